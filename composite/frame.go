@@ -1,0 +1,133 @@
+// Package composite holds trackink's overlay layer and blends it onto video frames.
+//
+// The layer is premultiplied RGBA in FP32, stored tile by tile (TileSize × TileSize pixels):
+// a tile lives only while it is drawn and composited, so it stays in cache and the frame is
+// the only full-size buffer a render touches. Compositing is Porter-Duff "over":
+//
+//	out = layer + (1 − α)·frame
+//
+// done in the frame's own pixel format. For Y'CbCr frames the layer's premultiplied R'G'B' is
+// carried into Y'CbCr with the stream's matrix (BT.709 or BT.601) and range (limited or full):
+// since Y'CbCr is an affine function of R'G'B', over in R'G'B' equals
+//
+//	Y'_out = (1 − α)·Y'_frame + α·Y'_0 + M_Y·rgb_premul
+//
+// (Y'_0 the offset of the component: 16 or 0 for luma, 128 for chroma), so the frame is never
+// converted to RGB. For 4:2:0 chroma the layer's premultiplied values are averaged over each
+// 2×2 block first, which is the same as averaging the composited RGB.
+package composite
+
+import "fmt"
+
+// Matrix selects the Y'CbCr colour matrix.
+type Matrix int
+
+// Colour matrices.
+const (
+	BT709 Matrix = iota
+	BT601
+)
+
+func (m Matrix) String() string {
+	if m == BT601 {
+		return "bt601"
+	}
+	return "bt709"
+}
+
+// Range selects limited ("TV", Y' in 16..235) or full ("PC", 0..255) quantisation.
+type Range int
+
+// Quantisation ranges.
+const (
+	Limited Range = iota
+	Full
+)
+
+func (r Range) String() string {
+	if r == Full {
+		return "full"
+	}
+	return "limited"
+}
+
+// Frame is an 8-bit image that a layer tile can be composited onto.
+type Frame interface {
+	// Size returns the frame's width and height in pixels.
+	Size() (w, h int)
+	// Over composites the tile onto the frame; the tile lies wholly inside the frame.
+	Over(t *Tile)
+}
+
+// RGBA is an 8-bit premultiplied RGBA frame (the layout of image.RGBA).
+type RGBA struct {
+	Pix    []byte
+	Stride int
+	W, H   int
+}
+
+// YUV420P is an 8-bit planar Y'CbCr 4:2:0 frame: chroma planes are ceil(W/2) × ceil(H/2).
+type YUV420P struct {
+	Y, U, V                   []byte
+	StrideY, StrideU, StrideV int
+	W, H                      int
+	Matrix                    Matrix
+	Range                     Range
+}
+
+// NV12 is an 8-bit Y'CbCr 4:2:0 frame with one interleaved CbCr plane (Cb first).
+type NV12 struct {
+	Y, UV             []byte
+	StrideY, StrideUV int
+	W, H              int
+	Matrix            Matrix
+	Range             Range
+}
+
+// Size implements Frame.
+func (f *RGBA) Size() (int, int) { return f.W, f.H }
+
+// Size implements Frame.
+func (f *YUV420P) Size() (int, int) { return f.W, f.H }
+
+// Size implements Frame.
+func (f *NV12) Size() (int, int) { return f.W, f.H }
+
+// Check reports whether the planes are large enough for the stated size and strides.
+func (f *YUV420P) Check() error {
+	cw, ch := (f.W+1)/2, (f.H+1)/2
+	if err := checkPlane("Y", f.Y, f.StrideY, f.W, f.H); err != nil {
+		return err
+	}
+	if err := checkPlane("U", f.U, f.StrideU, cw, ch); err != nil {
+		return err
+	}
+	return checkPlane("V", f.V, f.StrideV, cw, ch)
+}
+
+// Check reports whether the planes are large enough for the stated size and strides.
+func (f *NV12) Check() error {
+	if err := checkPlane("Y", f.Y, f.StrideY, f.W, f.H); err != nil {
+		return err
+	}
+	return checkPlane("UV", f.UV, f.StrideUV, 2*((f.W+1)/2), (f.H+1)/2)
+}
+
+// Check reports whether the pixel buffer is large enough for the stated size and stride.
+func (f *RGBA) Check() error { return checkPlane("RGBA", f.Pix, f.Stride, 4*f.W, f.H) }
+
+func checkPlane(name string, p []byte, stride, rowBytes, rows int) error {
+	if rowBytes < 0 || rows < 0 {
+		return fmt.Errorf("composite: negative %s plane size", name)
+	}
+	if rows == 0 {
+		return nil
+	}
+	if stride < rowBytes {
+		return fmt.Errorf("composite: %s plane stride %d is less than its row of %d bytes", name, stride, rowBytes)
+	}
+	if need := stride*(rows-1) + rowBytes; len(p) < need {
+		return fmt.Errorf("composite: %s plane holds %d bytes, needs %d", name, len(p), need)
+	}
+	return nil
+}
