@@ -1,0 +1,43 @@
+// Package curves builds the quadratic Bezier curves trackink draws along links, and flattens
+// them into chords with a guaranteed error bound.
+//
+// A link from a to b bends to one side: its control point is the midpoint plus the unit normal
+// of ab times bend × |ab|, so a curve keeps its shape whatever its length and direction.
+//
+// Flattening uses uniform parameter steps. For B(t) = p0 + 2(p1 − p0)t + (p0 − 2p1 + p2)t²
+// the gap between the curve and the chord over a parameter interval of length h is
+// E(t) = b·(t − t0)(t − t0 − h) with b = p0 − 2p1 + p2, largest at the interval's middle:
+// |b|·h²/4. With n equal steps the polyline is within |b|/(4n²) of the curve (in the Hausdorff
+// sense), so n = ⌈√(|b| / (4·tol))⌉ chords keep any distance measured to the polyline within
+// tol of the distance to the curve, at any size. trackink uses tol = 1/20 px.
+package curves
+
+import "math"
+
+// Tolerance is the largest distance, in pixels, between a curve and its flattened polyline.
+const Tolerance = 1.0 / 20
+
+// Control returns the control point of the link curve from a to b with the given bend: the
+// midpoint of ab moved along ab's left-hand unit normal by bend × |ab|.
+func Control(ax, ay, bx, by, bend float32) (cx, cy float32) {
+	dx, dy := bx-ax, by-ay
+	// The unit normal times the length is (−dy, dx) itself.
+	return (ax+bx)/2 - dy*bend, (ay+by)/2 + dx*bend
+}
+
+// Chords returns how many equal parameter steps flatten the curve p0, p1, p2 within tol
+// pixels: at least 1.
+func Chords(p0x, p0y, p1x, p1y, p2x, p2y, tol float32) int {
+	bx, by := float64(p0x-2*p1x+p2x), float64(p0y-2*p1y+p2y)
+	n := math.Ceil(math.Sqrt(math.Hypot(bx, by) / (4 * float64(tol))))
+	if n < 1 || math.IsNaN(n) {
+		return 1
+	}
+	return int(n)
+}
+
+// Point returns B(t) for the curve p0, p1, p2.
+func Point(p0x, p0y, p1x, p1y, p2x, p2y, t float32) (x, y float32) {
+	u := 1 - t
+	return u*u*p0x + 2*u*t*p1x + t*t*p2x, u*u*p0y + 2*u*t*p1y + t*t*p2y
+}

@@ -1,0 +1,103 @@
+package render
+
+import (
+	"fmt"
+	"image"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gomedium"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+)
+
+// Labels are set in Go Medium, embedded in the binary (no font files to ship). Glyphs are
+// rasterised once per pixel size into coverage masks by x/image/font (analytic anti-aliasing,
+// like the rest of the layer); drawing a label copies masks, it never touches the font again.
+
+// firstGlyph and lastGlyph bound the printable ASCII range the atlas holds; other bytes are
+// drawn as '?'.
+const firstGlyph, lastGlyph = ' ', '~'
+
+// glyph is one rasterised character: an alpha mask placed at (dx, dy) from the pen position on
+// the baseline, advancing the pen by adv (26.6 fixed point).
+type glyph struct {
+	mask   []byte
+	w, h   int
+	dx, dy int
+	adv    fixed.Int26_6
+}
+
+// Font is the glyph atlas for one pixel size.
+type Font struct {
+	Size            int // pixel size (em height)
+	Ascent, Descent int // pixels above and below the baseline
+	glyphs          [lastGlyph - firstGlyph + 1]glyph
+}
+
+var parsedFont = func() *opentype.Font {
+	f, err := opentype.Parse(gomedium.TTF)
+	if err != nil {
+		panic("render: embedded Go Medium font does not parse: " + err.Error())
+	}
+	return f
+}()
+
+// NewFont rasterises the label glyphs at the given pixel size.
+func NewFont(size int) (*Font, error) {
+	if size < 4 || size > 512 {
+		return nil, fmt.Errorf("label size %d px is outside 4..512", size)
+	}
+	face, err := opentype.NewFace(parsedFont, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil, fmt.Errorf("label font at %d px: %w", size, err)
+	}
+	defer face.Close()
+	m := face.Metrics()
+	f := &Font{Size: size, Ascent: m.Ascent.Ceil(), Descent: m.Descent.Ceil()}
+	for c := firstGlyph; c <= lastGlyph; c++ {
+		dr, mask, mp, adv, ok := face.Glyph(fixed.Point26_6{}, rune(c))
+		if !ok {
+			return nil, fmt.Errorf("label font has no glyph for %q", c)
+		}
+		g := &f.glyphs[c-firstGlyph]
+		g.adv, g.dx, g.dy, g.w, g.h = adv, dr.Min.X, dr.Min.Y, dr.Dx(), dr.Dy()
+		g.mask = make([]byte, g.w*g.h)
+		for y := 0; y < g.h; y++ {
+			for x := 0; x < g.w; x++ {
+				_, _, _, a := mask.At(mp.X+x, mp.Y+y).RGBA()
+				g.mask[y*g.w+x] = byte(a >> 8)
+			}
+		}
+	}
+	return f, nil
+}
+
+func (f *Font) glyph(c byte) *glyph {
+	if c < firstGlyph || c > lastGlyph {
+		c = '?'
+	}
+	return &f.glyphs[c-firstGlyph]
+}
+
+// Width returns the advance width of text in pixels.
+func (f *Font) Width(text []byte) int {
+	var w fixed.Int26_6
+	for _, c := range text {
+		w += f.glyph(c).adv
+	}
+	return w.Ceil()
+}
+
+// bounds of a glyph drawn with its pen at (x, y) on the baseline.
+func (g *glyph) bounds(x, y int) image.Rectangle {
+	return image.Rect(x+g.dx, y+g.dy, x+g.dx+g.w, y+g.dy+g.h)
+}
+
+// pad is the space between a label's text and the edge of its background.
+func (f *Font) pad() int { return max(1, f.Size/4) }
+
+// LabelSize returns the size in pixels of a label's background: the text plus padding.
+func (f *Font) LabelSize(text []byte) (w, h int) {
+	p := f.pad()
+	return f.Width(text) + 2*p, f.Ascent + f.Descent + 2*p
+}

@@ -1,0 +1,213 @@
+// Package render draws trackink's overlay layer: boxes, links, curves and labels, with
+// analytic anti-aliasing (see package sdf), and composites it onto a frame.
+//
+// The frame is cut into composite.TileSize tiles. A binning stage lists, for each tile, the
+// primitives that can reach it (a long diagonal line is listed only in the band of tiles it
+// crosses). Workers then take tiles one at a time and run the stages on each (boxes, lines,
+// curves, labels, composite) while the tile's FP32 layer sits in cache; a tile that nothing
+// reaches costs one check. Each stage visits only the pixels its primitives can cover. A tile
+// is drawn by one worker in a fixed order, so the output is the same bytes whatever the
+// number of workers. After the first frames nothing is allocated per frame.
+//
+// Stage names follow the seeds' GPU design (bin, lines, curves, boxes, labels, composite), so
+// the CPU stages and the CUDA kernels can be read side by side and benchmarked alike.
+package render
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"trackink/composite"
+)
+
+// Stage identifies a rendering stage in Timings.
+type Stage int
+
+// The stages, in the order the renderer runs them on a tile.
+const (
+	StageBin Stage = iota
+	StageBoxes
+	StageLines
+	StageCurves
+	StageLabels
+	StageComposite
+	NumStages
+)
+
+var stageNames = [NumStages]string{"bin", "boxes", "lines", "curves", "labels", "composite"}
+
+func (s Stage) String() string { return stageNames[s] }
+
+// Timings are the time one Draw spent per stage. Bin runs alone; the other stages run on all
+// workers at once, and their figure is the summed time of all workers divided by the number
+// of workers, so that the stages add up to the wall time of the draw.
+type Timings [NumStages]time.Duration
+
+// Renderer draws overlays onto frames of one size at a time. It is not safe for concurrent
+// use; Close stops its workers.
+type Renderer struct {
+	w, h    int
+	font    *Font
+	bins    bins
+	workers []*worker
+	timed   bool
+
+	// Per-draw state read by the workers.
+	prims *Primitives
+	frame composite.Frame
+	next  atomic.Int64
+	start chan struct{}
+	done  sync.WaitGroup
+	last  Timings
+}
+
+type worker struct {
+	tile    composite.Tile
+	scratch curveScratch
+	spent   [NumStages]time.Duration
+}
+
+// Options configure a Renderer.
+type Options struct {
+	// Workers is the number of tiles drawn at once; 0 means one per CPU.
+	Workers int
+	// LabelSize is the labels' font size in pixels.
+	LabelSize int
+	// Timed makes Draw record per-stage Timings (a few clock reads per tile).
+	Timed bool
+}
+
+// New returns a renderer with its worker goroutines started.
+func New(opts Options) (*Renderer, error) {
+	n := opts.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	f, err := NewFont(opts.LabelSize)
+	if err != nil {
+		return nil, err
+	}
+	r := &Renderer{font: f, timed: opts.Timed, start: make(chan struct{})}
+	for range n {
+		w := &worker{}
+		r.workers = append(r.workers, w)
+		go r.run(w)
+	}
+	return r, nil
+}
+
+// Font returns the label font, which places labels (see Primitives.AddBoxLabel).
+func (r *Renderer) Font() *Font { return r.font }
+
+// Close stops the workers.
+func (r *Renderer) Close() {
+	if r.start != nil {
+		close(r.start)
+		r.start = nil
+	}
+}
+
+// Timings returns the per-stage times of the last Draw (zero unless Options.Timed).
+func (r *Renderer) Timings() Timings { return r.last }
+
+// Draw renders p and composites it onto f.
+func (r *Renderer) Draw(f composite.Frame, p *Primitives) error {
+	if r.start == nil {
+		return errors.New("render: Draw after Close")
+	}
+	w, h := f.Size()
+	if w <= 0 || h <= 0 {
+		return fmt.Errorf("render: frame size %dx%d", w, h)
+	}
+	if w != r.w || h != r.h {
+		r.w, r.h = w, h
+		r.bins.resize(w, h)
+	}
+	t0 := time.Now()
+	b := &r.bins
+	b.reset()
+	b.binBoxes(p.Boxes)
+	b.binLines(p.Lines)
+	b.binCurves(p.Curves, w, h)
+	b.binLabels(p.Labels, r.font)
+	r.last = Timings{}
+	if r.timed {
+		r.last[StageBin] = time.Since(t0)
+	}
+
+	r.prims, r.frame = p, f
+	r.next.Store(0)
+	r.done.Add(len(r.workers))
+	for range r.workers {
+		r.start <- struct{}{}
+	}
+	r.done.Wait()
+	r.prims, r.frame = nil, nil
+	if r.timed {
+		for _, wk := range r.workers {
+			for s := StageBoxes; s < NumStages; s++ {
+				r.last[s] += wk.spent[s] / time.Duration(len(r.workers))
+				wk.spent[s] = 0
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Renderer) run(wk *worker) {
+	for range r.start {
+		r.drawTiles(wk)
+		r.done.Done()
+	}
+}
+
+// drawTiles takes tiles until none is left.
+func (r *Renderer) drawTiles(wk *worker) {
+	b := &r.bins
+	p := r.prims
+	n := int64(b.tilesX * b.tilesY)
+	for {
+		i := r.next.Add(1) - 1
+		if i >= n {
+			return
+		}
+		if len(b.boxBins[i]) == 0 && len(b.lineBins[i]) == 0 && len(b.chordBins[i]) == 0 && len(b.labelBins[i]) == 0 {
+			continue
+		}
+		tx, ty := int(i)%b.tilesX, int(i)/b.tilesX
+		t := &wk.tile
+		t.Reset(tx*ts, ty*ts, min(ts, r.w-tx*ts), min(ts, r.h-ty*ts))
+		clock := r.clock()
+		drawBoxes(t, p.Boxes, b.boxBins[i])
+		clock = r.lap(wk, StageBoxes, clock)
+		drawLines(t, p.Lines, b.lineBins[i])
+		clock = r.lap(wk, StageLines, clock)
+		drawCurves(t, &wk.scratch, p.Curves, b.chords, b.chordBins[i])
+		clock = r.lap(wk, StageCurves, clock)
+		drawLabels(t, p.Labels, r.font, b.glyphs, b.glyphStart, b.labelBins[i])
+		clock = r.lap(wk, StageLabels, clock)
+		r.frame.Over(t)
+		t.Clear()
+		r.lap(wk, StageComposite, clock)
+	}
+}
+
+func (r *Renderer) clock() time.Time {
+	if !r.timed {
+		return time.Time{}
+	}
+	return time.Now()
+}
+
+func (r *Renderer) lap(wk *worker, s Stage, since time.Time) time.Time {
+	if !r.timed {
+		return since
+	}
+	now := time.Now()
+	wk.spent[s] += now.Sub(since)
+	return now
+}

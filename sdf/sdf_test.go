@@ -1,0 +1,86 @@
+package sdf
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestCoverage(t *testing.T) {
+	for _, tc := range []struct{ d, want float32 }{
+		{-10, 1}, {-0.5, 1}, {-0.25, 0.75}, {0, 0.5}, {0.25, 0.25}, {0.5, 0}, {3, 0},
+	} {
+		if got := Coverage(tc.d); got != tc.want {
+			t.Errorf("Coverage(%g) = %g, want %g", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestSegment(t *testing.T) {
+	for _, tc := range []struct {
+		name                   string
+		px, py, ax, ay, bx, by float32
+		want                   float32
+	}{
+		{"above middle", 5, 3, 0, 0, 10, 0, 3},
+		{"beyond end", 13, 4, 0, 0, 10, 0, 5},
+		{"before start", -3, -4, 0, 0, 10, 0, 5},
+		{"on segment", 2, 2, 0, 0, 4, 4, 0},
+		{"zero length", 3, 4, 0, 0, 0, 0, 5},
+	} {
+		if got := Segment(tc.px, tc.py, tc.ax, tc.ay, tc.bx, tc.by); math.Abs(float64(got-tc.want)) > 1e-5 {
+			t.Errorf("%s: %g, want %g", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestRoundBox(t *testing.T) {
+	// Box centred at (10, 10), half size 5 × 3, corner radius 2.
+	for _, tc := range []struct {
+		name   string
+		px, py float32
+		want   float32
+	}{
+		{"centre", 10, 10, -3},
+		{"right edge", 15, 10, 0},
+		{"outside right", 17, 10, 2},
+		{"outside top", 10, 5, 2},
+		{"corner arc", 15 - 2 + 2*float32(math.Sqrt2), 13 - 2 + 2*float32(math.Sqrt2), 2},
+	} {
+		if got := RoundBox(tc.px, tc.py, 10, 10, 5, 3, 2); math.Abs(float64(got-tc.want)) > 1e-5 {
+			t.Errorf("%s: %g, want %g", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestQuadAgainstSampling checks the exact Bezier distance against a dense sampling of the
+// curve, which can only overestimate it.
+func TestQuadAgainstSampling(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	pts := func() (float64, float64) { return rng.Float64() * 100, rng.Float64() * 100 }
+	for i := 0; i < 500; i++ {
+		p0x, p0y := pts()
+		p1x, p1y := pts()
+		p2x, p2y := pts()
+		if i%10 == 0 { // collinear control points, evenly and unevenly spaced
+			f := float64(i%30) / 10
+			p1x, p1y = p0x+(p2x-p0x)*f, p0y+(p2y-p0y)*f
+		}
+		px, py := pts()
+		got := Quad(px, py, p0x, p0y, p1x, p1y, p2x, p2y)
+		sampled := math.Inf(1)
+		const n = 20000
+		for k := 0; k <= n; k++ {
+			s := float64(k) / n
+			u := 1 - s
+			x := u*u*p0x + 2*u*s*p1x + s*s*p2x
+			y := u*u*p0y + 2*u*s*p1y + s*s*p2y
+			sampled = math.Min(sampled, math.Hypot(px-x, py-y))
+		}
+		if got > sampled+1e-9 || sampled-got > 0.05 {
+			t.Fatalf("curve (%g,%g) (%g,%g) (%g,%g), p (%g,%g): Quad %g, sampled %g", p0x, p0y, p1x, p1y, p2x, p2y, px, py, got, sampled)
+		}
+	}
+}
