@@ -176,6 +176,13 @@ func drawBox(t *composite.Tile, b *Box) {
 	}
 	hx, hy := b.W/2, b.H/2
 	cx, cy := b.X+hx, b.Y+hy
+	// A fill thinner than a pixel is drawn one pixel thick at coverage × thickness, as
+	// strokes are (sdf.Stroke): the distance ramp alone would cover too much.
+	fillColor := b.Fill
+	if s := sdf.ThinScale(b.W) * sdf.ThinScale(b.H); s < 1 {
+		fillColor = RGBA{fillColor.R * s, fillColor.G * s, fillColor.B * s, fillColor.A * s}
+		hx, hy = max(hx, 0.5), max(hy, 0.5)
+	}
 	thin := sdf.ThinScale(b.Stroke)
 	stroke := b.Stroke > 0
 	fill := b.Fill != (RGBA{})
@@ -206,7 +213,7 @@ func drawBox(t *composite.Tile, b *Box) {
 			if x == ilo && ilo < ihi {
 				if fill {
 					for ; x < ihi; x++ {
-						over(row[4*x:4*x+4], b.Fill, 1)
+						over(row[4*x:4*x+4], fillColor, 1)
 					}
 					touched = true
 				}
@@ -231,10 +238,10 @@ func drawBox(t *composite.Tile, b *Box) {
 			// Stroke over fill, as one colour with coverage 1.
 			k := 1 - cs
 			col := RGBA{
-				b.StrokeColor.R*cs + b.Fill.R*cf*k,
-				b.StrokeColor.G*cs + b.Fill.G*cf*k,
-				b.StrokeColor.B*cs + b.Fill.B*cf*k,
-				b.StrokeColor.A*cs + b.Fill.A*cf*k,
+				b.StrokeColor.R*cs + fillColor.R*cf*k,
+				b.StrokeColor.G*cs + fillColor.G*cf*k,
+				b.StrokeColor.B*cs + fillColor.B*cf*k,
+				b.StrokeColor.A*cs + fillColor.A*cf*k,
 			}
 			over(row[4*x:4*x+4], col, 1)
 			touched = true

@@ -1,0 +1,371 @@
+package render
+
+import (
+	"bytes"
+	"image"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/image/vector"
+
+	"trackink/composite"
+	"trackink/scene"
+)
+
+// floatFrame keeps the composited layer in FP32 (onto a transparent frame), so tests can
+// check coverage without 8-bit rounding. It also counts the tiles composited.
+type floatFrame struct {
+	w, h  int
+	pix   []float32 // premultiplied RGBA
+	tiles int
+}
+
+func newFloatFrame(w, h int) *floatFrame {
+	return &floatFrame{w: w, h: h, pix: make([]float32, 4*w*h)}
+}
+
+func (f *floatFrame) Size() (int, int) { return f.w, f.h }
+
+func (f *floatFrame) Over(t *composite.Tile) {
+	f.tiles++
+	for y := 0; y < t.H; y++ {
+		s := t.Span[y]
+		for x := int(s.X0); x < int(s.X1); x++ {
+			src := t.Pix[(y*composite.TileSize+x)*4:]
+			dst := f.pix[((t.Y0+y)*f.w+t.X0+x)*4:]
+			k := 1 - src[3]
+			for c := 0; c < 4; c++ {
+				dst[c] = src[c] + k*dst[c]
+			}
+		}
+	}
+}
+
+func (f *floatFrame) alpha(x, y int) float32 { return f.pix[(y*f.w+x)*4+3] }
+
+func (f *floatFrame) alphaSum() float64 {
+	s := 0.0
+	for i := 3; i < len(f.pix); i += 4 {
+		s += float64(f.pix[i])
+	}
+	return s
+}
+
+func newRenderer(t testing.TB, workers int) *Renderer {
+	t.Helper()
+	r, err := New(Options{Workers: workers, LabelSize: 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+func draw(t testing.TB, r *Renderer, f composite.Frame, p *Primitives) {
+	t.Helper()
+	if err := r.Draw(f, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var white = RGBA{1, 1, 1, 1}
+
+func TestBoxCoverageSumsToArea(t *testing.T) {
+	r := newRenderer(t, 2)
+	// Boxes thinner than a pixel are drawn one pixel wide at coverage × size, like strokes.
+	for _, tc := range []struct {
+		name       string
+		x, y, w, h float32
+		radius     float32
+	}{
+		{"integer", 10, 20, 100, 50, 0},
+		{"sub-pixel", 10.3, 20.7, 99.45, 50.2, 0},
+		{"across tiles", 30.5, 40.25, 200.5, 150.75, 0},
+		{"rounded", 10.3, 20.7, 80, 60, 12},
+		{"pill", 5.5, 5.5, 120, 40, 20},
+		{"thin", 50.2, 50, 0.6, 30, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFloatFrame(300, 250)
+			p := &Primitives{Boxes: []Box{{X: tc.x, Y: tc.y, W: tc.w, H: tc.h, Radius: tc.radius, Fill: white}}}
+			draw(t, r, f, p)
+			want := float64(tc.w*tc.h) - (4-math.Pi)*float64(tc.radius*tc.radius)
+			if got := f.alphaSum(); math.Abs(got-want) > 0.002*want+0.01 {
+				t.Errorf("summed coverage %.3f, area %.3f", got, want)
+			}
+		})
+	}
+}
+
+func TestLineCoverageSumsToLengthTimesWidth(t *testing.T) {
+	r := newRenderer(t, 2)
+	// Angles of irrational slope: at a rational one (45°) the pixel centres keep one offset
+	// from the line all along it, and point sampling of the profile aliases (±10% at 45°
+	// for a 1 px line); elsewhere the offsets spread and the sum converges.
+	for _, width := range []float32{0.5, 1, 2.5, 10, 40} {
+		for _, angle := range []float64{0, 0.1, 0.5, 0.7, 1.2, math.Pi / 2, 2.5, 4} {
+			length := 250.0
+			x0, y0 := float32(280.3), float32(280.6)
+			x1 := x0 + float32(length*math.Cos(angle))
+			y1 := y0 + float32(length*math.Sin(angle))
+			f := newFloatFrame(560, 560)
+			draw(t, r, f, &Primitives{Lines: []Line{{x0, y0, x1, y1, width, white}}})
+			// A stroke thinner than a pixel is drawn one pixel wide at coverage × width.
+			w := math.Max(float64(width), 1)
+			want := (length*w + math.Pi*w*w/4) * math.Min(float64(width), 1)
+			if got := f.alphaSum(); math.Abs(got-want) > 0.005*want {
+				t.Errorf("width %g angle %.2f: summed coverage %.2f, want %.2f", width, angle, got, want)
+			}
+		}
+	}
+}
+
+// randomScene returns boxes, lines and curves scattered over a w × h frame, partly off it.
+func randomScene(rng *rand.Rand, w, h int) *Primitives {
+	p := &Primitives{}
+	c := func() RGBA {
+		a := float32(0.2 + 0.8*rng.Float64())
+		return RGBA{float32(rng.Float64()) * a, float32(rng.Float64()) * a, float32(rng.Float64()) * a, a}
+	}
+	x := func() float32 { return float32(rng.Float64()*float64(w)*1.2 - 0.1*float64(w)) }
+	y := func() float32 { return float32(rng.Float64()*float64(h)*1.2 - 0.1*float64(h)) }
+	for range 8 {
+		bw, bh := float32(5+rng.Float64()*80), float32(5+rng.Float64()*80)
+		p.Boxes = append(p.Boxes, Box{X: x(), Y: y(), W: bw, H: bh, Radius: float32(rng.Float64()) * min(bw, bh) / 2,
+			Stroke: float32(rng.Float64() * 6), Fill: c(), StrokeColor: c()})
+	}
+	for range 12 {
+		p.Lines = append(p.Lines, Line{x(), y(), x(), y(), float32(0.3 + rng.Float64()*12), c()})
+	}
+	for range 8 {
+		p.Curves = append(p.Curves, Curve{x(), y(), x(), y(), x(), y(), float32(0.3 + rng.Float64()*8), c()})
+	}
+	return p
+}
+
+func TestMirrorSymmetry(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 3))
+	const w, h = 203, 157
+	p := randomScene(rng, w, h)
+	m := &Primitives{}
+	mx := func(x float32) float32 { return w - x }
+	for _, b := range p.Boxes {
+		b.X = w - b.X - b.W
+		m.Boxes = append(m.Boxes, b)
+	}
+	for _, l := range p.Lines {
+		l.X0, l.X1 = mx(l.X0), mx(l.X1)
+		m.Lines = append(m.Lines, l)
+	}
+	for _, c := range p.Curves {
+		c.X0, c.X1, c.X2 = mx(c.X0), mx(c.X1), mx(c.X2)
+		m.Curves = append(m.Curves, c)
+	}
+	r := newRenderer(t, 2)
+	a, b := newFloatFrame(w, h), newFloatFrame(w, h)
+	draw(t, r, a, p)
+	draw(t, r, b, m)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			for c := 0; c < 4; c++ {
+				va, vb := a.pix[(y*w+x)*4+c], b.pix[(y*w+w-1-x)*4+c]
+				if math.Abs(float64(va-vb)) > 2e-4 {
+					t.Fatalf("pixel (%d,%d) channel %d: %g, mirrored %g", x, y, c, va, vb)
+				}
+			}
+		}
+	}
+}
+
+// TestFillsAgreeWithVector compares filled shapes with golang.org/x/image/vector, which
+// computes exact area coverage of a flattened path (arcs are given to it as many short
+// cubics, so that its flattening is finer than the tolerance here). The distance-based
+// coverage differs from exact area most at a sharp corner, where it takes the nearer edge's
+// ramp instead of the product of both (at most 1/8 there), and where an edge runs at 45° to
+// the pixel grid, where the exact area is not linear in the distance (at most about 0.05).
+func TestFillsAgreeWithVector(t *testing.T) {
+	const w, h = 160, 120
+	for _, tc := range []struct {
+		name            string
+		x, y, bw, bh, r float32
+		worst           float64
+	}{
+		{"rectangle", 20.3, 15.6, 100.4, 70.25, 0, 0.13},
+		{"rounded", 20.3, 15.6, 100.4, 70.25, 18, 0.05},
+		{"circle", 40.5, 20.5, 60, 60, 30, 0.05},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFloatFrame(w, h)
+			draw(t, newRenderer(t, 1), f, &Primitives{Boxes: []Box{{X: tc.x, Y: tc.y, W: tc.bw, H: tc.bh, Radius: tc.r, Fill: white}}})
+			z := vector.NewRasterizer(w, h)
+			x0, y0, x1, y1, r := tc.x, tc.y, tc.x+tc.bw, tc.y+tc.bh, tc.r
+			z.MoveTo(x0+r, y0)
+			z.LineTo(x1-r, y0)
+			arc(z, x1-r, y0+r, r, -math.Pi/2)
+			z.LineTo(x1, y1-r)
+			arc(z, x1-r, y1-r, r, 0)
+			z.LineTo(x0+r, y1)
+			arc(z, x0+r, y1-r, r, math.Pi/2)
+			z.LineTo(x0, y0+r)
+			arc(z, x0+r, y0+r, r, math.Pi)
+			z.ClosePath()
+			mask := image.NewAlpha(image.Rect(0, 0, w, h))
+			z.Draw(mask, mask.Bounds(), image.Opaque, image.Point{})
+			worst, sum := 0.0, 0.0
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					d := math.Abs(float64(f.alpha(x, y)) - float64(mask.Pix[y*mask.Stride+x])/255)
+					worst = max(worst, d)
+					sum += d
+				}
+			}
+			if worst > tc.worst {
+				t.Errorf("largest coverage difference %.3f (allowed %.2f)", worst, tc.worst)
+			}
+			// Beyond the corners, the differences are the 8-bit rounding of the mask.
+			if sum > 2+float64(tc.bw+tc.bh)*2*0.01 {
+				t.Errorf("summed coverage difference %.2f px", sum)
+			}
+		})
+	}
+}
+
+// arc adds a quarter circle of radius r about (cx, cy) starting at angle a0 (clockwise on
+// screen), as 16 cubics.
+func arc(z *vector.Rasterizer, cx, cy, r float32, a0 float64) {
+	const n = 16
+	step := math.Pi / 2 / n
+	k := 4.0 / 3 * math.Tan(step/4) * float64(r)
+	for i := 0; i < n; i++ {
+		a, b := a0+float64(i)*step, a0+float64(i+1)*step
+		z.CubeTo(
+			cx+float32(float64(r)*math.Cos(a)-k*math.Sin(a)), cy+float32(float64(r)*math.Sin(a)+k*math.Cos(a)),
+			cx+float32(float64(r)*math.Cos(b)+k*math.Sin(b)), cy+float32(float64(r)*math.Sin(b)-k*math.Cos(b)),
+			cx+float32(float64(r)*math.Cos(b)), cy+float32(float64(r)*math.Sin(b)))
+	}
+}
+
+func TestSameBytesForAnyWorkerCount(t *testing.T) {
+	const w, h = 641, 479
+	tr := scene.Seed(w, h, 1)
+	var want []byte
+	for _, workers := range []int{1, 2, 5} {
+		r := newRenderer(t, workers)
+		var p Primitives
+		st := DefaultStyle(h)
+		p.Build(&tr.Frames[0], chainLinks(len(tr.Frames[0].Points)), &st, r.Font(), w, h)
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		draw(t, r, &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, &p)
+		if want == nil {
+			want = img.Pix
+		} else if !bytes.Equal(img.Pix, want) {
+			t.Fatalf("%d workers: output differs from 1 worker", workers)
+		}
+	}
+}
+
+// chainLinks links each point to the next: enough links to exercise lines and curves.
+func chainLinks(n int) []Link {
+	var l []Link
+	for i := 0; i+1 < n; i++ {
+		l = append(l, Link{int32(i), int32(i + 1)})
+	}
+	return l
+}
+
+func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
+	const w, h = 1280, 720
+	tr := scene.Seed(w, h, 3)
+	r := newRenderer(t, 2)
+	st := DefaultStyle(h)
+	var p Primitives
+	fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	links := chainLinks(100)
+	n := 0
+	frame := func() {
+		p.Build(&tr.Frames[n%3], links, &st, r.Font(), w, h)
+		n++
+		if err := r.Draw(fr, &p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		frame()
+	}
+	if allocs := testing.AllocsPerRun(10, frame); allocs != 0 {
+		t.Errorf("%v allocations per frame, want 0", allocs)
+	}
+}
+
+func TestEmptyTilesAreNotVisited(t *testing.T) {
+	r := newRenderer(t, 2)
+	f := newFloatFrame(640, 480)
+	// A small box inside one tile, and nothing else.
+	draw(t, r, f, &Primitives{Boxes: []Box{{X: 70, Y: 70, W: 20, H: 20, Fill: white}}})
+	if f.tiles != 1 {
+		t.Errorf("%d tiles composited, want 1", f.tiles)
+	}
+	f.tiles = 0
+	draw(t, r, f, &Primitives{})
+	if f.tiles != 0 {
+		t.Errorf("empty scene composited %d tiles", f.tiles)
+	}
+}
+
+func TestOffFramePrimitivesDrawNothing(t *testing.T) {
+	r := newRenderer(t, 2)
+	f := newFloatFrame(200, 100)
+	draw(t, r, f, &Primitives{
+		Boxes:  []Box{{X: -500, Y: 10, W: 100, H: 50, Stroke: 3, Fill: white, StrokeColor: white}},
+		Lines:  []Line{{-50, -50, -10, 300, 4, white}, {300, 0, 900, 50, 2, white}},
+		Curves: []Curve{{-100, -100, -50, -300, -10, -10, 3, white}},
+	})
+	if f.tiles != 0 || f.alphaSum() != 0 {
+		t.Errorf("off-frame primitives drew: %d tiles, coverage %g", f.tiles, f.alphaSum())
+	}
+}
+
+func TestLabelsStayInsideTheFrame(t *testing.T) {
+	r := newRenderer(t, 1)
+	const w, h = 320, 240
+	for _, tc := range []struct {
+		name string
+		box  scene.Box
+	}{
+		{"top-left corner", scene.Box{ID: 1, X: -5, Y: -3, W: 40, H: 60}},
+		{"right edge", scene.Box{ID: 22, X: 300, Y: 100, W: 40, H: 60, Class: "bicycle", Score: 0.5, HasScore: true}},
+		{"bottom", scene.Box{ID: 3, X: 100, Y: 235, W: 40, H: 60}},
+	} {
+		var p Primitives
+		p.AddBoxLabel(&tc.box, TrackColor(tc.box.ID), 2, r.Font(), w, h)
+		if len(p.Labels) != 1 {
+			t.Fatalf("%s: %d labels", tc.name, len(p.Labels))
+		}
+		l := p.Labels[0]
+		lw, lh := r.Font().LabelSize(l.Text)
+		if l.X < 0 || l.Y < 0 || l.X+lw > w || l.Y+lh > h {
+			t.Errorf("%s: label %q at (%d,%d) size %dx%d leaves the %dx%d frame", tc.name, l.Text, l.X, l.Y, lw, lh, w, h)
+		}
+	}
+	var p Primitives
+	p.AddBoxLabel(&scene.Box{ID: 1, X: 400, Y: 10, W: 10, H: 10}, TrackColor(1), 2, r.Font(), w, h)
+	if len(p.Labels) != 0 {
+		t.Errorf("a box outside the frame got a label")
+	}
+}
+
+func TestLabelText(t *testing.T) {
+	r := newRenderer(t, 1)
+	var p Primitives
+	p.AddBoxLabel(&scene.Box{ID: 42, X: 10, Y: 50, W: 10, H: 10, Class: "car", Score: 0.876, HasScore: true}, TrackColor(42), 2, r.Font(), 200, 200)
+	p.AddBoxLabel(&scene.Box{ID: 7, X: 10, Y: 50, W: 10, H: 10}, TrackColor(7), 2, r.Font(), 200, 200)
+	for i, want := range []string{"#42 car 0.88", "#7"} {
+		if got := string(p.Labels[i].Text); got != want {
+			t.Errorf("label %d: %q, want %q", i, got, want)
+		}
+	}
+}
