@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"trackink/curves"
+	"trackink/knn"
 	"trackink/scene"
 )
 
@@ -68,9 +69,6 @@ func (s *Style) Validate() error {
 	return nil
 }
 
-// Link joins two tracked points of a frame, by index into its Points.
-type Link struct{ A, B int32 }
-
 // palette holds 20 well separated colours (Tableau 20, reordered so neighbouring track ids
 // differ in hue); track id i takes palette[i mod 20].
 var palette = [...]uint32{
@@ -117,7 +115,7 @@ func mix(a, b scene.Color) scene.Color {
 
 // Build fills p (after Reset) with what frame f draws in style s on a w × h frame: its boxes
 // with labels, the links between its points (straight and curved), and the points.
-func (p *Primitives) Build(f *scene.Frame, links []Link, s *Style, font *Font, w, h int) {
+func (p *Primitives) Build(f *scene.Frame, links []knn.Edge, s *Style, font *Font, w, h int) {
 	p.Reset()
 	for i := range f.Boxes {
 		b := &f.Boxes[i]

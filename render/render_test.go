@@ -10,6 +10,7 @@ import (
 	"golang.org/x/image/vector"
 
 	"trackink/composite"
+	"trackink/knn"
 	"trackink/scene"
 )
 
@@ -268,10 +269,10 @@ func TestSameBytesForAnyWorkerCount(t *testing.T) {
 }
 
 // chainLinks links each point to the next: enough links to exercise lines and curves.
-func chainLinks(n int) []Link {
-	var l []Link
+func chainLinks(n int) []knn.Edge {
+	var l []knn.Edge
 	for i := 0; i+1 < n; i++ {
-		l = append(l, Link{int32(i), int32(i + 1)})
+		l = append(l, knn.Edge{A: int32(i), B: int32(i + 1)})
 	}
 	return l
 }

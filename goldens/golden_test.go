@@ -1,0 +1,51 @@
+package goldens
+
+import (
+	"flag"
+	"image"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden pictures")
+
+// TestGoldens renders every scene and compares it with testdata/NAME.png. After a deliberate
+// change of the pictures: go test ./goldens -update, then look at every changed picture.
+func TestGoldens(t *testing.T) {
+	results, err := Run(Options{Dir: "testdata", OutDir: t.TempDir(), Update: *update})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != len(Scenes) {
+		t.Fatalf("%d results for %d scenes", len(results), len(Scenes))
+	}
+	for _, r := range results {
+		if r.Status == Failed {
+			t.Errorf("%s: %d pixels differ by more than %d (largest %d); see %s and %s", r.Scene, r.Over, Tolerance, r.MaxDiff, r.Actual, r.Diff)
+		}
+	}
+}
+
+// TestCompareCatchesADifference makes sure the comparison can fail: one channel moved by
+// Tolerance+1 is caught, by Tolerance is not.
+func TestCompareCatchesADifference(t *testing.T) {
+	a := Checkerboard(16, 16)
+	b := image.NewRGBA(a.Bounds())
+	copy(b.Pix, a.Pix)
+	b.Pix[4*37+1] += Tolerance
+	if r := compare("x", a, b); r.Status != Passed || r.MaxDiff != Tolerance {
+		t.Errorf("difference of %d: %+v", Tolerance, r)
+	}
+	b.Pix[4*37+1]++
+	if r := compare("x", a, b); r.Status != Failed || r.Over != 1 {
+		t.Errorf("difference of %d: %+v", Tolerance+1, r)
+	}
+	if r := compare("x", a, Checkerboard(16, 17)); r.Status != Failed {
+		t.Errorf("size mismatch passed")
+	}
+}
+
+func TestUnknownSceneIsAnError(t *testing.T) {
+	if _, err := Run(Options{Dir: "testdata", Only: []string{"nope"}}); err == nil {
+		t.Fatal("no error for an unknown scene")
+	}
+}
