@@ -12,19 +12,67 @@ import (
 const ts = composite.TileSize
 
 // bins holds, for every tile, the indices of the primitives that may touch it, per kind and in
-// paint order. The lists are reused frame to frame, so binning allocates only while they grow.
+// paint order. Like the GPU's binning it runs in two passes over the primitives, a count and
+// then a fill into one flat array per kind, so a frame allocates nothing unless it needs more
+// entries than any frame before it.
 type bins struct {
 	tilesX, tilesY int
-	boxBins        [][]int32
-	lineBins       [][]int32
-	chordBins      [][]int32 // indices into chords, grouped by curve in curve order
-	labelBins      [][]int32
+	boxBins        binList
+	lineBins       binList
+	chordBins      binList // indices into chords, grouped by curve in curve order
+	labelBins      binList
 	// chords are the flattened curves: each curve's polyline within curves.Tolerance.
 	chords []chord
 	// glyphs are the placed glyphs of all labels; label i owns glyphs[glyphStart[i]:glyphStart[i+1]].
 	glyphs     []placedGlyph
 	glyphStart []int32
 }
+
+// binList is one kind's per-tile lists: tile t's entries are items[start[t]:start[t+1]].
+type binList struct {
+	start   []int32 // len tiles+1; during the count pass, start[t+1] counts tile t
+	cursor  []int32 // during the fill pass, where tile t's next entry goes
+	items   []int32
+	filling bool
+}
+
+func (l *binList) resize(tiles int) {
+	l.start = make([]int32, tiles+1)
+	l.cursor = make([]int32, tiles)
+}
+
+// add lists primitive idx in tile t.
+func (l *binList) add(t int, idx int32) {
+	if l.filling {
+		l.items[l.cursor[t]] = idx
+		l.cursor[t]++
+		return
+	}
+	l.start[t+1]++
+}
+
+// beginCount starts the count pass.
+func (l *binList) beginCount() {
+	clear(l.start)
+	l.filling = false
+}
+
+// beginFill turns the counts into offsets and starts the fill pass.
+func (l *binList) beginFill() {
+	for t := 1; t < len(l.start); t++ {
+		l.start[t] += l.start[t-1]
+	}
+	n := int(l.start[len(l.start)-1])
+	if cap(l.items) < n {
+		// Headroom, so that a scene that grows slowly does not allocate every frame.
+		l.items = make([]int32, n, n+n/4)
+	}
+	l.items = l.items[:n]
+	copy(l.cursor, l.start)
+	l.filling = true
+}
+
+func (l *binList) tile(t int) []int32 { return l.items[l.start[t]:l.start[t+1]] }
 
 type chord struct {
 	x0, y0, x1, y1 float32
@@ -39,22 +87,42 @@ type placedGlyph struct {
 func (b *bins) resize(w, h int) {
 	b.tilesX, b.tilesY = (w+ts-1)/ts, (h+ts-1)/ts
 	n := b.tilesX * b.tilesY
-	b.boxBins = make([][]int32, n)
-	b.lineBins = make([][]int32, n)
-	b.chordBins = make([][]int32, n)
-	b.labelBins = make([][]int32, n)
+	for _, l := range b.lists() {
+		l.resize(n)
+	}
 }
 
-func (b *bins) reset() {
-	for i := range b.boxBins {
-		b.boxBins[i] = b.boxBins[i][:0]
-		b.lineBins[i] = b.lineBins[i][:0]
-		b.chordBins[i] = b.chordBins[i][:0]
-		b.labelBins[i] = b.labelBins[i][:0]
+func (b *bins) lists() [4]*binList {
+	return [4]*binList{&b.boxBins, &b.lineBins, &b.chordBins, &b.labelBins}
+}
+
+// bin lists the primitives of p in the tiles of a w × h frame.
+func (b *bins) bin(p *Primitives, f *Font, w, h int) {
+	b.flatten(p.Curves, w, h)
+	b.placeGlyphs(p.Labels, f)
+	for _, fill := range [2]bool{false, true} {
+		for _, l := range b.lists() {
+			if fill {
+				l.beginFill()
+			} else {
+				l.beginCount()
+			}
+		}
+		b.binBoxes(p.Boxes)
+		b.binLines(p.Lines)
+		b.binChords(p.Curves)
+		b.binLabels(p.Labels, f)
 	}
-	b.chords = b.chords[:0]
-	b.glyphs = b.glyphs[:0]
-	b.glyphStart = b.glyphStart[:0]
+}
+
+// empty reports whether nothing reaches tile t.
+func (b *bins) empty(t int) bool {
+	for _, l := range b.lists() {
+		if l.start[t] != l.start[t+1] {
+			return false
+		}
+	}
+	return true
 }
 
 // tileRange returns the tiles [tx0, tx1) × [ty0, ty1) that the pixel-space rectangle
@@ -78,8 +146,7 @@ func (b *bins) binBoxes(boxes []Box) {
 		tx0, ty0, tx1, ty1 := b.tileRange(bx.X-m, bx.Y-m, bx.X+bx.W+m, bx.Y+bx.H+m)
 		for ty := ty0; ty < ty1; ty++ {
 			for tx := tx0; tx < tx1; tx++ {
-				t := ty*b.tilesX + tx
-				b.boxBins[t] = append(b.boxBins[t], int32(i))
+				b.boxBins.add(ty*b.tilesX+tx, int32(i))
 			}
 		}
 	}
@@ -97,7 +164,7 @@ func boxMargin(bx *Box) float32 {
 // row of tiles, the part of the segment inside the row's band (widened by r) bounds the tiles
 // the stroke can touch, so a long diagonal line is listed in a diagonal band of tiles, not its
 // whole bounding box.
-func (b *bins) binSegment(lists [][]int32, idx int32, x0, y0, x1, y1, r float32) {
+func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) {
 	_, ty0, _, ty1 := b.tileRange(min(x0, x1)-r, min(y0, y1)-r, max(x0, x1)+r, max(y0, y1)+r)
 	for ty := ty0; ty < ty1; ty++ {
 		lo, hi, ok := bandX(x0, y0, x1, y1, float32(ty*ts)-r, float32((ty+1)*ts)+r)
@@ -106,8 +173,7 @@ func (b *bins) binSegment(lists [][]int32, idx int32, x0, y0, x1, y1, r float32)
 		}
 		tx0, _, tx1, _ := b.tileRange(lo-r, 0, hi+r, 0)
 		for tx := tx0; tx < tx1; tx++ {
-			t := ty*b.tilesX + tx
-			lists[t] = append(lists[t], idx)
+			l.add(ty*b.tilesX+tx, idx)
 		}
 	}
 }
@@ -141,13 +207,14 @@ func reach(w float32) float32 { return max(w, 1)/2 + 0.5 }
 func (b *bins) binLines(lines []Line) {
 	for i := range lines {
 		l := &lines[i]
-		b.binSegment(b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, reach(l.Width))
+		b.binSegment(&b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, reach(l.Width))
 	}
 }
 
-// binCurves flattens each curve and bins its chords. A curve wholly outside the frame is
-// skipped before flattening: its control polygon's hull bounds it.
-func (b *bins) binCurves(cs []Curve, w, h int) {
+// flatten turns each curve into chords. A curve wholly outside the frame is skipped: its
+// control polygon's hull bounds it.
+func (b *bins) flatten(cs []Curve, w, h int) {
+	b.chords = b.chords[:0]
 	for i := range cs {
 		c := &cs[i]
 		r := reach(c.Width)
@@ -159,19 +226,26 @@ func (b *bins) binCurves(cs []Curve, w, h int) {
 		ax, ay := c.X0, c.Y0
 		for k := 1; k <= n; k++ {
 			bx, by := curves.Point(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, float32(k)/float32(n))
-			b.binSegment(b.chordBins, int32(len(b.chords)), ax, ay, bx, by, r)
 			b.chords = append(b.chords, chord{ax, ay, bx, by, int32(i)})
 			ax, ay = bx, by
 		}
 	}
 }
 
-// binLabels places each label's glyphs and lists the label in the tiles its background covers.
-func (b *bins) binLabels(labels []Label, f *Font) {
+func (b *bins) binChords(cs []Curve) {
+	for i := range b.chords {
+		ch := &b.chords[i]
+		b.binSegment(&b.chordBins, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, reach(cs[ch.curve].Width))
+	}
+}
+
+// placeGlyphs lays out each label's glyphs.
+func (b *bins) placeGlyphs(labels []Label, f *Font) {
+	b.glyphs = b.glyphs[:0]
+	b.glyphStart = b.glyphStart[:0]
 	for i := range labels {
 		l := &labels[i]
 		b.glyphStart = append(b.glyphStart, int32(len(b.glyphs)))
-		w, h := f.LabelSize(l.Text)
 		pad := f.pad()
 		var pen fixed.Int26_6
 		for _, c := range l.Text {
@@ -180,13 +254,20 @@ func (b *bins) binLabels(labels []Label, f *Font) {
 			b.glyphs = append(b.glyphs, placedGlyph{g, x + g.dx, l.Y + pad + f.Ascent + g.dy})
 			pen += g.adv
 		}
+	}
+	b.glyphStart = append(b.glyphStart, int32(len(b.glyphs)))
+}
+
+// binLabels lists each label in the tiles its background covers.
+func (b *bins) binLabels(labels []Label, f *Font) {
+	for i := range labels {
+		l := &labels[i]
+		w, h := f.LabelSize(l.Text)
 		tx0, ty0, tx1, ty1 := b.tileRange(float32(l.X), float32(l.Y), float32(l.X+w), float32(l.Y+h))
 		for ty := ty0; ty < ty1; ty++ {
 			for tx := tx0; tx < tx1; tx++ {
-				t := ty*b.tilesX + tx
-				b.labelBins[t] = append(b.labelBins[t], int32(i))
+				b.labelBins.add(ty*b.tilesX+tx, int32(i))
 			}
 		}
 	}
-	b.glyphStart = append(b.glyphStart, int32(len(b.glyphs)))
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"time"
 
 	"trackink/composite"
 	"trackink/knn"
@@ -17,6 +18,9 @@ type Overlay struct {
 	graph    *knn.Graph
 	prims    Primitives
 	empty    scene.Frame
+	// links is the time the last Draw spent on the link graph, when timed.
+	links     time.Duration
+	lastLinks int
 }
 
 // OverlayOptions configure NewOverlay.
@@ -52,17 +56,29 @@ func (o *Overlay) Draw(f composite.Frame, sf *scene.Frame) error {
 	if sf == nil {
 		sf = &o.empty
 	}
+	t0 := o.renderer.clock()
 	edges, err := o.graph.Update(sf.Points)
 	if err != nil {
 		return fmt.Errorf("links of frame %d: %w", sf.Index, err)
 	}
+	if o.renderer.timed {
+		o.links = time.Since(t0)
+	}
+	o.lastLinks = len(edges)
 	w, h := f.Size()
 	o.prims.Build(sf, edges, &o.Style, o.renderer.Font(), w, h)
 	return o.renderer.Draw(f, &o.prims)
 }
+
+// LinkTime returns the time the last Draw spent building the link graph (zero unless the
+// renderer is timed).
+func (o *Overlay) LinkTime() time.Duration { return o.links }
 
 // Close stops the renderer and frees the link search.
 func (o *Overlay) Close() error {
 	o.renderer.Close()
 	return o.graph.Close()
 }
+
+// Links returns the number of links the last Draw drew.
+func (o *Overlay) Links() int { return o.lastLinks }

@@ -100,6 +100,9 @@ func New(opts Options) (*Renderer, error) {
 	return r, nil
 }
 
+// Workers returns the number of tiles drawn at once.
+func (r *Renderer) Workers() int { return len(r.workers) }
+
 // Font returns the label font, which places labels (see Primitives.AddBoxLabel).
 func (r *Renderer) Font() *Font { return r.font }
 
@@ -128,12 +131,7 @@ func (r *Renderer) Draw(f composite.Frame, p *Primitives) error {
 		r.bins.resize(w, h)
 	}
 	t0 := time.Now()
-	b := &r.bins
-	b.reset()
-	b.binBoxes(p.Boxes)
-	b.binLines(p.Lines)
-	b.binCurves(p.Curves, w, h)
-	b.binLabels(p.Labels, r.font)
+	r.bins.bin(p, r.font, w, h)
 	r.last = Timings{}
 	if r.timed {
 		r.last[StageBin] = time.Since(t0)
@@ -175,20 +173,20 @@ func (r *Renderer) drawTiles(wk *worker) {
 		if i >= n {
 			return
 		}
-		if len(b.boxBins[i]) == 0 && len(b.lineBins[i]) == 0 && len(b.chordBins[i]) == 0 && len(b.labelBins[i]) == 0 {
+		if b.empty(int(i)) {
 			continue
 		}
 		tx, ty := int(i)%b.tilesX, int(i)/b.tilesX
 		t := &wk.tile
 		t.Reset(tx*ts, ty*ts, min(ts, r.w-tx*ts), min(ts, r.h-ty*ts))
 		clock := r.clock()
-		drawBoxes(t, p.Boxes, b.boxBins[i])
+		drawBoxes(t, p.Boxes, b.boxBins.tile(int(i)))
 		clock = r.lap(wk, StageBoxes, clock)
-		drawLines(t, p.Lines, b.lineBins[i])
+		drawLines(t, p.Lines, b.lineBins.tile(int(i)))
 		clock = r.lap(wk, StageLines, clock)
-		drawCurves(t, &wk.scratch, p.Curves, b.chords, b.chordBins[i])
+		drawCurves(t, &wk.scratch, p.Curves, b.chords, b.chordBins.tile(int(i)))
 		clock = r.lap(wk, StageCurves, clock)
-		drawLabels(t, p.Labels, r.font, b.glyphs, b.glyphStart, b.labelBins[i])
+		drawLabels(t, p.Labels, r.font, b.glyphs, b.glyphStart, b.labelBins.tile(int(i)))
 		clock = r.lap(wk, StageLabels, clock)
 		r.frame.Over(t)
 		t.Clear()
