@@ -6,6 +6,10 @@
 // faithfully (NaN or infinite coordinates, negative sizes, a track id used twice in one frame)
 // with an error that names the file, the line and the field, so that a bad tracker output
 // never turns into a silently wrong picture.
+//
+// Load reads a file, choosing the reader by extension (.txt and .csv are MOTChallenge, .jsonl
+// and .ndjson are JSON Lines); Read does the same for any io.Reader. The formats are
+// specified in the README's "Input formats" section.
 package scene
 
 // Color is a straight-alpha sRGB colour, 8 bits a channel.
