@@ -1,0 +1,182 @@
+package knn
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"trackink/scene"
+)
+
+// DefaultBenchSizes are the point counts RunBenchmark times when given none.
+var DefaultBenchSizes = []int{100, 1000, 5000, 100000}
+
+// bruteBenchLimit is the largest point count the benchmark runs brute force on: it is
+// O(n²), and 100 000 points would take minutes per frame. A variable so that a test can
+// reach the skip.
+var bruteBenchLimit = 20000
+
+// benchOptions are the options RunBenchmark times: hysteresis and every cap on, so that each
+// stage of Update is in the figure.
+func benchOptions(k int, backend string) Options {
+	return Options{K: k, Hysteresis: DefaultHysteresis, MaxDegree: k + 1, MaxDist: 200, MaxDY: 150, Backend: backend}
+}
+
+// movingScene is n points spread over a 1920×1080 frame, each circling its own centre at
+// about 1 px per frame, so that successive frames are what a tracker would report.
+type movingScene struct {
+	cx, cy, r, phase, w []float64
+	pts                 []scene.Point
+}
+
+func newMovingScene(n int) *movingScene {
+	rng := rand.New(rand.NewPCG(uint64(n), 1))
+	s := &movingScene{pts: make([]scene.Point, n)}
+	for i := range n {
+		r := 10 + rng.Float64()*30
+		s.cx = append(s.cx, rng.Float64()*1920)
+		s.cy = append(s.cy, rng.Float64()*1080)
+		s.r = append(s.r, r)
+		s.phase = append(s.phase, rng.Float64()*2*math.Pi)
+		s.w = append(s.w, (0.5+rng.Float64())/r) // 0.5 to 1.5 px per frame
+		s.pts[i].ID = i + 1
+	}
+	return s
+}
+
+// frame returns the points at frame f, in a slice reused by the next call.
+func (s *movingScene) frame(f int) []scene.Point {
+	for i := range s.pts {
+		a := s.phase[i] + s.w[i]*float64(f)
+		s.pts[i].X = float32(s.cx[i] + s.r[i]*math.Cos(a))
+		s.pts[i].Y = float32(s.cy[i] + s.r[i]*math.Sin(a))
+	}
+	return s.pts
+}
+
+// BenchResult is one row of RunBenchmark's output.
+type BenchResult struct {
+	Backend  string  `json:"backend"`
+	Points   int     `json:"points"`
+	Frames   int     `json:"frames,omitempty"`    // frames timed
+	MedianMS float64 `json:"median_ms,omitempty"` // median time of Update over the timed frames
+	MinMS    float64 `json:"min_ms,omitempty"`
+	Links    int     `json:"links,omitempty"`   // links in the first frame
+	Skipped  string  `json:"skipped,omitempty"` // why the row was not run
+}
+
+// RunBenchmark times Graph.Update (search, hysteresis and caps) on smoothly moving points
+// for each size in sizes (DefaultBenchSizes if empty) and each backend, with k neighbours and
+// benchOptions. Each row is the median over frames: the first frame, which sizes the buffers
+// and has no hysteresis state yet, is not timed unless it took over a second (one more slow
+// frame would add little); frames are then timed until at least 3 and 1 s of them, or 50.
+// Brute force is skipped above 20 000 points. It also checks that the backends agree on the
+// first frame's links. It writes a table, or with jsonOut one JSON object
+// {"k":…,"gomaxprocs":…,"results":[BenchResult…]}.
+func RunBenchmark(w io.Writer, sizes []int, k int, jsonOut bool) error {
+	if len(sizes) == 0 {
+		sizes = DefaultBenchSizes
+	}
+	if err := benchOptions(k, "").Validate(); err != nil {
+		return err
+	}
+	var results []BenchResult
+	for _, n := range sizes {
+		if n < 2 {
+			return fmt.Errorf("knn benchmark: %d points is too few to link", n)
+		}
+		sc := newMovingScene(n)
+		var firstHash uint64
+		for _, b := range []string{BackendGrid, BackendFAISS, BackendBrute} {
+			if b == BackendBrute && n > bruteBenchLimit {
+				results = append(results, BenchResult{Backend: b, Points: n,
+					Skipped: fmt.Sprintf("O(n²): not run above %d points", bruteBenchLimit)})
+				continue
+			}
+			res, h, err := benchOne(sc, n, k, b)
+			if err != nil {
+				return err
+			}
+			if b == BackendGrid {
+				firstHash = h
+			} else if h != firstHash {
+				return fmt.Errorf("knn benchmark: %s and %s disagree on the links of %d points", b, BackendGrid, n)
+			}
+			results = append(results, res)
+		}
+	}
+	if jsonOut {
+		enc := json.NewEncoder(w)
+		return enc.Encode(struct {
+			K          int           `json:"k"`
+			GOMAXPROCS int           `json:"gomaxprocs"`
+			Options    string        `json:"options"`
+			Results    []BenchResult `json:"results"`
+		}{k, runtime.GOMAXPROCS(0), describe(benchOptions(k, "")), results})
+	}
+	fmt.Fprintf(w, "knn: Update on moving points, k=%d, %s, GOMAXPROCS=%d\n", k, describe(benchOptions(k, "")), runtime.GOMAXPROCS(0))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "backend\tpoints\tframes\tmedian ms\tmin ms\tlinks\t")
+	for _, r := range results {
+		if r.Skipped != "" {
+			fmt.Fprintf(tw, "%s\t%d\t-\t-\t-\t-\t  skipped: %s\n", r.Backend, r.Points, r.Skipped)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%.3f\t%d\t\n", r.Backend, r.Points, r.Frames, r.MedianMS, r.MinMS, r.Links)
+	}
+	return tw.Flush()
+}
+
+func describe(o Options) string {
+	return fmt.Sprintf("hysteresis %g, max-degree %d, max-dist %g, max-dy %g", o.Hysteresis, o.MaxDegree, o.MaxDist, o.MaxDY)
+}
+
+// benchOne times one backend at one size and returns a hash of the first frame's links.
+func benchOne(sc *movingScene, n, k int, backend string) (BenchResult, uint64, error) {
+	res := BenchResult{Backend: backend, Points: n}
+	g, err := New(benchOptions(k, backend))
+	if err != nil {
+		return res, 0, err
+	}
+	defer g.Close()
+	var times []float64
+	start := time.Now()
+	es, err := g.Update(sc.frame(0))
+	first := time.Since(start)
+	if err != nil {
+		return res, 0, err
+	}
+	res.Links = len(es)
+	hash := fnv.New64a()
+	for _, e := range es {
+		fmt.Fprintf(hash, "%d-%d,", e.A, e.B)
+	}
+	if first > time.Second {
+		times = append(times, first.Seconds()*1e3)
+	}
+	var total time.Duration
+	for f := 1; len(times) < 50 && (len(times) < 3 || total < time.Second); f++ {
+		pts := sc.frame(f)
+		start := time.Now()
+		if _, err := g.Update(pts); err != nil {
+			return res, 0, err
+		}
+		d := time.Since(start)
+		total += d
+		times = append(times, d.Seconds()*1e3)
+	}
+	slices.Sort(times)
+	res.Frames = len(times)
+	// Microseconds are the timer's useful resolution here.
+	us := func(ms float64) float64 { return math.Round(ms*1e3) / 1e3 }
+	res.MedianMS = us((times[(len(times)-1)/2] + times[len(times)/2]) / 2)
+	res.MinMS = us(times[0])
+	return res, hash.Sum64(), nil
+}

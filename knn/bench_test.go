@@ -1,0 +1,72 @@
+package knn
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// BenchmarkUpdate times Update per frame on smoothly moving points with benchOptions(5, …).
+// FAISS and brute force stop at 5 000 points here (one frame of 100 000 takes tens of
+// seconds); RunBenchmark covers them at every size.
+func BenchmarkUpdate(b *testing.B) {
+	for _, backend := range backends {
+		for _, n := range DefaultBenchSizes {
+			if backend != BackendGrid && n > 5000 {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/n=%d", backend, n), func(b *testing.B) {
+				sc := newMovingScene(n)
+				g, err := New(benchOptions(5, backend))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer g.Close()
+				f := 0
+				for b.Loop() {
+					b.StopTimer()
+					pts := sc.frame(f)
+					f++
+					b.StartTimer()
+					if _, err := g.Update(pts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestRunBenchmark(t *testing.T) {
+	var buf bytes.Buffer
+	if err := RunBenchmark(&buf, []int{50, 300}, 3, true); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		K       int
+		Results []BenchResult
+	}
+	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+		t.Fatalf("%v in %s", err, buf.String())
+	}
+	if out.K != 3 || len(out.Results) != 6 {
+		t.Fatalf("unexpected output %s", buf.String())
+	}
+	for _, r := range out.Results {
+		if r.Skipped != "" || r.Frames < 3 || r.MedianMS <= 0 || r.Links == 0 {
+			t.Errorf("bad row %+v", r)
+		}
+	}
+	defer func(l int) { bruteBenchLimit = l }(bruteBenchLimit)
+	bruteBenchLimit = 100
+	buf.Reset()
+	if err := RunBenchmark(&buf, []int{50, 300}, 3, false); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + buf.String())
+	if lines := strings.Split(strings.TrimSpace(buf.String()), "\n"); len(lines) != 8 || !strings.Contains(lines[7], "skipped") {
+		t.Errorf("unexpected table:\n%s", buf.String())
+	}
+}
