@@ -1,0 +1,247 @@
+package video
+
+// The FFmpeg calls that go-astiav v0.16.0 does not wrap (it is the last tag that builds against
+// FFmpeg 5.1): writable frames from a buffer pool, plane pointers, per-frame decode flags,
+// colour fields on an encoder, stream disposition, metadata and side data copies, and
+// av_find_best_stream. They take astiav's objects and reach the C struct through cptr.
+
+//#cgo pkg-config: libavcodec libavformat libavutil
+//#include <errno.h>
+//#include <libavcodec/avcodec.h>
+//#include <libavformat/avformat.h>
+//#include <libavutil/buffer.h>
+//#include <libavutil/frame.h>
+//#include <libavutil/imgutils.h>
+//#include <libavutil/pixdesc.h>
+//
+// // Linesizes of pooled frames are multiples of 64 bytes so SIMD code in swscale and the
+// // encoders reads aligned rows; the tail padding covers their over-reads.
+// static int tk_pool_size(int fmt, int w, int h) {
+//     int n = av_image_get_buffer_size(fmt, w, h, 64);
+//     return n < 0 ? n : n + AV_INPUT_BUFFER_PADDING_SIZE;
+// }
+//
+// static int tk_frame_from_pool(AVBufferPool *pool, AVFrame *dst, int fmt, int w, int h) {
+//     AVBufferRef *buf = av_buffer_pool_get(pool);
+//     if (!buf) return AVERROR(ENOMEM);
+//     int ret = av_image_fill_arrays(dst->data, dst->linesize, buf->data, fmt, w, h, 64);
+//     if (ret < 0) { av_buffer_unref(&buf); return ret; }
+//     dst->buf[0] = buf;
+//     dst->format = fmt;
+//     dst->width = w;
+//     dst->height = h;
+//     return 0;
+// }
+//
+// static int tk_copy_side_data(AVStream *dst, const AVStream *src) {
+//     for (int i = 0; i < src->nb_side_data; i++) {
+//         const AVPacketSideData *sd = &src->side_data[i];
+//         // Bitrate and buffer sizes of the source encoder describe a stream we replace.
+//         if (sd->type == AV_PKT_DATA_CPB_PROPERTIES) continue;
+//         uint8_t *p = av_stream_new_side_data(dst, sd->type, sd->size);
+//         if (!p) return AVERROR(ENOMEM);
+//         memcpy(p, sd->data, sd->size);
+//     }
+//     return 0;
+// }
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/asticode/go-astiav"
+)
+
+// cptr returns the C struct behind an astiav object. In v0.16.0 each of FormatContext, Stream,
+// CodecContext and Packet is a struct whose first field is the C pointer; the module is pinned
+// in go.mod, and checkLayout verifies the assumption on every input opened.
+func cptr[T any](o *T) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(o)) }
+
+func cFormat(fc *astiav.FormatContext) *C.AVFormatContext {
+	return (*C.AVFormatContext)(cptr(fc))
+}
+func cStream(s *astiav.Stream) *C.AVStream             { return (*C.AVStream)(cptr(s)) }
+func cCodec(cc *astiav.CodecContext) *C.AVCodecContext { return (*C.AVCodecContext)(cptr(cc)) }
+func cFrame(f *astiav.Frame) *C.AVFrame                { return (*C.AVFrame)(f.UnsafePointer()) }
+
+// checkLayout compares what cptr reads with astiav's own accessors, so a go-astiav upgrade that
+// changes its structs fails with an error instead of corrupting memory.
+func checkLayout(fc *astiav.FormatContext) error {
+	c := cFormat(fc)
+	ok := int(c.nb_streams) == fc.NbStreams()
+	for i, s := range fc.Streams() {
+		ok = ok && int(cStream(s).index) == i && cStream(s) == *(**C.AVStream)(unsafe.Add(unsafe.Pointer(c.streams), i*int(unsafe.Sizeof(c.streams))))
+	}
+	if !ok {
+		return errors.New("video: go-astiav's struct layout is not the one this package was written for (v0.16.0)")
+	}
+	return nil
+}
+
+// avError turns an FFmpeg return code into astiav's error type (which matches astiav.ErrEof etc.).
+func avError(ret C.int) error {
+	if ret >= 0 {
+		return nil
+	}
+	return astiav.Error(ret)
+}
+
+// framePool hands out frames whose single buffer comes from an AVBufferPool, so copies and
+// conversions reuse a fixed set of allocations: a buffer goes back to the pool when its last
+// reference (ours, or the encoder's) is dropped, which keeps memory flat over any length.
+type framePool struct {
+	pool          *C.AVBufferPool
+	fmt           astiav.PixelFormat
+	width, height int
+}
+
+func newFramePool(pf astiav.PixelFormat, w, h int) (*framePool, error) {
+	size := C.tk_pool_size(C.int(pf), C.int(w), C.int(h))
+	if size < 0 {
+		return nil, fmt.Errorf("video: sizing a %s %dx%d frame: %w", pf, w, h, avError(size))
+	}
+	p := C.av_buffer_pool_init(C.size_t(size), nil)
+	if p == nil {
+		return nil, errors.New("video: allocating a frame pool failed")
+	}
+	return &framePool{pool: p, fmt: pf, width: w, height: h}, nil
+}
+
+// get gives dst (which must hold no buffers) a pooled picture buffer.
+func (p *framePool) get(dst *astiav.Frame) error {
+	ret := C.tk_frame_from_pool(p.pool, cFrame(dst), C.int(p.fmt), C.int(p.width), C.int(p.height))
+	return avError(ret)
+}
+
+// close marks the pool for freeing; FFmpeg frees it when the last outstanding buffer returns.
+func (p *framePool) close() {
+	if p != nil && p.pool != nil {
+		C.av_buffer_pool_uninit(&p.pool)
+	}
+}
+
+// copyFrame copies the picture and the properties (pts, colour, side data) of src into dst.
+func copyFrame(dst, src *astiav.Frame) error {
+	if err := avError(C.av_frame_copy(cFrame(dst), cFrame(src))); err != nil {
+		return fmt.Errorf("video: copying frame: %w", err)
+	}
+	if err := avError(C.av_frame_copy_props(cFrame(dst), cFrame(src))); err != nil {
+		return fmt.Errorf("video: copying frame properties: %w", err)
+	}
+	return nil
+}
+
+// copyProps copies pts, colour fields and side data of src into dst.
+func copyProps(dst, src *astiav.Frame) error {
+	return avError(C.av_frame_copy_props(cFrame(dst), cFrame(src)))
+}
+
+func frameWritable(f *astiav.Frame) bool { return C.av_frame_is_writable(cFrame(f)) != 0 }
+
+// plane returns plane i of f as a slice over the frame's own buffer, rows × linesize long
+// (the last row cut to rowBytes). Valid only while f holds its reference.
+func plane(f *astiav.Frame, i, rowBytes, rows int) ([]byte, int, error) {
+	c := cFrame(f)
+	ls := int(c.linesize[i])
+	if c.data[i] == nil || ls < rowBytes {
+		return nil, 0, fmt.Errorf("video: plane %d has linesize %d for rows of %d bytes", i, ls, rowBytes)
+	}
+	n := 0
+	if rows > 0 {
+		n = ls*(rows-1) + rowBytes
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(c.data[i])), n), ls, nil
+}
+
+// frameInfo is what the pipeline reads from a decoded frame beyond astiav's accessors.
+type frameInfo struct {
+	pts      int64 // best-effort presentation timestamp, stream time base
+	duration int64
+	pos      int64 // byte position of the packet it came from, -1 if unknown
+	damaged  bool  // the decoder concealed errors in it
+}
+
+func readFrameInfo(f *astiav.Frame) frameInfo {
+	c := cFrame(f)
+	return frameInfo{
+		pts:      int64(c.best_effort_timestamp),
+		duration: int64(c.pkt_duration),
+		pos:      int64(c.pkt_pos),
+		damaged:  c.decode_error_flags != 0 || c.flags&C.AV_FRAME_FLAG_CORRUPT != 0,
+	}
+}
+
+// setPktTimebase tells a decoder the time base of the packets it receives (FFmpeg's CLI does the
+// same; some decoders use it to derive frame durations).
+func setPktTimebase(cc *astiav.CodecContext, tb astiav.Rational) {
+	c := cCodec(cc)
+	c.pkt_timebase.num = C.int(tb.Num())
+	c.pkt_timebase.den = C.int(tb.Den())
+}
+
+// copyColour carries the colour description of the input stream to the encoder, so players
+// decode the output with the same matrix, range, primaries and transfer as the input.
+func copyColour(enc *astiav.CodecContext, par *astiav.CodecParameters, r astiav.ColorRange) {
+	c := cCodec(enc)
+	c.color_range = C.enum_AVColorRange(r)
+	c.colorspace = C.enum_AVColorSpace(par.ColorSpace())
+	c.color_primaries = C.enum_AVColorPrimaries(par.ColorPrimaries())
+	c.color_trc = C.enum_AVColorTransferCharacteristic(par.ColorTransferCharacteristic())
+	c.chroma_sample_location = C.enum_AVChromaLocation(par.ChromaLocation())
+}
+
+// copyStreamMeta copies disposition (default, forced, attached picture…), metadata (language,
+// title, handler) and side data (display matrix, i.e. rotation) from one stream to another.
+func copyStreamMeta(dst, src *astiav.Stream) error {
+	d, s := cStream(dst), cStream(src)
+	d.disposition = s.disposition
+	if err := avError(C.av_dict_copy(&d.metadata, s.metadata, 0)); err != nil {
+		return fmt.Errorf("video: copying stream %d metadata: %w", src.Index(), err)
+	}
+	if err := avError(C.tk_copy_side_data(d, s)); err != nil {
+		return fmt.Errorf("video: copying stream %d side data: %w", src.Index(), err)
+	}
+	return nil
+}
+
+// copyContainerMeta copies the global metadata (title, creation time, encoder tags…).
+func copyContainerMeta(dst, src *astiav.FormatContext) error {
+	d, s := cFormat(dst), cFormat(src)
+	if err := avError(C.av_dict_copy(&d.metadata, s.metadata, 0)); err != nil {
+		return fmt.Errorf("video: copying container metadata: %w", err)
+	}
+	return nil
+}
+
+// isAttachedPic reports whether a stream is cover art rather than video.
+func isAttachedPic(s *astiav.Stream) bool {
+	return cStream(s).disposition&C.AV_DISPOSITION_ATTACHED_PIC != 0
+}
+
+// bestVideoStream returns the index of the stream FFmpeg's own heuristics pick as the main video.
+func bestVideoStream(fc *astiav.FormatContext) (int, error) {
+	ret := C.av_find_best_stream(cFormat(fc), C.AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+	if ret < 0 {
+		return -1, avError(ret)
+	}
+	return int(ret), nil
+}
+
+// muxerAccepts reports whether the output format can store the codec; FFmpeg answers "don't
+// know" (negative) for some muxers, which counts as yes: writing the header will tell.
+func muxerAccepts(fc *astiav.FormatContext, id astiav.CodecID) bool {
+	return C.avformat_query_codec(cFormat(fc).oformat, C.enum_AVCodecID(id), C.FF_COMPLIANCE_NORMAL) != 0
+}
+
+// pixelFormatTraits reports the bit depth of a pixel format's first component and whether it
+// is a hardware surface, RGB, paletted or single-component (grey).
+func pixelFormatTraits(pf astiav.PixelFormat) (depth int, hw, rgbLike bool) {
+	d := C.av_pix_fmt_desc_get(C.enum_AVPixelFormat(pf))
+	if d == nil {
+		return 0, false, false
+	}
+	rgbLike = d.flags&(C.AV_PIX_FMT_FLAG_RGB|C.AV_PIX_FMT_FLAG_PAL) != 0 || d.nb_components < 3
+	return int(d.comp[0].depth), d.flags&C.AV_PIX_FMT_FLAG_HWACCEL != 0, rgbLike
+}

@@ -1,0 +1,112 @@
+package video
+
+import (
+	"fmt"
+
+	"github.com/asticode/go-astiav"
+)
+
+// converter makes every decoded frame a private, writable frame in the work format.
+//
+// A decoder's frame usually shares its buffer with the decoder's reference list (an H.264
+// P-frame is read again to predict the next ones), so drawing on it in place would corrupt
+// later frames. Frames the decoder no longer references are writable and pass through with no
+// copy; shared ones are copied once into a buffer from a pool, which the encoder releases when
+// it is done with it. CUDA frames are downloaded first; frames in another 8-bit Y'CbCr layout
+// go through swscale into a pooled buffer.
+type converter struct {
+	work          workFormat
+	width, height int
+	pool          *framePool
+	sws           *astiav.SoftwareScaleContext
+	swsFrom       astiav.PixelFormat
+}
+
+// item is one frame travelling down the pipeline.
+type item struct {
+	frame *astiav.Frame
+	v     int   // 1-based video frame number in the input, presentation order
+	pts   int64 // video stream time base, before any Start shift
+	dur   int64
+}
+
+func newConverter(work workFormat, w, h int) (*converter, error) {
+	pool, err := newFramePool(work.pix, w, h)
+	if err != nil {
+		return nil, err
+	}
+	return &converter{work: work, width: w, height: h, pool: pool, swsFrom: astiav.PixelFormatNone}, nil
+}
+
+// normalise turns the decoder's frame f into a pipeline item; f is left empty or untouched
+// and the caller unreferences it either way.
+func (c *converter) normalise(f *astiav.Frame, info frameInfo) (item, error) {
+	src := f
+	if _, hw, _ := pixelFormatTraits(f.PixelFormat()); hw {
+		host := astiav.AllocFrame()
+		defer host.Free()
+		if err := f.TransferHardwareData(host); err != nil {
+			return item{}, fmt.Errorf("video: copying a CUDA frame to host memory: %w", err)
+		}
+		if err := copyProps(host, f); err != nil {
+			return item{}, fmt.Errorf("video: copying CUDA frame properties: %w", err)
+		}
+		src = host
+	}
+	if src.Width() != c.width || src.Height() != c.height {
+		return item{}, fmt.Errorf("video: frame size changed mid-stream from %dx%d to %dx%d; trackink needs a constant size", c.width, c.height, src.Width(), src.Height())
+	}
+	out := astiav.AllocFrame()
+	it := item{frame: out, pts: info.pts, dur: info.duration}
+	var err error
+	switch {
+	case encoderPixelFormat(src.PixelFormat()) == encoderPixelFormat(c.work.pix) && frameWritable(src):
+		out.MoveRef(src)
+	case encoderPixelFormat(src.PixelFormat()) == encoderPixelFormat(c.work.pix):
+		if err = c.pool.get(out); err == nil {
+			// yuv420p and yuvj420p share a layout; av_frame_copy wants equal formats.
+			out.SetPixelFormat(src.PixelFormat())
+			err = copyFrame(out, src)
+		}
+	default:
+		err = c.scale(out, src)
+	}
+	if err != nil {
+		out.Free()
+		return item{}, err
+	}
+	return it, nil
+}
+
+// scale converts src into a pooled frame of the work format. The swscale context is made for
+// the first source format seen and remade if it changes.
+func (c *converter) scale(dst, src *astiav.Frame) error {
+	if c.sws == nil || c.swsFrom != src.PixelFormat() {
+		if c.sws != nil {
+			c.sws.Free()
+		}
+		sws, err := astiav.CreateSoftwareScaleContext(c.width, c.height, src.PixelFormat(), c.width, c.height, c.work.pix,
+			astiav.NewSoftwareScaleContextFlags(astiav.SoftwareScaleContextFlagBicubic))
+		if err != nil {
+			return fmt.Errorf("video: converting %s to %s: %w", src.PixelFormat(), c.work.pix, err)
+		}
+		c.sws, c.swsFrom = sws, src.PixelFormat()
+	}
+	if err := c.pool.get(dst); err != nil {
+		return fmt.Errorf("video: taking a frame from the pool: %w", err)
+	}
+	if err := c.sws.ScaleFrame(src, dst); err != nil {
+		return fmt.Errorf("video: converting %s to %s: %w", src.PixelFormat(), c.work.pix, err)
+	}
+	if err := copyProps(dst, src); err != nil {
+		return fmt.Errorf("video: copying frame properties: %w", err)
+	}
+	return nil
+}
+
+func (c *converter) close() {
+	if c.sws != nil {
+		c.sws.Free()
+	}
+	c.pool.close()
+}

@@ -1,0 +1,205 @@
+package video
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/asticode/go-astiav"
+
+	"trackink/composite"
+)
+
+// encoder is the opened video encoder. Its time base is the input stream's, so frame pts pass
+// through unchanged and variable frame rates survive.
+type encoder struct {
+	cc   *astiav.CodecContext
+	name string
+	work workFormat
+	// durations remembers each sent frame's duration by pts: encoders with a delay (B-frames,
+	// lookahead) return packets without one, and the muxer needs it for the last frame.
+	durations map[int64]int64
+}
+
+// openEncoder picks and opens the encoder. "auto" tries h264_nvenc when CUDA is in use and
+// falls back to libx264; an explicitly named encoder that cannot open is an error.
+func openEncoder(j *job) (*encoder, error) {
+	name := j.opts.Encoder
+	if name == "auto" {
+		if j.dec.name == "cuda" {
+			enc, err := tryEncoder(j, "h264_nvenc")
+			if err == nil {
+				j.opts.Log("encoder auto: h264_nvenc")
+				return enc, nil
+			}
+			if errors.Is(err, ErrUnsupportedFormat) {
+				return nil, err
+			}
+			j.opts.Log(fmt.Sprintf("encoder auto: h264_nvenc unavailable (%v); using libx264", err))
+		}
+		name = "libx264"
+		defer j.opts.Log("encoder auto: libx264")
+	}
+	enc, err := tryEncoder(j, name)
+	if err != nil {
+		return nil, fmt.Errorf("video: encoder %s: %w", name, err)
+	}
+	return enc, nil
+}
+
+func tryEncoder(j *job, name string) (*encoder, error) {
+	codec := astiav.FindEncoderByName(name)
+	if codec == nil {
+		return nil, errors.New("not built into this FFmpeg")
+	}
+	nv12OK := false
+	for _, pf := range codec.PixelFormats() {
+		nv12OK = nv12OK || pf == astiav.PixelFormatNv12
+	}
+	par := j.in.vs.CodecParameters()
+	decoded := par.PixelFormat()
+	if j.dec.hwPix != astiav.PixelFormatNone {
+		decoded = astiav.PixelFormatNv12 // what NVDEC's 8-bit frames download as
+	}
+	work, converted, err := chooseWorkFormat(par, decoded, nv12OK)
+	if err != nil {
+		return nil, err
+	}
+	cc := astiav.AllocCodecContext(codec)
+	if cc == nil {
+		return nil, errors.New("allocating the encoder context failed")
+	}
+	cc.SetWidth(par.Width())
+	cc.SetHeight(par.Height())
+	cc.SetPixelFormat(encoderPixelFormat(work.pix))
+	cc.SetTimeBase(j.in.vs.TimeBase())
+	cc.SetFramerate(j.in.frameRate()) // rate control and VBV use it; pts still rule timing
+	cc.SetSampleAspectRatio(j.in.fc.GuessSampleAspectRatio(j.in.vs, nil))
+	rng := astiav.ColorRangeMpeg
+	if work.rng == composite.Full {
+		rng = astiav.ColorRangeJpeg
+	}
+	copyColour(cc, par, rng)
+	cc.SetThreadCount(j.opts.Threads) // 0: the encoder's automatic choice
+	if j.out.fc.OutputFormat().Flags().Has(astiav.IOFormatFlagGlobalheader) {
+		cc.SetFlags(cc.Flags().Add(astiav.CodecContextFlagGlobalHeader))
+	}
+	if j.opts.Bitrate > 0 {
+		cc.SetBitRate(j.opts.Bitrate)
+	}
+	dict := encoderOptions(name, j.opts)
+	defer dict.Free()
+	j.sink.capture()
+	err = cc.Open(codec, dict)
+	if why := j.sink.release(); err != nil {
+		cc.Free()
+		return nil, fmt.Errorf("opening: %w%s", err, why)
+	}
+	if converted {
+		j.warn(fmt.Sprintf("%s is converted to %s for rendering (output is 4:2:0)", par.PixelFormat(), work.pix))
+	}
+	return &encoder{cc: cc, name: name, work: work, durations: map[int64]int64{}}, nil
+}
+
+// encoderOptions maps the quality options to each encoder's private options.
+func encoderOptions(name string, o Options) *astiav.Dictionary {
+	d := astiav.NewDictionary()
+	nvenc := name == "h264_nvenc" || name == "hevc_nvenc"
+	if o.Preset != "" {
+		p := o.Preset
+		if nvenc {
+			p = nvencPreset(p)
+		}
+		_ = d.Set("preset", p, 0) // av_dict_set fails only on allocation
+	}
+	if o.Bitrate == 0 && o.CRF > 0 {
+		if nvenc {
+			_ = d.Set("rc", "vbr", 0)
+			_ = d.Set("cq", strconv.Itoa(o.CRF), 0)
+		} else {
+			_ = d.Set("crf", strconv.Itoa(o.CRF), 0)
+		}
+	}
+	if name == "libx265" {
+		_ = d.Set("x265-params", "log-level=error", 0) // x265 prints its banner to stderr
+	}
+	return d
+}
+
+// nvencPreset maps x264 preset names to NVENC's p1 (fastest) … p7 (best).
+func nvencPreset(p string) string {
+	m := map[string]string{"ultrafast": "p1", "superfast": "p2", "veryfast": "p3", "faster": "p3",
+		"fast": "p4", "medium": "p4", "slow": "p5", "slower": "p6", "veryslow": "p7"}
+	if v, ok := m[p]; ok {
+		return v
+	}
+	return p
+}
+
+func (e *encoder) close() { e.cc.Free() }
+
+// encodeStage encodes frames and sends the packets to the muxer.
+func (j *job) encodeStage(in <-chan item, out chan<- *astiav.Packet) error {
+	for it := range in {
+		if err := j.ctx.Err(); err != nil {
+			it.frame.Free()
+			return err
+		}
+		t0 := time.Now()
+		f := it.frame
+		f.SetPts(it.pts - j.win.shift)
+		f.SetPixelFormat(encoderPixelFormat(f.PixelFormat()))
+		// Decoded picture types would force the encoder's frame types (an I-frame wherever the
+		// source had one); let the encoder choose, as the ffmpeg CLI does.
+		f.SetPictureType(astiav.PictureTypeNone)
+		j.enc.durations[f.Pts()] = it.dur
+		err := j.enc.cc.SendFrame(f)
+		f.Free()
+		j.addTime(&j.stats.Encode, time.Since(t0))
+		if err != nil {
+			return fmt.Errorf("video: encoding frame %d: %w", it.v, err)
+		}
+		if err := j.receivePackets(out); err != nil {
+			return err
+		}
+	}
+	if err := j.ctx.Err(); err != nil {
+		return err
+	}
+	if err := j.enc.cc.SendFrame(nil); err != nil {
+		return fmt.Errorf("video: flushing encoder: %w", err)
+	}
+	return j.receivePackets(out)
+}
+
+func (j *job) receivePackets(out chan<- *astiav.Packet) error {
+	for {
+		t0 := time.Now()
+		pkt := astiav.AllocPacket()
+		err := j.enc.cc.ReceivePacket(pkt)
+		j.addTime(&j.stats.Encode, time.Since(t0))
+		if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
+			pkt.Free()
+			return nil
+		}
+		if err != nil {
+			pkt.Free()
+			return fmt.Errorf("video: encoding: %w", err)
+		}
+		if d, ok := j.enc.durations[pkt.Pts()]; ok {
+			if pkt.Duration() <= 0 {
+				pkt.SetDuration(d)
+			}
+			delete(j.enc.durations, pkt.Pts())
+		}
+		pkt.SetStreamIndex(j.out.video.Index())
+		pkt.RescaleTs(j.enc.cc.TimeBase(), j.out.video.TimeBase())
+		select {
+		case out <- pkt:
+		case <-j.ctx.Done():
+			pkt.Free()
+			return j.ctx.Err()
+		}
+	}
+}

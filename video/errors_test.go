@@ -1,0 +1,202 @@
+package video
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trackink/composite"
+)
+
+// demoClip makes the standard test clip once per test.
+func demoClip(t *testing.T, ext string) string {
+	t.Helper()
+	in := filepath.Join(t.TempDir(), "in"+ext)
+	if err := Synthesize(in, clipW, clipH, clipFrames, clipFPS); err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// noLeftovers asserts dir holds exactly the named files (no temporary outputs).
+func noLeftovers(t *testing.T, dir string, want ...string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("%s holds %v, want %v", dir, got, want)
+	}
+}
+
+// A file cut in half: every frame that decodes is rendered, the output is kept, and the error
+// is ErrInputDamaged with the place of the damage in the warnings. MP4 (faststart, so the
+// index survives) fails with a partial sample; Matroska just ends early.
+func TestTruncatedInput(t *testing.T) {
+	for _, ext := range []string{".mp4", ".mkv"} {
+		t.Run(ext, func(t *testing.T) {
+			whole := ffmpegClip(t, "whole"+ext, "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-movflags", "+faststart")
+			b, err := os.ReadFile(whole)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := filepath.Join(t.TempDir(), "cut"+ext)
+			if err := os.WriteFile(in, b[:len(b)/2], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, st, _, err := render(t, in, ".mp4", Options{})
+			if !errors.Is(err, ErrInputDamaged) {
+				t.Fatalf("error %v, want ErrInputDamaged", err)
+			}
+			if st.Frames < 10 || st.Frames >= clipFrames {
+				t.Errorf("%d frames rendered, want some but not all", st.Frames)
+			}
+			if n := len(videoPTS(t, out)); n != st.Frames {
+				t.Errorf("output has %d frames, stats say %d", n, st.Frames)
+			}
+			if len(st.Warnings) == 0 || !strings.Contains(strings.Join(st.Warnings, "\n"), "damaged") {
+				t.Errorf("warnings %q, want the damage described", st.Warnings)
+			}
+		})
+	}
+}
+
+func TestInputErrors(t *testing.T) {
+	dir := t.TempDir()
+	_, _, _, err := render(t, filepath.Join(dir, "missing.mp4"), ".mp4", Options{})
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing input: %v, want fs.ErrNotExist", err)
+	}
+	audio := filepath.Join(dir, "audio.m4a")
+	if err := runFFmpeg(t.Context(), "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", audio); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err = render(t, audio, ".mp4", Options{})
+	if !errors.Is(err, ErrNoVideo) {
+		t.Errorf("audio-only input: %v, want ErrNoVideo", err)
+	}
+	junk := filepath.Join(dir, "junk.mp4")
+	if err := os.WriteFile(junk, []byte(strings.Repeat("not a video ", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err = render(t, junk, ".mp4", Options{}); err == nil || !strings.Contains(err.Error(), "junk.mp4") {
+		t.Errorf("junk input: %v, want an error naming the file", err)
+	}
+}
+
+func TestOutputErrors(t *testing.T) {
+	in := demoClip(t, ".mp4")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.mp4")
+	if err := os.WriteFile(out, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := render(t, in, ".mp4", Options{Output: out}); !errors.Is(err, ErrOutputExists) {
+		t.Errorf("existing output: %v, want ErrOutputExists", err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "keep me" {
+		t.Error("existing output was modified")
+	}
+	if _, _, _, err := render(t, in, ".mp4", Options{Output: out, Overwrite: true}); err != nil {
+		t.Errorf("overwrite: %v", err)
+	}
+	if n := len(videoPTS(t, out)); n != clipFrames {
+		t.Errorf("overwritten output has %d frames", n)
+	}
+	noLeftovers(t, dir, "out.mp4")
+
+	// A directory that cannot be created in (its parent is a file; root ignores permissions).
+	if _, _, _, err := render(t, in, ".mp4", Options{Output: filepath.Join(out, "sub", "x.mp4")}); err == nil || !strings.Contains(err.Error(), "not writable") {
+		t.Errorf("unwritable directory: %v", err)
+	}
+	if _, _, _, err := render(t, in, ".mp4", Options{Output: filepath.Join(dir, "x.nosuchformat")}); err == nil || !strings.Contains(err.Error(), "container") {
+		t.Errorf("unknown extension: %v", err)
+	}
+	noLeftovers(t, dir, "out.mp4")
+}
+
+func TestOptionErrors(t *testing.T) {
+	in := demoClip(t, ".mp4")
+	for _, o := range []Options{{Encoder: "libx999"}, {HWAccel: "vulkan"}, {CRF: 60}, {Start: Position{Frame: 20}, End: Position{Frame: 10}}} {
+		if _, _, _, err := render(t, in, ".mp4", o); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
+	}
+}
+
+// On this machine (no GPU) an explicit CUDA decode or NVENC encode fails with the reason; auto
+// falls back with exactly one line. On a machine with a GPU they must simply work.
+func TestHardwareFallback(t *testing.T) {
+	in := demoClip(t, ".mp4")
+	_, st, _, err := render(t, in, ".mp4", Options{HWAccel: "cuda"})
+	if err != nil && !strings.Contains(err.Error(), "cuda") {
+		t.Errorf("explicit cuda: error %q does not name cuda", err)
+	}
+	if err == nil && st.HWAccel != "cuda" {
+		t.Errorf("explicit cuda succeeded without CUDA: %+v", st)
+	}
+	cudaWorks := err == nil
+
+	var lines []string
+	_, st, _, err = render(t, in, ".mp4", Options{HWAccel: "auto", Log: func(s string) { lines = append(lines, s) }})
+	if err != nil {
+		t.Fatalf("auto: %v", err)
+	}
+	var fallbacks int
+	for _, l := range lines {
+		if strings.Contains(strings.ToLower(l), "cuda") {
+			fallbacks++
+		}
+	}
+	if !cudaWorks && (fallbacks != 1 || !strings.HasPrefix(lines[0], "hwaccel auto:") || st.HWAccel != "none") {
+		t.Errorf("auto without CUDA: hwaccel %q, log %q; want one fallback line", st.HWAccel, lines)
+	}
+
+	_, st, _, err = render(t, in, ".mp4", Options{Encoder: "h264_nvenc"})
+	if err != nil && !strings.Contains(err.Error(), "h264_nvenc") {
+		t.Errorf("explicit nvenc: error %q does not name the encoder", err)
+	}
+	if err == nil && st.Encoder != "h264_nvenc" {
+		t.Errorf("explicit nvenc reported encoder %q", st.Encoder)
+	}
+}
+
+// Cancelling mid-render stops promptly, returns the context's error and leaves no file.
+func TestCancel(t *testing.T) {
+	in := demoClip(t, ".mp4")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	_, err := Transcode(ctx, Options{Input: in, Output: filepath.Join(dir, "out.mp4")}, func(n int, f composite.Frame) error {
+		if n == 10 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+	noLeftovers(t, dir)
+
+	// An overlay error stops the render the same way and is reported with the frame number.
+	boom := errors.New("boom")
+	_, err = Transcode(t.Context(), Options{Input: in, Output: filepath.Join(dir, "out.mp4")}, func(n int, f composite.Frame) error {
+		if n == 7 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "frame 7") {
+		t.Errorf("overlay failure: %v", err)
+	}
+	noLeftovers(t, dir)
+}

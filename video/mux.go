@@ -1,0 +1,224 @@
+package video
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/asticode/go-astiav"
+)
+
+// output is the muxer writing to a temporary file beside the target; commit renames it into
+// place, abort removes it, so a failed or cancelled run leaves nothing half-written.
+type output struct {
+	fc     *astiav.FormatContext
+	pb     *astiav.IOContext
+	tmp    string
+	final  string
+	video  *astiav.Stream
+	copied map[int]*astiav.Stream // input stream index → output stream
+}
+
+// createOutput checks the target, creates the temporary file and the muxer, and maps every
+// stream the container can hold. The container is guessed from the final name's extension.
+func createOutput(in *input, path string, overwrite bool, warn func(string)) (*output, error) {
+	if _, err := os.Stat(path); err == nil && !overwrite {
+		return nil, fmt.Errorf("%w: %s", ErrOutputExists, path)
+	}
+	fc, err := astiav.AllocOutputFormatContext(nil, "", path)
+	if err != nil || fc == nil {
+		return nil, fmt.Errorf("video: no container format for output %s (use .mp4, .mkv or .mov): %v", path, err)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.partial"+filepath.Ext(path))
+	if err != nil {
+		fc.Free()
+		return nil, fmt.Errorf("video: output directory %s is not writable: %w", dir, err)
+	}
+	tmp := f.Name()
+	f.Close()
+	o := &output{fc: fc, tmp: tmp, final: path, copied: map[int]*astiav.Stream{}}
+	if o.pb, err = astiav.OpenIOContext(tmp, astiav.NewIOContextFlags(astiav.IOContextFlagWrite)); err != nil {
+		o.abort()
+		return nil, fmt.Errorf("video: opening %s for writing: %w", tmp, err)
+	}
+	fc.SetPb(o.pb)
+	if err := copyContainerMeta(fc, in.fc); err != nil {
+		o.abort()
+		return nil, err
+	}
+	if err := o.mapStreams(in, warn); err != nil {
+		o.abort()
+		return nil, err
+	}
+	return o, nil
+}
+
+// mapStreams adds output streams in the input's order: the rendered video (filled in by
+// addVideo once the encoder is open) and every other stream, to be copied packet for packet.
+// Streams the container cannot hold (SRT subtitles in MP4, timecode data…) are dropped with a
+// warning rather than failing the render.
+func (o *output) mapStreams(in *input, warn func(string)) error {
+	for _, s := range in.fc.Streams() {
+		par := s.CodecParameters()
+		if s.Index() == in.vs.Index() {
+			if o.video = o.fc.NewStream(nil); o.video == nil {
+				return errors.New("video: adding the output video stream failed")
+			}
+			continue
+		}
+		what := fmt.Sprintf("stream #%d (%s %s)", s.Index(), par.MediaType(), par.CodecID())
+		if par.MediaType() == astiav.MediaTypeAttachment || !muxerAccepts(o.fc, par.CodecID()) {
+			warn(fmt.Sprintf("%s dropped: %s cannot hold it", what, filepath.Ext(o.final)))
+			continue
+		}
+		ost := o.fc.NewStream(nil)
+		if ost == nil {
+			return fmt.Errorf("video: adding output for %s failed", what)
+		}
+		if err := par.Copy(ost.CodecParameters()); err != nil {
+			return fmt.Errorf("video: copying parameters of %s: %w", what, err)
+		}
+		// The source container's codec tag may mean nothing in the target; 0 lets the muxer pick.
+		ost.CodecParameters().SetCodecTag(0)
+		ost.SetTimeBase(s.TimeBase())
+		if err := copyStreamMeta(ost, s); err != nil {
+			return err
+		}
+		o.copied[s.Index()] = ost
+	}
+	return nil
+}
+
+// addVideo describes the encoded video stream, with the source stream's metadata and display
+// matrix.
+func (o *output) addVideo(in *input, enc *encoder, warn func(string)) error {
+	s := o.video
+	if err := s.CodecParameters().FromCodecContext(enc.cc); err != nil {
+		return fmt.Errorf("video: setting output video parameters: %w", err)
+	}
+	s.SetTimeBase(enc.cc.TimeBase())
+	s.SetAvgFrameRate(in.vs.AvgFrameRate())
+	s.SetRFrameRate(in.vs.RFrameRate())
+	s.SetSampleAspectRatio(enc.cc.SampleAspectRatio())
+	if m, err := astiav.NewDisplayMatrixFromBytes(in.vs.SideData(astiav.PacketSideDataTypeDisplaymatrix)); err == nil &&
+		m.Rotation() != 0 && strings.Contains(o.fc.OutputFormat().Name(), "matroska") {
+		warn("the video's rotation (display matrix) is lost: FFmpeg 5.1 cannot store it in Matroska; use .mp4 or .mov")
+	}
+	return copyStreamMeta(s, in.vs)
+}
+
+func (o *output) writeHeader() error {
+	if err := o.fc.WriteHeader(nil); err != nil {
+		return fmt.Errorf("video: writing the %s header: %w", filepath.Ext(o.final), err)
+	}
+	return nil
+}
+
+// commit finishes the file and moves it into place. Without overwrite it links rather than
+// renames, so an output that appeared meanwhile is not replaced.
+func (o *output) commit(overwrite bool) error {
+	if err := o.fc.WriteTrailer(); err != nil {
+		return fmt.Errorf("video: finishing %s: %w", o.tmp, err)
+	}
+	err := o.pb.Close()
+	o.pb = nil
+	if err != nil {
+		return fmt.Errorf("video: closing %s: %w", o.tmp, err)
+	}
+	if err := os.Chmod(o.tmp, 0o644); err != nil {
+		return fmt.Errorf("video: %w", err)
+	}
+	if overwrite {
+		if err := os.Rename(o.tmp, o.final); err != nil {
+			return fmt.Errorf("video: moving the output into place: %w", err)
+		}
+	} else {
+		if err := os.Link(o.tmp, o.final); err != nil {
+			if errors.Is(err, os.ErrExist) {
+				return fmt.Errorf("%w: %s", ErrOutputExists, o.final)
+			}
+			return fmt.Errorf("video: moving the output into place: %w", err)
+		}
+		os.Remove(o.tmp)
+	}
+	o.tmp = ""
+	return nil
+}
+
+// close releases the muxer; after a failed run it also deletes the temporary file.
+func (o *output) abort() {
+	if o.pb != nil {
+		o.pb.Close()
+	}
+	o.fc.Free()
+	if o.tmp != "" {
+		os.Remove(o.tmp)
+	}
+}
+
+// forwardCopied takes a packet of a copied stream (leaving pkt empty) and sends it to the
+// muxer, or holds it while a frame-number Start is still being looked for.
+func (j *job) forwardCopied(pkt *astiav.Packet) error {
+	if _, ok := j.out.copied[pkt.StreamIndex()]; !ok {
+		pkt.Unref()
+		return nil
+	}
+	p := astiav.AllocPacket()
+	p.MoveRef(pkt)
+	if j.win.waiting() {
+		j.win.hold(p)
+		return nil
+	}
+	return j.sendCopied(p)
+}
+
+// sendCopied cuts p to the output window, moves its timestamps to the output stream and
+// sends it to the muxer; p still carries its input stream index.
+func (j *job) sendCopied(p *astiav.Packet) error {
+	in := j.in.fc.Streams()[p.StreamIndex()]
+	ost := j.out.copied[p.StreamIndex()]
+	if !j.win.copyPacket(p, in.TimeBase(), j.in.vs.TimeBase()) {
+		p.Free()
+		return nil
+	}
+	p.SetStreamIndex(ost.Index())
+	p.RescaleTs(in.TimeBase(), ost.TimeBase())
+	p.SetPos(-1)
+	select {
+	case j.muxIn <- p:
+		return nil
+	case <-j.ctx.Done():
+		p.Free()
+		return j.ctx.Err()
+	}
+}
+
+// muxStage writes packets from both producers (encoder and demuxer) in the order FFmpeg's
+// interleaver needs. It is the only goroutine that touches the muxer.
+func (j *job) muxStage(in <-chan *astiav.Packet) error {
+	for p := range in {
+		if err := j.ctx.Err(); err != nil {
+			p.Free()
+			return err
+		}
+		t0 := time.Now()
+		video := p.StreamIndex() == j.out.video.Index()
+		err := j.out.fc.WriteInterleavedFrame(p)
+		p.Free()
+		j.addTime(&j.stats.Mux, time.Since(t0))
+		if err != nil {
+			return fmt.Errorf("video: writing %s: %w", j.out.tmp, err)
+		}
+		if video {
+			j.frameDone()
+		}
+	}
+	return nil
+}

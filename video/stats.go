@@ -1,0 +1,70 @@
+package video
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Stats describes a finished (or failed) Transcode. It marshals to JSON with durations in
+// seconds, for the CLI's --stats-json.
+type Stats struct {
+	Input, Output string
+	Frames        int           // frames encoded
+	Overlaid      int           // frames the overlay was called on
+	Wall          time.Duration // from opening the input to renaming the output
+	FPS           float64       // Frames / Wall
+	// Busy time of each stage. They run concurrently, so they add up to more than Wall; the
+	// largest one is the bottleneck.
+	Decode, Overlay, Encode, Mux time.Duration
+	Encoder                      string   // encoder actually used, e.g. "libx264"
+	HWAccel                      string   // "cuda" or "none"
+	Width, Height                int      // of the video
+	PixelFormat                  string   // decoded format, before any conversion
+	Colour                       string   // matrix/range the overlay was composited with
+	Warnings                     []string // damage, dropped streams, conversions
+	PeakRSS                      int64    // bytes, the process's high-water mark at the end
+}
+
+// Progress is a snapshot passed to Options.Progress.
+type Progress struct {
+	Frames  int           // frames encoded so far
+	Total   int           // expected frames, 0 when the input doesn't say
+	Elapsed time.Duration //
+	FPS     float64       // average since the start
+	ETA     time.Duration // 0 when Total is unknown
+}
+
+// MarshalJSON writes durations as seconds and uses snake_case keys.
+func (s Stats) MarshalJSON() ([]byte, error) {
+	type stages struct {
+		Decode  float64 `json:"decode_s"`
+		Overlay float64 `json:"overlay_s"`
+		Encode  float64 `json:"encode_s"`
+		Mux     float64 `json:"mux_s"`
+	}
+	warnings := s.Warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	return json.Marshal(struct {
+		Input       string   `json:"input"`
+		Output      string   `json:"output"`
+		Frames      int      `json:"frames"`
+		Overlaid    int      `json:"overlaid_frames"`
+		Wall        float64  `json:"wall_s"`
+		FPS         float64  `json:"fps"`
+		Stages      stages   `json:"stages"`
+		Encoder     string   `json:"encoder"`
+		HWAccel     string   `json:"hwaccel"`
+		Width       int      `json:"width"`
+		Height      int      `json:"height"`
+		PixelFormat string   `json:"pixel_format"`
+		Colour      string   `json:"colour"`
+		Warnings    []string `json:"warnings"`
+		PeakRSS     int64    `json:"peak_rss_bytes"`
+	}{
+		s.Input, s.Output, s.Frames, s.Overlaid, s.Wall.Seconds(), s.FPS,
+		stages{s.Decode.Seconds(), s.Overlay.Seconds(), s.Encode.Seconds(), s.Mux.Seconds()},
+		s.Encoder, s.HWAccel, s.Width, s.Height, s.PixelFormat, s.Colour, warnings, s.PeakRSS,
+	})
+}

@@ -1,0 +1,136 @@
+package video
+
+import (
+	"github.com/asticode/go-astiav"
+)
+
+// window is the part of the input that is rendered (Options.Start and End). Frames outside it
+// are decoded and dropped (the input is not seeked, so a late Start still costs decoding up to
+// it). With a Start the output is shifted to begin at 0, like ffmpeg -ss; copied streams are
+// cut at packet boundaries to the same times.
+type window struct {
+	startFrame, endFrame int   // 1-based, inclusive; 0 when open
+	startPts, endPts     int64 // video time base, [start, end); NoPtsValue when open
+	hasStart             bool
+
+	started bool
+	ended   bool
+	shift   int64 // subtracted from every output timestamp, video time base
+	cut     int64 // copied packets from here on are dropped; NoPtsValue until known
+	copied  int   // number of copied streams
+	past    map[int]bool
+	held    []*astiav.Packet // copied packets read before a frame-number Start was found
+}
+
+// maxHeld bounds the packets kept while looking for the start frame; older ones are earlier
+// than any frame the decoder still holds back, so they are outside the window anyway.
+const maxHeld = 512
+
+func newWindow(start, end Position, vs *astiav.Stream, copied int) *window {
+	w := &window{startPts: astiav.NoPtsValue, endPts: astiav.NoPtsValue, cut: astiav.NoPtsValue,
+		copied: copied, past: map[int]bool{}, hasStart: !start.IsZero()}
+	origin := vs.StartTime()
+	if origin == astiav.NoPtsValue {
+		origin = 0
+	}
+	toPts := func(p Position) int64 {
+		return origin + astiav.RescaleQ(p.Time.Microseconds(), astiav.NewRational(1, 1000000), vs.TimeBase())
+	}
+	if start.IsTime {
+		w.startPts = toPts(start)
+		w.shift = w.startPts
+	} else {
+		w.startFrame = start.Frame
+	}
+	if end.IsTime {
+		w.endPts = toPts(end)
+		w.cut = w.endPts
+	} else {
+		w.endFrame = end.Frame
+	}
+	return w
+}
+
+// admit decides whether video frame v with presentation time pts is rendered.
+func (w *window) admit(v int, pts int64) bool {
+	if w.ended {
+		return false
+	}
+	if (w.startFrame > 0 && v < w.startFrame) || (w.startPts != astiav.NoPtsValue && pts < w.startPts) {
+		return false
+	}
+	if (w.endFrame > 0 && v > w.endFrame) || (w.endPts != astiav.NoPtsValue && pts >= w.endPts) {
+		w.ended = true
+		if w.cut == astiav.NoPtsValue {
+			w.cut = pts
+		}
+		return false
+	}
+	if !w.started && w.startFrame > 0 {
+		w.shift = pts
+	}
+	w.started = true
+	return true
+}
+
+func (w *window) endOpen() bool { return w.endFrame == 0 && w.endPts == astiav.NoPtsValue }
+
+// waiting reports whether copied packets must be held until the start frame is found.
+func (w *window) waiting() bool { return w.startFrame > 0 && !w.started }
+
+// hold keeps a copied packet until the start frame is known, dropping the oldest beyond maxHeld.
+func (w *window) hold(p *astiav.Packet) {
+	if len(w.held) == maxHeld {
+		w.held[0].Free()
+		w.held = w.held[1:]
+	}
+	w.held = append(w.held, p)
+}
+
+// release returns the held packets, to be passed through copyPacket now that shift is known.
+func (w *window) release() []*astiav.Packet {
+	h := w.held
+	w.held = nil
+	return h
+}
+
+// copyPacket decides whether a copied packet lies in the window and shifts its timestamps.
+// tb is its stream's time base, vtb the video's.
+func (w *window) copyPacket(p *astiav.Packet, tb, vtb astiav.Rational) bool {
+	t := p.Pts()
+	if t == astiav.NoPtsValue {
+		t = p.Dts()
+	}
+	if t == astiav.NoPtsValue {
+		return !w.ended // untimed packets travel with their neighbours
+	}
+	tv := astiav.RescaleQ(t, tb, vtb)
+	if w.cut != astiav.NoPtsValue && tv >= w.cut {
+		w.past[p.StreamIndex()] = true
+		return false
+	}
+	if w.hasStart && tv < w.shift {
+		return false
+	}
+	if w.shift != 0 {
+		s := astiav.RescaleQ(w.shift, vtb, tb)
+		if p.Pts() != astiav.NoPtsValue {
+			p.SetPts(p.Pts() - s)
+		}
+		if p.Dts() != astiav.NoPtsValue {
+			p.SetDts(p.Dts() - s)
+		}
+	}
+	return true
+}
+
+// copiedDone reports whether every copied stream has passed the end of the window, so the
+// demuxer can stop reading.
+func (w *window) copiedDone() bool { return w.ended && len(w.past) >= w.copied }
+
+// free drops packets still held (a run that never reached its start frame).
+func (w *window) free() {
+	for _, p := range w.release() {
+		p.Free()
+	}
+}
