@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"time"
+
+	"trackink/composite"
+	"trackink/knn"
+	"trackink/render"
+	"trackink/scene"
+)
+
+const benchExamples = `Examples:
+  # Per-stage medians of the seed scene (3840×2160, 100 points, k = 5, 100 boxes) over 50 frames:
+  trackink bench --scene seed --frames 50
+
+  # The same as one JSON object, for scripts and CI history:
+  trackink bench --scene seed --json
+
+  # Link-graph construction for 100 to 100 000 points, every search backend:
+  trackink bench --knn`
+
+// benchReport is the JSON form of a scene benchmark.
+type benchReport struct {
+	Scene          string             `json:"scene"`
+	Backend        string             `json:"backend"`
+	Width          int                `json:"width"`
+	Height         int                `json:"height"`
+	Frames         int                `json:"frames"`
+	Workers        int                `json:"workers"`
+	Links          int                `json:"links_per_frame"`
+	StagesMS       map[string]float64 `json:"stages_ms"`
+	TotalMedianMS  float64            `json:"total_median_ms"`
+	AllocsPerFrame float64            `json:"allocs_per_frame"`
+}
+
+func runBench(args []string, stdout, stderr io.Writer) error {
+	var style styleFlags
+	fs := newFlagSet("bench", "--scene seed [flags] | --knn [--points N,...]", benchExamples, stderr)
+	sceneName := fs.String("scene", "seed", "the scene to render: seed")
+	frames := fs.Int("frames", 30, "frames to time (after 10 warm-up frames)")
+	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
+	backend := fs.String("backend", "cpu", "renderer backend: cpu")
+	knnMode := fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
+	points := fs.IntSlice("points", []int{100, 1000, 5000, 100000}, "with --knn: point counts")
+	style.register(fs, "knn-backend")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *knnMode {
+		for _, n := range *points {
+			if n < 1 {
+				return usageError{fmt.Errorf("--points %d: need at least 1", n)}
+			}
+		}
+		if style.k < 1 {
+			return usageError{fmt.Errorf("--k must be at least 1, got %d", style.k)}
+		}
+		return knn.RunBenchmark(stdout, *points, style.k, *jsonOut)
+	}
+	if *sceneName != "seed" {
+		return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed", *sceneName)}
+	}
+	if *backend != "cpu" {
+		return usageError{fmt.Errorf("--backend %q: this build renders on the cpu backend only", *backend)}
+	}
+	if *frames < 1 {
+		return usageError{errors.New("--frames must be at least 1")}
+	}
+	rep, err := benchSeed(&style, *frames)
+	if err != nil {
+		return err
+	}
+	if *jsonOut {
+		enc := json.NewEncoder(stdout)
+		return enc.Encode(rep)
+	}
+	fmt.Fprintf(stdout, "seed scene %dx%d onto YUV420P, %s backend, %d workers, %d frames, %d links a frame\n",
+		rep.Width, rep.Height, rep.Backend, rep.Workers, rep.Frames, rep.Links)
+	fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
+	for _, name := range benchStages {
+		fmt.Fprintf(stdout, "%-10s %10.2f\n", name, rep.StagesMS[name])
+	}
+	fmt.Fprintf(stdout, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
+	fmt.Fprintf(stdout, "allocations per frame: %g\n", rep.AllocsPerFrame)
+	return nil
+}
+
+// benchStages are the reported stages: the link graph, then the renderer's stages.
+var benchStages = []string{"links", "bin", "boxes", "lines", "curves", "labels", "composite"}
+
+// warmup frames let every buffer reach its steady size before timing starts.
+const warmup = 10
+
+func benchSeed(style *styleFlags, frames int) (*benchReport, error) {
+	w, h := scene.SeedWidth, scene.SeedHeight
+	opts, err := style.overlay(h, true)
+	if err != nil {
+		return nil, err
+	}
+	ov, err := render.NewOverlay(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer ov.Close()
+	tracks := scene.Seed(w, h, warmup+frames)
+	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	for i := range f.Y {
+		f.Y[i] = 110
+	}
+	for i := range f.U {
+		f.U[i], f.V[i] = 128, 128
+	}
+	// Preallocated, so that the measurement allocates nothing of its own.
+	stages := make(map[string][]float64)
+	for _, name := range benchStages {
+		stages[name] = make([]float64, 0, frames)
+	}
+	totals := make([]float64, 0, frames)
+	var before, after runtime.MemStats
+	links := 0
+	for i := range warmup + frames {
+		if i == warmup {
+			runtime.ReadMemStats(&before)
+		}
+		t0 := time.Now()
+		if err := ov.Draw(f, &tracks.Frames[i]); err != nil {
+			return nil, err
+		}
+		total := time.Since(t0)
+		if i < warmup {
+			continue
+		}
+		links = ov.Links()
+		totals = append(totals, ms(total))
+		stages["links"] = append(stages["links"], ms(ov.LinkTime()))
+		tm := ov.Backend().Timings()
+		for s := render.StageBin; s < render.NumStages; s++ {
+			stages[s.String()] = append(stages[s.String()], ms(tm[s]))
+		}
+	}
+	runtime.ReadMemStats(&after)
+	rep := &benchReport{Scene: "seed", Backend: "cpu", Width: w, Height: h, Frames: frames,
+		Workers: ov.Backend().Workers(), Links: links, StagesMS: map[string]float64{},
+		TotalMedianMS:  median(totals),
+		AllocsPerFrame: float64(after.Mallocs-before.Mallocs) / float64(frames)}
+	for name, v := range stages {
+		rep.StagesMS[name] = median(v)
+	}
+	return rep, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
