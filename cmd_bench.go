@@ -23,7 +23,12 @@ const benchExamples = `Examples:
   trackink bench --scene seed --json
 
   # Link-graph construction for 100 to 100 000 points, every search backend:
-  trackink bench --knn`
+  trackink bench --knn
+
+  # A whole render (decode, seed overlay, libx264 encode, audio copied) against a plain
+  # ffmpeg transcode of the same clip with the same settings; "synth" makes a 3 s 4K clip:
+  trackink bench --e2e clip.mp4 --preset veryfast
+  trackink bench --e2e synth --preset ultrafast`
 
 // benchReport is the JSON form of a scene benchmark.
 type benchReport struct {
@@ -47,7 +52,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
 	backend := fs.String("backend", "cpu", "renderer backend: cpu")
 	knnMode := fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
-	points := fs.IntSlice("points", []int{100, 1000, 5000, 100000}, "with --knn: point counts")
+	points := fs.IntSlice("points", knn.DefaultBenchSizes, "with --knn: point counts")
+	e2e := fs.String("e2e", "", "time a whole render of this video (or \"synth\": a 3 s 4K clip) against plain ffmpeg")
+	preset := fs.String("preset", "ultrafast", "with --e2e: the x264 preset of both runs")
+	crf := fs.Int("crf", 23, "with --e2e: the x264 CRF of both runs")
 	style.register(fs, "knn-backend")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -62,6 +70,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return usageError{fmt.Errorf("--k must be at least 1, got %d", style.k)}
 		}
 		return knn.RunBenchmark(stdout, *points, style.k, *jsonOut)
+	}
+	if *e2e != "" {
+		return benchE2E(*e2e, *preset, *crf, &style, *jsonOut, stdout, stderr)
 	}
 	if *sceneName != "seed" {
 		return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed", *sceneName)}

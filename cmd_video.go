@@ -133,6 +133,11 @@ func renderVideo(f *renderFlags, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Style and link flags are checked now, not at the first frame: a usage error should
+	// not cost a started render.
+	if _, err := f.style.overlay(1080, false); err != nil {
+		return err
+	}
 	src := &trackSource{}
 	tracksName := "the seed scene"
 	if f.sceneName == "" {
@@ -155,49 +160,17 @@ func renderVideo(f *renderFlags, stderr io.Writer) error {
 	progress := newProgressLine(stderr, !f.video.quiet && isTerminal(stderr))
 	vo.Progress = progress.update
 
-	var ov *render.Overlay
-	var stages render.Timings
-	var linkTime time.Duration
-	var off offFrame
-	lastN := 0 // the last tracks frame the video reached
-	overlay := func(n int, fr composite.Frame) error {
-		w, h := fr.Size()
-		if ov == nil {
-			opts, err := f.style.overlay(h, f.video.statsJSON != "")
-			if err != nil {
-				return err
-			}
-			if ov, err = render.NewOverlay(opts); err != nil {
-				return err
-			}
-		}
-		lastN = max(lastN, n)
-		sf := src.frame(n, w, h)
-		if sf != nil {
-			off.check(sf, w, h)
-		}
-		if err := ov.Draw(fr, sf); err != nil {
-			return fmt.Errorf("frame %d: %w", n, err)
-		}
-		tm := ov.Backend().Timings()
-		for s := range stages {
-			stages[s] += tm[s]
-		}
-		linkTime += ov.LinkTime()
-		return nil
-	}
+	vov := &videoOverlay{style: &f.style, src: src, timed: f.video.statsJSON != ""}
+	defer vov.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	stats, err := video.Transcode(ctx, vo, overlay)
+	stats, err := video.Transcode(ctx, vo, vov.draw)
 	progress.done()
-	if ov != nil {
-		ov.Close()
-	}
-	if src.tracks != nil && stats.Frames > 0 && src.tracks.LastIndex() > lastN {
+	if src.tracks != nil && stats.Frames > 0 && src.tracks.LastIndex() > vov.lastN {
 		warn("%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
-			tracksName, src.tracks.LastIndex(), lastN)
+			tracksName, src.tracks.LastIndex(), vov.lastN)
 	}
-	if off.items > 0 {
+	if off := &vov.off; off.items > 0 {
 		warn("%d tracked items in %d frames lie wholly outside the %dx%d picture (first: frame %d, track %d)",
 			off.items, off.frames, stats.Width, stats.Height, off.firstFrame, off.firstID)
 	}
@@ -207,7 +180,7 @@ func renderVideo(f *renderFlags, stderr io.Writer) error {
 		}
 	}
 	if f.video.statsJSON != "" && stats.Frames > 0 {
-		if werr := writeStats(f.video.statsJSON, stats, stages, linkTime); werr != nil {
+		if werr := writeStats(f.video.statsJSON, stats, vov.stages, vov.linkTime); werr != nil {
 			warn("stats: %v", werr)
 		}
 	}
@@ -221,6 +194,53 @@ func renderVideo(f *renderFlags, stderr io.Writer) error {
 		return exitError{exitInterrupted, errors.New("interrupted; no output written")}
 	}
 	return err
+}
+
+// videoOverlay draws tracks onto decoded frames: the render.Overlay is made at the first
+// frame, when the video's size is known.
+type videoOverlay struct {
+	style    *styleFlags
+	src      *trackSource
+	timed    bool
+	ov       *render.Overlay
+	stages   render.Timings // summed over frames, when timed
+	linkTime time.Duration
+	lastN    int // the last tracks frame the video reached
+	off      offFrame
+}
+
+func (v *videoOverlay) draw(n int, fr composite.Frame) error {
+	w, h := fr.Size()
+	if v.ov == nil {
+		opts, err := v.style.overlay(h, v.timed)
+		if err != nil {
+			return err
+		}
+		if v.ov, err = render.NewOverlay(opts); err != nil {
+			return err
+		}
+	}
+	v.lastN = max(v.lastN, n)
+	sf := v.src.frame(n, w, h)
+	if sf != nil {
+		v.off.check(sf, w, h)
+	}
+	if err := v.ov.Draw(fr, sf); err != nil {
+		return fmt.Errorf("frame %d: %w", n, err)
+	}
+	tm := v.ov.Backend().Timings()
+	for s := range v.stages {
+		v.stages[s] += tm[s]
+	}
+	v.linkTime += v.ov.LinkTime()
+	return nil
+}
+
+func (v *videoOverlay) close() {
+	if v.ov != nil {
+		v.ov.Close()
+		v.ov = nil
+	}
 }
 
 // writeStats writes the video statistics plus the overlay's per-stage totals.

@@ -16,7 +16,8 @@ import (
 type styleFlags struct {
 	pointRadius, lineWidth, curveWidth, boxStroke float32
 	bend, linkOpacity, fillOpacity, roundness     float32
-	labelSize                                     int
+	labelSize, trail                              int
+	trailWidth, trailOpacity                      float32
 	noLabels                                      bool
 	k, maxDegree                                  int
 	maxDY, maxDist, hysteresis                    float64
@@ -40,6 +41,9 @@ func (s *styleFlags) register(fs *pflag.FlagSet, backendFlag string) {
 	fs.Float32Var(&s.roundness, "roundness", d.Roundness, "box corner radius as a fraction of half the shorter side, 0..1")
 	fs.IntVar(&s.labelSize, "label-size", 0, "label font size in px (default: frame height / 54, at least 10)")
 	fs.BoolVar(&s.noLabels, "no-labels", false, "do not draw box labels")
+	fs.IntVar(&s.trail, "trail", 0, "draw each track's last N positions as a fading curve (0 = off)")
+	fs.Float32Var(&s.trailWidth, "trail-width", -1, "trail width in px (default: 3 px at 2160 lines, scaled)")
+	fs.Float32Var(&s.trailOpacity, "trail-opacity", d.TrailOpacity, "opacity of a trail's newest end, 0..1")
 	fs.IntVar(&s.k, "k", knn.DefaultK, "link each point to its k nearest neighbours")
 	fs.Float64Var(&s.maxDY, "max-dy", 0, "drop links whose vertical extent exceeds this many px (0 = off)")
 	fs.Float64Var(&s.maxDist, "max-dist", 0, "drop links longer than this many px (0 = off)")
@@ -65,12 +69,14 @@ func (s *styleFlags) overlay(height int, timed bool) (render.OverlayOptions, err
 		st.CurveWidth = s.lineWidth
 	}
 	set(&st.BoxStroke, s.boxStroke)
+	set(&st.TrailWidth, s.trailWidth)
+	st.Trail, st.TrailOpacity = s.trail, s.trailOpacity
 	st.Bend, st.LinkOpacity, st.FillOpacity, st.Roundness = s.bend, s.linkOpacity, s.fillOpacity, s.roundness
 	st.Labels = !s.noLabels
 	for _, f := range []struct {
 		name string
 		v    float32
-	}{{"--point-radius", s.pointRadius}, {"--line-width", s.lineWidth}, {"--curve-width", s.curveWidth}, {"--box-stroke", s.boxStroke}} {
+	}{{"--point-radius", s.pointRadius}, {"--line-width", s.lineWidth}, {"--curve-width", s.curveWidth}, {"--box-stroke", s.boxStroke}, {"--trail-width", s.trailWidth}} {
 		if f.v < 0 && f.v != -1 {
 			return render.OverlayOptions{}, usageError{fmt.Errorf("%s %g is negative", f.name, f.v)}
 		}

@@ -26,7 +26,8 @@ func init() {
 	commands = map[string]command{
 		"render":  {"draw tracks onto an image or a video", runRender},
 		"golden":  {"render the golden scenes and compare them with the stored pictures", runGolden},
-		"bench":   {"benchmark the renderer on the seed scene", runBench},
+		"bench":   {"benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", runBench},
+		"demo":    {"synthesise a 4K clip with audio and render the seed scene onto it", runDemo},
 		"version": {"print the version", runVersion},
 	}
 }

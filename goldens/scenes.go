@@ -192,6 +192,25 @@ var Scenes = []Scene{
 		Draw:  seedScene,
 	},
 	{
+		Name: "trails", Width: 960, Height: 540,
+		About: "the seed scene sped up 8×, with 30-frame trails: smooth, fading, seamless where pieces join",
+		Draw: func(p *render.Primitives, font *render.Font, w, h int) error {
+			seed := scene.NewSeed(w, h)
+			st := render.DefaultStyle(h)
+			st.Trail, st.Labels, st.FillOpacity = 30, false, 0.08
+			trails := render.NewTrails(st.Trail)
+			var f scene.Frame
+			for n := 1; n <= 60; n++ {
+				seed.Frame(8*n, &f) // 8× faster, so that 30 frames make a visible path
+				f.Index = n
+				trails.Update(&f)
+			}
+			p.Build(&f, nil, &st, font, w, h)
+			trails.AddTo(p, &f, &st)
+			return nil
+		},
+	},
+	{
 		Name: "seed-small", Width: 960, Height: 540,
 		About: "the seed benchmark scene at a quarter of 4K: k = 5 links, curves, boxes, labels",
 		Draw:  seedScene,

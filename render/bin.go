@@ -19,7 +19,7 @@ type bins struct {
 	tilesX, tilesY int
 	boxBins        binList
 	lineBins       binList
-	chordBins      binList // indices into chords, grouped by curve in curve order
+	chordBins      binList // indices into chords, grouped by stroke in paint order
 	labelBins      binList
 	// chords are the flattened curves: each curve's polyline within curves.Tolerance.
 	chords []chord
@@ -74,9 +74,12 @@ func (l *binList) beginFill() {
 
 func (l *binList) tile(t int) []int32 { return l.items[l.start[t]:l.start[t+1]] }
 
+// chord is one segment of a flattened curve. Chords of one stroke (a curve, or a run of
+// joined curves) share stroke, the index of the stroke's first curve.
 type chord struct {
 	x0, y0, x1, y1 float32
-	curve          int32
+	stroke         int32
+	opacity        float32 // 1 − the curve's fade at the chord's middle
 }
 
 type placedGlyph struct {
@@ -215,9 +218,13 @@ func (b *bins) binLines(lines []Line) {
 // control polygon's hull bounds it.
 func (b *bins) flatten(cs []Curve, w, h int) {
 	b.chords = b.chords[:0]
+	stroke := int32(0)
 	for i := range cs {
 		c := &cs[i]
-		r := reach(c.Width)
+		if !c.Joined || i == 0 {
+			stroke = int32(i)
+		}
+		r := reach(cs[stroke].Width)
 		if min(c.X0, c.X1, c.X2)-r > float32(w) || max(c.X0, c.X1, c.X2)+r < 0 ||
 			min(c.Y0, c.Y1, c.Y2)-r > float32(h) || max(c.Y0, c.Y1, c.Y2)+r < 0 {
 			continue
@@ -225,8 +232,11 @@ func (b *bins) flatten(cs []Curve, w, h int) {
 		n := curves.Chords(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, curves.Tolerance)
 		ax, ay := c.X0, c.Y0
 		for k := 1; k <= n; k++ {
-			bx, by := curves.Point(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, float32(k)/float32(n))
-			b.chords = append(b.chords, chord{ax, ay, bx, by, int32(i)})
+			t := float32(k) / float32(n)
+			bx, by := curves.Point(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, t)
+			mid := t - 0.5/float32(n)
+			opacity := 1 - (c.Fade0 + (c.Fade1-c.Fade0)*mid)
+			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, opacity})
 			ax, ay = bx, by
 		}
 	}
@@ -235,7 +245,7 @@ func (b *bins) flatten(cs []Curve, w, h int) {
 func (b *bins) binChords(cs []Curve) {
 	for i := range b.chords {
 		ch := &b.chords[i]
-		b.binSegment(&b.chordBins, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, reach(cs[ch.curve].Width))
+		b.binSegment(&b.chordBins, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, reach(cs[ch.stroke].Width))
 	}
 }
 

@@ -21,6 +21,10 @@ type Style struct {
 	FillOpacity float32 // opacity of box fills, 0..1
 	Roundness   float32 // box corner radius as a fraction of half the shorter side, 0..1
 	Labels      bool    // "#id class score" above each box
+	// Trail is the length of each track's trail in frames; 0 draws none (see Trails).
+	Trail        int
+	TrailWidth   float32 // trail stroke width
+	TrailOpacity float32 // opacity of the newest end of a trail, 0..1
 }
 
 // DefaultStyle returns the style for a frame of the given height: the seed scene's 3 px box
@@ -29,15 +33,17 @@ func DefaultStyle(height int) Style {
 	s := float32(height) / 2160
 	px := func(v float32) float32 { return max(1, float32(math.Round(float64(v*s*2)))/2) }
 	return Style{
-		PointRadius: px(5),
-		LineWidth:   px(2),
-		CurveWidth:  px(2),
-		Bend:        0.3,
-		LinkOpacity: 0.8,
-		BoxStroke:   px(3),
-		FillOpacity: 0.2,
-		Roundness:   0.15,
-		Labels:      true,
+		PointRadius:  px(5),
+		LineWidth:    px(2),
+		CurveWidth:   px(2),
+		Bend:         0.3,
+		LinkOpacity:  0.8,
+		BoxStroke:    px(3),
+		FillOpacity:  0.2,
+		Roundness:    0.15,
+		Labels:       true,
+		TrailWidth:   px(3),
+		TrailOpacity: 0.9,
 	}
 }
 
@@ -58,10 +64,15 @@ func (s *Style) Validate() error {
 		{"--link-opacity", s.LinkOpacity, 1, true},
 		{"--fill-opacity", s.FillOpacity, 1, true},
 		{"--roundness", s.Roundness, 1, true},
+		{"--trail-width", s.TrailWidth, 1000, true},
+		{"--trail-opacity", s.TrailOpacity, 1, true},
 	} {
 		if !(c.v >= 0 && c.v <= c.hi) {
 			return fmt.Errorf("%s %g is outside 0..%g", c.flag, c.v, c.hi)
 		}
+	}
+	if s.Trail < 0 || s.Trail == 1 || s.Trail > 10000 {
+		return fmt.Errorf("--trail %d: want 0 (off) or 2..10000 frames", s.Trail)
 	}
 	if math.IsNaN(float64(s.Bend)) || math.Abs(float64(s.Bend)) > 10 {
 		return fmt.Errorf("--bend %g is outside -10..10", s.Bend)
@@ -139,7 +150,7 @@ func (p *Primitives) Build(f *scene.Frame, links []knn.Edge, s *Style, font *Fon
 		}
 		if s.CurveWidth > 0 {
 			cx, cy := curves.Control(a.X, a.Y, b.X, b.Y, s.Bend)
-			p.Curves = append(p.Curves, Curve{a.X, a.Y, cx, cy, b.X, b.Y, s.CurveWidth, c})
+			p.Curves = append(p.Curves, Curve{X0: a.X, Y0: a.Y, X1: cx, Y1: cy, X2: b.X, Y2: b.Y, Width: s.CurveWidth, Color: c})
 		}
 	}
 	if s.PointRadius > 0 {

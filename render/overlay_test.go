@@ -9,9 +9,11 @@ import (
 )
 
 func TestOverlayAllocatesNothingInSteadyState(t *testing.T) {
-	const w, h = 1280, 720
+	const w, h = 3840, 2160
 	tr := scene.Seed(w, h, 40)
-	ov, err := NewOverlay(OverlayOptions{Render: Options{Workers: 2, LabelSize: 14, Timed: true}, Style: DefaultStyle(h),
+	st := DefaultStyle(h)
+	st.Trail = 20
+	ov, err := NewOverlay(OverlayOptions{Render: Options{Workers: 2, LabelSize: 14, Timed: true}, Style: st,
 		Links: knn.Options{K: 5, Hysteresis: knn.DefaultHysteresis}})
 	if err != nil {
 		t.Fatal(err)

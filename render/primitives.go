@@ -11,10 +11,18 @@ type Line struct {
 }
 
 // Curve is a quadratic Bezier stroke from (X0, Y0) to (X2, Y2) with control point (X1, Y1).
+//
+// Consecutive curves can form one stroke (a trail): a curve with Joined set continues the one
+// before it, and the run is drawn with its first curve's width and colour, taking each pixel's
+// coverage from its distance to the nearest point of the whole run, so translucent pieces
+// do not darken where they meet. Fade0 and Fade1 fade the stroke out along the curve: the
+// opacity is multiplied by 1 − fade, interpolated from Fade0 at (X0, Y0) to Fade1 at (X2, Y2).
 type Curve struct {
 	X0, Y0, X1, Y1, X2, Y2 float32
 	Width                  float32
 	Color                  RGBA
+	Fade0, Fade1           float32
+	Joined                 bool
 }
 
 // Box is a rounded rectangle with a translucent fill and a stroke centred on its edge,

@@ -22,6 +22,19 @@ func over(px []float32, c RGBA, cov float32) {
 	px[3] = a + px[3]*k
 }
 
+// overSpan blends the opaque-coverage colour c onto every pixel of a row segment: the
+// inner loop of box fills, kept free of per-pixel coverage and bounds checks.
+func overSpan(px []float32, c RGBA) {
+	k := 1 - c.A
+	for i := 0; i+3 < len(px); i += 4 {
+		p := px[i : i+4 : i+4]
+		p[0] = c.R + p[0]*k
+		p[1] = c.G + p[1]*k
+		p[2] = c.B + p[2]*k
+		p[3] = c.A + p[3]*k
+	}
+}
+
 // pixelRange returns the columns [lo, hi) of a tile whose centres lie in [x0, x1] (tile-local
 // pixel coordinates), clipped to [0, w).
 func pixelRange(x0, x1 float32, w int) (lo, hi int) {
@@ -80,20 +93,22 @@ func drawLines(t *composite.Tile, lines []Line, idx []int32) {
 	}
 }
 
-// curveScratch holds, while one curve is drawn into a tile, the squared distance from each
-// pixel to the nearest of the curve's chords, over the per-row spans in which it is valid.
-// A curve takes the minimum over its chords before any coverage is blended, so a translucent
-// curve is not darker where its chords meet.
+// curveScratch holds, while one stroke (a curve or a run of joined curves) is drawn into a
+// tile, the squared distance from each pixel to the nearest of the stroke's chords and that
+// chord's opacity, over the per-row spans in which they are valid. A stroke takes the minimum
+// over its chords before any coverage is blended, so a translucent curve is not darker where
+// its chords meet.
 type curveScratch struct {
-	d2   [ts * ts]float32
-	span [ts]composite.Span
+	d2      [ts * ts]float32
+	opacity [ts * ts]float32
+	span    [ts]composite.Span
 }
 
 func drawCurves(t *composite.Tile, s *curveScratch, cs []Curve, chords []chord, idx []int32) {
 	for start := 0; start < len(idx); {
-		ci := chords[idx[start]].curve
+		ci := chords[idx[start]].stroke
 		end := start + 1
-		for end < len(idx) && chords[idx[end]].curve == ci {
+		for end < len(idx) && chords[idx[end]].stroke == ci {
 			end++
 		}
 		drawCurve(t, s, &cs[ci], chords, idx[start:end])
@@ -114,7 +129,8 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *Curve, chords []chord, idx
 				continue
 			}
 			sp := &s.span[y]
-			d2 := s.d2[y*ts:]
+			d2 := s.d2[y*ts : (y+1)*ts]
+			op := s.opacity[y*ts : (y+1)*ts]
 			// Widen the row's valid span, filling the new pixels with "far".
 			if sp.X0 >= sp.X1 {
 				*sp = composite.Span{X0: int32(x0), X1: int32(x0)}
@@ -130,7 +146,9 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *Curve, chords []chord, idx
 			seg := sdf.NewSeg(ch.x0, ch.y0, ch.x1, ch.y1)
 			for x := x0; x < x1; x++ {
 				px := float32(t.X0+x) + 0.5
-				d2[x] = min(d2[x], seg.Dist2(px, py))
+				if d := seg.Dist2(px, py); d < d2[x] {
+					d2[x], op[x] = d, ch.opacity
+				}
 			}
 		}
 	}
@@ -142,10 +160,11 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *Curve, chords []chord, idx
 		}
 		s.span[y] = composite.Span{}
 		d2 := s.d2[y*ts:]
+		op := s.opacity[y*ts:]
 		row := t.Pix[y*ts*4:]
 		touched := false
 		for x := int(sp.X0); x < int(sp.X1); x++ {
-			cov := sdf.Coverage(sdf.Stroke(sqrt(d2[x]), c.Width)) * thin
+			cov := sdf.Coverage(sdf.Stroke(sqrt(d2[x]), c.Width)) * thin * op[x]
 			if cov > 0 {
 				over(row[4*x:4*x+4], c.Color, cov)
 				touched = true
@@ -212,9 +231,7 @@ func drawBox(t *composite.Tile, b *Box) {
 		for x := xlo; x < xhi; x++ {
 			if x == ilo && ilo < ihi {
 				if fill {
-					for ; x < ihi; x++ {
-						over(row[4*x:4*x+4], fillColor, 1)
-					}
+					overSpan(row[4*ilo:4*ihi], fillColor)
 					touched = true
 				}
 				x = ihi

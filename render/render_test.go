@@ -140,7 +140,7 @@ func randomScene(rng *rand.Rand, w, h int) *Primitives {
 		p.Lines = append(p.Lines, Line{x(), y(), x(), y(), float32(0.3 + rng.Float64()*12), c()})
 	}
 	for range 8 {
-		p.Curves = append(p.Curves, Curve{x(), y(), x(), y(), x(), y(), float32(0.3 + rng.Float64()*8), c()})
+		p.Curves = append(p.Curves, Curve{X0: x(), Y0: y(), X1: x(), Y1: y(), X2: x(), Y2: y(), Width: float32(0.3 + rng.Float64()*8), Color: c()})
 	}
 	return p
 }
@@ -323,7 +323,7 @@ func TestOffFramePrimitivesDrawNothing(t *testing.T) {
 	draw(t, r, f, &Primitives{
 		Boxes:  []Box{{X: -500, Y: 10, W: 100, H: 50, Stroke: 3, Fill: white, StrokeColor: white}},
 		Lines:  []Line{{-50, -50, -10, 300, 4, white}, {300, 0, 900, 50, 2, white}},
-		Curves: []Curve{{-100, -100, -50, -300, -10, -10, 3, white}},
+		Curves: []Curve{{X0: -100, Y0: -100, X1: -50, Y1: -300, X2: -10, Y2: -10, Width: 3, Color: white}},
 	})
 	if f.tiles != 0 || f.alphaSum() != 0 {
 		t.Errorf("off-frame primitives drew: %d tiles, coverage %g", f.tiles, f.alphaSum())

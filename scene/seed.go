@@ -12,7 +12,8 @@ const SeedWidth, SeedHeight = 3840, 2160
 // tracked objects moving smoothly, each a box of 60–240 × 150–600 px (at 3840×2160) whose
 // bottom-centre is its tracked point, labelled "person" with a score. It is generated from a
 // fixed seed, so every run and every machine gets the same scene; at other frame sizes it is
-// scaled to fit, keeping its look. Any frame number can be asked for, in any order.
+// scaled to fit, keeping its look. Every box stays inside the frame. Any frame number can be
+// asked for, in any order.
 type SeedScene struct {
 	sx, sy float64
 	objs   [100]seedObject
@@ -29,8 +30,10 @@ func NewSeed(w, h int) *SeedScene {
 	for i := range s.objs {
 		o := &s.objs[i]
 		o.bw, o.bh = 60+rng.Float64()*180, 150+rng.Float64()*450
-		o.cx, o.cy = o.bw/2+rng.Float64()*(SeedWidth-o.bw), o.bh+rng.Float64()*(SeedHeight-o.bh)
 		o.ax, o.ay = 20+rng.Float64()*200, 10+rng.Float64()*60
+		// Anchors leave room for the swing, so every box stays wholly inside the frame.
+		o.cx = o.bw/2 + o.ax + rng.Float64()*(SeedWidth-o.bw-2*o.ax)
+		o.cy = o.bh + o.ay + rng.Float64()*(SeedHeight-o.bh-2*o.ay)
 		o.fx, o.fy = 0.005+rng.Float64()*0.02, 0.005+rng.Float64()*0.02
 		o.px, o.py = rng.Float64()*2*math.Pi, rng.Float64()*2*math.Pi
 		o.score = 0.5 + rng.Float64()*0.5
