@@ -18,7 +18,7 @@ type styleFlags struct {
 	bend, linkOpacity, fillOpacity, roundness     float32
 	labelSize, trail                              int
 	trailWidth, trailOpacity                      float32
-	noLabels                                      bool
+	noLabels, dropIgnored                         bool
 	k, maxDegree                                  int
 	maxDY, maxDist, hysteresis                    float64
 	knnBackend, knnFlag                           string
@@ -51,6 +51,7 @@ func (s *styleFlags) register(fs *pflag.FlagSet, backendFlag string) {
 	fs.Float64Var(&s.hysteresis, "hysteresis", knn.DefaultHysteresis, "keep a link while it stays within (1+h) of qualifying, so jitter does not make links blink (0 = off)")
 	fs.StringVar(&s.knnBackend, backendFlag, knn.DefaultBackend, "nearest-neighbour search: grid, faiss or brute (all exact)")
 	fs.StringVar(&s.anchor, "anchor", "bottom", "tracked point of a MOTChallenge box: bottom (bottom-centre) or centre")
+	fs.BoolVar(&s.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
 	fs.IntVar(&s.workers, "workers", 0, "render threads (default: one per CPU)")
 }
 
@@ -115,9 +116,9 @@ func (s *styleFlags) overlay(height int, timed bool) (render.OverlayOptions, err
 func (s *styleFlags) readerOptions() (scene.Options, error) {
 	switch strings.ToLower(s.anchor) {
 	case "bottom", "bottom-centre", "bottom-center":
-		return scene.Options{Anchor: scene.BottomCenter}, nil
+		return scene.Options{Anchor: scene.BottomCenter, DropIgnored: s.dropIgnored}, nil
 	case "centre", "center":
-		return scene.Options{Anchor: scene.Center}, nil
+		return scene.Options{Anchor: scene.Center, DropIgnored: s.dropIgnored}, nil
 	}
 	return scene.Options{}, usageError{fmt.Errorf("--anchor %q: want bottom or centre", s.anchor)}
 }
