@@ -59,14 +59,15 @@ func TestRunBenchmark(t *testing.T) {
 			t.Errorf("bad row %+v", r)
 		}
 	}
-	defer func(l int) { bruteBenchLimit = l }(bruteBenchLimit)
-	bruteBenchLimit = 100
+	defer func(l int) { exhaustiveBenchLimit = l }(exhaustiveBenchLimit)
+	exhaustiveBenchLimit = 100
 	buf.Reset()
 	if err := RunBenchmark(&buf, []int{50, 300}, 3, false); err != nil {
 		t.Fatal(err)
 	}
 	t.Log("\n" + buf.String())
-	if lines := strings.Split(strings.TrimSpace(buf.String()), "\n"); len(lines) != 8 || !strings.Contains(lines[7], "skipped") {
+	if lines := strings.Split(strings.TrimSpace(buf.String()), "\n"); len(lines) != 8 || strings.Contains(lines[5], "skipped") ||
+		!strings.Contains(lines[6], "skipped") || !strings.Contains(lines[7], "skipped") {
 		t.Errorf("unexpected table:\n%s", buf.String())
 	}
 }
