@@ -240,3 +240,22 @@ func BenchmarkOverYUV420PTile(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(64*64), "ns/px")
 }
+
+// BenchmarkOverYUV420PFilledTile is the common case in practice: a tile inside a translucent
+// box fill, where the layer is one colour.
+func BenchmarkOverYUV420PFilledTile(b *testing.B) {
+	const w, h = 128, 128
+	f := &YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4), StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	tile := &Tile{}
+	tile.Reset(64, 64, 64, 64)
+	for y := 0; y < 64; y++ {
+		for x := 0; x < 64; x++ {
+			copy(tile.Pix[(y*TileSize+x)*4:], []float32{0.1, 0.05, 0.02, 0.2})
+		}
+		tile.Touch(y, 0, 64)
+	}
+	for b.Loop() {
+		f.Over(tile)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(64*64), "ns/px")
+}
