@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"image"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gomedium"
@@ -86,11 +85,6 @@ func (f *Font) Width(text []byte) int {
 		w += f.glyph(c).adv
 	}
 	return w.Ceil()
-}
-
-// bounds of a glyph drawn with its pen at (x, y) on the baseline.
-func (g *glyph) bounds(x, y int) image.Rectangle {
-	return image.Rect(x+g.dx, y+g.dy, x+g.dx+g.w, y+g.dy+g.h)
 }
 
 // pad is the space between a label's text and the edge of its background.

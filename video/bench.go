@@ -24,12 +24,6 @@ type Bench struct {
 	CPURatio     float64       // OursCPU / PlainCPU: steadier than Ratio on a shared machine
 }
 
-func (b Bench) String() string {
-	return fmt.Sprintf("ours %.2fs wall, %.2fs CPU (%.1f fps, peak RSS %d MiB) · ffmpeg %.2fs wall, %.2fs CPU (peak RSS %d MiB) · ratio wall %.3f, CPU %.3f",
-		b.Ours.Wall.Seconds(), b.OursCPU.Seconds(), b.Ours.FPS, b.Ours.PeakRSS>>20,
-		b.Plain.Seconds(), b.PlainCPU.Seconds(), b.PlainPeakRSS>>20, b.Ratio, b.CPURatio)
-}
-
 // BenchE2E transcodes opts.Input with the ffmpeg CLI using the same encoder, preset, CRF,
 // bitrate and threads (other streams copied), then renders it with overlay, and reports both.
 // The reference runs first because Linux charges a child's peak RSS with its parent's at exec
