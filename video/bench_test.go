@@ -34,7 +34,7 @@ func TestBench4K(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: %s; stages decode %.2fs overlay %.2fs encode %.2fs mux %.2fs", preset, b,
+		t.Logf("%s: %+v; stages decode %.2fs overlay %.2fs encode %.2fs mux %.2fs", preset, b,
 			b.Ours.Decode.Seconds(), b.Ours.Overlay.Seconds(), b.Ours.Encode.Seconds(), b.Ours.Mux.Seconds())
 		// Wall time swings with other load on a shared machine; CPU time does much less.
 		if b.Ratio > 1.15 && b.CPURatio > 1.15 {
