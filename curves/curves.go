@@ -25,13 +25,21 @@ func Control(ax, ay, bx, by, bend float32) (cx, cy float32) {
 	return (ax+bx)/2 - dy*bend, (ay+by)/2 + dx*bend
 }
 
+// MaxChords caps the chords of one curve: reached only when |p0 − 2p1 + p2| exceeds 8.6e8 px
+// (far outside any frame), where the bound would otherwise ask for gigabytes. The CUDA
+// kernels use the same cap.
+const MaxChords = 65536
+
 // Chords returns how many equal parameter steps flatten the curve p0, p1, p2 within tol
-// pixels: at least 1.
+// pixels: at least 1, at most MaxChords.
 func Chords(p0x, p0y, p1x, p1y, p2x, p2y, tol float32) int {
 	bx, by := float64(p0x-2*p1x+p2x), float64(p0y-2*p1y+p2y)
 	n := math.Ceil(math.Sqrt(math.Hypot(bx, by) / (4 * float64(tol))))
-	if n < 1 || math.IsNaN(n) {
+	switch {
+	case !(n >= 1): // also NaN
 		return 1
+	case n > MaxChords:
+		return MaxChords
 	}
 	return int(n)
 }

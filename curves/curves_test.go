@@ -64,7 +64,8 @@ func TestChordsGrowsWithSquareRootOfCurvature(t *testing.T) {
 		bend float32
 		want int
 	}{
-		{0, 1}, // a straight curve is one chord
+		{0, 1},            // a straight curve is one chord
+		{1e30, MaxChords}, // absurd bends are capped
 		{0.3, int(math.Ceil(math.Sqrt(2 * 0.3 * 2000 / (4 * Tolerance))))},
 	} {
 		p1x, p1y := Control(0, 0, 2000, 0, tc.bend)

@@ -135,7 +135,8 @@ func (b *bins) tileRange(x0, y0, x1, y1 float32) (tx0, ty0, tx1, ty1 int) {
 		t := math.Floor(float64(v) / ts)
 		return int(math.Max(0, math.Min(float64(n), t)))
 	}
-	if !(x1 >= 0 && y1 >= 0) { // also rejects NaN
+	// NaN coordinates (possible through the Go API; the readers reject them) reach nothing.
+	if !(x1 >= 0 && y1 >= 0) || x0 != x0 || y0 != y0 {
 		return 0, 0, 0, 0
 	}
 	return clampT(x0, b.tilesX), clampT(y0, b.tilesY), clampT(x1, b.tilesX-1) + 1, clampT(y1, b.tilesY-1) + 1

@@ -370,3 +370,19 @@ func TestLabelText(t *testing.T) {
 		}
 	}
 }
+
+func TestNonFiniteCoordinatesDrawNothing(t *testing.T) {
+	r := newRenderer(t, 2)
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	f := newFloatFrame(200, 100)
+	draw(t, r, f, &Primitives{
+		Boxes:  []Box{{X: nan, Y: 10, W: 20, H: 20, Fill: white}, {X: 10, Y: 10, W: nan, H: 20, Stroke: 2, StrokeColor: white}},
+		Lines:  []Line{{nan, 10, 50, 50, 2, white}, {10, 10, nan, nan, 2, white}, {-inf, 10, -inf, 20, 2, white}},
+		Curves: []Curve{{X0: 10, Y0: 10, X1: nan, Y1: 0, X2: 50, Y2: 50, Width: 2, Color: white}, {X0: 1e30, Y0: 0, X1: -1e30, Y1: 0, X2: 1e30, Y2: 5, Width: 2, Color: white}},
+	})
+	for i, v := range f.pix {
+		if v != v {
+			t.Fatalf("pixel value %d is NaN", i)
+		}
+	}
+}
