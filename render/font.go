@@ -95,3 +95,11 @@ func (f *Font) LabelSize(text []byte) (w, h int) {
 	p := f.pad()
 	return f.Width(text) + 2*p, f.Ascent + f.Descent + 2*p
 }
+
+// Glyph returns the rasterised glyph that draws byte c (bytes outside the atlas draw '?'):
+// its w×h coverage mask (row-major, shared: do not modify), its offset (dx, dy) from the pen
+// position on the baseline, and its advance. GPU backends copy the atlas through it.
+func (f *Font) Glyph(c byte) (mask []byte, w, h, dx, dy int, adv fixed.Int26_6) {
+	g := f.glyph(c)
+	return g.mask, g.w, g.h, g.dx, g.dy, g.adv
+}

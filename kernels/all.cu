@@ -1,0 +1,8 @@
+// all.cu is the one translation unit of the kernels: nvcc compiles it into the fatbin
+// (build.sh) and emu.cc includes it, so both see the same sources in the same order.
+#include "bin.cu"
+#include "boxes.cu"
+#include "lines.cu"
+#include "curves.cu"
+#include "labels.cu"
+#include "composite.cu"

@@ -1,0 +1,64 @@
+// boxes.cu: rounded boxes, fill and stroke in one pass; the twin of render.drawBox.
+#include "tile.cuh"
+
+// shadeBox blends box b onto pixel (x, y) of the tile at (ox, oy), exactly as drawBox does
+// for that pixel: outside the box's margin nothing; deeper inside than the stroke's reach
+// the fill colour at coverage 1 (drawBox's fast path, same result); elsewhere fill and
+// stroke coverage from the signed distance, the stroke over the fill as one colour.
+// labels.cu draws label backgrounds with it too.
+__device__ bool shadeBox(const TkBox& b, int ox, int oy, int x, int y, float px[4]) {
+  float m = boxMargin(b);
+  float oxf = (float)ox, oyf = (float)oy;
+  if (!inRange(y, b.y - m - oyf, b.y + b.h + m - oyf) || !inRange(x, b.x - m - oxf, b.x + b.w + m - oxf)) return false;
+  float hx = b.w / 2, hy = b.h / 2;
+  float cx = b.x + hx, cy = b.y + hy;
+  // A fill thinner than a pixel is drawn one pixel thick at coverage × thickness.
+  float fc[4] = {b.fill[0], b.fill[1], b.fill[2], b.fill[3]};
+  float s = thinScale(b.w) * thinScale(b.h);
+  if (s < 1) {
+    for (int c = 0; c < 4; c++) fc[c] = fc[c] * s;
+    hx = gmax(hx, 0.5f);
+    hy = gmax(hy, 0.5f);
+  }
+  float thin = thinScale(b.stroke);
+  bool hasStroke = b.stroke > 0;
+  bool hasFill = !(b.fill[0] == 0 && b.fill[1] == 0 && b.fill[2] == 0 && b.fill[3] == 0);
+  float e = 0.5f;
+  if (hasStroke) e = gmax(b.stroke, 1) / 2 + 0.5f;
+  float pxc = (float)(ox + x) + 0.5f, pyc = (float)(oy + y) + 0.5f;
+  float dy = fabsf(pyc - cy);
+  if (dy <= hy - e) {
+    float inset = e;
+    if (dy > hy - b.radius) inset = gmax(b.radius, e);
+    if (inRange(x, b.x + inset - oxf, b.x + b.w - inset - oxf)) {
+      if (!hasFill) return false;
+      over(px, fc, 1);
+      return true;
+    }
+  }
+  float d = roundBox(pxc, pyc, cx, cy, hx, hy, b.radius);
+  if (d >= e) return false;
+  float cf = hasFill ? coverage(d) : 0;
+  float cs = hasStroke ? coverage(stroke(fabsf(d), b.stroke)) * thin : 0;
+  float k = 1 - cs;
+  float col[4];
+  for (int c = 0; c < 4; c++) col[c] = b.strokeColor[c] * cs + fc[c] * cf * k;
+  over(px, col, 1);
+  return true;
+}
+
+__global__ void tk_boxes(const TkParams* p) {
+  TileState s;
+  if (!beginTile(p, TK_BOXES, s)) return;
+  const TkBox* boxes = (const TkBox*)p->boxes;
+  const int32_t* idx = items(p, TK_BOXES);
+  for (int e = s.lo; e < s.hi; e++) {
+    TkBox b = boxes[idx[e]];
+    for (int j = 0; j < TK_ROWS; j++) {
+      int y = rowOf(j);
+      if (y >= s.t.h) break;
+      if (shadeBox(b, s.t.ox, s.t.oy, s.t.x, y, s.px[j])) s.dirty = true;
+    }
+  }
+  endTile(p, s);
+}

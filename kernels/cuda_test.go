@@ -1,0 +1,39 @@
+//go:build cuda
+
+package kernels
+
+import (
+	"math/rand"
+	"testing"
+
+	"trackink/render"
+)
+
+// TestCUDAMatchesCPU runs the randomised comparison on a real GPU. Without one it skips,
+// saying why: the CI machine has none, and this test is for GPU machines
+// (go test -tags cuda ./kernels after kernels/build.sh).
+func TestCUDAMatchesCPU(t *testing.T) {
+	d, err := NewCUDADevice(0)
+	if err != nil {
+		t.Skipf("no usable GPU: %v", err)
+	}
+	f, err := render.NewFont(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := extractGlyphs(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := newGPU(d, render.Options{LabelSize: 12}, f, src)
+	if err != nil {
+		d.Close()
+		t.Fatal(err)
+	}
+	defer g.Close()
+	rng := rand.New(rand.NewSource(testSeed(t)))
+	for range 24 {
+		w, h := 16+rng.Intn(600), 16+rng.Intn(400)
+		drawBoth(t, rng, g, randomScene(rng, w, h, f), w, h)
+	}
+}

@@ -1,0 +1,68 @@
+// curves.cu: quadratic Bezier strokes, flattening and rasterising fused; the twin of
+// render.drawCurves.
+//
+// A stroke is a curve or a run of joined curves, drawn with its first curve's width and
+// colour. The tile's chord list is grouped by stroke (bin_sort keeps chord order, chords
+// are numbered in curve order, and a run's curves are consecutive). For each stroke a
+// thread keeps, per pixel, the squared distance to the nearest chord whose reach covers the
+// pixel and that chord's opacity (its curve's fade), computing each chord from its curve
+// (bin.cu's chordOf) rather than reading a chord buffer; when the stroke's chords end it
+// blends the stroke once. Taking the minimum first is what keeps a translucent stroke from
+// darkening where its chords or curves meet.
+#include "tile.cuh"
+
+// flushStroke blends stroke c with the distances and opacities gathered in d2 and op and
+// resets them.
+__device__ __forceinline__ void flushStroke(TileState& s, const TkCurve& c, float d2[TK_ROWS], const float op[TK_ROWS]) {
+  float thin = thinScale(c.width);
+  for (int j = 0; j < TK_ROWS; j++) {
+    if (d2[j] == INFINITY) continue;  // no chord reached this pixel
+    float cov = coverage(stroke(sqrtf(d2[j]), c.width)) * thin * op[j];
+    d2[j] = INFINITY;
+    if (cov > 0) {
+      over(s.px[j], c.color, cov);
+      s.dirty = true;
+    }
+  }
+}
+
+__global__ void tk_curves(const TkParams* p) {
+  TileState s;
+  if (!beginTile(p, TK_CHORDS, s)) return;
+  const TkCurve* cs = (const TkCurve*)p->curves;
+  const int32_t* start = (const int32_t*)p->chordStart;
+  const int32_t* idx = items(p, TK_CHORDS);
+  float pxc = (float)(s.t.ox + s.t.x) + 0.5f;
+  const int32_t* strokeOf = (const int32_t*)p->curveStroke;
+  float d2[TK_ROWS], op[TK_ROWS];
+  for (int j = 0; j < TK_ROWS; j++) d2[j] = INFINITY, op[j] = 0;
+  int cur = -1;
+  TkCurve sc = {};  // the stroke's first curve
+  for (int e = s.lo; e < s.hi; e++) {
+    int g = idx[e];
+    int ci = curveOfChord(p, g);
+    int si = strokeOf[ci];
+    if (si != cur) {
+      if (cur >= 0) flushStroke(s, sc, d2, op);
+      cur = si;
+      sc = cs[si];
+    }
+    const TkCurve& c = cs[ci];
+    int n = start[ci + 1] - start[ci], k = g - start[ci];
+    float x0, y0, x1, y1;
+    chordOf(c, k, n, &x0, &y0, &x1, &y1);
+    float opacity = chordOpacity(c, k, n);
+    float r = reach(sc.width);
+    Seg seg = newSeg(x0, y0, x1, y1);
+    for (int j = 0; j < TK_ROWS; j++) {
+      int y = rowOf(j);
+      if (y >= s.t.h) break;
+      if (!segmentInReach(x0, y0, x1, y1, r, s.t.ox, s.t.oy, s.t.x, y)) continue;
+      float pyc = (float)(s.t.oy + y) + 0.5f;
+      float d = segDist2(seg, pxc, pyc);
+      if (d < d2[j]) d2[j] = d, op[j] = opacity;
+    }
+  }
+  if (cur >= 0) flushStroke(s, sc, d2, op);
+  endTile(p, s);
+}

@@ -1,0 +1,62 @@
+package kernels
+
+import "time"
+
+// Ptr is an address in device memory (on the emulated device, a host address that Go
+// never dereferences itself).
+type Ptr uint64
+
+// Dim3 is a launch grid or block size.
+type Dim3 struct{ X, Y, Z uint32 }
+
+// Graph is a captured launch sequence, replayed by Device.LaunchGraph.
+type Graph uint64
+
+// Event marks a point in the device's stream; Elapsed measures between two.
+type Event uint64
+
+// Device is all the host code needs of a GPU: memory, copies, launches of the kernels by
+// name with one parameter-block pointer, stream capture into graphs, and timing events.
+// Everything runs in order on one stream. The emulated device (NewEmuDevice) implements it
+// everywhere; the CUDA driver implements it in builds with the cuda tag (cuda.go).
+//
+// Capture follows CUDA's rules, and the emulated device enforces them so that host code
+// that breaks them fails in every test, not only on a GPU: between BeginCapture and
+// EndCapture, launches and event records are recorded, not run, and copies to or from
+// host memory and Sync are errors.
+type Device interface {
+	// Name describes the device for reports.
+	Name() string
+	// Alloc returns n bytes of device memory.
+	Alloc(n int) (Ptr, error)
+	// Free releases memory from Alloc.
+	Free(p Ptr)
+	// Zero sets n bytes at p to zero (not capturable in this interface: use it at setup).
+	Zero(p Ptr, n int) error
+	// CopyIn copies src to device memory at dst and returns when src may be reused.
+	CopyIn(dst Ptr, src []byte) error
+	// CopyOut copies device memory at src to dst, after all work queued before it.
+	CopyOut(dst []byte, src Ptr) error
+	// Launch queues kernel over grid × block threads with the parameter block at params.
+	Launch(kernel string, grid, block Dim3, params Ptr) error
+	// BeginCapture starts recording the stream's work into a graph.
+	BeginCapture() error
+	// EndCapture stops recording and returns the graph, ready to launch.
+	EndCapture() (Graph, error)
+	// LaunchGraph queues the graph's work.
+	LaunchGraph(g Graph) error
+	// FreeGraph releases a graph.
+	FreeGraph(g Graph)
+	// NewEvent returns an event for Record and Elapsed.
+	NewEvent() (Event, error)
+	// Record queues event e.
+	Record(e Event) error
+	// Elapsed returns the time between two recorded events, once both have completed.
+	Elapsed(from, to Event) (time.Duration, error)
+	// FreeEvent releases an event.
+	FreeEvent(e Event)
+	// Sync waits for all queued work.
+	Sync() error
+	// Close releases the device context; memory, graphs and events die with it.
+	Close()
+}

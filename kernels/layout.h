@@ -1,0 +1,103 @@
+// layout.h is the one definition of what the host and the kernels share: the primitive
+// records, the per-frame parameter block and the bin layout. layout.go mirrors it field for
+// field, and layout_test.go checks sizes and offsets through cgo, so the two cannot drift.
+#ifndef TRACKINK_LAYOUT_H
+#define TRACKINK_LAYOUT_H
+
+#include <stdint.h>
+
+#define TK_TILE 64            // composite.TileSize
+#define TK_BLOCK_X 64         // threads per tile row: one per column
+#define TK_BLOCK_Y 4          // thread rows; thread (x, y) owns pixel rows y, y+4, ..., y+60
+#define TK_ROWS (TK_TILE / TK_BLOCK_Y)
+#define TK_SCAN_CHUNK 64      // elements each scan thread sums sequentially
+#define TK_MAX_CHORDS 65536   // per curve; see curve_chords in bin.cu
+#define TK_BIN_THREADS 128    // threads per block of the per-primitive kernels
+
+// Bin kinds, in paint order.
+#define TK_BOXES 0
+#define TK_LINES 1
+#define TK_CHORDS 2
+#define TK_LABELS 3
+#define TK_KINDS 4
+
+// Frame formats of the composite kernels.
+#define TK_RGBA 0
+#define TK_YUV420P 1
+#define TK_NV12 2
+
+// Status bits, written by the kernels for the host to read after a frame.
+#define TK_OVERFLOW 1  // a bin list needed more entries than its capacity: nothing was drawn
+
+// Primitive records: the same fields, in the same order, as render.Line, render.Curve and
+// render.Box, so the host uploads those slices as they are.
+struct TkLine {
+  float x0, y0, x1, y1, width;
+  float color[4];
+};
+struct TkCurve {
+  float x0, y0, x1, y1, x2, y2, width;
+  float color[4];
+  float fade0, fade1;  // opacity × (1 − fade), fade interpolated along the curve
+  uint8_t joined;      // continues the curve before it as one stroke (a Go bool)
+  uint8_t pad_[3];
+};
+struct TkBox {
+  float x, y, w, h, radius, stroke;
+  float fill[4];
+  float strokeColor[4];
+};
+// TkLabel is a label laid out by the host: its background rectangle (render.Font.LabelSize)
+// and the range [glyph0, glyph1) of its placed glyphs.
+struct TkLabel {
+  int32_t x, y, w, h;
+  int32_t glyph0, glyph1;
+  float color[4];
+  float background[4];
+};
+// TkGlyph is one placed glyph: its mask's top-left in the frame, its size, and where its
+// w × h coverage bytes start in the atlas.
+struct TkGlyph {
+  int32_t x, y, w, h;
+  int32_t mask;
+  int32_t pad_;
+};
+
+// TkScan describes one array that a scan turns, in place, from counts into exclusive
+// offsets: a[0] must be 0 and a[i+1] holds the count of item i; after the scan a[i] is the
+// sum of the counts before item i, and a[n-1] the total.
+struct TkScan {
+  uint64_t a;        // int32_t[n]
+  uint64_t partial;  // int32_t[chunks(n)], scratch
+  int32_t n, pad_;
+};
+
+// TkParams is the parameter block every kernel receives (one pointer, so every launch has
+// the same single 8-byte argument). Pointers and capacities are fixed for a captured graph;
+// the counts change per frame.
+struct TkParams {
+  int32_t width, height, tilesX, tilesY;
+  int32_t nBoxes, nLines, nCurves, nLabels, nGlyphs;
+  int32_t format;
+  int32_t capEntries[TK_KINDS];  // capacity of each kind's item array
+
+  uint64_t boxes, lines, curves, labels, glyphs, atlas;  // inputs
+  uint64_t chordStart;   // int32_t[capCurves+1]: curve i owns chords [chordStart[i], chordStart[i+1])
+  uint64_t curveStroke;  // int32_t[capCurves]: the first curve of curve i's stroke (its run of joined curves)
+  uint64_t binStart[TK_KINDS];   // int32_t[tiles+1] each: counts, then offsets
+  uint64_t binCursor[TK_KINDS];  // int32_t[tiles] each: fill cursors
+  uint64_t binItems[TK_KINDS];   // int32_t[capEntries[k]] each
+  uint64_t layer;                // __half[4 * tilesX*64 * tilesY*64]: premultiplied RGBA, tiled rows
+  uint64_t status;               // int32_t[1 + TK_KINDS]: status bits, then each kind's list total
+  TkScan scans[1 + TK_KINDS];    // 0: chordStart; 1..4: binStart[k]
+
+  // The frame, in device memory with the host's strides. For NV12, plane1 is UV and
+  // plane2 unused; for RGBA only plane0 is used.
+  uint64_t plane0, plane1, plane2;
+  int32_t stride0, stride1, stride2, pad_;
+  // Y'CbCr coefficients, premultiplied by 65536 as composite's overLuma/overChroma use them.
+  float yOff, yR, yG, yB, cbR, cbG, cbB, crR, crG, crB;
+  int32_t pad2_[2];
+};
+
+#endif  // TRACKINK_LAYOUT_H

@@ -1,0 +1,28 @@
+// lines.cu: straight strokes with round caps from their exact distance field; the twin of
+// render.drawLines.
+#include "tile.cuh"
+
+__global__ void tk_lines(const TkParams* p) {
+  TileState s;
+  if (!beginTile(p, TK_LINES, s)) return;
+  const TkLine* lines = (const TkLine*)p->lines;
+  const int32_t* idx = items(p, TK_LINES);
+  float pxc = (float)(s.t.ox + s.t.x) + 0.5f;
+  for (int e = s.lo; e < s.hi; e++) {
+    TkLine l = lines[idx[e]];
+    float r = reach(l.width), thin = thinScale(l.width);
+    Seg seg = newSeg(l.x0, l.y0, l.x1, l.y1);
+    for (int j = 0; j < TK_ROWS; j++) {
+      int y = rowOf(j);
+      if (y >= s.t.h) break;
+      if (!segmentInReach(l.x0, l.y0, l.x1, l.y1, r, s.t.ox, s.t.oy, s.t.x, y)) continue;
+      float pyc = (float)(s.t.oy + y) + 0.5f;
+      float cov = coverage(stroke(sqrtf(segDist2(seg, pxc, pyc)), l.width)) * thin;
+      if (cov > 0) {
+        over(s.px[j], l.color, cov);
+        s.dirty = true;
+      }
+    }
+  }
+  endTile(p, s);
+}
