@@ -1,23 +1,29 @@
 # trackink: `make demo` renders the built-in demo, `make test` runs every check. Both install
-# what they need first (scripts/setup.sh: Debian packages and FAISS's C API; idempotent).
+# what they need first (scripts/setup.sh: Debian packages and FAISS's C API; for the tests
+# also Debian's CUDA 11.8 toolkit, whose nvcc compiles the kernels; idempotent).
 
 GO      ?= go
 BIN     := bin/trackink
 DEMO_OUT ?= demo.mp4
 
-.PHONY: all setup build test vet fmt-check goldens demo bench fuzz clean
+.PHONY: all setup setup-cuda build test vet fmt-check goldens demo bench fuzz clean \
+	kernels-fatbin cuda-check kernels-asan build-cuda
 
 all: build
 
 setup:
 	bash scripts/setup.sh
 
+setup-cuda:
+	bash scripts/setup.sh --cuda
+
 build: setup
 	$(GO) build -o $(BIN) .
 
-# The test suite: formatting, vet, every package's tests (goldens included), a short fuzz
-# of both track readers.
-test: setup fmt-check vet
+# The test suite: formatting, vet, every package's tests (goldens included, the CUDA kernels
+# on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
+# the kernels and the cuda build, and a short fuzz of both track readers.
+test: setup-cuda fmt-check vet kernels-asan cuda-check
 	$(GO) test -count=1 ./...
 	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=10s ./scene
 	$(GO) test -run='^$$' -fuzz=FuzzJSONL -fuzztime=10s ./scene
@@ -38,9 +44,29 @@ demo: build
 bench: build
 	$(BIN) bench --scene seed --frames 30
 
+# The kernels compiled by nvcc (sm_75 … sm_90 and compute_90 PTX) into the fatbin the cuda
+# build embeds. Needs nvcc, not a GPU.
+kernels-fatbin: setup-cuda
+	bash kernels/build.sh
+
+# The CUDA binary: links against the driver library; runs only where a GPU is.
+cuda-check: kernels-fatbin
+	$(GO) build -tags cuda ./...
+	$(GO) vet -tags cuda ./...
+
+build-cuda: kernels-fatbin
+	$(GO) build -tags cuda -o $(BIN) .
+
+# The emulated kernels under AddressSanitizer and UBSan: an out-of-bounds index fails here
+# instead of corrupting memory on a GPU. (go test -asan instruments only C; the C++ flags
+# are set by hand.)
+kernels-asan: setup
+	CGO_CXXFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	CGO_LDFLAGS="-fsanitize=undefined" $(GO) test -asan -count=1 ./kernels
+
 fuzz: setup
 	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=60s ./scene
 	$(GO) test -run='^$$' -fuzz=FuzzJSONL -fuzztime=60s ./scene
 
 clean:
-	rm -rf bin golden-failures
+	rm -rf bin golden-failures kernels/kernels.fatbin

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"trackink/composite"
@@ -21,6 +22,9 @@ const benchExamples = `Examples:
 
   # The same as one JSON object, for scripts and CI history:
   trackink bench --scene seed --json
+
+  # Several backends, one after the other (with --json, one object per line):
+  trackink bench --scene seed --backend cpu,emu --frames 5
 
   # Link-graph construction for 100 to 100 000 points, every search backend:
   trackink bench --knn
@@ -50,7 +54,6 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	sceneName := fs.String("scene", "seed", "the scene to render: seed")
 	frames := fs.Int("frames", 30, "frames to time (after 10 warm-up frames)")
 	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
-	backend := fs.String("backend", "cpu", "renderer backend: cpu")
 	knnMode := fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
 	points := fs.IntSlice("points", knn.DefaultBenchSizes, "with --knn: point counts")
 	e2e := fs.String("e2e", "", "time a whole render of this video (or \"synth\": a 3 s 4K clip) against plain ffmpeg")
@@ -77,28 +80,40 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *sceneName != "seed" {
 		return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed", *sceneName)}
 	}
-	if *backend != "cpu" {
-		return usageError{fmt.Errorf("--backend %q: this build renders on the cpu backend only", *backend)}
-	}
 	if *frames < 1 {
 		return usageError{errors.New("--frames must be at least 1")}
 	}
-	rep, err := benchSeed(&style, *frames)
-	if err != nil {
-		return err
+	backends := strings.Split(style.backend, ",")
+	for _, b := range backends {
+		if _, err := backendFor(b); err != nil {
+			return err
+		}
 	}
-	if *jsonOut {
-		enc := json.NewEncoder(stdout)
-		return enc.Encode(rep)
+	for i, b := range backends {
+		style.backend = b
+		rep, err := benchSeed(&style, *frames)
+		if err != nil {
+			return fmt.Errorf("backend %s: %w", b, err)
+		}
+		rep.Backend = backendName(b)
+		if *jsonOut {
+			if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+				return err
+			}
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "seed scene %dx%d onto YUV420P, %s backend, %d workers, %d frames, %d links a frame\n",
+			rep.Width, rep.Height, rep.Backend, rep.Workers, rep.Frames, rep.Links)
+		fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
+		for _, name := range benchStages {
+			fmt.Fprintf(stdout, "%-10s %10.2f\n", name, rep.StagesMS[name])
+		}
+		fmt.Fprintf(stdout, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
+		fmt.Fprintf(stdout, "allocations per frame: %g\n", rep.AllocsPerFrame)
 	}
-	fmt.Fprintf(stdout, "seed scene %dx%d onto YUV420P, %s backend, %d workers, %d frames, %d links a frame\n",
-		rep.Width, rep.Height, rep.Backend, rep.Workers, rep.Frames, rep.Links)
-	fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
-	for _, name := range benchStages {
-		fmt.Fprintf(stdout, "%-10s %10.2f\n", name, rep.StagesMS[name])
-	}
-	fmt.Fprintf(stdout, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
-	fmt.Fprintf(stdout, "allocations per frame: %g\n", rep.AllocsPerFrame)
 	return nil
 }
 
@@ -157,7 +172,7 @@ func benchSeed(style *styleFlags, frames int) (*benchReport, error) {
 		}
 	}
 	runtime.ReadMemStats(&after)
-	rep := &benchReport{Scene: "seed", Backend: "cpu", Width: w, Height: h, Frames: frames,
+	rep := &benchReport{Scene: "seed", Width: w, Height: h, Frames: frames,
 		Workers: ov.Backend().Workers(), Links: links, StagesMS: map[string]float64{},
 		TotalMedianMS:  median(totals),
 		AllocsPerFrame: float64(after.Mallocs-before.Mallocs) / float64(frames)}

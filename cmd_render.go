@@ -98,6 +98,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if f.style.backend == "auto" {
+		fmt.Fprintf(stderr, "backend auto: %s\n", backendName("auto"))
+	}
 	ov, err := render.NewOverlay(opts)
 	if err != nil {
 		return err

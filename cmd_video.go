@@ -155,6 +155,9 @@ func renderVideo(f *renderFlags, stderr io.Writer) error {
 			fmt.Fprintf(stderr, format+"\n", a...)
 		}
 	}
+	if f.style.backend == "auto" {
+		say("backend auto: %s", backendName("auto"))
+	}
 	warn := func(format string, a ...any) { fmt.Fprintf(stderr, "trackink render: warning: "+format+"\n", a...) }
 	vo.Log = func(line string) { say("%s", line) }
 	progress := newProgressLine(stderr, !f.video.quiet && isTerminal(stderr))

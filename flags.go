@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trackink/kernels"
 	"trackink/knn"
 	"trackink/render"
 	"trackink/scene"
@@ -22,7 +23,7 @@ type styleFlags struct {
 	k, maxDegree                                  int
 	maxDY, maxDist, hysteresis                    float64
 	knnBackend, knnFlag                           string
-	anchor                                        string
+	anchor, backend                               string
 	workers                                       int
 }
 
@@ -52,6 +53,7 @@ func (s *styleFlags) register(fs *pflag.FlagSet, backendFlag string) {
 	fs.StringVar(&s.knnBackend, backendFlag, knn.DefaultBackend, "nearest-neighbour search: grid, faiss or brute (all exact)")
 	fs.StringVar(&s.anchor, "anchor", "bottom", "tracked point of a MOTChallenge box: bottom (bottom-centre) or centre")
 	fs.BoolVar(&s.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
+	fs.StringVar(&s.backend, "backend", "cpu", "renderer: cpu, cuda (needs a CUDA build and a GPU), emu (the CUDA kernels emulated on the CPU: slow, for checking), auto (cuda when usable, else cpu)")
 	fs.IntVar(&s.workers, "workers", 0, "render threads (default: one per CPU)")
 }
 
@@ -105,10 +107,15 @@ func (s *styleFlags) overlay(height int, timed bool) (render.OverlayOptions, err
 	if err := links.Validate(); err != nil {
 		return render.OverlayOptions{}, usageError{err}
 	}
+	newBackend, err := backendFor(s.backend)
+	if err != nil {
+		return render.OverlayOptions{}, err
+	}
 	return render.OverlayOptions{
-		Render: render.Options{Workers: s.workers, LabelSize: labelSize, Timed: timed},
-		Style:  st,
-		Links:  links,
+		Render:     render.Options{Workers: s.workers, LabelSize: labelSize, Timed: timed},
+		Style:      st,
+		Links:      links,
+		NewBackend: newBackend,
 	}, nil
 }
 
@@ -121,4 +128,34 @@ func (s *styleFlags) readerOptions() (scene.Options, error) {
 		return scene.Options{Anchor: scene.Center, DropIgnored: s.dropIgnored}, nil
 	}
 	return scene.Options{}, usageError{fmt.Errorf("--anchor %q: want bottom or centre", s.anchor)}
+}
+
+// backendFor returns the constructor of a named backend; nil is the CPU renderer.
+func backendFor(name string) (func(render.Options) (render.Backend, error), error) {
+	switch name {
+	case "cpu":
+		return nil, nil
+	case "emu":
+		return kernels.NewEmu, nil
+	case "cuda":
+		return kernels.NewCUDA, nil
+	case "auto":
+		if kernels.Probe().Usable() {
+			return kernels.NewCUDA, nil
+		}
+		return nil, nil
+	}
+	return nil, usageError{fmt.Errorf("--backend %q: want cpu, cuda, emu or auto", name)}
+}
+
+// backendName says which backend "auto" resolves to, for messages.
+func backendName(name string) string {
+	if name != "auto" {
+		return name
+	}
+	r := kernels.Probe()
+	if r.Usable() {
+		return "cuda"
+	}
+	return "cpu (" + r.Problem + ")"
 }

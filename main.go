@@ -27,6 +27,7 @@ func init() {
 		"render":  {"draw tracks onto an image or a video", runRender},
 		"golden":  {"render the golden scenes and compare them with the stored pictures", runGolden},
 		"bench":   {"benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", runBench},
+		"doctor":  {"report what this machine and binary can do (CUDA, NVDEC/NVENC, FAISS)", runDoctor},
 		"demo":    {"synthesise a 4K clip with audio and render the seed scene onto it", runDemo},
 		"version": {"print the version", runVersion},
 	}
