@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"trackink/video"
 )
@@ -82,5 +83,22 @@ func TestRenderDamagedVideoKeepsOutput(t *testing.T) {
 	}
 	if n := ffprobeFrames(t, out); n < 1 || n >= 30 {
 		t.Errorf("output of a damaged input has %d frames", n)
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	var b strings.Builder
+	p := newProgressLine(&b, true)
+	p.update(video.Progress{Frames: 50, Total: 200, Elapsed: 5 * time.Second, FPS: 10, ETA: 15 * time.Second})
+	p.done()
+	if got := b.String(); !strings.Contains(got, "frame 50/200 (25%)  10.0 fps  5s  ETA 15s") || !strings.HasSuffix(got, "\n") {
+		t.Errorf("progress line %q", got)
+	}
+	b.Reset()
+	off := newProgressLine(&b, false)
+	off.update(video.Progress{Frames: 1})
+	off.done()
+	if b.Len() != 0 {
+		t.Errorf("a disabled progress line printed %q", b.String())
 	}
 }
