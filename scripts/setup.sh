@@ -14,6 +14,11 @@ for arg in "$@"; do
   esac
 done
 
+if ! command -v go >/dev/null 2>&1; then
+  echo "setup: Go is not installed; trackink needs Go 1.26 or newer (https://go.dev/dl)" >&2
+  exit 1
+fi
+
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
