@@ -3,11 +3,14 @@ module trackink
 go 1.26.0
 
 require (
-	github.com/DataIntelligenceCrew/go-faiss v0.2.0 // indirect
-	github.com/asticode/go-astiav v0.16.0 // indirect
+	github.com/DataIntelligenceCrew/go-faiss v0.2.0
+	github.com/asticode/go-astiav v0.16.0
+	github.com/spf13/pflag v1.0.10
+	golang.org/x/image v0.47.0
+	golang.org/x/sys v0.49.0
+)
+
+require (
 	github.com/asticode/go-astikit v0.42.0 // indirect
-	github.com/spf13/pflag v1.0.10 // indirect
-	golang.org/x/image v0.47.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )
