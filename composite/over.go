@@ -84,25 +84,63 @@ func blend16(dst byte, alpha, add int32) byte {
 	return byte(min(max(v, 0), 255))
 }
 
+// lumaCoeffs are coeffs' luma row in 16.16, laid out for the assembly (over_amd64.s).
+type lumaCoeffs struct {
+	off, r, g, b float32 // yOff, yR, yG, yB times one
+}
+
+// chromaCoeffs are coeffs' chroma rows in 16.16, laid out for the assembly (over_amd64.s).
+type chromaCoeffs struct {
+	cbR, cbG, cbB float32 // times one
+	crR, crG, crB float32 // times one
+	mean          float32 // 1/(pixels in a block): 1/4, or 1/2 in a lone row at an odd bottom edge
+}
+
 func overLuma(plane []byte, stride int, t *Tile, k *coeffs) {
-	// Locals, so that the loop keeps the coefficients in registers.
-	yOff, yR, yG, yB := k.yOff*one, k.yR*one, k.yG*one, k.yB*one
+	kl := lumaCoeffs{k.yOff * one, k.yR * one, k.yG * one, k.yB * one}
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
 		if s.X0 >= s.X1 {
 			continue
 		}
-		src := t.Pix[y*TileSize*4+4*int(s.X0) : y*TileSize*4+4*int(s.X1)]
-		off := (t.Y0+y)*stride + t.X0 + int(s.X0)
-		dst := plane[off : off+len(src)/4]
-		for x := range dst {
-			p := src[4*x : 4*x+4 : 4*x+4]
-			a := p[3]
-			if a == 0 {
-				continue
-			}
-			dst[x] = blend16(dst[x], int32(a*one), int32(a*yOff+yR*p[0]+yG*p[1]+yB*p[2]))
+		row := t.Pix[y*TileSize*4 : y*TileSize*4+4*t.W]
+		off := (t.Y0+y)*stride + t.X0
+		lumaSpan(plane[off:off+t.W], row, int(s.X0), int(s.X1), &kl)
+	}
+}
+
+// lumaSpan blends pixels [x0, x1) of one tile row (row, 4·W floats) onto its luma samples
+// (dst, W bytes). With AVX2 it runs lumaAVX2 over whole groups of 8 pixels: a span that is
+// not a multiple of 8 is widened to one, within the tile, and the lanes outside [x0, x1)
+// keep their sample (the assembly rewrites it unchanged; the tile's samples are this
+// worker's alone). Only a tile narrower than the widened span takes the Go loop.
+func lumaSpan(dst []byte, row []float32, x0, x1 int, k *lumaCoeffs) {
+	if haveAVX2 {
+		groups := (x1 - x0 + 7) / 8
+		if w0 := min(x0, len(dst)-8*groups); w0 >= 0 {
+			n := 8 * groups
+			d, s := dst[w0:w0+n], row[4*w0:4*(w0+n)]
+			lumaAVX2(&d[0], &s[0], groups, x0-w0, x1-w0, k)
+			return
 		}
+	}
+	lumaRow(dst[x0:x1], row[4*x0:4*x1], k)
+}
+
+// lumaRow is the plain Go twin of lumaAVX2: it blends the pixels of src onto the luma
+// samples of dst, one for one.
+func lumaRow(dst []byte, src []float32, k *lumaCoeffs) {
+	// Locals, so that the loop keeps the coefficients in registers.
+	yOff, yR, yG, yB := k.off, k.r, k.g, k.b
+	for x := range dst {
+		p := src[4*x : 4*x+4 : 4*x+4]
+		a := p[3]
+		if a == 0 {
+			continue
+		}
+		// The conversions keep the compiler from fusing a product into the next sum (it may
+		// with GOAMD64=v3): no FMA, as in the assembly and the CUDA kernels.
+		dst[x] = blend16(dst[x], int32(a*one), int32(float32(a*yOff)+float32(yR*p[0])+float32(yG*p[1])+float32(yB*p[2])))
 	}
 }
 
@@ -111,9 +149,10 @@ func overLuma(plane []byte, stride int, t *Tile, k *coeffs) {
 // compositing each pixel in R'G'B' and averaging. The Cb and Cr samples of chroma column x
 // are u[x·step] and v[x·step] in their rows.
 func overChroma(u []byte, uStride int, v []byte, vStride int, step int, t *Tile, k *coeffs) {
-	cbR, cbG, cbB := k.cbR*one, k.cbG*one, k.cbB*one
-	crR, crG, crB := k.crR*one, k.crG*one, k.crB*one
+	kc := chromaCoeffs{cbR: k.cbR * one, cbG: k.cbG * one, cbB: k.cbB * one,
+		crR: k.crR * one, crG: k.crG * one, crB: k.crB * one}
 	cx0, cy0 := t.X0/2, t.Y0/2
+	cw := (t.W + 1) / 2 // chroma columns of the tile, a lone one at an odd right edge included
 	for cy := 0; cy < (t.H+1)/2; cy++ {
 		y0 := 2 * cy
 		s0, s1 := t.Span[y0], Span{}
@@ -133,38 +172,73 @@ func overChroma(u []byte, uStride int, v []byte, vStride int, step int, t *Tile,
 		hi = min(hi+hi&1, int32(t.W))
 		// Below an odd bottom edge the second row of the tile is zero, and the block has one row.
 		rows := float32(min(2, t.H-y0))
-		r0 := t.Pix[y0*TileSize*4+4*int(lo) : y0*TileSize*4+4*int(hi)]
-		r1 := t.Pix[(y0+1)*TileSize*4+4*int(lo) : (y0+1)*TileSize*4+4*int(hi)]
+		kc.mean = 1 / (2 * rows)
+		r0 := t.Pix[y0*TileSize*4 : y0*TileSize*4+4*t.W]
+		r1 := t.Pix[(y0+1)*TileSize*4 : (y0+1)*TileSize*4+4*t.W]
 		urow := u[(cy0+cy)*uStride+cx0*step:]
 		vrow := v[(cy0+cy)*vStride+cx0*step:]
-		for x := 0; x+7 < len(r0) && x+7 < len(r1); x += 8 {
-			a := r0[x+3] + r0[x+7] + r1[x+3] + r1[x+7]
-			if a == 0 {
-				continue
-			}
-			r := r0[x] + r0[x+4] + r1[x] + r1[x+4]
-			g := r0[x+1] + r0[x+5] + r1[x+1] + r1[x+5]
-			b := r0[x+2] + r0[x+6] + r1[x+2] + r1[x+6]
-			mean := 1 / (2 * rows)
-			r, g, b, a = r*mean, g*mean, b*mean, a*mean
-			i := (int(lo) + x/4) / 2 * step
-			ia := int32(a * one)
-			urow[i] = blend16(urow[i], ia, int32(a*(128*one)+cbR*r+cbG*g+cbB*b))
-			vrow[i] = blend16(vrow[i], ia, int32(a*(128*one)+crR*r+crG*g+crB*b))
-		}
-		if w := len(r0); w%8 != 0 { // a lone column at an odd right edge
-			x := w - 4
+		urow, vrow = urow[:(cw-1)*step+1], vrow[:(cw-1)*step+1]
+		chromaSpan(urow, vrow, step, r0, r1, int(lo)/2, int(hi)/2, &kc)
+		if hi&1 != 0 { // a lone column at an odd right edge
+			x := 4 * int(hi-1)
 			a := r0[x+3] + r1[x+3]
 			if a == 0 {
 				continue
 			}
 			mean := 1 / rows
-			r, g, b := r0[x]*mean+r1[x]*mean, r0[x+1]*mean+r1[x+1]*mean, r0[x+2]*mean+r1[x+2]*mean
+			// No FMA, as in lumaRow.
+			r := float32(r0[x]*mean) + float32(r1[x]*mean)
+			g := float32(r0[x+1]*mean) + float32(r1[x+1]*mean)
+			b := float32(r0[x+2]*mean) + float32(r1[x+2]*mean)
 			a *= mean
-			i := (int(lo) + x/4) / 2 * step
+			i := int(hi-1) / 2 * step
 			ia := int32(a * one)
-			urow[i] = blend16(urow[i], ia, int32(a*(128*one)+cbR*r+cbG*g+cbB*b))
-			vrow[i] = blend16(vrow[i], ia, int32(a*(128*one)+crR*r+crG*g+crB*b))
+			urow[i] = blend16(urow[i], ia, int32(float32(a*(128*one))+float32(kc.cbR*r)+float32(kc.cbG*g)+float32(kc.cbB*b)))
+			vrow[i] = blend16(vrow[i], ia, int32(float32(a*(128*one))+float32(kc.crR*r)+float32(kc.crG*g)+float32(kc.crB*b)))
 		}
+	}
+}
+
+// chromaSpan blends the whole 2×2 blocks [b0, b1) of a pair of tile rows (r0, r1: 4·W floats
+// each) onto their chroma samples (u[i·step], v[i·step] for block i). With AVX2 it runs
+// chromaAVX2 over groups of 8 blocks, widened within the tile's whole blocks as lumaSpan
+// widens a span; a tile narrower than that takes the Go loop.
+func chromaSpan(u, v []byte, step int, r0, r1 []float32, b0, b1 int, k *chromaCoeffs) {
+	if b0 >= b1 {
+		return
+	}
+	if haveAVX2 {
+		groups := (b1 - b0 + 7) / 8
+		if w0 := min(b0, len(r0)/8-8*groups); w0 >= 0 {
+			n := 8 * groups
+			uw, vw := u[w0*step:(w0+n-1)*step+1], v[w0*step:(w0+n-1)*step+1]
+			s0, s1 := r0[8*w0:8*(w0+n)], r1[8*w0:8*(w0+n)]
+			chromaAVX2(&uw[0], &vw[0], step, &s0[0], &s1[0], groups, b0-w0, b1-w0, k)
+			return
+		}
+	}
+	chromaRow(u[b0*step:], v[b0*step:], step, r0[8*b0:8*b1], r1[8*b0:8*b1], k)
+}
+
+// chromaRow is the plain Go twin of chromaAVX2: it blends each 2×2 block of the rows r0 and
+// r1 (two pixels of each) onto the chroma samples u[i·step] and v[i·step] of block i.
+func chromaRow(u, v []byte, step int, r0, r1 []float32, k *chromaCoeffs) {
+	cbR, cbG, cbB := k.cbR, k.cbG, k.cbB
+	crR, crG, crB := k.crR, k.crG, k.crB
+	mean := k.mean
+	for x := 0; x+7 < len(r0) && x+7 < len(r1); x += 8 {
+		a := r0[x+3] + r0[x+7] + r1[x+3] + r1[x+7]
+		if a == 0 {
+			continue
+		}
+		r := r0[x] + r0[x+4] + r1[x] + r1[x+4]
+		g := r0[x+1] + r0[x+5] + r1[x+1] + r1[x+5]
+		b := r0[x+2] + r0[x+6] + r1[x+2] + r1[x+6]
+		r, g, b, a = r*mean, g*mean, b*mean, a*mean
+		i := x / 8 * step
+		ia := int32(a * one)
+		// No FMA, as in lumaRow.
+		u[i] = blend16(u[i], ia, int32(float32(a*(128*one))+float32(cbR*r)+float32(cbG*g)+float32(cbB*b)))
+		v[i] = blend16(v[i], ia, int32(float32(a*(128*one))+float32(crR*r)+float32(crG*g)+float32(crB*b)))
 	}
 }

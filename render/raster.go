@@ -23,16 +23,15 @@ func over(px []float32, c RGBA, cov float32) {
 }
 
 // overSpan blends the opaque-coverage colour c onto every pixel of a row segment: the
-// inner loop of box fills, kept free of per-pixel coverage and bounds checks.
+// inner loop of box fills, kept free of per-pixel coverage and bounds checks. With AVX2 it
+// runs overSpanAVX2 (overspan_amd64.s), two pixels to a register, else its Go twin
+// overSpanGo (overspan.go); the two give the same bits.
 func overSpan(px []float32, c RGBA) {
-	k := 1 - c.A
-	for i := 0; i+3 < len(px); i += 4 {
-		p := px[i : i+4 : i+4]
-		p[0] = c.R + p[0]*k
-		p[1] = c.G + p[1]*k
-		p[2] = c.B + p[2]*k
-		p[3] = c.A + p[3]*k
+	if haveAVX2 && len(px) >= 4 {
+		overSpanAVX2(&px[0], len(px)/4, &c)
+		return
 	}
+	overSpanGo(px, c)
 }
 
 // pixelRange returns the columns [lo, hi) of a tile whose centres lie in [x0, x1] (tile-local

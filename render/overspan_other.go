@@ -1,0 +1,8 @@
+//go:build !amd64 || !gc || purego
+
+package render
+
+// haveAVX2 is false away from amd64 (and with -tags purego): overSpanGo runs.
+var haveAVX2 = false
+
+func overSpanAVX2(px *float32, n int, c *RGBA) { panic("render: no AVX2 here") }
