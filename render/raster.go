@@ -209,63 +209,102 @@ func drawBox(t *composite.Tile, b *Box) {
 	if stroke {
 		e = max(b.Stroke, 1)/2 + 0.5
 	}
+	sh := boxShader{fill: fill, stroke: stroke, e: e, thin: thin, width: b.Stroke, fillColor: fillColor, strokeColor: b.StrokeColor}
 	// Between the corners (|y − cy| ≤ hy − r) the rounded box's distance is
 	// max(|x − cx| − hx, |y − cy| − hy), so a row there is solid fill over
 	// |x − cx| ≤ hx − e when |y − cy| ≤ hy − e. Rows among the corners use the
-	// corner-free inset max(r, e) instead.
+	// corner-free inset max(r, e) instead. In the straight rows (|y − cy| ≤ hy − max(e, r))
+	// the side bands' distance is |x − cx| − hx whatever the row (the same bits RoundBox
+	// returns there), so their colours are shaded once per column, not once per pixel.
+	var bandColor [ts]RGBA
+	var bandCovered [ts]bool
+	bandReady := false
 	for y := ylo; y < yhi; y++ {
 		row := t.Pix[y*ts*4:]
 		py := float32(t.Y0+y) + 0.5
 		dy := abs32(py - cy)
 		ilo, ihi := 0, 0
+		straight := false
 		if dy <= hy-e {
 			inset := e
 			if dy > hy-b.Radius {
 				inset = max(b.Radius, e)
+			} else {
+				straight = true
 			}
 			ilo, ihi = pixelRange(b.X+inset-ox, b.X+b.W-inset-ox, t.W)
 			ilo, ihi = max(ilo, xlo), min(ihi, xhi)
 		}
+		if ilo >= ihi {
+			ilo, ihi = xhi, xhi
+		}
 		touched := false
+		if straight && !bandReady {
+			for x := xlo; x < xhi; x++ {
+				if x == ilo {
+					x = ihi - 1
+					continue
+				}
+				d := sdf.RoundBox(float32(t.X0+x)+0.5, py, cx, cy, hx, hy, b.Radius)
+				bandColor[x], bandCovered[x] = sh.color(d)
+			}
+			bandReady = true
+		}
 		for x := xlo; x < xhi; x++ {
-			if x == ilo && ilo < ihi {
+			if x == ilo {
 				if fill {
 					overSpan(row[4*ilo:4*ihi], fillColor)
 					touched = true
 				}
-				x = ihi
-				if x >= xhi {
-					break
-				}
-			}
-			px := float32(t.X0+x) + 0.5
-			d := sdf.RoundBox(px, py, cx, cy, hx, hy, b.Radius)
-			if d >= e {
+				x = ihi - 1
 				continue
 			}
-			cf := float32(0)
-			if fill {
-				cf = sdf.Coverage(d)
+			var col RGBA
+			var covered bool
+			if straight {
+				col, covered = bandColor[x], bandCovered[x]
+			} else {
+				col, covered = sh.color(sdf.RoundBox(float32(t.X0+x)+0.5, py, cx, cy, hx, hy, b.Radius))
 			}
-			cs := float32(0)
-			if stroke {
-				cs = sdf.Coverage(sdf.Stroke(abs32(d), b.Stroke)) * thin
+			if covered {
+				over(row[4*x:4*x+4], col, 1)
+				touched = true
 			}
-			// Stroke over fill, as one colour with coverage 1.
-			k := 1 - cs
-			col := RGBA{
-				b.StrokeColor.R*cs + fillColor.R*cf*k,
-				b.StrokeColor.G*cs + fillColor.G*cf*k,
-				b.StrokeColor.B*cs + fillColor.B*cf*k,
-				b.StrokeColor.A*cs + fillColor.A*cf*k,
-			}
-			over(row[4*x:4*x+4], col, 1)
-			touched = true
 		}
 		if touched {
 			t.Touch(y, xlo, xhi)
 		}
 	}
+}
+
+// boxShader turns a pixel's signed distance to a box's edge into the colour the box adds
+// there: the stroke over the fill as one colour with coverage 1.
+type boxShader struct {
+	fill, stroke           bool
+	e, thin, width         float32
+	fillColor, strokeColor RGBA
+}
+
+// color returns the colour at signed distance d, and false where the box covers nothing.
+func (s *boxShader) color(d float32) (RGBA, bool) {
+	if d >= s.e {
+		return RGBA{}, false
+	}
+	cf := float32(0)
+	if s.fill {
+		cf = sdf.Coverage(d)
+	}
+	cs := float32(0)
+	if s.stroke {
+		cs = sdf.Coverage(sdf.Stroke(abs32(d), s.width)) * s.thin
+	}
+	k := 1 - cs
+	return RGBA{
+		s.strokeColor.R*cs + s.fillColor.R*cf*k,
+		s.strokeColor.G*cs + s.fillColor.G*cf*k,
+		s.strokeColor.B*cs + s.fillColor.B*cf*k,
+		s.strokeColor.A*cs + s.fillColor.A*cf*k,
+	}, true
 }
 
 func sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }

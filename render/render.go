@@ -163,35 +163,49 @@ func (r *Renderer) run(wk *worker) {
 	}
 }
 
-// drawTiles takes tiles until none is left.
+// drawTiles takes tiles until none is left. Work is handed out in pairs of horizontally
+// adjacent tiles: a 4:2:0 chroma row of one 64-pixel tile is 32 bytes, half a cache line, so
+// two workers on neighbouring tiles would write the same lines (false sharing) when they
+// composite; a pair covers whole lines.
 func (r *Renderer) drawTiles(wk *worker) {
 	b := &r.bins
-	p := r.prims
-	n := int64(b.tilesX * b.tilesY)
+	pairsX := (b.tilesX + 1) / 2
+	n := int64(pairsX * b.tilesY)
 	for {
-		i := r.next.Add(1) - 1
-		if i >= n {
+		c := r.next.Add(1) - 1
+		if c >= n {
 			return
 		}
-		if b.empty(int(i)) {
-			continue
+		ty, tx := int(c)/pairsX, 2*(int(c)%pairsX)
+		r.drawTile(wk, tx, ty)
+		if tx+1 < b.tilesX {
+			r.drawTile(wk, tx+1, ty)
 		}
-		tx, ty := int(i)%b.tilesX, int(i)/b.tilesX
-		t := &wk.tile
-		t.Reset(tx*ts, ty*ts, min(ts, r.w-tx*ts), min(ts, r.h-ty*ts))
-		clock := r.clock()
-		drawBoxes(t, p.Boxes, b.boxBins.tile(int(i)))
-		clock = r.lap(wk, StageBoxes, clock)
-		drawLines(t, p.Lines, b.lineBins.tile(int(i)))
-		clock = r.lap(wk, StageLines, clock)
-		drawCurves(t, &wk.scratch, p.Curves, b.chords, b.chordBins.tile(int(i)))
-		clock = r.lap(wk, StageCurves, clock)
-		drawLabels(t, p.Labels, r.font, b.glyphs, b.glyphStart, b.labelBins.tile(int(i)))
-		clock = r.lap(wk, StageLabels, clock)
-		r.frame.Over(t)
-		t.Clear()
-		r.lap(wk, StageComposite, clock)
 	}
+}
+
+// drawTile runs the stages on one tile.
+func (r *Renderer) drawTile(wk *worker, tx, ty int) {
+	b := &r.bins
+	p := r.prims
+	i := ty*b.tilesX + tx
+	if b.empty(i) {
+		return
+	}
+	t := &wk.tile
+	t.Reset(tx*ts, ty*ts, min(ts, r.w-tx*ts), min(ts, r.h-ty*ts))
+	clock := r.clock()
+	drawBoxes(t, p.Boxes, b.boxBins.tile(i))
+	clock = r.lap(wk, StageBoxes, clock)
+	drawLines(t, p.Lines, b.lineBins.tile(i))
+	clock = r.lap(wk, StageLines, clock)
+	drawCurves(t, &wk.scratch, p.Curves, b.chords, b.chordBins.tile(i))
+	clock = r.lap(wk, StageCurves, clock)
+	drawLabels(t, p.Labels, r.font, b.glyphs, b.glyphStart, b.labelBins.tile(i))
+	clock = r.lap(wk, StageLabels, clock)
+	r.frame.Over(t)
+	t.Clear()
+	r.lap(wk, StageComposite, clock)
 }
 
 func (r *Renderer) clock() time.Time {

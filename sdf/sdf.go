@@ -77,11 +77,23 @@ func (s *Seg) Dist2(px, py float32) float32 {
 
 // RoundBox returns the signed distance from p to a rectangle centred at c with half extents
 // (hx, hy) whose corners are rounded with radius r (0 ≤ r ≤ min(hx, hy)).
+//
+// With q = |p − c| − h + r, the distance is |max(q, 0)| + min(max(qx, qy), 0) − r. Only near a
+// corner (both components positive) does that need the square root; along the straight edges
+// and inside it reduces to max(qx, qy) − r, the same bits (√(x²) is exactly |x| in floating
+// point), at a fraction of the cost: most of a box's border is straight edge.
 func RoundBox(px, py, cx, cy, hx, hy, r float32) float32 {
 	qx := abs(px-cx) - hx + r
 	qy := abs(py-cy) - hy + r
-	ox, oy := max(qx, 0), max(qy, 0)
-	return sqrt(ox*ox+oy*oy) + min(max(qx, qy), 0) - r
+	switch {
+	case qx <= 0 && qy <= 0:
+		return max(qx, qy) - r
+	case qy <= 0:
+		return qx - r
+	case qx <= 0:
+		return qy - r
+	}
+	return sqrt(qx*qx+qy*qy) - r
 }
 
 func abs(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }

@@ -84,3 +84,24 @@ func TestQuadAgainstSampling(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundBoxMatchesTheFormulaBitForBit checks RoundBox's shortcuts against the textbook
+// formula, |max(q, 0)| + min(max(qx, qy), 0) − r, which the CUDA kernels compute: the same
+// bits, so the CPU and GPU paths stay twins.
+func TestRoundBoxMatchesTheFormulaBitForBit(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 9))
+	for i := 0; i < 200000; i++ {
+		f := func(s float64) float32 { return float32((rng.Float64() - 0.5) * s) }
+		px, py, cx, cy := f(5000), f(5000), f(5000), f(5000)
+		hx, hy := float32(rng.Float64()*500), float32(rng.Float64()*500)
+		r := float32(rng.Float64()) * min(hx, hy)
+		qx, qy := abs(px-cx)-hx+r, abs(py-cy)-hy+r
+		ox, oy := max(qx, 0), max(qy, 0)
+		want := sqrt(ox*ox+oy*oy) + min(max(qx, qy), 0) - r
+		if got := RoundBox(px, py, cx, cy, hx, hy, r); math.Float32bits(got) != math.Float32bits(want) {
+			t.Fatalf("RoundBox(%g,%g, %g,%g, %g,%g, %g) = %g, formula %g", px, py, cx, cy, hx, hy, r, got, want)
+		}
+	}
+}
