@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -174,15 +175,18 @@ func benchSeed(style *styleFlags, frames int) (*benchReport, error) {
 	runtime.ReadMemStats(&after)
 	rep := &benchReport{Scene: "seed", Width: w, Height: h, Frames: frames,
 		Workers: ov.Backend().Workers(), Links: links, StagesMS: map[string]float64{},
-		TotalMedianMS:  median(totals),
-		AllocsPerFrame: float64(after.Mallocs-before.Mallocs) / float64(frames)}
+		TotalMedianMS:  round3(median(totals)),
+		AllocsPerFrame: round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}
 	for name, v := range stages {
-		rep.StagesMS[name] = median(v)
+		rep.StagesMS[name] = round3(median(v))
 	}
 	return rep, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// round3 keeps three decimals, so that JSON shows 2.528, not 2.5279999999999996.
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 func median(v []float64) float64 {
 	s := slices.Clone(v)
