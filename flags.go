@@ -32,18 +32,19 @@ type styleFlags struct {
 func (s *styleFlags) register(fs *pflag.FlagSet, backendFlag string) {
 	s.knnFlag = backendFlag
 	d := render.DefaultStyle(2160)
-	fs.Float32Var(&s.pointRadius, "point-radius", -1, "radius of tracked points in px, 0 hides them (default: 5 px at 2160 lines, scaled)")
-	fs.Float32Var(&s.lineWidth, "line-width", -1, "width of straight links in px, 0 hides them (default: 2 px at 2160 lines, scaled)")
-	fs.Float32Var(&s.curveWidth, "curve-width", -1, "width of curved links in px, 0 hides them (default: as --line-width)")
+	scaled(fs, &s.pointRadius, "point-radius", "5 px at 2160 lines, scaled", "radius of tracked points in px, 0 hides them")
+	scaled(fs, &s.lineWidth, "line-width", "2 px at 2160 lines, scaled", "width of straight links in px, 0 hides them")
+	scaled(fs, &s.curveWidth, "curve-width", "as --line-width", "width of curved links in px, 0 hides them")
 	fs.Float32Var(&s.bend, "bend", d.Bend, "curve bend: control point offset as a fraction of the link's length")
 	fs.Float32Var(&s.linkOpacity, "link-opacity", d.LinkOpacity, "opacity of links, 0..1")
-	fs.Float32Var(&s.boxStroke, "box-stroke", -1, "box outline width in px, 0 for none (default: 3 px at 2160 lines, scaled)")
+	scaled(fs, &s.boxStroke, "box-stroke", "3 px at 2160 lines, scaled", "box outline width in px, 0 for none")
 	fs.Float32Var(&s.fillOpacity, "fill-opacity", d.FillOpacity, "opacity of box fills, 0..1")
 	fs.Float32Var(&s.roundness, "roundness", d.Roundness, "box corner radius as a fraction of half the shorter side, 0..1")
-	fs.IntVar(&s.labelSize, "label-size", 0, "label font size in px (default: frame height / 54, at least 10)")
+	fs.IntVar(&s.labelSize, "label-size", 0, "label font size in px")
+	fs.Lookup("label-size").DefValue = "frame height / 54, at least 10"
 	fs.BoolVar(&s.noLabels, "no-labels", false, "do not draw box labels")
 	fs.IntVar(&s.trail, "trail", 0, "draw each track's last N positions as a fading curve (0 = off)")
-	fs.Float32Var(&s.trailWidth, "trail-width", -1, "trail width in px (default: 3 px at 2160 lines, scaled)")
+	scaled(fs, &s.trailWidth, "trail-width", "3 px at 2160 lines, scaled", "trail width in px")
 	fs.Float32Var(&s.trailOpacity, "trail-opacity", d.TrailOpacity, "opacity of a trail's newest end, 0..1")
 	fs.IntVar(&s.k, "k", knn.DefaultK, "link each point to its k nearest neighbours")
 	fs.Float64Var(&s.maxDY, "max-dy", 0, "drop links whose vertical extent exceeds this many px (0 = off)")
@@ -54,7 +55,14 @@ func (s *styleFlags) register(fs *pflag.FlagSet, backendFlag string) {
 	fs.StringVar(&s.anchor, "anchor", "bottom", "tracked point of a MOTChallenge box: bottom (bottom-centre) or centre")
 	fs.BoolVar(&s.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
 	fs.StringVar(&s.backend, "backend", "cpu", "renderer: cpu, cuda (needs a CUDA build and a GPU), emu (the CUDA kernels emulated on the CPU: slow, for checking), auto (cuda when usable, else cpu)")
-	fs.IntVar(&s.workers, "workers", 0, "render threads (default: one per CPU)")
+	fs.IntVar(&s.workers, "workers", 0, "render threads")
+	fs.Lookup("workers").DefValue = "one per CPU"
+}
+
+// scaled registers a size flag whose default follows the frame height: −1 until set.
+func scaled(fs *pflag.FlagSet, v *float32, name, defaultText, usage string) {
+	fs.Float32Var(v, name, -1, usage)
+	fs.Lookup(name).DefValue = defaultText
 }
 
 // overlay builds the overlay options for frames of the given height.
