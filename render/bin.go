@@ -99,23 +99,27 @@ func (b *bins) lists() [4]*binList {
 	return [4]*binList{&b.boxBins, &b.lineBins, &b.chordBins, &b.labelBins}
 }
 
-// bin lists the primitives of p in the tiles of a w × h frame.
-func (b *bins) bin(p *Primitives, f *Font, w, h int) {
+// twoPasses runs a kind's binning as a count pass and a fill pass into l.
+func twoPasses(l *binList, pass func()) {
+	l.beginCount()
+	pass()
+	l.beginFill()
+	pass()
+}
+
+// binCurves flattens the curves and bins their chords: the largest share of binning, which
+// Draw runs on a goroutine of its own beside binOthers (the kinds' lists are independent).
+func (b *bins) binCurves(p *Primitives, w, h int) {
 	b.flatten(p.Curves, w, h)
+	twoPasses(&b.chordBins, func() { b.binChords(p.Curves) })
+}
+
+// binOthers bins the boxes, lines and labels.
+func (b *bins) binOthers(p *Primitives, f *Font) {
 	b.placeGlyphs(p.Labels, f)
-	for _, fill := range [2]bool{false, true} {
-		for _, l := range b.lists() {
-			if fill {
-				l.beginFill()
-			} else {
-				l.beginCount()
-			}
-		}
-		b.binBoxes(p.Boxes)
-		b.binLines(p.Lines)
-		b.binChords(p.Curves)
-		b.binLabels(p.Labels, f)
-	}
+	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes) })
+	twoPasses(&b.lineBins, func() { b.binLines(p.Lines) })
+	twoPasses(&b.labelBins, func() { b.binLabels(p.Labels, f) })
 }
 
 // empty reports whether nothing reaches tile t.

@@ -61,6 +61,8 @@ type Renderer struct {
 	frame composite.Frame
 	next  atomic.Int64
 	start chan struct{}
+	// binCurves asks the curve-binning goroutine to run; it answers on curvesBinned.
+	binCurves, curvesBinned chan struct{}
 	done  sync.WaitGroup
 	last  Timings
 }
@@ -91,12 +93,14 @@ func New(opts Options) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Renderer{font: f, timed: opts.Timed, start: make(chan struct{})}
+	r := &Renderer{font: f, timed: opts.Timed, start: make(chan struct{}),
+		binCurves: make(chan struct{}), curvesBinned: make(chan struct{})}
 	for range n {
 		w := &worker{}
 		r.workers = append(r.workers, w)
-		go r.run(w)
+		go r.run(w, r.start)
 	}
+	go r.runCurveBinning(r.binCurves)
 	return r, nil
 }
 
@@ -110,7 +114,16 @@ func (r *Renderer) Font() *Font { return r.font }
 func (r *Renderer) Close() {
 	if r.start != nil {
 		close(r.start)
+		close(r.binCurves)
 		r.start = nil
+	}
+}
+
+// runCurveBinning and run take their channel as an argument: Close clears the field.
+func (r *Renderer) runCurveBinning(requests <-chan struct{}) {
+	for range requests {
+		r.bins.binCurves(r.prims, r.w, r.h)
+		r.curvesBinned <- struct{}{}
 	}
 }
 
@@ -131,13 +144,17 @@ func (r *Renderer) Draw(f composite.Frame, p *Primitives) error {
 		r.bins.resize(w, h)
 	}
 	t0 := time.Now()
-	r.bins.bin(p, r.font, w, h)
+	// Curves are binned on their own goroutine while this one bins the other kinds.
+	r.prims = p
+	r.binCurves <- struct{}{}
+	r.bins.binOthers(p, r.font)
+	<-r.curvesBinned
 	r.last = Timings{}
 	if r.timed {
 		r.last[StageBin] = time.Since(t0)
 	}
 
-	r.prims, r.frame = p, f
+	r.frame = f
 	r.next.Store(0)
 	r.done.Add(len(r.workers))
 	for range r.workers {
@@ -156,8 +173,8 @@ func (r *Renderer) Draw(f composite.Frame, p *Primitives) error {
 	return nil
 }
 
-func (r *Renderer) run(wk *worker) {
-	for range r.start {
+func (r *Renderer) run(wk *worker, start <-chan struct{}) {
+	for range start {
 		r.drawTiles(wk)
 		r.done.Done()
 	}

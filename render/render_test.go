@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"golang.org/x/image/vector"
@@ -19,7 +20,7 @@ import (
 type floatFrame struct {
 	w, h  int
 	pix   []float32 // premultiplied RGBA
-	tiles int
+	tiles atomic.Int64
 }
 
 func newFloatFrame(w, h int) *floatFrame {
@@ -29,7 +30,7 @@ func newFloatFrame(w, h int) *floatFrame {
 func (f *floatFrame) Size() (int, int) { return f.w, f.h }
 
 func (f *floatFrame) Over(t *composite.Tile) {
-	f.tiles++
+	f.tiles.Add(1)
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
 		for x := int(s.X0); x < int(s.X1); x++ {
@@ -307,13 +308,13 @@ func TestEmptyTilesAreNotVisited(t *testing.T) {
 	f := newFloatFrame(640, 480)
 	// A small box inside one tile, and nothing else.
 	draw(t, r, f, &Primitives{Boxes: []Box{{X: 70, Y: 70, W: 20, H: 20, Fill: white}}})
-	if f.tiles != 1 {
-		t.Errorf("%d tiles composited, want 1", f.tiles)
+	if n := f.tiles.Load(); n != 1 {
+		t.Errorf("%d tiles composited, want 1", n)
 	}
-	f.tiles = 0
+	f.tiles.Store(0)
 	draw(t, r, f, &Primitives{})
-	if f.tiles != 0 {
-		t.Errorf("empty scene composited %d tiles", f.tiles)
+	if n := f.tiles.Load(); n != 0 {
+		t.Errorf("empty scene composited %d tiles", n)
 	}
 }
 
@@ -325,8 +326,8 @@ func TestOffFramePrimitivesDrawNothing(t *testing.T) {
 		Lines:  []Line{{-50, -50, -10, 300, 4, white}, {300, 0, 900, 50, 2, white}},
 		Curves: []Curve{{X0: -100, Y0: -100, X1: -50, Y1: -300, X2: -10, Y2: -10, Width: 3, Color: white}},
 	})
-	if f.tiles != 0 || f.alphaSum() != 0 {
-		t.Errorf("off-frame primitives drew: %d tiles, coverage %g", f.tiles, f.alphaSum())
+	if n := f.tiles.Load(); n != 0 || f.alphaSum() != 0 {
+		t.Errorf("off-frame primitives drew: %d tiles, coverage %g", n, f.alphaSum())
 	}
 }
 
