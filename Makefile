@@ -22,9 +22,11 @@ build: setup
 
 # The test suite: formatting, vet, every package's tests (goldens included, the CUDA kernels
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
-# the kernels and the cuda build, and a short fuzz of both track readers.
+# the kernels and the cuda build, the renderer's worker pool under the race detector, and a
+# short fuzz of both track readers.
 test: setup-cuda fmt-check vet kernels-asan cuda-check
 	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 ./render ./composite
 	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=10s ./scene
 	$(GO) test -run='^$$' -fuzz=FuzzJSONL -fuzztime=10s ./scene
 
