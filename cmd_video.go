@@ -169,7 +169,10 @@ func renderVideo(f *renderFlags, stderr io.Writer) error {
 	defer stop()
 	stats, err := video.Transcode(ctx, vo, vov.draw)
 	progress.done()
-	if src.tracks != nil && stats.Frames > 0 && src.tracks.LastIndex() > vov.lastN {
+	// Whether the video ended (or broke off at damage) rather than the render failing:
+	// only then is "the tracks go on past the video" news.
+	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
+	if reachedEnd && src.tracks != nil && stats.Frames > 0 && src.tracks.LastIndex() > vov.lastN {
 		warn("%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
 			tracksName, src.tracks.LastIndex(), vov.lastN)
 	}
