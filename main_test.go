@@ -194,3 +194,32 @@ func TestGoldenCommand(t *testing.T) {
 		t.Errorf("no diff picture: %v", err)
 	}
 }
+
+// TestEmulatedBackendMatchesCPU renders the seed scene through --backend emu (the CUDA
+// kernels on the CPU) and --backend cpu: the same picture within one code value.
+func TestEmulatedBackendMatchesCPU(t *testing.T) {
+	dir := t.TempDir()
+	out := map[string]image.Image{}
+	for _, b := range []string{"cpu", "emu"} {
+		path := filepath.Join(dir, b+".png")
+		if code, _, stderr := trackink("render", "--scene", "seed", "--width", "320", "--height", "180", "--backend", b, "-o", path); code != 0 {
+			t.Fatalf("--backend %s: exit %d: %s", b, code, stderr)
+		}
+		out[b] = readPicture(t, path)
+	}
+	worst := 0
+	for y := 0; y < 180; y++ {
+		for x := 0; x < 320; x++ {
+			a, b := color.RGBAModel.Convert(out["cpu"].At(x, y)).(color.RGBA), color.RGBAModel.Convert(out["emu"].At(x, y)).(color.RGBA)
+			for _, d := range []int{int(a.R) - int(b.R), int(a.G) - int(b.G), int(a.B) - int(b.B)} {
+				worst = max(worst, d, -d)
+			}
+		}
+	}
+	if worst > 1 {
+		t.Errorf("cpu and emu differ by up to %d code values", worst)
+	}
+	if code, _, stderr := trackink("render", "--scene", "seed", "--backend", "cuda", "-o", filepath.Join(dir, "c.png")); code == 0 || !strings.Contains(stderr, "without CUDA") {
+		t.Errorf("--backend cuda in a build without CUDA: exit %d, %s", code, stderr)
+	}
+}
