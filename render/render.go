@@ -63,8 +63,8 @@ type Renderer struct {
 	start chan struct{}
 	// binCurves asks the curve-binning goroutine to run; it answers on curvesBinned.
 	binCurves, curvesBinned chan struct{}
-	done  sync.WaitGroup
-	last  Timings
+	done                    sync.WaitGroup
+	last                    Timings
 }
 
 type worker struct {
