@@ -38,6 +38,11 @@ func benchE2E(in, preset string, crf int, style *styleFlags, jsonOut bool, stdou
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if in != "synth" {
+		if _, err := os.Stat(in); err != nil {
+			return err
+		}
+	}
 	if in == "synth" {
 		in = filepath.Join(dir, "synth-4k.mp4")
 		fmt.Fprintln(stderr, "synthesising a 3 s 3840x2160 clip with audio")

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"trackink/goldens"
@@ -35,6 +36,9 @@ func runGolden(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "%-18s %4dx%-4d %s\n", s.Name, s.Width, s.Height, s.About)
 		}
 		return nil
+	}
+	if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("no golden pictures at %s: run from the repository root, or give --dir", o.Dir)
 	}
 	results, err := goldens.Run(o)
 	failed := 0
