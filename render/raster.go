@@ -120,6 +120,7 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *Curve, chords []chord, idx
 	ylo, yhi := ts, 0
 	for _, k := range idx {
 		ch := &chords[k]
+		seg := sdf.NewSeg(ch.x0, ch.y0, ch.x1, ch.y1)
 		lo, hi := segmentRows(t, ch.y0, ch.y1, r)
 		ylo, yhi = min(ylo, lo), max(yhi, hi)
 		for y := lo; y < hi; y++ {
@@ -142,7 +143,6 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *Curve, chords []chord, idx
 			}
 			sp.X0, sp.X1 = min(sp.X0, int32(x0)), max(sp.X1, int32(x1))
 			py := float32(t.Y0+y) + 0.5
-			seg := sdf.NewSeg(ch.x0, ch.y0, ch.x1, ch.y1)
 			for x := x0; x < x1; x++ {
 				px := float32(t.X0+x) + 0.5
 				if d := seg.Dist2(px, py); d < d2[x] {
