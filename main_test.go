@@ -147,7 +147,7 @@ func TestHelpHasExamples(t *testing.T) {
 }
 
 func TestBenchJSON(t *testing.T) {
-	code, stdout, stderr := trackink("bench", "--scene", "seed", "--frames", "2", "--json")
+	code, stdout, stderr := trackink("bench", "--scene", "seed", "--frames", "8", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -169,7 +169,8 @@ func TestBenchJSON(t *testing.T) {
 	if rep["width"] != 3840.0 || rep["height"] != 2160.0 || rep["scene"] != "seed" {
 		t.Errorf("wrong scene: %s", stdout)
 	}
-	// A rare buffer growth shows as a fraction; an allocation every frame would be ≥ 1.
+	// A rare buffer growth (or the runtime refilling a cache after a GC) shows as a fraction
+	// over 8 frames; an allocation every frame would be ≥ 1.
 	if rep["allocs_per_frame"].(float64) >= 1 {
 		t.Errorf("the renderer allocates in steady state: %s", stdout)
 	}
