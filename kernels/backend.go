@@ -73,21 +73,13 @@ type caps struct {
 // minCap is the smallest capacity of any list: small scenes grow past it rarely.
 const minCap = 64
 
-// New returns a backend on dev that owns dev (Close closes it). Labels are drawn when the
-// font (render.NewFont of opts.LabelSize) is a GlyphSource.
+// New returns a backend on dev that owns dev (Close closes it), with the label font
+// render.NewFont(opts.LabelSize) packed into a glyph atlas on the device.
 func New(dev Device, opts render.Options) (*GPU, error) {
 	f, err := render.NewFont(opts.LabelSize)
 	if err != nil {
 		return nil, err
 	}
-	var src GlyphSource
-	if gs, ok := any(f).(GlyphSource); ok {
-		src = gs
-	}
-	return newGPU(dev, opts, f, src)
-}
-
-func newGPU(dev Device, opts render.Options, f *render.Font, src GlyphSource) (*GPU, error) {
 	g := &GPU{dev: dev, font: f, timed: opts.Timed, workers: opts.Workers}
 	if e, ok := dev.(*EmuDevice); ok {
 		g.workers = e.Workers()
@@ -95,18 +87,15 @@ func newGPU(dev Device, opts render.Options, f *render.Font, src GlyphSource) (*
 	if g.workers <= 0 {
 		g.workers = 1
 	}
-	var err error
 	if g.params, err = dev.Alloc(int(sizeofParams)); err != nil {
 		return nil, err
 	}
-	if src != nil {
-		g.atlas = newAtlas(src)
-		if err := g.ensure(&g.atlasBuf, len(g.atlas.bytes)); err != nil {
-			return nil, err
-		}
-		if err := dev.CopyIn(g.atlasBuf.ptr, g.atlas.bytes); err != nil {
-			return nil, err
-		}
+	g.atlas = newAtlas(f)
+	if err := g.ensure(&g.atlasBuf, len(g.atlas.bytes)); err != nil {
+		return nil, err
+	}
+	if err := dev.CopyIn(g.atlasBuf.ptr, g.atlas.bytes); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
@@ -186,9 +175,6 @@ func (g *GPU) Draw(f composite.Frame, p *render.Primitives) error {
 	}
 	g.labels, g.glyphs = g.labels[:0], g.glyphs[:0]
 	if len(p.Labels) > 0 {
-		if g.atlas == nil {
-			return errNoGlyphs
-		}
 		g.labels, g.glyphs = g.atlas.layout(p.Labels, g.font, g.labels, g.glyphs)
 	}
 	for attempt := 0; ; attempt++ {

@@ -17,15 +17,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 	if err != nil {
 		t.Skipf("no usable GPU: %v", err)
 	}
-	f, err := render.NewFont(12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := extractGlyphs(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := newGPU(d, render.Options{LabelSize: 12}, f, src)
+	g, err := New(d, render.Options{LabelSize: 12})
 	if err != nil {
 		d.Close()
 		t.Fatal(err)
@@ -34,6 +26,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 	rng := rand.New(rand.NewSource(testSeed(t)))
 	for range 24 {
 		w, h := 16+rng.Intn(600), 16+rng.Intn(400)
-		drawBoth(t, rng, g, randomScene(rng, w, h, f), w, h)
+		drawBoth(t, rng, g, randomScene(rng, w, h, g.Font()), w, h)
 	}
 }

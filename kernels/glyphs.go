@@ -1,24 +1,9 @@
 package kernels
 
 import (
-	"errors"
-
 	"golang.org/x/image/math/fixed"
 	"trackink/render"
 )
-
-// GlyphSource gives the label font's rasterised glyphs: the coverage mask that draws byte c
-// (w × h bytes, row-major; bytes outside the font draw '?'), its offset (dx, dy) from the
-// pen position on the baseline, and its advance. *render.Font satisfies it once render
-// exports the method below; until then a backend draws no labels and says so (Draw returns
-// errNoGlyphs for a frame with labels):
-//
-//	func (f *Font) Glyph(c byte) (mask []byte, w, h, dx, dy int, adv fixed.Int26_6)
-type GlyphSource interface {
-	Glyph(c byte) (mask []byte, w, h, dx, dy int, adv fixed.Int26_6)
-}
-
-var errNoGlyphs = errors.New("kernels: labels need render.(*Font).Glyph, which render does not export yet")
 
 // atlas is a font's glyphs packed for the device: all masks in one byte array.
 type atlas struct {
@@ -31,12 +16,12 @@ type atlasGlyph struct {
 	adv                fixed.Int26_6
 }
 
-// newAtlas packs the glyphs of every byte value (the source maps unknown bytes to '?', so
+// newAtlas packs the glyphs of every byte value (the font maps unknown bytes to '?', so
 // the table needs no fallback of its own).
-func newAtlas(src GlyphSource) *atlas {
+func newAtlas(f *render.Font) *atlas {
 	a := &atlas{}
 	for c := 0; c < 256; c++ {
-		mask, w, h, dx, dy, adv := src.Glyph(byte(c))
+		mask, w, h, dx, dy, adv := f.Glyph(byte(c))
 		a.glyphs[c] = atlasGlyph{mask: len(a.bytes), w: w, h: h, dx: dx, dy: dy, adv: adv}
 		a.bytes = append(a.bytes, mask[:w*h]...)
 	}
