@@ -44,11 +44,7 @@ const faissSlack = 128 * 0x1p-24
 func (f *faissSearch) search(xs, ys []float64, k int, nbr []int32, d2 []float64) error {
 	n := len(xs)
 	// Centring the points shrinks the norms, and with them FAISS's cancellation error.
-	minX, maxX, minY, maxY := xs[0], xs[0], ys[0], ys[0]
-	for i := range xs {
-		minX, maxX = min(minX, xs[i]), max(maxX, xs[i])
-		minY, maxY = min(minY, ys[i]), max(maxY, ys[i])
-	}
+	minX, maxX, minY, maxY := extent(xs, ys)
 	ox, oy := (minX+maxX)/2, (minY+maxY)/2
 	rad := max(maxX-ox, ox-minX, maxY-oy, oy-minY)
 	slack := faissSlack * rad * rad

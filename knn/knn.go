@@ -205,6 +205,16 @@ func (g *Graph) Close() error {
 
 // dist2 is the squared distance every backend and every rule uses. The conversions stop the
 // compiler from fusing a multiply-add (the spec allows it), which would round differently.
+// extent returns the bounding box of the points (at least one).
+func extent(xs, ys []float64) (minX, maxX, minY, maxY float64) {
+	minX, maxX, minY, maxY = xs[0], xs[0], ys[0], ys[0]
+	for i := range xs {
+		minX, maxX = min(minX, xs[i]), max(maxX, xs[i])
+		minY, maxY = min(minY, ys[i]), max(maxY, ys[i])
+	}
+	return minX, maxX, minY, maxY
+}
+
 func dist2(x1, y1, x2, y2 float64) float64 {
 	dx, dy := x1-x2, y1-y2
 	return float64(dx*dx) + float64(dy*dy)

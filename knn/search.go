@@ -101,11 +101,7 @@ func (g *gridSearch) helper(jobs <-chan gridJob, done chan<- struct{}) {
 
 func (g *gridSearch) search(xs, ys []float64, k int, nbr []int32, d2 []float64) error {
 	n := len(xs)
-	minX, maxX, minY, maxY := xs[0], xs[0], ys[0], ys[0]
-	for i := range xs {
-		minX, maxX = min(minX, xs[i]), max(maxX, xs[i])
-		minY, maxY = min(minY, ys[i]), max(maxY, ys[i])
-	}
+	minX, maxX, minY, maxY := extent(xs, ys)
 	w, h := maxX-minX, maxY-minY
 	// About two points per cell whether the points fill an area or lie along a line; this
 	// also bounds the cell count by 1.5n+1.
