@@ -204,8 +204,10 @@ func TestTileClearLeavesItZero(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	tile := randomTile(rng, 0, 0, 64, 64)
 	tile.Clear()
-	if !tile.Empty() {
-		t.Fatal("spans remain after Clear")
+	for y, s := range tile.Span {
+		if s != (Span{}) {
+			t.Fatalf("row %d keeps span %+v after Clear", y, s)
+		}
 	}
 	for i, v := range tile.Pix {
 		if v != 0 {

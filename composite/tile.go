@@ -41,16 +41,6 @@ func (t *Tile) Touch(y, x0, x1 int) {
 	}
 }
 
-// Empty reports whether nothing was drawn into the tile.
-func (t *Tile) Empty() bool {
-	for y := 0; y < t.H; y++ {
-		if t.Span[y].X0 < t.Span[y].X1 {
-			return false
-		}
-	}
-	return true
-}
-
 // Clear zeroes the touched pixels and the spans, ready for the next Reset.
 func (t *Tile) Clear() {
 	for y := 0; y < TileSize; y++ {
