@@ -2,66 +2,45 @@
 
 package kernels
 
+// The CUDA device: gorgonia.org/cu for the driver API it wraps (context, memory, copies,
+// module, launches, streams, events), and the few calls it does not wrap (stream capture
+// into a graph, graph instantiate, launch and destroy) in the cgo below.
+//
+// gorgonia.org/cu's package init calls cuInit and exits the process when that fails, so a
+// binary built with the cuda tag needs an NVIDIA driver and a GPU to start at all (the
+// default build probes for them with dlopen instead: probe.go). tk_require_driver runs the
+// same check first, at load time, to say so in words a user can act on.
+
 /*
 #cgo LDFLAGS: -lcuda
 #include <cuda.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-// Every call first makes the context current: cgo calls may run on any OS thread, and a
-// CUDA context is current per thread.
-static CUresult tk_cur(CUcontext c) { return cuCtxSetCurrent(c); }
-
-static CUresult tk_launch(CUcontext c, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                          unsigned bz, CUdeviceptr params, CUstream s) {
-  CUresult r = tk_cur(c);
-  if (r != CUDA_SUCCESS) return r;
-  void* args[] = {&params};
-  return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, 0, s, args, NULL);
-}
-
-static CUresult tk_copy_in(CUcontext c, CUdeviceptr dst, const void* src, size_t n, CUstream s) {
-  CUresult r = tk_cur(c);
-  if (r == CUDA_SUCCESS) r = cuMemcpyHtoDAsync(dst, src, n, s);
-  if (r == CUDA_SUCCESS) r = cuStreamSynchronize(s);
-  return r;
-}
-
-static CUresult tk_copy_out(CUcontext c, void* dst, CUdeviceptr src, size_t n, CUstream s) {
-  CUresult r = tk_cur(c);
-  if (r == CUDA_SUCCESS) r = cuMemcpyDtoHAsync(dst, src, n, s);
-  if (r == CUDA_SUCCESS) r = cuStreamSynchronize(s);
-  return r;
-}
-
-static CUresult tk_zero(CUcontext c, CUdeviceptr p, size_t n, CUstream s) {
-  CUresult r = tk_cur(c);
-  if (r == CUDA_SUCCESS) r = cuMemsetD8Async(p, 0, n, s);
-  if (r == CUDA_SUCCESS) r = cuStreamSynchronize(s);
-  return r;
+__attribute__((constructor)) static void tk_require_driver(void) {
+  CUresult r = cuInit(0);
+  if (r == CUDA_SUCCESS) return;
+  const char *name = "?", *desc = "?";
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &desc);
+  fprintf(stderr,
+          "trackink: this binary has the CUDA backend (built with -tags cuda) and cannot start without a working "
+          "NVIDIA driver and GPU: cuInit: %s (%s).\n"
+          "trackink: on a machine without one, use the default build (make build), which looks for CUDA at run time.\n",
+          name, desc);
+  exit(1);
 }
 
 // Relaxed capture mode: the capture belongs to the stream, not to the OS thread that began
-// it, so Go may move the goroutine between threads while it records.
-static CUresult tk_begin_capture(CUcontext c, CUstream s) {
-  CUresult r = tk_cur(c);
-  return r == CUDA_SUCCESS ? cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED) : r;
-}
+// it (the Go code locks its thread per call, not across the whole capture).
+static CUresult tk_begin_capture(CUstream s) { return cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED); }
 
-static CUresult tk_end_capture(CUcontext c, CUstream s, CUgraphExec* exec) {
-  CUresult r = tk_cur(c);
-  if (r != CUDA_SUCCESS) return r;
+static CUresult tk_end_capture(CUstream s, CUgraphExec* exec) {
   CUgraph g;
-  r = cuStreamEndCapture(s, &g);
+  CUresult r = cuStreamEndCapture(s, &g);
   if (r != CUDA_SUCCESS) return r;
   r = cuGraphInstantiateWithFlags(exec, g, 0);
   cuGraphDestroy(g);
-  return r;
-}
-
-static CUresult tk_elapsed(CUcontext c, CUevent a, CUevent b, float* ms) {
-  CUresult r = tk_cur(c);
-  if (r == CUDA_SUCCESS) r = cuEventSynchronize(b);
-  if (r == CUDA_SUCCESS) r = cuEventElapsedTime(ms, a, b);
   return r;
 }
 */
@@ -71,8 +50,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"os"
+	"runtime"
 	"time"
 	"unsafe"
+
+	"gorgonia.org/cu"
 
 	"trackink/render"
 )
@@ -86,24 +69,31 @@ var fatbin []byte
 // CUDABuilt reports whether this binary has the CUDA backend.
 const CUDABuilt = true
 
-// CUDADevice is the Device on an NVIDIA GPU, through the CUDA driver API: one context
-// (the device's primary context), one stream, the kernels' module loaded from the embedded
-// fatbin.
+// CUDADevice is the Device on an NVIDIA GPU: the device's primary context (the one FFmpeg
+// uses for NVDEC when asked, so decoded frames are addressable here), one stream, and the
+// kernels' module loaded from the embedded fatbin.
 type CUDADevice struct {
-	ctx    C.CUcontext
-	dev    C.CUdevice
-	stream C.CUstream
-	module C.CUmodule
-	image  unsafe.Pointer // the fatbin in C memory, alive while the module is
-	funcs  map[string]C.CUfunction
+	dev    cu.Device
+	ctx    cu.CUContext
+	stream cu.Stream
+	module cu.Module
+	funcs  map[string]cu.Function
 	graphs map[Graph]C.CUgraphExec
-	events map[Event]C.CUevent
+	events map[Event]cu.Event
 	next   uint64
 	name   string
 	closed bool
 }
 
-func cuErr(what string, r C.CUresult) error {
+func cuErr(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("cuda: %s: %w", what, err)
+}
+
+// cuResult names a CUresult from the calls gorgonia.org/cu does not wrap.
+func cuResult(what string, r C.CUresult) error {
 	if r == C.CUDA_SUCCESS {
 		return nil
 	}
@@ -113,39 +103,74 @@ func cuErr(what string, r C.CUresult) error {
 	return fmt.Errorf("cuda: %s: %s (%s)", what, C.GoString(name), C.GoString(desc))
 }
 
+// enter pins the goroutine to its OS thread and makes the context current there: a CUDA
+// context is current per thread, and Go may move a goroutine between threads between any
+// two calls. The caller defers the returned unpin.
+func (d *CUDADevice) enter() (func(), error) {
+	runtime.LockOSThread()
+	if err := cu.SetCurrentContext(d.ctx); err != nil {
+		runtime.UnlockOSThread()
+		return nil, cuErr("cuCtxSetCurrent", err)
+	}
+	return runtime.UnlockOSThread, nil
+}
+
+// cstream is the stream as this file's cgo sees it (each cgo package has its own C types).
+func (d *CUDADevice) cstream() C.CUstream { return C.CUstream(unsafe.Pointer(d.stream.C())) }
+
 // NewCUDADevice opens GPU ordinal and loads the kernels.
 func NewCUDADevice(ordinal int) (*CUDADevice, error) {
 	if len(fatbin) == 0 {
 		return nil, errors.New("cuda: the embedded fatbin is empty (run kernels/build.sh before go build -tags cuda)")
 	}
-	if err := cuErr("cuInit", C.cuInit(0)); err != nil {
+	dev, err := cu.GetDevice(ordinal)
+	if err != nil {
+		return nil, cuErr(fmt.Sprintf("cuDeviceGet(%d)", ordinal), err)
+	}
+	d := &CUDADevice{dev: dev, funcs: map[string]cu.Function{}, graphs: map[Graph]C.CUgraphExec{}, events: map[Event]cu.Event{}}
+	if d.name, err = dev.Name(); err != nil {
+		return nil, cuErr("cuDeviceGetName", err)
+	}
+	if d.ctx, err = dev.RetainPrimaryCtx(); err != nil {
+		return nil, cuErr("cuDevicePrimaryCtxRetain", err)
+	}
+	unpin, err := d.enter()
+	if err != nil {
+		dev.ReleasePrimaryCtx()
 		return nil, err
 	}
-	d := &CUDADevice{funcs: map[string]C.CUfunction{}, graphs: map[Graph]C.CUgraphExec{}, events: map[Event]C.CUevent{}}
-	if err := cuErr("cuDeviceGet", C.cuDeviceGet(&d.dev, C.int(ordinal))); err != nil {
-		return nil, err
-	}
-	var name [256]C.char
-	C.cuDeviceGetName(&name[0], C.int(len(name)), d.dev)
-	d.name = C.GoString(&name[0])
-	if err := cuErr("cuDevicePrimaryCtxRetain", C.cuDevicePrimaryCtxRetain(&d.ctx, d.dev)); err != nil {
-		return nil, err
-	}
-	if err := cuErr("cuCtxSetCurrent", C.tk_cur(d.ctx)); err != nil {
+	defer unpin()
+	// A blocking stream: it waits for work on the legacy default stream, where FFmpeg's
+	// NVDEC copies decoded pictures, before drawing on them in place.
+	if d.stream, err = cu.MakeStream(cu.DefaultStream); err != nil {
 		d.Close()
-		return nil, err
+		return nil, cuErr("cuStreamCreate", err)
 	}
-	if err := cuErr("cuStreamCreate", C.cuStreamCreate(&d.stream, C.CU_STREAM_NON_BLOCKING)); err != nil {
-		d.Close()
-		return nil, err
-	}
-	// cuModuleLoadData takes the binary as is (no NUL truncation, unlike a CString).
-	d.image = C.CBytes(fatbin)
-	if err := cuErr("cuModuleLoadData", C.cuModuleLoadData(&d.module, d.image)); err != nil {
+	if d.module, err = loadFatbin(); err != nil {
 		d.Close()
 		return nil, err
 	}
 	return d, nil
+}
+
+// loadFatbin loads the embedded fatbin into the current context. gorgonia.org/cu's
+// LoadData and LoadFatBinary pass the image through C.CString, which cuts a binary at its
+// first NUL byte, so the image goes through a temporary file and cu.Load.
+func loadFatbin() (cu.Module, error) {
+	f, err := os.CreateTemp("", "trackink-kernels-*.fatbin")
+	if err != nil {
+		return cu.Module{}, fmt.Errorf("cuda: writing the kernels for the driver: %w", err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(fatbin)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return cu.Module{}, fmt.Errorf("cuda: writing the kernels for the driver: %w", err)
+	}
+	m, err := cu.Load(f.Name())
+	return m, cuErr("cuModuleLoad (the kernels' fatbin; sm_75 or newer is needed)", err)
 }
 
 // NewCUDA returns the CUDA backend on GPU 0.
@@ -167,34 +192,51 @@ func (d *CUDADevice) Name() string { return d.name }
 
 // Alloc implements Device.
 func (d *CUDADevice) Alloc(n int) (Ptr, error) {
-	if err := cuErr("cuCtxSetCurrent", C.tk_cur(d.ctx)); err != nil {
+	unpin, err := d.enter()
+	if err != nil {
 		return 0, err
 	}
-	var p C.CUdeviceptr
-	if err := cuErr(fmt.Sprintf("cuMemAlloc(%d)", n), C.cuMemAlloc(&p, C.size_t(n))); err != nil {
-		return 0, err
-	}
-	return Ptr(p), nil
+	defer unpin()
+	p, err := cu.MemAlloc(int64(n))
+	return Ptr(p), cuErr(fmt.Sprintf("cuMemAlloc(%d)", n), err)
 }
 
 // Free implements Device.
 func (d *CUDADevice) Free(p Ptr) {
-	C.tk_cur(d.ctx)
-	C.cuMemFree(C.CUdeviceptr(p))
+	if unpin, err := d.enter(); err == nil {
+		cu.MemFree(cu.DevicePtr(p))
+		unpin()
+	}
 }
 
 // Zero implements Device.
 func (d *CUDADevice) Zero(p Ptr, n int) error {
-	return cuErr("cuMemsetD8", C.tk_zero(d.ctx, C.CUdeviceptr(p), C.size_t(n), d.stream))
+	unpin, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer unpin()
+	if err := cu.MemsetD8Async(cu.DevicePtr(p), 0, int64(n), d.stream); err != nil {
+		return cuErr("cuMemsetD8", err)
+	}
+	return cuErr("cuStreamSynchronize", d.stream.Synchronize())
 }
 
-// CopyIn implements Device. The copy is synchronous, so src is not used after the call
-// (cgo forbids C from keeping Go memory).
+// CopyIn implements Device. The copy is complete when it returns, so src is not used after
+// the call (cgo forbids C from keeping Go memory).
 func (d *CUDADevice) CopyIn(dst Ptr, src []byte) error {
 	if len(src) == 0 {
 		return nil
 	}
-	return cuErr("cuMemcpyHtoD", C.tk_copy_in(d.ctx, C.CUdeviceptr(dst), unsafe.Pointer(&src[0]), C.size_t(len(src)), d.stream))
+	unpin, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer unpin()
+	if err := cu.MemcpyHtoDAsync(cu.DevicePtr(dst), unsafe.Pointer(&src[0]), int64(len(src)), d.stream); err != nil {
+		return cuErr("cuMemcpyHtoD", err)
+	}
+	return cuErr("cuStreamSynchronize", d.stream.Synchronize())
 }
 
 // CopyOut implements Device.
@@ -202,42 +244,57 @@ func (d *CUDADevice) CopyOut(dst []byte, src Ptr) error {
 	if len(dst) == 0 {
 		return nil
 	}
-	return cuErr("cuMemcpyDtoH", C.tk_copy_out(d.ctx, unsafe.Pointer(&dst[0]), C.CUdeviceptr(src), C.size_t(len(dst)), d.stream))
-}
-
-func (d *CUDADevice) function(name string) (C.CUfunction, error) {
-	if f, ok := d.funcs[name]; ok {
-		return f, nil
-	}
-	cs := C.CString(name)
-	defer C.free(unsafe.Pointer(cs))
-	var f C.CUfunction
-	if err := cuErr("cuModuleGetFunction "+name, C.cuModuleGetFunction(&f, d.module, cs)); err != nil {
-		return nil, err
-	}
-	d.funcs[name] = f
-	return f, nil
-}
-
-// Launch implements Device.
-func (d *CUDADevice) Launch(kernel string, grid, block Dim3, params Ptr) error {
-	f, err := d.function(kernel)
+	unpin, err := d.enter()
 	if err != nil {
 		return err
 	}
-	return cuErr("cuLaunchKernel "+kernel, C.tk_launch(d.ctx, f, C.uint(grid.X), C.uint(grid.Y), C.uint(grid.Z),
-		C.uint(block.X), C.uint(block.Y), C.uint(block.Z), C.CUdeviceptr(params), d.stream))
+	defer unpin()
+	if err := cu.MemcpyDtoHAsync(unsafe.Pointer(&dst[0]), cu.DevicePtr(src), int64(len(dst)), d.stream); err != nil {
+		return cuErr("cuMemcpyDtoH", err)
+	}
+	return cuErr("cuStreamSynchronize", d.stream.Synchronize())
+}
+
+// Launch implements Device. gorgonia.org/cu copies each kernel argument as 8 bytes, which
+// is what every kernel takes: the parameter block's address.
+func (d *CUDADevice) Launch(kernel string, grid, block Dim3, params Ptr) error {
+	unpin, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer unpin()
+	f, ok := d.funcs[kernel]
+	if !ok {
+		if f, err = d.module.Function(kernel); err != nil {
+			return cuErr("cuModuleGetFunction "+kernel, err)
+		}
+		d.funcs[kernel] = f
+	}
+	arg := uint64(params)
+	err = f.Launch(int(grid.X), int(grid.Y), int(grid.Z), int(block.X), int(block.Y), int(block.Z), 0, d.stream,
+		[]unsafe.Pointer{unsafe.Pointer(&arg)})
+	return cuErr("cuLaunchKernel "+kernel, err)
 }
 
 // BeginCapture implements Device.
 func (d *CUDADevice) BeginCapture() error {
-	return cuErr("cuStreamBeginCapture", C.tk_begin_capture(d.ctx, d.stream))
+	unpin, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer unpin()
+	return cuResult("cuStreamBeginCapture", C.tk_begin_capture(d.cstream()))
 }
 
 // EndCapture implements Device.
 func (d *CUDADevice) EndCapture() (Graph, error) {
+	unpin, err := d.enter()
+	if err != nil {
+		return 0, err
+	}
+	defer unpin()
 	var exec C.CUgraphExec
-	if err := cuErr("cuStreamEndCapture", C.tk_end_capture(d.ctx, d.stream, &exec)); err != nil {
+	if err := cuResult("cuStreamEndCapture", C.tk_end_capture(d.cstream(), &exec)); err != nil {
 		return 0, err
 	}
 	d.next++
@@ -251,25 +308,37 @@ func (d *CUDADevice) LaunchGraph(g Graph) error {
 	if !ok {
 		return fmt.Errorf("cuda: no graph %d", g)
 	}
-	C.tk_cur(d.ctx)
-	return cuErr("cuGraphLaunch", C.cuGraphLaunch(exec, d.stream))
+	unpin, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer unpin()
+	return cuResult("cuGraphLaunch", C.cuGraphLaunch(exec, d.cstream()))
 }
 
 // FreeGraph implements Device.
 func (d *CUDADevice) FreeGraph(g Graph) {
-	if exec, ok := d.graphs[g]; ok {
-		C.tk_cur(d.ctx)
+	exec, ok := d.graphs[g]
+	if !ok {
+		return
+	}
+	delete(d.graphs, g)
+	if unpin, err := d.enter(); err == nil {
 		C.cuGraphExecDestroy(exec)
-		delete(d.graphs, g)
+		unpin()
 	}
 }
 
 // NewEvent implements Device.
 func (d *CUDADevice) NewEvent() (Event, error) {
-	C.tk_cur(d.ctx)
-	var e C.CUevent
-	if err := cuErr("cuEventCreate", C.cuEventCreate(&e, C.CU_EVENT_DEFAULT)); err != nil {
+	unpin, err := d.enter()
+	if err != nil {
 		return 0, err
+	}
+	defer unpin()
+	e, err := cu.MakeEvent(cu.DefaultEvent)
+	if err != nil {
+		return 0, cuErr("cuEventCreate", err)
 	}
 	d.next++
 	d.events[Event(d.next)] = e
@@ -282,32 +351,54 @@ func (d *CUDADevice) Record(e Event) error {
 	if !ok {
 		return fmt.Errorf("cuda: no event %d", e)
 	}
-	C.tk_cur(d.ctx)
-	return cuErr("cuEventRecord", C.cuEventRecord(ev, d.stream))
+	unpin, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer unpin()
+	return cuErr("cuEventRecord", ev.Record(d.stream))
 }
 
 // Elapsed implements Device.
 func (d *CUDADevice) Elapsed(from, to Event) (time.Duration, error) {
-	var ms C.float
-	if err := cuErr("cuEventElapsedTime", C.tk_elapsed(d.ctx, d.events[from], d.events[to], &ms)); err != nil {
+	a, okA := d.events[from]
+	b, okB := d.events[to]
+	if !okA || !okB {
+		return 0, fmt.Errorf("cuda: no events %d, %d", from, to)
+	}
+	unpin, err := d.enter()
+	if err != nil {
 		return 0, err
 	}
-	return time.Duration(float64(ms) * float64(time.Millisecond)), nil
+	defer unpin()
+	if err := b.Synchronize(); err != nil {
+		return 0, cuErr("cuEventSynchronize", err)
+	}
+	ms, err := a.Elapsed(b)
+	return time.Duration(ms * float64(time.Millisecond)), cuErr("cuEventElapsedTime", err)
 }
 
 // FreeEvent implements Device.
 func (d *CUDADevice) FreeEvent(e Event) {
-	if ev, ok := d.events[e]; ok {
-		C.tk_cur(d.ctx)
-		C.cuEventDestroy(ev)
-		delete(d.events, e)
+	ev, ok := d.events[e]
+	if !ok {
+		return
+	}
+	delete(d.events, e)
+	if unpin, err := d.enter(); err == nil {
+		cu.DestroyEvent(&ev)
+		unpin()
 	}
 }
 
 // Sync implements Device.
 func (d *CUDADevice) Sync() error {
-	C.tk_cur(d.ctx)
-	return cuErr("cuStreamSynchronize", C.cuStreamSynchronize(d.stream))
+	unpin, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer unpin()
+	return cuErr("cuStreamSynchronize", d.stream.Synchronize())
 }
 
 // Close implements Device.
@@ -316,21 +407,27 @@ func (d *CUDADevice) Close() {
 		return
 	}
 	d.closed = true
-	C.tk_cur(d.ctx)
 	for g := range d.graphs {
 		d.FreeGraph(g)
 	}
 	for e := range d.events {
 		d.FreeEvent(e)
 	}
-	if d.module != nil {
-		C.cuModuleUnload(d.module)
+	if unpin, err := d.enter(); err == nil {
+		d.close()
+		unpin()
 	}
-	if d.image != nil {
-		C.free(d.image)
+	d.dev.ReleasePrimaryCtx()
+}
+
+// close releases the module and stream; the context is current.
+func (d *CUDADevice) close() {
+	var none cu.Module
+	if d.module != none {
+		d.module.Unload()
 	}
-	if d.stream != nil {
-		C.cuStreamDestroy(d.stream)
+	var noStream cu.Stream
+	if d.stream != noStream {
+		d.stream.Destroy()
 	}
-	C.cuDevicePrimaryCtxRelease(d.dev)
 }

@@ -1,6 +1,7 @@
 // Package kernels is trackink's GPU path: the CUDA C kernels (*.cu), the host code that
 // drives them (GPU, written once against the narrow Device interface), and two devices
-// behind that interface: the CUDA driver (cuda.go, build tag cuda) and an emulated device
+// behind that interface: the CUDA driver through gorgonia.org/cu (cuda.go, build tag cuda,
+// plus a little cgo of its own for stream capture and graph launch) and an emulated device
 // that runs the same kernel sources on the CPU (emu.cc, every build).
 //
 // Why an emulated device: the development and CI machines have no GPU, and "it compiled
