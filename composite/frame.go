@@ -17,7 +17,10 @@
 // 2×2 block first, which is the same as averaging the composited RGB.
 package composite
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Matrix selects the Y'CbCr colour matrix.
 type Matrix int
@@ -51,12 +54,48 @@ func (r Range) String() string {
 	return "limited"
 }
 
-// Frame is an 8-bit image that a layer tile can be composited onto.
+// Frame is an 8-bit image that a layer is composited onto: a HostFrame in host memory,
+// or a DeviceNV12 in GPU memory, which only a device backend (package kernels) can reach.
 type Frame interface {
 	// Size returns the frame's width and height in pixels.
 	Size() (w, h int)
+}
+
+// HostFrame is a Frame in host memory, which a layer tile is composited onto on the CPU.
+type HostFrame interface {
+	Frame
 	// Over composites the tile onto the frame; the tile lies wholly inside the frame.
 	Over(t *Tile)
+}
+
+// DeviceNV12 is an NV12 frame in GPU memory, as NVDEC decodes 8-bit 4:2:0 video: the
+// planes are device addresses in the CUDA context the backend shares with the decoder.
+// The overlay is composited into it in place, with no copy to host memory and back.
+type DeviceNV12 struct {
+	Y, UV             uint64 // device addresses of the planes' first bytes
+	StrideY, StrideUV int    // bytes between rows (the allocation's pitch)
+	W, H              int
+	Matrix            Matrix
+	Range             Range
+}
+
+// Size implements Frame.
+func (f *DeviceNV12) Size() (int, int) { return f.W, f.H }
+
+// Check reports whether the frame's addresses and pitches can hold its size.
+func (f *DeviceNV12) Check() error {
+	cw := (f.W + 1) / 2
+	switch {
+	case f.W <= 0 || f.H <= 0:
+		return fmt.Errorf("composite: device frame size %dx%d", f.W, f.H)
+	case f.Y == 0 || f.UV == 0:
+		return errors.New("composite: device frame has a null plane")
+	case f.StrideY < f.W:
+		return fmt.Errorf("composite: device frame Y pitch %d is less than the width %d", f.StrideY, f.W)
+	case f.StrideUV < 2*cw:
+		return fmt.Errorf("composite: device frame UV pitch %d is less than %d bytes", f.StrideUV, 2*cw)
+	}
+	return nil
 }
 
 // RGBA is an 8-bit premultiplied RGBA frame (the layout of image.RGBA).

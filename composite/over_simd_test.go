@@ -153,7 +153,7 @@ func TestOverMatchesGo(t *testing.T) {
 		for _, m := range []Matrix{BT709, BT601} {
 			for _, rg := range []Range{Limited, Full} {
 				y, u, v, uv := randomBytes(rng, w*h), randomBytes(rng, cw*ch), randomBytes(rng, cw*ch), randomBytes(rng, 2*cw*ch)
-				frames := func() (Frame, Frame, func() [][]byte) {
+				frames := func() (HostFrame, HostFrame, func() [][]byte) {
 					p := &YUV420P{Y: bytes.Clone(y), U: bytes.Clone(u), V: bytes.Clone(v), StrideY: w, StrideU: cw, StrideV: cw, W: w, H: h, Matrix: m, Range: rg}
 					n := &NV12{Y: bytes.Clone(y), UV: bytes.Clone(uv), StrideY: w, StrideUV: 2 * cw, W: w, H: h, Matrix: m, Range: rg}
 					return p, n, func() [][]byte { return [][]byte{p.Y, p.U, p.V, n.Y, n.UV} }

@@ -15,7 +15,9 @@ import (
 //
 // Per frame: the primitives, the laid-out labels, the parameter block and the frame's
 // planes are copied into fixed device buffers; the graph (bin, boxes, lines, curves,
-// labels, composite) is launched; the status and the planes are copied back. Every kernel
+// labels, composite) is launched; the status and the planes are copied back. A frame
+// already in device memory (composite.DeviceNV12, an NVDEC frame) is not copied at all: its
+// plane addresses go into the parameter block and the composite writes it in place. Every kernel
 // takes the same single argument, the parameter block's address, and reads all other
 // addresses and all counts from the block, so that a buffer that grows is only a new
 // address in the next frame's block. A graph is captured again only when a launch's grid
@@ -207,6 +209,7 @@ func (g *GPU) Draw(f composite.Frame, p *render.Primitives) error {
 			}
 		}
 	}
+	// A device frame was composited in place; reading the status back waited for it.
 	for i, pl := range hf.planes {
 		if err := g.dev.CopyOut(pl, g.bufs.planes[i].ptr); err != nil {
 			return err
@@ -217,7 +220,7 @@ func (g *GPU) Draw(f composite.Frame, p *render.Primitives) error {
 
 // prepare sizes every buffer for this frame and captures the graph again when a grid
 // changed.
-func (g *GPU) prepare(hf *hostFrame, p *render.Primitives) error {
+func (g *GPU) prepare(hf *frameDesc, p *render.Primitives) error {
 	c := g.caps
 	c.tilesX, c.tilesY = (hf.w+tileSize-1)/tileSize, (hf.h+tileSize-1)/tileSize
 	c.boxes, c.lines = grow(max(c.boxes, minCap), len(p.Boxes)), grow(max(c.lines, minCap), len(p.Lines))
@@ -279,10 +282,14 @@ func (g *GPU) prepare(hf *hostFrame, p *render.Primitives) error {
 }
 
 // upload writes this frame's data and parameter block into the device buffers.
-func (g *GPU) upload(hf *hostFrame, p *render.Primitives) error {
+func (g *GPU) upload(hf *frameDesc, p *render.Primitives) error {
 	b := &g.bufs
 	c := g.caps
 	tiles := c.tilesX * c.tilesY
+	planes := hf.device
+	if !hf.onDevice() {
+		planes = [3]Ptr{b.planes[0].ptr, b.planes[1].ptr, b.planes[2].ptr}
+	}
 	q := tkParams{
 		Width: int32(hf.w), Height: int32(hf.h), TilesX: int32(c.tilesX), TilesY: int32(c.tilesY),
 		NBoxes: int32(len(p.Boxes)), NLines: int32(len(p.Lines)), NCurves: int32(len(p.Curves)),
@@ -290,7 +297,7 @@ func (g *GPU) upload(hf *hostFrame, p *render.Primitives) error {
 		Boxes: uint64(b.boxes.ptr), Lines: uint64(b.lines.ptr), Curves: uint64(b.curves.ptr),
 		Labels: uint64(b.labels.ptr), Glyphs: uint64(b.glyphs.ptr), Atlas: uint64(g.atlasBuf.ptr),
 		ChordStart: uint64(b.chordStart.ptr), CurveStroke: uint64(b.curveStroke.ptr), Layer: uint64(b.layer.ptr), Status: uint64(b.status.ptr),
-		Plane0: uint64(b.planes[0].ptr), Plane1: uint64(b.planes[1].ptr), Plane2: uint64(b.planes[2].ptr),
+		Plane0: uint64(planes[0]), Plane1: uint64(planes[1]), Plane2: uint64(planes[2]),
 		Stride0: int32(hf.strides[0]), Stride1: int32(hf.strides[1]), Stride2: int32(hf.strides[2]),
 		YOff: hf.coeffs.yOff, YR: hf.coeffs.yR, YG: hf.coeffs.yG, YB: hf.coeffs.yB,
 		CbR: hf.coeffs.cbR, CbG: hf.coeffs.cbG, CbB: hf.coeffs.cbB,

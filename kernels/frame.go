@@ -6,32 +6,44 @@ import (
 	"trackink/composite"
 )
 
-// hostFrame is a frame as the device sees it: its format, size, and each plane's bytes
-// from the first pixel to the last (the rows with the host's stride between them), which
-// are copied in before a draw and back out after.
-type hostFrame struct {
+// frameDesc is a frame as the device sees it: its format, size, and its planes. A host
+// frame's planes are bytes from the first pixel to the last (the rows with the host's
+// stride between them), copied in before a draw and back out after; a device frame's are
+// addresses the composite writes in place.
+type frameDesc struct {
 	format  int32
 	w, h    int
 	planes  [3][]byte
+	device  [3]Ptr // planes in device memory; zero for a host frame
 	strides [3]int
 	coeffs  coeffs
 }
 
-func describe(f composite.Frame) (hostFrame, error) {
-	var hf hostFrame
+// onDevice reports whether the frame is in device memory.
+func (fd *frameDesc) onDevice() bool { return fd.device[0] != 0 }
+
+func describe(f composite.Frame) (frameDesc, error) {
+	var hf frameDesc
 	switch fr := f.(type) {
+	case *composite.DeviceNV12:
+		if err := fr.Check(); err != nil {
+			return hf, err
+		}
+		hf = frameDesc{format: formatNV12, w: fr.W, h: fr.H, coeffs: coeffsFor(fr.Matrix, fr.Range)}
+		hf.device[0], hf.strides[0] = Ptr(fr.Y), fr.StrideY
+		hf.device[1], hf.strides[1] = Ptr(fr.UV), fr.StrideUV
 	case *composite.RGBA:
 		if err := fr.Check(); err != nil {
 			return hf, err
 		}
-		hf = hostFrame{format: formatRGBA, w: fr.W, h: fr.H}
+		hf = frameDesc{format: formatRGBA, w: fr.W, h: fr.H}
 		hf.planes[0], hf.strides[0] = span(fr.Pix, fr.Stride, 4*fr.W, fr.H), fr.Stride
 	case *composite.YUV420P:
 		if err := fr.Check(); err != nil {
 			return hf, err
 		}
 		cw, ch := (fr.W+1)/2, (fr.H+1)/2
-		hf = hostFrame{format: formatYUV420P, w: fr.W, h: fr.H, coeffs: coeffsFor(fr.Matrix, fr.Range)}
+		hf = frameDesc{format: formatYUV420P, w: fr.W, h: fr.H, coeffs: coeffsFor(fr.Matrix, fr.Range)}
 		hf.planes[0], hf.strides[0] = span(fr.Y, fr.StrideY, fr.W, fr.H), fr.StrideY
 		hf.planes[1], hf.strides[1] = span(fr.U, fr.StrideU, cw, ch), fr.StrideU
 		hf.planes[2], hf.strides[2] = span(fr.V, fr.StrideV, cw, ch), fr.StrideV
@@ -40,7 +52,7 @@ func describe(f composite.Frame) (hostFrame, error) {
 			return hf, err
 		}
 		cw, ch := (fr.W+1)/2, (fr.H+1)/2
-		hf = hostFrame{format: formatNV12, w: fr.W, h: fr.H, coeffs: coeffsFor(fr.Matrix, fr.Range)}
+		hf = frameDesc{format: formatNV12, w: fr.W, h: fr.H, coeffs: coeffsFor(fr.Matrix, fr.Range)}
 		hf.planes[0], hf.strides[0] = span(fr.Y, fr.StrideY, fr.W, fr.H), fr.StrideY
 		hf.planes[1], hf.strides[1] = span(fr.UV, fr.StrideUV, 2*cw, ch), fr.StrideUV
 	default:

@@ -58,7 +58,7 @@ type Renderer struct {
 
 	// Per-draw state read by the workers.
 	prims *Primitives
-	frame composite.Frame
+	frame composite.HostFrame
 	next  atomic.Int64
 	start chan struct{}
 	// binCurves asks the curve-binning goroutine to run; it answers on curvesBinned.
@@ -135,6 +135,10 @@ func (r *Renderer) Draw(f composite.Frame, p *Primitives) error {
 	if r.start == nil {
 		return errors.New("render: Draw after Close")
 	}
+	hf, ok := f.(composite.HostFrame)
+	if !ok {
+		return fmt.Errorf("render: the CPU renderer cannot draw on a %T (a frame in GPU memory needs the cuda backend)", f)
+	}
 	w, h := f.Size()
 	if w <= 0 || h <= 0 {
 		return fmt.Errorf("render: frame size %dx%d", w, h)
@@ -154,7 +158,7 @@ func (r *Renderer) Draw(f composite.Frame, p *Primitives) error {
 		r.last[StageBin] = time.Since(t0)
 	}
 
-	r.frame = f
+	r.frame = hf
 	r.next.Store(0)
 	r.done.Add(len(r.workers))
 	for range r.workers {

@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -385,5 +386,19 @@ func TestNonFiniteCoordinatesDrawNothing(t *testing.T) {
 		if v != v {
 			t.Fatalf("pixel value %d is NaN", i)
 		}
+	}
+}
+
+// TestDeviceFrameRefused: the CPU cannot reach GPU memory, so a device frame is an error
+// that names the backend to use, not a crash.
+func TestDeviceFrameRefused(t *testing.T) {
+	r, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	err = r.Draw(&composite.DeviceNV12{Y: 1, UV: 1, StrideY: 64, StrideUV: 64, W: 64, H: 64}, &Primitives{})
+	if err == nil || !strings.Contains(err.Error(), "cuda backend") {
+		t.Errorf("Draw on a device frame: %v, want an error naming the cuda backend", err)
 	}
 }

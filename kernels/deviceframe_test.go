@@ -1,0 +1,108 @@
+package kernels
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"trackink/composite"
+	"trackink/render"
+)
+
+// TestDeviceFrameInPlace composites onto NV12 frames that live in device memory, as NVDEC
+// decodes them, with pitches wider than the rows: the result must match the CPU on the same
+// picture, the bytes between a row's end and the pitch must stay untouched, and host and
+// device frames must mix on one backend (one graph: the planes' addresses are data).
+func TestDeviceFrameInPlace(t *testing.T) {
+	rng := rand.New(rand.NewSource(testSeed(t)))
+	const labelSize = 12
+	cpu, err := render.New(render.Options{Workers: 2, LabelSize: labelSize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cpu.Close()
+	g := newTestGPU(t, labelSize, false)
+	const w, h = 203, 117
+	for i := range 6 {
+		p := randomScene(rng, w, h, g.Font())
+		if i%2 == 1 {
+			// A host frame between device frames.
+			fa, fb := randomFrame(rng, w, h)
+			if err := cpu.Draw(fa.frame, p); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Draw(fb.frame, p); err != nil {
+				t.Fatal(err)
+			}
+			if worst, over := diffBytes(fa.bytes(), fb.bytes(), EmuTolerance); over > 0 {
+				t.Fatalf("host frame %d: %d bytes differ by more than %d (largest %d)", i, over, EmuTolerance, worst)
+			}
+			continue
+		}
+		m, r := composite.Matrix(rng.Intn(2)), composite.Range(rng.Intn(2))
+		pitch := (w + 255) &^ 255 // a CUDA allocation's pitch: rows padded to 256 bytes
+		ch := (h + 1) / 2
+		y, uv := make([]byte, pitch*h), make([]byte, pitch*ch)
+		rng.Read(y)
+		rng.Read(uv)
+		want := &composite.NV12{Y: bytes.Clone(y), UV: bytes.Clone(uv), StrideY: pitch, StrideUV: pitch, W: w, H: h, Matrix: m, Range: r}
+		if err := cpu.Draw(want, p); err != nil {
+			t.Fatal(err)
+		}
+		dy, duv := deviceCopy(t, g.dev, y), deviceCopy(t, g.dev, uv)
+		df := &composite.DeviceNV12{Y: uint64(dy), UV: uint64(duv), StrideY: pitch, StrideUV: pitch, W: w, H: h, Matrix: m, Range: r}
+		if err := g.Draw(df, p); err != nil {
+			t.Fatal(err)
+		}
+		for _, pl := range []struct {
+			name string
+			dev  Ptr
+			want []byte
+		}{{"Y", dy, want.Y}, {"UV", duv, want.UV}} {
+			got := make([]byte, len(pl.want))
+			if err := g.dev.CopyOut(got, pl.dev); err != nil {
+				t.Fatal(err)
+			}
+			if worst, over := diffBytes(pl.want, got, EmuTolerance); over > 0 {
+				t.Errorf("device frame %d, plane %s: %d bytes differ by more than %d (largest %d)", i, pl.name, over, EmuTolerance, worst)
+			}
+			g.dev.Free(pl.dev)
+		}
+	}
+	if g.Captures() != 1 {
+		t.Errorf("%d captures for one frame size, want 1", g.Captures())
+	}
+}
+
+// deviceCopy returns a device allocation holding b.
+func deviceCopy(t *testing.T, d Device, b []byte) Ptr {
+	t.Helper()
+	p, err := d.Alloc(len(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.CopyIn(p, b); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestDeviceFrameRejected: frames the composite cannot address are errors, not pictures.
+func TestDeviceFrameRejected(t *testing.T) {
+	g := newTestGPU(t, 12, false)
+	for _, c := range []struct {
+		f    composite.DeviceNV12
+		want string
+	}{
+		{composite.DeviceNV12{Y: 1, UV: 1, StrideY: 64, StrideUV: 64, W: 0, H: 4}, "size 0x4"},
+		{composite.DeviceNV12{UV: 1, StrideY: 64, StrideUV: 64, W: 64, H: 4}, "null plane"},
+		{composite.DeviceNV12{Y: 1, UV: 1, StrideY: 63, StrideUV: 64, W: 64, H: 4}, "Y pitch 63"},
+		{composite.DeviceNV12{Y: 1, UV: 1, StrideY: 64, StrideUV: 63, W: 63, H: 4}, "UV pitch 63"},
+	} {
+		err := g.Draw(&c.f, &render.Primitives{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one saying %q", c.f, err, c.want)
+		}
+	}
+}
