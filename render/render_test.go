@@ -392,7 +392,7 @@ func TestNonFiniteCoordinatesDrawNothing(t *testing.T) {
 // TestDeviceFrameRefused: the CPU cannot reach GPU memory, so a device frame is an error
 // that names the backend to use, not a crash.
 func TestDeviceFrameRefused(t *testing.T) {
-	r, err := New(Options{Workers: 1})
+	r, err := New(Options{Workers: 1, LabelSize: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
