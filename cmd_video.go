@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"trackink/composite"
+	"trackink/kernels"
 	"trackink/render"
 	"trackink/scene"
 	"trackink/video"
@@ -40,7 +41,7 @@ func (v *videoFlags) register(fs interface {
 	fs.IntVar(&v.crf, "crf", 0, "constant quality (x264/x265 crf, NVENC cq); 0 keeps the encoder's default")
 	fs.StringVar(&v.preset, "preset", "", "encoder preset, x264 names (ultrafast … veryslow); mapped to NVENC p1 … p7")
 	fs.Int64Var(&v.bitrate, "bitrate", 0, "average bitrate in bits/s instead of constant quality (0 = off)")
-	fs.StringVar(&v.hwaccel, "hwaccel", "none", "decoding: none, auto (CUDA when present, else software), cuda")
+	fs.StringVar(&v.hwaccel, "hwaccel", "", "decoding: none, auto (CUDA when present, else software), cuda (default: none; auto with the cuda backend)")
 	fs.StringVar(&v.start, "start", "", "first frame: a 1-based frame number (120) or a time (1.5s, 00:00:01.5)")
 	fs.StringVar(&v.end, "end", "", "last frame (a frame number, inclusive) or a time (exclusive)")
 	fs.IntVar(&v.frameOffset, "frame-offset", 0, "video frame N+1 shows tracks frame 1 (tracks frame n on video frame n+N)")
@@ -155,8 +156,17 @@ func renderVideo(f *renderFlags, stderr io.Writer) error {
 			fmt.Fprintf(stderr, format+"\n", a...)
 		}
 	}
+	backend := backendName(f.style.backend)
 	if f.style.backend == "auto" {
-		say("backend auto: %s", backendName("auto"))
+		say("backend auto: %s", backend)
+	}
+	// The cuda backend draws on NVDEC frames where they are, in GPU memory, so with it the
+	// frames are decoded on the GPU too unless --hwaccel says otherwise.
+	if backend == "cuda" && kernels.CUDABuilt {
+		vo.DeviceFrames = true
+		if vo.HWAccel == "" {
+			vo.HWAccel = "auto"
+		}
 	}
 	warn := func(format string, a ...any) { fmt.Fprintf(stderr, "trackink render: warning: "+format+"\n", a...) }
 	vo.Log = func(line string) { say("%s", line) }

@@ -11,6 +11,7 @@ package video
 //#include <libavformat/avformat.h>
 //#include <libavutil/buffer.h>
 //#include <libavutil/frame.h>
+//#include <libavutil/hwcontext.h>
 //#include <libavutil/imgutils.h>
 //#include <libavutil/pixdesc.h>
 //
@@ -52,6 +53,8 @@ import (
 	"unsafe"
 
 	"github.com/asticode/go-astiav"
+
+	"trackink/composite"
 )
 
 // cptr returns the C struct behind an astiav object. In v0.16.0 each of FormatContext, Stream,
@@ -244,4 +247,23 @@ func pixelFormatTraits(pf astiav.PixelFormat) (depth int, hw, rgbLike bool) {
 	}
 	rgbLike = d.flags&(C.AV_PIX_FMT_FLAG_RGB|C.AV_PIX_FMT_FLAG_PAL) != 0 || d.nb_components < 3
 	return int(d.comp[0].depth), d.flags&C.AV_PIX_FMT_FLAG_HWACCEL != 0, rgbLike
+}
+
+// wrapDevice describes a CUDA frame's planes, which are device addresses, for an overlay
+// that draws in GPU memory. NVDEC gives 8-bit 4:2:0 as NV12.
+func wrapDevice(f *astiav.Frame, w workFormat) (*composite.DeviceNV12, error) {
+	c := cFrame(f)
+	if c.hw_frames_ctx == nil {
+		return nil, errors.New("video: a CUDA frame without a frames context")
+	}
+	fc := (*C.AVHWFramesContext)(unsafe.Pointer(c.hw_frames_ctx.data))
+	if fc.sw_format != C.AV_PIX_FMT_NV12 {
+		return nil, fmt.Errorf("video: CUDA frames hold %s; the overlay in GPU memory takes NV12", astiav.PixelFormat(fc.sw_format))
+	}
+	df := &composite.DeviceNV12{
+		Y: uint64(uintptr(unsafe.Pointer(c.data[0]))), UV: uint64(uintptr(unsafe.Pointer(c.data[1]))),
+		StrideY: int(c.linesize[0]), StrideUV: int(c.linesize[1]),
+		W: int(c.width), H: int(c.height), Matrix: w.matrix, Range: w.rng,
+	}
+	return df, df.Check()
 }

@@ -15,6 +15,7 @@ import (
 // it is done with it. CUDA frames are downloaded first; frames in another 8-bit Y'CbCr layout
 // go through swscale into a pooled buffer.
 type converter struct {
+	keepDevice    bool // pass CUDA frames through, for an overlay that draws on them
 	work          workFormat
 	width, height int
 	pool          *framePool
@@ -24,10 +25,11 @@ type converter struct {
 
 // item is one frame travelling down the pipeline.
 type item struct {
-	frame *astiav.Frame
-	v     int   // 1-based video frame number in the input, presentation order
-	pts   int64 // video stream time base, before any Start shift
-	dur   int64
+	frame  *astiav.Frame
+	v      int   // 1-based video frame number in the input, presentation order
+	pts    int64 // video stream time base, before any Start shift
+	dur    int64
+	device bool // frame is a CUDA frame, still to be copied to host memory after the overlay
 }
 
 func newConverter(work workFormat, w, h int) (*converter, error) {
@@ -42,7 +44,15 @@ func newConverter(work workFormat, w, h int) (*converter, error) {
 // and the caller unreferences it either way.
 func (c *converter) normalise(f *astiav.Frame, info frameInfo) (item, error) {
 	src := f
-	if _, hw, _ := pixelFormatTraits(f.PixelFormat()); hw {
+	_, hw, _ := pixelFormatTraits(f.PixelFormat())
+	if hw && c.keepDevice {
+		// NVDEC's own reference pictures are its decode surfaces; this frame is a copy made
+		// for output, so drawing on it in place cannot disturb later frames.
+		out := astiav.AllocFrame()
+		out.MoveRef(f)
+		return item{frame: out, pts: info.pts, dur: info.duration, device: true}, nil
+	}
+	if hw {
 		host := astiav.AllocFrame()
 		defer host.Free()
 		if err := f.TransferHardwareData(host); err != nil {

@@ -74,8 +74,15 @@ func (d *decoder) useCUDA(codec *astiav.Codec, par *astiav.CodecParameters, sink
 	default:
 		return fmt.Errorf("the CUDA path decodes 8-bit 4:2:0 only, the stream is %s", par.PixelFormat())
 	}
+	// The device's primary context, which the cuda backend uses too, so that the overlay
+	// can address decoded frames (Options.DeviceFrames).
+	opts := astiav.NewDictionary()
+	defer opts.Free()
+	if err := opts.Set("primary_ctx", "1", 0); err != nil {
+		return err
+	}
 	sink.capture()
-	hdc, err := astiav.CreateHardwareDeviceContext(astiav.HardwareDeviceTypeCUDA, "", nil)
+	hdc, err := astiav.CreateHardwareDeviceContext(astiav.HardwareDeviceTypeCUDA, "", opts)
 	if why := sink.release(); err != nil {
 		return fmt.Errorf("creating a CUDA device: %w%s", err, why)
 	}

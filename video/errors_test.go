@@ -3,6 +3,7 @@ package video
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -199,4 +200,32 @@ func TestCancel(t *testing.T) {
 		t.Errorf("overlay failure: %v", err)
 	}
 	noLeftovers(t, dir)
+}
+
+// With DeviceFrames, NVDEC frames reach the overlay in GPU memory, every one of them, and
+// the render still produces every frame; without CUDA (this machine) the decoder falls back
+// to software and the overlay gets host frames, which a device backend also draws on.
+func TestDeviceFrames(t *testing.T) {
+	in := demoClip(t, ".mp4")
+	types := map[string]int{}
+	st, err := Transcode(t.Context(), Options{Input: in, Output: filepath.Join(t.TempDir(), "out.mp4"), Preset: "ultrafast",
+		HWAccel: "auto", DeviceFrames: true, Log: func(s string) { t.Log(s) }},
+		func(n int, f composite.Frame) error { types[fmt.Sprintf("%T", f)]++; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("hwaccel %s, overlay frame types %v", st.HWAccel, types)
+	if st.Frames != clipFrames || st.Overlaid != clipFrames {
+		t.Errorf("%d frames encoded, %d overlaid; want %d", st.Frames, st.Overlaid, clipFrames)
+	}
+	want := "*composite.YUV420P"
+	if st.HWAccel == "cuda" {
+		want = "*composite.DeviceNV12"
+	}
+	if types[want] != clipFrames || len(types) != 1 {
+		t.Errorf("hwaccel %s: overlay got %v, want %d × %s", st.HWAccel, types, clipFrames, want)
+	}
+	if onDevice := types["*composite.DeviceNV12"]; st.DeviceOverlay != onDevice {
+		t.Errorf("Stats.DeviceOverlay %d, overlay saw %d device frames", st.DeviceOverlay, onDevice)
+	}
 }

@@ -39,6 +39,7 @@ type job struct {
 	enc  *encoder
 	out  *output
 	conv *converter
+	down *converter // copies CUDA frames to host memory after the overlay drew on them
 	win  *window
 
 	muxIn chan *astiav.Packet
@@ -124,6 +125,14 @@ func (j *job) run() (err error) {
 		return err
 	}
 	defer j.conv.close()
+	if j.opts.DeviceFrames && j.dec.name == "cuda" {
+		j.conv.keepDevice = true
+		if j.down, err = newConverter(j.enc.work, par.Width(), par.Height()); err != nil {
+			return err
+		}
+		defer j.down.close()
+		j.opts.Log("overlay: drawing on NVDEC frames in GPU memory, one copy to host memory after")
+	}
 	if err = j.out.addVideo(j.in, j.enc, j.warn); err != nil {
 		return err
 	}
@@ -210,7 +219,13 @@ func (j *job) overlayStage(in <-chan item, out chan<- item) error {
 		}
 		if n := it.v - j.opts.FrameOffset; n >= 1 && j.overlay != nil {
 			t0 := time.Now()
-			f, err := wrap(it.frame, j.enc.work)
+			var f composite.Frame
+			var err error
+			if it.device {
+				f, err = wrapDevice(it.frame, j.enc.work)
+			} else {
+				f, err = wrap(it.frame, j.enc.work)
+			}
 			if err == nil {
 				err = j.overlay(n, f)
 			}
@@ -221,7 +236,21 @@ func (j *job) overlayStage(in <-chan item, out chan<- item) error {
 			}
 			j.mu.Lock()
 			j.stats.Overlaid++
+			if it.device {
+				j.stats.DeviceOverlay++
+			}
 			j.mu.Unlock()
+		}
+		if it.device {
+			t0 := time.Now()
+			host, err := j.down.normalise(it.frame, frameInfo{pts: it.pts, duration: it.dur})
+			it.frame.Free()
+			j.addTime(&j.stats.Overlay, time.Since(t0))
+			if err != nil {
+				return err
+			}
+			host.v = it.v
+			it = host
 		}
 		select {
 		case out <- it:

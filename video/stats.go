@@ -18,6 +18,7 @@ type Stats struct {
 	Decode, Overlay, Encode, Mux time.Duration
 	Encoder                      string   // encoder actually used, e.g. "libx264"
 	HWAccel                      string   // "cuda" or "none"
+	DeviceOverlay                int      // frames the overlay drew in GPU memory (Options.DeviceFrames)
 	Width, Height                int      // of the video
 	PixelFormat                  string   // decoded format, before any conversion
 	Colour                       string   // matrix/range the overlay was composited with
@@ -56,6 +57,7 @@ func (s Stats) MarshalJSON() ([]byte, error) {
 		Stages      stages   `json:"stages"`
 		Encoder     string   `json:"encoder"`
 		HWAccel     string   `json:"hwaccel"`
+		OnDevice    int      `json:"device_overlay_frames"`
 		Width       int      `json:"width"`
 		Height      int      `json:"height"`
 		PixelFormat string   `json:"pixel_format"`
@@ -65,6 +67,6 @@ func (s Stats) MarshalJSON() ([]byte, error) {
 	}{
 		s.Input, s.Output, s.Frames, s.Overlaid, s.Wall.Seconds(), s.FPS,
 		stages{s.Decode.Seconds(), s.Overlay.Seconds(), s.Encode.Seconds(), s.Mux.Seconds()},
-		s.Encoder, s.HWAccel, s.Width, s.Height, s.PixelFormat, s.Colour, warnings, s.PeakRSS,
+		s.Encoder, s.HWAccel, s.DeviceOverlay, s.Width, s.Height, s.PixelFormat, s.Colour, warnings, s.PeakRSS,
 	})
 }
