@@ -17,6 +17,9 @@ type encoder struct {
 	cc   *astiav.CodecContext
 	name string
 	work workFormat
+	// device: the encoder takes CUDA frames as they are (NVENC in the decoder's CUDA
+	// context), so frames drawn in GPU memory are never copied to host memory.
+	device bool
 	// durations remembers each sent frame's duration by pts: encoders with a delay (B-frames,
 	// lookahead) return packets without one, and the muxer needs it for the last frame.
 	durations map[int64]int64
@@ -48,7 +51,28 @@ func openEncoder(j *job) (*encoder, error) {
 	return enc, nil
 }
 
+// tryEncoder opens encoder name. When frames stay in GPU memory for the overlay and name is
+// NVENC, it first tries to feed NVENC those frames directly; if that cannot open but NVENC
+// with host frames can, it says so and copies the frames to host memory for it.
 func tryEncoder(j *job, name string) (*encoder, error) {
+	if !j.opts.DeviceFrames || j.dec.name != "cuda" || !isNVENC(name) {
+		return openWith(j, name, false)
+	}
+	enc, devErr := openWith(j, name, true)
+	if devErr == nil || errors.Is(devErr, ErrUnsupportedFormat) {
+		return enc, devErr
+	}
+	enc, err := openWith(j, name, false)
+	if err == nil {
+		j.opts.Log(fmt.Sprintf("%s cannot take frames in GPU memory (%v); copying them to host memory for it", name, devErr))
+	}
+	return enc, err
+}
+
+func isNVENC(name string) bool { return name == "h264_nvenc" || name == "hevc_nvenc" }
+
+// openWith opens encoder name; with deviceInput it takes CUDA NV12 frames.
+func openWith(j *job, name string, deviceInput bool) (*encoder, error) {
 	codec := astiav.FindEncoderByName(name)
 	if codec == nil {
 		return nil, errors.New("not built into this FFmpeg")
@@ -81,6 +105,16 @@ func tryEncoder(j *job, name string) (*encoder, error) {
 		rng = astiav.ColorRangeJpeg
 	}
 	copyColour(cc, par, rng)
+	if deviceInput {
+		if work.pix != astiav.PixelFormatNv12 {
+			cc.Free()
+			return nil, fmt.Errorf("frames in GPU memory are NV12, the work format is %s", work.pix)
+		}
+		if err := takeCUDAFrames(cc, j.dec.cc, par.Width(), par.Height()); err != nil {
+			cc.Free()
+			return nil, err
+		}
+	}
 	cc.SetThreadCount(j.opts.Threads) // 0: the encoder's automatic choice
 	if j.out.fc.OutputFormat().Flags().Has(astiav.IOFormatFlagGlobalheader) {
 		cc.SetFlags(cc.Flags().Add(astiav.CodecContextFlagGlobalHeader))
@@ -99,13 +133,13 @@ func tryEncoder(j *job, name string) (*encoder, error) {
 	if converted {
 		j.warn(fmt.Sprintf("%s is converted to %s for rendering (output is 4:2:0)", par.PixelFormat(), work.pix))
 	}
-	return &encoder{cc: cc, name: name, work: work, durations: map[int64]int64{}}, nil
+	return &encoder{cc: cc, name: name, work: work, device: deviceInput, durations: map[int64]int64{}}, nil
 }
 
 // encoderOptions maps the quality options to each encoder's private options.
 func encoderOptions(name string, o Options) *astiav.Dictionary {
 	d := astiav.NewDictionary()
-	nvenc := name == "h264_nvenc" || name == "hevc_nvenc"
+	nvenc := isNVENC(name)
 	if o.Preset != "" {
 		p := o.Preset
 		if nvenc {
@@ -148,6 +182,14 @@ func (j *job) encodeStage(in <-chan item, out chan<- *astiav.Packet) error {
 		}
 		t0 := time.Now()
 		f := it.frame
+		if j.enc.device && !it.device {
+			up, err := upload(j.enc.cc, f)
+			f.Free()
+			if err != nil {
+				return err
+			}
+			f = up
+		}
 		f.SetPts(it.pts - j.win.shift)
 		f.SetPixelFormat(encoderPixelFormat(f.PixelFormat()))
 		// Decoded picture types would force the encoder's frame types (an I-frame wherever the

@@ -127,11 +127,15 @@ func (j *job) run() (err error) {
 	defer j.conv.close()
 	if j.opts.DeviceFrames && j.dec.name == "cuda" {
 		j.conv.keepDevice = true
-		if j.down, err = newConverter(j.enc.work, par.Width(), par.Height()); err != nil {
-			return err
+		if j.enc.device {
+			j.opts.Log("overlay: drawing on NVDEC frames in GPU memory; " + j.enc.name + " takes them there (no copies)")
+		} else {
+			if j.down, err = newConverter(j.enc.work, par.Width(), par.Height()); err != nil {
+				return err
+			}
+			defer j.down.close()
+			j.opts.Log("overlay: drawing on NVDEC frames in GPU memory, then one copy to host memory for " + j.enc.name)
 		}
-		defer j.down.close()
-		j.opts.Log("overlay: drawing on NVDEC frames in GPU memory, one copy to host memory after")
 	}
 	if err = j.out.addVideo(j.in, j.enc, j.warn); err != nil {
 		return err
@@ -241,7 +245,7 @@ func (j *job) overlayStage(in <-chan item, out chan<- item) error {
 			}
 			j.mu.Unlock()
 		}
-		if it.device {
+		if it.device && !j.enc.device {
 			t0 := time.Now()
 			host, err := j.down.normalise(it.frame, frameInfo{pts: it.pts, duration: it.dur})
 			it.frame.Free()
