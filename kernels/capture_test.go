@@ -13,11 +13,7 @@ import (
 // a difference beyond EmuTolerance.
 func drawBoth(t *testing.T, rng *rand.Rand, g *GPU, p *render.Primitives, w, h int) {
 	t.Helper()
-	cpu, err := render.New(render.Options{Workers: 1, LabelSize: g.Font().Size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cpu.Close()
+	cpu := newTestCPU(t, g.Font().Size)
 	a := make([]byte, 4*w*h)
 	rng.Read(a)
 	b := slices.Clone(a)

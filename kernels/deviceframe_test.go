@@ -17,11 +17,7 @@ import (
 func TestDeviceFrameInPlace(t *testing.T) {
 	rng := rand.New(rand.NewSource(testSeed(t)))
 	const labelSize = 12
-	cpu, err := render.New(render.Options{Workers: 2, LabelSize: labelSize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cpu.Close()
+	cpu := newTestCPU(t, labelSize)
 	g := newTestGPU(t, labelSize, false)
 	const w, h = 203, 117
 	for i := range 6 {

@@ -77,11 +77,7 @@ func testSeed(t *testing.T) int64 {
 func TestEmuMatchesCPU(t *testing.T) {
 	rng := rand.New(rand.NewSource(testSeed(t)))
 	const labelSize = 12
-	cpu, err := render.New(render.Options{Workers: 2, LabelSize: labelSize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cpu.Close()
+	cpu := newTestCPU(t, labelSize)
 	// One backend for all scenes: sizes change (recapture), data changes (replay), and each
 	// frame must leave the layer clear for the next.
 	g := newTestGPU(t, labelSize, false)

@@ -20,6 +20,17 @@ func newTestGPU(t testing.TB, labelSize int, timed bool) *GPU {
 	return g
 }
 
+// newTestCPU returns the CPU renderer, the reference the device is compared with.
+func newTestCPU(t testing.TB, labelSize int) *render.Renderer {
+	t.Helper()
+	r, err := render.New(render.Options{Workers: 2, LabelSize: labelSize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
 // diffBytes returns the largest difference between a and b and how many bytes differ by
 // more than tol.
 func diffBytes(a, b []byte, tol int) (worst, over int) {
