@@ -51,10 +51,13 @@ bench: build
 kernels-fatbin: setup-cuda
 	bash kernels/build.sh
 
-# The CUDA binary: links against the driver library; runs only where a GPU is.
+# The CUDA binary: links against the driver library; runs only where a GPU is. The fatbin's
+# entry points are checked against the kernels the host code launches (names, one 8-byte
+# parameter), for every architecture.
 cuda-check: kernels-fatbin
 	$(GO) build -tags cuda ./...
 	$(GO) vet -tags cuda ./...
+	TRACKINK_REQUIRE_FATBIN=1 $(GO) test -count=1 -run '^TestFatbinEntryPoints$$' ./kernels
 
 build-cuda: kernels-fatbin
 	$(GO) build -tags cuda -o $(BIN) .

@@ -87,7 +87,7 @@ __device__ __forceinline__ int curveOfChord(const TkParams* p, int g) {
 }
 
 // begin clears the status and the count arrays: grid (ceil((tiles+1)/TK_BIN_THREADS), KINDS).
-__global__ void tk_begin(const TkParams* p) {
+TK_KERNEL void tk_begin(const TkParams* p) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int kind = blockIdx.y;
   int tiles = p->tilesX * p->tilesY;
@@ -102,7 +102,7 @@ __global__ void tk_begin(const TkParams* p) {
 // curve_chords writes each curve's stroke (the first curve of its run of joined curves,
 // whose width and colour the run is drawn with) and, after its slot, its chord count: one
 // thread per curve. Runs are short trails, so walking back to the run's start is cheap.
-__global__ void tk_curve_chords(const TkParams* p) {
+TK_KERNEL void tk_curve_chords(const TkParams* p) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= p->nCurves) return;
   const TkCurve* cs = (const TkCurve*)p->curves;
@@ -153,12 +153,12 @@ __device__ void scanApply(const TkScan& s, int chunk) {
 }
 
 // The chord-start scan is job 0; the four bin scans are jobs 1..4 (grid y picks the job).
-__global__ void tk_scan_sums_chords(const TkParams* p) { scanSums(p->scans[0], blockIdx.x * blockDim.x + threadIdx.x); }
-__global__ void tk_scan_mid_chords(const TkParams* p) { scanMid(p->scans[0]); }
-__global__ void tk_scan_apply_chords(const TkParams* p) { scanApply(p->scans[0], blockIdx.x * blockDim.x + threadIdx.x); }
-__global__ void tk_scan_sums_bins(const TkParams* p) { scanSums(p->scans[1 + blockIdx.y], blockIdx.x * blockDim.x + threadIdx.x); }
-__global__ void tk_scan_mid_bins(const TkParams* p) { scanMid(p->scans[1 + blockIdx.y]); }
-__global__ void tk_scan_apply_bins(const TkParams* p) { scanApply(p->scans[1 + blockIdx.y], blockIdx.x * blockDim.x + threadIdx.x); }
+TK_KERNEL void tk_scan_sums_chords(const TkParams* p) { scanSums(p->scans[0], blockIdx.x * blockDim.x + threadIdx.x); }
+TK_KERNEL void tk_scan_mid_chords(const TkParams* p) { scanMid(p->scans[0]); }
+TK_KERNEL void tk_scan_apply_chords(const TkParams* p) { scanApply(p->scans[0], blockIdx.x * blockDim.x + threadIdx.x); }
+TK_KERNEL void tk_scan_sums_bins(const TkParams* p) { scanSums(p->scans[1 + blockIdx.y], blockIdx.x * blockDim.x + threadIdx.x); }
+TK_KERNEL void tk_scan_mid_bins(const TkParams* p) { scanMid(p->scans[1 + blockIdx.y]); }
+TK_KERNEL void tk_scan_apply_bins(const TkParams* p) { scanApply(p->scans[1 + blockIdx.y], blockIdx.x * blockDim.x + threadIdx.x); }
 
 // ---- binning: which tiles each primitive reaches ---------------------------------------
 
@@ -265,9 +265,9 @@ __device__ void binPrimitive(const TkParams* p, bool fill) {
 }
 
 // bin_count and bin_fill: grid (ceil(max primitives / TK_BIN_THREADS), KINDS).
-__global__ void tk_bin_count(const TkParams* p) { binPrimitive(p, false); }
+TK_KERNEL void tk_bin_count(const TkParams* p) { binPrimitive(p, false); }
 
-__global__ void tk_bin_fill(const TkParams* p) {
+TK_KERNEL void tk_bin_fill(const TkParams* p) {
   if (overflowed(p)) return;
   binPrimitive(p, true);
 }
@@ -275,7 +275,7 @@ __global__ void tk_bin_fill(const TkParams* p) {
 // bin_cursor starts each tile's fill cursor at its list's offset, records each kind's total
 // for the host, and flags an overflow when a total exceeds its capacity (the host then grows
 // the capacity, captures again and redraws the frame). Grid as tk_begin.
-__global__ void tk_bin_cursor(const TkParams* p) {
+TK_KERNEL void tk_bin_cursor(const TkParams* p) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int kind = blockIdx.y;
   int tiles = p->tilesX * p->tilesY;
@@ -291,7 +291,7 @@ __global__ void tk_bin_cursor(const TkParams* p) {
 
 // bin_sort puts each tile's list back into paint order: one thread per (tile, kind), a
 // Shell sort (the lists are short, and nearly sorted when few threads raced for a tile).
-__global__ void tk_bin_sort(const TkParams* p) {
+TK_KERNEL void tk_bin_sort(const TkParams* p) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   int kind = blockIdx.y;
   if (t >= p->tilesX * p->tilesY || overflowed(p)) return;

@@ -47,7 +47,7 @@ __device__ bool shadeBox(const TkBox& b, int ox, int oy, int x, int y, float px[
   return true;
 }
 
-__global__ void tk_boxes(const TkParams* p) {
+TK_KERNEL void tk_boxes(const TkParams* p) {
   TileState s;
   if (!beginTile(p, TK_BOXES, s)) return;
   const TkBox* boxes = (const TkBox*)p->boxes;

@@ -10,7 +10,11 @@ out=kernels.fatbin
 tmp=$(mktemp kernels.fatbin.XXXXXX)
 trap 'rm -f "$tmp"' EXIT
 # -Werror all-warnings: a kernel warning (an unused variable, a narrowing) fails CI.
-"$NVCC" -fatbin -std=c++17 -O3 -Werror all-warnings \
+# -fmad=false: no multiply-add contraction, so the GPU rounds exactly as the emulated device
+# and the CPU renderer do (the kernels use only IEEE-exact operations: + - * / sqrt, floor,
+# ceil, fabs; division and sqrt stay IEEE-rounded by nvcc's defaults). Their agreement is then
+# bit for bit by construction, not a tolerance.
+"$NVCC" -fatbin -std=c++17 -O3 -Werror all-warnings -fmad=false \
   -gencode arch=compute_75,code=sm_75 \
   -gencode arch=compute_80,code=sm_80 \
   -gencode arch=compute_86,code=sm_86 \

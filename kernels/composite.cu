@@ -87,7 +87,7 @@ __device__ void overChroma(const TkParams* p, int cx, int cy, const float q[4][4
   *v = blend16(*v, ia, (int32_t)(a * (128 * 65536.0f) + p->crR * r + p->crG * g + p->crB * b));
 }
 
-__global__ void tk_composite(const TkParams* p) {
+TK_KERNEL void tk_composite(const TkParams* p) {
   if (overflowed(p)) return;
   int tile = blockIdx.y * p->tilesX + blockIdx.x;
   if (!tileHasWork(p, tile)) return;

@@ -2,7 +2,7 @@
 // emulated device (emu.cc). Under nvcc it only pulls in cuda_fp16.h.
 //
 // What the emulation maps, and why it is sound for these kernels:
-//   - __global__ kernels become extern "C" functions taking the same arguments; emu.cc calls
+//   - kernels (TK_KERNEL) become extern "C" functions taking the same arguments; emu.cc calls
 //     them once per (block, thread), with blockIdx/threadIdx/blockDim/gridDim set in
 //     thread-local variables first.
 //   - The kernels use no __syncthreads(), no shared memory and no warp intrinsics: threads of
@@ -15,15 +15,18 @@
 #ifndef TRACKINK_CUDA_COMPAT_H
 #define TRACKINK_CUDA_COMPAT_H
 
+// TK_KERNEL declares a kernel. extern "C" on both compilers: the host code finds kernels by
+// their plain names (cuModuleGetFunction("tk_boxes")), which C++ name mangling would hide.
 #ifdef __CUDACC__
 #include <cuda_fp16.h>
 #define TK_HOST_DEVICE __host__ __device__
+#define TK_KERNEL extern "C" __global__
 #else
 
 #include <math.h>
 #include <stdint.h>
 
-#define __global__ extern "C"
+#define TK_KERNEL extern "C"
 #define __device__
 #define __host__
 #define __forceinline__ inline

@@ -26,7 +26,7 @@ __device__ __forceinline__ void flushStroke(TileState& s, const TkCurve& c, floa
   }
 }
 
-__global__ void tk_curves(const TkParams* p) {
+TK_KERNEL void tk_curves(const TkParams* p) {
   TileState s;
   if (!beginTile(p, TK_CHORDS, s)) return;
   const TkCurve* cs = (const TkCurve*)p->curves;

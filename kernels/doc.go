@@ -20,9 +20,10 @@
 // The emulation's limits: threads of a block run one after another, which is a valid
 // schedule only because no kernel uses __syncthreads, shared memory or warp intrinsics
 // (kernels that need them would need a fiber-per-thread launcher); it says nothing about
-// speed, occupancy, coalescing or races the hardware's memory model would expose; and it
-// rounds like the host (no FMA contraction), whereas nvcc contracts multiply-adds, which
-// moves coverage by float rounding only. The CUDA device itself is exercised only on a
+// speed, occupancy, coalescing or races the hardware's memory model would expose. Rounding
+// is not among the limits: both compilers are told not to contract multiply-adds (the pragma
+// in emu.cc, nvcc -fmad=false in build.sh) and the kernels use only IEEE-exact operations,
+// so the GPU computes the emulation's bits. The CUDA device itself is exercised only on a
 // machine with a GPU (go test -tags cuda ./kernels).
 //
 // Probe reports, without linking libcuda, whether a driver and devices are present and

@@ -1,8 +1,7 @@
 // geometry.cuh: the distance and coverage functions of packages sdf and render, written for
 // the kernels. Each function repeats its Go twin's float32 operations in the same order, so
-// that the emulated device (which compiles with -ffp-contract=off) computes the same
-// coverage bit for bit; nvcc may fuse multiply-adds, which moves results by float rounding
-// only.
+// that the emulated device (which compiles with -ffp-contract=off) and the GPU (nvcc
+// -fmad=false, build.sh) compute the same coverage bit for bit.
 #ifndef TRACKINK_GEOMETRY_CUH
 #define TRACKINK_GEOMETRY_CUH
 

@@ -2,7 +2,7 @@
 // render.drawLines.
 #include "tile.cuh"
 
-__global__ void tk_lines(const TkParams* p) {
+TK_KERNEL void tk_lines(const TkParams* p) {
   TileState s;
   if (!beginTile(p, TK_LINES, s)) return;
   const TkLine* lines = (const TkLine*)p->lines;
