@@ -131,6 +131,14 @@ func NewCUDADevice(ordinal int) (*CUDADevice, error) {
 	if d.name, err = dev.Name(); err != nil {
 		return nil, cuErr("cuDeviceGetName", err)
 	}
+	// FFmpeg's CUDA device (for NVDEC frames the overlay draws on) shares the primary context
+	// and refuses one already active with other flags than blocking sync, which it sets
+	// itself on an inactive one; set them first, whichever of the two starts first.
+	if _, active, err := dev.PrimaryCtxState(); err == nil && active == 0 {
+		if err := dev.SetPrimaryCtxFlags(cu.SchedBlockingSync); err != nil {
+			return nil, cuErr("cuDevicePrimaryCtxSetFlags", err)
+		}
+	}
 	if d.ctx, err = dev.RetainPrimaryCtx(); err != nil {
 		return nil, cuErr("cuDevicePrimaryCtxRetain", err)
 	}

@@ -27,14 +27,14 @@ struct Entry {
   Kernel fn;
 };
 
-#define TK_KERNEL(k) {#k, k}
+#define TK_ENTRY(k) {#k, k}
 const Entry kernels[] = {
-    TK_KERNEL(tk_begin),           TK_KERNEL(tk_curve_chords),     TK_KERNEL(tk_scan_sums_chords),
-    TK_KERNEL(tk_scan_mid_chords), TK_KERNEL(tk_scan_apply_chords), TK_KERNEL(tk_bin_count),
-    TK_KERNEL(tk_scan_sums_bins),  TK_KERNEL(tk_scan_mid_bins),    TK_KERNEL(tk_scan_apply_bins),
-    TK_KERNEL(tk_bin_cursor),      TK_KERNEL(tk_bin_fill),         TK_KERNEL(tk_bin_sort),
-    TK_KERNEL(tk_boxes),           TK_KERNEL(tk_lines),            TK_KERNEL(tk_curves),
-    TK_KERNEL(tk_labels),          TK_KERNEL(tk_composite),
+    TK_ENTRY(tk_begin),           TK_ENTRY(tk_curve_chords),     TK_ENTRY(tk_scan_sums_chords),
+    TK_ENTRY(tk_scan_mid_chords), TK_ENTRY(tk_scan_apply_chords), TK_ENTRY(tk_bin_count),
+    TK_ENTRY(tk_scan_sums_bins),  TK_ENTRY(tk_scan_mid_bins),    TK_ENTRY(tk_scan_apply_bins),
+    TK_ENTRY(tk_bin_cursor),      TK_ENTRY(tk_bin_fill),         TK_ENTRY(tk_bin_sort),
+    TK_ENTRY(tk_boxes),           TK_ENTRY(tk_lines),            TK_ENTRY(tk_curves),
+    TK_ENTRY(tk_labels),          TK_ENTRY(tk_composite),
 };
 const int nKernels = sizeof(kernels) / sizeof(kernels[0]);
 

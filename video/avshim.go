@@ -11,7 +11,6 @@ package video
 //#include <libavformat/avformat.h>
 //#include <libavutil/buffer.h>
 //#include <libavutil/frame.h>
-//#include <libavutil/hwcontext.h>
 //#include <libavutil/imgutils.h>
 //#include <libavutil/pixdesc.h>
 //
@@ -45,37 +44,6 @@ package video
 //     }
 //     return 0;
 // }
-//
-// // An encoder input of CUDA NV12 frames on the decoder's device (its CUDA context), for
-// // NVENC: frames drawn on in GPU memory go to the encoder without a copy. NVENC registers
-// // each frame's own device pointer; this frames context tells it the format and context.
-// static int tk_take_cuda_frames(AVCodecContext *enc, const AVCodecContext *dec, int w, int h) {
-//     if (!dec->hw_device_ctx) return AVERROR(EINVAL);
-//     AVBufferRef *ref = av_hwframe_ctx_alloc(dec->hw_device_ctx);
-//     if (!ref) return AVERROR(ENOMEM);
-//     AVHWFramesContext *fc = (AVHWFramesContext *)ref->data;
-//     fc->format = AV_PIX_FMT_CUDA;
-//     fc->sw_format = AV_PIX_FMT_NV12;
-//     fc->width = w;
-//     fc->height = h;
-//     int ret = av_hwframe_ctx_init(ref);
-//     if (ret < 0) {
-//         av_buffer_unref(&ref);
-//         return ret;
-//     }
-//     enc->pix_fmt = AV_PIX_FMT_CUDA;
-//     av_buffer_unref(&enc->hw_frames_ctx);
-//     enc->hw_frames_ctx = ref;
-//     return 0;
-// }
-//
-// // Copies a host frame into a new CUDA frame from the encoder's frames context.
-// static int tk_upload(AVCodecContext *enc, AVFrame *dst, const AVFrame *src) {
-//     int ret = av_hwframe_get_buffer(enc->hw_frames_ctx, dst, 0);
-//     if (ret >= 0) ret = av_hwframe_transfer_data(dst, src, 0);
-//     if (ret >= 0) ret = av_frame_copy_props(dst, src);
-//     return ret;
-// }
 import "C"
 
 import (
@@ -84,8 +52,6 @@ import (
 	"unsafe"
 
 	"github.com/asticode/go-astiav"
-
-	"trackink/composite"
 )
 
 // cptr returns the C struct behind an astiav object. In v0.16.0 each of FormatContext, Stream,
@@ -278,42 +244,4 @@ func pixelFormatTraits(pf astiav.PixelFormat) (depth int, hw, rgbLike bool) {
 	}
 	rgbLike = d.flags&(C.AV_PIX_FMT_FLAG_RGB|C.AV_PIX_FMT_FLAG_PAL) != 0 || d.nb_components < 3
 	return int(d.comp[0].depth), d.flags&C.AV_PIX_FMT_FLAG_HWACCEL != 0, rgbLike
-}
-
-// wrapDevice describes a CUDA frame's planes, which are device addresses, for an overlay
-// that draws in GPU memory. NVDEC gives 8-bit 4:2:0 as NV12.
-func wrapDevice(f *astiav.Frame, w workFormat) (*composite.DeviceNV12, error) {
-	c := cFrame(f)
-	if c.hw_frames_ctx == nil {
-		return nil, errors.New("video: a CUDA frame without a frames context")
-	}
-	fc := (*C.AVHWFramesContext)(unsafe.Pointer(c.hw_frames_ctx.data))
-	if fc.sw_format != C.AV_PIX_FMT_NV12 {
-		return nil, fmt.Errorf("video: CUDA frames hold %s; the overlay in GPU memory takes NV12", astiav.PixelFormat(fc.sw_format))
-	}
-	df := &composite.DeviceNV12{
-		Y: uint64(uintptr(unsafe.Pointer(c.data[0]))), UV: uint64(uintptr(unsafe.Pointer(c.data[1]))),
-		StrideY: int(c.linesize[0]), StrideUV: int(c.linesize[1]),
-		W: int(c.width), H: int(c.height), Matrix: w.matrix, Range: w.rng,
-	}
-	return df, df.Check()
-}
-
-// takeCUDAFrames makes enc take CUDA NV12 frames of size w×h from dec's CUDA device.
-func takeCUDAFrames(enc, dec *astiav.CodecContext, w, h int) error {
-	if ret := C.tk_take_cuda_frames(cCodec(enc), cCodec(dec), C.int(w), C.int(h)); ret < 0 {
-		return fmt.Errorf("a CUDA frames context for the encoder: %w", astiav.Error(int(ret)))
-	}
-	return nil
-}
-
-// upload copies host frame src into a CUDA frame for an encoder that takes them; the decoder
-// hands over software frames when NVDEC cannot decode part of a stream.
-func upload(enc *astiav.CodecContext, src *astiav.Frame) (*astiav.Frame, error) {
-	dst := astiav.AllocFrame()
-	if ret := C.tk_upload(cCodec(enc), cFrame(dst), cFrame(src)); ret < 0 {
-		dst.Free()
-		return nil, fmt.Errorf("video: copying a frame to GPU memory for the encoder: %w", astiav.Error(int(ret)))
-	}
-	return dst, nil
 }

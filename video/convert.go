@@ -12,10 +12,11 @@ import (
 // P-frame is read again to predict the next ones), so drawing on it in place would corrupt
 // later frames. Frames the decoder no longer references are writable and pass through with no
 // copy; shared ones are copied once into a buffer from a pool, which the encoder releases when
-// it is done with it. CUDA frames are downloaded first; frames in another 8-bit Y'CbCr layout
+// it is done with it. CUDA frames are copied into the GPU frame pool when the overlay draws in
+// GPU memory, else downloaded first; frames in another 8-bit Y'CbCr layout
 // go through swscale into a pooled buffer.
 type converter struct {
-	keepDevice    bool // pass CUDA frames through, for an overlay that draws on them
+	gpu           *gpuFrames // CUDA frames are copied into it, for an overlay that draws on them
 	work          workFormat
 	width, height int
 	pool          *framePool
@@ -45,11 +46,11 @@ func newConverter(work workFormat, w, h int) (*converter, error) {
 func (c *converter) normalise(f *astiav.Frame, info frameInfo) (item, error) {
 	src := f
 	_, hw, _ := pixelFormatTraits(f.PixelFormat())
-	if hw && c.keepDevice {
-		// NVDEC's own reference pictures are its decode surfaces; this frame is a copy made
-		// for output, so drawing on it in place cannot disturb later frames.
-		out := astiav.AllocFrame()
-		out.MoveRef(f)
+	if hw && c.gpu != nil {
+		out, err := c.gpu.copy(f)
+		if err != nil {
+			return item{}, err
+		}
 		return item{frame: out, pts: info.pts, dur: info.duration, device: true}, nil
 	}
 	if hw {

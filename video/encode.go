@@ -17,7 +17,7 @@ type encoder struct {
 	cc   *astiav.CodecContext
 	name string
 	work workFormat
-	// device: the encoder takes CUDA frames as they are (NVENC in the decoder's CUDA
+	// device: the encoder takes the CUDA frames of job.gpu (NVENC in the decoder's CUDA
 	// context), so frames drawn in GPU memory are never copied to host memory.
 	device bool
 	// durations remembers each sent frame's duration by pts: encoders with a delay (B-frames,
@@ -55,7 +55,7 @@ func openEncoder(j *job) (*encoder, error) {
 // NVENC, it first tries to feed NVENC those frames directly; if that cannot open but NVENC
 // with host frames can, it says so and copies the frames to host memory for it.
 func tryEncoder(j *job, name string) (*encoder, error) {
-	if !j.opts.DeviceFrames || j.dec.name != "cuda" || !isNVENC(name) {
+	if j.gpu == nil || !isNVENC(name) {
 		return openWith(j, name, false)
 	}
 	enc, devErr := openWith(j, name, true)
@@ -110,10 +110,7 @@ func openWith(j *job, name string, deviceInput bool) (*encoder, error) {
 			cc.Free()
 			return nil, fmt.Errorf("frames in GPU memory are NV12, the work format is %s", work.pix)
 		}
-		if err := takeCUDAFrames(cc, j.dec.cc, par.Width(), par.Height()); err != nil {
-			cc.Free()
-			return nil, err
-		}
+		j.gpu.feed(cc)
 	}
 	cc.SetThreadCount(j.opts.Threads) // 0: the encoder's automatic choice
 	if j.out.fc.OutputFormat().Flags().Has(astiav.IOFormatFlagGlobalheader) {
@@ -183,7 +180,7 @@ func (j *job) encodeStage(in <-chan item, out chan<- *astiav.Packet) error {
 		t0 := time.Now()
 		f := it.frame
 		if j.enc.device && !it.device {
-			up, err := upload(j.enc.cc, f)
+			up, err := j.gpu.copy(f)
 			f.Free()
 			if err != nil {
 				return err

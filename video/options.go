@@ -23,10 +23,11 @@ type Options struct {
 	// cuda that cannot start is an error.
 	HWAccel string
 	// DeviceFrames says the overlay can draw on frames in GPU memory (the cuda backend, in the
-	// same CUDA context: the device's primary one). With HWAccel cuda, NVDEC frames then
-	// reach the overlay as *composite.DeviceNV12 and are drawn on in place, and each is copied
-	// to host memory once, after the overlay, for the encoder. Without it, CUDA frames are
-	// copied to host memory before the overlay.
+	// same CUDA context: the device's primary one). With HWAccel cuda, each NVDEC frame is then
+	// copied within GPU memory into a writable frame of trackink's own, which reaches the
+	// overlay as a *composite.DeviceNV12 and is drawn on in place; NVENC takes it from there,
+	// and a host encoder gets one copy in host memory, made after the overlay. Without it,
+	// CUDA frames are copied to host memory before the overlay.
 	DeviceFrames bool
 	// Encoder is "auto" (or ""), "libx264", "libx265", "h264_nvenc" or "hevc_nvenc". auto picks
 	// h264_nvenc when a CUDA device opened and the card has NVENC, else libx264.

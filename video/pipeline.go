@@ -39,7 +39,8 @@ type job struct {
 	enc  *encoder
 	out  *output
 	conv *converter
-	down *converter // copies CUDA frames to host memory after the overlay drew on them
+	gpu  *gpuFrames // frames the overlay draws on in GPU memory (Options.DeviceFrames), or nil
+	down *converter // copies them to host memory after the overlay, for a host encoder
 	win  *window
 
 	muxIn chan *astiav.Packet
@@ -116,6 +117,12 @@ func (j *job) run() (err error) {
 	}
 	defer j.dec.close()
 	j.stats.HWAccel = j.dec.name
+	if j.opts.DeviceFrames && j.dec.name == "cuda" {
+		if j.gpu, err = newGPUFrames(j.dec.cc, par.Width(), par.Height()); err != nil {
+			return err
+		}
+		defer j.gpu.free()
+	}
 	if j.enc, err = openEncoder(j); err != nil {
 		return err
 	}
@@ -125,8 +132,8 @@ func (j *job) run() (err error) {
 		return err
 	}
 	defer j.conv.close()
-	if j.opts.DeviceFrames && j.dec.name == "cuda" {
-		j.conv.keepDevice = true
+	if j.gpu != nil {
+		j.conv.gpu = j.gpu
 		if j.enc.device {
 			j.opts.Log("overlay: drawing on NVDEC frames in GPU memory; " + j.enc.name + " takes them there (no copies)")
 		} else {
