@@ -186,6 +186,11 @@ func (g *GPU) Draw(f composite.Frame, p *render.Primitives) error {
 		if err := g.upload(&hf, p); err != nil {
 			return err
 		}
+		if hf.onDevice() {
+			if err := g.dev.AfterLegacy(); err != nil {
+				return err
+			}
+		}
 		if err := g.dev.LaunchGraph(g.graph); err != nil {
 			return err
 		}

@@ -50,7 +50,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"time"
 	"unsafe"
@@ -80,6 +79,7 @@ type CUDADevice struct {
 	funcs  map[string]cu.Function
 	graphs map[Graph]C.CUgraphExec
 	events map[Event]cu.Event
+	legacy cu.Event // marks the legacy stream's work for AfterLegacy
 	next   uint64
 	name   string
 	closed bool
@@ -148,11 +148,16 @@ func NewCUDADevice(ordinal int) (*CUDADevice, error) {
 		return nil, err
 	}
 	defer unpin()
-	// A blocking stream: it waits for work on the legacy default stream, where FFmpeg's
-	// NVDEC copies decoded pictures, before drawing on them in place.
-	if d.stream, err = cu.MakeStream(cu.DefaultStream); err != nil {
+	// A non-blocking stream: a blocking one would make the legacy stream unusable while it
+	// captures, and FFmpeg's decoder and encoder goroutines use the legacy stream all along.
+	// Work FFmpeg queues there is waited for explicitly (AfterLegacy).
+	if d.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
 		d.Close()
 		return nil, cuErr("cuStreamCreate", err)
+	}
+	if d.legacy, err = cu.MakeEvent(cu.DisableTiming); err != nil {
+		d.Close()
+		return nil, cuErr("cuEventCreate", err)
 	}
 	if d.module, err = loadFatbin(); err != nil {
 		d.Close()
@@ -161,24 +166,12 @@ func NewCUDADevice(ordinal int) (*CUDADevice, error) {
 	return d, nil
 }
 
-// loadFatbin loads the embedded fatbin into the current context. gorgonia.org/cu's
-// LoadData and LoadFatBinary pass the image through C.CString, which cuts a binary at its
-// first NUL byte, so the image goes through a temporary file and cu.Load.
+// loadFatbin loads the embedded fatbin into the current context. cu.LoadData passes the
+// image through C.CString, which copies every byte (NULs included) and adds one; the driver
+// reads a fatbin's length from its header.
 func loadFatbin() (cu.Module, error) {
-	f, err := os.CreateTemp("", "trackink-kernels-*.fatbin")
-	if err != nil {
-		return cu.Module{}, fmt.Errorf("cuda: writing the kernels for the driver: %w", err)
-	}
-	defer os.Remove(f.Name())
-	_, err = f.Write(fatbin)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return cu.Module{}, fmt.Errorf("cuda: writing the kernels for the driver: %w", err)
-	}
-	m, err := cu.Load(f.Name())
-	return m, cuErr("cuModuleLoad (the kernels' fatbin; sm_75 or newer is needed)", err)
+	m, err := cu.LoadData(string(fatbin))
+	return m, cuErr("cuModuleLoadData (the kernels' fatbin; sm_75 or newer is needed)", err)
 }
 
 // NewCUDA returns the CUDA backend on GPU 0.
@@ -409,6 +402,20 @@ func (d *CUDADevice) Sync() error {
 	return cuErr("cuStreamSynchronize", d.stream.Synchronize())
 }
 
+// AfterLegacy implements Device: an event recorded on the legacy stream (the zero Stream),
+// which the stream waits for on the device.
+func (d *CUDADevice) AfterLegacy() error {
+	unpin, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer unpin()
+	if err := d.legacy.Record(cu.Stream{}); err != nil {
+		return cuErr("cuEventRecord (legacy stream)", err)
+	}
+	return cuErr("cuStreamWaitEvent", d.stream.Wait(d.legacy, 0))
+}
+
 // Close implements Device.
 func (d *CUDADevice) Close() {
 	if d.closed {
@@ -428,8 +435,12 @@ func (d *CUDADevice) Close() {
 	d.dev.ReleasePrimaryCtx()
 }
 
-// close releases the module and stream; the context is current.
+// close releases the module, event and stream; the context is current.
 func (d *CUDADevice) close() {
+	var noEvent cu.Event
+	if d.legacy != noEvent {
+		cu.DestroyEvent(&d.legacy)
+	}
 	var none cu.Module
 	if d.module != none {
 		d.module.Unload()

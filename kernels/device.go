@@ -57,6 +57,10 @@ type Device interface {
 	FreeEvent(e Event)
 	// Sync waits for all queued work.
 	Sync() error
+	// AfterLegacy orders the stream's next work after all work queued so far on the CUDA
+	// legacy default stream, where FFmpeg copies decoded frames into the frames the backend
+	// then draws on. It does not block the host, and is an error during capture.
+	AfterLegacy() error
 	// Close releases the device context; memory, graphs and events die with it.
 	Close()
 }

@@ -102,3 +102,49 @@ func TestDeviceFrameRejected(t *testing.T) {
 		}
 	}
 }
+
+// callLog is an emulated device that logs the calls that order work between streams.
+type callLog struct {
+	*EmuDevice
+	calls []string
+}
+
+func (c *callLog) AfterLegacy() error {
+	c.calls = append(c.calls, "AfterLegacy")
+	return c.EmuDevice.AfterLegacy()
+}
+
+func (c *callLog) LaunchGraph(g Graph) error {
+	c.calls = append(c.calls, "LaunchGraph")
+	return c.EmuDevice.LaunchGraph(g)
+}
+
+// TestDeviceFrameWaitsForDecoder: FFmpeg copies a decoded frame on the CUDA legacy stream and
+// the backend's stream does not wait for that stream by itself, so each graph launch that
+// reads a device frame must come right after AfterLegacy; a host frame needs no wait.
+func TestDeviceFrameWaitsForDecoder(t *testing.T) {
+	dev := &callLog{EmuDevice: NewEmuDevice(EmuOptions{Workers: 1, Poison: true})}
+	g, err := New(dev, render.Options{Workers: 1, LabelSize: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	const w, h = 64, 32
+	y, uv := deviceCopy(t, dev, make([]byte, w*h)), deviceCopy(t, dev, make([]byte, w*h/2))
+	p := &render.Primitives{Lines: []render.Line{{X0: 2, Y0: 2, X1: 60, Y1: 30, Width: 3, Color: render.RGBA{R: 1, A: 1}}}}
+	for _, c := range []struct {
+		frame composite.Frame
+		want  string
+	}{
+		{&composite.DeviceNV12{Y: uint64(y), UV: uint64(uv), StrideY: w, StrideUV: w, W: w, H: h}, "AfterLegacy LaunchGraph"},
+		{&composite.NV12{Y: make([]byte, w*h), UV: make([]byte, w*h/2), StrideY: w, StrideUV: w, W: w, H: h}, "LaunchGraph"},
+	} {
+		dev.calls = nil
+		if err := g.Draw(c.frame, p); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(dev.calls, " "); got != c.want {
+			t.Errorf("%T: calls %q, want %q", c.frame, got, c.want)
+		}
+	}
+}

@@ -295,6 +295,15 @@ func (d *EmuDevice) Sync() error {
 	return nil
 }
 
+// AfterLegacy implements Device: the emulated device has no other streams, and all its work
+// is done when a call returns.
+func (d *EmuDevice) AfterLegacy() error {
+	if d.capturing {
+		return errors.New("emu: AfterLegacy during capture")
+	}
+	return nil
+}
+
 // Close implements Device: it frees all memory.
 func (d *EmuDevice) Close() {
 	if d.closed {

@@ -44,9 +44,14 @@ func newConverter(work workFormat, w, h int) (*converter, error) {
 // normalise turns the decoder's frame f into a pipeline item; f is left empty or untouched
 // and the caller unreferences it either way.
 func (c *converter) normalise(f *astiav.Frame, info frameInfo) (item, error) {
+	if f.Width() != c.width || f.Height() != c.height {
+		return item{}, fmt.Errorf("video: frame size changed mid-stream from %dx%d to %dx%d; trackink needs a constant size", c.width, c.height, f.Width(), f.Height())
+	}
 	src := f
 	_, hw, _ := pixelFormatTraits(f.PixelFormat())
-	if hw && c.gpu != nil {
+	// Frames in another layout than NV12 (a stream that turns 10-bit) go through host memory,
+	// as in software.
+	if hw && c.gpu != nil && cudaNV12(f) {
 		out, err := c.gpu.copy(f)
 		if err != nil {
 			return item{}, err
@@ -63,9 +68,6 @@ func (c *converter) normalise(f *astiav.Frame, info frameInfo) (item, error) {
 			return item{}, fmt.Errorf("video: copying CUDA frame properties: %w", err)
 		}
 		src = host
-	}
-	if src.Width() != c.width || src.Height() != c.height {
-		return item{}, fmt.Errorf("video: frame size changed mid-stream from %dx%d to %dx%d; trackink needs a constant size", c.width, c.height, src.Width(), src.Height())
 	}
 	out := astiav.AllocFrame()
 	it := item{frame: out, pts: info.pts, dur: info.duration}

@@ -8,8 +8,8 @@ package video
 // has only a few of them (its DPB plus a handful), so frames held in the pipeline's queues
 // would stall it ("No decoder surfaces left"). A device-to-device copy (12 MB for a 4K frame,
 // microseconds on the GPU) returns the surface at once and gives a writable frame from a pool
-// that grows on demand. All copies run on the CUDA legacy stream, which the backend's blocking
-// stream and NVENC are ordered after.
+// that grows on demand. The copies run on the CUDA legacy stream: the backend's stream waits
+// for that stream's work before it draws (kernels' Device.AfterLegacy), and NVENC uses it too.
 
 //#cgo pkg-config: libavcodec libavutil
 //#include <libavcodec/avcodec.h>
@@ -89,16 +89,19 @@ func (g *gpuFrames) feed(enc *astiav.CodecContext) { C.tk_take_cuda_frames(cCode
 
 func (g *gpuFrames) free() { C.av_buffer_unref(&g.ref) }
 
+// cudaNV12 reports whether CUDA frame f holds NV12.
+func cudaNV12(f *astiav.Frame) bool {
+	c := cFrame(f)
+	return c.hw_frames_ctx != nil && (*C.AVHWFramesContext)(unsafe.Pointer(c.hw_frames_ctx.data)).sw_format == C.AV_PIX_FMT_NV12
+}
+
 // wrapDevice describes a frame of the pool for an overlay that draws in GPU memory: its
 // planes are device addresses.
 func wrapDevice(f *astiav.Frame, w workFormat) (*composite.DeviceNV12, error) {
+	if !cudaNV12(f) {
+		return nil, errors.New("video: the overlay in GPU memory takes CUDA NV12 frames")
+	}
 	c := cFrame(f)
-	if c.hw_frames_ctx == nil {
-		return nil, errors.New("video: a CUDA frame without a frames context")
-	}
-	if fc := (*C.AVHWFramesContext)(unsafe.Pointer(c.hw_frames_ctx.data)); fc.sw_format != C.AV_PIX_FMT_NV12 {
-		return nil, fmt.Errorf("video: CUDA frames hold %s; the overlay in GPU memory takes NV12", astiav.PixelFormat(fc.sw_format))
-	}
 	df := &composite.DeviceNV12{
 		Y: uint64(uintptr(unsafe.Pointer(c.data[0]))), UV: uint64(uintptr(unsafe.Pointer(c.data[1]))),
 		StrideY: int(c.linesize[0]), StrideUV: int(c.linesize[1]),
