@@ -5,9 +5,10 @@
 GO      ?= go
 BIN     := bin/trackink
 DEMO_OUT ?= demo.mp4
+FAKECUDA := $(CURDIR)/bin/fakecuda
 
 .PHONY: all setup setup-cuda build test vet fmt-check goldens demo bench fuzz clean \
-	kernels-fatbin cuda-check kernels-asan build-cuda
+	kernels-fatbin cuda-check cuda-fake kernels-asan build-cuda
 
 all: build
 
@@ -22,9 +23,9 @@ build: setup
 
 # The test suite: formatting, vet, every package's tests (goldens included, the CUDA kernels
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
-# the kernels and the cuda build, the renderer's worker pool under the race detector, and a
-# short fuzz of both track readers.
-test: setup-cuda fmt-check vet kernels-asan cuda-check
+# the kernels and the cuda build, the CUDA device's host code against the fake driver, the
+# renderer's worker pool under the race detector, and a short fuzz of both track readers.
+test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 ./render ./composite
 	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=10s ./scene
@@ -58,6 +59,16 @@ cuda-check: kernels-fatbin
 	$(GO) build -tags cuda ./...
 	$(GO) vet -tags cuda ./...
 	TRACKINK_REQUIRE_FATBIN=1 $(GO) test -count=1 -run '^TestFatbinEntryPoints$$' ./kernels
+
+# The cuda build run on this machine's CPU: kernels/fakedriver stands in for libcuda.so.1,
+# strict about contexts, memory, launches, entry points and capture, so the CUDA device's
+# real host code (gorgonia.org/cu and our cgo) runs: its tests, the goldens through the CLI.
+cuda-fake: cuda-check
+	bash kernels/fakedriver/build.sh $(FAKECUDA)
+	$(GO) test -tags cuda -c -o $(FAKECUDA)/kernels.test ./kernels
+	cd kernels && LD_LIBRARY_PATH=$(FAKECUDA) $(FAKECUDA)/kernels.test -test.count=1 -test.run 'CUDA'
+	$(GO) build -tags cuda -o $(FAKECUDA)/trackink .
+	LD_LIBRARY_PATH=$(FAKECUDA) $(FAKECUDA)/trackink golden --backend cuda --out $(FAKECUDA)/golden-failures
 
 build-cuda: kernels-fatbin
 	$(GO) build -tags cuda -o $(BIN) .

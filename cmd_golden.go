@@ -17,7 +17,10 @@ const goldenExamples = `Examples:
   trackink golden --update
 
   # One scene, failures written to /tmp/golden:
-  trackink golden --only curves --out /tmp/golden`
+  trackink golden --only curves --out /tmp/golden
+
+  # Check the CUDA kernels against the same pictures (a GPU machine, a -tags cuda build):
+  trackink golden --backend cuda`
 
 func runGolden(args []string, stdout, stderr io.Writer) error {
 	var o goldens.Options
@@ -27,6 +30,7 @@ func runGolden(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.Update, "update", false, "rewrite the expected pictures instead of comparing")
 	fs.StringSliceVar(&o.Only, "only", nil, "run only these scenes (comma-separated)")
 	fs.IntVar(&o.Workers, "workers", 0, "render threads (default: one per CPU)")
+	backend := fs.String("backend", "cpu", "renderer to check against the pictures: cpu, cuda, emu, auto (the pictures are the CPU's; --update only with cpu)")
 	list := fs.Bool("list", false, "list the scenes and what each exercises")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -36,6 +40,13 @@ func runGolden(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "%-18s %4dx%-4d %s\n", s.Name, s.Width, s.Height, s.About)
 		}
 		return nil
+	}
+	var err error
+	if o.NewBackend, err = backendFor(*backend); err != nil {
+		return err
+	}
+	if o.Update && o.NewBackend != nil {
+		return usageError{fmt.Errorf("--update with --backend %s: the golden pictures are the CPU renderer's", *backend)}
 	}
 	if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("no golden pictures at %s: run from the repository root, or give --dir", o.Dir)

@@ -194,6 +194,15 @@ func TestGoldenCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "curves.diff.png")); err != nil {
 		t.Errorf("no diff picture: %v", err)
 	}
+	// Another backend is checked against the CPU's pictures, and may not rewrite them.
+	code, stdout, stderr = trackink("golden", "--backend", "emu", "--only", "labels-edges,trails", "--out", t.TempDir())
+	if code != 0 || !strings.Contains(stdout, "2 golden scenes passed") {
+		t.Errorf("--backend emu: exit %d: %s %s", code, stdout, stderr)
+	}
+	code, _, stderr = trackink("golden", "--backend", "emu", "--update", "--dir", t.TempDir())
+	if code != 2 || !strings.Contains(stderr, "CPU renderer") {
+		t.Errorf("--update --backend emu: exit %d, %s", code, stderr)
+	}
 }
 
 // TestEmulatedBackendMatchesCPU renders the seed scene through --backend emu (the CUDA

@@ -36,6 +36,9 @@ type Options struct {
 	Update  bool     // rewrite the expected pictures instead of comparing
 	Only    []string // scene names to run; empty for all
 	Workers int      // render workers; 0 for one per CPU
+	// NewBackend starts the renderer; nil is the CPU renderer. The goldens are the CPU's
+	// pictures, so this checks another backend (the CUDA device) against them.
+	NewBackend func(render.Options) (render.Backend, error)
 }
 
 // Result is the outcome for one scene.
@@ -68,7 +71,7 @@ func Run(o Options) ([]Result, error) {
 	}
 	var results []Result
 	for _, s := range scenes {
-		got, err := Render(s, o.Workers)
+		got, err := Render(s, o.Workers, o.NewBackend)
 		if err != nil {
 			return results, fmt.Errorf("scene %s: %w", s.Name, err)
 		}
@@ -132,9 +135,17 @@ func names() string {
 	return s
 }
 
-// Render draws a scene onto its checkerboard.
-func Render(s Scene, workers int) (*image.RGBA, error) {
-	r, err := render.New(render.Options{Workers: workers, LabelSize: render.DefaultLabelSize(s.Height)})
+// Render draws a scene onto its checkerboard with the backend newBackend starts (nil: the CPU
+// renderer).
+func Render(s Scene, workers int, newBackend func(render.Options) (render.Backend, error)) (*image.RGBA, error) {
+	opts := render.Options{Workers: workers, LabelSize: render.DefaultLabelSize(s.Height)}
+	var r render.Backend
+	var err error
+	if newBackend != nil {
+		r, err = newBackend(opts)
+	} else {
+		r, err = render.New(opts)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ type GPU struct {
 	last    render.Timings
 
 	params    Ptr
-	p         tkParams
+	host      *hostRecords
 	atlasBuf  buf
 	bufs      buffers
 	caps      caps
@@ -47,6 +47,13 @@ type GPU struct {
 
 	labels []tkLabel
 	glyphs []tkGlyph
+}
+
+// hostRecords are the host copies of the parameter block and the status. They live in an
+// allocation of their own: memory handed to the driver must not share a Go object with Go
+// pointers (cgo scans the whole object and refuses it), and GPU holds many.
+type hostRecords struct {
+	p      tkParams
 	status [1 + kinds]int32
 }
 
@@ -82,7 +89,7 @@ func New(dev Device, opts render.Options) (*GPU, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &GPU{dev: dev, font: f, timed: opts.Timed, workers: opts.Workers}
+	g := &GPU{dev: dev, font: f, timed: opts.Timed, workers: opts.Workers, host: new(hostRecords)}
 	if e, ok := dev.(*EmuDevice); ok {
 		g.workers = e.Workers()
 	}
@@ -194,20 +201,20 @@ func (g *GPU) Draw(f composite.Frame, p *render.Primitives) error {
 		if err := g.dev.LaunchGraph(g.graph); err != nil {
 			return err
 		}
-		if err := g.dev.CopyOut(structBytes(&g.status), g.bufs.status.ptr); err != nil {
+		if err := g.dev.CopyOut(structBytes(&g.host.status), g.bufs.status.ptr); err != nil {
 			return err
 		}
-		if g.status[0]&statusOverflow == 0 {
+		if g.host.status[0]&statusOverflow == 0 {
 			break
 		}
 		// A bin list outgrew its buffer; the kernels drew nothing. Grow and run again:
 		// the totals are exact, so one more run suffices.
 		g.regrows++
 		if attempt > 0 {
-			return fmt.Errorf("kernels: bin lists still overflow after growing (totals %v)", g.status[1:])
+			return fmt.Errorf("kernels: bin lists still overflow after growing (totals %v)", g.host.status[1:])
 		}
 		for k := range kinds {
-			if need := int(g.status[1+k]); need > int(g.p.CapEntries[k]) {
+			if need := int(g.host.status[1+k]); need > int(g.host.p.CapEntries[k]) {
 				if err := g.ensure(&g.bufs.binItems[k], 4*grow(0, need)); err != nil {
 					return err
 				}
@@ -314,7 +321,7 @@ func (g *GPU) upload(hf *frameDesc, p *render.Primitives) error {
 		q.BinStart[k], q.BinCursor[k], q.BinItems[k] = uint64(b.binStart[k].ptr), uint64(b.binCursor[k].ptr), uint64(b.binItems[k].ptr)
 		q.Scans[1+k] = tkScan{A: uint64(b.binStart[k].ptr), Partial: uint64(b.binPartial[k].ptr), N: int32(tiles + 1)}
 	}
-	g.p = q
+	g.host.p = q
 	for _, e := range []struct {
 		dst Ptr
 		src []byte
@@ -322,7 +329,7 @@ func (g *GPU) upload(hf *frameDesc, p *render.Primitives) error {
 		{b.boxes.ptr, boxesBytes(p.Boxes)}, {b.lines.ptr, linesBytes(p.Lines)}, {b.curves.ptr, curvesBytes(p.Curves)},
 		{b.labels.ptr, bytesOf(g.labels)}, {b.glyphs.ptr, bytesOf(g.glyphs)},
 		{b.planes[0].ptr, hf.planes[0]}, {b.planes[1].ptr, hf.planes[1]}, {b.planes[2].ptr, hf.planes[2]},
-		{g.params, structBytes(&g.p)},
+		{g.params, structBytes(&g.host.p)},
 	} {
 		if err := g.dev.CopyIn(e.dst, e.src); err != nil {
 			return err

@@ -14,11 +14,11 @@ import (
 // decodes them, with pitches wider than the rows: the result must match the CPU on the same
 // picture, the bytes between a row's end and the pitch must stay untouched, and host and
 // device frames must mix on one backend (one graph: the planes' addresses are data).
-func TestDeviceFrameInPlace(t *testing.T) {
+func TestDeviceFrameInPlace(t *testing.T) { testDeviceFrameInPlace(t, newTestGPU(t, 12, false)) }
+
+func testDeviceFrameInPlace(t *testing.T, g *GPU) {
 	rng := rand.New(rand.NewSource(testSeed(t)))
-	const labelSize = 12
-	cpu := newTestCPU(t, labelSize)
-	g := newTestGPU(t, labelSize, false)
+	cpu := newTestCPU(t, g.Font().Size)
 	const w, h = 203, 117
 	for i := range 6 {
 		p := randomScene(rng, w, h, g.Font())

@@ -144,7 +144,7 @@ func (d *EmuDevice) CopyIn(dst Ptr, src []byte) error {
 	if err != nil {
 		return err
 	}
-	C.memcpy(a, unsafe.Pointer(&src[0]), C.size_t(len(src)))
+	hostCopy(a, unsafe.Pointer(&src[0]), len(src))
 	return nil
 }
 
@@ -160,9 +160,15 @@ func (d *EmuDevice) CopyOut(dst []byte, src Ptr) error {
 	if err != nil {
 		return err
 	}
-	C.memcpy(unsafe.Pointer(&dst[0]), a, C.size_t(len(dst)))
+	hostCopy(unsafe.Pointer(&dst[0]), a, len(dst))
 	return nil
 }
+
+// hostCopy hands a copy to C the way gorgonia.org/cu's copies do: as plain unsafe.Pointer
+// values, which cgo checks by scanning the whole Go object they point into. Host memory
+// inside an object that holds Go pointers then fails here ("Go pointer to unpinned Go
+// pointer") as it would with the CUDA device, not only on a GPU.
+func hostCopy(dst, src unsafe.Pointer, n int) { C.memcpy(dst, src, C.size_t(n)) }
 
 // Launch implements Device.
 func (d *EmuDevice) Launch(kernel string, grid, block Dim3, params Ptr) error {
