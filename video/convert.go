@@ -12,9 +12,9 @@ import (
 // P-frame is read again to predict the next ones), so drawing on it in place would corrupt
 // later frames. Frames the decoder no longer references are writable and pass through with no
 // copy; shared ones are copied once into a buffer from a pool, which the encoder releases when
-// it is done with it. CUDA frames are copied into the GPU frame pool when the overlay draws in
-// GPU memory, else downloaded first; frames in another 8-bit Y'CbCr layout
-// go through swscale into a pooled buffer.
+// it is done with it. CUDA frames are downloaded first; frames in another 8-bit Y'CbCr layout
+// go through swscale into a pooled buffer. When the overlay draws in GPU memory (gpu set),
+// every frame ends in the GPU frame pool instead.
 type converter struct {
 	gpu           *gpuFrames // CUDA frames are copied into it, for an overlay that draws on them
 	work          workFormat
@@ -49,14 +49,12 @@ func (c *converter) normalise(f *astiav.Frame, info frameInfo) (item, error) {
 	}
 	src := f
 	_, hw, _ := pixelFormatTraits(f.PixelFormat())
-	// Frames in another layout than NV12 (a stream that turns 10-bit) go through host memory,
-	// as in software.
-	if hw && c.gpu != nil && cudaNV12(f) {
-		out, err := c.gpu.copy(f)
-		if err != nil {
-			return item{}, err
-		}
-		return item{frame: out, pts: info.pts, dur: info.duration, device: true}, nil
+	// With a GPU frame pool every frame is drawn in GPU memory: NVDEC's NV12 frames are
+	// copied within the GPU, and host frames (software decoding, where NVDEC cannot do the
+	// stream; CUDA frames of another layout, downloaded) are uploaded once in the work format.
+	toGPU := c.gpu != nil && c.work.pix == astiav.PixelFormatNv12
+	if toGPU && (hw && cudaNV12(f) || f.PixelFormat() == astiav.PixelFormatNv12) {
+		return c.toGPU(f, info)
 	}
 	if hw {
 		host := astiav.AllocFrame()
@@ -88,7 +86,20 @@ func (c *converter) normalise(f *astiav.Frame, info frameInfo) (item, error) {
 		out.Free()
 		return item{}, err
 	}
+	if toGPU {
+		defer out.Free()
+		return c.toGPU(out, info)
+	}
 	return it, nil
+}
+
+// toGPU returns an item holding f copied into the GPU frame pool.
+func (c *converter) toGPU(f *astiav.Frame, info frameInfo) (item, error) {
+	out, err := c.gpu.copy(f)
+	if err != nil {
+		return item{}, err
+	}
+	return item{frame: out, pts: info.pts, dur: info.duration, device: true}, nil
 }
 
 // scale converts src into a pooled frame of the work format. The swscale context is made for

@@ -179,14 +179,6 @@ func (j *job) encodeStage(in <-chan item, out chan<- *astiav.Packet) error {
 		}
 		t0 := time.Now()
 		f := it.frame
-		if j.enc.device && !it.device {
-			up, err := j.gpu.copy(f)
-			f.Free()
-			if err != nil {
-				return err
-			}
-			f = up
-		}
 		f.SetPts(it.pts - j.win.shift)
 		f.SetPixelFormat(encoderPixelFormat(f.PixelFormat()))
 		// Decoded picture types would force the encoder's frame types (an I-frame wherever the

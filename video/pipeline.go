@@ -135,13 +135,13 @@ func (j *job) run() (err error) {
 	if j.gpu != nil {
 		j.conv.gpu = j.gpu
 		if j.enc.device {
-			j.opts.Log("overlay: drawing on NVDEC frames in GPU memory; " + j.enc.name + " takes them there (no copies)")
+			j.opts.Log("overlay: drawing on frames in GPU memory; " + j.enc.name + " takes them there (no copies)")
 		} else {
 			if j.down, err = newConverter(j.enc.work, par.Width(), par.Height()); err != nil {
 				return err
 			}
 			defer j.down.close()
-			j.opts.Log("overlay: drawing on NVDEC frames in GPU memory, then one copy to host memory for " + j.enc.name)
+			j.opts.Log("overlay: drawing on frames in GPU memory, then one copy to host memory for " + j.enc.name)
 		}
 	}
 	if err = j.out.addVideo(j.in, j.enc, j.warn); err != nil {

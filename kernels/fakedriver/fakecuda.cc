@@ -6,6 +6,9 @@
 // (kernels/cuda.go: context handling per thread, memory, copies, the fatbin module and its
 // entry points, launches with their argument passing, stream capture, graph instantiate and
 // launch, events) and draws real pictures, which the tests compare with the CPU renderer.
+// FFmpeg's CUDA device and frames run on it as well (context push and pop, the frame pool's
+// allocations, pitched 2-D copies), so a render keeps its frames in (fake) GPU memory; NVDEC
+// and NVENC are other libraries, absent here, so FFmpeg falls back to software for them.
 //
 // It is strict where the real driver is strict, so that host code that would fail on a GPU
 // fails here too: every call that needs a context fails unless the calling thread made the
@@ -82,7 +85,8 @@ std::recursive_mutex mu;  // the driver API is thread-safe: one lock over all st
 bool initialised;
 Primary primary;
 CUcontext const primaryHandle = reinterpret_cast<CUcontext>(&primary);
-thread_local CUcontext current;
+thread_local CUcontext current;               // the top of the thread's context stack
+thread_local std::vector<CUcontext> pushed;  // the rest of it
 std::map<uintptr_t, size_t> allocs;  // base → size
 std::set<Stream*> streams;
 std::set<Event*> events;
@@ -91,6 +95,23 @@ std::set<Module*> modules;
 std::set<Function*> functions;
 
 using Lock = std::lock_guard<std::recursive_mutex>;
+
+// adopt registers a new object in live and hands out its address as handle h.
+template <typename T, typename H>
+CUresult adopt(std::set<T*>& live, T* obj, H* h) {
+  live.insert(obj);
+  *h = reinterpret_cast<H>(obj);
+  return CUDA_SUCCESS;
+}
+
+// release deletes the live object behind handle h.
+template <typename T, typename H>
+CUresult release(std::set<T*>& live, H h, CUresult unknown = CUDA_ERROR_INVALID_HANDLE) {
+  T* obj = reinterpret_cast<T*>(h);
+  if (!live.erase(obj)) return unknown;
+  delete obj;
+  return CUDA_SUCCESS;
+}
 
 CUresult needContext() {
   if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
@@ -256,6 +277,7 @@ CUresult CUDAAPI cuDeviceGetAttribute(int* v, CUdevice_attribute a, CUdevice d) 
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; return CUDA_SUCCESS;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; return CUDA_SUCCESS;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 1; return CUDA_SUCCESS;
+    case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: *v = 512; return CUDA_SUCCESS;  // FFmpeg's frame pitch
     default: return CUDA_ERROR_NOT_SUPPORTED;
   }
 }
@@ -311,6 +333,33 @@ CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) {
   if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
   if (c != nullptr && c != primaryHandle) return CUDA_ERROR_INVALID_CONTEXT;
   current = c;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext c) {
+  Lock l(mu);
+  if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
+  if (c != primaryHandle) return CUDA_ERROR_INVALID_CONTEXT;
+  pushed.push_back(current);
+  current = c;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext* c) {
+  Lock l(mu);
+  if (!initialised) return CUDA_ERROR_NOT_INITIALIZED;
+  if (current == nullptr) return CUDA_ERROR_INVALID_CONTEXT;
+  if (c) *c = current;
+  current = pushed.empty() ? nullptr : pushed.back();
+  if (!pushed.empty()) pushed.pop_back();
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetDevice(CUdevice* d) {
+  Lock l(mu);
+  if (CUresult r = needContext()) return r;
+  if (!d) return CUDA_ERROR_INVALID_VALUE;
+  *d = 0;
   return CUDA_SUCCESS;
 }
 
@@ -371,23 +420,46 @@ CUresult CUDAAPI cuMemcpyDtoHAsync(void* dst, CUdeviceptr src, size_t n, CUstrea
   return CUDA_SUCCESS;
 }
 
+// The 2-D copies FFmpeg's CUDA frames use (upload, download, device to device), with pitches.
+CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D* c, CUstream h) {
+  Lock l(mu);
+  if (CUresult r = needContext()) return r;
+  Stream* s;
+  if (CUresult r = noCapture(h, &s)) return r;
+  if (!c) return CUDA_ERROR_INVALID_VALUE;
+  auto side = [&](CUmemorytype type, const void* host, CUdeviceptr dev, size_t x, size_t y, size_t pitch,
+                  char** base) -> CUresult {
+    size_t first = y * pitch + x, span = c->Height ? (c->Height - 1) * pitch + c->WidthInBytes : 0;
+    if (type == CU_MEMORYTYPE_HOST) {
+      if (!host) return CUDA_ERROR_INVALID_VALUE;
+      *base = (char*)host + first;
+      return CUDA_SUCCESS;
+    }
+    if (type != CU_MEMORYTYPE_DEVICE) return CUDA_ERROR_NOT_SUPPORTED;
+    if (span && !inside(dev + first, span)) return CUDA_ERROR_INVALID_VALUE;
+    *base = reinterpret_cast<char*>(dev) + first;
+    return CUDA_SUCCESS;
+  };
+  char *src, *dst;
+  if (c->WidthInBytes > c->srcPitch && c->Height > 1) return CUDA_ERROR_INVALID_VALUE;
+  if (c->WidthInBytes > c->dstPitch && c->Height > 1) return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult r = side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcXInBytes, c->srcY, c->srcPitch, &src)) return r;
+  if (CUresult r = side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstXInBytes, c->dstY, c->dstPitch, &dst)) return r;
+  for (size_t row = 0; row < c->Height; row++) memcpy(dst + row * c->dstPitch, src + row * c->srcPitch, c->WidthInBytes);
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuStreamCreate(CUstream* h, unsigned int flags) {
   Lock l(mu);
   if (CUresult r = needContext()) return r;
   if (!h || (flags & ~CU_STREAM_NON_BLOCKING)) return CUDA_ERROR_INVALID_VALUE;
-  Stream* s = new Stream{flags};
-  streams.insert(s);
-  *h = reinterpret_cast<CUstream>(s);
-  return CUDA_SUCCESS;
+  return adopt(streams, new Stream{flags}, h);
 }
 
 CUresult CUDAAPI cuStreamDestroy(CUstream h) {
   Lock l(mu);
   if (CUresult r = needContext()) return r;
-  Stream* s = reinterpret_cast<Stream*>(h);
-  if (!streams.erase(s)) return CUDA_ERROR_INVALID_HANDLE;
-  delete s;
-  return CUDA_SUCCESS;
+  return release(streams, h);
 }
 
 CUresult CUDAAPI cuStreamSynchronize(CUstream h) {
@@ -410,19 +482,13 @@ CUresult CUDAAPI cuEventCreate(CUevent* e, unsigned int flags) {
   Lock l(mu);
   if (CUresult r = needContext()) return r;
   if (!e) return CUDA_ERROR_INVALID_VALUE;
-  Event* ev = new Event{flags};
-  events.insert(ev);
-  *e = reinterpret_cast<CUevent>(ev);
-  return CUDA_SUCCESS;
+  return adopt(events, new Event{flags}, e);
 }
 
 CUresult CUDAAPI cuEventDestroy(CUevent e) {
   Lock l(mu);
   if (CUresult r = needContext()) return r;
-  Event* ev = reinterpret_cast<Event*>(e);
-  if (!events.erase(ev)) return CUDA_ERROR_INVALID_HANDLE;
-  delete ev;
-  return CUDA_SUCCESS;
+  return release(events, e);
 }
 
 CUresult CUDAAPI cuEventRecord(CUevent e, CUstream h) {
@@ -466,19 +532,13 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule* m, const void* image) {
   if (magic != 0xBA55ED50u) return CUDA_ERROR_INVALID_IMAGE;
   memcpy(&header, b + 6, 2);
   memcpy(&body, b + 8, 8);
-  Module* mod = new Module{std::string(reinterpret_cast<const char*>(b), header + body)};
-  modules.insert(mod);
-  *m = reinterpret_cast<CUmodule>(mod);
-  return CUDA_SUCCESS;
+  return adopt(modules, new Module{std::string(reinterpret_cast<const char*>(b), header + body)}, m);
 }
 
 CUresult CUDAAPI cuModuleUnload(CUmodule m) {
   Lock l(mu);
   if (CUresult r = needContext()) return r;
-  Module* mod = reinterpret_cast<Module*>(m);
-  if (!modules.erase(mod)) return CUDA_ERROR_INVALID_HANDLE;
-  delete mod;
-  return CUDA_SUCCESS;
+  return release(modules, m);
 }
 
 CUresult CUDAAPI cuModuleGetFunction(CUfunction* f, CUmodule m, const char* name) {
@@ -489,10 +549,7 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction* f, CUmodule m, const char* name
   if (!entry(mod->image, name)) return CUDA_ERROR_NOT_FOUND;
   for (int i = 0; i < tk_emu_kernels(); i++) {
     if (strcmp(tk_emu_kernel_name(i), name) == 0) {
-      Function* fn = new Function{i};
-      functions.insert(fn);
-      *f = reinterpret_cast<CUfunction>(fn);
-      return CUDA_SUCCESS;
+      return adopt(functions, new Function{i}, f);
     }
   }
   return CUDA_ERROR_NOT_FOUND;
@@ -543,9 +600,7 @@ CUresult CUDAAPI cuStreamEndCapture(CUstream h, CUgraph* g) {
   s->capturing = false;
   Graph* graph = new Graph{std::move(s->captured)};
   s->captured.clear();
-  graphs.insert(graph);
-  *g = reinterpret_cast<CUgraph>(graph);
-  return CUDA_SUCCESS;
+  return adopt(graphs, graph, g);
 }
 
 CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph g, unsigned long long flags) {
@@ -553,26 +608,17 @@ CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph g, unsig
   if (CUresult r = needContext()) return r;
   Graph* graph = reinterpret_cast<Graph*>(g);
   if (!exec || !graphs.count(graph) || flags != 0) return CUDA_ERROR_INVALID_VALUE;
-  Graph* e = new Graph{graph->ops};
-  execs.insert(e);
-  *exec = reinterpret_cast<CUgraphExec>(e);
-  return CUDA_SUCCESS;
+  return adopt(execs, new Graph{graph->ops}, exec);
 }
 
 CUresult CUDAAPI cuGraphDestroy(CUgraph g) {
   Lock l(mu);
-  Graph* graph = reinterpret_cast<Graph*>(g);
-  if (!graphs.erase(graph)) return CUDA_ERROR_INVALID_VALUE;
-  delete graph;
-  return CUDA_SUCCESS;
+  return release(graphs, g, CUDA_ERROR_INVALID_VALUE);
 }
 
 CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec x) {
   Lock l(mu);
-  Graph* e = reinterpret_cast<Graph*>(x);
-  if (!execs.erase(e)) return CUDA_ERROR_INVALID_VALUE;
-  delete e;
-  return CUDA_SUCCESS;
+  return release(execs, x, CUDA_ERROR_INVALID_VALUE);
 }
 
 CUresult CUDAAPI cuGraphLaunch(CUgraphExec x, CUstream h) {
@@ -585,6 +631,14 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec x, CUstream h) {
   for (const Op& op : e->ops)
     if (CUresult r = run(op)) return r;
   return CUDA_SUCCESS;
+}
+
+// FFmpeg looks these up by their first names (dlsym), which cuda.h maps to the _v2 ones.
+#undef cuDevicePrimaryCtxRelease
+#undef cuDevicePrimaryCtxSetFlags
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) { return cuDevicePrimaryCtxRelease_v2(d); }
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice d, unsigned int flags) {
+  return cuDevicePrimaryCtxSetFlags_v2(d, flags);
 }
 
 }  // extern "C"
