@@ -23,7 +23,9 @@ import (
 // address in the next frame's block. A graph is captured again only when a launch's grid
 // changes: a new frame size (tiles) or a primitive capacity that grew. When a bin list
 // outgrows its capacity the kernels draw nothing and flag it; Draw then grows that buffer
-// and runs the frame again.
+// and runs the frame again. A timed backend (trackink bench, --stats-json) launches the
+// kernels one by one with events between the stages instead: CUDA cannot time an event
+// recorded during capture.
 type GPU struct {
 	dev     Device
 	workers int
@@ -76,7 +78,6 @@ type buffers struct {
 type caps struct {
 	tilesX, tilesY               int
 	boxes, lines, curves, labels int
-	timed                        bool
 }
 
 // minCap is the smallest capacity of any list: small scenes grow past it rarely.
@@ -198,7 +199,7 @@ func (g *GPU) Draw(f composite.Frame, p *render.Primitives) error {
 				return err
 			}
 		}
-		if err := g.dev.LaunchGraph(g.graph); err != nil {
+		if err := g.launch(); err != nil {
 			return err
 		}
 		if err := g.dev.CopyOut(structBytes(&g.host.status), g.bufs.status.ptr); err != nil {
@@ -237,7 +238,6 @@ func (g *GPU) prepare(hf *frameDesc, p *render.Primitives) error {
 	c.tilesX, c.tilesY = (hf.w+tileSize-1)/tileSize, (hf.h+tileSize-1)/tileSize
 	c.boxes, c.lines = grow(max(c.boxes, minCap), len(p.Boxes)), grow(max(c.lines, minCap), len(p.Lines))
 	c.curves, c.labels = grow(max(c.curves, minCap), len(p.Curves)), grow(max(c.labels, minCap), len(g.labels))
-	c.timed = g.timed
 	g.caps = c
 	tiles := c.tilesX * c.tilesY
 	b := &g.bufs
@@ -278,7 +278,7 @@ func (g *GPU) prepare(hf *frameDesc, p *render.Primitives) error {
 			return err
 		}
 	}
-	if g.hasGraph && g.graphKey == c {
+	if g.timed || g.hasGraph && g.graphKey == c {
 		return nil
 	}
 	if g.hasGraph {
@@ -338,10 +338,15 @@ func (g *GPU) upload(hf *frameDesc, p *render.Primitives) error {
 	return nil
 }
 
-// capture records the frame's launches into a graph. The grids cover the capacities, not
-// this frame's counts; threads past a count return at once.
-func (g *GPU) capture(c caps) error {
-	if c.timed && !g.hasEvents {
+// launch runs the frame's kernels: the captured graph, or, on a timed backend, the kernels
+// one by one with an event after each stage. Events cannot go into the graph: CUDA refuses
+// to time or wait for an event recorded during capture (CUDA_ERROR_CAPTURED_EVENT), so the
+// stage times are device times of the same kernels launched without it.
+func (g *GPU) launch() error {
+	if !g.timed {
+		return g.dev.LaunchGraph(g.graph)
+	}
+	if !g.hasEvents {
 		for i := range g.events {
 			e, err := g.dev.NewEvent()
 			if err != nil {
@@ -351,6 +356,12 @@ func (g *GPU) capture(c caps) error {
 		}
 		g.hasEvents = true
 	}
+	return g.record(g.caps)
+}
+
+// capture records the frame's launches into a graph. The grids cover the capacities, not
+// this frame's counts; threads past a count return at once.
+func (g *GPU) capture(c caps) error {
 	if err := g.dev.BeginCapture(); err != nil {
 		return err
 	}
@@ -400,7 +411,7 @@ func (g *GPU) record(c caps) error {
 		{"tk_labels", tileGrid, Dim3{blockX, blockY, 1}, 5},
 		{"tk_composite", tileGrid, Dim3{compX, compY, 1}, 6},
 	}
-	if c.timed {
+	if g.timed {
 		if err := g.dev.Record(g.events[0]); err != nil {
 			return err
 		}
@@ -409,7 +420,7 @@ func (g *GPU) record(c caps) error {
 		if err := g.dev.Launch(s.kernel, s.grid, s.block, g.params); err != nil {
 			return fmt.Errorf("%s: %w", s.kernel, err)
 		}
-		if c.timed && s.event >= 0 {
+		if g.timed && s.event >= 0 {
 			if err := g.dev.Record(g.events[s.event]); err != nil {
 				return err
 			}

@@ -273,12 +273,11 @@ func (d *EmuDevice) Record(e Event) error {
 	if _, ok := d.events[e]; !ok {
 		return fmt.Errorf("emu: no event %d", e)
 	}
-	op := emuOp{event: e}
 	if d.capturing {
-		d.recorded = append(d.recorded, op)
-		return nil
+		// CUDA would make it a captured event, which cannot be timed or waited for.
+		return errors.New("emu: event recorded during capture (CUDA cannot time it: CUDA_ERROR_CAPTURED_EVENT)")
 	}
-	return d.run(op)
+	return d.run(emuOp{event: e})
 }
 
 // Elapsed implements Device.

@@ -28,7 +28,7 @@ func TestFatbinEntryPoints(t *testing.T) {
 		}
 		t.Skip("needs kernels.fatbin (bash kernels/build.sh) and cuobjdump (scripts/setup.sh --cuda)")
 	}
-	g := newTestGPU(t, 12, true)
+	g := newTestGPU(t, 12, false)
 	rng := rand.New(rand.NewSource(1))
 	drawBoth(t, rng, g, randomScene(rng, 64, 48, g.Font()), 64, 48)
 	launched := g.dev.(*EmuDevice).GraphKernels(g.graph)

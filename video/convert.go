@@ -51,8 +51,9 @@ func (c *converter) normalise(f *astiav.Frame, info frameInfo) (item, error) {
 	_, hw, _ := pixelFormatTraits(f.PixelFormat())
 	// With a GPU frame pool every frame is drawn in GPU memory: NVDEC's NV12 frames are
 	// copied within the GPU, and host frames (software decoding, where NVDEC cannot do the
-	// stream; CUDA frames of another layout, downloaded) are uploaded once in the work format.
-	toGPU := c.gpu != nil && c.work.pix == astiav.PixelFormatNv12
+	// stream; CUDA frames of another layout, downloaded) are uploaded once.
+	// (The converter's work format is then NV12, the pool's.)
+	toGPU := c.gpu != nil
 	if toGPU && (hw && cudaNV12(f) || f.PixelFormat() == astiav.PixelFormatNv12) {
 		return c.toGPU(f, info)
 	}

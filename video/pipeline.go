@@ -128,7 +128,13 @@ func (j *job) run() (err error) {
 	}
 	defer j.enc.close()
 	j.stats.Encoder, j.stats.Colour = j.enc.name, j.enc.work.String()
-	if j.conv, err = newConverter(j.enc.work, par.Width(), par.Height()); err != nil {
+	// Frames bound for the GPU pool are made NV12, its layout, whatever the encoder takes;
+	// j.down converts them to the encoder's format on the way back.
+	decodeWork := j.enc.work
+	if j.gpu != nil {
+		decodeWork.pix = astiav.PixelFormatNv12
+	}
+	if j.conv, err = newConverter(decodeWork, par.Width(), par.Height()); err != nil {
 		return err
 	}
 	defer j.conv.close()

@@ -6,8 +6,8 @@
 set -euo pipefail
 out=${1:?usage: build.sh OUTDIR}
 here=$(cd "$(dirname "$0")" && pwd)
-real=${REAL_LIBCUDA:-$(ldconfig -p | awk '/libcuda\.so\.1 / {print $NF; exit}')}
-[ -n "$real" ] || { echo "build.sh: the real libcuda.so.1 is not installed (scripts/setup.sh --cuda)" >&2; exit 1; }
+real=${REAL_LIBCUDA:-$(gcc -print-file-name=libcuda.so.1)}
+[ -f "$real" ] || { echo "build.sh: the real libcuda.so.1 is not installed (scripts/setup.sh --cuda)" >&2; exit 1; }
 mkdir -p "$out"
 stubs="$out/stubs.c"
 nm -D --defined-only "$real" | awk '$2 == "T" && $3 ~ /^cu/ {print $3}' | sort -u |
