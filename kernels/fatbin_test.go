@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,8 @@ var fatbinArchs = []string{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}
 // block's address, as CUDADevice.Launch passes it). On a GPU a mismatch would only show as
 // "named symbol not found" at the first launch. It needs kernels.fatbin (kernels/build.sh)
 // and cuobjdump; without them it skips, unless TRACKINK_REQUIRE_FATBIN is set, as make test
-// sets it after building the fatbin.
+// sets it after building the fatbin. It also checks each kernel's register use against the
+// block size it is launched with.
 func TestFatbinEntryPoints(t *testing.T) {
 	cuobjdump, err := exec.LookPath("cuobjdump")
 	if _, serr := os.Stat("kernels.fatbin"); err != nil || serr != nil {
@@ -91,4 +93,45 @@ func TestFatbinEntryPoints(t *testing.T) {
 		}
 	}
 	t.Logf("%d kernels in %d cubins and the PTX: %v", len(launched), len(archs), launched)
+	checkRegisters(t, cuobjdump, g)
+}
+
+// checkRegisters checks that each kernel's block fits the register file at every
+// architecture: a block needing more than 64K registers (all of sm_75 … sm_90 have that many
+// per block) fails to launch on a GPU with "too many resources requested for launch", which
+// no emulation shows. Registers are allocated per warp in units of 256.
+func checkRegisters(t *testing.T, cuobjdump string, g *GPU) {
+	threads := map[string]int{} // kernel → largest block it is launched with
+	for _, op := range g.dev.(*EmuDevice).graphs[g.graph] {
+		if op.kernel != "" {
+			threads[op.kernel] = max(threads[op.kernel], int(op.block.X*op.block.Y*op.block.Z))
+		}
+	}
+	usage, err := exec.Command(cuobjdump, "-res-usage", "kernels.fatbin").Output()
+	if err != nil {
+		t.Fatalf("cuobjdump -res-usage: %v", err)
+	}
+	arch, fn := "", ""
+	checked := 0
+	reg := regexp.MustCompile(`\bREG:(\d+)`)
+	for line := range strings.Lines(string(usage)) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 3 && f[0] == "arch" && f[1] == "=":
+			arch = f[2]
+		case len(f) == 2 && f[0] == "Function":
+			fn = strings.TrimSuffix(f[1], ":")
+		case reg.MatchString(line) && threads[fn] > 0:
+			regs, _ := strconv.Atoi(reg.FindStringSubmatch(line)[1])
+			warps := (threads[fn] + 31) / 32
+			perWarp := (regs*32 + 255) / 256 * 256
+			if regs > 255 || warps*perWarp > 65536 {
+				t.Errorf("%s %s: %d registers × %d threads need %d of 65536 registers per block", arch, fn, regs, threads[fn], warps*perWarp)
+			}
+			checked++
+		}
+	}
+	if checked != len(threads)*len(fatbinArchs) {
+		t.Errorf("register use found for %d kernel builds, want %d", checked, len(threads)*len(fatbinArchs))
+	}
 }
