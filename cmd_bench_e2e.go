@@ -17,6 +17,8 @@ import (
 // e2eReport is the JSON form of an end-to-end benchmark.
 type e2eReport struct {
 	Input        string  `json:"input"`
+	Backend      string  `json:"backend"`
+	HWAccel      string  `json:"hwaccel"`
 	Preset       string  `json:"preset"`
 	CRF          int     `json:"crf"`
 	Frames       int     `json:"frames"`
@@ -54,6 +56,8 @@ func benchE2E(in, preset string, crf int, style *styleFlags, jsonOut bool, stdou
 		return err
 	}
 	opts := video.Options{Input: in, Output: filepath.Join(dir, "ours.mp4"), Encoder: "libx264", Preset: preset, CRF: crf}
+	backend := backendName(style.backend)
+	framesOnGPU(backend, &opts)
 	vov := &videoOverlay{style: style, src: &trackSource{}}
 	defer vov.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -62,7 +66,7 @@ func benchE2E(in, preset string, crf int, style *styleFlags, jsonOut bool, stdou
 	if err != nil {
 		return err
 	}
-	rep := e2eReport{Input: in, Preset: preset, CRF: crf, Frames: b.Ours.Frames,
+	rep := e2eReport{Input: in, Backend: backend, HWAccel: b.Ours.HWAccel, Preset: preset, CRF: crf, Frames: b.Ours.Frames,
 		OursS: b.Ours.Wall.Seconds(), OursCPUS: b.OursCPU.Seconds(), OursFPS: b.Ours.FPS, OursPeakMiB: b.Ours.PeakRSS >> 20,
 		PlainS: b.Plain.Seconds(), PlainCPUS: b.PlainCPU.Seconds(), PlainPeakMiB: b.PlainPeakRSS >> 20,
 		Ratio: b.Ratio, CPURatio: b.CPURatio}
@@ -70,6 +74,7 @@ func benchE2E(in, preset string, crf int, style *styleFlags, jsonOut bool, stdou
 		return json.NewEncoder(stdout).Encode(rep)
 	}
 	fmt.Fprintf(stdout, "%s, %d frames, libx264 -preset %s -crf %d, audio copied\n", in, rep.Frames, preset, crf)
+	fmt.Fprintf(stdout, "backend %s, decoding %s\n", rep.Backend, rep.HWAccel)
 	fmt.Fprintf(stdout, "trackink (seed overlay)  %7.2f s wall  %7.2f s CPU  %5.1f fps  peak RSS %d MiB\n", rep.OursS, rep.OursCPUS, rep.OursFPS, rep.OursPeakMiB)
 	fmt.Fprintf(stdout, "plain ffmpeg transcode   %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.PlainS, rep.PlainCPUS, rep.PlainPeakMiB)
 	fmt.Fprintf(stdout, "ratio (ours / ffmpeg)    %7.3f wall    %7.3f CPU\n", rep.Ratio, rep.CPURatio)

@@ -160,14 +160,7 @@ func renderVideo(f *renderFlags, stderr io.Writer) error {
 	if f.style.backend == "auto" {
 		say("backend auto: %s", backend)
 	}
-	// The cuda backend draws on NVDEC frames where they are, in GPU memory, so with it the
-	// frames are decoded on the GPU too unless --hwaccel says otherwise.
-	if backend == "cuda" && kernels.CUDABuilt {
-		vo.DeviceFrames = true
-		if vo.HWAccel == "" {
-			vo.HWAccel = "auto"
-		}
-	}
+	framesOnGPU(backend, &vo)
 	warn := func(format string, a ...any) { fmt.Fprintf(stderr, "trackink render: warning: "+format+"\n", a...) }
 	vo.Log = func(line string) { say("%s", line) }
 	progress := newProgressLine(stderr, !f.video.quiet && isTerminal(stderr))
@@ -210,6 +203,18 @@ func renderVideo(f *renderFlags, stderr io.Writer) error {
 		return exitError{exitInterrupted, errors.New("interrupted; no output written")}
 	}
 	return err
+}
+
+// framesOnGPU sets o up for the backend backendName resolved: the cuda backend draws on
+// frames in GPU memory, so with it the frames are decoded on the GPU too unless --hwaccel
+// says otherwise.
+func framesOnGPU(backend string, o *video.Options) {
+	if backend == "cuda" && kernels.CUDABuilt {
+		o.DeviceFrames = true
+		if o.HWAccel == "" {
+			o.HWAccel = "auto"
+		}
+	}
 }
 
 // videoOverlay draws tracks onto decoded frames: the render.Overlay is made at the first
