@@ -62,13 +62,12 @@ cuda-check: kernels-fatbin
 
 # The cuda build run on this machine's CPU: kernels/fakedriver stands in for libcuda.so.1,
 # strict about contexts, memory, launches, entry points and capture, so the CUDA device's
-# real host code (gorgonia.org/cu and our cgo) runs: its tests, the goldens through the CLI,
-# and a render whose frames stay in GPU memory (FFmpeg's CUDA device and frames on it too).
+# real host code (gorgonia.org/cu and our cgo) runs: every test in a cuda build (the CUDA
+# device's own among them, and a render whose frames stay in GPU memory, FFmpeg's CUDA device
+# and frames on the fake too), and the goldens through the CLI.
 cuda-fake: cuda-check
 	bash kernels/fakedriver/build.sh $(FAKECUDA)
-	$(GO) test -tags cuda -c -o $(FAKECUDA)/kernels.test ./kernels
-	cd kernels && LD_LIBRARY_PATH=$(FAKECUDA) $(FAKECUDA)/kernels.test -test.count=1 -test.run 'CUDA'
-	LD_LIBRARY_PATH=$(FAKECUDA) $(GO) test -tags cuda -count=1 -run 'CUDA' ./video
+	LD_LIBRARY_PATH=$(FAKECUDA) $(GO) test -tags cuda -count=1 ./...
 	$(GO) build -tags cuda -o $(FAKECUDA)/trackink .
 	LD_LIBRARY_PATH=$(FAKECUDA) $(FAKECUDA)/trackink golden --backend cuda --out $(FAKECUDA)/golden-failures
 
