@@ -23,8 +23,10 @@
 // speed, occupancy, coalescing or races the hardware's memory model would expose. Rounding
 // is not among the limits: both compilers are told not to contract multiply-adds (the pragma
 // in emu.cc, nvcc -fmad=false in build.sh) and the kernels use only IEEE-exact operations,
-// so the GPU computes the emulation's bits. The CUDA device itself is exercised only on a
-// machine with a GPU (go test -tags cuda ./kernels).
+// so the GPU computes the emulation's bits. The CUDA device's own code (cuda.go) runs in a
+// cuda build, on a GPU or against the fake driver library in fakedriver/ (make cuda-fake),
+// which implements the driver calls on the CPU and is as strict as the driver about
+// contexts, memory, launches, capture and stream order.
 //
 // Probe reports, without linking libcuda, whether a driver and devices are present and
 // whether this binary has the CUDA backend (CUDABuilt).
