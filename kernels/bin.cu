@@ -16,8 +16,8 @@
 
 // chordCount is bins.flatten's culling (with r the reach of the curve's stroke) followed by
 // curves.Chords with curves.Tolerance. Go's math.Hypot on amd64 is max·sqrt(1 + (min/max)²);
-// it is repeated here with round-to-nearest intrinsics so that the device counts the same
-// chords as the CPU.
+// it is repeated here in the same order (no multiply-add contraction: build.sh's
+// -fmad=false) so that the device counts the same chords as the CPU.
 __device__ int chordCount(const TkCurve& c, float r, float w, float h) {
   if (gmin(gmin(c.x0, c.x1), c.x2) - r > w || gmax(gmax(c.x0, c.x1), c.x2) + r < 0 ||
       gmin(gmin(c.y0, c.y1), c.y2) - r > h || gmax(gmax(c.y0, c.y1), c.y2) + r < 0) {
@@ -33,10 +33,10 @@ __device__ int chordCount(const TkCurve& c, float r, float w, float h) {
     hyp = 0;
   } else {
     double mx = p > q ? p : q, mn = p > q ? q : p;
-    double s = __ddiv_rn(mn, mx);
-    hyp = __dmul_rn(mx, sqrt(__dadd_rn(1.0, __dmul_rn(s, s))));
+    double s = mn / mx;
+    hyp = mx * sqrt(1.0 + s * s);
   }
-  double n = ceil(sqrt(__ddiv_rn(hyp, __dmul_rn(4.0, (double)(1.0f / 20)))));
+  double n = ceil(sqrt(hyp / (4.0 * (double)(1.0f / 20))));
   if (!(n >= 1)) return 1;
   // The CPU has no limit; past this many chords (|b| > 8.6e8 px) it would allocate
   // gigabytes, so the device stops here rather than overflow.

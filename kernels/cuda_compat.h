@@ -53,13 +53,5 @@ static inline int atomicMax(int* p, int v) {
   return old;
 }
 
-// The IEEE round-to-nearest intrinsics that forbid nvcc's multiply-add contraction; on the
-// host (no -ffp-contract across these calls on x86-64 without FMA) they are plain operations.
-static inline double __dmul_rn(double a, double b) { return a * b; }
-static inline double __dadd_rn(double a, double b) { return a + b; }
-static inline double __ddiv_rn(double a, double b) { return a / b; }
-static inline float __fmul_rn(float a, float b) { return a * b; }
-static inline float __fadd_rn(float a, float b) { return a + b; }
-
 #endif  // __CUDACC__
 #endif  // TRACKINK_CUDA_COMPAT_H
