@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"trackink/goldens"
 	"trackink/kernels"
 )
 
@@ -42,12 +43,7 @@ func writePicture(t *testing.T, path string, w, h int) {
 
 func readPicture(t *testing.T, path string) image.Image {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, err := goldens.ReadPNG(path)
 	if err != nil {
 		t.Fatal(err)
 	}

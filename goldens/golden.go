@@ -83,7 +83,7 @@ func Run(o Options) ([]Result, error) {
 			results = append(results, Result{Scene: s.Name, Status: Updated})
 			continue
 		}
-		want, err := readPNG(path)
+		want, err := ReadPNG(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return results, fmt.Errorf("scene %s: no golden %s (run `trackink golden --update` to create it, then look at it)", s.Name, path)
 		}
@@ -229,7 +229,8 @@ func diffImage(want, got *image.RGBA) *image.RGBA {
 	return d
 }
 
-func readPNG(path string) (*image.RGBA, error) {
+// ReadPNG reads a PNG picture as RGBA (pictures in another colour model are converted).
+func ReadPNG(path string) (*image.RGBA, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

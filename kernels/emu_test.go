@@ -1,10 +1,7 @@
 package kernels
 
 import (
-	"image"
-	"image/png"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,24 +20,6 @@ import (
 // the output differs by at most 1. TestGoldensOnEmu and TestEmuMatchesCPU measure it.
 const EmuTolerance = 1
 
-func readPNG(t *testing.T, path string) *image.RGBA {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rgba, ok := m.(*image.RGBA)
-	if !ok {
-		t.Fatalf("%s: not RGBA", path)
-	}
-	return rgba
-}
-
 // TestGoldensOnEmu renders every golden scene on the emulated device and compares it with
 // the stored picture.
 func TestGoldensOnEmu(t *testing.T) {
@@ -55,7 +34,10 @@ func TestGoldensOnEmu(t *testing.T) {
 			if err := g.Draw(&composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: s.Width, H: s.Height}, &p); err != nil {
 				t.Fatal(err)
 			}
-			want := readPNG(t, filepath.Join("..", "goldens", "testdata", s.Name+".png"))
+			want, err := goldens.ReadPNG(filepath.Join("..", "goldens", "testdata", s.Name+".png"))
+			if err != nil {
+				t.Fatal(err)
+			}
 			worst, over := diffBytes(img.Pix, want.Pix, EmuTolerance)
 			t.Logf("%s: largest difference %d code values, %d bytes over %d", s.Name, worst, over, EmuTolerance)
 			if over > 0 {
