@@ -1,6 +1,8 @@
 package kernels
 
 import (
+	"iter"
+	"maps"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -33,22 +35,17 @@ func TestFatbinEntryPoints(t *testing.T) {
 	g := newTestGPU(t, 12, false)
 	rng := rand.New(rand.NewSource(1))
 	drawBoth(t, rng, g, randomScene(rng, 64, 48, g.Font()), 64, 48)
-	launched := g.dev.(*EmuDevice).GraphKernels(g.graph)
-	slices.Sort(launched)
-	launched = slices.Compact(launched)
-
-	symbols, err := exec.Command(cuobjdump, "-symbols", "kernels.fatbin").Output()
-	if err != nil {
-		t.Fatalf("cuobjdump -symbols: %v", err)
+	threads := map[string]int{} // kernel → largest block it is launched with
+	for _, op := range g.dev.(*EmuDevice).graphs[g.graph] {
+		if op.kernel != "" {
+			threads[op.kernel] = max(threads[op.kernel], int(op.block.X*op.block.Y*op.block.Z))
+		}
 	}
+	launched := slices.Sorted(maps.Keys(threads))
+
 	entries := map[string][]string{} // arch → entry points
-	arch := ""
-	for line := range strings.Lines(string(symbols)) {
-		f := strings.Fields(line)
-		switch {
-		case len(f) == 3 && f[0] == "arch" && f[1] == "=":
-			arch = f[2]
-		case len(f) == 4 && f[2] == "STO_ENTRY":
+	for arch, f := range byArch(cuobjdumpOutput(t, cuobjdump, "-symbols")) {
+		if len(f) == 4 && f[2] == "STO_ENTRY" {
 			entries[arch] = append(entries[arch], f[3])
 		}
 	}
@@ -70,16 +67,13 @@ func TestFatbinEntryPoints(t *testing.T) {
 		t.Errorf("cubins for %v, want %v", archs, fatbinArchs)
 	}
 
-	ptx, err := exec.Command(cuobjdump, "-ptx", "kernels.fatbin").Output()
-	if err != nil {
-		t.Fatalf("cuobjdump -ptx: %v", err)
-	}
-	if !strings.Contains(string(ptx), "arch = sm_90") {
+	ptx := cuobjdumpOutput(t, cuobjdump, "-ptx")
+	if !strings.Contains(ptx, "arch = sm_90") {
 		t.Error("no compute_90 PTX in the fatbin")
 	}
 	entry := regexp.MustCompile(`\.entry\s+(\w+)\(([^)]*)\)`)
 	params := map[string]string{}
-	for _, m := range entry.FindAllStringSubmatch(string(ptx), -1) {
+	for _, m := range entry.FindAllStringSubmatch(ptx, -1) {
 		params[m[1]] = strings.TrimSpace(m[2])
 	}
 	oneU64 := regexp.MustCompile(`^\.param \.u64 \w+$`)
@@ -93,36 +87,48 @@ func TestFatbinEntryPoints(t *testing.T) {
 		}
 	}
 	t.Logf("%d kernels in %d cubins and the PTX: %v", len(launched), len(archs), launched)
-	checkRegisters(t, cuobjdump, g)
+	checkRegisters(t, cuobjdump, threads)
+}
+
+// cuobjdumpOutput runs cuobjdump with flag on the fatbin.
+func cuobjdumpOutput(t *testing.T, cuobjdump, flag string) string {
+	t.Helper()
+	out, err := exec.Command(cuobjdump, flag, "kernels.fatbin").Output()
+	if err != nil {
+		t.Fatalf("cuobjdump %s: %v", flag, err)
+	}
+	return string(out)
+}
+
+// byArch yields the fields of each line of cuobjdump's output with the architecture of the
+// section ("arch = sm_80") the line is in.
+func byArch(out string) iter.Seq2[string, []string] {
+	return func(yield func(string, []string) bool) {
+		arch := ""
+		for line := range strings.Lines(out) {
+			f := strings.Fields(line)
+			if len(f) == 3 && f[0] == "arch" && f[1] == "=" {
+				arch = f[2]
+			} else if !yield(arch, f) {
+				return
+			}
+		}
+	}
 }
 
 // checkRegisters checks that each kernel's block fits the register file at every
 // architecture: a block needing more than 64K registers (all of sm_75 … sm_90 have that many
 // per block) fails to launch on a GPU with "too many resources requested for launch", which
 // no emulation shows. Registers are allocated per warp in units of 256.
-func checkRegisters(t *testing.T, cuobjdump string, g *GPU) {
-	threads := map[string]int{} // kernel → largest block it is launched with
-	for _, op := range g.dev.(*EmuDevice).graphs[g.graph] {
-		if op.kernel != "" {
-			threads[op.kernel] = max(threads[op.kernel], int(op.block.X*op.block.Y*op.block.Z))
-		}
-	}
-	usage, err := exec.Command(cuobjdump, "-res-usage", "kernels.fatbin").Output()
-	if err != nil {
-		t.Fatalf("cuobjdump -res-usage: %v", err)
-	}
-	arch, fn := "", ""
+func checkRegisters(t *testing.T, cuobjdump string, threads map[string]int) {
+	fn := ""
 	checked := 0
-	reg := regexp.MustCompile(`\bREG:(\d+)`)
-	for line := range strings.Lines(string(usage)) {
-		f := strings.Fields(line)
+	for arch, f := range byArch(cuobjdumpOutput(t, cuobjdump, "-res-usage")) {
 		switch {
-		case len(f) == 3 && f[0] == "arch" && f[1] == "=":
-			arch = f[2]
 		case len(f) == 2 && f[0] == "Function":
 			fn = strings.TrimSuffix(f[1], ":")
-		case reg.MatchString(line) && threads[fn] > 0:
-			regs, _ := strconv.Atoi(reg.FindStringSubmatch(line)[1])
+		case len(f) > 0 && strings.HasPrefix(f[0], "REG:") && threads[fn] > 0:
+			regs, _ := strconv.Atoi(strings.TrimPrefix(f[0], "REG:"))
 			warps := (threads[fn] + 31) / 32
 			perWarp := (regs*32 + 255) / 256 * 256
 			if regs > 255 || warps*perWarp > 65536 {
