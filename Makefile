@@ -27,6 +27,7 @@ build: setup
 # renderer's worker pool under the race detector, and a short fuzz of both track readers.
 test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake
 	$(GO) test -count=1 ./...
+	$(GO) test -tags faiss -count=1 ./knn
 	$(GO) test -race -count=1 ./render ./composite
 	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=10s ./scene
 	$(GO) test -run='^$$' -fuzz=FuzzJSONL -fuzztime=10s ./scene
@@ -37,6 +38,7 @@ fmt-check:
 
 vet: setup
 	$(GO) vet ./...
+	$(GO) vet -tags faiss ./knn
 
 goldens: build
 	$(BIN) golden
@@ -58,15 +60,15 @@ kernels-fatbin: setup-cuda
 cuda-check: kernels-fatbin
 	$(GO) build -tags cuda ./...
 	$(GO) vet -tags cuda ./...
-	TRACKINK_REQUIRE_FATBIN=1 $(GO) test -count=1 -run '^TestFatbinEntryPoints$$' ./kernels
+	TRACKINK_REQUIRE_FATBIN=1 $(GO) test -count=1 -run '^TestFatbinEntryPoints$$' ./kernels/gpu
 
-# The cuda build run on this machine's CPU: kernels/fakedriver stands in for libcuda.so.1,
+# The cuda build run on this machine's CPU: kernels/device/testdata/fakecuda stands in for libcuda.so.1,
 # strict about contexts, memory, launches, entry points and capture, so the CUDA device's
 # real host code (gorgonia.org/cu and our cgo) runs: every test in a cuda build (the CUDA
 # device's own among them, and a render whose frames stay in GPU memory, FFmpeg's CUDA device
 # and frames on the fake too), and the goldens through the CLI.
 cuda-fake: cuda-check
-	bash kernels/fakedriver/build.sh $(FAKECUDA)
+	bash kernels/device/testdata/fakecuda/build.sh $(FAKECUDA)
 	LD_LIBRARY_PATH=$(FAKECUDA) $(GO) test -tags cuda -count=1 ./...
 	$(GO) build -tags cuda -o $(FAKECUDA)/trackink .
 	LD_LIBRARY_PATH=$(FAKECUDA) $(FAKECUDA)/trackink golden --backend cuda --out $(FAKECUDA)/golden-failures
@@ -79,7 +81,7 @@ build-cuda: kernels-fatbin
 # are set by hand.)
 kernels-asan: setup
 	CGO_CXXFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	CGO_LDFLAGS="-fsanitize=undefined" $(GO) test -asan -count=1 ./kernels
+	CGO_LDFLAGS="-fsanitize=undefined" $(GO) test -asan -count=1 ./kernels/...
 
 fuzz: setup
 	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=60s ./scene

@@ -54,16 +54,16 @@ func (r Range) String() string {
 	return "limited"
 }
 
-// Frame is an 8-bit image that a layer is composited onto: a HostFrame in host memory,
+// Surface is an 8-bit image that a layer is composited onto: a HostSurface in host memory,
 // or a DeviceNV12 in GPU memory, which only a device backend (package kernels) can reach.
-type Frame interface {
+type Surface interface {
 	// Size returns the frame's width and height in pixels.
 	Size() (w, h int)
 }
 
-// HostFrame is a Frame in host memory, which a layer tile is composited onto on the CPU.
-type HostFrame interface {
-	Frame
+// HostSurface is a Frame in host memory, which a layer tile is composited onto on the CPU.
+type HostSurface interface {
+	Surface
 	// Over composites the tile onto the frame; the tile lies wholly inside the frame.
 	Over(t *Tile)
 }

@@ -29,6 +29,26 @@ func coeffsFor(m Matrix, r Range) coeffs {
 	}
 }
 
+// Fixed16 are a matrix and range's coefficients (coeffs) in 16.16 fixed point, held as
+// float32: what the blends below multiply a layer pixel's premultiplied R'G'B' by. The CUDA
+// kernels' composite (kernels/composite.cu) takes them from here, so both blend with the
+// same numbers.
+type Fixed16 struct {
+	YOff, YR, YG, YB float32
+	CbR, CbG, CbB    float32
+	CrR, CrG, CrB    float32
+}
+
+// FixedCoefficients returns the 16.16 coefficients of matrix m and range r.
+func FixedCoefficients(m Matrix, r Range) Fixed16 {
+	k := coeffsFor(m, r)
+	return Fixed16{
+		YOff: k.yOff * one, YR: k.yR * one, YG: k.yG * one, YB: k.yB * one,
+		CbR: k.cbR * one, CbG: k.cbG * one, CbB: k.cbB * one,
+		CrR: k.crR * one, CrG: k.crG * one, CrB: k.crB * one,
+	}
+}
+
 // toByte rounds v to the nearest byte, saturating. (Over never leaves 0..255 by more than
 // rounding, except full-range chroma, which can reach 255.5.)
 func toByte(v float32) byte {
@@ -61,14 +81,14 @@ func (f *RGBA) Over(t *Tile) {
 
 // Over implements Frame.
 func (f *YUV420P) Over(t *Tile) {
-	k := coeffsFor(f.Matrix, f.Range)
+	k := FixedCoefficients(f.Matrix, f.Range)
 	overLuma(f.Y, f.StrideY, t, &k)
 	overChroma(f.U, f.StrideU, f.V, f.StrideV, 1, t, &k)
 }
 
 // Over implements Frame.
 func (f *NV12) Over(t *Tile) {
-	k := coeffsFor(f.Matrix, f.Range)
+	k := FixedCoefficients(f.Matrix, f.Range)
 	overLuma(f.Y, f.StrideY, t, &k)
 	overChroma(f.UV, f.StrideUV, f.UV[1:], f.StrideUV, 2, t, &k)
 }
@@ -84,20 +104,20 @@ func blend16(dst byte, alpha, add int32) byte {
 	return byte(min(max(v, 0), 255))
 }
 
-// lumaCoeffs are coeffs' luma row in 16.16, laid out for the assembly (over_amd64.s).
+// lumaCoeffs are Fixed16's luma row, laid out for the assembly (over_amd64.s).
 type lumaCoeffs struct {
-	off, r, g, b float32 // yOff, yR, yG, yB times one
+	off, r, g, b float32
 }
 
-// chromaCoeffs are coeffs' chroma rows in 16.16, laid out for the assembly (over_amd64.s).
+// chromaCoeffs are Fixed16's chroma rows, laid out for the assembly (over_amd64.s).
 type chromaCoeffs struct {
-	cbR, cbG, cbB float32 // times one
-	crR, crG, crB float32 // times one
+	cbR, cbG, cbB float32
+	crR, crG, crB float32
 	mean          float32 // 1/(pixels in a block): 1/4, or 1/2 in a lone row at an odd bottom edge
 }
 
-func overLuma(plane []byte, stride int, t *Tile, k *coeffs) {
-	kl := lumaCoeffs{k.yOff * one, k.yR * one, k.yG * one, k.yB * one}
+func overLuma(plane []byte, stride int, t *Tile, k *Fixed16) {
+	kl := lumaCoeffs{k.YOff, k.YR, k.YG, k.YB}
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
 		if s.X0 >= s.X1 {
@@ -148,9 +168,8 @@ func lumaRow(dst []byte, src []float32, k *lumaCoeffs) {
 // the mean of the layer over its 2×2 block (fewer pixels at an odd frame edge), which equals
 // compositing each pixel in R'G'B' and averaging. The Cb and Cr samples of chroma column x
 // are u[x·step] and v[x·step] in their rows.
-func overChroma(u []byte, uStride int, v []byte, vStride int, step int, t *Tile, k *coeffs) {
-	kc := chromaCoeffs{cbR: k.cbR * one, cbG: k.cbG * one, cbB: k.cbB * one,
-		crR: k.crR * one, crG: k.crG * one, crB: k.crB * one}
+func overChroma(u []byte, uStride int, v []byte, vStride int, step int, t *Tile, k *Fixed16) {
+	kc := chromaCoeffs{cbR: k.CbR, cbG: k.CbG, cbB: k.CbB, crR: k.CrR, crG: k.CrG, crB: k.CrB}
 	cx0, cy0 := t.X0/2, t.Y0/2
 	cw := (t.W + 1) / 2 // chroma columns of the tile, a lone one at an odd right edge included
 	for cy := 0; cy < (t.H+1)/2; cy++ {

@@ -59,10 +59,10 @@ func randomRow(rng *rand.Rand) []float32 {
 	return row
 }
 
-var allCoeffs = func() (ks []coeffs) {
+var allCoeffs = func() (ks []Fixed16) {
 	for _, m := range []Matrix{BT709, BT601} {
 		for _, rg := range []Range{Limited, Full} {
-			ks = append(ks, coeffsFor(m, rg))
+			ks = append(ks, FixedCoefficients(m, rg))
 		}
 	}
 	return ks
@@ -77,7 +77,7 @@ func TestLumaSpanMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, k := range allCoeffs {
-		kl := lumaCoeffs{k.yOff * one, k.yR * one, k.yG * one, k.yB * one}
+		kl := lumaCoeffs{k.YOff, k.YR, k.YG, k.YB}
 		for _, w := range tileWidths {
 			for x0 := 0; x0 < w; x0++ {
 				for x1 := x0 + 1; x1 <= w; x1++ {
@@ -102,7 +102,7 @@ func TestChromaSpanMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for _, k := range allCoeffs {
 		for _, mean := range []float32{0.25, 0.5} {
-			kc := chromaCoeffs{k.cbR * one, k.cbG * one, k.cbB * one, k.crR * one, k.crG * one, k.crB * one, mean}
+			kc := chromaCoeffs{k.CbR, k.CbG, k.CbB, k.CrR, k.CrG, k.CrB, mean}
 			for _, step := range []int{1, 2} {
 				for _, w := range tileWidths {
 					nb := w / 2
@@ -153,7 +153,7 @@ func TestOverMatchesGo(t *testing.T) {
 		for _, m := range []Matrix{BT709, BT601} {
 			for _, rg := range []Range{Limited, Full} {
 				y, u, v, uv := randomBytes(rng, w*h), randomBytes(rng, cw*ch), randomBytes(rng, cw*ch), randomBytes(rng, 2*cw*ch)
-				frames := func() (HostFrame, HostFrame, func() [][]byte) {
+				frames := func() (HostSurface, HostSurface, func() [][]byte) {
 					p := &YUV420P{Y: bytes.Clone(y), U: bytes.Clone(u), V: bytes.Clone(v), StrideY: w, StrideU: cw, StrideV: cw, W: w, H: h, Matrix: m, Range: rg}
 					n := &NV12{Y: bytes.Clone(y), UV: bytes.Clone(uv), StrideY: w, StrideUV: 2 * cw, W: w, H: h, Matrix: m, Range: rg}
 					return p, n, func() [][]byte { return [][]byte{p.Y, p.U, p.V, n.Y, n.UV} }
@@ -242,8 +242,8 @@ func TestNearRoundingMatchesGo(t *testing.T) {
 	}
 	for i := range 256 {
 		k := allCoeffs[i%len(allCoeffs)]
-		kl := lumaCoeffs{k.yOff * one, k.yR * one, k.yG * one, k.yB * one}
-		kc := chromaCoeffs{k.cbR * one, k.cbG * one, k.cbB * one, k.crR * one, k.crG * one, k.crB * one, 0.25}
+		kl := lumaCoeffs{k.YOff, k.YR, k.YG, k.YB}
+		kc := chromaCoeffs{k.CbR, k.CbG, k.CbB, k.CrR, k.CrG, k.CrB, 0.25}
 		row, r0, r1 := make([]float32, 4*TileSize), make([]float32, 4*TileSize), make([]float32, 4*TileSize)
 		y, uv := randomBytes(rng, TileSize), randomBytes(rng, TileSize)
 		for x := 0; x < TileSize; x++ {

@@ -10,6 +10,9 @@
 // |b|·h²/4. With n equal steps the polyline is within |b|/(4n²) of the curve (in the Hausdorff
 // sense), so n = ⌈√(|b| / (4·tol))⌉ chords keep any distance measured to the polyline within
 // tol of the distance to the curve, at any size. trackink uses tol = 1/20 px.
+//
+// The CUDA kernels carry twins of Chords, Chord and Point in kernels/geometry.cuh, with the
+// same float32 operations in the same order; each function's comment names its twin.
 package curves
 
 import "math"
@@ -18,7 +21,8 @@ import "math"
 const Tolerance = 1.0 / 20
 
 // Control returns the control point of the link curve from a to b with the given bend: the
-// midpoint of ab moved along ab's left-hand unit normal by bend × |ab|.
+// midpoint of ab moved along ab's left-hand unit normal by bend × |ab|. The kernels take
+// control points from the host, so it has no twin.
 func Control(ax, ay, bx, by, bend float32) (cx, cy float32) {
 	dx, dy := bx-ax, by-ay
 	// The unit normal times the length is (−dy, dx) itself.
@@ -31,7 +35,7 @@ func Control(ax, ay, bx, by, bend float32) (cx, cy float32) {
 const MaxChords = 65536
 
 // Chords returns how many equal parameter steps flatten the curve p0, p1, p2 within tol
-// pixels: at least 1, at most MaxChords.
+// pixels: at least 1, at most MaxChords. Twin: chordCount, after its culling.
 func Chords(p0x, p0y, p1x, p1y, p2x, p2y, tol float32) int {
 	bx, by := float64(p0x-2*p1x+p2x), float64(p0y-2*p1y+p2y)
 	n := math.Ceil(math.Sqrt(math.Hypot(bx, by) / (4 * float64(tol))))
@@ -44,7 +48,18 @@ func Chords(p0x, p0y, p1x, p1y, p2x, p2y, tol float32) int {
 	return int(n)
 }
 
-// Point returns B(t) for the curve p0, p1, p2.
+// Chord returns chord k (0-based) of the curve p0, p1, p2 flattened into n equal parameter
+// steps: from B(k/n) to B((k+1)/n), the first starting exactly at p0. Twin: chordOf.
+func Chord(p0x, p0y, p1x, p1y, p2x, p2y float32, k, n int) (ax, ay, bx, by float32) {
+	ax, ay = p0x, p0y
+	if k > 0 {
+		ax, ay = Point(p0x, p0y, p1x, p1y, p2x, p2y, float32(k)/float32(n))
+	}
+	bx, by = Point(p0x, p0y, p1x, p1y, p2x, p2y, float32(k+1)/float32(n))
+	return ax, ay, bx, by
+}
+
+// Point returns B(t) for the curve p0, p1, p2. Twin: curvePoint.
 func Point(p0x, p0y, p1x, p1y, p2x, p2y, t float32) (x, y float32) {
 	u := 1 - t
 	return u*u*p0x + 2*u*t*p1x + t*t*p2x, u*u*p0y + 2*u*t*p1y + t*t*p2y

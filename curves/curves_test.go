@@ -42,13 +42,12 @@ func TestFlatteningErrorBound(t *testing.T) {
 		for j := 0; j < 40; j++ {
 			px := float64(p0x) + (rng.Float64()-0.5)*float64(scale)
 			py := float64(p0y) + (rng.Float64()-0.5)*float64(scale)
-			exact := sdf.Quad(px, py, float64(p0x), float64(p0y), float64(p1x), float64(p1y), float64(p2x), float64(p2y))
+			exact := quadDist(px, py, float64(p0x), float64(p0y), float64(p1x), float64(p1y), float64(p2x), float64(p2y))
 			poly := math.Inf(1)
-			ax, ay := p0x, p0y
-			for k := 1; k <= n; k++ {
-				bx, by := Point(p0x, p0y, p1x, p1y, p2x, p2y, float32(k)/float32(n))
-				poly = math.Min(poly, float64(sdf.Segment(float32(px), float32(py), ax, ay, bx, by)))
-				ax, ay = bx, by
+			for k := range n {
+				ax, ay, bx, by := Chord(p0x, p0y, p1x, p1y, p2x, p2y, k, n)
+				seg := sdf.NewSeg(ax, ay, bx, by)
+				poly = math.Min(poly, float64(sdf.Sqrt(seg.Dist2(float32(px), float32(py)))))
 			}
 			// float32 evaluation adds rounding of about 1e-7 relative to the coordinates.
 			if diff := math.Abs(poly - exact); diff > Tolerance+3e-7*float64(scale)*4 {

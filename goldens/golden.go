@@ -21,6 +21,7 @@ import (
 	"slices"
 
 	"trackink/composite"
+	"trackink/overlay"
 	"trackink/render"
 )
 
@@ -38,7 +39,7 @@ type Options struct {
 	Workers int      // render workers; 0 for one per CPU
 	// NewBackend starts the renderer; nil is the CPU renderer. The goldens are the CPU's
 	// pictures, so this checks another backend (the CUDA device) against them.
-	NewBackend func(render.Options) (render.Backend, error)
+	NewBackend overlay.NewBackend
 }
 
 // Result is the outcome for one scene.
@@ -137,21 +138,21 @@ func names() string {
 
 // Render draws a scene onto its checkerboard with the backend newBackend starts (nil: the CPU
 // renderer).
-func Render(s Scene, workers int, newBackend func(render.Options) (render.Backend, error)) (*image.RGBA, error) {
-	opts := render.Options{Workers: workers, LabelSize: render.DefaultLabelSize(s.Height)}
-	var r render.Backend
-	var err error
-	if newBackend != nil {
-		r, err = newBackend(opts)
-	} else {
-		r, err = render.New(opts)
+func Render(s Scene, workers int, newBackend overlay.NewBackend) (*image.RGBA, error) {
+	if newBackend == nil {
+		newBackend = render.NewBackend
 	}
+	font, err := overlay.NewFont(overlay.DefaultStyle().ForHeight(s.Height).LabelSize)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newBackend(overlay.BackendOptions{Workers: workers})
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	var p render.Primitives
-	if err := s.Draw(&p, r.Font(), s.Width, s.Height); err != nil {
+	p := overlay.Primitives{Font: font}
+	if err := s.Draw(&p, font, s.Width, s.Height); err != nil {
 		return nil, err
 	}
 	img := Checkerboard(s.Width, s.Height)

@@ -5,7 +5,7 @@ import (
 
 	"trackink/curves"
 	"trackink/knn"
-	"trackink/render"
+	"trackink/overlay"
 	"trackink/scene"
 )
 
@@ -16,10 +16,10 @@ type Scene struct {
 	// What the scene exercises, for the reader of a failure.
 	About string
 	// Draw fills the primitives; font places labels.
-	Draw func(p *render.Primitives, font *render.Font, w, h int) error
+	Draw func(p *overlay.Primitives, font *overlay.Font, w, h int) error
 }
 
-func rgba(r, g, b, a float32) render.RGBA { return render.RGBA{R: r * a, G: g * a, B: b * a, A: a} }
+func rgba(r, g, b, a float32) overlay.RGBA { return overlay.RGBA{R: r * a, G: g * a, B: b * a, A: a} }
 
 var (
 	white  = rgba(1, 1, 1, 1)
@@ -32,13 +32,13 @@ var Scenes = []Scene{
 	{
 		Name: "lines-angles", Width: 320, Height: 320,
 		About: "lines at 48 angles with sub-pixel endpoints, 0.5 to 6 px wide",
-		Draw: func(p *render.Primitives, _ *render.Font, w, h int) error {
+		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
 			for i := 0; i < 48; i++ {
 				a := float64(i) * 2 * math.Pi / 48
 				r0, r1 := 30.0+float64(i%3)*0.37, 150.0-float64(i%5)*0.29
 				cx, cy := 160.25, 159.7
 				width := float32(0.5 + float64(i%8)*0.75)
-				p.Lines = append(p.Lines, render.Line{
+				p.Lines = append(p.Lines, overlay.Line{
 					X0: float32(cx + r0*math.Cos(a)), Y0: float32(cy + r0*math.Sin(a)),
 					X1: float32(cx + r1*math.Cos(a)), Y1: float32(cy + r1*math.Sin(a)),
 					Width: width, Color: white})
@@ -49,25 +49,25 @@ var Scenes = []Scene{
 	{
 		Name: "line-widths", Width: 400, Height: 260,
 		About: "widths 0.5 to 40 px, horizontal and slanted, translucent overlaps",
-		Draw: func(p *render.Primitives, _ *render.Font, w, h int) error {
+		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
 			x := float32(12.5)
 			for _, wd := range []float32{0.5, 0.75, 1, 1.5, 2, 3, 5, 8, 13, 21, 40} {
-				p.Lines = append(p.Lines, render.Line{X0: x, Y0: 20.3, X1: x + 30, Y1: 240.6, Width: wd, Color: rgba(0.9, 0.9, 1, 0.8)})
+				p.Lines = append(p.Lines, overlay.Line{X0: x, Y0: 20.3, X1: x + 30, Y1: 240.6, Width: wd, Color: rgba(0.9, 0.9, 1, 0.8)})
 				x += wd + 14
 			}
-			p.Lines = append(p.Lines, render.Line{X0: 10, Y0: 130.5, X1: 390, Y1: 129.5, Width: 3, Color: rgba(1, 0.3, 0.2, 0.6)})
+			p.Lines = append(p.Lines, overlay.Line{X0: 10, Y0: 130.5, X1: 390, Y1: 129.5, Width: 3, Color: rgba(1, 0.3, 0.2, 0.6)})
 			return nil
 		},
 	},
 	{
 		Name: "zero-length", Width: 200, Height: 120,
 		About: "zero-length segments (dots) from 0.5 to 30 px at sub-pixel positions",
-		Draw: func(p *render.Primitives, _ *render.Font, w, h int) error {
+		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
 			x := float32(8.3)
 			for i, wd := range []float32{0.5, 1, 1.5, 2, 3, 4.5, 7, 11, 18, 30} {
 				y := float32(30.5 + float64(i%2)*0.25)
-				p.Lines = append(p.Lines, render.Line{X0: x, Y0: y, X1: x, Y1: y, Width: wd, Color: orange})
-				p.Lines = append(p.Lines, render.Line{X0: x + 0.5, Y0: 85, X1: x + 0.5, Y1: 85, Width: wd, Color: cyan})
+				p.Lines = append(p.Lines, overlay.Line{X0: x, Y0: y, X1: x, Y1: y, Width: wd, Color: orange})
+				p.Lines = append(p.Lines, overlay.Line{X0: x + 0.5, Y0: 85, X1: x + 0.5, Y1: 85, Width: wd, Color: cyan})
 				x += wd + 6
 			}
 			return nil
@@ -76,10 +76,10 @@ var Scenes = []Scene{
 	{
 		Name: "curves", Width: 480, Height: 360,
 		About: "quadratic links with tiny, large, negative and huge bends, collinear control points, a long flat curve",
-		Draw: func(p *render.Primitives, _ *render.Font, w, h int) error {
-			add := func(ax, ay, bx, by, bend, width float32, c render.RGBA) {
+		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
+			add := func(ax, ay, bx, by, bend, width float32, c overlay.RGBA) {
 				cx, cy := curves.Control(ax, ay, bx, by, bend)
-				p.Curves = append(p.Curves, render.Curve{X0: ax, Y0: ay, X1: cx, Y1: cy, X2: bx, Y2: by, Width: width, Color: c})
+				p.Curves = append(p.Curves, overlay.Curve{X0: ax, Y0: ay, X1: cx, Y1: cy, X2: bx, Y2: by, Width: width, Color: c})
 			}
 			for i, bend := range []float32{0, 0.01, 0.1, 0.3, 0.6, 1.5, 4} {
 				y := 30 + float32(i)*40
@@ -87,7 +87,7 @@ var Scenes = []Scene{
 				add(460, y+5, 280, y, -bend, 1, orange)
 			}
 			// Collinear control point beyond an end: the curve doubles back on itself.
-			p.Curves = append(p.Curves, render.Curve{X0: 40, Y0: 330, X1: 470, Y1: 330.5, X2: 200, Y2: 330.25, Width: 5, Color: rgba(0.3, 0.9, 0.3, 0.6)})
+			p.Curves = append(p.Curves, overlay.Curve{X0: 40, Y0: 330, X1: 470, Y1: 330.5, X2: 200, Y2: 330.25, Width: 5, Color: rgba(0.3, 0.9, 0.3, 0.6)})
 			// A huge bend on a short link, and a sub-pixel one.
 			add(240, 180, 250, 181, 12, 1.5, cyan)
 			add(100, 300, 100.4, 300.3, 0.3, 3, white)
@@ -97,20 +97,20 @@ var Scenes = []Scene{
 	{
 		Name: "boxes-roundness", Width: 420, Height: 200,
 		About: "rounded boxes with roundness 0, 0.25, 0.5, 1, translucent fill and strokes 0 to 8 px",
-		Draw: func(p *render.Primitives, _ *render.Font, w, h int) error {
+		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
 			// Top row: fill with strokes 0, 1, 3, 8 px; bottom row: stroke only, 8, 3, 1, 0.5 px.
 			strokes := [2][4]float32{{0, 1, 3, 8}, {8, 3, 1, 0.5}}
 			for i, round := range []float32{0, 0.25, 0.5, 1} {
 				for j := range 2 {
 					x, y := 15.5+float32(i)*100, 15.25+float32(j)*95
 					bw, bh := float32(80), float32(70.5)
-					c := render.TrackColor(i*2 + j)
-					fill := render.Premul(c, 0.35)
+					c := overlay.TrackColor(i*2 + j)
+					fill := overlay.Premul(c, 0.35)
 					if j == 1 {
-						fill = render.RGBA{}
+						fill = overlay.RGBA{}
 					}
-					p.Boxes = append(p.Boxes, render.Box{X: x, Y: y, W: bw, H: bh, Radius: round * min(bw, bh) / 2,
-						Stroke: strokes[j][i], Fill: fill, StrokeColor: render.Premul(c, 1)})
+					p.Boxes = append(p.Boxes, overlay.Box{X: x, Y: y, W: bw, H: bh, Radius: round * min(bw, bh) / 2,
+						Stroke: strokes[j][i], Fill: fill, StrokeColor: overlay.Premul(c, 1)})
 				}
 			}
 			return nil
@@ -119,13 +119,13 @@ var Scenes = []Scene{
 	{
 		Name: "overlapping-fills", Width: 300, Height: 200,
 		About: "translucent fills overlapping in both orders: the later one must show on top",
-		Draw: func(p *render.Primitives, _ *render.Font, w, h int) error {
+		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
 			red, blue := rgba(1, 0.1, 0.1, 0.5), rgba(0.1, 0.2, 1, 0.5)
 			p.Boxes = append(p.Boxes,
-				render.Box{X: 10, Y: 20, W: 90, H: 90, Fill: red, Stroke: 2, StrokeColor: white},
-				render.Box{X: 55.5, Y: 65.5, W: 90, H: 90, Fill: blue, Stroke: 2, StrokeColor: white},
-				render.Box{X: 200.5, Y: 65.5, W: 90, H: 90, Radius: 20, Fill: blue},
-				render.Box{X: 155, Y: 20, W: 90, H: 90, Radius: 20, Fill: red},
+				overlay.Box{X: 10, Y: 20, W: 90, H: 90, Fill: red, Stroke: 2, StrokeColor: white},
+				overlay.Box{X: 55.5, Y: 65.5, W: 90, H: 90, Fill: blue, Stroke: 2, StrokeColor: white},
+				overlay.Box{X: 200.5, Y: 65.5, W: 90, H: 90, Radius: 20, Fill: blue},
+				overlay.Box{X: 155, Y: 20, W: 90, H: 90, Radius: 20, Fill: red},
 			)
 			return nil
 		},
@@ -133,30 +133,30 @@ var Scenes = []Scene{
 	{
 		Name: "off-frame", Width: 256, Height: 192,
 		About: "boxes, lines, curves and labels partly and wholly outside the frame",
-		Draw: func(p *render.Primitives, font *render.Font, w, h int) error {
+		Draw: func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 			for _, b := range []scene.Box{
 				{ID: 1, X: -40, Y: 30, W: 80, H: 60}, {ID: 2, X: 220, Y: -30, W: 70, H: 90},
 				{ID: 3, X: 100, Y: 160, W: 60, H: 80}, {ID: 4, X: 300, Y: 50, W: 40, H: 40},
 				{ID: 5, X: -100, Y: -100, W: 50, H: 50},
 			} {
-				c := render.TrackColor(b.ID)
-				p.Boxes = append(p.Boxes, render.Box{X: b.X, Y: b.Y, W: b.W, H: b.H, Radius: 6, Stroke: 2,
-					Fill: render.Premul(c, 0.3), StrokeColor: render.Premul(c, 1)})
+				c := overlay.TrackColor(b.ID)
+				p.Boxes = append(p.Boxes, overlay.Box{X: b.X, Y: b.Y, W: b.W, H: b.H, Radius: 6, Stroke: 2,
+					Fill: overlay.Premul(c, 0.3), StrokeColor: overlay.Premul(c, 1)})
 				p.AddBoxLabel(&b, c, 2, font, w, h)
 			}
 			p.Lines = append(p.Lines,
-				render.Line{X0: -50, Y0: 100, X1: 300, Y1: 120, Width: 3, Color: white},
-				render.Line{X0: -50, Y0: -50, X1: -10, Y1: 300, Width: 8, Color: white}, // wholly off
-				render.Line{X0: 128, Y0: -20, X1: 140, Y1: 250, Width: 1.5, Color: orange})
+				overlay.Line{X0: -50, Y0: 100, X1: 300, Y1: 120, Width: 3, Color: white},
+				overlay.Line{X0: -50, Y0: -50, X1: -10, Y1: 300, Width: 8, Color: white}, // wholly off
+				overlay.Line{X0: 128, Y0: -20, X1: 140, Y1: 250, Width: 1.5, Color: orange})
 			cx, cy := curves.Control(-30, 170, 290, 20, 0.4)
-			p.Curves = append(p.Curves, render.Curve{X0: -30, Y0: 170, X1: cx, Y1: cy, X2: 290, Y2: 20, Width: 2.5, Color: cyan})
+			p.Curves = append(p.Curves, overlay.Curve{X0: -30, Y0: 170, X1: cx, Y1: cy, X2: 290, Y2: 20, Width: 2.5, Color: cyan})
 			return nil
 		},
 	},
 	{
 		Name: "labels-edges", Width: 360, Height: 200,
 		About: "labels at every frame edge, moved inside; classes, scores and ids of all lengths",
-		Draw: func(p *render.Primitives, font *render.Font, w, h int) error {
+		Draw: func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 			for _, b := range []scene.Box{
 				{ID: 7, X: 2, Y: 1, W: 60, H: 70, Class: "person", Score: 0.97, HasScore: true},
 				{ID: 12345, X: 300, Y: 60, W: 50, H: 60, Class: "bicycle"},
@@ -164,9 +164,9 @@ var Scenes = []Scene{
 				{ID: 42, X: 120, Y: 60, W: 80, H: 60, Class: "car", Score: 0.333, HasScore: true},
 				{ID: 9, X: -30, Y: 120, W: 60, H: 50, Class: "dog"},
 			} {
-				c := render.TrackColor(b.ID)
-				p.Boxes = append(p.Boxes, render.Box{X: b.X, Y: b.Y, W: b.W, H: b.H, Radius: 4, Stroke: 2,
-					Fill: render.Premul(c, 0.2), StrokeColor: render.Premul(c, 1)})
+				c := overlay.TrackColor(b.ID)
+				p.Boxes = append(p.Boxes, overlay.Box{X: b.X, Y: b.Y, W: b.W, H: b.H, Radius: 4, Stroke: 2,
+					Fill: overlay.Premul(c, 0.2), StrokeColor: overlay.Premul(c, 1)})
 				p.AddBoxLabel(&b, c, 2, font, w, h)
 			}
 			return nil
@@ -175,12 +175,12 @@ var Scenes = []Scene{
 	{
 		Name: "thin-features", Width: 240, Height: 120,
 		About: "sub-pixel boxes and strokes: coverage scales with size instead of vanishing or bloating",
-		Draw: func(p *render.Primitives, _ *render.Font, w, h int) error {
+		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
 			x := float32(10.3)
 			for _, s := range []float32{0.1, 0.25, 0.5, 0.75, 1, 1.5} {
-				p.Boxes = append(p.Boxes, render.Box{X: x, Y: 10.5, W: s, H: 40, Fill: white})
-				p.Boxes = append(p.Boxes, render.Box{X: x + 12, Y: 10.5, W: 25, H: 40, Stroke: s, StrokeColor: orange})
-				p.Boxes = append(p.Boxes, render.Box{X: x, Y: 70.2, W: 30, H: s, Fill: cyan})
+				p.Boxes = append(p.Boxes, overlay.Box{X: x, Y: 10.5, W: s, H: 40, Fill: white})
+				p.Boxes = append(p.Boxes, overlay.Box{X: x + 12, Y: 10.5, W: 25, H: 40, Stroke: s, StrokeColor: orange})
+				p.Boxes = append(p.Boxes, overlay.Box{X: x, Y: 70.2, W: 30, H: s, Fill: cyan})
 				x += 38
 			}
 			return nil
@@ -194,11 +194,11 @@ var Scenes = []Scene{
 	{
 		Name: "trails", Width: 960, Height: 540,
 		About: "the seed scene sped up 8×, with 30-frame trails: smooth, fading, seamless where pieces join",
-		Draw: func(p *render.Primitives, font *render.Font, w, h int) error {
+		Draw: func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 			seed := scene.NewSeed(w, h)
-			st := render.DefaultStyle(h)
+			st := overlay.DefaultStyle().ForHeight(h)
 			st.Trail, st.Labels, st.FillOpacity = 30, false, 0.08
-			trails := render.NewTrails(st.Trail)
+			trails := overlay.NewTrails(st.Trail)
 			var f scene.Frame
 			for n := 1; n <= 60; n++ {
 				seed.Frame(8*n, &f) // 8× faster, so that 30 frames make a visible path
@@ -219,7 +219,7 @@ var Scenes = []Scene{
 
 // seedScene draws frame 1 of the seed scene at the golden's size, in the default style, with
 // links from the k-nearest-neighbour graph.
-func seedScene(p *render.Primitives, font *render.Font, w, h int) error {
+func seedScene(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 	f := &scene.Seed(w, h, 1).Frames[0]
 	g, err := knn.New(knn.Options{K: knn.DefaultK})
 	if err != nil {
@@ -230,7 +230,7 @@ func seedScene(p *render.Primitives, font *render.Font, w, h int) error {
 	if err != nil {
 		return err
 	}
-	st := render.DefaultStyle(h)
+	st := overlay.DefaultStyle().ForHeight(h)
 	p.Build(f, edges, &st, font, w, h)
 	return nil
 }

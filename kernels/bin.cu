@@ -10,11 +10,11 @@
 //
 // Launch order (backend.go): begin, curve_chords, the chord-start scan (scan_*_chords),
 // bin_count, the bin scans (scan_*_bins), bin_cursor, bin_fill, bin_sort.
-#include "geometry.cuh"
+#include "tile.cuh"
 
 // ---- curves: flattening ----------------------------------------------------------------
 
-// chordCount is bins.flatten's culling (with r the reach of the curve's stroke) followed by
+// chordCount is render's bins.flatten culling (with r the reach of the curve's stroke) followed by
 // curves.Chords with curves.Tolerance. Go's math.Hypot on amd64 is max·sqrt(1 + (min/max)²);
 // it is repeated here in the same order (no multiply-add contraction: build.sh's
 // -fmad=false) so that the device counts the same chords as the CPU.
@@ -44,31 +44,12 @@ __device__ int chordCount(const TkCurve& c, float r, float w, float h) {
   return (int)n;
 }
 
-// curvePoint is curves.Point.
-__device__ __forceinline__ void curvePoint(const TkCurve& c, float t, float* x, float* y) {
-  float u = 1 - t;
-  *x = u * u * c.x0 + 2 * u * t * c.x1 + t * t * c.x2;
-  *y = u * u * c.y0 + 2 * u * t * c.y1 + t * t * c.y2;
-}
-
-// chordOpacity is bins.flatten's per-chord opacity: 1 − the curve's fade at the middle of
+// chordOpacity is render's chordOpacity (bin.go): 1 − the curve's fade at the middle of
 // chord k (0-based) of n.
 __device__ __forceinline__ float chordOpacity(const TkCurve& c, int k, int n) {
   float t = (float)(k + 1) / (float)n;
   float mid = t - 0.5f / (float)n;
   return 1 - (c.fade0 + (c.fade1 - c.fade0) * mid);
-}
-
-// chordOf returns chord k (0-based) of a curve flattened into n chords, as bins.flatten
-// makes it: from B(k/n) to B((k+1)/n), the first starting exactly at p0.
-__device__ __forceinline__ void chordOf(const TkCurve& c, int k, int n, float* x0, float* y0, float* x1, float* y1) {
-  if (k == 0) {
-    *x0 = c.x0;
-    *y0 = c.y0;
-  } else {
-    curvePoint(c, (float)k / (float)n, x0, y0);
-  }
-  curvePoint(c, (float)(k + 1) / (float)n, x1, y1);
 }
 
 // curveOfChord finds the curve that owns global chord g: the last curve whose first chord

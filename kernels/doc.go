@@ -1,33 +1,30 @@
-// Package kernels is trackink's GPU path: the CUDA C kernels (*.cu), the host code that
-// drives them (GPU, written once against the narrow Device interface), and two devices
-// behind that interface: the CUDA driver through gorgonia.org/cu (cuda.go, build tag cuda,
-// plus a little cgo of its own for stream capture and graph launch) and an emulated device
-// that runs the same kernel sources on the CPU (emu.cc, every build).
+// Package kernels holds trackink's CUDA kernels: the C sources (*.cu, *.cuh) of the GPU
+// backend's stages, layout.h (the records and parameter block the host and the kernels
+// share), cuda_compat.h (which lets the same sources compile as C++ for the emulated
+// device), and build.sh, which compiles them with nvcc into kernels.fatbin (cubins for
+// sm_75 to sm_90 and compute_90 PTX; generated, not in git).
 //
-// Why an emulated device: the development and CI machines have no GPU, and "it compiled
-// with nvcc" proves nothing about a picture. The emulated device compiles the very same
-// .cu files as C++ (cuda_compat.h) and runs every block and thread of each launch, so the
-// kernels' arithmetic, indexing and the host code's buffers, parameter blocks, launch order
-// and graph capture/replay run in every `go test`, against the CPU renderer (the
-// reference) and the golden pictures, and under AddressSanitizer and UBSan.
+// The kernels mirror package render's stages file for file (bin.cu and render/bin.go,
+// boxes.cu and render/boxes.go, ...; composite.cu and package composite), and
+// geometry.cuh mirrors packages sdf and curves function for function, with the same
+// float32 operations in the same order, so the CPU, the emulated device and a GPU compute
+// the same coverage bit for bit. The layer between stages is FP16 premultiplied RGBA; that
+// rounding is the only difference from the CPU (1 code value; kernels/gpu's tests).
 //
-// The kernels mirror render's stages by name (bin, boxes, lines, curves, labels, composite)
-// and compute coverage with the same float32 operations in the same order as packages
-// sdf, curves and render, so the emulated device matches the CPU's coverage bit for bit.
-// The layer between stages is FP16 premultiplied RGBA; that rounding is the only
-// difference from the CPU and bounds the tolerance (EmuTolerance in the tests: 1 code value).
+// The rest of the GPU path lives in the subpackages, one job each:
+//   - kernels/device: the Device interface (memory, copies, launches by name, graph
+//     capture, events) and its implementations: the emulated device, which runs these
+//     sources on the CPU in every build; the CUDA driver through gorgonia.org/cu (build
+//     tag cuda); and Probe, which looks for a driver with dlopen. testdata/fakecuda is a
+//     stand-in libcuda.so.1 that runs the CUDA device's own code without a GPU.
+//   - kernels/gpu: the host code, written once against Device: buffers, the parameter
+//     block, the frame's launches captured into one CUDA graph and replayed.
 //
 // The emulation's limits: threads of a block run one after another, which is a valid
 // schedule only because no kernel uses __syncthreads, shared memory or warp intrinsics
-// (kernels that need them would need a fiber-per-thread launcher); it says nothing about
-// speed, occupancy, coalescing or races the hardware's memory model would expose. Rounding
-// is not among the limits: both compilers are told not to contract multiply-adds (the pragma
-// in emu.cc, nvcc -fmad=false in build.sh) and the kernels use only IEEE-exact operations,
-// so the GPU computes the emulation's bits. The CUDA device's own code (cuda.go) runs in a
-// cuda build, on a GPU or against the fake driver library in fakedriver/ (make cuda-fake),
-// which implements the driver calls on the CPU and is as strict as the driver about
-// contexts, memory, launches, capture and stream order.
-//
-// Probe reports, without linking libcuda, whether a driver and devices are present and
-// whether this binary has the CUDA backend (CUDABuilt).
+// (cuda_compat.h says why); it says nothing about speed, occupancy, coalescing or races the
+// hardware's memory model would expose. Rounding is not among the limits: both compilers
+// are told not to contract multiply-adds (the pragma in device/emu.cc, nvcc -fmad=false in
+// build.sh) and the kernels use only IEEE-exact operations, so the GPU computes the
+// emulation's bits.
 package kernels

@@ -2,15 +2,12 @@ package kernels
 
 import "embed"
 
-// sources holds the kernel sources. emu.cc includes them, but the go command hashes only the
-// C and C++ files and headers it knows (.c, .cc, .h, ...) to decide whether to rebuild a
-// cgo package: without this embed an edited .cu or .cuh file would leave the emulated
-// device running stale kernels from the build cache. Embedding makes them inputs of the
-// package's build.
+// sources holds the kernel sources. kernels/device's emulated device compiles them through
+// cgo (device/emu.cc includes all.cu), but the go command hashes only the C and C++ files
+// and headers in a cgo package's own directory to decide whether to rebuild it: an edited .cu
+// file here would leave the emulated device running stale kernels from the build cache.
+// Embedding them makes them inputs of this package, and every package that imports it
+// (kernels/device, kernels/internal/clayout) is rebuilt when they change.
 //
-//go:embed *.cu *.cuh
+//go:embed *.cu *.cuh *.h
 var sources embed.FS
-
-// Sources returns the kernels' CUDA C sources (all.cu includes the others), for reports
-// and for runtime compilation where nvcc was not available at build time.
-func Sources() embed.FS { return sources }

@@ -94,7 +94,7 @@ func RunBenchmark(w io.Writer, sizes []int, k int, jsonOut bool) error {
 		}
 		sc := newMovingScene(n)
 		var firstHash uint64
-		for _, b := range []string{BackendGrid, BackendFAISS, BackendBrute} {
+		for _, b := range Backends() {
 			if b != BackendGrid && n > exhaustiveBenchLimit {
 				results = append(results, BenchResult{Backend: b, Points: n,
 					Skipped: fmt.Sprintf("O(n²): not run above %d points", exhaustiveBenchLimit)})

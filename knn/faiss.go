@@ -1,3 +1,5 @@
+//go:build faiss
+
 package knn
 
 import (
@@ -17,6 +19,10 @@ type faissSearch struct {
 	buf []float32
 	// fallbacks counts the queries answered by the exact scan, for tests and the benchmark.
 	fallbacks int
+}
+
+func init() {
+	searchers[BackendFAISS] = func() (searcher, error) { return newFAISSSearch() }
 }
 
 func newFAISSSearch() (*faissSearch, error) {

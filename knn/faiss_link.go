@@ -1,3 +1,5 @@
+//go:build faiss
+
 package knn
 
 // go-faiss declares only -lfaiss_c. FAISS's C API library is static (built by

@@ -2,40 +2,56 @@ package knn
 
 import (
 	"cmp"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"trackink/internal/field"
 	"trackink/scene"
 )
 
 func TestValidate(t *testing.T) {
 	for _, c := range []struct {
-		o    Options
-		flag string // "" = valid
+		o     Options
+		field string // "" = valid
 	}{
 		{Options{K: 5}, ""},
-		{Options{K: 1, MaxDY: 10, MaxDist: 20, MaxDegree: 3, Hysteresis: 0.2, Backend: "faiss"}, ""},
-		{Options{K: 0}, "--k"},
-		{Options{K: -2}, "--k"},
-		{Options{K: 5, MaxDY: -1}, "--max-dy"},
-		{Options{K: 5, MaxDY: math.NaN()}, "--max-dy"},
-		{Options{K: 5, MaxDist: -0.5}, "--max-dist"},
-		{Options{K: 5, MaxDegree: -1}, "--max-degree"},
-		{Options{K: 5, Hysteresis: -0.1}, "--hysteresis"},
-		{Options{K: 5, Hysteresis: math.Inf(1)}, "--hysteresis"},
-		{Options{K: 5, Backend: "kdtree"}, "--knn-backend"},
+		{Options{K: 1, MaxDY: 10, MaxDist: 20, MaxDegree: 3, Hysteresis: 0.2, Backend: "brute"}, ""},
+		{Options{K: 0}, "knn.Options.K"},
+		{Options{K: -2}, "knn.Options.K"},
+		{Options{K: 5, MaxDY: -1}, "knn.Options.MaxDY"},
+		{Options{K: 5, MaxDY: math.NaN()}, "knn.Options.MaxDY"},
+		{Options{K: 5, MaxDist: -0.5}, "knn.Options.MaxDist"},
+		{Options{K: 5, MaxDegree: -1}, "knn.Options.MaxDegree"},
+		{Options{K: 5, Hysteresis: -0.1}, "knn.Options.Hysteresis"},
+		{Options{K: 5, Hysteresis: math.Inf(1)}, "knn.Options.Hysteresis"},
+		{Options{K: 5, Backend: "kdtree"}, "knn.Options.Backend"},
 	} {
 		err := c.o.Validate()
 		_, newErr := New(c.o)
+		var fe *field.Error
 		switch {
-		case c.flag == "" && (err != nil || newErr != nil):
+		case c.field == "" && (err != nil || newErr != nil):
 			t.Errorf("%+v: unexpected error %v / %v", c.o, err, newErr)
-		case c.flag != "" && (err == nil || !strings.HasPrefix(err.Error(), c.flag+" ") || newErr == nil):
-			t.Errorf("%+v: got %v / %v, want an error naming %s", c.o, err, newErr, c.flag)
+		case c.field != "" && (!errors.As(err, &fe) || fe.Field != c.field || newErr == nil):
+			t.Errorf("%+v: got %v / %v, want an error naming %s", c.o, err, newErr, c.field)
 		}
+	}
+}
+
+// TestFAISSOnlyWhenBuilt: the faiss backend is accepted exactly in builds that have it, and
+// otherwise refused with a message that says how to get it.
+func TestFAISSOnlyWhenBuilt(t *testing.T) {
+	err := Options{K: 5, Backend: BackendFAISS}.Validate()
+	built := slices.Contains(Backends(), BackendFAISS)
+	if built != (err == nil) {
+		t.Fatalf("faiss built %v, Validate: %v", built, err)
+	}
+	if !built && !strings.Contains(err.Error(), "-tags faiss") {
+		t.Errorf("without FAISS: %v, want the build tag named", err)
 	}
 }
 

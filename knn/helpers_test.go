@@ -110,7 +110,8 @@ func newSearcher(t testing.TB, name string) searcher {
 	return g.search
 }
 
-var backends = []string{BackendGrid, BackendFAISS, BackendBrute}
+// backends are the search backends of this build (FAISS with -tags faiss).
+var backends = Backends()
 
 // checkSearch runs every backend on pts and compares with naiveKNN, neighbours, order and
 // distances alike.

@@ -32,14 +32,16 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
+	"trackink/internal/field"
 	"trackink/scene"
 )
 
 // Backend names accepted by [Options.Backend].
 const (
 	BackendGrid  = "grid"  // pure-Go uniform grid, exact; the fastest at every size measured
-	BackendFAISS = "faiss" // FAISS IndexFlatL2 (exhaustive, O(n²)) plus an exact re-rank
+	BackendFAISS = "faiss" // FAISS IndexFlatL2 (exhaustive, O(n²)) plus an exact re-rank; builds with -tags faiss
 	BackendBrute = "brute" // exhaustive pure-Go scan, O(n²); the reference the others are tested against
 
 	// DefaultBackend is the backend used when Options.Backend is empty. The grid beats FAISS
@@ -95,25 +97,47 @@ type Options struct {
 	Backend string
 }
 
-// Validate reports the first invalid option, naming it by its command-line flag.
+// Validate reports the first invalid option as a *field.Error.
 func (o Options) Validate() error {
 	switch {
 	case o.K < 1:
-		return fmt.Errorf("--k must be at least 1, got %d", o.K)
+		return field.Errorf("knn.Options.K", o.K, "must be at least 1")
 	case !(o.MaxDY >= 0):
-		return fmt.Errorf("--max-dy must be 0 (off) or a positive number of pixels, got %g", o.MaxDY)
+		return field.Errorf("knn.Options.MaxDY", o.MaxDY, "must be 0 (off) or a positive number of pixels")
 	case !(o.MaxDist >= 0):
-		return fmt.Errorf("--max-dist must be 0 (off) or a positive number of pixels, got %g", o.MaxDist)
+		return field.Errorf("knn.Options.MaxDist", o.MaxDist, "must be 0 (off) or a positive number of pixels")
 	case o.MaxDegree < 0:
-		return fmt.Errorf("--max-degree must be 0 (off) or a positive number of links, got %d", o.MaxDegree)
+		return field.Errorf("knn.Options.MaxDegree", o.MaxDegree, "must be 0 (off) or a positive number of links")
 	case !(o.Hysteresis >= 0) || math.IsInf(o.Hysteresis, 1):
-		return fmt.Errorf("--hysteresis must be 0 (off) or a positive finite fraction, got %g", o.Hysteresis)
+		return field.Errorf("knn.Options.Hysteresis", o.Hysteresis, "must be 0 (off) or a positive finite fraction")
 	}
-	switch o.Backend {
-	case "", BackendGrid, BackendFAISS, BackendBrute:
+	if _, ok := searchers[o.Backend]; ok || o.Backend == "" {
 		return nil
 	}
-	return fmt.Errorf("--knn-backend %q is unknown (want %s, %s or %s)", o.Backend, BackendGrid, BackendFAISS, BackendBrute)
+	if o.Backend == BackendFAISS {
+		return field.Errorf("knn.Options.Backend", o.Backend, "this binary was built without FAISS (go build -tags faiss)")
+	}
+	return field.Errorf("knn.Options.Backend", o.Backend, "want one of %s", strings.Join(Backends(), ", "))
+}
+
+// searchers makes each search backend built into this binary; faiss.go adds FAISS in
+// builds with the faiss tag, so that the default build needs no FAISS library (the grid is
+// faster at every size measured: README "Links").
+var searchers = map[string]func() (searcher, error){
+	BackendGrid:  func() (searcher, error) { return &gridSearch{}, nil },
+	BackendBrute: func() (searcher, error) { return bruteSearch{}, nil },
+}
+
+// Backends returns the search backends built into this binary: grid and brute always,
+// faiss in builds with the faiss tag.
+func Backends() []string {
+	var have []string
+	for _, b := range []string{BackendGrid, BackendFAISS, BackendBrute} {
+		if _, ok := searchers[b]; ok {
+			have = append(have, b)
+		}
+	}
+	return have
 }
 
 // Edge links two points of the frame passed to [Graph.Update]: A and B index that slice, and
@@ -177,20 +201,11 @@ func New(opts Options) (*Graph, error) {
 	if opts.Backend == "" {
 		opts.Backend = DefaultBackend
 	}
-	g := &Graph{opts: opts}
-	switch opts.Backend {
-	case BackendGrid:
-		g.search = &gridSearch{}
-	case BackendBrute:
-		g.search = bruteSearch{}
-	case BackendFAISS:
-		f, err := newFAISSSearch()
-		if err != nil {
-			return nil, err
-		}
-		g.search = f
+	search, err := searchers[opts.Backend]()
+	if err != nil {
+		return nil, err
 	}
-	return g, nil
+	return &Graph{opts: opts, search: search}, nil
 }
 
 // Close frees the backend's resources (the FAISS index, the grid's helper goroutine). Update

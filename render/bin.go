@@ -3,13 +3,13 @@ package render
 import (
 	"math"
 
-	"trackink/composite"
 	"trackink/curves"
-
-	"golang.org/x/image/math/fixed"
+	"trackink/overlay"
+	"trackink/sdf"
 )
 
-const ts = composite.TileSize
+// The bin stage (twin: kernels/bin.cu): curves flattened into chords, then, for every tile,
+// the primitives of each kind that can reach it.
 
 // bins holds, for every tile, the indices of the primitives that may touch it, per kind and in
 // paint order. Like the GPU's binning it runs in two passes over the primitives, a count and
@@ -24,7 +24,7 @@ type bins struct {
 	// chords are the flattened curves: each curve's polyline within curves.Tolerance.
 	chords []chord
 	// glyphs are the placed glyphs of all labels; label i owns glyphs[glyphStart[i]:glyphStart[i+1]].
-	glyphs     []placedGlyph
+	glyphs     []overlay.PlacedGlyph
 	glyphStart []int32
 }
 
@@ -82,11 +82,6 @@ type chord struct {
 	opacity        float32 // 1 − the curve's fade at the chord's middle
 }
 
-type placedGlyph struct {
-	g    *glyph
-	x, y int // top-left of the mask in the frame
-}
-
 func (b *bins) resize(w, h int) {
 	b.tilesX, b.tilesY = (w+ts-1)/ts, (h+ts-1)/ts
 	n := b.tilesX * b.tilesY
@@ -109,17 +104,17 @@ func twoPasses(l *binList, pass func()) {
 
 // binCurves flattens the curves and bins their chords: the largest share of binning, which
 // Draw runs on a goroutine of its own beside binOthers (the kinds' lists are independent).
-func (b *bins) binCurves(p *Primitives, w, h int) {
+func (b *bins) binCurves(p *overlay.Primitives, w, h int) {
 	b.flatten(p.Curves, w, h)
 	twoPasses(&b.chordBins, func() { b.binChords(p.Curves) })
 }
 
 // binOthers bins the boxes, lines and labels.
-func (b *bins) binOthers(p *Primitives, f *Font) {
-	b.placeGlyphs(p.Labels, f)
+func (b *bins) binOthers(p *overlay.Primitives) {
+	b.placeGlyphs(p.Labels, p.Font)
 	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes) })
 	twoPasses(&b.lineBins, func() { b.binLines(p.Lines) })
-	twoPasses(&b.labelBins, func() { b.binLabels(p.Labels, f) })
+	twoPasses(&b.labelBins, func() { b.binLabels(p.Labels, p.Font) })
 }
 
 // empty reports whether nothing reaches tile t.
@@ -147,7 +142,7 @@ func (b *bins) tileRange(x0, y0, x1, y1 float32) (tx0, ty0, tx1, ty1 int) {
 }
 
 // binBoxes lists each box in the tiles its stroke and fill reach.
-func (b *bins) binBoxes(boxes []Box) {
+func (b *bins) binBoxes(boxes []overlay.Box) {
 	for i := range boxes {
 		bx := &boxes[i]
 		m := boxMargin(bx)
@@ -160,8 +155,8 @@ func (b *bins) binBoxes(boxes []Box) {
 	}
 }
 
-// boxMargin is how far outside its rectangle a box can cover pixels.
-func boxMargin(bx *Box) float32 {
+// boxMargin is how far outside its rectangle a box can cover pixels. Twin: boxMargin.
+func boxMargin(bx *overlay.Box) float32 {
 	if bx.Stroke > 0 {
 		return max(bx.Stroke, 1)/2 + 1
 	}
@@ -175,7 +170,7 @@ func boxMargin(bx *Box) float32 {
 func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) {
 	_, ty0, _, ty1 := b.tileRange(min(x0, x1)-r, min(y0, y1)-r, max(x0, x1)+r, max(y0, y1)+r)
 	for ty := ty0; ty < ty1; ty++ {
-		lo, hi, ok := bandX(x0, y0, x1, y1, float32(ty*ts)-r, float32((ty+1)*ts)+r)
+		lo, hi, ok := sdf.BandX(x0, y0, x1, y1, float32(ty*ts)-r, float32((ty+1)*ts)+r)
 		if !ok {
 			continue
 		}
@@ -186,42 +181,16 @@ func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) {
 	}
 }
 
-// bandX clips the segment to the horizontal band y0b ≤ y ≤ y1b and returns the x extent of
-// what remains.
-func bandX(x0, y0, x1, y1, y0b, y1b float32) (lo, hi float32, ok bool) {
-	dy := y1 - y0
-	t0, t1 := float32(0), float32(1)
-	if dy == 0 {
-		if y0 < y0b || y0 > y1b {
-			return 0, 0, false
-		}
-	} else {
-		ta, tb := (y0b-y0)/dy, (y1b-y0)/dy
-		if ta > tb {
-			ta, tb = tb, ta
-		}
-		t0, t1 = max(t0, ta), min(t1, tb)
-		if t0 > t1 {
-			return 0, 0, false
-		}
-	}
-	xa, xb := x0+(x1-x0)*t0, x0+(x1-x0)*t1
-	return min(xa, xb), max(xa, xb), true
-}
-
-// reach is how far from its centre line a stroke of width w covers pixels.
-func reach(w float32) float32 { return max(w, 1)/2 + 0.5 }
-
-func (b *bins) binLines(lines []Line) {
+func (b *bins) binLines(lines []overlay.Line) {
 	for i := range lines {
 		l := &lines[i]
-		b.binSegment(&b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, reach(l.Width))
+		b.binSegment(&b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, sdf.Reach(l.Width))
 	}
 }
 
 // flatten turns each curve into chords. A curve wholly outside the frame is skipped: its
 // control polygon's hull bounds it.
-func (b *bins) flatten(cs []Curve, w, h int) {
+func (b *bins) flatten(cs []overlay.Curve, w, h int) {
 	b.chords = b.chords[:0]
 	stroke := int32(0)
 	for i := range cs {
@@ -229,52 +198,45 @@ func (b *bins) flatten(cs []Curve, w, h int) {
 		if !c.Joined || i == 0 {
 			stroke = int32(i)
 		}
-		r := reach(cs[stroke].Width)
+		r := sdf.Reach(cs[stroke].Width)
 		if min(c.X0, c.X1, c.X2)-r > float32(w) || max(c.X0, c.X1, c.X2)+r < 0 ||
 			min(c.Y0, c.Y1, c.Y2)-r > float32(h) || max(c.Y0, c.Y1, c.Y2)+r < 0 {
 			continue
 		}
 		n := curves.Chords(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, curves.Tolerance)
-		ax, ay := c.X0, c.Y0
-		for k := 1; k <= n; k++ {
-			t := float32(k) / float32(n)
-			bx, by := curves.Point(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, t)
-			mid := t - 0.5/float32(n)
-			opacity := 1 - (c.Fade0 + (c.Fade1-c.Fade0)*mid)
-			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, opacity})
-			ax, ay = bx, by
+		for k := range n {
+			ax, ay, bx, by := curves.Chord(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, k, n)
+			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, chordOpacity(c, k, n)})
 		}
 	}
 }
 
-func (b *bins) binChords(cs []Curve) {
+func (b *bins) binChords(cs []overlay.Curve) {
 	for i := range b.chords {
 		ch := &b.chords[i]
-		b.binSegment(&b.chordBins, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, reach(cs[ch.stroke].Width))
+		b.binSegment(&b.chordBins, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width))
 	}
+}
+
+// chordOpacity is 1 − the curve's fade at the middle of chord k of n. Twin: chordOpacity.
+func chordOpacity(c *overlay.Curve, k, n int) float32 {
+	mid := float32(k+1)/float32(n) - 0.5/float32(n)
+	return 1 - (c.Fade0 + (c.Fade1-c.Fade0)*mid)
 }
 
 // placeGlyphs lays out each label's glyphs.
-func (b *bins) placeGlyphs(labels []Label, f *Font) {
+func (b *bins) placeGlyphs(labels []overlay.Label, f *overlay.Font) {
 	b.glyphs = b.glyphs[:0]
 	b.glyphStart = b.glyphStart[:0]
 	for i := range labels {
-		l := &labels[i]
 		b.glyphStart = append(b.glyphStart, int32(len(b.glyphs)))
-		pad := f.pad()
-		var pen fixed.Int26_6
-		for _, c := range l.Text {
-			g := f.glyph(c)
-			x := l.X + pad + pen.Round()
-			b.glyphs = append(b.glyphs, placedGlyph{g, x + g.dx, l.Y + pad + f.Ascent + g.dy})
-			pen += g.adv
-		}
+		b.glyphs = f.Layout(b.glyphs, &labels[i])
 	}
 	b.glyphStart = append(b.glyphStart, int32(len(b.glyphs)))
 }
 
 // binLabels lists each label in the tiles its background covers.
-func (b *bins) binLabels(labels []Label, f *Font) {
+func (b *bins) binLabels(labels []overlay.Label, f *overlay.Font) {
 	for i := range labels {
 		l := &labels[i]
 		w, h := f.LabelSize(l.Text)

@@ -2,7 +2,9 @@
 
 package render
 
+import "trackink/overlay"
+
 // haveAVX2 is false away from amd64 (and with -tags purego): overSpanGo runs.
 var haveAVX2 = false
 
-func overSpanAVX2(px *float32, n int, c *RGBA) { panic("render: no AVX2 here") }
+func overSpanAVX2(px *float32, n int, c *overlay.RGBA) { panic("render: no AVX2 here") }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"trackink/overlay"
+
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,7 +12,7 @@ import (
 
 // randomColor returns a premultiplied colour: translucent, opaque, transparent, or one whose
 // 1 − A rounds (A near 1, denormal channels).
-func randomColor(rng *rand.Rand) RGBA {
+func randomColor(rng *rand.Rand) overlay.RGBA {
 	a := float32(rng.Float64())
 	switch rng.IntN(6) {
 	case 0:
@@ -20,9 +22,9 @@ func randomColor(rng *rand.Rand) RGBA {
 	case 2:
 		a = math.Nextafter32(1, 0)
 	case 3:
-		return RGBA{1e-40, 2e-39, 0.5, 3e-39}
+		return overlay.RGBA{R: 1e-40, G: 2e-39, B: 0.5, A: 3e-39}
 	}
-	return RGBA{a * float32(rng.Float64()), a * float32(rng.Float64()), a * float32(rng.Float64()), a}
+	return overlay.RGBA{R: a * float32(rng.Float64()), G: a * float32(rng.Float64()), B: a * float32(rng.Float64()), A: a}
 }
 
 // TestOverSpanMatchesGo checks overSpanAVX2 against overSpanGo bit for bit on spans of every
@@ -62,7 +64,7 @@ func BenchmarkOverSpan(b *testing.B) {
 				haveAVX2 = simd
 				defer func() { haveAVX2 = saved }()
 				row := make([]float32, 4*ts)
-				c := RGBA{0.1, 0.05, 0.02, 0.2}
+				c := overlay.RGBA{R: 0.1, G: 0.05, B: 0.02, A: 0.2}
 				for b.Loop() {
 					overSpan(row[:4*n], c)
 				}

@@ -1,16 +1,18 @@
-// Package render draws trackink's overlay layer: boxes, links, curves and labels, with
-// analytic anti-aliasing (see package sdf), and composites it onto a frame.
+// Package render is the CPU backend: it rasterises a frame's primitives (package overlay)
+// into the overlay layer with analytic anti-aliasing (package sdf) and composites the layer
+// onto the frame (package composite).
 //
-// The frame is cut into composite.TileSize tiles. A binning stage lists, for each tile, the
+// The frame is cut into composite.TileSize tiles. The bin stage lists, for each tile, the
 // primitives that can reach it (a long diagonal line is listed only in the band of tiles it
-// crosses). Workers then take tiles one at a time and run the stages on each (boxes, lines,
-// curves, labels, composite) while the tile's FP32 layer sits in cache; a tile that nothing
-// reaches costs one check. Each stage visits only the pixels its primitives can cover. A tile
-// is drawn by one worker in a fixed order, so the output is the same bytes whatever the
-// number of workers. After the first frames nothing is allocated per frame.
+// crosses). Workers then take tiles one at a time and run the other stages on each (boxes,
+// lines, curves, labels, composite) while the tile's FP32 layer sits in cache; a tile that
+// nothing reaches costs one check. Each stage visits only the pixels its primitives can
+// cover. A tile is drawn by one worker in a fixed order, so the output is the same bytes
+// whatever the number of workers. After the first frames nothing is allocated per frame.
 //
-// Stage names follow the seeds' GPU design (bin, lines, curves, boxes, labels, composite), so
-// the CPU stages and the CUDA kernels can be read side by side and benchmarked alike.
+// One file per stage, each the twin of the CUDA kernel of the same name (kernels/*.cu):
+// bin.go, boxes.go, lines.go, curves.go, labels.go, composite.go; tile.go holds what the
+// stages share (tile.cuh's twin). The stages and their order are overlay's stage table.
 package render
 
 import (
@@ -22,78 +24,46 @@ import (
 	"time"
 
 	"trackink/composite"
+	"trackink/overlay"
 )
 
-// Stage identifies a rendering stage in Timings.
-type Stage int
-
-// The stages, in the order the renderer runs them on a tile.
-const (
-	StageBin Stage = iota
-	StageBoxes
-	StageLines
-	StageCurves
-	StageLabels
-	StageComposite
-	NumStages
-)
-
-var stageNames = [NumStages]string{"bin", "boxes", "lines", "curves", "labels", "composite"}
-
-func (s Stage) String() string { return stageNames[s] }
-
-// Timings are the time one Draw spent per stage. Bin runs alone; the other stages run on all
-// workers at once, and their figure is the summed time of all workers divided by the number
-// of workers, so that the stages add up to the wall time of the draw.
-type Timings [NumStages]time.Duration
+const ts = composite.TileSize
 
 // Renderer draws overlays onto frames of one size at a time. It is not safe for concurrent
 // use; Close stops its workers.
 type Renderer struct {
 	w, h    int
-	font    *Font
 	bins    bins
 	workers []*worker
 	timed   bool
 
 	// Per-draw state read by the workers.
-	prims *Primitives
-	frame composite.HostFrame
+	prims *overlay.Primitives
+	dst   composite.HostSurface
 	next  atomic.Int64
 	start chan struct{}
 	// binCurves asks the curve-binning goroutine to run; it answers on curvesBinned.
 	binCurves, curvesBinned chan struct{}
 	done                    sync.WaitGroup
-	last                    Timings
+	last                    overlay.Timings
 }
 
 type worker struct {
 	tile    composite.Tile
 	scratch curveScratch
-	spent   [NumStages]time.Duration
-}
-
-// Options configure a Renderer.
-type Options struct {
-	// Workers is the number of tiles drawn at once; 0 means one per CPU.
-	Workers int
-	// LabelSize is the labels' font size in pixels.
-	LabelSize int
-	// Timed makes Draw record per-stage Timings (a few clock reads per tile).
-	Timed bool
+	spent   overlay.Timings
 }
 
 // New returns a renderer with its worker goroutines started.
-func New(opts Options) (*Renderer, error) {
+func New(opts overlay.BackendOptions) (*Renderer, error) {
 	n := opts.Workers
-	if n <= 0 {
+	if n < 0 {
+		return nil, fmt.Errorf("render: %d workers", n)
+	}
+	if n == 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	f, err := NewFont(opts.LabelSize)
-	if err != nil {
-		return nil, err
-	}
-	r := &Renderer{font: f, timed: opts.Timed, start: make(chan struct{}),
+	r := &Renderer{timed: opts.Timed, start: make(chan struct{}),
 		binCurves: make(chan struct{}), curvesBinned: make(chan struct{})}
 	for range n {
 		w := &worker{}
@@ -104,13 +74,13 @@ func New(opts Options) (*Renderer, error) {
 	return r, nil
 }
 
-// Workers returns the number of tiles drawn at once.
+// NewBackend is New as an overlay.NewBackend.
+func NewBackend(opts overlay.BackendOptions) (overlay.Backend, error) { return New(opts) }
+
+// Workers implements overlay.Backend.
 func (r *Renderer) Workers() int { return len(r.workers) }
 
-// Font returns the label font, which places labels (see Primitives.AddBoxLabel).
-func (r *Renderer) Font() *Font { return r.font }
-
-// Close stops the workers.
+// Close implements overlay.Backend: it stops the workers.
 func (r *Renderer) Close() {
 	if r.start != nil {
 		close(r.start)
@@ -127,21 +97,25 @@ func (r *Renderer) runCurveBinning(requests <-chan struct{}) {
 	}
 }
 
-// Timings returns the per-stage times of the last Draw (zero unless Options.Timed).
-func (r *Renderer) Timings() Timings { return r.last }
+// Timings implements overlay.Backend: the stages of the last Draw, bin to composite (zero
+// unless timed).
+func (r *Renderer) Timings() overlay.Timings { return r.last }
 
-// Draw renders p and composites it onto f.
-func (r *Renderer) Draw(f composite.Frame, p *Primitives) error {
+// Draw implements overlay.Backend.
+func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 	if r.start == nil {
 		return errors.New("render: Draw after Close")
 	}
-	hf, ok := f.(composite.HostFrame)
+	hs, ok := dst.(composite.HostSurface)
 	if !ok {
-		return fmt.Errorf("render: the CPU renderer cannot draw on a %T (a frame in GPU memory needs the cuda backend)", f)
+		return fmt.Errorf("render: the CPU renderer cannot draw on a %T (a frame in GPU memory needs the cuda backend)", dst)
 	}
-	w, h := f.Size()
+	w, h := dst.Size()
 	if w <= 0 || h <= 0 {
 		return fmt.Errorf("render: frame size %dx%d", w, h)
+	}
+	if len(p.Labels) > 0 && p.Font == nil {
+		return errors.New("render: labels without a font")
 	}
 	if w != r.w || h != r.h {
 		r.w, r.h = w, h
@@ -151,24 +125,24 @@ func (r *Renderer) Draw(f composite.Frame, p *Primitives) error {
 	// Curves are binned on their own goroutine while this one bins the other kinds.
 	r.prims = p
 	r.binCurves <- struct{}{}
-	r.bins.binOthers(p, r.font)
+	r.bins.binOthers(p)
 	<-r.curvesBinned
-	r.last = Timings{}
+	r.last = overlay.Timings{}
 	if r.timed {
-		r.last[StageBin] = time.Since(t0)
+		r.last[overlay.StageBin] = time.Since(t0)
 	}
 
-	r.frame = hf
+	r.dst = hs
 	r.next.Store(0)
 	r.done.Add(len(r.workers))
 	for range r.workers {
 		r.start <- struct{}{}
 	}
 	r.done.Wait()
-	r.prims, r.frame = nil, nil
+	r.prims, r.dst = nil, nil
 	if r.timed {
 		for _, wk := range r.workers {
-			for s := StageBoxes; s < NumStages; s++ {
+			for s := overlay.StageBoxes; s < overlay.NumStages; s++ {
 				r.last[s] += wk.spent[s] / time.Duration(len(r.workers))
 				wk.spent[s] = 0
 			}
@@ -205,7 +179,7 @@ func (r *Renderer) drawTiles(wk *worker) {
 	}
 }
 
-// drawTile runs the stages on one tile.
+// drawTile runs the per-tile stages on one tile, in the stage table's order.
 func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	b := &r.bins
 	p := r.prims
@@ -217,16 +191,15 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	t.Reset(tx*ts, ty*ts, min(ts, r.w-tx*ts), min(ts, r.h-ty*ts))
 	clock := r.clock()
 	drawBoxes(t, p.Boxes, b.boxBins.tile(i))
-	clock = r.lap(wk, StageBoxes, clock)
+	clock = r.lap(wk, overlay.StageBoxes, clock)
 	drawLines(t, p.Lines, b.lineBins.tile(i))
-	clock = r.lap(wk, StageLines, clock)
+	clock = r.lap(wk, overlay.StageLines, clock)
 	drawCurves(t, &wk.scratch, p.Curves, b.chords, b.chordBins.tile(i))
-	clock = r.lap(wk, StageCurves, clock)
-	drawLabels(t, p.Labels, r.font, b.glyphs, b.glyphStart, b.labelBins.tile(i))
-	clock = r.lap(wk, StageLabels, clock)
-	r.frame.Over(t)
-	t.Clear()
-	r.lap(wk, StageComposite, clock)
+	clock = r.lap(wk, overlay.StageCurves, clock)
+	drawLabels(t, p.Labels, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i))
+	clock = r.lap(wk, overlay.StageLabels, clock)
+	compositeTile(r.dst, t)
+	r.lap(wk, overlay.StageComposite, clock)
 }
 
 func (r *Renderer) clock() time.Time {
@@ -236,7 +209,7 @@ func (r *Renderer) clock() time.Time {
 	return time.Now()
 }
 
-func (r *Renderer) lap(wk *worker, s Stage, since time.Time) time.Time {
+func (r *Renderer) lap(wk *worker, s overlay.Stage, since time.Time) time.Time {
 	if !r.timed {
 		return since
 	}

@@ -13,6 +13,7 @@ import (
 
 	"trackink/composite"
 	"trackink/knn"
+	"trackink/overlay"
 	"trackink/scene"
 )
 
@@ -57,7 +58,7 @@ func (f *floatFrame) alphaSum() float64 {
 
 func newRenderer(t testing.TB, workers int) *Renderer {
 	t.Helper()
-	r, err := New(Options{Workers: workers, LabelSize: 14})
+	r, err := New(overlay.BackendOptions{Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,14 +66,25 @@ func newRenderer(t testing.TB, workers int) *Renderer {
 	return r
 }
 
-func draw(t testing.TB, r *Renderer, f composite.Frame, p *Primitives) {
+func draw(t testing.TB, r *Renderer, f composite.Surface, p *overlay.Primitives) {
 	t.Helper()
 	if err := r.Draw(f, p); err != nil {
 		t.Fatal(err)
 	}
 }
 
-var white = RGBA{1, 1, 1, 1}
+// styleFor returns the default style at height h and its label font.
+func styleFor(t testing.TB, h int) (overlay.Style, *overlay.Font) {
+	t.Helper()
+	st := overlay.DefaultStyle().ForHeight(h)
+	font, err := overlay.NewFont(st.LabelSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, font
+}
+
+var white = overlay.RGBA{R: 1, G: 1, B: 1, A: 1}
 
 func TestBoxCoverageSumsToArea(t *testing.T) {
 	r := newRenderer(t, 2)
@@ -91,7 +103,7 @@ func TestBoxCoverageSumsToArea(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFloatFrame(300, 250)
-			p := &Primitives{Boxes: []Box{{X: tc.x, Y: tc.y, W: tc.w, H: tc.h, Radius: tc.radius, Fill: white}}}
+			p := &overlay.Primitives{Boxes: []overlay.Box{{X: tc.x, Y: tc.y, W: tc.w, H: tc.h, Radius: tc.radius, Fill: white}}}
 			draw(t, r, f, p)
 			want := float64(tc.w*tc.h) - (4-math.Pi)*float64(tc.radius*tc.radius)
 			if got := f.alphaSum(); math.Abs(got-want) > 0.002*want+0.01 {
@@ -113,7 +125,7 @@ func TestLineCoverageSumsToLengthTimesWidth(t *testing.T) {
 			x1 := x0 + float32(length*math.Cos(angle))
 			y1 := y0 + float32(length*math.Sin(angle))
 			f := newFloatFrame(560, 560)
-			draw(t, r, f, &Primitives{Lines: []Line{{x0, y0, x1, y1, width, white}}})
+			draw(t, r, f, &overlay.Primitives{Lines: []overlay.Line{{X0: x0, Y0: y0, X1: x1, Y1: y1, Width: width, Color: white}}})
 			// A stroke thinner than a pixel is drawn one pixel wide at coverage × width.
 			w := math.Max(float64(width), 1)
 			want := (length*w + math.Pi*w*w/4) * math.Min(float64(width), 1)
@@ -125,24 +137,24 @@ func TestLineCoverageSumsToLengthTimesWidth(t *testing.T) {
 }
 
 // randomScene returns boxes, lines and curves scattered over a w × h frame, partly off it.
-func randomScene(rng *rand.Rand, w, h int) *Primitives {
-	p := &Primitives{}
-	c := func() RGBA {
+func randomScene(rng *rand.Rand, w, h int) *overlay.Primitives {
+	p := &overlay.Primitives{}
+	c := func() overlay.RGBA {
 		a := float32(0.2 + 0.8*rng.Float64())
-		return RGBA{float32(rng.Float64()) * a, float32(rng.Float64()) * a, float32(rng.Float64()) * a, a}
+		return overlay.RGBA{R: float32(rng.Float64()) * a, G: float32(rng.Float64()) * a, B: float32(rng.Float64()) * a, A: a}
 	}
 	x := func() float32 { return float32(rng.Float64()*float64(w)*1.2 - 0.1*float64(w)) }
 	y := func() float32 { return float32(rng.Float64()*float64(h)*1.2 - 0.1*float64(h)) }
 	for range 8 {
 		bw, bh := float32(5+rng.Float64()*80), float32(5+rng.Float64()*80)
-		p.Boxes = append(p.Boxes, Box{X: x(), Y: y(), W: bw, H: bh, Radius: float32(rng.Float64()) * min(bw, bh) / 2,
+		p.Boxes = append(p.Boxes, overlay.Box{X: x(), Y: y(), W: bw, H: bh, Radius: float32(rng.Float64()) * min(bw, bh) / 2,
 			Stroke: float32(rng.Float64() * 6), Fill: c(), StrokeColor: c()})
 	}
 	for range 12 {
-		p.Lines = append(p.Lines, Line{x(), y(), x(), y(), float32(0.3 + rng.Float64()*12), c()})
+		p.Lines = append(p.Lines, overlay.Line{X0: x(), Y0: y(), X1: x(), Y1: y(), Width: float32(0.3 + rng.Float64()*12), Color: c()})
 	}
 	for range 8 {
-		p.Curves = append(p.Curves, Curve{X0: x(), Y0: y(), X1: x(), Y1: y(), X2: x(), Y2: y(), Width: float32(0.3 + rng.Float64()*8), Color: c()})
+		p.Curves = append(p.Curves, overlay.Curve{X0: x(), Y0: y(), X1: x(), Y1: y(), X2: x(), Y2: y(), Width: float32(0.3 + rng.Float64()*8), Color: c()})
 	}
 	return p
 }
@@ -153,7 +165,7 @@ func TestMirrorSymmetry(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	const w, h = 203, 157
 	p := randomScene(rng, w, h)
-	m := &Primitives{}
+	m := &overlay.Primitives{}
 	mx := func(x float32) float32 { return w - x }
 	for _, b := range p.Boxes {
 		b.X = w - b.X - b.W
@@ -202,7 +214,7 @@ func TestFillsAgreeWithVector(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFloatFrame(w, h)
-			draw(t, newRenderer(t, 1), f, &Primitives{Boxes: []Box{{X: tc.x, Y: tc.y, W: tc.bw, H: tc.bh, Radius: tc.r, Fill: white}}})
+			draw(t, newRenderer(t, 1), f, &overlay.Primitives{Boxes: []overlay.Box{{X: tc.x, Y: tc.y, W: tc.bw, H: tc.bh, Radius: tc.r, Fill: white}}})
 			z := vector.NewRasterizer(w, h)
 			x0, y0, x1, y1, r := tc.x, tc.y, tc.x+tc.bw, tc.y+tc.bh, tc.r
 			z.MoveTo(x0+r, y0)
@@ -257,9 +269,9 @@ func TestSameBytesForAnyWorkerCount(t *testing.T) {
 	var want []byte
 	for _, workers := range []int{1, 2, 5} {
 		r := newRenderer(t, workers)
-		var p Primitives
-		st := DefaultStyle(h)
-		p.Build(&tr.Frames[0], chainLinks(len(tr.Frames[0].Points)), &st, r.Font(), w, h)
+		var p overlay.Primitives
+		st, font := styleFor(t, h)
+		p.Build(&tr.Frames[0], chainLinks(len(tr.Frames[0].Points)), &st, font, w, h)
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		draw(t, r, &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, &p)
 		if want == nil {
@@ -283,14 +295,14 @@ func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
 	const w, h = 1280, 720
 	tr := scene.Seed(w, h, 3)
 	r := newRenderer(t, 2)
-	st := DefaultStyle(h)
-	var p Primitives
+	st, font := styleFor(t, h)
+	var p overlay.Primitives
 	fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
 		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
 	links := chainLinks(100)
 	n := 0
 	frame := func() {
-		p.Build(&tr.Frames[n%3], links, &st, r.Font(), w, h)
+		p.Build(&tr.Frames[n%3], links, &st, font, w, h)
 		n++
 		if err := r.Draw(fr, &p); err != nil {
 			t.Fatal(err)
@@ -308,12 +320,12 @@ func TestEmptyTilesAreNotVisited(t *testing.T) {
 	r := newRenderer(t, 2)
 	f := newFloatFrame(640, 480)
 	// A small box inside one tile, and nothing else.
-	draw(t, r, f, &Primitives{Boxes: []Box{{X: 70, Y: 70, W: 20, H: 20, Fill: white}}})
+	draw(t, r, f, &overlay.Primitives{Boxes: []overlay.Box{{X: 70, Y: 70, W: 20, H: 20, Fill: white}}})
 	if n := f.tiles.Load(); n != 1 {
 		t.Errorf("%d tiles composited, want 1", n)
 	}
 	f.tiles.Store(0)
-	draw(t, r, f, &Primitives{})
+	draw(t, r, f, &overlay.Primitives{})
 	if n := f.tiles.Load(); n != 0 {
 		t.Errorf("empty scene composited %d tiles", n)
 	}
@@ -322,54 +334,13 @@ func TestEmptyTilesAreNotVisited(t *testing.T) {
 func TestOffFramePrimitivesDrawNothing(t *testing.T) {
 	r := newRenderer(t, 2)
 	f := newFloatFrame(200, 100)
-	draw(t, r, f, &Primitives{
-		Boxes:  []Box{{X: -500, Y: 10, W: 100, H: 50, Stroke: 3, Fill: white, StrokeColor: white}},
-		Lines:  []Line{{-50, -50, -10, 300, 4, white}, {300, 0, 900, 50, 2, white}},
-		Curves: []Curve{{X0: -100, Y0: -100, X1: -50, Y1: -300, X2: -10, Y2: -10, Width: 3, Color: white}},
+	draw(t, r, f, &overlay.Primitives{
+		Boxes:  []overlay.Box{{X: -500, Y: 10, W: 100, H: 50, Stroke: 3, Fill: white, StrokeColor: white}},
+		Lines:  []overlay.Line{{X0: -50, Y0: -50, X1: -10, Y1: 300, Width: 4, Color: white}, {X0: 300, Y0: 0, X1: 900, Y1: 50, Width: 2, Color: white}},
+		Curves: []overlay.Curve{{X0: -100, Y0: -100, X1: -50, Y1: -300, X2: -10, Y2: -10, Width: 3, Color: white}},
 	})
 	if n := f.tiles.Load(); n != 0 || f.alphaSum() != 0 {
 		t.Errorf("off-frame primitives drew: %d tiles, coverage %g", n, f.alphaSum())
-	}
-}
-
-func TestLabelsStayInsideTheFrame(t *testing.T) {
-	r := newRenderer(t, 1)
-	const w, h = 320, 240
-	for _, tc := range []struct {
-		name string
-		box  scene.Box
-	}{
-		{"top-left corner", scene.Box{ID: 1, X: -5, Y: -3, W: 40, H: 60}},
-		{"right edge", scene.Box{ID: 22, X: 300, Y: 100, W: 40, H: 60, Class: "bicycle", Score: 0.5, HasScore: true}},
-		{"bottom", scene.Box{ID: 3, X: 100, Y: 235, W: 40, H: 60}},
-	} {
-		var p Primitives
-		p.AddBoxLabel(&tc.box, TrackColor(tc.box.ID), 2, r.Font(), w, h)
-		if len(p.Labels) != 1 {
-			t.Fatalf("%s: %d labels", tc.name, len(p.Labels))
-		}
-		l := p.Labels[0]
-		lw, lh := r.Font().LabelSize(l.Text)
-		if l.X < 0 || l.Y < 0 || l.X+lw > w || l.Y+lh > h {
-			t.Errorf("%s: label %q at (%d,%d) size %dx%d leaves the %dx%d frame", tc.name, l.Text, l.X, l.Y, lw, lh, w, h)
-		}
-	}
-	var p Primitives
-	p.AddBoxLabel(&scene.Box{ID: 1, X: 400, Y: 10, W: 10, H: 10}, TrackColor(1), 2, r.Font(), w, h)
-	if len(p.Labels) != 0 {
-		t.Errorf("a box outside the frame got a label")
-	}
-}
-
-func TestLabelText(t *testing.T) {
-	r := newRenderer(t, 1)
-	var p Primitives
-	p.AddBoxLabel(&scene.Box{ID: 42, X: 10, Y: 50, W: 10, H: 10, Class: "car", Score: 0.876, HasScore: true}, TrackColor(42), 2, r.Font(), 200, 200)
-	p.AddBoxLabel(&scene.Box{ID: 7, X: 10, Y: 50, W: 10, H: 10}, TrackColor(7), 2, r.Font(), 200, 200)
-	for i, want := range []string{"#42 car 0.88", "#7"} {
-		if got := string(p.Labels[i].Text); got != want {
-			t.Errorf("label %d: %q, want %q", i, got, want)
-		}
 	}
 }
 
@@ -377,10 +348,10 @@ func TestNonFiniteCoordinatesDrawNothing(t *testing.T) {
 	r := newRenderer(t, 2)
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	f := newFloatFrame(200, 100)
-	draw(t, r, f, &Primitives{
-		Boxes:  []Box{{X: nan, Y: 10, W: 20, H: 20, Fill: white}, {X: 10, Y: 10, W: nan, H: 20, Stroke: 2, StrokeColor: white}},
-		Lines:  []Line{{nan, 10, 50, 50, 2, white}, {10, 10, nan, nan, 2, white}, {-inf, 10, -inf, 20, 2, white}},
-		Curves: []Curve{{X0: 10, Y0: 10, X1: nan, Y1: 0, X2: 50, Y2: 50, Width: 2, Color: white}, {X0: 1e30, Y0: 0, X1: -1e30, Y1: 0, X2: 1e30, Y2: 5, Width: 2, Color: white}},
+	draw(t, r, f, &overlay.Primitives{
+		Boxes:  []overlay.Box{{X: nan, Y: 10, W: 20, H: 20, Fill: white}, {X: 10, Y: 10, W: nan, H: 20, Stroke: 2, StrokeColor: white}},
+		Lines:  []overlay.Line{{X0: nan, Y0: 10, X1: 50, Y1: 50, Width: 2, Color: white}, {X0: 10, Y0: 10, X1: nan, Y1: nan, Width: 2, Color: white}, {X0: -inf, Y0: 10, X1: -inf, Y1: 20, Width: 2, Color: white}},
+		Curves: []overlay.Curve{{X0: 10, Y0: 10, X1: nan, Y1: 0, X2: 50, Y2: 50, Width: 2, Color: white}, {X0: 1e30, Y0: 0, X1: -1e30, Y1: 0, X2: 1e30, Y2: 5, Width: 2, Color: white}},
 	})
 	for i, v := range f.pix {
 		if v != v {
@@ -392,12 +363,12 @@ func TestNonFiniteCoordinatesDrawNothing(t *testing.T) {
 // TestDeviceFrameRefused: the CPU cannot reach GPU memory, so a device frame is an error
 // that names the backend to use, not a crash.
 func TestDeviceFrameRefused(t *testing.T) {
-	r, err := New(Options{Workers: 1, LabelSize: 12})
+	r, err := New(overlay.BackendOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	err = r.Draw(&composite.DeviceNV12{Y: 1, UV: 1, StrideY: 64, StrideUV: 64, W: 64, H: 64}, &Primitives{})
+	err = r.Draw(&composite.DeviceNV12{Y: 1, UV: 1, StrideY: 64, StrideUV: 64, W: 64, H: 64}, &overlay.Primitives{})
 	if err == nil || !strings.Contains(err.Error(), "cuda backend") {
 		t.Errorf("Draw on a device frame: %v, want an error naming the cuda backend", err)
 	}

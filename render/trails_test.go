@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"trackink/overlay"
 	"trackink/scene"
 )
 
@@ -12,11 +13,11 @@ import (
 // separate ones darken where their caps overlap.
 func TestJoinedCurvesHaveNoSeams(t *testing.T) {
 	r := newRenderer(t, 1)
-	half := RGBA{0.5, 0.5, 0.5, 0.5}
-	pieces := func(joined bool) *Primitives {
-		p := &Primitives{}
+	half := overlay.RGBA{R: 0.5, G: 0.5, B: 0.5, A: 0.5}
+	pieces := func(joined bool) *overlay.Primitives {
+		p := &overlay.Primitives{}
 		for i, x := range []float32{20, 60, 100} {
-			p.Curves = append(p.Curves, Curve{X0: x, Y0: 30.5, X1: x + 20, Y1: 30.5, X2: x + 40, Y2: 30.5,
+			p.Curves = append(p.Curves, overlay.Curve{X0: x, Y0: 30.5, X1: x + 20, Y1: 30.5, X2: x + 40, Y2: 30.5,
 				Width: 6, Color: half, Joined: joined && i > 0})
 		}
 		return p
@@ -34,20 +35,16 @@ func TestJoinedCurvesHaveNoSeams(t *testing.T) {
 	}
 }
 
-func trailFrame(index int, pts ...scene.Point) *scene.Frame {
-	return &scene.Frame{Index: index, Points: pts}
-}
-
 func TestTrailFadesWithAge(t *testing.T) {
-	st := DefaultStyle(200)
+	st := overlay.DefaultStyle().ForHeight(200)
 	st.Trail, st.TrailWidth, st.TrailOpacity = 10, 4, 1
-	tr := NewTrails(st.Trail)
-	var p Primitives
+	tr := overlay.NewTrails(st.Trail)
+	var p overlay.Primitives
 	for n := 1; n <= 10; n++ {
-		f := trailFrame(n, scene.Point{ID: 1, X: float32(20 + 15*n), Y: 50})
-		tr.Update(f)
+		tf := &scene.Frame{Index: n, Points: []scene.Point{{ID: 1, X: float32(20 + 15*n), Y: 50}}}
+		tr.Update(tf)
 		p.Reset()
-		tr.AddTo(&p, f, &st)
+		tr.AddTo(&p, tf, &st)
 	}
 	if len(p.Curves) != 10 { // lead-in, 8 inner pieces, lead-out
 		t.Fatalf("%d curves for a 10-point trail, want 10", len(p.Curves))
@@ -62,46 +59,5 @@ func TestTrailFadesWithAge(t *testing.T) {
 		if f.alpha(x+1, 50) < f.alpha(x, 50)-1e-4 {
 			t.Fatalf("alpha drops from x=%d to x=%d: the fade is not monotonic", x, x+1)
 		}
-	}
-}
-
-func TestTrailEdgeCases(t *testing.T) {
-	st := DefaultStyle(200)
-	st.Trail = 5
-	for _, tc := range []struct {
-		name   string
-		frames []*scene.Frame
-		curves int
-	}{
-		{"one position", []*scene.Frame{trailFrame(1, scene.Point{ID: 1, X: 10, Y: 10})}, 0},
-		{"two positions", []*scene.Frame{trailFrame(1, scene.Point{ID: 1, X: 10, Y: 10}), trailFrame(2, scene.Point{ID: 1, X: 30, Y: 10})}, 1},
-		{"stationary", []*scene.Frame{trailFrame(1, scene.Point{ID: 1, X: 10, Y: 10}), trailFrame(2, scene.Point{ID: 1, X: 10.1, Y: 10}),
-			trailFrame(3, scene.Point{ID: 1, X: 10, Y: 10.2})}, 0},
-		{"absent now", []*scene.Frame{trailFrame(1, scene.Point{ID: 1, X: 10, Y: 10}), trailFrame(2, scene.Point{ID: 1, X: 30, Y: 10}),
-			trailFrame(3, scene.Point{ID: 2, X: 50, Y: 50})}, 0},
-		{"aged out", []*scene.Frame{trailFrame(1, scene.Point{ID: 1, X: 10, Y: 10}), trailFrame(2, scene.Point{ID: 1, X: 30, Y: 10}),
-			trailFrame(9, scene.Point{ID: 1, X: 40, Y: 10})}, 0},
-		{"gap within length", []*scene.Frame{trailFrame(1, scene.Point{ID: 1, X: 10, Y: 10}), trailFrame(2, scene.Point{ID: 1, X: 30, Y: 10}),
-			trailFrame(4, scene.Point{ID: 1, X: 40, Y: 20})}, 3},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tr := NewTrails(st.Trail)
-			var p Primitives
-			for _, f := range tc.frames {
-				tr.Update(f)
-				p.Reset()
-				tr.AddTo(&p, f, &st)
-			}
-			if len(p.Curves) != tc.curves {
-				t.Errorf("%d curves, want %d", len(p.Curves), tc.curves)
-			}
-			for _, c := range p.Curves {
-				for _, v := range []float32{c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, c.Fade0, c.Fade1} {
-					if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-						t.Fatalf("non-finite curve %+v", c)
-					}
-				}
-			}
-		})
 	}
 }

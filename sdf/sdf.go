@@ -11,12 +11,17 @@
 // a stroke of width w ≥ 1 integrates to w across its profile. No supersampling is done.
 //
 // All functions work in float32: at 4K a float32 coordinate keeps better than 1/1000 px.
+//
+// The CUDA kernels carry a twin of every function here in kernels/geometry.cuh, with the
+// same float32 operations in the same order (no multiply-add contraction on either side), so
+// the CPU renderer (package render) and the kernels compute the same coverage bit for bit.
+// Each function's comment names its twin.
 package sdf
 
 import "math"
 
 // Coverage returns the anti-aliased coverage of a pixel whose centre is at signed distance d
-// from an edge (negative inside).
+// from an edge (negative inside). Twin: coverage.
 func Coverage(d float32) float32 {
 	c := 0.5 - d
 	if c <= 0 {
@@ -31,33 +36,36 @@ func Coverage(d float32) float32 {
 // Stroke returns the signed distance to a stroke of width w centred on a curve at unsigned
 // distance dist. Strokes thinner than one pixel are drawn one pixel wide with their coverage
 // scaled by w (see ThinScale), so that a stroke always integrates to w across its profile.
+// Twin: stroke.
 func Stroke(dist, w float32) float32 {
 	return dist - max(w, 1)*0.5
 }
 
 // ThinScale is the factor that Stroke's coverage is multiplied by: w for strokes thinner than
-// one pixel, else 1.
+// one pixel, else 1. Twin: thinScale.
 func ThinScale(w float32) float32 {
 	return min(w, 1)
 }
 
-// Segment returns the distance from p to the segment ab; a zero-length segment is a point.
-func Segment(px, py, ax, ay, bx, by float32) float32 {
-	return sqrt(Segment2(px, py, ax, ay, bx, by))
-}
+// Reach is how far from its centre line a stroke of width w covers pixel centres: beyond it
+// Coverage(Stroke(d, w)) is 0. Twin: reach.
+func Reach(w float32) float32 { return max(w, 1)/2 + 0.5 }
 
-// Segment2 returns the squared distance from p to the segment ab.
-func Segment2(px, py, ax, ay, bx, by float32) float32 {
-	s := NewSeg(ax, ay, bx, by)
-	return s.Dist2(px, py)
+// Centers returns the pixels [lo, hi) of a row of n pixels whose centres x + 0.5 lie in
+// [x0, x1]. Twin: inRange, its per-pixel form.
+func Centers(x0, x1 float32, n int) (lo, hi int) {
+	l := math.Ceil(float64(x0) - 0.5)
+	h := math.Floor(float64(x1)-0.5) + 1
+	return int(max(0, min(float64(n), l))), int(max(0, min(float64(n), h)))
 }
 
 // Seg is a segment prepared for many distance queries: the division is done once.
+// Twin: Seg.
 type Seg struct {
 	ax, ay, dx, dy, invL2 float32
 }
 
-// NewSeg prepares the segment ab.
+// NewSeg prepares the segment ab; a zero-length segment is a point. Twin: newSeg.
 func NewSeg(ax, ay, bx, by float32) Seg {
 	dx, dy := bx-ax, by-ay
 	inv := float32(0)
@@ -67,7 +75,7 @@ func NewSeg(ax, ay, bx, by float32) Seg {
 	return Seg{ax, ay, dx, dy, inv}
 }
 
-// Dist2 returns the squared distance from p to the segment.
+// Dist2 returns the squared distance from p to the segment. Twin: segDist2.
 func (s *Seg) Dist2(px, py float32) float32 {
 	qx, qy := px-s.ax, py-s.ay
 	t := min(max((qx*s.dx+qy*s.dy)*s.invL2, 0), 1)
@@ -81,10 +89,10 @@ func (s *Seg) Dist2(px, py float32) float32 {
 // With q = |p − c| − h + r, the distance is |max(q, 0)| + min(max(qx, qy), 0) − r. Only near a
 // corner (both components positive) does that need the square root; along the straight edges
 // and inside it reduces to max(qx, qy) − r, the same bits (√(x²) is exactly |x| in floating
-// point), at a fraction of the cost: most of a box's border is straight edge.
+// point), at a fraction of the cost: most of a box's border is straight edge. Twin: roundBox.
 func RoundBox(px, py, cx, cy, hx, hy, r float32) float32 {
-	qx := abs(px-cx) - hx + r
-	qy := abs(py-cy) - hy + r
+	qx := Abs(px-cx) - hx + r
+	qy := Abs(py-cy) - hy + r
 	switch {
 	case qx <= 0 && qy <= 0:
 		return max(qx, qy) - r
@@ -93,9 +101,36 @@ func RoundBox(px, py, cx, cy, hx, hy, r float32) float32 {
 	case qx <= 0:
 		return qy - r
 	}
-	return sqrt(qx*qx+qy*qy) - r
+	return Sqrt(qx*qx+qy*qy) - r
 }
 
-func abs(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
+// BandX clips the segment (x0, y0)–(x1, y1) to the horizontal band y0b ≤ y ≤ y1b and returns
+// the x extent of what remains; ok is false when nothing does. Binning and the stroke
+// stages use it to bound the tiles and the row spans a stroke can reach. Twin: bandX.
+func BandX(x0, y0, x1, y1, y0b, y1b float32) (lo, hi float32, ok bool) {
+	dy := y1 - y0
+	t0, t1 := float32(0), float32(1)
+	if dy == 0 {
+		if y0 < y0b || y0 > y1b {
+			return 0, 0, false
+		}
+	} else {
+		ta, tb := (y0b-y0)/dy, (y1b-y0)/dy
+		if ta > tb {
+			ta, tb = tb, ta
+		}
+		t0, t1 = max(t0, ta), min(t1, tb)
+		if t0 > t1 {
+			return 0, 0, false
+		}
+	}
+	xa, xb := x0+(x1-x0)*t0, x0+(x1-x0)*t1
+	return min(xa, xb), max(xa, xb), true
+}
 
-func sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }
+// Abs is |x| for float32. Twin: fabsf.
+func Abs(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
+
+// Sqrt is the correctly rounded float32 square root (as float32(math.Sqrt), exact for
+// float32 arguments). Twin: sqrtf.
+func Sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }

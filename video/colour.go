@@ -17,7 +17,7 @@ import (
 // resamples chroma and keeps the matrix and range; the output is then 4:2:0, and a warning
 // says so. RGB, grey and palette formats are refused: converting them means choosing a matrix
 // the source never had. Anything deeper than 8 bits (yuv420p10le, p010…) is refused too,
-// because composite.Frame is 8-bit and truncating would lose the source's precision.
+// because composite.Surface is 8-bit and truncating would lose the source's precision.
 
 // workFormat is the layout frames are overlaid and encoded in.
 type workFormat struct {
@@ -99,10 +99,10 @@ func encoderPixelFormat(pf astiav.PixelFormat) astiav.PixelFormat {
 	return pf
 }
 
-// wrap exposes f's planes as a composite.Frame without copying. The slices point into the
+// wrap exposes f's planes as a composite.Surface without copying. The slices point into the
 // AVFrame's buffers and are valid until the frame is unreferenced, so the overlay must not
 // keep them.
-func wrap(f *astiav.Frame, w workFormat) (composite.Frame, error) {
+func wrap(f *astiav.Frame, w workFormat) (composite.Surface, error) {
 	width, height := f.Width(), f.Height()
 	cw, ch := (width+1)/2, (height+1)/2
 	y, sy, err := plane(f, 0, width, height)

@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"trackink/composite"
-	"trackink/kernels"
-	rnd "trackink/render"
+	"trackink/kernels/device"
+	"trackink/kernels/gpu"
+	"trackink/overlay"
 )
 
 // TestDeviceFramesCUDA runs a render whose frames stay in GPU memory, on a GPU or on the fake
@@ -21,18 +22,18 @@ import (
 // (Without NVDEC, as on the fake driver, frames are decoded in software and uploaded.) With an
 // encoder that takes no NV12 the frames still go through GPU memory.
 func TestDeviceFramesCUDA(t *testing.T) {
-	dev, err := kernels.NewCUDADevice(0)
+	dev, err := device.OpenCUDA(0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dev.Close()
-	backend, err := kernels.NewCUDA(rnd.Options{LabelSize: 12})
+	backend, err := gpu.NewCUDA(overlay.BackendOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer backend.Close()
-	red := rnd.RGBA{R: 1, A: 1} // BT.601 limited: the rectangle's Y'CbCr
-	box := &rnd.Primitives{Boxes: []rnd.Box{{X: rectX0, Y: rectY0, W: rectX1 - rectX0, H: rectY1 - rectY0, Fill: red}}}
+	red := overlay.RGBA{R: 1, A: 1} // BT.601 limited: the rectangle's Y'CbCr
+	box := &overlay.Primitives{Boxes: []overlay.Box{{X: rectX0, Y: rectY0, W: rectX1 - rectX0, H: rectY1 - rectY0, Fill: red}}}
 	bytes := func(f *composite.DeviceNV12) error { return writeRect(dev, f) }
 	drawn := func(f *composite.DeviceNV12) error { return backend.Draw(f, box) }
 	for _, c := range []struct {
@@ -49,7 +50,7 @@ func TestDeviceFramesCUDA(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out.mp4")
 			st, err := Transcode(t.Context(), Options{Input: in, Output: out, Preset: "ultrafast", CRF: 18, Encoder: c.encoder,
 				HWAccel: "cuda", DeviceFrames: true, Log: func(s string) { t.Log(s) }},
-				func(n int, f composite.Frame) error {
+				func(n int, f composite.Surface) error {
 					df, ok := f.(*composite.DeviceNV12)
 					if !ok {
 						return fmt.Errorf("frame %d is a %T, not in GPU memory", n, f)
@@ -71,7 +72,7 @@ func TestDeviceFramesCUDA(t *testing.T) {
 
 // writeRect is fillRect for a frame in device memory. Like the backend, it first orders its
 // work after FFmpeg's copy of the frame.
-func writeRect(dev *kernels.CUDADevice, f *composite.DeviceNV12) error {
+func writeRect(dev device.Device, f *composite.DeviceNV12) error {
 	if err := dev.AfterLegacy(); err != nil {
 		return err
 	}
@@ -82,12 +83,12 @@ func writeRect(dev *kernels.CUDADevice, f *composite.DeviceNV12) error {
 		uv[i] = []byte{rectU, rectV}[i%2]
 	}
 	for r := rectY0; r < rectY1; r++ {
-		if err := dev.CopyIn(kernels.Ptr(f.Y+uint64(r*f.StrideY+rectX0)), y); err != nil {
+		if err := dev.CopyIn(device.Ptr(f.Y+uint64(r*f.StrideY+rectX0)), y); err != nil {
 			return err
 		}
 	}
 	for r := rectY0 / 2; r < rectY1/2; r++ {
-		if err := dev.CopyIn(kernels.Ptr(f.UV+uint64(r*f.StrideUV+rectX0)), uv); err != nil {
+		if err := dev.CopyIn(device.Ptr(f.UV+uint64(r*f.StrideUV+rectX0)), uv); err != nil {
 			return err
 		}
 	}

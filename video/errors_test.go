@@ -177,7 +177,7 @@ func TestCancel(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	_, err := Transcode(ctx, Options{Input: in, Output: filepath.Join(dir, "out.mp4")}, func(n int, f composite.Frame) error {
+	_, err := Transcode(ctx, Options{Input: in, Output: filepath.Join(dir, "out.mp4")}, func(n int, f composite.Surface) error {
 		if n == 10 {
 			cancel()
 		}
@@ -190,7 +190,7 @@ func TestCancel(t *testing.T) {
 
 	// An overlay error stops the render the same way and is reported with the frame number.
 	boom := errors.New("boom")
-	_, err = Transcode(t.Context(), Options{Input: in, Output: filepath.Join(dir, "out.mp4")}, func(n int, f composite.Frame) error {
+	_, err = Transcode(t.Context(), Options{Input: in, Output: filepath.Join(dir, "out.mp4")}, func(n int, f composite.Surface) error {
 		if n == 7 {
 			return boom
 		}
@@ -210,7 +210,7 @@ func TestDeviceFrames(t *testing.T) {
 	types := map[string]int{}
 	st, err := Transcode(t.Context(), Options{Input: in, Output: filepath.Join(t.TempDir(), "out.mp4"), Preset: "ultrafast",
 		HWAccel: "auto", DeviceFrames: true, Log: func(s string) { t.Log(s) }},
-		func(n int, f composite.Frame) error { types[fmt.Sprintf("%T", f)]++; return nil })
+		func(n int, f composite.Surface) error { types[fmt.Sprintf("%T", f)]++; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,7 +123,7 @@ const (
 )
 
 // fillRect draws the test rectangle onto either frame layout and records which it got.
-func fillRect(f composite.Frame, kinds map[string]int) error {
+func fillRect(f composite.Surface, kinds map[string]int) error {
 	switch f := f.(type) {
 	case *composite.YUV420P:
 		kinds["yuv420p"]++

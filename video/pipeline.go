@@ -16,7 +16,7 @@ import (
 // input regardless of Options.Start) minus Options.FrameOffset; frames with n < 1 are not
 // passed to it. f is a *composite.YUV420P or *composite.NV12 whose planes are the decoded
 // frame's own buffers: they are valid only during the call. An error stops the render.
-type Overlay func(n int, f composite.Frame) error
+type Overlay func(n int, f composite.Surface) error
 
 // Pipeline depth: frames waiting between stages. Each 4K 4:2:0 frame is 12 MB, and the decoder
 // and encoder hold their own (reference frames, lookahead), so a short queue keeps memory flat
@@ -127,7 +127,7 @@ func (j *job) run() (err error) {
 		return err
 	}
 	defer j.enc.close()
-	j.stats.Encoder, j.stats.Colour = j.enc.name, j.enc.work.String()
+	j.stats.Encoder, j.stats.Color = j.enc.name, j.enc.work.String()
 	// Frames bound for the GPU pool are made NV12, its layout, whatever the encoder takes;
 	// j.down converts them to the encoder's format on the way back.
 	decodeWork := j.enc.work
@@ -236,7 +236,7 @@ func (j *job) overlayStage(in <-chan item, out chan<- item) error {
 		}
 		if n := it.v - j.opts.FrameOffset; n >= 1 && j.overlay != nil {
 			t0 := time.Now()
-			var f composite.Frame
+			var f composite.Surface
 			var err error
 			if it.device {
 				f, err = wrapDevice(it.frame, j.enc.work)

@@ -1,12 +1,8 @@
 package video
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
-// Stats describes a finished (or failed) Transcode. It marshals to JSON with durations in
-// seconds, for the CLI's --stats-json.
+// Stats describes a finished (or failed) Transcode; JSON gives the form --stats-json writes.
 type Stats struct {
 	Input, Output string
 	Frames        int           // frames encoded
@@ -21,7 +17,7 @@ type Stats struct {
 	DeviceOverlay                int      // frames the overlay drew in GPU memory (Options.DeviceFrames)
 	Width, Height                int      // of the video
 	PixelFormat                  string   // decoded format, before any conversion
-	Colour                       string   // matrix/range the overlay was composited with
+	Color                        string   // matrix/range the overlay was composited with
 	Warnings                     []string // damage, dropped streams, conversions
 	PeakRSS                      int64    // bytes, the process's high-water mark at the end
 }
@@ -35,38 +31,43 @@ type Progress struct {
 	ETA     time.Duration // 0 when Total is unknown
 }
 
-// MarshalJSON writes durations as seconds and uses snake_case keys.
-func (s Stats) MarshalJSON() ([]byte, error) {
-	type stages struct {
-		Decode  float64 `json:"decode_s"`
-		Overlay float64 `json:"overlay_s"`
-		Encode  float64 `json:"encode_s"`
-		Mux     float64 `json:"mux_s"`
-	}
+// StatsJSON is Stats as --stats-json writes it: durations in seconds, snake_case keys.
+type StatsJSON struct {
+	Input       string     `json:"input"`
+	Output      string     `json:"output"`
+	Frames      int        `json:"frames"`
+	Overlaid    int        `json:"overlaid_frames"`
+	Wall        float64    `json:"wall_s"`
+	FPS         float64    `json:"fps"`
+	Stages      StageTimes `json:"stages"`
+	Encoder     string     `json:"encoder"`
+	HWAccel     string     `json:"hwaccel"`
+	OnDevice    int        `json:"device_overlay_frames"`
+	Width       int        `json:"width"`
+	Height      int        `json:"height"`
+	PixelFormat string     `json:"pixel_format"`
+	Color       string     `json:"colour"`
+	Warnings    []string   `json:"warnings"`
+	PeakRSS     int64      `json:"peak_rss_bytes"`
+}
+
+// StageTimes are the pipeline stages' busy times in seconds.
+type StageTimes struct {
+	Decode  float64 `json:"decode_s"`
+	Overlay float64 `json:"overlay_s"`
+	Encode  float64 `json:"encode_s"`
+	Mux     float64 `json:"mux_s"`
+}
+
+// JSON returns s in its JSON form.
+func (s Stats) JSON() StatsJSON {
 	warnings := s.Warnings
 	if warnings == nil {
 		warnings = []string{}
 	}
-	return json.Marshal(struct {
-		Input       string   `json:"input"`
-		Output      string   `json:"output"`
-		Frames      int      `json:"frames"`
-		Overlaid    int      `json:"overlaid_frames"`
-		Wall        float64  `json:"wall_s"`
-		FPS         float64  `json:"fps"`
-		Stages      stages   `json:"stages"`
-		Encoder     string   `json:"encoder"`
-		HWAccel     string   `json:"hwaccel"`
-		OnDevice    int      `json:"device_overlay_frames"`
-		Width       int      `json:"width"`
-		Height      int      `json:"height"`
-		PixelFormat string   `json:"pixel_format"`
-		Colour      string   `json:"colour"`
-		Warnings    []string `json:"warnings"`
-		PeakRSS     int64    `json:"peak_rss_bytes"`
-	}{
+	return StatsJSON{
 		s.Input, s.Output, s.Frames, s.Overlaid, s.Wall.Seconds(), s.FPS,
-		stages{s.Decode.Seconds(), s.Overlay.Seconds(), s.Encode.Seconds(), s.Mux.Seconds()},
-		s.Encoder, s.HWAccel, s.DeviceOverlay, s.Width, s.Height, s.PixelFormat, s.Colour, warnings, s.PeakRSS,
-	})
+		StageTimes{s.Decode.Seconds(), s.Overlay.Seconds(), s.Encode.Seconds(), s.Mux.Seconds()},
+		s.Encoder, s.HWAccel, s.DeviceOverlay, s.Width, s.Height, s.PixelFormat, s.Color, warnings, s.PeakRSS,
+	}
 }

@@ -28,7 +28,7 @@ func render(t *testing.T, in, ext string, opts Options) (string, Stats, map[stri
 	}
 	var mu sync.Mutex
 	kinds := map[string]int{}
-	st, err := Transcode(t.Context(), opts, func(n int, f composite.Frame) error {
+	st, err := Transcode(t.Context(), opts, func(n int, f composite.Surface) error {
 		mu.Lock()
 		defer mu.Unlock()
 		return fillRect(f, kinds)
@@ -84,8 +84,8 @@ func TestTranscodeMP4(t *testing.T) {
 	if st.Frames != clipFrames || st.Overlaid != clipFrames || kinds["yuv420p"] != clipFrames {
 		t.Errorf("frames %d, overlaid %d, kinds %v; want %d yuv420p", st.Frames, st.Overlaid, kinds, clipFrames)
 	}
-	if st.Encoder != "libx264" || st.HWAccel != "none" || st.Colour != "bt601/limited" {
-		t.Errorf("encoder %q hwaccel %q colour %q", st.Encoder, st.HWAccel, st.Colour)
+	if st.Encoder != "libx264" || st.HWAccel != "none" || st.Color != "bt601/limited" {
+		t.Errorf("encoder %q hwaccel %q colour %q", st.Encoder, st.HWAccel, st.Color)
 	}
 	checkFaithful(t, in, out)
 	checkRect(t, in, out, 0, true)
@@ -93,7 +93,7 @@ func TestTranscodeMP4(t *testing.T) {
 	if len(ticks) == 0 || ticks[len(ticks)-1].Frames != clipFrames || ticks[len(ticks)-1].Total != clipFrames {
 		t.Errorf("last progress %+v, want %d of %d frames", ticks, clipFrames, clipFrames)
 	}
-	b, err := json.Marshal(st)
+	b, err := json.Marshal(st.JSON())
 	if err != nil || !strings.Contains(string(b), `"encoder":"libx264"`) || !strings.Contains(string(b), `"decode_s":`) {
 		t.Errorf("stats JSON %s, %v", b, err)
 	}
@@ -174,7 +174,7 @@ func TestFrameOffset(t *testing.T) {
 	var got []int
 	out := filepath.Join(t.TempDir(), "out.mkv")
 	st, err := Transcode(t.Context(), Options{Input: in, Output: out, Preset: "ultrafast", FrameOffset: 10},
-		func(n int, f composite.Frame) error {
+		func(n int, f composite.Surface) error {
 			got = append(got, n)
 			return fillRect(f, map[string]int{})
 		})
@@ -203,7 +203,7 @@ func TestStartEnd(t *testing.T) {
 		var ns []int
 		out := filepath.Join(t.TempDir(), "out.mkv")
 		st, err := Transcode(t.Context(), Options{Input: in, Output: out, Preset: "ultrafast", Start: start, End: end},
-			func(n int, f composite.Frame) error { ns = append(ns, n); return nil })
+			func(n int, f composite.Surface) error { ns = append(ns, n); return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +246,7 @@ func TestBenchE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, err := BenchE2E(t.Context(), Options{Input: in, Output: filepath.Join(dir, "out.mp4"), Preset: "ultrafast", CRF: 23},
-		func(int, composite.Frame) error { return nil })
+		func(int, composite.Surface) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

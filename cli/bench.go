@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"trackink/composite"
+	"trackink/knn"
+	"trackink/overlay"
+	"trackink/scene"
+)
+
+const benchExamples = `Examples:
+  # Per-stage medians of the seed scene (3840×2160, 100 points, k = 5, 100 boxes) over 50 frames:
+  trackink bench --scene seed --frames 50
+
+  # The same as one JSON object, for scripts and CI history:
+  trackink bench --scene seed --json
+
+  # Several backends, one after the other (with --json, one object per line):
+  trackink bench --scene seed --backend cpu,emu --frames 5
+
+  # Link-graph construction for 100 to 100 000 points, every search backend:
+  trackink bench --knn
+
+  # A whole render (decode, seed overlay, libx264 encode, audio copied) against a plain
+  # ffmpeg transcode of the same clip with the same settings; "synth" makes a 3 s 4K clip:
+  trackink bench --e2e clip.mp4 --preset veryfast
+  trackink bench --e2e synth --preset ultrafast`
+
+// benchReport is the JSON form of a scene benchmark.
+type benchReport struct {
+	Scene          string             `json:"scene"`
+	Backend        string             `json:"backend"`
+	Width          int                `json:"width"`
+	Height         int                `json:"height"`
+	Frames         int                `json:"frames"`
+	Workers        int                `json:"workers"`
+	Links          int                `json:"links_per_frame"`
+	StagesMS       map[string]float64 `json:"stages_ms"`
+	TotalMedianMS  float64            `json:"total_median_ms"`
+	AllocsPerFrame float64            `json:"allocs_per_frame"`
+}
+
+func runBench(args []string, stdout, stderr io.Writer) error {
+	var style styleFlags
+	fs := newFlagSet("bench", "--scene seed [flags] | --knn [--points N,...]", benchExamples, stderr)
+	sceneName := fs.String("scene", "seed", "the scene to render: seed")
+	frames := fs.Int("frames", 30, "frames to time (after 10 warm-up frames)")
+	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
+	knnMode := fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
+	points := fs.IntSlice("points", knn.DefaultBenchSizes, "with --knn: point counts")
+	e2e := fs.String("e2e", "", "time a whole render of this video (or \"synth\": a 3 s 4K clip) against plain ffmpeg")
+	preset := fs.String("preset", "ultrafast", "with --e2e: the x264 preset of both runs")
+	crf := fs.Int("crf", 23, "with --e2e: the x264 CRF of both runs")
+	style.register(fs, "knn-backend")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *knnMode {
+		for _, n := range *points {
+			if n < 1 {
+				return usageError{fmt.Errorf("--points %d: need at least 1", n)}
+			}
+		}
+		if err := (knn.Options{K: style.links.K}).Validate(); err != nil {
+			return flagError(fs, err)
+		}
+		return knn.RunBenchmark(stdout, *points, style.links.K, *jsonOut)
+	}
+	if *e2e != "" {
+		return benchE2E(fs, *e2e, *preset, *crf, &style, *jsonOut, stdout, stderr)
+	}
+	if *sceneName != "seed" {
+		return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed", *sceneName)}
+	}
+	if *frames < 1 {
+		return usageError{errors.New("--frames must be at least 1")}
+	}
+	backends := strings.Split(style.backend, ",")
+	for _, b := range backends {
+		if _, err := backendFor(b); err != nil {
+			return err
+		}
+	}
+	for i, b := range backends {
+		style.backend = b
+		opts, err := style.options(fs, true)
+		if err != nil {
+			return err
+		}
+		rep, err := benchSeed(opts, *frames)
+		if err != nil {
+			return fmt.Errorf("backend %s: %w", b, err)
+		}
+		rep.Backend = backendName(b)
+		if *jsonOut {
+			if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+				return err
+			}
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "seed scene %dx%d onto YUV420P, %s backend, %d workers, %d frames, %d links a frame\n",
+			rep.Width, rep.Height, rep.Backend, rep.Workers, rep.Frames, rep.Links)
+		fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
+		for _, st := range overlay.Stages() {
+			fmt.Fprintf(stdout, "%-10s %10.2f\n", st, rep.StagesMS[st.String()])
+		}
+		fmt.Fprintf(stdout, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
+		fmt.Fprintf(stdout, "allocations per frame: %g\n", rep.AllocsPerFrame)
+	}
+	return nil
+}
+
+// warmup frames let every buffer reach its steady size before timing starts.
+const warmup = 10
+
+func benchSeed(opts overlay.Options, frames int) (*benchReport, error) {
+	w, h := scene.SeedWidth, scene.SeedHeight
+	d, err := overlay.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	tracks := scene.Seed(w, h, warmup+frames)
+	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	for i := range f.Y {
+		f.Y[i] = 110
+	}
+	for i := range f.U {
+		f.U[i], f.V[i] = 128, 128
+	}
+	// Preallocated, so that the measurement allocates nothing of its own.
+	var stages [overlay.NumStages][]float64
+	for st := range stages {
+		stages[st] = make([]float64, 0, frames)
+	}
+	totals := make([]float64, 0, frames)
+	var before, after runtime.MemStats
+	links := 0
+	for i := range warmup + frames {
+		if i == warmup {
+			runtime.ReadMemStats(&before)
+		}
+		t0 := time.Now()
+		if err := d.Draw(f, &tracks.Frames[i]); err != nil {
+			return nil, err
+		}
+		total := time.Since(t0)
+		if i < warmup {
+			continue
+		}
+		links = d.Links()
+		totals = append(totals, ms(total))
+		tm := d.Timings()
+		for st := range stages {
+			stages[st] = append(stages[st], ms(tm[st]))
+		}
+	}
+	runtime.ReadMemStats(&after)
+	rep := &benchReport{Scene: "seed", Width: w, Height: h, Frames: frames,
+		Workers: d.Backend().Workers(), Links: links, StagesMS: map[string]float64{},
+		TotalMedianMS:  round3(median(totals)),
+		AllocsPerFrame: round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}
+	for st, v := range stages {
+		rep.StagesMS[overlay.Stage(st).String()] = round3(median(v))
+	}
+	return rep, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// round3 keeps three decimals, so that JSON shows 2.528, not 2.5279999999999996.
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,142 @@
+// Package cli is trackink's command line: one file per command (render, golden, bench,
+// demo, doctor, version), each turning its flags into the options of the library packages
+// that do the work, and mapping their errors to messages and exit statuses.
+//
+// One frame of `trackink render -i in.mp4 --tracks t.txt -o out.mp4`, by package:
+// video decodes it (video.Transcode); scene holds what is tracked in it (scene.Tracks);
+// overlay's Drawer links its points (knn.Graph), builds its primitives (overlay.Primitives:
+// boxes, links as lines and curves, labels, trails) and hands them to a backend, the CPU
+// renderer (render) or the CUDA kernels (kernels/gpu), which bin, rasterise (sdf, curves)
+// and composite them onto the frame (composite); video encodes it. The README's
+// "Architecture" section names the file and function at each step.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/spf13/pflag"
+)
+
+// command is one subcommand: its one-line summary and its entry point.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"render":  {"draw tracks onto an image or a video", runRender},
+		"golden":  {"render the golden scenes and compare them with the stored pictures", runGolden},
+		"bench":   {"benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", runBench},
+		"doctor":  {"report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", runDoctor},
+		"demo":    {"synthesise a 4K clip with audio and render the seed scene onto it", runDemo},
+		"version": {"print the version", runVersion},
+	}
+}
+
+// Exit statuses beyond 0 (success) and 1 (failure): a mistake on the command line; a
+// damaged input whose decodable frames were rendered; an interrupted run (the shell's
+// 128 + SIGINT).
+const (
+	exitUsage       = 2
+	exitDamaged     = 3
+	exitInterrupted = 130
+)
+
+// usageError is a mistake on the command line: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// exitError ends the program with a chosen status after its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
+// Main executes a command line and returns the exit status: 0 on success, 1 on failure,
+// 2 on a usage error, or a command's own status (see the README).
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if _, ok := commands[args[1]]; ok {
+				return Main([]string{args[1], "--help"}, stdout, stderr)
+			}
+		}
+		printHelp(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "trackink: unknown command %q\n\n", args[0])
+		printHelp(stderr)
+		return exitUsage
+	}
+	err := cmd.run(args[1:], stdout, stderr)
+	if err == nil || errors.Is(err, pflag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintf(stderr, "trackink %s: %v\n", args[0], err)
+	var ue usageError
+	var ee exitError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "run 'trackink %s --help' for usage\n", args[0])
+		return exitUsage
+	case errors.As(err, &ee):
+		return ee.code
+	}
+	return 1
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "trackink draws anti-aliased tracking overlays onto images and videos.")
+	fmt.Fprintln(w, "\nUsage: trackink COMMAND [flags]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'trackink COMMAND --help' for a command's flags and examples.")
+}
+
+// newFlagSet returns a flag set whose --help prints the usage line, the examples and the
+// flags, and whose errors are returned, not printed.
+func newFlagSet(name, usage, examples string, out io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.SortFlags = false
+	fs.Usage = func() {
+		fmt.Fprintf(out, "Usage: trackink %s %s\n\n%s\n\nFlags:\n%s", name, usage, examples, fs.FlagUsages())
+	}
+	return fs
+}
+
+// parse parses the flags, mapping errors to usage errors and refusing stray arguments.
+func parse(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	return nil
+}

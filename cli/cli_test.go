@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trackink/goldens"
+	"trackink/overlay"
+	"trackink/kernels/device"
+)
+
+// trackink runs the command line in-process and returns its exit status and output.
+func trackink(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = Main(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func writePicture(t *testing.T, path string, w, h int) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = 200
+		if i%4 == 3 {
+			img.Pix[i] = 255
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+func readPicture(t *testing.T, path string) image.Image {
+	t.Helper()
+	img, err := goldens.ReadPNG(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func TestRenderDrawsTracksOntoAPicture(t *testing.T) {
+	dir := t.TempDir()
+	in, tracks, out := filepath.Join(dir, "in.png"), filepath.Join(dir, "t.txt"), filepath.Join(dir, "out.png")
+	writePicture(t, in, 160, 120)
+	// Track 3 in frame 2: a 40×50 box at (60, 30).
+	os.WriteFile(tracks, []byte("2,3,60,30,40,50,0.9,-1,-1,-1\n"), 0o644)
+	code, _, stderr := trackink("render", "-i", in, "--tracks", tracks, "--frame", "2", "-o", out, "--no-labels")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	img := readPicture(t, out)
+	grey := color.RGBAModel.Convert(color.RGBA{200, 200, 200, 255})
+	if got := color.RGBAModel.Convert(img.At(5, 5)); got != grey {
+		t.Errorf("pixel far from the box changed: %v", got)
+	}
+	if got := color.RGBAModel.Convert(img.At(60, 55)); got == grey {
+		t.Errorf("pixel on the box's left edge is untouched")
+	}
+	if got := color.RGBAModel.Convert(img.At(80, 55)); got == grey {
+		t.Errorf("pixel inside the translucent fill is untouched")
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	dir := t.TempDir()
+	in, good, bad, exists := filepath.Join(dir, "in.png"), filepath.Join(dir, "good.txt"), filepath.Join(dir, "bad.txt"), filepath.Join(dir, "exists.png")
+	writePicture(t, in, 64, 64)
+	os.WriteFile(good, []byte("1,1,10,10,20,20,1,-1,-1,-1\n"), 0o644)
+	os.WriteFile(bad, []byte("1,1,10,10,20,20,1,-1,-1,-1\n1,2,5,5,-3,20,1,-1,-1,-1\n"), 0o644)
+	os.WriteFile(exists, []byte("keep me"), 0o644)
+	fakePNG := filepath.Join(dir, "fake.png")
+	os.WriteFile(fakePNG, []byte("not a picture"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no output", []string{"render", "-i", in, "--tracks", good}, 2, "-o FILE"},
+		{"no tracks", []string{"render", "-i", in, "-o", filepath.Join(dir, "o.png")}, 2, "--tracks"},
+		{"bad field", []string{"render", "-i", in, "--tracks", bad, "-o", filepath.Join(dir, "o.png")}, 1, "bad.txt:2: field 5"},
+		{"missing tracks", []string{"render", "-i", in, "--tracks", filepath.Join(dir, "nope.txt"), "-o", filepath.Join(dir, "o.png")}, 1, "nope.txt"},
+		{"output exists", []string{"render", "-i", in, "--tracks", good, "-o", exists}, 1, "use -y"},
+		{"missing directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "no", "o.png")}, 1, "does not exist"},
+		{"not a picture", []string{"render", "-i", fakePNG, "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 1, "not a PNG or JPEG"},
+		{"not a video", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 1, "good.txt"},
+		{"video to picture", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 2, "must be a video"},
+		{"missing video", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 1, "in.mp4"},
+		{"bad start", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.mp4"), "--start", "soon"}, 2, "--start"},
+		{"bad k", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--k", "0"}, 2, "--k"},
+		{"bad opacity", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--fill-opacity", "2"}, 2, "--fill-opacity"},
+		{"bad backend", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--knn", "annoy"}, 2, "--knn"},
+		{"unknown flag", []string{"render", "--colour", "red"}, 2, "unknown flag"},
+		{"unknown command", []string{"paint"}, 2, "unknown command"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := trackink(tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) {
+				t.Errorf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr, tc.code, tc.msg)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(exists); string(b) != "keep me" {
+		t.Error("an existing output was overwritten without -y")
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*tmp")); len(m) > 0 {
+		t.Errorf("temporary files left behind: %v", m)
+	}
+}
+
+func TestRenderOverwritesWithYes(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "seed.png")
+	os.WriteFile(out, []byte("old"), 0o644)
+	if code, _, stderr := trackink("render", "--scene", "seed", "--width", "320", "--height", "180", "-o", out, "-y"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if img := readPicture(t, out); img.Bounds().Dx() != 320 {
+		t.Errorf("output is %v", img.Bounds())
+	}
+}
+
+func TestHelpHasExamples(t *testing.T) {
+	for name := range commands {
+		code, _, stderr := trackink(name, "--help")
+		if code != 0 || !strings.Contains(stderr, "Example") {
+			t.Errorf("%s --help: exit %d, output %q", name, code, stderr)
+		}
+	}
+	if code, stdout, _ := trackink("help"); code != 0 || !strings.Contains(stdout, "render") {
+		t.Errorf("help: exit %d, %q", code, stdout)
+	}
+}
+
+func TestBenchJSON(t *testing.T) {
+	code, stdout, stderr := trackink("bench", "--scene", "seed", "--frames", "8", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	for _, k := range []string{"scene", "backend", "width", "height", "frames", "stages_ms", "total_median_ms", "allocs_per_frame"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("no %q in %s", k, stdout)
+		}
+	}
+	stages, _ := rep["stages_ms"].(map[string]any)
+	for _, s := range overlay.Stages() {
+		if _, ok := stages[s.String()]; !ok {
+			t.Errorf("no stage %q", s)
+		}
+	}
+	if rep["width"] != 3840.0 || rep["height"] != 2160.0 || rep["scene"] != "seed" {
+		t.Errorf("wrong scene: %s", stdout)
+	}
+	// A rare buffer growth (or the runtime refilling a cache after a GC) shows as a fraction
+	// over 8 frames; an allocation every frame would be ≥ 1.
+	if rep["allocs_per_frame"].(float64) >= 1 {
+		t.Errorf("the renderer allocates in steady state: %s", stdout)
+	}
+	if rep["total_median_ms"].(float64) <= 0 {
+		t.Errorf("total is not positive: %s", stdout)
+	}
+}
+
+func TestGoldenCommand(t *testing.T) {
+	code, stdout, stderr := trackink("golden", "--dir", filepath.Join("..", "goldens", "testdata"), "--only", "curves,zero-length", "--out", t.TempDir())
+	if code != 0 || !strings.Contains(stdout, "2 golden scenes passed") {
+		t.Errorf("exit %d: %s %s", code, stdout, stderr)
+	}
+	// A wrong picture fails with status 1 and writes the diff.
+	dir, out := t.TempDir(), t.TempDir()
+	writePicture(t, filepath.Join(dir, "curves.png"), 480, 360)
+	code, stdout, _ = trackink("golden", "--dir", dir, "--only", "curves", "--out", out)
+	if code != 1 || !strings.Contains(stdout, "FAIL curves") {
+		t.Errorf("wrong golden: exit %d, %s", code, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "curves.diff.png")); err != nil {
+		t.Errorf("no diff picture: %v", err)
+	}
+	// Another backend is checked against the CPU's pictures, and may not rewrite them.
+	code, stdout, stderr = trackink("golden", "--backend", "emu", "--dir", filepath.Join("..", "goldens", "testdata"), "--only", "labels-edges,trails", "--out", t.TempDir())
+	if code != 0 || !strings.Contains(stdout, "2 golden scenes passed") {
+		t.Errorf("--backend emu: exit %d: %s %s", code, stdout, stderr)
+	}
+	code, _, stderr = trackink("golden", "--backend", "emu", "--update", "--dir", t.TempDir())
+	if code != 2 || !strings.Contains(stderr, "CPU renderer") {
+		t.Errorf("--update --backend emu: exit %d, %s", code, stderr)
+	}
+}
+
+// TestEmulatedBackendMatchesCPU renders the seed scene through --backend emu (the CUDA
+// kernels on the CPU) and --backend cpu: the same picture within one code value.
+func TestEmulatedBackendMatchesCPU(t *testing.T) {
+	dir := t.TempDir()
+	out := map[string]image.Image{}
+	for _, b := range []string{"cpu", "emu"} {
+		path := filepath.Join(dir, b+".png")
+		if code, _, stderr := trackink("render", "--scene", "seed", "--width", "320", "--height", "180", "--backend", b, "-o", path); code != 0 {
+			t.Fatalf("--backend %s: exit %d: %s", b, code, stderr)
+		}
+		out[b] = readPicture(t, path)
+	}
+	worst := 0
+	for y := 0; y < 180; y++ {
+		for x := 0; x < 320; x++ {
+			a, b := color.RGBAModel.Convert(out["cpu"].At(x, y)).(color.RGBA), color.RGBAModel.Convert(out["emu"].At(x, y)).(color.RGBA)
+			for _, d := range []int{int(a.R) - int(b.R), int(a.G) - int(b.G), int(a.B) - int(b.B)} {
+				worst = max(worst, d, -d)
+			}
+		}
+	}
+	if worst > 1 {
+		t.Errorf("cpu and emu differ by up to %d code values", worst)
+	}
+	code, _, stderr := trackink("render", "--scene", "seed", "--width", "320", "--height", "180", "--backend", "cuda", "-o", filepath.Join(dir, "c.png"))
+	switch {
+	case device.CUDABuilt && code != 0: // a cuda build runs only where a driver is (or the fake one)
+		t.Errorf("--backend cuda in a CUDA build: exit %d, %s", code, stderr)
+	case !device.CUDABuilt && (code == 0 || !strings.Contains(stderr, "without CUDA")):
+		t.Errorf("--backend cuda in a build without CUDA: exit %d, %s", code, stderr)
+	}
+}

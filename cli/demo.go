@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"trackink/scene"
+	"trackink/video"
+)
+
+const demoExamples = `Examples:
+  # A 2-second 4K clip with audio, overlaid with the seed scene, written to demo.mp4:
+  trackink demo
+
+  # Shorter and smaller, somewhere else:
+  trackink demo --frames 30 --width 1920 --height 1080 -o /tmp/demo.mp4 -y`
+
+func runDemo(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("demo", "[-o OUTPUT] [flags]", demoExamples, stderr)
+	out := fs.StringP("output", "o", "demo.mp4", "output video")
+	overwrite := fs.BoolP("yes", "y", false, "overwrite the output if it exists")
+	frames := fs.Int("frames", 60, "length of the synthesised clip in frames (30 fps)")
+	w := fs.Int("width", scene.SeedWidth, "clip width")
+	h := fs.Int("height", scene.SeedHeight, "clip height")
+	preset := fs.String("preset", "veryfast", "x264 preset")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *frames < 1 || *w < 16 || *h < 16 || *w%2 != 0 || *h%2 != 0 {
+		return usageError{fmt.Errorf("demo clip %dx%d, %d frames: need even sizes of at least 16 and at least one frame", *w, *h, *frames)}
+	}
+	if err := checkOutput(*out, *overwrite); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "trackink-demo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	in := filepath.Join(dir, "input.mp4")
+	fmt.Fprintf(stderr, "synthesising a %dx%d clip of %d frames with audio (ffmpeg testsrc2 + sine)\n", *w, *h, *frames)
+	if err := video.Synthesize(in, *w, *h, *frames, 30); err != nil {
+		return fmt.Errorf("synthesising the demo input: %w", err)
+	}
+	fmt.Fprintf(stderr, "rendering the seed scene onto it (100 tracks, k = 5 links, curves, boxes, labels)\n")
+	renderArgs := []string{"-i", in, "--scene", "seed", "-o", *out, "--preset", *preset}
+	if *overwrite {
+		renderArgs = append(renderArgs, "-y")
+	}
+	if err := runRender(renderArgs, stdout, stderr); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "demo written to %s; render your own with: trackink render -i IN.mp4 --tracks TRACKS.txt -o OUT.mp4\n", *out)
+	return nil
+}

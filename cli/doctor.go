@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"trackink/kernels/device"
+	"trackink/knn"
+	"trackink/video"
+)
+
+const doctorExamples = `Example:
+  trackink doctor`
+
+// runDoctor reports what this machine and this binary can do.
+func runDoctor(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("doctor", "", doctorExamples, stderr)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "trackink %s\n", version())
+	fmt.Fprintf(stdout, "CPU: %d threads (%s/%s)\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	r := device.Probe()
+	built := "no (built without -tags cuda)"
+	if r.Built {
+		built = "yes"
+	}
+	fmt.Fprintf(stdout, "CUDA backend in this binary: %s\n", built)
+	if r.Driver {
+		fmt.Fprintf(stdout, "CUDA driver: version %d.%d, cuInit result %d\n", r.DriverVersion/1000, r.DriverVersion%1000/10, r.InitResult)
+	} else {
+		fmt.Fprintf(stdout, "CUDA driver: none\n")
+	}
+	for i, d := range r.Devices {
+		fmt.Fprintf(stdout, "GPU %d: %s, compute capability %d.%d\n", i, d.Name, d.Major, d.Minor)
+	}
+	if r.Usable() {
+		fmt.Fprintln(stdout, "--backend auto renders on: cuda")
+	} else {
+		fmt.Fprintf(stdout, "--backend auto renders on: cpu (%s)\n", r.Problem)
+	}
+	fmt.Fprint(stdout, "FFmpeg codecs:")
+	for _, c := range video.Codecs() {
+		mark := "-"
+		if c.Present {
+			mark = "+"
+		}
+		fmt.Fprintf(stdout, " %s%s", mark, c.Name)
+	}
+	fmt.Fprintln(stdout, "\n  (+ compiled in; NVDEC/NVENC still need a GPU that has them: H100/H200/A100 have no NVENC)")
+	fmt.Fprintf(stdout, "Link search built in: %s\n", strings.Join(knn.Backends(), ", "))
+	return nil
+}

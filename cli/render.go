@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/jpeg"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"trackink/composite"
+	"trackink/overlay"
+	"trackink/scene"
+)
+
+type renderFlags struct {
+	style     styleFlags
+	input     string
+	tracks    string
+	sceneName string
+	frame     int
+	output    string
+	overwrite bool
+	width     int
+	height    int
+	video     videoFlags
+}
+
+const renderExamples = `Examples:
+  # Draw a tracker's MOTChallenge output onto every frame of a video (audio kept):
+  trackink render -i in.mp4 --tracks tracks.txt -o out.mp4
+
+  # Tracks start at video frame 101; encode with x265, write statistics:
+  trackink render -i in.mkv --tracks t.jsonl --frame-offset 100 --encoder libx265 --stats-json s.json -o out.mkv
+
+  # Draw frame 12 of a MOTChallenge tracker output onto a still taken from the video:
+  trackink render -i frame12.png --tracks tracks.txt --frame 12 -o out.png
+
+  # Our JSON Lines format, thicker links, no labels:
+  trackink render -i frame.jpg --tracks scene.jsonl --line-width 4 --no-labels -o out.png
+
+  # The seed benchmark scene on a blank 4K canvas:
+  trackink render --scene seed --frame 30 -o seed.png`
+
+func runRender(args []string, stdout, stderr io.Writer) error {
+	var f renderFlags
+	fs := newFlagSet("render", "-i INPUT (--tracks FILE | --scene seed) -o OUTPUT [flags]", renderExamples, stderr)
+	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
+	fs.StringVar(&f.tracks, "tracks", "", "tracking data: MOTChallenge text (.txt) or trackink JSON Lines (.jsonl)")
+	fs.StringVar(&f.sceneName, "scene", "", "a built-in scene instead of --tracks: seed")
+	fs.IntVar(&f.frame, "frame", 1, "for a picture: the tracking frame to draw (1-based, as in MOTChallenge)")
+	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
+	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists")
+	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
+	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
+	f.style.register(fs, "knn")
+	f.video.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	opts, err := f.style.options(fs, f.video.statsJSON != "")
+	if err != nil {
+		return err
+	}
+	if (f.tracks == "") == (f.sceneName == "") {
+		return usageError{errors.New("give exactly one of --tracks FILE and --scene seed")}
+	}
+	if f.sceneName != "" && f.sceneName != "seed" {
+		return usageError{fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
+	}
+	if f.frame < 1 {
+		return usageError{fmt.Errorf("--frame %d: frames are numbered from 1", f.frame)}
+	}
+	if err := checkOutput(f.output, f.overwrite); err != nil {
+		return err
+	}
+	if f.input != "" && !isPicture(f.input) {
+		if isPicture(f.output) {
+			return usageError{fmt.Errorf("input %s is a video: the output must be a video too (.mp4, .mkv, .mov)", f.input)}
+		}
+		return renderVideo(&f, opts, stderr)
+	}
+	enc, err := encoderFor(f.output)
+	if err != nil {
+		return err
+	}
+	img, err := loadCanvas(f.input, f.width, f.height)
+	if err != nil {
+		return err
+	}
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	tracks, err := f.loadTracks(w, h)
+	if err != nil {
+		return err
+	}
+	if f.style.backend == "auto" {
+		fmt.Fprintf(stderr, "backend auto: %s\n", backendName("auto"))
+	}
+	d, err := overlay.New(opts)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	tf := tracks.At(f.frame)
+	if tf == nil {
+		fmt.Fprintf(stderr, "trackink render: warning: nothing is tracked in frame %d (tracks cover frames %s)\n", f.frame, frameSpan(tracks))
+	}
+	if err := d.Draw(&composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, tf); err != nil {
+		return err
+	}
+	return writeAtomic(f.output, f.overwrite, func(out io.Writer) error { return enc(out, img) })
+}
+
+func (f *renderFlags) loadTracks(w, h int) (*scene.Tracks, error) {
+	if f.sceneName == "seed" {
+		return scene.Seed(w, h, f.frame), nil
+	}
+	ro, err := f.style.readerOptions()
+	if err != nil {
+		return nil, err
+	}
+	return scene.Load(f.tracks, ro)
+}
+
+func frameSpan(t *scene.Tracks) string {
+	if len(t.Frames) == 0 {
+		return "none: the file is empty"
+	}
+	return fmt.Sprintf("%d to %d", t.Frames[0].Index, t.LastIndex())
+}
+
+// loadCanvas decodes the input picture into premultiplied RGBA, or makes a mid-grey canvas.
+func loadCanvas(path string, w, h int) (*image.RGBA, error) {
+	if path == "" {
+		if w < 1 || h < 1 || w > 16384 || h > 16384 {
+			return nil, usageError{fmt.Errorf("canvas %dx%d: --width and --height must be 1..16384", w, h)}
+		}
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		draw.Draw(img, img.Bounds(), image.NewUniform(color.Gray{Y: 96}), image.Point{}, draw.Src)
+		return img, nil
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	src, _, err := image.Decode(in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a PNG or JPEG picture (%w); videos need the video pipeline", path, err)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, src.Bounds().Dx(), src.Bounds().Dy()))
+	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	return img, nil
+}
+
+// encoderFor picks the picture encoder from the output's extension.
+func encoderFor(path string) (func(io.Writer, image.Image) error, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		return png.Encode, nil
+	case ".jpg", ".jpeg":
+		return func(w io.Writer, m image.Image) error { return jpeg.Encode(w, m, &jpeg.Options{Quality: 92}) }, nil
+	}
+	return nil, usageError{fmt.Errorf("output %s: want a .png or .jpg picture", path)}
+}

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"fmt"
+
+	"trackink/composite"
+	"trackink/overlay"
+	"trackink/scene"
+)
+
+// trackDrawer draws the tracks onto the decoded frames of a video (its draw is the
+// video.DrawFunc of a render): it starts the overlay.Drawer at the first frame, sums the
+// per-stage times for --stats-json, and notes what the video does not show.
+type trackDrawer struct {
+	opts   overlay.Options
+	src    *trackSource
+	d      *overlay.Drawer
+	stages overlay.Timings // summed over frames
+	lastN  int             // the last tracks frame the video reached
+	off    offFrame
+}
+
+func (t *trackDrawer) draw(n int, dst composite.Surface) error {
+	if t.d == nil {
+		d, err := overlay.New(t.opts)
+		if err != nil {
+			return err
+		}
+		t.d = d
+	}
+	w, h := dst.Size()
+	t.lastN = max(t.lastN, n)
+	tf := t.src.frame(n, w, h)
+	if tf != nil {
+		t.off.check(tf, w, h)
+	}
+	if err := t.d.Draw(dst, tf); err != nil {
+		return fmt.Errorf("tracks frame %d: %w", n, err)
+	}
+	t.stages.Add(t.d.Timings())
+	return nil
+}
+
+func (t *trackDrawer) close() {
+	if t.d != nil {
+		t.d.Close()
+		t.d = nil
+	}
+}
+
+// trackSource gives the tracking frame for a video frame: from a file, or the seed scene
+// generated at the video's size.
+type trackSource struct {
+	tracks *scene.Tracks
+	seed   *scene.SeedScene
+	buf    scene.Frame
+}
+
+func (s *trackSource) frame(n, w, h int) *scene.Frame {
+	if s.tracks != nil {
+		return s.tracks.At(n)
+	}
+	if s.seed == nil {
+		s.seed = scene.NewSeed(w, h)
+	}
+	s.seed.Frame(n, &s.buf)
+	return &s.buf
+}
+
+// offFrame counts tracked items that lie wholly outside the video frame, to warn once.
+type offFrame struct {
+	items, frames       int
+	firstFrame, firstID int
+	lastCounted         int
+}
+
+func (o *offFrame) check(tf *scene.Frame, w, h int) {
+	fw, fh := float32(w), float32(h)
+	for _, b := range tf.Boxes {
+		if b.X+b.W < 0 || b.Y+b.H < 0 || b.X > fw || b.Y > fh {
+			o.note(tf.Index, b.ID)
+		}
+	}
+	for _, p := range tf.Points {
+		if p.X < 0 || p.Y < 0 || p.X > fw || p.Y > fh {
+			o.note(tf.Index, p.ID)
+		}
+	}
+}
+
+func (o *offFrame) note(frame, id int) {
+	if o.items == 0 {
+		o.firstFrame, o.firstID = frame, id
+	}
+	o.items++
+	if o.lastCounted != frame {
+		o.frames++
+		o.lastCounted = frame
+	}
+}

@@ -1,0 +1,80 @@
+// emu.cc is the emulated device: the kernel sources compiled as C++ (see cuda_compat.h) and a
+// launcher that runs a grid the way the hardware may: every thread of every block, blocks in
+// any order and in parallel. Within a block the threads run one after another, which is a
+// legal schedule only because the kernels use no barriers (cuda_compat.h says why).
+#include "emu.h"
+
+// The kernels must round like the CPU renderer (Go never fuses a multiply and an add on
+// amd64), so no contraction into FMA even where the flags enable FMA instructions. cgo does
+// not accept -ffp-contract in #cgo CXXFLAGS, hence the pragma.
+#pragma GCC optimize("fp-contract=off")
+
+#include <atomic>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+#include "../all.cu"
+
+thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+namespace {
+
+typedef void (*Kernel)(const TkParams*);
+
+struct Entry {
+  const char* name;
+  Kernel fn;
+};
+
+#define TK_ENTRY(k) {#k, k}
+const Entry kernels[] = {
+    TK_ENTRY(tk_begin),           TK_ENTRY(tk_curve_chords),     TK_ENTRY(tk_scan_sums_chords),
+    TK_ENTRY(tk_scan_mid_chords), TK_ENTRY(tk_scan_apply_chords), TK_ENTRY(tk_bin_count),
+    TK_ENTRY(tk_scan_sums_bins),  TK_ENTRY(tk_scan_mid_bins),    TK_ENTRY(tk_scan_apply_bins),
+    TK_ENTRY(tk_bin_cursor),      TK_ENTRY(tk_bin_fill),         TK_ENTRY(tk_bin_sort),
+    TK_ENTRY(tk_boxes),           TK_ENTRY(tk_lines),            TK_ENTRY(tk_curves),
+    TK_ENTRY(tk_labels),          TK_ENTRY(tk_composite),
+};
+const int nKernels = sizeof(kernels) / sizeof(kernels[0]);
+
+void runBlocks(Kernel fn, dim3 grid, dim3 block, const TkParams* p, std::atomic<unsigned long>* next) {
+  gridDim = grid;
+  blockDim = block;
+  unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
+  for (;;) {
+    unsigned long b = next->fetch_add(1);
+    if (b >= blocks) return;
+    blockIdx = dim3{(unsigned)(b % grid.x), (unsigned)(b / grid.x % grid.y), (unsigned)(b / grid.x / grid.y)};
+    for (unsigned z = 0; z < block.z; z++)
+      for (unsigned y = 0; y < block.y; y++)
+        for (unsigned x = 0; x < block.x; x++) {
+          threadIdx = dim3{x, y, z};
+          fn(p);
+        }
+  }
+}
+
+}  // namespace
+
+extern "C" int tk_emu_kernels(void) { return nKernels; }
+
+extern "C" const char* tk_emu_kernel_name(int i) { return i >= 0 && i < nKernels ? kernels[i].name : nullptr; }
+
+extern "C" int tk_emu_launch(int kernel, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                             unsigned bz, const void* params, int workers) {
+  if (kernel < 0 || kernel >= nKernels || gx * gy * gz == 0 || bx * by * bz == 0) return -1;
+  dim3 grid{gx, gy, gz}, block{bx, by, bz};
+  std::atomic<unsigned long> next{0};
+  const TkParams* p = (const TkParams*)params;
+  unsigned long blocks = (unsigned long)gx * gy * gz;
+  int n = workers < 1 ? 1 : workers;
+  if ((unsigned long)n > blocks) n = (int)blocks;
+  std::vector<std::thread> pool;
+  for (int i = 1; i < n; i++) pool.emplace_back(runBlocks, kernels[kernel].fn, grid, block, p, &next);
+  runBlocks(kernels[kernel].fn, grid, block, p, &next);
+  for (auto& t : pool) t.join();
+  return 0;
+}
+
+extern "C" long tk_emu_params_size(void) { return (long)sizeof(TkParams); }

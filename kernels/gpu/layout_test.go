@@ -1,0 +1,38 @@
+package gpu
+
+import (
+	"testing"
+	"unsafe"
+
+	"trackink/kernels/internal/clayout"
+	"trackink/overlay"
+)
+
+func TestLayoutMatchesC(t *testing.T) {
+	var p tkParams
+	var l tkLabel
+	var g tkGlyph
+	want := []struct {
+		name string
+		got  uintptr
+	}{
+		{"sizeof TkParams", unsafe.Sizeof(p)}, {"sizeof TkLabel", unsafe.Sizeof(l)}, {"sizeof TkGlyph", unsafe.Sizeof(g)},
+		{"sizeof TkBox", unsafe.Sizeof(overlay.Box{})}, {"sizeof TkLine", unsafe.Sizeof(overlay.Line{})},
+		{"sizeof TkCurve", unsafe.Sizeof(overlay.Curve{})}, {"sizeof TkScan", unsafe.Sizeof(tkScan{})},
+		{"capEntries", unsafe.Offsetof(p.CapEntries)}, {"boxes", unsafe.Offsetof(p.Boxes)},
+		{"chordStart", unsafe.Offsetof(p.ChordStart)}, {"binItems", unsafe.Offsetof(p.BinItems)},
+		{"status", unsafe.Offsetof(p.Status)}, {"scans", unsafe.Offsetof(p.Scans)},
+		{"plane0", unsafe.Offsetof(p.Plane0)}, {"stride0", unsafe.Offsetof(p.Stride0)},
+		{"yOff", unsafe.Offsetof(p.YOff)}, {"crB", unsafe.Offsetof(p.CrB)},
+		{"label color", unsafe.Offsetof(l.Color)}, {"label background", unsafe.Offsetof(l.Background)},
+		{"glyph mask", unsafe.Offsetof(g.Mask)},
+	}
+	for i, w := range want {
+		if c := clayout.Entry(i); c != int(w.got) {
+			t.Errorf("%s: C says %d, Go %d", w.name, c, w.got)
+		}
+	}
+	if clayout.Entry(len(want)) != -1 {
+		t.Errorf("clayout has entries this test does not check")
+	}
+}

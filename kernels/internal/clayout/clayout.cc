@@ -1,0 +1,17 @@
+// clayout.cc: the table behind clayout.Entry, compiled as C++ like the kernels.
+#include <cstddef>
+
+#include "../../layout.h"
+
+extern "C" long tk_layout(int i) {
+  const long v[] = {
+      (long)sizeof(TkParams),              (long)sizeof(TkLabel),                (long)sizeof(TkGlyph),
+      (long)sizeof(TkBox),                 (long)sizeof(TkLine),                 (long)sizeof(TkCurve),
+      (long)sizeof(TkScan),                (long)offsetof(TkParams, capEntries), (long)offsetof(TkParams, boxes),
+      (long)offsetof(TkParams, chordStart), (long)offsetof(TkParams, binItems),  (long)offsetof(TkParams, status),
+      (long)offsetof(TkParams, scans),     (long)offsetof(TkParams, plane0),     (long)offsetof(TkParams, stride0),
+      (long)offsetof(TkParams, yOff),      (long)offsetof(TkParams, crB),        (long)offsetof(TkLabel, color),
+      (long)offsetof(TkLabel, background), (long)offsetof(TkGlyph, mask),
+  };
+  return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
+}

@@ -1,0 +1,20 @@
+// Package clayout reports the C compiler's layout of kernels/layout.h (sizes and offsets),
+// for kernels/gpu's test that holds the Go twins of its records to it: a test file cannot
+// use cgo itself. It is test tooling, imported by no production code.
+package clayout
+
+// layout.h is C++ (its structs are named without "struct"), so the table is in clayout.cc.
+
+// #cgo CXXFLAGS: -std=c++17
+// long tk_layout(int i);
+import "C"
+
+// layout.h lives in package kernels, whose embedded sources make this package rebuild when
+// it changes (see kernels/sources.go).
+import _ "trackink/kernels"
+
+// Entry returns entry i of the table above: sizeof TkParams, TkLabel, TkGlyph, TkBox,
+// TkLine, TkCurve, TkScan, then the offsets of TkParams' capEntries, boxes, chordStart,
+// binItems, status, scans, plane0, stride0, yOff and crB, TkLabel's color and background
+// and TkGlyph's mask; -1 past the end.
+func Entry(i int) int { return int(C.tk_layout(C.int(i))) }

@@ -1,0 +1,163 @@
+package overlay
+
+import (
+	"fmt"
+	"time"
+
+	"trackink/composite"
+	"trackink/internal/field"
+	"trackink/knn"
+	"trackink/scene"
+)
+
+// Backend rasterises a frame's primitives and composites them onto a surface: package
+// render is the CPU backend, package kernels/gpu the CUDA kernels' (on a GPU or on the
+// emulated device).
+type Backend interface {
+	// Draw renders p and composites it onto dst.
+	Draw(dst composite.Surface, p *Primitives) error
+	// Timings returns the per-stage times of the last Draw (zero unless timed). A backend
+	// fills the stages it runs: StageBin to StageComposite.
+	Timings() Timings
+	// Workers returns how many tiles are drawn at once (for reports).
+	Workers() int
+	// Close releases the backend's resources.
+	Close()
+}
+
+// BackendOptions configure a Backend.
+type BackendOptions struct {
+	// Workers is the number of tiles drawn at once (CPU threads; the emulated device's
+	// host threads); 0 means one per CPU.
+	Workers int
+	// Timed makes Draw record per-stage Timings.
+	Timed bool
+}
+
+// NewBackend starts a backend.
+type NewBackend func(BackendOptions) (Backend, error)
+
+// Options configure a Drawer.
+type Options struct {
+	Style   Style
+	Links   knn.Options
+	Backend BackendOptions
+	// NewBackend starts the backend (render.NewBackend for the CPU).
+	NewBackend NewBackend
+}
+
+// Validate reports the first invalid option as a *field.Error.
+func (o *Options) Validate() error {
+	if err := o.Style.Validate(); err != nil {
+		return err
+	}
+	if err := o.Links.Validate(); err != nil {
+		return err
+	}
+	if o.Backend.Workers < 0 {
+		return field.Errorf("overlay.BackendOptions.Workers", o.Backend.Workers, "must not be negative")
+	}
+	return nil
+}
+
+// Drawer draws the tracking frames of one video onto its frames, in order: it keeps the
+// link graph (for hysteresis) and the trails from frame to frame, builds each frame's
+// primitives in its style (resolved for the frame's height at the first frame) and has the
+// backend draw them. Close releases the backend and the link search.
+type Drawer struct {
+	style   Style // as given; resolved for height into frameStyle
+	height  int   // the height frameStyle and font are for; 0 before the first frame
+	font    *Font
+	backend Backend
+	graph   *knn.Graph
+	trails  *Trails // nil when the style draws none
+
+	frameStyle Style
+	prims      Primitives
+	empty      scene.Frame
+	timings    Timings
+	lastLinks  int
+}
+
+// New validates the options and starts the backend and the link search.
+func New(o Options) (*Drawer, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if o.NewBackend == nil {
+		return nil, fmt.Errorf("overlay: no backend")
+	}
+	g, err := knn.New(o.Links)
+	if err != nil {
+		return nil, err
+	}
+	b, err := o.NewBackend(o.Backend)
+	if err != nil {
+		g.Close()
+		return nil, err
+	}
+	d := &Drawer{style: o.Style, backend: b, graph: g}
+	if o.Style.Trail > 0 {
+		d.trails = NewTrails(o.Style.Trail)
+	}
+	return d, nil
+}
+
+// Backend returns the drawer's backend (for reports).
+func (d *Drawer) Backend() Backend { return d.backend }
+
+// Draw composites tracking frame tf (nil: nothing tracked) onto dst. Frames must come in
+// order for the links' hysteresis and the trails to work.
+func (d *Drawer) Draw(dst composite.Surface, tf *scene.Frame) error {
+	w, h := dst.Size()
+	if h != d.height {
+		if err := d.resize(h); err != nil {
+			return err
+		}
+	}
+	if tf == nil {
+		tf = &d.empty
+	}
+	t0 := time.Now()
+	edges, err := d.graph.Update(tf.Points)
+	if err != nil {
+		return fmt.Errorf("links of frame %d: %w", tf.Index, err)
+	}
+	links := time.Since(t0)
+	d.lastLinks = len(edges)
+	d.prims.Build(tf, edges, &d.frameStyle, d.font, w, h)
+	if d.trails != nil && tf != &d.empty {
+		d.trails.Update(tf)
+		d.trails.AddTo(&d.prims, tf, &d.frameStyle)
+	}
+	if err := d.backend.Draw(dst, &d.prims); err != nil {
+		return err
+	}
+	d.timings = d.backend.Timings()
+	d.timings[StageLinks] = links
+	return nil
+}
+
+// resize resolves the style and makes the label font for frames of height h.
+func (d *Drawer) resize(h int) error {
+	st := d.style.ForHeight(h)
+	f, err := NewFont(st.LabelSize)
+	if err != nil {
+		return err
+	}
+	d.frameStyle, d.font, d.height = st, f, h
+	return nil
+}
+
+// Timings returns the per-stage times of the last Draw: the links always, the backend's
+// stages when it is timed.
+func (d *Drawer) Timings() Timings { return d.timings }
+
+// Links returns the number of links the last Draw drew.
+func (d *Drawer) Links() int { return d.lastLinks }
+
+// Close stops the backend and frees the link search.
+func (d *Drawer) Close() error {
+	d.backend.Close()
+	return d.graph.Close()
+}

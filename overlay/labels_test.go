@@ -1,0 +1,58 @@
+package overlay
+
+import (
+	"testing"
+
+	"trackink/scene"
+)
+
+// testFont returns the label font at 14 px.
+func testFont(t testing.TB) *Font {
+	t.Helper()
+	f, err := NewFont(14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestLabelsStayInsideTheFrame(t *testing.T) {
+	font := testFont(t)
+	const w, h = 320, 240
+	for _, tc := range []struct {
+		name string
+		box  scene.Box
+	}{
+		{"top-left corner", scene.Box{ID: 1, X: -5, Y: -3, W: 40, H: 60}},
+		{"right edge", scene.Box{ID: 22, X: 300, Y: 100, W: 40, H: 60, Class: "bicycle", Score: 0.5, HasScore: true}},
+		{"bottom", scene.Box{ID: 3, X: 100, Y: 235, W: 40, H: 60}},
+	} {
+		var p Primitives
+		p.AddBoxLabel(&tc.box, TrackColor(tc.box.ID), 2, font, w, h)
+		if len(p.Labels) != 1 {
+			t.Fatalf("%s: %d labels", tc.name, len(p.Labels))
+		}
+		l := p.Labels[0]
+		lw, lh := font.LabelSize(l.Text)
+		if l.X < 0 || l.Y < 0 || l.X+lw > w || l.Y+lh > h {
+			t.Errorf("%s: label %q at (%d,%d) size %dx%d leaves the %dx%d frame", tc.name, l.Text, l.X, l.Y, lw, lh, w, h)
+		}
+	}
+	var p Primitives
+	p.AddBoxLabel(&scene.Box{ID: 1, X: 400, Y: 10, W: 10, H: 10}, TrackColor(1), 2, font, w, h)
+	if len(p.Labels) != 0 {
+		t.Errorf("a box outside the frame got a label")
+	}
+}
+
+func TestLabelText(t *testing.T) {
+	font := testFont(t)
+	var p Primitives
+	p.AddBoxLabel(&scene.Box{ID: 42, X: 10, Y: 50, W: 10, H: 10, Class: "car", Score: 0.876, HasScore: true}, TrackColor(42), 2, font, 200, 200)
+	p.AddBoxLabel(&scene.Box{ID: 7, X: 10, Y: 50, W: 10, H: 10}, TrackColor(7), 2, font, 200, 200)
+	for i, want := range []string{"#42 car 0.88", "#7"} {
+		if got := string(p.Labels[i].Text); got != want {
+			t.Errorf("label %d: %q, want %q", i, got, want)
+		}
+	}
+}

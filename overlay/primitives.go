@@ -1,0 +1,67 @@
+package overlay
+
+// RGBA is a premultiplied colour with components in [0, 1].
+type RGBA struct{ R, G, B, A float32 }
+
+// Line is a straight stroke with round caps; a zero-length line is a disk of diameter Width.
+type Line struct {
+	X0, Y0, X1, Y1 float32
+	Width          float32
+	Color          RGBA
+}
+
+// Curve is a quadratic Bezier stroke from (X0, Y0) to (X2, Y2) with control point (X1, Y1).
+//
+// Consecutive curves can form one stroke (a trail): a curve with Joined set continues the one
+// before it, and the run is drawn with its first curve's width and colour, taking each pixel's
+// coverage from its distance to the nearest point of the whole run, so translucent pieces
+// do not darken where they meet. Fade0 and Fade1 fade the stroke out along the curve: the
+// opacity is multiplied by 1 − fade, interpolated from Fade0 at (X0, Y0) to Fade1 at (X2, Y2).
+type Curve struct {
+	X0, Y0, X1, Y1, X2, Y2 float32
+	Width                  float32
+	Color                  RGBA
+	Fade0, Fade1           float32
+	Joined                 bool
+}
+
+// Box is a rounded rectangle with a translucent fill and a stroke centred on its edge,
+// drawn in one pass: the stroke lies over the fill.
+type Box struct {
+	X, Y, W, H  float32 // top-left corner and size
+	Radius      float32 // corner radius, 0 ≤ Radius ≤ min(W, H)/2
+	Stroke      float32 // stroke width; 0 for none
+	Fill        RGBA
+	StrokeColor RGBA
+}
+
+// Label is a line of text on a rounded background. Its top-left corner is at (X, Y), already
+// placed inside the frame by the caller where possible (see Primitives.AddBoxLabel).
+type Label struct {
+	X, Y       int
+	Text       []byte
+	Color      RGBA // text
+	Background RGBA
+}
+
+// Primitives is everything one frame's overlay draws, in paint order: boxes first, then
+// lines, then curves, then labels; within a kind, in slice order.
+type Primitives struct {
+	Boxes  []Box
+	Lines  []Line
+	Curves []Curve
+	Labels []Label
+	// Font is the font the labels are set in.
+	Font *Font
+	// text is the arena that Label.Text slices point into, reused frame to frame.
+	text []byte
+}
+
+// Reset empties p, keeping its storage for the next frame.
+func (p *Primitives) Reset() {
+	p.Boxes = p.Boxes[:0]
+	p.Lines = p.Lines[:0]
+	p.Curves = p.Curves[:0]
+	p.Labels = p.Labels[:0]
+	p.text = p.text[:0]
+}

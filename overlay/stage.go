@@ -1,0 +1,48 @@
+package overlay
+
+import "time"
+
+// Stage is one step of drawing a frame's overlay. The stages and their order are written
+// here once; the CPU renderer (package render), the CUDA kernels' host code (package
+// kernels/gpu, whose timing events are indexed by Stage), the benchmark and --stats-json
+// all take them from this table.
+type Stage int
+
+// The stages, in the order they run. Links runs in the Drawer (the link graph, on the
+// host); the others in the Backend: binning, then per tile boxes, lines, curves, labels and
+// composite. render's stage files and the kernels' .cu files carry the same names.
+const (
+	StageLinks Stage = iota
+	StageBin
+	StageBoxes
+	StageLines
+	StageCurves
+	StageLabels
+	StageComposite
+	NumStages
+)
+
+var stageNames = [NumStages]string{"links", "bin", "boxes", "lines", "curves", "labels", "composite"}
+
+func (s Stage) String() string { return stageNames[s] }
+
+// Stages returns every stage in order.
+func Stages() []Stage {
+	s := make([]Stage, NumStages)
+	for i := range s {
+		s[i] = Stage(i)
+	}
+	return s
+}
+
+// Timings are the time one frame spent per stage. A backend's stages that run on several
+// workers at once report the summed time of all workers divided by the number of workers,
+// so that the stages add up to the wall time of the draw.
+type Timings [NumStages]time.Duration
+
+// Add adds u to t, stage by stage.
+func (t *Timings) Add(u Timings) {
+	for s := range t {
+		t[s] += u[s]
+	}
+}
