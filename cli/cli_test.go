@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"trackink/goldens"
-	"trackink/overlay"
 	"trackink/kernels/device"
+	"trackink/overlay"
 )
 
 // trackink runs the command line in-process and returns its exit status and output.

@@ -181,9 +181,9 @@ func setPktTimebase(cc *astiav.CodecContext, tb astiav.Rational) {
 	c.pkt_timebase.den = C.int(tb.Den())
 }
 
-// copyColour carries the colour description of the input stream to the encoder, so players
+// copyColor carries the colour description of the input stream to the encoder, so players
 // decode the output with the same matrix, range, primaries and transfer as the input.
-func copyColour(enc *astiav.CodecContext, par *astiav.CodecParameters, r astiav.ColorRange) {
+func copyColor(enc *astiav.CodecContext, par *astiav.CodecParameters, r astiav.ColorRange) {
 	c := cCodec(enc)
 	c.color_range = C.enum_AVColorRange(r)
 	c.colorspace = C.enum_AVColorSpace(par.ColorSpace())

@@ -25,12 +25,12 @@ type Bench struct {
 }
 
 // BenchE2E transcodes opts.Input with the ffmpeg CLI using the same encoder, preset, CRF,
-// bitrate and threads (other streams copied), then renders it with overlay, and reports both.
+// bitrate and threads (other streams copied), then renders it with draw, and reports both.
 // The reference runs first because Linux charges a child's peak RSS with its parent's at exec
 // time: measured later, ffmpeg's figure would include our render's memory. opts.Output is the
 // render's output; the reference goes to a temporary file next to it, removed afterwards.
 // Only libx264 and libx265 have a CLI equivalent; "auto" is taken as libx264.
-func BenchE2E(ctx context.Context, opts Options, overlay Overlay) (Bench, error) {
+func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 	var b Bench
 	enc := opts.Encoder
 	if enc == "" || enc == "auto" {
@@ -70,7 +70,7 @@ func BenchE2E(ctx context.Context, opts Options, overlay Overlay) (Bench, error)
 	}
 
 	c0 := selfCPU()
-	ours, err := Transcode(ctx, opts, overlay)
+	ours, err := Transcode(ctx, opts, draw)
 	if err != nil {
 		return b, fmt.Errorf("video: bench render: %w", err)
 	}

@@ -24,15 +24,6 @@ type converter struct {
 	swsFrom       astiav.PixelFormat
 }
 
-// item is one frame travelling down the pipeline.
-type item struct {
-	frame  *astiav.Frame
-	v      int   // 1-based video frame number in the input, presentation order
-	pts    int64 // video stream time base, before any Start shift
-	dur    int64
-	device bool // frame is a CUDA frame, still to be copied to host memory after the overlay
-}
-
 func newConverter(work workFormat, w, h int) (*converter, error) {
 	pool, err := newFramePool(work.pix, w, h)
 	if err != nil {
@@ -41,9 +32,9 @@ func newConverter(work workFormat, w, h int) (*converter, error) {
 	return &converter{work: work, width: w, height: h, pool: pool, swsFrom: astiav.PixelFormatNone}, nil
 }
 
-// normalise turns the decoder's frame f into a pipeline item; f is left empty or untouched
+// normalize turns the decoder's frame f into a pipeline item; f is left empty or untouched
 // and the caller unreferences it either way.
-func (c *converter) normalise(f *astiav.Frame, info frameInfo) (item, error) {
+func (c *converter) normalize(f *astiav.Frame, info frameInfo) (item, error) {
 	if f.Width() != c.width || f.Height() != c.height {
 		return item{}, fmt.Errorf("video: frame size changed mid-stream from %dx%d to %dx%d; trackink needs a constant size", c.width, c.height, f.Width(), f.Height())
 	}

@@ -1,6 +1,7 @@
 package video
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -106,180 +107,220 @@ func (d *decoder) close() {
 	d.cc.Free()
 }
 
-// decodeStage demuxes the input: video packets are decoded and their frames sent to out;
-// packets of copied streams go straight to the muxer. It is the only goroutine that touches
-// the demuxer and the decoder.
-func (j *job) decodeStage(out chan<- item) error {
-	defer close(out)
+// decodeStage demuxes the input: video packets are decoded, cut to the window (Options.Start,
+// End), made writable in the work format and sent on; packets of copied streams go straight
+// to the muxer. It is the only goroutine that touches the demuxer and the decoder.
+type decodeStage struct {
+	timer
+	in     *input
+	dec    *decoder
+	conv   *converter
+	win    *window
+	copied map[int]*astiav.Stream // input stream index → output stream (read-only)
+	rep    *report
+
+	decoded          int
+	lastPts, lastDur int64
+}
+
+func (d *decodeStage) run(ctx context.Context, out chan<- item, mux chan<- *astiav.Packet) error {
 	pkt := astiav.AllocPacket()
 	defer pkt.Free()
 	frame := astiav.AllocFrame()
 	defer frame.Free()
-	vIdx := j.in.vs.Index()
+	vIdx := d.in.vs.Index()
 	for {
-		if err := j.ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		t0 := time.Now()
-		err := j.in.fc.ReadFrame(pkt)
+		err := d.in.fc.ReadFrame(pkt)
 		if errors.Is(err, astiav.ErrEof) {
 			break
 		}
 		if err != nil {
-			if j.ctx.Err() != nil {
-				return j.ctx.Err()
+			if ctx.Err() != nil {
+				return ctx.Err()
 			}
 			// A read error mid-file is damage, not failure: render what decoded so far.
-			j.damage(fmt.Sprintf("reading input failed after frame %d: %v", j.decoded, err))
+			d.rep.damage(fmt.Sprintf("reading input failed after frame %d: %v", d.decoded, err))
 			break
 		}
 		if pkt.StreamIndex() != vIdx {
-			j.addTime(&j.stats.Decode, time.Since(t0))
-			if err := j.forwardCopied(pkt); err != nil {
+			d.since(t0)
+			if err := d.forwardCopied(ctx, pkt, mux); err != nil {
 				return err
 			}
 			continue
 		}
-		if j.win.ended {
+		if d.win.ended {
 			pkt.Unref()
-			if j.win.copiedDone() {
+			if d.win.copiedDone() {
 				break
 			}
 			continue
 		}
 		if pkt.Flags().Has(astiav.PacketFlagCorrupt) {
-			j.damage(fmt.Sprintf("corrupt video packet at %s", j.packetPlace(pkt)))
+			d.rep.damage(fmt.Sprintf("corrupt video packet at %s", d.packetPlace(pkt)))
 		}
-		err = j.dec.cc.SendPacket(pkt)
-		place := j.packetPlace(pkt)
+		err = d.dec.cc.SendPacket(pkt)
+		place := d.packetPlace(pkt)
 		pkt.Unref()
 		if err != nil && !errors.Is(err, astiav.ErrEagain) {
 			if !errors.Is(err, astiav.ErrInvaliddata) {
 				return fmt.Errorf("video: decoding packet at %s: %w", place, err)
 			}
-			j.damage(fmt.Sprintf("undecodable video packet at %s", place))
+			d.rep.damage(fmt.Sprintf("undecodable video packet at %s", place))
 		}
-		j.addTime(&j.stats.Decode, time.Since(t0))
-		if err := j.receiveFrames(frame, out); err != nil {
+		d.since(t0)
+		if err := d.receiveFrames(ctx, frame, out, mux); err != nil {
 			return err
 		}
 	}
-	if err := j.dec.cc.SendPacket(nil); err != nil && !errors.Is(err, astiav.ErrEof) {
+	if err := d.dec.cc.SendPacket(nil); err != nil && !errors.Is(err, astiav.ErrEof) {
 		return fmt.Errorf("video: flushing decoder: %w", err)
 	}
-	if err := j.receiveFrames(frame, out); err != nil {
+	if err := d.receiveFrames(ctx, frame, out, mux); err != nil {
 		return err
 	}
-	j.checkPromises()
+	d.checkPromises()
 	return nil
 }
 
 // receiveFrames drains the decoder and passes each frame in the window down the pipeline.
-func (j *job) receiveFrames(frame *astiav.Frame, out chan<- item) error {
+func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, out chan<- item, mux chan<- *astiav.Packet) error {
 	for {
 		t0 := time.Now()
-		err := j.dec.cc.ReceiveFrame(frame)
+		err := d.dec.cc.ReceiveFrame(frame)
 		if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
 			return nil
 		}
 		if err != nil {
 			if !errors.Is(err, astiav.ErrInvaliddata) {
-				return fmt.Errorf("video: decoding after frame %d: %w", j.decoded, err)
+				return fmt.Errorf("video: decoding after frame %d: %w", d.decoded, err)
 			}
-			j.damage(fmt.Sprintf("undecodable video after frame %d", j.decoded))
+			d.rep.damage(fmt.Sprintf("undecodable video after frame %d", d.decoded))
 			continue
 		}
-		j.decoded++
+		d.decoded++
 		info := readFrameInfo(frame)
 		if info.damaged {
-			j.damage(fmt.Sprintf("frame %d (pts %s, byte %d) decoded with errors", j.decoded, j.ptsTime(info.pts), info.pos))
+			d.rep.damage(fmt.Sprintf("frame %d (pts %s, byte %d) decoded with errors", d.decoded, d.ptsTime(info.pts), info.pos))
 		}
-		info.pts = j.fillPts(info)
-		keep := j.win.admit(j.decoded, info.pts)
-		if !keep {
+		info.pts = d.fillPts(info)
+		if !d.win.admit(d.decoded, info.pts) {
 			frame.Unref()
-			j.addTime(&j.stats.Decode, time.Since(t0))
+			d.since(t0)
 			continue
 		}
-		for _, p := range j.win.release() {
-			if err := j.sendCopied(p); err != nil {
+		for _, p := range d.win.release() {
+			if err := d.sendCopied(ctx, p, mux); err != nil {
 				return err
 			}
 		}
-		it, err := j.conv.normalise(frame, info)
+		it, err := d.conv.normalize(frame, info)
 		frame.Unref()
-		j.addTime(&j.stats.Decode, time.Since(t0))
+		d.since(t0)
 		if err != nil {
 			return err
 		}
-		it.v = j.decoded
-		select {
-		case out <- it:
-		case <-j.ctx.Done():
-			it.frame.Free()
-			return j.ctx.Err()
+		it.v = d.decoded
+		it.pts -= d.win.shift
+		if err := send(ctx, out, it, freeItem); err != nil {
+			return err
 		}
 	}
 }
 
+// forwardCopied takes a packet of a copied stream (leaving pkt empty) and sends it to the
+// muxer, or holds it while a frame-number Start is still being looked for.
+func (d *decodeStage) forwardCopied(ctx context.Context, pkt *astiav.Packet, mux chan<- *astiav.Packet) error {
+	if _, ok := d.copied[pkt.StreamIndex()]; !ok {
+		pkt.Unref()
+		return nil
+	}
+	p := astiav.AllocPacket()
+	p.MoveRef(pkt)
+	if d.win.waiting() {
+		d.win.hold(p)
+		return nil
+	}
+	return d.sendCopied(ctx, p, mux)
+}
+
+// sendCopied cuts p to the output window, moves its timestamps to the output stream and
+// sends it to the muxer; p still carries its input stream index.
+func (d *decodeStage) sendCopied(ctx context.Context, p *astiav.Packet, mux chan<- *astiav.Packet) error {
+	in := d.in.fc.Streams()[p.StreamIndex()]
+	ost := d.copied[p.StreamIndex()]
+	if !d.win.copyPacket(p, in.TimeBase(), d.in.vs.TimeBase()) {
+		p.Free()
+		return nil
+	}
+	p.SetStreamIndex(ost.Index())
+	p.RescaleTs(in.TimeBase(), ost.TimeBase())
+	p.SetPos(-1)
+	return send(ctx, mux, p, freePacket)
+}
+
 // fillPts gives frames without a timestamp one: the previous frame's plus its duration, so
 // the encoder sees strictly increasing pts.
-func (j *job) fillPts(info frameInfo) int64 {
+func (d *decodeStage) fillPts(info frameInfo) int64 {
 	pts := info.pts
 	if pts == astiav.NoPtsValue {
 		step := info.duration
 		if step <= 0 {
-			step = max(1, astiav.RescaleQ(1, astiav.NewRational(j.in.frameRate().Den(), max(1, j.in.frameRate().Num())), j.in.vs.TimeBase()))
+			step = max(1, astiav.RescaleQ(1, astiav.NewRational(d.in.frameRate().Den(), max(1, d.in.frameRate().Num())), d.in.vs.TimeBase()))
 		}
-		if j.lastPts == astiav.NoPtsValue {
+		if d.lastPts == astiav.NoPtsValue {
 			pts = 0
 		} else {
-			pts = j.lastPts + step
+			pts = d.lastPts + step
 		}
 	}
-	if j.lastPts != astiav.NoPtsValue && pts <= j.lastPts {
-		j.warn(fmt.Sprintf("frame %d: pts %d does not increase (previous %d); moved forward", j.decoded, pts, j.lastPts))
-		pts = j.lastPts + 1
+	if d.lastPts != astiav.NoPtsValue && pts <= d.lastPts {
+		d.rep.warn(fmt.Sprintf("frame %d: pts %d does not increase (previous %d); moved forward", d.decoded, pts, d.lastPts))
+		pts = d.lastPts + 1
 	}
-	j.lastPts = pts
-	j.lastDur = info.duration
+	d.lastPts = pts
+	d.lastDur = info.duration
 	return pts
 }
 
 // checkPromises compares what decoded with what the container promised: a file cut at a
 // cluster or chunk boundary ends without any read error.
-func (j *job) checkPromises() {
-	if !j.win.endOpen() {
+func (d *decodeStage) checkPromises() {
+	if !d.win.endOpen() {
 		return
 	}
-	if p := j.in.promisedFrames; p > 0 && int64(j.decoded) < p {
-		j.damage(fmt.Sprintf("the container promises %d frames, only %d decoded (truncated after %s?)", p, j.decoded, j.ptsTime(j.lastPts)))
+	if p := d.in.promisedFrames; p > 0 && int64(d.decoded) < p {
+		d.rep.damage(fmt.Sprintf("the container promises %d frames, only %d decoded (truncated after %s?)", p, d.decoded, d.ptsTime(d.lastPts)))
 		return
 	}
-	end := j.in.promisedEnd
-	if end == astiav.NoPtsValue || j.lastPts == astiav.NoPtsValue {
+	end := d.in.promisedEnd
+	if end == astiav.NoPtsValue || d.lastPts == astiav.NoPtsValue {
 		return
 	}
 	// Tolerance: three frame intervals and 100 ms, for rounding in container durations.
-	tb := j.in.vs.TimeBase()
+	tb := d.in.vs.TimeBase()
 	slack := astiav.RescaleQ(100, astiav.NewRational(1, 1000), tb)
-	if r := j.in.frameRate(); r.Num() > 0 {
+	if r := d.in.frameRate(); r.Num() > 0 {
 		slack += astiav.RescaleQ(3, astiav.NewRational(r.Den(), r.Num()), tb)
 	}
-	if j.lastPts+max(j.lastDur, 0)+slack < end {
-		j.damage(fmt.Sprintf("video stops at %s but the container says it lasts until %s (truncated?)", j.ptsTime(j.lastPts), j.ptsTime(end)))
+	if d.lastPts+max(d.lastDur, 0)+slack < end {
+		d.rep.damage(fmt.Sprintf("video stops at %s but the container says it lasts until %s (truncated?)", d.ptsTime(d.lastPts), d.ptsTime(end)))
 	}
 }
 
 // packetPlace names a packet's position for warnings: its pts as a time and its byte offset.
-func (j *job) packetPlace(pkt *astiav.Packet) string {
-	return fmt.Sprintf("pts %s, byte %d", j.ptsTime(pkt.Pts()), pkt.Pos())
+func (d *decodeStage) packetPlace(pkt *astiav.Packet) string {
+	return fmt.Sprintf("pts %s, byte %d", d.ptsTime(pkt.Pts()), pkt.Pos())
 }
 
 // ptsTime formats a video-stream timestamp as seconds.
-func (j *job) ptsTime(pts int64) string {
+func (d *decodeStage) ptsTime(pts int64) string {
 	if pts == astiav.NoPtsValue {
 		return "unknown"
 	}
-	return fmt.Sprintf("%.3fs", float64(pts)*j.in.vs.TimeBase().Float64())
+	return fmt.Sprintf("%.3fs", float64(pts)*d.in.vs.TimeBase().Float64())
 }

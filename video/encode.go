@@ -1,6 +1,7 @@
 package video
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -25,54 +26,67 @@ type encoder struct {
 	durations map[int64]int64
 }
 
+// encoderConfig is what opening the encoder needs: the options, the input stream it
+// re-encodes, the decoder (CUDA or not) and GPU frame pool it follows, and the output (for
+// its global-header flag).
+type encoderConfig struct {
+	opts Options
+	in   *input
+	dec  *decoder
+	gpu  *gpuFrames // frames the overlay draws on in GPU memory, or nil
+	out  *output
+	sink *logSink
+	warn func(string)
+}
+
 // openEncoder picks and opens the encoder. "auto" tries h264_nvenc when CUDA is in use and
 // falls back to libx264; an explicitly named encoder that cannot open is an error.
-func openEncoder(j *job) (*encoder, error) {
-	name := j.opts.Encoder
+func openEncoder(c encoderConfig) (*encoder, error) {
+	name := c.opts.Encoder
 	if name == "auto" {
-		if j.dec.name == "cuda" {
-			enc, err := tryEncoder(j, "h264_nvenc")
+		if c.dec.name == "cuda" {
+			enc, err := c.try("h264_nvenc")
 			if err == nil {
-				j.opts.Log("encoder auto: h264_nvenc")
+				c.opts.Log("encoder auto: h264_nvenc")
 				return enc, nil
 			}
 			if errors.Is(err, ErrUnsupportedFormat) {
 				return nil, err
 			}
-			j.opts.Log(fmt.Sprintf("encoder auto: h264_nvenc unavailable (%v); using libx264", err))
+			c.opts.Log(fmt.Sprintf("encoder auto: h264_nvenc unavailable (%v); using libx264", err))
 		}
 		name = "libx264"
-		defer j.opts.Log("encoder auto: libx264")
+		defer c.opts.Log("encoder auto: libx264")
 	}
-	enc, err := tryEncoder(j, name)
+	enc, err := c.try(name)
 	if err != nil {
 		return nil, fmt.Errorf("video: encoder %s: %w", name, err)
 	}
 	return enc, nil
 }
 
-// tryEncoder opens encoder name. When frames stay in GPU memory for the overlay and name is
-// NVENC, it first tries to feed NVENC those frames directly; if that cannot open but NVENC
-// with host frames can, it says so and copies the frames to host memory for it.
-func tryEncoder(j *job, name string) (*encoder, error) {
-	if j.gpu == nil || !isNVENC(name) {
-		return openWith(j, name, false)
+// try opens encoder name. When frames stay in GPU memory for the overlay and name is NVENC,
+// it first tries to feed NVENC those frames directly; if that cannot open but NVENC with host
+// frames can, it says so and copies the frames to host memory for it.
+func (c encoderConfig) try(name string) (*encoder, error) {
+	if c.gpu == nil || !isNVENC(name) {
+		return c.open(name, false)
 	}
-	enc, devErr := openWith(j, name, true)
+	enc, devErr := c.open(name, true)
 	if devErr == nil || errors.Is(devErr, ErrUnsupportedFormat) {
 		return enc, devErr
 	}
-	enc, err := openWith(j, name, false)
+	enc, err := c.open(name, false)
 	if err == nil {
-		j.opts.Log(fmt.Sprintf("%s cannot take frames in GPU memory (%v); copying them to host memory for it", name, devErr))
+		c.opts.Log(fmt.Sprintf("%s cannot take frames in GPU memory (%v); copying them to host memory for it", name, devErr))
 	}
 	return enc, err
 }
 
 func isNVENC(name string) bool { return name == "h264_nvenc" || name == "hevc_nvenc" }
 
-// openWith opens encoder name; with deviceInput it takes CUDA NV12 frames.
-func openWith(j *job, name string, deviceInput bool) (*encoder, error) {
+// open opens encoder name; with deviceInput it takes CUDA NV12 frames.
+func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 	codec := astiav.FindEncoderByName(name)
 	if codec == nil {
 		return nil, errors.New("not built into this FFmpeg")
@@ -81,9 +95,9 @@ func openWith(j *job, name string, deviceInput bool) (*encoder, error) {
 	for _, pf := range codec.PixelFormats() {
 		nv12OK = nv12OK || pf == astiav.PixelFormatNv12
 	}
-	par := j.in.vs.CodecParameters()
+	par := c.in.vs.CodecParameters()
 	decoded := par.PixelFormat()
-	if j.dec.hwPix != astiav.PixelFormatNone {
+	if c.dec.hwPix != astiav.PixelFormatNone {
 		decoded = astiav.PixelFormatNv12 // what NVDEC's 8-bit frames download as
 	}
 	work, converted, err := chooseWorkFormat(par, decoded, nv12OK)
@@ -97,38 +111,38 @@ func openWith(j *job, name string, deviceInput bool) (*encoder, error) {
 	cc.SetWidth(par.Width())
 	cc.SetHeight(par.Height())
 	cc.SetPixelFormat(encoderPixelFormat(work.pix))
-	cc.SetTimeBase(j.in.vs.TimeBase())
-	cc.SetFramerate(j.in.frameRate()) // rate control and VBV use it; pts still rule timing
-	cc.SetSampleAspectRatio(j.in.fc.GuessSampleAspectRatio(j.in.vs, nil))
+	cc.SetTimeBase(c.in.vs.TimeBase())
+	cc.SetFramerate(c.in.frameRate()) // rate control and VBV use it; pts still rule timing
+	cc.SetSampleAspectRatio(c.in.fc.GuessSampleAspectRatio(c.in.vs, nil))
 	rng := astiav.ColorRangeMpeg
 	if work.rng == composite.Full {
 		rng = astiav.ColorRangeJpeg
 	}
-	copyColour(cc, par, rng)
+	copyColor(cc, par, rng)
 	if deviceInput {
 		if work.pix != astiav.PixelFormatNv12 {
 			cc.Free()
 			return nil, fmt.Errorf("frames in GPU memory are NV12, the work format is %s", work.pix)
 		}
-		j.gpu.feed(cc)
+		c.gpu.feed(cc)
 	}
-	cc.SetThreadCount(j.opts.Threads) // 0: the encoder's automatic choice
-	if j.out.fc.OutputFormat().Flags().Has(astiav.IOFormatFlagGlobalheader) {
+	cc.SetThreadCount(c.opts.Threads) // 0: the encoder's automatic choice
+	if c.out.fc.OutputFormat().Flags().Has(astiav.IOFormatFlagGlobalheader) {
 		cc.SetFlags(cc.Flags().Add(astiav.CodecContextFlagGlobalHeader))
 	}
-	if j.opts.Bitrate > 0 {
-		cc.SetBitRate(j.opts.Bitrate)
+	if c.opts.Bitrate > 0 {
+		cc.SetBitRate(c.opts.Bitrate)
 	}
-	dict := encoderOptions(name, j.opts)
+	dict := encoderOptions(name, c.opts)
 	defer dict.Free()
-	j.sink.capture()
+	c.sink.capture()
 	err = cc.Open(codec, dict)
-	if why := j.sink.release(); err != nil {
+	if why := c.sink.release(); err != nil {
 		cc.Free()
 		return nil, fmt.Errorf("opening: %w%s", err, why)
 	}
 	if converted {
-		j.warn(fmt.Sprintf("%s is converted to %s for rendering (output is 4:2:0)", par.PixelFormat(), work.pix))
+		c.warn(fmt.Sprintf("%s is converted to %s for rendering (output is 4:2:0)", par.PixelFormat(), work.pix))
 	}
 	return &encoder{cc: cc, name: name, work: work, device: deviceInput, durations: map[int64]int64{}}, nil
 }
@@ -171,45 +185,51 @@ func nvencPreset(p string) string {
 func (e *encoder) close() { e.cc.Free() }
 
 // encodeStage encodes frames and sends the packets to the muxer.
-func (j *job) encodeStage(in <-chan item, out chan<- *astiav.Packet) error {
+type encodeStage struct {
+	timer
+	enc   *encoder
+	video *astiav.Stream // the output's video stream (read-only)
+}
+
+func (e *encodeStage) run(ctx context.Context, in <-chan item, out chan<- *astiav.Packet) error {
 	for it := range in {
-		if err := j.ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			it.frame.Free()
 			return err
 		}
 		t0 := time.Now()
 		f := it.frame
-		f.SetPts(it.pts - j.win.shift)
+		f.SetPts(it.pts)
 		f.SetPixelFormat(encoderPixelFormat(f.PixelFormat()))
 		// Decoded picture types would force the encoder's frame types (an I-frame wherever the
 		// source had one); let the encoder choose, as the ffmpeg CLI does.
 		f.SetPictureType(astiav.PictureTypeNone)
-		j.enc.durations[f.Pts()] = it.dur
-		err := j.enc.cc.SendFrame(f)
+		e.enc.durations[f.Pts()] = it.dur
+		err := e.enc.cc.SendFrame(f)
 		f.Free()
-		j.addTime(&j.stats.Encode, time.Since(t0))
+		e.since(t0)
 		if err != nil {
 			return fmt.Errorf("video: encoding frame %d: %w", it.v, err)
 		}
-		if err := j.receivePackets(out); err != nil {
+		if err := e.receivePackets(ctx, out); err != nil {
 			return err
 		}
 	}
-	if err := j.ctx.Err(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := j.enc.cc.SendFrame(nil); err != nil {
+	if err := e.enc.cc.SendFrame(nil); err != nil {
 		return fmt.Errorf("video: flushing encoder: %w", err)
 	}
-	return j.receivePackets(out)
+	return e.receivePackets(ctx, out)
 }
 
-func (j *job) receivePackets(out chan<- *astiav.Packet) error {
+func (e *encodeStage) receivePackets(ctx context.Context, out chan<- *astiav.Packet) error {
 	for {
 		t0 := time.Now()
 		pkt := astiav.AllocPacket()
-		err := j.enc.cc.ReceivePacket(pkt)
-		j.addTime(&j.stats.Encode, time.Since(t0))
+		err := e.enc.cc.ReceivePacket(pkt)
+		e.since(t0)
 		if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
 			pkt.Free()
 			return nil
@@ -218,19 +238,16 @@ func (j *job) receivePackets(out chan<- *astiav.Packet) error {
 			pkt.Free()
 			return fmt.Errorf("video: encoding: %w", err)
 		}
-		if d, ok := j.enc.durations[pkt.Pts()]; ok {
+		if d, ok := e.enc.durations[pkt.Pts()]; ok {
 			if pkt.Duration() <= 0 {
 				pkt.SetDuration(d)
 			}
-			delete(j.enc.durations, pkt.Pts())
+			delete(e.enc.durations, pkt.Pts())
 		}
-		pkt.SetStreamIndex(j.out.video.Index())
-		pkt.RescaleTs(j.enc.cc.TimeBase(), j.out.video.TimeBase())
-		select {
-		case out <- pkt:
-		case <-j.ctx.Done():
-			pkt.Free()
-			return j.ctx.Err()
+		pkt.SetStreamIndex(e.video.Index())
+		pkt.RescaleTs(e.enc.cc.TimeBase(), e.video.TimeBase())
+		if err := send(ctx, out, pkt, freePacket); err != nil {
+			return err
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package video
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,7 +13,8 @@ import (
 )
 
 // output is the muxer writing to a temporary file beside the target; commit renames it into
-// place, abort removes it, so a failed or cancelled run leaves nothing half-written.
+// place, close removes it if commit did not, so a failed or cancelled run leaves nothing
+// half-written.
 type output struct {
 	fc     *astiav.FormatContext
 	pb     *astiav.IOContext
@@ -45,16 +47,16 @@ func createOutput(in *input, path string, overwrite bool, warn func(string)) (*o
 	f.Close()
 	o := &output{fc: fc, tmp: tmp, final: path, copied: map[int]*astiav.Stream{}}
 	if o.pb, err = astiav.OpenIOContext(tmp, astiav.NewIOContextFlags(astiav.IOContextFlagWrite)); err != nil {
-		o.abort()
+		o.close()
 		return nil, fmt.Errorf("video: opening %s for writing: %w", tmp, err)
 	}
 	fc.SetPb(o.pb)
 	if err := copyContainerMeta(fc, in.fc); err != nil {
-		o.abort()
+		o.close()
 		return nil, err
 	}
 	if err := o.mapStreams(in, warn); err != nil {
-		o.abort()
+		o.close()
 		return nil, err
 	}
 	return o, nil
@@ -152,8 +154,9 @@ func (o *output) commit(overwrite bool) error {
 	return nil
 }
 
-// close releases the muxer; after a failed run it also deletes the temporary file.
-func (o *output) abort() {
+// close releases the muxer; unless commit moved the file into place, it also deletes the
+// temporary file.
+func (o *output) close() {
 	if o.pb != nil {
 		o.pb.Close()
 	}
@@ -163,62 +166,65 @@ func (o *output) abort() {
 	}
 }
 
-// forwardCopied takes a packet of a copied stream (leaving pkt empty) and sends it to the
-// muxer, or holds it while a frame-number Start is still being looked for.
-func (j *job) forwardCopied(pkt *astiav.Packet) error {
-	if _, ok := j.out.copied[pkt.StreamIndex()]; !ok {
-		pkt.Unref()
-		return nil
-	}
-	p := astiav.AllocPacket()
-	p.MoveRef(pkt)
-	if j.win.waiting() {
-		j.win.hold(p)
-		return nil
-	}
-	return j.sendCopied(p)
-}
-
-// sendCopied cuts p to the output window, moves its timestamps to the output stream and
-// sends it to the muxer; p still carries its input stream index.
-func (j *job) sendCopied(p *astiav.Packet) error {
-	in := j.in.fc.Streams()[p.StreamIndex()]
-	ost := j.out.copied[p.StreamIndex()]
-	if !j.win.copyPacket(p, in.TimeBase(), j.in.vs.TimeBase()) {
-		p.Free()
-		return nil
-	}
-	p.SetStreamIndex(ost.Index())
-	p.RescaleTs(in.TimeBase(), ost.TimeBase())
-	p.SetPos(-1)
-	select {
-	case j.muxIn <- p:
-		return nil
-	case <-j.ctx.Done():
-		p.Free()
-		return j.ctx.Err()
-	}
-}
-
 // muxStage writes packets from both producers (encoder and demuxer) in the order FFmpeg's
-// interleaver needs. It is the only goroutine that touches the muxer.
-func (j *job) muxStage(in <-chan *astiav.Packet) error {
+// interleaver needs, counts the frames written and reports progress. It is the only
+// goroutine that touches the muxer.
+type muxStage struct {
+	timer
+	out      *output
+	progress *progress
+	frames   int // video frames written
+}
+
+func (m *muxStage) run(ctx context.Context, in <-chan *astiav.Packet) error {
 	for p := range in {
-		if err := j.ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			p.Free()
 			return err
 		}
 		t0 := time.Now()
-		video := p.StreamIndex() == j.out.video.Index()
-		err := j.out.fc.WriteInterleavedFrame(p)
+		video := p.StreamIndex() == m.out.video.Index()
+		err := m.out.fc.WriteInterleavedFrame(p)
 		p.Free()
-		j.addTime(&j.stats.Mux, time.Since(t0))
+		m.since(t0)
 		if err != nil {
-			return fmt.Errorf("video: writing %s: %w", j.out.tmp, err)
+			return fmt.Errorf("video: writing %s: %w", m.out.tmp, err)
 		}
 		if video {
-			j.frameDone()
+			m.frames++
+			m.progress.report(m.frames, false)
 		}
 	}
 	return nil
+}
+
+// progress calls Options.Progress at most twice a second, and always when final.
+type progress struct {
+	f        func(Progress)
+	total    int // expected frames, 0 when unknown
+	started  time.Time
+	lastTick time.Time
+}
+
+func newProgress(f func(Progress), total int, started time.Time) *progress {
+	return &progress{f: f, total: total, started: started}
+}
+
+func (p *progress) report(frames int, final bool) {
+	if p.f == nil {
+		return
+	}
+	now := time.Now()
+	if !final && now.Sub(p.lastTick) < 500*time.Millisecond {
+		return
+	}
+	p.lastTick = now
+	pr := Progress{Frames: frames, Total: p.total, Elapsed: now.Sub(p.started)}
+	if s := pr.Elapsed.Seconds(); s > 0 {
+		pr.FPS = float64(pr.Frames) / s
+	}
+	if pr.Total > pr.Frames && pr.FPS > 0 {
+		pr.ETA = time.Duration(float64(pr.Total-pr.Frames) / pr.FPS * float64(time.Second))
+	}
+	p.f(pr)
 }

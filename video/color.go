@@ -42,7 +42,7 @@ func chooseWorkFormat(par *astiav.CodecParameters, pf astiav.PixelFormat, nv12OK
 	case rgbLike:
 		return w, false, fmt.Errorf("%w: %s is not Y'CbCr (convert with ffmpeg -pix_fmt yuv420p)", ErrUnsupportedFormat, pf)
 	}
-	w.matrix, w.rng = streamColour(par, pf)
+	w.matrix, w.rng = streamColor(par, pf)
 	switch {
 	case pf == astiav.PixelFormatYuv420P || pf == astiav.PixelFormatYuvj420P:
 		w.pix = pf
@@ -59,11 +59,11 @@ func chooseWorkFormat(par *astiav.CodecParameters, pf astiav.PixelFormat, nv12OK
 	return w, converted, nil
 }
 
-// streamColour reads the matrix and range from the stream. Matrix: BT.601 for smpte170m and
+// streamColor reads the matrix and range from the stream. Matrix: BT.601 for smpte170m and
 // bt470bg, BT.709 for bt709; unspecified (or anything else) follows the convention players
 // use: below 720 lines BT.601, otherwise BT.709. Range: full when the stream says so or the
 // format is a yuvj* one, otherwise limited.
-func streamColour(par *astiav.CodecParameters, pf astiav.PixelFormat) (composite.Matrix, composite.Range) {
+func streamColor(par *astiav.CodecParameters, pf astiav.PixelFormat) (composite.Matrix, composite.Range) {
 	m := composite.BT709
 	switch par.ColorSpace() {
 	case astiav.ColorSpaceSmpte170M, astiav.ColorSpaceBt470Bg:

@@ -1,0 +1,178 @@
+package video
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/asticode/go-astiav"
+
+	"trackink/composite"
+)
+
+// DrawFunc draws track frame n onto dst in place. n is the 1-based number of the video frame
+// in presentation order (the n-th frame a player shows, counting from the first frame of the
+// input regardless of Options.Start) minus Options.FrameOffset; frames with n < 1 are not
+// passed to it. dst is a *composite.YUV420P or *composite.NV12 whose planes are the decoded
+// frame's own buffers (or a *composite.DeviceNV12 with Options.DeviceFrames): they are valid
+// only during the call. An error stops the render.
+type DrawFunc func(n int, dst composite.Surface) error
+
+// Transcode renders opts.Input to opts.Output, calling draw on every frame. It reads top to
+// bottom the way go-astiav's transcoding example does: open the input, the output, the
+// decoder and the encoder, each registered with one closer; run the stages (decode, draw,
+// encode, mux: goroutines joined by short queues, pipeline.go); commit the output.
+//
+// On success it returns nil. For a damaged input it keeps the output, renders every frame
+// that decoded and returns an error wrapping ErrInputDamaged, with the places in
+// Stats.Warnings. On any other error or a cancelled ctx the temporary file is removed and
+// Stats holds what was done so far.
+func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) {
+	opts, err := opts.normalize()
+	if err != nil {
+		return Stats{}, err
+	}
+	started := time.Now()
+	sink, detach := attachFFmpegLog(opts.Log)
+	defer detach()
+	rep := &report{log: opts.Log}
+	var c closer
+	defer c.close()
+	stats := Stats{Input: opts.Input, Output: opts.Output}
+	finish := func(err error) (Stats, error) {
+		stats.Wall = time.Since(started)
+		if stats.Wall > 0 {
+			stats.FPS = float64(stats.Frames) / stats.Wall.Seconds()
+		}
+		stats.Warnings = rep.warnings
+		stats.PeakRSS = PeakRSS()
+		if err == nil && rep.damaged > 0 {
+			err = fmt.Errorf("%w: %d frames rendered; see warnings", ErrInputDamaged, stats.Frames)
+		}
+		return stats, err
+	}
+
+	in, err := openInput(opts.Input)
+	if err != nil {
+		return finish(err)
+	}
+	c.add(in.close)
+	// Let a cancelled context interrupt a blocking read (network inputs, slow disks).
+	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
+	c.add(func() { stopInterrupt() })
+	par := in.vs.CodecParameters()
+	w, h := par.Width(), par.Height()
+	stats.Width, stats.Height, stats.PixelFormat = w, h, par.PixelFormat().String()
+
+	out, err := createOutput(in, opts.Output, opts.Overwrite, rep.warn)
+	if err != nil {
+		return finish(err)
+	}
+	c.add(out.close) // removes the temporary file unless commit renamed it first
+
+	dec, err := openDecoder(in, opts.HWAccel, opts.Log, sink)
+	if err != nil {
+		return finish(err)
+	}
+	c.add(dec.close)
+	stats.HWAccel = dec.name
+	var gpu *gpuFrames
+	if opts.DeviceFrames && dec.name == "cuda" {
+		if gpu, err = newGPUFrames(dec.cc, w, h); err != nil {
+			return finish(err)
+		}
+		c.add(gpu.free)
+	}
+
+	enc, err := openEncoder(encoderConfig{opts: opts, in: in, dec: dec, gpu: gpu, out: out, sink: sink, warn: rep.warn})
+	if err != nil {
+		return finish(err)
+	}
+	c.add(enc.close)
+	stats.Encoder, stats.Color = enc.name, enc.work.String()
+
+	// Frames bound for the GPU pool are made NV12, its layout, whatever the encoder takes;
+	// the draw stage converts them to the encoder's format on the way back (down).
+	decodeWork := enc.work
+	if gpu != nil {
+		decodeWork.pix = astiav.PixelFormatNv12
+	}
+	conv, err := newConverter(decodeWork, w, h)
+	if err != nil {
+		return finish(err)
+	}
+	c.add(conv.close)
+	var down *converter
+	if gpu != nil {
+		conv.gpu = gpu
+		if enc.device {
+			opts.Log("overlay: drawing on frames in GPU memory; " + enc.name + " takes them there (no copies)")
+		} else {
+			if down, err = newConverter(enc.work, w, h); err != nil {
+				return finish(err)
+			}
+			c.add(down.close)
+			opts.Log("overlay: drawing on frames in GPU memory, then one copy to host memory for " + enc.name)
+		}
+	}
+
+	if err = out.addVideo(in, enc, rep.warn); err != nil {
+		return finish(err)
+	}
+	if err = out.writeHeader(); err != nil {
+		return finish(err)
+	}
+	win := newWindow(opts.Start, opts.End, in.vs, len(out.copied))
+	c.add(win.free)
+
+	p := &pipeline{
+		decode: decodeStage{in: in, dec: dec, conv: conv, win: win, copied: out.copied, rep: rep, lastPts: astiav.NoPtsValue},
+		draw:   drawStage{draw: draw, frameOffset: opts.FrameOffset, work: enc.work, down: down, encOnDevice: enc.device},
+		encode: encodeStage{enc: enc, video: out.video},
+		mux:    muxStage{out: out, progress: newProgress(opts.Progress, expectedTotal(in, opts), started)},
+	}
+	err = p.run(ctx)
+	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
+	stats.Overlaid, stats.DeviceOverlay = p.draw.overlaid, p.draw.onDevice
+	stats.Frames = p.mux.frames
+	if err == nil {
+		t0 := time.Now()
+		err = out.commit(opts.Overwrite)
+		p.mux.busy += time.Since(t0)
+	}
+	stats.Mux = p.mux.busy
+	if err == nil {
+		p.mux.progress.report(stats.Frames, true)
+	}
+	return finish(err)
+}
+
+// closer releases what Transcode opened, last opened first.
+type closer []func()
+
+func (c *closer) add(f func()) { *c = append(*c, f) }
+
+func (c *closer) close() {
+	for i := len(*c) - 1; i >= 0; i-- {
+		(*c)[i]()
+	}
+	*c = nil
+}
+
+// expectedTotal is the number of frames the output should get, for progress; 0 if unknown.
+func expectedTotal(in *input, opts Options) int {
+	n := in.expectedFrames()
+	if n == 0 {
+		return 0
+	}
+	if opts.End.Frame > 0 && !opts.End.IsTime {
+		n = min(n, opts.End.Frame)
+	}
+	if opts.Start.Frame > 0 && !opts.Start.IsTime {
+		n -= opts.Start.Frame - 1
+	}
+	if opts.Start.IsTime || opts.End.IsTime {
+		return 0 // would need the frame rate to hold; better no ETA than a wrong one
+	}
+	return max(n, 0)
+}
