@@ -61,7 +61,7 @@ type Surface interface {
 	Size() (w, h int)
 }
 
-// HostSurface is a Frame in host memory, which a layer tile is composited onto on the CPU.
+// HostSurface is a Surface in host memory, which a layer tile is composited onto on the CPU.
 type HostSurface interface {
 	Surface
 	// Over composites the tile onto the frame; the tile lies wholly inside the frame.
@@ -79,7 +79,7 @@ type DeviceNV12 struct {
 	Range             Range
 }
 
-// Size implements Frame.
+// Size implements Surface.
 func (f *DeviceNV12) Size() (int, int) { return f.W, f.H }
 
 // Check reports whether the frame's addresses and pitches can hold its size.
@@ -123,13 +123,13 @@ type NV12 struct {
 	Range             Range
 }
 
-// Size implements Frame.
+// Size implements Surface.
 func (f *RGBA) Size() (int, int) { return f.W, f.H }
 
-// Size implements Frame.
+// Size implements Surface.
 func (f *YUV420P) Size() (int, int) { return f.W, f.H }
 
-// Size implements Frame.
+// Size implements Surface.
 func (f *NV12) Size() (int, int) { return f.W, f.H }
 
 // Check reports whether the planes are large enough for the stated size and strides.

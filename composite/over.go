@@ -55,7 +55,7 @@ func toByte(v float32) byte {
 	return byte(min(max(v+0.5, 0), 255))
 }
 
-// Over implements Frame.
+// Over implements HostSurface.
 func (f *RGBA) Over(t *Tile) {
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
@@ -79,14 +79,14 @@ func (f *RGBA) Over(t *Tile) {
 	}
 }
 
-// Over implements Frame.
+// Over implements HostSurface.
 func (f *YUV420P) Over(t *Tile) {
 	k := FixedCoefficients(f.Matrix, f.Range)
 	overLuma(f.Y, f.StrideY, t, &k)
 	overChroma(f.U, f.StrideU, f.V, f.StrideV, 1, t, &k)
 }
 
-// Over implements Frame.
+// Over implements HostSurface.
 func (f *NV12) Over(t *Tile) {
 	k := FixedCoefficients(f.Matrix, f.Range)
 	overLuma(f.Y, f.StrideY, t, &k)

@@ -14,7 +14,7 @@
 
 // ---- curves: flattening ----------------------------------------------------------------
 
-// chordCount is render's bins.flatten culling (with r the reach of the curve's stroke) followed by
+// chordCount is render.bins.flatten's culling (with r the reach of the curve's stroke) followed by
 // curves.Chords with curves.Tolerance. Go's math.Hypot on amd64 is max·sqrt(1 + (min/max)²);
 // it is repeated here in the same order (no multiply-add contraction: build.sh's
 // -fmad=false) so that the device counts the same chords as the CPU.

@@ -1,5 +1,5 @@
 // labels.cu: label backgrounds (rounded boxes, boxes.cu's shadeBox) and their glyphs,
-// sampled from the glyph atlas the host built from render.Font; the twin of
+// sampled from the glyph atlas the host built from overlay.Font; the twin of
 // render.drawLabels. The host lays the glyphs out (text layout is a few dozen glyphs per
 // frame); the device only copies mask coverage.
 #include "tile.cuh"

@@ -1,6 +1,7 @@
 // layout.h is the one definition of what the host and the kernels share: the primitive
-// records, the per-frame parameter block and the bin layout. layout.go mirrors it field for
-// field, and layout_test.go checks sizes and offsets through cgo, so the two cannot drift.
+// records, the per-frame parameter block and the bin layout. kernels/gpu/layout.go mirrors it
+// field for field, and kernels/gpu/layout_test.go checks sizes and offsets against the C
+// compiler's (kernels/internal/clayout), so the two cannot drift.
 #ifndef TRACKINK_LAYOUT_H
 #define TRACKINK_LAYOUT_H
 
@@ -29,8 +30,8 @@
 // Status bits, written by the kernels for the host to read after a frame.
 #define TK_OVERFLOW 1  // a bin list needed more entries than its capacity: nothing was drawn
 
-// Primitive records: the same fields, in the same order, as render.Line, render.Curve and
-// render.Box, so the host uploads those slices as they are.
+// Primitive records: the same fields, in the same order, as overlay.Line, overlay.Curve and
+// overlay.Box, so the host uploads those slices as they are.
 struct TkLine {
   float x0, y0, x1, y1, width;
   float color[4];
@@ -47,7 +48,7 @@ struct TkBox {
   float fill[4];
   float strokeColor[4];
 };
-// TkLabel is a label laid out by the host: its background rectangle (render.Font.LabelSize)
+// TkLabel is a label laid out by the host: its background rectangle (overlay.Font.LabelSize)
 // and the range [glyph0, glyph1) of its placed glyphs.
 struct TkLabel {
   int32_t x, y, w, h;

@@ -1,14 +1,15 @@
-// Package video is trackink's decode → overlay → encode pipeline: it reads any video FFmpeg
-// can open, lets the renderer draw on every frame in place, and writes the same video back
+// Package video is trackink's decode → draw → encode pipeline: it reads any video FFmpeg
+// can open, lets a DrawFunc draw on every frame in place, and writes the same video back
 // with the overlay burnt in and everything else left as it was.
 //
-// Data flow (one goroutine per stage, joined by short channels so memory stays flat):
+// Data flow (one goroutine per stage, joined by short channels so memory stays flat;
+// Transcode in transcode.go opens everything, pipeline.go runs the stages):
 //
 //	demux ─┬─ video packets → decode (software or NVDEC) → make writable / convert
-//	       │                     → overlay(n, frame) → encode (libx264 … h264_nvenc) ─┐
-//	       └─ audio, subtitle, data packets (copied, timestamps rescaled) ────────────┴→ mux
+//	       │                     → draw(n, frame) → encode (libx264 … h264_nvenc) ─┐
+//	       └─ audio, subtitle, data packets (copied, timestamps rescaled) ─────────┴→ mux
 //
-// The overlay sees the decoded frame's own planes as a composite.YUV420P or composite.NV12,
+// The DrawFunc sees the decoded frame's own planes as a composite.YUV420P or composite.NV12,
 // with the stream's matrix and range. Output is faithful to the input: same size, frame
 // count and timestamps (the encoder works in the input stream's time base, so variable frame
 // rates pass through), other streams copied bit for bit, metadata, dispositions and the

@@ -55,18 +55,7 @@ func TestGraphReplaysNewData(t *testing.T) {
 func TestTimedStages(t *testing.T) {
 	rng := rand.New(rand.NewSource(testSeed(t)))
 	g, rec := newRecordedGPU(t, true)
-	f := testFont(t, 12)
-	for range 3 {
-		drawBoth(t, rng, g, randomScene(rng, 200, 150, f), 200, 150)
-		for s := overlay.StageBin; s < overlay.NumStages; s++ {
-			if g.Timings()[s] <= 0 {
-				t.Errorf("stage %v: time %v", s, g.Timings()[s])
-			}
-		}
-		if g.Timings()[overlay.StageLinks] != 0 {
-			t.Errorf("the backend timed the links, which the drawer runs")
-		}
-	}
+	drawTimed(t, rng, g)
 	if g.Captures() != 0 || len(rec.graphs) != 0 {
 		t.Errorf("a timed backend captured %d graphs", g.Captures())
 	}
@@ -119,5 +108,24 @@ func TestCapacityGrowth(t *testing.T) {
 	drawBoth(t, rng, g, p, w, h)
 	if g.regrows != before+1 {
 		t.Errorf("the grown bin buffer did not suffice for the same frame again")
+	}
+}
+
+// drawTimed draws three scenes on the timed backend g, as drawBoth does, and checks that
+// every stage the backend runs (bin to composite; the drawer runs the links) reports a time.
+func drawTimed(t *testing.T, rng *rand.Rand, g *Backend) {
+	t.Helper()
+	f := testFont(t, 12)
+	for range 3 {
+		drawBoth(t, rng, g, randomScene(rng, 200, 150, f), 200, 150)
+		tm := g.Timings()
+		for s := overlay.StageBin; s < overlay.NumStages; s++ {
+			if tm[s] <= 0 {
+				t.Errorf("stage %v: time %v", s, tm[s])
+			}
+		}
+		if tm[overlay.StageLinks] != 0 {
+			t.Errorf("the backend timed the links, which the drawer runs")
+		}
 	}
 }

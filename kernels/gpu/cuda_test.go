@@ -50,17 +50,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 
 // TestCUDATimed: a timed backend (trackink bench) reports every stage's device time.
 func TestCUDATimed(t *testing.T) {
-	g := newTestCUDA(t, true)
-	rng := rand.New(rand.NewSource(testSeed(t)))
-	f := testFont(t, 12)
-	for range 3 {
-		drawBoth(t, rng, g, randomScene(rng, 200, 150, f), 200, 150)
-		for s := overlay.StageBin; s < overlay.NumStages; s++ {
-			if g.Timings()[s] <= 0 {
-				t.Errorf("stage %v: time %v", s, g.Timings()[s])
-			}
-		}
-	}
+	drawTimed(t, rand.New(rand.NewSource(testSeed(t))), newTestCUDA(t, true))
 }
 
 // TestCUDADeviceFrameInPlace composites into NV12 frames in device memory on the CUDA device.
