@@ -107,4 +107,3 @@ func TestQuadDistAgainstSampling(t *testing.T) {
 		}
 	}
 }
-
