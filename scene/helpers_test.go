@@ -3,6 +3,8 @@ package scene
 import (
 	"errors"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,10 +14,34 @@ func readString(name string, format Format, opts Options, input string) (*Tracks
 	return Read(strings.NewReader(input), name, format, opts)
 }
 
+// framesOf returns all the frames of tr, each with its own slices (nil when empty), for
+// comparing with reflect.DeepEqual.
+func framesOf(tr *Tracks) []Frame {
+	var fs []Frame
+	for f := range tr.All() {
+		fs = append(fs, copyFrame(f))
+	}
+	return fs
+}
+
+// copyFrame returns a copy of f with slices of its own, nil when empty.
+func copyFrame(f *Frame) Frame {
+	c := Frame{Index: f.Index}
+	if len(f.Points) > 0 {
+		c.Points = slices.Clone(f.Points)
+	}
+	if len(f.Boxes) > 0 {
+		c.Boxes = slices.Clone(f.Boxes)
+	}
+	return c
+}
+
 // checkInvariants fails t unless tr keeps the promises the readers make: frames sorted by
 // unique index within [1, MaxFrame], none empty, finite coordinates (within MaxCoord, or
-// twice that for a point derived from a MOT box), non-negative sizes, scores within [0,1],
-// and track ids unique among a frame's points and among its boxes.
+// twice that for a point derived from a box), non-negative sizes, scores within [0,1],
+// track ids unique among a frame's points and among its boxes (NoID, for untracked boxes,
+// aside), class names that a label may hold; and that Frame finds every frame that All
+// yields, and nothing in between.
 func checkInvariants(t testing.TB, tr *Tracks) {
 	t.Helper()
 	finite := func(where string, v float32) {
@@ -23,18 +49,23 @@ func checkInvariants(t testing.TB, tr *Tracks) {
 			t.Fatalf("%s: coordinate %v", where, v)
 		}
 	}
-	for i, f := range tr.Frames {
+	fs := framesOf(tr)
+	var got Frame
+	for i, f := range fs {
 		if f.Index < 1 || f.Index > MaxFrame {
 			t.Fatalf("frame %d: index %d out of range", i, f.Index)
 		}
-		if i > 0 && tr.Frames[i-1].Index >= f.Index {
-			t.Fatalf("frames %d and %d: indexes %d, %d not ascending", i-1, i, tr.Frames[i-1].Index, f.Index)
+		if i > 0 && fs[i-1].Index >= f.Index {
+			t.Fatalf("frames %d and %d: indexes %d, %d not ascending", i-1, i, fs[i-1].Index, f.Index)
+		}
+		if i > 0 && fs[i-1].Index+1 < f.Index && tr.Frame(f.Index-1, &got) != nil {
+			t.Fatalf("Frame(%d) finds a frame that All does not yield", f.Index-1)
 		}
 		if len(f.Points) == 0 && len(f.Boxes) == 0 {
 			t.Fatalf("frame %d is empty", f.Index)
 		}
-		if got := tr.At(f.Index); got != &tr.Frames[i] {
-			t.Fatalf("At(%d) does not find frame %d", f.Index, i)
+		if tr.Frame(f.Index, &got) != &got || !reflect.DeepEqual(copyFrame(&got), f) {
+			t.Fatalf("Frame(%d) does not give what All yields", f.Index)
 		}
 		seen := map[int]bool{}
 		for _, p := range f.Points {
@@ -59,14 +90,23 @@ func checkInvariants(t testing.TB, tr *Tracks) {
 			if !b.HasScore && b.Score != 0 {
 				t.Fatalf("frame %d: box %d has a score %v but HasScore unset", f.Index, b.ID, b.Score)
 			}
-			if b.ID < 0 || b.ID > MaxID || seen[b.ID] {
+			if msg := checkLabel(b.Class); msg != "" {
+				t.Fatalf("frame %d: box %d: class %s", f.Index, b.ID, msg)
+			}
+			if b.ID != NoID && (b.ID < 0 || b.ID > MaxID || seen[b.ID]) {
 				t.Fatalf("frame %d: bad or repeated box id %d", f.Index, b.ID)
 			}
 			seen[b.ID] = true
 		}
 	}
-	if n := len(tr.Frames); n > 0 && tr.LastIndex() != tr.Frames[n-1].Index || n == 0 && tr.LastIndex() != 0 {
-		t.Fatalf("LastIndex() = %d", tr.LastIndex())
+	n := len(fs)
+	if n != tr.Len() || n > 0 && (tr.FirstIndex() != fs[0].Index || tr.LastIndex() != fs[n-1].Index) ||
+		n == 0 && (tr.FirstIndex() != 0 || tr.LastIndex() != 0) {
+		t.Fatalf("Len, FirstIndex, LastIndex = %d, %d, %d for %d frames", tr.Len(), tr.FirstIndex(), tr.LastIndex(), n)
+	}
+	if tr.Frame(0, &got) != nil || tr.Frame(tr.LastIndex()+1, &got) != nil || got.Index != tr.LastIndex()+1 ||
+		len(got.Points)+len(got.Boxes) != 0 {
+		t.Fatalf("Frame outside the tracks does not give an empty frame and nil")
 	}
 }
 
@@ -84,4 +124,37 @@ func checkParseError(t testing.TB, err error, input string) {
 	if pe.Msg == "" {
 		t.Fatalf("error %q has no message", err)
 	}
+}
+
+// errorCase is an input a reader must reject, and the error it must give.
+type errorCase struct{ name, input, want string }
+
+// testErrors reads each case's input as file in the given format and checks the error.
+func testErrors(t *testing.T, file string, format Format, opts Options, tests []errorCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := readString(file, format, opts, tc.input)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			checkParseError(t, err, tc.input)
+			if err.Error() != tc.want {
+				t.Errorf("got  %s\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// fuzzRead reads data as fuzz targets do: it returns the tracks, or nil after checking that
+// the error is a ParseError on a line of data.
+func fuzzRead(t *testing.T, name string, format Format, opts Options, data string) *Tracks {
+	t.Helper()
+	tr, err := readString(name, format, opts, data)
+	if err != nil {
+		checkParseError(t, err, data)
+		return nil
+	}
+	checkInvariants(t, tr)
+	return tr
 }

@@ -25,23 +25,24 @@ func TestLoadPicksTheReader(t *testing.T) {
 	jsonl := []Frame{{Index: 1, Boxes: []Box{box}}}
 	tests := []struct {
 		file, content string
+		format        Format
 		want          []Frame
 		err           string // the error's text after the path
 	}{
-		{"a.txt", motLine, mot, ""},
-		{"a.CSV", motLine, mot, ""},
-		{"a.jsonl", jsonlLine, jsonl, ""},
-		{"a.NDJSON", jsonlLine, jsonl, ""},
-		{"gt", "\n\n" + motLine, mot, ""},
-		{"gt.dat", "# MOT\n" + motLine, mot, ""},
-		{"comment.md", "\n# Tracks\n", nil, ""}, // a comment alone is an empty MOT file
-		{"frames.log", "\n  " + jsonlLine, jsonl, ""},
-		{"empty.bin", "", nil, ""},
-		{"blank.bin", "\n \n", nil, ""},
-		{"json.txt", jsonlLine, nil, ":1: has 6 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) " +
+		{"a.txt", motLine, FormatMOT, mot, ""},
+		{"a.CSV", motLine, FormatMOT, mot, ""},
+		{"a.jsonl", jsonlLine, FormatJSONL, jsonl, ""},
+		{"a.NDJSON", jsonlLine, FormatJSONL, jsonl, ""},
+		{"gt", "\n\n" + motLine, FormatMOT, mot, ""},
+		{"gt.dat", "# MOT\n" + motLine, FormatMOT, mot, ""},
+		{"comment.md", "\n# Tracks\n", FormatMOT, nil, ""}, // a comment alone is an empty MOT file
+		{"frames.log", "\n  " + jsonlLine, FormatJSONL, jsonl, ""},
+		{"empty.bin", "", FormatAuto, nil, ""},
+		{"blank.bin", "\n \n", FormatAuto, nil, ""},
+		{"json.txt", jsonlLine, 0, nil, ":1: has 6 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) " +
 			"or 9 (MOT17 ground truth: frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility)"},
-		{"mot.jsonl", motLine, nil, ":1: want an object, got a number"},
-		{"notes.md", "\nTracks\n", nil, ":2: cannot tell the format: the line starts with neither a digit (MOTChallenge) " +
+		{"mot.jsonl", motLine, 0, nil, ":1: want an object, got a number"},
+		{"notes.md", "\nTracks\n", 0, nil, ":2: cannot tell the format: the line starts with neither a digit (MOTChallenge) " +
 			"nor '{' (JSON Lines); name the file .txt, .csv, .jsonl or .ndjson"},
 	}
 	dir := t.TempDir()
@@ -62,10 +63,60 @@ func TestLoadPicksTheReader(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkInvariants(t, tr)
-			if !reflect.DeepEqual(tr.Frames, tc.want) {
-				t.Errorf("got %+v, want %+v", tr.Frames, tc.want)
+			if tr.Format() != tc.format {
+				t.Errorf("read as format %d, want %d", tr.Format(), tc.format)
+			}
+			if !reflect.DeepEqual(framesOf(tr), tc.want) {
+				t.Errorf("got %+v, want %+v", framesOf(tr), tc.want)
 			}
 		})
+	}
+}
+
+// TestFrameBase reads a box on the file's first frame, as each format numbers it, with each
+// frame base: trackink's index is the file's frame - base + 1, and a frame below the base is
+// an error.
+func TestFrameBase(t *testing.T) {
+	inputs := []struct {
+		format        Format
+		file          string
+		first, second string // one item on the format's first frame, and on the frame before it
+	}{
+		{FormatMOT, "t.txt", "1,1,0,0,1,1,1,-1,-1,-1", "0,1,0,0,1,1,1,-1,-1,-1"},
+		{FormatJSONL, "t.jsonl", `{"frame":1,"points":[{"id":1,"x":0,"y":0}]}`, `{"frame":0,"points":[{"id":1,"x":0,"y":0}]}`},
+	}
+	for _, in := range inputs {
+		for _, fb := range []FrameBase{FormatBase, ZeroBased, OneBased} {
+			opts := Options{FrameBase: fb}
+			readBase := map[FrameBase]int{FormatBase: 1, ZeroBased: 0, OneBased: 1}[fb]
+			tr, err := readString(in.file, in.format, opts, in.first)
+			if err != nil || tr.FirstIndex() != 2-readBase {
+				t.Errorf("%s, frame base %d: got %v, %v; want index %d", in.file, readBase, tr, err, 2-readBase)
+			}
+			_, err = readString(in.file, in.format, opts, in.second)
+			switch {
+			case readBase == 0 && err != nil:
+				t.Errorf("%s, frame base 0, frame 0: %v", in.file, err)
+			case readBase == 1 && (err == nil || !strings.Contains(err.Error(), "0 is less than 1 (frames are numbered from 1 here; "+
+				"if the file counts from 0, read it with --frame-base 0)")):
+				t.Errorf("%s, frame base 1, frame 0: got %v, want the hint", in.file, err)
+			}
+		}
+	}
+	if _, err := readString("t.txt", FormatMOT, Options{FrameBase: ZeroBased}, "-1,1,0,0,1,1,1,-1,-1,-1"); err == nil ||
+		!strings.Contains(err.Error(), "-1 is negative (frames are numbered from 0 here)") {
+		t.Errorf("frame base 0, frame -1: %v", err)
+	}
+}
+
+func TestParseFrameBase(t *testing.T) {
+	for s, want := range map[string]FrameBase{"": FormatBase, "auto": FormatBase, "0": ZeroBased, "1": OneBased} {
+		if got, err := ParseFrameBase(s); got != want || err != nil {
+			t.Errorf("ParseFrameBase(%q) = %v, %v", s, got, err)
+		}
+	}
+	if _, err := ParseFrameBase("2"); err == nil || err.Error() != `--frame-base "2": want 0, 1 or auto` {
+		t.Errorf("ParseFrameBase(2): %v", err)
 	}
 }
 
@@ -79,7 +130,7 @@ func TestLoadMissingFile(t *testing.T) {
 func TestReadSniffsAStream(t *testing.T) {
 	for _, input := range []string{motLine, jsonlLine} {
 		tr, err := readString("", FormatAuto, Options{}, input)
-		if err != nil || len(tr.Frames) != 1 {
+		if err != nil || tr.Len() != 1 {
 			t.Fatalf("%q: got %+v, %v", input, tr, err)
 		}
 	}
@@ -90,13 +141,19 @@ func TestReadSniffsAStream(t *testing.T) {
 }
 
 func TestReadRejectsBadArguments(t *testing.T) {
-	if _, err := readString("a.txt", Format(9), Options{}, motLine); err == nil ||
-		err.Error() != "scene: reading a.txt: unknown format 9" {
-		t.Errorf("format 9: got %v", err)
+	tests := []struct {
+		format Format
+		opts   Options
+		want   string
+	}{
+		{Format(9), Options{}, "unknown format 9"},
+		{FormatMOT, Options{Anchor: 7}, "unknown anchor 7"},
+		{FormatMOT, Options{FrameBase: 3}, "unknown frame base 3"},
 	}
-	if _, err := readString("a.txt", FormatMOT, Options{Anchor: 7}, motLine); err == nil ||
-		err.Error() != "scene: reading a.txt: unknown anchor 7" {
-		t.Errorf("anchor 7: got %v", err)
+	for _, tc := range tests {
+		if _, err := readString("a.txt", tc.format, tc.opts, motLine); err == nil || err.Error() != "scene: reading a.txt: "+tc.want {
+			t.Errorf("%+v: got %v, want %s", tc.opts, err, tc.want)
+		}
 	}
 }
 
