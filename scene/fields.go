@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// row is one line of a delimited format (MOTChallenge, so far) split into fields. Its methods parse and check a field, and name it in errors the same way in
+// row is one line of a delimited format (MOTChallenge, KITTI, supervision CSV, YOLO) split
+// into fields. Its methods parse and check a field, and name it in errors the same way in
 // every format: "field 5 (bb_width)", from the format's column names.
 type row struct {
 	file  string
@@ -58,6 +59,23 @@ func (r *row) frame(col, base int) (int, error) {
 		msg = checkFrame(v, r.f[col], base)
 	}
 	return v - base + 1, r.check(col, msg)
+}
+
+// splitSpaces appends the fields of s separated by runs of spaces and tabs to dst[:0].
+func splitSpaces(s string, dst []string) []string {
+	dst = dst[:0]
+	for {
+		s = trimSpaces(s)
+		if s == "" {
+			return dst
+		}
+		end := strings.IndexAny(s, " \t")
+		if end < 0 {
+			end = len(s)
+		}
+		dst = append(dst, s[:end])
+		s = s[end:]
+	}
 }
 
 // splitCommas appends the comma-separated fields of s, without the spaces around them, to

@@ -3,6 +3,7 @@ package scene
 import (
 	"errors"
 	"math"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -34,6 +35,15 @@ func copyFrame(f *Frame) Frame {
 		c.Boxes = slices.Clone(f.Boxes)
 	}
 	return c
+}
+
+// countBoxes counts the boxes of tr.
+func countBoxes(tr *Tracks) int {
+	n := 0
+	for f := range tr.All() {
+		n += len(f.Boxes)
+	}
+	return n
 }
 
 // checkInvariants fails t unless tr keeps the promises the readers make: frames sorted by
@@ -143,6 +153,98 @@ func testErrors(t *testing.T, file string, format Format, opts Options, tests []
 				t.Errorf("got  %s\nwant %s", err, tc.want)
 			}
 		})
+	}
+}
+
+// acceptCase is an input a reader must accept, and the frames it must give.
+type acceptCase struct {
+	name  string
+	opts  Options
+	input string
+	want  []Frame
+}
+
+// testAccepted reads each case's input as file in the given format and checks the frames,
+// exactly.
+func testAccepted(t *testing.T, file string, format Format, tests []acceptCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := readString(file, format, tc.opts, tc.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInvariants(t, tr)
+			if got := framesOf(tr); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// checkNear fails t unless got and want hold the same frames, items and attributes, with
+// coordinates equal to within 1e-3 px: for fixtures whose expected values were worked out by
+// hand in decimal.
+func checkNear(t *testing.T, got, want []Frame) {
+	t.Helper()
+	near := func(a, b float32) bool { return math.Abs(float64(a)-float64(b)) <= 1e-3 }
+	if len(got) != len(want) {
+		t.Fatalf("%d frames, want %d:\ngot  %+v\nwant %+v", len(got), len(want), got, want)
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		ok := g.Index == w.Index && len(g.Points) == len(w.Points) && len(g.Boxes) == len(w.Boxes)
+		for j := 0; ok && j < len(g.Points); j++ {
+			p, q := g.Points[j], w.Points[j]
+			ok = p.ID == q.ID && near(p.X, q.X) && near(p.Y, q.Y) && p.Color == q.Color && p.HasColor == q.HasColor
+		}
+		for j := 0; ok && j < len(g.Boxes); j++ {
+			b, c := g.Boxes[j], w.Boxes[j]
+			ok = b.ID == c.ID && near(b.X, c.X) && near(b.Y, c.Y) && near(b.W, c.W) && near(b.H, c.H) &&
+				b.Class == c.Class && near(b.Score, c.Score) && b.HasScore == c.HasScore && b.Color == c.Color && b.HasColor == c.HasColor
+		}
+		if !ok {
+			t.Fatalf("frame %d:\ngot  %+v\nwant %+v", w.Index, g, w)
+		}
+	}
+}
+
+// box returns a box; a negative score stands for none.
+func box(id int, x, y, w, h float32, class string, score float32) Box {
+	b := Box{ID: id, X: x, Y: y, W: w, H: h, Class: class}
+	if score >= 0 {
+		b.Score, b.HasScore = score, true
+	}
+	return b
+}
+
+// withPoints returns a frame of boxes and, after them as Tracks.Frame gives them, the points
+// that the tracked ones yield at the middle of their bottom edges.
+func withPoints(index int, boxes ...Box) Frame {
+	f := Frame{Index: index, Boxes: boxes}
+	for _, b := range boxes {
+		if b.ID != NoID {
+			f.Points = append(f.Points, Point{ID: b.ID, X: b.X + b.W/2, Y: b.Y + b.H})
+		}
+	}
+	return f
+}
+
+// testFixture loads a file or directory of testdata/formats and checks the format it was read
+// as, its frames (to within 1e-3 px) and the reader's warnings.
+func testFixture(t *testing.T, name string, opts Options, format Format, want []Frame, warnings []string) {
+	t.Helper()
+	tr, err := Load(filepath.Join("testdata", "formats", name), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, tr)
+	if tr.Format() != format {
+		t.Errorf("read as %s, want %s", tr.Format(), format)
+	}
+	checkNear(t, framesOf(tr), want)
+	if !reflect.DeepEqual(tr.Warnings(), warnings) {
+		t.Errorf("warnings\n%q\nwant\n%q", tr.Warnings(), warnings)
 	}
 }
 

@@ -71,7 +71,7 @@ func (m *motReader) parseLine(n int, line string) error {
 	if err != nil {
 		return err
 	}
-	b, err := r.box(2)
+	b, err := r.box(2, false)
 	if err != nil {
 		return err
 	}
@@ -130,17 +130,28 @@ func (m *motReader) parseLine(n int, line string) error {
 	return nil
 }
 
-// box parses the four fields from col on as a box in pixels: left, top, width and height.
-func (r *row) box(col int) (boxRecord, error) {
+// box parses the four fields from col on as a box in pixels: left, top, then width and height
+// or, with corners set, right and bottom.
+func (r *row) box(col int, corners bool) (boxRecord, error) {
 	var v [4]float64
 	for i := range v {
 		check := checkCoord
-		if i >= 2 {
+		if i >= 2 && !corners {
 			check = checkSize
 		}
 		var err error
 		if v[i], err = r.number(col+i, 32, check); err != nil {
 			return boxRecord{}, err
+		}
+	}
+	if corners {
+		for i := 2; i < 4; i++ {
+			switch v[i] -= v[i-2]; {
+			case v[i] < 0:
+				return boxRecord{}, r.fail(col+i, fmt.Sprintf("%s is less than the %s, %s", r.f[col+i], r.names[col+i-2], r.f[col+i-2]))
+			case v[i] > MaxCoord:
+				return boxRecord{}, r.fail(col+i, fmt.Sprintf("the box is more than 1e7 px across (from %s to %s)", r.f[col+i-2], r.f[col+i]))
+			}
 		}
 	}
 	return boxRecord{x: float32(v[0]), y: float32(v[1]), w: float32(v[2]), h: float32(v[3])}, nil

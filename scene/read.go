@@ -9,7 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 )
 
@@ -17,20 +17,76 @@ import (
 type Format int
 
 const (
-	// FormatAuto picks the reader from the name's extension and, failing that, from the
-	// first non-blank line, as described at Load.
+	// FormatAuto picks the reader from the name's extension and the content, as described
+	// at Load.
 	FormatAuto Format = iota
 	// FormatMOT is MOTChallenge text: tracker results (10 fields a line) or MOT17-style
 	// ground truth (9 fields a line).
 	FormatMOT
 	// FormatJSONL is trackink's JSON Lines format: one JSON object per frame.
 	FormatJSONL
+	// FormatSupervision is the CSV that Roboflow supervision's CSVSink writes, with a frame
+	// column the user added (Options.FrameColumn).
+	FormatSupervision
+	// FormatKITTI is KITTI tracking labels or results: 17 or 18 space-separated fields.
+	FormatKITTI
+	// FormatCVAT is CVAT for video 1.1 XML.
+	FormatCVAT
+	// FormatYOLO is Ultralytics YOLO track results: a directory of NAME_<frame>.txt files
+	// with normalised boxes (Load), or one such file (Read).
+	FormatYOLO
 )
 
-// base returns the number the format gives the first frame of a video.
-func (f Format) base() int { return 1 }
+var formatNames = [...]struct{ short, long string }{
+	FormatAuto:        {"auto", "chosen by name and content"},
+	FormatMOT:         {"mot", "MOTChallenge text"},
+	FormatJSONL:       {"jsonl", "trackink JSON Lines"},
+	FormatSupervision: {"supervision", "supervision CSVSink CSV"},
+	FormatKITTI:       {"kitti", "KITTI tracking labels"},
+	FormatCVAT:        {"cvat", "CVAT for video 1.1 XML"},
+	FormatYOLO:        {"yolo", "Ultralytics YOLO track results"},
+}
 
-// Anchor says where on a MOTChallenge box the box's tracked point sits.
+// String names the format for people: "MOTChallenge text".
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return fmt.Sprintf("Format(%d)", int(f))
+	}
+	return formatNames[f].long
+}
+
+// Name returns the format's short name, as ParseFormat takes it: "mot", "jsonl".
+func (f Format) Name() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return f.String()
+	}
+	return formatNames[f].short
+}
+
+// ParseFormat returns the format with the given short name (see Format.Name).
+func ParseFormat(name string) (Format, error) {
+	for f, n := range formatNames {
+		if n.short == name {
+			return Format(f), nil
+		}
+	}
+	var names []string
+	for _, n := range formatNames {
+		names = append(names, n.short)
+	}
+	return 0, fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(names, ", "))
+}
+
+// base returns the number the format gives the first frame of a video.
+func (f Format) base() int {
+	switch f {
+	case FormatSupervision, FormatKITTI, FormatCVAT:
+		return 0
+	}
+	return 1
+}
+
+// Anchor says where on a box the box's tracked point sits.
 type Anchor int
 
 const (
@@ -46,7 +102,8 @@ const (
 type FrameBase int
 
 const (
-	// FormatBase is the format's own convention: 1 for MOTChallenge and JSON Lines.
+	// FormatBase is the format's own convention: 1 for MOTChallenge, JSON Lines and YOLO; 0
+	// for KITTI, CVAT and supervision CSV.
 	FormatBase FrameBase = iota
 	// ZeroBased files number the first frame 0.
 	ZeroBased
@@ -68,10 +125,21 @@ func ParseFrameBase(s string) (FrameBase, error) {
 	return 0, fmt.Errorf("--frame-base %q: want 0, 1 or auto", s)
 }
 
+// UntrackedPolicy says what to do with a detection that has no track id.
+type UntrackedPolicy int
+
+const (
+	// SkipUntracked leaves untracked detections out, counting them in a warning.
+	SkipUntracked UntrackedPolicy = iota
+	// DrawUntracked keeps them as boxes with ID NoID: drawn, but with no tracked point, so
+	// no links and no trail.
+	DrawUntracked
+)
+
 // Options tune the readers. The zero value is the default.
 type Options struct {
-	// Anchor places the point that each MOTChallenge box yields. JSON Lines points are
-	// explicit and ignore it.
+	// Anchor places the point that each box yields (every format but JSON Lines, whose
+	// points are explicit).
 	Anchor Anchor
 	// DropIgnored drops MOTChallenge ground-truth rows whose consider_flag is 0 (crowds,
 	// occluders, reflections and the like, which evaluation ignores). By default they are
@@ -80,6 +148,19 @@ type Options struct {
 	// FrameBase is the number the file gives the video's first frame; trackink's frame
 	// index is the file's frame number - base + 1. The default is the format's own.
 	FrameBase FrameBase
+	// Untracked says what becomes of detections without a track id (supervision CSV with an
+	// empty tracker_id, YOLO lines without an id).
+	Untracked UntrackedPolicy
+	// FrameColumn is the supervision CSV column that holds the frame number: CSVSink has
+	// none of its own, so it is the custom_data key the user added. Default "frame_index".
+	FrameColumn string
+	// Width and Height are the video's size in pixels, by which YOLO's normalised
+	// coordinates are scaled. Required for YOLO, ignored otherwise.
+	Width, Height int
+	// ClassNames names class numbers: ClassNames[i] is class i's name, "" for none (see
+	// ReadClassNames). supervision's class_id and YOLO's cls use it; a class without a name
+	// shows as its number. supervision's class_name column, when present, wins.
+	ClassNames []string
 }
 
 // validate checks the options that do not depend on the input.
@@ -89,6 +170,15 @@ func (o *Options) validate(name string) error {
 		return fmt.Errorf("scene: reading %s: unknown anchor %d", name, o.Anchor)
 	case o.FrameBase < FormatBase || o.FrameBase > OneBased:
 		return fmt.Errorf("scene: reading %s: unknown frame base %d", name, o.FrameBase)
+	case o.Untracked != SkipUntracked && o.Untracked != DrawUntracked:
+		return fmt.Errorf("scene: reading %s: unknown untracked policy %d", name, o.Untracked)
+	case o.Width < 0 || o.Height < 0:
+		return fmt.Errorf("scene: reading %s: negative size %dx%d", name, o.Width, o.Height)
+	}
+	for i, c := range o.ClassNames {
+		if msg := checkLabel(c); msg != "" {
+			return fmt.Errorf("scene: reading %s: class %d: %s", name, i, msg)
+		}
 	}
 	return nil
 }
@@ -102,6 +192,14 @@ func (o *Options) base(f Format) int {
 		return 1
 	}
 	return f.base()
+}
+
+// className returns the name of class number c.
+func (o *Options) className(c int) (string, bool) {
+	if c >= 0 && c < len(o.ClassNames) && o.ClassNames[c] != "" {
+		return o.ClassNames[c], true
+	}
+	return "", false
 }
 
 // Limits beyond which a value is taken for corrupt input rather than drawn.
@@ -130,8 +228,9 @@ type ParseError struct {
 	File string // the name given to Read, or the path given to Load
 	Line int    // 1-based line number
 	// Field locates the offending value within the line: "field 5 (bb_width)" in
-	// MOTChallenge text, a path such as "boxes[2].w" in JSON Lines. It is empty when the
-	// error concerns the line as a whole.
+	// MOTChallenge text, a path such as "boxes[2].w" in JSON Lines, an element and
+	// attribute such as "box.xtl" in CVAT XML. It is empty when the error concerns the line
+	// as a whole.
 	Field string
 	Msg   string // what is wrong with the value
 }
@@ -145,7 +244,7 @@ func (e *ParseError) Error() string {
 	} else {
 		b.WriteString("line ")
 	}
-	b.WriteString(strconv.Itoa(e.Line))
+	fmt.Fprint(&b, e.Line)
 	b.WriteString(": ")
 	if e.Field != "" {
 		b.WriteString(e.Field)
@@ -155,74 +254,91 @@ func (e *ParseError) Error() string {
 	return b.String()
 }
 
-// Load reads the tracking file at path. The extension picks the reader: .jsonl and .ndjson
-// are JSON Lines, .txt and .csv are MOTChallenge text (case does not matter). Any other
-// name is read as MOTChallenge if its first non-blank line starts with a digit or '#', as
-// JSON Lines if it starts with '{', and is rejected otherwise. An empty file holds no frames.
+// Load reads the tracking file at path, or the directory of YOLO results at path. The
+// extension picks the reader where it can: .jsonl and .ndjson are JSON Lines, .xml is CVAT
+// XML (case does not matter). For .txt the content decides between MOTChallenge, KITTI and a
+// single YOLO file; for .csv between MOTChallenge and supervision CSV; for any other name
+// between all of them (see the README's "Input formats"). An empty file holds no frames.
 func Load(path string, opts Options) (*Tracks, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		return loadYOLODir(path, opts)
+	}
 	return Read(f, path, FormatAuto, opts)
 }
 
 // Read reads tracks from r in the given format; FormatAuto chooses as Load does, using name
-// for the extension. name is also the file name in errors. The input is streamed line by
-// line, so its size is limited by the memory the result needs, not by the input's.
+// for the extension. name is also the file name in errors. The input is streamed, so its
+// size is limited by the memory the result needs, not by the input's.
 func Read(r io.Reader, name string, format Format, opts Options) (*Tracks, error) {
 	if err := opts.validate(name); err != nil {
 		return nil, err
 	}
-	var p lineParser
-	switch format {
-	case FormatAuto:
-		p = parserFor(formatOf(name), name, opts) // nil until the content decides
-	case FormatMOT, FormatJSONL:
-		p = parserFor(format, name, opts)
-	default:
+	if format < FormatAuto || format > FormatYOLO {
 		return nil, fmt.Errorf("scene: reading %s: unknown format %d", name, format)
 	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	// Windows tools, Excel above all, start UTF-8 text with a byte order mark.
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\uFEFF")) {
+		br.Discard(3)
+	}
+	if format == FormatAuto {
+		var err error
+		if format, err = sniff(br, name); err != nil {
+			return nil, err
+		}
+	}
+	var p lineParser
+	switch format {
+	case FormatCVAT:
+		return readCVAT(br, name, opts)
+	case FormatYOLO:
+		return readYOLOFile(br, name, opts)
+	case FormatMOT:
+		p = newMOTReader(name, opts)
+	case FormatJSONL:
+		p = newJSONLReader(name, opts)
+	case FormatSupervision:
+		p = newSupervisionReader(name, opts)
+	case FormatKITTI:
+		p = newKITTIReader(name, opts)
+	}
+	if err := readLines(br, name, p.parseLine); err != nil {
+		return nil, err
+	}
+	return p.finish()
+}
 
+// readLines calls parseLine with each line of r and its 1-based number, without the line
+// terminator.
+func readLines(r io.Reader, name string, parseLine func(n int, line string) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	n := 0
 	for sc.Scan() {
 		n++
-		line := sc.Bytes()
-		if n == 1 {
-			// Windows tools, Excel above all, start UTF-8 text with a byte order mark.
-			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
-		}
-		if p == nil {
-			f, err := sniff(name, n, line)
-			if err != nil {
-				return nil, err
-			}
-			if f == FormatAuto {
-				continue // blank line: still undecided
-			}
-			p = parserFor(f, name, opts)
-		}
-		if err := p.parseLine(n, string(line)); err != nil {
-			return nil, err
+		if err := parseLine(n, string(sc.Bytes())); err != nil {
+			return err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &ParseError{File: name, Line: n + 1,
-				Msg: fmt.Sprintf("line is longer than %d MiB", MaxLineBytes>>20)}
+			return &ParseError{File: name, Line: n + 1, Msg: fmt.Sprintf("line is longer than %d MiB", MaxLineBytes>>20)}
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	if p == nil {
-		return &Tracks{}, nil
-	}
-	return p.finish()
+	return nil
 }
 
-// lineParser is one format's reader, fed one line at a time.
+// lineParser is one line-based format's reader, fed one line at a time.
 type lineParser interface {
 	// parseLine parses line number n, without its line terminator.
 	parseLine(n int, line string) error
@@ -230,40 +346,82 @@ type lineParser interface {
 	finish() (*Tracks, error)
 }
 
-// parserFor returns a reader for f, or nil for FormatAuto.
-func parserFor(f Format, name string, opts Options) lineParser {
-	switch f {
-	case FormatMOT:
-		return newMOTReader(name, opts)
-	case FormatJSONL:
-		return newJSONLReader(name, opts)
-	}
-	return nil
-}
-
-// formatOf returns the format that name's extension implies, or FormatAuto.
-func formatOf(name string) Format {
+// sniff decides the format of the input that br holds, from its name's extension and its
+// first line that is neither blank nor a MOTChallenge comment, looking no further than the
+// reader's buffer.
+func sniff(br *bufio.Reader, name string) (Format, error) {
+	var candidates []Format // nil: any
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".jsonl", ".ndjson":
-		return FormatJSONL
-	case ".txt", ".csv":
-		return FormatMOT
+		return FormatJSONL, nil
+	case ".xml":
+		return FormatCVAT, nil
+	case ".txt":
+		candidates = []Format{FormatMOT, FormatKITTI, FormatYOLO}
+	case ".csv":
+		candidates = []Format{FormatMOT, FormatSupervision}
 	}
-	return FormatAuto
-}
-
-// sniff decides the format from line n, the first that is not blank; it returns FormatAuto
-// for a blank line.
-func sniff(name string, n int, line []byte) (Format, error) {
-	line = bytes.TrimLeft(line, " \t\r")
+	buf, err := br.Peek(br.Size())
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	n, comments := 0, false
+	var line []byte
+	for len(line) == 0 && len(buf) > 0 {
+		n++
+		line, buf, _ = bytes.Cut(buf, []byte("\n"))
+		line = bytes.TrimLeft(line, " \t\r")
+		if len(line) > 0 && line[0] == '#' {
+			line, comments = nil, true
+		}
+	}
+	f := formatOfLine(line)
 	switch {
 	case len(line) == 0:
-		return FormatAuto, nil
-	case line[0] >= '0' && line[0] <= '9', line[0] == '#':
-		return FormatMOT, nil
-	case line[0] == '{':
-		return FormatJSONL, nil
+		return FormatMOT, nil // nothing but blank lines and comments: an empty MOT file
+	case candidates != nil && !slices.Contains(candidates, f), f == FormatAuto && comments:
+		return FormatMOT, nil // its reader says what is wrong
+	case f == FormatAuto:
+		return 0, &ParseError{File: name, Line: n, Msg: "cannot tell the format: the line is none of MOTChallenge " +
+			"(numbers and commas), KITTI (17 or 18 fields, the third a type), JSON Lines ('{'), CVAT XML ('<') or " +
+			"supervision CSV (a header x_min,y_min,…); name the file .txt, .csv, .jsonl, .ndjson or .xml"}
 	}
-	return FormatAuto, &ParseError{File: name, Line: n, Msg: "cannot tell the format: the line starts " +
-		"with neither a digit (MOTChallenge) nor '{' (JSON Lines); name the file .txt, .csv, .jsonl or .ndjson"}
+	return f, nil
+}
+
+func isNumber(s string) bool {
+	_, msg := parseNumber(s, 64)
+	return msg == ""
+}
+
+// formatOfLine tells the format by the look of a first data line, or returns FormatAuto.
+func formatOfLine(line []byte) Format {
+	switch {
+	case len(line) == 0:
+		return FormatAuto
+	case line[0] == '{':
+		return FormatJSONL
+	case line[0] == '<':
+		return FormatCVAT
+	case bytes.HasPrefix(line, []byte("x_min,")):
+		return FormatSupervision
+	case bytes.IndexByte(line, ',') >= 0:
+		if c := line[0]; c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' {
+			return FormatMOT
+		}
+		return FormatAuto
+	}
+	f := splitSpaces(string(line), nil)
+	switch n := len(f); {
+	case (n == len(kittiFields)-1 || n == len(kittiFields)) && !isNumber(f[2]):
+		return FormatKITTI
+	case n >= 5 && n <= 7:
+		for _, s := range f {
+			if !isNumber(s) {
+				return FormatAuto
+			}
+		}
+		return FormatYOLO
+	}
+	return FormatAuto
 }

@@ -1,6 +1,8 @@
 // Package scene is trackink's input model: what is tracked in each frame of a video (points
 // with track ids, boxes with ids, classes and scores, optional per-item colours) and the
-// readers that build it from MOTChallenge text and from trackink's own JSON Lines format.
+// readers that build it from the files trackers and annotation tools write: MOTChallenge
+// text, trackink's own JSON Lines, supervision's CSVSink output, KITTI tracking labels, CVAT
+// for video 1.1 XML and Ultralytics YOLO track results.
 //
 // Frames are numbered from 1 inside trackink, whatever the file's own convention: a reader
 // turns the file's frame numbers into trackink's by the format's frame base (Options.FrameBase).
@@ -8,9 +10,9 @@
 // sizes, a track id used twice in one frame) with an error that names the file, the line and
 // the field, so that a bad tracker output never turns into a silently wrong picture.
 //
-// Load reads a file, choosing the reader by extension (.txt and .csv are MOTChallenge, .jsonl
-// and .ndjson are JSON Lines); Read does the same for any io.Reader. The formats are
-// specified in the README's "Input formats" section.
+// Load reads a file or, for YOLO results, a directory, choosing the reader by extension and
+// content; Read does the same for any io.Reader. The formats are specified in the README's
+// "Input formats" section.
 //
 // Tracks holds a whole file compactly (about 36 bytes a box, see Tracks) and hands out one
 // frame at a time through Tracks.Frame, which fills a Frame the caller reuses.
@@ -33,9 +35,9 @@ type Point struct {
 	HasColor bool
 }
 
-// NoID is the ID of an untracked box: a detection that no tracker followed (a JSON Lines box
-// without an id). Such a box yields no tracked point, so it has no links and no trail, and its
-// label has no id.
+// NoID is the ID of an untracked box: a detection that no tracker followed (supervision's
+// empty tracker_id, a YOLO line without an id), kept when Options.Untracked asks for it. Such
+// a box yields no tracked point, so it has no links and no trail, and its label has no id.
 const NoID = -1
 
 // Box is one bounding box in a frame.
@@ -62,7 +64,7 @@ type Frame struct {
 //
 // It holds boxes and points in flat, chunked arrays with per-frame offsets rather than as
 // Frames: a box takes 36 bytes (class names interned, colours packed, flags in a byte), and a
-// point that a box yields (every MOTChallenge box does) is not stored at all but
+// point that a box yields (MOTChallenge and the other box formats) is not stored at all but
 // made from its box when the frame is asked for. An hour of 100 boxes a frame at 30 fps, 10.8
 // million boxes, takes about 390 MB.
 type Tracks struct {

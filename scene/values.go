@@ -169,15 +169,21 @@ func checkFrame(v int, s string, base int) string {
 	return ""
 }
 
-func checkID(v int, s string) string {
-	switch {
-	case v < 0:
-		return s + " is negative (track ids are 0 or more; MOTChallenge detection files, " +
-			"with id -1, have no tracks to draw)"
-	case v > MaxID:
-		return fmt.Sprintf("%s is beyond the track id limit of %d", s, MaxID)
+// checkID checks a track id of MOTChallenge text, JSON Lines or CVAT XML.
+var checkID = idCheck("MOTChallenge detection files, with id -1, have no tracks to draw")
+
+// idCheck returns a check of track ids whose message about a negative id ends with hint,
+// which says where a negative id comes from in the format.
+func idCheck(hint string) func(int, string) string {
+	return func(v int, s string) string {
+		switch {
+		case v < 0:
+			return s + " is negative (track ids are 0 or more; " + hint + ")"
+		case v > MaxID:
+			return fmt.Sprintf("%s is beyond the track id limit of %d", s, MaxID)
+		}
+		return ""
 	}
-	return ""
 }
 
 func checkCoord(v float64, s string) string {
