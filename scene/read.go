@@ -389,6 +389,7 @@ func sniff(br *bufio.Reader, name string) (Format, error) {
 	return f, nil
 }
 
+// isNumber reports whether s is a number as the readers take numbers.
 func isNumber(s string) bool {
 	_, msg := parseNumber(s, 64)
 	return msg == ""
