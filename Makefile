@@ -24,13 +24,18 @@ build: setup
 # The test suite: formatting, vet, every package's tests (goldens included, the CUDA kernels
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
 # the kernels and the cuda build, the CUDA device's host code against the fake driver, the
-# renderer's worker pool under the race detector, and a short fuzz of both track readers.
+# renderer's worker pool under the race detector, and a short fuzz of every track reader.
 test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake
 	$(GO) test -count=1 ./...
 	$(GO) test -tags faiss -count=1 ./knn
 	$(GO) test -race -count=1 ./render ./composite
 	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=10s ./scene
 	$(GO) test -run='^$$' -fuzz=FuzzJSONL -fuzztime=10s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzSupervision -fuzztime=10s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzKITTI -fuzztime=10s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzCVAT -fuzztime=10s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzYOLO -fuzztime=10s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzClassNames -fuzztime=10s ./scene
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -86,6 +91,11 @@ kernels-asan: setup
 fuzz: setup
 	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=60s ./scene
 	$(GO) test -run='^$$' -fuzz=FuzzJSONL -fuzztime=60s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzSupervision -fuzztime=60s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzKITTI -fuzztime=60s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzCVAT -fuzztime=60s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzYOLO -fuzztime=60s ./scene
+	$(GO) test -run='^$$' -fuzz=FuzzClassNames -fuzztime=60s ./scene
 
 clean:
 	rm -rf bin golden-failures kernels/kernels.fatbin

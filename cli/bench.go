@@ -154,7 +154,7 @@ func benchSeed(opts overlay.Options, frames int) (*benchReport, error) {
 			runtime.ReadMemStats(&before)
 		}
 		t0 := time.Now()
-		if err := d.Draw(f, &tracks.Frames[i]); err != nil {
+		if err := d.Draw(f, &tracks[i]); err != nil {
 			return nil, err
 		}
 		total := time.Since(t0)

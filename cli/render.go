@@ -106,7 +106,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	tf := tracks.At(f.frame)
+	tf := tracks.Frame(f.frame, new(scene.Frame))
 	if tf == nil {
 		fmt.Fprintf(stderr, "trackink render: warning: nothing is tracked in frame %d (tracks cover frames %s)\n", f.frame, frameSpan(tracks))
 	}
@@ -118,7 +118,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 
 func (f *renderFlags) loadTracks(w, h int) (*scene.Tracks, error) {
 	if f.sceneName == "seed" {
-		return scene.Seed(w, h, f.frame), nil
+		return scene.NewTracks(scene.Seed(w, h, f.frame))
 	}
 	ro, err := f.style.readerOptions()
 	if err != nil {
@@ -128,10 +128,10 @@ func (f *renderFlags) loadTracks(w, h int) (*scene.Tracks, error) {
 }
 
 func frameSpan(t *scene.Tracks) string {
-	if len(t.Frames) == 0 {
+	if t.Len() == 0 {
 		return "none: the file is empty"
 	}
-	return fmt.Sprintf("%d to %d", t.Frames[0].Index, t.LastIndex())
+	return fmt.Sprintf("%d to %d", t.FirstIndex(), t.LastIndex())
 }
 
 // loadCanvas decodes the input picture into premultiplied RGBA, or makes a mid-grey canvas.

@@ -58,7 +58,7 @@ type trackSource struct {
 
 func (s *trackSource) frame(n, w, h int) *scene.Frame {
 	if s.tracks != nil {
-		return s.tracks.At(n)
+		return s.tracks.Frame(n, &s.buf)
 	}
 	if s.seed == nil {
 		s.seed = scene.NewSeed(w, h)

@@ -220,7 +220,7 @@ var Scenes = []Scene{
 // seedScene draws frame 1 of the seed scene at the golden's size, in the default style, with
 // links from the k-nearest-neighbour graph.
 func seedScene(p *overlay.Primitives, font *overlay.Font, w, h int) error {
-	f := &scene.Seed(w, h, 1).Frames[0]
+	f := &scene.Seed(w, h, 1)[0]
 	g, err := knn.New(knn.Options{K: knn.DefaultK})
 	if err != nil {
 		return err

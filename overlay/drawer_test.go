@@ -27,7 +27,7 @@ func TestDrawerAllocatesNothingInSteadyState(t *testing.T) {
 		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
 	n := 0
 	frame := func() {
-		if err := d.Draw(fr, &tr.Frames[n]); err != nil {
+		if err := d.Draw(fr, &tr[n]); err != nil {
 			t.Fatal(err)
 		}
 		n++

@@ -271,7 +271,7 @@ func TestSameBytesForAnyWorkerCount(t *testing.T) {
 		r := newRenderer(t, workers)
 		var p overlay.Primitives
 		st, font := styleFor(t, h)
-		p.Build(&tr.Frames[0], chainLinks(len(tr.Frames[0].Points)), &st, font, w, h)
+		p.Build(&tr[0], chainLinks(len(tr[0].Points)), &st, font, w, h)
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		draw(t, r, &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, &p)
 		if want == nil {
@@ -302,7 +302,7 @@ func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
 	links := chainLinks(100)
 	n := 0
 	frame := func() {
-		p.Build(&tr.Frames[n%3], links, &st, font, w, h)
+		p.Build(&tr[n%3], links, &st, font, w, h)
 		n++
 		if err := r.Draw(fr, &p); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,8 @@ package scene
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -24,13 +26,11 @@ func FuzzMOT(f *testing.F) {
 		if center {
 			opts.Anchor = Center
 		}
-		tr, err := readString("f.txt", FormatMOT, opts, data)
-		if err != nil {
-			checkParseError(t, err, data)
+		tr := fuzzRead(t, "f.txt", FormatMOT, opts, data)
+		if tr == nil {
 			return
 		}
-		checkInvariants(t, tr)
-		for _, fr := range tr.Frames {
+		for _, fr := range framesOf(tr) {
 			if len(fr.Points) != len(fr.Boxes) {
 				t.Fatalf("frame %d: %d points for %d boxes", fr.Index, len(fr.Points), len(fr.Boxes))
 			}
@@ -52,7 +52,7 @@ type (
 		Color *string `json:"color"`
 	}
 	refBox struct {
-		ID         float64 `json:"id"`
+		ID         *float64 `json:"id"`
 		X, Y, W, H float32
 		Label      *string  `json:"label"`
 		Score      *float32 `json:"score"`
@@ -79,12 +79,10 @@ func FuzzJSONL(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
-		tr, err := readString("f.jsonl", FormatJSONL, Options{}, data)
-		if err != nil {
-			checkParseError(t, err, data)
+		tr := fuzzRead(t, "f.jsonl", FormatJSONL, Options{}, data)
+		if tr == nil {
 			return
 		}
-		checkInvariants(t, tr)
 		// What this reader accepts, encoding/json must accept and read the same way.
 		for i, line := range strings.Split(data, "\n") {
 			if i == 0 {
@@ -107,7 +105,10 @@ func FuzzJSONL(f *testing.F) {
 				want.Points = append(want.Points, q)
 			}
 			for _, b := range ref.Boxes {
-				c := Box{ID: int(b.ID), X: b.X, Y: b.Y, W: b.W, H: b.H}
+				c := Box{ID: NoID, X: b.X, Y: b.Y, W: b.W, H: b.H}
+				if b.ID != nil {
+					c.ID = int(*b.ID)
+				}
 				if b.Label != nil {
 					c.Class = *b.Label
 				}
@@ -119,16 +120,167 @@ func FuzzJSONL(f *testing.F) {
 				}
 				want.Boxes = append(want.Boxes, c)
 			}
-			got := tr.At(want.Index)
+			var got Frame
 			if len(want.Points) == 0 && len(want.Boxes) == 0 {
-				if got != nil {
+				if tr.Frame(want.Index, &got) != nil {
 					t.Fatalf("line %d: empty frame %d is in the result", i+1, want.Index)
 				}
 				continue
 			}
-			if got == nil || !reflect.DeepEqual(*got, want) {
+			if tr.Frame(want.Index, &got) == nil || !reflect.DeepEqual(copyFrame(&got), want) {
 				t.Fatalf("line %d:\ngot  %+v\nwant %+v (encoding/json)", i+1, got, want)
 			}
+		}
+	})
+}
+
+// seedFile returns a fixture's content, as a fuzz seed.
+func seedFile(f *testing.F, name string) string {
+	f.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "formats", name))
+	if err != nil {
+		f.Fatal(err)
+	}
+	return string(data)
+}
+
+// dataLines counts the lines of s that hold something.
+func dataLines(s string) int {
+	n := 0
+	for _, line := range strings.Split(s, "\n") {
+		if trimSpaces(strings.TrimPrefix(line, "\uFEFF")) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func FuzzSupervision(f *testing.F) {
+	const header = "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n"
+	for _, seed := range []string{
+		"",
+		seedFile(f, "supervision.csv"),
+		header + "0,0,1,2,0,0.5,3,0\n1.5e2,-4,3e2,0,,,,7\r\n",
+		header + `"1","2","3","4","0","0.5","","1"` + "\n" + `1,2,3,4,0,0.5,,"a""b"` + "\n",
+		header + "0,0,1,2,0,0.5,3,0\n0,0,1,2,0,0.5,3,0\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		tr := fuzzRead(t, "f.csv", FormatSupervision, Options{Untracked: DrawUntracked, ClassNames: []string{"a"}}, data)
+		if tr == nil {
+			return
+		}
+		// Every row after the header is one box: none is dropped or made up.
+		if n := countBoxes(tr); dataLines(data) > 0 && n != dataLines(data)-1 {
+			t.Fatalf("%d boxes from %d rows", n, dataLines(data)-1)
+		}
+	})
+}
+
+func FuzzKITTI(f *testing.F) {
+	for _, seed := range []string{
+		"",
+		seedFile(f, "kitti_0000.txt"),
+		seedFile(f, "kitti_results.txt"),
+		"0 1 Car 0 0 -10 10 20 40 60 -1 -1 -1 -1000 -1000 -1000 -10 12.5\r\n\r\n1 1 Car 0 0 -10 10 20 40 60 -1 -1 -1 -1000 -1000 -1000 -10 0.5",
+		"0 1 Car 0 0 -10 50 20 40 60 -1 -1 -1 -1000 -1000 -1000 -10\n",
+	} {
+		f.Add(seed, false)
+	}
+	f.Fuzz(func(t *testing.T, data string, oneBased bool) {
+		opts := Options{}
+		if oneBased {
+			opts.FrameBase = OneBased
+		}
+		tr := fuzzRead(t, "f.txt", FormatKITTI, opts, data)
+		if tr == nil {
+			return
+		}
+		for f := range tr.All() {
+			if len(f.Points) != len(f.Boxes) {
+				t.Fatalf("frame %d: %d points for %d boxes", f.Index, len(f.Points), len(f.Boxes))
+			}
+			for _, b := range f.Boxes {
+				if b.Class == "" || b.Class == "DontCare" {
+					t.Fatalf("frame %d: box %d of type %q", f.Index, b.ID, b.Class)
+				}
+			}
+		}
+	})
+}
+
+func FuzzCVAT(f *testing.F) {
+	for _, seed := range []string{
+		"",
+		seedFile(f, "cvat_video.xml"),
+		cvatDoc("<meta><task><size>4</size></task></meta>", `<track id="4" label="car">`+cvatBox("2", "2", "0")+cvatBox("0", "1", "0")+"</track>"),
+		cvatDoc("", `<track id="5" label="hand"><points frame="0" outside="0" points="1,2"/><points frame="9" outside="1" points="1,2"/></track>`),
+		"<annotations><track id=\"1\" label=\"a\"><box frame=\"1\" xtl=\"0\" ytl=\"0\" xbr=\"1\" ybr=\"1\" outside=\"0\"><attribute name=\"x\">1</attribute></box></track></annotations>",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		fuzzRead(t, "f.xml", FormatCVAT, Options{}, data)
+	})
+}
+
+func FuzzYOLO(f *testing.F) {
+	for _, seed := range []string{
+		"",
+		seedFile(f, filepath.Join("yolo", "clip_1.txt")),
+		seedFile(f, filepath.Join("yolo", "clip_2.txt")),
+		"0 0.5 0.5 1 1\n1 0 0 0 0 1\n2 1 1 0.5 0.5 0.25 3\r\n",
+		"0 0.5 0.5 1 1 7\n0 0.5 0.5 1 1 0.5\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		tr := fuzzRead(t, "clip_12.txt", FormatYOLO, Options{Width: 1920, Height: 1080, Untracked: DrawUntracked}, data)
+		if tr == nil {
+			return
+		}
+		// Every line is one box, on the frame the name gives, within the picture's bounds
+		// stretched by half a box each way.
+		if n := countBoxes(tr); n != dataLines(data) || n > 0 && (tr.FirstIndex() != 12 || tr.LastIndex() != 12) {
+			t.Fatalf("%d boxes in frames %d to %d from %d lines", n, tr.FirstIndex(), tr.LastIndex(), dataLines(data))
+		}
+		for f := range tr.All() {
+			for _, b := range f.Boxes {
+				if b.X < -960 || b.Y < -540 || b.X+b.W > 1920+960 || b.Y+b.H > 1080+540 {
+					t.Fatalf("box %+v leaves the picture", b)
+				}
+			}
+		}
+	})
+}
+
+func FuzzClassNames(f *testing.F) {
+	for _, seed := range []struct{ file, data string }{
+		{"coco8.yaml", seedFile(f, "coco8.yaml")},
+		{"a.names", "person\r\nbicycle\n"},
+		{"a.yaml", "names: [a, 'b c', \"d\"]\n"},
+		{"a.yaml", "names: {0: a, 3: 'b: c'}\n"},
+		{"a", "names:\n  - a # x\n  - 'it''s'\n"},
+	} {
+		f.Add(seed.file, seed.data)
+	}
+	f.Fuzz(func(t *testing.T, file, data string) {
+		names, err := parseClassNames(file, []byte(data))
+		if err != nil {
+			return
+		}
+		if len(names) > MaxClasses {
+			t.Fatalf("%d names", len(names))
+		}
+		for i, name := range names {
+			if msg := checkLabel(name); msg != "" {
+				t.Fatalf("class %d: %s", i, msg)
+			}
+		}
+		// The names are good Options.ClassNames.
+		if _, err := readString("t.txt", FormatMOT, Options{ClassNames: names}, ""); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

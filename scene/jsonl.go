@@ -25,33 +25,40 @@ var (
 
 // jsonlReader reads trackink's JSON Lines format, one frame a line.
 type jsonlReader struct {
-	file   string
-	frames []Frame
-	seen   map[int]int       // frame index → line, to reject a frame given twice
-	ids    map[int]int       // scratch for jdec.unique, kept to reuse its memory
-	labels map[string]string // labels read so far, for jdec.label
+	b    *builder
+	base int
+	seen map[int]int // frame number → line, to reject a frame given twice
+	ids  map[int]int // scratch for jdec.unique, kept to reuse its memory
+	// checkFrame checks a frame number against the file's frame base.
+	checkFrame func(int, string) string
+	// The line's items, kept until its frame number is known: the key may come last.
+	points []pointRecord
+	boxes  []boxRecord
 }
 
-func newJSONLReader(file string) *jsonlReader {
-	return &jsonlReader{file: file, seen: make(map[int]int), ids: make(map[int]int), labels: make(map[string]string)}
+func newJSONLReader(file string, opts Options) *jsonlReader {
+	base := opts.base(FormatJSONL)
+	return &jsonlReader{b: newBuilder(file, "", base), base: base, seen: make(map[int]int), ids: make(map[int]int),
+		checkFrame: func(v int, s string) string { return checkFrame(v, s, base) }}
 }
 
 func (j *jsonlReader) parseLine(n int, line string) error {
-	d := &jdec{s: line, file: j.file, line: n, ids: j.ids, labels: j.labels}
+	d := &jdec{s: line, file: j.b.file, line: n, ids: j.ids, b: j.b}
 	d.ws()
 	if d.i == len(d.s) {
 		return nil // blank
 	}
-	var fr Frame
+	j.points, j.boxes = j.points[:0], j.boxes[:0]
+	var frame int
 	seen, err := d.object(loc{}, frameKeys, func(k int, at loc) error {
 		var err error
 		switch k {
 		case 0:
-			fr.Index, err = d.integer(at, checkFrame)
+			frame, err = d.integer(at, j.checkFrame)
 		case 1:
-			fr.Points, err = d.points(at)
+			j.points, err = d.points(at, j.points)
 		case 2:
-			fr.Boxes, err = d.boxes(at)
+			j.boxes, err = d.boxes(at, j.boxes)
 		}
 		return err
 	})
@@ -64,36 +71,38 @@ func (j *jsonlReader) parseLine(n int, line string) error {
 	if d.ws(); d.i < len(d.s) {
 		return d.syntax(loc{}, "text after the object")
 	}
-	if prev, ok := j.seen[fr.Index]; ok {
-		return d.fail(loc{key: "frame"}, fmt.Sprintf("frame %d already appears on line %d", fr.Index, prev))
+	if prev, ok := j.seen[frame]; ok {
+		return d.fail(loc{key: "frame"}, fmt.Sprintf("frame %d already appears on line %d", frame, prev))
 	}
-	j.seen[fr.Index] = n
+	j.seen[frame] = n
 	// Clearing a map costs time in proportion to the most it ever held, so after a crowded
 	// frame a fresh one keeps the following small frames cheap.
-	if len(fr.Points)+len(fr.Boxes) > 256 {
+	if len(j.points)+len(j.boxes) > 256 {
 		j.ids = make(map[int]int)
 	}
-	// A frame with nothing in it is left out, as Tracks allows, so that LastIndex is the last
-	// frame with something to draw.
-	if len(fr.Points) > 0 || len(fr.Boxes) > 0 {
-		j.frames = append(j.frames, fr)
+	index := frame - j.base + 1
+	for _, p := range j.points {
+		j.b.addPoint(index, n, p)
+	}
+	for _, b := range j.boxes {
+		j.b.addBox(index, n, b)
 	}
 	return nil
 }
 
-func (j *jsonlReader) finish() *Tracks {
-	slices.SortFunc(j.frames, func(a, b Frame) int { return a.Index - b.Index })
-	return &Tracks{Frames: j.frames}
+func (j *jsonlReader) finish() (*Tracks, error) {
+	// Ids were checked line by line; Anchor does not matter, no box yields a point.
+	return j.b.finish(FormatJSONL, BottomCenter)
 }
 
 // jdec parses the JSON object on one line.
 type jdec struct {
-	s      string // the line
-	i      int    // next byte to read
-	file   string
-	line   int
-	ids    map[int]int // track id → position, for the list being read
-	labels map[string]string
+	s    string // the line
+	i    int    // next byte to read
+	file string
+	line int
+	ids  map[int]int // track id → position, for the list being read
+	b    *builder    // for class names
 }
 
 // loc is where a value sits in a line's object, kept in parts so that the path is only
@@ -281,23 +290,24 @@ func (d *jdec) array(l loc, elem func(i int) error) error {
 	}
 }
 
-func (d *jdec) points(l loc) ([]Point, error) {
-	var ps []Point
+// points parses the array of points at l, appending them to ps.
+func (d *jdec) points(l loc, ps []pointRecord) ([]pointRecord, error) {
 	clear(d.ids)
 	err := d.array(l, func(i int) error {
 		el := loc{list: l.key, index: i}
-		var p Point
+		var p pointRecord
+		var id int
 		seen, err := d.object(el, pointKeys, func(k int, at loc) error {
 			var err error
 			switch k {
 			case 0:
-				p.ID, err = d.integer(at, checkID)
+				id, err = d.integer(at, checkID)
 			case 1:
-				p.X, err = d.float(at, checkCoord)
+				p.x, err = d.float(at, checkCoord)
 			case 2:
-				p.Y, err = d.float(at, checkCoord)
+				p.y, err = d.float(at, checkCoord)
 			case 3:
-				p.Color, p.HasColor, err = d.color(at)
+				err = d.color(at, &p.color, &p.flags)
 			}
 			return err
 		})
@@ -305,59 +315,58 @@ func (d *jdec) points(l loc) ([]Point, error) {
 			err = d.required(el, pointKeys, seen, 0b111)
 		}
 		if err == nil {
-			err = d.unique(el, p.ID)
+			err = d.unique(el, id)
 		}
-		if err != nil {
-			return err
-		}
+		p.id = int32(id)
 		ps = append(ps, p)
-		return nil
+		return err
 	})
 	return ps, err
 }
 
-func (d *jdec) boxes(l loc) ([]Box, error) {
-	var bs []Box
+// boxes parses the array of boxes at l, appending them to bs.
+func (d *jdec) boxes(l loc, bs []boxRecord) ([]boxRecord, error) {
 	clear(d.ids)
 	err := d.array(l, func(i int) error {
 		el := loc{list: l.key, index: i}
-		var b Box
+		b := boxRecord{id: NoID}
 		seen, err := d.object(el, boxKeys, func(k int, at loc) error {
 			var err error
 			switch k {
 			case 0:
-				b.ID, err = d.integer(at, checkID)
+				if !d.null() {
+					var id int
+					id, err = d.integer(at, checkID)
+					b.id = int32(id)
+				}
 			case 1:
-				b.X, err = d.float(at, checkCoord)
+				b.x, err = d.float(at, checkCoord)
 			case 2:
-				b.Y, err = d.float(at, checkCoord)
+				b.y, err = d.float(at, checkCoord)
 			case 3:
-				b.W, err = d.float(at, checkSize)
+				b.w, err = d.float(at, checkSize)
 			case 4:
-				b.H, err = d.float(at, checkSize)
+				b.h, err = d.float(at, checkSize)
 			case 5:
-				b.Class, err = d.label(at)
+				b.class, err = d.label(at)
 			case 6:
 				if !d.null() {
-					b.Score, err = d.float(at, checkUnit)
-					b.HasScore = true
+					b.score, err = d.float(at, checkUnit)
+					b.flags |= hasScore
 				}
 			case 7:
-				b.Color, b.HasColor, err = d.color(at)
+				err = d.color(at, &b.color, &b.flags)
 			}
 			return err
 		})
 		if err == nil {
-			err = d.required(el, boxKeys, seen, 0b11111)
+			err = d.required(el, boxKeys, seen, 0b11110)
 		}
-		if err == nil {
-			err = d.unique(el, b.ID)
-		}
-		if err != nil {
-			return err
+		if err == nil && b.id != NoID {
+			err = d.unique(el, int(b.id))
 		}
 		bs = append(bs, b)
-		return nil
+		return err
 	})
 	return bs, err
 }
@@ -449,50 +458,37 @@ func (d *jdec) integer(l loc, check func(int, string) string) (int, error) {
 	return v, d.check(l, msg)
 }
 
-// color parses a colour string at l; null means none.
-func (d *jdec) color(l loc) (Color, bool, error) {
+// color parses a colour string at l into a packed colour, setting hasColor in flags; null
+// means none.
+func (d *jdec) color(l loc, color *uint32, flags *uint8) error {
 	if d.null() {
-		return Color{}, false, nil
+		return nil
 	}
 	s, err := d.str(l)
 	if err != nil {
-		return Color{}, false, err
+		return err
 	}
 	c, ok := parseColor(s)
 	if !ok {
-		return Color{}, false, d.fail(l, show(s)+` is not a color: want "#rrggbb" or "#rrggbbaa"`)
+		return d.fail(l, show(s)+` is not a color: want "#rrggbb" or "#rrggbbaa"`)
 	}
-	return c, true, nil
+	*color, *flags = packColor(c), *flags|hasColor
+	return nil
 }
 
-// label parses a box label at l; null means none.
-func (d *jdec) label(l loc) (string, error) {
+// label parses a box label at l and returns its class index; null means none.
+func (d *jdec) label(l loc) (uint32, error) {
 	if d.null() {
-		return "", nil
+		return 0, nil
 	}
 	s, err := d.str(l)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
-	if len(s) > MaxLabelBytes {
-		return "", d.fail(l, fmt.Sprintf("label is %d bytes long; the limit is %d", len(s), MaxLabelBytes))
+	if err := d.check(l, checkLabel(s)); err != nil {
+		return 0, err
 	}
-	// A label is drawn as one line of text, where a newline or a tab has no faithful picture.
-	if i := strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r >= 0x7f && r < 0xa0 }); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(s[i:])
-		return "", d.fail(l, fmt.Sprintf("%s contains the control character U+%04X", show(s), r))
-	}
-	// A file holds few distinct labels, so each is copied once and shared; the copy keeps a
-	// label from pinning its whole line in memory. The cap bounds the cache when every
-	// label is different.
-	if c, ok := d.labels[s]; ok {
-		return c, nil
-	}
-	c := strings.Clone(s)
-	if len(d.labels) < 1024 {
-		d.labels[c] = c
-	}
-	return c, nil
+	return d.b.class(s), nil
 }
 
 // str parses a JSON string at l.

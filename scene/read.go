@@ -9,7 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 )
 
@@ -17,17 +17,76 @@ import (
 type Format int
 
 const (
-	// FormatAuto picks the reader from the name's extension and, failing that, from the
-	// first non-blank line, as described at Load.
+	// FormatAuto picks the reader from the name's extension and the content, as described
+	// at Load.
 	FormatAuto Format = iota
 	// FormatMOT is MOTChallenge text: tracker results (10 fields a line) or MOT17-style
 	// ground truth (9 fields a line).
 	FormatMOT
 	// FormatJSONL is trackink's JSON Lines format: one JSON object per frame.
 	FormatJSONL
+	// FormatSupervision is the CSV that Roboflow supervision's CSVSink writes, with a frame
+	// column the user added (Options.FrameColumn).
+	FormatSupervision
+	// FormatKITTI is KITTI tracking labels or results: 17 or 18 space-separated fields.
+	FormatKITTI
+	// FormatCVAT is CVAT for video 1.1 XML.
+	FormatCVAT
+	// FormatYOLO is Ultralytics YOLO track results: a directory of NAME_<frame>.txt files
+	// with normalised boxes (Load), or one such file (Read).
+	FormatYOLO
 )
 
-// Anchor says where on a MOTChallenge box the box's tracked point sits.
+var formatNames = [...]struct{ short, long string }{
+	FormatAuto:        {"auto", "chosen by name and content"},
+	FormatMOT:         {"mot", "MOTChallenge text"},
+	FormatJSONL:       {"jsonl", "trackink JSON Lines"},
+	FormatSupervision: {"supervision", "supervision CSVSink CSV"},
+	FormatKITTI:       {"kitti", "KITTI tracking labels"},
+	FormatCVAT:        {"cvat", "CVAT for video 1.1 XML"},
+	FormatYOLO:        {"yolo", "Ultralytics YOLO track results"},
+}
+
+// String names the format for people: "MOTChallenge text".
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return fmt.Sprintf("Format(%d)", int(f))
+	}
+	return formatNames[f].long
+}
+
+// Name returns the format's short name, as ParseFormat takes it: "mot", "jsonl".
+func (f Format) Name() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return f.String()
+	}
+	return formatNames[f].short
+}
+
+// ParseFormat returns the format with the given short name (see Format.Name).
+func ParseFormat(name string) (Format, error) {
+	for f, n := range formatNames {
+		if n.short == name {
+			return Format(f), nil
+		}
+	}
+	var names []string
+	for _, n := range formatNames {
+		names = append(names, n.short)
+	}
+	return 0, fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(names, ", "))
+}
+
+// base returns the number the format gives the first frame of a video.
+func (f Format) base() int {
+	switch f {
+	case FormatSupervision, FormatKITTI, FormatCVAT:
+		return 0
+	}
+	return 1
+}
+
+// Anchor says where on a box the box's tracked point sits.
 type Anchor int
 
 const (
@@ -39,15 +98,108 @@ const (
 	Center
 )
 
+// FrameBase says which number a file gives the first frame of its video.
+type FrameBase int
+
+const (
+	// FormatBase is the format's own convention: 1 for MOTChallenge, JSON Lines and YOLO; 0
+	// for KITTI, CVAT and supervision CSV.
+	FormatBase FrameBase = iota
+	// ZeroBased files number the first frame 0.
+	ZeroBased
+	// OneBased files number the first frame 1.
+	OneBased
+)
+
+// ParseFrameBase reads a frame base as a command line gives it: "auto" (or "") for
+// FormatBase, "0" or "1".
+func ParseFrameBase(s string) (FrameBase, error) {
+	switch s {
+	case "", "auto":
+		return FormatBase, nil
+	case "0":
+		return ZeroBased, nil
+	case "1":
+		return OneBased, nil
+	}
+	return 0, fmt.Errorf("--frame-base %q: want 0, 1 or auto", s)
+}
+
+// UntrackedPolicy says what to do with a detection that has no track id.
+type UntrackedPolicy int
+
+const (
+	// SkipUntracked leaves untracked detections out, counting them in a warning.
+	SkipUntracked UntrackedPolicy = iota
+	// DrawUntracked keeps them as boxes with ID NoID: drawn, but with no tracked point, so
+	// no links and no trail.
+	DrawUntracked
+)
+
 // Options tune the readers. The zero value is the default.
 type Options struct {
-	// Anchor places the point that each MOTChallenge box yields. JSON Lines points are
-	// explicit and ignore it.
+	// Anchor places the point that each box yields (every format but JSON Lines, whose
+	// points are explicit).
 	Anchor Anchor
 	// DropIgnored drops MOTChallenge ground-truth rows whose consider_flag is 0 (crowds,
 	// occluders, reflections and the like, which evaluation ignores). By default they are
 	// kept, labelled with their class, so that the picture shows everything the file holds.
 	DropIgnored bool
+	// FrameBase is the number the file gives the video's first frame; trackink's frame
+	// index is the file's frame number - base + 1. The default is the format's own.
+	FrameBase FrameBase
+	// Untracked says what becomes of detections without a track id (supervision CSV with an
+	// empty tracker_id, YOLO lines without an id).
+	Untracked UntrackedPolicy
+	// FrameColumn is the supervision CSV column that holds the frame number: CSVSink has
+	// none of its own, so it is the custom_data key the user added. Default "frame_index".
+	FrameColumn string
+	// Width and Height are the video's size in pixels, by which YOLO's normalised
+	// coordinates are scaled. Required for YOLO, ignored otherwise.
+	Width, Height int
+	// ClassNames names class numbers: ClassNames[i] is class i's name, "" for none (see
+	// ReadClassNames). supervision's class_id and YOLO's cls use it; a class without a name
+	// shows as its number. supervision's class_name column, when present, wins.
+	ClassNames []string
+}
+
+// validate checks the options that do not depend on the input.
+func (o *Options) validate(name string) error {
+	switch {
+	case o.Anchor != BottomCenter && o.Anchor != Center:
+		return fmt.Errorf("scene: reading %s: unknown anchor %d", name, o.Anchor)
+	case o.FrameBase < FormatBase || o.FrameBase > OneBased:
+		return fmt.Errorf("scene: reading %s: unknown frame base %d", name, o.FrameBase)
+	case o.Untracked != SkipUntracked && o.Untracked != DrawUntracked:
+		return fmt.Errorf("scene: reading %s: unknown untracked policy %d", name, o.Untracked)
+	case o.Width < 0 || o.Height < 0:
+		return fmt.Errorf("scene: reading %s: negative size %dx%d", name, o.Width, o.Height)
+	}
+	for i, c := range o.ClassNames {
+		if msg := checkLabel(c); msg != "" {
+			return fmt.Errorf("scene: reading %s: class %d: %s", name, i, msg)
+		}
+	}
+	return nil
+}
+
+// base returns the frame base that applies to format f.
+func (o *Options) base(f Format) int {
+	switch o.FrameBase {
+	case ZeroBased:
+		return 0
+	case OneBased:
+		return 1
+	}
+	return f.base()
+}
+
+// className returns the name of class number c.
+func (o *Options) className(c int) (string, bool) {
+	if c >= 0 && c < len(o.ClassNames) && o.ClassNames[c] != "" {
+		return o.ClassNames[c], true
+	}
+	return "", false
 }
 
 // Limits beyond which a value is taken for corrupt input rather than drawn.
@@ -60,8 +212,8 @@ const (
 	MaxFrame = 10_000_000
 	// MaxID is the highest track id accepted, the int32 limit that MOTChallenge tools share.
 	MaxID = math.MaxInt32
-	// MaxLabelBytes bounds the length of a JSON Lines box label: a label is drawn on one
-	// line next to its box.
+	// MaxLabelBytes bounds the length of a class name or label: it is drawn on one line next
+	// to its box.
 	MaxLabelBytes = 256
 	// MaxLineBytes bounds the length of one input line. A JSON Lines frame with ten thousand
 	// boxes takes about 1 MiB; the limit only stops a file without newlines from being read
@@ -76,8 +228,9 @@ type ParseError struct {
 	File string // the name given to Read, or the path given to Load
 	Line int    // 1-based line number
 	// Field locates the offending value within the line: "field 5 (bb_width)" in
-	// MOTChallenge text, a path such as "boxes[2].w" in JSON Lines. It is empty when the
-	// error concerns the line as a whole.
+	// MOTChallenge text, a path such as "boxes[2].w" in JSON Lines, an element and
+	// attribute such as "box.xtl" in CVAT XML. It is empty when the error concerns the line
+	// as a whole.
 	Field string
 	Msg   string // what is wrong with the value
 }
@@ -91,7 +244,7 @@ func (e *ParseError) Error() string {
 	} else {
 		b.WriteString("line ")
 	}
-	b.WriteString(strconv.Itoa(e.Line))
+	fmt.Fprint(&b, e.Line)
 	b.WriteString(": ")
 	if e.Field != "" {
 		b.WriteString(e.Field)
@@ -101,347 +254,175 @@ func (e *ParseError) Error() string {
 	return b.String()
 }
 
-// Load reads the tracking file at path. The extension picks the reader: .jsonl and .ndjson
-// are JSON Lines, .txt and .csv are MOTChallenge text (case does not matter). Any other
-// name is read as MOTChallenge if its first non-blank line starts with a digit or '#', as
-// JSON Lines if it starts with '{', and is rejected otherwise. An empty file holds no frames.
+// Load reads the tracking file at path, or the directory of YOLO results at path. The
+// extension picks the reader where it can: .jsonl and .ndjson are JSON Lines, .xml is CVAT
+// XML (case does not matter). For .txt the content decides between MOTChallenge, KITTI and a
+// single YOLO file; for .csv between MOTChallenge and supervision CSV; for any other name
+// between all of them (see the README's "Input formats"). An empty file holds no frames.
 func Load(path string, opts Options) (*Tracks, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		return loadYOLODir(path, opts)
+	}
 	return Read(f, path, FormatAuto, opts)
 }
 
 // Read reads tracks from r in the given format; FormatAuto chooses as Load does, using name
-// for the extension. name is also the file name in errors. The input is streamed line by
-// line, so its size is limited by the memory the result needs, not by the input's.
+// for the extension. name is also the file name in errors. The input is streamed, so its
+// size is limited by the memory the result needs, not by the input's.
 func Read(r io.Reader, name string, format Format, opts Options) (*Tracks, error) {
-	if opts.Anchor != BottomCenter && opts.Anchor != Center {
-		return nil, fmt.Errorf("scene: reading %s: unknown anchor %d", name, opts.Anchor)
+	if err := opts.validate(name); err != nil {
+		return nil, err
+	}
+	if format < FormatAuto || format > FormatYOLO {
+		return nil, fmt.Errorf("scene: reading %s: unknown format %d", name, format)
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	// Windows tools, Excel above all, start UTF-8 text with a byte order mark.
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\uFEFF")) {
+		br.Discard(3)
+	}
+	if format == FormatAuto {
+		var err error
+		if format, err = sniff(br, name); err != nil {
+			return nil, err
+		}
 	}
 	var p lineParser
 	switch format {
-	case FormatAuto:
-		p = parserFor(formatOf(name), name, opts) // nil until the content decides
-	case FormatMOT, FormatJSONL:
-		p = parserFor(format, name, opts)
-	default:
-		return nil, fmt.Errorf("scene: reading %s: unknown format %d", name, format)
+	case FormatCVAT:
+		return readCVAT(br, name, opts)
+	case FormatYOLO:
+		return readYOLOFile(br, name, opts)
+	case FormatMOT:
+		p = newMOTReader(name, opts)
+	case FormatJSONL:
+		p = newJSONLReader(name, opts)
+	case FormatSupervision:
+		p = newSupervisionReader(name, opts)
+	case FormatKITTI:
+		p = newKITTIReader(name, opts)
 	}
+	if err := readLines(br, name, p.parseLine); err != nil {
+		return nil, err
+	}
+	return p.finish()
+}
 
+// readLines calls parseLine with each line of r and its 1-based number, without the line
+// terminator.
+func readLines(r io.Reader, name string, parseLine func(n int, line string) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	n := 0
 	for sc.Scan() {
 		n++
-		line := sc.Bytes()
-		if n == 1 {
-			// Windows tools, Excel above all, start UTF-8 text with a byte order mark.
-			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
-		}
-		if p == nil {
-			f, err := sniff(name, n, line)
-			if err != nil {
-				return nil, err
-			}
-			if f == FormatAuto {
-				continue // blank line: still undecided
-			}
-			p = parserFor(f, name, opts)
-		}
-		if err := p.parseLine(n, string(line)); err != nil {
-			return nil, err
+		if err := parseLine(n, string(sc.Bytes())); err != nil {
+			return err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &ParseError{File: name, Line: n + 1,
-				Msg: fmt.Sprintf("line is longer than %d MiB", MaxLineBytes>>20)}
+			return &ParseError{File: name, Line: n + 1, Msg: fmt.Sprintf("line is longer than %d MiB", MaxLineBytes>>20)}
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if p == nil {
-		return &Tracks{}, nil
-	}
-	return p.finish(), nil
-}
-
-// trimSpaces removes spaces, tabs and stray '\r's (whitespace in JSON too) from both ends
-// of s: the readers skip them around values and take a line of nothing else for blank. It
-// is strings.Trim without the cost of building a character set on every call, which showed
-// in the MOT profile.
-func trimSpaces(s string) string {
-	for len(s) > 0 && isSpace(s[0]) {
-		s = s[1:]
-	}
-	for len(s) > 0 && isSpace(s[len(s)-1]) {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
-
-// lineParser is one format's reader, fed one line at a time.
-type lineParser interface {
-	// parseLine parses line number n, without its line terminator.
-	parseLine(n int, line string) error
-	// finish returns what the lines described, once all have parsed.
-	finish() *Tracks
-}
-
-// parserFor returns a reader for f, or nil for FormatAuto.
-func parserFor(f Format, name string, opts Options) lineParser {
-	switch f {
-	case FormatMOT:
-		return newMOTReader(name, opts)
-	case FormatJSONL:
-		return newJSONLReader(name)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }
 
-// formatOf returns the format that name's extension implies, or FormatAuto.
-func formatOf(name string) Format {
+// lineParser is one line-based format's reader, fed one line at a time.
+type lineParser interface {
+	// parseLine parses line number n, without its line terminator.
+	parseLine(n int, line string) error
+	// finish returns what the lines described, once all have parsed.
+	finish() (*Tracks, error)
+}
+
+// sniff decides the format of the input that br holds, from its name's extension and its
+// first line that is neither blank nor a MOTChallenge comment, looking no further than the
+// reader's buffer.
+func sniff(br *bufio.Reader, name string) (Format, error) {
+	var candidates []Format // nil: any
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".jsonl", ".ndjson":
-		return FormatJSONL
-	case ".txt", ".csv":
-		return FormatMOT
+		return FormatJSONL, nil
+	case ".xml":
+		return FormatCVAT, nil
+	case ".txt":
+		candidates = []Format{FormatMOT, FormatKITTI, FormatYOLO}
+	case ".csv":
+		candidates = []Format{FormatMOT, FormatSupervision}
 	}
-	return FormatAuto
-}
-
-// sniff decides the format from line n, the first that is not blank; it returns FormatAuto
-// for a blank line.
-func sniff(name string, n int, line []byte) (Format, error) {
-	line = bytes.TrimLeft(line, " \t\r")
+	buf, err := br.Peek(br.Size())
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	n, comments := 0, false
+	var line []byte
+	for len(line) == 0 && len(buf) > 0 {
+		n++
+		line, buf, _ = bytes.Cut(buf, []byte("\n"))
+		line = bytes.TrimLeft(line, " \t\r")
+		if len(line) > 0 && line[0] == '#' {
+			line, comments = nil, true
+		}
+	}
+	f := formatOfLine(line)
 	switch {
 	case len(line) == 0:
-		return FormatAuto, nil
-	case line[0] >= '0' && line[0] <= '9', line[0] == '#':
-		return FormatMOT, nil
+		return FormatMOT, nil // nothing but blank lines and comments: an empty MOT file
+	case candidates != nil && !slices.Contains(candidates, f), f == FormatAuto && comments:
+		return FormatMOT, nil // its reader says what is wrong
+	case f == FormatAuto:
+		return 0, &ParseError{File: name, Line: n, Msg: "cannot tell the format: the line is none of MOTChallenge " +
+			"(numbers and commas), KITTI (17 or 18 fields, the third a type), JSON Lines ('{'), CVAT XML ('<') or " +
+			"supervision CSV (a header x_min,y_min,…); name the file .txt, .csv, .jsonl, .ndjson or .xml"}
+	}
+	return f, nil
+}
+
+// isNumber reports whether s is a number as the readers take numbers.
+func isNumber(s string) bool {
+	_, msg := parseNumber(s, 64)
+	return msg == ""
+}
+
+// formatOfLine tells the format by the look of a first data line, or returns FormatAuto.
+func formatOfLine(line []byte) Format {
+	switch {
+	case len(line) == 0:
+		return FormatAuto
 	case line[0] == '{':
-		return FormatJSONL, nil
-	}
-	return FormatAuto, &ParseError{File: name, Line: n, Msg: "cannot tell the format: the line starts " +
-		"with neither a digit (MOTChallenge) nor '{' (JSON Lines); name the file .txt, .csv, .jsonl or .ndjson"}
-}
-
-// The parse and check helpers below return an empty message for a good value and otherwise
-// a message that reads on from the field's name, quoting the value as written: the text is
-// what the user can search for in the file.
-
-// parseNumber parses a finite decimal number, rounded to the precision of bitSize (32 or 64):
-// a value stored as float32 is rounded once, straight from the text, as encoding/json
-// and strconv do, rather than twice, through float64.
-func parseNumber(s string, bitSize int) (float64, string) {
-	if v, ok := plainDecimal(s, bitSize); ok {
-		return v, ""
-	}
-	v, err := strconv.ParseFloat(s, bitSize)
-	if err != nil {
-		switch {
-		case s == "":
-			return 0, "empty value"
-		case errors.Is(err, strconv.ErrRange):
-			return 0, s + " is out of range"
+		return FormatJSONL
+	case line[0] == '<':
+		return FormatCVAT
+	case bytes.HasPrefix(line, []byte("x_min,")):
+		return FormatSupervision
+	case bytes.IndexByte(line, ',') >= 0:
+		if c := line[0]; c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' {
+			return FormatMOT
 		}
-		return 0, show(s) + " is not a number"
+		return FormatAuto
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, s + " is not a finite number"
-	}
-	// ParseFloat also takes hexadecimal ("0x1p4") and underscores; no tracker writes those
-	// on purpose.
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-' {
-			return 0, show(s) + " is not a decimal number"
+	f := splitSpaces(string(line), nil)
+	switch n := len(f); {
+	case (n == len(kittiFields)-1 || n == len(kittiFields)) && !isNumber(f[2]):
+		return FormatKITTI
+	case n >= 5 && n <= 7:
+		for _, s := range f {
+			if !isNumber(s) {
+				return FormatAuto
+			}
 		}
+		return FormatYOLO
 	}
-	return v, ""
-}
-
-// pow10 holds the powers of ten that float64 represents exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// plainDecimal parses the short plain decimals that trackers write ("-1", "1234.57")
-// without the generality of strconv.ParseFloat, which took most of the time of reading a
-// MOT file. It reports false for anything else, leaving that to ParseFloat. Its result is
-// exactly ParseFloat's: the digits form an integer that the float type holds exactly, the
-// divisor is a power of ten that it holds exactly, and IEEE division rounds correctly
-// (Clinger's fast path, which strconv takes too, after more work to get there).
-func plainDecimal(s string, bitSize int) (float64, bool) {
-	neg := s != "" && s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	if s == "" || len(s) > 15 { // at most 15 digits: below 2^53, exact in float64
-		return 0, false
-	}
-	var m uint64
-	point := -1 // position of the '.'
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			m = m*10 + uint64(c-'0')
-		case c == '.' && point < 0:
-			point = i
-		default:
-			return 0, false
-		}
-	}
-	frac := 0
-	if point >= 0 {
-		frac = len(s) - point - 1
-		if len(s) == 1 { // "." alone
-			return 0, false
-		}
-	}
-	var v float64
-	if bitSize == 32 {
-		if m >= 1<<24 || frac > 10 { // beyond float32's exact integers and powers of ten
-			return 0, false
-		}
-		v = float64(float32(m) / float32(pow10[frac]))
-	} else {
-		v = float64(m) / pow10[frac]
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
-// parseInt parses an integer. An integral value written as a decimal fraction ("7.0",
-// "7.000000e+00") is accepted as well, because numpy.savetxt writes integers that way.
-func parseInt(s string) (int, string) {
-	if v, ok := smallInt(s); ok {
-		return v, ""
-	}
-	v, msg := parseNumber(s, 64)
-	switch {
-	case msg != "":
-		return 0, msg
-	case v != math.Trunc(v):
-		return 0, s + " is not an integer"
-	case math.Abs(v) > 1e18: // beyond every limit, and beyond what int can hold exactly
-		return 0, s + " is out of range"
-	}
-	return int(v), ""
-}
-
-// smallInt parses an optionally signed run of at most 15 decimal digits. Unlike
-// strconv.Atoi it allocates nothing when s is not one, which matters because it is tried on
-// every frame and id.
-func smallInt(s string) (int, bool) {
-	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	if s == "" || len(s) > 15 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
-
-func checkFrame(v int, s string) string {
-	switch {
-	case v < 1:
-		return s + " is less than 1 (frames are numbered from 1)"
-	case v > MaxFrame:
-		return fmt.Sprintf("%s is beyond the frame limit of %d", s, MaxFrame)
-	}
-	return ""
-}
-
-func checkID(v int, s string) string {
-	switch {
-	case v < 0:
-		return s + " is negative (track ids are 0 or more; MOTChallenge detection files, " +
-			"with id -1, have no tracks to draw)"
-	case v > MaxID:
-		return fmt.Sprintf("%s is beyond the track id limit of %d", s, MaxID)
-	}
-	return ""
-}
-
-func checkCoord(v float64, s string) string {
-	if math.Abs(v) > MaxCoord {
-		return s + " is beyond ±1e7 px"
-	}
-	return ""
-}
-
-func checkSize(v float64, s string) string {
-	switch {
-	case v < 0:
-		return s + " is negative"
-	case v > MaxCoord:
-		return s + " is beyond 1e7 px"
-	}
-	return ""
-}
-
-// checkUnit checks a score or a visibility.
-func checkUnit(v float64, s string) string {
-	if v < 0 || v > 1 {
-		return s + " is outside [0,1]"
-	}
-	return ""
-}
-
-// parseColor parses "#rrggbb" or "#rrggbbaa"; hex digits may be in either case.
-func parseColor(s string) (Color, bool) {
-	if (len(s) != 7 && len(s) != 9) || s[0] != '#' {
-		return Color{}, false
-	}
-	var ch [4]uint8
-	ch[3] = 0xff
-	for i := 1; i < len(s); i += 2 {
-		hi, ok1 := unhex(s[i])
-		lo, ok2 := unhex(s[i+1])
-		if !ok1 || !ok2 {
-			return Color{}, false
-		}
-		ch[i/2] = hi<<4 | lo
-	}
-	return Color{ch[0], ch[1], ch[2], ch[3]}, true
-}
-
-func unhex(c byte) (uint8, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
-// show quotes a value for a message, shortening a long one so that a garbage line does not
-// turn into a garbage error.
-func show(s string) string {
-	const max = 40
-	if len(s) > max {
-		return strconv.Quote(s[:max]) + "…"
-	}
-	return strconv.Quote(s)
+	return FormatAuto
 }

@@ -20,29 +20,50 @@ const (
 )
 
 func TestLoadPicksTheReader(t *testing.T) {
-	box := Box{ID: 1, X: 10, Y: 20, W: 30, H: 40}
-	mot := []Frame{{Index: 1, Boxes: []Box{box}, Points: []Point{{ID: 1, X: 25, Y: 60}}}}
-	jsonl := []Frame{{Index: 1, Boxes: []Box{box}}}
+	box1 := Box{ID: 1, X: 10, Y: 20, W: 30, H: 40}
+	mot := []Frame{{Index: 1, Boxes: []Box{box1}, Points: []Point{{ID: 1, X: 25, Y: 60}}}}
+	jsonl := []Frame{{Index: 1, Boxes: []Box{box1}}}
+	kitti := []Frame{withPoints(1, box(1, 10, 20, 30, 40, "Car", -1))}
+	cvat := []Frame{withPoints(1, box(1, 10, 20, 30, 40, "car", -1))}
+	yolo := []Frame{withPoints(1, box(1, 240, 120, 160, 240, "0", 0.9))}
+	const (
+		kittiLine = "0 1 Car 0 0 -10 10 20 40 60 -1 -1 -1 -1000 -1000 -1000 -10\n"
+		csvLines  = "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n10,20,40,60,,,1,0\n"
+		yoloLine  = "0 0.5 0.5 0.25 0.5 0.9 1\n"
+	)
+	cvatXML := cvatDoc("", `<track id="1" label="car"><box frame="0" xtl="10" ytl="20" xbr="40" ybr="60" outside="0"/></track>`)
 	tests := []struct {
 		file, content string
+		format        Format
 		want          []Frame
 		err           string // the error's text after the path
 	}{
-		{"a.txt", motLine, mot, ""},
-		{"a.CSV", motLine, mot, ""},
-		{"a.jsonl", jsonlLine, jsonl, ""},
-		{"a.NDJSON", jsonlLine, jsonl, ""},
-		{"gt", "\n\n" + motLine, mot, ""},
-		{"gt.dat", "# MOT\n" + motLine, mot, ""},
-		{"comment.md", "\n# Tracks\n", nil, ""}, // a comment alone is an empty MOT file
-		{"frames.log", "\n  " + jsonlLine, jsonl, ""},
-		{"empty.bin", "", nil, ""},
-		{"blank.bin", "\n \n", nil, ""},
-		{"json.txt", jsonlLine, nil, ":1: has 6 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) " +
+		{"a.txt", motLine, FormatMOT, mot, ""},
+		{"a.CSV", motLine, FormatMOT, mot, ""},
+		{"a.jsonl", jsonlLine, FormatJSONL, jsonl, ""},
+		{"a.NDJSON", jsonlLine, FormatJSONL, jsonl, ""},
+		{"gt", "\n\n" + motLine, FormatMOT, mot, ""},
+		{"gt.dat", "# MOT\n" + motLine, FormatMOT, mot, ""},
+		{"comment.md", "\n# Tracks\n", FormatMOT, nil, ""}, // a comment alone is an empty MOT file
+		{"frames.log", "\n  " + jsonlLine, FormatJSONL, jsonl, ""},
+		{"empty.bin", "", FormatMOT, nil, ""},
+		{"blank.bin", "\n \n", FormatMOT, nil, ""},
+		{"0000.txt", kittiLine, FormatKITTI, kitti, ""},
+		{"0001", "\uFEFF" + kittiLine, FormatKITTI, kitti, ""},
+		{"det.csv", csvLines, FormatSupervision, mot, ""},
+		{"det", csvLines, FormatSupervision, mot, ""},
+		{"task.XML", cvatXML, FormatCVAT, cvat, ""},
+		{"annotations", cvatXML, FormatCVAT, cvat, ""},
+		{"clip_1.txt", yoloLine, FormatYOLO, yolo, ""},
+		{"json.txt", jsonlLine, 0, nil, ":1: has 6 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) " +
 			"or 9 (MOT17 ground truth: frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility)"},
-		{"mot.jsonl", motLine, nil, ":1: want an object, got a number"},
-		{"notes.md", "\nTracks\n", nil, ":2: cannot tell the format: the line starts with neither a digit (MOTChallenge) " +
-			"nor '{' (JSON Lines); name the file .txt, .csv, .jsonl or .ndjson"},
+		{"kitti.csv", kittiLine, 0, nil, ":1: has 1 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) " +
+			"or 9 (MOT17 ground truth: frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility)"},
+		{"mot.jsonl", motLine, 0, nil, ":1: want an object, got a number"},
+		{"mot.xml", motLine, 0, nil, ":1: text outside the root element"},
+		{"notes.md", "\nTracks\n", 0, nil, ":2: cannot tell the format: the line is none of MOTChallenge (numbers and commas), " +
+			"KITTI (17 or 18 fields, the third a type), JSON Lines ('{'), CVAT XML ('<') or supervision CSV (a header x_min,y_min,…); " +
+			"name the file .txt, .csv, .jsonl, .ndjson or .xml"},
 	}
 	dir := t.TempDir()
 	for _, tc := range tests {
@@ -51,7 +72,7 @@ func TestLoadPicksTheReader(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			tr, err := Load(path, Options{})
+			tr, err := Load(path, Options{Width: 640, Height: 480})
 			if tc.err != "" {
 				if err == nil || err.Error() != path+tc.err {
 					t.Fatalf("got error %v\nwant %s%s", err, path, tc.err)
@@ -62,10 +83,82 @@ func TestLoadPicksTheReader(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkInvariants(t, tr)
-			if !reflect.DeepEqual(tr.Frames, tc.want) {
-				t.Errorf("got %+v, want %+v", tr.Frames, tc.want)
+			if tr.Format() != tc.format {
+				t.Errorf("read as %s, want %s", tr.Format(), tc.format)
+			}
+			if !reflect.DeepEqual(framesOf(tr), tc.want) {
+				t.Errorf("got %+v, want %+v", framesOf(tr), tc.want)
 			}
 		})
+	}
+}
+
+// TestFrameBase reads a box on the file's first frame, as each format numbers it, with each
+// frame base: trackink's index is the file's frame - base + 1, and a frame below the base is
+// an error.
+func TestFrameBase(t *testing.T) {
+	inputs := []struct {
+		format        Format
+		file          string
+		first, second string // one box on the format's first frame, and on the frame before it
+	}{
+		{FormatMOT, "t.txt", "1,1,0,0,1,1,1,-1,-1,-1", "0,1,0,0,1,1,1,-1,-1,-1"},
+		{FormatJSONL, "t.jsonl", `{"frame":1,"points":[{"id":1,"x":0,"y":0}]}`, `{"frame":0,"points":[{"id":1,"x":0,"y":0}]}`},
+		{FormatKITTI, "t.txt", "0 1 Car 0 0 0 0 0 1 1 0 0 0 0 0 0 0", "-1 1 Car 0 0 0 0 0 1 1 0 0 0 0 0 0 0"},
+		{FormatSupervision, "t.csv", "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n0,0,1,1,0,,1,0",
+			"x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n0,0,1,1,0,,1,-1"},
+		{FormatCVAT, "t.xml", cvatDoc("", `<track id="1" label="a"><points frame="0" outside="0" points="0,0"/></track>`),
+			cvatDoc("", `<track id="1" label="a"><points frame="-1" outside="0" points="0,0"/></track>`)},
+		{FormatYOLO, "v_1.txt", "0 0.5 0.5 0.1 0.1 0.5 1", ""},
+		{FormatYOLO, "v_0.txt", "0 0.5 0.5 0.1 0.1 0.5 1", ""},
+	}
+	for _, in := range inputs {
+		base := in.format.base()
+		if in.file == "v_0.txt" {
+			base = 0 // the file of frame 0
+		}
+		for _, fb := range []FrameBase{FormatBase, ZeroBased, OneBased} {
+			opts := Options{FrameBase: fb, Width: 10, Height: 10}
+			readBase := map[FrameBase]int{FormatBase: in.format.base(), ZeroBased: 0, OneBased: 1}[fb]
+			tr, err := readString(in.file, in.format, opts, in.first)
+			switch {
+			case base < readBase:
+				if err == nil || !strings.Contains(err.Error(), "is less than 1 (frames are numbered from 1 here; "+
+					"if the file counts from 0, read it with --frame-base 0)") {
+					t.Errorf("%s %s, frame base %d: got %v, want the hint", in.format, in.file, readBase, err)
+				}
+			case err != nil:
+				t.Errorf("%s %s, frame base %d: %v", in.format, in.file, readBase, err)
+			case tr.FirstIndex() != base-readBase+1:
+				t.Errorf("%s %s, frame base %d: index %d, want %d", in.format, in.file, readBase, tr.FirstIndex(), base-readBase+1)
+			}
+			if in.second == "" || base != 0 || readBase != 0 {
+				continue
+			}
+			if _, err := readString(in.file, in.format, opts, in.second); err == nil ||
+				!strings.Contains(err.Error(), "-1 is negative (frames are numbered from 0 here)") {
+				t.Errorf("%s, frame base 0, frame -1: got %v", in.format, err)
+			}
+		}
+	}
+}
+
+func TestParseFrameBaseAndFormat(t *testing.T) {
+	for s, want := range map[string]FrameBase{"": FormatBase, "auto": FormatBase, "0": ZeroBased, "1": OneBased} {
+		if got, err := ParseFrameBase(s); got != want || err != nil {
+			t.Errorf("ParseFrameBase(%q) = %v, %v", s, got, err)
+		}
+	}
+	if _, err := ParseFrameBase("2"); err == nil || err.Error() != `--frame-base "2": want 0, 1 or auto` {
+		t.Errorf("ParseFrameBase(2): %v", err)
+	}
+	for f := FormatMOT; f <= FormatYOLO; f++ {
+		if got, err := ParseFormat(f.Name()); got != f || err != nil {
+			t.Errorf("ParseFormat(%q) = %v, %v", f.Name(), got, err)
+		}
+	}
+	if _, err := ParseFormat("xml"); err == nil || err.Error() != `unknown format "xml": want one of auto, mot, jsonl, supervision, kitti, cvat, yolo` {
+		t.Errorf("ParseFormat(xml): %v", err)
 	}
 }
 
@@ -79,7 +172,7 @@ func TestLoadMissingFile(t *testing.T) {
 func TestReadSniffsAStream(t *testing.T) {
 	for _, input := range []string{motLine, jsonlLine} {
 		tr, err := readString("", FormatAuto, Options{}, input)
-		if err != nil || len(tr.Frames) != 1 {
+		if err != nil || tr.Len() != 1 {
 			t.Fatalf("%q: got %+v, %v", input, tr, err)
 		}
 	}
@@ -90,13 +183,22 @@ func TestReadSniffsAStream(t *testing.T) {
 }
 
 func TestReadRejectsBadArguments(t *testing.T) {
-	if _, err := readString("a.txt", Format(9), Options{}, motLine); err == nil ||
-		err.Error() != "scene: reading a.txt: unknown format 9" {
-		t.Errorf("format 9: got %v", err)
+	tests := []struct {
+		format Format
+		opts   Options
+		want   string
+	}{
+		{Format(9), Options{}, "unknown format 9"},
+		{FormatMOT, Options{Anchor: 7}, "unknown anchor 7"},
+		{FormatMOT, Options{FrameBase: 3}, "unknown frame base 3"},
+		{FormatMOT, Options{Untracked: 2}, "unknown untracked policy 2"},
+		{FormatMOT, Options{Width: -1}, "negative size -1x0"},
+		{FormatMOT, Options{ClassNames: []string{"a", "b\n"}}, `class 1: "b\n" contains the control character U+000A`},
 	}
-	if _, err := readString("a.txt", FormatMOT, Options{Anchor: 7}, motLine); err == nil ||
-		err.Error() != "scene: reading a.txt: unknown anchor 7" {
-		t.Errorf("anchor 7: got %v", err)
+	for _, tc := range tests {
+		if _, err := readString("a.txt", tc.format, tc.opts, motLine); err == nil || err.Error() != "scene: reading a.txt: "+tc.want {
+			t.Errorf("%+v: got %v, want %s", tc.opts, err, tc.want)
+		}
 	}
 }
 

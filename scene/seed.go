@@ -61,12 +61,13 @@ func (s *SeedScene) Frame(n int, f *Frame) {
 	}
 }
 
-// Seed returns frames 1 to frames of the seed scene for a w × h frame.
-func Seed(w, h, frames int) *Tracks {
+// Seed returns frames 1 to frames of the seed scene for a w × h frame (NewTracks makes
+// Tracks of them).
+func Seed(w, h, frames int) []Frame {
 	s := NewSeed(w, h)
-	t := &Tracks{Frames: make([]Frame, frames)}
-	for n := range frames {
-		s.Frame(n+1, &t.Frames[n])
+	fs := make([]Frame, frames)
+	for n := range fs {
+		s.Frame(n+1, &fs[n])
 	}
-	return t
+	return fs
 }

@@ -6,7 +6,7 @@ func TestSeedSceneStaysInsideTheFrame(t *testing.T) {
 	for _, size := range [][2]int{{SeedWidth, SeedHeight}, {641, 479}, {320, 180}} {
 		w, h := float32(size[0]), float32(size[1])
 		tr := Seed(size[0], size[1], 600)
-		for _, f := range tr.Frames {
+		for _, f := range tr {
 			if len(f.Boxes) != 100 || len(f.Points) != 100 {
 				t.Fatalf("frame %d: %d boxes, %d points", f.Index, len(f.Boxes), len(f.Points))
 			}

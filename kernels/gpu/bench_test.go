@@ -11,7 +11,7 @@ import (
 
 // seedFrame builds frame 1 of the seed benchmark scene at w × h in the default style.
 func seedFrame(b *testing.B, f *overlay.Font, w, h int) *overlay.Primitives {
-	sf := &scene.Seed(w, h, 1).Frames[0]
+	sf := &scene.Seed(w, h, 1)[0]
 	g, err := knn.New(knn.Options{K: knn.DefaultK})
 	if err != nil {
 		b.Fatal(err)

@@ -1,0 +1,486 @@
+package scene
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// cvatReader reads CVAT for video 1.1 XML: <annotations> holding <meta> and one <track> per
+// object, each a list of shapes on frames. It streams the file with encoding/xml's Token,
+// holding one track's shapes at a time.
+type cvatReader struct {
+	d    *xml.Decoder
+	r    *byteReader // the decoder's input
+	file string
+	b    *builder
+	line int // where the token last read starts
+
+	// stop is the task's last frame, as the file numbers it, from <meta>; -1 if not given.
+	// A track whose last shape is not outside lasts until then, as in CVAT.
+	stop   int
+	tracks map[int]int // track id → line of its <track>
+	// unended counts tracks that end without outside="1" when stop is unknown.
+	unended int
+	skipped map[string]int // tracks not drawn, by the reason
+	shapes  []cvatShape    // the current track's
+}
+
+// cvatShape is one <box> or <points> of a track: a box (x0, y0)–(x1, y1), or a point (x0, y0).
+type cvatShape struct {
+	frame, line    int // frame as trackink numbers it
+	outside        bool
+	x0, y0, x1, y1 float64
+}
+
+// readCVAT reads CVAT for video XML from r.
+func readCVAT(r io.ByteReader, name string, opts Options) (*Tracks, error) {
+	br := &byteReader{r: r}
+	c := &cvatReader{d: xml.NewDecoder(br), r: br, file: name, stop: -1,
+		b: newBuilder(name, "", opts.base(FormatCVAT)), tracks: make(map[int]int), skipped: make(map[string]int)}
+	if err := c.read(); err != nil {
+		return nil, err
+	}
+	if c.unended > 0 {
+		c.b.warn("%d tracks end without outside=\"1\" and <meta> gives neither stop_frame nor size: each is drawn up to its last shape", c.unended)
+	}
+	for _, why := range slices.Sorted(maps.Keys(c.skipped)) {
+		c.b.warn("%d tracks not drawn: %s", c.skipped[why], why)
+	}
+	return c.b.finish(FormatCVAT, opts.Anchor)
+}
+
+// next returns the next token, noting the line it starts on.
+func (c *cvatReader) next() (xml.Token, error) {
+	c.line, _ = c.d.InputPos()
+	tok, err := c.d.Token()
+	return tok, c.wrap(err)
+}
+
+// skip skips the rest of the element whose start was read last.
+func (c *cvatReader) skip() error { return c.wrap(c.d.Skip()) }
+
+// wrap turns the decoder's errors about the document into ParseErrors, passing on read
+// errors and io.EOF.
+func (c *cvatReader) wrap(err error) error {
+	var se *xml.SyntaxError
+	switch {
+	case err == nil || err == io.EOF:
+		return err
+	case c.r.err != nil:
+		return fmt.Errorf("%s: %w", c.file, c.r.err)
+	case errors.As(err, &se):
+		return &ParseError{File: c.file, Line: se.Line, Msg: "malformed XML: " + se.Msg}
+	}
+	line, _ := c.d.InputPos()
+	return &ParseError{File: c.file, Line: line, Msg: "malformed XML: " + strings.TrimPrefix(err.Error(), "xml: ")}
+}
+
+// byteReader is the decoder's input, which keeps the error of a failed read, so that a read
+// error is not taken for malformed XML.
+type byteReader struct {
+	r   io.ByteReader
+	err error
+}
+
+func (b *byteReader) ReadByte() (byte, error) {
+	c, err := b.r.ReadByte()
+	if err != nil && err != io.EOF {
+		b.err = err
+	}
+	return c, err
+}
+
+// Read makes byteReader an io.Reader, as xml.NewDecoder's signature asks; the decoder itself
+// reads through ReadByte.
+func (b *byteReader) Read(p []byte) (int, error) {
+	for i := range p {
+		c, err := b.ReadByte()
+		if err != nil {
+			return i, err
+		}
+		p[i] = c
+	}
+	return len(p), nil
+}
+
+func (c *cvatReader) fail(field, msg string) error {
+	return &ParseError{File: c.file, Line: c.line, Field: field, Msg: msg}
+}
+
+// read reads the document: the root element, then its children.
+func (c *cvatReader) read() error {
+	for {
+		tok, err := c.next()
+		if err == io.EOF {
+			return nil // an empty file, or one of comments alone
+		}
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local != "annotations" {
+				return c.fail("", fmt.Sprintf("the root element is <%s>, not <annotations>: not CVAT XML", t.Name.Local))
+			}
+			if err := c.annotations(); err != nil {
+				return err
+			}
+			return c.end()
+		case xml.CharData:
+			if c.text(t) {
+				return c.fail("", "text outside the root element")
+			}
+		}
+	}
+}
+
+// end checks that nothing but comments and space follow the root element.
+func (c *cvatReader) end() error {
+	for {
+		tok, err := c.next()
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			return c.fail("", fmt.Sprintf("<%s> after the root element", t.Name.Local))
+		case xml.CharData:
+			if c.text(t) {
+				return c.fail("", "text after the root element")
+			}
+		}
+	}
+}
+
+// text reports whether d, the token just read, holds more than white space, and if so moves
+// c.line to the line where its last character other than a space is. (The decoder has turned
+// the token's line ends into "\n", so its own count of the lines after that character, up to
+// where the token ends, is the way back to the file's lines.)
+func (c *cvatReader) text(d xml.CharData) bool {
+	last := bytes.LastIndexFunc(d, func(r rune) bool { return !unicode.IsSpace(r) })
+	if last < 0 {
+		return false
+	}
+	end, _ := c.d.InputPos()
+	c.line = max(c.line, end-bytes.Count(d[last:], []byte("\n")))
+	return true
+}
+
+// children calls child with each child element of the element whose start tag was read
+// last, up to its end tag, passing over text.
+func (c *cvatReader) children(child func(xml.StartElement) error) error {
+	for {
+		tok, err := c.next()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.EndElement:
+			return nil
+		case xml.StartElement:
+			if err := child(t); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// annotations reads the children of <annotations>.
+func (c *cvatReader) annotations() error {
+	return c.children(func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "meta":
+			return c.meta()
+		case "track":
+			return c.track(t)
+		case "image":
+			return c.fail("", "<image>: this is CVAT for images; export the task as CVAT for video 1.1")
+		}
+		return c.skip() // version, tags and what later versions add
+	})
+}
+
+// meta reads <meta>, keeping the last frame of its task or job: its stop_frame or, in files
+// from CVAT versions that write none, the frame before its size.
+func (c *cvatReader) meta() error {
+	var path []string
+	var text strings.Builder
+	size := -1
+	for {
+		tok, err := c.next()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			path = append(path, t.Name.Local)
+			text.Reset()
+		case xml.CharData:
+			if text.Len() < 64 {
+				text.Write(t)
+			}
+		case xml.EndElement:
+			if len(path) == 0 {
+				if c.stop < 0 && size > 0 {
+					c.stop = c.b.base + size - 1
+				}
+				return nil
+			}
+			if len(path) == 2 && (path[0] == "task" || path[0] == "job") && (path[1] == "stop_frame" || path[1] == "size") {
+				s := strings.TrimSpace(text.String())
+				v, msg := parseInt(s)
+				if msg == "" && path[1] == "size" {
+					msg = checkFrame(v, s, 0) // a count of frames
+				} else if msg == "" {
+					msg = checkFrame(v, s, c.b.base)
+				}
+				if msg != "" {
+					return c.fail(path[1], msg)
+				}
+				if path[1] == "size" {
+					size = v
+				} else {
+					c.stop = v
+				}
+			}
+			path = path[:len(path)-1]
+		}
+	}
+}
+
+// track reads one <track> and adds what it shows, frame by frame.
+func (c *cvatReader) track(start xml.StartElement) error {
+	trackLine := c.line
+	var id int
+	var label string
+	var haveID, haveLabel bool
+	for _, a := range start.Attr {
+		switch a.Name.Local {
+		case "id":
+			v, msg := parseInt(a.Value)
+			if msg == "" {
+				msg = checkID(v, a.Value)
+			}
+			if msg != "" {
+				return c.fail("track.id", msg)
+			}
+			id, haveID = v, true
+		case "label":
+			if msg := checkLabel(a.Value); msg != "" {
+				return c.fail("track.label", msg)
+			}
+			label, haveLabel = a.Value, true
+		}
+	}
+	switch {
+	case !haveID:
+		return c.fail("track", `missing "id"`)
+	case !haveLabel:
+		return c.fail("track", `missing "label"`)
+	}
+	if prev, ok := c.tracks[id]; ok {
+		return c.fail("track.id", fmt.Sprintf("track %d already appears on line %d", id, prev))
+	}
+	c.tracks[id] = trackLine
+
+	c.shapes = c.shapes[:0]
+	kind, skip := "", ""
+	err := c.children(func(t xml.StartElement) error {
+		name := t.Name.Local
+		switch {
+		case name != "box" && name != "points":
+			skip = fmt.Sprintf("<%s> shapes (trackink draws boxes and points)", name)
+			return c.skip()
+		case kind != "" && kind != name:
+			return c.fail(name, fmt.Sprintf("track %d mixes <%s> and <%s>", id, kind, name))
+		}
+		kind = name
+		why, err := c.shape(t)
+		if why != "" && skip == "" {
+			skip = why
+		}
+		return err
+	})
+	switch {
+	case err != nil:
+		return err
+	case skip != "":
+		c.skipped[skip]++
+		return nil
+	}
+	return c.add(id, label, kind)
+}
+
+// shape reads a <box> or <points> element and its <attribute> children into c.shapes. It
+// returns why the track cannot be drawn, if it cannot.
+func (c *cvatReader) shape(start xml.StartElement) (string, error) {
+	el := start.Name.Local
+	s := cvatShape{line: c.line}
+	var have uint
+	var skip string
+	required := []string{"frame", "outside", "xtl", "ytl", "xbr", "ybr"}
+	if el == "points" {
+		required = []string{"frame", "outside", "points"}
+	}
+	coords := []*float64{&s.x0, &s.y0, &s.x1, &s.y1}
+	for _, a := range start.Attr {
+		k := slices.Index(required, a.Name.Local)
+		field := el + "." + a.Name.Local
+		if k >= 0 {
+			have |= 1 << k
+		}
+		switch a.Name.Local {
+		case "frame":
+			v, msg := parseInt(a.Value)
+			if msg == "" {
+				msg = checkFrame(v, a.Value, c.b.base)
+			}
+			if msg != "" {
+				return "", c.fail(field, msg)
+			}
+			s.frame = v - c.b.base + 1
+		case "outside", "occluded", "keyframe":
+			if a.Value != "0" && a.Value != "1" {
+				return "", c.fail(field, show(a.Value)+" is not 0 or 1")
+			}
+			if a.Name.Local == "outside" {
+				s.outside = a.Value == "1"
+			}
+		case "xtl", "ytl", "xbr", "ybr":
+			k := slices.Index([]string{"xtl", "ytl", "xbr", "ybr"}, a.Name.Local)
+			v, msg := parseNumber(strings.TrimSpace(a.Value), 64)
+			if msg == "" {
+				msg = checkCoord(v, a.Value)
+			}
+			if msg != "" {
+				return "", c.fail(field, msg)
+			}
+			*coords[k] = v
+		case "points":
+			pts := strings.Split(a.Value, ";")
+			if len(pts) > 1 {
+				skip = "points shapes of several points (trackink tracks one point a track)"
+				continue
+			}
+			x, y, ok := strings.Cut(pts[0], ",")
+			if !ok {
+				return "", c.fail(field, show(a.Value)+` is not "x,y"`)
+			}
+			for i, v := range []string{x, y} {
+				f, msg := parseNumber(strings.TrimSpace(v), 64)
+				if msg == "" {
+					msg = checkCoord(f, v)
+				}
+				if msg != "" {
+					return "", c.fail(field, msg)
+				}
+				*coords[i] = f
+			}
+		case "rotation":
+			v, msg := parseNumber(strings.TrimSpace(a.Value), 64)
+			if msg != "" {
+				return "", c.fail(field, msg)
+			}
+			if v != 0 && v != 360 {
+				skip = "rotated boxes"
+			}
+		}
+	}
+	for k, name := range required {
+		if have&(1<<k) == 0 {
+			return "", c.fail(el, fmt.Sprintf("missing %q", name))
+		}
+	}
+	if el == "box" {
+		for _, axis := range []struct {
+			lo, hi *float64
+			names  string
+		}{{&s.x0, &s.x1, "xbr"}, {&s.y0, &s.y1, "ybr"}} {
+			if *axis.hi < *axis.lo {
+				return "", c.fail(el+"."+axis.names, "the box's right or bottom edge lies before its left or top")
+			}
+		}
+	}
+	c.shapes = append(c.shapes, s)
+	return skip, c.attributes(el)
+}
+
+// attributes reads the <attribute name="…">value</attribute> children of a shape, up to the
+// shape's end tag. Their values are not drawn.
+func (c *cvatReader) attributes(el string) error {
+	return c.children(func(t xml.StartElement) error {
+		if t.Name.Local != "attribute" {
+			return c.fail(el, fmt.Sprintf("unexpected <%s> in <%s>", t.Name.Local, el))
+		}
+		if !slices.ContainsFunc(t.Attr, func(a xml.Attr) bool { return a.Name.Local == "name" }) {
+			return c.fail("attribute", `missing "name"`)
+		}
+		return c.skip()
+	})
+}
+
+// add adds the current track's shapes: each shape on its frame, the frames between two shapes
+// interpolated linearly as CVAT does (unless the first is outside), and the frames after the
+// last shape up to the task's stop frame unless it is outside.
+func (c *cvatReader) add(id int, label, kind string) error {
+	shapes := c.shapes
+	slices.SortStableFunc(shapes, func(a, b cvatShape) int { return cmp.Compare(a.frame, b.frame) })
+	for i := 1; i < len(shapes); i++ {
+		if shapes[i].frame == shapes[i-1].frame {
+			later := max(shapes[i].line, shapes[i-1].line)
+			return &ParseError{File: c.file, Line: later, Field: kind + ".frame", Msg: fmt.Sprintf("track %d has two shapes in frame %d (also line %d)",
+				id, shapes[i].frame+c.b.base-1, min(shapes[i].line, shapes[i-1].line))}
+		}
+	}
+	if len(shapes) == 0 {
+		return nil
+	}
+	class := c.b.class(label)
+	emit := func(frame, line int, s cvatShape) {
+		if kind == "points" {
+			c.b.addPoint(frame, line, pointRecord{id: int32(id), x: float32(s.x0), y: float32(s.y0)})
+		} else {
+			c.b.addBox(frame, line, boxRecord{id: int32(id), x: float32(s.x0), y: float32(s.y0),
+				w: float32(s.x1 - s.x0), h: float32(s.y1 - s.y0), class: class, flags: yieldPoint})
+		}
+	}
+	for i, s := range shapes {
+		if s.outside {
+			continue
+		}
+		emit(s.frame, s.line, s)
+		next := s // the shape the frames after s lead to; s itself after the last
+		end := s.frame
+		switch {
+		case i+1 < len(shapes):
+			next, end = shapes[i+1], shapes[i+1].frame-1
+		case c.stop >= 0:
+			end = c.stop - c.b.base + 1
+		default:
+			c.unended++
+		}
+		for f := s.frame + 1; f <= end; f++ {
+			t := float64(f-s.frame) / float64(next.frame-s.frame)
+			if next.frame == s.frame {
+				t = 0
+			}
+			emit(f, s.line, cvatShape{x0: lerp(s.x0, next.x0, t), y0: lerp(s.y0, next.y0, t),
+				x1: lerp(s.x1, next.x1, t), y1: lerp(s.y1, next.y1, t)})
+		}
+	}
+	return nil
+}
+
+// lerp is CVAT's interpolation, p0 + (p1 - p0) × t, in float64.
+func lerp(p0, p1, t float64) float64 { return p0 + (p1-p0)*t }

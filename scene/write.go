@@ -1,0 +1,178 @@
+package scene
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Write writes t to w in format f, FormatJSONL or FormatMOT, with the frames numbered from 1
+// (trackink's indexes, which both formats' readers take back by default). It returns what the
+// format could not hold, one line each, for the caller to show: JSON Lines holds everything,
+// MOTChallenge results hold tracked boxes with scores and no more.
+//
+// Reading what Write wrote, with the options t was read with, gives t back: the same frames,
+// boxes and points. Numbers are written in the fewest digits that read back exactly.
+func Write(w io.Writer, t *Tracks, f Format) (lost []string, err error) {
+	bw := bufio.NewWriter(w)
+	switch f {
+	case FormatJSONL:
+		writeJSONL(bw, t)
+	case FormatMOT:
+		lost = writeMOT(bw, t)
+	default:
+		return nil, fmt.Errorf("scene: cannot write %s; only %s and %s", f, FormatJSONL, FormatMOT)
+	}
+	return lost, bw.Flush()
+}
+
+func writeJSONL(w *bufio.Writer, t *Tracks) {
+	var line []byte
+	for f := range t.All() {
+		line = append(line[:0], `{"frame":`...)
+		line = strconv.AppendInt(line, int64(f.Index), 10)
+		if len(f.Points) > 0 {
+			line = append(line, `,"points":[`...)
+			for i, p := range f.Points {
+				if i > 0 {
+					line = append(line, ',')
+				}
+				line = append(line, `{"id":`...)
+				line = strconv.AppendInt(line, int64(p.ID), 10)
+				line = appendMember(line, "x", p.X)
+				line = appendMember(line, "y", p.Y)
+				line = appendColor(line, p.Color, p.HasColor)
+				line = append(line, '}')
+			}
+			line = append(line, ']')
+		}
+		if len(f.Boxes) > 0 {
+			line = append(line, `,"boxes":[`...)
+			for i, b := range f.Boxes {
+				if i > 0 {
+					line = append(line, ',')
+				}
+				line = append(line, '{')
+				if b.ID != NoID {
+					line = append(line, `"id":`...)
+					line = strconv.AppendInt(line, int64(b.ID), 10)
+					line = append(line, ',')
+				}
+				line = append(line, `"x":`...)
+				line = appendFloat(line, b.X)
+				line = appendMember(line, "y", b.Y)
+				line = appendMember(line, "w", b.W)
+				line = appendMember(line, "h", b.H)
+				if b.Class != "" {
+					line = append(line, `,"label":`...)
+					line = appendString(line, b.Class)
+				}
+				if b.HasScore {
+					line = appendMember(line, "score", b.Score)
+				}
+				line = appendColor(line, b.Color, b.HasColor)
+				line = append(line, '}')
+			}
+			line = append(line, ']')
+		}
+		line = append(line, "}\n"...)
+		w.Write(line)
+	}
+}
+
+// appendFloat appends v in the fewest digits that parse back to it as a float32.
+func appendFloat(b []byte, v float32) []byte { return strconv.AppendFloat(b, float64(v), 'g', -1, 32) }
+
+// appendString appends s as a JSON string. Labels are valid UTF-8 without control characters
+// (checkLabel), so only quotes and backslashes need escapes.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
+}
+
+// appendMember appends ,"key":v.
+func appendMember(b []byte, key string, v float32) []byte {
+	b = append(b, `,"`...)
+	b = append(b, key...)
+	b = append(b, `":`...)
+	return appendFloat(b, v)
+}
+
+// appendColor appends ,"color":"#rrggbb" or "#rrggbbaa" when has is set.
+func appendColor(b []byte, c Color, has bool) []byte {
+	if !has {
+		return b
+	}
+	b = append(b, `,"color":"`...)
+	b = fmt.Appendf(b, "#%02x%02x%02x", c.R, c.G, c.B)
+	if c.A != 0xff {
+		b = fmt.Appendf(b, "%02x", c.A)
+	}
+	return append(b, '"')
+}
+
+func writeMOT(w *bufio.Writer, t *Tracks) []string {
+	var classes, colors, untracked, points, pointless, scores, ones int
+	var line []byte
+	for i := range t.frames {
+		box0, box1, point0, point1 := t.span(i)
+		points += point1 - point0
+		for k := box0; k < box1; k++ {
+			r := t.boxes.at(k)
+			switch {
+			case r.id == NoID:
+				untracked++
+				continue
+			case r.flags&yieldPoint == 0:
+				pointless++
+			}
+			if r.class != 0 {
+				classes++
+			}
+			if r.flags&hasColor != 0 {
+				colors++
+			}
+			line = strconv.AppendInt(line[:0], int64(t.frames[i].index), 10)
+			line = append(line, ',')
+			line = strconv.AppendInt(line, int64(r.id), 10)
+			for _, v := range []float32{r.x, r.y, r.w, r.h} {
+				line = append(line, ',')
+				line = appendFloat(line, v)
+			}
+			if r.flags&hasScore != 0 {
+				scores++
+				if r.score == 1 {
+					ones++
+				}
+				line = append(line, ',')
+				line = appendFloat(line, r.score)
+			} else {
+				line = append(line, ",-1"...)
+			}
+			line = append(line, ",-1,-1,-1\n"...)
+			w.Write(line)
+		}
+	}
+	var lost []string
+	note := func(n int, format string, a ...any) {
+		if n > 0 {
+			lost = append(lost, fmt.Sprintf(format, append([]any{n}, a...)...))
+		}
+	}
+	note(untracked, "%d untracked boxes not written: MOTChallenge rows need a track id")
+	note(points, "%d tracked points not written: MOTChallenge holds boxes only")
+	note(classes, "%d class names not written: MOTChallenge results have no class column")
+	note(colors, "%d colours not written")
+	note(pointless, "%d boxes without a tracked point will yield one when read back (every MOTChallenge box does)")
+	if scores > 0 && ones == scores {
+		lost = append(lost, "every score is 1, which MOTChallenge readers take for the placeholder: read back, no box has a score")
+	}
+	return lost
+}
