@@ -35,6 +35,7 @@ func init() {
 		"bench":   {"benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", runBench},
 		"doctor":  {"report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", runDoctor},
 		"demo":    {"synthesise a 4K clip with audio and render the seed scene onto it", runDemo},
+		"tracks":  {"say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", runTracks},
 		"version": {"print the version", runVersion},
 	}
 }
@@ -128,15 +129,22 @@ func newFlagSet(name, usage, examples string, out io.Writer) *pflag.FlagSet {
 }
 
 // parse parses the flags, mapping errors to usage errors and refusing stray arguments.
-func parse(fs *pflag.FlagSet, args []string) error {
+func parse(fs *pflag.FlagSet, args []string) error { return parseWith(fs, args, 0, "") }
+
+// parseWith parses the flags and wants exactly n positional arguments, described by what
+// when they are missing.
+func parseWith(fs *pflag.FlagSet, args []string, n int, what string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
 		}
 		return usageError{err}
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	switch {
+	case fs.NArg() > n:
+		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(n))}
+	case fs.NArg() < n:
+		return usageError{fmt.Errorf("give %s", what)}
 	}
 	return nil
 }

@@ -236,3 +236,41 @@ func TestEmulatedBackendMatchesCPU(t *testing.T) {
 		t.Errorf("--backend cuda in a build without CUDA: exit %d, %s", code, stderr)
 	}
 }
+
+// TestTracksCommand: tracks says what a file holds and converts it; a file numbered from 0
+// is refused with the flag that reads it, and read with it.
+func TestTracksCommand(t *testing.T) {
+	dir := t.TempDir()
+	kitti := filepath.Join(dir, "0001.txt")
+	os.WriteFile(kitti, []byte("0 1 Car 0 0 -10 100 120 200 180 1.5 1.6 3.9 1 1 10 0.1\n"+
+		"0 -1 DontCare -1 -1 -10 10 10 20 20 -1 -1 -1 -1000 -1000 -1000 -10\n"+
+		"1 2 Pedestrian 0 0 -10 300 100 330 190 1.5 1.6 3.9 1 1 10 0.1\n"), 0o644)
+	code, stdout, stderr := trackink("tracks", kitti)
+	if code != 0 || !strings.Contains(stdout, "KITTI") || !strings.Contains(stdout, "Car 1, Pedestrian 1") || !strings.Contains(stdout, "DontCare") {
+		t.Errorf("tracks: exit %d, %s %s", code, stdout, stderr)
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	if code, _, stderr := trackink("tracks", kitti, "--to", "jsonl", "-o", out); code != 0 {
+		t.Fatalf("--to jsonl: exit %d, %s", code, stderr)
+	}
+	b, _ := os.ReadFile(out)
+	if got := strings.Count(string(b), "\n"); got != 2 || !strings.Contains(string(b), `"label":"Pedestrian"`) {
+		t.Errorf("converted file:\n%s", b)
+	}
+	if code, _, stderr := trackink("tracks", kitti, "--to", "jsonl", "-o", out); code != 1 || !strings.Contains(stderr, "-y") {
+		t.Errorf("converting onto an existing file without -y: exit %d, %s", code, stderr)
+	}
+	zero := filepath.Join(dir, "zero.txt")
+	os.WriteFile(zero, []byte("0,1,10,10,20,20,1,-1,-1,-1\n"), 0o644)
+	if code, _, stderr := trackink("tracks", zero); code != 1 || !strings.Contains(stderr, "--frame-base 0") {
+		t.Errorf("a 0-based MOT file: exit %d, %s; want the fix named", code, stderr)
+	}
+	if code, stdout, stderr := trackink("tracks", zero, "--frame-base", "0"); code != 0 || !strings.Contains(stdout, "from 1 to 1") {
+		t.Errorf("--frame-base 0: exit %d, %s %s", code, stdout, stderr)
+	}
+	for _, args := range [][]string{{"tracks"}, {"tracks", kitti, "--to", "csv", "-o", out}, {"tracks", kitti, "-o", out}, {"tracks", kitti, "--untracked", "maybe"}} {
+		if code, _, stderr := trackink(args...); code != 2 {
+			t.Errorf("%v: exit %d, %s; want a usage error", args, code, stderr)
+		}
+	}
+}

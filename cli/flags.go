@@ -64,11 +64,11 @@ func flagError(fs *pflag.FlagSet, err error) error {
 // styleFlags are the drawing, link and backend flags shared by render and bench. Sizes
 // default to overlay.Auto: the seed scene's look at 2160 lines, scaled to the frame.
 type styleFlags struct {
-	style                 overlay.Style
-	noLabels, dropIgnored bool
-	links                 knn.Options
-	anchor, backend       string
-	workers               int
+	style    overlay.Style
+	noLabels bool
+	links    knn.Options
+	backend  string
+	workers  int
 }
 
 // register adds the flags; searchFlag names the search-backend flag (render calls it
@@ -100,8 +100,6 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag string) {
 	fs.IntVar(&s.links.MaxDegree, "max-degree", 0, "keep at most this many links per point, shortest first (0 = off)")
 	fs.Float64Var(&s.links.Hysteresis, "hysteresis", knn.DefaultHysteresis, "keep a link while it stays within (1+h) of qualifying, so jitter does not make links blink (0 = off)")
 	fs.StringVar(&s.links.Backend, searchFlag, knn.DefaultBackend, "nearest-neighbour search: "+strings.Join(knn.Backends(), ", ")+" (all exact)")
-	fs.StringVar(&s.anchor, "anchor", "bottom", "tracked point of a MOTChallenge box: bottom (bottom-centre) or centre")
-	fs.BoolVar(&s.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
 	fs.StringVar(&s.backend, "backend", "cpu", "renderer: cpu, cuda (needs a CUDA build and a GPU), emu (the CUDA kernels emulated on the CPU: slow, for checking), auto (cuda when usable, else cpu)")
 	fs.IntVar(&s.workers, "workers", 0, "render threads")
 	fs.Lookup("workers").DefValue = "one per CPU"
@@ -122,15 +120,63 @@ func (s *styleFlags) options(fs *pflag.FlagSet, timed bool) (overlay.Options, er
 	return o, nil
 }
 
-// readerOptions are the scene readers' options.
-func (s *styleFlags) readerOptions() (scene.Options, error) {
-	switch strings.ToLower(s.anchor) {
+// trackFlags are the tracking-file readers' flags, shared by render and tracks.
+type trackFlags struct {
+	path                string
+	anchor, frameBase   string
+	untracked, frameCol string
+	classNames          string
+	dropIgnored         bool
+}
+
+func (t *trackFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&t.anchor, "anchor", "bottom", "tracked point of a box: bottom (bottom-centre) or centre")
+	fs.BoolVar(&t.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
+	fs.StringVar(&t.frameBase, "frame-base", "auto", "the number the tracks give the video's first frame: 0, 1, or auto (the format's own: 0 for KITTI, CVAT and supervision CSV, 1 otherwise)")
+	fs.StringVar(&t.untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
+	fs.StringVar(&t.frameCol, "frame-column", "frame_index", "supervision CSV: the column holding the frame number")
+	fs.StringVar(&t.classNames, "class-names", "", "class names for class numbers: a file of one name a line, or a data YAML's names")
+}
+
+// options are the readers' options for a video or picture of w × h pixels (YOLO's
+// normalised coordinates are scaled by it).
+func (t *trackFlags) options(w, h int) (scene.Options, error) {
+	o := scene.Options{DropIgnored: t.dropIgnored, FrameColumn: t.frameCol, Width: w, Height: h}
+	switch strings.ToLower(t.anchor) {
 	case "bottom", "bottom-centre", "bottom-center":
-		return scene.Options{Anchor: scene.BottomCenter, DropIgnored: s.dropIgnored}, nil
+		o.Anchor = scene.BottomCenter
 	case "centre", "center":
-		return scene.Options{Anchor: scene.Center, DropIgnored: s.dropIgnored}, nil
+		o.Anchor = scene.Center
+	default:
+		return o, usageError{fmt.Errorf("--anchor %q: want bottom or centre", t.anchor)}
 	}
-	return scene.Options{}, usageError{fmt.Errorf("--anchor %q: want bottom or centre", s.anchor)}
+	var err error
+	if o.FrameBase, err = scene.ParseFrameBase(t.frameBase); err != nil {
+		return o, usageError{fmt.Errorf("--frame-base: %w", err)}
+	}
+	switch t.untracked {
+	case "skip":
+		o.Untracked = scene.SkipUntracked
+	case "draw":
+		o.Untracked = scene.DrawUntracked
+	default:
+		return o, usageError{fmt.Errorf("--untracked %q: want skip or draw", t.untracked)}
+	}
+	if t.classNames != "" {
+		if o.ClassNames, err = scene.ReadClassNames(t.classNames); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// load reads the tracking file for a w × h video or picture.
+func (t *trackFlags) load(w, h int) (*scene.Tracks, error) {
+	o, err := t.options(w, h)
+	if err != nil {
+		return nil, err
+	}
+	return scene.Load(t.path, o)
 }
 
 // backendFor returns the constructor of a named backend.

@@ -20,8 +20,8 @@ import (
 
 type renderFlags struct {
 	style     styleFlags
+	tracks    trackFlags
 	input     string
-	tracks    string
 	sceneName string
 	frame     int
 	output    string
@@ -51,13 +51,14 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	var f renderFlags
 	fs := newFlagSet("render", "-i INPUT (--tracks FILE | --scene seed) -o OUTPUT [flags]", renderExamples, stderr)
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
-	fs.StringVar(&f.tracks, "tracks", "", "tracking data: MOTChallenge text (.txt) or trackink JSON Lines (.jsonl)")
+	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (README \"Input formats\")")
 	fs.StringVar(&f.sceneName, "scene", "", "a built-in scene instead of --tracks: seed")
 	fs.IntVar(&f.frame, "frame", 1, "for a picture: the tracking frame to draw (1-based, as in MOTChallenge)")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
 	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists")
 	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
 	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
+	f.tracks.register(fs)
 	f.style.register(fs, "knn")
 	f.video.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -67,7 +68,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if (f.tracks == "") == (f.sceneName == "") {
+	if (f.tracks.path == "") == (f.sceneName == "") {
 		return usageError{errors.New("give exactly one of --tracks FILE and --scene seed")}
 	}
 	if f.sceneName != "" && f.sceneName != "seed" {
@@ -120,11 +121,7 @@ func (f *renderFlags) loadTracks(w, h int) (*scene.Tracks, error) {
 	if f.sceneName == "seed" {
 		return scene.NewTracks(scene.Seed(w, h, f.frame))
 	}
-	ro, err := f.style.readerOptions()
-	if err != nil {
-		return nil, err
-	}
-	return scene.Load(f.tracks, ro)
+	return f.tracks.load(w, h)
 }
 
 func frameSpan(t *scene.Tracks) string {

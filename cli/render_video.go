@@ -13,7 +13,6 @@ import (
 
 	"trackink/kernels/device"
 	"trackink/overlay"
-	"trackink/scene"
 	"trackink/video"
 )
 
@@ -78,14 +77,14 @@ func renderVideo(f *renderFlags, opts overlay.Options, stderr io.Writer) error {
 	src := &trackSource{}
 	tracksName := "the seed scene"
 	if f.sceneName == "" {
-		ro, err := f.style.readerOptions()
+		info, err := video.Probe(f.input)
 		if err != nil {
 			return err
 		}
-		if src.tracks, err = scene.Load(f.tracks, ro); err != nil {
+		if src.tracks, err = f.tracks.load(info.Width, info.Height); err != nil {
 			return err
 		}
-		tracksName = f.tracks
+		tracksName = f.tracks.path
 	}
 	say := func(format string, a ...any) {
 		if !f.video.quiet {

@@ -7,23 +7,34 @@ import (
 	"trackink/scene"
 )
 
-// AddBoxLabel adds the label "#id class score" for box b: on the box's top edge, outside the
-// box; moved inside the box when it would leave the top of the frame, and shifted left or up
-// to stay inside the frame. A box wholly outside the frame gets no label.
+// AddBoxLabel adds the label "#id class score" for box b (an untracked box has no "#id"; one
+// with nothing to say gets no label): on the box's top edge, outside the box; moved inside
+// the box when it would leave the top of the frame, and shifted left or up to stay inside
+// the frame. A box wholly outside the frame gets no label.
 func (p *Primitives) AddBoxLabel(b *scene.Box, c scene.Color, stroke float32, font *Font, w, h int) {
 	if b.X+b.W < 0 || b.Y+b.H < 0 || b.X > float32(w) || b.Y > float32(h) {
 		return
 	}
 	start := len(p.text)
-	p.text = append(p.text, '#')
-	p.text = strconv.AppendInt(p.text, int64(b.ID), 10)
+	space := func() {
+		if len(p.text) > start {
+			p.text = append(p.text, ' ')
+		}
+	}
+	if b.ID != scene.NoID {
+		p.text = append(p.text, '#')
+		p.text = strconv.AppendInt(p.text, int64(b.ID), 10)
+	}
 	if b.Class != "" {
-		p.text = append(p.text, ' ')
+		space()
 		p.text = append(p.text, b.Class...)
 	}
 	if b.HasScore {
-		p.text = append(p.text, ' ')
+		space()
 		p.text = strconv.AppendFloat(p.text, float64(b.Score), 'f', 2, 32)
+	}
+	if len(p.text) == start {
+		return // an untracked box with neither class nor score: nothing to say
 	}
 	text := p.text[start:len(p.text):len(p.text)]
 	lw, lh := font.LabelSize(text)

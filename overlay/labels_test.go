@@ -50,7 +50,12 @@ func TestLabelText(t *testing.T) {
 	var p Primitives
 	p.AddBoxLabel(&scene.Box{ID: 42, X: 10, Y: 50, W: 10, H: 10, Class: "car", Score: 0.876, HasScore: true}, TrackColor(42), 2, font, 200, 200)
 	p.AddBoxLabel(&scene.Box{ID: 7, X: 10, Y: 50, W: 10, H: 10}, TrackColor(7), 2, font, 200, 200)
-	for i, want := range []string{"#42 car 0.88", "#7"} {
+	p.AddBoxLabel(&scene.Box{ID: scene.NoID, X: 10, Y: 50, W: 10, H: 10, Class: "car", Score: 0.5, HasScore: true}, TrackColor(1), 2, font, 200, 200)
+	p.AddBoxLabel(&scene.Box{ID: scene.NoID, X: 10, Y: 50, W: 10, H: 10}, TrackColor(1), 2, font, 200, 200)
+	if len(p.Labels) != 3 {
+		t.Fatalf("%d labels, want 3: an untracked box without class or score has none", len(p.Labels))
+	}
+	for i, want := range []string{"#42 car 0.88", "#7", "car 0.50"} {
 		if got := string(p.Labels[i].Text); got != want {
 			t.Errorf("label %d: %q, want %q", i, got, want)
 		}

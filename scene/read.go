@@ -122,7 +122,7 @@ func ParseFrameBase(s string) (FrameBase, error) {
 	case "1":
 		return OneBased, nil
 	}
-	return 0, fmt.Errorf("--frame-base %q: want 0, 1 or auto", s)
+	return 0, fmt.Errorf("frame base %q: want 0, 1 or auto", s)
 }
 
 // UntrackedPolicy says what to do with a detection that has no track id.

@@ -149,7 +149,7 @@ func TestParseFrameBaseAndFormat(t *testing.T) {
 			t.Errorf("ParseFrameBase(%q) = %v, %v", s, got, err)
 		}
 	}
-	if _, err := ParseFrameBase("2"); err == nil || err.Error() != `--frame-base "2": want 0, 1 or auto` {
+	if _, err := ParseFrameBase("2"); err == nil || err.Error() != `frame base "2": want 0, 1 or auto` {
 		t.Errorf("ParseFrameBase(2): %v", err)
 	}
 	for f := FormatMOT; f <= FormatYOLO; f++ {

@@ -58,6 +58,27 @@ func openInput(path string) (*input, error) {
 	return in, nil
 }
 
+// Info describes a video's picture, read without decoding it.
+type Info struct {
+	Width, Height int
+	// Frames is what the container promises, or duration × frame rate; 0 when unknown.
+	Frames      int
+	PixelFormat string
+}
+
+// Probe opens the video at path and reads what Info holds, the way Transcode opens it.
+func Probe(path string) (Info, error) {
+	_, detach := attachFFmpegLog(func(string) {})
+	defer detach()
+	in, err := openInput(path)
+	if err != nil {
+		return Info{}, err
+	}
+	defer in.close()
+	par := in.vs.CodecParameters()
+	return Info{Width: par.Width(), Height: par.Height(), Frames: in.expectedFrames(), PixelFormat: par.PixelFormat().String()}, nil
+}
+
 func (in *input) close() {
 	in.fc.CloseInput()
 	in.fc.Free()

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"trackink/scene"
+	"trackink/video"
+)
+
+const tracksExamples = `Examples:
+  # What trackink understood of a tracker's output: format, frames, tracks, classes, extent:
+  trackink tracks results.csv
+
+  # Ultralytics YOLO results are normalised: give the video (or its size) to scale them:
+  trackink tracks runs/track/exp/labels -i in.mp4 --class-names data.yaml
+
+  # Convert KITTI labels to trackink JSON Lines (frames renumbered from 1):
+  trackink tracks 0001.txt --to jsonl -o 0001.jsonl`
+
+func runTracks(args []string, stdout, stderr io.Writer) error {
+	var t trackFlags
+	fs := newFlagSet("tracks", "FILE [--to jsonl|mot -o OUTPUT] [flags]", tracksExamples, stderr)
+	to := fs.String("to", "", "convert to this format: jsonl (everything) or mot (tracked boxes)")
+	out := fs.StringP("output", "o", "", "with --to: the converted file")
+	overwrite := fs.BoolP("yes", "y", false, "overwrite the output if it exists")
+	in := fs.StringP("input", "i", "", "the video the tracks belong to (its size scales YOLO's normalised coordinates)")
+	w := fs.Int("width", 0, "the video's width, instead of -i")
+	h := fs.Int("height", 0, "the video's height, instead of -i")
+	t.register(fs)
+	if err := parseWith(fs, args, 1, "the tracking file (or YOLO results directory)"); err != nil {
+		return err
+	}
+	t.path = fs.Arg(0)
+	var format scene.Format
+	switch *to {
+	case "":
+		if *out != "" {
+			return usageError{errors.New("-o goes with --to jsonl or --to mot")}
+		}
+	case "jsonl":
+		format = scene.FormatJSONL
+	case "mot":
+		format = scene.FormatMOT
+	default:
+		return usageError{fmt.Errorf("--to %q: want jsonl or mot", *to)}
+	}
+	if *to != "" {
+		if err := checkOutput(*out, *overwrite); err != nil {
+			return err
+		}
+	}
+	if *in != "" {
+		info, err := video.Probe(*in)
+		if err != nil {
+			return err
+		}
+		*w, *h = info.Width, info.Height
+	}
+	tracks, err := t.load(*w, *h)
+	if err != nil {
+		return err
+	}
+	sum := tracks.Summary()
+	if err := sum.WriteText(stdout); err != nil {
+		return err
+	}
+	if *to == "" {
+		return nil
+	}
+	return writeAtomic(*out, *overwrite, func(wr io.Writer) error {
+		lost, err := scene.Write(wr, tracks, format)
+		for _, l := range lost {
+			fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", l)
+		}
+		return err
+	})
+}
