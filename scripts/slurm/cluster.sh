@@ -19,8 +19,9 @@
 #
 # Runs as root: slurmd launches jobs as the submitting user, and the daemons run as root here
 # (SlurmUser=root). No systemd needed: the daemons run in the foreground (-F / -D) under
-# setsid, detached from the caller. Containers: ProctrackType=proctrack/linuxproc and
-# TaskPlugin=task/none, so slurmd never touches cgroups.
+# setsid, detached from the caller. Containers and chroots: ProctrackType=proctrack/linuxproc
+# and TaskPlugin=task/none, so no job touches cgroups, and a cgroup.conf naming cgroup/v1 so
+# that slurmd 22.05 does not die detecting the cgroup version where /sys/fs/cgroup is absent.
 #
 # Environment:
 #   SLURM_START_TIMEOUT  seconds start waits for the node to be idle (default 90)
@@ -246,6 +247,19 @@ write_config() {
   node=${node#NodeName=}
   echo "$node" >"$D/etc/nodename"
   : >"$D/etc/plugstack.conf"
+  # slurmd 22.05 initialises a cgroup plugin whatever the proctrack and task plugins are, and
+  # its default (autodetect) fails where /sys/fs/cgroup is missing or unusual (chroots, some
+  # containers: "cgroup filesystem not mounted in /sys/fs/cgroup/"). Naming cgroup/v1 skips
+  # the detection; with proctrack/linuxproc and task/none nothing ever uses it. (The plugin
+  # cannot be disabled before Slurm 24.05.) slurmd reads cgroup.conf beside slurm.conf.
+  cat >"$D/etc/cgroup.conf" <<EOF
+CgroupPlugin=cgroup/v1
+CgroupAutomount=no
+ConstrainCores=no
+ConstrainRAMSpace=no
+ConstrainSwapSpace=no
+ConstrainDevices=no
+EOF
   cat >"$CONF" <<EOF
 # Written by trackink scripts/slurm/cluster.sh start: a one-node test cluster under $D.
 ClusterName=trackinktest
@@ -347,6 +361,9 @@ cmd_start() {
   rm -f "$D"/log/*.out "$D"/log/*.log
   trap start_failed EXIT
 
+  local port
+  port=$(pick_ports)
+
   # munge: a fresh key for this cluster; its own socket (the cluster's AuthInfo names it).
   dd if=/dev/urandom of="$D/munge/munge.key" bs=1024 count=1 status=none
   chmod 600 "$D/munge/munge.key"
@@ -361,8 +378,6 @@ cmd_start() {
   done
   [ "$ok" -eq 1 ] || die "munged did not come up (a credential could not be encoded and decoded through $SOCK)"
 
-  local port
-  port=$(pick_ports)
   write_config "$port"
   launch slurmctld slurmctld -D -f "$CONF"
   launch slurmd slurmd -D -f "$CONF"
