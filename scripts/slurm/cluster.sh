@@ -34,9 +34,13 @@ set -euo pipefail
 
 prog=cluster.sh
 die() { echo "$prog: $*" >&2; exit 1; }
-usage() {
-  sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//' >&2
-  exit 2
+usage() { # usage [STATUS]: the header comment, to stderr when it is an error
+  if [ "${1:-2}" -eq 0 ]; then
+    sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
+  else
+    sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//' >&2
+  fi
+  exit "${1:-2}"
 }
 log() { echo "$prog: $*" >&2; }
 
@@ -506,6 +510,6 @@ case "$sub" in
   status) [ "$#" -eq 1 ] || usage; cmd_status "$1" ;;
   env) [ "$#" -eq 1 ] || usage; set_dir "$1"; [ -f "$CONF" ] || die "no cluster config in $D"; echo "export SLURM_CONF=$CONF" ;;
   logs) [ "$#" -eq 1 ] || usage; set_dir "$1"; print_logs 2>&1 ;;
-  -h|--help|help) usage ;;
+  -h|--help|help) usage 0 ;;
   *) echo "$prog: unknown subcommand '$sub'" >&2; usage ;;
 esac
