@@ -7,6 +7,15 @@ BIN     := bin/trackink
 DEMO_OUT ?= demo.mp4
 FAKECUDA := $(CURDIR)/bin/fakecuda
 
+# Every fuzz target, as package:Target: the parsers of everything a user hands trackink.
+FUZZ := scene:FuzzMOT scene:FuzzJSONL scene:FuzzSupervision scene:FuzzKITTI scene:FuzzCVAT \
+	scene:FuzzYOLO scene:FuzzClassNames cli:FuzzStyleFile
+
+# fuzz runs every target in FUZZ for $(1) each.
+define fuzz
+	set -e; for t in $(FUZZ); do $(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(1) ./$${t%%:*}; done
+endef
+
 .PHONY: all setup setup-cuda build test vet fmt-check goldens demo bench fuzz clean \
 	kernels-fatbin cuda-check cuda-fake kernels-asan build-cuda
 
@@ -24,18 +33,12 @@ build: setup
 # The test suite: formatting, vet, every package's tests (goldens included, the CUDA kernels
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
 # the kernels and the cuda build, the CUDA device's host code against the fake driver, the
-# renderer's worker pool under the race detector, and a short fuzz of every track reader.
+# renderer's worker pool under the race detector, and a short fuzz of every parser.
 test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake
 	$(GO) test -count=1 ./...
 	$(GO) test -tags faiss -count=1 ./knn
 	$(GO) test -race -count=1 ./render ./composite
-	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=10s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzJSONL -fuzztime=10s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzSupervision -fuzztime=10s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzKITTI -fuzztime=10s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzCVAT -fuzztime=10s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzYOLO -fuzztime=10s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzClassNames -fuzztime=10s ./scene
+	$(call fuzz,10s)
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -89,13 +92,7 @@ kernels-asan: setup
 	CGO_LDFLAGS="-fsanitize=undefined" $(GO) test -asan -count=1 ./kernels/...
 
 fuzz: setup
-	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=60s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzJSONL -fuzztime=60s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzSupervision -fuzztime=60s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzKITTI -fuzztime=60s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzCVAT -fuzztime=60s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzYOLO -fuzztime=60s ./scene
-	$(GO) test -run='^$$' -fuzz=FuzzClassNames -fuzztime=60s ./scene
+	$(call fuzz,60s)
 
 clean:
 	rm -rf bin golden-failures kernels/kernels.fatbin

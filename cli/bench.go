@@ -60,9 +60,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	e2e := fs.String("e2e", "", "time a whole render of this video (or \"synth\": a 3 s 4K clip) against plain ffmpeg")
 	preset := fs.String("preset", "ultrafast", "with --e2e: the x264 preset of both runs")
 	crf := fs.Int("crf", 23, "with --e2e: the x264 CRF of both runs")
-	style.register(fs, "knn-backend")
+	style.register(fs, "knn-backend", "seed")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if style.listLooks {
+		printLooks(stdout)
+		return nil
 	}
 	if *knnMode {
 		for _, n := range *points {

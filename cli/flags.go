@@ -26,10 +26,16 @@ var fieldFlags = map[string][]string{
 	"overlay.Style.CurveWidth":       {"curve-width"},
 	"overlay.Style.BoxStroke":        {"box-stroke"},
 	"overlay.Style.TrailWidth":       {"trail-width"},
-	"overlay.Style.LinkOpacity":      {"link-opacity"},
-	"overlay.Style.FillOpacity":      {"fill-opacity"},
 	"overlay.Style.Roundness":        {"roundness"},
+	"overlay.Style.BoxOpacity":       {"box-opacity"},
+	"overlay.Style.FillOpacity":      {"fill-opacity"},
+	"overlay.Style.LinkOpacity":      {"link-opacity"},
+	"overlay.Style.PointOpacity":     {"point-opacity"},
+	"overlay.Style.LabelOpacity":     {"label-opacity"},
 	"overlay.Style.TrailOpacity":     {"trail-opacity"},
+	"overlay.Style.Palette":          {"palette"},
+	"overlay.Style.LabelFormat":      {"label"},
+	"overlay.Style.LabelWords":       {"label-words"},
 	"overlay.Style.Trail":            {"trail"},
 	"overlay.Style.Bend":             {"bend"},
 	"overlay.Style.LabelSize":        {"label-size"},
@@ -61,52 +67,102 @@ func flagError(fs *pflag.FlagSet, err error) error {
 	return usageError{err}
 }
 
-// styleFlags are the drawing, link and backend flags shared by render and bench. Sizes
-// default to overlay.Auto: the seed scene's look at 2160 lines, scaled to the frame.
+// styleFlags are the drawing, link and backend flags shared by render and bench: a built-in
+// look (--look), changed by a style file (--style) and by the flags themselves (style.go). Sizes default to overlay.Auto: scaled to the
+// frame's height.
 type styleFlags struct {
-	style    overlay.Style
-	noLabels bool
-	links    knn.Options
-	backend  string
-	workers  int
+	style       overlay.Style
+	noLabels    bool
+	labelWords  string
+	links       knn.Options
+	backend     string
+	workers     int
+	look, file  string
+	defaultLook string
+	listLooks   bool
+	keys        []string // the flags a style file may set
 }
 
 // register adds the flags; searchFlag names the search-backend flag (render calls it
-// --knn; bench, whose --knn selects the link benchmark, --knn-backend).
-func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag string) {
+// --knn; bench, whose --knn selects the link benchmark, --knn-backend). defaultLook is the
+// look without --look.
+func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
+	s.defaultLook = defaultLook
 	st := &s.style
-	*st = overlay.DefaultStyle()
+	*st, _ = overlay.Preset(defaultLook)
+	before := map[string]bool{}
+	fs.VisitAll(func(f *pflag.Flag) { before[f.Name] = true })
+	fs.StringVar(&s.look, "look", defaultLook, "a built-in look to start from: "+lookList()+" (--list-looks describes them)")
+	fs.StringVar(&s.file, "style", "", "a style file (TOML: any of the style flags as key = value) applied over the look; flags win")
+	fs.BoolVar(&s.listLooks, "list-looks", false, "list the built-in looks and what each is for")
 	auto := func(v *float32, name, defaultText, usage string) {
-		fs.Float32Var(v, name, overlay.Auto, usage)
-		fs.Lookup(name).DefValue = defaultText
+		fs.Float32Var(v, name, *v, usage)
+		if *v == overlay.Auto {
+			fs.Lookup(name).DefValue = defaultText
+		}
 	}
 	auto(&st.PointRadius, "point-radius", "5 px at 2160 lines, scaled", "radius of tracked points in px, 0 hides them")
 	auto(&st.LineWidth, "line-width", "2 px at 2160 lines, scaled", "width of straight links in px, 0 hides them")
 	auto(&st.CurveWidth, "curve-width", "as --line-width", "width of curved links in px, 0 hides them")
 	fs.Float32Var(&st.Bend, "bend", st.Bend, "curve bend: control point offset as a fraction of the link's length")
-	fs.Float32Var(&st.LinkOpacity, "link-opacity", st.LinkOpacity, "opacity of links, 0..1")
 	auto(&st.BoxStroke, "box-stroke", "3 px at 2160 lines, scaled", "box outline width in px, 0 for none")
-	fs.Float32Var(&st.FillOpacity, "fill-opacity", st.FillOpacity, "opacity of box fills, 0..1")
 	fs.Float32Var(&st.Roundness, "roundness", st.Roundness, "box corner radius as a fraction of half the shorter side, 0..1")
 	fs.IntVar(&st.LabelSize, "label-size", 0, "label font size in px")
 	fs.Lookup("label-size").DefValue = "frame height / 54, at least 10"
-	fs.BoolVar(&s.noLabels, "no-labels", false, "do not draw box labels")
-	fs.IntVar(&st.Trail, "trail", 0, "draw each track's last N positions as a fading curve (0 = off)")
+	fs.BoolVar(&s.noLabels, "no-labels", !st.Labels, "do not draw box labels")
+	fs.StringVar(&st.LabelFormat, "label", st.LabelFormat, `label text: fields {id} {class} {score} {frame} {x} {y} {w} {h} {age} {word}, numbers as {score:.2f}; a word whose field has no value is left out`)
+	fs.Lookup("label").DefValue = overlay.DefaultLabelFormat
+	fs.StringVar(&s.labelWords, "label-words", "", "a file of words, one a line, that {word} picks from (one per track, never changing)")
+	fs.BoolVar(&st.LabelsOverlap, "labels-overlap", st.LabelsOverlap, "place every label above its box even where it covers another (default: labels move out of each other's way)")
+	fs.IntVar(&st.Trail, "trail", st.Trail, "draw each track's last N positions as a fading curve (0 = off)")
 	auto(&st.TrailWidth, "trail-width", "3 px at 2160 lines, scaled", "trail width in px")
-	fs.Float32Var(&st.TrailOpacity, "trail-opacity", st.TrailOpacity, "opacity of a trail's newest end, 0..1")
+	fs.Var(colorByValue{&st.ColorBy}, "color-by", "what picks an item's colour: track or class")
+	fs.StringVar(&st.Palette, "palette", overlay.DefaultPalette, "the colours items take: "+strings.Join(overlay.Palettes(), ", "))
+	for _, c := range []struct {
+		v    *overlay.OptionalColor
+		name string
+		what string
+	}{{&st.BoxColor, "box-color", "box outlines"}, {&st.FillColor, "fill-color", "box fills"}, {&st.LinkColor, "link-color", "links"},
+		{&st.PointColor, "point-color", "tracked points"}, {&st.TrailColor, "trail-color", "trails"},
+		{&st.LabelColor, "label-color", "label backgrounds"}, {&st.LabelTextColor, "label-text-color", "label text"}} {
+		auto := "each item's own colour"
+		if c.name == "label-text-color" {
+			auto = "black or white, whichever reads on the background"
+		}
+		fs.Var(colorValue{c.v}, c.name, "#rrggbb[aa] for all "+c.what+" (auto: "+auto+")")
+	}
+	for _, o := range []struct {
+		v    *float32
+		name string
+		what string
+	}{{&st.BoxOpacity, "box-opacity", "box outlines"}, {&st.FillOpacity, "fill-opacity", "box fills"}, {&st.LinkOpacity, "link-opacity", "links"},
+		{&st.PointOpacity, "point-opacity", "tracked points"}, {&st.LabelOpacity, "label-opacity", "label backgrounds"},
+		{&st.TrailOpacity, "trail-opacity", "a trail's newest end"}} {
+		fs.Float32Var(o.v, o.name, *o.v, "opacity of "+o.what+", 0..1")
+	}
 	fs.IntVar(&s.links.K, "k", knn.DefaultK, "link each point to its k nearest neighbours")
 	fs.Float64Var(&s.links.MaxDY, "max-dy", 0, "drop links whose vertical extent exceeds this many px (0 = off)")
 	fs.Float64Var(&s.links.MaxDist, "max-dist", 0, "drop links longer than this many px (0 = off)")
 	fs.IntVar(&s.links.MaxDegree, "max-degree", 0, "keep at most this many links per point, shortest first (0 = off)")
 	fs.Float64Var(&s.links.Hysteresis, "hysteresis", knn.DefaultHysteresis, "keep a link while it stays within (1+h) of qualifying, so jitter does not make links blink (0 = off)")
+	// A style file sets the look: every flag added so far but the preset and file themselves.
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !before[f.Name] && f.Name != "look" && f.Name != "style" && f.Name != "list-looks" {
+			s.keys = append(s.keys, f.Name)
+		}
+	})
 	fs.StringVar(&s.links.Backend, searchFlag, knn.DefaultBackend, "nearest-neighbour search: "+strings.Join(knn.Backends(), ", ")+" (all exact)")
 	fs.StringVar(&s.backend, "backend", "cpu", "renderer: cpu, cuda (needs a CUDA build and a GPU), emu (the CUDA kernels emulated on the CPU: slow, for checking), auto (cuda when usable, else cpu)")
 	fs.IntVar(&s.workers, "workers", 0, "render threads")
 	fs.Lookup("workers").DefValue = "one per CPU"
 }
 
-// options returns the drawer's options, validated; errors name the flag of fs.
+// options returns the drawer's options: the preset, then the style file, then the flags
+// given on the command line; validated, errors naming the flag of fs.
 func (s *styleFlags) options(fs *pflag.FlagSet, timed bool) (overlay.Options, error) {
+	if err := s.applyLook(fs); err != nil {
+		return overlay.Options{}, err
+	}
 	newBackend, err := backendFor(s.backend)
 	if err != nil {
 		return overlay.Options{}, err
@@ -114,6 +170,11 @@ func (s *styleFlags) options(fs *pflag.FlagSet, timed bool) (overlay.Options, er
 	o := overlay.Options{Style: s.style, Links: s.links, NewBackend: newBackend,
 		Backend: overlay.BackendOptions{Workers: s.workers, Timed: timed}}
 	o.Style.Labels = !s.noLabels
+	if s.labelWords != "" {
+		if o.Style.LabelWords, err = readWords(s.labelWords); err != nil {
+			return o, err
+		}
+	}
 	if err := o.Validate(); err != nil {
 		return o, flagError(fs, err)
 	}

@@ -59,10 +59,14 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
 	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
 	f.tracks.register(fs)
-	f.style.register(fs, "knn")
+	f.style.register(fs, "knn", "default")
 	f.video.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if f.style.listLooks {
+		printLooks(stdout)
+		return nil
 	}
 	opts, err := f.style.options(fs, f.video.statsJSON != "")
 	if err != nil {

@@ -196,19 +196,48 @@ var Scenes = []Scene{
 		About: "the seed scene sped up 8×, with 30-frame trails: smooth, fading, seamless where pieces join",
 		Draw: func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 			seed := scene.NewSeed(w, h)
-			st := overlay.DefaultStyle().ForHeight(h)
+			st := seedStyle(h)
 			st.Trail, st.Labels, st.FillOpacity = 30, false, 0.08
-			trails := overlay.NewTrails(st.Trail)
+			b, err := overlay.NewBuilder(st, font, w, h)
+			if err != nil {
+				return err
+			}
 			var f scene.Frame
 			for n := 1; n <= 60; n++ {
 				seed.Frame(8*n, &f) // 8× faster, so that 30 frames make a visible path
 				f.Index = n
-				trails.Update(&f)
+				b.Build(p, &f, nil)
 			}
-			p.Build(&f, nil, &st, font, w, h)
-			trails.AddTo(p, &f, &st)
 			return nil
 		},
+	},
+	{
+		Name: "look-default", Width: 960, Height: 540,
+		About: "the default look on 20 tracks: boxes with labels out of each other's way, straight links, points",
+		Draw:  lookScene("default", nil),
+	},
+	{
+		Name: "look-clean", Width: 960, Height: 540,
+		About: "the clean look: boxes and labels coloured by class (three classes), no links",
+		Draw:  lookScene("clean", nil),
+	},
+	{
+		Name: "look-plexus", Width: 960, Height: 540,
+		About: "the plexus look: neon links and points with 20-frame trails, thin boxes, no labels",
+		Draw:  lookScene("plexus", nil),
+	},
+	{
+		Name: "labels-colors", Width: 960, Height: 540,
+		About: "a label template with every field, {word} from a list, untracked boxes, element colours and opacities",
+		Draw: lookScene("default", func(st *overlay.Style) {
+			st.LabelFormat = "{word}#{id} {class} {score:.1f} f{frame} age{age} {x:.0f},{y:.0f} {w:.0f}x{h:.0f}"
+			st.LabelWords = []string{"Ava ", "Bo ", "Cy "}
+			st.BoxColor, _ = overlay.ParseOptionalColor("#ffffffcc")
+			st.LinkColor, _ = overlay.ParseOptionalColor("#00e5ff")
+			st.LabelColor, _ = overlay.ParseOptionalColor("#101418")
+			st.LabelTextColor, _ = overlay.ParseOptionalColor("#ffd400")
+			st.FillOpacity, st.LabelOpacity, st.PointOpacity = 0.05, 0.7, 0.5
+		}),
 	},
 	{
 		Name: "seed-small", Width: 960, Height: 540,
@@ -217,7 +246,7 @@ var Scenes = []Scene{
 	},
 }
 
-// seedScene draws frame 1 of the seed scene at the golden's size, in the default style, with
+// seedScene draws frame 1 of the seed scene at the golden's size, in the seed look, with
 // links from the k-nearest-neighbour graph.
 func seedScene(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 	f := &scene.Seed(w, h, 1)[0]
@@ -230,7 +259,61 @@ func seedScene(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 	if err != nil {
 		return err
 	}
-	st := overlay.DefaultStyle().ForHeight(h)
-	p.Build(f, edges, &st, font, w, h)
+	b, err := overlay.NewBuilder(seedStyle(h), font, w, h)
+	if err != nil {
+		return err
+	}
+	b.Build(p, f, edges)
 	return nil
+}
+
+// seedStyle is the preset "seed" at height h.
+func seedStyle(h int) overlay.Style {
+	st, _ := overlay.Preset("seed")
+	return st.ForHeight(h)
+}
+
+// lookScene draws 20 tracks of the seed scene (every fifth) sped up 4×, 12 frames in, in a built-in look
+// changed by edit, with the k = 3 link graph; the boxes take three classes, and two are
+// untracked.
+func lookScene(look string, edit func(*overlay.Style)) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+	return func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+		st, _ := overlay.Preset(look)
+		if edit != nil {
+			edit(&st)
+		}
+		b, err := overlay.NewBuilder(st.ForHeight(h), font, w, h)
+		if err != nil {
+			return err
+		}
+		g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis})
+		if err != nil {
+			return err
+		}
+		defer g.Close()
+		seed := scene.NewSeed(w, h)
+		var all, f scene.Frame
+		classes := []string{"person", "car", "bicycle"}
+		for n := 1; n <= 12; n++ {
+			seed.Frame(4*n, &all) // 4× faster, so that trails show
+			f = scene.Frame{Index: n}
+			for i := 0; i < len(all.Boxes); i += 5 {
+				bx := all.Boxes[i]
+				bx.Class = classes[i/5%3]
+				if i/5 == 7 || i/5 == 13 {
+					bx.ID = scene.NoID
+				}
+				f.Boxes = append(f.Boxes, bx)
+			}
+			for i := 0; i < len(all.Points); i += 5 {
+				f.Points = append(f.Points, all.Points[i])
+			}
+			edges, err := g.Update(f.Points)
+			if err != nil {
+				return err
+			}
+			b.Build(p, &f, edges)
+		}
+		return nil
+	}
 }

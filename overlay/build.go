@@ -1,45 +1,240 @@
 package overlay
 
 import (
+	"slices"
+
 	"trackink/curves"
 	"trackink/knn"
 	"trackink/scene"
 )
 
-// Build fills p (after Reset) with what frame f draws in style s on a w × h frame: its boxes
-// with labels, the links between its points (straight and curved), and the points.
-func (p *Primitives) Build(f *scene.Frame, links []knn.Edge, s *Style, font *Font, w, h int) {
+// Builder turns tracking frames into primitives in a style, frame after frame, for one frame
+// size: boxes with their labels, links as lines and curves, points, trails. It remembers
+// what the look needs across frames: when each track appeared ({age} in labels), where its
+// label was (so labels do not jump), and the trails. It allocates nothing per frame once its
+// buffers have grown.
+type Builder struct {
+	style   Style // resolved for the frame height (ForHeight)
+	font    *Font
+	w, h    int
+	format  labelFormat
+	palette []uint32
+	trails  *Trails // nil when the style draws none
+
+	firstSeen map[int]int // track id → the first frame it appeared in
+	places    map[int]labelPlace
+	classOf   map[int]string // this frame: track id → its box's class, for points' colours
+	pending   []pendingLabel
+	order     []int
+}
+
+// labelPlace is where a track's label was, and in which frame.
+type labelPlace struct {
+	place, frame int
+}
+
+// pendingLabel is a label whose text is set and whose place is still to choose.
+type pendingLabel struct {
+	box    *scene.Box
+	label  int // index in Primitives.Labels
+	lw, lh int
+}
+
+// NewBuilder returns a builder for w × h frames in style s (resolved, as by ForHeight, and
+// valid), with labels set in font.
+func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
+	format, err := parseLabelFormat(s.LabelFormat)
+	if err != nil {
+		return nil, err
+	}
+	pal, err := palette(s.Palette)
+	if err != nil {
+		return nil, err
+	}
+	b := &Builder{style: s, font: font, w: w, h: h, format: format, palette: pal,
+		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{}}
+	if s.Trail > 0 {
+		b.trails = NewTrails(s.Trail)
+	}
+	return b, nil
+}
+
+// Build fills p with what frame f draws: its boxes with labels, the links between its points
+// (straight and curved), the points and the trails. Frames must come in order.
+func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
+	s := &b.style
 	p.Reset()
-	p.Font = font
+	p.Font = b.font
+	clear(b.classOf)
+	b.pending = b.pending[:0]
 	for i := range f.Boxes {
-		b := &f.Boxes[i]
-		c := boxColor(b)
+		bx := &f.Boxes[i]
+		if bx.ID != scene.NoID {
+			if _, ok := b.firstSeen[bx.ID]; !ok {
+				b.firstSeen[bx.ID] = f.Index
+			}
+			if bx.Class != "" {
+				b.classOf[bx.ID] = bx.Class
+			}
+		}
+		c := b.itemColor(bx.ID, bx.Class, bx.Color, bx.HasColor)
+		stroke, fill := c, c
+		if s.BoxColor.Set {
+			stroke = s.BoxColor.C
+		}
+		if s.FillColor.Set {
+			fill = s.FillColor.C
+		}
 		p.Boxes = append(p.Boxes, Box{
-			X: b.X, Y: b.Y, W: b.W, H: b.H,
-			Radius:      s.Roundness * min(b.W, b.H) / 2,
+			X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
+			Radius:      s.Roundness * min(bx.W, bx.H) / 2,
 			Stroke:      s.BoxStroke,
-			Fill:        Premul(c, s.FillOpacity),
-			StrokeColor: Premul(c, 1),
+			Fill:        Premul(fill, s.FillOpacity),
+			StrokeColor: Premul(stroke, s.BoxOpacity),
 		})
 		if s.Labels {
-			p.AddBoxLabel(b, c, s.BoxStroke, font, w, h)
+			b.addLabel(p, f, bx, c)
 		}
 	}
+	b.placeLabels(p, f.Index)
 	for _, l := range links {
-		a, b := &f.Points[l.A], &f.Points[l.B]
-		c := Premul(mix(pointColor(a), pointColor(b)), s.LinkOpacity)
+		pa, pb := &f.Points[l.A], &f.Points[l.B]
+		c := mix(b.pointColor(pa), b.pointColor(pb))
+		if s.LinkColor.Set {
+			c = s.LinkColor.C
+		}
+		lc := Premul(c, s.LinkOpacity)
 		if s.LineWidth > 0 {
-			p.Lines = append(p.Lines, Line{a.X, a.Y, b.X, b.Y, s.LineWidth, c})
+			p.Lines = append(p.Lines, Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc})
 		}
 		if s.CurveWidth > 0 {
-			cx, cy := curves.Control(a.X, a.Y, b.X, b.Y, s.Bend)
-			p.Curves = append(p.Curves, Curve{X0: a.X, Y0: a.Y, X1: cx, Y1: cy, X2: b.X, Y2: b.Y, Width: s.CurveWidth, Color: c})
+			cx, cy := curves.Control(pa.X, pa.Y, pb.X, pb.Y, s.Bend)
+			p.Curves = append(p.Curves, Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc})
 		}
 	}
 	if s.PointRadius > 0 {
 		for i := range f.Points {
 			pt := &f.Points[i]
-			p.Lines = append(p.Lines, Line{pt.X, pt.Y, pt.X, pt.Y, 2 * s.PointRadius, Premul(pointColor(pt), 1)})
+			c := b.pointColor(pt)
+			if s.PointColor.Set {
+				c = s.PointColor.C
+			}
+			p.Lines = append(p.Lines, Line{X0: pt.X, Y0: pt.Y, X1: pt.X, Y1: pt.Y, Width: 2 * s.PointRadius, Color: Premul(c, s.PointOpacity)})
+		}
+	}
+	if b.trails != nil && f.Index > 0 {
+		b.trails.Update(f)
+		b.trails.AddTo(p, f, s.TrailWidth, b.trailColor)
+	}
+	if f.Index%1024 == 0 {
+		b.forgetPlaces(f.Index)
+	}
+}
+
+// itemColor is an item's colour before element colours: its own, else its class's or
+// track's palette colour.
+func (b *Builder) itemColor(id int, class string, own scene.Color, hasOwn bool) scene.Color {
+	switch {
+	case hasOwn:
+		return own
+	case b.style.ColorBy == ByClass && class != "":
+		return paletteColor(b.palette, classIndex(class))
+	}
+	return paletteColor(b.palette, id)
+}
+
+// pointColor is a point's colour: its box's class picks it with ColorBy class.
+func (b *Builder) pointColor(pt *scene.Point) scene.Color {
+	return b.itemColor(pt.ID, b.classOf[pt.ID], pt.Color, pt.HasColor)
+}
+
+func (b *Builder) trailColor(pt *scene.Point) RGBA {
+	c := b.pointColor(pt)
+	if b.style.TrailColor.Set {
+		c = b.style.TrailColor.C
+	}
+	return Premul(c, b.style.TrailOpacity)
+}
+
+// addLabel sets box bx's label text and colours and queues it for placeLabels.
+func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene.Color) {
+	if offFrame(bx, b.w, b.h) {
+		return
+	}
+	v := labelValues{box: bx, frame: f.Index, word: wordFor(b.style.LabelWords, bx.ID)}
+	if bx.ID != scene.NoID {
+		v.age = f.Index - b.firstSeen[bx.ID]
+	}
+	start := len(p.text)
+	p.text = b.format.appendLabel(p.text, &v)
+	if len(p.text) == start {
+		return // nothing to say
+	}
+	text := p.text[start:len(p.text):len(p.text)]
+	lw, lh := b.font.LabelSize(text)
+	bg, fg := labelColors(c, &b.style)
+	b.pending = append(b.pending, pendingLabel{box: bx, label: len(p.Labels), lw: lw, lh: lh})
+	p.Labels = append(p.Labels, Label{Text: text, Color: fg, Background: bg})
+}
+
+// placeLabels places the frame's labels: each at its preferred place with LabelsOverlap,
+// else in track-id order at the first place that covers no label placed before it (see the
+// top of labels.go).
+func (b *Builder) placeLabels(p *Primitives, frame int) {
+	b.order = b.order[:0]
+	for i := range b.pending {
+		b.order = append(b.order, i)
+	}
+	slices.SortStableFunc(b.order, func(i, j int) int {
+		return b.pending[i].box.ID - b.pending[j].box.ID
+	})
+	for k, i := range b.order {
+		pl := &b.pending[i]
+		id := pl.box.ID
+		prev, known := b.places[id]
+		place := placeAbove
+		if known && id != scene.NoID {
+			place = prev.place
+		}
+		if !b.style.LabelsOverlap {
+			for try := -1; try < numPlaces; try++ {
+				cand := place
+				if try >= 0 {
+					cand = try
+				}
+				if !b.covers(p, b.order[:k], pl, cand) {
+					place = cand
+					break
+				}
+			}
+		}
+		l := &p.Labels[pl.label]
+		l.X, l.Y = labelAt(pl.box, place, b.style.BoxStroke, pl.lw, pl.lh, b.w, b.h)
+		if id != scene.NoID {
+			b.places[id] = labelPlace{place, frame}
+		}
+	}
+}
+
+// covers reports whether label pl at place would cover one of the labels placed already.
+func (b *Builder) covers(p *Primitives, placed []int, pl *pendingLabel, place int) bool {
+	x, y := labelAt(pl.box, place, b.style.BoxStroke, pl.lw, pl.lh, b.w, b.h)
+	for _, j := range placed {
+		q := &b.pending[j]
+		l := &p.Labels[q.label]
+		if x < l.X+q.lw && l.X < x+pl.lw && y < l.Y+q.lh && l.Y < y+pl.lh {
+			return true
+		}
+	}
+	return false
+}
+
+// forgetPlaces drops the label places of tracks not seen for a while, so the map does not
+// grow with every track a long video ever had.
+func (b *Builder) forgetPlaces(frame int) {
+	for id, pl := range b.places {
+		if pl.frame < frame-1024 {
+			delete(b.places, id)
 		}
 	}
 }

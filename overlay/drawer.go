@@ -61,22 +61,20 @@ func (o *Options) Validate() error {
 }
 
 // Drawer draws the tracking frames of one video onto its frames, in order: it keeps the
-// link graph (for hysteresis) and the trails from frame to frame, builds each frame's
-// primitives in its style (resolved for the frame's height at the first frame) and has the
+// link graph (for hysteresis) from frame to frame, has a Builder make each frame's
+// primitives in its style (resolved for the frame's height at the first frame) and the
 // backend draw them. Close releases the backend and the link search.
 type Drawer struct {
-	style   Style // as given; resolved for height into frameStyle
-	height  int   // the height frameStyle and font are for; 0 before the first frame
-	font    *Font
+	style   Style // as given; resolved for each frame size by the builder
 	backend Backend
 	graph   *knn.Graph
-	trails  *Trails // nil when the style draws none
+	builder *Builder // for frames of width w and height h; nil before the first frame
+	w, h    int
 
-	frameStyle Style
-	prims      Primitives
-	empty      scene.Frame
-	timings    Timings
-	lastLinks  int
+	prims     Primitives
+	empty     scene.Frame
+	timings   Timings
+	lastLinks int
 }
 
 // New validates the options and starts the backend and the link search.
@@ -96,11 +94,7 @@ func New(o Options) (*Drawer, error) {
 		g.Close()
 		return nil, err
 	}
-	d := &Drawer{style: o.Style, backend: b, graph: g}
-	if o.Style.Trail > 0 {
-		d.trails = NewTrails(o.Style.Trail)
-	}
-	return d, nil
+	return &Drawer{style: o.Style, backend: b, graph: g}, nil
 }
 
 // Backend returns the drawer's backend (for reports).
@@ -110,8 +104,8 @@ func (d *Drawer) Backend() Backend { return d.backend }
 // order for the links' hysteresis and the trails to work.
 func (d *Drawer) Draw(dst composite.Surface, tf *scene.Frame) error {
 	w, h := dst.Size()
-	if h != d.height {
-		if err := d.resize(h); err != nil {
+	if d.builder == nil || w != d.w || h != d.h {
+		if err := d.resize(w, h); err != nil {
 			return err
 		}
 	}
@@ -125,11 +119,7 @@ func (d *Drawer) Draw(dst composite.Surface, tf *scene.Frame) error {
 	}
 	links := time.Since(t0)
 	d.lastLinks = len(edges)
-	d.prims.Build(tf, edges, &d.frameStyle, d.font, w, h)
-	if d.trails != nil && tf != &d.empty {
-		d.trails.Update(tf)
-		d.trails.AddTo(&d.prims, tf, &d.frameStyle)
-	}
+	d.builder.Build(&d.prims, tf, edges)
 	if err := d.backend.Draw(dst, &d.prims); err != nil {
 		return err
 	}
@@ -138,14 +128,19 @@ func (d *Drawer) Draw(dst composite.Surface, tf *scene.Frame) error {
 	return nil
 }
 
-// resize resolves the style and makes the label font for frames of height h.
-func (d *Drawer) resize(h int) error {
+// resize makes the builder (the style resolved for the height, its label font) for w × h
+// frames. The video pipeline keeps one size, so this runs once.
+func (d *Drawer) resize(w, h int) error {
 	st := d.style.ForHeight(h)
 	f, err := NewFont(st.LabelSize)
 	if err != nil {
 		return err
 	}
-	d.frameStyle, d.font, d.height = st, f, h
+	b, err := NewBuilder(st, f, w, h)
+	if err != nil {
+		return err
+	}
+	d.builder, d.w, d.h = b, w, h
 	return nil
 }
 

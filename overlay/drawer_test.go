@@ -84,19 +84,22 @@ func TestOptionsNameTheField(t *testing.T) {
 }
 
 // TestForHeightScalesTheAutoSizes: sizes left at Auto follow the frame's height, sizes given
-// stay as given, and curves follow a given line width.
+// stay as given, and curves left at Auto follow a given line width.
 func TestForHeightScalesTheAutoSizes(t *testing.T) {
-	st := overlay.DefaultStyle().ForHeight(2160)
+	seed, _ := overlay.Preset("seed")
+	st := seed.ForHeight(2160)
 	if st.PointRadius != 5 || st.LineWidth != 2 || st.CurveWidth != 2 || st.BoxStroke != 3 || st.TrailWidth != 3 || st.LabelSize != 40 {
 		t.Errorf("at 2160 lines: %+v", st)
 	}
-	st = overlay.DefaultStyle().ForHeight(540)
+	st = seed.ForHeight(540)
 	if st.PointRadius != 1.5 || st.LineWidth != 1 || st.BoxStroke != 1 || st.LabelSize != 10 {
 		t.Errorf("at 540 lines: %+v", st)
 	}
-	given := overlay.DefaultStyle()
-	given.LineWidth = 4
-	if st := given.ForHeight(1080); st.LineWidth != 4 || st.CurveWidth != 4 {
+	seed.LineWidth = 4
+	if st := seed.ForHeight(1080); st.LineWidth != 4 || st.CurveWidth != 4 {
 		t.Errorf("--line-width 4 at 1080 lines: line %g, curve %g; want 4 and 4", st.LineWidth, st.CurveWidth)
+	}
+	if st := overlay.DefaultStyle().ForHeight(1080); st.CurveWidth != 0 || st.LineWidth != 1 {
+		t.Errorf("the default look at 1080 lines: line %g, curve %g; want straight links only", st.LineWidth, st.CurveWidth)
 	}
 }

@@ -1,56 +1,265 @@
 package overlay
 
 import (
+	"errors"
+	"fmt"
+	"hash/fnv"
 	"math"
 	"strconv"
+	"strings"
 
 	"trackink/scene"
 )
 
-// AddBoxLabel adds the label "#id class score" for box b (an untracked box has no "#id"; one
-// with nothing to say gets no label): on the box's top edge, outside the box; moved inside
-// the box when it would leave the top of the frame, and shifted left or up to stay inside
-// the frame. A box wholly outside the frame gets no label.
+// Labels: a box's label is its text (Style.LabelFormat, a template) on a rounded background,
+// above the box by default. Without Style.LabelsOverlap the labels of a frame are placed in
+// track-id order, each at the first of its places (a label's place in the previous frame
+// first, then above, inside the top, below, inside the bottom) where it covers no label
+// placed before it, so labels move out of each other's way where there is room and do not
+// jump from frame to frame; a label with no free place takes its preferred one.
+
+// DefaultLabelFormat is the labels' template unless the style gives one.
+const DefaultLabelFormat = "#{id} {class} {score:.2f}"
+
+// labelField is a value a label template can show.
+type labelField int
+
+const (
+	fieldText  labelField = iota // literal text
+	fieldID                      // the track id; missing for untracked boxes
+	fieldClass                   // the class name; missing when empty
+	fieldScore                   // the detection score; missing without one
+	fieldFrame                   // the tracking frame number
+	fieldX                       // the box's left edge
+	fieldY                       // the box's top edge
+	fieldW                       // the box's width
+	fieldH                       // the box's height
+	fieldAge                     // frames since the track first appeared
+	fieldWord                    // a word from Style.LabelWords, by a hash of the track id
+)
+
+var labelFields = map[string]labelField{"id": fieldID, "class": fieldClass, "score": fieldScore, "frame": fieldFrame,
+	"x": fieldX, "y": fieldY, "w": fieldW, "h": fieldH, "age": fieldAge, "word": fieldWord}
+
+// labelPart is literal text or a field, with its decimals for numbers.
+type labelPart struct {
+	field    labelField
+	text     string
+	decimals int
+}
+
+// labelFormat is a compiled template: words, each parts. A word with a field that has no
+// value (no class, no score, no id) is left out with the space before it, so "#{id}" shows
+// nothing for an untracked box and "{class}" nothing for a box without a class.
+type labelFormat [][]labelPart
+
+// parseLabelFormat compiles a template: text with fields in braces, {name} or {name:.Nf}
+// for numbers with N decimals (score: 2 by default, others 0); {{ and }} are literal braces;
+// spaces separate words, and runs of spaces count as one.
+func parseLabelFormat(tmpl string) (labelFormat, error) {
+	if tmpl == "" {
+		tmpl = DefaultLabelFormat
+	}
+	var f labelFormat
+	for _, word := range strings.Fields(tmpl) {
+		var parts []labelPart
+		text := ""
+		for i := 0; i < len(word); i++ {
+			switch c := word[i]; {
+			case c == '{' && i+1 < len(word) && word[i+1] == '{', c == '}' && i+1 < len(word) && word[i+1] == '}':
+				text += string(c)
+				i++
+			case c == '{':
+				end := strings.IndexByte(word[i:], '}')
+				if end < 0 {
+					return nil, errors.New("a { without its }")
+				}
+				p, err := parseLabelField(word[i+1 : i+end])
+				if err != nil {
+					return nil, err
+				}
+				if text != "" {
+					parts = append(parts, labelPart{text: text})
+					text = ""
+				}
+				parts = append(parts, p)
+				i += end
+			case c == '}':
+				return nil, errors.New("a } without its { (write }} for a brace)")
+			default:
+				text += string(c)
+			}
+		}
+		if text != "" {
+			parts = append(parts, labelPart{text: text})
+		}
+		f = append(f, parts)
+	}
+	return f, nil
+}
+
+func parseLabelField(s string) (labelPart, error) {
+	name, spec, hasSpec := strings.Cut(s, ":")
+	field, ok := labelFields[name]
+	if !ok {
+		return labelPart{}, fmt.Errorf("unknown field {%s}: want id, class, score, frame, x, y, w, h, age or word", name)
+	}
+	p := labelPart{field: field}
+	if field == fieldScore {
+		p.decimals = 2
+	}
+	if hasSpec {
+		numeric := field == fieldScore || field == fieldX || field == fieldY || field == fieldW || field == fieldH
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(spec, "."), "f"))
+		if !numeric || !strings.HasPrefix(spec, ".") || !strings.HasSuffix(spec, "f") || err != nil || n < 0 || n > 6 {
+			return labelPart{}, fmt.Errorf("{%s}: decimals are written {score:.2f} (0 to 6), for score, x, y, w and h", s)
+		}
+		p.decimals = n
+	}
+	return p, nil
+}
+
+// labelValues is what a label's fields show.
+type labelValues struct {
+	box   *scene.Box
+	frame int
+	age   int    // frames since the track appeared
+	word  string // "" when there are no words or the box is untracked
+}
+
+// appendLabel appends the label text for v to dst.
+func (f labelFormat) appendLabel(dst []byte, v *labelValues) []byte {
+	start := len(dst)
+	b := v.box
+	for _, word := range f {
+		wordStart := len(dst)
+		if wordStart > start {
+			dst = append(dst, ' ')
+		}
+		missing := false
+		for _, p := range word {
+			switch p.field {
+			case fieldText:
+				dst = append(dst, p.text...)
+			case fieldID:
+				missing = b.ID == scene.NoID
+				dst = strconv.AppendInt(dst, int64(b.ID), 10)
+			case fieldClass:
+				missing = b.Class == ""
+				dst = append(dst, b.Class...)
+			case fieldScore:
+				missing = !b.HasScore
+				dst = strconv.AppendFloat(dst, float64(b.Score), 'f', p.decimals, 32)
+			case fieldFrame:
+				dst = strconv.AppendInt(dst, int64(v.frame), 10)
+			case fieldX, fieldY, fieldW, fieldH:
+				x := [...]float32{b.X, b.Y, b.W, b.H}[p.field-fieldX]
+				dst = strconv.AppendFloat(dst, float64(x), 'f', p.decimals, 32)
+			case fieldAge:
+				missing = b.ID == scene.NoID
+				dst = strconv.AppendInt(dst, int64(v.age), 10)
+			case fieldWord:
+				missing = v.word == ""
+				dst = append(dst, v.word...)
+			}
+			if missing {
+				break
+			}
+		}
+		if missing {
+			dst = dst[:wordStart]
+		}
+	}
+	return dst
+}
+
+// wordFor picks track id's word: a hash, so a track keeps its word in every frame.
+func wordFor(words []string, id int) string {
+	if len(words) == 0 || id == scene.NoID {
+		return ""
+	}
+	h := fnv.New32a()
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(uint64(id) >> (8 * i))
+	}
+	h.Write(b[:])
+	return words[h.Sum32()%uint32(len(words))]
+}
+
+// Label places, in the order tried: where the label was in the previous frame, then these.
+const (
+	placeAbove       = iota // on the box's top edge, outside (inside when that leaves the frame)
+	placeInsideTop          // inside the box, at its top
+	placeBelow              // on the box's bottom edge, outside
+	placeInsideBelow        // inside the box, at its bottom
+	numPlaces
+)
+
+// labelAt returns the top-left corner of a lw × lh label of box b at place, kept inside a
+// w × h frame. stroke is the box's outline width: a label sits on its outer edge.
+func labelAt(b *scene.Box, place int, stroke float32, lw, lh, w, h int) (x, y int) {
+	half := stroke / 2
+	round := func(v float32) int { return int(math.Round(float64(v))) }
+	x = round(b.X - half)
+	switch place {
+	case placeAbove:
+		y = round(b.Y-half) - lh
+		if y < 0 {
+			y = round(b.Y + half)
+		}
+	case placeInsideTop:
+		y = round(b.Y + half)
+	case placeBelow:
+		y = round(b.Y + b.H + half)
+	case placeInsideBelow:
+		y = round(b.Y+b.H-half) - lh
+	}
+	return max(0, min(x, w-lw)), max(0, min(y, h-lh))
+}
+
+// offFrame reports whether box b lies wholly outside a w × h frame.
+func offFrame(b *scene.Box, w, h int) bool {
+	return b.X+b.W < 0 || b.Y+b.H < 0 || b.X > float32(w) || b.Y > float32(h)
+}
+
+// labelColors returns a label's background (box colour c at the style's label opacity,
+// unless the style sets it) and text colour: dark on light backgrounds, light on dark ones
+// (BT.709 luma), unless the style sets it.
+func labelColors(c scene.Color, s *Style) (bg, fg RGBA) {
+	if s.LabelColor.Set {
+		c = s.LabelColor.C
+	}
+	text := s.LabelTextColor.C
+	if !s.LabelTextColor.Set {
+		luma := 0.2126*float32(c.R) + 0.7152*float32(c.G) + 0.0722*float32(c.B)
+		text = opaque(0xffffff)
+		if luma > 150 {
+			text = opaque(0x000000)
+		}
+	}
+	return Premul(c, s.LabelOpacity), Premul(text, 1)
+}
+
+// AddBoxLabel adds the default label ("#id class score") of box b in colour c at its
+// preferred place, as a lone label (no other labels to avoid): the golden scenes test label
+// placement at the frame's edges with it. A box wholly outside the frame gets no label, and
+// one with nothing to say (untracked, no class, no score) neither.
 func (p *Primitives) AddBoxLabel(b *scene.Box, c scene.Color, stroke float32, font *Font, w, h int) {
-	if b.X+b.W < 0 || b.Y+b.H < 0 || b.X > float32(w) || b.Y > float32(h) {
+	if offFrame(b, w, h) {
 		return
 	}
 	start := len(p.text)
-	space := func() {
-		if len(p.text) > start {
-			p.text = append(p.text, ' ')
-		}
-	}
-	if b.ID != scene.NoID {
-		p.text = append(p.text, '#')
-		p.text = strconv.AppendInt(p.text, int64(b.ID), 10)
-	}
-	if b.Class != "" {
-		space()
-		p.text = append(p.text, b.Class...)
-	}
-	if b.HasScore {
-		space()
-		p.text = strconv.AppendFloat(p.text, float64(b.Score), 'f', 2, 32)
-	}
+	p.text = defaultLabelFormat.appendLabel(p.text, &labelValues{box: b})
 	if len(p.text) == start {
-		return // an untracked box with neither class nor score: nothing to say
+		return
 	}
 	text := p.text[start:len(p.text):len(p.text)]
 	lw, lh := font.LabelSize(text)
-	half := stroke / 2
-	x := int(math.Round(float64(b.X - half)))
-	y := int(math.Round(float64(b.Y-half))) - lh
-	if y < 0 {
-		y = int(math.Round(float64(b.Y + half)))
-	}
-	x = max(0, min(x, w-lw))
-	y = max(0, min(y, h-lh))
-	// Dark text on light colours, light text on dark ones (BT.709 luma).
-	luma := 0.2126*float32(c.R) + 0.7152*float32(c.G) + 0.0722*float32(c.B)
-	fg := opaque(0xffffff)
-	if luma > 150 {
-		fg = opaque(0x000000)
-	}
-	p.Labels = append(p.Labels, Label{X: x, Y: y, Text: text, Color: Premul(fg, 1), Background: Premul(c, 0.85)})
+	x, y := labelAt(b, placeAbove, stroke, lw, lh, w, h)
+	st := DefaultStyle()
+	bg, fg := labelColors(c, &st)
+	p.Labels = append(p.Labels, Label{X: x, Y: y, Text: text, Color: fg, Background: bg})
 }
+
+var defaultLabelFormat, _ = parseLabelFormat(DefaultLabelFormat)

@@ -2,9 +2,9 @@ package overlay
 
 import (
 	"math"
+	"strings"
 
 	"trackink/internal/field"
-	"trackink/scene"
 )
 
 // Auto, as a size in a Style, stands for the default at the frame's height (see
@@ -15,37 +15,60 @@ const Auto = -1
 const ReferenceHeight = 2160
 
 // Style is how a scene is drawn. Sizes are in pixels of the frame; a size left at Auto
-// follows the frame's height.
+// follows the frame's height. Colours: see color.go.
 type Style struct {
 	PointRadius float32 // tracked points as disks; 0 hides them
 	LineWidth   float32 // straight links; 0 hides them
 	CurveWidth  float32 // curved links; 0 hides them; Auto: LineWidth when that is set
 	Bend        float32 // curve control offset as a fraction of the link's length
-	LinkOpacity float32 // opacity of links, 0..1
 	BoxStroke   float32 // box outline width; 0 for none
-	FillOpacity float32 // opacity of box fills, 0..1
 	Roundness   float32 // box corner radius as a fraction of half the shorter side, 0..1
-	Labels      bool    // "#id class score" above each box
+	Labels      bool    // a label (LabelFormat) above each box
 	LabelSize   int     // label font size in pixels; 0: height / 54, at least 10
+	// LabelFormat is the labels' text template (see labels.go): "#{id} {class} {score:.2f}"
+	// by default; "" means the default.
+	LabelFormat string
+	// LabelWords are the words {word} picks from, one per track by a hash of its id.
+	LabelWords []string
+	// LabelsOverlap places every label where it prefers even if it covers another; by
+	// default labels move out of each other's way where there is room.
+	LabelsOverlap bool
 	// Trail is the length of each track's trail in frames; 0 draws none (see Trails).
-	Trail        int
-	TrailWidth   float32 // trail stroke width
-	TrailOpacity float32 // opacity of the newest end of a trail, 0..1
+	Trail      int
+	TrailWidth float32 // trail stroke width
+
+	ColorBy ColorBy // what picks an item's palette colour
+	Palette string  // the palette's name (Palettes); "" is DefaultPalette
+	// Element colours: when set, every item of the element takes it instead of its own.
+	BoxColor, FillColor, LinkColor, PointColor, TrailColor OptionalColor
+	LabelColor, LabelTextColor                             OptionalColor // background, text (auto: black or white by contrast)
+	// Opacities, 0..1, multiplied into the colours' own alpha.
+	BoxOpacity   float32 // box outlines
+	FillOpacity  float32 // box fills
+	LinkOpacity  float32 // lines and curves
+	PointOpacity float32 // tracked points
+	LabelOpacity float32 // label backgrounds
+	TrailOpacity float32 // the newest end of a trail
 }
 
-// DefaultStyle returns the default look, its sizes left at Auto.
+// DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
+// straight links and points, no curves (the seed benchmark's look, with curves too, is the
+// preset "seed").
 func DefaultStyle() Style {
 	return Style{
 		PointRadius:  Auto,
 		LineWidth:    Auto,
-		CurveWidth:   Auto,
+		CurveWidth:   0,
 		Bend:         0.3,
-		LinkOpacity:  0.8,
 		BoxStroke:    Auto,
-		FillOpacity:  0.2,
 		Roundness:    0.15,
 		Labels:       true,
 		TrailWidth:   Auto,
+		BoxOpacity:   1,
+		FillOpacity:  0.15,
+		LinkOpacity:  0.6,
+		PointOpacity: 1,
+		LabelOpacity: 0.85,
 		TrailOpacity: 0.9,
 	}
 }
@@ -87,9 +110,12 @@ func (s *Style) Validate() error {
 		{"CurveWidth", s.CurveWidth, 1000, true},
 		{"BoxStroke", s.BoxStroke, 1000, true},
 		{"TrailWidth", s.TrailWidth, 1000, true},
-		{"LinkOpacity", s.LinkOpacity, 1, false},
-		{"FillOpacity", s.FillOpacity, 1, false},
 		{"Roundness", s.Roundness, 1, false},
+		{"BoxOpacity", s.BoxOpacity, 1, false},
+		{"FillOpacity", s.FillOpacity, 1, false},
+		{"LinkOpacity", s.LinkOpacity, 1, false},
+		{"PointOpacity", s.PointOpacity, 1, false},
+		{"LabelOpacity", s.LabelOpacity, 1, false},
 		{"TrailOpacity", s.TrailOpacity, 1, false},
 	} {
 		if c.auto && c.v == Auto {
@@ -107,49 +133,14 @@ func (s *Style) Validate() error {
 	case s.LabelSize != 0 && (s.LabelSize < MinFontSize || s.LabelSize > MaxFontSize):
 		return field.Errorf("overlay.Style.LabelSize", s.LabelSize, "is outside %d..%d", MinFontSize, MaxFontSize)
 	}
+	if _, err := palette(s.Palette); err != nil {
+		return field.Errorf("overlay.Style.Palette", s.Palette, "%v", err)
+	}
+	if _, err := parseLabelFormat(s.LabelFormat); err != nil {
+		return field.Errorf("overlay.Style.LabelFormat", s.LabelFormat, "%v", err)
+	}
+	if strings.Contains(s.LabelFormat, "{word}") && len(s.LabelWords) == 0 {
+		return field.Errorf("overlay.Style.LabelWords", len(s.LabelWords), "the label format uses {word}: give the words")
+	}
 	return nil
-}
-
-// palette holds 20 well separated colours (Tableau 20, reordered so neighbouring track ids
-// differ in hue); track id i takes palette[i mod 20].
-var palette = [...]uint32{
-	0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf,
-	0xaec7e8, 0xffbb78, 0x98df8a, 0xff9896, 0xc5b0d5, 0xc49c94, 0xf7b6d2, 0xc7c7c7, 0xdbdb8d, 0x9edae5,
-}
-
-// opaque returns the opaque colour 0xRRGGBB.
-func opaque(rgb uint32) scene.Color {
-	return scene.Color{R: uint8(rgb >> 16), G: uint8(rgb >> 8), B: uint8(rgb), A: 255}
-}
-
-// TrackColor returns the palette colour of a track id.
-func TrackColor(id int) scene.Color {
-	n := len(palette)
-	return opaque(palette[((id%n)+n)%n])
-}
-
-// Premul converts a straight-alpha colour to premultiplied RGBA, scaling its alpha by opacity.
-func Premul(c scene.Color, opacity float32) RGBA {
-	a := float32(c.A) / 255 * opacity
-	return RGBA{float32(c.R) / 255 * a, float32(c.G) / 255 * a, float32(c.B) / 255 * a, a}
-}
-
-func pointColor(p *scene.Point) scene.Color {
-	if p.HasColor {
-		return p.Color
-	}
-	return TrackColor(p.ID)
-}
-
-func boxColor(b *scene.Box) scene.Color {
-	if b.HasColor {
-		return b.Color
-	}
-	return TrackColor(b.ID)
-}
-
-// mix averages two colours, so a link takes the hues of both its ends.
-func mix(a, b scene.Color) scene.Color {
-	avg := func(x, y uint8) uint8 { return uint8((int(x) + int(y)) / 2) }
-	return scene.Color{R: avg(a.R, b.R), G: avg(a.G, b.G), B: avg(a.B, b.B), A: avg(a.A, b.A)}
 }

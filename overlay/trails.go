@@ -67,8 +67,9 @@ func (t *Trails) Update(f *scene.Frame) {
 	}
 }
 
-// AddTo appends the trails of frame f's points to p, in the style's trail width and opacity.
-func (t *Trails) AddTo(p *Primitives, f *scene.Frame, s *Style) {
+// AddTo appends the trails of frame f's points to p, width wide, each in the colour color
+// gives its point (at the newest end; the trail fades from there).
+func (t *Trails) AddTo(p *Primitives, f *scene.Frame, width float32, color func(*scene.Point) RGBA) {
 	for i := range f.Points {
 		pt := &f.Points[i]
 		h := t.tracks[pt.ID]
@@ -90,7 +91,7 @@ func (t *Trails) AddTo(p *Primitives, f *scene.Frame, s *Style) {
 			q = append(q, tp)
 		}
 		t.scratch = q
-		addTrail(p, q, t.frame, t.length, Premul(pointColor(pt), s.TrailOpacity), s.TrailWidth)
+		addTrail(p, q, t.frame, t.length, color(pt), width)
 	}
 }
 

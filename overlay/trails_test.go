@@ -36,7 +36,7 @@ func TestTrailEdgeCases(t *testing.T) {
 			for _, f := range tc.frames {
 				tr.Update(f)
 				p.Reset()
-				tr.AddTo(&p, f, &st)
+				tr.AddTo(&p, f, st.TrailWidth, func(*scene.Point) RGBA { return RGBA{A: 1} })
 			}
 			if len(p.Curves) != tc.curves {
 				t.Errorf("%d curves, want %d", len(p.Curves), tc.curves)

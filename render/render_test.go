@@ -73,15 +73,19 @@ func draw(t testing.TB, r *Renderer, f composite.Surface, p *overlay.Primitives)
 	}
 }
 
-// styleFor returns the default style at height h and its label font.
-func styleFor(t testing.TB, h int) (overlay.Style, *overlay.Font) {
+// newBuilder returns a builder of w × h frames in the default style.
+func newBuilder(t testing.TB, w, h int) *overlay.Builder {
 	t.Helper()
 	st := overlay.DefaultStyle().ForHeight(h)
 	font, err := overlay.NewFont(st.LabelSize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st, font
+	b, err := overlay.NewBuilder(st, font, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 var white = overlay.RGBA{R: 1, G: 1, B: 1, A: 1}
@@ -270,8 +274,7 @@ func TestSameBytesForAnyWorkerCount(t *testing.T) {
 	for _, workers := range []int{1, 2, 5} {
 		r := newRenderer(t, workers)
 		var p overlay.Primitives
-		st, font := styleFor(t, h)
-		p.Build(&tr[0], chainLinks(len(tr[0].Points)), &st, font, w, h)
+		newBuilder(t, w, h).Build(&p, &tr[0], chainLinks(len(tr[0].Points)))
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		draw(t, r, &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, &p)
 		if want == nil {
@@ -295,14 +298,14 @@ func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
 	const w, h = 1280, 720
 	tr := scene.Seed(w, h, 3)
 	r := newRenderer(t, 2)
-	st, font := styleFor(t, h)
+	b := newBuilder(t, w, h)
 	var p overlay.Primitives
 	fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
 		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
 	links := chainLinks(100)
 	n := 0
 	frame := func() {
-		p.Build(&tr[n%3], links, &st, font, w, h)
+		b.Build(&p, &tr[n%3], links)
 		n++
 		if err := r.Draw(fr, &p); err != nil {
 			t.Fatal(err)

@@ -36,15 +36,14 @@ func TestJoinedCurvesHaveNoSeams(t *testing.T) {
 }
 
 func TestTrailFadesWithAge(t *testing.T) {
-	st := overlay.DefaultStyle().ForHeight(200)
-	st.Trail, st.TrailWidth, st.TrailOpacity = 10, 4, 1
-	tr := overlay.NewTrails(st.Trail)
+	tr := overlay.NewTrails(10)
+	white := func(*scene.Point) overlay.RGBA { return overlay.RGBA{R: 1, G: 1, B: 1, A: 1} }
 	var p overlay.Primitives
 	for n := 1; n <= 10; n++ {
 		tf := &scene.Frame{Index: n, Points: []scene.Point{{ID: 1, X: float32(20 + 15*n), Y: 50}}}
 		tr.Update(tf)
 		p.Reset()
-		tr.AddTo(&p, tf, &st)
+		tr.AddTo(&p, tf, 4, white)
 	}
 	if len(p.Curves) != 10 { // lead-in, 8 inner pieces, lead-out
 		t.Fatalf("%d curves for a 10-point trail, want 10", len(p.Curves))

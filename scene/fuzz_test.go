@@ -100,7 +100,7 @@ func FuzzJSONL(f *testing.F) {
 			for _, p := range ref.Points {
 				q := Point{ID: int(p.ID), X: p.X, Y: p.Y}
 				if p.Color != nil {
-					q.Color, q.HasColor = parseColor(*p.Color)
+					q.Color, q.HasColor = ParseColor(*p.Color)
 				}
 				want.Points = append(want.Points, q)
 			}
@@ -116,7 +116,7 @@ func FuzzJSONL(f *testing.F) {
 					c.Score, c.HasScore = *b.Score, true
 				}
 				if b.Color != nil {
-					c.Color, c.HasColor = parseColor(*b.Color)
+					c.Color, c.HasColor = ParseColor(*b.Color)
 				}
 				want.Boxes = append(want.Boxes, c)
 			}

@@ -468,7 +468,7 @@ func (d *jdec) color(l loc, color *uint32, flags *uint8) error {
 	if err != nil {
 		return err
 	}
-	c, ok := parseColor(s)
+	c, ok := ParseColor(s)
 	if !ok {
 		return d.fail(l, show(s)+` is not a color: want "#rrggbb" or "#rrggbbaa"`)
 	}

@@ -268,8 +268,8 @@ func TestParseColor(t *testing.T) {
 		{"", Color{}, false},
 	}
 	for _, tc := range tests {
-		if got, ok := parseColor(tc.in); got != tc.want || ok != tc.ok {
-			t.Errorf("parseColor(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		if got, ok := ParseColor(tc.in); got != tc.want || ok != tc.ok {
+			t.Errorf("ParseColor(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }

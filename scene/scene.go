@@ -19,12 +19,21 @@
 package scene
 
 import (
+	"fmt"
 	"iter"
 	"sort"
 )
 
 // Color is a straight-alpha sRGB colour, 8 bits a channel.
 type Color struct{ R, G, B, A uint8 }
+
+// String returns c as ParseColor reads it: "#rrggbb", or "#rrggbbaa" when not opaque.
+func (c Color) String() string {
+	if c.A == 0xff {
+		return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+	}
+	return fmt.Sprintf("#%02x%02x%02x%02x", c.R, c.G, c.B, c.A)
+}
 
 // Point is one tracked point in a frame.
 type Point struct {

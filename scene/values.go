@@ -212,7 +212,9 @@ func checkUnit(v float64, s string) string {
 }
 
 // parseColor parses "#rrggbb" or "#rrggbbaa"; hex digits may be in either case.
-func parseColor(s string) (Color, bool) {
+// ParseColor reads "#rrggbb" or "#rrggbbaa" (hex digits of either case; the alpha is
+// straight and defaults to ff).
+func ParseColor(s string) (Color, bool) {
 	if (len(s) != 7 && len(s) != 9) || s[0] != '#' {
 		return Color{}, false
 	}

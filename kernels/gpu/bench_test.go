@@ -1,29 +1,22 @@
 package gpu
 
 import (
+	"slices"
 	"testing"
 
 	"trackink/composite"
-	"trackink/knn"
+	"trackink/goldens"
 	"trackink/overlay"
-	"trackink/scene"
 )
 
-// seedFrame builds frame 1 of the seed benchmark scene at w × h in the default style.
+// seedFrame builds frame 1 of the seed benchmark scene at w × h, as the golden scene
+// seed-small draws it at its size.
 func seedFrame(b *testing.B, f *overlay.Font, w, h int) *overlay.Primitives {
-	sf := &scene.Seed(w, h, 1)[0]
-	g, err := knn.New(knn.Options{K: knn.DefaultK})
-	if err != nil {
+	i := slices.IndexFunc(goldens.Scenes, func(s goldens.Scene) bool { return s.Name == "seed-small" })
+	p := &overlay.Primitives{Font: f}
+	if err := goldens.Scenes[i].Draw(p, f, w, h); err != nil {
 		b.Fatal(err)
 	}
-	defer g.Close()
-	edges, err := g.Update(sf.Points)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := overlay.DefaultStyle().ForHeight(h)
-	p := &overlay.Primitives{}
-	p.Build(sf, edges, &st, f, w, h)
 	return p
 }
 

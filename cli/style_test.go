@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trackink/overlay"
+)
+
+func TestParseStyle(t *testing.T) {
+	good := "\ufeff# a comment\n\nline-width = 4   # thick\nlink-color = \"#ff8800\"\nlabel = '{class} #{id}'\nno-labels = false\nbend = -0.25\nk = 1_0\nlabel-words = \"a\\tb\\u00e9\"\n"
+	got, err := parseStyle("s.toml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []styleEntry{{"line-width", "4", 3}, {"link-color", "#ff8800", 4}, {"label", "{class} #{id}", 5},
+		{"no-labels", "false", 6}, {"bend", "-0.25", 7}, {"k", "10", 8}, {"label-words", "a\tbé", 9}}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("entry %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	for _, tc := range []struct{ text, msg string }{
+		{"[style]\n", "s.toml:1: tables are not used"},
+		{"a\n", "s.toml:1: want key = value"},
+		{"x = 1\nx = 2\n", "s.toml:2: x is set twice (also line 1)"},
+		{"x = red\n", "s.toml:1: x: red is not a number"},
+		{"x = [1, 2]\n", "s.toml:1: x: arrays and inline tables"},
+		{"x = \"open\n", "s.toml:1: x: the string has no closing quote"},
+		{"x = 'a' b\n", `s.toml:1: x: "b" after the value`},
+		{"x = \"\\q\"\n", `s.toml:1: x: unknown escape \q`},
+		{"x =\n", "s.toml:1: x: no value"},
+		{"bad key = 1\n", "s.toml:1: want key = value"},
+	} {
+		_, err := parseStyle("s.toml", []byte(tc.text))
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%q: %v, want %q", tc.text, err, tc.msg)
+		}
+	}
+}
+
+func FuzzStyleFile(f *testing.F) {
+	f.Add([]byte("line-width = 4 # c\nlabel = '{id}'\nx = \"a\\u00e9\"\n"))
+	f.Add([]byte("[t]\nk = 1_0\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		entries, err := parseStyle("f.toml", b)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.toml:") {
+				t.Fatalf("error without file:line: %v", err)
+			}
+			return
+		}
+		line := 0
+		for _, e := range entries {
+			if !isBareKey(e.key) || e.line <= line {
+				t.Fatalf("entry %+v after line %d", e, line)
+			}
+			line = e.line
+		}
+	})
+}
+
+// TestLookStyleFileAndFlags: a look, then a style file, then the command line's flags, each
+// over the one before; and the file's mistakes named by file and line.
+func TestLookStyleFileAndFlags(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.toml")
+	os.WriteFile(file, []byte("line-width = 4\nlink-color = \"#ff8800\"\nfill-opacity = 0.5\n"), 0o644)
+	words := filepath.Join(dir, "words.txt")
+	os.WriteFile(words, []byte("# words\nfox\n\nowl\n"), 0o644)
+	options := func(args ...string) (overlay.Style, error) {
+		var s styleFlags
+		fs := newFlagSet("render", "", "", io.Discard)
+		s.register(fs, "knn", "default")
+		if err := parse(fs, args); err != nil {
+			t.Fatal(err)
+		}
+		o, err := s.options(fs, false)
+		return o.Style, err
+	}
+	st, err := options("--look", "plexus", "--style", file, "--fill-opacity", "0.25", "--label", "{word}", "--label-words", words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plexus, _ := overlay.Preset("plexus")
+	switch {
+	case st.Palette != plexus.Palette || st.Labels != plexus.Labels:
+		t.Errorf("the look's keys were lost: %+v", st)
+	case st.LineWidth != 4 || st.LinkColor.String() != "#ff8800":
+		t.Errorf("the style file's keys were lost: %+v", st)
+	case st.FillOpacity != 0.25:
+		t.Errorf("the command line did not win over the file: fill opacity %g", st.FillOpacity)
+	case len(st.LabelWords) != 2 || st.LabelWords[1] != "owl":
+		t.Errorf("label words %q", st.LabelWords)
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--look", "bold"}, `--look "bold": want one of clean, default, plexus, seed`},
+		{[]string{"--palette", "rainbow"}, `--palette "rainbow": want one of`},
+		{[]string{"--label", "{nope}"}, `--label "{nope}": unknown field {nope}`},
+		{[]string{"--label", "{word}"}, "--label-words"},
+		{[]string{"--box-opacity", "2"}, "--box-opacity 2: is outside 0..1"},
+	} {
+		if _, err := options(tc.args...); err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
+		}
+	}
+	os.WriteFile(file, []byte("line-width = 4\nbox-colour = \"#ff0000\"\n"), 0o644)
+	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), "s.toml:2: unknown key \"box-colour\"") {
+		t.Errorf("unknown key: %v", err)
+	}
+	os.WriteFile(file, []byte("box-color = \"red\"\n"), 0o644)
+	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), "s.toml:1: box-color:") {
+		t.Errorf("bad value: %v", err)
+	}
+}

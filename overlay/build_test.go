@@ -1,0 +1,157 @@
+package overlay
+
+import (
+	"strings"
+	"testing"
+
+	"trackink/scene"
+)
+
+func newTestBuilder(t *testing.T, s Style, w, h int) *Builder {
+	t.Helper()
+	b, err := NewBuilder(s.ForHeight(h), testFont(t), w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestLabelFormat(t *testing.T) {
+	tracked := scene.Box{ID: 42, X: 10.25, Y: 50, W: 30, H: 60.5, Class: "car", Score: 0.876, HasScore: true}
+	bare := scene.Box{ID: 7, X: 10, Y: 50, W: 10, H: 10}
+	untracked := scene.Box{ID: scene.NoID, X: 10, Y: 50, W: 10, H: 10, Class: "dog"}
+	for _, tc := range []struct {
+		format string
+		box    scene.Box
+		want   string
+	}{
+		{"", tracked, "#42 car 0.88"},
+		{"", bare, "#7"},
+		{"", untracked, "dog"},
+		{"{class} #{id}", tracked, "car #42"},
+		{"id={id}  {score:.0f} {x:.1f},{y} {w}x{h:.1f}", tracked, "id=42 1 10.2,50 30x60.5"},
+		{"f{frame} age {age}", tracked, "f9 age 3"},
+		{"{word}-{id}", tracked, "fox-42"},
+		{"{{{class}}}", tracked, "{car}"},
+		{"#{id} {class}", bare, "#7"},
+	} {
+		f, err := parseLabelFormat(tc.format)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.format, err)
+		}
+		v := labelValues{box: &tc.box, frame: 9, age: 3, word: wordFor([]string{"fox"}, tc.box.ID)}
+		if got := string(f.appendLabel(nil, &v)); got != tc.want {
+			t.Errorf("%q on %+v: %q, want %q", tc.format, tc.box, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"{nope}", "{id", "id}", "{class:.2f}", "{score:2}", "{score:.9f}"} {
+		if _, err := parseLabelFormat(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// TestLabelWordsAreStable: a track keeps its word in every frame, and the words spread over
+// the tracks.
+func TestLabelWordsAreStable(t *testing.T) {
+	words := []string{"alpha", "bravo", "charlie", "delta"}
+	seen := map[string]bool{}
+	for id := range 40 {
+		w := wordFor(words, id)
+		if w != wordFor(words, id) {
+			t.Fatalf("track %d: the word changed", id)
+		}
+		seen[w] = true
+	}
+	if len(seen) != len(words) {
+		t.Errorf("40 tracks took %d of %d words", len(seen), len(words))
+	}
+}
+
+// TestLabelsMoveOutOfEachOthersWay: two boxes side by side whose labels would overlap above
+// them; the second label takes another place, and keeps it in the next frame even when the
+// first box has gone. With LabelsOverlap both stay above.
+func TestLabelsMoveOutOfEachOthersWay(t *testing.T) {
+	f := &scene.Frame{Index: 1, Boxes: []scene.Box{
+		{ID: 2, X: 130, Y: 100, W: 60, H: 80, Class: "pedestrian"},
+		{ID: 1, X: 100, Y: 100, W: 60, H: 80, Class: "pedestrian"},
+	}}
+	st := DefaultStyle()
+	b := newTestBuilder(t, st, 400, 300)
+	var p Primitives
+	b.Build(&p, f, nil)
+	l1, l2 := p.Labels[1], p.Labels[0] // track 1's label is second in paint order
+	w1, h1 := b.font.LabelSize(l1.Text)
+	w2, h2 := b.font.LabelSize(l2.Text)
+	if l1.X < l2.X+w2 && l2.X < l1.X+w1 && l1.Y < l2.Y+h2 && l2.Y < l1.Y+h1 {
+		t.Fatalf("labels overlap: %+v and %+v", l1, l2)
+	}
+	if l1.Y >= 100 {
+		t.Errorf("track 1 (placed first) lost its place above the box: y %d", l1.Y)
+	}
+	moved := l2
+	f2 := &scene.Frame{Index: 2, Boxes: f.Boxes[:1]}
+	b.Build(&p, f2, nil)
+	if p.Labels[0].X != moved.X || p.Labels[0].Y != moved.Y {
+		t.Errorf("track 2's label jumped from (%d,%d) to (%d,%d) when track 1 left", moved.X, moved.Y, p.Labels[0].X, p.Labels[0].Y)
+	}
+	st.LabelsOverlap = true
+	b = newTestBuilder(t, st, 400, 300)
+	b.Build(&p, f, nil)
+	if p.Labels[0].Y != p.Labels[1].Y {
+		t.Errorf("with LabelsOverlap the labels are at y %d and %d, want both above", p.Labels[0].Y, p.Labels[1].Y)
+	}
+}
+
+func TestColors(t *testing.T) {
+	red := OptionalColor{scene.Color{R: 255, A: 255}, true}
+	f := &scene.Frame{Index: 1,
+		Boxes:  []scene.Box{{ID: 1, X: 10, Y: 10, W: 20, H: 20, Class: "car"}, {ID: 2, X: 50, Y: 10, W: 20, H: 20, Class: "car"}},
+		Points: []scene.Point{{ID: 1, X: 20, Y: 30}, {ID: 2, X: 60, Y: 30}},
+	}
+	st := DefaultStyle()
+	st.ColorBy = ByClass
+	b := newTestBuilder(t, st, 200, 100)
+	var p Primitives
+	b.Build(&p, f, nil)
+	if p.Boxes[0].StrokeColor != p.Boxes[1].StrokeColor || p.Lines[0].Color != p.Lines[1].Color {
+		t.Errorf("colour by class: two cars differ: %+v %+v", p.Boxes[0].StrokeColor, p.Boxes[1].StrokeColor)
+	}
+	st = DefaultStyle()
+	st.BoxColor, st.BoxOpacity, st.LabelTextColor = red, 0.5, red
+	b = newTestBuilder(t, st, 200, 100)
+	b.Build(&p, f, nil)
+	if want := (RGBA{R: 0.5, A: 0.5}); p.Boxes[0].StrokeColor != want || p.Boxes[1].StrokeColor != want {
+		t.Errorf("--box-color #ff0000 --box-opacity 0.5: %+v", p.Boxes[0].StrokeColor)
+	}
+	if p.Boxes[0].Fill == p.Boxes[1].Fill {
+		t.Errorf("the fills took the box colour too")
+	}
+	if p.Labels[0].Color != (RGBA{R: 1, A: 1}) {
+		t.Errorf("--label-text-color: %+v", p.Labels[0].Color)
+	}
+}
+
+// TestPresetsAreValid: every preset validates and builds.
+func TestPresetsAreValid(t *testing.T) {
+	names, about := PresetNames()
+	if len(names) < 3 || len(about) != len(names) {
+		t.Fatalf("presets %v", names)
+	}
+	for _, n := range names {
+		st, ok := Preset(n)
+		if !ok {
+			t.Fatalf("%s: not found", n)
+		}
+		if err := st.Validate(); err != nil {
+			t.Errorf("%s: %v", n, err)
+		}
+		newTestBuilder(t, st, 320, 240)
+	}
+	if _, ok := Preset("nope"); ok {
+		t.Error("an unknown preset was found")
+	}
+	if !strings.Contains(strings.Join(names, " "), "seed") {
+		t.Error("no seed preset: the benchmark's look")
+	}
+}
