@@ -274,3 +274,40 @@ func TestTracksCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderEveryFormat draws frame 1 of each format's fixture (scene/testdata/formats) onto
+// a blank canvas: something must be drawn.
+func TestRenderEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	formats := filepath.Join("..", "scene", "testdata", "formats")
+	for _, tc := range []struct {
+		name  string
+		extra []string
+	}{
+		{"supervision.csv", nil},
+		{"kitti_0000.txt", nil},
+		{"cvat_video.xml", nil},
+		{"yolo", []string{"--class-names", filepath.Join(formats, "coco8.yaml")}},
+	} {
+		out := filepath.Join(dir, tc.name+".png")
+		args := append([]string{"render", "--tracks", filepath.Join(formats, tc.name), "--width", "3840", "--height", "2160", "--frame", "1", "-o", out}, tc.extra...)
+		code, _, stderr := trackink(args...)
+		if code != 0 {
+			t.Errorf("%s: exit %d, %s", tc.name, code, stderr)
+			continue
+		}
+		img := readPicture(t, out)
+		blank := img.At(0, 0)
+		drawn := 0
+		for y := 0; y < 2160; y += 4 {
+			for x := 0; x < 3840; x += 4 {
+				if img.At(x, y) != blank {
+					drawn++
+				}
+			}
+		}
+		if drawn == 0 {
+			t.Errorf("%s: nothing drawn on frame 1", tc.name)
+		}
+	}
+}
