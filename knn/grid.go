@@ -46,7 +46,7 @@ type gridSearch struct {
 }
 
 // seedLists gives, for each position of this frame, last frame's k nearest neighbours of the
-// same track.
+// same track: distinct, and never that track itself.
 type seedLists struct {
 	fromPrev, toCur []int32 // position ↔ last frame's position of the same track, −1 if none
 	nbr             []int32 // k per last frame's position, in its positions
@@ -68,7 +68,7 @@ func (g *gridSearch) search(xs, ys []float64, k int, nbr []int32, d2 []float64) 
 	o.nbr, o.nd2 = grow(o.nbr, n*k), grow(o.nd2, n*k)
 	g.layout(xs, ys, k, o.px, o.py, o.prank, o.posOf)
 	g.seeds, g.k = seedLists{}, k
-	g.pool.do(g, 0, (n+chunkSize-1)/chunkSize, n)
+	g.pool.do(g, 0, g.pool.chunksOf(n), n)
 	for j, r := range o.prank {
 		for i := range k {
 			nbr[int(r)*k+i], d2[int(r)*k+i] = o.prank[o.nbr[j*k+i]], o.nd2[j*k+i]
@@ -79,7 +79,8 @@ func (g *gridSearch) search(xs, ys []float64, k int, nbr []int32, d2 []float64) 
 
 func (g *gridSearch) runChunk(_, chunk, worker int) {
 	k := g.k
-	for j := chunk * chunkSize; j < min((chunk+1)*chunkSize, len(g.prank)); j++ {
+	j0, j1 := g.pool.span(chunk, len(g.prank))
+	for j := j0; j < j1; j++ {
 		g.query(j, worker, g.own.nd2[j*k:(j+1)*k], g.own.nbr[j*k:(j+1)*k])
 	}
 }

@@ -248,7 +248,7 @@ func New(opts Options) (*Graph, error) {
 	if opts.MaxDY > 0 {
 		g.maxDY2 = opts.MaxDY * opts.MaxDY
 	}
-	g.pool.minItems = parallelMin
+	g.pool.minItems, g.pool.chunkSize = parallelMin, defaultChunkSize
 	if grid, ok := search.(*gridSearch); ok {
 		g.grid, grid.pool = grid, &g.pool
 	}

@@ -2,7 +2,7 @@ package knn
 
 import "math"
 
-// The steps of Update that the pool runs in chunks of chunkSize positions. Each writes only
+// The steps of Update that the pool runs in chunks of positions. Each writes only
 // its own positions' entries, except the two transposition steps, which split the positions
 // into two fixed halves instead.
 const (
@@ -13,12 +13,9 @@ const (
 	stepEmit              // the links kept at both ends; j's links to higher ranks
 )
 
-// chunkSize is the number of positions in one chunk of a step.
-const chunkSize = 256
-
 func (g *Graph) runChunk(step, chunk, worker int) {
 	c := &g.cur
-	j0, j1 := chunk*chunkSize, min((chunk+1)*chunkSize, len(c.ids))
+	j0, j1 := g.pool.span(chunk, len(c.ids))
 	switch step {
 	case stepNeighbours:
 		k := c.k
@@ -47,7 +44,7 @@ func (g *Graph) runChunk(step, chunk, worker int) {
 func (g *Graph) links() error {
 	c, p := &g.cur, &g.prev
 	n, k := len(c.ids), c.k
-	chunks := (n + chunkSize - 1) / chunkSize
+	chunks := g.pool.chunksOf(n)
 	g.matchPrevious()
 	c.posOf, g.prank = grow(c.posOf, n), grow(g.prank, n)
 	if g.grid != nil {

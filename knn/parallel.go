@@ -23,9 +23,9 @@ type chunkRunner interface {
 // one frame follow each other within microseconds, and waking a sleeping thread takes longer
 // than a step's chunk.
 type pool struct {
-	// minItems is the smallest frame (in points) whose steps are shared with the helper:
-	// parallelMin, or less in tests.
-	minItems int
+	// minItems is the smallest frame (in points) whose steps are shared with the helper, and
+	// chunkSize the points in one chunk: parallelMin and defaultChunkSize, smaller in tests.
+	minItems, chunkSize int
 
 	// The step being run; written by the caller before it publishes the step (posted).
 	runner chunkRunner
@@ -48,6 +48,9 @@ const (
 // parallelMin is the smallest frame whose steps are shared with the helper goroutine: below
 // it the hand-overs cost more than they save.
 const parallelMin = 1500
+
+// defaultChunkSize is the number of points in one chunk of a step.
+const defaultChunkSize = 256
 
 // spinTime is how long a side of the pool spins for the other before it sleeps.
 const spinTime = 50 * time.Microsecond
@@ -77,6 +80,12 @@ func (p *pool) do(r chunkRunner, step, chunks, items int) {
 	waitFor(&p.state, stepDone, p.done) // its last chunk
 	p.state.Store(stepIdle)
 }
+
+// chunksOf is the number of chunks of a step over n points.
+func (p *pool) chunksOf(n int) int { return (n + p.chunkSize - 1) / p.chunkSize }
+
+// span returns the points of chunk c of a step over n points.
+func (p *pool) span(c, n int) (lo, hi int) { return c * p.chunkSize, min((c+1)*p.chunkSize, n) }
 
 // waitFor returns once state holds want: it spins for spinTime, then sleeps on wake, which
 // is signalled after each change (a stale signal costs only another look).

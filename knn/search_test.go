@@ -66,3 +66,57 @@ func TestGridParallelMatchesBrute(t *testing.T) {
 		}
 	}
 }
+
+// TestGridSeedsAnyNeighbours: a query started from last frame's neighbours is exact whatever
+// those were: the true neighbours, random points, fewer or more than k, or points that are
+// gone; and so is one whose track is new.
+func TestGridSeedsAnyNeighbours(t *testing.T) {
+	rng := rand.New(rand.NewPCG(seed(t), 5))
+	for _, shape := range shapes {
+		n := 2 + rng.IntN(600)
+		k := 1 + rng.IntN(min(n-1, 9))
+		xs, ys := byRank(genPoints(rng, shape, n))
+		want, wantD := naiveKNN(xs, ys, k)
+		g := newSearcher(t, BackendGrid).(*gridSearch)
+		px, py := make([]float64, n), make([]float64, n)
+		prank, posOf := make([]int32, n), make([]int32, n)
+		g.layout(xs, ys, k, px, py, prank, posOf)
+		// Last frame had the same positions; some of its tracks are gone or new now.
+		sk := max(1, min(n-1, k+rng.IntN(3)-1))
+		s := seedLists{make([]int32, n), make([]int32, n), make([]int32, n*sk), sk}
+		for j := range n {
+			s.fromPrev[j], s.toCur[j] = int32(j), int32(j)
+			switch rng.IntN(10) {
+			case 0:
+				s.fromPrev[j] = -1 // new
+			case 1:
+				s.toCur[j] = -1 // gone
+			}
+			// Distinct points other than j, as a neighbour list is: the true neighbours or
+			// random ones.
+			r, seeds := int(prank[j]), s.nbr[j*sk:(j+1)*sk]
+			for i := range seeds {
+				o := int32(j)
+				if i < k && rng.IntN(2) == 0 {
+					o = posOf[want[r*k+i]]
+				}
+				for o == int32(j) || slices.Contains(seeds[:i], o) {
+					o = int32(rng.IntN(n))
+				}
+				seeds[i] = o
+			}
+		}
+		g.seeds = s
+		nd, nb := make([]float64, k), make([]int32, k)
+		for j := range n {
+			g.query(j, 0, nd, nb)
+			r := int(prank[j])
+			for i := range k {
+				if prank[nb[i]] != want[r*k+i] || nd[i] != wantD[r*k+i] {
+					t.Fatalf("%s, n=%d k=%d seeds %d: query %d, neighbour %d is rank %d at %g, want %d at %g",
+						shape, n, k, sk, r, i, prank[nb[i]], nd[i], want[r*k+i], wantD[r*k+i])
+				}
+			}
+		}
+	}
+}
