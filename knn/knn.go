@@ -4,26 +4,61 @@
 //
 // # Algorithm
 //
-// Each frame, [Graph.Update]:
+// Distances are always float64(dx·dx) + float64(dy·dy) from the float32 coordinates, rounded
+// the same way everywhere, and every tie is broken by track id. Each frame, [Graph.Update]:
 //
-//  1. orders the points by track id (their "rank"), so that every tie is broken by track id
-//     and the answer does not depend on the order of the input slice;
-//  2. finds, for every point, its k' = min(K, n−1) nearest other points in the order
-//     (squared distance, track id), with one of three exact backends: a uniform 2-D grid
-//     searched ring by ring (the default), FAISS's IndexFlatL2 with its float32 answers
-//     re-ranked and proven in float64, or brute force. Distances are always
-//     float64(dx·dx) + float64(dy·dy) from the float32 coordinates, rounded the same way in
-//     every backend, so the backends return identical neighbours, ties included;
-//  3. applies hysteresis per track (see [Options.Hysteresis]): each point keeps the neighbours
-//     it chose in the previous frame while they stay within (1+h) of its current k-th
+//  1. orders the points by track id (their rank), so that the answer does not depend on the
+//     order of the input slice, and matches the ranks with the previous frame's;
+//  2. lays the points out: the grid backend counting-sorts them into square cells of about
+//     0.15·k points, row by row, and a point's position is its place in that order (for brute
+//     force and FAISS, its rank). Every per-point array below is indexed by position and
+//     names other points by position, so a point's neighbours, and their data, lie close to
+//     it in memory;
+//  3. finds, for every point, its k' = min(K, n−1) nearest other points in the order
+//     (squared distance, track id), with one of three exact backends: the grid (the default,
+//     below), FAISS's IndexFlatL2 with its float32 answers re-ranked and proven in float64,
+//     or brute force. They return identical neighbours, ties included;
+//  4. chooses k' neighbours per point with hysteresis (see [Options.Hysteresis]): it keeps
+//     those it chose in the previous frame while they stay within (1+h) of its current k'-th
 //     neighbour distance, and fills its free slots from its current nearest;
-//  4. links i and j when either chose the other;
-//  5. applies the caps MaxDist, MaxDY and then MaxDegree, which are hard limits.
+//  5. transposes the choices: in(j), the points that chose j, by a counting sort over two
+//     fixed halves of the positions;
+//  6. lists the links at each point j: its choices, then the choosers it did not choose (so
+//     each link once at each end), less those that fail MaxDist or MaxDY (with room to spare
+//     (1+h) unless drawn in the previous frame), each with its MaxDegree ranking key (its
+//     squared length, ÷(1+h)² if drawn in the previous frame), and finds j's MaxDegree-th
+//     link in (key, rank) order;
+//  7. keeps a link when it comes no later than the MaxDegree-th link at both ends (its key is
+//     the same from both), and lists each point's kept links to higher ranks;
+//  8. writes the edges in rank order, each point's ordered by counting the ones before.
+//
+// Steps 3 (grid) to 7 are loops over positions that write only their own point's entries
+// (step 5 over the two halves); the caller's goroutine and one helper claim chunks of them
+// from a shared counter, so the answer is the same for any number of threads and chunks,
+// and each step maps to a kernel launch, one thread per point (step 5: an atomic counting
+// sort followed by a sort of each in-list, or two fixed halves as here). The state a frame
+// keeps for the next is its ranks' positions, neighbours, choices and drawn links.
+//
+// # Why the grid search is exact
+//
+// A query at q first needs a bound (td, tr): a (squared distance, rank) pair with at least k'
+// other points at or before it. Usually it has one from last frame's neighbours of its
+// track, which are offered to its list first: if all k' are still present, the k'-th of them
+// now is the bound. Otherwise the bound is the farthest corner of the smallest square block
+// of cells around q holding k' other points (rank +∞), or everything. Then every cell that
+// the disc of radius √td (plus a margin far above the rounding of the cell arithmetic)
+// reaches is scanned, and every point in it at or before the current bound is offered to a
+// list that keeps the k' first. The true k' nearest all come at or before the bound (at least
+// k' points do), and all lie in the scanned cells (the column and row of a coordinate round
+// monotonically, so widening the range by the margin covers every point within √td), so
+// they are all offered and the list ends as exactly them; a point outside the scanned cells
+// is farther than √td and cannot be among them. Points already offered (q itself, the seeds)
+// are marked, and the scan tests "inside the bound and not yet offered" without branches:
+// usually only a neighbour that is new this frame gets through.
 //
 // Costs: the grid search is O(n·k) for points spread over the frame (O(n²) in the worst case,
-// all points in one spot), and splits its queries between two goroutines from 2 000 points on;
-// FAISS and brute force are O(n²). Steps 3-5 are O(n·k). With the grid backend Update
-// allocates nothing once its buffers have grown to the frame size.
+// all points in one spot); FAISS and brute force are O(n²). Steps 4-8 are O(n·k). With the
+// grid backend Update allocates nothing once its buffers have grown to the frame size.
 package knn
 
 import (

@@ -53,7 +53,7 @@ const parallelMin = 1500
 const defaultChunkSize = 256
 
 // spinTime is how long a side of the pool spins for the other before it sleeps.
-const spinTime = 50 * time.Microsecond
+const spinTime = 20 * time.Microsecond
 
 // do runs chunks 0..chunks-1 of step for a frame of items points, sharing them with the
 // helper when the frame is large enough and there is more than one CPU.
