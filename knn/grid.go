@@ -17,8 +17,9 @@ type gridSearch struct {
 	cell      []int32 // rank → cell
 	cellStart []int32 // cell c holds positions cellStart[c]..cellStart[c+1]-1
 
-	// This frame's geometry: cell (cx, cy) spans [minX+cx·cs, minX+(cx+1)·cs) × ….
-	minX, minY, cs, inv float64
+	// This frame's geometry: cell (cx, cy) spans [minX+cx·cw, minX+(cx+1)·cw) ×
+	// [minY+cy·ch, minY+(cy+1)·ch).
+	minX, minY, cw, ch, invW, invH float64
 	nx, ny              int
 	// margin bounds, with a wide safety factor, the rounding of everything that compares a
 	// coordinate with a cell's edge.
@@ -53,10 +54,15 @@ type seedLists struct {
 	k               int
 }
 
-// gridCellPoints is the mean number of points per cell for each neighbour sought. Smaller
-// cells waste less of the square scanned around the disc, larger ones cost fewer rows per
-// query; with k = 5 this makes cells of about 0.75 points (chosen by BenchmarkUpdate).
-const gridCellPoints = 0.15
+// gridCellPoints is, per neighbour sought, the mean number of points in a square as tall as
+// a row of cells: rows about 1.25 times as tall as the typical k-th neighbour distance, so
+// that a query scans three or four rows (chosen by BenchmarkUpdate).
+const gridCellPoints = 0.5
+
+// gridColumns is the number of columns per row height: a row of cells is one run of
+// positions whatever its columns, so narrow columns trim the scan to the disc's width at no
+// cost per cell.
+const gridColumns = 4
 
 func (g *gridSearch) close() error { return nil }
 
@@ -91,15 +97,17 @@ func (g *gridSearch) layout(xs, ys []float64, k int, px, py []float64, prank, po
 	n := len(xs)
 	minX, maxX, minY, maxY := extent(xs, ys)
 	w, h := maxX-minX, maxY-minY
-	// About gridCellPoints·k points per cell whether the points fill an area or lie along a
-	// line; this also bounds the cell count by 3n/(gridCellPoints·k)+1.
+	// Rows of height cs with about gridCellPoints·k points per cs × cs square, whether the
+	// points fill an area or lie along a line; this also bounds the cell count by
+	// (2·gridColumns+1)·n/(gridCellPoints·k)+1.
 	per := gridCellPoints * float64(k)
 	cs := max(math.Sqrt(per*w*h/float64(n)), per*max(w, h)/float64(n))
 	if !(cs > 0) {
 		cs = 1 // all points coincide
 	}
-	g.minX, g.minY, g.cs, g.inv = minX, minY, cs, 1/cs
-	g.nx, g.ny = int(w*g.inv)+1, int(h*g.inv)+1
+	g.minX, g.minY, g.cw, g.ch = minX, minY, cs/gridColumns, cs
+	g.invW, g.invH = 1/g.cw, 1/g.ch
+	g.nx, g.ny = int(w*g.invW)+1, int(h*g.invH)+1
 	g.margin = 1e-9 * (math.Abs(minX) + math.Abs(maxX) + math.Abs(minY) + math.Abs(maxY) + cs)
 
 	cells := g.nx * g.ny
@@ -131,10 +139,10 @@ func (g *gridSearch) layout(xs, ys []float64, k int, px, py []float64, prank, po
 
 // col is the column of the cells holding x, clamped to the grid. It is monotonic in x (each
 // operation rounds monotonically), which the query's bounds rely on.
-func (g *gridSearch) col(x float64) int { return cellIndex((x-g.minX)*g.inv, g.nx) }
+func (g *gridSearch) col(x float64) int { return cellIndex((x-g.minX)*g.invW, g.nx) }
 
 // row is col for y.
-func (g *gridSearch) row(y float64) int { return cellIndex((y-g.minY)*g.inv, g.ny) }
+func (g *gridSearch) row(y float64) int { return cellIndex((y-g.minY)*g.invH, g.ny) }
 
 func cellIndex(t float64, n int) int {
 	switch {
@@ -219,7 +227,8 @@ func b2i(b bool) int {
 func (g *gridSearch) blockBound(qx, qy float64, k int) float64 {
 	cx, cy := g.col(qx), g.row(qy)
 	for ring := 1; ; ring++ {
-		x0, x1, y0, y1 := max(cx-ring, 0), min(cx+ring, g.nx-1), max(cy-ring, 0), min(cy+ring, g.ny-1)
+		cols := ring * gridColumns
+		x0, x1, y0, y1 := max(cx-cols, 0), min(cx+cols, g.nx-1), max(cy-ring, 0), min(cy+ring, g.ny-1)
 		if x0 == 0 && y0 == 0 && x1 == g.nx-1 && y1 == g.ny-1 {
 			return math.Inf(1)
 		}
@@ -228,8 +237,8 @@ func (g *gridSearch) blockBound(qx, qy float64, k int) float64 {
 			count += int(g.cellStart[y*g.nx+x1+1] - g.cellStart[y*g.nx+x0])
 		}
 		if count > k { // the query is one of them
-			dx := max(qx-(g.minX+float64(x0)*g.cs), g.minX+float64(x1+1)*g.cs-qx) + g.margin
-			dy := max(qy-(g.minY+float64(y0)*g.cs), g.minY+float64(y1+1)*g.cs-qy) + g.margin
+			dx := max(qx-(g.minX+float64(x0)*g.cw), g.minX+float64(x1+1)*g.cw-qx) + g.margin
+			dy := max(qy-(g.minY+float64(y0)*g.ch), g.minY+float64(y1+1)*g.ch-qy) + g.margin
 			return dist2(dx, dy, 0, 0)
 		}
 	}
