@@ -20,7 +20,7 @@ type gridSearch struct {
 	// This frame's geometry: cell (cx, cy) spans [minX+cx·cw, minX+(cx+1)·cw) ×
 	// [minY+cy·ch, minY+(cy+1)·ch).
 	minX, minY, cw, ch, invW, invH float64
-	nx, ny              int
+	nx, ny                         int
 	// margin bounds, with a wide safety factor, the rounding of everything that compares a
 	// coordinate with a cell's edge.
 	margin float64

@@ -211,10 +211,12 @@ type Graph struct {
 	prank  []int32 // position → rank
 	px, py []float64
 
-	cur2prev, prev2cur []int32 // this frame's rank ↔ the previous frame's, −1 where absent
-	fromPrev, toCur    []int32 // the same by position
+	fromPrev, toCur []int32 // position ↔ the previous frame's of the same track, −1 if none
 
-	nd2 []float64 // the squared distances of cur.nbr
+	// The squared distances of cur.nbr: from brute force and FAISS, all; from the grid, one
+	// point's at a time, per worker.
+	nd2    []float64
+	nearD2 [2][]float64
 
 	// The transposition of the choices: how many points of each half of the positions chose
 	// each point, then where the next of them goes; and in(j) = inSrc[cur.inStart[j]:
@@ -385,29 +387,25 @@ func (g *Graph) load(pts []scene.Point) error {
 	return nil
 }
 
-// matchPrevious maps this frame's ranks to the previous frame's and back by merging the two
-// id-sorted lists (−1: absent from the other frame). Both are in id order, so the map is
-// increasing where it is defined.
+// matchPrevious maps this frame's positions to the previous frame's and back (−1 where the
+// track is absent from the other frame, or the previous frame had no links), by merging the
+// two id-sorted lists of tracks.
 func (g *Graph) matchPrevious() {
-	ids, prevIDs := g.cur.ids, g.prev.ids
-	n, pn := len(ids), len(prevIDs)
-	g.cur2prev = grow(g.cur2prev, n)
-	g.prev2cur = grow(g.prev2cur, pn)
-	p := 0
-	for r, id := range ids {
-		for p < pn && prevIDs[p] < id {
-			g.prev2cur[p] = -1
-			p++
-		}
-		if p < pn && prevIDs[p] == id {
-			g.cur2prev[r] = int32(p)
-			g.prev2cur[p] = int32(r)
-			p++
-		} else {
-			g.cur2prev[r] = -1
-		}
+	c, p := &g.cur, &g.prev
+	n, pn := len(c.ids), len(p.ids)
+	g.fromPrev, g.toCur = grow(g.fromPrev, n), grow(g.toCur, pn)
+	for i := range g.toCur {
+		g.toCur[i] = -1
 	}
-	for ; p < pn; p++ {
-		g.prev2cur[p] = -1
+	pr := 0
+	for r, id := range c.ids {
+		j := c.posOf[r]
+		g.fromPrev[j] = -1
+		for pr < pn && p.ids[pr] < id {
+			pr++
+		}
+		if pr < pn && p.ids[pr] == id && p.k > 0 {
+			g.fromPrev[j], g.toCur[p.posOf[pr]] = p.posOf[pr], j
+		}
 	}
 }

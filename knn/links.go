@@ -21,9 +21,12 @@ func (g *Graph) runChunk(step, chunk, worker int) {
 		k := c.k
 		for j := j0; j < j1; j++ {
 			if g.grid != nil {
-				g.grid.query(j, worker, g.nd2[j*k:(j+1)*k], c.nbr[j*k:(j+1)*k])
+				nd := g.nearD2[worker]
+				g.grid.query(j, worker, nd, c.nbr[j*k:(j+1)*k])
+				g.choose(j, nd[k-1])
+			} else {
+				g.choose(j, g.nd2[j*k+k-1])
 			}
-			g.choose(j)
 		}
 	case stepCountIn:
 		g.countIn(chunk)
@@ -45,7 +48,6 @@ func (g *Graph) links() error {
 	c, p := &g.cur, &g.prev
 	n, k := len(c.ids), c.k
 	chunks := g.pool.chunksOf(n)
-	g.matchPrevious()
 	c.posOf, g.prank = grow(c.posOf, n), grow(g.prank, n)
 	if g.grid != nil {
 		g.px, g.py = grow(g.px, n), grow(g.py, n)
@@ -56,16 +58,22 @@ func (g *Graph) links() error {
 			c.posOf[r], g.prank[r] = int32(r), int32(r)
 		}
 	}
-	g.mapPositions()
+	g.matchPrevious()
 
-	c.nbr, g.nd2, c.sel = grow(c.nbr, n*k), grow(g.nd2, n*k), grow(c.sel, n*k)
+	c.nbr, c.sel = grow(c.nbr, n*k), grow(c.sel, n*k)
 	if g.grid != nil {
+		for w := range g.nearD2 {
+			g.nearD2[w] = grow(g.nearD2[w], k)
+		}
 		g.grid.seeds = seedLists{}
 		if p.k > 0 {
 			g.grid.seeds = seedLists{g.fromPrev, g.toCur, p.nbr, p.k}
 		}
-	} else if err := g.search.search(g.px, g.py, k, c.nbr, g.nd2); err != nil {
-		return err
+	} else {
+		g.nd2 = grow(g.nd2, n*k)
+		if err := g.search.search(g.px, g.py, k, c.nbr, g.nd2); err != nil {
+			return err
+		}
 	}
 	g.pool.do(g, stepNeighbours, chunks, n)
 
@@ -123,33 +131,16 @@ func (g *Graph) links() error {
 	return nil
 }
 
-// mapPositions maps this frame's positions to the previous frame's and back (−1 where the
-// track is absent from the other frame, or the previous frame had no links).
-func (g *Graph) mapPositions() {
-	c, p := &g.cur, &g.prev
-	g.fromPrev, g.toCur = grow(g.fromPrev, len(c.ids)), grow(g.toCur, len(p.ids))
-	for i := range g.toCur {
-		g.toCur[i] = -1
-	}
-	for r, pr := range g.cur2prev {
-		j := c.posOf[r]
-		g.fromPrev[j] = -1
-		if pr >= 0 && p.k > 0 {
-			g.fromPrev[j], g.toCur[p.posOf[pr]] = p.posOf[pr], j
-		}
-	}
-}
-
-// choose applies the hysteresis rule of Options.Hysteresis to the point at position j,
-// writing its k chosen neighbours into sel. Without hysteresis they are its k nearest.
-func (g *Graph) choose(j int) {
+// choose applies the hysteresis rule of Options.Hysteresis to the point at position j, whose
+// k-th nearest neighbour is at squared distance rho2, writing its k chosen neighbours into
+// sel. Without hysteresis they are its k nearest.
+func (g *Graph) choose(j int, rho2 float64) {
 	c, p := &g.cur, &g.prev
 	k := c.k
-	out := c.sel[j*k : (j+1)*k]
-	nbr, nd2 := c.nbr[j*k:(j+1)*k], g.nd2[j*k:(j+1)*k]
+	out, nbr := c.sel[j*k:(j+1)*k], c.nbr[j*k:(j+1)*k]
 	m := 0
 	if pj := g.fromPrev[j]; g.opts.Hysteresis > 0 && pj >= 0 {
-		lim := (1 + g.opts.Hysteresis) * (1 + g.opts.Hysteresis) * nd2[k-1]
+		lim := (1 + g.opts.Hysteresis) * (1 + g.opts.Hysteresis) * rho2
 		// At most k are kept: the previous selection holds at most K points, and when
 		// k = n−1 < K there are only k other points.
 		for _, q := range p.sel[int(pj)*p.k : int(pj+1)*p.k] {
