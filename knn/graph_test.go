@@ -175,8 +175,7 @@ func (rg *refGraph) update(pts []scene.Point) [][2]int {
 
 // TestGraphMatchesReference drives Graph and refGraph through random sequences of frames
 // (tracks moving, jittering, vanishing, reappearing, input order shuffled) under several
-// option sets, every backend, on one goroutine and split into many chunks over two, with a
-// fresh seed.
+// option sets, every backend, and a fresh seed.
 func TestGraphMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed(t), 1))
 	optSets := []Options{
@@ -189,81 +188,49 @@ func TestGraphMatchesReference(t *testing.T) {
 	}
 	for _, o := range optSets {
 		for _, b := range backends {
-			for _, split := range []bool{false, true} {
-				o.Backend = b
-				g := newGraph(t, o, split)
-				rg := &refGraph{o: o}
-				shape := shapes[rng.IntN(len(shapes))]
-				pts := genPoints(rng, shape, 5+rng.IntN(120))
-				for frame := range 25 {
-					cur := make([]scene.Point, 0, len(pts))
-					for _, p := range pts {
-						if rng.IntN(12) == 0 {
-							continue // this track skips this frame
-						}
-						if shape != "duplicates" && shape != "lattice" {
-							p.X += float32(rng.Float64()*4 - 2 + float64(frame))
-							p.Y += float32(rng.Float64()*4 - 2)
-						}
-						cur = append(cur, p)
-					}
-					rng.Shuffle(len(cur), func(i, j int) { cur[i], cur[j] = cur[j], cur[i] })
-					es, err := g.Update(cur)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, want := idEdges(t, cur, es), rg.update(cur)
-					if !slices.Equal(got, want) {
-						t.Fatalf("%+v, %s, split %v, frame %d: got %v\nwant %v", o, shape, split, frame, got, want)
-					}
-					if o.MaxDegree > 0 {
-						deg := map[int]int{}
-						for _, e := range got {
-							deg[e[0]]++
-							deg[e[1]]++
-						}
-						for id, d := range deg {
-							if d > o.MaxDegree {
-								t.Fatalf("track %d has %d links", id, d)
-							}
-						}
-					}
-				}
+			o.Backend = b
+			g, err := New(o)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-	}
-}
-
-// TestThreadsAgree: frames large enough for the default split give the same edges, in the
-// same order, on one goroutine as on two, frame after frame (the reference is too slow at
-// this size).
-func TestThreadsAgree(t *testing.T) {
-	rng := rand.New(rand.NewPCG(seed(t), 4))
-	o := Options{K: 5, Hysteresis: 0.15, MaxDegree: 5, MaxDist: 150, MaxDY: 100}
-	for _, shape := range shapes {
-		one, two := newGraph(t, o, false), newGraph(t, o, false)
-		two.pool.minItems = 0
-		pts := genPoints(rng, shape, parallelMin+rng.IntN(3000))
-		for frame := range 6 {
-			var cur []scene.Point
-			for _, p := range pts {
-				if rng.IntN(20) != 0 {
-					p.X += float32(rng.Float64()*6 - 3)
-					p.Y += float32(rng.Float64()*6 - 3)
+			rg := &refGraph{o: o}
+			shape := shapes[rng.IntN(len(shapes))]
+			pts := genPoints(rng, shape, 5+rng.IntN(120))
+			for frame := range 25 {
+				cur := make([]scene.Point, 0, len(pts))
+				for _, p := range pts {
+					if rng.IntN(12) == 0 {
+						continue // this track skips this frame
+					}
+					if shape != "duplicates" && shape != "lattice" {
+						p.X += float32(rng.Float64()*4 - 2 + float64(frame))
+						p.Y += float32(rng.Float64()*4 - 2)
+					}
 					cur = append(cur, p)
 				}
+				rng.Shuffle(len(cur), func(i, j int) { cur[i], cur[j] = cur[j], cur[i] })
+				es, err := g.Update(cur)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, want := idEdges(t, cur, es), rg.update(cur)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%+v, %s, frame %d: got %v\nwant %v", o, shape, frame, got, want)
+				}
+				if o.MaxDegree > 0 {
+					deg := map[int]int{}
+					for _, e := range got {
+						deg[e[0]]++
+						deg[e[1]]++
+					}
+					for id, d := range deg {
+						if d > o.MaxDegree {
+							t.Fatalf("track %d has %d links", id, d)
+						}
+					}
+				}
 			}
-			a, err := one.Update(cur)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := two.Update(cur)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(a, b) {
-				t.Fatalf("%s, %d points, frame %d: %d edges on one goroutine, %d on two, or in another order", shape, len(cur), frame, len(a), len(b))
-			}
+			g.Close()
 		}
 	}
 }

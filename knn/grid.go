@@ -12,8 +12,6 @@ import "math"
 // point of every cell that the disc of that radius reaches to its list; see query for why
 // that is exact.
 type gridSearch struct {
-	pool *pool
-
 	cell      []int32 // rank → cell
 	cellStart []int32 // cell c holds positions cellStart[c]..cellStart[c+1]-1
 
@@ -32,18 +30,16 @@ type gridSearch struct {
 	// Last frame's neighbours, in positions; empty when there are none.
 	seeds seedLists
 
-	// Per worker: the list being built, (rank, position) as one tie key; and the positions
-	// already offered to it.
-	list    [2][]int64
-	offered [2]stampSet
+	// The list being built, (rank, position) as one tie key; and the positions already
+	// offered to it.
+	list    []int64
+	offered stampSet
 
-	// search's own layout and answers by position, and its arguments for its chunks.
+	// search's own layout.
 	own struct {
-		px, py            []float64
-		prank, posOf, nbr []int32
-		nd2               []float64
+		px, py       []float64
+		prank, posOf []int32
 	}
-	k int
 }
 
 // seedLists gives, for each position of this frame, last frame's k nearest neighbours of the
@@ -71,24 +67,16 @@ func (g *gridSearch) search(xs, ys []float64, k int, nbr []int32, d2 []float64) 
 	n := len(xs)
 	o := &g.own
 	o.px, o.py, o.prank, o.posOf = grow(o.px, n), grow(o.py, n), grow(o.prank, n), grow(o.posOf, n)
-	o.nbr, o.nd2 = grow(o.nbr, n*k), grow(o.nd2, n*k)
 	g.layout(xs, ys, k, o.px, o.py, o.prank, o.posOf)
-	g.seeds, g.k = seedLists{}, k
-	g.pool.do(g, 0, g.pool.chunksOf(n), n)
+	g.seeds = seedLists{}
 	for j, r := range o.prank {
-		for i := range k {
-			nbr[int(r)*k+i], d2[int(r)*k+i] = o.prank[o.nbr[j*k+i]], o.nd2[j*k+i]
+		nb := nbr[int(r)*k : int(r+1)*k]
+		g.query(j, d2[int(r)*k:int(r+1)*k], nb)
+		for i, p := range nb {
+			nb[i] = o.prank[p]
 		}
 	}
 	return nil
-}
-
-func (g *gridSearch) runChunk(_, chunk, worker int) {
-	k := g.k
-	j0, j1 := g.pool.span(chunk, len(g.prank))
-	for j := j0; j < j1; j++ {
-		g.query(j, worker, g.own.nd2[j*k:(j+1)*k], g.own.nbr[j*k:(j+1)*k])
-	}
 }
 
 // layout sizes the grid for this frame's points (by rank) and counting-sorts them by cell
@@ -131,10 +119,8 @@ func (g *gridSearch) layout(xs, ys []float64, k int, px, py []float64, prank, po
 	copy(g.cellStart[1:], g.cellStart[:cells])
 	g.cellStart[0] = 0
 	g.px, g.py, g.prank = px, py, prank
-	for w := range g.list {
-		g.list[w] = grow(g.list[w], k)
-		g.offered[w].resize(n)
-	}
+	g.list = grow(g.list, k)
+	g.offered.resize(n)
 }
 
 // col is the column of the cells holding x, clamped to the grid. It is monotonic in x (each
@@ -163,9 +149,9 @@ func cellIndex(t float64, n int) int {
 // choose them round monotonically). Every visited point at or before the bound is offered to
 // a list that keeps the k first, so the list ends as the true k nearest; a point not visited
 // is farther than td and cannot be among them.
-func (g *gridSearch) query(jq, worker int, nd []float64, nb []int32) {
+func (g *gridSearch) query(jq int, nd []float64, nb []int32) {
 	qx, qy := g.px[jq], g.py[jq]
-	k, list, offered := len(nd), g.list[worker], &g.offered[worker]
+	k, list, offered := len(nd), g.list, &g.offered
 	offered.next()
 	offered.add(int32(jq))
 	// Last frame's neighbours first: usually they are still the k nearest, their order has

@@ -110,23 +110,6 @@ func newSearcher(t testing.TB, name string) searcher {
 	return g.search
 }
 
-// newGraph makes a Graph that Close follows at the end of the test. With split, every step of
-// Update is shared with the helper goroutine in chunks of 3 points, whatever the frame's
-// size; without, everything runs on the caller's goroutine.
-func newGraph(t testing.TB, o Options, split bool) *Graph {
-	t.Helper()
-	g, err := New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { g.Close() })
-	g.pool.minItems = math.MaxInt
-	if split {
-		g.pool.minItems, g.pool.chunkSize = 0, 3
-	}
-	return g
-}
-
 // backends are the search backends of this build (FAISS with -tags faiss).
 var backends = Backends()
 

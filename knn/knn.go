@@ -9,11 +9,11 @@
 //
 //  1. orders the points by track id (their rank), so that the answer does not depend on the
 //     order of the input slice, and matches the ranks with the previous frame's;
-//  2. lays the points out: the grid backend counting-sorts them into square cells of about
-//     0.15·k points, row by row, and a point's position is its place in that order (for brute
-//     force and FAISS, its rank). Every per-point array below is indexed by position and
-//     names other points by position, so a point's neighbours, and their data, lie close to
-//     it in memory;
+//  2. lays the points out: the grid backend counting-sorts them into cells, row by row (rows
+//     about 1.25 times the typical k'-th neighbour distance, four columns per row height), and
+//     a point's position is its place in that order (for brute force and FAISS, its rank).
+//     Every per-point array below is indexed by position and names other points by position,
+//     so a point's neighbours, and their data, lie close to it in memory;
 //  3. finds, for every point, its k' = min(K, n−1) nearest other points in the order
 //     (squared distance, track id), with one of three exact backends: the grid (the default,
 //     below), FAISS's IndexFlatL2 with its float32 answers re-ranked and proven in float64,
@@ -21,8 +21,7 @@
 //  4. chooses k' neighbours per point with hysteresis (see [Options.Hysteresis]): it keeps
 //     those it chose in the previous frame while they stay within (1+h) of its current k'-th
 //     neighbour distance, and fills its free slots from its current nearest;
-//  5. transposes the choices: in(j), the points that chose j, by a counting sort over two
-//     fixed halves of the positions;
+//  5. transposes the choices: in(j), the points that chose j, by a counting sort;
 //  6. lists the links at each point j: its choices, then the choosers it did not choose (so
 //     each link once at each end), less those that fail MaxDist or MaxDY (with room to spare
 //     (1+h) unless drawn in the previous frame), each with its MaxDegree ranking key (its
@@ -32,12 +31,13 @@
 //     the same from both), and lists each point's kept links to higher ranks;
 //  8. writes the edges in rank order, each point's ordered by counting the ones before.
 //
-// Steps 3 (grid) to 7 are loops over positions that write only their own point's entries
-// (step 5 over the two halves); the caller's goroutine and one helper claim chunks of them
-// from a shared counter, so the answer is the same for any number of threads and chunks,
-// and each step maps to a kernel launch, one thread per point (step 5: an atomic counting
-// sort followed by a sort of each in-list, or two fixed halves as here). The state a frame
-// keeps for the next is its ranks' positions, neighbours, choices and drawn links.
+// Steps 3 (grid) to 7 are loops over positions that write only their own point's entries,
+// except the counting sort of step 5, so each maps to a kernel launch with a thread per point
+// for the CUDA port (step 5: an atomic count, a prefix sum and a scatter, then each in-list
+// sorted, or any order: only the set in(j) matters). They run on the caller's goroutine:
+// split over two, on the shared development machine, the second goroutine only time-sliced
+// with the first (5 000 points took 10 % longer). The state a frame keeps for the next is its
+// ranks' positions, neighbours, choices and drawn links.
 //
 // # Why the grid search is exact
 //
@@ -193,7 +193,6 @@ type Graph struct {
 	opts   Options
 	search searcher
 	grid   *gridSearch // the search when it is the grid: it lays the points out and seeds itself
-	pool   pool
 	closed bool
 
 	// The caps as squares, +∞ when off.
@@ -214,14 +213,12 @@ type Graph struct {
 	fromPrev, toCur []int32 // position ↔ the previous frame's of the same track, −1 if none
 
 	// The squared distances of cur.nbr: from brute force and FAISS, all; from the grid, one
-	// point's at a time, per worker.
-	nd2    []float64
-	nearD2 [2][]float64
+	// point's at a time.
+	nd2 []float64
 
-	// The transposition of the choices: how many points of each half of the positions chose
-	// each point, then where the next of them goes; and in(j) = inSrc[cur.inStart[j]:
-	// cur.inStart[j+1]], the points that chose j.
-	inCount [2][]int32
+	// The transposition of the choices: where the next chooser of each point goes; and
+	// in(j) = inSrc[cur.inStart[j]:cur.inStart[j+1]], the points that chose j.
+	inCount []int32
 	inSrc   []int32
 
 	adjKey []float64 // MaxDegree's key of each link of cur.adjOther
@@ -232,15 +229,15 @@ type Graph struct {
 	topKey  []float64
 	topRank []int32
 
-	// The ranks that j links to above its own, ascending, from cur.adjStart(j) on.
+	// The ranks that j links to above its own, in no order, from cur.adjStart(j) on.
 	upCount []int32
 	up      []int32
 
-	// Per worker: the point's choices, its links drawn in the previous frame, and its first
-	// MaxDegree links (adjacency).
-	chosen, drawn [2]stampSet
-	workerTopKey  [2][]float64
-	workerTopRank [2][]int32
+	// The point being linked: its choices, its links drawn in the previous frame, and its
+	// first MaxDegree links (adjacency).
+	chosen, drawn stampSet
+	pointTopKey   []float64
+	pointTopRank  []int32
 
 	out []Edge
 }
@@ -255,8 +252,8 @@ type frame struct {
 
 	// in(j), the points that chose j, are Graph.inSrc[inStart[j]:inStart[j+1]]. adj(j) =
 	// adjOther[adjStart(j):adjEnd[j]], adjStart(j) = j·k + inStart[j]: the links at j, once
-	// stepAdjacency has run those that pass MaxDist and MaxDY (its choices, then the
-	// choosers it did not choose), once stepEmit has, those drawn.
+	// adjacency has run those that pass MaxDist and MaxDY (its choices, then the choosers
+	// it did not choose), once emit has, those drawn.
 	inStart  []int32
 	adjEnd   []int32
 	adjOther []int32
@@ -266,7 +263,7 @@ type frame struct {
 func (f *frame) adjStart(j int) int { return j*f.k + int(f.inStart[j]) }
 
 // New validates opts and returns a Graph with its search backend ready. Close it: it frees the
-// FAISS index, and the helper goroutine.
+// FAISS index.
 func New(opts Options) (*Graph, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -285,21 +282,17 @@ func New(opts Options) (*Graph, error) {
 	if opts.MaxDY > 0 {
 		g.maxDY2 = opts.MaxDY * opts.MaxDY
 	}
-	g.pool.minItems, g.pool.chunkSize = parallelMin, defaultChunkSize
-	if grid, ok := search.(*gridSearch); ok {
-		g.grid, grid.pool = grid, &g.pool
-	}
+	g.grid, _ = search.(*gridSearch)
 	return g, nil
 }
 
-// Close frees the backend's resources (the FAISS index) and the helper goroutine. Update
-// fails after Close; closing twice is harmless.
+// Close frees the backend's resources (the FAISS index). Update fails after Close; closing
+// twice is harmless.
 func (g *Graph) Close() error {
 	if g.closed {
 		return nil
 	}
 	g.closed = true
-	g.pool.close()
 	return g.search.close()
 }
 

@@ -2,52 +2,13 @@ package knn
 
 import "math"
 
-// The steps of Update that the pool runs in chunks of positions. Each writes only
-// its own positions' entries, except the two transposition steps, which split the positions
-// into two fixed halves instead.
-const (
-	stepNeighbours = iota // the grid's query, then the hysteresis choice of each point
-	stepCountIn           // per half: how many of its points chose each point
-	stepScatterIn         // per half: in(j), the points that chose j
-	stepAdjacency         // adj(j): choices and choosers, MaxDist, MaxDY, j's MaxDegree-th link
-	stepEmit              // the links kept at both ends; j's links to higher ranks
-)
-
-func (g *Graph) runChunk(step, chunk, worker int) {
-	c := &g.cur
-	j0, j1 := g.pool.span(chunk, len(c.ids))
-	switch step {
-	case stepNeighbours:
-		k := c.k
-		for j := j0; j < j1; j++ {
-			if g.grid != nil {
-				nd := g.nearD2[worker]
-				g.grid.query(j, worker, nd, c.nbr[j*k:(j+1)*k])
-				g.choose(j, nd[k-1])
-			} else {
-				g.choose(j, g.nd2[j*k+k-1])
-			}
-		}
-	case stepCountIn:
-		g.countIn(chunk)
-	case stepScatterIn:
-		g.scatterIn(chunk)
-	case stepAdjacency:
-		for j := j0; j < j1; j++ {
-			g.adjacency(j, worker)
-		}
-	case stepEmit:
-		for j := j0; j < j1; j++ {
-			g.emit(j)
-		}
-	}
-}
-
 // links computes the links of a frame of two points or more, loaded into cur, into g.out.
+// Each step after the layout is a loop over positions that writes only the entries of its own
+// position (a kernel launch with a thread per point, for the CUDA port), except the counting
+// sort of the transposition.
 func (g *Graph) links() error {
 	c, p := &g.cur, &g.prev
 	n, k := len(c.ids), c.k
-	chunks := g.pool.chunksOf(n)
 	c.posOf, g.prank = grow(c.posOf, n), grow(g.prank, n)
 	if g.grid != nil {
 		g.px, g.py = grow(g.px, n), grow(g.py, n)
@@ -60,54 +21,62 @@ func (g *Graph) links() error {
 	}
 	g.matchPrevious()
 
+	// The k nearest, and the hysteresis choice.
 	c.nbr, c.sel = grow(c.nbr, n*k), grow(c.sel, n*k)
 	if g.grid != nil {
-		for w := range g.nearD2 {
-			g.nearD2[w] = grow(g.nearD2[w], k)
-		}
+		g.nd2 = grow(g.nd2, k) // one point's at a time
 		g.grid.seeds = seedLists{}
 		if p.k > 0 {
 			g.grid.seeds = seedLists{g.fromPrev, g.toCur, p.nbr, p.k}
+		}
+		for j := range n {
+			g.grid.query(j, g.nd2, c.nbr[j*k:(j+1)*k])
+			g.choose(j, g.nd2[k-1])
 		}
 	} else {
 		g.nd2 = grow(g.nd2, n*k)
 		if err := g.search.search(g.px, g.py, k, c.nbr, g.nd2); err != nil {
 			return err
 		}
+		for j := range n {
+			g.choose(j, g.nd2[j*k+k-1])
+		}
 	}
-	g.pool.do(g, stepNeighbours, chunks, n)
 
-	for h := range g.inCount {
-		g.inCount[h] = grow(g.inCount[h], n)
+	// The transposition: in(j), the points that chose j, by a counting sort.
+	g.inCount = grow(g.inCount, n+1)
+	clear(g.inCount)
+	for _, o := range c.sel {
+		g.inCount[o+1]++
 	}
-	g.pool.do(g, stepCountIn, 2, n)
-	// in(j) holds the first half's choosers of j, then the second half's.
-	c.inStart = grow(c.inStart, n+1)
-	next := int32(0)
 	for j := range n {
-		a, b := g.inCount[0][j], g.inCount[1][j]
-		c.inStart[j] = next
-		g.inCount[0][j], g.inCount[1][j] = next, next+a
-		next += a + b
+		g.inCount[j+1] += g.inCount[j]
 	}
-	c.inStart[n] = next
+	c.inStart = grow(c.inStart, n+1)
+	copy(c.inStart, g.inCount)
 	g.inSrc = grow(g.inSrc, n*k)
-	g.pool.do(g, stepScatterIn, 2, n)
+	for a := range n {
+		for _, o := range c.sel[a*k : (a+1)*k] {
+			g.inSrc[g.inCount[o]] = int32(a)
+			g.inCount[o]++
+		}
+	}
 
 	// adj(j) has room for j's k choices and in(j).
-	size := n*k + int(next)
+	size := n*k + int(c.inStart[n])
 	c.adjEnd, c.adjOther, g.adjKey = grow(c.adjEnd, n), grow(c.adjOther, size), grow(g.adjKey, size)
 	g.topKey, g.topRank = grow(g.topKey, n), grow(g.topRank, n)
-	for w := range g.drawn {
-		g.chosen[w].resize(n)
-		g.drawn[w].resize(n)
-		g.workerTopKey[w] = grow(g.workerTopKey[w], g.opts.MaxDegree)
-		g.workerTopRank[w] = grow(g.workerTopRank[w], g.opts.MaxDegree)
+	g.chosen.resize(n)
+	g.drawn.resize(n)
+	g.pointTopKey, g.pointTopRank = grow(g.pointTopKey, g.opts.MaxDegree), grow(g.pointTopRank, g.opts.MaxDegree)
+	for j := range n {
+		g.adjacency(j)
 	}
-	g.pool.do(g, stepAdjacency, chunks, n)
-
 	g.upCount, g.up = grow(g.upCount, n), grow(g.up, size)
-	g.pool.do(g, stepEmit, chunks, n)
+	for j := range n {
+		g.emit(j)
+	}
+
 	// The edges in rank order, and each point's links to higher ranks in rank order: an
 	// edge's place among them is the number that come before it (there are only a few).
 	total := 0
@@ -169,46 +138,18 @@ func (g *Graph) choose(j int, rho2 float64) {
 // dist2 is the squared distance between the points at positions i and j.
 func (g *Graph) dist2(i int, j int32) float64 { return dist2(g.px[i], g.py[i], g.px[j], g.py[j]) }
 
-// half returns the positions of half h (0 or 1) of the frame.
-func (g *Graph) half(h int) (lo, hi int) {
-	n := len(g.cur.ids)
-	return h * n / 2, (h + 1) * n / 2
-}
-
-// countIn counts, for each point, how many points of half h chose it.
-func (g *Graph) countIn(h int) {
-	cnt := g.inCount[h]
-	clear(cnt)
-	lo, hi := g.half(h)
-	for _, o := range g.cur.sel[lo*g.cur.k : hi*g.cur.k] {
-		cnt[o]++
-	}
-}
-
-// scatterIn writes the choices of half h's points into the in-lists of the points chosen.
-func (g *Graph) scatterIn(h int) {
-	sel, k, next, inSrc := g.cur.sel, g.cur.k, g.inCount[h], g.inSrc
-	lo, hi := g.half(h)
-	for a := lo; a < hi; a++ {
-		for _, o := range sel[a*k : (a+1)*k] {
-			inSrc[next[o]] = int32(a)
-			next[o]++
-		}
-	}
-}
-
-// adjacency writes adj(j): j's choices, then in(j) (so each link once), less the links
-// MaxDist and MaxDY drop, with MaxDegree's ranking key; and j's MaxDegree-th link in (key,
-// other end's rank) order. worker selects the scratch space. The loops over links have no
+// adjacency writes adj(j): j's choices, then its choosers that it did not choose (so each
+// link once), less the links MaxDist and MaxDY drop, with MaxDegree's ranking key; and j's
+// MaxDegree-th link in (key, other end's rank) order. The loops over links have no
 // data-dependent branches: each entry is written, and kept by advancing the write position
 // or not.
-func (g *Graph) adjacency(j, worker int) {
+func (g *Graph) adjacency(j int) {
 	c, p, o := &g.cur, &g.prev, &g.opts
 	f := (1 + o.Hysteresis) * (1 + o.Hysteresis)
 	// Indexed by whether the link was drawn in the previous frame.
 	margin := [2]float64{f, 1} // a new link must fit the caps with room to spare
 	keyDiv := [2]float64{1, f} // a drawn one ranks as if 1/(1+h) times as long
-	chosen, drawn := &g.chosen[worker], &g.drawn[worker]
+	chosen, drawn := &g.chosen, &g.drawn
 	chosen.next()
 	drawn.next()
 	sel := c.sel[j*c.k : (j+1)*c.k]
@@ -251,7 +192,7 @@ func (g *Graph) adjacency(j, worker int) {
 	// links up to it are among the first MaxDegree at j.
 	g.topKey[j], g.topRank[j] = math.Inf(1), math.MaxInt32
 	if m := o.MaxDegree; m > 0 && w-start > m {
-		tk, tr := g.workerTopKey[worker], g.workerTopRank[worker]
+		tk, tr := g.pointTopKey, g.pointTopRank
 		for x := start; x < w; x++ {
 			insert(tk, tr, min(x-start, m), adjKey[x], g.prank[adjOther[x]])
 		}

@@ -43,12 +43,12 @@ func TestGridAllPointsInOneSpot(t *testing.T) {
 	checkSearch(t, pts, 6)
 }
 
-// TestGridParallelMatchesBrute covers frames large enough for the grid to split its queries
-// between two goroutines, against brute force (the definition is too slow at this size).
-func TestGridParallelMatchesBrute(t *testing.T) {
+// TestGridLargeFramesMatchBrute covers frames of thousands of points, against brute force
+// (the definition is too slow at this size).
+func TestGridLargeFramesMatchBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed(t), 3))
 	for _, shape := range shapes {
-		n := parallelMin + rng.IntN(3000)
+		n := 2000 + rng.IntN(3000)
 		xs, ys := byRank(genPoints(rng, shape, n))
 		const k = 5
 		var got [2][]int32
@@ -109,7 +109,7 @@ func TestGridSeedsAnyNeighbours(t *testing.T) {
 		g.seeds = s
 		nd, nb := make([]float64, k), make([]int32, k)
 		for j := range n {
-			g.query(j, 0, nd, nb)
+			g.query(j, nd, nb)
 			r := int(prank[j])
 			for i := range k {
 				if prank[nb[i]] != want[r*k+i] || nd[i] != wantD[r*k+i] {
