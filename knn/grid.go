@@ -7,10 +7,10 @@ import "math"
 // order is also the Graph's layout: every per-point array of a frame is indexed by position,
 // so that a point's neighbours, and their data, lie close to it in memory.
 //
-// A query first bounds the distance of its k-th nearest neighbour, by last frame's
-// neighbours or else by a block of cells known to hold k other points, then offers every
-// point of every cell that the disc of that radius reaches to its list; see query for why
-// that is exact.
+// A query first offers last frame's neighbours to its list, or else the points of a block of
+// cells known to hold k others, so that the list's k-th is a bound on the distance of the
+// k-th nearest; then it offers every other point of every cell that the disc of that radius
+// reaches; see query for why that is exact.
 type gridSearch struct {
 	cell      []int32 // rank → cell
 	cellStart []int32 // cell c holds positions cellStart[c]..cellStart[c+1]-1
@@ -143,12 +143,13 @@ func cellIndex(t float64, n int) int {
 // query finds the k = len(nd) nearest neighbours of the point at position jq in (squared
 // distance, rank) order, and writes their positions into nb.
 //
-// It is exact because of the bound (td, tr): at least k other points come at or before it in
-// that order, so the true k nearest all do too, and every point at squared distance ≤ td
-// lies in a cell the scan visits (the cell ranges are widened by margin, and the tests that
-// choose them round monotonically). Every visited point at or before the bound is offered to
-// a list that keeps the k first, so the list ends as the true k nearest; a point not visited
-// is farther than td and cannot be among them.
+// It is exact because of the bound (td, tr), the list's k-th once last frame's neighbours (or
+// a block of cells) have been offered: at least k other points come at or before it in that
+// order, so the true k nearest all do too, and every point at squared distance ≤ td lies in a
+// cell the scan visits (the cell ranges are widened by margin, and the tests that choose them
+// round monotonically). Every visited point at or before the bound is offered to the list,
+// which keeps the k first, so it ends as the true k nearest; a point not visited is farther
+// than td and cannot be among them.
 func (g *gridSearch) query(jq int, nd []float64, nb []int32) {
 	qx, qy := g.px[jq], g.py[jq]
 	k, list, offered := len(nd), g.list, &g.offered
@@ -166,12 +167,10 @@ func (g *gridSearch) query(jq int, nd []float64, nb []int32) {
 			}
 		}
 	}
-	td, tr := math.Inf(1), int64(math.MaxInt64)
-	if m == k {
-		td, tr = nd[k-1], list[k-1]
-	} else {
-		td = g.blockBound(qx, qy, k)
+	if m < k { // a new track, or some of its neighbours are gone
+		m = g.offerBlock(qx, qy, nd, list, m, offered)
 	}
+	td, tr := nd[k-1], list[k-1]
 	rad := math.Sqrt(td) + g.margin
 	x0, x1 := g.col(qx-rad), g.col(qx+rad)
 	y0, y1 := g.row(qy-rad), g.row(qy+rad)
@@ -206,26 +205,30 @@ func b2i(b bool) int {
 	return 0
 }
 
-// blockBound bounds the squared distance from (qx, qy) to its k-th nearest other point,
-// for a query without last frame's neighbours: the farthest corner of the smallest square
-// block of cells around it that holds k other points (+∞ when the block would be the whole
-// grid).
-func (g *gridSearch) blockBound(qx, qy float64, k int) float64 {
+// offerBlock offers the points of the smallest square block of cells around (qx, qy) that
+// holds k other points to the list nd[:m], list[:m] (those not offered yet), and returns its
+// new length, k.
+func (g *gridSearch) offerBlock(qx, qy float64, nd []float64, list []int64, m int, offered *stampSet) int {
+	k := len(nd)
 	cx, cy := g.col(qx), g.row(qy)
 	for ring := 1; ; ring++ {
 		cols := ring * gridColumns
 		x0, x1, y0, y1 := max(cx-cols, 0), min(cx+cols, g.nx-1), max(cy-ring, 0), min(cy+ring, g.ny-1)
-		if x0 == 0 && y0 == 0 && x1 == g.nx-1 && y1 == g.ny-1 {
-			return math.Inf(1)
-		}
 		count := 0
 		for y := y0; y <= y1; y++ {
 			count += int(g.cellStart[y*g.nx+x1+1] - g.cellStart[y*g.nx+x0])
 		}
-		if count > k { // the query is one of them
-			dx := max(qx-(g.minX+float64(x0)*g.cw), g.minX+float64(x1+1)*g.cw-qx) + g.margin
-			dy := max(qy-(g.minY+float64(y0)*g.ch), g.minY+float64(y1+1)*g.ch-qy) + g.margin
-			return dist2(dx, dy, 0, 0)
+		if count <= k { // the query is one of them
+			continue
 		}
+		for y := y0; y <= y1; y++ {
+			for j := g.cellStart[y*g.nx+x0]; j < g.cellStart[y*g.nx+x1+1]; j++ {
+				if !offered.has(j) {
+					offered.add(j)
+					m = insert(nd, list, m, dist2(qx, qy, g.px[j], g.py[j]), tie(g.prank[j], j))
+				}
+			}
+		}
+		return m
 	}
 }

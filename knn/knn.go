@@ -41,20 +41,19 @@
 //
 // # Why the grid search is exact
 //
-// A query at q first needs a bound (td, tr): a (squared distance, rank) pair with at least k'
-// other points at or before it. Usually it has one from last frame's neighbours of its
-// track, which are offered to its list first: if all k' are still present, the k'-th of them
-// now is the bound. Otherwise the bound is the farthest corner of the smallest square block
-// of cells around q holding k' other points (rank +∞), or everything. Then every cell that
-// the disc of radius √td (plus a margin far above the rounding of the cell arithmetic)
-// reaches is scanned, and every point in it at or before the current bound is offered to a
-// list that keeps the k' first. The true k' nearest all come at or before the bound (at least
-// k' points do), and all lie in the scanned cells (the column and row of a coordinate round
-// monotonically, so widening the range by the margin covers every point within √td), so
-// they are all offered and the list ends as exactly them; a point outside the scanned cells
-// is farther than √td and cannot be among them. Points already offered (q itself, the seeds)
-// are marked, and the scan tests "inside the bound and not yet offered" without branches:
-// usually only a neighbour that is new this frame gets through.
+// A query at q first offers last frame's neighbours of its track to its list (if some are
+// gone, or the track is new: the points of the smallest square block of cells around q that
+// holds k' others), so that the list is full and its k'-th, (td, tr), is a bound: at least k'
+// other points come at or before it in (squared distance, rank) order, so the true k' nearest
+// all do too. Then every cell that the disc of radius √td (plus a margin far above the
+// rounding of the cell arithmetic) reaches is scanned, and every point in it at or before
+// the current bound is offered to the list, which keeps the k' first. The true k' nearest
+// all lie in the scanned cells (the column and row of a coordinate round monotonically, so
+// widening the range by the margin covers every point within √td), so they are all offered
+// and the list ends as exactly them; a point outside the scanned cells is farther than √td
+// and cannot be among them. Points already offered (q itself, the seeds) are marked, and the
+// scan tests "inside the bound and not yet offered" without branches: usually only a
+// neighbour that is new this frame gets through.
 //
 // Costs: the grid search is O(n·k) for points spread over the frame (O(n²) in the worst case,
 // all points in one spot); FAISS and brute force are O(n²). Steps 4-8 are O(n·k). With the
