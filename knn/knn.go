@@ -346,9 +346,9 @@ func (g *Graph) Update(pts []scene.Point) ([]Edge, error) {
 	return g.out, nil
 }
 
-// load orders the points by track id into perm and the frame's ids, xs and ys, and rejects
+// load orders the points by track id into perm, the frame's ids, and xs and ys, and rejects
 // what would make the answer ill-defined: a repeated track id or a coordinate that is not
-// finite.
+// finite. The previous frame's state is left as it was, so a rejected frame changes nothing.
 func (g *Graph) load(pts []scene.Point) error {
 	n := len(pts)
 	g.perm = grow(g.perm, n)
