@@ -394,3 +394,41 @@ func TestDegreeCapHubs(t *testing.T) {
 		}
 	}
 }
+
+// TestRejectedFrameChangesNothing: a frame that Update rejects leaves the links of the next
+// frames, hysteresis included, as if it had not been passed.
+func TestRejectedFrameChangesNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(seed(t), 6))
+	o := Options{K: 4, Hysteresis: 0.15, MaxDegree: 4, MaxDist: 150}
+	pts := genPoints(rng, "uniform", 400)
+	frames := make([][]scene.Point, 6)
+	for f := range frames {
+		for i := range pts {
+			pts[i].X += float32(rng.Float64()*4 - 2)
+			pts[i].Y += float32(rng.Float64()*4 - 2)
+		}
+		frames[f] = slices.Clone(pts)
+	}
+	for _, c := range []struct {
+		name string
+		bad  func([]scene.Point)
+	}{
+		{"repeated id", func(p []scene.Point) { p[7].ID = p[3].ID }},
+		{"NaN", func(p []scene.Point) { p[5].Y = float32(math.NaN()) }},
+	} {
+		clean, dirty := newGraph(t, o), newGraph(t, o)
+		for f, fr := range frames {
+			if f == 3 {
+				bad := slices.Clone(fr)
+				c.bad(bad)
+				if _, err := dirty.Update(bad); err == nil {
+					t.Fatalf("%s: accepted", c.name)
+				}
+			}
+			a, b := links(t, clean, fr), links(t, dirty, fr)
+			if !slices.Equal(a, b) {
+				t.Fatalf("%s, frame %d: %d links after the rejected frame, %d without it", c.name, f, len(b), len(a))
+			}
+		}
+	}
+}

@@ -110,6 +110,17 @@ func newSearcher(t testing.TB, name string) searcher {
 	return g.search
 }
 
+// newGraph makes a Graph that is closed at the end of the test.
+func newGraph(t testing.TB, o Options) *Graph {
+	t.Helper()
+	g, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
 // backends are the search backends of this build (FAISS with -tags faiss).
 var backends = Backends()
 

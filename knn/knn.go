@@ -4,26 +4,60 @@
 //
 // # Algorithm
 //
-// Each frame, [Graph.Update]:
+// Distances are always float64(dx·dx) + float64(dy·dy) from the float32 coordinates, rounded
+// the same way everywhere, and every tie is broken by track id. Each frame, [Graph.Update]:
 //
-//  1. orders the points by track id (their "rank"), so that every tie is broken by track id
-//     and the answer does not depend on the order of the input slice;
-//  2. finds, for every point, its k' = min(K, n−1) nearest other points in the order
-//     (squared distance, track id), with one of three exact backends: a uniform 2-D grid
-//     searched ring by ring (the default), FAISS's IndexFlatL2 with its float32 answers
-//     re-ranked and proven in float64, or brute force. Distances are always
-//     float64(dx·dx) + float64(dy·dy) from the float32 coordinates, rounded the same way in
-//     every backend, so the backends return identical neighbours, ties included;
-//  3. applies hysteresis per track (see [Options.Hysteresis]): each point keeps the neighbours
-//     it chose in the previous frame while they stay within (1+h) of its current k-th
+//  1. orders the points by track id (their rank), so that the answer does not depend on the
+//     order of the input slice, and matches the ranks with the previous frame's;
+//  2. lays the points out: the grid backend counting-sorts them into cells, row by row (rows
+//     about 1.25 times the typical k'-th neighbour distance, four columns per row height), and
+//     a point's position is its place in that order (for brute force and FAISS, its rank).
+//     Every per-point array below is indexed by position and names other points by position,
+//     so a point's neighbours, and their data, lie close to it in memory;
+//  3. finds, for every point, its k' = min(K, n−1) nearest other points in the order
+//     (squared distance, track id), with one of three exact backends: the grid (the default,
+//     below), FAISS's IndexFlatL2 with its float32 answers re-ranked and proven in float64,
+//     or brute force. They return identical neighbours, ties included;
+//  4. chooses k' neighbours per point with hysteresis (see [Options.Hysteresis]): it keeps
+//     those it chose in the previous frame while they stay within (1+h) of its current k'-th
 //     neighbour distance, and fills its free slots from its current nearest;
-//  4. links i and j when either chose the other;
-//  5. applies the caps MaxDist, MaxDY and then MaxDegree, which are hard limits.
+//  5. transposes the choices: in(j), the points that chose j, by a counting sort;
+//  6. lists the links at each point j: its choices, then the choosers it did not choose (so
+//     each link once at each end), less those that fail MaxDist or MaxDY (with room to spare
+//     (1+h) unless drawn in the previous frame), each with its MaxDegree ranking key (its
+//     squared length, ÷(1+h)² if drawn in the previous frame), and finds j's MaxDegree-th
+//     link in (key, rank) order;
+//  7. keeps a link when it comes no later than the MaxDegree-th link at both ends (its key is
+//     the same from both), and lists each point's kept links to higher ranks;
+//  8. writes the edges in rank order, each point's ordered by counting the ones before.
+//
+// Steps 3 (grid) to 7 are loops over positions that write only their own point's entries,
+// except the counting sort of step 5, so each maps to a kernel launch with a thread per point
+// for the CUDA port (step 5: an atomic count, a prefix sum and a scatter, then each in-list
+// sorted, or any order: only the set in(j) matters). They run on the caller's goroutine:
+// split over two, on the shared development machine, the second goroutine only time-sliced
+// with the first (5 000 points took 10 % longer). The state a frame keeps for the next is its
+// ranks' positions, neighbours, choices and drawn links.
+//
+// # Why the grid search is exact
+//
+// A query at q first offers last frame's neighbours of its track to its list (if some are
+// gone, or the track is new: the points of the smallest square block of cells around q that
+// holds k' others), so that the list is full and its k'-th, (td, tr), is a bound: at least k'
+// other points come at or before it in (squared distance, rank) order, so the true k' nearest
+// all do too. Then every cell that the disc of radius √td (plus a margin far above the
+// rounding of the cell arithmetic) reaches is scanned, and every point in it at or before
+// the current bound is offered to the list, which keeps the k' first. The true k' nearest
+// all lie in the scanned cells (the column and row of a coordinate round monotonically, so
+// widening the range by the margin covers every point within √td), so they are all offered
+// and the list ends as exactly them; a point outside the scanned cells is farther than √td
+// and cannot be among them. Points already offered (q itself, the seeds) are marked, and the
+// scan tests "inside the bound and not yet offered" without branches: usually only a
+// neighbour that is new this frame gets through.
 //
 // Costs: the grid search is O(n·k) for points spread over the frame (O(n²) in the worst case,
-// all points in one spot), and splits its queries between two goroutines from 2 000 points on;
-// FAISS and brute force are O(n²). Steps 3-5 are O(n·k). With the grid backend Update
-// allocates nothing once its buffers have grown to the frame size.
+// all points in one spot); FAISS and brute force are O(n²). Steps 4-8 are O(n·k). With the
+// grid backend Update allocates nothing once its buffers have grown to the frame size.
 package knn
 
 import (
@@ -157,43 +191,78 @@ type searcher interface {
 type Graph struct {
 	opts   Options
 	search searcher
+	grid   *gridSearch // the search when it is the grid: it lays the points out and seeds itself
 	closed bool
 
-	// This frame, by rank (position in track id order).
-	perm   []int32   // rank → index into the caller's slice
-	ids    []int     // rank → track id
-	xs, ys []float64 // rank → coordinates
-	nbr    []int32   // k' nearest per rank
-	nd2    []float64 // their squared distances
-	sel    []int32   // chosen neighbours per rank (hysteresis); k' per rank
-	selD2  []float64 // their squared distances
-	stamp  []int32   // rank → 1+rank of the point whose selection holds it (dedup)
+	// The caps as squares, +∞ when off.
+	maxD2, maxDY2 float64
 
-	// Candidate links (a < b ranks), sorted by (a, b).
-	bucketStart []int32
-	bucket      []link
-	ea, eb      []int32
-	ed2         []float64
-	drawn       []bool // the link was drawn in the previous frame
+	// What the next frame needs of this one, and of the previous one; swapped at the end of
+	// each Update.
+	cur, prev frame
 
-	// MaxDegree.
-	incStart []int32
-	inc      []incident // the links at each rank
-	marks    []uint8
+	// This frame, by rank: the caller's index, the coordinates.
+	perm   []int32
+	xs, ys []float64
+	// The layout: the grid's cell order, or rank order for the other backends. Every array
+	// below is indexed by position, and names points by position.
+	prank  []int32 // position → rank
+	px, py []float64
 
-	// Previous frame, for hysteresis.
-	prevIDs            []int
-	prevSel            []int32 // previous ranks
-	prevSelK           int
-	prevOutA, prevOutB []int // track ids of the links drawn, sorted
-	outA, outB         []int
-	cur2prev, prev2cur []int32
+	fromPrev, toCur []int32 // position ↔ the previous frame's of the same track, −1 if none
+
+	// The squared distances of cur.nbr: from brute force and FAISS, all; from the grid, one
+	// point's at a time.
+	nd2 []float64
+
+	// The transposition of the choices: where the next chooser of each point goes; and
+	// in(j) = inSrc[cur.inStart[j]:cur.inStart[j+1]], the points that chose j.
+	inCount []int32
+	inSrc   []int32
+
+	adjKey []float64 // MaxDegree's key of each link of cur.adjOther
+
+	// The MaxDegree-th link at j in (key, other end's rank) order: a link at j is among the
+	// first MaxDegree there when it does not come after it. (+∞, MaxInt32) when j has at
+	// most MaxDegree links or there is no MaxDegree.
+	topKey  []float64
+	topRank []int32
+
+	// The ranks that j links to above its own, in no order, from cur.adjStart(j) on.
+	upCount []int32
+	up      []int32
+
+	// The point being linked: its choices, its links drawn in the previous frame, and its
+	// first MaxDegree links (adjacency).
+	chosen, drawn stampSet
+	pointTopKey   []float64
+	pointTopRank  []int32
 
 	out []Edge
 }
 
+// frame is what the next frame's search and hysteresis need of this one, by position.
+type frame struct {
+	ids   []int   // rank → track id
+	posOf []int32 // rank → position
+	k     int     // neighbours per point: min(K, n−1)
+	nbr   []int32 // k nearest per position, in (squared distance, rank) order
+	sel   []int32 // k chosen neighbours per position (hysteresis)
+
+	// in(j), the points that chose j, are Graph.inSrc[inStart[j]:inStart[j+1]]. adj(j) =
+	// adjOther[adjStart(j):adjEnd[j]], adjStart(j) = j·k + inStart[j]: the links at j, once
+	// adjacency has run those that pass MaxDist and MaxDY (its choices, then the choosers
+	// it did not choose), once emit has, those drawn.
+	inStart  []int32
+	adjEnd   []int32
+	adjOther []int32
+}
+
+// adjStart is the first position of adj(j).
+func (f *frame) adjStart(j int) int { return j*f.k + int(f.inStart[j]) }
+
 // New validates opts and returns a Graph with its search backend ready. Close it: it frees the
-// FAISS index, and the grid's helper goroutine.
+// FAISS index.
 func New(opts Options) (*Graph, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -205,11 +274,19 @@ func New(opts Options) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Graph{opts: opts, search: search}, nil
+	g := &Graph{opts: opts, search: search, maxD2: math.Inf(1), maxDY2: math.Inf(1)}
+	if opts.MaxDist > 0 {
+		g.maxD2 = opts.MaxDist * opts.MaxDist
+	}
+	if opts.MaxDY > 0 {
+		g.maxDY2 = opts.MaxDY * opts.MaxDY
+	}
+	g.grid, _ = search.(*gridSearch)
+	return g, nil
 }
 
-// Close frees the backend's resources (the FAISS index, the grid's helper goroutine). Update
-// fails after Close; closing twice is harmless.
+// Close frees the backend's resources (the FAISS index). Update fails after Close; closing
+// twice is harmless.
 func (g *Graph) Close() error {
 	if g.closed {
 		return nil
@@ -218,8 +295,6 @@ func (g *Graph) Close() error {
 	return g.search.close()
 }
 
-// dist2 is the squared distance every backend and every rule uses. The conversions stop the
-// compiler from fusing a multiply-add (the spec allows it), which would round differently.
 // extent returns the bounding box of the points (at least one).
 func extent(xs, ys []float64) (minX, maxX, minY, maxY float64) {
 	minX, maxX, minY, maxY = xs[0], xs[0], ys[0], ys[0]
@@ -230,6 +305,8 @@ func extent(xs, ys []float64) (minX, maxX, minY, maxY float64) {
 	return minX, maxX, minY, maxY
 }
 
+// dist2 is the squared distance every backend and every rule uses. The conversions stop the
+// compiler from fusing a multiply-add (the spec allows it), which would round differently.
 func dist2(x1, y1, x2, y2 float64) float64 {
 	dx, dy := x1-x2, y1-y2
 	return float64(dx*dx) + float64(dy*dy)
@@ -257,31 +334,21 @@ func (g *Graph) Update(pts []scene.Point) ([]Edge, error) {
 		return nil, err
 	}
 	n := len(pts)
-	g.out, g.outA, g.outB = g.out[:0], g.outA[:0], g.outB[:0]
-	if n < 2 {
-		g.remember(0)
-		return g.out, nil
+	c := &g.cur
+	c.k = max(min(g.opts.K, n-1), 0)
+	g.out = g.out[:0]
+	if n >= 2 {
+		if err := g.links(); err != nil {
+			return nil, err
+		}
 	}
-	k := min(g.opts.K, n-1)
-	g.nbr = grow(g.nbr, n*k)
-	g.nd2 = grow(g.nd2, n*k)
-	if err := g.search.search(g.xs, g.ys, k, g.nbr, g.nd2); err != nil {
-		return nil, err
-	}
-	sel, selD2 := g.nbr, g.nd2
-	if g.opts.Hysteresis > 0 {
-		g.matchPrevious()
-		g.choose(k)
-		sel, selD2 = g.sel, g.selD2
-	}
-	g.candidates(sel, selD2, k)
-	g.caps()
-	g.remember(k)
+	g.cur, g.prev = g.prev, g.cur
 	return g.out, nil
 }
 
-// load orders the points by track id into perm, ids, xs and ys, and rejects what would make
-// the answer ill-defined: a repeated track id or a coordinate that is not finite.
+// load orders the points by track id into perm, the frame's ids, and xs and ys, and rejects
+// what would make the answer ill-defined: a repeated track id or a coordinate that is not
+// finite. The previous frame's state is left as it was, so a rejected frame changes nothing.
 func (g *Graph) load(pts []scene.Point) error {
 	n := len(pts)
 	g.perm = grow(g.perm, n)
@@ -296,278 +363,41 @@ func (g *Graph) load(pts []scene.Point) error {
 	if !sorted {
 		slices.SortFunc(g.perm, func(a, b int32) int { return cmp.Compare(pts[a].ID, pts[b].ID) })
 	}
-	g.ids = grow(g.ids, n)
-	g.xs = grow(g.xs, n)
-	g.ys = grow(g.ys, n)
+	c := &g.cur
+	c.ids, g.xs, g.ys = grow(c.ids, n), grow(g.xs, n), grow(g.ys, n)
 	for r, i := range g.perm {
 		p := &pts[i]
 		x, y := float64(p.X), float64(p.Y)
 		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
 			return fmt.Errorf("knn: point %d (track %d) has a non-finite coordinate (%g, %g)", i, p.ID, p.X, p.Y)
 		}
-		if r > 0 && p.ID == g.ids[r-1] {
+		if r > 0 && p.ID == c.ids[r-1] {
 			return fmt.Errorf("knn: track id %d appears twice in the frame", p.ID)
 		}
-		g.ids[r], g.xs[r], g.ys[r] = p.ID, x, y
+		c.ids[r], g.xs[r], g.ys[r] = p.ID, x, y
 	}
 	return nil
 }
 
-// matchPrevious maps this frame's ranks to the previous frame's and back by merging the two
-// id-sorted lists (−1: absent from the other frame).
+// matchPrevious maps this frame's positions to the previous frame's and back (−1 where the
+// track is absent from the other frame, or the previous frame had no links), by merging the
+// two id-sorted lists of tracks.
 func (g *Graph) matchPrevious() {
-	n, pn := len(g.ids), len(g.prevIDs)
-	g.cur2prev = grow(g.cur2prev, n)
-	g.prev2cur = grow(g.prev2cur, pn)
-	p := 0
-	for r, id := range g.ids {
-		for p < pn && g.prevIDs[p] < id {
-			g.prev2cur[p] = -1
-			p++
-		}
-		if p < pn && g.prevIDs[p] == id {
-			g.cur2prev[r] = int32(p)
-			g.prev2cur[p] = int32(r)
-			p++
-		} else {
-			g.cur2prev[r] = -1
-		}
+	c, p := &g.cur, &g.prev
+	n, pn := len(c.ids), len(p.ids)
+	g.fromPrev, g.toCur = grow(g.fromPrev, n), grow(g.toCur, pn)
+	for i := range g.toCur {
+		g.toCur[i] = -1
 	}
-	for ; p < pn; p++ {
-		g.prev2cur[p] = -1
-	}
-}
-
-// choose applies the hysteresis rule of Options.Hysteresis, writing k chosen neighbours per
-// rank into sel.
-func (g *Graph) choose(k int) {
-	n := len(g.ids)
-	g.sel = grow(g.sel, n*k)
-	g.selD2 = grow(g.selD2, n*k)
-	g.stamp = grow(g.stamp, n)
-	clear(g.stamp)
-	f := (1 + g.opts.Hysteresis) * (1 + g.opts.Hysteresis)
-	for r := range n {
-		out, outD2 := g.sel[r*k:(r+1)*k], g.selD2[r*k:(r+1)*k]
-		nbr, nd2 := g.nbr[r*k:(r+1)*k], g.nd2[r*k:(r+1)*k]
-		m := 0
-		if p := g.cur2prev[r]; p >= 0 {
-			lim := f * nd2[k-1]
-			// At most k are kept: the previous selection holds at most K points, and when
-			// k = n−1 < K there are only k other points.
-			for _, q := range g.prevSel[int(p)*g.prevSelK : (int(p)+1)*g.prevSelK] {
-				c := g.prev2cur[q]
-				if c < 0 {
-					continue
-				}
-				// Usually still among the k nearest, whose distances are at hand.
-				j := slices.Index(nbr, c)
-				d := 0.0
-				if j >= 0 {
-					d = nd2[j]
-				} else if d = dist2(g.xs[r], g.ys[r], g.xs[c], g.ys[c]); d > lim {
-					continue
-				}
-				out[m], outD2[m] = c, d
-				m++
-				g.stamp[c] = int32(r) + 1
-			}
+	pr := 0
+	for r, id := range c.ids {
+		j := c.posOf[r]
+		g.fromPrev[j] = -1
+		for pr < pn && p.ids[pr] < id {
+			pr++
 		}
-		for j, c := range nbr {
-			if m == k {
-				break
-			}
-			if g.stamp[c] != int32(r)+1 {
-				out[m], outD2[m] = c, nd2[j]
-				m++
-			}
+		if pr < pn && p.ids[pr] == id && p.k > 0 {
+			g.fromPrev[j], g.toCur[p.posOf[pr]] = p.posOf[pr], j
 		}
 	}
-}
-
-// link is a candidate link as bucketed under its lower rank: the other end and the squared
-// length.
-type link struct {
-	b  int32
-	d2 float64
-}
-
-// candidates turns the per-rank selections (k each, with squared distances selD2) into
-// undirected links (a < b), sorted by (a, b) and without duplicates, with their squared
-// lengths; and marks those drawn in the previous frame.
-func (g *Graph) candidates(sel []int32, selD2 []float64, k int) {
-	n := len(g.ids)
-	// Bucket each link under its lower rank (a counting sort), then sort and dedup buckets.
-	g.bucketStart = grow(g.bucketStart, n+1)
-	clear(g.bucketStart)
-	for r := range n {
-		for _, c := range sel[r*k : (r+1)*k] {
-			g.bucketStart[min(int32(r), c)+1]++
-		}
-	}
-	for r := range n {
-		g.bucketStart[r+1] += g.bucketStart[r]
-	}
-	g.bucket = grow(g.bucket, n*k)
-	for r := range n {
-		for j, c := range sel[r*k : (r+1)*k] {
-			a, b := min(int32(r), c), max(int32(r), c)
-			g.bucket[g.bucketStart[a]] = link{b, selD2[r*k+j]}
-			g.bucketStart[a]++
-		}
-	}
-	// The fill advanced each start to the next bucket's start; shift back.
-	copy(g.bucketStart[1:], g.bucketStart[:n])
-	g.bucketStart[0] = 0
-
-	g.ea, g.eb, g.ed2, g.drawn = g.ea[:0], g.eb[:0], g.ed2[:0], g.drawn[:0]
-	hyst := g.opts.Hysteresis > 0
-	p := 0 // into prevOut, which is sorted by ids as the candidates are
-	for a := range n {
-		bs := g.bucket[g.bucketStart[a]:g.bucketStart[a+1]]
-		insertionSort(bs, func(x, y link) bool { return x.b < y.b })
-		for i, l := range bs {
-			b := l.b
-			if i > 0 && b == bs[i-1].b {
-				continue
-			}
-			g.ea = append(g.ea, int32(a))
-			g.eb = append(g.eb, b)
-			g.ed2 = append(g.ed2, l.d2)
-			was := false
-			if hyst {
-				ia, ib := g.ids[a], g.ids[b]
-				for p < len(g.prevOutA) && (g.prevOutA[p] < ia || g.prevOutA[p] == ia && g.prevOutB[p] < ib) {
-					p++
-				}
-				was = p < len(g.prevOutA) && g.prevOutA[p] == ia && g.prevOutB[p] == ib
-			}
-			g.drawn = append(g.drawn, was)
-		}
-	}
-}
-
-// insertionSort sorts s by less: the lists sorted here hold about 2k links, too few for
-// anything cleverer to pay.
-func insertionSort[T any](s []T, less func(x, y T) bool) {
-	for i := 1; i < len(s); i++ {
-		v := s[i]
-		j := i
-		for ; j > 0 && less(v, s[j-1]); j-- {
-			s[j] = s[j-1]
-		}
-		s[j] = v
-	}
-}
-
-// caps applies MaxDist and MaxDY, then MaxDegree, to the candidates and writes g.out.
-func (g *Graph) caps() {
-	f := (1 + g.opts.Hysteresis) * (1 + g.opts.Hysteresis)
-	maxD2 := g.opts.MaxDist * g.opts.MaxDist
-	maxDY2 := g.opts.MaxDY * g.opts.MaxDY
-	// Compact the candidates that pass the distance caps.
-	m := 0
-	for e := range g.ea {
-		a, b := g.ea[e], g.eb[e]
-		margin := 1.0
-		if !g.drawn[e] {
-			margin = f // f = 1 without hysteresis
-		}
-		if g.opts.MaxDist > 0 && g.ed2[e]*margin > maxD2 {
-			continue
-		}
-		if dy := g.ys[a] - g.ys[b]; g.opts.MaxDY > 0 && dy*dy*margin > maxDY2 {
-			continue
-		}
-		g.ea[m], g.eb[m], g.ed2[m], g.drawn[m] = a, b, g.ed2[e], g.drawn[e]
-		m++
-	}
-	g.ea, g.eb, g.ed2, g.drawn = g.ea[:m], g.eb[:m], g.ed2[:m], g.drawn[:m]
-	if g.opts.MaxDegree > 0 {
-		g.degreeCap(f)
-	}
-	for e := range g.ea {
-		if g.opts.MaxDegree > 0 && g.marks[e] != 2 {
-			continue
-		}
-		g.out = append(g.out, Edge{A: g.perm[g.ea[e]], B: g.perm[g.eb[e]]})
-		if g.opts.Hysteresis > 0 {
-			g.outA = append(g.outA, g.ids[g.ea[e]])
-			g.outB = append(g.outB, g.ids[g.eb[e]])
-		}
-	}
-}
-
-// incident is a link as seen from one end: its ranking key, the other end's rank (the
-// tie-break) and its index.
-type incident struct {
-	key   float64
-	other int32
-	e     int32
-}
-
-// degreeCap marks each candidate once for every end at which it ranks among the MaxDegree
-// shortest links (drawn links count as 1/(1+h) times their length); links marked twice stay.
-func (g *Graph) degreeCap(f float64) {
-	n := len(g.ids)
-	ne := len(g.ea)
-	g.marks = grow(g.marks, ne)
-	clear(g.marks)
-	g.incStart = grow(g.incStart, n+1)
-	clear(g.incStart)
-	for e := range ne {
-		g.incStart[g.ea[e]+1]++
-		g.incStart[g.eb[e]+1]++
-	}
-	for r := range n {
-		g.incStart[r+1] += g.incStart[r]
-	}
-	g.inc = grow(g.inc, 2*ne)
-	for e := range ne {
-		a, b := g.ea[e], g.eb[e]
-		key := g.ed2[e]
-		if g.drawn[e] {
-			key /= f // squared lengths: f = (1+h)²
-		}
-		g.inc[g.incStart[a]] = incident{key, b, int32(e)}
-		g.incStart[a]++
-		g.inc[g.incStart[b]] = incident{key, a, int32(e)}
-		g.incStart[b]++
-	}
-	copy(g.incStart[1:], g.incStart[:n])
-	g.incStart[0] = 0
-	for r := range n {
-		es := g.inc[g.incStart[r]:g.incStart[r+1]]
-		if len(es) > g.opts.MaxDegree {
-			less := func(x, y incident) bool { return x.key < y.key || x.key == y.key && x.other < y.other }
-			if len(es) <= 32 {
-				insertionSort(es, less)
-			} else { // a hub: duplicated or clustered points
-				slices.SortFunc(es, func(x, y incident) int {
-					return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.other, y.other))
-				})
-			}
-			es = es[:g.opts.MaxDegree]
-		}
-		for _, l := range es {
-			g.marks[l.e]++
-		}
-	}
-}
-
-// remember keeps this frame's selection and drawn links, by track id, for the next frame's
-// hysteresis.
-func (g *Graph) remember(k int) {
-	if g.opts.Hysteresis == 0 {
-		return
-	}
-	g.prevOutA, g.outA = g.outA, g.prevOutA
-	g.prevOutB, g.outB = g.outB, g.prevOutB
-	g.prevIDs, g.ids = g.ids, g.prevIDs
-	g.prevSelK = k
-	if k == 0 {
-		g.prevSel = g.prevSel[:0]
-		return
-	}
-	g.prevSel, g.sel = g.sel, g.prevSel
 }

@@ -43,12 +43,12 @@ func TestGridAllPointsInOneSpot(t *testing.T) {
 	checkSearch(t, pts, 6)
 }
 
-// TestGridParallelMatchesBrute covers frames large enough for the grid to split its queries
-// between two goroutines, against brute force (the definition is too slow at this size).
-func TestGridParallelMatchesBrute(t *testing.T) {
+// TestGridLargeFramesMatchBrute covers frames of thousands of points, against brute force
+// (the definition is too slow at this size).
+func TestGridLargeFramesMatchBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed(t), 3))
 	for _, shape := range shapes {
-		n := parallelMin + rng.IntN(3000)
+		n := 2000 + rng.IntN(3000)
 		xs, ys := byRank(genPoints(rng, shape, n))
 		const k = 5
 		var got [2][]int32
@@ -62,6 +62,60 @@ func TestGridParallelMatchesBrute(t *testing.T) {
 		for q := range n {
 			if !slices.Equal(got[0][q*k:q*k+k], got[1][q*k:q*k+k]) {
 				t.Fatalf("%s, n=%d: query %d: grid %v, brute %v", shape, n, q, got[0][q*k:q*k+k], got[1][q*k:q*k+k])
+			}
+		}
+	}
+}
+
+// TestGridSeedsAnyNeighbours: a query started from last frame's neighbours is exact whatever
+// those were: the true neighbours, random points, fewer or more than k, or points that are
+// gone; and so is one whose track is new.
+func TestGridSeedsAnyNeighbours(t *testing.T) {
+	rng := rand.New(rand.NewPCG(seed(t), 5))
+	for _, shape := range shapes {
+		n := 2 + rng.IntN(600)
+		k := 1 + rng.IntN(min(n-1, 9))
+		xs, ys := byRank(genPoints(rng, shape, n))
+		want, wantD := naiveKNN(xs, ys, k)
+		g := newSearcher(t, BackendGrid).(*gridSearch)
+		px, py := make([]float64, n), make([]float64, n)
+		prank, posOf := make([]int32, n), make([]int32, n)
+		g.layout(xs, ys, k, px, py, prank, posOf)
+		// Last frame had the same positions; some of its tracks are gone or new now.
+		sk := max(1, min(n-1, k+rng.IntN(3)-1))
+		s := seedLists{make([]int32, n), make([]int32, n), make([]int32, n*sk), sk}
+		for j := range n {
+			s.fromPrev[j], s.toCur[j] = int32(j), int32(j)
+			switch rng.IntN(10) {
+			case 0:
+				s.fromPrev[j] = -1 // new
+			case 1:
+				s.toCur[j] = -1 // gone
+			}
+			// Distinct points other than j, as a neighbour list is: the true neighbours or
+			// random ones.
+			r, seeds := int(prank[j]), s.nbr[j*sk:(j+1)*sk]
+			for i := range seeds {
+				o := int32(j)
+				if i < k && rng.IntN(2) == 0 {
+					o = posOf[want[r*k+i]]
+				}
+				for o == int32(j) || slices.Contains(seeds[:i], o) {
+					o = int32(rng.IntN(n))
+				}
+				seeds[i] = o
+			}
+		}
+		g.seeds = s
+		nd, nb := make([]float64, k), make([]int32, k)
+		for j := range n {
+			g.query(j, nd, nb)
+			r := int(prank[j])
+			for i := range k {
+				if prank[nb[i]] != want[r*k+i] || nd[i] != wantD[r*k+i] {
+					t.Fatalf("%s, n=%d k=%d seeds %d: query %d, neighbour %d is rank %d at %g, want %d at %g",
+						shape, n, k, sk, r, i, prank[nb[i]], nd[i], want[r*k+i], wantD[r*k+i])
+				}
 			}
 		}
 	}

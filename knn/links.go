@@ -1,0 +1,252 @@
+package knn
+
+import "math"
+
+// links computes the links of a frame of two points or more, loaded into cur, into g.out.
+// Each step after the layout is a loop over positions that writes only the entries of its own
+// position (a kernel launch with a thread per point, for the CUDA port), except the counting
+// sort of the transposition.
+func (g *Graph) links() error {
+	c, p := &g.cur, &g.prev
+	n, k := len(c.ids), c.k
+	c.posOf, g.prank = grow(c.posOf, n), grow(g.prank, n)
+	if g.grid != nil {
+		g.px, g.py = grow(g.px, n), grow(g.py, n)
+		g.grid.layout(g.xs, g.ys, k, g.px, g.py, g.prank, c.posOf)
+	} else {
+		g.px, g.py = g.xs, g.ys
+		for r := range n {
+			c.posOf[r], g.prank[r] = int32(r), int32(r)
+		}
+	}
+	g.matchPrevious()
+
+	// The k nearest, and the hysteresis choice.
+	c.nbr, c.sel = grow(c.nbr, n*k), grow(c.sel, n*k)
+	if g.grid != nil {
+		g.nd2 = grow(g.nd2, k) // one point's at a time
+		g.grid.seeds = seedLists{}
+		if p.k > 0 {
+			g.grid.seeds = seedLists{g.fromPrev, g.toCur, p.nbr, p.k}
+		}
+		for j := range n {
+			g.grid.query(j, g.nd2, c.nbr[j*k:(j+1)*k])
+			g.choose(j, g.nd2[k-1])
+		}
+	} else {
+		g.nd2 = grow(g.nd2, n*k)
+		if err := g.search.search(g.px, g.py, k, c.nbr, g.nd2); err != nil {
+			return err
+		}
+		for j := range n {
+			g.choose(j, g.nd2[j*k+k-1])
+		}
+	}
+
+	// The transposition: in(j), the points that chose j, by a counting sort.
+	g.inCount = grow(g.inCount, n+1)
+	clear(g.inCount)
+	for _, o := range c.sel {
+		g.inCount[o+1]++
+	}
+	for j := range n {
+		g.inCount[j+1] += g.inCount[j]
+	}
+	c.inStart = grow(c.inStart, n+1)
+	copy(c.inStart, g.inCount)
+	g.inSrc = grow(g.inSrc, n*k)
+	for a := range n {
+		for _, o := range c.sel[a*k : (a+1)*k] {
+			g.inSrc[g.inCount[o]] = int32(a)
+			g.inCount[o]++
+		}
+	}
+
+	// adj(j) has room for j's k choices and in(j).
+	size := n*k + int(c.inStart[n])
+	c.adjEnd, c.adjOther, g.adjKey = grow(c.adjEnd, n), grow(c.adjOther, size), grow(g.adjKey, size)
+	g.topKey, g.topRank = grow(g.topKey, n), grow(g.topRank, n)
+	g.chosen.resize(n)
+	g.drawn.resize(n)
+	g.pointTopKey, g.pointTopRank = grow(g.pointTopKey, g.opts.MaxDegree), grow(g.pointTopRank, g.opts.MaxDegree)
+	for j := range n {
+		g.adjacency(j)
+	}
+	g.upCount, g.up = grow(g.upCount, n), grow(g.up, size)
+	for j := range n {
+		g.emit(j)
+	}
+
+	// The edges in rank order, and each point's links to higher ranks in rank order: an
+	// edge's place among them is the number that come before it (there are only a few).
+	total := 0
+	for _, m := range g.upCount {
+		total += int(m)
+	}
+	g.out = grow(g.out, total)
+	e := 0
+	for r, j := range c.posOf {
+		start := c.adjStart(int(j))
+		up := g.up[start : start+int(g.upCount[j])]
+		for _, o := range up {
+			before := 0
+			for _, o2 := range up {
+				before += b2i(o2 < o)
+			}
+			g.out[e+before] = Edge{A: g.perm[r], B: g.perm[o]}
+		}
+		e += len(up)
+	}
+	return nil
+}
+
+// choose applies the hysteresis rule of Options.Hysteresis to the point at position j, whose
+// k-th nearest neighbour is at squared distance rho2, writing its k chosen neighbours into
+// sel. Without hysteresis they are its k nearest.
+func (g *Graph) choose(j int, rho2 float64) {
+	c, p := &g.cur, &g.prev
+	k := c.k
+	out, nbr := c.sel[j*k:(j+1)*k], c.nbr[j*k:(j+1)*k]
+	m := 0
+	if pj := g.fromPrev[j]; g.opts.Hysteresis > 0 && pj >= 0 {
+		lim := (1 + g.opts.Hysteresis) * (1 + g.opts.Hysteresis) * rho2
+		// At most k are kept: the previous selection holds at most K points, and when
+		// k = n−1 < K there are only k other points.
+		for _, q := range p.sel[int(pj)*p.k : int(pj+1)*p.k] {
+			// Kept if still among the k nearest, or else within the tolerance.
+			if o := g.toCur[q]; o >= 0 && (holds(nbr, o) || g.dist2(j, o) <= lim) {
+				out[m] = o
+				m++
+			}
+		}
+	}
+	if m == k {
+		return // all of the previous selection kept: the usual case
+	}
+	kept := m
+	for _, o := range nbr {
+		if m == k {
+			break
+		}
+		if !holds(out[:kept], o) {
+			out[m] = o
+			m++
+		}
+	}
+}
+
+// dist2 is the squared distance between the points at positions i and j.
+func (g *Graph) dist2(i int, j int32) float64 { return dist2(g.px[i], g.py[i], g.px[j], g.py[j]) }
+
+// adjacency writes adj(j): j's choices, then its choosers that it did not choose (so each
+// link once), less the links MaxDist and MaxDY drop, with MaxDegree's ranking key; and j's
+// MaxDegree-th link in (key, other end's rank) order. The loops over links have no
+// data-dependent branches: each entry is written, and kept by advancing the write position
+// or not.
+func (g *Graph) adjacency(j int) {
+	c, p, o := &g.cur, &g.prev, &g.opts
+	f := (1 + o.Hysteresis) * (1 + o.Hysteresis)
+	// Indexed by whether the link was drawn in the previous frame.
+	margin := [2]float64{f, 1} // a new link must fit the caps with room to spare
+	keyDiv := [2]float64{1, f} // a drawn one ranks as if 1/(1+h) times as long
+	chosen, drawn := &g.chosen, &g.drawn
+	chosen.next()
+	drawn.next()
+	sel := c.sel[j*c.k : (j+1)*c.k]
+	for _, x := range sel {
+		chosen.add(x)
+	}
+	if pj := g.fromPrev[j]; o.Hysteresis > 0 && pj >= 0 {
+		for _, q := range p.adjOther[p.adjStart(int(pj)):p.adjEnd[pj]] {
+			if other := g.toCur[q]; other >= 0 {
+				drawn.add(other)
+			}
+		}
+	}
+	px, py, adjOther, adjKey, maxD2, maxDY2 := g.px, g.py, c.adjOther, g.adjKey, g.maxD2, g.maxDY2
+	xj, yj := px[j], py[j]
+	add := func(w int, other int32) int {
+		wasDrawn := b2i(drawn.has(other))
+		m := margin[wasDrawn]
+		d, dy := dist2(xj, yj, px[other], py[other]), yj-py[other]
+		adjOther[w], adjKey[w] = other, d/keyDiv[wasDrawn]
+		return w + b2i(d*m <= maxD2)&b2i(dy*dy*m <= maxDY2)
+	}
+	start := c.adjStart(j)
+	w := start
+	for _, other := range sel {
+		w = add(w, other)
+	}
+	// The choosers that j did not choose, moved to the front of in(j).
+	in := g.inSrc[c.inStart[j]:c.inStart[j+1]]
+	oneWay := 0
+	for _, other := range in {
+		in[oneWay] = other
+		oneWay += b2i(!chosen.has(other))
+	}
+	for _, other := range in[:oneWay] {
+		w = add(w, other)
+	}
+	c.adjEnd[j] = int32(w)
+	// The MaxDegree-th link in (key, rank) order, by the nearest-neighbour list's insert;
+	// links up to it are among the first MaxDegree at j.
+	g.topKey[j], g.topRank[j] = math.Inf(1), math.MaxInt32
+	if m := o.MaxDegree; m > 0 && w-start > m {
+		tk, tr := g.pointTopKey, g.pointTopRank
+		for x := start; x < w; x++ {
+			insert(tk, tr, min(x-start, m), adjKey[x], g.prank[adjOther[x]])
+		}
+		g.topKey[j], g.topRank[j] = tk[m-1], tr[m-1]
+	}
+}
+
+// emit keeps in adj(j) the links kept at both ends (a link's key is the same from both, so
+// each end's MaxDegree-th link decides), and lists the ranks of those to higher ranks in up
+// from adjStart(j) on.
+func (g *Graph) emit(j int) {
+	c := &g.cur
+	adjOther, adjKey, up, prank, topKey, topRank := c.adjOther, g.adjKey, g.up, g.prank, g.topKey, g.topRank
+	tk, tr, rj := topKey[j], topRank[j], prank[j]
+	start, end := c.adjStart(j), int(c.adjEnd[j])
+	w, u := start, start
+	for x := start; x < end; x++ {
+		other, key := adjOther[x], adjKey[x]
+		ro := prank[other]
+		kept := b2i(!before(tk, tr, key, ro)) & b2i(!before(topKey[other], topRank[other], key, rj))
+		adjOther[w], up[u] = other, ro
+		w += kept
+		u += kept & b2i(ro > rj)
+	}
+	c.adjEnd[j] = int32(w)
+	g.upCount[j] = int32(u - start)
+}
+
+// stampSet is a set of positions that empties in O(1): its members hold the current stamp.
+type stampSet struct {
+	at    []uint32
+	stamp uint32
+}
+
+// resize makes room for members 0..n-1. Entries kept from before hold older stamps.
+func (s *stampSet) resize(n int) { s.at = grow(s.at, n) }
+
+// next empties the set.
+func (s *stampSet) next() {
+	if s.stamp++; s.stamp == 0 { // wrapped: forget every older stamp
+		clear(s.at)
+		s.stamp = 1
+	}
+}
+
+func (s *stampSet) add(i int32)      { s.at[i] = s.stamp }
+func (s *stampSet) has(i int32) bool { return s.at[i] == s.stamp }
+
+// holds reports whether s holds v, looking at every element: for the few neighbours of a point
+// that is faster than stopping at the first match, whose place is unpredictable.
+func holds(s []int32, v int32) bool {
+	found := 0
+	for _, x := range s {
+		found |= b2i(x == v)
+	}
+	return found != 0
+}
