@@ -165,7 +165,9 @@ func benchSeed(opts overlay.Options, frames int) (*benchReport, error) {
 		if i < warmup {
 			continue
 		}
-		links = d.Links()
+		if links, err = d.Links(); err != nil {
+			return nil, err
+		}
 		totals = append(totals, ms(total))
 		tm := d.Timings()
 		for st := range stages {
