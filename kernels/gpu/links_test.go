@@ -422,6 +422,23 @@ func frameCalls(calls []string, runs int) error {
 	return nil
 }
 
+// linkedGraph returns the launches of the graph of a backend that builds the links with
+// every option on, so that every link kernel is in it (for TestFatbinEntryPoints).
+func linkedGraph(t *testing.T) []launch {
+	g, rec := newRecordedGPU(t, false)
+	if err := g.StartLinks(knn.Options{K: 3, Hysteresis: 0.15, MaxDegree: 2, MaxDist: 50, MaxDY: 40}); err != nil {
+		t.Fatal(err)
+	}
+	fr, _ := randomFrame(randv1.New(randv1.NewSource(1)), 64, 48)
+	tf := linkedScene(rand.New(rand.NewPCG(1, 1)), 12, 1, 64, 48)
+	lf := &overlay.LinkFrame{Points: tf.Points, Colors: make([]scene.Color, len(tf.Points)),
+		Style: overlay.LinkStyle{LineWidth: 1, CurveWidth: 1, Bend: 0.3, Opacity: 0.8}}
+	if err := g.DrawLinked(fr.frame, &overlay.Primitives{}, lf); err != nil {
+		t.Fatal(err)
+	}
+	return rec.graphs[g.graph]
+}
+
 func TestLinkedFrameHasNoRoundTrip(t *testing.T) {
 	checkLinkedFrames(t, newRecorder(device.NewEmu(device.EmuOptions{Workers: 2, Poison: true})))
 }

@@ -186,11 +186,11 @@ CUresult noCapture(CUstream h, Stream** s) {
 
 int workers() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-// linksValid checks the link update's block (links.h) that p names, if any, the way
-// paramsValid checks p: each buffer large enough for the frame's counts, the capacities it
-// gives, and the link slots inside the line and curve arrays.
+// linksValid checks what the link kernels (tk_links_*) read through the parameter block p:
+// the link update's block (links.h) it names, each of its buffers large enough for the
+// frame's counts and the capacities it gives, and the link slots of the line and curve
+// arrays, which they write.
 bool linksValid(const TkParams* p) {
-  if (p->links == 0) return true;
   if (!inside(p->links, sizeof(TkLinks))) return false;
   const TkLinks* L = reinterpret_cast<const TkLinks*>(p->links);
   auto ok = [](uint64_t a, int64_t n) { return n <= 0 || inside(a, (size_t)n); };
@@ -207,19 +207,21 @@ bool linksValid(const TkParams* p) {
                ok(L->selD2, 8 * nk) && ok(L->cur2prev, 4 * n) && ok(L->prev2cur, 4 * (int64_t)L->prev.n) &&
                ok(L->bucketStart, 4 * (n + 1)) && ok(L->bucketFill, 4 * n) &&
                ok(L->bucket, nk * (int64_t)sizeof(TkLink)) && ok(L->incStart, 4 * (n + 1)) && ok(L->incFill, 4 * n) &&
-               ok(L->inc, 8 * nk) && ok(L->keepStart, 4 * (n + 1)) && L->lineSlots <= p->nLines &&
-               L->curveSlots <= p->nCurves && (int64_t)L->lineSlots <= nk && (int64_t)L->curveSlots <= nk;
+               ok(L->inc, 8 * nk) && ok(L->keepStart, 4 * (n + 1)) && (int64_t)L->lineSlots <= nk &&
+               (int64_t)L->curveSlots <= nk && ok(p->lines, L->lineSlots * (int64_t)sizeof(TkLine)) &&
+               ok(p->curves, L->curveSlots * (int64_t)sizeof(TkCurve));
   for (const TkLinkScan& s : L->scans)
     valid = valid && ok(s.a, 4 * (int64_t)s.n) && ok(s.sums, 4 * chunks(s.n)) && ok(s.offsets, 4 * chunks(s.n));
   return valid;
 }
 
-// paramsValid checks what a kernel will read through the parameter block at p: every address
+// paramsValid checks what kernel will read through the parameter block at p: every address
 // must lie in device memory large enough for the counts and sizes the block gives. A host
 // address, or a buffer sized for fewer items, would fault or corrupt memory on a GPU.
-bool paramsValid(CUdeviceptr at) {
+bool paramsValid(CUdeviceptr at, const char* kernel) {
   if (!inside(at, sizeof(TkParams))) return false;
   const TkParams* p = reinterpret_cast<const TkParams*>(at);
+  if (strncmp(kernel, "tk_links_", strlen("tk_links_")) == 0) return linksValid(p);
   auto ok = [](uint64_t a, int64_t n) { return n <= 0 || inside(a, (size_t)n); };
   auto chunks = [](int64_t n) { return (n + TK_SCAN_CHUNK - 1) / TK_SCAN_CHUNK; };
   int64_t tiles = (int64_t)p->tilesX * p->tilesY;
@@ -233,7 +235,6 @@ bool paramsValid(CUdeviceptr at) {
     valid = valid && ok(p->binStart[k], 4 * (tiles + 1)) && ok(p->binCursor[k], 4 * tiles) &&
             ok(p->binItems[k], 4 * (int64_t)p->capEntries[k]);
   for (const TkScan& s : p->scans) valid = valid && ok(s.a, 4 * (int64_t)s.n) && ok(s.partial, 4 * chunks(s.n));
-  valid = valid && linksValid(p);
   int64_t w = p->width, h = p->height, cw = (w + 1) / 2, ch = (h + 1) / 2;
   auto plane = [&](uint64_t a, int64_t stride, int64_t rowBytes, int64_t rows) {
     return stride >= rowBytes && ok(a, (rows - 1) * stride + rowBytes);
@@ -262,7 +263,7 @@ CUresult run(const Op& op) {
     memset(reinterpret_cast<void*>(op.params), op.value, op.bytes);
     return CUDA_SUCCESS;
   }
-  if (!paramsValid(op.params)) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  if (!paramsValid(op.params, tk_emu_kernel_name(op.kernel))) return CUDA_ERROR_ILLEGAL_ADDRESS;
   int r = tk_emu_launch(op.kernel, op.grid[0], op.grid[1], op.grid[2], op.block[0], op.block[1], op.block[2],
                         reinterpret_cast<const void*>(op.params), workers());
   return r == 0 ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_FAILED;
