@@ -430,22 +430,28 @@ func (g *Backend) launch() error {
 // capture records the frame's launches into a graph. The grids cover the capacities, not
 // this frame's counts; threads past a count return at once.
 func (g *Backend) capture(c caps) error {
-	if err := g.dev.BeginCapture(); err != nil {
-		return err
-	}
-	err := g.record(c)
-	graph, endErr := g.dev.EndCapture()
+	graph, err := captureGraph(g.dev, func() error { return g.record(c) })
 	if err != nil {
-		if endErr == nil {
-			g.dev.FreeGraph(graph)
-		}
 		return err
-	}
-	if endErr != nil {
-		return endErr
 	}
 	g.graph = graph
 	return nil
+}
+
+// captureGraph records the launches record makes on dev into a graph.
+func captureGraph(dev device.Device, record func() error) (device.GraphExec, error) {
+	if err := dev.BeginCapture(); err != nil {
+		return 0, err
+	}
+	err := record()
+	graph, endErr := dev.EndCapture()
+	if err != nil {
+		if endErr == nil {
+			dev.FreeGraph(graph)
+		}
+		return 0, err
+	}
+	return graph, endErr
 }
 
 // Launch configurations, in the order of the stages.

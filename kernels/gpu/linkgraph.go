@@ -76,21 +76,13 @@ func (g *LinkGraph) capture() error {
 		g.dev.FreeGraph(g.graph)
 		g.hasGraph = false
 	}
-	if err := g.dev.BeginCapture(); err != nil {
-		return err
-	}
-	err := g.links.record(func(kernel string, grid, block device.Dim3) error {
-		return g.dev.Launch(kernel, grid, block, g.params)
+	graph, err := captureGraph(g.dev, func() error {
+		return g.links.record(func(kernel string, grid, block device.Dim3) error {
+			return g.dev.Launch(kernel, grid, block, g.params)
+		})
 	})
-	graph, endErr := g.dev.EndCapture()
 	if err != nil {
-		if endErr == nil {
-			g.dev.FreeGraph(graph)
-		}
 		return err
-	}
-	if endErr != nil {
-		return endErr
 	}
 	g.graph, g.graphKey, g.hasGraph = graph, g.links.capN, true
 	return nil

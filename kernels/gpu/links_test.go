@@ -452,17 +452,7 @@ func TestLinkedTimedStages(t *testing.T) {
 		Backend: overlay.BackendOptions{Timed: true}}
 	cpu, gpu, _ := linkedDrawers(t, device.NewEmu(device.EmuOptions{Workers: 2, Poison: true}), o)
 	for f := 1; f <= 3; f++ {
-		tf := linkedScene(rng, 40, f, w, h)
-		a, b := randomFrame(randv1.New(randv1.NewSource(int64(f))), w, h)
-		if err := cpu.Draw(a.frame, tf); err != nil {
-			t.Fatal(err)
-		}
-		if err := gpu.Draw(b.frame, tf); err != nil {
-			t.Fatal(err)
-		}
-		if worst, over := diffBytes(a.bytes(), b.bytes(), EmuTolerance); over > 0 {
-			t.Fatalf("frame %d: %d bytes differ by more than %d (largest %d)", f, over, EmuTolerance, worst)
-		}
+		drawTracked(t, cpu, gpu, linkedScene(rng, 40, f, w, h), w, h)
 		for _, s := range overlay.Stages() {
 			if tm := gpu.Timings(); tm[s] <= 0 {
 				t.Errorf("frame %d: stage %v took %v", f, s, tm[s])
