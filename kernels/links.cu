@@ -10,7 +10,7 @@
 //   cells           each point's cell, counted                         thread per point
 //   scan cells      counts to each cell's first point                  3 launches
 //   fill            the points in cell order                           thread per point
-//   search          the k nearest, ring by ring, exact                 thread per point
+//   search          the k nearest, ring by ring, exact                 thread per point, cell order
 //   match           ranks now ↔ ranks in the previous frame (h > 0)    thread per point
 //   choose          hysteresis: the k chosen neighbours                thread per point
 //   count, scan, bucket   links under their lower end                  thread per point
@@ -82,8 +82,10 @@ __device__ __forceinline__ double floatOfKey(int32_t k) {
   return (double)f;
 }
 
-// findID returns the rank of track id in points sorted by id, or −1.
-__device__ int findID(const TkPoint* pts, int n, int id) {
+// findID returns the rank of track id in points sorted by id, or −1. It tries rank hint
+// first: from one frame to the next most tracks keep their rank.
+__device__ int findID(const TkPoint* pts, int n, int id, int hint) {
+  if (hint < n && pts[hint].id == id) return hint;
   int lo = 0, hi = n;
   while (lo < hi) {
     int mid = lo + (hi - lo) / 2;
@@ -251,17 +253,20 @@ __device__ int scanCells(const TkLinks* L, int c0, int c1, int q, double qx, dou
   return m;
 }
 
-// search is gridSearch.query, one thread per rank: the query's own cell, then ring after
+// search is gridSearch.query, one thread per point: the query's own cell, then ring after
 // ring of cells around it, until every cell is visited or the k-th neighbour found is
 // strictly nearer than any point beyond the visited square could be (with the CPU's margin
-// for rounding; strictly, since an unvisited point as near could win by rank).
+// for rounding; strictly, since an unvisited point as near could win by rank). Thread j
+// answers the j-th point in cell order, as the CPU grid orders its queries: the threads of
+// a warp then search neighbouring cells and mostly read the same cache lines.
 TK_KERNEL void tk_links_search(const TkParams* p) {
   const TkLinks* L = linksOf(p);
-  int q = threadIndex(), k = L->cur.k;
-  if (k == 0 || q >= L->cur.n) return;
+  int j = threadIndex(), k = L->cur.k;
+  if (k == 0 || j >= L->cur.n) return;
   const TkGrid& g = *(const TkGrid*)L->grid;
-  const TkPoint& pt = ((const TkPoint*)L->cur.points)[q];
-  double qx = pt.x, qy = pt.y;
+  const TkCellPoint me = ((const TkCellPoint*)L->cellPoints)[j];
+  int q = me.rank;
+  double qx = me.x, qy = me.y;
   double* nd = (double*)L->nd2 + (size_t)q * k;
   int32_t* nb = (int32_t*)L->nbr + (size_t)q * k;
   int c = ((const int32_t*)L->cellOf)[q];
@@ -299,8 +304,8 @@ TK_KERNEL void tk_links_match(const TkParams* p) {
   int i = threadIndex();
   const TkPoint* cur = (const TkPoint*)L->cur.points;
   const TkPoint* prev = (const TkPoint*)L->prev.points;
-  if (i < L->cur.n) ((int32_t*)L->cur2prev)[i] = findID(prev, L->prev.n, cur[i].id);
-  if (i < L->prev.n) ((int32_t*)L->prev2cur)[i] = findID(cur, L->cur.n, prev[i].id);
+  if (i < L->cur.n) ((int32_t*)L->cur2prev)[i] = findID(prev, L->prev.n, cur[i].id, i);
+  if (i < L->prev.n) ((int32_t*)L->prev2cur)[i] = findID(cur, L->cur.n, prev[i].id, i);
 }
 
 // choose is Graph.choose, one thread per rank: the neighbours chosen in the previous frame
@@ -397,23 +402,40 @@ TK_KERNEL void tk_links_bucket(const TkParams* p) {
   }
 }
 
-// wasDrawn reports whether link (a, b) was drawn in the previous frame: both ends present
-// then, and their previous ranks among its edges (sorted, so a binary search). Previous
-// ranks keep the order of the ids, hence of the current ranks.
-__device__ bool wasDrawn(const TkLinks* L, int a, int b) {
-  const int32_t* c2p = (const int32_t*)L->cur2prev;
-  int pa = c2p[a], pb = c2p[b];
-  if (pa < 0 || pb < 0) return false;
-  const TkEdge* e = (const TkEdge*)L->prev.edges;
-  int lo = 0, hi = *(const int32_t*)L->prev.count;
+// edgeBound returns the first of the edges e[lo, hi) (sorted) not before (a, b).
+__device__ int edgeBound(const TkEdge* e, int lo, int hi, int a, int b) {
   while (lo < hi) {
     int mid = lo + (hi - lo) / 2;
-    if (e[mid].a < pa || (e[mid].a == pa && e[mid].b < pb))
+    if (e[mid].a < a || (e[mid].a == a && e[mid].b < b))
       lo = mid + 1;
     else
       hi = mid;
   }
-  return lo < *(const int32_t*)L->prev.count && e[lo].a == pa && e[lo].b == pb;
+  return lo;
+}
+
+// prevEdgesFrom returns the range [*lo, *hi) of the previous frame's edges whose lower end
+// is current rank a (empty when a was absent). Previous ranks keep the order of the ids,
+// hence of the current ranks, so a link's ends map to a previous edge's ends in order.
+__device__ void prevEdgesFrom(const TkLinks* L, int a, int* lo, int* hi) {
+  int pa = ((const int32_t*)L->cur2prev)[a];
+  *lo = *hi = 0;
+  if (pa < 0) return;
+  const TkEdge* e = (const TkEdge*)L->prev.edges;
+  int n = *(const int32_t*)L->prev.count;
+  *lo = edgeBound(e, 0, n, pa, INT32_MIN);
+  *hi = edgeBound(e, *lo, n, pa + 1, INT32_MIN);
+}
+
+// wasDrawn reports whether link (a, b) was drawn in the previous frame, given the range of
+// the previous edges from a: b was present then, and its previous rank is among them.
+__device__ bool wasDrawn(const TkLinks* L, int lo, int hi, int b) {
+  if (lo == hi) return false;
+  int pb = ((const int32_t*)L->cur2prev)[b];
+  if (pb < 0) return false;
+  const TkEdge* e = (const TkEdge*)L->prev.edges;
+  int at = edgeBound(e, lo, hi, e[lo].a, pb);
+  return at < hi && e[at].b == pb;
 }
 
 // shellSort sorts n items of a in place by less(x, y); the gaps are bin.cu's.
@@ -448,9 +470,11 @@ TK_KERNEL void tk_links_caps(const TkParams* p) {
   int n = start[a + 1] - start[a];
   shellSort(ls, n, ByHigherEnd());
   const TkPoint* pts = (const TkPoint*)L->cur.points;
+  int lo = 0, hi = 0;
+  if (L->hysteresis) prevEdgesFrom(L, a, &lo, &hi);
   for (int i = 0; i < n; i++) {
     TkLink& l = ls[i];
-    bool drawn = L->hysteresis && wasDrawn(L, a, l.b);
+    bool drawn = wasDrawn(L, lo, hi, l.b);
     double margin = drawn ? 1.0 : L->f;
     double dy = (double)pts[a].y - (double)pts[l.b].y;
     bool fits = !(L->capDist && l.d2 * margin > L->maxD2) && !(L->capDY && dy * dy * margin > L->maxDY2);
