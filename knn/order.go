@@ -32,7 +32,8 @@ func Order(pts []scene.Point, perm []int32) ([]int32, error) {
 	}
 	for r, i := range perm {
 		p := &pts[i]
-		if x, y := float64(p.X), float64(p.Y); math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
+		// x − x is 0 for every finite x, and NaN for an infinity or a NaN: one test for both.
+		if p.X-p.X != 0 || p.Y-p.Y != 0 {
 			return perm, fmt.Errorf("knn: point %d (track %d) has a non-finite coordinate (%g, %g)", i, p.ID, p.X, p.Y)
 		}
 		if r > 0 && p.ID == pts[perm[r-1]].ID {

@@ -194,6 +194,7 @@ func TestLinksRejectWhatKnnRejects(t *testing.T) {
 	}{
 		{pts([3]float32{1, 0, 0}, [3]float32{2, 1, 0}, [3]float32{1, 2, 0}), "appears twice"},
 		{pts([3]float32{1, 0, 0}, [3]float32{2, float32(math.NaN()), 0}), "non-finite"},
+		{pts([3]float32{1, 0, float32(math.Inf(-1))}, [3]float32{2, 0, 0}), "non-finite"},
 		{[]scene.Point{{ID: 1}, {ID: 1 << 40}}, "32-bit"},
 	} {
 		if err := lg.Update(c.pts); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -477,5 +478,35 @@ func TestDrawNeedsTheLinks(t *testing.T) {
 	}
 	if err := g.DrawLinked(fr.frame, &overlay.Primitives{}, &overlay.LinkFrame{Style: overlay.LinkStyle{LineWidth: 1}}); err != nil {
 		t.Errorf("a frame without points: %v", err)
+	}
+}
+
+// BenchmarkLinksHostSide times the host's part of a frame with links on the device: the
+// points ordered and checked (already in id order, as trackers write them), staged with
+// their colours, and uploaded with the parameter block (a memory copy on the emulated
+// device; on a GPU, 16 bytes a point over PCIe). README "Links on the device" quotes it.
+func BenchmarkLinksHostSide(b *testing.B) {
+	for _, n := range []int{5000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dev := device.NewEmu(device.EmuOptions{})
+			defer dev.Close()
+			l, err := newDeviceLinks(dev, knn.Options{K: 5, Hysteresis: 0.15})
+			if err != nil {
+				b.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, uint64(n)))
+			pts := knntest.Points(rng, "uniform", n)
+			slices.SortFunc(pts, func(p, q scene.Point) int { return p.ID - q.ID })
+			colors := make([]scene.Color, n)
+			style := overlay.LinkStyle{LineWidth: 2, CurveWidth: 2, Bend: 0.3, Opacity: 0.8}
+			for b.Loop() {
+				if err := l.frame(pts, colors, &style); err != nil {
+					b.Fatal(err)
+				}
+				if err := l.upload(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
