@@ -15,7 +15,7 @@
 //   choose          hysteresis: the k chosen neighbours                thread per point
 //   count, scan, bucket   links under their lower end                  thread per point
 //   caps            sort a bucket; drawn before?; MaxDist, MaxDY       thread per point
-//   [count incident, scan, incident, degree]   MaxDegree (M > 0)       thread per point
+//   [scan, incident, degree]   MaxDegree (M > 0; caps counts)         thread per point
 //   keep, scan      links kept per lower end to output slots           thread per point
 //   emit            edges, lines and curves of the kept links          thread per point
 //   blank           the link count; unused slots out of the frame      thread per slot
