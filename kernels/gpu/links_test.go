@@ -109,11 +109,17 @@ func compareFrames(t *testing.T, o knn.Options, lg knn.Linker, name string, fram
 	}
 }
 
-// idPairs names edges by their track ids, for messages.
+// idPairs names edges by their track ids (−1 for an index outside pts), for messages.
 func idPairs(pts []scene.Point, es []knn.Edge) [][2]int {
+	id := func(i int32) int {
+		if i < 0 || int(i) >= len(pts) {
+			return -1
+		}
+		return pts[i].ID
+	}
 	var out [][2]int
 	for _, e := range es {
-		out = append(out, [2]int{pts[e.A].ID, pts[e.B].ID})
+		out = append(out, [2]int{id(e.A), id(e.B)})
 	}
 	return out
 }
@@ -185,21 +191,52 @@ func TestLinksAtTheEdges(t *testing.T) {
 }
 
 // TestLinksRejectWhatKnnRejects: a repeated id or a non-finite coordinate fails the frame
-// with knn's error, and an id past 32 bits (which knn takes) with the device's.
+// with knn's error, and an id past 32 bits (which knn takes) with the device's; a rejected
+// frame leaves the device's state alone, as it leaves knn.Graph's: the next frame keeps the
+// neighbour it would have kept without it (hysteresis).
 func TestLinksRejectWhatKnnRejects(t *testing.T) {
-	lg := newTestLinks(t, knn.Options{K: 2})
+	suitors := func(x1 float32) []scene.Point { // 0 chooses between 1 at x1 and 2 at −10.5
+		return pts([3]float32{0, 0, 0}, [3]float32{1, x1, 0}, [3]float32{2, -10.5, 0}, [3]float32{3, x1, 1}, [3]float32{4, -10.5, 1})
+	}
 	for _, c := range []struct {
 		pts  []scene.Point
 		want string
+		knn  bool // knn.Graph rejects it too
 	}{
-		{pts([3]float32{1, 0, 0}, [3]float32{2, 1, 0}, [3]float32{1, 2, 0}), "appears twice"},
-		{pts([3]float32{1, 0, 0}, [3]float32{2, float32(math.NaN()), 0}), "non-finite"},
-		{pts([3]float32{1, 0, float32(math.Inf(-1))}, [3]float32{2, 0, 0}), "non-finite"},
-		{[]scene.Point{{ID: 1}, {ID: 1 << 40}}, "32-bit"},
+		{pts([3]float32{1, 0, 0}, [3]float32{2, 1, 0}, [3]float32{1, 2, 0}), "appears twice", true},
+		{pts([3]float32{1, 0, 0}, [3]float32{2, float32(math.NaN()), 0}), "non-finite", true},
+		{pts([3]float32{1, 0, float32(math.Inf(-1))}, [3]float32{2, 0, 0}), "non-finite", true},
+		{[]scene.Point{{ID: 1}, {ID: 1 << 40}}, "32-bit", false},
 	} {
+		o := knn.Options{K: 1, Hysteresis: 0.15}
+		lg := newTestLinks(t, o)
+		g, _ := knn.New(o)
+		defer g.Close()
+		linked := func(f []scene.Point, a, b int) {
+			t.Helper()
+			want, err := g.Update(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := lg.Update(f); err != nil {
+				t.Fatal(err)
+			}
+			got, err := lg.Edges()
+			if err != nil || !slices.Equal(got, want) || !slices.Contains(idPairs(f, got), [2]int{a, b}) {
+				t.Fatalf("device %v (%v), knn.Graph %v; want %d–%d", idPairs(f, got), err, idPairs(f, want), a, b)
+			}
+		}
+		linked(suitors(10), 0, 1)
 		if err := lg.Update(c.pts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want an error saying %q", c.pts, err, c.want)
 		}
+		if c.knn {
+			if _, err := g.Update(c.pts); err == nil {
+				t.Fatalf("knn.Graph took %v", c.pts)
+			}
+		}
+		linked(suitors(11), 0, 1) // 1 is farther than 2 now, but within 1+h: 0 keeps it
+		linked(suitors(13), 0, 2) // past 1+h: 0 takes 2
 	}
 }
 
