@@ -30,6 +30,11 @@ const benchExamples = `Examples:
   # Link-graph construction for 100 to 100 000 points, every search backend:
   trackink bench --knn
 
+  # The same with the device's link update beside them: on the GPU (a CUDA build), or
+  # emulated on the CPU (CPU time, for checking, not a GPU figure):
+  trackink bench --knn --backend cuda
+  trackink bench --knn --backend emu --points 1000,5000
+
   # A whole render (decode, seed overlay, libx264 encode, audio copied) against a plain
   # ffmpeg transcode of the same clip with the same settings; "synth" makes a 3 s 4K clip:
   trackink bench --e2e clip.mp4 --preset veryfast
@@ -77,7 +82,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if err := (knn.Options{K: style.links.K}).Validate(); err != nil {
 			return flagError(fs, err)
 		}
-		return knn.RunBenchmark(stdout, *points, style.links.K, *jsonOut)
+		extra, err := deviceLinkers(strings.Split(style.backend, ","))
+		if err != nil {
+			return err
+		}
+		return knn.RunBenchmark(stdout, *points, style.links.K, *jsonOut, extra...)
 	}
 	if *e2e != "" {
 		return benchE2E(fs, *e2e, *preset, *crf, &style, *jsonOut, stdout, stderr)
@@ -165,7 +174,9 @@ func benchSeed(opts overlay.Options, frames int) (*benchReport, error) {
 		if i < warmup {
 			continue
 		}
-		links = d.Links()
+		if links, err = d.Links(); err != nil {
+			return nil, err
+		}
 		totals = append(totals, ms(total))
 		tm := d.Timings()
 		for st := range stages {

@@ -11,8 +11,9 @@
 // sense), so n = ⌈√(|b| / (4·tol))⌉ chords keep any distance measured to the polyline within
 // tol of the distance to the curve, at any size. trackink uses tol = 1/20 px.
 //
-// The CUDA kernels carry twins of Chords, Chord and Point in kernels/geometry.cuh, with the
-// same float32 operations in the same order; each function's comment names its twin.
+// The CUDA kernels carry twins of Chords, Chord and Point in kernels/geometry.cuh, and of
+// Control in kernels/links.cu, with the same float32 operations in the same order; each
+// function's comment names its twin.
 package curves
 
 import "math"
@@ -21,8 +22,8 @@ import "math"
 const Tolerance = 1.0 / 20
 
 // Control returns the control point of the link curve from a to b with the given bend: the
-// midpoint of ab moved along ab's left-hand unit normal by bend × |ab|. The kernels take
-// control points from the host, so it has no twin.
+// midpoint of ab moved along ab's left-hand unit normal by bend × |ab|. Twin: tk_links_emit
+// in kernels/links.cu, where the device builds the link curves itself.
 func Control(ax, ay, bx, by, bend float32) (cx, cy float32) {
 	dx, dy := bx-ax, by-ay
 	// The unit normal times the length is (−dy, dx) itself.

@@ -6,3 +6,4 @@
 #include "curves.cu"
 #include "labels.cu"
 #include "composite.cu"
+#include "links.cu"

@@ -11,7 +11,8 @@
 //     the emulation is exact; it is not a model of timing, occupancy or memory coalescing.
 //   - __half is _Float16 (gcc 12, x86-64): IEEE binary16 with round-to-nearest-even
 //     conversions, the same as __float2half_rn / __half2float on the device.
-//   - atomicAdd / atomicOr are gcc __atomic builtins (blocks run on several host threads).
+//   - atomicAdd, atomicOr, atomicMin and atomicMax are gcc __atomic builtins (blocks run on
+//     several host threads).
 #ifndef TRACKINK_CUDA_COMPAT_H
 #define TRACKINK_CUDA_COMPAT_H
 
@@ -46,6 +47,12 @@ static inline float __half2float(__half h) { return (float)h; }
 
 static inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 static inline int atomicOr(int* p, int v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }
+static inline int atomicMin(int* p, int v) {
+  int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (old > v && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
 static inline int atomicMax(int* p, int v) {
   int old = __atomic_load_n(p, __ATOMIC_RELAXED);
   while (old < v && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {

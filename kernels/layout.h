@@ -99,6 +99,10 @@ struct TkParams {
   // Y'CbCr coefficients, premultiplied by 65536 as composite's overLuma/overChroma use them.
   float yOff, yR, yG, yB, cbR, cbG, cbB, crR, crG, crB;
   int32_t pad2_[2];
+
+  // The link update (links.h's TkLinks) when the device builds the links itself; 0 when the
+  // host built them into the lines and curves.
+  uint64_t links;
 };
 
 #endif  // TRACKINK_LAYOUT_H

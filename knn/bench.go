@@ -61,6 +61,39 @@ func (s *movingScene) frame(f int) []scene.Point {
 	return s.pts
 }
 
+// Linker computes a frame's links the way Graph.Update does, in steps: Update computes them
+// (and keeps what the next frame's hysteresis needs), Edges returns them as Update's edges.
+// RunBenchmark times a Graph behind this interface, and so other link builders beside it:
+// the GPU backend's link update (package kernels/gpu), whose edges stay on the device
+// unless asked for.
+type Linker interface {
+	Update(pts []scene.Point) error
+	Edges() ([]Edge, error)
+	Close() error
+}
+
+// BenchLinker is a link builder outside this package for RunBenchmark to time, in rows of
+// its own beside the search backends.
+type BenchLinker struct {
+	Name string // the rows' backend
+	Note string // what its figures are, printed with the table (for example: emulated)
+	// New starts the builder with the benchmark's options.
+	New func(Options) (Linker, error)
+}
+
+// graphLinker is a Graph as a Linker.
+type graphLinker struct {
+	*Graph
+	edges []Edge
+}
+
+func (g *graphLinker) Update(pts []scene.Point) (err error) {
+	g.edges, err = g.Graph.Update(pts)
+	return err
+}
+
+func (g *graphLinker) Edges() ([]Edge, error) { return g.edges, nil }
+
 // BenchResult is one row of RunBenchmark's output.
 type BenchResult struct {
 	Backend  string  `json:"backend"`
@@ -70,6 +103,7 @@ type BenchResult struct {
 	MinMS    float64 `json:"min_ms,omitempty"`
 	Links    int     `json:"links,omitempty"`   // links in the first frame
 	Skipped  string  `json:"skipped,omitempty"` // why the row was not run
+	Note     string  `json:"note,omitempty"`    // what the figure is, when not the host's own time
 }
 
 // RunBenchmark times Graph.Update (search, hysteresis and caps) on smoothly moving points
@@ -77,10 +111,11 @@ type BenchResult struct {
 // benchOptions. Each row is the median over frames: the first frame, which sizes the buffers
 // and has no hysteresis state yet, is not timed unless it took over a second (one more slow
 // frame would add little); frames are then timed until at least 3 and 1 s of them, or 50.
-// Brute force and FAISS are skipped above 20 000 points. It also checks that the backends agree on the
-// first frame's links. It writes a table, or with jsonOut one JSON object
-// {"k":…,"gomaxprocs":…,"results":[BenchResult…]}.
-func RunBenchmark(w io.Writer, sizes []int, k int, jsonOut bool) error {
+// Brute force and FAISS are skipped above 20 000 points. The extra link builders (the
+// device's) are timed the same way, after the search backends. It also checks that every
+// row agrees with the grid on the first frame's links. It writes a table, or with jsonOut
+// one JSON object {"k":…,"gomaxprocs":…,"results":[BenchResult…]}.
+func RunBenchmark(w io.Writer, sizes []int, k int, jsonOut bool, extra ...BenchLinker) error {
 	if len(sizes) == 0 {
 		sizes = DefaultBenchSizes
 	}
@@ -94,13 +129,21 @@ func RunBenchmark(w io.Writer, sizes []int, k int, jsonOut bool) error {
 		}
 		sc := newMovingScene(n)
 		var firstHash uint64
-		for _, b := range Backends() {
-			if b != BackendGrid && n > exhaustiveBenchLimit {
+		rows := extra
+		for _, b := range slices.Backward(Backends()) {
+			rows = slices.Insert(rows, 0, BenchLinker{Name: b, New: func(o Options) (Linker, error) {
+				g, err := New(o)
+				return &graphLinker{Graph: g}, err
+			}})
+		}
+		for _, row := range rows {
+			b := row.Name
+			if (b == BackendFAISS || b == BackendBrute) && n > exhaustiveBenchLimit {
 				results = append(results, BenchResult{Backend: b, Points: n,
 					Skipped: fmt.Sprintf("O(n²): not run above %d points", exhaustiveBenchLimit)})
 				continue
 			}
-			res, h, err := benchOne(sc, n, k, b)
+			res, h, err := benchOne(sc, n, k, row)
 			if err != nil {
 				return err
 			}
@@ -131,25 +174,42 @@ func RunBenchmark(w io.Writer, sizes []int, k int, jsonOut bool) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%.3f\t%d\t\n", r.Backend, r.Points, r.Frames, r.MedianMS, r.MinMS, r.Links)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, e := range extra {
+		if e.Note != "" {
+			fmt.Fprintf(w, "%s: %s\n", e.Name, e.Note)
+		}
+	}
+	return nil
 }
 
 func describe(o Options) string {
 	return fmt.Sprintf("hysteresis %g, max-degree %d, max-dist %g, max-dy %g", o.Hysteresis, o.MaxDegree, o.MaxDist, o.MaxDY)
 }
 
-// benchOne times one backend at one size and returns a hash of the first frame's links.
-func benchOne(sc *movingScene, n, k int, backend string) (BenchResult, uint64, error) {
-	res := BenchResult{Backend: backend, Points: n}
-	g, err := New(benchOptions(k, backend))
+// benchOne times one link builder at one size and returns a hash of the first frame's
+// links.
+func benchOne(sc *movingScene, n, k int, row BenchLinker) (BenchResult, uint64, error) {
+	res := BenchResult{Backend: row.Name, Points: n, Note: row.Note}
+	o := benchOptions(k, row.Name)
+	if !slices.Contains(Backends(), row.Name) {
+		o.Backend = "" // a builder of its own: the search backend does not apply
+	}
+	g, err := row.New(o)
 	if err != nil {
 		return res, 0, err
 	}
 	defer g.Close()
 	var times []float64
 	start := time.Now()
-	es, err := g.Update(sc.frame(0))
+	err = g.Update(sc.frame(0))
 	first := time.Since(start)
+	if err != nil {
+		return res, 0, err
+	}
+	es, err := g.Edges()
 	if err != nil {
 		return res, 0, err
 	}
@@ -165,7 +225,7 @@ func benchOne(sc *movingScene, n, k int, backend string) (BenchResult, uint64, e
 	for f := 1; len(times) < 50 && (len(times) < 3 || total < time.Second); f++ {
 		pts := sc.frame(f)
 		start := time.Now()
-		if _, err := g.Update(pts); err != nil {
+		if err := g.Update(pts); err != nil {
 			return res, 0, err
 		}
 		d := time.Since(start)

@@ -61,11 +61,8 @@
 package knn
 
 import (
-	"cmp"
 	"errors"
-	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"trackink/internal/field"
@@ -327,9 +324,6 @@ func (g *Graph) Update(pts []scene.Point) ([]Edge, error) {
 	if g.closed {
 		return nil, errors.New("knn: Update after Close")
 	}
-	if len(pts) > math.MaxInt32 {
-		return nil, fmt.Errorf("knn: %d points is more than a frame can hold", len(pts))
-	}
 	if err := g.load(pts); err != nil {
 		return nil, err
 	}
@@ -346,35 +340,21 @@ func (g *Graph) Update(pts []scene.Point) ([]Edge, error) {
 	return g.out, nil
 }
 
-// load orders the points by track id into perm, the frame's ids, and xs and ys, and rejects
-// what would make the answer ill-defined: a repeated track id or a coordinate that is not
-// finite. The previous frame's state is left as it was, so a rejected frame changes nothing.
+// load orders the points by track id (Order) into perm, the frame's ids, and xs and ys, and
+// rejects what would make the answer ill-defined: a repeated track id or a coordinate that
+// is not finite. The previous frame's state is left as it was, so a rejected frame changes
+// nothing.
 func (g *Graph) load(pts []scene.Point) error {
+	var err error
+	if g.perm, err = Order(pts, g.perm); err != nil {
+		return err
+	}
 	n := len(pts)
-	g.perm = grow(g.perm, n)
-	sorted := true
-	for i := range pts {
-		g.perm[i] = int32(i)
-		if i > 0 && pts[i].ID <= pts[i-1].ID {
-			sorted = false
-		}
-	}
-	// Trackers usually emit points in id order: then the sort is skipped.
-	if !sorted {
-		slices.SortFunc(g.perm, func(a, b int32) int { return cmp.Compare(pts[a].ID, pts[b].ID) })
-	}
 	c := &g.cur
 	c.ids, g.xs, g.ys = grow(c.ids, n), grow(g.xs, n), grow(g.ys, n)
 	for r, i := range g.perm {
 		p := &pts[i]
-		x, y := float64(p.X), float64(p.Y)
-		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
-			return fmt.Errorf("knn: point %d (track %d) has a non-finite coordinate (%g, %g)", i, p.ID, p.X, p.Y)
-		}
-		if r > 0 && p.ID == c.ids[r-1] {
-			return fmt.Errorf("knn: track id %d appears twice in the frame", p.ID)
-		}
-		c.ids[r], g.xs[r], g.ys[r] = p.ID, x, y
+		c.ids[r], g.xs[r], g.ys[r] = p.ID, float64(p.X), float64(p.Y)
 	}
 	return nil
 }

@@ -99,11 +99,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	b.placeLabels(p, f.Index)
 	for _, l := range links {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
-		c := mix(b.pointColor(pa), b.pointColor(pb))
-		if s.LinkColor.Set {
-			c = s.LinkColor.C
-		}
-		lc := Premul(c, s.LinkOpacity)
+		lc := Premul(mix(b.linkEndColor(pa), b.linkEndColor(pb)), s.LinkOpacity)
 		if s.LineWidth > 0 {
 			p.Lines = append(p.Lines, Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc})
 		}
@@ -141,6 +137,15 @@ func (b *Builder) itemColor(id int, class string, own scene.Color, hasOwn bool) 
 		return paletteColor(b.palette, classIndex(class))
 	}
 	return paletteColor(b.palette, id)
+}
+
+// linkEndColor is the colour a point lends its links: the style's link colour when set (the
+// mean of two equal colours is that colour), else the point's.
+func (b *Builder) linkEndColor(pt *scene.Point) scene.Color {
+	if b.style.LinkColor.Set {
+		return b.style.LinkColor.C
+	}
+	return b.pointColor(pt)
 }
 
 // pointColor is a point's colour: its box's class picks it with ColorBy class.

@@ -131,12 +131,14 @@ func classIndex(class string) int {
 }
 
 // Premul converts a straight-alpha colour to premultiplied RGBA, scaling its alpha by opacity.
+// Twin (for links): linkColor in kernels/links.cu.
 func Premul(c scene.Color, opacity float32) RGBA {
 	a := float32(c.A) / 255 * opacity
 	return RGBA{float32(c.R) / 255 * a, float32(c.G) / 255 * a, float32(c.B) / 255 * a, a}
 }
 
-// mix averages two colours, so a link takes the hues of both its ends.
+// mix averages two colours, so a link takes the hues of both its ends. Twin: linkColor in
+// kernels/links.cu, with Premul.
 func mix(a, b scene.Color) scene.Color {
 	avg := func(x, y uint8) uint8 { return uint8((int(x) + int(y)) / 2) }
 	return scene.Color{R: avg(a.R, b.R), G: avg(a.G, b.G), B: avg(a.B, b.B), A: avg(a.A, b.A)}

@@ -17,7 +17,8 @@ type Backend interface {
 	// Draw renders p and composites it onto dst.
 	Draw(dst composite.Surface, p *Primitives) error
 	// Timings returns the per-stage times of the last Draw (zero unless timed). A backend
-	// fills the stages it runs: StageBin to StageComposite.
+	// fills the stages it runs: StageBin to StageComposite, and StageLinks when it builds
+	// the links (LinkBackend).
 	Timings() Timings
 	// Workers returns how many tiles are drawn at once (for reports).
 	Workers() int
@@ -63,21 +64,26 @@ func (o *Options) Validate() error {
 // Drawer draws the tracking frames of one video onto its frames, in order: it keeps the
 // link graph (for hysteresis) from frame to frame, has a Builder make each frame's
 // primitives in its style (resolved for the frame's height at the first frame) and the
-// backend draw them. Close releases the backend and the link search.
+// backend draw them. A backend that builds the links itself (LinkBackend) gets the frame's
+// points instead of link primitives, and keeps the link graph. Close releases the backend
+// and the link search.
 type Drawer struct {
 	style   Style // as given; resolved for each frame size by the builder
 	backend Backend
-	graph   *knn.Graph
-	builder *Builder // for frames of width w and height h; nil before the first frame
+	graph   *knn.Graph  // the links on the host; nil when linker builds them
+	linker  LinkBackend // the backend, when it builds the links
+	builder *Builder    // for frames of width w and height h; nil before the first frame
 	w, h    int
 
 	prims     Primitives
+	linkFrame LinkFrame
 	empty     scene.Frame
 	timings   Timings
 	lastLinks int
 }
 
-// New validates the options and starts the backend and the link search.
+// New validates the options and starts the backend and the link search: the backend's own
+// when it is a LinkBackend, else a knn.Graph.
 func New(o Options) (*Drawer, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -85,16 +91,22 @@ func New(o Options) (*Drawer, error) {
 	if o.NewBackend == nil {
 		return nil, fmt.Errorf("overlay: no backend")
 	}
-	g, err := knn.New(o.Links)
-	if err != nil {
-		return nil, err
-	}
 	b, err := o.NewBackend(o.Backend)
 	if err != nil {
-		g.Close()
 		return nil, err
 	}
-	return &Drawer{style: o.Style, backend: b, graph: g}, nil
+	d := &Drawer{style: o.Style, backend: b}
+	if lb, ok := b.(LinkBackend); ok {
+		err = lb.StartLinks(o.Links)
+		d.linker = lb
+	} else {
+		d.graph, err = knn.New(o.Links)
+	}
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	return d, nil
 }
 
 // Backend returns the drawer's backend (for reports).
@@ -111,6 +123,15 @@ func (d *Drawer) Draw(dst composite.Surface, tf *scene.Frame) error {
 	}
 	if tf == nil {
 		tf = &d.empty
+	}
+	if d.linker != nil {
+		d.builder.Build(&d.prims, tf, nil)
+		d.builder.LinkFrame(tf, &d.linkFrame)
+		if err := d.linker.DrawLinked(dst, &d.prims, &d.linkFrame); err != nil {
+			return err
+		}
+		d.timings = d.backend.Timings()
+		return nil
 	}
 	t0 := time.Now()
 	edges, err := d.graph.Update(tf.Points)
@@ -144,15 +165,24 @@ func (d *Drawer) resize(w, h int) error {
 	return nil
 }
 
-// Timings returns the per-stage times of the last Draw: the links always, the backend's
-// stages when it is timed.
+// Timings returns the per-stage times of the last Draw: the backend's stages when it is
+// timed, and the links always when the host builds them (a LinkBackend times them with its
+// stages).
 func (d *Drawer) Timings() Timings { return d.timings }
 
 // Links returns the number of links the last Draw drew.
-func (d *Drawer) Links() int { return d.lastLinks }
+func (d *Drawer) Links() (int, error) {
+	if d.linker != nil {
+		return d.linker.Links()
+	}
+	return d.lastLinks, nil
+}
 
 // Close stops the backend and frees the link search.
 func (d *Drawer) Close() error {
 	d.backend.Close()
+	if d.graph == nil {
+		return nil
+	}
 	return d.graph.Close()
 }

@@ -9,8 +9,8 @@ import "time"
 type Stage int
 
 // The stages, in the order they run. Links runs in the Drawer (the link graph, on the
-// host); the others in the Backend: binning, then per tile boxes, lines, curves, labels and
-// composite. render's stage files and the kernels' .cu files carry the same names.
+// host), or in a Backend that builds the links itself (LinkBackend: the link kernels); the
+// others in the Backend: binning, then per tile boxes, lines, curves, labels and composite. render's stage files and the kernels' .cu files carry the same names.
 const (
 	StageLinks Stage = iota
 	StageBin

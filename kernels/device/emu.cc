@@ -35,6 +35,17 @@ const Entry kernels[] = {
     TK_ENTRY(tk_bin_cursor),      TK_ENTRY(tk_bin_fill),         TK_ENTRY(tk_bin_sort),
     TK_ENTRY(tk_boxes),           TK_ENTRY(tk_lines),            TK_ENTRY(tk_curves),
     TK_ENTRY(tk_labels),          TK_ENTRY(tk_composite),
+    // links.cu
+    TK_ENTRY(tk_links_clear),           TK_ENTRY(tk_links_extent),         TK_ENTRY(tk_links_grid),
+    TK_ENTRY(tk_links_cells),           TK_ENTRY(tk_links_sums_cells),     TK_ENTRY(tk_links_offsets_cells),
+    TK_ENTRY(tk_links_apply_cells),     TK_ENTRY(tk_links_fill),           TK_ENTRY(tk_links_search),
+    TK_ENTRY(tk_links_match),           TK_ENTRY(tk_links_choose),         TK_ENTRY(tk_links_count),
+    TK_ENTRY(tk_links_sums_buckets),    TK_ENTRY(tk_links_offsets_buckets), TK_ENTRY(tk_links_apply_buckets),
+    TK_ENTRY(tk_links_bucket),          TK_ENTRY(tk_links_caps),           TK_ENTRY(tk_links_sums_incident),
+    TK_ENTRY(tk_links_offsets_incident), TK_ENTRY(tk_links_apply_incident), TK_ENTRY(tk_links_incident),
+    TK_ENTRY(tk_links_degree),          TK_ENTRY(tk_links_keep),           TK_ENTRY(tk_links_sums_kept),
+    TK_ENTRY(tk_links_offsets_kept),    TK_ENTRY(tk_links_apply_kept),     TK_ENTRY(tk_links_emit),
+    TK_ENTRY(tk_links_blank),
 };
 const int nKernels = sizeof(kernels) / sizeof(kernels[0]);
 

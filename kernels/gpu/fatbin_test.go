@@ -39,7 +39,7 @@ func TestFatbinEntryPoints(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	drawBoth(t, rng, g, randomScene(rng, 64, 48, testFont(t, 12)), 64, 48)
 	threads := map[string]int{} // kernel → largest block it is launched with
-	for _, l := range rec.graphs[g.graph] {
+	for _, l := range append(rec.graphs[g.graph], linkedGraph(t)...) {
 		threads[l.kernel] = max(threads[l.kernel], int(l.block.X*l.block.Y*l.block.Z))
 	}
 	launched := slices.Sorted(maps.Keys(threads))

@@ -30,6 +30,11 @@ import (
 // and runs the frame again. A timed backend (trackink bench, --stats-json) launches the
 // kernels one by one with events between the stages instead: CUDA cannot time an event
 // recorded during capture.
+//
+// With StartLinks it also builds the links between the frame's points on the device
+// (DrawLinked, links.go): the link kernels open the same graph, ahead of binning, and write
+// the link primitives into the first slots of the line and curve buffers, the frame's own
+// lines and curves following them.
 type Backend struct {
 	dev   device.Device
 	font  *overlay.Font // the font atlas holds (nil before the first labels)
@@ -51,6 +56,9 @@ type Backend struct {
 	// first: a timed frame's stage s took from stageEnd[s-1] to stageEnd[s].
 	stageEnd  [overlay.NumStages]device.Event
 	hasEvents bool
+
+	links      *deviceLinks // nil unless StartLinks
+	linksStart device.Event // recorded before the link kernels of a timed frame
 
 	labels []tkLabel
 	glyphs []tkGlyph
@@ -84,6 +92,7 @@ type buffers struct {
 type caps struct {
 	tilesX, tilesY               int
 	boxes, lines, curves, labels int
+	linkPoints                   int // deviceLinks.capN; 0 without device links
 }
 
 // minCap is the smallest capacity of any list: small scenes grow past it rarely.
@@ -147,6 +156,7 @@ func (g *Backend) Close() {
 		for _, e := range g.stageEnd {
 			g.dev.FreeEvent(e)
 		}
+		g.dev.FreeEvent(g.linksStart)
 	}
 	g.dev.Close()
 	g.dev = nil
@@ -169,16 +179,20 @@ func (g *Backend) useFont(f *overlay.Font) error {
 }
 
 // ensure gives b at least n bytes (n ≥ 1), reallocating (contents lost) when it has fewer.
-func (g *Backend) ensure(b *buf, n int) error {
+func (g *Backend) ensure(b *buf, n int) error { return b.ensure(g.dev, n) }
+
+// ensure gives b at least n bytes of dev's memory (n ≥ 1), reallocating (contents lost)
+// when it has fewer.
+func (b *buf) ensure(dev device.Device, n int) error {
 	n = max(n, 1)
 	if b.size >= n {
 		return nil
 	}
 	if b.size > 0 {
-		g.dev.Free(b.ptr)
+		dev.Free(b.ptr)
 		*b = buf{}
 	}
-	p, err := g.dev.Alloc(n)
+	p, err := dev.Alloc(n)
 	if err != nil {
 		return err
 	}
@@ -198,6 +212,14 @@ func chunks(n int) int { return (n + scanChunk - 1) / scanChunk }
 
 // Draw implements overlay.Backend.
 func (g *Backend) Draw(dst composite.Surface, p *overlay.Primitives) error {
+	if g.links != nil {
+		return errors.New("gpu: Draw on a backend that builds the links: use DrawLinked")
+	}
+	return g.draw(dst, p)
+}
+
+// draw draws p, and the links of the frame DrawLinked started, onto dst.
+func (g *Backend) draw(dst composite.Surface, p *overlay.Primitives) error {
 	if g.dev == nil {
 		return errors.New("gpu: Draw after Close")
 	}
@@ -263,9 +285,13 @@ func (g *Backend) Draw(dst composite.Surface, p *overlay.Primitives) error {
 // changed.
 func (g *Backend) prepare(hf *frameDesc, p *overlay.Primitives) error {
 	c := g.caps
+	lineSlots, curveSlots := g.linkSlots()
 	c.tilesX, c.tilesY = (hf.w+tileSize-1)/tileSize, (hf.h+tileSize-1)/tileSize
-	c.boxes, c.lines = grow(max(c.boxes, minCap), len(p.Boxes)), grow(max(c.lines, minCap), len(p.Lines))
-	c.curves, c.labels = grow(max(c.curves, minCap), len(p.Curves)), grow(max(c.labels, minCap), len(g.labels))
+	c.boxes, c.lines = grow(max(c.boxes, minCap), len(p.Boxes)), grow(max(c.lines, minCap), lineSlots+len(p.Lines))
+	c.curves, c.labels = grow(max(c.curves, minCap), curveSlots+len(p.Curves)), grow(max(c.labels, minCap), len(g.labels))
+	if g.links != nil {
+		c.linkPoints = g.links.capN
+	}
 	g.caps = c
 	tiles := c.tilesX * c.tilesY
 	b := &g.bufs
@@ -330,9 +356,11 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 	if !hf.onDevice() {
 		planes = [3]device.Ptr{b.planes[0].ptr, b.planes[1].ptr, b.planes[2].ptr}
 	}
+	lineSlots, curveSlots := g.linkSlots()
+	nLines, nCurves := lineSlots+len(p.Lines), curveSlots+len(p.Curves)
 	q := tkParams{
 		Width: int32(hf.w), Height: int32(hf.h), TilesX: int32(c.tilesX), TilesY: int32(c.tilesY),
-		NBoxes: int32(len(p.Boxes)), NLines: int32(len(p.Lines)), NCurves: int32(len(p.Curves)),
+		NBoxes: int32(len(p.Boxes)), NLines: int32(nLines), NCurves: int32(nCurves),
 		NLabels: int32(len(g.labels)), NGlyphs: int32(len(g.glyphs)), Format: hf.format,
 		Boxes: uint64(b.boxes.ptr), Lines: uint64(b.lines.ptr), Curves: uint64(b.curves.ptr),
 		Labels: uint64(b.labels.ptr), Glyphs: uint64(b.glyphs.ptr), Atlas: uint64(g.atlasBuf.ptr),
@@ -343,18 +371,26 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 		CbR: hf.coeffs.CbR, CbG: hf.coeffs.CbG, CbB: hf.coeffs.CbB,
 		CrR: hf.coeffs.CrR, CrG: hf.coeffs.CrG, CrB: hf.coeffs.CrB,
 	}
-	q.Scans[0] = tkScan{A: uint64(b.chordStart.ptr), Partial: uint64(b.chordPartial.ptr), N: int32(len(p.Curves) + 1)}
+	q.Scans[0] = tkScan{A: uint64(b.chordStart.ptr), Partial: uint64(b.chordPartial.ptr), N: int32(nCurves + 1)}
 	for k := range kinds {
 		q.CapEntries[k] = int32(b.binItems[k].size / 4)
 		q.BinStart[k], q.BinCursor[k], q.BinItems[k] = uint64(b.binStart[k].ptr), uint64(b.binCursor[k].ptr), uint64(b.binItems[k].ptr)
 		q.Scans[1+k] = tkScan{A: uint64(b.binStart[k].ptr), Partial: uint64(b.binPartial[k].ptr), N: int32(tiles + 1)}
 	}
+	if g.links != nil {
+		q.Links = uint64(g.links.block)
+		if err := g.links.upload(); err != nil {
+			return err
+		}
+	}
 	g.host.p = q
+	// The frame's own lines and curves follow the link slots.
+	lines, curves := b.lines.ptr+device.Ptr(lineSlots*lineBytes), b.curves.ptr+device.Ptr(curveSlots*curveBytes)
 	for _, e := range []struct {
 		dst device.Ptr
 		src []byte
 	}{
-		{b.boxes.ptr, boxesBytes(p.Boxes)}, {b.lines.ptr, linesBytes(p.Lines)}, {b.curves.ptr, curvesBytes(p.Curves)},
+		{b.boxes.ptr, boxesBytes(p.Boxes)}, {lines, linesBytes(p.Lines)}, {curves, curvesBytes(p.Curves)},
 		{b.labels.ptr, bytesOf(g.labels)}, {b.glyphs.ptr, bytesOf(g.glyphs)},
 		{b.planes[0].ptr, hf.planes[0]}, {b.planes[1].ptr, hf.planes[1]}, {b.planes[2].ptr, hf.planes[2]},
 		{g.params, structBytes(&g.host.p)},
@@ -382,6 +418,10 @@ func (g *Backend) launch() error {
 			}
 			g.stageEnd[i] = e
 		}
+		var err error
+		if g.linksStart, err = g.dev.NewEvent(); err != nil {
+			return err
+		}
 		g.hasEvents = true
 	}
 	return g.record(g.caps)
@@ -390,22 +430,28 @@ func (g *Backend) launch() error {
 // capture records the frame's launches into a graph. The grids cover the capacities, not
 // this frame's counts; threads past a count return at once.
 func (g *Backend) capture(c caps) error {
-	if err := g.dev.BeginCapture(); err != nil {
-		return err
-	}
-	err := g.record(c)
-	graph, endErr := g.dev.EndCapture()
+	graph, err := captureGraph(g.dev, func() error { return g.record(c) })
 	if err != nil {
-		if endErr == nil {
-			g.dev.FreeGraph(graph)
-		}
 		return err
-	}
-	if endErr != nil {
-		return endErr
 	}
 	g.graph = graph
 	return nil
+}
+
+// captureGraph records the launches record makes on dev into a graph.
+func captureGraph(dev device.Device, record func() error) (device.GraphExec, error) {
+	if err := dev.BeginCapture(); err != nil {
+		return 0, err
+	}
+	err := record()
+	graph, endErr := dev.EndCapture()
+	if err != nil {
+		if endErr == nil {
+			dev.FreeGraph(graph)
+		}
+		return 0, err
+	}
+	return graph, endErr
 }
 
 // Launch configurations, in the order of the stages.
@@ -440,6 +486,18 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageLabels, "tk_labels", tileGrid, tileBlock},
 		{overlay.StageComposite, "tk_composite", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 	}
+	if g.links != nil {
+		if g.timed {
+			if err := g.dev.Record(g.linksStart); err != nil {
+				return err
+			}
+		}
+		if err := g.links.record(func(kernel string, grid, block device.Dim3) error {
+			return g.dev.Launch(kernel, grid, block, g.params)
+		}); err != nil {
+			return err
+		}
+	}
 	if g.timed {
 		if err := g.dev.Record(g.stageEnd[overlay.StageLinks]); err != nil {
 			return err
@@ -462,6 +520,13 @@ func (g *Backend) readTimings() error {
 	g.last = overlay.Timings{}
 	if !g.timed {
 		return nil
+	}
+	if g.links != nil {
+		d, err := g.dev.Elapsed(g.linksStart, g.stageEnd[overlay.StageLinks])
+		if err != nil {
+			return err
+		}
+		g.last[overlay.StageLinks] = max(d, time.Duration(0))
 	}
 	for s := overlay.StageBin; s < overlay.NumStages; s++ {
 		d, err := g.dev.Elapsed(g.stageEnd[s-1], g.stageEnd[s])

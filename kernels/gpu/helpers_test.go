@@ -60,11 +60,13 @@ func diffBytes(a, b []byte, tol int) (worst, over int) {
 }
 
 // recorder is a device that remembers the launches of every graph captured on it, so that
-// tests can see what the backend's graph launches.
+// tests can see what the backend's graph launches, and the name of every call made on it
+// (calls), so that they can see what a frame does around the graph.
 type recorder struct {
 	device.Device
 	capturing []launch
 	graphs    map[device.GraphExec][]launch
+	calls     []string
 }
 
 // launch is one recorded kernel launch.
@@ -78,15 +80,42 @@ func newRecorder(d device.Device) *recorder {
 }
 
 func (r *recorder) BeginCapture() error {
+	r.calls = append(r.calls, "BeginCapture")
 	r.capturing = []launch{}
 	return r.Device.BeginCapture()
 }
 
 func (r *recorder) Launch(kernel string, grid, block device.Dim3, params device.Ptr) error {
+	r.calls = append(r.calls, "Launch")
 	if r.capturing != nil {
 		r.capturing = append(r.capturing, launch{kernel, block})
 	}
 	return r.Device.Launch(kernel, grid, block, params)
+}
+
+func (r *recorder) CopyIn(dst device.Ptr, src []byte) error {
+	r.calls = append(r.calls, "CopyIn")
+	return r.Device.CopyIn(dst, src)
+}
+
+func (r *recorder) CopyOut(dst []byte, src device.Ptr) error {
+	r.calls = append(r.calls, "CopyOut")
+	return r.Device.CopyOut(dst, src)
+}
+
+func (r *recorder) Zero(p device.Ptr, n int) error {
+	r.calls = append(r.calls, "Zero")
+	return r.Device.Zero(p, n)
+}
+
+func (r *recorder) LaunchGraph(g device.GraphExec) error {
+	r.calls = append(r.calls, "LaunchGraph")
+	return r.Device.LaunchGraph(g)
+}
+
+func (r *recorder) Sync() error {
+	r.calls = append(r.calls, "Sync")
+	return r.Device.Sync()
 }
 
 // kernels returns the kernel names of graph g, in launch order.
@@ -99,6 +128,7 @@ func (r *recorder) kernels(g device.GraphExec) []string {
 }
 
 func (r *recorder) EndCapture() (device.GraphExec, error) {
+	r.calls = append(r.calls, "EndCapture")
 	g, err := r.Device.EndCapture()
 	if err == nil {
 		r.graphs[g] = r.capturing

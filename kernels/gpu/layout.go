@@ -45,6 +45,8 @@ type tkParams struct {
 	YOff, YR, YG, YB             float32
 	CbR, CbG, CbB, CrR, CrG, CrB float32
 	_                            [2]int32
+
+	Links uint64 // TkLinks (links.h) when the device builds the links
 }
 
 type tkLabel struct {

@@ -7,6 +7,7 @@ package clayout
 
 // #cgo CXXFLAGS: -std=c++17
 // long tk_layout(int i);
+// long tk_links_layout(int i);
 import "C"
 
 // layout.h lives in package kernels, whose embedded sources make this package rebuild when
@@ -18,3 +19,10 @@ import _ "trackink/kernels"
 // binItems, status, scans, plane0, stride0, yOff and crB, TkLabel's color and background
 // and TkGlyph's mask; -1 past the end.
 func Entry(i int) int { return int(C.tk_layout(C.int(i))) }
+
+// LinksEntry returns entry i of links.h's table: sizeof TkPoint, TkCellPoint, TkGrid,
+// TkLink, TkEdge, TkLinkScan, TkLinkFrame, TkLinks, then the offsets of TkPoint's color,
+// TkGrid's minX and nx, TkLink's flags, TkLinkFrame's n, TkLinks' prev, hysteresis, f,
+// lineSlots, opacity, capCells, grid, keepStart and scans, and TkParams' links; -1 past
+// the end.
+func LinksEntry(i int) int { return int(C.tk_links_layout(C.int(i))) }

@@ -14,11 +14,12 @@
 // fails here too: every call that needs a context fails unless the calling thread made the
 // primary context current; copies and memsets must stay inside live allocations; launches
 // are checked against the hardware's grid and block limits, must pass one 8-byte argument,
-// and every address in the parameter block must lie in device memory large enough for what
-// the kernels read there; function names must be entry points of the loaded fatbin; a
-// capturing stream refuses synchronisation and host copies; an event recorded during capture
-// cannot be timed or waited for; the legacy stream is refused while a blocking stream
-// captures; timing needs two recorded timing events.
+// and every address in the parameter block (and in the link update's block it may name)
+// must lie in device memory large enough for what the kernels read there; function names
+// must be entry points of the loaded fatbin; a capturing stream refuses synchronisation and
+// host copies; an event recorded during capture cannot be timed or waited for; the legacy
+// stream is refused while a blocking stream captures; timing needs two recorded timing
+// events.
 //
 // Streams: work on the legacy stream that writes device memory (FFmpeg's uploads and copies
 // into its frames) is held back until something orders it: a synchronisation, a wait on an
@@ -51,6 +52,7 @@
 
 #include "../../emu.h"
 #include "../../../layout.h"
+#include "../../../links.h"
 
 namespace {
 
@@ -184,12 +186,42 @@ CUresult noCapture(CUstream h, Stream** s) {
 
 int workers() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-// paramsValid checks what a kernel will read through the parameter block at p: every address
+// linksValid checks what the link kernels (tk_links_*) read through the parameter block p:
+// the link update's block (links.h) it names, each of its buffers large enough for the
+// frame's counts and the capacities it gives, and the link slots of the line and curve
+// arrays, which they write.
+bool linksValid(const TkParams* p) {
+  if (!inside(p->links, sizeof(TkLinks))) return false;
+  const TkLinks* L = reinterpret_cast<const TkLinks*>(p->links);
+  auto ok = [](uint64_t a, int64_t n) { return n <= 0 || inside(a, (size_t)n); };
+  auto chunks = [](int64_t n) { return (n + TK_SCAN_CHUNK - 1) / TK_SCAN_CHUNK; };
+  auto frame = [&](const TkLinkFrame& f) {
+    int64_t n = f.n, nk = n * f.k;
+    return ok(f.points, n * (int64_t)sizeof(TkPoint)) && ok(f.sel, 4 * nk) &&
+           ok(f.edges, nk * (int64_t)sizeof(TkEdge)) && (n == 0 || ok(f.count, 4));
+  };
+  int64_t n = L->cur.n, nk = n * L->cur.k, cells = L->capCells;
+  bool valid = frame(L->cur) && ok(L->cur.count, 4) && frame(L->prev) && ok(L->grid, sizeof(TkGrid)) &&
+               ok(L->cellOf, 4 * n) && ok(L->cellStart, 4 * (cells + 1)) && ok(L->cellFill, 4 * cells) &&
+               ok(L->cellPoints, n * (int64_t)sizeof(TkCellPoint)) && ok(L->nbr, 4 * nk) && ok(L->nd2, 8 * nk) &&
+               ok(L->selD2, 8 * nk) && ok(L->cur2prev, 4 * n) && ok(L->prev2cur, 4 * (int64_t)L->prev.n) &&
+               ok(L->bucketStart, 4 * (n + 1)) && ok(L->bucketFill, 4 * n) &&
+               ok(L->bucket, nk * (int64_t)sizeof(TkLink)) && ok(L->incStart, 4 * (n + 1)) && ok(L->incFill, 4 * n) &&
+               ok(L->inc, 8 * nk) && ok(L->keepStart, 4 * (n + 1)) && (int64_t)L->lineSlots <= nk &&
+               (int64_t)L->curveSlots <= nk && ok(p->lines, L->lineSlots * (int64_t)sizeof(TkLine)) &&
+               ok(p->curves, L->curveSlots * (int64_t)sizeof(TkCurve));
+  for (const TkLinkScan& s : L->scans)
+    valid = valid && ok(s.a, 4 * (int64_t)s.n) && ok(s.sums, 4 * chunks(s.n)) && ok(s.offsets, 4 * chunks(s.n));
+  return valid;
+}
+
+// paramsValid checks what kernel will read through the parameter block at p: every address
 // must lie in device memory large enough for the counts and sizes the block gives. A host
 // address, or a buffer sized for fewer items, would fault or corrupt memory on a GPU.
-bool paramsValid(CUdeviceptr at) {
+bool paramsValid(CUdeviceptr at, const char* kernel) {
   if (!inside(at, sizeof(TkParams))) return false;
   const TkParams* p = reinterpret_cast<const TkParams*>(at);
+  if (strncmp(kernel, "tk_links_", strlen("tk_links_")) == 0) return linksValid(p);
   auto ok = [](uint64_t a, int64_t n) { return n <= 0 || inside(a, (size_t)n); };
   auto chunks = [](int64_t n) { return (n + TK_SCAN_CHUNK - 1) / TK_SCAN_CHUNK; };
   int64_t tiles = (int64_t)p->tilesX * p->tilesY;
@@ -231,7 +263,7 @@ CUresult run(const Op& op) {
     memset(reinterpret_cast<void*>(op.params), op.value, op.bytes);
     return CUDA_SUCCESS;
   }
-  if (!paramsValid(op.params)) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  if (!paramsValid(op.params, tk_emu_kernel_name(op.kernel))) return CUDA_ERROR_ILLEGAL_ADDRESS;
   int r = tk_emu_launch(op.kernel, op.grid[0], op.grid[1], op.grid[2], op.block[0], op.block[1], op.block[2],
                         reinterpret_cast<const void*>(op.params), workers());
   return r == 0 ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_FAILED;

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"trackink/knn"
+)
+
+// TestBenchKnnOnTheDevice: bench --knn --backend emu times the device's link update in rows
+// of its own, marked as emulated, after checking its links against the grid's (a
+// disagreement fails the benchmark), and --backend cpu adds no such rows.
+func TestBenchKnnOnTheDevice(t *testing.T) {
+	code, stdout, stderr := trackink("bench", "--knn", "--backend", "cpu,emu", "--points", "60,400", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct{ Results []knn.BenchResult }
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	links := map[int]int{} // points → the grid's links
+	emu := 0
+	for _, r := range rep.Results {
+		switch r.Backend {
+		case knn.BackendGrid:
+			links[r.Points] = r.Links
+		case "emu":
+			emu++
+			if r.Links != links[r.Points] || r.Frames == 0 || !strings.Contains(r.Note, "not a GPU figure") {
+				t.Errorf("emu row %+v (the grid drew %d links)", r, links[r.Points])
+			}
+		}
+	}
+	if emu != 2 {
+		t.Errorf("%d emu rows for two sizes: %s", emu, stdout)
+	}
+	code, stdout, _ = trackink("bench", "--knn", "--points", "60")
+	if code != 0 || strings.Contains(stdout, "emu") {
+		t.Errorf("bench --knn on the CPU: exit %d, %s", code, stdout)
+	}
+}
