@@ -146,7 +146,7 @@ func TestHelpHasExamples(t *testing.T) {
 }
 
 func TestBenchJSON(t *testing.T) {
-	code, stdout, stderr := trackink("bench", "--scene", "seed", "--frames", "8", "--json")
+	code, stdout, stderr := trackink("bench", "--scene", "seed", "--frames", "16", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -169,7 +169,7 @@ func TestBenchJSON(t *testing.T) {
 		t.Errorf("wrong scene: %s", stdout)
 	}
 	// A rare buffer growth (or the runtime refilling a cache after a GC) shows as a fraction
-	// over 8 frames; an allocation every frame would be ≥ 1.
+	// over 16 frames; an allocation every frame would be ≥ 1.
 	if rep["allocs_per_frame"].(float64) >= 1 {
 		t.Errorf("the renderer allocates in steady state: %s", stdout)
 	}
