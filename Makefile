@@ -4,6 +4,10 @@
 
 GO      ?= go
 BIN     := bin/trackink
+# The version `trackink version` prints: the tag, commits since it and the commit, as
+# git describe says it (v1.2.0-3-gd96db58-dirty, or the commit alone before the first tag).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+VERSION_LDFLAGS := -X trackink/cli.buildVersion=$(VERSION)
 DEMO_OUT ?= demo.mp4
 FAKECUDA := $(CURDIR)/bin/fakecuda
 
@@ -28,7 +32,7 @@ setup-cuda:
 	bash scripts/setup.sh --cuda
 
 build: setup
-	$(GO) build -o $(BIN) .
+	$(GO) build -ldflags "$(VERSION_LDFLAGS)" -o $(BIN) .
 
 # The test suite: formatting, vet, every package's tests (goldens included, the CUDA kernels
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
@@ -82,7 +86,7 @@ cuda-fake: cuda-check
 	LD_LIBRARY_PATH=$(FAKECUDA) $(FAKECUDA)/trackink golden --backend cuda --out $(FAKECUDA)/golden-failures
 
 build-cuda: kernels-fatbin
-	$(GO) build -tags cuda -o $(BIN) .
+	$(GO) build -tags cuda -ldflags "$(VERSION_LDFLAGS)" -o $(BIN) .
 
 # The emulated kernels under AddressSanitizer and UBSan: an out-of-bounds index fails here
 # instead of corrupting memory on a GPU. (go test -asan instruments only C; the C++ flags

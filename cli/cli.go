@@ -36,7 +36,7 @@ func init() {
 		"doctor":  {"report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", runDoctor},
 		"demo":    {"synthesise a 4K clip with audio and render the seed scene onto it", runDemo},
 		"tracks":  {"say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", runTracks},
-		"version": {"print the version", runVersion},
+		"version": {"print the version and the commit it was built from (also --version)", runVersion},
 	}
 }
 
@@ -79,9 +79,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	cmd, ok := commands[args[0]]
+	name := args[0]
+	if name == "--version" {
+		name = "version"
+	}
+	cmd, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "trackink: unknown command %q\n\n", args[0])
+		fmt.Fprintf(stderr, "trackink: unknown command %q\n\n", name)
 		printHelp(stderr)
 		return exitUsage
 	}
@@ -89,12 +93,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err == nil || errors.Is(err, pflag.ErrHelp) {
 		return 0
 	}
-	fmt.Fprintf(stderr, "trackink %s: %v\n", args[0], err)
+	fmt.Fprintf(stderr, "trackink %s: %v\n", name, err)
 	var ue usageError
 	var ee exitError
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "run 'trackink %s --help' for usage\n", args[0])
+		fmt.Fprintf(stderr, "run 'trackink %s --help' for usage\n", name)
 		return exitUsage
 	case errors.As(err, &ee):
 		return ee.code

@@ -92,14 +92,15 @@ func TestRenderErrors(t *testing.T) {
 		{"no output", []string{"render", "-i", in, "--tracks", good}, 2, "-o FILE"},
 		{"no tracks", []string{"render", "-i", in, "-o", filepath.Join(dir, "o.png")}, 2, "--tracks"},
 		{"bad field", []string{"render", "-i", in, "--tracks", bad, "-o", filepath.Join(dir, "o.png")}, 1, "bad.txt:2: field 5"},
-		{"missing tracks", []string{"render", "-i", in, "--tracks", filepath.Join(dir, "nope.txt"), "-o", filepath.Join(dir, "o.png")}, 1, "nope.txt"},
+		{"missing tracks", []string{"render", "-i", in, "--tracks", filepath.Join(dir, "nope.txt"), "-o", filepath.Join(dir, "o.png")}, 2, "nope.txt: no such file"},
 		{"output exists", []string{"render", "-i", in, "--tracks", good, "-o", exists}, 1, "use -y"},
 		{"missing directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "no", "o.png")}, 1, "does not exist"},
 		{"not a picture", []string{"render", "-i", fakePNG, "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 1, "not a PNG or JPEG"},
 		{"not a video", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 1, "good.txt"},
 		{"video to picture", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 2, "must be a video"},
-		{"missing video", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 1, "in.mp4"},
-		{"bad start", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.mp4"), "--start", "soon"}, 2, "--start"},
+		{"missing video", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 2, "in.mp4: no such file"},
+		{"picture onto itself", []string{"render", "-i", in, "--tracks", good, "-o", in, "-y"}, 2, "is the input"},
+		{"bad start", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4"), "--start", "soon"}, 2, "--start"},
 		{"bad k", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--k", "0"}, 2, "--k"},
 		{"bad opacity", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--fill-opacity", "2"}, 2, "--fill-opacity"},
 		{"bad backend", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--knn", "annoy"}, 2, "--knn"},
@@ -116,8 +117,8 @@ func TestRenderErrors(t *testing.T) {
 	if b, _ := os.ReadFile(exists); string(b) != "keep me" {
 		t.Error("an existing output was overwritten without -y")
 	}
-	if m, _ := filepath.Glob(filepath.Join(dir, ".*tmp")); len(m) > 0 {
-		t.Errorf("temporary files left behind: %v", m)
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*partial*")); len(m) > 0 {
+		t.Errorf("partial files left behind: %v", m)
 	}
 }
 

@@ -46,6 +46,15 @@ var fieldFlags = map[string][]string{
 	"knn.Options.MaxDegree":          {"max-degree"},
 	"knn.Options.Hysteresis":         {"hysteresis"},
 	"knn.Options.Backend":            {"knn", "knn-backend"},
+	"video.Options.Encoder":          {"encoder"},
+	"video.Options.HWAccel":          {"hwaccel"},
+	"video.Options.Preset":           {"preset"},
+	"video.Options.CRF":              {"crf"},
+	"video.Options.Bitrate":          {"bitrate"},
+	"video.Options.Threads":          {"threads"},
+	"video.Options.End":              {"end"},
+	"video.Options.VideoStream":      {"video-stream"},
+	"video.Options.Output":           {"output"},
 }
 
 // flagError turns a *field.Error from a library's Validate into a usage error naming the
@@ -248,6 +257,13 @@ func backendFor(name string) (overlay.NewBackend, error) {
 	case "emu":
 		return gpu.NewEmu, nil
 	case "cuda":
+		// Found out now rather than when the first frame is drawn.
+		if !device.CUDABuilt {
+			return nil, usageError{errors.New("--backend cuda: this binary was built without CUDA (make build-cuda builds one)")}
+		}
+		if r := device.Probe(); !r.Usable() {
+			return nil, usageError{fmt.Errorf("--backend cuda: %s", r.Problem)}
+		}
 		return gpu.NewCUDA, nil
 	case "auto":
 		if device.Probe().Usable() {

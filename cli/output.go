@@ -7,61 +7,85 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"trackink/video"
 )
 
-// checkOutput refuses an existing output without overwrite, and a directory that does not
-// exist, before any work is done.
-func checkOutput(path string, overwrite bool) error {
-	if path == "" {
-		return usageError{errors.New("no output: give -o FILE")}
+// checkInput refuses, as a mistake on the command line, a file to read (what: "input",
+// "tracks") that does not exist, cannot be read, or is a directory where a file is wanted,
+// before any work. URLs are left to FFmpeg; named pipes are not opened (that would consume
+// their writer's open).
+func checkInput(what, path string, dirOK bool) error {
+	if strings.Contains(path, "://") {
+		return nil
 	}
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return fmt.Errorf("output %s is a directory", path)
-		}
-		if !overwrite {
-			return fmt.Errorf("output %s exists (use -y to overwrite it)", path)
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.IsDir() && !dirOK:
+		return usageError{fmt.Errorf("%s %s is a directory", what, path)}
+	case err == nil && st.Mode().IsRegular():
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			f.Close()
 		}
 	}
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("output directory %s does not exist", dir)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return usageError{fmt.Errorf("%s %s: %w", what, path, err)}
 	}
 	return nil
 }
 
-// writeAtomic writes a file through a temporary file in the same directory, renamed into
+// checkOutput checks before any work that output can be written for input
+// (video.CheckOutput: not the input itself, not existing without overwrite, its directory
+// there) and returns the path to write: output, or the file a symbolic link points to.
+func checkOutput(input, output string, overwrite bool) (string, error) {
+	if output == "" {
+		return "", usageError{errors.New("no output: give -o FILE")}
+	}
+	target, err := video.CheckOutput(input, output, overwrite)
+	return target, outputError(output, input, err)
+}
+
+// outputError words video's output errors for the command line.
+func outputError(output, input string, err error) error {
+	switch {
+	case errors.Is(err, video.ErrOutputIsInput):
+		return usageError{fmt.Errorf("output %s is the input %s: write to another file", output, input)}
+	case errors.Is(err, video.ErrOutputExists):
+		return fmt.Errorf("output %s exists (use -y to overwrite it)", output)
+	}
+	return err
+}
+
+// removeStalePartials removes the partial files that renders killed before they finished
+// left in the output's directory, and says so.
+func removeStalePartials(target string, stderr io.Writer) {
+	removed, err := video.RemoveStalePartials(filepath.Dir(target))
+	if err != nil {
+		fmt.Fprintf(stderr, "trackink: warning: %v\n", err)
+	}
+	for _, p := range removed {
+		fmt.Fprintf(stderr, "trackink: removed %s (%.1f MB), the partial output of a render that was killed\n",
+			filepath.Join(filepath.Dir(target), p.Name), float64(p.Size)/1e6)
+	}
+}
+
+// writeAtomic writes a file through a locked partial file in the same directory, moved into
 // place only when write succeeded, so a failure never leaves a partial file. Without
 // overwrite, an output that appeared meanwhile is not replaced.
-func writeAtomic(path string, overwrite bool, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+func writeAtomic(path string, overwrite bool, write func(io.Writer) error) error {
+	p, err := video.CreatePartial(path)
 	if err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := write(tmp); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("output %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	defer p.Discard()
+	if err := write(p); err != nil {
 		return err
 	}
-	if overwrite {
-		return os.Rename(tmp.Name(), path)
-	}
-	// A hard link fails if the name exists: no output is ever replaced without -y.
-	if err := os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("output %s exists (use -y to overwrite it)", path)
-		}
-		return fmt.Errorf("output %s: %w", path, err)
-	}
-	return os.Remove(tmp.Name())
+	return outputError(path, "", p.Commit(overwrite))
 }

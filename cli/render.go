@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -10,8 +11,10 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"trackink/composite"
 	"trackink/overlay"
@@ -55,7 +58,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.sceneName, "scene", "", "a built-in scene instead of --tracks: seed")
 	fs.IntVar(&f.frame, "frame", 1, "for a picture: the tracking frame to draw (1-based, as in MOTChallenge)")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
-	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists")
+	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists (never the input)")
 	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
 	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
 	f.tracks.register(fs)
@@ -68,6 +71,10 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		printLooks(stdout)
 		return nil
 	}
+	// From here on Ctrl-C and SIGTERM end the render with status 130, reading the tracks
+	// included.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	opts, err := f.style.options(fs, f.video.statsJSON != "")
 	if err != nil {
 		return err
@@ -81,14 +88,26 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if f.frame < 1 {
 		return usageError{fmt.Errorf("--frame %d: frames are numbered from 1", f.frame)}
 	}
-	if err := checkOutput(f.output, f.overwrite); err != nil {
+	isVideo := f.input != "" && !isPicture(f.input)
+	if isVideo && isPicture(f.output) {
+		return usageError{fmt.Errorf("input %s is a video: the output must be a video too (.mp4, .mkv, .mov)", f.input)}
+	}
+	if f.input != "" {
+		if err := checkInput("input", f.input, false); err != nil {
+			return err
+		}
+	}
+	if f.tracks.path != "" {
+		if err := checkInput("tracks", f.tracks.path, true); err != nil {
+			return err
+		}
+	}
+	target, err := checkOutput(f.input, f.output, f.overwrite)
+	if err != nil {
 		return err
 	}
-	if f.input != "" && !isPicture(f.input) {
-		if isPicture(f.output) {
-			return usageError{fmt.Errorf("input %s is a video: the output must be a video too (.mp4, .mkv, .mov)", f.input)}
-		}
-		return renderVideo(&f, opts, stderr)
+	if isVideo {
+		return renderVideo(ctx, &f, fs, opts, target, stderr)
 	}
 	enc, err := encoderFor(f.output)
 	if err != nil {
@@ -99,7 +118,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	w, h := img.Bounds().Dx(), img.Bounds().Dy()
-	tracks, err := f.loadTracks(w, h)
+	tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.loadTracks(w, h) })
 	if err != nil {
 		return err
 	}
@@ -118,8 +137,34 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := d.Draw(&composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, tf); err != nil {
 		return err
 	}
-	return writeAtomic(f.output, f.overwrite, func(out io.Writer) error { return enc(out, img) })
+	removeStalePartials(target, stderr)
+	return writeAtomic(target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
 }
+
+// untilInterrupted runs load and returns what it returns, or returns at once with the
+// interrupted status when ctx ends (Ctrl-C, SIGTERM): reading a large tracking file takes a
+// while, and the readers cannot be stopped half-way, so the process leaves them behind.
+func untilInterrupted[T any](ctx context.Context, load func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := load()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, errInterrupted
+	}
+}
+
+// errInterrupted ends a command interrupted by Ctrl-C or SIGTERM before it wrote anything.
+var errInterrupted = exitError{exitInterrupted, errors.New("interrupted; no output written")}
 
 func (f *renderFlags) loadTracks(w, h int) (*scene.Tracks, error) {
 	if f.sceneName == "seed" {
@@ -152,7 +197,7 @@ func loadCanvas(path string, w, h int) (*image.RGBA, error) {
 	defer in.Close()
 	src, _, err := image.Decode(in)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a PNG or JPEG picture (%w); videos need the video pipeline", path, err)
+		return nil, fmt.Errorf("input %s: not a PNG or JPEG picture (%w)", path, err)
 	}
 	img := image.NewRGBA(image.Rect(0, 0, src.Bounds().Dx(), src.Bounds().Dy()))
 	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)

@@ -5,14 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"github.com/spf13/pflag"
 
 	"trackink/kernels/device"
 	"trackink/overlay"
+	"trackink/scene"
 	"trackink/video"
 )
 
@@ -23,33 +23,37 @@ type videoFlags struct {
 	bitrate                  int64
 	start, end               string
 	frameOffset              int
-	quiet                    bool
+	videoStream              int
+	orientation, oddSize     string
+	quiet, verbose           bool
 	statsJSON                string
 }
 
-func (v *videoFlags) register(fs interface {
-	StringVar(*string, string, string, string)
-	IntVar(*int, string, int, string)
-	Int64Var(*int64, string, int64, string)
-	BoolVar(*bool, string, bool, string)
-}) {
+func (v *videoFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.encoder, "encoder", "auto", "video encoder: auto, libx264, libx265, h264_nvenc, hevc_nvenc (auto: NVENC when it opens, else libx264)")
-	fs.IntVar(&v.crf, "crf", 0, "constant quality (x264/x265 crf, NVENC cq); 0 keeps the encoder's default")
-	fs.StringVar(&v.preset, "preset", "", "encoder preset, x264 names (ultrafast … veryslow); mapped to NVENC p1 … p7")
+	fs.IntVar(&v.crf, "crf", 0, "constant quality 0..51 (x264/x265 crf, NVENC cq); 0 keeps the encoder's default")
+	fs.StringVar(&v.preset, "preset", "", "encoder preset, x264 names (ultrafast … veryslow; placebo for x264/x265); NVENC maps them to p1 … p7 and takes p1 … p7 too")
 	fs.Int64Var(&v.bitrate, "bitrate", 0, "average bitrate in bits/s instead of constant quality (0 = off)")
 	fs.StringVar(&v.hwaccel, "hwaccel", "", "decoding: none, auto (CUDA when present, else software), cuda (default: none; auto with the cuda backend)")
 	fs.StringVar(&v.start, "start", "", "first frame: a 1-based frame number (120) or a time (1.5s, 00:00:01.5)")
 	fs.StringVar(&v.end, "end", "", "last frame (a frame number, inclusive) or a time (exclusive)")
 	fs.IntVar(&v.frameOffset, "frame-offset", 0, "video frame N+1 shows tracks frame 1 (tracks frame n on video frame n+N)")
+	fs.IntVar(&v.videoStream, "video-stream", 0, "with several video streams, draw on the N-th (from 1; the others are copied)")
+	fs.Lookup("video-stream").DefValue = "the one FFmpeg ranks best"
+	fs.StringVar(&v.orientation, "orientation", "display", "a rotated video's track coordinates: display (as players show it and trackers read it) or stored (the frame as coded)")
+	fs.StringVar(&v.oddSize, "odd-size", "pad", "an odd width or height, which 4:2:0 H.264/HEVC cannot code: pad (repeat the last column/row), crop (drop it), 444 (keep the size in 4:4:4, which browsers and phones do not play)")
 	fs.IntVar(&v.threads, "threads", 0, "encoder threads (0 = automatic)")
 	fs.BoolVar(&v.quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
+	fs.BoolVar(&v.verbose, "verbose", false, "print FFmpeg's own log lines as they come (without it they explain errors only)")
 	fs.StringVar(&v.statsJSON, "stats-json", "", "write frames, wall time, fps and per-stage times to this JSON file")
 }
 
-// options turns the flags into video options.
-func (v *videoFlags) options(in, out string, overwrite bool) (video.Options, error) {
+// options turns the flags into video options and validates them; mistakes are usage errors
+// naming the flag of fs.
+func (v *videoFlags) options(fs *pflag.FlagSet, in, out string, overwrite bool) (video.Options, error) {
 	o := video.Options{Input: in, Output: out, Overwrite: overwrite, HWAccel: v.hwaccel, Encoder: v.encoder,
-		CRF: v.crf, Preset: v.preset, Bitrate: v.bitrate, Threads: v.threads, FrameOffset: v.frameOffset}
+		CRF: v.crf, Preset: v.preset, Bitrate: v.bitrate, Threads: v.threads, FrameOffset: v.frameOffset,
+		VideoStream: v.videoStream}
 	var err error
 	if o.Start, err = video.ParsePosition(v.start); err != nil {
 		return o, usageError{fmt.Errorf("--start: %w", err)}
@@ -57,39 +61,69 @@ func (v *videoFlags) options(in, out string, overwrite bool) (video.Options, err
 	if o.End, err = video.ParsePosition(v.end); err != nil {
 		return o, usageError{fmt.Errorf("--end: %w", err)}
 	}
-	if v.crf < 0 || v.crf > 63 {
-		return o, usageError{fmt.Errorf("--crf %d is outside 0..63", v.crf)}
+	if o.Orientation, err = video.ParseOrientation(v.orientation); err != nil {
+		return o, usageError{fmt.Errorf("--orientation %w", err)}
 	}
-	if v.bitrate < 0 || v.threads < 0 {
-		return o, usageError{errors.New("--bitrate and --threads must not be negative")}
+	if o.OddSize, err = video.ParseOddSize(v.oddSize); err != nil {
+		return o, usageError{fmt.Errorf("--odd-size %w", err)}
 	}
-	return o, nil
+	return o, flagError(fs, o.Validate())
+}
+
+// checkDevices refuses, before any work, a GPU the options name that this machine does not
+// have: --hwaccel cuda without a CUDA device, an NVENC encoder the GPU or driver lacks.
+func checkDevices(fs *pflag.FlagSet, o video.Options) error {
+	if o.HWAccel == "cuda" {
+		if r := device.Probe(); len(r.Devices) == 0 {
+			return usageError{fmt.Errorf("--hwaccel cuda: no CUDA device here (%s)", r.Problem)}
+		}
+	}
+	if o.Encoder == "h264_nvenc" || o.Encoder == "hevc_nvenc" {
+		return flagError(fs, video.CheckEncoder(o.Encoder))
+	}
+	return nil
 }
 
 // renderVideo is the video half of the render command: it draws tracks onto every frame of
-// a video through video.Transcode, with a progress line, warnings about tracks the video
-// does not show, and --stats-json.
-func renderVideo(f *renderFlags, opts overlay.Options, stderr io.Writer) error {
-	vo, err := f.video.options(f.input, f.output, f.overwrite)
+// a video through video.Transcode into target (the output, or the file it links to), with a
+// progress line, warnings about tracks the video does not show, and --stats-json.
+func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts overlay.Options, target string, stderr io.Writer) error {
+	vo, err := f.video.options(fs, f.input, target, f.overwrite)
 	if err != nil {
 		return err
 	}
-	src := &trackSource{}
-	tracksName := "the seed scene"
-	if f.sceneName == "" {
-		info, err := video.Probe(f.input)
-		if err != nil {
-			return err
-		}
-		if src.tracks, err = f.tracks.load(info.Width, info.Height); err != nil {
-			return err
-		}
-		tracksName = f.tracks.path
+	if err := checkDevices(fs, vo); err != nil {
+		return err
+	}
+	info, err := video.Probe(f.input, vo.VideoStream)
+	if err != nil {
+		return flagError(fs, err)
+	}
+	if err := info.CheckStart(vo.Start); err != nil {
+		return usageError{err}
 	}
 	say := func(format string, a ...any) {
 		if !f.video.quiet {
 			fmt.Fprintf(stderr, format+"\n", a...)
 		}
+	}
+	if info.VideoStreams > 1 {
+		say("%s has %d video streams: drawing on video stream %d (#0:%d, %dx%d %s), copying the others (--video-stream N picks another)",
+			f.input, info.VideoStreams, info.VideoStream, info.StreamIndex, info.Width, info.Height, info.Codec)
+	}
+	// The tracks' coordinates are in the frame the overlay draws on: as displayed, unless
+	// --orientation stored.
+	w, h := info.DisplayWidth, info.DisplayHeight
+	if vo.Orientation == video.Stored {
+		w, h = info.Width, info.Height
+	}
+	src := &trackSource{}
+	tracksName := "the seed scene"
+	if f.sceneName == "" {
+		if src.tracks, err = untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.load(w, h) }); err != nil {
+			return err
+		}
+		tracksName = f.tracks.path
 	}
 	backend := backendName(f.style.backend)
 	if f.style.backend == "auto" {
@@ -98,13 +132,15 @@ func renderVideo(f *renderFlags, opts overlay.Options, stderr io.Writer) error {
 	framesOnGPU(backend, &vo)
 	warn := func(format string, a ...any) { fmt.Fprintf(stderr, "trackink render: warning: "+format+"\n", a...) }
 	vo.Log = func(line string) { say("%s", line) }
+	if f.video.verbose {
+		vo.FFmpegLog = func(line string) { fmt.Fprintln(stderr, line) }
+	}
 	progress := newProgressLine(stderr, !f.video.quiet && isTerminal(stderr))
 	vo.Progress = progress.update
 
 	td := &trackDrawer{opts: opts, src: src}
 	defer td.close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	removeStalePartials(target, stderr)
 	stats, err := video.Transcode(ctx, vo, td.draw)
 	progress.done()
 	// Whether the video ended (or broke off at damage) rather than the render failing:
@@ -116,7 +152,7 @@ func renderVideo(f *renderFlags, opts overlay.Options, stderr io.Writer) error {
 	}
 	if off := &td.off; off.items > 0 {
 		warn("%d tracked items in %d frames lie wholly outside the %dx%d picture (first: frame %d, track %d)",
-			off.items, off.frames, stats.Width, stats.Height, off.firstFrame, off.firstID)
+			off.items, off.frames, w, h, off.firstFrame, off.firstID)
 	}
 	if f.video.quiet {
 		for _, w := range stats.Warnings {
@@ -135,9 +171,11 @@ func renderVideo(f *renderFlags, opts overlay.Options, stderr io.Writer) error {
 	case errors.Is(err, video.ErrInputDamaged):
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the %d frames that decoded to %s", err, stats.Frames, f.output)}
 	case errors.Is(err, context.Canceled):
-		return exitError{exitInterrupted, errors.New("interrupted; no output written")}
+		return errInterrupted
+	case errors.Is(err, video.ErrNothingToRender):
+		return usageError{err}
 	}
-	return err
+	return outputError(f.output, f.input, err)
 }
 
 // framesOnGPU sets o up for the backend backendName resolved: the cuda backend draws on

@@ -102,3 +102,123 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("a disabled progress line printed %q", b.String())
 	}
 }
+
+// probeVideo is the first video stream's width, height and pixel format.
+func probeVideo(t *testing.T, path string) string {
+	t.Helper()
+	out, err := exec.Command("ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,pix_fmt",
+		"-of", "csv=p=0", path).Output()
+	if err != nil {
+		t.Fatalf("ffprobe %s: %v", path, err)
+	}
+	return strings.TrimRight(strings.TrimSpace(string(out)), ",") // side data adds empty fields
+}
+
+// An odd size (641×479, which 4:2:0 H.264 cannot code): padded to 642×480 by default with a
+// warning, cropped with --odd-size crop, kept in 4:4:4 with --odd-size 444.
+func TestRenderOddSize(t *testing.T) {
+	dir := t.TempDir()
+	in, tracks := filepath.Join(dir, "odd.mkv"), filepath.Join(dir, "t.txt")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=641x479:rate=25", "-frames:v", "3",
+		"-c:v", "ffv1", "-pix_fmt", "yuv420p", in).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v %s", err, out)
+	}
+	os.WriteFile(tracks, []byte("1,1,600,440,41,39,1,-1,-1,-1\n"), 0o644) // a box on the odd edge
+	for flag, want := range map[string]string{"": "642,480,yuv420p", "crop": "640,478,yuv420p", "444": "641,479,yuv444p"} {
+		out := filepath.Join(dir, "out"+flag+".mp4")
+		args := []string{"render", "-i", in, "--tracks", tracks, "-o", out, "--preset", "ultrafast"}
+		if flag != "" {
+			args = append(args, "--odd-size", flag)
+		}
+		code, _, stderr := trackink(args...)
+		if code != 0 || !strings.Contains(stderr, "641x479 is odd") {
+			t.Errorf("--odd-size %q: exit %d, %s", flag, code, stderr)
+			continue
+		}
+		if got := probeVideo(t, out); got != want {
+			t.Errorf("--odd-size %q: output %s, want %s", flag, got, want)
+		}
+	}
+}
+
+// A phone video stored 320×240 with a 90° display matrix, shown 240×320: its tracks are in
+// the displayed picture, so the render looks, when played, exactly like the render of the
+// same picture stored upright: boxes where the tracker saw them, labels upright.
+func TestRenderRotatedVideoAsDisplayed(t *testing.T) {
+	dir := t.TempDir()
+	upright, rotated := filepath.Join(dir, "upright.mkv"), filepath.Join(dir, "rotated.mp4")
+	tracks := filepath.Join(dir, "t.jsonl")
+	ffmpeg := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("ffmpeg", append([]string{"-v", "error"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("ffmpeg %v: %v %s", args, err, out)
+		}
+	}
+	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=240x320:rate=25", "-frames:v", "3", "-c:v", "ffv1", upright)
+	// rotate=90 makes players turn the stored frame 90° counterclockwise; store it turned
+	// clockwise, losslessly.
+	ffmpeg("-i", upright, "-vf", "transpose=clock", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", filepath.Join(dir, "turned.mp4"))
+	ffmpeg("-i", filepath.Join(dir, "turned.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated)
+	os.WriteFile(tracks, []byte(`{"frame":2,"boxes":[{"id":1,"x":30,"y":40,"w":150,"h":90,"label":"person","score":0.9}]}`+"\n"), 0o644)
+	if a, b := displayedLuma(t, upright, 1), displayedLuma(t, rotated, 1); meanAbsDiff(a, b) != 0 {
+		t.Fatalf("the rotated clip does not play as the upright one (mean difference %.2f)", meanAbsDiff(a, b))
+	}
+	outs := map[string]string{}
+	for _, in := range []string{upright, rotated} {
+		out := strings.TrimSuffix(in, filepath.Ext(in)) + "-out.mp4"
+		if code, _, stderr := trackink("render", "-i", in, "--tracks", tracks, "-o", out, "--crf", "1", "--preset", "ultrafast"); code != 0 {
+			t.Fatalf("%s: exit %d: %s", in, code, stderr)
+		}
+		outs[in] = out
+	}
+	overlaid := displayedLuma(t, outs[upright], 1)
+	if d := meanAbsDiff(displayedLuma(t, upright, 1), overlaid); d < 1 {
+		t.Fatalf("the overlay changed nothing (mean difference %.2f)", d)
+	}
+	if d := meanAbsDiff(overlaid, displayedLuma(t, outs[rotated], 1)); d > 0.5 {
+		t.Errorf("the rotated video's render plays differently from the upright one's: mean difference %.2f", d)
+	}
+	if got := probeVideo(t, outs[rotated]); got != "320,240,yuv420p" {
+		t.Errorf("the rotated output is stored as %s, want 320,240 like its input", got)
+	}
+}
+
+// displayedLuma decodes frame i of path as players show it, as 240×320 grey.
+func displayedLuma(t *testing.T, path string, i int) []byte {
+	t.Helper()
+	out, err := exec.Command("ffmpeg", "-v", "error", "-i", path, "-vf", fmt.Sprintf("select=eq(n\\,%d)", i), "-frames:v", "1",
+		"-f", "rawvideo", "-pix_fmt", "gray", "-").Output()
+	if err != nil || len(out) != 240*320 {
+		t.Fatalf("decoding %s: %d bytes, %v", path, len(out), err)
+	}
+	return out
+}
+
+func meanAbsDiff(a, b []byte) float64 {
+	var sum int
+	for i := range a {
+		sum += max(int(a[i])-int(b[i]), int(b[i])-int(a[i]))
+	}
+	return float64(sum) / float64(len(a))
+}
+
+// With two video streams the render says which it draws on, and --video-stream picks.
+func TestRenderSaysWhichVideoStream(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "two.mkv")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=0.2",
+		"-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=0.2", "-map", "0", "-map", "1",
+		"-c:v", "libx264", "-preset", "ultrafast", in).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v %s", err, out)
+	}
+	for flag, want := range map[string]string{"": "drawing on video stream 1 (#0:0, 320x240 h264)", "2": "drawing on video stream 2 (#0:1, 160x120 h264)"} {
+		args := []string{"render", "-i", in, "--scene", "seed", "-o", filepath.Join(dir, "out"+flag+".mkv"), "--preset", "ultrafast"}
+		if flag != "" {
+			args = append(args, "--video-stream", flag)
+		}
+		code, _, stderr := trackink(args...)
+		if code != 0 || !strings.Contains(stderr, "has 2 video streams: "+want) {
+			t.Errorf("--video-stream %q: exit %d, stderr:\n%s\nwant %q", flag, code, stderr, want)
+		}
+	}
+}

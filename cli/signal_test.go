@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -12,51 +15,235 @@ import (
 	"trackink/video"
 )
 
-// TestInterruptLeavesNoOutput runs the real binary, interrupts a render with SIGINT, and
-// checks the promise the README makes: exit 130, no output and no temporary file.
-func TestInterruptLeavesNoOutput(t *testing.T) {
+// The tests in this file and contract_test.go run the real binary, as a user does, where
+// what they check is an exit status, the files left behind or a signal.
+
+// shared holds what those tests build once: the binary and a clip long enough to interrupt.
+var shared struct {
+	dir      string
+	binOnce  sync.Once
+	bin      string
+	binErr   error
+	clipOnce sync.Once
+	clip     string
+	clipErr  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
+}
+
+// sharedDir is a directory for the shared files, removed by TestMain.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	if shared.dir == "" {
+		dir, err := os.MkdirTemp("", "trackink-cli-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared.dir = dir
+	}
+	return shared.dir
+}
+
+// binary builds trackink once and returns its path; skipped with -short.
+func binary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "trackink")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	dir := sharedDir(t)
+	shared.binOnce.Do(func() {
+		shared.bin = filepath.Join(dir, "trackink")
+		shared.binErr = buildBinary(shared.bin)
+	})
+	if shared.binErr != nil {
+		t.Fatal(shared.binErr)
 	}
-	in, out := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "out.mp4")
-	if err := video.Synthesize(in, 640, 360, 900, 30); err != nil {
-		t.Fatal(err)
+	return shared.bin
+}
+
+// buildBinary builds trackink to path with extra go build flags.
+func buildBinary(path string, flags ...string) error {
+	out, err := exec.Command("go", append(append([]string{"build"}, flags...), "-o", path, "..")...).CombinedOutput()
+	if err != nil {
+		return errors.New("go build: " + err.Error() + "\n" + string(out))
 	}
+	return nil
+}
+
+// longClip is a 30 s 640×360 clip with audio: long enough to stop a render half-way.
+func longClip(t *testing.T) string {
+	t.Helper()
+	dir := sharedDir(t)
+	shared.clipOnce.Do(func() {
+		shared.clip = filepath.Join(dir, "long.mp4")
+		shared.clipErr = video.Synthesize(shared.clip, 640, 360, 900, 30)
+	})
+	if shared.clipErr != nil {
+		t.Fatal(shared.clipErr)
+	}
+	return shared.clip
+}
+
+// startRender starts the binary rendering the seed scene onto in (slowly) into out.
+func startRender(t *testing.T, bin, in, out string) (*exec.Cmd, *strings.Builder) {
+	t.Helper()
 	cmd := exec.Command(bin, "render", "-i", in, "--scene", "seed", "-o", out, "--preset", "slow")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until the render has started writing, then interrupt it.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if m, _ := filepath.Glob(filepath.Join(dir, ".out.*")); len(m) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
 			cmd.Process.Kill()
-			t.Fatalf("no temporary output appeared; stderr: %s", stderr.String())
+			cmd.Wait()
 		}
-		time.Sleep(20 * time.Millisecond)
+	})
+	return cmd, &stderr
+}
+
+// waitForPartial waits until the partial file of out appears and returns its path.
+func waitForPartial(t *testing.T, out string, stderr *strings.Builder) string {
+	t.Helper()
+	pattern := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".*.partial"+filepath.Ext(out))
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m, _ := filepath.Glob(pattern); len(m) == 1 {
+			return m[0]
+		}
 	}
+	t.Fatalf("no partial file %s appeared; stderr: %s", pattern, stderr.String())
+	return ""
+}
+
+// exitCode is the status a finished command exited with.
+func exitCode(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	t.Fatal(err)
+	return -1
+}
+
+// noHiddenFiles asserts that dir holds no partial (hidden) files.
+func noHiddenFiles(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("partial file %s left behind", e.Name())
+		}
+	}
+}
+
+// TestInterruptLeavesNoOutput interrupts a render with SIGINT and checks the promise the
+// README makes: exit 130, no output and no partial file.
+func TestInterruptLeavesNoOutput(t *testing.T) {
+	bin, in := binary(t), longClip(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.mp4")
+	cmd, stderr := startRender(t, bin, in, out)
+	waitForPartial(t, out, stderr)
 	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
-		t.Fatalf("exit %v, want %d; stderr: %s", err, exitInterrupted, stderr.String())
+	wantInterrupted(t, cmd, stderr, out)
+}
+
+// wantInterrupted waits for cmd and checks that it exited 130 and left neither its output
+// nor a partial file.
+func wantInterrupted(t *testing.T, cmd *exec.Cmd, stderr *strings.Builder, out string) {
+	t.Helper()
+	if code := exitCode(t, cmd.Wait()); code != exitInterrupted {
+		t.Errorf("exit %d, want %d; stderr: %s", code, exitInterrupted, stderr.String())
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("an interrupted render left its output")
 	}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			t.Errorf("temporary file %s left behind", e.Name())
-		}
+	noHiddenFiles(t, filepath.Dir(out))
+}
+
+// SIGKILL leaves the partial file behind (nothing can run); the next render into the same
+// directory removes it and says so, while the partial file of a render still running stays.
+func TestKilledRenderPartialRemovedNextTime(t *testing.T) {
+	bin, in := binary(t), longClip(t)
+	dir := t.TempDir()
+	killedOut, liveOut := filepath.Join(dir, "killed.mp4"), filepath.Join(dir, "live.mp4")
+	killed, killedErr := startRender(t, bin, in, killedOut)
+	stale := waitForPartial(t, killedOut, killedErr)
+	live, liveErr := startRender(t, bin, in, liveOut)
+	running := waitForPartial(t, liveOut, liveErr)
+	killed.Process.Kill()
+	killed.Wait()
+	if _, err := os.Stat(stale); err != nil {
+		t.Fatalf("the killed render's partial file is gone already: %v", err)
 	}
+
+	small := filepath.Join(t.TempDir(), "small.mp4")
+	if err := video.Synthesize(small, 160, 120, 5, 25); err != nil {
+		t.Fatal(err)
+	}
+	code, next := runBinary(t, bin, "render", "-i", small, "--scene", "seed", "-o", filepath.Join(dir, "next.mp4"), "--preset", "ultrafast")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, next)
+	}
+	if !strings.Contains(next, "removed "+stale) || !strings.Contains(next, "killed") {
+		t.Errorf("the next render did not say it removed %s:\n%s", stale, next)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the killed render's partial file is still there: %v", err)
+	}
+	if _, err := os.Stat(running); err != nil {
+		t.Errorf("the running render's partial file was removed: %v", err)
+	}
+	live.Process.Signal(syscall.SIGINT)
+	if code := exitCode(t, live.Wait()); code != exitInterrupted {
+		t.Errorf("the running render: exit %d: %s", code, liveErr.String())
+	}
+}
+
+// SIGTERM while the tracks are being read exits 130 like the rest. The tracks are a named
+// pipe: the test knows the reading has begun when its own open for writing returns.
+func TestTerminateWhileTracksLoad(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	in, tracks, out := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "tracks.txt"), filepath.Join(dir, "out.mp4")
+	if err := video.Synthesize(in, 160, 120, 5, 25); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(tracks, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "render", "-i", in, "--tracks", tracks, "-o", out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	opened := make(chan *os.File, 1)
+	go func() {
+		if w, err := os.OpenFile(tracks, os.O_WRONLY, 0); err == nil {
+			opened <- w
+		}
+	}()
+	select {
+	case w := <-opened:
+		defer w.Close()
+		w.WriteString("1,1,10,10,20,20,1,-1,-1,-1\n") // a first line, and then nothing
+	case <-ctx.Done():
+		cmd.Process.Kill()
+		t.Fatalf("the render never opened the tracks; stderr: %s", stderr.String())
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	wantInterrupted(t, cmd, &stderr, out)
 }

@@ -46,17 +46,20 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	default:
 		return usageError{fmt.Errorf("--to %q: want jsonl or mot", *to)}
 	}
+	target := ""
 	if *to != "" {
-		if err := checkOutput(*out, *overwrite); err != nil {
+		var err error
+		if target, err = checkOutput(t.path, *out, *overwrite); err != nil {
 			return err
 		}
 	}
 	if *in != "" {
-		info, err := video.Probe(*in)
+		info, err := video.Probe(*in, 0)
 		if err != nil {
 			return err
 		}
-		*w, *h = info.Width, info.Height
+		// Trackers read frames as players show them.
+		*w, *h = info.DisplayWidth, info.DisplayHeight
 	}
 	tracks, err := t.load(*w, *h)
 	if err != nil {
@@ -69,7 +72,7 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	if *to == "" {
 		return nil
 	}
-	return writeAtomic(*out, *overwrite, func(wr io.Writer) error {
+	return writeAtomic(target, *overwrite, func(wr io.Writer) error {
 		lost, err := scene.Write(wr, tracks, format)
 		for _, l := range lost {
 			fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", l)

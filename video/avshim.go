@@ -7,6 +7,7 @@ package video
 
 //#cgo pkg-config: libavcodec libavformat libavutil
 //#include <errno.h>
+//#include <stdlib.h>
 //#include <libavcodec/avcodec.h>
 //#include <libavformat/avformat.h>
 //#include <libavutil/buffer.h>
@@ -44,6 +45,36 @@ package video
 //     }
 //     return 0;
 // }
+//
+// // tk_muxer_takes_video writes a header for one video stream of codec_id (64×64, 25 fps)
+// // into a memory buffer: whether the muxer takes that codec, for the muxers that cannot
+// // say so beforehand (avformat_query_codec's AVERROR_PATCHWELCOME).
+// static int tk_muxer_takes_video(const AVOutputFormat *of, int codec_id) {
+//     AVFormatContext *fc = NULL;
+//     int ret = avformat_alloc_output_context2(&fc, (AVOutputFormat *)of, NULL, NULL);
+//     if (ret < 0) return ret;
+//     AVStream *st = avformat_new_stream(fc, NULL);
+//     if (!st) { avformat_free_context(fc); return AVERROR(ENOMEM); }
+//     st->codecpar->codec_type = AVMEDIA_TYPE_VIDEO;
+//     st->codecpar->codec_id = codec_id;
+//     st->codecpar->width = 64;
+//     st->codecpar->height = 64;
+//     st->codecpar->format = AV_PIX_FMT_YUV420P;
+//     st->time_base = (AVRational){1, 25};
+//     if (!(of->flags & AVFMT_NOFILE) && (ret = avio_open_dyn_buf(&fc->pb)) < 0) {
+//         avformat_free_context(fc);
+//         return ret;
+//     }
+//     ret = avformat_write_header(fc, NULL);
+//     if (fc->pb) {
+//         uint8_t *buf;
+//         avio_close_dyn_buf(fc->pb, &buf);
+//         av_free(buf);
+//         fc->pb = NULL;
+//     }
+//     avformat_free_context(fc);
+//     return ret;
+// }
 import "C"
 
 import (
@@ -52,6 +83,8 @@ import (
 	"unsafe"
 
 	"github.com/asticode/go-astiav"
+
+	"trackink/internal/field"
 )
 
 // cptr returns the C struct behind an astiav object. In v0.16.0 each of FormatContext, Stream,
@@ -229,10 +262,50 @@ func bestVideoStream(fc *astiav.FormatContext) (int, error) {
 	return int(ret), nil
 }
 
-// muxerAccepts reports whether the output format can store the codec; FFmpeg answers "don't
-// know" (negative) for some muxers, which counts as yes: writing the header will tell.
+// muxerAccepts reports whether the output format can store the codec of a copied stream;
+// FFmpeg answers "don't know" (negative) for some muxers, which counts as yes: writing the
+// header will tell.
 func muxerAccepts(fc *astiav.FormatContext, id astiav.CodecID) bool {
 	return C.avformat_query_codec(cFormat(fc).oformat, C.enum_AVCodecID(id), C.FF_COMPLIANCE_NORMAL) != 0
+}
+
+// checkMuxer finds the muxer FFmpeg would choose for path's name (as ffmpeg does, by the
+// extension) and checks that it can hold video of codec, asking the muxer, or where it
+// cannot say, writing a header into memory; otherwise a *field.Error for Options.Output.
+func checkMuxer(path string, codec astiav.CodecID) error {
+	if path == "" {
+		return field.Errorf("video.Options.Output", path, "no output file given")
+	}
+	cs := C.CString(path)
+	defer C.free(unsafe.Pointer(cs))
+	of := C.av_guess_format(nil, cs, nil)
+	if of == nil {
+		return field.Errorf("video.Options.Output", path, "no container format is known by this name's extension (use .mp4, .mkv or .mov)")
+	}
+	takes := C.avformat_query_codec(of, C.enum_AVCodecID(codec), C.FF_COMPLIANCE_NORMAL)
+	var why []string
+	if takes == C.AVERROR_PATCHWELCOME {
+		sink, detach := attachFFmpegLog(nil)
+		sink.capture()
+		takes = C.int(1)
+		if C.tk_muxer_takes_video(of, C.int(codec)) < 0 {
+			takes = 0
+		}
+		why = sink.release()
+		detach()
+	}
+	if takes != 1 {
+		return field.Errorf("video.Options.Output", path, "the %s container cannot hold %s video (use .mp4, .mkv or .mov)%s", C.GoString(of.name), codecWords(codec), because(why))
+	}
+	return nil
+}
+
+// codecWords names a video codec in messages.
+func codecWords(id astiav.CodecID) string {
+	if id == astiav.CodecIDHevc {
+		return "HEVC"
+	}
+	return "H.264"
 }
 
 // pixelFormatTraits reports the bit depth of a pixel format's first component and whether it

@@ -90,13 +90,26 @@ func isFullRangeFormat(pf astiav.PixelFormat) bool {
 	return false
 }
 
-// encoderPixelFormat is the format the encoder is opened with: yuvj420p is the deprecated
-// spelling of full-range yuv420p, and encoders take the range from color_range instead.
+// encoderPixelFormat is the format the encoder is opened with: yuvj420p and yuvj444p are the
+// deprecated spellings of full-range yuv420p and yuv444p, and encoders take the range from
+// color_range instead.
 func encoderPixelFormat(pf astiav.PixelFormat) astiav.PixelFormat {
-	if pf == astiav.PixelFormatYuvj420P {
+	switch pf {
+	case astiav.PixelFormatYuvj420P:
 		return astiav.PixelFormatYuv420P
+	case astiav.PixelFormatYuvj444P:
+		return astiav.PixelFormatYuv444P
 	}
 	return pf
+}
+
+// yuv444Of is the 4:4:4 format a work format is converted to for Odd444, in the same range
+// (swscale then resamples chroma only).
+func yuv444Of(w workFormat) astiav.PixelFormat {
+	if w.rng == composite.Full {
+		return astiav.PixelFormatYuvj444P
+	}
+	return astiav.PixelFormatYuv444P
 }
 
 // wrap exposes f's planes as a composite.Surface without copying. The slices point into the

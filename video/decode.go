@@ -52,7 +52,7 @@ func openDecoder(in *input, hwaccel string, logf func(string), sink *logSink) (*
 	err := d.cc.Open(codec, nil)
 	if why := sink.release(); err != nil {
 		d.close()
-		return nil, fmt.Errorf("video: opening decoder %s: %w%s", codec.Name(), err, why)
+		return nil, fmt.Errorf("video: opening decoder %s: %w%s", codec.Name(), err, because(why))
 	}
 	return d, nil
 }
@@ -85,7 +85,7 @@ func (d *decoder) useCUDA(codec *astiav.Codec, par *astiav.CodecParameters, sink
 	sink.capture()
 	hdc, err := astiav.CreateHardwareDeviceContext(astiav.HardwareDeviceTypeCUDA, "", opts)
 	if why := sink.release(); err != nil {
-		return fmt.Errorf("creating a CUDA device: %w%s", err, why)
+		return fmt.Errorf("creating a CUDA device: %w%s", err, because(why))
 	}
 	d.cc.SetHardwareDeviceContext(hdc)
 	d.cc.SetPixelFormatCallback(func(offered []astiav.PixelFormat) astiav.PixelFormat {
@@ -310,6 +310,19 @@ func (d *decodeStage) checkPromises() {
 	if d.lastPts+max(d.lastDur, 0)+slack < end {
 		d.rep.damage(fmt.Sprintf("video stops at %s but the container says it lasts until %s (truncated?)", d.ptsTime(d.lastPts), d.ptsTime(end)))
 	}
+}
+
+// length says how many frames decoded and until when, for messages.
+func (d *decodeStage) length() string {
+	if d.lastPts == astiav.NoPtsValue {
+		return "no frames"
+	}
+	start := d.in.vs.StartTime()
+	if start == astiav.NoPtsValue {
+		start = 0
+	}
+	end := float64(d.lastPts+max(d.lastDur, 0)-start) * d.in.vs.TimeBase().Float64()
+	return fmt.Sprintf("%d frames, %.2f s", d.decoded, end)
 }
 
 // packetPlace names a packet's position for warnings: its pts as a time and its byte offset.

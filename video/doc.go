@@ -10,12 +10,14 @@
 //	       └─ audio, subtitle, data packets (copied, timestamps rescaled) ─────────┴→ mux
 //
 // The DrawFunc sees the decoded frame's own planes as a composite.YUV420P or composite.NV12,
-// with the stream's matrix and range. Output is faithful to the input: same size, frame
-// count and timestamps (the encoder works in the input stream's time base, so variable frame
-// rates pass through), other streams copied bit for bit, metadata, dispositions and the
-// rotation (display matrix) kept. It is written to a temporary file beside the target and
-// renamed on success. A damaged input is rendered as far as it decodes and reported with
-// ErrInputDamaged.
+// with the stream's matrix and range, turned as it is displayed when the stream has a
+// display matrix (turn.go). Output is faithful to the input: same size (an odd one, which
+// 4:2:0 H.264 cannot code, is padded, cropped or coded 4:4:4: oddsize.go), frame count and
+// timestamps (the encoder works in the input stream's time base, so variable frame rates
+// pass through), other streams copied bit for bit, metadata, dispositions and the rotation
+// (display matrix) kept. It is written to a locked partial file beside the target and moved
+// into place on success (outfile.go); the input is never the output. A damaged input is
+// rendered as far as it decodes and reported with ErrInputDamaged.
 //
 // FFmpeg is reached through go-astiav v0.16.0 (the last tag for FFmpeg 5.1), plus a little
 // cgo of our own (avshim.go) for what that tag lacks.

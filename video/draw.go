@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/asticode/go-astiav"
+
 	"trackink/composite"
 )
 
-// drawStage calls the DrawFunc on each frame in the tracks' range; frames drawn in GPU
-// memory for a host encoder are copied to host memory after it.
+// drawStage calls the DrawFunc on each frame in the tracks' range, turned to display
+// orientation for it when the video is rotated (turn.go); frames drawn in GPU memory for a
+// host encoder are copied to host memory after it; frames of odd size are fitted to the
+// encoder's picture last (oddsize.go).
 type drawStage struct {
 	timer
 	draw        DrawFunc
@@ -17,6 +21,8 @@ type drawStage struct {
 	work        workFormat
 	down        *converter // GPU frames to host memory for a host encoder, or nil
 	encOnDevice bool       // the encoder takes GPU frames as they are
+	turner      *frameTurner
+	fitter      *fitter
 
 	overlaid, onDevice int
 }
@@ -27,22 +33,23 @@ func (d *drawStage) run(ctx context.Context, in <-chan item, out chan<- item) er
 			it.frame.Free()
 			return err
 		}
+		var err error
 		if n := it.v - d.frameOffset; n >= 1 && d.draw != nil {
-			if err := d.drawOn(it, n); err != nil {
-				it.frame.Free()
-				return err
-			}
+			it.frame, err = d.drawOn(it, n)
 		}
-		if it.device && !d.encOnDevice {
+		if err == nil && it.device && !d.encOnDevice {
+			it, err = d.download(it)
+		}
+		if err == nil && d.fitter != nil {
 			t0 := time.Now()
-			host, err := d.down.normalize(it.frame, frameInfo{pts: it.pts, duration: it.dur})
-			it.frame.Free()
+			it.frame, err = d.fitter.fit(it.frame)
 			d.since(t0)
-			if err != nil {
-				return err
+		}
+		if err != nil {
+			if it.frame != nil {
+				it.frame.Free()
 			}
-			host.v = it.v
-			it = host
+			return err
 		}
 		if err := send(ctx, out, it, freeItem); err != nil {
 			return err
@@ -51,25 +58,57 @@ func (d *drawStage) run(ctx context.Context, in <-chan item, out chan<- item) er
 	return nil
 }
 
-// drawOn calls the DrawFunc with frame it as the surface it draws on, as track frame n.
-func (d *drawStage) drawOn(it item, n int) error {
+// drawOn calls the DrawFunc with frame it as the surface it draws on, as track frame n, and
+// returns the frame drawn on (a new one when it was turned; it.frame is then freed).
+func (d *drawStage) drawOn(it item, n int) (*astiav.Frame, error) {
 	defer d.since(time.Now())
+	f := it.frame
+	if d.turner != nil {
+		var err error
+		if f, err = d.turn(d.turner.toDisplay, f); err != nil {
+			return nil, err
+		}
+	}
 	var dst composite.Surface
 	var err error
 	if it.device {
-		dst, err = wrapDevice(it.frame, d.work)
+		dst, err = wrapDevice(f, d.work)
 	} else {
-		dst, err = wrap(it.frame, d.work)
+		dst, err = wrap(f, d.work)
 	}
 	if err == nil {
 		err = d.draw(n, dst)
 	}
 	if err != nil {
-		return fmt.Errorf("video: overlay on frame %d (track frame %d): %w", it.v, n, err)
+		f.Free()
+		return nil, fmt.Errorf("video: drawing tracks frame %d on video frame %d: %w", n, it.v, err)
 	}
 	d.overlaid++
 	if it.device {
 		d.onDevice++
 	}
-	return nil
+	if d.turner != nil {
+		return d.turn(d.turner.back, f)
+	}
+	return f, nil
+}
+
+// turn runs f through t and frees it.
+func (d *drawStage) turn(t *turner, f *astiav.Frame) (*astiav.Frame, error) {
+	out, err := t.turn(f)
+	f.Free()
+	return out, err
+}
+
+// download copies a frame drawn in GPU memory to host memory for the encoder.
+func (d *drawStage) download(it item) (item, error) {
+	t0 := time.Now()
+	defer d.since(t0)
+	host, err := d.down.normalize(it.frame, frameInfo{pts: it.pts, duration: it.dur})
+	it.frame.Free()
+	if err != nil {
+		return item{}, err
+	}
+	host.v = it.v
+	return host, nil
 }

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/asticode/go-astiav"
 
 	"trackink/composite"
+	"trackink/internal/field"
 )
 
 // encoder is the opened video encoder. Its time base is the input stream's, so frame pts pass
@@ -27,36 +29,33 @@ type encoder struct {
 }
 
 // encoderConfig is what opening the encoder needs: the options, the input stream it
-// re-encodes, the decoder (CUDA or not) and GPU frame pool it follows, and the output (for
-// its global-header flag).
+// re-encodes, the decoder (CUDA or not) and GPU frame pool it follows, the output (for its
+// global-header flag) and the picture it codes (odd sizes, sizeFit).
 type encoderConfig struct {
 	opts Options
 	in   *input
 	dec  *decoder
 	gpu  *gpuFrames // frames the overlay draws on in GPU memory, or nil
 	out  *output
+	fit  sizeFit
 	sink *logSink
 	warn func(string)
 }
 
 // openEncoder picks and opens the encoder. "auto" tries h264_nvenc when CUDA is in use and
-// falls back to libx264; an explicitly named encoder that cannot open is an error.
+// falls back to libx264 with a line saying why; an explicitly named encoder that cannot open
+// is an error. The encoder chosen is in Stats.Encoder.
 func openEncoder(c encoderConfig) (*encoder, error) {
 	name := c.opts.Encoder
 	if name == "auto" {
 		if c.dec.name == "cuda" {
 			enc, err := c.try("h264_nvenc")
-			if err == nil {
-				c.opts.Log("encoder auto: h264_nvenc")
-				return enc, nil
-			}
-			if errors.Is(err, ErrUnsupportedFormat) {
-				return nil, err
+			if err == nil || errors.Is(err, ErrUnsupportedFormat) {
+				return enc, err
 			}
 			c.opts.Log(fmt.Sprintf("encoder auto: h264_nvenc unavailable (%v); using libx264", err))
 		}
 		name = "libx264"
-		defer c.opts.Log("encoder auto: libx264")
 	}
 	enc, err := c.try(name)
 	if err != nil {
@@ -104,13 +103,17 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 	if err != nil {
 		return nil, err
 	}
+	coded := work.pix
+	if c.fit.yuv444 {
+		coded = yuv444Of(work)
+	}
 	cc := astiav.AllocCodecContext(codec)
 	if cc == nil {
 		return nil, errors.New("allocating the encoder context failed")
 	}
-	cc.SetWidth(par.Width())
-	cc.SetHeight(par.Height())
-	cc.SetPixelFormat(encoderPixelFormat(work.pix))
+	cc.SetWidth(c.fit.codedW)
+	cc.SetHeight(c.fit.codedH)
+	cc.SetPixelFormat(encoderPixelFormat(coded))
 	cc.SetTimeBase(c.in.vs.TimeBase())
 	cc.SetFramerate(c.in.frameRate()) // rate control and VBV use it; pts still rule timing
 	cc.SetSampleAspectRatio(c.in.fc.GuessSampleAspectRatio(c.in.vs, nil))
@@ -133,18 +136,85 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 	if c.opts.Bitrate > 0 {
 		cc.SetBitRate(c.opts.Bitrate)
 	}
-	dict := encoderOptions(name, c.opts)
-	defer dict.Free()
-	c.sink.capture()
-	err = cc.Open(codec, dict)
-	if why := c.sink.release(); err != nil {
+	if err := openCodec(cc, codec, encoderOptions(name, c.opts), c.sink); err != nil {
 		cc.Free()
-		return nil, fmt.Errorf("opening: %w%s", err, why)
+		return nil, err
 	}
 	if converted {
-		c.warn(fmt.Sprintf("%s is converted to %s for rendering (output is 4:2:0)", par.PixelFormat(), work.pix))
+		out := "the output is 4:2:0"
+		if c.fit.yuv444 {
+			out = "the output's chroma is 4:2:0's, coded as 4:4:4"
+		}
+		c.warn(fmt.Sprintf("%s is converted to %s for rendering (%s)", par.PixelFormat(), work.pix, out))
 	}
 	return &encoder{cc: cc, name: name, work: work, device: deviceInput, durations: map[int64]int64{}}, nil
+}
+
+// openCodec opens an encoder with its private options (freed here), capturing what FFmpeg
+// logs meanwhile to explain a failure; NVENC's failures are said in plain words.
+func openCodec(cc *astiav.CodecContext, codec *astiav.Codec, dict *astiav.Dictionary, sink *logSink) error {
+	defer dict.Free()
+	sink.capture()
+	err := cc.Open(codec, dict)
+	lines := sink.release()
+	if err == nil {
+		return nil
+	}
+	if isNVENC(codec.Name()) {
+		if why := nvencProblem(lines); why != "" {
+			return fmt.Errorf("%s%s", why, because(lines))
+		}
+	}
+	return fmt.Errorf("opening: %w%s", err, because(lines))
+}
+
+// nvencProblem says in plain words why NVENC did not open, from what FFmpeg logged (the
+// messages of libavcodec/nvenc.c in FFmpeg 5.1); "" when the lines do not say.
+func nvencProblem(lines []string) string {
+	all := strings.Join(lines, "\n")
+	has := func(s string) bool { return strings.Contains(all, s) }
+	switch {
+	case has("Cannot load libcuda"):
+		return "no NVIDIA driver here (libcuda.so.1 is missing)"
+	case has("Cannot load libnvidia-encode"):
+		return "no NVENC here: the NVIDIA driver's encoder library (libnvidia-encode.so.1) is missing"
+	case has("No CUDA capable devices found"):
+		return "no NVIDIA GPU here"
+	case has("No capable devices found"), has("unsupported device"), has("no encode device"):
+		return "this GPU/driver has no NVENC (H100, H200 and A100 have none: use libx264 or libx265)"
+	case has("required nvenc API version"):
+		return "the NVIDIA driver is too old for this FFmpeg's NVENC"
+	}
+	return ""
+}
+
+// CheckEncoder finds out, before any work, whether encoder name can open here: that FFmpeg
+// has it and, for NVENC, that this machine's GPU and driver do, by opening it on a small
+// picture and closing it. The error, a *field.Error for Options.Encoder, says why not in
+// plain words.
+func CheckEncoder(name string) error {
+	codec := astiav.FindEncoderByName(name)
+	if codec == nil {
+		return field.Errorf("video.Options.Encoder", name, "is not built into this FFmpeg")
+	}
+	if !isNVENC(name) {
+		return nil
+	}
+	sink, detach := attachFFmpegLog(nil)
+	defer detach()
+	cc := astiav.AllocCodecContext(codec)
+	if cc == nil {
+		return errors.New("video: allocating the encoder context failed")
+	}
+	defer cc.Free()
+	cc.SetWidth(256)
+	cc.SetHeight(256)
+	cc.SetPixelFormat(astiav.PixelFormatYuv420P)
+	cc.SetTimeBase(astiav.NewRational(1, 25))
+	if err := openCodec(cc, codec, astiav.NewDictionary(), sink); err != nil {
+		return field.Errorf("video.Options.Encoder", name, "%v", err)
+	}
+	return nil
 }
 
 // encoderOptions maps the quality options to each encoder's private options.

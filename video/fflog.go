@@ -8,12 +8,12 @@ import (
 )
 
 // FFmpeg logs through one process-wide callback. trackink keeps FFmpeg at error level, forwards
-// its lines to the Log of every running Transcode (normally one) and keeps the last few, so a
-// failed open can say why: NVENC's return code is a bare "Function not implemented" while its
-// log line says "No capable devices found".
+// its lines to the FFmpegLog of every running Transcode (normally one; none unless asked) and
+// keeps the last few, so a failure can say why: NVENC's return code is a bare "Function not
+// implemented" while its log line says "No capable devices found".
 
 type logSink struct {
-	log    func(string)
+	log    func(string) // Options.FFmpegLog, or nil
 	mu     sync.Mutex
 	recent []string
 	muted  bool // while capturing: the lines end up in an error or fallback message instead
@@ -27,7 +27,8 @@ var ffLog struct {
 
 const recentLines = 4
 
-// attachFFmpegLog routes FFmpeg's messages to log until detach is called.
+// attachFFmpegLog routes FFmpeg's messages to log (nil: only kept for errors) until detach
+// is called.
 func attachFFmpegLog(log func(string)) (s *logSink, detach func()) {
 	ffLog.once.Do(func() {
 		ffLog.sinks = map[*logSink]struct{}{}
@@ -64,9 +65,9 @@ func forwardFFmpegLog(c astiav.Classer, _ astiav.LogLevel, _, msg string) {
 		if len(s.recent) > recentLines {
 			s.recent = s.recent[1:]
 		}
-		muted := s.muted
+		shown := !s.muted && s.log != nil
 		s.mu.Unlock()
-		if !muted {
+		if shown {
 			s.log("ffmpeg: " + msg)
 		}
 	}
@@ -80,14 +81,34 @@ func (s *logSink) capture() {
 	s.mu.Unlock()
 }
 
-// release ends a capture and returns what FFmpeg said meanwhile, formatted to append to an
-// error: " (line; line)", or "" if it said nothing.
-func (s *logSink) release() string {
+// release ends a capture and returns the lines FFmpeg logged meanwhile.
+func (s *logSink) release() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.muted = false
-	if len(s.recent) == 0 {
+	r := s.recent
+	s.recent = nil
+	return r
+}
+
+// unshown returns the last lines FFmpeg logged outside a capture when they were not shown
+// (no FFmpegLog), to explain a failure, and forgets them.
+func (s *logSink) unshown() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.recent
+	s.recent = nil
+	if s.log != nil {
+		return nil
+	}
+	return r
+}
+
+// because formats FFmpeg's lines to append to the error they explain: " (FFmpeg: line;
+// line)", or "" when there are none.
+func because(lines []string) string {
+	if len(lines) == 0 {
 		return ""
 	}
-	return " (" + strings.Join(s.recent, "; ") + ")"
+	return " (FFmpeg: " + strings.Join(lines, "; ") + ")"
 }

@@ -101,19 +101,28 @@ func audioPackets(t *testing.T, path string) []string {
 // decodeYUV decodes frame i (0-based) of path to 8-bit yuv420p planes.
 func decodeYUV(t *testing.T, path string, i int) (y, u, v []byte) {
 	t.Helper()
-	raw := filepath.Join(t.TempDir(), "f.yuv")
-	if err := runFFmpeg(t.Context(), "-i", path, "-vf", "select=eq(n\\,"+strconv.Itoa(i)+")", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-y", raw); err != nil {
+	n := clipW * clipH
+	b := decodeRaw(t, path, i, "yuv420p", n*3/2)
+	return b[:n], b[n : n+n/4], b[n+n/4:]
+}
+
+// decodeRaw decodes frame i (0-based) of path as players show it (turned by its display
+// matrix, as ffmpeg does by default; inputArgs -noautorotate for the stored frame) to raw
+// pixels of format pixFmt, which must come to size bytes.
+func decodeRaw(t *testing.T, path string, i int, pixFmt string, size int, inputArgs ...string) []byte {
+	t.Helper()
+	raw := filepath.Join(t.TempDir(), "f.raw")
+	if err := runFFmpeg(t.Context(), append(inputArgs, "-i", path, "-vf", "select=eq(n\\,"+strconv.Itoa(i)+")", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", pixFmt, "-y", raw)...); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := clipW * clipH
-	if len(b) != n*3/2 {
-		t.Fatalf("decoded frame %d of %s has %d bytes, want %d", i, path, len(b), n*3/2)
+	if len(b) != size {
+		t.Fatalf("decoded frame %d of %s has %d bytes, want %d", i, path, len(b), size)
 	}
-	return b[:n], b[n : n+n/4], b[n+n/4:]
+	return b
 }
 
 // The test overlay fills a rectangle with one colour, straight into the planes.

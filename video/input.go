@@ -9,12 +9,17 @@ import (
 	"time"
 
 	"github.com/asticode/go-astiav"
+
+	"trackink/internal/field"
 )
 
 // input is the opened source: the demuxer and the video stream that gets rendered.
 type input struct {
+	path      string
 	fc        *astiav.FormatContext
 	vs        *astiav.Stream
+	nth       int // vs is the nth video stream (from 1) of videos
+	videos    int
 	interrupt astiav.IOInterrupter // makes blocking reads return once the job is cancelled
 	// What the container promises, to notice a truncated file that ends cleanly: the frame
 	// count (mp4/mov) and the end time of the video stream (stream tb; NoPtsValue if unknown).
@@ -22,7 +27,9 @@ type input struct {
 	promisedEnd    int64
 }
 
-func openInput(path string) (*input, error) {
+// openInput opens path and picks its video stream: the videoStream-th (from 1), or with 0
+// the one FFmpeg ranks best.
+func openInput(path string, videoStream int) (*input, error) {
 	// FFmpeg says "No such file or directory" too, but a Go error lets callers use errors.Is
 	// with fs.ErrNotExist. URLs (scheme://) are left to FFmpeg.
 	if !strings.Contains(path, "://") {
@@ -30,7 +37,7 @@ func openInput(path string) (*input, error) {
 			return nil, fmt.Errorf("video: input: %w", err)
 		}
 	}
-	in := &input{fc: astiav.AllocFormatContext()}
+	in := &input{path: path, fc: astiav.AllocFormatContext()}
 	if in.fc == nil {
 		return nil, errors.New("video: allocating the input format context failed")
 	}
@@ -47,36 +54,127 @@ func openInput(path string) (*input, error) {
 		in.close()
 		return nil, fmt.Errorf("video: reading stream info of %s: %w", path, err)
 	}
-	idx, err := bestVideoStream(in.fc)
-	if err != nil || isAttachedPic(in.fc.Streams()[idx]) {
+	if err := in.pickVideo(videoStream); err != nil {
 		in.close()
-		return nil, fmt.Errorf("%w: %s", ErrNoVideo, path)
+		return nil, err
 	}
-	in.vs = in.fc.Streams()[idx]
 	in.promisedFrames = in.vs.NbFrames()
 	in.promisedEnd = promisedEnd(in.vs)
 	return in, nil
 }
 
-// Info describes a video's picture, read without decoding it.
-type Info struct {
-	Width, Height int
-	// Frames is what the container promises, or duration × frame rate; 0 when unknown.
-	Frames      int
-	PixelFormat string
+// pickVideo sets vs to the n-th video stream (from 1; cover art does not count), or with
+// n = 0 to the one av_find_best_stream ranks best.
+func (in *input) pickVideo(n int) error {
+	var videos []*astiav.Stream
+	for _, s := range in.fc.Streams() {
+		if s.CodecParameters().MediaType() == astiav.MediaTypeVideo && !isAttachedPic(s) {
+			videos = append(videos, s)
+		}
+	}
+	in.videos = len(videos)
+	switch {
+	case len(videos) == 0:
+		return fmt.Errorf("%w: %s", ErrNoVideo, in.path)
+	case n > len(videos) && len(videos) == 1:
+		return field.Errorf("video.Options.VideoStream", n, "%s has one video stream", in.path)
+	case n > len(videos):
+		return field.Errorf("video.Options.VideoStream", n, "%s has %d video streams", in.path, len(videos))
+	case n > 0:
+		in.vs, in.nth = videos[n-1], n
+		return nil
+	}
+	best, err := bestVideoStream(in.fc)
+	in.vs, in.nth = videos[0], 1
+	for i, s := range videos {
+		if err == nil && s.Index() == best {
+			in.vs, in.nth = s, i+1
+		}
+	}
+	return nil
 }
 
-// Probe opens the video at path and reads what Info holds, the way Transcode opens it.
-func Probe(path string) (Info, error) {
-	_, detach := attachFFmpegLog(func(string) {})
+// Info describes a video's picture, read without decoding it.
+type Info struct {
+	Width, Height int // as stored
+	// DisplayWidth and DisplayHeight are the picture as players show it: Width and Height
+	// swapped when the display matrix turns it by 90° or 270°.
+	DisplayWidth, DisplayHeight int
+	Rotation                    int    // the display matrix's clockwise turn in degrees: 0, 90, 180, 270
+	RotationProblem             string // a turn trackink does not undo (not a multiple of 90°); "" if none
+	// Frames is what the container promises, or duration × frame rate; 0 when unknown.
+	Frames int
+	// PromisedFrames is the container's own frame count (MP4, MOV); 0 when it has none.
+	PromisedFrames int
+	// Duration is how long the video stream lasts by the container; 0 when unknown.
+	Duration    time.Duration
+	PixelFormat string
+	Codec       string
+	// VideoStream is the video stream rendered, counted from 1 among VideoStreams video
+	// streams; StreamIndex is its index among all the input's streams (ffmpeg's #0:N).
+	VideoStream, VideoStreams, StreamIndex int
+}
+
+// Probe opens the video at path the way Transcode opens it (videoStream as in
+// Options.VideoStream) and reads what Info holds.
+func Probe(path string, videoStream int) (Info, error) {
+	sink, detach := attachFFmpegLog(nil)
 	defer detach()
-	in, err := openInput(path)
+	in, err := openInput(path, videoStream)
 	if err != nil {
-		return Info{}, err
+		return Info{}, fmt.Errorf("%w%s", err, because(sink.unshown()))
 	}
 	defer in.close()
+	return in.info(), nil
+}
+
+func (in *input) info() Info {
 	par := in.vs.CodecParameters()
-	return Info{Width: par.Width(), Height: par.Height(), Frames: in.expectedFrames(), PixelFormat: par.PixelFormat().String()}, nil
+	i := Info{Width: par.Width(), Height: par.Height(), DisplayWidth: par.Width(), DisplayHeight: par.Height(),
+		Frames: in.expectedFrames(), PromisedFrames: int(max(in.promisedFrames, 0)),
+		PixelFormat: par.PixelFormat().String(), Codec: par.CodecID().Name(),
+		VideoStream: in.nth, VideoStreams: in.videos, StreamIndex: in.vs.Index()}
+	if in.promisedEnd != astiav.NoPtsValue {
+		start := in.vs.StartTime()
+		if start == astiav.NoPtsValue {
+			start = 0
+		}
+		i.Duration = time.Duration(float64(in.promisedEnd-start) * in.vs.TimeBase().Float64() * float64(time.Second))
+	}
+	t, err := streamTurn(in.vs)
+	if err != nil {
+		i.RotationProblem = err.Error()
+	}
+	i.Rotation = t.degrees
+	if t.swaps {
+		i.DisplayWidth, i.DisplayHeight = i.Height, i.Width
+	}
+	return i
+}
+
+// Length says how long the video is, in frames and seconds where known.
+func (i Info) Length() string {
+	switch {
+	case i.PromisedFrames > 0 && i.Duration > 0:
+		return fmt.Sprintf("%d frames, %.2f s", i.PromisedFrames, i.Duration.Seconds())
+	case i.Duration > 0:
+		return fmt.Sprintf("%.2f s", i.Duration.Seconds())
+	case i.PromisedFrames > 0:
+		return fmt.Sprintf("%d frames", i.PromisedFrames)
+	}
+	return "of unknown length"
+}
+
+// CheckStart refuses, with ErrNothingToRender, a start that lies past the end of the video
+// as the container states it (a frame count, or the stream's duration). Where the container
+// says neither, Transcode finds out at the end.
+func (i Info) CheckStart(start Position) error {
+	past := (start.IsTime && i.Duration > 0 && start.Time >= i.Duration) ||
+		(!start.IsTime && i.PromisedFrames > 0 && start.Frame > i.PromisedFrames)
+	if past {
+		return fmt.Errorf("%w: the start, %s, is past the end of the video (%s)", ErrNothingToRender, start, i.Length())
+	}
+	return nil
 }
 
 func (in *input) close() {

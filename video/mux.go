@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,43 +11,38 @@ import (
 	"github.com/asticode/go-astiav"
 )
 
-// output is the muxer writing to a temporary file beside the target; commit renames it into
-// place, close removes it if commit did not, so a failed or cancelled run leaves nothing
-// half-written.
+// output is the muxer writing to a partial file beside the target (outfile.go); commit moves
+// it into place, close removes it if commit did not, so a failed or cancelled run leaves
+// nothing half-written.
 type output struct {
-	fc     *astiav.FormatContext
-	pb     *astiav.IOContext
-	tmp    string
-	final  string
-	video  *astiav.Stream
-	copied map[int]*astiav.Stream // input stream index → output stream
+	fc      *astiav.FormatContext
+	pb      *astiav.IOContext
+	partial *PartialFile
+	final   string
+	video   *astiav.Stream
+	copied  map[int]*astiav.Stream // input stream index → output stream
 }
 
-// createOutput checks the target, creates the temporary file and the muxer, and maps every
-// stream the container can hold. The container is guessed from the final name's extension.
-func createOutput(in *input, path string, overwrite bool, warn func(string)) (*output, error) {
-	if _, err := os.Stat(path); err == nil && !overwrite {
-		return nil, fmt.Errorf("%w: %s", ErrOutputExists, path)
+// createOutput checks the target (CheckOutput), creates the partial file and the muxer, and
+// maps every stream the container can hold. The container is guessed from the name's
+// extension.
+func createOutput(in *input, inPath, path string, overwrite bool, warn func(string)) (*output, error) {
+	target, err := CheckOutput(inPath, path, overwrite)
+	if err != nil {
+		return nil, err
 	}
 	fc, err := astiav.AllocOutputFormatContext(nil, "", path)
 	if err != nil || fc == nil {
 		return nil, fmt.Errorf("video: no container format for output %s (use .mp4, .mkv or .mov): %v", path, err)
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".*.partial"+filepath.Ext(path))
-	if err != nil {
+	o := &output{fc: fc, final: path, copied: map[int]*astiav.Stream{}}
+	if o.partial, err = CreatePartial(target); err != nil {
 		fc.Free()
-		return nil, fmt.Errorf("video: output directory %s is not writable: %w", dir, err)
+		return nil, err
 	}
-	tmp := f.Name()
-	f.Close()
-	o := &output{fc: fc, tmp: tmp, final: path, copied: map[int]*astiav.Stream{}}
-	if o.pb, err = astiav.OpenIOContext(tmp, astiav.NewIOContextFlags(astiav.IOContextFlagWrite)); err != nil {
+	if o.pb, err = astiav.OpenIOContext(o.partial.Name(), astiav.NewIOContextFlags(astiav.IOContextFlagWrite)); err != nil {
 		o.close()
-		return nil, fmt.Errorf("video: opening %s for writing: %w", tmp, err)
+		return nil, fmt.Errorf("video: opening %s for writing: %w", o.partial.Name(), err)
 	}
 	fc.SetPb(o.pb)
 	if err := copyContainerMeta(fc, in.fc); err != nil {
@@ -123,47 +117,27 @@ func (o *output) writeHeader() error {
 	return nil
 }
 
-// commit finishes the file and moves it into place. Without overwrite it links rather than
-// renames, so an output that appeared meanwhile is not replaced.
+// commit finishes the file and moves it into place (PartialFile.Commit).
 func (o *output) commit(overwrite bool) error {
 	if err := o.fc.WriteTrailer(); err != nil {
-		return fmt.Errorf("video: finishing %s: %w", o.tmp, err)
+		return fmt.Errorf("video: finishing %s: %w", o.partial.Name(), err)
 	}
 	err := o.pb.Close()
 	o.pb = nil
 	if err != nil {
-		return fmt.Errorf("video: closing %s: %w", o.tmp, err)
+		return fmt.Errorf("video: closing %s: %w", o.partial.Name(), err)
 	}
-	if err := os.Chmod(o.tmp, 0o644); err != nil {
-		return fmt.Errorf("video: %w", err)
-	}
-	if overwrite {
-		if err := os.Rename(o.tmp, o.final); err != nil {
-			return fmt.Errorf("video: moving the output into place: %w", err)
-		}
-	} else {
-		if err := os.Link(o.tmp, o.final); err != nil {
-			if errors.Is(err, os.ErrExist) {
-				return fmt.Errorf("%w: %s", ErrOutputExists, o.final)
-			}
-			return fmt.Errorf("video: moving the output into place: %w", err)
-		}
-		os.Remove(o.tmp)
-	}
-	o.tmp = ""
-	return nil
+	return o.partial.Commit(overwrite)
 }
 
 // close releases the muxer; unless commit moved the file into place, it also deletes the
-// temporary file.
+// partial file.
 func (o *output) close() {
 	if o.pb != nil {
 		o.pb.Close()
 	}
 	o.fc.Free()
-	if o.tmp != "" {
-		os.Remove(o.tmp)
-	}
+	o.partial.Discard()
 }
 
 // muxStage writes packets from both producers (encoder and demuxer) in the order FFmpeg's
@@ -188,7 +162,7 @@ func (m *muxStage) run(ctx context.Context, in <-chan *astiav.Packet) error {
 		p.Free()
 		m.since(t0)
 		if err != nil {
-			return fmt.Errorf("video: writing %s: %w", m.out.tmp, err)
+			return fmt.Errorf("video: writing %s: %w", m.out.partial.Name(), err)
 		}
 		if video {
 			m.frames++

@@ -1,12 +1,17 @@
 package video
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/asticode/go-astiav"
+
+	"trackink/internal/field"
 )
 
 // Options configures Transcode. The zero value of every field but Input and Output is a
@@ -51,9 +56,24 @@ type Options struct {
 	// set FrameOffset = N − 1. Frames that map below 1 are encoded without calling the overlay.
 	FrameOffset int
 
-	// Log receives one human-readable line per event (encoder chosen, fallbacks, warnings,
-	// FFmpeg errors). Nil discards them.
+	// VideoStream picks the video stream that is drawn on when the input has several: N ≥ 1
+	// is the N-th video stream in the file's order (ffmpeg's -map 0:v:N−1); 0 takes the one
+	// FFmpeg ranks best (av_find_best_stream). The other video streams are copied.
+	VideoStream int
+	// Orientation is the orientation the DrawFunc draws in when the video carries a rotation
+	// (a display matrix): Displayed (the zero value) hands it each frame as players show it,
+	// Stored as it is coded. See Orientation.
+	Orientation Orientation
+	// OddSize says what becomes of a width or height that 4:2:0 video cannot code (odd):
+	// OddPad (the zero value), OddCrop or Odd444. See OddSize.
+	OddSize OddSize
+
+	// Log receives one human-readable line per event (fallbacks, conversions, warnings).
+	// Nil discards them.
 	Log func(line string)
+	// FFmpegLog receives FFmpeg's own log lines (error level) as they come. Nil keeps them
+	// out of the way: the last few are then folded into the error they explain.
+	FFmpegLog func(line string)
 	// Progress is called about twice a second and once at the end. Nil disables it.
 	Progress func(Progress)
 }
@@ -128,7 +148,14 @@ var (
 	// truncated or corrupt: every frame that decoded was rendered; Stats.Warnings says where.
 	ErrInputDamaged = errors.New("video: input is damaged")
 	// ErrOutputExists means Output exists and Options.Overwrite is false.
-	ErrOutputExists = errors.New("video: output file exists (set Overwrite to replace it)")
+	ErrOutputExists = errors.New("video: output file exists")
+	// ErrOutputIsInput means Output names the input file (the same file by device and
+	// inode: a hard link, a symbolic link or another spelling of the path). It is refused
+	// whatever Overwrite says.
+	ErrOutputIsInput = errors.New("video: the output is the input file")
+	// ErrNothingToRender means the range Start..End holds no frame of the video: the error
+	// says how long the video is.
+	ErrNothingToRender = errors.New("video: no frame to render")
 	// ErrNoVideo means the input has no video stream.
 	ErrNoVideo = errors.New("video: input has no video stream")
 	// ErrUnsupportedFormat means the video's pixel format cannot be rendered (10-bit and deeper).
@@ -141,32 +168,83 @@ var (
 	hwaccelNames = []string{"none", "auto", "cuda"}
 )
 
+// x264Presets are x264's preset names, fastest first. Every encoder takes them: x265 has the
+// same names, and NVENC's p1 … p7 are mapped from them (nvencPreset).
+var x264Presets = []string{"ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"}
+
+// maxCRF is the top of the quality scale of every encoder trackink drives: x264's and x265's
+// crf and NVENC's cq all run from 0 to 51.
+const maxCRF = 51
+
+// Validate reports the first option that cannot work, as a *field.Error naming it
+// ("video.Options.Preset"), without opening any file: an unknown encoder or hwaccel, a
+// preset the encoder does not have, a CRF outside the encoder's scale, negative bitrate or
+// threads, an End before Start, an output name no muxer takes or whose muxer cannot hold
+// the encoder's codec. Transcode calls it first.
+func (o Options) Validate() error {
+	enc := cmp.Or(o.Encoder, "auto")
+	switch {
+	case !slices.Contains(encoderNames, enc):
+		return field.Errorf("video.Options.Encoder", o.Encoder, "want one of %s", strings.Join(encoderNames, ", "))
+	case !slices.Contains(hwaccelNames, cmp.Or(o.HWAccel, "none")):
+		return field.Errorf("video.Options.HWAccel", o.HWAccel, "want one of %s", strings.Join(hwaccelNames, ", "))
+	case o.Preset != "" && !slices.Contains(presetsOf(enc), o.Preset):
+		return field.Errorf("video.Options.Preset", o.Preset, "%s takes %s", encoderWords(enc), strings.Join(presetsOf(enc), ", "))
+	case o.CRF < 0 || o.CRF > maxCRF:
+		return field.Errorf("video.Options.CRF", o.CRF, "is outside 0..%d, the quality scale of %s", maxCRF, encoderWords(enc))
+	case o.Bitrate < 0:
+		return field.Errorf("video.Options.Bitrate", o.Bitrate, "must not be negative")
+	case o.Threads < 0:
+		return field.Errorf("video.Options.Threads", o.Threads, "must not be negative")
+	case o.VideoStream < 0:
+		return field.Errorf("video.Options.VideoStream", o.VideoStream, "video streams are numbered from 1")
+	case endsBeforeStart(o.Start, o.End):
+		return field.Errorf("video.Options.End", o.End, "is before the start, %s", o.Start)
+	case o.Orientation != Displayed && o.Orientation != Stored:
+		return field.Errorf("video.Options.Orientation", o.Orientation, "want Displayed or Stored")
+	case o.OddSize != OddPad && o.OddSize != OddCrop && o.OddSize != Odd444:
+		return field.Errorf("video.Options.OddSize", o.OddSize, "want OddPad, OddCrop or Odd444")
+	case o.Input == "":
+		return field.Errorf("video.Options.Input", o.Input, "no input file given")
+	}
+	return checkMuxer(o.Output, codecOf(enc))
+}
+
+// presetsOf lists the presets encoder name takes. auto may become NVENC or libx264, so it
+// takes the names both have.
+func presetsOf(name string) []string {
+	switch {
+	case name == "libx264" || name == "libx265":
+		return append(slices.Clip(x264Presets), "placebo")
+	case isNVENC(name):
+		return append(slices.Clip(x264Presets), "p1", "p2", "p3", "p4", "p5", "p6", "p7")
+	}
+	return x264Presets
+}
+
+// encoderWords names an encoder in messages, auto with what it may become.
+func encoderWords(name string) string {
+	if name == "auto" {
+		return "encoder auto (libx264 or h264_nvenc)"
+	}
+	return name
+}
+
+// codecOf is the codec an encoder writes.
+func codecOf(encoder string) astiav.CodecID {
+	if encoder == "libx265" || encoder == "hevc_nvenc" {
+		return astiav.CodecIDHevc
+	}
+	return astiav.CodecIDH264
+}
+
 // normalize fills defaults and rejects bad values before any file is touched.
 func (o Options) normalize() (Options, error) {
-	if o.Encoder == "" {
-		o.Encoder = "auto"
+	if err := o.Validate(); err != nil {
+		return o, err
 	}
-	if o.HWAccel == "" {
-		o.HWAccel = "none"
-	}
-	if !slices.Contains(encoderNames, o.Encoder) {
-		return o, fmt.Errorf("video: unknown encoder %q (want one of %s)", o.Encoder, strings.Join(encoderNames, ", "))
-	}
-	if !slices.Contains(hwaccelNames, o.HWAccel) {
-		return o, fmt.Errorf("video: unknown hwaccel %q (want one of %s)", o.HWAccel, strings.Join(hwaccelNames, ", "))
-	}
-	switch {
-	case o.Input == "":
-		return o, errors.New("video: no input file given")
-	case o.Output == "":
-		return o, errors.New("video: no output file given")
-	case o.CRF < 0 || o.CRF > 51:
-		return o, fmt.Errorf("video: CRF %d is outside 0…51", o.CRF)
-	case o.Bitrate < 0 || o.Threads < 0:
-		return o, errors.New("video: bitrate and threads must not be negative")
-	case endsBeforeStart(o.Start, o.End):
-		return o, fmt.Errorf("video: end (%s) is before start (%s)", o.End, o.Start)
-	}
+	o.Encoder = cmp.Or(o.Encoder, "auto")
+	o.HWAccel = cmp.Or(o.HWAccel, "none")
 	if o.Log == nil {
 		o.Log = func(string) {}
 	}

@@ -2,6 +2,7 @@ package video
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -33,7 +34,7 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		return Stats{}, err
 	}
 	started := time.Now()
-	sink, detach := attachFFmpegLog(opts.Log)
+	sink, detach := attachFFmpegLog(opts.FFmpegLog)
 	defer detach()
 	rep := &report{log: opts.Log}
 	var c closer
@@ -46,13 +47,16 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		}
 		stats.Warnings = rep.warnings
 		stats.PeakRSS = PeakRSS()
-		if err == nil && rep.damaged > 0 {
+		switch {
+		case err == nil && rep.damaged > 0:
 			err = fmt.Errorf("%w: %d frames rendered; see warnings", ErrInputDamaged, stats.Frames)
+		case err != nil && !errors.Is(err, context.Canceled):
+			err = fmt.Errorf("%w%s", err, because(sink.unshown()))
 		}
 		return stats, err
 	}
 
-	in, err := openInput(opts.Input)
+	in, err := openInput(opts.Input, opts.VideoStream)
 	if err != nil {
 		return finish(err)
 	}
@@ -60,15 +64,26 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	// Let a cancelled context interrupt a blocking read (network inputs, slow disks).
 	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
 	c.add(func() { stopInterrupt() })
-	par := in.vs.CodecParameters()
-	w, h := par.Width(), par.Height()
-	stats.Width, stats.Height, stats.PixelFormat = w, h, par.PixelFormat().String()
+	info := in.info()
+	if err := info.CheckStart(opts.Start); err != nil {
+		return finish(err)
+	}
+	w, h := info.Width, info.Height
+	stats.Width, stats.Height, stats.PixelFormat = w, h, info.PixelFormat
+	fit := fitSize(opts.OddSize, w, h)
+	var t turn
+	if opts.Orientation == Displayed {
+		if info.RotationProblem != "" {
+			rep.warn(info.RotationProblem)
+		}
+		t, _ = streamTurn(in.vs)
+	}
 
-	out, err := createOutput(in, opts.Output, opts.Overwrite, rep.warn)
+	out, err := createOutput(in, opts.Input, opts.Output, opts.Overwrite, rep.warn)
 	if err != nil {
 		return finish(err)
 	}
-	c.add(out.close) // removes the temporary file unless commit renamed it first
+	c.add(out.close) // removes the partial file unless commit moved it into place first
 
 	dec, err := openDecoder(in, opts.HWAccel, opts.Log, sink)
 	if err != nil {
@@ -78,13 +93,17 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	stats.HWAccel = dec.name
 	var gpu *gpuFrames
 	if opts.DeviceFrames && dec.name == "cuda" {
-		if gpu, err = newGPUFrames(dec.cc, w, h); err != nil {
-			return finish(err)
+		if t.toDisplay != "" || fit.changes() {
+			opts.Log("overlay: drawing on frames in host memory: the video is turned or of odd size, which only host frames handle")
+		} else {
+			if gpu, err = newGPUFrames(dec.cc, w, h); err != nil {
+				return finish(err)
+			}
+			c.add(gpu.free)
 		}
-		c.add(gpu.free)
 	}
 
-	enc, err := openEncoder(encoderConfig{opts: opts, in: in, dec: dec, gpu: gpu, out: out, sink: sink, warn: rep.warn})
+	enc, err := openEncoder(encoderConfig{opts: opts, in: in, dec: dec, gpu: gpu, out: out, fit: fit, sink: sink, warn: rep.warn})
 	if err != nil {
 		return finish(err)
 	}
@@ -115,6 +134,22 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 			opts.Log("overlay: drawing on frames in GPU memory, then one copy to host memory for " + enc.name)
 		}
 	}
+	turner, err := newFrameTurner(t, enc.work.pix, w, h)
+	if err != nil {
+		return finish(err)
+	}
+	if turner != nil {
+		c.add(turner.close)
+		opts.Log(turner.describe())
+	}
+	var fitter *fitter
+	if fit.changes() {
+		rep.warn(fit.describe())
+		if fitter, err = newFitter(fit, enc.work); err != nil {
+			return finish(err)
+		}
+		c.add(fitter.close)
+	}
 
 	if err = out.addVideo(in, enc, rep.warn); err != nil {
 		return finish(err)
@@ -127,7 +162,8 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 
 	p := &pipeline{
 		decode: decodeStage{in: in, dec: dec, conv: conv, win: win, copied: out.copied, rep: rep, lastPts: astiav.NoPtsValue},
-		draw:   drawStage{draw: draw, frameOffset: opts.FrameOffset, work: enc.work, down: down, encOnDevice: enc.device},
+		draw: drawStage{draw: draw, frameOffset: opts.FrameOffset, work: enc.work, down: down, encOnDevice: enc.device,
+			turner: turner, fitter: fitter},
 		encode: encodeStage{enc: enc, video: out.video},
 		mux:    muxStage{out: out, progress: newProgress(opts.Progress, expectedTotal(in, opts), started)},
 	}
@@ -135,6 +171,14 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
 	stats.Overlaid, stats.DeviceOverlay = p.draw.overlaid, p.draw.onDevice
 	stats.Frames = p.mux.frames
+	switch {
+	case err == nil && stats.Frames == 0 && rep.damaged > 0:
+		err = fmt.Errorf("video: no frame of %s could be decoded; see warnings", opts.Input)
+	case err == nil && stats.Frames == 0 && win.ended:
+		err = fmt.Errorf("%w: the range %s ends before its first frame", ErrNothingToRender, describeRange(opts.Start, opts.End))
+	case err == nil && stats.Frames == 0:
+		err = fmt.Errorf("%w: nothing lies %s; the video has %s", ErrNothingToRender, describeRange(opts.Start, opts.End), p.decode.length())
+	}
 	if err == nil {
 		t0 := time.Now()
 		err = out.commit(opts.Overwrite)
@@ -145,6 +189,19 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		p.mux.progress.report(stats.Frames, true)
 	}
 	return finish(err)
+}
+
+// describeRange says what Start and End select, for messages.
+func describeRange(start, end Position) string {
+	switch {
+	case start.IsZero() && end.IsZero():
+		return "in the whole video"
+	case end.IsZero():
+		return "from " + start.String()
+	case start.IsZero():
+		return "up to " + end.String()
+	}
+	return "from " + start.String() + " to " + end.String()
 }
 
 // closer releases what Transcode opened, last opened first.

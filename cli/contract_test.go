@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"trackink/kernels/device"
+	"trackink/video"
+)
+
+// runBinary runs the binary with args and returns its exit status and stderr; a run that
+// does not end within 60 s fails the test.
+func runBinary(t *testing.T, bin string, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%v did not end: %s", args, stderr.String())
+	}
+	return exitCode(t, err), stderr.String()
+}
+
+// Every mistake on the command line exits 2 before any work: the tracks are a named pipe
+// nobody writes, so a render that started reading them would never end. The message is the
+// first thing printed and names the flag or file.
+func TestMistakesExitTwoBeforeWork(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	in, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "tracks.txt")
+	if err := video.Synthesize(in, 160, 120, 50, 25); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(tracks, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.mp4")
+	type mistake struct {
+		name string
+		args []string // after render -i in.mp4 --tracks PIPE -o out.mp4
+		says string
+	}
+	cases := []mistake{
+		{"unknown encoder", []string{"--encoder", "libvpx"}, `--encoder "libvpx"`},
+		{"invalid preset", []string{"--preset", "bogus"}, `--preset "bogus"`},
+		{"NVENC preset for x264", []string{"--encoder", "libx264", "--preset", "p4"}, `--preset "p4"`},
+		{"end before start", []string{"--start", "30", "--end", "10"}, "--end frame 10: is before the start"},
+		{"unknown extension", []string{"-o", filepath.Join(dir, "out.xyz")}, `--output`},
+		{"container without video", []string{"-o", filepath.Join(dir, "out.mp3")}, "cannot hold H.264"},
+		{"crf too high", []string{"--crf", "52"}, "--crf 52: is outside 0..51"},
+		{"crf too high for x265", []string{"--encoder", "libx265", "--crf", "60"}, "libx265"},
+		{"missing input", []string{"-i", filepath.Join(dir, "nope.mp4")}, "nope.mp4: no such file"},
+		{"input is a directory", []string{"-i", dir}, "is a directory"},
+		{"missing tracks", []string{"--tracks", filepath.Join(dir, "nope.txt")}, "nope.txt: no such file"},
+		{"no such video stream", []string{"--video-stream", "2"}, "--video-stream 2"},
+		{"start past the end", []string{"--start", "51"}, "past the end of the video (50 frames, 2.00 s)"},
+		{"start past the end in time", []string{"--start", "3s"}, "past the end of the video (50 frames, 2.00 s)"},
+		{"output is the input", []string{"-o", in, "-y"}, "is the input"},
+		{"output is the input, spelled otherwise", []string{"-o", filepath.Join(dir, ".", "in.mp4")}, "is the input"},
+		{"odd-size", []string{"--odd-size", "stretch"}, "--odd-size"},
+		{"orientation", []string{"--orientation", "sideways"}, "--orientation"},
+	}
+	// What this machine lacks (the CI machine has no GPU).
+	if !device.Probe().Usable() {
+		cases = append(cases, mistake{"cuda backend without CUDA", []string{"--backend", "cuda"}, "--backend cuda"})
+	}
+	if len(device.Probe().Devices) == 0 {
+		cases = append(cases, mistake{"cuda decoding without a device", []string{"--hwaccel", "cuda"}, "--hwaccel cuda: no CUDA device"})
+	}
+	if video.CheckEncoder("h264_nvenc") != nil {
+		cases = append(cases, mistake{"NVENC without NVENC", []string{"--encoder", "h264_nvenc"}, `--encoder "h264_nvenc": `})
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"render", "-i", in, "--tracks", tracks, "-o", out}, tc.args...)
+			code, stderr := runBinary(t, bin, args...)
+			if code != exitUsage || !strings.HasPrefix(stderr, "trackink render: ") || !strings.Contains(stderr, tc.says) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2, our message first, saying %q", code, stderr, tc.says)
+			}
+		})
+	}
+	noHiddenFiles(t, dir)
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a mistake wrote an output")
+	}
+}
+
+// The output may not be the input, even with -y: through a hard link or a symbolic link
+// either. An output that is a symbolic link is written through and stays a link.
+func TestOutputIsNotTheInput(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	in, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "t.txt")
+	if err := video.Synthesize(in, 160, 120, 5, 25); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(tracks, []byte("1,1,10,10,20,20,1,-1,-1,-1\n"), 0o644)
+	before, _ := os.ReadFile(in)
+	hard, soft := filepath.Join(dir, "hard.mp4"), filepath.Join(dir, "soft.mp4")
+	os.Link(in, hard)
+	os.Symlink(in, soft)
+	for _, out := range []string{hard, soft} {
+		code, stderr := runBinary(t, bin, "render", "-i", in, "--tracks", tracks, "-o", out, "-y")
+		if code != exitUsage || !strings.Contains(stderr, "is the input") {
+			t.Errorf("-o %s: exit %d, %s", out, code, stderr)
+		}
+	}
+	if after, _ := os.ReadFile(in); !bytes.Equal(before, after) {
+		t.Fatal("the input was overwritten")
+	}
+	target, link := filepath.Join(dir, "target.mp4"), filepath.Join(dir, "link.mp4")
+	os.WriteFile(target, []byte("old"), 0o644)
+	os.Symlink("target.mp4", link)
+	if code, stderr := runBinary(t, bin, "render", "-i", in, "--tracks", tracks, "-o", link, "-y", "--preset", "ultrafast"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the output link was replaced by a file")
+	}
+	if n := ffprobeFrames(t, target); n != 5 {
+		t.Errorf("the link's target has %d frames, want 5", n)
+	}
+}
+
+// FFmpeg's own lines stay out of the way: a damaged input is reported in our words, and
+// FFmpeg's lines appear only with --verbose. A render that fails after the encoder opened
+// does not first say which encoder auto chose.
+func TestFFmpegLinesOnlyWithVerbose(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	whole, cut := filepath.Join(dir, "whole.mkv"), filepath.Join(dir, "cut.mkv")
+	if err := video.Synthesize(whole, 320, 240, 30, 10); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(whole)
+	os.WriteFile(cut, b[:len(b)/2], 0o644)
+	code, stderr := runBinary(t, bin, "render", "-i", cut, "--scene", "seed", "-o", filepath.Join(dir, "a.mkv"), "--preset", "ultrafast")
+	if code != exitDamaged || strings.Contains(stderr, "ffmpeg: ") || !strings.Contains(stderr, "input damaged") {
+		t.Errorf("without --verbose: exit %d, stderr:\n%s\nwant exit 3, the damage in our words and no FFmpeg lines", code, stderr)
+	}
+	code, stderr = runBinary(t, bin, "render", "-i", cut, "--scene", "seed", "-o", filepath.Join(dir, "b.mkv"), "--preset", "ultrafast", "--verbose")
+	if code != exitDamaged || !strings.Contains(stderr, "ffmpeg: ") {
+		t.Errorf("with --verbose: exit %d, stderr:\n%s\nwant FFmpeg's lines", code, stderr)
+	}
+	// Frame 25 to 1 s (frame 10) holds nothing: found out after the encoder opened.
+	code, stderr = runBinary(t, bin, "render", "-i", whole, "--scene", "seed", "-o", filepath.Join(dir, "c.mkv"), "--start", "25", "--end", "1s")
+	if code != exitUsage || strings.Contains(stderr, "encoder auto") || !strings.HasPrefix(stderr, "trackink render: ") {
+		t.Errorf("an empty range: exit %d, stderr:\n%s\nwant exit 2 and only our message", code, stderr)
+	}
+	noHiddenFiles(t, dir)
+}
