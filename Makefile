@@ -25,7 +25,7 @@ build: setup
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
 # the kernels and the cuda build, the CUDA device's host code against the fake driver, the
 # renderer's worker pool under the race detector, and a short fuzz of both track readers.
-test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake
+test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake setup-test dist-test gpu-kit-test
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 ./render ./composite
 	$(GO) test -run='^$$' -fuzz=FuzzMOT -fuzztime=10s ./scene
@@ -87,3 +87,39 @@ fuzz: setup
 
 clean:
 	rm -rf bin golden-failures kernels/kernels.fatbin
+
+# ---- The portable build and the GPU kit (scripts/dist/, docs/portable.md) ----
+# make dist writes dist/trackink-$(VERSION)-linux-amd64.tar.gz: trackink and trackink-cuda
+# with a static FFmpeg built from Debian's sources (cached in build/dist), for any x86-64
+# Linux with glibc >= 2.36. make gpu-kit writes dist/gpu-kit/, the one-command validation of
+# the CUDA path on a GPU machine. The -test targets run both in a minimal Debian root with
+# no FFmpeg (debootstrap; needs root), against the fake CUDA driver.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+DIST_FAKECUDA := $(CURDIR)/build/dist/fakecuda
+
+.PHONY: setup-dist setup-test dist dist-test dist-fakecuda gpu-kit gpu-kit-test dist-clean
+
+setup-dist:
+	bash scripts/setup.sh --dist
+
+# setup.sh's apt entries, derived from the machine's own (scripts/apt-sources.sh).
+setup-test:
+	bash scripts/apt-sources_test.sh
+
+dist: setup-dist kernels-fatbin
+	VERSION=$(VERSION) bash scripts/dist/build.sh
+
+dist-fakecuda: setup-cuda
+	bash kernels/fakedriver/build.sh $(DIST_FAKECUDA)
+
+dist-test: dist dist-fakecuda
+	bash scripts/dist/test.sh $(DIST_FAKECUDA)
+
+dist-clean:
+	rm -rf build dist
+
+gpu-kit: dist
+	VERSION=$(VERSION) bash scripts/dist/gpu-kit.sh
+
+gpu-kit-test: gpu-kit dist-fakecuda
+	bash scripts/dist/kit-test.sh $(DIST_FAKECUDA)
