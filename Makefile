@@ -24,7 +24,8 @@ build: setup
 # The test suite: formatting, vet, every package's tests (goldens included, the CUDA kernels
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
 # the kernels and the cuda build, the CUDA device's host code against the fake driver, the
-# renderer's worker pool under the race detector, and a short fuzz of both track readers.
+# portable tarball and the GPU kit run in a root without FFmpeg (against the fake driver),
+# the renderer's worker pool under the race detector, and a short fuzz of both track readers.
 test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake setup-test dist-test gpu-kit-test
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 ./render ./composite
