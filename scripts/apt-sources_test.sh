@@ -24,15 +24,17 @@ check() {
   fi
 }
 
+# An inline key: Signed-By with continuation lines, copied as it is.
+key='-----BEGIN PGP PUBLIC KEY BLOCK-----
+ .
+ mQINBGPL
+ -----END PGP PUBLIC KEY BLOCK-----'
 mirror='Types: deb
 # a comment inside the entry
 URIs: http://mirror.example:3142/debian
 Suites: bookworm bookworm-updates
 Components: main
-Signed-By: -----BEGIN PGP PUBLIC KEY BLOCK-----
- .
- mQINBGPL
- -----END PGP PUBLIC KEY BLOCK-----
+Signed-By: '"$key"'
 
 Types: deb
 URIs: http://mirror.example:3142/debian-security
@@ -50,10 +52,7 @@ check "deb822 mirror, inline key" deb-src "$mirror" "" 'Types: deb-src
 URIs: http://mirror.example:3142/debian
 Suites: bookworm bookworm-updates
 Components: main
-Signed-By: -----BEGIN PGP PUBLIC KEY BLOCK-----
- .
- mQINBGPL
- -----END PGP PUBLIC KEY BLOCK-----
+Signed-By: '"$key"'
 
 Types: deb-src
 URIs: http://mirror.example:3142/debian-security
@@ -65,10 +64,7 @@ check "deb822 mirror, inline key" non-free "$mirror" "" 'Types: deb
 URIs: http://mirror.example:3142/debian
 Suites: bookworm bookworm-updates
 Components: contrib non-free
-Signed-By: -----BEGIN PGP PUBLIC KEY BLOCK-----
- .
- mQINBGPL
- -----END PGP PUBLIC KEY BLOCK-----'
+Signed-By: '"$key"''
 
 list='# proxy
 deb [arch=amd64 signed-by=/etc/apt/keyrings/proxy.gpg] http://proxy.example/debian bookworm main
