@@ -110,7 +110,7 @@ fi
 # runtime that Debian's BLAS and LAPACK need when FAISS is linked statically, and debootstrap
 # for the FFmpeg-less root the tests run it in. apt-get source needs fresh deb-src indexes:
 # when the entries are new, apt_entries has asked for an update.
-dist_pkgs=(nasm cmake meson ninja-build debootstrap libgfortran-12-dev xz-utils)
+dist_pkgs=(nasm cmake meson ninja-build debootstrap libgfortran-12-dev zlib1g-dev xz-utils)
 if [ "$want_dist" -eq 1 ]; then
   apt_entries deb-src trackink-src.sources
   if [ "$stale" -eq 1 ] || ! apt-get source --print-uris --only-source ffmpeg >/dev/null 2>&1; then

@@ -53,19 +53,30 @@ start=$(date +%s)
 rm -rf "$dir"
 mkdir -p "$dir/src" "$prefix/lib/pkgconfig" "$prefix/include" "$prefix/share/licenses"
 cd "$dir/src"
-# (apt, as root, warns that its _apt user cannot write here: harmless, so kept out of view.)
-apt-get source --download-only "${src_pkgs[@]}" >"$dir/apt.log" 2>&1 || { cat "$dir/apt.log" >&2; die "apt-get source failed"; }
-apt-get download "libffmpeg-nvenc-dev=$nvh" >>"$dir/apt.log" 2>&1 || { cat "$dir/apt.log" >&2; die "apt-get download failed"; }
+# Each step's output goes to a log in $dir/logs (compilers' warnings included); a failing
+# step shows the end of its log. The builds run at low priority.
+mkdir -p "$dir/logs"
+quietly() {
+  local log=$dir/logs/$1.log
+  shift
+  "$@" >>"$log" 2>&1 || { tail -30 "$log" >&2; die "failed: $* (log: $log)"; }
+}
+nicely() { nice -n 10 "$@"; }
+# (apt, as root, warns that its _apt user cannot write here: harmless.)
+quietly apt apt-get source --download-only "${src_pkgs[@]}"
+quietly apt apt-get download "libffmpeg-nvenc-dev=$nvh"
 for p in "${src_pkgs[@]}"; do
   # dpkg-source applies Debian's patches; the checksums were checked by apt against the
   # signed index, so the missing uploader keyring is no concern (--no-check).
-  dpkg-source --no-check -x "$(ls ${p}_*.dsc)" "$p" >/dev/null
+  quietly unpack dpkg-source --no-check -x "$(ls "${p}"_*.dsc)" "$p"
 done
 
 export PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH=
-nicely() { nice -n 10 "$@"; }
-# x265 is C++: its users link -lstdc++, which this link finds first in the prefix, static.
+# x265 is C++: its users link -lstdc++, and FFmpeg links -lz; this link finds both first in
+# the prefix, as static archives.
 ln -s "$(g++ -print-file-name=libstdc++.a)" "$prefix/lib/libstdc++.a"
+ln -s /usr/lib/x86_64-linux-gnu/libz.a "$prefix/lib/libz.a"
+[ -f "$prefix/lib/libz.a" ] || die "zlib's static library is not installed (scripts/setup.sh --dist)"
 
 # nv-codec-headers: headers and their .pc, pointed at the prefix.
 dpkg-deb -x libffmpeg-nvenc-dev_*.deb nvh
@@ -75,29 +86,30 @@ cp nvh/usr/share/doc/libffmpeg-nvenc-dev/copyright "$prefix/share/licenses/nv-co
 
 # x264: the library only, both bit depths (trackink refuses 10-bit input, but its tests
 # make 10-bit clips with the ffmpeg program to check that refusal).
-(cd x264 && nicely ./configure --prefix="$prefix" --enable-static --enable-pic --disable-cli \
-  --bit-depth=all --chroma-format=all --disable-opencl --disable-lavf --disable-swscale \
-  --disable-ffms --disable-gpac --disable-lsmash >/dev/null &&
-  nicely make -j"$jobs" >/dev/null && make install-lib-static >/dev/null)
+(cd x264 && quietly x264 nicely ./configure --prefix="$prefix" --enable-static --enable-pic \
+  --disable-cli --bit-depth=all --chroma-format=all --disable-opencl --disable-lavf \
+  --disable-swscale --disable-ffms --disable-gpac --disable-lsmash &&
+  quietly x264 nicely make -j"$jobs" && quietly x264 make install-lib-static)
 cp x264/COPYING "$prefix/share/licenses/x264.COPYING"
 
 # x265: 8-bit only, static, no CLI, no NUMA library (libnuma would be one more shared
 # library to carry).
-cmake -S x265/source -B x265/build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+quietly x265 cmake -S x265/source -B x265/build -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DENABLE_SHARED=OFF -DENABLE_CLI=OFF -DENABLE_PIC=ON \
-  -DENABLE_LIBNUMA=OFF -DENABLE_ASSEMBLY=ON -DHIGH_BIT_DEPTH=OFF >/dev/null
-nicely ninja -C x265/build -j"$jobs" >/dev/null
-ninja -C x265/build install >/dev/null
-# Its .pc names libgcc_s (a shared library); -static-libgcc covers what it is there for.
+  -DENABLE_LIBNUMA=OFF -DENABLE_ASSEMBLY=ON -DHIGH_BIT_DEPTH=OFF
+quietly x265 nicely ninja -C x265/build -j"$jobs"
+quietly x265 ninja -C x265/build install
+# Its .pc may name libgcc_s (a shared library: cmake's list of implicit libraries);
+# -static-libgcc covers what it is there for.
 sed -i '/^Libs.private:/ s/ -lgcc_s\b//g; /^Libs.private:/ s/ -lgcc\b//g' "$prefix/lib/pkgconfig/x265.pc"
 cp x265/COPYING "$prefix/share/licenses/x265.COPYING"
 
 # dav1d: the library only, 8- and 16-bit (10-bit AV1 then decodes, and trackink refuses it
 # by its pixel format with a clear message, as it does every 10-bit input).
-meson setup dav1d/build dav1d --prefix="$prefix" --libdir=lib --buildtype=release \
-  --default-library=static -Denable_tools=false -Denable_tests=false -Db_pie=true >/dev/null
-nicely ninja -C dav1d/build -j"$jobs" >/dev/null
-ninja -C dav1d/build install >/dev/null
+quietly dav1d meson setup dav1d/build dav1d --prefix="$prefix" --libdir=lib --buildtype=release \
+  --default-library=static -Denable_tools=false -Denable_tests=false -Db_pie=true
+quietly dav1d nicely ninja -C dav1d/build -j"$jobs"
+quietly dav1d ninja -C dav1d/build install
 cp dav1d/COPYING "$prefix/share/licenses/dav1d.COPYING"
 
 # FFmpeg: everything off, then what trackink reads and writes (README: H.264, HEVC, VP9, AV1,
@@ -105,7 +117,8 @@ cp dav1d/COPYING "$prefix/share/licenses/dav1d.COPYING"
 # MP4/MOV/Matroska with libx264, libx265 or NVENC; audio and other streams copied), what the
 # ffmpeg program needs around it, and what the tests and the demo ask of the ffmpeg program
 # (testsrc2 and sine through lavfi, AAC and PCM audio, raw video, the select filter,
-# framemd5). NVDEC is the nvdec hwaccel of FFmpeg's own decoders, which trackink uses.
+# framemd5). NVDEC is the nvdec hwaccel of FFmpeg's own decoders, which trackink uses. zlib:
+# Matroska tracks stored compressed (mkvmerge does that to subtitles) and compressed MOV headers.
 list() { local IFS=,; echo "$*"; }
 demuxers=(mov matroska mpegts avi h264 hevc ivf mjpeg m4v mpegvideo)
 decoders=(h264 hevc vp9 libdav1d mpeg4 mpeg2video mpeg1video mjpeg rawvideo h264_cuvid hevc_cuvid
@@ -122,23 +135,22 @@ filters=(testsrc2 sine select fps scale format aformat aresample trim atrim null
 # The Debian revision goes into FFmpeg's version string (as Debian's own build does it).
 revision=$(awk '/^Version:/ {print $2}' ffmpeg_*.dsc)
 revision=${revision##*-}
-(cd ffmpeg && nicely ./configure --prefix="$prefix" --extra-version="$revision" \
+(cd ffmpeg && quietly ffmpeg nicely ./configure --prefix="$prefix" --extra-version="$revision" \
   --pkg-config=pkg-config --pkg-config-flags=--static \
   --enable-static --disable-shared --enable-pic --enable-gpl \
   --disable-autodetect --disable-everything --disable-doc --disable-network \
   --disable-ffplay --enable-ffmpeg --enable-ffprobe \
-  --enable-libx264 --enable-libx265 --enable-libdav1d \
-  --enable-pthreads --enable-cuda --enable-ffnvcodec --enable-nvdec --enable-nvenc --enable-cuvid \
+  --enable-libx264 --enable-libx265 --enable-libdav1d --enable-pthreads --enable-zlib \
+  --enable-cuda --enable-ffnvcodec --enable-nvdec --enable-nvenc --enable-cuvid \
   --enable-avdevice --enable-avfilter --enable-swscale --enable-swresample --disable-postproc \
   --enable-protocol=file,pipe --enable-indev=lavfi \
   --enable-demuxer="$(list "${demuxers[@]}")" --enable-decoder="$(list "${decoders[@]}")" \
   --enable-parser="$(list "${parsers[@]}")" --enable-bsf="$(list "${bsfs[@]}")" \
   --enable-encoder="$(list "${encoders[@]}")" --enable-muxer="$(list "${muxers[@]}")" \
   --enable-hwaccel="$(list "${hwaccels[@]}")" --enable-filter="$(list "${filters[@]}")" \
-  --extra-ldexeflags="-static-libgcc -static-libstdc++" >"$dir/ffmpeg-configure.log" ||
-  { tail -20 ffbuild/config.log >&2; die "FFmpeg's configure failed (log: $dir/ffmpeg-configure.log)"; })
-nicely make -C ffmpeg -j"$jobs" >"$dir/ffmpeg-make.log" 2>&1 || { tail -30 "$dir/ffmpeg-make.log" >&2; die "FFmpeg's build failed"; }
-make -C ffmpeg install >/dev/null
+  --extra-ldexeflags="-static-libgcc -static-libstdc++")
+quietly ffmpeg nicely make -C ffmpeg -j"$jobs"
+quietly ffmpeg make -C ffmpeg install
 cp ffmpeg/COPYING.GPLv2 "$prefix/share/licenses/ffmpeg.COPYING.GPLv2"
 cp ffmpeg/LICENSE.md "$prefix/share/licenses/ffmpeg.LICENSE.md"
 {
