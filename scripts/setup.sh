@@ -106,9 +106,9 @@ if [ "$want_cuda" -eq 1 ] && ! command -v nvcc >/dev/null 2>&1; then
   apt_install nvidia-cuda-toolkit nvidia-cuda-dev libcuda1
 fi
 
-# The portable build: source packages (deb-src), their build tools, the static Fortran
-# runtime that Debian's BLAS and LAPACK need when FAISS is linked statically, and debootstrap
-# for the FFmpeg-less root the tests run it in. apt-get source needs fresh deb-src indexes:
+# The portable build: source packages (deb-src), their build tools, static zlib (FFmpeg) and
+# the static Fortran runtime that Debian's BLAS and LAPACK need when FAISS is linked
+# statically, and debootstrap for the FFmpeg-less root the tests run it in. apt-get source needs fresh deb-src indexes:
 # when the entries are new, apt_entries has asked for an update.
 dist_pkgs=(nasm cmake meson ninja-build debootstrap libgfortran-12-dev zlib1g-dev xz-utils)
 if [ "$want_dist" -eq 1 ]; then

@@ -18,6 +18,7 @@
 # the CPU; make gpu-kit-test), the report says "fake driver": such a run proves the kit, not
 # a GPU. Exit status: 0 when no step failed (a step whose tool is missing is skipped and
 # listed), 1 when one did, 2 on a usage error.
+# (No `set -e`: a failing step is recorded and the next one runs.)
 set -uo pipefail
 
 if [ $# -ne 1 ] || [ "${1#-}" != "$1" ]; then
