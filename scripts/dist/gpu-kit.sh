@@ -8,7 +8,7 @@
 #                   src/: `go test -c -tags cuda` of every package that has CUDA tests, each in
 #                   its package's directory with that directory's other files (the fatbin),
 #                   and every testdata directory (the golden pictures among them), so the
-#                   tests find their files as in the repository; clip.mp4: 5 s of 1080p
+#                   tests find their files as in the repository; clip.mp4: 3 s of 1080p
 #                   H.264 with AAC audio, made by the portable ffmpeg.
 # The binaries are compressed (about 100 MB as they are) to keep the kit within 60 MiB;
 # run.sh unpacks them into a temporary directory. A rerun with nothing changed leaves the
@@ -50,8 +50,8 @@ clip=$dist_top/kit-clip.mp4
 clipkey=$(sha256sum "$stage/bin/ffmpeg" | cut -c1-16)
 if [ ! -f "$clip" ] || [ "$(cat "$clip.key" 2>/dev/null)" != "$clipkey" ]; then
   nice "$stage/bin/ffmpeg" -hide_banner -nostdin -loglevel error -y \
-    -f lavfi -i testsrc2=size=1920x1080:rate=30 -f lavfi -i sine=frequency=440:sample_rate=48000:duration=5 \
-    -map 0:v -map 1:a -frames:v 150 -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p \
+    -f lavfi -i testsrc2=size=1920x1080:rate=30 -f lavfi -i sine=frequency=440:sample_rate=48000:duration=3 \
+    -map 0:v -map 1:a -frames:v 90 -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p \
     -c:a aac -b:a 128k -fflags +bitexact "$clip"
   echo "$clipkey" >"$clip.key"
 fi

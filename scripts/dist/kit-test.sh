@@ -18,16 +18,16 @@ size=$(du -sb dist/gpu-kit | cut -f1)
 [ "$size" -le $((60 * 1024 * 1024)) ] || die "dist/gpu-kit is $size bytes, over 60 MiB"
 
 root=$(bash "$here/root.sh")
-t=$root/kittest
+t=$root/work/kit
 rm -rf "$t"
 mkdir -p "$t/fakecuda"
 cp -r dist/gpu-kit "$t/kit"
 cp "$fake/libcuda.so.1" "$t/fakecuda/"
 inroot() { bash "$here/in-root.sh" "$root" "$@"; }
 
-if inroot /kittest/kit/run.sh >/dev/null 2>&1; then die "run.sh without a report folder succeeded"; fi
+if inroot /work/kit/kit/run.sh >/dev/null 2>&1; then die "run.sh without a report folder succeeded"; fi
 
-inroot env LD_LIBRARY_PATH=/kittest/fakecuda /kittest/kit/run.sh /kittest/report >"$t/run.log" 2>&1 ||
+inroot env LD_LIBRARY_PATH=/work/kit/fakecuda /work/kit/kit/run.sh /work/kit/report >"$t/run.log" 2>&1 ||
   { cat "$t/run.log" >&2; die "the kit failed on the fake driver (report: $t/report)"; }
 grep -q '^fake driver: ' "$t/report/report.txt" || die "report.txt does not say fake driver"
 python3 - "$t/report/report.json" <<'EOF' || die "report.json (above)"
@@ -65,7 +65,7 @@ EOF
 echo "gpu-kit-test: the kit ran in the FFmpeg-less root on the fake driver:"
 sed -n '3,/^$/p' "$t/report/report.txt" | sed '/^$/d'
 
-if inroot /kittest/kit/run.sh /kittest/report-nodriver >"$t/nodriver.log" 2>&1; then
+if inroot /work/kit/kit/run.sh /work/kit/report-nodriver >"$t/nodriver.log" 2>&1; then
   die "the kit passed with no CUDA driver"
 fi
 grep -q '^no CUDA device' "$t/report-nodriver/report.txt" || die "with no driver the report says: $(head -2 "$t/report-nodriver/report.txt")"

@@ -3,8 +3,10 @@
 # where make dist-test and make gpu-kit-test run the portable build: debootstrap's minbase
 # variant (glibc, coreutils, bash, tar, gzip, apt and little else), from the mirror this
 # machine's apt uses. It lives in build/dist/root-KEY (KEY: this script and the mirror) and
-# is reused while complete. The tests copy their files into ROOT/work and run there through
-# in-root.sh. Needs root (debootstrap, chroot) and debootstrap (scripts/setup.sh --dist).
+# is reused while complete. Each call checks that it holds no FFmpeg, x264, x265, dav1d or
+# CUDA library or program outside ROOT/work, where the tests copy their files (each test a
+# folder of its own) and run them through in-root.sh. Needs root (debootstrap, chroot) and
+# debootstrap (scripts/setup.sh --dist).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -14,7 +16,20 @@ command -v debootstrap >/dev/null || { echo "root.sh: debootstrap is not install
 read -r mirror suite keyring < <(bash "$repo/scripts/apt-sources.sh" mirror)
 key=$( { cat "$0"; echo "$mirror $suite"; } | sha256sum | cut -c1-12)
 root=$top/root-$key
+
+# check_clean: the root is what the tests say it is, a machine without FFmpeg and CUDA.
+check_clean() {
+  local found
+  found=$(find "$root" -path "$root/work" -prune -o \( -name 'libav*.so*' -o -name 'libsw*.so*' \
+    -o -name 'libx26[45]*' -o -name 'libdav1d*' -o -name 'libcuda*' -o -name 'libnvcuvid*' \
+    -o -name 'ffmpeg' -o -name 'ffprobe' \) -print)
+  if [ -n "$found" ]; then
+    echo "root.sh: $root is not free of FFmpeg and CUDA: $found" >&2
+    exit 1
+  fi
+}
 if [ -f "$root/.complete" ]; then
+  check_clean
   echo "$root"
   exit 0
 fi
@@ -30,6 +45,8 @@ if ! unshare --mount --propagation private debootstrap "${args[@]}" "$suite" "$r
   exit 1
 fi
 rm -rf "$root/var/cache/apt/archives"/*.deb
+mkdir -p "$root/work"
+check_clean
 touch "$root/.complete"
 find "$top" -maxdepth 1 -name 'root-*' ! -name "root-$key" -exec rm -rf {} +
 echo "$root"

