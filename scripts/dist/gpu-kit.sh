@@ -45,14 +45,15 @@ git ls-files -z '*testdata/*' | while IFS= read -r -d '' f; do
   cp "$f" "$stage/src/$f"
 done
 
-# The clip, made once for a given ffmpeg (x264's output depends on nothing else here).
+# The clip, made once for a given ffmpeg and these arguments (x264's output depends on
+# nothing else here), so that a rerun packs the same bytes.
 clip=$dist_top/kit-clip.mp4
-clipkey=$(sha256sum "$stage/bin/ffmpeg" | cut -c1-16)
+clipargs=(-f lavfi -i testsrc2=size=1920x1080:rate=30 -f lavfi -i sine=frequency=440:sample_rate=48000:duration=3
+  -map 0:v -map 1:a -frames:v 90 -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p
+  -c:a aac -b:a 128k -fflags +bitexact)
+clipkey=$( { sha256sum <"$stage/bin/ffmpeg"; echo "${clipargs[*]}"; } | sha256sum | cut -c1-16)
 if [ ! -f "$clip" ] || [ "$(cat "$clip.key" 2>/dev/null)" != "$clipkey" ]; then
-  nice "$stage/bin/ffmpeg" -hide_banner -nostdin -loglevel error -y \
-    -f lavfi -i testsrc2=size=1920x1080:rate=30 -f lavfi -i sine=frequency=440:sample_rate=48000:duration=3 \
-    -map 0:v -map 1:a -frames:v 90 -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p \
-    -c:a aac -b:a 128k -fflags +bitexact "$clip"
+  nice "$stage/bin/ffmpeg" -hide_banner -nostdin -loglevel error -y "${clipargs[@]}" "$clip"
   echo "$clipkey" >"$clip.key"
 fi
 cp "$clip" "$stage/clip.mp4"
