@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/trackink
 # The version `trackink version` prints: the tag, commits since it and the commit, as
 # git describe says it (v1.2.0-3-gd96db58-dirty, or the commit alone before the first tag).
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
 VERSION_LDFLAGS := -X trackink/cli.buildVersion=$(VERSION)
 DEMO_OUT ?= demo.mp4
 FAKECUDA := $(CURDIR)/bin/fakecuda
@@ -21,7 +21,7 @@ define fuzz
 endef
 
 .PHONY: all setup setup-cuda build test vet fmt-check goldens demo bench fuzz clean \
-	kernels-fatbin cuda-check cuda-fake kernels-asan build-cuda
+	kernels-fatbin cuda-check cuda-fake fakecuda kernels-asan build-cuda
 
 all: build
 
@@ -37,8 +37,9 @@ build: setup
 # The test suite: formatting, vet, every package's tests (goldens included, the CUDA kernels
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
 # the kernels and the cuda build, the CUDA device's host code against the fake driver, the
-# renderer's worker pool under the race detector, and a short fuzz of every parser.
-test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake
+# portable tarball and the GPU kit run in a root without FFmpeg (against the fake driver),
+# the renderer's worker pool under the race detector, and a short fuzz of every parser.
+test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake setup-test dist-test gpu-kit-test
 	$(GO) test -count=1 ./...
 	$(GO) test -tags faiss -count=1 ./knn
 	$(GO) test -race -count=1 ./render ./composite
@@ -79,11 +80,15 @@ cuda-check: kernels-fatbin
 # real host code (gorgonia.org/cu and our cgo) runs: every test in a cuda build (the CUDA
 # device's own among them, and a render whose frames stay in GPU memory, FFmpeg's CUDA device
 # and frames on the fake too), and the goldens through the CLI.
-cuda-fake: cuda-check
-	bash kernels/device/testdata/fakecuda/build.sh $(FAKECUDA)
+cuda-fake: cuda-check fakecuda
 	LD_LIBRARY_PATH=$(FAKECUDA) $(GO) test -tags cuda -count=1 ./...
 	$(GO) build -tags cuda -o $(FAKECUDA)/trackink .
 	LD_LIBRARY_PATH=$(FAKECUDA) $(FAKECUDA)/trackink golden --backend cuda --out $(FAKECUDA)/golden-failures
+
+# The fake driver library alone (kernels/device/testdata/fakecuda), for cuda-fake and the
+# portable build's tests.
+fakecuda: setup-cuda
+	bash kernels/device/testdata/fakecuda/build.sh $(FAKECUDA)
 
 build-cuda: kernels-fatbin
 	$(GO) build -tags cuda -ldflags "$(VERSION_LDFLAGS)" -o $(BIN) .
@@ -100,3 +105,34 @@ fuzz: setup
 
 clean:
 	rm -rf bin golden-failures kernels/kernels.fatbin
+
+# ---- The portable build and the GPU kit (scripts/dist/, docs/portable.md) ----
+# make dist writes dist/trackink-$(VERSION)-linux-amd64.tar.gz: trackink and trackink-cuda
+# with a static FFmpeg built from Debian's sources (cached in build/dist), for any x86-64
+# Linux with glibc >= 2.36. make gpu-kit writes dist/gpu-kit/, the one-command validation of
+# the CUDA path on a GPU machine. The -test targets run both in a minimal Debian root with
+# no FFmpeg (debootstrap; needs root), against the fake CUDA driver.
+
+.PHONY: setup-dist setup-test dist dist-test gpu-kit gpu-kit-test dist-clean
+
+setup-dist:
+	bash scripts/setup.sh --dist
+
+# setup.sh's apt entries, derived from the machine's own (scripts/apt-sources.sh).
+setup-test:
+	bash scripts/apt-sources_test.sh
+
+dist: setup-dist kernels-fatbin
+	VERSION=$(VERSION) bash scripts/dist/build.sh
+
+dist-test: dist fakecuda
+	bash scripts/dist/test.sh $(FAKECUDA)
+
+dist-clean:
+	rm -rf build dist
+
+gpu-kit: dist
+	VERSION=$(VERSION) bash scripts/dist/gpu-kit.sh
+
+gpu-kit-test: gpu-kit fakecuda
+	bash scripts/dist/kit-test.sh $(FAKECUDA)

@@ -41,6 +41,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "--backend auto renders on: cpu (%s)\n", r.Problem)
 	}
+	ff := video.FFmpeg()
+	fmt.Fprintf(stdout, "FFmpeg: %s\n", ff)
+	fmt.Fprintf(stdout, "FFmpeg configuration: %s\n", ff.Configuration)
 	fmt.Fprint(stdout, "FFmpeg codecs:")
 	for _, c := range video.Codecs() {
 		mark := "-"

@@ -2,17 +2,24 @@
 # setup.sh installs, idempotently, everything trackink's build and tests need on a fresh
 # Debian 12 (bookworm) machine: FFmpeg 5.1 development libraries, ffmpeg/ffprobe, FAISS with
 # its C API (built from Debian's own faiss source package, since libfaiss-dev ships no
-# libfaiss_c), and, with --cuda, Debian's CUDA 11.8 toolkit for the kernel compile checks.
-# Facts behind each step: ../shared/deps.md. Re-running it is cheap: each step checks first.
+# libfaiss_c), with --cuda Debian's CUDA 11.8 toolkit for the kernel compile checks, and with
+# --dist what the portable build (make dist: scripts/dist/) needs: deb-src entries for
+# FFmpeg's, x264's, x265's and dav1d's source packages, their build tools, and debootstrap.
+# The deb-src and non-free entries copy this machine's own Debian entries (mirror, suites,
+# keyring: scripts/apt-sources.sh). Facts behind each step: ../shared/deps.md. Re-running it
+# is cheap: each step checks first.
 set -euo pipefail
 
 want_cuda=0
+want_dist=0
 for arg in "$@"; do
   case "$arg" in
     --cuda) want_cuda=1 ;;
-    *) echo "setup.sh: unknown argument $arg (known: --cuda)" >&2; exit 2 ;;
+    --dist) want_dist=1 ;;
+    *) echo "setup.sh: unknown argument $arg (known: --cuda, --dist)" >&2; exit 2 ;;
   esac
 done
+here=$(cd "$(dirname "$0")" && pwd)
 
 if ! command -v go >/dev/null 2>&1; then
   echo "setup: Go is not installed; trackink needs Go 1.26 or newer (https://go.dev/dl)" >&2
@@ -24,9 +31,11 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 
 # apt_install retries once: Debian's apt can fail mid-way with "cannot access archive"
-# and a second run completes it (deps.md).
+# and a second run completes it (deps.md). Both wait up to 5 minutes for another apt or
+# dpkg to finish instead of failing at once.
 apt_install() {
-  $SUDO apt-get install -y --no-install-recommends "$@" || $SUDO apt-get install -y --no-install-recommends "$@"
+  local a=(apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends)
+  $SUDO "${a[@]}" "$@" || $SUDO "${a[@]}" "$@"
 }
 
 have_pkgs() {
@@ -35,9 +44,27 @@ have_pkgs() {
   done
 }
 
-updated=0
+updated=0 # apt-get update has run in this invocation
+stale=0   # this invocation changed the apt entries
 apt_update() {
-  if [ "$updated" -eq 0 ]; then $SUDO apt-get update -q; updated=1; fi
+  if [ "$updated" -eq 0 ]; then $SUDO apt-get -o DPkg::Lock::Timeout=300 update -q; updated=1; fi
+}
+
+# apt_entries KIND FILE writes scripts/apt-sources.sh's KIND entries (deb-src, non-free) to
+# FILE in /etc/apt/sources.list.d when they differ from what is there (an older setup.sh
+# wrote deb.debian.org whatever the machine used), and removes FILE when nothing is missing.
+apt_entries() {
+  local want=$1 file=/etc/apt/sources.list.d/$2 text
+  text=$(bash "$here/apt-sources.sh" "$want")
+  if [ -z "$text" ]; then
+    if [ -f "$file" ]; then $SUDO rm -f "$file"; updated=0; stale=1; fi
+    return
+  fi
+  if [ ! -f "$file" ] || [ "$(cat "$file")" != "$text" ]; then
+    printf '%s\n' "$text" | $SUDO tee "$file" >/dev/null
+    updated=0
+    stale=1
+  fi
 }
 
 base_pkgs=(pkg-config gcc g++ make ca-certificates
@@ -53,17 +80,7 @@ fi
 # FAISS C API: compile the c_api sources of Debian's faiss 1.7.3 into libfaiss_c.a.
 if [ ! -f /usr/local/lib/libfaiss_c.a ]; then
   echo "setup: building the FAISS C API (libfaiss_c.a) from Debian's faiss source"
-  src_list=/etc/apt/sources.list.d/trackink-src.sources
-  if [ ! -f "$src_list" ]; then
-    $SUDO tee "$src_list" >/dev/null <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-    updated=0
-  fi
+  apt_entries deb-src trackink-src.sources
   apt_update
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
@@ -84,18 +101,25 @@ fi
 
 if [ "$want_cuda" -eq 1 ] && ! command -v nvcc >/dev/null 2>&1; then
   echo "setup: installing Debian's CUDA 11.8 toolkit (non-free; about 1.6 GB)"
-  nf=/etc/apt/sources.list.d/trackink-nonfree.sources
-  if [ ! -f "$nf" ]; then
-    $SUDO tee "$nf" >/dev/null <<'NF'
-Types: deb
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: contrib non-free
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-NF
-    updated=0
-  fi
+  apt_entries non-free trackink-nonfree.sources
   apt_update
   apt_install nvidia-cuda-toolkit nvidia-cuda-dev libcuda1
+fi
+
+# The portable build: source packages (deb-src), their build tools, static zlib (FFmpeg) and
+# the static Fortran runtime that Debian's BLAS and LAPACK need when FAISS is linked
+# statically, and debootstrap for the FFmpeg-less root the tests run it in. apt-get source needs fresh deb-src indexes:
+# when the entries are new, apt_entries has asked for an update.
+dist_pkgs=(nasm cmake meson ninja-build debootstrap libgfortran-12-dev zlib1g-dev xz-utils)
+if [ "$want_dist" -eq 1 ]; then
+  apt_entries deb-src trackink-src.sources
+  if [ "$stale" -eq 1 ] || ! apt-get source --print-uris --only-source ffmpeg >/dev/null 2>&1; then
+    apt_update
+  fi
+  if ! have_pkgs "${dist_pkgs[@]}"; then
+    echo "setup: installing the portable build's tools (nasm, cmake, meson, debootstrap)"
+    apt_update
+    apt_install "${dist_pkgs[@]}"
+  fi
 fi
 echo "setup: ok"

@@ -56,7 +56,7 @@ func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 		args = append(args, "-threads:v", strconv.Itoa(opts.Threads))
 	}
 	args = append(args, ref)
-	cmd := exec.CommandContext(ctx, "ffmpeg", args...)
+	cmd := exec.CommandContext(ctx, ffmpegProgram(), args...)
 	out := &strings.Builder{}
 	cmd.Stderr = out
 	t0 := time.Now()

@@ -19,7 +19,7 @@ func Codecs() []Codec {
 	for _, name := range []string{"libx264", "libx265", "h264_nvenc", "hevc_nvenc"} {
 		out = append(out, Codec{Name: name, Encoder: true, Present: astiav.FindEncoderByName(name) != nil})
 	}
-	for _, name := range []string{"h264_cuvid", "hevc_cuvid"} {
+	for _, name := range []string{"libdav1d", "h264_cuvid", "hevc_cuvid"} {
 		out = append(out, Codec{Name: name, Present: astiav.FindDecoderByName(name) != nil})
 	}
 	return out

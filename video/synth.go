@@ -11,8 +11,9 @@ import (
 
 // Synthesize writes a test clip to path: w×h, frames frames at fps, FFmpeg's testsrc2 pattern
 // (moving shapes and a frame counter) in H.264 yuv420p, with a 440 Hz sine in AAC as long as
-// the video. The container follows path's extension. It runs the ffmpeg CLI, which trackink's
-// setup installs; the clip is for `trackink demo` and tests, not for the renderer itself.
+// the video. The container follows path's extension. It runs the ffmpeg program (see
+// ffmpegProgram: trackink's setup installs one, the portable build carries one); the clip is
+// for `trackink demo` and tests, not for the renderer itself.
 func Synthesize(path string, w, h, frames, fps int) error {
 	if w <= 0 || h <= 0 || frames <= 0 || fps <= 0 {
 		return fmt.Errorf("video: synthesize %dx%d, %d frames at %d fps: all must be positive", w, h, frames, fps)
@@ -28,7 +29,7 @@ func Synthesize(path string, w, h, frames, fps int) error {
 
 // runFFmpeg runs the ffmpeg CLI quietly and returns its error output on failure.
 func runFFmpeg(ctx context.Context, args ...string) error {
-	cmd := exec.CommandContext(ctx, "ffmpeg", append([]string{"-hide_banner", "-nostdin", "-loglevel", "error"}, args...)...)
+	cmd := exec.CommandContext(ctx, ffmpegProgram(), append([]string{"-hide_banner", "-nostdin", "-loglevel", "error"}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# gpu-kit.sh (make gpu-kit, after make dist) writes dist/gpu-kit/, everything a GPU machine
+# needs to validate trackink's CUDA path with one command, where nothing of ours and no Go
+# or FFmpeg is installed:
+#   run.sh          the one command (scripts/dist/kit/run.sh): run.sh REPORT_DIR
+#   README.md       how to copy and run it, what the report holds (docs/portable.md)
+#   payload.tar.gz  bin/: the portable trackink-cuda, ffmpeg, ffprobe (the tarball's);
+#                   src/: `go test -c -tags cuda` of every package that has CUDA tests, each in
+#                   its package's directory with that directory's other files (the fatbin),
+#                   and every testdata directory (the golden pictures among them), so the
+#                   tests find their files as in the repository; clip.mp4: 3 s of 1080p
+#                   H.264 with AAC audio, made by the portable ffmpeg.
+# The binaries are compressed (about 100 MB as they are) to keep the kit within 60 MiB;
+# run.sh unpacks them into a temporary directory. A rerun with nothing changed leaves the
+# kit as it is.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=env.sh
+. "$here/env.sh"
+cd "$dist_repo"
+limit=$((60 * 1024 * 1024))
+name=trackink-$dist_version-linux-amd64
+dist_stage=$dist_top/stage/$name
+[ -x "$dist_stage/trackink-cuda" ] || { echo "gpu-kit.sh: no portable build at $dist_stage: make dist" >&2; exit 1; }
+
+stage=$dist_top/kit-stage
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/src"
+cp "$dist_stage/trackink-cuda" "$dist_stage/ffmpeg" "$dist_stage/ffprobe" "$stage/bin/"
+
+# Packages with CUDA tests: those whose test files change under -tags cuda.
+fmt='{{.ImportPath}} {{.Dir}} {{join .TestGoFiles ","}} {{join .XTestGoFiles ","}}'
+mapfile -t pkgs < <(comm -13 <(go list -f "$fmt" ./... | sort) <(go list -tags cuda -f "$fmt" ./... | sort) | awk '{print $1 " " $2}')
+[ ${#pkgs[@]} -gt 0 ] || { echo "gpu-kit.sh: no package has CUDA tests" >&2; exit 1; }
+for p in "${pkgs[@]}"; do
+  read -r path dir <<<"$p"
+  rel=${dir#"$dist_repo"/}
+  mkdir -p "$stage/src/$rel"
+  find "$dir" -maxdepth 1 -type f ! -name '*.go' -exec cp {} "$stage/src/$rel/" \;
+  nice go test -c -tags cuda "${dist_goflags[@]}" -o "$stage/src/$rel/$(basename "$rel").test" "$path"
+  bash "$here/check-linkage.sh" --cuda "$stage/src/$rel/$(basename "$rel").test"
+done
+git ls-files -z '*testdata/*' | while IFS= read -r -d '' f; do
+  mkdir -p "$stage/src/$(dirname "$f")"
+  cp "$f" "$stage/src/$f"
+done
+
+# The clip, made once for a given ffmpeg and these arguments (x264's output depends on
+# nothing else here), so that a rerun packs the same bytes.
+clip=$dist_top/kit-clip.mp4
+clipargs=(-f lavfi -i testsrc2=size=1920x1080:rate=30 -f lavfi -i sine=frequency=440:sample_rate=48000:duration=3
+  -map 0:v -map 1:a -frames:v 90 -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p
+  -c:a aac -b:a 128k -fflags +bitexact)
+clipkey=$( { sha256sum <"$stage/bin/ffmpeg"; echo "${clipargs[*]}"; } | sha256sum | cut -c1-16)
+if [ ! -f "$clip" ] || [ "$(cat "$clip.key" 2>/dev/null)" != "$clipkey" ]; then
+  nice "$stage/bin/ffmpeg" -hide_banner -nostdin -loglevel error -y "${clipargs[@]}" "$clip"
+  echo "$clipkey" >"$clip.key"
+fi
+cp "$clip" "$stage/clip.mp4"
+echo "$dist_version" >"$stage/VERSION"
+
+kit=dist/gpu-kit
+sum=$( { (cd "$stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum); sha256sum "$here/kit/run.sh" docs/portable.md; } | sha256sum | cut -c1-64)
+stamp=$dist_top/kit.sha256
+if [ -f "$kit/payload.tar.gz" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; then
+  echo "gpu-kit.sh: $kit is up to date ($(du -sb "$kit" | cut -f1) bytes)"
+  exit 0
+fi
+rm -rf "$kit.tmp"
+mkdir -p "$kit.tmp"
+mtime=$(git log -1 --format=%ct 2>/dev/null || echo 0)
+tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -cf - . |
+  nice gzip -n -9 >"$kit.tmp/payload.tar.gz"
+install -m 0755 "$here/kit/run.sh" "$kit.tmp/run.sh"
+install -m 0644 docs/portable.md "$kit.tmp/README.md"
+size=$(du -sb "$kit.tmp" | cut -f1)
+if [ "$size" -gt "$limit" ]; then
+  rm -rf "$kit.tmp"
+  echo "gpu-kit.sh: the kit would be $size bytes, over 60 MiB" >&2
+  exit 1
+fi
+rm -rf "$kit"
+mv "$kit.tmp" "$kit"
+echo "$sum" >"$stamp"
+echo "gpu-kit.sh: wrote $kit ($size bytes; packages with CUDA tests: $(printf '%s ' "${pkgs[@]%% *}"))"

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# test.sh FAKECUDA_DIR (make dist-test) proves the portable tarball on a machine without
+# FFmpeg: it unpacks dist/trackink-*-linux-amd64.tar.gz in root.sh's minimal Debian root
+# (no FFmpeg, x264, x265, dav1d or CUDA library in it) and there
+#   - checks the binaries need nothing but glibc (and libcuda.so.1 for trackink-cuda);
+#   - trackink doctor names the FFmpeg it carries, linked in, and finds no CUDA driver;
+#   - trackink-cuda refuses to start without a libcuda.so.1, naming it;
+#   - trackink demo synthesises its 4K clip with the tarball's ffmpeg and renders it: the
+#     output has 60 H.264 frames at 3840x2160 and the AAC audio;
+#   - trackink-cuda renders every golden scene through the CUDA backend on the fake driver
+#     (FAKECUDA_DIR/libcuda.so.1, kernels/device/testdata/fakecuda) within tolerance.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+fake=${1:?usage: test.sh FAKECUDA_DIR}
+cd "$repo"
+die() { echo "dist-test: FAIL: $*" >&2; exit 1; }
+start=$(date +%s)
+
+tarballs=(dist/trackink-*-linux-amd64.tar.gz)
+[ ${#tarballs[@]} -eq 1 ] && [ -f "${tarballs[0]}" ] || die "want one dist/trackink-*-linux-amd64.tar.gz (make dist), found: ${tarballs[*]}"
+tarball=${tarballs[0]}
+name=$(basename "$tarball" .tar.gz)
+size=$(stat -c %s "$tarball")
+[ "$size" -lt 60000000 ] || die "$tarball is $size bytes, not under 60 MB"
+[ -f "$fake/libcuda.so.1" ] || die "no fake driver at $fake/libcuda.so.1"
+
+root=$(bash "$here/root.sh")
+work=$root/work/dist
+rm -rf "$work"
+mkdir -p "$work/fakecuda" "$work/goldens"
+cp "$tarball" "$work/"
+cp "$fake/libcuda.so.1" "$work/fakecuda/"
+cp goldens/testdata/*.png "$work/goldens/"
+scenes=$(find goldens/testdata -maxdepth 1 -name '*.png' | wc -l)
+inroot() { bash "$here/in-root.sh" "$root" "$@"; }
+
+inroot tar -C /work/dist -xzf "/work/dist/$name.tar.gz"
+want="README.md ffmpeg ffprobe licenses trackink trackink-cuda"
+got=$(ls "$work/$name" | tr '\n' ' ')
+[ "$got" = "$want " ] || die "the tarball holds $got, want $want"
+d=$work/$name
+bash "$here/check-linkage.sh" "$d/trackink" "$d/ffmpeg" "$d/ffprobe"
+bash "$here/check-linkage.sh" --cuda "$d/trackink-cuda"
+echo "dist-test: $tarball ($size bytes) unpacked in $root, which has no FFmpeg"
+
+in=/work/dist/$name
+inroot "$in/trackink" version >/dev/null
+ffver=$(inroot "$in/ffmpeg" -version | sed -n '1s/^ffmpeg version \([^ ]*\).*/\1/p')
+[ -n "$ffver" ] || die "the tarball's ffmpeg does not run there"
+doctor=$(inroot "$in/trackink" doctor)
+grep -qF "FFmpeg: $ffver, linked into this binary" <<<"$doctor" || die "doctor does not name the FFmpeg it carries ($ffver, linked in):
+$doctor"
+grep -q '^CUDA driver: none' <<<"$doctor" || die "doctor found a CUDA driver in a root with none: $doctor"
+echo "dist-test: trackink doctor: FFmpeg $ffver linked in, no CUDA driver"
+
+if out=$(inroot "$in/trackink-cuda" version 2>&1); then die "trackink-cuda started without libcuda.so.1: $out"; fi
+grep -q 'libcuda.so.1' <<<"$out" || die "trackink-cuda without a driver says: $out"
+echo "dist-test: trackink-cuda without a driver: $out"
+
+t0=$(date +%s)
+inroot "$in/trackink" demo -o /work/dist/demo.mp4 >/dev/null 2>"$work/demo.log" || { cat "$work/demo.log" >&2; die "trackink demo failed"; }
+streams=$(inroot "$in/ffprobe" -v error -count_frames -show_entries stream=codec_name,width,height,nb_read_frames -of csv=p=0 /work/dist/demo.mp4)
+[ "$(wc -l <<<"$streams")" -eq 2 ] && [ "$(head -1 <<<"$streams")" = h264,3840,2160,60 ] &&
+  [[ "$(tail -1 <<<"$streams")" == aac,* ]] || die "the demo's streams are: $streams (want h264 3840x2160 with 60 frames, then aac)"
+echo "dist-test: trackink demo: 60 frames of 3840x2160 H.264 and AAC audio in $(($(date +%s) - t0)) s"
+
+fakeenv=(env LD_LIBRARY_PATH=/work/dist/fakecuda)
+doctor=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" doctor)
+grep -q '^GPU 0: trackink fake CUDA driver' <<<"$doctor" && grep -q 'renders on: cuda' <<<"$doctor" ||
+  die "trackink-cuda doctor on the fake driver: $doctor"
+golden=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" golden --backend cuda --dir /work/dist/goldens --out /work/dist/golden-failures) ||
+  die "golden --backend cuda on the fake driver: $golden"
+grep -qx "$scenes golden scenes passed" <<<"$golden" || die "golden --backend cuda: $golden (want $scenes scenes passed)"
+echo "dist-test: trackink-cuda golden --backend cuda on the fake driver: $scenes scenes passed"
+echo "dist-test: ok in $(($(date +%s) - start)) s"
