@@ -7,6 +7,8 @@ BIN     := bin/trackink
 # The version `trackink version` prints: the tag, commits since it and the commit, as
 # git describe says it (v1.2.0-3-gd96db58-dirty, or the commit alone before the first tag).
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+# Expanded once: every target of one make run names the same version.
+VERSION := $(VERSION)
 VERSION_LDFLAGS := -X trackink/cli.buildVersion=$(VERSION)
 DEMO_OUT ?= demo.mp4
 FAKECUDA := $(CURDIR)/bin/fakecuda
