@@ -120,6 +120,7 @@ type decodeStage struct {
 	rep    *report
 
 	decoded          int
+	hwDecoded        int // of them, decoded on NVDEC (CUDA frames)
 	lastPts, lastDur int64
 }
 
@@ -203,6 +204,9 @@ func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, ou
 			continue
 		}
 		d.decoded++
+		if _, hw, _ := pixelFormatTraits(frame.PixelFormat()); hw {
+			d.hwDecoded++
+		}
 		info := readFrameInfo(frame)
 		if info.damaged {
 			d.rep.damage(fmt.Sprintf("frame %d (pts %s, byte %d) decoded with errors", d.decoded, d.ptsTime(info.pts), info.pos))

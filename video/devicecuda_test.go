@@ -63,6 +63,12 @@ func TestDeviceFramesCUDA(t *testing.T) {
 			if st.HWAccel != "cuda" || st.DeviceOverlay != clipFrames || st.Frames != clipFrames {
 				t.Errorf("hwaccel %s, %d frames drawn in GPU memory, %d encoded; want cuda, %d, %d", st.HWAccel, st.DeviceOverlay, st.Frames, clipFrames, clipFrames)
 			}
+			// NVDEC decodes the whole stream or, where it cannot start (the fake driver has
+			// no libnvcuvid), none of it.
+			if st.NVDECFrames != 0 && st.NVDECFrames != clipFrames {
+				t.Errorf("%d of %d frames decoded on NVDEC", st.NVDECFrames, clipFrames)
+			}
+			t.Logf("%d of %d frames decoded on NVDEC", st.NVDECFrames, clipFrames)
 			for _, i := range []int{0, clipFrames / 2, clipFrames - 1} {
 				checkRect(t, in, out, i, true)
 			}

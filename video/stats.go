@@ -15,6 +15,7 @@ type Stats struct {
 	Encoder                      string   // encoder actually used, e.g. "libx264"
 	HWAccel                      string   // "cuda" or "none"
 	DeviceOverlay                int      // frames the overlay drew in GPU memory (Options.DeviceFrames)
+	NVDECFrames                  int      // frames decoded on NVDEC (HWAccel cuda; the rest fell back to software)
 	Width, Height                int      // of the video
 	PixelFormat                  string   // decoded format, before any conversion
 	Color                        string   // matrix/range the overlay was composited with
@@ -43,6 +44,7 @@ type StatsJSON struct {
 	Encoder     string     `json:"encoder"`
 	HWAccel     string     `json:"hwaccel"`
 	OnDevice    int        `json:"device_overlay_frames"`
+	NVDEC       int        `json:"nvdec_frames"`
 	Width       int        `json:"width"`
 	Height      int        `json:"height"`
 	PixelFormat string     `json:"pixel_format"`
@@ -68,6 +70,6 @@ func (s Stats) JSON() StatsJSON {
 	return StatsJSON{
 		s.Input, s.Output, s.Frames, s.Overlaid, s.Wall.Seconds(), s.FPS,
 		StageTimes{s.Decode.Seconds(), s.Overlay.Seconds(), s.Encode.Seconds(), s.Mux.Seconds()},
-		s.Encoder, s.HWAccel, s.DeviceOverlay, s.Width, s.Height, s.PixelFormat, s.Color, warnings, s.PeakRSS,
+		s.Encoder, s.HWAccel, s.DeviceOverlay, s.NVDECFrames, s.Width, s.Height, s.PixelFormat, s.Color, warnings, s.PeakRSS,
 	}
 }

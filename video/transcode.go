@@ -169,7 +169,7 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	}
 	err = p.run(ctx)
 	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
-	stats.Overlaid, stats.DeviceOverlay = p.draw.overlaid, p.draw.onDevice
+	stats.Overlaid, stats.DeviceOverlay, stats.NVDECFrames = p.draw.overlaid, p.draw.onDevice, p.decode.hwDecoded
 	stats.Frames = p.mux.frames
 	switch {
 	case err == nil && stats.Frames == 0 && rep.damaged > 0:

@@ -116,22 +116,22 @@ cp dav1d/COPYING "$prefix/share/licenses/dav1d.COPYING"
 # MPEG-4 Part 2, MPEG-2, MJPEG in MP4/MOV/Matroska/WebM/MPEG-TS/AVI or raw streams; output
 # MP4/MOV/Matroska with libx264, libx265 or NVENC; audio and other streams copied), what the
 # ffmpeg program needs around it, and what the tests and the demo ask of the ffmpeg program
-# (testsrc2 and sine through lavfi, AAC and PCM audio, raw video, the select filter,
-# framemd5). NVDEC is the nvdec hwaccel of FFmpeg's own decoders, which trackink uses. zlib:
+# (testsrc, testsrc2 and sine through lavfi, AAC and PCM audio, raw video and FFV1 (lossless
+# clips), the select and copy filters, MPEG-TS output, framemd5). NVDEC is the nvdec hwaccel of FFmpeg's own decoders, which trackink uses. zlib:
 # Matroska tracks stored compressed (mkvmerge does that to subtitles) and compressed MOV headers.
 list() { local IFS=,; echo "$*"; }
 demuxers=(mov matroska mpegts avi h264 hevc ivf mjpeg m4v mpegvideo)
-decoders=(h264 hevc vp9 libdav1d mpeg4 mpeg2video mpeg1video mjpeg rawvideo h264_cuvid hevc_cuvid
+decoders=(h264 hevc vp9 libdav1d mpeg4 mpeg2video mpeg1video mjpeg rawvideo ffv1 h264_cuvid hevc_cuvid
   aac pcm_s16le)
 parsers=(h264 hevc vp9 av1 mpeg4video mpegvideo mjpeg aac aac_latm ac3 mpegaudio opus vorbis flac dca)
 bsfs=(h264_mp4toannexb hevc_mp4toannexb aac_adtstoasc vp9_superframe_split extract_extradata null)
-encoders=(libx264 libx265 h264_nvenc hevc_nvenc aac pcm_s16le rawvideo)
-muxers=(mp4 mov ipod matroska framemd5 rawvideo null)
+encoders=(libx264 libx265 h264_nvenc hevc_nvenc aac pcm_s16le rawvideo ffv1)
+muxers=(mp4 mov ipod matroska mpegts framemd5 rawvideo null)
 hwaccels=(h264_nvdec hevc_nvdec vp9_nvdec mpeg4_nvdec mpeg2_nvdec mpeg1_nvdec mjpeg_nvdec)
 # The ffmpeg program inserts scale, format, aresample, aformat, trim, atrim, null, anull
 # and (autorotate) transpose, hflip, vflip by itself.
-filters=(testsrc2 sine select fps scale format aformat aresample trim atrim null anull
-  transpose hflip vflip)
+filters=(testsrc testsrc2 sine select fps scale format aformat aresample trim atrim null anull
+  copy transpose hflip vflip)
 # The Debian revision goes into FFmpeg's version string (as Debian's own build does it).
 revision=$(awk '/^Version:/ {print $2}' ffmpeg_*.dsc)
 revision=${revision##*-}

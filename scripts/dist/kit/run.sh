@@ -65,7 +65,7 @@ step() {
   shift 2
   n=$((n + 1))
   local log
-  log=$report/logs/$(printf '%02d' "$n")-$name.log
+  log=$report/logs/$(printf '%02d' "$n")-${name//\//-}.log # a package path names a file
   printf '[%02d] %-22s ' "$n" "$name"
   local t0 t1 rc detail=""
   t0=$(date +%s.%N)
@@ -158,9 +158,9 @@ render_check() {
   [ -s "$s" ] || { echo "no stats written"; return 1; }
   frames=$(field "$s" frames) dev=$(field "$s" device_overlay_frames)
   enc=$(field "$s" encoder) hw=$(field "$s" hwaccel)
-  # FFmpeg says so when NVDEC cannot start (no libnvcuvid: the fake driver); trackink then
-  # decodes in software and uploads each frame, which is still --hwaccel cuda.
-  if grep -q 'Failed setup for format cuda' "$1"; then nvdec="no (decoded in software, uploaded)"; fi
+  # Where NVDEC cannot start (no libnvcuvid: the fake driver) trackink decodes in software
+  # and uploads each frame, which is still --hwaccel cuda; nvdec_frames counts the others.
+  if [ "$(field "$s" nvdec_frames)" != "$frames" ]; then nvdec="no ($(field "$s" nvdec_frames) of $frames frames; the rest decoded in software, uploaded)"; fi
   echo "$frames frames, $dev drawn in GPU memory, NVDEC $nvdec, encoder $enc"
   [ -n "$frames" ] && [ "$frames" -gt 0 ] && [ "$dev" = "$frames" ] && [ "$hw" = cuda ] &&
     { [ "$nvdec" = yes ] || [ "$driver" = fake ]; }
