@@ -208,7 +208,7 @@ func (o Options) Validate() error {
 	case o.Lossless && isNVENC(enc):
 		return field.Errorf("video.Options.Lossless", o.Lossless, "is for libx264 and libx265, not %s", enc)
 	case o.Lossless && (o.CRF > 0 || o.Bitrate > 0):
-		return field.Errorf("video.Options.Lossless", o.Lossless, "leaves no quality to choose: give no --crf or --bitrate with it")
+		return field.Errorf("video.Options.Lossless", o.Lossless, "codes exactly, so it takes no CRF or bitrate")
 	case o.Bitrate < 0:
 		return field.Errorf("video.Options.Bitrate", o.Bitrate, "must not be negative")
 	case o.Threads < 0:
