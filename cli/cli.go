@@ -1,6 +1,7 @@
 // Package cli is trackink's command line: one file per command (render, join, golden,
-// bench, demo, doctor, tracks, version), each turning its flags into the options of the library packages
-// that do the work, and mapping their errors to messages and exit statuses.
+// bench, demo, doctor, tracks, version), each turning its flags into the options of the
+// library packages that do the work, and mapping their errors to messages and exit
+// statuses.
 //
 // One frame of `trackink render -i in.mp4 --tracks t.txt -o out.mp4`, by package:
 // video decodes it (video.Transcode); scene holds what is tracked in it (scene.Tracks);
