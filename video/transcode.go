@@ -180,7 +180,7 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	err = p.run(ctx)
 	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
 	stats.Overlaid, stats.DeviceOverlay, stats.NVDECFrames = p.draw.overlaid, p.draw.onDevice, p.decode.hwDecoded
-	stats.Frames = p.mux.frames
+	stats.Frames, stats.Decoded = p.mux.frames, p.decode.decoded
 	switch {
 	case err == nil && stats.Frames == 0 && rep.damaged > 0:
 		err = fmt.Errorf("video: no frame of %s could be decoded; see warnings", opts.Input)
@@ -189,7 +189,7 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	case err == nil && stats.Frames == 0:
 		err = fmt.Errorf("%w: nothing lies %s; the video has %s", ErrNothingToRender, describeRange(opts.Start, opts.End), p.decode.length())
 	case err == nil && seg != nil && stats.Frames != seg.Frames():
-		err = fmt.Errorf("video: segment %d of %d: %d frames of frames %d to %d decoded, want %d (a damaged input renders only whole)",
+		err = fmt.Errorf("video: segment %d of %d: %d frames of frames %d to %d decoded, want %d (is the input damaged? render it whole)",
 			seg.Index, seg.Count, stats.Frames, seg.SegFirst, seg.SegLast, seg.Frames())
 	case err == nil && seg != nil:
 		err = seg.record(opts, enc, p.encode.lastPts, p.encode.lastDur).write(out)

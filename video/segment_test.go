@@ -1,0 +1,253 @@
+package video
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"trackink/composite"
+	"trackink/internal/mediatest"
+)
+
+// segmentSourceFrames is the length of segmentSource's clips; their keyframes are frames 1,
+// 13, 25, 37 and 49.
+const segmentSourceFrames = 60
+
+// segmentSource writes a test source of kind: "mp4" is H.264 with B-frames and a keyframe
+// every 12 frames, at a variable frame rate (30 fps, then 20 from frame 21, then 25 from
+// frame 41) in a 90 kHz time base, with AAC audio; "mkv" and "ts" are the same remuxed
+// (MPEG-TS has no index: its seeks land late); "hevc" is x265 with open GOPs, its keyframes
+// CRA pictures with leading pictures that need the GOP before.
+func segmentSource(t *testing.T, kind string) string {
+	t.Helper()
+	dir := t.TempDir()
+	mp4 := filepath.Join(dir, "src.mp4")
+	video := []string{"-c:v", "libx264", "-preset", "veryfast", "-g", "12", "-keyint_min", "12"}
+	if kind == "hevc" {
+		video = []string{"-c:v", "libx265", "-x265-params", "log-level=error:keyint=12:min-keyint=12:open-gop=1"}
+	}
+	args := []string{"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+		"-filter:v", "settb=1/90000,setpts='if(lt(N,20), N*3000, if(lt(N,40), 60000+(N-20)*4500, 150000+(N-40)*3600))'",
+		"-frames:v", fmt.Sprint(segmentSourceFrames), "-pix_fmt", "yuv420p", "-fps_mode", "passthrough", "-enc_time_base", "1/90000",
+		"-video_track_timescale", "90000", "-c:a", "aac", "-b:a", "64k", "-t", "2.5"}
+	if err := runFFmpeg(t.Context(), append(append(args, video...), "-y", mp4)...); err != nil {
+		t.Fatal(err)
+	}
+	if kind == "mp4" || kind == "hevc" {
+		return mp4
+	}
+	remuxed := filepath.Join(dir, "src."+kind)
+	if err := runFFmpeg(t.Context(), "-i", mp4, "-c", "copy", "-y", remuxed); err != nil {
+		t.Fatal(err)
+	}
+	return remuxed
+}
+
+// paintNumber is the tests' DrawFunc: it writes n's bits into the top-left 64×8 pixels of
+// the picture (white for 1, black for 0), so that a frame numbered wrongly looks otherwise.
+func paintNumber(n int, dst composite.Surface) error {
+	f, ok := dst.(*composite.YUV420P)
+	if !ok {
+		return fmt.Errorf("paintNumber: a %T", dst)
+	}
+	for y := range 8 {
+		for x := range 64 {
+			v := byte(16)
+			if n>>(x/8)&1 == 1 {
+				v = 235
+			}
+			f.Y[y*f.StrideY+x] = v
+		}
+	}
+	return nil
+}
+
+// renderSegments renders o in count segments into a new directory with paintNumber and
+// returns the segment files in order and each render's Stats.
+func renderSegments(t *testing.T, o Options, count int) ([]string, []Stats) {
+	t.Helper()
+	dir := t.TempDir()
+	var files []string
+	var stats []Stats
+	for i := range count {
+		plan, err := PlanSegment(o, i, count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		so := o
+		so.Segment, so.Output = plan, filepath.Join(dir, SegmentName(o.Input, i, count))
+		st, err := Transcode(t.Context(), so, paintNumber)
+		if err != nil {
+			t.Fatalf("segment %d of %d: %v", i, count, err)
+		}
+		files, stats = append(files, so.Output), append(stats, st)
+	}
+	return files, stats
+}
+
+// join joins segments of source into a new .mp4.
+func join(t *testing.T, source string, segments []string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "joined.mp4")
+	if _, err := Join(t.Context(), JoinOptions{Source: source, Segments: segments, Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// The segments of a render, joined, are the whole render, for every kind of source: the
+// decoded frames (pixels, with each frame's number painted in, and timestamps) and the
+// audio packets. Each segment on its own decodes to its pictures of the whole render (it
+// starts with an IDR). Segments after the first decode from the keyframe before their first
+// frame, not from the start, except from MPEG-TS, whose seeks land late: they say so and
+// decode from the start.
+func TestSegmentsJoinToTheWholeRender(t *testing.T) {
+	for _, kind := range []string{"mp4", "mkv", "ts", "hevc"} {
+		t.Run(kind, func(t *testing.T) {
+			src := segmentSource(t, kind)
+			var logged []string
+			o := Options{Input: src, Output: filepath.Join(t.TempDir(), "whole.mp4"), Lossless: true,
+				Log: func(l string) { logged = append(logged, l) }}
+			if _, err := Transcode(t.Context(), o, paintNumber); err != nil {
+				t.Fatal(err)
+			}
+			whole := mediatest.Frames(t, o.Output)
+			if len(whole) != segmentSourceFrames {
+				t.Fatalf("the whole render has %d frames, want %d", len(whole), segmentSourceFrames)
+			}
+			segs, stats := renderSegments(t, o, 4)
+			joined := join(t, src, segs)
+			if got := mediatest.Frames(t, joined); !slices.Equal(got, whole) {
+				t.Errorf("the joined frames differ from the whole render's:\n%s", firstDifference(whole, got))
+			}
+			if a, b := mediatest.Packets(t, o.Output, "0:a"), mediatest.Packets(t, joined, "0:a"); !slices.Equal(a, b) {
+				t.Errorf("the joined audio differs from the whole render's:\n%s", firstDifference(a, b))
+			}
+			first := 1
+			for i, seg := range segs {
+				n := stats[i].Frames
+				// Its pictures: frame durations in framemd5 are the ffmpeg CLI's guesses from a
+				// stream's frame rate, which a part of a variable-rate video has otherwise.
+				want := mediatest.Pictures(whole[first-1 : first-1+n])
+				if got := mediatest.Pictures(mediatest.Frames(t, seg)); !slices.Equal(got, want) {
+					t.Errorf("segment %d on its own:\n%s", i, firstDifference(want, got))
+				}
+				fromStart := first - 1 + n
+				if kind != "ts" && i > 0 && stats[i].Decoded >= fromStart {
+					t.Errorf("segment %d decoded %d frames for frames %d to %d: it did not start at a keyframe before them", i, stats[i].Decoded, first, first+n-1)
+				}
+				first += n
+			}
+			if fellBack := slices.ContainsFunc(logged, func(l string) bool { return strings.Contains(l, "decoding from the start") }); fellBack != (kind == "ts") {
+				t.Errorf("fell back to decoding from the start: %t, want %t (log: %q)", fellBack, kind == "ts", logged)
+			}
+		})
+	}
+}
+
+// firstDifference says where two lists of framemd5 lines first differ.
+func firstDifference(want, got []string) string {
+	for i := range min(len(want), len(got)) {
+		if want[i] != got[i] {
+			return fmt.Sprintf("line %d: want %q\n         got  %q", i+1, want[i], got[i])
+		}
+	}
+	return fmt.Sprintf("want %d lines, got %d", len(want), len(got))
+}
+
+// PlanSegment cuts what Start and End select, as a whole render selects it, into ranges as
+// even as whole frames allow.
+func TestPlanSegment(t *testing.T) {
+	src := segmentSource(t, "mp4")
+	for _, tc := range []struct {
+		start, end  string
+		first, last int // frames 21 to 40 are at 20 fps: pts 60000 + (v−21)·4500 of 1/90000
+	}{
+		{"", "", 1, 60},
+		{"7", "50", 7, 50},
+		{"1s", "", 28, 60},   // the first frame at or after 1 s (pts 90000): frame 28, pts 91500
+		{"7", "1.5s", 7, 37}, // the last before 1.5 s (pts 135000): frame 37, pts 132000
+	} {
+		start, _ := ParsePosition(tc.start)
+		end, _ := ParsePosition(tc.end)
+		o := Options{Input: src, Output: "x.mp4", Start: start, End: end}
+		for _, count := range []int{1, 3, 7} {
+			next := tc.first
+			for i := range count {
+				p, err := PlanSegment(o, i, count)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := tc.last - tc.first + 1
+				if p.First != tc.first || p.Last != tc.last || p.SegFirst != next || p.Frames() < n/count || p.Frames() > n/count+1 {
+					t.Errorf("start %q end %q, segment %d of %d: render %d..%d, segment %d..%d; want render %d..%d, segment from %d, %d or %d frames",
+						tc.start, tc.end, i, count, p.First, p.Last, p.SegFirst, p.SegLast, tc.first, tc.last, next, n/count, n/count+1)
+				}
+				next = p.SegLast + 1
+			}
+			if next != tc.last+1 {
+				t.Errorf("start %q end %q, %d segments end at frame %d, want %d", tc.start, tc.end, count, next-1, tc.last)
+			}
+		}
+	}
+	if _, err := PlanSegment(Options{Input: src, Output: "x.mp4", Start: Position{Frame: 55}}, 0, 7); !errors.Is(err, ErrSegmentCount) {
+		t.Errorf("7 segments of 6 frames: %v, want ErrSegmentCount", err)
+	}
+	raw := filepath.Join(t.TempDir(), "raw.h264")
+	if err := runFFmpeg(t.Context(), "-i", src, "-map", "0:v", "-c", "copy", "-y", raw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PlanSegment(Options{Input: raw, Output: "x.mp4"}, 0, 2); !errors.Is(err, ErrUnsegmentable) || !strings.Contains(err.Error(), "no presentation timestamp") {
+		t.Errorf("raw H.264: %v, want ErrUnsegmentable, no presentation timestamp", err)
+	}
+}
+
+// Join refuses, before writing anything, what is not every segment of one render once: a
+// missing segment, one given twice, one of a render with other options, one of a render cut
+// into another count, a file that is no segment, segments of another source; and an output
+// that is one of the segments.
+func TestJoinRefuses(t *testing.T) {
+	src := segmentSource(t, "mp4")
+	o := Options{Input: src, Output: "x.mp4", Preset: "ultrafast"}
+	segs, _ := renderSegments(t, o, 3)
+	otherCRF := o
+	otherCRF.CRF = 30
+	foreign, _ := renderSegments(t, otherCRF, 3)
+	fourths, _ := renderSegments(t, o, 4)
+	otherSource := segmentSource(t, "mkv")
+	out := filepath.Join(t.TempDir(), "out.mp4")
+	for _, tc := range []struct {
+		name     string
+		source   string
+		segments []string
+		output   string
+		says     string
+	}{
+		{"missing", src, []string{segs[0], segs[2]}, out, "segment 1 of 3 is missing (src.seg-0001-of-0003.mp4)"},
+		{"twice", src, []string{segs[0], segs[1], segs[1], segs[2]}, out, "duplicate segment 1 of 3"},
+		{"other options", src, []string{segs[0], foreign[1], segs[2]}, out, "foreign segment"},
+		{"other count", src, []string{segs[0], segs[1], fourths[3]}, out, "segments of two renders cut differently"},
+		{"no segment", src, []string{segs[0], src, segs[2]}, out, "not a trackink segment"},
+		{"other source", otherSource, segs, out, "were not rendered from"},
+		{"output is a segment", src, segs, segs[1], "is one of the segments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Join(context.Background(), JoinOptions{Source: tc.source, Segments: tc.segments, Output: tc.output, Overwrite: true})
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("Join: %v, want an error saying %q", err, tc.says)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("a refused join wrote its output")
+			}
+			entries, _ := os.ReadDir(filepath.Dir(out))
+			if len(entries) > 0 {
+				t.Errorf("a refused join left %s", entries[0].Name())
+			}
+		})
+	}
+}
