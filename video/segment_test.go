@@ -14,40 +14,6 @@ import (
 	"trackink/internal/mediatest"
 )
 
-// segmentSourceFrames is the length of segmentSource's clips; their keyframes are frames 1,
-// 13, 25, 37 and 49.
-const segmentSourceFrames = 60
-
-// segmentSource writes a test source of kind: "mp4" is H.264 with B-frames and a keyframe
-// every 12 frames, at a variable frame rate (30 fps, then 20 from frame 21, then 25 from
-// frame 41) in a 90 kHz time base, with AAC audio; "mkv" and "ts" are the same remuxed
-// (MPEG-TS has no index: its seeks land late); "hevc" is x265 with open GOPs, its keyframes
-// CRA pictures with leading pictures that need the GOP before.
-func segmentSource(t *testing.T, kind string) string {
-	t.Helper()
-	dir := t.TempDir()
-	mp4 := filepath.Join(dir, "src.mp4")
-	video := []string{"-c:v", "libx264", "-preset", "veryfast", "-g", "12", "-keyint_min", "12"}
-	if kind == "hevc" {
-		video = []string{"-c:v", "libx265", "-x265-params", "log-level=error:keyint=12:min-keyint=12:open-gop=1"}
-	}
-	args := []string{"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-		"-filter:v", "settb=1/90000,setpts='if(lt(N,20), N*3000, if(lt(N,40), 60000+(N-20)*4500, 150000+(N-40)*3600))'",
-		"-frames:v", fmt.Sprint(segmentSourceFrames), "-pix_fmt", "yuv420p", "-fps_mode", "passthrough", "-enc_time_base", "1/90000",
-		"-video_track_timescale", "90000", "-c:a", "aac", "-b:a", "64k", "-t", "2.5"}
-	if err := runFFmpeg(t.Context(), append(append(args, video...), "-y", mp4)...); err != nil {
-		t.Fatal(err)
-	}
-	if kind == "mp4" || kind == "hevc" {
-		return mp4
-	}
-	remuxed := filepath.Join(dir, "src."+kind)
-	if err := runFFmpeg(t.Context(), "-i", mp4, "-c", "copy", "-y", remuxed); err != nil {
-		t.Fatal(err)
-	}
-	return remuxed
-}
-
 // paintNumber is the tests' DrawFunc: it writes n's bits into the top-left 64×8 pixels of
 // the picture (white for 1, black for 0), so that a frame numbered wrongly looks otherwise.
 func paintNumber(n int, dst composite.Surface) error {
@@ -109,7 +75,7 @@ func join(t *testing.T, source string, segments []string) string {
 func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 	for _, kind := range []string{"mp4", "mkv", "ts", "hevc"} {
 		t.Run(kind, func(t *testing.T) {
-			src := segmentSource(t, kind)
+			src := mediatest.Clip(t, kind)
 			var logged []string
 			o := Options{Input: src, Output: filepath.Join(t.TempDir(), "whole.mp4"), Lossless: true,
 				Log: func(l string) { logged = append(logged, l) }}
@@ -117,8 +83,8 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 				t.Fatal(err)
 			}
 			whole := mediatest.Frames(t, o.Output)
-			if len(whole) != segmentSourceFrames {
-				t.Fatalf("the whole render has %d frames, want %d", len(whole), segmentSourceFrames)
+			if len(whole) != mediatest.ClipFrames {
+				t.Fatalf("the whole render has %d frames, want %d", len(whole), mediatest.ClipFrames)
 			}
 			segs, stats := renderSegments(t, o, 4)
 			joined := join(t, src, segs)
@@ -163,7 +129,7 @@ func firstDifference(want, got []string) string {
 // PlanSegment cuts what Start and End select, as a whole render selects it, into ranges as
 // even as whole frames allow.
 func TestPlanSegment(t *testing.T) {
-	src := segmentSource(t, "mp4")
+	src := mediatest.Clip(t, "mp4")
 	for _, tc := range []struct {
 		start, end  string
 		first, last int // frames 21 to 40 are at 20 fps: pts 60000 + (v−21)·4500 of 1/90000
@@ -212,14 +178,14 @@ func TestPlanSegment(t *testing.T) {
 // into another count, a file that is no segment, segments of another source; and an output
 // that is one of the segments.
 func TestJoinRefuses(t *testing.T) {
-	src := segmentSource(t, "mp4")
+	src := mediatest.Clip(t, "mp4")
 	o := Options{Input: src, Output: "x.mp4", Preset: "ultrafast"}
 	segs, _ := renderSegments(t, o, 3)
 	otherCRF := o
 	otherCRF.CRF = 30
 	foreign, _ := renderSegments(t, otherCRF, 3)
 	fourths, _ := renderSegments(t, o, 4)
-	otherSource := segmentSource(t, "mkv")
+	otherSource := mediatest.Clip(t, "mkv")
 	out := filepath.Join(t.TempDir(), "out.mp4")
 	for _, tc := range []struct {
 		name     string

@@ -1,15 +1,56 @@
-// Package mediatest hashes what a video file holds, frame by frame and packet by packet, with
-// the ffmpeg CLI (ffmpeg's framemd5 muxer), so that tests can compare two files the way a
-// user would: the decoded pictures and their timestamps, the copied packets. It is test
-// tooling, imported by tests only.
+// Package mediatest makes test clips and hashes what a video file holds, frame by frame and
+// packet by packet, with the ffmpeg CLI (ffmpeg's framemd5 muxer), so that tests can compare
+// two files the way a user would: the decoded pictures and their timestamps, the copied
+// packets. It is test tooling, imported by tests only.
 package mediatest
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// ClipFrames is the length of Clip's clips; their keyframes are frames 1, 13, 25, 37 and 49.
+const ClipFrames = 60
+
+// Clip writes a 320×240 test clip of kind into a new directory and returns its path: "mp4"
+// is H.264 with B-frames and a keyframe every 12 frames, at a variable frame rate (30 fps,
+// then 20 from frame 21, then 25 from frame 41) in a 90 kHz time base, with AAC audio;
+// "mkv" and "ts" are the same remuxed (MPEG-TS has no index: its seeks land late); "hevc"
+// is x265 with open GOPs, its keyframes CRA pictures with leading pictures that need the
+// GOP before. (The clips of docs/segments/experiment.sh, shorter.)
+func Clip(tb testing.TB, kind string) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	mp4 := filepath.Join(dir, "src.mp4")
+	video := []string{"-c:v", "libx264", "-preset", "veryfast", "-g", "12", "-keyint_min", "12"}
+	if kind == "hevc" {
+		video = []string{"-c:v", "libx265", "-x265-params", "log-level=error:keyint=12:min-keyint=12:open-gop=1"}
+	}
+	args := []string{"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+		"-filter:v", "settb=1/90000,setpts='if(lt(N,20), N*3000, if(lt(N,40), 60000+(N-20)*4500, 150000+(N-40)*3600))'",
+		"-frames:v", fmt.Sprint(ClipFrames), "-pix_fmt", "yuv420p", "-fps_mode", "passthrough", "-enc_time_base", "1/90000",
+		"-video_track_timescale", "90000", "-c:a", "aac", "-b:a", "64k", "-t", "2.5"}
+	ffmpeg(tb, append(append(args, video...), mp4)...)
+	if kind == "mp4" || kind == "hevc" {
+		return mp4
+	}
+	remuxed := filepath.Join(dir, "src."+kind)
+	ffmpeg(tb, "-i", mp4, "-c", "copy", remuxed)
+	return remuxed
+}
+
+// ffmpeg runs the ffmpeg CLI with args, failing the test on an error.
+func ffmpeg(tb testing.TB, args ...string) {
+	tb.Helper()
+	out, err := exec.Command("ffmpeg", append([]string{"-hide_banner", "-nostdin", "-v", "error", "-y"}, args...)...).CombinedOutput()
+	if err != nil {
+		tb.Fatalf("ffmpeg %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+}
 
 // Frames decodes the first video stream of path and returns one line per frame, in
 // presentation order: "stream, dts, pts, duration, size, md5" of the decoded picture, its
