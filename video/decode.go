@@ -180,6 +180,12 @@ func (d *decodeStage) run(ctx context.Context, out chan<- item, mux chan<- *asti
 		if pkt.Flags().Has(astiav.PacketFlagCorrupt) {
 			d.rep.damage(fmt.Sprintf("corrupt video packet at %s", d.packetPlace(pkt)))
 		}
+		if d.seg != nil {
+			// A frame before the segment's first is decoded only for the frames that refer
+			// to it: one that none refers to need not be (a third of a segment's extra
+			// decoding, with x264's B-frames).
+			skipNonReference(d.dec.cc, pkt.Pts() < d.seg.firstPts())
+		}
 		err = d.dec.cc.SendPacket(pkt)
 		place := d.packetPlace(pkt)
 		pkt.Unref()

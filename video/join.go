@@ -150,7 +150,9 @@ func openSegments(source string, paths []string) ([]*segmentFile, error) {
 		return nil, err
 	}
 	for _, p := range paths {
-		in, err := openInput(p, 1)
+		// As their headers describe them: the codec parameter bytes included, which is
+		// what sameVideo compares. The first in order is probed below.
+		in, err := openInputProbed(p, 1, false)
 		if err != nil {
 			return fail(fmt.Errorf("segment %s: %w", p, err))
 		}
@@ -195,22 +197,27 @@ func openSegments(source string, paths []string) ([]*segmentFile, error) {
 	if last := segs[len(segs)-1].rec; last.Frames[1] != last.Render[1] {
 		return fail(fmt.Errorf("video: the last segment ends at frame %d, the render at %d", last.Frames[1], last.Render[1]))
 	}
+	// Its parameters become the output's: all of them, the pixel format among them, which
+	// only decoding tells.
+	if err := first.in.fc.FindStreamInfo(nil); err != nil {
+		return fail(fmt.Errorf("video: reading stream info of %s: %w", first.path, err))
+	}
 	return segs, nil
 }
 
 // sameVideo checks that segment s's one stream is video coded as segment ref's: the same
-// codec, size and pixel format and the same codec parameter bytes (the encoder's settings
-// are in them: x264's PPS carries its initial QP).
+// codec and size and the same codec parameter bytes (the SPS and PPS of H.264 and HEVC:
+// the pixel format, the profile and the encoder's settings are in them; x264's PPS carries
+// its initial QP).
 func sameVideo(ref, s *segmentFile) error {
 	if s.in.fc.NbStreams() != 1 {
 		return fmt.Errorf("video: segment %s has %d streams; a segment has its video only", s.path, s.in.fc.NbStreams())
 	}
 	a, b := ref.in.vs.CodecParameters(), s.in.vs.CodecParameters()
 	describe := func(p *astiav.CodecParameters) string {
-		return fmt.Sprintf("%s %dx%d %s, %d bytes of codec parameters", p.CodecID().Name(), p.Width(), p.Height(), p.PixelFormat(), len(p.ExtraData()))
+		return fmt.Sprintf("%s %dx%d, %d bytes of codec parameters", p.CodecID().Name(), p.Width(), p.Height(), len(p.ExtraData()))
 	}
-	if a.CodecID() != b.CodecID() || a.Width() != b.Width() || a.Height() != b.Height() || a.PixelFormat() != b.PixelFormat() ||
-		!bytes.Equal(a.ExtraData(), b.ExtraData()) {
+	if a.CodecID() != b.CodecID() || a.Width() != b.Width() || a.Height() != b.Height() || !bytes.Equal(a.ExtraData(), b.ExtraData()) {
 		return fmt.Errorf("video: foreign segment: %s is coded otherwise than %s (%s; %s)", s.path, ref.path, describe(b), describe(a))
 	}
 	return nil
