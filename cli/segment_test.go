@@ -76,10 +76,10 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 	for _, count := range []int{1, 3, 4} {
 		joined := renderInSegments(t, in, count, look...)
 		if got := mediatest.Frames(t, joined); !slices.Equal(got, wholeFrames) {
-			t.Errorf("%d segments: the joined frames differ from the whole render's: %s", count, difference(wholeFrames, got))
+			t.Errorf("%d segments: the joined frames differ from the whole render's: %s", count, mediatest.Difference(wholeFrames, got))
 		}
 		if got := mediatest.Packets(t, joined, "0:a"); !slices.Equal(got, source) {
-			t.Errorf("%d segments: the joined audio differs from the source's: %s", count, difference(source, got))
+			t.Errorf("%d segments: the joined audio differs from the source's: %s", count, mediatest.Difference(source, got))
 		}
 	}
 	// Segment 1 of 3 is frames 21 to 40: drawn from scratch, frame 21 looks otherwise.
@@ -93,10 +93,10 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 	run(t, append([]string{"render", "-i", in, "-o", whole, "-y", "--quiet"}, window...)...)
 	joined := renderInSegments(t, in, 3, window...)
 	if want, got := mediatest.Frames(t, whole), mediatest.Frames(t, joined); !slices.Equal(got, want) {
-		t.Errorf("--start 7 --end 1.5s: the joined frames differ from the whole render's: %s", difference(want, got))
+		t.Errorf("--start 7 --end 1.5s: the joined frames differ from the whole render's: %s", mediatest.Difference(want, got))
 	}
 	if want, got := mediatest.Packets(t, whole, "0:a"), mediatest.Packets(t, joined, "0:a"); !slices.Equal(got, want) {
-		t.Errorf("--start 7 --end 1.5s: the joined audio differs from the whole render's: %s", difference(want, got))
+		t.Errorf("--start 7 --end 1.5s: the joined audio differs from the whole render's: %s", mediatest.Difference(want, got))
 	}
 }
 
@@ -111,16 +111,6 @@ func TestLossySegmentsKeepTimestamps(t *testing.T) {
 	if len(want) != mediatest.ClipFrames || !slices.Equal(got, want) {
 		t.Errorf("frame timestamps: whole render %v\njoined %v", want, got)
 	}
-}
-
-// difference says where two lists of framemd5 lines first differ.
-func difference(want, got []string) string {
-	for i := range min(len(want), len(got)) {
-		if want[i] != got[i] {
-			return fmt.Sprintf("line %d: want %q, got %q", i+1, want[i], got[i])
-		}
-	}
-	return fmt.Sprintf("want %d lines, got %d", len(want), len(got))
 }
 
 // --segment auto/N takes the index from a Slurm array task's SLURM_ARRAY_TASK_ID, else from
@@ -233,5 +223,25 @@ func TestKilledSegmentRetried(t *testing.T) {
 	}
 	if n := ffprobeFrames(t, segment); n != 150 {
 		t.Errorf("the segment has %d frames, want 150", n)
+	}
+}
+
+// The README shows the cluster recipe's batch scripts: their #SBATCH directives and the
+// trackink command they run must be the files' own.
+func TestREADMEShowsTheClusterScripts(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"segment.sbatch", "join.sbatch", "many.sbatch"} {
+		script, err := os.ReadFile(filepath.Join("../scripts/slurm", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(script), "\n") {
+			if (strings.HasPrefix(line, "#SBATCH") || strings.HasPrefix(line, "exec ")) && !strings.Contains(string(readme), "\n"+line+"\n") {
+				t.Errorf("README.md does not show this line of scripts/slurm/%s:\n%s", name, line)
+			}
+		}
 	}
 }

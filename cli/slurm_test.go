@@ -99,10 +99,10 @@ func TestSlurmSegmentsAndJoin(t *testing.T) {
 
 	wholeFrames := mediatest.Frames(t, whole)
 	if got := mediatest.Frames(t, joined); len(wholeFrames) != mediatest.ClipFrames || !slices.Equal(got, wholeFrames) {
-		t.Errorf("the join differs from the whole render: %s", difference(wholeFrames, got))
+		t.Errorf("the join differs from the whole render: %s", mediatest.Difference(wholeFrames, got))
 	}
 	if want, got := mediatest.Packets(t, in, "0:a"), mediatest.Packets(t, joined, "0:a"); !slices.Equal(got, want) {
-		t.Errorf("the join's audio differs from the source's: %s", difference(want, got))
+		t.Errorf("the join's audio differs from the source's: %s", mediatest.Difference(want, got))
 	}
 	for _, o := range []struct {
 		path   string
@@ -137,7 +137,7 @@ func TestSlurmSegmentsAndJoin(t *testing.T) {
 	c.wait(t, jobsCtx, again)
 	c.want(t, again, 1, "COMPLETED")
 	if got := mediatest.Frames(t, rejoined); !slices.Equal(got, wholeFrames) {
-		t.Errorf("the join after the retry differs from the whole render: %s", difference(wholeFrames, got))
+		t.Errorf("the join after the retry differs from the whole render: %s", mediatest.Difference(wholeFrames, got))
 	}
 }
 

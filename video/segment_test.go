@@ -89,10 +89,10 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 			segs, stats := renderSegments(t, o, 4)
 			joined := join(t, src, segs)
 			if got := mediatest.Frames(t, joined); !slices.Equal(got, whole) {
-				t.Errorf("the joined frames differ from the whole render's:\n%s", firstDifference(whole, got))
+				t.Errorf("the joined frames differ from the whole render's: %s", mediatest.Difference(whole, got))
 			}
 			if a, b := mediatest.Packets(t, o.Output, "0:a"), mediatest.Packets(t, joined, "0:a"); !slices.Equal(a, b) {
-				t.Errorf("the joined audio differs from the whole render's:\n%s", firstDifference(a, b))
+				t.Errorf("the joined audio differs from the whole render's: %s", mediatest.Difference(a, b))
 			}
 			first := 1
 			for i, seg := range segs {
@@ -101,7 +101,7 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 				// stream's frame rate, which a part of a variable-rate video has otherwise.
 				want := mediatest.Pictures(whole[first-1 : first-1+n])
 				if got := mediatest.Pictures(mediatest.Frames(t, seg)); !slices.Equal(got, want) {
-					t.Errorf("segment %d on its own:\n%s", i, firstDifference(want, got))
+					t.Errorf("segment %d on its own: %s", i, mediatest.Difference(want, got))
 				}
 				fromStart := first - 1 + n
 				if kind != "ts" && i > 0 && stats[i].Decoded >= fromStart {
@@ -114,16 +114,6 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 			}
 		})
 	}
-}
-
-// firstDifference says where two lists of framemd5 lines first differ.
-func firstDifference(want, got []string) string {
-	for i := range min(len(want), len(got)) {
-		if want[i] != got[i] {
-			return fmt.Sprintf("line %d: want %q\n         got  %q", i+1, want[i], got[i])
-		}
-	}
-	return fmt.Sprintf("want %d lines, got %d", len(want), len(got))
 }
 
 // PlanSegment cuts what Start and End select, as a whole render selects it, into ranges as

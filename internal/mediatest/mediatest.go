@@ -74,6 +74,17 @@ func PTS(lines []string) []string { return field(lines, 2) }
 // Pictures returns the MD5 of each of Frames' lines: the decoded pictures alone.
 func Pictures(lines []string) []string { return field(lines, 5) }
 
+// Difference says where two lists of lines (Frames', Packets') first differ, for a test's
+// message.
+func Difference(want, got []string) string {
+	for i := range min(len(want), len(got)) {
+		if want[i] != got[i] {
+			return fmt.Sprintf("line %d: want %q, got %q", i+1, want[i], got[i])
+		}
+	}
+	return fmt.Sprintf("want %d lines, got %d", len(want), len(got))
+}
+
 // field returns the i-th comma-separated field (from 0) of each line.
 func field(lines []string, i int) []string {
 	out := make([]string, len(lines))
