@@ -41,7 +41,7 @@ func readFrameTable(in *input) (*frameTable, error) {
 		}
 	}
 	refuse := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s: %s (render it whole, or remux it first: ffmpeg -i IN -c copy OUT.mp4)",
+		return fmt.Errorf("%w: %s: %s (render it whole, or remux it first into a container with timestamps: ffmpeg -i IN -c copy OUT.mp4)",
 			ErrUnsegmentable, in.path, fmt.Sprintf(format, a...))
 	}
 	t := &frameTable{}
@@ -71,7 +71,7 @@ func readFrameTable(in *input) (*frameTable, error) {
 		pkt.Unref()
 		switch {
 		case n == 1 && !flags.Has(astiav.PacketFlagKey):
-			return nil, refuse("its first video packet is not a keyframe (cut mid-GOP?)")
+			return nil, fmt.Errorf("%w: %s: its first video packet is not a keyframe (cut mid-GOP?): render it whole", ErrUnsegmentable, in.path)
 		case flags.Has(astiav.PacketFlagCorrupt):
 			return nil, refuse("video packet %d is marked corrupt", n)
 		case pts == astiav.NoPtsValue:

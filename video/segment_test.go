@@ -122,11 +122,11 @@ func TestPlanSegment(t *testing.T) {
 	src := mediatest.Clip(t, "mp4")
 	for _, tc := range []struct {
 		start, end  string
-		first, last int // frames 21 to 40 are at 20 fps: pts 60000 + (v−21)·4500 of 1/90000
+		first, last int // frames 21 to 40: pts 3000·n of 1/90000 for n in 20..49 but 21, 24…48
 	}{
 		{"", "", 1, 60},
 		{"7", "50", 7, 50},
-		{"1s", "", 28, 60},   // the first frame at or after 1 s (pts 90000): frame 28, pts 91500
+		{"1s", "", 28, 60},   // the first frame at or after 1 s (pts 90000): frame 28, pts 93000
 		{"7", "1.5s", 7, 37}, // the last before 1.5 s (pts 135000): frame 37, pts 132000
 	} {
 		start, _ := ParsePosition(tc.start)
@@ -154,12 +154,14 @@ func TestPlanSegment(t *testing.T) {
 	if _, err := PlanSegment(Options{Input: src, Output: "x.mp4", Start: Position{Frame: 55}}, 0, 7); !errors.Is(err, ErrSegmentCount) {
 		t.Errorf("7 segments of 6 frames: %v, want ErrSegmentCount", err)
 	}
-	raw := filepath.Join(t.TempDir(), "raw.h264")
-	if err := runFFmpeg(t.Context(), "-i", src, "-map", "0:v", "-c", "copy", "-y", raw); err != nil {
+	// Cut mid-GOP: the decoder drops the frames before the first keyframe, so the packets
+	// do not number the frames a render decodes.
+	cut := filepath.Join(t.TempDir(), "cut.mp4")
+	if err := runFFmpeg(t.Context(), "-i", src, "-ss", "0.2", "-map", "0:v", "-c", "copy", "-copyinkf", "-y", cut); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := PlanSegment(Options{Input: raw, Output: "x.mp4"}, 0, 2); !errors.Is(err, ErrUnsegmentable) || !strings.Contains(err.Error(), "no presentation timestamp") {
-		t.Errorf("raw H.264: %v, want ErrUnsegmentable, no presentation timestamp", err)
+	if _, err := PlanSegment(Options{Input: cut, Output: "x.mp4"}, 0, 2); !errors.Is(err, ErrUnsegmentable) || !strings.Contains(err.Error(), "not a keyframe") {
+		t.Errorf("a video cut mid-GOP: %v, want ErrUnsegmentable, not a keyframe", err)
 	}
 }
 
