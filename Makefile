@@ -40,9 +40,14 @@ build: setup
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
 # the kernels and the cuda build, the CUDA device's host code against the fake driver, the
 # portable tarball and the GPU kit run in a root without FFmpeg (against the fake driver),
-# the renderer's worker pool under the race detector, and a short fuzz of every parser.
+# the renderer's worker pool under the race detector, a one-node Slurm cluster (started and
+# stopped by scripts/slurm/cluster.sh, as root) running the README's cluster recipe
+# (cli/slurm_test.go, build tag slurm so that ./... does not start it twice), and a short
+# fuzz of every parser.
 test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake setup-test dist-test gpu-kit-test
 	$(GO) test -count=1 ./...
+	$(GO) vet -tags slurm ./cli
+	$(GO) test -tags slurm -count=1 -timeout 12m -run '^TestSlurm' ./cli
 	$(GO) test -tags faiss -count=1 ./knn
 	$(GO) test -race -count=1 ./render ./composite
 	$(call fuzz,10s)

@@ -1,6 +1,7 @@
-// Package cli is trackink's command line: one file per command (render, golden, bench,
-// demo, doctor, version), each turning its flags into the options of the library packages
-// that do the work, and mapping their errors to messages and exit statuses.
+// Package cli is trackink's command line: one file per command (render, join, golden,
+// bench, demo, doctor, tracks, version), each turning its flags into the options of the
+// library packages that do the work, and mapping their errors to messages and exit
+// statuses.
 //
 // One frame of `trackink render -i in.mp4 --tracks t.txt -o out.mp4`, by package:
 // video decodes it (video.Transcode); scene holds what is tracked in it (scene.Tracks);
@@ -31,6 +32,7 @@ var commands map[string]command
 func init() {
 	commands = map[string]command{
 		"render":  {"draw tracks onto an image or a video", runRender},
+		"join":    {"join the segments of a render (render --segment) without re-encoding", runJoin},
 		"golden":  {"render the golden scenes and compare them with the stored pictures", runGolden},
 		"bench":   {"benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", runBench},
 		"doctor":  {"report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", runDoctor},

@@ -69,6 +69,14 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 		{"output is the input, spelled otherwise", []string{"-o", filepath.Join(dir, ".", "in.mp4")}, "is the input"},
 		{"odd-size", []string{"--odd-size", "stretch"}, "--odd-size"},
 		{"orientation", []string{"--orientation", "sideways"}, "--orientation"},
+		{"lossless with a crf", []string{"--lossless", "--crf", "20"}, "--lossless: codes exactly"},
+		{"segment not i/N", []string{"--segment", "2", "-o", dir}, `--segment "2": want i/N`},
+		{"segment index past N", []string{"--segment", "4/4", "-o", dir}, `--segment "4/4": i, "4", is not a segment 0..3`},
+		{"segment index from nowhere", []string{"--segment", "auto/4", "-o", dir}, "neither is set"},
+		{"more segments than frames", []string{"--segment", "0/51", "-o", dir}, "51 segments of a render of 50 frames"},
+		{"more segments than the range's frames", []string{"--segment", "0/11", "--start", "41", "-o", dir}, "11 segments of a render of 10 frames"},
+		{"segment output is a file", []string{"--segment", "0/2", "-o", in}, "names the directory for the segments; this is a file"},
+		{"segment output is a video name", []string{"--segment", "0/2", "-o", filepath.Join(dir, "segs.mp4")}, "not a video file"},
 	}
 	// What this machine lacks (the CI machine has no GPU).
 	if !device.Probe().Usable() {
@@ -80,6 +88,9 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 	if video.CheckEncoder("h264_nvenc") != nil {
 		cases = append(cases, mistake{"NVENC without NVENC", []string{"--encoder", "h264_nvenc"}, `--encoder "h264_nvenc": `})
 	}
+	// Not inside a scheduler's task, whatever runs the tests.
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
+	t.Setenv("JOB_COMPLETION_INDEX", "")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"render", "-i", in, "--tracks", tracks, "-o", out}, tc.args...)

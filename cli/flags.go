@@ -50,6 +50,7 @@ var fieldFlags = map[string][]string{
 	"video.Options.HWAccel":          {"hwaccel"},
 	"video.Options.Preset":           {"preset"},
 	"video.Options.CRF":              {"crf"},
+	"video.Options.Lossless":         {"lossless"},
 	"video.Options.Bitrate":          {"bitrate"},
 	"video.Options.Threads":          {"threads"},
 	"video.Options.End":              {"end"},
@@ -65,13 +66,23 @@ func flagError(fs *pflag.FlagSet, err error) error {
 		return err
 	}
 	for _, name := range fieldFlags[fe.Field] {
-		if f := fs.Lookup(name); f != nil && f.Value.Type() != "bool" {
-			value := fmt.Sprint(fe.Value)
-			if _, ok := fe.Value.(string); ok {
-				value = fmt.Sprintf("%q", fe.Value)
-			}
-			return usageError{fmt.Errorf("--%s %s: %s", name, value, fe.Msg)}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
 		}
+		// A switch names a boolean field (--lossless); where a command has a switch of the
+		// same name as another's flag (bench's --knn), the next name is the one.
+		if f.Value.Type() == "bool" {
+			if _, ok := fe.Value.(bool); ok {
+				return usageError{fmt.Errorf("--%s: %s", name, fe.Msg)}
+			}
+			continue
+		}
+		value := fmt.Sprint(fe.Value)
+		if _, ok := fe.Value.(string); ok {
+			value = fmt.Sprintf("%q", fe.Value)
+		}
+		return usageError{fmt.Errorf("--%s %s: %s", name, value, fe.Msg)}
 	}
 	return usageError{err}
 }

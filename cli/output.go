@@ -56,6 +56,8 @@ func outputError(output, input string, err error) error {
 	switch {
 	case errors.Is(err, video.ErrOutputIsInput):
 		return usageError{fmt.Errorf("output %s is the input %s: write to another file", output, input)}
+	case errors.Is(err, video.ErrOutputIsSegment):
+		return usageError{fmt.Errorf("output %s is one of the segments: write to another file", output)}
 	case errors.Is(err, video.ErrOutputExists):
 		return fmt.Errorf("output %s exists (use -y to overwrite it)", output)
 	}

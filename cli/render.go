@@ -48,7 +48,10 @@ const renderExamples = `Examples:
   trackink render -i frame.jpg --tracks scene.jsonl --line-width 4 --no-labels -o out.png
 
   # The seed benchmark scene on a blank 4K canvas:
-  trackink render --scene seed --frame 30 -o seed.png`
+  trackink render --scene seed --frame 30 -o seed.png
+
+  # Segment 2 (from 0) of 4 into segs/, for trackink join (in a Slurm array: --segment auto/4):
+  trackink render -i in.mp4 --tracks t.txt --segment 2/4 -o segs/`
 
 func runRender(args []string, stdout, stderr io.Writer) error {
 	var f renderFlags
@@ -102,7 +105,12 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	target, err := checkOutput(f.input, f.output, f.overwrite)
+	var target string
+	if f.video.segment != "" {
+		target, err = f.segmentTarget(isVideo)
+	} else {
+		target, err = checkOutput(f.input, f.output, f.overwrite)
+	}
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -27,6 +28,11 @@ type videoFlags struct {
 	orientation, oddSize     string
 	quiet, verbose           bool
 	statsJSON                string
+	lossless                 bool
+	// segment is --segment as given; segIndex and segCount what it says, once parsed
+	// (segmentTarget): segCount 0 for a whole render.
+	segment            string
+	segIndex, segCount int
 }
 
 func (v *videoFlags) register(fs *pflag.FlagSet) {
@@ -42,7 +48,9 @@ func (v *videoFlags) register(fs *pflag.FlagSet) {
 	fs.Lookup("video-stream").DefValue = "the one FFmpeg ranks best"
 	fs.StringVar(&v.orientation, "orientation", "display", "a rotated video's track coordinates: display (as players show it and trackers read it) or stored (the frame as coded)")
 	fs.StringVar(&v.oddSize, "odd-size", "pad", "an odd width or height, which 4:2:0 H.264/HEVC cannot code: pad (repeat the last column/row), crop (drop it), 444 (keep the size in 4:4:4, which browsers and phones do not play)")
+	fs.BoolVar(&v.lossless, "lossless", false, "code every frame exactly as drawn (x264 qp 0, x265 lossless): large files, for checking and editing")
 	fs.IntVar(&v.threads, "threads", 0, "encoder threads (0 = automatic)")
+	fs.StringVar(&v.segment, "segment", "", "render segment i of N (i from 0) of the render into the directory -o names, for trackink join; auto/N takes i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")
 	fs.BoolVar(&v.quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
 	fs.BoolVar(&v.verbose, "verbose", false, "print FFmpeg's own log lines as they come (without it they explain errors only)")
 	fs.StringVar(&v.statsJSON, "stats-json", "", "write frames, wall time, fps and per-stage times to this JSON file")
@@ -53,7 +61,7 @@ func (v *videoFlags) register(fs *pflag.FlagSet) {
 func (v *videoFlags) options(fs *pflag.FlagSet, in, out string, overwrite bool) (video.Options, error) {
 	o := video.Options{Input: in, Output: out, Overwrite: overwrite, HWAccel: v.hwaccel, Encoder: v.encoder,
 		CRF: v.crf, Preset: v.preset, Bitrate: v.bitrate, Threads: v.threads, FrameOffset: v.frameOffset,
-		VideoStream: v.videoStream}
+		VideoStream: v.videoStream, Lossless: v.lossless}
 	var err error
 	if o.Start, err = video.ParsePosition(v.start); err != nil {
 		return o, usageError{fmt.Errorf("--start: %w", err)}
@@ -102,6 +110,18 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	if err := info.CheckStart(vo.Start); err != nil {
 		return usageError{err}
 	}
+	if f.video.segCount > 0 {
+		// A pass over the input's packets: where the render's frames lie and which of
+		// them this segment draws. Too many segments is a mistake found before any work.
+		plan, err := video.PlanSegment(vo, f.video.segIndex, f.video.segCount)
+		switch {
+		case errors.Is(err, video.ErrSegmentCount), errors.Is(err, video.ErrNothingToRender):
+			return usageError{err}
+		case err != nil:
+			return err
+		}
+		vo.Segment = plan
+	}
 	say := func(format string, a ...any) {
 		if !f.video.quiet {
 			fmt.Fprintf(stderr, format+"\n", a...)
@@ -140,6 +160,17 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 
 	td := &trackDrawer{opts: opts, src: src}
 	defer td.close()
+	if plan := vo.Segment; plan != nil {
+		// The segment draws what the whole render draws: the drawer replays the tracks
+		// from the render's first frame, and the plan says what is drawn, so that the
+		// join refuses segments drawn otherwise.
+		td.replayFrom = max(1, plan.First-vo.FrameOffset)
+		plan.Drawing = drawingOf(f.style, opts, src, td.replayFrom, plan.Last-vo.FrameOffset)
+		say("segment %d of %d: frames %d to %d of the render's %d to %d", plan.Index, plan.Count, plan.SegFirst, plan.SegLast, plan.First, plan.Last)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("segments directory: %w", err)
+		}
+	}
 	removeStalePartials(target, stderr)
 	stats, err := video.Transcode(ctx, vo, td.draw)
 	progress.done()
@@ -165,6 +196,10 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		}
 	}
 	switch {
+	case err == nil && vo.Segment != nil:
+		say("wrote %s: frames %d to %d (%d) in %.1f s (%.1f fps; %d tracks frames replayed first), encoder %s",
+			target, vo.Segment.SegFirst, vo.Segment.SegLast, stats.Frames, stats.Wall.Seconds(), stats.FPS, td.replayed, stats.Encoder)
+		return nil
 	case err == nil:
 		say("wrote %s: %d frames in %.1f s (%.1f fps), encoder %s", f.output, stats.Frames, stats.Wall.Seconds(), stats.FPS, stats.Encoder)
 		return nil

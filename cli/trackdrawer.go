@@ -18,17 +18,29 @@ type trackDrawer struct {
 	stages overlay.Timings // summed over frames
 	lastN  int             // the last tracks frame the video reached
 	off    offFrame
+	// replayFrom, in a segment of a render, is the first tracks frame the whole render
+	// draws: before its own first frame the drawer advances through the frames from
+	// there (overlay.Drawer.Advance), and then draws what the whole render draws. 0 in a
+	// whole render.
+	replayFrom int
+	replayed   int // tracks frames replayed
 }
 
 func (t *trackDrawer) draw(n int, dst composite.Surface) error {
+	w, h := dst.Size()
 	if t.d == nil {
 		d, err := overlay.New(t.opts)
 		if err != nil {
 			return err
 		}
 		t.d = d
+		for k := t.replayFrom; t.replayFrom > 0 && k < n; k++ {
+			if err := t.d.Advance(w, h, t.src.frame(k, w, h)); err != nil {
+				return fmt.Errorf("tracks frame %d, replayed: %w", k, err)
+			}
+			t.replayed++
+		}
 	}
-	w, h := dst.Size()
 	t.lastN = max(t.lastN, n)
 	tf := t.src.frame(n, w, h)
 	if tf != nil {

@@ -77,6 +77,7 @@ type Drawer struct {
 
 	prims     Primitives
 	linkFrame LinkFrame
+	scratch   composite.Surface // what Advance hands a LinkBackend to draw on
 	empty     scene.Frame
 	timings   Timings
 	lastLinks int
@@ -113,12 +114,59 @@ func New(o Options) (*Drawer, error) {
 func (d *Drawer) Backend() Backend { return d.backend }
 
 // Draw composites tracking frame tf (nil: nothing tracked) onto dst. Frames must come in
-// order for the links' hysteresis and the trails to work.
+// order for the links' hysteresis, the trails and the labels' places and ages to work.
 func (d *Drawer) Draw(dst composite.Surface, tf *scene.Frame) error {
 	w, h := dst.Size()
+	links, err := d.step(w, h, tf)
+	if err != nil {
+		return err
+	}
+	if d.linker != nil {
+		if err := d.linker.DrawLinked(dst, &d.prims, &d.linkFrame); err != nil {
+			return err
+		}
+		d.timings = d.backend.Timings()
+		return nil
+	}
+	if err := d.backend.Draw(dst, &d.prims); err != nil {
+		return err
+	}
+	d.timings = d.backend.Timings()
+	d.timings[StageLinks] = links
+	return nil
+}
+
+// Advance takes tracking frame tf through the drawer as Draw does on a w × h frame, without
+// drawing it: the link graph's hysteresis, the trails and the labels' places and ages move
+// on exactly as if the frame had been drawn. A segment of a video (trackink render
+// --segment) advances through the render's frames before its first, and then draws what the
+// whole render draws. It builds the frame's primitives, a few microseconds at tracking
+// sizes, so that no state Build keeps can be missed. A backend that keeps the links on the
+// device (LinkBackend) gets the frame's points with no primitives on a small frame of its
+// own, so that its link state moves on too.
+func (d *Drawer) Advance(w, h int, tf *scene.Frame) error {
+	if _, err := d.step(w, h, tf); err != nil {
+		return err
+	}
+	if d.linker == nil {
+		return nil
+	}
+	if d.scratch == nil {
+		const side = 16
+		d.scratch = &composite.YUV420P{Y: make([]byte, side*side), U: make([]byte, side*side/4), V: make([]byte, side*side/4),
+			StrideY: side, StrideU: side / 2, StrideV: side / 2, W: side, H: side}
+	}
+	d.prims.Reset()
+	return d.linker.DrawLinked(d.scratch, &d.prims, &d.linkFrame)
+}
+
+// step moves the drawer's state on by frame tf on a w × h frame and builds its primitives
+// (into prims, and the link frame for a LinkBackend); it returns the time the host's link
+// graph took.
+func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 	if d.builder == nil || w != d.w || h != d.h {
 		if err := d.resize(w, h); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if tf == nil {
@@ -127,26 +175,17 @@ func (d *Drawer) Draw(dst composite.Surface, tf *scene.Frame) error {
 	if d.linker != nil {
 		d.builder.Build(&d.prims, tf, nil)
 		d.builder.LinkFrame(tf, &d.linkFrame)
-		if err := d.linker.DrawLinked(dst, &d.prims, &d.linkFrame); err != nil {
-			return err
-		}
-		d.timings = d.backend.Timings()
-		return nil
+		return 0, nil
 	}
 	t0 := time.Now()
 	edges, err := d.graph.Update(tf.Points)
 	if err != nil {
-		return fmt.Errorf("links of frame %d: %w", tf.Index, err)
+		return 0, fmt.Errorf("links of frame %d: %w", tf.Index, err)
 	}
 	links := time.Since(t0)
 	d.lastLinks = len(edges)
 	d.builder.Build(&d.prims, tf, edges)
-	if err := d.backend.Draw(dst, &d.prims); err != nil {
-		return err
-	}
-	d.timings = d.backend.Timings()
-	d.timings[StageLinks] = links
-	return nil
+	return links, nil
 }
 
 // resize makes the builder (the style resolved for the height, its label font) for w × h

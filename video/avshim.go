@@ -2,8 +2,10 @@ package video
 
 // The FFmpeg calls that go-astiav v0.16.0 does not wrap (it is the last tag that builds against
 // FFmpeg 5.1): writable frames from a buffer pool, plane pointers, per-frame decode flags,
-// colour fields on an encoder, stream disposition, metadata and side data copies, and
-// av_find_best_stream. They take astiav's objects and reach the C struct through cptr.
+// colour fields on an encoder, stream disposition, metadata and side data copies, format
+// metadata on an output, discarding a stream in the demuxer, skipping non-reference frames
+// in the decoder, and av_find_best_stream. They take astiav's objects and reach the C
+// struct through cptr.
 
 //#cgo pkg-config: libavcodec libavformat libavutil
 //#include <errno.h>
@@ -247,6 +249,33 @@ func copyContainerMeta(dst, src *astiav.FormatContext) error {
 	}
 	return nil
 }
+
+// setFormatMetadata sets a container metadata entry of an output (go-astiav's Metadata is
+// nil on an output until something is set, and it has no setter).
+func setFormatMetadata(fc *astiav.FormatContext, key, value string) error {
+	k, v := C.CString(key), C.CString(value)
+	defer C.free(unsafe.Pointer(k))
+	defer C.free(unsafe.Pointer(v))
+	if err := avError(C.av_dict_set(&cFormat(fc).metadata, k, v, 0)); err != nil {
+		return fmt.Errorf("video: setting the container's %s tag: %w", key, err)
+	}
+	return nil
+}
+
+// skipNonReference makes the decoder skip, from the next packet on, the frames that no
+// other frame refers to (AVDISCARD_NONREF: H.264's and HEVC's non-reference pictures), or
+// decode every frame again; frame threads take the setting with each packet.
+func skipNonReference(cc *astiav.CodecContext, skip bool) {
+	c := cCodec(cc)
+	c.skip_frame = C.AVDISCARD_DEFAULT
+	if skip {
+		c.skip_frame = C.AVDISCARD_NONREF
+	}
+}
+
+// discardStream makes the demuxer skip a stream's packets: ReadFrame no longer returns them,
+// and the MP4 demuxer does not even read their bytes.
+func discardStream(s *astiav.Stream) { cStream(s).discard = C.AVDISCARD_ALL }
 
 // isAttachedPic reports whether a stream is cover art rather than video.
 func isAttachedPic(s *astiav.Stream) bool {

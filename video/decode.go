@@ -118,6 +118,10 @@ type decodeStage struct {
 	win    *window
 	copied map[int]*astiav.Stream // input stream index → output stream (read-only)
 	rep    *report
+	// seg is a segment's plan: its frames are numbered from the frame table, and decoding
+	// starts at a keyframe; nil in a whole render, which counts the frames it decodes.
+	seg   *SegmentPlan
+	keyed bool // a segment's first keyframe has gone to the decoder
 
 	decoded          int
 	hwDecoded        int // of them, decoded on NVDEC (CUDA frames)
@@ -161,8 +165,26 @@ func (d *decodeStage) run(ctx context.Context, out chan<- item, mux chan<- *asti
 			}
 			continue
 		}
+		if d.seg != nil && !d.keyed {
+			// After a seek the demuxer may hand over packets that precede the keyframe.
+			if !pkt.Flags().Has(astiav.PacketFlagKey) {
+				pkt.Unref()
+				continue
+			}
+			if pts, first := pkt.Pts(), d.seg.firstPts(); pts > first {
+				pkt.Unref()
+				return fmt.Errorf("video: segment: decoding would start at the keyframe at pts %d, after the segment's first frame (pts %d)", pts, first)
+			}
+			d.keyed = true
+		}
 		if pkt.Flags().Has(astiav.PacketFlagCorrupt) {
 			d.rep.damage(fmt.Sprintf("corrupt video packet at %s", d.packetPlace(pkt)))
+		}
+		if d.seg != nil {
+			// A frame before the segment's first is decoded only for the frames that refer
+			// to it: one that none refers to need not be (a third of a segment's extra
+			// decoding, with x264's B-frames).
+			skipNonReference(d.dec.cc, pkt.Pts() < d.seg.firstPts())
 		}
 		err = d.dec.cc.SendPacket(pkt)
 		place := d.packetPlace(pkt)
@@ -208,11 +230,18 @@ func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, ou
 			d.hwDecoded++
 		}
 		info := readFrameInfo(frame)
-		if info.damaged {
-			d.rep.damage(fmt.Sprintf("frame %d (pts %s, byte %d) decoded with errors", d.decoded, d.ptsTime(info.pts), info.pos))
+		v, err := d.number(info.pts)
+		if err != nil {
+			frame.Unref()
+			return err
+		}
+		// A segment decodes from a keyframe before its first frame: what precedes that frame
+		// may lack references (open GOP) and is not rendered.
+		if info.damaged && (d.seg == nil || v >= d.seg.SegFirst) {
+			d.rep.damage(fmt.Sprintf("frame %d (pts %s, byte %d) decoded with errors", v, d.ptsTime(info.pts), info.pos))
 		}
 		info.pts = d.fillPts(info)
-		if !d.win.admit(d.decoded, info.pts) {
+		if !d.win.admit(v, info.pts) {
 			frame.Unref()
 			d.since(t0)
 			continue
@@ -228,9 +257,50 @@ func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, ou
 		if err != nil {
 			return err
 		}
-		it.v = d.decoded
+		it.v = v
 		it.pts -= d.win.shift
+		if d.seg != nil {
+			it.dur = d.seg.frameDuration(v, it.dur)
+		}
 		if err := send(ctx, out, it, freeItem); err != nil {
+			return err
+		}
+	}
+}
+
+// number is the 1-based number of the frame decoded with this pts: counted in a whole render,
+// found in the frame table in a segment.
+func (d *decodeStage) number(pts int64) (int, error) {
+	if d.seg == nil {
+		return d.decoded, nil
+	}
+	v, ok := d.seg.table.frameAt(pts)
+	if !ok {
+		return 0, fmt.Errorf("video: segment: decoded a frame at pts %d, which no packet of %s has", pts, d.in.path)
+	}
+	return v, nil
+}
+
+// copyAll reads the input to its end and forwards the packets of the copied streams (a
+// join: its video comes from the segments, and the input's video stream is discarded). A
+// read error fails it: a join has no damaged frames to keep.
+func (d *decodeStage) copyAll(ctx context.Context, mux chan<- *astiav.Packet) error {
+	pkt := astiav.AllocPacket()
+	defer pkt.Free()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		err := d.in.fc.ReadFrame(pkt)
+		d.since(t0)
+		if errors.Is(err, astiav.ErrEof) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("video: reading %s: %w", d.in.path, err)
+		}
+		if err := d.forwardCopied(ctx, pkt, mux); err != nil {
 			return err
 		}
 	}

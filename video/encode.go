@@ -220,6 +220,7 @@ func CheckEncoder(name string) error {
 // encoderOptions maps the quality options to each encoder's private options.
 func encoderOptions(name string, o Options) *astiav.Dictionary {
 	d := astiav.NewDictionary()
+	x265 := "log-level=error" // x265 prints its banner to stderr
 	nvenc := isNVENC(name)
 	if o.Preset != "" {
 		p := o.Preset
@@ -227,6 +228,18 @@ func encoderOptions(name string, o Options) *astiav.Dictionary {
 			p = nvencPreset(p)
 		}
 		_ = d.Set("preset", p, 0) // av_dict_set fails only on allocation
+	}
+	if o.Lossless {
+		if name == "libx265" {
+			x265 = "lossless=1:" + x265
+		} else {
+			_ = d.Set("qp", "0", 0)
+		}
+	}
+	if o.Segment != nil {
+		// The first frame goes in as an I frame (encodeStage); with this, libx265 and NVENC
+		// code it as an IDR as libx264 does (docs/segments.md §4).
+		_ = d.Set("forced-idr", "1", 0)
 	}
 	if o.Bitrate == 0 && o.CRF > 0 {
 		if nvenc {
@@ -237,7 +250,7 @@ func encoderOptions(name string, o Options) *astiav.Dictionary {
 		}
 	}
 	if name == "libx265" {
-		_ = d.Set("x265-params", "log-level=error", 0) // x265 prints its banner to stderr
+		_ = d.Set("x265-params", x265, 0)
 	}
 	return d
 }
@@ -259,6 +272,13 @@ type encodeStage struct {
 	timer
 	enc   *encoder
 	video *astiav.Stream // the output's video stream (read-only)
+	// idrFirst sends the first frame as an I frame, which the encoder's forced-idr makes
+	// an IDR: a segment's first frame.
+	idrFirst bool
+	sent     int
+	// lastPts and lastDur are the pts and duration of the latest frame (a segment's record
+	// says them); lastPts starts at NoPtsValue.
+	lastPts, lastDur int64
 }
 
 func (e *encodeStage) run(ctx context.Context, in <-chan item, out chan<- *astiav.Packet) error {
@@ -273,8 +293,16 @@ func (e *encodeStage) run(ctx context.Context, in <-chan item, out chan<- *astia
 		f.SetPixelFormat(encoderPixelFormat(f.PixelFormat()))
 		// Decoded picture types would force the encoder's frame types (an I-frame wherever the
 		// source had one); let the encoder choose, as the ffmpeg CLI does.
-		f.SetPictureType(astiav.PictureTypeNone)
+		pictureType := astiav.PictureTypeNone
+		if e.idrFirst && e.sent == 0 {
+			pictureType = astiav.PictureTypeI
+		}
+		f.SetPictureType(pictureType)
+		e.sent++
 		e.enc.durations[f.Pts()] = it.dur
+		if f.Pts() > e.lastPts {
+			e.lastPts, e.lastDur = f.Pts(), it.dur
+		}
 		err := e.enc.cc.SendFrame(f)
 		f.Free()
 		e.since(t0)

@@ -1,7 +1,6 @@
 package video
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -77,25 +76,6 @@ func videoPTS(t *testing.T, path string) []string {
 		f[i] = strings.TrimSuffix(f[i], ",")
 	}
 	return f
-}
-
-// audioPackets hashes every audio packet (ffmpeg's framemd5 muxer: one line per packet with
-// its timestamps, size and MD5), without the header comments.
-func audioPackets(t *testing.T, path string) []string {
-	t.Helper()
-	var stdout bytes.Buffer
-	cmd := exec.Command("ffmpeg", "-v", "error", "-i", path, "-map", "0:a", "-c", "copy", "-f", "framemd5", "-")
-	cmd.Stdout = &stdout
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("framemd5 of %s: %v", path, err)
-	}
-	var lines []string
-	for _, l := range strings.Split(stdout.String(), "\n") {
-		if l != "" && !strings.HasPrefix(l, "#") {
-			lines = append(lines, l)
-		}
-	}
-	return lines
 }
 
 // decodeYUV decodes frame i (0-based) of path to 8-bit yuv420p planes.

@@ -30,6 +30,14 @@ type input struct {
 // openInput opens path and picks its video stream: the videoStream-th (from 1), or with 0
 // the one FFmpeg ranks best.
 func openInput(path string, videoStream int) (*input, error) {
+	return openInputProbed(path, videoStream, true)
+}
+
+// openInputProbed is openInput; without probe it takes the streams as the container's
+// header describes them, without avformat_find_stream_info, which decodes a frame or more
+// (a tenth of a second at 4K): enough for a file whose header says all a copy needs (an
+// MP4 segment, whose codec parameters are in its header).
+func openInputProbed(path string, videoStream int, probe bool) (*input, error) {
 	// FFmpeg says "No such file or directory" too, but a Go error lets callers use errors.Is
 	// with fs.ErrNotExist. URLs (scheme://) are left to FFmpeg.
 	if !strings.Contains(path, "://") {
@@ -50,9 +58,11 @@ func openInput(path string, videoStream int) (*input, error) {
 		in.close()
 		return nil, err
 	}
-	if err := in.fc.FindStreamInfo(nil); err != nil {
-		in.close()
-		return nil, fmt.Errorf("video: reading stream info of %s: %w", path, err)
+	if probe {
+		if err := in.fc.FindStreamInfo(nil); err != nil {
+			in.close()
+			return nil, fmt.Errorf("video: reading stream info of %s: %w", path, err)
+		}
 	}
 	if err := in.pickVideo(videoStream); err != nil {
 		in.close()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,9 +25,9 @@ type output struct {
 }
 
 // createOutput checks the target (CheckOutput), creates the partial file and the muxer, and
-// maps every stream the container can hold. The container is guessed from the name's
-// extension.
-func createOutput(in *input, inPath, path string, overwrite bool, warn func(string)) (*output, error) {
+// maps the video stream and, with copyOthers, every other stream the container can hold. The
+// container is guessed from the name's extension.
+func createOutput(in *input, inPath, path string, overwrite, copyOthers bool, warn func(string)) (*output, error) {
 	target, err := CheckOutput(inPath, path, overwrite)
 	if err != nil {
 		return nil, err
@@ -49,7 +50,7 @@ func createOutput(in *input, inPath, path string, overwrite bool, warn func(stri
 		o.close()
 		return nil, err
 	}
-	if err := o.mapStreams(in, warn); err != nil {
+	if err := o.mapStreams(in, copyOthers, warn); err != nil {
 		o.close()
 		return nil, err
 	}
@@ -57,16 +58,20 @@ func createOutput(in *input, inPath, path string, overwrite bool, warn func(stri
 }
 
 // mapStreams adds output streams in the input's order: the rendered video (filled in by
-// addVideo once the encoder is open) and every other stream, to be copied packet for packet.
-// Streams the container cannot hold (SRT subtitles in MP4, timecode data…) are dropped with a
-// warning rather than failing the render.
-func (o *output) mapStreams(in *input, warn func(string)) error {
+// addVideo once the encoder is open, or by addSegmentVideo) and, with copyOthers, every
+// other stream, to be copied packet for packet. Streams the container cannot hold (SRT
+// subtitles in MP4, timecode data…) are dropped with a warning rather than failing the
+// render.
+func (o *output) mapStreams(in *input, copyOthers bool, warn func(string)) error {
 	for _, s := range in.fc.Streams() {
 		par := s.CodecParameters()
 		if s.Index() == in.vs.Index() {
 			if o.video = o.fc.NewStream(nil); o.video == nil {
 				return errors.New("video: adding the output video stream failed")
 			}
+			continue
+		}
+		if !copyOthers {
 			continue
 		}
 		what := fmt.Sprintf("stream #%d (%s %s)", s.Index(), par.MediaType(), par.CodecID())
@@ -95,14 +100,30 @@ func (o *output) mapStreams(in *input, warn func(string)) error {
 // addVideo describes the encoded video stream, with the source stream's metadata and display
 // matrix.
 func (o *output) addVideo(in *input, enc *encoder, warn func(string)) error {
-	s := o.video
-	if err := s.CodecParameters().FromCodecContext(enc.cc); err != nil {
+	if err := o.video.CodecParameters().FromCodecContext(enc.cc); err != nil {
 		return fmt.Errorf("video: setting output video parameters: %w", err)
 	}
-	s.SetTimeBase(enc.cc.TimeBase())
+	return o.describeVideo(in, enc.cc.TimeBase(), warn)
+}
+
+// addSegmentVideo describes a join's video stream: the segments' codec parameters (par)
+// where a render has its encoder's, the rest as addVideo.
+func (o *output) addSegmentVideo(in *input, par *astiav.CodecParameters, warn func(string)) error {
+	if err := par.Copy(o.video.CodecParameters()); err != nil {
+		return fmt.Errorf("video: setting output video parameters: %w", err)
+	}
+	o.video.CodecParameters().SetCodecTag(0) // the segments' MP4 tag; the target's muxer picks its own
+	return o.describeVideo(in, in.vs.TimeBase(), warn)
+}
+
+// describeVideo gives the output video stream, its codec parameters set, the time base tb
+// and the source stream's frame rates, metadata and display matrix.
+func (o *output) describeVideo(in *input, tb astiav.Rational, warn func(string)) error {
+	s := o.video
+	s.SetTimeBase(tb)
 	s.SetAvgFrameRate(in.vs.AvgFrameRate())
 	s.SetRFrameRate(in.vs.RFrameRate())
-	s.SetSampleAspectRatio(enc.cc.SampleAspectRatio())
+	s.SetSampleAspectRatio(s.CodecParameters().SampleAspectRatio())
 	if m, err := astiav.NewDisplayMatrixFromBytes(in.vs.SideData(astiav.PacketSideDataTypeDisplaymatrix)); err == nil &&
 		m.Rotation() != 0 && strings.Contains(o.fc.OutputFormat().Name(), "matroska") {
 		warn("the video's rotation (display matrix) is lost: FFmpeg 5.1 cannot store it in Matroska; use .mp4 or .mov")
@@ -110,11 +131,35 @@ func (o *output) addVideo(in *input, enc *encoder, warn func(string)) error {
 	return copyStreamMeta(s, in.vs)
 }
 
-func (o *output) writeHeader() error {
-	if err := o.fc.WriteHeader(nil); err != nil {
+// writeHeader writes the container's header. A segment's (an MP4) gets the video track's
+// timescale as the movie's too, so that its start offset, an edit list in the movie
+// timescale, is exact: with the default, 1/1000 s, a segment that starts at pts 150000 of
+// 1/90000 reads back at 149940 (docs/segments.md §5); and its tags are written as mdta
+// keys, which carry its record. Whole renders and joins keep the muxer's defaults, so a
+// join is written exactly as the whole render.
+func (o *output) writeHeader(segment bool) error {
+	d := astiav.NewDictionary()
+	defer d.Free()
+	if segment {
+		ts := strconv.Itoa(movTimescale(o.video.TimeBase()))
+		_ = d.Set("movie_timescale", ts, 0) // av_dict_set fails only on allocation
+		_ = d.Set("video_track_timescale", ts, 0)
+		_ = d.Set("movflags", "use_metadata_tags", 0)
+	}
+	if err := o.fc.WriteHeader(d); err != nil {
 		return fmt.Errorf("video: writing the %s header: %w", filepath.Ext(o.final), err)
 	}
 	return nil
+}
+
+// movTimescale is the timescale the MP4 muxer gives a video track of time base tb: its
+// denominator, doubled until it is at least 10000 (movenc.c, mov_init).
+func movTimescale(tb astiav.Rational) int {
+	ts := max(tb.Den(), 1)
+	for ts < 10000 {
+		ts *= 2
+	}
+	return ts
 }
 
 // commit finishes the file and moves it into place (PartialFile.Commit).

@@ -47,6 +47,9 @@ type Options struct {
 	Bitrate int64
 	// Threads caps encoder threads; 0 lets the encoder choose (all cores).
 	Threads int
+	// Lossless codes every frame exactly as drawn: x264 at qp 0, x265 lossless (auto means
+	// libx264; NVENC is not offered). Large files, for checking and further editing.
+	Lossless bool
 
 	// Start and End limit the output to a range of the input (see Position); zero values mean
 	// the whole input. The output then starts at timestamp 0.
@@ -60,6 +63,14 @@ type Options struct {
 	// is the N-th video stream in the file's order (ffmpeg's -map 0:v:N−1); 0 takes the one
 	// FFmpeg ranks best (av_find_best_stream). The other video streams are copied.
 	VideoStream int
+	// Segment, from PlanSegment, renders one segment of the render the other options
+	// describe, into Output (an .mp4; Overwrite is implied, so that a task run again
+	// replaces what an earlier attempt wrote): video only, its frames numbered from the
+	// frame table, decoded from the keyframe before its first frame, its first frame an IDR,
+	// the input's timestamps kept, and the segment's record in the file for Join. auto
+	// means libx264 here: every segment of a render must be coded alike, whatever node
+	// renders it. Nil renders the whole range.
+	Segment *SegmentPlan
 	// Orientation is the orientation the DrawFunc draws in when the video carries a rotation
 	// (a display matrix): Displayed (the zero value) hands it each frame as players show it,
 	// Stored as it is coded. See Orientation.
@@ -153,6 +164,8 @@ var (
 	// inode: a hard link, a symbolic link or another spelling of the path). It is refused
 	// whatever Overwrite says.
 	ErrOutputIsInput = errors.New("video: the output is the input file")
+	// ErrOutputIsSegment means a join's Output is one of the segments it joins.
+	ErrOutputIsSegment = errors.New("video: the output is one of the segments")
 	// ErrNothingToRender means the range Start..End holds no frame of the video: the error
 	// says how long the video is.
 	ErrNothingToRender = errors.New("video: no frame to render")
@@ -192,6 +205,10 @@ func (o Options) Validate() error {
 		return field.Errorf("video.Options.Preset", o.Preset, "%s takes %s", encoderWords(enc), strings.Join(presetsOf(enc), ", "))
 	case o.CRF < 0 || o.CRF > maxCRF:
 		return field.Errorf("video.Options.CRF", o.CRF, "is outside 0..%d, the quality scale of %s", maxCRF, encoderWords(enc))
+	case o.Lossless && isNVENC(enc):
+		return field.Errorf("video.Options.Lossless", o.Lossless, "is for libx264 and libx265, not %s", enc)
+	case o.Lossless && (o.CRF > 0 || o.Bitrate > 0):
+		return field.Errorf("video.Options.Lossless", o.Lossless, "codes exactly, so it takes no CRF or bitrate")
 	case o.Bitrate < 0:
 		return field.Errorf("video.Options.Bitrate", o.Bitrate, "must not be negative")
 	case o.Threads < 0:
@@ -244,6 +261,12 @@ func (o Options) normalize() (Options, error) {
 		return o, err
 	}
 	o.Encoder = cmp.Or(o.Encoder, "auto")
+	if o.Encoder == "auto" && (o.Lossless || o.Segment != nil) {
+		o.Encoder = "libx264"
+	}
+	if o.Segment != nil {
+		o.Overwrite = true
+	}
 	o.HWAccel = cmp.Or(o.HWAccel, "none")
 	if o.Log == nil {
 		o.Log = func(string) {}

@@ -41,41 +41,57 @@ type item struct {
 // run runs the stages and returns the first error. An error in one stage cancels the
 // others; whatever is still queued is freed once all have stopped.
 func (p *pipeline) run(parent context.Context) error {
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
 	decoded := make(chan item, frameQueue)
 	drawn := make(chan item, frameQueue)
-	packets := make(chan *astiav.Packet, packetQueue)
-
-	var (
-		errOnce   sync.Once
-		first     error
-		producers sync.WaitGroup
-		muxer     sync.WaitGroup
-	)
-	fail := func(err error) {
-		if err != nil {
-			errOnce.Do(func() { first = err; cancel() })
-		}
-	}
-	run := func(g *sync.WaitGroup, f func() error) {
-		g.Add(1)
-		go func() { defer g.Done(); fail(f()) }()
-	}
-	run(&producers, func() error { defer close(decoded); return p.decode.run(ctx, decoded, packets) })
-	run(&producers, func() error { defer close(drawn); return p.draw.run(ctx, decoded, drawn) })
-	run(&producers, func() error { return p.encode.run(ctx, drawn, packets) })
-	go func() { producers.Wait(); close(packets) }()
-	run(&muxer, func() error { return p.mux.run(ctx, packets) })
-	producers.Wait()
-	muxer.Wait()
-
+	err := runStages(parent, &p.mux,
+		func(ctx context.Context, packets chan<- *astiav.Packet) error {
+			defer close(decoded)
+			return p.decode.run(ctx, decoded, packets)
+		},
+		func(ctx context.Context, _ chan<- *astiav.Packet) error {
+			defer close(drawn)
+			return p.draw.run(ctx, decoded, drawn)
+		},
+		func(ctx context.Context, packets chan<- *astiav.Packet) error {
+			return p.encode.run(ctx, drawn, packets)
+		})
 	for it := range decoded {
 		it.frame.Free()
 	}
 	for it := range drawn {
 		it.frame.Free()
 	}
+	return err
+}
+
+// producer is a stage that may send packets to the muxer.
+type producer func(ctx context.Context, packets chan<- *astiav.Packet) error
+
+// runStages runs each producer in a goroutine of its own and mux in another, writing what
+// they send until all have returned, and returns the first error: it cancels the others.
+// The packets still queued are freed.
+func runStages(parent context.Context, mux *muxStage, producers ...producer) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	packets := make(chan *astiav.Packet, packetQueue)
+	var (
+		errOnce  sync.Once
+		first    error
+		produced sync.WaitGroup
+		muxed    sync.WaitGroup
+	)
+	fail := func(err error) {
+		if err != nil {
+			errOnce.Do(func() { first = err; cancel() })
+		}
+	}
+	for _, f := range producers {
+		produced.Go(func() { fail(f(ctx, packets)) })
+	}
+	go func() { produced.Wait(); close(packets) }()
+	muxed.Go(func() { fail(mux.run(ctx, packets)) })
+	produced.Wait()
+	muxed.Wait()
 	for pkt := range packets {
 		pkt.Free()
 	}

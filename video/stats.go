@@ -7,6 +7,7 @@ type Stats struct {
 	Input, Output string
 	Frames        int           // frames encoded
 	Overlaid      int           // frames the overlay was called on
+	Decoded       int           // frames decoded, those outside the range included (a segment's from a keyframe before it)
 	Wall          time.Duration // from opening the input to renaming the output
 	FPS           float64       // Frames / Wall
 	// Busy time of each stage. They run concurrently, so they add up to more than Wall; the
@@ -38,6 +39,7 @@ type StatsJSON struct {
 	Output      string     `json:"output"`
 	Frames      int        `json:"frames"`
 	Overlaid    int        `json:"overlaid_frames"`
+	Decoded     int        `json:"decoded_frames"`
 	Wall        float64    `json:"wall_s"`
 	FPS         float64    `json:"fps"`
 	Stages      StageTimes `json:"stages"`
@@ -68,7 +70,7 @@ func (s Stats) JSON() StatsJSON {
 		warnings = []string{}
 	}
 	return StatsJSON{
-		s.Input, s.Output, s.Frames, s.Overlaid, s.Wall.Seconds(), s.FPS,
+		s.Input, s.Output, s.Frames, s.Overlaid, s.Decoded, s.Wall.Seconds(), s.FPS,
 		StageTimes{s.Decode.Seconds(), s.Overlay.Seconds(), s.Encode.Seconds(), s.Mux.Seconds()},
 		s.Encoder, s.HWAccel, s.DeviceOverlay, s.NVDECFrames, s.Width, s.Height, s.PixelFormat, s.Color, warnings, s.PeakRSS,
 	}

@@ -56,7 +56,13 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		return stats, err
 	}
 
-	in, err := openInput(opts.Input, opts.VideoStream)
+	seg := opts.Segment
+	var in *input
+	if seg != nil {
+		in, err = seg.openInput(opts.Input, opts.Log)
+	} else {
+		in, err = openInput(opts.Input, opts.VideoStream)
+	}
 	if err != nil {
 		return finish(err)
 	}
@@ -79,7 +85,8 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		t, _ = streamTurn(in.vs)
 	}
 
-	out, err := createOutput(in, opts.Input, opts.Output, opts.Overwrite, rep.warn)
+	// A segment is video only: the join copies the other streams from the source once.
+	out, err := createOutput(in, opts.Input, opts.Output, opts.Overwrite, seg == nil, rep.warn)
 	if err != nil {
 		return finish(err)
 	}
@@ -154,23 +161,26 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	if err = out.addVideo(in, enc, rep.warn); err != nil {
 		return finish(err)
 	}
-	if err = out.writeHeader(); err != nil {
+	if err = out.writeHeader(seg != nil); err != nil {
 		return finish(err)
 	}
-	win := newWindow(opts.Start, opts.End, in.vs, len(out.copied))
+	win, total := newWindow(opts.Start, opts.End, in.vs, len(out.copied)), expectedTotal(in, opts)
+	if seg != nil {
+		win, total = seg.window(), seg.Frames()
+	}
 	c.add(win.free)
 
 	p := &pipeline{
-		decode: decodeStage{in: in, dec: dec, conv: conv, win: win, copied: out.copied, rep: rep, lastPts: astiav.NoPtsValue},
+		decode: decodeStage{in: in, dec: dec, conv: conv, win: win, copied: out.copied, rep: rep, seg: seg, lastPts: astiav.NoPtsValue},
 		draw: drawStage{draw: draw, frameOffset: opts.FrameOffset, work: enc.work, down: down, encOnDevice: enc.device,
 			turner: turner, fitter: fitter},
-		encode: encodeStage{enc: enc, video: out.video},
-		mux:    muxStage{out: out, progress: newProgress(opts.Progress, expectedTotal(in, opts), started)},
+		encode: encodeStage{enc: enc, video: out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue},
+		mux:    muxStage{out: out, progress: newProgress(opts.Progress, total, started)},
 	}
 	err = p.run(ctx)
 	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
 	stats.Overlaid, stats.DeviceOverlay, stats.NVDECFrames = p.draw.overlaid, p.draw.onDevice, p.decode.hwDecoded
-	stats.Frames = p.mux.frames
+	stats.Frames, stats.Decoded = p.mux.frames, p.decode.decoded
 	switch {
 	case err == nil && stats.Frames == 0 && rep.damaged > 0:
 		err = fmt.Errorf("video: no frame of %s could be decoded; see warnings", opts.Input)
@@ -178,6 +188,11 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		err = fmt.Errorf("%w: the range %s ends before its first frame", ErrNothingToRender, describeRange(opts.Start, opts.End))
 	case err == nil && stats.Frames == 0:
 		err = fmt.Errorf("%w: nothing lies %s; the video has %s", ErrNothingToRender, describeRange(opts.Start, opts.End), p.decode.length())
+	case err == nil && seg != nil && stats.Frames != seg.Frames():
+		err = fmt.Errorf("video: segment %d of %d: %d frames of frames %d to %d decoded, want %d (is the input damaged? render it whole)",
+			seg.Index, seg.Count, stats.Frames, seg.SegFirst, seg.SegLast, seg.Frames())
+	case err == nil && seg != nil:
+		err = seg.record(opts, enc, p.encode.lastPts, p.encode.lastDur).write(out)
 	}
 	if err == nil {
 		t0 := time.Now()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"trackink/composite"
+	"trackink/internal/mediatest"
 )
 
 // render transcodes in to a new file in a temp dir with the test overlay and returns its path.
@@ -59,7 +60,7 @@ func checkFaithful(t *testing.T, in, out string) {
 	if !slices.Equal(ip, op) {
 		t.Errorf("frame timestamps differ:\n in  %v\n out %v", ip, op)
 	}
-	if ia, oa := audioPackets(t, in), audioPackets(t, out); !slices.Equal(ia, oa) {
+	if ia, oa := mediatest.Packets(t, in, "0:a"), mediatest.Packets(t, out, "0:a"); !slices.Equal(ia, oa) {
 		t.Errorf("audio packets differ (%d in, %d out); first in %q, first out %q", len(ia), len(oa), first(ia), first(oa))
 	}
 }
@@ -211,7 +212,7 @@ func TestStartEnd(t *testing.T) {
 		if st.Frames != 20 || len(ns) != 20 || ns[0] != 11 || ns[19] != 30 || len(pts) != 20 || pts[0] != "0.000000" {
 			t.Errorf("%v: %d frames, overlay %v, pts %v; want 20 frames, track frames 11…30, starting at 0", r, st.Frames, ns, pts)
 		}
-		if a := audioPackets(t, out); len(a) < 30 || len(a) > 42 { // 0.8 s of 1024-sample AAC frames at 48 kHz ≈ 37.5
+		if a := mediatest.Packets(t, out, "0:a"); len(a) < 30 || len(a) > 42 { // 0.8 s of 1024-sample AAC frames at 48 kHz ≈ 37.5
 			t.Errorf("%v: %d audio packets, want about 37", r, len(a))
 		}
 	}

@@ -16,10 +16,13 @@ type window struct {
 	started bool
 	ended   bool
 	shift   int64 // subtracted from every output timestamp, video time base
-	cut     int64 // copied packets from here on are dropped; NoPtsValue until known
-	copied  int   // number of copied streams
-	past    map[int]bool
-	held    []*astiav.Packet // copied packets read before a frame-number Start was found
+	// keepTimestamps leaves shift at 0 whatever Start is: a segment keeps the input's
+	// timestamps, and the join shifts them as the whole render does.
+	keepTimestamps bool
+	cut            int64 // copied packets from here on are dropped; NoPtsValue until known
+	copied         int   // number of copied streams
+	past           map[int]bool
+	held           []*astiav.Packet // copied packets read before a frame-number Start was found
 }
 
 // maxHeld bounds the packets kept while looking for the start frame; older ones are earlier
@@ -51,6 +54,14 @@ func newWindow(start, end Position, vs *astiav.Stream, copied int) *window {
 	return w
 }
 
+// newResolvedWindow is the window a whole render ends with, for the copied streams of a join:
+// the render's frames are already known, so nothing is held back; packets are shifted by
+// shift, cut from cut on (NoPtsValue: nowhere), and with a Start dropped before shift.
+func newResolvedWindow(shift, cut int64, hasStart bool, copied int) *window {
+	return &window{startPts: astiav.NoPtsValue, endPts: astiav.NoPtsValue, hasStart: hasStart, started: true,
+		shift: shift, cut: cut, copied: copied, past: map[int]bool{}}
+}
+
 // admit decides whether video frame v with presentation time pts is rendered.
 func (w *window) admit(v int, pts int64) bool {
 	if w.ended {
@@ -66,7 +77,7 @@ func (w *window) admit(v int, pts int64) bool {
 		}
 		return false
 	}
-	if !w.started && w.startFrame > 0 {
+	if !w.started && w.startFrame > 0 && !w.keepTimestamps {
 		w.shift = pts
 	}
 	w.started = true

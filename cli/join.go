@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"trackink/video"
+)
+
+const joinExamples = `Examples:
+  # The segments of in.mp4 in segs/ (written by trackink render --segment i/N -o segs/):
+  trackink join -i in.mp4 --segments segs/ -o out.mp4
+
+  # Segments named one by one (in any order):
+  trackink join -i in.mp4 --segments a.seg-0000-of-0002.mp4,b/a.seg-0001-of-0002.mp4 -o out.mp4`
+
+// runJoin is the join command: it concatenates the segments of one render (render
+// --segment) into the output the whole render would have written, without re-encoding
+// (video.Join).
+func runJoin(args []string, stdout, stderr io.Writer) error {
+	var source, output string
+	var segments []string
+	var overwrite, quiet, verbose bool
+	fs := newFlagSet("join", "-i SOURCE --segments DIR|FILE,FILE... -o OUTPUT [flags]", joinExamples, stderr)
+	fs.StringVarP(&source, "input", "i", "", "the video the segments were rendered from: its audio, subtitles and metadata are copied")
+	fs.StringSliceVar(&segments, "segments", nil, "the directory holding the segments (those named after the input), or the segment files")
+	fs.StringVarP(&output, "output", "o", "", "the joined video (.mp4, .mkv, .mov)")
+	fs.BoolVarP(&overwrite, "yes", "y", false, "overwrite the output if it exists (never the input or a segment)")
+	fs.BoolVar(&quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
+	fs.BoolVar(&verbose, "verbose", false, "print FFmpeg's own log lines as they come")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch {
+	case source == "":
+		return usageError{errors.New("no input: give -i SOURCE, the video the segments were rendered from")}
+	case len(segments) == 0:
+		return usageError{errors.New("no segments: give --segments DIR or --segments FILE,FILE...")}
+	}
+	if err := checkInput("input", source, false); err != nil {
+		return err
+	}
+	files, err := segmentFiles(source, segments)
+	if err != nil {
+		return err
+	}
+	if output == "" {
+		return usageError{errors.New("no output: give -o FILE")}
+	}
+	target, err := video.CheckJoinOutput(source, files, output, overwrite)
+	if err != nil {
+		return outputError(output, source, err)
+	}
+	say := func(format string, a ...any) {
+		if !quiet {
+			fmt.Fprintf(stderr, format+"\n", a...)
+		}
+	}
+	o := video.JoinOptions{Source: source, Segments: files, Output: target, Overwrite: overwrite,
+		Log: func(line string) { say("%s", line) }}
+	if verbose {
+		o.FFmpegLog = func(line string) { fmt.Fprintln(stderr, line) }
+	}
+	progress := newProgressLine(stderr, !quiet && isTerminal(stderr))
+	o.Progress = progress.update
+	removeStalePartials(target, stderr)
+	stats, err := video.Join(ctx, o)
+	progress.done()
+	if quiet {
+		for _, w := range stats.Warnings {
+			fmt.Fprintf(stderr, "trackink join: warning: %s\n", w)
+		}
+	}
+	switch {
+	case err == nil:
+		say("wrote %s: %d segments, %d frames, %.1f MB in %.2f s (%.0f MB/s)", output, stats.Segments, stats.Frames,
+			float64(stats.Bytes)/1e6, stats.Wall.Seconds(), float64(stats.Bytes)/1e6/stats.Wall.Seconds())
+		return nil
+	case errors.Is(err, context.Canceled):
+		return errInterrupted
+	}
+	return outputError(output, source, err)
+}
+
+// segmentFiles resolves --segments: one directory stands for the segments of source in it
+// (video.SegmentFiles); otherwise the values are the segment files, each checked to exist.
+func segmentFiles(source string, values []string) ([]string, error) {
+	if len(values) == 1 {
+		if st, err := os.Stat(values[0]); err == nil && st.IsDir() {
+			files, err := video.SegmentFiles(values[0], source)
+			if err != nil {
+				return nil, fmt.Errorf("--segments %s: %w", values[0], err)
+			}
+			return files, nil
+		}
+	}
+	for _, v := range values {
+		if err := checkInput("segment", v, false); err != nil {
+			return nil, err
+		}
+	}
+	return values, nil
+}

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"trackink/kernels/device"
+	"trackink/overlay"
+	"trackink/scene"
+	"trackink/video"
+)
+
+// The segment half of render: `--segment i/N` renders the i-th of N contiguous ranges of the
+// render's frames into a directory, for `trackink join` (join.go). README "Render on a
+// cluster".
+
+// segmentEnv are the variables `--segment auto/N` takes the index from, in order: a Slurm
+// array task's and a Kubernetes indexed job's.
+var segmentEnv = []string{"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"}
+
+// parseSegment reads --segment: "i/N" with 0 ≤ i < N, or "auto/N" with i from the first of
+// segmentEnv that getenv finds set.
+func parseSegment(spec string, getenv func(string) string) (index, count int, err error) {
+	idx, cnt, ok := strings.Cut(spec, "/")
+	if !ok {
+		return 0, 0, errors.New("want i/N (segment i, from 0, of N) or auto/N")
+	}
+	count, err = strconv.Atoi(cnt)
+	if err != nil || count < 1 {
+		return 0, 0, fmt.Errorf("N, %q, is not a whole number of segments ≥ 1", cnt)
+	}
+	if idx != "auto" {
+		index, err = strconv.Atoi(idx)
+		if err != nil || index < 0 || index >= count {
+			return 0, 0, fmt.Errorf("i, %q, is not a segment 0..%d", idx, count-1)
+		}
+		return index, count, nil
+	}
+	for _, name := range segmentEnv {
+		v := getenv(name)
+		if v == "" {
+			continue
+		}
+		index, err = strconv.Atoi(v)
+		if err != nil || index < 0 || index >= count {
+			return 0, 0, fmt.Errorf("%s=%s is not a segment 0..%d (submit the array as --array=0-%d)", name, v, count-1, count-1)
+		}
+		return index, count, nil
+	}
+	return 0, 0, fmt.Errorf("auto takes i from %s (a Slurm array task) or %s (a Kubernetes indexed job), and neither is set", segmentEnv[0], segmentEnv[1])
+}
+
+// videoExtensions are names that say "a video file", which -o of a segment is not.
+var videoExtensions = []string{".mp4", ".mkv", ".mov", ".m4v", ".avi", ".ts", ".webm"}
+
+// segmentTarget parses --segment and returns the segment file to write: -o names the
+// directory the segments go to (made when the render starts, if missing) and the file is
+// named by video.SegmentName. A segment is replaced without -y: a task run again replaces
+// what an earlier attempt wrote.
+func (f *renderFlags) segmentTarget(isVideo bool) (string, error) {
+	i, n, err := parseSegment(f.video.segment, os.Getenv)
+	switch {
+	case err != nil:
+		return "", usageError{fmt.Errorf("--segment %q: %w", f.video.segment, err)}
+	case !isVideo:
+		return "", usageError{errors.New("--segment: segments are of a video; the input is a picture or missing")}
+	case f.output == "":
+		return "", usageError{errors.New("no output: give -o DIR, the directory for the segments")}
+	}
+	st, err := os.Stat(f.output)
+	switch {
+	case err == nil && !st.IsDir():
+		return "", usageError{fmt.Errorf("-o %s: with --segment, -o names the directory for the segments; this is a file", f.output)}
+	case err != nil && slices.Contains(videoExtensions, strings.ToLower(filepath.Ext(f.output))):
+		return "", usageError{fmt.Errorf("-o %s: with --segment, -o names a directory for the segments (segs/), not a video file", f.output)}
+	}
+	f.video.segIndex, f.video.segCount = i, n
+	return filepath.Join(f.output, video.SegmentName(f.input, i, n)), nil
+}
+
+// drawingOf describes what a render draws, for its segments' plan (video.SegmentPlan.Drawing):
+// the backend, the look and link options, and the tracks frames from to to, by content (a
+// SHA-256), so that the join refuses segments drawn with other options or other tracks. Render
+// threads are left out: they do not change a pixel.
+func drawingOf(s styleFlags, o overlay.Options, src *trackSource, from, to int) string {
+	h := sha256.New()
+	backend := s.backend
+	if backend == "auto" {
+		backend = "cpu"
+		if device.Probe().Usable() {
+			backend = "cuda"
+		}
+	}
+	fmt.Fprintf(h, "backend %s\nstyle %+v\nlinks %+v\n", backend, o.Style, o.Links)
+	if src.tracks == nil {
+		fmt.Fprintln(h, "the seed scene")
+		return hex.EncodeToString(h.Sum(nil))
+	}
+	var tf scene.Frame
+	var b []byte
+	u32 := func(v uint32) { b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24)) }
+	f32 := func(v float32) { u32(math.Float32bits(v)) }
+	color := func(c scene.Color, set bool) {
+		u32(uint32(c.R)<<24 | uint32(c.G)<<16 | uint32(c.B)<<8 | uint32(c.A))
+		b = append(b, boolByte(set))
+	}
+	for n := from; n <= to; n++ {
+		if src.tracks.Frame(n, &tf) == nil {
+			continue
+		}
+		b = b[:0]
+		u32(uint32(n))
+		u32(uint32(len(tf.Boxes)))
+		for _, x := range tf.Boxes {
+			u32(uint32(x.ID))
+			f32(x.X)
+			f32(x.Y)
+			f32(x.W)
+			f32(x.H)
+			f32(x.Score)
+			b = append(b, boolByte(x.HasScore))
+			color(x.Color, x.HasColor)
+			u32(uint32(len(x.Class)))
+			b = append(b, x.Class...)
+		}
+		u32(uint32(len(tf.Points)))
+		for _, p := range tf.Points {
+			u32(uint32(p.ID))
+			f32(p.X)
+			f32(p.Y)
+			color(p.Color, p.HasColor)
+		}
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}

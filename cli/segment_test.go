@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"trackink/internal/knntest"
+	"trackink/internal/mediatest"
+	"trackink/scene"
+	"trackink/video"
+)
+
+// writeJitteryTracks writes knntest.Jittery's scene for mediatest.Clip's clips as JSON
+// Lines: tracks whose drawing depends on the frames before (hysteresis, trails, ages).
+func writeJitteryTracks(t *testing.T) string {
+	t.Helper()
+	tracks, err := scene.NewTracks(knntest.Jittery(320, 240, mediatest.ClipFrames))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tracks.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := scene.Write(f, tracks, scene.FormatJSONL); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// run runs the command line in-process and fails the test unless it succeeds.
+func run(t *testing.T, args ...string) string {
+	t.Helper()
+	code, _, stderr := trackink(args...)
+	if code != 0 {
+		t.Fatalf("trackink %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	return stderr
+}
+
+// renderInSegments runs `render ARGS --segment i/count -o DIR` for every i, then `join`,
+// and returns the joined file.
+func renderInSegments(t *testing.T, in string, count int, args ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	segs, out := filepath.Join(dir, "segs"), filepath.Join(dir, "joined.mp4")
+	for i := range count {
+		run(t, append([]string{"render", "-i", in, "--segment", fmt.Sprintf("%d/%d", i, count), "-o", segs, "--quiet"}, args...)...)
+	}
+	run(t, "join", "-i", in, "--segments", segs, "-o", out, "--quiet")
+	return out
+}
+
+// The issue's promise (#15): with a lossless encoder, the join of N = 1, 3 and 4 segments
+// decodes to exactly the whole render's frames (pixels and timestamps), trails, link
+// hysteresis and label ages on, and its audio packets are the source's; with --start and
+// --end, the whole render's video and audio. A render that starts fresh at a segment's first
+// frame draws it otherwise, so the replay is what makes the segments exact.
+func TestSegmentsJoinToTheWholeRender(t *testing.T) {
+	in, tracks := mediatest.Clip(t, "mp4"), writeJitteryTracks(t)
+	look := []string{"--tracks", tracks, "--trail", "10", "--label", "#{id} {age}", "--curve-width", "1", "--lossless"}
+	whole := filepath.Join(t.TempDir(), "whole.mp4")
+	run(t, append([]string{"render", "-i", in, "-o", whole, "--quiet"}, look...)...)
+	wholeFrames := mediatest.Frames(t, whole)
+	if len(wholeFrames) != mediatest.ClipFrames {
+		t.Fatalf("the whole render has %d frames, want %d", len(wholeFrames), mediatest.ClipFrames)
+	}
+	source := mediatest.Packets(t, in, "0:a")
+	for _, count := range []int{1, 3, 4} {
+		joined := renderInSegments(t, in, count, look...)
+		if got := mediatest.Frames(t, joined); !slices.Equal(got, wholeFrames) {
+			t.Errorf("%d segments: the joined frames differ from the whole render's: %s", count, mediatest.Difference(wholeFrames, got))
+		}
+		if got := mediatest.Packets(t, joined, "0:a"); !slices.Equal(got, source) {
+			t.Errorf("%d segments: the joined audio differs from the source's: %s", count, mediatest.Difference(source, got))
+		}
+	}
+	// Segment 1 of 3 is frames 21 to 40: drawn from scratch, frame 21 looks otherwise.
+	fresh := filepath.Join(t.TempDir(), "fresh.mp4")
+	run(t, append([]string{"render", "-i", in, "--start", "21", "--end", "21", "-o", fresh, "--quiet"}, look...)...)
+	if got := mediatest.Pictures(mediatest.Frames(t, fresh)); got[0] == mediatest.Pictures(wholeFrames)[20] {
+		t.Error("frame 21 drawn without the frames before it looks as in the whole render: this test shows nothing")
+	}
+
+	window := append([]string{"--start", "7", "--end", "1.5s"}, look...)
+	run(t, append([]string{"render", "-i", in, "-o", whole, "-y", "--quiet"}, window...)...)
+	joined := renderInSegments(t, in, 3, window...)
+	if want, got := mediatest.Frames(t, whole), mediatest.Frames(t, joined); !slices.Equal(got, want) {
+		t.Errorf("--start 7 --end 1.5s: the joined frames differ from the whole render's: %s", mediatest.Difference(want, got))
+	}
+	if want, got := mediatest.Packets(t, whole, "0:a"), mediatest.Packets(t, joined, "0:a"); !slices.Equal(got, want) {
+		t.Errorf("--start 7 --end 1.5s: the joined audio differs from the whole render's: %s", mediatest.Difference(want, got))
+	}
+}
+
+// With the default (lossy) encoder, B-frames and all, the join has the whole render's frame
+// count and timestamps.
+func TestLossySegmentsKeepTimestamps(t *testing.T) {
+	in, tracks := mediatest.Clip(t, "mp4"), writeJitteryTracks(t)
+	whole := filepath.Join(t.TempDir(), "whole.mp4")
+	run(t, "render", "-i", in, "--tracks", tracks, "-o", whole, "--quiet")
+	joined := renderInSegments(t, in, 3, "--tracks", tracks)
+	want, got := mediatest.PTS(mediatest.Frames(t, whole)), mediatest.PTS(mediatest.Frames(t, joined))
+	if len(want) != mediatest.ClipFrames || !slices.Equal(got, want) {
+		t.Errorf("frame timestamps: whole render %v\njoined %v", want, got)
+	}
+}
+
+// --segment auto/N takes the index from a Slurm array task's SLURM_ARRAY_TASK_ID, else from
+// a Kubernetes indexed job's JOB_COMPLETION_INDEX; each segment is named after the input.
+func TestSegmentIndexFromTheScheduler(t *testing.T) {
+	in := mediatest.Clip(t, "mp4")
+	dir := t.TempDir()
+	for _, env := range []struct{ slurm, k8s, want string }{
+		{"2", "", "src.seg-0002-of-0003.mp4"},
+		{"", "1", "src.seg-0001-of-0003.mp4"},
+		{"0", "1", "src.seg-0000-of-0003.mp4"},
+	} {
+		t.Setenv("SLURM_ARRAY_TASK_ID", env.slurm)
+		t.Setenv("JOB_COMPLETION_INDEX", env.k8s)
+		run(t, "render", "-i", in, "--scene", "seed", "--preset", "ultrafast", "--segment", "auto/3", "-o", dir, "--quiet")
+		if _, err := os.Stat(filepath.Join(dir, env.want)); err != nil {
+			t.Errorf("SLURM_ARRAY_TASK_ID=%q JOB_COMPLETION_INDEX=%q: %v", env.slurm, env.k8s, err)
+		}
+	}
+}
+
+// join's mistakes and refusals: each says what and exits 2 for the command line, 1 for the
+// segments; nothing is written.
+func TestJoinMistakes(t *testing.T) {
+	in := mediatest.Clip(t, "mp4")
+	dir := t.TempDir()
+	segs := filepath.Join(dir, "segs")
+	for i := range 2 {
+		run(t, "render", "-i", in, "--scene", "seed", "--preset", "ultrafast", "--segment", fmt.Sprintf("%d/2", i), "-o", segs, "--quiet")
+	}
+	seg0, seg1 := filepath.Join(segs, "src.seg-0000-of-0002.mp4"), filepath.Join(segs, "src.seg-0001-of-0002.mp4")
+	out := filepath.Join(dir, "out.mp4")
+	exists := filepath.Join(dir, "exists.mp4")
+	os.WriteFile(exists, []byte("x"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"--segments", segs, "-o", out}, exitUsage, "no input"},
+		{[]string{"-i", in, "-o", out}, exitUsage, "no segments"},
+		{[]string{"-i", in, "--segments", segs}, exitUsage, "no output"},
+		{[]string{"-i", in, "--segments", seg0 + "," + filepath.Join(segs, "nope.mp4"), "-o", out}, exitUsage, "nope.mp4: no such file"},
+		{[]string{"-i", in, "--segments", segs, "-o", in, "-y"}, exitUsage, "is the input"},
+		{[]string{"-i", in, "--segments", segs, "-o", seg1, "-y"}, exitUsage, "is one of the segments"},
+		{[]string{"-i", in, "--segments", segs, "-o", exists}, 1, "exists (use -y to overwrite it)"},
+		{[]string{"-i", in, "--segments", seg1, "-o", out}, 1, "segment 0 of 2 is missing (src.seg-0000-of-0002.mp4)"},
+		{[]string{"-i", in, "--segments", dir, "-o", out}, 1, "no segments of " + in + " there"},
+	} {
+		code, _, stderr := trackink(append([]string{"join"}, tc.args...)...)
+		if code != tc.code || !strings.HasPrefix(stderr, "trackink join: ") || !strings.Contains(stderr, tc.says) {
+			t.Errorf("join %s: exit %d, %s\nwant exit %d saying %q", strings.Join(tc.args, " "), code, stderr, tc.code, tc.says)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused join wrote its output")
+	}
+	noHiddenFiles(t, dir)
+	if stderr := run(t, "join", "-i", in, "--segments", segs, "-o", out); !strings.Contains(stderr, "wrote "+out+": 2 segments, 60 frames") {
+		t.Errorf("join said: %s", stderr)
+	}
+}
+
+// A segment task killed mid-write (SIGKILL: a node lost, a job preempted) leaves no segment,
+// only its hidden partial file; the task run again removes that, says so and writes the
+// segment; run once more after it succeeded (Slurm requeues finished tasks too), it replaces
+// the segment without -y and leaves nothing else.
+func TestKilledSegmentRetried(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	in, segs := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "segs")
+	if err := video.Synthesize(in, 320, 240, 300, 25); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"render", "-i", in, "--scene", "seed", "--segment", "1/2", "-o", segs, "--preset", "slow"}
+	segment := filepath.Join(segs, "in.seg-0001-of-0002.mp4")
+	killed := exec.Command(bin, args...)
+	var stderr strings.Builder
+	killed.Stderr = &stderr
+	if err := killed.Start(); err != nil {
+		t.Fatal(err)
+	}
+	partial := waitForPartial(t, segment, &stderr)
+	killed.Process.Kill()
+	killed.Wait()
+	if _, err := os.Stat(segment); err == nil {
+		t.Fatal("the killed task left a segment")
+	}
+	if _, err := os.Stat(partial); err != nil {
+		t.Fatalf("the killed task's partial file: %v", err)
+	}
+	code, said := runBinary(t, bin, args...)
+	if code != 0 || !strings.Contains(said, "removed "+partial) {
+		t.Fatalf("the retry: exit %d, it said:\n%s\nwant it to say it removed %s", code, said, partial)
+	}
+	first, err := os.Stat(segment)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, said := runBinary(t, bin, args...); code != 0 {
+		t.Fatalf("the task run again: exit %d: %s", code, said)
+	}
+	again, err := os.Stat(segment)
+	if err != nil || os.SameFile(first, again) {
+		t.Errorf("the task run again did not replace the segment (%v)", err)
+	}
+	entries, _ := os.ReadDir(segs)
+	if len(entries) != 1 {
+		t.Errorf("segs holds %d files, want the segment alone", len(entries))
+	}
+	if n := ffprobeFrames(t, segment); n != 150 {
+		t.Errorf("the segment has %d frames, want 150", n)
+	}
+}
+
+// The README shows the cluster recipe's batch scripts: their #SBATCH directives and the
+// trackink command they run must be the files' own.
+func TestREADMEShowsTheClusterScripts(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"segment.sbatch", "join.sbatch", "many.sbatch"} {
+		script, err := os.ReadFile(filepath.Join("../scripts/slurm", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(script), "\n") {
+			if (strings.HasPrefix(line, "#SBATCH") || strings.HasPrefix(line, "exec ")) && !strings.Contains(string(readme), "\n"+line+"\n") {
+				t.Errorf("README.md does not show this line of scripts/slurm/%s:\n%s", name, line)
+			}
+		}
+	}
+}

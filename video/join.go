@@ -1,0 +1,332 @@
+package video
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/asticode/go-astiav"
+)
+
+// JoinOptions configures Join.
+type JoinOptions struct {
+	Source   string   // the video the segments were rendered from
+	Segments []string // the segment files, in any order
+	Output   string   // container chosen by extension, as in Options.Output
+	// Overwrite allows replacing an existing Output (never the source or a segment:
+	// ErrOutputIsInput, ErrOutputIsSegment).
+	Overwrite bool
+	// Log, FFmpegLog and Progress are as in Options.
+	Log       func(line string)
+	FFmpegLog func(line string)
+	Progress  func(Progress)
+}
+
+// JoinStats is what a Join did.
+type JoinStats struct {
+	Segments, Frames int
+	Bytes            int64 // the output's size
+	Wall             time.Duration
+	Warnings         []string
+}
+
+// Join concatenates the segments of one render (Options.Segment) into the output the whole
+// render would have written, without re-encoding: the segments' video packets in order,
+// each with its own timestamps, shifted as the whole render shifts them (Start); the
+// source's other streams copied once through the same window and output code as a render
+// (audio, subtitles, metadata, the display matrix). It checks first that the segments are
+// one render's and all of it (their records: the same plan and source, each index once,
+// none missing, contiguous frames; the same codec parameters byte for byte), then as it goes
+// that each starts with a keyframe after the previous one's last frame and holds the frames
+// its record says. The output is written like a render's: a partial file moved into place.
+func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
+	started := time.Now()
+	sink, detach := attachFFmpegLog(o.FFmpegLog)
+	defer detach()
+	if o.Log == nil {
+		o.Log = func(string) {}
+	}
+	rep := &report{log: o.Log}
+	var c closer
+	defer c.close()
+	stats := JoinStats{Segments: len(o.Segments)}
+	finish := func(err error) (JoinStats, error) {
+		stats.Wall, stats.Warnings = time.Since(started), rep.warnings
+		if err != nil && !errors.Is(err, context.Canceled) {
+			err = fmt.Errorf("%w%s", err, because(sink.unshown()))
+		}
+		return stats, err
+	}
+
+	if _, err := CheckJoinOutput(o.Source, o.Segments, o.Output, o.Overwrite); err != nil {
+		return finish(err)
+	}
+	segs, err := openSegments(o.Source, o.Segments)
+	if err != nil {
+		return finish(err)
+	}
+	for _, s := range segs {
+		c.add(s.in.close)
+	}
+	rec := segs[0].rec
+	src, err := openInput(o.Source, rec.VideoStream)
+	if err != nil {
+		return finish(err)
+	}
+	c.add(src.close)
+	stopInterrupt := context.AfterFunc(ctx, src.interrupt.Interrupt)
+	c.add(func() { stopInterrupt() })
+	if sourceID(src) != rec.Source || src.vs.TimeBase().String() != rec.TimeBase {
+		return finish(fmt.Errorf("video: the segments (%s…) were not rendered from %s: their record names another source", segs[0].path, o.Source))
+	}
+
+	out, err := createOutput(src, o.Source, o.Output, o.Overwrite, true, rep.warn)
+	if err != nil {
+		return finish(err)
+	}
+	c.add(out.close)
+	if err := out.addSegmentVideo(src, segs[0].in.vs.CodecParameters(), rep.warn); err != nil {
+		return finish(err)
+	}
+	if err := out.writeHeader(false); err != nil {
+		return finish(err)
+	}
+	// The source's video comes from the segments: the demuxer skips it (and any stream not
+	// copied), so the join reads little more of the source than its audio.
+	for _, s := range src.fc.Streams() {
+		if _, copied := out.copied[s.Index()]; !copied {
+			discardStream(s)
+		}
+	}
+	cut := int64(astiav.NoPtsValue)
+	if rec.Cut != nil {
+		cut = *rec.Cut
+	}
+	copier := &decodeStage{in: src, win: newResolvedWindow(rec.Shift, cut, rec.HasStart, len(out.copied)), copied: out.copied, rep: rep}
+	reader := &segmentReader{segs: segs, out: out.video, tb: src.vs.TimeBase(), shift: rec.Shift}
+	total := rec.Render[1] - rec.Render[0] + 1
+	mux := &muxStage{out: out, progress: newProgress(o.Progress, total, started)}
+	err = runStages(ctx, mux, reader.run, copier.copyAll)
+	stats.Frames = mux.frames
+	if err == nil && mux.frames != total {
+		err = fmt.Errorf("video: joined %d frames, the render has %d (frames %d to %d)", mux.frames, total, rec.Render[0], rec.Render[1])
+	}
+	if err == nil {
+		err = out.commit(o.Overwrite)
+	}
+	if err == nil {
+		if st, serr := os.Stat(o.Output); serr == nil {
+			stats.Bytes = st.Size()
+		}
+		mux.progress.report(stats.Frames, true)
+	}
+	return finish(err)
+}
+
+// segmentFile is an open segment and its record.
+type segmentFile struct {
+	path string
+	in   *input
+	rec  segmentRecord
+}
+
+// openSegments opens the segment files, reads their records and checks that they are every
+// segment of one render, once: the same plan (source, options, tracks) and count, each index
+// once, none missing, their frames contiguous, and the same codec, size, pixel format and
+// codec parameter bytes (extradata) as the first. It returns them in index order.
+func openSegments(source string, paths []string) ([]*segmentFile, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("video: no segments to join")
+	}
+	var segs []*segmentFile
+	fail := func(err error) ([]*segmentFile, error) {
+		for _, s := range segs {
+			s.in.close()
+		}
+		return nil, err
+	}
+	for _, p := range paths {
+		// As their headers describe them: the codec parameter bytes included, which is
+		// what sameVideo compares. The first in order is probed below.
+		in, err := openInputProbed(p, 1, false)
+		if err != nil {
+			return fail(fmt.Errorf("segment %s: %w", p, err))
+		}
+		segs = append(segs, &segmentFile{path: p, in: in})
+		if segs[len(segs)-1].rec, err = readSegmentRecord(in.fc, p); err != nil {
+			return fail(err)
+		}
+	}
+	slices.SortStableFunc(segs, func(a, b *segmentFile) int { return a.rec.Index - b.rec.Index })
+	first := segs[0]
+	count := first.rec.Count
+	for i, s := range segs {
+		switch {
+		case s.rec.Count != count:
+			return fail(fmt.Errorf("video: %s is a segment of %d, %s of %d: segments of two renders cut differently (remove the older ones)",
+				s.path, s.rec.Count, first.path, count))
+		case s.rec.Plan != first.rec.Plan:
+			return fail(fmt.Errorf("video: foreign segment: %s and %s are segments of different renders (another source, other options or other tracks)",
+				s.path, first.path))
+		case i > 0 && s.rec.Index == segs[i-1].rec.Index:
+			return fail(fmt.Errorf("video: duplicate segment %d of %d: %s and %s", s.rec.Index, count, segs[i-1].path, s.path))
+		}
+		if err := sameVideo(first, s); err != nil {
+			return fail(err)
+		}
+	}
+	for i := range count {
+		if i >= len(segs) || segs[i].rec.Index != i {
+			return fail(fmt.Errorf("video: segment %d of %d is missing (%s)", i, count, SegmentName(source, i, count)))
+		}
+	}
+	for i, s := range segs {
+		want := first.rec.Render[0]
+		if i > 0 {
+			want = segs[i-1].rec.Frames[1] + 1
+		}
+		if s.rec.Frames[0] != want || s.rec.Frames[1] < s.rec.Frames[0] || s.rec.Render != first.rec.Render {
+			return fail(fmt.Errorf("video: segment %s holds frames %d to %d, want them from %d in a render of frames %d to %d",
+				s.path, s.rec.Frames[0], s.rec.Frames[1], want, first.rec.Render[0], first.rec.Render[1]))
+		}
+	}
+	if last := segs[len(segs)-1].rec; last.Frames[1] != last.Render[1] {
+		return fail(fmt.Errorf("video: the last segment ends at frame %d, the render at %d", last.Frames[1], last.Render[1]))
+	}
+	// Its parameters become the output's: all of them, the pixel format among them, which
+	// only decoding tells.
+	if err := first.in.fc.FindStreamInfo(nil); err != nil {
+		return fail(fmt.Errorf("video: reading stream info of %s: %w", first.path, err))
+	}
+	return segs, nil
+}
+
+// sameVideo checks that segment s's one stream is video coded as segment ref's: the same
+// codec and size and the same codec parameter bytes (the SPS and PPS of H.264 and HEVC:
+// the pixel format, the profile and the encoder's settings are in them; x264's PPS carries
+// its initial QP).
+func sameVideo(ref, s *segmentFile) error {
+	if s.in.fc.NbStreams() != 1 {
+		return fmt.Errorf("video: segment %s has %d streams; a segment has its video only", s.path, s.in.fc.NbStreams())
+	}
+	a, b := ref.in.vs.CodecParameters(), s.in.vs.CodecParameters()
+	describe := func(p *astiav.CodecParameters) string {
+		return fmt.Sprintf("%s %dx%d, %d bytes of codec parameters", p.CodecID().Name(), p.Width(), p.Height(), len(p.ExtraData()))
+	}
+	if a.CodecID() != b.CodecID() || a.Width() != b.Width() || a.Height() != b.Height() || !bytes.Equal(a.ExtraData(), b.ExtraData()) {
+		return fmt.Errorf("video: foreign segment: %s is coded otherwise than %s (%s; %s)", s.path, ref.path, describe(b), describe(a))
+	}
+	return nil
+}
+
+// CheckJoinOutput checks before any work that output can be written for a join of segments
+// of source: CheckOutput's checks (not the source, not existing without overwrite…), and
+// not one of the segments either (ErrOutputIsSegment). It returns the path to write.
+func CheckJoinOutput(source string, segments []string, output string, overwrite bool) (string, error) {
+	target, err := CheckOutput(source, output, overwrite)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		return target, nil // not there yet
+	}
+	for _, s := range segments {
+		if ss, err := os.Stat(s); err == nil && os.SameFile(st, ss) {
+			return "", fmt.Errorf("%w: %s is %s", ErrOutputIsSegment, output, s)
+		}
+	}
+	return target, nil
+}
+
+// segmentReader sends the segments' video packets to the muxer in order, each with its own
+// timestamps, never re-based on durations (docs/segments.md §6), checking as it goes what
+// the records promise.
+type segmentReader struct {
+	segs  []*segmentFile
+	out   *astiav.Stream  // the output's video stream
+	tb    astiav.Rational // the source video's time base, the records'
+	shift int64           // the whole render's shift (Start), in tb
+}
+
+func (r *segmentReader) run(ctx context.Context, mux chan<- *astiav.Packet) error {
+	lastDts, maxPts := int64(astiav.NoPtsValue), int64(astiav.NoPtsValue)
+	final := r.segs[len(r.segs)-1]
+	for _, s := range r.segs {
+		n := 0
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			p := astiav.AllocPacket()
+			err := s.in.fc.ReadFrame(p)
+			if errors.Is(err, astiav.ErrEof) {
+				p.Free()
+				break
+			}
+			if err == nil {
+				p.RescaleTs(s.in.vs.TimeBase(), r.tb)
+				err = r.check(s, p, n, maxPts)
+			}
+			if err != nil {
+				p.Free()
+				return fmt.Errorf("video: segment %s: %w", s.path, err)
+			}
+			n++
+			maxPts = max(maxPts, p.Pts())
+			// The render's final frame (the last in presentation order, not the last packet:
+			// B-frames) ends when the whole render's did; the MP4 muxer ends the edit list
+			// there (an MP4 segment that starts after 0 reads back without this duration).
+			if s == final && p.Pts() == s.rec.LastPts && s.rec.LastDuration > 0 {
+				p.SetDuration(s.rec.LastDuration)
+			}
+			p.SetPts(p.Pts() - r.shift)
+			if p.Dts() != astiav.NoPtsValue {
+				p.SetDts(p.Dts() - r.shift)
+			}
+			// Each segment's first dts is its first pts less its encoder's delay, which
+			// differs where the frame rate changes: keep dts increasing across a cut. Decoders
+			// do not read dts; the muxer needs them increasing, and below pts they stay, as
+			// every frame of the previous segment precedes this one's.
+			if lastDts != astiav.NoPtsValue && p.Dts() <= lastDts {
+				if lastDts+1 > p.Pts() {
+					p.Free()
+					return fmt.Errorf("video: segment %s: its dts cannot increase past %d below its pts %d", s.path, lastDts, p.Pts())
+				}
+				p.SetDts(lastDts + 1)
+			}
+			lastDts = p.Dts()
+			p.SetStreamIndex(r.out.Index())
+			p.RescaleTs(r.tb, r.out.TimeBase())
+			p.SetPos(-1)
+			if err := send(ctx, mux, p, freePacket); err != nil {
+				return err
+			}
+		}
+		if want := s.rec.Frames[1] - s.rec.Frames[0] + 1; n != want {
+			return fmt.Errorf("video: segment %s holds %d frames, its record %d (frames %d to %d)", s.path, n, want, s.rec.Frames[0], s.rec.Frames[1])
+		}
+	}
+	return nil
+}
+
+// check checks packet p, the n-th (from 0) of segment s, against its record and the
+// segments before it (maxPts: the latest frame so far).
+func (r *segmentReader) check(s *segmentFile, p *astiav.Packet, n int, maxPts int64) error {
+	pts := p.Pts()
+	switch {
+	case n == 0 && !p.Flags().Has(astiav.PacketFlagKey):
+		return errors.New("it does not start with a keyframe")
+	case n == 0 && maxPts != astiav.NoPtsValue && pts <= maxPts:
+		return fmt.Errorf("it starts at pts %d, not after the previous segment's last frame (pts %d)", pts, maxPts)
+	case n == 0 && pts != s.rec.FirstPts:
+		return fmt.Errorf("it starts at pts %d, its record at %d", pts, s.rec.FirstPts)
+	case pts < s.rec.FirstPts || pts > s.rec.LastPts:
+		return fmt.Errorf("a frame at pts %d lies outside its record's %d to %d", pts, s.rec.FirstPts, s.rec.LastPts)
+	}
+	return nil
+}

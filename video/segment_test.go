@@ -1,0 +1,211 @@
+package video
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"trackink/composite"
+	"trackink/internal/mediatest"
+)
+
+// paintNumber is the tests' DrawFunc: it writes n's bits into the top-left 64×8 pixels of
+// the picture (white for 1, black for 0), so that a frame numbered wrongly looks otherwise.
+func paintNumber(n int, dst composite.Surface) error {
+	f, ok := dst.(*composite.YUV420P)
+	if !ok {
+		return fmt.Errorf("paintNumber: a %T", dst)
+	}
+	for y := range 8 {
+		for x := range 64 {
+			v := byte(16)
+			if n>>(x/8)&1 == 1 {
+				v = 235
+			}
+			f.Y[y*f.StrideY+x] = v
+		}
+	}
+	return nil
+}
+
+// renderSegments renders o in count segments into a new directory with paintNumber and
+// returns the segment files in order and each render's Stats.
+func renderSegments(t *testing.T, o Options, count int) ([]string, []Stats) {
+	t.Helper()
+	dir := t.TempDir()
+	var files []string
+	var stats []Stats
+	for i := range count {
+		plan, err := PlanSegment(o, i, count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		so := o
+		so.Segment, so.Output = plan, filepath.Join(dir, SegmentName(o.Input, i, count))
+		st, err := Transcode(t.Context(), so, paintNumber)
+		if err != nil {
+			t.Fatalf("segment %d of %d: %v", i, count, err)
+		}
+		files, stats = append(files, so.Output), append(stats, st)
+	}
+	return files, stats
+}
+
+// join joins segments of source into a new .mp4.
+func join(t *testing.T, source string, segments []string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "joined.mp4")
+	if _, err := Join(t.Context(), JoinOptions{Source: source, Segments: segments, Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// The segments of a render, joined, are the whole render, for every kind of source: the
+// decoded frames (pixels, with each frame's number painted in, and timestamps) and the
+// audio packets. Each segment on its own decodes to its pictures of the whole render (it
+// starts with an IDR). Segments after the first decode from the keyframe before their first
+// frame, not from the start, except from MPEG-TS, whose seeks land late: they say so and
+// decode from the start.
+func TestSegmentsJoinToTheWholeRender(t *testing.T) {
+	for _, kind := range []string{"mp4", "mkv", "ts", "hevc"} {
+		t.Run(kind, func(t *testing.T) {
+			src := mediatest.Clip(t, kind)
+			var logged []string
+			o := Options{Input: src, Output: filepath.Join(t.TempDir(), "whole.mp4"), Lossless: true,
+				Log: func(l string) { logged = append(logged, l) }}
+			if _, err := Transcode(t.Context(), o, paintNumber); err != nil {
+				t.Fatal(err)
+			}
+			whole := mediatest.Frames(t, o.Output)
+			if len(whole) != mediatest.ClipFrames {
+				t.Fatalf("the whole render has %d frames, want %d", len(whole), mediatest.ClipFrames)
+			}
+			segs, stats := renderSegments(t, o, 4)
+			joined := join(t, src, segs)
+			if got := mediatest.Frames(t, joined); !slices.Equal(got, whole) {
+				t.Errorf("the joined frames differ from the whole render's: %s", mediatest.Difference(whole, got))
+			}
+			if a, b := mediatest.Packets(t, o.Output, "0:a"), mediatest.Packets(t, joined, "0:a"); !slices.Equal(a, b) {
+				t.Errorf("the joined audio differs from the whole render's: %s", mediatest.Difference(a, b))
+			}
+			first := 1
+			for i, seg := range segs {
+				n := stats[i].Frames
+				// Its pictures: frame durations in framemd5 are the ffmpeg CLI's guesses from a
+				// stream's frame rate, which a part of a variable-rate video has otherwise.
+				want := mediatest.Pictures(whole[first-1 : first-1+n])
+				if got := mediatest.Pictures(mediatest.Frames(t, seg)); !slices.Equal(got, want) {
+					t.Errorf("segment %d on its own: %s", i, mediatest.Difference(want, got))
+				}
+				fromStart := first - 1 + n
+				if kind != "ts" && i > 0 && stats[i].Decoded >= fromStart {
+					t.Errorf("segment %d decoded %d frames for frames %d to %d: it did not start at a keyframe before them", i, stats[i].Decoded, first, first+n-1)
+				}
+				first += n
+			}
+			if fellBack := slices.ContainsFunc(logged, func(l string) bool { return strings.Contains(l, "decoding from the start") }); fellBack != (kind == "ts") {
+				t.Errorf("fell back to decoding from the start: %t, want %t (log: %q)", fellBack, kind == "ts", logged)
+			}
+		})
+	}
+}
+
+// PlanSegment cuts what Start and End select, as a whole render selects it, into ranges as
+// even as whole frames allow.
+func TestPlanSegment(t *testing.T) {
+	src := mediatest.Clip(t, "mp4")
+	for _, tc := range []struct {
+		start, end  string
+		first, last int // frames 21 to 40: pts 3000·n of 1/90000 for n in 20..49 but 21, 24…48
+	}{
+		{"", "", 1, 60},
+		{"7", "50", 7, 50},
+		{"1s", "", 28, 60},   // the first frame at or after 1 s (pts 90000): frame 28, pts 93000
+		{"7", "1.5s", 7, 37}, // the last before 1.5 s (pts 135000): frame 37, pts 132000
+	} {
+		start, _ := ParsePosition(tc.start)
+		end, _ := ParsePosition(tc.end)
+		o := Options{Input: src, Output: "x.mp4", Start: start, End: end}
+		for _, count := range []int{1, 3, 7} {
+			next := tc.first
+			for i := range count {
+				p, err := PlanSegment(o, i, count)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := tc.last - tc.first + 1
+				if p.First != tc.first || p.Last != tc.last || p.SegFirst != next || p.Frames() < n/count || p.Frames() > n/count+1 {
+					t.Errorf("start %q end %q, segment %d of %d: render %d..%d, segment %d..%d; want render %d..%d, segment from %d, %d or %d frames",
+						tc.start, tc.end, i, count, p.First, p.Last, p.SegFirst, p.SegLast, tc.first, tc.last, next, n/count, n/count+1)
+				}
+				next = p.SegLast + 1
+			}
+			if next != tc.last+1 {
+				t.Errorf("start %q end %q, %d segments end at frame %d, want %d", tc.start, tc.end, count, next-1, tc.last)
+			}
+		}
+	}
+	if _, err := PlanSegment(Options{Input: src, Output: "x.mp4", Start: Position{Frame: 55}}, 0, 7); !errors.Is(err, ErrSegmentCount) {
+		t.Errorf("7 segments of 6 frames: %v, want ErrSegmentCount", err)
+	}
+	// Cut mid-GOP: the decoder drops the frames before the first keyframe, so the packets
+	// do not number the frames a render decodes.
+	cut := filepath.Join(t.TempDir(), "cut.mp4")
+	if err := runFFmpeg(t.Context(), "-i", src, "-ss", "0.2", "-map", "0:v", "-c", "copy", "-copyinkf", "-y", cut); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PlanSegment(Options{Input: cut, Output: "x.mp4"}, 0, 2); !errors.Is(err, ErrUnsegmentable) || !strings.Contains(err.Error(), "not a keyframe") {
+		t.Errorf("a video cut mid-GOP: %v, want ErrUnsegmentable, not a keyframe", err)
+	}
+}
+
+// Join refuses, before writing anything, what is not every segment of one render once: a
+// missing segment, one given twice, one of a render with other options, one of a render cut
+// into another count, a file that is no segment, segments of another source; and an output
+// that is one of the segments.
+func TestJoinRefuses(t *testing.T) {
+	src := mediatest.Clip(t, "mp4")
+	o := Options{Input: src, Output: "x.mp4", Preset: "ultrafast"}
+	segs, _ := renderSegments(t, o, 3)
+	otherCRF := o
+	otherCRF.CRF = 30
+	foreign, _ := renderSegments(t, otherCRF, 3)
+	fourths, _ := renderSegments(t, o, 4)
+	otherSource := mediatest.Clip(t, "mkv")
+	out := filepath.Join(t.TempDir(), "out.mp4")
+	for _, tc := range []struct {
+		name     string
+		source   string
+		segments []string
+		output   string
+		says     string
+	}{
+		{"missing", src, []string{segs[0], segs[2]}, out, "segment 1 of 3 is missing (src.seg-0001-of-0003.mp4)"},
+		{"twice", src, []string{segs[0], segs[1], segs[1], segs[2]}, out, "duplicate segment 1 of 3"},
+		{"other options", src, []string{segs[0], foreign[1], segs[2]}, out, "foreign segment"},
+		{"other count", src, []string{segs[0], segs[1], fourths[3]}, out, "segments of two renders cut differently"},
+		{"no segment", src, []string{segs[0], src, segs[2]}, out, "not a trackink segment"},
+		{"other source", otherSource, segs, out, "were not rendered from"},
+		{"output is a segment", src, segs, segs[1], "is one of the segments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Join(context.Background(), JoinOptions{Source: tc.source, Segments: tc.segments, Output: tc.output, Overwrite: true})
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("Join: %v, want an error saying %q", err, tc.says)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("a refused join wrote its output")
+			}
+			entries, _ := os.ReadDir(filepath.Dir(out))
+			if len(entries) > 0 {
+				t.Errorf("a refused join left %s", entries[0].Name())
+			}
+		})
+	}
+}
