@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 
+	"trackink/composite"
 	"trackink/curves"
 	"trackink/overlay"
 	"trackink/sdf"
@@ -26,6 +27,12 @@ type bins struct {
 	// glyphs are the placed glyphs of all labels; label i owns glyphs[glyphStart[i]:glyphStart[i+1]].
 	glyphs     []overlay.PlacedGlyph
 	glyphStart []int32
+	// The primitives' colours carried into the layer's Space, by primitive index (curves: by
+	// curve, of which a stroke takes its first curve's).
+	boxPaints   []boxPaint
+	lineColors  []layerColor
+	curveColors []layerColor
+	labelPaints []labelPaint
 }
 
 // binList is one kind's per-tile lists: tile t's entries are items[start[t]:start[t+1]].
@@ -104,13 +111,29 @@ func twoPasses(l *binList, pass func()) {
 
 // binCurves flattens the curves and bins their chords: the largest share of binning, which
 // Draw runs on a goroutine of its own beside binOthers (the kinds' lists are independent).
-func (b *bins) binCurves(p *overlay.Primitives, w, h int) {
+func (b *bins) binCurves(p *overlay.Primitives, sp *composite.Space, w, h int) {
+	b.curveColors = b.curveColors[:0]
+	for i := range p.Curves {
+		b.curveColors = append(b.curveColors, toLayer(sp, p.Curves[i].Color))
+	}
 	b.flatten(p.Curves, w, h)
 	twoPasses(&b.chordBins, func() { b.binChords(p.Curves) })
 }
 
 // binOthers bins the boxes, lines and labels.
-func (b *bins) binOthers(p *overlay.Primitives) {
+func (b *bins) binOthers(p *overlay.Primitives, sp *composite.Space) {
+	b.boxPaints, b.lineColors, b.labelPaints = b.boxPaints[:0], b.lineColors[:0], b.labelPaints[:0]
+	for i := range p.Boxes {
+		bx := &p.Boxes[i]
+		b.boxPaints = append(b.boxPaints, boxPaint{fill: toLayer(sp, bx.Fill), stroke: toLayer(sp, bx.StrokeColor)})
+	}
+	for i := range p.Lines {
+		b.lineColors = append(b.lineColors, toLayer(sp, p.Lines[i].Color))
+	}
+	for i := range p.Labels {
+		l := &p.Labels[i]
+		b.labelPaints = append(b.labelPaints, labelPaint{background: boxPaint{fill: toLayer(sp, l.Background)}, text: toLayer(sp, l.Color)})
+	}
 	b.placeGlyphs(p.Labels, p.Font)
 	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes) })
 	twoPasses(&b.lineBins, func() { b.binLines(p.Lines) })

@@ -12,13 +12,18 @@ import (
 // drawBoxes draws each box's fill and stroke in one pass. Pixels farther inside than the
 // stroke's reach take the fill colour without a distance evaluation; only the border band is
 // shaded per pixel.
-func drawBoxes(t *composite.Tile, boxes []overlay.Box, idx []int32) {
+func drawBoxes(t *composite.Tile, boxes []overlay.Box, paints []boxPaint, idx []int32) {
 	for _, i := range idx {
-		drawBox(t, &boxes[i])
+		drawBox(t, &boxes[i], &paints[i])
 	}
 }
 
-func drawBox(t *composite.Tile, b *overlay.Box) {
+// boxPaint is a box's fill and stroke colours in the layer's Space.
+type boxPaint struct {
+	fill, stroke layerColor
+}
+
+func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint) {
 	m := boxMargin(b)
 	ox, oy := float32(t.X0), float32(t.Y0)
 	ylo, yhi := sdf.Centers(b.Y-m-oy, b.Y+b.H+m-oy, t.H)
@@ -30,9 +35,9 @@ func drawBox(t *composite.Tile, b *overlay.Box) {
 	cx, cy := b.X+hx, b.Y+hy
 	// A fill thinner than a pixel is drawn one pixel thick at coverage × thickness, as
 	// strokes are (sdf.Stroke): the distance ramp alone would cover too much.
-	fillColor := b.Fill
+	fillColor := paint.fill
 	if s := sdf.ThinScale(b.W) * sdf.ThinScale(b.H); s < 1 {
-		fillColor = overlay.RGBA{R: fillColor.R * s, G: fillColor.G * s, B: fillColor.B * s, A: fillColor.A * s}
+		fillColor = fillColor.scaled(s)
 		hx, hy = max(hx, 0.5), max(hy, 0.5)
 	}
 	thin := sdf.ThinScale(b.Stroke)
@@ -43,18 +48,18 @@ func drawBox(t *composite.Tile, b *overlay.Box) {
 	if stroke {
 		e = max(b.Stroke, 1)/2 + 0.5
 	}
-	sh := boxShader{fill: fill, stroke: stroke, e: e, thin: thin, width: b.Stroke, fillColor: fillColor, strokeColor: b.StrokeColor}
+	sh := boxShader{fill: fill, stroke: stroke, e: e, thin: thin, width: b.Stroke, fillColor: fillColor, strokeColor: paint.stroke}
 	// Between the corners (|y − cy| ≤ hy − r) the rounded box's distance is
 	// max(|x − cx| − hx, |y − cy| − hy), so a row there is solid fill over
 	// |x − cx| ≤ hx − e when |y − cy| ≤ hy − e. Rows among the corners use the
 	// corner-free inset max(r, e) instead. In the straight rows (|y − cy| ≤ hy − max(e, r))
 	// the side bands' distance is |x − cx| − hx whatever the row (the same bits RoundBox
 	// returns there), so their colours are shaded once per column, not once per pixel.
-	var bandColor [ts]overlay.RGBA
+	var bandColor [ts]layerColor
 	var bandCovered [ts]bool
 	bandReady := false
 	for y := ylo; y < yhi; y++ {
-		row := t.Pix[y*ts*4:]
+		row := y * ts
 		py := float32(t.Y0+y) + 0.5
 		dy := sdf.Abs(py - cy)
 		ilo, ihi := 0, 0
@@ -87,13 +92,13 @@ func drawBox(t *composite.Tile, b *overlay.Box) {
 		for x := xlo; x < xhi; x++ {
 			if x == ilo {
 				if fill {
-					overSpan(row[4*ilo:4*ihi], fillColor)
+					overSpan(t, row+ilo, ihi-ilo, &fillColor)
 					touched = true
 				}
 				x = ihi - 1
 				continue
 			}
-			var col overlay.RGBA
+			var col layerColor
 			var covered bool
 			if straight {
 				col, covered = bandColor[x], bandCovered[x]
@@ -101,7 +106,7 @@ func drawBox(t *composite.Tile, b *overlay.Box) {
 				col, covered = sh.color(sdf.RoundBox(float32(t.X0+x)+0.5, py, cx, cy, hx, hy, b.Radius))
 			}
 			if covered {
-				over(row[4*x:4*x+4], col, 1)
+				over(t, row+x, &col, 1)
 				touched = true
 			}
 		}
@@ -116,13 +121,13 @@ func drawBox(t *composite.Tile, b *overlay.Box) {
 type boxShader struct {
 	fill, stroke           bool
 	e, thin, width         float32
-	fillColor, strokeColor overlay.RGBA
+	fillColor, strokeColor layerColor
 }
 
 // color returns the colour at signed distance d, and false where the box covers nothing.
-func (s *boxShader) color(d float32) (overlay.RGBA, bool) {
+func (s *boxShader) color(d float32) (layerColor, bool) {
 	if d >= s.e {
-		return overlay.RGBA{}, false
+		return layerColor{}, false
 	}
 	cf := float32(0)
 	if s.fill {
@@ -133,17 +138,22 @@ func (s *boxShader) color(d float32) (overlay.RGBA, bool) {
 		cs = sdf.Coverage(sdf.Stroke(sdf.Abs(d), s.width)) * s.thin
 	}
 	k := 1 - cs
-	return overlay.RGBA{R: s.strokeColor.R*cs + s.fillColor.R*cf*k, G: s.strokeColor.G*cs + s.fillColor.G*cf*k, B: s.strokeColor.B*cs + s.fillColor.B*cf*k, A: s.strokeColor.A*cs + s.fillColor.A*cf*k}, true
+	var c layerColor
+	for i := range c {
+		c[i] = float32(s.strokeColor[i]*cs) + float32(float32(s.fillColor[i]*cf)*k)
+	}
+	return c, true
 }
 
-// overSpan blends the opaque-coverage colour c onto every pixel of a row segment: the
-// inner loop of box fills, kept free of per-pixel coverage and bounds checks. With AVX2 it
-// runs overSpanAVX2 (overspan_amd64.s), two pixels to a register, else its Go twin
-// overSpanGo (overspan_go.go); the two give the same bits.
-func overSpan(px []float32, c overlay.RGBA) {
-	if haveAVX2 && len(px) >= 4 {
-		overSpanAVX2(&px[0], len(px)/4, &c)
-		return
+// overSpan blends colour c at coverage 1 onto the n pixels of the tile's planes from index i:
+// the inner loop of box fills, kept free of per-pixel coverage and bounds checks. With AVX2
+// it runs overSpanAVX2 (overspan_amd64.s) on groups of 8 pixels of each plane and its Go twin
+// overSpanGo (overspan_go.go) on the rest; the two give the same bits.
+func overSpan(t *composite.Tile, i, n int, c *layerColor) {
+	if haveAVX2 && n >= 8 {
+		g := n / 8
+		overSpanAVX2(&t.Planes[0][i], g, c)
+		i, n = i+8*g, n-8*g
 	}
-	overSpanGo(px, c)
+	overSpanGo(t, i, n, c)
 }

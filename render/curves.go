@@ -22,19 +22,19 @@ type curveScratch struct {
 	span    [ts]composite.Span
 }
 
-func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, chords []chord, idx []int32) {
+func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors []layerColor, chords []chord, idx []int32) {
 	for start := 0; start < len(idx); {
 		ci := chords[idx[start]].stroke
 		end := start + 1
 		for end < len(idx) && chords[idx[end]].stroke == ci {
 			end++
 		}
-		drawCurve(t, s, &cs[ci], chords, idx[start:end])
+		drawCurve(t, s, &cs[ci], &colors[ci], chords, idx[start:end])
 		start = end
 	}
 }
 
-func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, chords []chord, idx []int32) {
+func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, color *layerColor, chords []chord, idx []int32) {
 	r := sdf.Reach(c.Width)
 	ylo, yhi := ts, 0
 	for _, k := range idx {
@@ -79,12 +79,12 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, chords []ch
 		s.span[y] = composite.Span{}
 		d2 := s.d2[y*ts:]
 		op := s.opacity[y*ts:]
-		row := t.Pix[y*ts*4:]
+		row := y * ts
 		touched := false
 		for x := int(sp.X0); x < int(sp.X1); x++ {
 			cov := sdf.Coverage(sdf.Stroke(sdf.Sqrt(d2[x]), c.Width)) * thin * op[x]
 			if cov > 0 {
-				over(row[4*x:4*x+4], c.Color, cov)
+				over(t, row+x, color, cov)
 				touched = true
 			}
 		}

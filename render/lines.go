@@ -9,12 +9,12 @@ import (
 // The lines stage: straight strokes with round caps from their exact distance field
 // (twin: kernels/lines.cu).
 
-func drawLines(t *composite.Tile, lines []overlay.Line, idx []int32) {
+func drawLines(t *composite.Tile, lines []overlay.Line, colors []layerColor, idx []int32) {
 	for _, i := range idx {
 		l := &lines[i]
 		r := sdf.Reach(l.Width)
 		thin := sdf.ThinScale(l.Width)
-		c := l.Color
+		c := &colors[i]
 		seg := sdf.NewSeg(l.X0, l.Y0, l.X1, l.Y1)
 		ylo, yhi := segmentRows(t, l.Y0, l.Y1, r)
 		for y := ylo; y < yhi; y++ {
@@ -23,13 +23,13 @@ func drawLines(t *composite.Tile, lines []overlay.Line, idx []int32) {
 				continue
 			}
 			py := float32(t.Y0+y) + 0.5
-			row := t.Pix[y*ts*4:]
+			row := y * ts
 			touched := false
 			for x := lo; x < hi; x++ {
 				px := float32(t.X0+x) + 0.5
 				cov := sdf.Coverage(sdf.Stroke(sdf.Sqrt(seg.Dist2(px, py)), l.Width)) * thin
 				if cov > 0 {
-					over(row[4*x:4*x+4], c, cov)
+					over(t, row+x, c, cov)
 					touched = true
 				}
 			}

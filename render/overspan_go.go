@@ -1,17 +1,17 @@
 package render
 
-import "trackink/overlay"
+import "trackink/composite"
 
-// overSpanGo is the plain Go twin of overSpanAVX2: p = c + p·(1 − c.A) on each channel, the
-// product rounded before the sum, as the assembly does it: the conversions keep the compiler
-// from fusing the two into an FMA (which it may with GOAMD64=v3).
-func overSpanGo(px []float32, c overlay.RGBA) {
-	k := 1 - c.A
-	for i := 0; i+3 < len(px); i += 4 {
-		p := px[i : i+4 : i+4]
-		p[0] = c.R + float32(p[0]*k)
-		p[1] = c.G + float32(p[1]*k)
-		p[2] = c.B + float32(p[2]*k)
-		p[3] = c.A + float32(p[3]*k)
+// overSpanGo is the plain Go twin of overSpanAVX2: p = c + p·(1 − c.A) on each plane of the
+// n pixels from index i, the product rounded before the sum, as the assembly does it: the
+// conversions keep the compiler from fusing the two into an FMA (which it may with
+// GOAMD64=v3).
+func overSpanGo(t *composite.Tile, i, n int, c *layerColor) {
+	k := 1 - c[3]
+	for p := range t.Planes {
+		v, cp := t.Planes[p][i:i+n], c[p]
+		for j := range v {
+			v[j] = cp + float32(v[j]*k)
+		}
 	}
 }

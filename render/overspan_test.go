@@ -1,18 +1,17 @@
 package render
 
 import (
-	"trackink/overlay"
-
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
+
+	"trackink/composite"
 )
 
-// randomColor returns a premultiplied colour: translucent, opaque, transparent, or one whose
-// 1 − A rounds (A near 1, denormal channels).
-func randomColor(rng *rand.Rand) overlay.RGBA {
+// randomColor returns a premultiplied layer colour: translucent, opaque, transparent, or one
+// whose 1 − A rounds (A near 1, denormal channels).
+func randomColor(rng *rand.Rand) layerColor {
 	a := float32(rng.Float64())
 	switch rng.IntN(6) {
 	case 0:
@@ -22,33 +21,49 @@ func randomColor(rng *rand.Rand) overlay.RGBA {
 	case 2:
 		a = math.Nextafter32(1, 0)
 	case 3:
-		return overlay.RGBA{R: 1e-40, G: 2e-39, B: 0.5, A: 3e-39}
+		return layerColor{1e-40, 2e-39, 0.5, 3e-39}
 	}
-	return overlay.RGBA{R: a * float32(rng.Float64()), G: a * float32(rng.Float64()), B: a * float32(rng.Float64()), A: a}
+	return layerColor{a * float32(rng.Float64()) * 255, a * float32(rng.Float64()) * 255, a * float32(rng.Float64()) * 255, a}
 }
 
-// TestOverSpanMatchesGo checks overSpanAVX2 against overSpanGo bit for bit on spans of every
-// length 0..64 at every start within a tile row, and that it leaves the rest of the row alone.
+// randomPlanes fills every plane of t with random values.
+func randomPlanes(rng *rand.Rand, t *composite.Tile) {
+	for p := range t.Planes {
+		for i := range t.Planes[p] {
+			t.Planes[p][i] = float32(rng.Float64()) * 255
+		}
+	}
+}
+
+// sameBits reports the first float of the tiles' planes whose bits differ.
+func sameBits(t *testing.T, what string, got, want *composite.Tile) {
+	t.Helper()
+	for p := range got.Planes {
+		for i := range got.Planes[p] {
+			if g, w := got.Planes[p][i], want.Planes[p][i]; math.Float32bits(g) != math.Float32bits(w) {
+				t.Fatalf("%s: plane %d pixel %d is %g, Go twin %g", what, p, i, g, w)
+			}
+		}
+	}
+}
+
+// TestOverSpanMatchesGo checks overSpan with AVX2 against overSpanGo bit for bit on spans of
+// every length 0..64 at every start within a tile row, and that it leaves the rest alone.
 func TestOverSpanMatchesGo(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no AVX2 on this machine: only the Go twin runs")
 	}
 	rng := rand.New(rand.NewPCG(21, 22))
-	row := make([]float32, 4*ts)
+	want, got := &composite.Tile{}, &composite.Tile{}
 	for x0 := 0; x0 <= ts; x0++ {
 		for x1 := x0; x1 <= ts; x1++ {
-			for i := range row {
-				row[i] = float32(rng.Float64())
-			}
+			randomPlanes(rng, want)
+			*got = *want
 			c := randomColor(rng)
-			want, got := slices.Clone(row), slices.Clone(row)
-			overSpanGo(want[4*x0:4*x1], c)
-			overSpan(got[4*x0:4*x1], c)
-			for i := range want {
-				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("span [%d, %d) colour %v: float %d is %g, Go twin %g", x0, x1, c, i, got[i], want[i])
-				}
-			}
+			i := 5*ts + x0
+			overSpanGo(want, i, x1-x0, &c)
+			overSpan(got, i, x1-x0, &c)
+			sameBits(t, fmt.Sprintf("span [%d, %d) colour %v", x0, x1, c), got, want)
 		}
 	}
 }
@@ -63,10 +78,10 @@ func BenchmarkOverSpan(b *testing.B) {
 				saved := haveAVX2
 				haveAVX2 = simd
 				defer func() { haveAVX2 = saved }()
-				row := make([]float32, 4*ts)
-				c := overlay.RGBA{R: 0.1, G: 0.05, B: 0.02, A: 0.2}
+				t := &composite.Tile{}
+				c := layerColor{20, 10, 5, 0.2}
 				for b.Loop() {
-					overSpan(row[:4*n], c)
+					overSpan(t, 0, n, &c)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/px")
 			})

@@ -39,6 +39,7 @@ type Renderer struct {
 
 	// Per-draw state read by the workers.
 	prims *overlay.Primitives
+	space composite.Space // the layer's, for dst
 	dst   composite.HostSurface
 	next  atomic.Int64
 	start chan struct{}
@@ -92,7 +93,7 @@ func (r *Renderer) Close() {
 // runCurveBinning and run take their channel as an argument: Close clears the field.
 func (r *Renderer) runCurveBinning(requests <-chan struct{}) {
 	for range requests {
-		r.bins.binCurves(r.prims, r.w, r.h)
+		r.bins.binCurves(r.prims, &r.space, r.w, r.h)
 		r.curvesBinned <- struct{}{}
 	}
 }
@@ -123,9 +124,9 @@ func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 	}
 	t0 := time.Now()
 	// Curves are binned on their own goroutine while this one bins the other kinds.
-	r.prims = p
+	r.prims, r.space = p, hs.Space()
 	r.binCurves <- struct{}{}
-	r.bins.binOthers(p)
+	r.bins.binOthers(p, &r.space)
 	<-r.curvesBinned
 	r.last = overlay.Timings{}
 	if r.timed {
@@ -190,13 +191,13 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	t := &wk.tile
 	t.Reset(tx*ts, ty*ts, min(ts, r.w-tx*ts), min(ts, r.h-ty*ts))
 	clock := r.clock()
-	drawBoxes(t, p.Boxes, b.boxBins.tile(i))
+	drawBoxes(t, p.Boxes, b.boxPaints, b.boxBins.tile(i))
 	clock = r.lap(wk, overlay.StageBoxes, clock)
-	drawLines(t, p.Lines, b.lineBins.tile(i))
+	drawLines(t, p.Lines, b.lineColors, b.lineBins.tile(i))
 	clock = r.lap(wk, overlay.StageLines, clock)
-	drawCurves(t, &wk.scratch, p.Curves, b.chords, b.chordBins.tile(i))
+	drawCurves(t, &wk.scratch, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i))
 	clock = r.lap(wk, overlay.StageCurves, clock)
-	drawLabels(t, p.Labels, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i))
+	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i))
 	clock = r.lap(wk, overlay.StageLabels, clock)
 	compositeTile(r.dst, t)
 	r.lap(wk, overlay.StageComposite, clock)

@@ -31,12 +31,17 @@ func newFloatFrame(w, h int) *floatFrame {
 
 func (f *floatFrame) Size() (int, int) { return f.w, f.h }
 
+// Space is premultiplied R'G'B' as it is (0..1).
+func (f *floatFrame) Space() composite.Space {
+	return composite.Space{M: [3][4]float32{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}}
+}
+
 func (f *floatFrame) Over(t *composite.Tile) {
 	f.tiles.Add(1)
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
 		for x := int(s.X0); x < int(s.X1); x++ {
-			src := t.Pix[(y*composite.TileSize+x)*4:]
+			src := t.Pixel(x, y)
 			dst := f.pix[((t.Y0+y)*f.w+t.X0+x)*4:]
 			k := 1 - src[3]
 			for c := 0; c < 4; c++ {

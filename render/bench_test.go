@@ -1,0 +1,50 @@
+package render
+
+import (
+	"testing"
+
+	"trackink/composite"
+	"trackink/knn"
+	"trackink/overlay"
+	"trackink/scene"
+)
+
+// BenchmarkSeed4K draws successive frames of the seed scene at 3840×2160 onto a YUV420P
+// frame with two workers (the primitives built beforehand): the renderer alone, for CPU
+// profiles (go test -bench Seed4K -cpuprofile), whose per-function CPU time does not
+// depend on how busy a shared machine is the way wall time does.
+func BenchmarkSeed4K(b *testing.B) {
+	const w, h, frames = 3840, 2160, 40
+	tr := scene.Seed(w, h, frames)
+	seed, _ := overlay.Preset("seed")
+	st := seed.ForHeight(h)
+	font, err := overlay.NewFont(st.LabelSize)
+	if err != nil {
+		b.Fatal(err)
+	}
+	build, err := overlay.NewBuilder(st, font, w, h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := knn.New(knn.Options{K: knn.DefaultK, Hysteresis: knn.DefaultHysteresis})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	prims := make([]overlay.Primitives, frames)
+	for i := range prims {
+		edges, err := g.Update(tr[i].Points)
+		if err != nil {
+			b.Fatal(err)
+		}
+		build.Build(&prims[i], &tr[i], edges)
+	}
+	fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	r := newRenderer(b, 2)
+	n := 0
+	for b.Loop() {
+		draw(b, r, fr, &prims[n%frames])
+		n++
+	}
+}
