@@ -154,8 +154,9 @@ func TestNV12MatchesYUV420P(t *testing.T) {
 	p := &YUV420P{Y: bytes.Clone(y), U: u, V: v, StrideY: w, StrideU: 32, StrideV: 32, W: w, H: h, Matrix: BT601}
 	n := &NV12{Y: bytes.Clone(y), UV: uv, StrideY: w, StrideUV: 64, W: w, H: h, Matrix: BT601}
 	tile, _ := randomTile(rng, p.Space(), 0, 0, w, h)
+	copied := *tile
 	p.Over(tile)
-	n.Over(tile)
+	n.Over(&copied)
 	if !bytes.Equal(p.Y, n.Y) {
 		t.Fatal("luma differs")
 	}
@@ -246,7 +247,8 @@ func BenchmarkOverYUV420PTile(b *testing.B) {
 	f := &YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4), StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
 	tile, _ := randomTile(rand.New(rand.NewPCG(1, 1)), f.Space(), 64, 64, 64, 64)
 	for b.Loop() {
-		f.Over(tile)
+		tl := *tile
+		f.Over(&tl)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(64*64), "ns/px")
 }
@@ -266,7 +268,31 @@ func BenchmarkOverYUV420PFilledTile(b *testing.B) {
 		tile.Touch(y, 0, 64)
 	}
 	for b.Loop() {
-		f.Over(tile)
+		tl := *tile
+		f.Over(&tl)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(64*64), "ns/px")
+}
+
+// TestOverLeavesTheTileClear: compositing clears the tile as it reads it, on every format,
+// with and without the assembly, for whole and edge tiles.
+func TestOverLeavesTheTileClear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const w, h = 101, 75
+	cw, ch := (w+1)/2, (h+1)/2
+	for _, simd := range []bool{false, true} {
+		for _, f := range []HostSurface{
+			&RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h},
+			&YUV420P{Y: make([]byte, w*h), U: make([]byte, cw*ch), V: make([]byte, cw*ch), StrideY: w, StrideU: cw, StrideV: cw, W: w, H: h},
+			&NV12{Y: make([]byte, w*h), UV: make([]byte, 2*cw*ch), StrideY: w, StrideUV: 2 * cw, W: w, H: h},
+		} {
+			for _, tr := range [][4]int{{0, 0, 64, 64}, {64, 64, w - 64, h - 64}} {
+				tile, _ := randomTile(rng, f.Space(), tr[0], tr[1], tr[2], tr[3])
+				withAVX2(simd && haveAVX2, func() { f.Over(tile) })
+				if *tile != (Tile{X0: tile.X0, Y0: tile.Y0, W: tile.W, H: tile.H}) {
+					t.Fatalf("%T (AVX2 %v), tile %v: not clear after Over", f, simd, tr)
+				}
+			}
+		}
+	}
 }

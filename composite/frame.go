@@ -73,7 +73,8 @@ type HostSurface interface {
 	Surface
 	// Space is the colour space the layer must be drawn in for Over.
 	Space() Space
-	// Over composites the tile onto the frame; the tile lies wholly inside the frame.
+	// Over composites the tile onto the frame and leaves the tile clear (as Tile.Clear
+	// does), ready for the next; the tile lies wholly inside the frame.
 	Over(t *Tile)
 }
 

@@ -81,6 +81,7 @@ func blend(sample byte, c, a float32) byte {
 
 // Over implements HostSurface. Pixels of alpha 0 are left as they are.
 func (f *RGBA) Over(t *Tile) {
+	defer t.Clear()
 	r, g, b, al := &t.Planes[0], &t.Planes[1], &t.Planes[2], &t.Planes[Alpha]
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
@@ -101,16 +102,19 @@ func (f *RGBA) Over(t *Tile) {
 	}
 }
 
-// Over implements HostSurface.
+// Over implements HostSurface. The blends zero the planes as they read them (chroma first:
+// the luma blend clears the alpha both read), so the tile is clear without a pass of its own.
 func (f *YUV420P) Over(t *Tile) {
-	overLuma(f.Y, f.StrideY, t)
 	overChroma(f.U, f.StrideU, f.V, f.StrideV, 1, t)
+	overLuma(f.Y, f.StrideY, t)
+	t.Span = [TileSize]Span{}
 }
 
-// Over implements HostSurface.
+// Over implements HostSurface, as YUV420P's.
 func (f *NV12) Over(t *Tile) {
-	overLuma(f.Y, f.StrideY, t)
 	overChroma(f.UV, f.StrideUV, f.UV[1:], f.StrideUV, 2, t)
+	overLuma(f.Y, f.StrideY, t)
+	t.Span = [TileSize]Span{}
 }
 
 // Offsets within a tile, in floats, that the assembly (over_amd64.s) relies on: the Cr plane
@@ -132,10 +136,11 @@ func overLuma(plane []byte, stride int, t *Tile) {
 }
 
 // lumaSpan blends pixels [x0, x1) of the tile row that starts at index row of the planes
-// onto its luma samples (dst, W bytes). With AVX2 it runs lumaAVX2 over whole groups of 8
-// pixels: a span that is not a multiple of 8 is widened to one, within the tile; the pixels
-// it adds lie outside the row's span, where alpha is 0, so their samples stay as they are.
-// Only a tile narrower than the widened span takes the Go loop.
+// onto its luma samples (dst, W bytes) and zeroes their luma and alpha. With AVX2 it runs
+// lumaAVX2 over whole groups of 8 pixels: a span that is not a multiple of 8 is widened to
+// one, within the tile; the pixels it adds lie outside the row's span, where the planes are
+// 0, so their samples stay as they are. Only a tile narrower than the widened span takes the
+// Go loop.
 func lumaSpan(dst []byte, t *Tile, row, x0, x1 int) {
 	if haveAVX2 {
 		groups := (x1 - x0 + 7) / 8
@@ -148,13 +153,13 @@ func lumaSpan(dst []byte, t *Tile, row, x0, x1 int) {
 }
 
 // lumaRow is the plain Go twin of lumaAVX2: it blends the luma layer c with alpha a onto the
-// samples of dst, one for one, leaving those of alpha 0 as they are.
+// samples of dst, one for one, leaving those of alpha 0 as they are, and zeroes c and a.
 func lumaRow(dst []byte, c, a []float32) {
 	for x := range dst {
-		if a[x] == 0 {
-			continue
+		if a[x] != 0 {
+			dst[x] = blend(dst[x], c[x], a[x])
 		}
-		dst[x] = blend(dst[x], c[x], a[x])
+		c[x], a[x] = 0, 0
 	}
 }
 
@@ -197,7 +202,7 @@ func overChroma(u []byte, uStride int, v []byte, vStride int, step int, t *Tile)
 
 // chromaSpan blends the 2×2 blocks [b0, b1) of the pair of tile rows starting at index row of
 // the planes onto their chroma samples (u[i·step], v[i·step] for block i), each block's sums
-// scaled by mean. With AVX2 it runs chromaAVX2 over groups of 8 blocks, widened within the
+// scaled by mean, and zeroes the blocks' Cb and Cr. With AVX2 it runs chromaAVX2 over groups of 8 blocks, widened within the
 // tile's whole blocks as lumaSpan widens a span; a tile narrower than that takes the Go loop.
 func chromaSpan(u, v []byte, step int, t *Tile, row, b0, b1 int, mean float32) {
 	if b0 >= b1 {
@@ -216,20 +221,24 @@ func chromaSpan(u, v []byte, step int, t *Tile, row, b0, b1 int, mean float32) {
 // chromaRow is the plain Go twin of chromaAVX2: for each block i in [b0, b1) it sums the
 // block's four pixels of each of Cb, Cr and alpha as (top left + bottom left) + (top right +
 // bottom right), scales the sums by mean and blends them onto u[i·step] and v[i·step], unless
-// the block's alpha sums to 0.
+// the block's alpha sums to 0, and zeroes the block's Cb and Cr.
 func chromaRow(u, v []byte, step int, t *Tile, row, b0, b1 int, mean float32) {
 	cb, cr, al := &t.Planes[1], &t.Planes[2], &t.Planes[Alpha]
 	sum := func(p *[planeStride]float32, i int) float32 {
-		return (p[i] + p[i+rowStride]) + (p[i+1] + p[i+rowStride+1])
+		s := (p[i] + p[i+rowStride]) + (p[i+1] + p[i+rowStride+1])
+		if p != al {
+			p[i], p[i+rowStride], p[i+1], p[i+rowStride+1] = 0, 0, 0, 0
+		}
+		return s
 	}
 	for b := b0; b < b1; b++ {
 		i := row + 2*b
-		a := sum(al, i)
+		a, scb, scr := sum(al, i), sum(cb, i), sum(cr, i)
 		if a == 0 {
 			continue
 		}
 		a *= mean
-		u[b*step] = blend(u[b*step], sum(cb, i)*mean, a)
-		v[b*step] = blend(v[b*step], sum(cr, i)*mean, a)
+		u[b*step] = blend(u[b*step], scb*mean, a)
+		v[b*step] = blend(v[b*step], scr*mean, a)
 	}
 }

@@ -5,7 +5,9 @@
 // AVX2 twins of lumaRow and chromaRow (over.go). Each does the Go code's float32 operations
 // in the Go code's order, one lane per pixel (luma) or 2×2 block (chroma), and no FMA, so
 // that the results are the same bits; over_simd_test.go checks that. Lanes whose alpha is 0
-// (which lumaRow and chromaRow skip) write back the sample they read.
+// (which lumaRow and chromaRow skip) write back the sample they read. Both zero the planes
+// they are done with, as their twins do: the chroma blend Cb and Cr, the luma blend luma and
+// alpha (so it runs after the chroma blend).
 //
 // The tile's planes are planar FP32, so 8 neighbouring pixels of one channel are one load.
 
@@ -77,6 +79,8 @@ TEXT ·lumaAVX2(SB), NOSPLIT, $0-24
 lumaLoop:
 	VMOVUPS   (SI), Y0          // luma
 	VMOVUPS   3*PLANE(SI), Y1   // alpha
+	VMOVUPS   Y12, (SI)         // both cleared for the next tile
+	VMOVUPS   Y12, 3*PLANE(SI)
 	VCMPPS    $0, Y12, Y1, Y2   // the lanes to keep: alpha == 0
 	VPMOVZXBD (DI), Y3
 	BLEND(Y3, Y0, Y1, Y2, Y4, Y5)
@@ -102,6 +106,13 @@ lumaDone:
 	VADDPS  off+ROW+32(SI), t, t; \
 	VHADDPS t, s, s; \
 	VPERMPD $0xd8, s, s
+
+// ZERO clears the group's pixels of one plane (at byte offset off from SI), both rows.
+#define ZERO(off) \
+	VMOVUPS Y12, off(SI); \
+	VMOVUPS Y12, off+32(SI); \
+	VMOVUPS Y12, off+ROW(SI); \
+	VMOVUPS Y12, off+ROW+32(SI)
 
 // func chromaAVX2(u, v *byte, step int, cb *float32, groups int, mean float32)
 //
@@ -134,6 +145,8 @@ chromaLoop:
 	BLOCKS(0, Y0, Y5)
 	BLOCKS(PLANE, Y1, Y5)
 	BLOCKS(2*PLANE, Y2, Y5)
+	ZERO(0)
+	ZERO(PLANE)
 	VCMPPS $0, Y12, Y2, Y9
 	VMULPS Y8, Y0, Y0
 	VMULPS Y8, Y1, Y1

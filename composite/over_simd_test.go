@@ -84,8 +84,12 @@ func TestLumaSpanMatchesGo(t *testing.T) {
 				fillRows(rng, tile, 0, 1, x0, x1)
 				dst := randomBytes(rng, w)
 				want, got := bytes.Clone(dst), bytes.Clone(dst)
-				withAVX2(false, func() { lumaSpan(want, tile, 0, x0, x1) })
-				withAVX2(true, func() { lumaSpan(got, tile, 0, x0, x1) })
+				goTile, asmTile := *tile, *tile
+				withAVX2(false, func() { lumaSpan(want, &goTile, 0, x0, x1) })
+				withAVX2(true, func() { lumaSpan(got, &asmTile, 0, x0, x1) })
+				if goTile != asmTile {
+					t.Fatalf("width %d span [%d, %d): the tiles differ after the blend", w, x0, x1)
+				}
 				if !bytes.Equal(got, want) {
 					t.Fatalf("width %d span [%d, %d): AVX2\n%v, Go\n%v, from\n%v", w, x0, x1, got, want, dst)
 				}
@@ -113,15 +117,19 @@ func TestChromaSpanMatchesGo(t *testing.T) {
 						cw := (w + 1) / 2
 						plane := randomBytes(rng, 2*cw*step)
 						want, got := bytes.Clone(plane), bytes.Clone(plane)
-						run := func(p []byte) {
+						run := func(p []byte, tile *Tile) {
 							u, v := p[:(cw-1)*step+1], p[cw*step:cw*step+(cw-1)*step+1]
 							if step == 2 {
 								u, v = p[:2*cw-1], p[1:2*cw]
 							}
 							chromaSpan(u, v, step, tile, 0, b0, b1, mean)
 						}
-						withAVX2(false, func() { run(want) })
-						withAVX2(true, func() { run(got) })
+						goTile, asmTile := *tile, *tile
+						withAVX2(false, func() { run(want, &goTile) })
+						withAVX2(true, func() { run(got, &asmTile) })
+						if goTile != asmTile {
+							t.Fatalf("step %d rows %d width %d blocks [%d, %d): the tiles differ after the blend", step, rows, w, b0, b1)
+						}
 						if !bytes.Equal(got, want) {
 							t.Fatalf("step %d rows %d width %d blocks [%d, %d): AVX2\n%v, Go\n%v, from\n%v",
 								step, rows, w, b0, b1, got, want, plane)
@@ -143,11 +151,11 @@ func TestOverMatchesGo(t *testing.T) {
 		cw, ch := (w+1)/2, (h+1)/2
 		for _, m := range []Matrix{BT709, BT601} {
 			for _, rg := range []Range{Limited, Full} {
-				var tiles []*Tile
+				var tiles []Tile
 				for y := 0; y < h; y += TileSize {
 					for x := 0; x < w; x += TileSize {
 						tl, _ := randomTile(rng, YCbCrSpace(m, rg), x, y, min(TileSize, w-x), min(TileSize, h-y))
-						tiles = append(tiles, tl)
+						tiles = append(tiles, *tl)
 					}
 				}
 				y, u, v, uv := randomBytes(rng, w*h), randomBytes(rng, cw*ch), randomBytes(rng, cw*ch), randomBytes(rng, 2*cw*ch)
@@ -158,17 +166,18 @@ func TestOverMatchesGo(t *testing.T) {
 				}
 				wantP, wantN, want := frames()
 				gotP, gotN, got := frames()
-				withAVX2(false, func() {
+				over := func(f HostSurface) {
 					for _, tl := range tiles {
-						wantP.Over(tl)
-						wantN.Over(tl)
+						f.Over(&tl) // a copy: Over clears it
 					}
+				}
+				withAVX2(false, func() {
+					over(wantP)
+					over(wantN)
 				})
 				withAVX2(true, func() {
-					for _, tl := range tiles {
-						gotP.Over(tl)
-						gotN.Over(tl)
-					}
+					over(gotP)
+					over(gotN)
 				})
 				for i, name := range []string{"YUV420P Y", "YUV420P U", "YUV420P V", "NV12 Y", "NV12 UV"} {
 					if !bytes.Equal(got()[i], want()[i]) {
@@ -204,7 +213,8 @@ func BenchmarkOverSpans(b *testing.B) {
 			}
 			withAVX2(simd, func() {
 				for b.Loop() {
-					f.Over(tile)
+					tl := *tile
+					f.Over(&tl)
 				}
 			})
 		})
@@ -256,13 +266,14 @@ func TestNearRoundingMatchesGo(t *testing.T) {
 			tile.SetPixel(2*b, 0, p)
 		}
 		wantY, gotY, wantUV, gotUV := bytes.Clone(y), bytes.Clone(y), bytes.Clone(uv), bytes.Clone(uv)
+		goTile, asmTile := *tile, *tile
 		withAVX2(false, func() {
-			lumaSpan(wantY, tile, 0, 0, TileSize)
-			chromaSpan(wantUV, wantUV[1:], 2, tile, 0, 0, TileSize/2, 0.25)
+			chromaSpan(wantUV, wantUV[1:], 2, &goTile, 0, 0, TileSize/2, 0.25)
+			lumaSpan(wantY, &goTile, 0, 0, TileSize)
 		})
 		withAVX2(true, func() {
-			lumaSpan(gotY, tile, 0, 0, TileSize)
-			chromaSpan(gotUV, gotUV[1:], 2, tile, 0, 0, TileSize/2, 0.25)
+			chromaSpan(gotUV, gotUV[1:], 2, &asmTile, 0, 0, TileSize/2, 0.25)
+			lumaSpan(gotY, &asmTile, 0, 0, TileSize)
 		})
 		if !bytes.Equal(gotY, wantY) || !bytes.Equal(gotUV, wantUV) {
 			t.Fatalf("row %d: luma AVX2 %v, Go %v; chroma AVX2 %v, Go %v", i, gotY, wantY, gotUV, wantUV)

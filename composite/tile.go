@@ -52,7 +52,8 @@ func (t *Tile) Touch(y, x0, x1 int) {
 	}
 }
 
-// Clear zeroes the touched pixels and the spans, ready for the next Reset.
+// Clear zeroes the touched pixels and the spans, ready for the next Reset. (Compositing
+// clears the tile as it reads it; Clear is for a tile that is not composited.)
 func (t *Tile) Clear() {
 	for y := 0; y < TileSize; y++ {
 		s := t.Span[y]
@@ -62,8 +63,8 @@ func (t *Tile) Clear() {
 				clear(t.Planes[c][lo:hi])
 			}
 		}
-		t.Span[y] = Span{}
 	}
+	t.Span = [TileSize]Span{}
 }
 
 // Pixel returns pixel (x, y)'s channels (tile coordinates), for tests and tools.

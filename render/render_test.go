@@ -49,6 +49,7 @@ func (f *floatFrame) Over(t *composite.Tile) {
 			}
 		}
 	}
+	t.Clear()
 }
 
 func (f *floatFrame) alpha(x, y int) float32 { return f.pix[(y*f.w+x)*4+3] }
