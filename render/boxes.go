@@ -10,11 +10,12 @@ import (
 // distance field (twin: kernels/boxes.cu).
 
 // drawBoxes draws each box's fill and stroke in one pass. Pixels farther inside than the
-// stroke's reach take the fill colour without a distance evaluation; only the border band is
-// shaded per pixel.
-func drawBoxes(t *composite.Tile, boxes []overlay.Box, paints []boxPaint, idx []int32) {
+// stroke's reach take the fill colour without a distance evaluation, and so do the runs of
+// the top and bottom border rows between the corners, whose distance is the row's; the side
+// bands are shaded once per column, and only the corners pixel by pixel.
+func drawBoxes(t *composite.Tile, boxes []overlay.Box, paints []boxPaint, idx []int32, scratch *stageScratch) {
 	for _, i := range idx {
-		drawBox(t, &boxes[i], &paints[i])
+		drawBox(t, &boxes[i], &paints[i], scratch)
 	}
 }
 
@@ -23,7 +24,7 @@ type boxPaint struct {
 	fill, stroke layerColor
 }
 
-func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint) {
+func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageScratch) {
 	m := boxMargin(b)
 	ox, oy := float32(t.X0), float32(t.Y0)
 	ylo, yhi := sdf.Centers(b.Y-m-oy, b.Y+b.H+m-oy, t.H)
@@ -40,120 +41,134 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint) {
 		fillColor = fillColor.scaled(s)
 		hx, hy = max(hx, 0.5), max(hy, 0.5)
 	}
-	thin := sdf.ThinScale(b.Stroke)
-	stroke := b.Stroke > 0
 	fill := b.Fill != (overlay.RGBA{})
 	// A pixel centre at signed distance d ≤ −e has fill coverage 1 and stroke coverage 0.
 	e := float32(0.5)
-	if stroke {
+	if b.Stroke > 0 {
 		e = max(b.Stroke, 1)/2 + 0.5
 	}
-	sh := boxShader{fill: fill, stroke: stroke, e: e, thin: thin, width: b.Stroke, fillColor: fillColor, strokeColor: paint.stroke}
+	sh := boxShader{t: t, cy: cy, hy: hy, boxProfile: boxProfile{fillColor: fillColor, strokeColor: paint.stroke,
+		cx: cx, hx: hx, r: b.Radius, e: e, half: float32(max(b.Stroke, 1) * 0.5), thin: sdf.ThinScale(b.Stroke)}}
 	// Between the corners (|y − cy| ≤ hy − r) the rounded box's distance is
 	// max(|x − cx| − hx, |y − cy| − hy), so a row there is solid fill over
 	// |x − cx| ≤ hx − e when |y − cy| ≤ hy − e. Rows among the corners use the
 	// corner-free inset max(r, e) instead. In the straight rows (|y − cy| ≤ hy − max(e, r))
 	// the side bands' distance is |x − cx| − hx whatever the row (the same bits RoundBox
 	// returns there), so their colours are shaded once per column, not once per pixel.
-	var bandColor [ts]layerColor
-	var bandCovered [ts]bool
 	bandReady := false
 	for y := ylo; y < yhi; y++ {
 		row := y * ts
 		py := float32(t.Y0+y) + 0.5
 		dy := sdf.Abs(py - cy)
-		ilo, ihi := 0, 0
-		straight := false
-		if dy <= hy-e {
-			inset := e
-			if dy > hy-b.Radius {
-				inset = max(b.Radius, e)
-			} else {
-				straight = true
-			}
-			ilo, ihi = sdf.Centers(b.X+inset-ox, b.X+b.W-inset-ox, t.W)
-			ilo, ihi = max(ilo, xlo), min(ihi, xhi)
+		if dy > hy-e {
+			sh.edgeRow(row, xlo, xhi, py, &scratch.row)
+			t.Touch(y, xlo, xhi)
+			continue
 		}
+		inset, straight := e, true
+		if dy > hy-b.Radius {
+			inset, straight = max(b.Radius, e), false
+		}
+		ilo, ihi := sdf.Centers(b.X+inset-ox, b.X+b.W-inset-ox, t.W)
+		ilo, ihi = max(ilo, xlo), min(ihi, xhi)
 		if ilo >= ihi {
 			ilo, ihi = xhi, xhi
 		}
-		touched := false
-		if straight && !bandReady {
-			for x := xlo; x < xhi; x++ {
-				if x == ilo {
-					x = ihi - 1
-					continue
-				}
-				d := sdf.RoundBox(float32(t.X0+x)+0.5, py, cx, cy, hx, hy, b.Radius)
-				bandColor[x], bandCovered[x] = sh.color(d)
-			}
+		switch {
+		case !straight:
+			sh.pixels(row, xlo, ilo, py, &scratch.row)
+			sh.pixels(row, ihi, xhi, py, &scratch.row)
+		case !bandReady:
+			sh.columns(&scratch.band, xlo, ilo, py)
+			sh.columns(&scratch.band, ihi, xhi, py)
 			bandReady = true
+			fallthrough
+		default:
+			overColors(t, row+xlo, ilo-xlo, &scratch.band, xlo)
+			overColors(t, row+ihi, xhi-ihi, &scratch.band, ihi)
 		}
-		for x := xlo; x < xhi; x++ {
-			if x == ilo {
-				if fill {
-					overSpan(t, row+ilo, ihi-ilo, &fillColor)
-					touched = true
-				}
-				x = ihi - 1
-				continue
-			}
-			var col layerColor
-			var covered bool
-			if straight {
-				col, covered = bandColor[x], bandCovered[x]
-			} else {
-				col, covered = sh.color(sdf.RoundBox(float32(t.X0+x)+0.5, py, cx, cy, hx, hy, b.Radius))
-			}
-			if covered {
-				over(t, row+x, &col, 1)
-				touched = true
-			}
+		if fill {
+			overSpan(t, row+ilo, ihi-ilo, &fillColor)
 		}
-		if touched {
-			t.Touch(y, xlo, xhi)
+		t.Touch(y, xlo, xhi)
+	}
+}
+
+// boxShader shades the pixels of one box in one tile.
+type boxShader struct {
+	t      *composite.Tile
+	cy, hy float32 // the box's vertical centre and half height
+	boxProfile
+}
+
+// boxProfile is what shading a pixel of a box from its distance takes, laid out for
+// boxShadeAVX2 (simd_amd64.s reads the fields at these offsets, in this order).
+type boxProfile struct {
+	fillColor, strokeColor layerColor
+	cx, hx, r              float32 // the box's horizontal centre, half width and corner radius
+	e                      float32 // the distance from which the box covers nothing
+	half, thin             float32 // the stroke's max(w, 1)/2 (as in sdf.Stroke) and sdf.ThinScale(w)
+}
+
+// qy is sdf.RoundBox's qy for the row at py.
+func (s *boxShader) qy(py float32) float32 { return sdf.Abs(py-s.cy) - s.hy + s.r }
+
+// pixels shades pixels [x0, x1) of the tile's row at index row (centre py) one at a time:
+// roundBoxDist, then boxShade.
+func (s *boxShader) pixels(row, x0, x1 int, py float32, d *rowBuf) {
+	n := x1 - x0
+	roundBoxDist(d, n, float32(s.t.X0+x0)+0.5, py, s.cx, s.cy, s.hx, s.hy, s.r)
+	boxShade(s.t, row+x0, d[:max(n, 0)], &s.boxProfile)
+}
+
+// columns shades columns [x0, x1) of a straight row (centre py) into band.
+func (s *boxShader) columns(band *planarColors, x0, x1 int, py float32) {
+	for x := x0; x < x1; x++ {
+		px := float32(s.t.X0+x) + 0.5
+		c, _ := s.color(sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)) // zero where uncovered: over leaves the pixel as it is
+		for ch := range c {
+			band[ch][x] = c[ch]
 		}
 	}
 }
 
-// boxShader turns a pixel's signed distance to a box's edge into the colour the box adds
-// there: the stroke over the fill as one colour with coverage 1.
-type boxShader struct {
-	fill, stroke           bool
-	e, thin, width         float32
-	fillColor, strokeColor layerColor
+// edgeRow shades a row along the top or bottom border (|py − cy| > hy − e). Where the row
+// is off the corners, RoundBox is qy − r for every pixel: for qy > 0 wherever
+// qx = |px − cx| − hx + r ≤ 0, and for qy ≤ 0 wherever qx ≤ qy (where RoundBox takes
+// max(qx, qy)). qx is |px − cx| minus a constant, so those pixels are one run, found from both
+// ends; it takes one colour, and only the corners either side are shaded pixel by pixel.
+func (s *boxShader) edgeRow(row, x0, x1 int, py float32, d *rowBuf) {
+	qy := s.qy(py)
+	limit := min(qy, 0)
+	qx := func(x int) float32 { return sdf.Abs(float32(s.t.X0+x)+0.5-s.cx) - s.hx + s.r }
+	a, b := x0, x1
+	for a < b && qx(a) > limit {
+		a++
+	}
+	for b > a && qx(b-1) > limit {
+		b--
+	}
+	s.pixels(row, x0, a, py, d)
+	if c, covered := s.color(qy - s.r); covered {
+		overSpan(s.t, row+a, b-a, &c)
+	}
+	s.pixels(row, b, x1, py, d)
 }
 
-// color returns the colour at signed distance d, and false where the box covers nothing.
-func (s *boxShader) color(d float32) (layerColor, bool) {
+// color returns the colour at signed distance d, and false where the box covers nothing: the
+// stroke over the fill as one colour, at coverage 1. (A box without fill has a zero fill
+// colour, and one without stroke a zero thin, so neither needs a test.) Twin: the colour
+// of shadeBox.
+func (s *boxProfile) color(d float32) (layerColor, bool) {
 	if d >= s.e {
 		return layerColor{}, false
 	}
-	cf := float32(0)
-	if s.fill {
-		cf = sdf.Coverage(d)
-	}
-	cs := float32(0)
-	if s.stroke {
-		cs = sdf.Coverage(sdf.Stroke(sdf.Abs(d), s.width)) * s.thin
-	}
+	cf := sdf.Coverage(d)
+	cs := sdf.Coverage(sdf.Abs(d)-s.half) * s.thin
 	k := 1 - cs
 	var c layerColor
 	for i := range c {
 		c[i] = float32(s.strokeColor[i]*cs) + float32(float32(s.fillColor[i]*cf)*k)
 	}
 	return c, true
-}
-
-// overSpan blends colour c at coverage 1 onto the n pixels of the tile's planes from index i:
-// the inner loop of box fills, kept free of per-pixel coverage and bounds checks. With AVX2
-// it runs overSpanAVX2 (overspan_amd64.s) on groups of 8 pixels of each plane and its Go twin
-// overSpanGo (overspan_go.go) on the rest; the two give the same bits.
-func overSpan(t *composite.Tile, i, n int, c *layerColor) {
-	if haveAVX2 && n >= 8 {
-		g := n / 8
-		overSpanAVX2(&t.Planes[0][i], g, c)
-		i, n = i+8*g, n-8*g
-	}
-	overSpanGo(t, i, n, c)
 }

@@ -20,6 +20,7 @@ type curveScratch struct {
 	d2      [ts * ts]float32
 	opacity [ts * ts]float32
 	span    [ts]composite.Span
+	cov     rowBuf
 }
 
 func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors []layerColor, chords []chord, idx []int32) {
@@ -49,7 +50,6 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, color *laye
 			}
 			sp := &s.span[y]
 			d2 := s.d2[y*ts : (y+1)*ts]
-			op := s.opacity[y*ts : (y+1)*ts]
 			// Widen the row's valid span, filling the new pixels with "far".
 			if sp.X0 >= sp.X1 {
 				*sp = composite.Span{X0: int32(x0), X1: int32(x0)}
@@ -61,35 +61,18 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, color *laye
 				d2[x] = math.MaxFloat32
 			}
 			sp.X0, sp.X1 = min(sp.X0, int32(x0)), max(sp.X1, int32(x1))
-			py := float32(t.Y0+y) + 0.5
-			for x := x0; x < x1; x++ {
-				px := float32(t.X0+x) + 0.5
-				if d := seg.Dist2(px, py); d < d2[x] {
-					d2[x], op[x] = d, ch.opacity
-				}
-			}
+			nearestChord(d2[x0:x1], s.opacity[y*ts+x0:y*ts+x1], &seg, float32(t.X0+x0)+0.5, float32(t.Y0+y)+0.5, ch.opacity)
 		}
 	}
-	thin := sdf.ThinScale(c.Width)
 	for y := ylo; y < yhi; y++ {
 		sp := s.span[y]
 		if sp.X0 >= sp.X1 {
 			continue
 		}
 		s.span[y] = composite.Span{}
-		d2 := s.d2[y*ts:]
-		op := s.opacity[y*ts:]
-		row := y * ts
-		touched := false
-		for x := int(sp.X0); x < int(sp.X1); x++ {
-			cov := sdf.Coverage(sdf.Stroke(sdf.Sqrt(d2[x]), c.Width)) * thin * op[x]
-			if cov > 0 {
-				over(t, row+x, color, cov)
-				touched = true
-			}
-		}
-		if touched {
-			t.Touch(y, int(sp.X0), int(sp.X1))
-		}
+		lo, hi := y*ts+int(sp.X0), y*ts+int(sp.X1)
+		strokeCoverage(&s.cov, s.d2[lo:hi], s.opacity[lo:hi], c.Width)
+		overCoverage(t, lo, s.cov[:hi-lo], color)
+		t.Touch(y, int(sp.X0), int(sp.X1))
 	}
 }

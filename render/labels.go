@@ -10,15 +10,15 @@ import (
 
 // drawLabels draws each label's rounded background, then its glyphs: label i owns
 // glyphs[start[i]:start[i+1]].
-func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, f *overlay.Font, glyphs []overlay.PlacedGlyph, start []int32, idx []int32) {
+func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, f *overlay.Font, glyphs []overlay.PlacedGlyph, start []int32, idx []int32, sc *stageScratch) {
 	for _, i := range idx {
 		l := &labels[i]
 		w, h := f.LabelSize(l.Text)
 		bg := overlay.Box{X: float32(l.X), Y: float32(l.Y), W: float32(w), H: float32(h),
 			Radius: float32(min(w, h)) / 4, Fill: l.Background}
-		drawBox(t, &bg, &paints[i].background)
+		drawBox(t, &bg, &paints[i].background, sc)
 		for _, g := range glyphs[start[i]:start[i+1]] {
-			drawGlyph(t, f, g, &paints[i].text)
+			drawGlyph(t, f, g, &paints[i].text, &sc.row)
 		}
 	}
 }
@@ -30,7 +30,9 @@ type labelPaint struct {
 	text       layerColor
 }
 
-func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *layerColor) {
+// drawGlyph blends the glyph's mask, row by row, as coverage of the text colour; cov is
+// scratch.
+func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *layerColor, cov *rowBuf) {
 	mask, w, h := f.Glyph(pg.Char)
 	x0, y0 := max(pg.X, t.X0), max(pg.Y, t.Y0)
 	x1, y1 := min(pg.X+w, t.X0+t.W), min(pg.Y+h, t.Y0+t.H)
@@ -39,12 +41,10 @@ func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *la
 	}
 	for y := y0; y < y1; y++ {
 		m := mask[(y-pg.Y)*w+x0-pg.X : (y-pg.Y)*w+x1-pg.X]
-		row := (y-t.Y0)*ts + x0 - t.X0
 		for j, v := range m {
-			if v != 0 {
-				over(t, row+j, c, float32(v)*(1.0/255))
-			}
+			cov[j] = float32(v) * (1.0 / 255)
 		}
+		overCoverage(t, (y-t.Y0)*ts+x0-t.X0, cov[:len(m)], c)
 		t.Touch(y-t.Y0, x0-t.X0, x1-t.X0)
 	}
 }

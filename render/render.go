@@ -51,8 +51,15 @@ type Renderer struct {
 
 type worker struct {
 	tile    composite.Tile
-	scratch curveScratch
+	scratch stageScratch
 	spent   overlay.Timings
+}
+
+// stageScratch is a worker's scratch space for the stages.
+type stageScratch struct {
+	curves curveScratch
+	band   planarColors // a box's side bands, by column
+	row    rowBuf       // a row's coverage or distances
 }
 
 // New returns a renderer with its worker goroutines started.
@@ -191,13 +198,14 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	t := &wk.tile
 	t.Reset(tx*ts, ty*ts, min(ts, r.w-tx*ts), min(ts, r.h-ty*ts))
 	clock := r.clock()
-	drawBoxes(t, p.Boxes, b.boxPaints, b.boxBins.tile(i))
+	sc := &wk.scratch
+	drawBoxes(t, p.Boxes, b.boxPaints, b.boxBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageBoxes, clock)
-	drawLines(t, p.Lines, b.lineColors, b.lineBins.tile(i))
+	drawLines(t, p.Lines, b.lineColors, b.lineBins.tile(i), &sc.row)
 	clock = r.lap(wk, overlay.StageLines, clock)
-	drawCurves(t, &wk.scratch, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i))
+	drawCurves(t, &sc.curves, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i))
 	clock = r.lap(wk, overlay.StageCurves, clock)
-	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i))
+	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)
 	compositeTile(r.dst, t)
 	r.lap(wk, overlay.StageComposite, clock)
