@@ -18,7 +18,7 @@ func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, 
 			Radius: float32(min(w, h)) / 4, Fill: l.Background}
 		drawBox(t, &bg, &paints[i].background, sc)
 		for _, g := range glyphs[start[i]:start[i+1]] {
-			drawGlyph(t, f, g, &paints[i].text, &sc.row)
+			drawGlyph(t, f, g, &paints[i].text)
 		}
 	}
 }
@@ -30,9 +30,8 @@ type labelPaint struct {
 	text       layerColor
 }
 
-// drawGlyph blends the glyph's mask, row by row, as coverage of the text colour; cov is
-// scratch.
-func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *layerColor, cov *rowBuf) {
+// drawGlyph blends the glyph's mask, row by row, as coverage of the text colour.
+func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *layerColor) {
 	mask, w, h := f.Glyph(pg.Char)
 	x0, y0 := max(pg.X, t.X0), max(pg.Y, t.Y0)
 	x1, y1 := min(pg.X+w, t.X0+t.W), min(pg.Y+h, t.Y0+t.H)
@@ -40,11 +39,7 @@ func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *la
 		return
 	}
 	for y := y0; y < y1; y++ {
-		m := mask[(y-pg.Y)*w+x0-pg.X : (y-pg.Y)*w+x1-pg.X]
-		for j, v := range m {
-			cov[j] = float32(v) * (1.0 / 255)
-		}
-		overCoverage(t, (y-t.Y0)*ts+x0-t.X0, cov[:len(m)], c)
+		overMask(t, (y-t.Y0)*ts+x0-t.X0, mask[(y-pg.Y)*w+x0-pg.X:(y-pg.Y)*w+x1-pg.X], c)
 		t.Touch(y-t.Y0, x0-t.X0, x1-t.X0)
 	}
 }

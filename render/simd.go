@@ -2,6 +2,7 @@ package render
 
 import (
 	"trackink/composite"
+	"trackink/overlay"
 	"trackink/sdf"
 )
 
@@ -80,6 +81,28 @@ func overCoverage(t *composite.Tile, i int, cov []float32, c *layerColor) {
 func overCoverageGo(t *composite.Tile, i int, cov []float32, c *layerColor) {
 	for j, v := range cov {
 		over(t, i+j, c, v)
+	}
+}
+
+// overMask blends colour c at coverage m[j]/255 onto pixel i+j of the tile's planes, for every
+// j < len(m): a glyph's mask row. m must have overlay.MaskSlack bytes of capacity past its
+// end (the assembly loads whole groups of bytes).
+func overMask(t *composite.Tile, i int, m []byte, c *layerColor) {
+	if len(m) == 0 {
+		return
+	}
+	if haveAVX2 {
+		_ = m[:len(m)+overlay.MaskSlack-1]
+		overMaskAVX2(&t.Planes[0][i], &m[0], len(m), c)
+		return
+	}
+	overMaskGo(t, i, m, c)
+}
+
+// overMaskGo is over(t, i+j, c, m[j]/255) for every j.
+func overMaskGo(t *composite.Tile, i int, m []byte, c *layerColor) {
+	for j, v := range m {
+		over(t, i+j, c, float32(v)*(1.0/255))
 	}
 }
 

@@ -26,6 +26,9 @@ func overColorsAVX2(p *float32, n int, col *float32)
 func overCoverageAVX2(p, cov *float32, n int, c *layerColor)
 
 //go:noescape
+func overMaskAVX2(p *float32, m *byte, n int, c *layerColor)
+
+//go:noescape
 func segmentCoverageAVX2(cov *float32, groups int, s *sdf.Seg, px0, py, half, thin float32)
 
 //go:noescape

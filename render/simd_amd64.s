@@ -180,6 +180,34 @@ coverageLoop:
 	VZEROUPPER
 	RET
 
+DATA recip255<>+0x00(SB)/4, $0x3b808081 // float32(1.0/255)
+GLOBL recip255<>(SB), (NOPTR+RODATA), $4
+
+// func overMaskAVX2(p *float32, m *byte, n int, c *layerColor)
+//
+// Coverage m/255 from 8 mask bytes a group (whole groups are read: the mask has slack).
+TEXT ·overMaskAVX2(SB), NOSPLIT, $0-32
+	MOVQ         p+0(FP), DI
+	MOVQ         m+8(FP), SI
+	MOVQ         n+16(FP), CX
+	MOVQ         c+24(FP), AX
+	BROADCAST4
+	VMOVUPS      ones<>(SB), Y14
+	VBROADCASTSS recip255<>(SB), Y9
+
+maskLoop:
+	MASK
+	VPMOVZXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y9, Y0, Y0
+	BLEND(Y0)
+	ADDQ      $32, DI
+	ADDQ      $8, SI
+	SUBQ      $8, CX
+	JGT       maskLoop
+	VZEROUPPER
+	RET
+
 // ---- distance and coverage ----------------------------------------------------------------
 
 // SEGMENT loads the segment at AX and the row py (at py(FP)) for DIST2: Y0 = ax, Y1 = dx,

@@ -10,6 +10,7 @@ var haveAVX2 = false
 func overSpanAVX2(p *float32, n int, c *layerColor)          { panic(noAVX2) }
 func overColorsAVX2(p *float32, n int, col *float32)         { panic(noAVX2) }
 func overCoverageAVX2(p, cov *float32, n int, c *layerColor) { panic(noAVX2) }
+func overMaskAVX2(p *float32, m *byte, n int, c *layerColor) { panic(noAVX2) }
 func segmentCoverageAVX2(cov *float32, groups int, s *sdf.Seg, px0, py, half, thin float32) {
 	panic(noAVX2)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"trackink/composite"
+	"trackink/overlay"
 	"trackink/sdf"
 )
 
@@ -160,6 +161,21 @@ func TestOverCoverageMatchesGo(t *testing.T) {
 		c := randomColor(rng)
 		twinTiles(t, rng, fmt.Sprintf("run [%d, %d) colour %v", x0, x1, c), func(tl *composite.Tile) {
 			overCoverage(tl, ts*(ts-1)+x0, cov[:x1-x0], &c)
+		})
+	})
+}
+
+func TestOverMaskMatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(39, 40))
+	eachRun(func(x0, x1 int) {
+		m := make([]byte, ts, ts+overlay.MaskSlack)
+		for i := range m {
+			m[i] = byte(rng.IntN(256))
+		}
+		c := randomColor(rng)
+		twinTiles(t, rng, fmt.Sprintf("run [%d, %d) colour %v", x0, x1, c), func(tl *composite.Tile) {
+			overMask(tl, ts*(ts-1)+x0, m[x0:x1], &c)
 		})
 	})
 }
