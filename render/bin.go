@@ -1,8 +1,6 @@
 package render
 
 import (
-	"math"
-
 	"trackink/composite"
 	"trackink/curves"
 	"trackink/overlay"
@@ -153,9 +151,16 @@ func (b *bins) empty(t int) bool {
 // tileRange returns the tiles [tx0, tx1) × [ty0, ty1) that the pixel-space rectangle
 // [x0, x1] × [y0, y1] overlaps, clipped to the frame; empty when it lies outside.
 func (b *bins) tileRange(x0, y0, x1, y1 float32) (tx0, ty0, tx1, ty1 int) {
+	// ⌊v / ts⌋ clamped to [0, n]: v / ts is clamped to [−1, n + 1] first, so that the
+	// truncation to an integer is in range and rounds down there (math.Floor, Min and Max
+	// are calls, and this runs for every chord of every curve, twice).
 	clampT := func(v float32, n int) int {
-		t := math.Floor(float64(v) / ts)
-		return int(math.Max(0, math.Min(float64(n), t)))
+		t := min(max(float64(v)/ts, -1), float64(n)+1)
+		i := int(t)
+		if float64(i) > t {
+			i--
+		}
+		return min(max(i, 0), n)
 	}
 	// NaN coordinates (possible through the Go API; the readers reject them) reach nothing.
 	if !(x1 >= 0 && y1 >= 0) || x0 != x0 || y0 != y0 {
@@ -190,8 +195,22 @@ func boxMargin(bx *overlay.Box) float32 {
 // row of tiles, the part of the segment inside the row's band (widened by r) bounds the tiles
 // the stroke can touch, so a long diagonal line is listed in a diagonal band of tiles, not its
 // whole bounding box.
+//
+// Most chords of a curve lie in one tile with their reach: then the band is the whole segment
+// and that tile is the answer, without clipping (when the reach stays inside the tiles, so
+// that no bound was clamped).
 func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) {
-	_, ty0, _, ty1 := b.tileRange(min(x0, x1)-r, min(y0, y1)-r, max(x0, x1)+r, max(y0, y1)+r)
+	bx0, by0, bx1, by1 := min(x0, x1)-r, min(y0, y1)-r, max(x0, x1)+r, max(y0, y1)+r
+	tx0, ty0, tx1, ty1 := b.tileRange(bx0, by0, bx1, by1)
+	if tx1-tx0 == 1 && ty1-ty0 == 1 && bx0 >= 0 && by0 >= 0 && bx1 < float32(b.tilesX*ts) && by1 < float32(b.tilesY*ts) {
+		l.add(ty0*b.tilesX+tx0, idx)
+		return
+	}
+	b.binSegmentBands(l, idx, x0, y0, x1, y1, r, ty0, ty1)
+}
+
+// binSegmentBands is binSegment for the tile rows [ty0, ty1), one band at a time.
+func (b *bins) binSegmentBands(l *binList, idx int32, x0, y0, x1, y1, r float32, ty0, ty1 int) {
 	for ty := ty0; ty < ty1; ty++ {
 		lo, hi, ok := sdf.BandX(x0, y0, x1, y1, float32(ty*ts)-r, float32((ty+1)*ts)+r)
 		if !ok {
