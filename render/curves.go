@@ -13,14 +13,24 @@ import (
 
 // curveScratch holds, while one stroke (a curve or a run of joined curves) is drawn into a
 // tile, the squared distance from each pixel to the nearest of the stroke's chords and that
-// chord's opacity, over the per-row spans in which they are valid. A stroke takes the minimum
-// over its chords before any coverage is blended, so a translucent curve is not darker where
-// its chords meet.
+// chord's opacity, and per row the span of pixels any chord reached. A stroke takes the
+// minimum over its chords before any coverage is blended, so a translucent curve is not
+// darker where its chords meet. Between strokes every distance is MaxFloat32 (strokeRows
+// sets the ones it blended back), so a chord needs no span of its own cleared first.
 type curveScratch struct {
 	d2      [ts * ts]float32
 	opacity [ts * ts]float32
 	span    [ts]composite.Span
-	cov     rowBuf
+	chord   rowSpans // one chord's
+}
+
+// newCurveScratch returns scratch with every distance far.
+func newCurveScratch() *curveScratch {
+	s := &curveScratch{}
+	for i := range s.d2 {
+		s.d2[i] = math.MaxFloat32
+	}
+	return s
 }
 
 func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors []layerColor, chords []chord, idx []int32) {
@@ -42,37 +52,30 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, color *laye
 		ch := &chords[k]
 		seg := sdf.NewSeg(ch.x0, ch.y0, ch.x1, ch.y1)
 		lo, hi := segmentRows(t, ch.y0, ch.y1, r)
-		ylo, yhi = min(ylo, lo), max(yhi, hi)
-		for y := lo; y < hi; y++ {
-			x0, x1 := segmentSpan(t, y, ch.x0, ch.y0, ch.x1, ch.y1, r)
-			if x0 >= x1 {
-				continue
-			}
-			sp := &s.span[y]
-			d2 := s.d2[y*ts : (y+1)*ts]
-			// Widen the row's valid span, filling the new pixels with "far".
-			if sp.X0 >= sp.X1 {
-				*sp = composite.Span{X0: int32(x0), X1: int32(x0)}
-			}
-			for x := x0; x < int(sp.X0); x++ {
-				d2[x] = math.MaxFloat32
-			}
-			for x := int(sp.X1); x < x1; x++ {
-				d2[x] = math.MaxFloat32
-			}
-			sp.X0, sp.X1 = min(sp.X0, int32(x0)), max(sp.X1, int32(x1))
-			nearestChord(d2[x0:x1], s.opacity[y*ts+x0:y*ts+x1], &seg, float32(t.X0+x0)+0.5, float32(t.Y0+y)+0.5, ch.opacity)
-		}
-	}
-	for y := ylo; y < yhi; y++ {
-		sp := s.span[y]
-		if sp.X0 >= sp.X1 {
+		n := hi - lo
+		if n <= 0 {
 			continue
 		}
-		s.span[y] = composite.Span{}
-		lo, hi := y*ts+int(sp.X0), y*ts+int(sp.X1)
-		strokeCoverage(&s.cov, s.d2[lo:hi], s.opacity[lo:hi], c.Width)
-		overCoverage(t, lo, s.cov[:hi-lo], color)
-		t.Touch(y, int(sp.X0), int(sp.X1))
+		ylo, yhi = min(ylo, lo), max(yhi, hi)
+		segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
+		nearestChordRows(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.opacity)
+		for j, cs := range s.chord[:n] {
+			if cs[0] >= cs[1] {
+				continue
+			}
+			sp := &s.span[lo+j]
+			if sp.X0 >= sp.X1 {
+				*sp = composite.Span{X0: cs[0], X1: cs[1]}
+			} else {
+				sp.X0, sp.X1 = min(sp.X0, cs[0]), max(sp.X1, cs[1])
+			}
+		}
+	}
+	strokeRows(t, &s.d2, &s.opacity, &s.span, ylo, yhi, c.Width, color)
+	for y := ylo; y < yhi; y++ {
+		if sp := s.span[y]; sp.X0 < sp.X1 {
+			t.Touch(y, int(sp.X0), int(sp.X1))
+			s.span[y] = composite.Span{}
+		}
 	}
 }

@@ -9,22 +9,21 @@ import (
 // The lines stage: straight strokes with round caps from their exact distance field
 // (twin: kernels/lines.cu).
 
-// drawLines draws each line's coverage row by row (segmentCoverage), over the span of the row
-// its stroke can reach. cov is scratch.
-func drawLines(t *composite.Tile, lines []overlay.Line, colors []layerColor, idx []int32, cov *rowBuf) {
+// drawLines draws each line's rows: their spans (segmentSpans), then the coverage over them
+// (strokeSegmentRows). spans is scratch.
+func drawLines(t *composite.Tile, lines []overlay.Line, colors []layerColor, idx []int32, spans *rowSpans) {
 	for _, i := range idx {
 		l := &lines[i]
 		r := sdf.Reach(l.Width)
 		seg := sdf.NewSeg(l.X0, l.Y0, l.X1, l.Y1)
 		ylo, yhi := segmentRows(t, l.Y0, l.Y1, r)
-		for y := ylo; y < yhi; y++ {
-			lo, hi := segmentSpan(t, y, l.X0, l.Y0, l.X1, l.Y1, r)
-			if lo >= hi {
-				continue
+		n := yhi - ylo
+		segmentSpans(spans, t, ylo, n, l.X0, l.Y0, l.X1, l.Y1, r)
+		strokeSegmentRows(t, spans, ylo, n, &seg, l.Width, &colors[i])
+		for j, sp := range spans[:max(n, 0)] {
+			if sp[0] < sp[1] {
+				t.Touch(ylo+j, int(sp[0]), int(sp[1]))
 			}
-			segmentCoverage(cov, hi-lo, &seg, float32(t.X0+lo)+0.5, float32(t.Y0+y)+0.5, l.Width)
-			overCoverage(t, y*ts+lo, cov[:hi-lo], &colors[i])
-			t.Touch(y, lo, hi)
 		}
 	}
 }

@@ -57,9 +57,10 @@ type worker struct {
 
 // stageScratch is a worker's scratch space for the stages.
 type stageScratch struct {
-	curves curveScratch
+	curves *curveScratch
 	band   planarColors // a box's side bands, by column
-	row    rowBuf       // a row's coverage or distances
+	row    rowBuf       // a row's distances
+	spans  rowSpans     // a line's
 }
 
 // New returns a renderer with its worker goroutines started.
@@ -74,7 +75,7 @@ func New(opts overlay.BackendOptions) (*Renderer, error) {
 	r := &Renderer{timed: opts.Timed, start: make(chan struct{}),
 		binCurves: make(chan struct{}), curvesBinned: make(chan struct{})}
 	for range n {
-		w := &worker{}
+		w := &worker{scratch: stageScratch{curves: newCurveScratch()}}
 		r.workers = append(r.workers, w)
 		go r.run(w, r.start)
 	}
@@ -201,9 +202,9 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	sc := &wk.scratch
 	drawBoxes(t, p.Boxes, b.boxPaints, b.boxBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageBoxes, clock)
-	drawLines(t, p.Lines, b.lineColors, b.lineBins.tile(i), &sc.row)
+	drawLines(t, p.Lines, b.lineColors, b.lineBins.tile(i), &sc.spans)
 	clock = r.lap(wk, overlay.StageLines, clock)
-	drawCurves(t, &sc.curves, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i))
+	drawCurves(t, sc.curves, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i))
 	clock = r.lap(wk, overlay.StageCurves, clock)
 	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)

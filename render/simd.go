@@ -1,6 +1,8 @@
 package render
 
 import (
+	"math"
+
 	"trackink/composite"
 	"trackink/overlay"
 	"trackink/sdf"
@@ -64,20 +66,7 @@ func overColorsGo(t *composite.Tile, i, n int, col *planarColors, x int) {
 	}
 }
 
-// overCoverage blends colour c at coverage cov[j] onto pixel i+j of the tile's planes, for
-// every j < len(cov). Coverage 0 leaves a pixel as it is.
-func overCoverage(t *composite.Tile, i int, cov []float32, c *layerColor) {
-	if len(cov) == 0 {
-		return
-	}
-	if haveAVX2 {
-		overCoverageAVX2(&t.Planes[0][i], &cov[0], len(cov), c)
-		return
-	}
-	overCoverageGo(t, i, cov, c)
-}
-
-// overCoverageGo is over(t, i+j, c, cov[j]) for every j.
+// overCoverageGo is over(t, i+j, c, cov[j]) for every j: a row of per-pixel coverage.
 func overCoverageGo(t *composite.Tile, i int, cov []float32, c *layerColor) {
 	for j, v := range cov {
 		over(t, i+j, c, v)
@@ -106,71 +95,155 @@ func overMaskGo(t *composite.Tile, i int, m []byte, c *layerColor) {
 	}
 }
 
-// segmentCoverage sets cov[j], j < n, to the coverage of a stroke of width w along segment
-// s at the pixel centre (px0 + j, py): the lines stage's per-pixel rule.
-func segmentCoverage(cov *rowBuf, n int, s *sdf.Seg, px0, py, w float32) {
+// The strokes (lines, and the chords of curves) run one call per stroke and tile: the row
+// spans of all the stroke's rows (segmentSpans), then the pixels of every span (lines:
+// strokeSegmentRows; curves: nearestChordRows for each chord, strokeRows for the stroke).
+
+// rowSpans are the spans of consecutive tile rows, [lo, hi) each, (0, 0) for none.
+type rowSpans [ts][2]int32
+
+// spanParams are a segment and a tile as segmentSpansAVX2 reads them, in this order.
+type spanParams struct {
+	x0, y0, x1, y1 float32 // the segment
+	r              float32 // the reach of its stroke
+	ox             float32 // the tile's left edge in the frame
+	yc0            float32 // the centre of the first row
+	w              int32   // the tile's width
+	top            float32 // sdf.Centers' upper clamp for that width, w + 2
+}
+
+// segmentSpans sets spans[j], j < n, to segmentSpan(t, row0+j, …): the columns of the tile
+// row that can lie within r of the segment (x0, y0)–(x1, y1), (0, 0) for none.
+func segmentSpans(spans *rowSpans, t *composite.Tile, row0, n int, x0, y0, x1, y1, r float32) {
 	if n <= 0 {
 		return
 	}
 	if haveAVX2 {
-		segmentCoverageAVX2(&cov[0], (n+7)/8, s, px0, py, float32(max(w, 1)*0.5), sdf.ThinScale(w))
+		prm := spanParams{x0, y0, x1, y1, r, float32(t.X0), float32(t.Y0+row0) + 0.5, int32(t.W), float32(t.W) + 2}
+		segmentSpansAVX2(&spans[0][0], n, &prm)
 		return
 	}
-	segmentCoverageGo(cov, n, s, px0, py, w)
+	segmentSpansGo(spans, t, row0, n, x0, y0, x1, y1, r)
 }
 
-// segmentCoverageGo is the scalar rule: Coverage(Stroke(√Dist2, w)) · ThinScale(w).
-func segmentCoverageGo(cov *rowBuf, n int, s *sdf.Seg, px0, py, w float32) {
-	thin := sdf.ThinScale(w)
+// segmentSpansGo is segmentSpan row by row.
+func segmentSpansGo(spans *rowSpans, t *composite.Tile, row0, n int, x0, y0, x1, y1, r float32) {
 	for j := range n {
-		cov[j] = sdf.Coverage(sdf.Stroke(sdf.Sqrt(s.Dist2(px0+float32(j), py)), w)) * thin
+		lo, hi := segmentSpan(t, row0+j, x0, y0, x1, y1, r)
+		if lo >= hi {
+			lo, hi = 0, 0
+		}
+		spans[j] = [2]int32{int32(lo), int32(hi)}
 	}
 }
 
-// nearestChord lowers d2[j] to the squared distance from the pixel centre (px0 + j, py) to
-// segment s where that is smaller, and sets op[j] to opacity there: one chord of a curve
-// stroke, for every j < len(d2).
-func nearestChord(d2, op []float32, s *sdf.Seg, px0, py, opacity float32) {
-	if len(d2) == 0 {
+// strokeParams are a straight stroke and its tile as strokeSegmentRowsAVX2 reads them, in
+// this order.
+type strokeParams struct {
+	seg        sdf.Seg
+	ox, oy     int32   // the tile's left edge and the first row, in the frame
+	half, thin float32 // sdf.Stroke's max(w, 1)/2 and sdf.ThinScale(w)
+	color      layerColor
+}
+
+// strokeSegmentRows blends, onto each row row0+j (j < n) over its span spans[j], the stroke
+// of width w and colour c along segment s: the lines stage.
+func strokeSegmentRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor) {
+	if n <= 0 {
 		return
 	}
-	op = op[:len(d2)]
 	if haveAVX2 {
-		nearestChordAVX2(&d2[0], &op[0], len(d2), s, px0, py, opacity)
+		prm := strokeParams{*s, int32(t.X0), int32(t.Y0 + row0), float32(max(w, 1) * 0.5), sdf.ThinScale(w), *c}
+		strokeSegmentRowsAVX2(&t.Planes[0][row0*ts], &spans[0][0], n, &prm)
 		return
 	}
-	nearestChordGo(d2, op, s, px0, py, opacity)
+	strokeSegmentRowsGo(t, spans, row0, n, s, w, c)
 }
 
-// nearestChordGo is nearestChord one pixel at a time.
-func nearestChordGo(d2, op []float32, s *sdf.Seg, px0, py, opacity float32) {
-	op = op[:len(d2)]
-	for j := range d2 {
-		if d := s.Dist2(px0+float32(j), py); d < d2[j] {
-			d2[j], op[j] = d, opacity
+// strokeSegmentRowsGo is the scalar rule, Coverage(Stroke(√Dist2, w)) · ThinScale(w), and
+// over, pixel by pixel.
+func strokeSegmentRowsGo(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor) {
+	var cov rowBuf
+	thin := sdf.ThinScale(w)
+	for j, sp := range spans[:n] {
+		lo, hi := int(sp[0]), int(sp[1])
+		py := float32(t.Y0+row0+j) + 0.5
+		for x := lo; x < hi; x++ {
+			cov[x-lo] = sdf.Coverage(sdf.Stroke(sdf.Sqrt(s.Dist2(float32(t.X0+x)+0.5, py)), w)) * thin
+		}
+		overCoverageGo(t, (row0+j)*ts+lo, cov[:max(hi-lo, 0)], c)
+	}
+}
+
+// chordParams are a chord and its tile as nearestChordRowsAVX2 reads them, in this order.
+type chordParams struct {
+	seg     sdf.Seg
+	ox, oy  int32 // the tile's left edge and the first row, in the frame
+	opacity float32
+}
+
+// nearestChordRows lowers, for each row row0+j (j < n) over its span spans[j], the squared
+// distances d2 to those to segment s where they are smaller, setting op to opacity there:
+// one chord of a curve stroke. d2 and op are tile-sized, row-major.
+func nearestChordRows(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
+	if n <= 0 {
+		return
+	}
+	if haveAVX2 {
+		prm := chordParams{*s, int32(t.X0), int32(t.Y0 + row0), opacity}
+		nearestChordRowsAVX2(&d2[row0*ts], &op[row0*ts], &spans[0][0], n, &prm)
+		return
+	}
+	nearestChordRowsGo(d2, op, t, spans, row0, n, s, opacity)
+}
+
+// nearestChordRowsGo is nearestChordRows pixel by pixel.
+func nearestChordRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
+	for j, sp := range spans[:n] {
+		py := float32(t.Y0+row0+j) + 0.5
+		for x := int(sp[0]); x < int(sp[1]); x++ {
+			i := (row0+j)*ts + x
+			if d := s.Dist2(float32(t.X0+x)+0.5, py); d < d2[i] {
+				d2[i], op[i] = d, opacity
+			}
 		}
 	}
 }
 
-// strokeCoverage sets cov[j], j < len(d2), to the coverage of a stroke of width w at squared
-// distance d2[j] from its centre line, times op[j]: the curves stage's per-pixel rule.
-func strokeCoverage(cov *rowBuf, d2, op []float32, w float32) {
-	if len(d2) == 0 {
-		return
-	}
-	op = op[:len(d2)]
-	if haveAVX2 {
-		strokeCoverageAVX2(&cov[0], &d2[0], &op[0], len(d2), float32(max(w, 1)*0.5), sdf.ThinScale(w))
-		return
-	}
-	strokeCoverageGo(cov, d2, op, w)
+// profileParams are a stroke's profile and colour as strokeRowsAVX2 reads them, in this
+// order.
+type profileParams struct {
+	half, thin float32 // sdf.Stroke's max(w, 1)/2 and sdf.ThinScale(w)
+	color      layerColor
 }
 
-// strokeCoverageGo is the scalar rule: Coverage(Stroke(√d2, w)) · ThinScale(w) · op.
-func strokeCoverageGo(cov *rowBuf, d2, op []float32, w float32) {
+// strokeRows blends, onto each tile row y in [y0, y1) over its span spans[y], a stroke of
+// width w and colour c at the squared distances d2 and opacities op there (d2 from
+// nearestChordRows), and sets d2 there back to MaxFloat32: the curves stage's blend.
+func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor) {
+	if y0 >= y1 {
+		return
+	}
+	if haveAVX2 {
+		prm := profileParams{float32(max(w, 1) * 0.5), sdf.ThinScale(w), *c}
+		strokeRowsAVX2(&t.Planes[0][y0*ts], &d2[y0*ts], &op[y0*ts], &spans[y0], y1-y0, &prm)
+		return
+	}
+	strokeRowsGo(t, d2, op, spans, y0, y1, w, c)
+}
+
+// strokeRowsGo is the scalar rule, Coverage(Stroke(√d2, w)) · ThinScale(w) · op, and over,
+// pixel by pixel.
+func strokeRowsGo(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor) {
+	var cov rowBuf
 	thin := sdf.ThinScale(w)
-	for j := range d2 {
-		cov[j] = sdf.Coverage(sdf.Stroke(sdf.Sqrt(d2[j]), w)) * thin * op[j]
+	for y := y0; y < y1; y++ {
+		lo, hi := y*ts+int(spans[y].X0), y*ts+int(spans[y].X1)
+		for i := lo; i < hi; i++ {
+			cov[i-lo] = sdf.Coverage(sdf.Stroke(sdf.Sqrt(d2[i]), w)) * thin * op[i]
+			d2[i] = math.MaxFloat32
+		}
+		overCoverageGo(t, lo, cov[:max(hi-lo, 0)], c)
 	}
 }
 

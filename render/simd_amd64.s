@@ -160,26 +160,6 @@ colorsLoop:
 	VADDPS     Y7, Y5, Y7; \
 	VMASKMOVPS Y7, Y15, 3*PLANE(DI)
 
-// func overCoverageAVX2(p, cov *float32, n int, c *layerColor)
-TEXT ·overCoverageAVX2(SB), NOSPLIT, $0-32
-	MOVQ    p+0(FP), DI
-	MOVQ    cov+8(FP), SI
-	MOVQ    n+16(FP), CX
-	MOVQ    c+24(FP), AX
-	BROADCAST4
-	VMOVUPS ones<>(SB), Y14
-
-coverageLoop:
-	MASK
-	VMASKMOVPS (SI), Y15, Y0
-	BLEND(Y0)
-	ADDQ       $32, DI
-	ADDQ       $32, SI
-	SUBQ       $8, CX
-	JGT        coverageLoop
-	VZEROUPPER
-	RET
-
 DATA recip255<>+0x00(SB)/4, $0x3b808081 // float32(1.0/255)
 GLOBL recip255<>(SB), (NOPTR+RODATA), $4
 
@@ -210,20 +190,35 @@ maskLoop:
 
 // ---- distance and coverage ----------------------------------------------------------------
 
-// SEGMENT loads the segment at AX and the row py (at py(FP)) for DIST2: Y0 = ax, Y1 = dx,
-// Y2 = dy, Y3 = 1/L², Y4 = qy = py − ay, Y5 = qy·dy, Y6 = 0, Y14 = 1.
-#define SEGMENT(py) \
+// SEGMENT loads the segment (an sdf.Seg) at AX for DIST2: Y0 = ax, Y1 = dx, Y2 = dy,
+// Y3 = 1/L², Y6 = 0, Y14 = 1.
+#define SEGMENT \
 	VBROADCASTSS 0(AX), Y0; \
 	VBROADCASTSS 8(AX), Y1; \
 	VBROADCASTSS 12(AX), Y2; \
 	VBROADCASTSS 16(AX), Y3; \
-	VMOVSS       py, X4; \
+	VXORPS       Y6, Y6, Y6; \
+	VMOVUPS      ones<>(SB), Y14
+
+// ROW loads the row for DIST2 and the pixel centres: with the row's span [R8, R9) and its
+// number R11 (from the first), and the tile's origin ox, oy (int32) at 20(AX) and 24(AX):
+// Y10 = the centres of the first group, float32(ox + lo) + ½ + lane; Y4 = qy = py − ay and
+// Y5 = qy·dy, with py = float32(oy + R11) + ½.
+#define ROW \
+	MOVL         20(AX), BX; \
+	ADDL         R8, BX; \
+	VCVTSI2SSL   BX, X10, X10; \
+	VADDSS       halves<>(SB), X10, X10; \
+	VBROADCASTSS X10, Y10; \
+	VADDPS       lanesF<>(SB), Y10, Y10; \
+	MOVL         24(AX), BX; \
+	ADDL         R11, BX; \
+	VCVTSI2SSL   BX, X4, X4; \
+	VADDSS       halves<>(SB), X4, X4; \
 	VSUBSS       4(AX), X4, X4; \
 	VMULSS       12(AX), X4, X5; \
 	VBROADCASTSS X4, Y4; \
-	VBROADCASTSS X5, Y5; \
-	VXORPS       Y6, Y6, Y6; \
-	VMOVUPS      ones<>(SB), Y14
+	VBROADCASTSS X5, Y5
 
 // DIST2 sets d to the squared distance from the pixel centres (px, py) to the segment, as
 // sdf.Seg.Dist2 computes it. Y7-Y9 are clobbered (d may be Y7).
@@ -242,96 +237,334 @@ maskLoop:
 	VMULPS Y9, Y9, Y9; \
 	VADDPS Y9, Y7, d
 
+// The row loops below walk n rows of spans (pairs of int32 at SI, [lo, hi), empty when
+// lo ≥ hi), R11 counting rows from 0 and the row bases moving on by a tile row (256 bytes)
+// a row. NEXTROW ends a row: it moves SI and R11 on and loops to label while rows are left
+// (n in R13).
+#define NEXTROW(label) \
+	ADDQ $8, SI; \
+	INCQ R11; \
+	CMPQ R11, R13; \
+	JLT  label
+
 // COVER turns the squared distances in v into stroke coverage, in place, as
 // sdf.Coverage(sdf.Stroke(sdf.Sqrt(v), w)) · thin: Y11 = max(w, 1)/2, Y12 = thin, Y13 = ½,
-// Y6 = 0, Y14 = 1.
-#define COVER(v) \
+// zero = 0, Y14 = 1.
+#define COVER(v, zero) \
 	VSQRTPS v, v; \
 	VSUBPS  Y11, v, v; \
 	VSUBPS  v, Y13, v; \
-	VMAXPS  Y6, v, v; \
+	VMAXPS  zero, v, v; \
 	VMINPS  Y14, v, v; \
 	VMULPS  Y12, v, v
 
-// PROFILE loads COVER's registers from half and thin (FP operands).
-#define PROFILE(half, thin) \
-	VBROADCASTSS half, Y11; \
-	VBROADCASTSS thin, Y12; \
+// ---- strokes, row by row -----------------------------------------------------------------
+
+DATA minusOne<>+0x00(SB)/8, $0xbf800000bf800000
+DATA minusOne<>+0x08(SB)/8, $0xbf800000bf800000
+DATA minusOne<>+0x10(SB)/8, $0xbf800000bf800000
+DATA minusOne<>+0x18(SB)/8, $0xbf800000bf800000
+GLOBL minusOne<>(SB), (NOPTR+RODATA), $32
+
+DATA onesInt<>+0x00(SB)/8, $0x0000000100000001
+DATA onesInt<>+0x08(SB)/8, $0x0000000100000001
+DATA onesInt<>+0x10(SB)/8, $0x0000000100000001
+DATA onesInt<>+0x18(SB)/8, $0x0000000100000001
+GLOBL onesInt<>(SB), (NOPTR+RODATA), $32
+
+DATA maxFloat<>+0x00(SB)/8, $0x7f7fffff7f7fffff
+DATA maxFloat<>+0x08(SB)/8, $0x7f7fffff7f7fffff
+DATA maxFloat<>+0x10(SB)/8, $0x7f7fffff7f7fffff
+DATA maxFloat<>+0x18(SB)/8, $0x7f7fffff7f7fffff
+GLOBL maxFloat<>(SB), (NOPTR+RODATA), $32
+
+// SPANS turns the clipped parameters t0 (Y9) and t1 (Y10) of 8 rows, and the rows to keep
+// (Y11, all ones where sdf.BandX found the segment in the band), into those rows' spans:
+// sdf.BandX's x extent, widened by r, and sdf.Centers' pixels, stored as pairs at DI, (0, 0)
+// where empty. Registers as in segmentSpansAVX2; Y9-Y12 are clobbered.
+#define SPANS \
+	VMULPS       Y4, Y9, Y9; \
+	VADDPS       Y5, Y9, Y9; \
+	VMULPS       Y4, Y10, Y10; \
+	VADDPS       Y5, Y10, Y10; \
+	VMINPS       Y10, Y9, Y12; \
+	VMAXPS       Y10, Y9, Y9; \
+	VSUBPS       Y1, Y12, Y12; \
+	VSUBPS       Y6, Y12, Y12; \
+	VADDPS       Y1, Y9, Y9; \
+	VSUBPS       Y6, Y9, Y9; \
+	VMAXPS       Y15, Y12, Y12; \
+	VMINPS       Y7, Y12, Y12; \
+	VSUBPS       Y13, Y12, Y12; \
+	VROUNDPS     $2, Y12, Y12; \
+	VCVTTPS2DQ   Y12, Y12; \
+	VMAXPS       Y15, Y9, Y9; \
+	VMINPS       Y7, Y9, Y9; \
+	VSUBPS       Y13, Y9, Y9; \
+	VROUNDPS     $1, Y9, Y9; \
+	VCVTTPS2DQ   Y9, Y9; \
+	VPADDD       onesInt<>(SB), Y9, Y9; \
+	VPBROADCASTD 28(AX), Y10; \
+	VPMAXSD      Y8, Y12, Y12; \
+	VPMINSD      Y10, Y12, Y12; \
+	VPMAXSD      Y8, Y9, Y9; \
+	VPMINSD      Y10, Y9, Y9; \
+	VPCMPGTD     Y12, Y9, Y10; \
+	VPAND        Y11, Y10, Y10; \
+	VPAND        Y10, Y12, Y12; \
+	VPAND        Y10, Y9, Y9; \
+	VPUNPCKLDQ   Y9, Y12, Y10; \
+	VPUNPCKHDQ   Y9, Y12, Y11; \
+	VPERM2I128   $0x20, Y11, Y10, Y12; \
+	VPERM2I128   $0x31, Y11, Y10, Y9; \
+	VMOVDQU      Y12, (DI); \
+	VMOVDQU      Y9, 32(DI)
+
+// func segmentSpansAVX2(spans *int32, n int, prm *spanParams)
+//
+// segmentSpan for n rows, 8 rows a group (the spans of a group's rows past n are written
+// too: the rows fit in a rowSpans). spanParams' offsets: x0 0, y0 4, x1 8, y1 12, r 16,
+// ox 20, yc0 24, w 28, top 32.
+//
+// YMM registers:
+//
+//	Y0	the rows' centres		Y6	ox			Y13	½
+//	Y1	r				Y7	top			Y14	1
+//	Y2	y0				Y8	0			Y15	−1
+//	Y3	y1 − y0				Y9-Y12	scratch
+//	Y4	x1 − x0
+//	Y5	x0
+TEXT ·segmentSpansAVX2(SB), NOSPLIT, $0-24
+	MOVQ         spans+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         prm+16(FP), AX
+	VBROADCASTSS 24(AX), Y0
+	VADDPS       lanesF<>(SB), Y0, Y0
+	VBROADCASTSS 16(AX), Y1
+	VBROADCASTSS 4(AX), Y2
+	VMOVSS       12(AX), X3
+	VSUBSS       4(AX), X3, X3
+	VMOVSS       8(AX), X4
+	VSUBSS       0(AX), X4, X4
+	VBROADCASTSS X4, Y4
+	VBROADCASTSS 0(AX), Y5
+	VBROADCASTSS 20(AX), Y6
+	VBROADCASTSS 32(AX), Y7
+	VXORPS       Y8, Y8, Y8
 	VMOVUPS      halves<>(SB), Y13
+	VMOVUPS      ones<>(SB), Y14
+	VMOVUPS      minusOne<>(SB), Y15
+	VUCOMISS     X8, X3
+	VBROADCASTSS X3, Y3
+	JNE          spansSloped
+	JP           spansSloped
 
-// func segmentCoverageAVX2(cov *float32, groups int, s *sdf.Seg, px0, py, half, thin float32)
-TEXT ·segmentCoverageAVX2(SB), NOSPLIT, $0-40
-	MOVQ         cov+0(FP), DI
-	MOVQ         groups+8(FP), CX
-	MOVQ         s+16(FP), AX
-	SEGMENT(py+28(FP))
-	PROFILE(half+32(FP), thin+36(FP))
-	VBROADCASTSS px0+24(FP), Y10
-	VADDPS       lanesF<>(SB), Y10, Y10
-
-segmentLoop:
-	DIST2(Y10, Y7)
-	COVER(Y7)
-	VMOVUPS Y7, (DI)
-	VADDPS  eights<>(SB), Y10, Y10
-	ADDQ    $32, DI
-	DECQ    CX
-	JNZ     segmentLoop
+spansFlat:
+	// sdf.BandX with dy = 0: the segment is in the band when y0b ≤ y0 ≤ y1b, all of it.
+	VSUBPS  Y1, Y0, Y9
+	VADDPS  Y1, Y0, Y10
+	VCMPPS  $2, Y2, Y9, Y11
+	VCMPPS  $2, Y10, Y2, Y9
+	VANDPS  Y9, Y11, Y11
+	VXORPS  Y9, Y9, Y9
+	VMOVUPS Y14, Y10
+	SPANS
+	VADDPS  eights<>(SB), Y0, Y0
+	ADDQ    $64, DI
+	SUBQ    $8, CX
+	JGT     spansFlat
 	VZEROUPPER
 	RET
 
-// func nearestChordAVX2(d2, op *float32, n int, s *sdf.Seg, px0, py, opacity float32)
-//
-// Where a lane's distance is below d2's (and the lane is in the run), it is stored with
-// the opacity: a masked store of each, no blend.
-TEXT ·nearestChordAVX2(SB), NOSPLIT, $0-44
-	MOVQ         d2+0(FP), DI
-	MOVQ         op+8(FP), SI
-	MOVQ         n+16(FP), CX
-	MOVQ         s+24(FP), AX
-	SEGMENT(py+36(FP))
-	VBROADCASTSS opacity+40(FP), Y11
-	VBROADCASTSS px0+32(FP), Y10
-	VADDPS       lanesF<>(SB), Y10, Y10
+spansSloped:
+	// ta, tb = (y0b − y0)/dy, (y1b − y0)/dy, in order; t0 = max(ta, 0), t1 = min(tb, 1);
+	// the segment is in the band when t0 ≤ t1.
+	VSUBPS Y1, Y0, Y9
+	VADDPS Y1, Y0, Y10
+	VSUBPS Y2, Y9, Y9
+	VDIVPS Y3, Y9, Y9
+	VSUBPS Y2, Y10, Y10
+	VDIVPS Y3, Y10, Y10
+	VMINPS Y10, Y9, Y11
+	VMAXPS Y10, Y9, Y10
+	VMAXPS Y8, Y11, Y9
+	VMINPS Y14, Y10, Y10
+	VCMPPS $2, Y10, Y9, Y11
+	SPANS
+	VADDPS eights<>(SB), Y0, Y0
+	ADDQ   $64, DI
+	SUBQ   $8, CX
+	JGT    spansSloped
+	VZEROUPPER
+	RET
 
-nearestLoop:
+// PLANEM is PLANECOV with the colour's channel at coff(AX) and k in Y9 (Y11, Y12 clobbered).
+#define PLANEM(off, coff, cov) \
+	VMASKMOVPS   off(DI), Y15, Y11; \
+	VMULPS       Y9, Y11, Y11; \
+	VBROADCASTSS coff(AX), Y12; \
+	VMULPS       cov, Y12, Y12; \
+	VADDPS       Y11, Y12, Y11; \
+	VMASKMOVPS   Y11, Y15, off(DI)
+
+// BLENDM is BLEND with the colour at coff(AX), for loops whose registers are taken:
+// a in Y8, k in Y9.
+#define BLENDM(cov, coff) \
+	VBROADCASTSS coff+12(AX), Y8; \
+	VMULPS       cov, Y8, Y8; \
+	VSUBPS       Y8, Y14, Y9; \
+	PLANEM(0, coff, cov); \
+	PLANEM(PLANE, coff+4, cov); \
+	PLANEM(2*PLANE, coff+8, cov); \
+	VMASKMOVPS   3*PLANE(DI), Y15, Y11; \
+	VMULPS       Y9, Y11, Y11; \
+	VADDPS       Y11, Y8, Y11; \
+	VMASKMOVPS   Y11, Y15, 3*PLANE(DI)
+
+// func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
+//
+// strokeParams' offsets: seg 0 (ax, ay, dx, dy, 1/L²), ox 20, oy 24, half 28, thin 32,
+// color 36.
+TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $0-32
+	MOVQ  p+0(FP), R10
+	MOVQ  spans+8(FP), SI
+	MOVQ  n+16(FP), R13
+	MOVQ  prm+24(FP), AX
+	SEGMENT
+	XORQ  R11, R11
+
+strokeRow:
+	MOVL (SI), R8
+	MOVL 4(SI), R9
+	CMPL R8, R9
+	JGE  strokeNextRow
+	MOVQ R9, CX
+	SUBQ R8, CX
+	LEAQ (R10)(R8*4), DI
+	ROW
+
+strokeGroup:
+	MASK
+	DIST2(Y10, Y7)
+	// Coverage(Stroke(√d², w))·thin, the profile read from prm (its registers are taken).
+	VSQRTPS      Y7, Y7
+	VBROADCASTSS 28(AX), Y8
+	VSUBPS       Y8, Y7, Y7
+	VMOVUPS      halves<>(SB), Y8
+	VSUBPS       Y7, Y8, Y7
+	VMAXPS       Y6, Y7, Y7
+	VMINPS       Y14, Y7, Y7
+	VBROADCASTSS 32(AX), Y8
+	VMULPS       Y8, Y7, Y7
+	BLENDM(Y7, 36)
+	VADDPS       eights<>(SB), Y10, Y10
+	ADDQ         $32, DI
+	SUBQ         $8, CX
+	JGT          strokeGroup
+
+strokeNextRow:
+	ADDQ $256, R10
+	NEXTROW(strokeRow)
+	VZEROUPPER
+	RET
+
+// func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
+//
+// chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. Where a lane's distance is below
+// d2's (and the lane is in the span) it is stored with the opacity: a masked store of each.
+TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-40
+	MOVQ         d2+0(FP), R10
+	MOVQ         op+8(FP), R12
+	MOVQ         spans+16(FP), SI
+	MOVQ         n+24(FP), R13
+	MOVQ         prm+32(FP), AX
+	SEGMENT
+	VBROADCASTSS 28(AX), Y11
+	XORQ         R11, R11
+
+nearestRow:
+	MOVL (SI), R8
+	MOVL 4(SI), R9
+	CMPL R8, R9
+	JGE  nearestNextRow
+	MOVQ R9, CX
+	SUBQ R8, CX
+	LEAQ (R10)(R8*4), DI
+	LEAQ (R12)(R8*4), DX
+	ROW
+
+nearestGroup:
 	MASK
 	DIST2(Y10, Y7)
 	VMASKMOVPS (DI), Y15, Y8
 	VCMPPS     $1, Y8, Y7, Y9 // d < d2
 	VANDPS     Y15, Y9, Y9
 	VMASKMOVPS Y7, Y9, (DI)
-	VMASKMOVPS Y11, Y9, (SI)
+	VMASKMOVPS Y11, Y9, (DX)
 	VADDPS     eights<>(SB), Y10, Y10
 	ADDQ       $32, DI
-	ADDQ       $32, SI
+	ADDQ       $32, DX
 	SUBQ       $8, CX
-	JGT        nearestLoop
+	JGT        nearestGroup
+
+nearestNextRow:
+	ADDQ $256, R10
+	ADDQ $256, R12
+	NEXTROW(nearestRow)
 	VZEROUPPER
 	RET
 
-// func strokeCoverageAVX2(cov, d2, op *float32, n int, half, thin float32)
-TEXT ·strokeCoverageAVX2(SB), NOSPLIT, $0-40
-	MOVQ    cov+0(FP), DI
-	MOVQ    d2+8(FP), SI
-	MOVQ    op+16(FP), DX
-	MOVQ    n+24(FP), CX
-	PROFILE(half+32(FP), thin+36(FP))
-	VXORPS  Y6, Y6, Y6
-	VMOVUPS ones<>(SB), Y14
+// func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
+//
+// profileParams' offsets: half 0, thin 4, color 8. Each pixel's d2 is read and set back to
+// MaxFloat32.
+TEXT ·strokeRowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ         p+0(FP), R10
+	MOVQ         d2+8(FP), R12
+	MOVQ         op+16(FP), R14
+	MOVQ         spans+24(FP), SI
+	MOVQ         n+32(FP), R13
+	MOVQ         prm+40(FP), AX
+	VBROADCASTSS 0(AX), Y11
+	VBROADCASTSS 4(AX), Y12
+	VMOVUPS      halves<>(SB), Y13
+	VMOVUPS      ones<>(SB), Y14
+	VMOVUPS      maxFloat<>(SB), Y10
+	VXORPS       Y9, Y9, Y9
+	ADDQ         $8, AX
+	BROADCAST4
+	XORQ         R11, R11
 
-strokeLoop:
+blendRow:
+	MOVL (SI), R8
+	MOVL 4(SI), R9
+	CMPL R8, R9
+	JGE  blendNextRow
+	MOVQ R9, CX
+	SUBQ R8, CX
+	LEAQ (R10)(R8*4), DI
+	LEAQ (R12)(R8*4), DX
+	LEAQ (R14)(R8*4), BX
+
+blendGroup:
 	MASK
-	VMASKMOVPS (SI), Y15, Y7
-	COVER(Y7)
-	VMASKMOVPS (DX), Y15, Y8
-	VMULPS     Y8, Y7, Y7
-	VMOVUPS    Y7, (DI)
+	VMASKMOVPS (DX), Y15, Y0
+	VMASKMOVPS Y10, Y15, (DX)
+	COVER(Y0, Y9)
+	VMASKMOVPS (BX), Y15, Y5
+	VMULPS     Y5, Y0, Y0
+	BLEND(Y0)
 	ADDQ       $32, DI
-	ADDQ       $32, SI
 	ADDQ       $32, DX
+	ADDQ       $32, BX
 	SUBQ       $8, CX
-	JGT        strokeLoop
+	JGT        blendGroup
+
+blendNextRow:
+	ADDQ $256, R10
+	ADDQ $256, R12
+	ADDQ $256, R14
+	NEXTROW(blendRow)
 	VZEROUPPER
 	RET
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"trackink/composite"
@@ -150,21 +149,6 @@ func TestOverColorsMatchesGo(t *testing.T) {
 	})
 }
 
-func TestOverCoverageMatchesGo(t *testing.T) {
-	needAVX2(t)
-	rng := rand.New(rand.NewPCG(25, 26))
-	var cov rowBuf
-	eachRun(func(x0, x1 int) {
-		for i := range cov {
-			cov[i] = randomCoverage(rng)
-		}
-		c := randomColor(rng)
-		twinTiles(t, rng, fmt.Sprintf("run [%d, %d) colour %v", x0, x1, c), func(tl *composite.Tile) {
-			overCoverage(tl, ts*(ts-1)+x0, cov[:x1-x0], &c)
-		})
-	})
-}
-
 func TestOverMaskMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(39, 40))
@@ -207,92 +191,141 @@ func randomWidth(rng *rand.Rand) float32 {
 	return float32(rng.Float64() * 12)
 }
 
-func TestSegmentCoverageMatchesGo(t *testing.T) {
+// randomTileAt places t at a random origin with a random size.
+func randomTileAt(rng *rand.Rand, t *composite.Tile) {
+	t.Reset(ts*rng.IntN(4), ts*rng.IntN(4), 1+rng.IntN(ts), 1+rng.IntN(ts))
+}
+
+// randomStrokeSegment returns a segment near the tile t.
+func randomStrokeSegment(rng *rand.Rand, t *composite.Tile) (x0, y0, x1, y1 float32) {
+	s := randomSegment(rng)
+	x0, y0 = s.Ax+float32(t.X0), s.Ay+float32(t.Y0)
+	x1, y1 = x0+s.Dx, y0+s.Dy
+	if rng.IntN(8) == 0 {
+		y1 = y0 // a horizontal segment: BandX's flat case
+	}
+	return
+}
+
+// randomRows returns rows [row0, row0+n) within a tile.
+func randomRows(rng *rand.Rand) (row0, n int) {
+	row0 = rng.IntN(ts)
+	return row0, 1 + rng.IntN(ts-row0)
+}
+
+func TestSegmentSpansMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(27, 28))
-	for range 20 {
-		for n := 1; n <= ts; n++ {
-			s := randomSegment(rng)
-			px0, py := float32(rng.IntN(100)-20)+0.5, float32(rng.IntN(100)-20)+0.5
-			w := randomWidth(rng)
-			var want, got rowBuf
-			withAVX2(false, func() { segmentCoverage(&want, n, &s, px0, py, w) })
-			withAVX2(true, func() { segmentCoverage(&got, n, &s, px0, py, w) })
-			if i := firstDifference(got[:n], want[:n]); i >= 0 {
-				t.Fatalf("segment %+v width %g, %d pixels from (%g, %g): pixel %d is %g, Go twin %g", s, w, n, px0, py, i, got[i], want[i])
+	tile := &composite.Tile{}
+	for range 20000 {
+		randomTileAt(rng, tile)
+		x0, y0, x1, y1 := randomStrokeSegment(rng, tile)
+		r := sdf.Reach(randomWidth(rng))
+		row0, n := randomRows(rng)
+		var want, got rowSpans
+		withAVX2(false, func() { segmentSpans(&want, tile, row0, n, x0, y0, x1, y1, r) })
+		withAVX2(true, func() { segmentSpans(&got, tile, row0, n, x0, y0, x1, y1, r) })
+		for j := range n {
+			if got[j] != want[j] {
+				t.Fatalf("tile at (%d, %d) %dx%d, segment (%g, %g)-(%g, %g) reach %g: row %d span %v, Go twin %v",
+					tile.X0, tile.Y0, tile.W, tile.H, x0, y0, x1, y1, r, row0+j, got[j], want[j])
 			}
 		}
 	}
 }
 
-func TestNearestChordMatchesGo(t *testing.T) {
+// randomSpans returns the spans of some random segment's rows [row0, row0+n) in t, as the
+// stages make them.
+func randomSpans(rng *rand.Rand, t *composite.Tile, row0, n int) *rowSpans {
+	var sp rowSpans
+	x0, y0, x1, y1 := randomStrokeSegment(rng, t)
+	segmentSpansGo(&sp, t, row0, n, x0, y0, x1, y1, sdf.Reach(randomWidth(rng)))
+	return &sp
+}
+
+// randomTileSegment returns a segment near the tile t.
+func randomTileSegment(rng *rand.Rand, t *composite.Tile) sdf.Seg {
+	x0, y0, x1, y1 := randomStrokeSegment(rng, t)
+	return sdf.NewSeg(x0, y0, x1, y1)
+}
+
+func TestStrokeSegmentRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(29, 30))
-	var d2, op rowBuf
-	eachRun(func(x0, x1 int) {
-		for i := range d2 {
-			d2[i], op[i] = float32(rng.Float64()*40), float32(rng.Float64())
-			if rng.IntN(4) == 0 {
-				d2[i] = math.MaxFloat32
-			}
-		}
-		s := randomSegment(rng)
-		px0, py, opacity := float32(rng.IntN(60)+x0)+0.5, float32(rng.IntN(60))+0.5, float32(rng.Float64())
-		wantD, wantOp, gotD, gotOp := d2, op, d2, op
-		withAVX2(false, func() { nearestChord(wantD[x0:x1], wantOp[x0:x1], &s, px0, py, opacity) })
-		withAVX2(true, func() { nearestChord(gotD[x0:x1], gotOp[x0:x1], &s, px0, py, opacity) })
-		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
-			t.Fatalf("run [%d, %d) segment %+v: d2[%d] is %g, Go twin %g", x0, x1, s, i, gotD[i], wantD[i])
-		}
-		if i := firstDifference(gotOp[:], wantOp[:]); i >= 0 {
-			t.Fatalf("run [%d, %d) segment %+v: op[%d] is %g, Go twin %g", x0, x1, s, i, gotOp[i], wantOp[i])
-		}
-	})
+	tile := &composite.Tile{}
+	for range 3000 {
+		randomTileAt(rng, tile)
+		row0, n := randomRows(rng)
+		spans := randomSpans(rng, tile, row0, n)
+		s := randomTileSegment(rng, tile)
+		w, c := randomWidth(rng), randomColor(rng)
+		twinTiles(t, rng, fmt.Sprintf("segment %+v width %g, rows [%d, %d)", s, w, row0, row0+n), func(tl *composite.Tile) {
+			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
+			strokeSegmentRows(tl, spans, row0, n, &s, w, &c)
+		})
+	}
 }
 
-func TestStrokeCoverageMatchesGo(t *testing.T) {
+// randomDistances fills d2 and op as a stroke in progress leaves them: distances, some far.
+func randomDistances(rng *rand.Rand, d2, op *[ts * ts]float32) {
+	for i := range d2 {
+		d2[i], op[i] = float32(rng.Float64()*40), float32(rng.Float64())
+		if rng.IntN(4) == 0 {
+			d2[i] = math.MaxFloat32
+		}
+	}
+}
+
+func TestNearestChordRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(31, 32))
-	var d2, op rowBuf
-	eachRun(func(x0, x1 int) {
-		for i := range d2 {
-			d2[i], op[i] = float32(rng.Float64()*50), float32(rng.Float64())
-			if rng.IntN(5) == 0 {
-				d2[i] = math.MaxFloat32
-			}
+	tile := &composite.Tile{}
+	var wantD, wantOp, gotD, gotOp [ts * ts]float32
+	for range 3000 {
+		randomTileAt(rng, tile)
+		row0, n := randomRows(rng)
+		spans := randomSpans(rng, tile, row0, n)
+		s := randomTileSegment(rng, tile)
+		opacity := float32(rng.Float64())
+		randomDistances(rng, &wantD, &wantOp)
+		gotD, gotOp = wantD, wantOp
+		withAVX2(false, func() { nearestChordRows(&wantD, &wantOp, tile, spans, row0, n, &s, opacity) })
+		withAVX2(true, func() { nearestChordRows(&gotD, &gotOp, tile, spans, row0, n, &s, opacity) })
+		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
+			t.Fatalf("segment %+v rows [%d, %d): d2[%d] is %g, Go twin %g", s, row0, row0+n, i, gotD[i], wantD[i])
 		}
-		w := randomWidth(rng)
-		var want, got rowBuf
-		withAVX2(false, func() { strokeCoverage(&want, d2[x0:x1], op[x0:x1], w) })
-		withAVX2(true, func() { strokeCoverage(&got, d2[x0:x1], op[x0:x1], w) })
-		if i := firstDifference(got[:x1-x0], want[:x1-x0]); i >= 0 {
-			t.Fatalf("run [%d, %d) width %g: pixel %d is %g, Go twin %g", x0, x1, w, i, got[i], want[i])
+		if i := firstDifference(gotOp[:], wantOp[:]); i >= 0 {
+			t.Fatalf("segment %+v rows [%d, %d): op[%d] is %g, Go twin %g", s, row0, row0+n, i, gotOp[i], wantOp[i])
 		}
-	})
+	}
 }
 
-// TestTwinsAreTheScalarRules: the Go twins are the per-pixel functions the kernels mirror.
-func TestTwinsAreTheScalarRules(t *testing.T) {
+func TestStrokeRowsMatchesGo(t *testing.T) {
+	needAVX2(t)
 	rng := rand.New(rand.NewPCG(33, 34))
-	s := randomSegment(rng)
-	var cov rowBuf
-	segmentCoverageGo(&cov, ts, &s, 0.5, 7.5, 2.5)
-	for x := range ts {
-		want := sdf.Coverage(sdf.Stroke(sdf.Sqrt(s.Dist2(float32(x)+0.5, 7.5)), 2.5)) * sdf.ThinScale(2.5)
-		if cov[x] != want {
-			t.Fatalf("pixel %d: %g, want %g", x, cov[x], want)
+	tile := &composite.Tile{}
+	var op, wantD, gotD [ts * ts]float32
+	for range 3000 {
+		randomTileAt(rng, tile)
+		row0, n := randomRows(rng)
+		var spans [ts]composite.Span
+		for j, sp := range randomSpans(rng, tile, row0, n)[:n] {
+			spans[row0+j] = composite.Span{X0: sp[0], X1: sp[1]}
 		}
-	}
-	a, b := &composite.Tile{}, &composite.Tile{}
-	randomPlanes(rng, a)
-	*b = *a
-	c := randomColor(rng)
-	overCoverageGo(a, 3, cov[:10], &c)
-	for j := range 10 {
-		over(b, 3+j, &c, cov[j])
-	}
-	if !slices.Equal(a.Planes[0][:], b.Planes[0][:]) {
-		t.Fatal("overCoverageGo is not over per pixel")
+		randomDistances(rng, &wantD, &op)
+		gotD = wantD
+		w, c := randomWidth(rng), randomColor(rng)
+		twinTiles(t, rng, fmt.Sprintf("width %g, rows [%d, %d)", w, row0, row0+n), func(tl *composite.Tile) {
+			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
+			d2 := &wantD
+			if haveAVX2 {
+				d2 = &gotD
+			}
+			strokeRows(tl, d2, &op, &spans, row0, row0+n, w, &c)
+		})
+		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
+			t.Fatalf("width %g rows [%d, %d): d2[%d] is %g, Go twin %g", w, row0, row0+n, i, gotD[i], wantD[i])
+		}
 	}
 }
 

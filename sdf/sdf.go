@@ -145,7 +145,7 @@ func BandX(x0, y0, x1, y1, y0b, y1b float32) (lo, hi float32, ok bool) {
 			return 0, 0, false
 		}
 	}
-	xa, xb := x0+(x1-x0)*t0, x0+(x1-x0)*t1
+	xa, xb := x0+float32((x1-x0)*t0), x0+float32((x1-x0)*t1) // no FMA, as in Dist2
 	return min(xa, xb), max(xa, xb), true
 }
 
