@@ -54,8 +54,9 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 	// |x − cx| ≤ hx − e when |y − cy| ≤ hy − e. Rows among the corners use the
 	// corner-free inset max(r, e) instead. In the straight rows (|y − cy| ≤ hy − max(e, r))
 	// the side bands' distance is |x − cx| − hx whatever the row (the same bits RoundBox
-	// returns there), so their colours are shaded once per column, not once per pixel.
-	bandReady := false
+	// returns there), so their colours are shaded once per column, not once per pixel, and
+	// the straight rows, every one the same, are drawn by one call (boxRows).
+	straight0, straight1 := 0, 0 // the run of straight rows
 	for y := ylo; y < yhi; y++ {
 		row := y * ts
 		py := float32(t.Y0+y) + 0.5
@@ -65,31 +66,34 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 			t.Touch(y, xlo, xhi)
 			continue
 		}
-		inset, straight := e, true
-		if dy > hy-b.Radius {
-			inset, straight = max(b.Radius, e), false
+		if dy <= hy-b.Radius {
+			if straight0 == straight1 {
+				straight0 = y
+			}
+			straight1 = y + 1
+			continue
 		}
-		ilo, ihi := sdf.Centers(b.X+inset-ox, b.X+b.W-inset-ox, t.W)
-		ilo, ihi = max(ilo, xlo), min(ihi, xhi)
-		if ilo >= ihi {
-			ilo, ihi = xhi, xhi
-		}
-		switch {
-		case !straight:
-			sh.pixels(row, xlo, ilo, py, &scratch.row)
-			sh.pixels(row, ihi, xhi, py, &scratch.row)
-		case !bandReady:
-			sh.columns(&scratch.band, xlo, ilo, py)
-			sh.columns(&scratch.band, ihi, xhi, py)
-			bandReady = true
-			fallthrough
-		default:
-			overColors(t, row+xlo, ilo-xlo, &scratch.band, xlo)
-			overColors(t, row+ihi, xhi-ihi, &scratch.band, ihi)
-		}
+		ilo, ihi := sh.inset(max(b.Radius, e), b, xlo, xhi)
+		sh.pixels(row, xlo, ilo, py, &scratch.row)
+		sh.pixels(row, ihi, xhi, py, &scratch.row)
 		if fill {
 			overSpan(t, row+ilo, ihi-ilo, &fillColor)
 		}
+		t.Touch(y, xlo, xhi)
+	}
+	if straight0 == straight1 {
+		return
+	}
+	ilo, ihi := sh.inset(e, b, xlo, xhi)
+	py := float32(t.Y0+straight0) + 0.5
+	sh.columns(&scratch.band, xlo, ilo, py)
+	sh.columns(&scratch.band, ihi, xhi, py)
+	fc := &fillColor
+	if !fill {
+		fc = nil
+	}
+	boxRows(t, straight0, straight1, xlo, ilo, ihi, xhi, &scratch.band, fc)
+	for y := straight0; y < straight1; y++ {
 		t.Touch(y, xlo, xhi)
 	}
 }
@@ -108,6 +112,18 @@ type boxProfile struct {
 	cx, hx, r              float32 // the box's horizontal centre, half width and corner radius
 	e                      float32 // the distance from which the box covers nothing
 	half, thin             float32 // the stroke's max(w, 1)/2 (as in sdf.Stroke) and sdf.ThinScale(w)
+}
+
+// inset returns the columns of [xlo, xhi) whose centres lie at least inset inside the box's
+// sides (empty as xhi, xhi).
+func (s *boxShader) inset(inset float32, b *overlay.Box, xlo, xhi int) (lo, hi int) {
+	ox := float32(s.t.X0)
+	lo, hi = sdf.Centers(b.X+inset-ox, b.X+b.W-inset-ox, s.t.W)
+	lo, hi = max(lo, xlo), min(hi, xhi)
+	if lo >= hi {
+		return xhi, xhi
+	}
+	return lo, hi
 }
 
 // qy is sdf.RoundBox's qy for the row at py.

@@ -45,17 +45,30 @@ func overSpanGo(t *composite.Tile, i, n int, c *layerColor) {
 	}
 }
 
-// overColors blends the colours of columns [x, x+n) of col at coverage 1 onto the n pixels
-// of the tile's planes from index i: a box's border band, shaded once per column.
-func overColors(t *composite.Tile, i, n int, col *planarColors, x int) {
-	if n <= 0 {
+// boxRows draws rows [y0, y1) of a box that are all alike, its straight rows: the side band
+// colours col of columns [xlo, ilo) and [ihi, xhi) and, unless fill is nil, the fill colour
+// over [ilo, ihi), all at coverage 1.
+func boxRows(t *composite.Tile, y0, y1, xlo, ilo, ihi, xhi int, col *planarColors, fill *layerColor) {
+	if y0 >= y1 || xlo >= xhi {
 		return
 	}
 	if haveAVX2 {
-		overColorsAVX2(&t.Planes[0][i], n, &col[0][x])
+		boxRowsAVX2(&t.Planes[0][y0*ts+xlo], y1-y0, ilo-xlo, ihi-ilo, xhi-ihi, &col[0][xlo], fill)
 		return
 	}
-	overColorsGo(t, i, n, col, x)
+	boxRowsGo(t, y0, y1, xlo, ilo, ihi, xhi, col, fill)
+}
+
+// boxRowsGo is overColorsGo and overSpanGo row by row.
+func boxRowsGo(t *composite.Tile, y0, y1, xlo, ilo, ihi, xhi int, col *planarColors, fill *layerColor) {
+	for y := y0; y < y1; y++ {
+		row := y * ts
+		overColorsGo(t, row+xlo, ilo-xlo, col, xlo)
+		if fill != nil {
+			overSpanGo(t, row+ilo, ihi-ilo, fill)
+		}
+		overColorsGo(t, row+ihi, xhi-ihi, col, ihi)
+	}
 }
 
 // overColorsGo is over(t, i+j, colour of column x+j, 1) for j < n.

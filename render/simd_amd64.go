@@ -20,7 +20,7 @@ var haveAVX2 = cpu.X86.HasAVX2
 func overSpanAVX2(p *float32, n int, c *layerColor)
 
 //go:noescape
-func overColorsAVX2(p *float32, n int, col *float32)
+func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
 
 //go:noescape
 func overMaskAVX2(p *float32, m *byte, n int, c *layerColor)

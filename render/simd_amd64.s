@@ -108,31 +108,117 @@ spanDone:
 	VZEROUPPER
 	RET
 
-// func overColorsAVX2(p *float32, n int, col *float32)
-//
-// Each pixel takes the colour at its lane of the planarColors at col (channels ROWBUF bytes
-// apart): p = col + p·(1 − col.A).
-TEXT ·overColorsAVX2(SB), NOSPLIT, $0-24
-	MOVQ    p+0(FP), DI
-	MOVQ    n+8(FP), CX
-	MOVQ    col+16(FP), SI
-	VMOVUPS ones<>(SB), Y14
-
-colorsLoop:
-	MASK
-	VMASKMOVPS (SI), Y15, Y1
-	VMASKMOVPS ROWBUF(SI), Y15, Y2
-	VMASKMOVPS 2*ROWBUF(SI), Y15, Y3
-	VMASKMOVPS 3*ROWBUF(SI), Y15, Y4
-	VSUBPS     Y4, Y14, Y5
-	SPANM(0, Y1)
-	SPANM(PLANE, Y2)
-	SPANM(2*PLANE, Y3)
+// COLORS blends the lanes of Y15 of the planarColors at SI (channels ROWBUF bytes apart)
+// onto the pixels at DI: p = col + p·(1 − col.A). Y0-Y5 are clobbered.
+#define COLORS \
+	VMASKMOVPS (SI), Y15, Y1; \
+	VMASKMOVPS ROWBUF(SI), Y15, Y2; \
+	VMASKMOVPS 2*ROWBUF(SI), Y15, Y3; \
+	VMASKMOVPS 3*ROWBUF(SI), Y15, Y4; \
+	VSUBPS     Y4, Y14, Y5; \
+	SPANM(0, Y1); \
+	SPANM(PLANE, Y2); \
+	SPANM(2*PLANE, Y3); \
 	SPANM(3*PLANE, Y4)
-	ADDQ       $32, DI
-	ADDQ       $32, SI
-	SUBQ       $8, CX
-	JGT        colorsLoop
+
+// FILL is SPAN with the fill colour's channel in cr and its k in Y10.
+#define FILL(off, cr) \
+	VMULPS  off(DI), Y10, Y0; \
+	VADDPS  cr, Y0, Y0; \
+	VMOVUPS Y0, off(DI)
+
+// FILLM is FILL on the lanes of Y15.
+#define FILLM(off, cr) \
+	VMASKMOVPS off(DI), Y15, Y0; \
+	VMULPS     Y10, Y0, Y0; \
+	VADDPS     cr, Y0, Y0; \
+	VMASKMOVPS Y0, Y15, off(DI)
+
+// func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
+//
+// Each of rows rows (256 bytes apart from p) is left pixels of the colours at col, mid of the
+// fill (none if fill is nil) and right of the colours at col + left + mid: boxRowsGo.
+//
+// YMM registers: Y0-Y5 COLORS, Y6-Y9 the fill colour, Y10 its k = 1 − A, Y14 1, Y15 mask.
+TEXT ·boxRowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ    p+0(FP), R10
+	MOVQ    rows+8(FP), R13
+	MOVQ    col+40(FP), R12
+	MOVQ    fill+48(FP), AX
+	VMOVUPS ones<>(SB), Y14
+	TESTQ   AX, AX
+	JZ      rowsLoop
+	VBROADCASTSS 0(AX), Y6
+	VBROADCASTSS 4(AX), Y7
+	VBROADCASTSS 8(AX), Y8
+	VBROADCASTSS 12(AX), Y9
+	// k = 1 − A, the float32 subtraction overSpanGo does.
+	VSUBPS  Y9, Y14, Y10
+
+rowsLoop:
+	MOVQ  R10, DI
+	MOVQ  R12, SI
+	MOVQ  left+16(FP), CX
+	TESTQ CX, CX
+	JLE   rowsMid
+
+rowsLeft:
+	MASK
+	COLORS
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JGT  rowsLeft
+
+rowsMid:
+	MOVQ  left+16(FP), BX
+	LEAQ  (R10)(BX*4), DI
+	MOVQ  mid+24(FP), CX
+	TESTQ AX, AX
+	JZ    rowsRight
+	CMPQ  CX, $8
+	JLT   rowsMidTail
+
+rowsMidLoop:
+	FILL(0, Y6)
+	FILL(PLANE, Y7)
+	FILL(2*PLANE, Y8)
+	FILL(3*PLANE, Y9)
+	ADDQ $32, DI
+	SUBQ $8, CX
+	CMPQ CX, $8
+	JGE  rowsMidLoop
+
+rowsMidTail:
+	TESTQ CX, CX
+	JLE   rowsRight
+	MASK
+	FILLM(0, Y6)
+	FILLM(PLANE, Y7)
+	FILLM(2*PLANE, Y8)
+	FILLM(3*PLANE, Y9)
+
+rowsRight:
+	MOVQ  left+16(FP), BX
+	ADDQ  mid+24(FP), BX
+	LEAQ  (R10)(BX*4), DI
+	LEAQ  (R12)(BX*4), SI
+	MOVQ  right+32(FP), CX
+	TESTQ CX, CX
+	JLE   rowsNext
+
+rowsRightLoop:
+	MASK
+	COLORS
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JGT  rowsRightLoop
+
+rowsNext:
+	ADDQ $256, R10
+	DECQ R13
+	JNZ  rowsLoop
 	VZEROUPPER
 	RET
 

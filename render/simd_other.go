@@ -8,7 +8,6 @@ import "trackink/composite"
 var haveAVX2 = false
 
 func overSpanAVX2(p *float32, n int, c *layerColor)                            { panic(noAVX2) }
-func overColorsAVX2(p *float32, n int, col *float32)                           { panic(noAVX2) }
 func overMaskAVX2(p *float32, m *byte, n int, c *layerColor)                   { panic(noAVX2) }
 func segmentSpansAVX2(spans *int32, n int, prm *spanParams)                    { panic(noAVX2) }
 func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams) { panic(noAVX2) }
@@ -20,5 +19,9 @@ func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profi
 }
 func roundBoxAVX2(d *float32, groups int, px0, qy, cx, hx, r float32) { panic(noAVX2) }
 func boxShadeAVX2(p, d *float32, n int, b *boxProfile)                { panic(noAVX2) }
+
+func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor) {
+	panic(noAVX2)
+}
 
 const noAVX2 = "render: no AVX2 here"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"trackink/composite"
@@ -132,21 +133,29 @@ func TestOverSpanMatchesGo(t *testing.T) {
 	})
 }
 
-func TestOverColorsMatchesGo(t *testing.T) {
+func TestBoxRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(23, 24))
 	var band planarColors
-	eachRun(func(x0, x1 int) {
+	for range 3000 {
 		for x := range ts {
 			c := randomColor(rng)
 			for ch := range c {
 				band[ch][x] = c[ch]
 			}
 		}
-		twinTiles(t, rng, fmt.Sprintf("run [%d, %d)", x0, x1), func(tl *composite.Tile) {
-			overColors(tl, ts*(ts-1)+x0, x1-x0, &band, x0)
+		xs := []int{rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1)}
+		slices.Sort(xs)
+		y0, n := randomRows(rng)
+		fill := randomColor(rng)
+		fc := &fill
+		if rng.IntN(4) == 0 {
+			fc = nil
+		}
+		twinTiles(t, rng, fmt.Sprintf("rows [%d, %d) columns %v fill %v", y0, y0+n, xs, fc), func(tl *composite.Tile) {
+			boxRows(tl, y0, y0+n, xs[0], xs[1], xs[2], xs[3], &band, fc)
 		})
-	})
+	}
 }
 
 func TestOverMaskMatchesGo(t *testing.T) {
