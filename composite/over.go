@@ -124,36 +124,36 @@ const (
 	rowStride   = TileSize
 )
 
+// overLuma composites the tile onto the luma samples it covers and zeroes its luma and alpha.
+// With AVX2, a tile whose width is a multiple of 8 runs lumaTileAVX2: each row's span is
+// widened to whole groups of 8 pixels within the tile (the pixels it adds lie outside the
+// span, where the planes are 0, so their samples stay as they are), one call for the tile.
+// Other tiles (at a frame's right edge) run the Go twin, overLumaGo.
 func overLuma(plane []byte, stride int, t *Tile) {
+	if haveAVX2 && t.W%8 == 0 {
+		off := t.Y0*stride + t.X0
+		_ = plane[off+(t.H-1)*stride+t.W-1]
+		lumaTileAVX2(&plane[off], stride, &t.Planes[0][0], &t.Span[0], t.H, t.W)
+		return
+	}
+	overLumaGo(plane, stride, t)
+}
+
+// overLumaGo blends each row's span with lumaRow.
+func overLumaGo(plane []byte, stride int, t *Tile) {
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
 		if s.X0 >= s.X1 {
 			continue
 		}
 		off := (t.Y0+y)*stride + t.X0
-		lumaSpan(plane[off:off+t.W], t, y*TileSize, int(s.X0), int(s.X1))
+		i0, i1 := y*TileSize+int(s.X0), y*TileSize+int(s.X1)
+		lumaRow(plane[off+int(s.X0):off+int(s.X1)], t.Planes[0][i0:i1], t.Planes[Alpha][i0:i1])
 	}
 }
 
-// lumaSpan blends pixels [x0, x1) of the tile row that starts at index row of the planes
-// onto its luma samples (dst, W bytes) and zeroes their luma and alpha. With AVX2 it runs
-// lumaAVX2 over whole groups of 8 pixels: a span that is not a multiple of 8 is widened to
-// one, within the tile; the pixels it adds lie outside the row's span, where the planes are
-// 0, so their samples stay as they are. Only a tile narrower than the widened span takes the
-// Go loop.
-func lumaSpan(dst []byte, t *Tile, row, x0, x1 int) {
-	if haveAVX2 {
-		groups := (x1 - x0 + 7) / 8
-		if w0 := min(x0, len(dst)-8*groups); w0 >= 0 {
-			lumaAVX2(&dst[w0], &t.Planes[0][row+w0], groups)
-			return
-		}
-	}
-	lumaRow(dst[x0:x1], t.Planes[0][row+x0:row+x1], t.Planes[Alpha][row+x0:row+x1])
-}
-
-// lumaRow is the plain Go twin of lumaAVX2: it blends the luma layer c with alpha a onto the
-// samples of dst, one for one, leaving those of alpha 0 as they are, and zeroes c and a.
+// lumaRow blends the luma layer c with alpha a onto the samples of dst, one for one, leaving
+// those of alpha 0 as they are, and zeroes c and a.
 func lumaRow(dst []byte, c, a []float32) {
 	for x := range dst {
 		if a[x] != 0 {
@@ -163,11 +163,25 @@ func lumaRow(dst []byte, c, a []float32) {
 	}
 }
 
-// overChroma composites the tile onto the 4:2:0 chroma samples it covers: each sample takes
-// the mean of the layer over its 2×2 block (fewer pixels at an odd frame edge), which equals
-// compositing each pixel and averaging. The Cb and Cr samples of chroma column x are u[x·step]
-// and v[x·step] in their rows.
+// overChroma composites the tile onto the 4:2:0 chroma samples it covers, and zeroes its Cb
+// and Cr: each sample takes the mean of the layer over its 2×2 block (fewer pixels at an odd
+// frame edge), which equals compositing each pixel and averaging. The Cb and Cr samples of
+// chroma column x are u[x·step] and v[x·step] in their rows. With AVX2, a tile whose width is
+// a multiple of 16 runs chromaTileAVX2, each pair of rows' blocks widened to whole groups of
+// 8 as overLuma widens a span; other tiles run the Go twin, overChromaGo.
 func overChroma(u []byte, uStride int, v []byte, vStride int, step int, t *Tile) {
+	if haveAVX2 && t.W%16 == 0 {
+		rows, last := (t.H+1)/2, (t.W/2-1)*step
+		uo, vo := t.Y0/2*uStride+t.X0/2*step, t.Y0/2*vStride+t.X0/2*step
+		_, _ = u[uo+(rows-1)*uStride+last], v[vo+(rows-1)*vStride+last]
+		chromaTileAVX2(&u[uo], &v[vo], uStride, vStride, step, &t.Planes[1][0], &t.Span[0], t.H, t.W)
+		return
+	}
+	overChromaGo(u, uStride, v, vStride, step, t)
+}
+
+// overChromaGo blends each pair of rows' blocks with chromaRow.
+func overChromaGo(u []byte, uStride int, v []byte, vStride int, step int, t *Tile) {
 	cx0, cy0 := t.X0/2, t.Y0/2
 	cw := (t.W + 1) / 2 // chroma columns of the tile, a lone one at an odd right edge included
 	for cy := 0; cy < (t.H+1)/2; cy++ {
@@ -193,35 +207,18 @@ func overChroma(u []byte, uStride int, v []byte, vStride int, step int, t *Tile)
 		vrow := v[(cy0+cy)*vStride+cx0*step:]
 		urow, vrow = urow[:(cw-1)*step+1], vrow[:(cw-1)*step+1]
 		whole := min(b1, t.W/2) // blocks of two columns
-		chromaSpan(urow, vrow, step, t, y0*TileSize, b0, whole, 1/float32(2*rows))
+		chromaRow(urow, vrow, step, t, y0*TileSize, b0, whole, 1/float32(2*rows))
 		if b1 > whole { // the lone column at an odd right edge
 			chromaRow(urow, vrow, step, t, y0*TileSize, whole, b1, 1/float32(rows))
 		}
 	}
 }
 
-// chromaSpan blends the 2×2 blocks [b0, b1) of the pair of tile rows starting at index row of
-// the planes onto their chroma samples (u[i·step], v[i·step] for block i), each block's sums
-// scaled by mean, and zeroes the blocks' Cb and Cr. With AVX2 it runs chromaAVX2 over groups of 8 blocks, widened within the
-// tile's whole blocks as lumaSpan widens a span; a tile narrower than that takes the Go loop.
-func chromaSpan(u, v []byte, step int, t *Tile, row, b0, b1 int, mean float32) {
-	if b0 >= b1 {
-		return
-	}
-	if haveAVX2 {
-		groups := (b1 - b0 + 7) / 8
-		if w0 := min(b0, t.W/2-8*groups); w0 >= 0 {
-			chromaAVX2(&u[w0*step], &v[w0*step], step, &t.Planes[1][row+2*w0], groups, mean)
-			return
-		}
-	}
-	chromaRow(u, v, step, t, row, b0, b1, mean)
-}
-
-// chromaRow is the plain Go twin of chromaAVX2: for each block i in [b0, b1) it sums the
+// chromaRow blends the 2×2 blocks [b0, b1) of the pair of tile rows starting at index row of
+// the planes onto their chroma samples (u[i·step], v[i·step] for block i): it sums each
 // block's four pixels of each of Cb, Cr and alpha as (top left + bottom left) + (top right +
-// bottom right), scales the sums by mean and blends them onto u[i·step] and v[i·step], unless
-// the block's alpha sums to 0, and zeroes the block's Cb and Cr.
+// bottom right), scales the sums by mean and blends them, unless the block's alpha sums to
+// 0, and zeroes the block's Cb and Cr.
 func chromaRow(u, v []byte, step int, t *Tile, row, b0, b1 int, mean float32) {
 	cb, cr, al := &t.Planes[1], &t.Planes[2], &t.Planes[Alpha]
 	sum := func(p *[planeStride]float32, i int) float32 {

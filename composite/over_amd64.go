@@ -8,16 +8,17 @@ import "golang.org/x/sys/cpu"
 // the Go twins on the same machine and compare.
 var haveAVX2 = cpu.X86.HasAVX2
 
-// lumaAVX2 is lumaRow for groups of 8 pixels: it blends the 8·groups pixels of the luma plane
-// at c (their alphas 3·planeStride floats on) onto the luma samples at dst.
+// lumaTileAVX2 is overLumaGo for a tile whose width w is a multiple of 8: for each of its h
+// rows (luma plane and spans from c and spans, samples stride bytes apart from dst) it
+// blends the row's span, widened to groups of 8 within the tile.
 //
 //go:noescape
-func lumaAVX2(dst *byte, c *float32, groups int)
+func lumaTileAVX2(dst *byte, stride int, c *float32, spans *Span, h, w int)
 
-// chromaAVX2 is chromaRow for groups of 8 blocks: it blends the 8·groups 2×2 blocks whose top
-// left pixels in the Cb plane start at cb (Cr planeStride floats on, alpha 2·planeStride, the
-// second row rowStride) onto the chroma samples u[i·step] and v[i·step] (step 1 or 2; with
-// step 2, v must be u+1, as in NV12), the sums scaled by mean.
+// chromaTileAVX2 is overChromaGo for a tile whose width w is a multiple of 16: for each pair
+// of its h rows (Cb plane from cb, Cr and alpha the next planes) it blends the blocks under
+// the rows' spans, widened to groups of 8 within the tile, onto the samples u[i·step] and
+// v[i·step] of the chroma row (step 1 or 2; with step 2, v must be u+1, as in NV12).
 //
 //go:noescape
-func chromaAVX2(u, v *byte, step int, cb *float32, groups int, mean float32)
+func chromaTileAVX2(u, v *byte, uStride, vStride, step int, cb *float32, spans *Span, h, w int)

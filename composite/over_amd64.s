@@ -67,16 +67,36 @@ GLOBL lowByte<>(SB), (NOPTR+RODATA), $32
 	VPACKSSDW    tx, x, x; \
 	VPACKUSWB    x, x, x
 
-// func lumaAVX2(dst *byte, c *float32, groups int)
-TEXT ·lumaAVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), DI
-	MOVQ  c+8(FP), SI
-	MOVQ  groups+16(FP), CX
-	TESTQ CX, CX
-	JLE   lumaDone
+// func lumaTileAVX2(dst *byte, stride int, c *float32, spans *Span, h, w int)
+//
+// Row by row: the span [x0, x1) is widened to groups = ⌈(x1 − x0)/8⌉ groups from
+// w0 = min(x0, w − 8·groups) (≥ 0: w is a multiple of 8), then blended 8 pixels a group.
+TEXT ·lumaTileAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), R10 // the row's first sample
+	MOVQ c+16(FP), R12  // the row's first luma
+	MOVQ spans+24(FP), R8
+	MOVQ h+32(FP), R13
 	CONSTANTS
 
-lumaLoop:
+lumaRow:
+	MOVL    (R8), AX
+	MOVL    4(R8), BX
+	CMPL    AX, BX
+	JGE     lumaNext
+	MOVQ    BX, CX
+	SUBQ    AX, CX
+	ADDQ    $7, CX
+	SHRQ    $3, CX
+	MOVQ    w+40(FP), DX
+	MOVQ    CX, R9
+	SHLQ    $3, R9
+	SUBQ    R9, DX
+	CMPQ    AX, DX
+	CMOVQLT AX, DX
+	LEAQ    (R10)(DX*1), DI
+	LEAQ    (R12)(DX*4), SI
+
+lumaGroup:
 	VMOVUPS   (SI), Y0          // luma
 	VMOVUPS   3*PLANE(SI), Y1   // alpha
 	VMOVUPS   Y12, (SI)         // both cleared for the next tile
@@ -89,10 +109,15 @@ lumaLoop:
 	ADDQ      $32, SI
 	ADDQ      $8, DI
 	DECQ      CX
-	JNZ       lumaLoop
-	VZEROUPPER
+	JNZ       lumaGroup
 
-lumaDone:
+lumaNext:
+	ADDQ $8, R8
+	ADDQ stride+8(FP), R10
+	ADDQ $ROW, R12
+	DECQ R13
+	JNZ  lumaRow
+	VZEROUPPER
 	RET
 
 // BLOCKS sets s to the sums of the 8 blocks of one plane (at byte offset off from SI), as
@@ -114,34 +139,91 @@ lumaDone:
 	VMOVUPS Y12, off+ROW(SI); \
 	VMOVUPS Y12, off+ROW+32(SI)
 
-// func chromaAVX2(u, v *byte, step int, cb *float32, groups int, mean float32)
+DATA quarters<>+0x00(SB)/4, $0x3e800000 // 0.25
+GLOBL quarters<>(SB), (NOPTR+RODATA), $4
+
+// func chromaTileAVX2(u, v *byte, uStride, vStride, step int, cb *float32, spans *Span, h, w int)
 //
-// A group is 8 blocks: 16 pixels of two rows in each of the Cb, Cr and alpha planes, and 8 Cb
-// and 8 Cr samples (8 bytes at u and 8 at v, or with step 2 16 interleaved bytes at u).
+// Pair of rows by pair of rows: the union of the two spans (the second row only when it is
+// in the tile) gives the blocks [b0, b1), widened to groups = ⌈(b1 − b0)/8⌉ groups from
+// w0 = min(b0, w/2 − 8·groups); the blocks' sums are scaled by ¼, or ½ for a lone last row.
+// A group is 8 blocks: 16 pixels of two rows in each of the Cb, Cr and alpha planes, and 8
+// Cb and 8 Cr samples (8 bytes at u and 8 at v, or with step 2 16 interleaved bytes at u).
 //
 // YMM registers:
 //
 //	Y0	Cb sums, then means		Y3	Cb samples
 //	Y1	Cr sums, then means		Y4	Cr samples
 //	Y2	alpha sums, then means		Y5-Y7	scratch
-//	Y8	mean				Y9	the blocks to keep: alpha sum == 0
+//	Y8	the row pair's mean		Y9	the blocks to keep: alpha sum == 0
+//	Y10	¼				Y11	½
 //	Y12-Y15	BLEND's constants
-TEXT ·chromaAVX2(SB), NOSPLIT, $0-44
-	MOVQ  u+0(FP), DI
-	MOVQ  v+8(FP), DX
-	MOVQ  step+16(FP), BX
-	MOVQ  cb+24(FP), SI
-	MOVQ  groups+32(FP), CX
-	TESTQ CX, CX
-	JLE   chromaDone
+TEXT ·chromaTileAVX2(SB), NOSPLIT, $0-72
+	MOVQ         u+0(FP), R10 // the chroma row's first samples
+	MOVQ         v+8(FP), R11
+	MOVQ         step+32(FP), BX
+	MOVQ         cb+40(FP), R12 // the row pair's first Cb
+	MOVQ         spans+48(FP), R8
+	MOVQ         h+56(FP), R13
 	CONSTANTS
-	VBROADCASTSS mean+40(FP), Y8
+	VBROADCASTSS quarters<>(SB), Y10
+	VMOVUPS      halves<>(SB), Y11
+	XORQ         R14, R14 // the pair's first row
 
 	// R9 = 8·step, the bytes from one group's samples to the next's.
 	MOVQ BX, R9
 	SHLQ $3, R9
 
-chromaLoop:
+chromaRowPair:
+	MOVL (R8), AX // the union of the spans in [AX, DX)
+	MOVL 4(R8), DX
+	LEAQ 1(R14), R15
+	CMPQ R15, R13
+	JGE  chromaLoneRow
+	VMOVUPS Y10, Y8
+	MOVL 8(R8), SI
+	MOVL 12(R8), DI
+	CMPL AX, DX
+	JGE  chromaSecondSpan
+	CMPL SI, DI
+	JGE  chromaHaveSpan
+	CMPL    SI, AX
+	CMOVLLT SI, AX
+	CMPL    DI, DX
+	CMOVLGT DI, DX
+	JMP     chromaHaveSpan
+
+chromaSecondSpan:
+	MOVL SI, AX
+	MOVL DI, DX
+	JMP  chromaHaveSpan
+
+chromaLoneRow:
+	VMOVUPS Y11, Y8
+
+chromaHaveSpan:
+	CMPL    AX, DX
+	JGE     chromaNext
+	SHRL    $1, AX // b0
+	INCL    DX
+	SHRL    $1, DX // b1
+	MOVL    DX, CX
+	SUBL    AX, CX
+	ADDL    $7, CX
+	SHRL    $3, CX // groups
+	MOVQ    w+64(FP), DX
+	SHRQ    $1, DX
+	MOVQ    CX, SI
+	SHLQ    $3, SI
+	SUBQ    SI, DX
+	CMPQ    AX, DX
+	CMOVQLT AX, DX // w0
+	LEAQ    (R12)(DX*8), SI
+	IMULQ   BX, DX
+	LEAQ    (R10)(DX*1), DI
+	LEAQ    (R11)(DX*1), DX
+
+chromaGroup:
 	BLOCKS(0, Y0, Y5)
 	BLOCKS(PLANE, Y1, Y5)
 	BLOCKS(2*PLANE, Y2, Y5)
@@ -172,19 +254,26 @@ chromaBlend:
 	JEQ   chromaStoreNV12
 	VMOVQ X3, (DI)
 	VMOVQ X4, (DX)
-	JMP   chromaNext
+	JMP   chromaGroupNext
 
 chromaStoreNV12:
 	VPUNPCKLBW X4, X3, X3 // Cb0 Cr0 Cb1 Cr1 …
 	VMOVDQU    X3, (DI)
 
-chromaNext:
+chromaGroupNext:
 	ADDQ $64, SI
 	ADDQ R9, DI
 	ADDQ R9, DX
 	DECQ CX
-	JNZ  chromaLoop
-	VZEROUPPER
+	JNZ  chromaGroup
 
-chromaDone:
+chromaNext:
+	ADDQ $16, R8
+	ADDQ uStride+16(FP), R10
+	ADDQ vStride+24(FP), R11
+	ADDQ $2*ROW, R12
+	ADDQ $2, R14
+	CMPQ R14, R13
+	JLT  chromaRowPair
+	VZEROUPPER
 	RET

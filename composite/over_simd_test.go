@@ -68,73 +68,47 @@ func fillRows(rng *rand.Rand, t *Tile, y0, y1, x0, x1 int) {
 	}
 }
 
-// tileWidths are the widths of edge tiles worth trying: narrower than a group, around one and
-// two groups (of pixels and of chroma blocks), odd, and whole.
-var tileWidths = []int{1, 2, 5, 7, 8, 9, 15, 16, 17, 23, 31, 32, 33, 47, 63, 64}
-
-// TestLumaSpanMatchesGo checks every span [x0, x1) of every tile width in tileWidths.
-func TestLumaSpanMatchesGo(t *testing.T) {
+// TestTilesMatchGo composites random tiles of every width the assembly takes (multiples of
+// 8 for luma, 16 for chroma) and odd and even heights, with random spans in every row, onto
+// YUV420P and NV12 samples, with the assembly and with the Go twins, and compares the
+// samples and the tiles left behind.
+func TestTilesMatchGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(11, 12))
-	tile := &Tile{}
-	for _, w := range tileWidths {
-		tile.Reset(0, 0, w, 1)
-		for x0 := 0; x0 < w; x0++ {
-			for x1 := x0 + 1; x1 <= w; x1++ {
-				fillRows(rng, tile, 0, 1, x0, x1)
-				dst := randomBytes(rng, w)
-				want, got := bytes.Clone(dst), bytes.Clone(dst)
-				goTile, asmTile := *tile, *tile
-				withAVX2(false, func() { lumaSpan(want, &goTile, 0, x0, x1) })
-				withAVX2(true, func() { lumaSpan(got, &asmTile, 0, x0, x1) })
-				if goTile != asmTile {
-					t.Fatalf("width %d span [%d, %d): the tiles differ after the blend", w, x0, x1)
-				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("width %d span [%d, %d): AVX2\n%v, Go\n%v, from\n%v", w, x0, x1, got, want, dst)
-				}
-			}
-		}
-	}
-}
-
-// TestChromaSpanMatchesGo checks every span of whole blocks [b0, b1) of every tile width in
-// tileWidths, planar and interleaved, for two-row and one-row blocks.
-func TestChromaSpanMatchesGo(t *testing.T) {
-	needAVX2(t)
-	rng := rand.New(rand.NewPCG(13, 14))
-	tile := &Tile{}
-	for _, rows := range []int{2, 1} {
-		mean := 1 / float32(2*rows)
-		for _, step := range []int{1, 2} {
-			for _, w := range tileWidths {
-				tile.Reset(0, 0, w, rows)
-				nb := w / 2
-				for b0 := 0; b0 < nb; b0++ {
-					for b1 := b0 + 1; b1 <= nb; b1++ {
-						fillRows(rng, tile, 0, rows, 2*b0, 2*b1)
-						fillRows(rng, tile, rows, 2, 0, 0) // the row below an odd bottom edge
-						cw := (w + 1) / 2
-						plane := randomBytes(rng, 2*cw*step)
-						want, got := bytes.Clone(plane), bytes.Clone(plane)
-						run := func(p []byte, tile *Tile) {
-							u, v := p[:(cw-1)*step+1], p[cw*step:cw*step+(cw-1)*step+1]
-							if step == 2 {
-								u, v = p[:2*cw-1], p[1:2*cw]
-							}
-							chromaSpan(u, v, step, tile, 0, b0, b1, mean)
-						}
-						goTile, asmTile := *tile, *tile
-						withAVX2(false, func() { run(want, &goTile) })
-						withAVX2(true, func() { run(got, &asmTile) })
-						if goTile != asmTile {
-							t.Fatalf("step %d rows %d width %d blocks [%d, %d): the tiles differ after the blend", step, rows, w, b0, b1)
-						}
-						if !bytes.Equal(got, want) {
-							t.Fatalf("step %d rows %d width %d blocks [%d, %d): AVX2\n%v, Go\n%v, from\n%v",
-								step, rows, w, b0, b1, got, want, plane)
-						}
+	for w := 8; w <= TileSize; w += 8 {
+		for _, h := range []int{1, 2, 7, 33, 64} {
+			for range 20 {
+				tile := &Tile{}
+				tile.Reset(0, 0, w, h)
+				for y := range h {
+					x0 := rng.IntN(w)
+					x1 := x0 + rng.IntN(w-x0+1)
+					if rng.IntN(5) == 0 {
+						x1 = x0
 					}
+					fillRows(rng, tile, y, y+1, x0, x1)
+				}
+				cw, ch := w/2, (h+1)/2
+				y, u, v, uv := randomBytes(rng, w*h), randomBytes(rng, cw*ch), randomBytes(rng, cw*ch), randomBytes(rng, 2*cw*ch)
+				run := func(simd bool) ([][]byte, [2]Tile) {
+					p := &YUV420P{Y: bytes.Clone(y), U: bytes.Clone(u), V: bytes.Clone(v), StrideY: w, StrideU: cw, StrideV: cw, W: w, H: h}
+					n := &NV12{Y: bytes.Clone(y), UV: bytes.Clone(uv), StrideY: w, StrideUV: 2 * cw, W: w, H: h}
+					tp, tn := *tile, *tile
+					withAVX2(simd, func() {
+						p.Over(&tp)
+						n.Over(&tn)
+					})
+					return [][]byte{p.Y, p.U, p.V, n.Y, n.UV}, [2]Tile{tp, tn}
+				}
+				want, wantTiles := run(false)
+				got, gotTiles := run(true)
+				for i, name := range []string{"YUV420P Y", "YUV420P U", "YUV420P V", "NV12 Y", "NV12 UV"} {
+					if !bytes.Equal(got[i], want[i]) {
+						t.Fatalf("%dx%d tile: %s differs: AVX2\n%v, Go\n%v", w, h, name, got[i], want[i])
+					}
+				}
+				if gotTiles != wantTiles {
+					t.Fatalf("%dx%d tile: the tiles left behind differ", w, h)
 				}
 			}
 		}
@@ -245,7 +219,7 @@ func TestNearRoundingMatchesGo(t *testing.T) {
 	tile.Reset(0, 0, TileSize, 2)
 	for i := range 256 {
 		fillRows(rng, tile, 0, 2, 0, TileSize)
-		y, uv := randomBytes(rng, TileSize), randomBytes(rng, TileSize)
+		y, uv := randomBytes(rng, 2*TileSize), randomBytes(rng, TileSize)
 		for x := 0; x < TileSize; x++ {
 			p := tile.Pixel(x, 0)
 			p[0] = onEdge(rng, y[x], p[Alpha])
@@ -265,16 +239,14 @@ func TestNearRoundingMatchesGo(t *testing.T) {
 			p[c] += want - sum(c)
 			tile.SetPixel(2*b, 0, p)
 		}
-		wantY, gotY, wantUV, gotUV := bytes.Clone(y), bytes.Clone(y), bytes.Clone(uv), bytes.Clone(uv)
-		goTile, asmTile := *tile, *tile
-		withAVX2(false, func() {
-			chromaSpan(wantUV, wantUV[1:], 2, &goTile, 0, 0, TileSize/2, 0.25)
-			lumaSpan(wantY, &goTile, 0, 0, TileSize)
-		})
-		withAVX2(true, func() {
-			chromaSpan(gotUV, gotUV[1:], 2, &asmTile, 0, 0, TileSize/2, 0.25)
-			lumaSpan(gotY, &asmTile, 0, 0, TileSize)
-		})
+		run := func(simd bool) ([]byte, []byte) {
+			f := &NV12{Y: bytes.Clone(y), UV: bytes.Clone(uv), StrideY: TileSize, StrideUV: TileSize, W: TileSize, H: 2}
+			tl := *tile
+			withAVX2(simd, func() { f.Over(&tl) })
+			return f.Y, f.UV
+		}
+		wantY, wantUV := run(false)
+		gotY, gotUV := run(true)
 		if !bytes.Equal(gotY, wantY) || !bytes.Equal(gotUV, wantUV) {
 			t.Fatalf("row %d: luma AVX2 %v, Go %v; chroma AVX2 %v, Go %v", i, gotY, wantY, gotUV, wantUV)
 		}
