@@ -78,6 +78,13 @@ type HostSurface interface {
 	Over(t *Tile)
 }
 
+// Prefetcher is a HostSurface that can start loading the samples under a rectangle, so that
+// they are in cache by the time a tile there is composited (render asks before it draws the
+// tile). It is a hint: no sample changes.
+type Prefetcher interface {
+	Prefetch(x0, y0, w, h int)
+}
+
 // DeviceNV12 is an NV12 frame in GPU memory, as NVDEC decodes 8-bit 4:2:0 video: the
 // planes are device addresses in the CUDA context the backend shares with the decoder.
 // The overlay is composited into it in place, with no copy to host memory and back.

@@ -117,6 +117,29 @@ func (f *NV12) Over(t *Tile) {
 	t.Span = [TileSize]Span{}
 }
 
+// Prefetch implements Prefetcher.
+func (f *YUV420P) Prefetch(x0, y0, w, h int) {
+	prefetchPlane(f.Y, f.StrideY, x0, y0, h)
+	prefetchPlane(f.U, f.StrideU, x0/2, y0/2, (h+1)/2)
+	prefetchPlane(f.V, f.StrideV, x0/2, y0/2, (h+1)/2)
+}
+
+// Prefetch implements Prefetcher.
+func (f *NV12) Prefetch(x0, y0, w, h int) {
+	prefetchPlane(f.Y, f.StrideY, x0, y0, h)
+	prefetchPlane(f.UV, f.StrideUV, x0/2*2, y0/2, (h+1)/2)
+}
+
+// prefetchPlane asks for the cache line at column x0 of rows [y0, y0+rows) of a plane: a
+// tile's row of a 4:2:0 plane (64, 32 or 64 interleaved bytes) is one line when the rows are
+// aligned, as decoders align them.
+func prefetchPlane(p []byte, stride, x0, y0, rows int) {
+	if rows > 0 && haveAVX2 {
+		_ = p[(y0+rows-1)*stride+x0]
+		prefetchRows(&p[y0*stride+x0], stride, rows)
+	}
+}
+
 // Offsets within a tile, in floats, that the assembly (over_amd64.s) relies on: the Cr plane
 // follows the Cb plane, the alpha plane follows the Cr plane, and rows are TileSize apart.
 const (

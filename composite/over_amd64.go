@@ -22,3 +22,9 @@ func lumaTileAVX2(dst *byte, stride int, c *float32, spans *Span, h, w int)
 //
 //go:noescape
 func chromaTileAVX2(u, v *byte, uStride, vStride, step int, cb *float32, spans *Span, h, w int)
+
+// prefetchRows prefetches (PREFETCHT0) the cache line at p and at every stride bytes on, rows
+// lines in all.
+//
+//go:noescape
+func prefetchRows(p *byte, stride, rows int)

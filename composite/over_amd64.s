@@ -277,3 +277,16 @@ chromaNext:
 	JLT  chromaRowPair
 	VZEROUPPER
 	RET
+
+// func prefetchRows(p *byte, stride, rows int)
+TEXT ·prefetchRows(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ stride+8(FP), BX
+	MOVQ rows+16(FP), CX
+
+prefetchLoop:
+	PREFETCHT0 (SI)
+	ADDQ       BX, SI
+	DECQ       CX
+	JNZ        prefetchLoop
+	RET

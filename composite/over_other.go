@@ -12,3 +12,5 @@ func lumaTileAVX2(dst *byte, stride int, c *float32, spans *Span, h, w int) {
 func chromaTileAVX2(u, v *byte, uStride, vStride, step int, cb *float32, spans *Span, h, w int) {
 	panic("composite: no AVX2 here")
 }
+
+func prefetchRows(p *byte, stride, rows int) {}

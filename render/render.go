@@ -38,11 +38,12 @@ type Renderer struct {
 	timed   bool
 
 	// Per-draw state read by the workers.
-	prims *overlay.Primitives
-	space composite.Space // the layer's, for dst
-	dst   composite.HostSurface
-	next  atomic.Int64
-	start chan struct{}
+	prims    *overlay.Primitives
+	space    composite.Space // the layer's, for dst
+	dst      composite.HostSurface
+	prefetch composite.Prefetcher // dst, when it is one
+	next     atomic.Int64
+	start    chan struct{}
 	// binCurves asks the curve-binning goroutine to run; it answers on curvesBinned.
 	binCurves, curvesBinned chan struct{}
 	done                    sync.WaitGroup
@@ -142,13 +143,14 @@ func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 	}
 
 	r.dst = hs
+	r.prefetch, _ = hs.(composite.Prefetcher)
 	r.next.Store(0)
 	r.done.Add(len(r.workers))
 	for range r.workers {
 		r.start <- struct{}{}
 	}
 	r.done.Wait()
-	r.prims, r.dst = nil, nil
+	r.prims, r.dst, r.prefetch = nil, nil, nil
 	if r.timed {
 		for _, wk := range r.workers {
 			for s := overlay.StageBoxes; s < overlay.NumStages; s++ {
@@ -198,6 +200,10 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	}
 	t := &wk.tile
 	t.Reset(tx*ts, ty*ts, min(ts, r.w-tx*ts), min(ts, r.h-ty*ts))
+	if r.prefetch != nil {
+		// The frame's samples under the tile load while the stages draw it.
+		r.prefetch.Prefetch(t.X0, t.Y0, t.W, t.H)
+	}
 	clock := r.clock()
 	sc := &wk.scratch
 	drawBoxes(t, p.Boxes, b.boxPaints, b.boxBins.tile(i), sc)
