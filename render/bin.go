@@ -22,6 +22,9 @@ type bins struct {
 	labelBins      binList
 	// chords are the flattened curves: each curve's polyline within curves.Tolerance.
 	chords []chord
+	// chordTile is, for each chord, the one tile the count pass listed it in, or −1 when it
+	// reaches several: the fill pass lists a one-tile chord there without binning it again.
+	chordTile []int32
 	// glyphs are the placed glyphs of all labels; label i owns glyphs[glyphStart[i]:glyphStart[i+1]].
 	glyphs     []overlay.PlacedGlyph
 	glyphStart []int32
@@ -151,16 +154,17 @@ func (b *bins) empty(t int) bool {
 // tileRange returns the tiles [tx0, tx1) × [ty0, ty1) that the pixel-space rectangle
 // [x0, x1] × [y0, y1] overlaps, clipped to the frame; empty when it lies outside.
 func (b *bins) tileRange(x0, y0, x1, y1 float32) (tx0, ty0, tx1, ty1 int) {
-	// ⌊v / ts⌋ clamped to [0, n]: v / ts is clamped to [−1, n + 1] first, so that the
-	// truncation to an integer is in range and rounds down there (math.Floor, Min and Max
-	// are calls, and this runs for every chord of every curve, twice).
+	// ⌊v / ts⌋ clamped to [0, n], for v not NaN: v / ts is exact in float32 (ts is a power
+	// of two), and for 0 ≤ v < n·ts truncating it rounds it down. (math.Floor, Min and Max
+	// are calls, and this runs for every chord of every curve, twice.)
 	clampT := func(v float32, n int) int {
-		t := min(max(float64(v)/ts, -1), float64(n)+1)
-		i := int(t)
-		if float64(i) > t {
-			i--
+		switch {
+		case !(v >= 0):
+			return 0
+		case v >= float32(n*ts):
+			return n
 		}
-		return min(max(i, 0), n)
+		return int(v * (1.0 / ts))
 	}
 	// NaN coordinates (possible through the Go API; the readers reject them) reach nothing.
 	if !(x1 >= 0 && y1 >= 0) || x0 != x0 || y0 != y0 {
@@ -199,14 +203,18 @@ func boxMargin(bx *overlay.Box) float32 {
 // Most chords of a curve lie in one tile with their reach: then the band is the whole segment
 // and that tile is the answer, without clipping (when the reach stays inside the tiles, so
 // that no bound was clamped).
-func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) {
+//
+// It returns that one tile when it took the shortcut, else −1.
+func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) int32 {
 	bx0, by0, bx1, by1 := min(x0, x1)-r, min(y0, y1)-r, max(x0, x1)+r, max(y0, y1)+r
 	tx0, ty0, tx1, ty1 := b.tileRange(bx0, by0, bx1, by1)
 	if tx1-tx0 == 1 && ty1-ty0 == 1 && bx0 >= 0 && by0 >= 0 && bx1 < float32(b.tilesX*ts) && by1 < float32(b.tilesY*ts) {
-		l.add(ty0*b.tilesX+tx0, idx)
-		return
+		t := ty0*b.tilesX + tx0
+		l.add(t, idx)
+		return int32(t)
 	}
 	b.binSegmentBands(l, idx, x0, y0, x1, y1, r, ty0, ty1)
+	return -1
 }
 
 // binSegmentBands is binSegment for the tile rows [ty0, ty1), one band at a time.
@@ -254,9 +262,20 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int) {
 }
 
 func (b *bins) binChords(cs []overlay.Curve) {
+	l := &b.chordBins
+	if !l.filling {
+		b.chordTile = b.chordTile[:0]
+	}
 	for i := range b.chords {
+		if l.filling && b.chordTile[i] >= 0 {
+			l.add(int(b.chordTile[i]), int32(i))
+			continue
+		}
 		ch := &b.chords[i]
-		b.binSegment(&b.chordBins, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width))
+		t := b.binSegment(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width))
+		if !l.filling {
+			b.chordTile = append(b.chordTile, t)
+		}
 	}
 }
 
