@@ -57,6 +57,7 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 	// returns there), so their colours are shaded once per column, not once per pixel, and
 	// the straight rows, every one the same, are drawn by one call (boxRows).
 	straight0, straight1 := 0, 0 // the run of straight rows
+	clo, chi := -1, -1           // the fill of the corner rows, all alike (inset max(r, e))
 	for y := ylo; y < yhi; y++ {
 		row := y * ts
 		py := float32(t.Y0+y) + 0.5
@@ -73,11 +74,13 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 			straight1 = y + 1
 			continue
 		}
-		ilo, ihi := sh.inset(max(b.Radius, e), b, xlo, xhi)
-		sh.pixels(row, xlo, ilo, py, &scratch.row)
-		sh.pixels(row, ihi, xhi, py, &scratch.row)
+		if clo < 0 {
+			clo, chi = sh.inset(max(b.Radius, e), b, xlo, xhi)
+		}
+		sh.pixels(row, xlo, clo, py, &scratch.row)
+		sh.pixels(row, chi, xhi, py, &scratch.row)
 		if fill {
-			overSpan(t, row+ilo, ihi-ilo, &fillColor)
+			overSpan(t, row+clo, chi-clo, &fillColor)
 		}
 		t.Touch(y, xlo, xhi)
 	}
