@@ -56,49 +56,56 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 	// the side bands' distance is |x − cx| − hx whatever the row (the same bits RoundBox
 	// returns there), so their colours are shaded once per column, not once per pixel, and
 	// the straight rows, every one the same, are drawn by one call (boxRows).
-	straight0, straight1 := 0, 0 // the run of straight rows
-	clo, chi := -1, -1           // the fill of the corner rows, all alike (inset max(r, e))
-	for y := ylo; y < yhi; y++ {
-		row := y * ts
-		py := float32(t.Y0+y) + 0.5
-		dy := sdf.Abs(py - cy)
-		if dy > hy-e {
-			sh.edgeRow(row, xlo, xhi, py, &scratch.row)
-			t.Touch(y, xlo, xhi)
-			continue
-		}
-		if dy <= hy-b.Radius {
-			if straight0 == straight1 {
-				straight0 = y
-			}
-			straight1 = y + 1
-			continue
-		}
-		if clo < 0 {
-			clo, chi = sh.inset(max(b.Radius, e), b, xlo, xhi)
-		}
-		sh.pixels(row, xlo, clo, py, &scratch.row)
-		sh.pixels(row, chi, xhi, py, &scratch.row)
-		if fill {
-			overSpan(t, row+clo, chi-clo, &fillColor)
-		}
-		t.Touch(y, xlo, xhi)
-	}
-	if straight0 == straight1 {
-		return
-	}
-	ilo, ihi := sh.inset(e, b, xlo, xhi)
-	py := float32(t.Y0+straight0) + 0.5
-	sh.columns(&scratch.band, xlo, ilo, py)
-	sh.columns(&scratch.band, ihi, xhi, py)
+	// The rows among the corners (inside the border) are alike too, but for their distances:
+	// they take their fill columns (inset max(r, e)) once, and each run of them one call
+	// (boxCornerRows).
 	fc := &fillColor
 	if !fill {
 		fc = nil
 	}
-	boxRows(t, straight0, straight1, xlo, ilo, ihi, xhi, &scratch.band, fc)
-	for y := straight0; y < straight1; y++ {
+	var straight, corner rowRun
+	clo, chi := sh.inset(max(b.Radius, e), b, xlo, xhi)
+	drawCorners := func() {
+		if corner.y0 < corner.y1 {
+			boxCornerRows(&sh, corner.y0, corner.y1, xlo, clo, chi, xhi, fc)
+			corner = rowRun{}
+		}
+	}
+	for y := ylo; y < yhi; y++ {
+		py := float32(t.Y0+y) + 0.5
+		dy := sdf.Abs(py - cy)
+		switch {
+		case dy > hy-e:
+			drawCorners()
+			sh.edgeRow(y*ts, xlo, xhi, py, &scratch.row)
+		case dy <= hy-b.Radius:
+			drawCorners()
+			straight.add(y)
+		default:
+			corner.add(y)
+		}
 		t.Touch(y, xlo, xhi)
 	}
+	drawCorners()
+	if straight.y0 == straight.y1 {
+		return
+	}
+	ilo, ihi := sh.inset(e, b, xlo, xhi)
+	py := float32(t.Y0+straight.y0) + 0.5
+	sh.columns(&scratch.band, xlo, ilo, py)
+	sh.columns(&scratch.band, ihi, xhi, py)
+	boxRows(t, straight.y0, straight.y1, xlo, ilo, ihi, xhi, &scratch.band, fc)
+}
+
+// rowRun is a run of consecutive rows [y0, y1), empty when y0 == y1.
+type rowRun struct{ y0, y1 int }
+
+// add extends the run with row y, the one after it (or the first).
+func (r *rowRun) add(y int) {
+	if r.y0 == r.y1 {
+		r.y0 = y
+	}
+	r.y1 = y + 1
 }
 
 // boxShader shades the pixels of one box in one tile.

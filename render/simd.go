@@ -260,6 +260,52 @@ func strokeRowsGo(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]compos
 	}
 }
 
+// cornerParams are what boxCornerRowsAVX2 reads of a box and its run of corner rows, in this
+// order.
+type cornerParams struct {
+	boxProfile
+	cy, hy           float32     // the box's vertical centre and half height
+	px0, py0         float32     // the centres of the run's first column and first row
+	left, mid, right int32       // each row's pixels: corner, fill, corner
+	_                int32       //
+	fill             *layerColor // nil for none
+}
+
+// boxCornerRows draws rows [y0, y1) of the box shaded by s that lie among its corners: in each,
+// the corner pixels [xlo, clo) and [chi, xhi) from their distances (roundBoxDist and
+// boxShade) and, unless fill is nil, the fill over [clo, chi).
+func boxCornerRows(s *boxShader, y0, y1, xlo, clo, chi, xhi int, fill *layerColor) {
+	t := s.t
+	if y0 >= y1 || xlo >= xhi {
+		return
+	}
+	if haveAVX2 {
+		prm := cornerParams{boxProfile: s.boxProfile, cy: s.cy, hy: s.hy, px0: float32(t.X0+xlo) + 0.5,
+			py0: float32(t.Y0+y0) + 0.5, left: int32(clo - xlo), mid: int32(chi - clo), right: int32(xhi - chi), fill: fill}
+		boxCornerRowsAVX2(&t.Planes[0][y0*ts+xlo], y1-y0, &prm)
+		return
+	}
+	boxCornerRowsGo(s, y0, y1, xlo, clo, chi, xhi, fill)
+}
+
+// boxCornerRowsGo is roundBoxDistGo, boxShadeGo and overSpanGo row by row.
+func boxCornerRowsGo(s *boxShader, y0, y1, xlo, clo, chi, xhi int, fill *layerColor) {
+	t := s.t
+	var d rowBuf
+	run := func(row, x0, x1 int, py float32) {
+		roundBoxDistGo(&d, x1-x0, float32(t.X0+x0)+0.5, py, s.cx, s.cy, s.hx, s.hy, s.r)
+		boxShadeGo(t, row+x0, d[:x1-x0], &s.boxProfile)
+	}
+	for y := y0; y < y1; y++ {
+		row, py := y*ts, float32(t.Y0+y)+0.5
+		run(row, xlo, clo, py)
+		if fill != nil {
+			overSpanGo(t, row+clo, chi-clo, fill)
+		}
+		run(row, chi, xhi, py)
+	}
+}
+
 // roundBoxDist sets d[j], j < n, to the signed distance from the pixel centre (px0 + j, py)
 // to the rounded box centred at (cx, cy) with half size (hx, hy) and corner radius r.
 func roundBoxDist(d *rowBuf, n int, px0, py, cx, cy, hx, hy, r float32) {

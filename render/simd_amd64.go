@@ -42,3 +42,6 @@ func roundBoxAVX2(d *float32, groups int, px0, qy, cx, hx, r float32)
 
 //go:noescape
 func boxShadeAVX2(p, d *float32, n int, b *boxProfile)
+
+//go:noescape
+func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)

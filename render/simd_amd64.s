@@ -56,6 +56,55 @@ GLOBL halves<>(SB), (NOPTR+RODATA), $32
 	VBROADCASTSS 8(AX), Y3; \
 	VBROADCASTSS 12(AX), Y4
 
+// CORNERRUN (boxCornerRowsAVX2; defined before any function, for go vet, as it reads
+// that function's frame) shades the CX pixels at DI of a corner row, from the pixel centre X0 on: their
+// distances (sdf.RoundBox, from the row's qy, qy², qy − r and case mask kept at 256, 288,
+// 320 and 352(SP)) go to the buffer at 0(SP), 8 a group, then SHADEGROUP blends them. The
+// three labels are the macro's own.
+#define CORNERRUN(dist, shade, done) \
+	TESTQ        CX, CX; \
+	JLE          done; \
+	MOVQ         CX, R12; \
+	MOVQ         DI, R14; \
+	VBROADCASTSS X0, Y0; \
+	VADDPS       lanesF<>(SB), Y0, Y0; \
+	VBROADCASTSS 32(AX), Y1; \
+	VBROADCASTSS 36(AX), Y2; \
+	VBROADCASTSS 40(AX), Y3; \
+	VMOVUPS      256(SP), Y4; \
+	VMOVUPS      288(SP), Y5; \
+	VMOVUPS      320(SP), Y6; \
+	VMOVUPS      352(SP), Y11; \
+	VXORPS       Y8, Y8, Y8; \
+	LEAQ         0(SP), SI; \
+dist: \
+	QX; \
+	VMAXPS       Y4, Y7, Y10 /* qy ≤ 0: max(qx, qy) − r */; \
+	VSUBPS       Y3, Y10, Y10; \
+	VCMPPS       $2, Y8, Y7, Y9 /* qy > 0: qy − r where qx ≤ 0, else √(qx² + qy²) − r */; \
+	VMULPS       Y7, Y7, Y7; \
+	VADDPS       Y5, Y7, Y7; \
+	VSQRTPS      Y7, Y7; \
+	VSUBPS       Y3, Y7, Y7; \
+	VBLENDVPS    Y9, Y6, Y7, Y7; \
+	VBLENDVPS    Y11, Y7, Y10, Y7; \
+	VMOVUPS      Y7, (SI); \
+	VADDPS       eights<>(SB), Y0, Y0; \
+	ADDQ         $32, SI; \
+	SUBQ         $8, CX; \
+	JGT          dist; \
+	MOVQ         R12, CX; \
+	MOVQ         R14, DI; \
+	LEAQ         0(SP), SI; \
+	SHADECONSTS; \
+shade: \
+	SHADEGROUP; \
+	ADDQ         $32, DI; \
+	ADDQ         $32, SI; \
+	SUBQ         $8, CX; \
+	JGT          shade; \
+done:
+
 // ---- colour at coverage 1 -----------------------------------------------------------------
 
 // SPAN is p = c + p·k on 8 pixels of the plane at off(DI), c's channel in cr, k in Y5.
@@ -754,50 +803,137 @@ roundArcs:
 //	Y3	cs		Y9	½
 //	Y4	1 − cs		Y10	1
 //	Y5	the colour's alpha	Y11	0
-TEXT ·boxShadeAVX2(SB), NOSPLIT, $0-32
-	MOVQ         p+0(FP), DI
-	MOVQ         d+8(FP), SI
-	MOVQ         n+16(FP), CX
-	MOVQ         b+24(FP), AX
-	VBROADCASTSS 44(AX), Y6
-	VBROADCASTSS 48(AX), Y7
-	VBROADCASTSS 52(AX), Y8
-	VMOVUPS      halves<>(SB), Y9
-	VMOVUPS      ones<>(SB), Y10
+// SHADECONSTS loads the registers SHADEGROUP keeps from the boxProfile at AX.
+#define SHADECONSTS \
+	VBROADCASTSS 44(AX), Y6; \
+	VBROADCASTSS 48(AX), Y7; \
+	VBROADCASTSS 52(AX), Y8; \
+	VMOVUPS      halves<>(SB), Y9; \
+	VMOVUPS      ones<>(SB), Y10; \
 	VXORPS       Y11, Y11, Y11
 
-shadeLoop:
-	MASK
-	VMASKMOVPS (SI), Y15, Y0
-	VCMPPS     $1, Y6, Y0, Y1 // d < e
-	VANDPS     Y1, Y15, Y15
-
-	// cf = Coverage(d); cs = Coverage(|d| − half)·thin; 1 − cs.
-	VSUBPS Y0, Y9, Y2
-	VMAXPS Y11, Y2, Y2
-	VMINPS Y10, Y2, Y2
-	VANDPS absMask<>(SB), Y0, Y3
-	VSUBPS Y7, Y3, Y3
-	VSUBPS Y3, Y9, Y3
-	VMAXPS Y11, Y3, Y3
-	VMINPS Y10, Y3, Y3
-	VMULPS Y8, Y3, Y3
-	VSUBPS Y3, Y10, Y4
-
-	// The colour's alpha first: 1 − alpha scales every plane.
-	CHANNEL(12, Y5)
-	VSUBPS Y5, Y10, Y14
-	SHADE(0, 0)
-	SHADE(4, PLANE)
-	SHADE(8, 2*PLANE)
-	VMASKMOVPS 3*PLANE(DI), Y15, Y13
-	VMULPS     Y14, Y13, Y13
-	VADDPS     Y13, Y5, Y13
+// SHADEGROUP blends the colours of the box at AX at the 8 distances at SI (lanes below CX)
+// onto the pixels at DI.
+#define SHADEGROUP \
+	MASK; \
+	VMASKMOVPS (SI), Y15, Y0; \
+	VCMPPS     $1, Y6, Y0, Y1 /* d < e */; \
+	VANDPS     Y1, Y15, Y15; \
+	/* cf = Coverage(d); cs = Coverage(|d| − half)·thin; 1 − cs. */ \
+	VSUBPS     Y0, Y9, Y2; \
+	VMAXPS     Y11, Y2, Y2; \
+	VMINPS     Y10, Y2, Y2; \
+	VANDPS     absMask<>(SB), Y0, Y3; \
+	VSUBPS     Y7, Y3, Y3; \
+	VSUBPS     Y3, Y9, Y3; \
+	VMAXPS     Y11, Y3, Y3; \
+	VMINPS     Y10, Y3, Y3; \
+	VMULPS     Y8, Y3, Y3; \
+	VSUBPS     Y3, Y10, Y4; \
+	/* The colour's alpha first: 1 − alpha scales every plane. */ \
+	CHANNEL(12, Y5); \
+	VSUBPS     Y5, Y10, Y14; \
+	SHADE(0, 0); \
+	SHADE(4, PLANE); \
+	SHADE(8, 2*PLANE); \
+	VMASKMOVPS 3*PLANE(DI), Y15, Y13; \
+	VMULPS     Y14, Y13, Y13; \
+	VADDPS     Y13, Y5, Y13; \
 	VMASKMOVPS Y13, Y15, 3*PLANE(DI)
 
+TEXT ·boxShadeAVX2(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), DI
+	MOVQ d+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ b+24(FP), AX
+	SHADECONSTS
+
+shadeLoop:
+	SHADEGROUP
 	ADDQ $32, DI
 	ADDQ $32, SI
 	SUBQ $8, CX
 	JGT  shadeLoop
+	VZEROUPPER
+	RET
+
+// func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
+//
+// cornerParams' offsets: the boxProfile 0 (cx 32, hx 36, r 40), cy 56, hy 60, px0 64,
+// py0 68, left 72, mid 76, right 80, fill 88. Row by row: the row's qy (as sdf.RoundBox
+// computes it), the left corner run, the fill run (with the fill colour, if any), the right
+// corner run. The frame holds the distances of a run (0(SP)) and the row's values (256(SP)).
+TEXT ·boxCornerRowsAVX2(SB), NOSPLIT, $384-24
+	MOVQ p+0(FP), R10
+	MOVQ rows+8(FP), R13
+	MOVQ prm+16(FP), AX
+	XORQ R11, R11
+
+cornerRow:
+	// qy = |py − cy| − hy + r, py = py0 + row; qy², qy − r; the case mask (qy > 0).
+	VCVTSI2SSQ   R11, X4, X4
+	VADDSS       68(AX), X4, X4
+	VSUBSS       56(AX), X4, X4
+	VANDPS       absMask<>(SB), X4, X4
+	VSUBSS       60(AX), X4, X4
+	VADDSS       40(AX), X4, X4
+	VMULSS       X4, X4, X5
+	VSUBSS       40(AX), X4, X6
+	VXORPS       X8, X8, X8
+	VCMPSS       $1, X4, X8, X7 // 0 < qy
+	VBROADCASTSS X4, Y4
+	VBROADCASTSS X5, Y5
+	VBROADCASTSS X6, Y6
+	VBROADCASTSS X7, Y7
+	VMOVUPS      Y4, 256(SP)
+	VMOVUPS      Y5, 288(SP)
+	VMOVUPS      Y6, 320(SP)
+	VMOVUPS      Y7, 352(SP)
+
+	MOVQ   R10, DI
+	MOVLQSX 72(AX), CX
+	VMOVSS 64(AX), X0
+	CORNERRUN(leftDist, leftShade, leftDone)
+
+	// The fill: overSpan's p = c + p·(1 − c.A) on the mid pixels.
+	MOVQ    88(AX), BX
+	TESTQ   BX, BX
+	JZ      cornerRight
+	MOVLQSX 72(AX), DX
+	LEAQ    (R10)(DX*4), DI
+	MOVLQSX 76(AX), CX
+	TESTQ   CX, CX
+	JLE     cornerRight
+	VMOVUPS ones<>(SB), Y14
+	VBROADCASTSS 0(BX), Y1
+	VBROADCASTSS 4(BX), Y2
+	VBROADCASTSS 8(BX), Y3
+	VBROADCASTSS 12(BX), Y4
+	VSUBPS  Y4, Y14, Y5
+
+cornerFill:
+	MASK
+	SPANM(0, Y1)
+	SPANM(PLANE, Y2)
+	SPANM(2*PLANE, Y3)
+	SPANM(3*PLANE, Y4)
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JGT  cornerFill
+
+cornerRight:
+	MOVLQSX    72(AX), DX
+	MOVLQSX    76(AX), BX
+	ADDQ       BX, DX
+	LEAQ       (R10)(DX*4), DI
+	MOVLQSX    80(AX), CX
+	VCVTSI2SSQ DX, X0, X0
+	VADDSS     64(AX), X0, X0
+	CORNERRUN(rightDist, rightShade, rightDone)
+
+	ADDQ $256, R10
+	INCQ R11
+	CMPQ R11, R13
+	JLT  cornerRow
 	VZEROUPPER
 	RET

@@ -391,3 +391,29 @@ func TestBoxShadeMatchesGo(t *testing.T) {
 		})
 	})
 }
+
+func TestBoxCornerRowsMatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(45, 46))
+	tile := &composite.Tile{}
+	for range 3000 {
+		randomTileAt(rng, tile)
+		cx, cy, hx, hy, r, _ := randomBox(rng)
+		stroke := randomWidth(rng)
+		sh := boxShader{cy: cy + float32(tile.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
+			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke)}}
+		xs := []int{rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1)}
+		slices.Sort(xs)
+		y0, n := randomRows(rng)
+		fill := randomColor(rng)
+		fc := &fill
+		if rng.IntN(4) == 0 {
+			fc = nil
+		}
+		twinTiles(t, rng, fmt.Sprintf("box %+v rows [%d, %d) columns %v", sh.boxProfile, y0, y0+n, xs), func(tl *composite.Tile) {
+			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
+			sh.t = tl
+			boxCornerRows(&sh, y0, y0+n, xs[0], xs[1], xs[2], xs[3], fc)
+		})
+	}
+}
