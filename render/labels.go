@@ -30,7 +30,7 @@ type labelPaint struct {
 	text       layerColor
 }
 
-// drawGlyph blends the glyph's mask, row by row, as coverage of the text colour.
+// drawGlyph blends the glyph's mask, clipped to the tile, as coverage of the text colour.
 func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *layerColor) {
 	mask, w, h := f.Glyph(pg.Char)
 	x0, y0 := max(pg.X, t.X0), max(pg.Y, t.Y0)
@@ -38,8 +38,8 @@ func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *la
 	if x0 >= x1 || y0 >= y1 {
 		return
 	}
+	overMask(t, (y0-t.Y0)*ts+x0-t.X0, mask[(y0-pg.Y)*w+x0-pg.X:], w, x1-x0, y1-y0, c)
 	for y := y0; y < y1; y++ {
-		overMask(t, (y-t.Y0)*ts+x0-t.X0, mask[(y-pg.Y)*w+x0-pg.X:(y-pg.Y)*w+x1-pg.X], c)
 		t.Touch(y-t.Y0, x0-t.X0, x1-t.X0)
 	}
 }

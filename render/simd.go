@@ -86,25 +86,28 @@ func overCoverageGo(t *composite.Tile, i int, cov []float32, c *layerColor) {
 	}
 }
 
-// overMask blends colour c at coverage m[j]/255 onto pixel i+j of the tile's planes, for every
-// j < len(m): a glyph's mask row. m must have overlay.MaskSlack bytes of capacity past its
-// end (the assembly loads whole groups of bytes).
-func overMask(t *composite.Tile, i int, m []byte, c *layerColor) {
-	if len(m) == 0 {
+// overMask blends colour c at coverage m/255 onto a rectangle of the tile's planes: rows rows
+// of n pixels from index i, row r taking the mask bytes m[r·stride : r·stride+n] (a glyph's
+// mask). m must have overlay.MaskSlack bytes of capacity past the last row's n (the
+// assembly loads whole groups of bytes).
+func overMask(t *composite.Tile, i int, m []byte, stride, n, rows int, c *layerColor) {
+	if n <= 0 || rows <= 0 {
 		return
 	}
 	if haveAVX2 {
-		_ = m[:len(m)+overlay.MaskSlack-1]
-		overMaskAVX2(&t.Planes[0][i], &m[0], len(m), c)
+		_ = m[:(rows-1)*stride+n+overlay.MaskSlack-1]
+		overMaskAVX2(&t.Planes[0][i], &m[0], stride, n, rows, c)
 		return
 	}
-	overMaskGo(t, i, m, c)
+	overMaskGo(t, i, m, stride, n, rows, c)
 }
 
-// overMaskGo is over(t, i+j, c, m[j]/255) for every j.
-func overMaskGo(t *composite.Tile, i int, m []byte, c *layerColor) {
-	for j, v := range m {
-		over(t, i+j, c, float32(v)*(1.0/255))
+// overMaskGo is over(t, i + r·ts + j, c, m[r·stride + j]/255) for every row r and pixel j.
+func overMaskGo(t *composite.Tile, i int, m []byte, stride, n, rows int, c *layerColor) {
+	for r := range rows {
+		for j, v := range m[r*stride : r*stride+n] {
+			over(t, i+r*ts+j, c, float32(v)*(1.0/255))
+		}
 	}
 }
 

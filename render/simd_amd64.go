@@ -23,7 +23,7 @@ func overSpanAVX2(p *float32, n int, c *layerColor)
 func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
 
 //go:noescape
-func overMaskAVX2(p *float32, m *byte, n int, c *layerColor)
+func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)
 
 //go:noescape
 func segmentSpansAVX2(spans *int32, n int, prm *spanParams)

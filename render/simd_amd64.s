@@ -298,17 +298,23 @@ rowsNext:
 DATA recip255<>+0x00(SB)/4, $0x3b808081 // float32(1.0/255)
 GLOBL recip255<>(SB), (NOPTR+RODATA), $4
 
-// func overMaskAVX2(p *float32, m *byte, n int, c *layerColor)
+// func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)
 //
-// Coverage m/255 from 8 mask bytes a group (whole groups are read: the mask has slack).
-TEXT ·overMaskAVX2(SB), NOSPLIT, $0-32
-	MOVQ         p+0(FP), DI
-	MOVQ         m+8(FP), SI
-	MOVQ         n+16(FP), CX
-	MOVQ         c+24(FP), AX
+// Coverage m/255 from 8 mask bytes a group (whole groups are read: the mask has slack), n
+// pixels a row, rows rows (the mask's rows stride bytes apart, the tile's 256).
+TEXT ·overMaskAVX2(SB), NOSPLIT, $0-48
+	MOVQ         p+0(FP), R10
+	MOVQ         m+8(FP), R12
+	MOVQ         rows+32(FP), R13
+	MOVQ         c+40(FP), AX
 	BROADCAST4
 	VMOVUPS      ones<>(SB), Y14
 	VBROADCASTSS recip255<>(SB), Y9
+
+maskRow:
+	MOVQ R10, DI
+	MOVQ R12, SI
+	MOVQ n+24(FP), CX
 
 maskLoop:
 	MASK
@@ -320,6 +326,10 @@ maskLoop:
 	ADDQ      $8, SI
 	SUBQ      $8, CX
 	JGT       maskLoop
+	ADDQ      $256, R10
+	ADDQ      stride+16(FP), R12
+	DECQ      R13
+	JNZ       maskRow
 	VZEROUPPER
 	RET
 

@@ -161,16 +161,21 @@ func TestBoxRowsMatchesGo(t *testing.T) {
 func TestOverMaskMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(39, 40))
-	eachRun(func(x0, x1 int) {
-		m := make([]byte, ts, ts+overlay.MaskSlack)
+	m := make([]byte, ts*ts, ts*ts+overlay.MaskSlack)
+	for range 3000 {
 		for i := range m {
 			m[i] = byte(rng.IntN(256))
 		}
+		y0, rows := randomRows(rng)
+		x0 := rng.IntN(ts)
+		n := 1 + rng.IntN(ts-x0)
+		stride := n + rng.IntN(ts-n+1)
+		mo := rng.IntN(len(m) - (rows-1)*stride - n + 1) // the mask's first byte
 		c := randomColor(rng)
-		twinTiles(t, rng, fmt.Sprintf("run [%d, %d) colour %v", x0, x1, c), func(tl *composite.Tile) {
-			overMask(tl, ts*(ts-1)+x0, m[x0:x1], &c)
+		twinTiles(t, rng, fmt.Sprintf("rows [%d, %d) columns [%d, %d) stride %d colour %v", y0, y0+rows, x0, x0+n, stride, c), func(tl *composite.Tile) {
+			overMask(tl, y0*ts+x0, m[mo:], stride, n, rows, &c)
 		})
-	})
+	}
 }
 
 // randomSegment returns a segment near a tile: long, short, a point, axis-aligned, or far.
