@@ -2,6 +2,16 @@
 
 #include "textflag.h"
 
+// VEC8 is a 32-byte read-only constant: the 8-byte value v four times. VEC4X2 is one of
+// four 8-byte values in order.
+#define VEC8(name, v) VEC4X2(name, v, v, v, v)
+#define VEC4X2(name, a, b, c, d) \
+	DATA  name+0x00(SB)/8, a; \
+	DATA  name+0x08(SB)/8, b; \
+	DATA  name+0x10(SB)/8, c; \
+	DATA  name+0x18(SB)/8, d; \
+	GLOBL name(SB), (NOPTR+RODATA), $32
+
 // AVX2 twins of lumaRow and chromaRow (over.go). Each does the Go code's float32 operations
 // in the Go code's order, one lane per pixel (luma) or 2×2 block (chroma), and no FMA, so
 // that the results are the same bits; over_simd_test.go checks that. Lanes whose alpha is 0
@@ -15,30 +25,14 @@
 #define PLANE 16384
 #define ROW 256
 
-DATA ones<>+0x00(SB)/8, $0x3f8000003f800000
-DATA ones<>+0x08(SB)/8, $0x3f8000003f800000
-DATA ones<>+0x10(SB)/8, $0x3f8000003f800000
-DATA ones<>+0x18(SB)/8, $0x3f8000003f800000
-GLOBL ones<>(SB), (NOPTR+RODATA), $32
+VEC8(ones<>, $0x3f8000003f800000)
 
-DATA halves<>+0x00(SB)/8, $0x3f0000003f000000
-DATA halves<>+0x08(SB)/8, $0x3f0000003f000000
-DATA halves<>+0x10(SB)/8, $0x3f0000003f000000
-DATA halves<>+0x18(SB)/8, $0x3f0000003f000000
-GLOBL halves<>(SB), (NOPTR+RODATA), $32
+VEC8(halves<>, $0x3f0000003f000000)
 
-DATA maxByte<>+0x00(SB)/8, $0x437f0000437f0000
-DATA maxByte<>+0x08(SB)/8, $0x437f0000437f0000
-DATA maxByte<>+0x10(SB)/8, $0x437f0000437f0000
-DATA maxByte<>+0x18(SB)/8, $0x437f0000437f0000
-GLOBL maxByte<>(SB), (NOPTR+RODATA), $32
+VEC8(maxByte<>, $0x437f0000437f0000)
 
 // lowByte is 0xff in each int32 lane: an NV12 Cb sample out of a (Cb | Cr<<8) lane.
-DATA lowByte<>+0x00(SB)/8, $0x000000ff000000ff
-DATA lowByte<>+0x08(SB)/8, $0x000000ff000000ff
-DATA lowByte<>+0x10(SB)/8, $0x000000ff000000ff
-DATA lowByte<>+0x18(SB)/8, $0x000000ff000000ff
-GLOBL lowByte<>(SB), (NOPTR+RODATA), $32
+VEC8(lowByte<>, $0x000000ff000000ff)
 
 // CONSTANTS loads the registers BLEND uses: Y15 = 1, Y14 = 0.5, Y13 = 255, Y12 = 0.
 #define CONSTANTS \

@@ -18,16 +18,7 @@ import (
 func BenchmarkSeed4K(b *testing.B) {
 	const w, h, frames = 3840, 2160, 40
 	tr := scene.Seed(w, h, frames)
-	seed, _ := overlay.Preset("seed")
-	st := seed.ForHeight(h)
-	font, err := overlay.NewFont(st.LabelSize)
-	if err != nil {
-		b.Fatal(err)
-	}
-	build, err := overlay.NewBuilder(st, font, w, h)
-	if err != nil {
-		b.Fatal(err)
-	}
+	build := newBuilder(b, "seed", w, h)
 	g, err := knn.New(knn.Options{K: knn.DefaultK, Hysteresis: knn.DefaultHysteresis})
 	if err != nil {
 		b.Fatal(err)

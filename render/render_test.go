@@ -79,10 +79,14 @@ func draw(t testing.TB, r *Renderer, f composite.Surface, p *overlay.Primitives)
 	}
 }
 
-// newBuilder returns a builder of w × h frames in the default style.
-func newBuilder(t testing.TB, w, h int) *overlay.Builder {
+// newBuilder returns a builder of w × h frames in a built-in look.
+func newBuilder(t testing.TB, look string, w, h int) *overlay.Builder {
 	t.Helper()
-	st := overlay.DefaultStyle().ForHeight(h)
+	st, ok := overlay.Preset(look)
+	if !ok {
+		t.Fatalf("no look %q", look)
+	}
+	st = st.ForHeight(h)
 	font, err := overlay.NewFont(st.LabelSize)
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +284,7 @@ func TestSameBytesForAnyWorkerCount(t *testing.T) {
 	for _, workers := range []int{1, 2, 5} {
 		r := newRenderer(t, workers)
 		var p overlay.Primitives
-		newBuilder(t, w, h).Build(&p, &tr[0], chainLinks(len(tr[0].Points)))
+		newBuilder(t, "default", w, h).Build(&p, &tr[0], chainLinks(len(tr[0].Points)))
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		draw(t, r, &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, &p)
 		if want == nil {
@@ -304,7 +308,7 @@ func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
 	const w, h = 1280, 720
 	tr := scene.Seed(w, h, 3)
 	r := newRenderer(t, 2)
-	b := newBuilder(t, w, h)
+	b := newBuilder(t, "default", w, h)
 	var p overlay.Primitives
 	fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
 		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}

@@ -2,6 +2,16 @@
 
 #include "textflag.h"
 
+// VEC8 is a 32-byte read-only constant: the 8-byte value v four times. VEC4X2 is one of
+// four 8-byte values in order.
+#define VEC8(name, v) VEC4X2(name, v, v, v, v)
+#define VEC4X2(name, a, b, c, d) \
+	DATA  name+0x00(SB)/8, a; \
+	DATA  name+0x08(SB)/8, b; \
+	DATA  name+0x10(SB)/8, c; \
+	DATA  name+0x18(SB)/8, d; \
+	GLOBL name(SB), (NOPTR+RODATA), $32
+
 // AVX2 twins of simd.go's …Go functions: the Go code's float32 operations in the Go code's
 // order, one pixel per lane, a multiply then an add (no FMA), so that the results are the
 // same bits; simd_test.go checks that. Runs of pixels go 8 at a time; the last group of a
@@ -12,36 +22,16 @@
 #define PLANE 16384
 #define ROWBUF 256
 
-DATA lanes<>+0x00(SB)/8, $0x0000000100000000
-DATA lanes<>+0x08(SB)/8, $0x0000000300000002
-DATA lanes<>+0x10(SB)/8, $0x0000000500000004
-DATA lanes<>+0x18(SB)/8, $0x0000000700000006
-GLOBL lanes<>(SB), (NOPTR+RODATA), $32
+VEC4X2(lanes<>, $0x0000000100000000, $0x0000000300000002, $0x0000000500000004, $0x0000000700000006)
 
 // lanesF are the lane numbers as float32: a pixel centre's offset from the group's first.
-DATA lanesF<>+0x00(SB)/8, $0x3f80000000000000
-DATA lanesF<>+0x08(SB)/8, $0x4040000040000000
-DATA lanesF<>+0x10(SB)/8, $0x40a0000040800000
-DATA lanesF<>+0x18(SB)/8, $0x40e0000040c00000
-GLOBL lanesF<>(SB), (NOPTR+RODATA), $32
+VEC4X2(lanesF<>, $0x3f80000000000000, $0x4040000040000000, $0x40a0000040800000, $0x40e0000040c00000)
 
-DATA eights<>+0x00(SB)/8, $0x4100000041000000
-DATA eights<>+0x08(SB)/8, $0x4100000041000000
-DATA eights<>+0x10(SB)/8, $0x4100000041000000
-DATA eights<>+0x18(SB)/8, $0x4100000041000000
-GLOBL eights<>(SB), (NOPTR+RODATA), $32
+VEC8(eights<>, $0x4100000041000000)
 
-DATA ones<>+0x00(SB)/8, $0x3f8000003f800000
-DATA ones<>+0x08(SB)/8, $0x3f8000003f800000
-DATA ones<>+0x10(SB)/8, $0x3f8000003f800000
-DATA ones<>+0x18(SB)/8, $0x3f8000003f800000
-GLOBL ones<>(SB), (NOPTR+RODATA), $32
+VEC8(ones<>, $0x3f8000003f800000)
 
-DATA halves<>+0x00(SB)/8, $0x3f0000003f000000
-DATA halves<>+0x08(SB)/8, $0x3f0000003f000000
-DATA halves<>+0x10(SB)/8, $0x3f0000003f000000
-DATA halves<>+0x18(SB)/8, $0x3f0000003f000000
-GLOBL halves<>(SB), (NOPTR+RODATA), $32
+VEC8(halves<>, $0x3f0000003f000000)
 
 // MASK sets Y15 to all ones in the lanes below CX, the pixels left in the run.
 #define MASK \
@@ -107,18 +97,44 @@ done:
 
 // ---- colour at coverage 1 -----------------------------------------------------------------
 
-// SPAN is p = c + p·k on 8 pixels of the plane at off(DI), c's channel in cr, k in Y5.
-#define SPAN(off, cr) \
-	VMULPS  off(DI), Y5, Y0; \
+// FILL is p = c + p·k on 8 pixels of the plane at off(DI), c's channel in cr; a multiply then
+// an add (no FMA), as overSpanGo rounds.
+#define FILL(off, cr, k) \
+	VMULPS  off(DI), k, Y0; \
 	VADDPS  cr, Y0, Y0; \
 	VMOVUPS Y0, off(DI)
 
-// SPANM is SPAN on the lanes of Y15.
-#define SPANM(off, cr) \
+// FILLM is FILL on the lanes of Y15.
+#define FILLM(off, cr, k) \
 	VMASKMOVPS off(DI), Y15, Y0; \
-	VMULPS     Y5, Y0, Y0; \
+	VMULPS     k, Y0, Y0; \
 	VADDPS     cr, Y0, Y0; \
 	VMASKMOVPS Y0, Y15, off(DI)
+
+// FILLRUN blends a colour at coverage 1 onto the CX pixels at DI: FILL on every plane, the
+// colour's channels in c0-c3 and k = 1 − A in k; whole groups, then the last masked. Y0 and
+// Y15 are clobbered; loop, tail and done are the macro's labels.
+#define FILLRUN(c0, c1, c2, c3, k, loop, tail, done) \
+	CMPQ CX, $8; \
+	JLT  tail; \
+loop: \
+	FILL(0, c0, k); \
+	FILL(PLANE, c1, k); \
+	FILL(2*PLANE, c2, k); \
+	FILL(3*PLANE, c3, k); \
+	ADDQ $32, DI; \
+	SUBQ $8, CX; \
+	CMPQ CX, $8; \
+	JGE  loop; \
+tail: \
+	TESTQ CX, CX; \
+	JLE   done; \
+	MASK; \
+	FILLM(0, c0, k); \
+	FILLM(PLANE, c1, k); \
+	FILLM(2*PLANE, c2, k); \
+	FILLM(3*PLANE, c3, k); \
+done:
 
 // func overSpanAVX2(p *float32, n int, c *layerColor)
 TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
@@ -131,29 +147,7 @@ TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
 	VMOVD        BX, X5
 	VSUBSS       12(AX), X5, X5
 	VBROADCASTSS X5, Y5
-	CMPQ         CX, $8
-	JLT          spanTail
-
-spanLoop:
-	SPAN(0, Y1)
-	SPAN(PLANE, Y2)
-	SPAN(2*PLANE, Y3)
-	SPAN(3*PLANE, Y4)
-	ADDQ $32, DI
-	SUBQ $8, CX
-	CMPQ CX, $8
-	JGE  spanLoop
-
-spanTail:
-	TESTQ CX, CX
-	JLE   spanDone
-	MASK
-	SPANM(0, Y1)
-	SPANM(PLANE, Y2)
-	SPANM(2*PLANE, Y3)
-	SPANM(3*PLANE, Y4)
-
-spanDone:
+	FILLRUN(Y1, Y2, Y3, Y4, Y5, spanLoop, spanTail, spanDone)
 	VZEROUPPER
 	RET
 
@@ -165,23 +159,10 @@ spanDone:
 	VMASKMOVPS 2*ROWBUF(SI), Y15, Y3; \
 	VMASKMOVPS 3*ROWBUF(SI), Y15, Y4; \
 	VSUBPS     Y4, Y14, Y5; \
-	SPANM(0, Y1); \
-	SPANM(PLANE, Y2); \
-	SPANM(2*PLANE, Y3); \
-	SPANM(3*PLANE, Y4)
-
-// FILL is SPAN with the fill colour's channel in cr and its k in Y10.
-#define FILL(off, cr) \
-	VMULPS  off(DI), Y10, Y0; \
-	VADDPS  cr, Y0, Y0; \
-	VMOVUPS Y0, off(DI)
-
-// FILLM is FILL on the lanes of Y15.
-#define FILLM(off, cr) \
-	VMASKMOVPS off(DI), Y15, Y0; \
-	VMULPS     Y10, Y0, Y0; \
-	VADDPS     cr, Y0, Y0; \
-	VMASKMOVPS Y0, Y15, off(DI)
+	FILLM(0, Y1, Y5); \
+	FILLM(PLANE, Y2, Y5); \
+	FILLM(2*PLANE, Y3, Y5); \
+	FILLM(3*PLANE, Y4, Y5)
 
 // func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
 //
@@ -225,29 +206,7 @@ rowsMid:
 	MOVQ  mid+24(FP), CX
 	TESTQ AX, AX
 	JZ    rowsRight
-	CMPQ  CX, $8
-	JLT   rowsMidTail
-
-rowsMidLoop:
-	FILL(0, Y6)
-	FILL(PLANE, Y7)
-	FILL(2*PLANE, Y8)
-	FILL(3*PLANE, Y9)
-	ADDQ $32, DI
-	SUBQ $8, CX
-	CMPQ CX, $8
-	JGE  rowsMidLoop
-
-rowsMidTail:
-	TESTQ CX, CX
-	JLE   rowsRight
-	MASK
-	FILLM(0, Y6)
-	FILLM(PLANE, Y7)
-	FILLM(2*PLANE, Y8)
-	FILLM(3*PLANE, Y9)
-
-rowsRight:
+	FILLRUN(Y6, Y7, Y8, Y9, Y10, rowsMidLoop, rowsMidTail, rowsRight)
 	MOVQ  left+16(FP), BX
 	ADDQ  mid+24(FP), BX
 	LEAQ  (R10)(BX*4), DI
@@ -405,23 +364,11 @@ maskLoop:
 
 // ---- strokes, row by row -----------------------------------------------------------------
 
-DATA minusOne<>+0x00(SB)/8, $0xbf800000bf800000
-DATA minusOne<>+0x08(SB)/8, $0xbf800000bf800000
-DATA minusOne<>+0x10(SB)/8, $0xbf800000bf800000
-DATA minusOne<>+0x18(SB)/8, $0xbf800000bf800000
-GLOBL minusOne<>(SB), (NOPTR+RODATA), $32
+VEC8(minusOne<>, $0xbf800000bf800000)
 
-DATA onesInt<>+0x00(SB)/8, $0x0000000100000001
-DATA onesInt<>+0x08(SB)/8, $0x0000000100000001
-DATA onesInt<>+0x10(SB)/8, $0x0000000100000001
-DATA onesInt<>+0x18(SB)/8, $0x0000000100000001
-GLOBL onesInt<>(SB), (NOPTR+RODATA), $32
+VEC8(onesInt<>, $0x0000000100000001)
 
-DATA maxFloat<>+0x00(SB)/8, $0x7f7fffff7f7fffff
-DATA maxFloat<>+0x08(SB)/8, $0x7f7fffff7f7fffff
-DATA maxFloat<>+0x10(SB)/8, $0x7f7fffff7f7fffff
-DATA maxFloat<>+0x18(SB)/8, $0x7f7fffff7f7fffff
-GLOBL maxFloat<>(SB), (NOPTR+RODATA), $32
+VEC8(maxFloat<>, $0x7f7fffff7f7fffff)
 
 // SPANS turns the clipped parameters t0 (Y9) and t1 (Y10) of 8 rows, and the rows to keep
 // (Y11, all ones where sdf.BandX found the segment in the band), into those rows' spans:
@@ -715,11 +662,7 @@ blendNextRow:
 
 // ---- rounded boxes ------------------------------------------------------------------------
 
-DATA absMask<>+0x00(SB)/8, $0x7fffffff7fffffff
-DATA absMask<>+0x08(SB)/8, $0x7fffffff7fffffff
-DATA absMask<>+0x10(SB)/8, $0x7fffffff7fffffff
-DATA absMask<>+0x18(SB)/8, $0x7fffffff7fffffff
-GLOBL absMask<>(SB), (NOPTR+RODATA), $32
+VEC8(absMask<>, $0x7fffffff7fffffff)
 
 // QX sets Y7 to sdf.RoundBox's qx = |px − cx| − hx + r at the pixel centres Y0 (Y1 = cx,
 // Y2 = hx, Y3 = r).
@@ -920,18 +863,8 @@ cornerRow:
 	VBROADCASTSS 8(BX), Y3
 	VBROADCASTSS 12(BX), Y4
 	VSUBPS  Y4, Y14, Y5
+	FILLRUN(Y1, Y2, Y3, Y4, Y5, cornerFill, cornerFillTail, cornerRight)
 
-cornerFill:
-	MASK
-	SPANM(0, Y1)
-	SPANM(PLANE, Y2)
-	SPANM(2*PLANE, Y3)
-	SPANM(3*PLANE, Y4)
-	ADDQ $32, DI
-	SUBQ $8, CX
-	JGT  cornerFill
-
-cornerRight:
 	MOVLQSX    72(AX), DX
 	MOVLQSX    76(AX), BX
 	ADDQ       BX, DX

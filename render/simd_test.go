@@ -133,6 +133,19 @@ func TestOverSpanMatchesGo(t *testing.T) {
 	})
 }
 
+// randomBoxRun returns rows [y0, y0+n) and the bounds of their three runs of columns, for
+// boxRows and boxCornerRows, and a fill colour or nil.
+func randomBoxRun(rng *rand.Rand) (xs []int, y0, n int, fill *layerColor) {
+	xs = []int{rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1)}
+	slices.Sort(xs)
+	y0, n = randomRows(rng)
+	if rng.IntN(4) != 0 {
+		c := randomColor(rng)
+		fill = &c
+	}
+	return xs, y0, n, fill
+}
+
 func TestBoxRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(23, 24))
@@ -144,14 +157,7 @@ func TestBoxRowsMatchesGo(t *testing.T) {
 				band[ch][x] = c[ch]
 			}
 		}
-		xs := []int{rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1)}
-		slices.Sort(xs)
-		y0, n := randomRows(rng)
-		fill := randomColor(rng)
-		fc := &fill
-		if rng.IntN(4) == 0 {
-			fc = nil
-		}
+		xs, y0, n, fc := randomBoxRun(rng)
 		twinTiles(t, rng, fmt.Sprintf("rows [%d, %d) columns %v fill %v", y0, y0+n, xs, fc), func(tl *composite.Tile) {
 			boxRows(tl, y0, y0+n, xs[0], xs[1], xs[2], xs[3], &band, fc)
 		})
@@ -407,14 +413,7 @@ func TestBoxCornerRowsMatchesGo(t *testing.T) {
 		stroke := randomWidth(rng)
 		sh := boxShader{cy: cy + float32(tile.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
 			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke)}}
-		xs := []int{rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1), rng.IntN(ts + 1)}
-		slices.Sort(xs)
-		y0, n := randomRows(rng)
-		fill := randomColor(rng)
-		fc := &fill
-		if rng.IntN(4) == 0 {
-			fc = nil
-		}
+		xs, y0, n, fc := randomBoxRun(rng)
 		twinTiles(t, rng, fmt.Sprintf("box %+v rows [%d, %d) columns %v", sh.boxProfile, y0, y0+n, xs), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
 			sh.t = tl
