@@ -102,19 +102,14 @@ func (f *RGBA) Over(t *Tile) {
 	}
 }
 
-// Over implements HostSurface. The blends zero the planes as they read them (chroma first:
-// the luma blend clears the alpha both read), so the tile is clear without a pass of its own.
+// Over implements HostSurface.
 func (f *YUV420P) Over(t *Tile) {
-	overChroma(f.U, f.StrideU, f.V, f.StrideV, 1, t)
-	overLuma(f.Y, f.StrideY, t)
-	t.Span = [TileSize]Span{}
+	overYCbCr(f.Y, f.StrideY, f.U, f.StrideU, f.V, f.StrideV, 1, t)
 }
 
-// Over implements HostSurface, as YUV420P's.
+// Over implements HostSurface.
 func (f *NV12) Over(t *Tile) {
-	overChroma(f.UV, f.StrideUV, f.UV[1:], f.StrideUV, 2, t)
-	overLuma(f.Y, f.StrideY, t)
-	t.Span = [TileSize]Span{}
+	overYCbCr(f.Y, f.StrideY, f.UV, f.StrideUV, f.UV[1:], f.StrideUV, 2, t)
 }
 
 // Prefetch implements Prefetcher.
@@ -147,22 +142,28 @@ const (
 	rowStride   = TileSize
 )
 
-// overLuma composites the tile onto the luma samples it covers and zeroes its luma and alpha.
-// With AVX2, a tile whose width is a multiple of 8 runs lumaTileAVX2: each row's span is
-// widened to whole groups of 8 pixels within the tile (the pixels it adds lie outside the
-// span, where the planes are 0, so their samples stay as they are), one call for the tile.
-// Other tiles (at a frame's right edge) run the Go twin, overLumaGo.
-func overLuma(plane []byte, stride int, t *Tile) {
-	if haveAVX2 && t.W%8 == 0 {
-		off := t.Y0*stride + t.X0
-		_ = plane[off+(t.H-1)*stride+t.W-1]
-		lumaTileAVX2(&plane[off], stride, &t.Planes[0][0], &t.Span[0], t.H, t.W)
-		return
+// overYCbCr composites the tile onto a 4:2:0 frame's luma (y) and chroma samples (the Cb and
+// Cr samples of chroma column x are u[x·step] and v[x·step] in their rows), zeroing the
+// planes as it reads them, and leaves the tile clear. With AVX2, a tile whose width is a
+// multiple of 16 runs tileAVX2, which blends a pair of rows' luma and chroma in one pass,
+// each plane read once; other tiles (at the right edge of odd-sized frames) run the Go twins,
+// overChromaGo then overLumaGo (chroma first: the luma blend clears the alpha both read).
+func overYCbCr(y []byte, yStride int, u []byte, uStride int, v []byte, vStride int, step int, t *Tile) {
+	if haveAVX2 && t.W%16 == 0 {
+		rows, last := (t.H+1)/2, (t.W/2-1)*step
+		yo := t.Y0*yStride + t.X0
+		uo, vo := t.Y0/2*uStride+t.X0/2*step, t.Y0/2*vStride+t.X0/2*step
+		_, _, _ = y[yo+(t.H-1)*yStride+t.W-1], u[uo+(rows-1)*uStride+last], v[vo+(rows-1)*vStride+last]
+		tileAVX2(&y[yo], yStride, &u[uo], &v[vo], uStride, vStride, step, &t.Planes[0][0], &t.Span[0], t.H, t.W)
+	} else {
+		overChromaGo(u, uStride, v, vStride, step, t)
+		overLumaGo(y, yStride, t)
 	}
-	overLumaGo(plane, stride, t)
+	t.Span = [TileSize]Span{}
 }
 
-// overLumaGo blends each row's span with lumaRow.
+// overLumaGo composites the tile onto the luma samples it covers, each row's span with
+// lumaRow, and zeroes its luma and alpha.
 func overLumaGo(plane []byte, stride int, t *Tile) {
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
@@ -186,24 +187,9 @@ func lumaRow(dst []byte, c, a []float32) {
 	}
 }
 
-// overChroma composites the tile onto the 4:2:0 chroma samples it covers, and zeroes its Cb
+// overChromaGo composites the tile onto the 4:2:0 chroma samples it covers, and zeroes its Cb
 // and Cr: each sample takes the mean of the layer over its 2×2 block (fewer pixels at an odd
-// frame edge), which equals compositing each pixel and averaging. The Cb and Cr samples of
-// chroma column x are u[x·step] and v[x·step] in their rows. With AVX2, a tile whose width is
-// a multiple of 16 runs chromaTileAVX2, each pair of rows' blocks widened to whole groups of
-// 8 as overLuma widens a span; other tiles run the Go twin, overChromaGo.
-func overChroma(u []byte, uStride int, v []byte, vStride int, step int, t *Tile) {
-	if haveAVX2 && t.W%16 == 0 {
-		rows, last := (t.H+1)/2, (t.W/2-1)*step
-		uo, vo := t.Y0/2*uStride+t.X0/2*step, t.Y0/2*vStride+t.X0/2*step
-		_, _ = u[uo+(rows-1)*uStride+last], v[vo+(rows-1)*vStride+last]
-		chromaTileAVX2(&u[uo], &v[vo], uStride, vStride, step, &t.Planes[1][0], &t.Span[0], t.H, t.W)
-		return
-	}
-	overChromaGo(u, uStride, v, vStride, step, t)
-}
-
-// overChromaGo blends each pair of rows' blocks with chromaRow.
+// frame edge), which equals compositing each pixel and averaging.
 func overChromaGo(u []byte, uStride int, v []byte, vStride int, step int, t *Tile) {
 	cx0, cy0 := t.X0/2, t.Y0/2
 	cw := (t.W + 1) / 2 // chroma columns of the tile, a lone one at an odd right edge included

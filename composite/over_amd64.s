@@ -61,59 +61,6 @@ VEC8(lowByte<>, $0x000000ff000000ff)
 	VPACKSSDW    tx, x, x; \
 	VPACKUSWB    x, x, x
 
-// func lumaTileAVX2(dst *byte, stride int, c *float32, spans *Span, h, w int)
-//
-// Row by row: the span [x0, x1) is widened to groups = ⌈(x1 − x0)/8⌉ groups from
-// w0 = min(x0, w − 8·groups) (≥ 0: w is a multiple of 8), then blended 8 pixels a group.
-TEXT ·lumaTileAVX2(SB), NOSPLIT, $0-48
-	MOVQ dst+0(FP), R10 // the row's first sample
-	MOVQ c+16(FP), R12  // the row's first luma
-	MOVQ spans+24(FP), R8
-	MOVQ h+32(FP), R13
-	CONSTANTS
-
-lumaRow:
-	MOVL    (R8), AX
-	MOVL    4(R8), BX
-	CMPL    AX, BX
-	JGE     lumaNext
-	MOVQ    BX, CX
-	SUBQ    AX, CX
-	ADDQ    $7, CX
-	SHRQ    $3, CX
-	MOVQ    w+40(FP), DX
-	MOVQ    CX, R9
-	SHLQ    $3, R9
-	SUBQ    R9, DX
-	CMPQ    AX, DX
-	CMOVQLT AX, DX
-	LEAQ    (R10)(DX*1), DI
-	LEAQ    (R12)(DX*4), SI
-
-lumaGroup:
-	VMOVUPS   (SI), Y0          // luma
-	VMOVUPS   3*PLANE(SI), Y1   // alpha
-	VMOVUPS   Y12, (SI)         // both cleared for the next tile
-	VMOVUPS   Y12, 3*PLANE(SI)
-	VCMPPS    $0, Y12, Y1, Y2   // the lanes to keep: alpha == 0
-	VPMOVZXBD (DI), Y3
-	BLEND(Y3, Y0, Y1, Y2, Y4, Y5)
-	PACK8(Y3, X3, X4)
-	VMOVQ     X3, (DI)
-	ADDQ      $32, SI
-	ADDQ      $8, DI
-	DECQ      CX
-	JNZ       lumaGroup
-
-lumaNext:
-	ADDQ $8, R8
-	ADDQ stride+8(FP), R10
-	ADDQ $ROW, R12
-	DECQ R13
-	JNZ  lumaRow
-	VZEROUPPER
-	RET
-
 // BLOCKS sets s to the sums of the 8 blocks of one plane (at byte offset off from SI), as
 // chromaRow adds them: (top left + bottom left) + (top right + bottom right). The pixels'
 // column sums are added in pairs by VHADDPS, which interleaves the two registers' 128-bit
@@ -136,139 +83,175 @@ lumaNext:
 DATA quarters<>+0x00(SB)/4, $0x3e800000 // 0.25
 GLOBL quarters<>(SB), (NOPTR+RODATA), $4
 
-// func chromaTileAVX2(u, v *byte, uStride, vStride, step int, cb *float32, spans *Span, h, w int)
-//
-// Pair of rows by pair of rows: the union of the two spans (the second row only when it is
-// in the tile) gives the blocks [b0, b1), widened to groups = ⌈(b1 − b0)/8⌉ groups from
-// w0 = min(b0, w/2 − 8·groups); the blocks' sums are scaled by ¼, or ½ for a lone last row.
-// A group is 8 blocks: 16 pixels of two rows in each of the Cb, Cr and alpha planes, and 8
-// Cb and 8 Cr samples (8 bytes at u and 8 at v, or with step 2 16 interleaved bytes at u).
-//
-// YMM registers:
-//
-//	Y0	Cb sums, then means		Y3	Cb samples
-//	Y1	Cr sums, then means		Y4	Cr samples
-//	Y2	alpha sums, then means		Y5-Y7	scratch
-//	Y8	the row pair's mean		Y9	the blocks to keep: alpha sum == 0
-//	Y10	¼				Y11	½
-//	Y12-Y15	BLEND's constants
-TEXT ·chromaTileAVX2(SB), NOSPLIT, $0-72
-	MOVQ         u+0(FP), R10 // the chroma row's first samples
-	MOVQ         v+8(FP), R11
-	MOVQ         step+32(FP), BX
-	MOVQ         cb+40(FP), R12 // the row pair's first Cb
-	MOVQ         spans+48(FP), R8
-	MOVQ         h+56(FP), R13
-	CONSTANTS
-	VBROADCASTSS quarters<>(SB), Y10
-	VMOVUPS      halves<>(SB), Y11
-	XORQ         R14, R14 // the pair's first row
+// LUMA blends 16 pixels of one row (the luma plane at off(SI), alpha 3 planes on) onto the
+// luma samples at y0 (8 of them) and y8 (the next 8), and clears the luma; the alpha stays
+// for CHROMA. Y0-Y5 are clobbered.
+#define LUMA(off, y0, y8) \
+	VMOVUPS   off(SI), Y0; \
+	VMOVUPS   off+3*PLANE(SI), Y1; \
+	VMOVUPS   Y12, off(SI); \
+	VCMPPS    $0, Y12, Y1, Y2 /* the lanes to keep: alpha == 0 */; \
+	VPMOVZXBD y0, Y3; \
+	BLEND(Y3, Y0, Y1, Y2, Y4, Y5); \
+	PACK8(Y3, X3, X4); \
+	VMOVQ     X3, y0; \
+	VMOVUPS   off+32(SI), Y0; \
+	VMOVUPS   off+32+3*PLANE(SI), Y1; \
+	VMOVUPS   Y12, off+32(SI); \
+	VCMPPS    $0, Y12, Y1, Y2; \
+	VPMOVZXBD y8, Y3; \
+	BLEND(Y3, Y0, Y1, Y2, Y4, Y5); \
+	PACK8(Y3, X3, X4); \
+	VMOVQ     X3, y8
 
-	// R9 = 8·step, the bytes from one group's samples to the next's.
+// CHROMA blends the group's 8 blocks (the Cb, Cr and alpha planes 1, 2, 3 planes on from SI;
+// both rows) onto the Cb and Cr samples at DI and DX (interleaved at DI when BX, the step,
+// is 2), the sums scaled by Y8, and clears the blocks' Cb, Cr and alpha. The four labels
+// are the macro's own.
+#define CHROMA(loadNV12, blendSamples, storeNV12, done) \
+	BLOCKS(PLANE, Y0, Y5); \
+	BLOCKS(2*PLANE, Y1, Y5); \
+	BLOCKS(3*PLANE, Y2, Y5); \
+	ZERO(PLANE); \
+	ZERO(2*PLANE); \
+	ZERO(3*PLANE); \
+	VCMPPS    $0, Y12, Y2, Y9 /* the blocks to keep: alpha sum == 0 */; \
+	VMULPS    Y8, Y0, Y0; \
+	VMULPS    Y8, Y1, Y1; \
+	VMULPS    Y8, Y2, Y2; \
+	CMPQ      BX, $2; \
+	JEQ       loadNV12; \
+	VPMOVZXBD (DI), Y3; \
+	VPMOVZXBD (DX), Y4; \
+	JMP       blendSamples; \
+loadNV12: \
+	VPMOVZXWD (DI), Y3 /* Cb | Cr<<8 */; \
+	VPSRLD    $8, Y3, Y4; \
+	VPAND     lowByte<>(SB), Y3, Y3; \
+blendSamples: \
+	BLEND(Y3, Y0, Y2, Y9, Y5, Y6); \
+	BLEND(Y4, Y1, Y2, Y9, Y5, Y6); \
+	PACK8(Y3, X3, X5); \
+	PACK8(Y4, X4, X5); \
+	CMPQ      BX, $2; \
+	JEQ       storeNV12; \
+	VMOVQ     X3, (DI); \
+	VMOVQ     X4, (DX); \
+	JMP       done; \
+storeNV12: \
+	VPUNPCKLBW X4, X3, X3 /* Cb0 Cr0 Cb1 Cr1 … */; \
+	VMOVDQU   X3, (DI); \
+done:
+
+// func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, planes *float32, spans *Span, h, w int)
+//
+// overYCbCr for a tile whose width w is a multiple of 16, a pair of rows at a time: the union
+// of the two rows' spans (the second only when it is in the tile) gives the chroma blocks
+// [b0, b1), widened to groups = ⌈(b1 − b0)/8⌉ groups of 8 from w0 = min(b0, w/2 − 8·groups);
+// a group blends 16 pixels of luma in each row (LUMA; the pixels outside a row's span have
+// alpha 0 and keep their samples) and its 8 chroma blocks (CHROMA), the blocks' sums scaled
+// by ¼, or by ½ for a lone last row, whose second row is the zero row below the tile.
+//
+// Registers: AX the pair's first luma row, R15 the luma stride, R10 and R11 the chroma rows,
+// R12 the pair's planes, R8 its spans, R13 the rows left; per group SI the planes, R14 the
+// luma, DI and DX the chroma samples, CX the groups left, BX the step, R9 8·step; Y8 the
+// mean, Y12-Y15 BLEND's constants.
+TEXT ·tileAVX2(SB), NOSPLIT, $0-88
+	MOVQ y+0(FP), AX
+	MOVQ yStride+8(FP), R15
+	MOVQ u+16(FP), R10
+	MOVQ v+24(FP), R11
+	MOVQ step+48(FP), BX
+	MOVQ planes+56(FP), R12
+	MOVQ spans+64(FP), R8
+	MOVQ h+72(FP), R13
+	CONSTANTS
 	MOVQ BX, R9
 	SHLQ $3, R9
 
-chromaRowPair:
-	MOVL (R8), AX // the union of the spans in [AX, DX)
-	MOVL 4(R8), DX
-	LEAQ 1(R14), R15
-	CMPQ R15, R13
-	JGE  chromaLoneRow
-	VMOVUPS Y10, Y8
-	MOVL 8(R8), SI
-	MOVL 12(R8), DI
-	CMPL AX, DX
-	JGE  chromaSecondSpan
-	CMPL SI, DI
-	JGE  chromaHaveSpan
-	CMPL    SI, AX
-	CMOVLLT SI, AX
-	CMPL    DI, DX
-	CMOVLGT DI, DX
-	JMP     chromaHaveSpan
+tilePair:
+	// The union of the spans, in [CX, DX).
+	MOVL         (R8), CX
+	MOVL         4(R8), DX
+	CMPQ         R13, $2
+	JLT          tileLone
+	VBROADCASTSS quarters<>(SB), Y8
+	MOVL         8(R8), SI
+	MOVL         12(R8), DI
+	CMPL         CX, DX
+	JGE          tileSecondSpan
+	CMPL         SI, DI
+	JGE          tileHaveSpan
+	CMPL         SI, CX
+	CMOVLLT      SI, CX
+	CMPL         DI, DX
+	CMOVLGT      DI, DX
+	JMP          tileHaveSpan
 
-chromaSecondSpan:
-	MOVL SI, AX
+tileSecondSpan:
+	MOVL SI, CX
 	MOVL DI, DX
-	JMP  chromaHaveSpan
+	JMP  tileHaveSpan
 
-chromaLoneRow:
-	VMOVUPS Y11, Y8
+tileLone:
+	VMOVUPS halves<>(SB), Y8
 
-chromaHaveSpan:
-	CMPL    AX, DX
-	JGE     chromaNext
-	SHRL    $1, AX // b0
+tileHaveSpan:
+	CMPL    CX, DX
+	JGE     tileNext
+	SHRL    $1, CX // b0
 	INCL    DX
 	SHRL    $1, DX // b1
-	MOVL    DX, CX
-	SUBL    AX, CX
-	ADDL    $7, CX
-	SHRL    $3, CX // groups
-	MOVQ    w+64(FP), DX
-	SHRQ    $1, DX
-	MOVQ    CX, SI
-	SHLQ    $3, SI
-	SUBQ    SI, DX
-	CMPQ    AX, DX
-	CMOVQLT AX, DX // w0
-	LEAQ    (R12)(DX*8), SI
+	SUBL    CX, DX
+	ADDL    $7, DX
+	SHRL    $3, DX // groups
+	MOVQ    w+80(FP), SI
+	SHRQ    $1, SI
+	MOVQ    DX, DI
+	SHLQ    $3, DI
+	SUBQ    DI, SI
+	CMPQ    CX, SI
+	CMOVQLT CX, SI // w0
+	MOVQ    DX, CX
+	LEAQ    (AX)(SI*2), R14
+	MOVQ    SI, DX
 	IMULQ   BX, DX
 	LEAQ    (R10)(DX*1), DI
-	LEAQ    (R11)(DX*1), DX
+	ADDQ    R11, DX
+	LEAQ    (R12)(SI*8), SI
+	CMPQ    R13, $2
+	JLT     tileOneRow
 
-chromaGroup:
-	BLOCKS(0, Y0, Y5)
-	BLOCKS(PLANE, Y1, Y5)
-	BLOCKS(2*PLANE, Y2, Y5)
-	ZERO(0)
-	ZERO(PLANE)
-	VCMPPS $0, Y12, Y2, Y9
-	VMULPS Y8, Y0, Y0
-	VMULPS Y8, Y1, Y1
-	VMULPS Y8, Y2, Y2
-
-	CMPQ      BX, $2
-	JEQ       chromaLoadNV12
-	VPMOVZXBD (DI), Y3
-	VPMOVZXBD (DX), Y4
-	JMP       chromaBlend
-
-chromaLoadNV12:
-	VPMOVZXWD (DI), Y3 // Cb | Cr<<8
-	VPSRLD    $8, Y3, Y4
-	VPAND     lowByte<>(SB), Y3, Y3
-
-chromaBlend:
-	BLEND(Y3, Y0, Y2, Y9, Y5, Y6)
-	BLEND(Y4, Y1, Y2, Y9, Y5, Y6)
-	PACK8(Y3, X3, X5)
-	PACK8(Y4, X4, X5)
-	CMPQ  BX, $2
-	JEQ   chromaStoreNV12
-	VMOVQ X3, (DI)
-	VMOVQ X4, (DX)
-	JMP   chromaGroupNext
-
-chromaStoreNV12:
-	VPUNPCKLBW X4, X3, X3 // Cb0 Cr0 Cb1 Cr1 …
-	VMOVDQU    X3, (DI)
-
-chromaGroupNext:
+tileTwoRows:
+	LUMA(0, (R14), 8(R14))
+	LUMA(ROW, (R14)(R15*1), 8(R14)(R15*1))
+	CHROMA(twoLoadNV12, twoBlend, twoStoreNV12, twoDone)
 	ADDQ $64, SI
+	ADDQ $16, R14
 	ADDQ R9, DI
 	ADDQ R9, DX
 	DECQ CX
-	JNZ  chromaGroup
+	JNZ  tileTwoRows
+	JMP  tileNext
 
-chromaNext:
+tileOneRow:
+	LUMA(0, (R14), 8(R14))
+	CHROMA(oneLoadNV12, oneBlend, oneStoreNV12, oneDone)
+	ADDQ $64, SI
+	ADDQ $16, R14
+	ADDQ R9, DI
+	ADDQ R9, DX
+	DECQ CX
+	JNZ  tileOneRow
+
+tileNext:
 	ADDQ $16, R8
-	ADDQ uStride+16(FP), R10
-	ADDQ vStride+24(FP), R11
+	LEAQ (AX)(R15*2), AX
+	ADDQ uStride+32(FP), R10
+	ADDQ vStride+40(FP), R11
 	ADDQ $2*ROW, R12
-	ADDQ $2, R14
-	CMPQ R14, R13
-	JLT  chromaRowPair
+	SUBQ $2, R13
+	JGT  tilePair
 	VZEROUPPER
 	RET
 

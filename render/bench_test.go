@@ -48,9 +48,10 @@ func BenchmarkSeed4K(b *testing.B) {
 			fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
 				StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
 			r := newRenderer(b, 2)
+			var p overlay.Primitives
 			n := 0
 			for b.Loop() {
-				p := kind.keep(&prims[n%frames])
+				p = kind.keep(&prims[n%frames])
 				draw(b, r, fr, &p)
 				n++
 			}
