@@ -24,6 +24,9 @@ const benchExamples = `Examples:
   # The same as one JSON object, for scripts and CI history:
   trackink bench --scene seed --json
 
+  # Onto YUV420P and onto NV12 frames, one after the other:
+  trackink bench --scene seed --format yuv420p,nv12
+
   # Several backends, one after the other (with --json, one object per line):
   trackink bench --scene seed --backend cpu,emu --frames 5
 
@@ -35,15 +38,21 @@ const benchExamples = `Examples:
   trackink bench --knn --backend cuda
   trackink bench --knn --backend emu --points 1000,5000
 
-  # A whole render (decode, seed overlay, libx264 encode, audio copied) against a plain
-  # ffmpeg transcode of the same clip with the same settings; "synth" makes a 3 s 4K clip:
+  # A whole render (decode, seed overlay, libx264 encode, audio copied) against ffmpeg
+  # transcoding the same clip and transcoding the render's output, with the same settings;
+  # "synth" makes a 3 s 4K clip:
   trackink bench --e2e clip.mp4 --preset veryfast
-  trackink bench --e2e synth --preset ultrafast`
+  trackink bench --e2e synth --preset ultrafast
+
+  # The same with a street scene like MOT17's (20 pedestrians, trails, links, the default
+  # look) on a synthesised 5 s 1080p clip, at x264's default preset:
+  trackink bench --e2e synth --scene mot17`
 
 // benchReport is the JSON form of a scene benchmark.
 type benchReport struct {
 	Scene          string             `json:"scene"`
 	Backend        string             `json:"backend"`
+	Format         string             `json:"format"`
 	Width          int                `json:"width"`
 	Height         int                `json:"height"`
 	Frames         int                `json:"frames"`
@@ -57,14 +66,16 @@ type benchReport struct {
 func runBench(args []string, stdout, stderr io.Writer) error {
 	var style styleFlags
 	fs := newFlagSet("bench", "--scene seed [flags] | --knn [--points N,...]", benchExamples, stderr)
-	sceneName := fs.String("scene", "seed", "the scene to render: seed")
+	sceneName := fs.String("scene", "seed", "the scene to render: seed; with --e2e also mot17 (a street scene like MOT17's)")
+	formats := fs.String("format", "yuv420p", "the frames drawn onto: yuv420p, nv12, or both (yuv420p,nv12)")
 	frames := fs.Int("frames", 30, "frames to time (after 10 warm-up frames)")
 	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
 	knnMode := fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
 	points := fs.IntSlice("points", knn.DefaultBenchSizes, "with --knn: point counts")
 	e2e := fs.String("e2e", "", "time a whole render of this video (or \"synth\": a 3 s 4K clip) against plain ffmpeg")
-	preset := fs.String("preset", "ultrafast", "with --e2e: the x264 preset of both runs")
-	crf := fs.Int("crf", 23, "with --e2e: the x264 CRF of both runs")
+	preset := fs.String("preset", "ultrafast", "with --e2e: the x264 preset of all runs")
+	fs.Lookup("preset").DefValue = "ultrafast; with --scene mot17 x264's default, medium"
+	crf := fs.Int("crf", 23, "with --e2e: the x264 CRF of all runs")
 	style.register(fs, "knn-backend", "seed")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -89,10 +100,16 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return knn.RunBenchmark(stdout, *points, style.links.K, *jsonOut, extra...)
 	}
 	if *e2e != "" {
-		return benchE2E(fs, *e2e, *preset, *crf, &style, *jsonOut, stdout, stderr)
+		if *sceneName != "seed" && *sceneName != "mot17" {
+			return usageError{fmt.Errorf("--scene %q: with --e2e, seed or mot17", *sceneName)}
+		}
+		if *sceneName == "mot17" {
+			mot17Defaults(fs)
+		}
+		return benchE2E(fs, *e2e, *sceneName, *preset, *crf, &style, *jsonOut, stdout, stderr)
 	}
 	if *sceneName != "seed" {
-		return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed", *sceneName)}
+		return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed (mot17 is for --e2e)", *sceneName)}
 	}
 	if *frames < 1 {
 		return usageError{errors.New("--frames must be at least 1")}
@@ -103,34 +120,44 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	for i, b := range backends {
+	frameFormats := strings.Split(*formats, ",")
+	for _, f := range frameFormats {
+		if f != "yuv420p" && f != "nv12" {
+			return usageError{fmt.Errorf("--format %q: want yuv420p, nv12 or both (yuv420p,nv12)", f)}
+		}
+	}
+	first := true
+	for _, b := range backends {
 		style.backend = b
 		opts, err := style.options(fs, true)
 		if err != nil {
 			return err
 		}
-		rep, err := benchSeed(opts, *frames)
-		if err != nil {
-			return fmt.Errorf("backend %s: %w", b, err)
-		}
-		rep.Backend = backendName(b)
-		if *jsonOut {
-			if err := json.NewEncoder(stdout).Encode(rep); err != nil {
-				return err
+		for _, f := range frameFormats {
+			rep, err := benchSeed(opts, f, *frames)
+			if err != nil {
+				return fmt.Errorf("backend %s: %w", b, err)
 			}
-			continue
+			rep.Backend = backendName(b)
+			if *jsonOut {
+				if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+					return err
+				}
+				continue
+			}
+			if !first {
+				fmt.Fprintln(stdout)
+			}
+			first = false
+			fmt.Fprintf(stdout, "seed scene %dx%d onto %s, %s backend, %d workers, %d frames, %d links a frame\n",
+				rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, rep.Workers, rep.Frames, rep.Links)
+			fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
+			for _, st := range overlay.Stages() {
+				fmt.Fprintf(stdout, "%-10s %10.2f\n", st, rep.StagesMS[st.String()])
+			}
+			fmt.Fprintf(stdout, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
+			fmt.Fprintf(stdout, "allocations per frame: %g\n", rep.AllocsPerFrame)
 		}
-		if i > 0 {
-			fmt.Fprintln(stdout)
-		}
-		fmt.Fprintf(stdout, "seed scene %dx%d onto YUV420P, %s backend, %d workers, %d frames, %d links a frame\n",
-			rep.Width, rep.Height, rep.Backend, rep.Workers, rep.Frames, rep.Links)
-		fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
-		for _, st := range overlay.Stages() {
-			fmt.Fprintf(stdout, "%-10s %10.2f\n", st, rep.StagesMS[st.String()])
-		}
-		fmt.Fprintf(stdout, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
-		fmt.Fprintf(stdout, "allocations per frame: %g\n", rep.AllocsPerFrame)
 	}
 	return nil
 }
@@ -138,7 +165,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 // warmup frames let every buffer reach its steady size before timing starts.
 const warmup = 10
 
-func benchSeed(opts overlay.Options, frames int) (*benchReport, error) {
+// benchSeed times frames frames of the seed scene drawn onto a mid-grey frame of the given
+// format (yuv420p or nv12).
+func benchSeed(opts overlay.Options, format string, frames int) (*benchReport, error) {
 	w, h := scene.SeedWidth, scene.SeedHeight
 	d, err := overlay.New(opts)
 	if err != nil {
@@ -146,13 +175,16 @@ func benchSeed(opts overlay.Options, frames int) (*benchReport, error) {
 	}
 	defer d.Close()
 	tracks := scene.Seed(w, h, warmup+frames)
-	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
-		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
-	for i := range f.Y {
-		f.Y[i] = 110
+	y, uv := make([]byte, w*h), make([]byte, w*h/2)
+	for i := range y {
+		y[i] = 110
 	}
-	for i := range f.U {
-		f.U[i], f.V[i] = 128, 128
+	for i := range uv {
+		uv[i] = 128
+	}
+	var f composite.Surface = &composite.YUV420P{Y: y, U: uv[:w*h/4], V: uv[w*h/4:], StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	if format == "nv12" {
+		f = &composite.NV12{Y: y, UV: uv, StrideY: w, StrideUV: w, W: w, H: h}
 	}
 	// Preallocated, so that the measurement allocates nothing of its own.
 	var stages [overlay.NumStages][]float64
@@ -184,7 +216,7 @@ func benchSeed(opts overlay.Options, frames int) (*benchReport, error) {
 		}
 	}
 	runtime.ReadMemStats(&after)
-	rep := &benchReport{Scene: "seed", Width: w, Height: h, Frames: frames,
+	rep := &benchReport{Scene: "seed", Format: format, Width: w, Height: h, Frames: frames,
 		Workers: d.Backend().Workers(), Links: links, StagesMS: map[string]float64{},
 		TotalMedianMS:  round3(median(totals)),
 		AllocsPerFrame: round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 // e2eReport is the JSON form of an end-to-end benchmark.
 type e2eReport struct {
 	Input        string  `json:"input"`
+	Scene        string  `json:"scene"`
 	Backend      string  `json:"backend"`
 	HWAccel      string  `json:"hwaccel"`
 	Preset       string  `json:"preset"`
@@ -33,10 +35,35 @@ type e2eReport struct {
 	PlainPeakMiB int64   `json:"ffmpeg_peak_rss_mib"`
 	Ratio        float64 `json:"ratio"`
 	CPURatio     float64 `json:"cpu_ratio"`
+	OwnS         float64 `json:"ffmpeg_own_output_s"`
+	OwnCPUS      float64 `json:"ffmpeg_own_output_cpu_s"`
+	OwnPeakMiB   int64   `json:"ffmpeg_own_output_peak_rss_mib"`
+	OwnRatio     float64 `json:"own_output_ratio"`
+	OwnCPURatio  float64 `json:"own_output_cpu_ratio"`
 }
 
-// benchE2E renders a clip with the seed scene and transcodes it with plain ffmpeg, in one run.
-func benchE2E(fs *pflag.FlagSet, in, preset string, crf int, style *styleFlags, jsonOut bool, stdout, stderr io.Writer) error {
+// The synthesised clips: the seed scene's 3 s at 4K, and a MOT17-like 5 s at 1080p.
+const (
+	e2eFPS        = 30
+	seedSynthSecs = 3
+	motWidth      = 1920
+	motHeight     = 1080
+	motSynthSecs  = 5
+)
+
+// mot17Defaults makes the MOT17-like scene's own defaults those of the flags the command
+// line left alone: x264's default preset, the default look, 30-frame trails.
+func mot17Defaults(fs *pflag.FlagSet) {
+	for name, v := range map[string]string{"preset": "medium", "look": "default", "trail": "30"} {
+		if !fs.Changed(name) {
+			fs.Set(name, v)
+		}
+	}
+}
+
+// benchE2E renders a clip with the scene's tracks, and transcodes the clip and the render's
+// output with plain ffmpeg, in one run.
+func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, style *styleFlags, jsonOut bool, stdout, stderr io.Writer) error {
 	ovOpts, err := style.options(fs, false)
 	if err != nil {
 		return err
@@ -46,22 +73,37 @@ func benchE2E(fs *pflag.FlagSet, in, preset string, crf int, style *styleFlags, 
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if in != "synth" {
-		if _, err := os.Stat(in); err != nil {
+	if in == "synth" {
+		w, h, secs := scene.SeedWidth, scene.SeedHeight, seedSynthSecs
+		if sceneName == "mot17" {
+			w, h, secs = motWidth, motHeight, motSynthSecs
+		}
+		in = filepath.Join(dir, fmt.Sprintf("synth-%dp.mp4", h))
+		fmt.Fprintf(stderr, "synthesising a %d s %dx%d clip with audio\n", secs, w, h)
+		if err := video.Synthesize(in, w, h, secs*e2eFPS, e2eFPS); err != nil {
 			return err
 		}
+	} else if _, err := os.Stat(in); err != nil {
+		return err
 	}
-	if in == "synth" {
-		in = filepath.Join(dir, "synth-4k.mp4")
-		fmt.Fprintln(stderr, "synthesising a 3 s 3840x2160 clip with audio")
-		if err := video.Synthesize(in, scene.SeedWidth, scene.SeedHeight, 90, 30); err != nil {
+	src := &trackSource{}
+	if sceneName == "mot17" {
+		info, err := video.Probe(in, 0)
+		if err != nil {
+			return err
+		}
+		frames := info.Frames
+		if frames <= 0 {
+			frames = 10 * e2eFPS
+		}
+		if src.tracks, err = scene.NewTracks(mot17Frames(info.DisplayWidth, info.DisplayHeight, frames)); err != nil {
 			return err
 		}
 	}
 	opts := video.Options{Input: in, Output: filepath.Join(dir, "ours.mp4"), Encoder: "libx264", Preset: preset, CRF: crf}
 	backend := backendName(style.backend)
 	framesOnGPU(backend, &opts)
-	td := &trackDrawer{opts: ovOpts, src: &trackSource{}}
+	td := &trackDrawer{opts: ovOpts, src: src}
 	defer td.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -69,17 +111,82 @@ func benchE2E(fs *pflag.FlagSet, in, preset string, crf int, style *styleFlags, 
 	if err != nil {
 		return err
 	}
-	rep := e2eReport{Input: in, Backend: backend, HWAccel: b.Ours.HWAccel, Preset: preset, CRF: crf, Frames: b.Ours.Frames,
+	rep := e2eReport{Input: in, Scene: sceneName, Backend: backend, HWAccel: b.Ours.HWAccel, Preset: preset, CRF: crf, Frames: b.Ours.Frames,
 		OursS: b.Ours.Wall.Seconds(), OursCPUS: b.OursCPU.Seconds(), OursFPS: b.Ours.FPS, OursPeakMiB: b.Ours.PeakRSS >> 20,
 		PlainS: b.Plain.Seconds(), PlainCPUS: b.PlainCPU.Seconds(), PlainPeakMiB: b.PlainPeakRSS >> 20,
-		Ratio: b.Ratio, CPURatio: b.CPURatio}
+		Ratio: b.Ratio, CPURatio: b.CPURatio,
+		OwnS: b.Own.Seconds(), OwnCPUS: b.OwnCPU.Seconds(), OwnPeakMiB: b.OwnPeakRSS >> 20,
+		OwnRatio: b.OwnRatio, OwnCPURatio: b.OwnCPURatio}
 	if jsonOut {
 		return json.NewEncoder(stdout).Encode(rep)
 	}
-	fmt.Fprintf(stdout, "%s, %d frames, libx264 -preset %s -crf %d, audio copied\n", in, rep.Frames, preset, crf)
+	fmt.Fprintf(stdout, "%s, %d frames, %s scene, libx264 -preset %s -crf %d, audio copied\n", in, rep.Frames, sceneName, preset, crf)
 	fmt.Fprintf(stdout, "backend %s, decoding %s\n", rep.Backend, rep.HWAccel)
-	fmt.Fprintf(stdout, "trackink (seed overlay)  %7.2f s wall  %7.2f s CPU  %5.1f fps  peak RSS %d MiB\n", rep.OursS, rep.OursCPUS, rep.OursFPS, rep.OursPeakMiB)
-	fmt.Fprintf(stdout, "plain ffmpeg transcode   %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.PlainS, rep.PlainCPUS, rep.PlainPeakMiB)
-	fmt.Fprintf(stdout, "ratio (ours / ffmpeg)    %7.3f wall    %7.3f CPU\n", rep.Ratio, rep.CPURatio)
+	fmt.Fprintf(stdout, "trackink (overlay)             %7.2f s wall  %7.2f s CPU  %5.1f fps  peak RSS %d MiB\n", rep.OursS, rep.OursCPUS, rep.OursFPS, rep.OursPeakMiB)
+	fmt.Fprintf(stdout, "ffmpeg, the same input         %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.PlainS, rep.PlainCPUS, rep.PlainPeakMiB)
+	fmt.Fprintf(stdout, "ffmpeg, trackink's output      %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.OwnS, rep.OwnCPUS, rep.OwnPeakMiB)
+	fmt.Fprintf(stdout, "ratio to ffmpeg, same input    %7.3f wall    %7.3f CPU\n", rep.Ratio, rep.CPURatio)
+	fmt.Fprintf(stdout, "ratio to ffmpeg, our output    %7.3f wall    %7.3f CPU\n", rep.OwnRatio, rep.OwnCPURatio)
 	return nil
+}
+
+// mot17Frames returns frames 1 to n of a street scene like a MOT17 sequence on a w × h frame,
+// from a fixed seed: about 20 pedestrians at a time walking across at different depths
+// (nearer ones lower, taller and faster; boxes 0.41 as wide as tall, 0.11 to 0.35 of the
+// frame height), each replaced by a newcomer with a new id when it walks out; detections of
+// class pedestrian with scores. Each box's tracked point is the middle of its bottom edge,
+// where MOTChallenge readers put it.
+func mot17Frames(w, h, n int) []scene.Frame {
+	const walkers = 20
+	rng := rand.New(rand.NewPCG(17, 2026))
+	fw, fh := float64(w), float64(h)
+	type walker struct {
+		id              int
+		x, foot, bh, vx float64
+		score           float32
+	}
+	next := 1
+	spawn := func(anywhere bool) walker {
+		depth := rng.Float64()
+		wk := walker{id: next, bh: (0.11 + 0.24*depth) * fh, foot: (0.45 + 0.53*depth) * fh,
+			vx: (0.6 + 0.8*rng.Float64()) * (0.4 + depth) * fh / 540, score: float32(0.5 + 0.5*rng.Float64())}
+		next++
+		bw := 0.41 * wk.bh
+		switch {
+		case anywhere:
+			wk.x = rng.Float64() * (fw - bw)
+			if rng.IntN(2) == 0 {
+				wk.vx = -wk.vx
+			}
+		case rng.IntN(2) == 0: // from the left edge, walking right
+			wk.x = -bw
+		default: // from the right edge, walking left
+			wk.x, wk.vx = fw, -wk.vx
+		}
+		return wk
+	}
+	ws := make([]walker, walkers)
+	for i := range ws {
+		ws[i] = spawn(true)
+	}
+	frames := make([]scene.Frame, n)
+	for f := range frames {
+		fr := &frames[f]
+		fr.Index = f + 1
+		for i := range ws {
+			wk := &ws[i]
+			bw := 0.41 * wk.bh
+			if wk.x+bw < 0 || wk.x > fw {
+				*wk = spawn(false)
+				bw = 0.41 * wk.bh
+			}
+			// A walker sways a little as it steps.
+			foot := wk.foot + 0.01*wk.bh*float64(f%8-4)/4
+			fr.Boxes = append(fr.Boxes, scene.Box{ID: wk.id, X: float32(wk.x), Y: float32(foot - wk.bh), W: float32(bw), H: float32(wk.bh),
+				Class: "pedestrian", Score: wk.score, HasScore: true})
+			fr.Points = append(fr.Points, scene.Point{ID: wk.id, X: float32(wk.x + bw/2), Y: float32(foot)})
+			wk.x += wk.vx
+		}
+	}
+	return frames
 }

@@ -7,9 +7,15 @@ import (
 	"testing"
 )
 
-// randomTile fills a tile with random premultiplied pixels, some transparent.
-func randomTile(rng *rand.Rand, x0, y0, w, h int) *Tile {
-	t := &Tile{}
+// rgbaLayer is a tile's pixels as premultiplied R'G'B'A (components 0..1), row-major with a
+// stride of TileSize: what the tile holds before it is carried into a Space.
+type rgbaLayer [TileSize * TileSize][4]float32
+
+// randomTile returns a tile of random premultiplied pixels in space sp, some transparent and
+// some opaque, zero outside each row's span (as drawing leaves it), and the same pixels in
+// R'G'B'A.
+func randomTile(rng *rand.Rand, sp Space, x0, y0, w, h int) (*Tile, *rgbaLayer) {
+	t, rgba := &Tile{}, &rgbaLayer{}
 	t.Reset(x0, y0, w, h)
 	for y := 0; y < h; y++ {
 		lo, hi := rng.IntN(w), w
@@ -21,12 +27,13 @@ func randomTile(rng *rand.Rand, x0, y0, w, h int) *Tile {
 			if rng.IntN(4) == 0 {
 				a = 1
 			}
-			p := t.Pix[(y*TileSize+x)*4:]
-			p[0], p[1], p[2], p[3] = a*float32(rng.Float64()), a*float32(rng.Float64()), a*float32(rng.Float64()), a
+			p := [4]float32{a * float32(rng.Float64()), a * float32(rng.Float64()), a * float32(rng.Float64()), a}
+			rgba[y*TileSize+x] = p
+			t.SetPixel(x, y, sp.Color(p[0], p[1], p[2], p[3]))
 		}
 		t.Touch(y, lo, hi)
 	}
-	return t
+	return t, rgba
 }
 
 func randomBytes(rng *rand.Rand, n int) []byte {
@@ -88,15 +95,13 @@ func TestYCbCrOverEqualsRGBOver(t *testing.T) {
 				}
 			}
 			orig := &YUV420P{Y: bytes.Clone(f.Y), U: bytes.Clone(f.U), V: bytes.Clone(f.V)}
-			tiles := []*Tile{randomTile(rng, 0, 0, 64, 64), randomTile(rng, 64, 0, w-64, 64),
-				randomTile(rng, 0, 64, 64, h-64), randomTile(rng, 64, 64, w-64, h-64)}
-			for _, tl := range tiles {
+			var layers []*rgbaLayer
+			for _, tr := range [][4]int{{0, 0, 64, 64}, {64, 0, w - 64, 64}, {0, 64, 64, h - 64}, {64, 64, w - 64, h - 64}} {
+				tl, rgba := randomTile(rng, f.Space(), tr[0], tr[1], tr[2], tr[3])
 				f.Over(tl)
+				layers = append(layers, rgba)
 			}
-			layer := func(x, y int) []float32 {
-				tl := tiles[(y/64)*2+x/64]
-				return tl.Pix[((y%64)*TileSize+x%64)*4:]
-			}
+			layer := func(x, y int) [4]float32 { return layers[(y/64)*2+x/64][(y%64)*TileSize+x%64] }
 			for y := 0; y < h; y++ {
 				for x := 0; x < w; x++ {
 					p := layer(x, y)
@@ -148,9 +153,10 @@ func TestNV12MatchesYUV420P(t *testing.T) {
 	}
 	p := &YUV420P{Y: bytes.Clone(y), U: u, V: v, StrideY: w, StrideU: 32, StrideV: 32, W: w, H: h, Matrix: BT601}
 	n := &NV12{Y: bytes.Clone(y), UV: uv, StrideY: w, StrideUV: 64, W: w, H: h, Matrix: BT601}
-	tile := randomTile(rng, 0, 0, w, h)
+	tile, _ := randomTile(rng, p.Space(), 0, 0, w, h)
+	copied := *tile
 	p.Over(tile)
-	n.Over(tile)
+	n.Over(&copied)
 	if !bytes.Equal(p.Y, n.Y) {
 		t.Fatal("luma differs")
 	}
@@ -165,12 +171,12 @@ func TestRGBAOverTransparentGivesTheLayer(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const w, h = 40, 30
 	f := &RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h}
-	tile := randomTile(rng, 0, 0, w, h)
+	tile, rgba := randomTile(rng, f.Space(), 0, 0, w, h)
 	f.Over(tile)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			for c := 0; c < 4; c++ {
-				want := math.Round(float64(tile.Pix[(y*TileSize+x)*4+c]) * 255)
+				want := math.Round(float64(rgba[y*TileSize+x][c]) * 255)
 				if got := float64(f.Pix[y*f.Stride+4*x+c]); got != want {
 					t.Fatalf("(%d,%d) channel %d: %v, want %v", x, y, c, got, want)
 				}
@@ -187,9 +193,10 @@ func TestOpaqueWhiteGivesReferenceWhite(t *testing.T) {
 		f := &YUV420P{Y: make([]byte, 4), U: make([]byte, 1), V: make([]byte, 1), StrideY: 2, StrideU: 1, StrideV: 1, W: 2, H: 2, Range: tc.rg}
 		tile := &Tile{}
 		tile.Reset(0, 0, 2, 2)
+		sp := f.Space()
 		for i := 0; i < 2; i++ {
 			for j := 0; j < 2; j++ {
-				copy(tile.Pix[(i*TileSize+j)*4:], []float32{1, 1, 1, 1})
+				tile.SetPixel(j, i, sp.Color(1, 1, 1, 1))
 			}
 			tile.Touch(i, 0, 2)
 		}
@@ -202,16 +209,18 @@ func TestOpaqueWhiteGivesReferenceWhite(t *testing.T) {
 
 func TestTileClearLeavesItZero(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	tile := randomTile(rng, 0, 0, 64, 64)
+	tile, _ := randomTile(rng, YCbCrSpace(BT709, Limited), 0, 0, 64, 64)
 	tile.Clear()
 	for y, s := range tile.Span {
 		if s != (Span{}) {
 			t.Fatalf("row %d keeps span %+v after Clear", y, s)
 		}
 	}
-	for i, v := range tile.Pix {
-		if v != 0 {
-			t.Fatalf("Pix[%d] = %g after Clear", i, v)
+	for c := range tile.Planes {
+		for i, v := range tile.Planes[c] {
+			if v != 0 {
+				t.Fatalf("plane %d [%d] = %g after Clear", c, i, v)
+			}
 		}
 	}
 }
@@ -236,9 +245,10 @@ func TestCheck(t *testing.T) {
 func BenchmarkOverYUV420PTile(b *testing.B) {
 	const w, h = 128, 128
 	f := &YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4), StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
-	tile := randomTile(rand.New(rand.NewPCG(1, 1)), 64, 64, 64, 64)
+	tile, _ := randomTile(rand.New(rand.NewPCG(1, 1)), f.Space(), 64, 64, 64, 64)
 	for b.Loop() {
-		f.Over(tile)
+		tl := *tile
+		f.Over(&tl)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(64*64), "ns/px")
 }
@@ -250,14 +260,39 @@ func BenchmarkOverYUV420PFilledTile(b *testing.B) {
 	f := &YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4), StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
 	tile := &Tile{}
 	tile.Reset(64, 64, 64, 64)
+	sp := f.Space()
 	for y := 0; y < 64; y++ {
 		for x := 0; x < 64; x++ {
-			copy(tile.Pix[(y*TileSize+x)*4:], []float32{0.1, 0.05, 0.02, 0.2})
+			tile.SetPixel(x, y, sp.Color(0.1, 0.05, 0.02, 0.2))
 		}
 		tile.Touch(y, 0, 64)
 	}
 	for b.Loop() {
-		f.Over(tile)
+		tl := *tile
+		f.Over(&tl)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(64*64), "ns/px")
+}
+
+// TestOverLeavesTheTileClear: compositing clears the tile as it reads it, on every format,
+// with and without the assembly, for whole and edge tiles.
+func TestOverLeavesTheTileClear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const w, h = 101, 75
+	cw, ch := (w+1)/2, (h+1)/2
+	for _, simd := range []bool{false, true} {
+		for _, f := range []HostSurface{
+			&RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h},
+			&YUV420P{Y: make([]byte, w*h), U: make([]byte, cw*ch), V: make([]byte, cw*ch), StrideY: w, StrideU: cw, StrideV: cw, W: w, H: h},
+			&NV12{Y: make([]byte, w*h), UV: make([]byte, 2*cw*ch), StrideY: w, StrideUV: 2 * cw, W: w, H: h},
+		} {
+			for _, tr := range [][4]int{{0, 0, 64, 64}, {64, 64, w - 64, h - 64}} {
+				tile, _ := randomTile(rng, f.Space(), tr[0], tr[1], tr[2], tr[3])
+				withAVX2(simd && haveAVX2, func() { f.Over(tile) })
+				if *tile != (Tile{X0: tile.X0, Y0: tile.Y0, W: tile.W, H: tile.H}) {
+					t.Fatalf("%T (AVX2 %v), tile %v: not clear after Over", f, simd, tr)
+				}
+			}
+		}
+	}
 }

@@ -1,20 +1,27 @@
 // Package composite holds trackink's overlay layer and blends it onto video frames.
 //
-// The layer is premultiplied RGBA in FP32, stored tile by tile (TileSize × TileSize pixels):
-// a tile lives only while it is drawn and composited, so it stays in cache and the frame is
-// the only full-size buffer a render touches. Compositing is Porter-Duff "over":
+// The layer is stored tile by tile (TileSize × TileSize pixels, FP32 planes): a tile lives
+// only while it is drawn and composited, so it stays in cache and the frame is the only
+// full-size buffer a render touches. Compositing is Porter-Duff "over" on premultiplied
+// colours:
 //
 //	out = layer + (1 − α)·frame
 //
-// done in the frame's own pixel format. For Y'CbCr frames the layer's premultiplied R'G'B' is
-// carried into Y'CbCr with the stream's matrix (BT.709 or BT.601) and range (limited or full):
-// since Y'CbCr is an affine function of R'G'B', over in R'G'B' equals
+// done in the frame's own pixel format, never converting the frame to RGB. The layer is drawn
+// in the frame's own colour Space: "over" is linear in the premultiplied colour, and Y'CbCr is
+// an affine function of R'G'B', so with the offsets scaled by α,
 //
-//	Y'_out = (1 − α)·Y'_frame + α·Y'_0 + M_Y·rgb_premul
+//	Y' = α·Y'_0 + M_Y·rgb_premul,  Cb = α·128 + M_Cb·rgb_premul,  Cr = α·128 + M_Cr·rgb_premul
 //
-// (Y'_0 the offset of the component: 16 or 0 for luma, 128 for chroma), so the frame is never
-// converted to RGB. For 4:2:0 chroma the layer's premultiplied values are averaged over each
-// 2×2 block first, which is the same as averaging the composited RGB.
+// (Y'_0 = 16 limited, 0 full; M the stream's matrix, BT.709 or BT.601, and range) are linear
+// functions of the premultiplied colour too, and a layer accumulated in them holds exactly the
+// Y'CbCr that the R'G'B' layer would convert to. A primitive's colour is converted once, not
+// each pixel, and compositing is one multiply-add per sample:
+//
+//	sample_out = c + (1 − α)·sample
+//
+// For 4:2:0 chroma the layer's premultiplied values are averaged over each 2×2 block first,
+// which is the same as averaging the composited colours.
 package composite
 
 import (
@@ -64,8 +71,18 @@ type Surface interface {
 // HostSurface is a Surface in host memory, which a layer tile is composited onto on the CPU.
 type HostSurface interface {
 	Surface
-	// Over composites the tile onto the frame; the tile lies wholly inside the frame.
+	// Space is the colour space the layer must be drawn in for Over.
+	Space() Space
+	// Over composites the tile onto the frame and leaves the tile clear (as Tile.Clear
+	// does), ready for the next; the tile lies wholly inside the frame.
 	Over(t *Tile)
+}
+
+// Prefetcher is a HostSurface that can start loading the samples under a rectangle, so that
+// they are in cache by the time a tile there is composited (render asks before it draws the
+// tile). It is a hint: no sample changes.
+type Prefetcher interface {
+	Prefetch(x0, y0, w, h int)
 }
 
 // DeviceNV12 is an NV12 frame in GPU memory, as NVDEC decodes 8-bit 4:2:0 video: the
@@ -81,6 +98,9 @@ type DeviceNV12 struct {
 
 // Size implements Surface.
 func (f *DeviceNV12) Size() (int, int) { return f.W, f.H }
+
+// Space is the colour space the layer is drawn in for this frame.
+func (f *DeviceNV12) Space() Space { return YCbCrSpace(f.Matrix, f.Range) }
 
 // Check reports whether the frame's addresses and pitches can hold its size.
 func (f *DeviceNV12) Check() error {
@@ -131,6 +151,15 @@ func (f *YUV420P) Size() (int, int) { return f.W, f.H }
 
 // Size implements Surface.
 func (f *NV12) Size() (int, int) { return f.W, f.H }
+
+// Space implements HostSurface: R'G'B' in code values.
+func (f *RGBA) Space() Space { return RGBASpace() }
+
+// Space implements HostSurface: the frame's Y'CbCr.
+func (f *YUV420P) Space() Space { return YCbCrSpace(f.Matrix, f.Range) }
+
+// Space implements HostSurface: the frame's Y'CbCr.
+func (f *NV12) Space() Space { return YCbCrSpace(f.Matrix, f.Range) }
 
 // Check reports whether the planes are large enough for the stated size and strides.
 func (f *YUV420P) Check() error {

@@ -8,15 +8,16 @@ import "golang.org/x/sys/cpu"
 // the Go twins on the same machine and compare.
 var haveAVX2 = cpu.X86.HasAVX2
 
-// lumaAVX2 is lumaRow for groups of 8 pixels: it blends the 8·groups pixels at src onto the
-// luma samples at dst, except the lanes outside [lo, hi), whose samples it leaves as they are.
+// tileAVX2 is overYCbCr's Go twins (overChromaGo, then overLumaGo) for a tile whose width w is
+// a multiple of 16: the planes from planes, the spans from spans, h rows; the luma samples
+// from y, yStride bytes a row, the chroma samples u[i·step] and v[i·step] from u and v (step
+// 1 or 2; with step 2, v must be u+1, as in NV12).
 //
 //go:noescape
-func lumaAVX2(dst *byte, src *float32, groups, lo, hi int, k *lumaCoeffs)
+func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, planes *float32, spans *Span, h, w int)
 
-// chromaAVX2 is chromaRow for groups of 8 blocks: it blends the 8·groups 2×2 blocks of rows
-// r0 and r1 onto the chroma samples u[i·step] and v[i·step] (step 1 or 2; with step 2, v must
-// be u+1, as in NV12), except the blocks outside [lo, hi), whose samples it leaves as they are.
+// prefetchRows prefetches (PREFETCHT0) the cache line at p and at every stride bytes on, rows
+// lines in all.
 //
 //go:noescape
-func chromaAVX2(u, v *byte, step int, r0, r1 *float32, groups, lo, hi int, k *chromaCoeffs)
+func prefetchRows(p *byte, stride, rows int)

@@ -4,17 +4,28 @@ package composite
 // a 4:2:0 frame never straddle two tiles.
 const TileSize = 64
 
-// Tile is one TileSize × TileSize piece of the overlay layer: premultiplied RGBA in FP32,
-// row-major with a row stride of TileSize*4 floats. A tile at the right or bottom edge of a
-// frame is smaller (W, H < TileSize) but keeps the same stride.
+// Channels is the number of planes of a tile: the three colour channels of the layer's Space
+// and alpha, Planes[Alpha].
+const (
+	Channels = 4
+	Alpha    = 3
+)
+
+// Tile is one TileSize × TileSize piece of the overlay layer in FP32: four planes, each
+// row-major with a row stride of TileSize, holding the three colour channels of the frame's
+// Space and alpha, all premultiplied (alpha 0..1, the colour channels in the frame's 8-bit
+// code values scaled by alpha). Planar storage puts 8 neighbouring pixels of one channel in
+// one AVX2 register, so the drawing stages and the composite need no shuffles. A tile at the
+// right or bottom edge of a frame is smaller (W, H < TileSize) but keeps the same stride.
 //
 // Span records, for each row, the half-open pixel range [X0, X1) that drawing touched, so
-// that compositing and clearing visit only those pixels; outside its span a row is zero.
+// that compositing and clearing visit only those pixels; outside its span a row is zero in
+// every plane.
 type Tile struct {
 	X0, Y0 int // the tile's top-left pixel in the frame
 	W, H   int
 	Span   [TileSize]Span
-	Pix    [TileSize * TileSize * 4]float32
+	Planes [Channels][TileSize * TileSize]float32
 }
 
 // Span is a half-open range of columns within a tile row; X0 >= X1 means empty.
@@ -41,14 +52,32 @@ func (t *Tile) Touch(y, x0, x1 int) {
 	}
 }
 
-// Clear zeroes the touched pixels and the spans, ready for the next Reset.
+// Clear zeroes the touched pixels and the spans, ready for the next Reset. (Compositing
+// clears the tile as it reads it; Clear is for a tile that is not composited.)
 func (t *Tile) Clear() {
 	for y := 0; y < TileSize; y++ {
 		s := t.Span[y]
 		if s.X0 < s.X1 {
-			row := t.Pix[y*TileSize*4:]
-			clear(row[4*s.X0 : 4*s.X1])
+			lo, hi := y*TileSize+int(s.X0), y*TileSize+int(s.X1)
+			for c := range t.Planes {
+				clear(t.Planes[c][lo:hi])
+			}
 		}
-		t.Span[y] = Span{}
+	}
+	t.Span = [TileSize]Span{}
+}
+
+// Pixel returns pixel (x, y)'s channels (tile coordinates), for tests and tools.
+func (t *Tile) Pixel(x, y int) [Channels]float32 {
+	i := y*TileSize + x
+	return [Channels]float32{t.Planes[0][i], t.Planes[1][i], t.Planes[2][i], t.Planes[3][i]}
+}
+
+// SetPixel sets pixel (x, y)'s channels (tile coordinates), for tests and tools; it does not
+// touch the row's span.
+func (t *Tile) SetPixel(x, y int, c [Channels]float32) {
+	i := y*TileSize + x
+	for k := range c {
+		t.Planes[k][i] = c[k]
 	}
 }

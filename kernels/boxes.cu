@@ -1,7 +1,8 @@
 // boxes.cu: rounded boxes, fill and stroke in one pass; the twin of render.drawBox.
 #include "tile.cuh"
 
-// shadeBox blends box b onto pixel (x, y) of the tile at (ox, oy), exactly as drawBox does
+// shadeBox blends box b, its colours already in the layer's space, onto pixel (x, y) of the
+// tile at (ox, oy), exactly as drawBox does
 // for that pixel: outside the box's margin nothing; deeper inside than the stroke's reach
 // the fill colour at coverage 1 (drawBox's fast path, same result); elsewhere fill and
 // stroke coverage from the signed distance, the stroke over the fill as one colour.
@@ -54,6 +55,8 @@ TK_KERNEL void tk_boxes(const TkParams* p) {
   const int32_t* idx = items(p, TK_BOXES);
   for (int e = s.lo; e < s.hi; e++) {
     TkBox b = boxes[idx[e]];
+    layerColor(p, b.fill, b.fill);
+    layerColor(p, b.strokeColor, b.strokeColor);
     for (int j = 0; j < TK_ROWS; j++) {
       int y = rowOf(j);
       if (y >= s.t.h) break;

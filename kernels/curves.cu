@@ -37,7 +37,7 @@ TK_KERNEL void tk_curves(const TkParams* p) {
   float d2[TK_ROWS], op[TK_ROWS];
   for (int j = 0; j < TK_ROWS; j++) d2[j] = INFINITY, op[j] = 0;
   int cur = -1;
-  TkCurve sc = {};  // the stroke's first curve
+  TkCurve sc = {};  // the stroke's first curve, its colour in the layer's space
   for (int e = s.lo; e < s.hi; e++) {
     int g = idx[e];
     int ci = curveOfChord(p, g);
@@ -46,6 +46,7 @@ TK_KERNEL void tk_curves(const TkParams* p) {
       if (cur >= 0) flushStroke(s, sc, d2, op);
       cur = si;
       sc = cs[si];
+      layerColor(p, sc.color, sc.color);
     }
     const TkCurve& c = cs[ci];
     int n = start[ci + 1] - start[ci], k = g - start[ci];

@@ -21,10 +21,10 @@ TK_KERNEL void tk_labels(const TkParams* p) {
     bg.h = (float)l.h;
     bg.radius = (float)(l.w < l.h ? l.w : l.h) / 4;
     bg.stroke = 0;
-    for (int c = 0; c < 4; c++) {
-      bg.fill[c] = l.background[c];
-      bg.strokeColor[c] = 0;
-    }
+    layerColor(p, l.background, bg.fill);
+    for (int c = 0; c < 4; c++) bg.strokeColor[c] = 0;
+    float text[4];
+    layerColor(p, l.color, text);
     for (int j = 0; j < TK_ROWS; j++) {
       int y = rowOf(j);
       if (y >= s.t.h) break;
@@ -35,7 +35,7 @@ TK_KERNEL void tk_labels(const TkParams* p) {
         if (fx < g.x || fx >= g.x + g.w || fy < g.y || fy >= g.y + g.h) continue;
         int m = atlas[g.mask + (fy - g.y) * g.w + (fx - g.x)];
         if (m != 0) {
-          over(s.px[j], l.color, (float)m * (1.0f / 255));
+          over(s.px[j], text, (float)m * (1.0f / 255));
           s.dirty = true;
         }
       }

@@ -88,7 +88,7 @@ struct TkParams {
   uint64_t binStart[TK_KINDS];   // int32_t[tiles+1] each: counts, then offsets
   uint64_t binCursor[TK_KINDS];  // int32_t[tiles] each: fill cursors
   uint64_t binItems[TK_KINDS];   // int32_t[capEntries[k]] each
-  uint64_t layer;                // __half[4 * tilesX*64 * tilesY*64]: premultiplied RGBA, tiled rows
+  uint64_t layer;                // __half[4 * tilesX*64 * tilesY*64]: premultiplied, in the space below
   uint64_t status;               // int32_t[1 + TK_KINDS]: status bits, then each kind's list total
   TkScan scans[1 + TK_KINDS];    // 0: chordStart; 1..4: binStart[k]
 
@@ -96,9 +96,9 @@ struct TkParams {
   // plane2 unused; for RGBA only plane0 is used.
   uint64_t plane0, plane1, plane2;
   int32_t stride0, stride1, stride2, pad_;
-  // Y'CbCr coefficients, premultiplied by 65536 as composite's overLuma/overChroma use them.
-  float yOff, yR, yG, yB, cbR, cbG, cbB, crR, crG, crB;
-  int32_t pad2_[2];
+  // The layer's colour space (composite.Space.M): channel i of a premultiplied colour
+  // (r, g, b, a) is space[i][0]·r + space[i][1]·g + space[i][2]·b + space[i][3]·a.
+  float space[3][4];
 
   // The link update (links.h's TkLinks) when the device builds the links itself; 0 when the
   // host built them into the lines and curves.

@@ -10,6 +10,7 @@ TK_KERNEL void tk_lines(const TkParams* p) {
   float pxc = (float)(s.t.ox + s.t.x) + 0.5f;
   for (int e = s.lo; e < s.hi; e++) {
     TkLine l = lines[idx[e]];
+    layerColor(p, l.color, l.color);
     float r = reach(l.width), thin = thinScale(l.width);
     Seg seg = newSeg(l.x0, l.y0, l.x1, l.y1);
     for (int j = 0; j < TK_ROWS; j++) {

@@ -36,7 +36,21 @@ __device__ __forceinline__ bool segmentInReach(float x0, float y0, float x1, flo
   return inRange(x, a - r - oxf, b + r - oxf);
 }
 
-// Layer access: FP16 premultiplied RGBA, four halves per pixel, rows of tilesX·64 pixels.
+// layerColor is composite.Space.Color (render's toLayer): the premultiplied R'G'B'A colour c
+// carried into the layer's space, each channel ((m0·r + m1·g) + m2·b) + m3·a, alpha as it is.
+// The kernels convert a primitive's colours once per primitive and thread, never per pixel.
+__device__ __forceinline__ void layerColor(const TkParams* p, const float c[4], float out[4]) {
+  float v[4];
+  for (int i = 0; i < 3; i++) {
+    const float* m = p->space[i];
+    v[i] = m[0] * c[0] + m[1] * c[1] + m[2] * c[2] + m[3] * c[3];
+  }
+  v[3] = c[3];
+  for (int i = 0; i < 4; i++) out[i] = v[i];
+}
+
+// Layer access: FP16 premultiplied colours in the layer's space (the frame's three
+// components in code values, then alpha), four halves per pixel, rows of tilesX·64 pixels.
 struct alignas(8) Half4 {
   __half v[4];
 };

@@ -66,7 +66,7 @@ func NewFont(size int) (*Font, error) {
 		}
 		g := &f.glyphs[c-firstGlyph]
 		g.adv, g.dx, g.dy, g.w, g.h = adv, dr.Min.X, dr.Min.Y, dr.Dx(), dr.Dy()
-		g.mask = make([]byte, g.w*g.h)
+		g.mask = make([]byte, g.w*g.h, g.w*g.h+MaskSlack)
 		for y := 0; y < g.h; y++ {
 			for x := 0; x < g.w; x++ {
 				_, _, _, a := mask.At(mp.X+x, mp.Y+y).RGBA()
@@ -123,8 +123,12 @@ func (f *Font) Layout(dst []PlacedGlyph, l *Label) []PlacedGlyph {
 	return dst
 }
 
+// MaskSlack is how many bytes of capacity every glyph mask has past its end (zeros), so that
+// a vectorised reader may load 8 bytes at any position of a mask (render's glyph blits do).
+const MaskSlack = 8
+
 // Glyph returns the w×h coverage mask (row-major, shared: do not modify) of the glyph that
-// draws byte c (bytes outside the atlas draw '?').
+// draws byte c (bytes outside the atlas draw '?'); its capacity runs MaskSlack bytes on.
 func (f *Font) Glyph(c byte) (mask []byte, w, h int) {
 	g := f.glyph(c)
 	return g.mask, g.w, g.h

@@ -1,8 +1,7 @@
 package render
 
 import (
-	"math"
-
+	"trackink/composite"
 	"trackink/curves"
 	"trackink/overlay"
 	"trackink/sdf"
@@ -23,9 +22,18 @@ type bins struct {
 	labelBins      binList
 	// chords are the flattened curves: each curve's polyline within curves.Tolerance.
 	chords []chord
+	// chordTile is, for each chord, the one tile the count pass listed it in, or −1 when it
+	// reaches several: the fill pass lists a one-tile chord there without binning it again.
+	chordTile []int32
 	// glyphs are the placed glyphs of all labels; label i owns glyphs[glyphStart[i]:glyphStart[i+1]].
 	glyphs     []overlay.PlacedGlyph
 	glyphStart []int32
+	// The primitives' colours carried into the layer's Space, by primitive index (curves: by
+	// curve, of which a stroke takes its first curve's).
+	boxPaints   []boxPaint
+	lineColors  []layerColor
+	curveColors []layerColor
+	labelPaints []labelPaint
 }
 
 // binList is one kind's per-tile lists: tile t's entries are items[start[t]:start[t+1]].
@@ -104,13 +112,29 @@ func twoPasses(l *binList, pass func()) {
 
 // binCurves flattens the curves and bins their chords: the largest share of binning, which
 // Draw runs on a goroutine of its own beside binOthers (the kinds' lists are independent).
-func (b *bins) binCurves(p *overlay.Primitives, w, h int) {
+func (b *bins) binCurves(p *overlay.Primitives, sp *composite.Space, w, h int) {
+	b.curveColors = b.curveColors[:0]
+	for i := range p.Curves {
+		b.curveColors = append(b.curveColors, toLayer(sp, p.Curves[i].Color))
+	}
 	b.flatten(p.Curves, w, h)
 	twoPasses(&b.chordBins, func() { b.binChords(p.Curves) })
 }
 
 // binOthers bins the boxes, lines and labels.
-func (b *bins) binOthers(p *overlay.Primitives) {
+func (b *bins) binOthers(p *overlay.Primitives, sp *composite.Space) {
+	b.boxPaints, b.lineColors, b.labelPaints = b.boxPaints[:0], b.lineColors[:0], b.labelPaints[:0]
+	for i := range p.Boxes {
+		bx := &p.Boxes[i]
+		b.boxPaints = append(b.boxPaints, boxPaint{fill: toLayer(sp, bx.Fill), stroke: toLayer(sp, bx.StrokeColor)})
+	}
+	for i := range p.Lines {
+		b.lineColors = append(b.lineColors, toLayer(sp, p.Lines[i].Color))
+	}
+	for i := range p.Labels {
+		l := &p.Labels[i]
+		b.labelPaints = append(b.labelPaints, labelPaint{background: boxPaint{fill: toLayer(sp, l.Background)}, text: toLayer(sp, l.Color)})
+	}
 	b.placeGlyphs(p.Labels, p.Font)
 	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes) })
 	twoPasses(&b.lineBins, func() { b.binLines(p.Lines) })
@@ -130,9 +154,17 @@ func (b *bins) empty(t int) bool {
 // tileRange returns the tiles [tx0, tx1) × [ty0, ty1) that the pixel-space rectangle
 // [x0, x1] × [y0, y1] overlaps, clipped to the frame; empty when it lies outside.
 func (b *bins) tileRange(x0, y0, x1, y1 float32) (tx0, ty0, tx1, ty1 int) {
+	// ⌊v / ts⌋ clamped to [0, n], for v not NaN: v / ts is exact in float32 (ts is a power
+	// of two), and for 0 ≤ v < n·ts truncating it rounds it down. (math.Floor, Min and Max
+	// are calls, and this runs for every chord of every curve, twice.)
 	clampT := func(v float32, n int) int {
-		t := math.Floor(float64(v) / ts)
-		return int(math.Max(0, math.Min(float64(n), t)))
+		switch {
+		case !(v >= 0):
+			return 0
+		case v >= float32(n*ts):
+			return n
+		}
+		return int(v * (1.0 / ts))
 	}
 	// NaN coordinates (possible through the Go API; the readers reject them) reach nothing.
 	if !(x1 >= 0 && y1 >= 0) || x0 != x0 || y0 != y0 {
@@ -167,8 +199,26 @@ func boxMargin(bx *overlay.Box) float32 {
 // row of tiles, the part of the segment inside the row's band (widened by r) bounds the tiles
 // the stroke can touch, so a long diagonal line is listed in a diagonal band of tiles, not its
 // whole bounding box.
-func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) {
-	_, ty0, _, ty1 := b.tileRange(min(x0, x1)-r, min(y0, y1)-r, max(x0, x1)+r, max(y0, y1)+r)
+//
+// Most chords of a curve lie in one tile with their reach: then the band is the whole segment
+// and that tile is the answer, without clipping (when the reach stays inside the tiles, so
+// that no bound was clamped).
+//
+// It returns that one tile when it took the shortcut, else −1.
+func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) int32 {
+	bx0, by0, bx1, by1 := min(x0, x1)-r, min(y0, y1)-r, max(x0, x1)+r, max(y0, y1)+r
+	tx0, ty0, tx1, ty1 := b.tileRange(bx0, by0, bx1, by1)
+	if tx1-tx0 == 1 && ty1-ty0 == 1 && bx0 >= 0 && by0 >= 0 && bx1 < float32(b.tilesX*ts) && by1 < float32(b.tilesY*ts) {
+		t := ty0*b.tilesX + tx0
+		l.add(t, idx)
+		return int32(t)
+	}
+	b.binSegmentBands(l, idx, x0, y0, x1, y1, r, ty0, ty1)
+	return -1
+}
+
+// binSegmentBands is binSegment for the tile rows [ty0, ty1), one band at a time.
+func (b *bins) binSegmentBands(l *binList, idx int32, x0, y0, x1, y1, r float32, ty0, ty1 int) {
 	for ty := ty0; ty < ty1; ty++ {
 		lo, hi, ok := sdf.BandX(x0, y0, x1, y1, float32(ty*ts)-r, float32((ty+1)*ts)+r)
 		if !ok {
@@ -212,9 +262,20 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int) {
 }
 
 func (b *bins) binChords(cs []overlay.Curve) {
+	l := &b.chordBins
+	if !l.filling {
+		b.chordTile = b.chordTile[:0]
+	}
 	for i := range b.chords {
+		if l.filling && b.chordTile[i] >= 0 {
+			l.add(int(b.chordTile[i]), int32(i))
+			continue
+		}
 		ch := &b.chords[i]
-		b.binSegment(&b.chordBins, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width))
+		t := b.binSegment(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width))
+		if !l.filling {
+			b.chordTile = append(b.chordTile, t)
+		}
 	}
 }
 

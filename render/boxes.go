@@ -10,15 +10,21 @@ import (
 // distance field (twin: kernels/boxes.cu).
 
 // drawBoxes draws each box's fill and stroke in one pass. Pixels farther inside than the
-// stroke's reach take the fill colour without a distance evaluation; only the border band is
-// shaded per pixel.
-func drawBoxes(t *composite.Tile, boxes []overlay.Box, idx []int32) {
+// stroke's reach take the fill colour without a distance evaluation, and so do the runs of
+// the top and bottom border rows between the corners, whose distance is the row's; the side
+// bands are shaded once per column, and only the corners pixel by pixel.
+func drawBoxes(t *composite.Tile, boxes []overlay.Box, paints []boxPaint, idx []int32, scratch *stageScratch) {
 	for _, i := range idx {
-		drawBox(t, &boxes[i])
+		drawBox(t, &boxes[i], &paints[i], scratch)
 	}
 }
 
-func drawBox(t *composite.Tile, b *overlay.Box) {
+// boxPaint is a box's fill and stroke colours in the layer's Space.
+type boxPaint struct {
+	fill, stroke layerColor
+}
+
+func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageScratch) {
 	m := boxMargin(b)
 	ox, oy := float32(t.X0), float32(t.Y0)
 	ylo, yhi := sdf.Centers(b.Y-m-oy, b.Y+b.H+m-oy, t.H)
@@ -30,120 +36,165 @@ func drawBox(t *composite.Tile, b *overlay.Box) {
 	cx, cy := b.X+hx, b.Y+hy
 	// A fill thinner than a pixel is drawn one pixel thick at coverage × thickness, as
 	// strokes are (sdf.Stroke): the distance ramp alone would cover too much.
-	fillColor := b.Fill
+	fillColor := paint.fill
 	if s := sdf.ThinScale(b.W) * sdf.ThinScale(b.H); s < 1 {
-		fillColor = overlay.RGBA{R: fillColor.R * s, G: fillColor.G * s, B: fillColor.B * s, A: fillColor.A * s}
+		fillColor = fillColor.scaled(s)
 		hx, hy = max(hx, 0.5), max(hy, 0.5)
 	}
-	thin := sdf.ThinScale(b.Stroke)
-	stroke := b.Stroke > 0
 	fill := b.Fill != (overlay.RGBA{})
 	// A pixel centre at signed distance d ≤ −e has fill coverage 1 and stroke coverage 0.
 	e := float32(0.5)
-	if stroke {
+	if b.Stroke > 0 {
 		e = max(b.Stroke, 1)/2 + 0.5
 	}
-	sh := boxShader{fill: fill, stroke: stroke, e: e, thin: thin, width: b.Stroke, fillColor: fillColor, strokeColor: b.StrokeColor}
+	sh := boxShader{t: t, cy: cy, hy: hy, boxProfile: boxProfile{fillColor: fillColor, strokeColor: paint.stroke,
+		cx: cx, hx: hx, r: b.Radius, e: e, half: float32(max(b.Stroke, 1) * 0.5), thin: sdf.ThinScale(b.Stroke)}}
 	// Between the corners (|y − cy| ≤ hy − r) the rounded box's distance is
 	// max(|x − cx| − hx, |y − cy| − hy), so a row there is solid fill over
 	// |x − cx| ≤ hx − e when |y − cy| ≤ hy − e. Rows among the corners use the
 	// corner-free inset max(r, e) instead. In the straight rows (|y − cy| ≤ hy − max(e, r))
 	// the side bands' distance is |x − cx| − hx whatever the row (the same bits RoundBox
-	// returns there), so their colours are shaded once per column, not once per pixel.
-	var bandColor [ts]overlay.RGBA
-	var bandCovered [ts]bool
-	bandReady := false
+	// returns there), so their colours are shaded once per column, not once per pixel, and
+	// the straight rows, every one the same, are drawn by one call (boxRows).
+	// The rows among the corners (inside the border) are alike too, but for their distances:
+	// they take their fill columns (inset max(r, e)) once, and each run of them one call
+	// (boxCornerRows).
+	fc := &fillColor
+	if !fill {
+		fc = nil
+	}
+	var straight, corner rowRun
+	clo, chi := sh.inset(max(b.Radius, e), b, xlo, xhi)
+	drawCorners := func() {
+		if corner.y0 < corner.y1 {
+			boxCornerRows(&sh, corner.y0, corner.y1, xlo, clo, chi, xhi, fc)
+			corner = rowRun{}
+		}
+	}
 	for y := ylo; y < yhi; y++ {
-		row := t.Pix[y*ts*4:]
 		py := float32(t.Y0+y) + 0.5
 		dy := sdf.Abs(py - cy)
-		ilo, ihi := 0, 0
-		straight := false
-		if dy <= hy-e {
-			inset := e
-			if dy > hy-b.Radius {
-				inset = max(b.Radius, e)
-			} else {
-				straight = true
-			}
-			ilo, ihi = sdf.Centers(b.X+inset-ox, b.X+b.W-inset-ox, t.W)
-			ilo, ihi = max(ilo, xlo), min(ihi, xhi)
+		switch {
+		case dy > hy-e:
+			drawCorners()
+			sh.edgeRow(y*ts, xlo, xhi, py, &scratch.row)
+		case dy <= hy-b.Radius:
+			drawCorners()
+			straight.add(y)
+		default:
+			corner.add(y)
 		}
-		if ilo >= ihi {
-			ilo, ihi = xhi, xhi
-		}
-		touched := false
-		if straight && !bandReady {
-			for x := xlo; x < xhi; x++ {
-				if x == ilo {
-					x = ihi - 1
-					continue
-				}
-				d := sdf.RoundBox(float32(t.X0+x)+0.5, py, cx, cy, hx, hy, b.Radius)
-				bandColor[x], bandCovered[x] = sh.color(d)
-			}
-			bandReady = true
-		}
-		for x := xlo; x < xhi; x++ {
-			if x == ilo {
-				if fill {
-					overSpan(row[4*ilo:4*ihi], fillColor)
-					touched = true
-				}
-				x = ihi - 1
-				continue
-			}
-			var col overlay.RGBA
-			var covered bool
-			if straight {
-				col, covered = bandColor[x], bandCovered[x]
-			} else {
-				col, covered = sh.color(sdf.RoundBox(float32(t.X0+x)+0.5, py, cx, cy, hx, hy, b.Radius))
-			}
-			if covered {
-				over(row[4*x:4*x+4], col, 1)
-				touched = true
-			}
-		}
-		if touched {
-			t.Touch(y, xlo, xhi)
-		}
+		t.Touch(y, xlo, xhi)
 	}
-}
-
-// boxShader turns a pixel's signed distance to a box's edge into the colour the box adds
-// there: the stroke over the fill as one colour with coverage 1.
-type boxShader struct {
-	fill, stroke           bool
-	e, thin, width         float32
-	fillColor, strokeColor overlay.RGBA
-}
-
-// color returns the colour at signed distance d, and false where the box covers nothing.
-func (s *boxShader) color(d float32) (overlay.RGBA, bool) {
-	if d >= s.e {
-		return overlay.RGBA{}, false
-	}
-	cf := float32(0)
-	if s.fill {
-		cf = sdf.Coverage(d)
-	}
-	cs := float32(0)
-	if s.stroke {
-		cs = sdf.Coverage(sdf.Stroke(sdf.Abs(d), s.width)) * s.thin
-	}
-	k := 1 - cs
-	return overlay.RGBA{R: s.strokeColor.R*cs + s.fillColor.R*cf*k, G: s.strokeColor.G*cs + s.fillColor.G*cf*k, B: s.strokeColor.B*cs + s.fillColor.B*cf*k, A: s.strokeColor.A*cs + s.fillColor.A*cf*k}, true
-}
-
-// overSpan blends the opaque-coverage colour c onto every pixel of a row segment: the
-// inner loop of box fills, kept free of per-pixel coverage and bounds checks. With AVX2 it
-// runs overSpanAVX2 (overspan_amd64.s), two pixels to a register, else its Go twin
-// overSpanGo (overspan_go.go); the two give the same bits.
-func overSpan(px []float32, c overlay.RGBA) {
-	if haveAVX2 && len(px) >= 4 {
-		overSpanAVX2(&px[0], len(px)/4, &c)
+	drawCorners()
+	if straight.y0 == straight.y1 {
 		return
 	}
-	overSpanGo(px, c)
+	ilo, ihi := sh.inset(e, b, xlo, xhi)
+	py := float32(t.Y0+straight.y0) + 0.5
+	sh.columns(&scratch.band, xlo, ilo, py)
+	sh.columns(&scratch.band, ihi, xhi, py)
+	boxRows(t, straight.y0, straight.y1, xlo, ilo, ihi, xhi, &scratch.band, fc)
+}
+
+// rowRun is a run of consecutive rows [y0, y1), empty when y0 == y1.
+type rowRun struct{ y0, y1 int }
+
+// add extends the run with row y, the one after it (or the first).
+func (r *rowRun) add(y int) {
+	if r.y0 == r.y1 {
+		r.y0 = y
+	}
+	r.y1 = y + 1
+}
+
+// boxShader shades the pixels of one box in one tile.
+type boxShader struct {
+	t      *composite.Tile
+	cy, hy float32 // the box's vertical centre and half height
+	boxProfile
+}
+
+// boxProfile is what shading a pixel of a box from its distance takes, laid out for
+// boxShadeAVX2 (simd_amd64.s reads the fields at these offsets, in this order).
+type boxProfile struct {
+	fillColor, strokeColor layerColor
+	cx, hx, r              float32 // the box's horizontal centre, half width and corner radius
+	e                      float32 // the distance from which the box covers nothing
+	half, thin             float32 // the stroke's max(w, 1)/2 (as in sdf.Stroke) and sdf.ThinScale(w)
+}
+
+// inset returns the columns of [xlo, xhi) whose centres lie at least inset inside the box's
+// sides (empty as xhi, xhi).
+func (s *boxShader) inset(inset float32, b *overlay.Box, xlo, xhi int) (lo, hi int) {
+	ox := float32(s.t.X0)
+	lo, hi = sdf.Centers(b.X+inset-ox, b.X+b.W-inset-ox, s.t.W)
+	lo, hi = max(lo, xlo), min(hi, xhi)
+	if lo >= hi {
+		return xhi, xhi
+	}
+	return lo, hi
+}
+
+// qy is sdf.RoundBox's qy for the row at py.
+func (s *boxShader) qy(py float32) float32 { return sdf.Abs(py-s.cy) - s.hy + s.r }
+
+// pixels shades pixels [x0, x1) of the tile's row at index row (centre py) one at a time:
+// roundBoxDist, then boxShade.
+func (s *boxShader) pixels(row, x0, x1 int, py float32, d *rowBuf) {
+	n := x1 - x0
+	roundBoxDist(d, n, float32(s.t.X0+x0)+0.5, py, s.cx, s.cy, s.hx, s.hy, s.r)
+	boxShade(s.t, row+x0, d[:max(n, 0)], &s.boxProfile)
+}
+
+// columns shades columns [x0, x1) of a straight row (centre py) into band.
+func (s *boxShader) columns(band *planarColors, x0, x1 int, py float32) {
+	for x := x0; x < x1; x++ {
+		px := float32(s.t.X0+x) + 0.5
+		c, _ := s.color(sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)) // zero where uncovered: over leaves the pixel as it is
+		for ch := range c {
+			band[ch][x] = c[ch]
+		}
+	}
+}
+
+// edgeRow shades a row along the top or bottom border (|py − cy| > hy − e). Where the row
+// is off the corners, RoundBox is qy − r for every pixel: for qy > 0 wherever
+// qx = |px − cx| − hx + r ≤ 0, and for qy ≤ 0 wherever qx ≤ qy (where RoundBox takes
+// max(qx, qy)). qx is |px − cx| minus a constant, so those pixels are one run, found from both
+// ends; it takes one colour, and only the corners either side are shaded pixel by pixel.
+func (s *boxShader) edgeRow(row, x0, x1 int, py float32, d *rowBuf) {
+	qy := s.qy(py)
+	limit := min(qy, 0)
+	qx := func(x int) float32 { return sdf.Abs(float32(s.t.X0+x)+0.5-s.cx) - s.hx + s.r }
+	a, b := x0, x1
+	for a < b && qx(a) > limit {
+		a++
+	}
+	for b > a && qx(b-1) > limit {
+		b--
+	}
+	s.pixels(row, x0, a, py, d)
+	if c, covered := s.color(qy - s.r); covered {
+		overSpan(s.t, row+a, b-a, &c)
+	}
+	s.pixels(row, b, x1, py, d)
+}
+
+// color returns the colour at signed distance d, and false where the box covers nothing: the
+// stroke over the fill as one colour, at coverage 1. (A box without fill has a zero fill
+// colour, and one without stroke a zero thin, so neither needs a test.) Twin: the colour
+// of shadeBox.
+func (s *boxProfile) color(d float32) (layerColor, bool) {
+	if d >= s.e {
+		return layerColor{}, false
+	}
+	cf := sdf.Coverage(d)
+	cs := sdf.Coverage(sdf.Abs(d)-s.half) * s.thin
+	k := 1 - cs
+	var c layerColor
+	for i := range c {
+		c[i] = float32(s.strokeColor[i]*cs) + float32(float32(s.fillColor[i]*cf)*k)
+	}
+	return c, true
 }

@@ -13,83 +13,69 @@ import (
 
 // curveScratch holds, while one stroke (a curve or a run of joined curves) is drawn into a
 // tile, the squared distance from each pixel to the nearest of the stroke's chords and that
-// chord's opacity, over the per-row spans in which they are valid. A stroke takes the minimum
-// over its chords before any coverage is blended, so a translucent curve is not darker where
-// its chords meet.
+// chord's opacity, and per row the span of pixels any chord reached. A stroke takes the
+// minimum over its chords before any coverage is blended, so a translucent curve is not
+// darker where its chords meet. Between strokes every distance is MaxFloat32 (strokeRows
+// sets the ones it blended back), so a chord needs no span of its own cleared first.
 type curveScratch struct {
 	d2      [ts * ts]float32
 	opacity [ts * ts]float32
 	span    [ts]composite.Span
+	chord   rowSpans // one chord's
 }
 
-func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, chords []chord, idx []int32) {
+// newCurveScratch returns scratch with every distance far.
+func newCurveScratch() *curveScratch {
+	s := &curveScratch{}
+	for i := range s.d2 {
+		s.d2[i] = math.MaxFloat32
+	}
+	return s
+}
+
+func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors []layerColor, chords []chord, idx []int32) {
 	for start := 0; start < len(idx); {
 		ci := chords[idx[start]].stroke
 		end := start + 1
 		for end < len(idx) && chords[idx[end]].stroke == ci {
 			end++
 		}
-		drawCurve(t, s, &cs[ci], chords, idx[start:end])
+		drawCurve(t, s, &cs[ci], &colors[ci], chords, idx[start:end])
 		start = end
 	}
 }
 
-func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, chords []chord, idx []int32) {
+func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, color *layerColor, chords []chord, idx []int32) {
 	r := sdf.Reach(c.Width)
 	ylo, yhi := ts, 0
 	for _, k := range idx {
 		ch := &chords[k]
 		seg := sdf.NewSeg(ch.x0, ch.y0, ch.x1, ch.y1)
 		lo, hi := segmentRows(t, ch.y0, ch.y1, r)
+		n := hi - lo
+		if n <= 0 {
+			continue
+		}
 		ylo, yhi = min(ylo, lo), max(yhi, hi)
-		for y := lo; y < hi; y++ {
-			x0, x1 := segmentSpan(t, y, ch.x0, ch.y0, ch.x1, ch.y1, r)
-			if x0 >= x1 {
+		segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
+		nearestChordRows(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.opacity)
+		for j, cs := range s.chord[:n] {
+			if cs[0] >= cs[1] {
 				continue
 			}
-			sp := &s.span[y]
-			d2 := s.d2[y*ts : (y+1)*ts]
-			op := s.opacity[y*ts : (y+1)*ts]
-			// Widen the row's valid span, filling the new pixels with "far".
+			sp := &s.span[lo+j]
 			if sp.X0 >= sp.X1 {
-				*sp = composite.Span{X0: int32(x0), X1: int32(x0)}
-			}
-			for x := x0; x < int(sp.X0); x++ {
-				d2[x] = math.MaxFloat32
-			}
-			for x := int(sp.X1); x < x1; x++ {
-				d2[x] = math.MaxFloat32
-			}
-			sp.X0, sp.X1 = min(sp.X0, int32(x0)), max(sp.X1, int32(x1))
-			py := float32(t.Y0+y) + 0.5
-			for x := x0; x < x1; x++ {
-				px := float32(t.X0+x) + 0.5
-				if d := seg.Dist2(px, py); d < d2[x] {
-					d2[x], op[x] = d, ch.opacity
-				}
+				*sp = composite.Span{X0: cs[0], X1: cs[1]}
+			} else {
+				sp.X0, sp.X1 = min(sp.X0, cs[0]), max(sp.X1, cs[1])
 			}
 		}
 	}
-	thin := sdf.ThinScale(c.Width)
+	strokeRows(t, &s.d2, &s.opacity, &s.span, ylo, yhi, c.Width, color)
 	for y := ylo; y < yhi; y++ {
-		sp := s.span[y]
-		if sp.X0 >= sp.X1 {
-			continue
-		}
-		s.span[y] = composite.Span{}
-		d2 := s.d2[y*ts:]
-		op := s.opacity[y*ts:]
-		row := t.Pix[y*ts*4:]
-		touched := false
-		for x := int(sp.X0); x < int(sp.X1); x++ {
-			cov := sdf.Coverage(sdf.Stroke(sdf.Sqrt(d2[x]), c.Width)) * thin * op[x]
-			if cov > 0 {
-				over(row[4*x:4*x+4], c.Color, cov)
-				touched = true
-			}
-		}
-		if touched {
+		if sp := s.span[y]; sp.X0 < sp.X1 {
 			t.Touch(y, int(sp.X0), int(sp.X1))
+			s.span[y] = composite.Span{}
 		}
 	}
 }

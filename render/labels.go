@@ -10,34 +10,36 @@ import (
 
 // drawLabels draws each label's rounded background, then its glyphs: label i owns
 // glyphs[start[i]:start[i+1]].
-func drawLabels(t *composite.Tile, labels []overlay.Label, f *overlay.Font, glyphs []overlay.PlacedGlyph, start []int32, idx []int32) {
+func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, f *overlay.Font, glyphs []overlay.PlacedGlyph, start []int32, idx []int32, sc *stageScratch) {
 	for _, i := range idx {
 		l := &labels[i]
 		w, h := f.LabelSize(l.Text)
 		bg := overlay.Box{X: float32(l.X), Y: float32(l.Y), W: float32(w), H: float32(h),
 			Radius: float32(min(w, h)) / 4, Fill: l.Background}
-		drawBox(t, &bg)
+		drawBox(t, &bg, &paints[i].background, sc)
 		for _, g := range glyphs[start[i]:start[i+1]] {
-			drawGlyph(t, f, g, l.Color)
+			drawGlyph(t, f, g, &paints[i].text)
 		}
 	}
 }
 
-func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c overlay.RGBA) {
+// labelPaint is a label's colours in the layer's Space: its background as a box's paint
+// (no stroke), and its text.
+type labelPaint struct {
+	background boxPaint
+	text       layerColor
+}
+
+// drawGlyph blends the glyph's mask, clipped to the tile, as coverage of the text colour.
+func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *layerColor) {
 	mask, w, h := f.Glyph(pg.Char)
 	x0, y0 := max(pg.X, t.X0), max(pg.Y, t.Y0)
 	x1, y1 := min(pg.X+w, t.X0+t.W), min(pg.Y+h, t.Y0+t.H)
 	if x0 >= x1 || y0 >= y1 {
 		return
 	}
+	overMask(t, (y0-t.Y0)*ts+x0-t.X0, mask[(y0-pg.Y)*w+x0-pg.X:], w, x1-x0, y1-y0, c)
 	for y := y0; y < y1; y++ {
-		m := mask[(y-pg.Y)*w+x0-pg.X : (y-pg.Y)*w+x1-pg.X]
-		row := t.Pix[(y-t.Y0)*ts*4+4*(x0-t.X0):]
-		for j, v := range m {
-			if v != 0 {
-				over(row[4*j:4*j+4], c, float32(v)*(1.0/255))
-			}
-		}
 		t.Touch(y-t.Y0, x0-t.X0, x1-t.X0)
 	}
 }

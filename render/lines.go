@@ -9,32 +9,20 @@ import (
 // The lines stage: straight strokes with round caps from their exact distance field
 // (twin: kernels/lines.cu).
 
-func drawLines(t *composite.Tile, lines []overlay.Line, idx []int32) {
+// drawLines draws each line's rows: their spans (segmentSpans), then the coverage over them
+// (strokeSegmentRows). spans is scratch.
+func drawLines(t *composite.Tile, lines []overlay.Line, colors []layerColor, idx []int32, spans *rowSpans) {
 	for _, i := range idx {
 		l := &lines[i]
 		r := sdf.Reach(l.Width)
-		thin := sdf.ThinScale(l.Width)
-		c := l.Color
 		seg := sdf.NewSeg(l.X0, l.Y0, l.X1, l.Y1)
 		ylo, yhi := segmentRows(t, l.Y0, l.Y1, r)
-		for y := ylo; y < yhi; y++ {
-			lo, hi := segmentSpan(t, y, l.X0, l.Y0, l.X1, l.Y1, r)
-			if lo >= hi {
-				continue
-			}
-			py := float32(t.Y0+y) + 0.5
-			row := t.Pix[y*ts*4:]
-			touched := false
-			for x := lo; x < hi; x++ {
-				px := float32(t.X0+x) + 0.5
-				cov := sdf.Coverage(sdf.Stroke(sdf.Sqrt(seg.Dist2(px, py)), l.Width)) * thin
-				if cov > 0 {
-					over(row[4*x:4*x+4], c, cov)
-					touched = true
-				}
-			}
-			if touched {
-				t.Touch(y, lo, hi)
+		n := yhi - ylo
+		segmentSpans(spans, t, ylo, n, l.X0, l.Y0, l.X1, l.Y1, r)
+		strokeSegmentRows(t, spans, ylo, n, &seg, l.Width, &colors[i])
+		for j, sp := range spans[:max(n, 0)] {
+			if sp[0] < sp[1] {
+				t.Touch(ylo+j, int(sp[0]), int(sp[1]))
 			}
 		}
 	}

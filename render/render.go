@@ -38,10 +38,12 @@ type Renderer struct {
 	timed   bool
 
 	// Per-draw state read by the workers.
-	prims *overlay.Primitives
-	dst   composite.HostSurface
-	next  atomic.Int64
-	start chan struct{}
+	prims    *overlay.Primitives
+	space    composite.Space // the layer's, for dst
+	dst      composite.HostSurface
+	prefetch composite.Prefetcher // dst, when it is one
+	next     atomic.Int64
+	start    chan struct{}
 	// binCurves asks the curve-binning goroutine to run; it answers on curvesBinned.
 	binCurves, curvesBinned chan struct{}
 	done                    sync.WaitGroup
@@ -50,8 +52,16 @@ type Renderer struct {
 
 type worker struct {
 	tile    composite.Tile
-	scratch curveScratch
+	scratch stageScratch
 	spent   overlay.Timings
+}
+
+// stageScratch is a worker's scratch space for the stages.
+type stageScratch struct {
+	curves *curveScratch
+	band   planarColors // a box's side bands, by column
+	row    rowBuf       // a row's distances
+	spans  rowSpans     // a line's
 }
 
 // New returns a renderer with its worker goroutines started.
@@ -66,7 +76,7 @@ func New(opts overlay.BackendOptions) (*Renderer, error) {
 	r := &Renderer{timed: opts.Timed, start: make(chan struct{}),
 		binCurves: make(chan struct{}), curvesBinned: make(chan struct{})}
 	for range n {
-		w := &worker{}
+		w := &worker{scratch: stageScratch{curves: newCurveScratch()}}
 		r.workers = append(r.workers, w)
 		go r.run(w, r.start)
 	}
@@ -92,7 +102,7 @@ func (r *Renderer) Close() {
 // runCurveBinning and run take their channel as an argument: Close clears the field.
 func (r *Renderer) runCurveBinning(requests <-chan struct{}) {
 	for range requests {
-		r.bins.binCurves(r.prims, r.w, r.h)
+		r.bins.binCurves(r.prims, &r.space, r.w, r.h)
 		r.curvesBinned <- struct{}{}
 	}
 }
@@ -123,9 +133,9 @@ func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 	}
 	t0 := time.Now()
 	// Curves are binned on their own goroutine while this one bins the other kinds.
-	r.prims = p
+	r.prims, r.space = p, hs.Space()
 	r.binCurves <- struct{}{}
-	r.bins.binOthers(p)
+	r.bins.binOthers(p, &r.space)
 	<-r.curvesBinned
 	r.last = overlay.Timings{}
 	if r.timed {
@@ -133,13 +143,14 @@ func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 	}
 
 	r.dst = hs
+	r.prefetch, _ = hs.(composite.Prefetcher)
 	r.next.Store(0)
 	r.done.Add(len(r.workers))
 	for range r.workers {
 		r.start <- struct{}{}
 	}
 	r.done.Wait()
-	r.prims, r.dst = nil, nil
+	r.prims, r.dst, r.prefetch = nil, nil, nil
 	if r.timed {
 		for _, wk := range r.workers {
 			for s := overlay.StageBoxes; s < overlay.NumStages; s++ {
@@ -189,14 +200,19 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	}
 	t := &wk.tile
 	t.Reset(tx*ts, ty*ts, min(ts, r.w-tx*ts), min(ts, r.h-ty*ts))
+	if r.prefetch != nil {
+		// The frame's samples under the tile load while the stages draw it.
+		r.prefetch.Prefetch(t.X0, t.Y0, t.W, t.H)
+	}
 	clock := r.clock()
-	drawBoxes(t, p.Boxes, b.boxBins.tile(i))
+	sc := &wk.scratch
+	drawBoxes(t, p.Boxes, b.boxPaints, b.boxBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageBoxes, clock)
-	drawLines(t, p.Lines, b.lineBins.tile(i))
+	drawLines(t, p.Lines, b.lineColors, b.lineBins.tile(i), &sc.spans)
 	clock = r.lap(wk, overlay.StageLines, clock)
-	drawCurves(t, &wk.scratch, p.Curves, b.chords, b.chordBins.tile(i))
+	drawCurves(t, sc.curves, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i))
 	clock = r.lap(wk, overlay.StageCurves, clock)
-	drawLabels(t, p.Labels, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i))
+	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)
 	compositeTile(r.dst, t)
 	r.lap(wk, overlay.StageComposite, clock)

@@ -31,12 +31,17 @@ func newFloatFrame(w, h int) *floatFrame {
 
 func (f *floatFrame) Size() (int, int) { return f.w, f.h }
 
+// Space is premultiplied R'G'B' as it is (0..1).
+func (f *floatFrame) Space() composite.Space {
+	return composite.Space{M: [3][4]float32{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}}
+}
+
 func (f *floatFrame) Over(t *composite.Tile) {
 	f.tiles.Add(1)
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
 		for x := int(s.X0); x < int(s.X1); x++ {
-			src := t.Pix[(y*composite.TileSize+x)*4:]
+			src := t.Pixel(x, y)
 			dst := f.pix[((t.Y0+y)*f.w+t.X0+x)*4:]
 			k := 1 - src[3]
 			for c := 0; c < 4; c++ {
@@ -44,6 +49,7 @@ func (f *floatFrame) Over(t *composite.Tile) {
 			}
 		}
 	}
+	t.Clear()
 }
 
 func (f *floatFrame) alpha(x, y int) float32 { return f.pix[(y*f.w+x)*4+3] }
@@ -73,10 +79,14 @@ func draw(t testing.TB, r *Renderer, f composite.Surface, p *overlay.Primitives)
 	}
 }
 
-// newBuilder returns a builder of w × h frames in the default style.
-func newBuilder(t testing.TB, w, h int) *overlay.Builder {
+// newBuilder returns a builder of w × h frames in a built-in look.
+func newBuilder(t testing.TB, look string, w, h int) *overlay.Builder {
 	t.Helper()
-	st := overlay.DefaultStyle().ForHeight(h)
+	st, ok := overlay.Preset(look)
+	if !ok {
+		t.Fatalf("no look %q", look)
+	}
+	st = st.ForHeight(h)
 	font, err := overlay.NewFont(st.LabelSize)
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +284,7 @@ func TestSameBytesForAnyWorkerCount(t *testing.T) {
 	for _, workers := range []int{1, 2, 5} {
 		r := newRenderer(t, workers)
 		var p overlay.Primitives
-		newBuilder(t, w, h).Build(&p, &tr[0], chainLinks(len(tr[0].Points)))
+		newBuilder(t, "default", w, h).Build(&p, &tr[0], chainLinks(len(tr[0].Points)))
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		draw(t, r, &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, &p)
 		if want == nil {
@@ -298,7 +308,7 @@ func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
 	const w, h = 1280, 720
 	tr := scene.Seed(w, h, 3)
 	r := newRenderer(t, 2)
-	b := newBuilder(t, w, h)
+	b := newBuilder(t, "default", w, h)
 	var p overlay.Primitives
 	fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
 		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}

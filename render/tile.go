@@ -12,14 +12,31 @@ import (
 // grows with covered pixels, not with the frame or the tile. Pixel (x, y) is sampled at its
 // centre (x + 0.5, y + 0.5).
 
-// over blends colour c with coverage cov onto the premultiplied pixel px. Twin: over.
-func over(px []float32, c overlay.RGBA, cov float32) {
-	a := c.A * cov
+// layerColor is a premultiplied colour in the layer's Space (composite.Space): the frame's
+// three components in code values, then alpha. The bin stage carries every primitive's
+// colours into the Space once per frame, so the stages never convert a pixel.
+type layerColor [composite.Channels]float32
+
+// toLayer carries the premultiplied colour c into space sp. Twin: layerColor.
+func toLayer(sp *composite.Space, c overlay.RGBA) layerColor {
+	return sp.Color(c.R, c.G, c.B, c.A)
+}
+
+// scaled returns c with every channel multiplied by s.
+func (c layerColor) scaled(s float32) layerColor {
+	return layerColor{c[0] * s, c[1] * s, c[2] * s, c[3] * s}
+}
+
+// over blends colour c with coverage cov onto pixel i (row-major index) of the tile's planes,
+// each product rounded before its sum. Twin: over.
+func over(t *composite.Tile, i int, c *layerColor, cov float32) {
+	a := c[3] * cov
 	k := 1 - a
-	px[0] = c.R*cov + px[0]*k
-	px[1] = c.G*cov + px[1]*k
-	px[2] = c.B*cov + px[2]*k
-	px[3] = a + px[3]*k
+	p := &t.Planes
+	p[0][i] = float32(c[0]*cov) + float32(p[0][i]*k)
+	p[1][i] = float32(c[1]*cov) + float32(p[1][i]*k)
+	p[2][i] = float32(c[2]*cov) + float32(p[2][i]*k)
+	p[3][i] = a + float32(p[3][i]*k)
 }
 
 // segmentRows returns the tile rows [lo, hi) whose centres lie within r of the segment's

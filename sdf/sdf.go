@@ -38,7 +38,7 @@ func Coverage(d float32) float32 {
 // scaled by w (see ThinScale), so that a stroke always integrates to w across its profile.
 // Twin: stroke.
 func Stroke(dist, w float32) float32 {
-	return dist - max(w, 1)*0.5
+	return dist - float32(max(w, 1)*0.5)
 }
 
 // ThinScale is the factor that Stroke's coverage is multiplied by: w for strokes thinner than
@@ -53,16 +53,35 @@ func Reach(w float32) float32 { return max(w, 1)/2 + 0.5 }
 
 // Centers returns the pixels [lo, hi) of a row of n pixels whose centres x + 0.5 lie in
 // [x0, x1]. Twin: inRange, its per-pixel form.
+//
+// It runs for every row of every stroke a tile draws, so it works in float32 and integers:
+// the bounds are first clamped to [−1, n + 2], where x − 0.5 is exact and rounding up or
+// down is a truncation and a compare (math.Ceil and math.Floor are calls on amd64 before
+// GOAMD64=v2); that clamp leaves the result as it was. A NaN bound gives an empty range.
 func Centers(x0, x1 float32, n int) (lo, hi int) {
-	l := math.Ceil(float64(x0) - 0.5)
-	h := math.Floor(float64(x1)-0.5) + 1
-	return int(max(0, min(float64(n), l))), int(max(0, min(float64(n), h)))
+	if x0 != x0 || x1 != x1 {
+		return 0, 0
+	}
+	top := float32(n) + 2
+	a := min(max(x0, -1), top) - 0.5 // ⌈a⌉ is the first centre at or after x0
+	b := min(max(x1, -1), top) - 0.5 // ⌊b⌋ is the last centre at or before x1
+	lo, hi = int(a), int(b)
+	if float32(lo) < a {
+		lo++
+	}
+	if float32(hi) > b {
+		hi--
+	}
+	return min(max(lo, 0), n), min(max(hi+1, 0), n)
 }
 
-// Seg is a segment prepared for many distance queries: the division is done once.
-// Twin: Seg.
+// Seg is a segment prepared for many distance queries: the division is done once. Its
+// fields are exported for the vectorised twins of Dist2 in package render, which read them
+// in this order. Twin: Seg.
 type Seg struct {
-	ax, ay, dx, dy, invL2 float32
+	Ax, Ay float32 // the start
+	Dx, Dy float32 // the end minus the start
+	InvL2  float32 // 1 / (Dx² + Dy²), or 0 for a point
 }
 
 // NewSeg prepares the segment ab; a zero-length segment is a point. Twin: newSeg.
@@ -77,10 +96,12 @@ func NewSeg(ax, ay, bx, by float32) Seg {
 
 // Dist2 returns the squared distance from p to the segment. Twin: segDist2.
 func (s *Seg) Dist2(px, py float32) float32 {
-	qx, qy := px-s.ax, py-s.ay
-	t := min(max((qx*s.dx+qy*s.dy)*s.invL2, 0), 1)
-	ex, ey := qx-t*s.dx, qy-t*s.dy
-	return ex*ex + ey*ey
+	// The conversions keep the compiler from fusing a product into a sum (it may with
+	// GOAMD64=v3): no FMA, as in the kernels and the vectorised twins.
+	qx, qy := px-s.Ax, py-s.Ay
+	t := min(max(float32(float32(qx*s.Dx)+float32(qy*s.Dy))*s.InvL2, 0), 1)
+	ex, ey := qx-float32(t*s.Dx), qy-float32(t*s.Dy)
+	return float32(ex*ex) + float32(ey*ey)
 }
 
 // RoundBox returns the signed distance from p to a rectangle centred at c with half extents
@@ -101,7 +122,7 @@ func RoundBox(px, py, cx, cy, hx, hy, r float32) float32 {
 	case qx <= 0:
 		return qy - r
 	}
-	return Sqrt(qx*qx+qy*qy) - r
+	return Sqrt(float32(qx*qx)+float32(qy*qy)) - r
 }
 
 // BandX clips the segment (x0, y0)–(x1, y1) to the horizontal band y0b ≤ y ≤ y1b and returns
@@ -124,7 +145,7 @@ func BandX(x0, y0, x1, y1, y0b, y1b float32) (lo, hi float32, ok bool) {
 			return 0, 0, false
 		}
 	}
-	xa, xb := x0+(x1-x0)*t0, x0+(x1-x0)*t1
+	xa, xb := x0+float32((x1-x0)*t0), x0+float32((x1-x0)*t1) // no FMA, as in Dist2
 	return min(xa, xb), max(xa, xb), true
 }
 

@@ -74,3 +74,38 @@ func TestRoundBoxMatchesTheFormulaBitForBit(t *testing.T) {
 		}
 	}
 }
+
+// TestCentersMatchesTheDefinition compares Centers with the first pixel centre at or after x0
+// and the last at or before x1, computed in float64, on random and edge bounds.
+func TestCentersMatchesTheDefinition(t *testing.T) {
+	want := func(x0, x1 float32, n int) (int, int) {
+		l := math.Ceil(float64(x0) - 0.5)
+		h := math.Floor(float64(x1)-0.5) + 1
+		return int(max(0, min(float64(n), l))), int(max(0, min(float64(n), h)))
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	edges := []float32{0, 0.5, -0.5, 1, -1, -1.5, 63.5, 64, 64.5, 65, 66, 1e30, -1e30,
+		float32(math.Inf(1)), float32(math.Inf(-1)), math.Nextafter32(0.5, 1), math.Nextafter32(0.5, 0),
+		math.Nextafter32(-0.5, 0), math.Nextafter32(64.5, 0), 8388608.5, -8388608.5}
+	for range 200000 {
+		x0, x1 := float32(rng.Float64()*80-10), float32(rng.Float64()*80-10)
+		if rng.IntN(4) == 0 {
+			x0 = edges[rng.IntN(len(edges))]
+		}
+		if rng.IntN(4) == 0 {
+			x1 = edges[rng.IntN(len(edges))]
+		}
+		if rng.IntN(3) == 0 {
+			x0 = float32(math.Round(float64(x0)*2)) / 2
+		}
+		n := []int{1, 7, 63, 64}[rng.IntN(4)]
+		lo, hi := Centers(x0, x1, n)
+		if wl, wh := want(x0, x1, n); lo != wl || hi != wh {
+			t.Fatalf("Centers(%g, %g, %d) = %d, %d; want %d, %d", x0, x1, n, lo, hi, wl, wh)
+		}
+	}
+	nan := float32(math.NaN())
+	if lo, hi := Centers(nan, 5, 64); lo < hi {
+		t.Errorf("Centers(NaN, 5) = [%d, %d), want empty", lo, hi)
+	}
+}

@@ -13,7 +13,10 @@ import (
 	"time"
 )
 
-// Bench compares one render with the plain FFmpeg transcode it is built on.
+// Bench compares one render with two ffmpeg CLI transcodes with the same encoder settings:
+// of the same input (the transcode the render is built on: Plain), and of the render's own
+// output (Own: the same pixels as the render encodes, so the ratio to it is the overlay's
+// true cost, and not that of encoding the overlay's edges).
 type Bench struct {
 	Ours         Stats
 	OursCPU      time.Duration // user+system time of the render (all threads)
@@ -22,14 +25,21 @@ type Bench struct {
 	PlainPeakRSS int64         // bytes, of the ffmpeg process
 	Ratio        float64       // Ours.Wall / Plain
 	CPURatio     float64       // OursCPU / PlainCPU: steadier than Ratio on a shared machine
+	Own          time.Duration // ffmpeg CLI wall time transcoding the render's output
+	OwnCPU       time.Duration
+	OwnPeakRSS   int64
+	OwnRatio     float64 // Ours.Wall / Own
+	OwnCPURatio  float64 // OursCPU / OwnCPU
 }
 
 // BenchE2E transcodes opts.Input with the ffmpeg CLI using the same encoder, preset, CRF,
-// bitrate and threads (other streams copied), then renders it with draw, and reports both.
-// The reference runs first because Linux charges a child's peak RSS with its parent's at exec
-// time: measured later, ffmpeg's figure would include our render's memory. opts.Output is the
-// render's output; the reference goes to a temporary file next to it, removed afterwards.
-// Only libx264 and libx265 have a CLI equivalent; "auto" is taken as libx264.
+// bitrate and threads (other streams copied), renders it with draw, then transcodes the
+// render's output the same way, and reports all three. The peers' peak RSS is read from
+// their own /proc entries while they run: Linux charges a child's rusage peak with its
+// parent's memory at exec, so measured after the render, ffmpeg's figure would include ours.
+// opts.Output is the render's output; the peers' outputs go to temporary files next to it,
+// removed afterwards. Only libx264 and libx265 have a CLI equivalent; "auto" is taken as
+// libx264.
 func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 	var b Bench
 	enc := opts.Encoder
@@ -40,10 +50,34 @@ func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 		return b, fmt.Errorf("video: bench: encoder %s has no CLI reference here; use libx264 or libx265", enc)
 	}
 	opts.Encoder = enc
-	ref := filepath.Join(filepath.Dir(opts.Output), ".bench-ref-"+strconv.Itoa(os.Getpid())+filepath.Ext(opts.Output))
-	defer os.Remove(ref)
-	args := []string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-i", opts.Input,
-		"-map", "0", "-c", "copy", "-c:v:0", enc}
+	var err error
+	if b.Plain, b.PlainCPU, b.PlainPeakRSS, err = transcodePeer(ctx, opts, opts.Input, "ref"); err != nil {
+		return b, err
+	}
+	c0 := selfCPU()
+	ours, err := Transcode(ctx, opts, draw)
+	if err != nil {
+		return b, fmt.Errorf("video: bench render: %w", err)
+	}
+	b.Ours, b.OursCPU = ours, selfCPU()-c0
+	if b.Own, b.OwnCPU, b.OwnPeakRSS, err = transcodePeer(ctx, opts, opts.Output, "own"); err != nil {
+		return b, err
+	}
+	b.Ratio = b.Ours.Wall.Seconds() / b.Plain.Seconds()
+	b.CPURatio = b.OursCPU.Seconds() / b.PlainCPU.Seconds()
+	b.OwnRatio = b.Ours.Wall.Seconds() / b.Own.Seconds()
+	b.OwnCPURatio = b.OursCPU.Seconds() / b.OwnCPU.Seconds()
+	return b, nil
+}
+
+// transcodePeer transcodes in with the ffmpeg CLI and opts' encoder settings (other streams
+// copied) into a temporary file beside opts.Output named for what, and returns the run's
+// wall time, CPU time and peak RSS.
+func transcodePeer(ctx context.Context, opts Options, in, what string) (wall, cpu time.Duration, peakRSS int64, err error) {
+	out := filepath.Join(filepath.Dir(opts.Output), ".bench-"+what+"-"+strconv.Itoa(os.Getpid())+filepath.Ext(opts.Output))
+	defer os.Remove(out)
+	args := []string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-i", in,
+		"-map", "0", "-c", "copy", "-c:v:0", opts.Encoder}
 	if opts.Preset != "" {
 		args = append(args, "-preset", opts.Preset)
 	}
@@ -55,29 +89,41 @@ func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 	if opts.Threads > 0 {
 		args = append(args, "-threads:v", strconv.Itoa(opts.Threads))
 	}
-	args = append(args, ref)
+	args = append(args, out)
 	cmd := exec.CommandContext(ctx, ffmpegProgram(), args...)
-	out := &strings.Builder{}
-	cmd.Stderr = out
+	msg := &strings.Builder{}
+	cmd.Stderr = msg
 	t0 := time.Now()
-	if err := cmd.Run(); err != nil {
-		return b, fmt.Errorf("video: bench reference ffmpeg %s: %w: %s", strings.Join(args, " "), err, out.String())
+	if err := cmd.Start(); err != nil {
+		return 0, 0, 0, fmt.Errorf("video: bench ffmpeg %s: %w", strings.Join(args, " "), err)
 	}
-	b.Plain = time.Since(t0)
-	b.PlainCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		b.PlainPeakRSS = ru.Maxrss << 10 // Linux reports KiB
-	}
-
-	c0 := selfCPU()
-	ours, err := Transcode(ctx, opts, draw)
+	// VmHWM, the peak of the process's own memory since exec, only rises: the last reading
+	// before the process exits is its peak, give or take the last 10 ms.
+	done := make(chan struct{})
+	peak := make(chan int64)
+	go func() {
+		hwm := int64(0)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if v := vmHWM("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/status"); v > hwm {
+				hwm = v
+			}
+			select {
+			case <-done:
+				peak <- hwm
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	err = cmd.Wait()
+	close(done)
+	peakRSS = <-peak
 	if err != nil {
-		return b, fmt.Errorf("video: bench render: %w", err)
+		return 0, 0, 0, fmt.Errorf("video: bench ffmpeg %s: %w: %s", strings.Join(args, " "), err, msg.String())
 	}
-	b.Ours, b.OursCPU = ours, selfCPU()-c0
-	b.Ratio = b.Ours.Wall.Seconds() / b.Plain.Seconds()
-	b.CPURatio = b.OursCPU.Seconds() / b.PlainCPU.Seconds()
-	return b, nil
+	return time.Since(t0), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), peakRSS, nil
 }
 
 // selfCPU is this process's user+system time so far.
@@ -90,8 +136,11 @@ func selfCPU() time.Duration {
 }
 
 // PeakRSS returns this process's peak resident set size in bytes (VmHWM), or 0 if unknown.
-func PeakRSS() int64 {
-	f, err := os.Open("/proc/self/status")
+func PeakRSS() int64 { return vmHWM("/proc/self/status") }
+
+// vmHWM reads the VmHWM line of a /proc status file, in bytes; 0 if it cannot.
+func vmHWM(status string) int64 {
+	f, err := os.Open(status)
 	if err != nil {
 		return 0
 	}

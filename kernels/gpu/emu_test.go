@@ -14,10 +14,11 @@ import (
 // EmuTolerance is the largest difference, in 8-bit code values, between the emulated
 // device's picture and the CPU's. The kernels compute every coverage value bit for bit as
 // the CPU does; they differ only in storing the layer as FP16 between stages (the CPU keeps
-// FP32). FP16 keeps 11 significant bits: a value in [0.5, 1) is rounded by at most 2⁻¹² =
-// 0.06 code values at the 8-bit scale, and four stages round at most four times, so the
-// layer differs by well under half a code value, and after the final rounding to a byte
-// the output differs by at most 1. TestGoldensOnEmu and TestEmuMatchesCPU measure it.
+// FP32). FP16 keeps 11 significant bits: a layer value (the frame's components in code
+// values, below 256) is rounded by at most 2⁻⁴ = 0.06 code values, and four stages round at
+// most four times, so the layer differs by well under half a code value, and after the final
+// rounding to a byte the output differs by at most 1. TestGoldensOnEmu and TestEmuMatchesCPU
+// measure it.
 const EmuTolerance = 1
 
 // TestGoldensOnEmu renders every golden scene on the emulated device and compares it with

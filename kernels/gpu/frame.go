@@ -17,7 +17,7 @@ type frameDesc struct {
 	planes       [3][]byte
 	devicePlanes [3]device.Ptr // planes in device memory; zero for a host frame
 	strides      [3]int
-	coeffs       composite.Fixed16
+	space        composite.Space // the layer's
 }
 
 // onDevice reports whether the frame is in device memory.
@@ -30,21 +30,21 @@ func describe(f composite.Surface) (frameDesc, error) {
 		if err := fr.Check(); err != nil {
 			return hf, err
 		}
-		hf = frameDesc{format: formatNV12, w: fr.W, h: fr.H, coeffs: composite.FixedCoefficients(fr.Matrix, fr.Range)}
+		hf = frameDesc{format: formatNV12, w: fr.W, h: fr.H, space: fr.Space()}
 		hf.devicePlanes[0], hf.strides[0] = device.Ptr(fr.Y), fr.StrideY
 		hf.devicePlanes[1], hf.strides[1] = device.Ptr(fr.UV), fr.StrideUV
 	case *composite.RGBA:
 		if err := fr.Check(); err != nil {
 			return hf, err
 		}
-		hf = frameDesc{format: formatRGBA, w: fr.W, h: fr.H}
+		hf = frameDesc{format: formatRGBA, w: fr.W, h: fr.H, space: fr.Space()}
 		hf.planes[0], hf.strides[0] = span(fr.Pix, fr.Stride, 4*fr.W, fr.H), fr.Stride
 	case *composite.YUV420P:
 		if err := fr.Check(); err != nil {
 			return hf, err
 		}
 		cw, ch := (fr.W+1)/2, (fr.H+1)/2
-		hf = frameDesc{format: formatYUV420P, w: fr.W, h: fr.H, coeffs: composite.FixedCoefficients(fr.Matrix, fr.Range)}
+		hf = frameDesc{format: formatYUV420P, w: fr.W, h: fr.H, space: fr.Space()}
 		hf.planes[0], hf.strides[0] = span(fr.Y, fr.StrideY, fr.W, fr.H), fr.StrideY
 		hf.planes[1], hf.strides[1] = span(fr.U, fr.StrideU, cw, ch), fr.StrideU
 		hf.planes[2], hf.strides[2] = span(fr.V, fr.StrideV, cw, ch), fr.StrideV
@@ -53,7 +53,7 @@ func describe(f composite.Surface) (frameDesc, error) {
 			return hf, err
 		}
 		cw, ch := (fr.W+1)/2, (fr.H+1)/2
-		hf = frameDesc{format: formatNV12, w: fr.W, h: fr.H, coeffs: composite.FixedCoefficients(fr.Matrix, fr.Range)}
+		hf = frameDesc{format: formatNV12, w: fr.W, h: fr.H, space: fr.Space()}
 		hf.planes[0], hf.strides[0] = span(fr.Y, fr.StrideY, fr.W, fr.H), fr.StrideY
 		hf.planes[1], hf.strides[1] = span(fr.UV, fr.StrideUV, 2*cw, ch), fr.StrideUV
 	default:

@@ -39,12 +39,10 @@ type tkParams struct {
 	Layer, Status                               uint64
 	Scans                                       [1 + kinds]tkScan
 
-	Plane0, Plane1, Plane2       uint64
-	Stride0, Stride1, Stride2    int32
-	_                            int32
-	YOff, YR, YG, YB             float32
-	CbR, CbG, CbB, CrR, CrG, CrB float32
-	_                            [2]int32
+	Plane0, Plane1, Plane2    uint64
+	Stride0, Stride1, Stride2 int32
+	_                         int32
+	Space                     [3][4]float32
 
 	Links uint64 // TkLinks (links.h) when the device builds the links
 }

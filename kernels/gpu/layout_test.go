@@ -23,7 +23,7 @@ func TestLayoutMatchesC(t *testing.T) {
 		{"chordStart", unsafe.Offsetof(p.ChordStart)}, {"binItems", unsafe.Offsetof(p.BinItems)},
 		{"status", unsafe.Offsetof(p.Status)}, {"scans", unsafe.Offsetof(p.Scans)},
 		{"plane0", unsafe.Offsetof(p.Plane0)}, {"stride0", unsafe.Offsetof(p.Stride0)},
-		{"yOff", unsafe.Offsetof(p.YOff)}, {"crB", unsafe.Offsetof(p.CrB)},
+		{"space", unsafe.Offsetof(p.Space)},
 		{"label color", unsafe.Offsetof(l.Color)}, {"label background", unsafe.Offsetof(l.Background)},
 		{"glyph mask", unsafe.Offsetof(g.Mask)},
 	}

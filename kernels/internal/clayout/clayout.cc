@@ -10,8 +10,8 @@ extern "C" long tk_layout(int i) {
       (long)sizeof(TkScan),                (long)offsetof(TkParams, capEntries), (long)offsetof(TkParams, boxes),
       (long)offsetof(TkParams, chordStart), (long)offsetof(TkParams, binItems),  (long)offsetof(TkParams, status),
       (long)offsetof(TkParams, scans),     (long)offsetof(TkParams, plane0),     (long)offsetof(TkParams, stride0),
-      (long)offsetof(TkParams, yOff),      (long)offsetof(TkParams, crB),        (long)offsetof(TkLabel, color),
-      (long)offsetof(TkLabel, background), (long)offsetof(TkGlyph, mask),
+      (long)offsetof(TkParams, space),     (long)offsetof(TkLabel, color),       (long)offsetof(TkLabel, background),
+      (long)offsetof(TkGlyph, mask),
   };
   return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
 }

@@ -1,0 +1,60 @@
+package render
+
+import (
+	"testing"
+
+	"trackink/composite"
+	"trackink/knn"
+	"trackink/overlay"
+	"trackink/scene"
+)
+
+// BenchmarkSeed4K draws successive frames of the seed scene at 3840×2160 onto a YUV420P
+// frame with two workers (the primitives built beforehand): the renderer alone, for CPU
+// profiles (go test -bench Seed4K -cpuprofile), whose per-function CPU time does not
+// depend on how busy a shared machine is the way wall time does. The sub-benchmarks draw
+// one kind of primitive each, composite included, for instruction counts per stage
+// (valgrind --tool=callgrind on the test binary) that do not depend on it at all.
+func BenchmarkSeed4K(b *testing.B) {
+	const w, h, frames = 3840, 2160, 40
+	tr := scene.Seed(w, h, frames)
+	build := newBuilder(b, "seed", w, h)
+	g, err := knn.New(knn.Options{K: knn.DefaultK, Hysteresis: knn.DefaultHysteresis})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	prims := make([]overlay.Primitives, frames)
+	for i := range prims {
+		edges, err := g.Update(tr[i].Points)
+		if err != nil {
+			b.Fatal(err)
+		}
+		build.Build(&prims[i], &tr[i], edges)
+	}
+	for _, kind := range []struct {
+		name string
+		keep func(p *overlay.Primitives) overlay.Primitives
+	}{
+		{"all", func(p *overlay.Primitives) overlay.Primitives { return *p }},
+		{"boxes", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Boxes: p.Boxes} }},
+		{"lines", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Lines: p.Lines} }},
+		{"curves", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Curves: p.Curves} }},
+		{"labels", func(p *overlay.Primitives) overlay.Primitives {
+			return overlay.Primitives{Labels: p.Labels, Font: p.Font}
+		}},
+	} {
+		b.Run(kind.name, func(b *testing.B) {
+			fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+				StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+			r := newRenderer(b, 2)
+			var p overlay.Primitives
+			n := 0
+			for b.Loop() {
+				p = kind.keep(&prims[n%frames])
+				draw(b, r, fr, &p)
+				n++
+			}
+		})
+	}
+}

@@ -1,0 +1,47 @@
+//go:build gc && !purego
+
+package render
+
+import (
+	"golang.org/x/sys/cpu"
+
+	"trackink/composite"
+)
+
+// haveAVX2 selects the assembly in simd_amd64.s. It is a variable so that the tests can run
+// the Go twins on the same machine and compare.
+var haveAVX2 = cpu.X86.HasAVX2
+
+// The AVX2 twins of simd.go's …Go functions. Pixel pointers point into a tile's first plane;
+// the others follow at composite's plane stride. n counts pixels (lanes past it are
+// masked) or rows; groups counts whole groups of 8 written to a rowBuf.
+
+//go:noescape
+func overSpanAVX2(p *float32, n int, c *layerColor)
+
+//go:noescape
+func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
+
+//go:noescape
+func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)
+
+//go:noescape
+func segmentSpansAVX2(spans *int32, n int, prm *spanParams)
+
+//go:noescape
+func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
+
+//go:noescape
+func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
+
+//go:noescape
+func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
+
+//go:noescape
+func roundBoxAVX2(d *float32, groups int, px0, qy, cx, hx, r float32)
+
+//go:noescape
+func boxShadeAVX2(p, d *float32, n int, b *boxProfile)
+
+//go:noescape
+func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)

@@ -1,0 +1,882 @@
+//go:build gc && !purego
+
+#include "textflag.h"
+
+// VEC8 is a 32-byte read-only constant: the 8-byte value v four times. VEC4X2 is one of
+// four 8-byte values in order.
+#define VEC8(name, v) VEC4X2(name, v, v, v, v)
+#define VEC4X2(name, a, b, c, d) \
+	DATA  name+0x00(SB)/8, a; \
+	DATA  name+0x08(SB)/8, b; \
+	DATA  name+0x10(SB)/8, c; \
+	DATA  name+0x18(SB)/8, d; \
+	GLOBL name(SB), (NOPTR+RODATA), $32
+
+// AVX2 twins of simd.go's …Go functions: the Go code's float32 operations in the Go code's
+// order, one pixel per lane, a multiply then an add (no FMA), so that the results are the
+// same bits; simd_test.go checks that. Runs of pixels go 8 at a time; the last group of a
+// run is masked (VMASKMOVPS) so that no pixel past it is read or written.
+
+// The byte distance between a tile's planes (composite.TileSize², times 4), and between the
+// channels of a planarColors (a tile row).
+#define PLANE 16384
+#define ROWBUF 256
+
+VEC4X2(lanes<>, $0x0000000100000000, $0x0000000300000002, $0x0000000500000004, $0x0000000700000006)
+
+// lanesF are the lane numbers as float32: a pixel centre's offset from the group's first.
+VEC4X2(lanesF<>, $0x3f80000000000000, $0x4040000040000000, $0x40a0000040800000, $0x40e0000040c00000)
+
+VEC8(eights<>, $0x4100000041000000)
+
+VEC8(ones<>, $0x3f8000003f800000)
+
+VEC8(halves<>, $0x3f0000003f000000)
+
+// MASK sets Y15 to all ones in the lanes below CX, the pixels left in the run.
+#define MASK \
+	VMOVD        CX, X15; \
+	VPBROADCASTD X15, Y15; \
+	VPCMPGTD     lanes<>(SB), Y15, Y15
+
+// BROADCAST4 loads the colour at AX into Y1-Y4, one channel in every lane of each.
+#define BROADCAST4 \
+	VBROADCASTSS 0(AX), Y1; \
+	VBROADCASTSS 4(AX), Y2; \
+	VBROADCASTSS 8(AX), Y3; \
+	VBROADCASTSS 12(AX), Y4
+
+// CORNERRUN (boxCornerRowsAVX2; defined before any function, for go vet, as it reads
+// that function's frame) shades the CX pixels at DI of a corner row, from the pixel centre X0 on: their
+// distances (sdf.RoundBox, from the row's qy, qy², qy − r and case mask kept at 256, 288,
+// 320 and 352(SP)) go to the buffer at 0(SP), 8 a group, then SHADEGROUP blends them. The
+// three labels are the macro's own.
+#define CORNERRUN(dist, shade, done) \
+	TESTQ        CX, CX; \
+	JLE          done; \
+	MOVQ         CX, R12; \
+	MOVQ         DI, R14; \
+	VBROADCASTSS X0, Y0; \
+	VADDPS       lanesF<>(SB), Y0, Y0; \
+	VBROADCASTSS 32(AX), Y1; \
+	VBROADCASTSS 36(AX), Y2; \
+	VBROADCASTSS 40(AX), Y3; \
+	VMOVUPS      256(SP), Y4; \
+	VMOVUPS      288(SP), Y5; \
+	VMOVUPS      320(SP), Y6; \
+	VMOVUPS      352(SP), Y11; \
+	VXORPS       Y8, Y8, Y8; \
+	LEAQ         0(SP), SI; \
+dist: \
+	QX; \
+	VMAXPS       Y4, Y7, Y10 /* qy ≤ 0: max(qx, qy) − r */; \
+	VSUBPS       Y3, Y10, Y10; \
+	VCMPPS       $2, Y8, Y7, Y9 /* qy > 0: qy − r where qx ≤ 0, else √(qx² + qy²) − r */; \
+	VMULPS       Y7, Y7, Y7; \
+	VADDPS       Y5, Y7, Y7; \
+	VSQRTPS      Y7, Y7; \
+	VSUBPS       Y3, Y7, Y7; \
+	VBLENDVPS    Y9, Y6, Y7, Y7; \
+	VBLENDVPS    Y11, Y7, Y10, Y7; \
+	VMOVUPS      Y7, (SI); \
+	VADDPS       eights<>(SB), Y0, Y0; \
+	ADDQ         $32, SI; \
+	SUBQ         $8, CX; \
+	JGT          dist; \
+	MOVQ         R12, CX; \
+	MOVQ         R14, DI; \
+	LEAQ         0(SP), SI; \
+	SHADECONSTS; \
+shade: \
+	SHADEGROUP; \
+	ADDQ         $32, DI; \
+	ADDQ         $32, SI; \
+	SUBQ         $8, CX; \
+	JGT          shade; \
+done:
+
+// ---- colour at coverage 1 -----------------------------------------------------------------
+
+// FILL is p = c + p·k on 8 pixels of the plane at off(DI), c's channel in cr; a multiply then
+// an add (no FMA), as overSpanGo rounds.
+#define FILL(off, cr, k) \
+	VMULPS  off(DI), k, Y0; \
+	VADDPS  cr, Y0, Y0; \
+	VMOVUPS Y0, off(DI)
+
+// FILLM is FILL on the lanes of Y15.
+#define FILLM(off, cr, k) \
+	VMASKMOVPS off(DI), Y15, Y0; \
+	VMULPS     k, Y0, Y0; \
+	VADDPS     cr, Y0, Y0; \
+	VMASKMOVPS Y0, Y15, off(DI)
+
+// FILLRUN blends a colour at coverage 1 onto the CX pixels at DI: FILL on every plane, the
+// colour's channels in c0-c3 and k = 1 − A in k; whole groups, then the last masked. Y0 and
+// Y15 are clobbered; loop, tail and done are the macro's labels.
+#define FILLRUN(c0, c1, c2, c3, k, loop, tail, done) \
+	CMPQ CX, $8; \
+	JLT  tail; \
+loop: \
+	FILL(0, c0, k); \
+	FILL(PLANE, c1, k); \
+	FILL(2*PLANE, c2, k); \
+	FILL(3*PLANE, c3, k); \
+	ADDQ $32, DI; \
+	SUBQ $8, CX; \
+	CMPQ CX, $8; \
+	JGE  loop; \
+tail: \
+	TESTQ CX, CX; \
+	JLE   done; \
+	MASK; \
+	FILLM(0, c0, k); \
+	FILLM(PLANE, c1, k); \
+	FILLM(2*PLANE, c2, k); \
+	FILLM(3*PLANE, c3, k); \
+done:
+
+// func overSpanAVX2(p *float32, n int, c *layerColor)
+TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ c+16(FP), AX
+	BROADCAST4
+	// Y5 = 1 − c.A in every lane (the Go twin's k, the same float32 subtraction).
+	MOVL         $0x3f800000, BX
+	VMOVD        BX, X5
+	VSUBSS       12(AX), X5, X5
+	VBROADCASTSS X5, Y5
+	FILLRUN(Y1, Y2, Y3, Y4, Y5, spanLoop, spanTail, spanDone)
+	VZEROUPPER
+	RET
+
+// COLORS blends the lanes of Y15 of the planarColors at SI (channels ROWBUF bytes apart)
+// onto the pixels at DI: p = col + p·(1 − col.A). Y0-Y5 are clobbered.
+#define COLORS \
+	VMASKMOVPS (SI), Y15, Y1; \
+	VMASKMOVPS ROWBUF(SI), Y15, Y2; \
+	VMASKMOVPS 2*ROWBUF(SI), Y15, Y3; \
+	VMASKMOVPS 3*ROWBUF(SI), Y15, Y4; \
+	VSUBPS     Y4, Y14, Y5; \
+	FILLM(0, Y1, Y5); \
+	FILLM(PLANE, Y2, Y5); \
+	FILLM(2*PLANE, Y3, Y5); \
+	FILLM(3*PLANE, Y4, Y5)
+
+// func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
+//
+// Each of rows rows (256 bytes apart from p) is left pixels of the colours at col, mid of the
+// fill (none if fill is nil) and right of the colours at col + left + mid: boxRowsGo.
+//
+// YMM registers: Y0-Y5 COLORS, Y6-Y9 the fill colour, Y10 its k = 1 − A, Y14 1, Y15 mask.
+TEXT ·boxRowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ    p+0(FP), R10
+	MOVQ    rows+8(FP), R13
+	MOVQ    col+40(FP), R12
+	MOVQ    fill+48(FP), AX
+	VMOVUPS ones<>(SB), Y14
+	TESTQ   AX, AX
+	JZ      rowsLoop
+	VBROADCASTSS 0(AX), Y6
+	VBROADCASTSS 4(AX), Y7
+	VBROADCASTSS 8(AX), Y8
+	VBROADCASTSS 12(AX), Y9
+	// k = 1 − A, the float32 subtraction overSpanGo does.
+	VSUBPS  Y9, Y14, Y10
+
+rowsLoop:
+	MOVQ  R10, DI
+	MOVQ  R12, SI
+	MOVQ  left+16(FP), CX
+	TESTQ CX, CX
+	JLE   rowsMid
+
+rowsLeft:
+	MASK
+	COLORS
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JGT  rowsLeft
+
+rowsMid:
+	MOVQ  left+16(FP), BX
+	LEAQ  (R10)(BX*4), DI
+	MOVQ  mid+24(FP), CX
+	TESTQ AX, AX
+	JZ    rowsRight
+	FILLRUN(Y6, Y7, Y8, Y9, Y10, rowsMidLoop, rowsMidTail, rowsRight)
+	MOVQ  left+16(FP), BX
+	ADDQ  mid+24(FP), BX
+	LEAQ  (R10)(BX*4), DI
+	LEAQ  (R12)(BX*4), SI
+	MOVQ  right+32(FP), CX
+	TESTQ CX, CX
+	JLE   rowsNext
+
+rowsRightLoop:
+	MASK
+	COLORS
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JGT  rowsRightLoop
+
+rowsNext:
+	ADDQ $256, R10
+	DECQ R13
+	JNZ  rowsLoop
+	VZEROUPPER
+	RET
+
+// ---- colour at per-pixel coverage ---------------------------------------------------------
+
+// PLANECOV is p = c·cov + p·k on the lanes of Y15 of the plane at off(DI), c's channel in cr,
+// k in Y6.
+#define PLANECOV(off, cr, cov) \
+	VMASKMOVPS off(DI), Y15, Y7; \
+	VMULPS     Y6, Y7, Y7; \
+	VMULPS     cov, cr, Y8; \
+	VADDPS     Y7, Y8, Y7; \
+	VMASKMOVPS Y7, Y15, off(DI)
+
+// BLEND is over on the lanes of Y15: colour Y1-Y4 at coverage cov onto the pixels at DI.
+// a = c.A·cov in Y5, k = 1 − a in Y6 (Y14 holds 1); Y7 and Y8 are clobbered.
+#define BLEND(cov) \
+	VMULPS     cov, Y4, Y5; \
+	VSUBPS     Y5, Y14, Y6; \
+	PLANECOV(0, Y1, cov); \
+	PLANECOV(PLANE, Y2, cov); \
+	PLANECOV(2*PLANE, Y3, cov); \
+	VMASKMOVPS 3*PLANE(DI), Y15, Y7; \
+	VMULPS     Y6, Y7, Y7; \
+	VADDPS     Y7, Y5, Y7; \
+	VMASKMOVPS Y7, Y15, 3*PLANE(DI)
+
+DATA recip255<>+0x00(SB)/4, $0x3b808081 // float32(1.0/255)
+GLOBL recip255<>(SB), (NOPTR+RODATA), $4
+
+// func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)
+//
+// Coverage m/255 from 8 mask bytes a group (whole groups are read: the mask has slack), n
+// pixels a row, rows rows (the mask's rows stride bytes apart, the tile's 256).
+TEXT ·overMaskAVX2(SB), NOSPLIT, $0-48
+	MOVQ         p+0(FP), R10
+	MOVQ         m+8(FP), R12
+	MOVQ         rows+32(FP), R13
+	MOVQ         c+40(FP), AX
+	BROADCAST4
+	VMOVUPS      ones<>(SB), Y14
+	VBROADCASTSS recip255<>(SB), Y9
+
+maskRow:
+	MOVQ R10, DI
+	MOVQ R12, SI
+	MOVQ n+24(FP), CX
+
+maskLoop:
+	MASK
+	VPMOVZXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y9, Y0, Y0
+	BLEND(Y0)
+	ADDQ      $32, DI
+	ADDQ      $8, SI
+	SUBQ      $8, CX
+	JGT       maskLoop
+	ADDQ      $256, R10
+	ADDQ      stride+16(FP), R12
+	DECQ      R13
+	JNZ       maskRow
+	VZEROUPPER
+	RET
+
+// ---- distance and coverage ----------------------------------------------------------------
+
+// SEGMENT loads the segment (an sdf.Seg) at AX for DIST2: Y0 = ax, Y1 = dx, Y2 = dy,
+// Y3 = 1/L², Y6 = 0, Y14 = 1.
+#define SEGMENT \
+	VBROADCASTSS 0(AX), Y0; \
+	VBROADCASTSS 8(AX), Y1; \
+	VBROADCASTSS 12(AX), Y2; \
+	VBROADCASTSS 16(AX), Y3; \
+	VXORPS       Y6, Y6, Y6; \
+	VMOVUPS      ones<>(SB), Y14
+
+// ROW loads the row for DIST2 and the pixel centres: with the row's span [R8, R9) and its
+// number R11 (from the first), and the tile's origin ox, oy (int32) at 20(AX) and 24(AX):
+// Y10 = the centres of the first group, float32(ox + lo) + ½ + lane; Y4 = qy = py − ay and
+// Y5 = qy·dy, with py = float32(oy + R11) + ½.
+#define ROW \
+	MOVL         20(AX), BX; \
+	ADDL         R8, BX; \
+	VCVTSI2SSL   BX, X10, X10; \
+	VADDSS       halves<>(SB), X10, X10; \
+	VBROADCASTSS X10, Y10; \
+	VADDPS       lanesF<>(SB), Y10, Y10; \
+	MOVL         24(AX), BX; \
+	ADDL         R11, BX; \
+	VCVTSI2SSL   BX, X4, X4; \
+	VADDSS       halves<>(SB), X4, X4; \
+	VSUBSS       4(AX), X4, X4; \
+	VMULSS       12(AX), X4, X5; \
+	VBROADCASTSS X4, Y4; \
+	VBROADCASTSS X5, Y5
+
+// DIST2 sets d to the squared distance from the pixel centres (px, py) to the segment, as
+// sdf.Seg.Dist2 computes it. Y7-Y9 are clobbered (d may be Y7).
+#define DIST2(px, d) \
+	VSUBPS Y0, px, Y7; \
+	VMULPS Y1, Y7, Y8; \
+	VADDPS Y5, Y8, Y8; \
+	VMULPS Y3, Y8, Y8; \
+	VMAXPS Y6, Y8, Y8; \
+	VMINPS Y14, Y8, Y8; \
+	VMULPS Y8, Y1, Y9; \
+	VSUBPS Y9, Y7, Y7; \
+	VMULPS Y8, Y2, Y9; \
+	VSUBPS Y9, Y4, Y9; \
+	VMULPS Y7, Y7, Y7; \
+	VMULPS Y9, Y9, Y9; \
+	VADDPS Y9, Y7, d
+
+// The row loops below walk n rows of spans (pairs of int32 at SI, [lo, hi), empty when
+// lo ≥ hi), R11 counting rows from 0 and the row bases moving on by a tile row (256 bytes)
+// a row. NEXTROW ends a row: it moves SI and R11 on and loops to label while rows are left
+// (n in R13).
+#define NEXTROW(label) \
+	ADDQ $8, SI; \
+	INCQ R11; \
+	CMPQ R11, R13; \
+	JLT  label
+
+// COVER turns the squared distances in v into stroke coverage, in place, as
+// sdf.Coverage(sdf.Stroke(sdf.Sqrt(v), w)) · thin: Y11 = max(w, 1)/2, Y12 = thin, Y13 = ½,
+// zero = 0, Y14 = 1.
+#define COVER(v, zero) \
+	VSQRTPS v, v; \
+	VSUBPS  Y11, v, v; \
+	VSUBPS  v, Y13, v; \
+	VMAXPS  zero, v, v; \
+	VMINPS  Y14, v, v; \
+	VMULPS  Y12, v, v
+
+// ---- strokes, row by row -----------------------------------------------------------------
+
+VEC8(minusOne<>, $0xbf800000bf800000)
+
+VEC8(onesInt<>, $0x0000000100000001)
+
+VEC8(maxFloat<>, $0x7f7fffff7f7fffff)
+
+// SPANS turns the clipped parameters t0 (Y9) and t1 (Y10) of 8 rows, and the rows to keep
+// (Y11, all ones where sdf.BandX found the segment in the band), into those rows' spans:
+// sdf.BandX's x extent, widened by r, and sdf.Centers' pixels, stored as pairs at DI, (0, 0)
+// where empty. Registers as in segmentSpansAVX2; Y9-Y12 are clobbered.
+#define SPANS \
+	VMULPS       Y4, Y9, Y9; \
+	VADDPS       Y5, Y9, Y9; \
+	VMULPS       Y4, Y10, Y10; \
+	VADDPS       Y5, Y10, Y10; \
+	VMINPS       Y10, Y9, Y12; \
+	VMAXPS       Y10, Y9, Y9; \
+	VSUBPS       Y1, Y12, Y12; \
+	VSUBPS       Y6, Y12, Y12; \
+	VADDPS       Y1, Y9, Y9; \
+	VSUBPS       Y6, Y9, Y9; \
+	VMAXPS       Y15, Y12, Y12; \
+	VMINPS       Y7, Y12, Y12; \
+	VSUBPS       Y13, Y12, Y12; \
+	VROUNDPS     $2, Y12, Y12; \
+	VCVTTPS2DQ   Y12, Y12; \
+	VMAXPS       Y15, Y9, Y9; \
+	VMINPS       Y7, Y9, Y9; \
+	VSUBPS       Y13, Y9, Y9; \
+	VROUNDPS     $1, Y9, Y9; \
+	VCVTTPS2DQ   Y9, Y9; \
+	VPADDD       onesInt<>(SB), Y9, Y9; \
+	VPBROADCASTD 28(AX), Y10; \
+	VPMAXSD      Y8, Y12, Y12; \
+	VPMINSD      Y10, Y12, Y12; \
+	VPMAXSD      Y8, Y9, Y9; \
+	VPMINSD      Y10, Y9, Y9; \
+	VPCMPGTD     Y12, Y9, Y10; \
+	VPAND        Y11, Y10, Y10; \
+	VPAND        Y10, Y12, Y12; \
+	VPAND        Y10, Y9, Y9; \
+	VPUNPCKLDQ   Y9, Y12, Y10; \
+	VPUNPCKHDQ   Y9, Y12, Y11; \
+	VPERM2I128   $0x20, Y11, Y10, Y12; \
+	VPERM2I128   $0x31, Y11, Y10, Y9; \
+	VMOVDQU      Y12, (DI); \
+	VMOVDQU      Y9, 32(DI)
+
+// func segmentSpansAVX2(spans *int32, n int, prm *spanParams)
+//
+// segmentSpan for n rows, 8 rows a group (the spans of a group's rows past n are written
+// too: the rows fit in a rowSpans). spanParams' offsets: x0 0, y0 4, x1 8, y1 12, r 16,
+// ox 20, yc0 24, w 28, top 32.
+//
+// YMM registers:
+//
+//	Y0	the rows' centres		Y6	ox			Y13	½
+//	Y1	r				Y7	top			Y14	1
+//	Y2	y0				Y8	0			Y15	−1
+//	Y3	y1 − y0				Y9-Y12	scratch
+//	Y4	x1 − x0
+//	Y5	x0
+TEXT ·segmentSpansAVX2(SB), NOSPLIT, $0-24
+	MOVQ         spans+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         prm+16(FP), AX
+	VBROADCASTSS 24(AX), Y0
+	VADDPS       lanesF<>(SB), Y0, Y0
+	VBROADCASTSS 16(AX), Y1
+	VBROADCASTSS 4(AX), Y2
+	VMOVSS       12(AX), X3
+	VSUBSS       4(AX), X3, X3
+	VMOVSS       8(AX), X4
+	VSUBSS       0(AX), X4, X4
+	VBROADCASTSS X4, Y4
+	VBROADCASTSS 0(AX), Y5
+	VBROADCASTSS 20(AX), Y6
+	VBROADCASTSS 32(AX), Y7
+	VXORPS       Y8, Y8, Y8
+	VMOVUPS      halves<>(SB), Y13
+	VMOVUPS      ones<>(SB), Y14
+	VMOVUPS      minusOne<>(SB), Y15
+	VUCOMISS     X8, X3
+	VBROADCASTSS X3, Y3
+	JNE          spansSloped
+	JP           spansSloped
+
+spansFlat:
+	// sdf.BandX with dy = 0: the segment is in the band when y0b ≤ y0 ≤ y1b, all of it.
+	VSUBPS  Y1, Y0, Y9
+	VADDPS  Y1, Y0, Y10
+	VCMPPS  $2, Y2, Y9, Y11
+	VCMPPS  $2, Y10, Y2, Y9
+	VANDPS  Y9, Y11, Y11
+	VXORPS  Y9, Y9, Y9
+	VMOVUPS Y14, Y10
+	SPANS
+	VADDPS  eights<>(SB), Y0, Y0
+	ADDQ    $64, DI
+	SUBQ    $8, CX
+	JGT     spansFlat
+	VZEROUPPER
+	RET
+
+spansSloped:
+	// ta, tb = (y0b − y0)/dy, (y1b − y0)/dy, in order; t0 = max(ta, 0), t1 = min(tb, 1);
+	// the segment is in the band when t0 ≤ t1.
+	VSUBPS Y1, Y0, Y9
+	VADDPS Y1, Y0, Y10
+	VSUBPS Y2, Y9, Y9
+	VDIVPS Y3, Y9, Y9
+	VSUBPS Y2, Y10, Y10
+	VDIVPS Y3, Y10, Y10
+	VMINPS Y10, Y9, Y11
+	VMAXPS Y10, Y9, Y10
+	VMAXPS Y8, Y11, Y9
+	VMINPS Y14, Y10, Y10
+	VCMPPS $2, Y10, Y9, Y11
+	SPANS
+	VADDPS eights<>(SB), Y0, Y0
+	ADDQ   $64, DI
+	SUBQ   $8, CX
+	JGT    spansSloped
+	VZEROUPPER
+	RET
+
+// PLANEM is PLANECOV with the colour's channel at coff(AX) and k in Y9 (Y11, Y12 clobbered).
+#define PLANEM(off, coff, cov) \
+	VMASKMOVPS   off(DI), Y15, Y11; \
+	VMULPS       Y9, Y11, Y11; \
+	VBROADCASTSS coff(AX), Y12; \
+	VMULPS       cov, Y12, Y12; \
+	VADDPS       Y11, Y12, Y11; \
+	VMASKMOVPS   Y11, Y15, off(DI)
+
+// BLENDM is BLEND with the colour at coff(AX), for loops whose registers are taken:
+// a in Y8, k in Y9.
+#define BLENDM(cov, coff) \
+	VBROADCASTSS coff+12(AX), Y8; \
+	VMULPS       cov, Y8, Y8; \
+	VSUBPS       Y8, Y14, Y9; \
+	PLANEM(0, coff, cov); \
+	PLANEM(PLANE, coff+4, cov); \
+	PLANEM(2*PLANE, coff+8, cov); \
+	VMASKMOVPS   3*PLANE(DI), Y15, Y11; \
+	VMULPS       Y9, Y11, Y11; \
+	VADDPS       Y11, Y8, Y11; \
+	VMASKMOVPS   Y11, Y15, 3*PLANE(DI)
+
+// func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
+//
+// strokeParams' offsets: seg 0 (ax, ay, dx, dy, 1/L²), ox 20, oy 24, half 28, thin 32,
+// color 36.
+TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $0-32
+	MOVQ  p+0(FP), R10
+	MOVQ  spans+8(FP), SI
+	MOVQ  n+16(FP), R13
+	MOVQ  prm+24(FP), AX
+	SEGMENT
+	XORQ  R11, R11
+
+strokeRow:
+	MOVL (SI), R8
+	MOVL 4(SI), R9
+	CMPL R8, R9
+	JGE  strokeNextRow
+	MOVQ R9, CX
+	SUBQ R8, CX
+	LEAQ (R10)(R8*4), DI
+	ROW
+
+strokeGroup:
+	MASK
+	DIST2(Y10, Y7)
+	// Coverage(Stroke(√d², w))·thin, the profile read from prm (its registers are taken).
+	VSQRTPS      Y7, Y7
+	VBROADCASTSS 28(AX), Y8
+	VSUBPS       Y8, Y7, Y7
+	VMOVUPS      halves<>(SB), Y8
+	VSUBPS       Y7, Y8, Y7
+	VMAXPS       Y6, Y7, Y7
+	VMINPS       Y14, Y7, Y7
+	VBROADCASTSS 32(AX), Y8
+	VMULPS       Y8, Y7, Y7
+	BLENDM(Y7, 36)
+	VADDPS       eights<>(SB), Y10, Y10
+	ADDQ         $32, DI
+	SUBQ         $8, CX
+	JGT          strokeGroup
+
+strokeNextRow:
+	ADDQ $256, R10
+	NEXTROW(strokeRow)
+	VZEROUPPER
+	RET
+
+// func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
+//
+// chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. Where a lane's distance is below
+// d2's (and the lane is in the span) it is stored with the opacity: a masked store of each.
+TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-40
+	MOVQ         d2+0(FP), R10
+	MOVQ         op+8(FP), R12
+	MOVQ         spans+16(FP), SI
+	MOVQ         n+24(FP), R13
+	MOVQ         prm+32(FP), AX
+	SEGMENT
+	VBROADCASTSS 28(AX), Y11
+	XORQ         R11, R11
+
+nearestRow:
+	MOVL (SI), R8
+	MOVL 4(SI), R9
+	CMPL R8, R9
+	JGE  nearestNextRow
+	MOVQ R9, CX
+	SUBQ R8, CX
+	LEAQ (R10)(R8*4), DI
+	LEAQ (R12)(R8*4), DX
+	ROW
+
+nearestGroup:
+	MASK
+	DIST2(Y10, Y7)
+	VMASKMOVPS (DI), Y15, Y8
+	VCMPPS     $1, Y8, Y7, Y9 // d < d2
+	VANDPS     Y15, Y9, Y9
+	VMASKMOVPS Y7, Y9, (DI)
+	VMASKMOVPS Y11, Y9, (DX)
+	VADDPS     eights<>(SB), Y10, Y10
+	ADDQ       $32, DI
+	ADDQ       $32, DX
+	SUBQ       $8, CX
+	JGT        nearestGroup
+
+nearestNextRow:
+	ADDQ $256, R10
+	ADDQ $256, R12
+	NEXTROW(nearestRow)
+	VZEROUPPER
+	RET
+
+// func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
+//
+// profileParams' offsets: half 0, thin 4, color 8. Each pixel's d2 is read and set back to
+// MaxFloat32.
+TEXT ·strokeRowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ         p+0(FP), R10
+	MOVQ         d2+8(FP), R12
+	MOVQ         op+16(FP), R14
+	MOVQ         spans+24(FP), SI
+	MOVQ         n+32(FP), R13
+	MOVQ         prm+40(FP), AX
+	VBROADCASTSS 0(AX), Y11
+	VBROADCASTSS 4(AX), Y12
+	VMOVUPS      halves<>(SB), Y13
+	VMOVUPS      ones<>(SB), Y14
+	VMOVUPS      maxFloat<>(SB), Y10
+	VXORPS       Y9, Y9, Y9
+	ADDQ         $8, AX
+	BROADCAST4
+	XORQ         R11, R11
+
+blendRow:
+	MOVL (SI), R8
+	MOVL 4(SI), R9
+	CMPL R8, R9
+	JGE  blendNextRow
+	MOVQ R9, CX
+	SUBQ R8, CX
+	LEAQ (R10)(R8*4), DI
+	LEAQ (R12)(R8*4), DX
+	LEAQ (R14)(R8*4), BX
+
+blendGroup:
+	MASK
+	VMASKMOVPS (DX), Y15, Y0
+	VMASKMOVPS Y10, Y15, (DX)
+	COVER(Y0, Y9)
+	VMASKMOVPS (BX), Y15, Y5
+	VMULPS     Y5, Y0, Y0
+	BLEND(Y0)
+	ADDQ       $32, DI
+	ADDQ       $32, DX
+	ADDQ       $32, BX
+	SUBQ       $8, CX
+	JGT        blendGroup
+
+blendNextRow:
+	ADDQ $256, R10
+	ADDQ $256, R12
+	ADDQ $256, R14
+	NEXTROW(blendRow)
+	VZEROUPPER
+	RET
+
+// ---- rounded boxes ------------------------------------------------------------------------
+
+VEC8(absMask<>, $0x7fffffff7fffffff)
+
+// QX sets Y7 to sdf.RoundBox's qx = |px − cx| − hx + r at the pixel centres Y0 (Y1 = cx,
+// Y2 = hx, Y3 = r).
+#define QX \
+	VSUBPS Y1, Y0, Y7; \
+	VANDPS absMask<>(SB), Y7, Y7; \
+	VSUBPS Y2, Y7, Y7; \
+	VADDPS Y3, Y7, Y7
+
+// func roundBoxAVX2(d *float32, groups int, px0, qy, cx, hx, r float32)
+//
+// sdf.RoundBox on a row: qy is the row's, so which of its cases a lane takes depends on qx
+// alone. For qy ≤ 0 it is max(qx, qy) − r (qx − r where qx > 0 ≥ qy); for qy > 0 it is
+// qy − r where qx ≤ 0 and √(qx² + qy²) − r elsewhere.
+TEXT ·roundBoxAVX2(SB), NOSPLIT, $0-36
+	MOVQ         d+0(FP), DI
+	MOVQ         groups+8(FP), CX
+	VBROADCASTSS px0+16(FP), Y0
+	VADDPS       lanesF<>(SB), Y0, Y0
+	VBROADCASTSS cx+24(FP), Y1
+	VBROADCASTSS hx+28(FP), Y2
+	VBROADCASTSS r+32(FP), Y3
+	VMOVSS       qy+20(FP), X4
+	VMULSS       X4, X4, X5
+	VSUBSS       r+32(FP), X4, X6
+	VXORPS       X8, X8, X8
+	VUCOMISS     X8, X4
+	VBROADCASTSS X4, Y4 // qy
+	VBROADCASTSS X5, Y5 // qy²
+	VBROADCASTSS X6, Y6 // qy − r
+	VXORPS       Y8, Y8, Y8
+	JA           roundArcs
+
+roundFlat:
+	QX
+	VMAXPS  Y4, Y7, Y7
+	VSUBPS  Y3, Y7, Y7
+	VMOVUPS Y7, (DI)
+	VADDPS  eights<>(SB), Y0, Y0
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     roundFlat
+	VZEROUPPER
+	RET
+
+roundArcs:
+	QX
+	VCMPPS    $2, Y8, Y7, Y9 // qx ≤ 0
+	VMULPS    Y7, Y7, Y7
+	VADDPS    Y5, Y7, Y7
+	VSQRTPS   Y7, Y7
+	VSUBPS    Y3, Y7, Y7
+	VBLENDVPS Y9, Y6, Y7, Y7
+	VMOVUPS   Y7, (DI)
+	VADDPS    eights<>(SB), Y0, Y0
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       roundArcs
+	VZEROUPPER
+	RET
+
+// CHANNEL sets dst to channel off of the box's colour at fill coverage Y2, stroke coverage
+// Y3 and k = 1 − Y3 (Y4): stroke·cs + (fill·cf)·k, as boxProfile.color. Y12, Y13 are
+// clobbered.
+#define CHANNEL(off, dst) \
+	VBROADCASTSS 16+off(AX), Y12; \
+	VMULPS       Y3, Y12, Y12; \
+	VBROADCASTSS off(AX), Y13; \
+	VMULPS       Y2, Y13, Y13; \
+	VMULPS       Y4, Y13, Y13; \
+	VADDPS       Y13, Y12, dst
+
+// SHADE blends channel off's colour, computed into Y12, onto the plane at poff(DI): p = c +
+// p·(1 − c.A), 1 − c.A in Y14.
+#define SHADE(off, poff) \
+	CHANNEL(off, Y12); \
+	VMASKMOVPS poff(DI), Y15, Y13; \
+	VMULPS     Y14, Y13, Y13; \
+	VADDPS     Y13, Y12, Y13; \
+	VMASKMOVPS Y13, Y15, poff(DI)
+
+// func boxShadeAVX2(p, d *float32, n int, b *boxProfile)
+//
+// boxProfile's offsets: fillColor 0, strokeColor 16, e 44, half 48, thin 52.
+//
+// YMM registers:
+//
+//	Y0	d		Y6	e		Y12-Y14	scratch
+//	Y1	scratch		Y7	half		Y15	the lanes to blend: in the run and covered
+//	Y2	cf		Y8	thin
+//	Y3	cs		Y9	½
+//	Y4	1 − cs		Y10	1
+//	Y5	the colour's alpha	Y11	0
+// SHADECONSTS loads the registers SHADEGROUP keeps from the boxProfile at AX.
+#define SHADECONSTS \
+	VBROADCASTSS 44(AX), Y6; \
+	VBROADCASTSS 48(AX), Y7; \
+	VBROADCASTSS 52(AX), Y8; \
+	VMOVUPS      halves<>(SB), Y9; \
+	VMOVUPS      ones<>(SB), Y10; \
+	VXORPS       Y11, Y11, Y11
+
+// SHADEGROUP blends the colours of the box at AX at the 8 distances at SI (lanes below CX)
+// onto the pixels at DI.
+#define SHADEGROUP \
+	MASK; \
+	VMASKMOVPS (SI), Y15, Y0; \
+	VCMPPS     $1, Y6, Y0, Y1 /* d < e */; \
+	VANDPS     Y1, Y15, Y15; \
+	/* cf = Coverage(d); cs = Coverage(|d| − half)·thin; 1 − cs. */ \
+	VSUBPS     Y0, Y9, Y2; \
+	VMAXPS     Y11, Y2, Y2; \
+	VMINPS     Y10, Y2, Y2; \
+	VANDPS     absMask<>(SB), Y0, Y3; \
+	VSUBPS     Y7, Y3, Y3; \
+	VSUBPS     Y3, Y9, Y3; \
+	VMAXPS     Y11, Y3, Y3; \
+	VMINPS     Y10, Y3, Y3; \
+	VMULPS     Y8, Y3, Y3; \
+	VSUBPS     Y3, Y10, Y4; \
+	/* The colour's alpha first: 1 − alpha scales every plane. */ \
+	CHANNEL(12, Y5); \
+	VSUBPS     Y5, Y10, Y14; \
+	SHADE(0, 0); \
+	SHADE(4, PLANE); \
+	SHADE(8, 2*PLANE); \
+	VMASKMOVPS 3*PLANE(DI), Y15, Y13; \
+	VMULPS     Y14, Y13, Y13; \
+	VADDPS     Y13, Y5, Y13; \
+	VMASKMOVPS Y13, Y15, 3*PLANE(DI)
+
+TEXT ·boxShadeAVX2(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), DI
+	MOVQ d+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ b+24(FP), AX
+	SHADECONSTS
+
+shadeLoop:
+	SHADEGROUP
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JGT  shadeLoop
+	VZEROUPPER
+	RET
+
+// func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
+//
+// cornerParams' offsets: the boxProfile 0 (cx 32, hx 36, r 40), cy 56, hy 60, px0 64,
+// py0 68, left 72, mid 76, right 80, fill 88. Row by row: the row's qy (as sdf.RoundBox
+// computes it), the left corner run, the fill run (with the fill colour, if any), the right
+// corner run. The frame holds the distances of a run (0(SP)) and the row's values (256(SP)).
+TEXT ·boxCornerRowsAVX2(SB), NOSPLIT, $384-24
+	MOVQ p+0(FP), R10
+	MOVQ rows+8(FP), R13
+	MOVQ prm+16(FP), AX
+	XORQ R11, R11
+
+cornerRow:
+	// qy = |py − cy| − hy + r, py = py0 + row; qy², qy − r; the case mask (qy > 0).
+	VCVTSI2SSQ   R11, X4, X4
+	VADDSS       68(AX), X4, X4
+	VSUBSS       56(AX), X4, X4
+	VANDPS       absMask<>(SB), X4, X4
+	VSUBSS       60(AX), X4, X4
+	VADDSS       40(AX), X4, X4
+	VMULSS       X4, X4, X5
+	VSUBSS       40(AX), X4, X6
+	VXORPS       X8, X8, X8
+	VCMPSS       $1, X4, X8, X7 // 0 < qy
+	VBROADCASTSS X4, Y4
+	VBROADCASTSS X5, Y5
+	VBROADCASTSS X6, Y6
+	VBROADCASTSS X7, Y7
+	VMOVUPS      Y4, 256(SP)
+	VMOVUPS      Y5, 288(SP)
+	VMOVUPS      Y6, 320(SP)
+	VMOVUPS      Y7, 352(SP)
+
+	MOVQ   R10, DI
+	MOVLQSX 72(AX), CX
+	VMOVSS 64(AX), X0
+	CORNERRUN(leftDist, leftShade, leftDone)
+
+	// The fill: overSpan's p = c + p·(1 − c.A) on the mid pixels.
+	MOVQ    88(AX), BX
+	TESTQ   BX, BX
+	JZ      cornerRight
+	MOVLQSX 72(AX), DX
+	LEAQ    (R10)(DX*4), DI
+	MOVLQSX 76(AX), CX
+	TESTQ   CX, CX
+	JLE     cornerRight
+	VMOVUPS ones<>(SB), Y14
+	VBROADCASTSS 0(BX), Y1
+	VBROADCASTSS 4(BX), Y2
+	VBROADCASTSS 8(BX), Y3
+	VBROADCASTSS 12(BX), Y4
+	VSUBPS  Y4, Y14, Y5
+	FILLRUN(Y1, Y2, Y3, Y4, Y5, cornerFill, cornerFillTail, cornerRight)
+
+	MOVLQSX    72(AX), DX
+	MOVLQSX    76(AX), BX
+	ADDQ       BX, DX
+	LEAQ       (R10)(DX*4), DI
+	MOVLQSX    80(AX), CX
+	VCVTSI2SSQ DX, X0, X0
+	VADDSS     64(AX), X0, X0
+	CORNERRUN(rightDist, rightShade, rightDone)
+
+	ADDQ $256, R10
+	INCQ R11
+	CMPQ R11, R13
+	JLT  cornerRow
+	VZEROUPPER
+	RET
