@@ -4,9 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"trackink/composite"
@@ -19,7 +17,7 @@ var tenBitPaint = [4]float32{0.75 * 1, 0.75 * 0.4, 0.75 * 0.1, 0.75} // premulti
 
 // overRect composites tenBitPaint over the test rectangle of f, tile by tile, and records the
 // frame's type in kinds.
-func overRect(f composite.Surface, kinds map[string]int) {
+func overRect(f composite.Surface, kinds map[string]int) error {
 	hs := f.(composite.HostSurface)
 	kinds[fmt.Sprintf("%T", f)]++
 	w, h := f.Size()
@@ -42,23 +40,7 @@ func overRect(f composite.Surface, kinds map[string]int) {
 			hs.Over(&t)
 		}
 	}
-}
-
-// renderOver is render with overRect as the DrawFunc.
-func renderOver(t *testing.T, in string, opts Options) (string, Stats, map[string]int, error) {
-	t.Helper()
-	opts.Input, opts.Output = in, filepath.Join(t.TempDir(), "out.mkv")
-	opts.Preset = "ultrafast"
-	opts.Log = func(s string) { t.Log(s) }
-	var mu sync.Mutex
-	kinds := map[string]int{}
-	st, err := Transcode(t.Context(), opts, func(n int, f composite.Surface) error {
-		mu.Lock()
-		defer mu.Unlock()
-		overRect(f, kinds)
-		return nil
-	})
-	return opts.Output, st, kinds, err
+	return nil
 }
 
 // decode10 decodes frame i of path to yuv420p10le samples: Y, then Cb, then Cr.
@@ -109,7 +91,7 @@ func TestTenBit(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := ffmpegClip(t, "in.mkv", tc.clip...)
-			out, st, kinds, err := renderOver(t, in, tc.opts)
+			out, st, kinds, err := renderWith(t, in, ".mkv", tc.opts, overRect)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,6 +17,13 @@ import (
 // render transcodes in to a new file in a temp dir with the test overlay and returns its path.
 func render(t *testing.T, in, ext string, opts Options) (string, Stats, map[string]int, error) {
 	t.Helper()
+	return renderWith(t, in, ext, opts, fillRect)
+}
+
+// renderWith is render with draw as the DrawFunc's body: it draws on each frame and counts
+// the frame kinds it saw.
+func renderWith(t *testing.T, in, ext string, opts Options, draw func(composite.Surface, map[string]int) error) (string, Stats, map[string]int, error) {
+	t.Helper()
 	opts.Input = in
 	if opts.Output == "" {
 		opts.Output = filepath.Join(t.TempDir(), "out"+ext)
@@ -32,7 +39,7 @@ func render(t *testing.T, in, ext string, opts Options) (string, Stats, map[stri
 	st, err := Transcode(t.Context(), opts, func(n int, f composite.Surface) error {
 		mu.Lock()
 		defer mu.Unlock()
-		return fillRect(f, kinds)
+		return draw(f, kinds)
 	})
 	return opts.Output, st, kinds, err
 }
