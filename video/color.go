@@ -65,7 +65,7 @@ func chooseWorkFormat(par *astiav.CodecParameters, pf astiav.PixelFormat, takes 
 	if depth > 8 {
 		planar, semi = astiav.PixelFormatYuv420P10Le, astiav.PixelFormatP010Le
 		if !takes(planar) && !takes(semi) {
-			return w, false, fmt.Errorf("%w: %s is %d-bit and the encoder codes 8-bit video only (use libx265, hevc_nvenc or libx264, or convert with ffmpeg -pix_fmt yuv420p)", ErrUnsupportedFormat, pf, depth)
+			return w, false, fmt.Errorf("%w: %s is %d-bit and this encoder, as this FFmpeg has it, codes 8-bit video only (encoder auto picks one that codes 10-bit; or convert with ffmpeg -pix_fmt yuv420p)", ErrUnsupportedFormat, pf, depth)
 		}
 	}
 	switch {
