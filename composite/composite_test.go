@@ -2,6 +2,8 @@ package composite
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -47,13 +49,13 @@ func randomBytes(rng *rand.Rand, n int) []byte {
 // ycbcrToRGB inverts the matrix without clamping, so that over in R'G'B' can be computed
 // for any Y'CbCr input.
 func ycbcrToRGB(k coeffs, y, cb, cr float64) (r, g, b float64) {
-	// Solve the 3×3 system Y−off = yR r + yG g + yB b, Cb−128 = ..., Cr−128 = ...
+	// Solve the 3×3 system Y−off = yR r + yG g + yB b, Cb−cOff = ..., Cr−cOff = ...
 	m := [3][3]float64{
 		{float64(k.yR), float64(k.yG), float64(k.yB)},
 		{float64(k.cbR), float64(k.cbG), float64(k.cbB)},
 		{float64(k.crR), float64(k.crG), float64(k.crB)},
 	}
-	v := [3]float64{y - float64(k.yOff), cb - 128, cr - 128}
+	v := [3]float64{y - float64(k.yOff), cb - float64(k.cOff), cr - float64(k.cOff)}
 	det := func(m [3][3]float64) float64 {
 		return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) - m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) + m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
 	}
@@ -71,71 +73,129 @@ func ycbcrToRGB(k coeffs, y, cb, cr float64) (r, g, b float64) {
 
 func rgbToYCbCr(k coeffs, r, g, b float64) (y, cb, cr float64) {
 	return float64(k.yOff) + float64(k.yR)*r + float64(k.yG)*g + float64(k.yB)*b,
-		128 + float64(k.cbR)*r + float64(k.cbG)*g + float64(k.cbB)*b,
-		128 + float64(k.crR)*r + float64(k.crG)*g + float64(k.crB)*b
+		float64(k.cOff) + float64(k.cbR)*r + float64(k.cbG)*g + float64(k.cbB)*b,
+		float64(k.cOff) + float64(k.crR)*r + float64(k.crG)*g + float64(k.crB)*b
+}
+
+// planarFrame is a planar 4:2:0 test frame of either depth: the surface, and its samples
+// read back as integers (luma w wide, chroma cw wide).
+type planarFrame struct {
+	surface HostSurface
+	depth   int
+	planes  [3][]byte
+	widths  [3]int
+}
+
+// newPlanarFrame returns a w × h YUV420P (depth 8) or YUV420P10 (depth 10) of random samples,
+// luma kept in the legal range when rg is limited (as a decoder gives it).
+func newPlanarFrame(rng *rand.Rand, w, h, depth int, m Matrix, rg Range) *planarFrame {
+	cw, ch := (w+1)/2, (h+1)/2
+	size := (depth + 7) / 8
+	pf := &planarFrame{depth: depth, widths: [3]int{w, cw, cw}}
+	top := 1<<depth - 1
+	for i, n := range []int{w * h, cw * ch, cw * ch} {
+		pf.planes[i] = make([]byte, n*size)
+		for j := 0; j < n; j++ {
+			v := rng.IntN(top + 1)
+			if i == 0 && rg == Limited {
+				v = 16<<(depth-8) + v%(219<<(depth-8)+1)
+			}
+			pf.set(i, j, v)
+		}
+	}
+	y, u, v := pf.planes[0], pf.planes[1], pf.planes[2]
+	if depth == 8 {
+		pf.surface = &YUV420P{Y: y, U: u, V: v, StrideY: w, StrideU: cw, StrideV: cw, W: w, H: h, Matrix: m, Range: rg}
+	} else {
+		pf.surface = &YUV420P10{Y: y, U: u, V: v, StrideY: 2 * w, StrideU: 2 * cw, StrideV: 2 * cw, W: w, H: h, Matrix: m, Range: rg}
+	}
+	return pf
+}
+
+func (pf *planarFrame) set(plane, i, v int) {
+	if pf.depth == 8 {
+		pf.planes[plane][i] = byte(v)
+		return
+	}
+	binary.LittleEndian.PutUint16(pf.planes[plane][2*i:], uint16(v))
+}
+
+// at returns sample (x, y) of a plane.
+func (pf *planarFrame) at(plane, x, y int) float64 {
+	i := y*pf.widths[plane] + x
+	if pf.depth == 8 {
+		return float64(pf.planes[plane][i])
+	}
+	return float64(binary.LittleEndian.Uint16(pf.planes[plane][2*i:]))
+}
+
+func (pf *planarFrame) clone() *planarFrame {
+	c := *pf
+	for i := range c.planes {
+		c.planes[i] = bytes.Clone(pf.planes[i])
+	}
+	return &c
 }
 
 // TestYCbCrOverEqualsRGBOver composites random tiles onto random frames and checks every
 // sample against the reference: convert the frame to R'G'B', composite there (per pixel,
-// then averaged over each chroma block), convert back. Within one code value.
+// then averaged over each chroma block), convert back. Within one code value of the frame's
+// depth, for every matrix and range, 8- and 10-bit.
 func TestYCbCrOverEqualsRGBOver(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 4))
-	for _, m := range []Matrix{BT709, BT601} {
-		for _, rg := range []Range{Limited, Full} {
-			// An odd-sized frame, so that the edge tiles have lone chroma columns and rows.
-			const w, h = 77, 69
-			k := coeffsFor(m, rg)
-			f := &YUV420P{Y: randomBytes(rng, w*h), U: randomBytes(rng, 39*35), V: randomBytes(rng, 39*35),
-				StrideY: w, StrideU: 39, StrideV: 39, W: w, H: h, Matrix: m, Range: rg}
-			if rg == Limited { // keep the frame in the legal range, as a decoder gives it
-				for i := range f.Y {
-					f.Y[i] = 16 + f.Y[i]%220
+	for _, depth := range []int{8, 10} {
+		for _, m := range []Matrix{BT709, BT601, BT2020} {
+			for _, rg := range []Range{Limited, Full} {
+				// An odd-sized frame, so that the edge tiles have lone chroma columns and rows.
+				const w, h = 77, 69
+				k := coeffsFor(m, rg, depth)
+				top := math.Ldexp(1, depth) - 1
+				f := newPlanarFrame(rng, w, h, depth, m, rg)
+				orig := f.clone()
+				var layers []*rgbaLayer
+				for _, tr := range [][4]int{{0, 0, 64, 64}, {64, 0, w - 64, 64}, {0, 64, 64, h - 64}, {64, 64, w - 64, h - 64}} {
+					tl, rgba := randomTile(rng, f.surface.Space(), tr[0], tr[1], tr[2], tr[3])
+					f.surface.Over(tl)
+					layers = append(layers, rgba)
 				}
-			}
-			orig := &YUV420P{Y: bytes.Clone(f.Y), U: bytes.Clone(f.U), V: bytes.Clone(f.V)}
-			var layers []*rgbaLayer
-			for _, tr := range [][4]int{{0, 0, 64, 64}, {64, 0, w - 64, 64}, {0, 64, 64, h - 64}, {64, 64, w - 64, h - 64}} {
-				tl, rgba := randomTile(rng, f.Space(), tr[0], tr[1], tr[2], tr[3])
-				f.Over(tl)
-				layers = append(layers, rgba)
-			}
-			layer := func(x, y int) [4]float32 { return layers[(y/64)*2+x/64][(y%64)*TileSize+x%64] }
-			for y := 0; y < h; y++ {
-				for x := 0; x < w; x++ {
+				layer := func(x, y int) [4]float32 { return layers[(y/64)*2+x/64][(y%64)*TileSize+x%64] }
+				// over composites layer pixel (x, y) onto the original frame there, in R'G'B'.
+				over := func(x, y int) (r, g, b float64) {
 					p := layer(x, y)
-					cy, cx := y/2, x/2
-					r, g, b := ycbcrToRGB(k, float64(orig.Y[y*w+x]), float64(orig.U[cy*39+cx]), float64(orig.V[cy*39+cx]))
+					r, g, b = ycbcrToRGB(k, orig.at(0, x, y), orig.at(1, x/2, y/2), orig.at(2, x/2, y/2))
 					a := float64(p[3])
-					r, g, b = float64(p[0])+(1-a)*r, float64(p[1])+(1-a)*g, float64(p[2])+(1-a)*b
-					wantY, _, _ := rgbToYCbCr(k, r, g, b)
-					if got := float64(f.Y[y*w+x]); math.Abs(got-math.Max(0, math.Min(255, wantY))) > 1 {
-						t.Fatalf("%v %v: Y at (%d,%d) = %v, want %.2f", m, rg, x, y, got, wantY)
-					}
+					return float64(p[0]) + (1-a)*r, float64(p[1]) + (1-a)*g, float64(p[2]) + (1-a)*b
 				}
-			}
-			for cy := 0; cy < 35; cy++ {
-				for cx := 0; cx < 39; cx++ {
-					var sr, sg, sb float64
-					n := 0
-					for y := 2 * cy; y < min(2*cy+2, h); y++ {
-						for x := 2 * cx; x < min(2*cx+2, w); x++ {
-							p := layer(x, y)
-							r, g, b := ycbcrToRGB(k, float64(orig.Y[y*w+x]), float64(orig.U[cy*39+cx]), float64(orig.V[cy*39+cx]))
-							a := float64(p[3])
-							sr += float64(p[0]) + (1-a)*r
-							sg += float64(p[1]) + (1-a)*g
-							sb += float64(p[2]) + (1-a)*b
-							n++
+				name := fmt.Sprintf("%d-bit %v %v", depth, m, rg)
+				for y := 0; y < h; y++ {
+					for x := 0; x < w; x++ {
+						r, g, b := over(x, y)
+						wantY, _, _ := rgbToYCbCr(k, r, g, b)
+						if got := f.at(0, x, y); math.Abs(got-math.Max(0, math.Min(top, wantY))) > 1 {
+							t.Fatalf("%s: Y at (%d,%d) = %v, want %.2f", name, x, y, got, wantY)
 						}
 					}
-					// The frame's own Y differs per pixel, but its chroma is shared; average the
-					// composited R'G'B' and take the chroma of the mean.
-					_, wantU, wantV := rgbToYCbCr(k, sr/float64(n), sg/float64(n), sb/float64(n))
-					gotU, gotV := float64(f.U[cy*39+cx]), float64(f.V[cy*39+cx])
-					if math.Abs(gotU-math.Max(0, math.Min(255, wantU))) > 1 || math.Abs(gotV-math.Max(0, math.Min(255, wantV))) > 1 {
-						t.Fatalf("%v %v: chroma at (%d,%d) = %v,%v, want %.2f,%.2f", m, rg, cx, cy, gotU, gotV, wantU, wantV)
+				}
+				for cy := 0; cy < (h+1)/2; cy++ {
+					for cx := 0; cx < (w+1)/2; cx++ {
+						var sr, sg, sb float64
+						n := 0
+						for y := 2 * cy; y < min(2*cy+2, h); y++ {
+							for x := 2 * cx; x < min(2*cx+2, w); x++ {
+								r, g, b := over(x, y)
+								sr, sg, sb = sr+r, sg+g, sb+b
+								n++
+							}
+						}
+						// The frame's own Y differs per pixel, but its chroma is shared; average the
+						// composited R'G'B' and take the chroma of the mean.
+						_, wantU, wantV := rgbToYCbCr(k, sr/float64(n), sg/float64(n), sb/float64(n))
+						gotU, gotV := f.at(1, cx, cy), f.at(2, cx, cy)
+						if math.Abs(gotU-math.Max(0, math.Min(top, wantU))) > 1 || math.Abs(gotV-math.Max(0, math.Min(top, wantV))) > 1 {
+							t.Fatalf("%s: chroma at (%d,%d) = %v,%v, want %.2f,%.2f", name, cx, cy, gotU, gotV, wantU, wantV)
+						}
 					}
 				}
 			}
@@ -143,26 +203,45 @@ func TestYCbCrOverEqualsRGBOver(t *testing.T) {
 	}
 }
 
-func TestNV12MatchesYUV420P(t *testing.T) {
+// TestSemiPlanarMatchesPlanar: NV12 composites as YUV420P does, and P010 as YUV420P10 (its
+// samples in the high bits of each word), sample for sample.
+func TestSemiPlanarMatchesPlanar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const w, h = 64, 50
-	y, u, v := randomBytes(rng, w*h), randomBytes(rng, 32*25), randomBytes(rng, 32*25)
-	uv := make([]byte, 64*25)
-	for i := range u {
-		uv[2*i], uv[2*i+1] = u[i], v[i]
-	}
-	p := &YUV420P{Y: bytes.Clone(y), U: u, V: v, StrideY: w, StrideU: 32, StrideV: 32, W: w, H: h, Matrix: BT601}
-	n := &NV12{Y: bytes.Clone(y), UV: uv, StrideY: w, StrideUV: 64, W: w, H: h, Matrix: BT601}
-	tile, _ := randomTile(rng, p.Space(), 0, 0, w, h)
-	copied := *tile
-	p.Over(tile)
-	n.Over(&copied)
-	if !bytes.Equal(p.Y, n.Y) {
-		t.Fatal("luma differs")
-	}
-	for i := range p.U {
-		if n.UV[2*i] != p.U[i] || n.UV[2*i+1] != p.V[i] {
-			t.Fatalf("chroma sample %d: NV12 %d,%d, YUV420P %d,%d", i, n.UV[2*i], n.UV[2*i+1], p.U[i], p.V[i])
+	for _, depth := range []int{8, 10} {
+		p := newPlanarFrame(rng, w, h, depth, BT601, Limited)
+		// The semi-planar frame's samples are read raw: P010's words hold the value << 6.
+		shift := 0
+		semi := &planarFrame{depth: depth, widths: [3]int{w, 64}}
+		if depth == 8 {
+			semi.planes = [3][]byte{bytes.Clone(p.planes[0]), make([]byte, 64*25)}
+			semi.surface = &NV12{Y: semi.planes[0], UV: semi.planes[1], StrideY: w, StrideUV: 64, W: w, H: h, Matrix: BT601}
+		} else {
+			shift = 6
+			semi.planes = [3][]byte{make([]byte, 2*w*h), make([]byte, 2*64*25)}
+			semi.surface = &P010{Y: semi.planes[0], UV: semi.planes[1], StrideY: 2 * w, StrideUV: 128, W: w, H: h, Matrix: BT601}
+			for i := 0; i < w*h; i++ {
+				semi.set(0, i, int(p.at(0, i, 0))<<shift)
+			}
+		}
+		for i := 0; i < 32*25; i++ {
+			semi.set(1, 2*i, int(p.at(1, i, 0))<<shift)
+			semi.set(1, 2*i+1, int(p.at(2, i, 0))<<shift)
+		}
+		tile, _ := randomTile(rng, p.surface.Space(), 0, 0, w, h)
+		copied := *tile
+		p.surface.Over(tile)
+		semi.surface.Over(&copied)
+		for i := 0; i < w*h; i++ {
+			if got, want := int(semi.at(0, i, 0))>>shift, int(p.at(0, i, 0)); got != want {
+				t.Fatalf("%T: luma sample %d = %d, planar %d", semi.surface, i, got, want)
+			}
+		}
+		for i := 0; i < 32*25; i++ {
+			u, v := int(semi.at(1, 2*i, 0)), int(semi.at(1, 2*i+1, 0))
+			if u>>shift != int(p.at(1, i, 0)) || v>>shift != int(p.at(2, i, 0)) || (u|v)&(1<<shift-1) != 0 {
+				t.Fatalf("%T: chroma sample %d = %d,%d, planar %v,%v", semi.surface, i, u, v, p.at(1, i, 0), p.at(2, i, 0))
+			}
 		}
 	}
 }
@@ -185,24 +264,29 @@ func TestRGBAOverTransparentGivesTheLayer(t *testing.T) {
 	}
 }
 
+// TestOpaqueWhiteGivesReferenceWhite: white is the range's top luma and neutral chroma, in
+// every matrix: 235 and 128 in 8-bit limited range, 940 and 512 in 10-bit.
 func TestOpaqueWhiteGivesReferenceWhite(t *testing.T) {
 	for _, tc := range []struct {
+		depth         int
 		rg            Range
-		wantY, wantUV byte
-	}{{Limited, 235, 128}, {Full, 255, 128}} {
-		f := &YUV420P{Y: make([]byte, 4), U: make([]byte, 1), V: make([]byte, 1), StrideY: 2, StrideU: 1, StrideV: 1, W: 2, H: 2, Range: tc.rg}
-		tile := &Tile{}
-		tile.Reset(0, 0, 2, 2)
-		sp := f.Space()
-		for i := 0; i < 2; i++ {
-			for j := 0; j < 2; j++ {
-				tile.SetPixel(j, i, sp.Color(1, 1, 1, 1))
+		wantY, wantUV float64
+	}{{8, Limited, 235, 128}, {8, Full, 255, 128}, {10, Limited, 940, 512}, {10, Full, 1023, 512}} {
+		for _, m := range []Matrix{BT709, BT601, BT2020} {
+			f := newPlanarFrame(rand.New(rand.NewPCG(3, 4)), 2, 2, tc.depth, m, tc.rg)
+			tile := &Tile{}
+			tile.Reset(0, 0, 2, 2)
+			sp := f.surface.Space()
+			for i := 0; i < 2; i++ {
+				for j := 0; j < 2; j++ {
+					tile.SetPixel(j, i, sp.Color(1, 1, 1, 1))
+				}
+				tile.Touch(i, 0, 2)
 			}
-			tile.Touch(i, 0, 2)
-		}
-		f.Over(tile)
-		if f.Y[0] != tc.wantY || f.Y[3] != tc.wantY || f.U[0] != tc.wantUV || f.V[0] != tc.wantUV {
-			t.Errorf("%v: white gave Y %v U %d V %d", tc.rg, f.Y, f.U[0], f.V[0])
+			f.surface.Over(tile)
+			if f.at(0, 0, 0) != tc.wantY || f.at(0, 1, 1) != tc.wantY || f.at(1, 0, 0) != tc.wantUV || f.at(2, 0, 0) != tc.wantUV {
+				t.Errorf("%d-bit %v %v: white gave Y %v U %v V %v", tc.depth, m, tc.rg, f.at(0, 0, 0), f.at(1, 0, 0), f.at(2, 0, 0))
+			}
 		}
 	}
 }
@@ -235,6 +319,10 @@ func TestCheck(t *testing.T) {
 		{"yuv short V", &YUV420P{Y: make([]byte, 15), U: make([]byte, 6), V: make([]byte, 5), StrideY: 5, StrideU: 3, StrideV: 3, W: 5, H: 3}, false},
 		{"nv12 stride", &NV12{Y: make([]byte, 15), UV: make([]byte, 12), StrideY: 5, StrideUV: 5, W: 5, H: 3}, false},
 		{"rgba ok", &RGBA{Pix: make([]byte, 24), Stride: 8, W: 2, H: 3}, true},
+		{"yuv10 ok", &YUV420P10{Y: make([]byte, 30), U: make([]byte, 12), V: make([]byte, 12), StrideY: 10, StrideU: 6, StrideV: 6, W: 5, H: 3}, true},
+		{"yuv10 8-bit strides", &YUV420P10{Y: make([]byte, 30), U: make([]byte, 12), V: make([]byte, 12), StrideY: 5, StrideU: 3, StrideV: 3, W: 5, H: 3}, false},
+		{"p010 ok", &P010{Y: make([]byte, 30), UV: make([]byte, 24), StrideY: 10, StrideUV: 12, W: 5, H: 3}, true},
+		{"p010 short UV", &P010{Y: make([]byte, 30), UV: make([]byte, 23), StrideY: 10, StrideUV: 12, W: 5, H: 3}, false},
 	} {
 		if err := tc.f.Check(); (err == nil) != tc.ok {
 			t.Errorf("%s: Check() = %v", tc.name, err)
@@ -285,6 +373,8 @@ func TestOverLeavesTheTileClear(t *testing.T) {
 			&RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h},
 			&YUV420P{Y: make([]byte, w*h), U: make([]byte, cw*ch), V: make([]byte, cw*ch), StrideY: w, StrideU: cw, StrideV: cw, W: w, H: h},
 			&NV12{Y: make([]byte, w*h), UV: make([]byte, 2*cw*ch), StrideY: w, StrideUV: 2 * cw, W: w, H: h},
+			&YUV420P10{Y: make([]byte, 2*w*h), U: make([]byte, 2*cw*ch), V: make([]byte, 2*cw*ch), StrideY: 2 * w, StrideU: 2 * cw, StrideV: 2 * cw, W: w, H: h},
+			&P010{Y: make([]byte, 2*w*h), UV: make([]byte, 4*cw*ch), StrideY: 2 * w, StrideUV: 4 * cw, W: w, H: h},
 		} {
 			for _, tr := range [][4]int{{0, 0, 64, 64}, {64, 64, w - 64, h - 64}} {
 				tile, _ := randomTile(rng, f.Space(), tr[0], tr[1], tr[2], tr[3])

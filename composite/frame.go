@@ -13,7 +13,8 @@
 //
 //	Y' = α·Y'_0 + M_Y·rgb_premul,  Cb = α·128 + M_Cb·rgb_premul,  Cr = α·128 + M_Cr·rgb_premul
 //
-// (Y'_0 = 16 limited, 0 full; M the stream's matrix, BT.709 or BT.601, and range) are linear
+// (Y'_0 = 16 limited, 0 full; M the stream's matrix, BT.709, BT.601 or BT.2020, and range;
+// 10-bit frames scale the offsets and M to their code values) are linear
 // functions of the premultiplied colour too, and a layer accumulated in them holds exactly the
 // Y'CbCr that the R'G'B' layer would convert to. A primitive's colour is converted once, not
 // each pixel, and compositing is one multiply-add per sample:
@@ -32,15 +33,20 @@ import (
 // Matrix selects the Y'CbCr colour matrix.
 type Matrix int
 
-// Colour matrices.
+// Colour matrices. BT2020 is BT.2020's non-constant-luminance matrix (FFmpeg's bt2020nc),
+// which BT.2100 uses for PQ and HLG video too.
 const (
 	BT709 Matrix = iota
 	BT601
+	BT2020
 )
 
 func (m Matrix) String() string {
-	if m == BT601 {
+	switch m {
+	case BT601:
 		return "bt601"
+	case BT2020:
+		return "bt2020"
 	}
 	return "bt709"
 }
@@ -61,7 +67,7 @@ func (r Range) String() string {
 	return "limited"
 }
 
-// Surface is an 8-bit image that a layer is composited onto: a HostSurface in host memory,
+// Surface is an image that a layer is composited onto: a HostSurface in host memory,
 // or a DeviceNV12 in GPU memory, which only a device backend (package kernels) can reach.
 type Surface interface {
 	// Size returns the frame's width and height in pixels.
@@ -143,8 +149,62 @@ type NV12 struct {
 	Range             Range
 }
 
+// YUV420P10 is a 10-bit planar Y'CbCr 4:2:0 frame, FFmpeg's yuv420p10le: each sample two
+// bytes, little-endian, the value in the low 10 bits; strides are in bytes and chroma planes
+// are ceil(W/2) × ceil(H/2) samples.
+type YUV420P10 struct {
+	Y, U, V                   []byte
+	StrideY, StrideU, StrideV int
+	W, H                      int
+	Matrix                    Matrix
+	Range                     Range
+}
+
+// P010 is a 10-bit Y'CbCr 4:2:0 frame with one interleaved CbCr plane (Cb first), FFmpeg's
+// p010le and NVDEC's output for 10-bit video: each sample two bytes, little-endian, the value
+// in the high 10 bits (the low 6 are zero); strides are in bytes.
+type P010 struct {
+	Y, UV             []byte
+	StrideY, StrideUV int
+	W, H              int
+	Matrix            Matrix
+	Range             Range
+}
+
 // Size implements Surface.
 func (f *RGBA) Size() (int, int) { return f.W, f.H }
+
+// Size implements Surface.
+func (f *YUV420P10) Size() (int, int) { return f.W, f.H }
+
+// Size implements Surface.
+func (f *P010) Size() (int, int) { return f.W, f.H }
+
+// Space implements HostSurface: the frame's Y'CbCr in 10-bit code values.
+func (f *YUV420P10) Space() Space { return YCbCrSpaceDepth(f.Matrix, f.Range, 10) }
+
+// Space implements HostSurface: the frame's Y'CbCr in 10-bit code values.
+func (f *P010) Space() Space { return YCbCrSpaceDepth(f.Matrix, f.Range, 10) }
+
+// Check reports whether the planes are large enough for the stated size and strides.
+func (f *YUV420P10) Check() error {
+	cw, ch := (f.W+1)/2, (f.H+1)/2
+	if err := checkPlane("Y", f.Y, f.StrideY, 2*f.W, f.H); err != nil {
+		return err
+	}
+	if err := checkPlane("U", f.U, f.StrideU, 2*cw, ch); err != nil {
+		return err
+	}
+	return checkPlane("V", f.V, f.StrideV, 2*cw, ch)
+}
+
+// Check reports whether the planes are large enough for the stated size and strides.
+func (f *P010) Check() error {
+	if err := checkPlane("Y", f.Y, f.StrideY, 2*f.W, f.H); err != nil {
+		return err
+	}
+	return checkPlane("UV", f.UV, f.StrideUV, 4*((f.W+1)/2), (f.H+1)/2)
+}
 
 // Size implements Surface.
 func (f *YUV420P) Size() (int, int) { return f.W, f.H }

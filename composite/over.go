@@ -1,9 +1,11 @@
 package composite
 
+import "encoding/binary"
+
 // Space is the colour space a layer is drawn in, chosen by the frame it is composited onto:
 // three linear functions of a premultiplied R'G'B'A colour (components 0..1) that give the
-// frame's own components in 8-bit code values, premultiplied, and alpha as it is. See the
-// package comment for why Y'CbCr can be drawn in directly.
+// frame's own components in its code values (8- or 10-bit), premultiplied, and alpha as it
+// is. See the package comment for why Y'CbCr can be drawn in directly.
 type Space struct {
 	// M[i] holds the coefficients of channel i for r, g, b and α, in that order.
 	M [3][4]float32
@@ -29,41 +31,53 @@ func RGBASpace() Space {
 	return Space{M: [3][4]float32{{255, 0, 0, 0}, {0, 255, 0, 0}, {0, 0, 255, 0}}}
 }
 
-// YCbCrSpace is the space of Y'CbCr frames with matrix m and range r: Y', Cb and Cr in code
-// values, their offsets (16 or 0, 128) scaled by alpha.
-func YCbCrSpace(m Matrix, r Range) Space {
-	k := coeffsFor(m, r)
+// YCbCrSpace is the space of 8-bit Y'CbCr frames with matrix m and range r: Y', Cb and Cr
+// in code values, their offsets (16 or 0, 128) scaled by alpha.
+func YCbCrSpace(m Matrix, r Range) Space { return YCbCrSpaceDepth(m, r, 8) }
+
+// YCbCrSpaceDepth is the space of Y'CbCr frames of the given bit depth (8 or 10) with matrix
+// m and range r, in that depth's code values (BT.2100 quantisation): limited range scales
+// 8-bit's 16, 219 and 224 by 2^(depth−8) (10-bit: Y' 64..940, Cb and Cr 64..960), full range
+// spans 0..2^depth − 1, and the chroma offset is 2^(depth−1) (128, 512).
+func YCbCrSpaceDepth(m Matrix, r Range, depth int) Space {
+	k := coeffsFor(m, r, depth)
 	return Space{M: [3][4]float32{
 		{k.yR, k.yG, k.yB, k.yOff},
-		{k.cbR, k.cbG, k.cbB, 128},
-		{k.crR, k.crG, k.crB, 128},
+		{k.cbR, k.cbG, k.cbB, k.cOff},
+		{k.crR, k.crG, k.crB, k.cOff},
 	}}
 }
 
-// coeffs carry a premultiplied R'G'B' colour (0..1) into the 8-bit Y'CbCr it adds, with the
-// matrix and range folded in.
+// coeffs carry a premultiplied R'G'B' colour (0..1) into the Y'CbCr code values it adds, with
+// the matrix, range and bit depth folded in.
 type coeffs struct {
-	yOff          float32 // 16 (limited) or 0 (full)
+	yOff          float32 // 16 (limited) or 0 (full), times 2^(depth−8)
+	cOff          float32 // 128, times 2^(depth−8)
 	yR, yG, yB    float32
 	cbR, cbG, cbB float32
 	crR, crG, crB float32
 }
 
-func coeffsFor(m Matrix, r Range) coeffs {
+func coeffsFor(m Matrix, r Range, depth int) coeffs {
 	kr, kb := float32(0.2126), float32(0.0722)
-	if m == BT601 {
+	switch m {
+	case BT601:
 		kr, kb = 0.299, 0.114
+	case BT2020:
+		kr, kb = 0.2627, 0.0593
 	}
 	kg := 1 - kr - kb
-	sy, sc, off := float32(219), float32(224), float32(16)
+	scale := float32(int(1) << (depth - 8))
+	sy, sc, off := 219*scale, 224*scale, 16*scale
 	if r == Full {
-		sy, sc, off = 255, 255, 0
+		full := float32(int(1)<<depth - 1)
+		sy, sc, off = full, full, 0
 	}
 	// Pb = (B' − Y')/(2(1 − Kb)), Pr = (R' − Y')/(2(1 − Kr)).
 	pb, pr := sc/(2*(1-kb)), sc/(2*(1-kr))
 	return coeffs{
-		yOff: off,
-		yR:   sy * kr, yG: sy * kg, yB: sy * kb,
+		yOff: off, cOff: 128 * scale,
+		yR: sy * kr, yG: sy * kg, yB: sy * kb,
 		cbR: -kr * pb, cbG: -kg * pb, cbB: (1 - kb) * pb,
 		crR: (1 - kr) * pr, crG: -kg * pr, crB: -kb * pr,
 	}
@@ -75,8 +89,39 @@ func coeffsFor(m Matrix, r Range) coeffs {
 // conversion keeps the compiler from fusing them), as the assembly and the CUDA kernels do.
 // Twin: blend (kernels/composite.cu).
 func blend(sample byte, c, a float32) byte {
-	v := c + float32((1-a)*float32(sample))
-	return byte(min(max(v+0.5, 0), 255))
+	return byte(blendTo(float32(sample), c, a, 255))
+}
+
+// blendTo is blend for samples of any depth: c + (1 − a)·sample, plus one half, saturated
+// to 0..top; the caller truncates it to an integer.
+func blendTo(sample, c, a, top float32) float32 {
+	v := c + float32((1-a)*sample)
+	return min(max(v+0.5, 0), top)
+}
+
+// sampleFormat is how a plane holds its samples: a byte each (8-bit), or a little-endian
+// 16-bit word each holding 10 bits in its low bits (yuv420p10le) or its high bits (P010,
+// whose low 6 bits are zero).
+type sampleFormat struct {
+	size  int  // bytes a sample
+	shift uint // the value's place in its word
+}
+
+var (
+	bits8     = sampleFormat{size: 1}
+	bits10Low = sampleFormat{size: 2}
+	bits10Hi  = sampleFormat{size: 2, shift: 6}
+)
+
+// blendAt blends layer value c with alpha a onto the sample at the start of p. Twin:
+// blend10 (kernels/composite.cu).
+func (sf sampleFormat) blendAt(p []byte, c, a float32) {
+	if sf.size == 1 {
+		p[0] = blend(p[0], c, a)
+		return
+	}
+	s := binary.LittleEndian.Uint16(p) >> sf.shift
+	binary.LittleEndian.PutUint16(p, uint16(blendTo(float32(s), c, a, 1023))<<sf.shift)
 }
 
 // Over implements HostSurface. Pixels of alpha 0 are left as they are.
@@ -104,12 +149,22 @@ func (f *RGBA) Over(t *Tile) {
 
 // Over implements HostSurface.
 func (f *YUV420P) Over(t *Tile) {
-	overYCbCr(f.Y, f.StrideY, f.U, f.StrideU, f.V, f.StrideV, 1, t)
+	overYCbCr(f.Y, f.StrideY, f.U, f.StrideU, f.V, f.StrideV, 1, bits8, t)
 }
 
 // Over implements HostSurface.
 func (f *NV12) Over(t *Tile) {
-	overYCbCr(f.Y, f.StrideY, f.UV, f.StrideUV, f.UV[1:], f.StrideUV, 2, t)
+	overYCbCr(f.Y, f.StrideY, f.UV, f.StrideUV, f.UV[1:], f.StrideUV, 2, bits8, t)
+}
+
+// Over implements HostSurface (in Go on every machine).
+func (f *YUV420P10) Over(t *Tile) {
+	overYCbCr(f.Y, f.StrideY, f.U, f.StrideU, f.V, f.StrideV, 2, bits10Low, t)
+}
+
+// Over implements HostSurface (in Go on every machine).
+func (f *P010) Over(t *Tile) {
+	overYCbCr(f.Y, f.StrideY, f.UV, f.StrideUV, f.UV[2:], f.StrideUV, 4, bits10Hi, t)
 }
 
 // Prefetch implements Prefetcher.
@@ -142,46 +197,47 @@ const (
 	rowStride   = TileSize
 )
 
-// overYCbCr composites the tile onto a 4:2:0 frame's luma (y) and chroma samples (the Cb and
-// Cr samples of chroma column x are u[x·step] and v[x·step] in their rows), zeroing the
-// planes as it reads them, and leaves the tile clear. With AVX2, a tile whose width is a
-// multiple of 16 runs tileAVX2, which blends a pair of rows' luma and chroma in one pass,
-// each plane read once; other tiles (at the right edge of odd-sized frames) run the Go twins,
-// overChromaGo then overLumaGo (chroma first: the luma blend clears the alpha both read).
-func overYCbCr(y []byte, yStride int, u []byte, uStride int, v []byte, vStride int, step int, t *Tile) {
-	if haveAVX2 && t.W%16 == 0 {
+// overYCbCr composites the tile onto a 4:2:0 frame's luma (y) and chroma samples, held as sf
+// says (the Cb and Cr samples of chroma column x start at bytes x·step and x·step of their
+// rows of u and v), zeroing the planes as it reads them, and leaves the tile clear. With
+// AVX2, an 8-bit tile whose width is a multiple of 16 runs tileAVX2, which blends a pair of
+// rows' luma and chroma in one pass, each plane read once; other tiles (at the right edge of
+// odd-sized frames, and 10-bit frames) run the Go twins, overChromaGo then overLumaGo
+// (chroma first: the luma blend clears the alpha both read).
+func overYCbCr(y []byte, yStride int, u []byte, uStride int, v []byte, vStride int, step int, sf sampleFormat, t *Tile) {
+	if haveAVX2 && sf.size == 1 && t.W%16 == 0 {
 		rows, last := (t.H+1)/2, (t.W/2-1)*step
 		yo := t.Y0*yStride + t.X0
 		uo, vo := t.Y0/2*uStride+t.X0/2*step, t.Y0/2*vStride+t.X0/2*step
 		_, _, _ = y[yo+(t.H-1)*yStride+t.W-1], u[uo+(rows-1)*uStride+last], v[vo+(rows-1)*vStride+last]
 		tileAVX2(&y[yo], yStride, &u[uo], &v[vo], uStride, vStride, step, &t.Planes[0][0], &t.Span[0], t.H, t.W)
 	} else {
-		overChromaGo(u, uStride, v, vStride, step, t)
-		overLumaGo(y, yStride, t)
+		overChromaGo(u, uStride, v, vStride, step, sf, t)
+		overLumaGo(y, yStride, sf, t)
 	}
 	t.Span = [TileSize]Span{}
 }
 
-// overLumaGo composites the tile onto the luma samples it covers, each row's span with
-// lumaRow, and zeroes its luma and alpha.
-func overLumaGo(plane []byte, stride int, t *Tile) {
+// overLumaGo composites the tile onto the luma samples (held as sf says) it covers, each
+// row's span with lumaRow, and zeroes its luma and alpha.
+func overLumaGo(plane []byte, stride int, sf sampleFormat, t *Tile) {
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
 		if s.X0 >= s.X1 {
 			continue
 		}
-		off := (t.Y0+y)*stride + t.X0
+		off := (t.Y0+y)*stride + t.X0*sf.size
 		i0, i1 := y*TileSize+int(s.X0), y*TileSize+int(s.X1)
-		lumaRow(plane[off+int(s.X0):off+int(s.X1)], t.Planes[0][i0:i1], t.Planes[Alpha][i0:i1])
+		lumaRow(plane[off+int(s.X0)*sf.size:off+int(s.X1)*sf.size], sf, t.Planes[0][i0:i1], t.Planes[Alpha][i0:i1])
 	}
 }
 
-// lumaRow blends the luma layer c with alpha a onto the samples of dst, one for one, leaving
-// those of alpha 0 as they are, and zeroes c and a.
-func lumaRow(dst []byte, c, a []float32) {
-	for x := range dst {
+// lumaRow blends the luma layer c with alpha a onto the samples of dst (held as sf says), one
+// for one, leaving those of alpha 0 as they are, and zeroes c and a.
+func lumaRow(dst []byte, sf sampleFormat, c, a []float32) {
+	for x := range c {
 		if a[x] != 0 {
-			dst[x] = blend(dst[x], c[x], a[x])
+			sf.blendAt(dst[x*sf.size:], c[x], a[x])
 		}
 		c[x], a[x] = 0, 0
 	}
@@ -190,7 +246,7 @@ func lumaRow(dst []byte, c, a []float32) {
 // overChromaGo composites the tile onto the 4:2:0 chroma samples it covers, and zeroes its Cb
 // and Cr: each sample takes the mean of the layer over its 2×2 block (fewer pixels at an odd
 // frame edge), which equals compositing each pixel and averaging.
-func overChromaGo(u []byte, uStride int, v []byte, vStride int, step int, t *Tile) {
+func overChromaGo(u []byte, uStride int, v []byte, vStride int, step int, sf sampleFormat, t *Tile) {
 	cx0, cy0 := t.X0/2, t.Y0/2
 	cw := (t.W + 1) / 2 // chroma columns of the tile, a lone one at an odd right edge included
 	for cy := 0; cy < (t.H+1)/2; cy++ {
@@ -214,21 +270,22 @@ func overChromaGo(u []byte, uStride int, v []byte, vStride int, step int, t *Til
 		rows := min(2, t.H-y0)
 		urow := u[(cy0+cy)*uStride+cx0*step:]
 		vrow := v[(cy0+cy)*vStride+cx0*step:]
-		urow, vrow = urow[:(cw-1)*step+1], vrow[:(cw-1)*step+1]
+		urow, vrow = urow[:(cw-1)*step+sf.size], vrow[:(cw-1)*step+sf.size]
 		whole := min(b1, t.W/2) // blocks of two columns
-		chromaRow(urow, vrow, step, t, y0*TileSize, b0, whole, 1/float32(2*rows))
+		chromaRow(urow, vrow, step, sf, t, y0*TileSize, b0, whole, 1/float32(2*rows))
 		if b1 > whole { // the lone column at an odd right edge
-			chromaRow(urow, vrow, step, t, y0*TileSize, whole, b1, 1/float32(rows))
+			chromaRow(urow, vrow, step, sf, t, y0*TileSize, whole, b1, 1/float32(rows))
 		}
 	}
 }
 
 // chromaRow blends the 2×2 blocks [b0, b1) of the pair of tile rows starting at index row of
-// the planes onto their chroma samples (u[i·step], v[i·step] for block i): it sums each
+// the planes onto their chroma samples (held as sf says, at bytes i·step of u and v for
+// block i): it sums each
 // block's four pixels of each of Cb, Cr and alpha as (top left + bottom left) + (top right +
 // bottom right), scales the sums by mean and blends them, unless the block's alpha sums to
 // 0, and zeroes the block's Cb and Cr.
-func chromaRow(u, v []byte, step int, t *Tile, row, b0, b1 int, mean float32) {
+func chromaRow(u, v []byte, step int, sf sampleFormat, t *Tile, row, b0, b1 int, mean float32) {
 	cb, cr, al := &t.Planes[1], &t.Planes[2], &t.Planes[Alpha]
 	sum := func(p *[planeStride]float32, i int) float32 {
 		s := (p[i] + p[i+rowStride]) + (p[i+1] + p[i+rowStride+1])
@@ -244,7 +301,7 @@ func chromaRow(u, v []byte, step int, t *Tile, row, b0, b1 int, mean float32) {
 			continue
 		}
 		a *= mean
-		u[b*step] = blend(u[b*step], scb*mean, a)
-		v[b*step] = blend(v[b*step], scr*mean, a)
+		sf.blendAt(u[b*step:], scb*mean, a)
+		sf.blendAt(v[b*step:], scr*mean, a)
 	}
 }

@@ -1,7 +1,8 @@
 // composite.cu: blend the layer onto the frame in place and clear the layer behind it; the
-// twin of package composite's Over for RGBA, YUV420P and NV12 frames: the layer is in the
-// frame's own space, so each sample is the same multiply-add as the CPU's blend, and the
-// device writes the CPU's bytes from the same layer values.
+// twin of package composite's Over for RGBA, YUV420P, NV12, YUV420P10 and P010 frames: the
+// layer is in the frame's own space (10-bit code values for the 10-bit formats), so each
+// sample is the same multiply-add as the CPU's blend, and the device writes the CPU's samples
+// from the same layer values.
 //
 // Grid: one block per tile. Block: 32 × 4 threads; thread (x, y) owns the 2 × 2 pixel
 // blocks at columns 2x, 2x+1 and rows 2r, 2r+1 for r = y, y+4, ..., so it alone reads the
@@ -29,6 +30,30 @@ __device__ __forceinline__ uint8_t blend(uint8_t s, float c, float a) {
   return (uint8_t)gmin(gmax(v + 0.5f, 0), 255);
 }
 
+// blend10 is composite's blendAt for a 16-bit word holding a 10-bit sample at bit shift:
+// blend, saturated to 0..1023 instead of 255. (The words are little-endian, as the GPU and
+// the emulating host are.)
+__device__ __forceinline__ void blend10(uint16_t* d, int shift, float c, float a) {
+  float v = c + (1 - a) * (float)(*d >> shift);
+  *d = (uint16_t)((unsigned)gmin(gmax(v + 0.5f, 0), 1023) << shift);
+}
+
+// sampleSize is the bytes a sample of a Y'CbCr format takes: 2 for the 10-bit formats.
+__device__ __forceinline__ int sampleSize(int format) {
+  return format == TK_YUV420P10 || format == TK_P010 ? 2 : 1;
+}
+
+// blendSample blends layer value c with alpha a onto the sample at d, as the frame's format
+// holds it.
+__device__ __forceinline__ void blendSample(const TkParams* p, uint8_t* d, float c, float a) {
+  if (p->format == TK_YUV420P10)
+    blend10((uint16_t*)d, 0, c, a);
+  else if (p->format == TK_P010)
+    blend10((uint16_t*)d, 6, c, a);
+  else
+    *d = blend(*d, c, a);
+}
+
 __device__ void overRGBA(const TkParams* p, int fx, int fy, const float s[4]) {
   float a = s[3];
   if (a == 0) return;
@@ -42,8 +67,8 @@ __device__ void overRGBA(const TkParams* p, int fx, int fy, const float s[4]) {
 __device__ void overLuma(const TkParams* p, int fx, int fy, const float s[4]) {
   float a = s[3];
   if (a == 0) return;
-  uint8_t* d = (uint8_t*)p->plane0 + (size_t)fy * p->stride0 + fx;
-  *d = blend(*d, s[0], a);
+  uint8_t* d = (uint8_t*)p->plane0 + (size_t)fy * p->stride0 + (size_t)sampleSize(p->format) * fx;
+  blendSample(p, d, s[0], a);
 }
 
 // overChroma blends the mean of the block's pixels onto the chroma sample (cx, cy): q holds
@@ -57,16 +82,17 @@ __device__ void overChroma(const TkParams* p, int cx, int cy, const float q[4][4
   float cb = ((q[0][1] + q[2][1]) + (q[1][1] + q[3][1])) * mean;
   float cr = ((q[0][2] + q[2][2]) + (q[1][2] + q[3][2])) * mean;
   a = a * mean;
+  size_t size = sampleSize(p->format);
   uint8_t *u, *v;
-  if (p->format == TK_NV12) {
-    u = (uint8_t*)p->plane1 + (size_t)cy * p->stride1 + 2 * (size_t)cx;
-    v = u + 1;
+  if (p->format == TK_NV12 || p->format == TK_P010) {
+    u = (uint8_t*)p->plane1 + (size_t)cy * p->stride1 + 2 * size * cx;
+    v = u + size;
   } else {
-    u = (uint8_t*)p->plane1 + (size_t)cy * p->stride1 + cx;
-    v = (uint8_t*)p->plane2 + (size_t)cy * p->stride2 + cx;
+    u = (uint8_t*)p->plane1 + (size_t)cy * p->stride1 + size * cx;
+    v = (uint8_t*)p->plane2 + (size_t)cy * p->stride2 + size * cx;
   }
-  *u = blend(*u, cb, a);
-  *v = blend(*v, cr, a);
+  blendSample(p, u, cb, a);
+  blendSample(p, v, cr, a);
 }
 
 TK_KERNEL void tk_composite(const TkParams* p) {

@@ -22,10 +22,13 @@
 #define TK_LABELS 3
 #define TK_KINDS 4
 
-// Frame formats of the composite kernels.
+// Frame formats of the composite kernels. The 10-bit ones hold each sample in a 16-bit
+// little-endian word: yuv420p10le in its low 10 bits, P010 in its high 10 bits.
 #define TK_RGBA 0
 #define TK_YUV420P 1
 #define TK_NV12 2
+#define TK_YUV420P10 3
+#define TK_P010 4
 
 // Status bits, written by the kernels for the host to read after a frame.
 #define TK_OVERFLOW 1  // a bin list needed more entries than its capacity: nothing was drawn

@@ -57,8 +57,8 @@ func openDecoder(in *input, hwaccel string, logf func(string), sink *logSink) (*
 	return d, nil
 }
 
-// useCUDA attaches a CUDA device to the decoder. NVDEC hands back NV12 for 8-bit 4:2:0 only,
-// so other sources stay in software.
+// useCUDA attaches a CUDA device to the decoder. NVDEC hands back NV12 for 8-bit 4:2:0 and
+// P010 for 10-bit 4:2:0 only, so other sources stay in software.
 func (d *decoder) useCUDA(codec *astiav.Codec, par *astiav.CodecParameters, sink *logSink) error {
 	hwPix := astiav.PixelFormatNone
 	for _, cfg := range codec.HardwareConfigs() {
@@ -71,9 +71,10 @@ func (d *decoder) useCUDA(codec *astiav.Codec, par *astiav.CodecParameters, sink
 		return fmt.Errorf("decoder %s has no CUDA support", codec.Name())
 	}
 	switch par.PixelFormat() {
-	case astiav.PixelFormatYuv420P, astiav.PixelFormatYuvj420P, astiav.PixelFormatNv12:
+	case astiav.PixelFormatYuv420P, astiav.PixelFormatYuvj420P, astiav.PixelFormatNv12,
+		astiav.PixelFormatYuv420P10Le, astiav.PixelFormatP010Le:
 	default:
-		return fmt.Errorf("the CUDA path decodes 8-bit 4:2:0 only, the stream is %s", par.PixelFormat())
+		return fmt.Errorf("the CUDA path decodes 8- and 10-bit 4:2:0 only, the stream is %s", par.PixelFormat())
 	}
 	// The device's primary context, which the cuda backend uses too, so that the overlay
 	// can address decoded frames (Options.DeviceFrames).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,26 +43,47 @@ type encoderConfig struct {
 	warn func(string)
 }
 
-// openEncoder picks and opens the encoder. "auto" tries h264_nvenc when CUDA is in use and
-// falls back to libx264 with a line saying why; an explicitly named encoder that cannot open
-// is an error. The encoder chosen is in Stats.Encoder.
+// openEncoder picks and opens the encoder (autoEncoder for "auto"); an explicitly named
+// encoder that cannot open is an error. The encoder chosen is in Stats.Encoder.
 func openEncoder(c encoderConfig) (*encoder, error) {
 	name := c.opts.Encoder
 	if name == "auto" {
-		if c.dec.name == "cuda" {
-			enc, err := c.try("h264_nvenc")
-			if err == nil || errors.Is(err, ErrUnsupportedFormat) {
-				return enc, err
-			}
-			c.opts.Log(fmt.Sprintf("encoder auto: h264_nvenc unavailable (%v); using libx264", err))
+		var enc *encoder
+		var err error
+		if enc, name, err = c.autoEncoder(); enc != nil || err != nil {
+			return enc, err
 		}
-		name = "libx264"
 	}
 	enc, err := c.try(name)
 	if err != nil {
 		return nil, fmt.Errorf("video: encoder %s: %w", name, err)
 	}
 	return enc, nil
+}
+
+// autoEncoder is "auto": H.264 for 8-bit video, HEVC Main10 for 10-bit. With CUDA decoding
+// (and neither lossless coding nor a segment, which must be coded alike on every node) it
+// tries NVENC (h264_nvenc, hevc_nvenc) and returns it when it opens; otherwise it names the
+// software encoder to open: libx264, or for 10-bit libx265, or libx264's High 10 where this
+// FFmpeg's libx265 codes 8-bit only (the portable build's), with a line saying so.
+func (c encoderConfig) autoEncoder() (*encoder, string, error) {
+	soft, nvenc := "libx264", "h264_nvenc"
+	if isTenBit(c.in.vs.CodecParameters().PixelFormat()) {
+		soft, nvenc = "libx265", "hevc_nvenc"
+		if codec := astiav.FindEncoderByName(soft); codec == nil || !slices.Contains(codec.PixelFormats(), astiav.PixelFormatYuv420P10Le) {
+			soft = "libx264"
+			c.opts.Log("encoder auto: this FFmpeg's libx265 codes 8-bit only; coding the 10-bit video with libx264 (H.264 High 10)")
+		}
+	}
+	if c.dec.name != "cuda" || c.opts.Lossless || c.opts.Segment != nil {
+		return nil, soft, nil
+	}
+	enc, err := c.try(nvenc)
+	if err == nil || errors.Is(err, ErrUnsupportedFormat) {
+		return enc, nvenc, err
+	}
+	c.opts.Log(fmt.Sprintf("encoder auto: %s unavailable (%v); using %s", nvenc, err, soft))
+	return nil, soft, nil
 }
 
 // try opens encoder name. When frames stay in GPU memory for the overlay and name is NVENC,
@@ -90,16 +112,16 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 	if codec == nil {
 		return nil, errors.New("not built into this FFmpeg")
 	}
-	nv12OK := false
-	for _, pf := range codec.PixelFormats() {
-		nv12OK = nv12OK || pf == astiav.PixelFormatNv12
-	}
+	takes := func(pf astiav.PixelFormat) bool { return slices.Contains(codec.PixelFormats(), pf) }
 	par := c.in.vs.CodecParameters()
 	decoded := par.PixelFormat()
 	if c.dec.hwPix != astiav.PixelFormatNone {
-		decoded = astiav.PixelFormatNv12 // what NVDEC's 8-bit frames download as
+		decoded = astiav.PixelFormatNv12 // what NVDEC's frames download as: NV12, or P010 for 10-bit
+		if isTenBit(par.PixelFormat()) {
+			decoded = astiav.PixelFormatP010Le
+		}
 	}
-	work, converted, err := chooseWorkFormat(par, decoded, nv12OK)
+	work, converted, err := chooseWorkFormat(par, decoded, takes)
 	if err != nil {
 		return nil, err
 	}

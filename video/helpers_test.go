@@ -30,14 +30,20 @@ func ffmpegClip(t *testing.T, out string, args ...string) string {
 }
 
 type probeStream struct {
-	Index     int               `json:"index"`
-	CodecType string            `json:"codec_type"`
-	CodecName string            `json:"codec_name"`
-	Width     int               `json:"width"`
-	Height    int               `json:"height"`
-	PixFmt    string            `json:"pix_fmt"`
-	Tags      map[string]string `json:"tags"`
-	SideData  []struct {
+	Index     int    `json:"index"`
+	CodecType string `json:"codec_type"`
+	CodecName string `json:"codec_name"`
+	Width     int    `json:"width"`
+	Height    int    `json:"height"`
+	PixFmt    string `json:"pix_fmt"`
+	Profile   string `json:"profile"`
+	// The colour description: matrix, transfer, primaries, range.
+	ColorSpace     string            `json:"color_space"`
+	ColorTransfer  string            `json:"color_transfer"`
+	ColorPrimaries string            `json:"color_primaries"`
+	ColorRange     string            `json:"color_range"`
+	Tags           map[string]string `json:"tags"`
+	SideData       []struct {
 		Type     string `json:"side_data_type"`
 		Rotation int    `json:"rotation"`
 	} `json:"side_data_list"`

@@ -152,24 +152,28 @@ func (ft *fitter) close() {
 func pad(dst, src *astiav.Frame) error {
 	w, h := src.Width(), src.Height()
 	dw, dh := dst.Width(), dst.Height()
-	ys, sys, err := plane(src, 0, w, h)
+	size := 1 // bytes a sample
+	if isTenBit(src.PixelFormat()) {
+		size = 2
+	}
+	ys, sys, err := plane(src, 0, w*size, h)
 	if err != nil {
 		return err
 	}
-	yd, syd, err := plane(dst, 0, dw, dh)
+	yd, syd, err := plane(dst, 0, dw*size, dh)
 	if err != nil {
 		return err
 	}
 	for y := range dh {
-		row := yd[y*syd : y*syd+dw]
-		copy(row, ys[min(y, h-1)*sys:][:w])
-		for x := w; x < dw; x++ {
-			row[x] = row[w-1]
+		row := yd[y*syd : y*syd+dw*size]
+		copy(row, ys[min(y, h-1)*sys:][:w*size])
+		for x := w * size; x < dw*size; x += size {
+			copy(row[x:x+size], row[(w-1)*size:])
 		}
 	}
-	cw, ch := (w+1)/2, (h+1)/2
+	cw, ch := (w+1)/2*size, (h+1)/2
 	planes, rowBytes := 3, cw
-	if src.PixelFormat() == astiav.PixelFormatNv12 {
+	if pf := src.PixelFormat(); pf == astiav.PixelFormatNv12 || pf == astiav.PixelFormatP010Le {
 		planes, rowBytes = 2, 2*cw
 	}
 	for i := 1; i < planes; i++ {

@@ -1,6 +1,7 @@
 package video
 
 import (
+	"encoding/binary"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -15,21 +16,29 @@ import (
 // 641×479 picture, and the output is 642×480 (pad, the default), 640×478 (crop) or 641×479
 // in 4:4:4, with a warning that says which.
 func TestOddSize(t *testing.T) {
-	in := filepath.Join(t.TempDir(), "odd.mkv")
-	if err := runFFmpeg(t.Context(), "-f", "lavfi", "-i", "testsrc=size=641x479:rate=25", "-frames:v", "5",
-		"-c:v", "ffv1", "-pix_fmt", "yuv420p", in); err != nil {
-		t.Fatal(err)
+	for _, depth := range []struct{ in, suffix string }{{"yuv420p", ""}, {"yuv420p10le", "10le"}} {
+		in := filepath.Join(t.TempDir(), "odd.mkv")
+		if err := runFFmpeg(t.Context(), "-f", "lavfi", "-i", "testsrc=size=641x479:rate=25", "-frames:v", "5",
+			"-c:v", "ffv1", "-pix_fmt", depth.in, in); err != nil {
+			t.Fatal(err)
+		}
+		testOddSize(t, in, depth.suffix)
 	}
+}
+
+// testOddSize renders in (641×479, 5 frames) in every OddSize mode; the output's pixel
+// format is yuv420p or yuv444p and suffix (10le for 10-bit).
+func testOddSize(t *testing.T, in, suffix string) {
 	for _, tc := range []struct {
 		mode       OddSize
 		w, h       int
 		pix, words string
 	}{
-		{OddPad, 642, 480, "yuv420p", "repeated"},
-		{OddCrop, 640, 478, "yuv420p", "dropped"},
-		{Odd444, 641, 479, "yuv444p", "4:4:4"},
+		{OddPad, 642, 480, "yuv420p" + suffix, "repeated"},
+		{OddCrop, 640, 478, "yuv420p" + suffix, "dropped"},
+		{Odd444, 641, 479, "yuv444p" + suffix, "4:4:4"},
 	} {
-		t.Run(tc.mode.String(), func(t *testing.T) {
+		t.Run(tc.pix+" "+tc.mode.String(), func(t *testing.T) {
 			var sizes []string
 			out := filepath.Join(t.TempDir(), "out.mp4")
 			st, err := Transcode(t.Context(), Options{Input: in, Output: out, Preset: "ultrafast", OddSize: tc.mode},
@@ -55,32 +64,50 @@ func TestOddSize(t *testing.T) {
 	}
 }
 
-// pad copies the picture and repeats the last column and row, in both layouts; the chroma
-// planes are the same size.
+// pad copies the picture and repeats the last column and row, in every layout, 8- and
+// 10-bit; the chroma planes are the same size.
 func TestPad(t *testing.T) {
-	for _, pix := range []astiav.PixelFormat{astiav.PixelFormatYuv420P, astiav.PixelFormatNv12} {
+	for _, tc := range []struct {
+		pix  astiav.PixelFormat
+		size int // bytes a sample
+	}{{astiav.PixelFormatYuv420P, 1}, {astiav.PixelFormatNv12, 1}, {astiav.PixelFormatYuv420P10Le, 2}, {astiav.PixelFormatP010Le, 2}} {
 		const w, h = 5, 3
+		pix, n := tc.pix, tc.size
+		get := func(p []byte, i int) int {
+			if n == 1 {
+				return int(p[i])
+			}
+			return int(binary.LittleEndian.Uint16(p[2*i:]))
+		}
+		put := func(p []byte, i, v int) {
+			if n == 1 {
+				p[i] = byte(v)
+				return
+			}
+			binary.LittleEndian.PutUint16(p[2*i:], uint16(v))
+		}
 		src, dst := poolFrame(t, pix, w, h), poolFrame(t, pix, w+1, h+1)
-		ys, sys, _ := plane(src, 0, w, h)
+		ys, sys, _ := plane(src, 0, w*n, h)
 		for y := range h {
 			for x := range w {
-				ys[y*sys+x] = byte(10*y + x)
+				put(ys[y*sys:], x, 300*y+x)
 			}
 		}
-		cs, scs, _ := plane(src, 1, 3, 2)
-		cs[0], cs[scs+2] = 77, 99
+		cs, scs, _ := plane(src, 1, 3*n, 2)
+		put(cs, 0, 77)
+		put(cs[scs:], 2, 999)
 		if err := pad(dst, src); err != nil {
 			t.Fatal(err)
 		}
-		yd, syd, _ := plane(dst, 0, w+1, h+1)
+		yd, syd, _ := plane(dst, 0, (w+1)*n, h+1)
 		for y := range h + 1 {
 			for x := range w + 1 {
-				if want := byte(10*min(y, h-1) + min(x, w-1)); yd[y*syd+x] != want {
-					t.Errorf("%s: Y(%d,%d) = %d, want %d", pix, x, y, yd[y*syd+x], want)
+				if want, got := (300*min(y, h-1)+min(x, w-1))%(1<<(8*n)), get(yd[y*syd:], x); got != want {
+					t.Errorf("%s: Y(%d,%d) = %d, want %d", pix, x, y, got, want)
 				}
 			}
 		}
-		if cd, scd, _ := plane(dst, 1, 3, 2); cd[0] != 77 || cd[scd+2] != 99 {
+		if cd, scd, _ := plane(dst, 1, 3*n, 2); get(cd, 0) != 77 || get(cd[scd:], 2) != 999%(1<<(8*n)) {
 			t.Errorf("%s: chroma not copied", pix)
 		}
 	}

@@ -35,7 +35,8 @@ type Options struct {
 	// CUDA frames are copied to host memory before the overlay.
 	DeviceFrames bool
 	// Encoder is "auto" (or ""), "libx264", "libx265", "h264_nvenc" or "hevc_nvenc". auto picks
-	// h264_nvenc when a CUDA device opened and the card has NVENC, else libx264.
+	// h264_nvenc when a CUDA device opened and the card has NVENC, else libx264; for 10-bit
+	// video hevc_nvenc, else libx265 (Main10; libx264 High 10 where libx265 is 8-bit only).
 	Encoder string
 	// CRF is the constant-quality level (libx264/libx265 crf, NVENC cq); 0 keeps the encoder's
 	// default (23 for libx264, 28 for libx265). Ignored when Bitrate is set.
@@ -48,7 +49,7 @@ type Options struct {
 	// Threads caps encoder threads; 0 lets the encoder choose (all cores).
 	Threads int
 	// Lossless codes every frame exactly as drawn: x264 at qp 0, x265 lossless (auto means
-	// libx264; NVENC is not offered). Large files, for checking and further editing.
+	// libx264, libx265 for 10-bit video; NVENC is not offered). Large files, for checking and further editing.
 	Lossless bool
 
 	// Start and End limit the output to a range of the input (see Position); zero values mean
@@ -68,8 +69,8 @@ type Options struct {
 	// replaces what an earlier attempt wrote): video only, its frames numbered from the
 	// frame table, decoded from the keyframe before its first frame, its first frame an IDR,
 	// the input's timestamps kept, and the segment's record in the file for Join. auto
-	// means libx264 here: every segment of a render must be coded alike, whatever node
-	// renders it. Nil renders the whole range.
+	// means libx264 here (libx265 for 10-bit video): every segment of a render must be
+	// coded alike, whatever node renders it. Nil renders the whole range.
 	Segment *SegmentPlan
 	// Orientation is the orientation the DrawFunc draws in when the video carries a rotation
 	// (a display matrix): Displayed (the zero value) hands it each frame as players show it,
@@ -261,9 +262,6 @@ func (o Options) normalize() (Options, error) {
 		return o, err
 	}
 	o.Encoder = cmp.Or(o.Encoder, "auto")
-	if o.Encoder == "auto" && (o.Lossless || o.Segment != nil) {
-		o.Encoder = "libx264"
-	}
 	if o.Segment != nil {
 		o.Overwrite = true
 	}

@@ -100,9 +100,12 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	stats.HWAccel = dec.name
 	var gpu *gpuFrames
 	if opts.DeviceFrames && dec.name == "cuda" {
-		if t.toDisplay != "" || fit.changes() {
+		switch {
+		case t.toDisplay != "" || fit.changes():
 			opts.Log("overlay: drawing on frames in host memory: the video is turned or of odd size, which only host frames handle")
-		} else {
+		case isTenBit(in.vs.CodecParameters().PixelFormat()):
+			opts.Log("overlay: drawing on frames in host memory: the video is 10-bit, and the GPU frame pool holds 8-bit NV12")
+		default:
 			if gpu, err = newGPUFrames(dec.cc, w, h); err != nil {
 				return finish(err)
 			}

@@ -17,6 +17,13 @@ import (
 // render transcodes in to a new file in a temp dir with the test overlay and returns its path.
 func render(t *testing.T, in, ext string, opts Options) (string, Stats, map[string]int, error) {
 	t.Helper()
+	return renderWith(t, in, ext, opts, fillRect)
+}
+
+// renderWith is render with draw as the DrawFunc's body: it draws on each frame and counts
+// the frame kinds it saw.
+func renderWith(t *testing.T, in, ext string, opts Options, draw func(composite.Surface, map[string]int) error) (string, Stats, map[string]int, error) {
+	t.Helper()
 	opts.Input = in
 	if opts.Output == "" {
 		opts.Output = filepath.Join(t.TempDir(), "out"+ext)
@@ -32,7 +39,7 @@ func render(t *testing.T, in, ext string, opts Options) (string, Stats, map[stri
 	st, err := Transcode(t.Context(), opts, func(n int, f composite.Surface) error {
 		mu.Lock()
 		defer mu.Unlock()
-		return fillRect(f, kinds)
+		return draw(f, kinds)
 	})
 	return opts.Output, st, kinds, err
 }
@@ -218,7 +225,7 @@ func TestStartEnd(t *testing.T) {
 	}
 }
 
-// 4:2:2 input is converted to 4:2:0 with a warning; 10-bit is refused naming the format.
+// 4:2:2 input is converted to 4:2:0 with a warning; 12-bit is refused naming the format.
 func TestPixelFormats(t *testing.T) {
 	in := ffmpegClip(t, "422.mkv", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv422p", "-c:a", "aac")
 	out, st, kinds, err := render(t, in, ".mkv", Options{})
@@ -233,10 +240,10 @@ func TestPixelFormats(t *testing.T) {
 	}
 	checkRect(t, in, out, 3, true)
 
-	in10 := ffmpegClip(t, "10bit.mkv", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le", "-c:a", "aac")
-	_, _, _, err = render(t, in10, ".mkv", Options{})
-	if !errors.Is(err, ErrUnsupportedFormat) || !strings.Contains(err.Error(), "yuv420p10le") {
-		t.Errorf("10-bit input: error %v, want ErrUnsupportedFormat naming yuv420p10le", err)
+	in12 := ffmpegClip(t, "12bit.mkv", "-c:v", "ffv1", "-pix_fmt", "yuv420p12le", "-c:a", "aac")
+	_, _, _, err = render(t, in12, ".mkv", Options{})
+	if !errors.Is(err, ErrUnsupportedFormat) || !strings.Contains(err.Error(), "yuv420p12le") {
+		t.Errorf("12-bit input: error %v, want ErrUnsupportedFormat naming yuv420p12le", err)
 	}
 }
 

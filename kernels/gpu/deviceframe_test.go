@@ -33,8 +33,8 @@ func testDeviceFrameInPlace(t *testing.T, g *Backend) {
 			if err := g.Draw(fb.frame, p); err != nil {
 				t.Fatal(err)
 			}
-			if worst, over := diffBytes(fa.bytes(), fb.bytes(), EmuTolerance); over > 0 {
-				t.Fatalf("host frame %d: %d bytes differ by more than %d (largest %d)", i, over, EmuTolerance, worst)
+			if worst, over := fa.diff(fb, fa.tolerance()); over > 0 {
+				t.Fatalf("host frame %d (%s): %d samples differ by more than %d (largest %d)", i, fa.name, over, fa.tolerance(), worst)
 			}
 			continue
 		}

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"encoding/binary"
 	"math/rand"
 	"path/filepath"
 	"testing"
@@ -20,6 +21,13 @@ import (
 // rounding to a byte the output differs by at most 1. TestGoldensOnEmu and TestEmuMatchesCPU
 // measure it.
 const EmuTolerance = 1
+
+// EmuTolerance10 is EmuTolerance for 10-bit frames, in 10-bit code values. The layer then
+// holds 10-bit code values (below 1024), four times the 8-bit ones, and FP16's 11
+// significant bits round them by at most 2⁻² = 0.25 code values; four stages round at most
+// four times, so the layer differs by under one code value, and the output by at most 2:
+// half an 8-bit code value. TestEmuMatchesCPU measures it on YUV420P10 and P010 frames.
+const EmuTolerance10 = 2
 
 // TestGoldensOnEmu renders every golden scene on the emulated device and compares it with
 // the stored picture.
@@ -75,64 +83,122 @@ func TestEmuMatchesCPU(t *testing.T) {
 		if err := g.Draw(fb.frame, p); err != nil {
 			t.Fatal(err)
 		}
-		worst, over := diffBytes(fa.bytes(), fb.bytes(), EmuTolerance)
-		_, differ := diffBytes(fa.bytes(), fb.bytes(), 0)
-		t.Logf("scene %d: %dx%d %s: largest difference %d, %d of %d bytes differ", i, w, h, fa.name, worst, differ, len(fa.bytes()))
+		worst, over := fa.diff(fb, fa.tolerance())
+		_, differ := fa.diff(fb, 0)
+		t.Logf("scene %d: %dx%d %s: largest difference %d, %d of %d samples differ", i, w, h, fa.name, worst, differ, len(fa.samples()))
 		if over > 0 {
-			t.Errorf("scene %d (%dx%d %s, %d boxes %d lines %d curves %d labels): %d bytes differ by more than %d (largest %d)",
-				i, w, h, fa.name, len(p.Boxes), len(p.Lines), len(p.Curves), len(p.Labels), over, EmuTolerance, worst)
+			t.Errorf("scene %d (%dx%d %s, %d boxes %d lines %d curves %d labels): %d samples differ by more than %d (largest %d)",
+				i, w, h, fa.name, len(p.Boxes), len(p.Lines), len(p.Curves), len(p.Labels), over, fa.tolerance(), worst)
 		}
 	}
 }
 
-// testFrame is a frame with random content, and its bytes for comparison.
+// testFrame is a frame with random content, and its planes for comparison.
 type testFrame struct {
 	name   string
 	frame  composite.Surface
 	planes [][]byte
+	// shift is where a 10-bit frame's words hold their sample (0, or 6 for P010); -1 for an
+	// 8-bit frame, whose samples are bytes.
+	shift int
 }
 
-func (f testFrame) bytes() []byte {
-	var b []byte
+// samples returns the frame's samples, plane after plane: its bytes, or the 10-bit values
+// of its words.
+func (f testFrame) samples() []int {
+	var s []int
 	for _, p := range f.planes {
-		b = append(b, p...)
+		if f.shift < 0 {
+			for _, b := range p {
+				s = append(s, int(b))
+			}
+			continue
+		}
+		for i := 0; i+1 < len(p); i += 2 {
+			s = append(s, int(binary.LittleEndian.Uint16(p[i:]))>>f.shift)
+		}
 	}
-	return b
+	return s
 }
 
-// randomFrame returns two identical frames of a random format, stride padding and
-// content: one for each backend. The content is noise, so that a pixel a backend should
-// not have touched but did shows.
+// tolerance is the largest difference allowed between the CPU and the emulated device on f.
+func (f testFrame) tolerance() int {
+	if f.shift < 0 {
+		return EmuTolerance
+	}
+	return EmuTolerance10
+}
+
+// diff returns the largest difference between the samples of f and g, and how many differ
+// by more than tol.
+func (f testFrame) diff(g testFrame, tol int) (worst, over int) {
+	a, b := f.samples(), g.samples()
+	for i := range a {
+		d := max(a[i]-b[i], b[i]-a[i])
+		worst = max(worst, d)
+		if d > tol {
+			over++
+		}
+	}
+	return worst, over
+}
+
+// randomFrame returns two identical frames of a random format (RGBA, YUV420P, NV12,
+// YUV420P10, P010), stride padding, matrix, range and content: one for each backend. The
+// content is noise (10-bit frames: any 10-bit value, P010's low bits zero), so that a pixel a
+// backend should not have touched but did shows.
 func randomFrame(rng *rand.Rand, w, h int) (testFrame, testFrame) {
-	kind := rng.Intn(3)
+	kind := rng.Intn(5)
 	pad := rng.Intn(3) * 7
-	m, r := composite.Matrix(rng.Intn(2)), composite.Range(rng.Intn(2))
+	m, r := composite.Matrix(rng.Intn(3)), composite.Range(rng.Intn(2))
 	cw, ch := (w+1)/2, (h+1)/2
+	shift := -1
+	switch kind {
+	case 3:
+		shift = 0
+	case 4:
+		shift = 6
+	}
+	if shift >= 0 {
+		pad *= 2 // 10-bit rows hold whole words
+	}
 	plane := func(n int) ([]byte, []byte) {
 		a := make([]byte, n)
 		rng.Read(a)
+		for i := 0; shift >= 0 && i+1 < n; i += 2 {
+			binary.LittleEndian.PutUint16(a[i:], uint16(rng.Intn(1024))<<shift)
+		}
 		return a, append([]byte(nil), a...)
+	}
+	pair := func(name string, mk func(planes ...[]byte) composite.Surface, sizes ...int) (testFrame, testFrame) {
+		var a, b [][]byte
+		for _, n := range sizes {
+			pa, pb := plane(n)
+			a, b = append(a, pa), append(b, pb)
+		}
+		return testFrame{name, mk(a...), a, shift}, testFrame{name, mk(b...), b, shift}
 	}
 	switch kind {
 	case 0:
-		a, b := plane((4*w + pad) * h)
-		return testFrame{"rgba", &composite.RGBA{Pix: a, Stride: 4*w + pad, W: w, H: h}, [][]byte{a}},
-			testFrame{"rgba", &composite.RGBA{Pix: b, Stride: 4*w + pad, W: w, H: h}, [][]byte{b}}
+		return pair("rgba", func(p ...[]byte) composite.Surface {
+			return &composite.RGBA{Pix: p[0], Stride: 4*w + pad, W: w, H: h}
+		}, (4*w+pad)*h)
 	case 1:
-		ya, yb := plane((w + pad) * h)
-		ua, ub := plane((cw + pad) * ch)
-		va, vb := plane((cw + pad) * ch)
-		mk := func(y, u, v []byte) *composite.YUV420P {
-			return &composite.YUV420P{Y: y, U: u, V: v, StrideY: w + pad, StrideU: cw + pad, StrideV: cw + pad, W: w, H: h, Matrix: m, Range: r}
-		}
-		return testFrame{"yuv420p", mk(ya, ua, va), [][]byte{ya, ua, va}}, testFrame{"yuv420p", mk(yb, ub, vb), [][]byte{yb, ub, vb}}
+		return pair("yuv420p", func(p ...[]byte) composite.Surface {
+			return &composite.YUV420P{Y: p[0], U: p[1], V: p[2], StrideY: w + pad, StrideU: cw + pad, StrideV: cw + pad, W: w, H: h, Matrix: m, Range: r}
+		}, (w+pad)*h, (cw+pad)*ch, (cw+pad)*ch)
+	case 2:
+		return pair("nv12", func(p ...[]byte) composite.Surface {
+			return &composite.NV12{Y: p[0], UV: p[1], StrideY: w + pad, StrideUV: 2*cw + pad, W: w, H: h, Matrix: m, Range: r}
+		}, (w+pad)*h, (2*cw+pad)*ch)
+	case 3:
+		return pair("yuv420p10", func(p ...[]byte) composite.Surface {
+			return &composite.YUV420P10{Y: p[0], U: p[1], V: p[2], StrideY: 2*w + pad, StrideU: 2*cw + pad, StrideV: 2*cw + pad, W: w, H: h, Matrix: m, Range: r}
+		}, (2*w+pad)*h, (2*cw+pad)*ch, (2*cw+pad)*ch)
 	default:
-		ya, yb := plane((w + pad) * h)
-		uva, uvb := plane((2*cw + pad) * ch)
-		mk := func(y, uv []byte) *composite.NV12 {
-			return &composite.NV12{Y: y, UV: uv, StrideY: w + pad, StrideUV: 2*cw + pad, W: w, H: h, Matrix: m, Range: r}
-		}
-		return testFrame{"nv12", mk(ya, uva), [][]byte{ya, uva}}, testFrame{"nv12", mk(yb, uvb), [][]byte{yb, uvb}}
+		return pair("p010", func(p ...[]byte) composite.Surface {
+			return &composite.P010{Y: p[0], UV: p[1], StrideY: 2*w + pad, StrideUV: 4*cw + pad, W: w, H: h, Matrix: m, Range: r}
+		}, (2*w+pad)*h, (4*cw+pad)*ch)
 	}
 }
 

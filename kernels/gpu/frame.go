@@ -24,45 +24,51 @@ type frameDesc struct {
 func (fd *frameDesc) onDevice() bool { return fd.devicePlanes[0] != 0 }
 
 func describe(f composite.Surface) (frameDesc, error) {
+	if c, ok := f.(interface{ Check() error }); ok {
+		if err := c.Check(); err != nil {
+			return frameDesc{}, err
+		}
+	}
 	var hf frameDesc
 	switch fr := f.(type) {
 	case *composite.DeviceNV12:
-		if err := fr.Check(); err != nil {
-			return hf, err
-		}
 		hf = frameDesc{format: formatNV12, w: fr.W, h: fr.H, space: fr.Space()}
 		hf.devicePlanes[0], hf.strides[0] = device.Ptr(fr.Y), fr.StrideY
 		hf.devicePlanes[1], hf.strides[1] = device.Ptr(fr.UV), fr.StrideUV
 	case *composite.RGBA:
-		if err := fr.Check(); err != nil {
-			return hf, err
-		}
 		hf = frameDesc{format: formatRGBA, w: fr.W, h: fr.H, space: fr.Space()}
 		hf.planes[0], hf.strides[0] = span(fr.Pix, fr.Stride, 4*fr.W, fr.H), fr.Stride
 	case *composite.YUV420P:
-		if err := fr.Check(); err != nil {
-			return hf, err
-		}
-		cw, ch := (fr.W+1)/2, (fr.H+1)/2
-		hf = frameDesc{format: formatYUV420P, w: fr.W, h: fr.H, space: fr.Space()}
-		hf.planes[0], hf.strides[0] = span(fr.Y, fr.StrideY, fr.W, fr.H), fr.StrideY
-		hf.planes[1], hf.strides[1] = span(fr.U, fr.StrideU, cw, ch), fr.StrideU
-		hf.planes[2], hf.strides[2] = span(fr.V, fr.StrideV, cw, ch), fr.StrideV
+		hf = hostYCbCr(formatYUV420P, fr, 1, [][]byte{fr.Y, fr.U, fr.V}, []int{fr.StrideY, fr.StrideU, fr.StrideV})
 	case *composite.NV12:
-		if err := fr.Check(); err != nil {
-			return hf, err
-		}
-		cw, ch := (fr.W+1)/2, (fr.H+1)/2
-		hf = frameDesc{format: formatNV12, w: fr.W, h: fr.H, space: fr.Space()}
-		hf.planes[0], hf.strides[0] = span(fr.Y, fr.StrideY, fr.W, fr.H), fr.StrideY
-		hf.planes[1], hf.strides[1] = span(fr.UV, fr.StrideUV, 2*cw, ch), fr.StrideUV
+		hf = hostYCbCr(formatNV12, fr, 1, [][]byte{fr.Y, fr.UV}, []int{fr.StrideY, fr.StrideUV})
+	case *composite.YUV420P10:
+		hf = hostYCbCr(formatYUV420P10, fr, 2, [][]byte{fr.Y, fr.U, fr.V}, []int{fr.StrideY, fr.StrideU, fr.StrideV})
+	case *composite.P010:
+		hf = hostYCbCr(formatP010, fr, 2, [][]byte{fr.Y, fr.UV}, []int{fr.StrideY, fr.StrideUV})
 	default:
-		return hf, fmt.Errorf("gpu: frame type %T is not supported (RGBA, YUV420P, NV12 are)", f)
+		return hf, fmt.Errorf("gpu: frame type %T is not supported (RGBA, YUV420P, NV12, YUV420P10, P010 are)", f)
 	}
 	if hf.w <= 0 || hf.h <= 0 {
 		return hf, fmt.Errorf("gpu: frame size %dx%d", hf.w, hf.h)
 	}
 	return hf, nil
+}
+
+// hostYCbCr describes a 4:2:0 host frame of size bytes a sample: luma, then two chroma planes
+// or one interleaved CbCr plane.
+func hostYCbCr(format int32, f composite.HostSurface, size int, planes [][]byte, strides []int) frameDesc {
+	w, h := f.Size()
+	cw, ch := (w+1)/2*size, (h+1)/2
+	if len(planes) == 2 {
+		cw *= 2
+	}
+	hf := frameDesc{format: format, w: w, h: h, space: f.Space()}
+	hf.planes[0], hf.strides[0] = span(planes[0], strides[0], w*size, h), strides[0]
+	for i := 1; i < len(planes); i++ {
+		hf.planes[i], hf.strides[i] = span(planes[i], strides[i], cw, ch), strides[i]
+	}
+	return hf
 }
 
 // span returns the bytes of a plane from its first pixel to its last.

@@ -17,7 +17,7 @@ const (
 
 	kindBoxes, kindLines, kindChords, kindLabels = 0, 1, 2, 3
 
-	formatRGBA, formatYUV420P, formatNV12 = 0, 1, 2
+	formatRGBA, formatYUV420P, formatNV12, formatYUV420P10, formatP010 = 0, 1, 2, 3, 4
 
 	statusOverflow = 1
 )

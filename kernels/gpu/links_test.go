@@ -332,7 +332,7 @@ func TestDrawLinkedMatchesCPU(t *testing.T) {
 }
 
 // drawTracked draws tf through both drawers onto copies of one random frame and fails on a
-// difference beyond EmuTolerance.
+// difference beyond the frame's tolerance (EmuTolerance, EmuTolerance10).
 func drawTracked(t *testing.T, cpu, gpu *overlay.Drawer, tf *scene.Frame, w, h int) {
 	t.Helper()
 	a, b := randomFrame(randv1.New(randv1.NewSource(int64(tf.Index))), w, h)
@@ -342,8 +342,8 @@ func drawTracked(t *testing.T, cpu, gpu *overlay.Drawer, tf *scene.Frame, w, h i
 	if err := gpu.Draw(b.frame, tf); err != nil {
 		t.Fatal(err)
 	}
-	if worst, over := diffBytes(a.bytes(), b.bytes(), EmuTolerance); over > 0 {
-		t.Fatalf("frame %d (%s): %d bytes differ by more than %d (largest %d)", tf.Index, a.name, over, EmuTolerance, worst)
+	if worst, over := a.diff(b, a.tolerance()); over > 0 {
+		t.Fatalf("frame %d (%s): %d samples differ by more than %d (largest %d)", tf.Index, a.name, over, a.tolerance(), worst)
 	}
 }
 

@@ -3,7 +3,7 @@
 # trackink links (make dist), and prints the prefix they are in:
 #
 #   x264    8- and 10-bit, with its assembly (nasm)
-#   x265    8-bit only, with its assembly: trackink encodes 8-bit 4:2:0 and nothing else
+#   x265    8-bit only, with its assembly (10-bit video is coded by x264, High 10)
 #   dav1d   AV1 decoding (FFmpeg 5.1's own av1 decoder only drives hardware decoders)
 #   nv-codec-headers  NVDEC/NVENC: headers only, the driver is loaded at run time
 #   FFmpeg  --disable-everything, then just the demuxers, decoders, parsers, encoders and
@@ -84,8 +84,8 @@ cp -r nvh/usr/include/ffnvcodec "$prefix/include/"
 sed "s|^prefix=.*|prefix=$prefix|" nvh/usr/share/pkgconfig/ffnvcodec.pc >"$prefix/lib/pkgconfig/ffnvcodec.pc"
 cp nvh/usr/share/doc/libffmpeg-nvenc-dev/copyright "$prefix/share/licenses/nv-codec-headers.copyright"
 
-# x264: the library only, both bit depths (trackink refuses 10-bit input, but its tests
-# make 10-bit clips with the ffmpeg program to check that refusal).
+# x264: the library only, both bit depths: 10-bit video is coded H.264 High 10 by this
+# build (its libx265 is 8-bit only; see below).
 (cd x264 && quietly x264 nicely ./configure --prefix="$prefix" --enable-static --enable-pic \
   --disable-cli --bit-depth=all --chroma-format=all --disable-opencl --disable-lavf \
   --disable-swscale --disable-ffms --disable-gpac --disable-lsmash &&
@@ -93,7 +93,9 @@ cp nvh/usr/share/doc/libffmpeg-nvenc-dev/copyright "$prefix/share/licenses/nv-co
 cp x264/COPYING "$prefix/share/licenses/x264.COPYING"
 
 # x265: 8-bit only, static, no CLI, no NUMA library (libnuma would be one more shared
-# library to carry).
+# library to carry). A 10-bit x265 would be a second build linked in (x265's multilib),
+# about doubling its build time; trackink's encoder auto sees that this libx265 lacks
+# yuv420p10le and codes 10-bit video with libx264 (High 10) instead, saying so.
 quietly x265 cmake -S x265/source -B x265/build -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DENABLE_SHARED=OFF -DENABLE_CLI=OFF -DENABLE_PIC=ON \
   -DENABLE_LIBNUMA=OFF -DENABLE_ASSEMBLY=ON -DHIGH_BIT_DEPTH=OFF
@@ -104,8 +106,8 @@ quietly x265 ninja -C x265/build install
 sed -i '/^Libs.private:/ s/ -lgcc_s\b//g; /^Libs.private:/ s/ -lgcc\b//g' "$prefix/lib/pkgconfig/x265.pc"
 cp x265/COPYING "$prefix/share/licenses/x265.COPYING"
 
-# dav1d: the library only, 8- and 16-bit (10-bit AV1 then decodes, and trackink refuses it
-# by its pixel format with a clear message, as it does every 10-bit input).
+# dav1d: the library only, 8- and 16-bit (10-bit AV1 then decodes, and trackink renders it
+# as it does every 10-bit input).
 quietly dav1d meson setup dav1d/build dav1d --prefix="$prefix" --libdir=lib --buildtype=release \
   --default-library=static -Denable_tools=false -Denable_tests=false -Db_pie=true
 quietly dav1d nicely ninja -C dav1d/build -j"$jobs"

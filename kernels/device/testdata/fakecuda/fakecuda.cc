@@ -245,6 +245,11 @@ bool paramsValid(CUdeviceptr at, const char* kernel) {
       return valid && plane(p->plane0, p->stride0, w, h) && plane(p->plane1, p->stride1, cw, ch) &&
              plane(p->plane2, p->stride2, cw, ch);
     case TK_NV12: return valid && plane(p->plane0, p->stride0, w, h) && plane(p->plane1, p->stride1, 2 * cw, ch);
+    case TK_YUV420P10:
+      return valid && plane(p->plane0, p->stride0, 2 * w, h) && plane(p->plane1, p->stride1, 2 * cw, ch) &&
+             plane(p->plane2, p->stride2, 2 * cw, ch);
+    case TK_P010:
+      return valid && plane(p->plane0, p->stride0, 2 * w, h) && plane(p->plane1, p->stride1, 4 * cw, ch);
   }
   return false;
 }
