@@ -63,7 +63,8 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 	if !fill {
 		fc = nil
 	}
-	if o := boxOutline(b, hx, hy); b.Stroke > 0 && o.period > 0 {
+	if b.Stroke > 0 && (b.Dash.Period > 0 || b.Bracket > 0) {
+		o := boxOutline(b, hx, hy)
 		sh.patterned(b, &o, ylo, yhi, xlo, xhi, fc)
 		return
 	}
@@ -155,7 +156,8 @@ func (s *boxShader) pixels(row, x0, x1 int, py float32, d *rowBuf) {
 func (s *boxShader) columns(band *planarColors, x0, x1 int, py float32) {
 	for x := x0; x < x1; x++ {
 		px := float32(s.t.X0+x) + 0.5
-		c, _ := s.color(sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)) // zero where uncovered: over leaves the pixel as it is
+		d := sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)
+		c, _ := s.color(d, sdf.Abs(d)) // zero where uncovered: over leaves the pixel as it is
 		for ch := range c {
 			band[ch][x] = c[ch]
 		}
@@ -179,23 +181,18 @@ func (s *boxShader) edgeRow(row, x0, x1 int, py float32, d *rowBuf) {
 		b--
 	}
 	s.pixels(row, x0, a, py, d)
-	if c, covered := s.color(qy - s.r); covered {
+	if c, covered := s.color(qy-s.r, sdf.Abs(qy-s.r)); covered {
 		overSpan(s.t, row+a, b-a, &c)
 	}
 	s.pixels(row, b, x1, py, d)
 }
 
 // color returns the colour at signed distance d, and false where the box covers nothing: the
-// stroke over the fill as one colour, at coverage 1. (A box without fill has a zero fill
-// colour, and one without stroke a zero thin, so neither needs a test.) Twin: the colour
-// of shadeBox.
-func (s *boxProfile) color(d float32) (layerColor, bool) {
-	return s.colorAt(d, sdf.Abs(d))
-}
-
-// colorAt is color with the stroke's distance given: |d| for the whole outline, farther
-// off the dashes of a patterned one.
-func (s *boxProfile) colorAt(d, strokeDist float32) (layerColor, bool) {
+// stroke over the fill as one colour, at coverage 1. strokeDist is the distance to the
+// stroke's centre line: |d| for the whole outline, farther off the dashes of a patterned
+// one. (A box without fill has a zero fill colour, and one without stroke a zero thin, so
+// neither needs a test.) Twin: the colour of shadeBox.
+func (s *boxProfile) color(d, strokeDist float32) (layerColor, bool) {
 	if d >= s.e {
 		return layerColor{}, false
 	}
@@ -267,7 +264,7 @@ func (s *boxShader) patternPixels(row, x0, x1 int, py float32, o *outline) {
 		px := float32(s.t.X0+x) + 0.5
 		d := sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)
 		g := sdf.DashGap(sdf.RoundBoxArc(px, py, s.cx, s.cy, s.hx, s.hy, s.r)-o.phase, o.on, o.period)
-		if c, covered := s.colorAt(d, sdf.Sqrt(float32(g*g)+float32(d*d))); covered {
+		if c, covered := s.color(d, sdf.Sqrt(float32(g*g)+float32(d*d))); covered {
 			over(s.t, row+x, &c, 1)
 		}
 	}

@@ -363,7 +363,7 @@ func boxShade(t *composite.Tile, i int, d []float32, b *boxProfile) {
 // boxShadeGo is boxProfile.color and over at coverage 1, per pixel.
 func boxShadeGo(t *composite.Tile, i int, d []float32, b *boxProfile) {
 	for j, v := range d {
-		if c, covered := b.color(v); covered {
+		if c, covered := b.color(v, sdf.Abs(v)); covered {
 			over(t, i+j, &c, 1)
 		}
 	}
