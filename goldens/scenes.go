@@ -287,10 +287,15 @@ var Scenes = []Scene{
 		Draw:  lookScene("plexus", nil),
 	},
 	{
+		Name: "look-hud", Width: 960, Height: 540,
+		About: "the hud look: corner brackets and labels by class, dashed links",
+		Draw:  lookScene("hud", nil),
+	},
+	{
 		Name: "look-styles", Width: 960, Height: 540,
-		About: "the default look with corner brackets and dashed links, straight and curved",
+		About: "the default look with dotted box outlines and dotted links, straight and curved",
 		Draw: lookScene("default", func(st *overlay.Style) {
-			st.BoxStyle, st.LinkStyle = "corners", "dashed"
+			st.BoxStyle, st.LinkStyle = "dotted", "dotted"
 			st.CurveWidth = overlay.Auto
 		}),
 	},
