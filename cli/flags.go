@@ -27,6 +27,9 @@ var fieldFlags = map[string][]string{
 	"overlay.Style.BoxStroke":        {"box-stroke"},
 	"overlay.Style.TrailWidth":       {"trail-width"},
 	"overlay.Style.Roundness":        {"roundness"},
+	"overlay.Style.BoxStyle":         {"box-style"},
+	"overlay.Style.BracketLength":    {"bracket-length"},
+	"overlay.Style.LinkStyle":        {"link-style"},
 	"overlay.Style.BoxOpacity":       {"box-opacity"},
 	"overlay.Style.FillOpacity":      {"fill-opacity"},
 	"overlay.Style.LinkOpacity":      {"link-opacity"},
@@ -127,6 +130,9 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	fs.Float32Var(&st.Bend, "bend", st.Bend, "curve bend: control point offset as a fraction of the link's length")
 	auto(&st.BoxStroke, "box-stroke", "3 px at 2160 lines, scaled", "box outline width in px, 0 for none")
 	fs.Float32Var(&st.Roundness, "roundness", st.Roundness, "box corner radius as a fraction of half the shorter side, 0..1")
+	fs.Var(choiceValue{&st.BoxStyle, overlay.BoxStyles}, "box-style", "box outline: "+strings.Join(overlay.BoxStyles, ", ")+" (dashes follow the outline by arc length)")
+	fs.Float32Var(&st.BracketLength, "bracket-length", st.BracketLength, "with --box-style corners: each bracket's length as a fraction of its side, 0..0.5")
+	fs.Var(choiceValue{&st.LinkStyle, overlay.LinkStyles}, "link-style", "links (lines and curves): "+strings.Join(overlay.LinkStyles, ", ")+" (dashes scale with the width, measured by arc length)")
 	fs.IntVar(&st.LabelSize, "label-size", 0, "label font size in px")
 	fs.Lookup("label-size").DefValue = "frame height / 54, at least 10"
 	fs.BoolVar(&s.noLabels, "no-labels", !st.Labels, "do not draw box labels")

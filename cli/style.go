@@ -285,3 +285,26 @@ func (v colorByValue) Set(s string) error {
 }
 
 func (colorByValue) Type() string { return "string" }
+
+// choiceValue is a string flag that takes one of a list of names.
+type choiceValue struct {
+	s     *string
+	names []string
+}
+
+func (v choiceValue) String() string {
+	if v.s == nil || *v.s == "" {
+		return v.names[0]
+	}
+	return *v.s
+}
+
+func (v choiceValue) Set(s string) error {
+	if !slices.Contains(v.names, s) {
+		return fmt.Errorf("%q: want %s", s, strings.Join(v.names, ", "))
+	}
+	*v.s = s
+	return nil
+}
+
+func (choiceValue) Type() string { return "string" }

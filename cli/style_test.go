@@ -103,7 +103,7 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--look", "bold"}, `--look "bold": want one of clean, default, plexus, seed`},
+		{[]string{"--look", "bold"}, `--look "bold": want one of clean, default, hud, plexus, seed`},
 		{[]string{"--palette", "rainbow"}, `--palette "rainbow": want one of`},
 		{[]string{"--label", "{nope}"}, `--label "{nope}": unknown field {nope}`},
 		{[]string{"--label", "{word}"}, "--label-words"},
@@ -120,5 +120,46 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 	os.WriteFile(file, []byte("box-color = \"red\"\n"), 0o644)
 	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), "s.toml:1: box-color:") {
 		t.Errorf("bad value: %v", err)
+	}
+}
+
+// TestStrokeStyles: box and link styles from a style file and the command line, and the
+// mistakes named by the flag or by the style file's line, as usage errors (exit 2).
+func TestStrokeStyles(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.toml")
+	options := func(args ...string) (overlay.Style, error) {
+		var s styleFlags
+		fs := newFlagSet("render", "", "", io.Discard)
+		s.register(fs, "knn", "default")
+		if err := parse(fs, args); err != nil {
+			return overlay.Style{}, err
+		}
+		o, err := s.options(fs, false)
+		return o.Style, err
+	}
+	os.WriteFile(file, []byte("box-style = \"corners\"\nbracket-length = 0.1\nlink-style = \"dotted\"\n"), 0o644)
+	if st, err := options("--style", file, "--link-style", "dashed"); err != nil || st.BoxStyle != "corners" || st.BracketLength != 0.1 || st.LinkStyle != "dashed" {
+		t.Errorf("styles from a file and the command line: %v, %+v", err, st)
+	}
+	for _, tc := range []struct {
+		args []string
+		file string
+		msg  string
+	}{
+		{[]string{"--box-style", "wavy"}, "", `invalid argument "wavy" for "--box-style" flag: "wavy": want solid, corners, dashed, dotted`},
+		{[]string{"--link-style", "corners"}, "", `"--link-style" flag: "corners": want solid, dashed, dotted`},
+		{[]string{"--bracket-length", "0.7"}, "", "--bracket-length 0.7: is outside 0..0.5"},
+		{[]string{"--style", file}, "k = 3\nbox-style = \"dashes\"\n", `s.toml:2: box-style: invalid argument "dashes" for "--box-style" flag: "dashes": want solid, corners`},
+		{[]string{"--style", file}, "link-style = 1\n", `s.toml:1: link-style: invalid argument "1" for "--link-style" flag: "1": want solid, dashed, dotted`},
+	} {
+		os.WriteFile(file, []byte(tc.file), 0o644)
+		_, err := options(tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
+		}
+		if _, usage := err.(usageError); err != nil && !usage {
+			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
+		}
 	}
 }

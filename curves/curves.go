@@ -65,3 +65,11 @@ func Point(p0x, p0y, p1x, p1y, p2x, p2y, t float32) (x, y float32) {
 	u := 1 - t
 	return u*u*p0x + 2*u*t*p1x + t*t*p2x, u*u*p0y + 2*u*t*p1y + t*t*p2y
 }
+
+// ChordLen returns the length of the chord from a to b. Summed over a curve's chords in
+// order, it gives the arc length at which each chord starts, which dash patterns are laid
+// along (the flattened length, within the tolerance of the curve's). Twin: chordLen.
+func ChordLen(ax, ay, bx, by float32) float32 {
+	dx, dy := bx-ax, by-ay
+	return float32(math.Sqrt(float64(float32(dx*dx) + float32(dy*dy))))
+}

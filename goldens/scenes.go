@@ -95,6 +95,66 @@ var Scenes = []Scene{
 		},
 	},
 	{
+		Name: "links-dashed", Width: 480, Height: 360,
+		About: "dashed and dotted lines and curves, 0.5 to 8 px wide: dashes even by arc length along bends, round dots, translucent dashes that meet at chords",
+		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
+			for i, wd := range []float32{0.5, 1, 2, 4, 8} {
+				y := 20.5 + float32(i)*22
+				p.Lines = append(p.Lines,
+					overlay.Line{X0: 10.25, Y0: y, X1: 230, Y1: y + 3.5, Width: wd, Color: white, Dash: overlay.DashFor("dashed", wd)},
+					overlay.Line{X0: 250, Y0: y + 4, X1: 470.5, Y1: y, Width: wd, Color: orange, Dash: overlay.DashFor("dotted", wd)})
+			}
+			add := func(ax, ay, bx, by, bend, width float32, c overlay.RGBA, style string) {
+				cx, cy := curves.Control(ax, ay, bx, by, bend)
+				p.Curves = append(p.Curves, overlay.Curve{X0: ax, Y0: ay, X1: cx, Y1: cy, X2: bx, Y2: by, Width: width, Color: c,
+					Dash: overlay.DashFor(style, width)})
+			}
+			for i, bend := range []float32{0.1, 0.3, 0.6} {
+				y := 160 + float32(i)*45
+				add(20.5, y, 220.3, y+10.25, bend, 2+float32(i), cyan, "dashed")
+				add(460, y+5, 260, y, -bend, 1.5+float32(i), white, "dotted")
+			}
+			// A tight loop, a translucent dashed curve doubling back on itself, a custom
+			// pattern, a zero-length dashed line (a dot) and a sub-pixel dashed curve.
+			add(120, 330, 150, 331, 6, 3, orange, "dashed")
+			p.Curves = append(p.Curves, overlay.Curve{X0: 200, Y0: 335, X1: 470, Y1: 335.5, X2: 300, Y2: 335.25, Width: 6,
+				Color: rgba(0.3, 0.9, 0.3, 0.6), Dash: overlay.Dash{On: 10, Period: 16}})
+			p.Lines = append(p.Lines, overlay.Line{X0: 40.5, Y0: 320.5, X1: 40.5, Y1: 320.5, Width: 8, Color: cyan, Dash: overlay.DashFor("dashed", 8)})
+			add(60, 340, 90, 340, 0.5, 0.75, white, "dotted")
+			return nil
+		},
+	},
+	{
+		Name: "boxes-styles", Width: 480, Height: 300,
+		About: "corner brackets (lengths 0.1 to 0.5), dashed and dotted outlines on square, rounded and round boxes, strokes 1 to 6 px, fills",
+		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
+			fill := rgba(0.2, 0.5, 1, 0.2)
+			x := float32(10.5)
+			for i, br := range []float32{0.1, 0.25, 0.4, 0.5} {
+				bw, bh := float32(90), float32(60+10*i)
+				p.Boxes = append(p.Boxes, overlay.Box{X: x, Y: 10.3, W: bw, H: bh, Radius: float32(i) * 8, Stroke: 1 + float32(i),
+					Fill: fill, StrokeColor: white, Bracket: br})
+				x += bw + 25
+			}
+			for row, style := range []string{"dashed", "dotted"} {
+				x := float32(10.25)
+				for i, round := range []float32{0, 0.3, 1} {
+					stroke := []float32{1, 3, 6}[i]
+					bw, bh := float32(120), float32(80)
+					p.Boxes = append(p.Boxes, overlay.Box{X: x, Y: 105.5 + float32(row)*100, W: bw, H: bh, Radius: round * min(bw, bh) / 2,
+						Stroke: stroke, Fill: fill, StrokeColor: orange, Dash: overlay.DashFor(style, stroke)})
+					x += bw + 30
+				}
+			}
+			// Sub-pixel strokes, a tiny box, no fill.
+			p.Boxes = append(p.Boxes,
+				overlay.Box{X: 440.5, Y: 105.5, W: 34, H: 80, Radius: 4, Stroke: 0.5, StrokeColor: cyan, Dash: overlay.DashFor("dashed", 0.5)},
+				overlay.Box{X: 440.2, Y: 210.5, W: 6, H: 8, Radius: 1, Stroke: 1, StrokeColor: cyan, Dash: overlay.DashFor("dotted", 1)},
+				overlay.Box{X: 440, Y: 230, W: 34, H: 60, Radius: 10, Stroke: 2, StrokeColor: cyan, Bracket: 0.2})
+			return nil
+		},
+	},
+	{
 		Name: "boxes-roundness", Width: 420, Height: 200,
 		About: "rounded boxes with roundness 0, 0.25, 0.5, 1, translucent fill and strokes 0 to 8 px",
 		Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
@@ -225,6 +285,19 @@ var Scenes = []Scene{
 		Name: "look-plexus", Width: 960, Height: 540,
 		About: "the plexus look: neon links and points with 20-frame trails, thin boxes, no labels",
 		Draw:  lookScene("plexus", nil),
+	},
+	{
+		Name: "look-hud", Width: 960, Height: 540,
+		About: "the hud look: corner brackets and labels by class, dashed links",
+		Draw:  lookScene("hud", nil),
+	},
+	{
+		Name: "look-styles", Width: 960, Height: 540,
+		About: "the default look with dotted box outlines and dotted links, straight and curved",
+		Draw: lookScene("default", func(st *overlay.Style) {
+			st.BoxStyle, st.LinkStyle = "dotted", "dotted"
+			st.CurveWidth = overlay.Auto
+		}),
 	},
 	{
 		Name: "labels-colors", Width: 960, Height: 540,

@@ -1,5 +1,31 @@
-// boxes.cu: rounded boxes, fill and stroke in one pass; the twin of render.drawBox.
+// boxes.cu: rounded boxes, fill and stroke in one pass, the stroke whole, dashed or in
+// corner brackets; the twin of render.drawBox.
 #include "tile.cuh"
+
+// Outline is render's outline: a box stroke's pattern along each quarter of its outline.
+struct Outline {
+  float phase, on, period;
+};
+
+// boxOutline is render.boxOutline: brackets as one dash per quarter, dashes fitted a whole
+// number of periods to a quarter; period 0 for the whole outline.
+__device__ __forceinline__ Outline boxOutline(const TkBox& b, float hx, float hy) {
+  float q = quarterArc(hx, hy, b.radius);
+  Outline o = {0, 0, 0};
+  if (b.bracket > 0) {
+    float k = 1 - 2 * b.bracket;
+    float u0 = gmin(hx * k, hx - b.radius);
+    float u1 = q - gmin(hy * k, hy - b.radius);
+    o.phase = (u0 + u1) / 2;
+    o.on = u1 - u0;
+    o.period = 4 * q;
+  } else if (b.dash.period > 0) {
+    float m = gmax(floorf(q / b.dash.period + 0.5f), 1);
+    o.on = b.dash.on;
+    o.period = q / m;
+  }
+  return o;
+}
 
 // shadeBox blends box b, its colours already in the layer's space, onto pixel (x, y) of the
 // tile at (ox, oy), exactly as drawBox does
@@ -40,7 +66,15 @@ __device__ bool shadeBox(const TkBox& b, int ox, int oy, int x, int y, float px[
   float d = roundBox(pxc, pyc, cx, cy, hx, hy, b.radius);
   if (d >= e) return false;
   float cf = hasFill ? coverage(d) : 0;
-  float cs = hasStroke ? coverage(stroke(fabsf(d), b.stroke)) * thin : 0;
+  float sd = fabsf(d);  // the distance to the stroke: farther off the dashes of a pattern
+  if (hasStroke) {
+    Outline o = boxOutline(b, hx, hy);
+    if (o.period > 0) {
+      float g = dashGap(roundBoxArc(pxc, pyc, cx, cy, hx, hy, b.radius) - o.phase, o.on, o.period);
+      sd = sqrtf(g * g + d * d);
+    }
+  }
+  float cs = hasStroke ? coverage(stroke(sd, b.stroke)) * thin : 0;
   float k = 1 - cs;
   float col[4];
   for (int c = 0; c < 4; c++) col[c] = b.strokeColor[c] * cs + fc[c] * cf * k;

@@ -8,7 +8,8 @@
 // pixel and that chord's opacity (its curve's fade), computing each chord from its curve
 // (bin.cu's chordOf) rather than reading a chord buffer; when the stroke's chords end it
 // blends the stroke once. Taking the minimum first is what keeps a translucent stroke from
-// darkening where its chords or curves meet.
+// darkening where its chords or curves meet. A dashed stroke takes the distance to the
+// dashes on each chord instead, laid along the curve's arc length.
 #include "tile.cuh"
 
 // flushStroke blends stroke c with the distances and opacities gathered in d2 and op and
@@ -38,6 +39,11 @@ TK_KERNEL void tk_curves(const TkParams* p) {
   for (int j = 0; j < TK_ROWS; j++) d2[j] = INFINITY, op[j] = 0;
   int cur = -1;
   TkCurve sc = {};  // the stroke's first curve, its colour in the layer's space
+  // A dashed stroke's chords need the arc length at which each starts (render's chord.s0):
+  // the sum of the lengths of the curve's chords before it, walked on from the last chord
+  // of the same curve (a tile lists a curve's chords in order).
+  int arcCurve = -1, arcK = 0;
+  float arcS = 0;
   for (int e = s.lo; e < s.hi; e++) {
     int g = idx[e];
     int ci = curveOfChord(p, g);
@@ -55,12 +61,23 @@ TK_KERNEL void tk_curves(const TkParams* p) {
     float opacity = chordOpacity(c, k, n);
     float r = reach(sc.width);
     Seg seg = newSeg(x0, y0, x1, y1);
+    bool dashed = sc.dash.period > 0;
+    float len = 0;
+    if (dashed) {
+      if (ci != arcCurve || k < arcK) arcCurve = ci, arcK = 0, arcS = 0;
+      for (; arcK < k; arcK++) {
+        float ax, ay, bx, by;
+        chordOf(c, arcK, n, &ax, &ay, &bx, &by);
+        arcS += chordLen(ax, ay, bx, by);
+      }
+      len = chordLen(x0, y0, x1, y1);
+    }
     for (int j = 0; j < TK_ROWS; j++) {
       int y = rowOf(j);
       if (y >= s.t.h) break;
       if (!segmentInReach(x0, y0, x1, y1, r, s.t.ox, s.t.oy, s.t.x, y)) continue;
       float pyc = (float)(s.t.oy + y) + 0.5f;
-      float d = segDist2(seg, pxc, pyc);
+      float d = dashed ? segDashDist2(seg, pxc, pyc, len, arcS, sc.dash.on, sc.dash.period) : segDist2(seg, pxc, pyc);
       if (d < d2[j]) d2[j] = d, op[j] = opacity;
     }
   }

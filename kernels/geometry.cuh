@@ -6,6 +6,8 @@
 #ifndef TRACKINK_GEOMETRY_CUH
 #define TRACKINK_GEOMETRY_CUH
 
+#include <float.h>
+
 #include "cuda_compat.h"
 #include "layout.h"
 
@@ -49,6 +51,62 @@ __device__ __forceinline__ float segDist2(const Seg& s, float px, float py) {
   float t = gmin(gmax((qx * s.dx + qy * s.dy) * s.invL2, 0), 1);
   float ex = qx - t * s.dx, ey = qy - t * s.dy;
   return ex * ex + ey * ey;
+}
+
+// sdf.Seg.DashDist2: the squared distance to the dashes of the pattern (on, period) that
+// lie on the segment of length l starting at arc length s0; FLT_MAX when none does.
+__device__ __forceinline__ float segDashDist2(const Seg& s, float px, float py, float l, float s0, float on,
+                                              float period) {
+  float qx = px - s.ax, qy = py - s.ay;
+  float t = (qx * s.dx + qy * s.dy) * s.invL2;
+  float u = s0 + t * l;
+  float end = s0 + l;
+  float uc = gmin(gmax(u, s0), end);
+  float a = floorf(uc / period) * period;
+  float w = uc;
+  float b = a + on;
+  if (uc > b) {
+    float next = a + period;
+    bool before = b >= s0, after = next <= end;
+    if (before && (!after || u - b <= next - u))
+      w = b;
+    else if (after)
+      w = next;
+    else
+      return FLT_MAX;
+  }
+  float tw = 0;
+  if (l > 0) tw = (w - s0) / l;
+  float ex = qx - tw * s.dx, ey = qy - tw * s.dy;
+  return ex * ex + ey * ey;
+}
+
+// sdf.QuarterArc: a quarter of a rounded box's outline.
+__device__ __forceinline__ float quarterArc(float hx, float hy, float r) {
+  return (hx - r) + (hy - r) + r * 1.57079632679489661923f;
+}
+
+// sdf.RoundBoxArc: the arc length, along the quarter of the outline in p's quadrant, of the
+// outline's point nearest p. atan2 in double, as Go's math.Atan2.
+__device__ __forceinline__ float roundBoxArc(float px, float py, float cx, float cy, float hx, float hy, float r) {
+  float ax = fabsf(px - cx);
+  float qx = ax - hx + r;
+  float qy = fabsf(py - cy) - hy + r;
+  if (qx > 0 && qy > 0) return (hx - r) + r * (float)atan2((double)qx, (double)qy);
+  if (qy >= qx) return ax;
+  return (hx - r) + r * 1.57079632679489661923f - qy;
+}
+
+// sdf.DashGap: how far u lies from the nearest dash centred on a multiple of period.
+__device__ __forceinline__ float dashGap(float u, float on, float period) {
+  float k = floorf(u / period + 0.5f);
+  return gmax(fabsf(u - k * period) - on / 2, 0);
+}
+
+// curves.ChordLen.
+__device__ __forceinline__ float chordLen(float ax, float ay, float bx, float by) {
+  float dx = bx - ax, dy = by - ay;
+  return sqrtf(dx * dx + dy * dy);
 }
 
 // sdf.RoundBox.

@@ -21,6 +21,7 @@ TK_KERNEL void tk_labels(const TkParams* p) {
     bg.h = (float)l.h;
     bg.radius = (float)(l.w < l.h ? l.w : l.h) / 4;
     bg.stroke = 0;
+    bg.dash.on = bg.dash.period = bg.bracket = 0;
     layerColor(p, l.background, bg.fill);
     for (int c = 0; c < 4; c++) bg.strokeColor[c] = 0;
     float text[4];

@@ -35,9 +35,13 @@
 
 // Primitive records: the same fields, in the same order, as overlay.Line, overlay.Curve and
 // overlay.Box, so the host uploads those slices as they are.
+struct TkDash {
+  float on, period;  // overlay.Dash: dashes [k·period, k·period + on]; period 0: solid
+};
 struct TkLine {
   float x0, y0, x1, y1, width;
   float color[4];
+  TkDash dash;
 };
 struct TkCurve {
   float x0, y0, x1, y1, x2, y2, width;
@@ -45,11 +49,14 @@ struct TkCurve {
   float fade0, fade1;  // opacity × (1 − fade), fade interpolated along the curve
   uint8_t joined;      // continues the curve before it as one stroke (a Go bool)
   uint8_t pad_[3];
+  TkDash dash;         // along the arc length, from (x0, y0)
 };
 struct TkBox {
   float x, y, w, h, radius, stroke;
   float fill[4];
   float strokeColor[4];
+  TkDash dash;    // a dashed outline
+  float bracket;  // corner brackets, a fraction of the side; 0: none
 };
 // TkLabel is a label laid out by the host: its background rectangle (overlay.Font.LabelSize)
 // and the range [glyph0, glyph1) of its placed glyphs.

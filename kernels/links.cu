@@ -590,14 +590,14 @@ TK_KERNEL void tk_links_emit(const TkParams* p) {
     float c[4];
     linkColor(pa, pb, L->opacity, c);
     if (slot < L->lineSlots) {
-      TkLine l = {pa.x, pa.y, pb.x, pb.y, L->lineWidth, {c[0], c[1], c[2], c[3]}};
+      TkLine l = {pa.x, pa.y, pb.x, pb.y, L->lineWidth, {c[0], c[1], c[2], c[3]}, L->lineDash};
       ((TkLine*)p->lines)[slot] = l;
     }
     if (slot < L->curveSlots) {
       // curves.Control: the midpoint moved along the left-hand normal by bend × length.
       float dx = pb.x - pa.x, dy = pb.y - pa.y;
       float cx = (pa.x + pb.x) / 2 - dy * L->bend, cy = (pa.y + pb.y) / 2 + dx * L->bend;
-      TkCurve cv = {pa.x, pa.y, cx, cy, pb.x, pb.y, L->curveWidth, {c[0], c[1], c[2], c[3]}, 0, 0, 0, {0, 0, 0}};
+      TkCurve cv = {pa.x, pa.y, cx, cy, pb.x, pb.y, L->curveWidth, {c[0], c[1], c[2], c[3]}, 0, 0, 0, {0, 0, 0}, L->curveDash};
       ((TkCurve*)p->curves)[slot] = cv;
     }
     slot++;
@@ -615,11 +615,11 @@ TK_KERNEL void tk_links_blank(const TkParams* p) {
   if (i < links) return;
   const float x = TK_LINK_NOWHERE;
   if (i < L->lineSlots) {
-    TkLine l = {x, x, x, x, 0, {0, 0, 0, 0}};
+    TkLine l = {x, x, x, x, 0, {0, 0, 0, 0}, {0, 0}};
     ((TkLine*)p->lines)[i] = l;
   }
   if (i < L->curveSlots) {
-    TkCurve cv = {x, x, x, x, x, x, 0, {0, 0, 0, 0}, 0, 0, 0, {0, 0, 0}};
+    TkCurve cv = {x, x, x, x, x, x, 0, {0, 0, 0, 0}, 0, 0, 0, {0, 0, 0}, {0, 0}};
     ((TkCurve*)p->curves)[i] = cv;
   }
 }

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "layout.h"
+
 // TkLink.flags.
 #define TK_LINK_DRAWN 1  // the link was drawn in the previous frame
 #define TK_LINK_FITS 2   // it passes MaxDist and MaxDY (with the margin if it was not drawn)
@@ -97,6 +99,7 @@ struct TkLinks {
   // are placed at TK_LINK_NOWHERE.
   int32_t lineSlots, curveSlots;
   float lineWidth, curveWidth, bend, opacity;
+  TkDash lineDash, curveDash;
   int32_t capCells, pad_;
 
   uint64_t grid;        // TkGrid

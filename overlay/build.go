@@ -20,6 +20,7 @@ type Builder struct {
 	format  labelFormat
 	palette []uint32
 	trails  *Trails // nil when the style draws none
+	bracket float32 // Box.Bracket: BracketLength with BoxStyle "corners", else 0
 
 	firstSeen map[int]int // track id → the first frame it appeared in
 	places    map[int]labelPlace
@@ -56,6 +57,9 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	if s.Trail > 0 {
 		b.trails = NewTrails(s.Trail)
 	}
+	if s.BoxStyle == "corners" {
+		b.bracket = s.BracketLength
+	}
 	return b, nil
 }
 
@@ -91,6 +95,8 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 			Stroke:      s.BoxStroke,
 			Fill:        Premul(fill, s.FillOpacity),
 			StrokeColor: Premul(stroke, s.BoxOpacity),
+			Dash:        DashFor(s.BoxStyle, s.BoxStroke),
+			Bracket:     b.bracket,
 		})
 		if s.Labels {
 			b.addLabel(p, f, bx, c)
@@ -101,11 +107,13 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
 		lc := Premul(mix(b.linkEndColor(pa), b.linkEndColor(pb)), s.LinkOpacity)
 		if s.LineWidth > 0 {
-			p.Lines = append(p.Lines, Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc})
+			p.Lines = append(p.Lines, Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc,
+				Dash: DashFor(s.LinkStyle, s.LineWidth)})
 		}
 		if s.CurveWidth > 0 {
 			cx, cy := curves.Control(pa.X, pa.Y, pb.X, pb.Y, s.Bend)
-			p.Curves = append(p.Curves, Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc})
+			p.Curves = append(p.Curves, Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
+				Dash: DashFor(s.LinkStyle, s.CurveWidth)})
 		}
 	}
 	if s.PointRadius > 0 {

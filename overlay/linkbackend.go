@@ -41,6 +41,8 @@ type LinkStyle struct {
 	CurveWidth float32 // curved links; 0: none
 	Bend       float32 // the curves' bend (curves.Control)
 	Opacity    float32 // Style.LinkOpacity
+	// LineDash and CurveDash are the lines' and curves' dash patterns (DashFor).
+	LineDash, CurveDash Dash
 }
 
 // LinkFrame fills lf with what a LinkBackend needs to draw the links of frame f as Build
@@ -53,5 +55,6 @@ func (b *Builder) LinkFrame(f *scene.Frame, lf *LinkFrame) {
 	for i := range f.Points {
 		lf.Colors = append(lf.Colors, b.linkEndColor(&f.Points[i]))
 	}
-	lf.Style = LinkStyle{LineWidth: s.LineWidth, CurveWidth: s.CurveWidth, Bend: s.Bend, Opacity: s.LinkOpacity}
+	lf.Style = LinkStyle{LineWidth: s.LineWidth, CurveWidth: s.CurveWidth, Bend: s.Bend, Opacity: s.LinkOpacity,
+		LineDash: DashFor(s.LinkStyle, s.LineWidth), CurveDash: DashFor(s.LinkStyle, s.CurveWidth)}
 }

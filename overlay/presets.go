@@ -22,6 +22,14 @@ var presets = map[string]struct {
 		s.ColorBy = ByClass
 		return s
 	}},
+	"hud": {"a heads-up display: corner brackets without fill, dashed links, labels and brackets by class colour", func() Style {
+		s := DefaultStyle()
+		s.BoxStyle, s.BracketLength = "corners", 0.2
+		s.LinkStyle = "dashed"
+		s.FillOpacity, s.LinkOpacity = 0, 0.8
+		s.ColorBy = ByClass
+		return s
+	}},
 	"plexus": {"tracking points joined by glowing links on dark footage: neon colours, no labels", func() Style {
 		s := DefaultStyle()
 		s.Labels = false

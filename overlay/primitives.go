@@ -3,11 +3,20 @@ package overlay
 // RGBA is a premultiplied colour with components in [0, 1].
 type RGBA struct{ R, G, B, A float32 }
 
+// Dash is a stroke's dash pattern along its arc length: a dash of length On at the start
+// of every Period pixels (the dashes [k·Period, k·Period + On], k = 0, 1, …), each with the
+// stroke's round caps, so On = 0 draws round dots. Period 0 is a solid stroke.
+type Dash struct {
+	On, Period float32
+}
+
 // Line is a straight stroke with round caps; a zero-length line is a disk of diameter Width.
+// Dashes start at (X0, Y0).
 type Line struct {
 	X0, Y0, X1, Y1 float32
 	Width          float32
 	Color          RGBA
+	Dash           Dash
 }
 
 // Curve is a quadratic Bezier stroke from (X0, Y0) to (X2, Y2) with control point (X1, Y1).
@@ -17,22 +26,37 @@ type Line struct {
 // coverage from its distance to the nearest point of the whole run, so translucent pieces
 // do not darken where they meet. Fade0 and Fade1 fade the stroke out along the curve: the
 // opacity is multiplied by 1 − fade, interpolated from Fade0 at (X0, Y0) to Fade1 at (X2, Y2).
+//
+// Dash is measured by arc length along the curve from (X0, Y0) (along its flattened
+// chords); a run of joined curves takes its first curve's, each curve starting the pattern
+// afresh.
 type Curve struct {
 	X0, Y0, X1, Y1, X2, Y2 float32
 	Width                  float32
 	Color                  RGBA
 	Fade0, Fade1           float32
 	Joined                 bool
+	Dash                   Dash
 }
 
 // Box is a rounded rectangle with a translucent fill and a stroke centred on its edge,
 // drawn in one pass: the stroke lies over the fill.
+//
+// The stroke is the whole outline unless Dash or Bracket says otherwise. Both are measured
+// by arc length along the outline, rounded corners included, in each quarter of it (from
+// the middle of the top or bottom side to the middle of the left or right side), so that
+// every box is symmetric: a dashed outline has dashes centred on the sides' middles, its
+// period stretched so that each quarter holds a whole number of periods; brackets keep the
+// outline within Bracket × the side's length of each corner (and always the rounded corner
+// itself). Bracket takes precedence over Dash.
 type Box struct {
 	X, Y, W, H  float32 // top-left corner and size
 	Radius      float32 // corner radius, 0 ≤ Radius ≤ min(W, H)/2
 	Stroke      float32 // stroke width; 0 for none
 	Fill        RGBA
 	StrokeColor RGBA
+	Dash        Dash    // a dashed outline (Period > 0)
+	Bracket     float32 // corner brackets, a fraction of the side, 0 < Bracket < 0.5; 0 for none
 }
 
 // Label is a line of text on a rounded background. Its top-left corner is at (X, Y), already

@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"trackink/internal/field"
@@ -23,8 +24,16 @@ type Style struct {
 	Bend        float32 // curve control offset as a fraction of the link's length
 	BoxStroke   float32 // box outline width; 0 for none
 	Roundness   float32 // box corner radius as a fraction of half the shorter side, 0..1
-	Labels      bool    // a label (LabelFormat) above each box
-	LabelSize   int     // label font size in pixels; 0: height / 54, at least 10
+	// BoxStyle is the box outline's style, one of BoxStyles; "" is "solid".
+	BoxStyle string
+	// BracketLength is, with BoxStyle "corners", each bracket's length as a fraction of its
+	// side, 0..0.5.
+	BracketLength float32
+	// LinkStyle is the links' stroke style (lines and curves), one of LinkStyles; "" is
+	// "solid".
+	LinkStyle string
+	Labels    bool // a label (LabelFormat) above each box
+	LabelSize int  // label font size in pixels; 0: height / 54, at least 10
 	// LabelFormat is the labels' text template (see labels.go): "#{id} {class} {score:.2f}"
 	// by default; "" means the default.
 	LabelFormat string
@@ -56,20 +65,23 @@ type Style struct {
 // preset "seed").
 func DefaultStyle() Style {
 	return Style{
-		PointRadius:  Auto,
-		LineWidth:    Auto,
-		CurveWidth:   0,
-		Bend:         0.3,
-		BoxStroke:    Auto,
-		Roundness:    0.15,
-		Labels:       true,
-		TrailWidth:   Auto,
-		BoxOpacity:   1,
-		FillOpacity:  0.15,
-		LinkOpacity:  0.6,
-		PointOpacity: 1,
-		LabelOpacity: 0.85,
-		TrailOpacity: 0.9,
+		PointRadius:   Auto,
+		LineWidth:     Auto,
+		CurveWidth:    0,
+		Bend:          0.3,
+		BoxStroke:     Auto,
+		Roundness:     0.15,
+		BoxStyle:      "solid",
+		BracketLength: 0.25,
+		LinkStyle:     "solid",
+		Labels:        true,
+		TrailWidth:    Auto,
+		BoxOpacity:    1,
+		FillOpacity:   0.15,
+		LinkOpacity:   0.6,
+		PointOpacity:  1,
+		LabelOpacity:  0.85,
+		TrailOpacity:  0.9,
 	}
 }
 
@@ -111,6 +123,7 @@ func (s *Style) Validate() error {
 		{"BoxStroke", s.BoxStroke, 1000, true},
 		{"TrailWidth", s.TrailWidth, 1000, true},
 		{"Roundness", s.Roundness, 1, false},
+		{"BracketLength", s.BracketLength, 0.5, false},
 		{"BoxOpacity", s.BoxOpacity, 1, false},
 		{"FillOpacity", s.FillOpacity, 1, false},
 		{"LinkOpacity", s.LinkOpacity, 1, false},
@@ -133,6 +146,12 @@ func (s *Style) Validate() error {
 	case s.LabelSize != 0 && (s.LabelSize < MinFontSize || s.LabelSize > MaxFontSize):
 		return field.Errorf("overlay.Style.LabelSize", s.LabelSize, "is outside %d..%d", MinFontSize, MaxFontSize)
 	}
+	if !validStyle(BoxStyles, s.BoxStyle) {
+		return field.Errorf("overlay.Style.BoxStyle", s.BoxStyle, "want %s", strings.Join(BoxStyles, ", "))
+	}
+	if !validStyle(LinkStyles, s.LinkStyle) {
+		return field.Errorf("overlay.Style.LinkStyle", s.LinkStyle, "want %s", strings.Join(LinkStyles, ", "))
+	}
 	if _, err := palette(s.Palette); err != nil {
 		return field.Errorf("overlay.Style.Palette", s.Palette, "%v", err)
 	}
@@ -143,4 +162,31 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.LabelWords", len(s.LabelWords), "the label format uses {word}: give the words")
 	}
 	return nil
+}
+
+// BoxStyles are the box outline styles: the whole outline, brackets at the corners, dashes,
+// dots.
+var BoxStyles = []string{"solid", "corners", "dashed", "dotted"}
+
+// LinkStyles are the link stroke styles.
+var LinkStyles = []string{"solid", "dashed", "dotted"}
+
+// validStyle reports whether s is one of styles or "" (the first).
+func validStyle(styles []string, s string) bool {
+	return s == "" || slices.Contains(styles, s)
+}
+
+// DashFor returns the dash pattern of stroke style style ("solid", "dashed", "dotted", as in
+// LinkStyles) for a stroke of width w. With W = max(w, 1), the width strokes are drawn at
+// (sdf.Stroke): dashes 3·W long every 6·W, which their round caps make 4·W with gaps of
+// 2·W; dots every 2·W, a dot's width apart. Solid (and "corners") has none.
+func DashFor(style string, w float32) Dash {
+	wd := max(w, 1)
+	switch style {
+	case "dashed":
+		return Dash{On: 3 * wd, Period: 6 * wd}
+	case "dotted":
+		return Dash{On: 0, Period: 2 * wd}
+	}
+	return Dash{}
 }

@@ -88,6 +88,7 @@ type chord struct {
 	x0, y0, x1, y1 float32
 	stroke         int32
 	opacity        float32 // 1 − the curve's fade at the chord's middle
+	s0             float32 // the arc length of the chords before it in its curve (dashed strokes only)
 }
 
 func (b *bins) resize(w, h int) {
@@ -254,9 +255,14 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int) {
 			continue
 		}
 		n := curves.Chords(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, curves.Tolerance)
+		dashed := cs[stroke].Dash.Period > 0
+		s0 := float32(0)
 		for k := range n {
 			ax, ay, bx, by := curves.Chord(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, k, n)
-			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, chordOpacity(c, k, n)})
+			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, chordOpacity(c, k, n), s0})
+			if dashed {
+				s0 += curves.ChordLen(ax, ay, bx, by)
+			}
 		}
 	}
 }

@@ -63,6 +63,11 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 	if !fill {
 		fc = nil
 	}
+	if b.Stroke > 0 && (b.Dash.Period > 0 || b.Bracket > 0) {
+		o := boxOutline(b, hx, hy)
+		sh.patterned(b, &o, ylo, yhi, xlo, xhi, fc)
+		return
+	}
 	var straight, corner rowRun
 	clo, chi := sh.inset(max(b.Radius, e), b, xlo, xhi)
 	drawCorners := func() {
@@ -151,7 +156,8 @@ func (s *boxShader) pixels(row, x0, x1 int, py float32, d *rowBuf) {
 func (s *boxShader) columns(band *planarColors, x0, x1 int, py float32) {
 	for x := x0; x < x1; x++ {
 		px := float32(s.t.X0+x) + 0.5
-		c, _ := s.color(sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)) // zero where uncovered: over leaves the pixel as it is
+		d := sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)
+		c, _ := s.color(d, sdf.Abs(d)) // zero where uncovered: over leaves the pixel as it is
 		for ch := range c {
 			band[ch][x] = c[ch]
 		}
@@ -175,26 +181,91 @@ func (s *boxShader) edgeRow(row, x0, x1 int, py float32, d *rowBuf) {
 		b--
 	}
 	s.pixels(row, x0, a, py, d)
-	if c, covered := s.color(qy - s.r); covered {
+	if c, covered := s.color(qy-s.r, sdf.Abs(qy-s.r)); covered {
 		overSpan(s.t, row+a, b-a, &c)
 	}
 	s.pixels(row, b, x1, py, d)
 }
 
 // color returns the colour at signed distance d, and false where the box covers nothing: the
-// stroke over the fill as one colour, at coverage 1. (A box without fill has a zero fill
-// colour, and one without stroke a zero thin, so neither needs a test.) Twin: the colour
-// of shadeBox.
-func (s *boxProfile) color(d float32) (layerColor, bool) {
+// stroke over the fill as one colour, at coverage 1. strokeDist is the distance to the
+// stroke's centre line: |d| for the whole outline, farther off the dashes of a patterned
+// one. (A box without fill has a zero fill colour, and one without stroke a zero thin, so
+// neither needs a test.) Twin: the colour of shadeBox.
+func (s *boxProfile) color(d, strokeDist float32) (layerColor, bool) {
 	if d >= s.e {
 		return layerColor{}, false
 	}
 	cf := sdf.Coverage(d)
-	cs := sdf.Coverage(sdf.Abs(d)-s.half) * s.thin
+	cs := sdf.Coverage(strokeDist-s.half) * s.thin
 	k := 1 - cs
 	var c layerColor
 	for i := range c {
 		c[i] = float32(s.strokeColor[i]*cs) + float32(float32(s.fillColor[i]*cf)*k)
 	}
 	return c, true
+}
+
+// outline is a box stroke's pattern along each quarter of its outline (overlay.Box's Dash
+// and Bracket): dashes on long centred on phase + k·period of the quarter's arc length
+// (sdf.RoundBoxArc, sdf.DashGap); period 0 for the whole outline.
+type outline struct{ phase, on, period float32 }
+
+// boxOutline returns box b's outline pattern, for half extents (hx, hy) (the box's, or
+// those of a box thinner than a pixel, widened). A bracket runs from Bracket × the side's
+// length short of the corner (the rounded corner at least) to the corner: one dash per
+// quarter, centred on the bracket, with a period too long to repeat. A dashed outline
+// fits a whole number of periods (at least one) into each quarter. Twin: boxOutline.
+func boxOutline(b *overlay.Box, hx, hy float32) outline {
+	q := sdf.QuarterArc(hx, hy, b.Radius)
+	switch {
+	case b.Bracket > 0:
+		k := 1 - 2*b.Bracket
+		u0 := min(float32(hx*k), hx-b.Radius)
+		u1 := q - min(float32(hy*k), hy-b.Radius)
+		return outline{phase: (u0 + u1) / 2, on: u1 - u0, period: 4 * q}
+	case b.Dash.Period > 0:
+		m := max(sdf.Floor(q/b.Dash.Period+0.5), 1)
+		return outline{on: b.Dash.On, period: q / m}
+	}
+	return outline{}
+}
+
+// patterned draws a box whose outline has a pattern (boxOutline) pixel by pixel, as the
+// kernel does, but for the fill deeper inside than the stroke's reach: its run in each row
+// takes the fill colour at coverage 1 (unless fill is nil). Patterned boxes are the rarer
+// look; solid ones keep drawBox's runs of like rows.
+func (s *boxShader) patterned(b *overlay.Box, o *outline, ylo, yhi, xlo, xhi int, fill *layerColor) {
+	for y := ylo; y < yhi; y++ {
+		py := float32(s.t.Y0+y) + 0.5
+		dy := sdf.Abs(py - s.cy)
+		ilo, ihi := xhi, xhi
+		if dy <= s.hy-s.e {
+			inset := s.e
+			if dy > s.hy-s.r {
+				inset = max(s.r, s.e)
+			}
+			ilo, ihi = s.inset(inset, b, xlo, xhi)
+		}
+		s.patternPixels(y*ts, xlo, ilo, py, o)
+		if fill != nil {
+			overSpan(s.t, y*ts+ilo, ihi-ilo, fill)
+		}
+		s.patternPixels(y*ts, ihi, xhi, py, o)
+		s.t.Touch(y, xlo, xhi)
+	}
+}
+
+// patternPixels shades pixels [x0, x1) of the tile's row at index row (centre py) of a box
+// with outline pattern o: the stroke's distance is that to the nearest dash, √(gap² + d²)
+// with gap measured along the outline.
+func (s *boxShader) patternPixels(row, x0, x1 int, py float32, o *outline) {
+	for x := x0; x < x1; x++ {
+		px := float32(s.t.X0+x) + 0.5
+		d := sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)
+		g := sdf.DashGap(sdf.RoundBoxArc(px, py, s.cx, s.cy, s.hx, s.hy, s.r)-o.phase, o.on, o.period)
+		if c, covered := s.color(d, sdf.Sqrt(float32(g*g)+float32(d*d))); covered {
+			over(s.t, row+x, &c, 1)
+		}
+	}
 }

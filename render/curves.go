@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"trackink/composite"
+	"trackink/curves"
 	"trackink/overlay"
 	"trackink/sdf"
 )
@@ -40,13 +41,16 @@ func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors [
 		for end < len(idx) && chords[idx[end]].stroke == ci {
 			end++
 		}
-		drawCurve(t, s, &cs[ci], &colors[ci], chords, idx[start:end])
+		c := &cs[ci]
+		drawStroke(t, s, c.Width, c.Dash, &colors[ci], chords, idx[start:end])
 		start = end
 	}
 }
 
-func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, color *layerColor, chords []chord, idx []int32) {
-	r := sdf.Reach(c.Width)
+// drawStroke draws one stroke of width w, dash pattern dash and colour color: the chords
+// idx of chords, the nearest at each pixel.
+func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash, color *layerColor, chords []chord, idx []int32) {
+	r := sdf.Reach(w)
 	ylo, yhi := ts, 0
 	for _, k := range idx {
 		ch := &chords[k]
@@ -58,7 +62,12 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, color *laye
 		}
 		ylo, yhi = min(ylo, lo), max(yhi, hi)
 		segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
-		nearestChordRows(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.opacity)
+		if dash.Period > 0 {
+			l := curves.ChordLen(ch.x0, ch.y0, ch.x1, ch.y1)
+			nearestDashRowsGo(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, l, ch.s0, dash, ch.opacity)
+		} else {
+			nearestChordRows(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.opacity)
+		}
 		for j, cs := range s.chord[:n] {
 			if cs[0] >= cs[1] {
 				continue
@@ -71,7 +80,7 @@ func drawCurve(t *composite.Tile, s *curveScratch, c *overlay.Curve, color *laye
 			}
 		}
 	}
-	strokeRows(t, &s.d2, &s.opacity, &s.span, ylo, yhi, c.Width, color)
+	strokeRows(t, &s.d2, &s.opacity, &s.span, ylo, yhi, w, color)
 	for y := ylo; y < yhi; y++ {
 		if sp := s.span[y]; sp.X0 < sp.X1 {
 			t.Touch(y, int(sp.X0), int(sp.X1))

@@ -10,10 +10,17 @@ import (
 // (twin: kernels/lines.cu).
 
 // drawLines draws each line's rows: their spans (segmentSpans), then the coverage over them
-// (strokeSegmentRows). spans is scratch.
-func drawLines(t *composite.Tile, lines []overlay.Line, colors []layerColor, idx []int32, spans *rowSpans) {
+// (strokeSegmentRows). A dashed line is drawn as a stroke of one chord, the curves stage's
+// way (drawStroke).
+func drawLines(t *composite.Tile, lines []overlay.Line, colors []layerColor, idx []int32, sc *stageScratch) {
+	spans := &sc.spans
 	for _, i := range idx {
 		l := &lines[i]
+		if l.Dash.Period > 0 {
+			sc.line[0] = chord{x0: l.X0, y0: l.Y0, x1: l.X1, y1: l.Y1, opacity: 1}
+			drawStroke(t, sc.curves, l.Width, l.Dash, &colors[i], sc.line[:], lineChord[:])
+			continue
+		}
 		r := sdf.Reach(l.Width)
 		seg := sdf.NewSeg(l.X0, l.Y0, l.X1, l.Y1)
 		ylo, yhi := segmentRows(t, l.Y0, l.Y1, r)
@@ -27,3 +34,6 @@ func drawLines(t *composite.Tile, lines []overlay.Line, colors []layerColor, idx
 		}
 	}
 }
+
+// lineChord lists the one chord of a dashed line (stageScratch.line).
+var lineChord = [1]int32{0}

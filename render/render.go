@@ -62,6 +62,7 @@ type stageScratch struct {
 	band   planarColors // a box's side bands, by column
 	row    rowBuf       // a row's distances
 	spans  rowSpans     // a line's
+	line   [1]chord     // a dashed line, as a chord
 }
 
 // New returns a renderer with its worker goroutines started.
@@ -208,7 +209,7 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	sc := &wk.scratch
 	drawBoxes(t, p.Boxes, b.boxPaints, b.boxBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageBoxes, clock)
-	drawLines(t, p.Lines, b.lineColors, b.lineBins.tile(i), &sc.spans)
+	drawLines(t, p.Lines, b.lineColors, b.lineBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageLines, clock)
 	drawCurves(t, sc.curves, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i))
 	clock = r.lap(wk, overlay.StageCurves, clock)

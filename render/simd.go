@@ -226,6 +226,22 @@ func nearestChordRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowS
 	}
 }
 
+// nearestDashRowsGo is nearestChordRowsGo for a dashed stroke: the distances to the dashes
+// of pattern dash on chord s, of length l, which starts at arc length s0 along its stroke.
+// It has no vector twin: dashed strokes are the rarer look, and solid ones keep their fast
+// path.
+func nearestDashRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, l, s0 float32, dash overlay.Dash, opacity float32) {
+	for j, sp := range spans[:n] {
+		py := float32(t.Y0+row0+j) + 0.5
+		for x := int(sp[0]); x < int(sp[1]); x++ {
+			i := (row0+j)*ts + x
+			if d := s.DashDist2(float32(t.X0+x)+0.5, py, l, s0, dash.On, dash.Period); d < d2[i] {
+				d2[i], op[i] = d, opacity
+			}
+		}
+	}
+}
+
 // profileParams are a stroke's profile and colour as strokeRowsAVX2 reads them, in this
 // order.
 type profileParams struct {
@@ -347,7 +363,7 @@ func boxShade(t *composite.Tile, i int, d []float32, b *boxProfile) {
 // boxShadeGo is boxProfile.color and over at coverage 1, per pixel.
 func boxShadeGo(t *composite.Tile, i int, d []float32, b *boxProfile) {
 	for j, v := range d {
-		if c, covered := b.color(v); covered {
+		if c, covered := b.color(v, sdf.Abs(v)); covered {
 			over(t, i+j, &c, 1)
 		}
 	}

@@ -149,6 +149,82 @@ func BandX(x0, y0, x1, y1, y0b, y1b float32) (lo, hi float32, ok bool) {
 	return min(xa, xb), max(xa, xb), true
 }
 
+// DashDist2 returns the squared distance from p to the dashes that lie on the segment, of
+// the pattern with dashes [k·period, k·period + on] along a stroke's arc length, when the
+// segment has length l and starts at arc length s0 (a chord of a curve, or a whole line at
+// s0 = 0); math.MaxFloat32 when no dash touches the segment. period must be positive.
+//
+// The dashes on a straight segment are collinear intervals, so the point of them nearest p
+// lies in the interval nearest p's projection u onto the segment's line, measured in arc
+// length: the dash holding u clamped to the segment, else the end of the dash before it or
+// the start of the one after, whichever is nearer. Distances to a dash's ends are Euclidean,
+// so dashes have round caps and zero-length dashes are disks. A stroke takes the minimum
+// over its segments, so a dash running over the joint of two chords is one dash.
+// Twin: segDashDist2.
+func (s *Seg) DashDist2(px, py, l, s0, on, period float32) float32 {
+	qx, qy := px-s.Ax, py-s.Ay
+	t := float32(float32(qx*s.Dx)+float32(qy*s.Dy)) * s.InvL2
+	u := s0 + float32(t*l)
+	end := s0 + l
+	uc := min(max(u, s0), end)
+	a := float32(Floor(uc/period) * period)
+	w := uc
+	if b := a + on; uc > b {
+		next := a + period
+		before, after := b >= s0, next <= end
+		switch {
+		case before && (!after || u-b <= next-u):
+			w = b
+		case after:
+			w = next
+		default:
+			return math.MaxFloat32
+		}
+	}
+	tw := float32(0)
+	if l > 0 {
+		tw = (w - s0) / l
+	}
+	ex, ey := qx-float32(tw*s.Dx), qy-float32(tw*s.Dy)
+	return float32(ex*ex) + float32(ey*ey)
+}
+
+// QuarterArc is the length of a quarter of the outline of a rounded box with half extents
+// (hx, hy) and corner radius r: from the middle of a horizontal side to the middle of a
+// vertical one. Twin: quarterArc.
+func QuarterArc(hx, hy, r float32) float32 {
+	return (hx - r) + (hy - r) + float32(r*(math.Pi/2))
+}
+
+// RoundBoxArc returns where the point of the rounded box's outline nearest p lies (near
+// the outline; RoundBox's arguments): its arc length along the quarter of the outline in
+// p's quadrant, from the middle of the top or bottom side through the corner to the middle
+// of the left or right side, 0..QuarterArc. Each quadrant is measured from the vertical
+// axis, so patterns laid along it are symmetric about both axes. Twin: roundBoxArc.
+func RoundBoxArc(px, py, cx, cy, hx, hy, r float32) float32 {
+	ax := Abs(px - cx)
+	qx := ax - hx + r
+	qy := Abs(py-cy) - hy + r
+	switch {
+	case qx > 0 && qy > 0: // the corner: the angle from the vertical
+		return (hx - r) + float32(r*float32(math.Atan2(float64(qx), float64(qy))))
+	case qy >= qx: // the horizontal side
+		return ax
+	}
+	return (hx - r) + float32(r*(math.Pi/2)) - qy // the vertical side
+}
+
+// DashGap returns how far arc position u lies from the nearest dash of the pattern with
+// dashes centred on the multiples of period, each on long (the dashes
+// [k·period − on/2, k·period + on/2]): 0 on a dash. Twin: dashGap.
+func DashGap(u, on, period float32) float32 {
+	k := Floor(u/period + 0.5)
+	return max(Abs(u-float32(k*period))-on/2, 0)
+}
+
+// Floor is ⌊x⌋ for float32. Twin: floorf.
+func Floor(x float32) float32 { return float32(math.Floor(float64(x))) }
+
 // Abs is |x| for float32. Twin: fabsf.
 func Abs(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
 

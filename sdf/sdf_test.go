@@ -109,3 +109,87 @@ func TestCentersMatchesTheDefinition(t *testing.T) {
 		t.Errorf("Centers(NaN, 5) = [%d, %d), want empty", lo, hi)
 	}
 }
+
+func TestDashDist2(t *testing.T) {
+	// Dashes [0, on], [period, period + on], … along a segment on the x axis from the origin,
+	// which starts at arc length s0 (a chord in the middle of its stroke when s0 > 0).
+	s := NewSeg(0, 0, 25, 0)
+	for _, tc := range []struct {
+		name      string
+		px, py    float32
+		l, s0     float32
+		on, per   float32
+		want      float32 // distance
+		noneThere bool
+	}{
+		{"on a dash", 1, 0, 25, 0, 4, 10, 0, false},
+		{"above a dash", 12, 3, 25, 0, 4, 10, 3, false},
+		{"gap, nearer the dash before", 5, 0, 25, 0, 4, 10, 1, false},
+		{"gap, nearer the dash after", 9, 0, 25, 0, 4, 10, 1, false},
+		{"gap, round cap", 7, 4, 25, 0, 4, 10, 5, false},
+		{"before the start", -3, 4, 25, 0, 4, 10, 5, false},
+		{"past the end: the last dash cut at 25", 28, 4, 25, 0, 10, 20, 5, false},
+		{"chord at s0 = 2: dash [10, 14] at x = 8..12", 9, 0, 25, 2, 4, 10, 0, false},
+		{"chord at s0 = 2: dash [0, 4] cut to x = 0..2", 3, 0, 25, 2, 4, 10, 1, false},
+		{"chord at s0 = 5: before its first dash", 0, 0, 25, 5, 4, 10, 5, false},
+		{"dots: a disk every period", 20, 3, 25, 0, 0, 10, 3, false},
+		{"dots, between", 15, 0, 25, 0, 0, 10, 5, false},
+		{"no dash on a chord in a gap", 1, 0, 3, 5, 4, 10, 0, true},
+		{"zero-length line on its dash: a disk", 3, 4, 0, 0, 4, 10, 5, false},
+	} {
+		seg := s
+		if tc.l == 0 {
+			seg = NewSeg(0, 0, 0, 0)
+		} else if tc.l != 25 {
+			seg = NewSeg(0, 0, tc.l, 0)
+		}
+		d2 := seg.DashDist2(tc.px, tc.py, tc.l, tc.s0, tc.on, tc.per)
+		if tc.noneThere {
+			if d2 != math.MaxFloat32 {
+				t.Errorf("%s: %g, want none", tc.name, d2)
+			}
+			continue
+		}
+		if got := Sqrt(d2); math.Abs(float64(got-tc.want)) > 1e-5 {
+			t.Errorf("%s: distance %g, want %g", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestRoundBoxArc(t *testing.T) {
+	// A 40 × 20 box centred at the origin with corner radius 4: a quarter of its outline is
+	// 16 along the top, 2π along the corner, 6 down the side.
+	q := QuarterArc(20, 10, 4)
+	if want := float32(16 + 6 + 2*math.Pi); math.Abs(float64(q-want)) > 1e-5 {
+		t.Fatalf("QuarterArc = %g, want %g", q, want)
+	}
+	for _, tc := range []struct {
+		name   string
+		px, py float32
+		want   float32
+	}{
+		{"top middle", 0, -10, 0},
+		{"top, left half (mirrored)", -7, -11, 7},
+		{"bottom, right half", 12, 10.5, 12},
+		{"corner start", 16, -10, 16},
+		{"corner middle", 16 + 4*float32(math.Sqrt2)/2, -6 - 4*float32(math.Sqrt2)/2, 16 + math.Pi},
+		{"side, corner end", 20, -6, 16 + 2*math.Pi},
+		{"side middle", 21, 0, q},
+		{"side, lower half", -20, 3, q - 3},
+	} {
+		if got := RoundBoxArc(tc.px, tc.py, 0, 0, 20, 10, 4); math.Abs(float64(got-tc.want)) > 1e-4 {
+			t.Errorf("%s: %g, want %g", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestDashGap(t *testing.T) {
+	for _, tc := range []struct{ u, on, period, want float32 }{
+		{0, 2, 10, 0}, {1, 2, 10, 0}, {-1, 2, 10, 0}, {3, 2, 10, 2}, {5, 2, 10, 4}, {7, 2, 10, 2},
+		{29.5, 2, 10, 0}, {15, 0, 10, 5}, {40, 0, 10, 0},
+	} {
+		if got := DashGap(tc.u, tc.on, tc.period); math.Abs(float64(got-tc.want)) > 1e-6 {
+			t.Errorf("DashGap(%g, %g, %g) = %g, want %g", tc.u, tc.on, tc.period, got, tc.want)
+		}
+	}
+}

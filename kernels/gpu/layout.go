@@ -64,9 +64,9 @@ type tkGlyph struct {
 // overlay.Curve): records.go checks them against overlay's types, layout_test.go against
 // layout.h.
 const (
-	boxBytes   = 56
-	lineBytes  = 36
-	curveBytes = 56
+	boxBytes   = 68
+	lineBytes  = 44
+	curveBytes = 64
 	labelBytes = int(unsafe.Sizeof(tkLabel{}))
 	glyphBytes = int(unsafe.Sizeof(tkGlyph{}))
 )

@@ -40,6 +40,7 @@ type tkLinks struct {
 	F, MaxD2, MaxDY2                     float64
 	LineSlots, CurveSlots                int32
 	LineWidth, CurveWidth, Bend, Opacity float32
+	LineDash, CurveDash                  [2]float32 // overlay.Dash: on, period
 	CapCells, _                          int32
 	Grid, CellOf, CellStart, CellFill    uint64
 	CellPoints, Nbr, Nd2, SelD2          uint64
