@@ -49,11 +49,11 @@ func LoadTypeface(path string) (*Typeface, error) {
 	}
 	c, err := opentype.ParseCollection(b)
 	if err != nil {
-		return nil, fmt.Errorf("font %s: not a TrueType or OpenType font that x/image/font reads (%v)", path, err)
+		return nil, fmt.Errorf("%s is not a TrueType or OpenType font that x/image/font reads (%v)", path, err)
 	}
 	f, err := c.Font(0)
 	if err != nil {
-		return nil, fmt.Errorf("font %s: not a TrueType or OpenType font that x/image/font reads (%v)", path, err)
+		return nil, fmt.Errorf("%s is not a TrueType or OpenType font that x/image/font reads (%v)", path, err)
 	}
 	return &Typeface{name: path, f: f, kerns: true}, nil
 }

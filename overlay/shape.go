@@ -3,6 +3,7 @@ package overlay
 import (
 	"slices"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/bidi"
 )
@@ -46,8 +47,10 @@ type shaper struct {
 // their contextual forms; the slice is the shaper's, valid until the next call.
 func (s *shaper) shape(text []byte) []rune {
 	s.logic = s.logic[:0]
-	for _, r := range string(text) {
+	for len(text) > 0 { // not range string(text), which copies text longer than 32 bytes
+		r, n := utf8.DecodeRune(text)
 		s.logic = append(s.logic, r)
+		text = text[n:]
 	}
 	s.runes = joinArabic(s.runes[:0], s.logic)
 	s.runes = slices.DeleteFunc(s.runes, invisible)
