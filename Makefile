@@ -13,9 +13,10 @@ VERSION_LDFLAGS := -X trackink/cli.buildVersion=$(VERSION)
 DEMO_OUT ?= demo.mp4
 FAKECUDA := $(CURDIR)/bin/fakecuda
 
-# Every fuzz target, as package:Target: the parsers of everything a user hands trackink.
+# Every fuzz target, as package:Target: the parsers of everything a user hands trackink, and
+# the shaping of label text.
 FUZZ := scene:FuzzMOT scene:FuzzJSONL scene:FuzzSupervision scene:FuzzKITTI scene:FuzzCVAT \
-	scene:FuzzYOLO scene:FuzzClassNames cli:FuzzStyleFile
+	scene:FuzzYOLO scene:FuzzClassNames cli:FuzzStyleFile overlay:FuzzShape
 
 # fuzz runs every target in FUZZ for $(1) each.
 define fuzz

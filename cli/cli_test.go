@@ -104,6 +104,8 @@ func TestRenderErrors(t *testing.T) {
 		{"bad k", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--k", "0"}, 2, "--k"},
 		{"bad opacity", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--fill-opacity", "2"}, 2, "--fill-opacity"},
 		{"bad backend", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--knn", "annoy"}, 2, "--knn"},
+		{"missing font", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--font", filepath.Join(dir, "nope.ttf")}, 2, "--font"},
+		{"not a font", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--font", good}, 2, "good.txt is not a TrueType or OpenType font"},
 		{"unknown flag", []string{"render", "--colour", "red"}, 2, "unknown flag"},
 		{"unknown command", []string{"paint"}, 2, "unknown command"},
 	} {

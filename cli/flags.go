@@ -42,6 +42,7 @@ var fieldFlags = map[string][]string{
 	"overlay.Style.Trail":            {"trail"},
 	"overlay.Style.Bend":             {"bend"},
 	"overlay.Style.LabelSize":        {"label-size"},
+	"overlay.Style.Font":             {"font"},
 	"overlay.BackendOptions.Workers": {"workers"},
 	"knn.Options.K":                  {"k"},
 	"knn.Options.MaxDY":              {"max-dy"},
@@ -135,6 +136,8 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	fs.Var(choiceValue{&st.LinkStyle, overlay.LinkStyles}, "link-style", "links (lines and curves): "+strings.Join(overlay.LinkStyles, ", ")+" (dashes scale with the width, measured by arc length)")
 	fs.IntVar(&st.LabelSize, "label-size", 0, "label font size in px")
 	fs.Lookup("label-size").DefValue = "frame height / 54, at least 10"
+	fs.StringVar(&st.Font, "font", st.Font, "a TrueType or OpenType font file (.ttf, .otf, .ttc) to set labels in; Go Medium (built in) draws the characters it lacks, and a hollow box those neither has")
+	fs.Lookup("font").DefValue = "Go Medium, built in"
 	fs.BoolVar(&s.noLabels, "no-labels", !st.Labels, "do not draw box labels")
 	fs.StringVar(&st.LabelFormat, "label", st.LabelFormat, `label text: fields {id} {class} {score} {frame} {x} {y} {w} {h} {age} {word}, numbers as {score:.2f}; a word whose field has no value is left out`)
 	fs.Lookup("label").DefValue = overlay.DefaultLabelFormat

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"trackink/composite"
 	"trackink/overlay"
@@ -145,8 +146,36 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := d.Draw(&composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, tf); err != nil {
 		return err
 	}
+	if m := missingGlyphs(d.Font()); m != "" {
+		fmt.Fprintf(stderr, "trackink render: warning: %s\n", m)
+	}
 	removeStalePartials(target, stderr)
 	return writeAtomic(target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
+}
+
+// missingGlyphs says which characters of the labels font f (nil: no frame drawn) could not
+// draw, drawn as hollow boxes instead; "" when there were none.
+func missingGlyphs(f *overlay.Font) string {
+	if f == nil || len(f.Missing()) == 0 {
+		return ""
+	}
+	const most = 20
+	var b strings.Builder
+	for i, r := range f.Missing() {
+		if i == most {
+			fmt.Fprintf(&b, " and %d more", len(f.Missing())-most)
+			break
+		}
+		fmt.Fprintf(&b, " U+%04X", r)
+		if unicode.IsGraphic(r) {
+			fmt.Fprintf(&b, " %c", r)
+		}
+	}
+	fonts := "neither " + f.Typeface() + " nor Go Medium has"
+	if f.Typeface() == "Go Medium" {
+		fonts = "Go Medium, the built-in font, lacks"
+	}
+	return fmt.Sprintf("labels hold characters that %s, drawn as hollow boxes:%s (--font a font that has them)", fonts, b.String())
 }
 
 // untilInterrupted runs load and returns what it returns, or returns at once with the

@@ -181,6 +181,11 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		warn("%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
 			tracksName, src.tracks.LastIndex(), td.lastN)
 	}
+	if td.d != nil {
+		if m := missingGlyphs(td.d.Font()); m != "" {
+			warn("%s", m)
+		}
+	}
 	if off := &td.off; off.items > 0 {
 		warn("%d tracked items in %d frames lie wholly outside the %dx%d picture (first: frame %d, track %d)",
 			off.items, off.frames, w, h, off.firstFrame, off.firstID)

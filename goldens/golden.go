@@ -142,7 +142,7 @@ func Render(s Scene, workers int, newBackend overlay.NewBackend) (*image.RGBA, e
 	if newBackend == nil {
 		newBackend = render.NewBackend
 	}
-	font, err := overlay.NewFont(overlay.DefaultStyle().ForHeight(s.Height).LabelSize)
+	font, err := s.NewFont()
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"trackink/curves"
+	"trackink/internal/fonts"
 	"trackink/knn"
 	"trackink/overlay"
 	"trackink/scene"
@@ -17,6 +18,29 @@ type Scene struct {
 	About string
 	// Draw fills the primitives; font places labels.
 	Draw func(p *overlay.Primitives, font *overlay.Font, w, h int) error
+	// Font is the font file the labels are set in (Go Medium when it has no path), and
+	// LabelSize their size (0: the default at the scene's height).
+	Font      fonts.File
+	LabelSize int
+}
+
+// NewFont returns the font the scene's labels are set in.
+func (s Scene) NewFont() (*overlay.Font, error) {
+	size := s.LabelSize
+	if size == 0 {
+		size = overlay.DefaultStyle().ForHeight(s.Height).LabelSize
+	}
+	var tf *overlay.Typeface
+	if s.Font.Path != "" {
+		if err := s.Font.Check(); err != nil {
+			return nil, err
+		}
+		var err error
+		if tf, err = overlay.LoadTypeface(s.Font.Path); err != nil {
+			return nil, err
+		}
+	}
+	return overlay.NewFontOf(tf, size)
 }
 
 func rgba(r, g, b, a float32) overlay.RGBA { return overlay.RGBA{R: r * a, G: g * a, B: b * a, A: a} }
@@ -313,10 +337,38 @@ var Scenes = []Scene{
 		}),
 	},
 	{
+		Name: "labels-scripts", Width: 640, Height: 400, Font: fonts.DejaVuSans, LabelSize: 22,
+		About: "labels set in DejaVu Sans: Latin with kerning, Cyrillic, Greek, Hebrew, Arabic and Persian joined right to left " +
+			"amid left-to-right ids and scores, lam-alef, and CJK, which neither DejaVu Sans nor Go Medium has, as hollow boxes",
+		Draw: classLabels([]string{"Wave café", "автобус", "πεζός", "מכונית", "سيارة", "الإسعاف", "پیاده‌رو", "行人"}),
+	},
+	{
+		Name: "labels-cjk", Width: 640, Height: 280, Font: fonts.DroidSansFallback, LabelSize: 22,
+		About: "labels set in Droid Sans Fallback: Chinese, Japanese and Korean, and the Latin letters it lacks from Go Medium",
+		Draw:  classLabels([]string{"行人", "汽车 car", "自転車", "자동차", "トラック"}),
+	},
+	{
 		Name: "seed-small", Width: 960, Height: 540,
 		About: "the seed benchmark scene at a quarter of 4K: k = 5 links, curves, boxes, labels",
 		Draw:  seedScene,
 	},
+}
+
+// classLabels draws a box for each class name, two to a row, labelled "#id class score".
+func classLabels(classes []string) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+	return func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+		rows := (len(classes) + 1) / 2
+		bh := float32(h)/float32(rows) - 40
+		for i, class := range classes {
+			b := scene.Box{ID: i + 1, Class: class, Score: 0.9 - float32(i)*0.07, HasScore: true,
+				X: 20 + float32(i%2)*float32(w)/2, Y: 36 + float32(i/2)*(bh+40), W: float32(w)/2 - 40, H: bh}
+			c := overlay.TrackColor(b.ID)
+			p.Boxes = append(p.Boxes, overlay.Box{X: b.X, Y: b.Y, W: b.W, H: b.H, Radius: 4, Stroke: 2,
+				Fill: overlay.Premul(c, 0.2), StrokeColor: overlay.Premul(c, 1)})
+			p.AddBoxLabel(&b, c, 2, font, w, h)
+		}
+		return nil
+	}
 }
 
 // seedScene draws frame 1 of the seed scene at the golden's size, in the seed look, with

@@ -68,12 +68,13 @@ func (o *Options) Validate() error {
 // points instead of link primitives, and keeps the link graph. Close releases the backend
 // and the link search.
 type Drawer struct {
-	style   Style // as given; resolved for each frame size by the builder
-	backend Backend
-	graph   *knn.Graph  // the links on the host; nil when linker builds them
-	linker  LinkBackend // the backend, when it builds the links
-	builder *Builder    // for frames of width w and height h; nil before the first frame
-	w, h    int
+	style    Style     // as given; resolved for each frame size by the builder
+	typeface *Typeface // Style.Font's; nil for Go Medium
+	backend  Backend
+	graph    *knn.Graph  // the links on the host; nil when linker builds them
+	linker   LinkBackend // the backend, when it builds the links
+	builder  *Builder    // for frames of width w and height h; nil before the first frame
+	w, h     int
 
 	prims     Primitives
 	linkFrame LinkFrame
@@ -92,11 +93,18 @@ func New(o Options) (*Drawer, error) {
 	if o.NewBackend == nil {
 		return nil, fmt.Errorf("overlay: no backend")
 	}
+	var tf *Typeface
+	if o.Style.Font != "" {
+		var err error
+		if tf, err = LoadTypeface(o.Style.Font); err != nil {
+			return nil, err
+		}
+	}
 	b, err := o.NewBackend(o.Backend)
 	if err != nil {
 		return nil, err
 	}
-	d := &Drawer{style: o.Style, backend: b}
+	d := &Drawer{style: o.Style, typeface: tf, backend: b}
 	if lb, ok := b.(LinkBackend); ok {
 		err = lb.StartLinks(o.Links)
 		d.linker = lb
@@ -192,7 +200,7 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 // frames. The video pipeline keeps one size, so this runs once.
 func (d *Drawer) resize(w, h int) error {
 	st := d.style.ForHeight(h)
-	f, err := NewFont(st.LabelSize)
+	f, err := NewFontOf(d.typeface, st.LabelSize)
 	if err != nil {
 		return err
 	}
@@ -202,6 +210,15 @@ func (d *Drawer) resize(w, h int) error {
 	}
 	d.builder, d.w, d.h = b, w, h
 	return nil
+}
+
+// Font returns the labels' font (its Missing characters are worth a warning); nil before
+// the first frame.
+func (d *Drawer) Font() *Font {
+	if d.builder == nil {
+		return nil
+	}
+	return d.builder.font
 }
 
 // Timings returns the per-stage times of the last Draw: the backend's stages when it is

@@ -2,44 +2,96 @@ package overlay
 
 import (
 	"fmt"
+	"image"
+	"os"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gomedium"
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
 )
 
-// Labels are set in Go Medium, embedded in the binary (no font files to ship). Glyphs are
-// rasterised once per pixel size into coverage masks by x/image/font (analytic anti-aliasing,
-// like the rest of the layer); drawing a label copies masks, it never touches the font again.
+// Labels are set in Go Medium, embedded in the binary (no font files to ship), or in a font
+// file the style names (Style.Font, --font), with Go Medium behind it for the characters
+// the file lacks. A character neither has is drawn as a hollow box (tofu) and noted
+// (Font.Missing), never left out. Glyphs are rasterised by x/image/font (analytic
+// anti-aliasing, like the rest of the layer) into coverage masks once per pixel size, the
+// first time a label uses them (printable ASCII when the font is made), and kept while the
+// font lives: the cache holds the glyphs a run's labels use, a few thousand ideographs at
+// 40 px being a few megabytes. Drawing a label copies masks; laying it out shapes its text
+// (shape.go) when it is not all ASCII, looks its glyphs up and kerns them.
 
-// firstGlyph and lastGlyph bound the printable ASCII range the atlas holds; other bytes are
-// drawn as '?'.
-const firstGlyph, lastGlyph = ' ', '~'
+// Typeface is a parsed font: Go Medium, or a font file's.
+type Typeface struct {
+	name  string // "Go Medium" or the file's path
+	f     *sfnt.Font
+	kerns bool // whether pairs may kern (Go Medium has no kerning)
+}
 
-// glyph is one rasterised character: an alpha mask placed at (dx, dy) from the pen position on
+// Name returns "Go Medium" or the font file's path.
+func (t *Typeface) Name() string { return t.name }
+
+var goMedium = func() *Typeface {
+	f, err := opentype.Parse(gomedium.TTF)
+	if err != nil {
+		panic("overlay: embedded Go Medium font does not parse: " + err.Error())
+	}
+	return &Typeface{name: "Go Medium", f: f}
+}()
+
+// LoadTypeface reads a TrueType or OpenType font file (.ttf, .otf), or the first font of a
+// collection (.ttc, .otc). Its errors name the file.
+func LoadTypeface(path string) (*Typeface, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := opentype.ParseCollection(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a TrueType or OpenType font that x/image/font reads (%v)", path, err)
+	}
+	f, err := c.Font(0)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a TrueType or OpenType font that x/image/font reads (%v)", path, err)
+	}
+	return &Typeface{name: path, f: f, kerns: true}, nil
+}
+
+// glyph is one rasterised glyph: an alpha mask placed at (dx, dy) from the pen position on
 // the baseline, advancing the pen by adv (26.6 fixed point).
 type glyph struct {
 	mask   []byte
 	w, h   int
 	dx, dy int
 	adv    fixed.Int26_6
+	face   int8            // the face it is from (Font.faces); -1 for the tofu
+	id     sfnt.GlyphIndex // its index in that face's font, for kerning
 }
 
-// Font is the glyph atlas for one pixel size.
+// face is a typeface at the font's size.
+type face struct {
+	tf   *Typeface
+	face font.Face
+	buf  sfnt.Buffer
+}
+
+// Font is a typeface's glyphs at one pixel size, rasterised as labels need them. It is not
+// safe for concurrent use, except Glyph, which may be called from many goroutines while no
+// text is laid out.
 type Font struct {
 	Size            int // pixel size (em height)
 	Ascent, Descent int // pixels above and below the baseline
-	glyphs          [lastGlyph - firstGlyph + 1]glyph
-}
 
-var parsedFont = func() *opentype.Font {
-	f, err := opentype.Parse(gomedium.TTF)
-	if err != nil {
-		panic("overlay: embedded Go Medium font does not parse: " + err.Error())
-	}
-	return f
-}()
+	faces   []face                   // the typeface, then Go Medium when it is another
+	glyphs  []glyph                  // glyph 0 is the tofu
+	ascii   [128]int32               // the glyph of each ASCII rune once looked up; 0 before
+	index   map[rune]int32           // the glyph of every other rune looked up
+	kerning map[uint64]fixed.Int26_6 // the kerning of glyph pairs met, by their glyph numbers
+	missing []rune                   // runes no face has, in the order first met
+	shaper  shaper
+	ids     []int32 // a label's glyphs, left to right (scratch)
+}
 
 // The label sizes NewFont accepts, in pixels.
 const (
@@ -47,48 +99,159 @@ const (
 	MaxFontSize = 512
 )
 
-// NewFont rasterises the label glyphs at the given pixel size.
-func NewFont(size int) (*Font, error) {
+// NewFont sets labels in Go Medium at the given pixel size.
+func NewFont(size int) (*Font, error) { return NewFontOf(nil, size) }
+
+// NewFontOf sets labels in typeface tf (nil: Go Medium), with Go Medium for the characters
+// tf lacks, at the given pixel size. The line's ascent and descent are tf's.
+func NewFontOf(tf *Typeface, size int) (*Font, error) {
 	if size < MinFontSize || size > MaxFontSize {
 		return nil, fmt.Errorf("label size %d px is outside %d..%d", size, MinFontSize, MaxFontSize)
 	}
-	face, err := opentype.NewFace(parsedFont, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
-	if err != nil {
-		return nil, fmt.Errorf("label font at %d px: %w", size, err)
+	if tf == nil {
+		tf = goMedium
 	}
-	defer face.Close()
-	m := face.Metrics()
-	f := &Font{Size: size, Ascent: m.Ascent.Ceil(), Descent: m.Descent.Ceil()}
-	for c := firstGlyph; c <= lastGlyph; c++ {
-		dr, mask, mp, adv, ok := face.Glyph(fixed.Point26_6{}, rune(c))
-		if !ok {
-			return nil, fmt.Errorf("label font has no glyph for %q", c)
+	f := &Font{Size: size, index: map[rune]int32{}}
+	for _, t := range []*Typeface{tf, goMedium} {
+		if len(f.faces) > 0 && t == tf {
+			break
 		}
-		g := &f.glyphs[c-firstGlyph]
-		g.adv, g.dx, g.dy, g.w, g.h = adv, dr.Min.X, dr.Min.Y, dr.Dx(), dr.Dy()
+		ff, err := opentype.NewFace(t.f, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
+		if err != nil {
+			return nil, fmt.Errorf("label font %s at %d px: %w", t.name, size, err)
+		}
+		f.faces = append(f.faces, face{tf: t, face: ff})
+	}
+	m := f.faces[0].face.Metrics()
+	f.Ascent, f.Descent = m.Ascent.Ceil(), m.Descent.Ceil()
+	if tf.kerns {
+		f.kerning = map[uint64]fixed.Int26_6{}
+	}
+	f.glyphs = append(f.glyphs, tofu(size))
+	for c := ' '; c <= '~'; c++ {
+		f.glyphOf(c)
+	}
+	return f, nil
+}
+
+// tofu is the glyph of a character no face has: a hollow box the height of a capital.
+func tofu(size int) glyph {
+	w, h, t, side := max(3, size/2), max(4, size*7/10), max(1, size/14), max(1, size/16)
+	g := glyph{w: w, h: h, dx: side, dy: -h, adv: fixed.I(w + 2*side), face: -1}
+	g.mask = make([]byte, w*h, w*h+MaskSlack)
+	for y := range h {
+		for x := range w {
+			if x < t || x >= w-t || y < t || y >= h-t {
+				g.mask[y*w+x] = 0xff
+			}
+		}
+	}
+	return g
+}
+
+// glyphOf returns the number of r's glyph, rasterising it the first time: from the first
+// face that has it, else the tofu (and r is noted missing).
+func (f *Font) glyphOf(r rune) int32 {
+	if r >= 0 && r < 128 && f.ascii[r] != 0 {
+		return f.ascii[r]
+	}
+	i, ok := f.index[r]
+	if !ok {
+		i = f.rasterise(r)
+		f.index[r] = i
+	}
+	if r >= 0 && r < 128 {
+		f.ascii[r] = i
+	}
+	return i
+}
+
+func (f *Font) rasterise(r rune) int32 {
+	for k := range f.faces {
+		fc := &f.faces[k]
+		id, err := fc.tf.f.GlyphIndex(&fc.buf, r)
+		if err != nil || id == 0 {
+			continue
+		}
+		dr, mask, mp, adv, ok := fc.face.Glyph(fixed.Point26_6{}, r)
+		if !ok {
+			continue
+		}
+		g := glyph{adv: adv, dx: dr.Min.X, dy: dr.Min.Y, w: dr.Dx(), h: dr.Dy(), face: int8(k), id: id}
 		g.mask = make([]byte, g.w*g.h, g.w*g.h+MaskSlack)
 		for y := 0; y < g.h; y++ {
+			if a, ok := mask.(*image.Alpha); ok {
+				copy(g.mask[y*g.w:(y+1)*g.w], a.Pix[a.PixOffset(mp.X, mp.Y+y):])
+				continue
+			}
 			for x := 0; x < g.w; x++ {
 				_, _, _, a := mask.At(mp.X+x, mp.Y+y).RGBA()
 				g.mask[y*g.w+x] = byte(a >> 8)
 			}
 		}
+		f.glyphs = append(f.glyphs, g)
+		return int32(len(f.glyphs) - 1)
 	}
-	return f, nil
+	f.missing = append(f.missing, r)
+	return 0
 }
 
-func (f *Font) glyph(c byte) *glyph {
-	if c < firstGlyph || c > lastGlyph {
-		c = '?'
+// Missing returns the characters labels asked for that neither the typeface nor Go Medium
+// has, in the order first met: they are drawn as hollow boxes.
+func (f *Font) Missing() []rune { return f.missing }
+
+// Typeface returns the name of the font labels are set in ("Go Medium" or a file's path).
+func (f *Font) Typeface() string { return f.faces[0].tf.name }
+
+// shape sets f.ids to the glyphs of text, left to right: bytes of ASCII text as they are,
+// other text shaped (shape.go).
+func (f *Font) shape(text []byte) []int32 {
+	f.ids = f.ids[:0]
+	ascii := true
+	for _, c := range text {
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
 	}
-	return &f.glyphs[c-firstGlyph]
+	if ascii {
+		for _, c := range text {
+			f.ids = append(f.ids, f.glyphOf(rune(c)))
+		}
+		return f.ids
+	}
+	for _, r := range f.shaper.shape(text) {
+		f.ids = append(f.ids, f.glyphOf(r))
+	}
+	return f.ids
+}
+
+// kern returns the kerning between glyphs a and b, drawn one after the other: 0 unless
+// both come from the typeface and it kerns them.
+func (f *Font) kern(a, b int32) fixed.Int26_6 {
+	ga, gb := &f.glyphs[a], &f.glyphs[b]
+	if f.kerning == nil || ga.face != 0 || gb.face != 0 {
+		return 0
+	}
+	key := uint64(ga.id)<<32 | uint64(gb.id)
+	k, ok := f.kerning[key]
+	if !ok {
+		fc := &f.faces[0]
+		k, _ = fc.tf.f.Kern(&fc.buf, ga.id, gb.id, fixed.I(f.Size), font.HintingFull)
+		f.kerning[key] = k
+	}
+	return k
 }
 
 // Width returns the advance width of text in pixels.
 func (f *Font) Width(text []byte) int {
 	var w fixed.Int26_6
-	for _, c := range text {
-		w += f.glyph(c).adv
+	ids := f.shape(text)
+	for i, id := range ids {
+		if i > 0 {
+			w += f.kern(ids[i-1], id)
+		}
+		w += f.glyphs[id].adv
 	}
 	return w.Ceil()
 }
@@ -104,20 +267,25 @@ func (f *Font) LabelSize(text []byte) (w, h int) {
 
 // PlacedGlyph is one glyph of a label, laid out in the frame.
 type PlacedGlyph struct {
-	Char byte // the byte it draws (Glyph(Char) is its mask)
-	X, Y int  // the top-left corner of its mask in the frame
+	Glyph int32 // the glyph it draws (Font.Glyph(Glyph) is its mask)
+	X, Y  int   // the top-left corner of its mask in the frame
 }
 
 // Layout appends the glyphs of label l to dst, placed: the pen starts at the label's
 // padding, each glyph's mask sits at its offset from the pen on the baseline (Ascent below
-// the padding), and the pen advances in 26.6 fixed point, rounded per glyph. Every backend
-// draws the glyphs where Layout puts them.
+// the padding), and the pen advances in 26.6 fixed point by the glyph's advance and the
+// kerning to the next, rounded per glyph. Every backend draws the glyphs where Layout puts
+// them.
 func (f *Font) Layout(dst []PlacedGlyph, l *Label) []PlacedGlyph {
 	pad := f.pad()
 	var pen fixed.Int26_6
-	for _, c := range l.Text {
-		g := f.glyph(c)
-		dst = append(dst, PlacedGlyph{c, l.X + pad + pen.Round() + g.dx, l.Y + pad + f.Ascent + g.dy})
+	ids := f.shape(l.Text)
+	for i, id := range ids {
+		if i > 0 {
+			pen += f.kern(ids[i-1], id)
+		}
+		g := &f.glyphs[id]
+		dst = append(dst, PlacedGlyph{id, l.X + pad + pen.Round() + g.dx, l.Y + pad + f.Ascent + g.dy})
 		pen += g.adv
 	}
 	return dst
@@ -127,9 +295,13 @@ func (f *Font) Layout(dst []PlacedGlyph, l *Label) []PlacedGlyph {
 // a vectorised reader may load 8 bytes at any position of a mask (render's glyph blits do).
 const MaskSlack = 8
 
-// Glyph returns the w×h coverage mask (row-major, shared: do not modify) of the glyph that
-// draws byte c (bytes outside the atlas draw '?'); its capacity runs MaskSlack bytes on.
-func (f *Font) Glyph(c byte) (mask []byte, w, h int) {
-	g := f.glyph(c)
+// Glyphs returns how many glyphs the font has rasterised: glyph numbers run from 0 (the
+// tofu) to Glyphs() − 1, and grow as labels use new characters.
+func (f *Font) Glyphs() int { return len(f.glyphs) }
+
+// Glyph returns the w×h coverage mask (row-major, shared: do not modify) of glyph i; its
+// capacity runs MaskSlack bytes on.
+func (f *Font) Glyph(i int32) (mask []byte, w, h int) {
+	g := &f.glyphs[i]
 	return g.mask, g.w, g.h
 }

@@ -34,6 +34,9 @@ type Style struct {
 	LinkStyle string
 	Labels    bool // a label (LabelFormat) above each box
 	LabelSize int  // label font size in pixels; 0: height / 54, at least 10
+	// Font is a TrueType or OpenType file (or collection: its first font) the labels are
+	// set in, with Go Medium for the characters it lacks; "" sets them in Go Medium.
+	Font string
 	// LabelFormat is the labels' text template (see labels.go): "#{id} {class} {score:.2f}"
 	// by default; "" means the default.
 	LabelFormat string
@@ -151,6 +154,11 @@ func (s *Style) Validate() error {
 	}
 	if !validStyle(LinkStyles, s.LinkStyle) {
 		return field.Errorf("overlay.Style.LinkStyle", s.LinkStyle, "want %s", strings.Join(LinkStyles, ", "))
+	}
+	if s.Font != "" {
+		if _, err := LoadTypeface(s.Font); err != nil {
+			return field.Errorf("overlay.Style.Font", s.Font, "%v", err)
+		}
 	}
 	if _, err := palette(s.Palette); err != nil {
 		return field.Errorf("overlay.Style.Palette", s.Palette, "%v", err)

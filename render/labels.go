@@ -1,6 +1,8 @@
 package render
 
 import (
+	"image"
+
 	"trackink/composite"
 	"trackink/overlay"
 )
@@ -8,12 +10,12 @@ import (
 // The labels stage: each label's rounded background (a box without stroke) and its
 // glyphs' coverage masks, where overlay.Font.Layout placed them (twin: kernels/labels.cu).
 
-// drawLabels draws each label's rounded background, then its glyphs: label i owns
-// glyphs[start[i]:start[i+1]].
-func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, f *overlay.Font, glyphs []overlay.PlacedGlyph, start []int32, idx []int32, sc *stageScratch) {
+// drawLabels draws each label's rounded background (of size sizes[i]), then its glyphs:
+// label i owns glyphs[start[i]:start[i+1]].
+func drawLabels(t *composite.Tile, labels []overlay.Label, sizes []image.Point, paints []labelPaint, f *overlay.Font, glyphs []overlay.PlacedGlyph, start []int32, idx []int32, sc *stageScratch) {
 	for _, i := range idx {
 		l := &labels[i]
-		w, h := f.LabelSize(l.Text)
+		w, h := sizes[i].X, sizes[i].Y
 		bg := overlay.Box{X: float32(l.X), Y: float32(l.Y), W: float32(w), H: float32(h),
 			Radius: float32(min(w, h)) / 4, Fill: l.Background}
 		drawBox(t, &bg, &paints[i].background, sc)
@@ -32,7 +34,7 @@ type labelPaint struct {
 
 // drawGlyph blends the glyph's mask, clipped to the tile, as coverage of the text colour.
 func drawGlyph(t *composite.Tile, f *overlay.Font, pg overlay.PlacedGlyph, c *layerColor) {
-	mask, w, h := f.Glyph(pg.Char)
+	mask, w, h := f.Glyph(pg.Glyph)
 	x0, y0 := max(pg.X, t.X0), max(pg.Y, t.Y0)
 	x1, y1 := min(pg.X+w, t.X0+t.W), min(pg.Y+h, t.Y0+t.H)
 	if x0 >= x1 || y0 >= y1 {

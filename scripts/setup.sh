@@ -5,6 +5,8 @@
 # libfaiss_c), with --cuda Debian's CUDA 11.8 toolkit for the kernel compile checks, and with
 # --dist what the portable build (make dist: scripts/dist/) needs: deb-src entries for
 # FFmpeg's, x264's, x265's and dav1d's source packages, their build tools, and debootstrap.
+# It also installs the fonts the label tests and golden scenes set labels in
+# (fonts-dejavu-core, fonts-droid-fallback: internal/fonts).
 # The deb-src and non-free entries copy this machine's own Debian entries (mirror, suites,
 # keyring: scripts/apt-sources.sh). Facts behind each step: ../shared/deps.md. Re-running it
 # is cheap: each step checks first.
@@ -70,9 +72,10 @@ apt_entries() {
 base_pkgs=(pkg-config gcc g++ make ca-certificates
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
   libavfilter-dev libavdevice-dev ffmpeg
-  libfaiss-dev liblapack-dev libblas-dev libgomp1 dpkg-dev)
+  libfaiss-dev liblapack-dev libblas-dev libgomp1 dpkg-dev
+  fonts-dejavu-core fonts-droid-fallback)
 if ! have_pkgs "${base_pkgs[@]}"; then
-  echo "setup: installing Debian packages (FFmpeg 5.1 dev, FAISS)"
+  echo "setup: installing Debian packages (FFmpeg 5.1 dev, FAISS, the fonts of the label tests)"
   apt_update
   apt_install "${base_pkgs[@]}"
 fi

@@ -2,30 +2,28 @@ package gpu
 
 import "trackink/overlay"
 
-// atlas is a font's glyphs packed for the device: all masks in one byte array.
+// atlas is a font's glyphs packed for the device: all masks in one byte array, in the
+// font's glyph numbers. It grows as labels bring characters the font had not rasterised
+// (Font.Glyphs grows with them), so it holds the glyphs used, not a whole script.
 type atlas struct {
-	bytes []byte
-	mask  [256]int32 // offset of byte c's mask in bytes
-	w, h  [256]int32
+	bytes    []byte
+	mask     []int32 // offset of glyph i's mask in bytes
+	w, h     []int32
+	uploaded int // how many of the bytes the device's copy holds
 }
 
-// newAtlas packs the glyphs of every byte value (the font maps unknown bytes to '?', so
-// the table needs no fallback of its own).
-func newAtlas(f *overlay.Font) *atlas {
-	a := &atlas{}
-	for c := range 256 {
-		mask, w, h := f.Glyph(byte(c))
-		a.mask[c], a.w[c], a.h[c] = int32(len(a.bytes)), int32(w), int32(h)
+// add packs the glyphs f has rasterised since the last call.
+func (a *atlas) add(f *overlay.Font) {
+	for i := int32(len(a.mask)); i < int32(f.Glyphs()); i++ {
+		mask, w, h := f.Glyph(i)
+		a.mask, a.w, a.h = append(a.mask, int32(len(a.bytes))), append(a.w, int32(w)), append(a.h, int32(h))
 		a.bytes = append(a.bytes, mask[:w*h]...)
 	}
-	if len(a.bytes) == 0 {
-		a.bytes = []byte{0} // a device buffer cannot be empty
-	}
-	return a
 }
 
 // layout appends the labels' device records and their glyphs, placed by f.Layout as every
-// backend places them; placed is scratch space, returned for reuse.
+// backend places them, packing the glyphs the labels bring; placed is scratch space,
+// returned for reuse.
 func (a *atlas) layout(labels []overlay.Label, f *overlay.Font, out []tkLabel, glyphs []tkGlyph, placed []overlay.PlacedGlyph) ([]tkLabel, []tkGlyph, []overlay.PlacedGlyph) {
 	for i := range labels {
 		l := &labels[i]
@@ -34,8 +32,9 @@ func (a *atlas) layout(labels []overlay.Label, f *overlay.Font, out []tkLabel, g
 			Color:      [4]float32{l.Color.R, l.Color.G, l.Color.B, l.Color.A},
 			Background: [4]float32{l.Background.R, l.Background.G, l.Background.B, l.Background.A}}
 		placed = f.Layout(placed[:0], l)
+		a.add(f)
 		for _, g := range placed {
-			glyphs = append(glyphs, tkGlyph{X: int32(g.X), Y: int32(g.Y), W: a.w[g.Char], H: a.h[g.Char], Mask: a.mask[g.Char]})
+			glyphs = append(glyphs, tkGlyph{X: int32(g.X), Y: int32(g.Y), W: a.w[g.Glyph], H: a.h[g.Glyph], Mask: a.mask[g.Glyph]})
 		}
 		rec.Glyph1 = int32(len(glyphs))
 		out = append(out, rec)

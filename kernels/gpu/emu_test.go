@@ -35,7 +35,10 @@ func TestGoldensOnEmu(t *testing.T) {
 	for _, s := range goldens.Scenes {
 		t.Run(s.Name, func(t *testing.T) {
 			g := newTestGPU(t, false)
-			f := testFont(t, overlay.DefaultStyle().ForHeight(s.Height).LabelSize)
+			f, err := s.NewFont()
+			if err != nil {
+				t.Fatal(err)
+			}
 			p := overlay.Primitives{Font: f}
 			if err := s.Draw(&p, f, s.Width, s.Height); err != nil {
 				t.Fatal(err)

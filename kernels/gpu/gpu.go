@@ -162,19 +162,29 @@ func (g *Backend) Close() {
 	g.dev = nil
 }
 
-// useFont packs font f into the glyph atlas on the device, when it is not the one there.
-func (g *Backend) useFont(f *overlay.Font) error {
-	if f == g.font {
+// useFont makes the atlas font f's: a fresh one holding its glyphs when f is not the font
+// the atlas holds.
+func (g *Backend) useFont(f *overlay.Font) {
+	if f != g.font {
+		g.font, g.atlas = f, &atlas{}
+		g.atlas.add(f)
+	}
+}
+
+// syncAtlas copies the atlas to the device when labels have added glyphs to it since the
+// last copy (a frame with characters no frame before had), into a buffer with room to grow.
+func (g *Backend) syncAtlas() error {
+	a := g.atlas
+	if a.uploaded == len(a.bytes) {
 		return nil
 	}
-	a := newAtlas(f)
-	if err := g.ensure(&g.atlasBuf, len(a.bytes)); err != nil {
+	if err := g.ensure(&g.atlasBuf, grow(g.atlasBuf.size, len(a.bytes))); err != nil {
 		return err
 	}
 	if err := g.dev.CopyIn(g.atlasBuf.ptr, a.bytes); err != nil {
 		return err
 	}
-	g.font, g.atlas = f, a
+	a.uploaded = len(a.bytes)
 	return nil
 }
 
@@ -232,10 +242,11 @@ func (g *Backend) draw(dst composite.Surface, p *overlay.Primitives) error {
 		if p.Font == nil {
 			return errors.New("gpu: labels without a font")
 		}
-		if err := g.useFont(p.Font); err != nil {
+		g.useFont(p.Font)
+		g.labels, g.glyphs, g.placed = g.atlas.layout(p.Labels, g.font, g.labels, g.glyphs, g.placed)
+		if err := g.syncAtlas(); err != nil {
 			return err
 		}
-		g.labels, g.glyphs, g.placed = g.atlas.layout(p.Labels, g.font, g.labels, g.glyphs, g.placed)
 	}
 	for attempt := 0; ; attempt++ {
 		if err := g.prepare(&hf, p); err != nil {
