@@ -112,9 +112,14 @@ func (g *Graph) choose(j int, rho2 float64) {
 		lim := (1 + g.opts.Hysteresis) * (1 + g.opts.Hysteresis) * rho2
 		// At most k are kept: the previous selection holds at most K points, and when
 		// k = n−1 < K there are only k other points.
+		// Kept if still among the k nearest, or else within the tolerance: one test, since
+		// each of the k nearest is within rho2 ≤ lim (lim rounds (1+h)²·rho2, (1+h)² ≥ 1,
+		// and rounding is monotonic).
+		px, py, toCur := g.px, g.py, g.toCur
+		xj, yj := px[j], py[j]
 		for _, q := range p.sel[int(pj)*p.k : int(pj+1)*p.k] {
-			// Kept if still among the k nearest, or else within the tolerance.
-			if o := g.toCur[q]; o >= 0 && (holds(nbr, o) || g.dist2(j, o) <= lim) {
+			o := toCur[q]
+			if o >= 0 && dist2(xj, yj, px[o], py[o]) <= lim {
 				out[m] = o
 				m++
 			}
@@ -134,9 +139,6 @@ func (g *Graph) choose(j int, rho2 float64) {
 		}
 	}
 }
-
-// dist2 is the squared distance between the points at positions i and j.
-func (g *Graph) dist2(i int, j int32) float64 { return dist2(g.px[i], g.py[i], g.px[j], g.py[j]) }
 
 // adjacency writes adj(j): j's choices, then its choosers that it did not choose (so each
 // link once), less the links MaxDist and MaxDY drop, with MaxDegree's ranking key; and j's
