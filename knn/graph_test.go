@@ -432,3 +432,69 @@ func TestRejectedFrameChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphEdgeCases runs short scripted sequences through every backend and the reference:
+// the cases where a shortcut in Update could go wrong. Each frame is (id, x, y) triples.
+func TestGraphEdgeCases(t *testing.T) {
+	p := func(id int, x, y float32) [3]float32 { return [3]float32{float32(id), x, y} }
+	lattice := func(side int, jitter float32) []scene.Point {
+		var ps [][3]float32
+		for i := range side * side {
+			ps = append(ps, p(i+1, float32(i%side)*8+jitter*float32(i%3), float32(i/side)*8))
+		}
+		return line(ps...)
+	}
+	same := func(ids ...int) []scene.Point {
+		var ps [][3]float32
+		for _, id := range ids {
+			ps = append(ps, p(id, 3, 3))
+		}
+		return line(ps...)
+	}
+	for _, c := range []struct {
+		name   string
+		o      Options
+		frames [][]scene.Point
+	}{
+		{"fewer points than K", Options{K: 5, Hysteresis: 0.15, MaxDegree: 2}, [][]scene.Point{
+			line(p(1, 0, 0), p(2, 5, 0)),
+			line(p(1, 0, 0), p(2, 5, 0), p(3, 9, 1)),
+			line(p(2, 5, 0), p(3, 9, 1)),
+		}},
+		{"duplicate positions", Options{K: 3, Hysteresis: 0.15, MaxDegree: 2}, [][]scene.Point{
+			same(4, 9, 1, 7, 2, 8, 3), same(4, 9, 1, 7, 2, 8, 3), same(9, 1, 7, 5, 8),
+		}},
+		{"ties on a lattice", Options{K: 4, Hysteresis: 0.15, MaxDegree: 5, MaxDist: 9}, [][]scene.Point{
+			lattice(5, 0), lattice(5, 0.5), lattice(5, 0), lattice(4, 0),
+		}},
+		{"tracks entering and leaving", Options{K: 2, Hysteresis: 0.3, MaxDY: 4}, [][]scene.Point{
+			line(p(1, 0, 0), p(2, 10, 0), p(3, 20, 3)),
+			line(p(1, 0, 0), p(3, 20, 3), p(4, 9, 1), p(5, 30, 0)),
+			line(p(2, 10, 0), p(3, 20, 3), p(4, 9, 1)),
+			line(p(1, 0, 0), p(2, 10, 0), p(3, 20, 3), p(4, 9, 1), p(5, 30, 0)),
+		}},
+		// Track 10's old neighbour 11 ends exactly at the tolerance, (1+h)·ρ with ρ = 1 (the
+		// newcomer 12), and then just past it; 11 and 12 choose partners of their own, so
+		// 10's choice alone decides (checked below).
+		{"old neighbour at the tolerance", Options{K: 1, Hysteresis: 0.5}, [][]scene.Point{
+			line(p(10, 0, 0), p(11, 1, 0), p(13, 1, 0.9), p(14, -1, 0.8)),
+			line(p(10, 0, 0), p(11, 1.5, 0), p(12, -1, 0), p(13, 1.5, 0.9), p(14, -1, 0.8)),
+			line(p(10, 0, 0), p(11, 1.5625, 0), p(12, -1, 0), p(13, 1.5625, 0.9), p(14, -1, 0.8)),
+		}},
+	} {
+		for _, b := range backends {
+			o := c.o
+			o.Backend = b
+			g, rg := newGraph(t, o), &refGraph{o: o}
+			for f, fr := range c.frames {
+				got, want := links(t, g, fr), rg.update(fr)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s, %s, frame %d: got %v, want %v", c.name, b, f, got, want)
+				}
+				if c.name == "old neighbour at the tolerance" && f > 0 && has(got, 10, 11) != (f == 1) {
+					t.Fatalf("%s, %s, frame %d: links %v", c.name, b, f, got)
+				}
+			}
+		}
+	}
+}

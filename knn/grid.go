@@ -156,13 +156,19 @@ func (g *gridSearch) query(jq int, nd []float64, nb []int32) {
 	offered.next()
 	offered.add(int32(jq))
 	// Last frame's neighbours first: usually they are still the k nearest, their order has
-	// barely changed (cheap insertions), and the k-th of them is a tight bound.
+	// barely changed (so most are pushed, without a call to insert), and the k-th of them is
+	// a tight bound.
 	m := 0
 	if s := &g.seeds; s.k > 0 && s.fromPrev[jq] >= 0 {
 		p := int(s.fromPrev[jq])
 		for _, pp := range s.nbr[p*s.k : (p+1)*s.k] {
 			if c := s.toCur[pp]; c >= 0 {
-				m = insert(nd, list, m, dist2(qx, qy, g.px[c], g.py[c]), tie(g.prank[c], c))
+				d, t := dist2(qx, qy, g.px[c], g.py[c]), tie(g.prank[c], c)
+				if push(nd, list, m, d, t) {
+					m++
+				} else {
+					m = insert(nd, list, m, d, t)
+				}
 				offered.add(c)
 			}
 		}

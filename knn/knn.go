@@ -228,6 +228,7 @@ type Graph struct {
 	// The ranks that j links to above its own, in no order, from cur.adjStart(j) on.
 	upCount []int32
 	up      []int32
+	edgeAt  []int32 // by rank: where its edges start in out
 
 	// The point being linked: its choices, its links drawn in the previous frame, and its
 	// first MaxDegree links (adjacency).

@@ -79,23 +79,26 @@ func (g *Graph) links() error {
 
 	// The edges in rank order, and each point's links to higher ranks in rank order: an
 	// edge's place among them is the number that come before it (there are only a few).
-	total := 0
-	for _, m := range g.upCount {
-		total += int(m)
-	}
-	g.out = grow(g.out, total)
-	e := 0
+	// Points are visited by position, so that their links are read in the order emit wrote
+	// them; each writes its edges from its rank's offset. (Visited by rank, a point's links
+	// were usually a cache miss: 5 % slower at 100 000 points.)
+	g.edgeAt = grow(g.edgeAt, n)
+	total := int32(0)
 	for r, j := range c.posOf {
-		start := c.adjStart(int(j))
-		up := g.up[start : start+int(g.upCount[j])]
+		g.edgeAt[r] = total
+		total += g.upCount[j]
+	}
+	g.out = grow(g.out, int(total))
+	for j, r := range g.prank {
+		start := c.adjStart(j)
+		up, e, a := g.up[start:start+int(g.upCount[j])], int(g.edgeAt[r]), g.perm[r]
 		for _, o := range up {
 			before := 0
 			for _, o2 := range up {
 				before += b2i(o2 < o)
 			}
-			g.out[e+before] = Edge{A: g.perm[r], B: g.perm[o]}
+			g.out[e+before] = Edge{A: a, B: g.perm[o]}
 		}
-		e += len(up)
 	}
 	return nil
 }
@@ -112,9 +115,14 @@ func (g *Graph) choose(j int, rho2 float64) {
 		lim := (1 + g.opts.Hysteresis) * (1 + g.opts.Hysteresis) * rho2
 		// At most k are kept: the previous selection holds at most K points, and when
 		// k = n−1 < K there are only k other points.
+		// Kept if still among the k nearest, or else within the tolerance: one test, since
+		// each of the k nearest is within rho2 ≤ lim (lim rounds (1+h)²·rho2, (1+h)² ≥ 1,
+		// and rounding is monotonic).
+		px, py, toCur := g.px, g.py, g.toCur
+		xj, yj := px[j], py[j]
 		for _, q := range p.sel[int(pj)*p.k : int(pj+1)*p.k] {
-			// Kept if still among the k nearest, or else within the tolerance.
-			if o := g.toCur[q]; o >= 0 && (holds(nbr, o) || g.dist2(j, o) <= lim) {
+			o := toCur[q]
+			if o >= 0 && dist2(xj, yj, px[o], py[o]) <= lim {
 				out[m] = o
 				m++
 			}
@@ -134,9 +142,6 @@ func (g *Graph) choose(j int, rho2 float64) {
 		}
 	}
 }
-
-// dist2 is the squared distance between the points at positions i and j.
-func (g *Graph) dist2(i int, j int32) float64 { return dist2(g.px[i], g.py[i], g.px[j], g.py[j]) }
 
 // adjacency writes adj(j): j's choices, then its choosers that it did not choose (so each
 // link once), less the links MaxDist and MaxDY drop, with MaxDegree's ranking key; and j's

@@ -29,6 +29,17 @@ func insert[K tieKey](nd []float64, nb []K, m int, d float64, r K) int {
 	return m + 1
 }
 
+// push is insert's cheapest case, small enough to inline where a call per neighbour would
+// cost more than the work: if (d, r) comes after the last of nd[:m], nb[:m] and the list has
+// room, it appends it and reports true; otherwise it changes nothing and reports false.
+func push[K tieKey](nd []float64, nb []K, m int, d float64, r K) bool {
+	if m < len(nd) && (m == 0 || before(nd[m-1], nb[m-1], d, r)) {
+		nd[m], nb[m] = d, r
+		return true
+	}
+	return false
+}
+
 // bruteSearch compares every pair: O(n²), the reference for the other backends.
 type bruteSearch struct{}
 

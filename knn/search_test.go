@@ -120,3 +120,39 @@ func TestGridSeedsAnyNeighbours(t *testing.T) {
 		}
 	}
 }
+
+// TestPush: push appends exactly when insert would put the neighbour last in a list with
+// room, and then leaves the list as insert does.
+func TestPush(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		nd   []float64 // the list, nearest first
+		nb   []int32
+		d    float64
+		r    int32
+		want bool
+	}{
+		{"empty list", nil, nil, 4, 7, true},
+		{"farther than the last", []float64{1, 2}, []int32{5, 3}, 2.5, 1, true},
+		{"as far as the last, higher rank", []float64{1, 2}, []int32{5, 3}, 2, 4, true},
+		{"as far as the last, lower rank", []float64{1, 2}, []int32{5, 3}, 2, 2, false},
+		{"nearer than the last", []float64{1, 2}, []int32{5, 3}, 1.5, 9, false},
+		{"duplicate position, nearest first", []float64{0, 0}, []int32{2, 6}, 0, 1, false},
+		{"full list", []float64{1, 2, 3}, []int32{5, 3, 8}, 4, 1, false},
+	} {
+		const k = 3
+		nd, nb := make([]float64, k), make([]int32, k)
+		copy(nd, c.nd)
+		copy(nb, c.nb)
+		wantD, wantB := slices.Clone(nd), slices.Clone(nb)
+		m := len(c.nd)
+		wantM := insert(wantD, wantB, m, c.d, c.r)
+		if got := push(nd, nb, m, c.d, c.r); got != c.want {
+			t.Errorf("%s: push = %v, want %v", c.name, got, c.want)
+		} else if got && (wantM != m+1 || !slices.Equal(nd, wantD) || !slices.Equal(nb, wantB)) {
+			t.Errorf("%s: push made %v %v, insert %v %v", c.name, nd, nb, wantD, wantB)
+		} else if !got && (!slices.Equal(nd[:m], c.nd) || !slices.Equal(nb[:m], c.nb)) {
+			t.Errorf("%s: push changed the list to %v %v", c.name, nd, nb)
+		}
+	}
+}
