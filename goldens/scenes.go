@@ -32,11 +32,11 @@ func (s Scene) NewFont() (*overlay.Font, error) {
 	}
 	var tf *overlay.Typeface
 	if s.Font.Path != "" {
-		if err := s.Font.Check(); err != nil {
+		path, err := s.Font.Find()
+		if err != nil {
 			return nil, err
 		}
-		var err error
-		if tf, err = overlay.LoadTypeface(s.Font.Path); err != nil {
+		if tf, err = overlay.LoadTypeface(path); err != nil {
 			return nil, err
 		}
 	}

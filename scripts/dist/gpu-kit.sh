@@ -40,6 +40,9 @@ for p in "${pkgs[@]}"; do
   nice go test -c -tags cuda "${dist_goflags[@]}" -o "$stage/src/$rel/$(basename "$rel").test" "$path"
   bash "$here/check-linkage.sh" --cuda "$stage/src/$rel/$(basename "$rel").test"
 done
+# shellcheck source=fonts.sh
+. "$here/fonts.sh"
+copy_fonts "$stage/fonts"
 git ls-files -z '*testdata/*' | while IFS= read -r -d '' f; do
   mkdir -p "$stage/src/$(dirname "$f")"
   cp "$f" "$stage/src/$f"

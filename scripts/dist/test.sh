@@ -32,6 +32,10 @@ mkdir -p "$work/fakecuda" "$work/goldens"
 cp "$tarball" "$work/"
 cp "$fake/libcuda.so.1" "$work/fakecuda/"
 cp goldens/testdata/*.png "$work/goldens/"
+dist_repo=$(cd "$here/../.." && pwd)
+# shellcheck source=fonts.sh
+. "$here/fonts.sh"
+copy_fonts "$work/fonts" || die "cannot copy the goldens' fonts"
 scenes=$(find goldens/testdata -maxdepth 1 -name '*.png' | wc -l)
 inroot() { bash "$here/in-root.sh" "$root" "$@"; }
 
@@ -65,7 +69,7 @@ streams=$(inroot "$in/ffprobe" -v error -count_frames -show_entries stream=codec
   [[ "$(tail -1 <<<"$streams")" == aac,* ]] || die "the demo's streams are: $streams (want h264 3840x2160 with 60 frames, then aac)"
 echo "dist-test: trackink demo: 60 frames of 3840x2160 H.264 and AAC audio in $(($(date +%s) - t0)) s"
 
-fakeenv=(env LD_LIBRARY_PATH=/work/dist/fakecuda)
+fakeenv=(env LD_LIBRARY_PATH=/work/dist/fakecuda TRACKINK_FONTS=/work/dist/fonts)
 doctor=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" doctor)
 grep -q '^GPU 0: trackink fake CUDA driver' <<<"$doctor" && grep -q 'renders on: cuda' <<<"$doctor" ||
   die "trackink-cuda doctor on the fake driver: $doctor"

@@ -37,6 +37,8 @@ echo "run.sh: unpacking the kit into $work"
 tar -C "$work" -xzf "$kit/payload.tar.gz" || { echo "run.sh: cannot unpack $kit/payload.tar.gz" >&2; exit 1; }
 machine_ffmpeg=$(command -v ffmpeg || true)
 export PATH=$work/bin:$PATH
+# The golden scenes' fonts, for a machine without their Debian packages.
+export TRACKINK_FONTS=$work/fonts
 tk=$work/bin/trackink-cuda
 goldens=$work/src/goldens/testdata
 clip=$work/clip.mp4

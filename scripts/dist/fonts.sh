@@ -1,0 +1,12 @@
+# fonts.sh, sourced by test.sh and gpu-kit.sh: copy_fonts DIR copies the font files that the
+# golden scenes and tests set labels in (internal/fonts, the one list of them) into DIR, for a
+# root or a GPU machine without their Debian packages; trackink finds them through
+# $TRACKINK_FONTS.
+copy_fonts() {
+  local dir=$1 f
+  mkdir -p "$dir"
+  for f in $(grep -o '"/usr/share/fonts[^"]*"' "$dist_repo/internal/fonts/fonts.go" | tr -d '"'); do
+    [ -f "$f" ] || { echo "fonts.sh: $f is missing (scripts/setup.sh installs it)" >&2; return 1; }
+    cp "$f" "$dir/"
+  done
+}
