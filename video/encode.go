@@ -70,7 +70,7 @@ func (c encoderConfig) autoEncoder() (*encoder, string, error) {
 	soft, nvenc := "libx264", "h264_nvenc"
 	if isTenBit(c.in.vs.CodecParameters().PixelFormat()) {
 		soft, nvenc = "libx265", "hevc_nvenc"
-		if codec := astiav.FindEncoderByName(soft); codec == nil || !slices.Contains(codec.PixelFormats(), astiav.PixelFormatYuv420P10Le) {
+		if !x265TenBit() {
 			soft = "libx264"
 			c.opts.Log("encoder auto: this FFmpeg's libx265 codes 8-bit only; coding the 10-bit video with libx264 (H.264 High 10)")
 		}
@@ -84,6 +84,13 @@ func (c encoderConfig) autoEncoder() (*encoder, string, error) {
 	}
 	c.opts.Log(fmt.Sprintf("encoder auto: %s unavailable (%v); using %s", nvenc, err, soft))
 	return nil, soft, nil
+}
+
+// x265TenBit says whether this FFmpeg's libx265 codes 10-bit (Debian's does; the portable
+// build's is 8-bit only).
+func x265TenBit() bool {
+	codec := astiav.FindEncoderByName("libx265")
+	return codec != nil && slices.Contains(codec.PixelFormats(), astiav.PixelFormatYuv420P10Le)
 }
 
 // try opens encoder name. When frames stay in GPU memory for the overlay and name is NVENC,

@@ -71,8 +71,15 @@ func tenBitReference(y, cb, cr float64) (float64, float64, float64) {
 // record HDR) and 10-bit 4:2:2 FFV1 (as cameras' intermediates). The output is 10-bit
 // (yuv420p10le, HEVC Main 10 by default), keeps the colour description, and under the
 // overlay holds the float reference of compositing in BT.2020 at 10-bit code values, within
-// one code value (lossless coding); elsewhere the input's samples, exactly.
+// one code value (lossless coding); elsewhere the input's samples, exactly. Where this
+// FFmpeg's libx265 codes 8-bit only (the portable build's, in the GPU kit) there is no HEVC
+// Main10 clip to read, and a render codes H.264 High 10 (High 4:4:4 Predictive, lossless).
 func TestTenBit(t *testing.T) {
+	hevc := x265TenBit()
+	codec, profile, losslessProfile := "hevc", "Main 10", "Main 10"
+	if !hevc {
+		codec, profile, losslessProfile = "h264", "High 10", "High 4:4:4 Predictive"
+	}
 	hdr := []string{"-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc", "-color_range", "tv"}
 	for _, tc := range []struct {
 		name      string
@@ -83,13 +90,19 @@ func TestTenBit(t *testing.T) {
 		converted bool // 4:2:2 resampled, with a warning
 	}{
 		{"hevc main10 pq lossless", append([]string{"-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p10le", "-c:a", "aac"}, hdr...),
-			Options{Encoder: "libx265", Lossless: true}, "libx265", "Main 10", false},
+			Options{Encoder: "libx265", Lossless: true}, "libx265", losslessProfile, false},
 		{"hevc main10 pq auto", append([]string{"-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p10le", "-c:a", "aac"}, hdr...),
-			Options{}, "libx265", "Main 10", false},
+			Options{}, "libx265", profile, false},
 		{"ffv1 4:2:2 10-bit hlg lossless", []string{"-c:v", "ffv1", "-pix_fmt", "yuv422p10le", "-c:a", "aac", "-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc", "-color_range", "tv"},
-			Options{Lossless: true}, "libx265", "Main 10", true},
+			Options{Lossless: true}, "libx265", losslessProfile, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.clip[1] == "libx265" && !hevc {
+				t.Skip("this FFmpeg's libx265 codes 8-bit only: no HEVC Main10 clip to read")
+			}
+			if !hevc {
+				tc.encoder = "libx264"
+			}
 			in := ffmpegClip(t, "in.mkv", tc.clip...)
 			out, st, kinds, err := renderWith(t, in, ".mkv", tc.opts, overRect)
 			if err != nil {
@@ -102,8 +115,8 @@ func TestTenBit(t *testing.T) {
 				t.Errorf("warnings %q; want a conversion warning: %v", st.Warnings, tc.converted)
 			}
 			is, os := probeStreams(t, in)[0], probeStreams(t, out)[0]
-			if os.CodecName != "hevc" || os.PixFmt != "yuv420p10le" || os.Profile != tc.profile {
-				t.Errorf("output %s %s profile %q; want hevc yuv420p10le %q", os.CodecName, os.PixFmt, os.Profile, tc.profile)
+			if os.CodecName != codec || os.PixFmt != "yuv420p10le" || os.Profile != tc.profile {
+				t.Errorf("output %s %s profile %q; want %s yuv420p10le %q", os.CodecName, os.PixFmt, os.Profile, codec, tc.profile)
 			}
 			if os.ColorSpace != is.ColorSpace || os.ColorTransfer != is.ColorTransfer || os.ColorPrimaries != is.ColorPrimaries || os.ColorRange != is.ColorRange {
 				t.Errorf("colour %s/%s/%s/%s; want the input's %s/%s/%s/%s", os.ColorSpace, os.ColorTransfer, os.ColorPrimaries, os.ColorRange,
