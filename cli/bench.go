@@ -149,8 +149,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintln(stdout)
 			}
 			first = false
-			fmt.Fprintf(stdout, "seed scene %dx%d onto %s, %s backend, %d workers, %d frames, %d links a frame\n",
-				rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, rep.Workers, rep.Frames, rep.Links)
+			workers := "workers"
+			if rep.Workers == 1 {
+				workers = "worker"
+			}
+			fmt.Fprintf(stdout, "seed scene %dx%d onto %s, %s backend, %d %s, %d frames, %d links a frame\n",
+				rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, rep.Workers, workers, rep.Frames, rep.Links)
 			fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
 			for _, st := range overlay.Stages() {
 				fmt.Fprintf(stdout, "%-10s %10.2f\n", st, rep.StagesMS[st.String()])
