@@ -356,25 +356,27 @@ func TestInputOrderIrrelevant(t *testing.T) {
 
 // TestGridUpdateAllocationFree: once its buffers fit the frame, Update allocates nothing.
 func TestGridUpdateAllocationFree(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	pts := genPoints(rng, "uniform", 3000)
-	g, _ := New(Options{K: 5, Hysteresis: 0.15, MaxDegree: 4, MaxDist: 150, MaxDY: 100})
-	defer g.Close()
-	step := func() {
-		for i := range pts {
-			pts[i].X += float32(rng.Float64()*2 - 1)
-			pts[i].Y += float32(rng.Float64()*2 - 1)
+	withProcs(t, func(t *testing.T, _ int) {
+		rng := rand.New(rand.NewPCG(5, 6))
+		pts := genPoints(rng, "uniform", 3000)
+		g, _ := New(Options{K: 5, Hysteresis: 0.15, MaxDegree: 4, MaxDist: 150, MaxDY: 100})
+		defer g.Close()
+		step := func() {
+			for i := range pts {
+				pts[i].X += float32(rng.Float64()*2 - 1)
+				pts[i].Y += float32(rng.Float64()*2 - 1)
+			}
+			if _, err := g.Update(pts); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if _, err := g.Update(pts); err != nil {
-			t.Fatal(err)
+		for range 5 {
+			step()
 		}
-	}
-	for range 5 {
-		step()
-	}
-	if a := testing.AllocsPerRun(20, step); a != 0 {
-		t.Errorf("Update allocates %.1f times per frame", a)
-	}
+		if a := testing.AllocsPerRun(20, step); a != 0 {
+			t.Errorf("Update allocates %.1f times per frame", a)
+		}
+	})
 }
 
 // TestDegreeCapHubs: points piled on one spot make hubs with hundreds of links, which the

@@ -30,16 +30,25 @@ type gridSearch struct {
 	// Last frame's neighbours, in positions; empty when there are none.
 	seeds seedLists
 
-	// The list being built, (rank, position) as one tie key; and the positions already
-	// offered to it.
-	list    []int64
-	offered stampSet
-
-	// search's own layout.
+	// search's own layout and query scratch.
 	own struct {
 		px, py       []float64
 		prank, posOf []int32
+		scratch      queryScratch
 	}
+}
+
+// queryScratch is one goroutine's space for the query: the list being built, (rank,
+// position) as one tie key; and the positions already offered to it.
+type queryScratch struct {
+	list    []int64
+	offered stampSet
+}
+
+// resize makes room for a query's k neighbours among n points.
+func (s *queryScratch) resize(n, k int) {
+	s.list = grow(s.list, k)
+	s.offered.resize(n)
 }
 
 // seedLists gives, for each position of this frame, last frame's k nearest neighbours of the
@@ -68,10 +77,11 @@ func (g *gridSearch) search(xs, ys []float64, k int, nbr []int32, d2 []float64) 
 	o := &g.own
 	o.px, o.py, o.prank, o.posOf = grow(o.px, n), grow(o.py, n), grow(o.prank, n), grow(o.posOf, n)
 	g.layout(xs, ys, k, o.px, o.py, o.prank, o.posOf)
+	o.scratch.resize(n, k)
 	g.seeds = seedLists{}
 	for j, r := range o.prank {
 		nb := nbr[int(r)*k : int(r+1)*k]
-		g.query(j, d2[int(r)*k:int(r+1)*k], nb)
+		g.query(j, &o.scratch, d2[int(r)*k:int(r+1)*k], nb)
 		for i, p := range nb {
 			nb[i] = o.prank[p]
 		}
@@ -119,8 +129,6 @@ func (g *gridSearch) layout(xs, ys []float64, k int, px, py []float64, prank, po
 	copy(g.cellStart[1:], g.cellStart[:cells])
 	g.cellStart[0] = 0
 	g.px, g.py, g.prank = px, py, prank
-	g.list = grow(g.list, k)
-	g.offered.resize(n)
 }
 
 // col is the column of the cells holding x, clamped to the grid. It is monotonic in x (each
@@ -141,7 +149,9 @@ func cellIndex(t float64, n int) int {
 }
 
 // query finds the k = len(nd) nearest neighbours of the point at position jq in (squared
-// distance, rank) order, and writes their positions into nb.
+// distance, rank) order, and writes their positions into nb; s is the calling goroutine's
+// scratch, sized by resize. It reads only the layout and the seeds, so queries may run
+// concurrently, each with its own s.
 //
 // It is exact because of the bound (td, tr), the list's k-th once last frame's neighbours (or
 // a block of cells) have been offered: at least k other points come at or before it in that
@@ -150,19 +160,19 @@ func cellIndex(t float64, n int) int {
 // round monotonically). Every visited point at or before the bound is offered to the list,
 // which keeps the k first, so it ends as the true k nearest; a point not visited is farther
 // than td and cannot be among them.
-func (g *gridSearch) query(jq int, nd []float64, nb []int32) {
+func (g *gridSearch) query(jq int, s *queryScratch, nd []float64, nb []int32) {
 	qx, qy := g.px[jq], g.py[jq]
-	k, list, offered := len(nd), g.list, &g.offered
+	k, list, offered := len(nd), s.list, &s.offered
 	offered.next()
 	offered.add(int32(jq))
 	// Last frame's neighbours first: usually they are still the k nearest, their order has
 	// barely changed (so most are pushed, without a call to insert), and the k-th of them is
 	// a tight bound.
 	m := 0
-	if s := &g.seeds; s.k > 0 && s.fromPrev[jq] >= 0 {
-		p := int(s.fromPrev[jq])
-		for _, pp := range s.nbr[p*s.k : (p+1)*s.k] {
-			if c := s.toCur[pp]; c >= 0 {
+	if sd := &g.seeds; sd.k > 0 && sd.fromPrev[jq] >= 0 {
+		p := int(sd.fromPrev[jq])
+		for _, pp := range sd.nbr[p*sd.k : (p+1)*sd.k] {
+			if c := sd.toCur[pp]; c >= 0 {
 				d, t := dist2(qx, qy, g.px[c], g.py[c]), tie(g.prank[c], c)
 				if push(nd, list, m, d, t) {
 					m++

@@ -34,10 +34,12 @@
 // Steps 3 (grid) to 7 are loops over positions that write only their own point's entries,
 // except the counting sort of step 5, so each maps to a kernel launch with a thread per point
 // for the CUDA port (step 5: an atomic count, a prefix sum and a scatter, then each in-list
-// sorted, or any order: only the set in(j) matters). They run on the caller's goroutine:
-// split over two, on the shared development machine, the second goroutine only time-sliced
-// with the first (5 000 points took 10 % longer). The state a frame keeps for the next is its
-// ranks' positions, neighbours, choices and drawn links.
+// sorted, or any order: only the set in(j) matters). For frames of parallelMin points or
+// more, steps 3, 4, 6, 7 and the writing of 8 are cut into fixed chunks of positions that
+// the caller's goroutine and up to GOMAXPROCS−1 persistent helpers share (parallel.go);
+// each chunk writes only its own positions' entries, so the links are the same for any
+// number of goroutines. The state a frame keeps for the next is its ranks' positions,
+// neighbours, choices and drawn links.
 //
 // # Why the grid search is exact
 //
@@ -63,6 +65,7 @@ package knn
 import (
 	"errors"
 	"math"
+	"runtime"
 	"strings"
 
 	"trackink/internal/field"
@@ -208,8 +211,8 @@ type Graph struct {
 
 	fromPrev, toCur []int32 // position ↔ the previous frame's of the same track, −1 if none
 
-	// The squared distances of cur.nbr: from brute force and FAISS, all; from the grid, one
-	// point's at a time.
+	// The squared distances of cur.nbr from brute force and FAISS (the grid's stay in its
+	// workers' scratch, one point's at a time).
 	nd2 []float64
 
 	// The transposition of the choices: where the next chooser of each point goes; and
@@ -230,13 +233,27 @@ type Graph struct {
 	up      []int32
 	edgeAt  []int32 // by rank: where its edges start in out
 
-	// The point being linked: its choices, its links drawn in the previous frame, and its
-	// first MaxDegree links (adjacency).
-	chosen, drawn stampSet
-	pointTopKey   []float64
-	pointTopRank  []int32
+	// The goroutines that share the steps of large frames (parallel.go), and the scratch
+	// space of each, indexed by worker.
+	pool    *pool
+	cleanup runtime.Cleanup // stops the helpers of a Graph dropped without Close
+	workers []workerScratch
 
 	out []Edge
+}
+
+// workerScratch is one goroutine's space for the point it is working on.
+type workerScratch struct {
+	query queryScratch
+	nd2   []float64 // the grid's squared distances of its k nearest
+
+	// Its choices, its links drawn in the previous frame, and its first MaxDegree links
+	// (adjacency).
+	chosen, drawn stampSet
+	topKey        []float64
+	topRank       []int32
+
+	_ [64]byte // keeps two workers' stamps off one cache line
 }
 
 // frame is what the next frame's search and hysteresis need of this one, by position.
@@ -260,7 +277,7 @@ type frame struct {
 func (f *frame) adjStart(j int) int { return j*f.k + int(f.inStart[j]) }
 
 // New validates opts and returns a Graph with its search backend ready. Close it: it frees the
-// FAISS index.
+// FAISS index and the helper goroutines.
 func New(opts Options) (*Graph, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -280,16 +297,22 @@ func New(opts Options) (*Graph, error) {
 		g.maxDY2 = opts.MaxDY * opts.MaxDY
 	}
 	g.grid, _ = search.(*gridSearch)
+	g.pool = &pool{minItems: parallelMin, chunkSize: defaultChunkSize}
+	// A Graph dropped without Close still stops its helpers: they refer to the pool, which
+	// refers to the Graph only during a step.
+	g.cleanup = runtime.AddCleanup(g, (*pool).close, g.pool)
 	return g, nil
 }
 
-// Close frees the backend's resources (the FAISS index). Update fails after Close; closing
-// twice is harmless.
+// Close frees the backend's resources (the FAISS index) and stops the helper goroutines.
+// Update fails after Close; closing twice is harmless.
 func (g *Graph) Close() error {
 	if g.closed {
 		return nil
 	}
 	g.closed = true
+	g.cleanup.Stop()
+	g.pool.close()
 	return g.search.close()
 }
 
@@ -324,6 +347,10 @@ func grow[T any](s []T, n int) []T {
 func (g *Graph) Update(pts []scene.Point) ([]Edge, error) {
 	if g.closed {
 		return nil, errors.New("knn: Update after Close")
+	}
+	if workers := g.pool.workers(len(pts)); workers > 1 {
+		g.pool.begin(workers) // first: the helpers wake while the points load
+		defer g.pool.end()
 	}
 	if err := g.load(pts); err != nil {
 		return nil, err

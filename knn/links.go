@@ -5,10 +5,11 @@ import "math"
 // links computes the links of a frame of two points or more, loaded into cur, into g.out.
 // Each step after the layout is a loop over positions that writes only the entries of its own
 // position (a kernel launch with a thread per point, for the CUDA port), except the counting
-// sort of the transposition.
+// sort of the transposition; those loops run in chunks on the pool (runChunk).
 func (g *Graph) links() error {
 	c, p := &g.cur, &g.prev
 	n, k := len(c.ids), c.k
+	workers, chunks := g.pool.workers(n), g.pool.chunksOf(n)
 	c.posOf, g.prank = grow(c.posOf, n), grow(g.prank, n)
 	if g.grid != nil {
 		g.px, g.py = grow(g.px, n), grow(g.py, n)
@@ -21,27 +22,30 @@ func (g *Graph) links() error {
 	}
 	g.matchPrevious()
 
+	g.workers = grow(g.workers, workers)
+	for w := range g.workers {
+		s := &g.workers[w]
+		s.query.resize(n, k)
+		s.nd2 = grow(s.nd2, k)
+		s.chosen.resize(n)
+		s.drawn.resize(n)
+		s.topKey, s.topRank = grow(s.topKey, g.opts.MaxDegree), grow(s.topRank, g.opts.MaxDegree)
+	}
+
 	// The k nearest, and the hysteresis choice.
 	c.nbr, c.sel = grow(c.nbr, n*k), grow(c.sel, n*k)
 	if g.grid != nil {
-		g.nd2 = grow(g.nd2, k) // one point's at a time
 		g.grid.seeds = seedLists{}
 		if p.k > 0 {
 			g.grid.seeds = seedLists{g.fromPrev, g.toCur, p.nbr, p.k}
-		}
-		for j := range n {
-			g.grid.query(j, g.nd2, c.nbr[j*k:(j+1)*k])
-			g.choose(j, g.nd2[k-1])
 		}
 	} else {
 		g.nd2 = grow(g.nd2, n*k)
 		if err := g.search.search(g.px, g.py, k, c.nbr, g.nd2); err != nil {
 			return err
 		}
-		for j := range n {
-			g.choose(j, g.nd2[j*k+k-1])
-		}
 	}
+	g.pool.do(g, stepNeighbours, chunks, workers)
 
 	// The transposition: in(j), the points that chose j, by a counting sort.
 	g.inCount = grow(g.inCount, n+1)
@@ -66,22 +70,12 @@ func (g *Graph) links() error {
 	size := n*k + int(c.inStart[n])
 	c.adjEnd, c.adjOther, g.adjKey = grow(c.adjEnd, n), grow(c.adjOther, size), grow(g.adjKey, size)
 	g.topKey, g.topRank = grow(g.topKey, n), grow(g.topRank, n)
-	g.chosen.resize(n)
-	g.drawn.resize(n)
-	g.pointTopKey, g.pointTopRank = grow(g.pointTopKey, g.opts.MaxDegree), grow(g.pointTopRank, g.opts.MaxDegree)
-	for j := range n {
-		g.adjacency(j)
-	}
+	g.pool.do(g, stepAdjacency, chunks, workers)
 	g.upCount, g.up = grow(g.upCount, n), grow(g.up, size)
-	for j := range n {
-		g.emit(j)
-	}
+	g.pool.do(g, stepEmit, chunks, workers)
 
-	// The edges in rank order, and each point's links to higher ranks in rank order: an
-	// edge's place among them is the number that come before it (there are only a few).
-	// Points are visited by position, so that their links are read in the order emit wrote
-	// them; each writes its edges from its rank's offset. (Visited by rank, a point's links
-	// were usually a cache miss: 5 % slower at 100 000 points.)
+	// The edges in rank order, and each point's links to higher ranks in rank order (step
+	// stepEdges): the offset of each rank's edges.
 	g.edgeAt = grow(g.edgeAt, n)
 	total := int32(0)
 	for r, j := range c.posOf {
@@ -89,7 +83,46 @@ func (g *Graph) links() error {
 		total += g.upCount[j]
 	}
 	g.out = grow(g.out, int(total))
-	for j, r := range g.prank {
+	g.pool.do(g, stepEdges, chunks, workers)
+	return nil
+}
+
+// runChunk runs chunk of step on behalf of worker (the index of its scratch space).
+func (g *Graph) runChunk(step, chunk, worker int) {
+	c, s := &g.cur, &g.workers[worker]
+	j0, j1 := g.pool.span(chunk, len(c.ids))
+	k := c.k
+	switch step {
+	case stepNeighbours:
+		for j := j0; j < j1; j++ {
+			if g.grid != nil {
+				g.grid.query(j, &s.query, s.nd2, c.nbr[j*k:(j+1)*k])
+				g.choose(j, s.nd2[k-1])
+			} else {
+				g.choose(j, g.nd2[j*k+k-1])
+			}
+		}
+	case stepAdjacency:
+		for j := j0; j < j1; j++ {
+			g.adjacency(j, s)
+		}
+	case stepEmit:
+		for j := j0; j < j1; j++ {
+			g.emit(j)
+		}
+	case stepEdges:
+		g.edges(j0, j1)
+	}
+}
+
+// edges writes the edges of the points at positions j0..j1-1 into out, each point's from
+// its rank's offset, ordered by counting the ones before (there are only a few). Points are
+// visited by position, so that their links are read in the order emit wrote them. (Visited
+// by rank, a point's links were usually a cache miss: 5 % slower at 100 000 points.)
+func (g *Graph) edges(j0, j1 int) {
+	c := &g.cur
+	for j := j0; j < j1; j++ {
+		r := g.prank[j]
 		start := c.adjStart(j)
 		up, e, a := g.up[start:start+int(g.upCount[j])], int(g.edgeAt[r]), g.perm[r]
 		for _, o := range up {
@@ -100,7 +133,6 @@ func (g *Graph) links() error {
 			g.out[e+before] = Edge{A: a, B: g.perm[o]}
 		}
 	}
-	return nil
 }
 
 // choose applies the hysteresis rule of Options.Hysteresis to the point at position j, whose
@@ -145,16 +177,16 @@ func (g *Graph) choose(j int, rho2 float64) {
 
 // adjacency writes adj(j): j's choices, then its choosers that it did not choose (so each
 // link once), less the links MaxDist and MaxDY drop, with MaxDegree's ranking key; and j's
-// MaxDegree-th link in (key, other end's rank) order. The loops over links have no
-// data-dependent branches: each entry is written, and kept by advancing the write position
-// or not.
-func (g *Graph) adjacency(j int) {
+// MaxDegree-th link in (key, other end's rank) order; s is the calling goroutine's scratch.
+// The loops over links have no data-dependent branches: each entry is written, and kept by
+// advancing the write position or not.
+func (g *Graph) adjacency(j int, s *workerScratch) {
 	c, p, o := &g.cur, &g.prev, &g.opts
 	f := (1 + o.Hysteresis) * (1 + o.Hysteresis)
 	// Indexed by whether the link was drawn in the previous frame.
 	margin := [2]float64{f, 1} // a new link must fit the caps with room to spare
 	keyDiv := [2]float64{1, f} // a drawn one ranks as if 1/(1+h) times as long
-	chosen, drawn := &g.chosen, &g.drawn
+	chosen, drawn := &s.chosen, &s.drawn
 	chosen.next()
 	drawn.next()
 	sel := c.sel[j*c.k : (j+1)*c.k]
@@ -197,7 +229,7 @@ func (g *Graph) adjacency(j int) {
 	// links up to it are among the first MaxDegree at j.
 	g.topKey[j], g.topRank[j] = math.Inf(1), math.MaxInt32
 	if m := o.MaxDegree; m > 0 && w-start > m {
-		tk, tr := g.pointTopKey, g.pointTopRank
+		tk, tr := s.topKey, s.topRank
 		for x := start; x < w; x++ {
 			insert(tk, tr, min(x-start, m), adjKey[x], g.prank[adjOther[x]])
 		}

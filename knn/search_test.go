@@ -108,8 +108,10 @@ func TestGridSeedsAnyNeighbours(t *testing.T) {
 		}
 		g.seeds = s
 		nd, nb := make([]float64, k), make([]int32, k)
+		var scratch queryScratch
+		scratch.resize(n, k)
 		for j := range n {
-			g.query(j, nd, nb)
+			g.query(j, &scratch, nd, nb)
 			r := int(prank[j])
 			for i := range k {
 				if prank[nb[i]] != want[r*k+i] || nd[i] != wantD[r*k+i] {

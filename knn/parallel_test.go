@@ -1,0 +1,155 @@
+package knn
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"trackink/scene"
+)
+
+// withProcs runs f with GOMAXPROCS set to each of 1, 2 and 4.
+func withProcs(t *testing.T, f func(t *testing.T, procs int)) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(procs)
+		t.Run(fmt.Sprintf("procs=%d", procs), func(t *testing.T) { f(t, procs) })
+	}
+}
+
+// moveFrame returns the next frame of pts: each track jitters (drifting right), and one in
+// twelve skips the frame; the order is shuffled.
+func moveFrame(rng *rand.Rand, pts []scene.Point, shape string, frame int) []scene.Point {
+	cur := make([]scene.Point, 0, len(pts))
+	for _, p := range pts {
+		if rng.IntN(12) == 0 {
+			continue
+		}
+		if shape != "duplicates" && shape != "lattice" {
+			p.X += float32(rng.Float64()*4 - 2 + float64(frame))
+			p.Y += float32(rng.Float64()*4 - 2)
+		}
+		cur = append(cur, p)
+	}
+	rng.Shuffle(len(cur), func(i, j int) { cur[i], cur[j] = cur[j], cur[i] })
+	return cur
+}
+
+// TestWorkersMatchReference: every frame shared in chunks of three points, on 1, 2 or 4
+// goroutines, gives the reference's links.
+func TestWorkersMatchReference(t *testing.T) {
+	withProcs(t, func(t *testing.T, procs int) {
+		rng := rand.New(rand.NewPCG(seed(t), uint64(procs)))
+		for i, shape := range shapes {
+			o := []Options{
+				{K: 4, Hysteresis: 0.15},
+				{K: 6, Hysteresis: 0.15, MaxDegree: 3, MaxDist: 150, MaxDY: 80},
+			}[i%2]
+			for _, b := range backends {
+				o.Backend = b
+				g, rg := newGraph(t, o), &refGraph{o: o}
+				g.pool.minItems, g.pool.chunkSize = 0, 3
+				pts := genPoints(rng, shape, 20+rng.IntN(120))
+				for frame := range 8 {
+					cur := moveFrame(rng, pts, shape, frame)
+					got, want := links(t, g, cur), rg.update(cur)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%+v, %s, frame %d: got %v\nwant %v", o, shape, frame, got, want)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestWorkersLargeFramesMatchBrute: frames above parallelMin, shared as in production, give
+// the links of brute force on one goroutine, edge for edge.
+func TestWorkersLargeFramesMatchBrute(t *testing.T) {
+	withProcs(t, func(t *testing.T, procs int) {
+		rng := rand.New(rand.NewPCG(seed(t), uint64(procs)))
+		for _, shape := range []string{"uniform", "clustered", "lattice"} {
+			o := Options{K: 5, Hysteresis: 0.15, MaxDegree: 4, MaxDist: 150, MaxDY: 100}
+			grid := newGraph(t, o)
+			o.Backend = BackendBrute
+			brute := newGraph(t, o)
+			brute.pool.minItems = math.MaxInt
+			pts := genPoints(rng, shape, parallelMin+rng.IntN(1000))
+			for frame := range 3 {
+				cur := moveFrame(rng, pts, shape, frame)
+				got, want := links(t, grid, cur), links(t, brute, cur)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s, %d points, frame %d: %d links, brute force %d", shape, len(cur), frame, len(got), len(want))
+				}
+			}
+		}
+	})
+}
+
+// TestCloseStopsHelpers: Close stops the helper goroutines that a large frame started.
+func TestCloseStopsHelpers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	before := runtime.NumGoroutine()
+	g, err := New(Options{K: 5, Hysteresis: 0.15})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := genPoints(rand.New(rand.NewPCG(7, 8)), "uniform", 3000)
+	for range 2 {
+		if _, err := g.Update(pts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := runtime.NumGoroutine(); n != before+3 {
+		t.Errorf("%d goroutines while updating, want %d + 3 helpers", n, before)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n := runtime.NumGoroutine()
+	for deadline := time.Now().Add(time.Second); n != before && time.Now().Before(deadline); n = runtime.NumGoroutine() {
+		time.Sleep(time.Millisecond) // an exiting helper is counted until it is gone
+	}
+	if n != before {
+		t.Errorf("%d goroutines after Close, want %d", n, before)
+	}
+}
+
+// BenchmarkSharedSteps times Update with its steps on one goroutine and shared (split), at
+// the sizes around parallelMin, which it chose.
+func BenchmarkSharedSteps(b *testing.B) {
+	for _, n := range []int{500, 1000, 2000, 5000} {
+		for _, split := range []bool{false, true} {
+			b.Run(fmt.Sprintf("n=%d/split=%v", n, split), func(b *testing.B) {
+				sc := newMovingScene(n)
+				g, err := New(benchOptions(5, BackendGrid))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer g.Close()
+				g.pool.minItems = math.MaxInt
+				if split {
+					g.pool.minItems = 0
+				}
+				f := 0
+				for ; f < 2; f++ {
+					if _, err := g.Update(sc.frame(f)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for b.Loop() {
+					b.StopTimer()
+					pts := sc.frame(f)
+					f++
+					b.StartTimer()
+					if _, err := g.Update(pts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
