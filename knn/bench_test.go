@@ -19,29 +19,36 @@ func BenchmarkUpdate(b *testing.B) {
 				continue
 			}
 			b.Run(fmt.Sprintf("%s/n=%d", backend, n), func(b *testing.B) {
-				sc := newMovingScene(n)
-				g, err := New(benchOptions(5, backend))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer g.Close()
-				f := 0
-				for ; f < 2; f++ {
-					if _, err := g.Update(sc.frame(f)); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportAllocs()
-				for b.Loop() {
-					b.StopTimer()
-					pts := sc.frame(f)
-					f++
-					b.StartTimer()
-					if _, err := g.Update(pts); err != nil {
-						b.Fatal(err)
-					}
-				}
+				benchMovingUpdates(b, n, backend, func(*Graph) {})
 			})
+		}
+	}
+}
+
+// benchMovingUpdates times Update per frame of a movingScene of n points with
+// benchOptions(5, backend) on a Graph that setup has adjusted.
+func benchMovingUpdates(b *testing.B, n int, backend string, setup func(*Graph)) {
+	sc := newMovingScene(n)
+	g, err := New(benchOptions(5, backend))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	setup(g)
+	f := 0
+	for ; f < 2; f++ {
+		if _, err := g.Update(sc.frame(f)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		pts := sc.frame(f)
+		f++
+		b.StartTimer()
+		if _, err := g.Update(pts); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

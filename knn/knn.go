@@ -35,8 +35,9 @@
 // except the counting sort of step 5, so each maps to a kernel launch with a thread per point
 // for the CUDA port (step 5: an atomic count, a prefix sum and a scatter, then each in-list
 // sorted, or any order: only the set in(j) matters). For frames of parallelMin points or
-// more, steps 3, 4, 6, 7 and the writing of 8 are cut into fixed chunks of positions that
-// the caller's goroutine and up to GOMAXPROCS−1 persistent helpers share (parallel.go);
+// more, while that has been the faster (other programs may be using the cores), steps 3, 4,
+// 6, 7 and the writing of 8 are cut into fixed chunks of positions that the caller's
+// goroutine and up to GOMAXPROCS−1 persistent helpers share (parallel.go);
 // each chunk writes only its own positions' entries, so the links are the same for any
 // number of goroutines. The state a frame keeps for the next is its ranks' positions,
 // neighbours, choices and drawn links.
@@ -344,23 +345,21 @@ func grow[T any](s []T, n int) []T {
 // Update computes the links of one frame from its points (track ids unique). The returned
 // slice is valid until the next call. Links and hysteresis follow the track ids, so the points
 // may come in any order.
-func (g *Graph) Update(pts []scene.Point) ([]Edge, error) {
+func (g *Graph) Update(pts []scene.Point) (edges []Edge, err error) {
 	if g.closed {
 		return nil, errors.New("knn: Update after Close")
 	}
-	if workers := g.pool.workers(len(pts)); workers > 1 {
-		g.pool.begin(workers) // first: the helpers wake while the points load
-		defer g.pool.end()
-	}
+	n := len(pts)
+	workers := g.pool.startFrame(n) // first: the helpers wake while the points load
+	defer func() { g.pool.endFrame(n, err == nil) }()
 	if err := g.load(pts); err != nil {
 		return nil, err
 	}
-	n := len(pts)
 	c := &g.cur
 	c.k = max(min(g.opts.K, n-1), 0)
 	g.out = g.out[:0]
 	if n >= 2 {
-		if err := g.links(); err != nil {
+		if err := g.links(workers); err != nil {
 			return nil, err
 		}
 	}

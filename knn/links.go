@@ -5,11 +5,12 @@ import "math"
 // links computes the links of a frame of two points or more, loaded into cur, into g.out.
 // Each step after the layout is a loop over positions that writes only the entries of its own
 // position (a kernel launch with a thread per point, for the CUDA port), except the counting
-// sort of the transposition; those loops run in chunks on the pool (runChunk).
-func (g *Graph) links() error {
+// sort of the transposition; those loops run in chunks on the pool (runChunk), shared by
+// workers goroutines.
+func (g *Graph) links(workers int) error {
 	c, p := &g.cur, &g.prev
 	n, k := len(c.ids), c.k
-	workers, chunks := g.pool.workers(n), g.pool.chunksOf(n)
+	chunks := g.pool.chunksOf(n)
 	c.posOf, g.prank = grow(c.posOf, n), grow(g.prank, n)
 	if g.grid != nil {
 		g.px, g.py = grow(g.px, n), grow(g.py, n)

@@ -53,6 +53,7 @@ func TestWorkersMatchReference(t *testing.T) {
 				o.Backend = b
 				g, rg := newGraph(t, o), &refGraph{o: o}
 				g.pool.minItems, g.pool.chunkSize = 0, 3
+				g.pool.choice.interval = math.MaxInt // every frame shared
 				pts := genPoints(rng, shape, 20+rng.IntN(120))
 				for frame := range 8 {
 					cur := moveFrame(rng, pts, shape, frame)
@@ -124,32 +125,74 @@ func BenchmarkSharedSteps(b *testing.B) {
 	for _, n := range []int{500, 1000, 2000, 5000} {
 		for _, split := range []bool{false, true} {
 			b.Run(fmt.Sprintf("n=%d/split=%v", n, split), func(b *testing.B) {
-				sc := newMovingScene(n)
-				g, err := New(benchOptions(5, BackendGrid))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer g.Close()
-				g.pool.minItems = math.MaxInt
-				if split {
-					g.pool.minItems = 0
-				}
-				f := 0
-				for ; f < 2; f++ {
-					if _, err := g.Update(sc.frame(f)); err != nil {
-						b.Fatal(err)
+				benchMovingUpdates(b, n, BackendGrid, func(g *Graph) {
+					g.pool.minItems = math.MaxInt
+					if split {
+						g.pool.minItems, g.pool.choice.interval = 0, math.MaxInt
 					}
-				}
-				for b.Loop() {
-					b.StopTimer()
-					pts := sc.frame(f)
-					f++
-					b.StartTimer()
-					if _, err := g.Update(pts); err != nil {
-						b.Fatal(err)
-					}
-				}
+				})
 			})
 		}
 	}
+}
+
+// TestShareChoice: frames keep to the mode that is faster per point, trying the other for 8
+// frames after 16, then half as often after each try it loses; a try that wins switches.
+func TestShareChoice(t *testing.T) {
+	const sharedFaster, aloneFaster = 1.0, 3.0 // ns per point when shared; alone is 2
+	tests := []struct {
+		name   string
+		frames int
+		shared func(frame int) float64
+		alone  []int // the frames run alone (from 1)
+	}{
+		{"sharing faster", 150, func(int) float64 { return sharedFaster },
+			append(span(16, 23), append(span(55, 62), span(126, 133)...)...)},
+		{"one goroutine faster", 150, func(int) float64 { return aloneFaster },
+			append(span(16, 38), append(span(47, 77), span(86, 148)...)...)},
+		{"other programs start using the second core at frame 40: the try at frame 126 sees it", 150,
+			func(f int) float64 {
+				if f < 40 {
+					return sharedFaster
+				}
+				return aloneFaster
+			},
+			append(span(16, 23), append(span(55, 62), span(126, 148)...)...)},
+		{"a shared frame in eight takes twenty times as long", 150,
+			func(f int) float64 {
+				if f%8 == 0 {
+					return 20
+				}
+				return sharedFaster
+			},
+			append(span(16, 38), append(span(47, 77), span(86, 148)...)...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c shareChoice
+			var alone []int
+			for f := 1; f <= tt.frames; f++ {
+				shared := c.share()
+				cost := 2.0
+				if shared {
+					cost = tt.shared(f)
+				} else {
+					alone = append(alone, f)
+				}
+				c.record(shared, cost)
+			}
+			if !slices.Equal(alone, tt.alone) {
+				t.Errorf("alone at frames %v\nwant %v", alone, tt.alone)
+			}
+		})
+	}
+}
+
+// span returns lo, lo+1, ..., hi.
+func span(lo, hi int) []int {
+	var s []int
+	for f := lo; f <= hi; f++ {
+		s = append(s, f)
+	}
+	return s
 }
