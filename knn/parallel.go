@@ -35,16 +35,15 @@ const defaultChunkSize = 256
 // measured; more are allowed up to this bound, which keeps the wake-ups per step few.
 const maxWorkers = 8
 
-// spinTime is how long a goroutine of the pool spins for the other side before it sleeps:
-// the steps of a frame follow each other within microseconds, and waking a sleeping thread
-// takes longer than a chunk.
+// spinTime is how long a goroutine of the pool goes on spinning for the other side once no
+// frame is under way (within one, helpers spin throughout: begin), before it sleeps.
 const spinTime = 20 * time.Microsecond
 
 // pool runs the chunks of a step on the caller's goroutine and up to maxWorkers−1 persistent
 // helpers, started at the first frame that needs them and stopped by close. Chunks are
 // claimed one at a time (each goroutine's own block first), so a helper that starts late
-// (its core is busy with other work) simply runs fewer of them, and the caller does not wait for a helper
-// that has not joined by the time every chunk is claimed. The pool never refers to the
+// (its core is busy with other work) simply runs fewer of them, and the caller does not
+// wait for a helper that has not joined by the time every chunk is claimed. The pool never refers to the
 // Graph between steps, so an unreachable Graph's cleanup can close it.
 type pool struct {
 	// minItems is the smallest frame whose steps are shared, chunkSize the positions in one
