@@ -90,32 +90,42 @@ func TestWorkersLargeFramesMatchBrute(t *testing.T) {
 	})
 }
 
-// TestCloseStopsHelpers: Close stops the helper goroutines that a large frame started.
-func TestCloseStopsHelpers(t *testing.T) {
+// TestHelpersStop: the helper goroutines that a large frame started stop at Close, or when
+// the Graph is dropped without Close and collected.
+func TestHelpersStop(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	before := runtime.NumGoroutine()
-	g, err := New(Options{K: 5, Hysteresis: 0.15})
-	if err != nil {
-		t.Fatal(err)
-	}
 	pts := genPoints(rand.New(rand.NewPCG(7, 8)), "uniform", 3000)
-	for range 2 {
-		if _, err := g.Update(pts); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := runtime.NumGoroutine(); n != before+3 {
-		t.Errorf("%d goroutines while updating, want %d + 3 helpers", n, before)
-	}
-	if err := g.Close(); err != nil {
-		t.Fatal(err)
-	}
-	n := runtime.NumGoroutine()
-	for deadline := time.Now().Add(time.Second); n != before && time.Now().Before(deadline); n = runtime.NumGoroutine() {
-		time.Sleep(time.Millisecond) // an exiting helper is counted until it is gone
-	}
-	if n != before {
-		t.Errorf("%d goroutines after Close, want %d", n, before)
+	for _, closed := range []bool{true, false} {
+		t.Run(fmt.Sprintf("closed=%v", closed), func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			func() {
+				g, err := New(Options{K: 5, Hysteresis: 0.15})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for range 2 {
+					if _, err := g.Update(pts); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if n := runtime.NumGoroutine(); n != before+3 {
+					t.Errorf("%d goroutines while updating, want %d + 3 helpers", n, before)
+				}
+				if closed {
+					if err := g.Close(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}()
+			n := runtime.NumGoroutine()
+			for deadline := time.Now().Add(2 * time.Second); n != before && time.Now().Before(deadline); n = runtime.NumGoroutine() {
+				runtime.GC()                 // the dropped Graph's cleanup runs after a collection
+				time.Sleep(time.Millisecond) // an exiting helper is counted until it is gone
+			}
+			if n != before {
+				t.Errorf("%d goroutines after, want %d", n, before)
+			}
+		})
 	}
 }
 
