@@ -350,7 +350,7 @@ func (g *Graph) Update(pts []scene.Point) (edges []Edge, err error) {
 		return nil, errors.New("knn: Update after Close")
 	}
 	n := len(pts)
-	workers := g.pool.startFrame(n) // first: the helpers wake while the points load
+	g.pool.startFrame(n) // first: the helpers wake while the points load
 	defer func() { g.pool.endFrame(n, err == nil) }()
 	if err := g.load(pts); err != nil {
 		return nil, err
@@ -359,7 +359,7 @@ func (g *Graph) Update(pts []scene.Point) (edges []Edge, err error) {
 	c.k = max(min(g.opts.K, n-1), 0)
 	g.out = g.out[:0]
 	if n >= 2 {
-		if err := g.links(workers); err != nil {
+		if err := g.links(); err != nil {
 			return nil, err
 		}
 	}

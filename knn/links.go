@@ -6,11 +6,10 @@ import "math"
 // Each step after the layout is a loop over positions that writes only the entries of its own
 // position (a kernel launch with a thread per point, for the CUDA port), except the counting
 // sort of the transposition; those loops run in chunks on the pool (runChunk), shared by
-// workers goroutines.
-func (g *Graph) links(workers int) error {
+// the goroutines that startFrame chose.
+func (g *Graph) links() error {
 	c, p := &g.cur, &g.prev
 	n, k := len(c.ids), c.k
-	chunks := g.pool.chunksOf(n)
 	c.posOf, g.prank = grow(c.posOf, n), grow(g.prank, n)
 	if g.grid != nil {
 		g.px, g.py = grow(g.px, n), grow(g.py, n)
@@ -23,11 +22,13 @@ func (g *Graph) links(workers int) error {
 	}
 	g.matchPrevious()
 
-	g.workers = grow(g.workers, workers)
+	g.workers = grow(g.workers, g.pool.workers)
 	for w := range g.workers {
 		s := &g.workers[w]
-		s.query.resize(n, k)
-		s.nd2 = grow(s.nd2, k)
+		if g.grid != nil {
+			s.query.resize(n, k)
+			s.nd2 = grow(s.nd2, k)
+		}
 		s.chosen.resize(n)
 		s.drawn.resize(n)
 		s.topKey, s.topRank = grow(s.topKey, g.opts.MaxDegree), grow(s.topRank, g.opts.MaxDegree)
@@ -46,7 +47,7 @@ func (g *Graph) links(workers int) error {
 			return err
 		}
 	}
-	g.pool.do(g, stepNeighbours, chunks, workers)
+	g.pool.do(g, stepNeighbours)
 
 	// The transposition: in(j), the points that chose j, by a counting sort.
 	g.inCount = grow(g.inCount, n+1)
@@ -71,9 +72,9 @@ func (g *Graph) links(workers int) error {
 	size := n*k + int(c.inStart[n])
 	c.adjEnd, c.adjOther, g.adjKey = grow(c.adjEnd, n), grow(c.adjOther, size), grow(g.adjKey, size)
 	g.topKey, g.topRank = grow(g.topKey, n), grow(g.topRank, n)
-	g.pool.do(g, stepAdjacency, chunks, workers)
+	g.pool.do(g, stepAdjacency)
 	g.upCount, g.up = grow(g.upCount, n), grow(g.up, size)
-	g.pool.do(g, stepEmit, chunks, workers)
+	g.pool.do(g, stepEmit)
 
 	// The edges in rank order, and each point's links to higher ranks in rank order (step
 	// stepEdges): the offset of each rank's edges.
@@ -84,7 +85,7 @@ func (g *Graph) links(workers int) error {
 		total += g.upCount[j]
 	}
 	g.out = grow(g.out, int(total))
-	g.pool.do(g, stepEdges, chunks, workers)
+	g.pool.do(g, stepEdges)
 	return nil
 }
 

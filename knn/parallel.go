@@ -50,6 +50,11 @@ type pool struct {
 	// chunk: parallelMin and defaultChunkSize, smaller in tests.
 	minItems, chunkSize int
 
+	// The frame under way: the goroutines that share its steps (1: none) and the chunks of
+	// each step; when it started (zero if it is not timed).
+	workers, chunks int
+	frameStart      time.Time
+
 	// The step being run, written by the caller before it posts the step; runner is nil
 	// between steps.
 	runner chunkRunner
@@ -59,11 +64,7 @@ type pool struct {
 
 	helpers []*helper
 
-	// Whether frames are shared, and the frame under way: when it started (zero if it is
-	// not timed) and whether it is shared.
-	choice      shareChoice
-	frameStart  time.Time
-	frameShared bool
+	choice shareChoice // whether frames are shared
 }
 
 // shareChoice decides whether frames are shared, by their time. Sharing is faster only while
@@ -107,7 +108,7 @@ func (c *shareChoice) share() bool {
 }
 
 // record takes the time per point of the frame share answered for.
-func (c *shareChoice) record(shared bool, nsPerPoint float64) {
+func (c *shareChoice) record(nsPerPoint float64) {
 	if c.tryLeft == 0 {
 		c.keptSum += nsPerPoint
 		c.keptN++
@@ -118,7 +119,7 @@ func (c *shareChoice) record(shared bool, nsPerPoint float64) {
 		return
 	}
 	if c.keptN == 0 || c.trySum/tryFrames < c.keptSum/float64(c.keptN) {
-		c.alone, c.interval = !shared, exploreMin
+		c.alone, c.interval = !c.alone, exploreMin
 		c.keptSum, c.keptN = c.trySum, tryFrames
 		return
 	}
@@ -150,23 +151,21 @@ const (
 	stepDone
 )
 
-// startFrame returns the number of goroutines that share the steps of a frame of n points,
-// and wakes the helpers if that is more than one: min(GOMAXPROCS, maxWorkers) when choice
-// says sharing is the faster, 1 below minItems or when it says not. Frames that could be
-// shared are timed, from here to endFrame, for choice.
-func (p *pool) startFrame(n int) int {
-	most := min(runtime.GOMAXPROCS(0), maxWorkers)
+// startFrame sets the goroutines that share the steps of a frame of n points, and wakes the
+// helpers if that is more than one: min(GOMAXPROCS, maxWorkers, the chunks of a step) when
+// choice says sharing is the faster, 1 below minItems or when it says not. Frames that could
+// be shared are timed, from here to endFrame, for choice.
+func (p *pool) startFrame(n int) {
+	p.workers, p.chunks, p.frameStart = 1, p.chunksOf(n), time.Time{}
+	most := min(runtime.GOMAXPROCS(0), maxWorkers, p.chunks)
 	if n < p.minItems || most < 2 {
-		p.frameStart = time.Time{}
-		return 1
+		return
 	}
-	p.frameShared = p.choice.share()
 	p.frameStart = time.Now()
-	if !p.frameShared {
-		return 1
+	if p.choice.share() {
+		p.workers = most
+		p.begin()
 	}
-	p.begin(most)
-	return most
 }
 
 // endFrame ends the frame of n points that startFrame started: the helpers may sleep, and
@@ -174,7 +173,7 @@ func (p *pool) startFrame(n int) int {
 func (p *pool) endFrame(n int, completed bool) {
 	p.end()
 	if !p.frameStart.IsZero() && completed {
-		p.choice.record(p.frameShared, float64(time.Since(p.frameStart))/float64(n))
+		p.choice.record(float64(time.Since(p.frameStart)) / float64(n))
 	}
 }
 
@@ -184,19 +183,19 @@ func (p *pool) chunksOf(n int) int { return (n + p.chunkSize - 1) / p.chunkSize 
 // span returns the positions of chunk c of a step over n positions.
 func (p *pool) span(c, n int) (lo, hi int) { return c * p.chunkSize, min((c+1)*p.chunkSize, n) }
 
-// begin starts a frame whose steps workers goroutines share: it wakes the helpers, which
+// begin starts a frame whose steps p.workers goroutines share: it wakes the helpers, which
 // spin until end, so that each step finds them awake. (Left to sleep after spinTime, a helper
 // joined each step after a serial part late: at 5 000 points the neighbour step ran 1.26× as
 // fast on two cores and the adjacency 1.44×; spinning, 1.41× and 1.93×. A sleeping helper
 // takes about 140 µs to join, which is why begin is called before the points load.)
-func (p *pool) begin(workers int) {
-	for len(p.helpers) < workers-1 {
+func (p *pool) begin() {
+	for len(p.helpers) < p.workers-1 {
 		h := &helper{wake: make(chan struct{}, 1), done: make(chan struct{}, 1)}
 		p.helpers = append(p.helpers, h)
 		go p.help(h, len(p.helpers))
 	}
 	p.active.Store(true)
-	for _, h := range p.helpers[:workers-1] {
+	for _, h := range p.helpers[:p.workers-1] {
 		signal(h.wake)
 	}
 }
@@ -204,19 +203,16 @@ func (p *pool) begin(workers int) {
 // end lets the helpers sleep once they have looked for a step for spinTime.
 func (p *pool) end() { p.active.Store(false) }
 
-// do runs chunks 0..chunks-1 of step on the caller and workers−1 helpers, started by begin.
-func (p *pool) do(r chunkRunner, step, chunks, workers int) {
+// do runs the chunks of step of the frame under way on the caller and the p.workers−1
+// helpers that begin woke.
+func (p *pool) do(r chunkRunner, step int) {
 	p.runner, p.step = r, step
-	workers = max(min(workers, chunks), 1)
-	if len(p.blocks) < workers {
-		p.blocks = make([]block, workers)
-	}
-	p.blocks = p.blocks[:workers]
+	p.blocks = grow(p.blocks, p.workers)
 	for w := range p.blocks {
-		p.blocks[w].next.Store(int32(w * chunks / workers))
-		p.blocks[w].end.Store(int32((w + 1) * chunks / workers))
+		p.blocks[w].next.Store(int32(w * p.chunks / p.workers))
+		p.blocks[w].end.Store(int32((w + 1) * p.chunks / p.workers))
 	}
-	hs := p.helpers[:workers-1]
+	hs := p.helpers[:p.workers-1]
 	for _, h := range hs {
 		h.state.Store(stepPosted)
 		signal(h.wake)

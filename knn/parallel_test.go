@@ -189,7 +189,7 @@ func TestShareChoice(t *testing.T) {
 				} else {
 					alone = append(alone, f)
 				}
-				c.record(shared, cost)
+				c.record(cost)
 			}
 			if !slices.Equal(alone, tt.alone) {
 				t.Errorf("alone at frames %v\nwant %v", alone, tt.alone)
