@@ -187,7 +187,7 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	lw, lh := b.font.LabelSize(text)
 	bg, fg := labelColors(c, &b.style)
 	b.pending = append(b.pending, pendingLabel{box: bx, label: len(p.Labels), lw: lw, lh: lh})
-	p.Labels = append(p.Labels, Label{Text: text, Color: fg, Background: bg})
+	p.Labels = append(p.Labels, Label{W: lw, H: lh, Text: text, Color: fg, Background: bg})
 }
 
 // placeLabels places the frame's labels: each at its preferred place with LabelsOverlap,

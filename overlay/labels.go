@@ -259,7 +259,7 @@ func (p *Primitives) AddBoxLabel(b *scene.Box, c scene.Color, stroke float32, fo
 	x, y := labelAt(b, placeAbove, stroke, lw, lh, w, h)
 	st := DefaultStyle()
 	bg, fg := labelColors(c, &st)
-	p.Labels = append(p.Labels, Label{X: x, Y: y, Text: text, Color: fg, Background: bg})
+	p.Labels = append(p.Labels, Label{X: x, Y: y, W: lw, H: lh, Text: text, Color: fg, Background: bg})
 }
 
 var defaultLabelFormat, _ = parseLabelFormat(DefaultLabelFormat)

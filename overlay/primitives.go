@@ -63,6 +63,7 @@ type Box struct {
 // placed inside the frame by the caller where possible (see Primitives.AddBoxLabel).
 type Label struct {
 	X, Y       int
+	W, H       int // the background's size: Font.LabelSize(Text), measured once by the Builder
 	Text       []byte
 	Color      RGBA // text
 	Background RGBA

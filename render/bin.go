@@ -1,8 +1,6 @@
 package render
 
 import (
-	"image"
-
 	"trackink/composite"
 	"trackink/curves"
 	"trackink/overlay"
@@ -30,9 +28,6 @@ type bins struct {
 	// glyphs are the placed glyphs of all labels; label i owns glyphs[glyphStart[i]:glyphStart[i+1]].
 	glyphs     []overlay.PlacedGlyph
 	glyphStart []int32
-	// labelSizes are the labels' background sizes, measured once a frame (the font lays
-	// text out on one goroutine: tiles read these).
-	labelSizes []image.Point
 	// The primitives' colours carried into the layer's Space, by primitive index (curves: by
 	// curve, of which a stroke takes its first curve's).
 	boxPaints   []boxPaint
@@ -296,14 +291,11 @@ func chordOpacity(c *overlay.Curve, k, n int) float32 {
 	return 1 - (c.Fade0 + (c.Fade1-c.Fade0)*mid)
 }
 
-// placeGlyphs measures each label and lays out its glyphs.
+// placeGlyphs lays out each label's glyphs.
 func (b *bins) placeGlyphs(labels []overlay.Label, f *overlay.Font) {
 	b.glyphs = b.glyphs[:0]
 	b.glyphStart = b.glyphStart[:0]
-	b.labelSizes = b.labelSizes[:0]
 	for i := range labels {
-		w, h := f.LabelSize(labels[i].Text)
-		b.labelSizes = append(b.labelSizes, image.Point{w, h})
 		b.glyphStart = append(b.glyphStart, int32(len(b.glyphs)))
 		b.glyphs = f.Layout(b.glyphs, &labels[i])
 	}
@@ -314,8 +306,7 @@ func (b *bins) placeGlyphs(labels []overlay.Label, f *overlay.Font) {
 func (b *bins) binLabels(labels []overlay.Label) {
 	for i := range labels {
 		l := &labels[i]
-		w, h := b.labelSizes[i].X, b.labelSizes[i].Y
-		tx0, ty0, tx1, ty1 := b.tileRange(float32(l.X), float32(l.Y), float32(l.X+w), float32(l.Y+h))
+		tx0, ty0, tx1, ty1 := b.tileRange(float32(l.X), float32(l.Y), float32(l.X+l.W), float32(l.Y+l.H))
 		for ty := ty0; ty < ty1; ty++ {
 			for tx := tx0; tx < tx1; tx++ {
 				b.labelBins.add(ty*b.tilesX+tx, int32(i))

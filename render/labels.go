@@ -1,8 +1,6 @@
 package render
 
 import (
-	"image"
-
 	"trackink/composite"
 	"trackink/overlay"
 )
@@ -10,12 +8,12 @@ import (
 // The labels stage: each label's rounded background (a box without stroke) and its
 // glyphs' coverage masks, where overlay.Font.Layout placed them (twin: kernels/labels.cu).
 
-// drawLabels draws each label's rounded background (of size sizes[i]), then its glyphs:
+// drawLabels draws each label's rounded background (of size W×H), then its glyphs:
 // label i owns glyphs[start[i]:start[i+1]].
-func drawLabels(t *composite.Tile, labels []overlay.Label, sizes []image.Point, paints []labelPaint, f *overlay.Font, glyphs []overlay.PlacedGlyph, start []int32, idx []int32, sc *stageScratch) {
+func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, f *overlay.Font, glyphs []overlay.PlacedGlyph, start []int32, idx []int32, sc *stageScratch) {
 	for _, i := range idx {
 		l := &labels[i]
-		w, h := sizes[i].X, sizes[i].Y
+		w, h := l.W, l.H
 		bg := overlay.Box{X: float32(l.X), Y: float32(l.Y), W: float32(w), H: float32(h),
 			Radius: float32(min(w, h)) / 4, Fill: l.Background}
 		drawBox(t, &bg, &paints[i].background, sc)

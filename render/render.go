@@ -213,7 +213,7 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	clock = r.lap(wk, overlay.StageLines, clock)
 	drawCurves(t, sc.curves, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i))
 	clock = r.lap(wk, overlay.StageCurves, clock)
-	drawLabels(t, p.Labels, b.labelSizes, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
+	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)
 	compositeTile(r.dst, t)
 	r.lap(wk, overlay.StageComposite, clock)

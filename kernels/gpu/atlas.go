@@ -27,8 +27,7 @@ func (a *atlas) add(f *overlay.Font) {
 func (a *atlas) layout(labels []overlay.Label, f *overlay.Font, out []tkLabel, glyphs []tkGlyph, placed []overlay.PlacedGlyph) ([]tkLabel, []tkGlyph, []overlay.PlacedGlyph) {
 	for i := range labels {
 		l := &labels[i]
-		w, h := f.LabelSize(l.Text)
-		rec := tkLabel{X: int32(l.X), Y: int32(l.Y), W: int32(w), H: int32(h), Glyph0: int32(len(glyphs)),
+		rec := tkLabel{X: int32(l.X), Y: int32(l.Y), W: int32(l.W), H: int32(l.H), Glyph0: int32(len(glyphs)),
 			Color:      [4]float32{l.Color.R, l.Color.G, l.Color.B, l.Color.A},
 			Background: [4]float32{l.Background.R, l.Background.G, l.Background.B, l.Background.A}}
 		placed = f.Layout(placed[:0], l)

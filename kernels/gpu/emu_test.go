@@ -271,7 +271,8 @@ func randomScene(rng *rand.Rand, w, h int, f *overlay.Font) *overlay.Primitives 
 				text[i] = byte(rng.Intn(256))
 			}
 		}
-		p.Labels = append(p.Labels, overlay.Label{X: int(coord(w)), Y: int(coord(h)), Text: text, Color: color(), Background: color()})
+		lw, lh := p.Font.LabelSize(text)
+		p.Labels = append(p.Labels, overlay.Label{X: int(coord(w)), Y: int(coord(h)), W: lw, H: lh, Text: text, Color: color(), Background: color()})
 	}
 	return p
 }
