@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"os"
+	"sync"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gomedium"
@@ -24,13 +25,9 @@ import (
 
 // Typeface is a parsed font: Go Medium, or a font file's.
 type Typeface struct {
-	name  string // "Go Medium" or the file's path
-	f     *sfnt.Font
-	kerns bool // whether pairs may kern (Go Medium has no kerning)
+	name string // "Go Medium" or the file's path
+	f    *sfnt.Font
 }
-
-// Name returns "Go Medium" or the font file's path.
-func (t *Typeface) Name() string { return t.name }
 
 var goMedium = func() *Typeface {
 	f, err := opentype.Parse(gomedium.TTF)
@@ -40,9 +37,23 @@ var goMedium = func() *Typeface {
 	return &Typeface{name: "Go Medium", f: f}
 }()
 
+// typefaces are the font files read so far, by path: validating a style and starting the
+// renderers each ask for the style's font, and a CJK font is megabytes to read and parse. A
+// Typeface is never modified, and each Font keeps its own sfnt.Buffer, so they are shared.
+var typefaces struct {
+	sync.Mutex
+	byPath map[string]*Typeface
+}
+
 // LoadTypeface reads a TrueType or OpenType font file (.ttf, .otf), or the first font of a
-// collection (.ttc, .otc). Its errors name the file.
+// collection (.ttc, .otc), once per process: later calls with the same path return the same
+// Typeface. Its errors name the file.
 func LoadTypeface(path string) (*Typeface, error) {
+	typefaces.Lock()
+	defer typefaces.Unlock()
+	if tf, ok := typefaces.byPath[path]; ok {
+		return tf, nil
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -55,7 +66,12 @@ func LoadTypeface(path string) (*Typeface, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s is not a TrueType or OpenType font that x/image/font reads (%v)", path, err)
 	}
-	return &Typeface{name: path, f: f, kerns: true}, nil
+	tf := &Typeface{name: path, f: f}
+	if typefaces.byPath == nil {
+		typefaces.byPath = map[string]*Typeface{}
+	}
+	typefaces.byPath[path] = tf
+	return tf, nil
 }
 
 // glyph is one rasterised glyph: an alpha mask placed at (dx, dy) from the pen position on
@@ -112,10 +128,11 @@ func NewFontOf(tf *Typeface, size int) (*Font, error) {
 		tf = goMedium
 	}
 	f := &Font{Size: size, index: map[rune]int32{}}
-	for _, t := range []*Typeface{tf, goMedium} {
-		if len(f.faces) > 0 && t == tf {
-			break
-		}
+	ts := []*Typeface{tf}
+	if tf != goMedium {
+		ts = append(ts, goMedium)
+	}
+	for _, t := range ts {
 		ff, err := opentype.NewFace(t.f, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
 		if err != nil {
 			return nil, fmt.Errorf("label font %s at %d px: %w", t.name, size, err)
@@ -124,7 +141,7 @@ func NewFontOf(tf *Typeface, size int) (*Font, error) {
 	}
 	m := f.faces[0].face.Metrics()
 	f.Ascent, f.Descent = m.Ascent.Ceil(), m.Descent.Ceil()
-	if tf.kerns {
+	if tf != goMedium { // Go Medium has no kerning
 		f.kerning = map[uint64]fixed.Int26_6{}
 	}
 	f.glyphs = append(f.glyphs, tofu(size))
@@ -179,15 +196,9 @@ func (f *Font) rasterise(r rune) int32 {
 		}
 		g := glyph{adv: adv, dx: dr.Min.X, dy: dr.Min.Y, w: dr.Dx(), h: dr.Dy(), face: int8(k), id: id}
 		g.mask = make([]byte, g.w*g.h, g.w*g.h+MaskSlack)
+		a := mask.(*image.Alpha) // opentype.Face's masks always are
 		for y := 0; y < g.h; y++ {
-			if a, ok := mask.(*image.Alpha); ok {
-				copy(g.mask[y*g.w:(y+1)*g.w], a.Pix[a.PixOffset(mp.X, mp.Y+y):])
-				continue
-			}
-			for x := 0; x < g.w; x++ {
-				_, _, _, a := mask.At(mp.X+x, mp.Y+y).RGBA()
-				g.mask[y*g.w+x] = byte(a >> 8)
-			}
+			copy(g.mask[y*g.w:(y+1)*g.w], a.Pix[a.PixOffset(mp.X, mp.Y+y):])
 		}
 		f.glyphs = append(f.glyphs, g)
 		return int32(len(f.glyphs) - 1)

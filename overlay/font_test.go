@@ -133,3 +133,20 @@ func TestLoadTypefaceErrorsNameTheFile(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadTypefaceOnce: a font file is read once; asking again for its path (validation,
+// then each renderer) gives the same Typeface.
+func TestLoadTypefaceOnce(t *testing.T) {
+	path := fonts.DejaVuSans.Need(t)
+	a, err := LoadTypeface(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadTypeface(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Error("the same font file loaded twice gave two Typefaces")
+	}
+}

@@ -27,9 +27,6 @@ var (
 	DroidSansFallback = File{"/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf", "fonts-droid-fallback"}
 )
 
-// All lists the files, for whoever carries them elsewhere.
-var All = []File{DejaVuSans, DroidSansFallback}
-
 // Find returns where f's file is: in $TRACKINK_FONTS when that holds it, else where its
 // package puts it; an error naming the package to install when it is in neither.
 func (f File) Find() (string, error) {
