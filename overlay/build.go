@@ -22,6 +22,9 @@ type Builder struct {
 	trails  *Trails // nil when the style draws none
 	bracket float32 // Box.Bracket: BracketLength with BoxStyle "corners", else 0
 
+	// The dash patterns of boxes, lines and curves (DashFor), fixed by the style.
+	boxDash, lineDash, curveDash Dash
+
 	firstSeen map[int]int // track id → the first frame it appeared in
 	places    map[int]labelPlace
 	classOf   map[int]string // this frame: track id → its box's class, for points' colours
@@ -60,6 +63,8 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	if s.BoxStyle == "corners" {
 		b.bracket = s.BracketLength
 	}
+	b.boxDash = DashFor(s.BoxStyle, s.BoxStroke)
+	b.lineDash, b.curveDash = DashFor(s.LinkStyle, s.LineWidth), DashFor(s.LinkStyle, s.CurveWidth)
 	return b, nil
 }
 
@@ -95,7 +100,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 			Stroke:      s.BoxStroke,
 			Fill:        Premul(fill, s.FillOpacity),
 			StrokeColor: Premul(stroke, s.BoxOpacity),
-			Dash:        DashFor(s.BoxStyle, s.BoxStroke),
+			Dash:        b.boxDash,
 			Bracket:     b.bracket,
 		})
 		if s.Labels {
@@ -108,12 +113,12 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		lc := Premul(mix(b.linkEndColor(pa), b.linkEndColor(pb)), s.LinkOpacity)
 		if s.LineWidth > 0 {
 			p.Lines = append(p.Lines, Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc,
-				Dash: DashFor(s.LinkStyle, s.LineWidth)})
+				Dash: b.lineDash})
 		}
 		if s.CurveWidth > 0 {
 			cx, cy := curves.Control(pa.X, pa.Y, pb.X, pb.Y, s.Bend)
 			p.Curves = append(p.Curves, Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
-				Dash: DashFor(s.LinkStyle, s.CurveWidth)})
+				Dash: b.curveDash})
 		}
 	}
 	if s.PointRadius > 0 {

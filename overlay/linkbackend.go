@@ -56,5 +56,5 @@ func (b *Builder) LinkFrame(f *scene.Frame, lf *LinkFrame) {
 		lf.Colors = append(lf.Colors, b.linkEndColor(&f.Points[i]))
 	}
 	lf.Style = LinkStyle{LineWidth: s.LineWidth, CurveWidth: s.CurveWidth, Bend: s.Bend, Opacity: s.LinkOpacity,
-		LineDash: DashFor(s.LinkStyle, s.LineWidth), CurveDash: DashFor(s.LinkStyle, s.CurveWidth)}
+		LineDash: b.lineDash, CurveDash: b.curveDash}
 }
