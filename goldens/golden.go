@@ -139,27 +139,33 @@ func names() string {
 // Render draws a scene onto its checkerboard with the backend newBackend starts (nil: the CPU
 // renderer).
 func Render(s Scene, workers int, newBackend overlay.NewBackend) (*image.RGBA, error) {
+	img := Checkerboard(s.Width, s.Height)
+	if err := DrawOn(s, &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: s.Width, H: s.Height}, workers, newBackend); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// DrawOn draws a scene onto dst, of the scene's size, with the backend newBackend starts
+// (nil: the CPU renderer).
+func DrawOn(s Scene, dst composite.Surface, workers int, newBackend overlay.NewBackend) error {
 	if newBackend == nil {
 		newBackend = render.NewBackend
 	}
 	font, err := s.NewFont()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r, err := newBackend(overlay.BackendOptions{Workers: workers})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer r.Close()
 	p := overlay.Primitives{Font: font}
 	if err := s.Draw(&p, font, s.Width, s.Height); err != nil {
-		return nil, err
+		return err
 	}
-	img := Checkerboard(s.Width, s.Height)
-	if err := r.Draw(&composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: s.Width, H: s.Height}, &p); err != nil {
-		return nil, err
-	}
-	return img, nil
+	return r.Draw(dst, &p)
 }
 
 // Checkerboard returns an opaque dark checkerboard of 8-pixel squares.

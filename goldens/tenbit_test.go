@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"trackink/composite"
-	"trackink/overlay"
-	"trackink/render"
 )
 
 // tenBitGolden is the 10-bit golden picture: the seed scene drawn on a 10-bit BT.2020
@@ -38,20 +36,7 @@ func TestTenBitGolden(t *testing.T) {
 		binary.LittleEndian.PutUint16(f.U[2*i:], 512)
 		binary.LittleEndian.PutUint16(f.V[2*i:], 512)
 	}
-	font, err := overlay.NewFont(overlay.DefaultStyle().ForHeight(h).LabelSize)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := render.NewBackend(overlay.BackendOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	p := overlay.Primitives{Font: font}
-	if err := s.Draw(&p, font, w, h); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Draw(f, &p); err != nil {
+	if err := DrawOn(s, f, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := image.NewGray16(image.Rect(0, 0, w, h+ch))
