@@ -89,6 +89,7 @@ type chord struct {
 	stroke         int32
 	opacity        float32 // 1 − the curve's fade at the chord's middle
 	s0             float32 // the arc length of the chords before it in its curve (dashed strokes only)
+	l              float32 // its length, curves.ChordLen (dashed strokes only)
 }
 
 func (b *bins) resize(w, h int) {
@@ -259,10 +260,12 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int) {
 		s0 := float32(0)
 		for k := range n {
 			ax, ay, bx, by := curves.Chord(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, k, n)
-			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, chordOpacity(c, k, n), s0})
+			l := float32(0)
 			if dashed {
-				s0 += curves.ChordLen(ax, ay, bx, by)
+				l = curves.ChordLen(ax, ay, bx, by)
 			}
+			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, chordOpacity(c, k, n), s0, l})
+			s0 += l
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"trackink/composite"
-	"trackink/curves"
 	"trackink/overlay"
 	"trackink/sdf"
 )
@@ -63,8 +62,7 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 		ylo, yhi = min(ylo, lo), max(yhi, hi)
 		segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
 		if dash.Period > 0 {
-			l := curves.ChordLen(ch.x0, ch.y0, ch.x1, ch.y1)
-			nearestDashRowsGo(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, l, ch.s0, dash, ch.opacity)
+			nearestDashRowsGo(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.l, ch.s0, dash, ch.opacity)
 		} else {
 			nearestChordRows(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.opacity)
 		}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"trackink/composite"
+	"trackink/curves"
 	"trackink/overlay"
 	"trackink/sdf"
 )
@@ -17,7 +18,7 @@ func drawLines(t *composite.Tile, lines []overlay.Line, colors []layerColor, idx
 	for _, i := range idx {
 		l := &lines[i]
 		if l.Dash.Period > 0 {
-			sc.line[0] = chord{x0: l.X0, y0: l.Y0, x1: l.X1, y1: l.Y1, opacity: 1}
+			sc.line[0] = chord{x0: l.X0, y0: l.Y0, x1: l.X1, y1: l.Y1, opacity: 1, l: curves.ChordLen(l.X0, l.Y0, l.X1, l.Y1)}
 			drawStroke(t, sc.curves, l.Width, l.Dash, &colors[i], sc.line[:], lineChord[:])
 			continue
 		}
