@@ -82,7 +82,7 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 		switch {
 		case dy > hy-e:
 			drawCorners()
-			sh.edgeRow(y*ts, xlo, xhi, py, &scratch.row)
+			sh.edgeRow(y, xlo, xhi, py)
 		case dy <= hy-b.Radius:
 			drawCorners()
 			straight.add(y)
@@ -121,7 +121,7 @@ type boxShader struct {
 }
 
 // boxProfile is what shading a pixel of a box from its distance takes, laid out for
-// boxShadeAVX2 (simd_amd64.s reads the fields at these offsets, in this order).
+// boxCornerRowsAVX2 (simd_amd64.s reads the fields at these offsets, in this order).
 type boxProfile struct {
 	fillColor, strokeColor layerColor
 	cx, hx, r              float32 // the box's horizontal centre, half width and corner radius
@@ -144,14 +144,6 @@ func (s *boxShader) inset(inset float32, b *overlay.Box, xlo, xhi int) (lo, hi i
 // qy is sdf.RoundBox's qy for the row at py.
 func (s *boxShader) qy(py float32) float32 { return sdf.Abs(py-s.cy) - s.hy + s.r }
 
-// pixels shades pixels [x0, x1) of the tile's row at index row (centre py) one at a time:
-// roundBoxDist, then boxShade.
-func (s *boxShader) pixels(row, x0, x1 int, py float32, d *rowBuf) {
-	n := x1 - x0
-	roundBoxDist(d, n, float32(s.t.X0+x0)+0.5, py, s.cx, s.cy, s.hx, s.hy, s.r)
-	boxShade(s.t, row+x0, d[:max(n, 0)], &s.boxProfile)
-}
-
 // columns shades columns [x0, x1) of a straight row (centre py) into band.
 func (s *boxShader) columns(band *planarColors, x0, x1 int, py float32) {
 	for x := x0; x < x1; x++ {
@@ -168,8 +160,9 @@ func (s *boxShader) columns(band *planarColors, x0, x1 int, py float32) {
 // is off the corners, RoundBox is qy − r for every pixel: for qy > 0 wherever
 // qx = |px − cx| − hx + r ≤ 0, and for qy ≤ 0 wherever qx ≤ qy (where RoundBox takes
 // max(qx, qy)). qx is |px − cx| minus a constant, so those pixels are one run, found from both
-// ends; it takes one colour, and only the corners either side are shaded pixel by pixel.
-func (s *boxShader) edgeRow(row, x0, x1 int, py float32, d *rowBuf) {
+// ends; it takes one colour, and only the corners either side are shaded pixel by pixel (as
+// in the rows among the corners: boxCornerRows).
+func (s *boxShader) edgeRow(y, x0, x1 int, py float32) {
 	qy := s.qy(py)
 	limit := min(qy, 0)
 	qx := func(x int) float32 { return sdf.Abs(float32(s.t.X0+x)+0.5-s.cx) - s.hx + s.r }
@@ -180,11 +173,12 @@ func (s *boxShader) edgeRow(row, x0, x1 int, py float32, d *rowBuf) {
 	for b > a && qx(b-1) > limit {
 		b--
 	}
-	s.pixels(row, x0, a, py, d)
-	if c, covered := s.color(qy-s.r, sdf.Abs(qy-s.r)); covered {
-		overSpan(s.t, row+a, b-a, &c)
+	c, covered := s.color(qy-s.r, sdf.Abs(qy-s.r))
+	fill := &c
+	if !covered {
+		fill = nil
 	}
-	s.pixels(row, b, x1, py, d)
+	boxCornerRows(s, y, y+1, x0, a, b, x1, fill)
 }
 
 // color returns the colour at signed distance d, and false where the box covers nothing: the

@@ -60,7 +60,6 @@ type worker struct {
 type stageScratch struct {
 	curves *curveScratch
 	band   planarColors // a box's side bands, by column
-	row    rowBuf       // a row's distances
 	spans  rowSpans     // a line's
 	line   [1]chord     // a dashed line, as a chord
 }

@@ -290,9 +290,10 @@ type cornerParams struct {
 	fill             *layerColor // nil for none
 }
 
-// boxCornerRows draws rows [y0, y1) of the box shaded by s that lie among its corners: in each,
-// the corner pixels [xlo, clo) and [chi, xhi) from their distances (roundBoxDist and
-// boxShade) and, unless fill is nil, the fill over [clo, chi).
+// boxCornerRows draws rows [y0, y1) of the box shaded by s that lie among its corners or
+// along its top or bottom border: in each, the corner pixels [xlo, clo) and [chi, xhi) from
+// their distances (sdf.RoundBox, then boxProfile.color) and, unless fill is nil, the fill
+// colour over [clo, chi).
 func boxCornerRows(s *boxShader, y0, y1, xlo, clo, chi, xhi int, fill *layerColor) {
 	t := s.t
 	if y0 >= y1 || xlo >= xhi {
@@ -325,39 +326,11 @@ func boxCornerRowsGo(s *boxShader, y0, y1, xlo, clo, chi, xhi int, fill *layerCo
 	}
 }
 
-// roundBoxDist sets d[j], j < n, to the signed distance from the pixel centre (px0 + j, py)
-// to the rounded box centred at (cx, cy) with half size (hx, hy) and corner radius r.
-func roundBoxDist(d *rowBuf, n int, px0, py, cx, cy, hx, hy, r float32) {
-	if n <= 0 {
-		return
-	}
-	if haveAVX2 {
-		// sdf.RoundBox's qy, which is the row's.
-		qy := sdf.Abs(py-cy) - hy + r
-		roundBoxAVX2(&d[0], (n+7)/8, px0, qy, cx, hx, r)
-		return
-	}
-	roundBoxDistGo(d, n, px0, py, cx, cy, hx, hy, r)
-}
-
 // roundBoxDistGo is sdf.RoundBox per pixel.
 func roundBoxDistGo(d *rowBuf, n int, px0, py, cx, cy, hx, hy, r float32) {
 	for j := range n {
 		d[j] = sdf.RoundBox(px0+float32(j), py, cx, cy, hx, hy, r)
 	}
-}
-
-// boxShade blends, onto pixel i+j of the tile's planes, the colour the box of profile b adds
-// at signed distance d[j] (boxProfile.color), for every j: a box's corners.
-func boxShade(t *composite.Tile, i int, d []float32, b *boxProfile) {
-	if len(d) == 0 {
-		return
-	}
-	if haveAVX2 {
-		boxShadeAVX2(&t.Planes[0][i], &d[0], len(d), b)
-		return
-	}
-	boxShadeGo(t, i, d, b)
 }
 
 // boxShadeGo is boxProfile.color and over at coverage 1, per pixel.

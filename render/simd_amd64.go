@@ -38,10 +38,4 @@ func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams
 func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
 
 //go:noescape
-func roundBoxAVX2(d *float32, groups int, px0, qy, cx, hx, r float32)
-
-//go:noescape
-func boxShadeAVX2(p, d *float32, n int, b *boxProfile)
-
-//go:noescape
 func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)

@@ -672,58 +672,6 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VSUBPS Y2, Y7, Y7; \
 	VADDPS Y3, Y7, Y7
 
-// func roundBoxAVX2(d *float32, groups int, px0, qy, cx, hx, r float32)
-//
-// sdf.RoundBox on a row: qy is the row's, so which of its cases a lane takes depends on qx
-// alone. For qy ≤ 0 it is max(qx, qy) − r (qx − r where qx > 0 ≥ qy); for qy > 0 it is
-// qy − r where qx ≤ 0 and √(qx² + qy²) − r elsewhere.
-TEXT ·roundBoxAVX2(SB), NOSPLIT, $0-36
-	MOVQ         d+0(FP), DI
-	MOVQ         groups+8(FP), CX
-	VBROADCASTSS px0+16(FP), Y0
-	VADDPS       lanesF<>(SB), Y0, Y0
-	VBROADCASTSS cx+24(FP), Y1
-	VBROADCASTSS hx+28(FP), Y2
-	VBROADCASTSS r+32(FP), Y3
-	VMOVSS       qy+20(FP), X4
-	VMULSS       X4, X4, X5
-	VSUBSS       r+32(FP), X4, X6
-	VXORPS       X8, X8, X8
-	VUCOMISS     X8, X4
-	VBROADCASTSS X4, Y4 // qy
-	VBROADCASTSS X5, Y5 // qy²
-	VBROADCASTSS X6, Y6 // qy − r
-	VXORPS       Y8, Y8, Y8
-	JA           roundArcs
-
-roundFlat:
-	QX
-	VMAXPS  Y4, Y7, Y7
-	VSUBPS  Y3, Y7, Y7
-	VMOVUPS Y7, (DI)
-	VADDPS  eights<>(SB), Y0, Y0
-	ADDQ    $32, DI
-	DECQ    CX
-	JNZ     roundFlat
-	VZEROUPPER
-	RET
-
-roundArcs:
-	QX
-	VCMPPS    $2, Y8, Y7, Y9 // qx ≤ 0
-	VMULPS    Y7, Y7, Y7
-	VADDPS    Y5, Y7, Y7
-	VSQRTPS   Y7, Y7
-	VSUBPS    Y3, Y7, Y7
-	VBLENDVPS Y9, Y6, Y7, Y7
-	VMOVUPS   Y7, (DI)
-	VADDPS    eights<>(SB), Y0, Y0
-	ADDQ      $32, DI
-	DECQ      CX
-	JNZ       roundArcs
-	VZEROUPPER
-	RET
-
 // CHANNEL sets dst to channel off of the box's colour at fill coverage Y2, stroke coverage
 // Y3 and k = 1 − Y3 (Y4): stroke·cs + (fill·cf)·k, as boxProfile.color. Y12, Y13 are
 // clobbered.
@@ -744,9 +692,8 @@ roundArcs:
 	VADDPS     Y13, Y12, Y13; \
 	VMASKMOVPS Y13, Y15, poff(DI)
 
-// func boxShadeAVX2(p, d *float32, n int, b *boxProfile)
-//
-// boxProfile's offsets: fillColor 0, strokeColor 16, e 44, half 48, thin 52.
+// Shading a box's pixels from their distances (CORNERRUN). boxProfile's offsets: fillColor
+// 0, strokeColor 16, e 44, half 48, thin 52.
 //
 // YMM registers:
 //
@@ -793,22 +740,6 @@ roundArcs:
 	VMULPS     Y14, Y13, Y13; \
 	VADDPS     Y13, Y5, Y13; \
 	VMASKMOVPS Y13, Y15, 3*PLANE(DI)
-
-TEXT ·boxShadeAVX2(SB), NOSPLIT, $0-32
-	MOVQ p+0(FP), DI
-	MOVQ d+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ b+24(FP), AX
-	SHADECONSTS
-
-shadeLoop:
-	SHADEGROUP
-	ADDQ $32, DI
-	ADDQ $32, SI
-	SUBQ $8, CX
-	JGT  shadeLoop
-	VZEROUPPER
-	RET
 
 // func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
 //

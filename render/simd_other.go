@@ -17,8 +17,6 @@ func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams
 func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams) {
 	panic(noAVX2)
 }
-func roundBoxAVX2(d *float32, groups int, px0, qy, cx, hx, r float32) { panic(noAVX2) }
-func boxShadeAVX2(p, d *float32, n int, b *boxProfile)                { panic(noAVX2) }
 
 func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor) {
 	panic(noAVX2)

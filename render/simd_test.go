@@ -349,9 +349,9 @@ func TestStrokeRowsMatchesGo(t *testing.T) {
 	}
 }
 
-// randomBox returns a box's centre, half size and radius near a tile, and a row through or
-// near it: rows above the corners' centres (qy > 0) and between them (qy ≤ 0).
-func randomBox(rng *rand.Rand) (cx, cy, hx, hy, r, py float32) {
+// randomBox returns a box's centre, half size and radius near a tile, so that the tile's rows
+// pass above the corners' centres (qy > 0) and between them (qy ≤ 0).
+func randomBox(rng *rand.Rand) (cx, cy, hx, hy, r float32) {
 	hx, hy = float32(rng.Float64()*40), float32(rng.Float64()*40)
 	if rng.IntN(8) == 0 {
 		hx, hy = 0.5, 0.5
@@ -361,46 +361,7 @@ func randomBox(rng *rand.Rand) (cx, cy, hx, hy, r, py float32) {
 		r = 0
 	}
 	cx, cy = float32(rng.Float64()*80-8), float32(rng.Float64()*80-8)
-	py = float32(rng.IntN(100)-18) + 0.5
 	return
-}
-
-func TestRoundBoxDistMatchesGo(t *testing.T) {
-	needAVX2(t)
-	rng := rand.New(rand.NewPCG(35, 36))
-	for range 40 {
-		for n := 1; n <= ts; n++ {
-			cx, cy, hx, hy, r, py := randomBox(rng)
-			px0 := float32(rng.IntN(80)-10) + 0.5
-			var want, got rowBuf
-			withAVX2(false, func() { roundBoxDist(&want, n, px0, py, cx, cy, hx, hy, r) })
-			withAVX2(true, func() { roundBoxDist(&got, n, px0, py, cx, cy, hx, hy, r) })
-			if i := firstDifference(got[:n], want[:n]); i >= 0 {
-				t.Fatalf("box (%g, %g) ± (%g, %g) r %g, row %g, %d pixels from %g: pixel %d is %g, Go twin %g",
-					cx, cy, hx, hy, r, py, n, px0, i, got[i], want[i])
-			}
-		}
-	}
-}
-
-func TestBoxShadeMatchesGo(t *testing.T) {
-	needAVX2(t)
-	rng := rand.New(rand.NewPCG(37, 38))
-	var d rowBuf
-	eachRun(func(x0, x1 int) {
-		for i := range d {
-			d[i] = float32(rng.Float64()*8 - 4)
-		}
-		stroke := randomWidth(rng)
-		b := boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng), e: max(stroke, 1)/2 + 0.5,
-			half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke)}
-		if rng.IntN(3) == 0 {
-			b.fillColor, b.e = layerColor{}, 0.5
-		}
-		twinTiles(t, rng, fmt.Sprintf("run [%d, %d) profile %+v", x0, x1, b), func(tl *composite.Tile) {
-			boxShade(tl, ts*(ts-1)+x0, d[:x1-x0], &b)
-		})
-	})
 }
 
 func TestBoxCornerRowsMatchesGo(t *testing.T) {
@@ -409,7 +370,7 @@ func TestBoxCornerRowsMatchesGo(t *testing.T) {
 	tile := &composite.Tile{}
 	for range 3000 {
 		randomTileAt(rng, tile)
-		cx, cy, hx, hy, r, _ := randomBox(rng)
+		cx, cy, hx, hy, r := randomBox(rng)
 		stroke := randomWidth(rng)
 		sh := boxShader{cy: cy + float32(tile.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
 			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke)}}
