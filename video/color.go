@@ -35,6 +35,19 @@ func (w workFormat) tenBit() bool {
 	return w.pix == astiav.PixelFormatYuv420P10Le || w.pix == astiav.PixelFormatP010Le
 }
 
+// sampleBytes is the bytes a sample takes: 2 for 10-bit formats, else 1.
+func (w workFormat) sampleBytes() int {
+	if w.tenBit() {
+		return 2
+	}
+	return 1
+}
+
+// semiPlanar reports whether the chroma samples are interleaved in one plane (NV12, P010).
+func (w workFormat) semiPlanar() bool {
+	return w.pix == astiav.PixelFormatNv12 || w.pix == astiav.PixelFormatP010Le
+}
+
 // isTenBit reports whether frames of pixel format pf are rendered in a 10-bit work format
 // (pf has 9 or 10 bits).
 func isTenBit(pf astiav.PixelFormat) bool {
@@ -160,16 +173,13 @@ func yuv444Of(w workFormat) astiav.PixelFormat {
 // keep them.
 func wrap(f *astiav.Frame, w workFormat) (composite.Surface, error) {
 	width, height := f.Width(), f.Height()
-	size := 1 // bytes a sample
-	if w.tenBit() {
-		size = 2
-	}
+	size := w.sampleBytes()
 	cw, ch := (width+1)/2*size, (height+1)/2
 	y, sy, err := plane(f, 0, width*size, height)
 	if err != nil {
 		return nil, err
 	}
-	if w.pix == astiav.PixelFormatNv12 || w.pix == astiav.PixelFormatP010Le {
+	if w.semiPlanar() {
 		uv, suv, err := plane(f, 1, 2*cw, ch)
 		if err != nil {
 			return nil, err

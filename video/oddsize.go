@@ -93,12 +93,13 @@ func (f sizeFit) describe() string {
 // place, or converted to 4:4:4.
 type fitter struct {
 	sizeFit
+	work  workFormat
 	pool  *framePool // OddPad: frames of the coded size
 	to444 *converter // Odd444
 }
 
 func newFitter(f sizeFit, work workFormat) (*fitter, error) {
-	ft := &fitter{sizeFit: f}
+	ft := &fitter{sizeFit: f, work: work}
 	var err error
 	switch {
 	case f.yuv444:
@@ -120,7 +121,7 @@ func (ft *fitter) fit(f *astiav.Frame) (*astiav.Frame, error) {
 		out := astiav.AllocFrame()
 		err := ft.pool.get(out)
 		if err == nil {
-			err = pad(out, f)
+			err = pad(out, f, ft.work)
 		}
 		return ft.replace(f, out, err)
 	}
@@ -146,16 +147,13 @@ func (ft *fitter) close() {
 	}
 }
 
-// pad copies src into the larger dst (same 4:2:0 layout, one column and/or row more) and
-// repeats src's last column and row into the extra ones. The chroma planes are the same
-// size in both: ⌈641/2⌉ = 642/2.
-func pad(dst, src *astiav.Frame) error {
+// pad copies src into the larger dst (both in the 4:2:0 layout work, one column and/or row
+// more) and repeats src's last column and row into the extra ones. The chroma planes are the
+// same size in both: ⌈641/2⌉ = 642/2.
+func pad(dst, src *astiav.Frame, work workFormat) error {
 	w, h := src.Width(), src.Height()
 	dw, dh := dst.Width(), dst.Height()
-	size := 1 // bytes a sample
-	if isTenBit(src.PixelFormat()) {
-		size = 2
-	}
+	size := work.sampleBytes()
 	ys, sys, err := plane(src, 0, w*size, h)
 	if err != nil {
 		return err
@@ -173,7 +171,7 @@ func pad(dst, src *astiav.Frame) error {
 	}
 	cw, ch := (w+1)/2*size, (h+1)/2
 	planes, rowBytes := 3, cw
-	if pf := src.PixelFormat(); pf == astiav.PixelFormatNv12 || pf == astiav.PixelFormatP010Le {
+	if work.semiPlanar() {
 		planes, rowBytes = 2, 2*cw
 	}
 	for i := 1; i < planes; i++ {

@@ -96,7 +96,7 @@ func TestPad(t *testing.T) {
 		cs, scs, _ := plane(src, 1, 3*n, 2)
 		put(cs, 0, 77)
 		put(cs[scs:], 2, 999)
-		if err := pad(dst, src); err != nil {
+		if err := pad(dst, src, workFormat{pix: pix}); err != nil {
 			t.Fatal(err)
 		}
 		yd, syd, _ := plane(dst, 0, (w+1)*n, h+1)
