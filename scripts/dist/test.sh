@@ -32,7 +32,6 @@ mkdir -p "$work/fakecuda" "$work/goldens"
 cp "$tarball" "$work/"
 cp "$fake/libcuda.so.1" "$work/fakecuda/"
 cp goldens/testdata/*.png "$work/goldens/"
-dist_repo=$(cd "$here/../.." && pwd)
 # shellcheck source=fonts.sh
 . "$here/fonts.sh"
 copy_fonts "$work/fonts" || die "cannot copy the goldens' fonts"
