@@ -45,10 +45,10 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 	// A pixel centre at signed distance d ≤ −e has fill coverage 1 and stroke coverage 0.
 	e := float32(0.5)
 	if b.Stroke > 0 {
-		e = max(b.Stroke, 1)/2 + 0.5
+		e = sdf.Reach(b.Stroke)
 	}
 	sh := boxShader{t: t, cy: cy, hy: hy, boxProfile: boxProfile{fillColor: fillColor, strokeColor: paint.stroke,
-		cx: cx, hx: hx, r: b.Radius, e: e, half: float32(max(b.Stroke, 1) * 0.5), thin: sdf.ThinScale(b.Stroke)}}
+		cx: cx, hx: hx, r: b.Radius, e: e, half: sdf.HalfWidth(b.Stroke), thin: sdf.ThinScale(b.Stroke)}}
 	// Between the corners (|y − cy| ≤ hy − r) the rounded box's distance is
 	// max(|x − cx| − hx, |y − cy| − hy), so a row there is solid fill over
 	// |x − cx| ≤ hx − e when |y − cy| ≤ hy − e. Rows among the corners use the

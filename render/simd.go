@@ -156,10 +156,9 @@ func segmentSpansGo(spans *rowSpans, t *composite.Tile, row0, n int, x0, y0, x1,
 // strokeParams are a straight stroke and its tile as strokeSegmentRowsAVX2 reads them, in
 // this order.
 type strokeParams struct {
-	seg        sdf.Seg
-	ox, oy     int32   // the tile's left edge and the first row, in the frame
-	half, thin float32 // sdf.Stroke's max(w, 1)/2 and sdf.ThinScale(w)
-	color      layerColor
+	seg    sdf.Seg
+	ox, oy int32 // the tile's left edge and the first row, in the frame
+	profileParams
 }
 
 // strokeSegmentRows blends, onto each row row0+j (j < n) over its span spans[j], the stroke
@@ -169,7 +168,7 @@ func strokeSegmentRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.S
 		return
 	}
 	if haveAVX2 {
-		prm := strokeParams{*s, int32(t.X0), int32(t.Y0 + row0), float32(max(w, 1) * 0.5), sdf.ThinScale(w), *c}
+		prm := strokeParams{*s, int32(t.X0), int32(t.Y0 + row0), newProfile(w, c)}
 		strokeSegmentRowsAVX2(&t.Planes[0][row0*ts], &spans[0][0], n, &prm)
 		return
 	}
@@ -245,8 +244,13 @@ func nearestDashRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSp
 // profileParams are a stroke's profile and colour as strokeRowsAVX2 reads them, in this
 // order.
 type profileParams struct {
-	half, thin float32 // sdf.Stroke's max(w, 1)/2 and sdf.ThinScale(w)
+	half, thin float32 // sdf.HalfWidth(w) and sdf.ThinScale(w)
 	color      layerColor
+}
+
+// newProfile is the profile of a stroke of width w and colour c.
+func newProfile(w float32, c *layerColor) profileParams {
+	return profileParams{sdf.HalfWidth(w), sdf.ThinScale(w), *c}
 }
 
 // strokeRows blends, onto each tile row y in [y0, y1) over its span spans[y], a stroke of
@@ -257,7 +261,7 @@ func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composit
 		return
 	}
 	if haveAVX2 {
-		prm := profileParams{float32(max(w, 1) * 0.5), sdf.ThinScale(w), *c}
+		prm := newProfile(w, c)
 		strokeRowsAVX2(&t.Planes[0][y0*ts], &d2[y0*ts], &op[y0*ts], &spans[y0], y1-y0, &prm)
 		return
 	}

@@ -38,8 +38,12 @@ func Coverage(d float32) float32 {
 // scaled by w (see ThinScale), so that a stroke always integrates to w across its profile.
 // Twin: stroke.
 func Stroke(dist, w float32) float32 {
-	return dist - float32(max(w, 1)*0.5)
+	return dist - HalfWidth(w)
 }
+
+// HalfWidth is half the width a stroke of width w is drawn at: strokes thinner than a pixel
+// are drawn one pixel wide (and ThinScale fades them).
+func HalfWidth(w float32) float32 { return max(w, 1) * 0.5 }
 
 // ThinScale is the factor that Stroke's coverage is multiplied by: w for strokes thinner than
 // one pixel, else 1. Twin: thinScale.
