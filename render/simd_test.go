@@ -184,10 +184,11 @@ func TestOverMaskMatchesGo(t *testing.T) {
 	}
 }
 
-// randomSegment returns a segment near a tile: long, short, a point, axis-aligned, or far.
-func randomSegment(rng *rand.Rand) sdf.Seg {
+// randomSegment returns the ends of a segment near a tile: long, short, a point,
+// axis-aligned, or far.
+func randomSegment(rng *rand.Rand) (ax, ay, bx, by float32) {
 	p := func() float32 { return float32(rng.Float64()*120 - 30) }
-	ax, ay, bx, by := p(), p(), p(), p()
+	ax, ay, bx, by = p(), p(), p(), p()
 	switch rng.IntN(6) {
 	case 0:
 		bx, by = ax, ay
@@ -200,7 +201,7 @@ func randomSegment(rng *rand.Rand) sdf.Seg {
 	case 4:
 		ax, bx = ax+3000, bx+3000.25
 	}
-	return sdf.NewSeg(ax, ay, bx, by)
+	return
 }
 
 // randomWidth returns a stroke width, thinner than a pixel or not.
@@ -218,9 +219,9 @@ func randomTileAt(rng *rand.Rand, t *composite.Tile) {
 
 // randomStrokeSegment returns a segment near the tile t.
 func randomStrokeSegment(rng *rand.Rand, t *composite.Tile) (x0, y0, x1, y1 float32) {
-	s := randomSegment(rng)
-	x0, y0 = s.Ax+float32(t.X0), s.Ay+float32(t.Y0)
-	x1, y1 = x0+s.Dx, y0+s.Dy
+	ax, ay, bx, by := randomSegment(rng)
+	x0, y0 = ax+float32(t.X0), ay+float32(t.Y0)
+	x1, y1 = x0+(bx-ax), y0+(by-ay)
 	if rng.IntN(8) == 0 {
 		y1 = y0 // a horizontal segment: BandX's flat case
 	}

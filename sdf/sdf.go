@@ -79,13 +79,12 @@ func Centers(x0, x1 float32, n int) (lo, hi int) {
 	return min(max(lo, 0), n), min(max(hi+1, 0), n)
 }
 
-// Seg is a segment prepared for many distance queries: the division is done once. Its
-// fields are exported for the vectorised twins of Dist2 in package render, which read them
-// in this order. Twin: Seg.
+// Seg is a segment prepared for many distance queries: the division is done once. The
+// vectorised twins of Dist2 in package render read its fields in this order. Twin: Seg.
 type Seg struct {
-	Ax, Ay float32 // the start
-	Dx, Dy float32 // the end minus the start
-	InvL2  float32 // 1 / (Dx² + Dy²), or 0 for a point
+	ax, ay float32 // the start
+	dx, dy float32 // the end minus the start
+	invL2  float32 // 1 / (dx² + dy²), or 0 for a point
 }
 
 // NewSeg prepares the segment ab; a zero-length segment is a point. Twin: newSeg.
@@ -102,9 +101,9 @@ func NewSeg(ax, ay, bx, by float32) Seg {
 func (s *Seg) Dist2(px, py float32) float32 {
 	// The conversions keep the compiler from fusing a product into a sum (it may with
 	// GOAMD64=v3): no FMA, as in the kernels and the vectorised twins.
-	qx, qy := px-s.Ax, py-s.Ay
-	t := min(max(float32(float32(qx*s.Dx)+float32(qy*s.Dy))*s.InvL2, 0), 1)
-	ex, ey := qx-float32(t*s.Dx), qy-float32(t*s.Dy)
+	qx, qy := px-s.ax, py-s.ay
+	t := min(max(float32(float32(qx*s.dx)+float32(qy*s.dy))*s.invL2, 0), 1)
+	ex, ey := qx-float32(t*s.dx), qy-float32(t*s.dy)
 	return float32(ex*ex) + float32(ey*ey)
 }
 
@@ -166,8 +165,8 @@ func BandX(x0, y0, x1, y1, y0b, y1b float32) (lo, hi float32, ok bool) {
 // over its segments, so a dash running over the joint of two chords is one dash.
 // Twin: segDashDist2.
 func (s *Seg) DashDist2(px, py, l, s0, on, period float32) float32 {
-	qx, qy := px-s.Ax, py-s.Ay
-	t := float32(float32(qx*s.Dx)+float32(qy*s.Dy)) * s.InvL2
+	qx, qy := px-s.ax, py-s.ay
+	t := float32(float32(qx*s.dx)+float32(qy*s.dy)) * s.invL2
 	u := s0 + float32(t*l)
 	end := s0 + l
 	uc := min(max(u, s0), end)
@@ -189,7 +188,7 @@ func (s *Seg) DashDist2(px, py, l, s0, on, period float32) float32 {
 	if l > 0 {
 		tw = (w - s0) / l
 	}
-	ex, ey := qx-float32(tw*s.Dx), qy-float32(tw*s.Dy)
+	ex, ey := qx-float32(tw*s.dx), qy-float32(tw*s.dy)
 	return float32(ex*ex) + float32(ey*ey)
 }
 
