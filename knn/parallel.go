@@ -59,8 +59,10 @@ type pool struct {
 	// between steps.
 	runner chunkRunner
 	step   int
-	blocks []block     // the chunks, one run of them for each goroutine sharing the step
-	active atomic.Bool // between begin and end: the helpers spin rather than sleep
+	blocks []block // the chunks, one run of them for each goroutine sharing the step
+	// Between begin and end, the number of helpers of the frame (1..active spin rather than
+	// sleep); 0 outside a frame. Helpers past it, left from a frame with more, may sleep.
+	active atomic.Int32
 
 	helpers []*helper
 
@@ -194,14 +196,14 @@ func (p *pool) begin() {
 		p.helpers = append(p.helpers, h)
 		go p.help(h, len(p.helpers))
 	}
-	p.active.Store(true)
+	p.active.Store(int32(p.workers - 1))
 	for _, h := range p.helpers[:p.workers-1] {
 		signal(h.wake)
 	}
 }
 
 // end lets the helpers sleep once they have looked for a step for spinTime.
-func (p *pool) end() { p.active.Store(false) }
+func (p *pool) end() { p.active.Store(0) }
 
 // do runs the chunks of step of the frame under way on the caller and the p.workers−1
 // helpers that begin woke.
@@ -220,7 +222,7 @@ func (p *pool) do(r chunkRunner, step int) {
 	p.work(0)
 	for _, h := range hs {
 		if !h.state.CompareAndSwap(stepPosted, stepIdle) { // it joined: wait for its last chunk
-			p.waitFor(&h.state, stepDone, h.done)
+			p.waitFor(0, &h.state, stepDone, h.done)
 			h.state.Store(stepIdle)
 		}
 	}
@@ -245,7 +247,7 @@ func (p *pool) work(worker int) {
 // close.
 func (p *pool) help(h *helper, worker int) {
 	defer close(h.done)
-	for p.waitFor(&h.state, stepPosted, h.wake) {
+	for p.waitFor(worker, &h.state, stepPosted, h.wake) {
 		if h.state.CompareAndSwap(stepPosted, stepRunning) {
 			p.work(worker)
 			h.state.Store(stepDone)
@@ -254,13 +256,14 @@ func (p *pool) help(h *helper, worker int) {
 	}
 }
 
-// waitFor returns true once state holds want: it spins while a frame is under way (between
-// begin and end) and for spinTime more, then sleeps on wake, which is signalled after each
-// change (a stale signal costs only another look). It returns false when wake is closed.
-func (p *pool) waitFor(state *atomic.Int32, want int32, wake <-chan struct{}) bool {
+// waitFor returns true once state holds want, for worker (0: the caller): it spins while a
+// frame that worker shares is under way (between begin and end) and for spinTime more, then
+// sleeps on wake, which is signalled after each change (a stale signal costs only another
+// look). It returns false when wake is closed.
+func (p *pool) waitFor(worker int, state *atomic.Int32, want int32, wake <-chan struct{}) bool {
 	deadline := time.Now().Add(spinTime)
 	for state.Load() != want {
-		if p.active.Load() || time.Now().Before(deadline) {
+		if worker <= int(p.active.Load()) || time.Now().Before(deadline) {
 			runtime.Gosched()
 		} else if _, ok := <-wake; !ok {
 			return false
