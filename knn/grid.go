@@ -47,7 +47,7 @@ type queryScratch struct {
 
 // resize makes room for a query's k neighbours among n points.
 func (s *queryScratch) resize(n, k int) {
-	s.list = grow(s.list, k)
+	s.list = growOwnLines(s.list, k)
 	s.offered.resize(n)
 }
 

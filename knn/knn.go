@@ -68,6 +68,7 @@ import (
 	"math"
 	"runtime"
 	"strings"
+	"unsafe"
 
 	"trackink/internal/field"
 	"trackink/scene"
@@ -254,7 +255,7 @@ type workerScratch struct {
 	topKey        []float64
 	topRank       []int32
 
-	_ [64]byte // keeps two workers' stamps off one cache line
+	_ [cacheLine]byte // keeps two workers' stamps off one cache line
 }
 
 // frame is what the next frame's search and hysteresis need of this one, by position.
@@ -340,6 +341,24 @@ func grow[T any](s []T, n int) []T {
 		return make([]T, n, n+n/4)
 	}
 	return s[:n]
+}
+
+// cacheLine is the size of a cache line on the machines trackink runs on (x86-64, arm64),
+// or a multiple of it.
+const cacheLine = 64
+
+// growOwnLines is grow for one goroutine's scratch space: new storage has a cache line of
+// padding on each side, so that no other goroutine's data shares its lines. (Two workers'
+// k-element neighbour lists, small allocations side by side, shared a line: every insert of
+// one evicted the other's, and the neighbour step ran 1.15× as fast on two cores instead
+// of 1.9×.)
+func growOwnLines[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	var t T
+	pad, room := (cacheLine+int(unsafe.Sizeof(t))-1)/int(unsafe.Sizeof(t)), n+n/4
+	return make([]T, room+2*pad)[pad : pad+n : pad+room]
 }
 
 // Update computes the links of one frame from its points (track ids unique). The returned

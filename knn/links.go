@@ -27,11 +27,11 @@ func (g *Graph) links() error {
 		s := &g.workers[w]
 		if g.grid != nil {
 			s.query.resize(n, k)
-			s.nd2 = grow(s.nd2, k)
+			s.nd2 = growOwnLines(s.nd2, k)
 		}
 		s.chosen.resize(n)
 		s.drawn.resize(n)
-		s.topKey, s.topRank = grow(s.topKey, g.opts.MaxDegree), grow(s.topRank, g.opts.MaxDegree)
+		s.topKey, s.topRank = growOwnLines(s.topKey, g.opts.MaxDegree), growOwnLines(s.topRank, g.opts.MaxDegree)
 	}
 
 	// The k nearest, and the hysteresis choice.
@@ -267,7 +267,7 @@ type stampSet struct {
 }
 
 // resize makes room for members 0..n-1. Entries kept from before hold older stamps.
-func (s *stampSet) resize(n int) { s.at = grow(s.at, n) }
+func (s *stampSet) resize(n int) { s.at = growOwnLines(s.at, n) }
 
 // next empties the set.
 func (s *stampSet) next() {

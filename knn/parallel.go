@@ -25,7 +25,7 @@ type chunkRunner interface {
 
 // parallelMin is the smallest frame, in points, whose steps are shared with the helper
 // goroutines: below it the hand-overs cost about what they save (BenchmarkSharedSteps on two
-// cores: 1.04–1.15× as fast at 500 points, 1.3× at 1 000, 1.4–1.7× at 3 000 and 5 000).
+// cores: 1.15–1.2× as fast at 500 points, 1.3× at 1 000, 1.5× at 2 000, 1.65–1.7× at 5 000).
 const parallelMin = 1000
 
 // defaultChunkSize is the number of positions in one chunk of a step.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"trackink/scene"
 )
@@ -88,6 +89,54 @@ func TestWorkersLargeFramesMatchBrute(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestWorkerScratchOwnLines: no cache line holds the scratch space of two goroutines (the
+// workers' small neighbour lists, allocated side by side, once shared lines and made the
+// neighbour step of two goroutines barely faster than one's).
+func TestWorkerScratchOwnLines(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	g := newGraph(t, Options{K: 5, Hysteresis: 0.15, MaxDegree: 6})
+	g.pool.choice.interval = math.MaxInt // every frame shared
+	pts := genPoints(rand.New(rand.NewPCG(7, 9)), "uniform", 3000)
+	for range 2 {
+		if _, err := g.Update(pts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(g.workers) != 4 {
+		t.Fatalf("%d workers, want 4", len(g.workers))
+	}
+	owner := map[uintptr]int{} // cache line → worker
+	claim := func(w int, name string, r memory) {
+		for line := r.start / cacheLine; line <= (r.start+r.size-1)/cacheLine; line++ {
+			if o, ok := owner[line]; ok && o != w {
+				t.Errorf("worker %d's %s shares a cache line with worker %d's scratch", w, name, o)
+				return
+			}
+			owner[line] = w
+		}
+	}
+	for w := range g.workers {
+		s := &g.workers[w]
+		claim(w, "fields", memory{uintptr(unsafe.Pointer(s)), unsafe.Sizeof(*s) - cacheLine}) // less the padding at its end
+		claim(w, "query list", storage(s.query.list))
+		claim(w, "offered set", storage(s.query.offered.at))
+		claim(w, "distances", storage(s.nd2))
+		claim(w, "chosen set", storage(s.chosen.at))
+		claim(w, "drawn set", storage(s.drawn.at))
+		claim(w, "MaxDegree keys", storage(s.topKey))
+		claim(w, "MaxDegree ranks", storage(s.topRank))
+	}
+}
+
+// memory is a range of addresses: size bytes from start.
+type memory struct{ start, size uintptr }
+
+// storage returns the memory of s's storage, up to its capacity.
+func storage[T any](s []T) memory {
+	s = s[:cap(s)]
+	return memory{uintptr(unsafe.Pointer(&s[0])), uintptr(len(s)) * unsafe.Sizeof(s[0])}
 }
 
 // TestHelpersStop: the helper goroutines that a large frame started stop at Close, or when
