@@ -369,7 +369,9 @@ func (g *Graph) Update(pts []scene.Point) (edges []Edge, err error) {
 		return nil, errors.New("knn: Update after Close")
 	}
 	n := len(pts)
-	g.pool.startFrame(n) // first: the helpers wake while the points load
+	// First: the helpers wake while the points load. A frame after one without links
+	// (the first) is not a usual frame's time.
+	g.pool.startFrame(n, g.prev.k > 0)
 	defer func() { g.pool.endFrame(n, err == nil) }()
 	if err := g.load(pts); err != nil {
 		return nil, err

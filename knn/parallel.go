@@ -156,15 +156,24 @@ const (
 // startFrame sets the goroutines that share the steps of a frame of n points, and wakes the
 // helpers if that is more than one: min(GOMAXPROCS, maxWorkers, the chunks of a step) when
 // choice says sharing is the faster, 1 below minItems or when it says not. Frames that could
-// be shared are timed, from here to endFrame, for choice.
-func (p *pool) startFrame(n int) {
+// be shared are timed, from here to endFrame, for choice, if usual says the frame's time
+// tells the modes apart. A Graph's first frame does not: it sizes the buffers, may start the
+// helpers, and has no last frame's neighbours to seed its search, so it takes several times
+// a usual frame's time (counted, it once in a dozen benchmark runs made the first try of one
+// goroutine win, and 5 000 points took 1.2 ms a frame, not 0.9). Such a frame keeps to the
+// mode kept.
+func (p *pool) startFrame(n int, usual bool) {
 	p.workers, p.chunks, p.frameStart = 1, p.chunksOf(n), time.Time{}
 	most := min(runtime.GOMAXPROCS(0), maxWorkers, p.chunks)
 	if n < p.minItems || most < 2 {
 		return
 	}
-	p.frameStart = time.Now()
-	if p.choice.share() {
+	share := !p.choice.alone
+	if usual {
+		p.frameStart = time.Now()
+		share = p.choice.share()
+	}
+	if share {
 		p.workers = most
 		p.begin()
 	}

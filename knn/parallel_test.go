@@ -263,6 +263,25 @@ func TestShareChoice(t *testing.T) {
 	}
 }
 
+// TestFirstFrameNotTimed: a Graph's first frame, several times a usual frame's time, is
+// not counted by the share choice; the frames after it are.
+func TestFirstFrameNotTimed(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	g := newGraph(t, Options{K: 5, Hysteresis: 0.15})
+	pts := genPoints(rand.New(rand.NewPCG(7, 10)), "uniform", 2*parallelMin)
+	for frame, counted := range []int{0, 1, 2} {
+		if _, err := g.Update(pts); err != nil {
+			t.Fatal(err)
+		}
+		if c := g.pool.choice; c.keptN != counted || c.tryLeft != 0 {
+			t.Fatalf("after frame %d: %d frames counted (%+v), want %d", frame, c.keptN, c, counted)
+		}
+		if frame == 0 && g.pool.workers != 2 {
+			t.Errorf("the first frame ran on %d goroutines, want the kept mode's 2", g.pool.workers)
+		}
+	}
+}
+
 // span returns lo, lo+1, ..., hi.
 func span(lo, hi int) []int {
 	var s []int
