@@ -33,6 +33,9 @@ const benchExamples = `Examples:
   # Link-graph construction for 100 to 100 000 points, every search backend:
   trackink bench --knn
 
+  # 5 000 and 100 000 points, 200 frames a row (a steadier median than the default's):
+  trackink bench --knn --points 5000,100000 --frames 200
+
   # The same with the device's link update beside them: on the GPU (a CUDA build), or
   # emulated on the CPU (CPU time, for checking, not a GPU figure):
   trackink bench --knn --backend cuda
@@ -68,7 +71,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", "--scene seed [flags] | --knn [--points N,...]", benchExamples, stderr)
 	sceneName := fs.String("scene", "seed", "the scene to render: seed; with --e2e also mot17 (a street scene like MOT17's)")
 	formats := fs.String("format", "yuv420p", "the frames drawn onto: yuv420p, nv12, or both (yuv420p,nv12)")
-	frames := fs.Int("frames", 30, "frames to time (after 10 warm-up frames)")
+	frames := fs.Int("frames", 30, "frames to time: the seed scene's, after 10 warm-up frames; with --knn, each row's (default there: up to 50, within about a second)")
 	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
 	knnMode := fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
 	points := fs.IntSlice("points", knn.DefaultBenchSizes, "with --knn: point counts")
@@ -84,7 +87,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		printLooks(stdout)
 		return nil
 	}
+	if *frames < 1 {
+		return usageError{errors.New("--frames must be at least 1")}
+	}
 	if *knnMode {
+		knnFrames := 0 // RunBenchmark's own choice
+		if fs.Changed("frames") {
+			knnFrames = *frames
+		}
 		for _, n := range *points {
 			if n < 1 {
 				return usageError{fmt.Errorf("--points %d: need at least 1", n)}
@@ -97,7 +107,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return knn.RunBenchmark(stdout, *points, style.links.K, *jsonOut, extra...)
+		return knn.RunBenchmark(stdout, *points, style.links.K, knnFrames, *jsonOut, extra...)
 	}
 	if *e2e != "" {
 		if *sceneName != "seed" && *sceneName != "mot17" {
@@ -110,9 +120,6 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if *sceneName != "seed" {
 		return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed (mot17 is for --e2e)", *sceneName)}
-	}
-	if *frames < 1 {
-		return usageError{errors.New("--frames must be at least 1")}
 	}
 	backends := strings.Split(style.backend, ",")
 	for _, b := range backends {

@@ -41,3 +41,30 @@ func TestBenchKnnOnTheDevice(t *testing.T) {
 		t.Errorf("bench --knn on the CPU: exit %d, %s", code, stdout)
 	}
 }
+
+// TestBenchKnnFrames: --frames sets the frames each --knn row times; without it a fast row
+// times the benchmark's own 50, not the seed scene's default of 30.
+func TestBenchKnnFrames(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--frames", "7"}, 7},
+		{nil, 50},
+	} {
+		args := append([]string{"bench", "--knn", "--points", "60", "--json"}, tt.args...)
+		code, stdout, stderr := trackink(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, stderr)
+		}
+		var rep struct{ Results []knn.BenchResult }
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("%v: not JSON: %v\n%s", tt.args, err, stdout)
+		}
+		for _, r := range rep.Results {
+			if r.Frames != tt.want {
+				t.Errorf("%v: %s timed %d frames, want %d", tt.args, r.Backend, r.Frames, tt.want)
+			}
+		}
+	}
+}

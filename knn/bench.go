@@ -110,12 +110,13 @@ type BenchResult struct {
 // for each size in sizes (DefaultBenchSizes if empty) and each backend, with k neighbours and
 // benchOptions. Each row is the median over frames: the first frame, which sizes the buffers
 // and has no hysteresis state yet, is not timed unless it took over a second (one more slow
-// frame would add little); frames are then timed until at least 3 and 1 s of them, or 50.
+// frame would add little); then frames frames are timed, or if frames is 0, frames until at
+// least 3 and 1 s of them, or defaultBenchFrames.
 // Brute force and FAISS are skipped above 20 000 points. The extra link builders (the
 // device's) are timed the same way, after the search backends. It also checks that every
 // row agrees with the grid on the first frame's links. It writes a table, or with jsonOut
 // one JSON object {"k":…,"gomaxprocs":…,"results":[BenchResult…]}.
-func RunBenchmark(w io.Writer, sizes []int, k int, jsonOut bool, extra ...BenchLinker) error {
+func RunBenchmark(w io.Writer, sizes []int, k, frames int, jsonOut bool, extra ...BenchLinker) error {
 	if len(sizes) == 0 {
 		sizes = DefaultBenchSizes
 	}
@@ -143,7 +144,7 @@ func RunBenchmark(w io.Writer, sizes []int, k int, jsonOut bool, extra ...BenchL
 					Skipped: fmt.Sprintf("O(n²): not run above %d points", exhaustiveBenchLimit)})
 				continue
 			}
-			res, h, err := benchOne(sc, n, k, row)
+			res, h, err := benchOne(sc, n, k, frames, row)
 			if err != nil {
 				return err
 			}
@@ -189,9 +190,12 @@ func describe(o Options) string {
 	return fmt.Sprintf("hysteresis %g, max-degree %d, max-dist %g, max-dy %g", o.Hysteresis, o.MaxDegree, o.MaxDist, o.MaxDY)
 }
 
-// benchOne times one link builder at one size and returns a hash of the first frame's
-// links.
-func benchOne(sc *movingScene, n, k int, row BenchLinker) (BenchResult, uint64, error) {
+// defaultBenchFrames is the most frames RunBenchmark times per row when not told how many.
+const defaultBenchFrames = 50
+
+// benchOne times one link builder at one size, frames frames as RunBenchmark says, and
+// returns a hash of the first frame's links.
+func benchOne(sc *movingScene, n, k, frames int, row BenchLinker) (BenchResult, uint64, error) {
 	res := BenchResult{Backend: row.Name, Points: n, Note: row.Note}
 	o := benchOptions(k, row.Name)
 	if !slices.Contains(Backends(), row.Name) {
@@ -222,7 +226,13 @@ func benchOne(sc *movingScene, n, k int, row BenchLinker) (BenchResult, uint64, 
 		times = append(times, first.Seconds()*1e3)
 	}
 	var total time.Duration
-	for f := 1; len(times) < 50 && (len(times) < 3 || total < time.Second); f++ {
+	more := func() bool {
+		if frames > 0 {
+			return len(times) < frames
+		}
+		return len(times) < defaultBenchFrames && (len(times) < 3 || total < time.Second)
+	}
+	for f := 1; more(); f++ {
 		pts := sc.frame(f)
 		start := time.Now()
 		if err := g.Update(pts); err != nil {

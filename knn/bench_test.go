@@ -55,7 +55,7 @@ func benchMovingUpdates(b *testing.B, n int, backend string, setup func(*Graph))
 
 func TestRunBenchmark(t *testing.T) {
 	var buf bytes.Buffer
-	if err := RunBenchmark(&buf, []int{50, 300}, 3, true); err != nil {
+	if err := RunBenchmark(&buf, []int{50, 300}, 3, 0, true); err != nil {
 		t.Fatal(err)
 	}
 	var out struct {
@@ -77,7 +77,7 @@ func TestRunBenchmark(t *testing.T) {
 	defer func(l int) { exhaustiveBenchLimit = l }(exhaustiveBenchLimit)
 	exhaustiveBenchLimit = 100
 	buf.Reset()
-	if err := RunBenchmark(&buf, []int{50, 300}, 3, false); err != nil {
+	if err := RunBenchmark(&buf, []int{50, 300}, 3, 0, false); err != nil {
 		t.Fatal(err)
 	}
 	t.Log("\n" + buf.String())
