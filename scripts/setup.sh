@@ -6,7 +6,9 @@
 # --dist what the portable build (make dist: scripts/dist/) needs: deb-src entries for
 # FFmpeg's, x264's, x265's and dav1d's source packages, their build tools, and debootstrap.
 # It also installs the fonts the label tests and golden scenes set labels in
-# (fonts-dejavu-core, fonts-droid-fallback: internal/fonts).
+# (fonts-dejavu-core, fonts-droid-fallback: internal/fonts), the real footage the tests,
+# goldens and README pictures use (opencv-doc's vtest.avi, tree.avi, Megamind.avi), and
+# OpenCV's Python binding with SciPy, the baseline the tracker's tests and bench compare with.
 # The deb-src and non-free entries copy this machine's own Debian entries (mirror, suites,
 # keyring: scripts/apt-sources.sh). Facts behind each step: ../shared/deps.md. Re-running it
 # is cheap: each step checks first.
@@ -73,9 +75,10 @@ base_pkgs=(pkg-config gcc g++ make ca-certificates
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
   libavfilter-dev libavdevice-dev ffmpeg
   libfaiss-dev liblapack-dev libblas-dev libgomp1 dpkg-dev
-  fonts-dejavu-core fonts-droid-fallback)
+  fonts-dejavu-core fonts-droid-fallback
+  opencv-doc python3-opencv python3-scipy python3-numpy)
 if ! have_pkgs "${base_pkgs[@]}"; then
-  echo "setup: installing Debian packages (FFmpeg 5.1 dev, FAISS, the fonts of the label tests)"
+  echo "setup: installing Debian packages (FFmpeg 5.1 dev, FAISS, fonts, real footage, OpenCV)"
   apt_update
   apt_install "${base_pkgs[@]}"
 fi
