@@ -57,10 +57,10 @@ OPTIONS=(
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$img"
+mkdir -p "$img" "$work/img"
 
 # shot OUT CROP FLAGS...: render frames 200-240 with FLAGS, keep the last frame, crop it
-# (ffmpeg's w:h:x:y) and write it as WebP.
+# (ffmpeg's w:h:x:y) and write it as WebP into $work/img, moved to docs/img once all are made.
 shot() {
   local out=$1 crop=$2
   shift 2
@@ -70,14 +70,13 @@ shot() {
   # Frame 240 is the clip's 41st (n counts from 0).
   ffmpeg -nostdin -v error -y -i "$work/clip.mkv" -vf "select=eq(n\,40),crop=$crop" -frames:v 1 \
     -c:v libwebp -quality 82 -compression_level 6 "$work/out.webp"
-  mv "$work/out.webp" "$img/$out"
+  mv "$work/out.webp" "$work/img/$out"
   echo "gallery: docs/img/$out"
 }
 
 wide=768:360:0:60  # the walkway and the square, without the lawn below
 near=400:300:368:90 # the four people on the right
 
-rm -f "$img"/look-*.webp "$img"/opt-*.webp
 shot hero.webp "$wide" "${HERO[@]}"
 looks=()
 while read -r name desc; do
@@ -138,6 +137,9 @@ splice() {
     !skip' "$file" >"$work/spliced"
   cat "$work/spliced" >"$file"
 }
+# Every picture is rendered: replace the old ones (a look or option removed loses its own).
+rm -f "$img"/hero.webp "$img"/look-*.webp "$img"/opt-*.webp
+mv "$work"/img/*.webp "$img"/
 splice "$repo/README.md" looks "$work/readme.md"
 splice "$repo/docs/looks.md" looks "$work/looks.md"
 du -ch "$img"/*.webp | tail -1 | sed 's/^/gallery: docs\/img: /'
