@@ -6,12 +6,13 @@ and docs/looks.md's pictures (scripts/gallery.sh) until trackink has a tracker o
 Usage: gallery-tracks.py VIDEO FRAMES > tracks.txt
 
 How: the background is the per-pixel median of 50 frames spread over the whole clip (the
-camera is fixed and nobody stands still for long); a pixel differs from it by more than 30
-in any channel is foreground; an opening and a closing of that mask, its outer contours as boxes, boxes matched greedily to the tracks of
-the frame before by IoU, a track kept through up to 8 frames without a match, boxes smoothed
-over a few frames so they do not shimmer, and only tracks seen for 15 frames or more
-written. It is a picture-maker, not a tracker to measure: people who meet merge into one
-box for a while. Deterministic for one OpenCV version (Debian 12's 4.6).
+camera is fixed and nobody stands still for long); a pixel that differs from it by more than
+30 in any channel is foreground; an opening and a closing of that mask; its outer contours,
+upright and large enough, as boxes; boxes matched greedily to the tracks of the frame before
+by IoU, a track kept through up to 8 frames without a match, boxes smoothed over a few
+frames so they do not shimmer, and only tracks seen for 15 frames or more written, their ids
+renumbered in order of appearance. It is a picture-maker, not a tracker to measure: people
+who walk together share a box. Deterministic for one OpenCV version (Debian 12's 4.6).
 """
 import sys
 
