@@ -8,8 +8,8 @@
 // overlay's Drawer links its points (knn.Graph), builds its primitives (overlay.Primitives:
 // boxes, links as lines and curves, labels, trails) and hands them to a backend, the CPU
 // renderer (render) or the CUDA kernels (kernels/gpu), which bin, rasterise (sdf, curves)
-// and composite them onto the frame (composite); video encodes it. The README's
-// "Architecture" section names the file and function at each step.
+// and composite them onto the frame (composite); video encodes it. docs/architecture.md
+// names the file and function at each step.
 package cli
 
 import (

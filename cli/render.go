@@ -58,7 +58,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	var f renderFlags
 	fs := newFlagSet("render", "-i INPUT (--tracks FILE | --scene seed) -o OUTPUT [flags]", renderExamples, stderr)
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
-	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (README \"Input formats\")")
+	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (docs/formats.md)")
 	fs.StringVar(&f.sceneName, "scene", "", "a built-in scene instead of --tracks: seed")
 	fs.IntVar(&f.frame, "frame", 1, "for a picture: the tracking frame to draw (1-based, as in MOTChallenge)")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
