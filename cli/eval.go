@@ -87,6 +87,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return eval.WriteJSON(stdout, rows, *iou)
 	}
+	if len(rows) > 1 {
+		rows = append(rows, eval.Overall(rows))
+	}
 	fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU\n", *iou)
 	return eval.WriteTable(stdout, rows)
 }

@@ -70,16 +70,8 @@ func (r Result) fields() fields {
 }
 
 // WriteTable writes rows as an aligned table in MOTChallenge's order and names, measures in
-// per cent, with an OVERALL row (every count added, see Sum) when there is more than one.
-// An undefined measure shows as "-".
+// per cent; an undefined measure shows as "-". See Overall for the benchmarks' last row.
 func WriteTable(w io.Writer, rows []Named) error {
-	if len(rows) > 1 {
-		all := make([]Result, len(rows))
-		for i, r := range rows {
-			all[i] = r.Result
-		}
-		rows = append(rows[:len(rows):len(rows)], Named{"OVERALL", Sum(all...)})
-	}
 	// tabwriter aligns every column right; names read better left-aligned, so they are
 	// padded to one width first.
 	width := len("sequence")
@@ -104,18 +96,23 @@ func WriteTable(w io.Writer, rows []Named) error {
 	return tw.Flush()
 }
 
-// WriteJSON writes rows as one JSON object: the overall measures (Sum of the rows) at the
-// top level, the IoU threshold as "iou", and each sequence's under "sequences".
-func WriteJSON(w io.Writer, rows []Named, minIoU float64) error {
+// Overall returns the sequences' overall result, named OVERALL: every count added (Sum).
+func Overall(rows []Named) Named {
 	all := make([]Result, len(rows))
 	for i, r := range rows {
 		all[i] = r.Result
 	}
+	return Named{"OVERALL", Sum(all...)}
+}
+
+// WriteJSON writes rows as one JSON object: the overall measures (Overall) at the top level,
+// the IoU threshold as "iou", and each sequence's under "sequences".
+func WriteJSON(w io.Writer, rows []Named, minIoU float64) error {
 	out := struct {
 		IoU float64 `json:"iou"`
 		fields
 		Sequences []Named `json:"sequences"`
-	}{minIoU, Sum(all...).fields(), rows}
+	}{minIoU, Overall(rows).fields(), rows}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
