@@ -68,30 +68,36 @@ func Track(python, video, out, mode string) error {
 	return nil
 }
 
-// Score makes the synthetic clip o describes (Bright or Motion), runs the baseline on it in
-// the matching mode and returns its scores against the clip's ground truth at
-// eval.DefaultIoU. It skips tb when python3, OpenCV or SciPy is missing, and fails it on
-// any other error.
+// Score makes the synthetic clip o describes (Bright or Motion) in a temporary directory
+// and returns ScoreFiles' result on it.
 func Score(tb testing.TB, o synthclip.Options) eval.Result {
+	tb.Helper()
+	clip, err := synthclip.New(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	kind := clip.Options().Kind
+	if kind != synthclip.Bright && kind != synthclip.Motion {
+		tb.Fatalf("baseline: the OpenCV baseline has no mode for %s clips", kind)
+	}
+	video, truth, err := clip.Save(tb.TempDir(), kind.String())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ScoreFiles(tb, video, truth, kind.String())
+}
+
+// ScoreFiles runs the baseline in mode ("bright" or "motion") on video and returns its
+// scores against the ground-truth file truth at eval.DefaultIoU; a test that has saved a
+// clip (synthclip's Save) for its own tracker scores the baseline on the same file. It
+// skips tb when python3, OpenCV or SciPy is missing, and fails it on any other error.
+func ScoreFiles(tb testing.TB, video, truth, mode string) eval.Result {
 	tb.Helper()
 	python, err := Python()
 	if err != nil {
 		tb.Skipf("OpenCV baseline not run: %v", err)
 	}
-	clip, err := synthclip.New(o)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	mode := clip.Options().Kind.String()
-	if clip.Options().Kind == synthclip.Pan {
-		tb.Fatal("baseline: the OpenCV baseline tracks regions; a Pan clip has none")
-	}
-	dir := tb.TempDir()
-	video, truth, err := clip.Save(dir, mode)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out := filepath.Join(dir, mode+".opencv.txt")
+	out := filepath.Join(tb.TempDir(), mode+".opencv.txt")
 	if err := Track(python, video, out, mode); err != nil {
 		tb.Fatal(err)
 	}
