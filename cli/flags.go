@@ -82,11 +82,11 @@ func flagError(fs *pflag.FlagSet, err error) error {
 			}
 			continue
 		}
-		value := fmt.Sprint(fe.Value)
-		if _, ok := fe.Value.(string); ok {
-			value = fmt.Sprintf("%q", fe.Value)
+		value, hint := fmt.Sprint(fe.Value), ""
+		if s, ok := fe.Value.(string); ok {
+			value, hint = fmt.Sprintf("%q", s), valueHint(name, s)
 		}
-		return usageError{fmt.Errorf("--%s %s: %s", name, value, fe.Msg)}
+		return usageError{fmt.Errorf("--%s %s: %s%s", name, value, fe.Msg, hint)}
 	}
 	return usageError{err}
 }
@@ -238,7 +238,7 @@ func (t *trackFlags) options(w, h int) (scene.Options, error) {
 	case "centre", "center":
 		o.Anchor = scene.Center
 	default:
-		return o, usageError{fmt.Errorf("--anchor %q: want bottom or centre", t.anchor)}
+		return o, usageError{fmt.Errorf("--anchor %q: want bottom or centre%s", t.anchor, valueHint("anchor", t.anchor))}
 	}
 	var err error
 	if o.FrameBase, err = scene.ParseFrameBase(t.frameBase); err != nil {
@@ -250,7 +250,7 @@ func (t *trackFlags) options(w, h int) (scene.Options, error) {
 	case "draw":
 		o.Untracked = scene.DrawUntracked
 	default:
-		return o, usageError{fmt.Errorf("--untracked %q: want skip or draw", t.untracked)}
+		return o, usageError{fmt.Errorf("--untracked %q: want skip or draw%s", t.untracked, valueHint("untracked", t.untracked))}
 	}
 	if t.classNames != "" {
 		if o.ClassNames, err = scene.ReadClassNames(t.classNames); err != nil {
@@ -291,7 +291,7 @@ func backendFor(name string) (overlay.NewBackend, error) {
 		}
 		return render.NewBackend, nil
 	}
-	return nil, usageError{fmt.Errorf("--backend %q: want cpu, cuda, emu or auto", name)}
+	return nil, usageError{fmt.Errorf("--backend %q: want cpu, cuda, emu or auto%s", name, valueHint("backend", name))}
 }
 
 // backendName says which backend "auto" resolves to, for messages.

@@ -36,20 +36,26 @@ type renderFlags struct {
 }
 
 const renderExamples = `Examples:
-  # Draw a tracker's MOTChallenge output onto every frame of a video (audio kept):
+  # Draw a tracker's output (MOTChallenge, JSON Lines, CSV, KITTI, CVAT, YOLO) onto a video, audio kept:
   trackink render -i in.mp4 --tracks tracks.txt -o out.mp4
 
-  # Tracks start at video frame 101; encode with x265, write statistics:
-  trackink render -i in.mkv --tracks t.jsonl --frame-offset 100 --encoder libx265 --stats-json s.json -o out.mkv
+  # Preview one frame (frames count from 1, as in MOTChallenge) before rendering the whole video:
+  trackink render -i in.mp4 --tracks tracks.txt --frame 60 -o preview.png
 
-  # Draw frame 12 of a MOTChallenge tracker output onto a still taken from the video:
-  trackink render -i frame12.png --tracks tracks.txt --frame 12 -o out.png
+  # A built-in look, and each track's last 30 positions as a fading trail:
+  trackink render -i in.mp4 --tracks tracks.txt --look hud --trail 30 -o out.mp4
 
-  # Our JSON Lines format, thicker links, no labels:
-  trackink render -i frame.jpg --tracks scene.jsonl --line-width 4 --no-labels -o out.png
+  # No tracker at hand: track what moves with the built-in tracker:
+  trackink render -i in.mp4 --detect motion -o out.mp4
 
-  # The seed benchmark scene on a blank 4K canvas:
-  trackink render --scene seed --frame 30 -o seed.png
+  # Your own look in a style file (keys are the flags' names), e.g. mine.toml:
+  #   box-style = "corners"
+  #   label = "{class} {id}"
+  #   color-by = "class"
+  trackink render -i in.mp4 --tracks tracks.txt --style mine.toml -o out.mp4
+
+  # Seconds 10 to 20 only; tracks frame 1 is video frame 101; x265 at quality 20:
+  trackink render -i in.mkv --tracks t.jsonl --start 10s --end 20s --frame-offset 100 --encoder libx265 --crf 20 -o out.mkv
 
   # Segment 2 (from 0) of 4 into segs/, for trackink join (in a Slurm array: --segment auto/4):
   trackink render -i in.mp4 --tracks t.txt --segment 2/4 -o segs/`

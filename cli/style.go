@@ -29,7 +29,7 @@ func (s *styleFlags) applyLook(fs *pflag.FlagSet) error {
 	fs.Visit(func(f *pflag.Flag) { given[f.Name] = f.Value.String() })
 	look, ok := overlay.Preset(s.look)
 	if !ok {
-		return usageError{fmt.Errorf("--look %q: want one of %s", s.look, lookList())}
+		return usageError{fmt.Errorf("--look %q: want one of %s%s", s.look, lookList(), valueHint("look", s.look))}
 	}
 	if s.look != s.defaultLook {
 		s.setStyle(fs, look, given)

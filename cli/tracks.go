@@ -44,7 +44,7 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	case "mot":
 		format = scene.FormatMOT
 	default:
-		return usageError{fmt.Errorf("--to %q: want jsonl or mot", *to)}
+		return usageError{fmt.Errorf("--to %q: want jsonl or mot%s", *to, valueHint("to", *to))}
 	}
 	target := ""
 	if *to != "" {
