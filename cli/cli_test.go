@@ -90,7 +90,7 @@ func TestRenderErrors(t *testing.T) {
 		msg  string
 	}{
 		{"no output", []string{"render", "-i", in, "--tracks", good}, 2, "-o FILE"},
-		{"no tracks", []string{"render", "-i", in, "-o", filepath.Join(dir, "o.png")}, 2, "--tracks"},
+		{"no tracks", []string{"render", "-i", in, "-o", filepath.Join(dir, "o.png")}, 2, "no tracks: give --tracks FILE"},
 		{"bad field", []string{"render", "-i", in, "--tracks", bad, "-o", filepath.Join(dir, "o.png")}, 1, "bad.txt:2: field 5"},
 		{"missing tracks", []string{"render", "-i", in, "--tracks", filepath.Join(dir, "nope.txt"), "-o", filepath.Join(dir, "o.png")}, 2, "nope.txt: no such file"},
 		{"output exists", []string{"render", "-i", in, "--tracks", good, "-o", exists}, 1, "use -y"},

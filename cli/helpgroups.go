@@ -51,7 +51,6 @@ var flagPlaces = map[string]flagPlace{
 	"to":     {groupIO, false},
 
 	"tracks":       {groupTracks, true},
-	"scene":        {groupTracks, false},
 	"anchor":       {groupTracks, false},
 	"drop-ignored": {groupTracks, false},
 	"frame-base":   {groupTracks, false},
@@ -135,6 +134,7 @@ var flagPlaces = map[string]flagPlace{
 
 	"join segments": {groupIO, false},
 
+	"scene":        {groupAdvanced, false},
 	"backend":      {groupAdvanced, false},
 	"workers":      {groupAdvanced, false},
 	"hwaccel":      {groupAdvanced, false},

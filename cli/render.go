@@ -62,10 +62,10 @@ const renderExamples = `Examples:
 
 func runRender(args []string, stdout, stderr io.Writer) error {
 	var f renderFlags
-	fs := newFlagSet("render", "-i INPUT (--tracks FILE | --scene seed) -o OUTPUT [flags]", renderExamples, stderr)
+	fs := newFlagSet("render", "-i INPUT --tracks FILE -o OUTPUT [flags]", renderExamples, stderr)
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
 	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (README \"Input formats\")")
-	fs.StringVar(&f.sceneName, "scene", "", "a built-in scene instead of --tracks: seed")
+	fs.StringVar(&f.sceneName, "scene", "", "a built-in test scene instead of --tracks: seed, trackink bench's 100 synthetic tracks")
 	fs.IntVar(&f.frame, "frame", 1, "for a picture: the tracking frame to draw (1-based, as in MOTChallenge)")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
 	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists (never the input)")
@@ -89,8 +89,11 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if (f.tracks.path == "") == (f.sceneName == "") {
-		return usageError{errors.New("give exactly one of --tracks FILE and --scene seed")}
+	switch {
+	case f.tracks.path == "" && f.sceneName == "":
+		return usageError{errors.New("no tracks: give --tracks FILE")}
+	case f.tracks.path != "" && f.sceneName != "":
+		return usageError{errors.New("--tracks and --scene: give one")}
 	}
 	if f.sceneName != "" && f.sceneName != "seed" {
 		return usageError{fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
