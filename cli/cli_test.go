@@ -97,7 +97,7 @@ func TestRenderErrors(t *testing.T) {
 		{"missing directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "no", "o.png")}, 1, "does not exist"},
 		{"not a picture", []string{"render", "-i", fakePNG, "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 1, "not a PNG or JPEG"},
 		{"not a video", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 1, "good.txt"},
-		{"video to picture", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 2, "must be a video"},
+		{"one frame into a video", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "--frame", "3", "-o", filepath.Join(dir, "o.mp4")}, 2, "--frame draws one frame into a picture"},
 		{"missing video", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 2, "in.mp4: no such file"},
 		{"picture onto itself", []string{"render", "-i", in, "--tracks", good, "-o", in, "-y"}, 2, "is the input"},
 		{"bad start", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4"), "--start", "soon"}, 2, "--start"},

@@ -66,7 +66,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
 	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (README \"Input formats\")")
 	fs.StringVar(&f.sceneName, "scene", "", "a built-in test scene instead of --tracks: seed, trackink bench's 100 synthetic tracks")
-	fs.IntVar(&f.frame, "frame", 1, "for a picture: the tracking frame to draw (1-based, as in MOTChallenge)")
+	fs.IntVar(&f.frame, "frame", 1, "draw this one frame into a picture (-o .png, .jpg): of a video, its frame N (1-based, as --start and MOTChallenge count); onto a picture, tracks frame N")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
 	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists (never the input)")
 	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
@@ -98,12 +98,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if f.sceneName != "" && f.sceneName != "seed" {
 		return usageError{fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
 	}
-	if f.frame < 1 {
-		return usageError{fmt.Errorf("--frame %d: frames are numbered from 1", f.frame)}
-	}
 	isVideo := f.input != "" && !isPicture(f.input)
-	if isVideo && isPicture(f.output) {
-		return usageError{fmt.Errorf("input %s is a video: the output must be a video too (.mp4, .mkv, .mov)", f.input)}
+	if err := f.checkFrame(fs, isVideo); err != nil {
+		return err
 	}
 	if f.input != "" {
 		if err := checkInput("input", f.input, false); err != nil {
@@ -123,6 +120,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if isVideo && isPicture(f.output) {
+		return renderPreview(ctx, &f, fs, opts, target, stderr)
 	}
 	if isVideo {
 		return renderVideo(ctx, &f, fs, opts, target, stderr)
