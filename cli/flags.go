@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -260,11 +261,15 @@ func (t *trackFlags) options(w, h int) (scene.Options, error) {
 	return o, nil
 }
 
-// load reads the tracking file for a w × h video or picture.
+// load reads the tracking file for a w × h video or picture; "-" reads standard input,
+// its format told by its content.
 func (t *trackFlags) load(w, h int) (*scene.Tracks, error) {
 	o, err := t.options(w, h)
 	if err != nil {
 		return nil, err
+	}
+	if t.path == "-" {
+		return scene.Read(os.Stdin, "stdin", scene.FormatAuto, o)
 	}
 	return scene.Load(t.path, o)
 }
