@@ -103,6 +103,7 @@ type styleFlags struct {
 	backend     string
 	workers     int
 	look, file  string
+	fromFile    map[string]int // the keys the style file set, and their lines
 	defaultLook string
 	listLooks   bool
 	keys        []string // the flags a style file may set
@@ -206,7 +207,7 @@ func (s *styleFlags) options(fs *pflag.FlagSet, timed bool) (overlay.Options, er
 		}
 	}
 	if err := o.Validate(); err != nil {
-		return o, flagError(fs, err)
+		return o, s.fileError(fs, err)
 	}
 	return o, nil
 }
@@ -218,6 +219,9 @@ type trackFlags struct {
 	untracked, frameCol string
 	classNames          string
 	dropIgnored         bool
+	size                string // --tracks-size
+	// warn, when set, says what the tracks look wrong for (sizeHint).
+	warn func(string)
 }
 
 func (t *trackFlags) register(fs *pflag.FlagSet) {
@@ -227,6 +231,7 @@ func (t *trackFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&t.untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
 	fs.StringVar(&t.frameCol, "frame-column", "frame_index", "supervision CSV: the column holding the frame number")
 	fs.StringVar(&t.classNames, "class-names", "", "class names for class numbers: a file of one name a line, or a data YAML's names")
+	fs.StringVar(&t.size, "tracks-size", "", "the video size the tracks were made at, WxH (1920x1080): their coordinates are scaled to the picture's")
 }
 
 // options are the readers' options for a video or picture of w × h pixels (YOLO's
@@ -268,10 +273,23 @@ func (t *trackFlags) load(w, h int) (*scene.Tracks, error) {
 	if err != nil {
 		return nil, err
 	}
+	var tr *scene.Tracks
 	if t.path == "-" {
-		return scene.Read(os.Stdin, "stdin", scene.FormatAuto, o)
+		tr, err = scene.Read(os.Stdin, "stdin", scene.FormatAuto, o)
+	} else {
+		tr, err = scene.Load(t.path, o)
 	}
-	return scene.Load(t.path, o)
+	switch {
+	case err != nil:
+		return nil, err
+	case t.size != "":
+		return tr, t.scaleTracks(tr, w, h)
+	case t.warn != nil && w > 0 && h > 0:
+		if hint := sizeHint(tr, w, h); hint != "" {
+			t.warn(hint)
+		}
+	}
+	return tr, nil
 }
 
 // backendFor returns the constructor of a named backend.

@@ -72,6 +72,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
 	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
 	f.tracks.register(fs)
+	f.tracks.warn = func(s string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", s) }
 	f.style.register(fs, "knn", "default")
 	f.video.register(fs)
 	if err := parse(fs, args); err != nil {

@@ -181,7 +181,8 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	// Whether the video ended (or broke off at damage) rather than the render failing:
 	// only then is "the tracks go on past the video" news.
 	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
-	if reachedEnd && src.tracks != nil && stats.Frames > 0 && src.tracks.LastIndex() > td.lastN {
+	// A segment or an --end stops before the video ends: the frames after are not the news.
+	if reachedEnd && src.tracks != nil && stats.Frames > 0 && src.tracks.LastIndex() > td.lastN && vo.Segment == nil && vo.End.IsZero() {
 		warn("%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
 			tracksName, src.tracks.LastIndex(), td.lastN)
 	}

@@ -29,6 +29,7 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	w := fs.Int("width", 0, "the video's width, instead of -i")
 	h := fs.Int("height", 0, "the video's height, instead of -i")
 	t.register(fs)
+	t.warn = func(s string) { fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", s) }
 	if err := parseWith(fs, args, 1, "the tracking file (or YOLO results directory; - for standard input)"); err != nil {
 		return err
 	}

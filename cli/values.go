@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -60,13 +62,34 @@ func valueHint(flag, value string) string {
 	return ""
 }
 
-// badValue adds to pflag's "invalid argument" error the name meant, if one is close.
+// badValue words pflag's "invalid argument" error as flagError words the library's:
+// `--point-radius "big": is not a number`, with the name meant if one is close.
 func badValue(err error) error {
 	var ie *pflag.InvalidValueError
 	if errors.As(err, &ie) {
-		if h := valueHint(ie.GetFlag().Name, ie.GetValue()); h != "" {
-			return fmt.Errorf("%w%s", err, h)
-		}
+		return fmt.Errorf("--%s %q: %s", ie.GetFlag().Name, ie.GetValue(), valueProblem(ie))
 	}
 	return err
+}
+
+// valueProblem says in words what is wrong with the value a flag was given, without the
+// value, and the name meant if one is close: pflag's message carries Go's
+// (strconv.ParseFloat: parsing "big": invalid syntax).
+func valueProblem(ie *pflag.InvalidValueError) string {
+	f, v := ie.GetFlag(), ie.GetValue()
+	var msg string
+	switch f.Value.Type() {
+	case "float32", "float64":
+		msg = "is not a number"
+	case "int", "int64", "uint":
+		msg = "is not a whole number"
+	case "bool":
+		msg = "is not true or false"
+	default:
+		// Our own values' messages begin with the value: "\"wavy\": want …", "\"red\" is not
+		// a color".
+		msg = ie.Unwrap().Error()
+		msg = strings.TrimPrefix(strings.TrimPrefix(msg, strconv.Quote(v)+": "), strconv.Quote(v)+" ")
+	}
+	return msg + valueHint(f.Name, v)
 }
