@@ -147,7 +147,8 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	fs.BoolVar(&st.LabelsOverlap, "labels-overlap", st.LabelsOverlap, "place every label above its box even where it covers another (default: labels move out of each other's way)")
 	fs.IntVar(&st.Trail, "trail", st.Trail, "draw each track's last N positions as a fading curve (0 = off)")
 	auto(&st.TrailWidth, "trail-width", "3 px at 2160 lines, scaled", "trail width in px")
-	fs.Var(colorByValue{&st.ColorBy}, "color-by", "what picks an item's colour: track or class")
+	fs.Var(colorByValue{&st.ColorBy}, "color-by", "what picks an item's colour: track, or class (classes numbered in order of first appearance)")
+	fs.Var(classColorsValue{&st.ClassColors}, "class-colors", "colours of classes, over the palette's: person=#ff0000,car=#00ff00")
 	fs.StringVar(&st.Palette, "palette", overlay.DefaultPalette, "the colours items take: "+strings.Join(overlay.Palettes(), ", "))
 	for _, c := range []struct {
 		v    *overlay.OptionalColor

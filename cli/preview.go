@@ -71,6 +71,7 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 		if src.tracks, err = untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.load(w, h) }); err != nil {
 			return err
 		}
+		f.style.forTracks(fs, &opts, src.tracks, f.tracks.warn)
 	}
 	td := &trackDrawer{opts: opts, src: src, replayFrom: 1}
 	defer td.close()

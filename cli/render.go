@@ -141,6 +141,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	f.style.forTracks(fs, &opts, tracks, f.tracks.warn)
 	if f.style.backend == "auto" {
 		fmt.Fprintf(stderr, "backend auto: %s\n", backendName("auto"))
 	}

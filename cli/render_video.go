@@ -147,6 +147,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		if src.tracks, err = untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.load(w, h) }); err != nil {
 			return err
 		}
+		f.style.forTracks(fs, &opts, src.tracks, f.tracks.warn)
 		tracksName = f.tracks.path
 	}
 	backend := backendName(f.style.backend)
