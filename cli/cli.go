@@ -92,6 +92,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		printHelp(stderr)
 		return exitUsage
 	}
+	if asksHelp(args[1:]) {
+		// Help asked for goes where a pager or grep reads it; the commands print theirs to
+		// their error output, with their usage errors.
+		stderr = stdout
+	}
 	err := cmd.run(args[1:], stdout, stderr)
 	if err == nil || errors.Is(err, pflag.ErrHelp) {
 		return 0

@@ -138,9 +138,9 @@ func TestRenderOverwritesWithYes(t *testing.T) {
 
 func TestHelpHasExamples(t *testing.T) {
 	for name := range commands {
-		code, _, stderr := trackink(name, "--help")
-		if code != 0 || !strings.Contains(stderr, "Example") {
-			t.Errorf("%s --help: exit %d, output %q", name, code, stderr)
+		code, stdout, _ := trackink(name, "--help")
+		if code != 0 || !strings.Contains(stdout, "Example") {
+			t.Errorf("%s --help: exit %d, output %q", name, code, stdout)
 		}
 	}
 	if code, stdout, _ := trackink("help"); code != 0 || !strings.Contains(stdout, "render") {

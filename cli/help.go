@@ -136,6 +136,20 @@ func firstExamples(examples string, n int) string {
 	return strings.Join(blocks[:n], "\n\n")
 }
 
+// asksHelp reports whether a command's arguments ask for its help (-h or --help before
+// any "--").
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
 // helpFlag is --help, which prints the whole help; -h, which pflag answers with the flag
 // set's Usage, prints the short one.
 type helpFlag struct {

@@ -28,7 +28,7 @@ func TestEveryFlagHasAHeading(t *testing.T) {
 // every flag, under the headings in order, and the examples of looks, trails, a style file
 // and the built-in tracker.
 func TestRenderHelp(t *testing.T) {
-	code, _, short := trackink("render", "-h")
+	code, short, _ := trackink("render", "-h")
 	if code != 0 {
 		t.Fatalf("-h: exit %d", code)
 	}
@@ -43,7 +43,7 @@ func TestRenderHelp(t *testing.T) {
 	if strings.Contains(short, "--hysteresis") {
 		t.Error("-h lists --hysteresis, not a common flag")
 	}
-	code, _, full := trackink("render", "--help")
+	code, full, _ := trackink("render", "--help")
 	if code != 0 {
 		t.Fatalf("--help: exit %d", code)
 	}
