@@ -6,20 +6,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"trackink/video"
 )
 
 // TestCRF: an unset --crf keeps libx264's default (23), --crf 18 codes at 18, and --crf 0
 // codes losslessly as x264 users expect (x264's own record of its settings, in the stream,
 // says which); --crf 0 with NVENC or --bitrate is refused.
 func TestCRF(t *testing.T) {
-	dir := t.TempDir()
-	in, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "t.txt")
-	if err := video.Synthesize(in, 160, 120, 4, 10); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(tracks, []byte("1,1,10,10,40,40,1,-1,-1,-1\n"), 0o644)
+	dir, in, tracks := clipWithTracks(t, 160, 120, 4, "1,1,10,10,40,40,1,-1,-1,-1\n")
 	settings := regexp.MustCompile(`rc=\S+ mbtree=\d (crf|qp)=\S+`)
 	for _, tc := range []struct {
 		flags []string

@@ -3,30 +3,22 @@ package cli
 import (
 	"fmt"
 	"image"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"trackink/video"
 )
 
 // TestPreviewFrame: render -i VIDEO --frame N -o still.png draws frame N (1-based) as the
 // render draws it: the box where the tracks put it in frame N, the trail of the frames
 // before it, the colours of FFmpeg's own decoding of the rendered video's frame N.
 func TestPreviewFrame(t *testing.T) {
-	dir := t.TempDir()
-	in, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "t.txt")
-	if err := video.Synthesize(in, 320, 240, 12, 10); err != nil {
-		t.Fatal(err)
-	}
 	// One box moving 20 px right a frame: x = 20·n.
 	var rows []string
 	for n := 1; n <= 12; n++ {
 		rows = append(rows, fmt.Sprintf("%d,1,%d,60,40,80,1,-1,-1,-1", n, 20*n))
 	}
-	os.WriteFile(tracks, []byte(strings.Join(rows, "\n")+"\n"), 0o644)
+	dir, in, tracks := clipWithTracks(t, 320, 240, 12, strings.Join(rows, "\n")+"\n")
 	preview := func(name string, flags ...string) image.Image {
 		t.Helper()
 		out := filepath.Join(dir, name)
@@ -71,12 +63,7 @@ func TestPreviewFrame(t *testing.T) {
 // TestPreviewRefusals: --frame with a video output, or past the video's end, is a mistake
 // on the command line.
 func TestPreviewRefusals(t *testing.T) {
-	dir := t.TempDir()
-	in, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "t.txt")
-	if err := video.Synthesize(in, 160, 120, 5, 10); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(tracks, []byte("1,1,10,10,40,40,1,-1,-1,-1\n"), 0o644)
+	dir, in, tracks := clipWithTracks(t, 160, 120, 5, "1,1,10,10,40,40,1,-1,-1,-1\n")
 	for _, tc := range []struct {
 		args []string
 		says string

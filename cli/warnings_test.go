@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"trackink/scene"
-	"trackink/video"
 )
 
 // TestOffFrameTestsBoxes: a box whose bottom edge is a pixel or two below the picture is
@@ -92,16 +91,11 @@ func TestTracksSize(t *testing.T) {
 
 // TestNoVideoEndsWarningForEnd: tracks going on past --end are no news.
 func TestNoVideoEndsWarningForEnd(t *testing.T) {
-	dir := t.TempDir()
-	in, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "t.txt")
-	if err := video.Synthesize(in, 160, 120, 10, 10); err != nil {
-		t.Fatal(err)
-	}
 	var rows []string
 	for n := 1; n <= 10; n++ {
 		rows = append(rows, fmt.Sprintf("%d,1,10,10,40,40", n))
 	}
-	os.WriteFile(tracks, []byte(strings.Join(rows, "\n")+"\n"), 0o644)
+	dir, in, tracks := clipWithTracks(t, 160, 120, 10, strings.Join(rows, "\n")+"\n")
 	code, _, stderr := trackink("render", "-i", in, "--tracks", tracks, "-o", filepath.Join(dir, "out.mp4"), "--end", "5", "--preset", "ultrafast", "--quiet")
 	if code != 0 || strings.Contains(stderr, "the video ends at") {
 		t.Errorf("--end 5: exit %d, %q", code, stderr)
