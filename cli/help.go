@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,6 +13,10 @@ import (
 // developerCommands are listed apart in trackink's help: they check and measure trackink
 // itself rather than draw a user's tracks.
 var developerCommands = map[string]bool{"bench": true, "golden": true, "man": true}
+
+// commandOrder is the order help lists the user's commands in, most used first; a command
+// not in it comes after them, by name.
+var commandOrder = []string{"render", "tracks", "demo", "join", "doctor", "completion", "version"}
 
 // printHelp prints trackink's own help: what it does and its commands, the user's first,
 // then the developer's.
@@ -28,6 +33,7 @@ func printHelp(w io.Writer) {
 	}
 	sort.Strings(user)
 	sort.Strings(dev)
+	sort.SliceStable(user, func(i, j int) bool { return orderOf(user[i]) < orderOf(user[j]) })
 	for _, n := range user {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
@@ -36,6 +42,14 @@ func printHelp(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'trackink COMMAND -h' for a command's common flags and examples, --help for all.")
+}
+
+// orderOf is a command's place in commandOrder, or past its end.
+func orderOf(name string) int {
+	if i := slices.Index(commandOrder, name); i >= 0 {
+		return i
+	}
+	return len(commandOrder)
 }
 
 // helpText is what a command's help says besides its flags.
@@ -108,9 +122,19 @@ func (h helpText) usage(fs *pflag.FlagSet, full bool) {
 		fmt.Fprintf(w, "\n'trackink %s --help' shows all %d flags: %s.\n", h.name, n, strings.Join(titles, ", "))
 		return
 	}
-	for g, set := range groups {
+	headings := 0
+	for _, set := range groups {
 		if set != nil {
-			fmt.Fprintf(w, "\n%s:\n%s", groupTitles[g], set.FlagUsages())
+			headings++
+		}
+	}
+	for g, set := range groups {
+		title := groupTitles[g]
+		if headings == 1 {
+			title = "Flags" // one heading over a few flags says nothing
+		}
+		if set != nil {
+			fmt.Fprintf(w, "\n%s:\n%s", title, set.FlagUsages())
 		}
 	}
 }
