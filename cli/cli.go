@@ -8,8 +8,8 @@
 // overlay's Drawer links its points (knn.Graph), builds its primitives (overlay.Primitives:
 // boxes, links as lines and curves, labels, trails) and hands them to a backend, the CPU
 // renderer (render) or the CUDA kernels (kernels/gpu), which bin, rasterise (sdf, curves)
-// and composite them onto the frame (composite); video encodes it. The README's
-// "Architecture" section names the file and function at each step.
+// and composite them onto the frame (composite); video encodes it. docs/architecture.md
+// names the file and function at each step.
 package cli
 
 import (
@@ -36,6 +36,7 @@ func init() {
 		"bench":   {"benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", runBench},
 		"doctor":  {"report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", runDoctor},
 		"demo":    {"synthesise a 4K clip with audio and draw 100 synthetic tracks onto it", runDemo},
+		"eval":    {"score tracks against ground truth: MOTA, MOTP, IDF1, switches, mostly tracked/lost", runEval},
 		"tracks":  {"say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", runTracks},
 		"version": {"print the version and the commit it was built from (also --version)", runVersion},
 	}

@@ -16,7 +16,7 @@ var developerCommands = map[string]bool{"bench": true, "golden": true, "man": tr
 
 // commandOrder is the order help lists the user's commands in, most used first; a command
 // not in it comes after them, by name.
-var commandOrder = []string{"render", "tracks", "demo", "join", "doctor", "completion", "version"}
+var commandOrder = []string{"render", "tracks", "eval", "demo", "join", "doctor", "completion", "version"}
 
 // printHelp prints trackink's own help: what it does and its commands, the user's first,
 // then the developer's.

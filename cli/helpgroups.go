@@ -15,6 +15,7 @@ const (
 	groupEncoding
 	groupBench
 	groupGoldens
+	groupScoring
 	groupAdvanced
 )
 
@@ -29,6 +30,7 @@ var groupTitles = [...]string{
 	groupEncoding: "Encoding",
 	groupBench:    "Benchmark",
 	groupGoldens:  "Goldens",
+	groupScoring:  "Scoring",
 	groupAdvanced: "Advanced",
 }
 
@@ -133,6 +135,10 @@ var flagPlaces = map[string]flagPlace{
 	"golden list":   {groupGoldens, false},
 
 	"join segments": {groupIO, false},
+
+	"eval gt":   {groupTracks, false},
+	"eval iou":  {groupScoring, false},
+	"eval json": {groupScoring, false},
 
 	"scene":        {groupAdvanced, false},
 	"backend":      {groupAdvanced, false},

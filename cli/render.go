@@ -64,7 +64,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	var f renderFlags
 	fs := newFlagSet("render", "-i INPUT --tracks FILE -o OUTPUT [flags]", renderExamples, stderr)
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
-	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory; - reads standard input")
+	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (docs/formats.md); - reads standard input")
 	fs.StringVar(&f.sceneName, "scene", "", "a built-in test scene instead of --tracks: seed, trackink bench's 100 synthetic tracks")
 	fs.IntVar(&f.frame, "frame", 1, "draw this one frame into a picture (-o .png, .jpg): of a video, its frame N (1-based, as --start and MOTChallenge count); onto a picture, tracks frame N")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")

@@ -258,7 +258,7 @@ func (e *ParseError) Error() string {
 // extension picks the reader where it can: .jsonl and .ndjson are JSON Lines, .xml is CVAT
 // XML (case does not matter). For .txt the content decides between MOTChallenge, KITTI and a
 // single YOLO file; for .csv between MOTChallenge and supervision CSV; for any other name
-// between all of them (see the README's "Input formats"). An empty file holds no frames.
+// between all of them (see docs/formats.md). An empty file holds no frames.
 func Load(path string, opts Options) (*Tracks, error) {
 	f, err := os.Open(path)
 	if err != nil {
