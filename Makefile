@@ -24,7 +24,7 @@ define fuzz
 	set -e; for t in $(FUZZ); do $(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(1) ./$${t%%:*}; done
 endef
 
-.PHONY: all setup setup-cuda setup-test-deps gallery build test vet fmt-check goldens demo bench fuzz clean \
+.PHONY: all setup setup-cuda setup-test-deps gallery build test vet fmt-check goldens demo man bench fuzz clean \
 	kernels-fatbin cuda-check cuda-fake fakecuda kernels-asan build-cuda
 
 all: build
@@ -71,6 +71,10 @@ goldens: build setup-test-deps
 
 demo: build
 	$(BIN) demo -y -o $(DEMO_OUT)
+
+# The man pages, trackink(1) and trackink-COMMAND(1), written from the flag table.
+man: build
+	$(BIN) man man/man1
 
 bench: build
 	$(BIN) bench --scene seed --frames 30
@@ -121,7 +125,7 @@ fuzz: setup-test-deps
 	$(call fuzz,60s)
 
 clean:
-	rm -rf bin golden-failures kernels/kernels.fatbin
+	rm -rf bin golden-failures kernels/kernels.fatbin man
 
 # ---- The portable build and the GPU kit (scripts/dist/, docs/gpu.md) ----
 # make dist writes dist/trackink-$(VERSION)-linux-amd64.tar.gz: trackink and trackink-cuda

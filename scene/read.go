@@ -379,7 +379,11 @@ func sniff(br *bufio.Reader, name string) (Format, error) {
 	switch {
 	case len(line) == 0:
 		return FormatMOT, nil // nothing but blank lines and comments: an empty MOT file
-	case candidates != nil && !slices.Contains(candidates, f), f == FormatAuto && comments:
+	case candidates != nil && f != FormatAuto && !slices.Contains(candidates, f):
+		return 0, &ParseError{File: name, Line: n, Msg: misnamed(f, name, candidates)}
+	case f == FormatAuto && nearMiss(line) != "":
+		return 0, &ParseError{File: name, Line: n, Msg: nearMiss(line)}
+	case f == FormatAuto && (candidates != nil || comments):
 		return FormatMOT, nil // its reader says what is wrong
 	case f == FormatAuto:
 		return 0, &ParseError{File: name, Line: n, Msg: "cannot tell the format: the line is none of MOTChallenge " +

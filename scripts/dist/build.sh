@@ -25,6 +25,7 @@ nice go build "${dist_goflags[@]}" -tags cuda -o "$stage/trackink-cuda" "$main"
 cp "$dist_prefix/bin/ffmpeg" "$dist_prefix/bin/ffprobe" "$stage/"
 cp "$dist_prefix"/share/licenses/* "$stage/licenses/"
 cp docs/gpu.md "$stage/README.md"
+"$stage/trackink" man "$stage/man/man1"
 bash "$here/check-linkage.sh" "$stage/trackink" "$stage/ffmpeg" "$stage/ffprobe"
 bash "$here/check-linkage.sh" --cuda "$stage/trackink-cuda"
 
