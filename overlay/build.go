@@ -112,13 +112,17 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
 		lc := Premul(mix(b.linkEndColor(pa), b.linkEndColor(pb)), s.LinkOpacity)
 		if s.LineWidth > 0 {
-			p.Lines = append(p.Lines, Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc,
-				Dash: b.lineDash})
+			if l, ok := clipLine(Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc,
+				Dash: b.lineDash}, b.w, b.h); ok {
+				p.Lines = append(p.Lines, l)
+			}
 		}
 		if s.CurveWidth > 0 {
 			cx, cy := curves.Control(pa.X, pa.Y, pb.X, pb.Y, s.Bend)
-			p.Curves = append(p.Curves, Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
-				Dash: b.curveDash})
+			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
+				Dash: b.curveDash}, b.w, b.h); ok {
+				p.Curves = append(p.Curves, c)
+			}
 		}
 	}
 	if s.PointRadius > 0 {
