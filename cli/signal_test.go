@@ -251,3 +251,33 @@ func TestTerminateWhileTracksLoad(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGTERM)
 	wantInterrupted(t, cmd, &stderr, out, syscall.SIGTERM)
 }
+
+// A stop signal in the first milliseconds of a run, while the command line is read and
+// before the handler is in place, gives the same status as a later one: 128 + the signal,
+// whether the handler caught it or the signal's default action ended the process (a shell
+// reports 128 + n for both), and no output or partial file (issue 24: SIGTERM gave 143
+// early and 130 later; SIGHUP left the partial file).
+func TestSignalInFirstMilliseconds(t *testing.T) {
+	bin, in := binary(t), longClip(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		for _, after := range []time.Duration{0, time.Millisecond, 3 * time.Millisecond, 10 * time.Millisecond,
+			30 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond, time.Second} {
+			out := filepath.Join(t.TempDir(), "out.mp4")
+			cmd := exec.Command(bin, "render", "-i", in, "--scene", "seed", "-o", out, "--preset", "slow")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(after)
+			cmd.Process.Signal(sig)
+			if code := shellStatus(t, cmd.Wait()); code != 128+int(sig) {
+				t.Errorf("%v after %v: status %d, want %d; stderr: %s", sig, after, code, 128+int(sig), stderr.String())
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%v after %v: the output is there", sig, after)
+			}
+			noHiddenFiles(t, filepath.Dir(out))
+		}
+	}
+}
