@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
@@ -99,15 +98,7 @@ func TestFaultsAtAnyMoment(t *testing.T) {
 				}
 				what := fmt.Sprintf("%s, %v after %v", k.name, sig, moment.Round(time.Millisecond))
 				out := t.TempDir()
-				cmd := exec.Command(bin, k.args(out)...)
-				var stderr bytes.Buffer
-				cmd.Stderr = &stderr
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				time.Sleep(moment)
-				cmd.Process.Signal(sig)
-				code := shellStatus(t, cmd.Wait())
+				code, stderr := signalAfter(t, bin, k.args(out), moment, sig)
 				runs++
 				switch code {
 				case 0:
@@ -115,7 +106,7 @@ func TestFaultsAtAnyMoment(t *testing.T) {
 				case 128 + int(sig):
 					killed++
 				default:
-					t.Errorf("%s: exit %d, want %d (or 0: done first); stderr: %s", what, code, 128+int(sig), stderr.String())
+					t.Errorf("%s: exit %d, want %d (or 0: done first); stderr: %s", what, code, 128+int(sig), stderr)
 				}
 				target := k.target(out)
 				if _, err := os.Stat(target); err == nil {

@@ -263,16 +263,9 @@ func TestSignalInFirstMilliseconds(t *testing.T) {
 		for _, after := range []time.Duration{0, time.Millisecond, 3 * time.Millisecond, 10 * time.Millisecond,
 			30 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond, time.Second} {
 			out := filepath.Join(t.TempDir(), "out.mp4")
-			cmd := exec.Command(bin, "render", "-i", in, "--scene", "seed", "-o", out, "--preset", "slow")
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(after)
-			cmd.Process.Signal(sig)
-			if code := shellStatus(t, cmd.Wait()); code != 128+int(sig) {
-				t.Errorf("%v after %v: status %d, want %d; stderr: %s", sig, after, code, 128+int(sig), stderr.String())
+			code, stderr := signalAfter(t, bin, []string{"render", "-i", in, "--scene", "seed", "-o", out, "--preset", "slow"}, after, sig)
+			if code != 128+int(sig) {
+				t.Errorf("%v after %v: status %d, want %d; stderr: %s", sig, after, code, 128+int(sig), stderr)
 			}
 			if _, err := os.Stat(out); err == nil {
 				t.Errorf("%v after %v: the output is there", sig, after)
@@ -280,4 +273,19 @@ func TestSignalInFirstMilliseconds(t *testing.T) {
 			noHiddenFiles(t, filepath.Dir(out))
 		}
 	}
+}
+
+// signalAfter starts the binary with args, sends it sig after the given time and returns
+// the status a shell would report (shellStatus) and what it printed on stderr.
+func signalAfter(t *testing.T, bin string, args []string, after time.Duration, sig syscall.Signal) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(after)
+	cmd.Process.Signal(sig)
+	return shellStatus(t, cmd.Wait()), stderr.String()
 }
