@@ -45,12 +45,11 @@ func init() {
 }
 
 // Exit statuses beyond 0 (success) and 1 (failure): a mistake on the command line; a
-// damaged input whose decodable frames were rendered; an interrupted run (the shell's
-// 128 + SIGINT).
+// damaged input whose decodable frames were rendered. A run stopped by a signal exits
+// 128 + its number (signals.go).
 const (
-	exitUsage       = 2
-	exitDamaged     = 3
-	exitInterrupted = 130
+	exitUsage   = 2
+	exitDamaged = 3
 )
 
 // usageError is a mistake on the command line: exit status 2.

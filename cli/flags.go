@@ -60,6 +60,7 @@ var fieldFlags = map[string][]string{
 	"video.Options.Threads":          {"threads"},
 	"video.Options.End":              {"end"},
 	"video.Options.VideoStream":      {"video-stream"},
+	"video.Options.OddSize":          {"odd-size"},
 	"video.Options.Output":           {"output"},
 }
 
@@ -203,6 +204,9 @@ func (s *styleFlags) options(fs *pflag.FlagSet, timed bool) (overlay.Options, er
 		Backend: overlay.BackendOptions{Workers: s.workers, Timed: timed}}
 	o.Style.Labels = !s.noLabels
 	if s.labelWords != "" {
+		if err := checkInput("--label-words", s.labelWords, false); err != nil {
+			return o, err
+		}
 		if o.Style.LabelWords, err = readWords(s.labelWords); err != nil {
 			return o, err
 		}

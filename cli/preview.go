@@ -86,7 +86,7 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	})
 	switch {
 	case errors.Is(err, context.Canceled):
-		return errInterrupted
+		return interrupted(ctx)
 	case errors.Is(err, video.ErrNothingToRender) || err == nil && still == nil:
 		return usageError{fmt.Errorf("--frame %d: the video ends before it (%s)", f.frame, info.Length())}
 	case err != nil && !errors.Is(err, video.ErrInputDamaged):

@@ -11,10 +11,8 @@ import (
 	"image/png"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"unicode"
 
 	"trackink/composite"
@@ -33,6 +31,7 @@ type renderFlags struct {
 	width     int
 	height    int
 	video     videoFlags
+	files     runFiles // what the run reads and writes (checkFiles)
 }
 
 const renderExamples = `Examples:
@@ -82,9 +81,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		printLooks(stdout)
 		return nil
 	}
-	// From here on Ctrl-C and SIGTERM end the render with status 130, reading the tracks
-	// included.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// From here on SIGINT, SIGTERM and SIGHUP end the render (signals.go), reading the
+	// tracks included.
+	ctx, stop := signalContext()
 	defer stop()
 	opts, err := f.style.options(fs, f.video.statsJSON != "")
 	if err != nil {
@@ -103,22 +102,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := f.checkFrame(fs, isVideo); err != nil {
 		return err
 	}
-	if f.input != "" {
-		if err := checkInput("input", f.input, false); err != nil {
-			return err
-		}
-	}
-	if f.tracks.path != "" && f.tracks.path != "-" {
-		if err := checkInput("tracks", f.tracks.path, true); err != nil {
-			return err
-		}
-	}
-	var target string
-	if f.video.segment != "" {
-		target, err = f.segmentTarget(isVideo)
-	} else {
-		target, err = checkOutput(f.input, f.output, f.overwrite)
-	}
+	target, err := f.checkFiles(isVideo)
 	if err != nil {
 		return err
 	}
@@ -190,7 +174,7 @@ func missingGlyphs(f *overlay.Font) string {
 }
 
 // untilInterrupted runs load and returns what it returns, or returns at once with the
-// interrupted status when ctx ends (Ctrl-C, SIGTERM): reading a large tracking file takes a
+// interrupted status when ctx (signalContext's) ends: reading a large tracking file takes a
 // while, and the readers cannot be stopped half-way, so the process leaves them behind.
 func untilInterrupted[T any](ctx context.Context, load func() (T, error)) (T, error) {
 	type result struct {
@@ -207,12 +191,9 @@ func untilInterrupted[T any](ctx context.Context, load func() (T, error)) (T, er
 		return r.v, r.err
 	case <-ctx.Done():
 		var zero T
-		return zero, errInterrupted
+		return zero, interrupted(ctx)
 	}
 }
-
-// errInterrupted ends a command interrupted by Ctrl-C or SIGTERM before it wrote anything.
-var errInterrupted = exitError{exitInterrupted, errors.New("interrupted; no output written")}
 
 func (f *renderFlags) loadTracks(w, h int) (*scene.Tracks, error) {
 	if f.sceneName == "seed" {

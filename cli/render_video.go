@@ -28,6 +28,7 @@ type videoFlags struct {
 	orientation, oddSize     string
 	quiet, verbose           bool
 	statsJSON                string
+	statsTarget              string // the file --stats-json writes (checkFiles)
 	lossless                 bool
 	// segment is --segment as given; segIndex and segCount what it says, once parsed
 	// (segmentTarget): segCount 0 for a whole render.
@@ -113,6 +114,9 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	}
 	if err := info.CheckStart(vo.Start); err != nil {
 		return usageError{err}
+	}
+	if err := info.CheckOddSize(vo.OddSize); err != nil {
+		return flagError(fs, err)
 	}
 	if f.video.segCount > 0 {
 		// A pass over the input's packets: where the render's frames lie and which of
@@ -202,7 +206,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		}
 	}
 	if f.video.statsJSON != "" && stats.Frames > 0 {
-		if werr := writeStats(f.video.statsJSON, stats, td.stages); werr != nil {
+		if werr := writeStats(f.video.statsTarget, f.overwrite, stats, td.stages); werr != nil {
 			warn("stats: %v", werr)
 		}
 	}
@@ -217,7 +221,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	case errors.Is(err, video.ErrInputDamaged):
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the %d frames that decoded to %s", err, stats.Frames, f.output)}
 	case errors.Is(err, context.Canceled):
-		return errInterrupted
+		return interrupted(ctx)
 	case errors.Is(err, video.ErrNothingToRender):
 		return usageError{err}
 	}

@@ -36,6 +36,9 @@ func (s *styleFlags) applyLook(fs *pflag.FlagSet) error {
 		s.setStyle(fs, look, given)
 	}
 	if s.file != "" {
+		if err := checkInput("--style", s.file, false); err != nil {
+			return err
+		}
 		s.fromFile = map[string]int{}
 		entries, err := readStyleFile(s.file)
 		if err != nil {

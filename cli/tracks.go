@@ -47,10 +47,16 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	default:
 		return usageError{fmt.Errorf("--to %q: want jsonl or mot%s", *to, valueHint("to", *to))}
 	}
+	files := runFiles{overwrite: *overwrite}
+	for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.path)}, {"-i", *in}, {"--class-names", t.classNames}} {
+		if err := files.input(f.flag, f.path, f.flag == "tracks file"); err != nil {
+			return err
+		}
+	}
 	target := ""
 	if *to != "" {
 		var err error
-		if target, err = checkOutput(t.path, *out, *overwrite); err != nil {
+		if target, err = files.output("-o", *out); err != nil {
 			return err
 		}
 	}
