@@ -1,0 +1,211 @@
+package knn
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// spanningTree sets the candidates to the minimum spanning tree of the Delaunay edges and the links drawn in the previous frame, by Kruskal's algorithm in
+// (key, lower rank, higher rank) order, the key being the squared length, ÷(1+h)² for a
+// drawn link. Without hysteresis that is the Euclidean minimum spanning tree, exactly: with
+// ties broken by rank, every edge of the tree has no other point in the closed disc on it
+// as diameter (each such point would close a cycle of shorter edges), so it is an edge of
+// every Delaunay triangulation. With hysteresis a drawn link stays until a path of links
+// more than (1+h) times shorter than it joins its ends.
+func (g *geoGraph) spanningTree() {
+	g.cand = append(g.cand, g.dt.edges...)
+	if g.opts.Hysteresis > 0 && len(g.prevIDs) > 0 {
+		g.adjacencyOf(g.dt.edges)
+		for pr := range len(g.prevIDs) {
+			for _, po := range g.prevAdj[g.prevStart[pr]:g.prevStart[pr+1]] {
+				if po <= int32(pr) {
+					continue
+				}
+				a, b := g.fromPrev(int32(pr)), g.fromPrev(po)
+				if a >= 0 && b >= 0 && !g.hasEdge(a, b) {
+					g.cand = append(g.cand, [2]int32{a, b}) // ranks keep the id order: a < b
+				}
+			}
+		}
+	}
+	g.key = g.key[:0]
+	g.sorted = g.sorted[:0]
+	for i, e := range g.cand {
+		_, _, key, _ := g.link(e[0], e[1])
+		g.key = append(g.key, key)
+		g.sorted = append(g.sorted, int32(i))
+	}
+	slices.SortFunc(g.sorted, func(i, j int32) int {
+		a, b := g.cand[i], g.cand[j]
+		return cmp.Or(cmp.Compare(g.key[i], g.key[j]), cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
+	})
+	n := len(g.ids)
+	g.uf = grow(g.uf, n)
+	for r := range g.uf {
+		g.uf[r] = -1 // a root of size 1
+	}
+	tree := g.adj[:0] // reused as the tree's edges
+	for _, i := range g.sorted {
+		e := g.cand[i]
+		ra, rb := g.root(e[0]), g.root(e[1])
+		if ra == rb {
+			continue
+		}
+		if g.uf[ra] > g.uf[rb] { // union by size: the larger (more negative) is the root
+			ra, rb = rb, ra
+		}
+		g.uf[ra] += g.uf[rb]
+		g.uf[rb] = ra
+		tree = append(tree, e)
+		if len(tree) == n-1 {
+			break
+		}
+	}
+	g.cand = append(g.cand[:0], tree...)
+	g.adj = tree[:0]
+}
+
+// root finds the root of r's set in the union-find, halving the paths on the way.
+func (g *geoGraph) root(r int32) int32 {
+	for g.uf[r] >= 0 {
+		if p := g.uf[r]; g.uf[p] >= 0 {
+			g.uf[r] = g.uf[p]
+		}
+		r = g.uf[r]
+	}
+	return r
+}
+
+// fromPrev returns this frame's rank of the previous frame's rank pr, −1 if its track is
+// gone: toPrev is increasing where it is set, so a binary search finds it.
+func (g *geoGraph) fromPrev(pr int32) int32 {
+	id := g.prevIDs[pr]
+	r, ok := slices.BinarySearch(g.ids, id)
+	if !ok {
+		return -1
+	}
+	return int32(r)
+}
+
+// adjacencyOf lists edges by rank, both ways, for hasEdge (adj's candidate index unused).
+func (g *geoGraph) adjacencyOf(edges [][2]int32) {
+	saved := g.cand
+	g.cand = edges
+	g.adjacency()
+	g.cand = saved
+}
+
+// hasEdge reports whether the edges adjacencyOf listed hold a–b.
+func (g *geoGraph) hasEdge(a, b int32) bool {
+	for _, l := range g.adj[g.adjStart[a]:g.adjStart[a+1]] {
+		if l[0] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// flipBack keeps a Delaunay link drawn in the previous frame that a flip has replaced, while
+// it is within (1+h) of being Delaunay. If a–b was drawn and is no longer an edge, but a and
+// b are the apexes of the two triangles on an edge c–d of the convex quadrilateral a c b d,
+// then c–d is flipped back to a–b when b lies inside the circle through a, c, d by less than
+// the factor 1+h (R ≤ (1+h)·|Ob|, O and R that circle's centre and radius), and a likewise in
+// the circle through b, c, d. A triangle flips back once at most (flips in track-id order),
+// so the links stay a triangulation: no two cross.
+func (g *geoGraph) flipBack() {
+	dt := &g.dt
+	if len(g.prevIDs) == 0 || len(dt.tv) == 0 {
+		return
+	}
+	g.adjacencyOf(dt.edges)
+	f := 1 + g.opts.Hysteresis
+	used, removed := g.flipped[:0], g.removed[:0]
+	w := len(g.cand)
+	for pr := range len(g.prevIDs) {
+		for _, po := range g.prevAdj[g.prevStart[pr]:g.prevStart[pr+1]] {
+			if po <= int32(pr) {
+				continue
+			}
+			a, b := g.fromPrev(int32(pr)), g.fromPrev(po)
+			if a < 0 || b < 0 || g.hasEdge(a, b) || dt.rep[a] != a || dt.rep[b] != b {
+				continue
+			}
+			t, o, c, d := dt.quad(a, b)
+			if t < 0 || slices.Contains(used, t) || slices.Contains(used, o) || !g.nearlyDelaunay(a, b, c, d, f) {
+				continue
+			}
+			used = append(used, t, o)
+			removed = append(removed, uint64(min(c, d))<<32|uint64(max(c, d)))
+			g.cand = append(g.cand, [2]int32{a, b})
+		}
+	}
+	g.flipped, g.removed = used, removed
+	if len(removed) == 0 {
+		return
+	}
+	slices.Sort(removed)
+	keep := g.cand[:0]
+	for i, e := range g.cand {
+		if _, gone := slices.BinarySearch(removed, uint64(e[0])<<32|uint64(e[1])); gone && i < w {
+			continue
+		}
+		keep = append(keep, e)
+	}
+	g.cand = keep
+}
+
+// nearlyDelaunay is flipBack's test for a–b across c–d.
+func (g *geoGraph) nearlyDelaunay(a, b, c, d int32, f float64) bool {
+	xs, ys := g.xs, g.ys
+	if orient(xs[a], ys[a], xs[b], ys[b], xs[c], ys[c])*orient(xs[a], ys[a], xs[b], ys[b], xs[d], ys[d]) >= 0 {
+		return false // not convex: a–b would leave the two triangles
+	}
+	within := func(p, q, r, s int32) bool {
+		ox, oy, r2, ok := circumcircle(xs[p], ys[p], xs[q], ys[q], xs[r], ys[r])
+		return ok && r2 <= f*f*dist2(ox, oy, xs[s], ys[s])
+	}
+	return within(a, c, d, b) && within(b, c, d, a)
+}
+
+// circumcircle returns the centre and squared radius of the circle through three points.
+func circumcircle(ax, ay, bx, by, cx, cy float64) (ox, oy, r2 float64, ok bool) {
+	bx, by, cx, cy = bx-ax, by-ay, cx-ax, cy-ay
+	den := 2 * (float64(bx*cy) - float64(by*cx))
+	if den == 0 {
+		return 0, 0, 0, false
+	}
+	b2, c2 := float64(bx*bx)+float64(by*by), float64(cx*cx)+float64(cy*cy)
+	ux := (float64(cy*b2) - float64(by*c2)) / den
+	uy := (float64(bx*c2) - float64(cx*b2)) / den
+	if math.IsInf(ux, 0) || math.IsInf(uy, 0) {
+		return 0, 0, 0, false
+	}
+	return ax + ux, ay + uy, float64(ux*ux) + float64(uy*uy), true
+}
+
+// quad finds, around vertex a, a triangle (a, c, d) whose neighbour across c–d has b for
+// apex: it returns the two triangles and c, d; t = −1 when there is none.
+func (dt *delaunay) quad(a, b int32) (t, o, c, d int32) {
+	start := dt.vtri[a]
+	t = start
+	for {
+		i := int32(0)
+		for dt.tv[3*t+i] != a {
+			i++
+		}
+		if !dt.ghostTri(t) {
+			o := dt.tn[3*t+i]
+			if !dt.ghostTri(o) {
+				c, d := dt.tv[3*t+(i+1)%3], dt.tv[3*t+(i+2)%3]
+				if dt.tv[3*o] == b || dt.tv[3*o+1] == b || dt.tv[3*o+2] == b {
+					return t, o, c, d
+				}
+			}
+		}
+		t = dt.tn[3*t+(i+1)%3] // the next triangle around a
+		if t == start {
+			return -1, -1, -1, -1
+		}
+	}
+}
