@@ -180,11 +180,7 @@ func (d *delaunay) insert(p, start int32) int32 {
 			}
 		}
 	}
-	d.stamp++
-	if d.stamp == 0 {
-		clear(d.mark)
-		d.stamp = 1
-	}
+	d.nextStamp()
 	d.cavity, d.boundary = append(d.cavity[:0], t), d.boundary[:0]
 	d.mark[t] = d.stamp
 	d.stack = append(d.stack[:0], t)
@@ -246,6 +242,14 @@ func (d *delaunay) insert(p, start int32) int32 {
 	}
 	d.vtri[p] = last
 	return last
+}
+
+// nextStamp starts a new mark: no triangle holds it.
+func (d *delaunay) nextStamp() {
+	if d.stamp++; d.stamp == 0 {
+		clear(d.mark)
+		d.stamp = 1
+	}
 }
 
 // rotate turns triangle t's vertices (and neighbours) by k places to the left.

@@ -62,6 +62,7 @@ type geoGraph struct {
 	ids    []int
 	xs, ys []float64
 	toPrev []int32 // rank → the previous frame's rank of its track, −1 if none
+	toCur  []int32 // the previous frame's rank → this frame's, −1 if gone
 
 	dt   delaunay
 	cand [][2]int32 // candidate links (lower rank, higher rank)
@@ -77,12 +78,11 @@ type geoGraph struct {
 	adjStart []int32 // the current candidates by rank, both ways: (other rank, candidate)
 	adj      [][2]int32
 	count    []int32
-	rank     []int32 // scratch for MaxDegree: one point's links
-	uf       []int32 // the tree's union-find
-	sorted   []int32
-	flipped  []int32  // flipBack: the triangles flipped back
-	removed  []uint64 // flipBack: the edges they replaced, lower rank << 32 | higher
-	cells    []int32  // radius's grid
+	rank     []int32     // scratch for MaxDegree: one point's links
+	uf       []int32     // the tree's union-find
+	byKey    []keyedLink // the tree's candidates in Kruskal's order
+	removed  []uint64    // flipBack: the edges they replaced, lower rank << 32 | higher
+	cells    []int32     // radius's grid
 	cellPts  []int32
 	out      []Edge
 }
@@ -132,10 +132,13 @@ func (g *geoGraph) update(pts []scene.Point) ([]Edge, error) {
 	return g.out, nil
 }
 
-// matchPrevious maps each rank to the previous frame's rank of its track, by merging the two
-// id-sorted lists.
+// matchPrevious maps each rank to the previous frame's rank of its track and back, by merging
+// the two id-sorted lists.
 func (g *geoGraph) matchPrevious() {
-	g.toPrev = grow(g.toPrev, len(g.ids))
+	g.toPrev, g.toCur = grow(g.toPrev, len(g.ids)), grow(g.toCur, len(g.prevIDs))
+	for pr := range g.toCur {
+		g.toCur[pr] = -1
+	}
 	pr := 0
 	for r, id := range g.ids {
 		for pr < len(g.prevIDs) && g.prevIDs[pr] < id {
@@ -143,7 +146,7 @@ func (g *geoGraph) matchPrevious() {
 		}
 		g.toPrev[r] = -1
 		if pr < len(g.prevIDs) && g.prevIDs[pr] == id {
-			g.toPrev[r] = int32(pr)
+			g.toPrev[r], g.toCur[pr] = int32(pr), int32(r)
 		}
 	}
 }
@@ -297,7 +300,10 @@ func (g *geoGraph) maxDegree() {
 			continue
 		}
 		slices.SortFunc(links, func(a, b [2]int32) int {
-			return cmp.Or(cmp.Compare(g.key[a[1]], g.key[b[1]]), cmp.Compare(a[0], b[0]))
+			if ka, kb := g.key[a[1]], g.key[b[1]]; ka != kb {
+				return cmp.Compare(ka, kb)
+			}
+			return cmp.Compare(a[0], b[0])
 		})
 		for _, l := range links[m:] {
 			g.keep[l[1]] = false

@@ -22,23 +22,26 @@ func (g *geoGraph) spanningTree() {
 				if po <= int32(pr) {
 					continue
 				}
-				a, b := g.fromPrev(int32(pr)), g.fromPrev(po)
+				a, b := g.toCur[pr], g.toCur[po]
 				if a >= 0 && b >= 0 && !g.hasEdge(a, b) {
 					g.cand = append(g.cand, [2]int32{a, b}) // ranks keep the id order: a < b
 				}
 			}
 		}
 	}
-	g.key = g.key[:0]
-	g.sorted = g.sorted[:0]
-	for i, e := range g.cand {
+	g.byKey = g.byKey[:0]
+	for _, e := range g.cand {
 		_, _, key, _ := g.link(e[0], e[1])
-		g.key = append(g.key, key)
-		g.sorted = append(g.sorted, int32(i))
+		g.byKey = append(g.byKey, keyedLink{key, e[0], e[1]})
 	}
-	slices.SortFunc(g.sorted, func(i, j int32) int {
-		a, b := g.cand[i], g.cand[j]
-		return cmp.Or(cmp.Compare(g.key[i], g.key[j]), cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
+	slices.SortFunc(g.byKey, func(a, b keyedLink) int {
+		switch {
+		case a.key != b.key:
+			return cmp.Compare(a.key, b.key)
+		case a.lo != b.lo:
+			return cmp.Compare(a.lo, b.lo)
+		}
+		return cmp.Compare(a.hi, b.hi)
 	})
 	n := len(g.ids)
 	g.uf = grow(g.uf, n)
@@ -46,8 +49,8 @@ func (g *geoGraph) spanningTree() {
 		g.uf[r] = -1 // a root of size 1
 	}
 	tree := g.adj[:0] // reused as the tree's edges
-	for _, i := range g.sorted {
-		e := g.cand[i]
+	for _, l := range g.byKey {
+		e := [2]int32{l.lo, l.hi}
 		ra, rb := g.root(e[0]), g.root(e[1])
 		if ra == rb {
 			continue
@@ -66,6 +69,12 @@ func (g *geoGraph) spanningTree() {
 	g.adj = tree[:0]
 }
 
+// keyedLink is a candidate link of the tree with its key.
+type keyedLink struct {
+	key    float64
+	lo, hi int32
+}
+
 // root finds the root of r's set in the union-find, halving the paths on the way.
 func (g *geoGraph) root(r int32) int32 {
 	for g.uf[r] >= 0 {
@@ -75,17 +84,6 @@ func (g *geoGraph) root(r int32) int32 {
 		r = g.uf[r]
 	}
 	return r
-}
-
-// fromPrev returns this frame's rank of the previous frame's rank pr, −1 if its track is
-// gone: toPrev is increasing where it is set, so a binary search finds it.
-func (g *geoGraph) fromPrev(pr int32) int32 {
-	id := g.prevIDs[pr]
-	r, ok := slices.BinarySearch(g.ids, id)
-	if !ok {
-		return -1
-	}
-	return int32(r)
 }
 
 // adjacencyOf lists edges by rank, both ways, for hasEdge (adj's candidate index unused).
@@ -120,27 +118,28 @@ func (g *geoGraph) flipBack() {
 	}
 	g.adjacencyOf(dt.edges)
 	f := 1 + g.opts.Hysteresis
-	used, removed := g.flipped[:0], g.removed[:0]
+	removed := g.removed[:0]
+	dt.nextStamp() // marks the triangles flipped back
 	w := len(g.cand)
 	for pr := range len(g.prevIDs) {
 		for _, po := range g.prevAdj[g.prevStart[pr]:g.prevStart[pr+1]] {
 			if po <= int32(pr) {
 				continue
 			}
-			a, b := g.fromPrev(int32(pr)), g.fromPrev(po)
+			a, b := g.toCur[pr], g.toCur[po]
 			if a < 0 || b < 0 || g.hasEdge(a, b) || dt.rep[a] != a || dt.rep[b] != b {
 				continue
 			}
 			t, o, c, d := dt.quad(a, b)
-			if t < 0 || slices.Contains(used, t) || slices.Contains(used, o) || !g.nearlyDelaunay(a, b, c, d, f) {
+			if t < 0 || dt.mark[t] == dt.stamp || dt.mark[o] == dt.stamp || !g.nearlyDelaunay(a, b, c, d, f) {
 				continue
 			}
-			used = append(used, t, o)
+			dt.mark[t], dt.mark[o] = dt.stamp, dt.stamp
 			removed = append(removed, uint64(min(c, d))<<32|uint64(max(c, d)))
 			g.cand = append(g.cand, [2]int32{a, b})
 		}
 	}
-	g.flipped, g.removed = used, removed
+	g.removed = removed
 	if len(removed) == 0 {
 		return
 	}
