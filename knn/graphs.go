@@ -185,9 +185,9 @@ func (g *geoGraph) radiusPairs() {
 	side = max(side, math.Sqrt((maxX-minX)*(maxY-minY)/float64(n)))
 	cols := int(min((maxX-minX)/side, float64(n))) + 1
 	rows := int(min((maxY-minY)/side, float64(n))) + 1
-	cellOf := func(r int) int {
-		c := min(int((xs[r]-minX)/side), cols-1)
-		w := min(int((ys[r]-minY)/side), rows-1)
+	cellOf := func(r int) int { // clamped as floats: a huge quotient would not convert
+		c := int(min((xs[r]-minX)/side, float64(cols-1)))
+		w := int(min((ys[r]-minY)/side, float64(rows-1)))
 		return w*cols + c
 	}
 	g.cells = grow(g.cells, rows*cols+1)

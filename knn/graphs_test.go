@@ -98,8 +98,8 @@ func bruteDelaunay(xs, ys []float64) [][2]int32 {
 }
 
 // primMST is the minimum spanning tree of the complete graph by Prim's O(n²) algorithm,
-// edges ordered by (squared length, lower rank, higher rank): a strict order, so the tree
-// is unique and Kruskal's on the Delaunay edges must find the same.
+// edges ordered by (exact squared length, lower rank, higher rank): a strict order, so the
+// tree is unique and Kruskal's on the Delaunay edges must find the same.
 func primMST(xs, ys []float64) [][2]int32 {
 	n := len(xs)
 	type cand struct {
@@ -107,7 +107,11 @@ func primMST(xs, ys []float64) [][2]int32 {
 		lo, hi int32
 	}
 	less := func(a, b cand) bool {
-		return cmp.Or(cmp.Compare(a.d2, b.d2), cmp.Compare(a.lo, b.lo), cmp.Compare(a.hi, b.hi)) < 0
+		exact := cmp.Compare(a.d2, b.d2)
+		if exact == 0 && a.lo != math.MaxInt32 && b.lo != math.MaxInt32 {
+			exact = cmpDist2Exact(xs[a.lo], ys[a.lo], xs[a.hi], ys[a.hi], xs[b.lo], ys[b.lo], xs[b.hi], ys[b.hi])
+		}
+		return cmp.Or(exact, cmp.Compare(a.lo, b.lo), cmp.Compare(a.hi, b.hi)) < 0
 	}
 	in := make([]bool, n)
 	best := make([]cand, n)
@@ -209,6 +213,11 @@ func degenerate(rng *rand.Rand, shape string, n int) []scene.Point {
 			x, y = float64(rng.IntN(8)), float64(rng.IntN(2))*5
 		case "all-same":
 			x, y = 3.25, -1.5
+		case "huge": // float32's range: the float filters overflow, exact arithmetic decides
+			x, y = float64(rng.IntN(5)-2)*1e37, float64(rng.IntN(5)-2)*1e37
+			if i%3 == 0 {
+				x, y = float64(rng.IntN(3))*1e-30, float64(rng.IntN(3))*1e-30
+			}
 		}
 		pts[i] = scene.Point{X: float32(x), Y: float32(y)}
 	}
@@ -219,7 +228,7 @@ func degenerate(rng *rand.Rand, shape string, n int) []scene.Point {
 	return pts
 }
 
-var degenerateShapes = []string{"grid", "grid-duplicates", "circle", "square-circle", "line-and-point", "two-lines", "all-same"}
+var degenerateShapes = []string{"grid", "grid-duplicates", "circle", "square-circle", "line-and-point", "two-lines", "all-same", "huge"}
 
 // pointSets are the sets every graph is checked on: knntest's shapes and the degenerate ones.
 func pointSets(rng *rand.Rand, sizes []int) (names []string, sets [][]scene.Point) {

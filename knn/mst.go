@@ -8,7 +8,7 @@ import (
 
 // spanningTree sets the candidates to the minimum spanning tree of the Delaunay edges and the links drawn in the previous frame, by Kruskal's algorithm in
 // (key, lower rank, higher rank) order, the key being the squared length, ÷(1+h)² for a
-// drawn link. Without hysteresis that is the Euclidean minimum spanning tree, exactly: with
+// drawn link (equal keys compared by their exact lengths first). Without hysteresis that is the Euclidean minimum spanning tree, exactly: with
 // ties broken by rank, every edge of the tree has no other point in the closed disc on it
 // as diameter (each such point would close a cycle of shorter edges), so it is an edge of
 // every Delaunay triangulation. With hysteresis a drawn link stays until a path of links
@@ -31,14 +31,23 @@ func (g *geoGraph) spanningTree() {
 	}
 	g.byKey = g.byKey[:0]
 	for _, e := range g.cand {
-		_, _, key, _ := g.link(e[0], e[1])
-		g.byKey = append(g.byKey, keyedLink{key, e[0], e[1]})
+		_, _, key, wasDrawn := g.link(e[0], e[1])
+		g.byKey = append(g.byKey, keyedLink{key, e[0], e[1], wasDrawn})
 	}
+	xs, ys := g.xs, g.ys
 	slices.SortFunc(g.byKey, func(a, b keyedLink) int {
-		switch {
-		case a.key != b.key:
+		if a.key != b.key {
 			return cmp.Compare(a.key, b.key)
-		case a.lo != b.lo:
+		}
+		// Rounding never reverses two squared lengths but can make them equal: compared
+		// exactly, so that the order is the true lengths' and the tree stays within the
+		// triangulation. (Keys of a drawn and an undrawn link are not lengths alike.)
+		if a.drawn == b.drawn {
+			if c := cmpDist2Exact(xs[a.lo], ys[a.lo], xs[a.hi], ys[a.hi], xs[b.lo], ys[b.lo], xs[b.hi], ys[b.hi]); c != 0 {
+				return c
+			}
+		}
+		if a.lo != b.lo {
 			return cmp.Compare(a.lo, b.lo)
 		}
 		return cmp.Compare(a.hi, b.hi)
@@ -73,6 +82,7 @@ func (g *geoGraph) spanningTree() {
 type keyedLink struct {
 	key    float64
 	lo, hi int32
+	drawn  bool // in the previous frame
 }
 
 // root finds the root of r's set in the union-find, halving the paths on the way.

@@ -98,3 +98,13 @@ func incircleExact(ax, ay, bx, by, cx, cy, dx, dy float64) int {
 func add(a, b *big.Int) *big.Int { return new(big.Int).Add(a, b) }
 func sub(a, b *big.Int) *big.Int { return new(big.Int).Sub(a, b) }
 func mul(a, b *big.Int) *big.Int { return new(big.Int).Mul(a, b) }
+
+// cmpDist2Exact compares the exact squared distances |ab|² and |cd|² (−1, 0, +1), for float32-
+// valued coordinates: dist2 rounds, and may make two different ones equal.
+func cmpDist2Exact(ax, ay, bx, by, cx, cy, dx, dy float64) int {
+	sq := func(px, py, qx, qy float64) *big.Int {
+		x, y := sub(exactInt(px), exactInt(qx)), sub(exactInt(py), exactInt(qy))
+		return add(mul(x, x), mul(y, y))
+	}
+	return sq(ax, ay, bx, by).Cmp(sq(cx, cy, dx, dy))
+}
