@@ -366,6 +366,11 @@ func TestPredicatesExact(t *testing.T) {
 		if got := incircle(ax, ay, bx, by, cx, cy, dx, dy); got != ic.Sign() {
 			t.Fatalf("incircle%v = %d, want %d", p, got, ic.Sign())
 		}
+		// dist2Exact says exact only when it is.
+		ab := sq(d(ax, bx), d(ay, by))
+		if dist2Exact(ax, ay, bx, by) && ab.Cmp(new(big.Rat).SetFloat64(dist2(ax, ay, bx, by))) != 0 {
+			t.Fatalf("dist2%v is not exact", p[:4])
+		}
 	}
 }
 

@@ -16,15 +16,16 @@ import (
 func (g *geoGraph) spanningTree() {
 	g.cand = append(g.cand, g.dt.edges...)
 	if g.opts.Hysteresis > 0 && len(g.prevIDs) > 0 {
-		g.adjacencyOf(g.dt.edges)
 		for pr := range len(g.prevIDs) {
 			for _, po := range g.prevAdj[g.prevStart[pr]:g.prevStart[pr+1]] {
 				if po <= int32(pr) {
 					continue
 				}
 				a, b := g.toCur[pr], g.toCur[po]
-				if a >= 0 && b >= 0 && !g.hasEdge(a, b) {
-					g.cand = append(g.cand, [2]int32{a, b}) // ranks keep the id order: a < b
+				if a >= 0 && b >= 0 {
+					// Ranks keep the id order: a < b. A link that is also a Delaunay edge
+					// comes twice: Kruskal's algorithm drops the second.
+					g.cand = append(g.cand, [2]int32{a, b})
 				}
 			}
 		}
@@ -42,7 +43,10 @@ func (g *geoGraph) spanningTree() {
 		// Rounding never reverses two squared lengths but can make them equal: compared
 		// exactly, so that the order is the true lengths' and the tree stays within the
 		// triangulation. (Keys of a drawn and an undrawn link are not lengths alike.)
-		if a.drawn == b.drawn {
+		if a.lo == b.lo && a.hi == b.hi {
+			return 0 // a drawn Delaunay edge, listed twice
+		}
+		if a.drawn == b.drawn && !(dist2Exact(xs[a.lo], ys[a.lo], xs[a.hi], ys[a.hi]) && dist2Exact(xs[b.lo], ys[b.lo], xs[b.hi], ys[b.hi])) {
 			if c := cmpDist2Exact(xs[a.lo], ys[a.lo], xs[a.hi], ys[a.hi], xs[b.lo], ys[b.lo], xs[b.hi], ys[b.hi]); c != 0 {
 				return c
 			}
@@ -96,24 +100,6 @@ func (g *geoGraph) root(r int32) int32 {
 	return r
 }
 
-// adjacencyOf lists edges by rank, both ways, for hasEdge (adj's candidate index unused).
-func (g *geoGraph) adjacencyOf(edges [][2]int32) {
-	saved := g.cand
-	g.cand = edges
-	g.adjacency()
-	g.cand = saved
-}
-
-// hasEdge reports whether the edges adjacencyOf listed hold a–b.
-func (g *geoGraph) hasEdge(a, b int32) bool {
-	for _, l := range g.adj[g.adjStart[a]:g.adjStart[a+1]] {
-		if l[0] == b {
-			return true
-		}
-	}
-	return false
-}
-
 // flipBack keeps a Delaunay link drawn in the previous frame that a flip has replaced, while
 // it is within (1+h) of being Delaunay. If a–b was drawn and is no longer an edge, but a and
 // b are the apexes of the two triangles on an edge c–d of the convex quadrilateral a c b d,
@@ -126,7 +112,6 @@ func (g *geoGraph) flipBack() {
 	if len(g.prevIDs) == 0 || len(dt.tv) == 0 {
 		return
 	}
-	g.adjacencyOf(dt.edges)
 	f := 1 + g.opts.Hysteresis
 	removed := g.removed[:0]
 	dt.nextStamp() // marks the triangles flipped back
@@ -137,10 +122,10 @@ func (g *geoGraph) flipBack() {
 				continue
 			}
 			a, b := g.toCur[pr], g.toCur[po]
-			if a < 0 || b < 0 || g.hasEdge(a, b) || dt.rep[a] != a || dt.rep[b] != b {
+			if a < 0 || b < 0 || dt.rep[a] != a || dt.rep[b] != b {
 				continue
 			}
-			t, o, c, d := dt.quad(a, b)
+			t, o, c, d := dt.quad(a, b) // t < 0: a–b is an edge, or no flip away
 			if t < 0 || dt.mark[t] == dt.stamp || dt.mark[o] == dt.stamp || !g.nearlyDelaunay(a, b, c, d, f) {
 				continue
 			}
@@ -194,7 +179,8 @@ func circumcircle(ax, ay, bx, by, cx, cy float64) (ox, oy, r2 float64, ok bool) 
 }
 
 // quad finds, around vertex a, a triangle (a, c, d) whose neighbour across c–d has b for
-// apex: it returns the two triangles and c, d; t = −1 when there is none.
+// apex: it returns the two triangles and c, d; t = −1 when there is none, or when a–b is
+// an edge.
 func (dt *delaunay) quad(a, b int32) (t, o, c, d int32) {
 	start := dt.vtri[a]
 	t = start
@@ -202,6 +188,9 @@ func (dt *delaunay) quad(a, b int32) (t, o, c, d int32) {
 		i := int32(0)
 		for dt.tv[3*t+i] != a {
 			i++
+		}
+		if dt.tv[3*t+(i+1)%3] == b || dt.tv[3*t+(i+2)%3] == b {
+			return -1, -1, -1, -1 // an edge already
 		}
 		if !dt.ghostTri(t) {
 			o := dt.tn[3*t+i]

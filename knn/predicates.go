@@ -99,6 +99,22 @@ func add(a, b *big.Int) *big.Int { return new(big.Int).Add(a, b) }
 func sub(a, b *big.Int) *big.Int { return new(big.Int).Sub(a, b) }
 func mul(a, b *big.Int) *big.Int { return new(big.Int).Mul(a, b) }
 
+// dist2Exact reports whether dist2(ax, ay, bx, by) is exact: no rounding in its two
+// differences, two squares and sum (Knuth's TwoSum and a fused multiply-add give each
+// operation's rounding error exactly). Points of similar magnitudes usually are.
+func dist2Exact(ax, ay, bx, by float64) bool {
+	dx, dy := ax-bx, ay-by
+	px, py := float64(dx*dx), float64(dy*dy)
+	return twoSumErr(ax, -bx, dx) == 0 && twoSumErr(ay, -by, dy) == 0 &&
+		math.FMA(dx, dx, -px) == 0 && math.FMA(dy, dy, -py) == 0 && twoSumErr(px, py, px+py) == 0
+}
+
+// twoSumErr is the rounding error of s = a + b (Knuth's TwoSum).
+func twoSumErr(a, b, s float64) float64 {
+	bv := s - a
+	return (a - (s - bv)) + (b - bv)
+}
+
 // cmpDist2Exact compares the exact squared distances |ab|² and |cd|² (−1, 0, +1), for float32-
 // valued coordinates: dist2 rounds, and may make two different ones equal.
 func cmpDist2Exact(ax, ay, bx, by, cx, cy, dx, dy float64) int {
