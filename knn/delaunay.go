@@ -42,17 +42,19 @@ type delaunay struct {
 	endAt    []int32
 
 	edges [][2]int32 // the edges as (lower rank, higher rank)
+	gone  []bool     // by triangle edge (3t+i): flipped away (geoGraph.flipBack)
 }
 
 type cavityEdge struct{ u, v, out, outEdge int32 }
 
 const ghost int32 = -1
 
-// triangulate computes the triangulation of the points xs, ys (by rank) and its edges.
+// triangulate computes the triangulation of the points xs, ys (by rank); collectEdges then
+// lists its edges (for collinear points, triangulate lists them).
 func (d *delaunay) triangulate(xs, ys []float64) {
 	n := len(xs)
 	d.xs, d.ys = xs, ys
-	d.tv, d.tn, d.edges = d.tv[:0], d.tn[:0], d.edges[:0]
+	d.tv, d.tn, d.edges, d.gone = d.tv[:0], d.tn[:0], d.edges[:0], d.gone[:0]
 	d.vtri, d.rep = grow(d.vtri, n), grow(d.rep, n)
 	for r := range n {
 		d.vtri[r], d.rep[r] = -1, int32(r)
@@ -89,7 +91,6 @@ func (d *delaunay) triangulate(xs, ys []float64) {
 			last = d.insert(r, last)
 		}
 	}
-	d.collectEdges()
 }
 
 // spatialOrder sorts the ranks along a Hilbert curve over the points' bounding box (ties,
@@ -340,17 +341,20 @@ func (d *delaunay) locate(p, start int32) int32 {
 	}
 }
 
-// collectEdges lists the triangulation's edges, each once, and each duplicate's link to its
-// representative.
+// collectEdges lists the triangulation's edges, each once, but those flipped away (gone),
+// and each duplicate's link to its representative.
 func (d *delaunay) collectEdges() {
 	nt := int32(len(d.tv) / 3)
+	if nt == 0 {
+		return // fewer than two points, or collinear: triangulate listed the edges
+	}
 	for t := range nt {
 		if d.ghostTri(t) {
 			continue
 		}
 		for i := range int32(3) {
 			o := d.tn[3*t+i]
-			if d.ghostTri(o) || t < o {
+			if (d.ghostTri(o) || t < o) && (len(d.gone) == 0 || !d.gone[3*t+i]) {
 				u, v := d.tv[3*t+(i+1)%3], d.tv[3*t+(i+2)%3]
 				d.edges = append(d.edges, [2]int32{min(u, v), max(u, v)})
 			}

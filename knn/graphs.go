@@ -44,7 +44,7 @@ func (o Options) OnDevice() bool { return o.Graph == "" || o.Graph == GraphKNN }
 //  2. the graph's candidate links: for radius, every pair within MaxDist (a grid of
 //     MaxDist-sized cells); for Delaunay, the triangulation's edges (delaunay.go), where a
 //     link drawn in the previous frame that a flip has replaced is flipped back while it is
-//     within (1+h) of being Delaunay (flipBack); for the tree, the triangulation's edges and
+//     within (1+h) of being Delaunay (flipBack, mst.go); for the tree, the triangulation's edges and
 //     the links drawn in the previous frame, Kruskal's algorithm taking a drawn link as
 //     1/(1+h) times its length (mst.go);
 //  3. the caps, as for kNN: MaxDist and MaxDY with room to spare (×(1+h)) unless drawn in the
@@ -81,7 +81,8 @@ type geoGraph struct {
 	rank     []int32     // scratch for MaxDegree: one point's links
 	uf       []int32     // the tree's union-find
 	byKey    []keyedLink // the tree's candidates in Kruskal's order
-	removed  []uint64    // flipBack: the edges they replaced, lower rank << 32 | higher
+	flips    []flip      // flipBack's candidates
+	flipped  [][2]int32  // flipBack's links
 	cells    []int32     // radius's grid
 	cellPts  []int32
 	out      []Edge
@@ -118,12 +119,14 @@ func (g *geoGraph) update(pts []scene.Point) ([]Edge, error) {
 			g.radiusPairs()
 		case GraphDelaunay:
 			g.dt.triangulate(g.xs, g.ys)
-			g.cand = append(g.cand, g.dt.edges...)
 			if g.opts.Hysteresis > 0 {
 				g.flipBack()
 			}
+			g.dt.collectEdges()
+			g.cand = append(append(g.cand, g.dt.edges...), g.flipped...)
 		case GraphMST:
 			g.dt.triangulate(g.xs, g.ys)
+			g.dt.collectEdges()
 			g.spanningTree()
 		}
 	}

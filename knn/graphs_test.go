@@ -277,6 +277,7 @@ func TestDelaunayEmptyCircles(t *testing.T) {
 		xs, ys := byRank(pts)
 		var d delaunay
 		d.triangulate(xs, ys)
+		d.collectEdges()
 		area := 0.0
 		for tr := range int32(len(d.tv) / 3) {
 			if d.ghostTri(tr) {
@@ -497,4 +498,37 @@ func FuzzGraphs(f *testing.F) {
 			t.Fatalf("radius: got %v, want %v", got, want)
 		}
 	})
+}
+
+// TestDelaunayHysteresisStaysPlanar: with links flipped back, no two links of a frame cross
+// (a triangulation's edges meet at their ends only), frame after frame of jitter.
+func TestDelaunayHysteresisStaysPlanar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(seed(t), 32))
+	g := newGraph(t, Options{K: 1, Graph: GraphDelaunay, Hysteresis: 0.3})
+	flipped := 0
+	for f, pts := range jitterScene(rng, 40, 0, 3) {
+		es, err := g.Update(pts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flipped += len(g.geo.flipped)
+		for i, e := range es {
+			for _, o := range es[i+1:] {
+				p, q, r, s := pts[e.A], pts[e.B], pts[o.A], pts[o.B]
+				if p.ID == r.ID || p.ID == s.ID || q.ID == r.ID || q.ID == s.ID {
+					continue
+				}
+				x := func(a, b, c scene.Point) int {
+					return orient(float64(a.X), float64(a.Y), float64(b.X), float64(b.Y), float64(c.X), float64(c.Y))
+				}
+				if x(p, q, r)*x(p, q, s) < 0 && x(r, s, p)*x(r, s, q) < 0 {
+					t.Fatalf("frame %d: links %d–%d and %d–%d cross", f, p.ID, q.ID, r.ID, s.ID)
+				}
+			}
+		}
+	}
+	if flipped == 0 {
+		t.Fatal("no link was ever flipped back: the test tests nothing")
+	}
+	t.Logf("%d links flipped back over 40 frames", flipped)
 }

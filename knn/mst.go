@@ -101,53 +101,65 @@ func (g *geoGraph) root(r int32) int32 {
 }
 
 // flipBack keeps a Delaunay link drawn in the previous frame that a flip has replaced, while
-// it is within (1+h) of being Delaunay. If a–b was drawn and is no longer an edge, but a and
-// b are the apexes of the two triangles on an edge c–d of the convex quadrilateral a c b d,
-// then c–d is flipped back to a–b when b lies inside the circle through a, c, d by less than
-// the factor 1+h (R ≤ (1+h)·|Ob|, O and R that circle's centre and radius), and a likewise in
-// the circle through b, c, d. A triangle flips back once at most (flips in track-id order),
-// so the links stay a triangulation: no two cross.
+// it is within (1+h) of being Delaunay. If a–b was drawn and a and b are the apexes of the
+// two triangles on an edge c–d of the convex quadrilateral a c b d, then c–d is flipped back
+// to a–b when b lies inside the circle through a, c, d by less than the factor 1+h
+// (R ≤ (1+h)·|Ob|, O and R that circle's centre and radius), and a likewise in the circle
+// through b, c, d. A triangle flips back once at most (flips in track-id order), so the
+// links stay a triangulation: no two cross. It runs before collectEdges, which leaves out
+// the edges flipped away; the links flipped back are in g.flipped.
 func (g *geoGraph) flipBack() {
 	dt := &g.dt
+	g.flips, g.flipped = g.flips[:0], g.flipped[:0]
 	if len(g.prevIDs) == 0 || len(dt.tv) == 0 {
 		return
 	}
-	f := 1 + g.opts.Hysteresis
-	removed := g.removed[:0]
-	dt.nextStamp() // marks the triangles flipped back
-	w := len(g.cand)
-	for pr := range len(g.prevIDs) {
-		for _, po := range g.prevAdj[g.prevStart[pr]:g.prevStart[pr+1]] {
-			if po <= int32(pr) {
-				continue
-			}
-			a, b := g.toCur[pr], g.toCur[po]
-			if a < 0 || b < 0 || dt.rep[a] != a || dt.rep[b] != b {
-				continue
-			}
-			t, o, c, d := dt.quad(a, b) // t < 0: a–b is an edge, or no flip away
-			if t < 0 || dt.mark[t] == dt.stamp || dt.mark[o] == dt.stamp || !g.nearlyDelaunay(a, b, c, d, f) {
-				continue
-			}
-			dt.mark[t], dt.mark[o] = dt.stamp, dt.stamp
-			removed = append(removed, uint64(min(c, d))<<32|uint64(max(c, d)))
-			g.cand = append(g.cand, [2]int32{a, b})
-		}
-	}
-	g.removed = removed
-	if len(removed) == 0 {
-		return
-	}
-	slices.Sort(removed)
-	keep := g.cand[:0]
-	for i, e := range g.cand {
-		if _, gone := slices.BinarySearch(removed, uint64(e[0])<<32|uint64(e[1])); gone && i < w {
+	// Every interior edge once, from its lower-numbered triangle: its two apexes.
+	nt := int32(len(dt.tv) / 3)
+	for t := range nt {
+		if dt.ghostTri(t) {
 			continue
 		}
-		keep = append(keep, e)
+		for i := range int32(3) {
+			o := dt.tn[3*t+i]
+			if o < t || dt.ghostTri(o) {
+				continue
+			}
+			j := int32(0)
+			for dt.tn[3*o+j] != t {
+				j++
+			}
+			a, b := dt.tv[3*t+i], dt.tv[3*o+j]
+			if g.drawn(a, b) {
+				g.flips = append(g.flips, flip{min(a, b), max(a, b), t, o, i, j})
+			}
+		}
 	}
-	g.cand = keep
+	slices.SortFunc(g.flips, func(x, y flip) int {
+		if x.lo != y.lo {
+			return cmp.Compare(x.lo, y.lo)
+		}
+		return cmp.Compare(x.hi, y.hi)
+	})
+	f := 1 + g.opts.Hysteresis
+	dt.nextStamp() // marks the triangles flipped back
+	dt.gone = grow(dt.gone, len(dt.tv))
+	clear(dt.gone)
+	for _, fl := range g.flips {
+		t, o := fl.t, fl.o
+		c, d := dt.tv[3*t+(fl.i+1)%3], dt.tv[3*t+(fl.i+2)%3]
+		if dt.mark[t] == dt.stamp || dt.mark[o] == dt.stamp || !g.nearlyDelaunay(fl.lo, fl.hi, c, d, f) {
+			continue
+		}
+		dt.mark[t], dt.mark[o] = dt.stamp, dt.stamp
+		dt.gone[3*t+fl.i], dt.gone[3*o+fl.j] = true, true
+		g.flipped = append(g.flipped, [2]int32{fl.lo, fl.hi})
+	}
 }
+
+// flip is a drawn link a candidate for flipBack: the ranks lo < hi of the apexes of
+// triangles t and o, across their edges t.i and o.j.
+type flip struct{ lo, hi, t, o, i, j int32 }
 
 // nearlyDelaunay is flipBack's test for a–b across c–d.
 func (g *geoGraph) nearlyDelaunay(a, b, c, d int32, f float64) bool {
@@ -176,34 +188,4 @@ func circumcircle(ax, ay, bx, by, cx, cy float64) (ox, oy, r2 float64, ok bool) 
 		return 0, 0, 0, false
 	}
 	return ax + ux, ay + uy, float64(ux*ux) + float64(uy*uy), true
-}
-
-// quad finds, around vertex a, a triangle (a, c, d) whose neighbour across c–d has b for
-// apex: it returns the two triangles and c, d; t = −1 when there is none, or when a–b is
-// an edge.
-func (dt *delaunay) quad(a, b int32) (t, o, c, d int32) {
-	start := dt.vtri[a]
-	t = start
-	for {
-		i := int32(0)
-		for dt.tv[3*t+i] != a {
-			i++
-		}
-		if dt.tv[3*t+(i+1)%3] == b || dt.tv[3*t+(i+2)%3] == b {
-			return -1, -1, -1, -1 // an edge already
-		}
-		if !dt.ghostTri(t) {
-			o := dt.tn[3*t+i]
-			if !dt.ghostTri(o) {
-				c, d := dt.tv[3*t+(i+1)%3], dt.tv[3*t+(i+2)%3]
-				if dt.tv[3*o] == b || dt.tv[3*o+1] == b || dt.tv[3*o+2] == b {
-					return t, o, c, d
-				}
-			}
-		}
-		t = dt.tn[3*t+(i+1)%3] // the next triangle around a
-		if t == start {
-			return -1, -1, -1, -1
-		}
-	}
 }
