@@ -326,24 +326,12 @@ func (g *geoGraph) maxDegree() {
 // next frame's hysteresis.
 func (g *geoGraph) emit() {
 	n := len(g.ids)
-	// By lower rank (a counting sort), each rank's higher ranks sorted: the edge order.
-	g.prevStart = grow(g.prevStart, n+1)
-	clear(g.prevStart)
-	for _, e := range g.cand {
-		g.prevStart[e[0]+1]++
-		g.prevStart[e[1]+1]++
-	}
-	for r := range n {
-		g.prevStart[r+1] += g.prevStart[r]
-	}
-	g.count = grow(g.count, n)
-	copy(g.count, g.prevStart)
-	g.prevAdj = grow(g.prevAdj, 2*len(g.cand))
-	for _, e := range g.cand {
-		g.prevAdj[g.count[e[0]]] = e[1]
-		g.count[e[0]]++
-		g.prevAdj[g.count[e[1]]] = e[0]
-		g.count[e[1]]++
+	// Each rank's links (a counting sort), sorted: the edge order.
+	g.adjacency()
+	g.prevStart = append(g.prevStart[:0], g.adjStart...)
+	g.prevAdj = grow(g.prevAdj, len(g.adj))
+	for i, l := range g.adj {
+		g.prevAdj[i] = l[0]
 	}
 	g.out = g.out[:0]
 	for r := range n {
