@@ -532,3 +532,27 @@ func TestDelaunayHysteresisStaysPlanar(t *testing.T) {
 	}
 	t.Logf("%d links flipped back over 40 frames", flipped)
 }
+
+// TestGraphsAllocateNothing: once its buffers have grown, a frame of moving points costs
+// each graph no allocation (with hysteresis and every cap on).
+func TestGraphsAllocateNothing(t *testing.T) {
+	sc := newMovingScene(2000)
+	for _, graph := range Graphs[1:] {
+		o := benchOptions(5, "")
+		o.Graph, o.MaxDist = graph, 60
+		g := newGraph(t, o)
+		f := 0
+		next := func() {
+			if _, err := g.Update(sc.frame(f)); err != nil {
+				t.Fatal(err)
+			}
+			f++
+		}
+		for range 5 {
+			next()
+		}
+		if a := testing.AllocsPerRun(10, next); a != 0 {
+			t.Errorf("%s: %g allocations a frame", graph, a)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 // Package knn links each tracked point of a frame to its nearest neighbours, so that trackink
 // can draw a k-nearest-neighbour graph over the video, and keeps those links steady from
-// frame to frame.
+// frame to frame. [Options.Graph] picks another graph instead, with the same caps and
+// hysteresis: every pair within a radius, the Delaunay triangulation, or the Euclidean
+// minimum spanning tree (graphs.go, delaunay.go, mst.go, on the exact predicates of
+// predicates.go). What follows describes the kNN graph.
 //
 // # Algorithm
 //
