@@ -42,14 +42,14 @@ func TestLinksFlag(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		args []string
-		msg  string
+		args      []string
+		flag, msg string
 	}{
-		{[]string{"--links", "voronoi"}, `"--links" flag: "voronoi": want knn, radius, delaunay, mst`},
-		{[]string{"--links", "radius"}, "--max-dist 0: the radius graph links every pair within it"},
+		{[]string{"--links", "voronoi"}, "--links", `"voronoi": want knn, radius, delaunay, mst`},
+		{[]string{"--links", "radius"}, "--max-dist", "--max-dist 0: the radius graph links every pair within it"},
 	} {
 		_, err := options(tc.args...)
-		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+		if err == nil || !strings.Contains(err.Error(), tc.msg) || !strings.Contains(err.Error(), tc.flag) {
 			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
 		}
 		if _, usage := err.(usageError); !usage && err != nil && !strings.Contains(err.Error(), "invalid argument") {
