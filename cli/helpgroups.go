@@ -84,6 +84,7 @@ var flagPlaces = map[string]flagPlace{
 	"curve-width": {groupLinks, false},
 	"bend":        {groupLinks, false},
 	"link-style":  {groupLinks, false},
+	"links":       {groupLinks, false},
 	"k":           {groupLinks, false},
 	"max-dy":      {groupLinks, false},
 	"max-dist":    {groupLinks, false},

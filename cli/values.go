@@ -20,6 +20,7 @@ var flagChoices = map[string]func() []string{
 	"look":        func() []string { names, _ := overlay.PresetNames(); return names },
 	"box-style":   func() []string { return overlay.BoxStyles },
 	"link-style":  func() []string { return overlay.LinkStyles },
+	"links":       func() []string { return knn.Graphs },
 	"palette":     overlay.Palettes,
 	"color-by":    func() []string { return []string{"track", "class"} },
 	"backend":     func() []string { return []string{"cpu", "cuda", "emu", "auto"} },
