@@ -103,6 +103,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 			Dash:        b.boxDash,
 			Bracket:     b.bracket,
 		})
+		b.addEffect(p, bx, stroke)
 		if s.Labels {
 			b.addLabel(p, f, bx, c)
 		}

@@ -10,9 +10,11 @@ type Stage int
 
 // The stages, in the order they run. Links runs in the Drawer (the link graph, on the
 // host), or in a Backend that builds the links itself (LinkBackend: the link kernels); the
-// others in the Backend: binning, then per tile boxes, lines, curves, labels and composite. render's stage files and the kernels' .cu files carry the same names.
+// others in the Backend: the box effects on the frame (effects.go), binning, then per tile
+// boxes, lines, curves, labels and composite. render's stage files and the kernels' .cu files carry the same names.
 const (
 	StageLinks Stage = iota
+	StageEffects
 	StageBin
 	StageBoxes
 	StageLines
@@ -22,7 +24,7 @@ const (
 	NumStages
 )
 
-var stageNames = [NumStages]string{"links", "bin", "boxes", "lines", "curves", "labels", "composite"}
+var stageNames = [NumStages]string{"links", "effects", "bin", "boxes", "lines", "curves", "labels", "composite"}
 
 func (s Stage) String() string { return stageNames[s] }
 
