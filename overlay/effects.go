@@ -129,3 +129,20 @@ func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
 	p.Effects = append(p.Effects, EffectBox{X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
 		Radius: b.style.Roundness * min(bx.W, bx.H) / 2, Kind: fx[i], Strength: EffectStrength(fx[i], st), Tint: Premul(c, 1)})
 }
+
+// EffectBenchBoxes are the effects benchmark's boxes for a w × h frame: 20 boxes of effect
+// kind at strength s (0: the default), in a 5 × 4 grid, together 10 % of the frame, corners
+// rounded.
+func EffectBenchBoxes(w, h int, kind Effect, s float32) []EffectBox {
+	const cols, rows = 5, 4
+	// Each box is (cell side) × sqrt(0.1): 20 of them cover a tenth of the frame.
+	bw, bh := float32(w)/cols*0.3162, float32(h)/rows*0.3162
+	fx := make([]EffectBox, 0, cols*rows)
+	for i := range cols * rows {
+		cx := (float32(i%cols) + 0.5) * float32(w) / cols
+		cy := (float32(i/cols) + 0.5) * float32(h) / rows
+		fx = append(fx, EffectBox{X: cx - bw/2 + 0.3, Y: cy - bh/2 + 0.6, W: bw, H: bh, Radius: 0.15 * min(bw, bh) / 2,
+			Kind: kind, Strength: EffectStrength(kind, s), Tint: RGBA{R: 1, G: 0.4, B: 0.1, A: 1}})
+	}
+	return fx
+}

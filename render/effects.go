@@ -29,15 +29,15 @@ const fxBand = 16
 
 // fxPlane is one component plane of a frame as the effects read and write it.
 type fxPlane struct {
-	p             []byte
-	stride, step  int  // bytes between rows and between samples
-	wide          bool // two-byte little-endian samples
-	shift         uint // the value's bit shift in its word (P010: 6)
-	max           float32
-	sub           int // 1, or 2 for 4:2:0 chroma (half the width and height)
-	w, h          int
-	black, white  float32 // code values of black and white (chroma: both neutral)
-	chroma        bool
+	p            []byte
+	stride, step int  // bytes between rows and between samples
+	wide         bool // two-byte little-endian samples
+	shift        uint // the value's bit shift in its word (P010: 6)
+	max          float32
+	sub          int // 1, or 2 for 4:2:0 chroma (half the width and height)
+	w, h         int
+	black, white float32 // code values of black and white (chroma: both neutral)
+	chroma       bool
 }
 
 // fxFrame is a host frame's planes: Y', Cb, Cr, or R', G', B' for RGBA (alpha untouched).
@@ -51,7 +51,9 @@ type fxFrame struct {
 // y1 at most the frame's size), and where its values start in the effect arena.
 type fxRect struct {
 	x0, y0, x1, y1 int
-	off            [3]int // per plane
+	off            [3]int // per plane: the effect's values, row by row
+	lut            [3]int // per plane: a pointwise effect's value of each code value
+	direct         bool   // phase 2 maps the samples through the LUTs (no values)
 }
 
 // effectsScratch is the effects stage's per-frame state, reused frame to frame.
@@ -66,6 +68,10 @@ type effectsScratch struct {
 type fxWork struct {
 	a, b, c []int32
 	sums    []int64
+	acc     []int32 // blur: the window's column sums
+	ring    []int32 // blur: the window's rows' horizontal sums
+	from    []int32 // blur: each sample's window in the loaded row
+	to      []int32
 	cov     [2][]float32
 	covC    []float32
 	cols    []int32 // zoom: per column, the left source sample
@@ -141,44 +147,103 @@ func (pl *fxPlane) load(dst []int32, x0, y int) {
 	}
 }
 
-// blend mixes effect values e into row y from x0 by coverage cov: composite's rounding.
-func (pl *fxPlane) blend(e, cov []float32, x0, y int) {
+// blend mixes effects into row y from x0 by coverage cov, with composite's rounding: the
+// effect of sample k is e[k], or lut[sample] when lut is given (effects of the sample alone).
+func (pl *fxPlane) blend(e, lut, cov []float32, x0, y int) {
 	i := y*pl.stride + x0*pl.step
-	for k, c := range cov {
-		if c != 0 {
-			var s float32
-			if pl.wide {
-				s = float32(binary.LittleEndian.Uint16(pl.p[i:]) >> pl.shift)
-			} else {
-				s = float32(pl.p[i])
-			}
-			v := s + c*(e[k]-s)
-			v = min(max(v+0.5, 0), pl.max)
-			if pl.wide {
-				binary.LittleEndian.PutUint16(pl.p[i:], uint16(v)<<pl.shift)
-			} else {
-				pl.p[i] = byte(v)
-			}
-		}
-		i += pl.step
+	if pl.wide {
+		blend16(pl.p[i:], pl.step, pl.shift, e, lut, cov)
+	} else {
+		blend8(pl.p[i:], pl.step, e, lut, cov)
 	}
 }
 
-// prepare lays the boxes' rectangles out in the arena.
+func blend8(p []byte, step int, e, lut, cov []float32) {
+	j := 0
+	for k, c := range cov {
+		if c != 0 {
+			s := p[j]
+			var ev float32
+			if lut != nil {
+				ev = lut[s]
+			} else {
+				ev = e[k]
+			}
+			fs := float32(s)
+			v := fs + float32(c*(ev-fs)) + 0.5
+			// Comparisons, not min and max, which order NaNs (and so cost more).
+			if v < 0 {
+				v = 0
+			} else if v > 255 {
+				v = 255
+			}
+			p[j] = byte(v)
+		}
+		j += step
+	}
+}
+
+func blend16(p []byte, step int, shift uint, e, lut, cov []float32) {
+	j := 0
+	for k, c := range cov {
+		if c != 0 {
+			s := binary.LittleEndian.Uint16(p[j:]) >> shift
+			var ev float32
+			if lut != nil {
+				ev = lut[s&1023]
+			} else {
+				ev = e[k]
+			}
+			fs := float32(s)
+			v := fs + float32(c*(ev-fs)) + 0.5
+			if v < 0 {
+				v = 0
+			} else if v > 1023 {
+				v = 1023
+			}
+			binary.LittleEndian.PutUint16(p[j:], uint16(v)<<shift)
+		}
+		j += step
+	}
+}
+
+// prepare lays the boxes' rectangles out in the arena: the effect's values over each plane,
+// or for pointwise effects each plane's LUT, and the values too where the box overlaps a box
+// before it (whose effect changes what the LUT would read).
 func (sc *effectsScratch) prepare(fx []overlay.EffectBox, w, h int) {
 	sc.rects = sc.rects[:0]
 	n := 0
 	for i := range fx {
 		r := effectRect(&fx[i], w, h)
+		if sc.f.pointwise(fx[i].Kind) {
+			r.direct = true
+			for j := range sc.rects {
+				if q := &sc.rects[j]; q.x0 < r.x1 && r.x0 < q.x1 && q.y0 < r.y1 && r.y0 < q.y1 {
+					r.direct = false
+				}
+			}
+			for k := range 3 {
+				r.lut[k] = n
+				n += int(sc.f.pl[k].max) + 1
+			}
+		}
 		for k := range 3 {
 			r.off[k] = n
-			x0, y0, x1, y1 := r.plane(&sc.f.pl[k])
-			n += (x1 - x0) * (y1 - y0)
+			if !r.direct {
+				x0, y0, x1, y1 := r.plane(&sc.f.pl[k])
+				n += (x1 - x0) * (y1 - y0)
+			}
 		}
 		sc.rects = append(sc.rects, r)
 	}
 	sc.arena = grow(sc.arena, n)
 	sc.bands = (h + fxBand - 1) / fxBand
+}
+
+// pointwise reports whether effect e maps each sample of a plane alone (through a LUT):
+// invert, and threshold and tint but on R'G'B', where they mix the components.
+func (f *fxFrame) pointwise(e overlay.Effect) bool {
+	return e == overlay.EffectInvert || !f.rgb && (e == overlay.EffectThreshold || e == overlay.EffectTint)
 }
 
 // effectRect is the pixels box b's coverage can reach, widened to even coordinates.
@@ -210,7 +275,10 @@ func (sc *effectsScratch) computeEffect(b *overlay.EffectBox, r *fxRect, wk *fxW
 		if x0 >= x1 || y0 >= y1 {
 			continue
 		}
-		e := sc.arena[r.off[k] : r.off[k]+(x1-x0)*(y1-y0)]
+		e := sc.arena[r.off[k]:r.off[k]]
+		if !r.direct {
+			e = sc.arena[r.off[k] : r.off[k]+(x1-x0)*(y1-y0)]
+		}
 		switch b.Kind {
 		case overlay.EffectBlur:
 			blurPlane(pl, e, x0, y0, x1, y1, fxRadius(b.Strength, pl.sub), wk)
@@ -219,8 +287,11 @@ func (sc *effectsScratch) computeEffect(b *overlay.EffectBox, r *fxRect, wk *fxW
 		case overlay.EffectZoom:
 			zoomPlane(pl, e, x0, y0, x1, y1, b, wk)
 		default:
-			tint := f.space.Color(b.Tint.R, b.Tint.G, b.Tint.B, 1)[k]
-			pointPlane(pl, e, x0, y0, x1, y1, b, tint, wk)
+			lut := sc.arena[r.lut[k] : r.lut[k]+int(pl.max)+1]
+			pointLUT(pl, lut, b, f.space.Color(b.Tint.R, b.Tint.G, b.Tint.B, 1)[k])
+			if !r.direct {
+				lutPlane(pl, e, lut, x0, y0, x1, y1, wk)
+			}
 		}
 	}
 }
@@ -241,42 +312,45 @@ func fxCell(s float32, sub int) int {
 	return max(c/sub, 1)
 }
 
-// pointPlane is phase 1 of the effects that map each sample alone: invert, threshold, tint.
-// tint is the tint colour's component in the plane.
-func pointPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBox, tint float32, wk *fxWork) {
+// pointLUT is phase 1 of the effects that map each sample alone (invert, threshold and tint
+// on Y'CbCr): the effect of every code value of the plane. tint is the tint colour's
+// component in the plane.
+func pointLUT(pl *fxPlane, lut []float32, b *overlay.EffectBox, tint float32) {
+	thr := pl.black + float32(b.Strength*(pl.white-pl.black))
+	for v := range lut {
+		s := float32(v)
+		e := s
+		switch b.Kind {
+		case overlay.EffectInvert:
+			e = pl.black + pl.white - s
+		case overlay.EffectThreshold:
+			e = pl.black
+			if !pl.chroma && s >= thr {
+				e = pl.white
+			}
+		case overlay.EffectTint:
+			if pl.chroma {
+				e = s + float32(b.Strength*(tint-s))
+			}
+		}
+		lut[v] = e
+	}
+}
+
+// lutPlane is phase 1 of a pointwise effect for a box that overlaps one before it: the
+// effects of its samples as decoded, from its LUT, for phase 2 to mix in where the earlier
+// box has changed them.
+func lutPlane(pl *fxPlane, e, lut []float32, x0, y0, x1, y1 int, wk *fxWork) {
 	n := x1 - x0
 	wk.a = grow(wk.a, n)
-	thr := pl.black + b.Strength*(pl.white-pl.black)
 	for y := y0; y < y1; y++ {
 		pl.load(wk.a, x0, y)
 		row := e[(y-y0)*n : (y-y0+1)*n]
 		for x, v := range wk.a {
-			s := float32(v)
-			switch b.Kind {
-			case overlay.EffectInvert:
-				row[x] = pl.black + pl.white - s
-			case overlay.EffectThreshold:
-				switch {
-				case pl.chroma:
-					row[x] = pl.black
-				case s >= thr:
-					row[x] = pl.white
-				default:
-					row[x] = pl.black
-				}
-			case overlay.EffectTint:
-				if pl.chroma {
-					row[x] = s + b.Strength*(tint-s)
-				} else {
-					row[x] = s
-				}
-			default:
-				row[x] = s
-			}
+			row[x] = lut[v]
 		}
 	}
 }
-
 
 // pointRGB is phase 1 of threshold and tint on an RGBA frame, whose luma is the three
 // components' (BT.709 weights): threshold sets white where it reaches the level, else black;
@@ -303,7 +377,7 @@ func (sc *effectsScratch) pointRGB(b *overlay.EffectBox, r *fxRect, wk *fxWork) 
 				v := float32(0)
 				switch {
 				case b.Kind == overlay.EffectTint:
-					v = s[k] + b.Strength*((t[k]-yt)-(s[k]-l))
+					v = s[k] + float32(b.Strength*((t[k]-yt)-(s[k]-l)))
 				case l >= level:
 					v = 255
 				}
@@ -319,45 +393,55 @@ func fxLuma(r, g, b float32) float32 {
 }
 
 // blurPlane is phase 1 of blur: the mean of the (2·rad+1)² window around each sample, the
-// window clipped to the frame. The sums are exact integers: a box filter of each row, then a
-// running sum of those down the columns.
+// window clipped to the frame, as sum · (1/count). The sums are exact integers: a box filter
+// of each row (kept in a ring of the window's rows), then a running sum of those down the
+// columns.
 func blurPlane(pl *fxPlane, e []float32, x0, y0, x1, y1, rad int, wk *fxWork) {
 	n := x1 - x0
 	lx0, lx1 := max(x0-rad, 0), min(x1+rad, pl.w)
-	wk.a = grow(wk.a, lx1-lx0)
-	wk.b = grow(wk.b, lx1-lx0+1) // prefix sums of the loaded row
-	wk.sums = grow(wk.sums, n)
-	acc := wk.sums
-	clear(acc)
-	// addRow adds (sign 1) or removes (−1) row yy's horizontal sums.
-	addRow := func(yy int, sign int64) {
-		pl.load(wk.a, lx0, yy)
-		p := wk.b
-		p[0] = 0
-		for i, v := range wk.a {
-			p[i+1] = p[i] + v
-		}
-		for x := range n {
-			sx := x0 + x
-			h := p[min(sx+rad, pl.w-1)+1-lx0] - p[max(sx-rad, 0)-lx0]
-			acc[x] += sign * int64(h)
-		}
+	wk.a, wk.b = grow(wk.a, lx1-lx0), grow(wk.b, lx1-lx0+1) // a row, its prefix sums
+	// The window of sample x is the loaded row's [from[x], to[x]).
+	wk.from, wk.to = grow(wk.from, n), grow(wk.to, n)
+	for x := range n {
+		sx := x0 + x
+		wk.from[x], wk.to[x] = int32(max(sx-rad, 0)-lx0), int32(min(sx+rad, pl.w-1)+1-lx0)
 	}
+	span := 2*rad + 1
+	wk.ring, wk.acc, wk.fx = grow(wk.ring, span*n), grow(wk.acc, n), grow(wk.fx, n)
+	acc, recip := wk.acc, wk.fx
+	clear(acc)
+	lastRows := 0
 	lo, hi := max(y0-rad, 0), max(y0-rad, 0) // rows [lo, hi) are in acc
 	for y := y0; y < y1; y++ {
 		wlo, whi := max(y-rad, 0), min(y+rad, pl.h-1)+1
-		for ; hi < whi; hi++ {
-			addRow(hi, 1)
-		}
 		for ; lo < wlo; lo++ {
-			addRow(lo, -1)
+			for x, v := range wk.ring[lo%span*n : (lo%span+1)*n] {
+				acc[x] -= v
+			}
 		}
-		rows := whi - wlo
-		row := e[(y-y0)*n : (y-y0+1)*n]
-		for x := range row {
-			sx := x0 + x
-			cols := min(sx+rad, pl.w-1) - max(sx-rad, 0) + 1
-			row[x] = float32(acc[x]) / float32(cols*rows)
+		for ; hi < whi; hi++ {
+			pl.load(wk.a, lx0, hi)
+			p := wk.b
+			p[0] = 0
+			for i, v := range wk.a {
+				p[i+1] = p[i] + v
+			}
+			row := wk.ring[hi%span*n : (hi%span+1)*n]
+			for x := range row {
+				v := p[wk.to[x]] - p[wk.from[x]]
+				row[x] = v
+				acc[x] += v
+			}
+		}
+		if rows := whi - wlo; rows != lastRows {
+			for x := range recip {
+				recip[x] = 1 / float32((wk.to[x]-wk.from[x])*int32(rows))
+			}
+			lastRows = rows
+		}
+		out := e[(y-y0)*n : (y-y0+1)*n]
+		for x := range out {
+			out[x] = float32(acc[x]) * recip[x]
 		}
 	}
 }
@@ -419,7 +503,7 @@ func zoomPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBo
 	wk.fx = grow(wk.fx, n)
 	sx0, sx1 := pl.w, 0
 	for x := range n {
-		s := cx + ((float32(x0+x)+0.5)-cx)*inv - 0.5
+		s := cx + float32(((float32(x0+x)+0.5)-cx)*inv) - 0.5
 		fl := sdf.Floor(s)
 		wk.cols[x], wk.fx[x] = int32(fl), s-fl
 		sx0, sx1 = min(sx0, max(int(fl), 0)), max(sx1, min(int(fl)+2, pl.w))
@@ -427,7 +511,7 @@ func zoomPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBo
 	sx0 = min(sx0, sx1-1)
 	wk.a, wk.b = grow(wk.a, sx1-sx0), grow(wk.b, sx1-sx0)
 	for y := y0; y < y1; y++ {
-		s := cy + ((float32(y)+0.5)-cy)*inv - 0.5
+		s := cy + float32(((float32(y)+0.5)-cy)*inv) - 0.5
 		fl := sdf.Floor(s)
 		fy := s - fl
 		r0 := min(max(int(fl), 0), pl.h-1)
@@ -441,29 +525,35 @@ func zoomPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBo
 			fx := wk.fx[x]
 			a0, a1 := float32(wk.a[i0]), float32(wk.a[i1])
 			b0, b1 := float32(wk.b[i0]), float32(wk.b[i1])
-			top := a0 + fx*(a1-a0)
-			bot := b0 + fx*(b1-b0)
-			row[x] = top + fy*(bot-top)
+			top := a0 + float32(fx*(a1-a0))
+			bot := b0 + float32(fx*(b1-b0))
+			row[x] = top + float32(fy*(bot-top))
 		}
 	}
 }
 
 // coverRow is box b's fill coverage over pixels [x0, x0+len(cov)) of row y: sdf.Coverage of
-// the rounded box's distance, 1 without evaluating it well inside. Twin: fxCoverage.
+// the rounded box's distance, computed at the ends of the row, 1 without evaluating it in
+// between, where the distance is below −½. Twin: fxCoverage.
 func coverRow(cov []float32, b *overlay.EffectBox, x0, y int) {
 	hx, hy := b.W/2, b.H/2
 	cx, cy := b.X+hx, b.Y+hy
 	py := float32(y) + 0.5
-	// Deeper inside than max(r, ½) + 1 px the distance is below −½: coverage 1.
+	// Deeper inside than max(r, ½) + 1 px both ways the distance is below −½.
 	m := max(b.Radius, 0.5) + 1
-	inner := sdf.Abs(py-cy) <= hy-m
-	for i := range cov {
-		px := float32(x0+i) + 0.5
-		if inner && sdf.Abs(px-cx) <= hx-m {
-			cov[i] = 1
-			continue
-		}
-		cov[i] = sdf.Coverage(sdf.RoundBox(px, py, cx, cy, hx, hy, b.Radius))
+	lo, hi := len(cov), len(cov)
+	if sdf.Abs(py-cy) <= hy-m {
+		lo = max(0, min(len(cov), int(sdf.Floor(cx-(hx-m)-float32(x0)))+1))
+		hi = max(lo, min(len(cov), int(sdf.Floor(cx+(hx-m)-float32(x0)))-1))
+	}
+	for i := range lo {
+		cov[i] = sdf.Coverage(sdf.RoundBox(float32(x0+i)+0.5, py, cx, cy, hx, hy, b.Radius))
+	}
+	for i := lo; i < hi; i++ {
+		cov[i] = 1
+	}
+	for i := hi; i < len(cov); i++ {
+		cov[i] = sdf.Coverage(sdf.RoundBox(float32(x0+i)+0.5, py, cx, cy, hx, hy, b.Radius))
 	}
 }
 
@@ -486,7 +576,8 @@ func (sc *effectsScratch) applyBand(fx []overlay.EffectBox, ys, ye int, wk *fxWo
 				o := (y + j - r.y0) * n
 				for k := range 3 {
 					if k == 0 || f.rgb {
-						f.pl[k].blend(sc.arena[r.off[k]+o:r.off[k]+o+n], wk.cov[j], r.x0, y+j)
+						e, lut := sc.values(r, k, o, n)
+						f.pl[k].blend(e, lut, wk.cov[j], r.x0, y+j)
 					}
 				}
 			}
@@ -520,7 +611,8 @@ func (sc *effectsScratch) applyChroma(r *fxRect, y, rows int, wk *fxWork) {
 	}
 	o := (y/2 - cy0) * nc
 	for k := 1; k < 3; k++ {
-		sc.f.pl[k].blend(sc.arena[r.off[k]+o:r.off[k]+o+nc], wk.covC, cx0, y/2)
+		e, lut := sc.values(r, k, o, nc)
+		sc.f.pl[k].blend(e, lut, wk.covC, cx0, y/2)
 	}
 }
 
@@ -558,4 +650,12 @@ func (r *Renderer) applyJobRun(wk *worker) {
 		}
 		r.fx.applyBand(r.prims.Effects, b*fxBand, min((b+1)*fxBand, r.h), &wk.fx)
 	}
+}
+
+// values are the n effect values of plane k from o in r's values, or its LUT.
+func (sc *effectsScratch) values(r *fxRect, k, o, n int) (e, lut []float32) {
+	if r.direct {
+		return nil, sc.arena[r.lut[k] : r.lut[k]+int(sc.f.pl[k].max)+1]
+	}
+	return sc.arena[r.off[k]+o : r.off[k]+o+n], nil
 }

@@ -109,7 +109,7 @@ func refEffects(f composite.HostSurface, fx []overlay.EffectBox) {
 								n++
 							}
 						}
-						e = float32(sum) / float32(n)
+						e = float32(sum) * (1 / float32(n))
 					case overlay.EffectPixelate:
 						cs := fxCell(b.Strength, pl.sub)
 						ox, oy := floorDiv(int(sdf.Floor(b.X)), pl.sub), floorDiv(int(sdf.Floor(b.Y)), pl.sub)
@@ -126,37 +126,37 @@ func refEffects(f composite.HostSurface, fx []overlay.EffectBox) {
 						sub := float32(pl.sub)
 						cx, cy := (b.X+b.W/2)/sub, (b.Y+b.H/2)/sub
 						inv := 1 / b.Strength
-						sx := cx + ((float32(x)+0.5)-cx)*inv - 0.5
-						sy := cy + ((float32(y)+0.5)-cy)*inv - 0.5
+						sx := cx + float32(((float32(x)+0.5)-cx)*inv) - 0.5
+						sy := cy + float32(((float32(y)+0.5)-cy)*inv) - 0.5
 						fx, fy := sdf.Floor(sx), sdf.Floor(sy)
 						ax, ay := sx-fx, sy-fy
-						top := at(k, int(fx), int(fy)) + ax*(at(k, int(fx)+1, int(fy))-at(k, int(fx), int(fy)))
-						bot := at(k, int(fx), int(fy)+1) + ax*(at(k, int(fx)+1, int(fy)+1)-at(k, int(fx), int(fy)+1))
-						e = top + ay*(bot-top)
+						top := at(k, int(fx), int(fy)) + float32(ax*(at(k, int(fx)+1, int(fy))-at(k, int(fx), int(fy))))
+						bot := at(k, int(fx), int(fy)+1) + float32(ax*(at(k, int(fx)+1, int(fy)+1)-at(k, int(fx), int(fy)+1)))
+						e = top + float32(ay*(bot-top))
 					case overlay.EffectThreshold, overlay.EffectTint:
 						if fr.rgb {
 							l := fxLuma(at(0, x, y), at(1, x, y), at(2, x, y))
 							t := [3]float32{b.Tint.R * 255, b.Tint.G * 255, b.Tint.B * 255}
 							if b.Kind == overlay.EffectTint {
-								e = s + b.Strength*((t[k]-fxLuma(t[0], t[1], t[2]))-(s-l))
+								e = s + float32(b.Strength*((t[k]-fxLuma(t[0], t[1], t[2]))-(s-l)))
 							} else if l >= b.Strength*255 {
 								e = 255
 							}
 						} else if b.Kind == overlay.EffectTint {
 							e = s
 							if pl.chroma {
-								e = s + b.Strength*(fr.space.Color(b.Tint.R, b.Tint.G, b.Tint.B, 1)[k]-s)
+								e = s + float32(b.Strength*(fr.space.Color(b.Tint.R, b.Tint.G, b.Tint.B, 1)[k]-s))
 							}
 						} else {
 							e = pl.black
-							if !pl.chroma && s >= pl.black+b.Strength*(pl.white-pl.black) {
+							if !pl.chroma && s >= pl.black+float32(b.Strength*(pl.white-pl.black)) {
 								e = pl.white
 							}
 						}
 					}
 					cur := make([]int32, 1)
 					pl.load(cur, x, y)
-					v := float32(cur[0]) + c*(e-float32(cur[0]))
+					v := float32(cur[0]) + float32(c*(e-float32(cur[0])))
 					v = min(max(v+0.5, 0), pl.max)
 					i := y*pl.stride + x*pl.step
 					if pl.wide {
