@@ -63,6 +63,8 @@ type Backend struct {
 	labels []tkLabel
 	glyphs []tkGlyph
 	placed []overlay.PlacedGlyph
+
+	fx effectBufs // the box effects' (effects.go)
 }
 
 // hostRecords are the host copies of the parameter block and the status. They live in an
@@ -392,6 +394,10 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 			return err
 		}
 	}
+	var err error
+	if q.Effects, err = g.uploadEffects(hf, p.Effects, planes); err != nil {
+		return err
+	}
 	g.host.p = q
 	// The frame's own lines and curves follow the link slots.
 	lines, curves := b.lines.ptr+device.Ptr(lineSlots*lineBytes), b.curves.ptr+device.Ptr(curveSlots*curveBytes)
@@ -477,6 +483,8 @@ func (g *Backend) record(c caps) error {
 		kernel      string
 		grid, block device.Dim3
 	}{
+		{overlay.StageEffects, "tk_effects_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
+		{overlay.StageEffects, "tk_effects", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageBin, "tk_begin", device.Dim3{X: per(tiles + 1), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_curve_chords", device.Dim3{X: per(c.curves), Y: 1, Z: 1}, lin},
 		{overlay.StageBin, "tk_scan_sums_chords", device.Dim3{X: per(chunks(c.curves + 1)), Y: 1, Z: 1}, lin},
@@ -537,7 +545,7 @@ func (g *Backend) readTimings() error {
 		}
 		g.last[overlay.StageLinks] = max(d, time.Duration(0))
 	}
-	for s := overlay.StageBin; s < overlay.NumStages; s++ {
+	for s := overlay.StageEffects; s < overlay.NumStages; s++ {
 		d, err := g.dev.Elapsed(g.stageEnd[s-1], g.stageEnd[s])
 		if err != nil {
 			return err
