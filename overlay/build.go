@@ -21,6 +21,7 @@ type Builder struct {
 	palette []uint32
 	trails  *Trails // nil when the style draws none
 	bracket float32 // Box.Bracket: BracketLength with BoxStyle "corners", else 0
+	digits  int     // labels' {x} {y} {w} {h} width (digitsFor)
 
 	// The dash patterns of boxes, lines and curves (DashFor), fixed by the style.
 	boxDash, lineDash, curveDash Dash
@@ -56,7 +57,7 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 		return nil, err
 	}
 	b := &Builder{style: s, font: font, w: w, h: h, format: format, palette: pal,
-		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{}}
+		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{}, digits: digitsFor(w, h)}
 	if s.Trail > 0 {
 		b.trails = NewTrails(s.Trail)
 	}
@@ -180,7 +181,7 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	if offFrame(bx, b.w, b.h) {
 		return
 	}
-	v := labelValues{box: bx, frame: f.Index, word: wordFor(b.style.LabelWords, bx.ID)}
+	v := labelValues{box: bx, frame: f.Index, word: wordFor(b.style.LabelWords, bx.ID), digits: b.digits}
 	if bx.ID != scene.NoID {
 		v.age = f.Index - b.firstSeen[bx.ID]
 	}
