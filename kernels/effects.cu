@@ -1,5 +1,6 @@
 // effects.cu: the box effects on the frame before the overlay is drawn; the twin of
-// render/effects.go (whose comment says what each effect does). tk_effects_copy copies the
+// render/effects.go (whose comment says what each effect does); they run after binning,
+// and not at all when a bin list overflowed. tk_effects_copy copies the
 // frame as decoded; tk_effects then gives each pixel, for every box in order, the box's
 // effect computed from the copy, mixed in by the box fill's coverage. The CPU computes the
 // same sums (exact integers) and the same float operations in the same order, so the samples
@@ -17,7 +18,9 @@
 // tk_effects_copy copies the frame's planes, a byte per thread and step.
 TK_KERNEL void tk_effects_copy(const TkParams* p) {
   const TkEffects* e = (const TkEffects*)p->effects;
-  if (!e || e->n == 0) return;
+  // After an overflow the host runs the frame again: a frame in device memory must not be
+  // changed twice.
+  if (!e || e->n == 0 || overflowed(p)) return;
   size_t threads = (size_t)gridDim.x * gridDim.y * TK_FXC_X * TK_FXC_Y;
   size_t t = ((size_t)(blockIdx.y * gridDim.x + blockIdx.x) * TK_FXC_Y + threadIdx.y) * TK_FXC_X + threadIdx.x;
   for (int k = 0; k < 3; k++) {
@@ -163,7 +166,7 @@ __device__ void fxRect(const TkEffectBox& b, int w, int h, int r[4]) {
 
 TK_KERNEL void tk_effects(const TkParams* p) {
   const TkEffects* e = (const TkEffects*)p->effects;
-  if (!e || e->n == 0) return;
+  if (!e || e->n == 0 || overflowed(p)) return;
   int ox = blockIdx.x * TK_TILE, oy = blockIdx.y * TK_TILE;
   int w = p->width, h = p->height;
   int tw = w - ox < TK_TILE ? w - ox : TK_TILE, th = h - oy < TK_TILE ? h - oy : TK_TILE;

@@ -11,7 +11,8 @@
 // whatever the number of workers. After the first frames nothing is allocated per frame.
 //
 // One file per stage, each the twin of the CUDA kernel of the same name (kernels/*.cu):
-// bin.go, boxes.go, lines.go, curves.go, labels.go, composite.go; tile.go holds what the
+// bin.go, effects.go (which changes the frame under boxes before the tiles are drawn, on all
+// the workers), boxes.go, lines.go, curves.go, labels.go, composite.go; tile.go holds what the
 // stages share (tile.cuh's twin). The stages and their order are overlay's stage table.
 package render
 
@@ -139,24 +140,23 @@ func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 		r.bins.resize(w, h)
 	}
 	t0 := time.Now()
-	r.last = overlay.Timings{}
-	if len(p.Effects) > 0 {
-		if err := r.runEffects(hs, p); err != nil {
-			return err
-		}
-		if r.timed {
-			t1 := time.Now()
-			r.last[overlay.StageEffects] = t1.Sub(t0)
-			t0 = t1
-		}
-	}
 	// Curves are binned on their own goroutine while this one bins the other kinds.
 	r.prims, r.space = p, hs.Space()
 	r.binCurves <- struct{}{}
 	r.bins.binOthers(p, &r.space)
 	<-r.curvesBinned
+	r.last = overlay.Timings{}
 	if r.timed {
 		r.last[overlay.StageBin] = time.Since(t0)
+	}
+	if len(p.Effects) > 0 {
+		t1 := time.Now()
+		if err := r.runEffects(hs, p); err != nil {
+			return err
+		}
+		if r.timed {
+			r.last[overlay.StageEffects] = time.Since(t1)
+		}
 	}
 
 	r.dst = hs

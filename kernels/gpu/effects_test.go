@@ -84,3 +84,20 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		t.Errorf("clayout has entries this test does not check")
 	}
 }
+
+// randomEffects are up to four effect boxes of any kind and strength in its range, placed
+// by coord (which reaches past the frame's edges), for randomScene.
+func randomEffects(rng *rand.Rand, w, h int, coord func(int) float32) []overlay.EffectBox {
+	var fx []overlay.EffectBox
+	for range rng.Intn(5) {
+		bw, bh := 1+float32(rng.Float64()*float64(w)/2), 1+float32(rng.Float64()*float64(h)/2)
+		kind := overlay.Effect(1 + rng.Intn(len(overlay.EffectNames())))
+		s := [...]float32{overlay.EffectBlur: 1 + 9*float32(rng.Float64()), overlay.EffectPixelate: 2 + 30*float32(rng.Float64()),
+			overlay.EffectThreshold: float32(rng.Float64()), overlay.EffectZoom: 1 + 3*float32(rng.Float64()),
+			overlay.EffectTint: float32(rng.Float64())}[kind]
+		fx = append(fx, overlay.EffectBox{X: coord(w), Y: coord(h), W: bw, H: bh, Radius: float32(rng.Float64()) * min(bw, bh) / 2,
+			Kind: kind, Strength: overlay.EffectStrength(kind, s),
+			Tint: overlay.RGBA{R: float32(rng.Float64()), G: float32(rng.Float64()), B: float32(rng.Float64()), A: 1}})
+	}
+	return fx
+}

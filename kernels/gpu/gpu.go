@@ -483,8 +483,6 @@ func (g *Backend) record(c caps) error {
 		kernel      string
 		grid, block device.Dim3
 	}{
-		{overlay.StageEffects, "tk_effects_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
-		{overlay.StageEffects, "tk_effects", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageBin, "tk_begin", device.Dim3{X: per(tiles + 1), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_curve_chords", device.Dim3{X: per(c.curves), Y: 1, Z: 1}, lin},
 		{overlay.StageBin, "tk_scan_sums_chords", device.Dim3{X: per(chunks(c.curves + 1)), Y: 1, Z: 1}, lin},
@@ -497,6 +495,8 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageBin, "tk_bin_cursor", device.Dim3{X: per(tiles + 1), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_bin_fill", device.Dim3{X: per(maxPrims), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_bin_sort", device.Dim3{X: per(tiles), Y: kinds, Z: 1}, lin},
+		{overlay.StageEffects, "tk_effects_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
+		{overlay.StageEffects, "tk_effects", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageBoxes, "tk_boxes", tileGrid, tileBlock},
 		{overlay.StageLines, "tk_lines", tileGrid, tileBlock},
 		{overlay.StageCurves, "tk_curves", tileGrid, tileBlock},
@@ -545,7 +545,7 @@ func (g *Backend) readTimings() error {
 		}
 		g.last[overlay.StageLinks] = max(d, time.Duration(0))
 	}
-	for s := overlay.StageEffects; s < overlay.NumStages; s++ {
+	for s := overlay.StageBin; s < overlay.NumStages; s++ {
 		d, err := g.dev.Elapsed(g.stageEnd[s-1], g.stageEnd[s])
 		if err != nil {
 			return err
