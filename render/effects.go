@@ -147,6 +147,28 @@ func (pl *fxPlane) load(dst []int32, x0, y int) {
 	}
 }
 
+// prefetch starts loading samples [x0, x1) of row y (a hint): each row of a box starts a new
+// stretch of memory, which the hardware's prefetcher does not guess, so the loops ask for
+// the next row while they work on this one.
+func (pl *fxPlane) prefetch(x0, x1, y int) {
+	if y < pl.h {
+		composite.PrefetchRow(pl.p, pl.stride, x0*pl.step, x1*pl.step, y)
+	}
+}
+
+// prefetchRows starts loading luma rows y and y+1 of rectangle r in every plane, and the
+// chroma row under them.
+func (sc *effectsScratch) prefetchRows(r *fxRect, y int) {
+	for k := range sc.f.pl {
+		pl := &sc.f.pl[k]
+		x0, _, x1, _ := r.plane(pl)
+		pl.prefetch(x0, x1, y/pl.sub)
+		if pl.sub == 1 {
+			pl.prefetch(x0, x1, y+1)
+		}
+	}
+}
+
 // blend mixes effects into row y from x0 by coverage cov, with composite's rounding: the
 // effect of sample k is e[k], or lut[sample] when lut is given (effects of the sample alone).
 func (pl *fxPlane) blend(e, lut, cov []float32, x0, y int) {
@@ -344,6 +366,7 @@ func lutPlane(pl *fxPlane, e, lut []float32, x0, y0, x1, y1 int, wk *fxWork) {
 	n := x1 - x0
 	wk.a = grow(wk.a, n)
 	for y := y0; y < y1; y++ {
+		pl.prefetch(x0, x1, y+1)
 		pl.load(wk.a, x0, y)
 		row := e[(y-y0)*n : (y-y0+1)*n]
 		for x, v := range wk.a {
@@ -420,6 +443,7 @@ func blurPlane(pl *fxPlane, e []float32, x0, y0, x1, y1, rad int, wk *fxWork) {
 			}
 		}
 		for ; hi < whi; hi++ {
+			pl.prefetch(lx0, lx1, hi+1)
 			pl.load(wk.a, lx0, hi)
 			p := wk.b
 			p[0] = 0
@@ -470,6 +494,7 @@ func pixelatePlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.Effe
 		ry0, ry1 := max(oy+ky*c, 0), min(oy+(ky+1)*c, pl.h)
 		clear(wk.sums)
 		for y := ry0; y < ry1; y++ {
+			pl.prefetch(sx0, sx1, y+1)
 			pl.load(wk.a, sx0, y)
 			for i, v := range wk.a {
 				wk.sums[i] += int64(v)
@@ -570,6 +595,9 @@ func (sc *effectsScratch) applyBand(fx []overlay.EffectBox, ys, ye int, wk *fxWo
 		}
 		wk.cov[0], wk.cov[1] = grow(wk.cov[0], n), grow(wk.cov[1], n)
 		for y := max(ys, r.y0); y < min(ye, r.y1); y += 2 {
+			if y+2 < min(ye, r.y1) {
+				sc.prefetchRows(r, y+2)
+			}
 			rows := min(2, h-y)
 			for j := range rows {
 				coverRow(wk.cov[j], &fx[i], r.x0, y+j)
