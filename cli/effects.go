@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -77,7 +78,7 @@ func (v strengthsValue) Set(s string) error {
 	}
 	for _, part := range strings.Split(s, ",") {
 		x, err := strconv.ParseFloat(strings.TrimSpace(part), 32)
-		if err != nil {
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Errorf("%q is not a number", part)
 		}
 		*v.s = append(*v.s, float32(x))
