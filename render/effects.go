@@ -53,12 +53,14 @@ type fxRect struct {
 	x0, y0, x1, y1 int
 	off            [3]int // per plane: the effect's values, row by row
 	lut            [3]int // per plane: a pointwise effect's value of each code value
+	full           [3]int // per plane, in effectsScratch.full: each code value's result at coverage 1
 	direct         bool   // phase 2 maps the samples through the LUTs (no values)
 }
 
 // effectsScratch is the effects stage's per-frame state, reused frame to frame.
 type effectsScratch struct {
 	f     fxFrame
+	full  []uint16 // the LUTs' results at coverage 1
 	rects []fxRect
 	arena []float32
 	bands int
@@ -171,59 +173,69 @@ func (sc *effectsScratch) prefetchRows(r *fxRect, y int) {
 
 // blend mixes effects into row y from x0 by coverage cov, with composite's rounding: the
 // effect of sample k is e[k], or lut[sample] when lut is given (effects of the sample alone).
-func (pl *fxPlane) blend(e, lut, cov []float32, x0, y int) {
+// With a LUT, full holds the result of each code value at coverage 1 (the same formula,
+// worked out once), which most of a box's samples take.
+func (pl *fxPlane) blend(e, lut []float32, full []uint16, cov []float32, x0, y int) {
 	i := y*pl.stride + x0*pl.step
 	if pl.wide {
-		blend16(pl.p[i:], pl.step, pl.shift, e, lut, cov)
+		blend16(pl.p[i:], pl.step, pl.shift, e, lut, full, cov)
 	} else {
-		blend8(pl.p[i:], pl.step, e, lut, cov)
+		blend8(pl.p[i:], pl.step, e, lut, full, cov)
 	}
 }
 
-func blend8(p []byte, step int, e, lut, cov []float32) {
+// fxMix is sample s with effect value e mixed in by coverage c, rounded and saturated to
+// 0..hi, as composite blends (truncate the result). Twin: fxBlend.
+func fxMix(s, e, c, hi float32) float32 {
+	v := s + float32(c*(e-s)) + 0.5
+	// Comparisons, not min and max, which order NaNs (and so cost more).
+	if v < 0 {
+		return 0
+	} else if v > hi {
+		return hi
+	}
+	return v
+}
+
+func blend8(p []byte, step int, e, lut []float32, full []uint16, cov []float32) {
 	j := 0
 	for k, c := range cov {
 		if c != 0 {
 			s := p[j]
 			var ev float32
 			if lut != nil {
+				if c == 1 {
+					p[j] = byte(full[s])
+					j += step
+					continue
+				}
 				ev = lut[s]
 			} else {
 				ev = e[k]
 			}
-			fs := float32(s)
-			v := fs + float32(c*(ev-fs)) + 0.5
-			// Comparisons, not min and max, which order NaNs (and so cost more).
-			if v < 0 {
-				v = 0
-			} else if v > 255 {
-				v = 255
-			}
-			p[j] = byte(v)
+			p[j] = byte(fxMix(float32(s), ev, c, 255))
 		}
 		j += step
 	}
 }
 
-func blend16(p []byte, step int, shift uint, e, lut, cov []float32) {
+func blend16(p []byte, step int, shift uint, e, lut []float32, full []uint16, cov []float32) {
 	j := 0
 	for k, c := range cov {
 		if c != 0 {
 			s := binary.LittleEndian.Uint16(p[j:]) >> shift
 			var ev float32
 			if lut != nil {
+				if c == 1 {
+					binary.LittleEndian.PutUint16(p[j:], full[s&1023]<<shift)
+					j += step
+					continue
+				}
 				ev = lut[s&1023]
 			} else {
 				ev = e[k]
 			}
-			fs := float32(s)
-			v := fs + float32(c*(ev-fs)) + 0.5
-			if v < 0 {
-				v = 0
-			} else if v > 1023 {
-				v = 1023
-			}
-			binary.LittleEndian.PutUint16(p[j:], uint16(v)<<shift)
+			binary.LittleEndian.PutUint16(p[j:], uint16(fxMix(float32(s), ev, c, 1023))<<shift)
 		}
 		j += step
 	}
@@ -234,7 +246,7 @@ func blend16(p []byte, step int, shift uint, e, lut, cov []float32) {
 // before it (whose effect changes what the LUT would read).
 func (sc *effectsScratch) prepare(fx []overlay.EffectBox, w, h int) {
 	sc.rects = sc.rects[:0]
-	n := 0
+	n, m := 0, 0
 	for i := range fx {
 		r := effectRect(&fx[i], w, h)
 		if sc.f.pointwise(fx[i].Kind) {
@@ -245,8 +257,9 @@ func (sc *effectsScratch) prepare(fx []overlay.EffectBox, w, h int) {
 				}
 			}
 			for k := range 3 {
-				r.lut[k] = n
+				r.lut[k], r.full[k] = n, m
 				n += int(sc.f.pl[k].max) + 1
+				m += int(sc.f.pl[k].max) + 1
 			}
 		}
 		for k := range 3 {
@@ -258,7 +271,7 @@ func (sc *effectsScratch) prepare(fx []overlay.EffectBox, w, h int) {
 		}
 		sc.rects = append(sc.rects, r)
 	}
-	sc.arena = grow(sc.arena, n)
+	sc.arena, sc.full = grow(sc.arena, n), grow(sc.full, m)
 	sc.bands = (h + fxBand - 1) / fxBand
 }
 
@@ -310,7 +323,7 @@ func (sc *effectsScratch) computeEffect(b *overlay.EffectBox, r *fxRect, wk *fxW
 			zoomPlane(pl, e, x0, y0, x1, y1, b, wk)
 		default:
 			lut := sc.arena[r.lut[k] : r.lut[k]+int(pl.max)+1]
-			pointLUT(pl, lut, b, f.space.Color(b.Tint.R, b.Tint.G, b.Tint.B, 1)[k])
+			pointLUT(pl, lut, sc.full[r.full[k]:r.full[k]+len(lut)], b, f.space.Color(b.Tint.R, b.Tint.G, b.Tint.B, 1)[k])
 			if !r.direct {
 				lutPlane(pl, e, lut, x0, y0, x1, y1, wk)
 			}
@@ -337,7 +350,8 @@ func fxCell(s float32, sub int) int {
 // pointLUT is phase 1 of the effects that map each sample alone (invert, threshold and tint
 // on Y'CbCr): the effect of every code value of the plane. tint is the tint colour's
 // component in the plane.
-func pointLUT(pl *fxPlane, lut []float32, b *overlay.EffectBox, tint float32) {
+// full is each code value's result at coverage 1.
+func pointLUT(pl *fxPlane, lut []float32, full []uint16, b *overlay.EffectBox, tint float32) {
 	thr := pl.black + float32(b.Strength*(pl.white-pl.black))
 	for v := range lut {
 		s := float32(v)
@@ -356,6 +370,7 @@ func pointLUT(pl *fxPlane, lut []float32, b *overlay.EffectBox, tint float32) {
 			}
 		}
 		lut[v] = e
+		full[v] = uint16(fxMix(s, e, 1, pl.max))
 	}
 }
 
@@ -451,7 +466,23 @@ func blurPlane(pl *fxPlane, e []float32, x0, y0, x1, y1, rad int, wk *fxWork) {
 				p[i+1] = p[i] + v
 			}
 			row := wk.ring[hi%span*n : (hi%span+1)*n]
-			for x := range row {
+			// Samples whose window the frame's edges do not clip read p at fixed offsets.
+			c0, c1 := x0-rad-lx0, x0+rad+1-lx0
+			ia, ib := min(n, max(0, rad-x0)), max(0, min(n, pl.w-rad-x0))
+			for x := range ia {
+				v := p[wk.to[x]] - p[wk.from[x]]
+				row[x] = v
+				acc[x] += v
+			}
+			if ia < ib {
+				hiP, loP, out, sum := p[ia+c1:ib+c1], p[ia+c0:ib+c0], row[ia:ib], acc[ia:ib]
+				for x := range out {
+					v := hiP[x] - loP[x]
+					out[x] = v
+					sum[x] += v
+				}
+			}
+			for x := max(ia, ib); x < n; x++ {
 				v := p[wk.to[x]] - p[wk.from[x]]
 				row[x] = v
 				acc[x] += v
@@ -604,8 +635,8 @@ func (sc *effectsScratch) applyBand(fx []overlay.EffectBox, ys, ye int, wk *fxWo
 				o := (y + j - r.y0) * n
 				for k := range 3 {
 					if k == 0 || f.rgb {
-						e, lut := sc.values(r, k, o, n)
-						f.pl[k].blend(e, lut, wk.cov[j], r.x0, y+j)
+						e, lut, full := sc.values(r, k, o, n)
+						f.pl[k].blend(e, lut, full, wk.cov[j], r.x0, y+j)
 					}
 				}
 			}
@@ -639,8 +670,8 @@ func (sc *effectsScratch) applyChroma(r *fxRect, y, rows int, wk *fxWork) {
 	}
 	o := (y/2 - cy0) * nc
 	for k := 1; k < 3; k++ {
-		e, lut := sc.values(r, k, o, nc)
-		sc.f.pl[k].blend(e, lut, wk.covC, cx0, y/2)
+		e, lut, full := sc.values(r, k, o, nc)
+		sc.f.pl[k].blend(e, lut, full, wk.covC, cx0, y/2)
 	}
 }
 
@@ -681,9 +712,10 @@ func (r *Renderer) applyJobRun(wk *worker) {
 }
 
 // values are the n effect values of plane k from o in r's values, or its LUT.
-func (sc *effectsScratch) values(r *fxRect, k, o, n int) (e, lut []float32) {
+func (sc *effectsScratch) values(r *fxRect, k, o, n int) (e, lut []float32, full []uint16) {
 	if r.direct {
-		return nil, sc.arena[r.lut[k] : r.lut[k]+int(sc.f.pl[k].max)+1]
+		m := int(sc.f.pl[k].max) + 1
+		return nil, sc.arena[r.lut[k] : r.lut[k]+m], sc.full[r.full[k] : r.full[k]+m]
 	}
-	return sc.arena[r.off[k]+o : r.off[k]+o+n], nil
+	return sc.arena[r.off[k]+o : r.off[k]+o+n], nil, nil
 }
