@@ -12,9 +12,9 @@ import (
 	"trackink/overlay"
 )
 
-// effectOptions parses args as render's style flags and returns the style, or the error:
+// styleOptions parses args as render's style flags and returns the style, or the error:
 // a usage error (exit status 2) from parsing or validation.
-func effectOptions(t *testing.T, args ...string) (overlay.Style, error) {
+func styleOptions(t *testing.T, args ...string) (overlay.Style, error) {
 	t.Helper()
 	var s styleFlags
 	fs := newFlagSet("render", "", "", io.Discard)
@@ -45,7 +45,7 @@ func TestBoxEffectFlags(t *testing.T) {
 		{[]string{"--look", "blob"}, []overlay.Effect{overlay.EffectInvert}, nil},
 		{[]string{"--look", "blob", "--box-effect", ""}, nil, nil},
 	} {
-		st, err := effectOptions(t, tc.args...)
+		st, err := styleOptions(t, tc.args...)
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
@@ -64,7 +64,7 @@ func TestBoxEffectFlags(t *testing.T) {
 		{[]string{"--effect-strength", "x"}, `"x" is not a number`},
 		{[]string{"--style", file, "--box-effect", "tint"}, "--effect-strength 2: more strengths than effects (1)"},
 	} {
-		_, err := effectOptions(t, tc.args...)
+		_, err := styleOptions(t, tc.args...)
 		var ue usageError
 		if err == nil || !strings.Contains(err.Error(), tc.msg) || !errors.As(err, &ue) {
 			t.Errorf("%v: %v, want a usage error with %q", tc.args, err, tc.msg)

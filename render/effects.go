@@ -89,41 +89,49 @@ func grow[T any](s []T, n int) []T {
 
 // effectsFrame describes dst's planes for the effects, or says it has none that they reach.
 func effectsFrame(dst composite.HostSurface, f *fxFrame) error {
-	sp := dst.Space()
-	black, white := sp.Color(0, 0, 0, 1), sp.Color(1, 1, 1, 1)
-	set := func(i int, p []byte, stride, step int, wide bool, shift uint, max float32, sub, w, h int) {
-		pl := fxPlane{p: p, stride: stride, step: step, wide: wide, shift: shift, max: max, sub: sub,
-			w: (w + sub - 1) / sub, h: (h + sub - 1) / sub, black: black[i], white: white[i]}
-		if sub == 2 {
-			pl.chroma, pl.white = true, black[i]
-		}
-		f.pl[i] = pl
-	}
-	f.rgb, f.space = false, sp
+	// Per format: each component's samples from its first, the planes' strides, the bytes
+	// from one sample to the next, two-byte samples (at a shift), and the chroma's
+	// subsampling.
+	var (
+		p      [3][]byte
+		stride [3]int
+		step   [3]int
+		wide   bool
+		shift  uint
+		sub    = 2
+	)
+	f.rgb = false
 	switch d := dst.(type) {
 	case *composite.RGBA:
-		f.rgb = true
-		for i := range 3 {
-			set(i, d.Pix[i:], d.Stride, 4, false, 0, 255, 1, d.W, d.H)
-		}
+		p, stride, step, sub, f.rgb = [3][]byte{d.Pix, d.Pix[1:], d.Pix[2:]}, [3]int{d.Stride, d.Stride, d.Stride}, [3]int{4, 4, 4}, 1, true
 	case *composite.YUV420P:
-		set(0, d.Y, d.StrideY, 1, false, 0, 255, 1, d.W, d.H)
-		set(1, d.U, d.StrideU, 1, false, 0, 255, 2, d.W, d.H)
-		set(2, d.V, d.StrideV, 1, false, 0, 255, 2, d.W, d.H)
+		p, stride, step = [3][]byte{d.Y, d.U, d.V}, [3]int{d.StrideY, d.StrideU, d.StrideV}, [3]int{1, 1, 1}
 	case *composite.NV12:
-		set(0, d.Y, d.StrideY, 1, false, 0, 255, 1, d.W, d.H)
-		set(1, d.UV, d.StrideUV, 2, false, 0, 255, 2, d.W, d.H)
-		set(2, d.UV[1:], d.StrideUV, 2, false, 0, 255, 2, d.W, d.H)
+		p, stride, step = [3][]byte{d.Y, d.UV, d.UV[1:]}, [3]int{d.StrideY, d.StrideUV, d.StrideUV}, [3]int{1, 2, 2}
 	case *composite.YUV420P10:
-		set(0, d.Y, d.StrideY, 2, true, 0, 1023, 1, d.W, d.H)
-		set(1, d.U, d.StrideU, 2, true, 0, 1023, 2, d.W, d.H)
-		set(2, d.V, d.StrideV, 2, true, 0, 1023, 2, d.W, d.H)
+		p, stride, step, wide = [3][]byte{d.Y, d.U, d.V}, [3]int{d.StrideY, d.StrideU, d.StrideV}, [3]int{2, 2, 2}, true
 	case *composite.P010:
-		set(0, d.Y, d.StrideY, 2, true, 6, 1023, 1, d.W, d.H)
-		set(1, d.UV, d.StrideUV, 4, true, 6, 1023, 2, d.W, d.H)
-		set(2, d.UV[2:], d.StrideUV, 4, true, 6, 1023, 2, d.W, d.H)
+		p, stride, step, wide, shift = [3][]byte{d.Y, d.UV, d.UV[2:]}, [3]int{d.StrideY, d.StrideUV, d.StrideUV}, [3]int{2, 4, 4}, true, 6
 	default:
 		return fmt.Errorf("render: box effects cannot change a %T frame", dst)
+	}
+	f.space = dst.Space()
+	black, white := f.space.Color(0, 0, 0, 1), f.space.Color(1, 1, 1, 1)
+	w, h := dst.Size()
+	hi := float32(255)
+	if wide {
+		hi = 1023
+	}
+	for i := range 3 {
+		s := 1
+		if i > 0 {
+			s = sub
+		}
+		f.pl[i] = fxPlane{p: p[i], stride: stride[i], step: step[i], wide: wide, shift: shift, max: hi, sub: s,
+			w: (w + s - 1) / s, h: (h + s - 1) / s, black: black[i], white: white[i], chroma: s == 2}
+		if s == 2 {
+			f.pl[i].white = black[i] // neutral
+		}
 	}
 	return nil
 }
