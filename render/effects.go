@@ -80,9 +80,12 @@ type fxWork struct {
 	fx      []float32
 }
 
+// grow returns s with length n, reallocated with a quarter to spare when it is too short:
+// the workers take boxes in any order, and a scratch buffer a little longer than the last
+// box needed saves reallocating it when the next is a few samples wider.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/4)
 	}
 	return s[:n]
 }
