@@ -292,8 +292,19 @@ func (f *fxFrame) pointwise(e overlay.Effect) bool {
 	return e == overlay.EffectInvert || !f.rgb && (e == overlay.EffectThreshold || e == overlay.EffectTint)
 }
 
+// fxFar bounds the boxes the effects take, in px: within it every coordinate converts to
+// an int exactly, on the CPU and the GPU.
+const fxFar = 1 << 20
+
 // effectRect is the pixels box b's coverage can reach, widened to even coordinates.
+// A box whose position or size is not finite or beyond fxFar px (a tracker's garbage) is
+// skipped: its rectangle is empty. Twin: fxRect.
 func effectRect(b *overlay.EffectBox, w, h int) fxRect {
+	for _, v := range [...]float32{b.X, b.Y, b.W, b.H} {
+		if !(v >= -fxFar && v <= fxFar) {
+			return fxRect{}
+		}
+	}
 	fl := func(v float32, lo, hi int) int {
 		return max(lo, min(hi, int(math.Floor(float64(v)))))
 	}

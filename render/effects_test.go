@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -233,6 +234,30 @@ func TestEffectsMatchReference(t *testing.T) {
 						t.Fatal("the effect changed nothing")
 					}
 				})
+			}
+		}
+	}
+}
+
+// TestEffectsSkipGarbageBoxes: a box with a coordinate that is not finite, or millions of
+// pixels off, changes nothing (it would otherwise mix NaN coverage into the frame).
+func TestEffectsSkipGarbageBoxes(t *testing.T) {
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	r := newRenderer(t, 2)
+	for _, b := range []overlay.EffectBox{
+		{X: nan, Y: 5, W: 20, H: 20}, {X: 5, Y: 5, W: inf, H: 20}, {X: -inf, Y: 5, W: inf, H: 20},
+		{X: -1e30, Y: -1e30, W: 2e30, H: 2e30}, {X: 5, Y: nan, W: 20, H: 20},
+	} {
+		for _, kind := range []overlay.Effect{overlay.EffectInvert, overlay.EffectPixelate, overlay.EffectZoom} {
+			b.Kind, b.Strength = kind, overlay.EffectStrength(kind, 0)
+			got := testFrame("nv12", 64, 48, 3)
+			draw(t, r, got, &overlay.Primitives{Effects: []overlay.EffectBox{b}})
+			want := frameBytes(testFrame("nv12", 64, 48, 3))
+			for i, p := range frameBytes(got) {
+				if !bytes.Equal(p, want[i]) {
+					t.Errorf("%+v changed plane %d", b, i)
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 	"unsafe"
@@ -35,6 +36,9 @@ func TestEffectsEmuMatchCPU(t *testing.T) {
 					{X: 30, Y: 20, W: 30, H: 35, Kind: kind, Strength: s, Tint: tint},
 					{X: 70.3, Y: 40.6, W: 40, H: 40, Radius: 12, Kind: kind, Strength: s, Tint: tint},
 					{X: -4, Y: 44, W: 14, H: 9, Radius: 2, Kind: overlay.EffectInvert, Tint: tint},
+					// Garbage from a tracker, skipped by both.
+					{X: float32(math.NaN()), Y: 4, W: 10, H: 10, Kind: overlay.EffectInvert},
+					{X: -1e30, Y: -1e30, W: 2e30, H: 2e30, Kind: overlay.EffectInvert},
 				}}
 				if withBox {
 					p.Boxes = []overlay.Box{{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Stroke: 1.5,
