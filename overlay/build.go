@@ -57,13 +57,14 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 		return nil, err
 	}
 	b := &Builder{style: s, font: font, w: w, h: h, format: format, palette: pal,
-		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{}, digits: digitsFor(w, h)}
+		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{}}
 	if s.Trail > 0 {
 		b.trails = NewTrails(s.Trail)
 	}
 	if s.BoxStyle == "corners" {
 		b.bracket = s.BracketLength
 	}
+	b.digits = digitsFor(w, h)
 	b.boxDash = DashFor(s.BoxStyle, s.BoxStroke)
 	b.lineDash, b.curveDash = DashFor(s.LinkStyle, s.LineWidth), DashFor(s.LinkStyle, s.CurveWidth)
 	return b, nil
