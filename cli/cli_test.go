@@ -90,14 +90,14 @@ func TestRenderErrors(t *testing.T) {
 		msg  string
 	}{
 		{"no output", []string{"render", "-i", in, "--tracks", good}, 2, "-o FILE"},
-		{"no tracks", []string{"render", "-i", in, "-o", filepath.Join(dir, "o.png")}, 2, "--tracks"},
+		{"no tracks", []string{"render", "-i", in, "-o", filepath.Join(dir, "o.png")}, 2, "no tracks: give --tracks FILE"},
 		{"bad field", []string{"render", "-i", in, "--tracks", bad, "-o", filepath.Join(dir, "o.png")}, 1, "bad.txt:2: field 5"},
 		{"missing tracks", []string{"render", "-i", in, "--tracks", filepath.Join(dir, "nope.txt"), "-o", filepath.Join(dir, "o.png")}, 2, "nope.txt: no such file"},
 		{"output exists", []string{"render", "-i", in, "--tracks", good, "-o", exists}, 1, "use -y"},
 		{"missing directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "no", "o.png")}, 1, "does not exist"},
 		{"not a picture", []string{"render", "-i", fakePNG, "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 1, "not a PNG or JPEG"},
 		{"not a video", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 1, "good.txt"},
-		{"video to picture", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 2, "must be a video"},
+		{"one frame into a video", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "--frame", "3", "-o", filepath.Join(dir, "o.mp4")}, 2, "--frame draws one frame into a picture"},
 		{"missing video", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 2, "in.mp4: no such file"},
 		{"picture onto itself", []string{"render", "-i", in, "--tracks", good, "-o", in, "-y"}, 2, "is the input"},
 		{"bad start", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4"), "--start", "soon"}, 2, "--start"},
@@ -138,9 +138,9 @@ func TestRenderOverwritesWithYes(t *testing.T) {
 
 func TestHelpHasExamples(t *testing.T) {
 	for name := range commands {
-		code, _, stderr := trackink(name, "--help")
-		if code != 0 || !strings.Contains(stderr, "Example") {
-			t.Errorf("%s --help: exit %d, output %q", name, code, stderr)
+		code, stdout, _ := trackink(name, "--help")
+		if code != 0 || !strings.Contains(stdout, "Example") {
+			t.Errorf("%s --help: exit %d, output %q", name, code, stdout)
 		}
 	}
 	if code, stdout, _ := trackink("help"); code != 0 || !strings.Contains(stdout, "render") {

@@ -226,10 +226,10 @@ func TestKilledSegmentRetried(t *testing.T) {
 	}
 }
 
-// The README shows the cluster recipe's batch scripts: their #SBATCH directives and the
-// trackink command they run must be the files' own.
-func TestREADMEShowsTheClusterScripts(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// docs/cluster.md shows the cluster recipe's batch scripts: their #SBATCH directives and
+// the trackink command they run must be the files' own.
+func TestDocsShowTheClusterScripts(t *testing.T) {
+	readme, err := os.ReadFile("../docs/cluster.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestREADMEShowsTheClusterScripts(t *testing.T) {
 		}
 		for _, line := range strings.Split(string(script), "\n") {
 			if (strings.HasPrefix(line, "#SBATCH") || strings.HasPrefix(line, "exec ")) && !strings.Contains(string(readme), "\n"+line+"\n") {
-				t.Errorf("README.md does not show this line of scripts/slurm/%s:\n%s", name, line)
+				t.Errorf("docs/cluster.md does not show this line of scripts/slurm/%s:\n%s", name, line)
 			}
 		}
 	}

@@ -29,7 +29,8 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	w := fs.Int("width", 0, "the video's width, instead of -i")
 	h := fs.Int("height", 0, "the video's height, instead of -i")
 	t.register(fs)
-	if err := parseWith(fs, args, 1, "the tracking file (or YOLO results directory)"); err != nil {
+	t.warn = func(s string) { fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", s) }
+	if err := parseWith(fs, args, 1, "the tracking file (or YOLO results directory; - for standard input)"); err != nil {
 		return err
 	}
 	t.path = fs.Arg(0)
@@ -44,7 +45,7 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	case "mot":
 		format = scene.FormatMOT
 	default:
-		return usageError{fmt.Errorf("--to %q: want jsonl or mot", *to)}
+		return usageError{fmt.Errorf("--to %q: want jsonl or mot%s", *to, valueHint("to", *to))}
 	}
 	target := ""
 	if *to != "" {

@@ -29,6 +29,7 @@ type Builder struct {
 	firstSeen map[int]int // track id → the first frame it appeared in
 	places    map[int]labelPlace
 	classOf   map[int]string // this frame: track id → its box's class, for points' colours
+	classNum  map[string]int // Style.Classes: class → its palette index
 	pending   []pendingLabel
 	order     []int
 }
@@ -58,6 +59,7 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	}
 	b := &Builder{style: s, font: font, w: w, h: h, format: format, palette: pal,
 		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{}}
+	b.classNum = classNumbers(s.Classes)
 	if s.Trail > 0 {
 		b.trails = NewTrails(s.Trail)
 	}
@@ -146,11 +148,14 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 // itemColor is an item's colour before element colours: its own, else its class's or
 // track's palette colour.
 func (b *Builder) itemColor(id int, class string, own scene.Color, hasOwn bool) scene.Color {
-	switch {
-	case hasOwn:
+	if hasOwn {
 		return own
-	case b.style.ColorBy == ByClass && class != "":
-		return paletteColor(b.palette, classIndex(class))
+	}
+	if c, ok := b.style.ClassColors[class]; ok && class != "" {
+		return c
+	}
+	if b.style.ColorBy == ByClass && class != "" {
+		return b.classColor(class)
 	}
 	return paletteColor(b.palette, id)
 }
