@@ -17,6 +17,9 @@ import (
 func init() {
 	fieldFlags["overlay.Style.BoxEffects"] = []string{"box-effect"}
 	fieldFlags["overlay.Style.EffectStrengths"] = []string{"effect-strength"}
+	flagPlaces["box-effect"] = flagPlace{groupLook, false}
+	flagPlaces["effect-strength"] = flagPlace{groupLook, false}
+	flagPlaces["bench effects"] = flagPlace{groupBench, false}
 }
 
 // registerEffectFlags adds the effects' flags for style st.
