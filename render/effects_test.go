@@ -262,3 +262,34 @@ func TestEffectsSkipGarbageBoxes(t *testing.T) {
 		}
 	}
 }
+
+// TestEffectsOverlapReadTheSource holds the documented rule for overlapping boxes: every
+// effect reads the frame as decoded and later boxes paint over earlier ones, so two
+// inverting boxes over the same pixels leave them inverted once (not restored), and where a
+// pixelating box follows an inverting one, the pixels show cells of the source, not of the
+// inverted picture.
+func TestEffectsOverlapReadTheSource(t *testing.T) {
+	const w, h = 64, 48
+	r := newRenderer(t, 2)
+	src := testFrame("yuv420p", w, h, 9).(*composite.YUV420P)
+	inv := func(v byte) byte { return byte(min(max(251-int(v), 0), 255)) }
+	twice := testFrame("yuv420p", w, h, 9).(*composite.YUV420P)
+	box := overlay.EffectBox{X: 8, Y: 8, W: 40, H: 30, Kind: overlay.EffectInvert}
+	draw(t, r, twice, &overlay.Primitives{Effects: []overlay.EffectBox{box, box}})
+	if got, want := twice.Y[20*w+20], inv(src.Y[20*w+20]); got != want {
+		t.Errorf("two inverting boxes: luma %d, want %d (inverted once; the source was %d)", got, want, src.Y[20*w+20])
+	}
+	cells := testFrame("yuv420p", w, h, 9).(*composite.YUV420P)
+	pix := overlay.EffectBox{X: 8, Y: 8, W: 40, H: 30, Kind: overlay.EffectPixelate, Strength: 4}
+	draw(t, r, cells, &overlay.Primitives{Effects: []overlay.EffectBox{box, pix}})
+	// The 4 × 4 cell at (20, 20) is the mean of the source's samples there.
+	sum := 0
+	for y := 20; y < 24; y++ {
+		for x := 20; x < 24; x++ {
+			sum += int(src.Y[y*w+x])
+		}
+	}
+	if got, want := int(cells.Y[21*w+22]), int(float32(sum)/16+0.5); got != want {
+		t.Errorf("pixelate over invert: luma %d, want the source cell's mean %d", got, want)
+	}
+}
