@@ -21,6 +21,7 @@ type Builder struct {
 	palette []uint32
 	trails  *Trails // nil when the style draws none
 	bracket float32 // Box.Bracket: BracketLength with BoxStyle "corners", else 0
+	digits  int     // labels' {x} {y} {w} {h} width (digitsFor)
 
 	// The dash patterns of boxes, lines and curves (DashFor), fixed by the style.
 	boxDash, lineDash, curveDash Dash
@@ -66,6 +67,7 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	if s.BoxStyle == "corners" {
 		b.bracket = s.BracketLength
 	}
+	b.digits = digitsFor(w, h)
 	b.boxDash = DashFor(s.BoxStyle, s.BoxStroke)
 	b.lineDash, b.curveDash = DashFor(s.LinkStyle, s.LineWidth), DashFor(s.LinkStyle, s.CurveWidth)
 	return b, nil
@@ -106,6 +108,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 			Dash:        b.boxDash,
 			Bracket:     b.bracket,
 		})
+		b.addEffect(p, bx, stroke)
 		if s.Labels {
 			b.addLabel(p, f, bx, c)
 		}
@@ -189,7 +192,7 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	if offFrame(bx, b.w, b.h) {
 		return
 	}
-	v := labelValues{box: bx, frame: f.Index, word: wordFor(b.style.LabelWords, bx.ID)}
+	v := labelValues{box: bx, frame: f.Index, word: wordFor(b.style.LabelWords, bx.ID), digits: b.digits}
 	if bx.ID != scene.NoID {
 		v.age = f.Index - b.firstSeen[bx.ID]
 	}

@@ -66,6 +66,11 @@ type Style struct {
 	PointOpacity float32 // tracked points
 	LabelOpacity float32 // label backgrounds
 	TrailOpacity float32 // the newest end of a trail
+	// BoxEffects change the frame under the boxes (effects.go): track id k takes effect
+	// k mod len; none when empty. EffectStrengths are theirs by position, 0 or missing for
+	// the default.
+	BoxEffects      []Effect
+	EffectStrengths []float32
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -170,6 +175,9 @@ func (s *Style) Validate() error {
 	}
 	if _, err := parseLabelFormat(s.LabelFormat); err != nil {
 		return field.Errorf("overlay.Style.LabelFormat", s.LabelFormat, "%v", err)
+	}
+	if err := s.validateEffects(); err != nil {
+		return err
 	}
 	if strings.Contains(s.LabelFormat, "{word}") && len(s.LabelWords) == 0 {
 		return field.Errorf("overlay.Style.LabelWords", len(s.LabelWords), "the label format uses {word}: give the words")
