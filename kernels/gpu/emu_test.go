@@ -79,6 +79,7 @@ func TestEmuMatchesCPU(t *testing.T) {
 	for i := 0; i < 24; i++ {
 		w, h := 16+rng.Intn(300), 16+rng.Intn(240)
 		p := randomScene(rng, w, h, f)
+		p.Blend = composite.Blend(i % 3) // over, add, screen: blendPixel against Tile.Blend
 		fa, fb := randomFrame(rng, w, h)
 		if err := cpu.Draw(fa.frame, p); err != nil {
 			t.Fatal(err)
@@ -90,8 +91,8 @@ func TestEmuMatchesCPU(t *testing.T) {
 		_, differ := fa.diff(fb, 0)
 		t.Logf("scene %d: %dx%d %s: largest difference %d, %d of %d samples differ", i, w, h, fa.name, worst, differ, len(fa.samples()))
 		if over > 0 {
-			t.Errorf("scene %d (%dx%d %s, %d boxes %d lines %d curves %d labels): %d samples differ by more than %d (largest %d)",
-				i, w, h, fa.name, len(p.Boxes), len(p.Lines), len(p.Curves), len(p.Labels), over, fa.tolerance(), worst)
+			t.Errorf("scene %d (%dx%d %s, %s, %d boxes %d lines %d curves %d labels): %d samples differ by more than %d (largest %d)",
+				i, w, h, fa.name, p.Blend, len(p.Boxes), len(p.Lines), len(p.Curves), len(p.Labels), over, fa.tolerance(), worst)
 		}
 	}
 }
