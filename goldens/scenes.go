@@ -402,6 +402,11 @@ func seedStyle(h int) overlay.Style {
 // changed by edit, with the k = 3 link graph; the boxes take three classes, and two are
 // untracked.
 func lookScene(look string, edit func(*overlay.Style)) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+	return trackScene(look, edit, true)
+}
+
+// trackScene is lookScene, with the boxes or (boxes false) with the points alone.
+func trackScene(look string, edit func(*overlay.Style), boxes bool) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 	return func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 		st, _ := overlay.Preset(look)
 		if edit != nil {
@@ -411,7 +416,8 @@ func lookScene(look string, edit func(*overlay.Style)) func(p *overlay.Primitive
 		if err != nil {
 			return err
 		}
-		g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis})
+		// The links reach as far as the look lets them (overlay.Drawer does the same).
+		g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis, MaxDist: float64(st.LinkReach) * float64(w)})
 		if err != nil {
 			return err
 		}
@@ -422,7 +428,7 @@ func lookScene(look string, edit func(*overlay.Style)) func(p *overlay.Primitive
 		for n := 1; n <= 12; n++ {
 			seed.Frame(4*n, &all) // 4× faster, so that trails show
 			f = scene.Frame{Index: n}
-			for i := 0; i < len(all.Boxes); i += 5 {
+			for i := 0; boxes && i < len(all.Boxes); i += 5 {
 				bx := all.Boxes[i]
 				bx.Class = classes[i/5%3]
 				if i/5 == 7 || i/5 == 13 {

@@ -3,6 +3,7 @@ package overlay
 import (
 	"slices"
 
+	"trackink/composite"
 	"trackink/curves"
 	"trackink/knn"
 	"trackink/scene"
@@ -30,6 +31,10 @@ type Builder struct {
 	classOf   map[int]string // this frame: track id → its box's class, for points' colours
 	pending   []pendingLabel
 	order     []int
+	// BoxFrom's (look.go): the tracks with a box this frame; the frame each point's track
+	// first appeared in.
+	boxed     map[int]bool
+	pointSeen map[int]int
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -56,12 +61,17 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 		return nil, err
 	}
 	b := &Builder{style: s, font: font, w: w, h: h, format: format, palette: pal,
-		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{}}
+		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{},
+		boxed: map[int]bool{}, pointSeen: map[int]int{}}
 	if s.Trail > 0 {
 		b.trails = NewTrails(s.Trail)
+		b.trails.Smooth = s.TrailSmooth
 	}
 	if s.BoxStyle == "corners" {
 		b.bracket = s.BracketLength
+	}
+	if s.LinkFade == Auto {
+		b.style.LinkFade = linkReach(s, w)
 	}
 	b.boxDash = DashFor(s.BoxStyle, s.BoxStroke)
 	b.lineDash, b.curveDash = DashFor(s.LinkStyle, s.LineWidth), DashFor(s.LinkStyle, s.CurveWidth)
@@ -74,6 +84,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	s := &b.style
 	p.Reset()
 	p.Font = b.font
+	p.Blend, _ = composite.ParseBlend(s.Blend) // valid: NewBuilder's style is
 	clear(b.classOf)
 	b.pending = b.pending[:0]
 	for i := range f.Boxes {
@@ -108,9 +119,10 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		}
 	}
 	b.placeLabels(p, f.Index)
+	b.addPointBoxes(p, f)
 	for _, l := range links {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
-		lc := Premul(mix(b.linkEndColor(pa), b.linkEndColor(pb)), s.LinkOpacity)
+		lc := b.linkColor(pa, pb)
 		if s.LineWidth > 0 {
 			p.Lines = append(p.Lines, Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc,
 				Dash: b.lineDash})

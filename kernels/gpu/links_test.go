@@ -286,7 +286,8 @@ func linkedDrawers(t *testing.T, dev device.Device, o overlay.Options) (cpu, gpu
 // its graph. Each frame the device's link primitives must be the Builder's, byte for byte
 // (colours, control points, order), the slots past them out of the frame, the link count
 // the same, and the pictures equal within EmuTolerance, with trails and point disks
-// following the link slots. Colours by track, by class and the style's link colour.
+// following the link slots. Colours by track, by class and the style's link colour; links
+// fading with length (linkFade against overlay.LinkFade), and the add and screen blends.
 func TestDrawLinkedMatchesCPU(t *testing.T) {
 	const w, h = 320, 200
 	rng := rand.New(rand.NewPCG(uint64(testSeed(t)), 3))
@@ -294,10 +295,14 @@ func TestDrawLinkedMatchesCPU(t *testing.T) {
 	for _, look := range []struct {
 		colorBy   overlay.ColorBy
 		linkColor overlay.OptionalColor
-	}{{overlay.ByTrack, overlay.OptionalColor{}}, {overlay.ByClass, overlay.OptionalColor{}}, {overlay.ByTrack, linkColor}} {
+		fade      float32
+		blend     string
+	}{{overlay.ByTrack, overlay.OptionalColor{}, 0, ""}, {overlay.ByClass, overlay.OptionalColor{}, 0, ""}, {overlay.ByTrack, linkColor, 0, ""},
+		{overlay.ByTrack, overlay.OptionalColor{}, 70, "add"}, {overlay.ByClass, overlay.OptionalColor{}, overlay.Auto, "screen"}} {
 		st := overlay.DefaultStyle()
 		st.Trail, st.Labels, st.CurveWidth, st.Bend = 4, false, 1.5, -0.4
 		st.ColorBy, st.LinkColor = look.colorBy, look.linkColor
+		st.LinkFade, st.Blend = look.fade, look.blend
 		lo := knn.Options{K: 4, Hysteresis: 0.15, MaxDegree: 4, MaxDist: 90}
 		o := overlay.Options{Style: st, Links: lo, Backend: overlay.BackendOptions{Workers: 2}}
 		cpu, gpu, g := linkedDrawers(t, device.NewEmu(device.EmuOptions{Workers: 2, Poison: true}), o)
