@@ -54,19 +54,20 @@ __device__ __forceinline__ void blendSample(const TkParams* p, uint8_t* d, float
     *d = blend(*d, c, a);
 }
 
-// layerLight is composite's Space.Light: the premultiplied luma of layer value s, 0..1.
+// layerLight is composite's Space.light: the premultiplied luma of layer value s, 0..1.
 __device__ float layerLight(const TkParams* p, const float s[4]) {
   float l;
   if (p->format == TK_RGBA) {
     l = (0.2126f * s[0] + 0.7152f * s[1] + 0.0722f * s[2]) / 255;
   } else {
     const float* m = p->space[0];
-    l = (s[0] - m[3] * s[3]) / ((m[0] + m[1]) + m[2]);
+    float ky = 1 / ((m[0] + m[1]) + m[2]);
+    l = (s[0] - m[3] * s[3]) * ky;
   }
   return gmin(gmax(l, 0), 1);
 }
 
-// blendPixel is composite's Space.BlendPixel: layer value s changed so that over composites
+// blendPixel is composite's Tile.Blend for one pixel: layer value s changed so that over composites
 // it as add or screen (package composite's "Add and screen").
 __device__ void blendPixel(const TkParams* p, float s[4]) {
   float a = s[3];
