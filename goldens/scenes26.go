@@ -20,5 +20,12 @@ func init() {
 				st.Trail, st.TrailSmooth, st.Blend = 20, 3, "screen"
 			}, false),
 		},
+		Scene{
+			Name: "links-electric", Width: 960, Height: 540,
+			About: "--link-style electric: each straight link a jagged arc of joined pieces (a function of the two ids and the frame), fading with length",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.LinkStyle, st.LinkFade, st.LinkOpacity, st.FillOpacity = "electric", overlay.Auto, 1, 0.05
+			}),
+		},
 	)
 }

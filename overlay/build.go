@@ -123,7 +123,10 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	for _, l := range links {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
 		lc := b.linkColor(pa, pb)
-		if s.LineWidth > 0 {
+		switch {
+		case s.LineWidth > 0 && s.LinkStyle == "electric":
+			addElectric(p, pa, pb, f.Index, s.LineWidth, lc)
+		case s.LineWidth > 0:
 			p.Lines = append(p.Lines, Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc,
 				Dash: b.lineDash})
 		}

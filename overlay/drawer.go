@@ -121,7 +121,9 @@ func New(o Options) (*Drawer, error) {
 // startLinks starts the link search with d.links: the backend's own when it is a
 // LinkBackend, else a knn.Graph.
 func (d *Drawer) startLinks() error {
-	if lb, ok := d.backend.(LinkBackend); ok {
+	// Electric links are built on the host (addElectric), so a LinkBackend draws them as
+	// primitives like any other.
+	if lb, ok := d.backend.(LinkBackend); ok && d.style.LinkStyle != "electric" {
 		d.linker = lb
 		return lb.StartLinks(d.links)
 	}

@@ -1,6 +1,8 @@
 package overlay
 
 import (
+	"math"
+
 	"trackink/composite"
 	"trackink/scene"
 	"trackink/sdf"
@@ -111,4 +113,51 @@ func smoothTrail(q []trailPoint, r int, out []trailPoint) []trailPoint {
 		out = append(out, trailPoint{x: float32(sx / sw), y: float32(sy / sw), frame: q[i].frame})
 	}
 	return out
+}
+
+// addElectric adds the straight link from pa to pb, of width w and colour c, as an electric
+// arc: a jagged path of straight pieces whose inner corners leave the line by a random
+// offset along its normal, tapered to nothing at the ends (by sin(π·t)), so the path starts
+// and ends at the points. The pieces are one joined run of curves (see Curve), so they
+// meet exactly and translucent pieces do not darken where they do; being curves, they are
+// painted after the lines (and the point disks). The shape is a function of the two track
+// ids (in either order) and the frame number only: the same render draws the same pixels,
+// and the next frame a new arc. Pieces are about 6 stroke widths long (2 to 48 of them),
+// the offsets at most min(0.15 × length, 4 stroke widths).
+func addElectric(p *Primitives, pa, pb *scene.Point, frame int, w float32, c RGBA) {
+	if pa.ID > pb.ID {
+		pa, pb = pb, pa
+	}
+	dx, dy := pb.X-pa.X, pb.Y-pa.Y
+	l := sdf.Sqrt(float32(dx*dx) + float32(dy*dy))
+	wd := max(w, 1)
+	n := min(max(int(l/(6*wd))+1, 2), 48)
+	amp := min(0.15*l, 4*wd)
+	nx, ny := float32(0), float32(0)
+	if l > 0 {
+		nx, ny = -dy/l, dx/l
+	}
+	seed := uint64(uint32(pa.ID))<<32 | uint64(uint32(pb.ID))
+	x0, y0 := pa.X, pa.Y
+	for i := 1; i <= n; i++ {
+		x1, y1 := pb.X, pb.Y
+		if i < n {
+			t := float32(i) / float32(n)
+			off := amp * float32(math.Sin(math.Pi*float64(t))) * jitter(seed, frame, i)
+			x1, y1 = pa.X+t*dx+off*nx, pa.Y+t*dy+off*ny
+		}
+		p.Curves = append(p.Curves, Curve{X0: x0, Y0: y0, X1: (x0 + x1) / 2, Y1: (y0 + y1) / 2, X2: x1, Y2: y1,
+			Width: w, Color: c, Joined: i > 1})
+		x0, y0 = x1, y1
+	}
+}
+
+// jitter is a number in [−1, 1) from the link's seed (its two track ids), the frame and the
+// corner: splitmix64's finaliser over the three, so nearby frames and corners are unrelated.
+func jitter(seed uint64, frame, i int) float32 {
+	z := seed ^ uint64(frame)*0x9e3779b97f4a7c15 ^ uint64(i)*0xc2b2ae3d27d4eb4f
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return float32(z>>40)/float32(1<<23) - 1
 }

@@ -112,3 +112,53 @@ func TestTrailSmooth(t *testing.T) {
 		t.Error("smoothing 0 changed the trail")
 	}
 }
+
+// TestElectric: an electric link is a joined run of straight pieces from one point to the
+// other whose corners meet exactly, whose shape depends on the two ids (in either order) and
+// the frame only, changes from frame to frame, and stays within its amplitude of the line.
+func TestElectric(t *testing.T) {
+	a, b := scene.Point{ID: 7, X: 100, Y: 100}, scene.Point{ID: 3, X: 300, Y: 160}
+	arc := func(pa, pb scene.Point, frame int) []Curve {
+		var p Primitives
+		addElectric(&p, &pa, &pb, frame, 2, RGBA{A: 1})
+		return p.Curves
+	}
+	c := arc(a, b, 5)
+	if len(c) < 2 {
+		t.Fatalf("%d pieces", len(c))
+	}
+	if c[0].X0 != b.X || c[0].Y0 != b.Y || c[len(c)-1].X2 != a.X || c[len(c)-1].Y2 != a.Y {
+		t.Errorf("the arc runs from (%g, %g) to (%g, %g): want from the lower id's point to the other's", c[0].X0, c[0].Y0, c[len(c)-1].X2, c[len(c)-1].Y2)
+	}
+	l := math.Hypot(200, 60)
+	amp := math.Min(0.15*l, 8)
+	for i := range c {
+		if (i > 0) != c[i].Joined || i > 0 && (c[i].X0 != c[i-1].X2 || c[i].Y0 != c[i-1].Y2) {
+			t.Fatalf("piece %d does not continue the one before: %+v after %+v", i, c[i], c[i-1])
+		}
+		// Distance of the corner from the line a–b.
+		d := math.Abs(float64((c[i].X2-b.X)*(a.Y-b.Y)-(c[i].Y2-b.Y)*(a.X-b.X))) / l
+		if d > amp+1e-3 {
+			t.Errorf("corner %d is %g px off the line, amplitude %g", i, d, amp)
+		}
+	}
+	same := func(x, y []Curve) bool {
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if x[i] != y[i] {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case !same(c, arc(a, b, 5)) || !same(c, arc(b, a, 5)):
+		t.Error("the same ids and frame drew a different arc")
+	case same(c, arc(a, b, 6)):
+		t.Error("the next frame drew the same arc")
+	case same(c, arc(a, scene.Point{ID: 8, X: 300, Y: 160}, 5)):
+		t.Error("another pair of ids drew the same arc")
+	}
+}

@@ -211,8 +211,9 @@ func (s *Style) Validate() error {
 // dots.
 var BoxStyles = []string{"solid", "corners", "dashed", "dotted"}
 
-// LinkStyles are the link stroke styles.
-var LinkStyles = []string{"solid", "dashed", "dotted"}
+// LinkStyles are the link stroke styles; "electric" draws the straight links as a jagged
+// path that changes every frame (look.go's addElectric).
+var LinkStyles = []string{"solid", "dashed", "dotted", "electric"}
 
 // validStyle reports whether s is one of styles or "" (the first).
 func validStyle(styles []string, s string) bool {
