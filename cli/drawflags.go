@@ -10,7 +10,7 @@ import (
 )
 
 // The drawing flags of issue 26 (overlay/look.go): link fade and reach, trail smoothing,
-// boxes for points without one, the blend mode. registerDrawFlags adds them with the other
+// boxes for points without one, point shapes, the blend mode. registerDrawFlags adds them with the other
 // style flags, so that style files may set them too.
 
 func init() {
@@ -21,6 +21,7 @@ func init() {
 		"overlay.Style.BoxFrom":     {"box-from"},
 		"overlay.Style.BoxRadius":   {"box-radius"},
 		"overlay.Style.Blend":       {"blend"},
+		"overlay.Style.PointStyle":  {"point-style"},
 	} {
 		fieldFlags[field] = names
 	}
@@ -35,5 +36,6 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	if st.BoxRadius == overlay.Auto {
 		fs.Lookup("box-radius").DefValue = "48 px at 2160 lines, scaled"
 	}
+	fs.Var(choiceValue{&st.PointStyle, overlay.PointStyles}, "point-style", "tracked points' shape: "+strings.Join(overlay.PointStyles, ", ")+" (--point-radius across; outlines half as wide)")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }

@@ -43,6 +43,7 @@ func TestDrawFlags(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"--blend", "multiply"}, "", `"--blend" flag: "multiply": want over, add, screen`},
+		{[]string{"--point-style", "star"}, "", `"--point-style" flag: "star": want dot, ring, cross, plus, square, diamond`},
 		{[]string{"--box-from", "size"}, "", `"--box-from" flag: "size": want none, radius, age`},
 		{[]string{"--trail-smooth", "-1"}, "", "--trail-smooth -1: want 0 (off) to 100 positions"},
 		{[]string{"--link-fade", "-3"}, "", "--link-fade -3: is outside"},

@@ -21,6 +21,21 @@ func init() {
 			}, false),
 		},
 		Scene{
+			Name: "point-styles", Width: 480, Height: 300,
+			About: "--point-style dot, ring, cross, plus, square, diamond (columns) at radius 2.5, 4, 7.3 and 12 (rows), " +
+				"opaque on the left half of each cell, at 0.6 on the right: anti-aliased, nothing drawn twice where arms cross",
+			Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
+				for i, style := range overlay.PointStyles {
+					for j, r := range []float32{2.5, 4, 7.3, 12} {
+						x, y := 40.3+float32(i)*75, 40.6+float32(j)*70
+						p.AddPoint(style, x-14, y, r, cyan)
+						p.AddPoint(style, x+16, y, r, rgba(1, 0.55, 0.1, 0.6))
+					}
+				}
+				return nil
+			},
+		},
+		Scene{
 			Name: "links-electric", Width: 960, Height: 540,
 			About: "--link-style electric: each straight link a jagged arc of joined pieces (a function of the two ids and the frame), fading with length",
 			Draw: lookScene("default", func(st *overlay.Style) {

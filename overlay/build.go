@@ -143,7 +143,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 			if s.PointColor.Set {
 				c = s.PointColor.C
 			}
-			p.Lines = append(p.Lines, Line{X0: pt.X, Y0: pt.Y, X1: pt.X, Y1: pt.Y, Width: 2 * s.PointRadius, Color: Premul(c, s.PointOpacity)})
+			p.AddPoint(s.PointStyle, pt.X, pt.Y, s.PointRadius, Premul(c, s.PointOpacity))
 		}
 	}
 	if b.trails != nil && f.Index > 0 {

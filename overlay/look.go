@@ -20,6 +20,9 @@ var BoxFroms = []string{"none", "radius", "age"}
 // Blends are Style.Blend's values (composite.Blend's names).
 var Blends = composite.BlendNames()
 
+// PointStyles are Style.PointStyle's values, the tracked points' shapes.
+var PointStyles = []string{"dot", "ring", "cross", "plus", "square", "diamond"}
+
 // BoxGrowFrames is how many frames a BoxFrom "age" box takes to grow to full size.
 const BoxGrowFrames = 30
 
@@ -160,4 +163,45 @@ func jitter(seed uint64, frame, i int) float32 {
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	z ^= z >> 31
 	return float32(z>>40)/float32(1<<23) - 1
+}
+
+// AddPoint adds a tracked point at (x, y) of radius r and colour c in shape style (one of
+// PointStyles), built of the primitives' own distance fields, so every shape is
+// anti-aliased like the rest and drawn alike by every backend: a dot is a zero-length line
+// (a disk of radius r); a ring a round box (a circle) stroked max(r/2, 1) wide, its outer
+// edge at r; a square a filled box of half side r; plus, cross and diamond joined runs of
+// straight pieces max(r/2, 1) wide (a run takes the distance to its nearest piece, so where
+// the arms cross nothing is drawn twice): arms r long across and along, or diagonally, and a
+// diamond's outline through the points r·1.3 away along the axes. Rings and squares are
+// boxes, so they are painted in the boxes' turn, under the links; the runs in the curves'.
+func (p *Primitives) AddPoint(style string, x, y, r float32, c RGBA) {
+	sw := max(r/2, 1)
+	// seg adds the straight piece from a to b (offsets from the point), joined to the run
+	// before it unless it starts one.
+	seg := func(a, b [2]float32, joined bool) {
+		p.Curves = append(p.Curves, Curve{X0: x + a[0], Y0: y + a[1], X1: x + (a[0]+b[0])/2, Y1: y + (a[1]+b[1])/2,
+			X2: x + b[0], Y2: y + b[1], Width: sw, Color: c, Joined: joined})
+	}
+	switch style {
+	case "ring":
+		rc := max(r-sw/2, 0.5)
+		p.Boxes = append(p.Boxes, Box{X: x - rc, Y: y - rc, W: 2 * rc, H: 2 * rc, Radius: rc, Stroke: sw, StrokeColor: c})
+	case "square":
+		p.Boxes = append(p.Boxes, Box{X: x - r, Y: y - r, W: 2 * r, H: 2 * r, Fill: c})
+	case "plus":
+		seg([2]float32{-r, 0}, [2]float32{r, 0}, false)
+		seg([2]float32{0, -r}, [2]float32{0, r}, true)
+	case "cross":
+		d := r * 0.7071068
+		seg([2]float32{-d, -d}, [2]float32{d, d}, false)
+		seg([2]float32{-d, d}, [2]float32{d, -d}, true)
+	case "diamond":
+		d := r * 1.3
+		v := [5][2]float32{{0, -d}, {d, 0}, {0, d}, {-d, 0}, {0, -d}}
+		for i := range 4 {
+			seg(v[i], v[i+1], i > 0)
+		}
+	default:
+		p.Lines = append(p.Lines, Line{X0: x, Y0: y, X1: x, Y1: y, Width: 2 * r, Color: c})
+	}
 }

@@ -162,3 +162,44 @@ func TestElectric(t *testing.T) {
 		t.Error("another pair of ids drew the same arc")
 	}
 }
+
+// TestPointStyles: each point style is built of the primitives its comment names, reaching
+// about r from the point (a diamond 1.3·r), and an unknown style does not validate.
+func TestPointStyles(t *testing.T) {
+	for _, tc := range []struct {
+		style                string
+		boxes, lines, curves int
+		reach                float32 // the farthest a piece's end or a box's edge lies from the point
+	}{
+		{"", 0, 1, 0, 0}, {"dot", 0, 1, 0, 0}, {"ring", 1, 0, 0, 8}, {"square", 1, 0, 0, 8},
+		{"plus", 0, 0, 2, 8}, {"cross", 0, 0, 2, 8}, {"diamond", 0, 0, 4, 10.4},
+	} {
+		var p Primitives
+		p.AddPoint(tc.style, 50, 60, 8, RGBA{A: 1})
+		if len(p.Boxes) != tc.boxes || len(p.Lines) != tc.lines || len(p.Curves) != tc.curves {
+			t.Errorf("%q: %d boxes, %d lines, %d curves", tc.style, len(p.Boxes), len(p.Lines), len(p.Curves))
+			continue
+		}
+		var reach float32
+		for i, c := range p.Curves {
+			if c.Joined != (i > 0) || c.Width != 4 {
+				t.Errorf("%q: piece %d %+v: want one joined run 4 px wide", tc.style, i, c)
+			}
+			reach = max(reach, float32(math.Hypot(float64(c.X0-50), float64(c.Y0-60))), float32(math.Hypot(float64(c.X2-50), float64(c.Y2-60))))
+		}
+		for _, b := range p.Boxes {
+			reach = max(reach, b.W/2+b.Stroke/2)
+			if b.X+b.W/2 != 50 || b.Y+b.H/2 != 60 {
+				t.Errorf("%q: box %+v is not centred on the point", tc.style, b)
+			}
+		}
+		if math.Abs(float64(reach-tc.reach)) > 1e-3 {
+			t.Errorf("%q reaches %g from the point, want %g", tc.style, reach, tc.reach)
+		}
+	}
+	st := DefaultStyle()
+	st.PointStyle = "star"
+	if err := st.Validate(); err == nil {
+		t.Error("point style star was accepted")
+	}
+}

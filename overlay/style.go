@@ -70,6 +70,7 @@ type Style struct {
 	BoxFrom     string  // a box around each point without one: "" (none), "radius" or "age"
 	BoxRadius   float32 // half the side of BoxFrom's boxes (the most, with "age")
 	Blend       string  // how the overlay meets the frame: one of Blends; "" is "over"
+	PointStyle  string  // the tracked points' shape: one of PointStyles; "" is "dot"
 	SeedSizes   bool    // Auto sizes as the seed benchmark scene measured them (see ForHeight)
 }
 
@@ -186,6 +187,9 @@ func (s *Style) Validate() error {
 	}
 	if !validStyle(BoxFroms, s.BoxFrom) {
 		return field.Errorf("overlay.Style.BoxFrom", s.BoxFrom, "want %s", strings.Join(BoxFroms, ", "))
+	}
+	if !validStyle(PointStyles, s.PointStyle) {
+		return field.Errorf("overlay.Style.PointStyle", s.PointStyle, "want %s", strings.Join(PointStyles, ", "))
 	}
 	if !validStyle(Blends, s.Blend) {
 		return field.Errorf("overlay.Style.Blend", s.Blend, "want %s", strings.Join(Blends, ", "))
