@@ -22,6 +22,9 @@ type Scene struct {
 	// LabelSize their size (0: the default at the scene's height).
 	Font      fonts.File
 	LabelSize int
+	// Footage, when not 0, is the frame of the real footage (footage.go) the scene draws on,
+	// instead of the checkerboard.
+	Footage int
 }
 
 // NewFont returns the font the scene's labels are set in.

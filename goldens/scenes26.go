@@ -43,4 +43,12 @@ func init() {
 			}),
 		},
 	)
+	for _, look := range []string{"default", "clean", "hud", "plexus", "neon"} {
+		Scenes = append(Scenes, Scene{
+			Name: "vtest-" + look, Width: footageW, Height: footageH, Footage: 240,
+			About: "the " + look + " look on real footage: frame 240 of OpenCV's vtest.avi (pedestrians), drawn in its Y'CbCr, " +
+				"with the tracks of scripts/docs/vtest_tracks.py",
+			Draw: footageScene(look, 240, nil),
+		})
+	}
 }
