@@ -10,22 +10,26 @@ import (
 	"trackink/overlay"
 )
 
+// styleOptions returns the style render's style flags make of args: the look, the style
+// file and the flags.
+func styleOptions(args ...string) (overlay.Style, error) {
+	var s styleFlags
+	fs := newFlagSet("render", "", "", io.Discard)
+	s.register(fs, "knn", "default")
+	if err := parse(fs, args); err != nil {
+		return overlay.Style{}, err
+	}
+	o, err := s.options(fs, false)
+	return o.Style, err
+}
+
 // TestDrawFlags: the drawing flags of issue 26 from a style file and the command line reach
 // the style, the looks built of them set them, and a bad value is a usage error naming the
 // flag (or the style file's line).
 func TestDrawFlags(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s.toml")
-	options := func(args ...string) (overlay.Style, error) {
-		var s styleFlags
-		fs := newFlagSet("render", "", "", io.Discard)
-		s.register(fs, "knn", "default")
-		if err := parse(fs, args); err != nil {
-			return overlay.Style{}, err
-		}
-		o, err := s.options(fs, false)
-		return o.Style, err
-	}
+	options := styleOptions
 	os.WriteFile(file, []byte("blend = \"screen\"\nlink-fade = 300\ntrail-smooth = 2\nbox-from = \"age\"\n"), 0o644)
 	st, err := options("--style", file, "--box-radius", "30", "--link-reach", "0.3", "--trail-smooth", "4")
 	if err != nil || st.Blend != "screen" || st.LinkFade != 300 || st.TrailSmooth != 4 || st.BoxFrom != "age" || st.BoxRadius != 30 || st.LinkReach != 0.3 {

@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"trackink/composite"
-	"trackink/knn"
 	"trackink/overlay"
 	"trackink/scene"
 )
@@ -114,21 +113,12 @@ func yuvToRGBA(f *composite.YUV420P) *image.RGBA {
 	return img
 }
 
-// footageScene draws frame `frame` of the footage tracks in a built-in look changed by edit
-// (after the frames before it, for the trails and the links' hysteresis), with the k = 3
-// link graph within the look's reach, as a render of the clip would.
-func footageScene(look string, frame int, edit func(*overlay.Style)) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+// footageScene draws frame `frame` of the footage tracks in a built-in look (after the
+// frames before it, for the trails and the links' hysteresis), with the k = 3 link graph
+// within the look's reach, as a render of the clip would.
+func footageScene(look string, frame int) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 	return func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
-		st, _ := overlay.Preset(look)
-		if edit != nil {
-			edit(&st)
-		}
-		st = st.ForHeight(h)
-		b, err := overlay.NewBuilder(st, font, w, h)
-		if err != nil {
-			return err
-		}
-		g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis, MaxDist: float64(st.LinkReach) * float64(w)})
+		b, g, err := lookBuilder(look, nil, font, w, h)
 		if err != nil {
 			return err
 		}

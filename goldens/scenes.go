@@ -411,16 +411,7 @@ func lookScene(look string, edit func(*overlay.Style)) func(p *overlay.Primitive
 // trackScene is lookScene, with the boxes or (boxes false) with the points alone.
 func trackScene(look string, edit func(*overlay.Style), boxes bool) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 	return func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
-		st, _ := overlay.Preset(look)
-		if edit != nil {
-			edit(&st)
-		}
-		b, err := overlay.NewBuilder(st.ForHeight(h), font, w, h)
-		if err != nil {
-			return err
-		}
-		// The links reach as far as the look lets them (overlay.Drawer does the same).
-		g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis, MaxDist: float64(st.LinkReach) * float64(w)})
+		b, g, err := lookBuilder(look, edit, font, w, h)
 		if err != nil {
 			return err
 		}

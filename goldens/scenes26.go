@@ -1,6 +1,9 @@
 package goldens
 
-import "trackink/overlay"
+import (
+	"trackink/knn"
+	"trackink/overlay"
+)
 
 // The scenes of the drawing options of issue 26 (overlay/look.go and the looks built of
 // them), after the others.
@@ -48,7 +51,24 @@ func init() {
 			Name: "vtest-" + look, Width: footageW, Height: footageH, Footage: 240,
 			About: "the " + look + " look on real footage: frame 240 of OpenCV's vtest.avi (pedestrians), drawn in its Y'CbCr, " +
 				"with the tracks of scripts/docs/vtest_tracks.py",
-			Draw: footageScene(look, 240, nil),
+			Draw: footageScene(look, 240),
 		})
 	}
+}
+
+// lookBuilder returns a Builder for w × h frames in a built-in look changed by edit, and the
+// k = 3 link graph within the look's reach (as overlay.Drawer would search), for the scenes
+// that build frame after frame.
+func lookBuilder(look string, edit func(*overlay.Style), font *overlay.Font, w, h int) (*overlay.Builder, *knn.Graph, error) {
+	st, _ := overlay.Preset(look)
+	if edit != nil {
+		edit(&st)
+	}
+	st = st.ForHeight(h)
+	b, err := overlay.NewBuilder(st, font, w, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis, MaxDist: float64(st.LinkReach) * float64(w)})
+	return b, g, err
 }

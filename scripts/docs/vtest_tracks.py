@@ -10,9 +10,10 @@ real people on real footage, and deterministic.
 Writes trackink's JSON Lines (1-based frames) to stdout: each box, and its bottom centre as
 the track's point (JSON Lines points are explicit); --points writes the box centres as points
 and no boxes (a point-only file, for --box-from); --scale K multiplies
-every coordinate (for the clip scaled up K times).
+every coordinate (for the clip scaled up K times); --first F writes frames F on only,
+renumbered from 1 (for the clip cut to start there).
 
-  /usr/bin/python3 scripts/docs/vtest_tracks.py [--points] [--frames N] [--scale K] > vtest.jsonl
+  /usr/bin/python3 scripts/docs/vtest_tracks.py [--points] [--frames N] [--scale K] [--first F] > vtest.jsonl
 """
 import argparse
 import json
@@ -40,6 +41,7 @@ def main():
     ap.add_argument("--points", action="store_true")
     ap.add_argument("--frames", type=int, default=0)
     ap.add_argument("--scale", type=float, default=1)
+    ap.add_argument("--first", type=int, default=1)
     args = ap.parse_args()
     cap = cv2.VideoCapture(CLIP)
     if not cap.isOpened():
@@ -73,7 +75,7 @@ def main():
                 continue
             ids[k] = i
             used.add(i)
-        out = {"frame": n}
+        out = {"frame": n - args.first + 1}
         items = []
         for k, b in enumerate(boxes):
             if k not in ids:
@@ -90,7 +92,8 @@ def main():
         else:
             out["boxes"] = items
             out["points"] = [{"id": b["id"], "x": b["x"] + b["w"] / 2, "y": b["y"] + b["h"]} for b in items]
-        print(json.dumps(out))
+        if n >= args.first:
+            print(json.dumps(out))
 
 
 if __name__ == "__main__":
