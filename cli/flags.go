@@ -50,6 +50,7 @@ var fieldFlags = map[string][]string{
 	"knn.Options.MaxDegree":          {"max-degree"},
 	"knn.Options.Hysteresis":         {"hysteresis"},
 	"knn.Options.Backend":            {"knn", "knn-backend"},
+	"knn.Options.Graph":              {"links"},
 	"video.Options.Encoder":          {"encoder"},
 	"video.Options.HWAccel":          {"hwaccel"},
 	"video.Options.Preset":           {"preset"},
@@ -175,6 +176,7 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	fs.Float64Var(&s.links.MaxDist, "max-dist", 0, "drop links longer than this many px (0 = off)")
 	fs.IntVar(&s.links.MaxDegree, "max-degree", 0, "keep at most this many links per point, shortest first (0 = off)")
 	fs.Float64Var(&s.links.Hysteresis, "hysteresis", knn.DefaultHysteresis, "keep a link while it stays within (1+h) of qualifying, so jitter does not make links blink (0 = off)")
+	s.registerLinkGraph(fs)
 	// A style file sets the look: every flag added so far but the preset and file themselves.
 	fs.VisitAll(func(f *pflag.Flag) {
 		if !before[f.Name] && f.Name != "look" && f.Name != "style" && f.Name != "list-looks" {

@@ -86,7 +86,8 @@ type Drawer struct {
 }
 
 // New validates the options and starts the backend and the link search: the backend's own
-// when it is a LinkBackend, else a knn.Graph.
+// when it is a LinkBackend and the graph is one it builds (knn.Options.OnDevice), else a
+// knn.Graph, whose links the backend draws as lines and curves like any other.
 func New(o Options) (*Drawer, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -119,11 +120,11 @@ func New(o Options) (*Drawer, error) {
 }
 
 // startLinks starts the link search with d.links: the backend's own when it is a
-// LinkBackend, else a knn.Graph.
+// LinkBackend and the graph one the device builds (k nearest), else a knn.Graph.
 func (d *Drawer) startLinks() error {
 	// Electric links are built on the host (addElectric), so a LinkBackend draws them as
 	// primitives like any other.
-	if lb, ok := d.backend.(LinkBackend); ok && d.style.LinkStyle != "electric" {
+	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && d.style.LinkStyle != "electric" {
 		d.linker = lb
 		return lb.StartLinks(d.links)
 	}
