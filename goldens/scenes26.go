@@ -57,8 +57,8 @@ func init() {
 }
 
 // lookBuilder returns a Builder for w × h frames in a built-in look changed by edit, and the
-// k = 3 link graph within the look's reach (as overlay.Drawer would search), for the scenes
-// that build frame after frame.
+// look's link graph (k = 3 nearest unless it names another) within its reach, as
+// overlay.Drawer would search, for the scenes that build frame after frame.
 func lookBuilder(look string, edit func(*overlay.Style), font *overlay.Font, w, h int) (*overlay.Builder, *knn.Graph, error) {
 	st, _ := overlay.Preset(look)
 	if edit != nil {
@@ -69,6 +69,7 @@ func lookBuilder(look string, edit func(*overlay.Style), font *overlay.Font, w, 
 	if err != nil {
 		return nil, nil, err
 	}
-	g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis, MaxDist: float64(st.LinkReach) * float64(w)})
+	g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis, MaxDist: float64(st.LinkReach) * float64(w),
+		Graph: st.LinkGraph})
 	return b, g, err
 }

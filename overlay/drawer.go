@@ -107,6 +107,9 @@ func New(o Options) (*Drawer, error) {
 		return nil, err
 	}
 	d := &Drawer{style: o.Style, typeface: tf, backend: b, links: o.Links}
+	if d.links.Graph == "" {
+		d.links.Graph = o.Style.LinkGraph // the look's graph, when the options name none
+	}
 	if o.Links.MaxDist == 0 && o.Style.LinkReach > 0 {
 		// The links' reach is a fraction of the frame's width: the search starts with the
 		// first frame (resize), when the width is known.

@@ -143,6 +143,40 @@ func TestLinkReach(t *testing.T) {
 	}
 }
 
+// TestLookLinkGraph: a look's link graph (Style.LinkGraph) is searched when the link
+// options name none, and the options' own wins when they do; plexus's is Delaunay.
+func TestLookLinkGraph(t *testing.T) {
+	const w, h = 1000, 400
+	f := &scene.Frame{Index: 1, Points: []scene.Point{{ID: 1, X: 100, Y: 100}, {ID: 2, X: 150, Y: 100}, {ID: 3, X: 200, Y: 101}, {ID: 4, X: 250, Y: 100}}}
+	for _, tc := range []struct {
+		look, option string
+		links        int
+	}{{"", "", 6}, {"mst", "", 3}, {"mst", "knn", 6}, {"", "mst", 3}} {
+		st := overlay.DefaultStyle()
+		st.LinkGraph = tc.look
+		d, err := overlay.New(overlay.Options{Style: st, Links: knn.Options{K: 3, Graph: tc.option}, NewBackend: render.NewBackend})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr := &composite.RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h}
+		if err := d.Draw(fr, f); err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := d.Links(); n != tc.links {
+			t.Errorf("look graph %q, option %q: %d links, want %d", tc.look, tc.option, n, tc.links)
+		}
+		d.Close()
+	}
+	if st, _ := overlay.Preset("plexus"); st.LinkGraph != knn.GraphDelaunay {
+		t.Errorf("plexus links by %q", st.LinkGraph)
+	}
+	st := overlay.DefaultStyle()
+	st.LinkGraph = "web"
+	if err := st.Validate(); err == nil {
+		t.Error("link graph web was accepted")
+	}
+}
+
 // TestDefaultSizesAreLegible: the looks' Auto sizes are never hairlines: strokes at least
 // 2 px and points at least 2.5 px in radius at any height, scaled up from 1080 lines.
 func TestDefaultSizesAreLegible(t *testing.T) {

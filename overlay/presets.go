@@ -31,12 +31,12 @@ var presets = map[string]struct {
 		s.ColorBy = ByClass
 		return s
 	}},
-	"plexus": {"a constellation: points joined by links that fade with length (reach a third of the width), screened onto the footage; no boxes or labels", func() Style {
+	"plexus": {"a constellation: points joined by Delaunay links that fade with length (reach a third of the width), screened onto the footage; no boxes or labels", func() Style {
 		s := DefaultStyle()
 		s.Labels = false
 		s.Palette = "neon"
 		s.BoxStroke, s.FillOpacity = 0, 0
-		s.LinkOpacity, s.LinkReach, s.LinkFade = 1, 0.35, Auto
+		s.LinkGraph, s.LinkOpacity, s.LinkReach, s.LinkFade = "delaunay", 1, 0.35, Auto
 		s.Trail, s.TrailSmooth, s.TrailOpacity = 20, 3, 0.6
 		s.Blend = "screen"
 		return s

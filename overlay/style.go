@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"trackink/internal/field"
+	"trackink/knn"
 )
 
 // Auto, as a size in a Style, stands for the default at the frame's height (see
@@ -71,6 +72,7 @@ type Style struct {
 	BoxRadius   float32 // half the side of BoxFrom's boxes (the most, with "age")
 	Blend       string  // how the overlay meets the frame: one of Blends; "" is "over"
 	PointStyle  string  // the tracked points' shape: one of PointStyles; "" is "dot"
+	LinkGraph   string  // the link graph (knn.Graphs) when the link options name none; "" is "knn"
 	SeedSizes   bool    // Auto sizes as the seed benchmark scene measured them (see ForHeight)
 }
 
@@ -190,6 +192,9 @@ func (s *Style) Validate() error {
 	}
 	if !validStyle(PointStyles, s.PointStyle) {
 		return field.Errorf("overlay.Style.PointStyle", s.PointStyle, "want %s", strings.Join(PointStyles, ", "))
+	}
+	if !validStyle(knn.Graphs, s.LinkGraph) {
+		return field.Errorf("overlay.Style.LinkGraph", s.LinkGraph, "want %s", strings.Join(knn.Graphs, ", "))
 	}
 	if !validStyle(Blends, s.Blend) {
 		return field.Errorf("overlay.Style.Blend", s.Blend, "want %s", strings.Join(Blends, ", "))
