@@ -128,19 +128,30 @@ func TestLinkReach(t *testing.T) {
 	}{{0.2, 0, 1}, {0, 0, 3}, {0.2, 2000, 3}, {0.9, 0, 3}} {
 		st := overlay.DefaultStyle()
 		st.LinkReach = tc.reach
-		d, err := overlay.New(overlay.Options{Style: st, Links: knn.Options{K: 2, MaxDist: tc.maxDist}, NewBackend: render.NewBackend})
-		if err != nil {
-			t.Fatal(err)
-		}
-		fr := &composite.RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h}
-		if err := d.Draw(fr, f); err != nil {
-			t.Fatal(err)
-		}
-		if n, _ := d.Links(); n != tc.links {
+		if n := drawnLinks(t, st, knn.Options{K: 2, MaxDist: tc.maxDist}, f, w, h); n != tc.links {
 			t.Errorf("reach %g, max-dist %g: %d links, want %d", tc.reach, tc.maxDist, n, tc.links)
 		}
-		d.Close()
 	}
+}
+
+// drawnLinks draws frame f on a w × h frame through a Drawer in style st with link options
+// lo, and returns how many links it drew.
+func drawnLinks(t *testing.T, st overlay.Style, lo knn.Options, f *scene.Frame, w, h int) int {
+	t.Helper()
+	d, err := overlay.New(overlay.Options{Style: st, Links: lo, NewBackend: render.NewBackend})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	fr := &composite.RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h}
+	if err := d.Draw(fr, f); err != nil {
+		t.Fatal(err)
+	}
+	n, err := d.Links()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // TestLookLinkGraph: a look's link graph (Style.LinkGraph) is searched when the link
@@ -154,18 +165,9 @@ func TestLookLinkGraph(t *testing.T) {
 	}{{"", "", 6}, {"mst", "", 3}, {"mst", "knn", 6}, {"", "mst", 3}} {
 		st := overlay.DefaultStyle()
 		st.LinkGraph = tc.look
-		d, err := overlay.New(overlay.Options{Style: st, Links: knn.Options{K: 3, Graph: tc.option}, NewBackend: render.NewBackend})
-		if err != nil {
-			t.Fatal(err)
-		}
-		fr := &composite.RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h}
-		if err := d.Draw(fr, f); err != nil {
-			t.Fatal(err)
-		}
-		if n, _ := d.Links(); n != tc.links {
+		if n := drawnLinks(t, st, knn.Options{K: 3, Graph: tc.option}, f, w, h); n != tc.links {
 			t.Errorf("look graph %q, option %q: %d links, want %d", tc.look, tc.option, n, tc.links)
 		}
-		d.Close()
 	}
 	if st, _ := overlay.Preset("plexus"); st.LinkGraph != knn.GraphDelaunay {
 		t.Errorf("plexus links by %q", st.LinkGraph)
