@@ -36,6 +36,6 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	if st.BoxRadius == overlay.Auto {
 		fs.Lookup("box-radius").DefValue = "48 px at 2160 lines, scaled"
 	}
-	fs.Var(choiceValue{&st.PointStyle, overlay.PointStyles}, "point-style", "tracked points' shape: "+strings.Join(overlay.PointStyles, ", ")+" (--point-radius across; outlines half as wide)")
+	fs.Var(choiceValue{&st.PointStyle, overlay.PointStyles}, "point-style", "tracked points' shape: "+strings.Join(overlay.PointStyles, ", ")+" (each reaching --point-radius from the point; outlines half the radius wide)")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }
