@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,20 +10,6 @@ import (
 
 	"trackink/overlay"
 )
-
-// styleOptions parses args as render's style flags and returns the style, or the error:
-// a usage error (exit status 2) from parsing or validation.
-func styleOptions(t *testing.T, args ...string) (overlay.Style, error) {
-	t.Helper()
-	var s styleFlags
-	fs := newFlagSet("render", "", "", io.Discard)
-	s.register(fs, "knn", "default")
-	if err := parse(fs, args); err != nil {
-		return overlay.Style{}, err
-	}
-	o, err := s.options(fs, false)
-	return o.Style, err
-}
 
 // TestBoxEffectFlags: --box-effect and --effect-strength from the command line, a style file
 // and the blob look, and their mistakes reported as usage errors naming the flag.
@@ -45,7 +30,7 @@ func TestBoxEffectFlags(t *testing.T) {
 		{[]string{"--look", "blob"}, []overlay.Effect{overlay.EffectInvert}, nil},
 		{[]string{"--look", "blob", "--box-effect", ""}, nil, nil},
 	} {
-		st, err := styleOptions(t, tc.args...)
+		st, err := styleOptions(tc.args...)
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
@@ -64,7 +49,7 @@ func TestBoxEffectFlags(t *testing.T) {
 		{[]string{"--effect-strength", "x"}, `is not a number`},
 		{[]string{"--style", file, "--box-effect", "tint"}, "more strengths than effects (1)"},
 	} {
-		_, err := styleOptions(t, tc.args...)
+		_, err := styleOptions(tc.args...)
 		var ue usageError
 		if err == nil || !strings.Contains(err.Error(), tc.msg) || !strings.Contains(err.Error(), "effect") || !errors.As(err, &ue) {
 			t.Errorf("%v: %v, want a usage error with %q", tc.args, err, tc.msg)

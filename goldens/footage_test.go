@@ -4,8 +4,6 @@ import (
 	"flag"
 	"image"
 	"image/draw"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -17,18 +15,14 @@ import (
 	"trackink/scene"
 )
 
-// The footage goldens draw on a frame of real video: OpenCV's vtest.avi (Debian's
-// opencv-doc, which scripts/setup.sh installs), frame 300, six people walking, decoded by
-// ffmpeg to YUV420P and drawn on in the frame's own Y'CbCr (limited BT.601), then shown as
-// RGB. The boxes were placed by eye on that frame.
+// The effects' footage goldens draw on a frame of real video (Footage, as the footage
+// scenes do): frame 301, six people walking, drawn on in the frame's own Y'CbCr (limited
+// BT.601), then shown as RGB. The boxes were placed by eye on that frame.
 
 var docsDir = flag.String("docs", "", "also write the footage pictures for docs/new/27.md into this directory (docs/img)")
 
-// vtest is the clip, and footageFrame the frame the goldens draw on.
-const (
-	vtest        = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
-	footageFrame = 300
-)
+// footageFrame is the frame of Footage the goldens draw on (1-based).
+const footageFrame = 301
 
 // footageBoxes are the people of frame 300 (and the van), placed by eye.
 var footageBoxes = []scene.Box{
@@ -40,46 +34,14 @@ var footageBoxes = []scene.Box{
 // footageCrop is the part of the frame the per-effect goldens keep: the six people.
 var footageCrop = image.Rect(160, 136, 672, 312)
 
-// decodeFootage returns frame 300 of vtest.avi as YUV420P.
-func decodeFootage(t *testing.T) *composite.YUV420P {
-	t.Helper()
-	if _, err := os.Stat(vtest); err != nil {
-		t.Fatalf("%v: install Debian's opencv-doc (scripts/setup.sh does)", err)
-	}
-	out, err := exec.Command("ffmpeg", "-v", "error", "-i", vtest, "-vf", "select=eq(n\\,300)", "-frames:v", "1",
-		"-f", "rawvideo", "-pix_fmt", "yuv420p", "-").Output()
-	if err != nil {
-		t.Fatalf("ffmpeg decoding %s: %v", vtest, err)
-	}
-	const w, h = 768, 576
-	if len(out) != w*h*3/2 {
-		t.Fatalf("ffmpeg gave %d bytes for a %dx%d frame", len(out), w, h)
-	}
-	return &composite.YUV420P{Y: out[:w*h], U: out[w*h : w*h*5/4], V: out[w*h*5/4:], StrideY: w, StrideU: w / 2, StrideV: w / 2,
-		W: w, H: h, Matrix: composite.BT601, Range: composite.Limited}
-}
-
-// toRGBA converts a limited-range BT.601 YUV420P frame to RGB, for a PNG.
-func toRGBA(f *composite.YUV420P) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, f.W, f.H))
-	clamp := func(v float32) uint8 { return uint8(min(max(v+0.5, 0), 255)) }
-	for y := range f.H {
-		for x := range f.W {
-			yy := 1.164 * (float32(f.Y[y*f.StrideY+x]) - 16)
-			cb := float32(f.U[y/2*f.StrideU+x/2]) - 128
-			cr := float32(f.V[y/2*f.StrideV+x/2]) - 128
-			i := img.PixOffset(x, y)
-			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = clamp(yy+1.596*cr), clamp(yy-0.392*cb-0.813*cr), clamp(yy+2.017*cb), 255
-		}
-	}
-	return img
-}
-
 // drawFootage draws the boxes of frame 300 in look st onto a fresh decode of the frame with
 // the backend newBackend starts.
 func drawFootage(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) *composite.YUV420P {
 	t.Helper()
-	fr := decodeFootage(t)
+	fr, err := FootageFrame(footageFrame)
+	if err != nil {
+		t.Fatal(err)
+	}
 	d, err := overlay.New(overlay.Options{Style: st, Links: knn.Options{K: 2, MaxDist: 300}, NewBackend: newBackend,
 		Backend: overlay.BackendOptions{Workers: 2}})
 	if err != nil {
@@ -133,15 +95,19 @@ func footageCases() []struct {
 
 // TestFootageGoldens draws each effect, and the blob look, on a frame of real footage and
 // compares the pictures with testdata/footage-*.png (go test ./goldens -run Footage -update
-// rewrites them; look at each). The emulated device must draw the same within Tolerance,
+// rewrites them; look at each). The emulated device must draw the same within FootageTolerance,
 // and each effect must change the picture inside its boxes.
 func TestFootageGoldens(t *testing.T) {
-	plain := toRGBA(decodeFootage(t))
+	frame, err := FootageFrame(footageFrame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := yuvToRGBA(frame)
 	var sheet []*image.RGBA
 	for _, c := range footageCases() {
 		t.Run(c.name, func(t *testing.T) {
 			st := c.style.ForHeight(576)
-			cpu := toRGBA(drawFootage(t, st, render.NewBackend)).SubImage(c.crop).(*image.RGBA)
+			cpu := yuvToRGBA(drawFootage(t, st, render.NewBackend)).SubImage(c.crop).(*image.RGBA)
 			got := image.NewRGBA(image.Rect(0, 0, c.crop.Dx(), c.crop.Dy()))
 			draw.Draw(got, got.Bounds(), cpu, c.crop.Min, draw.Src)
 			path := filepath.Join("testdata", c.name+".png")
@@ -154,17 +120,17 @@ func TestFootageGoldens(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if r := compare(c.name, want, got); r.Status == Failed {
-					t.Errorf("%d pixels differ from %s by more than %d (largest %d)", r.Over, path, Tolerance, r.MaxDiff)
+				if r := compare(c.name, want, got, FootageTolerance); r.Status == Failed {
+					t.Errorf("%d pixels differ from %s by more than %d (largest %d)", r.Over, path, FootageTolerance, r.MaxDiff)
 				}
 			}
-			emu := toRGBA(drawFootage(t, st, gpu.NewEmu)).SubImage(c.crop).(*image.RGBA)
-			if r := compare(c.name, cpu, emu); r.Status == Failed {
-				t.Errorf("emulated device: %d pixels differ by more than %d (largest %d)", r.Over, Tolerance, r.MaxDiff)
+			emu := yuvToRGBA(drawFootage(t, st, gpu.NewEmu)).SubImage(c.crop).(*image.RGBA)
+			if r := compare(c.name, cpu, emu, FootageTolerance); r.Status == Failed {
+				t.Errorf("emulated device: %d pixels differ by more than %d (largest %d)", r.Over, FootageTolerance, r.MaxDiff)
 			}
 			// Inside box 4 (away from its outline) the effect shows.
 			in := image.Rect(320, 220, 338, 290)
-			if r := compare(c.name, plain.SubImage(in).(*image.RGBA), cpu.SubImage(in).(*image.RGBA)); r.Status != Failed {
+			if r := compare(c.name, plain.SubImage(in).(*image.RGBA), cpu.SubImage(in).(*image.RGBA), FootageTolerance); r.Status != Failed {
 				t.Errorf("the picture inside a box is unchanged (largest difference %d)", r.MaxDiff)
 			}
 			if c.crop == footageCrop {

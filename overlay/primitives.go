@@ -1,5 +1,7 @@
 package overlay
 
+import "trackink/composite"
+
 // RGBA is a premultiplied colour with components in [0, 1].
 type RGBA struct{ R, G, B, A float32 }
 
@@ -80,6 +82,9 @@ type Primitives struct {
 	Effects []EffectBox
 	// Font is the font the labels are set in.
 	Font *Font
+	// Blend is how the whole layer meets the frame: over, add or screen (package
+	// composite's "Add and screen").
+	Blend composite.Blend
 	// text is the arena that Label.Text slices point into, reused frame to frame.
 	text []byte
 }

@@ -237,7 +237,7 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	clock = r.lap(wk, overlay.StageCurves, clock)
 	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)
-	compositeTile(r.dst, t)
+	compositeTile(r.dst, t, &r.space, p.Blend)
 	r.lap(wk, overlay.StageComposite, clock)
 }
 
