@@ -201,18 +201,26 @@ func (m *muxStage) run(ctx context.Context, in <-chan *astiav.Packet) error {
 			p.Free()
 			return err
 		}
-		t0 := time.Now()
-		video := p.StreamIndex() == m.out.video.Index()
-		err := m.out.fc.WriteInterleavedFrame(p)
-		p.Free()
-		m.since(t0)
-		if err != nil {
-			return fmt.Errorf("video: writing %s: %w", m.out.partial.Name(), err)
+		if err := m.write(p); err != nil {
+			return err
 		}
-		if video {
-			m.frames++
-			m.progress.report(m.frames, false)
-		}
+	}
+	return nil
+}
+
+// write writes packet p (and frees it), counts the video frames and reports progress.
+func (m *muxStage) write(p *astiav.Packet) error {
+	t0 := time.Now()
+	video := p.StreamIndex() == m.out.video.Index()
+	err := m.out.fc.WriteInterleavedFrame(p)
+	p.Free()
+	m.since(t0)
+	if err != nil {
+		return fmt.Errorf("video: writing %s: %w", m.out.partial.Name(), err)
+	}
+	if video {
+		m.frames++
+		m.progress.report(m.frames, false)
 	}
 	return nil
 }

@@ -180,6 +180,7 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		encode: encodeStage{enc: enc, video: out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue},
 		mux:    muxStage{out: out, progress: newProgress(opts.Progress, total, started)},
 	}
+	p.decode.drawOn = p.draw.drawsOn
 	err = p.run(ctx)
 	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
 	stats.Overlaid, stats.DeviceOverlay, stats.NVDECFrames = p.draw.overlaid, p.draw.onDevice, p.decode.hwDecoded
