@@ -23,6 +23,7 @@ type converter struct {
 	pool          *framePool
 	sws           *astiav.SoftwareScaleContext
 	swsFrom       astiav.PixelFormat
+	frames        *spares[*astiav.Frame] // the items' frames, given back by the encoder
 }
 
 func newConverter(work workFormat, w, h int) (*converter, error) {
@@ -61,7 +62,7 @@ func (c *converter) normalize(f *astiav.Frame, info frameInfo, drawOn bool) (ite
 		}
 		src = host
 	}
-	out := astiav.AllocFrame()
+	out := c.frames.get(astiav.AllocFrame)
 	it := item{frame: out, pts: info.pts, dur: info.duration}
 	var err error
 	switch {

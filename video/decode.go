@@ -117,9 +117,10 @@ type decodeStage struct {
 	dec     *decoder
 	conv    *converter
 	win     *window
-	copied  map[int]*astiav.Stream // input stream index → output stream (read-only)
-	streams []*astiav.Stream       // the input's streams, read at the first copied packet
-	drawOn  func(v int) bool       // whether video frame v will be drawn on (drawStage.drawsOn)
+	copied  map[int]*astiav.Stream  // input stream index → output stream (read-only)
+	streams []*astiav.Stream        // the input's streams, read at the first copied packet
+	packets *spares[*astiav.Packet] // kept packets for the copied streams (nil: allocated)
+	drawOn  func(v int) bool        // whether video frame v will be drawn on (drawStage.drawsOn)
 	rep     *report
 	// seg is a segment's plan: its frames are numbered from the frame table, and decoding
 	// starts at a keyframe; nil in a whole render, which counts the frames it decodes.
@@ -318,7 +319,7 @@ func (d *decodeStage) forwardCopied(ctx context.Context, pkt *astiav.Packet, mux
 		pkt.Unref()
 		return nil
 	}
-	p := astiav.AllocPacket()
+	p := d.packets.get(astiav.AllocPacket)
 	p.MoveRef(pkt)
 	if d.win.waiting() {
 		d.win.hold(p)

@@ -314,6 +314,8 @@ type encodeStage struct {
 	// lastPts and lastDur are the pts and duration of the latest frame (a segment's record
 	// says them); lastPts starts at NoPtsValue.
 	lastPts, lastDur int64
+	packets          *spares[*astiav.Packet]
+	frames           *spares[*astiav.Frame]
 }
 
 func (e *encodeStage) run(ctx context.Context, in <-chan item, out packetSink) error {
@@ -348,7 +350,7 @@ func (e *encodeStage) encode(ctx context.Context, it item, out packetSink) error
 		e.lastPts, e.lastDur = f.Pts(), it.dur
 	}
 	err := e.enc.cc.SendFrame(f)
-	f.Free()
+	e.frames.put(f)
 	e.since(t0)
 	if err != nil {
 		return fmt.Errorf("video: encoding frame %d: %w", it.v, err)
@@ -372,7 +374,7 @@ func (e *encodeStage) receivePackets(ctx context.Context, out packetSink) error 
 		t0 := time.Now()
 		// The packet is allocated only for a packet that comes out: most calls find none.
 		if e.enc.spare == nil {
-			e.enc.spare = astiav.AllocPacket()
+			e.enc.spare = e.packets.get(astiav.AllocPacket)
 		}
 		err := receivePacket(e.enc.cc, e.enc.spare)
 		e.since(t0)

@@ -193,6 +193,7 @@ type muxStage struct {
 	out      *output
 	progress *progress
 	frames   int // video frames written
+	packets  *spares[*astiav.Packet]
 }
 
 func (m *muxStage) run(ctx context.Context, in <-chan *astiav.Packet) error {
@@ -208,12 +209,12 @@ func (m *muxStage) run(ctx context.Context, in <-chan *astiav.Packet) error {
 	return nil
 }
 
-// write writes packet p (and frees it), counts the video frames and reports progress.
+// write writes packet p (and frees it, or keeps it empty for reuse), counts the video frames and reports progress.
 func (m *muxStage) write(p *astiav.Packet) error {
 	t0 := time.Now()
 	video := p.StreamIndex() == m.out.video.Index()
 	err := m.out.fc.WriteInterleavedFrame(p)
-	p.Free()
+	m.packets.put(p)
 	m.since(t0)
 	if err != nil {
 		return fmt.Errorf("video: writing %s: %w", m.out.partial.Name(), err)
