@@ -134,22 +134,17 @@ var (
 // receivePacket is CodecContext.ReceivePacket without an allocation for "again" or "end of
 // stream" (errors.Is matches them with astiav.ErrEagain and astiav.ErrEof as before).
 func receivePacket(cc *astiav.CodecContext, pkt *astiav.Packet) error {
-	ret := C.avcodec_receive_packet(cCodec(cc), cPacket(pkt))
-	switch {
-	case ret >= 0:
-		return nil
-	case astiav.Error(ret) == astiav.ErrEagain:
-		return errAgain
-	case astiav.Error(ret) == astiav.ErrEof:
-		return errEOF
-	}
-	return avError(ret)
+	return codecResult(C.avcodec_receive_packet(cCodec(cc), cPacket(pkt)))
 }
 
 // receiveFrame is CodecContext.ReceiveFrame without an allocation for "again" or "end of
 // stream", as receivePacket.
 func receiveFrame(cc *astiav.CodecContext, f *astiav.Frame) error {
-	ret := C.avcodec_receive_frame(cCodec(cc), cFrame(f))
+	return codecResult(C.avcodec_receive_frame(cCodec(cc), cFrame(f)))
+}
+
+// codecResult is avError with "again" and "end of stream" boxed once.
+func codecResult(ret C.int) error {
 	switch {
 	case ret >= 0:
 		return nil

@@ -23,11 +23,12 @@ const (
 //	decode ─ frames ─> draw ─ frames ─> encode ─ packets ─┐
 //	   └──────────── copied streams' packets ─────────────┴─> mux
 //
-// With nothing to draw (drawStage.idle) there is no draw stage and no frame queue: the
-// decode goroutine encodes each frame as it comes, as the ffmpeg CLI's loop does, and the
-// decoder's frame goes to the encoder uncopied. Queued frames would hold the decoder's
-// buffers longer and make its pool grow (a 4K render 39 500 page faults inline, 45 500
-// with the draw stage left out but the queue kept, 55 000 with both; ffmpeg 34 800).
+// With nothing to draw (drawStage.idle) all four run on one goroutine (runInline): each
+// packet read is decoded, each frame encoded and each packet written as it comes, as the
+// ffmpeg CLI's loop does, and the decoder's frame goes to the encoder uncopied. Queued
+// frames would hold the decoder's buffers longer and make its pool grow (4K, 60 frames,
+// single runs: 39 500 page faults on one goroutine, 45 500 with the draw stage left out but
+// a two-frame queue kept, 55 000 with both; ffmpeg 34 800).
 type pipeline struct {
 	decode decodeStage
 	draw   drawStage
