@@ -181,7 +181,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		}
 	}
 	removeStalePartials(target, stderr)
-	stats, err := video.Transcode(ctx, vo, td.draw)
+	stats, err := video.Transcode(ctx, vo, td.drawFunc())
 	progress.done()
 	// Whether the video ended (or broke off at damage) rather than the render failing:
 	// only then is "the tracks go on past the video" news.

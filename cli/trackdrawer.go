@@ -6,6 +6,7 @@ import (
 	"trackink/composite"
 	"trackink/overlay"
 	"trackink/scene"
+	"trackink/video"
 )
 
 // trackDrawer draws the tracks onto the decoded frames of a video (its draw is the
@@ -51,6 +52,16 @@ func (t *trackDrawer) draw(n int, dst composite.Surface) error {
 	}
 	t.stages.Add(t.d.Timings())
 	return nil
+}
+
+// drawFunc is the render's video.DrawFunc: nil when the tracks hold no frame, so that the
+// video goes through the pipeline as it goes through ffmpeg, with no copy of a decoded frame
+// and no draw stage (video.Transcode).
+func (t *trackDrawer) drawFunc() video.DrawFunc {
+	if t.src.tracks != nil && t.src.tracks.Len() == 0 {
+		return nil
+	}
+	return t.draw
 }
 
 func (t *trackDrawer) close() {

@@ -176,13 +176,19 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	}
 	c.add(win.free)
 
+	packets, frames := packetSpares(), frameSpares()
+	c.add(packets.close)
+	c.add(frames.close)
+	conv.frames = frames
 	p := &pipeline{
-		decode: decodeStage{in: in, dec: dec, conv: conv, win: win, copied: out.copied, rep: rep, seg: seg, lastPts: astiav.NoPtsValue},
+		decode: decodeStage{in: in, dec: dec, conv: conv, win: win, copied: out.copied, rep: rep, seg: seg, lastPts: astiav.NoPtsValue,
+			packets: packets},
 		draw: drawStage{draw: draw, frameOffset: opts.FrameOffset, work: enc.work, down: down, encOnDevice: enc.device,
 			turner: turner, fitter: fitter},
-		encode: encodeStage{enc: enc, video: out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue},
-		mux:    muxStage{out: out, progress: newProgress(opts.Progress, total, started)},
+		encode: encodeStage{enc: enc, video: out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue, packets: packets, frames: frames},
+		mux:    muxStage{out: out, progress: newProgress(opts.Progress, total, started), packets: packets},
 	}
+	p.decode.drawOn = p.draw.drawsOn
 	err = p.run(ctx)
 	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
 	stats.Overlaid, stats.DeviceOverlay, stats.NVDECFrames = p.draw.overlaid, p.draw.onDevice, p.decode.hwDecoded
