@@ -19,7 +19,7 @@ import (
 // scenes do): frame 301, six people walking, drawn on in the frame's own Y'CbCr (limited
 // BT.601), then shown as RGB. The boxes were placed by eye on that frame.
 
-var docsDir = flag.String("docs", "", "also write the footage pictures for docs/new/27.md into this directory (docs/img)")
+var docsDir = flag.String("docs", "", "also write the footage pictures of docs/looks.md's effects into this directory (docs/img)")
 
 // footageFrame is the frame of Footage the goldens draw on (1-based).
 const footageFrame = 301

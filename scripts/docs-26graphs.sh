@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes the link graphs' pictures for docs/new/26graphs.md: the first frame of OpenCV's
+# Makes the link graphs' pictures for docs/links.md: the first frame of OpenCV's
 # vtest.avi (Debian's opencv-doc) overlaid with 60 tracked points, a fixed pseudo-random set
 # so that the pictures are reproducible, linked by each graph. Needs ffmpeg; run from the
 # repository root after `go build -o bin/trackink .`.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 26draw.sh makes docs/img/26draw-*.png, the pictures of docs/new/26draw.md: frame 240 of
+# 26draw.sh makes docs/img/26draw-*.png, the pictures of docs/looks.md's drawing options: frame 240 of
 # OpenCV's vtest.avi (pedestrians; Debian package opencv-doc) scaled to 1440×1080 (and once
 # to 2880×2160), with tracks from scripts/docs/vtest_tracks.py, rendered by trackink in each
 # look and with each drawing option; it prints the command of each. Each picture is a
