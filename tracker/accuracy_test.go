@@ -1,0 +1,73 @@
+package tracker
+
+import (
+	"testing"
+
+	"trackink/composite"
+	"trackink/eval"
+	"trackink/internal/synthclip"
+	"trackink/scene"
+)
+
+// trackClip runs a Tracker with o over every frame of clip and returns what it tracked.
+func trackClip(t testing.TB, clip *synthclip.Clip, o Options) *scene.Tracks {
+	t.Helper()
+	co := clip.Options()
+	w, h := co.Width, co.Height
+	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	tr, err := New(o, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames []scene.Frame
+	for n := 1; n <= co.Frames; n++ {
+		clip.Frame(n, f.Y, f.U, f.V)
+		out, err := tr.Step(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, scene.Frame{Index: n, Boxes: append([]scene.Box(nil), out.Boxes...),
+			Points: append([]scene.Point(nil), out.Points...)})
+	}
+	tracks, err := scene.NewTracks(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tracks
+}
+
+// TestAccuracy scores the region modes on clips whose ground truth is exact (objects that
+// cross, enter and leave; see synthclip) against the targets.
+func TestAccuracy(t *testing.T) {
+	cases := []struct {
+		name       string
+		kind       synthclip.Kind
+		mode       string
+		seeds      []uint64
+		mota, idf1 float64
+	}{
+		{"bright", synthclip.Bright, Bright, []uint64{1, 2, 3}, 0.95, 0.9},
+		{"motion", synthclip.Motion, Motion, []uint64{1, 2, 3}, 0.85, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var rs []eval.Result
+			for _, seed := range c.seeds {
+				clip, err := synthclip.New(synthclip.Options{Kind: c.kind, Seed: seed, Frames: 150})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := eval.Boxes(clip.Truth(), trackClip(t, clip, DefaultOptions(c.mode)), eval.DefaultIoU)
+				t.Logf("seed %d: MOTA %.3f IDF1 %.3f (misses %d, false positives %d, switches %d of %d boxes)",
+					seed, r.MOTA(), r.IDF1(), r.Misses, r.FalsePositives, r.IDSwitches, r.GTBoxes)
+				rs = append(rs, r)
+			}
+			r := eval.Sum(rs...)
+			t.Logf("%s, all seeds: MOTA %.3f IDF1 %.3f", c.name, r.MOTA(), r.IDF1())
+			if r.MOTA() < c.mota || r.IDF1() < c.idf1 {
+				t.Errorf("MOTA %.3f IDF1 %.3f, want at least %.2f and %.2f", r.MOTA(), r.IDF1(), c.mota, c.idf1)
+			}
+		})
+	}
+}
