@@ -1,6 +1,8 @@
 package tracker
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"trackink/composite"
@@ -70,4 +72,54 @@ func TestAccuracy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPointsAccuracy follows corners over a textured picture panning at a known sub-pixel
+// speed: the median error of the frame-to-frame motion of the points, against the pan, and
+// the median life of a point, against the targets (0.05 px, 80 % of the clip).
+func TestPointsAccuracy(t *testing.T) {
+	clip, err := synthclip.New(synthclip.Options{Kind: synthclip.Pan, Seed: 1, Frames: 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, fy := clip.Flow()
+	tracks := trackClip(t, clip, DefaultOptions(Points))
+	last := map[int]scene.Point{}
+	life := map[int]int{}
+	var errs []float64
+	var buf scene.Frame
+	for n := 1; n <= clip.Options().Frames; n++ {
+		f := tracks.Frame(n, &buf)
+		if f == nil {
+			continue
+		}
+		seen := map[int]scene.Point{}
+		for _, p := range f.Points {
+			if q, ok := last[p.ID]; ok {
+				errs = append(errs, math.Hypot(float64(p.X-q.X)-fx, float64(p.Y-q.Y)-fy))
+			}
+			seen[p.ID] = p
+			life[p.ID]++
+		}
+		last = seen
+	}
+	var lives []float64
+	for _, l := range life {
+		lives = append(lives, float64(l)/float64(clip.Options().Frames))
+	}
+	medErr, medLife := median(errs), median(lives)
+	t.Logf("points: %d tracks, median flow error %.4f px over %d steps, median life %.0f %% of the clip",
+		len(life), medErr, len(errs), 100*medLife)
+	if medErr > 0.05 || medLife < 0.8 {
+		t.Errorf("median flow error %.4f px (want ≤ 0.05), median life %.2f (want ≥ 0.8)", medErr, medLife)
+	}
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

@@ -6,9 +6,9 @@ package tracker
 // on its centre's x and y and its width and height: independent, which is exact when the
 // noises are (they are modelled so) and costs a few multiplications each.
 type kalman1 struct {
-	p, v          float64
-	pp, pv, vv    float64 // covariance
-	q, r          float64
+	p, v       float64
+	pp, pv, vv float64 // covariance
+	q, r       float64
 }
 
 func newKalman1(z, q, r, velVar float64) kalman1 {

@@ -13,17 +13,25 @@ const (
 	motionSamples = 9
 	motionStep    = 8
 	motionRadius  = 2
+	// recentStep is how often a frame is kept for the ghost test (dropGhosts): it
+	// compares the frame with one recentStep to 2·recentStep frames older.
+	recentStep = 4
 )
 
 type background struct {
-	ring   [motionSamples][]byte
-	filled int // samples taken so far, up to motionSamples
-	next   int // ring slot the next sample goes to
-	frames int
-	bg     []byte
-	diff   []byte
-	sums   []int32
-	w, h   int
+	ring [motionSamples][]byte
+	// recent holds two frames taken every recentStep frames, for dropGhosts.
+	recent   [2][]byte
+	recentAt [2]int
+	filled   int // samples taken so far, up to motionSamples
+	next     int // ring slot the next sample goes to
+	frames   int
+	bg       []byte
+	diff     []byte
+	sums     []int32
+	moved    []int64 // per region: summed change from the older frame, then from the background
+	ghost    []bool
+	w, h     int
 }
 
 // update samples p into the ring when it is time and recomputes the median.
@@ -37,6 +45,15 @@ func (b *background) update(p *plane) {
 		b.next = (b.next + 1) % motionSamples
 		b.filled = min(b.filled+1, motionSamples)
 		b.median()
+	}
+	if b.frames%(recentStep) == 0 {
+		k := 0
+		if b.recent[0] != nil && (b.recent[1] == nil || b.recentAt[1] < b.recentAt[0]) {
+			k = 1
+		}
+		b.recent[k] = grow(b.recent[k], len(p.pix))
+		copy(b.recent[k], p.pix)
+		b.recentAt[k] = b.frames
 	}
 	b.frames++
 }
@@ -148,4 +165,67 @@ func boxMean(p []byte, w, h, r int, sums *[]int32) {
 			p[y*w+x] = byte(acc / int32(nx*ny))
 		}
 	}
+}
+
+// older returns a frame between recentStep and motionStep frames older than the frame
+// being analysed, or nil at the start.
+func (b *background) older() []byte {
+	k := 0
+	if b.recentAt[1] < b.recentAt[0] {
+		k = 1
+	}
+	if b.recent[k] == nil || b.frames-b.recentAt[k] < recentStep {
+		return nil
+	}
+	return b.recent[k]
+}
+
+// dropGhosts removes from comps the regions that differ from the background but not from
+// an older frame: ghosts, where an object stood when the background was sampled and has
+// since left (an object in view from the first frame), or objects that stopped. Their
+// pixels are written into every sample, so that the background holds what is there now
+// at once instead of after half the window. A moving object differs from the older frame
+// at least where it came from and went to; a ghost only by noise. The test is per region,
+// on its summed differences: per pixel, the smooth inside of a slow object would pass for
+// a ghost.
+func (b *background) dropGhosts(l *labeller, comps []rect, cur *plane) []rect {
+	old := b.older()
+	if old == nil || len(comps) == 0 {
+		return comps
+	}
+	b.moved = grow(b.moved, 2*len(comps))
+	clear(b.moved)
+	for i, lab := range l.labels[:len(cur.pix)] {
+		if lab == 0 {
+			continue
+		}
+		k := l.rootOf[l.find(lab)]
+		b.moved[2*k] += int64(abs(int(cur.pix[i]) - int(old[i])))
+		b.moved[2*k+1] += int64(abs(int(cur.pix[i]) - int(b.bg[i])))
+	}
+	b.ghost = grow(b.ghost, len(comps))
+	found := false
+	for k := range comps {
+		b.ghost[k] = 2*b.moved[2*k] < b.moved[2*k+1]
+		found = found || b.ghost[k]
+	}
+	if !found {
+		return comps
+	}
+	for i, lab := range l.labels[:len(cur.pix)] {
+		if lab != 0 && b.ghost[l.rootOf[l.find(lab)]] {
+			v := cur.pix[i]
+			for s := 0; s < b.filled; s++ {
+				b.ring[s][i] = v
+			}
+			b.bg[i] = v
+		}
+	}
+	out := comps[:0]
+	for k, c := range comps {
+		if !b.ghost[k] {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -123,16 +123,22 @@ func (t *Tracker) detect() {
 		}
 	case Motion:
 		found = t.bg.foreground(t.mask, p, t.o.Threshold, t.o.Sensitivity)
-		t.bg.update(p)
 	case Color:
 		t.colorMask()
 	}
 	t.dets = t.dets[:0]
+	if t.o.Mode == Motion {
+		// Sampled after this frame's regions are found (and ghosts absorbed).
+		defer t.bg.update(p)
+	}
 	if !found {
 		return
 	}
 	t.morph.clean(t.mask, p.w, p.h)
 	comps := t.lab.components(t.mask, p.w, p.h)
+	if t.o.Mode == Motion {
+		comps = t.bg.dropGhosts(&t.lab, comps, p)
+	}
 	a := float64(p.w * p.h)
 	comps = keep(comps, t.o.MinArea*a, t.o.MaxArea*a, t.o.MaxObjects)
 	f := float64(t.factor)
