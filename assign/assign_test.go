@@ -143,11 +143,7 @@ func TestMinHandWorked(t *testing.T) {
 // TestSolverReuseAllocatesNothing holds the tracker's promise: solving again with a Solver
 // that has seen a problem as large allocates nothing.
 func TestSolverReuseAllocatesNothing(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	cost := make([]float64, 30*40)
-	for i := range cost {
-		cost[i] = r.Float64()
-	}
+	cost := uniformCosts(3, 30*40)
 	var s Solver
 	s.Solve(cost, 30, 40)
 	if n := testing.AllocsPerRun(10, func() { s.Solve(cost, 40, 30); s.Solve(cost, 30, 40) }); n != 0 {
@@ -155,12 +151,18 @@ func TestSolverReuseAllocatesNothing(t *testing.T) {
 	}
 }
 
-func BenchmarkSolve100(b *testing.B) {
-	r := rand.New(rand.NewPCG(5, 6))
-	cost := make([]float64, 100*100)
+// uniformCosts returns n costs uniform in [0, 1) from the seed.
+func uniformCosts(seed uint64, n int) []float64 {
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	cost := make([]float64, n)
 	for i := range cost {
 		cost[i] = r.Float64()
 	}
+	return cost
+}
+
+func BenchmarkSolve100(b *testing.B) {
+	cost := uniformCosts(5, 100*100)
 	var s Solver
 	for b.Loop() {
 		s.Solve(cost, 100, 100)

@@ -37,6 +37,7 @@ func init() {
 		"bench":   {"benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", runBench},
 		"doctor":  {"report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", runDoctor},
 		"demo":    {"synthesise a 4K clip with audio and render the seed scene onto it", runDemo},
+		"eval":    {"score tracks against ground truth: MOTA, MOTP, IDF1, switches, mostly tracked/lost", runEval},
 		"tracks":  {"say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", runTracks},
 		"version": {"print the version and the commit it was built from (also --version)", runVersion},
 	}

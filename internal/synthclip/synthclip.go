@@ -1,7 +1,7 @@
 // Package synthclip makes test clips whose ground truth is known exactly, for measuring
-// trackers: bright shapes on a dark noisy background (Bright), textured patches moving over a
-// static background of the same brightness statistics (Motion), and a textured picture
-// panning at a known sub-pixel speed (Pan).
+// trackers: bright shapes on a dark noisy background (Bright, and its negative Dark),
+// textured patches moving over a static background of the same brightness statistics
+// (Motion), and a textured picture panning at a known sub-pixel speed (Pan).
 //
 // A clip is a pure function of its Options, the seed included: Frame(n) draws frame n alone,
 // in any order, the same on every machine, so a test can run a tracker on the planes
@@ -41,6 +41,10 @@ const (
 	// Pan clips show a textured picture moving as a whole by Options.FlowX, FlowY pixels a
 	// frame: the `points` mode's material, whose ground truth is the flow.
 	Pan
+	// Dark clips are the Bright clip of the same options with Y′ inverted (16 ↔ 235): dark
+	// shapes on a light background, the same objects and ground truth: the `dark` mode's
+	// material.
+	Dark
 )
 
 // String names the kind as a detection mode would: "bright", "motion", "pan".
@@ -52,6 +56,8 @@ func (k Kind) String() string {
 		return "motion"
 	case Pan:
 		return "pan"
+	case Dark:
+		return "dark"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -63,7 +69,7 @@ type Options struct {
 	Frames        int // default 90
 	FPS           int // default 30
 	Seed          uint64
-	// Objects is the number of shapes or patches (Bright, Motion), rounded up to an even
+	// Objects is the number of shapes or patches (Bright, Dark, Motion), rounded up to an even
 	// number because they are made in crossing pairs; default 6.
 	Objects int
 	// Noise is the standard deviation of the sensor noise added to every Y′ sample, in
@@ -88,7 +94,7 @@ const MinVisible = 0.2
 type Clip struct {
 	opts    Options
 	objects []object
-	bg      []float32 // Bright, Motion: the static background's Y′ before noise
+	bg      []float32 // all but Pan: the static background's Y′ before noise
 	tex     texture
 	truth   *scene.Tracks
 }
@@ -129,7 +135,7 @@ func New(o Options) (*Clip, error) {
 		o.LightDrift = 0.06
 	}
 	switch {
-	case o.Kind < Bright || o.Kind > Pan:
+	case o.Kind < Bright || o.Kind > Dark:
 		return nil, fmt.Errorf("synthclip: unknown kind %d", o.Kind)
 	case o.Width < 64 || o.Height < 64 || o.Width%2 != 0 || o.Height%2 != 0 || o.Width > 8192 || o.Height > 8192:
 		return nil, fmt.Errorf("synthclip: size %dx%d: want even sizes from 64 to 8192", o.Width, o.Height)
@@ -138,7 +144,11 @@ func New(o Options) (*Clip, error) {
 	case math.IsNaN(o.FlowX+o.FlowY+o.Noise+o.LightDrift) || math.Abs(o.FlowX) > 100 || math.Abs(o.FlowY) > 100:
 		return nil, errors.New("synthclip: flow, noise and light drift must be numbers, flow within ±100 px")
 	}
-	r := rand.New(rand.NewPCG(o.Seed, uint64(o.Kind)+0x5c1e))
+	stream := o.Kind
+	if o.Kind == Dark {
+		stream = Bright // the same objects as the Bright clip
+	}
+	r := rand.New(rand.NewPCG(o.Seed, uint64(stream)+0x5c1e))
 	c := &Clip{opts: o, tex: newTexture(r)}
 	if o.Kind != Pan {
 		c.makeObjects(r)
@@ -297,6 +307,9 @@ func (c *Clip) Frame(n int, y, cb, cr []byte) {
 	noise := max(c.opts.Noise, 0)
 	for i, v := range luma {
 		y[i] = quantize(float64(v)+noise*r.NormFloat64(), 16, 235)
+		if c.opts.Kind == Dark {
+			y[i] = 16 + 235 - y[i]
+		}
 	}
 	for j := 0; j < h/2; j++ {
 		for i := 0; i < w/2; i++ {
@@ -333,7 +346,7 @@ func (c *Clip) drawObject(k, n int, luma, chroma []float32) {
 			}
 			p := j*w + i
 			luma[p] += float32(cov) * (float32(v) - luma[p])
-			if c.opts.Kind == Bright {
+			if c.opts.Kind != Motion {
 				chroma[p] += float32(cov) * (float32(o.cb) - chroma[p])
 				chroma[w*h+p] += float32(cov) * (float32(o.cr) - chroma[w*h+p])
 			}

@@ -25,7 +25,7 @@ func mustNew(t *testing.T, o Options) *Clip {
 
 // TestDeterministic: a clip is a function of its options, the seed included.
 func TestDeterministic(t *testing.T) {
-	for _, k := range []Kind{Bright, Motion, Pan} {
+	for _, k := range []Kind{Bright, Motion, Pan, Dark} {
 		a, b := mustNew(t, Options{Kind: k, Seed: 7, Frames: 20}), mustNew(t, Options{Kind: k, Seed: 7, Frames: 20})
 		other := mustNew(t, Options{Kind: k, Seed: 8, Frames: 20})
 		ya, cba, cra := planes(a)
@@ -216,6 +216,30 @@ func TestPanFlowIsExact(t *testing.T) {
 		if d := maxDiff(sx+1, sy); d < 20 {
 			t.Errorf("flow %g, %g: frame 3 moved one pixel too far still matches to within %d", c.fx, c.fy, d)
 		}
+	}
+}
+
+// TestDarkIsBrightInverted: a Dark clip is its Bright clip's negative, with the same
+// ground truth.
+func TestDarkIsBrightInverted(t *testing.T) {
+	b, d := mustNew(t, Options{Kind: Bright, Seed: 4}), mustNew(t, Options{Kind: Dark, Seed: 4})
+	yb, cbb, crb := planes(b)
+	yd, cbd, crd := planes(d)
+	b.Frame(30, yb, cbb, crb)
+	d.Frame(30, yd, cbd, crd)
+	for i := range yb {
+		if int(yb[i])+int(yd[i]) != 251 {
+			t.Fatalf("sample %d: bright %d, dark %d", i, yb[i], yd[i])
+		}
+	}
+	if !bytes.Equal(cbb, cbd) || !bytes.Equal(crb, crd) {
+		t.Error("chroma differs")
+	}
+	var tb, td bytes.Buffer
+	b.WriteTruth(&tb)
+	d.WriteTruth(&td)
+	if !bytes.Equal(tb.Bytes(), td.Bytes()) {
+		t.Error("ground truths differ")
 	}
 }
 
