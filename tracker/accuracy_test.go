@@ -7,6 +7,7 @@ import (
 
 	"trackink/composite"
 	"trackink/eval"
+	"trackink/internal/baseline"
 	"trackink/internal/synthclip"
 	"trackink/scene"
 )
@@ -54,7 +55,7 @@ func TestAccuracy(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var rs []eval.Result
+			var rs, base []eval.Result
 			for _, seed := range c.seeds {
 				clip, err := synthclip.New(synthclip.Options{Kind: c.kind, Seed: seed, Frames: 150})
 				if err != nil {
@@ -64,9 +65,18 @@ func TestAccuracy(t *testing.T) {
 				t.Logf("seed %d: MOTA %.3f IDF1 %.3f (misses %d, false positives %d, switches %d of %d boxes)",
 					seed, r.MOTA(), r.IDF1(), r.Misses, r.FalsePositives, r.IDSwitches, r.GTBoxes)
 				rs = append(rs, r)
+				if _, err := baseline.Python(); err == nil {
+					b := baseline.Score(t, clip.Options())
+					t.Logf("seed %d, OpenCV baseline: MOTA %.3f IDF1 %.3f", seed, b.MOTA(), b.IDF1())
+					base = append(base, b)
+				}
 			}
 			r := eval.Sum(rs...)
 			t.Logf("%s, all seeds: MOTA %.3f IDF1 %.3f", c.name, r.MOTA(), r.IDF1())
+			if len(base) > 0 {
+				b := eval.Sum(base...)
+				t.Logf("%s, all seeds, OpenCV baseline (Otsu or MOG2, components, Hungarian on IoU): MOTA %.3f IDF1 %.3f", c.name, b.MOTA(), b.IDF1())
+			}
 			if r.MOTA() < c.mota || r.IDF1() < c.idf1 {
 				t.Errorf("MOTA %.3f IDF1 %.3f, want at least %.2f and %.2f", r.MOTA(), r.IDF1(), c.mota, c.idf1)
 			}

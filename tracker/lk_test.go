@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"trackink/composite"
+	"trackink/internal/baseline"
 	"trackink/video"
 )
 
@@ -63,7 +64,10 @@ func writePGM(t *testing.T, path string, p *plane) {
 // with our Lucas–Kanade and OpenCV's calcOpticalFlowPyrLK, with the same window, levels
 // and stopping rule, and wants the median difference of the results at most 0.05 px.
 func TestLKMatchesOpenCV(t *testing.T) {
-	py := opencvPython(t)
+	py, err := baseline.Python()
+	if err != nil {
+		t.Skip(err)
+	}
 	frames := lumaFrames(t, vtest, 1, 2, 200, 203)
 	dir := t.TempDir()
 	var diffs []float64
@@ -124,16 +128,4 @@ func maxOf(v []float64) float64 {
 		m = max(m, x)
 	}
 	return m
-}
-
-// opencvPython returns a Python that imports cv2 (Debian's python3-opencv is in the
-// system's /usr/bin/python3, which a python3 earlier on the PATH may not see), or skips.
-func opencvPython(t *testing.T) string {
-	for _, py := range []string{"python3", "/usr/bin/python3"} {
-		if exec.Command(py, "-c", "import cv2").Run() == nil {
-			return py
-		}
-	}
-	t.Skip("no python3 with OpenCV (Debian: python3-opencv)")
-	return ""
 }
