@@ -17,12 +17,14 @@ func (p *plane) resize(w, h int) {
 	p.pix = grow(p.pix, w*h)
 }
 
-// grow returns s with length n, reusing its array when it is big enough.
+// grow returns s with length n, reusing its array when it is big enough, else a new one
+// with room to spare, so that sizes that vary from frame to frame (regions, tracks) stop
+// allocating after a few frames.
 func grow[T any](s []T, n int) []T {
 	if cap(s) >= n {
 		return s[:n]
 	}
-	return make([]T, n)
+	return make([]T, n, max(n, 2*cap(s)))
 }
 
 // analysisFactor is the largest whole factor that keeps at least size lines of h (1 when h
