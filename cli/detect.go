@@ -140,6 +140,15 @@ func (l *liveTracks) step(n int, dst composite.Surface) (*scene.Frame, error) {
 	return c, nil
 }
 
+// frame is what is tracked in frame n, the last stepped, as a tracks file gives it: nil
+// when nothing is.
+func (l *liveTracks) frame(n int) *scene.Frame {
+	if l.cur.Index != n || len(l.cur.Boxes) == 0 && len(l.cur.Points) == 0 {
+		return nil
+	}
+	return &l.cur
+}
+
 // factor is the tracker's analysis factor (1 before the first frame).
 func (l *liveTracks) factor() int {
 	if l.t == nil {

@@ -33,6 +33,7 @@ type renderFlags struct {
 	width     int
 	height    int
 	video     videoFlags
+	detect    renderDetect // --detect: track while rendering (render_detect.go)
 }
 
 const renderExamples = `Examples:
@@ -68,11 +69,16 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	f.tracks.register(fs)
 	f.style.register(fs, "knn", "default")
 	f.video.register(fs)
+	f.detect.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if f.style.listLooks {
 		printLooks(stdout)
+		return nil
+	}
+	if f.detect.listDetect {
+		printDetectPresets(stdout)
 		return nil
 	}
 	// From here on Ctrl-C and SIGTERM end the render with status 130, reading the tracks
@@ -83,8 +89,11 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if (f.tracks.path == "") == (f.sceneName == "") {
-		return usageError{errors.New("give exactly one of --tracks FILE and --scene seed")}
+	if err := f.detect.check(fs, &f); err != nil {
+		return err
+	}
+	if (f.tracks.path == "") == (f.sceneName == "") && f.detect.preset == "" {
+		return usageError{errors.New("give exactly one of --tracks FILE, --scene seed and --detect PRESET")}
 	}
 	if f.sceneName != "" && f.sceneName != "seed" {
 		return usageError{fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
