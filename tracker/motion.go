@@ -105,12 +105,14 @@ func (b *background) foreground(mask []byte, p *plane, threshold, sensitivity fl
 			}
 		}
 		// The neighbourhood mean of pure noise has a median near its mean; objects stand
-		// far above it. Sensitivity 0.5 takes three times the noise, 0 five, 1 two.
+		// far above it. Sensitivity 0 takes five times the noise, 0.5 twice, 1 once.
 		k := 5 - 6*sensitivity
 		if sensitivity > 0.5 {
-			k = 4 - 2*sensitivity
+			k = 2 - sensitivity
 		}
-		t = max(k*float64(med), 4)
+		// The floor keeps out what compression, flicker and shadows leave: 4 levels from
+		// the middle sensitivity up, 10 at 0.
+		t = max(k*float64(med), 4+12*max(0, 0.5-sensitivity))
 	}
 	for i, d := range b.diff {
 		mask[i] = b2u(float64(d) > t)

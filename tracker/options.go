@@ -146,8 +146,8 @@ func Presets() []Preset {
 		{Motion, "whatever moves against a background learned from the video itself (a fixed camera: people, cars)", DefaultOptions(Motion)},
 		{Color, "saturated regions, or with --hue those near one colour (balls, markers, clothing)", DefaultOptions(Color)},
 		{Points, "corners followed frame to frame by optical flow (texture, faces, a moving camera's scene)", DefaultOptions(Points)},
-		{"people", "motion tuned for walkers seen by a fixed camera: bigger regions, patient ids", with(Motion, func(o *Options) {
-			o.MinArea, o.Grace, o.Smooth = 0.0008, 15, 0.5
+		{"people", "motion tuned for walkers seen by a fixed camera: shadows and compression left out, bigger regions, patient ids", with(Motion, func(o *Options) {
+			o.Sensitivity, o.MinArea, o.Grace, o.Smooth = 0, 0.0008, 15, 0.5
 		})},
 		{"lights", "many small bright spots (fireflies, bokeh, city lights): small regions, quick ids", with(Bright, func(o *Options) {
 			o.MinArea, o.MaxArea, o.MaxObjects, o.Confirm = 0.00002, 0.01, 300, 1

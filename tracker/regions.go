@@ -148,10 +148,15 @@ func (m *morph) apply(mask []byte, w, h int, erode bool) {
 	}
 }
 
-// clean removes specks (opening) and fills pinholes and one-pixel gaps (closing).
-func (m *morph) clean(mask []byte, w, h int) {
-	m.erode3(mask, w, h)
-	m.dilate3(mask, w, h)
+// clean removes specks and lines up to open−1 pixels thick (opening by an open × open
+// square, open odd) and fills pinholes and one-pixel gaps (closing by 3 × 3).
+func (m *morph) clean(mask []byte, w, h, open int) {
+	for range open / 2 {
+		m.erode3(mask, w, h)
+	}
+	for range open / 2 {
+		m.dilate3(mask, w, h)
+	}
 	m.dilate3(mask, w, h)
 	m.erode3(mask, w, h)
 }

@@ -134,7 +134,13 @@ func (t *Tracker) detect() {
 	if !found {
 		return
 	}
-	t.morph.clean(t.mask, p.w, p.h)
+	open := 3
+	if t.o.Mode == Motion {
+		// The neighbourhood mean widens what moves by motionRadius on each side: a wire or
+		// a ribbon in the wind, a few pixels thick, is not an object.
+		open = 2*motionRadius + 3
+	}
+	t.morph.clean(t.mask, p.w, p.h, open)
 	comps := t.lab.components(t.mask, p.w, p.h)
 	if t.o.Mode == Motion {
 		comps = t.bg.dropGhosts(&t.lab, comps, p)
