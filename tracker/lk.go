@@ -99,10 +99,17 @@ func scharr(d []int16, p *plane) []int16 {
 		r2 := p.pix[reflect101(y+1, h)*w:]
 		t0 := func(x int) int { return 3*(int(r0[x])+int(r2[x])) + 10*int(r1[x]) }
 		t1 := func(x int) int { return int(r2[x]) - int(r0[x]) }
-		for x := 0; x < w; x++ {
+		out := d[2*y*w : 2*(y+1)*w]
+		for _, x := range [2]int{0, w - 1} {
 			xl, xr := reflect101(x-1, w), reflect101(x+1, w)
-			d[2*(y*w+x)] = int16(t0(xr) - t0(xl))
-			d[2*(y*w+x)+1] = int16(3*(t1(xl)+t1(xr)) + 10*t1(x))
+			out[2*x] = int16(t0(xr) - t0(xl))
+			out[2*x+1] = int16(3*(t1(xl)+t1(xr)) + 10*t1(x))
+		}
+		for x := 1; x < w-1; x++ {
+			a0, a1, a2 := int(r0[x-1]), int(r1[x-1]), int(r2[x-1])
+			c0, c1, c2 := int(r0[x+1]), int(r1[x+1]), int(r2[x+1])
+			out[2*x] = int16(3*(c0+c2) + 10*c1 - 3*(a0+a2) - 10*a1)
+			out[2*x+1] = int16(3*(a2-a0+c2-c0) + 10*(int(r2[x])-int(r0[x])))
 		}
 	}
 	return d
@@ -165,10 +172,17 @@ func (lw *lkWork) flow(a, b *pyramid, x, y float32) (nx, ny float32, ok bool) {
 		}
 		w00, w01, w10, w11 := weights(px-float32(ipx), py-float32(ipy))
 		var a11, a12, a22 int64
+		inside := ipx >= 0 && ipy >= 0 && ipx+lkWindow < I.w && ipy+lkWindow < I.h
 		for wy := 0; wy < lkWindow; wy++ {
 			for wx := 0; wx < lkWindow; wx++ {
 				sx, sy := ipx+wx, ipy+wy
-				iv := descale(at(I, sx, sy)*w00+at(I, sx+1, sy)*w01+at(I, sx, sy+1)*w10+at(I, sx+1, sy+1)*w11, wBits-5)
+				var iv int32
+				if inside {
+					o := sy*I.w + sx
+					iv = descale(int32(I.pix[o])*w00+int32(I.pix[o+1])*w01+int32(I.pix[o+I.w])*w10+int32(I.pix[o+I.w+1])*w11, wBits-5)
+				} else {
+					iv = descale(at(I, sx, sy)*w00+at(I, sx+1, sy)*w01+at(I, sx, sy+1)*w10+at(I, sx+1, sy+1)*w11, wBits-5)
+				}
 				x00, y00 := derivAt(dI, I.w, I.h, sx, sy)
 				x01, y01 := derivAt(dI, I.w, I.h, sx+1, sy)
 				x10, y10 := derivAt(dI, I.w, I.h, sx, sy+1)
@@ -207,13 +221,29 @@ func (lw *lkWork) flow(a, b *pyramid, x, y float32) (nx, ny float32, ok bool) {
 			}
 			v00, v01, v10, v11 := weights(nx-float32(inx), ny-float32(iny))
 			var b1, b2 int64
-			for wy := 0; wy < lkWindow; wy++ {
-				for wx := 0; wx < lkWindow; wx++ {
-					sx, sy := inx+wx, iny+wy
-					k := wy*lkWindow + wx
-					diff := descale(at(J, sx, sy)*v00+at(J, sx+1, sy)*v01+at(J, sx, sy+1)*v10+at(J, sx+1, sy+1)*v11, wBits-5) - lw.iwin[k]
-					b1 += int64(diff * lw.dwin[2*k])
-					b2 += int64(diff * lw.dwin[2*k+1])
+			if inx >= 0 && iny >= 0 && inx+lkWindow < J.w && iny+lkWindow < J.h {
+				// The window and its right and lower neighbours lie inside: no reflection.
+				for wy := 0; wy < lkWindow; wy++ {
+					r0 := J.pix[(iny+wy)*J.w+inx:]
+					r1 := J.pix[(iny+wy+1)*J.w+inx:]
+					iw := lw.iwin[wy*lkWindow : (wy+1)*lkWindow]
+					dw := lw.dwin[2*wy*lkWindow : 2*(wy+1)*lkWindow]
+					for wx := range iw {
+						v := int32(r0[wx])*v00 + int32(r0[wx+1])*v01 + int32(r1[wx])*v10 + int32(r1[wx+1])*v11
+						diff := descale(v, wBits-5) - iw[wx]
+						b1 += int64(diff * dw[2*wx])
+						b2 += int64(diff * dw[2*wx+1])
+					}
+				}
+			} else {
+				for wy := 0; wy < lkWindow; wy++ {
+					for wx := 0; wx < lkWindow; wx++ {
+						sx, sy := inx+wx, iny+wy
+						k := wy*lkWindow + wx
+						diff := descale(at(J, sx, sy)*v00+at(J, sx+1, sy)*v01+at(J, sx, sy+1)*v10+at(J, sx+1, sy+1)*v11, wBits-5) - lw.iwin[k]
+						b1 += int64(diff * lw.dwin[2*k])
+						b2 += int64(diff * lw.dwin[2*k+1])
+					}
 				}
 			}
 			B1, B2 := float32(b1)*fltScale, float32(b2)*fltScale

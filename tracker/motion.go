@@ -130,7 +130,7 @@ func abs(x int) int {
 // boxMean replaces p (w × h) by its mean over (2r+1)² neighbourhoods clipped to the plane,
 // by running sums along rows and then columns.
 func boxMean(p []byte, w, h, r int, sums *[]int32) {
-	*sums = grow(*sums, w*h)
+	*sums = grow(*sums, w*h+w)
 	s := *sums
 	for y := 0; y < h; y++ {
 		row, out := p[y*w:(y+1)*w], s[y*w:(y+1)*w]
@@ -148,23 +148,30 @@ func boxMean(p []byte, w, h, r int, sums *[]int32) {
 			out[x] = acc
 		}
 	}
-	for x := 0; x < w; x++ {
-		var acc int32
-		for y := 0; y < min(r, h); y++ {
-			acc += s[y*w+x]
+	// Columns: a running sum of the row sums for every column at once, row by row.
+	s, col := s[:w*h], s[w*h:]
+	clear(col)
+	for y := 0; y < min(r, h); y++ {
+		for x, v := range s[y*w : (y+1)*w] {
+			col[x] += v
 		}
-		// The column sums are written back into p as means; s still holds the row sums
-		// needed below, so the sum runs a step ahead of what it overwrites.
-		for y := 0; y < h; y++ {
-			if y+r < h {
-				acc += s[(y+r)*w+x]
+	}
+	for y := 0; y < h; y++ {
+		if y+r < h {
+			for x, v := range s[(y+r)*w : (y+r+1)*w] {
+				col[x] += v
 			}
-			if y-r-1 >= 0 {
-				acc -= s[(y-r-1)*w+x]
+		}
+		if y-r-1 >= 0 {
+			for x, v := range s[(y-r-1)*w : (y-r)*w] {
+				col[x] -= v
 			}
-			nx := min(x+r, w-1) - max(x-r, 0) + 1
-			ny := min(y+r, h-1) - max(y-r, 0) + 1
-			p[y*w+x] = byte(acc / int32(nx*ny))
+		}
+		ny := int32(min(y+r, h-1) - max(y-r, 0) + 1)
+		out := p[y*w : (y+1)*w]
+		for x := range out {
+			nx := int32(min(x+r, w-1) - max(x-r, 0) + 1)
+			out[x] = byte(col[x] / (nx * ny))
 		}
 	}
 }

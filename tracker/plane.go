@@ -119,6 +119,18 @@ func downscale(dst *plane, src source, f int) {
 // samples under each analysis pixel's f × f luma block (4:2:0 chroma: half resolution).
 func chromaAt(dst *plane, src source, f, w, h int) {
 	dst.resize(w, h)
+	if f%2 == 0 {
+		// Whole chroma blocks: the luma's box filter at half the factor, cropped to the
+		// luma's analysis size (an odd width leaves one more chroma block).
+		downscale(dst, src, f/2)
+		if dst.w != w {
+			for y := 0; y < h; y++ {
+				copy(dst.pix[y*w:(y+1)*w], dst.pix[y*dst.w:])
+			}
+		}
+		dst.resize(w, h)
+		return
+	}
 	for y := 0; y < h; y++ {
 		cy0, cy1 := y*f/2, min(((y+1)*f+1)/2, src.h)
 		for x := 0; x < w; x++ {

@@ -31,6 +31,7 @@ type pointTracker struct {
 	pts     []point
 	lw      lkWork
 	eig     []float32
+	prod    []float32 // per pixel: gx², gx·gy, gy²
 	cands   []corner
 	grid    []int32 // per cell: the point in it, -1 none
 	gw, gh  int
@@ -154,7 +155,7 @@ func (pt *pointTracker) near(x, y, d float32, pts []point) bool {
 // MaxObjects points in all.
 func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
 	w, h := lum.w, lum.h
-	pt.eig = minEigen(pt.eig, lum, pt.pyr[pt.cur].deriv[0])
+	pt.minEigen(lum, pt.pyr[pt.cur].deriv[0])
 	maxV := float32(0)
 	for _, v := range pt.eig {
 		maxV = max(maxV, v)
@@ -207,23 +208,28 @@ func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
 }
 
 // minEigen is the smaller eigenvalue of the structure tensor summed over 3 × 3 pixels, of
-// the Scharr derivatives d (scaled to 8-bit levels a pixel), for every pixel of p.
-func minEigen(e []float32, p *plane, d []int16) []float32 {
+// the Scharr derivatives d (scaled to 8-bit levels a pixel), for every pixel of p but a
+// one-pixel border (0 there: no corner is seeded that near the edge anyway).
+func (pt *pointTracker) minEigen(p *plane, d []int16) []float32 {
 	w, h := p.w, p.h
-	e = grow(e, w*h)
+	pt.eig = grow(pt.eig, w*h)
+	pt.prod = grow(pt.prod, 3*w*h)
+	e, q := pt.eig, pt.prod
 	const s = 1.0 / 32 // Scharr's weights sum to 32
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
+	for i := 0; i < w*h; i++ {
+		gx, gy := float32(d[2*i])*s, float32(d[2*i+1])*s
+		q[3*i], q[3*i+1], q[3*i+2] = gx*gx, gx*gy, gy*gy
+	}
+	clear(e)
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
 			var xx, xy, yy float32
 			for dy := -1; dy <= 1; dy++ {
-				yy0 := reflect101(y+dy, h)
-				for dx := -1; dx <= 1; dx++ {
-					i := 2 * (yy0*w + reflect101(x+dx, w))
-					gx, gy := float32(d[i])*s, float32(d[i+1])*s
-					xx += gx * gx
-					xy += gx * gy
-					yy += gy * gy
-				}
+				o := 3 * ((y+dy)*w + x - 1)
+				r := q[o : o+9]
+				xx += r[0] + r[3] + r[6]
+				xy += r[1] + r[4] + r[7]
+				yy += r[2] + r[5] + r[8]
 			}
 			xx, xy, yy = xx/9, xy/9, yy/9
 			e[y*w+x] = (xx+yy)/2 - float32(math.Sqrt(float64((xx-yy)*(xx-yy)/4+xy*xy)))

@@ -106,45 +106,57 @@ func (m *morph) dilate3(mask []byte, w, h int) { m.apply(mask, w, h, false) }
 func (m *morph) apply(mask []byte, w, h int, erode bool) {
 	m.tmp = grow(m.tmp, w*h)
 	t := m.tmp
-	op := func(a, b, c byte) byte {
-		if erode {
-			return a & b & c
-		}
-		return a | b | c
-	}
+	// Rows: each pixel with its left and right neighbours (the border pixel stands for
+	// what lies beyond it); then columns likewise, from t back into mask.
 	for y := 0; y < h; y++ {
 		r, o := mask[y*w:(y+1)*w], t[y*w:(y+1)*w]
-		for x := range r {
-			l, rr := r[x], r[x] // beyond the border: the pixel itself
-			if x > 0 {
-				l = r[x-1]
-			}
-			if x < w-1 {
-				rr = r[x+1]
-			}
-			o[x] = op(l, r[x], rr)
-		}
+		row3(o, r, r[1:], r[:max(w-1, 0)], erode)
 	}
 	for y := 0; y < h; y++ {
-		o := mask[y*w : (y+1)*w]
 		c := t[y*w : (y+1)*w]
-		var up, dn []byte
+		up, dn := c, c
 		if y > 0 {
 			up = t[(y-1)*w : y*w]
 		}
 		if y < h-1 {
 			dn = t[(y+1)*w : (y+2)*w]
 		}
-		for x := range o {
-			u, d := c[x], c[x]
-			if up != nil {
-				u = up[x]
-			}
-			if dn != nil {
-				d = dn[x]
-			}
-			o[x] = op(u, c[x], d)
+		col3(mask[y*w:(y+1)*w], up, c, dn, erode)
+	}
+}
+
+// row3 sets o[x] to the and (erode) or or of r[x−1], r[x], r[x+1]; right is r from x+1,
+// left r up to w−1, so that the inner loop has no tests.
+func row3(o, r, right, left []byte, erode bool) {
+	w := len(r)
+	if w < 2 {
+		copy(o, r)
+		return
+	}
+	if erode {
+		o[0] = r[0] & r[1]
+		o[w-1] = r[w-2] & r[w-1]
+		for x := 1; x < w-1; x++ {
+			o[x] = left[x-1] & r[x] & right[x]
 		}
+		return
+	}
+	o[0] = r[0] | r[1]
+	o[w-1] = r[w-2] | r[w-1]
+	for x := 1; x < w-1; x++ {
+		o[x] = left[x-1] | r[x] | right[x]
+	}
+}
+
+func col3(o, up, c, dn []byte, erode bool) {
+	if erode {
+		for x := range o {
+			o[x] = up[x] & c[x] & dn[x]
+		}
+		return
+	}
+	for x := range o {
+		o[x] = up[x] | c[x] | dn[x]
 	}
 }
 
