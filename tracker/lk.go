@@ -176,17 +176,20 @@ func (lw *lkWork) flow(a, b *pyramid, x, y float32) (nx, ny float32, ok bool) {
 		for wy := 0; wy < lkWindow; wy++ {
 			for wx := 0; wx < lkWindow; wx++ {
 				sx, sy := ipx+wx, ipy+wy
-				var iv int32
+				var iv, x00, y00, x01, y01, x10, y10, x11, y11 int32
 				if inside {
 					o := sy*I.w + sx
 					iv = descale(int32(I.pix[o])*w00+int32(I.pix[o+1])*w01+int32(I.pix[o+I.w])*w10+int32(I.pix[o+I.w+1])*w11, wBits-5)
+					d0, d1 := dI[2*o:2*o+4], dI[2*(o+I.w):2*(o+I.w)+4]
+					x00, y00, x01, y01 = int32(d0[0]), int32(d0[1]), int32(d0[2]), int32(d0[3])
+					x10, y10, x11, y11 = int32(d1[0]), int32(d1[1]), int32(d1[2]), int32(d1[3])
 				} else {
 					iv = descale(at(I, sx, sy)*w00+at(I, sx+1, sy)*w01+at(I, sx, sy+1)*w10+at(I, sx+1, sy+1)*w11, wBits-5)
+					x00, y00 = derivAt(dI, I.w, I.h, sx, sy)
+					x01, y01 = derivAt(dI, I.w, I.h, sx+1, sy)
+					x10, y10 = derivAt(dI, I.w, I.h, sx, sy+1)
+					x11, y11 = derivAt(dI, I.w, I.h, sx+1, sy+1)
 				}
-				x00, y00 := derivAt(dI, I.w, I.h, sx, sy)
-				x01, y01 := derivAt(dI, I.w, I.h, sx+1, sy)
-				x10, y10 := derivAt(dI, I.w, I.h, sx, sy+1)
-				x11, y11 := derivAt(dI, I.w, I.h, sx+1, sy+1)
 				ix := descale(x00*w00+x01*w01+x10*w10+x11*w11, wBits)
 				iy := descale(y00*w00+y01*w01+y10*w10+y11*w11, wBits)
 				k := wy*lkWindow + wx
