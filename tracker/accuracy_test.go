@@ -52,6 +52,9 @@ func TestAccuracy(t *testing.T) {
 	}{
 		{"bright", synthclip.Bright, Bright, []uint64{1, 2, 3}, 0.95, 0.9},
 		{"motion", synthclip.Motion, Motion, []uint64{1, 2, 3}, 0.85, 0},
+		// The issue sets no target for these; they hold what they reach now.
+		{"dark", synthclip.Dark, Dark, []uint64{1}, 0.95, 0.9},
+		{"color", synthclip.Bright, Color, []uint64{1}, 0.9, 0.9},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -65,7 +68,7 @@ func TestAccuracy(t *testing.T) {
 				t.Logf("seed %d: MOTA %.3f IDF1 %.3f (misses %d, false positives %d, switches %d of %d boxes)",
 					seed, r.MOTA(), r.IDF1(), r.Misses, r.FalsePositives, r.IDSwitches, r.GTBoxes)
 				rs = append(rs, r)
-				if _, err := baseline.Python(); err == nil {
+				if _, err := baseline.Python(); err == nil && (c.mode == Bright || c.mode == Motion) {
 					b := baseline.Score(t, clip.Options())
 					t.Logf("seed %d, OpenCV baseline: MOTA %.3f IDF1 %.3f", seed, b.MOTA(), b.IDF1())
 					base = append(base, b)

@@ -154,9 +154,6 @@ func (t *Tracker) startTrack(d rect) {
 		t.nextID++
 	}
 	t.tracks = append(t.tracks, tr)
-	if tr.id != 0 {
-		t.out.Boxes = append(t.out.Boxes, t.box(&t.tracks[len(t.tracks)-1]))
-	}
 }
 
 // box is a track's smoothed box, clipped to the frame.

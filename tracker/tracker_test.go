@@ -3,6 +3,7 @@ package tracker
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"trackink/composite"
@@ -164,5 +165,54 @@ func TestCrossingKeepsIDs(t *testing.T) {
 	}
 	if len(idAt) != 2 {
 		t.Errorf("ids %v, want two", idAt)
+	}
+}
+
+// TestColorHue: with --hue, color keeps the region near that hue and leaves the others; without,
+// it keeps every saturated one. Red, green and blue squares on grey, in BT.601 Y′CbCr (the
+// green one starts at an odd x: chroma, at half resolution, puts its edge a pixel before).
+func TestColorHue(t *testing.T) {
+	const w, h = 160, 90
+	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	for i := range f.Y {
+		f.Y[i] = 120
+	}
+	for i := range f.U {
+		f.U[i], f.V[i] = 128, 128
+	}
+	// Limited-range Y′CbCr of pure red, green and blue.
+	colors := [][3]byte{{81, 90, 240}, {145, 54, 34}, {41, 240, 110}}
+	for k, c := range colors {
+		x0 := 20 + 45*k
+		for y := 30; y < 60; y++ {
+			for x := x0; x < x0+30; x++ {
+				f.Y[y*w+x] = c[0]
+				f.U[(y/2)*(w/2)+x/2], f.V[(y/2)*(w/2)+x/2] = c[1], c[2]
+			}
+		}
+	}
+	for _, c := range []struct {
+		hue  float64
+		want []int // the squares found, by x
+	}{{Auto, []int{20, 64, 110}}, {0, []int{20}}, {120, []int{64}}, {240, []int{110}}} {
+		o := DefaultOptions(Color)
+		o.Hue, o.Confirm = c.hue, 1
+		tr, err := New(o, w, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := tr.Step(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, b := range out.Boxes {
+			got = append(got, int(b.X+0.5))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("hue %v: squares at x %v, want %v", c.hue, got, c.want)
+		}
 	}
 }
