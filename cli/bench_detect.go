@@ -94,7 +94,7 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 	if jsonOut {
 		return json.NewEncoder(stdout).Encode(map[string]any{"detect": rows, "width": w, "height": h, "analysis_lines": 540})
 	}
-	fmt.Fprintf(stdout, "tracking alone, %dx%d frames analysed at 540 lines, %d frames a mode (1 thread)\n", w, h, frames)
+	fmt.Fprintf(stdout, "tracking alone, %dx%d frames analysed at 540 lines, %d frames a mode (trackink on 1 thread, OpenCV on its own)\n", w, h, frames)
 	fmt.Fprintf(stdout, "%-8s %12s %12s %8s\n", "mode", "trackink fps", "OpenCV fps", "ratio")
 	for _, r := range rows {
 		cv, ratio := "-", "-"

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"os"
+	"slices"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"trackink/eval"
+	"trackink/internal/mediatest"
 	"trackink/internal/synthclip"
 	"trackink/scene"
 	"trackink/video"
@@ -157,5 +159,42 @@ func TestTrackDamagedVideo(t *testing.T) {
 	}
 	if _, err := os.Stat(out2); err == nil {
 		t.Errorf("no frames: %s written", out2)
+	}
+}
+
+// TestRenderDetect: render --detect draws what it saves (render --tracks of the saved file
+// gives the same frames), the same tracks whatever --workers, and refuses segments.
+func TestRenderDetect(t *testing.T) {
+	dir := t.TempDir()
+	clip, err := synthclip.New(synthclip.Options{Kind: synthclip.Bright, Seed: 5, Frames: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _, err := clip.Save(dir, "bright")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := func(name string) string { return filepath.Join(dir, name) }
+	run := func(args ...string) {
+		t.Helper()
+		if code, _, stderr := trackink(append([]string{"render", "-i", in, "--lossless", "--quiet"}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	run("--detect", "bright", "--save-tracks", p("t1.jsonl"), "--workers", "1", "-o", p("a.mkv"))
+	run("--detect", "bright", "--save-tracks", p("t2.jsonl"), "--workers", "2", "-o", p("b.mkv"))
+	run("--tracks", p("t1.jsonl"), "-o", p("c.mkv"))
+	t1, _ := os.ReadFile(p("t1.jsonl"))
+	t2, _ := os.ReadFile(p("t2.jsonl"))
+	if len(t1) == 0 || string(t1) != string(t2) {
+		t.Errorf("--workers 1 and 2 saved different tracks (%d and %d bytes)", len(t1), len(t2))
+	}
+	a, c := mediatest.Frames(t, p("a.mkv")), mediatest.Frames(t, p("c.mkv"))
+	if !slices.Equal(a, c) {
+		t.Errorf("render --detect and render --tracks of its saved tracks differ: %s", mediatest.Difference(a, c))
+	}
+	code, _, stderr := trackink("render", "-i", in, "--detect", "bright", "--segment", "0/2", "-o", p("segs"))
+	if code != exitUsage || !strings.Contains(stderr, "track first") {
+		t.Errorf("--segment: exit %d, %s", code, stderr)
 	}
 }
