@@ -9,11 +9,9 @@ import (
 // BenchmarkStep times one 1080p frame in each mode (analysed at 540 lines), frames of a
 // synthetic clip of the mode's kind, after 20 frames of warm-up.
 func BenchmarkStep(b *testing.B) {
-	kinds := map[string]synthclip.Kind{Bright: synthclip.Bright, Dark: synthclip.Dark, Motion: synthclip.Motion,
-		Color: synthclip.Bright, Points: synthclip.Pan}
 	for _, mode := range Modes {
 		b.Run(mode, func(b *testing.B) {
-			frames := clipFrames(b, synthclip.Options{Kind: kinds[mode], Width: 1920, Height: 1080, Frames: 40}, 40)
+			frames := clipFrames(b, synthclip.Options{Kind: clipKind[mode], Width: 1920, Height: 1080, Frames: 40}, 40)
 			tr, err := New(DefaultOptions(mode), 1920, 1080)
 			if err != nil {
 				b.Fatal(err)

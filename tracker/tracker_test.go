@@ -11,6 +11,10 @@ import (
 	"trackink/internal/synthclip"
 )
 
+// clipKind is the synthetic clip each mode is tested on.
+var clipKind = map[string]synthclip.Kind{Bright: synthclip.Bright, Dark: synthclip.Dark, Motion: synthclip.Motion,
+	Color: synthclip.Bright, Points: synthclip.Pan}
+
 // clipFrames draws the first n frames of a synthetic clip.
 func clipFrames(t testing.TB, o synthclip.Options, n int) []*composite.YUV420P {
 	clip, err := synthclip.New(o)
@@ -31,11 +35,9 @@ func clipFrames(t testing.TB, o synthclip.Options, n int) []*composite.YUV420P {
 // TestNoAllocationsPerFrame: once its buffers have grown, a Tracker allocates nothing for a
 // frame, in every mode (a 1080p frame analysed at 540 lines).
 func TestNoAllocationsPerFrame(t *testing.T) {
-	kinds := map[string]synthclip.Kind{Bright: synthclip.Bright, Dark: synthclip.Dark, Motion: synthclip.Motion,
-		Color: synthclip.Bright, Points: synthclip.Pan}
 	for _, mode := range Modes {
 		t.Run(mode, func(t *testing.T) {
-			frames := clipFrames(t, synthclip.Options{Kind: kinds[mode], Width: 1920, Height: 1080, Frames: 60}, 60)
+			frames := clipFrames(t, synthclip.Options{Kind: clipKind[mode], Width: 1920, Height: 1080, Frames: 60}, 60)
 			tr, err := New(DefaultOptions(mode), 1920, 1080)
 			if err != nil {
 				t.Fatal(err)

@@ -42,15 +42,8 @@ func Frames(ctx context.Context, opts Options, visit DrawFunc) (Stats, error) {
 		}
 		return stats, err
 	}
-	in, err := openInput(opts.Input, opts.VideoStream)
+	in, info, err := openSource(ctx, opts, &c)
 	if err != nil {
-		return finish(err)
-	}
-	c.add(in.close)
-	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
-	c.add(func() { stopInterrupt() })
-	info := in.info()
-	if err := info.CheckStart(opts.Start); err != nil {
 		return finish(err)
 	}
 	w, h := info.Width, info.Height
@@ -61,16 +54,9 @@ func Frames(ctx context.Context, opts Options, visit DrawFunc) (Stats, error) {
 	}
 	c.add(dec.close)
 	stats.HWAccel = dec.name
-	par := in.vs.CodecParameters()
-	decoded := par.PixelFormat()
-	if dec.hwPix != astiav.PixelFormatNone {
-		decoded = astiav.PixelFormatNv12
-		if isTenBit(par.PixelFormat()) {
-			decoded = astiav.PixelFormatP010Le
-		}
-	}
 	// Any 4:2:0 layout will do: nothing is encoded, so keep what the decoder gives.
-	work, _, err := chooseWorkFormat(par, decoded, func(astiav.PixelFormat) bool { return true })
+	par := in.vs.CodecParameters()
+	work, _, err := chooseWorkFormat(par, dec.hostFormat(par), func(astiav.PixelFormat) bool { return true })
 	if err != nil {
 		return finish(err)
 	}
