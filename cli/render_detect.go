@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/spf13/pflag"
@@ -45,6 +44,8 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		return usageError{errors.New("--detect finds the tracks itself: give it instead of --tracks or --scene")}
 	case f.input == "" || isPicture(f.input):
 		return usageError{errors.New("--detect follows objects from frame to frame: -i must be a video")}
+	case isPicture(f.output):
+		return usageError{errors.New("--detect renders a video: -o must be a video (for a one-frame preview, track first, then render --tracks with --frame)")}
 	case f.video.segment != "":
 		// A segment would have to replay the tracker from the first frame to draw what the
 		// whole render draws: tracking once and rendering segments from the file is cheaper.
@@ -63,13 +64,18 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 	if d.saveTracks == "" {
 		return nil
 	}
-	if d.format, err = tracksFormat("--save-tracks", d.saveTracks); err != nil {
-		return err
+	d.format, err = tracksFormat("--save-tracks", d.saveTracks)
+	return err
+}
+
+// output registers --save-tracks with the run's files (after -o and the others: it may be
+// none of them) and keeps the path to write.
+func (d *renderDetect) output(files *runFiles) error {
+	if d.live == nil || d.saveTracks == "" {
+		return nil
 	}
-	if d.saveTracks == f.output {
-		return usageError{fmt.Errorf("--save-tracks %s is the output: write the tracks to another file", d.saveTracks)}
-	}
-	d.saveTarget, err = checkOutput(f.input, d.saveTracks, f.overwrite)
+	var err error
+	d.saveTarget, err = files.output("--save-tracks", d.saveTracks)
 	return err
 }
 

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"trackink/composite"
 	"trackink/video"
@@ -70,17 +67,18 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if isPicture(input) {
 		return usageError{fmt.Errorf("input %s is a still picture: track follows objects from frame to frame and needs a video (.mp4, .mkv, .mov…)", input)}
 	}
-	if err := checkInput("input", input, false); err != nil {
-		return err
-	}
-	format, err := tracksFormat("-o", output)
 	if output == "" {
 		return usageError{errors.New("no output: give -o TRACKS (.txt or .jsonl)")}
 	}
+	format, err := tracksFormat("-o", output)
 	if err != nil {
 		return err
 	}
-	target, err := checkOutput(input, output, overwrite)
+	files := runFiles{overwrite: overwrite}
+	if err := files.input("-i", input, false); err != nil {
+		return err
+	}
+	target, err := files.output("-o", output)
 	if err != nil {
 		return err
 	}
@@ -91,7 +89,7 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if info.Frames == 1 {
 		return usageError{fmt.Errorf("input %s is a still picture (one frame): track follows objects from frame to frame and needs a video", input)}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	say := func(format string, a ...any) {
 		if !quiet {
@@ -114,7 +112,7 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	damaged := errors.Is(err, video.ErrInputDamaged)
 	switch {
 	case errors.Is(err, context.Canceled):
-		return errInterrupted
+		return interrupted(ctx)
 	case errors.Is(err, video.ErrNothingToRender):
 		return exitError{exitDamaged, fmt.Errorf("%w; no tracks written", err)}
 	case err != nil && !damaged && stats.Frames == 0 && len(stats.Warnings) > 0:

@@ -147,56 +147,6 @@ func TestEmpty(t *testing.T) {
 	}
 }
 
-func load(t *testing.T, path string) *scene.Tracks {
-	t.Helper()
-	tr, err := scene.Load(path, scene.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
-
-// TestMOTChallengeSequences is py-motmetrics' test_motchallenge_files: a tracker's output on
-// MOT15's TUD-Campus and TUD-Stadtmitte against their ground truth at IoU 0.5, with the
-// expected values py-motmetrics publishes (to 1e-3), each sequence and overall. Its MOTP
-// column is the mean distance 1 − IoU.
-func TestMOTChallengeSequences(t *testing.T) {
-	type row struct {
-		idf1, idp, idr, rcll, prcn       float64
-		gt, mt, pt, ml, fp, fn, ids, frg int
-		mota, motpDist                   float64
-	}
-	want := map[string]row{
-		"TUD-Campus":     {0.557659, 0.729730, 0.451253, 0.582173, 0.941441, 8, 1, 6, 1, 13, 150, 7, 7, 0.526462, 0.277201},
-		"TUD-Stadtmitte": {0.644619, 0.819760, 0.531142, 0.608997, 0.939920, 10, 5, 4, 1, 45, 452, 7, 6, 0.564014, 0.345904},
-		"OVERALL":        {0.624296, 0.799176, 0.512211, 0.602640, 0.940268, 18, 6, 10, 2, 58, 602, 14, 13, 0.555116, 0.330177},
-	}
-	var all []Result
-	for _, name := range []string{"TUD-Campus", "TUD-Stadtmitte", "OVERALL"} {
-		var r Result
-		if name == "OVERALL" {
-			r = Sum(all...)
-		} else {
-			r = Boxes(load(t, "testdata/"+name+".gt.txt"), load(t, "testdata/"+name+".tracks.txt"), DefaultIoU)
-			all = append(all, r)
-		}
-		w := want[name]
-		got := row{r.IDF1(), r.IDP(), r.IDR(), r.Recall(), r.Precision(), r.GTIDs, r.MostlyTracked,
-			r.PartiallyTracked, r.MostlyLost, r.FalsePositives, r.Misses, r.IDSwitches, r.Fragmentations,
-			r.MOTA(), r.MeanDistance()}
-		for i, p := range [][2]float64{{got.idf1, w.idf1}, {got.idp, w.idp}, {got.idr, w.idr}, {got.rcll, w.rcll},
-			{got.prcn, w.prcn}, {got.mota, w.mota}, {got.motpDist, w.motpDist}} {
-			if !near(p[0], p[1], 1e-3) {
-				t.Errorf("%s: measure %d is %.6f, want %.6f", name, i, p[0], p[1])
-			}
-		}
-		got.idf1, got.idp, got.idr, got.rcll, got.prcn, got.mota, got.motpDist = w.idf1, w.idp, w.idr, w.rcll, w.prcn, w.mota, w.motpDist
-		if got != w {
-			t.Errorf("%s: counts\n got %+v\nwant %+v", name, got, w)
-		}
-	}
-}
-
 // box makes a 10 × 10 box (or w × h) at x, y.
 func box(id int, x, y float32, size ...float32) scene.Box {
 	w, h := float32(10), float32(10)

@@ -113,6 +113,9 @@ struct TkParams {
   // The link update (links.h's TkLinks) when the device builds the links itself; 0 when the
   // host built them into the lines and curves.
   uint64_t links;
+
+  // The box effects (effects.h's TkEffects); 0 when the frame has none.
+  uint64_t effects;
 };
 
 #endif  // TRACKINK_LAYOUT_H

@@ -1,6 +1,9 @@
 // Package knn links each tracked point of a frame to its nearest neighbours, so that trackink
 // can draw a k-nearest-neighbour graph over the video, and keeps those links steady from
-// frame to frame.
+// frame to frame. [Options.Graph] picks another graph instead, with the same caps and
+// hysteresis: every pair within a radius, the Delaunay triangulation, or the Euclidean
+// minimum spanning tree (graphs.go, delaunay.go, mst.go, on the exact predicates of
+// predicates.go). What follows describes the kNN graph.
 //
 // # Algorithm
 //
@@ -61,6 +64,23 @@
 // Costs: the grid search is O(n·k) for points spread over the frame (O(n²) in the worst case,
 // all points in one spot); FAISS and brute force are O(n²). Steps 4-8 are O(n·k). With the
 // grid backend Update allocates nothing once its buffers have grown to the frame size.
+//
+// # Use
+//
+//	g, err := knn.New(knn.Options{K: 5, Hysteresis: knn.DefaultHysteresis}) // Backend "": the grid
+//	defer g.Close()
+//	for each frame {
+//		edges, err := g.Update(frame.Points) // []knn.Edge{A, B}: indices into frame.Points
+//	}
+//
+// Edge.A and Edge.B index the slice passed to Update, with pts[A].ID < pts[B].ID; edges come
+// sorted by (pts[A].ID, pts[B].ID), so the same tracks give the same edges in the same order
+// on every run, whatever the order of the input. The slice is reused by the next call.
+// Update rejects a frame with a repeated track id or a non-finite coordinate.
+// [Options.Validate] (also called by New) rejects K < 1, negative or NaN caps, a negative or
+// infinite hysteresis and an unknown backend with a *field.Error naming the field
+// ("knn.Options.K 0: must be at least 1"), which the command line turns into the flag's
+// name. The rules the links follow, in the user's words, are in docs/links.md.
 package knn
 
 import (
@@ -81,7 +101,7 @@ const (
 	BackendBrute = "brute" // exhaustive pure-Go scan, O(n²); the reference the others are tested against
 
 	// DefaultBackend is the backend used when Options.Backend is empty. The grid beats FAISS
-	// at every size the benchmark runs (100 to 100 000 points; figures in the README).
+	// at every size the benchmark runs (100 to 100 000 points; figures in docs/benchmarks.md).
 	DefaultBackend = BackendGrid
 )
 
@@ -131,6 +151,11 @@ type Options struct {
 	// Backend selects the neighbour search: "grid", "faiss" or "brute"; empty means
 	// DefaultBackend. All three give identical answers.
 	Backend string
+
+	// Graph is the link graph, one of Graphs: "knn" (or empty), the K nearest as above;
+	// "radius", "delaunay" or "mst", which graphs.go builds with the same caps and
+	// hysteresis (K and Backend do not apply to them).
+	Graph string
 }
 
 // Validate reports the first invalid option as a *field.Error.
@@ -147,6 +172,9 @@ func (o Options) Validate() error {
 	case !(o.Hysteresis >= 0) || math.IsInf(o.Hysteresis, 1):
 		return field.Errorf("knn.Options.Hysteresis", o.Hysteresis, "must be 0 (off) or a positive finite fraction")
 	}
+	if err := o.validateGraph(); err != nil {
+		return err
+	}
 	if _, ok := searchers[o.Backend]; ok || o.Backend == "" {
 		return nil
 	}
@@ -158,7 +186,7 @@ func (o Options) Validate() error {
 
 // searchers makes each search backend built into this binary; faiss.go adds FAISS in
 // builds with the faiss tag, so that the default build needs no FAISS library (the grid is
-// faster at every size measured: README "Links").
+// faster at every size measured: docs/benchmarks.md).
 var searchers = map[string]func() (searcher, error){
 	BackendGrid:  func() (searcher, error) { return &gridSearch{}, nil },
 	BackendBrute: func() (searcher, error) { return bruteSearch{}, nil },
@@ -242,6 +270,8 @@ type Graph struct {
 	workers []workerScratch
 
 	out []Edge
+
+	geo *geoGraph // the graph when it is not kNN
 }
 
 // workerScratch is one goroutine's space for the point it is working on.
@@ -299,6 +329,9 @@ func New(opts Options) (*Graph, error) {
 		g.maxDY2 = opts.MaxDY * opts.MaxDY
 	}
 	g.grid, _ = search.(*gridSearch)
+	if !opts.OnDevice() {
+		g.geo = newGeoGraph(opts)
+	}
 	g.pool = &pool{minItems: parallelMin, chunkSize: defaultChunkSize}
 	// A Graph dropped without Close still stops its helpers: they refer to the pool, which
 	// refers to the Graph only during a step.
@@ -367,6 +400,9 @@ func growOwnLines[T any](s []T, n int) []T {
 func (g *Graph) Update(pts []scene.Point) (edges []Edge, err error) {
 	if g.closed {
 		return nil, errors.New("knn: Update after Close")
+	}
+	if g.geo != nil {
+		return g.geo.update(pts)
 	}
 	n := len(pts)
 	// First: the helpers wake while the points load. A frame after one without links

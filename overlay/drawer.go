@@ -85,7 +85,8 @@ type Drawer struct {
 }
 
 // New validates the options and starts the backend and the link search: the backend's own
-// when it is a LinkBackend, else a knn.Graph.
+// when it is a LinkBackend and the graph is one it builds (knn.Options.OnDevice), else a
+// knn.Graph, whose links the backend draws as lines and curves like any other.
 func New(o Options) (*Drawer, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -105,7 +106,7 @@ func New(o Options) (*Drawer, error) {
 		return nil, err
 	}
 	d := &Drawer{style: o.Style, typeface: tf, backend: b}
-	if lb, ok := b.(LinkBackend); ok {
+	if lb, ok := b.(LinkBackend); ok && o.Links.OnDevice() {
 		err = lb.StartLinks(o.Links)
 		d.linker = lb
 	} else {

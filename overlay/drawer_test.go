@@ -17,6 +17,7 @@ func TestDrawerAllocatesNothingInSteadyState(t *testing.T) {
 	tr := scene.Seed(w, h, 40)
 	st := overlay.DefaultStyle()
 	st.Trail = 20
+	st.BoxEffects = []overlay.Effect{overlay.EffectInvert, overlay.EffectPixelate}
 	d, err := overlay.New(overlay.Options{Style: st, Links: knn.Options{K: 5, Hysteresis: knn.DefaultHysteresis},
 		Backend: overlay.BackendOptions{Workers: 2, Timed: true}, NewBackend: render.NewBackend})
 	if err != nil {

@@ -8,6 +8,7 @@ var presets = map[string]struct {
 	about string
 	style func() Style
 }{
+	"blob":    blobLook,
 	"default": {"boxes with labels, straight links between tracked points, no curves: calm on real footage", DefaultStyle},
 	"seed": {"the seed benchmark scene's look: every link a line and a curve, points, labels (trackink bench)", func() Style {
 		s := DefaultStyle()

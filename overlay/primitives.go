@@ -76,6 +76,8 @@ type Primitives struct {
 	Lines  []Line
 	Curves []Curve
 	Labels []Label
+	// Effects change the frame under boxes before the rest is drawn (effects.go).
+	Effects []EffectBox
 	// Font is the font the labels are set in.
 	Font *Font
 	// text is the arena that Label.Text slices point into, reused frame to frame.
@@ -88,5 +90,6 @@ func (p *Primitives) Reset() {
 	p.Lines = p.Lines[:0]
 	p.Curves = p.Curves[:0]
 	p.Labels = p.Labels[:0]
+	p.Effects = p.Effects[:0]
 	p.text = p.text[:0]
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"trackink/internal/field"
+	"trackink/scene"
 )
 
 // Auto, as a size in a Style, stands for the default at the frame's height (see
@@ -51,6 +52,10 @@ type Style struct {
 
 	ColorBy ColorBy // what picks an item's palette colour
 	Palette string  // the palette's name (Palettes); "" is DefaultPalette
+	// Classes numbers the classes for ColorBy class (see classColor); ClassColors gives
+	// classes colours of their own, over the palette's whatever ColorBy says.
+	Classes     []string
+	ClassColors map[string]scene.Color
 	// Element colours: when set, every item of the element takes it instead of its own.
 	BoxColor, FillColor, LinkColor, PointColor, TrailColor OptionalColor
 	LabelColor, LabelTextColor                             OptionalColor // background, text (auto: black or white by contrast)
@@ -61,6 +66,11 @@ type Style struct {
 	PointOpacity float32 // tracked points
 	LabelOpacity float32 // label backgrounds
 	TrailOpacity float32 // the newest end of a trail
+	// BoxEffects change the frame under the boxes (effects.go): track id k takes effect
+	// k mod len; none when empty. EffectStrengths are theirs by position, 0 or missing for
+	// the default.
+	BoxEffects      []Effect
+	EffectStrengths []float32
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -165,6 +175,9 @@ func (s *Style) Validate() error {
 	}
 	if _, err := parseLabelFormat(s.LabelFormat); err != nil {
 		return field.Errorf("overlay.Style.LabelFormat", s.LabelFormat, "%v", err)
+	}
+	if err := s.validateEffects(); err != nil {
+		return err
 	}
 	if strings.Contains(s.LabelFormat, "{word}") && len(s.LabelWords) == 0 {
 		return field.Errorf("overlay.Style.LabelWords", len(s.LabelWords), "the label format uses {word}: give the words")

@@ -207,7 +207,7 @@ func randomFrame(rng *rand.Rand, w, h int) (testFrame, testFrame) {
 
 // randomScene draws primitives that reach past the frame's edges, with widths from
 // sub-pixel to wide, translucent colours, zero-length lines, straight and sharply bent
-// curves, degenerate boxes and labels with any bytes.
+// curves, degenerate boxes, labels with any bytes and box effects.
 func randomScene(rng *rand.Rand, w, h int, f *overlay.Font) *overlay.Primitives {
 	p := &overlay.Primitives{Font: f}
 	coord := func(n int) float32 { return float32(rng.Float64()*float64(n)*1.4 - float64(n)*0.2) }
@@ -274,5 +274,6 @@ func randomScene(rng *rand.Rand, w, h int, f *overlay.Font) *overlay.Primitives 
 		lw, lh := p.Font.LabelSize(text)
 		p.Labels = append(p.Labels, overlay.Label{X: int(coord(w)), Y: int(coord(h)), W: lw, H: lh, Text: text, Color: color(), Background: color()})
 	}
+	p.Effects = randomEffects(rng, w, h, coord)
 	return p
 }

@@ -63,6 +63,8 @@ type Backend struct {
 	labels []tkLabel
 	glyphs []tkGlyph
 	placed []overlay.PlacedGlyph
+
+	fx effectBufs // the box effects' (effects.go)
 }
 
 // hostRecords are the host copies of the parameter block and the status. They live in an
@@ -392,6 +394,10 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 			return err
 		}
 	}
+	var err error
+	if q.Effects, err = g.uploadEffects(hf, p.Effects, planes); err != nil {
+		return err
+	}
 	g.host.p = q
 	// The frame's own lines and curves follow the link slots.
 	lines, curves := b.lines.ptr+device.Ptr(lineSlots*lineBytes), b.curves.ptr+device.Ptr(curveSlots*curveBytes)
@@ -489,6 +495,8 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageBin, "tk_bin_cursor", device.Dim3{X: per(tiles + 1), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_bin_fill", device.Dim3{X: per(maxPrims), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_bin_sort", device.Dim3{X: per(tiles), Y: kinds, Z: 1}, lin},
+		{overlay.StageEffects, "tk_effects_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
+		{overlay.StageEffects, "tk_effects", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageBoxes, "tk_boxes", tileGrid, tileBlock},
 		{overlay.StageLines, "tk_lines", tileGrid, tileBlock},
 		{overlay.StageCurves, "tk_curves", tileGrid, tileBlock},

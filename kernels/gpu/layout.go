@@ -45,6 +45,8 @@ type tkParams struct {
 	Space                     [3][4]float32
 
 	Links uint64 // TkLinks (links.h) when the device builds the links
+
+	Effects uint64 // TkEffects (effects.h) when the frame has box effects
 }
 
 type tkLabel struct {

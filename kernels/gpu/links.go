@@ -70,6 +70,9 @@ func newDeviceLinks(dev device.Device, opts knn.Options) (*deviceLinks, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
+	if !opts.OnDevice() {
+		return nil, fmt.Errorf("gpu: the device builds kNN links only, not %s: build them on the host (knn.Graph) and draw them as lines", opts.Graph)
+	}
 	l := &deviceLinks{dev: dev, opts: opts, rec: new(tkLinks)}
 	var err error
 	if l.block, err = dev.Alloc(int(sizeofLinks)); err != nil {

@@ -3,7 +3,7 @@
 # needs to validate trackink's CUDA path with one command, where nothing of ours and no Go
 # or FFmpeg is installed:
 #   run.sh          the one command (scripts/dist/kit/run.sh): run.sh REPORT_DIR
-#   README.md       how to copy and run it, what the report holds (docs/portable.md)
+#   README.md       how to copy and run it, what the report holds (docs/gpu.md)
 #   payload.tar.gz  bin/: the portable trackink-cuda, ffmpeg, ffprobe (the tarball's);
 #                   src/: `go test -c -tags cuda` of every package that has CUDA tests, each in
 #                   its package's directory with that directory's other files (the fatbin),
@@ -63,7 +63,7 @@ cp "$clip" "$stage/clip.mp4"
 echo "$dist_version" >"$stage/VERSION"
 
 kit=dist/gpu-kit
-sum=$( { (cd "$stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum); sha256sum "$here/kit/run.sh" docs/portable.md; } | sha256sum | cut -c1-64)
+sum=$( { (cd "$stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum); sha256sum "$here/kit/run.sh" docs/gpu.md; } | sha256sum | cut -c1-64)
 stamp=$dist_top/kit.sha256
 if [ -f "$kit/payload.tar.gz" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; then
   echo "gpu-kit.sh: $kit is up to date ($(du -sb "$kit" | cut -f1) bytes)"
@@ -75,7 +75,7 @@ mtime=$(git log -1 --format=%ct 2>/dev/null || echo 0)
 tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -cf - . |
   nice gzip -n -9 >"$kit.tmp/payload.tar.gz"
 install -m 0755 "$here/kit/run.sh" "$kit.tmp/run.sh"
-install -m 0644 docs/portable.md "$kit.tmp/README.md"
+install -m 0644 docs/gpu.md "$kit.tmp/README.md"
 size=$(du -sb "$kit.tmp" | cut -f1)
 if [ "$size" -gt "$limit" ]; then
   rm -rf "$kit.tmp"
