@@ -30,6 +30,16 @@ func init() {
 	} {
 		fieldFlags[f] = names
 	}
+	for name, place := range map[string]flagPlace{
+		"detect": {groupTracks, true}, "list-detect": {groupTracks, false}, "save-tracks": {groupIO, false},
+		"analysis-size": {groupAdvanced, false}, "threshold": {groupTracks, false}, "sensitivity": {groupTracks, false},
+		"min-area": {groupTracks, false}, "max-area": {groupTracks, false}, "max-objects": {groupTracks, false},
+		"hue": {groupTracks, false}, "max-move": {groupTracks, false}, "confirm": {groupTracks, false},
+		"grace": {groupTracks, false}, "smooth": {groupTracks, false}, "point-size": {groupTracks, false},
+		"bench detect": {groupBench, false},
+	} {
+		flagPlaces[name] = place
+	}
 }
 
 // detectFlags are the built-in tracker's flags, shared by track and render --detect: a

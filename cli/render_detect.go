@@ -64,8 +64,7 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 	if d.saveTracks == "" {
 		return nil
 	}
-	d.format, err = tracksFormat("--save-tracks", d.saveTracks)
-	return err
+	return nil
 }
 
 // output registers --save-tracks with the run's files (after -o and the others: it may be
@@ -75,7 +74,10 @@ func (d *renderDetect) output(files *runFiles) error {
 		return nil
 	}
 	var err error
-	d.saveTarget, err = files.output("--save-tracks", d.saveTracks)
+	if d.saveTarget, err = files.output("--save-tracks", d.saveTracks); err != nil {
+		return err
+	}
+	d.format, err = tracksFormat("--save-tracks", d.saveTracks)
 	return err
 }
 

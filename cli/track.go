@@ -70,15 +70,15 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if output == "" {
 		return usageError{errors.New("no output: give -o TRACKS (.txt or .jsonl)")}
 	}
-	format, err := tracksFormat("-o", output)
-	if err != nil {
-		return err
-	}
 	files := runFiles{overwrite: overwrite}
 	if err := files.input("-i", input, false); err != nil {
 		return err
 	}
 	target, err := files.output("-o", output)
+	if err != nil {
+		return err
+	}
+	format, err := tracksFormat("-o", output)
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func TestTrackClip(t *testing.T) {
 		if r.MOTA() < 0.9 {
 			t.Errorf("%s: MOTA %.3f", ext, r.MOTA())
 		}
-		if code, _, stderr := trackink("track", "-i", in, "-o", out, "--quiet"); code != 1 || !strings.Contains(stderr, "-y") {
+		if code, _, stderr := trackink("track", "-i", in, "-o", out, "--quiet"); code != exitUsage || !strings.Contains(stderr, "-y") {
 			t.Errorf("existing output: exit %d, %s", code, stderr)
 		}
 	}
