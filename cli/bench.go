@@ -35,6 +35,7 @@ const benchExamples = `Examples:
 
   # Link-graph construction for 100 to 100 000 points, every search backend:
   trackink bench --knn
+  trackink bench --detect all --frames 100
 
   # 5 000 and 100 000 points, 200 frames a row (a steadier median than the default's):
   trackink bench --knn --points 5000,100000 --frames 200
@@ -83,6 +84,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	preset := fs.String("preset", "ultrafast", "with --e2e: the x264 preset of all runs")
 	fs.Lookup("preset").DefValue = "ultrafast; with --scene mot17 x264's default, medium"
 	crf := fs.Int("crf", 23, "with --e2e: the x264 CRF of all runs")
+	detectModes := fs.String("detect", "", "time the built-in tracker alone at 1080p, beside OpenCV's equivalent: all, or modes (bright,motion,points…)")
 	style.register(fs, "knn-backend", "seed")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -93,6 +95,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if *frames < 1 {
 		return usageError{errors.New("--frames must be at least 1")}
+	}
+	if *detectModes != "" {
+		return benchDetect(*detectModes, *frames, *jsonOut, stdout, stderr)
 	}
 	if *knnMode {
 		knnFrames := 0 // RunBenchmark's own choice

@@ -77,9 +77,13 @@ type trackSource struct {
 	tracks *scene.Tracks
 	seed   *scene.SeedScene
 	buf    scene.Frame
+	live   *liveTracks // render --detect: what the tracker found in the frame being drawn
 }
 
 func (s *trackSource) frame(n, w, h int) *scene.Frame {
+	if s.live != nil {
+		return s.live.frame(n)
+	}
 	if s.tracks != nil {
 		return s.tracks.Frame(n, &s.buf)
 	}

@@ -103,6 +103,18 @@ func (d *decoder) useCUDA(codec *astiav.Codec, par *astiav.CodecParameters, sink
 	return nil
 }
 
+// hostFormat is the pixel format of the decoder's frames in host memory: the stream's, or
+// what NVDEC's frames download as (NV12, or P010 for 10-bit).
+func (d *decoder) hostFormat(par *astiav.CodecParameters) astiav.PixelFormat {
+	if d.hwPix == astiav.PixelFormatNone {
+		return par.PixelFormat()
+	}
+	if isTenBit(par.PixelFormat()) {
+		return astiav.PixelFormatP010Le
+	}
+	return astiav.PixelFormatNv12
+}
+
 func (d *decoder) close() {
 	d.cc.SetPixelFormatCallback(nil)
 	d.cc.Free()

@@ -122,14 +122,7 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 	}
 	takes := func(pf astiav.PixelFormat) bool { return slices.Contains(codec.PixelFormats(), pf) }
 	par := c.in.vs.CodecParameters()
-	decoded := par.PixelFormat()
-	if c.dec.hwPix != astiav.PixelFormatNone {
-		decoded = astiav.PixelFormatNv12 // what NVDEC's frames download as: NV12, or P010 for 10-bit
-		if isTenBit(par.PixelFormat()) {
-			decoded = astiav.PixelFormatP010Le
-		}
-	}
-	work, converted, err := chooseWorkFormat(par, decoded, takes)
+	work, converted, err := chooseWorkFormat(par, c.dec.hostFormat(par), takes)
 	if err != nil {
 		return nil, err
 	}

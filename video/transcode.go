@@ -57,21 +57,8 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	}
 
 	seg := opts.Segment
-	var in *input
-	if seg != nil {
-		in, err = seg.openInput(opts.Input, opts.Log)
-	} else {
-		in, err = openInput(opts.Input, opts.VideoStream)
-	}
+	in, info, err := openSource(ctx, opts, &c)
 	if err != nil {
-		return finish(err)
-	}
-	c.add(in.close)
-	// Let a cancelled context interrupt a blocking read (network inputs, slow disks).
-	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
-	c.add(func() { stopInterrupt() })
-	info := in.info()
-	if err := info.CheckStart(opts.Start); err != nil {
 		return finish(err)
 	}
 	if err := info.CheckOddSize(opts.OddSize); err != nil {
@@ -216,6 +203,27 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		p.mux.progress.report(stats.Frames, true)
 	}
 	return finish(err)
+}
+
+// openSource opens the input (a segment's from its keyframe), lets a cancelled ctx interrupt
+// its blocking reads (network inputs, slow disks), registers both with c, and checks that
+// opts.Start lies in it.
+func openSource(ctx context.Context, opts Options, c *closer) (*input, Info, error) {
+	var in *input
+	var err error
+	if opts.Segment != nil {
+		in, err = opts.Segment.openInput(opts.Input, opts.Log)
+	} else {
+		in, err = openInput(opts.Input, opts.VideoStream)
+	}
+	if err != nil {
+		return nil, Info{}, err
+	}
+	c.add(in.close)
+	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
+	c.add(func() { stopInterrupt() })
+	info := in.info()
+	return in, info, info.CheckStart(opts.Start)
 }
 
 // describeRange says what Start and End select, for messages.
