@@ -14,10 +14,11 @@ VERSION_LDFLAGS := -X trackink/cli.buildVersion=$(VERSION)
 DEMO_OUT ?= demo.mp4
 FAKECUDA := $(CURDIR)/bin/fakecuda
 
-# Every fuzz target, as package:Target: the parsers of everything a user hands trackink, and
-# the shaping of label text.
+# Every fuzz target, as package:Target: the parsers of everything a user hands trackink, the
+# shaping of label text, and the exact link graphs on any points.
 FUZZ := scene:FuzzMOT scene:FuzzJSONL scene:FuzzSupervision scene:FuzzKITTI scene:FuzzCVAT \
-	scene:FuzzYOLO scene:FuzzClassNames cli:FuzzStyleFile overlay:FuzzShape
+	scene:FuzzYOLO scene:FuzzClassNames cli:FuzzStyleFile cli:FuzzEffectFlags overlay:FuzzShape \
+	knn:FuzzGraphs
 
 # fuzz runs every target in FUZZ for $(1) each.
 define fuzz
