@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test.sh FAKECUDA_DIR (make dist-test) proves the portable tarball on a machine without
-# FFmpeg: it unpacks dist/trackink-*-linux-amd64.tar.gz in root.sh's minimal Debian root
+# FFmpeg: it unpacks dist/trackink-*-linux-amd64.tar.gz in root.sh's minimal Debian 11 root
 # (no FFmpeg, x264, x265, dav1d or CUDA library in it) and there
 #   - checks the binaries need nothing but glibc (and libcuda.so.1 for trackink-cuda);
 #   - trackink doctor names the FFmpeg it carries, linked in, and finds no CUDA driver;
@@ -25,7 +25,7 @@ size=$(stat -c %s "$tarball")
 [ "$size" -lt 60000000 ] || die "$tarball is $size bytes, not under 60 MB"
 [ -f "$fake/libcuda.so.1" ] || die "no fake driver at $fake/libcuda.so.1"
 
-root=$(bash "$here/root.sh")
+root=$(bash "$here/root.sh" test)
 work=$root/work/dist
 rm -rf "$work"
 mkdir -p "$work/fakecuda" "$work/goldens"
