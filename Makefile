@@ -1,6 +1,7 @@
 # trackink: `make demo` renders the built-in demo, `make test` runs every check. Both install
-# what they need first (scripts/setup.sh: Debian packages and FAISS's C API; for the tests
-# also Debian's CUDA 11.8 toolkit, whose nvcc compiles the kernels; idempotent).
+# what they need first (scripts/setup.sh, idempotent: for the build FFmpeg's development
+# packages alone; for the tests also FAISS's C API, fonts, footage and Debian's CUDA 11.8
+# toolkit, whose nvcc compiles the kernels).
 
 GO      ?= go
 BIN     := bin/trackink
@@ -23,7 +24,7 @@ define fuzz
 	set -e; for t in $(FUZZ); do $(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(1) ./$${t%%:*}; done
 endef
 
-.PHONY: all setup setup-cuda build test vet fmt-check goldens demo bench fuzz clean \
+.PHONY: all setup setup-cuda setup-test-deps gallery build test vet fmt-check goldens demo man bench fuzz clean \
 	kernels-fatbin cuda-check cuda-fake fakecuda kernels-asan build-cuda
 
 all: build
@@ -33,6 +34,10 @@ setup:
 
 setup-cuda:
 	bash scripts/setup.sh --cuda
+
+# What the tests need beyond the build: FAISS (-tags faiss), fonts, footage, OpenCV.
+setup-test-deps:
+	bash scripts/setup.sh --test
 
 build: setup
 	$(GO) build -ldflags "$(VERSION_LDFLAGS)" -o $(BIN) .
@@ -45,7 +50,7 @@ build: setup
 # stopped by scripts/slurm/cluster.sh, as root) running the README's cluster recipe
 # (cli/slurm_test.go, build tag slurm so that ./... does not start it twice), and a short
 # fuzz of every parser.
-test: setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake setup-test dist-test gpu-kit-test
+test: setup-test-deps setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake setup-test dist-test gpu-kit-test
 	$(GO) test -count=1 ./...
 	$(GO) vet -tags slurm ./cli
 	$(GO) test -tags slurm -count=1 -timeout 12m -run '^TestSlurm' ./cli
@@ -57,18 +62,26 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-vet: setup
+vet: setup-test-deps
 	$(GO) vet ./...
 	$(GO) vet -tags faiss ./knn
 
-goldens: build
+goldens: build setup-test-deps
 	$(BIN) golden
 
 demo: build
 	$(BIN) demo -y -o $(DEMO_OUT)
 
+# The man pages, trackink(1) and trackink-COMMAND(1), written from the flag table.
+man: build
+	$(BIN) man man/man1
+
 bench: build
 	$(BIN) bench --scene seed --frames 30
+
+# The pictures of the README and docs/looks.md, from opencv-doc's vtest.avi (scripts/gallery.sh).
+gallery: build setup-test-deps
+	bash scripts/gallery.sh
 
 # The kernels compiled by nvcc (sm_75 … sm_90 and compute_90 PTX) into the fatbin the cuda
 # build embeds. Needs nvcc, not a GPU.
@@ -88,7 +101,7 @@ cuda-check: kernels-fatbin
 # real host code (gorgonia.org/cu and our cgo) runs: every test in a cuda build (the CUDA
 # device's own among them, and a render whose frames stay in GPU memory, FFmpeg's CUDA device
 # and frames on the fake too), and the goldens through the CLI.
-cuda-fake: cuda-check fakecuda
+cuda-fake: setup-test-deps cuda-check fakecuda
 	LD_LIBRARY_PATH=$(FAKECUDA) $(GO) test -tags cuda -count=1 ./...
 	$(GO) build -tags cuda -o $(FAKECUDA)/trackink .
 	LD_LIBRARY_PATH=$(FAKECUDA) $(FAKECUDA)/trackink golden --backend cuda --out $(FAKECUDA)/golden-failures
@@ -104,17 +117,17 @@ build-cuda: kernels-fatbin
 # The emulated kernels under AddressSanitizer and UBSan: an out-of-bounds index fails here
 # instead of corrupting memory on a GPU. (go test -asan instruments only C; the C++ flags
 # are set by hand.)
-kernels-asan: setup
+kernels-asan: setup-test-deps
 	CGO_CXXFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	CGO_LDFLAGS="-fsanitize=undefined" $(GO) test -asan -count=1 ./kernels/...
 
-fuzz: setup
+fuzz: setup-test-deps
 	$(call fuzz,60s)
 
 clean:
-	rm -rf bin golden-failures kernels/kernels.fatbin
+	rm -rf bin golden-failures kernels/kernels.fatbin man
 
-# ---- The portable build and the GPU kit (scripts/dist/, docs/portable.md) ----
+# ---- The portable build and the GPU kit (scripts/dist/, docs/gpu.md) ----
 # make dist writes dist/trackink-$(VERSION)-linux-amd64.tar.gz: trackink and trackink-cuda
 # with a static FFmpeg built from Debian's sources (cached in build/dist), all built in a
 # Debian 11 root, for any x86-64 Linux with glibc >= 2.31. make gpu-kit writes
@@ -140,7 +153,7 @@ dist-test: dist
 dist-clean:
 	rm -rf build dist
 
-gpu-kit: dist
+gpu-kit: dist setup-test-deps
 	VERSION=$(VERSION) bash scripts/dist/gpu-kit.sh
 
 gpu-kit-test: gpu-kit

@@ -8,15 +8,14 @@
 // overlay's Drawer links its points (knn.Graph), builds its primitives (overlay.Primitives:
 // boxes, links as lines and curves, labels, trails) and hands them to a backend, the CPU
 // renderer (render) or the CUDA kernels (kernels/gpu), which bin, rasterise (sdf, curves)
-// and composite them onto the frame (composite); video encodes it. The README's
-// "Architecture" section names the file and function at each step.
+// and composite them onto the frame (composite); video encodes it. docs/architecture.md
+// names the file and function at each step.
 package cli
 
 import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/spf13/pflag"
 )
@@ -36,19 +35,21 @@ func init() {
 		"golden":  {"render the golden scenes and compare them with the stored pictures", runGolden},
 		"bench":   {"benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", runBench},
 		"doctor":  {"report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", runDoctor},
-		"demo":    {"synthesise a 4K clip with audio and render the seed scene onto it", runDemo},
+		"demo":    {"synthesise a 4K clip with audio and draw 100 synthetic tracks onto it", runDemo},
+		"eval":    {"score tracks against ground truth: MOTA, MOTP, IDF1, switches, mostly tracked/lost", runEval},
 		"tracks":  {"say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", runTracks},
 		"version": {"print the version and the commit it was built from (also --version)", runVersion},
 	}
+	commands["completion"] = command{"write a shell's completion script: bash, zsh or fish", runCompletion}
+	commands["man"] = command{"write trackink's man pages into a directory (make man)", runMan}
 }
 
 // Exit statuses beyond 0 (success) and 1 (failure): a mistake on the command line; a
-// damaged input whose decodable frames were rendered; an interrupted run (the shell's
-// 128 + SIGINT).
+// damaged input whose decodable frames were rendered. A run stopped by a signal exits
+// 128 + its number (signals.go).
 const (
-	exitUsage       = 2
-	exitDamaged     = 3
-	exitInterrupted = 130
+	exitUsage   = 2
+	exitDamaged = 3
 )
 
 // usageError is a mistake on the command line: exit status 2.
@@ -87,9 +88,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "trackink: unknown command %q\n\n", name)
+		fmt.Fprintf(stderr, "trackink: unknown command %q%s\n\n", name, didYouMean(name, commandNames()))
 		printHelp(stderr)
 		return exitUsage
+	}
+	if asksHelp(args[1:]) {
+		// Help asked for goes where a pager or grep reads it; the commands print theirs to
+		// their error output, with their usage errors.
+		stderr = stdout
 	}
 	err := cmd.run(args[1:], stdout, stderr)
 	if err == nil || errors.Is(err, pflag.ErrHelp) {
@@ -108,29 +114,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-func printHelp(w io.Writer) {
-	fmt.Fprintln(w, "trackink draws anti-aliased tracking overlays onto images and videos.")
-	fmt.Fprintln(w, "\nUsage: trackink COMMAND [flags]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "\nRun 'trackink COMMAND --help' for a command's flags and examples.")
-}
-
 // newFlagSet returns a flag set whose --help prints the usage line, the examples and the
-// flags, and whose errors are returned, not printed.
+// flags under their headings (-h the common ones), and whose errors are returned, not
+// printed.
 func newFlagSet(name, usage, examples string, out io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.SortFlags = false
-	fs.Usage = func() {
-		fmt.Fprintf(out, "Usage: trackink %s %s\n\n%s\n\nFlags:\n%s", name, usage, examples, fs.FlagUsages())
-	}
+	addHelp(fs, helpText{name, usage, examples, out})
 	return fs
 }
 
@@ -144,7 +135,7 @@ func parseWith(fs *pflag.FlagSet, args []string, n int, what string) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
 		}
-		return usageError{err}
+		return usageError{badValue(unknownFlag(fs, err))}
 	}
 	switch {
 	case fs.NArg() > n:

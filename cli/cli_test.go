@@ -90,14 +90,14 @@ func TestRenderErrors(t *testing.T) {
 		msg  string
 	}{
 		{"no output", []string{"render", "-i", in, "--tracks", good}, 2, "-o FILE"},
-		{"no tracks", []string{"render", "-i", in, "-o", filepath.Join(dir, "o.png")}, 2, "--tracks"},
+		{"no tracks", []string{"render", "-i", in, "-o", filepath.Join(dir, "o.png")}, 2, "no tracks: give --tracks FILE"},
 		{"bad field", []string{"render", "-i", in, "--tracks", bad, "-o", filepath.Join(dir, "o.png")}, 1, "bad.txt:2: field 5"},
 		{"missing tracks", []string{"render", "-i", in, "--tracks", filepath.Join(dir, "nope.txt"), "-o", filepath.Join(dir, "o.png")}, 2, "nope.txt: no such file"},
-		{"output exists", []string{"render", "-i", in, "--tracks", good, "-o", exists}, 1, "use -y"},
-		{"missing directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "no", "o.png")}, 1, "does not exist"},
+		{"output exists", []string{"render", "-i", in, "--tracks", good, "-o", exists}, 2, "-o " + exists + " exists (use -y"},
+		{"missing directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "no", "o.png")}, 2, "does not exist"},
 		{"not a picture", []string{"render", "-i", fakePNG, "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 1, "not a PNG or JPEG"},
 		{"not a video", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 1, "good.txt"},
-		{"video to picture", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 2, "must be a video"},
+		{"one frame into a video", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "--frame", "3", "-o", filepath.Join(dir, "o.mp4")}, 2, "--frame draws one frame into a picture"},
 		{"missing video", []string{"render", "-i", filepath.Join(dir, "in.mp4"), "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 2, "in.mp4: no such file"},
 		{"picture onto itself", []string{"render", "-i", in, "--tracks", good, "-o", in, "-y"}, 2, "is the input"},
 		{"bad start", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4"), "--start", "soon"}, 2, "--start"},
@@ -106,6 +106,17 @@ func TestRenderErrors(t *testing.T) {
 		{"bad backend", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--knn", "annoy"}, 2, "--knn"},
 		{"missing font", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--font", filepath.Join(dir, "nope.ttf")}, 2, "--font"},
 		{"not a font", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--font", good}, 2, "good.txt is not a TrueType or OpenType font"},
+		// Files the flags name, missing or a directory: exit 2 naming the flag, as --font
+		// (issue 24: a missing --style, --label-words or --class-names exited 1, a
+		// directory said "is a directory" without the flag).
+		{"missing style", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--style", filepath.Join(dir, "nope.toml")}, 2, "--style " + filepath.Join(dir, "nope.toml") + ": no such file"},
+		{"style is a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--style", dir}, 2, "--style " + dir + " is a directory"},
+		{"missing label words", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label-words", filepath.Join(dir, "nope.txt")}, 2, "--label-words " + filepath.Join(dir, "nope.txt") + ": no such file"},
+		{"label words a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label-words", dir}, 2, "--label-words " + dir + " is a directory"},
+		{"missing class names", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", filepath.Join(dir, "nope.txt")}, 2, "--class-names " + filepath.Join(dir, "nope.txt") + ": no such file"},
+		{"class names a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", dir}, 2, "--class-names " + dir + " is a directory"},
+		{"tracks: class names a directory", []string{"tracks", good, "--class-names", dir}, 2, "--class-names " + dir + " is a directory"},
+		{"style of bench missing", []string{"bench", "--style", filepath.Join(dir, "nope.toml")}, 2, "--style " + filepath.Join(dir, "nope.toml") + ": no such file"},
 		{"unknown flag", []string{"render", "--colour", "red"}, 2, "unknown flag"},
 		{"unknown command", []string{"paint"}, 2, "unknown command"},
 	} {
@@ -138,9 +149,9 @@ func TestRenderOverwritesWithYes(t *testing.T) {
 
 func TestHelpHasExamples(t *testing.T) {
 	for name := range commands {
-		code, _, stderr := trackink(name, "--help")
-		if code != 0 || !strings.Contains(stderr, "Example") {
-			t.Errorf("%s --help: exit %d, output %q", name, code, stderr)
+		code, stdout, _ := trackink(name, "--help")
+		if code != 0 || !strings.Contains(stdout, "Example") {
+			t.Errorf("%s --help: exit %d, output %q", name, code, stdout)
 		}
 	}
 	if code, stdout, _ := trackink("help"); code != 0 || !strings.Contains(stdout, "render") {
@@ -260,7 +271,7 @@ func TestTracksCommand(t *testing.T) {
 	if got := strings.Count(string(b), "\n"); got != 2 || !strings.Contains(string(b), `"label":"Pedestrian"`) {
 		t.Errorf("converted file:\n%s", b)
 	}
-	if code, _, stderr := trackink("tracks", kitti, "--to", "jsonl", "-o", out); code != 1 || !strings.Contains(stderr, "-y") {
+	if code, _, stderr := trackink("tracks", kitti, "--to", "jsonl", "-o", out); code != exitUsage || !strings.Contains(stderr, "-y") {
 		t.Errorf("converting onto an existing file without -y: exit %d, %s", code, stderr)
 	}
 	zero := filepath.Join(dir, "zero.txt")

@@ -44,6 +44,12 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 	if err := syscall.Mkfifo(tracks, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A 1×1 video, which --odd-size crop would crop to nothing.
+	tiny := filepath.Join(dir, "tiny.mkv")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=1x1:rate=25", "-frames:v", "3",
+		"-c:v", "ffv1", "-pix_fmt", "yuv444p", tiny).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v %s", err, out)
+	}
 	out := filepath.Join(dir, "out.mp4")
 	type mistake struct {
 		name string
@@ -68,6 +74,7 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 		{"output is the input", []string{"-o", in, "-y"}, "is the input"},
 		{"output is the input, spelled otherwise", []string{"-o", filepath.Join(dir, ".", "in.mp4")}, "is the input"},
 		{"odd-size", []string{"--odd-size", "stretch"}, "--odd-size"},
+		{"odd-size crop of 1x1", []string{"-i", tiny, "--odd-size", "crop"}, "--odd-size crop: the video is 1x1: cropping its odd column and row would leave 0x0"},
 		{"orientation", []string{"--orientation", "sideways"}, "--orientation"},
 		{"lossless with a crf", []string{"--lossless", "--crf", "20"}, "--lossless: codes exactly"},
 		{"segment not i/N", []string{"--segment", "2", "-o", dir}, `--segment "2": want i/N`},

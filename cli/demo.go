@@ -44,7 +44,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	if err := video.Synthesize(in, *w, *h, *frames, 30); err != nil {
 		return fmt.Errorf("synthesising the demo input: %w", err)
 	}
-	fmt.Fprintf(stderr, "rendering the seed scene onto it (100 tracks, k = 5 links, curves, boxes, labels)\n")
+	fmt.Fprintf(stderr, "rendering 100 synthetic tracks onto it (k = 5 links, curves, boxes, labels)\n")
 	renderArgs := []string{"-i", in, "--scene", "seed", "-o", *out, "--preset", *preset}
 	if *overwrite {
 		renderArgs = append(renderArgs, "-y")

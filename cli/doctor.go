@@ -11,12 +11,16 @@ import (
 	"trackink/video"
 )
 
-const doctorExamples = `Example:
-  trackink doctor`
+const doctorExamples = `Examples:
+  trackink doctor
+
+  # Also FFmpeg's configure line and the CUDA driver's own result codes, for a bug report:
+  trackink doctor -v`
 
 // runDoctor reports what this machine and this binary can do.
 func runDoctor(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("doctor", "", doctorExamples, stderr)
+	fs := newFlagSet("doctor", "[-v]", doctorExamples, stderr)
+	verbose := fs.BoolP("verbose", "v", false, "also FFmpeg's configure line and the CUDA driver's result codes")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -28,11 +32,21 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 		built = "yes"
 	}
 	fmt.Fprintf(stdout, "CUDA backend in this binary: %s\n", built)
-	if r.Driver {
-		fmt.Fprintf(stdout, "CUDA driver: version %d.%d, cuInit result %d\n", r.DriverVersion/1000, r.DriverVersion%1000/10, r.InitResult)
-	} else {
-		fmt.Fprintf(stdout, "CUDA driver: none\n")
+	driver := fmt.Sprintf("version %d.%d", r.DriverVersion/1000, r.DriverVersion%1000/10)
+	switch {
+	case !r.Driver:
+		// The dlopen error says where the library was looked for: for -v.
+		driver = "none, no NVIDIA driver"
+		if *verbose {
+			driver = "none, " + r.Problem
+		}
+	case r.InitResult != 0:
+		driver = r.Problem
+		if *verbose {
+			driver += fmt.Sprintf("; libcuda version %d.%d, cuInit result %d", r.DriverVersion/1000, r.DriverVersion%1000/10, r.InitResult)
+		}
 	}
+	fmt.Fprintf(stdout, "CUDA driver: %s\n", driver)
 	for i, d := range r.Devices {
 		fmt.Fprintf(stdout, "GPU %d: %s, compute capability %d.%d\n", i, d.Name, d.Major, d.Minor)
 	}
@@ -43,7 +57,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	}
 	ff := video.FFmpeg()
 	fmt.Fprintf(stdout, "FFmpeg: %s\n", ff)
-	fmt.Fprintf(stdout, "FFmpeg configuration: %s\n", ff.Configuration)
+	if *verbose {
+		fmt.Fprintf(stdout, "FFmpeg configuration: %s\n", ff.Configuration)
+	}
 	fmt.Fprint(stdout, "FFmpeg codecs:")
 	for _, c := range video.Codecs() {
 		mark := "-"

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -59,6 +60,7 @@ var fieldFlags = map[string][]string{
 	"video.Options.Threads":          {"threads"},
 	"video.Options.End":              {"end"},
 	"video.Options.VideoStream":      {"video-stream"},
+	"video.Options.OddSize":          {"odd-size"},
 	"video.Options.Output":           {"output"},
 }
 
@@ -82,11 +84,11 @@ func flagError(fs *pflag.FlagSet, err error) error {
 			}
 			continue
 		}
-		value := fmt.Sprint(fe.Value)
-		if _, ok := fe.Value.(string); ok {
-			value = fmt.Sprintf("%q", fe.Value)
+		value, hint := fmt.Sprint(fe.Value), ""
+		if s, ok := fe.Value.(string); ok {
+			value, hint = fmt.Sprintf("%q", s), valueHint(name, s)
 		}
-		return usageError{fmt.Errorf("--%s %s: %s", name, value, fe.Msg)}
+		return usageError{fmt.Errorf("--%s %s: %s%s", name, value, fe.Msg, hint)}
 	}
 	return usageError{err}
 }
@@ -102,6 +104,7 @@ type styleFlags struct {
 	backend     string
 	workers     int
 	look, file  string
+	fromFile    map[string]int // the keys the style file set, and their lines
 	defaultLook string
 	listLooks   bool
 	keys        []string // the flags a style file may set
@@ -145,7 +148,8 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	fs.BoolVar(&st.LabelsOverlap, "labels-overlap", st.LabelsOverlap, "place every label above its box even where it covers another (default: labels move out of each other's way)")
 	fs.IntVar(&st.Trail, "trail", st.Trail, "draw each track's last N positions as a fading curve (0 = off)")
 	auto(&st.TrailWidth, "trail-width", "3 px at 2160 lines, scaled", "trail width in px")
-	fs.Var(colorByValue{&st.ColorBy}, "color-by", "what picks an item's colour: track or class")
+	fs.Var(colorByValue{&st.ColorBy}, "color-by", "what picks an item's colour: track, or class (classes numbered in order of first appearance)")
+	fs.Var(classColorsValue{&st.ClassColors}, "class-colors", "colours of classes, over the palette's: person=#ff0000,car=#00ff00")
 	fs.StringVar(&st.Palette, "palette", overlay.DefaultPalette, "the colours items take: "+strings.Join(overlay.Palettes(), ", "))
 	for _, c := range []struct {
 		v    *overlay.OptionalColor
@@ -200,12 +204,15 @@ func (s *styleFlags) options(fs *pflag.FlagSet, timed bool) (overlay.Options, er
 		Backend: overlay.BackendOptions{Workers: s.workers, Timed: timed}}
 	o.Style.Labels = !s.noLabels
 	if s.labelWords != "" {
+		if err := checkInput("--label-words", s.labelWords, false); err != nil {
+			return o, err
+		}
 		if o.Style.LabelWords, err = readWords(s.labelWords); err != nil {
 			return o, err
 		}
 	}
 	if err := o.Validate(); err != nil {
-		return o, flagError(fs, err)
+		return o, s.fileError(fs, err)
 	}
 	return o, nil
 }
@@ -217,6 +224,9 @@ type trackFlags struct {
 	untracked, frameCol string
 	classNames          string
 	dropIgnored         bool
+	size                string // --tracks-size
+	// warn, when set, says what the tracks look wrong for (sizeHint).
+	warn func(string)
 }
 
 func (t *trackFlags) register(fs *pflag.FlagSet) {
@@ -226,6 +236,7 @@ func (t *trackFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&t.untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
 	fs.StringVar(&t.frameCol, "frame-column", "frame_index", "supervision CSV: the column holding the frame number")
 	fs.StringVar(&t.classNames, "class-names", "", "class names for class numbers: a file of one name a line, or a data YAML's names")
+	fs.StringVar(&t.size, "tracks-size", "", "the video size the tracks were made at, WxH (1920x1080): their coordinates are scaled to the picture's")
 }
 
 // options are the readers' options for a video or picture of w × h pixels (YOLO's
@@ -238,7 +249,7 @@ func (t *trackFlags) options(w, h int) (scene.Options, error) {
 	case "centre", "center":
 		o.Anchor = scene.Center
 	default:
-		return o, usageError{fmt.Errorf("--anchor %q: want bottom or centre", t.anchor)}
+		return o, usageError{fmt.Errorf("--anchor %q: want bottom or centre%s", t.anchor, valueHint("anchor", t.anchor))}
 	}
 	var err error
 	if o.FrameBase, err = scene.ParseFrameBase(t.frameBase); err != nil {
@@ -250,7 +261,7 @@ func (t *trackFlags) options(w, h int) (scene.Options, error) {
 	case "draw":
 		o.Untracked = scene.DrawUntracked
 	default:
-		return o, usageError{fmt.Errorf("--untracked %q: want skip or draw", t.untracked)}
+		return o, usageError{fmt.Errorf("--untracked %q: want skip or draw%s", t.untracked, valueHint("untracked", t.untracked))}
 	}
 	if t.classNames != "" {
 		if o.ClassNames, err = scene.ReadClassNames(t.classNames); err != nil {
@@ -260,13 +271,30 @@ func (t *trackFlags) options(w, h int) (scene.Options, error) {
 	return o, nil
 }
 
-// load reads the tracking file for a w × h video or picture.
+// load reads the tracking file for a w × h video or picture; "-" reads standard input,
+// its format told by its content.
 func (t *trackFlags) load(w, h int) (*scene.Tracks, error) {
 	o, err := t.options(w, h)
 	if err != nil {
 		return nil, err
 	}
-	return scene.Load(t.path, o)
+	var tr *scene.Tracks
+	if t.path == "-" {
+		tr, err = scene.Read(os.Stdin, "stdin", scene.FormatAuto, o)
+	} else {
+		tr, err = scene.Load(t.path, o)
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case t.size != "":
+		return tr, t.scaleTracks(tr, w, h)
+	case t.warn != nil && w > 0 && h > 0:
+		if hint := sizeHint(tr, w, h); hint != "" {
+			t.warn(hint)
+		}
+	}
+	return tr, nil
 }
 
 // backendFor returns the constructor of a named backend.
@@ -291,7 +319,7 @@ func backendFor(name string) (overlay.NewBackend, error) {
 		}
 		return render.NewBackend, nil
 	}
-	return nil, usageError{fmt.Errorf("--backend %q: want cpu, cuda, emu or auto", name)}
+	return nil, usageError{fmt.Errorf("--backend %q: want cpu, cuda, emu or auto%s", name, valueHint("backend", name))}
 }
 
 // backendName says which backend "auto" resolves to, for messages.

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"trackink/video"
 )
@@ -36,7 +34,7 @@ func runJoin(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	switch {
 	case source == "":
@@ -44,26 +42,32 @@ func runJoin(args []string, stdout, stderr io.Writer) error {
 	case len(segments) == 0:
 		return usageError{errors.New("no segments: give --segments DIR or --segments FILE,FILE...")}
 	}
-	if err := checkInput("input", source, false); err != nil {
+	files := runFiles{overwrite: overwrite}
+	if err := files.input("-i", source, false); err != nil {
 		return err
 	}
-	files, err := segmentFiles(source, segments)
+	segs, err := segmentFiles(source, segments)
 	if err != nil {
 		return err
 	}
-	if output == "" {
-		return usageError{errors.New("no output: give -o FILE")}
+	for _, s := range segs {
+		if err := files.input("--segments", s, false); err != nil {
+			return err
+		}
 	}
-	target, err := video.CheckJoinOutput(source, files, output, overwrite)
+	target, err := files.output("-o", output)
 	if err != nil {
-		return outputError(output, source, err)
+		return err
+	}
+	if err := video.CheckJoinContainer(target); err != nil {
+		return flagError(fs, err)
 	}
 	say := func(format string, a ...any) {
 		if !quiet {
 			fmt.Fprintf(stderr, format+"\n", a...)
 		}
 	}
-	o := video.JoinOptions{Source: source, Segments: files, Output: target, Overwrite: overwrite,
+	o := video.JoinOptions{Source: source, Segments: segs, Output: target, Overwrite: overwrite,
 		Log: func(line string) { say("%s", line) }}
 	if verbose {
 		o.FFmpegLog = func(line string) { fmt.Fprintln(stderr, line) }
@@ -84,13 +88,13 @@ func runJoin(args []string, stdout, stderr io.Writer) error {
 			float64(stats.Bytes)/1e6, stats.Wall.Seconds(), float64(stats.Bytes)/1e6/stats.Wall.Seconds())
 		return nil
 	case errors.Is(err, context.Canceled):
-		return errInterrupted
+		return interrupted(ctx)
 	}
 	return outputError(output, source, err)
 }
 
 // segmentFiles resolves --segments: one directory stands for the segments of source in it
-// (video.SegmentFiles); otherwise the values are the segment files, each checked to exist.
+// (video.SegmentFiles); otherwise the values are the segment files.
 func segmentFiles(source string, values []string) ([]string, error) {
 	if len(values) == 1 {
 		if st, err := os.Stat(values[0]); err == nil && st.IsDir() {
@@ -99,11 +103,6 @@ func segmentFiles(source string, values []string) ([]string, error) {
 				return nil, fmt.Errorf("--segments %s: %w", values[0], err)
 			}
 			return files, nil
-		}
-	}
-	for _, v := range values {
-		if err := checkInput("segment", v, false); err != nil {
-			return nil, err
 		}
 	}
 	return values, nil

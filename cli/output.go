@@ -40,15 +40,15 @@ func checkInput(what, path string, dirOK bool) error {
 	return nil
 }
 
-// checkOutput checks before any work that output can be written for input
-// (video.CheckOutput: not the input itself, not existing without overwrite, its directory
-// there) and returns the path to write: output, or the file a symbolic link points to.
+// checkOutput is the rule for every path trackink writes (runFiles) for a command that
+// reads at most one file, input (-i), and writes one, output (-o); it returns the file to
+// write.
 func checkOutput(input, output string, overwrite bool) (string, error) {
-	if output == "" {
-		return "", usageError{errors.New("no output: give -o FILE")}
+	files := runFiles{overwrite: overwrite}
+	if err := files.input("-i", input, true); err != nil {
+		return "", err
 	}
-	target, err := video.CheckOutput(input, output, overwrite)
-	return target, outputError(output, input, err)
+	return files.output("-o", output)
 }
 
 // outputError words video's output errors for the command line.

@@ -11,10 +11,8 @@ import (
 	"image/png"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"unicode"
 
 	"trackink/composite"
@@ -33,39 +31,47 @@ type renderFlags struct {
 	width     int
 	height    int
 	video     videoFlags
+	files     runFiles // what the run reads and writes (checkFiles)
 }
 
 const renderExamples = `Examples:
-  # Draw a tracker's MOTChallenge output onto every frame of a video (audio kept):
+  # Draw a tracker's output (MOTChallenge, JSON Lines, CSV, KITTI, CVAT, YOLO) onto a video, audio kept:
   trackink render -i in.mp4 --tracks tracks.txt -o out.mp4
 
-  # Tracks start at video frame 101; encode with x265, write statistics:
-  trackink render -i in.mkv --tracks t.jsonl --frame-offset 100 --encoder libx265 --stats-json s.json -o out.mkv
+  # Preview one frame (frames count from 1, as in MOTChallenge) before rendering the whole video:
+  trackink render -i in.mp4 --tracks tracks.txt --frame 60 -o preview.png
 
-  # Draw frame 12 of a MOTChallenge tracker output onto a still taken from the video:
-  trackink render -i frame12.png --tracks tracks.txt --frame 12 -o out.png
+  # A built-in look, and each track's last 30 positions as a fading trail:
+  trackink render -i in.mp4 --tracks tracks.txt --look hud --trail 30 -o out.mp4
 
-  # Our JSON Lines format, thicker links, no labels:
-  trackink render -i frame.jpg --tracks scene.jsonl --line-width 4 --no-labels -o out.png
+  # No tracker at hand: track what moves with the built-in tracker:
+  trackink render -i in.mp4 --detect motion -o out.mp4
 
-  # The seed benchmark scene on a blank 4K canvas:
-  trackink render --scene seed --frame 30 -o seed.png
+  # Your own look in a style file (keys are the flags' names), e.g. mine.toml:
+  #   box-style = "corners"
+  #   label = "{class} {id}"
+  #   color-by = "class"
+  trackink render -i in.mp4 --tracks tracks.txt --style mine.toml -o out.mp4
+
+  # Seconds 10 to 20 only; tracks frame 1 is video frame 101; x265 at quality 20:
+  trackink render -i in.mkv --tracks t.jsonl --start 10s --end 20s --frame-offset 100 --encoder libx265 --crf 20 -o out.mkv
 
   # Segment 2 (from 0) of 4 into segs/, for trackink join (in a Slurm array: --segment auto/4):
   trackink render -i in.mp4 --tracks t.txt --segment 2/4 -o segs/`
 
 func runRender(args []string, stdout, stderr io.Writer) error {
 	var f renderFlags
-	fs := newFlagSet("render", "-i INPUT (--tracks FILE | --scene seed) -o OUTPUT [flags]", renderExamples, stderr)
+	fs := newFlagSet("render", "-i INPUT --tracks FILE -o OUTPUT [flags]", renderExamples, stderr)
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
-	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (README \"Input formats\")")
-	fs.StringVar(&f.sceneName, "scene", "", "a built-in scene instead of --tracks: seed")
-	fs.IntVar(&f.frame, "frame", 1, "for a picture: the tracking frame to draw (1-based, as in MOTChallenge)")
+	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (docs/formats.md); - reads standard input")
+	fs.StringVar(&f.sceneName, "scene", "", "a built-in test scene instead of --tracks: seed, trackink bench's 100 synthetic tracks")
+	fs.IntVar(&f.frame, "frame", 1, "draw this one frame into a picture (-o .png, .jpg): of a video, its frame N (1-based, as --start and MOTChallenge count); onto a picture, tracks frame N")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
 	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists (never the input)")
 	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
 	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
 	f.tracks.register(fs)
+	f.tracks.warn = func(s string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", s) }
 	f.style.register(fs, "knn", "default")
 	f.video.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -75,45 +81,33 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		printLooks(stdout)
 		return nil
 	}
-	// From here on Ctrl-C and SIGTERM end the render with status 130, reading the tracks
-	// included.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// From here on SIGINT, SIGTERM and SIGHUP end the render (signals.go), reading the
+	// tracks included.
+	ctx, stop := signalContext()
 	defer stop()
 	opts, err := f.style.options(fs, f.video.statsJSON != "")
 	if err != nil {
 		return err
 	}
-	if (f.tracks.path == "") == (f.sceneName == "") {
-		return usageError{errors.New("give exactly one of --tracks FILE and --scene seed")}
+	switch {
+	case f.tracks.path == "" && f.sceneName == "":
+		return usageError{errors.New("no tracks: give --tracks FILE")}
+	case f.tracks.path != "" && f.sceneName != "":
+		return usageError{errors.New("--tracks and --scene: give one")}
 	}
 	if f.sceneName != "" && f.sceneName != "seed" {
 		return usageError{fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
 	}
-	if f.frame < 1 {
-		return usageError{fmt.Errorf("--frame %d: frames are numbered from 1", f.frame)}
-	}
 	isVideo := f.input != "" && !isPicture(f.input)
-	if isVideo && isPicture(f.output) {
-		return usageError{fmt.Errorf("input %s is a video: the output must be a video too (.mp4, .mkv, .mov)", f.input)}
+	if err := f.checkFrame(fs, isVideo); err != nil {
+		return err
 	}
-	if f.input != "" {
-		if err := checkInput("input", f.input, false); err != nil {
-			return err
-		}
-	}
-	if f.tracks.path != "" {
-		if err := checkInput("tracks", f.tracks.path, true); err != nil {
-			return err
-		}
-	}
-	var target string
-	if f.video.segment != "" {
-		target, err = f.segmentTarget(isVideo)
-	} else {
-		target, err = checkOutput(f.input, f.output, f.overwrite)
-	}
+	target, err := f.checkFiles(isVideo)
 	if err != nil {
 		return err
+	}
+	if isVideo && isPicture(f.output) {
+		return renderPreview(ctx, &f, fs, opts, target, stderr)
 	}
 	if isVideo {
 		return renderVideo(ctx, &f, fs, opts, target, stderr)
@@ -131,6 +125,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	f.style.forTracks(fs, &opts, tracks, f.tracks.warn)
 	if f.style.backend == "auto" {
 		fmt.Fprintf(stderr, "backend auto: %s\n", backendName("auto"))
 	}
@@ -179,7 +174,7 @@ func missingGlyphs(f *overlay.Font) string {
 }
 
 // untilInterrupted runs load and returns what it returns, or returns at once with the
-// interrupted status when ctx ends (Ctrl-C, SIGTERM): reading a large tracking file takes a
+// interrupted status when ctx (signalContext's) ends: reading a large tracking file takes a
 // while, and the readers cannot be stopped half-way, so the process leaves them behind.
 func untilInterrupted[T any](ctx context.Context, load func() (T, error)) (T, error) {
 	type result struct {
@@ -196,12 +191,9 @@ func untilInterrupted[T any](ctx context.Context, load func() (T, error)) (T, er
 		return r.v, r.err
 	case <-ctx.Done():
 		var zero T
-		return zero, errInterrupted
+		return zero, interrupted(ctx)
 	}
 }
-
-// errInterrupted ends a command interrupted by Ctrl-C or SIGTERM before it wrote anything.
-var errInterrupted = exitError{exitInterrupted, errors.New("interrupted; no output written")}
 
 func (f *renderFlags) loadTracks(w, h int) (*scene.Tracks, error) {
 	if f.sceneName == "seed" {

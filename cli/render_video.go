@@ -28,6 +28,7 @@ type videoFlags struct {
 	orientation, oddSize     string
 	quiet, verbose           bool
 	statsJSON                string
+	statsTarget              string // the file --stats-json writes (checkFiles)
 	lossless                 bool
 	// segment is --segment as given; segIndex and segCount what it says, once parsed
 	// (segmentTarget): segCount 0 for a whole render.
@@ -37,7 +38,8 @@ type videoFlags struct {
 
 func (v *videoFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.encoder, "encoder", "auto", "video encoder: auto, libx264, libx265, h264_nvenc, hevc_nvenc (auto: NVENC when it opens, else libx264)")
-	fs.IntVar(&v.crf, "crf", 0, "constant quality 0..51 (x264/x265 crf, NVENC cq); 0 keeps the encoder's default")
+	fs.IntVar(&v.crf, "crf", 0, "constant quality 0..51, lower is better (x264/x265 crf, NVENC cq); 0 is lossless, as in x264 (--lossless)")
+	fs.Lookup("crf").DefValue = "the encoder's own: 23 for libx264, 28 for libx265"
 	fs.StringVar(&v.preset, "preset", "", "encoder preset, x264 names (ultrafast … veryslow; placebo for x264/x265); NVENC maps them to p1 … p7 and takes p1 … p7 too")
 	fs.Int64Var(&v.bitrate, "bitrate", 0, "average bitrate in bits/s instead of constant quality (0 = off)")
 	fs.StringVar(&v.hwaccel, "hwaccel", "", "decoding: none, auto (CUDA when present, else software), cuda (default: none; auto with the cuda backend)")
@@ -62,6 +64,9 @@ func (v *videoFlags) options(fs *pflag.FlagSet, in, out string, overwrite bool) 
 	o := video.Options{Input: in, Output: out, Overwrite: overwrite, HWAccel: v.hwaccel, Encoder: v.encoder,
 		CRF: v.crf, Preset: v.preset, Bitrate: v.bitrate, Threads: v.threads, FrameOffset: v.frameOffset,
 		VideoStream: v.videoStream, Lossless: v.lossless}
+	if err := v.crfZero(fs, &o); err != nil {
+		return o, err
+	}
 	var err error
 	if o.Start, err = video.ParsePosition(v.start); err != nil {
 		return o, usageError{fmt.Errorf("--start: %w", err)}
@@ -110,6 +115,9 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	if err := info.CheckStart(vo.Start); err != nil {
 		return usageError{err}
 	}
+	if err := info.CheckOddSize(vo.OddSize); err != nil {
+		return flagError(fs, err)
+	}
 	if f.video.segCount > 0 {
 		// A pass over the input's packets: where the render's frames lie and which of
 		// them this segment draws. Too many segments is a mistake found before any work.
@@ -143,6 +151,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		if src.tracks, err = untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.load(w, h) }); err != nil {
 			return err
 		}
+		f.style.forTracks(fs, &opts, src.tracks, f.tracks.warn)
 		tracksName = f.tracks.path
 	}
 	backend := backendName(f.style.backend)
@@ -177,7 +186,8 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	// Whether the video ended (or broke off at damage) rather than the render failing:
 	// only then is "the tracks go on past the video" news.
 	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
-	if reachedEnd && src.tracks != nil && stats.Frames > 0 && src.tracks.LastIndex() > td.lastN {
+	// A segment or an --end stops before the video ends: the frames after are not the news.
+	if reachedEnd && src.tracks != nil && stats.Frames > 0 && src.tracks.LastIndex() > td.lastN && vo.Segment == nil && vo.End.IsZero() {
 		warn("%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
 			tracksName, src.tracks.LastIndex(), td.lastN)
 	}
@@ -196,7 +206,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		}
 	}
 	if f.video.statsJSON != "" && stats.Frames > 0 {
-		if werr := writeStats(f.video.statsJSON, stats, td.stages); werr != nil {
+		if werr := writeStats(f.video.statsTarget, f.overwrite, stats, td.stages); werr != nil {
 			warn("stats: %v", werr)
 		}
 	}
@@ -211,7 +221,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	case errors.Is(err, video.ErrInputDamaged):
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the %d frames that decoded to %s", err, stats.Frames, f.output)}
 	case errors.Is(err, context.Canceled):
-		return errInterrupted
+		return interrupted(ctx)
 	case errors.Is(err, video.ErrNothingToRender):
 		return usageError{err}
 	}

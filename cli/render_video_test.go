@@ -64,7 +64,7 @@ func TestRenderVideoEndToEnd(t *testing.T) {
 		t.Errorf("no overlay stages in %s", b)
 	}
 	// The same output again needs -y.
-	if code, _, stderr := trackink("render", "-i", in, "--tracks", tracks, "-o", out); code != 1 || !strings.Contains(stderr, "-y") {
+	if code, _, stderr := trackink("render", "-i", in, "--tracks", tracks, "-o", out); code != exitUsage || !strings.Contains(stderr, "-y") {
 		t.Errorf("existing output: exit %d, %s", code, stderr)
 	}
 }

@@ -19,8 +19,8 @@ import (
 )
 
 // The segment half of render: `--segment i/N` renders the i-th of N contiguous ranges of the
-// render's frames into a directory, for `trackink join` (join.go). README "Render on a
-// cluster".
+// render's frames into a directory, for `trackink join` (join.go). The user's view:
+// docs/cluster.md.
 
 // segmentEnv are the variables `--segment auto/N` takes the index from, in order: a Slurm
 // array task's and a Kubernetes indexed job's.

@@ -155,8 +155,13 @@ func TestJoinMistakes(t *testing.T) {
 		{[]string{"-i", in, "--segments", segs}, exitUsage, "no output"},
 		{[]string{"-i", in, "--segments", seg0 + "," + filepath.Join(segs, "nope.mp4"), "-o", out}, exitUsage, "nope.mp4: no such file"},
 		{[]string{"-i", in, "--segments", segs, "-o", in, "-y"}, exitUsage, "is the input"},
-		{[]string{"-i", in, "--segments", segs, "-o", seg1, "-y"}, exitUsage, "is one of the segments"},
-		{[]string{"-i", in, "--segments", segs, "-o", exists}, 1, "exists (use -y to overwrite it)"},
+		{[]string{"-i", in, "--segments", segs, "-o", seg1, "-y"}, exitUsage, "(--segments)"},
+		{[]string{"-i", in, "--segments", segs, "-o", exists}, exitUsage, "exists (use -y to overwrite it)"},
+		// The container check render makes, before any work (issue 24: join opened the
+		// segments first).
+		{[]string{"-i", in, "--segments", segs, "-o", filepath.Join(dir, "out.xyz")}, exitUsage, `--output "` + filepath.Join(dir, "out.xyz") + `": no container format`},
+		{[]string{"-i", in, "--segments", segs, "-o", filepath.Join(dir, "out.webm")}, exitUsage, "the webm container cannot hold H.264"},
+		{[]string{"-i", in, "--segments", segs, "-o", filepath.Join(dir, "out.gif")}, exitUsage, "the gif container cannot hold H.264"},
 		{[]string{"-i", in, "--segments", seg1, "-o", out}, 1, "segment 0 of 2 is missing (src.seg-0000-of-0002.mp4)"},
 		{[]string{"-i", in, "--segments", dir, "-o", out}, 1, "no segments of " + in + " there"},
 	} {
@@ -226,10 +231,10 @@ func TestKilledSegmentRetried(t *testing.T) {
 	}
 }
 
-// The README shows the cluster recipe's batch scripts: their #SBATCH directives and the
-// trackink command they run must be the files' own.
-func TestREADMEShowsTheClusterScripts(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// docs/cluster.md shows the cluster recipe's batch scripts: their #SBATCH directives and
+// the trackink command they run must be the files' own.
+func TestDocsShowTheClusterScripts(t *testing.T) {
+	readme, err := os.ReadFile("../docs/cluster.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +245,7 @@ func TestREADMEShowsTheClusterScripts(t *testing.T) {
 		}
 		for _, line := range strings.Split(string(script), "\n") {
 			if (strings.HasPrefix(line, "#SBATCH") || strings.HasPrefix(line, "exec ")) && !strings.Contains(string(readme), "\n"+line+"\n") {
-				t.Errorf("README.md does not show this line of scripts/slurm/%s:\n%s", name, line)
+				t.Errorf("docs/cluster.md does not show this line of scripts/slurm/%s:\n%s", name, line)
 			}
 		}
 	}

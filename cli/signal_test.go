@@ -146,24 +146,28 @@ func noHiddenFiles(t *testing.T, dir string) {
 	}
 }
 
-// TestInterruptLeavesNoOutput interrupts a render with SIGINT and checks the promise the
-// README makes: exit 130, no output and no partial file.
+// TestInterruptLeavesNoOutput stops a render half-way with each stop signal and checks the
+// promise: exit 128 + the signal (130, 143, 129; SIGHUP as SIGTERM, issue 24: it used to
+// kill the render and leave its partial file), no output and no partial file.
 func TestInterruptLeavesNoOutput(t *testing.T) {
 	bin, in := binary(t), longClip(t)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.mp4")
-	cmd, stderr := startRender(t, bin, in, out)
-	waitForPartial(t, out, stderr)
-	cmd.Process.Signal(syscall.SIGINT)
-	wantInterrupted(t, cmd, stderr, out)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.mp4")
+			cmd, stderr := startRender(t, bin, in, out)
+			waitForPartial(t, out, stderr)
+			cmd.Process.Signal(sig)
+			wantInterrupted(t, cmd, stderr, out, sig)
+		})
+	}
 }
 
-// wantInterrupted waits for cmd and checks that it exited 130 and left neither its output
-// nor a partial file.
-func wantInterrupted(t *testing.T, cmd *exec.Cmd, stderr *strings.Builder, out string) {
+// wantInterrupted waits for cmd and checks that it exited 128 + sig and left neither its
+// output nor a partial file.
+func wantInterrupted(t *testing.T, cmd *exec.Cmd, stderr *strings.Builder, out string, sig syscall.Signal) {
 	t.Helper()
-	if code := exitCode(t, cmd.Wait()); code != exitInterrupted {
-		t.Errorf("exit %d, want %d; stderr: %s", code, exitInterrupted, stderr.String())
+	if code := exitCode(t, cmd.Wait()); code != 128+int(sig) {
+		t.Errorf("exit %d, want %d; stderr: %s", code, 128+int(sig), stderr.String())
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("an interrupted render left its output")
@@ -205,12 +209,12 @@ func TestKilledRenderPartialRemovedNextTime(t *testing.T) {
 		t.Errorf("the running render's partial file was removed: %v", err)
 	}
 	live.Process.Signal(syscall.SIGINT)
-	if code := exitCode(t, live.Wait()); code != exitInterrupted {
+	if code := exitCode(t, live.Wait()); code != 130 {
 		t.Errorf("the running render: exit %d: %s", code, liveErr.String())
 	}
 }
 
-// SIGTERM while the tracks are being read exits 130 like the rest. The tracks are a named
+// SIGTERM while the tracks are being read exits 143 like the rest. The tracks are a named
 // pipe: the test knows the reading has begun when its own open for writing returns.
 func TestTerminateWhileTracksLoad(t *testing.T) {
 	bin := binary(t)
@@ -245,5 +249,43 @@ func TestTerminateWhileTracksLoad(t *testing.T) {
 		t.Fatalf("the render never opened the tracks; stderr: %s", stderr.String())
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
-	wantInterrupted(t, cmd, &stderr, out)
+	wantInterrupted(t, cmd, &stderr, out, syscall.SIGTERM)
+}
+
+// A stop signal in the first milliseconds of a run, while the command line is read and
+// before the handler is in place, gives the same status as a later one: 128 + the signal,
+// whether the handler caught it or the signal's default action ended the process (a shell
+// reports 128 + n for both), and no output or partial file (issue 24: SIGTERM gave 143
+// early and 130 later; SIGHUP left the partial file).
+func TestSignalInFirstMilliseconds(t *testing.T) {
+	bin, in := binary(t), longClip(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		for _, after := range []time.Duration{0, time.Millisecond, 3 * time.Millisecond, 10 * time.Millisecond,
+			30 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond, time.Second} {
+			out := filepath.Join(t.TempDir(), "out.mp4")
+			code, stderr := signalAfter(t, bin, []string{"render", "-i", in, "--scene", "seed", "-o", out, "--preset", "slow"}, after, sig)
+			if code != 128+int(sig) {
+				t.Errorf("%v after %v: status %d, want %d; stderr: %s", sig, after, code, 128+int(sig), stderr)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%v after %v: the output is there", sig, after)
+			}
+			noHiddenFiles(t, filepath.Dir(out))
+		}
+	}
+}
+
+// signalAfter starts the binary with args, sends it sig after the given time and returns
+// the status a shell would report (shellStatus) and what it printed on stderr.
+func signalAfter(t *testing.T, bin string, args []string, after time.Duration, sig syscall.Signal) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(after)
+	cmd.Process.Signal(sig)
+	return shellStatus(t, cmd.Wait()), stderr.String()
 }

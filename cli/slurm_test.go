@@ -34,7 +34,7 @@ const (
 	slurmStopLimit  = time.Minute
 )
 
-// The README's cluster recipe, for real: an array of 4 segment tasks (scripts/slurm/
+// docs/cluster.md's cluster recipe, for real: an array of 4 segment tasks (scripts/slurm/
 // segment.sbatch) and a join job after it (join.sbatch, --dependency=afterok), beside the
 // many-videos array (many.sbatch, two videos). The join is the whole render, frame for frame
 // (lossless; trails, hysteresis and ages on), with the source's audio; the many-videos

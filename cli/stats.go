@@ -15,8 +15,9 @@ type statsFile struct {
 	OverlayStages map[string]float64 `json:"overlay_stages_s"`
 }
 
-// writeStats writes the statistics of a render to path.
-func writeStats(path string, s video.Stats, stages overlay.Timings) error {
+// writeStats writes the statistics of a render to path (replacing a file there only with
+// overwrite, as checked before the render).
+func writeStats(path string, overwrite bool, s video.Stats, stages overlay.Timings) error {
 	f := statsFile{StatsJSON: s.JSON(), OverlayStages: map[string]float64{}}
 	for _, st := range overlay.Stages() {
 		f.OverlayStages[st.String()] = stages[st].Seconds()
@@ -25,7 +26,7 @@ func writeStats(path string, s video.Stats, stages overlay.Timings) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, true, func(w io.Writer) error {
+	return writeAtomic(path, overwrite, func(w io.Writer) error {
 		_, err := w.Write(append(out, '\n'))
 		return err
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trackink/internal/field"
 	"trackink/overlay"
 )
 
@@ -29,26 +30,38 @@ func (s *styleFlags) applyLook(fs *pflag.FlagSet) error {
 	fs.Visit(func(f *pflag.Flag) { given[f.Name] = f.Value.String() })
 	look, ok := overlay.Preset(s.look)
 	if !ok {
-		return usageError{fmt.Errorf("--look %q: want one of %s", s.look, lookList())}
+		return usageError{fmt.Errorf("--look %q: want one of %s%s", s.look, lookList(), valueHint("look", s.look))}
 	}
 	if s.look != s.defaultLook {
 		s.setStyle(fs, look, given)
 	}
 	if s.file != "" {
+		if err := checkInput("--style", s.file, false); err != nil {
+			return err
+		}
+		s.fromFile = map[string]int{}
 		entries, err := readStyleFile(s.file)
 		if err != nil {
 			return err
 		}
 		for _, e := range entries {
 			if !slices.Contains(s.keys, e.key) {
+				if near := closest(e.key, s.keys); near != "" {
+					return usageError{fmt.Errorf("%s:%d: unknown key %q (did you mean %s?)", s.file, e.line, e.key, near)}
+				}
 				return usageError{fmt.Errorf("%s:%d: unknown key %q (the keys are the style flags: %s)", s.file, e.line, e.key, strings.Join(s.keys, ", "))}
 			}
 			if _, onCommandLine := given[e.key]; onCommandLine {
 				continue
 			}
 			if err := fs.Set(e.key, e.value); err != nil {
+				var ie *pflag.InvalidValueError
+				if errors.As(err, &ie) {
+					return usageError{fmt.Errorf("%s:%d: %s = %q: %s", s.file, e.line, e.key, e.value, valueProblem(ie))}
+				}
 				return usageError{fmt.Errorf("%s:%d: %s: %v", s.file, e.line, e.key, err)}
 			}
+			s.fromFile[e.key] = e.line
 		}
 	}
 	return nil
@@ -278,10 +291,11 @@ func (v colorByValue) String() string {
 
 func (v colorByValue) Set(s string) error {
 	c, err := overlay.ParseColorBy(s)
-	if err == nil {
-		*v.c = c
+	if err != nil {
+		return errors.New("want track or class")
 	}
-	return err
+	*v.c = c
+	return nil
 }
 
 func (colorByValue) Type() string { return "string" }
@@ -308,3 +322,17 @@ func (v choiceValue) Set(s string) error {
 }
 
 func (choiceValue) Type() string { return "string" }
+
+// fileError names, for an option the style file set, the file and line that set it
+// ("s.toml:3: box-opacity = 2: is outside 0..1"); otherwise the flag, as flagError does.
+func (s *styleFlags) fileError(fs *pflag.FlagSet, err error) error {
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		for _, name := range fieldFlags[fe.Field] {
+			if line, ok := s.fromFile[name]; ok && fs.Lookup(name) != nil {
+				return usageError{fmt.Errorf("%s:%d: %s = %v: %s", s.file, line, name, fs.Lookup(name).Value, fe.Msg)}
+			}
+		}
+	}
+	return flagError(fs, err)
+}

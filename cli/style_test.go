@@ -114,11 +114,11 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 		}
 	}
 	os.WriteFile(file, []byte("line-width = 4\nbox-colour = \"#ff0000\"\n"), 0o644)
-	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), "s.toml:2: unknown key \"box-colour\"") {
+	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), "s.toml:2: unknown key \"box-colour\" (did you mean box-color?)") {
 		t.Errorf("unknown key: %v", err)
 	}
 	os.WriteFile(file, []byte("box-color = \"red\"\n"), 0o644)
-	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), "s.toml:1: box-color:") {
+	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), `s.toml:1: box-color = "red": is not a color`) {
 		t.Errorf("bad value: %v", err)
 	}
 }
@@ -147,16 +147,23 @@ func TestStrokeStyles(t *testing.T) {
 		file string
 		msg  string
 	}{
-		{[]string{"--box-style", "wavy"}, "", `invalid argument "wavy" for "--box-style" flag: "wavy": want solid, corners, dashed, dotted`},
-		{[]string{"--link-style", "corners"}, "", `"--link-style" flag: "corners": want solid, dashed, dotted`},
+		{[]string{"--box-style", "wavy"}, "", `--box-style "wavy": want solid, corners, dashed, dotted`},
+		{[]string{"--link-style", "corners"}, "", `--link-style "corners": want solid, dashed, dotted`},
 		{[]string{"--bracket-length", "0.7"}, "", "--bracket-length 0.7: is outside 0..0.5"},
-		{[]string{"--style", file}, "k = 3\nbox-style = \"dashes\"\n", `s.toml:2: box-style: invalid argument "dashes" for "--box-style" flag: "dashes": want solid, corners`},
-		{[]string{"--style", file}, "link-style = 1\n", `s.toml:1: link-style: invalid argument "1" for "--link-style" flag: "1": want solid, dashed, dotted`},
+		{[]string{"--style", file}, "k = 3\nbox-style = \"dashes\"\n", `s.toml:2: box-style = "dashes": want solid, corners, dashed, dotted (did you mean dashed?)`},
+		{[]string{"--style", file}, "link-style = 1\n", `s.toml:1: link-style = "1": want solid, dashed, dotted`},
+		{[]string{"--style", file}, "\npoint-radius = \"big\"\n", `s.toml:2: point-radius = "big": is not a number`},
+		{[]string{"--style", file}, "k = 2.5\n", `s.toml:1: k = "2.5": is not a whole number`},
+		{[]string{"--style", file}, "box-opacity = 2\n", `s.toml:1: box-opacity = 2: is outside 0..1`},
+		{[]string{"--style", file}, "box-colour = \"#ff0000\"\n", `s.toml:1: unknown key "box-colour" (did you mean box-color?)`},
 	} {
 		os.WriteFile(file, []byte(tc.file), 0o644)
 		_, err := options(tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
+		}
+		if err != nil && (strings.Contains(err.Error(), "strconv") || strings.Contains(err.Error(), "invalid argument")) {
+			t.Errorf("%v: %v holds Go's error text", tc.args, err)
 		}
 		if _, usage := err.(usageError); err != nil && !usage {
 			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)

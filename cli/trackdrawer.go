@@ -84,16 +84,29 @@ type offFrame struct {
 	items, frames       int
 	firstFrame, firstID int
 	lastCounted         int
+	boxIDs              map[int]bool // the frame's boxes' ids
 }
 
+// check counts the boxes of tf wholly outside the w × h frame, and the points that are not
+// a box's: a box's point (its anchor, on its bottom edge) lies outside whenever that edge
+// does, a pixel below the frame for a box that is all but wholly in it, and is drawn with
+// the box.
 func (o *offFrame) check(tf *scene.Frame, w, h int) {
 	fw, fh := float32(w), float32(h)
+	if o.boxIDs == nil {
+		o.boxIDs = map[int]bool{}
+	}
+	clear(o.boxIDs)
 	for _, b := range tf.Boxes {
+		o.boxIDs[b.ID] = true
 		if b.X+b.W < 0 || b.Y+b.H < 0 || b.X > fw || b.Y > fh {
 			o.note(tf.Index, b.ID)
 		}
 	}
 	for _, p := range tf.Points {
+		if o.boxIDs[p.ID] {
+			continue
+		}
 		if p.X < 0 || p.Y < 0 || p.X > fw || p.Y > fh {
 			o.note(tf.Index, p.ID)
 		}

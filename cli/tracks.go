@@ -29,7 +29,8 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	w := fs.Int("width", 0, "the video's width, instead of -i")
 	h := fs.Int("height", 0, "the video's height, instead of -i")
 	t.register(fs)
-	if err := parseWith(fs, args, 1, "the tracking file (or YOLO results directory)"); err != nil {
+	t.warn = func(s string) { fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", s) }
+	if err := parseWith(fs, args, 1, "the tracking file (or YOLO results directory; - for standard input)"); err != nil {
 		return err
 	}
 	t.path = fs.Arg(0)
@@ -44,12 +45,18 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	case "mot":
 		format = scene.FormatMOT
 	default:
-		return usageError{fmt.Errorf("--to %q: want jsonl or mot", *to)}
+		return usageError{fmt.Errorf("--to %q: want jsonl or mot%s", *to, valueHint("to", *to))}
+	}
+	files := runFiles{overwrite: *overwrite}
+	for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.path)}, {"-i", *in}, {"--class-names", t.classNames}} {
+		if err := files.input(f.flag, f.path, f.flag == "tracks file"); err != nil {
+			return err
+		}
 	}
 	target := ""
 	if *to != "" {
 		var err error
-		if target, err = checkOutput(t.path, *out, *overwrite); err != nil {
+		if target, err = files.output("-o", *out); err != nil {
 			return err
 		}
 	}

@@ -571,6 +571,104 @@ __device__ void linkColor(const TkPoint& a, const TkPoint& b, float opacity, flo
   c[3] = al;
 }
 
+// Links to points far outside the frame are cut to the part near it, as overlay.Build cuts
+// them (overlay/clip.go: the same arithmetic, in double): float32 holds about a pixel at
+// the ±1e7 px the tracks may reach, and an uncut link came out as scattered dots. A link
+// with nothing near the frame goes to TK_LINK_NOWHERE, as tk_links_blank's slots do.
+
+__device__ __forceinline__ bool tkNearFrame(double x, double y, double w, double h, double m) {
+  return x >= -m && x <= w + m && y >= -m && y <= h + m;
+}
+
+// tkClipLine is overlay's clipLine: Liang–Barsky against the frame and its margin, a dashed
+// line's start moved back to a whole number of periods.
+__device__ bool tkClipLine(TkLine* l, double w, double h) {
+  double m = (double)l->width + (double)l->dash.period + 2;
+  double x0 = l->x0, y0 = l->y0, x1 = l->x1, y1 = l->y1;
+  if (tkNearFrame(x0, y0, w, h, m) && tkNearFrame(x1, y1, w, h, m)) return true;
+  double dx = x1 - x0, dy = y1 - y0, t0 = 0, t1 = 1;
+  double pq[4][2] = {{-dx, x0 + m}, {dx, w + m - x0}, {-dy, y0 + m}, {dy, h + m - y0}};
+  for (int i = 0; i < 4; i++) {
+    double p = pq[i][0], q = pq[i][1];
+    if (p == 0) {
+      if (q < 0) return false;
+    } else if (p < 0) {
+      t0 = fmax(t0, q / p);
+    } else {
+      t1 = fmin(t1, q / p);
+    }
+  }
+  if (t0 > t1) return false;
+  double per = l->dash.period;
+  if (per > 0 && t0 > 0) {
+    double len = sqrt(dx * dx + dy * dy);
+    t0 = floor(t0 * len / per) * per / len;
+  }
+  l->x0 = (float)(x0 + t0 * dx);
+  l->y0 = (float)(y0 + t0 * dy);
+  l->x1 = (float)(x0 + t1 * dx);
+  l->y1 = (float)(y0 + t1 * dy);
+  return true;
+}
+
+__device__ __forceinline__ double tkBezier(const double p[3], double t) {
+  double s = 1 - t;
+  return s * s * p[0] + 2 * s * t * p[1] + t * t * p[2];
+}
+
+// tkClipCurve is overlay's clipCurve: the piece between the curve's first and last points
+// near the frame, found from where it crosses the margin's sides.
+__device__ bool tkClipCurve(TkCurve* c, double w, double h) {
+  double m = (double)c->width + (double)c->dash.period + 2;
+  double px[3] = {c->x0, c->x1, c->x2}, py[3] = {c->y0, c->y1, c->y2};
+  if (tkNearFrame(px[0], py[0], w, h, m) && tkNearFrame(px[1], py[1], w, h, m) && tkNearFrame(px[2], py[2], w, h, m))
+    return true;
+  double ts[10] = {0, 1};
+  int n = 2;
+  for (int axis = 0; axis < 2; axis++) {
+    const double* p = axis == 0 ? px : py;
+    double edges[2] = {-m, (axis == 0 ? w : h) + m};
+    for (int e = 0; e < 2; e++) {
+      double a = p[0] - 2 * p[1] + p[2], b = 2 * (p[1] - p[0]), cc = p[0] - edges[e];
+      double r[2];
+      int nr = 0;
+      if (fabs(a) < 1e-12 * (fabs(b) + fabs(cc) + 1)) {
+        if (b != 0) r[nr++] = -cc / b;
+      } else if (b * b - 4 * a * cc >= 0) {
+        double sq = sqrt(b * b - 4 * a * cc);
+        r[nr++] = (-b - sq) / (2 * a);
+        r[nr++] = (-b + sq) / (2 * a);
+      }
+      for (int i = 0; i < nr; i++)
+        if (r[i] > 0 && r[i] < 1) ts[n++] = r[i];
+    }
+  }
+  for (int i = 1; i < n; i++)  // insertion sort: at most 10
+    for (int j = i; j > 0 && ts[j - 1] > ts[j]; j--) {
+      double t = ts[j];
+      ts[j] = ts[j - 1];
+      ts[j - 1] = t;
+    }
+  double first = 2, last = -1;
+  for (int i = 1; i < n; i++) {
+    double a = ts[i - 1], b = ts[i], mid = (a + b) / 2;
+    if (a < b && tkNearFrame(tkBezier(px, mid), tkBezier(py, mid), w, h, m)) {
+      first = fmin(first, a);
+      last = fmax(last, b);
+    }
+  }
+  if (first >= last) return false;
+  // The control point of the piece: the curve's blossom at (first, last).
+  double k0 = (1 - first) * (1 - last), k1 = (1 - first) * last + first * (1 - last), k2 = first * last;
+  c->x0 = (float)tkBezier(px, first);
+  c->y0 = (float)tkBezier(py, first);
+  c->x1 = (float)(k0 * px[0] + k1 * px[1] + k2 * px[2]);
+  c->y1 = (float)(k0 * py[0] + k1 * py[1] + k2 * py[2]);
+  c->x2 = (float)tkBezier(px, last);
+  c->y2 = (float)tkBezier(py, last);
+  return true;
+}
+
 // emit: one thread per lower end writes its kept links, in (a, b) order, as this frame's
 // edges (for the next frame) and as the link primitives overlay.Build makes: a line from the
 // lower to the higher id, and a curve whose control point is curves.Control's.
@@ -591,6 +689,11 @@ TK_KERNEL void tk_links_emit(const TkParams* p) {
     linkColor(pa, pb, L->opacity, c);
     if (slot < L->lineSlots) {
       TkLine l = {pa.x, pa.y, pb.x, pb.y, L->lineWidth, {c[0], c[1], c[2], c[3]}, L->lineDash};
+      if (!tkClipLine(&l, p->width, p->height)) {
+        const float x = TK_LINK_NOWHERE;
+        TkLine nowhere = {x, x, x, x, 0, {0, 0, 0, 0}, {0, 0}};
+        l = nowhere;
+      }
       ((TkLine*)p->lines)[slot] = l;
     }
     if (slot < L->curveSlots) {
@@ -598,6 +701,11 @@ TK_KERNEL void tk_links_emit(const TkParams* p) {
       float dx = pb.x - pa.x, dy = pb.y - pa.y;
       float cx = (pa.x + pb.x) / 2 - dy * L->bend, cy = (pa.y + pb.y) / 2 + dx * L->bend;
       TkCurve cv = {pa.x, pa.y, cx, cy, pb.x, pb.y, L->curveWidth, {c[0], c[1], c[2], c[3]}, 0, 0, 0, {0, 0, 0}, L->curveDash};
+      if (!tkClipCurve(&cv, p->width, p->height)) {
+        const float x = TK_LINK_NOWHERE;
+        TkCurve nowhere = {x, x, x, x, x, x, 0, {0, 0, 0, 0}, 0, 0, 0, {0, 0, 0}, {0, 0}};
+        cv = nowhere;
+      }
       ((TkCurve*)p->curves)[slot] = cv;
     }
     slot++;

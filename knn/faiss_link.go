@@ -3,7 +3,7 @@
 package knn
 
 // go-faiss declares only -lfaiss_c. FAISS's C API library is static (built by
-// scripts/setup.sh), so the link also needs the C++ library it wraps and that library's own
+// scripts/setup.sh --faiss), so the link also needs the C++ library it wraps and that library's own
 // dependencies, in this order; naming them here lets plain `go build` and `go test` link
 // without CGO_LDFLAGS.
 

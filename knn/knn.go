@@ -61,6 +61,23 @@
 // Costs: the grid search is O(n·k) for points spread over the frame (O(n²) in the worst case,
 // all points in one spot); FAISS and brute force are O(n²). Steps 4-8 are O(n·k). With the
 // grid backend Update allocates nothing once its buffers have grown to the frame size.
+//
+// # Use
+//
+//	g, err := knn.New(knn.Options{K: 5, Hysteresis: knn.DefaultHysteresis}) // Backend "": the grid
+//	defer g.Close()
+//	for each frame {
+//		edges, err := g.Update(frame.Points) // []knn.Edge{A, B}: indices into frame.Points
+//	}
+//
+// Edge.A and Edge.B index the slice passed to Update, with pts[A].ID < pts[B].ID; edges come
+// sorted by (pts[A].ID, pts[B].ID), so the same tracks give the same edges in the same order
+// on every run, whatever the order of the input. The slice is reused by the next call.
+// Update rejects a frame with a repeated track id or a non-finite coordinate.
+// [Options.Validate] (also called by New) rejects K < 1, negative or NaN caps, a negative or
+// infinite hysteresis and an unknown backend with a *field.Error naming the field
+// ("knn.Options.K 0: must be at least 1"), which the command line turns into the flag's
+// name. The rules the links follow, in the user's words, are in docs/links.md.
 package knn
 
 import (
@@ -81,7 +98,7 @@ const (
 	BackendBrute = "brute" // exhaustive pure-Go scan, O(n²); the reference the others are tested against
 
 	// DefaultBackend is the backend used when Options.Backend is empty. The grid beats FAISS
-	// at every size the benchmark runs (100 to 100 000 points; figures in the README).
+	// at every size the benchmark runs (100 to 100 000 points; figures in docs/benchmarks.md).
 	DefaultBackend = BackendGrid
 )
 
@@ -158,7 +175,7 @@ func (o Options) Validate() error {
 
 // searchers makes each search backend built into this binary; faiss.go adds FAISS in
 // builds with the faiss tag, so that the default build needs no FAISS library (the grid is
-// faster at every size measured: README "Links").
+// faster at every size measured: docs/benchmarks.md).
 var searchers = map[string]func() (searcher, error){
 	BackendGrid:  func() (searcher, error) { return &gridSearch{}, nil },
 	BackendBrute: func() (searcher, error) { return bruteSearch{}, nil },

@@ -28,8 +28,10 @@ type Builder struct {
 	firstSeen map[int]int // track id → the first frame it appeared in
 	places    map[int]labelPlace
 	classOf   map[int]string // this frame: track id → its box's class, for points' colours
+	classNum  map[string]int // Style.Classes: class → its palette index
 	pending   []pendingLabel
 	order     []int
+	placed    labelGrid // the labels placed so far in this frame
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -57,6 +59,7 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	}
 	b := &Builder{style: s, font: font, w: w, h: h, format: format, palette: pal,
 		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{}}
+	b.classNum = classNumbers(s.Classes)
 	if s.Trail > 0 {
 		b.trails = NewTrails(s.Trail)
 	}
@@ -112,13 +115,17 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
 		lc := Premul(mix(b.linkEndColor(pa), b.linkEndColor(pb)), s.LinkOpacity)
 		if s.LineWidth > 0 {
-			p.Lines = append(p.Lines, Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc,
-				Dash: b.lineDash})
+			if l, ok := clipLine(Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc,
+				Dash: b.lineDash}, b.w, b.h); ok {
+				p.Lines = append(p.Lines, l)
+			}
 		}
 		if s.CurveWidth > 0 {
 			cx, cy := curves.Control(pa.X, pa.Y, pb.X, pb.Y, s.Bend)
-			p.Curves = append(p.Curves, Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
-				Dash: b.curveDash})
+			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
+				Dash: b.curveDash}, b.w, b.h); ok {
+				p.Curves = append(p.Curves, c)
+			}
 		}
 	}
 	if s.PointRadius > 0 {
@@ -143,11 +150,14 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 // itemColor is an item's colour before element colours: its own, else its class's or
 // track's palette colour.
 func (b *Builder) itemColor(id int, class string, own scene.Color, hasOwn bool) scene.Color {
-	switch {
-	case hasOwn:
+	if hasOwn {
 		return own
-	case b.style.ColorBy == ByClass && class != "":
-		return paletteColor(b.palette, classIndex(class))
+	}
+	if c, ok := b.style.ClassColors[class]; ok && class != "" {
+		return c
+	}
+	if b.style.ColorBy == ByClass && class != "" {
+		return b.classColor(class)
 	}
 	return paletteColor(b.palette, id)
 }
@@ -203,10 +213,22 @@ func (b *Builder) placeLabels(p *Primitives, frame int) {
 	for i := range b.pending {
 		b.order = append(b.order, i)
 	}
-	slices.SortStableFunc(b.order, func(i, j int) int {
-		return b.pending[i].box.ID - b.pending[j].box.ID
+	// By id, then by box order: a stable order, which SortStableFunc's merging took
+	// O(n log² n) to reach.
+	slices.SortFunc(b.order, func(i, j int) int {
+		if d := b.pending[i].box.ID - b.pending[j].box.ID; d != 0 {
+			return d
+		}
+		return i - j
 	})
-	for k, i := range b.order {
+	if !b.style.LabelsOverlap {
+		maxH := 0
+		for _, pl := range b.pending {
+			maxH = max(maxH, pl.lh)
+		}
+		b.placed.reset(b.w, b.h, len(b.pending), maxH)
+	}
+	for _, i := range b.order {
 		pl := &b.pending[i]
 		id := pl.box.ID
 		prev, known := b.places[id]
@@ -220,7 +242,8 @@ func (b *Builder) placeLabels(p *Primitives, frame int) {
 				if try >= 0 {
 					cand = try
 				}
-				if !b.covers(p, b.order[:k], pl, cand) {
+				x, y := labelAt(pl.box, cand, b.style.BoxStroke, pl.lw, pl.lh, b.w, b.h)
+				if !b.placed.covers(labelRect{x, y, pl.lw, pl.lh}) {
 					place = cand
 					break
 				}
@@ -228,23 +251,13 @@ func (b *Builder) placeLabels(p *Primitives, frame int) {
 		}
 		l := &p.Labels[pl.label]
 		l.X, l.Y = labelAt(pl.box, place, b.style.BoxStroke, pl.lw, pl.lh, b.w, b.h)
+		if !b.style.LabelsOverlap {
+			b.placed.add(labelRect{l.X, l.Y, pl.lw, pl.lh})
+		}
 		if id != scene.NoID {
 			b.places[id] = labelPlace{place, frame}
 		}
 	}
-}
-
-// covers reports whether label pl at place would cover one of the labels placed already.
-func (b *Builder) covers(p *Primitives, placed []int, pl *pendingLabel, place int) bool {
-	x, y := labelAt(pl.box, place, b.style.BoxStroke, pl.lw, pl.lh, b.w, b.h)
-	for _, j := range placed {
-		q := &b.pending[j]
-		l := &p.Labels[q.label]
-		if x < l.X+q.lw && l.X < x+pl.lw && y < l.Y+q.lh && l.Y < y+pl.lh {
-			return true
-		}
-	}
-	return false
 }
 
 // forgetPlaces drops the label places of tracks not seen for a while, so the map does not

@@ -20,8 +20,8 @@ type ColorBy int
 const (
 	// ByTrack gives every track id its colour: id i takes palette[i mod len].
 	ByTrack ColorBy = iota
-	// ByClass gives every class name its colour, by a hash of the name, so a class keeps
-	// its colour across videos; items without a class fall back to their track's.
+	// ByClass gives every class its colour (see Builder.classColor); items without a class
+	// fall back to their track's.
 	ByClass
 )
 

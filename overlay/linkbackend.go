@@ -15,7 +15,7 @@ import (
 type LinkBackend interface {
 	Backend
 	// StartLinks sets the link options, once, before the first frame. The links are
-	// knn.Graph's, exactly (README "The rules, exactly"); opts.Backend, which picks the
+	// knn.Graph's, exactly (docs/links.md, "The rules, exactly"); opts.Backend, which picks the
 	// host's search, does not apply.
 	StartLinks(opts knn.Options) error
 	// DrawLinked renders p as Draw does, together with the links of frame f: their lines

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"trackink/internal/field"
+	"trackink/scene"
 )
 
 // Auto, as a size in a Style, stands for the default at the frame's height (see
@@ -51,6 +52,10 @@ type Style struct {
 
 	ColorBy ColorBy // what picks an item's palette colour
 	Palette string  // the palette's name (Palettes); "" is DefaultPalette
+	// Classes numbers the classes for ColorBy class (see classColor); ClassColors gives
+	// classes colours of their own, over the palette's whatever ColorBy says.
+	Classes     []string
+	ClassColors map[string]scene.Color
 	// Element colours: when set, every item of the element takes it instead of its own.
 	BoxColor, FillColor, LinkColor, PointColor, TrailColor OptionalColor
 	LabelColor, LabelTextColor                             OptionalColor // background, text (auto: black or white by contrast)

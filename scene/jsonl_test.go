@@ -17,7 +17,7 @@ func TestJSONLAccepted(t *testing.T) {
 	}{
 		{"empty", "", nil},
 		{"blank lines", "\n \t\r\n\n", nil},
-		{"the README example",
+		{"the formats doc example",
 			`{"frame":1,"points":[{"id":3,"x":10.5,"y":20,"color":"#ff8800"}],` +
 				`"boxes":[{"id":3,"x":1,"y":2,"w":30,"h":40,"label":"person","score":0.93,"color":"#00FF0080"}]}`,
 			[]Frame{{Index: 1,

@@ -6,6 +6,9 @@ import "fmt"
 var (
 	motResultFields = []string{"frame", "id", "bb_left", "bb_top", "bb_width", "bb_height", "conf", "x", "y", "z"}
 	motTruthFields  = []string{"frame", "id", "bb_left", "bb_top", "bb_width", "bb_height", "consider_flag", "class", "visibility"}
+	// motBoxFields are the six fields every MOTChallenge line begins with, which some tools
+	// write alone.
+	motBoxFields = motResultFields[:6]
 )
 
 // motClasses names the MOT17/MOT20 ground-truth classes; index 0 is unused.
@@ -52,10 +55,13 @@ func (m *motReader) parseLine(n int, line string) error {
 			r.names = motResultFields
 		case len(motTruthFields):
 			r.names = motTruthFields
+		case len(motBoxFields):
+			r.names = motBoxFields
 		default:
 			return &ParseError{File: r.file, Line: n, Msg: fmt.Sprintf("has %d comma-separated fields; want 10 "+
-				"(frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) or 9 (MOT17 ground truth: "+
-				"frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility)", count)}
+				"(frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), 9 (MOT17 ground truth: "+
+				"frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) or 6 "+
+				"(frame,id,bb_left,bb_top,bb_width,bb_height)%s", count, csvHint(r.file))}
 		}
 		m.first = n
 	} else if count != len(r.names) {
@@ -78,7 +84,8 @@ func (m *motReader) parseLine(n int, line string) error {
 	b.id = int32(id)
 	b.flags |= yieldPoint
 
-	if len(r.names) == len(motResultFields) {
+	switch len(r.names) {
+	case len(motResultFields):
 		conf, msg := parseNumber(r.f[6], 32)
 		if msg == "" && conf != -1 {
 			if msg = checkUnit(conf, r.f[6]); msg != "" {
@@ -99,7 +106,7 @@ func (m *motReader) parseLine(n int, line string) error {
 				return err
 			}
 		}
-	} else {
+	case len(motTruthFields):
 		consider, err := r.integer(6, func(v int, s string) string {
 			if v != 0 && v != 1 {
 				return s + " is not 0 or 1"

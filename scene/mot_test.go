@@ -125,11 +125,14 @@ func TestMOTErrors(t *testing.T) {
 	const gt = "1,1,10,20,30,40,1,1,1\n"
 	testErrors(t, "t.txt", FormatMOT, Options{}, []errorCase{
 		{"too few fields", "1,1,10,20,30,40,1,-1\n",
-			"t.txt:1: has 8 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) " +
-				"or 9 (MOT17 ground truth: frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility)"},
+			"t.txt:1: has 8 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), " +
+				"9 (MOT17 ground truth: frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) " +
+				"or 6 (frame,id,bb_left,bb_top,bb_width,bb_height)"},
 		{"trailing comma", "1,1,10,20,30,40,1,-1,-1,-1,\n", "t.txt:1: has 11 comma-separated fields; want 10 " +
-			"(frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) or 9 (MOT17 ground truth: " +
-			"frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility)"},
+			"(frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), 9 (MOT17 ground truth: " +
+			"frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) or 6 (frame,id,bb_left,bb_top,bb_width,bb_height)"},
+		{"six fields, then ten", "1,1,10,20,30,40\n" + ok, "t.txt:2: has 10 comma-separated fields, but line 1 has 6"},
+		{"six fields, bad height", "1,1,10,20,30,-4\n", "t.txt:1: field 6 (bb_height): -4 is negative"},
 		{"column count changes", ok + "\n" + gt, "t.txt:3: has 9 comma-separated fields, but line 1 has 10"},
 		{"empty field", "1,1,,20,30,40,1,-1,-1,-1\n", "t.txt:1: field 3 (bb_left): empty value"},
 		{"not a number", "1,1,10,abc,30,40,1,-1,-1,-1\n", `t.txt:1: field 4 (bb_top): "abc" is not a number`},

@@ -258,7 +258,7 @@ func (e *ParseError) Error() string {
 // extension picks the reader where it can: .jsonl and .ndjson are JSON Lines, .xml is CVAT
 // XML (case does not matter). For .txt the content decides between MOTChallenge, KITTI and a
 // single YOLO file; for .csv between MOTChallenge and supervision CSV; for any other name
-// between all of them (see the README's "Input formats"). An empty file holds no frames.
+// between all of them (see docs/formats.md). An empty file holds no frames.
 func Load(path string, opts Options) (*Tracks, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -379,7 +379,11 @@ func sniff(br *bufio.Reader, name string) (Format, error) {
 	switch {
 	case len(line) == 0:
 		return FormatMOT, nil // nothing but blank lines and comments: an empty MOT file
-	case candidates != nil && !slices.Contains(candidates, f), f == FormatAuto && comments:
+	case candidates != nil && f != FormatAuto && !slices.Contains(candidates, f):
+		return 0, &ParseError{File: name, Line: n, Msg: misnamed(f, name, candidates)}
+	case f == FormatAuto && nearMiss(line) != "":
+		return 0, &ParseError{File: name, Line: n, Msg: nearMiss(line)}
+	case f == FormatAuto && (candidates != nil || comments):
 		return FormatMOT, nil // its reader says what is wrong
 	case f == FormatAuto:
 		return 0, &ParseError{File: name, Line: n, Msg: "cannot tell the format: the line is none of MOTChallenge " +

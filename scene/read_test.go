@@ -55,10 +55,19 @@ func TestLoadPicksTheReader(t *testing.T) {
 		{"task.XML", cvatXML, FormatCVAT, cvat, ""},
 		{"annotations", cvatXML, FormatCVAT, cvat, ""},
 		{"clip_1.txt", yoloLine, FormatYOLO, yolo, ""},
-		{"json.txt", jsonlLine, 0, nil, ":1: has 6 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) " +
-			"or 9 (MOT17 ground truth: frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility)"},
-		{"kitti.csv", kittiLine, 0, nil, ":1: has 1 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z) " +
-			"or 9 (MOT17 ground truth: frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility)"},
+		{"json.txt", jsonlLine, 0, nil, ":1: looks like trackink JSON Lines, but a .txt file is read as MOTChallenge text or " +
+			"KITTI tracking labels or Ultralytics YOLO track results: name it json.jsonl"},
+		{"kitti.csv", kittiLine, 0, nil, ":1: looks like KITTI tracking labels, but a .csv file is read as MOTChallenge text or " +
+			"supervision CSVSink CSV: name it kitti.txt"},
+		{"short.txt", "0 1 Car 0 0 -10 10 20 40 60 -1 -1 -1 -1000 -1000 -1000\n", 0, nil,
+			`:1: looks like KITTI (the third field, "Car", an object type) but has 16 fields; KITTI has 17 or 18`},
+		{"headed.csv", "frame,id,x,y,w,h\n1,1,10,20,30,40\n", 0, nil,
+			`:1: a CSV header (beginning "frame") that is not supervision's (x_min,y_min,x_max,y_max,…); MOTChallenge text has no header line`},
+		{"headless.csv", "10,20,40,60,0,0.9,1,0\n", 0, nil, ":1: has 8 comma-separated fields; want 10 " +
+			"(frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), 9 (MOT17 ground truth: " +
+			"frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) or 6 (frame,id,bb_left,bb_top,bb_width,bb_height); " +
+			"supervision CSV begins with CSVSink's header line, x_min,y_min,x_max,y_max,…"},
+		{"six.txt", "1,1,10,20,30,40\n", FormatMOT, mot, ""},
 		{"mot.jsonl", motLine, 0, nil, ":1: want an object, got a number"},
 		{"mot.xml", motLine, 0, nil, ":1: text outside the root element"},
 		{"notes.md", "\nTracks\n", 0, nil, ":2: cannot tell the format: the line is none of MOTChallenge (numbers and commas), " +

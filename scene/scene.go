@@ -11,8 +11,28 @@
 // the field, so that a bad tracker output never turns into a silently wrong picture.
 //
 // Load reads a file or, for YOLO results, a directory, choosing the reader by extension and
-// content; Read does the same for any io.Reader. The formats are specified in the README's
-// "Input formats" section.
+// content, as the command line's --tracks does; Read does the same for any io.Reader with
+// FormatAuto, or uses the format it is given (FormatMOT, FormatJSONL, FormatSupervision,
+// FormatKITTI, FormatCVAT, FormatYOLO; ParseFormat takes the short names, "kitti"). The
+// formats, field by field, are specified in docs/formats.md; the command-line flags there map
+// to Options fields: --anchor to Options.Anchor, --frame-base to Options.FrameBase,
+// --untracked to Options.Untracked (an untracked box has the id NoID), --drop-ignored to
+// Options.DropIgnored, --frame-column to Options.FrameColumn, --class-names to
+// Options.ClassNames (read with ReadClassNames). YOLO's coordinates are fractions of the
+// picture, so reading them needs Options.Width and Options.Height. One YOLO file may be read
+// on its own with Read and its name, which gives the frame.
+//
+//	tracks, err := scene.Load("tracks.txt", scene.Options{})
+//	var f scene.Frame
+//	for i := tracks.FirstIndex(); i <= tracks.LastIndex(); i++ { // frames from 1
+//		if tracks.Frame(i, &f) == nil { // fills f, reusing its slices
+//			continue // nothing tracked in frame i
+//		}
+//	}
+//
+// A file that breaks a rule is rejected as a whole with a *ParseError (File, Line, Field,
+// Msg). Tracks.Summary and Summary.WriteText say what a file holds (the tracks command);
+// Write writes tracks as JSON Lines or MOTChallenge text (tracks --to).
 //
 // Tracks holds a whole file compactly (about 36 bytes a box, see Tracks) and hands out one
 // frame at a time through Tracks.Frame, which fills a Frame the caller reuses.

@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
-# setup.sh installs, idempotently, everything trackink's build and tests need on a fresh
-# Debian 12 (bookworm) machine: FFmpeg 5.1 development libraries, ffmpeg/ffprobe, FAISS with
-# its C API (built from Debian's own faiss source package, since libfaiss-dev ships no
-# libfaiss_c), with --cuda Debian's CUDA 11.8 toolkit for the kernel compile checks, and with
-# --dist what the portable build (make dist: scripts/dist/) needs: deb-src entries for
-# FFmpeg's, x264's, x265's and dav1d's source packages, their build tools, and debootstrap.
-# It also installs the fonts the label tests and golden scenes set labels in
-# (fonts-dejavu-core, fonts-droid-fallback: internal/fonts), the real footage the tests,
-# goldens and README pictures use (opencv-doc's vtest.avi, tree.avi, Megamind.avi), and
-# OpenCV's Python binding with SciPy, the baseline the tracker's tests and bench compare with.
+# setup.sh installs, idempotently, what trackink's build and tests need on a fresh Debian 12
+# (bookworm) machine. Without arguments, what the default build needs (make build, make
+# demo): a C compiler, pkg-config, FFmpeg 5.1 development libraries and ffmpeg/ffprobe.
+# --faiss adds FAISS with its C API (built from Debian's own faiss source package, since
+# libfaiss-dev ships no libfaiss_c), which only `go build -tags faiss` needs. --test adds
+# what the tests need beyond that: FAISS (make test builds the faiss tag), the fonts the
+# label tests and golden scenes set labels in (fonts-dejavu-core, fonts-droid-fallback:
+# internal/fonts), the real footage the tests, goldens and the docs' pictures use
+# (opencv-doc's vtest.avi, tree.avi, Megamind.avi), and OpenCV's Python binding with SciPy,
+# the baseline the tracker's tests and bench compare with. --cuda adds Debian's CUDA 11.8
+# toolkit for the kernel compile checks, and --dist what the portable build (make dist:
+# scripts/dist/) needs on this machine: debootstrap, which makes the Debian 11 root where
+# everything of it is compiled (its compilers, tools and source packages come into that root,
+# not onto this machine: scripts/dist/root.sh).
 # The deb-src and non-free entries copy this machine's own Debian entries (mirror, suites,
-# keyring: scripts/apt-sources.sh). Facts behind each step: ../shared/deps.md. Re-running it
-# is cheap: each step checks first.
+# keyring: scripts/apt-sources.sh). Re-running it is cheap: each step checks first.
 set -euo pipefail
 
 want_cuda=0
 want_dist=0
+want_faiss=0
+want_test=0
 for arg in "$@"; do
   case "$arg" in
     --cuda) want_cuda=1 ;;
     --dist) want_dist=1 ;;
-    *) echo "setup.sh: unknown argument $arg (known: --cuda, --dist)" >&2; exit 2 ;;
+    --faiss) want_faiss=1 ;;
+    --test) want_test=1 want_faiss=1 ;;
+    *) echo "setup.sh: unknown argument $arg (known: --cuda, --dist, --faiss, --test)" >&2; exit 2 ;;
   esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,18 +80,21 @@ apt_entries() {
 
 base_pkgs=(pkg-config gcc g++ make ca-certificates
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
-  libavfilter-dev libavdevice-dev ffmpeg
-  libfaiss-dev liblapack-dev libblas-dev libgomp1 dpkg-dev
-  fonts-dejavu-core fonts-droid-fallback
+  libavfilter-dev libavdevice-dev ffmpeg)
+faiss_pkgs=(libfaiss-dev liblapack-dev libblas-dev libgomp1 dpkg-dev)
+test_pkgs=(fonts-dejavu-core fonts-droid-fallback
   opencv-doc python3-opencv python3-scipy python3-numpy)
-if ! have_pkgs "${base_pkgs[@]}"; then
-  echo "setup: installing Debian packages (FFmpeg 5.1 dev, FAISS, fonts, real footage, OpenCV)"
+pkgs=("${base_pkgs[@]}")
+if [ "$want_faiss" -eq 1 ]; then pkgs+=("${faiss_pkgs[@]}"); fi
+if [ "$want_test" -eq 1 ]; then pkgs+=("${test_pkgs[@]}"); fi
+if ! have_pkgs "${pkgs[@]}"; then
+  echo "setup: installing Debian packages (FFmpeg 5.1 dev$([ "$want_faiss" -eq 0 ] || echo ', FAISS')$([ "$want_test" -eq 0 ] || echo ', fonts, real footage, OpenCV'))"
   apt_update
-  apt_install "${base_pkgs[@]}"
+  apt_install "${pkgs[@]}"
 fi
 
 # FAISS C API: compile the c_api sources of Debian's faiss 1.7.3 into libfaiss_c.a.
-if [ ! -f /usr/local/lib/libfaiss_c.a ]; then
+if [ "$want_faiss" -eq 1 ] && [ ! -f /usr/local/lib/libfaiss_c.a ]; then
   echo "setup: building the FAISS C API (libfaiss_c.a) from Debian's faiss source"
   apt_entries deb-src trackink-src.sources
   apt_update
@@ -112,20 +122,10 @@ if [ "$want_cuda" -eq 1 ] && ! command -v nvcc >/dev/null 2>&1; then
   apt_install nvidia-cuda-toolkit nvidia-cuda-dev libcuda1
 fi
 
-# The portable build: source packages (deb-src), their build tools, static zlib (FFmpeg) and
-# the static Fortran runtime that Debian's BLAS and LAPACK need when FAISS is linked
-# statically, and debootstrap for the FFmpeg-less root the tests run it in. apt-get source needs fresh deb-src indexes:
-# when the entries are new, apt_entries has asked for an update.
-dist_pkgs=(nasm cmake meson ninja-build debootstrap libgfortran-12-dev zlib1g-dev xz-utils)
-if [ "$want_dist" -eq 1 ]; then
-  apt_entries deb-src trackink-src.sources
-  if [ "$stale" -eq 1 ] || ! apt-get source --print-uris --only-source ffmpeg >/dev/null 2>&1; then
-    apt_update
-  fi
-  if ! have_pkgs "${dist_pkgs[@]}"; then
-    echo "setup: installing the portable build's tools (nasm, cmake, meson, debootstrap)"
-    apt_update
-    apt_install "${dist_pkgs[@]}"
-  fi
+# The portable build: debootstrap, for the Debian 11 roots it is built and tested in.
+if [ "$want_dist" -eq 1 ] && ! have_pkgs debootstrap; then
+  echo "setup: installing debootstrap (the portable build's Debian 11 roots)"
+  apt_update
+  apt_install debootstrap
 fi
 echo "setup: ok"

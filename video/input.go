@@ -175,6 +175,15 @@ func (i Info) Length() string {
 	return "of unknown length"
 }
 
+// CheckOddSize refuses, as a *field.Error of Options.OddSize, a mode that would leave no
+// picture: OddCrop of a video 1 pixel wide or high.
+func (i Info) CheckOddSize(mode OddSize) error {
+	if fit := fitSize(mode, i.Width, i.Height); fit.codedW < 1 || fit.codedH < 1 {
+		return field.Errorf("video.Options.OddSize", mode, "the video is %dx%d: cropping its odd column and row would leave %dx%d (use pad)", i.Width, i.Height, fit.codedW, fit.codedH)
+	}
+	return nil
+}
+
 // CheckStart refuses, with ErrNothingToRender, a start that lies past the end of the video
 // as the container states it (a frame count, or the stream's duration). Where the container
 // says neither, Transcode finds out at the end.

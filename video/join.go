@@ -34,6 +34,11 @@ type JoinStats struct {
 	Warnings         []string
 }
 
+// CheckJoinContainer checks that output's name picks a container that can hold a join's
+// video (the segments' H.264 or HEVC), as Validate checks a render's Output: a
+// *field.Error for video.Options.Output.
+func CheckJoinContainer(output string) error { return checkMuxer(output, astiav.CodecIDH264) }
+
 // Join concatenates the segments of one render (Options.Segment) into the output the whole
 // render would have written, without re-encoding: the segments' video packets in order,
 // each with its own timestamps, shifted as the whole render shifts them (Start); the
@@ -62,6 +67,9 @@ func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 		return stats, err
 	}
 
+	if err := CheckJoinContainer(o.Output); err != nil {
+		return finish(err)
+	}
 	if _, err := CheckJoinOutput(o.Source, o.Segments, o.Output, o.Overwrite); err != nil {
 		return finish(err)
 	}

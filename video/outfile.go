@@ -7,15 +7,34 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"syscall"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
-// Output files. Transcode (and the command line's picture writer) write to a hidden partial
-// file beside the target, .NAME.<n>.partial.EXT, and move it into place when it is complete.
-// The writer holds an exclusive flock on the partial file for as long as it lives; the
-// kernel drops the lock when the process ends, however it ends, so a partial file nobody
-// holds locked was left by a writer that was killed (SIGKILL, a crash, the machine going
-// down) and RemoveStalePartials may delete it.
+// Output files. Transcode (and the command line's writers) write to a hidden partial file
+// beside the target, .NAME.<n>.partial.EXT, and move it into place when it is complete.
+//
+// A partial file is trackink's only when it carries trackink's mark: the extended attribute
+// user.trackink.partial, "HOST PID", set on the open file right after it was created. A
+// user's own .report.2020.partial.docx has the name's shape but never the mark, so the
+// sweep (RemoveStalePartials) leaves it alone. The writer also holds an exclusive flock on
+// the partial file for as long as it lives; the kernel drops the lock when the process
+// ends, however it ends.
+//
+// The sweep removes a marked partial file only when all three say its writer is gone: the
+// mark names this host, no process has the mark's PID, and the flock can be taken. On a
+// shared file system (NFS, CIFS, Lustre) a flock may be local to one machine, so a writer on
+// another host is invisible to it: the host in the mark is what keeps the sweep off that
+// writer's file; such files are left for a sweep on their own host. A file system without
+// user extended attributes gets unmarked partial files, which no sweep ever removes: a
+// killed render there leaves its partial file for the user to delete, never a lost file.
+
+// partialMark is the extended attribute that marks a partial file as trackink's.
+const partialMark = "user.trackink.partial"
 
 // CheckOutput checks before any work that output can be written for input and returns the
 // path to write: output itself, or, when output is a symbolic link, the file it points to
@@ -61,14 +80,38 @@ type PartialFile struct {
 // partialName matches the names CreatePartial gives: .NAME.<n>.partial or .NAME.<n>.partial.EXT.
 var partialName = regexp.MustCompile(`^\..+\.[0-9]+\.partial(\.[^.]+)?$`)
 
-// CreatePartial creates and locks the partial file for final.
+// maxName is the longest file name Linux file systems take, in bytes.
+const maxName = 255
+
+// partialPattern is CreatePartial's pattern for final's partial file: .NAME.*.partial.EXT,
+// with NAME shortened (at a character boundary) where the whole would pass maxName once
+// CreateTemp puts its number (up to 10 digits) in place of the star.
+func partialPattern(base, ext string) string {
+	const fixed = len(".") + len(".") + 10 + len(".partial")
+	if over := fixed + len(base) + len(ext) - maxName; over > 0 {
+		cut := max(0, len(base)-over-len("~"))
+		for cut > 0 && !utf8.RuneStart(base[cut]) {
+			cut--
+		}
+		base = base[:cut] + "~"
+	}
+	return "." + base + ".*.partial" + ext
+}
+
+// CreatePartial creates, marks and locks the partial file for final.
 func CreatePartial(final string) (*PartialFile, error) {
 	dir, base := filepath.Split(final)
 	if dir == "" {
 		dir = "."
 	}
+	ext := filepath.Ext(final)
+	if len(ext) > maxName/4 {
+		ext = "" // not a container's extension: FFmpeg is told the format by the final name
+	}
+	host, _ := os.Hostname()
+	mark := []byte(host + " " + strconv.Itoa(os.Getpid()))
 	for range 3 {
-		f, err := os.CreateTemp(dir, "."+base+".*.partial"+filepath.Ext(final))
+		f, err := os.CreateTemp(dir, partialPattern(base, ext))
 		if err != nil {
 			return nil, fmt.Errorf("output directory %s is not writable: %w", dir, err)
 		}
@@ -77,6 +120,9 @@ func CreatePartial(final string) (*PartialFile, error) {
 			os.Remove(f.Name())
 			return nil, fmt.Errorf("locking %s: %w", f.Name(), err)
 		}
+		// Without the mark (a file system without user extended attributes) the file is
+		// written all the same; no sweep will ever take it for a stale one of ours.
+		_ = unix.Fsetxattr(int(f.Fd()), partialMark, mark, 0)
 		// A cleaner that took the lock between the file's creation and ours has deleted it
 		// as stale: start again under a new name.
 		if held, err := f.Stat(); err == nil {
@@ -125,33 +171,39 @@ type StalePartial struct {
 	Size int64  // bytes
 }
 
-// RemoveStalePartials deletes the partial files in dir that no living writer holds (see
-// CreatePartial) and returns what it removed. Files it cannot open or lock are left alone.
+// RemoveStalePartials deletes the partial files in dir that trackink wrote and whose
+// writer is gone (see the package's Output files: the mark, this host, a dead PID, a free
+// lock) and returns what it removed. Anything else is left alone.
 func RemoveStalePartials(dir string) ([]StalePartial, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("looking for partial files: %w", err)
 	}
+	host, _ := os.Hostname()
 	var removed []StalePartial
 	for _, e := range entries {
 		if !e.Type().IsRegular() || !partialName.MatchString(e.Name()) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		if st, ok := removeIfUnlocked(path); ok {
+		if st, ok := removeIfStale(path, host); ok {
 			removed = append(removed, StalePartial{Name: e.Name(), Size: st.Size()})
 		}
 	}
 	return removed, nil
 }
 
-// removeIfUnlocked deletes path if no process holds a lock on it, and says so.
-func removeIfUnlocked(path string) (fs.FileInfo, bool) {
+// removeIfStale deletes path if it is a partial file of ours whose writer is gone, and
+// says so.
+func removeIfStale(path, host string) (fs.FileInfo, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
+	if !writerGone(int(f.Fd()), host) {
+		return nil, false
+	}
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 		return nil, false // its writer is alive
 	}
@@ -162,4 +214,20 @@ func removeIfUnlocked(path string) (fs.FileInfo, bool) {
 		return nil, false
 	}
 	return held, true
+}
+
+// writerGone reads the mark of the open file fd: true when it is trackink's, names host
+// and a process that no longer exists.
+func writerGone(fd int, host string) bool {
+	buf := make([]byte, 512)
+	n, err := unix.Fgetxattr(fd, partialMark, buf)
+	if err != nil {
+		return false // not ours (or unreadable): never removed
+	}
+	markHost, pidText, ok := strings.Cut(string(buf[:n]), " ")
+	pid, err := strconv.Atoi(pidText)
+	if !ok || err != nil || pid <= 0 || markHost != host {
+		return false
+	}
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }

@@ -1,11 +1,21 @@
 package video
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
 // The output may not be the input, whatever Overwrite says and however it is spelled: the
@@ -71,7 +81,12 @@ func TestOutputSymlinkWrittenThrough(t *testing.T) {
 	}
 }
 
-// RemoveStalePartials removes the partial files no living writer holds, and only those.
+// The sweep removes only trackink's own partial files whose writer is gone: a user's
+// files of the same shape survive (the case issue 24 found: .report.2020.partial.docx and
+// .thesis.pdf.42.partial.pdf were deleted), as do a partial file another live process
+// holds, one whose mark names another host (a writer on a shared file system, whose lock
+// this host may not see) and one whose mark names a live process. A partial file of a
+// process killed with SIGKILL is removed.
 func TestRemoveStalePartials(t *testing.T) {
 	dir := t.TempDir()
 	live, err := CreatePartial(filepath.Join(dir, "live.mp4"))
@@ -79,22 +94,35 @@ func TestRemoveStalePartials(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer live.Discard()
-	// What a killed writer leaves: the name, and no lock.
-	dead := filepath.Join(dir, ".dead.mp4.12345.partial.mp4")
-	keep := []string{".notes.txt", "clip.partial.mp4", ".x.mp4.12.partial.mp4.bak"}
-	for _, name := range append(keep, filepath.Base(dead)) {
+	held := holdPartial(t, filepath.Join(dir, "held.mp4"), false)
+	dead := holdPartial(t, filepath.Join(dir, "dead.mp4"), true)
+	host, _ := os.Hostname()
+	marked := map[string]string{
+		".elsewhere.mp4.77.partial.mp4": "another-host 999999999", // a dead PID there, maybe not here
+		".alive.mp4.78.partial.mp4":     host + " 1",              // init: a live process
+		".bad.mp4.79.partial.mp4":       host + " -3",
+	}
+	keep := []string{".notes.txt", "clip.partial.mp4", ".x.mp4.12.partial.mp4.bak",
+		".report.2020.partial.docx", ".thesis.pdf.42.partial.pdf", ".dead.mp4.12345.partial.mp4"}
+	for _, name := range append(slices.Clone(keep), slices.Collect(maps.Keys(marked))...) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("0123456789"), 0o644); err != nil {
 			t.Fatal(err)
+		}
+		if m, ok := marked[name]; ok {
+			if err := unix.Setxattr(filepath.Join(dir, name), partialMark, []byte(m), 0); err != nil {
+				t.Skipf("no user extended attributes here: %v", err)
+			}
 		}
 	}
 	removed, err := RemoveStalePartials(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(removed) != 1 || removed[0].Name != filepath.Base(dead) || removed[0].Size != 10 {
-		t.Errorf("removed %+v, want only %s (10 bytes)", removed, filepath.Base(dead))
+	if len(removed) != 1 || removed[0].Name != filepath.Base(dead) || removed[0].Size != 5 {
+		t.Errorf("removed %+v, want only %s (5 bytes)", removed, filepath.Base(dead))
 	}
-	noLeftovers(t, dir, append([]string{filepath.Base(live.Name())}, keep...)...)
+	keep = append(keep, filepath.Base(live.Name()), filepath.Base(held))
+	noLeftovers(t, dir, append(keep, slices.Collect(maps.Keys(marked))...)...)
 
 	// A finished writer's file is in place and its partial gone.
 	if _, err := live.WriteString("done"); err != nil {
@@ -108,5 +136,70 @@ func TestRemoveStalePartials(t *testing.T) {
 	}
 	if _, err := os.Stat(live.Name()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the partial file is still there after Commit: %v", err)
+	}
+}
+
+// holdPartial starts this test binary as another process that creates the partial file of
+// final, writes 5 bytes to it and waits; killed says whether to SIGKILL it once the file
+// is there. It returns the partial file's path.
+func holdPartial(t *testing.T, final string, killed bool) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldPartialHelper$")
+	cmd.Env = append(os.Environ(), "TRACKINK_HOLD_PARTIAL="+final)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the holding process said nothing: %v", err)
+	}
+	if killed {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	return strings.TrimSpace(line)
+}
+
+// TestHoldPartialHelper is holdPartial's other process; it does nothing in a normal run.
+func TestHoldPartialHelper(t *testing.T) {
+	final := os.Getenv("TRACKINK_HOLD_PARTIAL")
+	if final == "" {
+		t.Skip("the helper process of holdPartial")
+	}
+	p, err := CreatePartial(final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.WriteString("01234")
+	fmt.Println(p.Name())
+	time.Sleep(time.Minute)
+}
+
+// A final name near the 255-byte limit gets a shorter partial name (issue 24: the longer
+// one failed with "file name too long", reported as an unwritable directory), which the
+// sweep still recognises as a partial file.
+func TestPartialOfLongName(t *testing.T) {
+	dir := t.TempDir()
+	for _, base := range []string{strings.Repeat("a", 251) + ".mp4", strings.Repeat("é", 125) + ".mkv", strings.Repeat("b", 240) + ".png"} {
+		// CreateTemp puts up to 10 digits in place of the star.
+		if n := len(partialPattern(base, filepath.Ext(base))) - 1 + 10; n > maxName {
+			t.Errorf("%d bytes: the partial name may be %d bytes", len(base), n)
+		}
+		p, err := CreatePartial(filepath.Join(dir, base))
+		if err != nil {
+			t.Fatalf("%d bytes: %v", len(base), err)
+		}
+		name := filepath.Base(p.Name())
+		if !partialName.MatchString(name) || !utf8.ValidString(name) || filepath.Ext(name) != filepath.Ext(base) {
+			t.Errorf("partial name %q", name)
+		}
+		if err := p.Commit(false); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -74,6 +74,9 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	if err := info.CheckStart(opts.Start); err != nil {
 		return finish(err)
 	}
+	if err := info.CheckOddSize(opts.OddSize); err != nil {
+		return finish(err)
+	}
 	w, h := info.Width, info.Height
 	stats.Width, stats.Height, stats.PixelFormat = w, h, info.PixelFormat
 	fit := fitSize(opts.OddSize, w, h)

@@ -1,5 +1,5 @@
 // Package fonts names the font files of Debian packages that trackink's tests and golden
-// scenes set labels in (scripts/setup.sh installs the packages), so that a machine without
+// scenes set labels in (scripts/setup.sh --test installs the packages), so that a machine without
 // one is told which package to install.
 package fonts
 
@@ -37,7 +37,7 @@ func (f File) Find() (string, error) {
 		}
 	}
 	if _, err := os.Stat(f.Path); err != nil {
-		return "", fmt.Errorf("font %s is missing: install Debian's %s (apt-get install %s, or scripts/setup.sh), or put %s in $%s",
+		return "", fmt.Errorf("font %s is missing: install Debian's %s (apt-get install %s, or scripts/setup.sh --test), or put %s in $%s",
 			f.Path, f.Package, f.Package, filepath.Base(f.Path), DirVar)
 	}
 	return f.Path, nil

@@ -53,10 +53,7 @@ static int tk_probe(int* version, int* init, int* count, char* names, int* major
 */
 import "C"
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "unsafe"
 
 // Report is what Probe found: whether this binary can draw on a GPU here.
 type Report struct {
@@ -102,7 +99,7 @@ func Probe() Report {
 	var major, minor [max]C.int
 	var errBuf [256]C.char
 	if C.tk_probe(&version, &init, &count, &names[0], &major[0], &minor[0], max, &errBuf[0], C.int(len(errBuf))) != 0 {
-		r.Problem = "no CUDA driver: " + C.GoString(&errBuf[0])
+		r.Problem = "no NVIDIA driver: " + C.GoString(&errBuf[0])
 		return r
 	}
 	r.Driver, r.DriverVersion, r.InitResult = true, int(version), int(init)
@@ -111,7 +108,7 @@ func Probe() Report {
 	}
 	switch {
 	case init != 0:
-		r.Problem = fmt.Sprintf("cuInit failed with CUresult %d (100: no CUDA device)", int(init))
+		r.Problem = initProblem(int(init))
 	case len(r.Devices) == 0:
 		r.Problem = "the driver reports no CUDA device"
 	case !r.Usable() && r.Built:

@@ -521,7 +521,7 @@ func TestDrawNeedsTheLinks(t *testing.T) {
 // BenchmarkLinksHostSide times the host's part of a frame with links on the device: the
 // points ordered and checked (already in id order, as trackers write them), staged with
 // their colours, and uploaded with the parameter block (a memory copy on the emulated
-// device; on a GPU, 16 bytes a point over PCIe). README "Links on the device" quotes it.
+// device; on a GPU, 16 bytes a point over PCIe). docs/gpu.md, "Links on the device", quotes it.
 func BenchmarkLinksHostSide(b *testing.B) {
 	for _, n := range []int{5000, 100000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {

@@ -2,7 +2,7 @@
 # build.sh (make dist) writes dist/trackink-VERSION-linux-amd64.tar.gz: trackink (CPU, with
 # the run-time CUDA probe), trackink-cuda (the CUDA backend; loads the machine's
 # libcuda.so.1), and the ffmpeg and ffprobe programs of the same static FFmpeg (trackink
-# demo and bench --e2e run ffmpeg; neither needs one installed), with docs/portable.md as
+# demo and bench --e2e run ffmpeg; neither needs one installed), with docs/gpu.md as
 # README.md and the licences and source versions of what is linked in. Every binary is
 # checked to need nothing but glibc (and libcuda.so.1). VERSION: git describe, or $VERSION.
 # Needs kernels/kernels.fatbin (make kernels-fatbin). A rerun with nothing changed leaves
@@ -23,7 +23,8 @@ dist_go build -o "$(root_path "$stage/trackink")" .
 dist_go build -tags cuda -o "$(root_path "$stage/trackink-cuda")" .
 cp "$dist_prefix/bin/ffmpeg" "$dist_prefix/bin/ffprobe" "$stage/"
 cp "$dist_prefix"/share/licenses/* "$stage/licenses/"
-cp docs/portable.md "$stage/README.md"
+cp docs/gpu.md "$stage/README.md"
+"$stage/trackink" man "$stage/man/man1"
 bash "$here/check-linkage.sh" "$stage/trackink" "$stage/ffmpeg" "$stage/ffprobe"
 bash "$here/check-linkage.sh" --cuda "$stage/trackink-cuda"
 

@@ -14,7 +14,7 @@
 # source package versions apt offers and the compiler and assembler versions; a prefix
 # that is complete for the current key is reused, so a second run only prints the path.
 # Needs the deb-src entries and build tools that `scripts/setup.sh --dist` installs; needs
-# no root. Fresh build time on 2 cores: see docs/portable.md.
+# no root. Fresh build time on 2 cores: see docs/gpu.md.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)

@@ -7,7 +7,7 @@ copy_fonts() {
   local dir=$1 f
   mkdir -p "$dir"
   for f in $(grep -o '"/usr/share/fonts[^"]*"' "$fonts_list" | tr -d '"'); do
-    [ -f "$f" ] || { echo "fonts.sh: $f is missing (scripts/setup.sh installs it)" >&2; return 1; }
+    [ -f "$f" ] || { echo "fonts.sh: $f is missing (scripts/setup.sh --test installs it)" >&2; return 1; }
     cp "$f" "$dir/"
   done
 }

@@ -3,7 +3,7 @@
 # needs to validate trackink's CUDA path with one command, where nothing of ours and no Go
 # or FFmpeg is installed:
 #   run.sh          the one command (scripts/dist/kit/run.sh): run.sh [--budget S] [--quick] REPORT_DIR
-#   README.md       how to copy and run it, what the report holds (docs/portable.md)
+#   README.md       how to copy and run it, what the report holds (docs/gpu.md)
 #   GLIBC           the newest glibc version its programs ask for (run.sh checks it first)
 #   payload.tar.gz  bin/: the portable trackink-cuda, ffmpeg, ffprobe (the tarball's);
 #                   src/: `go test -c -tags cuda` of every package that has CUDA tests, each in
@@ -64,7 +64,7 @@ cp "$clip" "$stage/clip.mp4"
 echo "$dist_version" >"$stage/VERSION"
 
 kit=dist/gpu-kit
-sum=$( { (cd "$stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum); sha256sum "$here/kit/run.sh" docs/portable.md; } | sha256sum | cut -c1-64)
+sum=$( { (cd "$stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum); sha256sum "$here/kit/run.sh" docs/gpu.md; } | sha256sum | cut -c1-64)
 stamp=$dist_top/kit.sha256
 if [ -f "$kit/payload.tar.gz" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; then
   echo "gpu-kit.sh: $kit is up to date ($(du -sb "$kit" | cut -f1) bytes)"
@@ -79,7 +79,7 @@ install -m 0755 "$here/kit/run.sh" "$kit.tmp/run.sh"
 # is older (check-linkage.sh has held each to 2.31).
 find "$stage" -type f \( -name '*.test' -o -path '*/bin/*' \) -exec objdump -T {} + | grep -o 'GLIBC_[0-9.]*' |
   sed 's/GLIBC_//' | sort -uV | tail -1 >"$kit.tmp/GLIBC"
-install -m 0644 docs/portable.md "$kit.tmp/README.md"
+install -m 0644 docs/gpu.md "$kit.tmp/README.md"
 size=$(du -sb "$kit.tmp" | cut -f1)
 if [ "$size" -gt "$limit" ]; then
   rm -rf "$kit.tmp"

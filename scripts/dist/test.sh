@@ -39,7 +39,7 @@ scenes=$(find goldens/testdata -maxdepth 1 -name '*.png' | wc -l)
 inroot() { bash "$here/in-root.sh" "$root" "$@"; }
 
 inroot tar -C /work/dist -xzf "/work/dist/$name.tar.gz"
-want="README.md ffmpeg ffprobe licenses trackink trackink-cuda"
+want="README.md ffmpeg ffprobe licenses man trackink trackink-cuda"
 got=$(ls "$work/$name" | tr '\n' ' ')
 [ "$got" = "$want " ] || die "the tarball holds $got, want $want"
 d=$work/$name

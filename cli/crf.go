@@ -1,0 +1,28 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"trackink/video"
+)
+
+// crfZero makes a given --crf 0 what x264 users mean by it: lossless (--lossless; for
+// libx265, whose crf 0 is merely its best lossy quality, too). An unset --crf leaves
+// o.CRF 0, which keeps the encoder's own default.
+func (v *videoFlags) crfZero(fs *pflag.FlagSet, o *video.Options) error {
+	if !fs.Changed("crf") || v.crf != 0 {
+		return nil
+	}
+	switch {
+	case strings.HasSuffix(v.encoder, "_nvenc"):
+		return usageError{fmt.Errorf("--crf 0 is lossless, which trackink codes with libx264 or libx265, not %s: give --crf 1..51", v.encoder)}
+	case v.bitrate > 0:
+		return usageError{errors.New("--crf 0 (lossless) and --bitrate: give one")}
+	}
+	o.Lossless = true
+	return nil
+}

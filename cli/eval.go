@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"trackink/eval"
+	"trackink/scene"
+	"trackink/video"
+)
+
+const evalExamples = `Examples:
+  # A tracker's output against ground truth, at MOTChallenge's IoU 0.5:
+  trackink eval --gt gt.txt --tracks tracks.txt
+
+  # Several sequences, each --gt with the --tracks in the same place, and an OVERALL row;
+  # the measures as one JSON object for a script:
+  trackink eval --gt MOT17-02/gt/gt.txt --tracks out/MOT17-02.txt \
+                --gt MOT17-04/gt/gt.txt --tracks out/MOT17-04.txt --json
+
+  # A stricter match, and tracks from trackink itself:
+  trackink eval --gt gt.txt --tracks tracks.jsonl --iou 0.7`
+
+func runEval(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("eval", "--gt GT --tracks TRACKS [--gt GT2 --tracks TRACKS2 …] [flags]", evalExamples, stderr)
+	gts := fs.StringArray("gt", nil, "ground truth: any tracking file trackink reads (repeat for more sequences)")
+	tracks := fs.StringArray("tracks", nil, "the tracker's output for the --gt in the same place")
+	iou := fs.Float64("iou", eval.DefaultIoU, "the least IoU at which a track box may match a ground-truth box, above 0 and at most 1")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
+	frameBase := fs.String("frame-base", "auto", "the number both files give the video's first frame: 0, 1, or auto (each format's own)")
+	frameCol := fs.String("frame-column", "frame_index", "supervision CSV: the column holding the frame number")
+	in := fs.StringP("input", "i", "", "the video the tracks belong to (its size scales YOLO's normalised coordinates)")
+	w := fs.Int("width", 0, "the video's width, instead of -i")
+	h := fs.Int("height", 0, "the video's height, instead of -i")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case len(*gts) == 0 || len(*tracks) == 0:
+		return usageError{errors.New("give the ground truth with --gt and the tracker's output with --tracks")}
+	case len(*gts) != len(*tracks):
+		return usageError{fmt.Errorf("--gt given %d times and --tracks %d: give one --tracks for each --gt", len(*gts), len(*tracks))}
+	case math.IsNaN(*iou) || *iou <= 0 || *iou > 1:
+		return usageError{fmt.Errorf("--iou %g: want a number above 0 and at most 1", *iou)}
+	case *w < 0 || *h < 0:
+		return usageError{fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
+	}
+	base, err := scene.ParseFrameBase(*frameBase)
+	if err != nil {
+		return usageError{fmt.Errorf("--frame-base: %w", err)}
+	}
+	for i := range *gts {
+		for _, f := range [][2]string{{"--gt", (*gts)[i]}, {"--tracks", (*tracks)[i]}} {
+			if err := checkInput(f[0], f[1], true); err != nil {
+				return err
+			}
+		}
+	}
+	if *in != "" {
+		info, err := video.Probe(*in, 0)
+		if err != nil {
+			return usageError{fmt.Errorf("-i %s: %w", *in, err)}
+		}
+		*w, *h = info.DisplayWidth, info.DisplayHeight
+	}
+	opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h}
+	// Ground truth rows that MOTChallenge marks not to be considered are left out, as the
+	// benchmark's evaluation leaves them out.
+	gtOpts := opts
+	gtOpts.DropIgnored = true
+	var rows []eval.Named
+	for i := range *gts {
+		g, err := loadForEval("--gt", (*gts)[i], gtOpts, stderr)
+		if err != nil {
+			return err
+		}
+		t, err := loadForEval("--tracks", (*tracks)[i], opts, stderr)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, eval.Named{Name: sequenceName((*gts)[i]), Result: eval.Boxes(g, t, *iou)})
+	}
+	if *asJSON {
+		return eval.WriteJSON(stdout, rows, *iou)
+	}
+	if len(rows) > 1 {
+		rows = append(rows, eval.Overall(rows))
+	}
+	fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU\n", *iou)
+	return eval.WriteTable(stdout, rows)
+}
+
+// loadForEval reads one file for eval, refusing as a usage error what it cannot score: a
+// file it cannot parse (the error names the file, line and field) or one that holds points
+// but no boxes.
+func loadForEval(flag, path string, o scene.Options, stderr io.Writer) (*scene.Tracks, error) {
+	t, err := scene.Load(path, o)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("%s: %w", flag, err)}
+	}
+	s := t.Summary()
+	if s.Boxes == 0 && s.Points > 0 {
+		return nil, usageError{fmt.Errorf("%s %s holds only points (%d), no boxes: eval scores boxes", flag, path, s.Points)}
+	}
+	for _, w := range s.Warnings {
+		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s\n", path, w)
+	}
+	return t, nil
+}
+
+// sequenceName names a sequence after its ground-truth file: MOTChallenge's SEQ/gt/gt.txt
+// is SEQ, bright.gt.txt is bright, anything else its file name without the extension.
+func sequenceName(path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	for _, s := range []string{".gt", "_gt", "-gt"} {
+		name = strings.TrimSuffix(name, s)
+	}
+	dir := filepath.Dir(path)
+	for (name == "gt" || name == "") && dir != "." && dir != "/" {
+		name, dir = filepath.Base(dir), filepath.Dir(dir)
+	}
+	return name
+}

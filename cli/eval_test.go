@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// evalFiles writes a small ground truth and a tracker's output on it, in MOTChallenge text,
+// and returns their paths. Ground truth: ids 1 and 2 in frames 1–3, 10 × 10 boxes at x 0
+// and x 50. The tracker: track 1 on id 1 in every frame, in frame 1 two pixels off (IoU
+// 80/120 = 0.667); track 2 on id 2 in frame 1; nothing on id 2 in frame 2 but a false
+// track 3 far away; track 4 on id 2 in frame 3.
+func evalFiles(t *testing.T) (gt, tracks string) {
+	t.Helper()
+	dir := t.TempDir()
+	gt, tracks = filepath.Join(dir, "seq.gt.txt"), filepath.Join(dir, "seq.tracks.txt")
+	rows := func(lines ...string) []byte { return []byte(strings.Join(lines, "\n") + "\n") }
+	must(t, os.WriteFile(gt, rows("1,1,0,0,10,10,1,-1,-1,-1", "1,2,50,0,10,10,1,-1,-1,-1",
+		"2,1,0,0,10,10,1,-1,-1,-1", "2,2,50,0,10,10,1,-1,-1,-1",
+		"3,1,0,0,10,10,1,-1,-1,-1", "3,2,50,0,10,10,1,-1,-1,-1"), 0o644))
+	must(t, os.WriteFile(tracks, rows("1,1,2,0,10,10,1,-1,-1,-1", "1,2,50,0,10,10,1,-1,-1,-1",
+		"2,1,0,0,10,10,1,-1,-1,-1", "2,3,100,100,10,10,1,-1,-1,-1",
+		"3,1,0,0,10,10,1,-1,-1,-1", "3,4,50,0,10,10,1,-1,-1,-1"), 0o644))
+	return gt, tracks
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEvalJSON: `eval --json` prints one object whose keys are the documented ones. On
+// evalFiles at IoU 0.5: 6 ground-truth boxes, 5 matched; 1 miss (id 2, frame 2), 1 false
+// positive (track 3), 1 switch (id 2: track 2, then 4): MOTA 1 − 3/6 = 0.5; MOTP the mean
+// IoU of the matches, (0.667 + 4)/5 = 0.933. IDF1: the best one-to-one id pairing is 1–1
+// (3 frames) and 2–2 or 2–4 (1 frame): IDTP 4 of 6 boxes on each side, IDF1 = IDP = IDR =
+// 2/3. Id 1 is tracked in every frame (mostly tracked), id 2 in 2 of 3 (partially), its
+// track interrupted once (1 fragmentation).
+func TestEvalJSON(t *testing.T) {
+	gt, tracks := evalFiles(t)
+	code, out, errOut := trackink("eval", "--gt", gt, "--tracks", tracks, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	for key, want := range map[string]float64{"mota": 0.5, "motp": 14.0 / 15, "idf1": 2.0 / 3,
+		"idp": 2.0 / 3, "idr": 2.0 / 3, "id_switches": 1, "false_positives": 1, "misses": 1,
+		"mostly_tracked": 1, "partially_tracked": 1, "mostly_lost": 0, "fragmentations": 1, "iou": 0.5} {
+		if v, ok := got[key].(float64); !ok || math.Abs(v-want) > 1e-3 {
+			t.Errorf("%q = %v, want %g", key, got[key], want)
+		}
+	}
+	seqs, _ := got["sequences"].([]any)
+	if len(seqs) != 1 || seqs[0].(map[string]any)["sequence"] != "seq" {
+		t.Errorf("sequences = %v, want one named seq", got["sequences"])
+	}
+}
+
+// TestEvalTable: two sequences give a row each and an OVERALL row; --iou changes the
+// result. evalFiles' pair and the ground truth against itself: 12 ground-truth boxes, 3
+// errors, MOTA 75.0 %; IDTP 4 + 6 of 12 + 12 boxes, IDF1 83.3 %. At --iou 0.9 track 1's
+// frame 1 no longer matches (a miss and a false positive more): MOTA 1 − 5/6 = 16.7 %.
+func TestEvalTable(t *testing.T) {
+	gt, tracks := evalFiles(t)
+	args := []string{"eval", "--gt", gt, "--tracks", tracks, "--gt", gt, "--tracks", gt}
+	code, out, errOut := trackink(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 || !strings.Contains(lines[1], "MOTA") || !strings.HasPrefix(strings.TrimSpace(lines[4]), "OVERALL") {
+		t.Fatalf("want a note, a header and three rows:\n%s", out)
+	}
+	if f := strings.Fields(lines[4]); f[2] != "83.3%" || f[len(f)-2] != "75.0%" {
+		t.Errorf("OVERALL row %q: want IDF1 83.3%% and MOTA 75.0%%", lines[4])
+	}
+	_, strict, _ := trackink("eval", "--gt", gt, "--tracks", tracks, "--iou", "0.9")
+	if !strings.Contains(strict, "16.7%") {
+		t.Errorf("--iou 0.9: want MOTA 16.7%%:\n%s", strict)
+	}
+}
+
+// TestEvalBadInput: every mistake is exit status 2, before any work, naming the flag, or
+// the file, line and field.
+func TestEvalBadInput(t *testing.T) {
+	gtFile, tracksFile := evalFiles(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("1,1,0,0,10,10,-1,-1,-1,-1\n2,1,0,0,-3,10,-1,-1,-1,-1\n"), 0o644)
+	points := filepath.Join(dir, "points.jsonl")
+	os.WriteFile(points, []byte(`{"frame":1,"points":[{"id":1,"x":3,"y":4}]}`+"\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gt", gtFile}, "--tracks"},
+		{[]string{"--tracks", tracksFile}, "--gt"},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--gt", gtFile}, "--gt given 2 times and --tracks 1"},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "0"}, "--iou 0"},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "1.5"}, "--iou 1.5"},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "NaN"}, "--iou NaN"},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--frame-base", "2"}, "--frame-base"},
+		{[]string{"--gt", filepath.Join(dir, "missing.txt"), "--tracks", tracksFile}, "--gt " + filepath.Join(dir, "missing.txt")},
+		{[]string{"--gt", gtFile, "--tracks", bad}, "--tracks: " + bad + ":2: field 5 (bb_width)"},
+		{[]string{"--gt", gtFile, "--tracks", points}, "--tracks " + points + " holds only points (1), no boxes"},
+	} {
+		code, out, errOut := trackink(append([]string{"eval"}, c.args...)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("eval %v: exit %d, stdout %q, stderr %q; want 2, nothing, a message with %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+func TestSequenceName(t *testing.T) {
+	for path, want := range map[string]string{
+		"MOT17-02/gt/gt.txt":   "MOT17-02",
+		"data/bright.gt.txt":   "bright",
+		"TUD-Campus_gt.txt":    "TUD-Campus",
+		"/x/run3.jsonl":        "run3",
+		"gt.txt":               "gt",
+		"labels/seq-gt/gt.txt": "seq-gt",
+	} {
+		if got := sequenceName(path); got != want {
+			t.Errorf("sequenceName(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// developerCommands are listed apart in trackink's help: they check and measure trackink
+// itself rather than draw a user's tracks.
+var developerCommands = map[string]bool{"bench": true, "golden": true, "man": true}
+
+// commandOrder is the order help lists the user's commands in, most used first; a command
+// not in it comes after them, by name.
+var commandOrder = []string{"render", "tracks", "eval", "demo", "join", "doctor", "completion", "version"}
+
+// printHelp prints trackink's own help: what it does and its commands, the user's first,
+// then the developer's.
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "trackink draws anti-aliased tracking overlays onto images and videos.")
+	fmt.Fprintln(w, "\nUsage: trackink COMMAND [flags]\n\nCommands:")
+	var user, dev []string
+	for n := range commands {
+		if developerCommands[n] {
+			dev = append(dev, n)
+		} else {
+			user = append(user, n)
+		}
+	}
+	sort.Strings(user)
+	sort.Strings(dev)
+	sort.SliceStable(user, func(i, j int) bool { return orderOf(user[i]) < orderOf(user[j]) })
+	for _, n := range user {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nDeveloper commands:")
+	for _, n := range dev {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'trackink COMMAND -h' for a command's common flags and examples, --help for all.")
+}
+
+// orderOf is a command's place in commandOrder, or past its end.
+func orderOf(name string) int {
+	if i := slices.Index(commandOrder, name); i >= 0 {
+		return i
+	}
+	return len(commandOrder)
+}
+
+// helpText is what a command's help says besides its flags.
+type helpText struct {
+	name, synopsis, examples string
+	out                      io.Writer
+}
+
+// shortFlags is how many flags a command may have for -h to show them all.
+const shortFlags = 12
+
+// shortExamples is how many examples -h shows.
+const shortExamples = 4
+
+// usage prints the command's help: with full, every flag under its heading and every
+// example; without, the examples first and the flags flagPlaces marks short (all of them
+// when the command has few), about 30 lines.
+func (h helpText) usage(fs *pflag.FlagSet, full bool) {
+	if c, ok := h.out.(*flagCatcher); ok {
+		c.fs, c.h = fs, h
+		return
+	}
+	w := h.out
+	fmt.Fprintf(w, "Usage: trackink %s %s\n", h.name, h.synopsis)
+	n := 0
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			n++
+		}
+	})
+	full = full || n <= shortFlags
+	if h.examples != "" {
+		ex := h.examples
+		if !full {
+			ex = firstExamples(ex, shortExamples)
+		}
+		fmt.Fprintf(w, "\n%s\n", ex)
+	}
+	groups := make([]*pflag.FlagSet, len(groupTitles))
+	fs.VisitAll(func(f *pflag.Flag) {
+		p, ok := placeOf(h.name, f.Name)
+		if f.Hidden || !ok && !full || !full && !p.short {
+			return
+		}
+		if !ok {
+			p.group = groupAdvanced // TestEveryFlagHasAHeading catches it
+		}
+		if full {
+			if groups[p.group] == nil {
+				groups[p.group] = pflag.NewFlagSet(groupTitles[p.group], pflag.ContinueOnError)
+				groups[p.group].SortFlags = false
+			}
+			groups[p.group].AddFlag(f)
+			return
+		}
+		if groups[0] == nil {
+			groups[0] = pflag.NewFlagSet("common", pflag.ContinueOnError)
+			groups[0].SortFlags = false
+		}
+		groups[0].AddFlag(f)
+	})
+	if !full {
+		fmt.Fprintf(w, "\nCommon flags:\n%s", groups[0].FlagUsages())
+		var titles []string
+		for g, t := range groupTitles {
+			if hasGroup(fs, h.name, flagGroup(g)) {
+				titles = append(titles, strings.ToLower(t))
+			}
+		}
+		fmt.Fprintf(w, "\n'trackink %s --help' shows all %d flags: %s.\n", h.name, n, strings.Join(titles, ", "))
+		return
+	}
+	headings := 0
+	for _, set := range groups {
+		if set != nil {
+			headings++
+		}
+	}
+	for g, set := range groups {
+		title := groupTitles[g]
+		if headings == 1 {
+			title = "Flags" // one heading over a few flags says nothing
+		}
+		if set != nil {
+			fmt.Fprintf(w, "\n%s:\n%s", title, set.FlagUsages())
+		}
+	}
+}
+
+// hasGroup reports whether a visible flag of fs goes under heading g.
+func hasGroup(fs *pflag.FlagSet, command string, g flagGroup) bool {
+	found := false
+	fs.VisitAll(func(f *pflag.Flag) {
+		if p, ok := placeOf(command, f.Name); ok && p.group == g && !f.Hidden {
+			found = true
+		}
+	})
+	return found
+}
+
+// firstExamples returns the "Examples:" line and the first n examples, each a block of
+// lines ended by a blank line.
+func firstExamples(examples string, n int) string {
+	blocks := strings.Split(examples, "\n\n")
+	if len(blocks) <= n {
+		return examples
+	}
+	return strings.Join(blocks[:n], "\n\n")
+}
+
+// asksHelp reports whether a command's arguments ask for its help (-h or --help before
+// any "--").
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// helpFlag is --help, which prints the whole help; -h, which pflag answers with the flag
+// set's Usage, prints the short one.
+type helpFlag struct {
+	h  helpText
+	fs *pflag.FlagSet
+}
+
+func (f helpFlag) String() string { return "false" }
+func (f helpFlag) Type() string   { return "bool" }
+
+// Set prints the whole help and ends the parse with pflag.ErrHelp.
+func (f helpFlag) Set(string) error {
+	f.h.usage(f.fs, true)
+	return pflag.ErrHelp
+}
+
+// addHelp makes -h print the short help and --help the whole.
+func addHelp(fs *pflag.FlagSet, h helpText) {
+	fs.Usage = func() { h.usage(fs, false) }
+	fs.Var(helpFlag{h, fs}, "help", "show every flag")
+	fs.Lookup("help").NoOptDefVal = "true"
+	fs.Lookup("help").Hidden = true
+}
+
+// flagCatcher, given to a command as its error output, catches its flag set when the
+// command is run with --help, instead of printing help.
+type flagCatcher struct {
+	io.Writer
+	fs *pflag.FlagSet
+	h  helpText
+}
+
+// helpOf returns the flags of the named command and its help text, as its --help would
+// print them.
+func helpOf(name string) (*pflag.FlagSet, helpText) {
+	c := &flagCatcher{Writer: io.Discard}
+	commands[name].run([]string{"--help"}, io.Discard, c)
+	return c.fs, c.h
+}
+
+// flagSetOf returns the flags of the named command.
+func flagSetOf(name string) *pflag.FlagSet {
+	fs, _ := helpOf(name)
+	return fs
+}

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"fmt"
+	"image"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPreviewFrame: render -i VIDEO --frame N -o still.png draws frame N (1-based) as the
+// render draws it: the box where the tracks put it in frame N, the trail of the frames
+// before it, the colours of FFmpeg's own decoding of the rendered video's frame N.
+func TestPreviewFrame(t *testing.T) {
+	// One box moving 20 px right a frame: x = 20·n.
+	var rows []string
+	for n := 1; n <= 12; n++ {
+		rows = append(rows, fmt.Sprintf("%d,1,%d,60,40,80,1,-1,-1,-1", n, 20*n))
+	}
+	dir, in, tracks := clipWithTracks(t, 320, 240, 12, strings.Join(rows, "\n")+"\n")
+	preview := func(name string, flags ...string) image.Image {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		args := append([]string{"render", "-i", in, "--tracks", tracks, "-o", out, "--no-labels", "--fill-opacity", "0", "--box-color", "#ff00ff", "--box-stroke", "4"}, flags...)
+		if code, _, stderr := trackink(args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", flags, code, stderr)
+		}
+		return readPicture(t, out)
+	}
+	magenta := func(img image.Image, x, y int) bool {
+		r, g, b, _ := img.At(x, y).RGBA()
+		return r>>8 > 200 && g>>8 < 90 && b>>8 > 200
+	}
+	// Frame 6's box spans x 120..160; its left edge at 120 is magenta, frame 1's (20) not.
+	p6 := preview("p6.png", "--frame", "6")
+	if !magenta(p6, 120, 100) || magenta(p6, 20, 100) {
+		t.Error("--frame 6 does not draw tracks frame 6's box")
+	}
+	if p1 := preview("p1.png", "--frame", "1"); !magenta(p1, 20, 100) {
+		t.Error("--frame 1 does not draw tracks frame 1's box: frames are not 1-based")
+	}
+	// A trail runs through the bottom centres of frames 1..5 (x 40..120, y 140), as in the
+	// render.
+	trail := preview("trail.png", "--frame", "6", "--trail", "10", "--trail-color", "#0000ff", "--trail-width", "6")
+	if r, g, b, _ := trail.At(80, 140).RGBA(); b>>8 < 150 || r>>8 > 100 || g>>8 > 100 {
+		t.Errorf("no trail at (80, 140) in the preview of frame 6: %v %v %v", r>>8, g>>8, b>>8)
+	}
+	// The same frame of the rendered video, as FFmpeg decodes it.
+	whole := filepath.Join(dir, "whole.mkv")
+	if code, _, stderr := trackink("render", "-i", in, "--tracks", tracks, "-o", whole, "--no-labels", "--fill-opacity", "0", "--box-color", "#ff00ff", "--box-stroke", "4", "--lossless", "--quiet"); code != 0 {
+		t.Fatalf("render: exit %d: %s", code, stderr)
+	}
+	ref := filepath.Join(dir, "ref.png")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-i", whole, "-vf", `select=eq(n\,5)`, "-frames:v", "1", ref).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
+	}
+	if d := meanPixelDiff(p6, readPicture(t, ref)); d > 2 { // measured 0.64: swscale upsamples chroma, ToRGBA does not
+		t.Errorf("the preview of frame 6 differs from the render's frame 6 by %.2f a channel on average", d)
+	}
+}
+
+// TestPreviewRefusals: --frame with a video output, or past the video's end, is a mistake
+// on the command line.
+func TestPreviewRefusals(t *testing.T) {
+	dir, in, tracks := clipWithTracks(t, 160, 120, 5, "1,1,10,10,40,40,1,-1,-1,-1\n")
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--frame", "3", "-o", filepath.Join(dir, "o.mp4")}, "--frame draws one frame into a picture"},
+		{[]string{"--frame", "6", "-o", filepath.Join(dir, "o.png")}, "--frame 6: the video has 5 frames"},
+		{[]string{"--frame", "0", "-o", filepath.Join(dir, "o.png")}, "--frame 0: frames are numbered from 1"},
+	} {
+		args := append([]string{"render", "-i", in, "--tracks", tracks}, tc.args...)
+		if code, _, stderr := trackink(args...); code != exitUsage || !strings.Contains(stderr, tc.says) {
+			t.Errorf("%v: exit %d, %q; want %d saying %q", tc.args, code, stderr, exitUsage, tc.says)
+		}
+	}
+}
+
+// meanPixelDiff is the mean absolute difference of two same-sized pictures' R, G and B.
+func meanPixelDiff(a, b image.Image) float64 {
+	var sum float64
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			ar, ag, ab, _ := a.At(x, y).RGBA()
+			br, bg, bb, _ := b.At(x, y).RGBA()
+			for _, d := range []int{int(ar>>8) - int(br>>8), int(ag>>8) - int(bg>>8), int(ab>>8) - int(bb>>8)} {
+				sum += float64(max(d, -d))
+			}
+		}
+	}
+	return sum / float64(3*r.Dx()*r.Dy())
+}

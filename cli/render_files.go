@@ -1,0 +1,40 @@
+package cli
+
+// checkFiles applies the rule for every path trackink writes (runFiles) to a render, before
+// any work: it checks and records every file the render reads (the video or picture, the
+// tracks, the style file, the font, the label words, the class names), then every file it
+// writes, and returns the output to write (-o, or the segment file with --segment). The
+// style file's own keys are applied by then (styleFlags.options), so a font or word list it
+// names is among the inputs.
+func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
+	f.files = runFiles{overwrite: f.overwrite}
+	for _, in := range []struct {
+		flag, path string
+		dirOK      bool
+	}{
+		{"-i", f.input, false},
+		{"--tracks", trackFile(f.tracks.path), true}, // a YOLO results directory
+		{"--style", f.style.file, false},
+		{"--font", f.style.style.Font, false},
+		{"--label-words", f.style.labelWords, false},
+		{"--class-names", f.tracks.classNames, false},
+	} {
+		if err := f.files.input(in.flag, in.path, in.dirOK); err != nil {
+			return "", err
+		}
+	}
+	var target string
+	var err error
+	if f.video.segment != "" {
+		if target, err = f.segmentTarget(isVideo); err == nil {
+			target, err = f.files.segment("-o", target)
+		}
+	} else {
+		target, err = f.files.output("-o", f.output)
+	}
+	if err != nil || f.video.statsJSON == "" {
+		return target, err
+	}
+	f.video.statsTarget, err = f.files.output("--stats-json", f.video.statsJSON)
+	return target, err
+}

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// The signals that stop a run: SIGINT (Ctrl-C), SIGTERM (kill, a scheduler cancelling a
+// job) and SIGHUP (the terminal went away). Each stops a render or a join the same way: the
+// output is not written, the partial file is removed, and the exit status is 128 + the
+// signal's number, 130, 143 and 129, which is also what a shell reports for a process the
+// signal killed outright. So a signal that comes before the handler is in place (the first
+// milliseconds of a run, while the command line is read) gives the same status as one that
+// comes later, and a killed run has nothing to clean: it had not begun to write.
+var stopSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+
+// caughtSignal is the cause of a context signalContext ended.
+type caughtSignal struct{ sig syscall.Signal }
+
+func (c caughtSignal) Error() string { return "interrupted by " + signalName(c.sig) }
+
+// Unwrap makes the cause a cancellation for the libraries that report ctx's cause (video).
+func (c caughtSignal) Unwrap() error { return context.Canceled }
+
+// signalContext returns a context that ends at the first of stopSignals, with that signal
+// as its cause (interrupted reads it), and the function that stops watching.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	caught := make(chan os.Signal, 1)
+	signal.Notify(caught, stopSignals...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-caught:
+			cancel(caughtSignal{s.(syscall.Signal)})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(caught)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// interrupted is the error that ends a command a stop signal ended (ctx is signalContext's):
+// the exit status 128 + the signal's number.
+func interrupted(ctx context.Context) error {
+	sig := syscall.SIGINT
+	var c caughtSignal
+	if errors.As(context.Cause(ctx), &c) {
+		sig = c.sig
+	}
+	return exitError{128 + int(sig), fmt.Errorf("%s; no output written", caughtSignal{sig})}
+}
+
+// signalName is the name a signal goes by on the command line.
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
+}

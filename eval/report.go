@@ -1,0 +1,119 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+)
+
+// Named is a result with the name of its sequence, a row of a report.
+type Named struct {
+	Name string
+	Result
+}
+
+// MarshalJSON writes the result as one object of measures and counts, with the keys the
+// README documents ("mota", "idf1", "id_switches", …); an undefined measure is null.
+func (r Result) MarshalJSON() ([]byte, error) {
+	return json.Marshal(r.fields())
+}
+
+// MarshalJSON writes the named result as Result does, with "sequence" first.
+func (n Named) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Sequence string `json:"sequence"`
+		fields
+	}{n.Name, n.fields()})
+}
+
+// fields is a result as JSON shows it.
+type fields struct {
+	MOTA             *float64 `json:"mota"`
+	MOTP             *float64 `json:"motp"`
+	IDF1             *float64 `json:"idf1"`
+	IDP              *float64 `json:"idp"`
+	IDR              *float64 `json:"idr"`
+	Recall           *float64 `json:"recall"`
+	Precision        *float64 `json:"precision"`
+	IDSwitches       int      `json:"id_switches"`
+	FalsePositives   int      `json:"false_positives"`
+	Misses           int      `json:"misses"`
+	Matches          int      `json:"matches"`
+	Fragmentations   int      `json:"fragmentations"`
+	MostlyTracked    int      `json:"mostly_tracked"`
+	PartiallyTracked int      `json:"partially_tracked"`
+	MostlyLost       int      `json:"mostly_lost"`
+	GTIDs            int      `json:"gt_ids"`
+	TrackIDs         int      `json:"track_ids"`
+	GTBoxes          int      `json:"gt_boxes"`
+	TrackBoxes       int      `json:"track_boxes"`
+	Frames           int      `json:"frames"`
+	IDTP             int      `json:"idtp"`
+	IDFP             int      `json:"idfp"`
+	IDFN             int      `json:"idfn"`
+}
+
+func (r Result) fields() fields {
+	num := func(v float64) *float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	return fields{num(r.MOTA()), num(r.MOTP()), num(r.IDF1()), num(r.IDP()), num(r.IDR()),
+		num(r.Recall()), num(r.Precision()), r.IDSwitches, r.FalsePositives, r.Misses, r.Matches,
+		r.Fragmentations, r.MostlyTracked, r.PartiallyTracked, r.MostlyLost, r.GTIDs, r.TrackIDs,
+		r.GTBoxes, r.TrackBoxes, r.Frames, r.IDTP, r.IDFP, r.IDFN}
+}
+
+// WriteTable writes rows as an aligned table in MOTChallenge's order and names, measures in
+// per cent; an undefined measure shows as "-". See Overall for the benchmarks' last row.
+func WriteTable(w io.Writer, rows []Named) error {
+	// tabwriter aligns every column right; names read better left-aligned, so they are
+	// padded to one width first.
+	width := len("sequence")
+	for _, r := range rows {
+		width = max(width, len(r.Name))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, strings.Join([]string{fmt.Sprintf("%-*s", width, "sequence"), "frames", "IDF1", "IDP",
+		"IDR", "Rcll", "Prcn", "GT", "MT", "PT", "ML", "FP", "FN", "IDs", "FM", "MOTA", "MOTP", ""}, "\t"))
+	pct := func(v float64) string {
+		if math.IsNaN(v) {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f%%", 100*v)
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%-*s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n",
+			width, r.Name, r.Frames, pct(r.IDF1()), pct(r.IDP()), pct(r.IDR()), pct(r.Recall()), pct(r.Precision()),
+			r.GTIDs, r.MostlyTracked, r.PartiallyTracked, r.MostlyLost, r.FalsePositives, r.Misses,
+			r.IDSwitches, r.Fragmentations, pct(r.MOTA()), pct(r.MOTP()))
+	}
+	return tw.Flush()
+}
+
+// Overall returns the sequences' overall result, named OVERALL: every count added (Sum).
+func Overall(rows []Named) Named {
+	all := make([]Result, len(rows))
+	for i, r := range rows {
+		all[i] = r.Result
+	}
+	return Named{"OVERALL", Sum(all...)}
+}
+
+// WriteJSON writes rows as one JSON object: the overall measures (Overall) at the top level,
+// the IoU threshold as "iou", and each sequence's under "sequences".
+func WriteJSON(w io.Writer, rows []Named, minIoU float64) error {
+	out := struct {
+		IoU float64 `json:"iou"`
+		fields
+		Sequences []Named `json:"sequences"`
+	}{minIoU, Overall(rows).fields(), rows}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
