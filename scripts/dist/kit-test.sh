@@ -12,7 +12,7 @@
 #   - --quick: doctor, goldens and the benchmark only;
 #   - a machine whose glibc is older than the kit's: one clear first line, nothing run;
 #   - no driver at all: the kit fails and says so.
-# python3 (meson's, from setup.sh --dist) reads the JSON.
+# This machine's python3 reads the JSON.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
