@@ -102,8 +102,9 @@ quietly x265 cmake -S x265/source -B x265/build -G Ninja -DCMAKE_BUILD_TYPE=Rele
 quietly x265 nicely ninja -C x265/build -j"$jobs"
 quietly x265 ninja -C x265/build install
 # Its .pc may name libgcc_s (a shared library: cmake's list of implicit libraries);
-# -static-libgcc covers what it is there for.
-sed -i '/^Libs.private:/ s/ -lgcc_s\b//g; /^Libs.private:/ s/ -lgcc\b//g' "$prefix/lib/pkgconfig/x265.pc"
+# -static-libgcc covers what it is there for. It does not name libpthread, which glibc
+# before 2.34 (the build root's 2.31) keeps apart from libc.
+sed -i '/^Libs.private:/ s/ -lgcc_s\b//g; /^Libs.private:/ s/ -lgcc\b//g; /^Libs.private:/ s/$/ -lpthread/' "$prefix/lib/pkgconfig/x265.pc"
 cp x265/COPYING "$prefix/share/licenses/x265.COPYING"
 
 # dav1d: the library only, 8- and 16-bit (10-bit AV1 then decodes, and trackink renders it
