@@ -30,8 +30,12 @@ const benchExamples = `Examples:
   # Several backends, one after the other (with --json, one object per line):
   trackink bench --scene seed --backend cpu,emu --frames 5
 
+  # Each box effect at 4K (20 boxes over 10 % of the frame), on two workers:
+  trackink bench --effects --workers 2
+
   # Link-graph construction for 100 to 100 000 points, every search backend:
   trackink bench --knn
+  trackink bench --detect all --frames 100
 
   # 5 000 and 100 000 points, 200 frames a row (a steadier median than the default's):
   trackink bench --knn --points 5000,100000 --frames 200
@@ -74,11 +78,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	frames := fs.Int("frames", 30, "frames to time: the seed scene's, after 10 warm-up frames; with --knn, each row's (default there: up to 50, within about a second)")
 	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
 	knnMode := fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
+	fxMode := fs.Bool("effects", false, "benchmark each --box-effect instead: 20 boxes over 10 % of a 4K frame")
 	points := fs.IntSlice("points", knn.DefaultBenchSizes, "with --knn: point counts")
 	e2e := fs.String("e2e", "", "time a whole render of this video (or \"synth\": a 3 s 4K clip) against plain ffmpeg")
 	preset := fs.String("preset", "ultrafast", "with --e2e: the x264 preset of all runs")
 	fs.Lookup("preset").DefValue = "ultrafast; with --scene mot17 x264's default, medium"
 	crf := fs.Int("crf", 23, "with --e2e: the x264 CRF of all runs")
+	detectModes := fs.String("detect", "", "time the built-in tracker alone at 1080p, beside OpenCV's equivalent: all, or modes (bright,motion,points…)")
 	style.register(fs, "knn-backend", "seed")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -89,6 +95,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if *frames < 1 {
 		return usageError{errors.New("--frames must be at least 1")}
+	}
+	if *detectModes != "" {
+		return benchDetect(*detectModes, *frames, *jsonOut, stdout, stderr)
 	}
 	if *knnMode {
 		knnFrames := 0 // RunBenchmark's own choice
@@ -126,6 +135,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if _, err := backendFor(b); err != nil {
 			return err
 		}
+	}
+	if *fxMode {
+		return benchEffects(fs, &style, backends, *frames, *jsonOut, stdout)
 	}
 	frameFormats := strings.Split(*formats, ",")
 	for _, f := range frameFormats {

@@ -40,6 +40,14 @@ type e2eReport struct {
 	OwnPeakMiB   int64   `json:"ffmpeg_own_output_peak_rss_mib"`
 	OwnRatio     float64 `json:"own_output_ratio"`
 	OwnCPURatio  float64 `json:"own_output_cpu_ratio"`
+	// The render with nothing drawn: the pipeline's own cost against ffmpeg, same input.
+	BareS        float64 `json:"nothing_drawn_s"`
+	BareCPUS     float64 `json:"nothing_drawn_cpu_s"`
+	BareFPS      float64 `json:"nothing_drawn_fps"`
+	BarePeakMiB  int64   `json:"nothing_drawn_peak_rss_mib"`
+	BareRatio    float64 `json:"nothing_drawn_ratio"`
+	BareCPURatio float64 `json:"nothing_drawn_cpu_ratio"`
+	BareSame     bool    `json:"nothing_drawn_same_packets"`
 }
 
 // The synthesised clips: the seed scene's 3 s at 4K, and a MOT17-like 5 s at 1080p.
@@ -116,17 +124,25 @@ func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, style *s
 		PlainS: b.Plain.Seconds(), PlainCPUS: b.PlainCPU.Seconds(), PlainPeakMiB: b.PlainPeakRSS >> 20,
 		Ratio: b.Ratio, CPURatio: b.CPURatio,
 		OwnS: b.Own.Seconds(), OwnCPUS: b.OwnCPU.Seconds(), OwnPeakMiB: b.OwnPeakRSS >> 20,
-		OwnRatio: b.OwnRatio, OwnCPURatio: b.OwnCPURatio}
+		OwnRatio: b.OwnRatio, OwnCPURatio: b.OwnCPURatio,
+		BareS: b.Bare.Wall.Seconds(), BareCPUS: b.BareCPU.Seconds(), BareFPS: b.Bare.FPS, BarePeakMiB: b.Bare.PeakRSS >> 20,
+		BareRatio: b.BareRatio, BareCPURatio: b.BareCPURatio, BareSame: b.BareSame}
 	if jsonOut {
 		return json.NewEncoder(stdout).Encode(rep)
 	}
 	fmt.Fprintf(stdout, "%s, %d frames, %s scene, libx264 -preset %s -crf %d, audio copied\n", in, rep.Frames, sceneName, preset, crf)
 	fmt.Fprintf(stdout, "backend %s, decoding %s\n", rep.Backend, rep.HWAccel)
 	fmt.Fprintf(stdout, "trackink (overlay)             %7.2f s wall  %7.2f s CPU  %5.1f fps  peak RSS %d MiB\n", rep.OursS, rep.OursCPUS, rep.OursFPS, rep.OursPeakMiB)
+	fmt.Fprintf(stdout, "trackink, nothing drawn        %7.2f s wall  %7.2f s CPU  %5.1f fps  peak RSS %d MiB\n", rep.BareS, rep.BareCPUS, rep.BareFPS, rep.BarePeakMiB)
 	fmt.Fprintf(stdout, "ffmpeg, the same input         %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.PlainS, rep.PlainCPUS, rep.PlainPeakMiB)
 	fmt.Fprintf(stdout, "ffmpeg, trackink's output      %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.OwnS, rep.OwnCPUS, rep.OwnPeakMiB)
 	fmt.Fprintf(stdout, "ratio to ffmpeg, same input    %7.3f wall    %7.3f CPU\n", rep.Ratio, rep.CPURatio)
 	fmt.Fprintf(stdout, "ratio to ffmpeg, our output    %7.3f wall    %7.3f CPU\n", rep.OwnRatio, rep.OwnCPURatio)
+	same := "the same packets as ffmpeg's"
+	if !rep.BareSame {
+		same = "NOT the same packets as ffmpeg's"
+	}
+	fmt.Fprintf(stdout, "nothing drawn to ffmpeg        %7.3f wall    %7.3f CPU   (%s)\n", rep.BareRatio, rep.BareCPURatio, same)
 	return nil
 }
 

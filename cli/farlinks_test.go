@@ -35,7 +35,7 @@ func TestFarLinksDrawnWhole(t *testing.T) {
 			out := filepath.Join(dir, backend+"-"+name+".png")
 			code, _, stderr := trackink("render", "--width", "640", "--height", "480", "--tracks", tracks, "-o", out,
 				"--no-labels", "--line-width", "4", "--k", "1", "--point-radius", "0", "--box-stroke", "0",
-				"--fill-opacity", "0", "--link-opacity", "1", "--backend", backend)
+				"--fill-opacity", "0", "--link-opacity", "1", "--link-reach", "0", "--backend", backend)
 			if code != 0 {
 				t.Fatalf("%s %s: exit %d: %s", backend, name, code, stderr)
 			}

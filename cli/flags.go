@@ -51,6 +51,7 @@ var fieldFlags = map[string][]string{
 	"knn.Options.MaxDegree":          {"max-degree"},
 	"knn.Options.Hysteresis":         {"hysteresis"},
 	"knn.Options.Backend":            {"knn", "knn-backend"},
+	"knn.Options.Graph":              {"links"},
 	"video.Options.Encoder":          {"encoder"},
 	"video.Options.HWAccel":          {"hwaccel"},
 	"video.Options.Preset":           {"preset"},
@@ -128,15 +129,15 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 			fs.Lookup(name).DefValue = defaultText
 		}
 	}
-	auto(&st.PointRadius, "point-radius", "5 px at 2160 lines, scaled", "radius of tracked points in px, 0 hides them")
-	auto(&st.LineWidth, "line-width", "2 px at 2160 lines, scaled", "width of straight links in px, 0 hides them")
+	auto(&st.PointRadius, "point-radius", "6 px at 2160 lines, scaled, at least 2.5", "radius of tracked points in px, 0 hides them")
+	auto(&st.LineWidth, "line-width", "4 px at 2160 lines, scaled, at least 2", "width of straight links in px, 0 hides them")
 	auto(&st.CurveWidth, "curve-width", "as --line-width", "width of curved links in px, 0 hides them")
 	fs.Float32Var(&st.Bend, "bend", st.Bend, "curve bend: control point offset as a fraction of the link's length")
-	auto(&st.BoxStroke, "box-stroke", "3 px at 2160 lines, scaled", "box outline width in px, 0 for none")
+	auto(&st.BoxStroke, "box-stroke", "4 px at 2160 lines, scaled, at least 2", "box outline width in px, 0 for none")
 	fs.Float32Var(&st.Roundness, "roundness", st.Roundness, "box corner radius as a fraction of half the shorter side, 0..1")
 	fs.Var(choiceValue{&st.BoxStyle, overlay.BoxStyles}, "box-style", "box outline: "+strings.Join(overlay.BoxStyles, ", ")+" (dashes follow the outline by arc length)")
 	fs.Float32Var(&st.BracketLength, "bracket-length", st.BracketLength, "with --box-style corners: each bracket's length as a fraction of its side, 0..0.5")
-	fs.Var(choiceValue{&st.LinkStyle, overlay.LinkStyles}, "link-style", "links (lines and curves): "+strings.Join(overlay.LinkStyles, ", ")+" (dashes scale with the width, measured by arc length)")
+	fs.Var(choiceValue{&st.LinkStyle, overlay.LinkStyles}, "link-style", "links (lines and curves): "+strings.Join(overlay.LinkStyles, ", ")+" (dashes scale with the width, measured by arc length; electric: a jagged arc, new every frame, on the straight links)")
 	fs.IntVar(&st.LabelSize, "label-size", 0, "label font size in px")
 	fs.Lookup("label-size").DefValue = "frame height / 54, at least 10"
 	fs.StringVar(&st.Font, "font", st.Font, "a TrueType or OpenType font file (.ttf, .otf, .ttc) to set labels in; Go Medium (built in) draws the characters it lacks, and a hollow box those neither has")
@@ -147,7 +148,8 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	fs.StringVar(&s.labelWords, "label-words", "", "a file of words, one a line, that {word} picks from (one per track, never changing)")
 	fs.BoolVar(&st.LabelsOverlap, "labels-overlap", st.LabelsOverlap, "place every label above its box even where it covers another (default: labels move out of each other's way)")
 	fs.IntVar(&st.Trail, "trail", st.Trail, "draw each track's last N positions as a fading curve (0 = off)")
-	auto(&st.TrailWidth, "trail-width", "3 px at 2160 lines, scaled", "trail width in px")
+	auto(&st.TrailWidth, "trail-width", "4 px at 2160 lines, scaled, at least 2", "trail width in px")
+	registerDrawFlags(fs, st)
 	fs.Var(colorByValue{&st.ColorBy}, "color-by", "what picks an item's colour: track, or class (classes numbered in order of first appearance)")
 	fs.Var(classColorsValue{&st.ClassColors}, "class-colors", "colours of classes, over the palette's: person=#ff0000,car=#00ff00")
 	fs.StringVar(&st.Palette, "palette", overlay.DefaultPalette, "the colours items take: "+strings.Join(overlay.Palettes(), ", "))
@@ -173,11 +175,13 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 		{&st.TrailOpacity, "trail-opacity", "a trail's newest end"}} {
 		fs.Float32Var(o.v, o.name, *o.v, "opacity of "+o.what+", 0..1")
 	}
+	registerEffectFlags(fs, st)
 	fs.IntVar(&s.links.K, "k", knn.DefaultK, "link each point to its k nearest neighbours")
 	fs.Float64Var(&s.links.MaxDY, "max-dy", 0, "drop links whose vertical extent exceeds this many px (0 = off)")
 	fs.Float64Var(&s.links.MaxDist, "max-dist", 0, "drop links longer than this many px (0 = off)")
 	fs.IntVar(&s.links.MaxDegree, "max-degree", 0, "keep at most this many links per point, shortest first (0 = off)")
 	fs.Float64Var(&s.links.Hysteresis, "hysteresis", knn.DefaultHysteresis, "keep a link while it stays within (1+h) of qualifying, so jitter does not make links blink (0 = off)")
+	s.registerLinkGraph(fs)
 	// A style file sets the look: every flag added so far but the preset and file themselves.
 	fs.VisitAll(func(f *pflag.Flag) {
 		if !before[f.Name] && f.Name != "look" && f.Name != "style" && f.Name != "list-looks" {

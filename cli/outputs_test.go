@@ -72,6 +72,14 @@ func writers(fx fixture) []writer {
 			args: func(fx fixture, o, _ string) []string {
 				return []string{"tracks", fx.tracks, "-i", fx.video, "--class-names", fx.cls, "--to", "jsonl", "-o", o}
 			}},
+		{cmd: "track", flag: "-o", inputs: map[string]string{"-i": fx.video},
+			args: func(fx fixture, o, _ string) []string {
+				return []string{"track", "-i", fx.video, "--quiet", "-o", o}
+			}},
+		{cmd: "render", flag: "--save-tracks", inputs: map[string]string{"-i": fx.video}, other: "-o",
+			args: func(fx fixture, s, o string) []string {
+				return []string{"render", "-i", fx.video, "--detect", "bright", "--preset", "ultrafast", "--quiet", "-o", o, "--save-tracks", s}
+			}},
 		{cmd: "demo", flag: "-o",
 			args: func(fx fixture, o, _ string) []string {
 				return []string{"demo", "--frames", "1", "--width", "16", "--height", "16", "-o", o}

@@ -31,7 +31,8 @@ type renderFlags struct {
 	width     int
 	height    int
 	video     videoFlags
-	files     runFiles // what the run reads and writes (checkFiles)
+	files     runFiles     // what the run reads and writes (checkFiles)
+	detect    renderDetect // --detect: track while rendering (render_detect.go)
 }
 
 const renderExamples = `Examples:
@@ -74,11 +75,16 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	f.tracks.warn = func(s string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", s) }
 	f.style.register(fs, "knn", "default")
 	f.video.register(fs)
+	f.detect.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if f.style.listLooks {
 		printLooks(stdout)
+		return nil
+	}
+	if f.detect.listDetect {
+		printDetectPresets(stdout)
 		return nil
 	}
 	// From here on SIGINT, SIGTERM and SIGHUP end the render (signals.go), reading the
@@ -89,9 +95,13 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := f.detect.check(fs, &f); err != nil {
+		return err
+	}
 	switch {
+	case f.detect.preset != "":
 	case f.tracks.path == "" && f.sceneName == "":
-		return usageError{errors.New("no tracks: give --tracks FILE")}
+		return usageError{errors.New("no tracks: give --tracks FILE, or --detect PRESET to track the video")}
 	case f.tracks.path != "" && f.sceneName != "":
 		return usageError{errors.New("--tracks and --scene: give one")}
 	}
@@ -104,6 +114,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	}
 	target, err := f.checkFiles(isVideo)
 	if err != nil {
+		return err
+	}
+	if err := f.detect.output(&f.files); err != nil {
 		return err
 	}
 	if isVideo && isPicture(f.output) {

@@ -1,5 +1,7 @@
 package cli
 
+import "trackink/overlay"
+
 // checkFiles applies the rule for every path trackink writes (runFiles) to a render, before
 // any work: it checks and records every file the render reads (the video or picture, the
 // tracks, the style file, the font, the label words, the class names), then every file it
@@ -15,7 +17,7 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 		{"-i", f.input, false},
 		{"--tracks", trackFile(f.tracks.path), true}, // a YOLO results directory
 		{"--style", f.style.file, false},
-		{"--font", f.style.style.Font, false},
+		{"--font", fontFile(f.style.style.Font), false},
 		{"--label-words", f.style.labelWords, false},
 		{"--class-names", f.tracks.classNames, false},
 	} {
@@ -37,4 +39,12 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 	}
 	f.video.statsTarget, err = f.files.output("--stats-json", f.video.statsJSON)
 	return target, err
+}
+
+// fontFile is the file a font setting names: none for the built-in Go Mono.
+func fontFile(font string) string {
+	if font == overlay.GoMono {
+		return ""
+	}
+	return font
 }

@@ -147,7 +147,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	}
 	src := &trackSource{}
 	tracksName := "the seed scene"
-	if f.sceneName == "" {
+	if f.sceneName == "" && f.detect.preset == "" {
 		if src.tracks, err = untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.load(w, h) }); err != nil {
 			return err
 		}
@@ -169,6 +169,10 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 
 	td := &trackDrawer{opts: opts, src: src}
 	defer td.close()
+	draw, err := f.detect.start(&vo, src, td, say)
+	if err != nil {
+		return err
+	}
 	if plan := vo.Segment; plan != nil {
 		// The segment draws what the whole render draws: the drawer replays the tracks
 		// from the render's first frame, and the plan says what is drawn, so that the
@@ -181,8 +185,11 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		}
 	}
 	removeStalePartials(target, stderr)
-	stats, err := video.Transcode(ctx, vo, td.draw)
+	stats, err := video.Transcode(ctx, vo, draw)
 	progress.done()
+	if serr := f.detect.save(err, f.overwrite, stderr); serr != nil {
+		return serr
+	}
 	// Whether the video ended (or broke off at damage) rather than the render failing:
 	// only then is "the tracks go on past the video" news.
 	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)

@@ -103,7 +103,7 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--look", "bold"}, `--look "bold": want one of clean, default, hud, plexus, seed`},
+		{[]string{"--look", "bold"}, `--look "bold": want one of blob, clean, default, hud, neon, plexus`},
 		{[]string{"--palette", "rainbow"}, `--palette "rainbow": want one of`},
 		{[]string{"--label", "{nope}"}, `--label "{nope}": unknown field {nope}`},
 		{[]string{"--label", "{word}"}, "--label-words"},
@@ -128,16 +128,7 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 func TestStrokeStyles(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s.toml")
-	options := func(args ...string) (overlay.Style, error) {
-		var s styleFlags
-		fs := newFlagSet("render", "", "", io.Discard)
-		s.register(fs, "knn", "default")
-		if err := parse(fs, args); err != nil {
-			return overlay.Style{}, err
-		}
-		o, err := s.options(fs, false)
-		return o.Style, err
-	}
+	options := func(args ...string) (overlay.Style, error) { return styleOptions(args...) }
 	os.WriteFile(file, []byte("box-style = \"corners\"\nbracket-length = 0.1\nlink-style = \"dotted\"\n"), 0o644)
 	if st, err := options("--style", file, "--link-style", "dashed"); err != nil || st.BoxStyle != "corners" || st.BracketLength != 0.1 || st.LinkStyle != "dashed" {
 		t.Errorf("styles from a file and the command line: %v, %+v", err, st)

@@ -6,6 +6,7 @@ import (
 	"trackink/composite"
 	"trackink/overlay"
 	"trackink/scene"
+	"trackink/video"
 )
 
 // trackDrawer draws the tracks onto the decoded frames of a video (its draw is the
@@ -53,6 +54,16 @@ func (t *trackDrawer) draw(n int, dst composite.Surface) error {
 	return nil
 }
 
+// drawFunc is the render's video.DrawFunc: nil when the tracks hold no frame, so that the
+// video goes through the pipeline as it goes through ffmpeg, with no copy of a decoded frame
+// and no draw stage (video.Transcode).
+func (t *trackDrawer) drawFunc() video.DrawFunc {
+	if t.src.tracks != nil && t.src.tracks.Len() == 0 {
+		return nil
+	}
+	return t.draw
+}
+
 func (t *trackDrawer) close() {
 	if t.d != nil {
 		t.d.Close()
@@ -66,9 +77,13 @@ type trackSource struct {
 	tracks *scene.Tracks
 	seed   *scene.SeedScene
 	buf    scene.Frame
+	live   *liveTracks // render --detect: what the tracker found in the frame being drawn
 }
 
 func (s *trackSource) frame(n, w, h int) *scene.Frame {
+	if s.live != nil {
+		return s.live.frame(n)
+	}
 	if s.tracks != nil {
 		return s.tracks.Frame(n, &s.buf)
 	}

@@ -23,6 +23,41 @@
 //
 // For 4:2:0 chroma the layer's premultiplied values are averaged over each 2×2 block first,
 // which is the same as averaging the composited colours.
+//
+// # Add and screen (Blend)
+//
+// The layer can also be added to the frame, or screened onto it, still in the frame's own
+// samples. Both are turned, pixel by pixel of the layer, into an "over" with a changed colour
+// c′ and alpha α′ (Tile.Blend), so the composite above, its vectorised loops and the kernel
+// are the same code for every mode. Write o_i for channel i's offset (Space.M[i][3]: Y'_0,
+// 128 or 0 for RGB) and c_i = o_i·α + M_i·rgb for the layer's value.
+//
+// Add is out = frame + layer in R'G'B', per channel, clamped. R'G'B' → Y'CbCr is affine, so
+// the sum of two colours is the sum of their offset-free parts plus one offset:
+//
+//	Y'_out = Y' + (c_Y − Y'_0·α),  Cb_out = Cb + (c_Cb − 128·α),  Cr_out = Cr + (c_Cr − 128·α)
+//
+// that is over with c′_i = c_i − o_i·α and α′ = 0: exact before the clamp. The clamp is per
+// sample of the frame's format (Y' and Cb, Cr at 0..255, or 0..1023), not per R'G'B'
+// channel, so where R'G'B' would saturate (a bright layer on a bright frame) the hue can
+// shift; and limited-range Y' may rise above 235 (super-white, which players clip).
+//
+// Screen is out = 1 − (1 − frame)(1 − layer) = layer + (1 − layer)·frame per R'G'B'
+// channel: an over whose alpha is the layer's colour, a different one per channel, which no
+// affine map to Y'CbCr keeps. trackink takes one alpha for all three, the layer's
+// premultiplied luma ℓ = (c_Y − Y'_0·α)/(M_Y·(1, 1, 1)) (for RGB frames ℓ = 0.2126·R' +
+// 0.7152·G' + 0.0722·B'):
+//
+//	out_i = (c_i − o_i·α + o_i·ℓ) + (1 − ℓ)·sample_i,   that is c′_i = c_i − o_i·α + o_i·ℓ, α′ = ℓ
+//
+// which is exact for grey layers (R' = G' = B', every channel's alpha is ℓ) and lies
+// between over and add otherwise: a saturated colour darkens the frame under it by its luma
+// rather than channel by channel. c′ and α′ are linear in the layer (ℓ is), so the 4:2:0
+// average of a 2×2 block may be taken after the change, as for over.
+//
+// A covered pixel whose α′ would be 0 (add, or screen of near black) gets α′ = 2⁻³⁰ instead:
+// the composite skips pixels and chroma blocks of alpha 0, and 1 − 2⁻³⁰ rounds to 1 in
+// float32, so the sample is kept whole and the colour is still added.
 package composite
 
 import (

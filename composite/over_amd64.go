@@ -21,3 +21,9 @@ func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, plan
 //
 //go:noescape
 func prefetchRows(p *byte, stride, rows int)
+
+// blendRowAVX2 is blendConsts.row for a Y'CbCr layer, n pixels (a multiple of 8) of the
+// planes' rows at c0, c1, c2 and a, with k's constants.
+//
+//go:noescape
+func blendRowAVX2(c0, c1, c2, a *float32, n int, k *blendConsts)

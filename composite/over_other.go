@@ -10,3 +10,7 @@ func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, plan
 }
 
 func prefetchRows(p *byte, stride, rows int) {}
+
+func blendRowAVX2(c0, c1, c2, a *float32, n int, k *blendConsts) {
+	panic("composite: no AVX2 here")
+}

@@ -3,10 +3,11 @@
 // renders them and compares, used by `trackink golden` and by `go test`.
 //
 // Each scene is composited onto an opaque checkerboard, so the PNG stores every channel
-// exactly and translucency shows when a person looks at it. A scene passes when no channel of
-// any pixel differs from the stored picture by more than Tolerance code values. A failure
-// writes the actual picture and a diff picture (differing pixels red, the rest dimmed) to
-// the output directory.
+// exactly and translucency shows when a person looks at it, or onto a frame of real footage
+// (footage.go). A scene passes when no channel of any pixel differs from the stored picture
+// by more than Tolerance code values (FootageTolerance on footage). A failure writes the
+// actual picture and a diff picture (differing pixels red, the rest dimmed) to the output
+// directory.
 package goldens
 
 import (
@@ -91,7 +92,7 @@ func Run(o Options) ([]Result, error) {
 		if err != nil {
 			return results, fmt.Errorf("scene %s: %w", s.Name, err)
 		}
-		r := compare(s.Name, want, got)
+		r := compare(s.Name, want, got, s.tolerance())
 		if r.Status == Failed {
 			if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
 				return results, err
@@ -136,9 +137,12 @@ func names() string {
 	return s
 }
 
-// Render draws a scene onto its checkerboard with the backend newBackend starts (nil: the CPU
+// Render draws a scene onto its checkerboard (or its footage frame) with the backend newBackend starts (nil: the CPU
 // renderer).
 func Render(s Scene, workers int, newBackend overlay.NewBackend) (*image.RGBA, error) {
+	if s.Footage > 0 {
+		return renderOnFootage(s, workers, newBackend)
+	}
 	img := Checkerboard(s.Width, s.Height)
 	if err := DrawOn(s, &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: s.Width, H: s.Height}, workers, newBackend); err != nil {
 		return nil, err
@@ -183,7 +187,8 @@ func Checkerboard(w, h int) *image.RGBA {
 	return img
 }
 
-func compare(name string, want, got *image.RGBA) Result {
+// compare holds got to want within tol code values in every channel.
+func compare(name string, want, got *image.RGBA, tol int) Result {
 	r := Result{Scene: name, Status: Passed}
 	if want.Bounds() != got.Bounds() {
 		r.Status, r.MaxDiff, r.Over = Failed, 255, got.Bounds().Dx()*got.Bounds().Dy()
@@ -195,7 +200,7 @@ func compare(name string, want, got *image.RGBA) Result {
 			worst = max(worst, absInt(int(got.Pix[i+c])-int(want.Pix[i+c])))
 		}
 		r.MaxDiff = max(r.MaxDiff, worst)
-		if worst > Tolerance {
+		if worst > tol {
 			r.Over++
 		}
 	}

@@ -32,14 +32,14 @@ func TestCompareCatchesADifference(t *testing.T) {
 	b := image.NewRGBA(a.Bounds())
 	copy(b.Pix, a.Pix)
 	b.Pix[4*37+1] += Tolerance
-	if r := compare("x", a, b); r.Status != Passed || r.MaxDiff != Tolerance {
+	if r := compare("x", a, b, Tolerance); r.Status != Passed || r.MaxDiff != Tolerance {
 		t.Errorf("difference of %d: %+v", Tolerance, r)
 	}
 	b.Pix[4*37+1]++
-	if r := compare("x", a, b); r.Status != Failed || r.Over != 1 {
+	if r := compare("x", a, b, Tolerance); r.Status != Failed || r.Over != 1 {
 		t.Errorf("difference of %d: %+v", Tolerance+1, r)
 	}
-	if r := compare("x", a, Checkerboard(16, 17)); r.Status != Failed {
+	if r := compare("x", a, Checkerboard(16, 17), Tolerance); r.Status != Failed {
 		t.Errorf("size mismatch passed")
 	}
 }

@@ -22,6 +22,9 @@ type Scene struct {
 	// LabelSize their size (0: the default at the scene's height).
 	Font      fonts.File
 	LabelSize int
+	// Footage, when not 0, is the frame of the real footage (footage.go) the scene draws on,
+	// instead of the checkerboard.
+	Footage int
 }
 
 // NewFont returns the font the scene's labels are set in.
@@ -402,16 +405,13 @@ func seedStyle(h int) overlay.Style {
 // changed by edit, with the k = 3 link graph; the boxes take three classes, and two are
 // untracked.
 func lookScene(look string, edit func(*overlay.Style)) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+	return trackScene(look, edit, true)
+}
+
+// trackScene is lookScene, with the boxes or (boxes false) with the points alone.
+func trackScene(look string, edit func(*overlay.Style), boxes bool) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 	return func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
-		st, _ := overlay.Preset(look)
-		if edit != nil {
-			edit(&st)
-		}
-		b, err := overlay.NewBuilder(st.ForHeight(h), font, w, h)
-		if err != nil {
-			return err
-		}
-		g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis})
+		b, g, err := lookBuilder(look, edit, font, w, h)
 		if err != nil {
 			return err
 		}
@@ -422,7 +422,7 @@ func lookScene(look string, edit func(*overlay.Style)) func(p *overlay.Primitive
 		for n := 1; n <= 12; n++ {
 			seed.Frame(4*n, &all) // 4× faster, so that trails show
 			f = scene.Frame{Index: n}
-			for i := 0; i < len(all.Boxes); i += 5 {
+			for i := 0; boxes && i < len(all.Boxes); i += 5 {
 				bx := all.Boxes[i]
 				bx.Class = classes[i/5%3]
 				if i/5 == 7 || i/5 == 13 {

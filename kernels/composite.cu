@@ -54,6 +54,32 @@ __device__ __forceinline__ void blendSample(const TkParams* p, uint8_t* d, float
     *d = blend(*d, c, a);
 }
 
+// layerLight is composite's Space.light: the premultiplied luma of layer value s, 0..1.
+__device__ float layerLight(const TkParams* p, const float s[4]) {
+  float l;
+  if (p->format == TK_RGBA) {
+    l = (0.2126f * s[0] + 0.7152f * s[1] + 0.0722f * s[2]) / 255;
+  } else {
+    const float* m = p->space[0];
+    float ky = 1 / ((m[0] + m[1]) + m[2]);
+    l = (s[0] - m[3] * s[3]) * ky;
+  }
+  return gmin(gmax(l, 0), 1);
+}
+
+// blendPixel is composite's Tile.Blend for one pixel: layer value s changed so that over composites
+// it as add or screen (package composite's "Add and screen").
+__device__ void blendPixel(const TkParams* p, float s[4]) {
+  float a = s[3];
+  if (p->blend == TK_BLEND_OVER || a == 0) return;
+  float a2 = p->blend == TK_BLEND_SCREEN ? layerLight(p, s) : 0;
+  for (int i = 0; i < 3; i++) {
+    float o = p->space[i][3];
+    s[i] = (s[i] - o * a) + o * a2;
+  }
+  s[3] = gmax(a2, 1.0f / (1 << 30));
+}
+
 __device__ void overRGBA(const TkParams* p, int fx, int fy, const float s[4]) {
   float a = s[3];
   if (a == 0) return;
@@ -115,6 +141,7 @@ TK_KERNEL void tk_composite(const TkParams* p) {
       size_t li = (size_t)(oy + y) * pitch + ox + x;
       loadPx(layer, li, q[i]);
       if (q[i][0] == 0 && q[i][1] == 0 && q[i][2] == 0 && q[i][3] == 0) continue;
+      blendPixel(p, q[i]);
       if (p->format == TK_RGBA)
         overRGBA(p, ox + x, oy + y, q[i]);
       else

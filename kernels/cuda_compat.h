@@ -10,7 +10,9 @@
 //     of its threads. Running the threads one after another is one such interleaving, so
 //     the emulation is exact; it is not a model of timing, occupancy or memory coalescing.
 //   - __half is _Float16 (gcc 12, x86-64): IEEE binary16 with round-to-nearest-even
-//     conversions, the same as __float2half_rn / __half2float on the device.
+//     conversions, the same as __float2half_rn / __half2float on the device. A compiler
+//     without _Float16 (gcc 10 of the portable build's Debian 11 root) gets the same
+//     conversions written out on the bits (kernels only convert, never compute, in half).
 //   - atomicAdd, atomicOr, atomicMin and atomicMax are gcc __atomic builtins (blocks run on
 //     several host threads).
 #ifndef TRACKINK_CUDA_COMPAT_H
@@ -40,10 +42,74 @@ struct dim3 {
 // The launch coordinates of the emulated thread now running (set by emu.cc).
 extern thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
 
+#ifdef __FLT16_MAX__
 typedef _Float16 __half;
 
 static inline __half __float2half_rn(float f) { return (__half)f; }
 static inline float __half2float(__half h) { return (float)h; }
+#else
+#include <string.h>
+
+struct __half {
+  uint16_t bits;
+};
+
+// __float2half_rn rounds f to the nearest binary16, ties to even; overflow gives infinity,
+// NaN stays NaN (quiet).
+static inline __half __float2half_rn(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+  uint32_t mag = x & 0x7fffffff;
+  __half h;
+  if (mag >= 0x7f800000) {  // infinity or NaN
+    h.bits = sign | 0x7c00 | (mag > 0x7f800000 ? 0x200 | (uint16_t)((mag >> 13) & 0x3ff) : 0);
+    return h;
+  }
+  if (mag >= 0x477ff000) {  // rounds to 65520 or more: infinity
+    h.bits = sign | 0x7c00;
+    return h;
+  }
+  if (mag < 0x38800000) {  // below the smallest normal half (2^-14): a subnormal or zero
+    if (mag < 0x33000000) {  // at most 2^-25: rounds to zero
+      h.bits = sign;
+      return h;
+    }
+    int e = (int)(mag >> 23);
+    uint32_t m = (mag & 0x7fffff) | 0x800000;
+    int shift = 126 - e;  // m · 2^(e-150) in units of 2^-24: m >> (126 - e)
+    uint32_t q = m >> shift, rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rest > half || (rest == half && (q & 1))) q++;
+    h.bits = sign | (uint16_t)q;
+    return h;
+  }
+  uint32_t q = (mag - 0x38000000) >> 13, rest = mag & 0x1fff;  // rebias 127 → 15
+  if (rest > 0x1000 || (rest == 0x1000 && (q & 1))) q++;  // may carry into the exponent: right
+  h.bits = sign | (uint16_t)q;
+  return h;
+}
+
+static inline float __half2float(__half h) {
+  uint32_t sign = (uint32_t)(h.bits & 0x8000) << 16, e = (h.bits >> 10) & 0x1f, m = h.bits & 0x3ff, x;
+  if (e == 0x1f) {
+    x = sign | 0x7f800000 | (m << 13);
+  } else if (e != 0) {
+    x = sign | ((e + 112) << 23) | (m << 13);
+  } else if (m == 0) {
+    x = sign;
+  } else {  // subnormal: normalise
+    e = 113;
+    while (!(m & 0x400)) {
+      m <<= 1;
+      e--;
+    }
+    x = sign | (e << 23) | ((m & 0x3ff) << 13);
+  }
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+#endif
 
 static inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 static inline int atomicOr(int* p, int v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }

@@ -8,6 +8,9 @@
 #include <stdint.h>
 
 #define TK_TILE 64            // composite.TileSize
+#define TK_BLEND_OVER 0       // composite.BlendOver, BlendAdd, BlendScreen
+#define TK_BLEND_ADD 1
+#define TK_BLEND_SCREEN 2
 #define TK_BLOCK_X 64         // threads per tile row: one per column
 #define TK_BLOCK_Y 4          // thread rows; thread (x, y) owns pixel rows y, y+4, ..., y+60
 #define TK_ROWS (TK_TILE / TK_BLOCK_Y)
@@ -105,7 +108,8 @@ struct TkParams {
   // The frame, in device memory with the host's strides. For NV12, plane1 is UV and
   // plane2 unused; for RGBA only plane0 is used.
   uint64_t plane0, plane1, plane2;
-  int32_t stride0, stride1, stride2, pad_;
+  int32_t stride0, stride1, stride2;
+  int32_t blend;  // composite.Blend: TK_BLEND_OVER, _ADD, _SCREEN
   // The layer's colour space (composite.Space.M): channel i of a premultiplied colour
   // (r, g, b, a) is space[i][0]·r + space[i][1]·g + space[i][2]·b + space[i][3]·a.
   float space[3][4];
@@ -113,6 +117,9 @@ struct TkParams {
   // The link update (links.h's TkLinks) when the device builds the links itself; 0 when the
   // host built them into the lines and curves.
   uint64_t links;
+
+  // The box effects (effects.h's TkEffects); 0 when the frame has none.
+  uint64_t effects;
 };
 
 #endif  // TRACKINK_LAYOUT_H

@@ -669,6 +669,15 @@ __device__ bool tkClipCurve(TkCurve* c, double w, double h) {
   return true;
 }
 
+// linkFade is overlay.LinkFade: the opacity of a link from a to b, fading with its length.
+__device__ float linkFade(float opacity, const TkPoint& a, const TkPoint& b, float fade) {
+  if (fade <= 0) return opacity;
+  float dx = b.x - a.x, dy = b.y - a.y;
+  float l = sqrtf(dx * dx + dy * dy);
+  float t = gmin(l / fade, 1.0f);
+  return opacity * (1 - t * t * (3 - 2 * t));
+}
+
 // emit: one thread per lower end writes its kept links, in (a, b) order, as this frame's
 // edges (for the next frame) and as the link primitives overlay.Build makes: a line from the
 // lower to the higher id, and a curve whose control point is curves.Control's.
@@ -686,7 +695,7 @@ TK_KERNEL void tk_links_emit(const TkParams* p) {
     TkEdge edge = {a, ls[e].b};
     ((TkEdge*)L->cur.edges)[slot] = edge;
     float c[4];
-    linkColor(pa, pb, L->opacity, c);
+    linkColor(pa, pb, linkFade(L->opacity, pa, pb, L->fade), c);
     if (slot < L->lineSlots) {
       TkLine l = {pa.x, pa.y, pb.x, pb.y, L->lineWidth, {c[0], c[1], c[2], c[3]}, L->lineDash};
       if (!tkClipLine(&l, p->width, p->height)) {

@@ -100,7 +100,8 @@ struct TkLinks {
   int32_t lineSlots, curveSlots;
   float lineWidth, curveWidth, bend, opacity;
   TkDash lineDash, curveDash;
-  int32_t capCells, pad_;
+  int32_t capCells;
+  float fade;  // LinkStyle.Fade: links fade out with length, gone at fade px; 0: off
 
   uint64_t grid;        // TkGrid
   uint64_t cellOf;      // int32_t[n]: each rank's cell

@@ -81,6 +81,30 @@ type BenchLinker struct {
 	New func(Options) (Linker, error)
 }
 
+// graphRows are RunBenchmark's rows of the graphs other than kNN at n points, each named by
+// its graph. The radius graph's MaxDist is the radius within which a point of the moving
+// scene has k others on average, √(k·1920·1080/(π·n)), so that its rows link about as many
+// pairs as kNN's (at the benchmark's 200 px, 100 000 points would make 6 000 pairs a point).
+func graphRows(n, k int) []BenchLinker {
+	var rows []BenchLinker
+	for _, graph := range Graphs[1:] {
+		rows = append(rows, BenchLinker{Name: graph, New: func(o Options) (Linker, error) {
+			o.Graph = graph
+			if graph == GraphRadius {
+				o.MaxDist = benchRadius(n, k)
+			}
+			g, err := New(o)
+			return &graphLinker{Graph: g}, err
+		}})
+	}
+	return rows
+}
+
+// benchRadius is the radius graph's MaxDist in RunBenchmark's rows of n points.
+func benchRadius(n, k int) float64 {
+	return math.Round(math.Sqrt(float64(k)*1920*1080/(math.Pi*float64(n)))*10) / 10
+}
+
 // graphLinker is a Graph as a Linker.
 type graphLinker struct {
 	*Graph
@@ -112,9 +136,10 @@ type BenchResult struct {
 // and has no hysteresis state yet, is not timed unless it took over a second (one more slow
 // frame would add little); then frames frames are timed, or if frames is 0, frames until at
 // least 3 and 1 s of them, or defaultBenchFrames.
-// Brute force and FAISS are skipped above 20 000 points. The extra link builders (the
-// device's) are timed the same way, after the search backends. It also checks that every
-// row agrees with the grid on the first frame's links. It writes a table, or with jsonOut
+// Brute force and FAISS are skipped above 20 000 points. The other graphs (radius within
+// the options' MaxDist, Delaunay, the tree; built on the host) follow, then the extra link
+// builders (the device's kNN) are timed the same way. It also checks that every kNN row
+// agrees with the grid on the first frame's links. It writes a table, or with jsonOut
 // one JSON object {"k":…,"gomaxprocs":…,"results":[BenchResult…]}.
 func RunBenchmark(w io.Writer, sizes []int, k, frames int, jsonOut bool, extra ...BenchLinker) error {
 	if len(sizes) == 0 {
@@ -130,7 +155,7 @@ func RunBenchmark(w io.Writer, sizes []int, k, frames int, jsonOut bool, extra .
 		}
 		sc := newMovingScene(n)
 		var firstHash uint64
-		rows := extra
+		rows := append(graphRows(n, k), extra...)
 		for _, b := range slices.Backward(Backends()) {
 			rows = slices.Insert(rows, 0, BenchLinker{Name: b, New: func(o Options) (Linker, error) {
 				g, err := New(o)
@@ -150,7 +175,7 @@ func RunBenchmark(w io.Writer, sizes []int, k, frames int, jsonOut bool, extra .
 			}
 			if b == BackendGrid {
 				firstHash = h
-			} else if h != firstHash {
+			} else if h != firstHash && !slices.Contains(Graphs, b) {
 				return fmt.Errorf("knn benchmark: %s and %s disagree on the links of %d points", b, BackendGrid, n)
 			}
 			results = append(results, res)
@@ -178,6 +203,11 @@ func RunBenchmark(w io.Writer, sizes []int, k, frames int, jsonOut bool, extra .
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "radius, delaunay, mst: the other link graphs, built on the host (the device builds kNN only); radius within √(k·1920·1080/(π·n)) px:")
+	for _, n := range sizes {
+		fmt.Fprintf(w, " %g at %d", benchRadius(n, k), n)
+	}
+	fmt.Fprintln(w)
 	for _, e := range extra {
 		if e.Note != "" {
 			fmt.Fprintf(w, "%s: %s\n", e.Name, e.Note)

@@ -65,13 +65,17 @@ func TestRunBenchmark(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
 		t.Fatalf("%v in %s", err, buf.String())
 	}
-	nb := len(Backends())
-	if out.K != 3 || len(out.Results) != 2*nb {
+	// A row per size and search backend, then one per other graph.
+	nr := len(Backends()) + len(Graphs) - 1
+	if out.K != 3 || len(out.Results) != 2*nr {
 		t.Fatalf("unexpected output %s", buf.String())
 	}
-	for _, r := range out.Results {
+	for i, r := range out.Results {
 		if r.Skipped != "" || r.Frames < 3 || r.MedianMS <= 0 || r.Links == 0 {
 			t.Errorf("bad row %+v", r)
+		}
+		if i%nr >= len(Backends()) && r.Backend != Graphs[1+i%nr-len(Backends())] {
+			t.Errorf("row %d is %s, want the graph %s", i, r.Backend, Graphs[1+i%nr-len(Backends())])
 		}
 	}
 	defer func(l int) { exhaustiveBenchLimit = l }(exhaustiveBenchLimit)
@@ -81,14 +85,16 @@ func TestRunBenchmark(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log("\n" + buf.String())
-	// A header line, then a row per size and backend; at 300 points only the grid runs.
+	// A title and a header line, a row per size and backend or graph, the graphs' note;
+	// at 300 points the O(n²) backends are skipped.
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(lines) != 2+2*nb || strings.Contains(lines[2+nb], "skipped") {
+	if len(lines) != 3+2*nr || !strings.HasPrefix(lines[2+2*nr], "radius, delaunay, mst:") {
 		t.Fatalf("unexpected table:\n%s", buf.String())
 	}
-	for _, l := range lines[3+nb:] {
-		if !strings.Contains(l, "skipped") {
-			t.Errorf("unexpected table:\n%s", buf.String())
+	for i, l := range lines[2 : 2+2*nr] {
+		exhaustive := strings.HasPrefix(strings.TrimSpace(l), BackendBrute) || strings.HasPrefix(strings.TrimSpace(l), BackendFAISS)
+		if strings.Contains(l, "skipped") != (i >= nr && exhaustive) {
+			t.Errorf("unexpected row %q in:\n%s", l, buf.String())
 		}
 	}
 }

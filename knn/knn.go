@@ -1,6 +1,9 @@
 // Package knn links each tracked point of a frame to its nearest neighbours, so that trackink
 // can draw a k-nearest-neighbour graph over the video, and keeps those links steady from
-// frame to frame.
+// frame to frame. [Options.Graph] picks another graph instead, with the same caps and
+// hysteresis: every pair within a radius, the Delaunay triangulation, or the Euclidean
+// minimum spanning tree (graphs.go, delaunay.go, mst.go, on the exact predicates of
+// predicates.go). What follows describes the kNN graph.
 //
 // # Algorithm
 //
@@ -148,6 +151,11 @@ type Options struct {
 	// Backend selects the neighbour search: "grid", "faiss" or "brute"; empty means
 	// DefaultBackend. All three give identical answers.
 	Backend string
+
+	// Graph is the link graph, one of Graphs: "knn" (or empty), the K nearest as above;
+	// "radius", "delaunay" or "mst", which graphs.go builds with the same caps and
+	// hysteresis (K and Backend do not apply to them).
+	Graph string
 }
 
 // Validate reports the first invalid option as a *field.Error.
@@ -163,6 +171,9 @@ func (o Options) Validate() error {
 		return field.Errorf("knn.Options.MaxDegree", o.MaxDegree, "must be 0 (off) or a positive number of links")
 	case !(o.Hysteresis >= 0) || math.IsInf(o.Hysteresis, 1):
 		return field.Errorf("knn.Options.Hysteresis", o.Hysteresis, "must be 0 (off) or a positive finite fraction")
+	}
+	if err := o.validateGraph(); err != nil {
+		return err
 	}
 	if _, ok := searchers[o.Backend]; ok || o.Backend == "" {
 		return nil
@@ -259,6 +270,8 @@ type Graph struct {
 	workers []workerScratch
 
 	out []Edge
+
+	geo *geoGraph // the graph when it is not kNN
 }
 
 // workerScratch is one goroutine's space for the point it is working on.
@@ -316,6 +329,9 @@ func New(opts Options) (*Graph, error) {
 		g.maxDY2 = opts.MaxDY * opts.MaxDY
 	}
 	g.grid, _ = search.(*gridSearch)
+	if !opts.OnDevice() {
+		g.geo = newGeoGraph(opts)
+	}
 	g.pool = &pool{minItems: parallelMin, chunkSize: defaultChunkSize}
 	// A Graph dropped without Close still stops its helpers: they refer to the pool, which
 	// refers to the Graph only during a step.
@@ -384,6 +400,9 @@ func growOwnLines[T any](s []T, n int) []T {
 func (g *Graph) Update(pts []scene.Point) (edges []Edge, err error) {
 	if g.closed {
 		return nil, errors.New("knn: Update after Close")
+	}
+	if g.geo != nil {
+		return g.geo.update(pts)
 	}
 	n := len(pts)
 	// First: the helpers wake while the points load. A frame after one without links

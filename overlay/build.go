@@ -3,6 +3,7 @@ package overlay
 import (
 	"slices"
 
+	"trackink/composite"
 	"trackink/curves"
 	"trackink/knn"
 	"trackink/scene"
@@ -21,6 +22,7 @@ type Builder struct {
 	palette []uint32
 	trails  *Trails // nil when the style draws none
 	bracket float32 // Box.Bracket: BracketLength with BoxStyle "corners", else 0
+	digits  int     // labels' {x} {y} {w} {h} width (digitsFor)
 
 	// The dash patterns of boxes, lines and curves (DashFor), fixed by the style.
 	boxDash, lineDash, curveDash Dash
@@ -32,6 +34,10 @@ type Builder struct {
 	pending   []pendingLabel
 	order     []int
 	placed    labelGrid // the labels placed so far in this frame
+	// BoxFrom's (look.go): the tracks with a box this frame; the frame each point's track
+	// first appeared in.
+	boxed     map[int]bool
+	pointSeen map[int]int
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -58,13 +64,19 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 		return nil, err
 	}
 	b := &Builder{style: s, font: font, w: w, h: h, format: format, palette: pal,
-		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{}}
+		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{},
+		boxed: map[int]bool{}, pointSeen: map[int]int{}}
 	b.classNum = classNumbers(s.Classes)
 	if s.Trail > 0 {
 		b.trails = NewTrails(s.Trail)
+		b.trails.Smooth = s.TrailSmooth
 	}
 	if s.BoxStyle == "corners" {
 		b.bracket = s.BracketLength
+	}
+	b.digits = digitsFor(w, h)
+	if s.LinkFade == Auto {
+		b.style.LinkFade = linkReach(s, w)
 	}
 	b.boxDash = DashFor(s.BoxStyle, s.BoxStroke)
 	b.lineDash, b.curveDash = DashFor(s.LinkStyle, s.LineWidth), DashFor(s.LinkStyle, s.CurveWidth)
@@ -77,6 +89,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	s := &b.style
 	p.Reset()
 	p.Font = b.font
+	p.Blend, _ = composite.ParseBlend(s.Blend) // valid: NewBuilder's style is
 	clear(b.classOf)
 	b.pending = b.pending[:0]
 	for i := range f.Boxes {
@@ -106,18 +119,25 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 			Dash:        b.boxDash,
 			Bracket:     b.bracket,
 		})
+		b.addEffect(p, bx, stroke)
 		if s.Labels {
 			b.addLabel(p, f, bx, c)
 		}
 	}
 	b.placeLabels(p, f.Index)
+	b.addPointBoxes(p, f)
 	for _, l := range links {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
-		lc := Premul(mix(b.linkEndColor(pa), b.linkEndColor(pb)), s.LinkOpacity)
-		if s.LineWidth > 0 {
-			if l, ok := clipLine(Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc,
-				Dash: b.lineDash}, b.w, b.h); ok {
-				p.Lines = append(p.Lines, l)
+		lc := b.linkColor(pa, pb)
+		straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc, Dash: b.lineDash}
+		if seg, ok := clipLine(straight, b.w, b.h); s.LineWidth > 0 && ok {
+			if s.LinkStyle == "electric" {
+				// The arc runs along the visible part of a link to a point far outside.
+				ca, cb := *pa, *pb
+				ca.X, ca.Y, cb.X, cb.Y = seg.X0, seg.Y0, seg.X1, seg.Y1
+				addElectric(p, &ca, &cb, f.Index, s.LineWidth, lc)
+			} else {
+				p.Lines = append(p.Lines, seg)
 			}
 		}
 		if s.CurveWidth > 0 {
@@ -135,7 +155,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 			if s.PointColor.Set {
 				c = s.PointColor.C
 			}
-			p.Lines = append(p.Lines, Line{X0: pt.X, Y0: pt.Y, X1: pt.X, Y1: pt.Y, Width: 2 * s.PointRadius, Color: Premul(c, s.PointOpacity)})
+			p.AddPoint(s.PointStyle, pt.X, pt.Y, s.PointRadius, Premul(c, s.PointOpacity))
 		}
 	}
 	if b.trails != nil && f.Index > 0 {
@@ -189,7 +209,7 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	if offFrame(bx, b.w, b.h) {
 		return
 	}
-	v := labelValues{box: bx, frame: f.Index, word: wordFor(b.style.LabelWords, bx.ID)}
+	v := labelValues{box: bx, frame: f.Index, word: wordFor(b.style.LabelWords, bx.ID), digits: b.digits}
 	if bx.ID != scene.NoID {
 		v.age = f.Index - b.firstSeen[bx.ID]
 	}

@@ -151,7 +151,10 @@ func TestPresetsAreValid(t *testing.T) {
 	if _, ok := Preset("nope"); ok {
 		t.Error("an unknown preset was found")
 	}
-	if !strings.Contains(strings.Join(names, " "), "seed") {
-		t.Error("no seed preset: the benchmark's look")
+	if strings.Contains(strings.Join(names, " "), "seed") {
+		t.Error("the seed preset is listed: it is the benchmark's scene, not a look to offer")
+	}
+	if st, ok := Preset("seed"); !ok || st.Validate() != nil {
+		t.Error("no valid seed preset: the benchmark's look")
 	}
 }

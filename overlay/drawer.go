@@ -74,6 +74,7 @@ type Drawer struct {
 	graph    *knn.Graph  // the links on the host; nil when linker builds them
 	linker   LinkBackend // the backend, when it builds the links
 	builder  *Builder    // for frames of width w and height h; nil before the first frame
+	links    knn.Options // the link search's, MaxDist set from Style.LinkReach at the first frame
 	w, h     int
 
 	prims     Primitives
@@ -85,7 +86,8 @@ type Drawer struct {
 }
 
 // New validates the options and starts the backend and the link search: the backend's own
-// when it is a LinkBackend, else a knn.Graph.
+// when it is a LinkBackend and the graph is one it builds (knn.Options.OnDevice), else a
+// knn.Graph, whose links the backend draws as lines and curves like any other.
 func New(o Options) (*Drawer, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -104,18 +106,34 @@ func New(o Options) (*Drawer, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Drawer{style: o.Style, typeface: tf, backend: b}
-	if lb, ok := b.(LinkBackend); ok {
-		err = lb.StartLinks(o.Links)
-		d.linker = lb
-	} else {
-		d.graph, err = knn.New(o.Links)
+	d := &Drawer{style: o.Style, typeface: tf, backend: b, links: o.Links}
+	if d.links.Graph == "" {
+		d.links.Graph = o.Style.LinkGraph // the look's graph, when the options name none
 	}
-	if err != nil {
+	if o.Links.MaxDist == 0 && o.Style.LinkReach > 0 {
+		// The links' reach is a fraction of the frame's width: the search starts with the
+		// first frame (resize), when the width is known.
+		return d, nil
+	}
+	if err := d.startLinks(); err != nil {
 		b.Close()
 		return nil, err
 	}
 	return d, nil
+}
+
+// startLinks starts the link search with d.links: the backend's own when it is a
+// LinkBackend and the graph one the device builds (k nearest), else a knn.Graph.
+func (d *Drawer) startLinks() error {
+	// Electric links are built on the host (addElectric), so a LinkBackend draws them as
+	// primitives like any other.
+	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && d.style.LinkStyle != "electric" {
+		d.linker = lb
+		return lb.StartLinks(d.links)
+	}
+	var err error
+	d.graph, err = knn.New(d.links)
+	return err
 }
 
 // Backend returns the drawer's backend (for reports).
@@ -209,6 +227,10 @@ func (d *Drawer) resize(w, h int) error {
 		return err
 	}
 	d.builder, d.w, d.h = b, w, h
+	if d.graph == nil && d.linker == nil {
+		d.links.MaxDist = float64(d.style.LinkReach) * float64(w)
+		return d.startLinks()
+	}
 	return nil
 }
 

@@ -12,11 +12,24 @@ import (
 	"trackink/scene"
 )
 
+// TestDrawerAllocatesNothingInSteadyState, in the default look with trails and box effects,
+// and with every drawing option of look.go on (link fade, smoothed trails, boxes from
+// points, add).
 func TestDrawerAllocatesNothingInSteadyState(t *testing.T) {
-	const w, h = 3840, 2160
-	tr := scene.Seed(w, h, 40)
 	st := overlay.DefaultStyle()
 	st.Trail = 20
+	st.BoxEffects = []overlay.Effect{overlay.EffectInvert, overlay.EffectPixelate}
+	drawerAllocations(t, st)
+	st.LinkFade, st.TrailSmooth, st.BoxFrom, st.Blend = overlay.Auto, 3, "age", "add"
+	drawerAllocations(t, st)
+}
+
+func drawerAllocations(t *testing.T, st overlay.Style) {
+	const w, h = 3840, 2160
+	tr := scene.Seed(w, h, 40)
+	for i := range tr { // points without boxes, for BoxFrom
+		tr[i].Boxes = tr[i].Boxes[:len(tr[i].Boxes)/2]
+	}
 	d, err := overlay.New(overlay.Options{Style: st, Links: knn.Options{K: 5, Hysteresis: knn.DefaultHysteresis},
 		Backend: overlay.BackendOptions{Workers: 2, Timed: true}, NewBackend: render.NewBackend})
 	if err != nil {
@@ -99,7 +112,94 @@ func TestForHeightScalesTheAutoSizes(t *testing.T) {
 	if st := seed.ForHeight(1080); st.LineWidth != 4 || st.CurveWidth != 4 {
 		t.Errorf("--line-width 4 at 1080 lines: line %g, curve %g; want 4 and 4", st.LineWidth, st.CurveWidth)
 	}
-	if st := overlay.DefaultStyle().ForHeight(1080); st.CurveWidth != 0 || st.LineWidth != 1 {
-		t.Errorf("the default look at 1080 lines: line %g, curve %g; want straight links only", st.LineWidth, st.CurveWidth)
+	if st := overlay.DefaultStyle().ForHeight(1080); st.CurveWidth != 0 || st.LineWidth != 2 {
+		t.Errorf("the default look at 1080 lines: line %g, curve %g; want straight 2 px links only", st.LineWidth, st.CurveWidth)
+	}
+}
+
+// TestLinkReach: the default look drops links longer than a fifth of the frame's width
+// (LinkReach, when no MaxDist is given), so it never links people across the frame; with
+// LinkReach 0, or a MaxDist, that is what rules.
+func TestLinkReach(t *testing.T) {
+	const w, h = 1000, 400
+	f := &scene.Frame{Index: 1, Points: []scene.Point{{ID: 1, X: 100, Y: 100}, {ID: 2, X: 150, Y: 120}, {ID: 3, X: 900, Y: 100}}}
+	for _, tc := range []struct {
+		reach   float32
+		maxDist float64
+		links   int
+	}{{0.2, 0, 1}, {0, 0, 3}, {0.2, 2000, 3}, {0.9, 0, 3}} {
+		st := overlay.DefaultStyle()
+		st.LinkReach = tc.reach
+		if n := drawnLinks(t, st, knn.Options{K: 2, MaxDist: tc.maxDist}, f, w, h); n != tc.links {
+			t.Errorf("reach %g, max-dist %g: %d links, want %d", tc.reach, tc.maxDist, n, tc.links)
+		}
+	}
+}
+
+// drawnLinks draws frame f on a w × h frame through a Drawer in style st with link options
+// lo, and returns how many links it drew.
+func drawnLinks(t *testing.T, st overlay.Style, lo knn.Options, f *scene.Frame, w, h int) int {
+	t.Helper()
+	d, err := overlay.New(overlay.Options{Style: st, Links: lo, NewBackend: render.NewBackend})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	fr := &composite.RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h}
+	if err := d.Draw(fr, f); err != nil {
+		t.Fatal(err)
+	}
+	n, err := d.Links()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestLookLinkGraph: a look's link graph (Style.LinkGraph) is searched when the link
+// options name none, and the options' own wins when they do; plexus's is Delaunay.
+func TestLookLinkGraph(t *testing.T) {
+	const w, h = 1000, 400
+	f := &scene.Frame{Index: 1, Points: []scene.Point{{ID: 1, X: 100, Y: 100}, {ID: 2, X: 150, Y: 100}, {ID: 3, X: 200, Y: 101}, {ID: 4, X: 250, Y: 100}}}
+	for _, tc := range []struct {
+		look, option string
+		links        int
+	}{{"", "", 6}, {"mst", "", 3}, {"mst", "knn", 6}, {"", "mst", 3}} {
+		st := overlay.DefaultStyle()
+		st.LinkGraph = tc.look
+		if n := drawnLinks(t, st, knn.Options{K: 3, Graph: tc.option}, f, w, h); n != tc.links {
+			t.Errorf("look graph %q, option %q: %d links, want %d", tc.look, tc.option, n, tc.links)
+		}
+	}
+	if st, _ := overlay.Preset("plexus"); st.LinkGraph != knn.GraphDelaunay {
+		t.Errorf("plexus links by %q", st.LinkGraph)
+	}
+	st := overlay.DefaultStyle()
+	st.LinkGraph = "web"
+	if err := st.Validate(); err == nil {
+		t.Error("link graph web was accepted")
+	}
+}
+
+// TestDefaultSizesAreLegible: the looks' Auto sizes are never hairlines: strokes at least
+// 2 px and points at least 2.5 px in radius at any height, scaled up from 1080 lines.
+func TestDefaultSizesAreLegible(t *testing.T) {
+	for _, tc := range []struct {
+		h                       int
+		point, line, box, trail float32
+	}{
+		{2160, 6, 4, 4, 4},
+		{1080, 3, 2, 2, 2},
+		{720, 2.5, 2, 2, 2},
+		{360, 2.5, 2, 2, 2},
+		{4320, 12, 8, 8, 8},
+	} {
+		st := overlay.DefaultStyle()
+		st.CurveWidth = overlay.Auto
+		st = st.ForHeight(tc.h)
+		if st.PointRadius != tc.point || st.LineWidth != tc.line || st.CurveWidth != tc.line || st.BoxStroke != tc.box || st.TrailWidth != tc.trail {
+			t.Errorf("at %d lines: points %g, lines %g, curves %g, boxes %g, trails %g; want %g, %g, %g, %g, %g", tc.h,
+				st.PointRadius, st.LineWidth, st.CurveWidth, st.BoxStroke, st.TrailWidth, tc.point, tc.line, tc.line, tc.box, tc.trail)
+		}
 	}
 }

@@ -47,8 +47,11 @@ var typefaces struct {
 
 // LoadTypeface reads a TrueType or OpenType font file (.ttf, .otf), or the first font of a
 // collection (.ttc, .otc), once per process: later calls with the same path return the same
-// Typeface. Its errors name the file.
+// Typeface; GoMono is the built-in Go Mono. Its errors name the file.
 func LoadTypeface(path string) (*Typeface, error) {
+	if path == GoMono {
+		return goMono(), nil
+	}
 	typefaces.Lock()
 	defer typefaces.Unlock()
 	if tf, ok := typefaces.byPath[path]; ok {

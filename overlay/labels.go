@@ -36,10 +36,11 @@ const (
 	fieldH                       // the box's height
 	fieldAge                     // frames since the track first appeared
 	fieldWord                    // a word from Style.LabelWords, by a hash of the track id
+	fieldHex                     // six hex digits, by a hash of the track id
 )
 
 var labelFields = map[string]labelField{"id": fieldID, "class": fieldClass, "score": fieldScore, "frame": fieldFrame,
-	"x": fieldX, "y": fieldY, "w": fieldW, "h": fieldH, "age": fieldAge, "word": fieldWord}
+	"x": fieldX, "y": fieldY, "w": fieldW, "h": fieldH, "age": fieldAge, "word": fieldWord, "hex": fieldHex}
 
 // labelPart is literal text or a field, with its decimals for numbers.
 type labelPart struct {
@@ -102,7 +103,7 @@ func parseLabelField(s string) (labelPart, error) {
 	name, spec, hasSpec := strings.Cut(s, ":")
 	field, ok := labelFields[name]
 	if !ok {
-		return labelPart{}, fmt.Errorf("unknown field {%s}: want id, class, score, frame, x, y, w, h, age or word", name)
+		return labelPart{}, fmt.Errorf("unknown field {%s}: want id, class, score, frame, x, y, w, h, age, word or hex", name)
 	}
 	p := labelPart{field: field}
 	if field == fieldScore {
@@ -125,6 +126,9 @@ type labelValues struct {
 	frame int
 	age   int    // frames since the track appeared
 	word  string // "" when there are no words or the box is untracked
+	// digits is how many digits {x} {y} {w} {h} show before the point at least, zeros in
+	// front, so that a label keeps its width as its box moves: the frame's larger side's.
+	digits int
 }
 
 // appendLabel appends the label text for v to dst.
@@ -154,13 +158,16 @@ func (f labelFormat) appendLabel(dst []byte, v *labelValues) []byte {
 				dst = strconv.AppendInt(dst, int64(v.frame), 10)
 			case fieldX, fieldY, fieldW, fieldH:
 				x := [...]float32{b.X, b.Y, b.W, b.H}[p.field-fieldX]
-				dst = strconv.AppendFloat(dst, float64(x), 'f', p.decimals, 32)
+				dst = appendPadded(dst, x, p.decimals, v.digits)
 			case fieldAge:
 				missing = b.ID == scene.NoID
 				dst = strconv.AppendInt(dst, int64(v.age), 10)
 			case fieldWord:
 				missing = v.word == ""
 				dst = append(dst, v.word...)
+			case fieldHex:
+				missing = b.ID == scene.NoID
+				dst = appendHex(dst, b.ID)
 			}
 			if missing {
 				break

@@ -41,6 +41,7 @@ type LinkStyle struct {
 	CurveWidth float32 // curved links; 0: none
 	Bend       float32 // the curves' bend (curves.Control)
 	Opacity    float32 // Style.LinkOpacity
+	Fade       float32 // Style.LinkFade: the opacity falls with the link's length (LinkFade)
 	// LineDash and CurveDash are the lines' and curves' dash patterns (DashFor).
 	LineDash, CurveDash Dash
 }
@@ -55,6 +56,6 @@ func (b *Builder) LinkFrame(f *scene.Frame, lf *LinkFrame) {
 	for i := range f.Points {
 		lf.Colors = append(lf.Colors, b.linkEndColor(&f.Points[i]))
 	}
-	lf.Style = LinkStyle{LineWidth: s.LineWidth, CurveWidth: s.CurveWidth, Bend: s.Bend, Opacity: s.LinkOpacity,
+	lf.Style = LinkStyle{LineWidth: s.LineWidth, CurveWidth: s.CurveWidth, Bend: s.Bend, Opacity: s.LinkOpacity, Fade: s.LinkFade,
 		LineDash: b.lineDash, CurveDash: b.curveDash}
 }

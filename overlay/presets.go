@@ -8,11 +8,13 @@ var presets = map[string]struct {
 	about string
 	style func() Style
 }{
+	"blob":    blobLook,
 	"default": {"boxes with labels, straight links between tracked points, no curves: calm on real footage", DefaultStyle},
 	"seed": {"the seed benchmark scene's look: every link a line and a curve, points, labels (trackink bench)", func() Style {
 		s := DefaultStyle()
 		s.PointRadius, s.LineWidth, s.CurveWidth = Auto, Auto, Auto
 		s.FillOpacity, s.LinkOpacity = 0.2, 0.8
+		s.SeedSizes, s.LinkReach = true, 0 // the workload bench has always measured
 		return s
 	}},
 	"clean": {"for checking a tracker: boxes and labels by class colour, no links or points", func() Style {
@@ -30,12 +32,24 @@ var presets = map[string]struct {
 		s.ColorBy = ByClass
 		return s
 	}},
-	"plexus": {"tracking points joined by glowing links on dark footage: neon colours, no labels", func() Style {
+	"plexus": {"a constellation: points joined by Delaunay links that fade with length (reach a third of the width), screened onto the footage; no boxes or labels", func() Style {
 		s := DefaultStyle()
 		s.Labels = false
 		s.Palette = "neon"
-		s.FillOpacity, s.BoxOpacity, s.LinkOpacity = 0, 0.9, 0.7
-		s.CurveWidth, s.Trail = 0, 20
+		s.BoxStroke, s.FillOpacity = 0, 0
+		s.LinkGraph, s.LinkOpacity, s.LinkReach, s.LinkFade = "delaunay", 1, 0.35, Auto
+		s.Trail, s.TrailSmooth, s.TrailOpacity = 20, 3, 0.6
+		s.Blend = "screen"
+		return s
+	}},
+	"neon": {"light on dark footage: neon outlines, links and smoothed trails added onto the frame, no fills or labels", func() Style {
+		s := DefaultStyle()
+		s.Labels = false
+		s.Palette = "neon"
+		s.FillOpacity, s.BoxOpacity, s.Roundness = 0, 0.8, 0.5
+		s.LinkOpacity, s.LinkFade = 0.8, Auto
+		s.Trail, s.TrailSmooth = 30, 3
+		s.Blend = "add"
 		return s
 	}},
 }
@@ -49,10 +63,13 @@ func Preset(name string) (Style, bool) {
 	return p.style(), true
 }
 
-// PresetNames returns the presets' names, sorted, and what each looks like.
+// PresetNames returns the presets' names, sorted, and what each looks like: the looks to
+// offer, so not "seed", the benchmark's scene (which Preset still finds).
 func PresetNames() (names, about []string) {
 	for n := range presets {
-		names = append(names, n)
+		if n != "seed" {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	for _, n := range names {

@@ -1,5 +1,7 @@
 package overlay
 
+import "trackink/composite"
+
 // RGBA is a premultiplied colour with components in [0, 1].
 type RGBA struct{ R, G, B, A float32 }
 
@@ -76,8 +78,13 @@ type Primitives struct {
 	Lines  []Line
 	Curves []Curve
 	Labels []Label
+	// Effects change the frame under boxes before the rest is drawn (effects.go).
+	Effects []EffectBox
 	// Font is the font the labels are set in.
 	Font *Font
+	// Blend is how the whole layer meets the frame: over, add or screen (package
+	// composite's "Add and screen").
+	Blend composite.Blend
 	// text is the arena that Label.Text slices point into, reused frame to frame.
 	text []byte
 }
@@ -88,5 +95,6 @@ func (p *Primitives) Reset() {
 	p.Lines = p.Lines[:0]
 	p.Curves = p.Curves[:0]
 	p.Labels = p.Labels[:0]
+	p.Effects = p.Effects[:0]
 	p.text = p.text[:0]
 }

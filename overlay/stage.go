@@ -10,10 +10,13 @@ type Stage int
 
 // The stages, in the order they run. Links runs in the Drawer (the link graph, on the
 // host), or in a Backend that builds the links itself (LinkBackend: the link kernels); the
-// others in the Backend: binning, then per tile boxes, lines, curves, labels and composite. render's stage files and the kernels' .cu files carry the same names.
+// others in the Backend: binning, the box effects on the frame (effects.go), then per tile
+// boxes, lines, curves, labels and composite. (The effects follow binning so that a device
+// frame whose bin lists overflowed, which the device draws again, is changed once.) render's stage files and the kernels' .cu files carry the same names.
 const (
 	StageLinks Stage = iota
 	StageBin
+	StageEffects
 	StageBoxes
 	StageLines
 	StageCurves
@@ -22,7 +25,7 @@ const (
 	NumStages
 )
 
-var stageNames = [NumStages]string{"links", "bin", "boxes", "lines", "curves", "labels", "composite"}
+var stageNames = [NumStages]string{"links", "bin", "effects", "boxes", "lines", "curves", "labels", "composite"}
 
 func (s Stage) String() string { return stageNames[s] }
 

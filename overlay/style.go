@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"trackink/internal/field"
+	"trackink/knn"
 	"trackink/scene"
 )
 
@@ -66,6 +67,23 @@ type Style struct {
 	PointOpacity float32 // tracked points
 	LabelOpacity float32 // label backgrounds
 	TrailOpacity float32 // the newest end of a trail
+	// BoxEffects change the frame under the boxes (effects.go): track id k takes effect
+	// k mod len; none when empty. EffectStrengths are theirs by position, 0 or missing for
+	// the default.
+	BoxEffects      []Effect
+	EffectStrengths []float32
+
+	// The drawing options of look.go: link fade and reach, trail smoothing, boxes for
+	// points without one, the overlay's blend mode; SeedSizes keeps the benchmark's sizes.
+	LinkFade    float32 // links fade out with length, gone at this many px; 0: off; Auto: the links' reach (NewBuilder)
+	LinkReach   float32 // links longer than this fraction of the frame's width are dropped; 0: off
+	TrailSmooth int     // trail positions averaged either side (binomial weights); 0: off
+	BoxFrom     string  // a box around each point without one: "" (none), "radius" or "age"
+	BoxRadius   float32 // half the side of BoxFrom's boxes (the most, with "age")
+	Blend       string  // how the overlay meets the frame: one of Blends; "" is "over"
+	PointStyle  string  // the tracked points' shape: one of PointStyles; "" is "dot"
+	LinkGraph   string  // the link graph (knn.Graphs) when the link options name none; "" is "knn"
+	SeedSizes   bool    // Auto sizes as the seed benchmark scene measured them (see ForHeight)
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -90,27 +108,41 @@ func DefaultStyle() Style {
 		PointOpacity:  1,
 		LabelOpacity:  0.85,
 		TrailOpacity:  0.9,
+		LinkReach:     0.2,
+		BoxRadius:     Auto,
 	}
 }
 
-// ForHeight returns s with its Auto sizes resolved for a frame of the given height: 5 px
-// points, 2 px links, a 3 px box stroke and 3 px trails at 2160 lines, scaled with the
-// height to the nearest half pixel (never below 1 px), and labels of height / 54 px.
+// ForHeight returns s with its Auto sizes resolved for a frame of the given height, scaled
+// with the height to the nearest half pixel: at 2160 lines 6 px points, 4 px links, box
+// strokes and trails and 48 px BoxFrom boxes, with a floor of 2 px for strokes and 2.5 px
+// for points, so that at 1080 lines and below nothing is a hairline; labels of height / 54
+// px. With SeedSizes the sizes are the seed benchmark scene's (5 px points, 2 px links, 3 px
+// boxes and trails at 2160 lines, scaled with a floor of 1 px): the scene bench measures
+// stays the scene it measured.
 func (s Style) ForHeight(height int) Style {
 	k := float32(height) / ReferenceHeight
-	auto := func(v *float32, at2160 float32) {
+	auto := func(v *float32, at2160, floor float32) {
 		if *v == Auto {
-			*v = max(1, float32(math.Round(float64(at2160*k*2)))/2)
+			*v = max(floor, float32(math.Round(float64(at2160*k*2)))/2)
 		}
 	}
 	if s.CurveWidth == Auto && s.LineWidth != Auto {
 		s.CurveWidth = s.LineWidth
 	}
-	auto(&s.PointRadius, 5)
-	auto(&s.LineWidth, 2)
-	auto(&s.CurveWidth, 2)
-	auto(&s.BoxStroke, 3)
-	auto(&s.TrailWidth, 3)
+	if s.SeedSizes {
+		auto(&s.PointRadius, 5, 1)
+		auto(&s.LineWidth, 2, 1)
+		auto(&s.CurveWidth, 2, 1)
+		auto(&s.BoxStroke, 3, 1)
+		auto(&s.TrailWidth, 3, 1)
+	}
+	auto(&s.PointRadius, 6, 2.5)
+	auto(&s.LineWidth, 4, 2)
+	auto(&s.CurveWidth, 4, 2)
+	auto(&s.BoxStroke, 4, 2)
+	auto(&s.TrailWidth, 4, 2)
+	auto(&s.BoxRadius, 48, 6)
 	if s.LabelSize == 0 {
 		s.LabelSize = max(10, height/54)
 	}
@@ -130,6 +162,9 @@ func (s *Style) Validate() error {
 		{"CurveWidth", s.CurveWidth, 1000, true},
 		{"BoxStroke", s.BoxStroke, 1000, true},
 		{"TrailWidth", s.TrailWidth, 1000, true},
+		{"BoxRadius", s.BoxRadius, 10000, true},
+		{"LinkFade", s.LinkFade, 100000, true},
+		{"LinkReach", s.LinkReach, 10, false},
 		{"Roundness", s.Roundness, 1, false},
 		{"BracketLength", s.BracketLength, 0.5, false},
 		{"BoxOpacity", s.BoxOpacity, 1, false},
@@ -151,6 +186,8 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.Trail", s.Trail, "want 0 (off) or 2..10000 frames")
 	case math.IsNaN(float64(s.Bend)) || math.Abs(float64(s.Bend)) > 10:
 		return field.Errorf("overlay.Style.Bend", s.Bend, "is outside -10..10")
+	case s.TrailSmooth < 0 || s.TrailSmooth > 100:
+		return field.Errorf("overlay.Style.TrailSmooth", s.TrailSmooth, "want 0 (off) to 100 positions")
 	case s.LabelSize != 0 && (s.LabelSize < MinFontSize || s.LabelSize > MaxFontSize):
 		return field.Errorf("overlay.Style.LabelSize", s.LabelSize, "is outside %d..%d", MinFontSize, MaxFontSize)
 	}
@@ -159,6 +196,18 @@ func (s *Style) Validate() error {
 	}
 	if !validStyle(LinkStyles, s.LinkStyle) {
 		return field.Errorf("overlay.Style.LinkStyle", s.LinkStyle, "want %s", strings.Join(LinkStyles, ", "))
+	}
+	if !validStyle(BoxFroms, s.BoxFrom) {
+		return field.Errorf("overlay.Style.BoxFrom", s.BoxFrom, "want %s", strings.Join(BoxFroms, ", "))
+	}
+	if !validStyle(PointStyles, s.PointStyle) {
+		return field.Errorf("overlay.Style.PointStyle", s.PointStyle, "want %s", strings.Join(PointStyles, ", "))
+	}
+	if !validStyle(knn.Graphs, s.LinkGraph) {
+		return field.Errorf("overlay.Style.LinkGraph", s.LinkGraph, "want %s", strings.Join(knn.Graphs, ", "))
+	}
+	if !validStyle(Blends, s.Blend) {
+		return field.Errorf("overlay.Style.Blend", s.Blend, "want %s", strings.Join(Blends, ", "))
 	}
 	if s.Font != "" {
 		if _, err := LoadTypeface(s.Font); err != nil {
@@ -171,6 +220,9 @@ func (s *Style) Validate() error {
 	if _, err := parseLabelFormat(s.LabelFormat); err != nil {
 		return field.Errorf("overlay.Style.LabelFormat", s.LabelFormat, "%v", err)
 	}
+	if err := s.validateEffects(); err != nil {
+		return err
+	}
 	if strings.Contains(s.LabelFormat, "{word}") && len(s.LabelWords) == 0 {
 		return field.Errorf("overlay.Style.LabelWords", len(s.LabelWords), "the label format uses {word}: give the words")
 	}
@@ -181,8 +233,9 @@ func (s *Style) Validate() error {
 // dots.
 var BoxStyles = []string{"solid", "corners", "dashed", "dotted"}
 
-// LinkStyles are the link stroke styles.
-var LinkStyles = []string{"solid", "dashed", "dotted"}
+// LinkStyles are the link stroke styles; "electric" draws the straight links as a jagged
+// path that changes every frame (look.go's addElectric).
+var LinkStyles = []string{"solid", "dashed", "dotted", "electric"}
 
 // validStyle reports whether s is one of styles or "" (the first).
 func validStyle(styles []string, s string) bool {

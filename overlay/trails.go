@@ -16,11 +16,16 @@ import (
 // skipped, so a stationary track has no trail instead of degenerate pieces, and a history of
 // one position draws nothing. A track absent from a frame draws no trail there; its history
 // ages out after Length frames.
+//
+// With Smooth > 0 the positions are first smoothed (smoothTrail in look.go) over Smooth
+// positions either side, so the trail follows the track's path rather than its jitter.
 type Trails struct {
-	length  int
-	tracks  map[int]*history
-	scratch []trailPoint
-	frame   int
+	Smooth   int
+	smoothed []trailPoint
+	length   int
+	tracks   map[int]*history
+	scratch  []trailPoint
+	frame    int
 }
 
 type history struct {
@@ -91,6 +96,10 @@ func (t *Trails) AddTo(p *Primitives, f *scene.Frame, width float32, color func(
 			q = append(q, tp)
 		}
 		t.scratch = q
+		if t.Smooth > 0 {
+			t.smoothed = smoothTrail(q, t.Smooth, t.smoothed)
+			q = t.smoothed
+		}
 		addTrail(p, q, t.frame, t.length, color(pt), width)
 	}
 }

@@ -12,8 +12,8 @@ import (
 // BenchmarkSeed4K draws successive frames of the seed scene at 3840×2160 onto a YUV420P
 // frame with two workers (the primitives built beforehand): the renderer alone, for CPU
 // profiles (go test -bench Seed4K -cpuprofile), whose per-function CPU time does not
-// depend on how busy a shared machine is the way wall time does. The sub-benchmarks draw
-// one kind of primitive each, composite included, for instruction counts per stage
+// depend on how busy a shared machine is the way wall time does. all-add and all-screen
+// draw everything with those blends. The other sub-benchmarks draw one kind of primitive each, composite included, for instruction counts per stage
 // (valgrind --tool=callgrind on the test binary) that do not depend on it at all.
 func BenchmarkSeed4K(b *testing.B) {
 	const w, h, frames = 3840, 2160, 40
@@ -37,6 +37,8 @@ func BenchmarkSeed4K(b *testing.B) {
 		keep func(p *overlay.Primitives) overlay.Primitives
 	}{
 		{"all", func(p *overlay.Primitives) overlay.Primitives { return *p }},
+		{"all-add", func(p *overlay.Primitives) overlay.Primitives { q := *p; q.Blend = composite.BlendAdd; return q }},
+		{"all-screen", func(p *overlay.Primitives) overlay.Primitives { q := *p; q.Blend = composite.BlendScreen; return q }},
 		{"boxes", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Boxes: p.Boxes} }},
 		{"lines", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Lines: p.Lines} }},
 		{"curves", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Curves: p.Curves} }},

@@ -11,7 +11,8 @@
 // whatever the number of workers. After the first frames nothing is allocated per frame.
 //
 // One file per stage, each the twin of the CUDA kernel of the same name (kernels/*.cu):
-// bin.go, boxes.go, lines.go, curves.go, labels.go, composite.go; tile.go holds what the
+// bin.go, effects.go (which changes the frame under boxes before the tiles are drawn, on all
+// the workers), boxes.go, lines.go, curves.go, labels.go, composite.go; tile.go holds what the
 // stages share (tile.cuh's twin). The stages and their order are overlay's stage table.
 package render
 
@@ -48,12 +49,18 @@ type Renderer struct {
 	binCurves, curvesBinned chan struct{}
 	done                    sync.WaitGroup
 	last                    overlay.Timings
+	// job is what the workers run when started: drawTiles, or a phase of the effects.
+	job func(*worker)
+	// fx is the effects stage's state (effects.go).
+	fx                        effectsScratch
+	tilesJob, fxJob, applyJob func(*worker)
 }
 
 type worker struct {
 	tile    composite.Tile
 	scratch stageScratch
 	spent   overlay.Timings
+	fx      fxWork
 }
 
 // stageScratch is a worker's scratch space for the stages.
@@ -75,6 +82,7 @@ func New(opts overlay.BackendOptions) (*Renderer, error) {
 	}
 	r := &Renderer{timed: opts.Timed, start: make(chan struct{}),
 		binCurves: make(chan struct{}), curvesBinned: make(chan struct{})}
+	r.tilesJob, r.fxJob, r.applyJob = r.drawTiles, r.effectsJob, r.applyJobRun
 	for range n {
 		w := &worker{scratch: stageScratch{curves: newCurveScratch()}}
 		r.workers = append(r.workers, w)
@@ -141,15 +149,19 @@ func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 	if r.timed {
 		r.last[overlay.StageBin] = time.Since(t0)
 	}
+	if len(p.Effects) > 0 {
+		t1 := time.Now()
+		if err := r.runEffects(hs, p); err != nil {
+			return err
+		}
+		if r.timed {
+			r.last[overlay.StageEffects] = time.Since(t1)
+		}
+	}
 
 	r.dst = hs
 	r.prefetch, _ = hs.(composite.Prefetcher)
-	r.next.Store(0)
-	r.done.Add(len(r.workers))
-	for range r.workers {
-		r.start <- struct{}{}
-	}
-	r.done.Wait()
+	r.dispatch(r.tilesJob)
 	r.prims, r.dst, r.prefetch = nil, nil, nil
 	if r.timed {
 		for _, wk := range r.workers {
@@ -164,9 +176,20 @@ func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 
 func (r *Renderer) run(wk *worker, start <-chan struct{}) {
 	for range start {
-		r.drawTiles(wk)
+		r.job(wk)
 		r.done.Done()
 	}
+}
+
+// dispatch runs job on every worker, handing out work by r.next, and waits for them.
+func (r *Renderer) dispatch(job func(*worker)) {
+	r.job = job
+	r.next.Store(0)
+	r.done.Add(len(r.workers))
+	for range r.workers {
+		r.start <- struct{}{}
+	}
+	r.done.Wait()
 }
 
 // drawTiles takes tiles until none is left. Work is handed out in pairs of horizontally
@@ -214,7 +237,7 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	clock = r.lap(wk, overlay.StageCurves, clock)
 	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)
-	compositeTile(r.dst, t)
+	compositeTile(r.dst, t, &r.space, p.Blend)
 	r.lap(wk, overlay.StageComposite, clock)
 }
 

@@ -100,6 +100,7 @@ func cFormat(fc *astiav.FormatContext) *C.AVFormatContext {
 func cStream(s *astiav.Stream) *C.AVStream             { return (*C.AVStream)(cptr(s)) }
 func cCodec(cc *astiav.CodecContext) *C.AVCodecContext { return (*C.AVCodecContext)(cptr(cc)) }
 func cFrame(f *astiav.Frame) *C.AVFrame                { return (*C.AVFrame)(f.UnsafePointer()) }
+func cPacket(p *astiav.Packet) *C.AVPacket             { return (*C.AVPacket)(cptr(p)) }
 
 // checkLayout compares what cptr reads with astiav's own accessors, so a go-astiav upgrade that
 // changes its structs fails with an error instead of corrupting memory.
@@ -121,6 +122,38 @@ func avError(ret C.int) error {
 		return nil
 	}
 	return astiav.Error(ret)
+}
+
+// The codecs' "again" and "end of stream", boxed once: astiav boxes each return code it
+// turns into an error, an allocation at every call.
+var (
+	errAgain error = astiav.ErrEagain
+	errEOF   error = astiav.ErrEof
+)
+
+// receivePacket is CodecContext.ReceivePacket without an allocation for "again" or "end of
+// stream" (errors.Is matches them with astiav.ErrEagain and astiav.ErrEof as before).
+func receivePacket(cc *astiav.CodecContext, pkt *astiav.Packet) error {
+	return codecResult(C.avcodec_receive_packet(cCodec(cc), cPacket(pkt)))
+}
+
+// receiveFrame is CodecContext.ReceiveFrame without an allocation for "again" or "end of
+// stream", as receivePacket.
+func receiveFrame(cc *astiav.CodecContext, f *astiav.Frame) error {
+	return codecResult(C.avcodec_receive_frame(cCodec(cc), cFrame(f)))
+}
+
+// codecResult is avError with "again" and "end of stream" boxed once.
+func codecResult(ret C.int) error {
+	switch {
+	case ret >= 0:
+		return nil
+	case astiav.Error(ret) == astiav.ErrEagain:
+		return errAgain
+	case astiav.Error(ret) == astiav.ErrEof:
+		return errEOF
+	}
+	return avError(ret)
 }
 
 // framePool hands out frames whose single buffer comes from an AVBufferPool, so copies and

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,7 +17,9 @@ import (
 // Bench compares one render with two ffmpeg CLI transcodes with the same encoder settings:
 // of the same input (the transcode the render is built on: Plain), and of the render's own
 // output (Own: the same pixels as the render encodes, so the ratio to it is the overlay's
-// true cost, and not that of encoding the overlay's edges).
+// true cost, and not that of encoding the overlay's edges). A render of the same input with
+// nothing to draw (Bare) measures the pipeline's own cost against Plain: it encodes the
+// same pictures, so it should cost what ffmpeg costs and write the same packets.
 type Bench struct {
 	Ours         Stats
 	OursCPU      time.Duration // user+system time of the render (all threads)
@@ -30,16 +33,24 @@ type Bench struct {
 	OwnPeakRSS   int64
 	OwnRatio     float64 // Ours.Wall / Own
 	OwnCPURatio  float64 // OursCPU / OwnCPU
+	Bare         Stats   // the render with nothing drawn (a nil DrawFunc); its PeakRSS is its own
+	BareCPU      time.Duration
+	BareRatio    float64 // Bare.Wall / Plain
+	BareCPURatio float64 // BareCPU / PlainCPU
+	// BareSame says whether the render with nothing drawn wrote the packets ffmpeg wrote,
+	// every stream's, byte for byte (samePackets).
+	BareSame bool
 }
 
 // BenchE2E transcodes opts.Input with the ffmpeg CLI using the same encoder, preset, CRF,
-// bitrate and threads (other streams copied), renders it with draw, then transcodes the
-// render's output the same way, and reports all three. The peers' peak RSS is read from
-// their own /proc entries while they run: Linux charges a child's rusage peak with its
-// parent's memory at exec, so measured after the render, ffmpeg's figure would include ours.
-// opts.Output is the render's output; the peers' outputs go to temporary files next to it,
-// removed afterwards. Only libx264 and libx265 have a CLI equivalent; "auto" is taken as
-// libx264.
+// bitrate and threads (other streams copied), renders it with nothing drawn and compares the
+// two outputs' packets, renders it with draw, then transcodes the render's output the same
+// way, and reports all four. The peers' peak RSS is read from their own /proc entries while
+// they run: Linux charges a child's rusage peak with its parent's memory at exec, so
+// measured after the render, ffmpeg's figure would include ours. The render with nothing
+// drawn runs before the one with the overlay, so that its peak RSS is its own.
+// opts.Output is the render's output; the others go to temporary files next to it, removed
+// afterwards. Only libx264 and libx265 have a CLI equivalent; "auto" is taken as libx264.
 func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 	var b Bench
 	enc := opts.Encoder
@@ -50,32 +61,73 @@ func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 		return b, fmt.Errorf("video: bench: encoder %s has no CLI reference here; use libx264 or libx265", enc)
 	}
 	opts.Encoder = enc
+	ref, bare := benchFile(opts, "ref"), benchFile(opts, "bare")
+	defer os.Remove(ref)
+	defer os.Remove(bare)
 	var err error
-	if b.Plain, b.PlainCPU, b.PlainPeakRSS, err = transcodePeer(ctx, opts, opts.Input, "ref"); err != nil {
+	if b.Plain, b.PlainCPU, b.PlainPeakRSS, err = transcodePeer(ctx, opts, opts.Input, ref); err != nil {
 		return b, err
 	}
+	bareOpts := opts
+	bareOpts.Output = bare
 	c0 := selfCPU()
+	if b.Bare, err = Transcode(ctx, bareOpts, nil); err != nil {
+		return b, fmt.Errorf("video: bench render with nothing drawn: %w", err)
+	}
+	b.BareCPU = selfCPU() - c0
+	if b.BareSame, err = samePackets(ctx, ref, bare); err != nil {
+		return b, err
+	}
+	c0 = selfCPU()
 	ours, err := Transcode(ctx, opts, draw)
 	if err != nil {
 		return b, fmt.Errorf("video: bench render: %w", err)
 	}
 	b.Ours, b.OursCPU = ours, selfCPU()-c0
-	if b.Own, b.OwnCPU, b.OwnPeakRSS, err = transcodePeer(ctx, opts, opts.Output, "own"); err != nil {
+	own := benchFile(opts, "own")
+	defer os.Remove(own)
+	if b.Own, b.OwnCPU, b.OwnPeakRSS, err = transcodePeer(ctx, opts, opts.Output, own); err != nil {
 		return b, err
 	}
 	b.Ratio = b.Ours.Wall.Seconds() / b.Plain.Seconds()
 	b.CPURatio = b.OursCPU.Seconds() / b.PlainCPU.Seconds()
 	b.OwnRatio = b.Ours.Wall.Seconds() / b.Own.Seconds()
 	b.OwnCPURatio = b.OursCPU.Seconds() / b.OwnCPU.Seconds()
+	b.BareRatio = b.Bare.Wall.Seconds() / b.Plain.Seconds()
+	b.BareCPURatio = b.BareCPU.Seconds() / b.PlainCPU.Seconds()
 	return b, nil
 }
 
+// benchFile is a temporary file beside opts.Output named for what it holds.
+func benchFile(opts Options, what string) string {
+	return filepath.Join(filepath.Dir(opts.Output), ".bench-"+what+"-"+strconv.Itoa(os.Getpid())+filepath.Ext(opts.Output))
+}
+
+// samePackets reports whether files a and b hold the same packets in every stream: the
+// same bytes, timestamps and flags (ffmpeg's framemd5 of a stream copy, without its
+// header lines). The streams' headers may differ: our encoder's time base is the input
+// stream's, the ffmpeg CLI's 1/frame rate, and x264 writes it into the SPS's timing fields.
+func samePackets(ctx context.Context, a, b string) (bool, error) {
+	sums := make([][]string, 2)
+	for i, path := range []string{a, b} {
+		cmd := exec.CommandContext(ctx, ffmpegProgram(), "-hide_banner", "-nostdin", "-loglevel", "error",
+			"-i", path, "-map", "0", "-c", "copy", "-f", "framemd5", "-")
+		out, err := cmd.Output()
+		if err != nil {
+			return false, fmt.Errorf("video: bench: reading the packets of %s: %w", path, err)
+		}
+		for l := range strings.Lines(string(out)) {
+			if !strings.HasPrefix(l, "#") {
+				sums[i] = append(sums[i], l)
+			}
+		}
+	}
+	return len(sums[0]) > 0 && slices.Equal(sums[0], sums[1]), nil
+}
+
 // transcodePeer transcodes in with the ffmpeg CLI and opts' encoder settings (other streams
-// copied) into a temporary file beside opts.Output named for what, and returns the run's
-// wall time, CPU time and peak RSS.
-func transcodePeer(ctx context.Context, opts Options, in, what string) (wall, cpu time.Duration, peakRSS int64, err error) {
-	out := filepath.Join(filepath.Dir(opts.Output), ".bench-"+what+"-"+strconv.Itoa(os.Getpid())+filepath.Ext(opts.Output))
-	defer os.Remove(out)
+// copied) into out, and returns the run's wall time, CPU time and peak RSS.
+func transcodePeer(ctx context.Context, opts Options, in, out string) (wall, cpu time.Duration, peakRSS int64, err error) {
 	args := []string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-i", in,
 		"-map", "0", "-c", "copy", "-c:v:0", opts.Encoder}
 	if opts.Preset != "" {

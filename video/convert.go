@@ -12,7 +12,8 @@ import (
 // P-frame is read again to predict the next ones), so drawing on it in place would corrupt
 // later frames. Frames the decoder no longer references are writable and pass through with no
 // copy; shared ones are copied once into a buffer from a pool, which the encoder releases when
-// it is done with it. CUDA frames are downloaded first; frames in another 8-bit Y'CbCr layout
+// it is done with it. A frame nothing will be drawn on passes through shared, read-only, as
+// the ffmpeg CLI hands it to the encoder: the encoder only reads it. CUDA frames are downloaded first; frames in another 8-bit Y'CbCr layout
 // go through swscale into a pooled buffer. When the overlay draws in GPU memory (gpu set),
 // every frame ends in the GPU frame pool instead.
 type converter struct {
@@ -22,6 +23,7 @@ type converter struct {
 	pool          *framePool
 	sws           *astiav.SoftwareScaleContext
 	swsFrom       astiav.PixelFormat
+	frames        *spares[*astiav.Frame] // the items' frames, given back by the encoder
 }
 
 func newConverter(work workFormat, w, h int) (*converter, error) {
@@ -32,9 +34,10 @@ func newConverter(work workFormat, w, h int) (*converter, error) {
 	return &converter{work: work, width: w, height: h, pool: pool, swsFrom: astiav.PixelFormatNone}, nil
 }
 
-// normalize turns the decoder's frame f into a pipeline item; f is left empty or untouched
-// and the caller unreferences it either way.
-func (c *converter) normalize(f *astiav.Frame, info frameInfo) (item, error) {
+// normalize turns the decoder's frame f into a pipeline item, writable when drawOn (the draw
+// stage will write on it); f is left empty or untouched and the caller unreferences it
+// either way.
+func (c *converter) normalize(f *astiav.Frame, info frameInfo, drawOn bool) (item, error) {
 	if f.Width() != c.width || f.Height() != c.height {
 		return item{}, fmt.Errorf("video: frame size changed mid-stream from %dx%d to %dx%d; trackink needs a constant size", c.width, c.height, f.Width(), f.Height())
 	}
@@ -59,11 +62,11 @@ func (c *converter) normalize(f *astiav.Frame, info frameInfo) (item, error) {
 		}
 		src = host
 	}
-	out := astiav.AllocFrame()
+	out := c.frames.get(astiav.AllocFrame)
 	it := item{frame: out, pts: info.pts, dur: info.duration}
 	var err error
 	switch {
-	case encoderPixelFormat(src.PixelFormat()) == encoderPixelFormat(c.work.pix) && frameWritable(src):
+	case encoderPixelFormat(src.PixelFormat()) == encoderPixelFormat(c.work.pix) && (!drawOn || frameWritable(src)):
 		out.MoveRef(src)
 	case encoderPixelFormat(src.PixelFormat()) == encoderPixelFormat(c.work.pix):
 		if err = c.pool.get(out); err == nil {

@@ -103,6 +103,18 @@ func (d *decoder) useCUDA(codec *astiav.Codec, par *astiav.CodecParameters, sink
 	return nil
 }
 
+// hostFormat is the pixel format of the decoder's frames in host memory: the stream's, or
+// what NVDEC's frames download as (NV12, or P010 for 10-bit).
+func (d *decoder) hostFormat(par *astiav.CodecParameters) astiav.PixelFormat {
+	if d.hwPix == astiav.PixelFormatNone {
+		return par.PixelFormat()
+	}
+	if isTenBit(par.PixelFormat()) {
+		return astiav.PixelFormatP010Le
+	}
+	return astiav.PixelFormatNv12
+}
+
 func (d *decoder) close() {
 	d.cc.SetPixelFormatCallback(nil)
 	d.cc.Free()
@@ -113,12 +125,15 @@ func (d *decoder) close() {
 // to the muxer. It is the only goroutine that touches the demuxer and the decoder.
 type decodeStage struct {
 	timer
-	in     *input
-	dec    *decoder
-	conv   *converter
-	win    *window
-	copied map[int]*astiav.Stream // input stream index → output stream (read-only)
-	rep    *report
+	in      *input
+	dec     *decoder
+	conv    *converter
+	win     *window
+	copied  map[int]*astiav.Stream  // input stream index → output stream (read-only)
+	streams []*astiav.Stream        // the input's streams, read at the first copied packet
+	packets *spares[*astiav.Packet] // kept packets for the copied streams (nil: allocated)
+	drawOn  func(v int) bool        // whether video frame v will be drawn on (drawStage.drawsOn)
+	rep     *report
 	// seg is a segment's plan: its frames are numbered from the frame table, and decoding
 	// starts at a keyframe; nil in a whole render, which counts the frames it decodes.
 	seg   *SegmentPlan
@@ -129,7 +144,9 @@ type decodeStage struct {
 	lastPts, lastDur int64
 }
 
-func (d *decodeStage) run(ctx context.Context, out chan<- item, mux chan<- *astiav.Packet) error {
+// run decodes the input to its end, passing each frame in the window to emit, which takes
+// the frame (it frees it if it fails).
+func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packetSink) error {
 	pkt := astiav.AllocPacket()
 	defer pkt.Free()
 	frame := astiav.AllocFrame()
@@ -179,7 +196,7 @@ func (d *decodeStage) run(ctx context.Context, out chan<- item, mux chan<- *asti
 			d.keyed = true
 		}
 		if pkt.Flags().Has(astiav.PacketFlagCorrupt) {
-			d.rep.damage(fmt.Sprintf("corrupt video packet at %s", d.packetPlace(pkt)))
+			d.rep.damage(fmt.Sprintf("corrupt video packet at %s", d.place(pkt.Pts(), pkt.Pos())))
 		}
 		if d.seg != nil {
 			// A frame before the segment's first is decoded only for the frames that refer
@@ -188,23 +205,23 @@ func (d *decodeStage) run(ctx context.Context, out chan<- item, mux chan<- *asti
 			skipNonReference(d.dec.cc, pkt.Pts() < d.seg.firstPts())
 		}
 		err = d.dec.cc.SendPacket(pkt)
-		place := d.packetPlace(pkt)
+		pts, pos := pkt.Pts(), pkt.Pos() // formatted only for a message: no allocation a frame
 		pkt.Unref()
 		if err != nil && !errors.Is(err, astiav.ErrEagain) {
 			if !errors.Is(err, astiav.ErrInvaliddata) {
-				return fmt.Errorf("video: decoding packet at %s: %w", place, err)
+				return fmt.Errorf("video: decoding packet at %s: %w", d.place(pts, pos), err)
 			}
-			d.rep.damage(fmt.Sprintf("undecodable video packet at %s", place))
+			d.rep.damage(fmt.Sprintf("undecodable video packet at %s", d.place(pts, pos)))
 		}
 		d.since(t0)
-		if err := d.receiveFrames(ctx, frame, out, mux); err != nil {
+		if err := d.receiveFrames(ctx, frame, emit, mux); err != nil {
 			return err
 		}
 	}
 	if err := d.dec.cc.SendPacket(nil); err != nil && !errors.Is(err, astiav.ErrEof) {
 		return fmt.Errorf("video: flushing decoder: %w", err)
 	}
-	if err := d.receiveFrames(ctx, frame, out, mux); err != nil {
+	if err := d.receiveFrames(ctx, frame, emit, mux); err != nil {
 		return err
 	}
 	d.checkPromises()
@@ -212,10 +229,10 @@ func (d *decodeStage) run(ctx context.Context, out chan<- item, mux chan<- *asti
 }
 
 // receiveFrames drains the decoder and passes each frame in the window down the pipeline.
-func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, out chan<- item, mux chan<- *astiav.Packet) error {
+func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, emit func(item) error, mux packetSink) error {
 	for {
 		t0 := time.Now()
-		err := d.dec.cc.ReceiveFrame(frame)
+		err := receiveFrame(d.dec.cc, frame)
 		if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
 			return nil
 		}
@@ -252,7 +269,7 @@ func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, ou
 				return err
 			}
 		}
-		it, err := d.conv.normalize(frame, info)
+		it, err := d.conv.normalize(frame, info, d.drawOn(v))
 		frame.Unref()
 		d.since(t0)
 		if err != nil {
@@ -263,7 +280,7 @@ func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, ou
 		if d.seg != nil {
 			it.dur = d.seg.frameDuration(v, it.dur)
 		}
-		if err := send(ctx, out, it, freeItem); err != nil {
+		if err := emit(it); err != nil {
 			return err
 		}
 	}
@@ -285,7 +302,7 @@ func (d *decodeStage) number(pts int64) (int, error) {
 // copyAll reads the input to its end and forwards the packets of the copied streams (a
 // join: its video comes from the segments, and the input's video stream is discarded). A
 // read error fails it: a join has no damaged frames to keep.
-func (d *decodeStage) copyAll(ctx context.Context, mux chan<- *astiav.Packet) error {
+func (d *decodeStage) copyAll(ctx context.Context, mux packetSink) error {
 	pkt := astiav.AllocPacket()
 	defer pkt.Free()
 	for {
@@ -309,12 +326,12 @@ func (d *decodeStage) copyAll(ctx context.Context, mux chan<- *astiav.Packet) er
 
 // forwardCopied takes a packet of a copied stream (leaving pkt empty) and sends it to the
 // muxer, or holds it while a frame-number Start is still being looked for.
-func (d *decodeStage) forwardCopied(ctx context.Context, pkt *astiav.Packet, mux chan<- *astiav.Packet) error {
+func (d *decodeStage) forwardCopied(ctx context.Context, pkt *astiav.Packet, mux packetSink) error {
 	if _, ok := d.copied[pkt.StreamIndex()]; !ok {
 		pkt.Unref()
 		return nil
 	}
-	p := astiav.AllocPacket()
+	p := d.packets.get(astiav.AllocPacket)
 	p.MoveRef(pkt)
 	if d.win.waiting() {
 		d.win.hold(p)
@@ -325,8 +342,11 @@ func (d *decodeStage) forwardCopied(ctx context.Context, pkt *astiav.Packet, mux
 
 // sendCopied cuts p to the output window, moves its timestamps to the output stream and
 // sends it to the muxer; p still carries its input stream index.
-func (d *decodeStage) sendCopied(ctx context.Context, p *astiav.Packet, mux chan<- *astiav.Packet) error {
-	in := d.in.fc.Streams()[p.StreamIndex()]
+func (d *decodeStage) sendCopied(ctx context.Context, p *astiav.Packet, mux packetSink) error {
+	if d.streams == nil {
+		d.streams = d.in.fc.Streams() // once: astiav makes a new slice at each call
+	}
+	in := d.streams[p.StreamIndex()]
 	ost := d.copied[p.StreamIndex()]
 	if !d.win.copyPacket(p, in.TimeBase(), d.in.vs.TimeBase()) {
 		p.Free()
@@ -335,7 +355,7 @@ func (d *decodeStage) sendCopied(ctx context.Context, p *astiav.Packet, mux chan
 	p.SetStreamIndex(ost.Index())
 	p.RescaleTs(in.TimeBase(), ost.TimeBase())
 	p.SetPos(-1)
-	return send(ctx, mux, p, freePacket)
+	return mux(p)
 }
 
 // fillPts gives frames without a timestamp one: the previous frame's plus its duration, so
@@ -400,9 +420,9 @@ func (d *decodeStage) length() string {
 	return fmt.Sprintf("%d frames, %.2f s", d.decoded, end)
 }
 
-// packetPlace names a packet's position for warnings: its pts as a time and its byte offset.
-func (d *decodeStage) packetPlace(pkt *astiav.Packet) string {
-	return fmt.Sprintf("pts %s, byte %d", d.ptsTime(pkt.Pts()), pkt.Pos())
+// place names a packet's position for warnings: its pts as a time and its byte offset.
+func (d *decodeStage) place(pts, pos int64) string {
+	return fmt.Sprintf("pts %s, byte %d", d.ptsTime(pts), pos)
 }
 
 // ptsTime formats a video-stream timestamp as seconds.

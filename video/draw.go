@@ -34,8 +34,8 @@ func (d *drawStage) run(ctx context.Context, in <-chan item, out chan<- item) er
 			return err
 		}
 		var err error
-		if n := it.v - d.frameOffset; n >= 1 && d.draw != nil {
-			it.frame, err = d.drawOn(it, n)
+		if d.drawsOn(it.v) {
+			it.frame, err = d.drawOn(it, it.v-d.frameOffset)
 		}
 		if err == nil && it.device && !d.encOnDevice {
 			it, err = d.download(it)
@@ -57,6 +57,16 @@ func (d *drawStage) run(ctx context.Context, in <-chan item, out chan<- item) er
 	}
 	return nil
 }
+
+// drawsOn reports whether the DrawFunc is called on video frame v: the decoder's frame is
+// then made writable (converter.normalize), and otherwise passed on as it is. It reads only
+// what does not change during a render, so the decode stage may call it.
+func (d *drawStage) drawsOn(v int) bool { return d.draw != nil && v-d.frameOffset >= 1 }
+
+// idle reports whether the stage would pass every frame on untouched (nothing drawn, no copy
+// to host memory, no fitting): the pipeline then leaves it out, sparing each frame a hand-off
+// between goroutines.
+func (d *drawStage) idle() bool { return d.draw == nil && d.down == nil && d.fitter == nil }
 
 // drawOn calls the DrawFunc with frame it as the surface it draws on, as track frame n, and
 // returns the frame drawn on (a new one when it was turned; it.frame is then freed).
@@ -104,7 +114,7 @@ func (d *drawStage) turn(t *turner, f *astiav.Frame) (*astiav.Frame, error) {
 func (d *drawStage) download(it item) (item, error) {
 	t0 := time.Now()
 	defer d.since(t0)
-	host, err := d.down.normalize(it.frame, frameInfo{pts: it.pts, duration: it.dur})
+	host, err := d.down.normalize(it.frame, frameInfo{pts: it.pts, duration: it.dur}, false)
 	it.frame.Free()
 	if err != nil {
 		return item{}, err

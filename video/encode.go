@@ -27,6 +27,7 @@ type encoder struct {
 	// durations remembers each sent frame's duration by pts: encoders with a delay (B-frames,
 	// lookahead) return packets without one, and the muxer needs it for the last frame.
 	durations map[int64]int64
+	spare     *astiav.Packet // the packet the next receive fills (encodeStage.receivePackets)
 }
 
 // encoderConfig is what opening the encoder needs: the options, the input stream it
@@ -121,14 +122,7 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 	}
 	takes := func(pf astiav.PixelFormat) bool { return slices.Contains(codec.PixelFormats(), pf) }
 	par := c.in.vs.CodecParameters()
-	decoded := par.PixelFormat()
-	if c.dec.hwPix != astiav.PixelFormatNone {
-		decoded = astiav.PixelFormatNv12 // what NVDEC's frames download as: NV12, or P010 for 10-bit
-		if isTenBit(par.PixelFormat()) {
-			decoded = astiav.PixelFormatP010Le
-		}
-	}
-	work, converted, err := chooseWorkFormat(par, decoded, takes)
+	work, converted, err := chooseWorkFormat(par, c.dec.hostFormat(par), takes)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +288,12 @@ func nvencPreset(p string) string {
 	return p
 }
 
-func (e *encoder) close() { e.cc.Free() }
+func (e *encoder) close() {
+	if e.spare != nil {
+		e.spare.Free()
+	}
+	e.cc.Free()
+}
 
 // encodeStage encodes frames and sends the packets to the muxer.
 type encodeStage struct {
@@ -308,40 +307,52 @@ type encodeStage struct {
 	// lastPts and lastDur are the pts and duration of the latest frame (a segment's record
 	// says them); lastPts starts at NoPtsValue.
 	lastPts, lastDur int64
+	packets          *spares[*astiav.Packet]
+	frames           *spares[*astiav.Frame]
 }
 
-func (e *encodeStage) run(ctx context.Context, in <-chan item, out chan<- *astiav.Packet) error {
+func (e *encodeStage) run(ctx context.Context, in <-chan item, out packetSink) error {
 	for it := range in {
-		if err := ctx.Err(); err != nil {
-			it.frame.Free()
-			return err
-		}
-		t0 := time.Now()
-		f := it.frame
-		f.SetPts(it.pts)
-		f.SetPixelFormat(encoderPixelFormat(f.PixelFormat()))
-		// Decoded picture types would force the encoder's frame types (an I-frame wherever the
-		// source had one); let the encoder choose, as the ffmpeg CLI does.
-		pictureType := astiav.PictureTypeNone
-		if e.idrFirst && e.sent == 0 {
-			pictureType = astiav.PictureTypeI
-		}
-		f.SetPictureType(pictureType)
-		e.sent++
-		e.enc.durations[f.Pts()] = it.dur
-		if f.Pts() > e.lastPts {
-			e.lastPts, e.lastDur = f.Pts(), it.dur
-		}
-		err := e.enc.cc.SendFrame(f)
-		f.Free()
-		e.since(t0)
-		if err != nil {
-			return fmt.Errorf("video: encoding frame %d: %w", it.v, err)
-		}
-		if err := e.receivePackets(ctx, out); err != nil {
+		if err := e.encode(ctx, it, out); err != nil {
 			return err
 		}
 	}
+	return e.flush(ctx, out)
+}
+
+// encode sends frame it to the encoder, frees it, and sends the packets that come out.
+func (e *encodeStage) encode(ctx context.Context, it item, out packetSink) error {
+	if err := ctx.Err(); err != nil {
+		it.frame.Free()
+		return err
+	}
+	t0 := time.Now()
+	f := it.frame
+	f.SetPts(it.pts)
+	f.SetPixelFormat(encoderPixelFormat(f.PixelFormat()))
+	// Decoded picture types would force the encoder's frame types (an I-frame wherever the
+	// source had one); let the encoder choose, as the ffmpeg CLI does.
+	pictureType := astiav.PictureTypeNone
+	if e.idrFirst && e.sent == 0 {
+		pictureType = astiav.PictureTypeI
+	}
+	f.SetPictureType(pictureType)
+	e.sent++
+	e.enc.durations[f.Pts()] = it.dur
+	if f.Pts() > e.lastPts {
+		e.lastPts, e.lastDur = f.Pts(), it.dur
+	}
+	err := e.enc.cc.SendFrame(f)
+	e.frames.put(f)
+	e.since(t0)
+	if err != nil {
+		return fmt.Errorf("video: encoding frame %d: %w", it.v, err)
+	}
+	return e.receivePackets(ctx, out)
+}
+
+// flush drains the encoder once the last frame is sent.
+func (e *encodeStage) flush(ctx context.Context, out packetSink) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -351,20 +362,23 @@ func (e *encodeStage) run(ctx context.Context, in <-chan item, out chan<- *astia
 	return e.receivePackets(ctx, out)
 }
 
-func (e *encodeStage) receivePackets(ctx context.Context, out chan<- *astiav.Packet) error {
+func (e *encodeStage) receivePackets(ctx context.Context, out packetSink) error {
 	for {
 		t0 := time.Now()
-		pkt := astiav.AllocPacket()
-		err := e.enc.cc.ReceivePacket(pkt)
+		// The packet is allocated only for a packet that comes out: most calls find none.
+		if e.enc.spare == nil {
+			e.enc.spare = e.packets.get(astiav.AllocPacket)
+		}
+		err := receivePacket(e.enc.cc, e.enc.spare)
 		e.since(t0)
 		if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
-			pkt.Free()
 			return nil
 		}
 		if err != nil {
-			pkt.Free()
 			return fmt.Errorf("video: encoding: %w", err)
 		}
+		pkt := e.enc.spare
+		e.enc.spare = nil
 		if d, ok := e.enc.durations[pkt.Pts()]; ok {
 			if pkt.Duration() <= 0 {
 				pkt.SetDuration(d)
@@ -373,7 +387,7 @@ func (e *encodeStage) receivePackets(ctx context.Context, out chan<- *astiav.Pac
 		}
 		pkt.SetStreamIndex(e.video.Index())
 		pkt.RescaleTs(e.enc.cc.TimeBase(), e.video.TimeBase())
-		if err := send(ctx, out, pkt, freePacket); err != nil {
+		if err := out(pkt); err != nil {
 			return err
 		}
 	}

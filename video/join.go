@@ -261,7 +261,7 @@ type segmentReader struct {
 	shift int64           // the whole render's shift (Start), in tb
 }
 
-func (r *segmentReader) run(ctx context.Context, mux chan<- *astiav.Packet) error {
+func (r *segmentReader) run(ctx context.Context, mux packetSink) error {
 	lastDts, maxPts := int64(astiav.NoPtsValue), int64(astiav.NoPtsValue)
 	final := r.segs[len(r.segs)-1]
 	for _, s := range r.segs {
@@ -311,7 +311,7 @@ func (r *segmentReader) run(ctx context.Context, mux chan<- *astiav.Packet) erro
 			p.SetStreamIndex(r.out.Index())
 			p.RescaleTs(r.tb, r.out.TimeBase())
 			p.SetPos(-1)
-			if err := send(ctx, mux, p, freePacket); err != nil {
+			if err := mux(p); err != nil {
 				return err
 			}
 		}

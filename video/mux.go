@@ -193,6 +193,7 @@ type muxStage struct {
 	out      *output
 	progress *progress
 	frames   int // video frames written
+	packets  *spares[*astiav.Packet]
 }
 
 func (m *muxStage) run(ctx context.Context, in <-chan *astiav.Packet) error {
@@ -201,18 +202,26 @@ func (m *muxStage) run(ctx context.Context, in <-chan *astiav.Packet) error {
 			p.Free()
 			return err
 		}
-		t0 := time.Now()
-		video := p.StreamIndex() == m.out.video.Index()
-		err := m.out.fc.WriteInterleavedFrame(p)
-		p.Free()
-		m.since(t0)
-		if err != nil {
-			return fmt.Errorf("video: writing %s: %w", m.out.partial.Name(), err)
+		if err := m.write(p); err != nil {
+			return err
 		}
-		if video {
-			m.frames++
-			m.progress.report(m.frames, false)
-		}
+	}
+	return nil
+}
+
+// write writes packet p (and frees it, or keeps it empty for reuse), counts the video frames and reports progress.
+func (m *muxStage) write(p *astiav.Packet) error {
+	t0 := time.Now()
+	video := p.StreamIndex() == m.out.video.Index()
+	err := m.out.fc.WriteInterleavedFrame(p)
+	m.packets.put(p)
+	m.since(t0)
+	if err != nil {
+		return fmt.Errorf("video: writing %s: %w", m.out.partial.Name(), err)
+	}
+	if video {
+		m.frames++
+		m.progress.report(m.frames, false)
 	}
 	return nil
 }

@@ -57,21 +57,8 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	}
 
 	seg := opts.Segment
-	var in *input
-	if seg != nil {
-		in, err = seg.openInput(opts.Input, opts.Log)
-	} else {
-		in, err = openInput(opts.Input, opts.VideoStream)
-	}
+	in, info, err := openSource(ctx, opts, &c)
 	if err != nil {
-		return finish(err)
-	}
-	c.add(in.close)
-	// Let a cancelled context interrupt a blocking read (network inputs, slow disks).
-	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
-	c.add(func() { stopInterrupt() })
-	info := in.info()
-	if err := info.CheckStart(opts.Start); err != nil {
 		return finish(err)
 	}
 	if err := info.CheckOddSize(opts.OddSize); err != nil {
@@ -176,13 +163,19 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	}
 	c.add(win.free)
 
+	packets, frames := packetSpares(), frameSpares()
+	c.add(packets.close)
+	c.add(frames.close)
+	conv.frames = frames
 	p := &pipeline{
-		decode: decodeStage{in: in, dec: dec, conv: conv, win: win, copied: out.copied, rep: rep, seg: seg, lastPts: astiav.NoPtsValue},
+		decode: decodeStage{in: in, dec: dec, conv: conv, win: win, copied: out.copied, rep: rep, seg: seg, lastPts: astiav.NoPtsValue,
+			packets: packets},
 		draw: drawStage{draw: draw, frameOffset: opts.FrameOffset, work: enc.work, down: down, encOnDevice: enc.device,
 			turner: turner, fitter: fitter},
-		encode: encodeStage{enc: enc, video: out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue},
-		mux:    muxStage{out: out, progress: newProgress(opts.Progress, total, started)},
+		encode: encodeStage{enc: enc, video: out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue, packets: packets, frames: frames},
+		mux:    muxStage{out: out, progress: newProgress(opts.Progress, total, started), packets: packets},
 	}
+	p.decode.drawOn = p.draw.drawsOn
 	err = p.run(ctx)
 	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
 	stats.Overlaid, stats.DeviceOverlay, stats.NVDECFrames = p.draw.overlaid, p.draw.onDevice, p.decode.hwDecoded
@@ -210,6 +203,27 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		p.mux.progress.report(stats.Frames, true)
 	}
 	return finish(err)
+}
+
+// openSource opens the input (a segment's from its keyframe), lets a cancelled ctx interrupt
+// its blocking reads (network inputs, slow disks), registers both with c, and checks that
+// opts.Start lies in it.
+func openSource(ctx context.Context, opts Options, c *closer) (*input, Info, error) {
+	var in *input
+	var err error
+	if opts.Segment != nil {
+		in, err = opts.Segment.openInput(opts.Input, opts.Log)
+	} else {
+		in, err = openInput(opts.Input, opts.VideoStream)
+	}
+	if err != nil {
+		return nil, Info{}, err
+	}
+	c.add(in.close)
+	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
+	c.add(func() { stopInterrupt() })
+	info := in.info()
+	return in, info, info.CheckStart(opts.Start)
 }
 
 // describeRange says what Start and End select, for messages.

@@ -261,6 +261,11 @@ func TestBenchE2E(t *testing.T) {
 	if b.Ours.Frames != clipFrames || b.Plain <= 0 || b.Ratio <= 0 || b.Ours.PeakRSS <= 0 || b.PlainPeakRSS <= 0 {
 		t.Errorf("bench %+v", b)
 	}
+	// With nothing drawn the render writes what ffmpeg writes, every stream's packets.
+	if !b.BareSame || b.Bare.Frames != clipFrames || b.Bare.Overlaid != 0 || b.BareRatio <= 0 || b.BareCPURatio <= 0 {
+		t.Errorf("nothing drawn: same packets %v, %d frames, %d overlaid, ratios %.2f %.2f; want the same packets, %d frames, none overlaid",
+			b.BareSame, b.Bare.Frames, b.Bare.Overlaid, b.BareRatio, b.BareCPURatio, clipFrames)
+	}
 	t.Log(b)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"trackink/composite"
 	"trackink/goldens"
+	"trackink/kernels/device"
 	"trackink/overlay"
 )
 
@@ -34,17 +35,15 @@ const EmuTolerance10 = 2
 func TestGoldensOnEmu(t *testing.T) {
 	for _, s := range goldens.Scenes {
 		t.Run(s.Name, func(t *testing.T) {
-			g := newTestGPU(t, false)
-			f, err := s.NewFont()
+			emu := func(o overlay.BackendOptions) (overlay.Backend, error) {
+				return New(device.NewEmu(device.EmuOptions{Workers: 2, Poison: true}), o)
+			}
+			if s.Footage > 0 {
+				footageOnEmu(t, s, emu)
+				return
+			}
+			img, err := goldens.Render(s, 0, emu)
 			if err != nil {
-				t.Fatal(err)
-			}
-			p := overlay.Primitives{Font: f}
-			if err := s.Draw(&p, f, s.Width, s.Height); err != nil {
-				t.Fatal(err)
-			}
-			img := goldens.Checkerboard(s.Width, s.Height)
-			if err := g.Draw(&composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: s.Width, H: s.Height}, &p); err != nil {
 				t.Fatal(err)
 			}
 			want, err := goldens.ReadPNG(filepath.Join("..", "..", "goldens", "testdata", s.Name+".png"))
@@ -57,6 +56,30 @@ func TestGoldensOnEmu(t *testing.T) {
 				t.Errorf("%s: %d bytes differ from the golden by more than %d (largest %d)", s.Name, over, EmuTolerance, worst)
 			}
 		})
+	}
+}
+
+// footageOnEmu holds a scene drawn on real footage by the emulated device to the CPU's
+// drawing within EmuTolerance in the frame's own Y'CbCr samples (the golden, converted to
+// RGB, would scale a difference of one code value up to three).
+func footageOnEmu(t *testing.T, s goldens.Scene, emu overlay.NewBackend) {
+	cpu, err := goldens.FootageFrame(s.Footage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, _ := goldens.FootageFrame(s.Footage)
+	if err := goldens.DrawOn(s, cpu, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := goldens.DrawOn(s, dev, 0, emu); err != nil {
+		t.Fatal(err)
+	}
+	for i, pl := range [][2][]byte{{cpu.Y, dev.Y}, {cpu.U, dev.U}, {cpu.V, dev.V}} {
+		worst, over := diffBytes(pl[0], pl[1], EmuTolerance)
+		t.Logf("%s plane %d: largest difference %d code values, %d samples over %d", s.Name, i, worst, over, EmuTolerance)
+		if over > 0 {
+			t.Errorf("%s plane %d: %d samples differ from the CPU's by more than %d (largest %d)", s.Name, i, over, EmuTolerance, worst)
+		}
 	}
 }
 
@@ -79,6 +102,7 @@ func TestEmuMatchesCPU(t *testing.T) {
 	for i := 0; i < 24; i++ {
 		w, h := 16+rng.Intn(300), 16+rng.Intn(240)
 		p := randomScene(rng, w, h, f)
+		p.Blend = composite.Blend(i % 3) // over, add, screen: blendPixel against Tile.Blend
 		fa, fb := randomFrame(rng, w, h)
 		if err := cpu.Draw(fa.frame, p); err != nil {
 			t.Fatal(err)
@@ -90,8 +114,8 @@ func TestEmuMatchesCPU(t *testing.T) {
 		_, differ := fa.diff(fb, 0)
 		t.Logf("scene %d: %dx%d %s: largest difference %d, %d of %d samples differ", i, w, h, fa.name, worst, differ, len(fa.samples()))
 		if over > 0 {
-			t.Errorf("scene %d (%dx%d %s, %d boxes %d lines %d curves %d labels): %d samples differ by more than %d (largest %d)",
-				i, w, h, fa.name, len(p.Boxes), len(p.Lines), len(p.Curves), len(p.Labels), over, fa.tolerance(), worst)
+			t.Errorf("scene %d (%dx%d %s, %s, %d boxes %d lines %d curves %d labels): %d samples differ by more than %d (largest %d)",
+				i, w, h, fa.name, p.Blend, len(p.Boxes), len(p.Lines), len(p.Curves), len(p.Labels), over, fa.tolerance(), worst)
 		}
 	}
 }
@@ -207,7 +231,7 @@ func randomFrame(rng *rand.Rand, w, h int) (testFrame, testFrame) {
 
 // randomScene draws primitives that reach past the frame's edges, with widths from
 // sub-pixel to wide, translucent colours, zero-length lines, straight and sharply bent
-// curves, degenerate boxes and labels with any bytes.
+// curves, degenerate boxes, labels with any bytes and box effects.
 func randomScene(rng *rand.Rand, w, h int, f *overlay.Font) *overlay.Primitives {
 	p := &overlay.Primitives{Font: f}
 	coord := func(n int) float32 { return float32(rng.Float64()*float64(n)*1.4 - float64(n)*0.2) }
@@ -274,5 +298,6 @@ func randomScene(rng *rand.Rand, w, h int, f *overlay.Font) *overlay.Primitives 
 		lw, lh := p.Font.LabelSize(text)
 		p.Labels = append(p.Labels, overlay.Label{X: int(coord(w)), Y: int(coord(h)), W: lw, H: lh, Text: text, Color: color(), Background: color()})
 	}
+	p.Effects = randomEffects(rng, w, h, coord)
 	return p
 }

@@ -63,6 +63,8 @@ type Backend struct {
 	labels []tkLabel
 	glyphs []tkGlyph
 	placed []overlay.PlacedGlyph
+
+	fx effectBufs // the box effects' (effects.go)
 }
 
 // hostRecords are the host copies of the parameter block and the status. They live in an
@@ -378,7 +380,7 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 		ChordStart: uint64(b.chordStart.ptr), CurveStroke: uint64(b.curveStroke.ptr), Layer: uint64(b.layer.ptr), Status: uint64(b.status.ptr),
 		Plane0: uint64(planes[0]), Plane1: uint64(planes[1]), Plane2: uint64(planes[2]),
 		Stride0: int32(hf.strides[0]), Stride1: int32(hf.strides[1]), Stride2: int32(hf.strides[2]),
-		Space: hf.space.M,
+		Space: hf.space.M, Blend: int32(p.Blend),
 	}
 	q.Scans[0] = tkScan{A: uint64(b.chordStart.ptr), Partial: uint64(b.chordPartial.ptr), N: int32(nCurves + 1)}
 	for k := range kinds {
@@ -391,6 +393,10 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 		if err := g.links.upload(); err != nil {
 			return err
 		}
+	}
+	var err error
+	if q.Effects, err = g.uploadEffects(hf, p.Effects, planes); err != nil {
+		return err
 	}
 	g.host.p = q
 	// The frame's own lines and curves follow the link slots.
@@ -489,6 +495,8 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageBin, "tk_bin_cursor", device.Dim3{X: per(tiles + 1), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_bin_fill", device.Dim3{X: per(maxPrims), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_bin_sort", device.Dim3{X: per(tiles), Y: kinds, Z: 1}, lin},
+		{overlay.StageEffects, "tk_effects_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
+		{overlay.StageEffects, "tk_effects", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageBoxes, "tk_boxes", tileGrid, tileBlock},
 		{overlay.StageLines, "tk_lines", tileGrid, tileBlock},
 		{overlay.StageCurves, "tk_curves", tileGrid, tileBlock},

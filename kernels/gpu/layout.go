@@ -41,10 +41,12 @@ type tkParams struct {
 
 	Plane0, Plane1, Plane2    uint64
 	Stride0, Stride1, Stride2 int32
-	_                         int32
+	Blend                     int32 // composite.Blend
 	Space                     [3][4]float32
 
 	Links uint64 // TkLinks (links.h) when the device builds the links
+
+	Effects uint64 // TkEffects (effects.h) when the frame has box effects
 }
 
 type tkLabel struct {

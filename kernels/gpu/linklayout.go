@@ -41,7 +41,8 @@ type tkLinks struct {
 	LineSlots, CurveSlots                int32
 	LineWidth, CurveWidth, Bend, Opacity float32
 	LineDash, CurveDash                  [2]float32 // overlay.Dash: on, period
-	CapCells, _                          int32
+	CapCells                             int32
+	Fade                                 float32 // overlay.LinkStyle.Fade
 	Grid, CellOf, CellStart, CellFill    uint64
 	CellPoints, Nbr, Nd2, SelD2          uint64
 	Cur2Prev, Prev2Cur                   uint64

@@ -70,6 +70,9 @@ func newDeviceLinks(dev device.Device, opts knn.Options) (*deviceLinks, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
+	if !opts.OnDevice() {
+		return nil, fmt.Errorf("gpu: the device builds kNN links only, not %s: build them on the host (knn.Graph) and draw them as lines", opts.Graph)
+	}
 	l := &deviceLinks{dev: dev, opts: opts, rec: new(tkLinks)}
 	var err error
 	if l.block, err = dev.Alloc(int(sizeofLinks)); err != nil {
@@ -168,8 +171,8 @@ func (l *deviceLinks) upload() error {
 		LineWidth: l.style.LineWidth, CurveWidth: l.style.CurveWidth, Bend: l.style.Bend, Opacity: l.style.Opacity,
 		LineDash:  [2]float32{l.style.LineDash.On, l.style.LineDash.Period},
 		CurveDash: [2]float32{l.style.CurveDash.On, l.style.CurveDash.Period},
-		CapCells:  int32(l.cells()),
-		Grid:      uint64(b.grid.ptr), CellOf: uint64(b.cellOf.ptr), CellStart: uint64(b.cellStart.ptr),
+		CapCells:  int32(l.cells()), Fade: l.style.Fade,
+		Grid: uint64(b.grid.ptr), CellOf: uint64(b.cellOf.ptr), CellStart: uint64(b.cellStart.ptr),
 		CellFill: uint64(b.cellFill.ptr), CellPoints: uint64(b.cellPoints.ptr),
 		Nbr: uint64(b.nbr.ptr), Nd2: uint64(b.nd2.ptr), SelD2: uint64(b.selD2.ptr),
 		Cur2Prev: uint64(b.cur2prev.ptr), Prev2Cur: uint64(b.prev2cur.ptr),

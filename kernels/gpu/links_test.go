@@ -286,7 +286,8 @@ func linkedDrawers(t *testing.T, dev device.Device, o overlay.Options) (cpu, gpu
 // its graph. Each frame the device's link primitives must be the Builder's, byte for byte
 // (colours, control points, order), the slots past them out of the frame, the link count
 // the same, and the pictures equal within EmuTolerance, with trails and point disks
-// following the link slots. Colours by track, by class and the style's link colour.
+// following the link slots. Colours by track, by class and the style's link colour; links
+// fading with length (linkFade against overlay.LinkFade), and the add and screen blends.
 func TestDrawLinkedMatchesCPU(t *testing.T) {
 	const w, h = 320, 200
 	rng := rand.New(rand.NewPCG(uint64(testSeed(t)), 3))
@@ -294,10 +295,14 @@ func TestDrawLinkedMatchesCPU(t *testing.T) {
 	for _, look := range []struct {
 		colorBy   overlay.ColorBy
 		linkColor overlay.OptionalColor
-	}{{overlay.ByTrack, overlay.OptionalColor{}}, {overlay.ByClass, overlay.OptionalColor{}}, {overlay.ByTrack, linkColor}} {
+		fade      float32
+		blend     string
+	}{{overlay.ByTrack, overlay.OptionalColor{}, 0, ""}, {overlay.ByClass, overlay.OptionalColor{}, 0, ""}, {overlay.ByTrack, linkColor, 0, ""},
+		{overlay.ByTrack, overlay.OptionalColor{}, 70, "add"}, {overlay.ByClass, overlay.OptionalColor{}, overlay.Auto, "screen"}} {
 		st := overlay.DefaultStyle()
 		st.Trail, st.Labels, st.CurveWidth, st.Bend = 4, false, 1.5, -0.4
 		st.ColorBy, st.LinkColor = look.colorBy, look.linkColor
+		st.LinkFade, st.Blend = look.fade, look.blend
 		lo := knn.Options{K: 4, Hysteresis: 0.15, MaxDegree: 4, MaxDist: 90}
 		o := overlay.Options{Style: st, Links: lo, Backend: overlay.BackendOptions{Workers: 2}}
 		cpu, gpu, g := linkedDrawers(t, device.NewEmu(device.EmuOptions{Workers: 2, Poison: true}), o)
@@ -545,5 +550,29 @@ func BenchmarkLinksHostSide(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestElectricLinksOnTheHost: with --link-style electric the Drawer builds the links on the
+// host (the device's link builder draws one line a link) and the GPU backend draws the arcs
+// as curves: the same picture as the CPU within the tolerance, frame after frame, and the
+// device's link update never started.
+func TestElectricLinksOnTheHost(t *testing.T) {
+	const w, h = 320, 200
+	rng := rand.New(rand.NewPCG(uint64(testSeed(t)), 26))
+	st := overlay.DefaultStyle()
+	st.Labels, st.LinkStyle, st.LinkFade, st.Blend = false, "electric", overlay.Auto, "add"
+	o := overlay.Options{Style: st, Links: knn.Options{K: 3, Hysteresis: 0.15}, Backend: overlay.BackendOptions{Workers: 2}}
+	cpu, gpu, g := linkedDrawers(t, device.NewEmu(device.EmuOptions{Workers: 2, Poison: true}), o)
+	base := linkedScene(rng, 30, 1, w, h)
+	for f := 1; f <= 3; f++ {
+		tf := &scene.Frame{Index: f, Boxes: base.Boxes, Points: base.Points}
+		drawTracked(t, cpu, gpu, tf, w, h)
+	}
+	if g.links != nil {
+		t.Error("the device's link update was started for electric links")
+	}
+	if n, err := gpu.Links(); n == 0 || err != nil {
+		t.Errorf("%d links (%v)", n, err)
 	}
 }

@@ -23,3 +23,9 @@ func curvesBytes(c []overlay.Curve) []byte { return bytesOf(c) }
 
 // sizeofParams is the parameter block's size.
 const sizeofParams = unsafe.Sizeof(tkParams{})
+
+// The effects' record sizes.
+const (
+	sizeofEffects   = unsafe.Sizeof(tkEffects{})
+	sizeofEffectBox = unsafe.Sizeof(overlay.EffectBox{})
+)

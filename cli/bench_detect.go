@@ -1,0 +1,135 @@
+package cli
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"trackink/composite"
+	"trackink/internal/baseline"
+	"trackink/internal/synthclip"
+	"trackink/tracker"
+)
+
+//go:embed bench_detect.py
+var benchDetectScript []byte
+
+// benchDetectFrames is the distinct 1080p frames each mode is timed on (cycled): drawing
+// synthetic frames costs far more than tracking them.
+const benchDetectFrames = 16
+
+type detectRow struct {
+	Mode      string  `json:"mode"`
+	FPS       float64 `json:"fps"`
+	OpenCVFPS float64 `json:"opencv_fps,omitempty"`
+}
+
+// benchDetect times the tracker alone on 1080p frames of a synthetic clip of each mode's
+// kind (analysed at 540 lines), after a pass of warm-up, and beside it the same pipeline
+// written with OpenCV (bench_detect.py) on the same frames, when python3-opencv is there.
+func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Writer) error {
+	list := tracker.Modes
+	if modes != "all" {
+		list = strings.Split(modes, ",")
+		for _, m := range list {
+			if !slices.Contains(tracker.Modes, m) {
+				return usageError{fmt.Errorf("--detect %q: want all or modes among %s", modes, strings.Join(tracker.Modes, ","))}
+			}
+		}
+	}
+	py, pyErr := baseline.Python()
+	if pyErr != nil {
+		fmt.Fprintf(stderr, "trackink bench: OpenCV not timed: %v\n", pyErr)
+	}
+	dir, err := os.MkdirTemp("", "trackink-bench-detect-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	kinds := map[string]synthclip.Kind{tracker.Bright: synthclip.Bright, tracker.Dark: synthclip.Dark,
+		tracker.Motion: synthclip.Motion, tracker.Color: synthclip.Bright, tracker.Points: synthclip.Pan}
+	const w, h = 1920, 1080
+	var rows []detectRow
+	for _, mode := range list {
+		clip, err := synthclip.New(synthclip.Options{Kind: kinds[mode], Width: w, Height: h, Frames: benchDetectFrames, Seed: 1})
+		if err != nil {
+			return err
+		}
+		fs := make([]*composite.YUV420P, benchDetectFrames)
+		for i := range fs {
+			f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+				StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+			clip.Frame(i+1, f.Y, f.U, f.V)
+			fs[i] = f
+		}
+		tr, err := tracker.New(tracker.DefaultOptions(mode), w, h)
+		if err != nil {
+			return err
+		}
+		for _, f := range fs {
+			if _, err := tr.Step(f); err != nil {
+				return err
+			}
+		}
+		t0 := time.Now()
+		for i := range frames {
+			tr.Step(fs[i%len(fs)])
+		}
+		row := detectRow{Mode: mode, FPS: float64(frames) / time.Since(t0).Seconds()}
+		if pyErr == nil && mode != tracker.Color {
+			if row.OpenCVFPS, err = openCVFPS(py, dir, mode, fs, frames); err != nil {
+				fmt.Fprintf(stderr, "trackink bench: OpenCV %s: %v\n", mode, err)
+			}
+		}
+		rows = append(rows, row)
+	}
+	if jsonOut {
+		return json.NewEncoder(stdout).Encode(map[string]any{"detect": rows, "width": w, "height": h, "analysis_lines": 540})
+	}
+	fmt.Fprintf(stdout, "tracking alone, %dx%d frames analysed at 540 lines, %d frames a mode (trackink on 1 thread, OpenCV on its own)\n", w, h, frames)
+	fmt.Fprintf(stdout, "%-8s %12s %12s %8s\n", "mode", "trackink fps", "OpenCV fps", "ratio")
+	for _, r := range rows {
+		cv, ratio := "-", "-"
+		if r.OpenCVFPS > 0 {
+			cv, ratio = fmt.Sprintf("%.1f", r.OpenCVFPS), fmt.Sprintf("%.2f×", r.FPS/r.OpenCVFPS)
+		}
+		fmt.Fprintf(stdout, "%-8s %12.1f %12s %8s\n", r.Mode, r.FPS, cv, ratio)
+	}
+	return nil
+}
+
+// openCVFPS runs bench_detect.py on the same luma planes: a pass of warm-up, then frames.
+func openCVFPS(py, dir, mode string, fs []*composite.YUV420P, frames int) (float64, error) {
+	raw := filepath.Join(dir, "frames.raw")
+	f, err := os.Create(raw)
+	if err != nil {
+		return 0, err
+	}
+	for i := range len(fs) + frames {
+		if _, err := f.Write(fs[i%len(fs)].Y); err != nil {
+			f.Close()
+			return 0, err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return 0, err
+	}
+	prog := filepath.Join(dir, "bench_detect.py")
+	if err := os.WriteFile(prog, benchDetectScript, 0o644); err != nil {
+		return 0, err
+	}
+	w, h := fs[0].Size()
+	out, err := exec.Command(py, prog, mode, raw, strconv.Itoa(w), strconv.Itoa(h), strconv.Itoa(len(fs))).Output()
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+}

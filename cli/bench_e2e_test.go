@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"trackink/internal/mediatest"
+	"trackink/video"
+)
+
+// nothingDrawnClip is a 2 s 320×240 H.264 clip with AAC audio, and an empty tracks file.
+func nothingDrawnClip(t *testing.T) (clip, tracks string) {
+	t.Helper()
+	dir := t.TempDir()
+	clip, tracks = filepath.Join(dir, "in.mp4"), filepath.Join(dir, "empty.txt")
+	if err := video.Synthesize(clip, 320, 240, 50, 25); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tracks, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return clip, tracks
+}
+
+// A render whose tracks hold nothing writes the packets the ffmpeg CLI writes with the same
+// encoder settings, every stream's: the decoder's frames reach x264 as they are.
+func TestRenderNothingDrawnIsFFmpeg(t *testing.T) {
+	in, tracks := nothingDrawnClip(t)
+	dir := t.TempDir()
+	ours, theirs := filepath.Join(dir, "ours.mp4"), filepath.Join(dir, "ffmpeg.mp4")
+	run(t, "render", "-i", in, "--tracks", tracks, "--preset", "ultrafast", "--quiet", "-o", ours)
+	if out, err := exec.Command("ffmpeg", "-hide_banner", "-nostdin", "-v", "error", "-i", in,
+		"-map", "0", "-c", "copy", "-c:v:0", "libx264", "-preset", "ultrafast", theirs).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
+	}
+	want, got := mediatest.Packets(t, theirs, "0"), mediatest.Packets(t, ours, "0")
+	if len(want) == 0 || !slices.Equal(want, got) {
+		t.Errorf("packets differ from ffmpeg's: %s", mediatest.Difference(want, got))
+	}
+}
+
+// bench --e2e reports the render with nothing drawn beside the others, and says that it
+// wrote ffmpeg's packets.
+func TestBenchE2ENothingDrawnRow(t *testing.T) {
+	in, _ := nothingDrawnClip(t)
+	code, stdout, stderr := trackink("bench", "--e2e", in, "--preset", "ultrafast", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep e2eReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if !rep.BareSame || rep.BareS <= 0 || rep.BareCPUS <= 0 || rep.BareRatio <= 0 || rep.BareCPURatio <= 0 || rep.BarePeakMiB <= 0 || rep.Frames != 50 {
+		t.Errorf("nothing-drawn row %+v", rep)
+	}
+}

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"trackink/composite"
+	"trackink/overlay"
+)
+
+// effectsBenchReport is one row of bench --effects: an effect's stage time at 4K.
+type effectsBenchReport struct {
+	Effect         string  `json:"effect"`
+	Strength       float32 `json:"strength"`
+	Backend        string  `json:"backend"`
+	Width          int     `json:"width"`
+	Height         int     `json:"height"`
+	Boxes          int     `json:"boxes"`
+	Coverage       float64 `json:"coverage"` // the fraction of the frame under the boxes
+	Frames         int     `json:"frames"`
+	Workers        int     `json:"workers"`
+	EffectsMS      float64 `json:"effects_median_ms"` // the effects stage
+	TotalMS        float64 `json:"total_median_ms"`   // the whole Draw
+	AllocsPerFrame float64 `json:"allocs_per_frame"`
+}
+
+// benchEffects times each box effect on a 3840×2160 YUV420P frame: overlay.EffectBenchBoxes'
+// 20 boxes over a tenth of the frame, nothing else drawn, on each backend of the style's
+// --backend list.
+func benchEffects(fs *pflag.FlagSet, style *styleFlags, backends []string, frames int, jsonOut bool, stdout io.Writer) error {
+	const w, h = 3840, 2160
+	y, uv := make([]byte, w*h), make([]byte, w*h/2)
+	for i := range y {
+		y[i] = byte(16 + (i%w+i/w)%220) // a diagonal ramp, so every effect changes something
+	}
+	for i := range uv {
+		uv[i] = byte(64 + i%128)
+	}
+	fr := &composite.YUV420P{Y: y, U: uv[:w*h/4], V: uv[w*h/4:], StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	for _, b := range backends {
+		style.backend = b
+		opts, err := style.options(fs, true)
+		if err != nil {
+			return err
+		}
+		if !jsonOut {
+			fmt.Fprintf(stdout, "box effects, 20 boxes over 10 %% of %dx%d YUV420P, %s backend, %d frames\n", w, h, backendName(b), frames)
+			fmt.Fprintf(stdout, "%-10s %8s %8s %10s %10s %7s\n", "effect", "strength", "workers", "effects ms", "total ms", "allocs")
+		}
+		for _, name := range overlay.EffectNames() {
+			kind, _ := overlay.ParseEffect(name)
+			fx := overlay.EffectBenchBoxes(w, h, kind, 0)
+			rep, err := benchEffect(opts, fr, fx, frames)
+			if err != nil {
+				return fmt.Errorf("backend %s: %w", b, err)
+			}
+			rep.Effect, rep.Strength, rep.Backend = name, fx[0].Strength, backendName(b)
+			rep.Width, rep.Height, rep.Boxes = w, h, len(fx)
+			for _, e := range fx {
+				rep.Coverage += float64(e.W*e.H) / (w * h)
+			}
+			rep.Coverage = round3(rep.Coverage)
+			if jsonOut {
+				if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+					return err
+				}
+				continue
+			}
+			fmt.Fprintf(stdout, "%-10s %8g %8d %10.2f %10.2f %7g\n", name, rep.Strength, rep.Workers, rep.EffectsMS, rep.TotalMS, rep.AllocsPerFrame)
+		}
+	}
+	return nil
+}
+
+// benchEffect draws fx onto fr warmup + frames times on a fresh timed backend.
+func benchEffect(opts overlay.Options, fr composite.Surface, fx []overlay.EffectBox, frames int) (*effectsBenchReport, error) {
+	opts.Backend.Timed = true
+	be, err := opts.NewBackend(opts.Backend)
+	if err != nil {
+		return nil, err
+	}
+	defer be.Close()
+	p := &overlay.Primitives{Effects: fx}
+	stage, totals := make([]float64, 0, frames), make([]float64, 0, frames)
+	var before, after runtime.MemStats
+	for i := range warmup + frames {
+		if i == warmup {
+			runtime.ReadMemStats(&before)
+		}
+		t0 := time.Now()
+		if err := be.Draw(fr, p); err != nil {
+			return nil, err
+		}
+		if i >= warmup {
+			totals = append(totals, ms(time.Since(t0)))
+			stage = append(stage, ms(be.Timings()[overlay.StageEffects]))
+		}
+	}
+	runtime.ReadMemStats(&after)
+	return &effectsBenchReport{Frames: frames, Workers: be.Workers(), EffectsMS: round3(median(stage)), TotalMS: round3(median(totals)),
+		AllocsPerFrame: round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}, nil
+}

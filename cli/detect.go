@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"trackink/composite"
+	"trackink/scene"
+	"trackink/tracker"
+)
+
+func init() {
+	for f, names := range map[string][]string{
+		"tracker.Options.Mode":         {"detect"},
+		"tracker.Options.AnalysisSize": {"analysis-size"},
+		"tracker.Options.Threshold":    {"threshold"},
+		"tracker.Options.Sensitivity":  {"sensitivity"},
+		"tracker.Options.MinArea":      {"min-area"},
+		"tracker.Options.MaxArea":      {"max-area"},
+		"tracker.Options.MaxObjects":   {"max-objects"},
+		"tracker.Options.Hue":          {"hue"},
+		"tracker.Options.MaxMove":      {"max-move"},
+		"tracker.Options.Confirm":      {"confirm"},
+		"tracker.Options.Grace":        {"grace"},
+		"tracker.Options.Smooth":       {"smooth"},
+		"tracker.Options.PointSize":    {"point-size"},
+	} {
+		fieldFlags[f] = names
+	}
+	for name, place := range map[string]flagPlace{
+		"detect": {groupTracks, true}, "list-detect": {groupTracks, false}, "save-tracks": {groupIO, false},
+		"analysis-size": {groupAdvanced, false}, "threshold": {groupTracks, false}, "sensitivity": {groupTracks, false},
+		"min-area": {groupTracks, false}, "max-area": {groupTracks, false}, "max-objects": {groupTracks, false},
+		"hue": {groupTracks, false}, "max-move": {groupTracks, false}, "confirm": {groupTracks, false},
+		"grace": {groupTracks, false}, "smooth": {groupTracks, false}, "point-size": {groupTracks, false},
+		"bench detect": {groupBench, false},
+	} {
+		flagPlaces[name] = place
+	}
+}
+
+// detectFlags are the built-in tracker's flags, shared by track and render --detect: a
+// preset (--detect) and the options that change it.
+type detectFlags struct {
+	preset     string
+	listDetect bool
+	o          tracker.Options // the flags' values; only those given override the preset
+}
+
+func (d *detectFlags) register(fs *pflag.FlagSet, presetUsage string) {
+	o := &d.o
+	*o = tracker.DefaultOptions(tracker.Bright)
+	fs.StringVar(&d.preset, "detect", "", presetUsage+": "+strings.Join(tracker.PresetNames(), ", ")+" (--list-detect describes them)")
+	fs.BoolVar(&d.listDetect, "list-detect", false, "list the detection presets and what each is for")
+	fs.IntVar(&o.AnalysisSize, "analysis-size", o.AnalysisSize, "analyse frames box-filtered down to at least this many lines (by a whole factor)")
+	fs.Float64Var(&o.Threshold, "threshold", o.Threshold, "8-bit threshold instead of the automatic one: luma (bright, dark), background difference (motion), chroma (color), corner strength (points); -1 automatic")
+	fs.Float64Var(&o.Sensitivity, "sensitivity", o.Sensitivity, "0..1: higher finds fainter objects (moves the automatic threshold)")
+	fs.Float64Var(&o.MinArea, "min-area", o.MinArea, "smallest region kept, as a fraction of the frame's area")
+	fs.Float64Var(&o.MaxArea, "max-area", o.MaxArea, "largest region kept, as a fraction of the frame's area")
+	fs.IntVar(&o.MaxObjects, "max-objects", o.MaxObjects, "most objects a frame keeps, largest (or strongest) first (points: 200)")
+	fs.Float64Var(&o.Hue, "hue", o.Hue, "color: regions within 30° of this hue in degrees (0 red, 120 green, 240 blue); -1 any saturated colour")
+	fs.Float64Var(&o.MaxMove, "max-move", o.MaxMove, "farthest an object moves between frames, as a fraction of the frame's diagonal (points: 0.02)")
+	fs.IntVar(&o.Confirm, "confirm", o.Confirm, "frames in a row a new object must be seen before it gets an id (points: 1)")
+	fs.IntVar(&o.Grace, "grace", o.Grace, "frames a lost object is predicted before its track ends (points: 0)")
+	fs.Float64Var(&o.Smooth, "smooth", o.Smooth, "0..1: smoothing of positions and sizes (a constant-velocity Kalman filter; points: 0)")
+	fs.Float64Var(&o.PointSize, "point-size", o.PointSize, "points in MOTChallenge text: the side in px of the box centred on each point")
+}
+
+// options are the preset's options with the flags given on the command line over them;
+// mistakes are usage errors naming the flag.
+func (d *detectFlags) options(fs *pflag.FlagSet) (tracker.Options, error) {
+	p, ok := tracker.LookupPreset(d.preset)
+	if !ok {
+		return tracker.Options{}, usageError{fmt.Errorf("--detect %q: want one of %s (--list-detect describes them)", d.preset, strings.Join(tracker.PresetNames(), ", "))}
+	}
+	o := p.Options
+	set := map[string]func(){
+		"analysis-size": func() { o.AnalysisSize = d.o.AnalysisSize },
+		"threshold":     func() { o.Threshold = d.o.Threshold },
+		"sensitivity":   func() { o.Sensitivity = d.o.Sensitivity },
+		"min-area":      func() { o.MinArea = d.o.MinArea },
+		"max-area":      func() { o.MaxArea = d.o.MaxArea },
+		"max-objects":   func() { o.MaxObjects = d.o.MaxObjects },
+		"hue":           func() { o.Hue = d.o.Hue },
+		"max-move":      func() { o.MaxMove = d.o.MaxMove },
+		"confirm":       func() { o.Confirm = d.o.Confirm },
+		"grace":         func() { o.Grace = d.o.Grace },
+		"smooth":        func() { o.Smooth = d.o.Smooth },
+		"point-size":    func() { o.PointSize = d.o.PointSize },
+	}
+	for name, apply := range set {
+		if fs.Changed(name) {
+			apply()
+		}
+	}
+	return o, flagError(fs, o.Validate())
+}
+
+func printDetectPresets(w io.Writer) {
+	for _, p := range tracker.Presets() {
+		fmt.Fprintf(w, "%-13s %s\n", p.Name, p.About)
+	}
+}
+
+// liveTracks runs the tracker on the frames of a video as they are decoded and keeps what
+// it found, frame by frame, as the tracking file would hold it: boxes with the points they
+// yield (at anchor), or points.
+type liveTracks struct {
+	o      tracker.Options
+	anchor scene.Anchor
+	t      *tracker.Tracker
+	frames []scene.Frame // every frame with something tracked, when kept
+	keep   bool
+	cur    scene.Frame // the last frame, as drawn
+}
+
+// step tracks frame n (dst, before anything is drawn on it) and returns what is tracked in it.
+func (l *liveTracks) step(n int, dst composite.Surface) (*scene.Frame, error) {
+	if l.t == nil {
+		w, h := dst.Size()
+		t, err := tracker.New(l.o, w, h)
+		if err != nil {
+			return nil, err
+		}
+		l.t = t
+	}
+	f, err := l.t.Step(dst)
+	if err != nil {
+		return nil, err
+	}
+	c := &l.cur
+	c.Index = n
+	c.Boxes = append(c.Boxes[:0], f.Boxes...)
+	c.Points = append(c.Points[:0], f.Points...)
+	for _, b := range f.Boxes {
+		// Summed as the readers sum them (scene.Tracks), so that the file gives them back.
+		p := scene.Point{ID: b.ID, X: float32(float64(b.X) + float64(b.W)/2), Y: float32(float64(b.Y) + float64(b.H))}
+		if l.anchor == scene.Center {
+			p.Y = float32(float64(b.Y) + float64(b.H)/2)
+		}
+		c.Points = append(c.Points, p)
+	}
+	if l.keep && (len(c.Boxes) > 0 || len(c.Points) > 0) {
+		l.frames = append(l.frames, scene.Frame{Index: n, Boxes: append([]scene.Box(nil), c.Boxes...),
+			Points: append([]scene.Point(nil), c.Points...)})
+	}
+	return c, nil
+}
+
+// frame is what is tracked in frame n, the last stepped, as a tracks file gives it: nil
+// when nothing is.
+func (l *liveTracks) frame(n int) *scene.Frame {
+	if l.cur.Index != n || len(l.cur.Boxes) == 0 && len(l.cur.Points) == 0 {
+		return nil
+	}
+	return &l.cur
+}
+
+// factor is the tracker's analysis factor (1 before the first frame).
+func (l *liveTracks) factor() int {
+	if l.t == nil {
+		return 1
+	}
+	return l.t.Factor()
+}
+
+// write writes the frames kept to w in format f: JSON Lines holds them as they are; MOT
+// text holds boxes (each point becomes a PointSize box centred on it, and a box's point is
+// made again from it by the reader's --anchor).
+func (l *liveTracks) write(w io.Writer, f scene.Format) error {
+	frames := l.frames
+	if f == scene.FormatMOT {
+		frames = make([]scene.Frame, len(l.frames))
+		s := float32(l.o.PointSize)
+		for i, fr := range l.frames {
+			frames[i] = scene.Frame{Index: fr.Index, Boxes: fr.Boxes}
+			if l.o.Mode == tracker.Points {
+				for _, p := range fr.Points {
+					frames[i].Boxes = append(frames[i].Boxes, scene.Box{ID: p.ID, X: p.X - s/2, Y: p.Y - s/2, W: s, H: s})
+				}
+			}
+		}
+	}
+	t, err := scene.NewTracks(frames)
+	if err != nil {
+		return err
+	}
+	_, err = scene.Write(w, t, f)
+	return err
+}
+
+// tracksFormat is the format a tracks file is written in, by its extension.
+func tracksFormat(flag, path string) (scene.Format, error) {
+	switch {
+	case strings.HasSuffix(strings.ToLower(path), ".txt"):
+		return scene.FormatMOT, nil
+	case strings.HasSuffix(strings.ToLower(path), ".jsonl"):
+		return scene.FormatJSONL, nil
+	}
+	return 0, usageError{fmt.Errorf("%s %s: write tracks to .txt (MOTChallenge text) or .jsonl (JSON Lines)", flag, path)}
+}

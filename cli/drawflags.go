@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"trackink/overlay"
+)
+
+// The drawing flags of issue 26 (overlay/look.go): link fade and reach, trail smoothing,
+// boxes for points without one, point shapes, the blend mode. registerDrawFlags adds them with the other
+// style flags, so that style files may set them too.
+
+func init() {
+	for field, names := range map[string][]string{
+		"overlay.Style.LinkFade":    {"link-fade"},
+		"overlay.Style.LinkReach":   {"link-reach"},
+		"overlay.Style.TrailSmooth": {"trail-smooth"},
+		"overlay.Style.BoxFrom":     {"box-from"},
+		"overlay.Style.BoxRadius":   {"box-radius"},
+		"overlay.Style.Blend":       {"blend"},
+		"overlay.Style.PointStyle":  {"point-style"},
+	} {
+		fieldFlags[field] = names
+	}
+}
+
+func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
+	fs.Float32Var(&st.LinkFade, "link-fade", st.LinkFade, "links fade with length: opacity falls smoothly from full to none at this many px (0 = off, -1 = over the links' reach)")
+	fs.Float32Var(&st.LinkReach, "link-reach", st.LinkReach, "without --max-dist: drop links longer than this fraction of the frame's width (0 = off)")
+	fs.IntVar(&st.TrailSmooth, "trail-smooth", st.TrailSmooth, "smooth trails against tracker jitter: average each position with up to N either side, binomially weighted; the ends stay put (0 = off)")
+	fs.Var(choiceValue{&st.BoxFrom, overlay.BoxFroms}, "box-from", "a box around each tracked point that has none: none, radius (--box-radius), age (growing to --box-radius over "+strconv.Itoa(overlay.BoxGrowFrames)+" frames)")
+	fs.Float32Var(&st.BoxRadius, "box-radius", st.BoxRadius, "half the side of --box-from's boxes in px")
+	if st.BoxRadius == overlay.Auto {
+		fs.Lookup("box-radius").DefValue = "48 px at 2160 lines, scaled"
+	}
+	fs.Var(choiceValue{&st.PointStyle, overlay.PointStyles}, "point-style", "tracked points' shape: "+strings.Join(overlay.PointStyles, ", ")+" (each reaching --point-radius from the point; outlines half the radius wide)")
+	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
+}

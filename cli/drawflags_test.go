@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trackink/overlay"
+)
+
+// styleOptions returns the style render's style flags make of args: the look, the style
+// file and the flags.
+func styleOptions(args ...string) (overlay.Style, error) {
+	var s styleFlags
+	fs := newFlagSet("render", "", "", io.Discard)
+	s.register(fs, "knn", "default")
+	if err := parse(fs, args); err != nil {
+		return overlay.Style{}, err
+	}
+	o, err := s.options(fs, false)
+	return o.Style, err
+}
+
+// TestDrawFlags: the drawing flags of issue 26 from a style file and the command line reach
+// the style, the looks built of them set them, and a bad value is a usage error naming the
+// flag (or the style file's line).
+func TestDrawFlags(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.toml")
+	options := styleOptions
+	os.WriteFile(file, []byte("blend = \"screen\"\nlink-fade = 300\ntrail-smooth = 2\nbox-from = \"age\"\n"), 0o644)
+	st, err := options("--style", file, "--box-radius", "30", "--link-reach", "0.3", "--trail-smooth", "4")
+	if err != nil || st.Blend != "screen" || st.LinkFade != 300 || st.TrailSmooth != 4 || st.BoxFrom != "age" || st.BoxRadius != 30 || st.LinkReach != 0.3 {
+		t.Errorf("from a file and the command line: %v, %+v", err, st)
+	}
+	if st, err := options("--look", "neon"); err != nil || st.Blend != "add" || st.LinkFade != overlay.Auto {
+		t.Errorf("--look neon: %v, blend %q, fade %g", err, st.Blend, st.LinkFade)
+	}
+	if st, err := options(); err != nil || st.LinkReach != 0.2 || st.Blend != "" {
+		t.Errorf("the default look: %v, reach %g (want a fifth of the width), blend %q", err, st.LinkReach, st.Blend)
+	}
+	for _, tc := range []struct {
+		args []string
+		file string
+		msg  string
+	}{
+		{[]string{"--blend", "multiply"}, "", `--blend "multiply": want over, add, screen`},
+		{[]string{"--point-style", "star"}, "", `--point-style "star": want dot, ring, cross, plus, square, diamond`},
+		{[]string{"--box-from", "size"}, "", `--box-from "size": want none, radius, age`},
+		{[]string{"--trail-smooth", "-1"}, "", "--trail-smooth -1: want 0 (off) to 100 positions"},
+		{[]string{"--link-fade", "-3"}, "", "--link-fade -3: is outside"},
+		{[]string{"--link-reach", "20"}, "", "--link-reach 20: is outside 0..10"},
+		{[]string{"--box-radius", "-2"}, "", "--box-radius -2: is outside"},
+		{[]string{"--style", file}, "blend = \"lighten\"\n", `s.toml:1: blend = "lighten": want over, add, screen`},
+	} {
+		os.WriteFile(file, []byte(tc.file), 0o644)
+		_, err := options(tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
+		}
+		if _, usage := err.(usageError); err != nil && !usage {
+			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
+		}
+	}
+}

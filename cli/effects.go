@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"trackink/overlay"
+)
+
+// The box effects' flags (overlay/effects.go): --box-effect and --effect-strength, both
+// comma lists, also style-file keys.
+
+func init() {
+	fieldFlags["overlay.Style.BoxEffects"] = []string{"box-effect"}
+	fieldFlags["overlay.Style.EffectStrengths"] = []string{"effect-strength"}
+	flagPlaces["box-effect"] = flagPlace{groupLook, false}
+	flagPlaces["effect-strength"] = flagPlace{groupLook, false}
+	flagPlaces["bench effects"] = flagPlace{groupBench, false}
+}
+
+// registerEffectFlags adds the effects' flags for style st.
+func registerEffectFlags(fs *pflag.FlagSet, st *overlay.Style) {
+	fs.Var(effectsValue{&st.BoxEffects}, "box-effect", "change the frame under each box before drawing: "+
+		strings.Join(overlay.EffectNames(), ", ")+"; a comma list gives track id k the k-th mod its length")
+	fs.Var(strengthsValue{&st.EffectStrengths}, "effect-strength", "each --box-effect's strength, a comma list in the same order: "+overlay.EffectHelp)
+}
+
+// effectsValue is a comma list of effect names.
+type effectsValue struct{ fx *[]overlay.Effect }
+
+func (v effectsValue) String() string {
+	if v.fx == nil {
+		return ""
+	}
+	names := make([]string, len(*v.fx))
+	for i, e := range *v.fx {
+		names[i] = e.String()
+	}
+	return strings.Join(names, ",")
+}
+
+func (v effectsValue) Set(s string) error {
+	*v.fx = nil
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	for _, name := range strings.Split(s, ",") {
+		e, err := overlay.ParseEffect(strings.TrimSpace(name))
+		if err != nil {
+			return err
+		}
+		*v.fx = append(*v.fx, e)
+	}
+	return nil
+}
+
+func (effectsValue) Type() string { return "list" }
+
+// strengthsValue is a comma list of numbers.
+type strengthsValue struct{ s *[]float32 }
+
+func (v strengthsValue) String() string {
+	if v.s == nil {
+		return ""
+	}
+	parts := make([]string, len(*v.s))
+	for i, x := range *v.s {
+		parts[i] = strconv.FormatFloat(float64(x), 'g', -1, 32)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (v strengthsValue) Set(s string) error {
+	*v.s = nil
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(part), 32)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%q is not a number", part)
+		}
+		*v.s = append(*v.s, float32(x))
+	}
+	return nil
+}
+
+func (strengthsValue) Type() string { return "list" }

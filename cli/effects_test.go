@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"trackink/overlay"
+)
+
+// TestBoxEffectFlags: --box-effect and --effect-strength from the command line, a style file
+// and the blob look, and their mistakes reported as usage errors naming the flag.
+func TestBoxEffectFlags(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("box-effect = \"pixelate, zoom\"\neffect-strength = \"24,3\"\n"), 0o644)
+	for _, tc := range []struct {
+		args      []string
+		effects   []overlay.Effect
+		strengths []float32
+	}{
+		{nil, nil, nil},
+		{[]string{"--box-effect", "invert"}, []overlay.Effect{overlay.EffectInvert}, nil},
+		{[]string{"--box-effect", "blur,threshold", "--effect-strength", "12,0.3"},
+			[]overlay.Effect{overlay.EffectBlur, overlay.EffectThreshold}, []float32{12, 0.3}},
+		{[]string{"--style", file}, []overlay.Effect{overlay.EffectPixelate, overlay.EffectZoom}, []float32{24, 3}},
+		{[]string{"--style", file, "--box-effect", "blur,zoom"}, []overlay.Effect{overlay.EffectBlur, overlay.EffectZoom}, []float32{24, 3}},
+		{[]string{"--look", "blob"}, []overlay.Effect{overlay.EffectInvert}, nil},
+		{[]string{"--look", "blob", "--box-effect", ""}, nil, nil},
+	} {
+		st, err := styleOptions(tc.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if !slices.Equal(st.BoxEffects, tc.effects) || !slices.Equal(st.EffectStrengths, tc.strengths) {
+			t.Errorf("%v: effects %v strengths %v, want %v %v", tc.args, st.BoxEffects, st.EffectStrengths, tc.effects, tc.strengths)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--box-effect", "sepia"}, `unknown effect "sepia"`},
+		{[]string{"--box-effect", "blur", "--effect-strength", "500"}, "--effect-strength 500: blur's strength is outside 1..100"},
+		{[]string{"--box-effect", "zoom", "--effect-strength", "0.5"}, "--effect-strength 0.5: zoom's strength is outside 1..16"},
+		{[]string{"--box-effect", "invert", "--effect-strength", "1,2"}, "--effect-strength 2: more strengths than effects"},
+		{[]string{"--effect-strength", "x"}, `is not a number`},
+		{[]string{"--style", file, "--box-effect", "tint"}, "more strengths than effects (1)"},
+	} {
+		_, err := styleOptions(tc.args...)
+		var ue usageError
+		if err == nil || !strings.Contains(err.Error(), tc.msg) || !strings.Contains(err.Error(), "effect") || !errors.As(err, &ue) {
+			t.Errorf("%v: %v, want a usage error with %q", tc.args, err, tc.msg)
+		}
+	}
+}
+
+// FuzzEffectFlags: any --box-effect and --effect-strength text is parsed or refused, never
+// a panic, and what parses prints back as text that parses to the same.
+func FuzzEffectFlags(f *testing.F) {
+	f.Add("invert,blur", "0,12")
+	f.Add(" zoom ,none", "2")
+	f.Add(",", "1e40,-0")
+	f.Add("blur", "NaN,inf")
+	f.Fuzz(func(t *testing.T, effects, strengths string) {
+		var fx, fx2 []overlay.Effect
+		var s, s2 []float32
+		if (effectsValue{&fx}).Set(effects) == nil {
+			if err := (effectsValue{&fx2}).Set(effectsValue{&fx}.String()); err != nil || !slices.Equal(fx, fx2) {
+				t.Fatalf("%q: %v, printed %q, read back %v (%v)", effects, fx, effectsValue{&fx}.String(), fx2, err)
+			}
+		}
+		if (strengthsValue{&s}).Set(strengths) == nil {
+			if err := (strengthsValue{&s2}).Set(strengthsValue{&s}.String()); err != nil || !slices.Equal(s, s2) {
+				t.Fatalf("%q: %v, printed %q, read back %v (%v)", strengths, s, strengthsValue{&s}.String(), s2, err)
+			}
+		}
+		st := overlay.DefaultStyle()
+		st.BoxEffects, st.EffectStrengths = fx, s
+		_ = st.Validate()
+	})
+}
+
+// TestBlobLookRenders: the blob look's built-in font (Go Mono) is no file, so the rule for
+// the files a render reads must not ask for one: a render in the look, and with --font
+// "Go Mono", draws.
+func TestBlobLookRenders(t *testing.T) {
+	dir := t.TempDir()
+	tracks := filepath.Join(dir, "t.txt")
+	if err := os.WriteFile(tracks, []byte("1,1,10,10,40,60,1,-1,-1,-1\n1,2,90,20,40,60,1,-1,-1,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, args := range [][]string{{"--look", "blob"}, {"--font", "Go Mono", "--label", "{hex}"}} {
+		out := filepath.Join(dir, fmt.Sprintf("%d.png", i))
+		base := []string{"render", "--width", "160", "--height", "120", "--tracks", tracks, "-o", out}
+		if code, _, stderr := trackink(append(base, args...)...); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+}

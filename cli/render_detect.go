@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"errors"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"trackink/composite"
+	"trackink/scene"
+	"trackink/video"
+)
+
+// renderDetect is render's --detect: the built-in tracker runs on each decoded frame just
+// before the overlay draws on it, so a video is tracked and drawn in one decode. A new
+// object's box appears from the frame it is confirmed in (--confirm): the render draws as
+// it goes and does not go back; the tracks --save-tracks writes hold the same frames, so
+// rendering them with --tracks gives the same picture.
+type renderDetect struct {
+	detectFlags
+	saveTracks string
+	saveTarget string
+	format     scene.Format
+	anchor     scene.Anchor
+	live       *liveTracks
+}
+
+func (d *renderDetect) register(fs *pflag.FlagSet) {
+	d.detectFlags.register(fs, "track the video while rendering it, instead of --tracks")
+	fs.StringVar(&d.saveTracks, "save-tracks", "", "with --detect: also write what was tracked, .txt (MOTChallenge text) or .jsonl (JSON Lines); --tracks with it renders the same picture")
+}
+
+// check refuses, before any work, what --detect cannot do and a bad --save-tracks, and
+// takes the tracker's options.
+func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
+	if d.preset == "" {
+		if d.saveTracks != "" {
+			return usageError{errors.New("--save-tracks writes what --detect tracked: give --detect PRESET too")}
+		}
+		return nil
+	}
+	switch {
+	case f.tracks.path != "" || f.sceneName != "":
+		return usageError{errors.New("--detect finds the tracks itself: give it instead of --tracks or --scene")}
+	case f.input == "" || isPicture(f.input):
+		return usageError{errors.New("--detect follows objects from frame to frame: -i must be a video")}
+	case isPicture(f.output):
+		return usageError{errors.New("--detect renders a video: -o must be a video (for a one-frame preview, track first, then render --tracks with --frame)")}
+	case f.video.segment != "":
+		// A segment would have to replay the tracker from the first frame to draw what the
+		// whole render draws: tracking once and rendering segments from the file is cheaper.
+		return usageError{errors.New("--detect with --segment: track first (trackink track), then render segments from the file (--tracks)")}
+	}
+	o, err := d.options(fs)
+	if err != nil {
+		return err
+	}
+	so, err := f.tracks.options(0, 0)
+	if err != nil {
+		return err
+	}
+	d.anchor = so.Anchor
+	d.live = &liveTracks{o: o, anchor: d.anchor, keep: d.saveTracks != ""}
+	if d.saveTracks == "" {
+		return nil
+	}
+	return nil
+}
+
+// output registers --save-tracks with the run's files (after -o and the others: it may be
+// none of them) and keeps the path to write.
+func (d *renderDetect) output(files *runFiles) error {
+	if d.live == nil || d.saveTracks == "" {
+		return nil
+	}
+	var err error
+	if d.saveTarget, err = files.output("--save-tracks", d.saveTracks); err != nil {
+		return err
+	}
+	d.format, err = tracksFormat("--save-tracks", d.saveTracks)
+	return err
+}
+
+// start returns the render's DrawFunc: td's, with the tracker before it under --detect.
+func (d *renderDetect) start(vo *video.Options, src *trackSource, td *trackDrawer, say func(string, ...any)) (video.DrawFunc, error) {
+	if d.live == nil {
+		return td.drawFunc(), nil
+	}
+	if vo.DeviceFrames {
+		// The tracker reads host planes; frames decoded by NVDEC come to host memory once,
+		// as they do for the CPU backend, and the overlay is drawn there.
+		vo.DeviceFrames = false
+		say("--detect: frames are tracked and drawn in host memory (the tracker analyses the decoded planes on the CPU)")
+	}
+	src.live = d.live
+	live := d.live
+	return func(n int, dst composite.Surface) error {
+		if _, err := live.step(n, dst); err != nil {
+			return err
+		}
+		return td.draw(n, dst)
+	}, nil
+}
+
+// save writes --save-tracks after a render that reached the end of the video or the damage
+// in it (renderErr nil or video.ErrInputDamaged); after any other end it writes nothing.
+func (d *renderDetect) save(renderErr error, overwrite bool, stderr io.Writer) error {
+	if d.saveTarget == "" || renderErr != nil && !errors.Is(renderErr, video.ErrInputDamaged) {
+		return nil
+	}
+	err := writeAtomic(d.saveTarget, overwrite, func(w io.Writer) error { return d.live.write(w, d.format) })
+	if err != nil {
+		return outputError(d.saveTracks, "", err)
+	}
+	return nil
+}

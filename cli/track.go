@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"trackink/composite"
+	"trackink/video"
+)
+
+const trackExamples = `Examples:
+  # Whatever moves in a fixed camera's video, as MOTChallenge text:
+  trackink track -i street.mp4 --detect motion -o tracks.txt
+
+  # 300 corners followed by optical flow, as JSON Lines (points stay points):
+  trackink track -i dance.mp4 --detect points --max-objects 300 -o points.jsonl
+
+  # Red balls only:
+  trackink track -i juggling.mp4 --detect color --hue 0 -o balls.txt
+
+  # Then draw them:
+  trackink render -i street.mp4 --tracks tracks.txt --look plexus -o out.mp4`
+
+func init() {
+	commands["track"] = command{"find and follow objects in a video (bright, dark, motion, color, points) and write their tracks", runTrack}
+}
+
+func runTrack(args []string, stdout, stderr io.Writer) error {
+	var (
+		input, output string
+		overwrite     bool
+		quiet         bool
+		anchor        string
+		det           detectFlags
+	)
+	fs := newFlagSet("track", "-i VIDEO -o TRACKS (.txt | .jsonl) [--detect PRESET] [flags]", trackExamples, stderr)
+	fs.StringVarP(&input, "input", "i", "", "input video (anything FFmpeg reads)")
+	fs.StringVarP(&output, "output", "o", "", "tracks to write: .txt (MOTChallenge text) or .jsonl (trackink JSON Lines)")
+	fs.BoolVarP(&overwrite, "yes", "y", false, "overwrite the output if it exists")
+	fs.BoolVar(&quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
+	fs.StringVar(&anchor, "anchor", "bottom", "JSON Lines: the point each box carries, bottom (bottom-centre) or centre, as render --anchor reads MOT text")
+	det.register(fs, "what to find and follow (default bright)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if det.listDetect {
+		printDetectPresets(stdout)
+		return nil
+	}
+	if det.preset == "" {
+		det.preset = "bright"
+	}
+	o, err := det.options(fs)
+	if err != nil {
+		return err
+	}
+	tf := trackFlags{anchor: anchor, frameBase: "auto", untracked: "skip"}
+	so, err := tf.options(0, 0)
+	if err != nil {
+		return err
+	}
+	if input == "" {
+		return usageError{errors.New("no input: give -i VIDEO")}
+	}
+	if isPicture(input) {
+		return usageError{fmt.Errorf("input %s is a still picture: track follows objects from frame to frame and needs a video (.mp4, .mkv, .mov…)", input)}
+	}
+	if output == "" {
+		return usageError{errors.New("no output: give -o TRACKS (.txt or .jsonl)")}
+	}
+	files := runFiles{overwrite: overwrite}
+	if err := files.input("-i", input, false); err != nil {
+		return err
+	}
+	target, err := files.output("-o", output)
+	if err != nil {
+		return err
+	}
+	format, err := tracksFormat("-o", output)
+	if err != nil {
+		return err
+	}
+	info, err := video.Probe(input, 0)
+	if err != nil {
+		return err
+	}
+	if info.Frames == 1 {
+		return usageError{fmt.Errorf("input %s is a still picture (one frame): track follows objects from frame to frame and needs a video", input)}
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	say := func(format string, a ...any) {
+		if !quiet {
+			fmt.Fprintf(stderr, format+"\n", a...)
+		}
+	}
+	live := &liveTracks{o: o, anchor: so.Anchor, keep: true}
+	progress := newProgressLine(stderr, !quiet && isTerminal(stderr))
+	vo := video.Options{Input: input, Progress: progress.update, Log: func(line string) { say("%s", line) }}
+	stats, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
+		_, err := live.step(n, dst)
+		return err
+	})
+	progress.done()
+	if quiet {
+		for _, w := range stats.Warnings {
+			fmt.Fprintf(stderr, "trackink track: warning: %s\n", w)
+		}
+	}
+	damaged := errors.Is(err, video.ErrInputDamaged)
+	switch {
+	case errors.Is(err, context.Canceled):
+		return interrupted(ctx)
+	case errors.Is(err, video.ErrNothingToRender):
+		return exitError{exitDamaged, fmt.Errorf("%w; no tracks written", err)}
+	case err != nil && !damaged && stats.Frames == 0 && len(stats.Warnings) > 0:
+		// Not one frame decoded: a damaged video.
+		return exitError{exitDamaged, fmt.Errorf("%w; no tracks written", err)}
+	case err != nil && !damaged:
+		return err
+	}
+	removeStalePartials(target, stderr)
+	if werr := writeAtomic(target, overwrite, func(w io.Writer) error { return live.write(w, format) }); werr != nil {
+		return outputError(output, input, werr)
+	}
+	ids := 0
+	for _, f := range live.frames {
+		for _, b := range f.Boxes {
+			ids = max(ids, b.ID)
+		}
+		for _, p := range f.Points {
+			ids = max(ids, p.ID)
+		}
+	}
+	if damaged {
+		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, output)}
+	}
+	say("wrote %s: %d tracks over %d frames (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
+		output, ids, stats.Frames, len(live.frames), o.Mode, info.Width/live.factor(), info.Height/live.factor(), live.factor(), stats.FPS)
+	return nil
+}

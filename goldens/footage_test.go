@@ -1,0 +1,156 @@
+package goldens
+
+import (
+	"flag"
+	"image"
+	"image/draw"
+	"path/filepath"
+	"testing"
+
+	"trackink/composite"
+	"trackink/kernels/gpu"
+	"trackink/knn"
+	"trackink/overlay"
+	"trackink/render"
+	"trackink/scene"
+)
+
+// The effects' footage goldens draw on a frame of real video (Footage, as the footage
+// scenes do): frame 301, six people walking, drawn on in the frame's own Y'CbCr (limited
+// BT.601), then shown as RGB. The boxes were placed by eye on that frame.
+
+var docsDir = flag.String("docs", "", "also write the footage pictures of docs/looks.md's effects into this directory (docs/img)")
+
+// footageFrame is the frame of Footage the goldens draw on (1-based).
+const footageFrame = 301
+
+// footageBoxes are the people of frame 300 (and the van), placed by eye.
+var footageBoxes = []scene.Box{
+	{ID: 1, X: 183, Y: 154, W: 40, H: 84}, {ID: 2, X: 238, Y: 155, W: 36, H: 68}, {ID: 3, X: 294, Y: 155, W: 34, H: 78},
+	{ID: 4, X: 310, Y: 206, W: 38, H: 94}, {ID: 5, X: 578, Y: 155, W: 36, H: 84}, {ID: 6, X: 614, Y: 156, W: 34, H: 82},
+	{ID: 7, X: 649, Y: 41, W: 76, H: 61},
+}
+
+// footageCrop is the part of the frame the per-effect goldens keep: the six people.
+var footageCrop = image.Rect(160, 136, 672, 312)
+
+// drawFootage draws the boxes of frame 300 in look st onto a fresh decode of the frame with
+// the backend newBackend starts.
+func drawFootage(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) *composite.YUV420P {
+	t.Helper()
+	fr, err := FootageFrame(footageFrame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := overlay.New(overlay.Options{Style: st, Links: knn.Options{K: 2, MaxDist: 300}, NewBackend: newBackend,
+		Backend: overlay.BackendOptions{Workers: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	f := scene.Frame{Index: footageFrame, Boxes: footageBoxes}
+	for _, b := range footageBoxes {
+		f.Points = append(f.Points, scene.Point{ID: b.ID, X: b.X + b.W/2, Y: b.Y + b.H/2})
+	}
+	if err := d.Draw(fr, &f); err != nil {
+		t.Fatal(err)
+	}
+	return fr
+}
+
+// footageCases are the footage goldens: each effect alone (white outlines, no labels or
+// links), and the blob look.
+func footageCases() []struct {
+	name  string
+	style overlay.Style
+	crop  image.Rectangle
+} {
+	var cases []struct {
+		name  string
+		style overlay.Style
+		crop  image.Rectangle
+	}
+	for _, name := range overlay.EffectNames() {
+		e, _ := overlay.ParseEffect(name)
+		st := overlay.DefaultStyle()
+		st.BoxEffects = []overlay.Effect{e}
+		st.Labels, st.LineWidth, st.PointRadius, st.FillOpacity, st.BoxStroke = false, 0, 0, 0, 1
+		st.Roundness = 0.3
+		if e == overlay.EffectPixelate {
+			st.EffectStrengths = []float32{8}
+		}
+		cases = append(cases, struct {
+			name  string
+			style overlay.Style
+			crop  image.Rectangle
+		}{"footage-" + name, st, footageCrop})
+	}
+	blob, _ := overlay.Preset("blob")
+	return append(cases, struct {
+		name  string
+		style overlay.Style
+		crop  image.Rectangle
+	}{"footage-blob", blob, image.Rect(0, 0, 768, 576)})
+}
+
+// TestFootageGoldens draws each effect, and the blob look, on a frame of real footage and
+// compares the pictures with testdata/footage-*.png (go test ./goldens -run Footage -update
+// rewrites them; look at each). The emulated device must draw the same within FootageTolerance,
+// and each effect must change the picture inside its boxes.
+func TestFootageGoldens(t *testing.T) {
+	frame, err := FootageFrame(footageFrame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := yuvToRGBA(frame)
+	var sheet []*image.RGBA
+	for _, c := range footageCases() {
+		t.Run(c.name, func(t *testing.T) {
+			st := c.style.ForHeight(576)
+			cpu := yuvToRGBA(drawFootage(t, st, render.NewBackend)).SubImage(c.crop).(*image.RGBA)
+			got := image.NewRGBA(image.Rect(0, 0, c.crop.Dx(), c.crop.Dy()))
+			draw.Draw(got, got.Bounds(), cpu, c.crop.Min, draw.Src)
+			path := filepath.Join("testdata", c.name+".png")
+			if *update {
+				if err := writePNG(path, got); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				want, err := ReadPNG(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r := compare(c.name, want, got, FootageTolerance); r.Status == Failed {
+					t.Errorf("%d pixels differ from %s by more than %d (largest %d)", r.Over, path, FootageTolerance, r.MaxDiff)
+				}
+			}
+			emu := yuvToRGBA(drawFootage(t, st, gpu.NewEmu)).SubImage(c.crop).(*image.RGBA)
+			if r := compare(c.name, cpu, emu, FootageTolerance); r.Status == Failed {
+				t.Errorf("emulated device: %d pixels differ by more than %d (largest %d)", r.Over, FootageTolerance, r.MaxDiff)
+			}
+			// Inside box 4 (away from its outline) the effect shows.
+			in := image.Rect(320, 220, 338, 290)
+			if r := compare(c.name, plain.SubImage(in).(*image.RGBA), cpu.SubImage(in).(*image.RGBA), FootageTolerance); r.Status != Failed {
+				t.Errorf("the picture inside a box is unchanged (largest difference %d)", r.MaxDiff)
+			}
+			if c.crop == footageCrop {
+				sheet = append(sheet, got)
+			} else if *docsDir != "" {
+				if err := writePNG(filepath.Join(*docsDir, "27-blob.png"), got); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	if *docsDir != "" && len(sheet) > 0 {
+		// The effects, two a row, in EffectNames' order.
+		w, h := sheet[0].Bounds().Dx(), sheet[0].Bounds().Dy()
+		img := image.NewRGBA(image.Rect(0, 0, 2*w, (len(sheet)+1)/2*h))
+		for i, s := range sheet {
+			draw.Draw(img, image.Rect(i%2*w, i/2*h, i%2*w+w, i/2*h+h), s, image.Point{}, draw.Src)
+		}
+		if err := writePNG(filepath.Join(*docsDir, "27-effects.png"), img); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package goldens
+
+import (
+	"trackink/knn"
+	"trackink/overlay"
+)
+
+// The scenes of the drawing options of issue 26 (overlay/look.go and the looks built of
+// them), after the others.
+func init() {
+	Scenes = append(Scenes,
+		Scene{
+			Name: "look-neon", Width: 960, Height: 540,
+			About: "the neon look: neon outlines, links fading with length and smoothed 30-frame trails added onto the frame",
+			Draw:  lookScene("neon", nil),
+		},
+		Scene{
+			Name: "points-box-from", Width: 960, Height: 540,
+			About: "point tracks without boxes: --box-from age boxes growing over 30 frames (12 frames in: 0.4 of --box-radius), " +
+				"links fading with length, 20-frame trails smoothed over 3 positions either side, screened",
+			Draw: trackScene("default", func(st *overlay.Style) {
+				st.BoxFrom, st.BoxRadius, st.LinkFade = "age", 40, overlay.Auto
+				st.Trail, st.TrailSmooth, st.Blend = 20, 3, "screen"
+			}, false),
+		},
+		Scene{
+			Name: "point-styles", Width: 480, Height: 300,
+			About: "--point-style dot, ring, cross, plus, square, diamond (columns) at radius 2.5, 4, 7.3 and 12 (rows), " +
+				"opaque on the left half of each cell, at 0.6 on the right: anti-aliased, nothing drawn twice where arms cross",
+			Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
+				for i, style := range overlay.PointStyles {
+					for j, r := range []float32{2.5, 4, 7.3, 12} {
+						x, y := 40.3+float32(i)*75, 40.6+float32(j)*70
+						p.AddPoint(style, x-14, y, r, cyan)
+						p.AddPoint(style, x+16, y, r, rgba(1, 0.55, 0.1, 0.6))
+					}
+				}
+				return nil
+			},
+		},
+		Scene{
+			Name: "links-electric", Width: 960, Height: 540,
+			About: "--link-style electric: each straight link a jagged arc of joined pieces (a function of the two ids and the frame), fading with length",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.LinkStyle, st.LinkFade, st.LinkOpacity, st.FillOpacity = "electric", overlay.Auto, 1, 0.05
+			}),
+		},
+	)
+	for _, look := range []string{"default", "clean", "hud", "plexus", "neon"} {
+		Scenes = append(Scenes, Scene{
+			Name: "vtest-" + look, Width: footageW, Height: footageH, Footage: 240,
+			About: "the " + look + " look on real footage: frame 240 of OpenCV's vtest.avi (pedestrians), drawn in its Y'CbCr, " +
+				"with the tracks of scripts/docs/vtest_tracks.py",
+			Draw: footageScene(look, 240),
+		})
+	}
+}
+
+// lookBuilder returns a Builder for w × h frames in a built-in look changed by edit, and the
+// look's link graph (k = 3 nearest unless it names another) within its reach, as
+// overlay.Drawer would search, for the scenes that build frame after frame.
+func lookBuilder(look string, edit func(*overlay.Style), font *overlay.Font, w, h int) (*overlay.Builder, *knn.Graph, error) {
+	st, _ := overlay.Preset(look)
+	if edit != nil {
+		edit(&st)
+	}
+	st = st.ForHeight(h)
+	b, err := overlay.NewBuilder(st, font, w, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis, MaxDist: float64(st.LinkReach) * float64(w),
+		Graph: st.LinkGraph})
+	return b, g, err
+}

@@ -1,0 +1,221 @@
+// effects.cu: the box effects on the frame before the overlay is drawn; the twin of
+// render/effects.go (whose comment says what each effect does); they run after binning,
+// and not at all when a bin list overflowed. tk_effects_copy copies the
+// frame as decoded; tk_effects then gives each pixel, for every box in order, the box's
+// effect computed from the copy, mixed in by the box fill's coverage. The CPU computes the
+// same sums (exact integers) and the same float operations in the same order, so the samples
+// are the same.
+//
+// Grid: one block per tile, as tk_composite: 32 × 4 threads, thread (x, y) owning the 2 × 2
+// pixel blocks at columns 2x, 2x+1 and rows 2r, 2r+1 for r = y, y+4, ..., and the chroma
+// sample behind each: no thread reads a sample another writes but from the copy.
+#include "effects.h"
+#include "tile.cuh"
+
+#define TK_FXC_X 32
+#define TK_FXC_Y 4
+
+// tk_effects_copy copies the frame's planes, a byte per thread and step.
+TK_KERNEL void tk_effects_copy(const TkParams* p) {
+  const TkEffects* e = (const TkEffects*)p->effects;
+  // After an overflow the host runs the frame again: a frame in device memory must not be
+  // changed twice.
+  if (!e || e->n == 0 || overflowed(p)) return;
+  size_t threads = (size_t)gridDim.x * gridDim.y * TK_FXC_X * TK_FXC_Y;
+  size_t t = ((size_t)(blockIdx.y * gridDim.x + blockIdx.x) * TK_FXC_Y + threadIdx.y) * TK_FXC_X + threadIdx.x;
+  for (int k = 0; k < 3; k++) {
+    const TkFxCopy& c = e->copies[k];
+    const uint8_t* from = (const uint8_t*)c.from;
+    uint8_t* to = (uint8_t*)c.to;
+    for (size_t i = t; i < (size_t)c.bytes; i += threads) to[i] = from[i];
+  }
+}
+
+// fxAt is sample (x, y) of plane pl in the copy, the plane's edge repeated beyond it.
+__device__ __forceinline__ int fxAt(const TkFxPlane& pl, int x, int y) {
+  x = x < 0 ? 0 : (x >= pl.w ? pl.w - 1 : x);
+  y = y < 0 ? 0 : (y >= pl.h ? pl.h - 1 : y);
+  const uint8_t* d = (const uint8_t*)pl.src + (size_t)y * pl.stride + (size_t)x * pl.step;
+  if (pl.wide) return *(const uint16_t*)d >> pl.shift;
+  return *d;
+}
+
+__device__ __forceinline__ int floorDiv(int a, int b) {
+  int q = a / b;
+  if (a % b != 0 && a < 0) q--;
+  return q;
+}
+
+// fxRadius and fxCell are render's: the blur radius and the pixelate cell in the plane.
+__device__ __forceinline__ int fxRadius(float s, int sub) {
+  int r = (int)(s + 0.5f);
+  if (sub == 2) r = (r + 1) / 2;
+  return r > 1 ? r : 1;
+}
+__device__ __forceinline__ int fxCell(float s, int sub) {
+  int c = (int)(s + 0.5f) / sub;
+  return c > 1 ? c : 1;
+}
+
+// fxLuma is render's: BT.709 luma of R'G'B' code values.
+__device__ __forceinline__ float fxLuma(float r, float g, float b) {
+  return 0.2126f * r + 0.7152f * g + 0.0722f * b;
+}
+
+// fxEffect is box b's effect at sample (x, y) of plane k (Y'CbCr; R'G'B' but for threshold
+// and tint, which fxEffectRGB computes).
+__device__ float fxEffect(const TkParams* p, const TkEffects* e, const TkEffectBox& b, int k, int x, int y) {
+  const TkFxPlane& pl = e->planes[k];
+  float s = (float)fxAt(pl, x, y);
+  switch (b.kind) {
+    case TK_FX_INVERT:
+      return pl.black + pl.white - s;
+    case TK_FX_THRESHOLD: {
+      float thr = pl.black + b.strength * (pl.white - pl.black);
+      return !pl.chroma && s >= thr ? pl.white : pl.black;
+    }
+    case TK_FX_TINT: {
+      if (!pl.chroma) return s;
+      float t[4];
+      layerColor(p, b.tint, t);
+      return s + b.strength * (t[k] - s);
+    }
+    case TK_FX_BLUR: {
+      int r = fxRadius(b.strength, pl.sub);
+      int x0 = x - r < 0 ? 0 : x - r, x1 = x + r > pl.w - 1 ? pl.w - 1 : x + r;
+      int y0 = y - r < 0 ? 0 : y - r, y1 = y + r > pl.h - 1 ? pl.h - 1 : y + r;
+      int sum = 0;
+      for (int yy = y0; yy <= y1; yy++)
+        for (int xx = x0; xx <= x1; xx++) sum += fxAt(pl, xx, yy);
+      return (float)sum * (1 / (float)((x1 - x0 + 1) * (y1 - y0 + 1)));
+    }
+    case TK_FX_PIXELATE: {
+      int c = fxCell(b.strength, pl.sub);
+      int ox = floorDiv((int)floorf(b.x), pl.sub), oy = floorDiv((int)floorf(b.y), pl.sub);
+      int cx0 = ox + floorDiv(x - ox, c) * c, cy0 = oy + floorDiv(y - oy, c) * c;
+      int x0 = cx0 < 0 ? 0 : cx0, x1 = cx0 + c > pl.w ? pl.w : cx0 + c;
+      int y0 = cy0 < 0 ? 0 : cy0, y1 = cy0 + c > pl.h ? pl.h : cy0 + c;
+      int sum = 0;
+      for (int yy = y0; yy < y1; yy++)
+        for (int xx = x0; xx < x1; xx++) sum += fxAt(pl, xx, yy);
+      return (float)sum / (float)((x1 - x0) * (y1 - y0));
+    }
+    case TK_FX_ZOOM: {
+      float sub = (float)pl.sub;
+      float cx = (b.x + b.w / 2) / sub, cy = (b.y + b.h / 2) / sub;
+      float inv = 1 / b.strength;
+      float sx = cx + (((float)x + 0.5f) - cx) * inv - 0.5f;
+      float sy = cy + (((float)y + 0.5f) - cy) * inv - 0.5f;
+      float fx = floorf(sx), fy = floorf(sy);
+      int ix = (int)fx, iy = (int)fy;
+      float ax = sx - fx, ay = sy - fy;
+      float a0 = (float)fxAt(pl, ix, iy), a1 = (float)fxAt(pl, ix + 1, iy);
+      float b0 = (float)fxAt(pl, ix, iy + 1), b1 = (float)fxAt(pl, ix + 1, iy + 1);
+      float top = a0 + ax * (a1 - a0);
+      float bot = b0 + ax * (b1 - b0);
+      return top + ay * (bot - top);
+    }
+  }
+  return s;
+}
+
+// fxEffectRGB is threshold or tint at pixel (x, y) of an RGBA frame, all three components.
+__device__ void fxEffectRGB(const TkEffects* e, const TkEffectBox& b, int x, int y, float out[3]) {
+  float s[3];
+  for (int k = 0; k < 3; k++) s[k] = (float)fxAt(e->planes[k], x, y);
+  float l = fxLuma(s[0], s[1], s[2]);
+  float t[3] = {b.tint[0] * 255, b.tint[1] * 255, b.tint[2] * 255};
+  float yt = fxLuma(t[0], t[1], t[2]);
+  float level = b.strength * 255;
+  for (int k = 0; k < 3; k++) {
+    if (b.kind == TK_FX_TINT)
+      out[k] = s[k] + b.strength * ((t[k] - yt) - (s[k] - l));
+    else
+      out[k] = l >= level ? 255 : 0;
+  }
+}
+
+// fxBlend mixes effect value v into the frame's sample (x, y) of plane pl by coverage c,
+// with composite's rounding.
+__device__ __forceinline__ void fxBlend(const TkFxPlane& pl, int x, int y, float v, float c) {
+  uint8_t* d = (uint8_t*)pl.frame + (size_t)y * pl.stride + (size_t)x * pl.step;
+  float s = pl.wide ? (float)(*(uint16_t*)d >> pl.shift) : (float)*d;
+  float o = s + c * (v - s) + 0.5f;
+  o = o < 0 ? 0 : (o > pl.max ? pl.max : o);
+  if (pl.wide)
+    *(uint16_t*)d = (uint16_t)((unsigned)o << pl.shift);
+  else
+    *d = (uint8_t)o;
+}
+
+// fxRect is render's effectRect: the pixels box b can reach, on even coordinates; the kernel
+// visits nothing outside it.
+// A box whose position or size is not finite or beyond TK_FX_FAR px is skipped: its
+// rectangle is empty.
+#define TK_FX_FAR (float)(1 << 20)
+
+__device__ void fxRect(const TkEffectBox& b, int w, int h, int r[4]) {
+  float in[4] = {b.x, b.y, b.w, b.h};
+  for (int i = 0; i < 4; i++) {
+    if (!(in[i] >= -TK_FX_FAR && in[i] <= TK_FX_FAR)) {
+      r[0] = r[1] = r[2] = r[3] = 0;
+      return;
+    }
+  }
+  float v[4] = {b.x - 1, b.y - 1, b.x + b.w + 2, b.y + b.h + 2};
+  int lim[4] = {w, h, w, h};
+  for (int i = 0; i < 4; i++) {
+    int f = (int)floorf(v[i]);
+    r[i] = f < 0 ? 0 : (f > lim[i] ? lim[i] : f);
+  }
+  r[0] &= ~1;
+  r[1] &= ~1;
+  r[2] = (r[2] + 1) & ~1;
+  r[3] = (r[3] + 1) & ~1;
+  if (r[2] > w) r[2] = w;
+  if (r[3] > h) r[3] = h;
+}
+
+TK_KERNEL void tk_effects(const TkParams* p) {
+  const TkEffects* e = (const TkEffects*)p->effects;
+  if (!e || e->n == 0 || overflowed(p)) return;
+  int ox = blockIdx.x * TK_TILE, oy = blockIdx.y * TK_TILE;
+  int w = p->width, h = p->height;
+  int tw = w - ox < TK_TILE ? w - ox : TK_TILE, th = h - oy < TK_TILE ? h - oy : TK_TILE;
+  int bx = 2 * threadIdx.x;
+  if (bx >= tw) return;
+  const TkEffectBox* boxes = (const TkEffectBox*)e->boxes;
+  for (int by = 2 * threadIdx.y; by < th; by += 2 * TK_FXC_Y) {
+    int x0 = ox + bx, y0 = oy + by;  // the block's top-left pixel
+    int cols = w - x0 < 2 ? 1 : 2, rows = h - y0 < 2 ? 1 : 2;
+    for (int i = 0; i < e->n; i++) {
+      const TkEffectBox& b = boxes[i];
+      int r[4];
+      fxRect(b, w, h, r);
+      if (x0 < r[0] || x0 >= r[2] || y0 < r[1] || y0 >= r[3]) continue;
+      float hx = b.w / 2, hy = b.h / 2;
+      float cx = b.x + hx, cy = b.y + hy;
+      float c[4] = {0, 0, 0, 0};  // row 0 col 0, row 0 col 1, row 1 col 0, row 1 col 1
+      for (int q = 0; q < 4; q++) {
+        int x = x0 + (q & 1), y = y0 + (q >> 1);
+        if ((q & 1) >= cols || (q >> 1) >= rows) continue;
+        c[q] = coverage(roundBox((float)x + 0.5f, (float)y + 0.5f, cx, cy, hx, hy, b.radius));
+        if (c[q] == 0) continue;
+        if (e->rgb) {
+          float v[3];
+          if (b.kind == TK_FX_THRESHOLD || b.kind == TK_FX_TINT)
+            fxEffectRGB(e, b, x, y, v);
+          else
+            for (int k = 0; k < 3; k++) v[k] = fxEffect(p, e, b, k, x, y);
+          for (int k = 0; k < 3; k++) fxBlend(e->planes[k], x, y, v[k], c[q]);
+        } else {
+          fxBlend(e->planes[0], x, y, fxEffect(p, e, b, 0, x, y), c[q]);
+        }
+      }
+      if (e->rgb) continue;
+      float cc = ((c[0] + c[2]) + (c[1] + c[3])) * (1 / (float)(rows * cols));
+      if (cc == 0) continue;
+      for (int k = 1; k < 3; k++) fxBlend(e->planes[k], x0 / 2, y0 / 2, fxEffect(p, e, b, k, x0 / 2, y0 / 2), cc);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// effects.h is what the host and the effects kernels (effects.cu) share: the box effects'
+// parameter block (TkEffects, reached through TkParams.effects) and its records.
+// kernels/gpu/effects.go mirrors it field for field, and kernels/gpu's layout test checks
+// sizes and offsets against the C compiler's (kernels/internal/clayout).
+#ifndef TRACKINK_EFFECTS_H
+#define TRACKINK_EFFECTS_H
+
+#include <stdint.h>
+
+#include "layout.h"
+
+// Effects: overlay.Effect's values.
+#define TK_FX_NONE 0
+#define TK_FX_INVERT 1
+#define TK_FX_BLUR 2
+#define TK_FX_PIXELATE 3
+#define TK_FX_THRESHOLD 4
+#define TK_FX_ZOOM 5
+#define TK_FX_TINT 6
+
+// TkEffectBox is overlay.EffectBox, field for field: the host uploads the slice as it is.
+struct TkEffectBox {
+  float x, y, w, h, radius, strength;
+  int32_t kind;
+  float tint[4];  // premultiplied R'G'B'A, opaque
+};
+
+// TkFxPlane is one component plane of the frame (render's fxPlane): where its sample (0, 0)
+// lies in the frame and in the copy of the frame as decoded, and how its samples are held.
+struct TkFxPlane {
+  uint64_t frame, src;
+  int32_t stride, step;   // bytes between rows, between samples
+  int32_t wide, shift;    // two-byte little-endian samples; the value's bit shift
+  int32_t sub, w, h;      // 1, or 2 for 4:2:0 chroma; the size in samples
+  int32_t chroma;
+  float black, white;     // code values of black and white (chroma: both neutral)
+  float max;              // the largest code value
+  int32_t pad_;
+};
+
+// TkFxCopy is one byte range of the frame that tk_effects_copy copies as decoded.
+struct TkFxCopy {
+  uint64_t from, to;
+  int64_t bytes;
+};
+
+// TkEffects is the effects' parameter block.
+struct TkEffects {
+  int32_t n;    // boxes
+  int32_t rgb;  // the planes are R', G', B' (an RGBA frame), not Y'CbCr
+  uint64_t boxes;
+  TkFxPlane planes[3];
+  TkFxCopy copies[3];
+};
+
+#endif  // TRACKINK_EFFECTS_H

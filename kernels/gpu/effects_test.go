@@ -1,0 +1,107 @@
+package gpu
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+	"unsafe"
+
+	"trackink/kernels/internal/clayout"
+	"trackink/overlay"
+)
+
+// TestEffectsEmuMatchCPU runs every box effect on the emulated device and the CPU, on a
+// frame of each format (random strides, matrix and range, 8- and 10-bit), at odd sizes, with
+// overlapping boxes, boxes past the frame's edge and rounded corners, under a drawn box too:
+// the effects must write the CPU's samples exactly, the overlay within EmuTolerance.
+func TestEffectsEmuMatchCPU(t *testing.T) {
+	cpu := newTestCPU(t)
+	g := newTestGPU(t, false)
+	seen := map[string]bool{}
+	for seed := int64(0); len(seen) < 5; seed++ {
+		const w, h = 97, 61
+		probe, _ := randomFrame(rand.New(rand.NewSource(seed)), w, h)
+		if seen[probe.name] {
+			continue
+		}
+		seen[probe.name] = true
+		for _, name := range overlay.EffectNames() {
+			kind, _ := overlay.ParseEffect(name)
+			for _, withBox := range []bool{false, true} {
+				fa, fb := randomFrame(rand.New(rand.NewSource(seed)), w, h)
+				s := overlay.EffectStrength(kind, 0)
+				tint := overlay.RGBA{R: 0.2, G: 0.9, B: 0.4, A: 1}
+				p := &overlay.Primitives{Effects: []overlay.EffectBox{
+					{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Kind: kind, Strength: s, Tint: tint},
+					{X: 30, Y: 20, W: 30, H: 35, Kind: kind, Strength: s, Tint: tint},
+					{X: 70.3, Y: 40.6, W: 40, H: 40, Radius: 12, Kind: kind, Strength: s, Tint: tint},
+					{X: -4, Y: 44, W: 14, H: 9, Radius: 2, Kind: overlay.EffectInvert, Tint: tint},
+					// Garbage from a tracker, skipped by both.
+					{X: float32(math.NaN()), Y: 4, W: 10, H: 10, Kind: overlay.EffectInvert},
+					{X: -1e30, Y: -1e30, W: 2e30, H: 2e30, Kind: overlay.EffectInvert},
+				}}
+				if withBox {
+					p.Boxes = []overlay.Box{{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Stroke: 1.5,
+						StrokeColor: overlay.RGBA{R: 1, G: 1, B: 1, A: 1}, Fill: overlay.RGBA{R: 0.1, A: 0.2}}}
+				}
+				if err := cpu.Draw(fa.frame, p); err != nil {
+					t.Fatal(err)
+				}
+				if err := g.Draw(fb.frame, p); err != nil {
+					t.Fatal(err)
+				}
+				tol := 0
+				if withBox {
+					tol = fa.tolerance()
+				}
+				if worst, over := fa.diff(fb, tol); over > 0 {
+					t.Errorf("%s %s (box %v): %d samples differ by more than %d (largest %d)", probe.name, name, withBox, over, tol, worst)
+				}
+			}
+		}
+	}
+}
+
+// TestEffectsLayoutMatchesC holds effects.go's records to kernels/effects.h's.
+func TestEffectsLayoutMatchesC(t *testing.T) {
+	var e tkEffects
+	var pl tkFxPlane
+	var b overlay.EffectBox
+	var p tkParams
+	want := []struct {
+		name string
+		got  uintptr
+	}{
+		{"sizeof TkEffectBox", unsafe.Sizeof(b)}, {"sizeof TkFxPlane", unsafe.Sizeof(pl)},
+		{"sizeof TkFxCopy", unsafe.Sizeof(tkFxCopy{})}, {"sizeof TkEffects", unsafe.Sizeof(e)},
+		{"TkEffectBox kind", unsafe.Offsetof(b.Kind)}, {"TkEffectBox tint", unsafe.Offsetof(b.Tint)},
+		{"TkFxPlane stride", unsafe.Offsetof(pl.Stride)}, {"TkFxPlane black", unsafe.Offsetof(pl.Black)},
+		{"TkEffects boxes", unsafe.Offsetof(e.Boxes)}, {"TkEffects planes", unsafe.Offsetof(e.Planes)},
+		{"TkEffects copies", unsafe.Offsetof(e.Copies)}, {"TkParams effects", unsafe.Offsetof(p.Effects)},
+	}
+	for i, w := range want {
+		if c := clayout.EffectsEntry(i); c != int(w.got) {
+			t.Errorf("%s: C says %d, Go %d", w.name, c, w.got)
+		}
+	}
+	if clayout.EffectsEntry(len(want)) != -1 {
+		t.Errorf("clayout has entries this test does not check")
+	}
+}
+
+// randomEffects are up to four effect boxes of any kind and strength in its range, placed
+// by coord (which reaches past the frame's edges), for randomScene.
+func randomEffects(rng *rand.Rand, w, h int, coord func(int) float32) []overlay.EffectBox {
+	var fx []overlay.EffectBox
+	for range rng.Intn(5) {
+		bw, bh := 1+float32(rng.Float64()*float64(w)/2), 1+float32(rng.Float64()*float64(h)/2)
+		kind := overlay.Effect(1 + rng.Intn(len(overlay.EffectNames())))
+		s := [...]float32{overlay.EffectBlur: 1 + 9*float32(rng.Float64()), overlay.EffectPixelate: 2 + 30*float32(rng.Float64()),
+			overlay.EffectThreshold: float32(rng.Float64()), overlay.EffectZoom: 1 + 3*float32(rng.Float64()),
+			overlay.EffectTint: float32(rng.Float64())}[kind]
+		fx = append(fx, overlay.EffectBox{X: coord(w), Y: coord(h), W: bw, H: bh, Radius: float32(rng.Float64()) * min(bw, bh) / 2,
+			Kind: kind, Strength: overlay.EffectStrength(kind, s),
+			Tint: overlay.RGBA{R: float32(rng.Float64()), G: float32(rng.Float64()), B: float32(rng.Float64()), A: 1}})
+	}
+	return fx
+}

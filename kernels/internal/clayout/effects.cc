@@ -1,0 +1,14 @@
+// effects.cc: the table behind clayout.EffectsEntry: effects.h's records.
+#include <cstddef>
+
+#include "../../effects.h"
+
+extern "C" long tk_effects_layout(int i) {
+  const long v[] = {
+      (long)sizeof(TkEffectBox),            (long)sizeof(TkFxPlane),             (long)sizeof(TkFxCopy),
+      (long)sizeof(TkEffects),              (long)offsetof(TkEffectBox, kind),   (long)offsetof(TkEffectBox, tint),
+      (long)offsetof(TkFxPlane, stride),    (long)offsetof(TkFxPlane, black),    (long)offsetof(TkEffects, boxes),
+      (long)offsetof(TkEffects, planes),    (long)offsetof(TkEffects, copies),   (long)offsetof(TkParams, effects),
+  };
+  return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
+}

@@ -1,0 +1,10 @@
+package clayout
+
+// #cgo CXXFLAGS: -std=c++17
+// long tk_effects_layout(int i);
+import "C"
+
+// EffectsEntry returns entry i of effects.h's table: sizeof TkEffectBox, TkFxPlane, TkFxCopy,
+// TkEffects, then the offsets of TkEffectBox's kind and tint, TkFxPlane's stride and black,
+// TkEffects' boxes, planes and copies, and TkParams' effects; -1 past the end.
+func EffectsEntry(i int) int { return int(C.tk_effects_layout(C.int(i))) }

@@ -1,0 +1,148 @@
+package overlay
+
+import (
+	"fmt"
+	"strings"
+
+	"trackink/internal/field"
+	"trackink/scene"
+)
+
+// Box effects change the frame under each box before the overlay is composited onto it (the
+// "blob tracking" look: inverted, pixelated or thresholded interiors). The backend's effects
+// stage applies them (render/effects.go, kernels/effects.cu).
+//
+// Every effect reads the frame as it was decoded, never pixels another box's effect has
+// already changed, and is mixed into the frame by the box's fill coverage (rounded corners,
+// anti-aliased edge): sample = sample + coverage·(effect − sample). Where boxes overlap they
+// are applied in track order, each over the ones before, as fills are painted: where a later
+// box covers a pixel fully, that pixel shows the later box's effect of the source alone (two
+// inverting boxes do not cancel).
+
+// Effect is what a box does to the frame under it. Its value is the kernels' code
+// (layout.h's TK_FX_*).
+type Effect int32
+
+// The effects. EffectNone leaves the frame alone.
+const (
+	EffectNone      Effect = iota
+	EffectInvert           // every component inverted (R'G'B' 1 − c: Y' mirrored in its range, Cb and Cr about neutral)
+	EffectBlur             // box blur of radius Strength px (the window clipped to the frame)
+	EffectPixelate         // means of Strength × Strength cells from the box's top-left pixel
+	EffectThreshold        // white where luma ≥ Strength of its range, else black
+	EffectZoom             // magnified Strength× about the box's centre (bilinear)
+	EffectTint             // chroma moved Strength of the way to the box's colour, luma kept
+	numEffects
+)
+
+var effectNames = [numEffects]string{"none", "invert", "blur", "pixelate", "threshold", "zoom", "tint"}
+
+// effectRanges are each effect's default strength and its valid range.
+var effectRanges = [numEffects]struct{ def, lo, hi float32 }{
+	EffectBlur:      {8, 1, 100},
+	EffectPixelate:  {16, 2, 256},
+	EffectThreshold: {0.5, 0, 1},
+	EffectZoom:      {2, 1, 16},
+	EffectTint:      {0.6, 0, 1},
+}
+
+func (e Effect) String() string {
+	if e < 0 || e >= numEffects {
+		return fmt.Sprintf("Effect(%d)", int32(e))
+	}
+	return effectNames[e]
+}
+
+// EffectNames are the effects a box can have, for help texts ("none" excluded).
+func EffectNames() []string { return effectNames[1:] }
+
+// EffectHelp says what each effect's strength means, for help texts.
+const EffectHelp = "blur: radius px (8), pixelate: cell px (16), threshold: luma level 0..1 (0.5), zoom: factor 1..16 (2), tint: amount 0..1 (0.6); invert takes none; 0 takes the default"
+
+// ParseEffect returns the effect named s.
+func ParseEffect(s string) (Effect, error) {
+	for i, n := range effectNames {
+		if n == s {
+			return Effect(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown effect %q: want %s", s, strings.Join(effectNames[:], ", "))
+}
+
+// EffectStrength returns the strength effect e applies with given strength s: s itself, or
+// e's default when s is 0.
+func EffectStrength(e Effect, s float32) float32 {
+	if s == 0 && e >= 0 && e < numEffects {
+		return effectRanges[e].def
+	}
+	return s
+}
+
+// EffectBox is one box's effect: the box's shape (as its Box) and what it does. Its layout
+// is the kernels' TkEffectBox, so the host uploads the slice as it is.
+type EffectBox struct {
+	X, Y, W, H float32
+	Radius     float32
+	Strength   float32 // resolved: never 0 where the effect takes one
+	Kind       Effect
+	Tint       RGBA // EffectTint's colour (opaque)
+}
+
+// validateEffects checks the style's effects and their strengths.
+func (s *Style) validateEffects() error {
+	if len(s.EffectStrengths) > max(len(s.BoxEffects), 1) {
+		return field.Errorf("overlay.Style.EffectStrengths", len(s.EffectStrengths), "more strengths than effects (%d)", len(s.BoxEffects))
+	}
+	for i, e := range s.BoxEffects {
+		if e < 0 || e >= numEffects {
+			return field.Errorf("overlay.Style.BoxEffects", e, "want %s", strings.Join(effectNames[:], ", "))
+		}
+		if i >= len(s.EffectStrengths) || e == EffectNone || e == EffectInvert {
+			continue
+		}
+		r, v := effectRanges[e], s.EffectStrengths[i]
+		if v != 0 && !(v >= r.lo && v <= r.hi) {
+			return field.Errorf("overlay.Style.EffectStrengths", v, "%s's strength is outside %g..%g", e, r.lo, r.hi)
+		}
+	}
+	return nil
+}
+
+// addEffect adds box bx's effect, if the style gives boxes one: with several, track id k
+// takes effect k mod their number (untracked boxes, the first).
+func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
+	fx := b.style.BoxEffects
+	if len(fx) == 0 || bx.W < 1 || bx.H < 1 {
+		return
+	}
+	i := 0
+	if bx.ID != scene.NoID {
+		i = (bx.ID%len(fx) + len(fx)) % len(fx)
+	}
+	var st float32
+	if i < len(b.style.EffectStrengths) {
+		st = b.style.EffectStrengths[i]
+	}
+	if fx[i] == EffectNone {
+		return
+	}
+	p.Effects = append(p.Effects, EffectBox{X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
+		Radius: b.style.Roundness * min(bx.W, bx.H) / 2, Kind: fx[i], Strength: EffectStrength(fx[i], st), Tint: Premul(c, 1)})
+}
+
+// EffectBenchBoxes are the effects benchmark's boxes for a w × h frame: 20 boxes of effect
+// kind at strength s (0: the default), in a 5 × 4 grid, together 10 % of the frame, corners
+// rounded.
+func EffectBenchBoxes(w, h int, kind Effect, s float32) []EffectBox {
+	const cols, rows = 5, 4
+	// Each box is (cell side) × sqrt(0.1): 20 of them cover a tenth of the frame.
+	bw, bh := float32(w)/cols*0.3162, float32(h)/rows*0.3162
+	fx := make([]EffectBox, 0, cols*rows)
+	for i := range cols * rows {
+		cx := (float32(i%cols) + 0.5) * float32(w) / cols
+		cy := (float32(i/cols) + 0.5) * float32(h) / rows
+		fx = append(fx, EffectBox{X: cx - bw/2 + 0.3, Y: cy - bh/2 + 0.6, W: bw, H: bh, Radius: 0.15 * min(bw, bh) / 2,
+			Kind: kind, Strength: EffectStrength(kind, s), Tint: RGBA{R: 1, G: 0.4, B: 0.1, A: 1}})
+	}
+	return fx
+}

@@ -1,0 +1,743 @@
+package render
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"trackink/composite"
+	"trackink/overlay"
+	"trackink/sdf"
+)
+
+// The effects stage: each box's effect (overlay.EffectBox) changes the frame under it before
+// the overlay is drawn (twin: kernels/effects.cu). It runs in two phases over the workers,
+// so that every effect reads the frame as decoded:
+//
+//  1. per box, the effect's values over the box's pixel rectangle, read from the frame
+//     (blurred, pixelated, zoomed, …), as float32 in the frame's own code values;
+//  2. per band of rows, the boxes that reach it, in order: each sample becomes
+//     sample + coverage·(effect − sample), coverage the box fill's (sdf.Coverage of its
+//     rounded-box distance), a 4:2:0 chroma sample's the mean of its four pixels'
+//     (composite's rule), rounded to the nearest code value.
+//
+// The sums behind blur and pixelate are integers, and every float operation is the kernel's
+// in the kernel's order, so the emulated device writes the same samples.
+
+// fxBand is the rows a phase-2 task takes: even, so a band holds whole 4:2:0 chroma rows.
+const fxBand = 16
+
+// fxPlane is one component plane of a frame as the effects read and write it.
+type fxPlane struct {
+	p            []byte
+	stride, step int  // bytes between rows and between samples
+	wide         bool // two-byte little-endian samples
+	shift        uint // the value's bit shift in its word (P010: 6)
+	max          float32
+	sub          int // 1, or 2 for 4:2:0 chroma (half the width and height)
+	w, h         int
+	black, white float32 // code values of black and white (chroma: both neutral)
+	chroma       bool
+}
+
+// fxFrame is a host frame's planes: Y', Cb, Cr, or R', G', B' for RGBA (alpha untouched).
+type fxFrame struct {
+	pl    [3]fxPlane
+	rgb   bool
+	space composite.Space
+}
+
+// fxRect is a box's pixel rectangle [x0, x1) × [y0, y1), on even luma coordinates (x1 and
+// y1 at most the frame's size), and where its values start in the effect arena.
+type fxRect struct {
+	x0, y0, x1, y1 int
+	off            [3]int // per plane: the effect's values, row by row
+	lut            [3]int // per plane: a pointwise effect's value of each code value
+	full           [3]int // per plane, in effectsScratch.full: each code value's result at coverage 1
+	direct         bool   // phase 2 maps the samples through the LUTs (no values)
+}
+
+// effectsScratch is the effects stage's per-frame state, reused frame to frame.
+type effectsScratch struct {
+	f     fxFrame
+	full  []uint16 // the LUTs' results at coverage 1
+	rects []fxRect
+	arena []float32
+	bands int
+}
+
+// fxWork is a worker's scratch for the effects: rows of samples, sums and coverage.
+type fxWork struct {
+	a, b, c []int32
+	sums    []int64
+	acc     []int32 // blur: the window's column sums
+	ring    []int32 // blur: the window's rows' horizontal sums
+	from    []int32 // blur: each sample's window in the loaded row
+	to      []int32
+	cov     [2][]float32
+	covC    []float32
+	cols    []int32 // zoom: per column, the left source sample
+	fx      []float32
+}
+
+// grow returns s with length n, reallocated with a quarter to spare when it is too short:
+// the workers take boxes in any order, and a scratch buffer a little longer than the last
+// box needed saves reallocating it when the next is a few samples wider.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// effectsFrame describes dst's planes for the effects, or says it has none that they reach.
+func effectsFrame(dst composite.HostSurface, f *fxFrame) error {
+	// Per format: each component's samples from its first, the planes' strides, the bytes
+	// from one sample to the next, two-byte samples (at a shift), and the chroma's
+	// subsampling.
+	var (
+		p      [3][]byte
+		stride [3]int
+		step   [3]int
+		wide   bool
+		shift  uint
+		sub    = 2
+	)
+	f.rgb = false
+	switch d := dst.(type) {
+	case *composite.RGBA:
+		p, stride, step, sub, f.rgb = [3][]byte{d.Pix, d.Pix[1:], d.Pix[2:]}, [3]int{d.Stride, d.Stride, d.Stride}, [3]int{4, 4, 4}, 1, true
+	case *composite.YUV420P:
+		p, stride, step = [3][]byte{d.Y, d.U, d.V}, [3]int{d.StrideY, d.StrideU, d.StrideV}, [3]int{1, 1, 1}
+	case *composite.NV12:
+		p, stride, step = [3][]byte{d.Y, d.UV, d.UV[1:]}, [3]int{d.StrideY, d.StrideUV, d.StrideUV}, [3]int{1, 2, 2}
+	case *composite.YUV420P10:
+		p, stride, step, wide = [3][]byte{d.Y, d.U, d.V}, [3]int{d.StrideY, d.StrideU, d.StrideV}, [3]int{2, 2, 2}, true
+	case *composite.P010:
+		p, stride, step, wide, shift = [3][]byte{d.Y, d.UV, d.UV[2:]}, [3]int{d.StrideY, d.StrideUV, d.StrideUV}, [3]int{2, 4, 4}, true, 6
+	default:
+		return fmt.Errorf("render: box effects cannot change a %T frame", dst)
+	}
+	f.space = dst.Space()
+	black, white := f.space.Color(0, 0, 0, 1), f.space.Color(1, 1, 1, 1)
+	w, h := dst.Size()
+	hi := float32(255)
+	if wide {
+		hi = 1023
+	}
+	for i := range 3 {
+		s := 1
+		if i > 0 {
+			s = sub
+		}
+		f.pl[i] = fxPlane{p: p[i], stride: stride[i], step: step[i], wide: wide, shift: shift, max: hi, sub: s,
+			w: (w + s - 1) / s, h: (h + s - 1) / s, black: black[i], white: white[i], chroma: s == 2}
+		if s == 2 {
+			f.pl[i].white = black[i] // neutral
+		}
+	}
+	return nil
+}
+
+// load reads samples [x0, x0+len(dst)) of row y.
+func (pl *fxPlane) load(dst []int32, x0, y int) {
+	i := y*pl.stride + x0*pl.step
+	switch {
+	case pl.wide:
+		for k := range dst {
+			dst[k] = int32(binary.LittleEndian.Uint16(pl.p[i:]) >> pl.shift)
+			i += pl.step
+		}
+	case pl.step == 1:
+		for k, v := range pl.p[i : i+len(dst)] {
+			dst[k] = int32(v)
+		}
+	default:
+		for k := range dst {
+			dst[k] = int32(pl.p[i])
+			i += pl.step
+		}
+	}
+}
+
+// prefetch starts loading samples [x0, x1) of row y (a hint): each row of a box starts a new
+// stretch of memory, which the hardware's prefetcher does not guess, so the loops ask for
+// the next row while they work on this one.
+func (pl *fxPlane) prefetch(x0, x1, y int) {
+	if y < pl.h {
+		composite.PrefetchRow(pl.p, pl.stride, x0*pl.step, x1*pl.step, y)
+	}
+}
+
+// prefetchRows starts loading luma rows y and y+1 of rectangle r in every plane, and the
+// chroma row under them.
+func (sc *effectsScratch) prefetchRows(r *fxRect, y int) {
+	for k := range sc.f.pl {
+		pl := &sc.f.pl[k]
+		x0, _, x1, _ := r.plane(pl)
+		pl.prefetch(x0, x1, y/pl.sub)
+		if pl.sub == 1 {
+			pl.prefetch(x0, x1, y+1)
+		}
+	}
+}
+
+// blend mixes effects into row y from x0 by coverage cov, with composite's rounding: the
+// effect of sample k is e[k], or lut[sample] when lut is given (effects of the sample alone).
+// With a LUT, full holds the result of each code value at coverage 1 (the same formula,
+// worked out once), which most of a box's samples take.
+func (pl *fxPlane) blend(e, lut []float32, full []uint16, cov []float32, x0, y int) {
+	i := y*pl.stride + x0*pl.step
+	if pl.wide {
+		blend16(pl.p[i:], pl.step, pl.shift, e, lut, full, cov)
+	} else {
+		blend8(pl.p[i:], pl.step, e, lut, full, cov)
+	}
+}
+
+// fxMix is sample s with effect value e mixed in by coverage c, rounded and saturated to
+// 0..hi, as composite blends (truncate the result). Twin: fxBlend.
+func fxMix(s, e, c, hi float32) float32 {
+	v := s + float32(c*(e-s)) + 0.5
+	// Comparisons, not min and max, which order NaNs (and so cost more).
+	if v < 0 {
+		return 0
+	} else if v > hi {
+		return hi
+	}
+	return v
+}
+
+func blend8(p []byte, step int, e, lut []float32, full []uint16, cov []float32) {
+	j := 0
+	for k, c := range cov {
+		if c != 0 {
+			s := p[j]
+			var ev float32
+			if lut != nil {
+				if c == 1 {
+					p[j] = byte(full[s])
+					j += step
+					continue
+				}
+				ev = lut[s]
+			} else {
+				ev = e[k]
+			}
+			p[j] = byte(fxMix(float32(s), ev, c, 255))
+		}
+		j += step
+	}
+}
+
+func blend16(p []byte, step int, shift uint, e, lut []float32, full []uint16, cov []float32) {
+	j := 0
+	for k, c := range cov {
+		if c != 0 {
+			s := binary.LittleEndian.Uint16(p[j:]) >> shift
+			var ev float32
+			if lut != nil {
+				if c == 1 {
+					binary.LittleEndian.PutUint16(p[j:], full[s&1023]<<shift)
+					j += step
+					continue
+				}
+				ev = lut[s&1023]
+			} else {
+				ev = e[k]
+			}
+			binary.LittleEndian.PutUint16(p[j:], uint16(fxMix(float32(s), ev, c, 1023))<<shift)
+		}
+		j += step
+	}
+}
+
+// prepare lays the boxes' rectangles out in the arena: the effect's values over each plane,
+// or for pointwise effects each plane's LUT, and the values too where the box overlaps a box
+// before it (whose effect changes what the LUT would read).
+func (sc *effectsScratch) prepare(fx []overlay.EffectBox, w, h int) {
+	sc.rects = sc.rects[:0]
+	n, m := 0, 0
+	for i := range fx {
+		r := effectRect(&fx[i], w, h)
+		if sc.f.pointwise(fx[i].Kind) {
+			r.direct = true
+			for j := range sc.rects {
+				if q := &sc.rects[j]; q.x0 < r.x1 && r.x0 < q.x1 && q.y0 < r.y1 && r.y0 < q.y1 {
+					r.direct = false
+				}
+			}
+			for k := range 3 {
+				r.lut[k], r.full[k] = n, m
+				n += int(sc.f.pl[k].max) + 1
+				m += int(sc.f.pl[k].max) + 1
+			}
+		}
+		for k := range 3 {
+			r.off[k] = n
+			if !r.direct {
+				x0, y0, x1, y1 := r.plane(&sc.f.pl[k])
+				n += (x1 - x0) * (y1 - y0)
+			}
+		}
+		sc.rects = append(sc.rects, r)
+	}
+	sc.arena, sc.full = grow(sc.arena, n), grow(sc.full, m)
+	sc.bands = (h + fxBand - 1) / fxBand
+}
+
+// pointwise reports whether effect e maps each sample of a plane alone (through a LUT):
+// invert, and threshold and tint but on R'G'B', where they mix the components.
+func (f *fxFrame) pointwise(e overlay.Effect) bool {
+	return e == overlay.EffectInvert || !f.rgb && (e == overlay.EffectThreshold || e == overlay.EffectTint)
+}
+
+// fxFar bounds the boxes the effects take, in px: within it every coordinate converts to
+// an int exactly, on the CPU and the GPU.
+const fxFar = 1 << 20
+
+// effectRect is the pixels box b's coverage can reach, widened to even coordinates.
+// A box whose position or size is not finite or beyond fxFar px (a tracker's garbage) is
+// skipped: its rectangle is empty. Twin: fxRect.
+func effectRect(b *overlay.EffectBox, w, h int) fxRect {
+	for _, v := range [...]float32{b.X, b.Y, b.W, b.H} {
+		if !(v >= -fxFar && v <= fxFar) {
+			return fxRect{}
+		}
+	}
+	fl := func(v float32, lo, hi int) int {
+		return max(lo, min(hi, int(math.Floor(float64(v)))))
+	}
+	r := fxRect{x0: fl(b.X-1, 0, w), y0: fl(b.Y-1, 0, h), x1: fl(b.X+b.W+2, 0, w), y1: fl(b.Y+b.H+2, 0, h)}
+	r.x0, r.y0 = r.x0&^1, r.y0&^1
+	r.x1, r.y1 = min(w, (r.x1+1)&^1), min(h, (r.y1+1)&^1)
+	return r
+}
+
+// planeRect is rectangle r in plane pl's samples.
+func (r *fxRect) plane(pl *fxPlane) (x0, y0, x1, y1 int) {
+	return r.x0 / pl.sub, r.y0 / pl.sub, (r.x1 + pl.sub - 1) / pl.sub, (r.y1 + pl.sub - 1) / pl.sub
+}
+
+// computeEffect is phase 1 for box i: its effect's values over its rectangle in each plane.
+func (sc *effectsScratch) computeEffect(b *overlay.EffectBox, r *fxRect, wk *fxWork) {
+	f := &sc.f
+	if f.rgb && (b.Kind == overlay.EffectThreshold || b.Kind == overlay.EffectTint) {
+		sc.pointRGB(b, r, wk)
+		return
+	}
+	for k := range 3 {
+		pl := &f.pl[k]
+		x0, y0, x1, y1 := r.plane(pl)
+		if x0 >= x1 || y0 >= y1 {
+			continue
+		}
+		e := sc.arena[r.off[k]:r.off[k]]
+		if !r.direct {
+			e = sc.arena[r.off[k] : r.off[k]+(x1-x0)*(y1-y0)]
+		}
+		switch b.Kind {
+		case overlay.EffectBlur:
+			blurPlane(pl, e, x0, y0, x1, y1, fxRadius(b.Strength, pl.sub), wk)
+		case overlay.EffectPixelate:
+			pixelatePlane(pl, e, x0, y0, x1, y1, b, wk)
+		case overlay.EffectZoom:
+			zoomPlane(pl, e, x0, y0, x1, y1, b, wk)
+		default:
+			lut := sc.arena[r.lut[k] : r.lut[k]+int(pl.max)+1]
+			pointLUT(pl, lut, sc.full[r.full[k]:r.full[k]+len(lut)], b, f.space.Color(b.Tint.R, b.Tint.G, b.Tint.B, 1)[k])
+			if !r.direct {
+				lutPlane(pl, e, lut, x0, y0, x1, y1, wk)
+			}
+		}
+	}
+}
+
+// fxRadius is the blur radius in a plane's samples: the strength rounded, halved (rounded
+// up) for 4:2:0 chroma. Twin: fxRadius.
+func fxRadius(s float32, sub int) int {
+	r := int(s + 0.5)
+	if sub == 2 {
+		r = (r + 1) / 2
+	}
+	return max(r, 1)
+}
+
+// fxCell is a pixelate cell's side in a plane's samples. Twin: fxCell.
+func fxCell(s float32, sub int) int {
+	c := int(s + 0.5)
+	return max(c/sub, 1)
+}
+
+// pointLUT is phase 1 of the effects that map each sample alone (invert, threshold and tint
+// on Y'CbCr): the effect of every code value of the plane. tint is the tint colour's
+// component in the plane.
+// full is each code value's result at coverage 1.
+func pointLUT(pl *fxPlane, lut []float32, full []uint16, b *overlay.EffectBox, tint float32) {
+	thr := pl.black + float32(b.Strength*(pl.white-pl.black))
+	for v := range lut {
+		s := float32(v)
+		e := s
+		switch b.Kind {
+		case overlay.EffectInvert:
+			e = pl.black + pl.white - s
+		case overlay.EffectThreshold:
+			e = pl.black
+			if !pl.chroma && s >= thr {
+				e = pl.white
+			}
+		case overlay.EffectTint:
+			if pl.chroma {
+				e = s + float32(b.Strength*(tint-s))
+			}
+		}
+		lut[v] = e
+		full[v] = uint16(fxMix(s, e, 1, pl.max))
+	}
+}
+
+// lutPlane is phase 1 of a pointwise effect for a box that overlaps one before it: the
+// effects of its samples as decoded, from its LUT, for phase 2 to mix in where the earlier
+// box has changed them.
+func lutPlane(pl *fxPlane, e, lut []float32, x0, y0, x1, y1 int, wk *fxWork) {
+	n := x1 - x0
+	wk.a = grow(wk.a, n)
+	for y := y0; y < y1; y++ {
+		pl.prefetch(x0, x1, y+1)
+		pl.load(wk.a, x0, y)
+		row := e[(y-y0)*n : (y-y0+1)*n]
+		for x, v := range wk.a {
+			row[x] = lut[v]
+		}
+	}
+}
+
+// pointRGB is phase 1 of threshold and tint on an RGBA frame, whose luma is the three
+// components' (BT.709 weights): threshold sets white where it reaches the level, else black;
+// tint moves each pixel's chroma (its components less its luma) toward the colour's.
+func (sc *effectsScratch) pointRGB(b *overlay.EffectBox, r *fxRect, wk *fxWork) {
+	f := &sc.f
+	n := r.x1 - r.x0
+	if n <= 0 {
+		return
+	}
+	wk.a, wk.b, wk.c = grow(wk.a, n), grow(wk.b, n), grow(wk.c, n)
+	t := [3]float32{b.Tint.R * 255, b.Tint.G * 255, b.Tint.B * 255}
+	yt := fxLuma(t[0], t[1], t[2])
+	level := b.Strength * 255
+	for y := r.y0; y < r.y1; y++ {
+		f.pl[0].load(wk.a, r.x0, y)
+		f.pl[1].load(wk.b, r.x0, y)
+		f.pl[2].load(wk.c, r.x0, y)
+		o := (y - r.y0) * n
+		for x := range n {
+			s := [3]float32{float32(wk.a[x]), float32(wk.b[x]), float32(wk.c[x])}
+			l := fxLuma(s[0], s[1], s[2])
+			for k := range 3 {
+				v := float32(0)
+				switch {
+				case b.Kind == overlay.EffectTint:
+					v = s[k] + float32(b.Strength*((t[k]-yt)-(s[k]-l)))
+				case l >= level:
+					v = 255
+				}
+				sc.arena[r.off[k]+o+x] = v
+			}
+		}
+	}
+}
+
+// fxLuma is BT.709 luma of R'G'B' code values. Twin: fxLuma.
+func fxLuma(r, g, b float32) float32 {
+	return float32(float32(float32(0.2126*r)+float32(0.7152*g)) + float32(0.0722*b))
+}
+
+// blurPlane is phase 1 of blur: the mean of the (2·rad+1)² window around each sample, the
+// window clipped to the frame, as sum · (1/count). The sums are exact integers: a box filter
+// of each row (kept in a ring of the window's rows), then a running sum of those down the
+// columns.
+func blurPlane(pl *fxPlane, e []float32, x0, y0, x1, y1, rad int, wk *fxWork) {
+	n := x1 - x0
+	lx0, lx1 := max(x0-rad, 0), min(x1+rad, pl.w)
+	wk.a, wk.b = grow(wk.a, lx1-lx0), grow(wk.b, lx1-lx0+1) // a row, its prefix sums
+	// The window of sample x is the loaded row's [from[x], to[x]).
+	wk.from, wk.to = grow(wk.from, n), grow(wk.to, n)
+	for x := range n {
+		sx := x0 + x
+		wk.from[x], wk.to[x] = int32(max(sx-rad, 0)-lx0), int32(min(sx+rad, pl.w-1)+1-lx0)
+	}
+	span := 2*rad + 1
+	wk.ring, wk.acc, wk.fx = grow(wk.ring, span*n), grow(wk.acc, n), grow(wk.fx, n)
+	acc, recip := wk.acc, wk.fx
+	clear(acc)
+	lastRows := 0
+	lo, hi := max(y0-rad, 0), max(y0-rad, 0) // rows [lo, hi) are in acc
+	for y := y0; y < y1; y++ {
+		wlo, whi := max(y-rad, 0), min(y+rad, pl.h-1)+1
+		for ; lo < wlo; lo++ {
+			for x, v := range wk.ring[lo%span*n : (lo%span+1)*n] {
+				acc[x] -= v
+			}
+		}
+		for ; hi < whi; hi++ {
+			pl.prefetch(lx0, lx1, hi+1)
+			pl.load(wk.a, lx0, hi)
+			p := wk.b
+			p[0] = 0
+			for i, v := range wk.a {
+				p[i+1] = p[i] + v
+			}
+			row := wk.ring[hi%span*n : (hi%span+1)*n]
+			// Samples whose window the frame's edges do not clip read p at fixed offsets.
+			c0, c1 := x0-rad-lx0, x0+rad+1-lx0
+			ia, ib := min(n, max(0, rad-x0)), max(0, min(n, pl.w-rad-x0))
+			for x := range ia {
+				v := p[wk.to[x]] - p[wk.from[x]]
+				row[x] = v
+				acc[x] += v
+			}
+			if ia < ib {
+				hiP, loP, out, sum := p[ia+c1:ib+c1], p[ia+c0:ib+c0], row[ia:ib], acc[ia:ib]
+				for x := range out {
+					v := hiP[x] - loP[x]
+					out[x] = v
+					sum[x] += v
+				}
+			}
+			for x := max(ia, ib); x < n; x++ {
+				v := p[wk.to[x]] - p[wk.from[x]]
+				row[x] = v
+				acc[x] += v
+			}
+		}
+		if rows := whi - wlo; rows != lastRows {
+			for x := range recip {
+				recip[x] = 1 / float32((wk.to[x]-wk.from[x])*int32(rows))
+			}
+			lastRows = rows
+		}
+		out := e[(y-y0)*n : (y-y0+1)*n]
+		for x := range out {
+			out[x] = float32(acc[x]) * recip[x]
+		}
+	}
+}
+
+// floorDiv is ⌊a/b⌋ for b > 0.
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// pixelatePlane is phase 1 of pixelate: each sample takes the mean of its cell, cells of
+// fxCell samples laid from the box's top-left pixel, clipped to the frame (not the box).
+func pixelatePlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBox, wk *fxWork) {
+	n := x1 - x0
+	c := fxCell(b.Strength, pl.sub)
+	ox := floorDiv(int(sdf.Floor(b.X)), pl.sub)
+	oy := floorDiv(int(sdf.Floor(b.Y)), pl.sub)
+	kx0, kx1 := floorDiv(x0-ox, c), floorDiv(x1-1-ox, c)
+	sx0, sx1 := max(ox+kx0*c, 0), min(ox+(kx1+1)*c, pl.w)
+	wk.a = grow(wk.a, sx1-sx0)
+	wk.sums = grow(wk.sums, sx1-sx0)
+	for ky := floorDiv(y0-oy, c); oy+ky*c < y1; ky++ {
+		ry0, ry1 := max(oy+ky*c, 0), min(oy+(ky+1)*c, pl.h)
+		clear(wk.sums)
+		for y := ry0; y < ry1; y++ {
+			pl.prefetch(sx0, sx1, y+1)
+			pl.load(wk.a, sx0, y)
+			for i, v := range wk.a {
+				wk.sums[i] += int64(v)
+			}
+		}
+		for kx := kx0; kx <= kx1; kx++ {
+			cx0, cx1 := max(ox+kx*c, 0), min(ox+(kx+1)*c, pl.w)
+			var sum int64
+			for _, v := range wk.sums[cx0-sx0 : cx1-sx0] {
+				sum += v
+			}
+			mean := float32(sum) / float32((cx1-cx0)*(ry1-ry0))
+			for y := max(ry0, y0); y < min(ry1, y1); y++ {
+				row := e[(y-y0)*n : (y-y0+1)*n]
+				for x := max(cx0, x0); x < min(cx1, x1); x++ {
+					row[x-x0] = mean
+				}
+			}
+		}
+	}
+}
+
+// zoomPlane is phase 1 of zoom: the frame magnified Strength times about the box's centre,
+// sampled bilinearly, the edge samples repeated beyond the frame.
+func zoomPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBox, wk *fxWork) {
+	n := x1 - x0
+	sub := float32(pl.sub)
+	cx, cy := (b.X+b.W/2)/sub, (b.Y+b.H/2)/sub
+	inv := 1 / b.Strength
+	wk.cols = grow(wk.cols, n)
+	wk.fx = grow(wk.fx, n)
+	sx0, sx1 := pl.w, 0
+	for x := range n {
+		s := cx + float32(((float32(x0+x)+0.5)-cx)*inv) - 0.5
+		fl := sdf.Floor(s)
+		wk.cols[x], wk.fx[x] = int32(fl), s-fl
+		sx0, sx1 = min(sx0, max(int(fl), 0)), max(sx1, min(int(fl)+2, pl.w))
+	}
+	sx0 = min(sx0, sx1-1)
+	wk.a, wk.b = grow(wk.a, sx1-sx0), grow(wk.b, sx1-sx0)
+	for y := y0; y < y1; y++ {
+		s := cy + float32(((float32(y)+0.5)-cy)*inv) - 0.5
+		fl := sdf.Floor(s)
+		fy := s - fl
+		r0 := min(max(int(fl), 0), pl.h-1)
+		r1 := min(max(int(fl)+1, 0), pl.h-1)
+		pl.load(wk.a, sx0, r0)
+		pl.load(wk.b, sx0, r1)
+		row := e[(y-y0)*n : (y-y0+1)*n]
+		for x := range row {
+			i0 := min(max(int(wk.cols[x]), 0), pl.w-1) - sx0
+			i1 := min(max(int(wk.cols[x])+1, 0), pl.w-1) - sx0
+			fx := wk.fx[x]
+			a0, a1 := float32(wk.a[i0]), float32(wk.a[i1])
+			b0, b1 := float32(wk.b[i0]), float32(wk.b[i1])
+			top := a0 + float32(fx*(a1-a0))
+			bot := b0 + float32(fx*(b1-b0))
+			row[x] = top + float32(fy*(bot-top))
+		}
+	}
+}
+
+// coverRow is box b's fill coverage over pixels [x0, x0+len(cov)) of row y: sdf.Coverage of
+// the rounded box's distance, computed at the ends of the row, 1 without evaluating it in
+// between, where the distance is below −½. Twin: fxCoverage.
+func coverRow(cov []float32, b *overlay.EffectBox, x0, y int) {
+	hx, hy := b.W/2, b.H/2
+	cx, cy := b.X+hx, b.Y+hy
+	py := float32(y) + 0.5
+	// Deeper inside than max(r, ½) + 1 px both ways the distance is below −½.
+	m := max(b.Radius, 0.5) + 1
+	lo, hi := len(cov), len(cov)
+	if sdf.Abs(py-cy) <= hy-m {
+		lo = max(0, min(len(cov), int(sdf.Floor(cx-(hx-m)-float32(x0)))+1))
+		hi = max(lo, min(len(cov), int(sdf.Floor(cx+(hx-m)-float32(x0)))-1))
+	}
+	for i := range lo {
+		cov[i] = sdf.Coverage(sdf.RoundBox(float32(x0+i)+0.5, py, cx, cy, hx, hy, b.Radius))
+	}
+	for i := lo; i < hi; i++ {
+		cov[i] = 1
+	}
+	for i := hi; i < len(cov); i++ {
+		cov[i] = sdf.Coverage(sdf.RoundBox(float32(x0+i)+0.5, py, cx, cy, hx, hy, b.Radius))
+	}
+}
+
+// applyBand is phase 2 for the luma rows [ys, ye) (ys even): each box that reaches them, in
+// order, mixed in by its coverage.
+func (sc *effectsScratch) applyBand(fx []overlay.EffectBox, ys, ye int, wk *fxWork) {
+	f := &sc.f
+	h := f.pl[0].h
+	for i := range fx {
+		r := &sc.rects[i]
+		n := r.x1 - r.x0
+		if n <= 0 || r.y1 <= ys || r.y0 >= ye {
+			continue
+		}
+		wk.cov[0], wk.cov[1] = grow(wk.cov[0], n), grow(wk.cov[1], n)
+		for y := max(ys, r.y0); y < min(ye, r.y1); y += 2 {
+			if y+2 < min(ye, r.y1) {
+				sc.prefetchRows(r, y+2)
+			}
+			rows := min(2, h-y)
+			for j := range rows {
+				coverRow(wk.cov[j], &fx[i], r.x0, y+j)
+				o := (y + j - r.y0) * n
+				for k := range 3 {
+					if k == 0 || f.rgb {
+						e, lut, full := sc.values(r, k, o, n)
+						f.pl[k].blend(e, lut, full, wk.cov[j], r.x0, y+j)
+					}
+				}
+			}
+			if !f.rgb {
+				sc.applyChroma(r, y, rows, wk)
+			}
+		}
+	}
+}
+
+// applyChroma blends the chroma row under luma rows y, y+1: each sample's coverage the mean
+// of its pixels' in composite's order, (top left + bottom left) + (top right + bottom right).
+func (sc *effectsScratch) applyChroma(r *fxRect, y, rows int, wk *fxWork) {
+	pl := &sc.f.pl[1]
+	cx0, cy0, cx1, _ := r.plane(pl)
+	nc := cx1 - cx0
+	wk.covC = grow(wk.covC, nc)
+	c0, c1 := wk.cov[0], wk.cov[1]
+	if rows < 2 {
+		clear(c1)
+	}
+	n := r.x1 - r.x0
+	for i := range wk.covC {
+		x := 2 * i
+		cols := min(2, n-x)
+		var right float32
+		if cols == 2 {
+			right = c0[x+1] + c1[x+1]
+		}
+		wk.covC[i] = ((c0[x] + c1[x]) + right) * (1 / float32(rows*cols))
+	}
+	o := (y/2 - cy0) * nc
+	for k := 1; k < 3; k++ {
+		e, lut, full := sc.values(r, k, o, nc)
+		sc.f.pl[k].blend(e, lut, full, wk.covC, cx0, y/2)
+	}
+}
+
+// runEffects is the effects stage: phase 1 (each box's values) on the workers, then phase 2
+// (bands of rows) on them.
+func (r *Renderer) runEffects(dst composite.HostSurface, p *overlay.Primitives) error {
+	if err := effectsFrame(dst, &r.fx.f); err != nil {
+		return err
+	}
+	r.fx.prepare(p.Effects, r.w, r.h)
+	r.prims = p
+	r.dispatch(r.fxJob)
+	r.dispatch(r.applyJob)
+	return nil
+}
+
+// effectsJob is a worker's part of phase 1: boxes, one at a time.
+func (r *Renderer) effectsJob(wk *worker) {
+	fx := r.prims.Effects
+	for {
+		i := int(r.next.Add(1) - 1)
+		if i >= len(fx) {
+			return
+		}
+		r.fx.computeEffect(&fx[i], &r.fx.rects[i], &wk.fx)
+	}
+}
+
+// applyJobRun is a worker's part of phase 2: bands of rows, one at a time.
+func (r *Renderer) applyJobRun(wk *worker) {
+	for {
+		b := int(r.next.Add(1) - 1)
+		if b >= r.fx.bands {
+			return
+		}
+		r.fx.applyBand(r.prims.Effects, b*fxBand, min((b+1)*fxBand, r.h), &wk.fx)
+	}
+}
+
+// values are the n effect values of plane k from o in r's values, or its LUT.
+func (sc *effectsScratch) values(r *fxRect, k, o, n int) (e, lut []float32, full []uint16) {
+	if r.direct {
+		m := int(sc.f.pl[k].max) + 1
+		return nil, sc.arena[r.lut[k] : r.lut[k]+m], sc.full[r.full[k] : r.full[k]+m]
+	}
+	return sc.arena[r.off[k]+o : r.off[k]+o+n], nil, nil
+}

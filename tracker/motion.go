@@ -1,0 +1,240 @@
+package tracker
+
+// Motion detection: the background is the per-pixel median of a ring of past frames
+// sampled every motionStep frames (motionSamples of them, about three seconds at 25 fps).
+// A median, unlike a running mean, is not pulled by an object passing over a pixel for
+// less than half the window, so objects present from the first frame fade out of the
+// background once they have moved on, slow light changes are followed within the window,
+// and sensor noise averages out. The foreground is where the mean absolute difference
+// from the background over a 5 × 5 neighbourhood exceeds a threshold set from the frame's
+// own median difference (the noise level); the neighbourhood mean keeps textured objects
+// over a background of the same texture whole, where a per-pixel test leaves holes.
+const (
+	motionSamples = 9
+	motionStep    = 8
+	motionRadius  = 2
+	// recentStep is how often a frame is kept for the ghost test (dropGhosts): it
+	// compares the frame with one recentStep to 2·recentStep frames older.
+	recentStep = 4
+)
+
+type background struct {
+	ring [motionSamples][]byte
+	// recent holds two frames taken every recentStep frames, for dropGhosts.
+	recent   [2][]byte
+	recentAt [2]int
+	filled   int // samples taken so far, up to motionSamples
+	next     int // ring slot the next sample goes to
+	frames   int
+	bg       []byte
+	diff     []byte
+	sums     []int32
+	moved    []int64 // per region: summed change from the older frame, then from the background
+	ghost    []bool
+	w, h     int
+}
+
+// update samples p into the ring when it is time and recomputes the median.
+func (b *background) update(p *plane) {
+	if b.w != p.w || b.h != p.h {
+		*b = background{w: p.w, h: p.h}
+	}
+	if b.frames%motionStep == 0 {
+		b.ring[b.next] = grow(b.ring[b.next], len(p.pix))
+		copy(b.ring[b.next], p.pix)
+		b.next = (b.next + 1) % motionSamples
+		b.filled = min(b.filled+1, motionSamples)
+		b.median()
+	}
+	if b.frames%(recentStep) == 0 {
+		k := 0
+		if b.recent[0] != nil && (b.recent[1] == nil || b.recentAt[1] < b.recentAt[0]) {
+			k = 1
+		}
+		b.recent[k] = grow(b.recent[k], len(p.pix))
+		copy(b.recent[k], p.pix)
+		b.recentAt[k] = b.frames
+	}
+	b.frames++
+}
+
+// median recomputes bg as the per-pixel median of the samples (the lower middle one of an
+// even count).
+func (b *background) median() {
+	b.bg = grow(b.bg, b.w*b.h)
+	var v [motionSamples]byte
+	n := b.filled
+	for i := range b.bg {
+		for k := 0; k < n; k++ {
+			x := b.ring[k][i]
+			j := k
+			for ; j > 0 && v[j-1] > x; j-- {
+				v[j] = v[j-1]
+			}
+			v[j] = x
+		}
+		b.bg[i] = v[(n-1)/2]
+	}
+}
+
+// foreground writes into mask where p differs from the background, and returns false
+// before there is one (the first frame).
+func (b *background) foreground(mask []byte, p *plane, threshold, sensitivity float64) bool {
+	if b.filled == 0 {
+		return false
+	}
+	w, h := p.w, p.h
+	b.diff = grow(b.diff, w*h)
+	for i, v := range p.pix {
+		d := int(v) - int(b.bg[i])
+		b.diff[i] = byte(min(abs(d), 255))
+	}
+	boxMean(b.diff, w, h, motionRadius, &b.sums)
+	t := threshold
+	if t == Auto {
+		var hist [256]int
+		for _, d := range b.diff {
+			hist[d]++
+		}
+		med, seen := 0, 0
+		for i, c := range hist {
+			seen += c
+			if 2*seen >= len(b.diff) {
+				med = i
+				break
+			}
+		}
+		// The neighbourhood mean of pure noise has a median near its mean; objects stand
+		// far above it. Sensitivity 0 takes five times the noise, 0.5 twice, 1 once.
+		k := 5 - 6*sensitivity
+		if sensitivity > 0.5 {
+			k = 2 - sensitivity
+		}
+		// The floor keeps out what compression, flicker and shadows leave: 4 levels from
+		// the middle sensitivity up, 10 at 0.
+		t = max(k*float64(med), 4+12*max(0, 0.5-sensitivity))
+	}
+	for i, d := range b.diff {
+		mask[i] = b2u(float64(d) > t)
+	}
+	return true
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// boxMean replaces p (w × h) by its mean over (2r+1)² neighbourhoods clipped to the plane,
+// by running sums along rows and then columns.
+func boxMean(p []byte, w, h, r int, sums *[]int32) {
+	*sums = grow(*sums, w*h+w)
+	s := *sums
+	for y := 0; y < h; y++ {
+		row, out := p[y*w:(y+1)*w], s[y*w:(y+1)*w]
+		var acc int32
+		for x := 0; x < min(r, w); x++ {
+			acc += int32(row[x])
+		}
+		for x := 0; x < w; x++ {
+			if x+r < w {
+				acc += int32(row[x+r])
+			}
+			if x-r-1 >= 0 {
+				acc -= int32(row[x-r-1])
+			}
+			out[x] = acc
+		}
+	}
+	// Columns: a running sum of the row sums for every column at once, row by row.
+	s, col := s[:w*h], s[w*h:]
+	clear(col)
+	for y := 0; y < min(r, h); y++ {
+		for x, v := range s[y*w : (y+1)*w] {
+			col[x] += v
+		}
+	}
+	for y := 0; y < h; y++ {
+		if y+r < h {
+			for x, v := range s[(y+r)*w : (y+r+1)*w] {
+				col[x] += v
+			}
+		}
+		if y-r-1 >= 0 {
+			for x, v := range s[(y-r-1)*w : (y-r)*w] {
+				col[x] -= v
+			}
+		}
+		ny := int32(min(y+r, h-1) - max(y-r, 0) + 1)
+		out := p[y*w : (y+1)*w]
+		for x := range out {
+			nx := int32(min(x+r, w-1) - max(x-r, 0) + 1)
+			out[x] = byte(col[x] / (nx * ny))
+		}
+	}
+}
+
+// older returns a frame between recentStep and motionStep frames older than the frame
+// being analysed, or nil at the start.
+func (b *background) older() []byte {
+	k := 0
+	if b.recentAt[1] < b.recentAt[0] {
+		k = 1
+	}
+	if b.recent[k] == nil || b.frames-b.recentAt[k] < recentStep {
+		return nil
+	}
+	return b.recent[k]
+}
+
+// dropGhosts removes from comps the regions that differ from the background but not from
+// an older frame: ghosts, where an object stood when the background was sampled and has
+// since left (an object in view from the first frame), or objects that stopped. Their
+// pixels are written into every sample, so that the background holds what is there now
+// at once instead of after half the window. A moving object differs from the older frame
+// at least where it came from and went to; a ghost only by noise. The test is per region,
+// on its summed differences: per pixel, the smooth inside of a slow object would pass for
+// a ghost.
+func (b *background) dropGhosts(l *labeller, comps []rect, cur *plane) []rect {
+	old := b.older()
+	if old == nil || len(comps) == 0 {
+		return comps
+	}
+	b.moved = grow(b.moved, 2*len(comps))
+	clear(b.moved)
+	for i, lab := range l.labels[:len(cur.pix)] {
+		if lab == 0 {
+			continue
+		}
+		k := l.rootOf[l.find(lab)]
+		b.moved[2*k] += int64(abs(int(cur.pix[i]) - int(old[i])))
+		b.moved[2*k+1] += int64(abs(int(cur.pix[i]) - int(b.bg[i])))
+	}
+	b.ghost = grow(b.ghost, len(comps))
+	found := false
+	for k := range comps {
+		b.ghost[k] = 2*b.moved[2*k] < b.moved[2*k+1]
+		found = found || b.ghost[k]
+	}
+	if !found {
+		return comps
+	}
+	for i, lab := range l.labels[:len(cur.pix)] {
+		if lab != 0 && b.ghost[l.rootOf[l.find(lab)]] {
+			v := cur.pix[i]
+			for s := 0; s < b.filled; s++ {
+				b.ring[s][i] = v
+			}
+			b.bg[i] = v
+		}
+	}
+	out := comps[:0]
+	for k, c := range comps {
+		if !b.ghost[k] {
+			out = append(out, c)
+		}
+	}
+	return out
+}

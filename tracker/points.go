@@ -1,0 +1,239 @@
+package tracker
+
+import (
+	"math"
+	"slices"
+
+	"trackink/scene"
+)
+
+// Points mode: corners of the analysis plane (Shi–Tomasi: the smaller eigenvalue of the
+// gradients' structure tensor over 3 × 3 pixels, local maxima only, strongest first, no
+// two closer than a spacing that spreads MaxObjects over the frame) followed from frame to
+// frame by pyramidal Lucas–Kanade (lk.go). A point is ended when the flow fails, when
+// following it back from the new frame misses where it was by more than fbMax pixels
+// (the forward–backward check), when it moves farther than MaxMove, or when it comes
+// within half the spacing of an older point. New corners are seeded where no point is, up
+// to MaxObjects, every frame that has fewer.
+const fbMax = 0.5 // analysis pixels
+
+type point struct {
+	x, y float32 // analysis pixels, centres at whole numbers
+	age  int     // frames followed
+	id   int     // 0 until confirmed
+	k    [2]kalman1
+}
+
+type pointTracker struct {
+	pyr     [2]pyramid
+	cur     int // index of this frame's pyramid
+	started bool
+	pts     []point
+	lw      lkWork
+	eig     []float32
+	prod    []float32 // per pixel: gx², gx·gy, gy²
+	cands   []corner
+	grid    []int32 // per cell: the point in it, -1 none
+	gw, gh  int
+	cell    float32
+}
+
+type corner struct {
+	v    float32
+	x, y int32
+}
+
+func (pt *pointTracker) step(t *Tracker, lum *plane) {
+	prev := pt.cur
+	pt.cur ^= 1
+	a, b := &pt.pyr[prev], &pt.pyr[pt.cur]
+	b.build(lum)
+	spacing := pointSpacing(lum.w, lum.h, t.o.MaxObjects)
+	maxMove := float32(t.o.MaxMove * t.diag / float64(t.factor))
+	if pt.started {
+		kept := pt.pts[:0]
+		for _, p := range pt.pts {
+			nx, ny, ok := pt.lw.flow(a, b, p.x, p.y)
+			if ok {
+				bx, by, bok := pt.lw.flow(b, a, nx, ny)
+				ok = bok && math.Hypot(float64(bx-p.x), float64(by-p.y)) <= fbMax &&
+					math.Hypot(float64(nx-p.x), float64(ny-p.y)) <= float64(maxMove) &&
+					nx >= 0 && ny >= 0 && nx <= float32(lum.w-1) && ny <= float32(lum.h-1)
+			}
+			if ok {
+				p.x, p.y = nx, ny
+				p.age++
+				kept = append(kept, p)
+			}
+		}
+		pt.pts = kept
+	}
+	pt.started = true
+	pt.thin(lum.w, lum.h, spacing)
+	if len(pt.pts) < t.o.MaxObjects {
+		pt.seed(t, lum, spacing)
+	}
+	f := float32(t.factor)
+	off := (f - 1) / 2
+	vv := math.Pow(t.o.MaxMove*t.diag, 2)
+	for i := range pt.pts {
+		p := &pt.pts[i]
+		fx, fy := float64(p.x*f+off), float64(p.y*f+off)
+		if p.age == 0 {
+			p.k[0], p.k[1] = newKalman1(fx, t.q, t.r, vv), newKalman1(fy, t.q, t.r, vv)
+		} else {
+			p.k[0].predict()
+			p.k[1].predict()
+			p.k[0].update(fx)
+			p.k[1].update(fy)
+		}
+		if p.id == 0 && p.age+1 >= t.o.Confirm {
+			p.id = t.nextID
+			t.nextID++
+		}
+		if p.id != 0 {
+			t.out.Points = append(t.out.Points, scene.Point{ID: p.id, X: float32(p.k[0].p), Y: float32(p.k[1].p)})
+		}
+	}
+}
+
+// pointSpacing is the least distance between points, in analysis pixels: what spreads n
+// points over an eighth of the frame's area (texture is rarely everywhere).
+func pointSpacing(w, h, n int) float32 {
+	return float32(max(3, math.Sqrt(float64(w*h)/float64(8*n))))
+}
+
+// thin ends the younger of two points closer than half the spacing (they have converged on
+// one feature).
+func (pt *pointTracker) thin(w, h int, spacing float32) {
+	d := spacing / 2
+	pt.resetGrid(w, h, d)
+	kept := pt.pts[:0]
+	for _, p := range pt.pts { // oldest first: points are appended as they are seeded
+		if pt.near(p.x, p.y, d, kept) {
+			continue
+		}
+		kept = append(kept, p)
+		pt.mark(p.x, p.y, len(kept)-1)
+	}
+	pt.pts = kept
+}
+
+// The grid finds the points near a place: cells of d/√2, so that points at least d apart
+// take one cell each.
+func (pt *pointTracker) resetGrid(w, h int, d float32) {
+	pt.cell = d / math.Sqrt2
+	pt.gw, pt.gh = int(float32(w)/pt.cell)+1, int(float32(h)/pt.cell)+1
+	pt.grid = grow(pt.grid, pt.gw*pt.gh)
+	for i := range pt.grid {
+		pt.grid[i] = -1
+	}
+}
+
+func (pt *pointTracker) mark(x, y float32, i int) {
+	pt.grid[int(y/pt.cell)*pt.gw+int(x/pt.cell)] = int32(i)
+}
+
+// near reports whether a point of pts lies within d of (x, y).
+func (pt *pointTracker) near(x, y, d float32, pts []point) bool {
+	cx, cy := int(x/pt.cell), int(y/pt.cell)
+	r := int(math.Ceil(float64(d / pt.cell)))
+	for gy := max(cy-r, 0); gy <= min(cy+r, pt.gh-1); gy++ {
+		for gx := max(cx-r, 0); gx <= min(cx+r, pt.gw-1); gx++ {
+			if i := pt.grid[gy*pt.gw+gx]; i >= 0 {
+				q := pts[i]
+				if (q.x-x)*(q.x-x)+(q.y-y)*(q.y-y) < d*d {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// seed adds the strongest corners that are at least the spacing from every point, up to
+// MaxObjects points in all.
+func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
+	w, h := lum.w, lum.h
+	pt.minEigen(lum, pt.pyr[pt.cur].deriv[0])
+	maxV := float32(0)
+	for _, v := range pt.eig {
+		maxV = max(maxV, v)
+	}
+	th := float32(t.o.Threshold)
+	if t.o.Threshold == Auto {
+		// OpenCV's goodFeaturesToTrack quality level, 0.01 at the middle sensitivity.
+		th = maxV * float32(math.Pow(10, -1-2*(t.o.Sensitivity-0.5)*1))
+	}
+	pt.cands = pt.cands[:0]
+	// Corners need the whole LK window inside the plane to be followed at once.
+	m := lkWindow/2 + 1
+	for y := m; y < h-m; y++ {
+		row := pt.eig[y*w:]
+		for x := m; x < w-m; x++ {
+			v := row[x]
+			if v <= th || v < row[x-1] || v < row[x+1] || v < pt.eig[(y-1)*w+x] || v < pt.eig[(y+1)*w+x] ||
+				v < pt.eig[(y-1)*w+x-1] || v < pt.eig[(y-1)*w+x+1] || v < pt.eig[(y+1)*w+x-1] || v < pt.eig[(y+1)*w+x+1] {
+				continue
+			}
+			pt.cands = append(pt.cands, corner{v, int32(x), int32(y)})
+		}
+	}
+	slices.SortFunc(pt.cands, func(a, b corner) int {
+		switch {
+		case a.v > b.v:
+			return -1
+		case a.v < b.v:
+			return 1
+		case a.y != b.y:
+			return int(a.y - b.y)
+		}
+		return int(a.x - b.x)
+	})
+	pt.resetGrid(w, h, spacing/2) // the points are at least that far apart (thin)
+	for i, p := range pt.pts {
+		pt.mark(p.x, p.y, i)
+	}
+	for _, c := range pt.cands {
+		if len(pt.pts) >= t.o.MaxObjects {
+			break
+		}
+		x, y := float32(c.x), float32(c.y)
+		if pt.near(x, y, spacing, pt.pts) {
+			continue
+		}
+		pt.pts = append(pt.pts, point{x: x, y: y})
+		pt.mark(x, y, len(pt.pts)-1)
+	}
+}
+
+// minEigen is the smaller eigenvalue of the structure tensor summed over 3 × 3 pixels, of
+// the Scharr derivatives d (scaled to 8-bit levels a pixel), for every pixel of p but a
+// one-pixel border (0 there: no corner is seeded that near the edge anyway).
+func (pt *pointTracker) minEigen(p *plane, d []int16) []float32 {
+	w, h := p.w, p.h
+	pt.eig = grow(pt.eig, w*h)
+	pt.prod = grow(pt.prod, 3*w*h)
+	e, q := pt.eig, pt.prod
+	const s = 1.0 / 32 // Scharr's weights sum to 32
+	for i := 0; i < w*h; i++ {
+		gx, gy := float32(d[2*i])*s, float32(d[2*i+1])*s
+		q[3*i], q[3*i+1], q[3*i+2] = gx*gx, gx*gy, gy*gy
+	}
+	clear(e)
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			var xx, xy, yy float32
+			for dy := -1; dy <= 1; dy++ {
+				o := 3 * ((y+dy)*w + x - 1)
+				r := q[o : o+9]
+				xx += r[0] + r[3] + r[6]
+				xy += r[1] + r[4] + r[7]
+				yy += r[2] + r[5] + r[8]
+			}
+			xx, xy, yy = xx/9, xy/9, yy/9
+			e[y*w+x] = (xx+yy)/2 - float32(math.Sqrt(float64((xx-yy)*(xx-yy)/4+xy*xy)))
+		}
+	}
+	return e
+}

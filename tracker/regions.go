@@ -1,0 +1,313 @@
+package tracker
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+)
+
+// rect is a detection in analysis pixels, or (scaled) in frame pixels: corners x0, y0
+// (inclusive) to x1, y1 (exclusive), and its area in pixels (the region's, not the box's).
+type rect struct {
+	x0, y0, x1, y1 float64
+	area           float64
+}
+
+func (r rect) w() float64  { return r.x1 - r.x0 }
+func (r rect) h() float64  { return r.y1 - r.y0 }
+func (r rect) cx() float64 { return (r.x0 + r.x1) / 2 }
+func (r rect) cy() float64 { return (r.y0 + r.y1) / 2 }
+
+// iou is the intersection over union of two boxes.
+func iou(a, b rect) float64 {
+	iw := min(a.x1, b.x1) - max(a.x0, b.x0)
+	ih := min(a.y1, b.y1) - max(a.y0, b.y0)
+	if iw <= 0 || ih <= 0 {
+		return 0
+	}
+	in := iw * ih
+	return in / (a.w()*a.h() + b.w()*b.h() - in)
+}
+
+// isodata returns the threshold between the two classes of hist that Otsu's method finds,
+// moved by sensitivity between the upper class's mean (0) and the lower's (1): 0.5 is the
+// midpoint of the two means. ok is false when the classes are not apart by more than four
+// of their spreads: a frame of background alone, whose noise Otsu would split in two.
+func isodata(hist *[256]int, sensitivity float64) (t int, ok bool) {
+	total, sum := 0, 0.0
+	for i, n := range hist {
+		total += n
+		sum += float64(i * n)
+	}
+	if total == 0 {
+		return 255, false
+	}
+	best, bestT := -1.0, 0
+	n0, s0 := 0, 0.0
+	for i := 0; i < 255; i++ {
+		n0 += hist[i]
+		s0 += float64(i * hist[i])
+		n1 := total - n0
+		if n0 == 0 || n1 == 0 {
+			continue
+		}
+		m0, m1 := s0/float64(n0), (sum-s0)/float64(n1)
+		v := float64(n0) * float64(n1) * (m0 - m1) * (m0 - m1)
+		if v > best {
+			best, bestT = v, i
+		}
+	}
+	if best < 0 {
+		return 255, false
+	}
+	var n [2]int
+	var s, ss [2]float64
+	for i, c := range hist {
+		k := 0
+		if i > bestT {
+			k = 1
+		}
+		n[k] += c
+		s[k] += float64(i * c)
+		ss[k] += float64(i * i * c)
+	}
+	m0, m1 := s[0]/float64(n[0]), s[1]/float64(n[1])
+	sd0 := math.Sqrt(max(0, ss[0]/float64(n[0])-m0*m0))
+	sd1 := math.Sqrt(max(0, ss[1]/float64(n[1])-m1*m1))
+	t = int(math.Round(m1 + (m0-m1)*sensitivity))
+	return min(max(t, 0), 254), m1-m0 > 4*max(sd0, sd1, 1)
+}
+
+// binarize sets mask to 1 where p is above t (or, with below, at or under t), else 0.
+func binarize(mask []byte, p []byte, t int, below bool) {
+	for i, v := range p {
+		on := int(v) > t
+		if below {
+			on = !on
+		}
+		mask[i] = b2u(on)
+	}
+}
+
+func b2u(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// morph is the work space of binary morphology on one size of plane.
+type morph struct{ tmp []byte }
+
+// erode3 and dilate3 apply a 3 × 3 square (separably: rows, then columns) in place; beyond
+// the frame's border lies the border pixel itself, so a region touching it is not eaten.
+func (m *morph) erode3(mask []byte, w, h int)  { m.apply(mask, w, h, true) }
+func (m *morph) dilate3(mask []byte, w, h int) { m.apply(mask, w, h, false) }
+
+func (m *morph) apply(mask []byte, w, h int, erode bool) {
+	m.tmp = grow(m.tmp, w*h)
+	t := m.tmp
+	// Rows: each pixel with its left and right neighbours (the border pixel stands for
+	// what lies beyond it); then columns likewise, from t back into mask.
+	for y := 0; y < h; y++ {
+		r, o := mask[y*w:(y+1)*w], t[y*w:(y+1)*w]
+		row3(o, r, r[1:], r[:max(w-1, 0)], erode)
+	}
+	for y := 0; y < h; y++ {
+		c := t[y*w : (y+1)*w]
+		up, dn := c, c
+		if y > 0 {
+			up = t[(y-1)*w : y*w]
+		}
+		if y < h-1 {
+			dn = t[(y+1)*w : (y+2)*w]
+		}
+		col3(mask[y*w:(y+1)*w], up, c, dn, erode)
+	}
+}
+
+// row3 sets o[x] to the and (erode) or or of r[x−1], r[x], r[x+1]; right is r from x+1,
+// left r up to w−1. Masks hold 0 or 1 a byte, so eight pixels go at once as one 64-bit
+// word.
+func row3(o, r, right, left []byte, erode bool) {
+	w := len(r)
+	if w < 2 {
+		copy(o, r)
+		return
+	}
+	le := binary.LittleEndian
+	x := 1
+	for ; x+8 <= w-1; x += 8 {
+		a, b, c := le.Uint64(left[x-1:]), le.Uint64(r[x:]), le.Uint64(right[x:])
+		if erode {
+			le.PutUint64(o[x:], a&b&c)
+		} else {
+			le.PutUint64(o[x:], a|b|c)
+		}
+	}
+	for ; x < w-1; x++ {
+		if erode {
+			o[x] = left[x-1] & r[x] & right[x]
+		} else {
+			o[x] = left[x-1] | r[x] | right[x]
+		}
+	}
+	if erode {
+		o[0], o[w-1] = r[0]&r[1], r[w-2]&r[w-1]
+	} else {
+		o[0], o[w-1] = r[0]|r[1], r[w-2]|r[w-1]
+	}
+}
+
+func col3(o, up, c, dn []byte, erode bool) {
+	le := binary.LittleEndian
+	x := 0
+	for ; x+8 <= len(o); x += 8 {
+		a, b, d := le.Uint64(up[x:]), le.Uint64(c[x:]), le.Uint64(dn[x:])
+		if erode {
+			le.PutUint64(o[x:], a&b&d)
+		} else {
+			le.PutUint64(o[x:], a|b|d)
+		}
+	}
+	for ; x < len(o); x++ {
+		if erode {
+			o[x] = up[x] & c[x] & dn[x]
+		} else {
+			o[x] = up[x] | c[x] | dn[x]
+		}
+	}
+}
+
+// clean removes specks and lines up to open−1 pixels thick (opening by an open × open
+// square, open odd) and fills pinholes and one-pixel gaps (closing by 3 × 3).
+func (m *morph) clean(mask []byte, w, h, open int) {
+	for range open / 2 {
+		m.erode3(mask, w, h)
+	}
+	for range open / 2 {
+		m.dilate3(mask, w, h)
+	}
+	m.dilate3(mask, w, h)
+	m.erode3(mask, w, h)
+}
+
+// labeller finds the 8-connected components of a mask in two passes: provisional labels
+// joined by union-find, then each component's box and area by its root.
+type labeller struct {
+	labels []int32
+	parent []int32
+	comps  []rect
+	rootOf []int32 // root label → index in comps, -1 until seen
+}
+
+func (l *labeller) find(a int32) int32 {
+	for l.parent[a] != a {
+		l.parent[a] = l.parent[l.parent[a]]
+		a = l.parent[a]
+	}
+	return a
+}
+
+func (l *labeller) union(a, b int32) int32 {
+	a, b = l.find(a), l.find(b)
+	if a == b {
+		return a
+	}
+	if a > b {
+		a, b = b, a
+	}
+	l.parent[b] = a // the smaller label is the root: the result does not depend on the order
+	return a
+}
+
+// components returns the components of mask (w × h), their areas and boxes in analysis
+// pixels, in the order of their first pixel (top to bottom, left to right).
+func (l *labeller) components(mask []byte, w, h int) []rect {
+	l.labels = grow(l.labels, w*h)
+	l.parent = l.parent[:0]
+	l.parent = append(l.parent, 0) // label 0: background
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			if mask[i] == 0 {
+				l.labels[i] = 0
+				continue
+			}
+			var lab int32
+			// Neighbours already labelled: left, and the three above.
+			try := func(j int) {
+				if n := l.labels[j]; n != 0 {
+					if lab == 0 {
+						lab = n
+					} else if lab != n {
+						lab = l.union(lab, n)
+					}
+				}
+			}
+			if x > 0 {
+				try(i - 1)
+			}
+			if y > 0 {
+				if x > 0 {
+					try(i - w - 1)
+				}
+				try(i - w)
+				if x < w-1 {
+					try(i - w + 1)
+				}
+			}
+			if lab == 0 {
+				lab = int32(len(l.parent))
+				l.parent = append(l.parent, lab)
+			}
+			l.labels[i] = lab
+		}
+	}
+	l.rootOf = grow(l.rootOf, len(l.parent))
+	for i := range l.rootOf {
+		l.rootOf[i] = -1
+	}
+	l.comps = l.comps[:0]
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			lab := l.labels[y*w+x]
+			if lab == 0 {
+				continue
+			}
+			r := l.find(lab)
+			k := l.rootOf[r]
+			if k < 0 {
+				k = int32(len(l.comps))
+				l.rootOf[r] = k
+				l.comps = append(l.comps, rect{x0: float64(x), y0: float64(y), x1: float64(x + 1), y1: float64(y + 1)})
+			}
+			c := &l.comps[k]
+			c.x0, c.x1 = min(c.x0, float64(x)), max(c.x1, float64(x+1))
+			c.y1 = float64(y + 1)
+			c.area++
+		}
+	}
+	return l.comps
+}
+
+// keep filters comps in place to those whose area lies in [minArea, maxArea] analysis
+// pixels, the largest maxN of them, largest first (ties in the order found).
+func keep(comps []rect, minArea, maxArea float64, maxN int) []rect {
+	out := comps[:0]
+	for _, c := range comps {
+		if c.area >= minArea && c.area <= maxArea {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b rect) int {
+		switch {
+		case a.area > b.area:
+			return -1
+		case a.area < b.area:
+			return 1
+		}
+		return 0
+	})
+	return out[:min(len(out), maxN)]
+}

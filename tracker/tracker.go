@@ -1,0 +1,192 @@
+package tracker
+
+import (
+	"fmt"
+	"math"
+
+	"trackink/assign"
+	"trackink/composite"
+	"trackink/scene"
+)
+
+// Tracker follows objects through the frames of one video. Step it with every frame in
+// order; it is not safe for use by several goroutines at once.
+type Tracker struct {
+	o            Options
+	w, h, factor int
+	diag         float64
+	q, r         float64 // Kalman process and measurement noise
+
+	lum, cb, cr plane
+	mask        []byte
+	morph       morph
+	lab         labeller
+	bg          background
+	points      pointTracker
+
+	dets   []rect // this frame's detections, frame pixels
+	taken  []bool // dets consumed by a match or a merge
+	tracks []track
+	nextID int
+	solver assign.Solver
+	cost   []float64
+	out    scene.Frame
+}
+
+// track is one object being followed; id 0 until it is confirmed.
+type track struct {
+	id           int
+	k            [4]kalman1 // centre x, centre y, width, height
+	hits, misses int
+	det          int // this frame's detection, -1 none
+	merged       bool
+}
+
+func (t *track) predicted() rect {
+	cx, cy, w, h := t.k[0].p, t.k[1].p, max(t.k[2].p, 1), max(t.k[3].p, 1)
+	return rect{x0: cx - w/2, y0: cy - h/2, x1: cx + w/2, y1: cy + h/2, area: w * h}
+}
+
+// New returns a Tracker for frames of w × h pixels.
+func New(o Options, w, h int) (*Tracker, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	t := &Tracker{o: o, w: w, h: h, factor: analysisFactor(h, o.AnalysisSize), nextID: 1}
+	t.diag = math.Hypot(float64(w), float64(h))
+	// Accelerations of a few thousandths of the diagonal per frame² are what hand-held or
+	// walking motion shows; the measurement noise follows from --smooth.
+	t.q = math.Pow(0.002*t.diag, 2)
+	t.r = t.q * smoothRatio(o.Smooth)
+	return t, nil
+}
+
+// Factor is the box filter's factor: the analysed planes are 1/Factor of the frame's size.
+func (t *Tracker) Factor() int { return t.factor }
+
+// Step analyses the next frame and returns what is tracked in it: boxes with their ids
+// (region modes) or points (Points). The frame's Index is left 0 for the caller to set;
+// the returned frame and its slices are the Tracker's and valid until the next Step.
+func (t *Tracker) Step(s composite.Surface) (*scene.Frame, error) {
+	if w, h := s.Size(); w != t.w || h != t.h {
+		return nil, fmt.Errorf("tracker: frame is %dx%d, the tracker's %dx%d", w, h, t.w, t.h)
+	}
+	y, cb, cr, err := planes(s)
+	if err != nil {
+		return nil, err
+	}
+	downscale(&t.lum, y, t.factor)
+	t.out.Boxes, t.out.Points = t.out.Boxes[:0], t.out.Points[:0]
+	if t.o.Mode == Points {
+		t.points.step(t, &t.lum)
+		return &t.out, nil
+	}
+	if t.o.Mode == Color {
+		chromaAt(&t.cb, cb, t.factor, t.lum.w, t.lum.h)
+		chromaAt(&t.cr, cr, t.factor, t.lum.w, t.lum.h)
+	}
+	t.detect()
+	t.associate()
+	return &t.out, nil
+}
+
+// detect fills t.dets with this frame's regions in frame pixels.
+func (t *Tracker) detect() {
+	p := &t.lum
+	t.mask = grow(t.mask, p.w*p.h)
+	found := true
+	switch t.o.Mode {
+	case Bright, Dark:
+		var hist [256]int
+		for _, v := range p.pix {
+			hist[v]++
+		}
+		dark := t.o.Mode == Dark
+		if dark {
+			// The mirror image: the darker class becomes the upper one.
+			for i := 0; i < 128; i++ {
+				hist[i], hist[255-i] = hist[255-i], hist[i]
+			}
+		}
+		th, ok := isodata(&hist, t.o.Sensitivity)
+		if t.o.Threshold != Auto {
+			th, ok = int(t.o.Threshold), true
+			if dark {
+				th = 255 - th
+			}
+		}
+		found = ok
+		if dark {
+			binarize(t.mask, p.pix, 255-th-1, true) // v ≤ 254−th ⇔ 255−v > th
+		} else {
+			binarize(t.mask, p.pix, th, false)
+		}
+	case Motion:
+		found = t.bg.foreground(t.mask, p, t.o.Threshold, t.o.Sensitivity)
+	case Color:
+		t.colorMask()
+	}
+	t.dets = t.dets[:0]
+	if t.o.Mode == Motion {
+		// Sampled after this frame's regions are found (and ghosts absorbed).
+		defer t.bg.update(p)
+	}
+	if !found {
+		return
+	}
+	open := 3
+	if t.o.Mode == Motion {
+		// The neighbourhood mean widens what moves by motionRadius on each side: a wire or
+		// a ribbon in the wind, a few pixels thick, is not an object.
+		open = 2*motionRadius + 3
+	}
+	t.morph.clean(t.mask, p.w, p.h, open)
+	comps := t.lab.components(t.mask, p.w, p.h)
+	if t.o.Mode == Motion {
+		comps = t.bg.dropGhosts(&t.lab, comps, p)
+	}
+	a := float64(p.w * p.h)
+	comps = keep(comps, t.o.MinArea*a, t.o.MaxArea*a, t.o.MaxObjects)
+	f := float64(t.factor)
+	for _, c := range comps {
+		t.dets = append(t.dets, rect{x0: c.x0 * f, y0: c.y0 * f, x1: c.x1 * f, y1: c.y1 * f, area: c.area * f * f})
+	}
+}
+
+// colorMask marks the saturated pixels, or those near the hue asked for. Saturation is the
+// chroma's distance from grey; the hue, the angle of (Cb, Cr), compared with the angle of the
+// pure colour of that hue (BT.601 coefficients; BT.709's differ by a few degrees).
+func (t *Tracker) colorMask() {
+	th := t.o.Threshold
+	if th == Auto {
+		th = 20 + 40*(1-t.o.Sensitivity)
+	}
+	var hueCb, hueCr float64
+	if t.o.Hue != Auto {
+		r, g, b := hueRGB(t.o.Hue)
+		hueCb = -0.168736*r - 0.331264*g + 0.5*b
+		hueCr = 0.5*r - 0.418688*g - 0.081312*b
+		n := math.Hypot(hueCb, hueCr)
+		hueCb, hueCr = hueCb/n, hueCr/n
+	}
+	// Within 30° of the hue: cos 30° of the chroma's length.
+	const cos30 = 0.8660254
+	for i := range t.mask {
+		u, v := float64(t.cb.pix[i])-128, float64(t.cr.pix[i])-128
+		sat := math.Hypot(u, v)
+		on := sat > th
+		if on && t.o.Hue != Auto {
+			on = u*hueCb+v*hueCr > cos30*sat
+		}
+		t.mask[i] = b2u(on)
+	}
+}
+
+// hueRGB is the fully saturated colour of hue h degrees, components 0..1.
+func hueRGB(h float64) (r, g, b float64) {
+	c := func(n float64) float64 {
+		k := math.Mod(n+h/60, 6)
+		return 1 - max(0, min(k, 4-k, 1))
+	}
+	return c(5), c(3), c(1)
+}

@@ -1,0 +1,220 @@
+package tracker
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"trackink/composite"
+	"trackink/internal/field"
+	"trackink/internal/synthclip"
+)
+
+// clipKind is the synthetic clip each mode is tested on.
+var clipKind = map[string]synthclip.Kind{Bright: synthclip.Bright, Dark: synthclip.Dark, Motion: synthclip.Motion,
+	Color: synthclip.Bright, Points: synthclip.Pan}
+
+// clipFrames draws the first n frames of a synthetic clip.
+func clipFrames(t testing.TB, o synthclip.Options, n int) []*composite.YUV420P {
+	clip, err := synthclip.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := clip.Options().Width, clip.Options().Height
+	var out []*composite.YUV420P
+	for k := 1; k <= n; k++ {
+		f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+			StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+		clip.Frame(k, f.Y, f.U, f.V)
+		out = append(out, f)
+	}
+	return out
+}
+
+// TestNoAllocationsPerFrame: once its buffers have grown, a Tracker allocates nothing for a
+// frame, in every mode (a 1080p frame analysed at 540 lines).
+func TestNoAllocationsPerFrame(t *testing.T) {
+	for _, mode := range Modes {
+		t.Run(mode, func(t *testing.T) {
+			frames := clipFrames(t, synthclip.Options{Kind: clipKind[mode], Width: 1920, Height: 1080, Frames: 60}, 60)
+			tr, err := New(DefaultOptions(mode), 1920, 1080)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range frames[:40] {
+				if _, err := tr.Step(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			k := 40
+			allocs := testing.AllocsPerRun(16, func() {
+				tr.Step(frames[k%len(frames)])
+				k++
+			})
+			if allocs != 0 {
+				t.Errorf("%v allocations a frame, want 0", allocs)
+			}
+		})
+	}
+}
+
+// TestDeterministic: two trackers given the same frames give the same tracks.
+func TestDeterministic(t *testing.T) {
+	frames := clipFrames(t, synthclip.Options{Kind: synthclip.Motion, Seed: 7, Frames: 40}, 40)
+	run := func() string {
+		tr, err := New(DefaultOptions(Motion), 640, 360)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := ""
+		for _, f := range frames {
+			out, err := tr.Step(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s += fmt.Sprint(out.Boxes)
+		}
+		return s
+	}
+	if a, b := run(), run(); a != b || a == "" {
+		t.Errorf("two runs differ (or found nothing)")
+	}
+}
+
+// TestValidate: every option out of range is an error naming its field.
+func TestValidate(t *testing.T) {
+	cases := []struct {
+		field string
+		set   func(*Options)
+	}{
+		{"Mode", func(o *Options) { o.Mode = "blobs" }},
+		{"AnalysisSize", func(o *Options) { o.AnalysisSize = 8 }},
+		{"Threshold", func(o *Options) { o.Threshold = 300 }},
+		{"Sensitivity", func(o *Options) { o.Sensitivity = 1.5 }},
+		{"MinArea", func(o *Options) { o.MinArea = -0.1 }},
+		{"MaxArea", func(o *Options) { o.MaxArea = 2 }},
+		{"MaxArea", func(o *Options) { o.MinArea, o.MaxArea = 0.2, 0.1 }},
+		{"MaxObjects", func(o *Options) { o.MaxObjects = 0 }},
+		{"Hue", func(o *Options) { o.Hue = 360 }},
+		{"MaxMove", func(o *Options) { o.MaxMove = 0 }},
+		{"Confirm", func(o *Options) { o.Confirm = 0 }},
+		{"Grace", func(o *Options) { o.Grace = -1 }},
+		{"Smooth", func(o *Options) { o.Smooth = -0.5 }},
+		{"PointSize", func(o *Options) { o.PointSize = 0 }},
+	}
+	for _, c := range cases {
+		o := DefaultOptions(Bright)
+		c.set(&o)
+		var fe *field.Error
+		if err := o.Validate(); !errors.As(err, &fe) || fe.Field != "tracker.Options."+c.field {
+			t.Errorf("%s: got %v", c.field, err)
+		}
+	}
+	for _, p := range Presets() {
+		if err := p.Options.Validate(); err != nil {
+			t.Errorf("preset %s: %v", p.Name, err)
+		}
+	}
+}
+
+// TestCrossingKeepsIDs: two bright squares that cross slowly, one region for 20 frames
+// (longer than the grace period), leave the crossing with the ids they came in with.
+func TestCrossingKeepsIDs(t *testing.T) {
+	const w, h = 320, 180
+	tr, err := New(DefaultOptions(Bright), w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	idAt := map[int]int{} // id → its square (0 A, 1 B)
+	for n := 0; n < 100; n++ {
+		for i := range f.Y {
+			f.Y[i] = 30
+		}
+		// A from the left, B from the right, 1 px a frame, touching from frame 41 to 59.
+		ax, bx := 100+n, 200-n
+		for _, x0 := range []int{ax, bx} {
+			for y := 80; y < 100; y++ {
+				for x := x0; x < x0+20; x++ {
+					f.Y[y*w+x] = 220
+				}
+			}
+		}
+		out, err := tr.Step(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range out.Boxes {
+			cx := float64(b.X + b.W/2)
+			// The square the box is on: the nearer.
+			side := 0
+			if abs(int(cx)-(bx+10)) < abs(int(cx)-(ax+10)) {
+				side = 1
+			}
+			if n < 35 || n > 65 {
+				if s, ok := idAt[b.ID]; !ok && n < 35 {
+					idAt[b.ID] = side
+				} else if ok && s != side {
+					t.Fatalf("frame %d: id %d is on the other square", n+1, b.ID)
+				}
+			}
+		}
+		if n > 65 && len(out.Boxes) != 2 {
+			t.Fatalf("frame %d: %d boxes after the crossing, want 2", n+1, len(out.Boxes))
+		}
+	}
+	if len(idAt) != 2 {
+		t.Errorf("ids %v, want two", idAt)
+	}
+}
+
+// TestColorHue: with --hue, color keeps the region near that hue and leaves the others; without,
+// it keeps every saturated one. Red, green and blue squares on grey, in BT.601 Y′CbCr (the
+// green one starts at an odd x: chroma, at half resolution, puts its edge a pixel before).
+func TestColorHue(t *testing.T) {
+	const w, h = 160, 90
+	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	for i := range f.Y {
+		f.Y[i] = 120
+	}
+	for i := range f.U {
+		f.U[i], f.V[i] = 128, 128
+	}
+	// Limited-range Y′CbCr of pure red, green and blue.
+	colors := [][3]byte{{81, 90, 240}, {145, 54, 34}, {41, 240, 110}}
+	for k, c := range colors {
+		x0 := 20 + 45*k
+		for y := 30; y < 60; y++ {
+			for x := x0; x < x0+30; x++ {
+				f.Y[y*w+x] = c[0]
+				f.U[(y/2)*(w/2)+x/2], f.V[(y/2)*(w/2)+x/2] = c[1], c[2]
+			}
+		}
+	}
+	for _, c := range []struct {
+		hue  float64
+		want []int // the squares found, by x
+	}{{Auto, []int{20, 64, 110}}, {0, []int{20}}, {120, []int{64}}, {240, []int{110}}} {
+		o := DefaultOptions(Color)
+		o.Hue, o.Confirm = c.hue, 1
+		tr, err := New(o, w, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := tr.Step(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, b := range out.Boxes {
+			got = append(got, int(b.X+0.5))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("hue %v: squares at x %v, want %v", c.hue, got, c.want)
+		}
+	}
+}
