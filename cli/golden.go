@@ -52,9 +52,12 @@ func runGolden(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("no golden pictures at %s: run from the repository root, or give --dir", o.Dir)
 	}
 	results, err := goldens.Run(o)
-	failed := 0
+	failed, skipped := 0, 0
 	for _, r := range results {
 		switch r.Status {
+		case goldens.Skipped:
+			skipped++
+			fmt.Fprintf(stdout, "skip %-18s %s\n", r.Scene, r.Reason)
 		case goldens.Failed:
 			failed++
 			fmt.Fprintf(stdout, "FAIL %-18s %d pixels differ by more than %d (largest %d): %s, %s\n",
@@ -71,7 +74,11 @@ func runGolden(args []string, stdout, stderr io.Writer) error {
 	if failed > 0 {
 		return fmt.Errorf("%d of %d golden scenes failed (tolerance %d codes per channel)", failed, len(results), goldens.Tolerance)
 	}
-	if !o.Update {
+	switch {
+	case o.Update:
+	case skipped > 0:
+		fmt.Fprintf(stdout, "%d golden scenes passed, %d skipped (no footage here)\n", len(results)-skipped, skipped)
+	default:
 		fmt.Fprintf(stdout, "%d golden scenes passed\n", len(results))
 	}
 	return nil

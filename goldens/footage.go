@@ -2,6 +2,7 @@ package goldens
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -23,7 +24,9 @@ import (
 // ffmpeg program into raw YUV420P, with no scaling or conversion, so the backdrop is the
 // decoder's exact output and the overlay is composited in Y'CbCr as in a render; the
 // picture is then converted to RGB for the PNG (BT.601, limited range, as the clip is).
-const Footage = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
+// TRACKINK_FOOTAGE names another copy of it (or, naming nothing, skips those scenes: the
+// GPU kit carries neither the clip nor their pictures).
+var Footage = cmp.Or(os.Getenv("TRACKINK_FOOTAGE"), "/usr/share/doc/opencv-doc/examples/data/vtest.avi")
 
 // footageTracks are the tracks of Footage's first 240 frames that footage scenes draw:
 // scripts/docs/vtest_tracks.py --frames 240 (OpenCV background subtraction and an IoU

@@ -94,7 +94,7 @@ func footageCases() []struct {
 }
 
 // TestFootageGoldens draws each effect, and the blob look, on a frame of real footage and
-// compares the pictures with testdata/footage-*.png (go test ./goldens -run Footage -update
+// compares the pictures with testdata/effects/footage-*.png (go test ./goldens -run Footage -update
 // rewrites them; look at each). The emulated device must draw the same within FootageTolerance,
 // and each effect must change the picture inside its boxes.
 func TestFootageGoldens(t *testing.T) {
@@ -110,7 +110,7 @@ func TestFootageGoldens(t *testing.T) {
 			cpu := yuvToRGBA(drawFootage(t, st, render.NewBackend)).SubImage(c.crop).(*image.RGBA)
 			got := image.NewRGBA(image.Rect(0, 0, c.crop.Dx(), c.crop.Dy()))
 			draw.Draw(got, got.Bounds(), cpu, c.crop.Min, draw.Src)
-			path := filepath.Join("testdata", c.name+".png")
+			path := filepath.Join("testdata", "effects", c.name+".png")
 			if *update {
 				if err := writePNG(path, got); err != nil {
 					t.Fatal(err)

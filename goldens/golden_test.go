@@ -3,6 +3,8 @@ package goldens
 import (
 	"flag"
 	"image"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,9 +21,27 @@ func TestGoldens(t *testing.T) {
 		t.Fatalf("%d results for %d scenes", len(results), len(Scenes))
 	}
 	for _, r := range results {
-		if r.Status == Failed {
+		switch r.Status {
+		case Failed:
 			t.Errorf("%s: %d pixels differ by more than %d (largest %d); see %s and %s", r.Scene, r.Over, Tolerance, r.MaxDiff, r.Actual, r.Diff)
+		case Skipped: // setup installs the footage wherever the tests run
+			t.Errorf("%s: skipped: %s", r.Scene, r.Reason)
 		}
+	}
+}
+
+// TestFootageSkippedWhereAbsent: where the clip is not installed (a GPU machine, the
+// portable build's bare root), a scene on footage is skipped and says why, and the others
+// still run.
+func TestFootageSkippedWhereAbsent(t *testing.T) {
+	defer func(f string) { Footage = f }(Footage)
+	Footage = filepath.Join(t.TempDir(), "vtest.avi")
+	results, err := Run(Options{Dir: "testdata", OutDir: t.TempDir(), Only: []string{"vtest-default", "boxes-roundness"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 2 || results[0].Status != Skipped || !strings.Contains(results[0].Reason, Footage) || results[1].Status != Passed {
+		t.Errorf("results %+v: want vtest-default skipped (naming the clip), boxes-roundness passed", results)
 	}
 }
 
