@@ -36,6 +36,8 @@ cp goldens/testdata/*.png "$work/goldens/"
 . "$here/fonts.sh"
 copy_fonts "$work/fonts" || die "cannot copy the goldens' fonts"
 scenes=$(find goldens/testdata -maxdepth 1 -name '*.png' | wc -l)
+# The scenes on footage (vtest-*) are skipped there: the root has no opencv-doc clip.
+footage=$(find goldens/testdata -maxdepth 1 -name 'vtest-*.png' | wc -l)
 inroot() { bash "$here/in-root.sh" "$root" "$@"; }
 
 inroot tar -C /work/dist -xzf "/work/dist/$name.tar.gz"
@@ -74,6 +76,7 @@ grep -q '^GPU 0: trackink fake CUDA driver' <<<"$doctor" && grep -q 'renders on:
   die "trackink-cuda doctor on the fake driver: $doctor"
 golden=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" golden --backend cuda --dir /work/dist/goldens --out /work/dist/golden-failures) ||
   die "golden --backend cuda on the fake driver: $golden"
-grep -qx "$scenes golden scenes passed" <<<"$golden" || die "golden --backend cuda: $golden (want $scenes scenes passed)"
-echo "dist-test: trackink-cuda golden --backend cuda on the fake driver: $scenes scenes passed"
+want="$((scenes - footage)) golden scenes passed, $footage skipped (no footage here)"
+grep -qxF "$want" <<<"$golden" || die "golden --backend cuda: $golden (want: $want)"
+echo "dist-test: trackink-cuda golden --backend cuda on the fake driver: $want"
 echo "dist-test: ok in $(($(date +%s) - start)) s"
