@@ -7,8 +7,8 @@
 #
 # First, before anything runs, one line if this machine cannot run the kit at all (glibc
 # older than the binaries need, an NVIDIA driver older than the kernels need). Then the
-# steps, most valuable first, each under a time limit of its own (its share of the budget,
-# never past what is left of it):
+# steps, most valuable first, each under a time limit of its own (its share of the budget
+# but at least 20 s, never past what is left of it):
 #   doctor          the driver and device (trackink-cuda doctor), nvidia-smi, glibc, and
 #                   whether the NVDEC and NVENC libraries are present
 #   golden-cuda     every golden scene through the CUDA backend, against the stored pictures
@@ -174,8 +174,8 @@ run_limited() {
 }
 
 # step NAME SHARE CHECK COMMAND...: runs COMMAND under a limit of SHARE percent of the
-# budget (at most what is left of it), its output in logs/NN-NAME.log; then CHECK (or -)
-# reads what it wrote and prints one line, failing the step when it returns 1, or marking
+# budget (at least 20 s, at most what is left of it), its output in logs/NN-NAME.log;
+# then CHECK (or -) reads what it wrote and prints one line, failing the step when it returns 1, or marking
 # it "unavailable" (refused by the machine, not failed) when it returns 3.
 step() {
   local name=$1 share=$2 check=$3
@@ -187,6 +187,7 @@ step() {
   fi
   local left=$((deadline - reserve - $(date +%s)))
   local limit=$((budget * share / 100))
+  [ "$limit" -lt 20 ] && limit=20 # a share of a short budget is still time to start a program
   [ "$limit" -gt "$left" ] && limit=$left
   if [ "$limit" -lt 3 ]; then
     record "$name" "not run" -1 0 0 budget "$*" ""
