@@ -113,9 +113,11 @@ fi
 took=$(($(date +%s) - t0))
 [ "$took" -le $((budget + 8)) ] || die "--budget $budget took $took s (unpacking included)"
 check_report "$t/report-budget" <<'PY'
-cut = [s['name'] for s in r['steps'] if s['status'] == 'not run']
-if not cut or cut != names[len(names) - len(cut):]:
-    errors.append(f"steps not run: {cut} of {names}")
+# The steps cut are the last of those the machine offers (the root has no sanitizer).
+offered = [n for n in names if steps[n]['status'] != 'unavailable']
+cut = [n for n in offered if steps[n]['status'] == 'not run']
+if not cut or cut != offered[len(offered) - len(cut):]:
+    errors.append(f"steps not run: {cut} of {offered}")
 for n in cut:
     if steps[n]['detail'] != 'budget':
         errors.append(f"step {n}: {steps[n]['detail']}")

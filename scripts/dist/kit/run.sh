@@ -175,8 +175,9 @@ run_limited() {
 
 # step NAME SHARE CHECK COMMAND...: runs COMMAND under a limit of SHARE percent of the
 # budget (at least 20 s, at most what is left of it), its output in logs/NN-NAME.log;
-# then CHECK (or -) reads what it wrote and prints one line, failing the step when it returns 1, or marking
-# it "unavailable" (refused by the machine, not failed) when it returns 3.
+# then CHECK (or -) reads what it wrote and prints one line, failing the step when it
+# returns 1, or marking it "unavailable" (refused by the machine, not failed) when it
+# returns 3.
 step() {
   local name=$1 share=$2 check=$3
   shift 3
