@@ -130,10 +130,11 @@ clean:
 
 # ---- The portable build and the GPU kit (scripts/dist/, docs/gpu.md) ----
 # make dist writes dist/trackink-$(VERSION)-linux-amd64.tar.gz: trackink and trackink-cuda
-# with a static FFmpeg built from Debian's sources (cached in build/dist), for any x86-64
-# Linux with glibc >= 2.36. make gpu-kit writes dist/gpu-kit/, the one-command validation of
-# the CUDA path on a GPU machine. The -test targets run both in a minimal Debian root with
-# no FFmpeg (debootstrap; needs root), against the fake CUDA driver.
+# with a static FFmpeg built from Debian's sources (cached in build/dist), all built in a
+# Debian 11 root, for any x86-64 Linux with glibc >= 2.31. make gpu-kit writes
+# dist/gpu-kit/, the one-command validation of the CUDA path on a GPU machine. The -test
+# targets run both in a minimal Debian 11 root with no FFmpeg (debootstrap; needs root),
+# against the fake CUDA driver built in that root's twin.
 
 .PHONY: setup-dist setup-test dist dist-test gpu-kit gpu-kit-test dist-clean
 
@@ -147,8 +148,8 @@ setup-test:
 dist: setup-dist kernels-fatbin
 	VERSION=$(VERSION) bash scripts/dist/build.sh
 
-dist-test: dist fakecuda
-	bash scripts/dist/test.sh $(FAKECUDA)
+dist-test: dist
+	bash scripts/dist/test.sh "$$(bash scripts/dist/fakecuda.sh)"
 
 dist-clean:
 	rm -rf build dist
@@ -156,5 +157,5 @@ dist-clean:
 gpu-kit: dist setup-test-deps
 	VERSION=$(VERSION) bash scripts/dist/gpu-kit.sh
 
-gpu-kit-test: gpu-kit fakecuda
-	bash scripts/dist/kit-test.sh $(FAKECUDA)
+gpu-kit-test: gpu-kit
+	bash scripts/dist/kit-test.sh "$$(bash scripts/dist/fakecuda.sh)"

@@ -10,8 +10,9 @@
 # (opencv-doc's vtest.avi, tree.avi, Megamind.avi), and OpenCV's Python binding with SciPy,
 # the baseline the tracker's tests and bench compare with. --cuda adds Debian's CUDA 11.8
 # toolkit for the kernel compile checks, and --dist what the portable build (make dist:
-# scripts/dist/) needs: deb-src entries for FFmpeg's, x264's, x265's and dav1d's source
-# packages, their build tools, and debootstrap.
+# scripts/dist/) needs on this machine: debootstrap, which makes the Debian 11 root where
+# everything of it is compiled (its compilers, tools and source packages come into that root,
+# not onto this machine: scripts/dist/root.sh).
 # The deb-src and non-free entries copy this machine's own Debian entries (mirror, suites,
 # keyring: scripts/apt-sources.sh). Re-running it is cheap: each step checks first.
 set -euo pipefail
@@ -23,7 +24,7 @@ want_test=0
 for arg in "$@"; do
   case "$arg" in
     --cuda) want_cuda=1 ;;
-    --dist) want_dist=1 want_faiss=1 ;; # the static link takes Debian's BLAS and LAPACK
+    --dist) want_dist=1 ;;
     --faiss) want_faiss=1 ;;
     --test) want_test=1 want_faiss=1 ;;
     *) echo "setup.sh: unknown argument $arg (known: --cuda, --dist, --faiss, --test)" >&2; exit 2 ;;
@@ -121,20 +122,10 @@ if [ "$want_cuda" -eq 1 ] && ! command -v nvcc >/dev/null 2>&1; then
   apt_install nvidia-cuda-toolkit nvidia-cuda-dev libcuda1
 fi
 
-# The portable build: source packages (deb-src), their build tools, static zlib (FFmpeg) and
-# the static Fortran runtime that Debian's BLAS and LAPACK need when FAISS is linked
-# statically, and debootstrap for the FFmpeg-less root the tests run it in. apt-get source needs fresh deb-src indexes:
-# when the entries are new, apt_entries has asked for an update.
-dist_pkgs=(nasm cmake meson ninja-build debootstrap libgfortran-12-dev zlib1g-dev xz-utils)
-if [ "$want_dist" -eq 1 ]; then
-  apt_entries deb-src trackink-src.sources
-  if [ "$stale" -eq 1 ] || ! apt-get source --print-uris --only-source ffmpeg >/dev/null 2>&1; then
-    apt_update
-  fi
-  if ! have_pkgs "${dist_pkgs[@]}"; then
-    echo "setup: installing the portable build's tools (nasm, cmake, meson, debootstrap)"
-    apt_update
-    apt_install "${dist_pkgs[@]}"
-  fi
+# The portable build: debootstrap, for the Debian 11 roots it is built and tested in.
+if [ "$want_dist" -eq 1 ] && ! have_pkgs debootstrap; then
+  echo "setup: installing debootstrap (the portable build's Debian 11 roots)"
+  apt_update
+  apt_install debootstrap
 fi
 echo "setup: ok"

@@ -12,7 +12,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=env.sh
 . "$here/env.sh"
 cd "$dist_repo"
-main=${TRACKINK_MAIN:-.}
 limit=60000000
 
 [ -s kernels/kernels.fatbin ] || { echo "build.sh: kernels/kernels.fatbin is missing: make kernels-fatbin" >&2; exit 1; }
@@ -20,8 +19,8 @@ name=trackink-$dist_version-linux-amd64
 stage=$dist_top/stage/$name
 rm -rf "$dist_top/stage"
 mkdir -p "$stage/licenses" dist
-nice go build "${dist_goflags[@]}" -o "$stage/trackink" "$main"
-nice go build "${dist_goflags[@]}" -tags cuda -o "$stage/trackink-cuda" "$main"
+dist_go build -o "$(root_path "$stage/trackink")" .
+dist_go build -tags cuda -o "$(root_path "$stage/trackink-cuda")" .
 cp "$dist_prefix/bin/ffmpeg" "$dist_prefix/bin/ffprobe" "$stage/"
 cp "$dist_prefix"/share/licenses/* "$stage/licenses/"
 cp docs/gpu.md "$stage/README.md"
@@ -37,10 +36,9 @@ if [ -f "$tarball" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$tarball $sum" ]; the
   exit 0
 fi
 # Reproducible: sorted names, no owners, one fixed time (the commit's).
-mtime=$(git log -1 --format=%ct 2>/dev/null || echo 0)
 tmp=$(mktemp "dist/.$name.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
-tar -C "$dist_top/stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" \
+tar -C "$dist_top/stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$dist_mtime" \
   -cf - "$name" | nice gzip -n -9 >"$tmp"
 size=$(stat -c %s "$tmp")
 if [ "$size" -ge "$limit" ]; then

@@ -13,8 +13,8 @@
 # The result lands in build/dist/deps-KEY/prefix, KEY being a hash of this script, the
 # source package versions apt offers and the compiler and assembler versions; a prefix
 # that is complete for the current key is reused, so a second run only prints the path.
-# Needs the deb-src entries and build tools that `scripts/setup.sh --dist` installs; needs
-# no root. Fresh build time on 2 cores: see docs/gpu.md.
+# Runs in root.sh's Debian 11 build root (env.sh's in_build_root), which has the deb-src
+# entries and the build tools; needs no root. Fresh build time on 2 cores: see docs/gpu.md.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,7 +23,7 @@ jobs=${JOBS:-$(nproc)}
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 for tool in apt-get dpkg-source dpkg-deb nasm cmake meson ninja make gcc g++ pkg-config; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool not found: run scripts/setup.sh --dist"
+  command -v "$tool" >/dev/null 2>&1 || die "$tool not found: run this in scripts/dist/root.sh's build root"
 done
 
 # The source packages and the version of each that apt would fetch. nv-codec-headers is a
@@ -33,7 +33,7 @@ src_pkgs=(x264 x265 dav1d ffmpeg)
 versions=""
 for p in "${src_pkgs[@]}"; do
   v=$(apt-get source --print-uris --only-source "$p" 2>/dev/null | awk '$2 ~ /\.dsc$/ {print $2; exit}')
-  [ -n "$v" ] || die "apt offers no source package $p: enable deb-src (scripts/setup.sh --dist)"
+  [ -n "$v" ] || die "apt offers no source package $p: the build root offers bookworm's deb-src (scripts/dist/root.sh)"
   versions+="$v "
 done
 nvh=$(apt-cache policy libffmpeg-nvenc-dev | awk '/Candidate:/ {print $2}')
@@ -76,7 +76,7 @@ export PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH=
 # the prefix, as static archives.
 ln -s "$(g++ -print-file-name=libstdc++.a)" "$prefix/lib/libstdc++.a"
 ln -s /usr/lib/x86_64-linux-gnu/libz.a "$prefix/lib/libz.a"
-[ -f "$prefix/lib/libz.a" ] || die "zlib's static library is not installed (scripts/setup.sh --dist)"
+[ -f "$prefix/lib/libz.a" ] || die "zlib's static library is not in the build root (scripts/dist/root.sh)"
 
 # nv-codec-headers: headers and their .pc, pointed at the prefix.
 dpkg-deb -x libffmpeg-nvenc-dev_*.deb nvh
@@ -102,8 +102,9 @@ quietly x265 cmake -S x265/source -B x265/build -G Ninja -DCMAKE_BUILD_TYPE=Rele
 quietly x265 nicely ninja -C x265/build -j"$jobs"
 quietly x265 ninja -C x265/build install
 # Its .pc may name libgcc_s (a shared library: cmake's list of implicit libraries);
-# -static-libgcc covers what it is there for.
-sed -i '/^Libs.private:/ s/ -lgcc_s\b//g; /^Libs.private:/ s/ -lgcc\b//g' "$prefix/lib/pkgconfig/x265.pc"
+# -static-libgcc covers what it is there for. It does not name libpthread, which glibc
+# before 2.34 (the build root's 2.31) keeps apart from libc.
+sed -i '/^Libs.private:/ s/ -lgcc_s\b//g; /^Libs.private:/ s/ -lgcc\b//g; /^Libs.private:/ s/$/ -lpthread/' "$prefix/lib/pkgconfig/x265.pc"
 cp x265/COPYING "$prefix/share/licenses/x265.COPYING"
 
 # dav1d: the library only, 8- and 16-bit (10-bit AV1 then decodes, and trackink renders it

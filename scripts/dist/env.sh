@@ -1,35 +1,49 @@
-# env.sh, sourced by build.sh and gpu-kit.sh: the environment in which `go build` and
-# `go test -c` link the portable way. FFmpeg, x264, x265 and dav1d come static from
-# deps.sh's prefix (through the pkg-config wrapper); libstdc++, libgcc, libgomp and the
-# BLAS/LAPACK that FAISS uses (with their Fortran runtime) come static from the compiler's
-# and Debian's archives; glibc and, for the cuda build, libcuda.so.1 stay shared. Sets
-# dist_repo, dist_top, dist_prefix, dist_version and the array dist_goflags.
+# env.sh, sourced by build.sh and gpu-kit.sh: the place and the environment in which the
+# portable binaries are built. Everything that is compiled and linked is, in root.sh's build
+# root (Debian 11, glibc 2.31), so that the binaries ask for no glibc symbol newer than
+# 2.31 and start on Ubuntu 20.04 and 22.04, RHEL/Rocky 8 and 9, Amazon Linux 2023, Debian
+# 11 and 12 alike: deps.sh's static FFmpeg, x264, x265 and dav1d, and `go build` and
+# `go test -c` (dist_go, through go.sh), with this machine's Go toolchain and module cache
+# bound into the root. Sets dist_repo, dist_top, dist_prefix (on this machine; the root
+# sees the build folder as /dist-build), dist_version, dist_mtime and dist_goflags, and the
+# functions in_build_root and dist_go.
 dist_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dist_top=${TRACKINK_DIST_BUILD:-$dist_repo/build/dist}
-# TRACKINK_DIST_PREFIX: a prefix deps.sh has built (to skip even its quick check).
-dist_prefix=${TRACKINK_DIST_PREFIX:-$(bash "$dist_repo/scripts/dist/deps.sh")}
+mkdir -p "$dist_top"
+dist_top=$(cd "$dist_top" && pwd)
 dist_version=${VERSION:-$(git -C "$dist_repo" describe --tags --always --dirty 2>/dev/null || echo unknown)}
+# Reproducible archives: one fixed time, the commit's.
+dist_mtime=$(git -C "$dist_repo" log -1 --format=%ct 2>/dev/null || echo 0)
+dist_root=$(bash "$dist_repo/scripts/dist/root.sh" build)
 
-# Static archives only, searched before the system's directories, where each of these
-# libraries also has a shared object that the linker would otherwise prefer.
-staticlib=$dist_top/staticlib
-mkdir -p "$staticlib"
-for lib in libstdc++.a libgomp.a libgfortran.a libquadmath.a libatomic.a; do
-  ln -sfn "$(gcc -print-file-name=$lib)" "$staticlib/$lib"
-done
-for lib in liblapack.a libblas.a; do
-  ln -sfn "$(readlink -f /usr/lib/x86_64-linux-gnu/$lib)" "$staticlib/$lib"
-done
-for lib in "$staticlib"/*.a; do
-  [ -f "$lib" ] || { echo "dist: $(basename "$lib") is not installed (scripts/setup.sh --dist)" >&2; exit 1; }
-done
+# The CUDA build compiles against cuda.h and links against the toolkit's link stub of
+# libcuda.so (the driver itself comes from the machine it runs on).
+cuda_link=$dist_top/cuda-link
+mkdir -p "$cuda_link/include" "$cuda_link/lib"
+cp /usr/include/cuda.h "$cuda_link/include/"
+cp /usr/lib/x86_64-linux-gnu/stubs/libcuda.so "$cuda_link/lib/libcuda.so"
 
-export TRACKINK_DIST_PREFIX=$dist_prefix
-export PKG_CONFIG=$dist_repo/scripts/dist/pkg-config
-# The prefix (its path holds deps.sh's key) in CGO_CFLAGS and CGO_LDFLAGS also keys Go's build
-# cache: pkg-config's output is not part of it, and a cgo package compiled for the system's
-# FFmpeg must not be reused here.
-export CGO_CFLAGS="-O2 -g -I$dist_prefix/include"
-export CGO_LDFLAGS="-L$staticlib -L$dist_prefix/lib"
-# -extldflags come last on the link line: the Fortran runtime after LAPACK and BLAS.
-dist_goflags=(-trimpath -ldflags "-s -w -X trackink/cli.buildVersion=$dist_version -extldflags '-static-libgcc -static-libstdc++ -lgfortran -lquadmath'")
+# in_build_root COMMAND...: runs COMMAND in the build root, in the repository (/src), with
+# Go's toolchain (/usr/local/go), its module cache (/gomod, read from only: GOPROXY=off)
+# and the build folder (/dist-build) bound in.
+in_build_root() {
+  bash "$dist_repo/scripts/dist/in-root.sh" --bind "$dist_repo:/src" --bind "$dist_top:/dist-build" \
+    --bind "$(go env GOROOT):/usr/local/go" --bind "$(go env GOMODCACHE):/gomod" "$dist_root" \
+    env -C /src PATH=/usr/local/go/bin:/usr/bin:/bin HOME=/root GOMODCACHE=/gomod \
+    GOCACHE=/dist-build/gocache GOPROXY=off GOTOOLCHAIN=local GOFLAGS=-buildvcs=false \
+    TRACKINK_DIST_BUILD=/dist-build "$@"
+}
+# root_path PATH: where PATH, on this machine, is seen from the build root.
+root_path() {
+  case $1 in
+    "$dist_top"*) echo "/dist-build${1#"$dist_top"}" ;;
+    "$dist_repo"*) echo "/src${1#"$dist_repo"}" ;;
+    *) echo "env.sh: $1 is outside the repository and the build folder" >&2; return 1 ;;
+  esac
+}
+# TRACKINK_DIST_PREFIX: a prefix deps.sh has built (to skip even its quick check), as the
+# build root sees it.
+dist_prefix_root=${TRACKINK_DIST_PREFIX:-$(in_build_root bash scripts/dist/deps.sh)}
+dist_prefix=$dist_top${dist_prefix_root#/dist-build}
+# dist_go ARG...: go ARG... in the build root, linking the portable way (go.sh).
+dist_go() { in_build_root env TRACKINK_DIST_PREFIX="$dist_prefix_root" VERSION="$dist_version" bash scripts/dist/go.sh "$@"; }

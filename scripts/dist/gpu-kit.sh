@@ -2,15 +2,16 @@
 # gpu-kit.sh (make gpu-kit, after make dist) writes dist/gpu-kit/, everything a GPU machine
 # needs to validate trackink's CUDA path with one command, where nothing of ours and no Go
 # or FFmpeg is installed:
-#   run.sh          the one command (scripts/dist/kit/run.sh): run.sh REPORT_DIR
+#   run.sh          the one command (scripts/dist/kit/run.sh): run.sh [--budget S] [--quick] REPORT_DIR
 #   README.md       how to copy and run it, what the report holds (docs/gpu.md)
+#   GLIBC           the newest glibc version its programs ask for (run.sh checks it first)
 #   payload.tar.gz  bin/: the portable trackink-cuda, ffmpeg, ffprobe (the tarball's);
 #                   src/: `go test -c -tags cuda` of every package that has CUDA tests, each in
 #                   its package's directory with that directory's other files (the fatbin),
 #                   and every testdata directory (the golden pictures among them), so the
 #                   tests find their files as in the repository; clip.mp4: 3 s of 1080p
 #                   H.264 with AAC audio, made by the portable ffmpeg.
-# The binaries are compressed (about 100 MB as they are) to keep the kit within 60 MiB;
+# The binaries are compressed (about 100 MB as they are) to keep the kit within 40 MiB;
 # run.sh unpacks them into a temporary directory. A rerun with nothing changed leaves the
 # kit as it is.
 set -euo pipefail
@@ -18,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=env.sh
 . "$here/env.sh"
 cd "$dist_repo"
-limit=$((60 * 1024 * 1024))
+limit=$((40 * 1024 * 1024))
 name=trackink-$dist_version-linux-amd64
 dist_stage=$dist_top/stage/$name
 [ -x "$dist_stage/trackink-cuda" ] || { echo "gpu-kit.sh: no portable build at $dist_stage: make dist" >&2; exit 1; }
@@ -37,13 +38,15 @@ for p in "${pkgs[@]}"; do
   rel=${dir#"$dist_repo"/}
   mkdir -p "$stage/src/$rel"
   find "$dir" -maxdepth 1 -type f ! -name '*.go' -exec cp {} "$stage/src/$rel/" \;
-  nice go test -c -tags cuda "${dist_goflags[@]}" -o "$stage/src/$rel/$(basename "$rel").test" "$path"
+  dist_go test -c -tags cuda -o "$(root_path "$stage/src/$rel/$(basename "$rel").test")" "$path"
   bash "$here/check-linkage.sh" --cuda "$stage/src/$rel/$(basename "$rel").test"
 done
 # shellcheck source=fonts.sh
 . "$here/fonts.sh"
 copy_fonts "$stage/fonts"
-git ls-files -z '*testdata/*' | while IFS= read -r -d '' f; do
+# Not the pictures of scenes on footage (vtest-*) or of goldens' own effects test: the kit
+# carries no footage, so run.sh skips those scenes.
+git ls-files -z '*testdata/*' ':!goldens/testdata/vtest-*' ':!goldens/testdata/effects/*' | while IFS= read -r -d '' f; do
   mkdir -p "$stage/src/$(dirname "$f")"
   cp "$f" "$stage/src/$f"
 done
@@ -71,15 +74,18 @@ if [ -f "$kit/payload.tar.gz" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; t
 fi
 rm -rf "$kit.tmp"
 mkdir -p "$kit.tmp"
-mtime=$(git log -1 --format=%ct 2>/dev/null || echo 0)
-tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -cf - . |
+tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$dist_mtime" -cf - . |
   nice gzip -n -9 >"$kit.tmp/payload.tar.gz"
 install -m 0755 "$here/kit/run.sh" "$kit.tmp/run.sh"
+# The newest glibc any of the kit's programs asks for: run.sh says at once when the machine's
+# is older (check-linkage.sh has held each to 2.31).
+find "$stage" -type f \( -name '*.test' -o -path '*/bin/*' \) -exec objdump -T {} + | grep -o 'GLIBC_[0-9.]*' |
+  sed 's/GLIBC_//' | sort -uV | tail -1 >"$kit.tmp/GLIBC"
 install -m 0644 docs/gpu.md "$kit.tmp/README.md"
 size=$(du -sb "$kit.tmp" | cut -f1)
 if [ "$size" -gt "$limit" ]; then
   rm -rf "$kit.tmp"
-  echo "gpu-kit.sh: the kit would be $size bytes, over 60 MiB" >&2
+  echo "gpu-kit.sh: the kit would be $size bytes, over 40 MiB" >&2
   exit 1
 fi
 rm -rf "$kit"

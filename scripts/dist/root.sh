@@ -1,28 +1,43 @@
 #!/usr/bin/env bash
-# root.sh makes (once) and prints a minimal Debian 12 root with no FFmpeg in it, the place
-# where make dist-test and make gpu-kit-test run the portable build: debootstrap's minbase
-# variant (glibc, coreutils, bash, tar, gzip, apt and little else), from the mirror this
-# machine's apt uses. It lives in build/dist/root-KEY (KEY: this script and the mirror) and
-# is reused while complete. Each call checks that it holds no FFmpeg, x264, x265, dav1d or
-# CUDA library or program outside ROOT/work, where the tests copy their files (each test a
-# folder of its own) and run them through in-root.sh. Needs root (debootstrap, chroot) and
+# root.sh test|build makes (once) and prints a Debian 11 "bullseye" root (glibc 2.31), the
+# oldest system the portable build supports, made with debootstrap's minbase variant from
+# the mirror this machine's apt uses:
+#   test   glibc, coreutils, bash, tar, gzip, apt and little else, no FFmpeg: where make
+#          dist-test and make gpu-kit-test run the tarball and the kit, as on a user's server;
+#   build  the same plus the compilers and tools that build the portable binaries
+#          (scripts/dist/build.sh runs in it; git too, which x265 needs to read its
+#          version), with bookworm's source packages (FFmpeg 5.1, x264, x265, dav1d) and
+#          bookworm's libffmpeg-nvenc-dev offered beside bullseye's own packages (pinned so
+#          that nothing else is ever taken from bookworm): what is built there asks for no
+#          glibc symbol newer than 2.31.
+# A root lives in build/dist/root-KIND-KEY (KEY: this script and the mirror) and is reused
+# while complete. Each call checks that it holds no FFmpeg, x264, x265, dav1d or CUDA
+# library or program outside ROOT/work, where the tests copy their files (each test a folder
+# of its own) and run them through in-root.sh. Needs root (debootstrap, chroot) and
 # debootstrap (scripts/setup.sh --dist).
 set -euo pipefail
+kind=${1:-}
+case "$kind" in
+  test | build) ;;
+  *) echo "usage: root.sh test|build" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 top=${TRACKINK_DIST_BUILD:-$repo/build/dist}
 [ "$(id -u)" -eq 0 ] || { echo "root.sh: debootstrap and chroot need root" >&2; exit 1; }
 command -v debootstrap >/dev/null || { echo "root.sh: debootstrap is not installed (scripts/setup.sh --dist)" >&2; exit 1; }
-read -r mirror suite keyring < <(bash "$repo/scripts/apt-sources.sh" mirror)
-key=$( { cat "$0"; echo "$mirror $suite"; } | sha256sum | cut -c1-12)
-root=$top/root-$key
+read -r mirror _ keyring < <(bash "$repo/scripts/apt-sources.sh" mirror)
+suite=bullseye
+build_pkgs=gcc,g++,make,nasm,cmake,meson,ninja-build,pkg-config,binutils,git,libgfortran-10-dev,zlib1g-dev,liblapack-dev,libblas-dev,xz-utils,dpkg-dev,ca-certificates
+key=$( { cat "$0"; echo "$mirror $suite $kind"; } | sha256sum | cut -c1-12)
+root=$top/root-$kind-$key
 
 # check_clean: the root is what the tests say it is, a machine without FFmpeg and CUDA.
 check_clean() {
   local found
-  found=$(find "$root" -path "$root/work" -prune -o \( -name 'libav*.so*' -o -name 'libsw*.so*' \
-    -o -name 'libx26[45]*' -o -name 'libdav1d*' -o -name 'libcuda*' -o -name 'libnvcuvid*' \
-    -o -name 'ffmpeg' -o -name 'ffprobe' \) -print)
+  found=$(find "$root" -path "$root/work" -prune -o -path "$root/src" -prune -o \( -name 'libav*.so*' \
+    -o -name 'libsw*.so*' -o -name 'libx26[45]*' -o -name 'libdav1d*' -o -name 'libcuda*' \
+    -o -name 'libnvcuvid*' -o -name 'ffmpeg' -o -name 'ffprobe' \) -print)
   if [ -n "$found" ]; then
     echo "root.sh: $root is not free of FFmpeg and CUDA: $found" >&2
     exit 1
@@ -33,20 +48,42 @@ if [ -f "$root/.complete" ]; then
   echo "$root"
   exit 0
 fi
-echo "root.sh: debootstrap --variant=minbase $suite from $mirror into $root" >&2
+echo "root.sh: debootstrap --variant=minbase $suite ($kind) from $mirror into $root" >&2
 rm -rf "$root"
 mkdir -p "$top"
 args=(--variant=minbase)
 if [ "$keyring" != - ]; then args+=(--keyring="$keyring"); fi
+if [ "$kind" = build ]; then args+=(--include="$build_pkgs"); fi
+log=$top/debootstrap-$kind.log
 # In a mount namespace of its own, so that no mount debootstrap makes outlives it.
-if ! unshare --mount --propagation private debootstrap "${args[@]}" "$suite" "$root" "$mirror" >"$top/debootstrap.log" 2>&1; then
-  tail -20 "$top/debootstrap.log" >&2
-  echo "root.sh: debootstrap failed (log: $top/debootstrap.log)" >&2
+if ! unshare --mount --propagation private debootstrap "${args[@]}" "$suite" "$root" "$mirror" >"$log" 2>&1; then
+  tail -20 "$log" >&2
+  echo "root.sh: debootstrap failed (log: $log)" >&2
   exit 1
+fi
+if [ "$kind" = build ]; then
+  # bookworm's sources (deps.sh builds FFmpeg 5.1 and its codecs from them) and its
+  # nv-codec-headers package (headers only), pinned so that bullseye stays the system.
+  signed=""
+  if [ "$keyring" != - ]; then signed=" [signed-by=$keyring]"; fi
+  printf 'deb%s %s bookworm main\ndeb-src%s %s bookworm main\n' "$signed" "$mirror" "$signed" "$mirror" \
+    >"$root/etc/apt/sources.list.d/bookworm.list"
+  printf 'Package: *\nPin: release n=bookworm\nPin-Priority: 1\n\nPackage: libffmpeg-nvenc-dev\nPin: release n=bookworm\nPin-Priority: 500\n' \
+    >"$root/etc/apt/preferences.d/bookworm"
+  if [ "$keyring" != - ]; then
+    mkdir -p "$root$(dirname "$keyring")"
+    cp "$keyring" "$root$keyring"
+  fi
+  if ! bash "$here/in-root.sh" "$root" apt-get -q update >>"$log" 2>&1; then
+    tail -20 "$log" >&2
+    echo "root.sh: apt-get update in the build root failed (log: $log)" >&2
+    exit 1
+  fi
 fi
 rm -rf "$root/var/cache/apt/archives"/*.deb
 mkdir -p "$root/work"
 check_clean
 touch "$root/.complete"
-find "$top" -maxdepth 1 -name 'root-*' ! -name "root-$key" -exec rm -rf {} +
+# Older roots of this kind, and the bookworm roots of earlier versions (root-KEY).
+find "$top" -maxdepth 1 \( -name "root-$kind-*" ! -name "root-$kind-$key" -o -regex '.*/root-[0-9a-f]+' \) -exec rm -rf {} +
 echo "$root"

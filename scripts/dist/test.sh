@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test.sh FAKECUDA_DIR (make dist-test) proves the portable tarball on a machine without
-# FFmpeg: it unpacks dist/trackink-*-linux-amd64.tar.gz in root.sh's minimal Debian root
+# FFmpeg: it unpacks dist/trackink-*-linux-amd64.tar.gz in root.sh's minimal Debian 11 root
 # (no FFmpeg, x264, x265, dav1d or CUDA library in it) and there
 #   - checks the binaries need nothing but glibc (and libcuda.so.1 for trackink-cuda);
 #   - trackink doctor names the FFmpeg it carries, linked in, and finds no CUDA driver;
@@ -25,7 +25,7 @@ size=$(stat -c %s "$tarball")
 [ "$size" -lt 60000000 ] || die "$tarball is $size bytes, not under 60 MB"
 [ -f "$fake/libcuda.so.1" ] || die "no fake driver at $fake/libcuda.so.1"
 
-root=$(bash "$here/root.sh")
+root=$(bash "$here/root.sh" test)
 work=$root/work/dist
 rm -rf "$work"
 mkdir -p "$work/fakecuda" "$work/goldens"
@@ -36,6 +36,8 @@ cp goldens/testdata/*.png "$work/goldens/"
 . "$here/fonts.sh"
 copy_fonts "$work/fonts" || die "cannot copy the goldens' fonts"
 scenes=$(find goldens/testdata -maxdepth 1 -name '*.png' | wc -l)
+# The scenes on footage (vtest-*) are skipped there: the root has no opencv-doc clip.
+footage=$(find goldens/testdata -maxdepth 1 -name 'vtest-*.png' | wc -l)
 inroot() { bash "$here/in-root.sh" "$root" "$@"; }
 
 inroot tar -C /work/dist -xzf "/work/dist/$name.tar.gz"
@@ -74,6 +76,7 @@ grep -q '^GPU 0: trackink fake CUDA driver' <<<"$doctor" && grep -q 'renders on:
   die "trackink-cuda doctor on the fake driver: $doctor"
 golden=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" golden --backend cuda --dir /work/dist/goldens --out /work/dist/golden-failures) ||
   die "golden --backend cuda on the fake driver: $golden"
-grep -qx "$scenes golden scenes passed" <<<"$golden" || die "golden --backend cuda: $golden (want $scenes scenes passed)"
-echo "dist-test: trackink-cuda golden --backend cuda on the fake driver: $scenes scenes passed"
+want="$((scenes - footage)) golden scenes passed, $footage skipped (no footage here)"
+grep -qxF "$want" <<<"$golden" || die "golden --backend cuda: $golden (want: $want)"
+echo "dist-test: trackink-cuda golden --backend cuda on the fake driver: $want"
 echo "dist-test: ok in $(($(date +%s) - start)) s"
