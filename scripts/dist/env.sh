@@ -11,6 +11,10 @@ dist_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dist_top=${TRACKINK_DIST_BUILD:-$dist_repo/build/dist}
 mkdir -p "$dist_top"
 dist_top=$(cd "$dist_top" && pwd)
+# The roots hold Go files of their own (git's contrib, in the build root): a go.mod makes the
+# build folder a module apart, so that the repository's `go vet ./...` and `go test ./...`
+# stay out of it.
+[ -f "$dist_top/go.mod" ] || printf 'module trackink.invalid/build\n' >"$dist_top/go.mod"
 dist_version=${VERSION:-$(git -C "$dist_repo" describe --tags --always --dirty 2>/dev/null || echo unknown)}
 # Reproducible archives: one fixed time, the commit's.
 dist_mtime=$(git -C "$dist_repo" log -1 --format=%ct 2>/dev/null || echo 0)
