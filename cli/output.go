@@ -40,17 +40,6 @@ func checkInput(what, path string, dirOK bool) error {
 	return nil
 }
 
-// checkOutput is the rule for every path trackink writes (runFiles) for a command that
-// reads at most one file, input (-i), and writes one, output (-o); it returns the file to
-// write.
-func checkOutput(input, output string, overwrite bool) (string, error) {
-	files := runFiles{overwrite: overwrite}
-	if err := files.input("-i", input, true); err != nil {
-		return "", err
-	}
-	return files.output("-o", output)
-}
-
 // outputError words video's output errors for the command line.
 func outputError(output, input string, err error) error {
 	switch {
