@@ -89,20 +89,22 @@ func (h helpText) usage(fs *pflag.FlagSet, full bool) {
 		fmt.Fprintf(w, "\n%s\n", ex)
 	}
 	groups := make([]*pflag.FlagSet, len(groupTitles))
+	seen := make([]bool, len(groupTitles)) // the headings of the visible flags
 	fs.VisitAll(func(f *pflag.Flag) {
-		p, ok := placeOf(h.name, f.Name)
-		if f.Hidden || !ok && !full || !full && !p.short {
+		if f.Hidden {
 			return
 		}
-		if !ok {
-			p.group = groupAdvanced // TestEveryFlagHasAHeading catches it
-		}
+		g := groupOf(h.name, f.Name)
+		seen[g] = true
 		if full {
-			if groups[p.group] == nil {
-				groups[p.group] = pflag.NewFlagSet(groupTitles[p.group], pflag.ContinueOnError)
-				groups[p.group].SortFlags = false
+			if groups[g] == nil {
+				groups[g] = pflag.NewFlagSet(groupTitles[g], pflag.ContinueOnError)
+				groups[g].SortFlags = false
 			}
-			groups[p.group].AddFlag(f)
+			groups[g].AddFlag(f)
+			return
+		}
+		if p, ok := placeOf(h.name, f.Name); !ok || !p.short {
 			return
 		}
 		if groups[0] == nil {
@@ -115,7 +117,7 @@ func (h helpText) usage(fs *pflag.FlagSet, full bool) {
 		fmt.Fprintf(w, "\nCommon flags:\n%s", groups[0].FlagUsages())
 		var titles []string
 		for g, t := range groupTitles {
-			if hasGroup(fs, h.name, flagGroup(g)) {
+			if seen[g] {
 				titles = append(titles, strings.ToLower(t))
 			}
 		}
@@ -137,17 +139,6 @@ func (h helpText) usage(fs *pflag.FlagSet, full bool) {
 			fmt.Fprintf(w, "\n%s:\n%s", title, set.FlagUsages())
 		}
 	}
-}
-
-// hasGroup reports whether a visible flag of fs goes under heading g.
-func hasGroup(fs *pflag.FlagSet, command string, g flagGroup) bool {
-	found := false
-	fs.VisitAll(func(f *pflag.Flag) {
-		if p, ok := placeOf(command, f.Name); ok && p.group == g && !f.Hidden {
-			found = true
-		}
-	})
-	return found
 }
 
 // firstExamples returns the "Examples:" line and the first n examples, each a block of

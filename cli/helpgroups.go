@@ -170,3 +170,12 @@ func placeOf(command, flag string) (p flagPlace, ok bool) {
 	p, ok = flagPlaces[flag]
 	return p, ok
 }
+
+// groupOf is the heading command's flag goes under in --help and the man pages: its
+// place's, or Advanced for a flag without one (TestEveryFlagHasAHeading catches those).
+func groupOf(command, flag string) flagGroup {
+	if p, ok := placeOf(command, flag); ok {
+		return p.group
+	}
+	return groupAdvanced
+}

@@ -66,7 +66,7 @@ func manIndex(w io.Writer, all []cmdFlags) {
 	for _, c := range all {
 		fmt.Fprintf(w, ".TP\n.BR trackink\\-%s (1)\n%s\n", roff(c.name), roff(c.summary))
 	}
-	fmt.Fprintf(w, ".SH EXIT STATUS\n0 success; 1 failure; 2 a mistake on the command line, found before any work; 3 a damaged input whose decodable frames were rendered; 130 interrupted.\n")
+	fmt.Fprintf(w, ".SH EXIT STATUS\n0 success; 1 failure; 2 a mistake on the command line, found before any work (an existing output without -y, an output that is an input); 3 a damaged input whose decodable frames were rendered; 130, 143, 129 stopped by SIGINT, SIGTERM, SIGHUP (128 + the signal), no output written.\n")
 }
 
 // manPage writes trackink-COMMAND(1): synopsis, flags under --help's headings, examples.
@@ -75,8 +75,8 @@ func manPage(w io.Writer, c cmdFlags) {
 	fmt.Fprintf(w, ".SH SYNOPSIS\n.B trackink %s\n%s\n", roff(c.name), roff(c.help.synopsis))
 	groups := make([][]*pflag.Flag, len(groupTitles))
 	for _, f := range c.flags {
-		p, _ := placeOf(c.name, f.Name)
-		groups[p.group] = append(groups[p.group], f)
+		g := groupOf(c.name, f.Name)
+		groups[g] = append(groups[g], f)
 	}
 	if len(c.flags) > 0 {
 		fmt.Fprintln(w, ".SH OPTIONS")
