@@ -78,7 +78,6 @@ type geoGraph struct {
 	adjStart []int32 // the current candidates by rank, both ways: (other rank, candidate)
 	adj      [][2]int32
 	count    []int32
-	rank     []int32     // scratch for MaxDegree: one point's links
 	uf       []int32     // the tree's union-find
 	byKey    []keyedLink // the tree's candidates in Kruskal's order
 	flips    []flip      // flipBack's candidates

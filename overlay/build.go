@@ -129,14 +129,14 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	for _, l := range links {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
 		lc := b.linkColor(pa, pb)
-		straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc, Dash: b.lineDash}
-		if seg, ok := clipLine(straight, b.w, b.h); s.LineWidth > 0 && ok {
-			if s.LinkStyle == "electric" {
+		if s.LineWidth > 0 {
+			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc, Dash: b.lineDash}
+			if seg, ok := clipLine(straight, b.w, b.h); ok && s.LinkStyle == "electric" {
 				// The arc runs along the visible part of a link to a point far outside.
 				ca, cb := *pa, *pb
 				ca.X, ca.Y, cb.X, cb.Y = seg.X0, seg.Y0, seg.X1, seg.Y1
 				addElectric(p, &ca, &cb, f.Index, s.LineWidth, lc)
-			} else {
+			} else if ok {
 				p.Lines = append(p.Lines, seg)
 			}
 		}
