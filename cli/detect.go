@@ -136,11 +136,8 @@ func (l *liveTracks) step(n int, dst composite.Surface) (*scene.Frame, error) {
 	c.Boxes = append(c.Boxes[:0], f.Boxes...)
 	c.Points = append(c.Points[:0], f.Points...)
 	for _, b := range f.Boxes {
-		// Summed as the readers sum them (scene.Tracks), so that the file gives them back.
-		p := scene.Point{ID: b.ID, X: float32(float64(b.X) + float64(b.W)/2), Y: float32(float64(b.Y) + float64(b.H))}
-		if l.anchor == scene.Center {
-			p.Y = float32(float64(b.Y) + float64(b.H)/2)
-		}
+		p := scene.AnchorPoint(b.X, b.Y, b.W, b.H, l.anchor) // as the file's reader makes it
+		p.ID = b.ID
 		c.Points = append(c.Points, p)
 	}
 	if l.keep && (len(c.Boxes) > 0 || len(c.Points) > 0) {

@@ -21,7 +21,6 @@ type renderDetect struct {
 	saveTracks string
 	saveTarget string
 	format     scene.Format
-	anchor     scene.Anchor
 	live       *liveTracks
 }
 
@@ -59,11 +58,7 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 	if err != nil {
 		return err
 	}
-	d.anchor = so.Anchor
-	d.live = &liveTracks{o: o, anchor: d.anchor, keep: d.saveTracks != ""}
-	if d.saveTracks == "" {
-		return nil
-	}
+	d.live = &liveTracks{o: o, anchor: so.Anchor, keep: d.saveTracks != ""}
 	return nil
 }
 

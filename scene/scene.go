@@ -244,11 +244,19 @@ func (t *Tracks) fill(i int, f *Frame) {
 
 // anchorPoint returns the tracked point that box r yields, with its id and colour.
 func (t *Tracks) anchorPoint(r *boxRecord) Point {
+	p := AnchorPoint(r.x, r.y, r.w, r.h, t.anchor)
+	p.ID, p.Color, p.HasColor = int(r.id), unpackColor(r.color), r.flags&hasColor != 0
+	return p
+}
+
+// AnchorPoint is the tracked point at anchor a of the box at x, y of size w × h, as every
+// reader makes it: a writer that puts boxes and their points in one file makes them so, and
+// reading the file gives the same points back.
+func AnchorPoint(x, y, w, h float32, a Anchor) Point {
 	// Summed in float64, so that each coordinate is rounded to float32 only once.
-	p := Point{ID: int(r.id), X: float32(float64(r.x) + float64(r.w)/2), Y: float32(float64(r.y) + float64(r.h)),
-		Color: unpackColor(r.color), HasColor: r.flags&hasColor != 0}
-	if t.anchor == Center {
-		p.Y = float32(float64(r.y) + float64(r.h)/2)
+	p := Point{X: float32(float64(x) + float64(w)/2), Y: float32(float64(y) + float64(h))}
+	if a == Center {
+		p.Y = float32(float64(y) + float64(h)/2)
 	}
 	return p
 }
