@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -93,27 +92,17 @@ func renderOnFootage(s Scene, workers int, newBackend overlay.NewBackend) (*imag
 	if err := DrawOn(s, f, workers, newBackend); err != nil {
 		return nil, err
 	}
-	return yuvToRGBA(f), nil
+	return yuvToRGBA(f)
 }
 
-// yuvToRGBA converts a BT.601 limited-range YUV420P frame to RGB, each chroma sample
-// covering its 2×2 block, rounded and saturated.
-func yuvToRGBA(f *composite.YUV420P) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, f.W, f.H))
-	to8 := func(v float64) uint8 { return uint8(min(max(math.Round(v), 0), 255)) }
-	for y := range f.H {
-		for x := range f.W {
-			l := 255.0 / 219 * (float64(f.Y[y*f.StrideY+x]) - 16)
-			cb := 255.0 / 224 * (float64(f.U[y/2*f.StrideU+x/2]) - 128)
-			cr := 255.0 / 224 * (float64(f.V[y/2*f.StrideV+x/2]) - 128)
-			i := y*img.Stride + 4*x
-			img.Pix[i] = to8(l + 1.402*cr)
-			img.Pix[i+1] = to8(l - 0.344136*cb - 0.714136*cr)
-			img.Pix[i+2] = to8(l + 1.772*cb)
-			img.Pix[i+3] = 255
-		}
+// yuvToRGBA is frame f as a picture: composite.ToRGBA, the preview's conversion (the
+// inverse of the frame's own matrix and range).
+func yuvToRGBA(f *composite.YUV420P) (*image.RGBA, error) {
+	c, err := composite.ToRGBA(f)
+	if err != nil {
+		return nil, err
 	}
-	return img
+	return &image.RGBA{Pix: c.Pix, Stride: c.Stride, Rect: image.Rect(0, 0, c.W, c.H)}, nil
 }
 
 // footageScene draws frame `frame` of the footage tracks in a built-in look (after the

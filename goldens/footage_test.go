@@ -102,12 +102,12 @@ func TestFootageGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := yuvToRGBA(frame)
+	plain := rgbOf(t, frame)
 	var sheet []*image.RGBA
 	for _, c := range footageCases() {
 		t.Run(c.name, func(t *testing.T) {
 			st := c.style.ForHeight(576)
-			cpu := yuvToRGBA(drawFootage(t, st, render.NewBackend)).SubImage(c.crop).(*image.RGBA)
+			cpu := rgbOf(t, drawFootage(t, st, render.NewBackend)).SubImage(c.crop).(*image.RGBA)
 			got := image.NewRGBA(image.Rect(0, 0, c.crop.Dx(), c.crop.Dy()))
 			draw.Draw(got, got.Bounds(), cpu, c.crop.Min, draw.Src)
 			path := filepath.Join("testdata", "effects", c.name+".png")
@@ -124,7 +124,7 @@ func TestFootageGoldens(t *testing.T) {
 					t.Errorf("%d pixels differ from %s by more than %d (largest %d)", r.Over, path, FootageTolerance, r.MaxDiff)
 				}
 			}
-			emu := yuvToRGBA(drawFootage(t, st, gpu.NewEmu)).SubImage(c.crop).(*image.RGBA)
+			emu := rgbOf(t, drawFootage(t, st, gpu.NewEmu)).SubImage(c.crop).(*image.RGBA)
 			if r := compare(c.name, cpu, emu, FootageTolerance); r.Status == Failed {
 				t.Errorf("emulated device: %d pixels differ by more than %d (largest %d)", r.Over, FootageTolerance, r.MaxDiff)
 			}
@@ -153,4 +153,14 @@ func TestFootageGoldens(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// rgbOf is frame f as a picture (yuvToRGBA).
+func rgbOf(t *testing.T, f *composite.YUV420P) *image.RGBA {
+	t.Helper()
+	img, err := yuvToRGBA(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }
