@@ -31,8 +31,7 @@ type delaunay struct {
 	rep    []int32 // by rank: the rank triangulated at its place (itself unless a duplicate)
 
 	order []uint64 // the insertion order: Hilbert key << 32 | rank
-	mark  []uint32 // by triangle: stamp of the cavity it is in
-	stamp uint32
+	mark  stampSet // by triangle: in the cavity being dug
 	stack []int32
 	// The cavity's triangles and its boundary: edge (u, v) with the triangle outside it and
 	// the outside triangle's index of that edge.
@@ -162,9 +161,9 @@ func (d *delaunay) first(a, b, c int32) {
 	d.tv = append(d.tv, a, b, c, b, a, ghost, c, b, ghost, a, c, ghost)
 	d.tn = append(d.tn, 2, 3, 1, 3, 2, 0, 1, 3, 0, 2, 1, 0)
 	d.vtri[a], d.vtri[b], d.vtri[c] = 0, 0, 0
-	d.mark = grow(d.mark, 4)
-	clear(d.mark)
-	d.stamp = 0
+	d.mark.at = grow(d.mark.at, 4)
+	clear(d.mark.at)
+	d.mark.stamp = 0
 }
 
 // insert adds point p, walking from triangle start, and returns a new triangle to start the
@@ -181,20 +180,20 @@ func (d *delaunay) insert(p, start int32) int32 {
 			}
 		}
 	}
-	d.nextStamp()
+	d.mark.next()
 	d.cavity, d.boundary = append(d.cavity[:0], t), d.boundary[:0]
-	d.mark[t] = d.stamp
+	d.mark.add(t)
 	d.stack = append(d.stack[:0], t)
 	for len(d.stack) > 0 {
 		c := d.stack[len(d.stack)-1]
 		d.stack = d.stack[:len(d.stack)-1]
 		for i := range int32(3) {
 			o := d.tn[3*c+i]
-			if d.mark[o] == d.stamp {
+			if d.mark.has(o) {
 				continue
 			}
 			if d.inCircle(o, p) {
-				d.mark[o] = d.stamp
+				d.mark.add(o)
 				d.cavity = append(d.cavity, o)
 				d.stack = append(d.stack, o)
 				continue
@@ -216,7 +215,7 @@ func (d *delaunay) insert(p, start int32) int32 {
 		} else {
 			t = int32(len(d.tv) / 3)
 			d.tv, d.tn = append(d.tv, 0, 0, 0), append(d.tn, 0, 0, 0)
-			d.mark = append(d.mark, 0)
+			d.mark.at = append(d.mark.at, 0)
 		}
 		d.tv[3*t], d.tv[3*t+1], d.tv[3*t+2] = e.u, e.v, p
 		d.tn[3*t+2], d.tn[3*e.out+e.outEdge] = e.out, t
@@ -243,14 +242,6 @@ func (d *delaunay) insert(p, start int32) int32 {
 	}
 	d.vtri[p] = last
 	return last
-}
-
-// nextStamp starts a new mark: no triangle holds it.
-func (d *delaunay) nextStamp() {
-	if d.stamp++; d.stamp == 0 {
-		clear(d.mark)
-		d.stamp = 1
-	}
 }
 
 // rotate turns triangle t's vertices (and neighbours) by k places to the left.

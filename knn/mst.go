@@ -142,16 +142,17 @@ func (g *geoGraph) flipBack() {
 		return cmp.Compare(x.hi, y.hi)
 	})
 	f := 1 + g.opts.Hysteresis
-	dt.nextStamp() // marks the triangles flipped back
+	dt.mark.next() // marks the triangles flipped back
 	dt.gone = grow(dt.gone, len(dt.tv))
 	clear(dt.gone)
 	for _, fl := range g.flips {
 		t, o := fl.t, fl.o
 		c, d := dt.tv[3*t+(fl.i+1)%3], dt.tv[3*t+(fl.i+2)%3]
-		if dt.mark[t] == dt.stamp || dt.mark[o] == dt.stamp || !g.nearlyDelaunay(fl.lo, fl.hi, c, d, f) {
+		if dt.mark.has(t) || dt.mark.has(o) || !g.nearlyDelaunay(fl.lo, fl.hi, c, d, f) {
 			continue
 		}
-		dt.mark[t], dt.mark[o] = dt.stamp, dt.stamp
+		dt.mark.add(t)
+		dt.mark.add(o)
 		dt.gone[3*t+fl.i], dt.gone[3*o+fl.j] = true, true
 		g.flipped = append(g.flipped, [2]int32{fl.lo, fl.hi})
 	}
