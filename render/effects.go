@@ -579,14 +579,15 @@ func zoomPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBo
 	inv := 1 / b.Strength
 	wk.cols = grow(wk.cols, n)
 	wk.fx = grow(wk.fx, n)
+	// [sx0, sx1) holds every column read: the two beside each sample, clamped to the frame.
 	sx0, sx1 := pl.w, 0
 	for x := range n {
 		s := cx + float32(((float32(x0+x)+0.5)-cx)*inv) - 0.5
 		fl := sdf.Floor(s)
 		wk.cols[x], wk.fx[x] = int32(fl), s-fl
-		sx0, sx1 = min(sx0, max(int(fl), 0)), max(sx1, min(int(fl)+2, pl.w))
+		sx0 = min(sx0, min(max(int(fl), 0), pl.w-1))
+		sx1 = max(sx1, min(max(int(fl)+1, 0), pl.w-1)+1)
 	}
-	sx0 = min(sx0, sx1-1)
 	wk.a, wk.b = grow(wk.a, sx1-sx0), grow(wk.b, sx1-sx0)
 	for y := y0; y < y1; y++ {
 		s := cy + float32(((float32(y)+0.5)-cy)*inv) - 0.5

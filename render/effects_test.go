@@ -197,6 +197,8 @@ func effectScene(kind overlay.Effect, strength float32) []overlay.EffectBox {
 		{X: 35, Y: 20, W: 30, H: 31, Radius: 0, Kind: kind, Strength: s, Tint: tint},
 		{X: 80.5, Y: 50.5, W: 40, H: 30, Radius: 15, Kind: kind, Strength: s, Tint: tint},
 		{X: 2.2, Y: 45.7, W: 12.6, H: 9.1, Radius: 2, Kind: overlay.EffectInvert, Strength: s, Tint: tint},
+		// Mostly left of the frame: a zoom about its centre samples only columns below 0.
+		{X: -100, Y: 60, W: 104, H: 12, Kind: kind, Strength: s, Tint: tint},
 	}
 }
 
