@@ -63,12 +63,22 @@ func (k *blendConsts) light(rgb bool, c0, c1, c2, a float32) float32 {
 	return min(max(l, 0), 1)
 }
 
-// Blend changes the tile's layer over the touched spans so that Over composites it as mode
-// b (the package comment's c′ and α′; a no-op for over). Pixels of alpha 0 stay as they
-// are. With AVX2 the rows of a Y'CbCr layer run blendRowAVX2, eight pixels at a time.
-// Twin: blendPixel (kernels/composite.cu).
+// tileBlend is the mode a tile's layer is to be composited with (Tile.Blend) and the
+// constants the change takes from the Space.
+type tileBlend struct {
+	mode Blend
+	rgb  bool // the space is R'G'B'
+	k    blendConsts
+}
+
+// Blend sets the mode b in space s that the next Over composites the tile's layer with: the
+// layer is changed (the package comment's c′ and α′) and then composited as over. Over on an
+// 8-bit 4:2:0 frame with AVX2 makes the change inside its vectorised loop, as it reads the
+// layer; every other Over makes it first, in a pass over the touched spans (applyBlend). The
+// two give the same bits. Over leaves the tile set to over again.
 func (t *Tile) Blend(s *Space, b Blend) {
 	if b == BlendOver {
+		t.blend = tileBlend{}
 		return
 	}
 	m := &s.M[0]
@@ -76,22 +86,35 @@ func (t *Tile) Blend(s *Space, b Blend) {
 	if b == BlendScreen {
 		k.screen = 1
 	}
-	rgb := k.o[1] == 0 // only a Y'CbCr space has a chroma offset
+	t.blend = tileBlend{mode: b, rgb: k.o[1] == 0, k: k} // only a Y'CbCr space has a chroma offset
+}
+
+// applyBlend changes the layer over the touched spans as Tile.Blend's mode says, so that
+// over composites it in that mode, and sets the tile to over. Pixels of alpha 0 stay as
+// they are. With AVX2 the rows of a Y'CbCr layer run blendRowAVX2, eight pixels at a time,
+// over the span widened to whole groups of eight: a row is zero outside its span, and zero
+// pixels are kept, so the widening changes nothing but spares the thin spans of strokes
+// (a few pixels a row) the Go loop. Twin: blendPixel (kernels/composite.cu).
+func (t *Tile) applyBlend() {
+	if t.blend.mode == BlendOver {
+		return
+	}
+	k, rgb := &t.blend.k, t.blend.rgb
 	for y := 0; y < t.H; y++ {
 		sp := t.Span[y]
-		lo, hi := y*TileSize+int(sp.X0), y*TileSize+int(sp.X1)
-		if lo >= hi {
+		if sp.X0 >= sp.X1 {
 			continue
 		}
+		lo, hi := y*TileSize+int(sp.X0), y*TileSize+int(sp.X1)
 		if haveAVX2 && !rgb {
-			n := (hi - lo) &^ 7
-			if n > 0 {
-				blendRowAVX2(&t.Planes[0][lo], &t.Planes[1][lo], &t.Planes[2][lo], &t.Planes[Alpha][lo], n, &k)
-			}
-			lo += n
+			// TileSize is a multiple of 8, so the widened run stays in row y.
+			lo, hi = lo&^7, (hi+7)&^7
+			blendRowAVX2(&t.Planes[0][lo], &t.Planes[1][lo], &t.Planes[2][lo], &t.Planes[Alpha][lo], hi-lo, k)
+			continue
 		}
 		k.row(rgb, t.Planes[0][lo:hi], t.Planes[1][lo:hi], t.Planes[2][lo:hi], t.Planes[Alpha][lo:hi])
 	}
+	t.blend = tileBlend{}
 }
 
 // row changes one row's run of pixels, channel planes c0, c1, c2 and alpha al, for Blend.

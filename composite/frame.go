@@ -58,6 +58,10 @@
 // A covered pixel whose α′ would be 0 (add, or screen of near black) gets α′ = 2⁻³⁰ instead:
 // the composite skips pixels and chroma blocks of alpha 0, and 1 − 2⁻³⁰ rounds to 1 in
 // float32, so the sample is kept whole and the colour is still added.
+//
+// On 8-bit 4:2:0 frames with AVX2 the change is made inside the composite's loop as it reads
+// the layer (no pass of its own: a second pass over the layer cost as much as the composite
+// itself), in the same float32 operations, so the samples are the same bits either way.
 package composite
 
 import (

@@ -127,6 +127,7 @@ func (sf sampleFormat) blendAt(p []byte, c, a float32) {
 // Over implements HostSurface. Pixels of alpha 0 are left as they are.
 func (f *RGBA) Over(t *Tile) {
 	defer t.Clear()
+	t.applyBlend()
 	r, g, b, al := &t.Planes[0], &t.Planes[1], &t.Planes[2], &t.Planes[Alpha]
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
@@ -210,12 +211,14 @@ func overYCbCr(y []byte, yStride int, u []byte, uStride int, v []byte, vStride i
 		yo := t.Y0*yStride + t.X0
 		uo, vo := t.Y0/2*uStride+t.X0/2*step, t.Y0/2*vStride+t.X0/2*step
 		_, _, _ = y[yo+(t.H-1)*yStride+t.W-1], u[uo+(rows-1)*uStride+last], v[vo+(rows-1)*vStride+last]
-		tileAVX2(&y[yo], yStride, &u[uo], &v[vo], uStride, vStride, step, &t.Planes[0][0], &t.Span[0], t.H, t.W)
+		tileAVX2(&y[yo], yStride, &u[uo], &v[vo], uStride, vStride, step, &t.Planes[0][0], &t.Span[0], t.H, t.W, &t.blend.k, t.blend.mode)
 	} else {
+		t.applyBlend()
 		overChromaGo(u, uStride, v, vStride, step, sf, t)
 		overLumaGo(y, yStride, sf, t)
 	}
 	t.Span = [TileSize]Span{}
+	t.blend = tileBlend{}
 }
 
 // overLumaGo composites the tile onto the luma samples (held as sf says) it covers, each

@@ -8,13 +8,14 @@ import "golang.org/x/sys/cpu"
 // the Go twins on the same machine and compare.
 var haveAVX2 = cpu.X86.HasAVX2
 
-// tileAVX2 is overYCbCr's Go twins (overChromaGo, then overLumaGo) for a tile whose width w is
-// a multiple of 16: the planes from planes, the spans from spans, h rows; the luma samples
-// from y, yStride bytes a row, the chroma samples u[i·step] and v[i·step] from u and v (step
-// 1 or 2; with step 2, v must be u+1, as in NV12).
+// tileAVX2 is overYCbCr's Go twins (overChromaGo, then overLumaGo, after applyBlend) for a
+// tile whose width w is a multiple of 16: the planes from planes, the spans from spans, h
+// rows; the luma samples from y, yStride bytes a row, the chroma samples u[i·step] and
+// v[i·step] from u and v (step 1 or 2; with step 2, v must be u+1, as in NV12); the layer
+// changed for mode (add or screen, with k's constants) as it is read.
 //
 //go:noescape
-func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, planes *float32, spans *Span, h, w int)
+func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, planes *float32, spans *Span, h, w int, k *blendConsts, mode Blend)
 
 // prefetchRows prefetches (PREFETCHT0) the cache line at p and at every stride bytes on, rows
 // lines in all.

@@ -116,6 +116,107 @@ GLOBL quarters<>(SB), (NOPTR+RODATA), $4
 	ZERO(2*PLANE); \
 	ZERO(3*PLANE); \
 	VCMPPS    $0, Y12, Y2, Y9 /* the blocks to keep: alpha sum == 0 */; \
+	CHROMA_SAMPLES(BLENDC_OVER, loadNV12, blendSamples, storeNV12, done)
+
+// The blend modes (Tile.Blend), made as the layer is read, in blendConsts.row's float32
+// operations and order: BLEND_ADD is BLEND for add, whose α′ is 0 or 2⁻³⁰ (1 − α′ rounds to
+// 1, so the sample is added whole); the LUMA and CHROMA variants change the layer's pixels
+// before they blend or sum them. Y7, Y10 and Y11 hold the offsets o0, o1, o2; the frame's
+// ky and mina hold 1/M_Y·(1, 1, 1) and 2⁻³⁰ eight times. The add variants keep a chroma
+// block whose alpha sum is 0, as over does: alpha is never negative, so that is the block
+// whose α′ sum is 0.
+
+VEC8(minAlphas<>, $0x3080000030800000)
+
+// BLEND_ADD is BLEND with 1 − a = 1: s = m ? s : min(max(c + s + 0.5, 0), 255).
+#define BLEND_ADD(s, c, m, t) \
+	VCVTDQ2PS  s, t; \
+	VADDPS     t, c, t; \
+	VADDPS     Y14, t, t; \
+	VMAXPS     Y12, t, t; \
+	VMINPS     Y13, t, t; \
+	VCVTTPS2DQ t, t; \
+	VPBLENDVB  m, s, t, s
+
+// LUMA_ADD is LUMA for add: c0′ = c0 − o0·a.
+#define LUMA_ADD8(off, y0) \
+	VMOVUPS   off(SI), Y0; \
+	VMOVUPS   off+3*PLANE(SI), Y1; \
+	VMOVUPS   Y12, off(SI); \
+	VCMPPS    $0, Y12, Y1, Y2; \
+	VMULPS    Y1, Y7, Y4; \
+	VSUBPS    Y4, Y0, Y0; \
+	VPMOVZXBD y0, Y3; \
+	BLEND_ADD(Y3, Y0, Y2, Y4); \
+	PACK8(Y3, X3, X4); \
+	VMOVQ     X3, y0
+
+#define LUMA_ADD(off, y0, y8) \
+	LUMA_ADD8(off, y0); \
+	LUMA_ADD8(off+32, y8)
+
+// LUMA_SCREEN is LUMA for screen: t = c0 − o0·a, ℓ = min(max(t·ky, 0), 1) (0 where a is 0),
+// c0′ = t + o0·ℓ, α′ = max(ℓ, 2⁻³⁰). It leaves ℓ in the luma plane for CHROMA_SCREEN.
+#define LUMA_SCREEN8(off, y0) \
+	VMOVUPS   off(SI), Y0; \
+	VMOVUPS   off+3*PLANE(SI), Y1; \
+	VCMPPS    $0, Y12, Y1, Y2; \
+	VMULPS    Y1, Y7, Y4; \
+	VSUBPS    Y4, Y0, Y0; \
+	VMULPS    ky-32(SP), Y0, Y5; \
+	VMAXPS    Y12, Y5, Y5; \
+	VMINPS    Y15, Y5, Y5; \
+	VANDNPS   Y5, Y2, Y5; \
+	VMOVUPS   Y5, off(SI); \
+	VMULPS    Y5, Y7, Y4; \
+	VADDPS    Y4, Y0, Y0; \
+	VMAXPS    mina-64(SP), Y5, Y1; \
+	VPMOVZXBD y0, Y3; \
+	BLEND(Y3, Y0, Y1, Y2, Y4, Y6); \
+	PACK8(Y3, X3, X4); \
+	VMOVQ     X3, y0
+
+#define LUMA_SCREEN(off, y0, y8) \
+	LUMA_SCREEN8(off, y0); \
+	LUMA_SCREEN8(off+32, y8)
+
+// ADD_AT sets d to pixel group p's (byte offset p from SI) value of the plane at off for
+// add: c − o·a. Y3 is clobbered.
+#define ADD_AT(off, p, o, d) \
+	VMULPS  3*PLANE+p(SI), o, Y3; \
+	VMOVUPS off+p(SI), d; \
+	VSUBPS  Y3, d, d
+
+// SCREEN_AT is ADD_AT for screen: (c − o·a) + o·ℓ, ℓ from the luma plane.
+#define SCREEN_AT(off, p, o, d) \
+	ADD_AT(off, p, o, d); \
+	VMULPS  p(SI), o, Y3; \
+	VADDPS  Y3, d, d
+
+// ALPHA_AT sets d to pixel group p's α′ for screen: max(ℓ, 2⁻³⁰) where a is not 0, else 0.
+// Y3 is clobbered. (o is unused: the signature is AT's.)
+#define ALPHA_AT(off, p, o, d) \
+	VMOVUPS p(SI), d; \
+	VMAXPS  mina-64(SP), d, d; \
+	VCMPPS  $4, 3*PLANE+p(SI), Y12, Y3; \
+	VANDPS  Y3, d, d
+
+// XBLOCKS is BLOCKS over the pixels' changed values, AT(off, p, o, d) giving each group's:
+// (top left + bottom left) + (top right + bottom right), in BLOCKS's order. Y3 and Y4 are
+// clobbered.
+#define XBLOCKS(AT, off, o, s, t) \
+	AT(off, 0, o, s); \
+	AT(off, ROW, o, Y4); \
+	VADDPS  Y4, s, s; \
+	AT(off, 32, o, t); \
+	AT(off, ROW+32, o, Y4); \
+	VADDPS  Y4, t, t; \
+	VHADDPS t, s, s; \
+	VPERMPD $0xd8, s, s
+
+// CHROMA_BLEND is CHROMA's second half: the sums in Y0 (Cb), Y1 (Cr) and Y2 (alpha), the
+// blocks to keep in Y9, the sums scaled by Y8, blended by BLENDC onto the samples.
+#define CHROMA_SAMPLES(BLENDC, loadNV12, blendSamples, storeNV12, done) \
 	VMULPS    Y8, Y0, Y0; \
 	VMULPS    Y8, Y1, Y1; \
 	VMULPS    Y8, Y2, Y2; \
@@ -129,8 +230,8 @@ loadNV12: \
 	VPSRLD    $8, Y3, Y4; \
 	VPAND     lowByte<>(SB), Y3, Y3; \
 blendSamples: \
-	BLEND(Y3, Y0, Y2, Y9, Y5, Y6); \
-	BLEND(Y4, Y1, Y2, Y9, Y5, Y6); \
+	BLENDC(Y3, Y0); \
+	BLENDC(Y4, Y1); \
 	PACK8(Y3, X3, X5); \
 	PACK8(Y4, X4, X5); \
 	CMPQ      BX, $2; \
@@ -142,6 +243,32 @@ storeNV12: \
 	VPUNPCKLBW X4, X3, X3 /* Cb0 Cr0 Cb1 Cr1 … */; \
 	VMOVDQU   X3, (DI); \
 done:
+
+#define BLENDC_OVER(s, c) BLEND(s, c, Y2, Y9, Y5, Y6)
+#define BLENDC_ADD(s, c) BLEND_ADD(s, c, Y9, Y5)
+
+// CHROMA_ADD is CHROMA for add.
+#define CHROMA_ADD(loadNV12, blendSamples, storeNV12, done) \
+	XBLOCKS(ADD_AT, PLANE, Y10, Y0, Y5); \
+	XBLOCKS(ADD_AT, 2*PLANE, Y11, Y1, Y5); \
+	BLOCKS(3*PLANE, Y2, Y5); \
+	ZERO(PLANE); \
+	ZERO(2*PLANE); \
+	ZERO(3*PLANE); \
+	VCMPPS    $0, Y12, Y2, Y9; \
+	CHROMA_SAMPLES(BLENDC_ADD, loadNV12, blendSamples, storeNV12, done)
+
+// CHROMA_SCREEN is CHROMA for screen; it also clears the ℓ LUMA_SCREEN left.
+#define CHROMA_SCREEN(loadNV12, blendSamples, storeNV12, done) \
+	XBLOCKS(SCREEN_AT, PLANE, Y10, Y0, Y5); \
+	XBLOCKS(SCREEN_AT, 2*PLANE, Y11, Y1, Y5); \
+	XBLOCKS(ALPHA_AT, 0, Y10, Y2, Y5); \
+	ZERO(0); \
+	ZERO(PLANE); \
+	ZERO(2*PLANE); \
+	ZERO(3*PLANE); \
+	VCMPPS    $0, Y12, Y2, Y9; \
+	CHROMA_SAMPLES(BLENDC_OVER, loadNV12, blendSamples, storeNV12, done)
 
 // func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, planes *float32, spans *Span, h, w int)
 //
@@ -155,8 +282,18 @@ done:
 // Registers: AX the pair's first luma row, R15 the luma stride, R10 and R11 the chroma rows,
 // R12 the pair's planes, R8 its spans, R13 the rows left; per group SI the planes, R14 the
 // luma, DI and DX the chroma samples, CX the groups left, BX the step, R9 8·step; Y8 the
-// mean, Y12-Y15 BLEND's constants.
-TEXT ·tileAVX2(SB), NOSPLIT, $0-88
+// mean, Y12-Y15 BLEND's constants, Y7, Y10, Y11 the blend's offsets.
+// mode (add or screen) changes the layer as it is read, with k's constants; the groups
+// branch on it.
+TEXT ·tileAVX2(SB), NOSPLIT, $64-100
+	MOVQ         k+88(FP), SI
+	VBROADCASTSS 0(SI), Y7
+	VBROADCASTSS 4(SI), Y10
+	VBROADCASTSS 8(SI), Y11
+	VBROADCASTSS 12(SI), Y0
+	VMOVUPS      Y0, ky-32(SP)
+	VMOVUPS      minAlphas<>(SB), Y0
+	VMOVUPS      Y0, mina-64(SP)
 	MOVQ y+0(FP), AX
 	MOVQ yStride+8(FP), R15
 	MOVQ u+16(FP), R10
@@ -223,9 +360,26 @@ tileHaveSpan:
 	JLT     tileOneRow
 
 tileTwoRows:
+	CMPL mode+96(FP), $1
+	JEQ  twoAdd
+	JGT  twoScreen
 	LUMA(0, (R14), 8(R14))
 	LUMA(ROW, (R14)(R15*1), 8(R14)(R15*1))
 	CHROMA(twoLoadNV12, twoBlend, twoStoreNV12, twoDone)
+	JMP  twoNext
+
+twoAdd:
+	LUMA_ADD(0, (R14), 8(R14))
+	LUMA_ADD(ROW, (R14)(R15*1), 8(R14)(R15*1))
+	CHROMA_ADD(twoAddLoadNV12, twoAddBlend, twoAddStoreNV12, twoAddDone)
+	JMP  twoNext
+
+twoScreen:
+	LUMA_SCREEN(0, (R14), 8(R14))
+	LUMA_SCREEN(ROW, (R14)(R15*1), 8(R14)(R15*1))
+	CHROMA_SCREEN(twoScreenLoadNV12, twoScreenBlend, twoScreenStoreNV12, twoScreenDone)
+
+twoNext:
 	ADDQ $64, SI
 	ADDQ $16, R14
 	ADDQ R9, DI
@@ -235,8 +389,23 @@ tileTwoRows:
 	JMP  tileNext
 
 tileOneRow:
+	CMPL mode+96(FP), $1
+	JEQ  oneAdd
+	JGT  oneScreen
 	LUMA(0, (R14), 8(R14))
 	CHROMA(oneLoadNV12, oneBlend, oneStoreNV12, oneDone)
+	JMP  oneNext
+
+oneAdd:
+	LUMA_ADD(0, (R14), 8(R14))
+	CHROMA_ADD(oneAddLoadNV12, oneAddBlend, oneAddStoreNV12, oneAddDone)
+	JMP  oneNext
+
+oneScreen:
+	LUMA_SCREEN(0, (R14), 8(R14))
+	CHROMA_SCREEN(oneScreenLoadNV12, oneScreenBlend, oneScreenStoreNV12, oneScreenDone)
+
+oneNext:
 	ADDQ $64, SI
 	ADDQ $16, R14
 	ADDQ R9, DI

@@ -5,7 +5,7 @@ package composite
 // haveAVX2 is false away from amd64 (and with -tags purego): the Go twins run.
 var haveAVX2 = false
 
-func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, planes *float32, spans *Span, h, w int) {
+func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, planes *float32, spans *Span, h, w int, k *blendConsts, mode Blend) {
 	panic("composite: no AVX2 here")
 }
 

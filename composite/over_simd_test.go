@@ -71,15 +71,19 @@ func fillRows(rng *rand.Rand, t *Tile, y0, y1, x0, x1 int) {
 // TestTilesMatchGo composites random tiles of every width the assembly takes (multiples of
 // 16) and odd and even heights, with random spans in every row, onto YUV420P and NV12
 // samples, with the assembly and with the Go twins, and compares the samples and the tiles
-// left behind.
+// left behind; over, add and screen (which the assembly makes as it reads the layer, the
+// Go twins in a pass before), in limited and full range.
 func TestTilesMatchGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(11, 12))
+	spaces := []Space{YCbCrSpace(BT709, Limited), YCbCrSpace(BT601, Full)}
 	for w := 16; w <= TileSize; w += 16 {
 		for _, h := range []int{1, 2, 7, 33, 64} {
-			for range 20 {
+			for i := range 60 {
 				tile := &Tile{}
 				tile.Reset(0, 0, w, h)
+				mode := Blend(i % 3)
+				sp := spaces[i/3%2]
 				for y := range h {
 					x0 := rng.IntN(w)
 					x1 := x0 + rng.IntN(w-x0+1)
@@ -88,6 +92,7 @@ func TestTilesMatchGo(t *testing.T) {
 					}
 					fillRows(rng, tile, y, y+1, x0, x1)
 				}
+				tile.Blend(&sp, mode)
 				cw, ch := w/2, (h+1)/2
 				y, u, v, uv := randomBytes(rng, w*h), randomBytes(rng, cw*ch), randomBytes(rng, cw*ch), randomBytes(rng, 2*cw*ch)
 				run := func(simd bool) ([][]byte, [2]Tile) {
@@ -104,11 +109,11 @@ func TestTilesMatchGo(t *testing.T) {
 				got, gotTiles := run(true)
 				for i, name := range []string{"YUV420P Y", "YUV420P U", "YUV420P V", "NV12 Y", "NV12 UV"} {
 					if !bytes.Equal(got[i], want[i]) {
-						t.Fatalf("%dx%d tile: %s differs: AVX2\n%v, Go\n%v", w, h, name, got[i], want[i])
+						t.Fatalf("%dx%d tile, %s: %s differs: AVX2\n%v, Go\n%v", w, h, mode, name, got[i], want[i])
 					}
 				}
 				if gotTiles != wantTiles {
-					t.Fatalf("%dx%d tile: the tiles left behind differ", w, h)
+					t.Fatalf("%dx%d tile, %s: the tiles left behind differ", w, h, mode)
 				}
 			}
 		}

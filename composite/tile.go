@@ -26,6 +26,7 @@ type Tile struct {
 	W, H   int
 	Span   [TileSize]Span
 	Planes [Channels][TileSize * TileSize]float32
+	blend  tileBlend // how the next Over composites the layer (Tile.Blend)
 }
 
 // Span is a half-open range of columns within a tile row; X0 >= X1 means empty.
@@ -65,6 +66,7 @@ func (t *Tile) Clear() {
 		}
 	}
 	t.Span = [TileSize]Span{}
+	t.blend = tileBlend{}
 }
 
 // Pixel returns pixel (x, y)'s channels (tile coordinates), for tests and tools.

@@ -4,7 +4,7 @@ import "trackink/composite"
 
 // The composite stage: the tile's layer blended onto the frame in the frame's own format
 // (package composite, whose over.go is the twin of kernels/composite.cu), which leaves the
-// tile clear for the next. Add and screen change the layer first (Tile.Blend: the twin of
+// tile clear for the next. Add and screen change the layer (Tile.Blend: the twin of
 // blendPixel in composite.cu) and then composite as over.
 func compositeTile(dst composite.HostSurface, t *composite.Tile, sp *composite.Space, b composite.Blend) {
 	t.Blend(sp, b)
