@@ -218,6 +218,13 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 // frames. The video pipeline keeps one size, so this runs once.
 func (d *Drawer) resize(w, h int) error {
 	st := d.style.ForHeight(h)
+	started := d.graph != nil || d.linker != nil
+	if !started {
+		d.links.MaxDist = float64(d.style.LinkReach) * float64(w)
+	}
+	if st.LinkFade == Auto && d.links.MaxDist > 0 {
+		st.LinkFade = float32(d.links.MaxDist) // the links' reach: the reach's or --max-dist
+	}
 	f, err := NewFontOf(d.typeface, st.LabelSize)
 	if err != nil {
 		return err
@@ -227,8 +234,7 @@ func (d *Drawer) resize(w, h int) error {
 		return err
 	}
 	d.builder, d.w, d.h = b, w, h
-	if d.graph == nil && d.linker == nil {
-		d.links.MaxDist = float64(d.style.LinkReach) * float64(w)
+	if !started {
 		return d.startLinks()
 	}
 	return nil

@@ -136,6 +136,38 @@ func TestLinkReach(t *testing.T) {
 	}
 }
 
+// TestLinkFadeOverTheReach: --link-fade -1 (Auto) fades links over their reach, which is
+// --max-dist when that is given (not the default look's fifth of the width): a link of 300
+// px within a max-dist of 2000 is drawn, nearly whole, at its midpoint.
+func TestLinkFadeOverTheReach(t *testing.T) {
+	const w, h = 1000, 400
+	f := &scene.Frame{Index: 1, Points: []scene.Point{{ID: 1, X: 100, Y: 100}, {ID: 2, X: 400, Y: 100}}}
+	for _, tc := range []struct {
+		maxDist float64
+		reach   float32
+		alpha   [2]byte // the least and most alpha at the link's midpoint, 0..255
+	}{
+		{2000, 0.2, [2]byte{120, 160}}, // 0.6 opacity · (1 − smoothstep(0.15)) ≈ 0.56
+		{0, 0.5, [2]byte{20, 80}},      // over 500 px: 0.6 · (1 − smoothstep(0.6)) ≈ 0.21
+		{0, 0.2, [2]byte{0, 0}},        // beyond the reach: dropped
+	} {
+		st := overlay.DefaultStyle()
+		st.LinkFade, st.LinkReach, st.PointRadius, st.Labels = overlay.Auto, tc.reach, 0, false
+		d, err := overlay.New(overlay.Options{Style: st, Links: knn.Options{K: 1, MaxDist: tc.maxDist}, NewBackend: render.NewBackend})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr := &composite.RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h}
+		if err := d.Draw(fr, f); err != nil {
+			t.Fatal(err)
+		}
+		d.Close()
+		if a := fr.Pix[100*fr.Stride+4*250+3]; a < tc.alpha[0] || a > tc.alpha[1] {
+			t.Errorf("max-dist %g, reach %g: alpha %d at the link's midpoint, want %d..%d", tc.maxDist, tc.reach, a, tc.alpha[0], tc.alpha[1])
+		}
+	}
+}
+
 // drawnLinks draws frame f on a w × h frame through a Drawer in style st with link options
 // lo, and returns how many links it drew.
 func drawnLinks(t *testing.T, st overlay.Style, lo knn.Options, f *scene.Frame, w, h int) int {

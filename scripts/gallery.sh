@@ -5,7 +5,8 @@
 #
 #   docs/img/hero.webp           the README's picture: the default look with 30-frame trails
 #   docs/img/look-NAME.webp      one per look that `trackink render --list-looks` lists
-#   docs/img/opt-NAME.webp       one per style option in OPTIONS below (docs/looks.md)
+#   docs/img/opt-NAME.webp       one per style option in OPTIONS (docs/looks.md) and in
+#                                FEATURED (the README's second table) below
 #
 # and rewrites the generated tables between the `<!-- gallery:… -->` markers in README.md and
 # docs/looks.md, so a look added to the binary appears there on the next run. Each picture
@@ -55,6 +56,23 @@ OPTIONS=(
   "no-labels|--no-labels"
 )
 
+# The options video makers come for, pictured in the README's second table (three a row,
+# the flags above each), NAME|FLAGS as above, each on the default look with BASE and the
+# neon palette (pastel links vanish on the grey pavement), in the wide crop (more people,
+# so more links).
+FEATURED=(
+  "links-delaunay|--links delaunay --link-reach 0.5 --line-width 2.5 --link-opacity 0.9"
+  "links-mst|--links mst --link-reach 0.5 --line-width 2.5 --link-opacity 0.9"
+  "link-fade|--links radius --max-dist 500 --link-fade -1 --line-width 2.5 --link-opacity 1"
+  "link-electric|--link-style electric --link-reach 0.5 --line-width 2 --link-opacity 1"
+  "blend-add|--blend add --fill-opacity 0.3"
+  "point-diamond|--point-style diamond --point-radius 7"
+  "trail-smooth|--trail 30 --trail-width 2.5 --trail-smooth 4"
+  "effect-invert|--box-effect invert"
+  "effect-pixelate|--box-effect pixelate --effect-strength 8"
+  "effect-blur|--box-effect blur"
+)
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$img" "$work/img"
@@ -90,11 +108,16 @@ for o in "${OPTIONS[@]}"; do
   eval "flags=(${o#*|})"
   shot "opt-$name.webp" "$near" "${BASE[@]}" "${flags[@]}"
 done
+for o in "${FEATURED[@]}"; do
+  name=${o%%|*}
+  eval "flags=(${o#*|})"
+  shot "opt-$name.webp" "$wide" "${BASE[@]}" --palette neon "${flags[@]}"
+done
 
-# The README's gallery: three looks a row, the flag under each picture.
-{
-  n=0
-  row=() cmds=()
+# table CAPTION|PICTURE...: a README table, three pictures a row, each caption above its
+# picture.
+table() {
+  local n=0 row=() cmds=() cell
   flush() {
     [ ${#row[@]} -gt 0 ] || return 0
     local sep="|" i
@@ -109,13 +132,23 @@ done
     n=$((n + 1))
     row=() cmds=()
   }
-  for name in "${looks[@]}"; do
-    cmds+=("\`--look $name\`")
-    row+=("![look $name](docs/img/look-$name.webp)")
+  for cell in "$@"; do
+    cmds+=("${cell%%|*}")
+    row+=("${cell#*|}")
     [ ${#row[@]} -lt 3 ] || flush
   done
   flush
-} >"$work/readme.md"
+}
+cells=()
+for name in "${looks[@]}"; do
+  cells+=("\`--look $name\`|![look $name](docs/img/look-$name.webp)")
+done
+table "${cells[@]}" >"$work/readme.md"
+cells=()
+for o in "${FEATURED[@]}"; do
+  cells+=("\`${o#*|}\`|![${o%%|*}](docs/img/opt-${o%%|*}.webp)")
+done
+table "${cells[@]}" >"$work/readme-options.md"
 
 # docs/looks.md: every look with what it is for.
 {
@@ -141,5 +174,6 @@ splice() {
 rm -f "$img"/hero.webp "$img"/look-*.webp "$img"/opt-*.webp
 mv "$work"/img/*.webp "$img"/
 splice "$repo/README.md" looks "$work/readme.md"
+splice "$repo/README.md" options "$work/readme-options.md"
 splice "$repo/docs/looks.md" looks "$work/looks.md"
 du -ch "$img"/*.webp | tail -1 | sed 's/^/gallery: docs\/img: /'
