@@ -1,0 +1,13 @@
+//go:build !amd64 || !gc || purego
+
+package render
+
+func fxBlend8AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int) { panic(noAVX2) }
+func fxBlend16AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int, shift uint) {
+	panic(noAVX2)
+}
+func fxLerpAVX2(out, top, bot *float32, t float32, groups int)             { panic(noAVX2) }
+func fxSlide8AVX2(col *int32, add, sub *byte, groups int)                  { panic(noAVX2) }
+func fxSlide16AVX2(col *int32, add, sub *byte, groups int, shift uint)     { panic(noAVX2) }
+func fxBoxOutAVX2(out *float32, hi, lo *int32, recip *float32, groups int) { panic(noAVX2) }
+func fxPrefixAVX2(p, col *int32, groups int)                               { panic(noAVX2) }
