@@ -75,8 +75,8 @@ type fxWork struct {
 	to      []int32
 	cov     [2][]float32
 	covC    []float32
-	cols    []int32   // zoom: per column, the left source sample
-	cols2   []int32   // zoom: per column, the right source sample
+	zoom    zoomCols
+	row     []float32 // zoom: a source row
 	top     []float32 // zoom: two source rows interpolated across
 	bot     []float32
 	fx      []float32
@@ -529,30 +529,31 @@ func zoomPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBo
 	sub := float32(pl.sub)
 	cx, cy := (b.X+b.W/2)/sub, (b.Y+b.H/2)/sub
 	inv := 1 / b.Strength
-	wk.cols, wk.cols2, wk.fx = grow(wk.cols, n), grow(wk.cols2, n), grow(wk.fx, n)
+	z := &wk.zoom
+	z.i0, z.i1, z.w = grow(z.i0, n), grow(z.i1, n), grow(z.w, n)
 	// [sx0, sx1) holds every column read: the two beside each sample, clamped to the frame.
 	clamp := func(v int) int { return min(max(v, 0), pl.w-1) }
 	sx0, sx1 := pl.w, 0
 	for x := range n {
 		s := cx + float32(((float32(x0+x)+0.5)-cx)*inv) - 0.5
 		fl := sdf.Floor(s)
-		wk.cols[x], wk.cols2[x], wk.fx[x] = int32(clamp(int(fl))), int32(clamp(int(fl)+1)), s-fl
-		sx0, sx1 = min(sx0, int(wk.cols[x])), max(sx1, int(wk.cols2[x])+1)
+		z.i0[x], z.i1[x], z.w[x] = int32(clamp(int(fl))), int32(clamp(int(fl)+1)), s-fl
+		sx0, sx1 = min(sx0, int(z.i0[x])), max(sx1, int(z.i1[x])+1)
 	}
 	for x := range n {
-		wk.cols[x] -= int32(sx0)
-		wk.cols2[x] -= int32(sx0)
+		z.i0[x] -= int32(sx0)
+		z.i1[x] -= int32(sx0)
 	}
-	wk.a = grow(wk.a, sx1-sx0)
+	z.plan()
+	wk.a, wk.row = grow(wk.a, sx1-sx0), grow(wk.row, sx1-sx0+9)
 	wk.top, wk.bot = grow(wk.top, n), grow(wk.bot, n)
 	top, bot := wk.top, wk.bot
 	across := func(dst []float32, r int) {
 		pl.load(wk.a, sx0, r)
-		a, i0, i1 := wk.a, wk.cols[:n], wk.cols2[:n]
-		for x, f := range wk.fx[:n] {
-			a0, a1 := float32(a[i0[x]]), float32(a[i1[x]])
-			dst[x] = a0 + float32(f*(a1-a0))
+		for i, v := range wk.a {
+			wk.row[i] = float32(v)
 		}
+		z.across(dst, wk.row)
 	}
 	rowT, rowB := -1, -1 // the source rows in top and bot
 	for y := y0; y < y1; y++ {

@@ -267,3 +267,37 @@ loopPrefix:
 donePrefix:
 	VZEROUPPER
 	RET
+
+// func fxAcrossAVX2(dst, row *float32, base, perm *int32, w *float32, groups int)
+// dst[x] = a0 + w[x]·(a1 − a0), a0 = row[base[g] + perm[16g + j]], a1 = row[base[g] + 1 +
+// perm[16g + 8 + j]] for x = 8g + j: two loads of 8 and a permutation each, no gather.
+TEXT ·fxAcrossAVX2(SB), NOSPLIT, $0-48
+	MOVQ  dst+0(FP), DI
+	MOVQ  row+8(FP), SI
+	MOVQ  base+16(FP), DX
+	MOVQ  perm+24(FP), R8
+	MOVQ  w+32(FP), R9
+	MOVQ  groups+40(FP), CX
+	TESTQ CX, CX
+	JLE   doneAcross
+
+loopAcross:
+	MOVLQSX (DX), AX
+	VMOVDQU 0(R8), Y2
+	VMOVDQU 32(R8), Y3
+	VPERMPS (SI)(AX*4), Y2, Y0
+	VPERMPS 4(SI)(AX*4), Y3, Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  (R9), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $4, DX
+	ADDQ    $64, R8
+	ADDQ    $32, R9
+	DECQ    CX
+	JNZ     loopAcross
+
+doneAcross:
+	VZEROUPPER
+	RET

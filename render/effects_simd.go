@@ -184,3 +184,54 @@ func prefixGo(p, col []int32) {
 		p[i] = sum
 	}
 }
+
+// zoomCols are the source columns of zoom's samples along a row, the same in every row.
+type zoomCols struct {
+	i0, i1 []int32   // each sample's two source columns, from the loaded row's first
+	w      []float32 // the weight of i1
+	// The assembly's plan: per group of 8 samples its first i0 (base) and, in perm, i0 −
+	// base then i1 − base − 1 per sample, each within 0..7 (fast), so that two loads of 8
+	// from the row and a permutation fetch both columns.
+	base, perm []int32
+	fast       bool
+}
+
+// plan lays out the assembly's groups; fast is false where a group's columns spread wider
+// than 8 (a zoom below 1, or the frame's edge repeated).
+func (z *zoomCols) plan() {
+	g := len(z.i0) / 8
+	z.base, z.perm = grow(z.base, g), grow(z.perm, 16*g)
+	z.fast = true
+	for k := range g {
+		b := z.i0[8*k]
+		z.base[k] = b
+		for j := range 8 {
+			p0, p1 := z.i0[8*k+j]-b, z.i1[8*k+j]-b-1
+			z.fast = z.fast && p0 >= 0 && p0 < 8 && p1 >= 0 && p1 < 8
+			z.perm[16*k+j], z.perm[16*k+8+j] = p0, p1
+		}
+	}
+}
+
+// across sets dst[x] to the source row interpolated between columns i0[x] and i1[x]. row
+// must hold 9 floats past the last column read (the assembly's loads).
+func (z *zoomCols) across(dst, row []float32) {
+	if haveAVX2 && z.fast {
+		if g := len(dst) / 8; g > 0 {
+			_ = row[z.base[g-1]+9]
+			fxAcrossAVX2(&dst[0], &row[0], &z.base[0], &z.perm[0], &z.w[0], g)
+			z.acrossGo(dst[8*g:], row, 8*g)
+			return
+		}
+	}
+	z.acrossGo(dst, row, 0)
+}
+
+// acrossGo is across's Go twin, for dst's samples from x0 on.
+func (z *zoomCols) acrossGo(dst, row []float32, x0 int) {
+	i0, i1, w := z.i0[x0:], z.i1[x0:], z.w[x0:]
+	for x := range dst {
+		a0, a1 := row[i0[x]], row[i1[x]]
+		dst[x] = a0 + float32(w[x]*(a1-a0))
+	}
+}

@@ -26,3 +26,6 @@ func fxBoxOutAVX2(out *float32, hi, lo *int32, recip *float32, groups int)
 
 //go:noescape
 func fxPrefixAVX2(p, col *int32, groups int)
+
+//go:noescape
+func fxAcrossAVX2(dst, row *float32, base, perm *int32, w *float32, groups int)

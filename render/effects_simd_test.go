@@ -144,3 +144,32 @@ func TestEffectRowsAVX2MatchGo(t *testing.T) {
 		}
 	}
 }
+
+func TestEffectZoomAcrossAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 4))
+	for n := range 41 {
+		for _, zoom := range []float64{1, 1.3, 2, 7.5} {
+			var z zoomCols
+			z.i0, z.i1, z.w = make([]int32, n), make([]int32, n), make([]float32, n)
+			for x := range n {
+				s := float64(x)/zoom + 0.25
+				z.i0[x], z.i1[x], z.w[x] = int32(s), int32(s)+1, float32(rng.Float64())
+			}
+			z.plan()
+			if !z.fast {
+				t.Fatalf("n %d, zoom %g: the plan is not fast", n, zoom)
+			}
+			row := make([]float32, n+10)
+			for i := range row {
+				row[i] = float32(rng.IntN(1024))
+			}
+			got, want := make([]float32, n+2), make([]float32, n+2)
+			withAVX2(true, func() { z.across(got[:n], row) })
+			withAVX2(false, func() { z.across(want[:n], row) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("n %d, zoom %g: the AVX2 interpolation across differs from Go's", n, zoom)
+			}
+		}
+	}
+}
