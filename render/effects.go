@@ -22,7 +22,8 @@ import (
 //     (composite's rule), rounded to the nearest code value.
 //
 // The sums behind blur and pixelate are integers, and every float operation is the kernel's
-// in the kernel's order, so the emulated device writes the same samples.
+// in the kernel's order, so the emulated device writes the same samples. The inner loops
+// have AVX2 twins (effects_simd.go, effects_amd64.s) that give the same bits.
 
 // fxBand is the rows a phase-2 task takes: even, so a band holds whole 4:2:0 chroma rows.
 const fxBand = 16
@@ -197,9 +198,10 @@ func fxMix(s, e, c, hi float32) float32 {
 	return v
 }
 
-// prepare lays the boxes' rectangles out in the arena: the effect's values over each plane,
-// or for pointwise effects each plane's LUT, and the values too where the box overlaps a box
-// before it (whose effect changes what the LUT would read).
+// prepare lays the boxes' rectangles out in the arena: each box's coverage of its columns
+// and rows, and the effect's values over each plane, but for a pointwise effect, which phase
+// 2 works out from each sample, unless the box overlaps a box before it (whose effect
+// changes the sample phase 2 would read).
 func (sc *effectsScratch) prepare(fx []overlay.EffectBox, w, h int) {
 	sc.rects = sc.rects[:0]
 	n := 0
@@ -228,7 +230,7 @@ func (sc *effectsScratch) prepare(fx []overlay.EffectBox, w, h int) {
 	sc.bands = (h + fxBand - 1) / fxBand
 }
 
-// pointwise reports whether effect e maps each sample of a plane alone (through a LUT):
+// pointwise reports whether effect e maps each sample of a plane alone (an fxPoint):
 // invert, and threshold and tint but on R'G'B', where they mix the components.
 func (f *fxFrame) pointwise(e overlay.Effect) bool {
 	return e == overlay.EffectInvert || !f.rgb && (e == overlay.EffectThreshold || e == overlay.EffectTint)
