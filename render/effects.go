@@ -625,13 +625,7 @@ func (sc *effectsScratch) coverEdges(b *overlay.EffectBox, r *fxRect) {
 // coverRow is box b's fill coverage over pixels [r.x0, r.x1) of row y. Twin: fxCoverage.
 func (sc *effectsScratch) coverRow(cov []float32, b *overlay.EffectBox, r *fxRect, y int) {
 	n := r.x1 - r.x0
-	capY := sc.arena[r.cov+n+y-r.y0]
-	for i, c := range sc.arena[r.cov : r.cov+n] {
-		if c > capY {
-			c = capY
-		}
-		cov[i] = c
-	}
+	capRow(cov, sc.arena[r.cov:r.cov+n], sc.arena[r.cov+n+y-r.y0])
 	hx, hy := b.W/2, b.H/2
 	cx, cy := b.X+hx, b.Y+hy
 	py := float32(y) + 0.5
@@ -709,22 +703,6 @@ func (sc *effectsScratch) applyChroma(r *fxRect, y, rows int, plain bool, wk *fx
 	for k := 1; k < 3; k++ {
 		e, q := sc.values(r, k, o, nc)
 		sc.f.pl[k].blendRow(e, q, cov, cx0, y/2)
-	}
-}
-
-// chromaCoverage sets each of covC's chroma samples to the mean coverage of its pixels, of
-// luma rows c0 and c1 (rows of them: 1 or 2), in composite's order: (top left + bottom
-// left) + (top right + bottom right).
-func chromaCoverage(covC, c0, c1 []float32, rows int) {
-	n := len(c0)
-	for i := range covC {
-		x := 2 * i
-		cols := min(2, n-x)
-		var right float32
-		if cols == 2 {
-			right = c0[x+1] + c1[x+1]
-		}
-		covC[i] = ((c0[x] + c1[x]) + right) * (1 / float32(rows*cols))
 	}
 }
 

@@ -301,3 +301,57 @@ loopAcross:
 doneAcross:
 	VZEROUPPER
 	RET
+
+// func fxCapAVX2(dst, src *float32, c float32, groups int)
+// dst[x] = src[x] capped at c (VMINPS: src[x] where below c, else c).
+TEXT ·fxCapAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	VBROADCASTSS c+16(FP), Y1
+	MOVQ         groups+24(FP), CX
+	TESTQ        CX, CX
+	JLE          doneCap
+
+loopCap:
+	VMINPS  (SI), Y1, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	DECQ    CX
+	JNZ     loopCap
+
+doneCap:
+	VZEROUPPER
+	RET
+
+// func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)
+// dst[i] = ((c0[2i] + c1[2i]) + (c0[2i+1] + c1[2i+1]))·q: the column sums of 16 pixels,
+// added in pairs by VHADDPS (which interleaves its registers' 128-bit halves; VPERMPD puts
+// the 8 results back in order).
+TEXT ·fxChromaAVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), DI
+	MOVQ         c0+8(FP), SI
+	MOVQ         c1+16(FP), DX
+	VBROADCASTSS q+24(FP), Y5
+	MOVQ         groups+32(FP), CX
+	TESTQ        CX, CX
+	JLE          doneChroma
+
+loopChroma:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VADDPS  (DX), Y0, Y0
+	VADDPS  32(DX), Y1, Y1
+	VHADDPS Y1, Y0, Y0
+	VPERMPD $0xd8, Y0, Y0
+	VMULPS  Y5, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $64, SI
+	ADDQ    $64, DX
+	DECQ    CX
+	JNZ     loopChroma
+
+doneChroma:
+	VZEROUPPER
+	RET

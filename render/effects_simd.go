@@ -235,3 +235,55 @@ func (z *zoomCols) acrossGo(dst, row []float32, x0 int) {
 		dst[x] = a0 + float32(w[x]*(a1-a0))
 	}
 }
+
+// capRow sets dst[x] to src[x] capped at c: a row's coverage, its columns' capped at its own.
+func capRow(dst, src []float32, c float32) {
+	if haveAVX2 {
+		if g := len(dst) / 8; g > 0 {
+			_ = src[8*g-1]
+			fxCapAVX2(&dst[0], &src[0], c, g)
+			dst, src = dst[8*g:], src[8*g:]
+		}
+	}
+	capRowGo(dst, src, c)
+}
+
+// capRowGo is capRow's Go twin.
+func capRowGo(dst, src []float32, c float32) {
+	for i, v := range src[:len(dst)] {
+		if v > c {
+			v = c
+		}
+		dst[i] = v
+	}
+}
+
+// chromaCoverage sets each of covC's chroma samples to the mean coverage of its pixels, of
+// luma rows c0 and c1 (rows of them: 1 or 2), in composite's order: (top left + bottom
+// left) + (top right + bottom right).
+func chromaCoverage(covC, c0, c1 []float32, rows int) {
+	if haveAVX2 {
+		// Whole pairs of pixels only: a last chroma sample over one column is the Go twin's.
+		if g := min(len(covC), len(c0)/2) / 8; g > 0 {
+			_, _ = c0[16*g-1], c1[16*g-1]
+			fxChromaAVX2(&covC[0], &c0[0], &c1[0], 1/float32(rows*2), g)
+			chromaCoverageGo(covC[8*g:], c0, c1, rows, 8*g)
+			return
+		}
+	}
+	chromaCoverageGo(covC, c0, c1, rows, 0)
+}
+
+// chromaCoverageGo is chromaCoverage's Go twin, for covC's samples from sample i0 of the row.
+func chromaCoverageGo(covC, c0, c1 []float32, rows, i0 int) {
+	n := len(c0)
+	for i := range covC {
+		x := 2 * (i0 + i)
+		cols := min(2, n-x)
+		var right float32
+		if cols == 2 {
+			right = c0[x+1] + c1[x+1]
+		}
+		covC[i] = ((c0[x] + c1[x]) + right) * (1 / float32(rows*cols))
+	}
+}

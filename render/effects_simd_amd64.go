@@ -29,3 +29,9 @@ func fxPrefixAVX2(p, col *int32, groups int)
 
 //go:noescape
 func fxAcrossAVX2(dst, row *float32, base, perm *int32, w *float32, groups int)
+
+//go:noescape
+func fxCapAVX2(dst, src *float32, c float32, groups int)
+
+//go:noescape
+func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)

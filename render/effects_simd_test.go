@@ -142,6 +142,26 @@ func TestEffectRowsAVX2MatchGo(t *testing.T) {
 		if !slices.Equal(gotO, wantO) {
 			t.Fatalf("n %d: the AVX2 interpolation differs from Go's", n)
 		}
+
+		// Coverage rows: a row's columns capped, and chroma means of two rows (or one).
+		c0, c1 := make([]float32, n), make([]float32, n)
+		for i := range n {
+			c0[i], c1[i] = min(fxTestValue(rng, 1), 1), min(fxTestValue(rng, 1), 1)
+		}
+		capY := min(fxTestValue(rng, 1), 1)
+		withAVX2(true, func() { capRow(gotO[:n], c0, capY) })
+		withAVX2(false, func() { capRow(wantO[:n], c0, capY) })
+		if !slices.Equal(gotO, wantO) {
+			t.Fatalf("n %d: the AVX2 capped coverage differs from Go's", n)
+		}
+		for rows := 1; rows <= 2; rows++ {
+			nc := (n + 1) / 2
+			withAVX2(true, func() { chromaCoverage(gotO[:nc], c0, c1, rows) })
+			withAVX2(false, func() { chromaCoverage(wantO[:nc], c0, c1, rows) })
+			if !slices.Equal(gotO, wantO) {
+				t.Fatalf("n %d, %d rows: the AVX2 chroma coverage differs from Go's", n, rows)
+			}
+		}
 	}
 }
 
