@@ -258,9 +258,12 @@ func effectRect(b *overlay.EffectBox, w, h int) fxRect {
 	return r
 }
 
-// planeRect is rectangle r in plane pl's samples.
+// plane is rectangle r in plane pl's samples. The subsampling is 1 or 2 and the rectangle
+// lies in the frame, so a shift divides (phase 2 asks per row: a division cost more than
+// the row's coverage).
 func (r *fxRect) plane(pl *fxPlane) (x0, y0, x1, y1 int) {
-	return r.x0 / pl.sub, r.y0 / pl.sub, (r.x1 + pl.sub - 1) / pl.sub, (r.y1 + pl.sub - 1) / pl.sub
+	s := uint(pl.sub >> 1)
+	return r.x0 >> s, r.y0 >> s, (r.x1 + pl.sub - 1) >> s, (r.y1 + pl.sub - 1) >> s
 }
 
 // computeEffect is phase 1 for box i: its effect's values over its rectangle in each plane.
