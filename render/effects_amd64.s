@@ -67,6 +67,43 @@ values: \
 	ADDQ      $32, SI; \
 next:
 
+// BLEND is the loop of fxBlend8AVX2 and fxBlend16AVX2 over CX groups of size-byte samples
+// at DI: load sets Y0 to 8 samples as int32, store writes Y3's 8 results back. Y8 = max.
+#define BLEND(load, store, size, point, values, threshold, tint, have, next, done) \
+	VXORPS    Y6, Y6, Y6; \
+	VMOVUPS   fxHalves<>(SB), Y7; \
+	POINT(point); \
+	TESTQ     CX, CX; \
+	JLE       done; \
+next: \
+	load; \
+	VCVTDQ2PS Y0, Y1; \
+	EFFECT(values, threshold, tint, have); \
+	FXMIX; \
+	store; \
+	ADDQ      $(8*size), DI; \
+	ADDQ      $32, DX; \
+	DECQ      CX; \
+	JNZ       next; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define LOAD8 VPMOVZXBD (DI), Y0
+#define STORE8 \
+	VEXTRACTI128 $1, Y3, X4; \
+	VPACKUSDW    X4, X3, X3; \
+	VPACKUSWB    X3, X3, X3; \
+	VMOVQ        X3, (DI)
+
+// The 10-bit words: the value at bit shift X9.
+#define LOAD16 VPMOVZXWD (DI), Y0; VPSRLD X9, Y0, Y0
+#define STORE16 \
+	VPSLLD       X9, Y3, Y3; \
+	VEXTRACTI128 $1, Y3, X4; \
+	VPACKUSDW    X4, X3, X3; \
+	VMOVDQU      X3, (DI)
+
 // func fxBlend8AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int)
 TEXT ·fxBlend8AVX2(SB), NOSPLIT, $0-40
 	MOVQ    p+0(FP), DI
@@ -74,30 +111,8 @@ TEXT ·fxBlend8AVX2(SB), NOSPLIT, $0-40
 	MOVQ    q+16(FP), R8
 	MOVQ    cov+24(FP), DX
 	MOVQ    groups+32(FP), CX
-	VXORPS  Y6, Y6, Y6
-	VMOVUPS fxHalves<>(SB), Y7
 	VMOVUPS fxMax8<>(SB), Y8
-	POINT(point8)
-	TESTQ   CX, CX
-	JLE     done8
-
-loop8:
-	VPMOVZXBD    (DI), Y0
-	VCVTDQ2PS    Y0, Y1
-	EFFECT(values8, threshold8, tint8, have8)
-	FXMIX
-	VEXTRACTI128 $1, Y3, X4
-	VPACKUSDW    X4, X3, X3
-	VPACKUSWB    X3, X3, X3
-	VMOVQ        X3, (DI)
-	ADDQ         $8, DI
-	ADDQ         $32, DX
-	DECQ         CX
-	JNZ          loop8
-
-done8:
-	VZEROUPPER
-	RET
+	BLEND(LOAD8, STORE8, 1, point8, values8, threshold8, tint8, have8, loop8, done8)
 
 // func fxBlend16AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int, shift uint)
 TEXT ·fxBlend16AVX2(SB), NOSPLIT, $0-48
@@ -108,31 +123,8 @@ TEXT ·fxBlend16AVX2(SB), NOSPLIT, $0-48
 	MOVQ    groups+32(FP), CX
 	MOVQ    shift+40(FP), BX
 	VMOVQ   BX, X9
-	VXORPS  Y6, Y6, Y6
-	VMOVUPS fxHalves<>(SB), Y7
 	VMOVUPS fxMax10<>(SB), Y8
-	POINT(point16)
-	TESTQ   CX, CX
-	JLE     done16
-
-loop16:
-	VPMOVZXWD    (DI), Y0
-	VPSRLD       X9, Y0, Y0
-	VCVTDQ2PS    Y0, Y1
-	EFFECT(values16, threshold16, tint16, have16)
-	FXMIX
-	VPSLLD       X9, Y3, Y3
-	VEXTRACTI128 $1, Y3, X4
-	VPACKUSDW    X4, X3, X3
-	VMOVDQU      X3, (DI)
-	ADDQ         $16, DI
-	ADDQ         $32, DX
-	DECQ         CX
-	JNZ          loop16
-
-done16:
-	VZEROUPPER
-	RET
+	BLEND(LOAD16, STORE16, 2, point16, values16, threshold16, tint16, have16, loop16, done16)
 
 // func fxLerpAVX2(out, top, bot *float32, t float32, groups int)
 TEXT ·fxLerpAVX2(SB), NOSPLIT, $0-40
