@@ -11,6 +11,7 @@ import (
 
 	"trackink/composite"
 	"trackink/overlay"
+	"trackink/video"
 )
 
 // effectsBenchReport is one row of bench --effects: an effect's stage time at 4K.
@@ -26,6 +27,7 @@ type effectsBenchReport struct {
 	Workers        int     `json:"workers"`
 	EffectsMS      float64 `json:"effects_median_ms"` // the effects stage
 	TotalMS        float64 `json:"total_median_ms"`   // the whole Draw
+	CPUMS          float64 `json:"cpu_ms_per_frame"`  // user+system time of all threads, per frame
 	AllocsPerFrame float64 `json:"allocs_per_frame"`
 }
 
@@ -50,7 +52,7 @@ func benchEffects(fs *pflag.FlagSet, style *styleFlags, backends []string, frame
 		}
 		if !jsonOut {
 			fmt.Fprintf(stdout, "box effects, 20 boxes over 10 %% of %dx%d YUV420P, %s backend, %d frames\n", w, h, backendName(b), frames)
-			fmt.Fprintf(stdout, "%-10s %8s %8s %10s %10s %7s\n", "effect", "strength", "workers", "effects ms", "total ms", "allocs")
+			fmt.Fprintf(stdout, "%-10s %8s %8s %10s %10s %8s %7s\n", "effect", "strength", "workers", "effects ms", "total ms", "cpu ms", "allocs")
 		}
 		for _, name := range overlay.EffectNames() {
 			kind, _ := overlay.ParseEffect(name)
@@ -71,7 +73,7 @@ func benchEffects(fs *pflag.FlagSet, style *styleFlags, backends []string, frame
 				}
 				continue
 			}
-			fmt.Fprintf(stdout, "%-10s %8g %8d %10.2f %10.2f %7g\n", name, rep.Strength, rep.Workers, rep.EffectsMS, rep.TotalMS, rep.AllocsPerFrame)
+			fmt.Fprintf(stdout, "%-10s %8g %8d %10.2f %10.2f %8.2f %7g\n", name, rep.Strength, rep.Workers, rep.EffectsMS, rep.TotalMS, rep.CPUMS, rep.AllocsPerFrame)
 		}
 	}
 	return nil
@@ -88,9 +90,11 @@ func benchEffect(opts overlay.Options, fr composite.Surface, fx []overlay.Effect
 	p := &overlay.Primitives{Effects: fx}
 	stage, totals := make([]float64, 0, frames), make([]float64, 0, frames)
 	var before, after runtime.MemStats
+	var cpu0 time.Duration
 	for i := range warmup + frames {
 		if i == warmup {
 			runtime.ReadMemStats(&before)
+			cpu0 = video.SelfCPU()
 		}
 		t0 := time.Now()
 		if err := be.Draw(fr, p); err != nil {
@@ -101,7 +105,8 @@ func benchEffect(opts overlay.Options, fr composite.Surface, fx []overlay.Effect
 			stage = append(stage, ms(be.Timings()[overlay.StageEffects]))
 		}
 	}
+	cpu := video.SelfCPU() - cpu0
 	runtime.ReadMemStats(&after)
 	return &effectsBenchReport{Frames: frames, Workers: be.Workers(), EffectsMS: round3(median(stage)), TotalMS: round3(median(totals)),
-		AllocsPerFrame: round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}, nil
+		CPUMS: round3(ms(cpu) / float64(frames)), AllocsPerFrame: round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}, nil
 }

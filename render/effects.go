@@ -22,7 +22,8 @@ import (
 //     (composite's rule), rounded to the nearest code value.
 //
 // The sums behind blur and pixelate are integers, and every float operation is the kernel's
-// in the kernel's order, so the emulated device writes the same samples.
+// in the kernel's order, so the emulated device writes the same samples. The inner loops
+// have AVX2 twins (effects_simd.go, effects_amd64.s) that give the same bits.
 
 // fxBand is the rows a phase-2 task takes: even, so a band holds whole 4:2:0 chroma rows.
 const fxBand = 16
@@ -51,16 +52,17 @@ type fxFrame struct {
 // y1 at most the frame's size), and where its values start in the effect arena.
 type fxRect struct {
 	x0, y0, x1, y1 int
-	off            [3]int // per plane: the effect's values, row by row
-	lut            [3]int // per plane: a pointwise effect's value of each code value
-	full           [3]int // per plane, in effectsScratch.full: each code value's result at coverage 1
-	direct         bool   // phase 2 maps the samples through the LUTs (no values)
+	off            [3]int     // per plane: the effect's values, row by row
+	pt             [3]fxPoint // per plane: a pointwise effect
+	direct         bool       // phase 2 works out the pointwise effect of each sample (no values)
+	cov            int        // the coverage of each column, of each row, of each chroma column (coverEdges)
+	left, right    int        // the columns at each end that can lie beside a rounded corner
+	in0, in1       int        // the rows whose coverage is the columns' (away from the edges and corners)
 }
 
 // effectsScratch is the effects stage's per-frame state, reused frame to frame.
 type effectsScratch struct {
 	f     fxFrame
-	full  []uint16 // the LUTs' results at coverage 1
 	rects []fxRect
 	arena []float32
 	bands int
@@ -68,15 +70,16 @@ type effectsScratch struct {
 
 // fxWork is a worker's scratch for the effects: rows of samples, sums and coverage.
 type fxWork struct {
-	a, b, c []int32
-	sums    []int64
-	acc     []int32 // blur: the window's column sums
-	ring    []int32 // blur: the window's rows' horizontal sums
+	a, b, c []int32 // rows of samples (blur: b, the prefix sums of acc)
+	acc     []int32 // blur, pixelate: column sums
 	from    []int32 // blur: each sample's window in the loaded row
 	to      []int32
 	cov     [2][]float32
 	covC    []float32
-	cols    []int32 // zoom: per column, the left source sample
+	zoom    zoomCols
+	row     []float32 // zoom: a source row
+	top     []float32 // zoom: two source rows interpolated across
+	bot     []float32
 	fx      []float32
 }
 
@@ -182,19 +185,6 @@ func (sc *effectsScratch) prefetchRows(r *fxRect, y int) {
 	}
 }
 
-// blend mixes effects into row y from x0 by coverage cov, with composite's rounding: the
-// effect of sample k is e[k], or lut[sample] when lut is given (effects of the sample alone).
-// With a LUT, full holds the result of each code value at coverage 1 (the same formula,
-// worked out once), which most of a box's samples take.
-func (pl *fxPlane) blend(e, lut []float32, full []uint16, cov []float32, x0, y int) {
-	i := y*pl.stride + x0*pl.step
-	if pl.wide {
-		blend16(pl.p[i:], pl.step, pl.shift, e, lut, full, cov)
-	} else {
-		blend8(pl.p[i:], pl.step, e, lut, full, cov)
-	}
-}
-
 // fxMix is sample s with effect value e mixed in by coverage c, rounded and saturated to
 // 0..hi, as composite blends (truncate the result). Twin: fxBlend.
 func fxMix(s, e, c, hi float32) float32 {
@@ -208,69 +198,23 @@ func fxMix(s, e, c, hi float32) float32 {
 	return v
 }
 
-func blend8(p []byte, step int, e, lut []float32, full []uint16, cov []float32) {
-	j := 0
-	for k, c := range cov {
-		if c != 0 {
-			s := p[j]
-			var ev float32
-			if lut != nil {
-				if c == 1 {
-					p[j] = byte(full[s])
-					j += step
-					continue
-				}
-				ev = lut[s]
-			} else {
-				ev = e[k]
-			}
-			p[j] = byte(fxMix(float32(s), ev, c, 255))
-		}
-		j += step
-	}
-}
-
-func blend16(p []byte, step int, shift uint, e, lut []float32, full []uint16, cov []float32) {
-	j := 0
-	for k, c := range cov {
-		if c != 0 {
-			s := binary.LittleEndian.Uint16(p[j:]) >> shift
-			var ev float32
-			if lut != nil {
-				if c == 1 {
-					binary.LittleEndian.PutUint16(p[j:], full[s&1023]<<shift)
-					j += step
-					continue
-				}
-				ev = lut[s&1023]
-			} else {
-				ev = e[k]
-			}
-			binary.LittleEndian.PutUint16(p[j:], uint16(fxMix(float32(s), ev, c, 1023))<<shift)
-		}
-		j += step
-	}
-}
-
-// prepare lays the boxes' rectangles out in the arena: the effect's values over each plane,
-// or for pointwise effects each plane's LUT, and the values too where the box overlaps a box
-// before it (whose effect changes what the LUT would read).
+// prepare lays the boxes' rectangles out in the arena: each box's coverage of its columns
+// and rows, and the effect's values over each plane, but for a pointwise effect, which phase
+// 2 works out from each sample, unless the box overlaps a box before it (whose effect
+// changes the sample phase 2 would read).
 func (sc *effectsScratch) prepare(fx []overlay.EffectBox, w, h int) {
 	sc.rects = sc.rects[:0]
-	n, m := 0, 0
+	n := 0
 	for i := range fx {
 		r := effectRect(&fx[i], w, h)
+		r.cov = n
+		n += (r.x1 - r.x0) + (r.y1 - r.y0) + (r.x1-r.x0+1)/2
 		if sc.f.pointwise(fx[i].Kind) {
 			r.direct = true
 			for j := range sc.rects {
 				if q := &sc.rects[j]; q.x0 < r.x1 && r.x0 < q.x1 && q.y0 < r.y1 && r.y0 < q.y1 {
 					r.direct = false
 				}
-			}
-			for k := range 3 {
-				r.lut[k], r.full[k] = n, m
-				n += int(sc.f.pl[k].max) + 1
-				m += int(sc.f.pl[k].max) + 1
 			}
 		}
 		for k := range 3 {
@@ -282,11 +226,11 @@ func (sc *effectsScratch) prepare(fx []overlay.EffectBox, w, h int) {
 		}
 		sc.rects = append(sc.rects, r)
 	}
-	sc.arena, sc.full = grow(sc.arena, n), grow(sc.full, m)
+	sc.arena = grow(sc.arena, n)
 	sc.bands = (h + fxBand - 1) / fxBand
 }
 
-// pointwise reports whether effect e maps each sample of a plane alone (through a LUT):
+// pointwise reports whether effect e maps each sample of a plane alone (an fxPoint):
 // invert, and threshold and tint but on R'G'B', where they mix the components.
 func (f *fxFrame) pointwise(e overlay.Effect) bool {
 	return e == overlay.EffectInvert || !f.rgb && (e == overlay.EffectThreshold || e == overlay.EffectTint)
@@ -314,14 +258,18 @@ func effectRect(b *overlay.EffectBox, w, h int) fxRect {
 	return r
 }
 
-// planeRect is rectangle r in plane pl's samples.
+// plane is rectangle r in plane pl's samples. The subsampling is 1 or 2 and the rectangle
+// lies in the frame, so a shift divides (phase 2 asks per row: a division cost more than
+// the row's coverage).
 func (r *fxRect) plane(pl *fxPlane) (x0, y0, x1, y1 int) {
-	return r.x0 / pl.sub, r.y0 / pl.sub, (r.x1 + pl.sub - 1) / pl.sub, (r.y1 + pl.sub - 1) / pl.sub
+	s := uint(pl.sub >> 1)
+	return r.x0 >> s, r.y0 >> s, (r.x1 + pl.sub - 1) >> s, (r.y1 + pl.sub - 1) >> s
 }
 
 // computeEffect is phase 1 for box i: its effect's values over its rectangle in each plane.
 func (sc *effectsScratch) computeEffect(b *overlay.EffectBox, r *fxRect, wk *fxWork) {
 	f := &sc.f
+	sc.coverEdges(b, r)
 	if f.rgb && (b.Kind == overlay.EffectThreshold || b.Kind == overlay.EffectTint) {
 		sc.pointRGB(b, r, wk)
 		return
@@ -344,10 +292,9 @@ func (sc *effectsScratch) computeEffect(b *overlay.EffectBox, r *fxRect, wk *fxW
 		case overlay.EffectZoom:
 			zoomPlane(pl, e, x0, y0, x1, y1, b, wk)
 		default:
-			lut := sc.arena[r.lut[k] : r.lut[k]+int(pl.max)+1]
-			pointLUT(pl, lut, sc.full[r.full[k]:r.full[k]+len(lut)], b, f.space.Color(b.Tint.R, b.Tint.G, b.Tint.B, 1)[k])
+			r.pt[k] = pointEffect(pl, b, f.space.Color(b.Tint.R, b.Tint.G, b.Tint.B, 1)[k])
 			if !r.direct {
-				lutPlane(pl, e, lut, x0, y0, x1, y1, wk)
+				pointPlane(pl, e, &r.pt[k], x0, y0, x1, y1, wk)
 			}
 		}
 	}
@@ -369,37 +316,57 @@ func fxCell(s float32, sub int) int {
 	return max(c/sub, 1)
 }
 
-// pointLUT is phase 1 of the effects that map each sample alone (invert, threshold and tint
-// on Y'CbCr): the effect of every code value of the plane. tint is the tint colour's
-// component in the plane.
-// full is each code value's result at coverage 1.
-func pointLUT(pl *fxPlane, lut []float32, full []uint16, b *overlay.EffectBox, tint float32) {
-	thr := pl.black + float32(b.Strength*(pl.white-pl.black))
-	for v := range lut {
-		s := float32(v)
-		e := s
-		switch b.Kind {
-		case overlay.EffectInvert:
-			e = pl.black + pl.white - s
-		case overlay.EffectThreshold:
-			e = pl.black
-			if !pl.chroma && s >= thr {
-				e = pl.white
-			}
-		case overlay.EffectTint:
-			if pl.chroma {
-				e = s + float32(b.Strength*(tint-s))
-			}
-		}
-		lut[v] = e
-		full[v] = uint16(fxMix(s, e, 1, pl.max))
-	}
+// fxPoint is an effect of each sample alone on one plane (invert, and threshold and tint on
+// Y'CbCr), as an operation and its constants; at is its value of sample s.
+type fxPoint struct {
+	op      int32 // fxInvert: a − s; fxThreshold: b where s ≥ a, else c; fxTint: s + a·(b − s)
+	a, b, c float32
 }
 
-// lutPlane is phase 1 of a pointwise effect for a box that overlaps one before it: the
-// effects of its samples as decoded, from its LUT, for phase 2 to mix in where the earlier
-// box has changed them.
-func lutPlane(pl *fxPlane, e, lut []float32, x0, y0, x1, y1 int, wk *fxWork) {
+// The fxPoint operations (effects_amd64.s knows their values).
+const (
+	fxInvert = iota + 1
+	fxThreshold
+	fxTint
+)
+
+func (q *fxPoint) at(s float32) float32 {
+	switch q.op {
+	case fxInvert:
+		return q.a - s
+	case fxThreshold:
+		if s >= q.a {
+			return q.b
+		}
+		return q.c
+	}
+	return s + float32(q.a*(q.b-s))
+}
+
+// pointEffect is phase 1 of the effects that map each sample alone: the operation on plane
+// pl, with the kernel's constants in the kernel's order (Twin: fxEffect). tint is the tint
+// colour's component in the plane.
+func pointEffect(pl *fxPlane, b *overlay.EffectBox, tint float32) fxPoint {
+	switch b.Kind {
+	case overlay.EffectInvert:
+		return fxPoint{op: fxInvert, a: pl.black + pl.white}
+	case overlay.EffectThreshold:
+		thr := pl.black + float32(b.Strength*(pl.white-pl.black))
+		if pl.chroma { // black (neutral) everywhere
+			thr = float32(math.Inf(1))
+		}
+		return fxPoint{op: fxThreshold, a: thr, b: pl.white, c: pl.black}
+	}
+	if !pl.chroma { // tint keeps luma: s + 0·(0 − s) is s
+		return fxPoint{op: fxTint}
+	}
+	return fxPoint{op: fxTint, a: b.Strength, b: tint}
+}
+
+// pointPlane is phase 1 of a pointwise effect for a box that overlaps one before it: the
+// effects of its samples as decoded, for phase 2 to mix in where the earlier box has
+// changed them.
+func pointPlane(pl *fxPlane, e []float32, q *fxPoint, x0, y0, x1, y1 int, wk *fxWork) {
 	n := x1 - x0
 	wk.a = grow(wk.a, n)
 	for y := y0; y < y1; y++ {
@@ -407,7 +374,7 @@ func lutPlane(pl *fxPlane, e, lut []float32, x0, y0, x1, y1 int, wk *fxWork) {
 		pl.load(wk.a, x0, y)
 		row := e[(y-y0)*n : (y-y0+1)*n]
 		for x, v := range wk.a {
-			row[x] = lut[v]
+			row[x] = q.at(float32(v))
 		}
 	}
 }
@@ -453,63 +420,43 @@ func fxLuma(r, g, b float32) float32 {
 }
 
 // blurPlane is phase 1 of blur: the mean of the (2·rad+1)² window around each sample, the
-// window clipped to the frame, as sum · (1/count). The sums are exact integers: a box filter
-// of each row (kept in a ring of the window's rows), then a running sum of those down the
-// columns.
+// window clipped to the frame, as sum · (1/count). The sums are exact integers: the sums of
+// each column over the window's rows, moved down a row at a time (a row added, one taken
+// away, read from the frame as decoded), then along each row the differences of their
+// prefix sums.
 func blurPlane(pl *fxPlane, e []float32, x0, y0, x1, y1, rad int, wk *fxWork) {
 	n := x1 - x0
 	lx0, lx1 := max(x0-rad, 0), min(x1+rad, pl.w)
-	wk.a, wk.b = grow(wk.a, lx1-lx0), grow(wk.b, lx1-lx0+1) // a row, its prefix sums
+	wk.a, wk.acc, wk.b = grow(wk.a, lx1-lx0), grow(wk.acc, lx1-lx0), grow(wk.b, lx1-lx0+1)
 	// The window of sample x is the loaded row's [from[x], to[x]).
 	wk.from, wk.to = grow(wk.from, n), grow(wk.to, n)
 	for x := range n {
 		sx := x0 + x
 		wk.from[x], wk.to[x] = int32(max(sx-rad, 0)-lx0), int32(min(sx+rad, pl.w-1)+1-lx0)
 	}
-	span := 2*rad + 1
-	wk.ring, wk.acc, wk.fx = grow(wk.ring, span*n), grow(wk.acc, n), grow(wk.fx, n)
-	acc, recip := wk.acc, wk.fx
+	wk.fx = grow(wk.fx, n)
+	acc, recip, p := wk.acc, wk.fx, wk.b
 	clear(acc)
+	p[0] = 0
+	// Samples whose window the frame's edges do not clip read p at fixed offsets.
+	c0, c1 := x0-rad-lx0, x0+rad+1-lx0
+	ia, ib := min(n, max(0, rad-x0)), max(0, min(n, pl.w-rad-x0))
 	lastRows := 0
 	lo, hi := max(y0-rad, 0), max(y0-rad, 0) // rows [lo, hi) are in acc
 	for y := y0; y < y1; y++ {
 		wlo, whi := max(y-rad, 0), min(y+rad, pl.h-1)+1
-		for ; lo < wlo; lo++ {
-			for x, v := range wk.ring[lo%span*n : (lo%span+1)*n] {
-				acc[x] -= v
+		for hi < whi || lo < wlo {
+			add, sub := -1, -1
+			if hi < whi {
+				add, hi = hi, hi+1
+				pl.prefetch(lx0, lx1, hi)
 			}
+			if lo < wlo {
+				sub, lo = lo, lo+1
+			}
+			pl.slide(acc, lx0, add, sub, wk.a)
 		}
-		for ; hi < whi; hi++ {
-			pl.prefetch(lx0, lx1, hi+1)
-			pl.load(wk.a, lx0, hi)
-			p := wk.b
-			p[0] = 0
-			for i, v := range wk.a {
-				p[i+1] = p[i] + v
-			}
-			row := wk.ring[hi%span*n : (hi%span+1)*n]
-			// Samples whose window the frame's edges do not clip read p at fixed offsets.
-			c0, c1 := x0-rad-lx0, x0+rad+1-lx0
-			ia, ib := min(n, max(0, rad-x0)), max(0, min(n, pl.w-rad-x0))
-			for x := range ia {
-				v := p[wk.to[x]] - p[wk.from[x]]
-				row[x] = v
-				acc[x] += v
-			}
-			if ia < ib {
-				hiP, loP, out, sum := p[ia+c1:ib+c1], p[ia+c0:ib+c0], row[ia:ib], acc[ia:ib]
-				for x := range out {
-					v := hiP[x] - loP[x]
-					out[x] = v
-					sum[x] += v
-				}
-			}
-			for x := max(ia, ib); x < n; x++ {
-				v := p[wk.to[x]] - p[wk.from[x]]
-				row[x] = v
-				acc[x] += v
-			}
-		}
+		prefix(p, acc)
 		if rows := whi - wlo; rows != lastRows {
 			for x := range recip {
 				recip[x] = 1 / float32((wk.to[x]-wk.from[x])*int32(rows))
@@ -517,8 +464,14 @@ func blurPlane(pl *fxPlane, e []float32, x0, y0, x1, y1, rad int, wk *fxWork) {
 			lastRows = rows
 		}
 		out := e[(y-y0)*n : (y-y0+1)*n]
-		for x := range out {
-			out[x] = float32(acc[x]) * recip[x]
+		for x := range ia {
+			out[x] = float32(p[wk.to[x]]-p[wk.from[x]]) * recip[x]
+		}
+		if ia < ib {
+			boxOut(out[ia:ib], p[ia+c1:ib+c1], p[ia+c0:ib+c0], recip[ia:ib])
+		}
+		for x := max(ia, ib); x < n; x++ {
+			out[x] = float32(p[wk.to[x]]-p[wk.from[x]]) * recip[x]
 		}
 	}
 }
@@ -534,6 +487,8 @@ func floorDiv(a, b int) int {
 
 // pixelatePlane is phase 1 of pixelate: each sample takes the mean of its cell, cells of
 // fxCell samples laid from the box's top-left pixel, clipped to the frame (not the box).
+// Per row of cells: the column sums of its rows, then each cell's sum of those, its mean
+// laid along one row of values, and that row copied to the others.
 func pixelatePlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBox, wk *fxWork) {
 	n := x1 - x0
 	c := fxCell(b.Strength, pl.sub)
@@ -541,98 +496,153 @@ func pixelatePlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.Effe
 	oy := floorDiv(int(sdf.Floor(b.Y)), pl.sub)
 	kx0, kx1 := floorDiv(x0-ox, c), floorDiv(x1-1-ox, c)
 	sx0, sx1 := max(ox+kx0*c, 0), min(ox+(kx1+1)*c, pl.w)
-	wk.a = grow(wk.a, sx1-sx0)
-	wk.sums = grow(wk.sums, sx1-sx0)
+	wk.a, wk.acc = grow(wk.a, sx1-sx0), grow(wk.acc, sx1-sx0)
+	sums := wk.acc
 	for ky := floorDiv(y0-oy, c); oy+ky*c < y1; ky++ {
 		ry0, ry1 := max(oy+ky*c, 0), min(oy+(ky+1)*c, pl.h)
-		clear(wk.sums)
+		clear(sums)
 		for y := ry0; y < ry1; y++ {
 			pl.prefetch(sx0, sx1, y+1)
-			pl.load(wk.a, sx0, y)
-			for i, v := range wk.a {
-				wk.sums[i] += int64(v)
-			}
+			pl.slide(sums, sx0, y, -1, wk.a)
 		}
+		first := max(ry0, y0)
+		row := e[(first-y0)*n : (first-y0+1)*n]
 		for kx := kx0; kx <= kx1; kx++ {
 			cx0, cx1 := max(ox+kx*c, 0), min(ox+(kx+1)*c, pl.w)
-			var sum int64
-			for _, v := range wk.sums[cx0-sx0 : cx1-sx0] {
+			var sum int32
+			for _, v := range sums[cx0-sx0 : cx1-sx0] {
 				sum += v
 			}
 			mean := float32(sum) / float32((cx1-cx0)*(ry1-ry0))
-			for y := max(ry0, y0); y < min(ry1, y1); y++ {
-				row := e[(y-y0)*n : (y-y0+1)*n]
-				for x := max(cx0, x0); x < min(cx1, x1); x++ {
-					row[x-x0] = mean
-				}
+			for x := max(cx0, x0); x < min(cx1, x1); x++ {
+				row[x-x0] = mean
 			}
+		}
+		for y := first + 1; y < min(ry1, y1); y++ {
+			copy(e[(y-y0)*n:(y-y0+1)*n], row)
 		}
 	}
 }
 
 // zoomPlane is phase 1 of zoom: the frame magnified Strength times about the box's centre,
-// sampled bilinearly, the edge samples repeated beyond the frame.
+// sampled bilinearly, the edge samples repeated beyond the frame. The columns each sample
+// reads and its weight are the same in every row, worked out once; each source row read is
+// interpolated across once (zoom reads it for several rows), and each sample is the two
+// rows' values interpolated down.
 func zoomPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBox, wk *fxWork) {
 	n := x1 - x0
 	sub := float32(pl.sub)
 	cx, cy := (b.X+b.W/2)/sub, (b.Y+b.H/2)/sub
 	inv := 1 / b.Strength
-	wk.cols = grow(wk.cols, n)
-	wk.fx = grow(wk.fx, n)
+	z := &wk.zoom
+	z.i0, z.i1, z.w = grow(z.i0, n), grow(z.i1, n), grow(z.w, n)
 	// [sx0, sx1) holds every column read: the two beside each sample, clamped to the frame.
+	clamp := func(v int) int { return min(max(v, 0), pl.w-1) }
 	sx0, sx1 := pl.w, 0
 	for x := range n {
 		s := cx + float32(((float32(x0+x)+0.5)-cx)*inv) - 0.5
 		fl := sdf.Floor(s)
-		wk.cols[x], wk.fx[x] = int32(fl), s-fl
-		sx0 = min(sx0, min(max(int(fl), 0), pl.w-1))
-		sx1 = max(sx1, min(max(int(fl)+1, 0), pl.w-1)+1)
+		z.i0[x], z.i1[x], z.w[x] = int32(clamp(int(fl))), int32(clamp(int(fl)+1)), s-fl
+		sx0, sx1 = min(sx0, int(z.i0[x])), max(sx1, int(z.i1[x])+1)
 	}
-	wk.a, wk.b = grow(wk.a, sx1-sx0), grow(wk.b, sx1-sx0)
+	for x := range n {
+		z.i0[x] -= int32(sx0)
+		z.i1[x] -= int32(sx0)
+	}
+	z.plan()
+	wk.a, wk.row = grow(wk.a, sx1-sx0), grow(wk.row, sx1-sx0+9)
+	wk.top, wk.bot = grow(wk.top, n), grow(wk.bot, n)
+	top, bot := wk.top, wk.bot
+	across := func(dst []float32, r int) {
+		pl.load(wk.a, sx0, r)
+		for i, v := range wk.a {
+			wk.row[i] = float32(v)
+		}
+		z.across(dst, wk.row)
+	}
+	rowT, rowB := -1, -1 // the source rows in top and bot
 	for y := y0; y < y1; y++ {
 		s := cy + float32(((float32(y)+0.5)-cy)*inv) - 0.5
 		fl := sdf.Floor(s)
 		fy := s - fl
 		r0 := min(max(int(fl), 0), pl.h-1)
 		r1 := min(max(int(fl)+1, 0), pl.h-1)
-		pl.load(wk.a, sx0, r0)
-		pl.load(wk.b, sx0, r1)
-		row := e[(y-y0)*n : (y-y0+1)*n]
-		for x := range row {
-			i0 := min(max(int(wk.cols[x]), 0), pl.w-1) - sx0
-			i1 := min(max(int(wk.cols[x])+1, 0), pl.w-1) - sx0
-			fx := wk.fx[x]
-			a0, a1 := float32(wk.a[i0]), float32(wk.a[i1])
-			b0, b1 := float32(wk.b[i0]), float32(wk.b[i1])
-			top := a0 + float32(fx*(a1-a0))
-			bot := b0 + float32(fx*(b1-b0))
-			row[x] = top + float32(fy*(bot-top))
+		if r0 != rowT && r0 == rowB {
+			top, bot, rowT, rowB = bot, top, rowB, rowT
 		}
+		if r0 != rowT {
+			across(top, r0)
+			rowT = r0
+		}
+		if r1 != rowB {
+			across(bot, r1)
+			rowB = r1
+		}
+		lerpRow(e[(y-y0)*n:(y-y0+1)*n], top, bot, fy)
 	}
 }
 
-// coverRow is box b's fill coverage over pixels [x0, x0+len(cov)) of row y: sdf.Coverage of
-// the rounded box's distance, computed at the ends of the row, 1 without evaluating it in
-// between, where the distance is below −½. Twin: fxCoverage.
-func coverRow(cov []float32, b *overlay.EffectBox, x0, y int) {
+// The fill coverage of a box's pixel is sdf.Coverage(sdf.RoundBox(…)). RoundBox is
+// max(qx, qy) − r but where both qx and qy are positive (beside a rounded corner), qx a
+// function of the column alone and qy of the row; and Coverage(max(qx, qy) − r) is
+// min(Coverage(qx − r), Coverage(qy − r)) (both maps are monotonic, and the max is one of
+// the two). So a row's coverage is each column's coverage capped by the row's, exactly,
+// worked out per box once; only the pixels beside a corner take RoundBox itself. Twin:
+// fxCoverage.
+
+// coverEdges works out box b's coverage of each column and each row of its rectangle r; the
+// columns at its ends where qx is positive (a run at each end: qx falls, then rises); the
+// rows in the middle whose coverage is the columns' (the row's 1, qy not positive: a run,
+// qy falls, then rises); and the coverage of chroma samples under two such rows.
+func (sc *effectsScratch) coverEdges(b *overlay.EffectBox, r *fxRect) {
+	hx, hy := b.W/2, b.H/2
+	cx, cy := b.X+hx, b.Y+hy
+	n, m := r.x1-r.x0, r.y1-r.y0
+	cols := sc.arena[r.cov : r.cov+n]
+	rows := sc.arena[r.cov+n : r.cov+n+m]
+	qx := func(i int) float32 { return sdf.Abs(float32(r.x0+i)+0.5-cx) - hx + b.Radius }
+	for i := range cols {
+		cols[i] = sdf.Coverage(qx(i) - b.Radius)
+	}
+	r.in0, r.in1 = r.y0, r.y0
+	for i := range rows {
+		qy := sdf.Abs(float32(r.y0+i)+0.5-cy) - hy + b.Radius
+		rows[i] = sdf.Coverage(qy - b.Radius)
+		if rows[i] == 1 && qy <= 0 {
+			if r.in0 == r.in1 {
+				r.in0 = r.y0 + i
+			}
+			r.in1 = r.y0 + i + 1
+		}
+	}
+	r.left, r.right = 0, 0
+	for r.left < n && qx(r.left) > 0 {
+		r.left++
+	}
+	for r.right < n-r.left && qx(n-1-r.right) > 0 {
+		r.right++
+	}
+	chromaCoverage(sc.arena[r.cov+n+m:r.cov+n+m+(n+1)/2], cols, cols, 2)
+}
+
+// coverRow is box b's fill coverage over pixels [r.x0, r.x1) of row y. Twin: fxCoverage.
+func (sc *effectsScratch) coverRow(cov []float32, b *overlay.EffectBox, r *fxRect, y int) {
+	n := r.x1 - r.x0
+	capRow(cov, sc.arena[r.cov:r.cov+n], sc.arena[r.cov+n+y-r.y0])
 	hx, hy := b.W/2, b.H/2
 	cx, cy := b.X+hx, b.Y+hy
 	py := float32(y) + 0.5
-	// Deeper inside than max(r, ½) + 1 px both ways the distance is below −½.
-	m := max(b.Radius, 0.5) + 1
-	lo, hi := len(cov), len(cov)
-	if sdf.Abs(py-cy) <= hy-m {
-		lo = max(0, min(len(cov), int(sdf.Floor(cx-(hx-m)-float32(x0)))+1))
-		hi = max(lo, min(len(cov), int(sdf.Floor(cx+(hx-m)-float32(x0)))-1))
+	if sdf.Abs(py-cy)-hy+b.Radius <= 0 {
+		return
 	}
-	for i := range lo {
-		cov[i] = sdf.Coverage(sdf.RoundBox(float32(x0+i)+0.5, py, cx, cy, hx, hy, b.Radius))
+	corner := func(i int) {
+		cov[i] = sdf.Coverage(sdf.RoundBox(float32(r.x0+i)+0.5, py, cx, cy, hx, hy, b.Radius))
 	}
-	for i := lo; i < hi; i++ {
-		cov[i] = 1
+	for i := range r.left {
+		corner(i)
 	}
-	for i := hi; i < len(cov); i++ {
-		cov[i] = sdf.Coverage(sdf.RoundBox(float32(x0+i)+0.5, py, cx, cy, hx, hy, b.Radius))
+	for i := n - r.right; i < n; i++ {
+		corner(i)
 	}
 }
 
@@ -653,48 +663,49 @@ func (sc *effectsScratch) applyBand(fx []overlay.EffectBox, ys, ye int, wk *fxWo
 				sc.prefetchRows(r, y+2)
 			}
 			rows := min(2, h-y)
+			// In the middle rows the coverage is the columns', worked out once.
+			plain := rows == 2 && y >= r.in0 && y+2 <= r.in1
 			for j := range rows {
-				coverRow(wk.cov[j], &fx[i], r.x0, y+j)
+				cov := sc.arena[r.cov : r.cov+n]
+				if !plain {
+					sc.coverRow(wk.cov[j], &fx[i], r, y+j)
+					cov = wk.cov[j]
+				}
 				o := (y + j - r.y0) * n
 				for k := range 3 {
 					if k == 0 || f.rgb {
-						e, lut, full := sc.values(r, k, o, n)
-						f.pl[k].blend(e, lut, full, wk.cov[j], r.x0, y+j)
+						e, q := sc.values(r, k, o, n)
+						f.pl[k].blendRow(e, q, cov, r.x0, y+j)
 					}
 				}
 			}
 			if !f.rgb {
-				sc.applyChroma(r, y, rows, wk)
+				sc.applyChroma(r, y, rows, plain, wk)
 			}
 		}
 	}
 }
 
-// applyChroma blends the chroma row under luma rows y, y+1: each sample's coverage the mean
-// of its pixels' in composite's order, (top left + bottom left) + (top right + bottom right).
-func (sc *effectsScratch) applyChroma(r *fxRect, y, rows int, wk *fxWork) {
+// applyChroma blends the chroma row under luma rows y, y+1 (their coverage in wk.cov, or the
+// columns' where plain).
+func (sc *effectsScratch) applyChroma(r *fxRect, y, rows int, plain bool, wk *fxWork) {
 	pl := &sc.f.pl[1]
 	cx0, cy0, cx1, _ := r.plane(pl)
 	nc := cx1 - cx0
-	wk.covC = grow(wk.covC, nc)
-	c0, c1 := wk.cov[0], wk.cov[1]
-	if rows < 2 {
-		clear(c1)
-	}
-	n := r.x1 - r.x0
-	for i := range wk.covC {
-		x := 2 * i
-		cols := min(2, n-x)
-		var right float32
-		if cols == 2 {
-			right = c0[x+1] + c1[x+1]
+	n, m := r.x1-r.x0, r.y1-r.y0
+	cov := sc.arena[r.cov+n+m : r.cov+n+m+nc]
+	if !plain {
+		wk.covC = grow(wk.covC, nc)
+		if rows < 2 {
+			clear(wk.cov[1])
 		}
-		wk.covC[i] = ((c0[x] + c1[x]) + right) * (1 / float32(rows*cols))
+		chromaCoverage(wk.covC, wk.cov[0], wk.cov[1], rows)
+		cov = wk.covC
 	}
 	o := (y/2 - cy0) * nc
 	for k := 1; k < 3; k++ {
-		e, lut, full := sc.values(r, k, o, nc)
-		sc.f.pl[k].blend(e, lut, full, wk.covC, cx0, y/2)
+		e, q := sc.values(r, k, o, nc)
+		sc.f.pl[k].blendRow(e, q, cov, cx0, y/2)
 	}
 }
 
@@ -734,11 +745,10 @@ func (r *Renderer) applyJobRun(wk *worker) {
 	}
 }
 
-// values are the n effect values of plane k from o in r's values, or its LUT.
-func (sc *effectsScratch) values(r *fxRect, k, o, n int) (e, lut []float32, full []uint16) {
+// values are the n effect values of plane k from o in r's values, or its pointwise effect.
+func (sc *effectsScratch) values(r *fxRect, k, o, n int) (e []float32, q *fxPoint) {
 	if r.direct {
-		m := int(sc.f.pl[k].max) + 1
-		return nil, sc.arena[r.lut[k] : r.lut[k]+m], sc.full[r.full[k] : r.full[k]+m]
+		return nil, &r.pt[k]
 	}
-	return sc.arena[r.off[k]+o : r.off[k]+o+n], nil, nil
+	return sc.arena[r.off[k]+o : r.off[k]+o+n], nil
 }

@@ -1,0 +1,349 @@
+//go:build gc && !purego
+
+#include "textflag.h"
+
+// AVX2 twins of effects_simd.go's Go loops (the blends, on planes whose samples lie side by
+// side; blur's column and prefix sums and means; zoom's vertical interpolation): 8 samples
+// a group, the Go code's operations in its order (a multiply then an add, no FMA), so that
+// the results are the same bits; effects_simd_test.go checks that. The callers pass whole
+// groups and do the rest in Go.
+
+#define VEC8(name, v) \
+	DATA  name+0x00(SB)/8, v; \
+	DATA  name+0x08(SB)/8, v; \
+	DATA  name+0x10(SB)/8, v; \
+	DATA  name+0x18(SB)/8, v; \
+	GLOBL name(SB), (NOPTR+RODATA), $32
+
+VEC8(fxHalves<>, $0x3f0000003f000000)
+
+VEC8(fxMax8<>, $0x437f0000437f0000)
+
+VEC8(fxMax10<>, $0x447fc000447fc000)
+
+// FXMIX is fxMix on 8 lanes: Y3 = the effect values, Y1 = the samples (float32), coverage
+// at (DX); Y3 becomes min(max(s + c·(e − s) + 0.5, 0), max) truncated to int32. Y6 = 0,
+// Y7 = 0.5, Y8 = max.
+#define FXMIX \
+	VSUBPS     Y1, Y3, Y3; \
+	VMULPS     (DX), Y3, Y3; \
+	VADDPS     Y3, Y1, Y3; \
+	VADDPS     Y7, Y3, Y3; \
+	VMAXPS     Y6, Y3, Y3; \
+	VMINPS     Y8, Y3, Y3; \
+	VCVTTPS2DQ Y3, Y3
+
+// POINT loads the fxPoint at R8 (unless nil): its op in R9, a, b, c in Y11, Y12, Y13.
+#define POINT(none) \
+	TESTQ        R8, R8; \
+	JZ           none; \
+	MOVLQSX      0(R8), R9; \
+	VBROADCASTSS 4(R8), Y11; \
+	VBROADCASTSS 8(R8), Y12; \
+	VBROADCASTSS 12(R8), Y13; \
+none:
+
+// EFFECT sets Y3 to the effect values of the samples Y1: fxPoint.at where R8 is not nil,
+// else the next 8 values at SI. Y2 is clobbered.
+#define EFFECT(values, threshold, tint, next) \
+	TESTQ     R8, R8; \
+	JZ        values; \
+	CMPQ      R9, $2; \
+	JEQ       threshold; \
+	JGT       tint; \
+	VSUBPS    Y1, Y11, Y3 /* invert: a − s */; \
+	JMP       next; \
+threshold: \
+	VCMPPS    $0x1d, Y11, Y1, Y2 /* s ≥ a (GE_OQ) */; \
+	VBLENDVPS Y2, Y12, Y13, Y3; \
+	JMP       next; \
+tint: \
+	VSUBPS    Y1, Y12, Y3 /* s + a·(b − s) */; \
+	VMULPS    Y3, Y11, Y3; \
+	VADDPS    Y3, Y1, Y3; \
+	JMP       next; \
+values: \
+	VMOVUPS   (SI), Y3; \
+	ADDQ      $32, SI; \
+next:
+
+// BLEND is the loop of fxBlend8AVX2 and fxBlend16AVX2 over CX groups of size-byte samples
+// at DI: load sets Y0 to 8 samples as int32, store writes Y3's 8 results back. Y8 = max.
+#define BLEND(load, store, size, point, values, threshold, tint, have, next, done) \
+	VXORPS    Y6, Y6, Y6; \
+	VMOVUPS   fxHalves<>(SB), Y7; \
+	POINT(point); \
+	TESTQ     CX, CX; \
+	JLE       done; \
+next: \
+	load; \
+	VCVTDQ2PS Y0, Y1; \
+	EFFECT(values, threshold, tint, have); \
+	FXMIX; \
+	store; \
+	ADDQ      $(8*size), DI; \
+	ADDQ      $32, DX; \
+	DECQ      CX; \
+	JNZ       next; \
+done: \
+	VZEROUPPER; \
+	RET
+
+#define LOAD8 VPMOVZXBD (DI), Y0
+#define STORE8 \
+	VEXTRACTI128 $1, Y3, X4; \
+	VPACKUSDW    X4, X3, X3; \
+	VPACKUSWB    X3, X3, X3; \
+	VMOVQ        X3, (DI)
+
+// The 10-bit words: the value at bit shift X9.
+#define LOAD16 VPMOVZXWD (DI), Y0; VPSRLD X9, Y0, Y0
+#define STORE16 \
+	VPSLLD       X9, Y3, Y3; \
+	VEXTRACTI128 $1, Y3, X4; \
+	VPACKUSDW    X4, X3, X3; \
+	VMOVDQU      X3, (DI)
+
+// func fxBlend8AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int)
+TEXT ·fxBlend8AVX2(SB), NOSPLIT, $0-40
+	MOVQ    p+0(FP), DI
+	MOVQ    e+8(FP), SI
+	MOVQ    q+16(FP), R8
+	MOVQ    cov+24(FP), DX
+	MOVQ    groups+32(FP), CX
+	VMOVUPS fxMax8<>(SB), Y8
+	BLEND(LOAD8, STORE8, 1, point8, values8, threshold8, tint8, have8, loop8, done8)
+
+// func fxBlend16AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int, shift uint)
+TEXT ·fxBlend16AVX2(SB), NOSPLIT, $0-48
+	MOVQ    p+0(FP), DI
+	MOVQ    e+8(FP), SI
+	MOVQ    q+16(FP), R8
+	MOVQ    cov+24(FP), DX
+	MOVQ    groups+32(FP), CX
+	MOVQ    shift+40(FP), BX
+	VMOVQ   BX, X9
+	VMOVUPS fxMax10<>(SB), Y8
+	BLEND(LOAD16, STORE16, 2, point16, values16, threshold16, tint16, have16, loop16, done16)
+
+// func fxLerpAVX2(out, top, bot *float32, t float32, groups int)
+TEXT ·fxLerpAVX2(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), DI
+	MOVQ         top+8(FP), SI
+	MOVQ         bot+16(FP), DX
+	VBROADCASTSS t+24(FP), Y5
+	MOVQ         groups+32(FP), CX
+	TESTQ        CX, CX
+	JLE          doneLerp
+
+loopLerp:
+	VMOVUPS (SI), Y0
+	VMOVUPS (DX), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y1, Y5, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	DECQ    CX
+	JNZ     loopLerp
+
+doneLerp:
+	VZEROUPPER
+	RET
+
+// SLIDE8 and SLIDE16 set Y0 to 8 samples at reg as int32 (SLIDE16: shifted right by X9).
+#define SLIDE8(reg) VPMOVZXBD (reg), Y0
+#define SLIDE16(reg) VPMOVZXWD (reg), Y0; VPSRLD X9, Y0, Y0
+
+// SLIDE is the loop of fxSlide8AVX2 and fxSlide16AVX2: col += the samples at SI, less those
+// at DX unless DX is nil; size bytes a sample.
+#define SLIDE(load, size, sub, next, done) \
+	TESTQ   CX, CX; \
+	JLE     done; \
+next: \
+	load(SI); \
+	VPADDD  (DI), Y0, Y1; \
+	TESTQ   DX, DX; \
+	JZ      sub; \
+	load(DX); \
+	VPSUBD  Y0, Y1, Y1; \
+	ADDQ    $(8*size), DX; \
+sub: \
+	VMOVDQU Y1, (DI); \
+	ADDQ    $32, DI; \
+	ADDQ    $(8*size), SI; \
+	DECQ    CX; \
+	JNZ     next; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// func fxSlide8AVX2(col *int32, add, sub *byte, groups int)
+TEXT ·fxSlide8AVX2(SB), NOSPLIT, $0-32
+	MOVQ col+0(FP), DI
+	MOVQ add+8(FP), SI
+	MOVQ sub+16(FP), DX
+	MOVQ groups+24(FP), CX
+	SLIDE(SLIDE8, 1, nosub8, next8, done8s)
+
+// func fxSlide16AVX2(col *int32, add, sub *byte, groups int, shift uint)
+TEXT ·fxSlide16AVX2(SB), NOSPLIT, $0-40
+	MOVQ  col+0(FP), DI
+	MOVQ  add+8(FP), SI
+	MOVQ  sub+16(FP), DX
+	MOVQ  groups+24(FP), CX
+	MOVQ  shift+32(FP), BX
+	VMOVQ BX, X9
+	SLIDE(SLIDE16, 2, nosub16, next16, done16s)
+
+// func fxBoxOutAVX2(out *float32, hi, lo *int32, recip *float32, groups int)
+TEXT ·fxBoxOutAVX2(SB), NOSPLIT, $0-40
+	MOVQ  out+0(FP), DI
+	MOVQ  hi+8(FP), SI
+	MOVQ  lo+16(FP), DX
+	MOVQ  recip+24(FP), R8
+	MOVQ  groups+32(FP), CX
+	TESTQ CX, CX
+	JLE   doneOut
+
+loopOut:
+	VMOVDQU   (SI), Y0
+	VPSUBD    (DX), Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    (R8), Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $32, DI
+	ADDQ      $32, SI
+	ADDQ      $32, DX
+	ADDQ      $32, R8
+	DECQ      CX
+	JNZ       loopOut
+
+doneOut:
+	VZEROUPPER
+	RET
+
+// func fxPrefixAVX2(p, col *int32, groups int)
+// p[i] = p[i−1] + col[i−1] for i = 1 … 8·groups (p[0] given), int32 arithmetic (wrapping):
+// within each 128-bit half by two shifted adds, the low half's last sum carried into the
+// high half, and the sum before the group into all eight.
+TEXT ·fxPrefixAVX2(SB), NOSPLIT, $0-24
+	MOVQ         p+0(FP), DI
+	MOVQ         col+8(FP), SI
+	MOVQ         groups+16(FP), CX
+	VPBROADCASTD (DI), Y5
+	ADDQ         $4, DI
+	TESTQ        CX, CX
+	JLE          donePrefix
+
+loopPrefix:
+	VMOVDQU    (SI), Y0
+	VPSLLDQ    $4, Y0, Y1
+	VPADDD     Y1, Y0, Y0
+	VPSLLDQ    $8, Y0, Y1
+	VPADDD     Y1, Y0, Y0
+	VPSHUFD    $0xff, Y0, Y1
+	VPERM2I128 $0x08, Y1, Y1, Y1
+	VPADDD     Y1, Y0, Y0
+	VPADDD     Y5, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	VPSHUFD    $0xff, Y0, Y5
+	VPERM2I128 $0x11, Y5, Y5, Y5
+	ADDQ       $32, DI
+	ADDQ       $32, SI
+	DECQ       CX
+	JNZ        loopPrefix
+
+donePrefix:
+	VZEROUPPER
+	RET
+
+// func fxAcrossAVX2(dst, row *float32, base, perm *int32, w *float32, groups int)
+// dst[x] = a0 + w[x]·(a1 − a0), a0 = row[base[g] + perm[16g + j]], a1 = row[base[g] + 1 +
+// perm[16g + 8 + j]] for x = 8g + j: two loads of 8 and a permutation each, no gather.
+TEXT ·fxAcrossAVX2(SB), NOSPLIT, $0-48
+	MOVQ  dst+0(FP), DI
+	MOVQ  row+8(FP), SI
+	MOVQ  base+16(FP), DX
+	MOVQ  perm+24(FP), R8
+	MOVQ  w+32(FP), R9
+	MOVQ  groups+40(FP), CX
+	TESTQ CX, CX
+	JLE   doneAcross
+
+loopAcross:
+	MOVLQSX (DX), AX
+	VMOVDQU 0(R8), Y2
+	VMOVDQU 32(R8), Y3
+	VPERMPS (SI)(AX*4), Y2, Y0
+	VPERMPS 4(SI)(AX*4), Y3, Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  (R9), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $4, DX
+	ADDQ    $64, R8
+	ADDQ    $32, R9
+	DECQ    CX
+	JNZ     loopAcross
+
+doneAcross:
+	VZEROUPPER
+	RET
+
+// func fxCapAVX2(dst, src *float32, c float32, groups int)
+// dst[x] = src[x] capped at c (VMINPS: src[x] where below c, else c).
+TEXT ·fxCapAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	VBROADCASTSS c+16(FP), Y1
+	MOVQ         groups+24(FP), CX
+	TESTQ        CX, CX
+	JLE          doneCap
+
+loopCap:
+	VMINPS  (SI), Y1, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	DECQ    CX
+	JNZ     loopCap
+
+doneCap:
+	VZEROUPPER
+	RET
+
+// func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)
+// dst[i] = ((c0[2i] + c1[2i]) + (c0[2i+1] + c1[2i+1]))·q: the column sums of 16 pixels,
+// added in pairs by VHADDPS (which interleaves its registers' 128-bit halves; VPERMPD puts
+// the 8 results back in order).
+TEXT ·fxChromaAVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), DI
+	MOVQ         c0+8(FP), SI
+	MOVQ         c1+16(FP), DX
+	VBROADCASTSS q+24(FP), Y5
+	MOVQ         groups+32(FP), CX
+	TESTQ        CX, CX
+	JLE          doneChroma
+
+loopChroma:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VADDPS  (DX), Y0, Y0
+	VADDPS  32(DX), Y1, Y1
+	VHADDPS Y1, Y0, Y0
+	VPERMPD $0xd8, Y0, Y0
+	VMULPS  Y5, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $64, SI
+	ADDQ    $64, DX
+	DECQ    CX
+	JNZ     loopChroma
+
+doneChroma:
+	VZEROUPPER
+	RET

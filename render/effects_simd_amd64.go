@@ -1,0 +1,37 @@
+//go:build gc && !purego
+
+package render
+
+// The AVX2 twins of effects_simd.go's Go loops (effects_amd64.s): groups counts whole
+// groups of 8 samples, side by side (one byte, or two for fxBlend16AVX2). With q non-nil
+// the blends' effect values are q's of the samples (e is not read), else e's.
+
+//go:noescape
+func fxBlend8AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int)
+
+//go:noescape
+func fxBlend16AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int, shift uint)
+
+//go:noescape
+func fxLerpAVX2(out, top, bot *float32, t float32, groups int)
+
+//go:noescape
+func fxSlide8AVX2(col *int32, add, sub *byte, groups int)
+
+//go:noescape
+func fxSlide16AVX2(col *int32, add, sub *byte, groups int, shift uint)
+
+//go:noescape
+func fxBoxOutAVX2(out *float32, hi, lo *int32, recip *float32, groups int)
+
+//go:noescape
+func fxPrefixAVX2(p, col *int32, groups int)
+
+//go:noescape
+func fxAcrossAVX2(dst, row *float32, base, perm *int32, w *float32, groups int)
+
+//go:noescape
+func fxCapAVX2(dst, src *float32, c float32, groups int)
+
+//go:noescape
+func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)

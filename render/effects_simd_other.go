@@ -1,0 +1,16 @@
+//go:build !amd64 || !gc || purego
+
+package render
+
+func fxBlend8AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int) { panic(noAVX2) }
+func fxBlend16AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int, shift uint) {
+	panic(noAVX2)
+}
+func fxLerpAVX2(out, top, bot *float32, t float32, groups int)                  { panic(noAVX2) }
+func fxSlide8AVX2(col *int32, add, sub *byte, groups int)                       { panic(noAVX2) }
+func fxSlide16AVX2(col *int32, add, sub *byte, groups int, shift uint)          { panic(noAVX2) }
+func fxBoxOutAVX2(out *float32, hi, lo *int32, recip *float32, groups int)      { panic(noAVX2) }
+func fxPrefixAVX2(p, col *int32, groups int)                                    { panic(noAVX2) }
+func fxAcrossAVX2(dst, row *float32, base, perm *int32, w *float32, groups int) { panic(noAVX2) }
+func fxCapAVX2(dst, src *float32, c float32, groups int)                        { panic(noAVX2) }
+func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)                  { panic(noAVX2) }

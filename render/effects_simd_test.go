@@ -1,0 +1,195 @@
+package render
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// The effects' AVX2 twins (effects_amd64.s) must give their Go twins' bits exactly: these
+// tests run both on the same random rows, every length to a few groups past 8 and several
+// starts, and compare everything, the bytes past the row included (left as they were).
+
+// fxTestPlanes are a plane of each sample layout the assembly takes: bytes, 10-bit words,
+// P010's words (value << 6).
+func fxTestPlanes(rng *rand.Rand, n int) []fxPlane {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.IntN(256))
+	}
+	w, p := make([]byte, 2*n), make([]byte, 2*n)
+	for i := range n {
+		v := rng.IntN(1024)
+		w[2*i], w[2*i+1] = byte(v), byte(v>>8)
+		v <<= 6
+		p[2*i], p[2*i+1] = byte(v), byte(v>>8)
+	}
+	return []fxPlane{
+		{p: b, stride: n, step: 1, max: 255, w: n, h: 1},
+		{p: w, stride: 2 * n, step: 2, wide: true, max: 1023, w: n, h: 1},
+		{p: p, stride: 2 * n, step: 2, wide: true, shift: 6, max: 1023, w: n, h: 1},
+	}
+}
+
+// fxTestValue is an effect value or coverage: 0, 1, in range, or beyond the samples' range.
+func fxTestValue(rng *rand.Rand, hi float32) float32 {
+	switch rng.IntN(5) {
+	case 0:
+		return 0
+	case 1:
+		return 1
+	case 2:
+		return hi * 1.5
+	}
+	return float32(rng.Float64()) * hi
+}
+
+func TestEffectBlendAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 1))
+	const size = 64
+	points := []*fxPoint{nil, {op: fxInvert, a: 251}, {op: fxThreshold, a: 125.5, b: 235, c: 16},
+		{op: fxThreshold, a: float32(math.Inf(1)), b: 128, c: 128}, {op: fxTint, a: 0.6, b: 90.25}, {op: fxTint}}
+	for n := range 41 {
+		for _, x0 := range []int{0, 1, 7, 13} {
+			for _, q := range points {
+				for k, pl := range fxTestPlanes(rng, size) {
+					e, cov := make([]float32, n), make([]float32, n)
+					for i := range n {
+						e[i], cov[i] = fxTestValue(rng, pl.max), fxTestValue(rng, 1)
+						if cov[i] > 1 {
+							cov[i] = float32(rng.Float64())
+						}
+					}
+					got, want := pl, pl
+					got.p, want.p = slices.Clone(pl.p), slices.Clone(pl.p)
+					withAVX2(true, func() { got.blendRow(e, q, cov, x0, 0) })
+					withAVX2(false, func() { want.blendRow(e, q, cov, x0, 0) })
+					if !bytes.Equal(got.p, want.p) {
+						t.Fatalf("n %d, start %d, point %+v, plane %d: the AVX2 blend differs from the Go blend", n, x0, q, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestEffectSlideAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 2))
+	const size = 64
+	for n := range 41 {
+		for _, x0 := range []int{0, 3, 16} {
+			for _, rows := range [][2]int{{0, 1}, {1, -1}, {1, 1}, {-1, 0}} {
+				for k := range 3 {
+					// Two rows of each layout: a plane of the first test plane's layout,
+					// two rows high.
+					a, b := fxTestPlanes(rng, size)[k], fxTestPlanes(rng, size)[k]
+					pl := a
+					pl.p, pl.h = append(slices.Clone(a.p), b.p...), 2
+					col := make([]int32, n)
+					for i := range col {
+						col[i] = rng.Int32N(1<<20) - 1<<19
+					}
+					got, want := slices.Clone(col), slices.Clone(col)
+					buf := make([]int32, n)
+					withAVX2(true, func() { pl.slide(got, x0, rows[0], rows[1], buf) })
+					withAVX2(false, func() { pl.slide(want, x0, rows[0], rows[1], buf) })
+					if !slices.Equal(got, want) {
+						t.Fatalf("n %d, start %d, rows %v, plane %d: the AVX2 column sums differ from Go's", n, x0, rows, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestEffectRowsAVX2MatchGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 3))
+	for n := range 41 {
+		col := make([]int32, n)
+		for i := range col {
+			col[i] = rng.Int32() // sums that wrap, as int32 arithmetic does
+		}
+		p0 := rng.Int32()
+		gotP, wantP := make([]int32, n+1), make([]int32, n+1)
+		gotP[0], wantP[0] = p0, p0
+		withAVX2(true, func() { prefix(gotP, col) })
+		withAVX2(false, func() { prefix(wantP, col) })
+		if !slices.Equal(gotP, wantP) {
+			t.Fatalf("n %d: the AVX2 prefix sums differ from Go's", n)
+		}
+
+		hi, lo, recip := make([]int32, n), make([]int32, n), make([]float32, n)
+		top, bot := make([]float32, n), make([]float32, n)
+		for i := range n {
+			hi[i], lo[i] = rng.Int32N(1<<24), rng.Int32N(1<<24)
+			recip[i] = 1 / float32(1+rng.IntN(40000))
+			top[i], bot[i] = fxTestValue(rng, 1023), fxTestValue(rng, 1023)
+		}
+		gotO, wantO := make([]float32, n+3), make([]float32, n+3)
+		withAVX2(true, func() { boxOut(gotO[:n], hi, lo, recip) })
+		withAVX2(false, func() { boxOut(wantO[:n], hi, lo, recip) })
+		if !slices.Equal(gotO, wantO) {
+			t.Fatalf("n %d: the AVX2 window means differ from Go's", n)
+		}
+		fy := float32(rng.Float64())
+		withAVX2(true, func() { lerpRow(gotO[:n], top, bot, fy) })
+		withAVX2(false, func() { lerpRow(wantO[:n], top, bot, fy) })
+		if !slices.Equal(gotO, wantO) {
+			t.Fatalf("n %d: the AVX2 interpolation differs from Go's", n)
+		}
+
+		// Coverage rows: a row's columns capped, and chroma means of two rows (or one).
+		c0, c1 := make([]float32, n), make([]float32, n)
+		for i := range n {
+			c0[i], c1[i] = min(fxTestValue(rng, 1), 1), min(fxTestValue(rng, 1), 1)
+		}
+		capY := min(fxTestValue(rng, 1), 1)
+		withAVX2(true, func() { capRow(gotO[:n], c0, capY) })
+		withAVX2(false, func() { capRow(wantO[:n], c0, capY) })
+		if !slices.Equal(gotO, wantO) {
+			t.Fatalf("n %d: the AVX2 capped coverage differs from Go's", n)
+		}
+		for rows := 1; rows <= 2; rows++ {
+			nc := (n + 1) / 2
+			withAVX2(true, func() { chromaCoverage(gotO[:nc], c0, c1, rows) })
+			withAVX2(false, func() { chromaCoverage(wantO[:nc], c0, c1, rows) })
+			if !slices.Equal(gotO, wantO) {
+				t.Fatalf("n %d, %d rows: the AVX2 chroma coverage differs from Go's", n, rows)
+			}
+		}
+	}
+}
+
+func TestEffectZoomAcrossAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 4))
+	for n := range 41 {
+		for _, zoom := range []float64{1, 1.3, 2, 7.5} {
+			var z zoomCols
+			z.i0, z.i1, z.w = make([]int32, n), make([]int32, n), make([]float32, n)
+			for x := range n {
+				s := float64(x)/zoom + 0.25
+				z.i0[x], z.i1[x], z.w[x] = int32(s), int32(s)+1, float32(rng.Float64())
+			}
+			z.plan()
+			if !z.fast {
+				t.Fatalf("n %d, zoom %g: the plan is not fast", n, zoom)
+			}
+			row := make([]float32, n+10)
+			for i := range row {
+				row[i] = float32(rng.IntN(1024))
+			}
+			got, want := make([]float32, n+2), make([]float32, n+2)
+			withAVX2(true, func() { z.across(got[:n], row) })
+			withAVX2(false, func() { z.across(want[:n], row) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("n %d, zoom %g: the AVX2 interpolation across differs from Go's", n, zoom)
+			}
+		}
+	}
+}
