@@ -32,6 +32,7 @@ type bins struct {
 	// curve, of which a stroke takes its first curve's).
 	boxPaints   []boxPaint
 	lineColors  []layerColor
+	lineEnds    []layerColor // a gradient line's Color1
 	curveColors []layerColor
 	labelPaints []labelPaint
 }
@@ -119,8 +120,8 @@ func (b *bins) binCurves(p *overlay.Primitives, sp *composite.Space, w, h int) {
 	for i := range p.Curves {
 		b.curveColors = append(b.curveColors, toLayer(sp, p.Curves[i].Color))
 	}
-	b.flatten(p.Curves, w, h)
-	twoPasses(&b.chordBins, func() { b.binChords(p.Curves) })
+	b.flatten(p.Curves, w, h, p.Glow.Radius)
+	twoPasses(&b.chordBins, func() { b.binChords(p.Curves, p.Glow.Radius) })
 }
 
 // binOthers bins the boxes, lines and labels.
@@ -130,16 +131,18 @@ func (b *bins) binOthers(p *overlay.Primitives, sp *composite.Space) {
 		bx := &p.Boxes[i]
 		b.boxPaints = append(b.boxPaints, boxPaint{fill: toLayer(sp, bx.Fill), stroke: toLayer(sp, bx.StrokeColor)})
 	}
+	b.lineEnds = b.lineEnds[:0]
 	for i := range p.Lines {
 		b.lineColors = append(b.lineColors, toLayer(sp, p.Lines[i].Color))
+		b.lineEnds = append(b.lineEnds, toLayer(sp, p.Lines[i].Color1))
 	}
 	for i := range p.Labels {
 		l := &p.Labels[i]
 		b.labelPaints = append(b.labelPaints, labelPaint{background: boxPaint{fill: toLayer(sp, l.Background)}, text: toLayer(sp, l.Color)})
 	}
 	b.placeGlyphs(p.Labels, p.Font)
-	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes) })
-	twoPasses(&b.lineBins, func() { b.binLines(p.Lines) })
+	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes, &p.Glow) })
+	twoPasses(&b.lineBins, func() { b.binLines(p.Lines, p.Glow.Radius) })
 	twoPasses(&b.labelBins, func() { b.binLabels(p.Labels) })
 }
 
@@ -175,11 +178,11 @@ func (b *bins) tileRange(x0, y0, x1, y1 float32) (tx0, ty0, tx1, ty1 int) {
 	return clampT(x0, b.tilesX), clampT(y0, b.tilesY), clampT(x1, b.tilesX-1) + 1, clampT(y1, b.tilesY-1) + 1
 }
 
-// binBoxes lists each box in the tiles its stroke and fill reach.
-func (b *bins) binBoxes(boxes []overlay.Box) {
+// binBoxes lists each box in the tiles its stroke, its glow and its fill reach.
+func (b *bins) binBoxes(boxes []overlay.Box, g *sdf.Glow) {
 	for i := range boxes {
 		bx := &boxes[i]
-		m := boxMargin(bx)
+		m := boxMargin(bx, g)
 		tx0, ty0, tx1, ty1 := b.tileRange(bx.X-m, bx.Y-m, bx.X+bx.W+m, bx.Y+bx.H+m)
 		for ty := ty0; ty < ty1; ty++ {
 			for tx := tx0; tx < tx1; tx++ {
@@ -189,10 +192,11 @@ func (b *bins) binBoxes(boxes []overlay.Box) {
 	}
 }
 
-// boxMargin is how far outside its rectangle a box can cover pixels. Twin: boxMargin.
-func boxMargin(bx *overlay.Box) float32 {
+// boxMargin is how far outside its rectangle a box can cover pixels: its outline's glow
+// lights g.Radius farther. Twin: boxMargin.
+func boxMargin(bx *overlay.Box, g *sdf.Glow) float32 {
 	if bx.Stroke > 0 {
-		return max(bx.Stroke, 1)/2 + 1
+		return max(bx.Stroke, 1)/2 + 1 + g.Radius
 	}
 	return 1
 }
@@ -233,16 +237,17 @@ func (b *bins) binSegmentBands(l *binList, idx int32, x0, y0, x1, y1, r float32,
 	}
 }
 
-func (b *bins) binLines(lines []overlay.Line) {
+// binLines lists each line in the tiles within its reach, widened by the glow's radius gr.
+func (b *bins) binLines(lines []overlay.Line, gr float32) {
 	for i := range lines {
 		l := &lines[i]
-		b.binSegment(&b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, sdf.Reach(l.Width))
+		b.binSegment(&b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, sdf.Reach(l.Width)+gr)
 	}
 }
 
 // flatten turns each curve into chords. A curve wholly outside the frame is skipped: its
-// control polygon's hull bounds it.
-func (b *bins) flatten(cs []overlay.Curve, w, h int) {
+// control polygon's hull bounds it, widened by its reach and the glow's radius gr.
+func (b *bins) flatten(cs []overlay.Curve, w, h int, gr float32) {
 	b.chords = b.chords[:0]
 	stroke := int32(0)
 	for i := range cs {
@@ -250,7 +255,7 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int) {
 		if !c.Joined || i == 0 {
 			stroke = int32(i)
 		}
-		r := sdf.Reach(cs[stroke].Width)
+		r := sdf.Reach(cs[stroke].Width) + gr
 		if min(c.X0, c.X1, c.X2)-r > float32(w) || max(c.X0, c.X1, c.X2)+r < 0 ||
 			min(c.Y0, c.Y1, c.Y2)-r > float32(h) || max(c.Y0, c.Y1, c.Y2)+r < 0 {
 			continue
@@ -270,7 +275,8 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int) {
 	}
 }
 
-func (b *bins) binChords(cs []overlay.Curve) {
+// binChords lists each chord in the tiles within its stroke's reach and the glow's radius gr.
+func (b *bins) binChords(cs []overlay.Curve, gr float32) {
 	l := &b.chordBins
 	if !l.filling {
 		b.chordTile = b.chordTile[:0]
@@ -281,7 +287,7 @@ func (b *bins) binChords(cs []overlay.Curve) {
 			continue
 		}
 		ch := &b.chords[i]
-		t := b.binSegment(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width))
+		t := b.binSegment(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width)+gr)
 		if !l.filling {
 			b.chordTile = append(b.chordTile, t)
 		}

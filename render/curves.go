@@ -33,7 +33,7 @@ func newCurveScratch() *curveScratch {
 	return s
 }
 
-func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors []layerColor, chords []chord, idx []int32) {
+func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors []layerColor, chords []chord, idx []int32, g *sdf.Glow) {
 	for start := 0; start < len(idx); {
 		ci := chords[idx[start]].stroke
 		end := start + 1
@@ -41,15 +41,15 @@ func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors [
 			end++
 		}
 		c := &cs[ci]
-		drawStroke(t, s, c.Width, c.Dash, &colors[ci], chords, idx[start:end])
+		drawStroke(t, s, c.Width, c.Dash, &colors[ci], chords, idx[start:end], g)
 		start = end
 	}
 }
 
-// drawStroke draws one stroke of width w, dash pattern dash and colour color: the chords
-// idx of chords, the nearest at each pixel.
-func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash, color *layerColor, chords []chord, idx []int32) {
-	r := sdf.Reach(w)
+// drawStroke draws one stroke of width w, dash pattern dash, colour color and glow g: the
+// chords idx of chords, the nearest at each pixel.
+func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash, color *layerColor, chords []chord, idx []int32, g *sdf.Glow) {
+	r := sdf.Reach(w) + g.Radius
 	ylo, yhi := ts, 0
 	for _, k := range idx {
 		ch := &chords[k]
@@ -78,7 +78,7 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 			}
 		}
 	}
-	strokeRows(t, &s.d2, &s.opacity, &s.span, ylo, yhi, w, color)
+	strokeRows(t, &s.d2, &s.opacity, &s.span, ylo, yhi, w, color, g)
 	for y := ylo; y < yhi; y++ {
 		if sp := s.span[y]; sp.X0 < sp.X1 {
 			t.Touch(y, int(sp.X0), int(sp.X1))

@@ -162,31 +162,79 @@ type strokeParams struct {
 }
 
 // strokeSegmentRows blends, onto each row row0+j (j < n) over its span spans[j], the stroke
-// of width w and colour c along segment s: the lines stage.
-func strokeSegmentRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor) {
+// of width w, colour c and glow g along segment s: the lines stage.
+func strokeSegmentRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor, g *sdf.Glow) {
 	if n <= 0 {
 		return
 	}
 	if haveAVX2 {
-		prm := strokeParams{*s, int32(t.X0), int32(t.Y0 + row0), newProfile(w, c)}
+		prm := strokeParams{*s, int32(t.X0), int32(t.Y0 + row0), newProfile(w, c, g)}
 		strokeSegmentRowsAVX2(&t.Planes[0][row0*ts], &spans[0][0], n, &prm)
 		return
 	}
-	strokeSegmentRowsGo(t, spans, row0, n, s, w, c)
+	strokeSegmentRowsGo(t, spans, row0, n, s, w, c, g)
 }
 
-// strokeSegmentRowsGo is the scalar rule, Coverage(Stroke(√Dist2, w)) · ThinScale(w), and
-// over, pixel by pixel.
-func strokeSegmentRowsGo(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor) {
+// strokeCover is the scalar rule of a stroke of width w with glow g at squared distance
+// d2 from its centre line: g.Cover(Coverage(Stroke(√d2, w)) · ThinScale(w)).
+func strokeCover(d2, w, thin float32, g *sdf.Glow) float32 {
+	sd := sdf.Stroke(sdf.Sqrt(d2), w)
+	return g.Cover(sdf.Coverage(sd)*thin, sd)
+}
+
+// strokeSegmentRowsGo is strokeCover at Dist2, and over, pixel by pixel.
+func strokeSegmentRowsGo(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor, g *sdf.Glow) {
 	var cov rowBuf
 	thin := sdf.ThinScale(w)
 	for j, sp := range spans[:n] {
 		lo, hi := int(sp[0]), int(sp[1])
 		py := float32(t.Y0+row0+j) + 0.5
 		for x := lo; x < hi; x++ {
-			cov[x-lo] = sdf.Coverage(sdf.Stroke(sdf.Sqrt(s.Dist2(float32(t.X0+x)+0.5, py)), w)) * thin
+			cov[x-lo] = strokeCover(s.Dist2(float32(t.X0+x)+0.5, py), w, thin, g)
 		}
 		overCoverageGo(t, (row0+j)*ts+lo, cov[:max(hi-lo, 0)], c)
+	}
+}
+
+// gradientParams are a gradient stroke and its tile as strokeGradientRowsAVX2 reads them, in
+// this order: the stroke with its start colour, then the end colour minus the start colour.
+type gradientParams struct {
+	strokeParams
+	dc layerColor
+}
+
+// strokeGradientRows is strokeSegmentRows for a gradient line (overlay.Line.Gradient): each
+// pixel takes colour c0 + (c1 − c0)·t, t the parameter of its nearest point of s.
+func strokeGradientRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c0, c1 *layerColor, g *sdf.Glow) {
+	if n <= 0 {
+		return
+	}
+	var dc layerColor
+	for k := range dc {
+		dc[k] = c1[k] - c0[k]
+	}
+	if haveAVX2 {
+		prm := gradientParams{strokeParams{*s, int32(t.X0), int32(t.Y0 + row0), newProfile(w, c0, g)}, dc}
+		strokeGradientRowsAVX2(&t.Planes[0][row0*ts], &spans[0][0], n, &prm)
+		return
+	}
+	strokeGradientRowsGo(t, spans, row0, n, s, w, c0, &dc, g)
+}
+
+// strokeGradientRowsGo is strokeCover at Dist2T's distance, and over with colour
+// c0 + dc·t, pixel by pixel.
+func strokeGradientRowsGo(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c0, dc *layerColor, g *sdf.Glow) {
+	thin := sdf.ThinScale(w)
+	for j, sp := range spans[:n] {
+		py := float32(t.Y0+row0+j) + 0.5
+		for x := int(sp[0]); x < int(sp[1]); x++ {
+			d2, u := s.Dist2T(float32(t.X0+x)+0.5, py)
+			var c layerColor
+			for k := range c {
+				c[k] = c0[k] + float32(dc[k]*u)
+			}
+			over(t, (row0+j)*ts+x, &c, strokeCover(d2, w, thin, g))
+		}
 	}
 }
 
@@ -241,42 +289,42 @@ func nearestDashRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSp
 	}
 }
 
-// profileParams are a stroke's profile and colour as strokeRowsAVX2 reads them, in this
-// order.
+// profileParams are a stroke's profile, colour and glow as strokeRowsAVX2 reads them, in
+// this order.
 type profileParams struct {
 	half, thin float32 // sdf.HalfWidth(w) and sdf.ThinScale(w)
 	color      layerColor
+	glow       sdf.Glow
 }
 
-// newProfile is the profile of a stroke of width w and colour c.
-func newProfile(w float32, c *layerColor) profileParams {
-	return profileParams{sdf.HalfWidth(w), sdf.ThinScale(w), *c}
+// newProfile is the profile of a stroke of width w, colour c and glow g.
+func newProfile(w float32, c *layerColor, g *sdf.Glow) profileParams {
+	return profileParams{sdf.HalfWidth(w), sdf.ThinScale(w), *c, *g}
 }
 
 // strokeRows blends, onto each tile row y in [y0, y1) over its span spans[y], a stroke of
-// width w and colour c at the squared distances d2 and opacities op there (d2 from
+// width w, colour c and glow g at the squared distances d2 and opacities op there (d2 from
 // nearestChordRows), and sets d2 there back to MaxFloat32: the curves stage's blend.
-func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor) {
+func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow) {
 	if y0 >= y1 {
 		return
 	}
 	if haveAVX2 {
-		prm := newProfile(w, c)
+		prm := newProfile(w, c, g)
 		strokeRowsAVX2(&t.Planes[0][y0*ts], &d2[y0*ts], &op[y0*ts], &spans[y0], y1-y0, &prm)
 		return
 	}
-	strokeRowsGo(t, d2, op, spans, y0, y1, w, c)
+	strokeRowsGo(t, d2, op, spans, y0, y1, w, c, g)
 }
 
-// strokeRowsGo is the scalar rule, Coverage(Stroke(√d2, w)) · ThinScale(w) · op, and over,
-// pixel by pixel.
-func strokeRowsGo(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor) {
+// strokeRowsGo is strokeCover · op, and over, pixel by pixel.
+func strokeRowsGo(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow) {
 	var cov rowBuf
 	thin := sdf.ThinScale(w)
 	for y := y0; y < y1; y++ {
 		lo, hi := y*ts+int(spans[y].X0), y*ts+int(spans[y].X1)
 		for i := lo; i < hi; i++ {
-			cov[i-lo] = sdf.Coverage(sdf.Stroke(sdf.Sqrt(d2[i]), w)) * thin * op[i]
+			cov[i-lo] = strokeCover(d2[i], w, thin, g) * op[i]
 			d2[i] = math.MaxFloat32
 		}
 		overCoverageGo(t, lo, cov[:max(hi-lo, 0)], c)
@@ -290,7 +338,6 @@ type cornerParams struct {
 	cy, hy           float32     // the box's vertical centre and half height
 	px0, py0         float32     // the centres of the run's first column and first row
 	left, mid, right int32       // each row's pixels: corner, fill, corner
-	_                int32       //
 	fill             *layerColor // nil for none
 }
 

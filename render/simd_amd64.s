@@ -351,16 +351,38 @@ maskLoop:
 	CMPQ R11, R13; \
 	JLT  label
 
-// COVER turns the squared distances in v into stroke coverage, in place, as
-// sdf.Coverage(sdf.Stroke(sdf.Sqrt(v), w)) · thin: Y11 = max(w, 1)/2, Y12 = thin, Y13 = ½,
-// zero = 0, Y14 = 1.
-#define COVER(v, zero) \
-	VSQRTPS v, v; \
-	VSUBPS  Y11, v, v; \
-	VSUBPS  v, Y13, v; \
-	VMAXPS  zero, v, v; \
-	VMINPS  Y14, v, v; \
-	VMULPS  Y12, v, v
+// GLOW adds the glow to the coverage in cov, as sdf.Glow.Cover: with m = max(s, 0) (s the
+// signed distance to the stroke's edge), u = m·inv, t = max(1 − u, 0), k = t²·opacity,
+// cov + (1 − cov)·k. inv and opacity are memory operands; m and tmp are clobbered; zero and
+// one hold 0 and 1.
+#define GLOW(cov, m, zero, one, inv, opacity, tmp) \
+	VBROADCASTSS inv, tmp; \
+	VMULPS       tmp, m, m; \
+	VSUBPS       m, one, m; \
+	VMAXPS       zero, m, m; \
+	VMULPS       m, m, m; \
+	VBROADCASTSS opacity, tmp; \
+	VMULPS       tmp, m, m; \
+	VSUBPS       cov, one, tmp; \
+	VMULPS       m, tmp, tmp; \
+	VADDPS       tmp, cov, cov
+
+// STROKECOV turns the squared distances in Y7 into a straight stroke's coverage with its
+// glow, in place, as render.strokeCover, reading the profile of the strokeParams at AX
+// (half 28, thin 32, glow's inv 56 and opacity 60); Y6 = 0, Y14 = 1; s, m and tmp are
+// clobbered.
+#define STROKECOV(s, m, tmp) \
+	VSQRTPS      Y7, Y7; \
+	VBROADCASTSS 28(AX), s; \
+	VSUBPS       s, Y7, Y7; \
+	VMAXPS       Y6, Y7, m; \
+	VMOVUPS      halves<>(SB), s; \
+	VSUBPS       Y7, s, Y7; \
+	VMAXPS       Y6, Y7, Y7; \
+	VMINPS       Y14, Y7, Y7; \
+	VBROADCASTSS 32(AX), s; \
+	VMULPS       s, Y7, Y7; \
+	GLOW(Y7, m, Y6, Y14, 56(AX), 60(AX), tmp)
 
 // ---- strokes, row by row -----------------------------------------------------------------
 
@@ -516,7 +538,7 @@ spansSloped:
 // func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 //
 // strokeParams' offsets: seg 0 (ax, ay, dx, dy, 1/L²), ox 20, oy 24, half 28, thin 32,
-// color 36.
+// color 36, glow 52 (radius, inv 56, opacity 60).
 TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $0-32
 	MOVQ  p+0(FP), R10
 	MOVQ  spans+8(FP), SI
@@ -538,16 +560,7 @@ strokeRow:
 strokeGroup:
 	MASK
 	DIST2(Y10, Y7)
-	// Coverage(Stroke(√d², w))·thin, the profile read from prm (its registers are taken).
-	VSQRTPS      Y7, Y7
-	VBROADCASTSS 28(AX), Y8
-	VSUBPS       Y8, Y7, Y7
-	VMOVUPS      halves<>(SB), Y8
-	VSUBPS       Y7, Y8, Y7
-	VMAXPS       Y6, Y7, Y7
-	VMINPS       Y14, Y7, Y7
-	VBROADCASTSS 32(AX), Y8
-	VMULPS       Y8, Y7, Y7
+	STROKECOV(Y8, Y13, Y12)
 	BLENDM(Y7, 36)
 	VADDPS       eights<>(SB), Y10, Y10
 	ADDQ         $32, DI
@@ -557,6 +570,71 @@ strokeGroup:
 strokeNextRow:
 	ADDQ $256, R10
 	NEXTROW(strokeRow)
+	VZEROUPPER
+	RET
+
+// PLANEG blends channel coff of the gradient's colour at the pixels' parameters (Y8) and
+// coverage (Y7) onto the plane at off(DI): c = c0 + dc·t (c0 at coff(AX), dc at
+// coff+28(AX)), p = c·cov + p·k with k in Y13. Y11 and Y12 are clobbered.
+#define PLANEG(off, coff) \
+	VBROADCASTSS coff+28(AX), Y11; \
+	VMULPS       Y8, Y11, Y11; \
+	VBROADCASTSS coff(AX), Y12; \
+	VADDPS       Y11, Y12, Y11; \
+	VMULPS       Y7, Y11, Y11; \
+	VMASKMOVPS   off(DI), Y15, Y12; \
+	VMULPS       Y13, Y12, Y12; \
+	VADDPS       Y12, Y11, Y12; \
+	VMASKMOVPS   Y12, Y15, off(DI)
+
+// func strokeGradientRowsAVX2(p *float32, spans *int32, n int, prm *gradientParams)
+//
+// strokeSegmentRowsAVX2 with a colour per pixel: gradientParams is strokeParams (the start
+// colour c0 at 36) and dc = c1 − c0 at 64. DIST2 leaves each pixel's parameter t in Y8.
+TEXT ·strokeGradientRowsAVX2(SB), NOSPLIT, $0-32
+	MOVQ  p+0(FP), R10
+	MOVQ  spans+8(FP), SI
+	MOVQ  n+16(FP), R13
+	MOVQ  prm+24(FP), AX
+	SEGMENT
+	XORQ  R11, R11
+
+gradientRow:
+	MOVL (SI), R8
+	MOVL 4(SI), R9
+	CMPL R8, R9
+	JGE  gradientNextRow
+	MOVQ R9, CX
+	SUBQ R8, CX
+	LEAQ (R10)(R8*4), DI
+	ROW
+
+gradientGroup:
+	MASK
+	DIST2(Y10, Y7)
+	STROKECOV(Y9, Y13, Y12)
+	// a = (c0.A + dc.A·t)·cov in Y9, k = 1 − a in Y13.
+	VBROADCASTSS 76(AX), Y9
+	VMULPS       Y8, Y9, Y9
+	VBROADCASTSS 48(AX), Y11
+	VADDPS       Y9, Y11, Y9
+	VMULPS       Y7, Y9, Y9
+	VSUBPS       Y9, Y14, Y13
+	PLANEG(0, 36)
+	PLANEG(PLANE, 40)
+	PLANEG(2*PLANE, 44)
+	VMASKMOVPS   3*PLANE(DI), Y15, Y12
+	VMULPS       Y13, Y12, Y12
+	VADDPS       Y12, Y9, Y12
+	VMASKMOVPS   Y12, Y15, 3*PLANE(DI)
+	VADDPS       eights<>(SB), Y10, Y10
+	ADDQ         $32, DI
+	SUBQ         $8, CX
+	JGT          gradientGroup
+
+gradientNextRow:
+	ADDQ $256, R10
+	NEXTROW(gradientRow)
 	VZEROUPPER
 	RET
 
@@ -608,8 +686,8 @@ nearestNextRow:
 
 // func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
 //
-// profileParams' offsets: half 0, thin 4, color 8. Each pixel's d2 is read and set back to
-// MaxFloat32.
+// profileParams' offsets: half 0, thin 4, color 8, glow 24 (radius, inv 28, opacity 32).
+// Each pixel's d2 is read and set back to MaxFloat32.
 TEXT ·strokeRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ         p+0(FP), R10
 	MOVQ         d2+8(FP), R12
@@ -642,7 +720,16 @@ blendGroup:
 	MASK
 	VMASKMOVPS (DX), Y15, Y0
 	VMASKMOVPS Y10, Y15, (DX)
-	COVER(Y0, Y9)
+	// strokeCover: the signed distance s = √d² − half, m = max(s, 0), the coverage, the glow
+	// (AX points at the colour: the glow's inv and opacity are at 20 and 24).
+	VSQRTPS    Y0, Y0
+	VSUBPS     Y11, Y0, Y0
+	VMAXPS     Y9, Y0, Y6
+	VSUBPS     Y0, Y13, Y0
+	VMAXPS     Y9, Y0, Y0
+	VMINPS     Y14, Y0, Y0
+	VMULPS     Y12, Y0, Y0
+	GLOW(Y0, Y6, Y9, Y14, 20(AX), 24(AX), Y7)
 	VMASKMOVPS (BX), Y15, Y5
 	VMULPS     Y5, Y0, Y0
 	BLEND(Y0)
@@ -693,12 +780,12 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VMASKMOVPS Y13, Y15, poff(DI)
 
 // Shading a box's pixels from their distances (CORNERRUN). boxProfile's offsets: fillColor
-// 0, strokeColor 16, e 44, half 48, thin 52.
+// 0, strokeColor 16, e 44, half 48, thin 52, glow 56 (radius, inv 60, opacity 64).
 //
 // YMM registers:
 //
 //	Y0	d		Y6	e		Y12-Y14	scratch
-//	Y1	scratch		Y7	half		Y15	the lanes to blend: in the run and covered
+//	Y1	scratch, then max(|d| − half, 0)	Y7	half	Y15	the lanes to blend: in the run and covered
 //	Y2	cf		Y8	thin
 //	Y3	cs		Y9	½
 //	Y4	1 − cs		Y10	1
@@ -725,10 +812,13 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VMINPS     Y10, Y2, Y2; \
 	VANDPS     absMask<>(SB), Y0, Y3; \
 	VSUBPS     Y7, Y3, Y3; \
+	VMAXPS     Y11, Y3, Y1; \
 	VSUBPS     Y3, Y9, Y3; \
 	VMAXPS     Y11, Y3, Y3; \
 	VMINPS     Y10, Y3, Y3; \
 	VMULPS     Y8, Y3, Y3; \
+	/* The outline's glow (boxProfile.glow's inv and opacity). */ \
+	GLOW(Y3, Y1, Y11, Y10, 60(AX), 64(AX), Y12); \
 	VSUBPS     Y3, Y10, Y4; \
 	/* The colour's alpha first: 1 − alpha scales every plane. */ \
 	CHANNEL(12, Y5); \
@@ -743,8 +833,8 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 
 // func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
 //
-// cornerParams' offsets: the boxProfile 0 (cx 32, hx 36, r 40), cy 56, hy 60, px0 64,
-// py0 68, left 72, mid 76, right 80, fill 88. Row by row: the row's qy (as sdf.RoundBox
+// cornerParams' offsets: the boxProfile 0 (cx 32, hx 36, r 40), cy 68, hy 72, px0 76,
+// py0 80, left 84, mid 88, right 92, fill 96. Row by row: the row's qy (as sdf.RoundBox
 // computes it), the left corner run, the fill run (with the fill colour, if any), the right
 // corner run. The frame holds the distances of a run (0(SP)) and the row's values (256(SP)).
 TEXT ·boxCornerRowsAVX2(SB), NOSPLIT, $384-24
@@ -756,10 +846,10 @@ TEXT ·boxCornerRowsAVX2(SB), NOSPLIT, $384-24
 cornerRow:
 	// qy = |py − cy| − hy + r, py = py0 + row; qy², qy − r; the case mask (qy > 0).
 	VCVTSI2SSQ   R11, X4, X4
-	VADDSS       68(AX), X4, X4
-	VSUBSS       56(AX), X4, X4
+	VADDSS       80(AX), X4, X4
+	VSUBSS       68(AX), X4, X4
 	VANDPS       absMask<>(SB), X4, X4
-	VSUBSS       60(AX), X4, X4
+	VSUBSS       72(AX), X4, X4
 	VADDSS       40(AX), X4, X4
 	VMULSS       X4, X4, X5
 	VSUBSS       40(AX), X4, X6
@@ -775,17 +865,17 @@ cornerRow:
 	VMOVUPS      Y7, 352(SP)
 
 	MOVQ   R10, DI
-	MOVLQSX 72(AX), CX
-	VMOVSS 64(AX), X0
+	MOVLQSX 84(AX), CX
+	VMOVSS 76(AX), X0
 	CORNERRUN(leftDist, leftShade, leftDone)
 
 	// The fill: overSpan's p = c + p·(1 − c.A) on the mid pixels.
-	MOVQ    88(AX), BX
+	MOVQ    96(AX), BX
 	TESTQ   BX, BX
 	JZ      cornerRight
-	MOVLQSX 72(AX), DX
+	MOVLQSX 84(AX), DX
 	LEAQ    (R10)(DX*4), DI
-	MOVLQSX 76(AX), CX
+	MOVLQSX 88(AX), CX
 	TESTQ   CX, CX
 	JLE     cornerRight
 	VMOVUPS ones<>(SB), Y14
@@ -796,13 +886,13 @@ cornerRow:
 	VSUBPS  Y4, Y14, Y5
 	FILLRUN(Y1, Y2, Y3, Y4, Y5, cornerFill, cornerFillTail, cornerRight)
 
-	MOVLQSX    72(AX), DX
-	MOVLQSX    76(AX), BX
+	MOVLQSX    84(AX), DX
+	MOVLQSX    88(AX), BX
 	ADDQ       BX, DX
 	LEAQ       (R10)(DX*4), DI
-	MOVLQSX    80(AX), CX
+	MOVLQSX    92(AX), CX
 	VCVTSI2SSQ DX, X0, X0
-	VADDSS     64(AX), X0, X0
+	VADDSS     76(AX), X0, X0
 	CORNERRUN(rightDist, rightShade, rightDone)
 
 	ADDQ $256, R10

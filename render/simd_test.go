@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"trackink/composite"
 	"trackink/overlay"
@@ -270,6 +271,14 @@ func randomTileSegment(rng *rand.Rand, t *composite.Tile) sdf.Seg {
 	return sdf.NewSeg(x0, y0, x1, y1)
 }
 
+// randomGlow returns no glow, or one of up to 20 px at any opacity.
+func randomGlow(rng *rand.Rand) sdf.Glow {
+	if rng.IntN(3) == 0 {
+		return sdf.Glow{}
+	}
+	return sdf.NewGlow(float32(rng.Float64()*20), float32(rng.Float64()))
+}
+
 func TestStrokeSegmentRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(29, 30))
@@ -279,10 +288,27 @@ func TestStrokeSegmentRowsMatchesGo(t *testing.T) {
 		row0, n := randomRows(rng)
 		spans := randomSpans(rng, tile, row0, n)
 		s := randomTileSegment(rng, tile)
-		w, c := randomWidth(rng), randomColor(rng)
-		twinTiles(t, rng, fmt.Sprintf("segment %+v width %g, rows [%d, %d)", s, w, row0, row0+n), func(tl *composite.Tile) {
+		w, c, g := randomWidth(rng), randomColor(rng), randomGlow(rng)
+		twinTiles(t, rng, fmt.Sprintf("segment %+v width %g glow %+v, rows [%d, %d)", s, w, g, row0, row0+n), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
-			strokeSegmentRows(tl, spans, row0, n, &s, w, &c)
+			strokeSegmentRows(tl, spans, row0, n, &s, w, &c, &g)
+		})
+	}
+}
+
+func TestStrokeGradientRowsMatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(47, 48))
+	tile := &composite.Tile{}
+	for range 3000 {
+		randomTileAt(rng, tile)
+		row0, n := randomRows(rng)
+		spans := randomSpans(rng, tile, row0, n)
+		s := randomTileSegment(rng, tile)
+		w, c0, c1, g := randomWidth(rng), randomColor(rng), randomColor(rng), randomGlow(rng)
+		twinTiles(t, rng, fmt.Sprintf("segment %+v width %g glow %+v, rows [%d, %d)", s, w, g, row0, row0+n), func(tl *composite.Tile) {
+			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
+			strokeGradientRows(tl, spans, row0, n, &s, w, &c0, &c1, &g)
 		})
 	}
 }
@@ -335,14 +361,14 @@ func TestStrokeRowsMatchesGo(t *testing.T) {
 		}
 		randomDistances(rng, &wantD, &op)
 		gotD = wantD
-		w, c := randomWidth(rng), randomColor(rng)
-		twinTiles(t, rng, fmt.Sprintf("width %g, rows [%d, %d)", w, row0, row0+n), func(tl *composite.Tile) {
+		w, c, g := randomWidth(rng), randomColor(rng), randomGlow(rng)
+		twinTiles(t, rng, fmt.Sprintf("width %g glow %+v, rows [%d, %d)", w, g, row0, row0+n), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
 			d2 := &wantD
 			if haveAVX2 {
 				d2 = &gotD
 			}
-			strokeRows(tl, d2, &op, &spans, row0, row0+n, w, &c)
+			strokeRows(tl, d2, &op, &spans, row0, row0+n, w, &c, &g)
 		})
 		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
 			t.Fatalf("width %g rows [%d, %d): d2[%d] is %g, Go twin %g", w, row0, row0+n, i, gotD[i], wantD[i])
@@ -372,14 +398,40 @@ func TestBoxCornerRowsMatchesGo(t *testing.T) {
 	for range 3000 {
 		randomTileAt(rng, tile)
 		cx, cy, hx, hy, r := randomBox(rng)
-		stroke := randomWidth(rng)
+		stroke, g := randomWidth(rng), randomGlow(rng)
 		sh := boxShader{cy: cy + float32(tile.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
-			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke)}}
+			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5 + g.Radius, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke), glow: g}}
 		xs, y0, n, fc := randomBoxRun(rng)
 		twinTiles(t, rng, fmt.Sprintf("box %+v rows [%d, %d) columns %v", sh.boxProfile, y0, y0+n, xs), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
 			sh.t = tl
 			boxCornerRows(&sh, y0, y0+n, xs[0], xs[1], xs[2], xs[3], fc)
 		})
+	}
+}
+
+// TestParamOffsets pins the parameter blocks' layouts that simd_amd64.s reads by offset.
+func TestParamOffsets(t *testing.T) {
+	var sp strokeParams
+	var gp gradientParams
+	var pp profileParams
+	var cp cornerParams
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"strokeParams.half", unsafe.Offsetof(sp.half), 28},
+		{"strokeParams.color", unsafe.Offsetof(sp.color), 36},
+		{"strokeParams.glow.Inv", unsafe.Offsetof(sp.glow) + unsafe.Offsetof(sp.glow.Inv), 56},
+		{"gradientParams.dc", unsafe.Offsetof(gp.dc), 64},
+		{"profileParams.glow.Inv", unsafe.Offsetof(pp.glow) + unsafe.Offsetof(pp.glow.Inv), 28},
+		{"boxProfile.glow.Inv", unsafe.Offsetof(cp.glow) + unsafe.Offsetof(cp.glow.Inv), 60},
+		{"cornerParams.cy", unsafe.Offsetof(cp.cy), 68},
+		{"cornerParams.left", unsafe.Offsetof(cp.left), 84},
+		{"cornerParams.fill", unsafe.Offsetof(cp.fill), 96},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s at %d, the assembly reads %d", c.name, c.got, c.want)
+		}
 	}
 }
