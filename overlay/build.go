@@ -7,6 +7,7 @@ import (
 	"trackink/curves"
 	"trackink/knn"
 	"trackink/scene"
+	"trackink/sdf"
 )
 
 // Builder turns tracking frames into primitives in a style, frame after frame, for one frame
@@ -90,6 +91,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	p.Reset()
 	p.Font = b.font
 	p.Blend, _ = composite.ParseBlend(s.Blend) // valid: NewBuilder's style is
+	p.Glow = sdf.NewGlow(s.Glow, s.GlowOpacity)
 	clear(b.classOf)
 	b.pending = b.pending[:0]
 	for i := range f.Boxes {
@@ -131,6 +133,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		lc := b.linkColor(pa, pb)
 		if s.LineWidth > 0 {
 			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc, Dash: b.lineDash}
+			b.gradient(&straight, pa, pb)
 			if seg, ok := clipLine(straight, b.w, b.h); ok && s.LinkStyle == "electric" {
 				// The arc runs along the visible part of a link to a point far outside.
 				ca, cb := *pa, *pb

@@ -38,6 +38,9 @@ func clipLine(l Line, w, h int) (Line, bool) {
 	dx, dy := x1-x0, y1-y0
 	l.X0, l.Y0 = float32(x0+t0*dx), float32(y0+t0*dy)
 	l.X1, l.Y1 = float32(x0+t1*dx), float32(y0+t1*dy)
+	if l.Gradient { // the cut ends take the colours the whole link has there
+		l.Color, l.Color1 = lerpRGBA(l.Color, l.Color1, float32(t0)), lerpRGBA(l.Color, l.Color1, float32(t1))
+	}
 	return l, true
 }
 
