@@ -7,13 +7,14 @@ import (
 	"trackink/knn"
 	"trackink/overlay"
 	"trackink/scene"
+	"trackink/sdf"
 )
 
 // BenchmarkSeed4K draws successive frames of the seed scene at 3840×2160 onto a YUV420P
 // frame with two workers (the primitives built beforehand): the renderer alone, for CPU
 // profiles (go test -bench Seed4K -cpuprofile), whose per-function CPU time does not
 // depend on how busy a shared machine is the way wall time does. all-add and all-screen
-// draw everything with those blends. The other sub-benchmarks draw one kind of primitive each, composite included, for instruction counts per stage
+// draw everything with those blends, all-glow with a 12 px glow (the looks' at 4K). The other sub-benchmarks draw one kind of primitive each, composite included, for instruction counts per stage
 // (valgrind --tool=callgrind on the test binary) that do not depend on it at all.
 func BenchmarkSeed4K(b *testing.B) {
 	const w, h, frames = 3840, 2160, 40
@@ -39,6 +40,10 @@ func BenchmarkSeed4K(b *testing.B) {
 		{"all", func(p *overlay.Primitives) overlay.Primitives { return *p }},
 		{"all-add", func(p *overlay.Primitives) overlay.Primitives { q := *p; q.Blend = composite.BlendAdd; return q }},
 		{"all-screen", func(p *overlay.Primitives) overlay.Primitives { q := *p; q.Blend = composite.BlendScreen; return q }},
+		{"all-glow", func(p *overlay.Primitives) overlay.Primitives { q := *p; q.Glow = sdf.NewGlow(12, 0.5); return q }},
+		{"curves-glow", func(p *overlay.Primitives) overlay.Primitives {
+			return overlay.Primitives{Curves: p.Curves, Glow: sdf.NewGlow(12, 0.5)}
+		}},
 		{"boxes", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Boxes: p.Boxes} }},
 		{"lines", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Lines: p.Lines} }},
 		{"curves", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Curves: p.Curves} }},
