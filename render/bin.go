@@ -91,6 +91,10 @@ type chord struct {
 	opacity        float32 // 1 − the curve's fade at the chord's middle
 	s0             float32 // the arc length of the chords before it in its curve (dashed strokes only)
 	l              float32 // its length, curves.ChordLen (dashed strokes only)
+	// turn0 and turn1 are, with a glow, the sine of the stroke's turn at the chord's start
+	// and end (to the chord before and after it), 1 for a turn past 90° and where the stroke
+	// ends: how far past its ends the chord can be the stroke's nearest (slabSpans).
+	turn0, turn1 float32
 }
 
 func (b *bins) resize(w, h int) {
@@ -269,8 +273,28 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int, gr float32) {
 			if dashed {
 				l = curves.ChordLen(ax, ay, bx, by)
 			}
-			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, chordOpacity(c, k, n), s0, l})
+			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, chordOpacity(c, k, n), s0, l, 1, 1})
 			s0 += l
+		}
+	}
+	if gr > 0 {
+		b.turns()
+	}
+}
+
+// turns sets each chord's turn0 and turn1 from its neighbours in its stroke: where two
+// chords meet end to start, the sine of the angle between them (1 past 90°).
+func (b *bins) turns() {
+	for i := 1; i < len(b.chords); i++ {
+		p, c := &b.chords[i-1], &b.chords[i]
+		if p.stroke != c.stroke || p.x1 != c.x0 || p.y1 != c.y0 {
+			continue
+		}
+		pdx, pdy, dx, dy := p.x1-p.x0, p.y1-p.y0, c.x1-c.x0, c.y1-c.y0
+		l := sdf.Sqrt(float32(pdx*pdx+pdy*pdy) * float32(dx*dx+dy*dy))
+		if dot := float32(pdx*dx) + float32(pdy*dy); l > 0 && dot > 0 {
+			s := sdf.Abs(float32(pdx*dy)-float32(pdy*dx)) / l
+			p.turn1, c.turn0 = s, s
 		}
 	}
 }

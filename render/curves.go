@@ -48,8 +48,13 @@ func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors [
 
 // drawStroke draws one stroke of width w, dash pattern dash, colour color and glow g: the
 // chords idx of chords, the nearest at each pixel.
+//
+// With a glow, a solid stroke's chord is taken only where it can be the nearest
+// (slabSpans), not over all of its reach: a chord is much shorter than a glow is wide, and
+// the chords' whole reaches would overlap several times over.
 func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash, color *layerColor, chords []chord, idx []int32, g *sdf.Glow) {
 	r := sdf.Reach(w) + g.Radius
+	slabs := g.Radius > 0 && dash.Period == 0
 	ylo, yhi := ts, 0
 	for _, k := range idx {
 		ch := &chords[k]
@@ -60,7 +65,9 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 			continue
 		}
 		ylo, yhi = min(ylo, lo), max(yhi, hi)
-		segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
+		if !slabs || !slabSpans(&s.chord, t, lo, n, ch, r) {
+			segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
+		}
 		if dash.Period > 0 {
 			nearestDashRowsGo(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.l, ch.s0, dash, ch.opacity)
 		} else {
@@ -85,4 +92,69 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 			s.span[y] = composite.Span{}
 		}
 	}
+}
+
+// slabSpans sets spans[j], j < n, to the columns of tile row row0+j whose centres lie in
+// the rectangle where chord ch can be its stroke's nearest within reach r: within r of the
+// chord's line, from r·turn0 + 1 before its start to r·turn1 + 1 past its end. It returns
+// false, setting nothing, for a chord of no length.
+//
+// Why that suffices: a pixel within r of the stroke (a polyline) is nearest to a point
+// inside some chord, and then lies across from it, within the chord's ends; or to a vertex
+// where two chords meet, and then lies in the wedge between their normals on the outer side,
+// which reaches at most r·sin(turn) past either chord's end (all of r past 90°); or to an end
+// of the stroke, within r of it. Where the distances to two chords are equal but for
+// rounding, either may be the one taken: the kernels, which take every chord over its
+// reach, agree within the goldens' tolerance.
+func slabSpans(spans *rowSpans, t *composite.Tile, row0, n int, ch *chord, r float32) bool {
+	dx, dy := ch.x1-ch.x0, ch.y1-ch.y0
+	l := sdf.Sqrt(float32(dx*dx) + float32(dy*dy))
+	if !(l > 0) {
+		return false
+	}
+	ux, uy := dx/l, dy/l
+	e0, e1 := float32(r*ch.turn0)+1, float32(r*ch.turn1)+1
+	// Along the chord, (x − x0)·ux + qy·uy in [−e0, l + e1]; across it,
+	// −(x − x0)·uy + qy·ux in [−r, r]: per row two ranges of x − x0, each bounded by
+	// (c − qy·v)·k, with k = 1/ux or −1/uy (where ux or uy is 0, the row is in or out as a
+	// whole).
+	along := newSlabRange(ux, uy, -e0, l+e1)
+	across := newSlabRange(-uy, ux, -r, r)
+	ox := ch.x0 - float32(t.X0)
+	qy := float32(t.Y0+row0) + 0.5 - ch.y0
+	for j := range n {
+		a0, a1, ok := along.at(qy + float32(j))
+		b0, b1, ok2 := across.at(qy + float32(j))
+		lo, hi := 0, 0
+		if ok && ok2 {
+			if lo, hi = sdf.Centers(max(a0, b0)+ox, min(a1, b1)+ox, t.W); lo >= hi {
+				lo, hi = 0, 0
+			}
+		}
+		spans[j] = [2]int32{int32(lo), int32(hi)}
+	}
+	return true
+}
+
+// slabRange is the x with c0 ≤ k·x + v·qy ≤ c1, row by row (qy).
+type slabRange struct {
+	inv, v, c0, c1 float32 // 1/k, v, the bounds; inv 0 where k is 0
+}
+
+func newSlabRange(k, v, c0, c1 float32) slabRange {
+	if k == 0 {
+		return slabRange{0, v, c0, c1}
+	}
+	return slabRange{1 / k, v, c0, c1}
+}
+
+// at returns the range of x at qy: every x (±MaxFloat32) where k is 0 and the row is
+// within the bounds, none (false) where it is not.
+func (s *slabRange) at(qy float32) (a, b float32, ok bool) {
+	q := float32(s.v * qy)
+	if s.inv == 0 {
+		return -math.MaxFloat32, math.MaxFloat32, s.c0 <= q && q <= s.c1
+	}
+	a, b = float32((s.c0-q)*s.inv), float32((s.c1-q)*s.inv)
+	return min(a, b), max(a, b), true
 }

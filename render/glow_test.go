@@ -1,6 +1,8 @@
 package render
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"trackink/curves"
@@ -74,5 +76,65 @@ func TestGlowCrossesTiles(t *testing.T) {
 				t.Errorf("pixel (%d, %d) in the next tile: coverage %g, want the glow", x, y, f.alpha(x, y))
 			}
 		})
+	}
+}
+
+// TestGlowSlabsTakeTheNearestChord: with a glow a curve's chord is taken only near where it
+// can be nearest (slabSpans); the coverage must be what taking every chord over its whole
+// reach gives, bit for bit: random runs of joined curves with sharp turns, cusps, curves
+// whose ends do not meet, fades, widths and glows, each drawn alone and compared pixel by
+// pixel with the minimum over all of the stroke's chords.
+func TestGlowSlabsTakeTheNearestChord(t *testing.T) {
+	const w, h = 200, 150
+	rng := rand.New(rand.NewPCG(51, 52))
+	r := newRenderer(t, 2)
+	coord := func(n int) float32 { return float32(rng.Float64()*float64(n)*1.2 - float64(n)*0.1) }
+	for range 60 {
+		g := sdf.NewGlow(float32(1+rng.Float64()*20), float32(0.2+rng.Float64()*0.8))
+		width := float32(rng.Float64() * 6)
+		var cs []overlay.Curve
+		x, y := coord(w), coord(h)
+		for i := range 1 + rng.IntN(5) {
+			c := overlay.Curve{X0: x, Y0: y, X1: coord(w), Y1: coord(h), X2: coord(w), Y2: coord(h), Width: width,
+				Color: overlay.RGBA{R: 1, G: 1, B: 1, A: 1}, Joined: i > 0, Fade0: float32(rng.Float64()), Fade1: float32(rng.Float64())}
+			if rng.IntN(4) == 0 { // a cusp: the control point on the chord, beyond the end
+				c.X1, c.Y1 = c.X2+(c.X2-c.X0), c.Y2+(c.Y2-c.Y0)
+			}
+			if rng.IntN(5) == 0 { // a joined curve that starts elsewhere
+				c.X0, c.Y0 = coord(w), coord(h)
+			}
+			cs = append(cs, c)
+			x, y = c.X2, c.Y2
+		}
+		f := newFloatFrame(w, h)
+		draw(t, r, f, &overlay.Primitives{Curves: cs, Glow: g})
+		// The chords as the bin stage makes them, in order, and the strict minimum.
+		type seg struct {
+			s  sdf.Seg
+			op float32
+		}
+		var segs []seg
+		for i := range cs {
+			c := &cs[i]
+			n := curves.Chords(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, curves.Tolerance)
+			for k := range n {
+				ax, ay, bx, by := curves.Chord(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, k, n)
+				segs = append(segs, seg{sdf.NewSeg(ax, ay, bx, by), chordOpacity(c, k, n)})
+			}
+		}
+		for py := range h {
+			for px := range w {
+				d2, op := float32(math.MaxFloat32), float32(0)
+				for _, s := range segs {
+					if d := s.s.Dist2(float32(px)+0.5, float32(py)+0.5); d < d2 {
+						d2, op = d, s.op
+					}
+				}
+				want := strokeCover(d2, width, sdf.ThinScale(width), &g) * op
+				if got := f.alpha(px, py); got != want {
+					t.Fatalf("curves %+v glow %+v: pixel (%d, %d) coverage %g, nearest chord's %g", cs, g, px, py, got, want)
+				}
+			}
+		}
 	}
 }

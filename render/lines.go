@@ -27,7 +27,13 @@ func drawLines(t *composite.Tile, lines []overlay.Line, colors, ends []layerColo
 		seg := sdf.NewSeg(l.X0, l.Y0, l.X1, l.Y1)
 		ylo, yhi := segmentRows(t, l.Y0, l.Y1, r)
 		n := yhi - ylo
-		segmentSpans(spans, t, ylo, n, l.X0, l.Y0, l.X1, l.Y1, r)
+		// With a glow the reach is wide, and a slanted line's rows are taken over the
+		// rectangle around it (slabSpans, the line a chord with round caps) rather than over
+		// the band's extent widened by the reach either side.
+		sc.line[0] = chord{x0: l.X0, y0: l.Y0, x1: l.X1, y1: l.Y1, turn0: 1, turn1: 1}
+		if g.Radius == 0 || !slabSpans(spans, t, ylo, n, &sc.line[0], r) {
+			segmentSpans(spans, t, ylo, n, l.X0, l.Y0, l.X1, l.Y1, r)
+		}
 		if l.Gradient {
 			strokeGradientRows(t, spans, ylo, n, &seg, l.Width, &colors[i], &ends[i], g)
 		} else {
