@@ -3,15 +3,14 @@ package cli
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"trackink/overlay"
 )
 
 // TestGlowFlags: --glow, --glow-opacity and --link-color gradient from a style file and the
-// command line reach the style, the neon and plexus looks glow, and a bad value (negative,
-// NaN, out of range, a mistyped gradient) is a usage error naming the flag or the file's line.
+// command line reach the style, and the neon and plexus looks glow. (Their bad values are
+// TestDrawFlags'.)
 func TestGlowFlags(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s.toml")
@@ -34,29 +33,6 @@ func TestGlowFlags(t *testing.T) {
 		}
 		if st.ForHeight(2160).Glow != 12 || st.ForHeight(1080).Glow != 6 {
 			t.Errorf("--look %s: glow %g px at 2160 lines, %g at 1080 (want 12, 6)", look, st.ForHeight(2160).Glow, st.ForHeight(1080).Glow)
-		}
-	}
-	for _, tc := range []struct {
-		args []string
-		file string
-		msg  string
-	}{
-		{[]string{"--glow", "-1"}, "", `--glow "-1": is negative`},
-		{[]string{"--glow", "NaN"}, "", `--glow "NaN": is not a number`},
-		{[]string{"--glow", "wide"}, "", `--glow "wide": is not a number`},
-		{[]string{"--glow", "5000"}, "", "--glow 5000: is outside 0..1000"},
-		{[]string{"--glow-opacity", "-0.5"}, "", "--glow-opacity -0.5: is outside 0..1"},
-		{[]string{"--glow-opacity", "NaN"}, "", "--glow-opacity NaN: is outside 0..1"},
-		{[]string{"--link-color", "gradiant"}, "", `--link-color "gradiant": is not a color: want #rrggbb or #rrggbbaa (did you mean gradient?)`},
-		{[]string{"--style", file}, "glow = -4\n", `s.toml:1: glow = "-4": is negative`},
-	} {
-		os.WriteFile(file, []byte(tc.file), 0o644)
-		_, err := styleOptions(tc.args...)
-		if err == nil || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
-		}
-		if _, usage := err.(usageError); err != nil && !usage {
-			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
 		}
 	}
 }

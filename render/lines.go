@@ -11,8 +11,7 @@ import (
 // (twin: kernels/lines.cu).
 
 // drawLines draws each line's rows: their spans (segmentSpans, widened by the glow g), then
-// the coverage over them (strokeSegmentRows, or strokeGradientRows for a gradient line,
-// colours[i] to ends[i]). A dashed line is drawn as a stroke of one chord, the curves
+// the coverage over them (strokeSegmentRows; a gradient line from colors[i] to ends[i]). A dashed line is drawn as a stroke of one chord, the curves
 // stage's way (drawStroke), in its Color: a gradient is for solid lines.
 func drawLines(t *composite.Tile, lines []overlay.Line, colors, ends []layerColor, idx []int32, sc *stageScratch, g *sdf.Glow) {
 	spans := &sc.spans
@@ -34,11 +33,11 @@ func drawLines(t *composite.Tile, lines []overlay.Line, colors, ends []layerColo
 		if g.Radius == 0 || !slabSpans(spans, t, ylo, n, &sc.line[0], r) {
 			segmentSpans(spans, t, ylo, n, l.X0, l.Y0, l.X1, l.Y1, r)
 		}
+		var end *layerColor
 		if l.Gradient {
-			strokeGradientRows(t, spans, ylo, n, &seg, l.Width, &colors[i], &ends[i], g)
-		} else {
-			strokeSegmentRows(t, spans, ylo, n, &seg, l.Width, &colors[i], g)
+			end = &ends[i]
 		}
+		strokeSegmentRows(t, spans, ylo, n, &seg, l.Width, &colors[i], end, g)
 		for j, sp := range spans[:max(n, 0)] {
 			if sp[0] < sp[1] {
 				t.Touch(ylo+j, int(sp[0]), int(sp[1]))

@@ -159,20 +159,34 @@ type strokeParams struct {
 	seg    sdf.Seg
 	ox, oy int32 // the tile's left edge and the first row, in the frame
 	profileParams
+	dc       layerColor // a gradient line's end colour minus its start colour (profileParams.color)
+	gradient int32      // 1 for a gradient line
 }
 
 // strokeSegmentRows blends, onto each row row0+j (j < n) over its span spans[j], the stroke
-// of width w, colour c and glow g along segment s: the lines stage.
-func strokeSegmentRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor, g *sdf.Glow) {
+// of width w, colour c and glow g along segment s: the lines stage. Unless end is nil the
+// line is a gradient (overlay.Line.Gradient): each pixel takes c + (end − c)·t, t the
+// parameter of its nearest point of s.
+func strokeSegmentRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c, end *layerColor, g *sdf.Glow) {
 	if n <= 0 {
 		return
 	}
+	var dc *layerColor
+	if end != nil {
+		dc = &layerColor{}
+		for k := range dc {
+			dc[k] = end[k] - c[k]
+		}
+	}
 	if haveAVX2 {
-		prm := strokeParams{*s, int32(t.X0), int32(t.Y0 + row0), newProfile(w, c, g)}
+		prm := strokeParams{seg: *s, ox: int32(t.X0), oy: int32(t.Y0 + row0), profileParams: newProfile(w, c, g)}
+		if dc != nil {
+			prm.dc, prm.gradient = *dc, 1
+		}
 		strokeSegmentRowsAVX2(&t.Planes[0][row0*ts], &spans[0][0], n, &prm)
 		return
 	}
-	strokeSegmentRowsGo(t, spans, row0, n, s, w, c, g)
+	strokeSegmentRowsGo(t, spans, row0, n, s, w, c, dc, g)
 }
 
 // strokeCover is the scalar rule of a stroke of width w with glow g at squared distance
@@ -182,58 +196,21 @@ func strokeCover(d2, w, thin float32, g *sdf.Glow) float32 {
 	return g.Cover(sdf.Coverage(sd)*thin, sd)
 }
 
-// strokeSegmentRowsGo is strokeCover at Dist2, and over, pixel by pixel.
-func strokeSegmentRowsGo(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor, g *sdf.Glow) {
-	var cov rowBuf
-	thin := sdf.ThinScale(w)
-	for j, sp := range spans[:n] {
-		lo, hi := int(sp[0]), int(sp[1])
-		py := float32(t.Y0+row0+j) + 0.5
-		for x := lo; x < hi; x++ {
-			cov[x-lo] = strokeCover(s.Dist2(float32(t.X0+x)+0.5, py), w, thin, g)
-		}
-		overCoverageGo(t, (row0+j)*ts+lo, cov[:max(hi-lo, 0)], c)
-	}
-}
-
-// gradientParams are a gradient stroke and its tile as strokeGradientRowsAVX2 reads them, in
-// this order: the stroke with its start colour, then the end colour minus the start colour.
-type gradientParams struct {
-	strokeParams
-	dc layerColor
-}
-
-// strokeGradientRows is strokeSegmentRows for a gradient line (overlay.Line.Gradient): each
-// pixel takes colour c0 + (c1 − c0)·t, t the parameter of its nearest point of s.
-func strokeGradientRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c0, c1 *layerColor, g *sdf.Glow) {
-	if n <= 0 {
-		return
-	}
-	var dc layerColor
-	for k := range dc {
-		dc[k] = c1[k] - c0[k]
-	}
-	if haveAVX2 {
-		prm := gradientParams{strokeParams{*s, int32(t.X0), int32(t.Y0 + row0), newProfile(w, c0, g)}, dc}
-		strokeGradientRowsAVX2(&t.Planes[0][row0*ts], &spans[0][0], n, &prm)
-		return
-	}
-	strokeGradientRowsGo(t, spans, row0, n, s, w, c0, &dc, g)
-}
-
-// strokeGradientRowsGo is strokeCover at Dist2T's distance, and over with colour
-// c0 + dc·t, pixel by pixel.
-func strokeGradientRowsGo(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c0, dc *layerColor, g *sdf.Glow) {
+// strokeSegmentRowsGo is strokeCover at Dist2T's distance, and over, pixel by pixel, in
+// colour c, or with dc not nil c + dc·t.
+func strokeSegmentRowsGo(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c, dc *layerColor, g *sdf.Glow) {
 	thin := sdf.ThinScale(w)
 	for j, sp := range spans[:n] {
 		py := float32(t.Y0+row0+j) + 0.5
 		for x := int(sp[0]); x < int(sp[1]); x++ {
 			d2, u := s.Dist2T(float32(t.X0+x)+0.5, py)
-			var c layerColor
-			for k := range c {
-				c[k] = c0[k] + float32(dc[k]*u)
+			col := *c
+			if dc != nil {
+				for k := range col {
+					col[k] = c[k] + float32(dc[k]*u)
+				}
 			}
-			over(t, (row0+j)*ts+x, &c, strokeCover(d2, w, thin, g))
+			over(t, (row0+j)*ts+x, &col, strokeCover(d2, w, thin, g))
 		}
 	}
 }

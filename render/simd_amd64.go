@@ -32,9 +32,6 @@ func segmentSpansAVX2(spans *int32, n int, prm *spanParams)
 func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 
 //go:noescape
-func strokeGradientRowsAVX2(p *float32, spans *int32, n int, prm *gradientParams)
-
-//go:noescape
 func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
 
 //go:noescape

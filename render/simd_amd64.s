@@ -535,10 +535,25 @@ spansSloped:
 	VADDPS       Y11, Y8, Y11; \
 	VMASKMOVPS   Y11, Y15, 3*PLANE(DI)
 
+// PLANEG blends channel coff of a gradient line's colour at the pixels' parameters (Y8)
+// and coverage (Y7) onto the plane at off(DI): c = c0 + dc·t (c0 at coff(AX), dc at
+// coff+28(AX)), p = c·cov + p·k with k in Y13. Y11 and Y12 are clobbered.
+#define PLANEG(off, coff) \
+	VBROADCASTSS coff+28(AX), Y11; \
+	VMULPS       Y8, Y11, Y11; \
+	VBROADCASTSS coff(AX), Y12; \
+	VADDPS       Y11, Y12, Y11; \
+	VMULPS       Y7, Y11, Y11; \
+	VMASKMOVPS   off(DI), Y15, Y12; \
+	VMULPS       Y13, Y12, Y12; \
+	VADDPS       Y12, Y11, Y12; \
+	VMASKMOVPS   Y12, Y15, off(DI)
+
 // func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 //
 // strokeParams' offsets: seg 0 (ax, ay, dx, dy, 1/L²), ox 20, oy 24, half 28, thin 32,
-// color 36, glow 52 (radius, inv 56, opacity 60).
+// color 36, glow 52 (radius, inv 56, opacity 60), dc 64, gradient 80. A gradient line
+// takes each pixel's colour c0 + dc·t, c0 the colour, t the parameter DIST2 leaves in Y8.
 TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $0-32
 	MOVQ  p+0(FP), R10
 	MOVQ  spans+8(FP), SI
@@ -560,59 +575,13 @@ strokeRow:
 strokeGroup:
 	MASK
 	DIST2(Y10, Y7)
-	STROKECOV(Y8, Y13, Y12)
-	BLENDM(Y7, 36)
-	VADDPS       eights<>(SB), Y10, Y10
-	ADDQ         $32, DI
-	SUBQ         $8, CX
-	JGT          strokeGroup
-
-strokeNextRow:
-	ADDQ $256, R10
-	NEXTROW(strokeRow)
-	VZEROUPPER
-	RET
-
-// PLANEG blends channel coff of the gradient's colour at the pixels' parameters (Y8) and
-// coverage (Y7) onto the plane at off(DI): c = c0 + dc·t (c0 at coff(AX), dc at
-// coff+28(AX)), p = c·cov + p·k with k in Y13. Y11 and Y12 are clobbered.
-#define PLANEG(off, coff) \
-	VBROADCASTSS coff+28(AX), Y11; \
-	VMULPS       Y8, Y11, Y11; \
-	VBROADCASTSS coff(AX), Y12; \
-	VADDPS       Y11, Y12, Y11; \
-	VMULPS       Y7, Y11, Y11; \
-	VMASKMOVPS   off(DI), Y15, Y12; \
-	VMULPS       Y13, Y12, Y12; \
-	VADDPS       Y12, Y11, Y12; \
-	VMASKMOVPS   Y12, Y15, off(DI)
-
-// func strokeGradientRowsAVX2(p *float32, spans *int32, n int, prm *gradientParams)
-//
-// strokeSegmentRowsAVX2 with a colour per pixel: gradientParams is strokeParams (the start
-// colour c0 at 36) and dc = c1 − c0 at 64. DIST2 leaves each pixel's parameter t in Y8.
-TEXT ·strokeGradientRowsAVX2(SB), NOSPLIT, $0-32
-	MOVQ  p+0(FP), R10
-	MOVQ  spans+8(FP), SI
-	MOVQ  n+16(FP), R13
-	MOVQ  prm+24(FP), AX
-	SEGMENT
-	XORQ  R11, R11
-
-gradientRow:
-	MOVL (SI), R8
-	MOVL 4(SI), R9
-	CMPL R8, R9
-	JGE  gradientNextRow
-	MOVQ R9, CX
-	SUBQ R8, CX
-	LEAQ (R10)(R8*4), DI
-	ROW
-
-gradientGroup:
-	MASK
-	DIST2(Y10, Y7)
 	STROKECOV(Y9, Y13, Y12)
+	CMPL         80(AX), $0
+	JNE          strokeGradient
+	BLENDM(Y7, 36)
+	JMP          strokeNextGroup
+
+strokeGradient:
 	// a = (c0.A + dc.A·t)·cov in Y9, k = 1 − a in Y13.
 	VBROADCASTSS 76(AX), Y9
 	VMULPS       Y8, Y9, Y9
@@ -627,14 +596,16 @@ gradientGroup:
 	VMULPS       Y13, Y12, Y12
 	VADDPS       Y12, Y9, Y12
 	VMASKMOVPS   Y12, Y15, 3*PLANE(DI)
+
+strokeNextGroup:
 	VADDPS       eights<>(SB), Y10, Y10
 	ADDQ         $32, DI
 	SUBQ         $8, CX
-	JGT          gradientGroup
+	JGT          strokeGroup
 
-gradientNextRow:
+strokeNextRow:
 	ADDQ $256, R10
-	NEXTROW(gradientRow)
+	NEXTROW(strokeRow)
 	VZEROUPPER
 	RET
 

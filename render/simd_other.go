@@ -11,9 +11,6 @@ func overSpanAVX2(p *float32, n int, c *layerColor)                            {
 func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)     { panic(noAVX2) }
 func segmentSpansAVX2(spans *int32, n int, prm *spanParams)                    { panic(noAVX2) }
 func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams) { panic(noAVX2) }
-func strokeGradientRowsAVX2(p *float32, spans *int32, n int, prm *gradientParams) {
-	panic(noAVX2)
-}
 func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams) {
 	panic(noAVX2)
 }

@@ -289,26 +289,14 @@ func TestStrokeSegmentRowsMatchesGo(t *testing.T) {
 		spans := randomSpans(rng, tile, row0, n)
 		s := randomTileSegment(rng, tile)
 		w, c, g := randomWidth(rng), randomColor(rng), randomGlow(rng)
-		twinTiles(t, rng, fmt.Sprintf("segment %+v width %g glow %+v, rows [%d, %d)", s, w, g, row0, row0+n), func(tl *composite.Tile) {
+		var end *layerColor // a gradient line, one time in two
+		if rng.IntN(2) == 0 {
+			e := randomColor(rng)
+			end = &e
+		}
+		twinTiles(t, rng, fmt.Sprintf("segment %+v width %g glow %+v gradient to %v, rows [%d, %d)", s, w, g, end, row0, row0+n), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
-			strokeSegmentRows(tl, spans, row0, n, &s, w, &c, &g)
-		})
-	}
-}
-
-func TestStrokeGradientRowsMatchesGo(t *testing.T) {
-	needAVX2(t)
-	rng := rand.New(rand.NewPCG(47, 48))
-	tile := &composite.Tile{}
-	for range 3000 {
-		randomTileAt(rng, tile)
-		row0, n := randomRows(rng)
-		spans := randomSpans(rng, tile, row0, n)
-		s := randomTileSegment(rng, tile)
-		w, c0, c1, g := randomWidth(rng), randomColor(rng), randomColor(rng), randomGlow(rng)
-		twinTiles(t, rng, fmt.Sprintf("segment %+v width %g glow %+v, rows [%d, %d)", s, w, g, row0, row0+n), func(tl *composite.Tile) {
-			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
-			strokeGradientRows(tl, spans, row0, n, &s, w, &c0, &c1, &g)
+			strokeSegmentRows(tl, spans, row0, n, &s, w, &c, end, &g)
 		})
 	}
 }
@@ -413,7 +401,6 @@ func TestBoxCornerRowsMatchesGo(t *testing.T) {
 // TestParamOffsets pins the parameter blocks' layouts that simd_amd64.s reads by offset.
 func TestParamOffsets(t *testing.T) {
 	var sp strokeParams
-	var gp gradientParams
 	var pp profileParams
 	var cp cornerParams
 	for _, c := range []struct {
@@ -423,7 +410,8 @@ func TestParamOffsets(t *testing.T) {
 		{"strokeParams.half", unsafe.Offsetof(sp.half), 28},
 		{"strokeParams.color", unsafe.Offsetof(sp.color), 36},
 		{"strokeParams.glow.Inv", unsafe.Offsetof(sp.glow) + unsafe.Offsetof(sp.glow.Inv), 56},
-		{"gradientParams.dc", unsafe.Offsetof(gp.dc), 64},
+		{"strokeParams.dc", unsafe.Offsetof(sp.dc), 64},
+		{"strokeParams.gradient", unsafe.Offsetof(sp.gradient), 80},
 		{"profileParams.glow.Inv", unsafe.Offsetof(pp.glow) + unsafe.Offsetof(pp.glow.Inv), 28},
 		{"boxProfile.glow.Inv", unsafe.Offsetof(cp.glow) + unsafe.Offsetof(cp.glow.Inv), 60},
 		{"cornerParams.cy", unsafe.Offsetof(cp.cy), 68},
