@@ -134,7 +134,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		if s.LineWidth > 0 {
 			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc, Dash: b.lineDash}
 			b.gradient(&straight, pa, pb)
-			if seg, ok := clipLine(straight, b.w, b.h); ok && s.LinkStyle == "electric" {
+			if seg, ok := clipLine(straight, b.w, b.h, p.Glow.Radius); ok && s.LinkStyle == "electric" {
 				// The arc runs along the visible part of a link to a point far outside.
 				ca, cb := *pa, *pb
 				ca.X, ca.Y, cb.X, cb.Y = seg.X0, seg.Y0, seg.X1, seg.Y1
@@ -146,7 +146,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		if s.CurveWidth > 0 {
 			cx, cy := curves.Control(pa.X, pa.Y, pb.X, pb.Y, s.Bend)
 			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
-				Dash: b.curveDash}, b.w, b.h); ok {
+				Dash: b.curveDash}, b.w, b.h, p.Glow.Radius); ok {
 				p.Curves = append(p.Curves, c)
 			}
 		}

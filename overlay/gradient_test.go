@@ -9,9 +9,9 @@ import (
 )
 
 // TestGradientLinks: with LinkGradient a straight link runs from its first end's colour to
-// its second's at the link's opacity; a link cut at the frame's margin takes the colours the
-// whole link has at its cut ends; dashed links and element colours keep one colour; the
-// glow reaches the primitives resolved for the frame's height.
+// its second's at the link's opacity; a link cut at the frame's margin (beyond its glow)
+// takes the colours the whole link has at its cut ends; dashed links and element colours
+// keep one colour; the glow reaches the primitives resolved for the frame's height.
 func TestGradientLinks(t *testing.T) {
 	red, blue := scene.Color{R: 255, A: 255}, scene.Color{B: 255, A: 255}
 	f := &scene.Frame{Index: 1, Points: []scene.Point{
@@ -32,10 +32,11 @@ func TestGradientLinks(t *testing.T) {
 	if !l.Gradient || l.Color != (RGBA{R: 0.5, A: 0.5}) || l.Color1 != (RGBA{B: 0.5, A: 0.5}) {
 		t.Errorf("link red to blue: gradient %v from %+v to %+v", l.Gradient, l.Color, l.Color1)
 	}
-	// The link to x = −2000 is cut 4 px left of the frame (the margin, width + 2): its new
-	// end lies 24 px along its 2 020, and takes the colour the whole link has there.
+	// The link to x = −2000 is cut 8 px left of the frame (the margin: width 2, glow 4, and
+	// 2), beyond its glow's reach: its new end lies 28 px along its 2 020, and takes the
+	// colour the whole link has there.
 	c := p.Lines[1]
-	if k := float32(24.0 / 2020); !c.Gradient || c.Color != (RGBA{R: 0.5, A: 0.5}) || c.X1 != -4 ||
+	if k := float32(28.0 / 2020); !c.Gradient || c.Color != (RGBA{R: 0.5, A: 0.5}) || c.X1 != -8 ||
 		sdf.Abs(c.Color1.B-0.5*k) > 1e-6 || sdf.Abs(c.Color1.R-0.5*(1-k)) > 1e-6 || c.Color1.A != 0.5 {
 		t.Errorf("cut link to (%g, %g): from %+v to %+v", c.X1, c.Y1, c.Color, c.Color1)
 	}
