@@ -84,7 +84,7 @@ type Style struct {
 	PointStyle  string  // the tracked points' shape: one of PointStyles; "" is "dot"
 	LinkGraph   string  // the link graph (knn.Graphs) when the link options name none; "" is "knn"
 	SeedSizes   bool    // Auto sizes as the seed benchmark scene measured them (see ForHeight)
-	// Glow lights strokes, points and box outlines (glow.go); LinkGradient runs each link
+	// Glow lights strokes, points and box outlines (sdf.Glow); LinkGradient runs each link
 	// from one end's colour to the other's.
 	Glow, GlowOpacity float32 // glow radius px (0: off; Auto: 12 px at 2160 lines, scaled), its opacity
 	LinkGradient      bool
