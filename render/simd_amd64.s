@@ -39,6 +39,15 @@ VEC8(halves<>, $0x3f0000003f000000)
 	VPBROADCASTD X15, Y15; \
 	VPCMPGTD     lanes<>(SB), Y15, Y15
 
+// LDM and STM load and store the lanes of Y15 (VMASKMOVPS: the others are neither read nor
+// written, a loaded one is 0); LDU and STU all 8 lanes. The loops take LDU and STU for the
+// whole groups of a run and LDM and STM for its last, partial one: on AMD's cores a masked
+// store costs many times a plain one.
+#define LDM(src, r) VMASKMOVPS src, Y15, r
+#define STM(r, dst) VMASKMOVPS r, Y15, dst
+#define LDU(src, r) VMOVUPS src, r
+#define STU(r, dst) VMOVUPS r, dst
+
 // BROADCAST4 loads the colour at AX into Y1-Y4, one channel in every lane of each.
 #define BROADCAST4 \
 	VBROADCASTSS 0(AX), Y1; \
@@ -234,25 +243,28 @@ rowsNext:
 
 // PLANECOV is p = c·cov + p·k on the lanes of Y15 of the plane at off(DI), c's channel in cr,
 // k in Y6.
-#define PLANECOV(off, cr, cov) \
-	VMASKMOVPS off(DI), Y15, Y7; \
+#define PLANECOV(off, cr, cov, LD, ST) \
+	LD(off(DI), Y7); \
 	VMULPS     Y6, Y7, Y7; \
 	VMULPS     cov, cr, Y8; \
 	VADDPS     Y7, Y8, Y7; \
-	VMASKMOVPS Y7, Y15, off(DI)
+	ST(Y7, off(DI))
 
 // BLEND is over on the lanes of Y15: colour Y1-Y4 at coverage cov onto the pixels at DI.
 // a = c.A·cov in Y5, k = 1 − a in Y6 (Y14 holds 1); Y7 and Y8 are clobbered.
-#define BLEND(cov) \
+#define BLEND(cov) BLENDX(cov, LDM, STM)
+
+// BLENDX is BLEND with the loads and stores LD and ST (LDU, STU for a whole group).
+#define BLENDX(cov, LD, ST) \
 	VMULPS     cov, Y4, Y5; \
 	VSUBPS     Y5, Y14, Y6; \
-	PLANECOV(0, Y1, cov); \
-	PLANECOV(PLANE, Y2, cov); \
-	PLANECOV(2*PLANE, Y3, cov); \
-	VMASKMOVPS 3*PLANE(DI), Y15, Y7; \
+	PLANECOV(0, Y1, cov, LD, ST); \
+	PLANECOV(PLANE, Y2, cov, LD, ST); \
+	PLANECOV(2*PLANE, Y3, cov, LD, ST); \
+	LD(3*PLANE(DI), Y7); \
 	VMULPS     Y6, Y7, Y7; \
 	VADDPS     Y7, Y5, Y7; \
-	VMASKMOVPS Y7, Y15, 3*PLANE(DI)
+	ST(Y7, 3*PLANE(DI))
 
 DATA recip255<>+0x00(SB)/4, $0x3b808081 // float32(1.0/255)
 GLOBL recip255<>(SB), (NOPTR+RODATA), $4
@@ -513,41 +525,58 @@ spansSloped:
 	RET
 
 // PLANEM is PLANECOV with the colour's channel at coff(AX) and k in Y9 (Y11, Y12 clobbered).
-#define PLANEM(off, coff, cov) \
-	VMASKMOVPS   off(DI), Y15, Y11; \
+#define PLANEM(off, coff, cov, LD, ST) \
+	LD(off(DI), Y11); \
 	VMULPS       Y9, Y11, Y11; \
 	VBROADCASTSS coff(AX), Y12; \
 	VMULPS       cov, Y12, Y12; \
 	VADDPS       Y11, Y12, Y11; \
-	VMASKMOVPS   Y11, Y15, off(DI)
+	ST(Y11, off(DI))
 
 // BLENDM is BLEND with the colour at coff(AX), for loops whose registers are taken:
 // a in Y8, k in Y9.
-#define BLENDM(cov, coff) \
+#define BLENDM(cov, coff, LD, ST) \
 	VBROADCASTSS coff+12(AX), Y8; \
 	VMULPS       cov, Y8, Y8; \
 	VSUBPS       Y8, Y14, Y9; \
-	PLANEM(0, coff, cov); \
-	PLANEM(PLANE, coff+4, cov); \
-	PLANEM(2*PLANE, coff+8, cov); \
-	VMASKMOVPS   3*PLANE(DI), Y15, Y11; \
+	PLANEM(0, coff, cov, LD, ST); \
+	PLANEM(PLANE, coff+4, cov, LD, ST); \
+	PLANEM(2*PLANE, coff+8, cov, LD, ST); \
+	LD(3*PLANE(DI), Y11); \
 	VMULPS       Y9, Y11, Y11; \
 	VADDPS       Y11, Y8, Y11; \
-	VMASKMOVPS   Y11, Y15, 3*PLANE(DI)
+	ST(Y11, 3*PLANE(DI))
 
 // PLANEG blends channel coff of a gradient line's colour at the pixels' parameters (Y8)
 // and coverage (Y7) onto the plane at off(DI): c = c0 + dc·t (c0 at coff(AX), dc at
 // coff+28(AX)), p = c·cov + p·k with k in Y13. Y11 and Y12 are clobbered.
-#define PLANEG(off, coff) \
+#define PLANEG(off, coff, LD, ST) \
 	VBROADCASTSS coff+28(AX), Y11; \
 	VMULPS       Y8, Y11, Y11; \
 	VBROADCASTSS coff(AX), Y12; \
 	VADDPS       Y11, Y12, Y11; \
 	VMULPS       Y7, Y11, Y11; \
-	VMASKMOVPS   off(DI), Y15, Y12; \
+	LD(off(DI), Y12); \
 	VMULPS       Y13, Y12, Y12; \
 	VADDPS       Y12, Y11, Y12; \
-	VMASKMOVPS   Y12, Y15, off(DI)
+	ST(Y12, off(DI))
+
+// GRADBLEND blends a gradient line's colours (PLANEG) at coverage Y7: a = (c0.A + dc.A·t)·cov
+// in Y9, k = 1 − a in Y13.
+#define GRADBLEND(LD, ST) \
+	VBROADCASTSS 76(AX), Y9; \
+	VMULPS       Y8, Y9, Y9; \
+	VBROADCASTSS 48(AX), Y11; \
+	VADDPS       Y9, Y11, Y9; \
+	VMULPS       Y7, Y9, Y9; \
+	VSUBPS       Y9, Y14, Y13; \
+	PLANEG(0, 36, LD, ST); \
+	PLANEG(PLANE, 40, LD, ST); \
+	PLANEG(2*PLANE, 44, LD, ST); \
+	LD(3*PLANE(DI), Y12); \
+	VMULPS       Y13, Y12, Y12; \
+	VADDPS       Y12, Y9, Y12; \
+	ST(Y12, 3*PLANE(DI))
 
 // func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 //
@@ -578,24 +607,23 @@ strokeGroup:
 	STROKECOV(Y9, Y13, Y12)
 	CMPL         80(AX), $0
 	JNE          strokeGradient
-	BLENDM(Y7, 36)
+	CMPQ         CX, $8
+	JLT          strokeTail
+	BLENDM(Y7, 36, LDU, STU)
 	JMP          strokeNextGroup
 
+strokeTail:
+	BLENDM(Y7, 36, LDM, STM)
+	JMP strokeNextGroup
+
 strokeGradient:
-	// a = (c0.A + dc.A·t)·cov in Y9, k = 1 − a in Y13.
-	VBROADCASTSS 76(AX), Y9
-	VMULPS       Y8, Y9, Y9
-	VBROADCASTSS 48(AX), Y11
-	VADDPS       Y9, Y11, Y9
-	VMULPS       Y7, Y9, Y9
-	VSUBPS       Y9, Y14, Y13
-	PLANEG(0, 36)
-	PLANEG(PLANE, 40)
-	PLANEG(2*PLANE, 44)
-	VMASKMOVPS   3*PLANE(DI), Y15, Y12
-	VMULPS       Y13, Y12, Y12
-	VADDPS       Y12, Y9, Y12
-	VMASKMOVPS   Y12, Y15, 3*PLANE(DI)
+	CMPQ CX, $8
+	JLT  gradientTail
+	GRADBLEND(LDU, STU)
+	JMP  strokeNextGroup
+
+gradientTail:
+	GRADBLEND(LDM, STM)
 
 strokeNextGroup:
 	VADDPS       eights<>(SB), Y10, Y10
@@ -637,11 +665,26 @@ nearestRow:
 nearestGroup:
 	MASK
 	DIST2(Y10, Y7)
+	CMPQ       CX, $8
+	JLT        nearestTail
+	// A whole group: d2 and op blended where d < d2, stored whole.
+	VMOVUPS    (DI), Y8
+	VCMPPS     $1, Y8, Y7, Y9 // d < d2
+	VBLENDVPS  Y9, Y7, Y8, Y8
+	VMOVUPS    Y8, (DI)
+	VMOVUPS    (DX), Y12
+	VBLENDVPS  Y9, Y11, Y12, Y12
+	VMOVUPS    Y12, (DX)
+	JMP        nearestNextGroup
+
+nearestTail:
 	VMASKMOVPS (DI), Y15, Y8
 	VCMPPS     $1, Y8, Y7, Y9 // d < d2
 	VANDPS     Y15, Y9, Y9
 	VMASKMOVPS Y7, Y9, (DI)
 	VMASKMOVPS Y11, Y9, (DX)
+
+nearestNextGroup:
 	VADDPS     eights<>(SB), Y10, Y10
 	ADDQ       $32, DI
 	ADDQ       $32, DX
@@ -654,6 +697,25 @@ nearestNextRow:
 	NEXTROW(nearestRow)
 	VZEROUPPER
 	RET
+
+// CURVEGROUP blends a group of a curve stroke (strokeRowsAVX2), with the loads and stores
+// LD and ST: d2 read and set back to MaxFloat32; strokeCover: the signed distance
+// s = √d² − half, m = max(s, 0), the coverage, the glow (AX points at the colour: the glow's
+// inv and opacity are at 20 and 24); times the opacity; BLENDX.
+#define CURVEGROUP(LD, ST) \
+	LD((DX), Y0); \
+	ST(Y10, (DX)); \
+	VSQRTPS    Y0, Y0; \
+	VSUBPS     Y11, Y0, Y0; \
+	VMAXPS     Y9, Y0, Y6; \
+	VSUBPS     Y0, Y13, Y0; \
+	VMAXPS     Y9, Y0, Y0; \
+	VMINPS     Y14, Y0, Y0; \
+	VMULPS     Y12, Y0, Y0; \
+	GLOW(Y0, Y6, Y9, Y14, 20(AX), 24(AX), Y7); \
+	LD((BX), Y5); \
+	VMULPS     Y5, Y0, Y0; \
+	BLENDX(Y0, LD, ST)
 
 // func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
 //
@@ -689,21 +751,15 @@ blendRow:
 
 blendGroup:
 	MASK
-	VMASKMOVPS (DX), Y15, Y0
-	VMASKMOVPS Y10, Y15, (DX)
-	// strokeCover: the signed distance s = √d² − half, m = max(s, 0), the coverage, the glow
-	// (AX points at the colour: the glow's inv and opacity are at 20 and 24).
-	VSQRTPS    Y0, Y0
-	VSUBPS     Y11, Y0, Y0
-	VMAXPS     Y9, Y0, Y6
-	VSUBPS     Y0, Y13, Y0
-	VMAXPS     Y9, Y0, Y0
-	VMINPS     Y14, Y0, Y0
-	VMULPS     Y12, Y0, Y0
-	GLOW(Y0, Y6, Y9, Y14, 20(AX), 24(AX), Y7)
-	VMASKMOVPS (BX), Y15, Y5
-	VMULPS     Y5, Y0, Y0
-	BLEND(Y0)
+	CMPQ CX, $8
+	JLT  blendTail
+	CURVEGROUP(LDU, STU)
+	JMP  blendNextGroup
+
+blendTail:
+	CURVEGROUP(LDM, STM)
+
+blendNextGroup:
 	ADDQ       $32, DI
 	ADDQ       $32, DX
 	ADDQ       $32, BX
