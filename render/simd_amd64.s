@@ -58,9 +58,9 @@ VEC8(halves<>, $0x3f0000003f000000)
 // CORNERRUN (boxCornerRowsAVX2; defined before any function, for go vet, as it reads
 // that function's frame) shades the CX pixels at DI of a corner row, from the pixel centre X0 on: their
 // distances (sdf.RoundBox, from the row's qy, qy², qy − r and case mask kept at 256, 288,
-// 320 and 352(SP)) go to the buffer at 0(SP), 8 a group, then SHADEGROUP blends them. The
-// three labels are the macro's own.
-#define CORNERRUN(dist, shade, done) \
+// 320 and 352(SP)) go to the buffer at 0(SP), 8 a group, then SHADEGROUP blends them (a
+// whole group stored whole, the last masked). The five labels are the macro's own.
+#define CORNERRUN(dist, shade, tail, next, done) \
 	TESTQ        CX, CX; \
 	JLE          done; \
 	MOVQ         CX, R12; \
@@ -97,7 +97,13 @@ dist: \
 	LEAQ         0(SP), SI; \
 	SHADECONSTS; \
 shade: \
-	SHADEGROUP; \
+	CMPQ         CX, $8; \
+	JLT          tail; \
+	SHADEGROUP(LDU, PUTB); \
+	JMP          next; \
+tail: \
+	SHADEGROUP(LDM, PUTM); \
+next: \
 	ADDQ         $32, DI; \
 	ADDQ         $32, SI; \
 	SUBQ         $8, CX; \
@@ -113,12 +119,13 @@ done:
 	VADDPS  cr, Y0, Y0; \
 	VMOVUPS Y0, off(DI)
 
-// FILLM is FILL on the lanes of Y15.
-#define FILLM(off, cr, k) \
-	VMASKMOVPS off(DI), Y15, Y0; \
+// FILLM is FILL on the lanes of Y15; FILLX with the loads and stores LD and ST.
+#define FILLM(off, cr, k) FILLX(off, cr, k, LDM, STM)
+#define FILLX(off, cr, k, LD, ST) \
+	LD(off(DI), Y0); \
 	VMULPS     k, Y0, Y0; \
 	VADDPS     cr, Y0, Y0; \
-	VMASKMOVPS Y0, Y15, off(DI)
+	ST(Y0, off(DI))
 
 // FILLRUN blends a colour at coverage 1 onto the CX pixels at DI: FILL on every plane, the
 // colour's channels in c0-c3 and k = 1 − A in k; whole groups, then the last masked. Y0 and
@@ -161,17 +168,30 @@ TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
 	RET
 
 // COLORS blends the lanes of Y15 of the planarColors at SI (channels ROWBUF bytes apart)
-// onto the pixels at DI: p = col + p·(1 − col.A). Y0-Y5 are clobbered.
-#define COLORS \
-	VMASKMOVPS (SI), Y15, Y1; \
-	VMASKMOVPS ROWBUF(SI), Y15, Y2; \
-	VMASKMOVPS 2*ROWBUF(SI), Y15, Y3; \
-	VMASKMOVPS 3*ROWBUF(SI), Y15, Y4; \
+// onto the pixels at DI: p = col + p·(1 − col.A), with the loads and stores LD and ST. Y0-Y5
+// are clobbered.
+#define COLORS(LD, ST) \
+	LD((SI), Y1); \
+	LD(ROWBUF(SI), Y2); \
+	LD(2*ROWBUF(SI), Y3); \
+	LD(3*ROWBUF(SI), Y4); \
 	VSUBPS     Y4, Y14, Y5; \
-	FILLM(0, Y1, Y5); \
-	FILLM(PLANE, Y2, Y5); \
-	FILLM(2*PLANE, Y3, Y5); \
-	FILLM(3*PLANE, Y4, Y5)
+	FILLX(0, Y1, Y5, LD, ST); \
+	FILLX(PLANE, Y2, Y5, LD, ST); \
+	FILLX(2*PLANE, Y3, Y5, LD, ST); \
+	FILLX(3*PLANE, Y4, Y5, LD, ST)
+
+// COLORSRUN is COLORS on the group at DI (colours at SI) of a run with CX pixels left:
+// LDU and STU for a whole group, LDM and STM for the last; tail and done are its labels.
+#define COLORSRUN(tail, done) \
+	MASK; \
+	CMPQ CX, $8; \
+	JLT  tail; \
+	COLORS(LDU, STU); \
+	JMP  done; \
+tail: \
+	COLORS(LDM, STM); \
+done:
 
 // func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
 //
@@ -202,8 +222,7 @@ rowsLoop:
 	JLE   rowsMid
 
 rowsLeft:
-	MASK
-	COLORS
+	COLORSRUN(rowsLeftTail, rowsLeftDone)
 	ADDQ $32, DI
 	ADDQ $32, SI
 	SUBQ $8, CX
@@ -225,8 +244,7 @@ rowsMid:
 	JLE   rowsNext
 
 rowsRightLoop:
-	MASK
-	COLORS
+	COLORSRUN(rowsRightTail, rowsRightDone)
 	ADDQ $32, DI
 	ADDQ $32, SI
 	SUBQ $8, CX
@@ -799,12 +817,16 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 
 // SHADE blends channel off's colour, computed into Y12, onto the plane at poff(DI): p = c +
 // p·(1 − c.A), 1 − c.A in Y14.
-#define SHADE(off, poff) \
+// The loads LD and writes PUT: PUTM stores the lanes of Y15, PUTB blends them into the old
+// values (in old) and stores all 8 (a whole group; see LDM).
+#define SHADE(off, poff, LD, PUT) \
 	CHANNEL(off, Y12); \
-	VMASKMOVPS poff(DI), Y15, Y13; \
-	VMULPS     Y14, Y13, Y13; \
-	VADDPS     Y13, Y12, Y13; \
-	VMASKMOVPS Y13, Y15, poff(DI)
+	LD(poff(DI), Y13); \
+	VMULPS     Y14, Y13, Y1; \
+	VADDPS     Y1, Y12, Y1; \
+	PUT(Y1, Y13, poff(DI))
+#define PUTM(v, old, dst) VMASKMOVPS v, Y15, dst
+#define PUTB(v, old, dst) VBLENDVPS Y15, v, old, old; VMOVUPS old, dst
 
 // Shading a box's pixels from their distances (CORNERRUN). boxProfile's offsets: fillColor
 // 0, strokeColor 16, e 44, half 48, thin 52, glow 56 (radius, inv 60, opacity 64).
@@ -827,10 +849,10 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VXORPS       Y11, Y11, Y11
 
 // SHADEGROUP blends the colours of the box at AX at the 8 distances at SI (lanes below CX)
-// onto the pixels at DI.
-#define SHADEGROUP \
+// onto the pixels at DI, with the loads LD and writes PUT (SHADE).
+#define SHADEGROUP(LD, PUT) \
 	MASK; \
-	VMASKMOVPS (SI), Y15, Y0; \
+	LD((SI), Y0); \
 	VCMPPS     $1, Y6, Y0, Y1 /* d < e */; \
 	VANDPS     Y1, Y15, Y15; \
 	/* cf = Coverage(d); cs = Coverage(|d| − half)·thin; 1 − cs. */ \
@@ -850,13 +872,13 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	/* The colour's alpha first: 1 − alpha scales every plane. */ \
 	CHANNEL(12, Y5); \
 	VSUBPS     Y5, Y10, Y14; \
-	SHADE(0, 0); \
-	SHADE(4, PLANE); \
-	SHADE(8, 2*PLANE); \
-	VMASKMOVPS 3*PLANE(DI), Y15, Y13; \
-	VMULPS     Y14, Y13, Y13; \
-	VADDPS     Y13, Y5, Y13; \
-	VMASKMOVPS Y13, Y15, 3*PLANE(DI)
+	SHADE(0, 0, LD, PUT); \
+	SHADE(4, PLANE, LD, PUT); \
+	SHADE(8, 2*PLANE, LD, PUT); \
+	LD(3*PLANE(DI), Y13); \
+	VMULPS     Y14, Y13, Y1; \
+	VADDPS     Y1, Y5, Y1; \
+	PUT(Y1, Y13, 3*PLANE(DI))
 
 // func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
 //
@@ -894,7 +916,7 @@ cornerRow:
 	MOVQ   R10, DI
 	MOVLQSX 84(AX), CX
 	VMOVSS 76(AX), X0
-	CORNERRUN(leftDist, leftShade, leftDone)
+	CORNERRUN(leftDist, leftShade, leftTail, leftNext, leftDone)
 
 	// The fill: overSpan's p = c + p·(1 − c.A) on the mid pixels.
 	MOVQ    96(AX), BX
@@ -920,7 +942,7 @@ cornerRow:
 	MOVLQSX    92(AX), CX
 	VCVTSI2SSQ DX, X0, X0
 	VADDSS     76(AX), X0, X0
-	CORNERRUN(rightDist, rightShade, rightDone)
+	CORNERRUN(rightDist, rightShade, rightTail, rightNext, rightDone)
 
 	ADDQ $256, R10
 	INCQ R11
