@@ -126,8 +126,9 @@ func slabSpans(spans *rowSpans, t *composite.Tile, row0, n int, ch *chord, r flo
 		a0, a1, ok := along.at(qy + float32(j))
 		b0, b1, ok2 := across.at(qy + float32(j))
 		lo, hi := 0, 0
-		if ok && ok2 {
-			if lo, hi = sdf.Centers(max(a0, b0)+ox, min(a1, b1)+ox, t.W); lo >= hi {
+		// Many of the rows within the reach of a steep chord lie beyond its rectangle.
+		if x0, x1 := max(a0, b0), min(a1, b1); ok && ok2 && x0 <= x1 {
+			if lo, hi = sdf.Centers(x0+ox, x1+ox, t.W); lo >= hi {
 				lo, hi = 0, 0
 			}
 		}
