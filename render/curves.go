@@ -116,46 +116,21 @@ func slabSpans(spans *rowSpans, t *composite.Tile, row0, n int, ch *chord, r flo
 	e0, e1 := float32(r*ch.turn0)+1, float32(r*ch.turn1)+1
 	// Along the chord, (x − x0)·ux + qy·uy in [−e0, l + e1]; across it,
 	// −(x − x0)·uy + qy·ux in [−r, r]: per row two ranges of x − x0, each bounded by
-	// (c − qy·v)·k, with k = 1/ux or −1/uy (where ux or uy is 0, the row is in or out as a
-	// whole).
-	along := newSlabRange(ux, uy, -e0, l+e1)
-	across := newSlabRange(-uy, ux, -r, r)
-	ox := ch.x0 - float32(t.X0)
-	qy := float32(t.Y0+row0) + 0.5 - ch.y0
-	for j := range n {
-		a0, a1, ok := along.at(qy + float32(j))
-		b0, b1, ok2 := across.at(qy + float32(j))
-		lo, hi := 0, 0
-		// Many of the rows within the reach of a steep chord lie beyond its rectangle.
-		if x0, x1 := max(a0, b0), min(a1, b1); ok && ok2 && x0 <= x1 {
-			if lo, hi = sdf.Centers(x0+ox, x1+ox, t.W); lo >= hi {
-				lo, hi = 0, 0
-			}
+	// (c − v·qy)/k (where k is 0, the row is in or out as a whole).
+	prm := slabParams{qy0: float32(t.Y0+row0) + 0.5 - ch.y0, aV: uy, aC0: -e0, aC1: l + e1, bV: ux, bC0: -r, bC1: r,
+		w: int32(t.W), x0: ch.x0, ox: float32(t.X0), top: float32(t.W) + 2}
+	if ux != 0 {
+		prm.aInv = 1 / ux
+	}
+	if uy != 0 {
+		prm.bInv = -1 / uy
+	}
+	if n > 0 {
+		if haveAVX2 && prm.aInv != 0 && prm.bInv != 0 {
+			slabSpansAVX2(&spans[0][0], n, &prm)
+		} else {
+			slabSpansGo(spans, n, &prm)
 		}
-		spans[j] = [2]int32{int32(lo), int32(hi)}
 	}
 	return true
-}
-
-// slabRange is the x with c0 ≤ k·x + v·qy ≤ c1, row by row (qy).
-type slabRange struct {
-	inv, v, c0, c1 float32 // 1/k, v, the bounds; inv 0 where k is 0
-}
-
-func newSlabRange(k, v, c0, c1 float32) slabRange {
-	if k == 0 {
-		return slabRange{0, v, c0, c1}
-	}
-	return slabRange{1 / k, v, c0, c1}
-}
-
-// at returns the range of x at qy: every x (±MaxFloat32) where k is 0 and the row is
-// within the bounds, none (false) where it is not.
-func (s *slabRange) at(qy float32) (a, b float32, ok bool) {
-	q := float32(s.v * qy)
-	if s.inv == 0 {
-		return -math.MaxFloat32, math.MaxFloat32, s.c0 <= q && q <= s.c1
-	}
-	a, b = float32((s.c0-q)*s.inv), float32((s.c1-q)*s.inv)
-	return min(a, b), max(a, b), true
 }

@@ -153,6 +153,46 @@ func segmentSpansGo(spans *rowSpans, t *composite.Tile, row0, n int, x0, y0, x1,
 	}
 }
 
+// slabParams are a chord's rectangle (slabSpans) and its tile as slabSpansAVX2 reads them,
+// in this order (w at 28, where the SPANS macro reads it).
+type slabParams struct {
+	qy0                float32 // the first row's centre minus the chord's start y
+	aInv, aV, aC0, aC1 float32 // along the chord: aC0 ≤ x'/aInv + aV·qy ≤ aC1, x' = x − x0 (aInv 0: any x')
+	bInv, bV           float32 // across it, as along it
+	w                  int32   // the tile's width
+	bC0, bC1           float32
+	x0, ox, top        float32 // the chord's start x, the tile's left edge, sdf.Centers' upper clamp (w + 2)
+}
+
+// slabSpansGo sets spans[j], j < n, to the columns of row j whose centres lie in the
+// rectangle of p: for x' in both ranges, sdf.Centers(x' + x0 − ox).
+func slabSpansGo(spans *rowSpans, n int, p *slabParams) {
+	for j := range n {
+		qy := p.qy0 + float32(j)
+		a0, a1, ok := slabRange(p.aInv, p.aV, p.aC0, p.aC1, qy)
+		b0, b1, ok2 := slabRange(p.bInv, p.bV, p.bC0, p.bC1, qy)
+		lo, hi := 0, 0
+		// Many of the rows within the reach of a steep chord lie beyond its rectangle.
+		if x0, x1 := max(a0, b0), min(a1, b1); ok && ok2 && x0 <= x1 {
+			if lo, hi = sdf.Centers(float32(x0+p.x0)-p.ox, float32(x1+p.x0)-p.ox, int(p.w)); lo >= hi {
+				lo, hi = 0, 0
+			}
+		}
+		spans[j] = [2]int32{int32(lo), int32(hi)}
+	}
+}
+
+// slabRange returns the x' with c0 ≤ x'/inv + v·qy ≤ c1, in order: every x' (±MaxFloat32)
+// where inv is 0 and v·qy is within the bounds, none (false) where it is not.
+func slabRange(inv, v, c0, c1, qy float32) (a, b float32, ok bool) {
+	q := float32(v * qy)
+	if inv == 0 {
+		return -math.MaxFloat32, math.MaxFloat32, c0 <= q && q <= c1
+	}
+	a, b = float32((c0-q)*inv), float32((c1-q)*inv)
+	return min(a, b), max(a, b), true
+}
+
 // strokeParams are a straight stroke and its tile as strokeSegmentRowsAVX2 reads them, in
 // this order.
 type strokeParams struct {

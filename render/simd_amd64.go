@@ -29,6 +29,9 @@ func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)
 func segmentSpansAVX2(spans *int32, n int, prm *spanParams)
 
 //go:noescape
+func slabSpansAVX2(spans *int32, n int, prm *slabParams)
+
+//go:noescape
 func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 
 //go:noescape

@@ -542,6 +542,73 @@ spansSloped:
 	VZEROUPPER
 	RET
 
+// func slabSpansAVX2(spans *int32, n int, prm *slabParams)
+//
+// slabSpansGo for n rows, 8 rows a group (as segmentSpansAVX2, the spans of a group's rows
+// past n are written too), for a chord with both ranges bounded (aInv, bInv not 0): the two
+// ranges of each row, intersected, moved by x0, then SPANS with r = 0 and x = 1·t + 0 (exact)
+// does sdf.Centers. slabParams' offsets: qy0 0, aInv 4, aV 8, aC0 12, aC1 16, bInv 20, bV 24,
+// w 28, bC0 32, bC1 36, x0 40, ox 44, top 48.
+//
+// YMM registers: Y0 the rows' numbers from the first (exact integers), Y2, Y3, Y9-Y12
+// scratch, and SPANS' (Y1 0, Y4 1, Y5 0, Y6 ox, Y7 top, Y8 0, Y13 ½, Y15 −1).
+TEXT ·slabSpansAVX2(SB), NOSPLIT, $0-24
+	MOVQ         spans+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         prm+16(FP), AX
+	VMOVUPS      lanesF<>(SB), Y0
+	VXORPS       Y1, Y1, Y1
+	VMOVUPS      ones<>(SB), Y4
+	VXORPS       Y5, Y5, Y5
+	VBROADCASTSS 44(AX), Y6
+	VBROADCASTSS 48(AX), Y7
+	VXORPS       Y8, Y8, Y8
+	VMOVUPS      halves<>(SB), Y13
+	VMOVUPS      minusOne<>(SB), Y15
+
+slabGroup:
+	// qy = qy0 + j; along: (c0 − aV·qy)·aInv, (c1 − aV·qy)·aInv, in order in Y9, Y10.
+	VBROADCASTSS 0(AX), Y2
+	VADDPS       Y0, Y2, Y2
+	VBROADCASTSS 8(AX), Y12
+	VMULPS       Y2, Y12, Y3
+	VBROADCASTSS 4(AX), Y12
+	VBROADCASTSS 12(AX), Y9
+	VSUBPS       Y3, Y9, Y9
+	VMULPS       Y12, Y9, Y9
+	VBROADCASTSS 16(AX), Y10
+	VSUBPS       Y3, Y10, Y10
+	VMULPS       Y12, Y10, Y10
+	VMINPS       Y10, Y9, Y11
+	VMAXPS       Y10, Y9, Y10
+	VMOVUPS      Y11, Y9
+	// Across, in order in Y3, Y2.
+	VBROADCASTSS 24(AX), Y12
+	VMULPS       Y2, Y12, Y3
+	VBROADCASTSS 20(AX), Y12
+	VBROADCASTSS 32(AX), Y11
+	VSUBPS       Y3, Y11, Y11
+	VMULPS       Y12, Y11, Y11
+	VBROADCASTSS 36(AX), Y2
+	VSUBPS       Y3, Y2, Y2
+	VMULPS       Y12, Y2, Y2
+	VMINPS       Y2, Y11, Y3
+	VMAXPS       Y2, Y11, Y2
+	// Both: [max of the lows, min of the highs], kept where not empty; plus x0.
+	VMAXPS       Y3, Y9, Y9
+	VMINPS       Y2, Y10, Y10
+	VCMPPS       $2, Y10, Y9, Y11
+	VBROADCASTSS 40(AX), Y12
+	VADDPS       Y12, Y9, Y9
+	VADDPS       Y12, Y10, Y10
+	SPANS
+	VADDPS       eights<>(SB), Y0, Y0
+	ADDQ         $64, DI
+	SUBQ         $8, CX
+	JGT          slabGroup
+	VZEROUPPER
+	RET
+
 // PLANEM is PLANECOV with the colour's channel at coff(AX) and k in Y9 (Y11, Y12 clobbered).
 #define PLANEM(off, coff, cov, LD, ST) \
 	LD(off(DI), Y11); \

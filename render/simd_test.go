@@ -256,6 +256,35 @@ func TestSegmentSpansMatchesGo(t *testing.T) {
 	}
 }
 
+func TestSlabSpansMatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(53, 54))
+	tile := &composite.Tile{}
+	for range 20000 {
+		randomTileAt(rng, tile)
+		x0, y0, x1, y1 := randomStrokeSegment(rng, tile)
+		if rng.IntN(8) == 0 {
+			x1 = x0 // vertical: slabSpans takes the Go twin
+		}
+		ch := chord{x0: x0, y0: y0, x1: x1, y1: y1, turn0: float32(rng.Float64()), turn1: 1}
+		r := sdf.Reach(randomWidth(rng)) + float32(rng.Float64()*20)
+		row0, n := randomRows(rng)
+		var want, got rowSpans
+		var okWant, okGot bool
+		withAVX2(false, func() { okWant = slabSpans(&want, tile, row0, n, &ch, r) })
+		withAVX2(true, func() { okGot = slabSpans(&got, tile, row0, n, &ch, r) })
+		if okGot != okWant {
+			t.Fatalf("chord %+v: %v, Go twin %v", ch, okGot, okWant)
+		}
+		for j := range n {
+			if got[j] != want[j] {
+				t.Fatalf("tile at (%d, %d) %dx%d, chord %+v reach %g: row %d span %v, Go twin %v",
+					tile.X0, tile.Y0, tile.W, tile.H, ch, r, row0+j, got[j], want[j])
+			}
+		}
+	}
+}
+
 // randomSpans returns the spans of some random segment's rows [row0, row0+n) in t, as the
 // stages make them.
 func randomSpans(rng *rand.Rand, t *composite.Tile, row0, n int) *rowSpans {
