@@ -55,6 +55,12 @@ func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors [
 func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash, color *layerColor, chords []chord, idx []int32, g *sdf.Glow) {
 	r := sdf.Reach(w) + g.Radius
 	slabs := g.Radius > 0 && dash.Period == 0
+	// A solid stroke whose chords all have one opacity (no fade: links) keeps no opacity
+	// per pixel.
+	op, opacity := &s.opacity, chords[idx[0]].opacity
+	if dash.Period == 0 && uniformOpacity(chords, idx) {
+		op = nil
+	}
 	ylo, yhi := ts, 0
 	for _, k := range idx {
 		ch := &chords[k]
@@ -71,7 +77,7 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 		if dash.Period > 0 {
 			nearestDashRowsGo(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.l, ch.s0, dash, ch.opacity)
 		} else {
-			nearestChordRows(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.opacity)
+			nearestChordRows(&s.d2, op, t, &s.chord, lo, n, &seg, ch.opacity)
 		}
 		for j, cs := range s.chord[:n] {
 			if cs[0] >= cs[1] {
@@ -85,13 +91,24 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 			}
 		}
 	}
-	strokeRows(t, &s.d2, &s.opacity, &s.span, ylo, yhi, w, color, g)
+	strokeRows(t, &s.d2, op, &s.span, ylo, yhi, w, color, g, opacity)
 	for y := ylo; y < yhi; y++ {
 		if sp := s.span[y]; sp.X0 < sp.X1 {
 			t.Touch(y, int(sp.X0), int(sp.X1))
 			s.span[y] = composite.Span{}
 		}
 	}
+}
+
+// uniformOpacity reports whether the chords idx all have the first one's opacity.
+func uniformOpacity(chords []chord, idx []int32) bool {
+	o := chords[idx[0]].opacity
+	for _, k := range idx[1:] {
+		if chords[k].opacity != o {
+			return false
+		}
+	}
+	return true
 }
 
 // slabSpans sets spans[j], j < n, to the columns of tile row row0+j whose centres lie in

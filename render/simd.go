@@ -263,15 +263,20 @@ type chordParams struct {
 }
 
 // nearestChordRows lowers, for each row row0+j (j < n) over its span spans[j], the squared
-// distances d2 to those to segment s where they are smaller, setting op to opacity there:
-// one chord of a curve stroke. d2 and op are tile-sized, row-major.
+// distances d2 to those to segment s where they are smaller, setting op to opacity there
+// (unless op is nil: a stroke whose chords all have one opacity keeps none): one chord of a
+// curve stroke. d2 and op are tile-sized, row-major.
 func nearestChordRows(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
 	if n <= 0 {
 		return
 	}
 	if haveAVX2 {
 		prm := chordParams{*s, int32(t.X0), int32(t.Y0 + row0), opacity}
-		nearestChordRowsAVX2(&d2[row0*ts], &op[row0*ts], &spans[0][0], n, &prm)
+		var opRow *float32
+		if op != nil {
+			opRow = &op[row0*ts]
+		}
+		nearestChordRowsAVX2(&d2[row0*ts], opRow, &spans[0][0], n, &prm)
 		return
 	}
 	nearestChordRowsGo(d2, op, t, spans, row0, n, s, opacity)
@@ -284,7 +289,10 @@ func nearestChordRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowS
 		for x := int(sp[0]); x < int(sp[1]); x++ {
 			i := (row0+j)*ts + x
 			if d := s.Dist2(float32(t.X0+x)+0.5, py); d < d2[i] {
-				d2[i], op[i] = d, opacity
+				d2[i] = d
+				if op != nil {
+					op[i] = opacity
+				}
 			}
 		}
 	}
@@ -321,27 +329,36 @@ func newProfile(w float32, c *layerColor, g *sdf.Glow) profileParams {
 
 // strokeRows blends, onto each tile row y in [y0, y1) over its span spans[y], a stroke of
 // width w, colour c and glow g at the squared distances d2 and opacities op there (d2 from
-// nearestChordRows), and sets d2 there back to MaxFloat32: the curves stage's blend.
-func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow) {
+// nearestChordRows; with op nil, opacity everywhere), and sets d2 there back to
+// MaxFloat32: the curves stage's blend.
+func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow, opacity float32) {
 	if y0 >= y1 {
 		return
 	}
 	if haveAVX2 {
 		prm := newProfile(w, c, g)
-		strokeRowsAVX2(&t.Planes[0][y0*ts], &d2[y0*ts], &op[y0*ts], &spans[y0], y1-y0, &prm)
+		var opRow *float32
+		if op != nil {
+			opRow = &op[y0*ts]
+		}
+		strokeRowsAVX2(&t.Planes[0][y0*ts], &d2[y0*ts], opRow, &spans[y0], y1-y0, &prm, opacity)
 		return
 	}
-	strokeRowsGo(t, d2, op, spans, y0, y1, w, c, g)
+	strokeRowsGo(t, d2, op, spans, y0, y1, w, c, g, opacity)
 }
 
-// strokeRowsGo is strokeCover · op, and over, pixel by pixel.
-func strokeRowsGo(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow) {
+// strokeRowsGo is strokeCover · op (or opacity), and over, pixel by pixel.
+func strokeRowsGo(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow, opacity float32) {
 	var cov rowBuf
 	thin := sdf.ThinScale(w)
 	for y := y0; y < y1; y++ {
 		lo, hi := y*ts+int(spans[y].X0), y*ts+int(spans[y].X1)
 		for i := lo; i < hi; i++ {
-			cov[i-lo] = strokeCover(d2[i], w, thin, g) * op[i]
+			o := opacity
+			if op != nil {
+				o = op[i]
+			}
+			cov[i-lo] = strokeCover(d2[i], w, thin, g) * o
 			d2[i] = math.MaxFloat32
 		}
 		overCoverageGo(t, lo, cov[:max(hi-lo, 0)], c)

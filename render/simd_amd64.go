@@ -38,7 +38,7 @@ func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
 
 //go:noescape
-func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
+func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams, opacity float32)
 
 //go:noescape
 func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)

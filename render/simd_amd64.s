@@ -725,7 +725,7 @@ strokeNextRow:
 // func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
 //
 // chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. Where a lane's distance is below
-// d2's (and the lane is in the span) it is stored with the opacity: a masked store of each.
+// d2's (and the lane is in the span) it is stored with the opacity (none with op nil).
 TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-40
 	MOVQ         d2+0(FP), R10
 	MOVQ         op+8(FP), R12
@@ -757,6 +757,8 @@ nearestGroup:
 	VCMPPS     $1, Y8, Y7, Y9 // d < d2
 	VBLENDVPS  Y9, Y7, Y8, Y8
 	VMOVUPS    Y8, (DI)
+	CMPQ       op+8(FP), $0
+	JEQ        nearestNextGroup
 	VMOVUPS    (DX), Y12
 	VBLENDVPS  Y9, Y11, Y12, Y12
 	VMOVUPS    Y12, (DX)
@@ -767,6 +769,8 @@ nearestTail:
 	VCMPPS     $1, Y8, Y7, Y9 // d < d2
 	VANDPS     Y15, Y9, Y9
 	VMASKMOVPS Y7, Y9, (DI)
+	CMPQ       op+8(FP), $0
+	JEQ        nearestNextGroup
 	VMASKMOVPS Y11, Y9, (DX)
 
 nearestNextGroup:
@@ -802,11 +806,17 @@ nearestNextRow:
 	VMULPS     Y5, Y0, Y0; \
 	BLENDX(Y0, LD, ST)
 
-// func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
+// (A stroke without per-pixel opacities, op nil, reads its opacity from 8 copies at 0(SP):
+// BX stays there, R9 = 0 instead of 32.)
+
+// func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams, opacity float32)
 //
 // profileParams' offsets: half 0, thin 4, color 8, glow 24 (radius, inv 28, opacity 32).
-// Each pixel's d2 is read and set back to MaxFloat32.
-TEXT ·strokeRowsAVX2(SB), NOSPLIT, $0-48
+// Each pixel's d2 is read and set back to MaxFloat32; the opacity is op's, or with op nil
+// the argument's.
+TEXT ·strokeRowsAVX2(SB), NOSPLIT, $32-52
+	VBROADCASTSS opacity+48(FP), Y0
+	VMOVUPS      Y0, 0(SP)
 	MOVQ         p+0(FP), R10
 	MOVQ         d2+8(FP), R12
 	MOVQ         op+16(FP), R14
@@ -833,6 +843,11 @@ blendRow:
 	LEAQ (R10)(R8*4), DI
 	LEAQ (R12)(R8*4), DX
 	LEAQ (R14)(R8*4), BX
+	MOVQ $32, R9
+	CMPQ op+16(FP), $0
+	JNE  blendGroup
+	LEAQ 0(SP), BX
+	XORQ R9, R9
 
 blendGroup:
 	MASK
@@ -847,7 +862,7 @@ blendTail:
 blendNextGroup:
 	ADDQ       $32, DI
 	ADDQ       $32, DX
-	ADDQ       $32, BX
+	ADDQ       R9, BX
 	SUBQ       $8, CX
 	JGT        blendGroup
 

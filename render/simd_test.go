@@ -353,8 +353,12 @@ func TestNearestChordRowsMatchesGo(t *testing.T) {
 		opacity := float32(rng.Float64())
 		randomDistances(rng, &wantD, &wantOp)
 		gotD, gotOp = wantD, wantOp
-		withAVX2(false, func() { nearestChordRows(&wantD, &wantOp, tile, spans, row0, n, &s, opacity) })
-		withAVX2(true, func() { nearestChordRows(&gotD, &gotOp, tile, spans, row0, n, &s, opacity) })
+		wop, gop := &wantOp, &gotOp
+		if rng.IntN(3) == 0 { // a stroke of one opacity: op is neither kept nor touched
+			wop, gop = nil, nil
+		}
+		withAVX2(false, func() { nearestChordRows(&wantD, wop, tile, spans, row0, n, &s, opacity) })
+		withAVX2(true, func() { nearestChordRows(&gotD, gop, tile, spans, row0, n, &s, opacity) })
 		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
 			t.Fatalf("segment %+v rows [%d, %d): d2[%d] is %g, Go twin %g", s, row0, row0+n, i, gotD[i], wantD[i])
 		}
@@ -379,13 +383,17 @@ func TestStrokeRowsMatchesGo(t *testing.T) {
 		randomDistances(rng, &wantD, &op)
 		gotD = wantD
 		w, c, g := randomWidth(rng), randomColor(rng), randomGlow(rng)
-		twinTiles(t, rng, fmt.Sprintf("width %g glow %+v, rows [%d, %d)", w, g, row0, row0+n), func(tl *composite.Tile) {
+		opp, opacity := &op, float32(rng.Float64()) // per-pixel opacities, or one time in three one for all
+		if rng.IntN(3) == 0 {
+			opp = nil
+		}
+		twinTiles(t, rng, fmt.Sprintf("width %g glow %+v opacity %v/%g, rows [%d, %d)", w, g, opp != nil, opacity, row0, row0+n), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
 			d2 := &wantD
 			if haveAVX2 {
 				d2 = &gotD
 			}
-			strokeRows(tl, d2, &op, &spans, row0, row0+n, w, &c, &g)
+			strokeRows(tl, d2, opp, &spans, row0, row0+n, w, &c, &g, opacity)
 		})
 		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
 			t.Fatalf("width %g rows [%d, %d): d2[%d] is %g, Go twin %g", w, row0, row0+n, i, gotD[i], wantD[i])
