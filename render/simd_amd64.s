@@ -39,6 +39,17 @@ VEC8(halves<>, $0x3f0000003f000000)
 	VPBROADCASTD X15, Y15; \
 	VPCMPGTD     lanes<>(SB), Y15, Y15
 
+// GROUP runs BODY on a group of a run with CX pixels left: with the whole-group loads and
+// stores LDW and STW, or (the last, partial group) LDP and STP; tail and done are its labels.
+#define GROUP(BODY, LDW, STW, LDP, STP, tail, done) \
+	CMPQ CX, $8; \
+	JLT  tail; \
+	BODY(LDW, STW); \
+	JMP  done; \
+tail: \
+	BODY(LDP, STP); \
+done:
+
 // LDM and STM load and store the lanes of Y15 (VMASKMOVPS: the others are neither read nor
 // written, a loaded one is 0); LDU and STU all 8 lanes. The loops take LDU and STU for the
 // whole groups of a run and LDM and STM for its last, partial one: on AMD's cores a masked
@@ -97,13 +108,7 @@ dist: \
 	LEAQ         0(SP), SI; \
 	SHADECONSTS; \
 shade: \
-	CMPQ         CX, $8; \
-	JLT          tail; \
-	SHADEGROUP(LDU, PUTB); \
-	JMP          next; \
-tail: \
-	SHADEGROUP(LDM, PUTM); \
-next: \
+	GROUP(SHADEGROUP, LDU, PUTB, LDM, PUTM, tail, next); \
 	ADDQ         $32, DI; \
 	ADDQ         $32, SI; \
 	SUBQ         $8, CX; \
@@ -181,17 +186,11 @@ TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
 	FILLX(2*PLANE, Y3, Y5, LD, ST); \
 	FILLX(3*PLANE, Y4, Y5, LD, ST)
 
-// COLORSRUN is COLORS on the group at DI (colours at SI) of a run with CX pixels left:
-// LDU and STU for a whole group, LDM and STM for the last; tail and done are its labels.
+// COLORSRUN is COLORS on the group at DI (colours at SI) of a run with CX pixels left
+// (GROUP); tail and done are its labels.
 #define COLORSRUN(tail, done) \
 	MASK; \
-	CMPQ CX, $8; \
-	JLT  tail; \
-	COLORS(LDU, STU); \
-	JMP  done; \
-tail: \
-	COLORS(LDM, STM); \
-done:
+	GROUP(COLORS, LDU, STU, LDM, STM, tail, done)
 
 // func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
 //
@@ -851,15 +850,7 @@ blendRow:
 
 blendGroup:
 	MASK
-	CMPQ CX, $8
-	JLT  blendTail
-	CURVEGROUP(LDU, STU)
-	JMP  blendNextGroup
-
-blendTail:
-	CURVEGROUP(LDM, STM)
-
-blendNextGroup:
+	GROUP(CURVEGROUP, LDU, STU, LDM, STM, blendTail, blendNextGroup)
 	ADDQ       $32, DI
 	ADDQ       $32, DX
 	ADDQ       R9, BX

@@ -244,14 +244,27 @@ func TestSegmentSpansMatchesGo(t *testing.T) {
 		x0, y0, x1, y1 := randomStrokeSegment(rng, tile)
 		r := sdf.Reach(randomWidth(rng))
 		row0, n := randomRows(rng)
-		var want, got rowSpans
-		withAVX2(false, func() { segmentSpans(&want, tile, row0, n, x0, y0, x1, y1, r) })
-		withAVX2(true, func() { segmentSpans(&got, tile, row0, n, x0, y0, x1, y1, r) })
-		for j := range n {
-			if got[j] != want[j] {
-				t.Fatalf("tile at (%d, %d) %dx%d, segment (%g, %g)-(%g, %g) reach %g: row %d span %v, Go twin %v",
-					tile.X0, tile.Y0, tile.W, tile.H, x0, y0, x1, y1, r, row0+j, got[j], want[j])
-			}
+		twinSpans(t, n, func() string {
+			return fmt.Sprintf("tile at (%d, %d) %dx%d, segment (%g, %g)-(%g, %g) reach %g, rows from %d",
+				tile.X0, tile.Y0, tile.W, tile.H, x0, y0, x1, y1, r, row0)
+		}, func(sp *rowSpans) bool { segmentSpans(sp, tile, row0, n, x0, y0, x1, y1, r); return true })
+	}
+}
+
+// twinSpans runs spans (which reports whether it set any) with the Go twins and with AVX2,
+// and compares their first n rows.
+func twinSpans(t *testing.T, n int, what func() string, spans func(*rowSpans) bool) {
+	t.Helper()
+	var want, got rowSpans
+	var okWant, okGot bool
+	withAVX2(false, func() { okWant = spans(&want) })
+	withAVX2(true, func() { okGot = spans(&got) })
+	if okGot != okWant {
+		t.Fatalf("%s: %v, Go twin %v", what(), okGot, okWant)
+	}
+	for j := range n {
+		if got[j] != want[j] {
+			t.Fatalf("%s: row %d span %v, Go twin %v", what(), j, got[j], want[j])
 		}
 	}
 }
@@ -269,19 +282,9 @@ func TestSlabSpansMatchesGo(t *testing.T) {
 		ch := chord{x0: x0, y0: y0, x1: x1, y1: y1, turn0: float32(rng.Float64()), turn1: 1}
 		r := sdf.Reach(randomWidth(rng)) + float32(rng.Float64()*20)
 		row0, n := randomRows(rng)
-		var want, got rowSpans
-		var okWant, okGot bool
-		withAVX2(false, func() { okWant = slabSpans(&want, tile, row0, n, &ch, r) })
-		withAVX2(true, func() { okGot = slabSpans(&got, tile, row0, n, &ch, r) })
-		if okGot != okWant {
-			t.Fatalf("chord %+v: %v, Go twin %v", ch, okGot, okWant)
-		}
-		for j := range n {
-			if got[j] != want[j] {
-				t.Fatalf("tile at (%d, %d) %dx%d, chord %+v reach %g: row %d span %v, Go twin %v",
-					tile.X0, tile.Y0, tile.W, tile.H, ch, r, row0+j, got[j], want[j])
-			}
-		}
+		twinSpans(t, n, func() string {
+			return fmt.Sprintf("tile at (%d, %d) %dx%d, chord %+v reach %g, rows from %d", tile.X0, tile.Y0, tile.W, tile.H, ch, r, row0)
+		}, func(sp *rowSpans) bool { return slabSpans(sp, tile, row0, n, &ch, r) })
 	}
 }
 
