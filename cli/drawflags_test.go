@@ -54,6 +54,14 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--link-reach", "20"}, "", "--link-reach 20: is outside 0..10"},
 		{[]string{"--box-radius", "-2"}, "", "--box-radius -2: is outside"},
 		{[]string{"--style", file}, "blend = \"lighten\"\n", `s.toml:1: blend = "lighten": want over, add, screen`},
+		{[]string{"--glow", "-1"}, "", `--glow "-1": is negative`},
+		{[]string{"--glow", "NaN"}, "", `--glow "NaN": is not a number`},
+		{[]string{"--glow", "wide"}, "", `--glow "wide": is not a number`},
+		{[]string{"--glow", "5000"}, "", "--glow 5000: is outside 0..1000"},
+		{[]string{"--glow-opacity", "-0.5"}, "", "--glow-opacity -0.5: is outside 0..1"},
+		{[]string{"--glow-opacity", "NaN"}, "", "--glow-opacity NaN: is outside 0..1"},
+		{[]string{"--link-color", "gradiant"}, "", `--link-color "gradiant": is not a color: want #rrggbb or #rrggbbaa (did you mean gradient?)`},
+		{[]string{"--style", file}, "glow = -4\n", `s.toml:1: glow = "-4": is negative`},
 	} {
 		os.WriteFile(file, []byte(tc.file), 0o644)
 		_, err := options(tc.args...)

@@ -176,6 +176,7 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 		fs.Float32Var(o.v, o.name, *o.v, "opacity of "+o.what+", 0..1")
 	}
 	registerEffectFlags(fs, st)
+	registerGlowFlags(fs, st)
 	fs.IntVar(&s.links.K, "k", knn.DefaultK, "link each point to its k nearest neighbours")
 	fs.Float64Var(&s.links.MaxDY, "max-dy", 0, "drop links whose vertical extent exceeds this many px (0 = off)")
 	fs.Float64Var(&s.links.MaxDist, "max-dist", 0, "drop links longer than this many px (0 = off)")

@@ -14,7 +14,8 @@
 
 // ---- curves: flattening ----------------------------------------------------------------
 
-// chordCount is render.bins.flatten's culling (with r the reach of the curve's stroke) followed by
+// chordCount is render.bins.flatten's culling (with r the reach of the curve's stroke and
+// its glow) followed by
 // curves.Chords with curves.Tolerance. Go's math.Hypot on amd64 is max·sqrt(1 + (min/max)²);
 // it is repeated here in the same order (no multiply-add contraction: build.sh's
 // -fmad=false) so that the device counts the same chords as the CPU.
@@ -90,7 +91,7 @@ TK_KERNEL void tk_curve_chords(const TkParams* p) {
   int s = i;
   while (s > 0 && cs[s].joined) s--;
   ((int32_t*)p->curveStroke)[i] = s;
-  ((int32_t*)p->chordStart)[i + 1] = chordCount(cs[i], reach(cs[s].width), (float)p->width, (float)p->height);
+  ((int32_t*)p->chordStart)[i + 1] = chordCount(cs[i], reach(cs[s].width) + p->glowRadius, (float)p->width, (float)p->height);
 }
 
 // ---- scan: counts to offsets, in three barrier-free launches ---------------------------
@@ -198,9 +199,9 @@ __device__ void binSegment(const Emitter& e, int idx, float x0, float y0, float 
   }
 }
 
-// boxMargin is render.boxMargin.
-__device__ __forceinline__ float boxMargin(const TkBox& b) {
-  return b.stroke > 0 ? gmax(b.stroke, 1) / 2 + 1 : 1;
+// boxMargin is render.boxMargin: an outline's glow reaches gr farther.
+__device__ __forceinline__ float boxMargin(const TkBox& b, float gr) {
+  return b.stroke > 0 ? gmax(b.stroke, 1) / 2 + 1 + gr : 1;
 }
 
 // binPrimitive lists primitive i of the launch's kind (grid y) in the tiles it reaches.
@@ -212,14 +213,14 @@ __device__ void binPrimitive(const TkParams* p, bool fill) {
     case TK_BOXES: {
       if (i >= p->nBoxes) return;
       const TkBox& b = ((const TkBox*)p->boxes)[i];
-      float m = boxMargin(b);
+      float m = boxMargin(b, p->glowRadius);
       binRect(e, i, b.x - m, b.y - m, b.x + b.w + m, b.y + b.h + m);
       return;
     }
     case TK_LINES: {
       if (i >= p->nLines) return;
       const TkLine& l = ((const TkLine*)p->lines)[i];
-      binSegment(e, i, l.x0, l.y0, l.x1, l.y1, reach(l.width));
+      binSegment(e, i, l.x0, l.y0, l.x1, l.y1, reach(l.width) + p->glowRadius);
       return;
     }
     case TK_CHORDS: {
@@ -228,7 +229,7 @@ __device__ void binPrimitive(const TkParams* p, bool fill) {
       const TkCurve& c = cs[i];
       const int32_t* start = (const int32_t*)p->chordStart;
       int first = start[i], n = start[i + 1] - first;
-      float r = reach(cs[((const int32_t*)p->curveStroke)[i]].width);
+      float r = reach(cs[((const int32_t*)p->curveStroke)[i]].width) + p->glowRadius;
       for (int k = 0; k < n; k++) {
         float x0, y0, x1, y1;
         chordOf(c, k, n, &x0, &y0, &x1, &y1);

@@ -30,11 +30,12 @@ __device__ __forceinline__ Outline boxOutline(const TkBox& b, float hx, float hy
 // shadeBox blends box b, its colours already in the layer's space, onto pixel (x, y) of the
 // tile at (ox, oy), exactly as drawBox does
 // for that pixel: outside the box's margin nothing; deeper inside than the stroke's reach
-// the fill colour at coverage 1 (drawBox's fast path, same result); elsewhere fill and
-// stroke coverage from the signed distance, the stroke over the fill as one colour.
-// labels.cu draws label backgrounds with it too.
-__device__ bool shadeBox(const TkBox& b, int ox, int oy, int x, int y, float px[4]) {
-  float m = boxMargin(b);
+// (and its glow's, p's) the fill colour at coverage 1 (drawBox's fast path, same result);
+// elsewhere fill and stroke coverage from the signed distance, the stroke with its glow over
+// the fill as one colour. labels.cu draws label backgrounds (no stroke, so no glow) with it
+// too.
+__device__ bool shadeBox(const TkParams* p, const TkBox& b, int ox, int oy, int x, int y, float px[4]) {
+  float m = boxMargin(b, p->glowRadius);
   float oxf = (float)ox, oyf = (float)oy;
   if (!inRange(y, b.y - m - oyf, b.y + b.h + m - oyf) || !inRange(x, b.x - m - oxf, b.x + b.w + m - oxf)) return false;
   float hx = b.w / 2, hy = b.h / 2;
@@ -51,7 +52,7 @@ __device__ bool shadeBox(const TkBox& b, int ox, int oy, int x, int y, float px[
   bool hasStroke = b.stroke > 0;
   bool hasFill = !(b.fill[0] == 0 && b.fill[1] == 0 && b.fill[2] == 0 && b.fill[3] == 0);
   float e = 0.5f;
-  if (hasStroke) e = gmax(b.stroke, 1) / 2 + 0.5f;
+  if (hasStroke) e = gmax(b.stroke, 1) / 2 + 0.5f + p->glowRadius;
   float pxc = (float)(ox + x) + 0.5f, pyc = (float)(oy + y) + 0.5f;
   float dy = fabsf(pyc - cy);
   if (dy <= hy - e) {
@@ -74,7 +75,8 @@ __device__ bool shadeBox(const TkBox& b, int ox, int oy, int x, int y, float px[
       sd = sqrtf(g * g + d * d);
     }
   }
-  float cs = hasStroke ? coverage(stroke(sd, b.stroke)) * thin : 0;
+  float ss = stroke(sd, b.stroke);
+  float cs = hasStroke ? glowCover(coverage(ss) * thin, ss, p->glowInv, p->glowOpacity) : 0;
   float k = 1 - cs;
   float col[4];
   for (int c = 0; c < 4; c++) col[c] = b.strokeColor[c] * cs + fc[c] * cf * k;
@@ -94,7 +96,7 @@ TK_KERNEL void tk_boxes(const TkParams* p) {
     for (int j = 0; j < TK_ROWS; j++) {
       int y = rowOf(j);
       if (y >= s.t.h) break;
-      if (shadeBox(b, s.t.ox, s.t.oy, s.t.x, y, s.px[j])) s.dirty = true;
+      if (shadeBox(p, b, s.t.ox, s.t.oy, s.t.x, y, s.px[j])) s.dirty = true;
     }
   }
   endTile(p, s);

@@ -12,13 +12,15 @@
 // dashes on each chord instead, laid along the curve's arc length.
 #include "tile.cuh"
 
-// flushStroke blends stroke c with the distances and opacities gathered in d2 and op and
-// resets them.
-__device__ __forceinline__ void flushStroke(TileState& s, const TkCurve& c, float d2[TK_ROWS], const float op[TK_ROWS]) {
+// flushStroke blends stroke c, with p's glow, with the distances and opacities gathered in
+// d2 and op and resets them.
+__device__ __forceinline__ void flushStroke(const TkParams* p, TileState& s, const TkCurve& c, float d2[TK_ROWS],
+                                            const float op[TK_ROWS]) {
   float thin = thinScale(c.width);
   for (int j = 0; j < TK_ROWS; j++) {
     if (d2[j] == INFINITY) continue;  // no chord reached this pixel
-    float cov = coverage(stroke(sqrtf(d2[j]), c.width)) * thin * op[j];
+    float sd = stroke(sqrtf(d2[j]), c.width);
+    float cov = glowCover(coverage(sd) * thin, sd, p->glowInv, p->glowOpacity) * op[j];
     d2[j] = INFINITY;
     if (cov > 0) {
       over(s.px[j], c.color, cov);
@@ -49,7 +51,7 @@ TK_KERNEL void tk_curves(const TkParams* p) {
     int ci = curveOfChord(p, g);
     int si = strokeOf[ci];
     if (si != cur) {
-      if (cur >= 0) flushStroke(s, sc, d2, op);
+      if (cur >= 0) flushStroke(p, s, sc, d2, op);
       cur = si;
       sc = cs[si];
       layerColor(p, sc.color, sc.color);
@@ -59,7 +61,7 @@ TK_KERNEL void tk_curves(const TkParams* p) {
     float x0, y0, x1, y1;
     chordOf(c, k, n, &x0, &y0, &x1, &y1);
     float opacity = chordOpacity(c, k, n);
-    float r = reach(sc.width);
+    float r = reach(sc.width) + p->glowRadius;
     Seg seg = newSeg(x0, y0, x1, y1);
     bool dashed = sc.dash.period > 0;
     float len = 0;
@@ -81,6 +83,6 @@ TK_KERNEL void tk_curves(const TkParams* p) {
       if (d < d2[j]) d2[j] = d, op[j] = opacity;
     }
   }
-  if (cur >= 0) flushStroke(s, sc, d2, op);
+  if (cur >= 0) flushStroke(p, s, sc, d2, op);
   endTile(p, s);
 }

@@ -30,6 +30,15 @@ __device__ __forceinline__ float thinScale(float w) { return gmin(w, 1); }
 // sdf.Reach: how far from its centre line a stroke of width w covers pixels.
 __device__ __forceinline__ float reach(float w) { return gmax(w, 1) / 2 + 0.5f; }
 
+// sdf.Glow.Cover: coverage cov with the glow (1/radius inv, opacity op; both 0 for none)
+// of a pixel at signed distance s from the stroke's edge.
+__device__ __forceinline__ float glowCover(float cov, float s, float inv, float op) {
+  float u = gmax(s, 0) * inv;
+  float t = gmax(1 - u, 0);
+  float k = t * t * op;
+  return cov + (1 - cov) * k;
+}
+
 // sdf.Seg: a segment prepared for many distance queries.
 struct Seg {
   float ax, ay, dx, dy, invL2;
@@ -46,11 +55,20 @@ __device__ __forceinline__ Seg newSeg(float ax, float ay, float bx, float by) {
   return s;
 }
 
-__device__ __forceinline__ float segDist2(const Seg& s, float px, float py) {
+// sdf.Seg.Dist2T: the squared distance from p to the segment, and in *tOut the parameter of
+// the segment's point nearest p.
+__device__ __forceinline__ float segDist2T(const Seg& s, float px, float py, float* tOut) {
   float qx = px - s.ax, qy = py - s.ay;
   float t = gmin(gmax((qx * s.dx + qy * s.dy) * s.invL2, 0), 1);
   float ex = qx - t * s.dx, ey = qy - t * s.dy;
+  *tOut = t;
   return ex * ex + ey * ey;
+}
+
+// sdf.Seg.Dist2: segDist2T without the parameter.
+__device__ __forceinline__ float segDist2(const Seg& s, float px, float py) {
+  float t;
+  return segDist2T(s, px, py, &t);
 }
 
 // sdf.Seg.DashDist2: the squared distance to the dashes of the pattern (on, period) that

@@ -29,7 +29,7 @@ TK_KERNEL void tk_labels(const TkParams* p) {
     for (int j = 0; j < TK_ROWS; j++) {
       int y = rowOf(j);
       if (y >= s.t.h) break;
-      if (shadeBox(bg, s.t.ox, s.t.oy, s.t.x, y, s.px[j])) s.dirty = true;
+      if (shadeBox(p, bg, s.t.ox, s.t.oy, s.t.x, y, s.px[j])) s.dirty = true;
       int fy = s.t.oy + y;
       for (int gi = l.glyph0; gi < l.glyph1; gi++) {
         const TkGlyph& g = glyphs[gi];

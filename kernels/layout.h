@@ -45,6 +45,9 @@ struct TkLine {
   float x0, y0, x1, y1, width;
   float color[4];
   TkDash dash;
+  float color1[4];   // the colour at (x1, y1) of a gradient line
+  uint8_t gradient;  // overlay.Line.Gradient (a Go bool)
+  uint8_t pad_[3];
 };
 struct TkCurve {
   float x0, y0, x1, y1, x2, y2, width;
@@ -120,6 +123,11 @@ struct TkParams {
 
   // The box effects (effects.h's TkEffects); 0 when the frame has none.
   uint64_t effects;
+
+  // The glow of every line, curve and box outline (overlay.Primitives.Glow, sdf.Glow):
+  // radius, 1/radius and opacity at the stroke's edge, all 0 for none.
+  float glowRadius, glowInv, glowOpacity;
+  int32_t pad_;
 };
 
 #endif  // TRACKINK_LAYOUT_H

@@ -7,6 +7,7 @@ import (
 	"trackink/curves"
 	"trackink/knn"
 	"trackink/scene"
+	"trackink/sdf"
 )
 
 // Builder turns tracking frames into primitives in a style, frame after frame, for one frame
@@ -90,6 +91,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	p.Reset()
 	p.Font = b.font
 	p.Blend, _ = composite.ParseBlend(s.Blend) // valid: NewBuilder's style is
+	p.Glow = sdf.NewGlow(s.Glow, s.GlowOpacity)
 	clear(b.classOf)
 	b.pending = b.pending[:0]
 	for i := range f.Boxes {
@@ -131,7 +133,8 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		lc := b.linkColor(pa, pb)
 		if s.LineWidth > 0 {
 			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc, Dash: b.lineDash}
-			if seg, ok := clipLine(straight, b.w, b.h); ok && s.LinkStyle == "electric" {
+			b.gradient(&straight, pa, pb)
+			if seg, ok := clipLine(straight, b.w, b.h, p.Glow.Radius); ok && s.LinkStyle == "electric" {
 				// The arc runs along the visible part of a link to a point far outside.
 				ca, cb := *pa, *pb
 				ca.X, ca.Y, cb.X, cb.Y = seg.X0, seg.Y0, seg.X1, seg.Y1
@@ -143,7 +146,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		if s.CurveWidth > 0 {
 			cx, cy := curves.Control(pa.X, pa.Y, pb.X, pb.Y, s.Bend)
 			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
-				Dash: b.curveDash}, b.w, b.h); ok {
+				Dash: b.curveDash}, b.w, b.h, p.Glow.Radius); ok {
 				p.Curves = append(p.Curves, c)
 			}
 		}

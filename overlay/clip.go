@@ -12,17 +12,18 @@ import (
 // only where an end lies beyond the margin: other links keep their exact coordinates.
 
 // clipMargin is how far outside the frame a cut link's new ends lie: beyond the reach of
-// its round caps (half the width) and of antialiasing, plus one dash period so that a
-// dashed link's first dash, moved back to keep the pattern in step, is out of sight too.
-func clipMargin(width float32, d Dash) float64 {
-	return float64(width) + float64(d.Period) + 2
+// its round caps (half the width), of antialiasing and of its glow (radius glow), plus one
+// dash period so that a dashed link's first dash, moved back to keep the pattern in step,
+// is out of sight too.
+func clipMargin(width float32, d Dash, glow float32) float64 {
+	return float64(width) + float64(d.Period) + float64(glow) + 2
 }
 
-// clipLine cuts l to the w×h frame and the margin around it; false when none of it is
-// there. A dashed line's start moves by whole dash periods, so its dashes stay where they
-// were.
-func clipLine(l Line, w, h int) (Line, bool) {
-	m := clipMargin(l.Width, l.Dash)
+// clipLine cuts l, drawn with a glow of radius glow, to the w×h frame and the margin around
+// it; false when none of it is there. A dashed line's start moves by whole dash periods, so
+// its dashes stay where they were.
+func clipLine(l Line, w, h int, glow float32) (Line, bool) {
+	m := clipMargin(l.Width, l.Dash, glow)
 	x0, y0, x1, y1 := float64(l.X0), float64(l.Y0), float64(l.X1), float64(l.Y1)
 	if inRect(x0, y0, w, h, m) && inRect(x1, y1, w, h, m) {
 		return l, true
@@ -38,6 +39,9 @@ func clipLine(l Line, w, h int) (Line, bool) {
 	dx, dy := x1-x0, y1-y0
 	l.X0, l.Y0 = float32(x0+t0*dx), float32(y0+t0*dy)
 	l.X1, l.Y1 = float32(x0+t1*dx), float32(y0+t1*dy)
+	if l.Gradient { // the cut ends take the colours the whole link has there
+		l.Color, l.Color1 = lerpRGBA(l.Color, l.Color1, float32(t0)), lerpRGBA(l.Color, l.Color1, float32(t1))
+	}
 	return l, true
 }
 
@@ -45,8 +49,8 @@ func clipLine(l Line, w, h int) (Line, bool) {
 // between its first and last points there (a quadratic Bezier leaves and re-enters a
 // rectangle at most a few times; what lies between is kept); false when none of it is
 // there. A cut dashed curve starts its pattern afresh at its new start.
-func clipCurve(c Curve, w, h int) (Curve, bool) {
-	m := clipMargin(c.Width, c.Dash)
+func clipCurve(c Curve, w, h int, glow float32) (Curve, bool) {
+	m := clipMargin(c.Width, c.Dash, glow)
 	p := [3][2]float64{{float64(c.X0), float64(c.Y0)}, {float64(c.X1), float64(c.Y1)}, {float64(c.X2), float64(c.Y2)}}
 	if inRect(p[0][0], p[0][1], w, h, m) && inRect(p[1][0], p[1][1], w, h, m) && inRect(p[2][0], p[2][1], w, h, m) {
 		return c, true // the curve lies within its control points' hull

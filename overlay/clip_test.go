@@ -23,14 +23,14 @@ func TestClipLine(t *testing.T) {
 		{"wholly outside", Line{X0: -9999980, Y0: -500, X1: -100, Y1: -9999970, Width: 4}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := clipLine(tc.l, w, h)
+			got, ok := clipLine(tc.l, w, h, 0)
 			if ok != tc.keep {
 				t.Fatalf("kept %v, want %v", ok, tc.keep)
 			}
 			if !ok {
 				return
 			}
-			m := clipMargin(tc.l.Width, tc.l.Dash)
+			m := clipMargin(tc.l.Width, tc.l.Dash, 0)
 			if tc.name == "inside" && got != tc.l {
 				t.Errorf("an inside line changed: %+v", got)
 			}
@@ -64,18 +64,18 @@ func TestClipLine(t *testing.T) {
 func TestClipCurve(t *testing.T) {
 	const w, h = 640, 480
 	inside := Curve{X0: 10, Y0: 20, X1: 300, Y1: 0, X2: 600, Y2: 400, Width: 3}
-	if got, ok := clipCurve(inside, w, h); !ok || got != inside {
+	if got, ok := clipCurve(inside, w, h, 0); !ok || got != inside {
 		t.Errorf("an inside curve: %+v, %v", got, ok)
 	}
-	if _, ok := clipCurve(Curve{X0: -9999980, Y0: -500, X1: -9999980, Y1: -9999970, X2: -100, Y2: -9999970, Width: 3}, w, h); ok {
+	if _, ok := clipCurve(Curve{X0: -9999980, Y0: -500, X1: -9999980, Y1: -9999970, X2: -100, Y2: -9999970, Width: 3}, w, h, 0); ok {
 		t.Error("a curve wholly outside was kept")
 	}
 	far := Curve{X0: -9999980, Y0: 200, X1: 320, Y1: 300, X2: 9999970, Y2: 240, Width: 3}
-	got, ok := clipCurve(far, w, h)
+	got, ok := clipCurve(far, w, h, 0)
 	if !ok {
 		t.Fatal("a curve through the frame was dropped")
 	}
-	m := clipMargin(far.Width, far.Dash)
+	m := clipMargin(far.Width, far.Dash, 0)
 	p := [3][2]float64{{float64(far.X0), float64(far.Y0)}, {float64(far.X1), float64(far.Y1)}, {float64(far.X2), float64(far.Y2)}}
 	q := [3][2]float64{{float64(got.X0), float64(got.Y0)}, {float64(got.X1), float64(got.Y1)}, {float64(got.X2), float64(got.Y2)}}
 	if !inRect(q[0][0], q[0][1], w, h, m+0.01) || !inRect(q[2][0], q[2][1], w, h, m+0.01) {

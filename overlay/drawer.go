@@ -125,9 +125,9 @@ func New(o Options) (*Drawer, error) {
 // startLinks starts the link search with d.links: the backend's own when it is a
 // LinkBackend and the graph one the device builds (k nearest), else a knn.Graph.
 func (d *Drawer) startLinks() error {
-	// Electric links are built on the host (addElectric), so a LinkBackend draws them as
-	// primitives like any other.
-	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && d.style.LinkStyle != "electric" {
+	// Electric and gradient links are built on the host (addElectric, gradient), so a
+	// LinkBackend draws them as primitives like any other.
+	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && d.style.LinkStyle != "electric" && !d.style.LinkGradient {
 		d.linker = lb
 		return lb.StartLinks(d.links)
 	}

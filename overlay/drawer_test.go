@@ -22,6 +22,8 @@ func TestDrawerAllocatesNothingInSteadyState(t *testing.T) {
 	drawerAllocations(t, st)
 	st.LinkFade, st.TrailSmooth, st.BoxFrom, st.Blend = overlay.Auto, 3, "age", "add"
 	drawerAllocations(t, st)
+	st.Glow, st.LinkGradient = 12, true // every stroke glowing, gradient links
+	drawerAllocations(t, st)
 }
 
 func drawerAllocations(t *testing.T, st overlay.Style) {

@@ -32,7 +32,7 @@ var presets = map[string]struct {
 		s.ColorBy = ByClass
 		return s
 	}},
-	"plexus": {"a constellation: points joined by Delaunay links that fade with length (reach a third of the width), screened onto the footage; no boxes or labels", func() Style {
+	"plexus": {"a constellation: glowing points joined by Delaunay links that fade with length (reach a third of the width), screened onto the footage; no boxes or labels", func() Style {
 		s := DefaultStyle()
 		s.Labels = false
 		s.Palette = "neon"
@@ -40,9 +40,10 @@ var presets = map[string]struct {
 		s.LinkGraph, s.LinkOpacity, s.LinkReach, s.LinkFade = "delaunay", 1, 0.35, Auto
 		s.Trail, s.TrailSmooth, s.TrailOpacity = 20, 3, 0.6
 		s.Blend = "screen"
+		s.Glow, s.GlowOpacity = Auto, 0.5
 		return s
 	}},
-	"neon": {"light on dark footage: neon outlines, links and smoothed trails added onto the frame, no fills or labels", func() Style {
+	"neon": {"light on dark footage: glowing neon outlines, links and smoothed trails added onto the frame, no fills or labels", func() Style {
 		s := DefaultStyle()
 		s.Labels = false
 		s.Palette = "neon"
@@ -50,6 +51,7 @@ var presets = map[string]struct {
 		s.LinkOpacity, s.LinkFade = 0.8, Auto
 		s.Trail, s.TrailSmooth = 30, 3
 		s.Blend = "add"
+		s.Glow, s.GlowOpacity = Auto, 0.6
 		return s
 	}},
 }

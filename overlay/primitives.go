@@ -1,6 +1,9 @@
 package overlay
 
-import "trackink/composite"
+import (
+	"trackink/composite"
+	"trackink/sdf"
+)
 
 // RGBA is a premultiplied colour with components in [0, 1].
 type RGBA struct{ R, G, B, A float32 }
@@ -13,12 +16,17 @@ type Dash struct {
 }
 
 // Line is a straight stroke with round caps; a zero-length line is a disk of diameter Width.
-// Dashes start at (X0, Y0).
+// Dashes start at (X0, Y0). A Gradient line runs from Color at (X0, Y0) to Color1 at
+// (X1, Y1): a pixel takes the colour at its nearest point of the segment, mixed by that
+// point's parameter t (0 at the start, 1 at the end), Color + (Color1 − Color)·t in the
+// layer's space.
 type Line struct {
 	X0, Y0, X1, Y1 float32
 	Width          float32
 	Color          RGBA
 	Dash           Dash
+	Color1         RGBA // the colour at (X1, Y1), with Gradient
+	Gradient       bool
 }
 
 // Curve is a quadratic Bezier stroke from (X0, Y0) to (X2, Y2) with control point (X1, Y1).
@@ -82,6 +90,9 @@ type Primitives struct {
 	Effects []EffectBox
 	// Font is the font the labels are set in.
 	Font *Font
+	// Glow lights every line, curve and box outline (not label backgrounds): a soft
+	// falloff beyond each stroke's edge, from the same distance as its coverage.
+	Glow sdf.Glow
 	// Blend is how the whole layer meets the frame: over, add or screen (package
 	// composite's "Add and screen").
 	Blend composite.Blend

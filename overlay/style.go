@@ -84,6 +84,10 @@ type Style struct {
 	PointStyle  string  // the tracked points' shape: one of PointStyles; "" is "dot"
 	LinkGraph   string  // the link graph (knn.Graphs) when the link options name none; "" is "knn"
 	SeedSizes   bool    // Auto sizes as the seed benchmark scene measured them (see ForHeight)
+	// Glow lights strokes, points and box outlines (sdf.Glow); LinkGradient runs each link
+	// from one end's colour to the other's.
+	Glow, GlowOpacity float32 // glow radius px (0: off; Auto: 12 px at 2160 lines, scaled), its opacity
+	LinkGradient      bool
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -110,6 +114,7 @@ func DefaultStyle() Style {
 		TrailOpacity:  0.9,
 		LinkReach:     0.2,
 		BoxRadius:     Auto,
+		GlowOpacity:   0.5,
 	}
 }
 
@@ -143,6 +148,7 @@ func (s Style) ForHeight(height int) Style {
 	auto(&s.BoxStroke, 4, 2)
 	auto(&s.TrailWidth, 4, 2)
 	auto(&s.BoxRadius, 48, 6)
+	auto(&s.Glow, 12, 4)
 	if s.LabelSize == 0 {
 		s.LabelSize = max(10, height/54)
 	}
@@ -164,6 +170,8 @@ func (s *Style) Validate() error {
 		{"TrailWidth", s.TrailWidth, 1000, true},
 		{"BoxRadius", s.BoxRadius, 10000, true},
 		{"LinkFade", s.LinkFade, 100000, true},
+		{"Glow", s.Glow, 1000, true},
+		{"GlowOpacity", s.GlowOpacity, 1, false},
 		{"LinkReach", s.LinkReach, 10, false},
 		{"Roundness", s.Roundness, 1, false},
 		{"BracketLength", s.BracketLength, 0.5, false},

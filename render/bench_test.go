@@ -7,13 +7,15 @@ import (
 	"trackink/knn"
 	"trackink/overlay"
 	"trackink/scene"
+	"trackink/sdf"
 )
 
 // BenchmarkSeed4K draws successive frames of the seed scene at 3840×2160 onto a YUV420P
 // frame with two workers (the primitives built beforehand): the renderer alone, for CPU
 // profiles (go test -bench Seed4K -cpuprofile), whose per-function CPU time does not
 // depend on how busy a shared machine is the way wall time does. all-add and all-screen
-// draw everything with those blends. The other sub-benchmarks draw one kind of primitive each, composite included, for instruction counts per stage
+// draw everything with those blends, all-glow with a 12 px glow (the looks' at 4K); lines-gradient draws the lines as
+// gradients. The other sub-benchmarks draw one kind of primitive each, composite included, for instruction counts per stage
 // (valgrind --tool=callgrind on the test binary) that do not depend on it at all.
 func BenchmarkSeed4K(b *testing.B) {
 	const w, h, frames = 3840, 2160, 40
@@ -32,18 +34,31 @@ func BenchmarkSeed4K(b *testing.B) {
 		}
 		build.Build(&prims[i], &tr[i], edges)
 	}
+	// The same lines as gradients, from their colour to that colour's complement.
+	gradients := make([][]overlay.Line, frames)
+	for i := range prims {
+		for _, l := range prims[i].Lines {
+			l.Gradient, l.Color1 = true, overlay.RGBA{R: l.Color.A - l.Color.R, G: l.Color.A - l.Color.G, B: l.Color.A - l.Color.B, A: l.Color.A}
+			gradients[i] = append(gradients[i], l)
+		}
+	}
 	for _, kind := range []struct {
 		name string
-		keep func(p *overlay.Primitives) overlay.Primitives
+		keep func(i int) overlay.Primitives
 	}{
-		{"all", func(p *overlay.Primitives) overlay.Primitives { return *p }},
-		{"all-add", func(p *overlay.Primitives) overlay.Primitives { q := *p; q.Blend = composite.BlendAdd; return q }},
-		{"all-screen", func(p *overlay.Primitives) overlay.Primitives { q := *p; q.Blend = composite.BlendScreen; return q }},
-		{"boxes", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Boxes: p.Boxes} }},
-		{"lines", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Lines: p.Lines} }},
-		{"curves", func(p *overlay.Primitives) overlay.Primitives { return overlay.Primitives{Curves: p.Curves} }},
-		{"labels", func(p *overlay.Primitives) overlay.Primitives {
-			return overlay.Primitives{Labels: p.Labels, Font: p.Font}
+		{"all", func(i int) overlay.Primitives { return prims[i] }},
+		{"all-add", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendAdd; return q }},
+		{"all-screen", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendScreen; return q }},
+		{"all-glow", func(i int) overlay.Primitives { q := prims[i]; q.Glow = sdf.NewGlow(12, 0.5); return q }},
+		{"curves-glow", func(i int) overlay.Primitives {
+			return overlay.Primitives{Curves: prims[i].Curves, Glow: sdf.NewGlow(12, 0.5)}
+		}},
+		{"boxes", func(i int) overlay.Primitives { return overlay.Primitives{Boxes: prims[i].Boxes} }},
+		{"lines", func(i int) overlay.Primitives { return overlay.Primitives{Lines: prims[i].Lines} }},
+		{"lines-gradient", func(i int) overlay.Primitives { return overlay.Primitives{Lines: gradients[i]} }},
+		{"curves", func(i int) overlay.Primitives { return overlay.Primitives{Curves: prims[i].Curves} }},
+		{"labels", func(i int) overlay.Primitives {
+			return overlay.Primitives{Labels: prims[i].Labels, Font: prims[i].Font}
 		}},
 	} {
 		b.Run(kind.name, func(b *testing.B) {
@@ -53,7 +68,7 @@ func BenchmarkSeed4K(b *testing.B) {
 			var p overlay.Primitives
 			n := 0
 			for b.Loop() {
-				p = kind.keep(&prims[n%frames])
+				p = kind.keep(n % frames)
 				draw(b, r, fr, &p)
 				n++
 			}

@@ -32,6 +32,7 @@ type bins struct {
 	// curve, of which a stroke takes its first curve's).
 	boxPaints   []boxPaint
 	lineColors  []layerColor
+	lineEnds    []layerColor // a gradient line's Color1
 	curveColors []layerColor
 	labelPaints []labelPaint
 }
@@ -90,6 +91,10 @@ type chord struct {
 	opacity        float32 // 1 − the curve's fade at the chord's middle
 	s0             float32 // the arc length of the chords before it in its curve (dashed strokes only)
 	l              float32 // its length, curves.ChordLen (dashed strokes only)
+	// turn0 and turn1 are, with a glow, the sine of the stroke's turn at the chord's start
+	// and end (to the chord before and after it), 1 for a turn past 90° and where the stroke
+	// ends: how far past its ends the chord can be the stroke's nearest (slabSpans).
+	turn0, turn1 float32
 }
 
 func (b *bins) resize(w, h int) {
@@ -119,8 +124,8 @@ func (b *bins) binCurves(p *overlay.Primitives, sp *composite.Space, w, h int) {
 	for i := range p.Curves {
 		b.curveColors = append(b.curveColors, toLayer(sp, p.Curves[i].Color))
 	}
-	b.flatten(p.Curves, w, h)
-	twoPasses(&b.chordBins, func() { b.binChords(p.Curves) })
+	b.flatten(p.Curves, w, h, p.Glow.Radius)
+	twoPasses(&b.chordBins, func() { b.binChords(p.Curves, p.Glow.Radius) })
 }
 
 // binOthers bins the boxes, lines and labels.
@@ -130,16 +135,18 @@ func (b *bins) binOthers(p *overlay.Primitives, sp *composite.Space) {
 		bx := &p.Boxes[i]
 		b.boxPaints = append(b.boxPaints, boxPaint{fill: toLayer(sp, bx.Fill), stroke: toLayer(sp, bx.StrokeColor)})
 	}
+	b.lineEnds = b.lineEnds[:0]
 	for i := range p.Lines {
 		b.lineColors = append(b.lineColors, toLayer(sp, p.Lines[i].Color))
+		b.lineEnds = append(b.lineEnds, toLayer(sp, p.Lines[i].Color1))
 	}
 	for i := range p.Labels {
 		l := &p.Labels[i]
 		b.labelPaints = append(b.labelPaints, labelPaint{background: boxPaint{fill: toLayer(sp, l.Background)}, text: toLayer(sp, l.Color)})
 	}
 	b.placeGlyphs(p.Labels, p.Font)
-	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes) })
-	twoPasses(&b.lineBins, func() { b.binLines(p.Lines) })
+	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes, &p.Glow) })
+	twoPasses(&b.lineBins, func() { b.binLines(p.Lines, p.Glow.Radius) })
 	twoPasses(&b.labelBins, func() { b.binLabels(p.Labels) })
 }
 
@@ -175,11 +182,11 @@ func (b *bins) tileRange(x0, y0, x1, y1 float32) (tx0, ty0, tx1, ty1 int) {
 	return clampT(x0, b.tilesX), clampT(y0, b.tilesY), clampT(x1, b.tilesX-1) + 1, clampT(y1, b.tilesY-1) + 1
 }
 
-// binBoxes lists each box in the tiles its stroke and fill reach.
-func (b *bins) binBoxes(boxes []overlay.Box) {
+// binBoxes lists each box in the tiles its stroke, its glow and its fill reach.
+func (b *bins) binBoxes(boxes []overlay.Box, g *sdf.Glow) {
 	for i := range boxes {
 		bx := &boxes[i]
-		m := boxMargin(bx)
+		m := boxMargin(bx, g)
 		tx0, ty0, tx1, ty1 := b.tileRange(bx.X-m, bx.Y-m, bx.X+bx.W+m, bx.Y+bx.H+m)
 		for ty := ty0; ty < ty1; ty++ {
 			for tx := tx0; tx < tx1; tx++ {
@@ -189,10 +196,11 @@ func (b *bins) binBoxes(boxes []overlay.Box) {
 	}
 }
 
-// boxMargin is how far outside its rectangle a box can cover pixels. Twin: boxMargin.
-func boxMargin(bx *overlay.Box) float32 {
+// boxMargin is how far outside its rectangle a box can cover pixels: its outline's glow
+// lights g.Radius farther. Twin: boxMargin.
+func boxMargin(bx *overlay.Box, g *sdf.Glow) float32 {
 	if bx.Stroke > 0 {
-		return max(bx.Stroke, 1)/2 + 1
+		return max(bx.Stroke, 1)/2 + 1 + g.Radius
 	}
 	return 1
 }
@@ -233,16 +241,17 @@ func (b *bins) binSegmentBands(l *binList, idx int32, x0, y0, x1, y1, r float32,
 	}
 }
 
-func (b *bins) binLines(lines []overlay.Line) {
+// binLines lists each line in the tiles within its reach, widened by the glow's radius gr.
+func (b *bins) binLines(lines []overlay.Line, gr float32) {
 	for i := range lines {
 		l := &lines[i]
-		b.binSegment(&b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, sdf.Reach(l.Width))
+		b.binSegment(&b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, sdf.Reach(l.Width)+gr)
 	}
 }
 
 // flatten turns each curve into chords. A curve wholly outside the frame is skipped: its
-// control polygon's hull bounds it.
-func (b *bins) flatten(cs []overlay.Curve, w, h int) {
+// control polygon's hull bounds it, widened by its reach and the glow's radius gr.
+func (b *bins) flatten(cs []overlay.Curve, w, h int, gr float32) {
 	b.chords = b.chords[:0]
 	stroke := int32(0)
 	for i := range cs {
@@ -250,7 +259,7 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int) {
 		if !c.Joined || i == 0 {
 			stroke = int32(i)
 		}
-		r := sdf.Reach(cs[stroke].Width)
+		r := sdf.Reach(cs[stroke].Width) + gr
 		if min(c.X0, c.X1, c.X2)-r > float32(w) || max(c.X0, c.X1, c.X2)+r < 0 ||
 			min(c.Y0, c.Y1, c.Y2)-r > float32(h) || max(c.Y0, c.Y1, c.Y2)+r < 0 {
 			continue
@@ -264,13 +273,34 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int) {
 			if dashed {
 				l = curves.ChordLen(ax, ay, bx, by)
 			}
-			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, chordOpacity(c, k, n), s0, l})
+			b.chords = append(b.chords, chord{ax, ay, bx, by, stroke, chordOpacity(c, k, n), s0, l, 1, 1})
 			s0 += l
+		}
+	}
+	if gr > 0 {
+		b.turns()
+	}
+}
+
+// turns sets each chord's turn0 and turn1 from its neighbours in its stroke: where two
+// chords meet end to start, the sine of the angle between them (1 past 90°).
+func (b *bins) turns() {
+	for i := 1; i < len(b.chords); i++ {
+		p, c := &b.chords[i-1], &b.chords[i]
+		if p.stroke != c.stroke || p.x1 != c.x0 || p.y1 != c.y0 {
+			continue
+		}
+		pdx, pdy, dx, dy := p.x1-p.x0, p.y1-p.y0, c.x1-c.x0, c.y1-c.y0
+		l := sdf.Sqrt(float32(pdx*pdx+pdy*pdy) * float32(dx*dx+dy*dy))
+		if dot := float32(pdx*dx) + float32(pdy*dy); l > 0 && dot > 0 {
+			s := sdf.Abs(float32(pdx*dy)-float32(pdy*dx)) / l
+			p.turn1, c.turn0 = s, s
 		}
 	}
 }
 
-func (b *bins) binChords(cs []overlay.Curve) {
+// binChords lists each chord in the tiles within its stroke's reach and the glow's radius gr.
+func (b *bins) binChords(cs []overlay.Curve, gr float32) {
 	l := &b.chordBins
 	if !l.filling {
 		b.chordTile = b.chordTile[:0]
@@ -281,7 +311,7 @@ func (b *bins) binChords(cs []overlay.Curve) {
 			continue
 		}
 		ch := &b.chords[i]
-		t := b.binSegment(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width))
+		t := b.binSegment(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width)+gr)
 		if !l.filling {
 			b.chordTile = append(b.chordTile, t)
 		}

@@ -13,9 +13,9 @@ import (
 // stroke's reach take the fill colour without a distance evaluation, and so do the runs of
 // the top and bottom border rows between the corners, whose distance is the row's; the side
 // bands are shaded once per column, and only the corners pixel by pixel.
-func drawBoxes(t *composite.Tile, boxes []overlay.Box, paints []boxPaint, idx []int32, scratch *stageScratch) {
+func drawBoxes(t *composite.Tile, boxes []overlay.Box, paints []boxPaint, idx []int32, scratch *stageScratch, g *sdf.Glow) {
 	for _, i := range idx {
-		drawBox(t, &boxes[i], &paints[i], scratch)
+		drawBox(t, &boxes[i], &paints[i], scratch, g)
 	}
 }
 
@@ -24,8 +24,8 @@ type boxPaint struct {
 	fill, stroke layerColor
 }
 
-func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageScratch) {
-	m := boxMargin(b)
+func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageScratch, g *sdf.Glow) {
+	m := boxMargin(b, g)
 	ox, oy := float32(t.X0), float32(t.Y0)
 	ylo, yhi := sdf.Centers(b.Y-m-oy, b.Y+b.H+m-oy, t.H)
 	xlo, xhi := sdf.Centers(b.X-m-ox, b.X+b.W+m-ox, t.W)
@@ -42,13 +42,15 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 		hx, hy = max(hx, 0.5), max(hy, 0.5)
 	}
 	fill := b.Fill != (overlay.RGBA{})
-	// A pixel centre at signed distance d ≤ −e has fill coverage 1 and stroke coverage 0.
+	// A pixel centre at signed distance d ≤ −e has fill coverage 1 and stroke coverage 0
+	// (glow 0): e is the outline's reach, its glow's included, on both sides.
 	e := float32(0.5)
+	var glow sdf.Glow // an outline's; a box without one has none
 	if b.Stroke > 0 {
-		e = sdf.Reach(b.Stroke)
+		e, glow = sdf.Reach(b.Stroke)+g.Radius, *g
 	}
 	sh := boxShader{t: t, cy: cy, hy: hy, boxProfile: boxProfile{fillColor: fillColor, strokeColor: paint.stroke,
-		cx: cx, hx: hx, r: b.Radius, e: e, half: sdf.HalfWidth(b.Stroke), thin: sdf.ThinScale(b.Stroke)}}
+		cx: cx, hx: hx, r: b.Radius, e: e, half: sdf.HalfWidth(b.Stroke), thin: sdf.ThinScale(b.Stroke), glow: glow}}
 	// Between the corners (|y − cy| ≤ hy − r) the rounded box's distance is
 	// max(|x − cx| − hx, |y − cy| − hy), so a row there is solid fill over
 	// |x − cx| ≤ hx − e when |y − cy| ≤ hy − e. Rows among the corners use the
@@ -127,6 +129,7 @@ type boxProfile struct {
 	cx, hx, r              float32 // the box's horizontal centre, half width and corner radius
 	e                      float32 // the distance from which the box covers nothing
 	half, thin             float32 // the stroke's max(w, 1)/2 (as in sdf.Stroke) and sdf.ThinScale(w)
+	glow                   sdf.Glow
 }
 
 // inset returns the columns of [xlo, xhi) whose centres lie at least inset inside the box's
@@ -191,7 +194,8 @@ func (s *boxProfile) color(d, strokeDist float32) (layerColor, bool) {
 		return layerColor{}, false
 	}
 	cf := sdf.Coverage(d)
-	cs := sdf.Coverage(strokeDist-s.half) * s.thin
+	sd := strokeDist - s.half
+	cs := s.glow.Cover(sdf.Coverage(sd)*s.thin, sd)
 	k := 1 - cs
 	var c layerColor
 	for i := range c {

@@ -33,7 +33,7 @@ func newCurveScratch() *curveScratch {
 	return s
 }
 
-func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors []layerColor, chords []chord, idx []int32) {
+func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors []layerColor, chords []chord, idx []int32, g *sdf.Glow) {
 	for start := 0; start < len(idx); {
 		ci := chords[idx[start]].stroke
 		end := start + 1
@@ -41,15 +41,26 @@ func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors [
 			end++
 		}
 		c := &cs[ci]
-		drawStroke(t, s, c.Width, c.Dash, &colors[ci], chords, idx[start:end])
+		drawStroke(t, s, c.Width, c.Dash, &colors[ci], chords, idx[start:end], g)
 		start = end
 	}
 }
 
-// drawStroke draws one stroke of width w, dash pattern dash and colour color: the chords
-// idx of chords, the nearest at each pixel.
-func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash, color *layerColor, chords []chord, idx []int32) {
-	r := sdf.Reach(w)
+// drawStroke draws one stroke of width w, dash pattern dash, colour color and glow g: the
+// chords idx of chords, the nearest at each pixel.
+//
+// With a glow, a solid stroke's chord is taken only where it can be the nearest
+// (slabSpans), not over all of its reach: a chord is much shorter than a glow is wide, and
+// the chords' whole reaches would overlap several times over.
+func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash, color *layerColor, chords []chord, idx []int32, g *sdf.Glow) {
+	r := sdf.Reach(w) + g.Radius
+	slabs := g.Radius > 0 && dash.Period == 0
+	// A solid stroke whose chords all have one opacity (no fade: links) keeps no opacity
+	// per pixel.
+	op, opacity := &s.opacity, chords[idx[0]].opacity
+	if dash.Period == 0 && uniformOpacity(chords, idx) {
+		op = nil
+	}
 	ylo, yhi := ts, 0
 	for _, k := range idx {
 		ch := &chords[k]
@@ -60,11 +71,13 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 			continue
 		}
 		ylo, yhi = min(ylo, lo), max(yhi, hi)
-		segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
+		if !slabs || !slabSpans(&s.chord, t, lo, n, ch, r) {
+			segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
+		}
 		if dash.Period > 0 {
 			nearestDashRowsGo(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.l, ch.s0, dash, ch.opacity)
 		} else {
-			nearestChordRows(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.opacity)
+			nearestChordRows(&s.d2, op, t, &s.chord, lo, n, &seg, ch.opacity)
 		}
 		for j, cs := range s.chord[:n] {
 			if cs[0] >= cs[1] {
@@ -78,11 +91,63 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 			}
 		}
 	}
-	strokeRows(t, &s.d2, &s.opacity, &s.span, ylo, yhi, w, color)
+	strokeRows(t, &s.d2, op, &s.span, ylo, yhi, w, color, g, opacity)
 	for y := ylo; y < yhi; y++ {
 		if sp := s.span[y]; sp.X0 < sp.X1 {
 			t.Touch(y, int(sp.X0), int(sp.X1))
 			s.span[y] = composite.Span{}
 		}
 	}
+}
+
+// uniformOpacity reports whether the chords idx all have the first one's opacity.
+func uniformOpacity(chords []chord, idx []int32) bool {
+	o := chords[idx[0]].opacity
+	for _, k := range idx[1:] {
+		if chords[k].opacity != o {
+			return false
+		}
+	}
+	return true
+}
+
+// slabSpans sets spans[j], j < n, to the columns of tile row row0+j whose centres lie in
+// the rectangle where chord ch can be its stroke's nearest within reach r: within r of the
+// chord's line, from r·turn0 + 1 before its start to r·turn1 + 1 past its end. It returns
+// false, setting nothing, for a chord of no length.
+//
+// Why that suffices: a pixel within r of the stroke (a polyline) is nearest to a point
+// inside some chord, and then lies across from it, within the chord's ends; or to a vertex
+// where two chords meet, and then lies in the wedge between their normals on the outer side,
+// which reaches at most r·sin(turn) past either chord's end (all of r past 90°); or to an end
+// of the stroke, within r of it. Where the distances to two chords are equal but for
+// rounding, either may be the one taken: the kernels, which take every chord over its
+// reach, agree within the goldens' tolerance.
+func slabSpans(spans *rowSpans, t *composite.Tile, row0, n int, ch *chord, r float32) bool {
+	dx, dy := ch.x1-ch.x0, ch.y1-ch.y0
+	l := sdf.Sqrt(float32(dx*dx) + float32(dy*dy))
+	if !(l > 0) {
+		return false
+	}
+	ux, uy := dx/l, dy/l
+	e0, e1 := float32(r*ch.turn0)+1, float32(r*ch.turn1)+1
+	// Along the chord, (x − x0)·ux + qy·uy in [−e0, l + e1]; across it,
+	// −(x − x0)·uy + qy·ux in [−r, r]: per row two ranges of x − x0, each bounded by
+	// (c − v·qy)/k (where k is 0, the row is in or out as a whole).
+	prm := slabParams{qy0: float32(t.Y0+row0) + 0.5 - ch.y0, aV: uy, aC0: -e0, aC1: l + e1, bV: ux, bC0: -r, bC1: r,
+		w: int32(t.W), x0: ch.x0, ox: float32(t.X0), top: float32(t.W) + 2}
+	if ux != 0 {
+		prm.aInv = 1 / ux
+	}
+	if uy != 0 {
+		prm.bInv = -1 / uy
+	}
+	if n > 0 {
+		if haveAVX2 && prm.aInv != 0 && prm.bInv != 0 {
+			slabSpansAVX2(&spans[0][0], n, &prm)
+		} else {
+			slabSpansGo(spans, n, &prm)
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"trackink/composite"
 	"trackink/overlay"
+	"trackink/sdf"
 )
 
 // The labels stage: each label's rounded background (a box without stroke) and its
@@ -16,12 +17,15 @@ func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, 
 		w, h := l.W, l.H
 		bg := overlay.Box{X: float32(l.X), Y: float32(l.Y), W: float32(w), H: float32(h),
 			Radius: float32(min(w, h)) / 4, Fill: l.Background}
-		drawBox(t, &bg, &paints[i].background, sc)
+		drawBox(t, &bg, &paints[i].background, sc, &noGlow)
 		for _, g := range glyphs[start[i]:start[i+1]] {
 			drawGlyph(t, f, g, &paints[i].text)
 		}
 	}
 }
+
+// noGlow is the glow of label backgrounds: none.
+var noGlow sdf.Glow
 
 // labelPaint is a label's colours in the layer's Space: its background as a box's paint
 // (no stroke), and its text.

@@ -229,11 +229,11 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	}
 	clock := r.clock()
 	sc := &wk.scratch
-	drawBoxes(t, p.Boxes, b.boxPaints, b.boxBins.tile(i), sc)
+	drawBoxes(t, p.Boxes, b.boxPaints, b.boxBins.tile(i), sc, &p.Glow)
 	clock = r.lap(wk, overlay.StageBoxes, clock)
-	drawLines(t, p.Lines, b.lineColors, b.lineBins.tile(i), sc)
+	drawLines(t, p.Lines, b.lineColors, b.lineEnds, b.lineBins.tile(i), sc, &p.Glow)
 	clock = r.lap(wk, overlay.StageLines, clock)
-	drawCurves(t, sc.curves, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i))
+	drawCurves(t, sc.curves, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i), &p.Glow)
 	clock = r.lap(wk, overlay.StageCurves, clock)
 	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)

@@ -153,40 +153,105 @@ func segmentSpansGo(spans *rowSpans, t *composite.Tile, row0, n int, x0, y0, x1,
 	}
 }
 
+// slabParams are a chord's rectangle (slabSpans) and its tile as slabSpansAVX2 reads them,
+// in this order (w at 28, where the SPANS macro reads it).
+type slabParams struct {
+	qy0                float32 // the first row's centre minus the chord's start y
+	aInv, aV, aC0, aC1 float32 // along the chord: aC0 ≤ x'/aInv + aV·qy ≤ aC1, x' = x − x0 (aInv 0: any x')
+	bInv, bV           float32 // across it, as along it
+	w                  int32   // the tile's width
+	bC0, bC1           float32
+	x0, ox, top        float32 // the chord's start x, the tile's left edge, sdf.Centers' upper clamp (w + 2)
+}
+
+// slabSpansGo sets spans[j], j < n, to the columns of row j whose centres lie in the
+// rectangle of p: for x' in both ranges, sdf.Centers(x' + x0 − ox).
+func slabSpansGo(spans *rowSpans, n int, p *slabParams) {
+	for j := range n {
+		qy := p.qy0 + float32(j)
+		a0, a1, ok := slabRange(p.aInv, p.aV, p.aC0, p.aC1, qy)
+		b0, b1, ok2 := slabRange(p.bInv, p.bV, p.bC0, p.bC1, qy)
+		lo, hi := 0, 0
+		// Many of the rows within the reach of a steep chord lie beyond its rectangle.
+		if x0, x1 := max(a0, b0), min(a1, b1); ok && ok2 && x0 <= x1 {
+			if lo, hi = sdf.Centers(float32(x0+p.x0)-p.ox, float32(x1+p.x0)-p.ox, int(p.w)); lo >= hi {
+				lo, hi = 0, 0
+			}
+		}
+		spans[j] = [2]int32{int32(lo), int32(hi)}
+	}
+}
+
+// slabRange returns the x' with c0 ≤ x'/inv + v·qy ≤ c1, in order: every x' (±MaxFloat32)
+// where inv is 0 and v·qy is within the bounds, none (false) where it is not.
+func slabRange(inv, v, c0, c1, qy float32) (a, b float32, ok bool) {
+	q := float32(v * qy)
+	if inv == 0 {
+		return -math.MaxFloat32, math.MaxFloat32, c0 <= q && q <= c1
+	}
+	a, b = float32((c0-q)*inv), float32((c1-q)*inv)
+	return min(a, b), max(a, b), true
+}
+
 // strokeParams are a straight stroke and its tile as strokeSegmentRowsAVX2 reads them, in
 // this order.
 type strokeParams struct {
 	seg    sdf.Seg
 	ox, oy int32 // the tile's left edge and the first row, in the frame
 	profileParams
+	dc       layerColor // a gradient line's end colour minus its start colour (profileParams.color)
+	gradient int32      // 1 for a gradient line
 }
 
 // strokeSegmentRows blends, onto each row row0+j (j < n) over its span spans[j], the stroke
-// of width w and colour c along segment s: the lines stage.
-func strokeSegmentRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor) {
+// of width w, colour c and glow g along segment s: the lines stage. Unless end is nil the
+// line is a gradient (overlay.Line.Gradient): each pixel takes c + (end − c)·t, t the
+// parameter of its nearest point of s.
+func strokeSegmentRows(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c, end *layerColor, g *sdf.Glow) {
 	if n <= 0 {
 		return
 	}
+	var dc *layerColor
+	if end != nil {
+		dc = &layerColor{}
+		for k := range dc {
+			dc[k] = end[k] - c[k]
+		}
+	}
 	if haveAVX2 {
-		prm := strokeParams{*s, int32(t.X0), int32(t.Y0 + row0), newProfile(w, c)}
+		prm := strokeParams{seg: *s, ox: int32(t.X0), oy: int32(t.Y0 + row0), profileParams: newProfile(w, c, g)}
+		if dc != nil {
+			prm.dc, prm.gradient = *dc, 1
+		}
 		strokeSegmentRowsAVX2(&t.Planes[0][row0*ts], &spans[0][0], n, &prm)
 		return
 	}
-	strokeSegmentRowsGo(t, spans, row0, n, s, w, c)
+	strokeSegmentRowsGo(t, spans, row0, n, s, w, c, dc, g)
 }
 
-// strokeSegmentRowsGo is the scalar rule, Coverage(Stroke(√Dist2, w)) · ThinScale(w), and
-// over, pixel by pixel.
-func strokeSegmentRowsGo(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c *layerColor) {
-	var cov rowBuf
+// strokeCover is the scalar rule of a stroke of width w with glow g at squared distance
+// d2 from its centre line: g.Cover(Coverage(Stroke(√d2, w)) · ThinScale(w)).
+func strokeCover(d2, w, thin float32, g *sdf.Glow) float32 {
+	sd := sdf.Stroke(sdf.Sqrt(d2), w)
+	return g.Cover(sdf.Coverage(sd)*thin, sd)
+}
+
+// strokeSegmentRowsGo is strokeCover at Dist2T's distance, and over, pixel by pixel, in
+// colour c, or with dc not nil c + dc·t.
+func strokeSegmentRowsGo(t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, w float32, c, dc *layerColor, g *sdf.Glow) {
 	thin := sdf.ThinScale(w)
 	for j, sp := range spans[:n] {
-		lo, hi := int(sp[0]), int(sp[1])
 		py := float32(t.Y0+row0+j) + 0.5
-		for x := lo; x < hi; x++ {
-			cov[x-lo] = sdf.Coverage(sdf.Stroke(sdf.Sqrt(s.Dist2(float32(t.X0+x)+0.5, py)), w)) * thin
+		for x := int(sp[0]); x < int(sp[1]); x++ {
+			d2, u := s.Dist2T(float32(t.X0+x)+0.5, py)
+			col := *c
+			if dc != nil {
+				for k := range col {
+					col[k] = c[k] + float32(dc[k]*u)
+				}
+			}
+			over(t, (row0+j)*ts+x, &col, strokeCover(d2, w, thin, g))
 		}
-		overCoverageGo(t, (row0+j)*ts+lo, cov[:max(hi-lo, 0)], c)
 	}
 }
 
@@ -198,15 +263,20 @@ type chordParams struct {
 }
 
 // nearestChordRows lowers, for each row row0+j (j < n) over its span spans[j], the squared
-// distances d2 to those to segment s where they are smaller, setting op to opacity there:
-// one chord of a curve stroke. d2 and op are tile-sized, row-major.
+// distances d2 to those to segment s where they are smaller, setting op to opacity there
+// (unless op is nil: a stroke whose chords all have one opacity keeps none): one chord of a
+// curve stroke. d2 and op are tile-sized, row-major.
 func nearestChordRows(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
 	if n <= 0 {
 		return
 	}
 	if haveAVX2 {
 		prm := chordParams{*s, int32(t.X0), int32(t.Y0 + row0), opacity}
-		nearestChordRowsAVX2(&d2[row0*ts], &op[row0*ts], &spans[0][0], n, &prm)
+		var opRow *float32
+		if op != nil {
+			opRow = &op[row0*ts]
+		}
+		nearestChordRowsAVX2(&d2[row0*ts], opRow, &spans[0][0], n, &prm)
 		return
 	}
 	nearestChordRowsGo(d2, op, t, spans, row0, n, s, opacity)
@@ -219,7 +289,10 @@ func nearestChordRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowS
 		for x := int(sp[0]); x < int(sp[1]); x++ {
 			i := (row0+j)*ts + x
 			if d := s.Dist2(float32(t.X0+x)+0.5, py); d < d2[i] {
-				d2[i], op[i] = d, opacity
+				d2[i] = d
+				if op != nil {
+					op[i] = opacity
+				}
 			}
 		}
 	}
@@ -241,42 +314,51 @@ func nearestDashRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSp
 	}
 }
 
-// profileParams are a stroke's profile and colour as strokeRowsAVX2 reads them, in this
-// order.
+// profileParams are a stroke's profile, colour and glow as strokeRowsAVX2 reads them, in
+// this order.
 type profileParams struct {
 	half, thin float32 // sdf.HalfWidth(w) and sdf.ThinScale(w)
 	color      layerColor
+	glow       sdf.Glow
 }
 
-// newProfile is the profile of a stroke of width w and colour c.
-func newProfile(w float32, c *layerColor) profileParams {
-	return profileParams{sdf.HalfWidth(w), sdf.ThinScale(w), *c}
+// newProfile is the profile of a stroke of width w, colour c and glow g.
+func newProfile(w float32, c *layerColor, g *sdf.Glow) profileParams {
+	return profileParams{sdf.HalfWidth(w), sdf.ThinScale(w), *c, *g}
 }
 
 // strokeRows blends, onto each tile row y in [y0, y1) over its span spans[y], a stroke of
-// width w and colour c at the squared distances d2 and opacities op there (d2 from
-// nearestChordRows), and sets d2 there back to MaxFloat32: the curves stage's blend.
-func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor) {
+// width w, colour c and glow g at the squared distances d2 and opacities op there (d2 from
+// nearestChordRows; with op nil, opacity everywhere), and sets d2 there back to
+// MaxFloat32: the curves stage's blend.
+func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow, opacity float32) {
 	if y0 >= y1 {
 		return
 	}
 	if haveAVX2 {
-		prm := newProfile(w, c)
-		strokeRowsAVX2(&t.Planes[0][y0*ts], &d2[y0*ts], &op[y0*ts], &spans[y0], y1-y0, &prm)
+		prm := newProfile(w, c, g)
+		var opRow *float32
+		if op != nil {
+			opRow = &op[y0*ts]
+		}
+		strokeRowsAVX2(&t.Planes[0][y0*ts], &d2[y0*ts], opRow, &spans[y0], y1-y0, &prm, opacity)
 		return
 	}
-	strokeRowsGo(t, d2, op, spans, y0, y1, w, c)
+	strokeRowsGo(t, d2, op, spans, y0, y1, w, c, g, opacity)
 }
 
-// strokeRowsGo is the scalar rule, Coverage(Stroke(√d2, w)) · ThinScale(w) · op, and over,
-// pixel by pixel.
-func strokeRowsGo(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor) {
+// strokeRowsGo is strokeCover · op (or opacity), and over, pixel by pixel.
+func strokeRowsGo(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow, opacity float32) {
 	var cov rowBuf
 	thin := sdf.ThinScale(w)
 	for y := y0; y < y1; y++ {
 		lo, hi := y*ts+int(spans[y].X0), y*ts+int(spans[y].X1)
 		for i := lo; i < hi; i++ {
-			cov[i-lo] = sdf.Coverage(sdf.Stroke(sdf.Sqrt(d2[i]), w)) * thin * op[i]
+			o := opacity
+			if op != nil {
+				o = op[i]
+			}
+			cov[i-lo] = strokeCover(d2[i], w, thin, g) * o
 			d2[i] = math.MaxFloat32
 		}
 		overCoverageGo(t, lo, cov[:max(hi-lo, 0)], c)
@@ -290,7 +372,6 @@ type cornerParams struct {
 	cy, hy           float32     // the box's vertical centre and half height
 	px0, py0         float32     // the centres of the run's first column and first row
 	left, mid, right int32       // each row's pixels: corner, fill, corner
-	_                int32       //
 	fill             *layerColor // nil for none
 }
 

@@ -29,13 +29,16 @@ func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)
 func segmentSpansAVX2(spans *int32, n int, prm *spanParams)
 
 //go:noescape
+func slabSpansAVX2(spans *int32, n int, prm *slabParams)
+
+//go:noescape
 func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 
 //go:noescape
 func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
 
 //go:noescape
-func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
+func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams, opacity float32)
 
 //go:noescape
 func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)

@@ -39,6 +39,26 @@ VEC8(halves<>, $0x3f0000003f000000)
 	VPBROADCASTD X15, Y15; \
 	VPCMPGTD     lanes<>(SB), Y15, Y15
 
+// GROUP runs BODY on a group of a run with CX pixels left: with the whole-group loads and
+// stores LDW and STW, or (the last, partial group) LDP and STP; tail and done are its labels.
+#define GROUP(BODY, LDW, STW, LDP, STP, tail, done) \
+	CMPQ CX, $8; \
+	JLT  tail; \
+	BODY(LDW, STW); \
+	JMP  done; \
+tail: \
+	BODY(LDP, STP); \
+done:
+
+// LDM and STM load and store the lanes of Y15 (VMASKMOVPS: the others are neither read nor
+// written, a loaded one is 0); LDU and STU all 8 lanes. The loops take LDU and STU for the
+// whole groups of a run and LDM and STM for its last, partial one: on AMD's cores a masked
+// store costs many times a plain one.
+#define LDM(src, r) VMASKMOVPS src, Y15, r
+#define STM(r, dst) VMASKMOVPS r, Y15, dst
+#define LDU(src, r) VMOVUPS src, r
+#define STU(r, dst) VMOVUPS r, dst
+
 // BROADCAST4 loads the colour at AX into Y1-Y4, one channel in every lane of each.
 #define BROADCAST4 \
 	VBROADCASTSS 0(AX), Y1; \
@@ -49,9 +69,9 @@ VEC8(halves<>, $0x3f0000003f000000)
 // CORNERRUN (boxCornerRowsAVX2; defined before any function, for go vet, as it reads
 // that function's frame) shades the CX pixels at DI of a corner row, from the pixel centre X0 on: their
 // distances (sdf.RoundBox, from the row's qy, qy², qy − r and case mask kept at 256, 288,
-// 320 and 352(SP)) go to the buffer at 0(SP), 8 a group, then SHADEGROUP blends them. The
-// three labels are the macro's own.
-#define CORNERRUN(dist, shade, done) \
+// 320 and 352(SP)) go to the buffer at 0(SP), 8 a group, then SHADEGROUP blends them (a
+// whole group stored whole, the last masked). The five labels are the macro's own.
+#define CORNERRUN(dist, shade, tail, next, done) \
 	TESTQ        CX, CX; \
 	JLE          done; \
 	MOVQ         CX, R12; \
@@ -88,7 +108,7 @@ dist: \
 	LEAQ         0(SP), SI; \
 	SHADECONSTS; \
 shade: \
-	SHADEGROUP; \
+	GROUP(SHADEGROUP, LDU, PUTB, LDM, PUTM, tail, next); \
 	ADDQ         $32, DI; \
 	ADDQ         $32, SI; \
 	SUBQ         $8, CX; \
@@ -104,12 +124,13 @@ done:
 	VADDPS  cr, Y0, Y0; \
 	VMOVUPS Y0, off(DI)
 
-// FILLM is FILL on the lanes of Y15.
-#define FILLM(off, cr, k) \
-	VMASKMOVPS off(DI), Y15, Y0; \
+// FILLM is FILL on the lanes of Y15; FILLX with the loads and stores LD and ST.
+#define FILLM(off, cr, k) FILLX(off, cr, k, LDM, STM)
+#define FILLX(off, cr, k, LD, ST) \
+	LD(off(DI), Y0); \
 	VMULPS     k, Y0, Y0; \
 	VADDPS     cr, Y0, Y0; \
-	VMASKMOVPS Y0, Y15, off(DI)
+	ST(Y0, off(DI))
 
 // FILLRUN blends a colour at coverage 1 onto the CX pixels at DI: FILL on every plane, the
 // colour's channels in c0-c3 and k = 1 − A in k; whole groups, then the last masked. Y0 and
@@ -152,17 +173,24 @@ TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
 	RET
 
 // COLORS blends the lanes of Y15 of the planarColors at SI (channels ROWBUF bytes apart)
-// onto the pixels at DI: p = col + p·(1 − col.A). Y0-Y5 are clobbered.
-#define COLORS \
-	VMASKMOVPS (SI), Y15, Y1; \
-	VMASKMOVPS ROWBUF(SI), Y15, Y2; \
-	VMASKMOVPS 2*ROWBUF(SI), Y15, Y3; \
-	VMASKMOVPS 3*ROWBUF(SI), Y15, Y4; \
+// onto the pixels at DI: p = col + p·(1 − col.A), with the loads and stores LD and ST. Y0-Y5
+// are clobbered.
+#define COLORS(LD, ST) \
+	LD((SI), Y1); \
+	LD(ROWBUF(SI), Y2); \
+	LD(2*ROWBUF(SI), Y3); \
+	LD(3*ROWBUF(SI), Y4); \
 	VSUBPS     Y4, Y14, Y5; \
-	FILLM(0, Y1, Y5); \
-	FILLM(PLANE, Y2, Y5); \
-	FILLM(2*PLANE, Y3, Y5); \
-	FILLM(3*PLANE, Y4, Y5)
+	FILLX(0, Y1, Y5, LD, ST); \
+	FILLX(PLANE, Y2, Y5, LD, ST); \
+	FILLX(2*PLANE, Y3, Y5, LD, ST); \
+	FILLX(3*PLANE, Y4, Y5, LD, ST)
+
+// COLORSRUN is COLORS on the group at DI (colours at SI) of a run with CX pixels left
+// (GROUP); tail and done are its labels.
+#define COLORSRUN(tail, done) \
+	MASK; \
+	GROUP(COLORS, LDU, STU, LDM, STM, tail, done)
 
 // func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
 //
@@ -193,8 +221,7 @@ rowsLoop:
 	JLE   rowsMid
 
 rowsLeft:
-	MASK
-	COLORS
+	COLORSRUN(rowsLeftTail, rowsLeftDone)
 	ADDQ $32, DI
 	ADDQ $32, SI
 	SUBQ $8, CX
@@ -216,8 +243,7 @@ rowsMid:
 	JLE   rowsNext
 
 rowsRightLoop:
-	MASK
-	COLORS
+	COLORSRUN(rowsRightTail, rowsRightDone)
 	ADDQ $32, DI
 	ADDQ $32, SI
 	SUBQ $8, CX
@@ -234,25 +260,28 @@ rowsNext:
 
 // PLANECOV is p = c·cov + p·k on the lanes of Y15 of the plane at off(DI), c's channel in cr,
 // k in Y6.
-#define PLANECOV(off, cr, cov) \
-	VMASKMOVPS off(DI), Y15, Y7; \
+#define PLANECOV(off, cr, cov, LD, ST) \
+	LD(off(DI), Y7); \
 	VMULPS     Y6, Y7, Y7; \
 	VMULPS     cov, cr, Y8; \
 	VADDPS     Y7, Y8, Y7; \
-	VMASKMOVPS Y7, Y15, off(DI)
+	ST(Y7, off(DI))
 
 // BLEND is over on the lanes of Y15: colour Y1-Y4 at coverage cov onto the pixels at DI.
 // a = c.A·cov in Y5, k = 1 − a in Y6 (Y14 holds 1); Y7 and Y8 are clobbered.
-#define BLEND(cov) \
+#define BLEND(cov) BLENDX(cov, LDM, STM)
+
+// BLENDX is BLEND with the loads and stores LD and ST (LDU, STU for a whole group).
+#define BLENDX(cov, LD, ST) \
 	VMULPS     cov, Y4, Y5; \
 	VSUBPS     Y5, Y14, Y6; \
-	PLANECOV(0, Y1, cov); \
-	PLANECOV(PLANE, Y2, cov); \
-	PLANECOV(2*PLANE, Y3, cov); \
-	VMASKMOVPS 3*PLANE(DI), Y15, Y7; \
+	PLANECOV(0, Y1, cov, LD, ST); \
+	PLANECOV(PLANE, Y2, cov, LD, ST); \
+	PLANECOV(2*PLANE, Y3, cov, LD, ST); \
+	LD(3*PLANE(DI), Y7); \
 	VMULPS     Y6, Y7, Y7; \
 	VADDPS     Y7, Y5, Y7; \
-	VMASKMOVPS Y7, Y15, 3*PLANE(DI)
+	ST(Y7, 3*PLANE(DI))
 
 DATA recip255<>+0x00(SB)/4, $0x3b808081 // float32(1.0/255)
 GLOBL recip255<>(SB), (NOPTR+RODATA), $4
@@ -351,16 +380,38 @@ maskLoop:
 	CMPQ R11, R13; \
 	JLT  label
 
-// COVER turns the squared distances in v into stroke coverage, in place, as
-// sdf.Coverage(sdf.Stroke(sdf.Sqrt(v), w)) · thin: Y11 = max(w, 1)/2, Y12 = thin, Y13 = ½,
-// zero = 0, Y14 = 1.
-#define COVER(v, zero) \
-	VSQRTPS v, v; \
-	VSUBPS  Y11, v, v; \
-	VSUBPS  v, Y13, v; \
-	VMAXPS  zero, v, v; \
-	VMINPS  Y14, v, v; \
-	VMULPS  Y12, v, v
+// GLOW adds the glow to the coverage in cov, as sdf.Glow.Cover: with m = max(s, 0) (s the
+// signed distance to the stroke's edge), u = m·inv, t = max(1 − u, 0), k = t²·opacity,
+// cov + (1 − cov)·k. inv and opacity are memory operands; m and tmp are clobbered; zero and
+// one hold 0 and 1.
+#define GLOW(cov, m, zero, one, inv, opacity, tmp) \
+	VBROADCASTSS inv, tmp; \
+	VMULPS       tmp, m, m; \
+	VSUBPS       m, one, m; \
+	VMAXPS       zero, m, m; \
+	VMULPS       m, m, m; \
+	VBROADCASTSS opacity, tmp; \
+	VMULPS       tmp, m, m; \
+	VSUBPS       cov, one, tmp; \
+	VMULPS       m, tmp, tmp; \
+	VADDPS       tmp, cov, cov
+
+// STROKECOV turns the squared distances in Y7 into a straight stroke's coverage with its
+// glow, in place, as render.strokeCover, reading the profile of the strokeParams at AX
+// (half 28, thin 32, glow's inv 56 and opacity 60); Y6 = 0, Y14 = 1; s, m and tmp are
+// clobbered.
+#define STROKECOV(s, m, tmp) \
+	VSQRTPS      Y7, Y7; \
+	VBROADCASTSS 28(AX), s; \
+	VSUBPS       s, Y7, Y7; \
+	VMAXPS       Y6, Y7, m; \
+	VMOVUPS      halves<>(SB), s; \
+	VSUBPS       Y7, s, Y7; \
+	VMAXPS       Y6, Y7, Y7; \
+	VMINPS       Y14, Y7, Y7; \
+	VBROADCASTSS 32(AX), s; \
+	VMULPS       s, Y7, Y7; \
+	GLOW(Y7, m, Y6, Y14, 56(AX), 60(AX), tmp)
 
 // ---- strokes, row by row -----------------------------------------------------------------
 
@@ -490,33 +541,132 @@ spansSloped:
 	VZEROUPPER
 	RET
 
+// func slabSpansAVX2(spans *int32, n int, prm *slabParams)
+//
+// slabSpansGo for n rows, 8 rows a group (as segmentSpansAVX2, the spans of a group's rows
+// past n are written too), for a chord with both ranges bounded (aInv, bInv not 0): the two
+// ranges of each row, intersected, moved by x0, then SPANS with r = 0 and x = 1·t + 0 (exact)
+// does sdf.Centers. slabParams' offsets: qy0 0, aInv 4, aV 8, aC0 12, aC1 16, bInv 20, bV 24,
+// w 28, bC0 32, bC1 36, x0 40, ox 44, top 48.
+//
+// YMM registers: Y0 the rows' numbers from the first (exact integers), Y2, Y3, Y9-Y12
+// scratch, and SPANS' (Y1 0, Y4 1, Y5 0, Y6 ox, Y7 top, Y8 0, Y13 ½, Y15 −1).
+TEXT ·slabSpansAVX2(SB), NOSPLIT, $0-24
+	MOVQ         spans+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         prm+16(FP), AX
+	VMOVUPS      lanesF<>(SB), Y0
+	VXORPS       Y1, Y1, Y1
+	VMOVUPS      ones<>(SB), Y4
+	VXORPS       Y5, Y5, Y5
+	VBROADCASTSS 44(AX), Y6
+	VBROADCASTSS 48(AX), Y7
+	VXORPS       Y8, Y8, Y8
+	VMOVUPS      halves<>(SB), Y13
+	VMOVUPS      minusOne<>(SB), Y15
+
+slabGroup:
+	// qy = qy0 + j; along: (c0 − aV·qy)·aInv, (c1 − aV·qy)·aInv, in order in Y9, Y10.
+	VBROADCASTSS 0(AX), Y2
+	VADDPS       Y0, Y2, Y2
+	VBROADCASTSS 8(AX), Y12
+	VMULPS       Y2, Y12, Y3
+	VBROADCASTSS 4(AX), Y12
+	VBROADCASTSS 12(AX), Y9
+	VSUBPS       Y3, Y9, Y9
+	VMULPS       Y12, Y9, Y9
+	VBROADCASTSS 16(AX), Y10
+	VSUBPS       Y3, Y10, Y10
+	VMULPS       Y12, Y10, Y10
+	VMINPS       Y10, Y9, Y11
+	VMAXPS       Y10, Y9, Y10
+	VMOVUPS      Y11, Y9
+	// Across, in order in Y3, Y2.
+	VBROADCASTSS 24(AX), Y12
+	VMULPS       Y2, Y12, Y3
+	VBROADCASTSS 20(AX), Y12
+	VBROADCASTSS 32(AX), Y11
+	VSUBPS       Y3, Y11, Y11
+	VMULPS       Y12, Y11, Y11
+	VBROADCASTSS 36(AX), Y2
+	VSUBPS       Y3, Y2, Y2
+	VMULPS       Y12, Y2, Y2
+	VMINPS       Y2, Y11, Y3
+	VMAXPS       Y2, Y11, Y2
+	// Both: [max of the lows, min of the highs], kept where not empty; plus x0.
+	VMAXPS       Y3, Y9, Y9
+	VMINPS       Y2, Y10, Y10
+	VCMPPS       $2, Y10, Y9, Y11
+	VBROADCASTSS 40(AX), Y12
+	VADDPS       Y12, Y9, Y9
+	VADDPS       Y12, Y10, Y10
+	SPANS
+	VADDPS       eights<>(SB), Y0, Y0
+	ADDQ         $64, DI
+	SUBQ         $8, CX
+	JGT          slabGroup
+	VZEROUPPER
+	RET
+
 // PLANEM is PLANECOV with the colour's channel at coff(AX) and k in Y9 (Y11, Y12 clobbered).
-#define PLANEM(off, coff, cov) \
-	VMASKMOVPS   off(DI), Y15, Y11; \
+#define PLANEM(off, coff, cov, LD, ST) \
+	LD(off(DI), Y11); \
 	VMULPS       Y9, Y11, Y11; \
 	VBROADCASTSS coff(AX), Y12; \
 	VMULPS       cov, Y12, Y12; \
 	VADDPS       Y11, Y12, Y11; \
-	VMASKMOVPS   Y11, Y15, off(DI)
+	ST(Y11, off(DI))
 
 // BLENDM is BLEND with the colour at coff(AX), for loops whose registers are taken:
 // a in Y8, k in Y9.
-#define BLENDM(cov, coff) \
+#define BLENDM(cov, coff, LD, ST) \
 	VBROADCASTSS coff+12(AX), Y8; \
 	VMULPS       cov, Y8, Y8; \
 	VSUBPS       Y8, Y14, Y9; \
-	PLANEM(0, coff, cov); \
-	PLANEM(PLANE, coff+4, cov); \
-	PLANEM(2*PLANE, coff+8, cov); \
-	VMASKMOVPS   3*PLANE(DI), Y15, Y11; \
+	PLANEM(0, coff, cov, LD, ST); \
+	PLANEM(PLANE, coff+4, cov, LD, ST); \
+	PLANEM(2*PLANE, coff+8, cov, LD, ST); \
+	LD(3*PLANE(DI), Y11); \
 	VMULPS       Y9, Y11, Y11; \
 	VADDPS       Y11, Y8, Y11; \
-	VMASKMOVPS   Y11, Y15, 3*PLANE(DI)
+	ST(Y11, 3*PLANE(DI))
+
+// PLANEG blends channel coff of a gradient line's colour at the pixels' parameters (Y8)
+// and coverage (Y7) onto the plane at off(DI): c = c0 + dc·t (c0 at coff(AX), dc at
+// coff+28(AX)), p = c·cov + p·k with k in Y13. Y11 and Y12 are clobbered.
+#define PLANEG(off, coff, LD, ST) \
+	VBROADCASTSS coff+28(AX), Y11; \
+	VMULPS       Y8, Y11, Y11; \
+	VBROADCASTSS coff(AX), Y12; \
+	VADDPS       Y11, Y12, Y11; \
+	VMULPS       Y7, Y11, Y11; \
+	LD(off(DI), Y12); \
+	VMULPS       Y13, Y12, Y12; \
+	VADDPS       Y12, Y11, Y12; \
+	ST(Y12, off(DI))
+
+// GRADBLEND blends a gradient line's colours (PLANEG) at coverage Y7: a = (c0.A + dc.A·t)·cov
+// in Y9, k = 1 − a in Y13.
+#define GRADBLEND(LD, ST) \
+	VBROADCASTSS 76(AX), Y9; \
+	VMULPS       Y8, Y9, Y9; \
+	VBROADCASTSS 48(AX), Y11; \
+	VADDPS       Y9, Y11, Y9; \
+	VMULPS       Y7, Y9, Y9; \
+	VSUBPS       Y9, Y14, Y13; \
+	PLANEG(0, 36, LD, ST); \
+	PLANEG(PLANE, 40, LD, ST); \
+	PLANEG(2*PLANE, 44, LD, ST); \
+	LD(3*PLANE(DI), Y12); \
+	VMULPS       Y13, Y12, Y12; \
+	VADDPS       Y12, Y9, Y12; \
+	ST(Y12, 3*PLANE(DI))
 
 // func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 //
 // strokeParams' offsets: seg 0 (ax, ay, dx, dy, 1/L²), ox 20, oy 24, half 28, thin 32,
-// color 36.
+// color 36, glow 52 (radius, inv 56, opacity 60), dc 64, gradient 80. A gradient line
+// takes each pixel's colour c0 + dc·t, c0 the colour, t the parameter DIST2 leaves in Y8.
 TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $0-32
 	MOVQ  p+0(FP), R10
 	MOVQ  spans+8(FP), SI
@@ -538,17 +688,28 @@ strokeRow:
 strokeGroup:
 	MASK
 	DIST2(Y10, Y7)
-	// Coverage(Stroke(√d², w))·thin, the profile read from prm (its registers are taken).
-	VSQRTPS      Y7, Y7
-	VBROADCASTSS 28(AX), Y8
-	VSUBPS       Y8, Y7, Y7
-	VMOVUPS      halves<>(SB), Y8
-	VSUBPS       Y7, Y8, Y7
-	VMAXPS       Y6, Y7, Y7
-	VMINPS       Y14, Y7, Y7
-	VBROADCASTSS 32(AX), Y8
-	VMULPS       Y8, Y7, Y7
-	BLENDM(Y7, 36)
+	STROKECOV(Y9, Y13, Y12)
+	CMPL         80(AX), $0
+	JNE          strokeGradient
+	CMPQ         CX, $8
+	JLT          strokeTail
+	BLENDM(Y7, 36, LDU, STU)
+	JMP          strokeNextGroup
+
+strokeTail:
+	BLENDM(Y7, 36, LDM, STM)
+	JMP strokeNextGroup
+
+strokeGradient:
+	CMPQ CX, $8
+	JLT  gradientTail
+	GRADBLEND(LDU, STU)
+	JMP  strokeNextGroup
+
+gradientTail:
+	GRADBLEND(LDM, STM)
+
+strokeNextGroup:
 	VADDPS       eights<>(SB), Y10, Y10
 	ADDQ         $32, DI
 	SUBQ         $8, CX
@@ -563,7 +724,7 @@ strokeNextRow:
 // func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
 //
 // chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. Where a lane's distance is below
-// d2's (and the lane is in the span) it is stored with the opacity: a masked store of each.
+// d2's (and the lane is in the span) it is stored with the opacity (none with op nil).
 TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-40
 	MOVQ         d2+0(FP), R10
 	MOVQ         op+8(FP), R12
@@ -588,11 +749,30 @@ nearestRow:
 nearestGroup:
 	MASK
 	DIST2(Y10, Y7)
+	CMPQ       CX, $8
+	JLT        nearestTail
+	// A whole group: d2 and op blended where d < d2, stored whole.
+	VMOVUPS    (DI), Y8
+	VCMPPS     $1, Y8, Y7, Y9 // d < d2
+	VBLENDVPS  Y9, Y7, Y8, Y8
+	VMOVUPS    Y8, (DI)
+	CMPQ       op+8(FP), $0
+	JEQ        nearestNextGroup
+	VMOVUPS    (DX), Y12
+	VBLENDVPS  Y9, Y11, Y12, Y12
+	VMOVUPS    Y12, (DX)
+	JMP        nearestNextGroup
+
+nearestTail:
 	VMASKMOVPS (DI), Y15, Y8
 	VCMPPS     $1, Y8, Y7, Y9 // d < d2
 	VANDPS     Y15, Y9, Y9
 	VMASKMOVPS Y7, Y9, (DI)
+	CMPQ       op+8(FP), $0
+	JEQ        nearestNextGroup
 	VMASKMOVPS Y11, Y9, (DX)
+
+nearestNextGroup:
 	VADDPS     eights<>(SB), Y10, Y10
 	ADDQ       $32, DI
 	ADDQ       $32, DX
@@ -606,11 +786,36 @@ nearestNextRow:
 	VZEROUPPER
 	RET
 
-// func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams)
+// CURVEGROUP blends a group of a curve stroke (strokeRowsAVX2), with the loads and stores
+// LD and ST: d2 read and set back to MaxFloat32; strokeCover: the signed distance
+// s = √d² − half, m = max(s, 0), the coverage, the glow (AX points at the colour: the glow's
+// inv and opacity are at 20 and 24); times the opacity; BLENDX.
+#define CURVEGROUP(LD, ST) \
+	LD((DX), Y0); \
+	ST(Y10, (DX)); \
+	VSQRTPS    Y0, Y0; \
+	VSUBPS     Y11, Y0, Y0; \
+	VMAXPS     Y9, Y0, Y6; \
+	VSUBPS     Y0, Y13, Y0; \
+	VMAXPS     Y9, Y0, Y0; \
+	VMINPS     Y14, Y0, Y0; \
+	VMULPS     Y12, Y0, Y0; \
+	GLOW(Y0, Y6, Y9, Y14, 20(AX), 24(AX), Y7); \
+	LD((BX), Y5); \
+	VMULPS     Y5, Y0, Y0; \
+	BLENDX(Y0, LD, ST)
+
+// (A stroke without per-pixel opacities, op nil, reads its opacity from 8 copies at 0(SP):
+// BX stays there, R9 = 0 instead of 32.)
+
+// func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams, opacity float32)
 //
-// profileParams' offsets: half 0, thin 4, color 8. Each pixel's d2 is read and set back to
-// MaxFloat32.
-TEXT ·strokeRowsAVX2(SB), NOSPLIT, $0-48
+// profileParams' offsets: half 0, thin 4, color 8, glow 24 (radius, inv 28, opacity 32).
+// Each pixel's d2 is read and set back to MaxFloat32; the opacity is op's, or with op nil
+// the argument's.
+TEXT ·strokeRowsAVX2(SB), NOSPLIT, $32-52
+	VBROADCASTSS opacity+48(FP), Y0
+	VMOVUPS      Y0, 0(SP)
 	MOVQ         p+0(FP), R10
 	MOVQ         d2+8(FP), R12
 	MOVQ         op+16(FP), R14
@@ -637,18 +842,18 @@ blendRow:
 	LEAQ (R10)(R8*4), DI
 	LEAQ (R12)(R8*4), DX
 	LEAQ (R14)(R8*4), BX
+	MOVQ $32, R9
+	CMPQ op+16(FP), $0
+	JNE  blendGroup
+	LEAQ 0(SP), BX
+	XORQ R9, R9
 
 blendGroup:
 	MASK
-	VMASKMOVPS (DX), Y15, Y0
-	VMASKMOVPS Y10, Y15, (DX)
-	COVER(Y0, Y9)
-	VMASKMOVPS (BX), Y15, Y5
-	VMULPS     Y5, Y0, Y0
-	BLEND(Y0)
+	GROUP(CURVEGROUP, LDU, STU, LDM, STM, blendTail, blendNextGroup)
 	ADDQ       $32, DI
 	ADDQ       $32, DX
-	ADDQ       $32, BX
+	ADDQ       R9, BX
 	SUBQ       $8, CX
 	JGT        blendGroup
 
@@ -685,20 +890,24 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 
 // SHADE blends channel off's colour, computed into Y12, onto the plane at poff(DI): p = c +
 // p·(1 − c.A), 1 − c.A in Y14.
-#define SHADE(off, poff) \
+// The loads LD and writes PUT: PUTM stores the lanes of Y15, PUTB blends them into the old
+// values (in old) and stores all 8 (a whole group; see LDM).
+#define SHADE(off, poff, LD, PUT) \
 	CHANNEL(off, Y12); \
-	VMASKMOVPS poff(DI), Y15, Y13; \
-	VMULPS     Y14, Y13, Y13; \
-	VADDPS     Y13, Y12, Y13; \
-	VMASKMOVPS Y13, Y15, poff(DI)
+	LD(poff(DI), Y13); \
+	VMULPS     Y14, Y13, Y1; \
+	VADDPS     Y1, Y12, Y1; \
+	PUT(Y1, Y13, poff(DI))
+#define PUTM(v, old, dst) VMASKMOVPS v, Y15, dst
+#define PUTB(v, old, dst) VBLENDVPS Y15, v, old, old; VMOVUPS old, dst
 
 // Shading a box's pixels from their distances (CORNERRUN). boxProfile's offsets: fillColor
-// 0, strokeColor 16, e 44, half 48, thin 52.
+// 0, strokeColor 16, e 44, half 48, thin 52, glow 56 (radius, inv 60, opacity 64).
 //
 // YMM registers:
 //
 //	Y0	d		Y6	e		Y12-Y14	scratch
-//	Y1	scratch		Y7	half		Y15	the lanes to blend: in the run and covered
+//	Y1	scratch, then max(|d| − half, 0)	Y7	half	Y15	the lanes to blend: in the run and covered
 //	Y2	cf		Y8	thin
 //	Y3	cs		Y9	½
 //	Y4	1 − cs		Y10	1
@@ -713,10 +922,10 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VXORPS       Y11, Y11, Y11
 
 // SHADEGROUP blends the colours of the box at AX at the 8 distances at SI (lanes below CX)
-// onto the pixels at DI.
-#define SHADEGROUP \
+// onto the pixels at DI, with the loads LD and writes PUT (SHADE).
+#define SHADEGROUP(LD, PUT) \
 	MASK; \
-	VMASKMOVPS (SI), Y15, Y0; \
+	LD((SI), Y0); \
 	VCMPPS     $1, Y6, Y0, Y1 /* d < e */; \
 	VANDPS     Y1, Y15, Y15; \
 	/* cf = Coverage(d); cs = Coverage(|d| − half)·thin; 1 − cs. */ \
@@ -725,26 +934,29 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VMINPS     Y10, Y2, Y2; \
 	VANDPS     absMask<>(SB), Y0, Y3; \
 	VSUBPS     Y7, Y3, Y3; \
+	VMAXPS     Y11, Y3, Y1; \
 	VSUBPS     Y3, Y9, Y3; \
 	VMAXPS     Y11, Y3, Y3; \
 	VMINPS     Y10, Y3, Y3; \
 	VMULPS     Y8, Y3, Y3; \
+	/* The outline's glow (boxProfile.glow's inv and opacity). */ \
+	GLOW(Y3, Y1, Y11, Y10, 60(AX), 64(AX), Y12); \
 	VSUBPS     Y3, Y10, Y4; \
 	/* The colour's alpha first: 1 − alpha scales every plane. */ \
 	CHANNEL(12, Y5); \
 	VSUBPS     Y5, Y10, Y14; \
-	SHADE(0, 0); \
-	SHADE(4, PLANE); \
-	SHADE(8, 2*PLANE); \
-	VMASKMOVPS 3*PLANE(DI), Y15, Y13; \
-	VMULPS     Y14, Y13, Y13; \
-	VADDPS     Y13, Y5, Y13; \
-	VMASKMOVPS Y13, Y15, 3*PLANE(DI)
+	SHADE(0, 0, LD, PUT); \
+	SHADE(4, PLANE, LD, PUT); \
+	SHADE(8, 2*PLANE, LD, PUT); \
+	LD(3*PLANE(DI), Y13); \
+	VMULPS     Y14, Y13, Y1; \
+	VADDPS     Y1, Y5, Y1; \
+	PUT(Y1, Y13, 3*PLANE(DI))
 
 // func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
 //
-// cornerParams' offsets: the boxProfile 0 (cx 32, hx 36, r 40), cy 56, hy 60, px0 64,
-// py0 68, left 72, mid 76, right 80, fill 88. Row by row: the row's qy (as sdf.RoundBox
+// cornerParams' offsets: the boxProfile 0 (cx 32, hx 36, r 40), cy 68, hy 72, px0 76,
+// py0 80, left 84, mid 88, right 92, fill 96. Row by row: the row's qy (as sdf.RoundBox
 // computes it), the left corner run, the fill run (with the fill colour, if any), the right
 // corner run. The frame holds the distances of a run (0(SP)) and the row's values (256(SP)).
 TEXT ·boxCornerRowsAVX2(SB), NOSPLIT, $384-24
@@ -756,10 +968,10 @@ TEXT ·boxCornerRowsAVX2(SB), NOSPLIT, $384-24
 cornerRow:
 	// qy = |py − cy| − hy + r, py = py0 + row; qy², qy − r; the case mask (qy > 0).
 	VCVTSI2SSQ   R11, X4, X4
-	VADDSS       68(AX), X4, X4
-	VSUBSS       56(AX), X4, X4
+	VADDSS       80(AX), X4, X4
+	VSUBSS       68(AX), X4, X4
 	VANDPS       absMask<>(SB), X4, X4
-	VSUBSS       60(AX), X4, X4
+	VSUBSS       72(AX), X4, X4
 	VADDSS       40(AX), X4, X4
 	VMULSS       X4, X4, X5
 	VSUBSS       40(AX), X4, X6
@@ -775,17 +987,17 @@ cornerRow:
 	VMOVUPS      Y7, 352(SP)
 
 	MOVQ   R10, DI
-	MOVLQSX 72(AX), CX
-	VMOVSS 64(AX), X0
-	CORNERRUN(leftDist, leftShade, leftDone)
+	MOVLQSX 84(AX), CX
+	VMOVSS 76(AX), X0
+	CORNERRUN(leftDist, leftShade, leftTail, leftNext, leftDone)
 
 	// The fill: overSpan's p = c + p·(1 − c.A) on the mid pixels.
-	MOVQ    88(AX), BX
+	MOVQ    96(AX), BX
 	TESTQ   BX, BX
 	JZ      cornerRight
-	MOVLQSX 72(AX), DX
+	MOVLQSX 84(AX), DX
 	LEAQ    (R10)(DX*4), DI
-	MOVLQSX 76(AX), CX
+	MOVLQSX 88(AX), CX
 	TESTQ   CX, CX
 	JLE     cornerRight
 	VMOVUPS ones<>(SB), Y14
@@ -796,14 +1008,14 @@ cornerRow:
 	VSUBPS  Y4, Y14, Y5
 	FILLRUN(Y1, Y2, Y3, Y4, Y5, cornerFill, cornerFillTail, cornerRight)
 
-	MOVLQSX    72(AX), DX
-	MOVLQSX    76(AX), BX
+	MOVLQSX    84(AX), DX
+	MOVLQSX    88(AX), BX
 	ADDQ       BX, DX
 	LEAQ       (R10)(DX*4), DI
-	MOVLQSX    80(AX), CX
+	MOVLQSX    92(AX), CX
 	VCVTSI2SSQ DX, X0, X0
-	VADDSS     64(AX), X0, X0
-	CORNERRUN(rightDist, rightShade, rightDone)
+	VADDSS     76(AX), X0, X0
+	CORNERRUN(rightDist, rightShade, rightTail, rightNext, rightDone)
 
 	ADDQ $256, R10
 	INCQ R11

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"trackink/composite"
 	"trackink/overlay"
@@ -243,15 +244,47 @@ func TestSegmentSpansMatchesGo(t *testing.T) {
 		x0, y0, x1, y1 := randomStrokeSegment(rng, tile)
 		r := sdf.Reach(randomWidth(rng))
 		row0, n := randomRows(rng)
-		var want, got rowSpans
-		withAVX2(false, func() { segmentSpans(&want, tile, row0, n, x0, y0, x1, y1, r) })
-		withAVX2(true, func() { segmentSpans(&got, tile, row0, n, x0, y0, x1, y1, r) })
-		for j := range n {
-			if got[j] != want[j] {
-				t.Fatalf("tile at (%d, %d) %dx%d, segment (%g, %g)-(%g, %g) reach %g: row %d span %v, Go twin %v",
-					tile.X0, tile.Y0, tile.W, tile.H, x0, y0, x1, y1, r, row0+j, got[j], want[j])
-			}
+		twinSpans(t, n, func() string {
+			return fmt.Sprintf("tile at (%d, %d) %dx%d, segment (%g, %g)-(%g, %g) reach %g, rows from %d",
+				tile.X0, tile.Y0, tile.W, tile.H, x0, y0, x1, y1, r, row0)
+		}, func(sp *rowSpans) bool { segmentSpans(sp, tile, row0, n, x0, y0, x1, y1, r); return true })
+	}
+}
+
+// twinSpans runs spans (which reports whether it set any) with the Go twins and with AVX2,
+// and compares their first n rows.
+func twinSpans(t *testing.T, n int, what func() string, spans func(*rowSpans) bool) {
+	t.Helper()
+	var want, got rowSpans
+	var okWant, okGot bool
+	withAVX2(false, func() { okWant = spans(&want) })
+	withAVX2(true, func() { okGot = spans(&got) })
+	if okGot != okWant {
+		t.Fatalf("%s: %v, Go twin %v", what(), okGot, okWant)
+	}
+	for j := range n {
+		if got[j] != want[j] {
+			t.Fatalf("%s: row %d span %v, Go twin %v", what(), j, got[j], want[j])
 		}
+	}
+}
+
+func TestSlabSpansMatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(53, 54))
+	tile := &composite.Tile{}
+	for range 20000 {
+		randomTileAt(rng, tile)
+		x0, y0, x1, y1 := randomStrokeSegment(rng, tile)
+		if rng.IntN(8) == 0 {
+			x1 = x0 // vertical: slabSpans takes the Go twin
+		}
+		ch := chord{x0: x0, y0: y0, x1: x1, y1: y1, turn0: float32(rng.Float64()), turn1: 1}
+		r := sdf.Reach(randomWidth(rng)) + float32(rng.Float64()*20)
+		row0, n := randomRows(rng)
+		twinSpans(t, n, func() string {
+			return fmt.Sprintf("tile at (%d, %d) %dx%d, chord %+v reach %g, rows from %d", tile.X0, tile.Y0, tile.W, tile.H, ch, r, row0)
+		}, func(sp *rowSpans) bool { return slabSpans(sp, tile, row0, n, &ch, r) })
 	}
 }
 
@@ -270,6 +303,14 @@ func randomTileSegment(rng *rand.Rand, t *composite.Tile) sdf.Seg {
 	return sdf.NewSeg(x0, y0, x1, y1)
 }
 
+// randomGlow returns no glow, or one of up to 20 px at any opacity.
+func randomGlow(rng *rand.Rand) sdf.Glow {
+	if rng.IntN(3) == 0 {
+		return sdf.Glow{}
+	}
+	return sdf.NewGlow(float32(rng.Float64()*20), float32(rng.Float64()))
+}
+
 func TestStrokeSegmentRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(29, 30))
@@ -279,10 +320,15 @@ func TestStrokeSegmentRowsMatchesGo(t *testing.T) {
 		row0, n := randomRows(rng)
 		spans := randomSpans(rng, tile, row0, n)
 		s := randomTileSegment(rng, tile)
-		w, c := randomWidth(rng), randomColor(rng)
-		twinTiles(t, rng, fmt.Sprintf("segment %+v width %g, rows [%d, %d)", s, w, row0, row0+n), func(tl *composite.Tile) {
+		w, c, g := randomWidth(rng), randomColor(rng), randomGlow(rng)
+		var end *layerColor // a gradient line, one time in two
+		if rng.IntN(2) == 0 {
+			e := randomColor(rng)
+			end = &e
+		}
+		twinTiles(t, rng, fmt.Sprintf("segment %+v width %g glow %+v gradient to %v, rows [%d, %d)", s, w, g, end, row0, row0+n), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
-			strokeSegmentRows(tl, spans, row0, n, &s, w, &c)
+			strokeSegmentRows(tl, spans, row0, n, &s, w, &c, end, &g)
 		})
 	}
 }
@@ -310,8 +356,12 @@ func TestNearestChordRowsMatchesGo(t *testing.T) {
 		opacity := float32(rng.Float64())
 		randomDistances(rng, &wantD, &wantOp)
 		gotD, gotOp = wantD, wantOp
-		withAVX2(false, func() { nearestChordRows(&wantD, &wantOp, tile, spans, row0, n, &s, opacity) })
-		withAVX2(true, func() { nearestChordRows(&gotD, &gotOp, tile, spans, row0, n, &s, opacity) })
+		wop, gop := &wantOp, &gotOp
+		if rng.IntN(3) == 0 { // a stroke of one opacity: op is neither kept nor touched
+			wop, gop = nil, nil
+		}
+		withAVX2(false, func() { nearestChordRows(&wantD, wop, tile, spans, row0, n, &s, opacity) })
+		withAVX2(true, func() { nearestChordRows(&gotD, gop, tile, spans, row0, n, &s, opacity) })
 		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
 			t.Fatalf("segment %+v rows [%d, %d): d2[%d] is %g, Go twin %g", s, row0, row0+n, i, gotD[i], wantD[i])
 		}
@@ -335,14 +385,18 @@ func TestStrokeRowsMatchesGo(t *testing.T) {
 		}
 		randomDistances(rng, &wantD, &op)
 		gotD = wantD
-		w, c := randomWidth(rng), randomColor(rng)
-		twinTiles(t, rng, fmt.Sprintf("width %g, rows [%d, %d)", w, row0, row0+n), func(tl *composite.Tile) {
+		w, c, g := randomWidth(rng), randomColor(rng), randomGlow(rng)
+		opp, opacity := &op, float32(rng.Float64()) // per-pixel opacities, or one time in three one for all
+		if rng.IntN(3) == 0 {
+			opp = nil
+		}
+		twinTiles(t, rng, fmt.Sprintf("width %g glow %+v opacity %v/%g, rows [%d, %d)", w, g, opp != nil, opacity, row0, row0+n), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
 			d2 := &wantD
 			if haveAVX2 {
 				d2 = &gotD
 			}
-			strokeRows(tl, d2, &op, &spans, row0, row0+n, w, &c)
+			strokeRows(tl, d2, opp, &spans, row0, row0+n, w, &c, &g, opacity)
 		})
 		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
 			t.Fatalf("width %g rows [%d, %d): d2[%d] is %g, Go twin %g", w, row0, row0+n, i, gotD[i], wantD[i])
@@ -372,14 +426,40 @@ func TestBoxCornerRowsMatchesGo(t *testing.T) {
 	for range 3000 {
 		randomTileAt(rng, tile)
 		cx, cy, hx, hy, r := randomBox(rng)
-		stroke := randomWidth(rng)
+		stroke, g := randomWidth(rng), randomGlow(rng)
 		sh := boxShader{cy: cy + float32(tile.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
-			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke)}}
+			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5 + g.Radius, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke), glow: g}}
 		xs, y0, n, fc := randomBoxRun(rng)
 		twinTiles(t, rng, fmt.Sprintf("box %+v rows [%d, %d) columns %v", sh.boxProfile, y0, y0+n, xs), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
 			sh.t = tl
 			boxCornerRows(&sh, y0, y0+n, xs[0], xs[1], xs[2], xs[3], fc)
 		})
+	}
+}
+
+// TestParamOffsets pins the parameter blocks' layouts that simd_amd64.s reads by offset.
+func TestParamOffsets(t *testing.T) {
+	var sp strokeParams
+	var pp profileParams
+	var cp cornerParams
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"strokeParams.half", unsafe.Offsetof(sp.half), 28},
+		{"strokeParams.color", unsafe.Offsetof(sp.color), 36},
+		{"strokeParams.glow.Inv", unsafe.Offsetof(sp.glow) + unsafe.Offsetof(sp.glow.Inv), 56},
+		{"strokeParams.dc", unsafe.Offsetof(sp.dc), 64},
+		{"strokeParams.gradient", unsafe.Offsetof(sp.gradient), 80},
+		{"profileParams.glow.Inv", unsafe.Offsetof(pp.glow) + unsafe.Offsetof(pp.glow.Inv), 28},
+		{"boxProfile.glow.Inv", unsafe.Offsetof(cp.glow) + unsafe.Offsetof(cp.glow.Inv), 60},
+		{"cornerParams.cy", unsafe.Offsetof(cp.cy), 68},
+		{"cornerParams.left", unsafe.Offsetof(cp.left), 84},
+		{"cornerParams.fill", unsafe.Offsetof(cp.fill), 96},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s at %d, the assembly reads %d", c.name, c.got, c.want)
+		}
 	}
 }

@@ -99,12 +99,19 @@ func NewSeg(ax, ay, bx, by float32) Seg {
 
 // Dist2 returns the squared distance from p to the segment. Twin: segDist2.
 func (s *Seg) Dist2(px, py float32) float32 {
+	d2, _ := s.Dist2T(px, py)
+	return d2
+}
+
+// Dist2T returns Dist2 and the parameter t of the segment's point nearest p, 0 at the
+// start and 1 at the end (a gradient's mix). Twin: segDist2T.
+func (s *Seg) Dist2T(px, py float32) (d2, t float32) {
 	// The conversions keep the compiler from fusing a product into a sum (it may with
 	// GOAMD64=v3): no FMA, as in the kernels and the vectorised twins.
 	qx, qy := px-s.ax, py-s.ay
-	t := min(max(float32(float32(qx*s.dx)+float32(qy*s.dy))*s.invL2, 0), 1)
+	t = min(max(float32(float32(qx*s.dx)+float32(qy*s.dy))*s.invL2, 0), 1)
 	ex, ey := qx-float32(t*s.dx), qy-float32(t*s.dy)
-	return float32(ex*ex) + float32(ey*ey)
+	return float32(ex*ex) + float32(ey*ey), t
 }
 
 // RoundBox returns the signed distance from p to a rectangle centred at c with half extents

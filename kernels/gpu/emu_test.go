@@ -12,6 +12,7 @@ import (
 	"trackink/goldens"
 	"trackink/kernels/device"
 	"trackink/overlay"
+	"trackink/sdf"
 )
 
 // EmuTolerance is the largest difference, in 8-bit code values, between the emulated
@@ -108,6 +109,9 @@ func TestEmuMatchesCPU(t *testing.T) {
 		w, h := 16+rng.Intn(300), 16+rng.Intn(240)
 		p := randomScene(rng, w, h, f)
 		p.Blend = composite.Blend(i % 3) // over, add, screen: blendPixel against Tile.Blend
+		if i%2 == 1 {
+			p.Glow = sdf.NewGlow(float32(rng.Float64()*16), float32(rng.Float64()))
+		}
 		fa, fb := randomFrame(rng, w, h)
 		if err := cpu.Draw(fa.frame, p); err != nil {
 			t.Fatal(err)
@@ -272,6 +276,9 @@ func randomScene(rng *rand.Rand, w, h int, f *overlay.Font) *overlay.Primitives 
 		l.X1, l.Y1 = l.X0, l.Y0
 		if rng.Intn(6) > 0 {
 			l.X1, l.Y1 = coord(w), coord(h)
+		}
+		if rng.Intn(3) == 0 {
+			l.Color1, l.Gradient = color(), true
 		}
 		p.Lines = append(p.Lines, l)
 	}

@@ -381,6 +381,7 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 		Plane0: uint64(planes[0]), Plane1: uint64(planes[1]), Plane2: uint64(planes[2]),
 		Stride0: int32(hf.strides[0]), Stride1: int32(hf.strides[1]), Stride2: int32(hf.strides[2]),
 		Space: hf.space.M, Blend: int32(p.Blend),
+		GlowRadius: p.Glow.Radius, GlowInv: p.Glow.Inv, GlowOpacity: p.Glow.Opacity,
 	}
 	q.Scans[0] = tkScan{A: uint64(b.chordStart.ptr), Partial: uint64(b.chordPartial.ptr), N: int32(nCurves + 1)}
 	for k := range kinds {

@@ -47,6 +47,9 @@ type tkParams struct {
 	Links uint64 // TkLinks (links.h) when the device builds the links
 
 	Effects uint64 // TkEffects (effects.h) when the frame has box effects
+
+	GlowRadius, GlowInv, GlowOpacity float32 // overlay.Primitives.Glow (sdf.Glow)
+	_                                int32
 }
 
 type tkLabel struct {
@@ -67,7 +70,7 @@ type tkGlyph struct {
 // layout.h.
 const (
 	boxBytes   = 68
-	lineBytes  = 44
+	lineBytes  = 64
 	curveBytes = 64
 	labelBytes = int(unsafe.Sizeof(tkLabel{}))
 	glyphBytes = int(unsafe.Sizeof(tkGlyph{}))

@@ -25,7 +25,8 @@ func TestLayoutMatchesC(t *testing.T) {
 		{"plane0", unsafe.Offsetof(p.Plane0)}, {"stride0", unsafe.Offsetof(p.Stride0)},
 		{"space", unsafe.Offsetof(p.Space)},
 		{"label color", unsafe.Offsetof(l.Color)}, {"label background", unsafe.Offsetof(l.Background)},
-		{"glyph mask", unsafe.Offsetof(g.Mask)},
+		{"glyph mask", unsafe.Offsetof(g.Mask)}, {"glowRadius", unsafe.Offsetof(p.GlowRadius)},
+		{"line color1", unsafe.Offsetof(overlay.Line{}.Color1)}, {"line gradient", unsafe.Offsetof(overlay.Line{}.Gradient)},
 	}
 	for i, w := range want {
 		if c := clayout.Entry(i); c != int(w.got) {

@@ -11,7 +11,8 @@ extern "C" long tk_layout(int i) {
       (long)offsetof(TkParams, chordStart), (long)offsetof(TkParams, binItems),  (long)offsetof(TkParams, status),
       (long)offsetof(TkParams, scans),     (long)offsetof(TkParams, plane0),     (long)offsetof(TkParams, stride0),
       (long)offsetof(TkParams, space),     (long)offsetof(TkLabel, color),       (long)offsetof(TkLabel, background),
-      (long)offsetof(TkGlyph, mask),
+      (long)offsetof(TkGlyph, mask),       (long)offsetof(TkParams, glowRadius), (long)offsetof(TkLine, color1),
+      (long)offsetof(TkLine, gradient),
   };
   return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
 }

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/pflag"
+
+	"trackink/overlay"
+)
+
+// The glow flags and gradient links (issue 26: overlay.Style.Glow, GlowOpacity and
+// LinkGradient). registerGlowFlags adds them after the colour flags, so that style files
+// may set them too ("glow = 6", "link-color = \"gradient\"").
+
+func init() {
+	fieldFlags["overlay.Style.Glow"] = []string{"glow"}
+	fieldFlags["overlay.Style.GlowOpacity"] = []string{"glow-opacity"}
+	flagPlaces["glow"] = flagPlace{groupLook, false}
+	flagPlaces["glow-opacity"] = flagPlace{groupLook, false}
+	flagChoices["link-color"] = func() []string { return []string{"auto", "gradient"} }
+}
+
+// registerGlowFlags adds --glow and --glow-opacity, and teaches --link-color "gradient".
+func registerGlowFlags(fs *pflag.FlagSet, st *overlay.Style) {
+	fs.Var(glowValue{&st.Glow}, "glow", "a soft glow around every line, curve, trail, point and box outline reaching this many px beyond the stroke, from the stroke's own distance (0 = off)")
+	if st.Glow == overlay.Auto {
+		fs.Lookup("glow").DefValue = "12 px at 2160 lines, scaled"
+	}
+	fs.Float32Var(&st.GlowOpacity, "glow-opacity", st.GlowOpacity, "the glow's opacity at the stroke's edge, 0..1; it falls smoothly to none at --glow")
+	lc := fs.Lookup("link-color")
+	lc.Value = linkColorValue{colorValue{&st.LinkColor}, &st.LinkGradient}
+	lc.Usage = "#rrggbb[aa] for all links, or gradient: each straight solid link runs from one end's colour to the other's (auto: the mean of its ends' colours)"
+	if st.LinkGradient {
+		lc.DefValue = "gradient"
+	}
+}
+
+// glowValue is --glow: a radius in px, never negative (a look's Auto stays until set).
+type glowValue struct{ v *float32 }
+
+func (g glowValue) String() string {
+	if g.v == nil {
+		return "0"
+	}
+	if *g.v == overlay.Auto {
+		return "auto"
+	}
+	return strconv.FormatFloat(float64(*g.v), 'g', -1, 32)
+}
+
+func (g glowValue) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 32)
+	if err != nil || v != v {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	if v < 0 {
+		return fmt.Errorf("%q: is negative: want a radius in px, 0 for none", s)
+	}
+	*g.v = float32(v)
+	return nil
+}
+
+func (glowValue) Type() string { return "px" }
+
+// linkColorValue is --link-color: a colour for every link, auto, or gradient.
+type linkColorValue struct {
+	colorValue
+	gradient *bool
+}
+
+func (v linkColorValue) String() string {
+	if v.gradient != nil && *v.gradient {
+		return "gradient"
+	}
+	return v.colorValue.String()
+}
+
+func (v linkColorValue) Set(s string) error {
+	if s == "gradient" {
+		*v.c, *v.gradient = overlay.OptionalColor{}, true
+		return nil
+	}
+	if err := v.colorValue.Set(s); err != nil {
+		return err
+	}
+	*v.gradient = false
+	return nil
+}
