@@ -308,7 +308,11 @@ func TestDrawLinkedMatchesCPU(t *testing.T) {
 		cpu, gpu, g := linkedDrawers(t, device.NewEmu(device.EmuOptions{Workers: 2, Poison: true}), o)
 		graph, _ := knn.New(lo)
 		defer graph.Close()
-		ref, err := overlay.NewBuilder(st.ForHeight(h), nil, w, h)
+		rs := st.ForHeight(h)
+		if rs.LinkFade == overlay.Auto {
+			rs.LinkFade = float32(lo.MaxDist) // as the Drawer: over the links' reach, MaxDist
+		}
+		ref, err := overlay.NewBuilder(rs, nil, w, h)
 		if err != nil {
 			t.Fatal(err)
 		}
