@@ -65,6 +65,8 @@ FEATURED=(
   "links-mst|--links mst --link-reach 0.5 --line-width 2.5 --link-opacity 0.9"
   "link-fade|--links radius --max-dist 500 --link-fade -1 --line-width 2.5 --link-opacity 1"
   "link-electric|--link-style electric --link-reach 0.5 --line-width 2 --link-opacity 1"
+  "link-gradient|--link-color gradient --link-reach 0.5 --line-width 3 --link-opacity 1"
+  "glow|--glow 8 --glow-opacity 0.8 --link-reach 0.5 --line-width 2"
   "blend-add|--blend add --fill-opacity 0.3"
   "point-diamond|--point-style diamond --point-radius 7"
   "trail-smooth|--trail 30 --trail-width 2.5 --trail-smooth 4"
