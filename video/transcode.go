@@ -205,21 +205,27 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	return finish(err)
 }
 
-// openSource opens the input (a segment's from its keyframe), lets a cancelled ctx interrupt
-// its blocking reads (network inputs, slow disks), registers both with c, and checks that
+// openSource opens the input (a segment's from its keyframe), or takes opts.Source, opened
+// already; lets a cancelled ctx interrupt its blocking reads (network inputs, slow disks),
+// registers both with c (a Source is closed by its owner, not here), and checks that
 // opts.Start lies in it.
 func openSource(ctx context.Context, opts Options, c *closer) (*input, Info, error) {
 	var in *input
 	var err error
-	if opts.Segment != nil {
+	switch {
+	case opts.Source != nil:
+		in, err = opts.Source.take()
+	case opts.Segment != nil:
 		in, err = opts.Segment.openInput(opts.Input, opts.Log)
-	} else {
+	default:
 		in, err = openInput(opts.Input, opts.VideoStream)
 	}
 	if err != nil {
 		return nil, Info{}, err
 	}
-	c.add(in.close)
+	if opts.Source == nil {
+		c.add(in.close)
+	}
 	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
 	c.add(func() { stopInterrupt() })
 	info := in.info()
