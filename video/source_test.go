@@ -15,11 +15,7 @@ import (
 // once: a second render of it is refused before any output is made, and Close may run twice.
 func TestSourceRenderedOnce(t *testing.T) {
 	in := demoClip(t, ".mp4")
-	s, err := Open(in, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := mustOpen(t, in)
 	if got, want := s.Info(), mustProbe(t, in); got != want {
 		t.Errorf("Open's Info = %+v, Probe's %+v", got, want)
 	}
@@ -49,11 +45,7 @@ func TestSourceRenderedOnce(t *testing.T) {
 
 // Frames reads a Source as Transcode does.
 func TestSourceFrames(t *testing.T) {
-	s, err := Open(demoClip(t, ".mkv"), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := mustOpen(t, demoClip(t, ".mkv"))
 	seen := 0
 	if _, err := Frames(t.Context(), Options{Source: s}, func(int, composite.Surface) error { seen++; return nil }); err != nil || seen != clipFrames {
 		t.Errorf("Frames of a Source: %d frames, %v; want %d", seen, err, clipFrames)
@@ -63,11 +55,7 @@ func TestSourceFrames(t *testing.T) {
 // A Source that disagrees with the other options is refused, naming Options.Source.
 func TestSourceOptions(t *testing.T) {
 	in := demoClip(t, ".mp4")
-	s, err := Open(in, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := mustOpen(t, in)
 	out := filepath.Join(t.TempDir(), "out.mp4")
 	for name, o := range map[string]Options{
 		"another input":        {Source: s, Input: in + ".other.mp4", Output: out},
@@ -82,6 +70,17 @@ func TestSourceOptions(t *testing.T) {
 	if err := (Options{Source: s, Input: in, VideoStream: 1, Output: out}).Validate(); err != nil {
 		t.Errorf("the Source's own input and stream: %v", err)
 	}
+}
+
+// mustOpen opens path's best video stream, closed when the test ends.
+func mustOpen(t *testing.T, path string) *Source {
+	t.Helper()
+	s, err := Open(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
 }
 
 func mustProbe(t *testing.T, path string) Info {
