@@ -44,7 +44,8 @@ func TestRenderNothingDrawnIsFFmpeg(t *testing.T) {
 }
 
 // bench --e2e reports the render with nothing drawn beside the others, and says that it
-// wrote ffmpeg's packets.
+// wrote ffmpeg's packets; and ffmpeg re-encoding its own output, the control for the peer
+// that re-encodes ours.
 func TestBenchE2ENothingDrawnRow(t *testing.T) {
 	in, _ := nothingDrawnClip(t)
 	code, stdout, stderr := trackink("bench", "--e2e", in, "--preset", "ultrafast", "--json")
@@ -57,5 +58,8 @@ func TestBenchE2ENothingDrawnRow(t *testing.T) {
 	}
 	if !rep.BareSame || rep.BareS <= 0 || rep.BareCPUS <= 0 || rep.BareRatio <= 0 || rep.BareCPURatio <= 0 || rep.BarePeakMiB <= 0 || rep.Frames != 50 {
 		t.Errorf("nothing-drawn row %+v", rep)
+	}
+	if rep.AgainS <= 0 || rep.AgainCPUS <= 0 || rep.AgainPeakMiB <= 0 || rep.AgainCPURatio != rep.AgainCPUS/rep.PlainCPUS {
+		t.Errorf("ffmpeg-again row %+v: want ffmpeg re-encoding its own output, and its ratio to ffmpeg on the input", rep)
 	}
 }

@@ -55,10 +55,13 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	vo.Start, vo.End = at, at
 	vo.Encoder, vo.Preset, vo.CRF, vo.Bitrate, vo.Lossless = "libx264", "ultrafast", 0, 0, false
 	vo.Log = func(string) {}
-	info, err := video.Probe(f.input, vo.VideoStream)
+	opened, err := video.Open(f.input, vo.VideoStream)
 	if err != nil {
 		return flagError(fs, err)
 	}
+	defer opened.Close()
+	info := opened.Info()
+	vo.Source = opened
 	if info.CheckStart(at) != nil {
 		return usageError{fmt.Errorf("--frame %d: the video has %s", f.frame, info.Length())}
 	}

@@ -108,17 +108,23 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	if err := checkDevices(fs, vo); err != nil {
 		return err
 	}
-	info, err := video.Probe(f.input, vo.VideoStream)
+	// Opened once: the render reads on from where the probe stopped (video.Source).
+	opened, err := video.Open(f.input, vo.VideoStream)
 	if err != nil {
 		return flagError(fs, err)
 	}
+	defer opened.Close()
+	info := opened.Info()
 	if err := info.CheckStart(vo.Start); err != nil {
 		return usageError{err}
 	}
 	if err := info.CheckOddSize(vo.OddSize); err != nil {
 		return flagError(fs, err)
 	}
-	if f.video.segCount > 0 {
+	if f.video.segCount == 0 {
+		vo.Source = opened
+	} else {
+		opened.Close() // a segment opens the input at its keyframe
 		// A pass over the input's packets: where the render's frames lie and which of
 		// them this segment draws. Too many segments is a mistake found before any work.
 		plan, err := video.PlanSegment(vo, f.video.segIndex, f.video.segCount)

@@ -82,10 +82,12 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	info, err := video.Probe(input, 0)
+	opened, err := video.Open(input, 0)
 	if err != nil {
 		return err
 	}
+	defer opened.Close()
+	info := opened.Info()
 	if info.Frames == 1 {
 		return usageError{fmt.Errorf("input %s is a still picture (one frame): track follows objects from frame to frame and needs a video", input)}
 	}
@@ -98,7 +100,7 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	}
 	live := &liveTracks{o: o, anchor: so.Anchor, keep: true}
 	progress := newProgressLine(stderr, !quiet && isTerminal(stderr))
-	vo := video.Options{Input: input, Progress: progress.update, Log: func(line string) { say("%s", line) }}
+	vo := video.Options{Source: opened, Progress: progress.update, Log: func(line string) { say("%s", line) }}
 	stats, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
 		_, err := live.step(n, dst)
 		return err

@@ -2,8 +2,9 @@
 // can open, lets a DrawFunc draw on every frame in place, and writes the same video back
 // with the overlay burnt in and everything else left as it was.
 //
-// Data flow (one goroutine per stage, joined by short channels so memory stays flat;
-// Transcode in transcode.go opens everything, pipeline.go runs the stages):
+// Data flow (one loop on one goroutine, as the ffmpeg CLI's, with the codecs' own threads
+// doing the overlap; a goroutine per stage, joined by short queues, when frames are drawn
+// in GPU memory; Transcode in transcode.go opens everything, pipeline.go runs the stages):
 //
 //	demux ─┬─ video packets → decode (software or NVDEC) → make writable / convert
 //	       │                     → draw(n, frame) → encode (libx264 … h264_nvenc) ─┐

@@ -33,22 +33,8 @@ func (d *drawStage) run(ctx context.Context, in <-chan item, out chan<- item) er
 			it.frame.Free()
 			return err
 		}
-		var err error
-		if d.drawsOn(it.v) {
-			it.frame, err = d.drawOn(it, it.v-d.frameOffset)
-		}
-		if err == nil && it.device && !d.encOnDevice {
-			it, err = d.download(it)
-		}
-		if err == nil && d.fitter != nil {
-			t0 := time.Now()
-			it.frame, err = d.fitter.fit(it.frame)
-			d.since(t0)
-		}
+		it, err := d.process(it)
 		if err != nil {
-			if it.frame != nil {
-				it.frame.Free()
-			}
 			return err
 		}
 		if err := send(ctx, out, it, freeItem); err != nil {
@@ -58,15 +44,35 @@ func (d *drawStage) run(ctx context.Context, in <-chan item, out chan<- item) er
 	return nil
 }
 
+// process draws on it when the DrawFunc is called on its frame, copies a frame drawn in GPU
+// memory to host memory for a host encoder and fits it to the encoder's size, and returns
+// it for the encoder; on an error the frame is freed.
+func (d *drawStage) process(it item) (item, error) {
+	var err error
+	if d.drawsOn(it.v) {
+		it.frame, err = d.drawOn(it, it.v-d.frameOffset)
+	}
+	if err == nil && it.device && !d.encOnDevice {
+		it, err = d.download(it)
+	}
+	if err == nil && d.fitter != nil {
+		t0 := time.Now()
+		it.frame, err = d.fitter.fit(it.frame)
+		d.since(t0)
+	}
+	if err != nil {
+		if it.frame != nil {
+			it.frame.Free()
+		}
+		return item{}, err
+	}
+	return it, nil
+}
+
 // drawsOn reports whether the DrawFunc is called on video frame v: the decoder's frame is
 // then made writable (converter.normalize), and otherwise passed on as it is. It reads only
 // what does not change during a render, so the decode stage may call it.
 func (d *drawStage) drawsOn(v int) bool { return d.draw != nil && v-d.frameOffset >= 1 }
-
-// idle reports whether the stage would pass every frame on untouched (nothing drawn, no copy
-// to host memory, no fitting): the pipeline then leaves it out, sparing each frame a hand-off
-// between goroutines.
-func (d *drawStage) idle() bool { return d.draw == nil && d.down == nil && d.fitter == nil }
 
 // drawOn calls the DrawFunc with frame it as the surface it draws on, as track frame n, and
 // returns the frame drawn on (a new one when it was turned; it.frame is then freed).

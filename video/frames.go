@@ -13,13 +13,19 @@ import (
 // Transcode would hand it to its DrawFunc (the same numbering, orientation and planes), but
 // encodes nothing: it is the decode half of a render, for commands that only look at the
 // video (trackink track). visit must not write on the frame: it may be the decoder's own.
-// Output, the encoder options and Segment are ignored.
+// Output, the encoder options and Segment are ignored; Source is read as Transcode reads it.
 //
 // A damaged input is visited as far as it decodes and reported with ErrInputDamaged, as
 // Transcode does; a video with no frame gives an error wrapping ErrNothingToRender or saying
 // that none decoded.
 func Frames(ctx context.Context, opts Options, visit DrawFunc) (Stats, error) {
 	opts.Output, opts.Segment = "", nil
+	if err := opts.checkSource(); err != nil {
+		return Stats{}, err
+	}
+	if opts.Source != nil {
+		opts.Input = opts.Source.Path()
+	}
 	if opts.Log == nil {
 		opts.Log = func(string) {}
 	}

@@ -125,19 +125,6 @@ type Info struct {
 	VideoStream, VideoStreams, StreamIndex int
 }
 
-// Probe opens the video at path the way Transcode opens it (videoStream as in
-// Options.VideoStream) and reads what Info holds.
-func Probe(path string, videoStream int) (Info, error) {
-	sink, detach := attachFFmpegLog(nil)
-	defer detach()
-	in, err := openInput(path, videoStream)
-	if err != nil {
-		return Info{}, fmt.Errorf("%w%s", err, because(sink.unshown()))
-	}
-	defer in.close()
-	return in.info(), nil
-}
-
 func (in *input) info() Info {
 	par := in.vs.CodecParameters()
 	i := Info{Width: par.Width(), Height: par.Height(), DisplayWidth: par.Width(), DisplayHeight: par.Height(),

@@ -17,7 +17,12 @@ import (
 // Options configures Transcode. The zero value of every field but Input and Output is a
 // sensible default.
 type Options struct {
-	Input  string // any file FFmpeg can read
+	Input string // any file FFmpeg can read
+	// Source, from Open, is the input opened already: Transcode and Frames read it instead of
+	// opening Input again (Input may then be left empty; if given it must be the path Source
+	// was opened from). VideoStream must be the one Source was opened with. The caller closes
+	// it afterwards. A segment opens the input at its keyframe: Segment takes no Source.
+	Source *Source
 	Output string // container chosen by extension: .mp4, .mkv, .mov (others FFmpeg knows work too)
 	// Overwrite allows replacing an existing Output; without it Transcode fails with
 	// ErrOutputExists before doing any work.
@@ -222,10 +227,30 @@ func (o Options) Validate() error {
 		return field.Errorf("video.Options.Orientation", o.Orientation, "want Displayed or Stored")
 	case o.OddSize != OddPad && o.OddSize != OddCrop && o.OddSize != Odd444:
 		return field.Errorf("video.Options.OddSize", o.OddSize, "want OddPad, OddCrop or Odd444")
-	case o.Input == "":
+	case o.Input == "" && o.Source == nil:
 		return field.Errorf("video.Options.Input", o.Input, "no input file given")
 	}
+	if err := o.checkSource(); err != nil {
+		return err
+	}
 	return checkMuxer(o.Output, codecOf(enc))
+}
+
+// checkSource refuses a Source that disagrees with the other options: another input, another
+// video stream, or a segment.
+func (o Options) checkSource() error {
+	s := o.Source
+	switch {
+	case s == nil:
+		return nil
+	case o.Segment != nil:
+		return field.Errorf("video.Options.Source", s.Path(), "a segment opens the input at its keyframe itself: leave Source nil")
+	case o.Input != "" && o.Input != s.Path():
+		return field.Errorf("video.Options.Source", s.Path(), "was opened from another input than %s", o.Input)
+	case o.VideoStream != 0 && o.VideoStream != s.Info().VideoStream:
+		return field.Errorf("video.Options.Source", s.Path(), "was opened with video stream %d, not %d", s.Info().VideoStream, o.VideoStream)
+	}
+	return nil
 }
 
 // presetsOf lists the presets encoder name takes. auto may become NVENC or libx264, so it
@@ -262,6 +287,9 @@ func (o Options) normalize() (Options, error) {
 		return o, err
 	}
 	o.Encoder = cmp.Or(o.Encoder, "auto")
+	if o.Source != nil {
+		o.Input = o.Source.Path()
+	}
 	if o.Segment != nil {
 		o.Overwrite = true
 	}

@@ -17,23 +17,29 @@ const (
 	packetQueue = 64
 )
 
-// pipeline is one render's four stages. Each stage is a goroutine that owns what it uses
-// (its codec or format context, its counters and busy time); they meet only at the queues:
+// pipeline is one render's four stages: decode, draw, encode, mux. A render whose frames
+// stay in host memory runs them on one goroutine (runInline), as the ffmpeg CLI's loop runs
+// decoder, filters and encoder: each packet read is decoded, each frame drawn on, encoded
+// and its packets written as they come. The codecs overlap the work themselves: the
+// decoder's frame threads decode the packets in flight and x264's frame threads encode
+// while the loop draws the next frame. Stages on goroutines of their own, joined by
+// two-frame queues, added no overlap to that on the CPU, and cost what the queues hold
+// (frames alive: the decoder's and the copies' pools grow, fresh pages are zeroed) and a
+// hand-off per frame (docs/benchmarks.md has the figures).
+//
+// Frames drawn in GPU memory (Options.DeviceFrames) keep the staged pipeline: each stage
+// a goroutine that owns what it uses (its codec or format context, its counters and busy
+// time), meeting the others only at the queues, so that the host's decoding and encoding
+// run while the device draws:
 //
 //	decode ─ frames ─> draw ─ frames ─> encode ─ packets ─┐
 //	   └──────────── copied streams' packets ─────────────┴─> mux
-//
-// With nothing to draw (drawStage.idle) all four run on one goroutine (runInline): each
-// packet read is decoded, each frame encoded and each packet written as it comes, as the
-// ffmpeg CLI's loop does, and the decoder's frame goes to the encoder uncopied. Queued
-// frames would hold the decoder's buffers longer and make its pool grow (4K, 60 frames,
-// single runs: 39 500 page faults on one goroutine, 45 500 with the draw stage left out but
-// a two-frame queue kept, 55 000 with both; ffmpeg 34 800).
 type pipeline struct {
 	decode decodeStage
 	draw   drawStage
 	encode encodeStage
 	mux    muxStage
+	staged bool // one goroutine per stage (frames in GPU memory), else runInline
 }
 
 // item is one frame travelling down the pipeline.
@@ -48,7 +54,7 @@ type item struct {
 // run runs the stages and returns the first error. An error in one stage cancels the
 // others; whatever is still queued is freed once all have stopped.
 func (p *pipeline) run(parent context.Context) error {
-	if p.draw.idle() {
+	if !p.staged {
 		return p.runInline(parent)
 	}
 	decoded := make(chan item, frameQueue)
@@ -74,12 +80,18 @@ func (p *pipeline) run(parent context.Context) error {
 	return err
 }
 
-// runInline runs a render with nothing to draw on one goroutine, as the ffmpeg CLI's loop
-// does: each packet read is decoded, each frame encoded and each packet written as it
-// comes, with no queue and no hand-off between goroutines.
+// runInline runs the stages on one goroutine: each packet read is decoded, each frame drawn
+// on, encoded and its packets written as they come, with no queue and no hand-off between
+// goroutines.
 func (p *pipeline) runInline(ctx context.Context) error {
 	mux := p.mux.write
-	err := p.decode.run(ctx, func(it item) error { return p.encode.encode(ctx, it, mux) }, mux)
+	err := p.decode.run(ctx, func(it item) error {
+		it, err := p.draw.process(it)
+		if err != nil {
+			return err
+		}
+		return p.encode.encode(ctx, it, mux)
+	}, mux)
 	if err == nil {
 		err = p.encode.flush(ctx, mux)
 	}

@@ -22,7 +22,8 @@ type DrawFunc func(n int, dst composite.Surface) error
 // Transcode renders opts.Input to opts.Output, calling draw on every frame. It reads top to
 // bottom the way go-astiav's transcoding example does: open the input, the output, the
 // decoder and the encoder, each registered with one closer; run the stages (decode, draw,
-// encode, mux: goroutines joined by short queues, pipeline.go); commit the output.
+// encode, mux: one loop, or goroutines joined by short queues for frames in GPU memory,
+// pipeline.go); commit the output.
 //
 // On success it returns nil. For a damaged input it keeps the output, renders every frame
 // that decoded and returns an error wrapping ErrInputDamaged, with the places in
@@ -174,6 +175,7 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 			turner: turner, fitter: fitter},
 		encode: encodeStage{enc: enc, video: out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue, packets: packets, frames: frames},
 		mux:    muxStage{out: out, progress: newProgress(opts.Progress, total, started), packets: packets},
+		staged: gpu != nil,
 	}
 	p.decode.drawOn = p.draw.drawsOn
 	err = p.run(ctx)
@@ -205,21 +207,27 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	return finish(err)
 }
 
-// openSource opens the input (a segment's from its keyframe), lets a cancelled ctx interrupt
-// its blocking reads (network inputs, slow disks), registers both with c, and checks that
+// openSource opens the input (a segment's from its keyframe), or takes opts.Source, opened
+// already; lets a cancelled ctx interrupt its blocking reads (network inputs, slow disks),
+// registers both with c (a Source is closed by its owner, not here), and checks that
 // opts.Start lies in it.
 func openSource(ctx context.Context, opts Options, c *closer) (*input, Info, error) {
 	var in *input
 	var err error
-	if opts.Segment != nil {
+	switch {
+	case opts.Source != nil:
+		in, err = opts.Source.take()
+	case opts.Segment != nil:
 		in, err = opts.Segment.openInput(opts.Input, opts.Log)
-	} else {
+	default:
 		in, err = openInput(opts.Input, opts.VideoStream)
 	}
 	if err != nil {
 		return nil, Info{}, err
 	}
-	c.add(in.close)
+	if opts.Source == nil {
+		c.add(in.close)
+	}
 	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
 	c.add(func() { stopInterrupt() })
 	info := in.info()

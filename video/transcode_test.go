@@ -258,7 +258,8 @@ func TestBenchE2E(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Ours.Frames != clipFrames || b.Plain <= 0 || b.Ratio <= 0 || b.Ours.PeakRSS <= 0 || b.PlainPeakRSS <= 0 {
+	if b.Ours.Frames != clipFrames || b.Plain <= 0 || b.Ratio <= 0 || b.Ours.PeakRSS <= 0 || b.PlainPeakRSS <= 0 ||
+		b.AgainCPU <= 0 || b.AgainPeakRSS <= 0 || b.AgainCPURatio <= 0 {
 		t.Errorf("bench %+v", b)
 	}
 	// With nothing drawn the render writes what ffmpeg writes, every stream's packets.
