@@ -155,7 +155,7 @@ func (pt *pointTracker) near(x, y, d float32, pts []point) bool {
 // MaxObjects points in all.
 func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
 	w, h := lum.w, lum.h
-	pt.minEigen(lum, pt.pyr[pt.cur].deriv[0])
+	pt.minEigen(&pt.pyr[pt.cur].levels[0])
 	maxV := float32(0)
 	for _, v := range pt.eig {
 		maxV = max(maxV, v)
@@ -208,17 +208,21 @@ func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
 }
 
 // minEigen is the smaller eigenvalue of the structure tensor summed over 3 × 3 pixels, of
-// the Scharr derivatives d (scaled to 8-bit levels a pixel), for every pixel of p but a
+// the Scharr derivatives of l (scaled to 8-bit levels a pixel), for every pixel but a
 // one-pixel border (0 there: no corner is seeded that near the edge anyway).
-func (pt *pointTracker) minEigen(p *plane, d []int16) []float32 {
-	w, h := p.w, p.h
+func (pt *pointTracker) minEigen(l *level) []float32 {
+	w, h := l.w, l.h
 	pt.eig = grow(pt.eig, w*h)
 	pt.prod = grow(pt.prod, 3*w*h)
 	e, q := pt.eig, pt.prod
 	const s = 1.0 / 32 // Scharr's weights sum to 32
-	for i := 0; i < w*h; i++ {
-		gx, gy := float32(d[2*i])*s, float32(d[2*i+1])*s
-		q[3*i], q[3*i+1], q[3*i+2] = gx*gx, gx*gy, gy*gy
+	for y := 0; y < h; y++ {
+		d := l.d[2*(l.origin()+y*l.stride):][:2*w]
+		r := q[3*y*w:][:3*w]
+		for x := 0; x < w; x++ {
+			gx, gy := float32(d[2*x])*s, float32(d[2*x+1])*s
+			r[3*x], r[3*x+1], r[3*x+2] = gx*gx, gx*gy, gy*gy
+		}
 	}
 	clear(e)
 	for y := 1; y < h-1; y++ {

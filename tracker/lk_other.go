@@ -1,0 +1,11 @@
+//go:build !amd64 || !gc || purego
+
+package tracker
+
+func (lw *lkWork) template(I *level, x, y int, w *[4]int32) (a11, a12, a22 int64) {
+	return lw.templateGo(I, x, y, w)
+}
+
+func (lw *lkWork) mismatch(J *level, x, y int, w *[4]int32) (b1, b2 int64) {
+	return lw.mismatchGo(J, x, y, w)
+}
