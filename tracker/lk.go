@@ -146,7 +146,7 @@ func scharr(l *level) {
 		o := l.origin() + y*s - 1
 		r0, r1, r2 := l.pix[o-s:][:w+2], l.pix[o:][:w+2], l.pix[o+s:][:w+2]
 		out := l.d[2*(o+1):][:2*w]
-		for x := 0; x < w; x++ {
+		for x := scharrRows(out, r0, r1, r2); x < w; x++ {
 			a0, a1, a2 := int(r0[x]), int(r1[x]), int(r2[x])
 			c0, c1, c2 := int(r0[x+2]), int(r1[x+2]), int(r2[x+2])
 			out[2*x] = int16(3*(c0+c2) + 10*c1 - 3*(a0+a2) - 10*a1)

@@ -4,7 +4,7 @@ package tracker
 
 import "golang.org/x/sys/cpu"
 
-// haveAVX2 selects the assembly in lk_amd64.s. It is a variable so that the tests can run
+// haveAVX2 selects the assembly in lk_amd64.s and rows_amd64.s. It is a variable so that the tests can run
 // the Go twins on the same machine and compare.
 var haveAVX2 = cpu.X86.HasAVX2
 
@@ -35,4 +35,35 @@ func (lw *lkWork) mismatch(J *level, x, y int, w *[4]int32) (b1, b2 int64) {
 	var s [2]int64
 	lkMismatchAVX2(&J.pix[o], J.stride, w, &lw.t[0], &s)
 	return s[0], s[1]
+}
+
+//go:noescape
+func halveRowsAVX2(dst, r0, r1 *byte, n int)
+
+//go:noescape
+func scharrRowsAVX2(out *int16, r0, r1, r2 *byte, n int)
+
+// halveRows writes the first n16 of dst's pixels (a multiple of 16) by the assembly and
+// returns n16 (0 without AVX2): downscale's 2 × 2 mean of the rows r0 and r1.
+func halveRows(dst, r0, r1 []byte) int {
+	n := len(dst) &^ 15
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_, _ = r0[2*n-1], r1[2*n-1]
+	halveRowsAVX2(&dst[0], &r0[0], &r1[0], n)
+	return n
+}
+
+// scharrRows writes the derivatives of the first n16 pixels of a row (a multiple of 16) by
+// the assembly and returns n16 (0 without AVX2); r0, r1, r2 start one pixel left of the
+// row's first.
+func scharrRows(out []int16, r0, r1, r2 []byte) int {
+	n := (len(out) / 2) &^ 15
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_, _, _ = r0[n+1], r1[n+1], r2[n+1]
+	scharrRowsAVX2(&out[0], &r0[0], &r1[0], &r2[0], n)
+	return n
 }

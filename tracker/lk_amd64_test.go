@@ -4,6 +4,7 @@ package tracker
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -57,6 +58,41 @@ func TestLKAVX2MatchesGo(t *testing.T) {
 				if gb1 != vb1 || gb2 != vb2 {
 					t.Fatalf("%v %s mismatch at %d,%d: Go %d %d, AVX2 %d %d", size, kind, x, y, gb1, gb2, vb1, vb2)
 				}
+			}
+		}
+	}
+}
+
+// TestRowsAVX2MatchGo: downscale by 2 and the pyramid (pyrDown, Scharr) give the same
+// samples with the assembly as without, on widths that leave every remainder of 16.
+func TestRowsAVX2MatchGo(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer func() { haveAVX2 = true }()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, size := range [][2]int{{2, 2}, {33, 9}, {64, 20}, {101, 37}, {1920, 6}} {
+		src := source{pix: make([]byte, size[0]*size[1]), stride: size[0], w: size[0], h: size[1], step: 1}
+		for i := range src.pix {
+			src.pix[i] = byte(rng.IntN(256))
+			if rng.IntN(8) == 0 {
+				src.pix[i] = 255 * byte(rng.IntN(2))
+			}
+		}
+		var p [2]plane
+		var pyr [2]pyramid
+		for k, avx := range []bool{false, true} {
+			haveAVX2 = avx
+			downscale(&p[k], src, 2)
+			pyr[k].build(&p[k])
+		}
+		if string(p[0].pix) != string(p[1].pix) {
+			t.Fatalf("%v: downscale differs", size)
+		}
+		for l := range pyr[0].levels {
+			a, b := &pyr[0].levels[l], &pyr[1].levels[l]
+			if string(a.pix) != string(b.pix) || !slices.Equal(a.d, b.d) {
+				t.Fatalf("%v: level %d differs", size, l)
 			}
 		}
 	}

@@ -62,6 +62,10 @@ func (b *background) update(p *plane) {
 // even count).
 func (b *background) median() {
 	b.bg = grow(b.bg, b.w*b.h)
+	if b.filled == motionSamples {
+		b.median9()
+		return
+	}
 	var v [motionSamples]byte
 	n := b.filled
 	for i := range b.bg {
@@ -74,6 +78,38 @@ func (b *background) median() {
 			v[j] = x
 		}
 		b.bg[i] = v[(n-1)/2]
+	}
+}
+
+// median9 is median with all nine samples: Paeth's exchange network (19 exchanges leave
+// the median in the middle), without the branches an insertion sort mispredicts on noise.
+func (b *background) median9() {
+	n := len(b.bg)
+	bg := b.bg[:n]
+	r0, r1, r2 := b.ring[0][:n], b.ring[1][:n], b.ring[2][:n]
+	r3, r4, r5 := b.ring[3][:n], b.ring[4][:n], b.ring[5][:n]
+	r6, r7, r8 := b.ring[6][:n], b.ring[7][:n], b.ring[8][:n]
+	for i := range bg {
+		p0, p1, p2, p3, p4, p5, p6, p7, p8 := r0[i], r1[i], r2[i], r3[i], r4[i], r5[i], r6[i], r7[i], r8[i]
+		p1, p2 = min(p1, p2), max(p1, p2)
+		p4, p5 = min(p4, p5), max(p4, p5)
+		p7, p8 = min(p7, p8), max(p7, p8)
+		p0, p1 = min(p0, p1), max(p0, p1)
+		p3, p4 = min(p3, p4), max(p3, p4)
+		p6, p7 = min(p6, p7), max(p6, p7)
+		p1, p2 = min(p1, p2), max(p1, p2)
+		p4, p5 = min(p4, p5), max(p4, p5)
+		p7, p8 = min(p7, p8), max(p7, p8)
+		p3 = max(p0, p3)
+		p5 = min(p5, p8)
+		p4, p7 = min(p4, p7), max(p4, p7)
+		p6 = max(p3, p6)
+		p4 = max(p1, p4)
+		p2 = min(p2, p5)
+		p4 = min(p4, p7)
+		p4, p2 = min(p4, p2), max(p4, p2)
+		p4 = max(p6, p4)
+		bg[i] = min(p4, p2)
 	}
 }
 
@@ -127,8 +163,8 @@ func abs(x int) int {
 	return x
 }
 
-// boxMean replaces p (w × h) by its mean over (2r+1)² neighbourhoods clipped to the plane,
-// by running sums along rows and then columns.
+// boxMean replaces p (w × h) by its mean over (2r+1)² neighbourhoods clipped to the plane
+// (rounded down), by running sums along rows and then columns; r ≤ 7.
 func boxMean(p []byte, w, h, r int, sums *[]int32) {
 	*sums = grow(*sums, w*h+w)
 	s := *sums
@@ -167,11 +203,19 @@ func boxMean(p []byte, w, h, r int, sums *[]int32) {
 				col[x] -= v
 			}
 		}
-		ny := int32(min(y+r, h-1) - max(y-r, 0) + 1)
+		ny := uint32(min(y+r, h-1) - max(y-r, 0) + 1)
 		out := p[y*w : (y+1)*w]
+		c := col[:len(out)]
+		// The division by the neighbourhood's area as a multiplication by its reciprocal:
+		// floor(v·(⌊2²⁴/n⌋+1)/2²⁴) = ⌊v/n⌋ for every v ≤ 255·n while 255·n² < 2²⁴.
+		recip := func(nx uint32) uint32 { return 1<<24/(nx*ny) + 1 }
+		inner := recip(uint32(2*r + 1))
 		for x := range out {
-			nx := int32(min(x+r, w-1) - max(x-r, 0) + 1)
-			out[x] = byte(col[x] / (nx * ny))
+			m := inner
+			if x < r || x >= w-r {
+				m = recip(uint32(min(x+r, w-1) - max(x-r, 0) + 1))
+			}
+			out[x] = byte(uint32(c[x]) * m >> 24)
 		}
 	}
 }

@@ -94,7 +94,7 @@ func downscale(dst *plane, src source, f int) {
 			r0 := src.pix[2*y*src.stride:]
 			r1 := src.pix[(2*y+1)*src.stride:]
 			out := dst.pix[y*dst.w : (y+1)*dst.w]
-			for x := range out {
+			for x := halveRows(out, r0, r1); x < len(out); x++ {
 				out[x] = byte((int(r0[2*x]) + int(r0[2*x+1]) + int(r1[2*x]) + int(r1[2*x+1]) + 2) >> 2)
 			}
 		}
