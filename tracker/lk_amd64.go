@@ -67,3 +67,58 @@ func scharrRows(out []int16, r0, r1, r2 []byte) int {
 	scharrRowsAVX2(&out[0], &r0[0], &r1[0], &r2[0], n)
 	return n
 }
+
+//go:noescape
+func and3AVX2(o, a, b, c *byte, n int)
+
+//go:noescape
+func or3AVX2(o, a, b, c *byte, n int)
+
+//go:noescape
+func median9AVX2(dst *byte, rows *[9]*byte, n int)
+
+// op3 sets the first n32 bytes of o (a multiple of 32) to the and (erode) or the or of a, b
+// and c by the assembly and returns n32 (0 without AVX2).
+func op3(o, a, b, c []byte, erode bool) int {
+	n := len(o) &^ 31
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_, _, _ = a[n-1], b[n-1], c[n-1]
+	if erode {
+		and3AVX2(&o[0], &a[0], &b[0], &c[0], n)
+	} else {
+		or3AVX2(&o[0], &a[0], &b[0], &c[0], n)
+	}
+	return n
+}
+
+// median9Rows writes the first n32 medians of dst (a multiple of 32) by the assembly and
+// returns n32 (0 without AVX2).
+func median9Rows(dst []byte, rows *[9][]byte) int {
+	n := len(dst) &^ 31
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	var p [9]*byte
+	for k, r := range rows {
+		p[k] = &r[:n][0]
+	}
+	median9AVX2(&dst[0], &p, n)
+	return n
+}
+
+//go:noescape
+func absDiffAVX2(dst, a, b *byte, n int)
+
+// absDiff sets the first n32 bytes of dst (a multiple of 32) to |a − b| by the assembly
+// and returns n32 (0 without AVX2).
+func absDiff(dst, a, b []byte) int {
+	n := len(dst) &^ 31
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_, _ = a[n-1], b[n-1]
+	absDiffAVX2(&dst[0], &a[0], &b[0], n)
+	return n
+}

@@ -63,8 +63,9 @@ func TestLKAVX2MatchesGo(t *testing.T) {
 	}
 }
 
-// TestRowsAVX2MatchGo: downscale by 2 and the pyramid (pyrDown, Scharr) give the same
-// samples with the assembly as without, on widths that leave every remainder of 16.
+// TestRowsAVX2MatchGo: downscale by 2, the pyramid (pyrDown, Scharr), the morphology and
+// the absolute difference give the same samples with the assembly as without, on widths
+// that leave every remainder of 16 and 32.
 func TestRowsAVX2MatchGo(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no AVX2")
@@ -88,6 +89,30 @@ func TestRowsAVX2MatchGo(t *testing.T) {
 		}
 		if string(p[0].pix) != string(p[1].pix) {
 			t.Fatalf("%v: downscale differs", size)
+		}
+		var masks [2][]byte
+		for k, avx := range []bool{false, true} {
+			haveAVX2 = avx
+			var m morph
+			masks[k] = make([]byte, len(src.pix))
+			for i, v := range src.pix {
+				masks[k][i] = b2u(v > 100)
+			}
+			m.clean(masks[k], size[0], size[1], 5)
+		}
+		if string(masks[0]) != string(masks[1]) {
+			t.Fatalf("%v: morphology differs", size)
+		}
+		other := slices.Clone(src.pix)
+		rng.Shuffle(len(other), func(i, j int) { other[i], other[j] = other[j], other[i] })
+		diff := make([]byte, len(other))
+		for i := absDiff(diff, src.pix, other); i < len(diff); i++ {
+			diff[i] = byte(abs(int(src.pix[i]) - int(other[i])))
+		}
+		for i := range diff {
+			if want := byte(abs(int(src.pix[i]) - int(other[i]))); diff[i] != want {
+				t.Fatalf("%v: |%d − %d| is %d, want %d", size, src.pix[i], other[i], diff[i], want)
+			}
 		}
 		for l := range pyr[0].levels {
 			a, b := &pyr[0].levels[l], &pyr[1].levels[l]

@@ -82,14 +82,15 @@ func (b *background) median() {
 }
 
 // median9 is median with all nine samples: Paeth's exchange network (19 exchanges leave
-// the median in the middle), without the branches an insertion sort mispredicts on noise.
+// the median in the middle), without the branches an insertion sort mispredicts on noise;
+// 32 pixels at once in AVX2 (median9Rows).
 func (b *background) median9() {
 	n := len(b.bg)
 	bg := b.bg[:n]
 	r0, r1, r2 := b.ring[0][:n], b.ring[1][:n], b.ring[2][:n]
 	r3, r4, r5 := b.ring[3][:n], b.ring[4][:n], b.ring[5][:n]
 	r6, r7, r8 := b.ring[6][:n], b.ring[7][:n], b.ring[8][:n]
-	for i := range bg {
+	for i := median9Rows(bg, &b.ring); i < n; i++ {
 		p0, p1, p2, p3, p4, p5, p6, p7, p8 := r0[i], r1[i], r2[i], r3[i], r4[i], r5[i], r6[i], r7[i], r8[i]
 		p1, p2 = min(p1, p2), max(p1, p2)
 		p4, p5 = min(p4, p5), max(p4, p5)
@@ -121,9 +122,9 @@ func (b *background) foreground(mask []byte, p *plane, threshold, sensitivity fl
 	}
 	w, h := p.w, p.h
 	b.diff = grow(b.diff, w*h)
-	for i, v := range p.pix {
-		d := int(v) - int(b.bg[i])
-		b.diff[i] = byte(min(abs(d), 255))
+	bg := b.bg[:len(p.pix)]
+	for i := absDiff(b.diff, p.pix, bg); i < len(p.pix); i++ {
+		b.diff[i] = byte(abs(int(p.pix[i]) - int(bg[i])))
 	}
 	boxMean(b.diff, w, h, motionRadius, &b.sums)
 	t := threshold
@@ -150,9 +151,8 @@ func (b *background) foreground(mask []byte, p *plane, threshold, sensitivity fl
 		// the middle sensitivity up, 10 at 0.
 		t = max(k*float64(med), 4+12*max(0, 0.5-sensitivity))
 	}
-	for i, d := range b.diff {
-		mask[i] = b2u(float64(d) > t)
-	}
+	// A whole level d is above t where it is above ⌊t⌋ (t ≥ 0).
+	binarize(mask, b.diff, int(min(t, 255)), false)
 	return true
 }
 

@@ -114,3 +114,123 @@ sloop:
 	JNZ  sloop
 	VZEROUPPER
 	RET
+
+// func and3AVX2(o, a, b, c *byte, n int)
+// o[i] = a[i] & b[i] & c[i] for i < n, n a multiple of 32.
+TEXT ·and3AVX2(SB), NOSPLIT, $0-40
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), R8
+	MOVQ n+32(FP), CX
+	XORQ AX, AX
+
+aloop:
+	VMOVDQU (SI)(AX*1), Y0
+	VPAND   (DX)(AX*1), Y0, Y0
+	VPAND   (R8)(AX*1), Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ    $32, AX
+	CMPQ    AX, CX
+	JLT     aloop
+	VZEROUPPER
+	RET
+
+// func or3AVX2(o, a, b, c *byte, n int)
+// o[i] = a[i] | b[i] | c[i] for i < n, n a multiple of 32.
+TEXT ·or3AVX2(SB), NOSPLIT, $0-40
+	MOVQ o+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), R8
+	MOVQ n+32(FP), CX
+	XORQ AX, AX
+
+oloop:
+	VMOVDQU (SI)(AX*1), Y0
+	VPOR    (DX)(AX*1), Y0, Y0
+	VPOR    (R8)(AX*1), Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ    $32, AX
+	CMPQ    AX, CX
+	JLT     oloop
+	VZEROUPPER
+	RET
+
+// func median9AVX2(dst *byte, rows *[9]*byte, n int)
+// dst[i] is the median of rows[0][i] … rows[8][i] (motion.go's median9), n a multiple of
+// 32: the same exchange network on 32 pixels at once.
+TEXT ·median9AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ rows+8(FP), AX
+	MOVQ n+16(FP), CX
+	MOVQ 0(AX), R8
+	MOVQ 8(AX), R9
+	MOVQ 16(AX), R10
+	MOVQ 24(AX), R11
+	MOVQ 32(AX), R12
+	MOVQ 40(AX), R13
+	MOVQ 48(AX), R14
+	MOVQ 56(AX), DX
+	MOVQ 64(AX), SI
+	XORQ BX, BX
+
+#define SORT(a, b) VPMINUB a, b, Y15; VPMAXUB a, b, b; VMOVDQA Y15, a
+
+mloop:
+	VMOVDQU (R8)(BX*1), Y0
+	VMOVDQU (R9)(BX*1), Y1
+	VMOVDQU (R10)(BX*1), Y2
+	VMOVDQU (R11)(BX*1), Y3
+	VMOVDQU (R12)(BX*1), Y4
+	VMOVDQU (R13)(BX*1), Y5
+	VMOVDQU (R14)(BX*1), Y6
+	VMOVDQU (DX)(BX*1), Y7
+	VMOVDQU (SI)(BX*1), Y8
+	SORT(Y1, Y2)
+	SORT(Y4, Y5)
+	SORT(Y7, Y8)
+	SORT(Y0, Y1)
+	SORT(Y3, Y4)
+	SORT(Y6, Y7)
+	SORT(Y1, Y2)
+	SORT(Y4, Y5)
+	SORT(Y7, Y8)
+	VPMAXUB Y0, Y3, Y3
+	VPMINUB Y5, Y8, Y5
+	SORT(Y4, Y7)
+	VPMAXUB Y3, Y6, Y6
+	VPMAXUB Y1, Y4, Y4
+	VPMINUB Y2, Y5, Y2
+	VPMINUB Y4, Y7, Y4
+	SORT(Y4, Y2)
+	VPMAXUB Y6, Y4, Y4
+	VPMINUB Y4, Y2, Y4
+	VMOVDQU Y4, (DI)(BX*1)
+	ADDQ    $32, BX
+	CMPQ    BX, CX
+	JLT     mloop
+	VZEROUPPER
+	RET
+
+// func absDiffAVX2(dst, a, b *byte, n int)
+// dst[i] = |a[i] − b[i]| for i < n, n a multiple of 32.
+TEXT ·absDiffAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+
+dloop:
+	VMOVDQU (SI)(AX*1), Y0
+	VMOVDQU (DX)(AX*1), Y1
+	VPSUBUSB Y1, Y0, Y2
+	VPSUBUSB Y0, Y1, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVDQU  Y2, (DI)(AX*1)
+	ADDQ     $32, AX
+	CMPQ     AX, CX
+	JLT      dloop
+	VZEROUPPER
+	RET
