@@ -122,3 +122,49 @@ func absDiff(dst, a, b []byte) int {
 	absDiffAVX2(&dst[0], &a[0], &b[0], n)
 	return n
 }
+
+//go:noescape
+func productsAVX2(p *float32, d *int16, n, w int)
+
+//go:noescape
+func hsumAVX2(o, r *float32, n int)
+
+//go:noescape
+func eigenAVX2(e, a, b, c *float32, n, w int)
+
+// productsRows writes the first n8 pixels' products (a multiple of 8) of points.go's
+// products by the assembly and returns n8 (0 without AVX2).
+func productsRows(p []float32, d []int16) int {
+	w := len(d) / 2
+	n := w &^ 7
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_ = p[2*w+n-1]
+	productsAVX2(&p[0], &d[0], n, w)
+	return n
+}
+
+// hsumRows writes the first n8 sums of hsum3 (a multiple of 8), o[i] of r[i … i+2], by the
+// assembly and returns n8 (0 without AVX2).
+func hsumRows(o, r []float32) int {
+	n := len(o) &^ 7
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_ = r[n+1]
+	hsumAVX2(&o[0], &r[0], n)
+	return n
+}
+
+// eigenRows writes the first n8 values of eigen3 (a multiple of 8) by the assembly and
+// returns n8 (0 without AVX2); a, b and c hold three runs of w.
+func eigenRows(e, a, b, c []float32, w int) int {
+	n := len(e) &^ 7
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_, _, _ = a[2*w+n-1], b[2*w+n-1], c[2*w+n-1]
+	eigenAVX2(&e[0], &a[0], &b[0], &c[0], n, w)
+	return n
+}

@@ -3,6 +3,7 @@
 package tracker
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -63,8 +64,8 @@ func TestLKAVX2MatchesGo(t *testing.T) {
 	}
 }
 
-// TestRowsAVX2MatchGo: downscale by 2, the pyramid (pyrDown, Scharr), the morphology and
-// the absolute difference give the same samples with the assembly as without, on widths
+// TestRowsAVX2MatchGo: downscale by 2, the pyramid (pyrDown, Scharr), the corner
+// strengths, the morphology and the absolute difference give the same values with the assembly as without, on widths
 // that leave every remainder of 16 and 32.
 func TestRowsAVX2MatchGo(t *testing.T) {
 	if !haveAVX2 {
@@ -112,6 +113,17 @@ func TestRowsAVX2MatchGo(t *testing.T) {
 		for i := range diff {
 			if want := byte(abs(int(src.pix[i]) - int(other[i]))); diff[i] != want {
 				t.Fatalf("%v: |%d − %d| is %d, want %d", size, src.pix[i], other[i], diff[i], want)
+			}
+		}
+		var eig [2][]float32
+		for k, avx := range []bool{false, true} {
+			haveAVX2 = avx
+			var pt pointTracker
+			eig[k] = pt.minEigen(&pyr[k].levels[0])
+		}
+		for i := range eig[0] {
+			if math.Float32bits(eig[0][i]) != math.Float32bits(eig[1][i]) {
+				t.Fatalf("%v: corner strength %d is %g in Go, %g in AVX2", size, i, eig[0][i], eig[1][i])
 			}
 		}
 		for l := range pyr[0].levels {

@@ -19,3 +19,9 @@ func op3(o, a, b, c []byte, erode bool) int { return 0 }
 func median9Rows(dst []byte, rows *[9][]byte) int { return 0 }
 
 func absDiff(dst, a, b []byte) int { return 0 }
+
+func productsRows(p []float32, d []int16) int { return 0 }
+
+func hsumRows(o, r []float32) int { return 0 }
+
+func eigenRows(e, a, b, c []float32, w int) int { return 0 }

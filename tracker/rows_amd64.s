@@ -234,3 +234,120 @@ dloop:
 	JLT      dloop
 	VZEROUPPER
 	RET
+
+// The structure tensor's rows for points.go's minEigen: float32 operations in the Go
+// code's order, no FMA, so that every value is the Go code's.
+
+DATA deint<>+0x00(SB)/8, $0x0000000200000000
+DATA deint<>+0x08(SB)/8, $0x0000000600000004
+DATA deint<>+0x10(SB)/8, $0x0000000300000001
+DATA deint<>+0x18(SB)/8, $0x0000000700000005
+GLOBL deint<>(SB), (NOPTR+RODATA), $32
+
+DATA f32nd<>+0x00(SB)/4, $0x3d000000 // 1/32
+DATA f32nd<>+0x04(SB)/4, $0x41100000 // 9
+DATA f32nd<>+0x08(SB)/4, $0x3f000000 // 1/2
+DATA f32nd<>+0x0c(SB)/4, $0x3e800000 // 1/4
+GLOBL f32nd<>(SB), (NOPTR+RODATA), $16
+
+// func productsAVX2(p *float32, d *int16, n, w int)
+// p's three runs of w (gx², gx·gy, gy²) from the interleaved derivatives d scaled by 1/32,
+// for the first n pixels, n a multiple of 8.
+TEXT ·productsAVX2(SB), NOSPLIT, $0-32
+	MOVQ         p+0(FP), DI
+	MOVQ         d+8(FP), SI
+	MOVQ         n+16(FP), CX
+	MOVQ         w+24(FP), DX
+	SHLQ         $2, DX
+	VBROADCASTSS f32nd<>+0(SB), Y15
+	VMOVDQU      deint<>(SB), Y14
+
+ploop:
+	VPMOVSXWD  (SI), Y0
+	VPMOVSXWD  16(SI), Y1
+	VCVTDQ2PS  Y0, Y0
+	VCVTDQ2PS  Y1, Y1
+	VMULPS     Y15, Y0, Y0
+	VMULPS     Y15, Y1, Y1
+	VPERMD     Y0, Y14, Y0
+	VPERMD     Y1, Y14, Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VPERM2I128 $0x31, Y1, Y0, Y3
+	VMULPS     Y2, Y2, Y4
+	VMULPS     Y3, Y2, Y5
+	VMULPS     Y3, Y3, Y6
+	VMOVUPS    Y4, (DI)
+	VMOVUPS    Y5, (DI)(DX*1)
+	VMOVUPS    Y6, (DI)(DX*2)
+	ADDQ       $32, SI
+	ADDQ       $32, DI
+	SUBQ       $8, CX
+	JNZ        ploop
+	VZEROUPPER
+	RET
+
+// func hsumAVX2(o, r *float32, n int)
+// o[i] = r[i] + r[i+1] + r[i+2] for i < n, n a multiple of 8.
+TEXT ·hsumAVX2(SB), NOSPLIT, $0-24
+	MOVQ o+0(FP), DI
+	MOVQ r+8(FP), SI
+	MOVQ n+16(FP), CX
+
+sumloop:
+	VMOVUPS (SI), Y0
+	VADDPS  4(SI), Y0, Y0
+	VADDPS  8(SI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JNZ     sumloop
+	VZEROUPPER
+	RET
+
+// func eigenAVX2(e, a, b, c *float32, n, w int)
+// e[i], i < n (a multiple of 8): the smaller eigenvalue of the mean of the sums in the three
+// rows a, b, c (each three runs of w: xx, xy, yy).
+TEXT ·eigenAVX2(SB), NOSPLIT, $0-48
+	MOVQ         e+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         b+16(FP), R8
+	MOVQ         c+24(FP), R9
+	MOVQ         n+32(FP), CX
+	MOVQ         w+40(FP), DX
+	SHLQ         $2, DX
+	VBROADCASTSS f32nd<>+4(SB), Y13
+	VBROADCASTSS f32nd<>+8(SB), Y12
+	VBROADCASTSS f32nd<>+12(SB), Y11
+
+eloop:
+	VMOVUPS (SI), Y0
+	VADDPS  (R8), Y0, Y0
+	VADDPS  (R9), Y0, Y0
+	VDIVPS  Y13, Y0, Y0             // xx
+	VMOVUPS (SI)(DX*1), Y1
+	VADDPS  (R8)(DX*1), Y1, Y1
+	VADDPS  (R9)(DX*1), Y1, Y1
+	VDIVPS  Y13, Y1, Y1             // xy
+	VMOVUPS (SI)(DX*2), Y2
+	VADDPS  (R8)(DX*2), Y2, Y2
+	VADDPS  (R9)(DX*2), Y2, Y2
+	VDIVPS  Y13, Y2, Y2             // yy
+	VADDPS  Y2, Y0, Y3
+	VMULPS  Y12, Y3, Y3             // (xx + yy)/2
+	VSUBPS  Y2, Y0, Y4
+	VMULPS  Y4, Y4, Y4
+	VMULPS  Y11, Y4, Y4             // (xx − yy)²/4
+	VMULPS  Y1, Y1, Y5
+	VADDPS  Y5, Y4, Y4
+	VSQRTPS Y4, Y4
+	VSUBPS  Y4, Y3, Y3
+	VMOVUPS Y3, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, R8
+	ADDQ    $32, R9
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JNZ     eloop
+	VZEROUPPER
+	RET
