@@ -168,3 +168,37 @@ func eigenRows(e, a, b, c []float32, w int) int {
 	eigenAVX2(&e[0], &a[0], &b[0], &c[0], n, w)
 	return n
 }
+
+//go:noescape
+func box5AVX2(s *uint16, p *byte, n int)
+
+//go:noescape
+func colMeanAVX2(out *byte, rows **uint16, k int, m *uint32, n int)
+
+// box5Rows writes the first n16 sums of boxRow with r = 2 (a multiple of 16), s[i] of
+// p[i … i+4], by the assembly and returns n16 (0 without AVX2).
+func box5Rows(s []uint16, p []byte) int {
+	n := len(s) &^ 15
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_ = p[n+3]
+	box5AVX2(&s[0], &p[0], n)
+	return n
+}
+
+// colMeanRows writes the first n8 means of boxMean's columns (a multiple of 8) by the
+// assembly and returns n8 (0 without AVX2).
+func colMeanRows(out []byte, rows [][]uint16, m []uint32) int {
+	n := len(out) &^ 7
+	if !haveAVX2 || n == 0 || len(rows) > 2*maxBoxRadius+1 {
+		return 0
+	}
+	var p [2*maxBoxRadius + 1]*uint16
+	for j, r := range rows {
+		p[j] = &r[:n][0]
+	}
+	_ = m[n-1]
+	colMeanAVX2(&out[0], &p[0], len(rows), &m[0], n)
+	return n
+}

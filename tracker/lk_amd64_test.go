@@ -65,7 +65,7 @@ func TestLKAVX2MatchesGo(t *testing.T) {
 }
 
 // TestRowsAVX2MatchGo: downscale by 2, the pyramid (pyrDown, Scharr), the corner
-// strengths, the morphology and the absolute difference give the same values with the assembly as without, on widths
+// strengths, the morphology, the box mean and the absolute difference give the same values with the assembly as without, on widths
 // that leave every remainder of 16 and 32.
 func TestRowsAVX2MatchGo(t *testing.T) {
 	if !haveAVX2 {
@@ -103,6 +103,26 @@ func TestRowsAVX2MatchGo(t *testing.T) {
 		}
 		if string(masks[0]) != string(masks[1]) {
 			t.Fatalf("%v: morphology differs", size)
+		}
+		var means [2][]byte
+		for k, avx := range []bool{false, true} {
+			haveAVX2 = avx
+			var bw boxWork
+			means[k] = slices.Clone(src.pix)
+			boxMean(means[k], size[0], size[1], motionRadius, &bw)
+		}
+		for i, v := range means[1] {
+			x, y := i%size[0], i/size[0]
+			sum, n := 0, 0
+			for yy := max(y-motionRadius, 0); yy <= min(y+motionRadius, size[1]-1); yy++ {
+				for xx := max(x-motionRadius, 0); xx <= min(x+motionRadius, size[0]-1); xx++ {
+					sum += int(src.pix[yy*size[0]+xx])
+					n++
+				}
+			}
+			if int(v) != sum/n || means[0][i] != v {
+				t.Fatalf("%v: mean at %d,%d is %d (Go %d), want %d", size, x, y, v, means[0][i], sum/n)
+			}
 		}
 		other := slices.Clone(src.pix)
 		rng.Shuffle(len(other), func(i, j int) { other[i], other[j] = other[j], other[i] })

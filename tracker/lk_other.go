@@ -25,3 +25,7 @@ func productsRows(p []float32, d []int16) int { return 0 }
 func hsumRows(o, r []float32) int { return 0 }
 
 func eigenRows(e, a, b, c []float32, w int) int { return 0 }
+
+func box5Rows(s []uint16, p []byte) int { return 0 }
+
+func colMeanRows(out []byte, rows [][]uint16, m []uint32) int { return 0 }

@@ -78,6 +78,27 @@ func isodata(hist *[256]int, sensitivity float64) (t int, ok bool) {
 	return min(max(t, 0), 254), m1-m0 > 4*max(sd0, sd1, 1)
 }
 
+// histogram counts the values of p into h. Four partial counts, one for each of four
+// neighbouring pixels, spare the increments of one counter from waiting on each other in
+// the runs of equal values that flat regions make.
+func histogram(h *[256]int, p []byte) {
+	var c [4][256]int32
+	n := len(p) &^ 3
+	for i := 0; i < n; i += 4 {
+		q := p[i : i+4 : i+4]
+		c[0][q[0]]++
+		c[1][q[1]]++
+		c[2][q[2]]++
+		c[3][q[3]]++
+	}
+	for _, v := range p[n:] {
+		c[0][v]++
+	}
+	for v := range h {
+		h[v] = int(c[0][v]) + int(c[1][v]) + int(c[2][v]) + int(c[3][v])
+	}
+}
+
 // binarize sets mask to 1 where p is above t (or, with below, at or under t), else 0.
 func binarize(mask []byte, p []byte, t int, below bool) {
 	for i, v := range p {

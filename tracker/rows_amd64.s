@@ -351,3 +351,64 @@ eloop:
 	JNZ     eloop
 	VZEROUPPER
 	RET
+
+// func box5AVX2(s *uint16, p *byte, n int)
+// s[i] = p[i] + … + p[i+4] for i < n, n a multiple of 16.
+TEXT ·box5AVX2(SB), NOSPLIT, $0-24
+	MOVQ s+0(FP), DI
+	MOVQ p+8(FP), SI
+	MOVQ n+16(FP), CX
+
+bloop:
+	VPMOVZXBW (SI), Y0
+	VPMOVZXBW 1(SI), Y1
+	VPMOVZXBW 2(SI), Y2
+	VPMOVZXBW 3(SI), Y3
+	VPMOVZXBW 4(SI), Y4
+	VPADDW    Y1, Y0, Y0
+	VPADDW    Y3, Y2, Y2
+	VPADDW    Y4, Y0, Y0
+	VPADDW    Y2, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $16, CX
+	JNZ       bloop
+	VZEROUPPER
+	RET
+
+// func colMeanAVX2(out *byte, rows **uint16, k int, m *uint32, n int)
+// out[i] = (Σ rows[j][i], j < k) · m[i] >> 24 for i < n, n a multiple of 8, k ≥ 1.
+TEXT ·colMeanAVX2(SB), NOSPLIT, $0-40
+	MOVQ out+0(FP), DI
+	MOVQ rows+8(FP), SI
+	MOVQ k+16(FP), R8
+	MOVQ m+24(FP), DX
+	MOVQ n+32(FP), CX
+	XORQ AX, AX          // byte offset of the 16-bit sums
+
+cloop:
+	MOVQ    SI, R9
+	MOVQ    R8, R10
+	VPXOR   X0, X0, X0
+
+csum:
+	MOVQ    (R9), R11
+	VPADDW  (R11)(AX*1), X0, X0
+	ADDQ    $8, R9
+	DECQ    R10
+	JNZ     csum
+
+	VPMOVZXWD  X0, Y0
+	VPMULLD    (DX)(AX*2), Y0, Y0
+	VPSRLD     $24, Y0, Y0
+	VPACKUSDW  Y0, Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VPACKUSWB  X0, X0, X0
+	VMOVQ      X0, (DI)
+	ADDQ       $8, DI
+	ADDQ       $16, AX
+	SUBQ       $8, CX
+	JNZ        cloop
+	VZEROUPPER
+	RET

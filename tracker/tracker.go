@@ -98,9 +98,7 @@ func (t *Tracker) detect() {
 	switch t.o.Mode {
 	case Bright, Dark:
 		var hist [256]int
-		for _, v := range p.pix {
-			hist[v]++
-		}
+		histogram(&hist, p.pix)
 		dark := t.o.Mode == Dark
 		if dark {
 			// The mirror image: the darker class becomes the upper one.
