@@ -72,7 +72,7 @@ func (l *level) fillBorder() {
 // pyramid is one frame's levels and their derivatives.
 type pyramid struct {
 	levels [lkLevels + 1]level
-	rows   []int32 // pyrDown's rows filtered along x
+	rows   []uint16 // pyrDown's rows filtered along x
 }
 
 // build makes the pyramid of base (copied).
@@ -114,23 +114,24 @@ func reflect101(i, n int) int {
 func (p *pyramid) pyrDown(dst, src *level) {
 	dw, dh := (src.w+1)/2, (src.h+1)/2
 	dst.resize(dw, dh)
-	// Each source row from −2 to 2·dh filtered along x once, then the columns.
+	// Each source row from −2 to 2·dh filtered along x once (16 bits hold 16·255), then
+	// the columns (16 bits hold 256·255).
 	n := 2*dh + 3
 	p.rows = grow(p.rows, n*dw)
 	for k := 0; k < n; k++ {
-		row := src.pix[src.origin()+(k-2)*src.stride-2:][:2*dw+3]
+		row := src.pix[src.origin()+(k-2)*src.stride-2:][:2*dw+4]
 		out := p.rows[k*dw : (k+1)*dw]
-		for x := range out {
+		for x := pyrRows(out, row); x < dw; x++ {
 			r := row[2*x : 2*x+5]
-			out[x] = int32(r[0]) + int32(r[4]) + 4*(int32(r[1])+int32(r[3])) + 6*int32(r[2])
+			out[x] = uint16(r[0]) + uint16(r[4]) + 4*(uint16(r[1])+uint16(r[3])) + 6*uint16(r[2])
 		}
 	}
 	for y := 0; y < dh; y++ {
 		r0, r1, r2 := p.rows[2*y*dw:][:dw], p.rows[(2*y+1)*dw:][:dw], p.rows[(2*y+2)*dw:][:dw]
 		r3, r4 := p.rows[(2*y+3)*dw:][:dw], p.rows[(2*y+4)*dw:][:dw]
 		o := dst.row(y)[:dw]
-		for x := range o {
-			s := r0[x] + r4[x] + 4*(r1[x]+r3[x]) + 6*r2[x]
+		for x := pyrCols(o, r0, r1, r2, r3, r4); x < dw; x++ {
+			s := uint32(r0[x]) + uint32(r4[x]) + 4*(uint32(r1[x])+uint32(r3[x])) + 6*uint32(r2[x])
 			o[x] = byte((s + 128) >> 8)
 		}
 	}

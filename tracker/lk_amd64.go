@@ -202,3 +202,33 @@ func colMeanRows(out []byte, rows [][]uint16, m []uint32) int {
 	colMeanAVX2(&out[0], &p[0], len(rows), &m[0], n)
 	return n
 }
+
+//go:noescape
+func pyrRowsAVX2(out *uint16, row *byte, n int)
+
+//go:noescape
+func pyrColsAVX2(o *byte, r0, r1, r2, r3, r4 *uint16, n int)
+
+// pyrRows writes the first n16 of pyrDown's row sums (a multiple of 16) by the assembly
+// and returns n16 (0 without AVX2); row starts two pixels left of the first output's.
+func pyrRows(out []uint16, row []byte) int {
+	n := len(out) &^ 15
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_ = row[2*n+3]
+	pyrRowsAVX2(&out[0], &row[0], n)
+	return n
+}
+
+// pyrCols writes the first n16 of pyrDown's pixels of a row (a multiple of 16) by the
+// assembly and returns n16 (0 without AVX2).
+func pyrCols(o []byte, r0, r1, r2, r3, r4 []uint16) int {
+	n := len(o) &^ 15
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_, _, _, _, _ = r0[n-1], r1[n-1], r2[n-1], r3[n-1], r4[n-1]
+	pyrColsAVX2(&o[0], &r0[0], &r1[0], &r2[0], &r3[0], &r4[0], n)
+	return n
+}

@@ -29,3 +29,7 @@ func eigenRows(e, a, b, c []float32, w int) int { return 0 }
 func box5Rows(s []uint16, p []byte) int { return 0 }
 
 func colMeanRows(out []byte, rows [][]uint16, m []uint32) int { return 0 }
+
+func pyrRows(out []uint16, row []byte) int { return 0 }
+
+func pyrCols(o []byte, r0, r1, r2, r3, r4 []uint16) int { return 0 }

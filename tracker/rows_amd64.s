@@ -412,3 +412,94 @@ csum:
 	JNZ        cloop
 	VZEROUPPER
 	RET
+
+// pyrDown's filters (lk.go): [1 4 6 4 1] along a row, keeping every other pixel, as three
+// pairs of taps; then down five rows, rounded and divided by 256.
+DATA taps14<>+0x00(SB)/8, $0x0401040104010401
+DATA taps14<>+0x08(SB)/8, $0x0401040104010401
+DATA taps14<>+0x10(SB)/8, $0x0401040104010401
+DATA taps14<>+0x18(SB)/8, $0x0401040104010401
+GLOBL taps14<>(SB), (NOPTR+RODATA), $32
+
+DATA taps64<>+0x00(SB)/8, $0x0406040604060406
+DATA taps64<>+0x08(SB)/8, $0x0406040604060406
+DATA taps64<>+0x10(SB)/8, $0x0406040604060406
+DATA taps64<>+0x18(SB)/8, $0x0406040604060406
+GLOBL taps64<>(SB), (NOPTR+RODATA), $32
+
+DATA taps10<>+0x00(SB)/8, $0x0001000100010001
+DATA taps10<>+0x08(SB)/8, $0x0001000100010001
+DATA taps10<>+0x10(SB)/8, $0x0001000100010001
+DATA taps10<>+0x18(SB)/8, $0x0001000100010001
+GLOBL taps10<>(SB), (NOPTR+RODATA), $32
+
+DATA w128<>+0x00(SB)/8, $0x0080008000800080
+DATA w128<>+0x08(SB)/8, $0x0080008000800080
+DATA w128<>+0x10(SB)/8, $0x0080008000800080
+DATA w128<>+0x18(SB)/8, $0x0080008000800080
+GLOBL w128<>(SB), (NOPTR+RODATA), $32
+
+// func pyrRowsAVX2(out *uint16, row *byte, n int)
+// out[x] = row[2x] + 4·row[2x+1] + 6·row[2x+2] + 4·row[2x+3] + row[2x+4] for x < n, n a
+// multiple of 16 (row read up to 2n+3).
+TEXT ·pyrRowsAVX2(SB), NOSPLIT, $0-24
+	MOVQ    out+0(FP), DI
+	MOVQ    row+8(FP), SI
+	MOVQ    n+16(FP), CX
+	VMOVDQU taps14<>(SB), Y13
+	VMOVDQU taps64<>(SB), Y14
+	VMOVDQU taps10<>(SB), Y15
+
+prloop:
+	VMOVDQU    (SI), Y0
+	VMOVDQU    2(SI), Y1
+	VMOVDQU    4(SI), Y2
+	VPMADDUBSW Y13, Y0, Y0
+	VPMADDUBSW Y14, Y1, Y1
+	VPMADDUBSW Y15, Y2, Y2
+	VPADDW     Y1, Y0, Y0
+	VPADDW     Y2, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	ADDQ       $32, SI
+	ADDQ       $32, DI
+	SUBQ       $16, CX
+	JNZ        prloop
+	VZEROUPPER
+	RET
+
+// func pyrColsAVX2(o *byte, r0, r1, r2, r3, r4 *uint16, n int)
+// o[x] = (r0[x] + 4·r1[x] + 6·r2[x] + 4·r3[x] + r4[x] + 128) >> 8 for x < n, n a multiple
+// of 16 (the sum fits 16 bits unsigned).
+TEXT ·pyrColsAVX2(SB), NOSPLIT, $0-56
+	MOVQ    o+0(FP), DI
+	MOVQ    r0+8(FP), SI
+	MOVQ    r1+16(FP), DX
+	MOVQ    r2+24(FP), R8
+	MOVQ    r3+32(FP), R9
+	MOVQ    r4+40(FP), R10
+	MOVQ    n+48(FP), CX
+	VMOVDQU w128<>(SB), Y15
+	XORQ    AX, AX
+
+pcloop:
+	VMOVDQU   (SI)(AX*2), Y0
+	VPADDW    (R10)(AX*2), Y0, Y0
+	VMOVDQU   (DX)(AX*2), Y1
+	VPADDW    (R9)(AX*2), Y1, Y1
+	VPSLLW    $2, Y1, Y1
+	VMOVDQU   (R8)(AX*2), Y2
+	VPSLLW    $1, Y2, Y3
+	VPSLLW    $2, Y2, Y2
+	VPADDW    Y3, Y2, Y2
+	VPADDW    Y1, Y0, Y0
+	VPADDW    Y2, Y0, Y0
+	VPADDW    Y15, Y0, Y0
+	VPSRLW    $8, Y0, Y0
+	VPACKUSWB Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (DI)(AX*1)
+	ADDQ      $16, AX
+	CMPQ      AX, CX
+	JLT       pcloop
+	VZEROUPPER
+	RET
