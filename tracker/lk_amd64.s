@@ -12,14 +12,6 @@
 #define TX 2016
 #define TY 4032
 
-// evens gathers the x derivatives of four interleaved pixels into the low half, the y into
-// the high half.
-DATA evens<>+0x00(SB)/8, $0x0000000200000000
-DATA evens<>+0x08(SB)/8, $0x0000000600000004
-DATA evens<>+0x10(SB)/8, $0x0000000300000001
-DATA evens<>+0x18(SB)/8, $0x0000000700000005
-GLOBL evens<>(SB), (NOPTR+RODATA), $32
-
 // last5 zeroes the lanes past lkWindow of a row's third group (pixels 21 to 23).
 DATA last5<>+0x00(SB)/8, $0xffffffffffffffff
 DATA last5<>+0x08(SB)/8, $0xffffffffffffffff
@@ -39,66 +31,82 @@ DATA round14<>+0x10(SB)/8, $0x0000200000002000
 DATA round14<>+0x18(SB)/8, $0x0000200000002000
 GLOBL round14<>(SB), (NOPTR+RODATA), $32
 
-// WEIGHTS broadcasts the four bilinear weights at AX into Y12-Y15.
+// WEIGHTS broadcasts the bilinear weights at AX as 16-bit pairs: (w00, w01) into Y11,
+// (w10, w11) into Y12 (each at most 2^14), for VPMADDWD. Clobbers BX and R11.
 #define WEIGHTS \
-	VPBROADCASTD 0(AX), Y12; \
-	VPBROADCASTD 4(AX), Y13; \
-	VPBROADCASTD 8(AX), Y14; \
-	VPBROADCASTD 12(AX), Y15
+	MOVL         0(AX), BX; \
+	MOVL         4(AX), R11; \
+	SHLL         $16, R11; \
+	ORL          R11, BX; \
+	VMOVD        BX, X11; \
+	VPBROADCASTD X11, Y11; \
+	MOVL         8(AX), BX; \
+	MOVL         12(AX), R11; \
+	SHLL         $16, R11; \
+	ORL          R11, BX; \
+	VMOVD        BX, X12; \
+	VPBROADCASTD X12, Y12
 
 // SAMPLE sets Y0 to the image at SI (row stride DX) sampled bilinearly at pixels off to
-// off+7, scaled by 32: descale(Σ p·w, 9).
+// off+7, scaled by 32: descale(Σ p·w, 9). Each row's pixels and their right neighbours
+// are paired as 16-bit words and multiplied by a weight pair (VPMADDWD).
 #define SAMPLE(off) \
-	VPMOVZXBD off(SI), Y0; \
-	VPMOVZXBD off+1(SI), Y1; \
-	VPMOVZXBD off(SI)(DX*1), Y2; \
-	VPMOVZXBD off+1(SI)(DX*1), Y3; \
-	VPMULLD   Y12, Y0, Y0; \
-	VPMULLD   Y13, Y1, Y1; \
-	VPMULLD   Y14, Y2, Y2; \
-	VPMULLD   Y15, Y3, Y3; \
-	VPADDD    Y1, Y0, Y0; \
-	VPADDD    Y3, Y2, Y2; \
-	VPADDD    Y2, Y0, Y0; \
-	VPADDD    round9<>(SB), Y0, Y0; \
-	VPSRAD    $9, Y0, Y0
+	VMOVQ      off(SI), X0; \
+	VMOVQ      off+1(SI), X1; \
+	VPUNPCKLBW X1, X0, X0; \
+	VPMOVZXBW  X0, Y0; \
+	VPMADDWD   Y11, Y0, Y0; \
+	VMOVQ      off(SI)(DX*1), X1; \
+	VMOVQ      off+1(SI)(DX*1), X2; \
+	VPUNPCKLBW X2, X1, X1; \
+	VPMOVZXBW  X1, Y1; \
+	VPMADDWD   Y12, Y1, Y1; \
+	VPADDD     Y1, Y0, Y0; \
+	VPADDD     round9<>(SB), Y0, Y0; \
+	VPSRAD     $9, Y0, Y0
 
-// DERIV4 sets dst to the derivatives at DI (row stride R10 bytes) sampled bilinearly at
-// the four pixels from byte off, x and y interleaved: descale(Σ d·w, 14).
-#define DERIV4(off, dst) \
-	VPMOVSXWD off(DI), Y1; \
-	VPMOVSXWD off+4(DI), Y2; \
-	VPMOVSXWD off(DI)(R10*1), Y3; \
-	VPMOVSXWD off+4(DI)(R10*1), Y4; \
-	VPMULLD   Y12, Y1, Y1; \
-	VPMULLD   Y13, Y2, Y2; \
-	VPMULLD   Y14, Y3, Y3; \
-	VPMULLD   Y15, Y4, Y4; \
-	VPADDD    Y2, Y1, Y1; \
-	VPADDD    Y4, Y3, Y3; \
-	VPADDD    Y3, Y1, Y1; \
-	VPADDD    round14<>(SB), Y1, Y1; \
-	VPSRAD    $14, Y1, Y1; \
-	VPERMD    Y1, Y11, dst
+// DERIV8 sets Y0 and Y1 to the x and y derivatives at DI (row stride R10 bytes) sampled
+// bilinearly at the eight pixels from byte off: descale(Σ d·w, 14). Unpacking the pixels
+// with their right neighbours pairs each derivative with its neighbour's, in the order
+// x0 x1 y0 y1 x1 x2 y1 y2 (lanes 4 to 7 likewise from pixel 4); VSHUFPS gathers the xs
+// and the ys of the two halves.
+#define DERIV8(off) \
+	VMOVDQU    off(DI), Y1; \
+	VMOVDQU    off+4(DI), Y2; \
+	VPUNPCKLWD Y2, Y1, Y3; \
+	VPUNPCKHWD Y2, Y1, Y4; \
+	VPMADDWD   Y11, Y3, Y3; \
+	VPMADDWD   Y11, Y4, Y4; \
+	VMOVDQU    off(DI)(R10*1), Y1; \
+	VMOVDQU    off+4(DI)(R10*1), Y2; \
+	VPUNPCKLWD Y2, Y1, Y5; \
+	VPUNPCKHWD Y2, Y1, Y6; \
+	VPMADDWD   Y12, Y5, Y5; \
+	VPMADDWD   Y12, Y6, Y6; \
+	VPADDD     Y5, Y3, Y3; \
+	VPADDD     Y6, Y4, Y4; \
+	VPADDD     round14<>(SB), Y3, Y3; \
+	VPADDD     round14<>(SB), Y4, Y4; \
+	VPSRAD     $14, Y3, Y3; \
+	VPSRAD     $14, Y4, Y4; \
+	VSHUFPS    $0x88, Y4, Y3, Y0; \
+	VSHUFPS    $0xdd, Y4, Y3, Y1
 
 // TEMPLATE8 samples group g of a window row: the image to the template, the derivatives
 // to TX and TY (masked by mask), and adds their products to Y7-Y9.
 #define TEMPLATE8(g, mask) \
 	SAMPLE(8*g); \
-	VMOVDQU    Y0, (32*g)(R8); \
-	DERIV4(32*g, Y5); \
-	DERIV4(32*g+16, Y6); \
-	VPERM2I128 $0x20, Y6, Y5, Y0; \
-	VPERM2I128 $0x31, Y6, Y5, Y1; \
+	VMOVDQU Y0, (32*g)(R8); \
+	DERIV8(32*g); \
 	mask; \
-	VMOVDQU    Y0, (TX+32*g)(R8); \
-	VMOVDQU    Y1, (TY+32*g)(R8); \
-	VPMULLD    Y0, Y0, Y2; \
-	VPADDD     Y2, Y7, Y7; \
-	VPMULLD    Y1, Y0, Y2; \
-	VPADDD     Y2, Y8, Y8; \
-	VPMULLD    Y1, Y1, Y2; \
-	VPADDD     Y2, Y9, Y9
+	VMOVDQU Y0, (TX+32*g)(R8); \
+	VMOVDQU Y1, (TY+32*g)(R8); \
+	VPMULLD Y0, Y0, Y2; \
+	VPADDD  Y2, Y7, Y7; \
+	VPMULLD Y1, Y0, Y2; \
+	VPADDD  Y2, Y8, Y8; \
+	VPMULLD Y1, Y1, Y2; \
+	VPADDD  Y2, Y9, Y9
 
 #define NOMASK
 #define MASK5 VPAND Y10, Y0, Y0; VPAND Y10, Y1, Y1
@@ -125,7 +133,6 @@ TEXT ·lkTemplateAVX2(SB), NOSPLIT, $0-48
 	MOVQ t+32(FP), R8
 	LEAQ 0(DX*4), R10
 	WEIGHTS
-	VMOVDQU evens<>(SB), Y11
 	VMOVDQU last5<>(SB), Y10
 	VPXOR   Y7, Y7, Y7
 	VPXOR   Y8, Y8, Y8
