@@ -4,7 +4,7 @@ package tracker
 
 import "golang.org/x/sys/cpu"
 
-// haveAVX2 selects the assembly in lk_amd64.s and rows_amd64.s. It is a variable so that the tests can run
+// haveAVX2 selects the assembly in simd_amd64.s. It is a variable so that the tests can run
 // the Go twins on the same machine and compare.
 var haveAVX2 = cpu.X86.HasAVX2
 

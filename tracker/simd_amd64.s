@@ -2,33 +2,227 @@
 
 #include "textflag.h"
 
-// AVX2 twins of the row loops of plane.go's downscale (factor 2) and lk.go's scharr: the
-// same integer arithmetic, 16 output pixels a step; the Go code does what is left of a
-// row. rows_test.go checks them against the Go code.
+// VEC8 is a 32-byte read-only constant: the 8-byte value v four times. VEC4X2 is one of
+// four 8-byte values in order.
+#define VEC8(name, v) VEC4X2(name, v, v, v, v)
+#define VEC4X2(name, a, b, c, d) \
+	DATA  name+0x00(SB)/8, a; \
+	DATA  name+0x08(SB)/8, b; \
+	DATA  name+0x10(SB)/8, c; \
+	DATA  name+0x18(SB)/8, d; \
+	GLOBL name(SB), (NOPTR+RODATA), $32
 
-DATA onesB<>+0x00(SB)/8, $0x0101010101010101
-DATA onesB<>+0x08(SB)/8, $0x0101010101010101
-DATA onesB<>+0x10(SB)/8, $0x0101010101010101
-DATA onesB<>+0x18(SB)/8, $0x0101010101010101
-GLOBL onesB<>(SB), (NOPTR+RODATA), $32
+// AVX2 twins of the tracker's row loops (plane.go's downscale by 2, lk.go's pyramid,
+// points.go's corner strengths, regions.go's morphology, motion.go's background): the Go
+// loops' arithmetic, several pixels a step; the Go code does what is left of a row.
+// simd_amd64_test.go checks them against the Go code.
 
-DATA twosW<>+0x00(SB)/8, $0x0002000200020002
-DATA twosW<>+0x08(SB)/8, $0x0002000200020002
-DATA twosW<>+0x10(SB)/8, $0x0002000200020002
-DATA twosW<>+0x18(SB)/8, $0x0002000200020002
-GLOBL twosW<>(SB), (NOPTR+RODATA), $32
+// OP3 (defined before any function, for go vet, as it reads and3AVX2's frame) is the
+// body of and3AVX2 and or3AVX2: o[i] = a[i] op b[i] op c[i] for i < n, n a
+// multiple of 32.
+#define OP3(op, loop) \
+	MOVQ    o+0(FP), DI; \
+	MOVQ    a+8(FP), SI; \
+	MOVQ    b+16(FP), DX; \
+	MOVQ    c+24(FP), R8; \
+	MOVQ    n+32(FP), CX; \
+	XORQ    AX, AX; \
+loop: \
+	VMOVDQU (SI)(AX*1), Y0; \
+	op      (DX)(AX*1), Y0, Y0; \
+	op      (R8)(AX*1), Y0, Y0; \
+	VMOVDQU Y0, (DI)(AX*1); \
+	ADDQ    $32, AX; \
+	CMPQ    AX, CX; \
+	JLT     loop; \
+	VZEROUPPER; \
+	RET
 
-DATA threesW<>+0x00(SB)/8, $0x0003000300030003
-DATA threesW<>+0x08(SB)/8, $0x0003000300030003
-DATA threesW<>+0x10(SB)/8, $0x0003000300030003
-DATA threesW<>+0x18(SB)/8, $0x0003000300030003
-GLOBL threesW<>(SB), (NOPTR+RODATA), $32
+VEC8(onesB<>, $0x0101010101010101)
 
-DATA tensW<>+0x00(SB)/8, $0x000a000a000a000a
-DATA tensW<>+0x08(SB)/8, $0x000a000a000a000a
-DATA tensW<>+0x10(SB)/8, $0x000a000a000a000a
-DATA tensW<>+0x18(SB)/8, $0x000a000a000a000a
-GLOBL tensW<>(SB), (NOPTR+RODATA), $32
+VEC8(twosW<>, $0x0002000200020002)
+
+VEC8(threesW<>, $0x0003000300030003)
+
+VEC8(tensW<>, $0x000a000a000a000a)
+
+// AVX2 twins of lk.go's templateGo and mismatchGo: the same integer arithmetic, eight
+// window pixels a group, three groups a window row (lanes past lkWindow are read from the
+// level's border and multiplied by the template's zero derivatives there). Every lane's
+// 32-bit sums stay exact (lk.go gives the bounds), and are added in 64 bits at the end, so
+// the results are the Go code's to the bit; simd_amd64_test.go checks that.
+
+// The template's three arrays: lkWindow rows of lkRow lanes of 4 bytes.
+#define TX 2016
+#define TY 4032
+
+// last5 zeroes the lanes past lkWindow of a row's third group (pixels 21 to 23).
+VEC4X2(last5<>, $0xffffffffffffffff, $0xffffffffffffffff, $0x00000000ffffffff, $0x0000000000000000)
+
+VEC8(round9<>, $0x0000010000000100)
+
+VEC8(round14<>, $0x0000200000002000)
+
+// WEIGHTS broadcasts the bilinear weights at AX as 16-bit pairs: (w00, w01) into Y11,
+// (w10, w11) into Y12 (each at most 2^14), for VPMADDWD. Clobbers BX and R11.
+#define WEIGHTS \
+	MOVL         0(AX), BX; \
+	MOVL         4(AX), R11; \
+	SHLL         $16, R11; \
+	ORL          R11, BX; \
+	VMOVD        BX, X11; \
+	VPBROADCASTD X11, Y11; \
+	MOVL         8(AX), BX; \
+	MOVL         12(AX), R11; \
+	SHLL         $16, R11; \
+	ORL          R11, BX; \
+	VMOVD        BX, X12; \
+	VPBROADCASTD X12, Y12
+
+// SAMPLE sets Y0 to the image at SI (row stride DX) sampled bilinearly at pixels off to
+// off+7, scaled by 32: descale(Σ p·w, 9). Each row's pixels and their right neighbours
+// are paired as 16-bit words and multiplied by a weight pair (VPMADDWD).
+#define SAMPLE(off) \
+	VMOVQ      off(SI), X0; \
+	VMOVQ      off+1(SI), X1; \
+	VPUNPCKLBW X1, X0, X0; \
+	VPMOVZXBW  X0, Y0; \
+	VPMADDWD   Y11, Y0, Y0; \
+	VMOVQ      off(SI)(DX*1), X1; \
+	VMOVQ      off+1(SI)(DX*1), X2; \
+	VPUNPCKLBW X2, X1, X1; \
+	VPMOVZXBW  X1, Y1; \
+	VPMADDWD   Y12, Y1, Y1; \
+	VPADDD     Y1, Y0, Y0; \
+	VPADDD     round9<>(SB), Y0, Y0; \
+	VPSRAD     $9, Y0, Y0
+
+// DERIV8 sets Y0 and Y1 to the x and y derivatives at DI (row stride R10 bytes) sampled
+// bilinearly at the eight pixels from byte off: descale(Σ d·w, 14). Unpacking the pixels
+// with their right neighbours pairs each derivative with its neighbour's, in the order
+// x0 x1 y0 y1 x1 x2 y1 y2 (lanes 4 to 7 likewise from pixel 4); VSHUFPS gathers the xs
+// and the ys of the two halves.
+#define DERIV8(off) \
+	VMOVDQU    off(DI), Y1; \
+	VMOVDQU    off+4(DI), Y2; \
+	VPUNPCKLWD Y2, Y1, Y3; \
+	VPUNPCKHWD Y2, Y1, Y4; \
+	VPMADDWD   Y11, Y3, Y3; \
+	VPMADDWD   Y11, Y4, Y4; \
+	VMOVDQU    off(DI)(R10*1), Y1; \
+	VMOVDQU    off+4(DI)(R10*1), Y2; \
+	VPUNPCKLWD Y2, Y1, Y5; \
+	VPUNPCKHWD Y2, Y1, Y6; \
+	VPMADDWD   Y12, Y5, Y5; \
+	VPMADDWD   Y12, Y6, Y6; \
+	VPADDD     Y5, Y3, Y3; \
+	VPADDD     Y6, Y4, Y4; \
+	VPADDD     round14<>(SB), Y3, Y3; \
+	VPADDD     round14<>(SB), Y4, Y4; \
+	VPSRAD     $14, Y3, Y3; \
+	VPSRAD     $14, Y4, Y4; \
+	VSHUFPS    $0x88, Y4, Y3, Y0; \
+	VSHUFPS    $0xdd, Y4, Y3, Y1
+
+// TEMPLATE8 samples group g of a window row: the image to the template, the derivatives
+// to TX and TY (masked by mask), and adds their products to Y7-Y9.
+#define TEMPLATE8(g, mask) \
+	SAMPLE(8*g); \
+	VMOVDQU Y0, (32*g)(R8); \
+	DERIV8(32*g); \
+	mask; \
+	VMOVDQU Y0, (TX+32*g)(R8); \
+	VMOVDQU Y1, (TY+32*g)(R8); \
+	VPMULLD Y0, Y0, Y2; \
+	VPADDD  Y2, Y7, Y7; \
+	VPMULLD Y1, Y0, Y2; \
+	VPADDD  Y2, Y8, Y8; \
+	VPMULLD Y1, Y1, Y2; \
+	VPADDD  Y2, Y9, Y9
+
+#define NOMASK
+#define MASK5 VPAND Y10, Y0, Y0; VPAND Y10, Y1, Y1
+
+// SUM64 adds the eight 32-bit lanes of y (clobbering x's register Xn and Y1, Y2) as 64-bit
+// integers and stores the sum at dst.
+#define SUM64(y, xlo, dst) \
+	VEXTRACTI128 $1, y, X1; \
+	VPMOVSXDQ    xlo, Y2; \
+	VPMOVSXDQ    X1, Y1; \
+	VPADDQ       Y1, Y2, Y2; \
+	VEXTRACTI128 $1, Y2, X1; \
+	VPADDQ       X1, X2, X2; \
+	VPSHUFD      $0x4e, X2, X1; \
+	VPADDQ       X1, X2, X2; \
+	VMOVQ        X2, dst
+
+// func lkTemplateAVX2(pix *byte, d *int16, stride int, w *[4]int32, t *int32, sums *[3]int64)
+TEXT ·lkTemplateAVX2(SB), NOSPLIT, $0-48
+	MOVQ pix+0(FP), SI
+	MOVQ d+8(FP), DI
+	MOVQ stride+16(FP), DX
+	MOVQ w+24(FP), AX
+	MOVQ t+32(FP), R8
+	LEAQ 0(DX*4), R10
+	WEIGHTS
+	VMOVDQU last5<>(SB), Y10
+	VPXOR   Y7, Y7, Y7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	MOVQ    $21, R9
+
+trow:
+	TEMPLATE8(0, NOMASK)
+	TEMPLATE8(1, NOMASK)
+	TEMPLATE8(2, MASK5)
+	ADDQ DX, SI
+	ADDQ R10, DI
+	ADDQ $96, R8
+	DECQ R9
+	JNZ  trow
+
+	MOVQ sums+40(FP), AX
+	SUM64(Y7, X7, 0(AX))
+	SUM64(Y8, X8, 8(AX))
+	SUM64(Y9, X9, 16(AX))
+	VZEROUPPER
+	RET
+
+// MISMATCH8 samples group g of a window row of the second image and adds its difference
+// from the template times the template's derivatives to Y7 and Y8.
+#define MISMATCH8(g) \
+	SAMPLE(8*g); \
+	VPSUBD  (32*g)(R8), Y0, Y0; \
+	VPMULLD (TX+32*g)(R8), Y0, Y1; \
+	VPADDD  Y1, Y7, Y7; \
+	VPMULLD (TY+32*g)(R8), Y0, Y2; \
+	VPADDD  Y2, Y8, Y8
+
+// func lkMismatchAVX2(pix *byte, stride int, w *[4]int32, t *int32, sums *[2]int64)
+TEXT ·lkMismatchAVX2(SB), NOSPLIT, $0-40
+	MOVQ pix+0(FP), SI
+	MOVQ stride+8(FP), DX
+	MOVQ w+16(FP), AX
+	MOVQ t+24(FP), R8
+	WEIGHTS
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	MOVQ  $21, R9
+
+mrow:
+	MISMATCH8(0)
+	MISMATCH8(1)
+	MISMATCH8(2)
+	ADDQ DX, SI
+	ADDQ $96, R8
+	DECQ R9
+	JNZ  mrow
+
+	MOVQ sums+32(FP), AX
+	SUM64(Y7, X7, 0(AX))
+	SUM64(Y8, X8, 8(AX))
+	VZEROUPPER
+	RET
 
 // func halveRowsAVX2(dst, r0, r1 *byte, n int)
 // dst[x] = (r0[2x] + r0[2x+1] + r1[2x] + r1[2x+1] + 2) >> 2 for x < n, n a multiple of 16.
@@ -116,46 +310,12 @@ sloop:
 	RET
 
 // func and3AVX2(o, a, b, c *byte, n int)
-// o[i] = a[i] & b[i] & c[i] for i < n, n a multiple of 32.
 TEXT ·and3AVX2(SB), NOSPLIT, $0-40
-	MOVQ o+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ c+24(FP), R8
-	MOVQ n+32(FP), CX
-	XORQ AX, AX
-
-aloop:
-	VMOVDQU (SI)(AX*1), Y0
-	VPAND   (DX)(AX*1), Y0, Y0
-	VPAND   (R8)(AX*1), Y0, Y0
-	VMOVDQU Y0, (DI)(AX*1)
-	ADDQ    $32, AX
-	CMPQ    AX, CX
-	JLT     aloop
-	VZEROUPPER
-	RET
+	OP3(VPAND, aloop)
 
 // func or3AVX2(o, a, b, c *byte, n int)
-// o[i] = a[i] | b[i] | c[i] for i < n, n a multiple of 32.
 TEXT ·or3AVX2(SB), NOSPLIT, $0-40
-	MOVQ o+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ c+24(FP), R8
-	MOVQ n+32(FP), CX
-	XORQ AX, AX
-
-oloop:
-	VMOVDQU (SI)(AX*1), Y0
-	VPOR    (DX)(AX*1), Y0, Y0
-	VPOR    (R8)(AX*1), Y0, Y0
-	VMOVDQU Y0, (DI)(AX*1)
-	ADDQ    $32, AX
-	CMPQ    AX, CX
-	JLT     oloop
-	VZEROUPPER
-	RET
+	OP3(VPOR, oloop)
 
 // func median9AVX2(dst *byte, rows *[9]*byte, n int)
 // dst[i] is the median of rows[0][i] … rows[8][i] (motion.go's median9), n a multiple of
@@ -238,11 +398,7 @@ dloop:
 // The structure tensor's rows for points.go's minEigen: float32 operations in the Go
 // code's order, no FMA, so that every value is the Go code's.
 
-DATA deint<>+0x00(SB)/8, $0x0000000200000000
-DATA deint<>+0x08(SB)/8, $0x0000000600000004
-DATA deint<>+0x10(SB)/8, $0x0000000300000001
-DATA deint<>+0x18(SB)/8, $0x0000000700000005
-GLOBL deint<>(SB), (NOPTR+RODATA), $32
+VEC4X2(deint<>, $0x0000000200000000, $0x0000000600000004, $0x0000000300000001, $0x0000000700000005)
 
 DATA f32nd<>+0x00(SB)/4, $0x3d000000 // 1/32
 DATA f32nd<>+0x04(SB)/4, $0x41100000 // 9
@@ -415,29 +571,13 @@ csum:
 
 // pyrDown's filters (lk.go): [1 4 6 4 1] along a row, keeping every other pixel, as three
 // pairs of taps; then down five rows, rounded and divided by 256.
-DATA taps14<>+0x00(SB)/8, $0x0401040104010401
-DATA taps14<>+0x08(SB)/8, $0x0401040104010401
-DATA taps14<>+0x10(SB)/8, $0x0401040104010401
-DATA taps14<>+0x18(SB)/8, $0x0401040104010401
-GLOBL taps14<>(SB), (NOPTR+RODATA), $32
+VEC8(taps14<>, $0x0401040104010401)
 
-DATA taps64<>+0x00(SB)/8, $0x0406040604060406
-DATA taps64<>+0x08(SB)/8, $0x0406040604060406
-DATA taps64<>+0x10(SB)/8, $0x0406040604060406
-DATA taps64<>+0x18(SB)/8, $0x0406040604060406
-GLOBL taps64<>(SB), (NOPTR+RODATA), $32
+VEC8(taps64<>, $0x0406040604060406)
 
-DATA taps10<>+0x00(SB)/8, $0x0001000100010001
-DATA taps10<>+0x08(SB)/8, $0x0001000100010001
-DATA taps10<>+0x10(SB)/8, $0x0001000100010001
-DATA taps10<>+0x18(SB)/8, $0x0001000100010001
-GLOBL taps10<>(SB), (NOPTR+RODATA), $32
+VEC8(taps10<>, $0x0001000100010001)
 
-DATA w128<>+0x00(SB)/8, $0x0080008000800080
-DATA w128<>+0x08(SB)/8, $0x0080008000800080
-DATA w128<>+0x10(SB)/8, $0x0080008000800080
-DATA w128<>+0x18(SB)/8, $0x0080008000800080
-GLOBL w128<>(SB), (NOPTR+RODATA), $32
+VEC8(w128<>, $0x0080008000800080)
 
 // func pyrRowsAVX2(out *uint16, row *byte, n int)
 // out[x] = row[2x] + 4·row[2x+1] + 6·row[2x+2] + 4·row[2x+3] + row[2x+4] for x < n, n a
