@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -101,8 +102,8 @@ func histogram(h *[256]int, p []byte) {
 
 // binarize sets mask to 1 where p is above t (or, with below, at or under t), else 0.
 func binarize(mask []byte, p []byte, t int, below bool) {
-	for i, v := range p {
-		on := int(v) > t
+	for i := binarizeRows(mask, p, t, below); i < len(p); i++ {
+		on := int(p[i]) > t
 		if below {
 			on = !on
 		}
@@ -249,19 +250,18 @@ func (l *labeller) components(mask []byte, w, h int) []rect {
 	clear(l.labels)
 	l.parent = l.parent[:0]
 	l.parent = append(l.parent, 0) // label 0: background
-	le := binary.LittleEndian
 	for y := 0; y < h; y++ {
 		row := mask[y*w : (y+1)*w]
 		for x := 0; x < w; x++ {
-			// Masks are mostly empty: eight empty pixels are passed at once.
-			if x+8 <= w && le.Uint64(row[x:]) == 0 {
-				x += 7
-				continue
+			if row[x] == 0 {
+				// Masks are mostly empty (and hold 0 or 1): on to the next 1 at once.
+				j := bytes.IndexByte(row[x:], 1)
+				if j < 0 {
+					break
+				}
+				x += j
 			}
 			i := y*w + x
-			if row[x] == 0 {
-				continue
-			}
 			var lab int32
 			// Neighbours already labelled: left, and the three above.
 			try := func(j int) {
@@ -300,9 +300,12 @@ func (l *labeller) components(mask []byte, w, h int) []rect {
 	for y := 0; y < h; y++ {
 		row := mask[y*w : (y+1)*w]
 		for x := 0; x < w; x++ {
-			if x+8 <= w && le.Uint64(row[x:]) == 0 {
-				x += 7
-				continue
+			if row[x] == 0 {
+				j := bytes.IndexByte(row[x:], 1)
+				if j < 0 {
+					break
+				}
+				x += j
 			}
 			lab := l.labels[y*w+x]
 			if lab == 0 {

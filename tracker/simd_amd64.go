@@ -232,3 +232,18 @@ func pyrCols(o []byte, r0, r1, r2, r3, r4 []uint16) int {
 	pyrColsAVX2(&o[0], &r0[0], &r1[0], &r2[0], &r3[0], &r4[0], n)
 	return n
 }
+
+//go:noescape
+func binarizeAVX2(mask, p *byte, n int, t, flip byte)
+
+// binarizeRows writes the first n32 bytes of binarize's mask (a multiple of 32) by the
+// assembly and returns n32 (0 without AVX2, or for a t that is not a level).
+func binarizeRows(mask, p []byte, t int, below bool) int {
+	n := len(p) &^ 31
+	if !haveAVX2 || n == 0 || t < 0 || t > 255 {
+		return 0
+	}
+	_ = mask[n-1]
+	binarizeAVX2(&mask[0], &p[0], n, byte(t), b2u(below))
+	return n
+}

@@ -643,3 +643,27 @@ pcloop:
 	JLT       pcloop
 	VZEROUPPER
 	RET
+
+// func binarizeAVX2(mask, p *byte, n int, t, flip byte)
+// mask[i] = (p[i] > t) xor flip, 0 or 1, for i < n (a multiple of 32):
+// min(p − t saturated, 1).
+TEXT ·binarizeAVX2(SB), NOSPLIT, $0-26
+	MOVQ         mask+0(FP), DI
+	MOVQ         p+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VPBROADCASTB t+24(FP), Y1
+	VPBROADCASTB flip+25(FP), Y3
+	VMOVDQU      onesB<>(SB), Y2
+	XORQ         AX, AX
+
+zloop:
+	VMOVDQU  (SI)(AX*1), Y0
+	VPSUBUSB Y1, Y0, Y0
+	VPMINUB  Y2, Y0, Y0
+	VPXOR    Y3, Y0, Y0
+	VMOVDQU  Y0, (DI)(AX*1)
+	ADDQ     $32, AX
+	CMPQ     AX, CX
+	JLT      zloop
+	VZEROUPPER
+	RET

@@ -65,8 +65,9 @@ func TestLKAVX2MatchesGo(t *testing.T) {
 }
 
 // TestRowsAVX2MatchGo: downscale by 2, the pyramid (pyrDown, Scharr), the corner
-// strengths, the morphology, the box mean and the absolute difference give the same values with the assembly as without, on widths
-// that leave every remainder of 16 and 32.
+// strengths, the thresholds, the morphology, the box mean and the absolute difference give
+// the same values with the assembly as without, on widths that leave every remainder of 16
+// and 32.
 func TestRowsAVX2MatchGo(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no AVX2")
@@ -122,6 +123,19 @@ func TestRowsAVX2MatchGo(t *testing.T) {
 			}
 			if int(v) != sum/n || means[0][i] != v {
 				t.Fatalf("%v: mean at %d,%d is %d (Go %d), want %d", size, x, y, v, means[0][i], sum/n)
+			}
+		}
+		for _, th := range []int{-1, 0, 100, 254, 255, 300} {
+			for _, below := range []bool{false, true} {
+				var bins [2][]byte
+				for k, avx := range []bool{false, true} {
+					haveAVX2 = avx
+					bins[k] = make([]byte, len(src.pix))
+					binarize(bins[k], src.pix, th, below)
+				}
+				if string(bins[0]) != string(bins[1]) {
+					t.Fatalf("%v: binarize at %d (below %v) differs", size, th, below)
+				}
 			}
 		}
 		other := slices.Clone(src.pix)

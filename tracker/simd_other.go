@@ -33,3 +33,5 @@ func colMeanRows(out []byte, rows [][]uint16, m []uint32) int { return 0 }
 func pyrRows(out []uint16, row []byte) int { return 0 }
 
 func pyrCols(o []byte, r0, r1, r2, r3, r4 []uint16) int { return 0 }
+
+func binarizeRows(mask, p []byte, t int, below bool) int { return 0 }
