@@ -41,6 +41,9 @@ func (lw *lkWork) mismatch(J *level, x, y int, w *[4]int32) (b1, b2 int64) {
 func halveRowsAVX2(dst, r0, r1 *byte, n int)
 
 //go:noescape
+func quarterRowsAVX2(dst, r0, r1, r2, r3 *byte, n int)
+
+//go:noescape
 func scharrRowsAVX2(out *int16, r0, r1, r2 *byte, n int)
 
 // halveRows writes the first n16 of dst's pixels (a multiple of 16) by the assembly and
@@ -52,6 +55,18 @@ func halveRows(dst, r0, r1 []byte) int {
 	}
 	_, _ = r0[2*n-1], r1[2*n-1]
 	halveRowsAVX2(&dst[0], &r0[0], &r1[0], n)
+	return n
+}
+
+// quarterRows writes the first n16 of dst's pixels (a multiple of 16) by the assembly and
+// returns n16 (0 without AVX2): downscale's 4 × 4 mean of the rows r0 … r3.
+func quarterRows(dst, r0, r1, r2, r3 []byte) int {
+	n := len(dst) &^ 15
+	if !haveAVX2 || n == 0 {
+		return 0
+	}
+	_, _, _, _ = r0[4*n-1], r1[4*n-1], r2[4*n-1], r3[4*n-1]
+	quarterRowsAVX2(&dst[0], &r0[0], &r1[0], &r2[0], &r3[0], n)
 	return n
 }
 

@@ -253,6 +253,60 @@ hloop:
 	VZEROUPPER
 	RET
 
+VEC8(onesW<>, $0x0001000100010001)
+
+VEC8(eightsD<>, $0x0000000800000008)
+
+// QSUM8 sets Y to the 8 int32 sums of the 4 × 4 blocks of the 32 bytes at off of the rows
+// SI, DX, R8, R9 (byte pairs by VPMADDUBSW with ones, the rows in int16: at most 2040,
+// word pairs by VPMADDWD with ones), rounded and shifted: (sum + 8) >> 4.
+#define QSUM8(off, Y, T) \
+	VMOVDQU    off(SI), Y; \
+	VPMADDUBSW Y4, Y, Y; \
+	VMOVDQU    off(DX), T; \
+	VPMADDUBSW Y4, T, T; \
+	VPADDW     T, Y, Y; \
+	VMOVDQU    off(R8), T; \
+	VPMADDUBSW Y4, T, T; \
+	VPADDW     T, Y, Y; \
+	VMOVDQU    off(R9), T; \
+	VPMADDUBSW Y4, T, T; \
+	VPADDW     T, Y, Y; \
+	VPMADDWD   Y5, Y, Y; \
+	VPADDD     Y6, Y, Y; \
+	VPSRLD     $4, Y, Y
+
+// func quarterRowsAVX2(dst, r0, r1, r2, r3 *byte, n int)
+// dst[x] = (the sum of r0 … r3 [4x … 4x+3] + 8) >> 4 for x < n, n a multiple of 16.
+TEXT ·quarterRowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ    dst+0(FP), DI
+	MOVQ    r0+8(FP), SI
+	MOVQ    r1+16(FP), DX
+	MOVQ    r2+24(FP), R8
+	MOVQ    r3+32(FP), R9
+	MOVQ    n+40(FP), CX
+	VMOVDQU onesB<>(SB), Y4
+	VMOVDQU onesW<>(SB), Y5
+	VMOVDQU eightsD<>(SB), Y6
+
+qloop:
+	QSUM8(0, Y0, Y2)
+	QSUM8(32, Y1, Y3)
+	VPACKSSDW Y1, Y0, Y0 // words 0-3, 8-11 | 4-7, 12-15
+	VPERMQ    $0xd8, Y0, Y0 // 0-7 | 8-15
+	VPACKUSWB Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DX
+	ADDQ      $64, R8
+	ADDQ      $64, R9
+	ADDQ      $16, DI
+	SUBQ      $16, CX
+	JNZ       qloop
+	VZEROUPPER
+	RET
+
 // func scharrRowsAVX2(out *int16, r0, r1, r2 *byte, n int)
 // The Scharr derivatives of the pixels from 1 to n of the rows r0, r1, r2 (each read from
 // 0 to n+1), x and y interleaved, n a multiple of 16.

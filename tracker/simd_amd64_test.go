@@ -64,6 +64,35 @@ func TestLKAVX2MatchesGo(t *testing.T) {
 	}
 }
 
+// TestDownscaleAVX2MatchGo: downscale by 2 and by 4 of an 8-bit plane gives the same values
+// with the assembly as with the Go row loops, and both those of the definition, on widths
+// that leave every remainder of 16 output pixels.
+func TestDownscaleAVX2MatchGo(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer func() { haveAVX2 = true }()
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, f := range []int{2, 4} {
+		for ow := 0; ow <= 3*16; ow++ {
+			w, h := ow*f+rng.IntN(f), 2*f+rng.IntN(f)
+			src := randomSource(rng, w, h, 1, 0, false)
+			var want plane
+			downscaleRef(&want, src, f)
+			var p [2]plane
+			for k, avx := range []bool{false, true} {
+				haveAVX2 = avx
+				downscale(&p[k], src, f)
+			}
+			for k, name := range []string{"Go", "AVX2"} {
+				if string(p[k].pix) != string(want.pix) {
+					t.Fatalf("f=%d %dx%d: the %s downscale differs from the definition", f, w, h, name)
+				}
+			}
+		}
+	}
+}
+
 // TestRowsAVX2MatchGo: downscale by 2, the pyramid (pyrDown, Scharr), the corner
 // strengths, the thresholds, the morphology, the box mean and the absolute difference give
 // the same values with the assembly as without, on widths that leave every remainder of 16

@@ -12,6 +12,8 @@ func (lw *lkWork) mismatch(J *level, x, y int, w *[4]int32) (b1, b2 int64) {
 
 func halveRows(dst, r0, r1 []byte) int { return 0 }
 
+func quarterRows(dst, r0, r1, r2, r3 []byte) int { return 0 }
+
 func scharrRows(out []int16, r0, r1, r2 []byte) int { return 0 }
 
 func op3(o, a, b, c []byte, erode bool) int { return 0 }
