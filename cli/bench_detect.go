@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"trackink/composite"
@@ -26,10 +27,14 @@ var benchDetectScript []byte
 // synthetic frames costs far more than tracking them.
 const benchDetectFrames = 16
 
+// detectRow is one mode's figures: frames a second of wall time, and the CPU time a frame
+// took (user + system, all threads), which the machine's other jobs disturb far less.
 type detectRow struct {
-	Mode      string  `json:"mode"`
-	FPS       float64 `json:"fps"`
-	OpenCVFPS float64 `json:"opencv_fps,omitempty"`
+	Mode        string  `json:"mode"`
+	FPS         float64 `json:"fps"`
+	CPUms       float64 `json:"cpu_ms"`
+	OpenCVFPS   float64 `json:"opencv_fps,omitempty"`
+	OpenCVCPUms float64 `json:"opencv_cpu_ms,omitempty"`
 }
 
 // benchDetect times the tracker alone on 1080p frames of a synthetic clip of each mode's
@@ -79,13 +84,14 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 				return err
 			}
 		}
-		t0 := time.Now()
+		t0, c0 := time.Now(), processCPU()
 		for i := range frames {
 			tr.Step(fs[i%len(fs)])
 		}
-		row := detectRow{Mode: mode, FPS: float64(frames) / time.Since(t0).Seconds()}
+		row := detectRow{Mode: mode, FPS: float64(frames) / time.Since(t0).Seconds(),
+			CPUms: float64((processCPU() - c0).Microseconds()) / 1e3 / float64(frames)}
 		if pyErr == nil && mode != tracker.Color {
-			if row.OpenCVFPS, err = openCVFPS(py, dir, mode, fs, frames); err != nil {
+			if row.OpenCVFPS, row.OpenCVCPUms, err = openCVFPS(py, dir, mode, fs, frames); err != nil {
 				fmt.Fprintf(stderr, "trackink bench: OpenCV %s: %v\n", mode, err)
 			}
 		}
@@ -94,42 +100,57 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 	if jsonOut {
 		return json.NewEncoder(stdout).Encode(map[string]any{"detect": rows, "width": w, "height": h, "analysis_lines": 540})
 	}
-	fmt.Fprintf(stdout, "tracking alone, %dx%d frames analysed at 540 lines, %d frames a mode (trackink on 1 thread, OpenCV on its own)\n", w, h, frames)
-	fmt.Fprintf(stdout, "%-8s %12s %12s %8s\n", "mode", "trackink fps", "OpenCV fps", "ratio")
+	fmt.Fprintf(stdout, "tracking alone, %dx%d frames analysed at 540 lines, %d frames a mode (trackink on 1 thread, OpenCV on its own; CPU: user + system a frame, all threads)\n", w, h, frames)
+	fmt.Fprintf(stdout, "%-8s %12s %12s %8s   %10s %10s %8s\n", "mode", "trackink fps", "OpenCV fps", "ratio",
+		"CPU ms/fr", "OpenCV", "ratio")
 	for _, r := range rows {
-		cv, ratio := "-", "-"
+		cv, ratio, cvCPU, cpuRatio := "-", "-", "-", "-"
 		if r.OpenCVFPS > 0 {
 			cv, ratio = fmt.Sprintf("%.1f", r.OpenCVFPS), fmt.Sprintf("%.2f×", r.FPS/r.OpenCVFPS)
+			cvCPU, cpuRatio = fmt.Sprintf("%.2f", r.OpenCVCPUms), fmt.Sprintf("%.2f×", r.OpenCVCPUms/r.CPUms)
 		}
-		fmt.Fprintf(stdout, "%-8s %12.1f %12s %8s\n", r.Mode, r.FPS, cv, ratio)
+		fmt.Fprintf(stdout, "%-8s %12.1f %12s %8s   %10.2f %10s %8s\n", r.Mode, r.FPS, cv, ratio, r.CPUms, cvCPU, cpuRatio)
 	}
 	return nil
 }
 
+// processCPU is this process's user and system time so far, all threads.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // openCVFPS runs bench_detect.py on the same luma planes: a pass of warm-up, then frames.
-func openCVFPS(py, dir, mode string, fs []*composite.YUV420P, frames int) (float64, error) {
+// It returns the frames a second and the CPU milliseconds a frame.
+func openCVFPS(py, dir, mode string, fs []*composite.YUV420P, frames int) (fps, cpuMS float64, err error) {
 	raw := filepath.Join(dir, "frames.raw")
 	f, err := os.Create(raw)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	for i := range len(fs) + frames {
 		if _, err := f.Write(fs[i%len(fs)].Y); err != nil {
 			f.Close()
-			return 0, err
+			return 0, 0, err
 		}
 	}
 	if err := f.Close(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	prog := filepath.Join(dir, "bench_detect.py")
 	if err := os.WriteFile(prog, benchDetectScript, 0o644); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	w, h := fs[0].Size()
 	out, err := exec.Command(py, prog, mode, raw, strconv.Itoa(w), strconv.Itoa(h), strconv.Itoa(len(fs))).Output()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	if _, err := fmt.Sscan(string(out), &fps, &cpuMS); err != nil {
+		return 0, 0, fmt.Errorf("bench_detect.py printed %q: %v", out, err)
+	}
+	return fps, cpuMS, nil
 }

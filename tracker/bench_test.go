@@ -1,29 +1,64 @@
 package tracker
 
 import (
+	"math/rand/v2"
 	"testing"
 
+	"trackink/composite"
 	"trackink/internal/synthclip"
 )
 
-// BenchmarkStep times one 1080p frame in each mode (analysed at 540 lines), frames of a
-// synthetic clip of the mode's kind, after 20 frames of warm-up.
+// BenchmarkStep times one frame in each mode, 1080p and, for points and motion, 4K (both
+// analysed at 540 lines), frames of a synthetic clip of the mode's kind, after 20 frames of
+// warm-up.
 func BenchmarkStep(b *testing.B) {
-	for _, mode := range Modes {
-		b.Run(mode, func(b *testing.B) {
-			frames := clipFrames(b, synthclip.Options{Kind: clipKind[mode], Width: 1920, Height: 1080, Frames: 40}, 40)
-			tr, err := New(DefaultOptions(mode), 1920, 1080)
-			if err != nil {
-				b.Fatal(err)
+	for _, size := range []struct {
+		suffix string
+		w, h   int
+	}{{"", 1920, 1080}, {"-4k", 3840, 2160}} {
+		for _, mode := range Modes {
+			if size.suffix != "" && mode != Points && mode != Motion {
+				continue
 			}
-			for _, f := range frames[:20] {
-				tr.Step(f)
+			var frames []*composite.YUV420P // drawn once, not for each b.N tried
+			b.Run(mode+size.suffix, func(b *testing.B) {
+				if frames == nil {
+					frames = clipFrames(b, synthclip.Options{Kind: clipKind[mode], Width: size.w, Height: size.h, Frames: 40}, 40)
+				}
+				tr, err := New(DefaultOptions(mode), size.w, size.h)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, f := range frames[:20] {
+					tr.Step(f)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					tr.Step(frames[20+i%20])
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+			})
+		}
+	}
+}
+
+// BenchmarkDownscale times the box filter of a frame's luma down to 540 lines: 1080p by 2,
+// 4K by 4, and 4K by the definition's loop (downscaleRef, what every factor but 1 and 2
+// used to run).
+func BenchmarkDownscale(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, c := range []struct {
+		name string
+		w, h int
+		f    int
+		fn   func(*plane, source, int)
+	}{{"1080p-f2", 1920, 1080, 2, downscale}, {"4k-f4", 3840, 2160, 4, downscale}, {"4k-f4-ref", 3840, 2160, 4, downscaleRef}} {
+		b.Run(c.name, func(b *testing.B) {
+			src := randomSource(rng, c.w, c.h, 1, 0, false)
+			var dst plane
+			for b.Loop() {
+				c.fn(&dst, src, c.f)
 			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				tr.Step(frames[20+i%20])
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 		})
 	}
 }

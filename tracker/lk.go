@@ -18,23 +18,76 @@ const (
 	wBits        = 14
 )
 
-// pyramid is one frame's levels and their derivatives (x, y interleaved).
+// lkBorder is the border around every pyramid level, in pixels: a window may start up to
+// lkWindow pixels outside the level (and reads its right and lower neighbours, and the
+// assembly whole groups of 8 lanes), and the border holds what OpenCV's padded levels hold
+// there, so no read needs a test.
+const lkBorder = 32
+
+// lkRow is a template row's length: lkWindow lanes and then zeros, whole groups of 8.
+const lkRow = 24
+
+// level is one level of a pyramid with a border of lkBorder pixels on every side: the
+// image reflected into it (BORDER_REFLECT_101, as OpenCV builds its pyramids) and
+// derivatives 0 there (as OpenCV pads them).
+type level struct {
+	w, h, stride int
+	pix          []byte  // (h + 2·lkBorder) rows of stride samples
+	d            []int16 // Scharr derivatives, x and y interleaved: 2·stride a row
+}
+
+// origin is the index of pixel (0, 0) in pix (half of it in d).
+func (l *level) origin() int { return lkBorder*l.stride + lkBorder }
+
+func (l *level) resize(w, h int) {
+	if l.w == w && l.h == h && l.pix != nil {
+		return // the derivatives' border is still 0: only the inside is ever written
+	}
+	l.w, l.h, l.stride = w, h, w+2*lkBorder
+	n := (h + 2*lkBorder) * l.stride
+	l.pix = make([]byte, n)
+	l.d = make([]int16, 2*n)
+}
+
+// row returns row y (−lkBorder ≤ y < h + lkBorder) from x = 0 to the stride's end.
+func (l *level) row(y int) []byte { return l.pix[l.origin()+y*l.stride:][:l.w+lkBorder] }
+
+// fillBorder reflects the inside of the image into its border.
+func (l *level) fillBorder() {
+	w, h, s := l.w, l.h, l.stride
+	for y := 0; y < h; y++ {
+		r := l.pix[(lkBorder+y)*s : (lkBorder+y+1)*s]
+		for i := 1; i <= lkBorder; i++ {
+			r[lkBorder-i] = r[lkBorder+reflect101(-i, w)]
+			r[lkBorder+w-1+i] = r[lkBorder+reflect101(w-1+i, w)]
+		}
+	}
+	rowAt := func(y int) []byte { return l.pix[(lkBorder+y)*s : (lkBorder+y+1)*s] }
+	for i := 1; i <= lkBorder; i++ {
+		copy(rowAt(-i), rowAt(reflect101(-i, h)))
+		copy(rowAt(h-1+i), rowAt(reflect101(h-1+i, h)))
+	}
+}
+
+// pyramid is one frame's levels and their derivatives.
 type pyramid struct {
-	levels [lkLevels + 1]plane
-	deriv  [lkLevels + 1][]int16
-	rows   []int32 // pyrDown's row sums
+	levels [lkLevels + 1]level
+	rows   []uint16 // pyrDown's rows filtered along x
 }
 
 // build makes the pyramid of base (copied).
 func (p *pyramid) build(base *plane) {
 	l0 := &p.levels[0]
 	l0.resize(base.w, base.h)
-	copy(l0.pix, base.pix)
+	for y := 0; y < base.h; y++ {
+		copy(l0.row(y)[:base.w], base.pix[y*base.w:(y+1)*base.w])
+	}
+	l0.fillBorder()
 	for k := 1; k <= lkLevels; k++ {
 		p.pyrDown(&p.levels[k], &p.levels[k-1])
 	}
 	for k := range p.levels {
-		p.deriv[k] = scharr(p.deriv[k], &p.levels[k])
+		scharr(&p.levels[k])
 	}
 }
 
@@ -56,93 +109,114 @@ func reflect101(i, n int) int {
 }
 
 // pyrDown blurs src by [1 4 6 4 1]²/256 and keeps every other pixel:
-// ((w+1)/2) × ((h+1)/2), as OpenCV's pyrDown.
-func (p *pyramid) pyrDown(dst, src *plane) {
+// ((w+1)/2) × ((h+1)/2), as OpenCV's pyrDown. The rows it reads reach two pixels past
+// src's edges, into the reflected border.
+func (p *pyramid) pyrDown(dst, src *level) {
 	dw, dh := (src.w+1)/2, (src.h+1)/2
 	dst.resize(dw, dh)
-	p.rows = grow(p.rows, 5*dw)
-	w := src.w
-	for y := 0; y < dh; y++ {
-		for k := 0; k < 5; k++ {
-			sy := reflect101(2*y+k-2, src.h)
-			row := src.pix[sy*w : (sy+1)*w]
-			out := p.rows[k*dw : (k+1)*dw]
-			for x := 0; x < dw; x++ {
-				sx := 2 * x
-				var a, b, c, d, e int32
-				if sx >= 2 && sx+2 < w {
-					a, b, c, d, e = int32(row[sx-2]), int32(row[sx-1]), int32(row[sx]), int32(row[sx+1]), int32(row[sx+2])
-				} else {
-					a, b, c = int32(row[reflect101(sx-2, w)]), int32(row[reflect101(sx-1, w)]), int32(row[reflect101(sx, w)])
-					d, e = int32(row[reflect101(sx+1, w)]), int32(row[reflect101(sx+2, w)])
-				}
-				out[x] = a + e + 4*(b+d) + 6*c
-			}
+	// Each source row from −2 to 2·dh filtered along x once (16 bits hold 16·255), then
+	// the columns (16 bits hold 256·255).
+	n := 2*dh + 3
+	p.rows = grow(p.rows, n*dw)
+	for k := 0; k < n; k++ {
+		row := src.pix[src.origin()+(k-2)*src.stride-2:][:2*dw+4]
+		out := p.rows[k*dw : (k+1)*dw]
+		for x := pyrRows(out, row); x < dw; x++ {
+			r := row[2*x : 2*x+5]
+			out[x] = uint16(r[0]) + uint16(r[4]) + 4*(uint16(r[1])+uint16(r[3])) + 6*uint16(r[2])
 		}
-		r := p.rows
-		o := dst.pix[y*dw : (y+1)*dw]
-		for x := range o {
-			s := r[x] + r[4*dw+x] + 4*(r[dw+x]+r[3*dw+x]) + 6*r[2*dw+x]
+	}
+	for y := 0; y < dh; y++ {
+		r0, r1, r2 := p.rows[2*y*dw:][:dw], p.rows[(2*y+1)*dw:][:dw], p.rows[(2*y+2)*dw:][:dw]
+		r3, r4 := p.rows[(2*y+3)*dw:][:dw], p.rows[(2*y+4)*dw:][:dw]
+		o := dst.row(y)[:dw]
+		for x := pyrCols(o, r0, r1, r2, r3, r4); x < dw; x++ {
+			s := uint32(r0[x]) + uint32(r4[x]) + 4*(uint32(r1[x])+uint32(r3[x])) + 6*uint32(r2[x])
 			o[x] = byte((s + 128) >> 8)
 		}
 	}
+	dst.fillBorder()
 }
 
-// scharr returns the Scharr derivatives of p ([3 10 3] smoothing, central difference;
-// unnormalised, as OpenCV's calcSharrDeriv), x and y interleaved, borders reflected.
-func scharr(d []int16, p *plane) []int16 {
-	w, h := p.w, p.h
-	d = grow(d, 2*w*h)
-	for y := 0; y < h; y++ {
-		r0 := p.pix[reflect101(y-1, h)*w:]
-		r1 := p.pix[y*w:]
-		r2 := p.pix[reflect101(y+1, h)*w:]
-		t0 := func(x int) int { return 3*(int(r0[x])+int(r2[x])) + 10*int(r1[x]) }
-		t1 := func(x int) int { return int(r2[x]) - int(r0[x]) }
-		out := d[2*y*w : 2*(y+1)*w]
-		for _, x := range [2]int{0, w - 1} {
-			xl, xr := reflect101(x-1, w), reflect101(x+1, w)
-			out[2*x] = int16(t0(xr) - t0(xl))
-			out[2*x+1] = int16(3*(t1(xl)+t1(xr)) + 10*t1(x))
-		}
-		for x := 1; x < w-1; x++ {
-			a0, a1, a2 := int(r0[x-1]), int(r1[x-1]), int(r2[x-1])
-			c0, c1, c2 := int(r0[x+1]), int(r1[x+1]), int(r2[x+1])
+// scharr writes the Scharr derivatives of l's image into l.d ([3 10 3] smoothing, central
+// difference; unnormalised, as OpenCV's calcSharrDeriv); at the edges it reads the
+// reflected border, as OpenCV does.
+func scharr(l *level) {
+	w, s := l.w, l.stride
+	for y := 0; y < l.h; y++ {
+		o := l.origin() + y*s - 1
+		r0, r1, r2 := l.pix[o-s:][:w+2], l.pix[o:][:w+2], l.pix[o+s:][:w+2]
+		out := l.d[2*(o+1):][:2*w]
+		for x := scharrRows(out, r0, r1, r2); x < w; x++ {
+			a0, a1, a2 := int(r0[x]), int(r1[x]), int(r2[x])
+			c0, c1, c2 := int(r0[x+2]), int(r1[x+2]), int(r2[x+2])
 			out[2*x] = int16(3*(c0+c2) + 10*c1 - 3*(a0+a2) - 10*a1)
-			out[2*x+1] = int16(3*(a2-a0+c2-c0) + 10*(int(r2[x])-int(r0[x])))
+			out[2*x+1] = int16(3*(a2-a0+c2-c0) + 10*(int(r2[x+1])-int(r0[x+1])))
 		}
 	}
-	return d
 }
 
-// lkWork holds one point's window.
+// lkWork holds one point's window: the template (the first image and its derivatives
+// sampled at the point), rows of lkRow lanes.
 type lkWork struct {
-	iwin  [lkWindow * lkWindow]int32
-	dwin  [2 * lkWindow * lkWindow]int32
-	valid bool
+	t, tx, ty [lkWindow * lkRow]int32
 }
 
 func descale(x int32, n uint) int32 { return (x + 1<<(n-1)) >> n }
 
 // weights are the bilinear weights of the fractional offset (a, b), in 14 bits.
-func weights(a, b float32) (w00, w01, w10, w11 int32) {
-	w00 = int32(math.RoundToEven(float64((1 - a) * (1 - b) * (1 << wBits))))
-	w01 = int32(math.RoundToEven(float64(a * (1 - b) * (1 << wBits))))
-	w10 = int32(math.RoundToEven(float64((1 - a) * b * (1 << wBits))))
-	w11 = 1<<wBits - w00 - w01 - w10
+func weights(a, b float32) [4]int32 {
+	w00 := int32(math.RoundToEven(float64((1 - a) * (1 - b) * (1 << wBits))))
+	w01 := int32(math.RoundToEven(float64(a * (1 - b) * (1 << wBits))))
+	w10 := int32(math.RoundToEven(float64((1 - a) * b * (1 << wBits))))
+	return [4]int32{w00, w01, w10, 1<<wBits - w00 - w01 - w10}
+}
+
+// templateGo samples the window of I whose top-left pixel is (x, y) at the weights w into
+// lw, and returns the sums of the derivatives' products (the structure tensor).
+func (lw *lkWork) templateGo(I *level, x, y int, w *[4]int32) (a11, a12, a22 int64) {
+	s := I.stride
+	o := I.origin() + y*s + x
+	w00, w01, w10, w11 := w[0], w[1], w[2], w[3]
+	for wy := 0; wy < lkWindow; wy++ {
+		r0, r1 := I.pix[o:][:lkWindow+1], I.pix[o+s:][:lkWindow+1]
+		d0, d1 := I.d[2*o:][:2*lkWindow+2], I.d[2*(o+s):][:2*lkWindow+2]
+		t := lw.t[wy*lkRow:][:lkWindow]
+		tx, ty := lw.tx[wy*lkRow:][:lkWindow], lw.ty[wy*lkRow:][:lkWindow]
+		for wx := range t {
+			t[wx] = descale(int32(r0[wx])*w00+int32(r0[wx+1])*w01+int32(r1[wx])*w10+int32(r1[wx+1])*w11, wBits-5)
+			ix := descale(int32(d0[2*wx])*w00+int32(d0[2*wx+2])*w01+int32(d1[2*wx])*w10+int32(d1[2*wx+2])*w11, wBits)
+			iy := descale(int32(d0[2*wx+1])*w00+int32(d0[2*wx+3])*w01+int32(d1[2*wx+1])*w10+int32(d1[2*wx+3])*w11, wBits)
+			tx[wx], ty[wx] = ix, iy
+			a11 += int64(ix * ix)
+			a12 += int64(ix * iy)
+			a22 += int64(iy * iy)
+		}
+		o += s
+	}
 	return
 }
 
-// at reads p at (x, y), reflected into the plane.
-func at(p *plane, x, y int) int32 { return int32(p.pix[reflect101(y, p.h)*p.w+reflect101(x, p.w)]) }
-
-// derivAt reads the derivatives at (x, y); outside the plane they are 0, as OpenCV pads them.
-func derivAt(d []int16, w, h, x, y int) (int32, int32) {
-	if x < 0 || y < 0 || x >= w || y >= h {
-		return 0, 0
+// mismatchGo samples the window of J whose top-left pixel is (x, y) at the weights w and
+// returns the sums of its difference from the template times the template's derivatives.
+// No product overflows 32 bits: |difference| ≤ 255·32, |derivative| ≤ 16·255.
+func (lw *lkWork) mismatchGo(J *level, x, y int, w *[4]int32) (b1, b2 int64) {
+	s := J.stride
+	o := J.origin() + y*s + x
+	w00, w01, w10, w11 := w[0], w[1], w[2], w[3]
+	for wy := 0; wy < lkWindow; wy++ {
+		r0, r1 := J.pix[o:][:lkWindow+1], J.pix[o+s:][:lkWindow+1]
+		t := lw.t[wy*lkRow:][:lkWindow]
+		tx, ty := lw.tx[wy*lkRow:][:lkWindow], lw.ty[wy*lkRow:][:lkWindow]
+		for wx := range t {
+			v := int32(r0[wx])*w00 + int32(r0[wx+1])*w01 + int32(r1[wx])*w10 + int32(r1[wx+1])*w11
+			diff := descale(v, wBits-5) - t[wx]
+			b1 += int64(diff * tx[wx])
+			b2 += int64(diff * ty[wx])
+		}
+		o += s
 	}
-	i := 2 * (y*w + x)
-	return int32(d[i]), int32(d[i+1])
+	return
 }
 
 // flow follows pt (base-level pixels, pixel centres at whole numbers) from pyramid a to
@@ -151,61 +225,32 @@ func derivAt(d []int16, w, h, x, y int) (int32, int32) {
 func (lw *lkWork) flow(a, b *pyramid, x, y float32) (nx, ny float32, ok bool) {
 	half := float32(lkWindow-1) * 0.5
 	ok = true
-	for level := lkLevels; level >= 0; level-- {
-		scale := float32(1) / float32(int(1)<<level)
+	for lv := lkLevels; lv >= 0; lv-- {
+		scale := float32(1) / float32(int(1)<<lv)
 		px, py := x*scale, y*scale
-		if level == lkLevels {
+		if lv == lkLevels {
 			nx, ny = px, py
 		} else {
 			nx, ny = nx*2, ny*2
 		}
-		I, J := &a.levels[level], &b.levels[level]
-		dI := a.deriv[level]
+		I, J := &a.levels[lv], &b.levels[lv]
 		px -= half
 		py -= half
 		ipx, ipy := int(math.Floor(float64(px))), int(math.Floor(float64(py)))
 		if ipx < -lkWindow || ipx >= I.w || ipy < -lkWindow || ipy >= I.h {
-			if level == 0 {
+			if lv == 0 {
 				return nx, ny, false
 			}
 			continue
 		}
-		w00, w01, w10, w11 := weights(px-float32(ipx), py-float32(ipy))
-		var a11, a12, a22 int64
-		inside := ipx >= 0 && ipy >= 0 && ipx+lkWindow < I.w && ipy+lkWindow < I.h
-		for wy := 0; wy < lkWindow; wy++ {
-			for wx := 0; wx < lkWindow; wx++ {
-				sx, sy := ipx+wx, ipy+wy
-				var iv, x00, y00, x01, y01, x10, y10, x11, y11 int32
-				if inside {
-					o := sy*I.w + sx
-					iv = descale(int32(I.pix[o])*w00+int32(I.pix[o+1])*w01+int32(I.pix[o+I.w])*w10+int32(I.pix[o+I.w+1])*w11, wBits-5)
-					d0, d1 := dI[2*o:2*o+4], dI[2*(o+I.w):2*(o+I.w)+4]
-					x00, y00, x01, y01 = int32(d0[0]), int32(d0[1]), int32(d0[2]), int32(d0[3])
-					x10, y10, x11, y11 = int32(d1[0]), int32(d1[1]), int32(d1[2]), int32(d1[3])
-				} else {
-					iv = descale(at(I, sx, sy)*w00+at(I, sx+1, sy)*w01+at(I, sx, sy+1)*w10+at(I, sx+1, sy+1)*w11, wBits-5)
-					x00, y00 = derivAt(dI, I.w, I.h, sx, sy)
-					x01, y01 = derivAt(dI, I.w, I.h, sx+1, sy)
-					x10, y10 = derivAt(dI, I.w, I.h, sx, sy+1)
-					x11, y11 = derivAt(dI, I.w, I.h, sx+1, sy+1)
-				}
-				ix := descale(x00*w00+x01*w01+x10*w10+x11*w11, wBits)
-				iy := descale(y00*w00+y01*w01+y10*w10+y11*w11, wBits)
-				k := wy*lkWindow + wx
-				lw.iwin[k] = iv
-				lw.dwin[2*k], lw.dwin[2*k+1] = ix, iy
-				a11 += int64(ix * ix)
-				a12 += int64(ix * iy)
-				a22 += int64(iy * iy)
-			}
-		}
+		w := weights(px-float32(ipx), py-float32(ipy))
+		a11, a12, a22 := lw.template(I, ipx, ipy, &w)
 		const fltScale = float32(1) / (1 << 20)
 		A11, A12, A22 := float32(a11)*fltScale, float32(a12)*fltScale, float32(a22)*fltScale
 		D := A11*A22 - A12*A12
 		minEig := (A22 + A11 - float32(math.Sqrt(float64((A11-A22)*(A11-A22)+4*A12*A12)))) / float32(2*lkWindow*lkWindow)
 		if minEig < lkMinEig || D < 1.1920929e-07 {
-			if level == 0 {
+			if lv == 0 {
 				return nx, ny, false
 			}
 			continue
@@ -217,38 +262,13 @@ func (lw *lkWork) flow(a, b *pyramid, x, y float32) (nx, ny float32, ok bool) {
 		for j := 0; j < lkIterations; j++ {
 			inx, iny := int(math.Floor(float64(nx))), int(math.Floor(float64(ny)))
 			if inx < -lkWindow || inx >= J.w || iny < -lkWindow || iny >= J.h {
-				if level == 0 {
+				if lv == 0 {
 					ok = false
 				}
 				break
 			}
-			v00, v01, v10, v11 := weights(nx-float32(inx), ny-float32(iny))
-			var b1, b2 int64
-			if inx >= 0 && iny >= 0 && inx+lkWindow < J.w && iny+lkWindow < J.h {
-				// The window and its right and lower neighbours lie inside: no reflection.
-				for wy := 0; wy < lkWindow; wy++ {
-					r0 := J.pix[(iny+wy)*J.w+inx:]
-					r1 := J.pix[(iny+wy+1)*J.w+inx:]
-					iw := lw.iwin[wy*lkWindow : (wy+1)*lkWindow]
-					dw := lw.dwin[2*wy*lkWindow : 2*(wy+1)*lkWindow]
-					for wx := range iw {
-						v := int32(r0[wx])*v00 + int32(r0[wx+1])*v01 + int32(r1[wx])*v10 + int32(r1[wx+1])*v11
-						diff := descale(v, wBits-5) - iw[wx]
-						b1 += int64(diff * dw[2*wx])
-						b2 += int64(diff * dw[2*wx+1])
-					}
-				}
-			} else {
-				for wy := 0; wy < lkWindow; wy++ {
-					for wx := 0; wx < lkWindow; wx++ {
-						sx, sy := inx+wx, iny+wy
-						k := wy*lkWindow + wx
-						diff := descale(at(J, sx, sy)*v00+at(J, sx+1, sy)*v01+at(J, sx, sy+1)*v10+at(J, sx+1, sy+1)*v11, wBits-5) - lw.iwin[k]
-						b1 += int64(diff * lw.dwin[2*k])
-						b2 += int64(diff * lw.dwin[2*k+1])
-					}
-				}
-			}
+			v := weights(nx-float32(inx), ny-float32(iny))
+			b1, b2 := lw.mismatch(J, inx, iny, &v)
 			B1, B2 := float32(b1)*fltScale, float32(b2)*fltScale
 			dx, dy := (A12*B2-A22*B1)*D, (A12*B1-A11*B2)*D
 			nx += dx

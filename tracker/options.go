@@ -14,6 +14,10 @@
 //
 // A Tracker is single-threaded and allocates nothing per frame once its buffers have grown,
 // so its output is the same, byte for byte, run after run and whatever else runs beside it.
+// Its inner loops (the downscale, the pyramid, Lucas–Kanade's windows, the corner
+// strengths, the motion background, the morphology) have AVX2 twins in simd_amd64.s
+// that give the Go loops' values to the bit, integers and float32 alike (no FMA), so the
+// tracks do not depend on the CPU either; the tests compare the two.
 package tracker
 
 import (

@@ -94,13 +94,50 @@ func downscale(dst *plane, src source, f int) {
 			r0 := src.pix[2*y*src.stride:]
 			r1 := src.pix[(2*y+1)*src.stride:]
 			out := dst.pix[y*dst.w : (y+1)*dst.w]
-			for x := range out {
+			for x := halveRows(out, r0, r1); x < len(out); x++ {
 				out[x] = byte((int(r0[2*x]) + int(r0[2*x+1]) + int(r1[2*x]) + int(r1[2*x+1]) + 2) >> 2)
 			}
 		}
 		return
 	}
+	if f == 4 && !src.wide && src.step == 1 {
+		// The 4K case: four rows at a time, the same arithmetic as the generic loop's.
+		for y := 0; y < dst.h; y++ {
+			r0 := src.pix[4*y*src.stride:]
+			r1 := src.pix[(4*y+1)*src.stride:]
+			r2 := src.pix[(4*y+2)*src.stride:]
+			r3 := src.pix[(4*y+3)*src.stride:]
+			out := dst.pix[y*dst.w : (y+1)*dst.w]
+			for x := quarterRows(out, r0, r1, r2, r3); x < len(out); x++ {
+				r0, r1, r2, r3 := r0[4*x:4*x+4], r1[4*x:4*x+4], r2[4*x:4*x+4], r3[4*x:4*x+4]
+				sum := int(r0[0]) + int(r0[1]) + int(r0[2]) + int(r0[3]) +
+					int(r1[0]) + int(r1[1]) + int(r1[2]) + int(r1[3]) +
+					int(r2[0]) + int(r2[1]) + int(r2[2]) + int(r2[3]) +
+					int(r3[0]) + int(r3[1]) + int(r3[2]) + int(r3[3])
+				out[x] = byte((sum + 8) >> 4)
+			}
+		}
+		return
+	}
 	area := f * f
+	if !src.wide {
+		// Other factors of an 8-bit plane: the samples read in place, row by row of a block.
+		for y := 0; y < dst.h; y++ {
+			out := dst.pix[y*dst.w : (y+1)*dst.w]
+			for x := range out {
+				sum := 0
+				for dy := 0; dy < f; dy++ {
+					row := src.pix[(y*f+dy)*src.stride+x*f*src.step+src.offset:]
+					row = row[:(f-1)*src.step+1]
+					for i := 0; i < len(row); i += src.step {
+						sum += int(row[i])
+					}
+				}
+				out[x] = byte((sum + area/2) / area)
+			}
+		}
+		return
+	}
 	for y := 0; y < dst.h; y++ {
 		out := dst.pix[y*dst.w : (y+1)*dst.w]
 		for x := range out {

@@ -31,7 +31,8 @@ type pointTracker struct {
 	pts     []point
 	lw      lkWork
 	eig     []float32
-	prod    []float32 // per pixel: gx², gx·gy, gy²
+	prod    []float32 // one row's gx², gx·gy, gy² (three runs of the row's width)
+	hsum    []float32 // three rows' sums of prod over three pixels, likewise
 	cands   []corner
 	grid    []int32 // per cell: the point in it, -1 none
 	gw, gh  int
@@ -155,7 +156,7 @@ func (pt *pointTracker) near(x, y, d float32, pts []point) bool {
 // MaxObjects points in all.
 func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
 	w, h := lum.w, lum.h
-	pt.minEigen(lum, pt.pyr[pt.cur].deriv[0])
+	pt.minEigen(&pt.pyr[pt.cur].levels[0])
 	maxV := float32(0)
 	for _, v := range pt.eig {
 		maxV = max(maxV, v)
@@ -208,32 +209,65 @@ func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
 }
 
 // minEigen is the smaller eigenvalue of the structure tensor summed over 3 × 3 pixels, of
-// the Scharr derivatives d (scaled to 8-bit levels a pixel), for every pixel of p but a
-// one-pixel border (0 there: no corner is seeded that near the edge anyway).
-func (pt *pointTracker) minEigen(p *plane, d []int16) []float32 {
-	w, h := p.w, p.h
+// the Scharr derivatives of l (scaled to 8-bit levels a pixel), for every pixel but a
+// one-pixel border (0 there: no corner is seeded that near the edge anyway). The sums
+// go along rows, then down columns, in the order of a 3 × 3 sum row by row, so every
+// value is the same float32 whichever way it is computed (eigenRows' AVX2 twin).
+func (pt *pointTracker) minEigen(l *level) []float32 {
+	w, h := l.w, l.h
 	pt.eig = grow(pt.eig, w*h)
-	pt.prod = grow(pt.prod, 3*w*h)
-	e, q := pt.eig, pt.prod
-	const s = 1.0 / 32 // Scharr's weights sum to 32
-	for i := 0; i < w*h; i++ {
-		gx, gy := float32(d[2*i])*s, float32(d[2*i+1])*s
-		q[3*i], q[3*i+1], q[3*i+2] = gx*gx, gx*gy, gy*gy
+	e := pt.eig
+	if w < 3 || h < 3 {
+		clear(e)
+		return e
 	}
-	clear(e)
-	for y := 1; y < h-1; y++ {
-		for x := 1; x < w-1; x++ {
-			var xx, xy, yy float32
-			for dy := -1; dy <= 1; dy++ {
-				o := 3 * ((y+dy)*w + x - 1)
-				r := q[o : o+9]
-				xx += r[0] + r[3] + r[6]
-				xy += r[1] + r[4] + r[7]
-				yy += r[2] + r[5] + r[8]
-			}
-			xx, xy, yy = xx/9, xy/9, yy/9
-			e[y*w+x] = (xx+yy)/2 - float32(math.Sqrt(float64((xx-yy)*(xx-yy)/4+xy*xy)))
+	clear(e[:w])
+	clear(e[(h-1)*w:])
+	pt.prod = grow(pt.prod, 3*w)
+	pt.hsum = grow(pt.hsum, 9*w)
+	for y := 0; y < h; y++ {
+		products(pt.prod, l.d[2*(l.origin()+y*l.stride):][:2*w])
+		hsum3(pt.hsum[y%3*3*w:][:3*w], pt.prod)
+		if y >= 2 {
+			eigen3(e[(y-1)*w:][:w], pt.hsum[(y-2)%3*3*w:][:3*w], pt.hsum[(y-1)%3*3*w:][:3*w], pt.hsum[y%3*3*w:][:3*w])
 		}
 	}
 	return e
+}
+
+// products writes gx², gx·gy and gy² of the derivatives d (x and y interleaved, scaled by
+// 1/32: Scharr's weights sum to 32) into p's three runs.
+func products(p []float32, d []int16) {
+	w := len(d) / 2
+	xx, xy, yy := p[:w], p[w:2*w], p[2*w:3*w]
+	for x := productsRows(p, d); x < w; x++ {
+		const s = 1.0 / 32
+		gx, gy := float32(d[2*x])*s, float32(d[2*x+1])*s
+		xx[x], xy[x], yy[x] = gx*gx, gx*gy, gy*gy
+	}
+}
+
+// hsum3 writes into each run of h the sums of three neighbours of p's run, from x = 1 to
+// w − 2.
+func hsum3(h, p []float32) {
+	w := len(p) / 3
+	for k := 0; k < 3; k++ {
+		o, r := h[k*w:(k+1)*w], p[k*w:(k+1)*w]
+		for x := 1 + hsumRows(o[1:w-1], r); x < w-1; x++ {
+			o[x] = r[x-1] + r[x] + r[x+1]
+		}
+	}
+}
+
+// eigen3 writes the smaller eigenvalue of the mean of the three rows' sums into e, from x = 1
+// to w − 2 (0 at both ends).
+func eigen3(e, a, b, c []float32) {
+	w := len(e)
+	e[0], e[w-1] = 0, 0
+	for x := 1 + eigenRows(e[1:w-1], a[1:], b[1:], c[1:], w); x < w-1; x++ {
+		xx := (a[x] + b[x] + c[x]) / 9
+		xy := (a[w+x] + b[w+x] + c[w+x]) / 9
+		yy := (a[2*w+x] + b[2*w+x] + c[2*w+x]) / 9
+		e[x] = (xx+yy)/2 - float32(math.Sqrt(float64((xx-yy)*(xx-yy)/4+xy*xy)))
+	}
 }

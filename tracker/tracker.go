@@ -18,6 +18,7 @@ type Tracker struct {
 	q, r         float64 // Kalman process and measurement noise
 
 	lum, cb, cr plane
+	colorOn     *[1 << 16]byte // Color: colorTable
 	mask        []byte
 	morph       morph
 	lab         labeller
@@ -98,9 +99,7 @@ func (t *Tracker) detect() {
 	switch t.o.Mode {
 	case Bright, Dark:
 		var hist [256]int
-		for _, v := range p.pix {
-			hist[v]++
-		}
+		histogram(&hist, p.pix)
 		dark := t.o.Mode == Dark
 		if dark {
 			// The mirror image: the darker class becomes the upper one.
@@ -153,17 +152,31 @@ func (t *Tracker) detect() {
 	}
 }
 
-// colorMask marks the saturated pixels, or those near the hue asked for. Saturation is the
-// chroma's distance from grey; the hue, the angle of (Cb, Cr), compared with the angle of the
-// pure colour of that hue (BT.601 coefficients; BT.709's differ by a few degrees).
+// colorMask marks the saturated pixels, or those near the hue asked for, by the table
+// colorTable makes once.
 func (t *Tracker) colorMask() {
-	th := t.o.Threshold
+	if t.colorOn == nil {
+		t.colorOn = colorTable(t.o)
+	}
+	on := t.colorOn
+	cb, cr := t.cb.pix[:len(t.mask)], t.cr.pix[:len(t.mask)]
+	for i := range t.mask {
+		t.mask[i] = on[int(cb[i])<<8|int(cr[i])]
+	}
+}
+
+// colorTable says, for every chroma pair (Cb·256 + Cr), whether it is saturated, or near
+// the hue asked for: 1 or 0. Saturation is the chroma's distance from grey; the hue, the
+// angle of (Cb, Cr), compared with the angle of the pure colour of that hue (BT.601
+// coefficients; BT.709's differ by a few degrees).
+func colorTable(o Options) *[1 << 16]byte {
+	th := o.Threshold
 	if th == Auto {
-		th = 20 + 40*(1-t.o.Sensitivity)
+		th = 20 + 40*(1-o.Sensitivity)
 	}
 	var hueCb, hueCr float64
-	if t.o.Hue != Auto {
-		r, g, b := hueRGB(t.o.Hue)
+	if o.Hue != Auto {
+		r, g, b := hueRGB(o.Hue)
 		hueCb = -0.168736*r - 0.331264*g + 0.5*b
 		hueCr = 0.5*r - 0.418688*g - 0.081312*b
 		n := math.Hypot(hueCb, hueCr)
@@ -171,15 +184,17 @@ func (t *Tracker) colorMask() {
 	}
 	// Within 30° of the hue: cos 30° of the chroma's length.
 	const cos30 = 0.8660254
-	for i := range t.mask {
-		u, v := float64(t.cb.pix[i])-128, float64(t.cr.pix[i])-128
+	var tab [1 << 16]byte
+	for i := range tab {
+		u, v := float64(i>>8)-128, float64(i&255)-128
 		sat := math.Hypot(u, v)
 		on := sat > th
-		if on && t.o.Hue != Auto {
+		if on && o.Hue != Auto {
 			on = u*hueCb+v*hueCr > cos30*sat
 		}
-		t.mask[i] = b2u(on)
+		tab[i] = b2u(on)
 	}
+	return &tab
 }
 
 // hueRGB is the fully saturated colour of hue h degrees, components 0..1.
