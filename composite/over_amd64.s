@@ -48,6 +48,10 @@ VEC8(lowByte<>, $0x000000ff000000ff)
 	VSUBPS     a, Y15, k; \
 	VMULPS     t, k, t; \
 	VADDPS     t, c, t; \
+	ROUND(s, m, t)
+
+// ROUND ends BLEND: s = m ? s : t + 0.5 saturated to 0..255 and truncated.
+#define ROUND(s, m, t) \
 	VADDPS     Y14, t, t; \
 	VMAXPS     Y12, t, t; \
 	VMINPS     Y13, t, t; \
@@ -132,11 +136,7 @@ VEC8(minAlphas<>, $0x3080000030800000)
 #define BLEND_ADD(s, c, m, t) \
 	VCVTDQ2PS  s, t; \
 	VADDPS     t, c, t; \
-	VADDPS     Y14, t, t; \
-	VMAXPS     Y12, t, t; \
-	VMINPS     Y13, t, t; \
-	VCVTTPS2DQ t, t; \
-	VPBLENDVB  m, s, t, s
+	ROUND(s, m, t)
 
 // LUMA_ADD is LUMA for add: c0′ = c0 − o0·a.
 #define LUMA_ADD8(off, y0) \
