@@ -11,13 +11,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"trackink/composite"
 	"trackink/internal/baseline"
 	"trackink/internal/synthclip"
 	"trackink/tracker"
+	"trackink/video"
 )
 
 //go:embed bench_detect.py
@@ -84,12 +84,12 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 				return err
 			}
 		}
-		t0, c0 := time.Now(), processCPU()
+		t0, c0 := time.Now(), video.SelfCPU()
 		for i := range frames {
 			tr.Step(fs[i%len(fs)])
 		}
 		row := detectRow{Mode: mode, FPS: float64(frames) / time.Since(t0).Seconds(),
-			CPUms: float64((processCPU() - c0).Microseconds()) / 1e3 / float64(frames)}
+			CPUms: float64((video.SelfCPU() - c0).Microseconds()) / 1e3 / float64(frames)}
 		if pyErr == nil && mode != tracker.Color {
 			if row.OpenCVFPS, row.OpenCVCPUms, err = openCVFPS(py, dir, mode, fs, frames); err != nil {
 				fmt.Fprintf(stderr, "trackink bench: OpenCV %s: %v\n", mode, err)
@@ -112,15 +112,6 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 		fmt.Fprintf(stdout, "%-8s %12.1f %12s %8s   %10.2f %10s %8s\n", r.Mode, r.FPS, cv, ratio, r.CPUms, cvCPU, cpuRatio)
 	}
 	return nil
-}
-
-// processCPU is this process's user and system time so far, all threads.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // openCVFPS runs bench_detect.py on the same luma planes: a pass of warm-up, then frames.

@@ -80,20 +80,20 @@ func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 	}
 	bareOpts := opts
 	bareOpts.Output = bare
-	c0 := selfCPU()
+	c0 := SelfCPU()
 	if b.Bare, err = Transcode(ctx, bareOpts, nil); err != nil {
 		return b, fmt.Errorf("video: bench render with nothing drawn: %w", err)
 	}
-	b.BareCPU = selfCPU() - c0
+	b.BareCPU = SelfCPU() - c0
 	if b.BareSame, err = samePackets(ctx, ref, bare); err != nil {
 		return b, err
 	}
-	c0 = selfCPU()
+	c0 = SelfCPU()
 	ours, err := Transcode(ctx, opts, draw)
 	if err != nil {
 		return b, fmt.Errorf("video: bench render: %w", err)
 	}
-	b.Ours, b.OursCPU = ours, selfCPU()-c0
+	b.Ours, b.OursCPU = ours, SelfCPU()-c0
 	own := benchFile(opts, "own")
 	defer os.Remove(own)
 	if b.Own, b.OwnCPU, b.OwnPeakRSS, err = transcodePeer(ctx, opts, opts.Output, own); err != nil {
@@ -194,8 +194,9 @@ func transcodePeer(ctx context.Context, opts Options, in, out string) (wall, cpu
 	return time.Since(t0), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), peakRSS, nil
 }
 
-// selfCPU is this process's user+system time so far.
-func selfCPU() time.Duration {
+// SelfCPU is this process's user+system time so far, all threads: benchmarks divide its
+// growth by the frames for a CPU cost that a loaded machine inflates less than wall time.
+func SelfCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
