@@ -252,15 +252,7 @@ func (l *labeller) components(mask []byte, w, h int) []rect {
 	l.parent = append(l.parent, 0) // label 0: background
 	for y := 0; y < h; y++ {
 		row := mask[y*w : (y+1)*w]
-		for x := 0; x < w; x++ {
-			if row[x] == 0 {
-				// Masks are mostly empty (and hold 0 or 1): on to the next 1 at once.
-				j := bytes.IndexByte(row[x:], 1)
-				if j < 0 {
-					break
-				}
-				x += j
-			}
+		for x := nextSet(row, 0); x < w; x = nextSet(row, x+1) {
 			i := y*w + x
 			var lab int32
 			// Neighbours already labelled: left, and the three above.
@@ -299,14 +291,7 @@ func (l *labeller) components(mask []byte, w, h int) []rect {
 	l.comps = l.comps[:0]
 	for y := 0; y < h; y++ {
 		row := mask[y*w : (y+1)*w]
-		for x := 0; x < w; x++ {
-			if row[x] == 0 {
-				j := bytes.IndexByte(row[x:], 1)
-				if j < 0 {
-					break
-				}
-				x += j
-			}
+		for x := nextSet(row, 0); x < w; x = nextSet(row, x+1) {
 			lab := l.labels[y*w+x]
 			if lab == 0 {
 				continue
@@ -325,6 +310,15 @@ func (l *labeller) components(mask []byte, w, h int) []rect {
 		}
 	}
 	return l.comps
+}
+
+// nextSet is the first column from x on where the mask row holds a 1, or len(row): masks
+// are mostly empty and hold 0 or 1, so the labeller jumps from one set pixel to the next.
+func nextSet(row []byte, x int) int {
+	if j := bytes.IndexByte(row[x:], 1); j >= 0 {
+		return x + j
+	}
+	return len(row)
 }
 
 // keep filters comps in place to those whose area lies in [minArea, maxArea] analysis
