@@ -67,7 +67,6 @@ func (k *blendConsts) light(rgb bool, c0, c1, c2, a float32) float32 {
 // constants the change takes from the Space.
 type tileBlend struct {
 	mode Blend
-	rgb  bool // the space is R'G'B'
 	k    blendConsts
 }
 
@@ -86,7 +85,7 @@ func (t *Tile) Blend(s *Space, b Blend) {
 	if b == BlendScreen {
 		k.screen = 1
 	}
-	t.blend = tileBlend{mode: b, rgb: k.o[1] == 0, k: k} // only a Y'CbCr space has a chroma offset
+	t.blend = tileBlend{mode: b, k: k}
 }
 
 // applyBlend changes the layer over the touched spans as Tile.Blend's mode says, so that
@@ -99,7 +98,8 @@ func (t *Tile) applyBlend() {
 	if t.blend.mode == BlendOver {
 		return
 	}
-	k, rgb := &t.blend.k, t.blend.rgb
+	k := &t.blend.k
+	rgb := k.o[1] == 0 // only a Y'CbCr space has a chroma offset
 	for y := 0; y < t.H; y++ {
 		sp := t.Span[y]
 		if sp.X0 >= sp.X1 {
