@@ -45,8 +45,9 @@ const benchExamples = `Examples:
   trackink bench --knn --backend cuda
   trackink bench --knn --backend emu --points 1000,5000
 
-  # A whole render (decode, seed overlay, libx264 encode, audio copied) against ffmpeg
-  # transcoding the same clip and transcoding the render's output, with the same settings;
+  # A whole render (decode, seed overlay, libx264 encode, audio copied) against ffmpeg with
+  # the same settings: transcoding the same clip, transcoding the render's output, and
+  # decoding the clip while coding the render's frames afresh (its twin: the same packets);
   # "synth" makes a 3 s 4K clip:
   trackink bench --e2e clip.mp4 --preset veryfast
   trackink bench --e2e synth --preset ultrafast

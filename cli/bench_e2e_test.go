@@ -44,11 +44,12 @@ func TestRenderNothingDrawnIsFFmpeg(t *testing.T) {
 }
 
 // bench --e2e reports the render with nothing drawn beside the others, and says that it
-// wrote ffmpeg's packets; and ffmpeg re-encoding its own output, the control for the peer
-// that re-encodes ours.
-func TestBenchE2ENothingDrawnRow(t *testing.T) {
+// wrote ffmpeg's packets; ffmpeg re-encoding its own output, the control for the peer that
+// re-encodes ours; and the twin, ffmpeg coding the render's frames afresh, which writes the
+// render's video packets: a second drawer drew the same street scene from the start.
+func TestBenchE2ERows(t *testing.T) {
 	in, _ := nothingDrawnClip(t)
-	code, stdout, stderr := trackink("bench", "--e2e", in, "--preset", "ultrafast", "--json")
+	code, stdout, stderr := trackink("bench", "--e2e", in, "--scene", "mot17", "--preset", "ultrafast", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -61,5 +62,8 @@ func TestBenchE2ENothingDrawnRow(t *testing.T) {
 	}
 	if rep.AgainS <= 0 || rep.AgainCPUS <= 0 || rep.AgainPeakMiB <= 0 || rep.AgainCPURatio != rep.AgainCPUS/rep.PlainCPUS {
 		t.Errorf("ffmpeg-again row %+v: want ffmpeg re-encoding its own output, and its ratio to ffmpeg on the input", rep)
+	}
+	if !rep.TwinSame || rep.TwinS <= 0 || rep.TwinCPUS <= 0 || rep.TwinPeakMiB <= 0 || rep.TwinCPURatio != rep.OursCPUS/rep.TwinCPUS {
+		t.Errorf("twin row %+v: want the render's packets, and the render's CPU time over the twin's", rep)
 	}
 }

@@ -14,11 +14,13 @@ import (
 	"time"
 )
 
-// Bench compares one render with two ffmpeg CLI transcodes with the same encoder settings:
-// of the same input (the transcode the render is built on: Plain), and of the render's own
-// output (Own: the same pixels as the render encodes, so the ratio to it is the overlay's
-// true cost, and not that of encoding the overlay's edges). A render of the same input with
-// nothing to draw (Bare) measures the pipeline's own cost against Plain: it encodes the
+// Bench compares one render with ffmpeg CLI transcodes with the same encoder settings: of
+// the same input (the transcode the render is built on: Plain), of the render's own output
+// (Own), and the render's twin (Twin): ffmpeg decoding the same input and coding the
+// render's own frames, read from a lossless copy, so that it decodes what the render
+// decodes and writes the render's packets. The ratio to Twin is what the render adds to
+// decoding and encoding: the overlay's drawing and the pipeline. A render of the same input
+// with nothing to draw (Bare) measures the pipeline's own cost against Plain: it encodes the
 // same pictures, so it should cost what ffmpeg costs and write the same packets.
 type Bench struct {
 	Ours         Stats
@@ -49,19 +51,32 @@ type Bench struct {
 	AgainCPU      time.Duration
 	AgainPeakRSS  int64
 	AgainCPURatio float64
+	// Twin is the ffmpeg CLI decoding the render's input (into a null sink) and coding the
+	// render's frames afresh from a lossless copy (YUV4MPEG, read without decoding), with
+	// the render's encoder settings. Unlike Own it codes the pictures the render coded, not
+	// a coded copy of them, which x264 codes more cheaply; TwinSame says whether its video
+	// packets are the render's, byte for byte. The run that makes the copy is not timed.
+	Twin         time.Duration
+	TwinCPU      time.Duration
+	TwinPeakRSS  int64
+	TwinRatio    float64 // Ours.Wall / Twin
+	TwinCPURatio float64 // OursCPU / TwinCPU
+	TwinSame     bool
 }
 
 // BenchE2E transcodes opts.Input with the ffmpeg CLI using the same encoder, preset, CRF,
 // bitrate and threads (other streams copied), renders it with nothing drawn and compares the
 // two outputs' packets, renders it with draw, then transcodes the render's output and the
-// first transcode's output the same way, and reports all five. The peers' peak RSS is read
+// first transcode's output the same way, and reports all five. With twin, a second drawer
+// that draws what draw draws (started afresh: a drawer keeps state from frame to frame), it
+// also renders a lossless copy and times the Twin peer on it. The peers' peak RSS is read
 // from their own /proc entries while they run: Linux charges a child's rusage peak with its
 // parent's memory at exec, so measured after the render, ffmpeg's figure would include
 // ours. The render with nothing drawn runs before the one with the overlay, so that its
 // peak RSS is its own.
 // opts.Output is the render's output; the others go to temporary files next to it, removed
 // afterwards. Only libx264 and libx265 have a CLI equivalent; "auto" is taken as libx264.
-func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
+func BenchE2E(ctx context.Context, opts Options, draw, twin DrawFunc) (Bench, error) {
 	var b Bench
 	enc := opts.Encoder
 	if enc == "" || enc == "auto" {
@@ -75,7 +90,7 @@ func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 	defer os.Remove(ref)
 	defer os.Remove(bare)
 	var err error
-	if b.Plain, b.PlainCPU, b.PlainPeakRSS, err = transcodePeer(ctx, opts, opts.Input, ref); err != nil {
+	if b.Plain, b.PlainCPU, b.PlainPeakRSS, err = transcodePeer(ctx, opts, plainPeer(opts.Input), ref); err != nil {
 		return b, err
 	}
 	bareOpts := opts
@@ -85,7 +100,7 @@ func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 		return b, fmt.Errorf("video: bench render with nothing drawn: %w", err)
 	}
 	b.BareCPU = SelfCPU() - c0
-	if b.BareSame, err = samePackets(ctx, ref, bare); err != nil {
+	if b.BareSame, err = samePackets(ctx, ref, bare, "0"); err != nil {
 		return b, err
 	}
 	c0 = SelfCPU()
@@ -96,13 +111,18 @@ func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 	b.Ours, b.OursCPU = ours, SelfCPU()-c0
 	own := benchFile(opts, "own")
 	defer os.Remove(own)
-	if b.Own, b.OwnCPU, b.OwnPeakRSS, err = transcodePeer(ctx, opts, opts.Output, own); err != nil {
+	if b.Own, b.OwnCPU, b.OwnPeakRSS, err = transcodePeer(ctx, opts, plainPeer(opts.Output), own); err != nil {
 		return b, err
 	}
 	again := benchFile(opts, "again")
 	defer os.Remove(again)
-	if b.Again, b.AgainCPU, b.AgainPeakRSS, err = transcodePeer(ctx, opts, ref, again); err != nil {
+	if b.Again, b.AgainCPU, b.AgainPeakRSS, err = transcodePeer(ctx, opts, plainPeer(ref), again); err != nil {
 		return b, err
+	}
+	if twin != nil {
+		if err := b.benchTwin(ctx, opts, twin); err != nil {
+			return b, err
+		}
 	}
 	b.Ratio = b.Ours.Wall.Seconds() / b.Plain.Seconds()
 	b.CPURatio = b.OursCPU.Seconds() / b.PlainCPU.Seconds()
@@ -114,20 +134,55 @@ func BenchE2E(ctx context.Context, opts Options, draw DrawFunc) (Bench, error) {
 	return b, nil
 }
 
+// benchTwin renders opts.Input with draw losslessly, converts the render's video into
+// YUV4MPEG, times the Twin peer on it and compares its video packets with opts.Output's.
+func (b *Bench) benchTwin(ctx context.Context, opts Options, draw DrawFunc) error {
+	lossless, frames, twinOut := benchFile(opts, "lossless"), benchFile(opts, "frames"), benchFile(opts, "twin")
+	lossless, frames = strings.TrimSuffix(lossless, filepath.Ext(lossless))+".mkv", strings.TrimSuffix(frames, filepath.Ext(frames))+".y4m"
+	for _, f := range []string{lossless, frames, twinOut} {
+		defer os.Remove(f)
+	}
+	llOpts := opts
+	llOpts.Output, llOpts.Encoder, llOpts.Preset, llOpts.CRF, llOpts.Bitrate, llOpts.Lossless = lossless, "", "ultrafast", 0, 0, true
+	if _, err := Transcode(ctx, llOpts, draw); err != nil {
+		return fmt.Errorf("video: bench: the lossless copy of the render: %w", err)
+	}
+	// -fps_mode passthrough: every frame once (Matroska's millisecond timestamps would make
+	// the default duplicate one); -strict -1: YUV4MPEG's 10-bit formats are FFmpeg's own.
+	if out, err := exec.CommandContext(ctx, ffmpegProgram(), "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+		"-i", lossless, "-map", "0:v:0", "-fps_mode", "passthrough", "-strict", "-1", "-f", "yuv4mpegpipe", frames).CombinedOutput(); err != nil {
+		return fmt.Errorf("video: bench: the render's frames as YUV4MPEG: %w: %s", err, out)
+	}
+	// The input's video is decoded into a null sink, as the render decodes it; the other
+	// streams are copied from it, the video coded from the render's frames.
+	in := []string{"-i", opts.Input, "-i", frames, "-filter_complex", "[0:v:0]nullsink",
+		"-map", "1:v:0", "-map", "0", "-map", "-0:v:0"}
+	var err error
+	if b.Twin, b.TwinCPU, b.TwinPeakRSS, err = transcodePeer(ctx, opts, in, twinOut); err != nil {
+		return err
+	}
+	if b.TwinSame, err = samePackets(ctx, opts.Output, twinOut, "0:v:0"); err != nil {
+		return err
+	}
+	b.TwinRatio = b.Ours.Wall.Seconds() / b.Twin.Seconds()
+	b.TwinCPURatio = b.OursCPU.Seconds() / b.TwinCPU.Seconds()
+	return nil
+}
+
 // benchFile is a temporary file beside opts.Output named for what it holds.
 func benchFile(opts Options, what string) string {
 	return filepath.Join(filepath.Dir(opts.Output), ".bench-"+what+"-"+strconv.Itoa(os.Getpid())+filepath.Ext(opts.Output))
 }
 
-// samePackets reports whether files a and b hold the same packets in every stream: the
-// same bytes, timestamps and flags (ffmpeg's framemd5 of a stream copy, without its
+// samePackets reports whether files a and b hold the same packets in the streams that
+// ffmpeg's -map sel picks ("0": every stream): the same bytes, timestamps and flags (ffmpeg's framemd5 of a stream copy, without its
 // header lines). The streams' headers may differ: our encoder's time base is the input
 // stream's, the ffmpeg CLI's 1/frame rate, and x264 writes it into the SPS's timing fields.
-func samePackets(ctx context.Context, a, b string) (bool, error) {
+func samePackets(ctx context.Context, a, b, sel string) (bool, error) {
 	sums := make([][]string, 2)
 	for i, path := range []string{a, b} {
 		cmd := exec.CommandContext(ctx, ffmpegProgram(), "-hide_banner", "-nostdin", "-loglevel", "error",
-			"-i", path, "-map", "0", "-c", "copy", "-f", "framemd5", "-")
+			"-i", path, "-map", sel, "-c", "copy", "-f", "framemd5", "-")
 		out, err := cmd.Output()
 		if err != nil {
 			return false, fmt.Errorf("video: bench: reading the packets of %s: %w", path, err)
@@ -141,11 +196,12 @@ func samePackets(ctx context.Context, a, b string) (bool, error) {
 	return len(sums[0]) > 0 && slices.Equal(sums[0], sums[1]), nil
 }
 
-// transcodePeer transcodes in with the ffmpeg CLI and opts' encoder settings (other streams
-// copied) into out, and returns the run's wall time, CPU time and peak RSS.
-func transcodePeer(ctx context.Context, opts Options, in, out string) (wall, cpu time.Duration, peakRSS int64, err error) {
-	args := []string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-i", in,
-		"-map", "0", "-c", "copy", "-c:v:0", opts.Encoder}
+// transcodePeer runs the ffmpeg CLI on its inputs and maps, in (for a plain transcode:
+// plainPeer), coding the first video stream with opts' encoder settings and copying the other
+// streams into out, and returns the run's wall time, CPU time and peak RSS.
+func transcodePeer(ctx context.Context, opts Options, in []string, out string) (wall, cpu time.Duration, peakRSS int64, err error) {
+	args := append([]string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y"}, in...)
+	args = append(args, "-c", "copy", "-c:v:0", opts.Encoder)
 	if opts.Preset != "" {
 		args = append(args, "-preset", opts.Preset)
 	}
@@ -193,6 +249,9 @@ func transcodePeer(ctx context.Context, opts Options, in, out string) (wall, cpu
 	}
 	return time.Since(t0), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), peakRSS, nil
 }
+
+// plainPeer is transcodePeer's inputs and maps for transcoding the file in: every stream.
+func plainPeer(in string) []string { return []string{"-i", in, "-map", "0"} }
 
 // SelfCPU is this process's user+system time so far, all threads: benchmarks divide its
 // growth by the frames for a CPU cost that a loaded machine inflates less than wall time.

@@ -30,7 +30,7 @@ func TestBench4K(t *testing.T) {
 	kinds := map[string]int{}
 	for _, preset := range []string{"ultrafast", "veryfast"} {
 		b, err := BenchE2E(t.Context(), Options{Input: in, Output: filepath.Join(dir, preset+".mp4"), Preset: preset, CRF: 23},
-			func(n int, f composite.Surface) error { return fillRect(f, kinds) })
+			func(n int, f composite.Surface) error { return fillRect(f, kinds) }, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package video
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -253,21 +254,52 @@ func TestBenchE2E(t *testing.T) {
 	if err := Synthesize(in, clipW, clipH, clipFrames, clipFPS); err != nil {
 		t.Fatal(err)
 	}
-	b, err := BenchE2E(t.Context(), Options{Input: in, Output: filepath.Join(dir, "out.mp4"), Preset: "ultrafast", CRF: 23},
-		func(int, composite.Surface) error { return nil })
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name         string
+		twin         DrawFunc
+		wantTwinSame bool
+	}{
+		{"the twin draws what the render draws", movingMark(0), true},
+		{"the twin draws elsewhere", movingMark(40), false},
+	} {
+		b, err := BenchE2E(t.Context(), Options{Input: in, Output: filepath.Join(t.TempDir(), "out.mp4"), Preset: "ultrafast", CRF: 23},
+			movingMark(0), c.twin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Ours.Frames != clipFrames || b.Plain <= 0 || b.Ratio <= 0 || b.Ours.PeakRSS <= 0 || b.PlainPeakRSS <= 0 ||
+			b.AgainCPU <= 0 || b.AgainPeakRSS <= 0 || b.AgainCPURatio <= 0 || b.TwinCPU <= 0 || b.TwinPeakRSS <= 0 ||
+			b.TwinCPURatio != b.OursCPU.Seconds()/b.TwinCPU.Seconds() {
+			t.Errorf("%s: bench %+v", c.name, b)
+		}
+		// With nothing drawn the render writes what ffmpeg writes, every stream's packets.
+		if !b.BareSame || b.Bare.Frames != clipFrames || b.Bare.Overlaid != 0 || b.BareRatio <= 0 || b.BareCPURatio <= 0 {
+			t.Errorf("nothing drawn: same packets %v, %d frames, %d overlaid, ratios %.2f %.2f; want the same packets, %d frames, none overlaid",
+				b.BareSame, b.Bare.Frames, b.Bare.Overlaid, b.BareRatio, b.BareCPURatio, clipFrames)
+		}
+		// The twin codes the render's frames afresh: the same packets, unless it was given
+		// other frames.
+		if b.TwinSame != c.wantTwinSame {
+			t.Errorf("%s: twin wrote the render's packets: %v, want %v", c.name, b.TwinSame, c.wantTwinSame)
+		}
 	}
-	if b.Ours.Frames != clipFrames || b.Plain <= 0 || b.Ratio <= 0 || b.Ours.PeakRSS <= 0 || b.PlainPeakRSS <= 0 ||
-		b.AgainCPU <= 0 || b.AgainPeakRSS <= 0 || b.AgainCPURatio <= 0 {
-		t.Errorf("bench %+v", b)
+}
+
+// movingMark draws a 16 × 16 white square dy rows down that moves 4 px right a frame.
+func movingMark(dy int) DrawFunc {
+	return func(n int, f composite.Surface) error {
+		p, ok := f.(*composite.YUV420P)
+		if !ok {
+			return fmt.Errorf("frame %d is %T, want *composite.YUV420P", n, f)
+		}
+		x0 := n * 4 % (clipW - 16)
+		for y := 8 + dy; y < 24+dy; y++ {
+			for x := x0; x < x0+16; x++ {
+				p.Y[y*p.StrideY+x] = 235
+			}
+		}
+		return nil
 	}
-	// With nothing drawn the render writes what ffmpeg writes, every stream's packets.
-	if !b.BareSame || b.Bare.Frames != clipFrames || b.Bare.Overlaid != 0 || b.BareRatio <= 0 || b.BareCPURatio <= 0 {
-		t.Errorf("nothing drawn: same packets %v, %d frames, %d overlaid, ratios %.2f %.2f; want the same packets, %d frames, none overlaid",
-			b.BareSame, b.Bare.Frames, b.Bare.Overlaid, b.BareRatio, b.BareCPURatio, clipFrames)
-	}
-	t.Log(b)
 }
 
 func TestParsePosition(t *testing.T) {
