@@ -52,8 +52,18 @@ type blendConsts struct {
 
 // screenAlpha is screen's α′ for a pixel of premultiplied luma l and alpha a: l held to
 // [minAlpha, a], so that a covered pixel keeps some alpha and an uncovered one (a = 0)
-// gets none. Twin: screenAlpha (kernels/composite.cu).
-func screenAlpha(l, a float32) float32 { return min(max(l, minAlpha), a) }
+// gets none. The comparisons are VMAXPS's and VMINPS's (over_amd64.s), which take the
+// second operand where the first is not above (below) it; they cost less than Go's max and
+// min, which order NaNs and signed zeros. Twin: screenAlpha (kernels/composite.cu).
+func screenAlpha(l, a float32) float32 {
+	if !(l > minAlpha) {
+		l = minAlpha
+	}
+	if !(l < a) {
+		l = a
+	}
+	return l
+}
 
 // lightRGB is the premultiplied luma ℓ of an R'G'B' layer value (code values, 255 for 1).
 func lightRGB(r, g, b float32) float32 {
