@@ -54,11 +54,21 @@ func blendRef(mode string, f, l [3]float64, a float64, kr, kb float64) [3]float6
 // colours, add and screen, in Y'CbCr frames of each matrix and range and in RGBA, and holds
 // every sample to the blend done in float64 R'G'B' (frame decoded from its samples, the
 // result encoded again) within one code value: the frame is 16 × 2 pixels, one colour per
-// 2×2 block (so that the 4:2:0 chroma blend sees one colour), which takes the vectorised
-// composite where there is AVX2. Colours stay clear of saturation, where the clamp in
-// Y'CbCr and the one in R'G'B' differ (the package comment's limit). Screen is exact for
+// 2×2 block (so that the 4:2:0 chroma blend sees one colour), with the Go twins and, where
+// there is AVX2, the vectorised composite. Colours stay clear of saturation, where the clamp
+// in Y'CbCr and the one in R'G'B' differ (the package comment's limit). Screen is exact for
 // grey layers and holds to its one-alpha formula for coloured ones.
 func TestBlendMatchesFloatReference(t *testing.T) {
+	paths := []bool{false}
+	if haveAVX2 {
+		paths = append(paths, true)
+	}
+	for _, simd := range paths {
+		withAVX2(simd, func() { testBlendMatchesFloatReference(t, simd) })
+	}
+}
+
+func testBlendMatchesFloatReference(t *testing.T, simd bool) {
 	rng := rand.New(rand.NewPCG(26, 2))
 	type block struct {
 		f, l [3]float64
@@ -150,8 +160,8 @@ func TestBlendMatchesFloatReference(t *testing.T) {
 				}
 				for i := range 3 {
 					if math.Abs(got[i]-ref[i]) > 1 {
-						t.Errorf("%s %s, block %d (frame %.3f, layer %.3f at alpha %.2f): channel %d is %v, want %.2f",
-							sp.name, mode.ref, b, bl.f, bl.l, bl.a, i, got[i], ref[i])
+						t.Errorf("avx2=%v, %s %s, block %d (frame %.3f, layer %.3f at alpha %.2f): channel %d is %v, want %.2f",
+							simd, sp.name, mode.ref, b, bl.f, bl.l, bl.a, i, got[i], ref[i])
 					}
 				}
 			}
@@ -161,23 +171,28 @@ func TestBlendMatchesFloatReference(t *testing.T) {
 
 // TestBlendOverIsUnchanged: Tile.applyBlend with over, and any mode on pixels of alpha 0, leaves
 // the layer as it is; add and screen keep a covered pixel's alpha above 0 so the composite
-// does not skip it.
+// does not skip it, even a black one's. (applyBlend screens R'G'B' layers only: a Y'CbCr
+// screen is the 4:2:0 composite's.)
 func TestBlendOverIsUnchanged(t *testing.T) {
-	sp := YCbCrSpace(BT709, Limited)
-	c := sp.Color(0.2, 0.3, 0.1, 0.5)
-	for _, b := range []Blend{BlendOver, BlendAdd, BlendScreen} {
-		var tile Tile
-		tile.W, tile.H = 2, 1
-		tile.SetPixel(1, 0, c)
-		tile.Touch(0, 0, 2)
-		tile.Blend(&sp, b)
-		tile.applyBlend()
-		if got := tile.Pixel(0, 0); got != ([Channels]float32{}) {
-			t.Errorf("%s changed an empty pixel: %v", b, got)
-		}
-		got := tile.Pixel(1, 0)
-		if b == BlendOver && got != c || b != BlendOver && !(got[Alpha] > 0) {
-			t.Errorf("%s: %v from %v", b, got, c)
+	ycc, rgb := YCbCrSpace(BT709, Limited), RGBASpace()
+	for _, tc := range []struct {
+		b  Blend
+		sp *Space
+	}{{BlendOver, &ycc}, {BlendAdd, &ycc}, {BlendOver, &rgb}, {BlendAdd, &rgb}, {BlendScreen, &rgb}} {
+		for _, c := range [][Channels]float32{tc.sp.Color(0.2, 0.3, 0.1, 0.5), tc.sp.Color(0, 0, 0, 0.5)} {
+			var tile Tile
+			tile.W, tile.H = 2, 1
+			tile.SetPixel(1, 0, c)
+			tile.Touch(0, 0, 2)
+			tile.Blend(tc.sp, tc.b)
+			tile.applyBlend()
+			if got := tile.Pixel(0, 0); got != ([Channels]float32{}) {
+				t.Errorf("%s changed an empty pixel: %v", tc.b, got)
+			}
+			got := tile.Pixel(1, 0)
+			if tc.b == BlendOver && got != c || tc.b != BlendOver && !(got[Alpha] > 0) {
+				t.Errorf("%s: %v from %v", tc.b, got, c)
+			}
 		}
 	}
 	if _, err := ParseBlend("multiply"); err == nil {
@@ -185,13 +200,20 @@ func TestBlendOverIsUnchanged(t *testing.T) {
 	}
 }
 
+// BenchmarkTileBlend times applyBlend's pass on a full tile: add on a Y'CbCr layer, and add
+// and screen on an R'G'B' one (a Y'CbCr screen is made by the 4:2:0 composite, in no pass).
 func BenchmarkTileBlend(b *testing.B) {
-	sp := YCbCrSpace(BT709, Limited)
+	ycc, rgb := YCbCrSpace(BT709, Limited), RGBASpace()
 	var t Tile
 	t.W, t.H = TileSize, TileSize
-	c := sp.Color(0.2, 0.3, 0.1, 0.5)
-	for _, m := range []Blend{BlendAdd, BlendScreen} {
-		b.Run(m.String(), func(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		m    Blend
+		sp   *Space
+	}{{"add", BlendAdd, &ycc}, {"add-rgba", BlendAdd, &rgb}, {"screen-rgba", BlendScreen, &rgb}} {
+		sp, m := tc.sp, tc.m
+		c := sp.Color(0.2, 0.3, 0.1, 0.5)
+		b.Run(tc.name, func(b *testing.B) {
 			for range b.N {
 				b.StopTimer()
 				for y := range TileSize {
@@ -200,7 +222,7 @@ func BenchmarkTileBlend(b *testing.B) {
 					}
 					t.Touch(y, 0, TileSize)
 				}
-				t.Blend(&sp, m)
+				t.Blend(sp, m)
 				b.StartTimer()
 				t.applyBlend()
 			}
@@ -209,49 +231,47 @@ func BenchmarkTileBlend(b *testing.B) {
 }
 
 // TestBlendRowAVX2MatchesGo: Tile.applyBlend gives the same bits with the AVX2 rows as with the Go
-// rows, add and screen, on random layers (a quarter of the pixels uncovered, some colours
-// that take the luma below 0 or above 1 for the clamp) with random spans, short and long,
-// in limited and full range.
+// rows, for add (which it makes on Y'CbCr layers), on random layers (a quarter of the pixels
+// uncovered, some colours far off) with random spans, short and long, in limited and full
+// range.
 func TestBlendRowAVX2MatchesGo(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no AVX2")
 	}
 	rng := rand.New(rand.NewPCG(26, 3))
 	for _, sp := range []Space{YCbCrSpace(BT709, Limited), YCbCrSpaceDepth(BT2020, Full, 10)} {
-		for _, b := range []Blend{BlendAdd, BlendScreen} {
-			for range 20 {
-				var a, g Tile
-				a.W, a.H = TileSize, TileSize
-				for y := range TileSize {
-					// Short spans too: a stroke's rows are a few pixels wide.
-					x0 := rng.IntN(TileSize)
-					n := TileSize - x0
-					if rng.IntN(2) == 0 {
-						n = min(n, 8)
-					}
-					x1 := x0 + rng.IntN(n+1)
-					a.Touch(y, x0, x1)
-					for x := x0; x < x1; x++ { // a row is zero outside its span
-						if rng.IntN(4) == 0 {
-							continue
-						}
-						al := rng.Float32()
-						c := sp.Color(rng.Float32()*al, rng.Float32()*al, rng.Float32()*al, al)
-						c[0] += (rng.Float32() - 0.5) * 40
-						a.SetPixel(x, y, c)
-					}
+		for range 20 {
+			var a, g Tile
+			a.W, a.H = TileSize, TileSize
+			for y := range TileSize {
+				// Short spans too: a stroke's rows are a few pixels wide.
+				x0 := rng.IntN(TileSize)
+				n := TileSize - x0
+				if rng.IntN(2) == 0 {
+					n = min(n, 8)
 				}
-				a.Blend(&sp, b)
-				g = a
-				a.applyBlend()
-				haveAVX2 = false
-				g.applyBlend()
-				haveAVX2 = true
-				for c := range a.Planes {
-					for i := range a.Planes[c] {
-						if math.Float32bits(a.Planes[c][i]) != math.Float32bits(g.Planes[c][i]) {
-							t.Fatalf("%s, plane %d pixel %d: %v with AVX2, %v in Go", b, c, i, a.Planes[c][i], g.Planes[c][i])
-						}
+				x1 := x0 + rng.IntN(n+1)
+				a.Touch(y, x0, x1)
+				for x := x0; x < x1; x++ { // a row is zero outside its span
+					if rng.IntN(4) == 0 {
+						continue
+					}
+					al := rng.Float32()
+					c := sp.Color(rng.Float32()*al, rng.Float32()*al, rng.Float32()*al, al)
+					c[0] += (rng.Float32() - 0.5) * 40
+					a.SetPixel(x, y, c)
+				}
+			}
+			a.Blend(&sp, BlendAdd)
+			g = a
+			a.applyBlend()
+			haveAVX2 = false
+			g.applyBlend()
+			haveAVX2 = true
+			for c := range a.Planes {
+				for i := range a.Planes[c] {
+					if math.Float32bits(a.Planes[c][i]) != math.Float32bits(g.Planes[c][i]) {
+						t.Fatalf("plane %d pixel %d: %v with AVX2, %v in Go", c, i, a.Planes[c][i], g.Planes[c][i])
 					}
 				}
 			}

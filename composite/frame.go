@@ -27,10 +27,10 @@
 // # Add and screen (Blend)
 //
 // The layer can also be added to the frame, or screened onto it, still in the frame's own
-// samples. Both are turned, pixel by pixel of the layer, into an "over" with a changed colour
-// c′ and alpha α′ (Tile.Blend), so the composite above, its vectorised loops and the kernel
-// are the same code for every mode. Write o_i for channel i's offset (Space.M[i][3]: Y'_0,
-// 128 or 0 for RGB) and c_i = o_i·α + M_i·rgb for the layer's value.
+// samples. Both are turned into an "over" with a changed colour c′ and alpha α′ (Tile.Blend),
+// so the composite above, its vectorised loops and the kernel are the same code for every
+// mode. Write o_i for channel i's offset (Space.M[i][3]: Y'_0, 128 or 0 for RGB) and c_i =
+// o_i·α + M_i·rgb for the layer's value.
 //
 // Add is out = frame + layer in R'G'B', per channel, clamped. R'G'B' → Y'CbCr is affine, so
 // the sum of two colours is the sum of their offset-free parts plus one offset:
@@ -48,20 +48,27 @@
 // premultiplied luma ℓ = (c_Y − Y'_0·α)/(M_Y·(1, 1, 1)) (for RGB frames ℓ = 0.2126·R' +
 // 0.7152·G' + 0.0722·B'):
 //
-//	out_i = (c_i − o_i·α + o_i·ℓ) + (1 − ℓ)·sample_i,   that is c′_i = c_i − o_i·α + o_i·ℓ, α′ = ℓ
+//	out_i = (c_i + o_i·(α′ − α)) + (1 − α′)·sample_i,   that is c′_i = c_i + o_i·(α′ − α), α′ = ℓ
 //
 // which is exact for grey layers (R' = G' = B', every channel's alpha is ℓ) and lies
 // between over and add otherwise: a saturated colour darkens the frame under it by its luma
-// rather than channel by channel. c′ and α′ are linear in the layer (ℓ is), so the 4:2:0
-// average of a 2×2 block may be taken after the change, as for over.
+// rather than channel by channel. α′ is ℓ held to [2⁻³⁰, α]: a layer whose colour lies in
+// 0..1 has 0 ≤ ℓ ≤ α, the floor is add's (below), and an uncovered pixel (α = 0) keeps
+// α′ = 0. The 4:2:0 mean of c′ over a 2×2 block is (Σc + o·(Σα′ − Σα))/n, so the composite
+// changes the chroma on the sums it takes for over (and Σα′), not pixel by pixel, and the
+// luma per pixel, blending c′_Y = t + Y'_0·α′ (t = c_Y − Y'_0·α) as (t + sample) +
+// α′·(Y'_0 − sample), the same value in fewer operations.
 //
 // A covered pixel whose α′ would be 0 (add, or screen of near black) gets α′ = 2⁻³⁰ instead:
 // the composite skips pixels and chroma blocks of alpha 0, and 1 − 2⁻³⁰ rounds to 1 in
-// float32, so the sample is kept whole and the colour is still added.
+// float32, so the sample is kept whole and the colour is still added. (Screen's c′ then
+// holds o·2⁻³⁰ more: below float32's resolution at the code values it is added to.)
 //
-// On 8-bit 4:2:0 frames with AVX2 the change is made inside the composite's loop as it reads
-// the layer (no pass of its own: a second pass over the layer cost as much as the composite
-// itself), in the same float32 operations, so the samples are the same bits either way.
+// On 4:2:0 frames the change is made inside the composite's loops as they read the layer,
+// and on 8-bit ones with AVX2 inside the vectorised loop (no pass of its own: a second pass
+// over the layer cost as much as the composite itself), in the same float32 operations as
+// the Go loops, so the samples are the same bits either way; add on the Go loops and RGBA
+// frames is a pass first (Tile.applyBlend).
 package composite
 
 import (

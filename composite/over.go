@@ -95,9 +95,11 @@ func blend(sample byte, c, a float32) byte {
 // blendTo is blend for samples of any depth: c + (1 − a)·sample, plus one half, saturated
 // to 0..top; the caller truncates it to an integer.
 func blendTo(sample, c, a, top float32) float32 {
-	v := c + float32((1-a)*sample)
-	return min(max(v+0.5, 0), top)
+	return roundTo(c+float32((1-a)*sample), top)
 }
+
+// roundTo is v plus one half, saturated to 0..top; the caller truncates it to an integer.
+func roundTo(v, top float32) float32 { return min(max(v+0.5, 0), top) }
 
 // sampleFormat is how a plane holds its samples: a byte each (8-bit), or a little-endian
 // 16-bit word each holding 10 bits in its low bits (yuv420p10le) or its high bits (P010,
@@ -116,12 +118,33 @@ var (
 // blendAt blends layer value c with alpha a onto the sample at the start of p. Twin:
 // blend10 (kernels/composite.cu).
 func (sf sampleFormat) blendAt(p []byte, c, a float32) {
+	s, top := sf.at(p)
+	sf.put(p, blendTo(s, c, a, top))
+}
+
+// screenAt is blendAt for screen's luma (blendConsts.screenLuma): the sample s under
+// offset-free luma t with alpha a2 is (t + s) + a2·(o0 − s), which is c0′ + (1 − a2)·s in
+// fewer operations. Twin: LUMA_SCREEN8 (over_amd64.s), screenLuma (kernels/composite.cu).
+func (sf sampleFormat) screenAt(p []byte, t, a2, o0 float32) {
+	s, top := sf.at(p)
+	sf.put(p, roundTo((t+s)+float32(a2*(o0-s)), top))
+}
+
+// at returns the sample at the start of p and the format's largest sample.
+func (sf sampleFormat) at(p []byte) (s, top float32) {
 	if sf.size == 1 {
-		p[0] = blend(p[0], c, a)
+		return float32(p[0]), 255
+	}
+	return float32(binary.LittleEndian.Uint16(p) >> sf.shift), 1023
+}
+
+// put stores v, rounded and saturated (roundTo), as the sample at the start of p.
+func (sf sampleFormat) put(p []byte, v float32) {
+	if sf.size == 1 {
+		p[0] = byte(v)
 		return
 	}
-	s := binary.LittleEndian.Uint16(p) >> sf.shift
-	binary.LittleEndian.PutUint16(p, uint16(blendTo(float32(s), c, a, 1023))<<sf.shift)
+	binary.LittleEndian.PutUint16(p, uint16(v)<<sf.shift)
 }
 
 // Over implements HostSurface. Pixels of alpha 0 are left as they are.
@@ -204,7 +227,8 @@ const (
 // AVX2, an 8-bit tile whose width is a multiple of 16 runs tileAVX2, which blends a pair of
 // rows' luma and chroma in one pass, each plane read once; other tiles (at the right edge of
 // odd-sized frames, and 10-bit frames) run the Go twins, overChromaGo then overLumaGo
-// (chroma first: the luma blend clears the alpha both read).
+// (chroma first: the luma blend clears the alpha both read). Both make screen as they read
+// the layer (Tile.Blend); add is made first by applyBlend on the Go path.
 func overYCbCr(y []byte, yStride int, u []byte, uStride int, v []byte, vStride int, step int, sf sampleFormat, t *Tile) {
 	if haveAVX2 && sf.size == 1 && t.W%16 == 0 {
 		rows, last := (t.H+1)/2, (t.W/2-1)*step
@@ -213,17 +237,23 @@ func overYCbCr(y []byte, yStride int, u []byte, uStride int, v []byte, vStride i
 		_, _, _ = y[yo+(t.H-1)*yStride+t.W-1], u[uo+(rows-1)*uStride+last], v[vo+(rows-1)*vStride+last]
 		tileAVX2(&y[yo], yStride, &u[uo], &v[vo], uStride, vStride, step, &t.Planes[0][0], &t.Span[0], t.H, t.W, &t.blend.k, t.blend.mode)
 	} else {
-		t.applyBlend()
-		overChromaGo(u, uStride, v, vStride, step, sf, t)
-		overLumaGo(y, yStride, sf, t)
+		var screen *blendConsts
+		if t.blend.mode == BlendScreen {
+			screen = &t.blend.k
+		} else {
+			t.applyBlend()
+		}
+		overChromaGo(u, uStride, v, vStride, step, sf, screen, t)
+		overLumaGo(y, yStride, sf, screen, t)
 	}
 	t.Span = [TileSize]Span{}
 	t.blend = tileBlend{}
 }
 
 // overLumaGo composites the tile onto the luma samples (held as sf says) it covers, each
-// row's span with lumaRow, and zeroes its luma and alpha.
-func overLumaGo(plane []byte, stride int, sf sampleFormat, t *Tile) {
+// row's span with lumaRow, screened with screen's constants unless it is nil, and zeroes its
+// luma and alpha.
+func overLumaGo(plane []byte, stride int, sf sampleFormat, screen *blendConsts, t *Tile) {
 	for y := 0; y < t.H; y++ {
 		s := t.Span[y]
 		if s.X0 >= s.X1 {
@@ -231,25 +261,32 @@ func overLumaGo(plane []byte, stride int, sf sampleFormat, t *Tile) {
 		}
 		off := (t.Y0+y)*stride + t.X0*sf.size
 		i0, i1 := y*TileSize+int(s.X0), y*TileSize+int(s.X1)
-		lumaRow(plane[off+int(s.X0)*sf.size:off+int(s.X1)*sf.size], sf, t.Planes[0][i0:i1], t.Planes[Alpha][i0:i1])
+		lumaRow(plane[off+int(s.X0)*sf.size:off+int(s.X1)*sf.size], sf, screen, t.Planes[0][i0:i1], t.Planes[Alpha][i0:i1])
 	}
 }
 
 // lumaRow blends the luma layer c with alpha a onto the samples of dst (held as sf says), one
-// for one, leaving those of alpha 0 as they are, and zeroes c and a.
-func lumaRow(dst []byte, sf sampleFormat, c, a []float32) {
+// for one, leaving those of alpha 0 as they are, and zeroes c and a. With screen's constants
+// (not nil) each pixel is screened (blendConsts.screenLuma, sampleFormat.screenAt).
+func lumaRow(dst []byte, sf sampleFormat, screen *blendConsts, c, a []float32) {
 	for x := range c {
-		if a[x] != 0 {
+		switch {
+		case a[x] == 0:
+		case screen != nil:
+			t, a2 := screen.screenLuma(c[x], a[x])
+			sf.screenAt(dst[x*sf.size:], t, a2, screen.o[0])
+		default:
 			sf.blendAt(dst[x*sf.size:], c[x], a[x])
 		}
 		c[x], a[x] = 0, 0
 	}
 }
 
-// overChromaGo composites the tile onto the 4:2:0 chroma samples it covers, and zeroes its Cb
-// and Cr: each sample takes the mean of the layer over its 2×2 block (fewer pixels at an odd
-// frame edge), which equals compositing each pixel and averaging.
-func overChromaGo(u []byte, uStride int, v []byte, vStride int, step int, sf sampleFormat, t *Tile) {
+// overChromaGo composites the tile onto the 4:2:0 chroma samples it covers, screened with
+// screen's constants unless it is nil, and zeroes its Cb and Cr: each sample takes the mean
+// of the layer over its 2×2 block (fewer pixels at an odd frame edge), which equals
+// compositing each pixel and averaging.
+func overChromaGo(u []byte, uStride int, v []byte, vStride int, step int, sf sampleFormat, screen *blendConsts, t *Tile) {
 	cx0, cy0 := t.X0/2, t.Y0/2
 	cw := (t.W + 1) / 2 // chroma columns of the tile, a lone one at an odd right edge included
 	for cy := 0; cy < (t.H+1)/2; cy++ {
@@ -275,21 +312,23 @@ func overChromaGo(u []byte, uStride int, v []byte, vStride int, step int, sf sam
 		vrow := v[(cy0+cy)*vStride+cx0*step:]
 		urow, vrow = urow[:(cw-1)*step+sf.size], vrow[:(cw-1)*step+sf.size]
 		whole := min(b1, t.W/2) // blocks of two columns
-		chromaRow(urow, vrow, step, sf, t, y0*TileSize, b0, whole, 1/float32(2*rows))
+		chromaRow(urow, vrow, step, sf, screen, t, y0*TileSize, b0, whole, 1/float32(2*rows))
 		if b1 > whole { // the lone column at an odd right edge
-			chromaRow(urow, vrow, step, sf, t, y0*TileSize, whole, b1, 1/float32(rows))
+			chromaRow(urow, vrow, step, sf, screen, t, y0*TileSize, whole, b1, 1/float32(rows))
 		}
 	}
 }
 
 // chromaRow blends the 2×2 blocks [b0, b1) of the pair of tile rows starting at index row of
 // the planes onto their chroma samples (held as sf says, at bytes i·step of u and v for
-// block i): it sums each
-// block's four pixels of each of Cb, Cr and alpha as (top left + bottom left) + (top right +
-// bottom right), scales the sums by mean and blends them, unless the block's alpha sums to
-// 0, and zeroes the block's Cb and Cr.
-func chromaRow(u, v []byte, step int, sf sampleFormat, t *Tile, row, b0, b1 int, mean float32) {
-	cb, cr, al := &t.Planes[1], &t.Planes[2], &t.Planes[Alpha]
+// block i): it sums each block's four pixels of each of Cb, Cr and alpha as (top left +
+// bottom left) + (top right + bottom right), scales the sums by mean and blends them, unless
+// the block's alpha sums to 0, and zeroes the block's Cb and Cr. With screen's constants
+// (not nil) the sums are screened: the alpha sum is that of the pixels' α′ (screenLuma's),
+// and each chroma sum Σc takes o·(Σα′ − Σα), which is the sum of the pixels' c′ (the package
+// comment's "Add and screen").
+func chromaRow(u, v []byte, step int, sf sampleFormat, screen *blendConsts, t *Tile, row, b0, b1 int, mean float32) {
+	y, cb, cr, al := &t.Planes[0], &t.Planes[1], &t.Planes[2], &t.Planes[Alpha]
 	sum := func(p *[planeStride]float32, i int) float32 {
 		s := (p[i] + p[i+rowStride]) + (p[i+1] + p[i+rowStride+1])
 		if p != al {
@@ -297,9 +336,20 @@ func chromaRow(u, v []byte, step int, sf sampleFormat, t *Tile, row, b0, b1 int,
 		}
 		return s
 	}
+	alpha2 := func(i int) float32 {
+		_, a2 := screen.screenLuma(y[i], al[i])
+		return a2
+	}
 	for b := b0; b < b1; b++ {
 		i := row + 2*b
 		a, scb, scr := sum(al, i), sum(cb, i), sum(cr, i)
+		if screen != nil {
+			a2 := (alpha2(i) + alpha2(i+rowStride)) + (alpha2(i+1) + alpha2(i+rowStride+1))
+			d := a2 - a
+			scb += float32(screen.o[1] * d)
+			scr += float32(screen.o[2] * d)
+			a = a2
+		}
 		if a == 0 {
 			continue
 		}

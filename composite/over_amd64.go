@@ -8,7 +8,7 @@ import "golang.org/x/sys/cpu"
 // the Go twins on the same machine and compare.
 var haveAVX2 = cpu.X86.HasAVX2
 
-// tileAVX2 is overYCbCr's Go twins (overChromaGo, then overLumaGo, after applyBlend) for a
+// tileAVX2 is overYCbCr's Go twins (overChromaGo, then overLumaGo; for add after applyBlend) for a
 // tile whose width w is a multiple of 16: the planes from planes, the spans from spans, h
 // rows; the luma samples from y, yStride bytes a row, the chroma samples u[i·step] and
 // v[i·step] from u and v (step 1 or 2; with step 2, v must be u+1, as in NV12); the layer
@@ -23,7 +23,7 @@ func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, plan
 //go:noescape
 func prefetchRows(p *byte, stride, rows int)
 
-// blendRowAVX2 is blendConsts.row for a Y'CbCr layer, n pixels (a multiple of 8) of the
+// blendRowAVX2 is blendConsts.row for add on a Y'CbCr layer, n pixels (a multiple of 8) of the
 // planes' rows at c0, c1, c2 and a, with k's constants.
 //
 //go:noescape

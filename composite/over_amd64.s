@@ -122,13 +122,15 @@ GLOBL quarters<>(SB), (NOPTR+RODATA), $4
 	VCMPPS    $0, Y12, Y2, Y9 /* the blocks to keep: alpha sum == 0 */; \
 	CHROMA_SAMPLES(BLENDC_OVER, loadNV12, blendSamples, storeNV12, done)
 
-// The blend modes (Tile.Blend), made as the layer is read, in blendConsts.row's float32
-// operations and order: BLEND_ADD is BLEND for add, whose α′ is 0 or 2⁻³⁰ (1 − α′ rounds to
-// 1, so the sample is added whole); the LUMA and CHROMA variants change the layer's pixels
-// before they blend or sum them. Y7, Y10 and Y11 hold the offsets o0, o1, o2; the frame's
-// ky and mina hold 1/M_Y·(1, 1, 1) and 2⁻³⁰ eight times. The add variants keep a chroma
-// block whose alpha sum is 0, as over does: alpha is never negative, so that is the block
-// whose α′ sum is 0.
+// The blend modes (Tile.Blend), made as the layer is read, in the Go twins' float32
+// operations and order: BLEND_ADD is BLEND for add, whose α′ is 0 or 2⁻³⁰ (1 − α′ rounds
+// to 1, so the sample is added whole), and the LUMA and CHROMA variants change the layer's
+// pixels (add: applyBlend's) or sums (screen: blendConsts.screenLuma and chromaRow's) before
+// they blend them. Y7 holds the offset o0; add keeps o1 and o2 in Y10 and Y11, screen keeps
+// them in the frame's o1 and o2 and its sums in Y6, Y9, Y10 and Y11 (a call has one mode);
+// the frame's ky and mina hold 1/M_Y·(1, 1, 1) and 2⁻³⁰ eight times. The add variants
+// keep a chroma block whose alpha sum is 0, as over does: alpha is never negative, so that
+// is the block whose α′ sum is 0.
 
 VEC8(minAlphas<>, $0x3080000030800000)
 
@@ -155,30 +157,48 @@ VEC8(minAlphas<>, $0x3080000030800000)
 	LUMA_ADD8(off, y0); \
 	LUMA_ADD8(off+32, y8)
 
-// LUMA_SCREEN is LUMA for screen: t = c0 − o0·a, ℓ = min(max(t·ky, 0), 1) (0 where a is 0),
-// c0′ = t + o0·ℓ, α′ = max(ℓ, 2⁻³⁰). It leaves ℓ in the luma plane for CHROMA_SCREEN.
-#define LUMA_SCREEN8(off, y0) \
+// LUMA_SCREEN8 is LUMA for screen, 8 pixels (the luma plane at off(SI)) onto the samples s at
+// y0, their alpha a (a register, or the alpha plane in memory): t = c0 − o0·a, α′ =
+// min(max(t·ky, 2⁻³⁰), a) (blendConsts.screenLuma), and where a is not 0 the sample
+// (t + s) + α′·(o0 − s) (sampleFormat.screenAt), rounded as BLEND; the luma is cleared. It
+// leaves α′ in l. Y0 and Y2-Y5 are clobbered.
+#define LUMA_SCREEN8(off, y0, a, l) \
 	VMOVUPS   off(SI), Y0; \
-	VMOVUPS   off+3*PLANE(SI), Y1; \
-	VCMPPS    $0, Y12, Y1, Y2; \
-	VMULPS    Y1, Y7, Y4; \
+	VMOVUPS   Y12, off(SI); \
+	VCMPPS    $0, a, Y12, Y2; \
+	VMULPS    a, Y7, Y4; \
 	VSUBPS    Y4, Y0, Y0; \
-	VMULPS    ky-32(SP), Y0, Y5; \
-	VMAXPS    Y12, Y5, Y5; \
-	VMINPS    Y15, Y5, Y5; \
-	VANDNPS   Y5, Y2, Y5; \
-	VMOVUPS   Y5, off(SI); \
-	VMULPS    Y5, Y7, Y4; \
-	VADDPS    Y4, Y0, Y0; \
-	VMAXPS    mina-64(SP), Y5, Y1; \
+	VMULPS    ky-32(SP), Y0, l; \
+	VMAXPS    mina-64(SP), l, l; \
+	VMINPS    a, l, l; \
 	VPMOVZXBD y0, Y3; \
-	BLEND(Y3, Y0, Y1, Y2, Y4, Y6); \
+	VCVTDQ2PS Y3, Y4; \
+	VSUBPS    Y4, Y7, Y5; \
+	VMULPS    Y5, l, Y5; \
+	VADDPS    Y4, Y0, Y0; \
+	VADDPS    Y5, Y0, Y0; \
+	ROUND(Y3, Y2, Y0); \
 	PACK8(Y3, X3, X4); \
 	VMOVQ     X3, y0
 
-#define LUMA_SCREEN(off, y0, y8) \
-	LUMA_SCREEN8(off, y0); \
-	LUMA_SCREEN8(off+32, y8)
+// LUMA_SCREEN_TOP screens the 16 pixels of a pair's top row (luma at off(SI)) onto the
+// samples at y0 and y8, leaving their alpha and α′ in Y9, Y11 and Y10, Y6 (pixels 0-7,
+// 8-15) for LUMA_SCREEN_BOTTOM and CHROMA_SCREEN.
+#define LUMA_SCREEN_TOP(off, y0, y8) \
+	VMOVUPS off+3*PLANE(SI), Y9; \
+	LUMA_SCREEN8(off, y0, Y9, Y10); \
+	VMOVUPS off+32+3*PLANE(SI), Y11; \
+	LUMA_SCREEN8(off+32, y8, Y11, Y6)
+
+// LUMA_SCREEN_BOTTOM screens the pair's bottom row and adds its alpha and α′ to the top
+// row's: Y9, Y11, Y10 and Y6 become the sums of the pixels' columns. Y1 is clobbered.
+#define LUMA_SCREEN_BOTTOM(off, y0, y8) \
+	LUMA_SCREEN8(off, y0, off+3*PLANE(SI), Y1); \
+	VADDPS off+3*PLANE(SI), Y9, Y9; \
+	VADDPS Y1, Y10, Y10; \
+	LUMA_SCREEN8(off+32, y8, off+32+3*PLANE(SI), Y1); \
+	VADDPS off+32+3*PLANE(SI), Y11, Y11; \
+	VADDPS Y1, Y6, Y6
 
 // ADD_AT sets d to pixel group p's (byte offset p from SI) value of the plane at off for
 // add: c − o·a. Y3 is clobbered.
@@ -186,20 +206,6 @@ VEC8(minAlphas<>, $0x3080000030800000)
 	VMULPS  3*PLANE+p(SI), o, Y3; \
 	VMOVUPS off+p(SI), d; \
 	VSUBPS  Y3, d, d
-
-// SCREEN_AT is ADD_AT for screen: (c − o·a) + o·ℓ, ℓ from the luma plane.
-#define SCREEN_AT(off, p, o, d) \
-	ADD_AT(off, p, o, d); \
-	VMULPS  p(SI), o, Y3; \
-	VADDPS  Y3, d, d
-
-// ALPHA_AT sets d to pixel group p's α′ for screen: max(ℓ, 2⁻³⁰) where a is not 0, else 0.
-// Y3 is clobbered. (o is unused: the signature is AT's.)
-#define ALPHA_AT(off, p, o, d) \
-	VMOVUPS p(SI), d; \
-	VMAXPS  mina-64(SP), d, d; \
-	VCMPPS  $4, 3*PLANE+p(SI), Y12, Y3; \
-	VANDPS  Y3, d, d
 
 // XBLOCKS is BLOCKS over the pixels' changed values, AT(off, p, o, d) giving each group's:
 // (top left + bottom left) + (top right + bottom right), in BLOCKS's order. Y3 and Y4 are
@@ -258,12 +264,21 @@ done:
 	VCMPPS    $0, Y12, Y2, Y9; \
 	CHROMA_SAMPLES(BLENDC_ADD, loadNV12, blendSamples, storeNV12, done)
 
-// CHROMA_SCREEN is CHROMA for screen; it also clears the ℓ LUMA_SCREEN left.
+// CHROMA_SCREEN is CHROMA for screen, the pixels' alpha and α′ summed by columns in Y9,
+// Y11 (a) and Y10, Y6 (α′) by the LUMA_SCREEN macros: the blocks' Σα′ is the alpha, and
+// Cb and Cr take o·(Σα′ − Σa), in chromaRow's order.
 #define CHROMA_SCREEN(loadNV12, blendSamples, storeNV12, done) \
-	XBLOCKS(SCREEN_AT, PLANE, Y10, Y0, Y5); \
-	XBLOCKS(SCREEN_AT, 2*PLANE, Y11, Y1, Y5); \
-	XBLOCKS(ALPHA_AT, 0, Y10, Y2, Y5); \
-	ZERO(0); \
+	BLOCKS(PLANE, Y0, Y5); \
+	BLOCKS(2*PLANE, Y1, Y5); \
+	VHADDPS   Y11, Y9, Y9; \
+	VPERMPD   $0xd8, Y9, Y9; \
+	VHADDPS   Y6, Y10, Y2; \
+	VPERMPD   $0xd8, Y2, Y2; \
+	VSUBPS    Y9, Y2, Y9; \
+	VMULPS    o1-96(SP), Y9, Y3; \
+	VADDPS    Y3, Y0, Y0; \
+	VMULPS    o2-128(SP), Y9, Y3; \
+	VADDPS    Y3, Y1, Y1; \
 	ZERO(PLANE); \
 	ZERO(2*PLANE); \
 	ZERO(3*PLANE); \
@@ -282,10 +297,10 @@ done:
 // Registers: AX the pair's first luma row, R15 the luma stride, R10 and R11 the chroma rows,
 // R12 the pair's planes, R8 its spans, R13 the rows left; per group SI the planes, R14 the
 // luma, DI and DX the chroma samples, CX the groups left, BX the step, R9 8·step; Y8 the
-// mean, Y12-Y15 BLEND's constants, Y7, Y10, Y11 the blend's offsets.
+// mean, Y12-Y15 BLEND's constants, Y7, Y10, Y11 the blend's offsets (see the blend modes).
 // mode (add or screen) changes the layer as it is read, with k's constants; the groups
 // branch on it.
-TEXT ·tileAVX2(SB), NOSPLIT, $64-100
+TEXT ·tileAVX2(SB), NOSPLIT, $128-100
 	MOVQ         k+88(FP), SI
 	VBROADCASTSS 0(SI), Y7
 	VBROADCASTSS 4(SI), Y10
@@ -294,6 +309,8 @@ TEXT ·tileAVX2(SB), NOSPLIT, $64-100
 	VMOVUPS      Y0, ky-32(SP)
 	VMOVUPS      minAlphas<>(SB), Y0
 	VMOVUPS      Y0, mina-64(SP)
+	VMOVUPS      Y10, o1-96(SP)
+	VMOVUPS      Y11, o2-128(SP)
 	MOVQ y+0(FP), AX
 	MOVQ yStride+8(FP), R15
 	MOVQ u+16(FP), R10
@@ -375,8 +392,8 @@ twoAdd:
 	JMP  twoNext
 
 twoScreen:
-	LUMA_SCREEN(0, (R14), 8(R14))
-	LUMA_SCREEN(ROW, (R14)(R15*1), 8(R14)(R15*1))
+	LUMA_SCREEN_TOP(0, (R14), 8(R14))
+	LUMA_SCREEN_BOTTOM(ROW, (R14)(R15*1), 8(R14)(R15*1))
 	CHROMA_SCREEN(twoScreenLoadNV12, twoScreenBlend, twoScreenStoreNV12, twoScreenDone)
 
 twoNext:
@@ -402,7 +419,12 @@ oneAdd:
 	JMP  oneNext
 
 oneScreen:
-	LUMA_SCREEN(0, (R14), 8(R14))
+	// The bottom row is the zero row below the tile, whose α′ is 0: added as chromaRow adds it.
+	LUMA_SCREEN_TOP(0, (R14), 8(R14))
+	VADDPS Y12, Y9, Y9
+	VADDPS Y12, Y10, Y10
+	VADDPS Y12, Y11, Y11
+	VADDPS Y12, Y6, Y6
 	CHROMA_SCREEN(oneScreenLoadNV12, oneScreenBlend, oneScreenStoreNV12, oneScreenDone)
 
 oneNext:

@@ -206,12 +206,33 @@ func BenchmarkOverSpans(b *testing.B) {
 func onEdge(rng *rand.Rand, s byte, a float32) float32 {
 	t := float32((1 - a) * float32(s))
 	edge := float32(rng.IntN(256)) - 0.5
-	c := edge - t
+	return nudge(rng, edge-t)
+}
+
+// nudge moves x by up to three float32 steps, up or down.
+func nudge(rng *rand.Rand, x float32) float32 {
 	toward := float32(math.Inf(2*rng.IntN(2) - 1))
 	for range rng.IntN(4) {
-		c = math.Nextafter32(c, toward)
+		x = math.Nextafter32(x, toward)
 	}
-	return c
+	return x
+}
+
+// twinsAgreeOnNV12 composites copies of tile onto 64 × 2 NV12 samples y and uv with the Go
+// twins and with the assembly, and fails the test where the samples differ.
+func twinsAgreeOnNV12(t *testing.T, what string, tile *Tile, y, uv []byte) {
+	t.Helper()
+	run := func(simd bool) ([]byte, []byte) {
+		f := &NV12{Y: bytes.Clone(y), UV: bytes.Clone(uv), StrideY: TileSize, StrideUV: TileSize, W: TileSize, H: 2}
+		tl := *tile
+		withAVX2(simd, func() { f.Over(&tl) })
+		return f.Y, f.UV
+	}
+	wantY, wantUV := run(false)
+	gotY, gotUV := run(true)
+	if !bytes.Equal(gotY, wantY) || !bytes.Equal(gotUV, wantUV) {
+		t.Fatalf("%s: luma AVX2 %v, Go %v; chroma AVX2 %v, Go %v", what, gotY, wantY, gotUV, wantUV)
+	}
 }
 
 // TestNearRoundingMatchesGo runs both twins on pixels (and blocks) whose results lie on a
@@ -244,16 +265,79 @@ func TestNearRoundingMatchesGo(t *testing.T) {
 			p[c] += want - sum(c)
 			tile.SetPixel(2*b, 0, p)
 		}
-		run := func(simd bool) ([]byte, []byte) {
-			f := &NV12{Y: bytes.Clone(y), UV: bytes.Clone(uv), StrideY: TileSize, StrideUV: TileSize, W: TileSize, H: 2}
-			tl := *tile
-			withAVX2(simd, func() { f.Over(&tl) })
-			return f.Y, f.UV
+		twinsAgreeOnNV12(t, fmt.Sprintf("row %d", i), tile, y, uv)
+	}
+}
+
+// nearEdge returns x moved so that f(x), a sample before its rounding (v + 0.5, truncated),
+// lies within a few float32 steps of a rounding edge (v + 0.5 an integer): a few secant
+// steps toward the nearest edge, then a few steps of one float32 either way. Where f is
+// flat (a clamp) x stays where it got.
+func nearEdge(rng *rand.Rand, x float32, f func(float32) float32) float32 {
+	edge := float32(math.Round(float64(f(x)))) - 0.5
+	for range 4 {
+		v := f(x)
+		slope := f(x+1) - v
+		if v == edge || slope == 0 || math.IsInf(float64((edge-v)/slope), 0) {
+			break
 		}
-		wantY, wantUV := run(false)
-		gotY, gotUV := run(true)
-		if !bytes.Equal(gotY, wantY) || !bytes.Equal(gotUV, wantUV) {
-			t.Fatalf("row %d: luma AVX2 %v, Go %v; chroma AVX2 %v, Go %v", i, gotY, wantY, gotUV, wantUV)
+		x += (edge - v) / slope
+	}
+	return nudge(rng, x)
+}
+
+// TestScreenNearRoundingMatchesGo is TestNearRoundingMatchesGo for screen: each pixel's luma
+// is moved so that its screened sample, (t + s) + α′·(o0 − s), lies on a rounding edge, and
+// each block's top left Cb (even blocks) or Cr (odd blocks) so that its screened mean does.
+func TestScreenNearRoundingMatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(26, 19))
+	for _, sp := range []Space{YCbCrSpace(BT709, Limited), YCbCrSpace(BT2020, Full)} {
+		tile := &Tile{}
+		tile.Reset(0, 0, TileSize, 2)
+		tile.Blend(&sp, BlendScreen)
+		k := tile.blend.k
+		for i := range 128 {
+			fillRows(rng, tile, 0, 2, 0, TileSize)
+			y, uv := randomBytes(rng, 2*TileSize), randomBytes(rng, TileSize)
+			for x := range TileSize {
+				for r := range 2 {
+					p := tile.Pixel(x, r)
+					if p[Alpha] == 0 {
+						continue
+					}
+					s := float32(y[r*TileSize+x])
+					p[0] = nearEdge(rng, p[0], func(c0 float32) float32 {
+						t, a2 := k.screenLuma(c0, p[Alpha])
+						return (t + s) + float32(a2*(k.o[0]-s))
+					})
+					tile.SetPixel(x, r, p)
+				}
+			}
+			for b := range TileSize / 2 {
+				c := 1 + b%2
+				px := func() [4][Channels]float32 {
+					return [4][Channels]float32{tile.Pixel(2*b, 0), tile.Pixel(2*b, 1), tile.Pixel(2*b+1, 0), tile.Pixel(2*b+1, 1)}
+				}
+				q := px()
+				sum := func(f func(p [Channels]float32) float32) float32 {
+					return (f(q[0]) + f(q[1])) + (f(q[2]) + f(q[3]))
+				}
+				a := sum(func(p [Channels]float32) float32 { return p[Alpha] })
+				a2 := sum(func(p [Channels]float32) float32 { _, v := k.screenLuma(p[0], p[Alpha]); return v })
+				if a2 == 0 {
+					continue
+				}
+				rest := (q[1][c] + (q[2][c] + q[3][c])) // not chromaRow's order: only a guide
+				s := float32(uv[2*b+c-1])
+				p := q[0]
+				p[c] = nearEdge(rng, p[c], func(v float32) float32 {
+					sc := (v + rest) + float32(k.o[c]*(a2-a))
+					return sc*0.25 + float32((1-a2*0.25)*s)
+				})
+				tile.SetPixel(2*b, 0, p)
+			}
+			twinsAgreeOnNV12(t, fmt.Sprintf("Y' offset %v, row %d", sp.M[0][3], i), tile, y, uv)
 		}
 	}
 }

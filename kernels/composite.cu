@@ -54,30 +54,40 @@ __device__ __forceinline__ void blendSample(const TkParams* p, uint8_t* d, float
     *d = blend(*d, c, a);
 }
 
-// layerLight is composite's Space.light: the premultiplied luma of layer value s, 0..1.
-__device__ float layerLight(const TkParams* p, const float s[4]) {
-  float l;
-  if (p->format == TK_RGBA) {
-    l = (0.2126f * s[0] + 0.7152f * s[1] + 0.0722f * s[2]) / 255;
-  } else {
-    const float* m = p->space[0];
-    float ky = 1 / ((m[0] + m[1]) + m[2]);
-    l = (s[0] - m[3] * s[3]) * ky;
-  }
-  return gmin(gmax(l, 0), 1);
+#define TK_MIN_ALPHA (1.0f / (1 << 30))
+
+// screenAlpha is composite's: screen's α′ for a pixel of premultiplied luma l and alpha a, l
+// held to [2⁻³⁰, a].
+__device__ __forceinline__ float screenAlpha(float l, float a) { return gmin(gmax(l, TK_MIN_ALPHA), a); }
+
+// screenLuma is composite's blendConsts.screenLuma: the offset-free luma t of a Y'CbCr layer
+// value s, returned, and its α′, in *a2.
+__device__ float screenLuma(const TkParams* p, const float s[4], float* a2) {
+  const float* m = p->space[0];
+  float ky = 1 / ((m[0] + m[1]) + m[2]);
+  float t = s[0] - m[3] * s[3];
+  *a2 = screenAlpha(t * ky, s[3]);
+  return t;
 }
 
-// blendPixel is composite's Tile.Blend for one pixel: layer value s changed so that over composites
-// it as add or screen (package composite's "Add and screen").
+// blendPixel is composite's Tile.Blend for one pixel: layer value s changed so that over
+// composites it as add or screen (package composite's "Add and screen"). Screen of a Y'CbCr
+// layer leaves its offset-free luma t in s[0] and α′ in s[3], which overLuma blends as
+// composite's sampleFormat.screenAt, and Cb and Cr as they are: overChroma makes their
+// change on the block's sums, as composite's chromaRow does. An R'G'B' layer's offsets are
+// 0, so screen changes its alpha only.
 __device__ void blendPixel(const TkParams* p, float s[4]) {
   float a = s[3];
   if (p->blend == TK_BLEND_OVER || a == 0) return;
-  float a2 = p->blend == TK_BLEND_SCREEN ? layerLight(p, s) : 0;
-  for (int i = 0; i < 3; i++) {
-    float o = p->space[i][3];
-    s[i] = (s[i] - o * a) + o * a2;
+  if (p->blend == TK_BLEND_SCREEN) {
+    if (p->format == TK_RGBA)
+      s[3] = screenAlpha((0.2126f * s[0] + 0.7152f * s[1] + 0.0722f * s[2]) / 255, a);
+    else
+      s[0] = screenLuma(p, s, &s[3]);
+    return;
   }
-  s[3] = gmax(a2, 1.0f / (1 << 30));
+  for (int i = 0; i < 3; i++) s[i] -= p->space[i][3] * a;
+  s[3] = TK_MIN_ALPHA;
 }
 
 __device__ void overRGBA(const TkParams* p, int fx, int fy, const float s[4]) {
@@ -90,23 +100,51 @@ __device__ void overRGBA(const TkParams* p, int fx, int fy, const float s[4]) {
   d[3] = blend(d[3], a * 255, a);
 }
 
+// screenSample is composite's sampleFormat.screenAt: the sample v at d under offset-free luma
+// t with alpha a2 becomes (t + v) + a2·(o0 − v), rounded and saturated as blend's.
+__device__ void screenSample(const TkParams* p, uint8_t* d, float t, float a2) {
+  float o0 = p->space[0][3];
+  if (sampleSize(p->format) == 1) {
+    float v = *d;
+    *d = (uint8_t)gmin(gmax((t + v) + a2 * (o0 - v) + 0.5f, 0), 255);
+    return;
+  }
+  int shift = p->format == TK_P010 ? 6 : 0;
+  uint16_t* w = (uint16_t*)d;
+  float v = (float)(*w >> shift);
+  *w = (uint16_t)((unsigned)gmin(gmax((t + v) + a2 * (o0 - v) + 0.5f, 0), 1023) << shift);
+}
+
+// overLuma blends the pixel's layer value s (after blendPixel) onto its luma sample.
 __device__ void overLuma(const TkParams* p, int fx, int fy, const float s[4]) {
   float a = s[3];
   if (a == 0) return;
   uint8_t* d = (uint8_t*)p->plane0 + (size_t)fy * p->stride0 + (size_t)sampleSize(p->format) * fx;
-  blendSample(p, d, s[0], a);
+  if (p->blend == TK_BLEND_SCREEN)
+    screenSample(p, d, s[0], a);
+  else
+    blendSample(p, d, s[0], a);
 }
 
 // overChroma blends the mean of the block's pixels onto the chroma sample (cx, cy): q holds
 // the pixels (row 0 col 0, row 0 col 1, row 1 col 0, row 1 col 1), those outside the frame
-// zero; n is how many lie inside (4, or 2 or 1 at an odd edge). The sums are in composite's
-// order, (top left + bottom left) + (top right + bottom right), so the rounding is the same.
-__device__ void overChroma(const TkParams* p, int cx, int cy, const float q[4][4], int n) {
+// zero, after blendPixel, and a0 their alphas before it; n is how many lie inside (4, or 2
+// or 1 at an odd edge). The sums are in composite's order, (top left + bottom left) + (top
+// right + bottom right), so the rounding is the same; for screen Cb and Cr take o·(Σα′ −
+// Σα), as composite's chromaRow.
+__device__ void overChroma(const TkParams* p, int cx, int cy, const float q[4][4], const float a0[4], int n) {
   float a = (q[0][3] + q[2][3]) + (q[1][3] + q[3][3]);
   if (a == 0) return;
   float mean = 1 / (float)n;
-  float cb = ((q[0][1] + q[2][1]) + (q[1][1] + q[3][1])) * mean;
-  float cr = ((q[0][2] + q[2][2]) + (q[1][2] + q[3][2])) * mean;
+  float cb = (q[0][1] + q[2][1]) + (q[1][1] + q[3][1]);
+  float cr = (q[0][2] + q[2][2]) + (q[1][2] + q[3][2]);
+  if (p->blend == TK_BLEND_SCREEN) {
+    float d = a - ((a0[0] + a0[2]) + (a0[1] + a0[3]));
+    cb += p->space[1][3] * d;
+    cr += p->space[2][3] * d;
+  }
+  cb *= mean;
+  cr *= mean;
   a = a * mean;
   size_t size = sampleSize(p->format);
   uint8_t *u, *v;
@@ -134,13 +172,14 @@ TK_KERNEL void tk_composite(const TkParams* p) {
   size_t pitch = (size_t)p->tilesX * TK_TILE;
   for (int y0 = 2 * threadIdx.y; y0 < h; y0 += 2 * TK_COMP_Y) {
     // q: the 2 × 2 block; pixels beyond the frame's edge read as zero, as the CPU's tile.
-    float q[4][4] = {};
+    float q[4][4] = {}, a0[4] = {};
     for (int i = 0; i < 4; i++) {
       int x = x0 + (i & 1), y = y0 + (i >> 1);
       if (x >= w || y >= h) continue;
       size_t li = (size_t)(oy + y) * pitch + ox + x;
       loadPx(layer, li, q[i]);
       if (q[i][0] == 0 && q[i][1] == 0 && q[i][2] == 0 && q[i][3] == 0) continue;
+      a0[i] = q[i][3];
       blendPixel(p, q[i]);
       if (p->format == TK_RGBA)
         overRGBA(p, ox + x, oy + y, q[i]);
@@ -150,7 +189,7 @@ TK_KERNEL void tk_composite(const TkParams* p) {
     }
     if (p->format != TK_RGBA) {
       int rows = h - y0 < 2 ? h - y0 : 2, cols = w - x0 < 2 ? w - x0 : 2;
-      overChroma(p, (ox + x0) / 2, (oy + y0) / 2, q, rows * cols);
+      overChroma(p, (ox + x0) / 2, (oy + y0) / 2, q, a0, rows * cols);
     }
   }
 }
