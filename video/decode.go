@@ -14,6 +14,11 @@ type decoder struct {
 	cc    *astiav.CodecContext
 	hwPix astiav.PixelFormat // the CUDA surface format, or PixelFormatNone in software
 	name  string             // "cuda" or "none", for Stats
+	// send, in software, runs the calls that block while the frame threads are busy on a
+	// thread of the decoder's own; draining says the input has ended, so that receiving
+	// blocks too.
+	send     *codecThread
+	draining bool
 }
 
 // openDecoder opens the video decoder. hwaccel "cuda" must get a CUDA device or fail; "auto"
@@ -54,7 +59,32 @@ func openDecoder(in *input, hwaccel string, logf func(string), sink *logSink) (*
 		d.close()
 		return nil, fmt.Errorf("video: opening decoder %s: %w%s", codec.Name(), err, because(why))
 	}
+	if d.hwPix == astiav.PixelFormatNone {
+		if d.send, err = newCodecThread(d.cc, decodeThreadName); err != nil {
+			d.close()
+			return nil, err
+		}
+	}
 	return d, nil
+}
+
+// sendPacket sends pkt to the decoder, or with nil drains it.
+func (d *decoder) sendPacket(pkt *astiav.Packet) error {
+	if pkt == nil {
+		d.draining = true
+	}
+	if d.send != nil {
+		return d.send.sendPacket(pkt)
+	}
+	return d.cc.SendPacket(pkt)
+}
+
+// receiveFrame fills f with the decoder's next frame, if it has one.
+func (d *decoder) receiveFrame(f *astiav.Frame) error {
+	if d.send != nil && d.draining {
+		return d.send.receiveFrame(f)
+	}
+	return receiveFrame(d.cc, f)
 }
 
 // useCUDA attaches a CUDA device to the decoder. NVDEC hands back NV12 for 8-bit 4:2:0 and
@@ -116,6 +146,9 @@ func (d *decoder) hostFormat(par *astiav.CodecParameters) astiav.PixelFormat {
 }
 
 func (d *decoder) close() {
+	if d.send != nil {
+		d.send.free()
+	}
 	d.cc.SetPixelFormatCallback(nil)
 	d.cc.Free()
 }
@@ -204,7 +237,7 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 			// decoding, with x264's B-frames).
 			skipNonReference(d.dec.cc, pkt.Pts() < d.seg.firstPts())
 		}
-		err = d.dec.cc.SendPacket(pkt)
+		err = d.dec.sendPacket(pkt)
 		pts, pos := pkt.Pts(), pkt.Pos() // formatted only for a message: no allocation a frame
 		pkt.Unref()
 		if err != nil && !errors.Is(err, astiav.ErrEagain) {
@@ -218,7 +251,7 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 			return err
 		}
 	}
-	if err := d.dec.cc.SendPacket(nil); err != nil && !errors.Is(err, astiav.ErrEof) {
+	if err := d.dec.sendPacket(nil); err != nil && !errors.Is(err, astiav.ErrEof) {
 		return fmt.Errorf("video: flushing decoder: %w", err)
 	}
 	if err := d.receiveFrames(ctx, frame, emit, mux); err != nil {
@@ -232,7 +265,7 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, emit func(item) error, mux packetSink) error {
 	for {
 		t0 := time.Now()
-		err := receiveFrame(d.dec.cc, frame)
+		err := d.dec.receiveFrame(frame)
 		if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
 			return nil
 		}

@@ -28,6 +28,10 @@ type encoder struct {
 	// lookahead) return packets without one, and the muxer needs it for the last frame.
 	durations map[int64]int64
 	spare     *astiav.Packet // the packet the next receive fills (encodeStage.receivePackets)
+	// send, for x264 and x265, runs the calls that block on a thread of the encoder's own;
+	// draining says the last frame was sent, so that receiving blocks too.
+	send     *codecThread
+	draining bool
 }
 
 // encoderConfig is what opening the encoder needs: the options, the input stream it
@@ -170,7 +174,15 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 		}
 		c.warn(fmt.Sprintf("%s is converted to %s for rendering (%s)", par.PixelFormat(), work.pix, out))
 	}
-	return &encoder{cc: cc, name: name, work: work, device: deviceInput, durations: map[int64]int64{}}, nil
+	e := &encoder{cc: cc, name: name, work: work, device: deviceInput, durations: map[int64]int64{}}
+	// x264 and x265 block their calls while their frame threads are busy: see codecThread.
+	if name == "libx264" || name == "libx265" {
+		if e.send, err = newCodecThread(cc, encodeThreadName); err != nil {
+			cc.Free()
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
 // openCodec opens an encoder with its private options (freed here), capturing what FFmpeg
@@ -292,7 +304,29 @@ func (e *encoder) close() {
 	if e.spare != nil {
 		e.spare.Free()
 	}
+	if e.send != nil {
+		e.send.free()
+	}
 	e.cc.Free()
+}
+
+// sendFrame sends f to the encoder, or with nil drains it.
+func (e *encoder) sendFrame(f *astiav.Frame) error {
+	if f == nil {
+		e.draining = true
+	}
+	if e.send != nil {
+		return e.send.sendFrame(f)
+	}
+	return e.cc.SendFrame(f)
+}
+
+// receivePacket fills pkt with the encoder's next packet, if it has one.
+func (e *encoder) receivePacket(pkt *astiav.Packet) error {
+	if e.send != nil && e.draining {
+		return e.send.receivePacket(pkt)
+	}
+	return receivePacket(e.cc, pkt)
 }
 
 // encodeStage encodes frames and sends the packets to the muxer.
@@ -342,7 +376,7 @@ func (e *encodeStage) encode(ctx context.Context, it item, out packetSink) error
 	if f.Pts() > e.lastPts {
 		e.lastPts, e.lastDur = f.Pts(), it.dur
 	}
-	err := e.enc.cc.SendFrame(f)
+	err := e.enc.sendFrame(f)
 	e.frames.put(f)
 	e.since(t0)
 	if err != nil {
@@ -356,7 +390,7 @@ func (e *encodeStage) flush(ctx context.Context, out packetSink) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := e.enc.cc.SendFrame(nil); err != nil {
+	if err := e.enc.sendFrame(nil); err != nil {
 		return fmt.Errorf("video: flushing encoder: %w", err)
 	}
 	return e.receivePackets(ctx, out)
@@ -369,7 +403,7 @@ func (e *encodeStage) receivePackets(ctx context.Context, out packetSink) error 
 		if e.enc.spare == nil {
 			e.enc.spare = e.packets.get(astiav.AllocPacket)
 		}
-		err := receivePacket(e.enc.cc, e.enc.spare)
+		err := e.enc.receivePacket(e.enc.spare)
 		e.since(t0)
 		if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
 			return nil
