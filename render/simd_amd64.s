@@ -115,6 +115,103 @@ shade: \
 	JGT          shade; \
 done:
 
+// The straight strokes' whole groups (strokeSegmentRowsAVX2) read the segment's start x and
+// 1/L², the profile and the colour as 8 copies each from the frame (strokeFrame's offsets
+// below), so that they are memory operands, not a broadcast a group; the curves' blend
+// (strokeRowsAVX2) its glow's inv and opacity likewise. Macros that read a function's frame
+// come before any function, for go vet.
+
+// DIST2S is DIST2 with ax and 1/L² read from the frame at 0 and 32(SP) (Y0, Y3 are free).
+#define DIST2S(px, d) \
+	VSUBPS 0(SP), px, Y7; \
+	VMULPS Y1, Y7, Y8; \
+	VADDPS Y5, Y8, Y8; \
+	VMULPS 32(SP), Y8, Y8; \
+	VMAXPS Y6, Y8, Y8; \
+	VMINPS Y14, Y8, Y8; \
+	VMULPS Y8, Y1, Y9; \
+	VSUBPS Y9, Y7, Y7; \
+	VMULPS Y8, Y2, Y9; \
+	VSUBPS Y9, Y4, Y9; \
+	VMULPS Y7, Y7, Y7; \
+	VMULPS Y9, Y9, Y9; \
+	VADDPS Y9, Y7, d
+
+// STROKECOVS is STROKECOV with its GLOW, the profile read from the frame (half 64, thin 96,
+// the glow's inv 128 and opacity 160(SP)) and ½ in Y0: Y9 and Y12 are clobbered.
+#define STROKECOVS \
+	VSQRTPS Y7, Y7; \
+	VSUBPS  64(SP), Y7, Y7; \
+	VMAXPS  Y6, Y7, Y9; \
+	VSUBPS  Y7, Y0, Y7; \
+	VMAXPS  Y6, Y7, Y7; \
+	VMINPS  Y14, Y7, Y7; \
+	VMULPS  96(SP), Y7, Y7; \
+	VMULPS  128(SP), Y9, Y9; \
+	VSUBPS  Y9, Y14, Y9; \
+	VMAXPS  Y6, Y9, Y9; \
+	VMULPS  Y9, Y9, Y9; \
+	VMULPS  160(SP), Y9, Y9; \
+	VSUBPS  Y7, Y14, Y12; \
+	VMULPS  Y9, Y12, Y12; \
+	VADDPS  Y12, Y7, Y7
+
+// PLANES is PLANEM on a whole group, the plane's value and the colour's channel (at cv(SP))
+// memory operands.
+#define PLANES(off, cv) \
+	VMULPS  off(DI), Y9, Y11; \
+	VMULPS  cv(SP), Y7, Y12; \
+	VADDPS  Y11, Y12, Y11; \
+	VMOVUPS Y11, off(DI)
+
+// BLENDS is BLENDM on a whole group at coverage Y7, the colour read from the frame
+// (192-288(SP)).
+#define BLENDS \
+	VMULPS  288(SP), Y7, Y8; \
+	VSUBPS  Y8, Y14, Y9; \
+	PLANES(0, 192); \
+	PLANES(PLANE, 224); \
+	PLANES(2*PLANE, 256); \
+	VMULPS  3*PLANE(DI), Y9, Y11; \
+	VADDPS  Y11, Y8, Y11; \
+	VMOVUPS Y11, 3*PLANE(DI)
+
+// PLANEC is PLANECOV on a whole group, the plane's value a memory operand.
+#define PLANEC(off, cr) \
+	VMULPS  off(DI), Y6, Y7; \
+	VMULPS  Y0, cr, Y8; \
+	VADDPS  Y7, Y8, Y7; \
+	VMOVUPS Y7, off(DI)
+
+// CURVEWHOLE is CURVEGROUP(LDU, STU) with the glow's inv and opacity read from the frame (32
+// and 64(SP)) and the loads folded into the operations that take them.
+#define CURVEWHOLE \
+	VSQRTPS (DX), Y0; \
+	VMOVUPS Y10, (DX); \
+	VSUBPS  Y11, Y0, Y0; \
+	VMAXPS  Y9, Y0, Y6; \
+	VSUBPS  Y0, Y13, Y0; \
+	VMAXPS  Y9, Y0, Y0; \
+	VMINPS  Y14, Y0, Y0; \
+	VMULPS  Y12, Y0, Y0; \
+	VMULPS  32(SP), Y6, Y6; \
+	VSUBPS  Y6, Y14, Y6; \
+	VMAXPS  Y9, Y6, Y6; \
+	VMULPS  Y6, Y6, Y6; \
+	VMULPS  64(SP), Y6, Y6; \
+	VSUBPS  Y0, Y14, Y7; \
+	VMULPS  Y6, Y7, Y7; \
+	VADDPS  Y7, Y0, Y0; \
+	VMULPS  (BX), Y0, Y0; \
+	VMULPS  Y0, Y4, Y5; \
+	VSUBPS  Y5, Y14, Y6; \
+	PLANEC(0, Y1); \
+	PLANEC(PLANE, Y2); \
+	PLANEC(2*PLANE, Y3); \
+	VMULPS  3*PLANE(DI), Y6, Y7; \
+	VADDPS  Y7, Y5, Y7; \
+	VMOVUPS Y7, 3*PLANE(DI)
+
 // ---- colour at coverage 1 -----------------------------------------------------------------
 
 // FILL is p = c + p·k on 8 pixels of the plane at off(DI), c's channel in cr; a multiply then
@@ -667,13 +764,40 @@ slabGroup:
 // strokeParams' offsets: seg 0 (ax, ay, dx, dy, 1/L²), ox 20, oy 24, half 28, thin 32,
 // color 36, glow 52 (radius, inv 56, opacity 60), dc 64, gradient 80. A gradient line
 // takes each pixel's colour c0 + dc·t, c0 the colour, t the parameter DIST2 leaves in Y8.
-TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $0-32
-	MOVQ  p+0(FP), R10
-	MOVQ  spans+8(FP), SI
-	MOVQ  n+16(FP), R13
-	MOVQ  prm+24(FP), AX
-	SEGMENT
-	XORQ  R11, R11
+// The frame holds 8 copies each of ax 0, 1/L² 32, half 64, thin 96, inv 128, opacity 160
+// and the colour 192-288(SP) (DIST2S, STROKECOVS, BLENDS); a solid line's whole groups run
+// on its own loop, its last group (and a gradient line's every group) masked as BLENDM.
+TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $320-32
+	MOVQ         p+0(FP), R10
+	MOVQ         spans+8(FP), SI
+	MOVQ         n+16(FP), R13
+	MOVQ         prm+24(FP), AX
+	VBROADCASTSS 0(AX), Y0
+	VMOVUPS      Y0, 0(SP)
+	VBROADCASTSS 16(AX), Y0
+	VMOVUPS      Y0, 32(SP)
+	VBROADCASTSS 28(AX), Y0
+	VMOVUPS      Y0, 64(SP)
+	VBROADCASTSS 32(AX), Y0
+	VMOVUPS      Y0, 96(SP)
+	VBROADCASTSS 56(AX), Y0
+	VMOVUPS      Y0, 128(SP)
+	VBROADCASTSS 60(AX), Y0
+	VMOVUPS      Y0, 160(SP)
+	VBROADCASTSS 36(AX), Y0
+	VMOVUPS      Y0, 192(SP)
+	VBROADCASTSS 40(AX), Y0
+	VMOVUPS      Y0, 224(SP)
+	VBROADCASTSS 44(AX), Y0
+	VMOVUPS      Y0, 256(SP)
+	VBROADCASTSS 48(AX), Y0
+	VMOVUPS      Y0, 288(SP)
+	VBROADCASTSS 8(AX), Y1
+	VBROADCASTSS 12(AX), Y2
+	VXORPS       Y6, Y6, Y6
+	VMOVUPS      ones<>(SB), Y14
+	VMOVUPS      halves<>(SB), Y0
+	XORQ         R11, R11
 
 strokeRow:
 	MOVL (SI), R8
@@ -684,36 +808,46 @@ strokeRow:
 	SUBQ R8, CX
 	LEAQ (R10)(R8*4), DI
 	ROW
+	CMPL 80(AX), $0
+	JNE  gradientGroup
+	SUBQ $8, CX
+	JLT  strokeTail
 
 strokeGroup:
-	MASK
-	DIST2(Y10, Y7)
-	STROKECOV(Y9, Y13, Y12)
-	CMPL         80(AX), $0
-	JNE          strokeGradient
-	CMPQ         CX, $8
-	JLT          strokeTail
-	BLENDM(Y7, 36, LDU, STU)
-	JMP          strokeNextGroup
+	DIST2S(Y10, Y7)
+	STROKECOVS
+	BLENDS
+	VADDPS eights<>(SB), Y10, Y10
+	ADDQ   $32, DI
+	SUBQ   $8, CX
+	JGE    strokeGroup
 
 strokeTail:
+	ADDQ $8, CX
+	JLE  strokeNextRow
+	MASK
+	DIST2S(Y10, Y7)
+	STROKECOVS
 	BLENDM(Y7, 36, LDM, STM)
-	JMP strokeNextGroup
+	JMP  strokeNextRow
 
-strokeGradient:
+gradientGroup:
+	MASK
+	DIST2S(Y10, Y7)
+	STROKECOVS
 	CMPQ CX, $8
 	JLT  gradientTail
 	GRADBLEND(LDU, STU)
-	JMP  strokeNextGroup
+	JMP  gradientNext
 
 gradientTail:
 	GRADBLEND(LDM, STM)
 
-strokeNextGroup:
-	VADDPS       eights<>(SB), Y10, Y10
-	ADDQ         $32, DI
-	SUBQ         $8, CX
-	JGT          strokeGroup
+gradientNext:
+	VADDPS eights<>(SB), Y10, Y10
+	ADDQ   $32, DI
+	SUBQ   $8, CX
+	JGT    gradientGroup
 
 strokeNextRow:
 	ADDQ $256, R10
@@ -724,7 +858,9 @@ strokeNextRow:
 // func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
 //
 // chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. Where a lane's distance is below
-// d2's (and the lane is in the span) it is stored with the opacity (none with op nil).
+// d2's (and the lane is in the span) it is stored with the opacity (none with op nil). A
+// row's whole groups run on a loop of their own, without op one of VMINPS (min(d, d2) is d
+// where d < d2, else d2: the same bits), its last group masked.
 TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-40
 	MOVQ         d2+0(FP), R10
 	MOVQ         op+8(FP), R12
@@ -745,39 +881,48 @@ nearestRow:
 	LEAQ (R10)(R8*4), DI
 	LEAQ (R12)(R8*4), DX
 	ROW
+	SUBQ $8, CX
+	JLT  nearestTail
+	CMPQ op+8(FP), $0
+	JNE  nearestOpGroup
 
 nearestGroup:
-	MASK
 	DIST2(Y10, Y7)
-	CMPQ       CX, $8
-	JLT        nearestTail
-	// A whole group: d2 and op blended where d < d2, stored whole.
-	VMOVUPS    (DI), Y8
-	VCMPPS     $1, Y8, Y7, Y9 // d < d2
-	VBLENDVPS  Y9, Y7, Y8, Y8
-	VMOVUPS    Y8, (DI)
-	CMPQ       op+8(FP), $0
-	JEQ        nearestNextGroup
-	VMOVUPS    (DX), Y12
-	VBLENDVPS  Y9, Y11, Y12, Y12
-	VMOVUPS    Y12, (DX)
-	JMP        nearestNextGroup
+	VMINPS  (DI), Y7, Y8
+	VMOVUPS Y8, (DI)
+	VADDPS  eights<>(SB), Y10, Y10
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JGE     nearestGroup
+	JMP     nearestTail
+
+nearestOpGroup:
+	DIST2(Y10, Y7)
+	VMOVUPS   (DI), Y8
+	VCMPPS    $1, Y8, Y7, Y9 // d < d2
+	VBLENDVPS Y9, Y7, Y8, Y8
+	VMOVUPS   Y8, (DI)
+	VMOVUPS   (DX), Y12
+	VBLENDVPS Y9, Y11, Y12, Y12
+	VMOVUPS   Y12, (DX)
+	VADDPS    eights<>(SB), Y10, Y10
+	ADDQ      $32, DI
+	ADDQ      $32, DX
+	SUBQ      $8, CX
+	JGE       nearestOpGroup
 
 nearestTail:
+	ADDQ       $8, CX
+	JLE        nearestNextRow
+	MASK
+	DIST2(Y10, Y7)
 	VMASKMOVPS (DI), Y15, Y8
 	VCMPPS     $1, Y8, Y7, Y9 // d < d2
 	VANDPS     Y15, Y9, Y9
 	VMASKMOVPS Y7, Y9, (DI)
 	CMPQ       op+8(FP), $0
-	JEQ        nearestNextGroup
+	JEQ        nearestNextRow
 	VMASKMOVPS Y11, Y9, (DX)
-
-nearestNextGroup:
-	VADDPS     eights<>(SB), Y10, Y10
-	ADDQ       $32, DI
-	ADDQ       $32, DX
-	SUBQ       $8, CX
-	JGT        nearestGroup
 
 nearestNextRow:
 	ADDQ $256, R10
@@ -812,8 +957,9 @@ nearestNextRow:
 //
 // profileParams' offsets: half 0, thin 4, color 8, glow 24 (radius, inv 28, opacity 32).
 // Each pixel's d2 is read and set back to MaxFloat32; the opacity is op's, or with op nil
-// the argument's.
-TEXT ·strokeRowsAVX2(SB), NOSPLIT, $32-52
+// the argument's. A row's whole groups run on a loop of their own (CURVEWHOLE: the glow's
+// inv and opacity as 8 copies at 32 and 64(SP)), its last group masked.
+TEXT ·strokeRowsAVX2(SB), NOSPLIT, $96-52
 	VBROADCASTSS opacity+48(FP), Y0
 	VMOVUPS      Y0, 0(SP)
 	MOVQ         p+0(FP), R10
@@ -822,6 +968,10 @@ TEXT ·strokeRowsAVX2(SB), NOSPLIT, $32-52
 	MOVQ         spans+24(FP), SI
 	MOVQ         n+32(FP), R13
 	MOVQ         prm+40(FP), AX
+	VBROADCASTSS 28(AX), Y0
+	VMOVUPS      Y0, 32(SP)
+	VBROADCASTSS 32(AX), Y0
+	VMOVUPS      Y0, 64(SP)
 	VBROADCASTSS 0(AX), Y11
 	VBROADCASTSS 4(AX), Y12
 	VMOVUPS      halves<>(SB), Y13
@@ -844,18 +994,27 @@ blendRow:
 	LEAQ (R14)(R8*4), BX
 	MOVQ $32, R9
 	CMPQ op+16(FP), $0
-	JNE  blendGroup
+	JNE  blendWhole
 	LEAQ 0(SP), BX
 	XORQ R9, R9
 
+blendWhole:
+	SUBQ $8, CX
+	JLT  blendTail
+
 blendGroup:
+	CURVEWHOLE
+	ADDQ $32, DI
+	ADDQ $32, DX
+	ADDQ R9, BX
+	SUBQ $8, CX
+	JGE  blendGroup
+
+blendTail:
+	ADDQ $8, CX
+	JLE  blendNextRow
 	MASK
-	GROUP(CURVEGROUP, LDU, STU, LDM, STM, blendTail, blendNextGroup)
-	ADDQ       $32, DI
-	ADDQ       $32, DX
-	ADDQ       R9, BX
-	SUBQ       $8, CX
-	JGT        blendGroup
+	CURVEGROUP(LDM, STM)
 
 blendNextRow:
 	ADDQ $256, R10
