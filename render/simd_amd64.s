@@ -855,27 +855,50 @@ strokeNextRow:
 	VZEROUPPER
 	RET
 
-// func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
+// func nearestChordRowsAVX2(d2, op *float32, union *composite.Span, spans *int32, n int, prm *chordParams)
 //
 // chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. Where a lane's distance is below
-// d2's (and the lane is in the span) it is stored with the opacity (none with op nil). A
-// row's whole groups run on a loop of their own, without op one of VMINPS (min(d, d2) is d
-// where d < d2, else d2: the same bits), its last group masked.
-TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-40
+// d2's (and the lane is in the span) it is stored with the opacity (none with op nil). Each
+// non-empty span widens the row's union (pairs of int32 at R14, as unite). A row's whole
+// groups run on a loop of their own, without op one of VMINPS (min(d, d2) is d where d < d2,
+// else d2: the same bits), its last group masked.
+TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ         d2+0(FP), R10
 	MOVQ         op+8(FP), R12
-	MOVQ         spans+16(FP), SI
-	MOVQ         n+24(FP), R13
-	MOVQ         prm+32(FP), AX
+	MOVQ         union+16(FP), R14
+	MOVQ         spans+24(FP), SI
+	MOVQ         n+32(FP), R13
+	MOVQ         prm+40(FP), AX
 	SEGMENT
 	VBROADCASTSS 28(AX), Y11
 	XORQ         R11, R11
 
 nearestRow:
-	MOVL (SI), R8
-	MOVL 4(SI), R9
-	CMPL R8, R9
-	JGE  nearestNextRow
+	MOVL    (SI), R8
+	MOVL    4(SI), R9
+	CMPL    R8, R9
+	JGE     nearestNextRow
+	// The union: the span where it is empty, else the smaller start and the larger end.
+	MOVL    (R14), BX
+	CMPL    BX, 4(R14)
+	JGE     nearestUnite
+	CMPL    BX, R8
+	CMOVLLT BX, R8
+	MOVL    4(R14), BX
+	CMPL    BX, R9
+	CMOVLGT BX, R9
+	MOVL    R8, (R14)
+	MOVL    R9, 4(R14)
+	// Back to the chord's own span.
+	MOVL    (SI), R8
+	MOVL    4(SI), R9
+	JMP     nearestSpan
+
+nearestUnite:
+	MOVL R8, (R14)
+	MOVL R9, 4(R14)
+
+nearestSpan:
 	MOVQ R9, CX
 	SUBQ R8, CX
 	LEAQ (R10)(R8*4), DI
@@ -927,6 +950,7 @@ nearestTail:
 nearestNextRow:
 	ADDQ $256, R10
 	ADDQ $256, R12
+	ADDQ $8, R14
 	NEXTROW(nearestRow)
 	VZEROUPPER
 	RET

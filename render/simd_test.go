@@ -360,8 +360,19 @@ func TestNearestChordRowsMatchesGo(t *testing.T) {
 		if rng.IntN(3) == 0 { // a stroke of one opacity: op is neither kept nor touched
 			wop, gop = nil, nil
 		}
-		withAVX2(false, func() { nearestChordRows(&wantD, wop, tile, spans, row0, n, &s, opacity) })
-		withAVX2(true, func() { nearestChordRows(&gotD, gop, tile, spans, row0, n, &s, opacity) })
+		var wantU, gotU [ts]composite.Span // the stroke's spans so far: some empty, some not
+		for y := range wantU {
+			if rng.IntN(2) == 0 {
+				x0 := int32(rng.IntN(ts + 1))
+				wantU[y] = composite.Span{X0: x0, X1: x0 + int32(rng.IntN(ts+1-int(x0)))}
+			}
+		}
+		gotU = wantU
+		withAVX2(false, func() { nearestChordRows(&wantD, wop, &wantU, tile, spans, row0, n, &s, opacity) })
+		withAVX2(true, func() { nearestChordRows(&gotD, gop, &gotU, tile, spans, row0, n, &s, opacity) })
+		if gotU != wantU {
+			t.Fatalf("segment %+v rows [%d, %d): the stroke's spans %v, Go twin %v", s, row0, row0+n, gotU, wantU)
+		}
 		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
 			t.Fatalf("segment %+v rows [%d, %d): d2[%d] is %g, Go twin %g", s, row0, row0+n, i, gotD[i], wantD[i])
 		}
