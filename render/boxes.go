@@ -149,8 +149,22 @@ func (s *boxShader) inset(inset float32, b *overlay.Box, xlo, xhi int) (lo, hi i
 // qy is sdf.RoundBox's qy for the row at py.
 func (s *boxShader) qy(py float32) float32 { return sdf.Abs(py-s.cy) - s.hy + s.r }
 
-// columns shades columns [x0, x1) of a straight row (centre py) into band.
+// columns shades columns [x0, x1) of a straight row (centre py) into band: with a glow the
+// side bands are its width and more, and shading them took as long as drawing them.
 func (s *boxShader) columns(band *planarColors, x0, x1 int, py float32) {
+	if x0 >= x1 {
+		return
+	}
+	if haveAVX2 {
+		prm := cornerParams{boxProfile: s.boxProfile, cy: s.cy, hy: s.hy, px0: float32(s.t.X0+x0) + 0.5, py0: py}
+		boxColumnsAVX2(&band[0][x0], x1-x0, &prm)
+		return
+	}
+	s.columnsGo(band, x0, x1, py)
+}
+
+// columnsGo is columns pixel by pixel: sdf.RoundBox, then boxProfile.color.
+func (s *boxShader) columnsGo(band *planarColors, x0, x1 int, py float32) {
 	for x := x0; x < x1; x++ {
 		px := float32(s.t.X0+x) + 0.5
 		d := sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)

@@ -42,3 +42,6 @@ func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profi
 
 //go:noescape
 func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
+
+//go:noescape
+func boxColumnsAVX2(col *float32, n int, prm *cornerParams)

@@ -1206,3 +1206,100 @@ cornerRow:
 	JLT  cornerRow
 	VZEROUPPER
 	RET
+
+// COLUMNSGROUP stores the colours of the box at AX at the 8 distances at SI (lanes below CX)
+// to the planarColors at DI, one channel every ROWBUF bytes, with the stores ST: SHADEGROUP's
+// colour, zero where the box covers nothing (not d ≥ e, in Y14, as boxProfile.color).
+#define COLUMNSGROUP(LD, ST) \
+	VMOVUPS    (SI), Y0; \
+	VCMPPS     $9, Y6, Y0, Y14 /* not d ≥ e */; \
+	VSUBPS     Y0, Y9, Y2; \
+	VMAXPS     Y11, Y2, Y2; \
+	VMINPS     Y10, Y2, Y2; \
+	VANDPS     absMask<>(SB), Y0, Y3; \
+	VSUBPS     Y7, Y3, Y3; \
+	VMAXPS     Y11, Y3, Y1; \
+	VSUBPS     Y3, Y9, Y3; \
+	VMAXPS     Y11, Y3, Y3; \
+	VMINPS     Y10, Y3, Y3; \
+	VMULPS     Y8, Y3, Y3; \
+	GLOW(Y3, Y1, Y11, Y10, 60(AX), 64(AX), Y12); \
+	VSUBPS     Y3, Y10, Y4; \
+	CHANNEL(0, Y5); \
+	VANDPS     Y14, Y5, Y5; \
+	ST(Y5, 0(DI)); \
+	CHANNEL(4, Y5); \
+	VANDPS     Y14, Y5, Y5; \
+	ST(Y5, ROWBUF(DI)); \
+	CHANNEL(8, Y5); \
+	VANDPS     Y14, Y5, Y5; \
+	ST(Y5, 2*ROWBUF(DI)); \
+	CHANNEL(12, Y5); \
+	VANDPS     Y14, Y5, Y5; \
+	ST(Y5, 3*ROWBUF(DI))
+
+// func boxColumnsAVX2(col *float32, n int, prm *cornerParams)
+//
+// boxShader.columns for the n columns whose centres start at px0, in the row py0 (cornerParams'
+// offsets as boxCornerRowsAVX2's): their distances (sdf.RoundBox, as CORNERRUN) go to the
+// buffer at 0(SP), 8 a group, then their colours to col (COLUMNSGROUP, the last group masked).
+TEXT ·boxColumnsAVX2(SB), NOSPLIT, $256-24
+	MOVQ         col+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         prm+16(FP), AX
+	TESTQ        CX, CX
+	JLE          columnsDone
+	// The row's qy = |py − cy| − hy + r, qy², qy − r and case mask (qy > 0).
+	VMOVSS       80(AX), X4
+	VSUBSS       68(AX), X4, X4
+	VANDPS       absMask<>(SB), X4, X4
+	VSUBSS       72(AX), X4, X4
+	VADDSS       40(AX), X4, X4
+	VMULSS       X4, X4, X5
+	VSUBSS       40(AX), X4, X6
+	VXORPS       X8, X8, X8
+	VCMPSS       $1, X4, X8, X7
+	VBROADCASTSS X4, Y4
+	VBROADCASTSS X5, Y5
+	VBROADCASTSS X6, Y6
+	VBROADCASTSS X7, Y11
+	VBROADCASTSS 76(AX), Y0
+	VADDPS       lanesF<>(SB), Y0, Y0
+	VBROADCASTSS 32(AX), Y1
+	VBROADCASTSS 36(AX), Y2
+	VBROADCASTSS 40(AX), Y3
+	VXORPS       Y8, Y8, Y8
+	LEAQ         0(SP), SI
+	MOVQ         CX, R12
+
+columnsDist:
+	QX
+	VMAXPS    Y4, Y7, Y10
+	VSUBPS    Y3, Y10, Y10
+	VCMPPS    $2, Y8, Y7, Y9
+	VMULPS    Y7, Y7, Y7
+	VADDPS    Y5, Y7, Y7
+	VSQRTPS   Y7, Y7
+	VSUBPS    Y3, Y7, Y7
+	VBLENDVPS Y9, Y6, Y7, Y7
+	VBLENDVPS Y11, Y7, Y10, Y7
+	VMOVUPS   Y7, (SI)
+	VADDPS    eights<>(SB), Y0, Y0
+	ADDQ      $32, SI
+	SUBQ      $8, R12
+	JGT       columnsDist
+
+	LEAQ 0(SP), SI
+	SHADECONSTS
+
+columnsShade:
+	MASK
+	GROUP(COLUMNSGROUP, LDU, STU, LDM, STM, columnsTail, columnsNext)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JGT  columnsShade
+
+columnsDone:
+	VZEROUPPER
+	RET

@@ -24,5 +24,6 @@ func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *lay
 }
 
 func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams) { panic(noAVX2) }
+func boxColumnsAVX2(col *float32, n int, prm *cornerParams)     { panic(noAVX2) }
 
 const noAVX2 = "render: no AVX2 here"

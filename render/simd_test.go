@@ -449,6 +449,36 @@ func TestBoxCornerRowsMatchesGo(t *testing.T) {
 	}
 }
 
+func TestBoxColumnsMatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(49, 50))
+	tile := &composite.Tile{}
+	for range 3000 {
+		randomTileAt(rng, tile)
+		cx, cy, hx, hy, r := randomBox(rng)
+		stroke, g := randomWidth(rng), randomGlow(rng)
+		sh := boxShader{t: tile, cy: cy + float32(tile.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
+			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5 + g.Radius, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke), glow: g}}
+		x0 := rng.IntN(ts + 1)
+		x1 := x0 + rng.IntN(ts+1-x0)
+		py := float32(tile.Y0+rng.IntN(ts)) + 0.5 // any row: the distance is RoundBox's
+		var want, got planarColors
+		for ch := range want { // columns outside [x0, x1) keep what they held
+			for x := range want[ch] {
+				want[ch][x] = float32(rng.Float64())
+			}
+		}
+		got = want
+		withAVX2(false, func() { sh.columns(&want, x0, x1, py) })
+		withAVX2(true, func() { sh.columns(&got, x0, x1, py) })
+		for ch := range want {
+			if i := firstDifference(got[ch][:], want[ch][:]); i >= 0 {
+				t.Fatalf("box %+v row %g columns [%d, %d): channel %d column %d is %g, Go twin %g", sh.boxProfile, py, x0, x1, ch, i, got[ch][i], want[ch][i])
+			}
+		}
+	}
+}
+
 // TestParamOffsets pins the parameter blocks' layouts that simd_amd64.s reads by offset.
 func TestParamOffsets(t *testing.T) {
 	var sp strokeParams
