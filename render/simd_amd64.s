@@ -430,20 +430,29 @@ maskLoop:
 	VXORPS       Y6, Y6, Y6; \
 	VMOVUPS      ones<>(SB), Y14
 
-// ROW loads the row for DIST2 and the pixel centres: with the row's span [R8, R9) and its
-// number R11 (from the first), and the tile's origin ox, oy (int32) at 20(AX) and 24(AX):
-// Y10 = the centres of the first group, float32(ox + lo) + ½ + lane; Y4 = qy = py − ay and
-// Y5 = qy·dy, with py = float32(oy + R11) + ½.
-#define ROW \
+// ROWBASE sets base to the pixel centres of a row's first group less the span's start,
+// float32(ox) + ½ + lane (ox, int32, at 20(AX)), for ROWF. R11 becomes the first row's number
+// in the frame, oy (int32 at 24(AX)), and R13 (the number of rows) one past the last's, for
+// NEXTROW.
+#define ROWBASE(xbase, base) \
 	MOVL         20(AX), BX; \
-	ADDL         R8, BX; \
-	VCVTSI2SSL   BX, X10, X10; \
-	VADDSS       halves<>(SB), X10, X10; \
+	VCVTSI2SSL   BX, xbase, xbase; \
+	VADDSS       halves<>(SB), xbase, xbase; \
+	VBROADCASTSS xbase, base; \
+	VADDPS       lanesF<>(SB), base, base; \
+	MOVLQSX      24(AX), R11; \
+	ADDQ         R11, R13
+
+// ROWF loads the row for DIST2 and the pixel centres, after ROWBASE: with the row's span
+// starting at R8 and its number in the frame R11, Y10 = the centres of the first group,
+// float32(lo) + base (the Go twins' float32(ox + lo) + ½ + lane: every term an integer or a
+// half below 2²³, so every sum is exact); Y4 = qy = py − ay and Y5 = qy·dy, with
+// py = float32(R11) + ½.
+#define ROWF(base) \
+	VCVTSI2SSL   R8, X10, X10; \
 	VBROADCASTSS X10, Y10; \
-	VADDPS       lanesF<>(SB), Y10, Y10; \
-	MOVL         24(AX), BX; \
-	ADDL         R11, BX; \
-	VCVTSI2SSL   BX, X4, X4; \
+	VADDPS       base, Y10, Y10; \
+	VCVTSI2SSQ   R11, X4, X4; \
 	VADDSS       halves<>(SB), X4, X4; \
 	VSUBSS       4(AX), X4, X4; \
 	VMULSS       12(AX), X4, X5; \
@@ -468,9 +477,9 @@ maskLoop:
 	VADDPS Y9, Y7, d
 
 // The row loops below walk n rows of spans (pairs of int32 at SI, [lo, hi), empty when
-// lo ≥ hi), R11 counting rows from 0 and the row bases moving on by a tile row (256 bytes)
-// a row. NEXTROW ends a row: it moves SI and R11 on and loops to label while rows are left
-// (n in R13).
+// lo ≥ hi), R11 counting rows in the frame from the first (ROWBASE) and the row bases
+// moving on by a tile row (256 bytes) a row. NEXTROW ends a row: it moves SI and R11 on and
+// loops to label while rows are left (R11 below R13).
 #define NEXTROW(label) \
 	ADDQ $8, SI; \
 	INCQ R11; \
@@ -797,7 +806,7 @@ TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $320-32
 	VXORPS       Y6, Y6, Y6
 	VMOVUPS      ones<>(SB), Y14
 	VMOVUPS      halves<>(SB), Y0
-	XORQ         R11, R11
+	ROWBASE(X3, Y3)
 
 strokeRow:
 	MOVL (SI), R8
@@ -807,7 +816,7 @@ strokeRow:
 	MOVQ R9, CX
 	SUBQ R8, CX
 	LEAQ (R10)(R8*4), DI
-	ROW
+	ROWF(Y3)
 	CMPL 80(AX), $0
 	JNE  gradientGroup
 	SUBQ $8, CX
@@ -871,7 +880,7 @@ TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ         prm+40(FP), AX
 	SEGMENT
 	VBROADCASTSS 28(AX), Y11
-	XORQ         R11, R11
+	ROWBASE(X13, Y13)
 
 nearestRow:
 	MOVL    (SI), R8
@@ -903,7 +912,7 @@ nearestSpan:
 	SUBQ R8, CX
 	LEAQ (R10)(R8*4), DI
 	LEAQ (R12)(R8*4), DX
-	ROW
+	ROWF(Y13)
 	SUBQ $8, CX
 	JLT  nearestTail
 	CMPQ op+8(FP), $0
