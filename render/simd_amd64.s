@@ -283,11 +283,38 @@ TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
 	FILLX(2*PLANE, Y3, Y5, LD, ST); \
 	FILLX(3*PLANE, Y4, Y5, LD, ST)
 
-// COLORSRUN is COLORS on the group at DI (colours at SI) of a run with CX pixels left
-// (GROUP); tail and done are its labels.
-#define COLORSRUN(tail, done) \
+// COLORSW is COLORS on a whole group, the colours and the planes' values memory operands.
+#define COLORSW \
+	VMOVUPS 3*ROWBUF(SI), Y4; \
+	VSUBPS  Y4, Y14, Y5; \
+	VMULPS  0(DI), Y5, Y0; \
+	VADDPS  (SI), Y0, Y0; \
+	VMOVUPS Y0, 0(DI); \
+	VMULPS  PLANE(DI), Y5, Y0; \
+	VADDPS  ROWBUF(SI), Y0, Y0; \
+	VMOVUPS Y0, PLANE(DI); \
+	VMULPS  2*PLANE(DI), Y5, Y0; \
+	VADDPS  2*ROWBUF(SI), Y0, Y0; \
+	VMOVUPS Y0, 2*PLANE(DI); \
+	FILL(3*PLANE, Y4, Y5)
+
+// COLORSRUN is COLORS on the CX pixels at DI (colours at SI; CX > 0): whole groups on a loop
+// of their own (COLORSW), then the last masked; whole, tail and done are its labels.
+#define COLORSRUN(whole, tail, done) \
+	SUBQ $8, CX; \
+	JLT  tail; \
+whole: \
+	COLORSW; \
+	ADDQ $32, DI; \
+	ADDQ $32, SI; \
+	SUBQ $8, CX; \
+	JGE  whole; \
+tail: \
+	ADDQ $8, CX; \
+	JLE  done; \
 	MASK; \
-	GROUP(COLORS, LDU, STU, LDM, STM, tail, done)
+	COLORS(LDM, STM); \
+done:
 
 // func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
 //
@@ -316,15 +343,7 @@ rowsLoop:
 	MOVQ  left+16(FP), CX
 	TESTQ CX, CX
 	JLE   rowsMid
-
-rowsLeft:
-	COLORSRUN(rowsLeftTail, rowsLeftDone)
-	ADDQ $32, DI
-	ADDQ $32, SI
-	SUBQ $8, CX
-	JGT  rowsLeft
-
-rowsMid:
+	COLORSRUN(rowsLeft, rowsLeftTail, rowsMid)
 	MOVQ  left+16(FP), BX
 	LEAQ  (R10)(BX*4), DI
 	MOVQ  mid+24(FP), CX
@@ -338,18 +357,10 @@ rowsMid:
 	MOVQ  right+32(FP), CX
 	TESTQ CX, CX
 	JLE   rowsNext
-
-rowsRightLoop:
-	COLORSRUN(rowsRightTail, rowsRightDone)
-	ADDQ $32, DI
-	ADDQ $32, SI
-	SUBQ $8, CX
-	JGT  rowsRightLoop
-
-rowsNext:
-	ADDQ $256, R10
-	DECQ R13
-	JNZ  rowsLoop
+	COLORSRUN(rowsRightLoop, rowsRightTail, rowsNext)
+	ADDQ  $256, R10
+	DECQ  R13
+	JNZ   rowsLoop
 	VZEROUPPER
 	RET
 
