@@ -88,16 +88,7 @@ done:
 	VXORPS       Y8, Y8, Y8; \
 	LEAQ         0(SP), SI; \
 dist: \
-	QX; \
-	VMAXPS       Y4, Y7, Y10 /* qy ≤ 0: max(qx, qy) − r */; \
-	VSUBPS       Y3, Y10, Y10; \
-	VCMPPS       $2, Y8, Y7, Y9 /* qy > 0: qy − r where qx ≤ 0, else √(qx² + qy²) − r */; \
-	VMULPS       Y7, Y7, Y7; \
-	VADDPS       Y5, Y7, Y7; \
-	VSQRTPS      Y7, Y7; \
-	VSUBPS       Y3, Y7, Y7; \
-	VBLENDVPS    Y9, Y6, Y7, Y7; \
-	VBLENDVPS    Y11, Y7, Y10, Y7; \
+	ROUNDBOXDIST; \
 	VMOVUPS      Y7, (SI); \
 	VADDPS       eights<>(SB), Y0, Y0; \
 	ADDQ         $32, SI; \
@@ -121,40 +112,23 @@ done:
 // (strokeRowsAVX2) its glow's inv and opacity likewise. Macros that read a function's frame
 // come before any function, for go vet.
 
-// DIST2S is DIST2 with ax and 1/L² read from the frame at 0 and 32(SP) (Y0, Y3 are free).
-#define DIST2S(px, d) \
-	VSUBPS 0(SP), px, Y7; \
-	VMULPS Y1, Y7, Y8; \
-	VADDPS Y5, Y8, Y8; \
-	VMULPS 32(SP), Y8, Y8; \
-	VMAXPS Y6, Y8, Y8; \
-	VMINPS Y14, Y8, Y8; \
-	VMULPS Y8, Y1, Y9; \
-	VSUBPS Y9, Y7, Y7; \
-	VMULPS Y8, Y2, Y9; \
-	VSUBPS Y9, Y4, Y9; \
-	VMULPS Y7, Y7, Y7; \
-	VMULPS Y9, Y9, Y9; \
-	VADDPS Y9, Y7, d
+// SPREAD stores 8 copies of the float32 at src to dst (a 32-byte slot of the frame), through Y0.
+#define SPREAD(src, dst) \
+	VBROADCASTSS src, Y0; \
+	VMOVUPS      Y0, dst
 
-// STROKECOVS is STROKECOV with its GLOW, the profile read from the frame (half 64, thin 96,
-// the glow's inv 128 and opacity 160(SP)) and ½ in Y0: Y9 and Y12 are clobbered.
+// DIST2S is DIST2 with ax and 1/L² read from the frame at 0 and 32(SP) (Y0, Y3 are free).
+#define DIST2S(px, d) DIST2X(px, d, 0(SP), 32(SP))
+
+// STROKECOVS turns the squared distances in Y7 into a straight stroke's coverage with its
+// glow, in place, as render.strokeCover, the profile read from the frame (half 64, thin 96,
+// the glow's inv 128 and opacity 160(SP)); Y0 = ½, Y6 = 0, Y14 = 1; Y9 and Y12 are
+// clobbered.
 #define STROKECOVS \
 	VSQRTPS Y7, Y7; \
-	VSUBPS  64(SP), Y7, Y7; \
-	VMAXPS  Y6, Y7, Y9; \
-	VSUBPS  Y7, Y0, Y7; \
-	VMAXPS  Y6, Y7, Y7; \
-	VMINPS  Y14, Y7, Y7; \
-	VMULPS  96(SP), Y7, Y7; \
+	COVER(Y7, Y9, 64(SP), 96(SP), Y6, Y0, Y14); \
 	VMULPS  128(SP), Y9, Y9; \
-	VSUBPS  Y9, Y14, Y9; \
-	VMAXPS  Y6, Y9, Y9; \
-	VMULPS  Y9, Y9, Y9; \
-	VMULPS  160(SP), Y9, Y9; \
-	VSUBPS  Y7, Y14, Y12; \
-	VMULPS  Y9, Y12, Y12; \
-	VADDPS  Y12, Y7, Y7
+	GLOWU(Y7, Y9, Y6, Y14, 160(SP), Y12)
 
 // PLANES is PLANEM on a whole group, the plane's value and the colour's channel (at cv(SP))
 // memory operands.
@@ -188,20 +162,9 @@ done:
 #define CURVEWHOLE \
 	VSQRTPS (DX), Y0; \
 	VMOVUPS Y10, (DX); \
-	VSUBPS  Y11, Y0, Y0; \
-	VMAXPS  Y9, Y0, Y6; \
-	VSUBPS  Y0, Y13, Y0; \
-	VMAXPS  Y9, Y0, Y0; \
-	VMINPS  Y14, Y0, Y0; \
-	VMULPS  Y12, Y0, Y0; \
+	COVER(Y0, Y6, Y11, Y12, Y9, Y13, Y14); \
 	VMULPS  32(SP), Y6, Y6; \
-	VSUBPS  Y6, Y14, Y6; \
-	VMAXPS  Y9, Y6, Y6; \
-	VMULPS  Y6, Y6, Y6; \
-	VMULPS  64(SP), Y6, Y6; \
-	VSUBPS  Y0, Y14, Y7; \
-	VMULPS  Y6, Y7, Y7; \
-	VADDPS  Y7, Y0, Y0; \
+	GLOWU(Y0, Y6, Y9, Y14, 64(SP), Y7); \
 	VMULPS  (BX), Y0, Y0; \
 	VMULPS  Y0, Y4, Y5; \
 	VSUBPS  Y5, Y14, Y6; \
@@ -472,11 +435,15 @@ maskLoop:
 
 // DIST2 sets d to the squared distance from the pixel centres (px, py) to the segment, as
 // sdf.Seg.Dist2 computes it. Y7-Y9 are clobbered (d may be Y7).
-#define DIST2(px, d) \
-	VSUBPS Y0, px, Y7; \
+#define DIST2(px, d) DIST2X(px, d, Y0, Y3)
+
+// DIST2X is DIST2 with ax and 1/L² in the operands ax and invl2 (registers or 8 copies in
+// memory).
+#define DIST2X(px, d, ax, invl2) \
+	VSUBPS ax, px, Y7; \
 	VMULPS Y1, Y7, Y8; \
 	VADDPS Y5, Y8, Y8; \
-	VMULPS Y3, Y8, Y8; \
+	VMULPS invl2, Y8, Y8; \
 	VMAXPS Y6, Y8, Y8; \
 	VMINPS Y14, Y8, Y8; \
 	VMULPS Y8, Y1, Y9; \
@@ -504,31 +471,29 @@ maskLoop:
 #define GLOW(cov, m, zero, one, inv, opacity, tmp) \
 	VBROADCASTSS inv, tmp; \
 	VMULPS       tmp, m, m; \
+	VBROADCASTSS opacity, tmp; \
+	GLOWU(cov, m, zero, one, tmp, tmp)
+
+// GLOWU is GLOW from u in m, with opacity a register or 8 copies in memory (it may be tmp).
+#define GLOWU(cov, m, zero, one, opacity, tmp) \
 	VSUBPS       m, one, m; \
 	VMAXPS       zero, m, m; \
 	VMULPS       m, m, m; \
-	VBROADCASTSS opacity, tmp; \
-	VMULPS       tmp, m, m; \
+	VMULPS       opacity, m, m; \
 	VSUBPS       cov, one, tmp; \
 	VMULPS       m, tmp, tmp; \
 	VADDPS       tmp, cov, cov
 
-// STROKECOV turns the squared distances in Y7 into a straight stroke's coverage with its
-// glow, in place, as render.strokeCover, reading the profile of the strokeParams at AX
-// (half 28, thin 32, glow's inv 56 and opacity 60); Y6 = 0, Y14 = 1; s, m and tmp are
-// clobbered.
-#define STROKECOV(s, m, tmp) \
-	VSQRTPS      Y7, Y7; \
-	VBROADCASTSS 28(AX), s; \
-	VSUBPS       s, Y7, Y7; \
-	VMAXPS       Y6, Y7, m; \
-	VMOVUPS      halves<>(SB), s; \
-	VSUBPS       Y7, s, Y7; \
-	VMAXPS       Y6, Y7, Y7; \
-	VMINPS       Y14, Y7, Y7; \
-	VBROADCASTSS 32(AX), s; \
-	VMULPS       s, Y7, Y7; \
-	GLOW(Y7, m, Y6, Y14, 56(AX), 60(AX), tmp)
+// COVER turns √d² in s into a stroke's coverage, in place, as render.strokeCover before its
+// glow: s − half, m = max(s − half, 0) for the glow, then Coverage(s − half)·thin. half and
+// thin are registers or 8 copies in memory; zero, halfc and one hold 0, ½ and 1.
+#define COVER(s, m, half, thin, zero, halfc, one) \
+	VSUBPS half, s, s; \
+	VMAXPS zero, s, m; \
+	VSUBPS s, halfc, s; \
+	VMAXPS zero, s, s; \
+	VMINPS one, s, s; \
+	VMULPS thin, s, s
 
 // ---- strokes, row by row -----------------------------------------------------------------
 
@@ -792,26 +757,16 @@ TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $320-32
 	MOVQ         spans+8(FP), SI
 	MOVQ         n+16(FP), R13
 	MOVQ         prm+24(FP), AX
-	VBROADCASTSS 0(AX), Y0
-	VMOVUPS      Y0, 0(SP)
-	VBROADCASTSS 16(AX), Y0
-	VMOVUPS      Y0, 32(SP)
-	VBROADCASTSS 28(AX), Y0
-	VMOVUPS      Y0, 64(SP)
-	VBROADCASTSS 32(AX), Y0
-	VMOVUPS      Y0, 96(SP)
-	VBROADCASTSS 56(AX), Y0
-	VMOVUPS      Y0, 128(SP)
-	VBROADCASTSS 60(AX), Y0
-	VMOVUPS      Y0, 160(SP)
-	VBROADCASTSS 36(AX), Y0
-	VMOVUPS      Y0, 192(SP)
-	VBROADCASTSS 40(AX), Y0
-	VMOVUPS      Y0, 224(SP)
-	VBROADCASTSS 44(AX), Y0
-	VMOVUPS      Y0, 256(SP)
-	VBROADCASTSS 48(AX), Y0
-	VMOVUPS      Y0, 288(SP)
+	SPREAD(0(AX), 0(SP))
+	SPREAD(16(AX), 32(SP))
+	SPREAD(28(AX), 64(SP))
+	SPREAD(32(AX), 96(SP))
+	SPREAD(56(AX), 128(SP))
+	SPREAD(60(AX), 160(SP))
+	SPREAD(36(AX), 192(SP))
+	SPREAD(40(AX), 224(SP))
+	SPREAD(44(AX), 256(SP))
+	SPREAD(48(AX), 288(SP))
 	VBROADCASTSS 8(AX), Y1
 	VBROADCASTSS 12(AX), Y2
 	VXORPS       Y6, Y6, Y6
@@ -983,12 +938,7 @@ nearestNextRow:
 	LD((DX), Y0); \
 	ST(Y10, (DX)); \
 	VSQRTPS    Y0, Y0; \
-	VSUBPS     Y11, Y0, Y0; \
-	VMAXPS     Y9, Y0, Y6; \
-	VSUBPS     Y0, Y13, Y0; \
-	VMAXPS     Y9, Y0, Y0; \
-	VMINPS     Y14, Y0, Y0; \
-	VMULPS     Y12, Y0, Y0; \
+	COVER(Y0, Y6, Y11, Y12, Y9, Y13, Y14); \
 	GLOW(Y0, Y6, Y9, Y14, 20(AX), 24(AX), Y7); \
 	LD((BX), Y5); \
 	VMULPS     Y5, Y0, Y0; \
@@ -1012,10 +962,8 @@ TEXT ·strokeRowsAVX2(SB), NOSPLIT, $96-52
 	MOVQ         spans+24(FP), SI
 	MOVQ         n+32(FP), R13
 	MOVQ         prm+40(FP), AX
-	VBROADCASTSS 28(AX), Y0
-	VMOVUPS      Y0, 32(SP)
-	VBROADCASTSS 32(AX), Y0
-	VMOVUPS      Y0, 64(SP)
+	SPREAD(28(AX), 32(SP))
+	SPREAD(32(AX), 64(SP))
 	VBROADCASTSS 0(AX), Y11
 	VBROADCASTSS 4(AX), Y12
 	VMOVUPS      halves<>(SB), Y13
@@ -1072,6 +1020,34 @@ blendNextRow:
 
 VEC8(absMask<>, $0x7fffffff7fffffff)
 
+// ROUNDBOXDIST sets Y7 to sdf.RoundBox at the pixel centres Y0 of a row with qy, qy², qy − r
+// and the case mask (qy > 0) in Y4, Y5, Y6 and Y11 (Y1-Y3 as QX's, Y8 = 0; Y9, Y10
+// clobbered).
+#define ROUNDBOXDIST \
+	QX; \
+	VMAXPS       Y4, Y7, Y10 /* qy ≤ 0: max(qx, qy) − r */; \
+	VSUBPS       Y3, Y10, Y10; \
+	VCMPPS       $2, Y8, Y7, Y9 /* qy > 0: qy − r where qx ≤ 0, else √(qx² + qy²) − r */; \
+	VMULPS       Y7, Y7, Y7; \
+	VADDPS       Y5, Y7, Y7; \
+	VSQRTPS      Y7, Y7; \
+	VSUBPS       Y3, Y7, Y7; \
+	VBLENDVPS    Y9, Y6, Y7, Y7; \
+	VBLENDVPS    Y11, Y7, Y10, Y7
+
+// ROWQY turns the row's py in X4 into qy = |py − cy| − hy + r in X4, qy² in X5, qy − r in X6
+// and the case mask (qy > 0) in X7, for the box at AX (cornerParams' cy 68, hy 72, r 40);
+// X8 is cleared.
+#define ROWQY \
+	VSUBSS       68(AX), X4, X4; \
+	VANDPS       absMask<>(SB), X4, X4; \
+	VSUBSS       72(AX), X4, X4; \
+	VADDSS       40(AX), X4, X4; \
+	VMULSS       X4, X4, X5; \
+	VSUBSS       40(AX), X4, X6; \
+	VXORPS       X8, X8, X8; \
+	VCMPSS       $1, X4, X8, X7 /* 0 < qy */
+
 // QX sets Y7 to sdf.RoundBox's qx = |px − cx| − hx + r at the pixel centres Y0 (Y1 = cx,
 // Y2 = hx, Y3 = r).
 #define QX \
@@ -1124,14 +1100,10 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VMOVUPS      ones<>(SB), Y10; \
 	VXORPS       Y11, Y11, Y11
 
-// SHADEGROUP blends the colours of the box at AX at the 8 distances at SI (lanes below CX)
-// onto the pixels at DI, with the loads LD and writes PUT (SHADE).
-#define SHADEGROUP(LD, PUT) \
-	MASK; \
-	LD((SI), Y0); \
-	VCMPPS     $1, Y6, Y0, Y1 /* d < e */; \
-	VANDPS     Y1, Y15, Y15; \
-	/* cf = Coverage(d); cs = Coverage(|d| − half)·thin; 1 − cs. */ \
+// BOXCOVER sets, from the distances d in Y0, cf = Coverage(d) in Y2, cs = Coverage(|d| −
+// half)·thin with the outline's glow (boxProfile.glow's inv and opacity) in Y3, and 1 − cs
+// in Y4 (SHADECONSTS' registers; Y1 and Y12 clobbered).
+#define BOXCOVER \
 	VSUBPS     Y0, Y9, Y2; \
 	VMAXPS     Y11, Y2, Y2; \
 	VMINPS     Y10, Y2, Y2; \
@@ -1142,9 +1114,17 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VMAXPS     Y11, Y3, Y3; \
 	VMINPS     Y10, Y3, Y3; \
 	VMULPS     Y8, Y3, Y3; \
-	/* The outline's glow (boxProfile.glow's inv and opacity). */ \
 	GLOW(Y3, Y1, Y11, Y10, 60(AX), 64(AX), Y12); \
-	VSUBPS     Y3, Y10, Y4; \
+	VSUBPS     Y3, Y10, Y4
+
+// SHADEGROUP blends the colours of the box at AX at the 8 distances at SI (lanes below CX)
+// onto the pixels at DI, with the loads LD and writes PUT (SHADE).
+#define SHADEGROUP(LD, PUT) \
+	MASK; \
+	LD((SI), Y0); \
+	VCMPPS     $1, Y6, Y0, Y1 /* d < e */; \
+	VANDPS     Y1, Y15, Y15; \
+	BOXCOVER; \
 	/* The colour's alpha first: 1 − alpha scales every plane. */ \
 	CHANNEL(12, Y5); \
 	VSUBPS     Y5, Y10, Y14; \
@@ -1172,14 +1152,7 @@ cornerRow:
 	// qy = |py − cy| − hy + r, py = py0 + row; qy², qy − r; the case mask (qy > 0).
 	VCVTSI2SSQ   R11, X4, X4
 	VADDSS       80(AX), X4, X4
-	VSUBSS       68(AX), X4, X4
-	VANDPS       absMask<>(SB), X4, X4
-	VSUBSS       72(AX), X4, X4
-	VADDSS       40(AX), X4, X4
-	VMULSS       X4, X4, X5
-	VSUBSS       40(AX), X4, X6
-	VXORPS       X8, X8, X8
-	VCMPSS       $1, X4, X8, X7 // 0 < qy
+	ROWQY
 	VBROADCASTSS X4, Y4
 	VBROADCASTSS X5, Y5
 	VBROADCASTSS X6, Y6
@@ -1233,18 +1206,7 @@ cornerRow:
 #define COLUMNSGROUP(LD, ST) \
 	VMOVUPS    (SI), Y0; \
 	VCMPPS     $9, Y6, Y0, Y14 /* not d ≥ e */; \
-	VSUBPS     Y0, Y9, Y2; \
-	VMAXPS     Y11, Y2, Y2; \
-	VMINPS     Y10, Y2, Y2; \
-	VANDPS     absMask<>(SB), Y0, Y3; \
-	VSUBPS     Y7, Y3, Y3; \
-	VMAXPS     Y11, Y3, Y1; \
-	VSUBPS     Y3, Y9, Y3; \
-	VMAXPS     Y11, Y3, Y3; \
-	VMINPS     Y10, Y3, Y3; \
-	VMULPS     Y8, Y3, Y3; \
-	GLOW(Y3, Y1, Y11, Y10, 60(AX), 64(AX), Y12); \
-	VSUBPS     Y3, Y10, Y4; \
+	BOXCOVER; \
 	CHANNEL(0, Y5); \
 	VANDPS     Y14, Y5, Y5; \
 	ST(Y5, 0(DI)); \
@@ -1271,14 +1233,7 @@ TEXT ·boxColumnsAVX2(SB), NOSPLIT, $256-24
 	JLE          columnsDone
 	// The row's qy = |py − cy| − hy + r, qy², qy − r and case mask (qy > 0).
 	VMOVSS       80(AX), X4
-	VSUBSS       68(AX), X4, X4
-	VANDPS       absMask<>(SB), X4, X4
-	VSUBSS       72(AX), X4, X4
-	VADDSS       40(AX), X4, X4
-	VMULSS       X4, X4, X5
-	VSUBSS       40(AX), X4, X6
-	VXORPS       X8, X8, X8
-	VCMPSS       $1, X4, X8, X7
+	ROWQY
 	VBROADCASTSS X4, Y4
 	VBROADCASTSS X5, Y5
 	VBROADCASTSS X6, Y6
@@ -1293,16 +1248,7 @@ TEXT ·boxColumnsAVX2(SB), NOSPLIT, $256-24
 	MOVQ         CX, R12
 
 columnsDist:
-	QX
-	VMAXPS    Y4, Y7, Y10
-	VSUBPS    Y3, Y10, Y10
-	VCMPPS    $2, Y8, Y7, Y9
-	VMULPS    Y7, Y7, Y7
-	VADDPS    Y5, Y7, Y7
-	VSQRTPS   Y7, Y7
-	VSUBPS    Y3, Y7, Y7
-	VBLENDVPS Y9, Y6, Y7, Y7
-	VBLENDVPS Y11, Y7, Y10, Y7
+	ROUNDBOXDIST
 	VMOVUPS   Y7, (SI)
 	VADDPS    eights<>(SB), Y0, Y0
 	ADDQ      $32, SI

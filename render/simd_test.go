@@ -430,16 +430,22 @@ func randomBox(rng *rand.Rand) (cx, cy, hx, hy, r float32) {
 	return
 }
 
+// randomBoxShader returns the shader of a random box near the tile t (randomBox), with a
+// random outline, glow and colours.
+func randomBoxShader(rng *rand.Rand, t *composite.Tile) boxShader {
+	cx, cy, hx, hy, r := randomBox(rng)
+	stroke, g := randomWidth(rng), randomGlow(rng)
+	return boxShader{t: t, cy: cy + float32(t.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
+		cx: cx + float32(t.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5 + g.Radius, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke), glow: g}}
+}
+
 func TestBoxCornerRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(45, 46))
 	tile := &composite.Tile{}
 	for range 3000 {
 		randomTileAt(rng, tile)
-		cx, cy, hx, hy, r := randomBox(rng)
-		stroke, g := randomWidth(rng), randomGlow(rng)
-		sh := boxShader{cy: cy + float32(tile.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
-			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5 + g.Radius, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke), glow: g}}
+		sh := randomBoxShader(rng, tile)
 		xs, y0, n, fc := randomBoxRun(rng)
 		twinTiles(t, rng, fmt.Sprintf("box %+v rows [%d, %d) columns %v", sh.boxProfile, y0, y0+n, xs), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
@@ -455,10 +461,7 @@ func TestBoxColumnsMatchesGo(t *testing.T) {
 	tile := &composite.Tile{}
 	for range 3000 {
 		randomTileAt(rng, tile)
-		cx, cy, hx, hy, r := randomBox(rng)
-		stroke, g := randomWidth(rng), randomGlow(rng)
-		sh := boxShader{t: tile, cy: cy + float32(tile.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
-			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5 + g.Radius, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke), glow: g}}
+		sh := randomBoxShader(rng, tile)
 		x0 := rng.IntN(ts + 1)
 		x1 := x0 + rng.IntN(ts+1-x0)
 		py := float32(tile.Y0+rng.IntN(ts)) + 0.5 // any row: the distance is RoundBox's
