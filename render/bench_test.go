@@ -16,7 +16,8 @@ import (
 // depend on how busy a shared machine is the way wall time does. all-add and all-screen
 // draw everything with those blends, all-glow with a 12 px glow (the looks' at 4K); lines-gradient draws the lines as
 // gradients. The other sub-benchmarks draw one kind of primitive each, composite included, for instruction counts per stage
-// (valgrind --tool=callgrind on the test binary) that do not depend on it at all.
+// (valgrind --tool=callgrind on the test binary) that do not depend on it at all; boxes-glow,
+// lines-glow and curves-glow with the 12 px glow.
 func BenchmarkSeed4K(b *testing.B) {
 	const w, h, frames = 3840, 2160, 40
 	tr := scene.Seed(w, h, frames)
@@ -50,6 +51,12 @@ func BenchmarkSeed4K(b *testing.B) {
 		{"all-add", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendAdd; return q }},
 		{"all-screen", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendScreen; return q }},
 		{"all-glow", func(i int) overlay.Primitives { q := prims[i]; q.Glow = sdf.NewGlow(12, 0.5); return q }},
+		{"boxes-glow", func(i int) overlay.Primitives {
+			return overlay.Primitives{Boxes: prims[i].Boxes, Glow: sdf.NewGlow(12, 0.5)}
+		}},
+		{"lines-glow", func(i int) overlay.Primitives {
+			return overlay.Primitives{Lines: prims[i].Lines, Glow: sdf.NewGlow(12, 0.5)}
+		}},
 		{"curves-glow", func(i int) overlay.Primitives {
 			return overlay.Primitives{Curves: prims[i].Curves, Glow: sdf.NewGlow(12, 0.5)}
 		}},

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"math"
+
 	"trackink/composite"
 	"trackink/overlay"
 	"trackink/sdf"
@@ -147,8 +149,22 @@ func (s *boxShader) inset(inset float32, b *overlay.Box, xlo, xhi int) (lo, hi i
 // qy is sdf.RoundBox's qy for the row at py.
 func (s *boxShader) qy(py float32) float32 { return sdf.Abs(py-s.cy) - s.hy + s.r }
 
-// columns shades columns [x0, x1) of a straight row (centre py) into band.
+// columns shades columns [x0, x1) of a straight row (centre py) into band: with a glow the
+// side bands are its width and more, and shading them took as long as drawing them.
 func (s *boxShader) columns(band *planarColors, x0, x1 int, py float32) {
+	if x0 >= x1 {
+		return
+	}
+	if haveAVX2 {
+		prm := cornerParams{boxProfile: s.boxProfile, cy: s.cy, hy: s.hy, px0: float32(s.t.X0+x0) + 0.5, py0: py}
+		boxColumnsAVX2(&band[0][x0], x1-x0, &prm)
+		return
+	}
+	s.columnsGo(band, x0, x1, py)
+}
+
+// columnsGo is columns pixel by pixel: sdf.RoundBox, then boxProfile.color.
+func (s *boxShader) columnsGo(band *planarColors, x0, x1 int, py float32) {
 	for x := x0; x < x1; x++ {
 		px := float32(s.t.X0+x) + 0.5
 		d := sdf.RoundBox(px, py, s.cx, s.cy, s.hx, s.hy, s.r)
@@ -162,26 +178,72 @@ func (s *boxShader) columns(band *planarColors, x0, x1 int, py float32) {
 // edgeRow shades a row along the top or bottom border (|py − cy| > hy − e). Where the row
 // is off the corners, RoundBox is qy − r for every pixel: for qy > 0 wherever
 // qx = |px − cx| − hx + r ≤ 0, and for qy ≤ 0 wherever qx ≤ qy (where RoundBox takes
-// max(qx, qy)). qx is |px − cx| minus a constant, so those pixels are one run, found from both
-// ends; it takes one colour, and only the corners either side are shaded pixel by pixel (as
-// in the rows among the corners: boxCornerRows).
+// max(qx, qy)). Those pixels are one run (edgeRun); it takes one colour, and only the corners
+// either side are shaded pixel by pixel (as in the rows among the corners: boxCornerRows).
 func (s *boxShader) edgeRow(y, x0, x1 int, py float32) {
 	qy := s.qy(py)
-	limit := min(qy, 0)
-	qx := func(x int) float32 { return sdf.Abs(float32(s.t.X0+x)+0.5-s.cx) - s.hx + s.r }
-	a, b := x0, x1
-	for a < b && qx(a) > limit {
-		a++
-	}
-	for b > a && qx(b-1) > limit {
-		b--
-	}
+	a, b := s.edgeRun(x0, x1, min(qy, 0))
 	c, covered := s.color(qy-s.r, sdf.Abs(qy-s.r))
 	fill := &c
 	if !covered {
 		fill = nil
 	}
 	boxCornerRows(s, y, y+1, x0, a, b, x1, fill)
+}
+
+// qx is sdf.RoundBox's qx for column x.
+func (s *boxShader) qx(x int) float32 { return sdf.Abs(float32(s.t.X0+x)+0.5-s.cx) - s.hx + s.r }
+
+// edgeRun returns the first column a of [x0, x1) whose qx is not above limit and b, one past
+// the last (x1, x1 where there is none). qx falls to the column nearest cx and rises after it
+// (float32 rounding keeps it monotone either side), so those columns are one run. Its ends
+// are estimated from |px − cx| ≤ limit + hx − r and kept where the columns either side of
+// them confirm it; else (rounding, an empty run) they are found by bisection either side of
+// cx. With a glow a box's edge rows are many and long: a scan from the row's ends walked the
+// glow's width twice a row.
+func (s *boxShader) edgeRun(x0, x1 int, limit float32) (a, b int) {
+	w, c := float64(limit+s.hx-s.r), float64(s.cx)-float64(s.t.X0)-0.5
+	a = min(max(int(math.Ceil(c-w)), x0), x1)
+	return s.confirmRun(x0, x1, limit, a, min(max(int(math.Floor(c+w))+1, a), x1))
+}
+
+// confirmRun returns the guess [a, b) where the columns at and either side of its ends
+// confirm it as edgeRun's run, else the run found by bisection.
+func (s *boxShader) confirmRun(x0, x1 int, limit float32, a, b int) (int, int) {
+	in := func(x int) bool { return !(s.qx(x) > limit) }
+	if a < b && in(a) && (a == x0 || !in(a-1)) && in(b-1) && (b == x1 || !in(b)) {
+		return a, b
+	}
+	// v is the first column whose centre lies right of cx: qx does not rise before it nor
+	// fall from it.
+	lo, hi := x0, x1
+	for lo < hi {
+		if m := (lo + hi) / 2; float32(s.t.X0+m)+0.5 > s.cx {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	v := lo
+	for lo, hi = x0, v; lo < hi; {
+		if m := (lo + hi) / 2; in(m) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	a = lo
+	if a == v && (v == x1 || !in(v)) {
+		return x1, x1
+	}
+	for lo, hi = a, x1; lo < hi; {
+		if m := (lo + hi) / 2; in(m) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return a, lo
 }
 
 // color returns the colour at signed distance d, and false where the box covers nothing: the

@@ -75,20 +75,9 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 			segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
 		}
 		if dash.Period > 0 {
-			nearestDashRowsGo(&s.d2, &s.opacity, t, &s.chord, lo, n, &seg, ch.l, ch.s0, dash, ch.opacity)
+			nearestDashRowsGo(&s.d2, &s.opacity, &s.span, t, &s.chord, lo, n, &seg, ch.l, ch.s0, dash, ch.opacity)
 		} else {
-			nearestChordRows(&s.d2, op, t, &s.chord, lo, n, &seg, ch.opacity)
-		}
-		for j, cs := range s.chord[:n] {
-			if cs[0] >= cs[1] {
-				continue
-			}
-			sp := &s.span[lo+j]
-			if sp.X0 >= sp.X1 {
-				*sp = composite.Span{X0: cs[0], X1: cs[1]}
-			} else {
-				sp.X0, sp.X1 = min(sp.X0, cs[0]), max(sp.X1, cs[1])
-			}
+			nearestChordRows(&s.d2, op, &s.span, t, &s.chord, lo, n, &seg, ch.opacity)
 		}
 	}
 	strokeRows(t, &s.d2, op, &s.span, ylo, yhi, w, color, g, opacity)

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"math"
 	"math/rand/v2"
@@ -15,6 +16,7 @@ import (
 	"trackink/knn"
 	"trackink/overlay"
 	"trackink/scene"
+	"trackink/sdf"
 )
 
 // floatFrame keeps the composited layer in FP32 (onto a transparent frame), so tests can
@@ -304,28 +306,36 @@ func chainLinks(n int) []knn.Edge {
 	return l
 }
 
+// TestDrawAllocatesNothingInSteadyState: a frame allocates nothing once the first frames
+// have sized the scratch: the seed look (boxes, lines, curves, points, labels), with a glow
+// too (the glow widens every stroke's rows and spans).
 func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
 	const w, h = 1280, 720
-	tr := scene.Seed(w, h, 3)
-	r := newRenderer(t, 2)
-	b := newBuilder(t, "default", w, h)
-	var p overlay.Primitives
-	fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
-		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
-	links := chainLinks(100)
-	n := 0
-	frame := func() {
-		b.Build(&p, &tr[n%3], links)
-		n++
-		if err := r.Draw(fr, &p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for range 3 {
-		frame()
-	}
-	if allocs := testing.AllocsPerRun(10, frame); allocs != 0 {
-		t.Errorf("%v allocations per frame, want 0", allocs)
+	for _, g := range []sdf.Glow{{}, sdf.NewGlow(4, 0.5)} {
+		t.Run(fmt.Sprintf("glow %g", g.Radius), func(t *testing.T) {
+			tr := scene.Seed(w, h, 3)
+			r := newRenderer(t, 2)
+			b := newBuilder(t, "seed", w, h)
+			var p overlay.Primitives
+			fr := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+				StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+			links := chainLinks(100)
+			n := 0
+			frame := func() {
+				b.Build(&p, &tr[n%3], links)
+				p.Glow = g
+				n++
+				if err := r.Draw(fr, &p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for range 3 {
+				frame()
+			}
+			if allocs := testing.AllocsPerRun(10, frame); allocs != 0 {
+				t.Errorf("%v allocations per frame, want 0", allocs)
+			}
+		})
 	}
 }
 

@@ -264,9 +264,10 @@ type chordParams struct {
 
 // nearestChordRows lowers, for each row row0+j (j < n) over its span spans[j], the squared
 // distances d2 to those to segment s where they are smaller, setting op to opacity there
-// (unless op is nil: a stroke whose chords all have one opacity keeps none): one chord of a
-// curve stroke. d2 and op are tile-sized, row-major.
-func nearestChordRows(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
+// (unless op is nil: a stroke whose chords all have one opacity keeps none), and widens the
+// stroke's span of the row, union[row0+j], to take spans[j] in (unite): one chord of a curve
+// stroke. d2 and op are tile-sized, row-major.
+func nearestChordRows(d2, op *[ts * ts]float32, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
 	if n <= 0 {
 		return
 	}
@@ -276,14 +277,15 @@ func nearestChordRows(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSpa
 		if op != nil {
 			opRow = &op[row0*ts]
 		}
-		nearestChordRowsAVX2(&d2[row0*ts], opRow, &spans[0][0], n, &prm)
+		nearestChordRowsAVX2(&d2[row0*ts], opRow, &union[row0], &spans[0][0], n, &prm)
 		return
 	}
-	nearestChordRowsGo(d2, op, t, spans, row0, n, s, opacity)
+	nearestChordRowsGo(d2, op, union, t, spans, row0, n, s, opacity)
 }
 
 // nearestChordRowsGo is nearestChordRows pixel by pixel.
-func nearestChordRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
+func nearestChordRowsGo(d2, op *[ts * ts]float32, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
+	unite(union, spans, row0, n)
 	for j, sp := range spans[:n] {
 		py := float32(t.Y0+row0+j) + 0.5
 		for x := int(sp[0]); x < int(sp[1]); x++ {
@@ -302,7 +304,8 @@ func nearestChordRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowS
 // of pattern dash on chord s, of length l, which starts at arc length s0 along its stroke.
 // It has no vector twin: dashed strokes are the rarer look, and solid ones keep their fast
 // path.
-func nearestDashRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, l, s0 float32, dash overlay.Dash, opacity float32) {
+func nearestDashRowsGo(d2, op *[ts * ts]float32, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, l, s0 float32, dash overlay.Dash, opacity float32) {
+	unite(union, spans, row0, n)
 	for j, sp := range spans[:n] {
 		py := float32(t.Y0+row0+j) + 0.5
 		for x := int(sp[0]); x < int(sp[1]); x++ {
@@ -310,6 +313,22 @@ func nearestDashRowsGo(d2, op *[ts * ts]float32, t *composite.Tile, spans *rowSp
 			if d := s.DashDist2(float32(t.X0+x)+0.5, py, l, s0, dash.On, dash.Period); d < d2[i] {
 				d2[i], op[i] = d, opacity
 			}
+		}
+	}
+}
+
+// unite widens each union[row0+j], j < n, to take the non-empty spans[j] in: the smallest
+// span holding both (spans[j] where the union's is empty, X0 ≥ X1).
+func unite(union *[ts]composite.Span, spans *rowSpans, row0, n int) {
+	for j, cs := range spans[:n] {
+		if cs[0] >= cs[1] {
+			continue
+		}
+		sp := &union[row0+j]
+		if sp.X0 >= sp.X1 {
+			*sp = composite.Span{X0: cs[0], X1: cs[1]}
+		} else {
+			sp.X0, sp.X1 = min(sp.X0, cs[0]), max(sp.X1, cs[1])
 		}
 	}
 }

@@ -35,10 +35,13 @@ func slabSpansAVX2(spans *int32, n int, prm *slabParams)
 func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 
 //go:noescape
-func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
+func nearestChordRowsAVX2(d2, op *float32, union *composite.Span, spans *int32, n int, prm *chordParams)
 
 //go:noescape
 func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams, opacity float32)
 
 //go:noescape
 func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
+
+//go:noescape
+func boxColumnsAVX2(col *float32, n int, prm *cornerParams)

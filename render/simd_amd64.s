@@ -88,16 +88,7 @@ done:
 	VXORPS       Y8, Y8, Y8; \
 	LEAQ         0(SP), SI; \
 dist: \
-	QX; \
-	VMAXPS       Y4, Y7, Y10 /* qy ≤ 0: max(qx, qy) − r */; \
-	VSUBPS       Y3, Y10, Y10; \
-	VCMPPS       $2, Y8, Y7, Y9 /* qy > 0: qy − r where qx ≤ 0, else √(qx² + qy²) − r */; \
-	VMULPS       Y7, Y7, Y7; \
-	VADDPS       Y5, Y7, Y7; \
-	VSQRTPS      Y7, Y7; \
-	VSUBPS       Y3, Y7, Y7; \
-	VBLENDVPS    Y9, Y6, Y7, Y7; \
-	VBLENDVPS    Y11, Y7, Y10, Y7; \
+	ROUNDBOXDIST; \
 	VMOVUPS      Y7, (SI); \
 	VADDPS       eights<>(SB), Y0, Y0; \
 	ADDQ         $32, SI; \
@@ -114,6 +105,75 @@ shade: \
 	SUBQ         $8, CX; \
 	JGT          shade; \
 done:
+
+// The straight strokes' whole groups (strokeSegmentRowsAVX2) read the segment's start x and
+// 1/L², the profile and the colour as 8 copies each from the frame (strokeFrame's offsets
+// below), so that they are memory operands, not a broadcast a group; the curves' blend
+// (strokeRowsAVX2) its glow's inv and opacity likewise. Macros that read a function's frame
+// come before any function, for go vet.
+
+// SPREAD stores 8 copies of the float32 at src to dst (a 32-byte slot of the frame), through Y0.
+#define SPREAD(src, dst) \
+	VBROADCASTSS src, Y0; \
+	VMOVUPS      Y0, dst
+
+// DIST2S is DIST2 with ax and 1/L² read from the frame at 0 and 32(SP) (Y0, Y3 are free).
+#define DIST2S(px, d) DIST2X(px, d, 0(SP), 32(SP))
+
+// STROKECOVS turns the squared distances in Y7 into a straight stroke's coverage with its
+// glow, in place, as render.strokeCover, the profile read from the frame (half 64, thin 96,
+// the glow's inv 128 and opacity 160(SP)); Y0 = ½, Y6 = 0, Y14 = 1; Y9 and Y12 are
+// clobbered.
+#define STROKECOVS \
+	VSQRTPS Y7, Y7; \
+	COVER(Y7, Y9, 64(SP), 96(SP), Y6, Y0, Y14); \
+	VMULPS  128(SP), Y9, Y9; \
+	GLOWU(Y7, Y9, Y6, Y14, 160(SP), Y12)
+
+// PLANES is PLANEM on a whole group, the plane's value and the colour's channel (at cv(SP))
+// memory operands.
+#define PLANES(off, cv) \
+	VMULPS  off(DI), Y9, Y11; \
+	VMULPS  cv(SP), Y7, Y12; \
+	VADDPS  Y11, Y12, Y11; \
+	VMOVUPS Y11, off(DI)
+
+// BLENDS is BLENDM on a whole group at coverage Y7, the colour read from the frame
+// (192-288(SP)).
+#define BLENDS \
+	VMULPS  288(SP), Y7, Y8; \
+	VSUBPS  Y8, Y14, Y9; \
+	PLANES(0, 192); \
+	PLANES(PLANE, 224); \
+	PLANES(2*PLANE, 256); \
+	VMULPS  3*PLANE(DI), Y9, Y11; \
+	VADDPS  Y11, Y8, Y11; \
+	VMOVUPS Y11, 3*PLANE(DI)
+
+// PLANEC is PLANECOV on a whole group, the plane's value a memory operand.
+#define PLANEC(off, cr) \
+	VMULPS  off(DI), Y6, Y7; \
+	VMULPS  Y0, cr, Y8; \
+	VADDPS  Y7, Y8, Y7; \
+	VMOVUPS Y7, off(DI)
+
+// CURVEWHOLE is CURVEGROUP(LDU, STU) with the glow's inv and opacity read from the frame (32
+// and 64(SP)) and the loads folded into the operations that take them.
+#define CURVEWHOLE \
+	VSQRTPS (DX), Y0; \
+	VMOVUPS Y10, (DX); \
+	COVER(Y0, Y6, Y11, Y12, Y9, Y13, Y14); \
+	VMULPS  32(SP), Y6, Y6; \
+	GLOWU(Y0, Y6, Y9, Y14, 64(SP), Y7); \
+	VMULPS  (BX), Y0, Y0; \
+	VMULPS  Y0, Y4, Y5; \
+	VSUBPS  Y5, Y14, Y6; \
+	PLANEC(0, Y1); \
+	PLANEC(PLANE, Y2); \
+	PLANEC(2*PLANE, Y3); \
+	VMULPS  3*PLANE(DI), Y6, Y7; \
+	VADDPS  Y7, Y5, Y7; \
+	VMOVUPS Y7, 3*PLANE(DI)
 
 // ---- colour at coverage 1 -----------------------------------------------------------------
 
@@ -186,11 +246,38 @@ TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
 	FILLX(2*PLANE, Y3, Y5, LD, ST); \
 	FILLX(3*PLANE, Y4, Y5, LD, ST)
 
-// COLORSRUN is COLORS on the group at DI (colours at SI) of a run with CX pixels left
-// (GROUP); tail and done are its labels.
-#define COLORSRUN(tail, done) \
+// COLORSW is COLORS on a whole group, the colours and the planes' values memory operands.
+#define COLORSW \
+	VMOVUPS 3*ROWBUF(SI), Y4; \
+	VSUBPS  Y4, Y14, Y5; \
+	VMULPS  0(DI), Y5, Y0; \
+	VADDPS  (SI), Y0, Y0; \
+	VMOVUPS Y0, 0(DI); \
+	VMULPS  PLANE(DI), Y5, Y0; \
+	VADDPS  ROWBUF(SI), Y0, Y0; \
+	VMOVUPS Y0, PLANE(DI); \
+	VMULPS  2*PLANE(DI), Y5, Y0; \
+	VADDPS  2*ROWBUF(SI), Y0, Y0; \
+	VMOVUPS Y0, 2*PLANE(DI); \
+	FILL(3*PLANE, Y4, Y5)
+
+// COLORSRUN is COLORS on the CX pixels at DI (colours at SI; CX > 0): whole groups on a loop
+// of their own (COLORSW), then the last masked; whole, tail and done are its labels.
+#define COLORSRUN(whole, tail, done) \
+	SUBQ $8, CX; \
+	JLT  tail; \
+whole: \
+	COLORSW; \
+	ADDQ $32, DI; \
+	ADDQ $32, SI; \
+	SUBQ $8, CX; \
+	JGE  whole; \
+tail: \
+	ADDQ $8, CX; \
+	JLE  done; \
 	MASK; \
-	GROUP(COLORS, LDU, STU, LDM, STM, tail, done)
+	COLORS(LDM, STM); \
+done:
 
 // func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
 //
@@ -219,15 +306,7 @@ rowsLoop:
 	MOVQ  left+16(FP), CX
 	TESTQ CX, CX
 	JLE   rowsMid
-
-rowsLeft:
-	COLORSRUN(rowsLeftTail, rowsLeftDone)
-	ADDQ $32, DI
-	ADDQ $32, SI
-	SUBQ $8, CX
-	JGT  rowsLeft
-
-rowsMid:
+	COLORSRUN(rowsLeft, rowsLeftTail, rowsMid)
 	MOVQ  left+16(FP), BX
 	LEAQ  (R10)(BX*4), DI
 	MOVQ  mid+24(FP), CX
@@ -241,18 +320,10 @@ rowsMid:
 	MOVQ  right+32(FP), CX
 	TESTQ CX, CX
 	JLE   rowsNext
-
-rowsRightLoop:
-	COLORSRUN(rowsRightTail, rowsRightDone)
-	ADDQ $32, DI
-	ADDQ $32, SI
-	SUBQ $8, CX
-	JGT  rowsRightLoop
-
-rowsNext:
-	ADDQ $256, R10
-	DECQ R13
-	JNZ  rowsLoop
+	COLORSRUN(rowsRightLoop, rowsRightTail, rowsNext)
+	ADDQ  $256, R10
+	DECQ  R13
+	JNZ   rowsLoop
 	VZEROUPPER
 	RET
 
@@ -333,20 +404,29 @@ maskLoop:
 	VXORPS       Y6, Y6, Y6; \
 	VMOVUPS      ones<>(SB), Y14
 
-// ROW loads the row for DIST2 and the pixel centres: with the row's span [R8, R9) and its
-// number R11 (from the first), and the tile's origin ox, oy (int32) at 20(AX) and 24(AX):
-// Y10 = the centres of the first group, float32(ox + lo) + ½ + lane; Y4 = qy = py − ay and
-// Y5 = qy·dy, with py = float32(oy + R11) + ½.
-#define ROW \
+// ROWBASE sets base to the pixel centres of a row's first group less the span's start,
+// float32(ox) + ½ + lane (ox, int32, at 20(AX)), for ROWF. R11 becomes the first row's number
+// in the frame, oy (int32 at 24(AX)), and R13 (the number of rows) one past the last's, for
+// NEXTROW.
+#define ROWBASE(xbase, base) \
 	MOVL         20(AX), BX; \
-	ADDL         R8, BX; \
-	VCVTSI2SSL   BX, X10, X10; \
-	VADDSS       halves<>(SB), X10, X10; \
+	VCVTSI2SSL   BX, xbase, xbase; \
+	VADDSS       halves<>(SB), xbase, xbase; \
+	VBROADCASTSS xbase, base; \
+	VADDPS       lanesF<>(SB), base, base; \
+	MOVLQSX      24(AX), R11; \
+	ADDQ         R11, R13
+
+// ROWF loads the row for DIST2 and the pixel centres, after ROWBASE: with the row's span
+// starting at R8 and its number in the frame R11, Y10 = the centres of the first group,
+// float32(lo) + base (the Go twins' float32(ox + lo) + ½ + lane: every term an integer or a
+// half below 2²³, so every sum is exact); Y4 = qy = py − ay and Y5 = qy·dy, with
+// py = float32(R11) + ½.
+#define ROWF(base) \
+	VCVTSI2SSL   R8, X10, X10; \
 	VBROADCASTSS X10, Y10; \
-	VADDPS       lanesF<>(SB), Y10, Y10; \
-	MOVL         24(AX), BX; \
-	ADDL         R11, BX; \
-	VCVTSI2SSL   BX, X4, X4; \
+	VADDPS       base, Y10, Y10; \
+	VCVTSI2SSQ   R11, X4, X4; \
 	VADDSS       halves<>(SB), X4, X4; \
 	VSUBSS       4(AX), X4, X4; \
 	VMULSS       12(AX), X4, X5; \
@@ -355,11 +435,15 @@ maskLoop:
 
 // DIST2 sets d to the squared distance from the pixel centres (px, py) to the segment, as
 // sdf.Seg.Dist2 computes it. Y7-Y9 are clobbered (d may be Y7).
-#define DIST2(px, d) \
-	VSUBPS Y0, px, Y7; \
+#define DIST2(px, d) DIST2X(px, d, Y0, Y3)
+
+// DIST2X is DIST2 with ax and 1/L² in the operands ax and invl2 (registers or 8 copies in
+// memory).
+#define DIST2X(px, d, ax, invl2) \
+	VSUBPS ax, px, Y7; \
 	VMULPS Y1, Y7, Y8; \
 	VADDPS Y5, Y8, Y8; \
-	VMULPS Y3, Y8, Y8; \
+	VMULPS invl2, Y8, Y8; \
 	VMAXPS Y6, Y8, Y8; \
 	VMINPS Y14, Y8, Y8; \
 	VMULPS Y8, Y1, Y9; \
@@ -371,9 +455,9 @@ maskLoop:
 	VADDPS Y9, Y7, d
 
 // The row loops below walk n rows of spans (pairs of int32 at SI, [lo, hi), empty when
-// lo ≥ hi), R11 counting rows from 0 and the row bases moving on by a tile row (256 bytes)
-// a row. NEXTROW ends a row: it moves SI and R11 on and loops to label while rows are left
-// (n in R13).
+// lo ≥ hi), R11 counting rows in the frame from the first (ROWBASE) and the row bases
+// moving on by a tile row (256 bytes) a row. NEXTROW ends a row: it moves SI and R11 on and
+// loops to label while rows are left (R11 below R13).
 #define NEXTROW(label) \
 	ADDQ $8, SI; \
 	INCQ R11; \
@@ -387,31 +471,29 @@ maskLoop:
 #define GLOW(cov, m, zero, one, inv, opacity, tmp) \
 	VBROADCASTSS inv, tmp; \
 	VMULPS       tmp, m, m; \
+	VBROADCASTSS opacity, tmp; \
+	GLOWU(cov, m, zero, one, tmp, tmp)
+
+// GLOWU is GLOW from u in m, with opacity a register or 8 copies in memory (it may be tmp).
+#define GLOWU(cov, m, zero, one, opacity, tmp) \
 	VSUBPS       m, one, m; \
 	VMAXPS       zero, m, m; \
 	VMULPS       m, m, m; \
-	VBROADCASTSS opacity, tmp; \
-	VMULPS       tmp, m, m; \
+	VMULPS       opacity, m, m; \
 	VSUBPS       cov, one, tmp; \
 	VMULPS       m, tmp, tmp; \
 	VADDPS       tmp, cov, cov
 
-// STROKECOV turns the squared distances in Y7 into a straight stroke's coverage with its
-// glow, in place, as render.strokeCover, reading the profile of the strokeParams at AX
-// (half 28, thin 32, glow's inv 56 and opacity 60); Y6 = 0, Y14 = 1; s, m and tmp are
-// clobbered.
-#define STROKECOV(s, m, tmp) \
-	VSQRTPS      Y7, Y7; \
-	VBROADCASTSS 28(AX), s; \
-	VSUBPS       s, Y7, Y7; \
-	VMAXPS       Y6, Y7, m; \
-	VMOVUPS      halves<>(SB), s; \
-	VSUBPS       Y7, s, Y7; \
-	VMAXPS       Y6, Y7, Y7; \
-	VMINPS       Y14, Y7, Y7; \
-	VBROADCASTSS 32(AX), s; \
-	VMULPS       s, Y7, Y7; \
-	GLOW(Y7, m, Y6, Y14, 56(AX), 60(AX), tmp)
+// COVER turns √d² in s into a stroke's coverage, in place, as render.strokeCover before its
+// glow: s − half, m = max(s − half, 0) for the glow, then Coverage(s − half)·thin. half and
+// thin are registers or 8 copies in memory; zero, halfc and one hold 0, ½ and 1.
+#define COVER(s, m, half, thin, zero, halfc, one) \
+	VSUBPS half, s, s; \
+	VMAXPS zero, s, m; \
+	VSUBPS s, halfc, s; \
+	VMAXPS zero, s, s; \
+	VMINPS one, s, s; \
+	VMULPS thin, s, s
 
 // ---- strokes, row by row -----------------------------------------------------------------
 
@@ -667,13 +749,30 @@ slabGroup:
 // strokeParams' offsets: seg 0 (ax, ay, dx, dy, 1/L²), ox 20, oy 24, half 28, thin 32,
 // color 36, glow 52 (radius, inv 56, opacity 60), dc 64, gradient 80. A gradient line
 // takes each pixel's colour c0 + dc·t, c0 the colour, t the parameter DIST2 leaves in Y8.
-TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $0-32
-	MOVQ  p+0(FP), R10
-	MOVQ  spans+8(FP), SI
-	MOVQ  n+16(FP), R13
-	MOVQ  prm+24(FP), AX
-	SEGMENT
-	XORQ  R11, R11
+// The frame holds 8 copies each of ax 0, 1/L² 32, half 64, thin 96, inv 128, opacity 160
+// and the colour 192-288(SP) (DIST2S, STROKECOVS, BLENDS); a solid line's whole groups run
+// on its own loop, its last group (and a gradient line's every group) masked as BLENDM.
+TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $320-32
+	MOVQ         p+0(FP), R10
+	MOVQ         spans+8(FP), SI
+	MOVQ         n+16(FP), R13
+	MOVQ         prm+24(FP), AX
+	SPREAD(0(AX), 0(SP))
+	SPREAD(16(AX), 32(SP))
+	SPREAD(28(AX), 64(SP))
+	SPREAD(32(AX), 96(SP))
+	SPREAD(56(AX), 128(SP))
+	SPREAD(60(AX), 160(SP))
+	SPREAD(36(AX), 192(SP))
+	SPREAD(40(AX), 224(SP))
+	SPREAD(44(AX), 256(SP))
+	SPREAD(48(AX), 288(SP))
+	VBROADCASTSS 8(AX), Y1
+	VBROADCASTSS 12(AX), Y2
+	VXORPS       Y6, Y6, Y6
+	VMOVUPS      ones<>(SB), Y14
+	VMOVUPS      halves<>(SB), Y0
+	ROWBASE(X3, Y3)
 
 strokeRow:
 	MOVL (SI), R8
@@ -683,37 +782,47 @@ strokeRow:
 	MOVQ R9, CX
 	SUBQ R8, CX
 	LEAQ (R10)(R8*4), DI
-	ROW
+	ROWF(Y3)
+	CMPL 80(AX), $0
+	JNE  gradientGroup
+	SUBQ $8, CX
+	JLT  strokeTail
 
 strokeGroup:
-	MASK
-	DIST2(Y10, Y7)
-	STROKECOV(Y9, Y13, Y12)
-	CMPL         80(AX), $0
-	JNE          strokeGradient
-	CMPQ         CX, $8
-	JLT          strokeTail
-	BLENDM(Y7, 36, LDU, STU)
-	JMP          strokeNextGroup
+	DIST2S(Y10, Y7)
+	STROKECOVS
+	BLENDS
+	VADDPS eights<>(SB), Y10, Y10
+	ADDQ   $32, DI
+	SUBQ   $8, CX
+	JGE    strokeGroup
 
 strokeTail:
+	ADDQ $8, CX
+	JLE  strokeNextRow
+	MASK
+	DIST2S(Y10, Y7)
+	STROKECOVS
 	BLENDM(Y7, 36, LDM, STM)
-	JMP strokeNextGroup
+	JMP  strokeNextRow
 
-strokeGradient:
+gradientGroup:
+	MASK
+	DIST2S(Y10, Y7)
+	STROKECOVS
 	CMPQ CX, $8
 	JLT  gradientTail
 	GRADBLEND(LDU, STU)
-	JMP  strokeNextGroup
+	JMP  gradientNext
 
 gradientTail:
 	GRADBLEND(LDM, STM)
 
-strokeNextGroup:
-	VADDPS       eights<>(SB), Y10, Y10
-	ADDQ         $32, DI
-	SUBQ         $8, CX
-	JGT          strokeGroup
+gradientNext:
+	VADDPS eights<>(SB), Y10, Y10
+	ADDQ   $32, DI
+	SUBQ   $8, CX
+	JGT    gradientGroup
 
 strokeNextRow:
 	ADDQ $256, R10
@@ -721,67 +830,102 @@ strokeNextRow:
 	VZEROUPPER
 	RET
 
-// func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams)
+// func nearestChordRowsAVX2(d2, op *float32, union *composite.Span, spans *int32, n int, prm *chordParams)
 //
 // chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. Where a lane's distance is below
-// d2's (and the lane is in the span) it is stored with the opacity (none with op nil).
-TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-40
+// d2's (and the lane is in the span) it is stored with the opacity (none with op nil). Each
+// non-empty span widens the row's union (pairs of int32 at R14, as unite). A row's whole
+// groups run on a loop of their own, without op one of VMINPS (min(d, d2) is d where d < d2,
+// else d2: the same bits), its last group masked.
+TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ         d2+0(FP), R10
 	MOVQ         op+8(FP), R12
-	MOVQ         spans+16(FP), SI
-	MOVQ         n+24(FP), R13
-	MOVQ         prm+32(FP), AX
+	MOVQ         union+16(FP), R14
+	MOVQ         spans+24(FP), SI
+	MOVQ         n+32(FP), R13
+	MOVQ         prm+40(FP), AX
 	SEGMENT
 	VBROADCASTSS 28(AX), Y11
-	XORQ         R11, R11
+	ROWBASE(X13, Y13)
 
 nearestRow:
-	MOVL (SI), R8
-	MOVL 4(SI), R9
-	CMPL R8, R9
-	JGE  nearestNextRow
+	MOVL    (SI), R8
+	MOVL    4(SI), R9
+	CMPL    R8, R9
+	JGE     nearestNextRow
+	// The union: the span where it is empty, else the smaller start and the larger end.
+	MOVL    (R14), BX
+	CMPL    BX, 4(R14)
+	JGE     nearestUnite
+	CMPL    BX, R8
+	CMOVLLT BX, R8
+	MOVL    4(R14), BX
+	CMPL    BX, R9
+	CMOVLGT BX, R9
+	MOVL    R8, (R14)
+	MOVL    R9, 4(R14)
+	// Back to the chord's own span.
+	MOVL    (SI), R8
+	MOVL    4(SI), R9
+	JMP     nearestSpan
+
+nearestUnite:
+	MOVL R8, (R14)
+	MOVL R9, 4(R14)
+
+nearestSpan:
 	MOVQ R9, CX
 	SUBQ R8, CX
 	LEAQ (R10)(R8*4), DI
 	LEAQ (R12)(R8*4), DX
-	ROW
+	ROWF(Y13)
+	SUBQ $8, CX
+	JLT  nearestTail
+	CMPQ op+8(FP), $0
+	JNE  nearestOpGroup
 
 nearestGroup:
-	MASK
 	DIST2(Y10, Y7)
-	CMPQ       CX, $8
-	JLT        nearestTail
-	// A whole group: d2 and op blended where d < d2, stored whole.
-	VMOVUPS    (DI), Y8
-	VCMPPS     $1, Y8, Y7, Y9 // d < d2
-	VBLENDVPS  Y9, Y7, Y8, Y8
-	VMOVUPS    Y8, (DI)
-	CMPQ       op+8(FP), $0
-	JEQ        nearestNextGroup
-	VMOVUPS    (DX), Y12
-	VBLENDVPS  Y9, Y11, Y12, Y12
-	VMOVUPS    Y12, (DX)
-	JMP        nearestNextGroup
+	VMINPS  (DI), Y7, Y8
+	VMOVUPS Y8, (DI)
+	VADDPS  eights<>(SB), Y10, Y10
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JGE     nearestGroup
+	JMP     nearestTail
+
+nearestOpGroup:
+	DIST2(Y10, Y7)
+	VMOVUPS   (DI), Y8
+	VCMPPS    $1, Y8, Y7, Y9 // d < d2
+	VBLENDVPS Y9, Y7, Y8, Y8
+	VMOVUPS   Y8, (DI)
+	VMOVUPS   (DX), Y12
+	VBLENDVPS Y9, Y11, Y12, Y12
+	VMOVUPS   Y12, (DX)
+	VADDPS    eights<>(SB), Y10, Y10
+	ADDQ      $32, DI
+	ADDQ      $32, DX
+	SUBQ      $8, CX
+	JGE       nearestOpGroup
 
 nearestTail:
+	ADDQ       $8, CX
+	JLE        nearestNextRow
+	MASK
+	DIST2(Y10, Y7)
 	VMASKMOVPS (DI), Y15, Y8
 	VCMPPS     $1, Y8, Y7, Y9 // d < d2
 	VANDPS     Y15, Y9, Y9
 	VMASKMOVPS Y7, Y9, (DI)
 	CMPQ       op+8(FP), $0
-	JEQ        nearestNextGroup
+	JEQ        nearestNextRow
 	VMASKMOVPS Y11, Y9, (DX)
-
-nearestNextGroup:
-	VADDPS     eights<>(SB), Y10, Y10
-	ADDQ       $32, DI
-	ADDQ       $32, DX
-	SUBQ       $8, CX
-	JGT        nearestGroup
 
 nearestNextRow:
 	ADDQ $256, R10
 	ADDQ $256, R12
+	ADDQ $8, R14
 	NEXTROW(nearestRow)
 	VZEROUPPER
 	RET
@@ -794,12 +938,7 @@ nearestNextRow:
 	LD((DX), Y0); \
 	ST(Y10, (DX)); \
 	VSQRTPS    Y0, Y0; \
-	VSUBPS     Y11, Y0, Y0; \
-	VMAXPS     Y9, Y0, Y6; \
-	VSUBPS     Y0, Y13, Y0; \
-	VMAXPS     Y9, Y0, Y0; \
-	VMINPS     Y14, Y0, Y0; \
-	VMULPS     Y12, Y0, Y0; \
+	COVER(Y0, Y6, Y11, Y12, Y9, Y13, Y14); \
 	GLOW(Y0, Y6, Y9, Y14, 20(AX), 24(AX), Y7); \
 	LD((BX), Y5); \
 	VMULPS     Y5, Y0, Y0; \
@@ -812,8 +951,9 @@ nearestNextRow:
 //
 // profileParams' offsets: half 0, thin 4, color 8, glow 24 (radius, inv 28, opacity 32).
 // Each pixel's d2 is read and set back to MaxFloat32; the opacity is op's, or with op nil
-// the argument's.
-TEXT ·strokeRowsAVX2(SB), NOSPLIT, $32-52
+// the argument's. A row's whole groups run on a loop of their own (CURVEWHOLE: the glow's
+// inv and opacity as 8 copies at 32 and 64(SP)), its last group masked.
+TEXT ·strokeRowsAVX2(SB), NOSPLIT, $96-52
 	VBROADCASTSS opacity+48(FP), Y0
 	VMOVUPS      Y0, 0(SP)
 	MOVQ         p+0(FP), R10
@@ -822,6 +962,8 @@ TEXT ·strokeRowsAVX2(SB), NOSPLIT, $32-52
 	MOVQ         spans+24(FP), SI
 	MOVQ         n+32(FP), R13
 	MOVQ         prm+40(FP), AX
+	SPREAD(28(AX), 32(SP))
+	SPREAD(32(AX), 64(SP))
 	VBROADCASTSS 0(AX), Y11
 	VBROADCASTSS 4(AX), Y12
 	VMOVUPS      halves<>(SB), Y13
@@ -844,18 +986,27 @@ blendRow:
 	LEAQ (R14)(R8*4), BX
 	MOVQ $32, R9
 	CMPQ op+16(FP), $0
-	JNE  blendGroup
+	JNE  blendWhole
 	LEAQ 0(SP), BX
 	XORQ R9, R9
 
+blendWhole:
+	SUBQ $8, CX
+	JLT  blendTail
+
 blendGroup:
+	CURVEWHOLE
+	ADDQ $32, DI
+	ADDQ $32, DX
+	ADDQ R9, BX
+	SUBQ $8, CX
+	JGE  blendGroup
+
+blendTail:
+	ADDQ $8, CX
+	JLE  blendNextRow
 	MASK
-	GROUP(CURVEGROUP, LDU, STU, LDM, STM, blendTail, blendNextGroup)
-	ADDQ       $32, DI
-	ADDQ       $32, DX
-	ADDQ       R9, BX
-	SUBQ       $8, CX
-	JGT        blendGroup
+	CURVEGROUP(LDM, STM)
 
 blendNextRow:
 	ADDQ $256, R10
@@ -868,6 +1019,34 @@ blendNextRow:
 // ---- rounded boxes ------------------------------------------------------------------------
 
 VEC8(absMask<>, $0x7fffffff7fffffff)
+
+// ROUNDBOXDIST sets Y7 to sdf.RoundBox at the pixel centres Y0 of a row with qy, qy², qy − r
+// and the case mask (qy > 0) in Y4, Y5, Y6 and Y11 (Y1-Y3 as QX's, Y8 = 0; Y9, Y10
+// clobbered).
+#define ROUNDBOXDIST \
+	QX; \
+	VMAXPS       Y4, Y7, Y10 /* qy ≤ 0: max(qx, qy) − r */; \
+	VSUBPS       Y3, Y10, Y10; \
+	VCMPPS       $2, Y8, Y7, Y9 /* qy > 0: qy − r where qx ≤ 0, else √(qx² + qy²) − r */; \
+	VMULPS       Y7, Y7, Y7; \
+	VADDPS       Y5, Y7, Y7; \
+	VSQRTPS      Y7, Y7; \
+	VSUBPS       Y3, Y7, Y7; \
+	VBLENDVPS    Y9, Y6, Y7, Y7; \
+	VBLENDVPS    Y11, Y7, Y10, Y7
+
+// ROWQY turns the row's py in X4 into qy = |py − cy| − hy + r in X4, qy² in X5, qy − r in X6
+// and the case mask (qy > 0) in X7, for the box at AX (cornerParams' cy 68, hy 72, r 40);
+// X8 is cleared.
+#define ROWQY \
+	VSUBSS       68(AX), X4, X4; \
+	VANDPS       absMask<>(SB), X4, X4; \
+	VSUBSS       72(AX), X4, X4; \
+	VADDSS       40(AX), X4, X4; \
+	VMULSS       X4, X4, X5; \
+	VSUBSS       40(AX), X4, X6; \
+	VXORPS       X8, X8, X8; \
+	VCMPSS       $1, X4, X8, X7 /* 0 < qy */
 
 // QX sets Y7 to sdf.RoundBox's qx = |px − cx| − hx + r at the pixel centres Y0 (Y1 = cx,
 // Y2 = hx, Y3 = r).
@@ -921,14 +1100,10 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VMOVUPS      ones<>(SB), Y10; \
 	VXORPS       Y11, Y11, Y11
 
-// SHADEGROUP blends the colours of the box at AX at the 8 distances at SI (lanes below CX)
-// onto the pixels at DI, with the loads LD and writes PUT (SHADE).
-#define SHADEGROUP(LD, PUT) \
-	MASK; \
-	LD((SI), Y0); \
-	VCMPPS     $1, Y6, Y0, Y1 /* d < e */; \
-	VANDPS     Y1, Y15, Y15; \
-	/* cf = Coverage(d); cs = Coverage(|d| − half)·thin; 1 − cs. */ \
+// BOXCOVER sets, from the distances d in Y0, cf = Coverage(d) in Y2, cs = Coverage(|d| −
+// half)·thin with the outline's glow (boxProfile.glow's inv and opacity) in Y3, and 1 − cs
+// in Y4 (SHADECONSTS' registers; Y1 and Y12 clobbered).
+#define BOXCOVER \
 	VSUBPS     Y0, Y9, Y2; \
 	VMAXPS     Y11, Y2, Y2; \
 	VMINPS     Y10, Y2, Y2; \
@@ -939,9 +1114,17 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VMAXPS     Y11, Y3, Y3; \
 	VMINPS     Y10, Y3, Y3; \
 	VMULPS     Y8, Y3, Y3; \
-	/* The outline's glow (boxProfile.glow's inv and opacity). */ \
 	GLOW(Y3, Y1, Y11, Y10, 60(AX), 64(AX), Y12); \
-	VSUBPS     Y3, Y10, Y4; \
+	VSUBPS     Y3, Y10, Y4
+
+// SHADEGROUP blends the colours of the box at AX at the 8 distances at SI (lanes below CX)
+// onto the pixels at DI, with the loads LD and writes PUT (SHADE).
+#define SHADEGROUP(LD, PUT) \
+	MASK; \
+	LD((SI), Y0); \
+	VCMPPS     $1, Y6, Y0, Y1 /* d < e */; \
+	VANDPS     Y1, Y15, Y15; \
+	BOXCOVER; \
 	/* The colour's alpha first: 1 − alpha scales every plane. */ \
 	CHANNEL(12, Y5); \
 	VSUBPS     Y5, Y10, Y14; \
@@ -969,14 +1152,7 @@ cornerRow:
 	// qy = |py − cy| − hy + r, py = py0 + row; qy², qy − r; the case mask (qy > 0).
 	VCVTSI2SSQ   R11, X4, X4
 	VADDSS       80(AX), X4, X4
-	VSUBSS       68(AX), X4, X4
-	VANDPS       absMask<>(SB), X4, X4
-	VSUBSS       72(AX), X4, X4
-	VADDSS       40(AX), X4, X4
-	VMULSS       X4, X4, X5
-	VSUBSS       40(AX), X4, X6
-	VXORPS       X8, X8, X8
-	VCMPSS       $1, X4, X8, X7 // 0 < qy
+	ROWQY
 	VBROADCASTSS X4, Y4
 	VBROADCASTSS X5, Y5
 	VBROADCASTSS X6, Y6
@@ -1021,5 +1197,75 @@ cornerRow:
 	INCQ R11
 	CMPQ R11, R13
 	JLT  cornerRow
+	VZEROUPPER
+	RET
+
+// COLUMNSGROUP stores the colours of the box at AX at the 8 distances at SI (lanes below CX)
+// to the planarColors at DI, one channel every ROWBUF bytes, with the stores ST: SHADEGROUP's
+// colour, zero where the box covers nothing (not d ≥ e, in Y14, as boxProfile.color).
+#define COLUMNSGROUP(LD, ST) \
+	VMOVUPS    (SI), Y0; \
+	VCMPPS     $9, Y6, Y0, Y14 /* not d ≥ e */; \
+	BOXCOVER; \
+	CHANNEL(0, Y5); \
+	VANDPS     Y14, Y5, Y5; \
+	ST(Y5, 0(DI)); \
+	CHANNEL(4, Y5); \
+	VANDPS     Y14, Y5, Y5; \
+	ST(Y5, ROWBUF(DI)); \
+	CHANNEL(8, Y5); \
+	VANDPS     Y14, Y5, Y5; \
+	ST(Y5, 2*ROWBUF(DI)); \
+	CHANNEL(12, Y5); \
+	VANDPS     Y14, Y5, Y5; \
+	ST(Y5, 3*ROWBUF(DI))
+
+// func boxColumnsAVX2(col *float32, n int, prm *cornerParams)
+//
+// boxShader.columns for the n columns whose centres start at px0, in the row py0 (cornerParams'
+// offsets as boxCornerRowsAVX2's): their distances (sdf.RoundBox, as CORNERRUN) go to the
+// buffer at 0(SP), 8 a group, then their colours to col (COLUMNSGROUP, the last group masked).
+TEXT ·boxColumnsAVX2(SB), NOSPLIT, $256-24
+	MOVQ         col+0(FP), DI
+	MOVQ         n+8(FP), CX
+	MOVQ         prm+16(FP), AX
+	TESTQ        CX, CX
+	JLE          columnsDone
+	// The row's qy = |py − cy| − hy + r, qy², qy − r and case mask (qy > 0).
+	VMOVSS       80(AX), X4
+	ROWQY
+	VBROADCASTSS X4, Y4
+	VBROADCASTSS X5, Y5
+	VBROADCASTSS X6, Y6
+	VBROADCASTSS X7, Y11
+	VBROADCASTSS 76(AX), Y0
+	VADDPS       lanesF<>(SB), Y0, Y0
+	VBROADCASTSS 32(AX), Y1
+	VBROADCASTSS 36(AX), Y2
+	VBROADCASTSS 40(AX), Y3
+	VXORPS       Y8, Y8, Y8
+	LEAQ         0(SP), SI
+	MOVQ         CX, R12
+
+columnsDist:
+	ROUNDBOXDIST
+	VMOVUPS   Y7, (SI)
+	VADDPS    eights<>(SB), Y0, Y0
+	ADDQ      $32, SI
+	SUBQ      $8, R12
+	JGT       columnsDist
+
+	LEAQ 0(SP), SI
+	SHADECONSTS
+
+columnsShade:
+	MASK
+	GROUP(COLUMNSGROUP, LDU, STU, LDM, STM, columnsTail, columnsNext)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JGT  columnsShade
+
+columnsDone:
 	VZEROUPPER
 	RET

@@ -12,7 +12,7 @@ func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)     {
 func segmentSpansAVX2(spans *int32, n int, prm *spanParams)                    { panic(noAVX2) }
 func slabSpansAVX2(spans *int32, n int, prm *slabParams)                       { panic(noAVX2) }
 func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams) { panic(noAVX2) }
-func nearestChordRowsAVX2(d2, op *float32, spans *int32, n int, prm *chordParams) {
+func nearestChordRowsAVX2(d2, op *float32, union *composite.Span, spans *int32, n int, prm *chordParams) {
 	panic(noAVX2)
 }
 func strokeRowsAVX2(p, d2, op *float32, spans *composite.Span, n int, prm *profileParams, opacity float32) {
@@ -24,5 +24,6 @@ func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *lay
 }
 
 func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams) { panic(noAVX2) }
+func boxColumnsAVX2(col *float32, n int, prm *cornerParams)     { panic(noAVX2) }
 
 const noAVX2 = "render: no AVX2 here"

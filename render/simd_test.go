@@ -360,8 +360,19 @@ func TestNearestChordRowsMatchesGo(t *testing.T) {
 		if rng.IntN(3) == 0 { // a stroke of one opacity: op is neither kept nor touched
 			wop, gop = nil, nil
 		}
-		withAVX2(false, func() { nearestChordRows(&wantD, wop, tile, spans, row0, n, &s, opacity) })
-		withAVX2(true, func() { nearestChordRows(&gotD, gop, tile, spans, row0, n, &s, opacity) })
+		var wantU, gotU [ts]composite.Span // the stroke's spans so far: some empty, some not
+		for y := range wantU {
+			if rng.IntN(2) == 0 {
+				x0 := int32(rng.IntN(ts + 1))
+				wantU[y] = composite.Span{X0: x0, X1: x0 + int32(rng.IntN(ts+1-int(x0)))}
+			}
+		}
+		gotU = wantU
+		withAVX2(false, func() { nearestChordRows(&wantD, wop, &wantU, tile, spans, row0, n, &s, opacity) })
+		withAVX2(true, func() { nearestChordRows(&gotD, gop, &gotU, tile, spans, row0, n, &s, opacity) })
+		if gotU != wantU {
+			t.Fatalf("segment %+v rows [%d, %d): the stroke's spans %v, Go twin %v", s, row0, row0+n, gotU, wantU)
+		}
 		if i := firstDifference(gotD[:], wantD[:]); i >= 0 {
 			t.Fatalf("segment %+v rows [%d, %d): d2[%d] is %g, Go twin %g", s, row0, row0+n, i, gotD[i], wantD[i])
 		}
@@ -419,22 +430,55 @@ func randomBox(rng *rand.Rand) (cx, cy, hx, hy, r float32) {
 	return
 }
 
+// randomBoxShader returns the shader of a random box near the tile t (randomBox), with a
+// random outline, glow and colours.
+func randomBoxShader(rng *rand.Rand, t *composite.Tile) boxShader {
+	cx, cy, hx, hy, r := randomBox(rng)
+	stroke, g := randomWidth(rng), randomGlow(rng)
+	return boxShader{t: t, cy: cy + float32(t.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
+		cx: cx + float32(t.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5 + g.Radius, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke), glow: g}}
+}
+
 func TestBoxCornerRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(45, 46))
 	tile := &composite.Tile{}
 	for range 3000 {
 		randomTileAt(rng, tile)
-		cx, cy, hx, hy, r := randomBox(rng)
-		stroke, g := randomWidth(rng), randomGlow(rng)
-		sh := boxShader{cy: cy + float32(tile.Y0), hy: hy, boxProfile: boxProfile{fillColor: randomColor(rng), strokeColor: randomColor(rng),
-			cx: cx + float32(tile.X0), hx: hx, r: r, e: max(stroke, 1)/2 + 0.5 + g.Radius, half: max(stroke, 1) * 0.5, thin: sdf.ThinScale(stroke), glow: g}}
+		sh := randomBoxShader(rng, tile)
 		xs, y0, n, fc := randomBoxRun(rng)
 		twinTiles(t, rng, fmt.Sprintf("box %+v rows [%d, %d) columns %v", sh.boxProfile, y0, y0+n, xs), func(tl *composite.Tile) {
 			tl.Reset(tile.X0, tile.Y0, tile.W, tile.H)
 			sh.t = tl
 			boxCornerRows(&sh, y0, y0+n, xs[0], xs[1], xs[2], xs[3], fc)
 		})
+	}
+}
+
+func TestBoxColumnsMatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(49, 50))
+	tile := &composite.Tile{}
+	for range 3000 {
+		randomTileAt(rng, tile)
+		sh := randomBoxShader(rng, tile)
+		x0 := rng.IntN(ts + 1)
+		x1 := x0 + rng.IntN(ts+1-x0)
+		py := float32(tile.Y0+rng.IntN(ts)) + 0.5 // any row: the distance is RoundBox's
+		var want, got planarColors
+		for ch := range want { // columns outside [x0, x1) keep what they held
+			for x := range want[ch] {
+				want[ch][x] = float32(rng.Float64())
+			}
+		}
+		got = want
+		withAVX2(false, func() { sh.columns(&want, x0, x1, py) })
+		withAVX2(true, func() { sh.columns(&got, x0, x1, py) })
+		for ch := range want {
+			if i := firstDifference(got[ch][:], want[ch][:]); i >= 0 {
+				t.Fatalf("box %+v row %g columns [%d, %d): channel %d column %d is %g, Go twin %g", sh.boxProfile, py, x0, x1, ch, i, got[ch][i], want[ch][i])
+			}
+		}
 	}
 }
 
