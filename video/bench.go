@@ -51,7 +51,7 @@ type Bench struct {
 	AgainCPU      time.Duration
 	AgainPeakRSS  int64
 	AgainCPURatio float64
-	// Twin is the ffmpeg CLI decoding the render's input (into a null sink) and coding the
+	// Twin is the ffmpeg CLI decoding the render's input (into a null output) and coding the
 	// render's frames afresh from a lossless copy (YUV4MPEG, read without decoding), with
 	// the render's encoder settings. Unlike Own it codes the pictures the render coded, not
 	// a coded copy of them, which x264 codes more cheaply; TwinSame says whether its video
@@ -153,12 +153,12 @@ func (b *Bench) benchTwin(ctx context.Context, opts Options, draw DrawFunc) erro
 		"-i", lossless, "-map", "0:v:0", "-fps_mode", "passthrough", "-strict", "-1", "-f", "yuv4mpegpipe", frames).CombinedOutput(); err != nil {
 		return fmt.Errorf("video: bench: the render's frames as YUV4MPEG: %w: %s", err, out)
 	}
-	// The input's video is decoded into a null sink, as the render decodes it; the other
-	// streams are copied from it, the video coded from the render's frames.
-	in := []string{"-i", opts.Input, "-i", frames, "-filter_complex", "[0:v:0]nullsink",
-		"-map", "1:v:0", "-map", "0", "-map", "-0:v:0"}
+	// The video is coded from the render's frames, the other streams copied from the input;
+	// a second output decodes the input's video, as the render decodes it, into nothing (a
+	// filter graph ending in a null sink is not run when no output reads that input).
+	in := []string{"-i", opts.Input, "-i", frames, "-map", "1:v:0", "-map", "0", "-map", "-0:v:0"}
 	var err error
-	if b.Twin, b.TwinCPU, b.TwinPeakRSS, err = transcodePeer(ctx, opts, in, twinOut); err != nil {
+	if b.Twin, b.TwinCPU, b.TwinPeakRSS, err = transcodePeer(ctx, opts, in, twinOut, "-map", "0:v:0", "-f", "null", "-"); err != nil {
 		return err
 	}
 	if b.TwinSame, err = samePackets(ctx, opts.Output, twinOut, "0:v:0"); err != nil {
@@ -198,8 +198,9 @@ func samePackets(ctx context.Context, a, b, sel string) (bool, error) {
 
 // transcodePeer runs the ffmpeg CLI on its inputs and maps, in (for a plain transcode:
 // plainPeer), coding the first video stream with opts' encoder settings and copying the other
-// streams into out, and returns the run's wall time, CPU time and peak RSS.
-func transcodePeer(ctx context.Context, opts Options, in []string, out string) (wall, cpu time.Duration, peakRSS int64, err error) {
+// streams into out, then any further outputs, more; it returns the run's wall time, CPU time
+// and peak RSS.
+func transcodePeer(ctx context.Context, opts Options, in []string, out string, more ...string) (wall, cpu time.Duration, peakRSS int64, err error) {
 	args := append([]string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y"}, in...)
 	args = append(args, "-c", "copy", "-c:v:0", opts.Encoder)
 	if opts.Preset != "" {
@@ -213,7 +214,7 @@ func transcodePeer(ctx context.Context, opts Options, in []string, out string) (
 	if opts.Threads > 0 {
 		args = append(args, "-threads:v", strconv.Itoa(opts.Threads))
 	}
-	args = append(args, out)
+	args = append(append(args, out), more...)
 	cmd := exec.CommandContext(ctx, ffmpegProgram(), args...)
 	msg := &strings.Builder{}
 	cmd.Stderr = msg

@@ -19,6 +19,8 @@ package video
 //#include <time.h>
 //#include <libavcodec/avcodec.h>
 //
+// static int tk_frame_threaded(AVCodecContext *cc) { return (cc->active_thread_type & FF_THREAD_FRAME) != 0; }
+//
 // enum { TK_SEND_FRAME, TK_RECEIVE_PACKET, TK_SEND_PACKET, TK_RECEIVE_FRAME };
 //
 // typedef struct tk_codec_thread {
@@ -200,3 +202,7 @@ func (c *codecThread) receiveFrame(f *astiav.Frame) error {
 }
 
 func (c *codecThread) free() { C.tk_codec_thread_free(c.t) }
+
+// frameThreaded says whether the opened codec cc runs frame threads, which make its calls
+// block until one is free; a decoder without them returns at once.
+func frameThreaded(cc *astiav.CodecContext) bool { return C.tk_frame_threaded(cCodec(cc)) != 0 }

@@ -163,3 +163,29 @@ func TestCodecThread(t *testing.T) {
 		}
 	}
 }
+
+// Only a decoder that runs frame threads gets a thread for its calls: one without returns
+// at once.
+func TestFrameThreaded(t *testing.T) {
+	for _, c := range []struct {
+		threads    int
+		threadType astiav.ThreadType
+		want       bool
+	}{
+		{2, astiav.ThreadTypeFrame, true},
+		{2, astiav.ThreadTypeSlice, false},
+		{1, astiav.ThreadTypeFrame, false},
+	} {
+		codec := astiav.FindDecoder(astiav.CodecIDH264)
+		cc := astiav.AllocCodecContext(codec)
+		cc.SetThreadCount(c.threads)
+		cc.SetThreadType(c.threadType)
+		if err := cc.Open(codec, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := frameThreaded(cc); got != c.want {
+			t.Errorf("%d threads of type %v: frame threaded %v, want %v", c.threads, c.threadType, got, c.want)
+		}
+		cc.Free()
+	}
+}

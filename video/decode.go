@@ -14,8 +14,8 @@ type decoder struct {
 	cc    *astiav.CodecContext
 	hwPix astiav.PixelFormat // the CUDA surface format, or PixelFormatNone in software
 	name  string             // "cuda" or "none", for Stats
-	// send, in software, runs the calls that block while the frame threads are busy on a
-	// thread of the decoder's own; draining says the input has ended, so that receiving
+	// send, in software with frame threads, runs the calls that block while those are busy
+	// on a thread of the decoder's own; draining says the input has ended, so that receiving
 	// blocks too.
 	send     *codecThread
 	draining bool
@@ -59,7 +59,7 @@ func openDecoder(in *input, hwaccel string, logf func(string), sink *logSink) (*
 		d.close()
 		return nil, fmt.Errorf("video: opening decoder %s: %w%s", codec.Name(), err, because(why))
 	}
-	if d.hwPix == astiav.PixelFormatNone {
+	if d.hwPix == astiav.PixelFormatNone && frameThreaded(d.cc) {
 		if d.send, err = newCodecThread(d.cc, decodeThreadName); err != nil {
 			d.close()
 			return nil, err

@@ -20,6 +20,10 @@
 // into place on success (outfile.go); the input is never the output. A damaged input is
 // rendered as far as it decodes and reported with ErrInputDamaged.
 //
+// The codec calls that block while frame threads are busy (x264's and x265's send, a
+// frame-threaded software decoder's, and both while draining) run on a thread of the codec's
+// own, waited for in slices under Go's sysmon's 10 ms (codecthread.go).
+//
 // FFmpeg is reached through go-astiav v0.16.0 (the last tag for FFmpeg 5.1), plus a little
 // cgo of our own (avshim.go) for what that tag lacks.
 package video
