@@ -52,7 +52,7 @@ type Bench struct {
 	AgainPeakRSS  int64
 	AgainCPURatio float64
 	// Twin is the ffmpeg CLI decoding the render's input (into a null output) and coding the
-	// render's frames afresh from a lossless copy (YUV4MPEG, read without decoding), with
+	// render's frames afresh from a lossless copy (raw frames in Matroska), with
 	// the render's encoder settings. Unlike Own it codes the pictures the render coded, not
 	// a coded copy of them, which x264 codes more cheaply; TwinSame says whether its video
 	// packets are the render's, byte for byte. The run that makes the copy is not timed.
@@ -134,11 +134,11 @@ func BenchE2E(ctx context.Context, opts Options, draw, twin DrawFunc) (Bench, er
 	return b, nil
 }
 
-// benchTwin renders opts.Input with draw losslessly, converts the render's video into
-// YUV4MPEG, times the Twin peer on it and compares its video packets with opts.Output's.
+// benchTwin renders opts.Input with draw losslessly, converts the render's video into raw
+// frames, times the Twin peer on them and compares its video packets with opts.Output's.
 func (b *Bench) benchTwin(ctx context.Context, opts Options, draw DrawFunc) error {
 	lossless, frames, twinOut := benchFile(opts, "lossless"), benchFile(opts, "frames"), benchFile(opts, "twin")
-	lossless, frames = strings.TrimSuffix(lossless, filepath.Ext(lossless))+".mkv", strings.TrimSuffix(frames, filepath.Ext(frames))+".y4m"
+	lossless, frames = strings.TrimSuffix(lossless, filepath.Ext(lossless))+".mkv", strings.TrimSuffix(frames, filepath.Ext(frames))+".mkv"
 	for _, f := range []string{lossless, frames, twinOut} {
 		defer os.Remove(f)
 	}
@@ -147,18 +147,20 @@ func (b *Bench) benchTwin(ctx context.Context, opts Options, draw DrawFunc) erro
 	if _, err := Transcode(ctx, llOpts, draw); err != nil {
 		return fmt.Errorf("video: bench: the lossless copy of the render: %w", err)
 	}
-	// -fps_mode passthrough: every frame once (Matroska's millisecond timestamps would make
-	// the default duplicate one); -strict -1: YUV4MPEG's 10-bit formats are FFmpeg's own.
+	// Raw frames in Matroska, which the portable build's ffmpeg reads and writes too;
+	// -fps_mode passthrough: every frame once (Matroska's millisecond timestamps could make
+	// the default duplicate one).
 	if out, err := exec.CommandContext(ctx, ffmpegProgram(), "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-		"-i", lossless, "-map", "0:v:0", "-fps_mode", "passthrough", "-strict", "-1", "-f", "yuv4mpegpipe", frames).CombinedOutput(); err != nil {
-		return fmt.Errorf("video: bench: the render's frames as YUV4MPEG: %w: %s", err, out)
+		"-i", lossless, "-map", "0:v:0", "-fps_mode", "passthrough", "-c:v", "rawvideo", "-f", "matroska", frames).CombinedOutput(); err != nil {
+		return fmt.Errorf("video: bench: the render's frames, uncompressed: %w: %s", err, out)
 	}
 	// The video is coded from the render's frames, the other streams copied from the input;
 	// a second output decodes the input's video, as the render decodes it, into nothing (a
 	// filter graph ending in a null sink is not run when no output reads that input).
 	in := []string{"-i", opts.Input, "-i", frames, "-map", "1:v:0", "-map", "0", "-map", "-0:v:0"}
 	var err error
-	if b.Twin, b.TwinCPU, b.TwinPeakRSS, err = transcodePeer(ctx, opts, in, twinOut, "-map", "0:v:0", "-f", "null", "-"); err != nil {
+	if b.Twin, b.TwinCPU, b.TwinPeakRSS, err = transcodePeer(ctx, opts, in, twinOut,
+		"-map", "0:v:0", "-c:v", "wrapped_avframe", "-f", "null", "-"); err != nil {
 		return err
 	}
 	if b.TwinSame, err = samePackets(ctx, opts.Output, twinOut, "0:v:0"); err != nil {

@@ -120,7 +120,8 @@ cp dav1d/COPYING "$prefix/share/licenses/dav1d.COPYING"
 # MP4/MOV/Matroska with libx264, libx265 or NVENC; audio and other streams copied), what the
 # ffmpeg program needs around it, and what the tests and the demo ask of the ffmpeg program
 # (testsrc, testsrc2 and sine through lavfi, AAC and PCM audio, raw video and FFV1 (lossless
-# clips), the select and copy filters, MPEG-TS output, framemd5). NVDEC is the nvdec hwaccel of FFmpeg's own decoders, which trackink uses. zlib:
+# clips), the select and copy filters, MPEG-TS output, framemd5, and -f null's
+# wrapped_avframe for bench --e2e's twin). NVDEC is the nvdec hwaccel of FFmpeg's own decoders, which trackink uses. zlib:
 # Matroska tracks stored compressed (mkvmerge does that to subtitles) and compressed MOV headers.
 list() { local IFS=,; echo "$*"; }
 demuxers=(mov matroska mpegts avi h264 hevc ivf mjpeg m4v mpegvideo)
@@ -128,7 +129,7 @@ decoders=(h264 hevc vp9 libdav1d mpeg4 mpeg2video mpeg1video mjpeg rawvideo ffv1
   aac pcm_s16le)
 parsers=(h264 hevc vp9 av1 mpeg4video mpegvideo mjpeg aac aac_latm ac3 mpegaudio opus vorbis flac dca)
 bsfs=(h264_mp4toannexb hevc_mp4toannexb aac_adtstoasc vp9_superframe_split extract_extradata null)
-encoders=(libx264 libx265 h264_nvenc hevc_nvenc aac pcm_s16le rawvideo ffv1)
+encoders=(libx264 libx265 h264_nvenc hevc_nvenc aac pcm_s16le rawvideo ffv1 wrapped_avframe)
 muxers=(mp4 mov ipod matroska mpegts framemd5 rawvideo null)
 hwaccels=(h264_nvdec hevc_nvdec vp9_nvdec mpeg4_nvdec mpeg2_nvdec mpeg1_nvdec mjpeg_nvdec)
 # The ffmpeg program inserts scale, format, aresample, aformat, trim, atrim, null, anull
