@@ -6,11 +6,12 @@ package video
 // Why: x264 with frame threads blocks avcodec_send_frame until one of its threads is free,
 // tens of milliseconds a frame at 1080p, a frame-threaded decoder blocks
 // avcodec_send_packet the same way, and so do the calls that drain them at the end. A
-// goroutine in a cgo call that long has its P taken by Go's sysmon (after 10 ms), and each
-// time sysmon takes one it polls again every 20 µs for a millisecond before backing off:
-// some sixty wake-ups a frame, more than all of ffmpeg's own thread switches, each one a
-// switch away from x264 on a two-core machine. A wait that returns within the slice is a
-// new call each time, which sysmon leaves alone, so it backs off to its 10 ms sleep.
+// goroutine in a cgo call that long, or one that has run 10 ms without being rescheduled,
+// has its P taken by Go's sysmon, and each time sysmon takes one it polls again every 20 µs
+// for a millisecond before backing off: on vtest.avi it doubled the render's thread
+// switches, each one a switch away from x264 on a two-core machine. A wait that returns
+// within the slice is a new call each time, and the goroutine is rescheduled before each,
+// so sysmon takes nothing and backs off to its 10 ms sleep.
 
 //#define _GNU_SOURCE
 //#include <errno.h>
