@@ -85,6 +85,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	preset := fs.String("preset", "ultrafast", "with --e2e: the x264 preset of all runs")
 	fs.Lookup("preset").DefValue = "ultrafast; with --scene mot17 x264's default, medium"
 	crf := fs.Int("crf", 23, "with --e2e: the x264 CRF of all runs")
+	noTwin := fs.Bool("no-twin", false, "with --e2e: leave out the twin (ffmpeg coding the render's frames afresh), which renders the clip once more, losslessly")
 	detectModes := fs.String("detect", "", "time the built-in tracker alone at 1080p, beside OpenCV's equivalent: all, or modes (bright,motion,points…)")
 	style.register(fs, "knn-backend", "seed")
 	if err := parse(fs, args); err != nil {
@@ -126,7 +127,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if *sceneName == "mot17" {
 			mot17Defaults(fs)
 		}
-		return benchE2E(fs, *e2e, *sceneName, *preset, *crf, &style, *jsonOut, stdout, stderr)
+		return benchE2E(fs, *e2e, *sceneName, *preset, *crf, *noTwin, &style, *jsonOut, stdout, stderr)
 	}
 	if *sceneName != "seed" {
 		return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed (mot17 is for --e2e)", *sceneName)}

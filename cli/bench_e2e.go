@@ -55,13 +55,14 @@ type e2eReport struct {
 	AgainPeakMiB  int64   `json:"ffmpeg_again_peak_rss_mib"`
 	AgainCPURatio float64 `json:"ffmpeg_again_cpu_ratio"`
 	// ffmpeg decoding the same input and coding the render's own frames afresh, from a
-	// lossless copy: the render's twin but for the drawing (video.Bench.Twin).
-	TwinS        float64 `json:"ffmpeg_twin_s"`
-	TwinCPUS     float64 `json:"ffmpeg_twin_cpu_s"`
-	TwinPeakMiB  int64   `json:"ffmpeg_twin_peak_rss_mib"`
-	TwinRatio    float64 `json:"twin_ratio"`
-	TwinCPURatio float64 `json:"twin_cpu_ratio"`
-	TwinSame     bool    `json:"twin_same_packets"`
+	// lossless copy: the render's twin but for the drawing (video.Bench.Twin); absent with
+	// --no-twin.
+	TwinS        float64 `json:"ffmpeg_twin_s,omitempty"`
+	TwinCPUS     float64 `json:"ffmpeg_twin_cpu_s,omitempty"`
+	TwinPeakMiB  int64   `json:"ffmpeg_twin_peak_rss_mib,omitempty"`
+	TwinRatio    float64 `json:"twin_ratio,omitempty"`
+	TwinCPURatio float64 `json:"twin_cpu_ratio,omitempty"`
+	TwinSame     *bool   `json:"twin_same_packets,omitempty"`
 }
 
 // The synthesised clips: the seed scene's 3 s at 4K, and a MOT17-like 5 s at 1080p.
@@ -85,7 +86,7 @@ func mot17Defaults(fs *pflag.FlagSet) {
 
 // benchE2E renders a clip with the scene's tracks, and transcodes the clip and the render's
 // output with plain ffmpeg, in one run.
-func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, style *styleFlags, jsonOut bool, stdout, stderr io.Writer) error {
+func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, noTwin bool, style *styleFlags, jsonOut bool, stdout, stderr io.Writer) error {
 	ovOpts, err := style.options(fs, false)
 	if err != nil {
 		return err
@@ -125,14 +126,19 @@ func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, style *s
 	opts := video.Options{Input: in, Output: filepath.Join(dir, "ours.mp4"), Encoder: "libx264", Preset: preset, CRF: crf}
 	backend := backendName(style.backend)
 	framesOnGPU(backend, &opts)
-	// The twin's lossless copy needs a drawer of its own: a drawer keeps state (trails, the
-	// links' hysteresis) from frame to frame.
-	td, twin := &trackDrawer{opts: ovOpts, src: src}, &trackDrawer{opts: ovOpts, src: src}
+	td := &trackDrawer{opts: ovOpts, src: src}
 	defer td.close()
-	defer twin.close()
+	var twinDraw video.DrawFunc
+	if !noTwin {
+		// The twin's lossless copy needs a drawer of its own: a drawer keeps state (trails,
+		// the links' hysteresis) from frame to frame.
+		twin := &trackDrawer{opts: ovOpts, src: src}
+		defer twin.close()
+		twinDraw = twin.draw
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	b, err := video.BenchE2E(ctx, opts, td.draw, twin.draw)
+	b, err := video.BenchE2E(ctx, opts, td.draw, twinDraw)
 	if err != nil {
 		return err
 	}
@@ -144,9 +150,11 @@ func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, style *s
 		OwnRatio: b.OwnRatio, OwnCPURatio: b.OwnCPURatio,
 		BareS: b.Bare.Wall.Seconds(), BareCPUS: b.BareCPU.Seconds(), BareFPS: b.Bare.FPS, BarePeakMiB: b.Bare.PeakRSS >> 20,
 		BareRatio: b.BareRatio, BareCPURatio: b.BareCPURatio, BareSame: b.BareSame,
-		AgainS: b.Again.Seconds(), AgainCPUS: b.AgainCPU.Seconds(), AgainPeakMiB: b.AgainPeakRSS >> 20, AgainCPURatio: b.AgainCPURatio,
-		TwinS: b.Twin.Seconds(), TwinCPUS: b.TwinCPU.Seconds(), TwinPeakMiB: b.TwinPeakRSS >> 20,
-		TwinRatio: b.TwinRatio, TwinCPURatio: b.TwinCPURatio, TwinSame: b.TwinSame}
+		AgainS: b.Again.Seconds(), AgainCPUS: b.AgainCPU.Seconds(), AgainPeakMiB: b.AgainPeakRSS >> 20, AgainCPURatio: b.AgainCPURatio}
+	if !noTwin {
+		rep.TwinS, rep.TwinCPUS, rep.TwinPeakMiB = b.Twin.Seconds(), b.TwinCPU.Seconds(), b.TwinPeakRSS>>20
+		rep.TwinRatio, rep.TwinCPURatio, rep.TwinSame = b.TwinRatio, b.TwinCPURatio, &b.TwinSame
+	}
 	if jsonOut {
 		return json.NewEncoder(stdout).Encode(rep)
 	}
@@ -157,10 +165,14 @@ func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, style *s
 	fmt.Fprintf(stdout, "ffmpeg, the same input         %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.PlainS, rep.PlainCPUS, rep.PlainPeakMiB)
 	fmt.Fprintf(stdout, "ffmpeg, trackink's output      %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.OwnS, rep.OwnCPUS, rep.OwnPeakMiB)
 	fmt.Fprintf(stdout, "ffmpeg, its own output         %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.AgainS, rep.AgainCPUS, rep.AgainPeakMiB)
-	fmt.Fprintf(stdout, "ffmpeg, our frames afresh      %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.TwinS, rep.TwinCPUS, rep.TwinPeakMiB)
+	if !noTwin {
+		fmt.Fprintf(stdout, "ffmpeg, our frames afresh      %7.2f s wall  %7.2f s CPU             peak RSS %d MiB\n", rep.TwinS, rep.TwinCPUS, rep.TwinPeakMiB)
+	}
 	fmt.Fprintf(stdout, "ratio to ffmpeg, same input    %7.3f wall    %7.3f CPU\n", rep.Ratio, rep.CPURatio)
 	fmt.Fprintf(stdout, "ratio to ffmpeg, our output    %7.3f wall    %7.3f CPU\n", rep.OwnRatio, rep.OwnCPURatio)
-	fmt.Fprintf(stdout, "ratio to ffmpeg, our frames    %7.3f wall    %7.3f CPU   (%s)\n", rep.TwinRatio, rep.TwinCPURatio, samePacketsNote(rep.TwinSame, "the render's"))
+	if !noTwin {
+		fmt.Fprintf(stdout, "ratio to ffmpeg, our frames    %7.3f wall    %7.3f CPU   (%s)\n", rep.TwinRatio, rep.TwinCPURatio, samePacketsNote(b.TwinSame, "the render's"))
+	}
 	fmt.Fprintf(stdout, "nothing drawn to ffmpeg        %7.3f wall    %7.3f CPU   (%s)\n", rep.BareRatio, rep.BareCPURatio, samePacketsNote(rep.BareSame, "ffmpeg's"))
 	fmt.Fprintf(stdout, "re-encoding, nothing drawn                   %7.3f CPU   (ffmpeg, its own output / the same input)\n", rep.AgainCPURatio)
 	return nil

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"trackink/internal/mediatest"
@@ -63,7 +64,19 @@ func TestBenchE2ERows(t *testing.T) {
 	if rep.AgainS <= 0 || rep.AgainCPUS <= 0 || rep.AgainPeakMiB <= 0 || rep.AgainCPURatio != rep.AgainCPUS/rep.PlainCPUS {
 		t.Errorf("ffmpeg-again row %+v: want ffmpeg re-encoding its own output, and its ratio to ffmpeg on the input", rep)
 	}
-	if !rep.TwinSame || rep.TwinS <= 0 || rep.TwinCPUS <= 0 || rep.TwinPeakMiB <= 0 || rep.TwinCPURatio != rep.OursCPUS/rep.TwinCPUS {
+	if rep.TwinSame == nil || !*rep.TwinSame || rep.TwinS <= 0 || rep.TwinCPUS <= 0 || rep.TwinPeakMiB <= 0 || rep.TwinCPURatio != rep.OursCPUS/rep.TwinCPUS {
 		t.Errorf("twin row %+v: want the render's packets, and the render's CPU time over the twin's", rep)
+	}
+}
+
+// --no-twin leaves the twin out, and says nothing of it.
+func TestBenchE2ENoTwin(t *testing.T) {
+	in, _ := nothingDrawnClip(t)
+	code, stdout, stderr := trackink("bench", "--e2e", in, "--preset", "ultrafast", "--no-twin")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout, "our frames") || !strings.Contains(stdout, "nothing drawn to ffmpeg") {
+		t.Errorf("--no-twin printed:\n%s\nwant the other rows and no twin", stdout)
 	}
 }

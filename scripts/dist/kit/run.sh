@@ -355,7 +355,8 @@ if [ "$quick" -eq 0 ]; then
     printf 'wall time ours / plain ffmpeg: %.2f (reference: %s)\n' "${ratio:-0}" "$plain_what"
     [ -n "$ratio" ]
   }
-  step bench-e2e 12 e2e_check env TRACKINK_FFMPEG="$plain" "$tk" bench --e2e "$clip" --backend cuda --json
+  # --no-twin: the twin renders the clip once more, losslessly; the kit times the GPU path.
+  step bench-e2e 12 e2e_check env TRACKINK_FFMPEG="$plain" "$tk" bench --e2e "$clip" --backend cuda --no-twin --json
 
   # --- 7. compute-sanitizer, in the time left -----------------------------------------------
   # A sanitizer that ran prints its summary; one that exits without one was refused by the
