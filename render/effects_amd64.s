@@ -1,19 +1,13 @@
 //go:build gc && !purego
 
 #include "textflag.h"
+#include "vec_amd64.h"
 
 // AVX2 twins of effects_simd.go's Go loops (the blends, on planes whose samples lie side by
 // side; blur's column and prefix sums and means; zoom's vertical interpolation): 8 samples
 // a group, the Go code's operations in its order (a multiply then an add, no FMA), so that
 // the results are the same bits; effects_simd_test.go checks that. The callers pass whole
 // groups and do the rest in Go.
-
-#define VEC8(name, v) \
-	DATA  name+0x00(SB)/8, v; \
-	DATA  name+0x08(SB)/8, v; \
-	DATA  name+0x10(SB)/8, v; \
-	DATA  name+0x18(SB)/8, v; \
-	GLOBL name(SB), (NOPTR+RODATA), $32
 
 VEC8(fxHalves<>, $0x3f0000003f000000)
 
