@@ -147,8 +147,13 @@ const (
 const codecSlice = 8000
 
 // codecThread runs a codec's calls that block on a thread of its own (see the file's
-// comment), one at a time; the thread ends at free.
-type codecThread struct{ t *C.tk_codec_thread }
+// comment), one at a time; the thread ends at free. Its methods make the call directly on
+// a nil codecThread, and a receive directly until the codec drains: until then it returns
+// at once.
+type codecThread struct {
+	t        *C.tk_codec_thread
+	draining bool // the end was sent, so that receiving blocks too
+}
 
 // newCodecThread starts a thread for cc's calls, named name (at most 15 bytes).
 func newCodecThread(cc *astiav.CodecContext, name string) (*codecThread, error) {
@@ -158,7 +163,7 @@ func newCodecThread(cc *astiav.CodecContext, name string) (*codecThread, error) 
 	if t == nil {
 		return nil, fmt.Errorf("video: starting thread %s failed", name)
 	}
-	return &codecThread{t}, nil
+	return &codecThread{t: t}, nil
 }
 
 // call runs op (a TK_ value) with frame f and packet p on the thread and returns its result.
@@ -174,35 +179,56 @@ func (c *codecThread) call(op C.int, f *C.AVFrame, p *C.AVPacket) C.int {
 	}
 }
 
-// sendFrame is avcodec_send_frame; a nil f drains the encoder.
-func (c *codecThread) sendFrame(f *astiav.Frame) error {
+// sendFrame is avcodec_send_frame on cc; a nil f drains the encoder.
+func (c *codecThread) sendFrame(cc *astiav.CodecContext, f *astiav.Frame) error {
+	if c == nil {
+		return cc.SendFrame(f)
+	}
 	var cf *C.AVFrame
 	if f != nil {
 		cf = cFrame(f)
+	} else {
+		c.draining = true
 	}
 	return avError(c.call(C.TK_SEND_FRAME, cf, nil))
 }
 
-// receivePacket is the package's receivePacket, run on the thread.
-func (c *codecThread) receivePacket(pkt *astiav.Packet) error {
+// receivePacket is the package's receivePacket on cc.
+func (c *codecThread) receivePacket(cc *astiav.CodecContext, pkt *astiav.Packet) error {
+	if c == nil || !c.draining {
+		return receivePacket(cc, pkt)
+	}
 	return codecResult(c.call(C.TK_RECEIVE_PACKET, nil, cPacket(pkt)))
 }
 
-// sendPacket is avcodec_send_packet; a nil pkt drains the decoder.
-func (c *codecThread) sendPacket(pkt *astiav.Packet) error {
+// sendPacket is avcodec_send_packet on cc; a nil pkt drains the decoder.
+func (c *codecThread) sendPacket(cc *astiav.CodecContext, pkt *astiav.Packet) error {
+	if c == nil {
+		return cc.SendPacket(pkt)
+	}
 	var cp *C.AVPacket
 	if pkt != nil {
 		cp = cPacket(pkt)
+	} else {
+		c.draining = true
 	}
 	return avError(c.call(C.TK_SEND_PACKET, nil, cp))
 }
 
-// receiveFrame is the package's receiveFrame, run on the thread.
-func (c *codecThread) receiveFrame(f *astiav.Frame) error {
+// receiveFrame is the package's receiveFrame on cc.
+func (c *codecThread) receiveFrame(cc *astiav.CodecContext, f *astiav.Frame) error {
+	if c == nil || !c.draining {
+		return receiveFrame(cc, f)
+	}
 	return codecResult(c.call(C.TK_RECEIVE_FRAME, cFrame(f), nil))
 }
 
-func (c *codecThread) free() { C.tk_codec_thread_free(c.t) }
+// free ends the thread, if there is one.
+func (c *codecThread) free() {
+	if c != nil {
+		C.tk_codec_thread_free(c.t)
+	}
+}
 
 // frameThreaded says whether the opened codec cc runs frame threads, which make its calls
 // block until one is free; a decoder without them returns at once.

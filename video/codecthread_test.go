@@ -85,18 +85,13 @@ func TestCodecThread(t *testing.T) {
 		decoded := 0
 		// decode sends pkt (nil: the end) to the decoder and counts the frames out.
 		decode := func(pkt *astiav.Packet) {
-			if err := decThread.sendPacket(pkt); err != nil {
+			if err := decThread.sendPacket(dec, pkt); err != nil {
 				t.Fatal(err)
 			}
 			out := astiav.AllocFrame()
 			defer out.Free()
 			for {
-				var err error
-				if pkt == nil {
-					err = decThread.receiveFrame(out)
-				} else {
-					err = receiveFrame(dec, out)
-				}
+				err := decThread.receiveFrame(dec, out)
 				if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
 					return
 				}
@@ -108,15 +103,11 @@ func TestCodecThread(t *testing.T) {
 			}
 		}
 		coded := 0
-		// receive takes the encoder's packets (through its thread when draining) and decodes them.
-		receive := func(draining bool) {
+		// receive takes the encoder's packets (through its thread once it drains) and
+		// decodes them.
+		receive := func() {
 			for {
-				var err error
-				if draining {
-					err = encThread.receivePacket(pkt)
-				} else {
-					err = receivePacket(enc, pkt)
-				}
+				err := encThread.receivePacket(enc, pkt)
 				if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
 					return
 				}
@@ -130,24 +121,24 @@ func TestCodecThread(t *testing.T) {
 		}
 		for i := range frames {
 			f.SetPts(int64(i))
-			if err := encThread.sendFrame(f); err != nil {
+			if err := encThread.sendFrame(enc, f); err != nil {
 				t.Fatalf("frame %d: %v", i, err)
 			}
-			receive(false)
+			receive()
 		}
-		if err := encThread.sendFrame(nil); err != nil {
+		if err := encThread.sendFrame(enc, nil); err != nil {
 			t.Fatal(err)
 		}
-		receive(true)
+		receive()
 		decode(nil)
 		if coded != frames || decoded != frames {
 			t.Errorf("round %d: %d packets and %d frames decoded for %d frames", round, coded, decoded, frames)
 		}
 		// A frame or packet after the end is refused, as the direct calls refuse it.
-		if err := encThread.sendFrame(f); !errors.Is(err, astiav.ErrEof) {
+		if err := encThread.sendFrame(enc, f); !errors.Is(err, astiav.ErrEof) {
 			t.Errorf("round %d: a frame after draining: %v, want %v", round, err, astiav.ErrEof)
 		}
-		if err := decThread.sendPacket(nil); !errors.Is(err, astiav.ErrEof) {
+		if err := decThread.sendPacket(dec, nil); !errors.Is(err, astiav.ErrEof) {
 			t.Errorf("round %d: draining twice: %v, want %v", round, err, astiav.ErrEof)
 		}
 		encThread.free()

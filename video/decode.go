@@ -15,10 +15,8 @@ type decoder struct {
 	hwPix astiav.PixelFormat // the CUDA surface format, or PixelFormatNone in software
 	name  string             // "cuda" or "none", for Stats
 	// send, in software with frame threads, runs the calls that block while those are busy
-	// on a thread of the decoder's own; draining says the input has ended, so that receiving
-	// blocks too.
-	send     *codecThread
-	draining bool
+	// on a thread of the decoder's own (nil: every call is made directly).
+	send *codecThread
 }
 
 // openDecoder opens the video decoder. hwaccel "cuda" must get a CUDA device or fail; "auto"
@@ -66,25 +64,6 @@ func openDecoder(in *input, hwaccel string, logf func(string), sink *logSink) (*
 		}
 	}
 	return d, nil
-}
-
-// sendPacket sends pkt to the decoder, or with nil drains it.
-func (d *decoder) sendPacket(pkt *astiav.Packet) error {
-	if pkt == nil {
-		d.draining = true
-	}
-	if d.send != nil {
-		return d.send.sendPacket(pkt)
-	}
-	return d.cc.SendPacket(pkt)
-}
-
-// receiveFrame fills f with the decoder's next frame, if it has one.
-func (d *decoder) receiveFrame(f *astiav.Frame) error {
-	if d.send != nil && d.draining {
-		return d.send.receiveFrame(f)
-	}
-	return receiveFrame(d.cc, f)
 }
 
 // useCUDA attaches a CUDA device to the decoder. NVDEC hands back NV12 for 8-bit 4:2:0 and
@@ -146,9 +125,7 @@ func (d *decoder) hostFormat(par *astiav.CodecParameters) astiav.PixelFormat {
 }
 
 func (d *decoder) close() {
-	if d.send != nil {
-		d.send.free()
-	}
+	d.send.free()
 	d.cc.SetPixelFormatCallback(nil)
 	d.cc.Free()
 }
@@ -237,7 +214,7 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 			// decoding, with x264's B-frames).
 			skipNonReference(d.dec.cc, pkt.Pts() < d.seg.firstPts())
 		}
-		err = d.dec.sendPacket(pkt)
+		err = d.dec.send.sendPacket(d.dec.cc, pkt)
 		pts, pos := pkt.Pts(), pkt.Pos() // formatted only for a message: no allocation a frame
 		pkt.Unref()
 		if err != nil && !errors.Is(err, astiav.ErrEagain) {
@@ -251,7 +228,7 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 			return err
 		}
 	}
-	if err := d.dec.sendPacket(nil); err != nil && !errors.Is(err, astiav.ErrEof) {
+	if err := d.dec.send.sendPacket(d.dec.cc, nil); err != nil && !errors.Is(err, astiav.ErrEof) {
 		return fmt.Errorf("video: flushing decoder: %w", err)
 	}
 	if err := d.receiveFrames(ctx, frame, emit, mux); err != nil {
@@ -265,7 +242,7 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, emit func(item) error, mux packetSink) error {
 	for {
 		t0 := time.Now()
-		err := d.dec.receiveFrame(frame)
+		err := d.dec.send.receiveFrame(d.dec.cc, frame)
 		if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
 			return nil
 		}

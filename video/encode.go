@@ -28,10 +28,9 @@ type encoder struct {
 	// lookahead) return packets without one, and the muxer needs it for the last frame.
 	durations map[int64]int64
 	spare     *astiav.Packet // the packet the next receive fills (encodeStage.receivePackets)
-	// send, for x264 and x265, runs the calls that block on a thread of the encoder's own;
-	// draining says the last frame was sent, so that receiving blocks too.
-	send     *codecThread
-	draining bool
+	// send, for x264 and x265, runs the calls that block on a thread of the encoder's own
+	// (nil: every call is made directly).
+	send *codecThread
 }
 
 // encoderConfig is what opening the encoder needs: the options, the input stream it
@@ -304,29 +303,8 @@ func (e *encoder) close() {
 	if e.spare != nil {
 		e.spare.Free()
 	}
-	if e.send != nil {
-		e.send.free()
-	}
+	e.send.free()
 	e.cc.Free()
-}
-
-// sendFrame sends f to the encoder, or with nil drains it.
-func (e *encoder) sendFrame(f *astiav.Frame) error {
-	if f == nil {
-		e.draining = true
-	}
-	if e.send != nil {
-		return e.send.sendFrame(f)
-	}
-	return e.cc.SendFrame(f)
-}
-
-// receivePacket fills pkt with the encoder's next packet, if it has one.
-func (e *encoder) receivePacket(pkt *astiav.Packet) error {
-	if e.send != nil && e.draining {
-		return e.send.receivePacket(pkt)
-	}
-	return receivePacket(e.cc, pkt)
 }
 
 // encodeStage encodes frames and sends the packets to the muxer.
@@ -376,7 +354,7 @@ func (e *encodeStage) encode(ctx context.Context, it item, out packetSink) error
 	if f.Pts() > e.lastPts {
 		e.lastPts, e.lastDur = f.Pts(), it.dur
 	}
-	err := e.enc.sendFrame(f)
+	err := e.enc.send.sendFrame(e.enc.cc, f)
 	e.frames.put(f)
 	e.since(t0)
 	if err != nil {
@@ -390,7 +368,7 @@ func (e *encodeStage) flush(ctx context.Context, out packetSink) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := e.enc.sendFrame(nil); err != nil {
+	if err := e.enc.send.sendFrame(e.enc.cc, nil); err != nil {
 		return fmt.Errorf("video: flushing encoder: %w", err)
 	}
 	return e.receivePackets(ctx, out)
@@ -403,7 +381,7 @@ func (e *encodeStage) receivePackets(ctx context.Context, out packetSink) error 
 		if e.enc.spare == nil {
 			e.enc.spare = e.packets.get(astiav.AllocPacket)
 		}
-		err := e.enc.receivePacket(e.enc.spare)
+		err := e.enc.send.receivePacket(e.enc.cc, e.enc.spare)
 		e.since(t0)
 		if errors.Is(err, astiav.ErrEagain) || errors.Is(err, astiav.ErrEof) {
 			return nil
