@@ -124,8 +124,8 @@ func (b *bins) binCurves(p *overlay.Primitives, sp *composite.Space, w, h int) {
 	for i := range p.Curves {
 		b.curveColors = append(b.curveColors, toLayer(sp, p.Curves[i].Color))
 	}
-	b.flatten(p.Curves, w, h, p.Glow.Radius)
-	twoPasses(&b.chordBins, func() { b.binChords(p.Curves, p.Glow.Radius) })
+	b.flatten(p.Curves, w, h, &p.Glow)
+	twoPasses(&b.chordBins, func() { b.binChords(p.Curves, &p.Glow) })
 }
 
 // binOthers bins the boxes, lines and labels.
@@ -146,7 +146,7 @@ func (b *bins) binOthers(p *overlay.Primitives, sp *composite.Space) {
 	}
 	b.placeGlyphs(p.Labels, p.Font)
 	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes, &p.Glow) })
-	twoPasses(&b.lineBins, func() { b.binLines(p.Lines, p.Glow.Radius) })
+	twoPasses(&b.lineBins, func() { b.binLines(p.Lines, &p.Glow) })
 	twoPasses(&b.labelBins, func() { b.binLabels(p.Labels) })
 }
 
@@ -196,11 +196,11 @@ func (b *bins) binBoxes(boxes []overlay.Box, g *sdf.Glow) {
 	}
 }
 
-// boxMargin is how far outside its rectangle a box can cover pixels: its outline's glow
-// lights g.Radius farther. Twin: boxMargin.
+// boxMargin is how far outside its rectangle a box can cover pixels: half a pixel past its
+// outline's reach with the glow g. Twin: boxMargin (half a pixel farther with a glow).
 func boxMargin(bx *overlay.Box, g *sdf.Glow) float32 {
 	if bx.Stroke > 0 {
-		return max(bx.Stroke, 1)/2 + 1 + g.Radius
+		return g.Reach(bx.Stroke) + 0.5
 	}
 	return 1
 }
@@ -241,17 +241,17 @@ func (b *bins) binSegmentBands(l *binList, idx int32, x0, y0, x1, y1, r float32,
 	}
 }
 
-// binLines lists each line in the tiles within its reach, widened by the glow's radius gr.
-func (b *bins) binLines(lines []overlay.Line, gr float32) {
+// binLines lists each line in the tiles within its reach with the glow g.
+func (b *bins) binLines(lines []overlay.Line, g *sdf.Glow) {
 	for i := range lines {
 		l := &lines[i]
-		b.binSegment(&b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, sdf.Reach(l.Width)+gr)
+		b.binSegment(&b.lineBins, int32(i), l.X0, l.Y0, l.X1, l.Y1, g.Reach(l.Width))
 	}
 }
 
 // flatten turns each curve into chords. A curve wholly outside the frame is skipped: its
-// control polygon's hull bounds it, widened by its reach and the glow's radius gr.
-func (b *bins) flatten(cs []overlay.Curve, w, h int, gr float32) {
+// control polygon's hull bounds it, widened by its reach with the glow g.
+func (b *bins) flatten(cs []overlay.Curve, w, h int, g *sdf.Glow) {
 	b.chords = b.chords[:0]
 	stroke := int32(0)
 	for i := range cs {
@@ -259,7 +259,7 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int, gr float32) {
 		if !c.Joined || i == 0 {
 			stroke = int32(i)
 		}
-		r := sdf.Reach(cs[stroke].Width) + gr
+		r := g.Reach(cs[stroke].Width)
 		if min(c.X0, c.X1, c.X2)-r > float32(w) || max(c.X0, c.X1, c.X2)+r < 0 ||
 			min(c.Y0, c.Y1, c.Y2)-r > float32(h) || max(c.Y0, c.Y1, c.Y2)+r < 0 {
 			continue
@@ -277,7 +277,7 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int, gr float32) {
 			s0 += l
 		}
 	}
-	if gr > 0 {
+	if g.Radius > 0 {
 		b.turns()
 	}
 }
@@ -299,8 +299,8 @@ func (b *bins) turns() {
 	}
 }
 
-// binChords lists each chord in the tiles within its stroke's reach and the glow's radius gr.
-func (b *bins) binChords(cs []overlay.Curve, gr float32) {
+// binChords lists each chord in the tiles within its stroke's reach with the glow g.
+func (b *bins) binChords(cs []overlay.Curve, g *sdf.Glow) {
 	l := &b.chordBins
 	if !l.filling {
 		b.chordTile = b.chordTile[:0]
@@ -311,7 +311,7 @@ func (b *bins) binChords(cs []overlay.Curve, gr float32) {
 			continue
 		}
 		ch := &b.chords[i]
-		t := b.binSegment(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, sdf.Reach(cs[ch.stroke].Width)+gr)
+		t := b.binSegment(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, g.Reach(cs[ch.stroke].Width))
 		if !l.filling {
 			b.chordTile = append(b.chordTile, t)
 		}

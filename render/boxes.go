@@ -49,7 +49,7 @@ func drawBox(t *composite.Tile, b *overlay.Box, paint *boxPaint, scratch *stageS
 	e := float32(0.5)
 	var glow sdf.Glow // an outline's; a box without one has none
 	if b.Stroke > 0 {
-		e, glow = sdf.Reach(b.Stroke)+g.Radius, *g
+		e, glow = g.Reach(b.Stroke), *g
 	}
 	sh := boxShader{t: t, cy: cy, hy: hy, boxProfile: boxProfile{fillColor: fillColor, strokeColor: paint.stroke,
 		cx: cx, hx: hx, r: b.Radius, e: e, half: sdf.HalfWidth(b.Stroke), thin: sdf.ThinScale(b.Stroke), glow: glow}}

@@ -53,7 +53,7 @@ func drawCurves(t *composite.Tile, s *curveScratch, cs []overlay.Curve, colors [
 // (slabSpans), not over all of its reach: a chord is much shorter than a glow is wide, and
 // the chords' whole reaches would overlap several times over.
 func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash, color *layerColor, chords []chord, idx []int32, g *sdf.Glow) {
-	r := sdf.Reach(w) + g.Radius
+	r := g.Reach(w)
 	slabs := g.Radius > 0 && dash.Period == 0
 	// A solid stroke whose chords all have one opacity (no fade: links) keeps no opacity
 	// per pixel.

@@ -27,7 +27,7 @@ func TestDashesEvenByArcLength(t *testing.T) {
 			cx, cy := curves.Control(20, 300, 420, 320, tc.bend)
 			c := overlay.Curve{X0: 20, Y0: 300, X1: cx, Y1: cy, X2: 420, Y2: 320, Width: 2, Dash: tc.dash}
 			var b bins
-			b.flatten([]overlay.Curve{c}, 2000, 2000, 0)
+			b.flatten([]overlay.Curve{c}, 2000, 2000, &sdf.Glow{})
 			ch := b.chords
 			last := &ch[len(ch)-1]
 			total := last.s0 + curves.ChordLen(last.x0, last.y0, last.x1, last.y1)

@@ -22,7 +22,7 @@ func drawLines(t *composite.Tile, lines []overlay.Line, colors, ends []layerColo
 			drawStroke(t, sc.curves, l.Width, l.Dash, &colors[i], sc.line[:], lineChord[:], g)
 			continue
 		}
-		r := sdf.Reach(l.Width) + g.Radius
+		r := g.Reach(l.Width)
 		seg := sdf.NewSeg(l.X0, l.Y0, l.X1, l.Y1)
 		ylo, yhi := segmentRows(t, l.Y0, l.Y1, r)
 		n := yhi - ylo

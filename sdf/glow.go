@@ -25,6 +25,13 @@ func NewGlow(r, opacity float32) Glow {
 	return Glow{Radius: r, Inv: 1 / r, Opacity: opacity}
 }
 
+// Reach is how far from its centre line a stroke of width w with the glow covers pixel
+// centres: Reach(w), or half the stroke's width plus the glow's radius where that is
+// farther. Beyond it both the stroke's coverage and the glow are 0 (Cover is 0 from
+// s ≥ max(½, Radius)), so nothing nearer is left out. Twin: reach plus the radius, half a
+// pixel farther, where the kernels look.
+func (g *Glow) Reach(w float32) float32 { return max(Reach(w), HalfWidth(w)+g.Radius) }
+
 // Cover returns coverage cov with the glow added, for a pixel at signed distance s from the
 // stroke's edge (Stroke's result: negative inside). With no glow it is cov, the same bits.
 // Twin: glowCover.
