@@ -26,7 +26,10 @@ type Tile struct {
 	W, H   int
 	Span   [TileSize]Span
 	Planes [Channels][TileSize * TileSize]float32
-	blend  tileBlend // how the next Over composites the layer (Tile.Blend)
+	// The drawing kernels take a row's last group of 8 pixels whole, storing back the values
+	// they loaded in its lanes past the row's end: past the last row's, these.
+	_     [8]float32
+	blend tileBlend // how the next Over composites the layer (Tile.Blend)
 }
 
 // Span is a half-open range of columns within a tile row; X0 >= X1 means empty.

@@ -18,11 +18,16 @@ import (
 // darker where its chords meet. Between strokes every distance is MaxFloat32 (strokeRows
 // sets the ones it blended back), so a chord needs no span of its own cleared first.
 type curveScratch struct {
-	d2      [ts * ts]float32
-	opacity [ts * ts]float32
+	d2      tileField
+	opacity tileField
 	span    [ts]composite.Span
 	chord   rowSpans // one chord's
 }
+
+// tileField is a float per pixel of a tile, row-major, and 8 more: the vector kernels take
+// a row's last group of 8 whole, storing back the values they loaded in its lanes past the
+// row's end, which for the last row lie in the padding.
+type tileField [ts*ts + 8]float32
 
 // newCurveScratch returns scratch with every distance far.
 func newCurveScratch() *curveScratch {

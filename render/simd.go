@@ -267,7 +267,7 @@ type chordParams struct {
 // (unless op is nil: a stroke whose chords all have one opacity keeps none), and widens the
 // stroke's span of the row, union[row0+j], to take spans[j] in (unite): one chord of a curve
 // stroke. d2 and op are tile-sized, row-major.
-func nearestChordRows(d2, op *[ts * ts]float32, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
+func nearestChordRows(d2, op *tileField, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
 	if n <= 0 {
 		return
 	}
@@ -284,7 +284,7 @@ func nearestChordRows(d2, op *[ts * ts]float32, union *[ts]composite.Span, t *co
 }
 
 // nearestChordRowsGo is nearestChordRows pixel by pixel.
-func nearestChordRowsGo(d2, op *[ts * ts]float32, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
+func nearestChordRowsGo(d2, op *tileField, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
 	unite(union, spans, row0, n)
 	for j, sp := range spans[:n] {
 		py := float32(t.Y0+row0+j) + 0.5
@@ -304,7 +304,7 @@ func nearestChordRowsGo(d2, op *[ts * ts]float32, union *[ts]composite.Span, t *
 // of pattern dash on chord s, of length l, which starts at arc length s0 along its stroke.
 // It has no vector twin: dashed strokes are the rarer look, and solid ones keep their fast
 // path.
-func nearestDashRowsGo(d2, op *[ts * ts]float32, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, l, s0 float32, dash overlay.Dash, opacity float32) {
+func nearestDashRowsGo(d2, op *tileField, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, l, s0 float32, dash overlay.Dash, opacity float32) {
 	unite(union, spans, row0, n)
 	for j, sp := range spans[:n] {
 		py := float32(t.Y0+row0+j) + 0.5
@@ -350,7 +350,7 @@ func newProfile(w float32, c *layerColor, g *sdf.Glow) profileParams {
 // width w, colour c and glow g at the squared distances d2 and opacities op there (d2 from
 // nearestChordRows; with op nil, opacity everywhere), and sets d2 there back to
 // MaxFloat32: the curves stage's blend.
-func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow, opacity float32) {
+func strokeRows(t *composite.Tile, d2, op *tileField, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow, opacity float32) {
 	if y0 >= y1 {
 		return
 	}
@@ -367,7 +367,7 @@ func strokeRows(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composit
 }
 
 // strokeRowsGo is strokeCover · op (or opacity), and over, pixel by pixel.
-func strokeRowsGo(t *composite.Tile, d2, op *[ts * ts]float32, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow, opacity float32) {
+func strokeRowsGo(t *composite.Tile, d2, op *tileField, spans *[ts]composite.Span, y0, y1 int, w float32, c *layerColor, g *sdf.Glow, opacity float32) {
 	var cov rowBuf
 	thin := sdf.ThinScale(w)
 	for y := y0; y < y1; y++ {

@@ -43,8 +43,9 @@ done:
 
 // LDM and STM load and store the lanes of Y15 (VMASKMOVPS: the others are neither read nor
 // written, a loaded one is 0); LDU and STU all 8 lanes. The loops take LDU and STU for the
-// whole groups of a run and LDM and STM for its last, partial one: on AMD's cores a masked
-// store costs many times a plain one.
+// whole groups of a run and LDM and STM for its last, partial one, or take that one whole
+// too, leaving its other lanes as they were: on AMD's cores a masked store costs many
+// times a plain one (about 10 cycles on Zen 4).
 #define LDM(src, r) VMASKMOVPS src, Y15, r
 #define STM(r, dst) VMASKMOVPS r, Y15, dst
 #define LDU(src, r) VMOVUPS src, r
@@ -148,7 +149,7 @@ done:
 	VADDPS  Y7, Y8, Y7; \
 	VMOVUPS Y7, off(DI)
 
-// CURVEWHOLE is CURVEGROUP(LDU, STU) with the glow's inv and opacity read from the frame (32
+// CURVEWHOLE is CURVETAIL on all lanes with the glow's inv and opacity read from the frame (32
 // and 64(SP)) and the loads folded into the operations that take them.
 #define CURVEWHOLE \
 	VSQRTPS (DX), Y0; \
@@ -742,7 +743,9 @@ slabGroup:
 // takes each pixel's colour c0 + dc·t, c0 the colour, t the parameter DIST2 leaves in Y8.
 // The frame holds 8 copies each of ax 0, 1/L² 32, half 64, thin 96, inv 128, opacity 160
 // and the colour 192-288(SP) (DIST2S, STROKECOVS, BLENDS); a solid line's whole groups run
-// on its own loop, its last group (and a gradient line's every group) masked as BLENDM.
+// on its own loop. Its last group (and a gradient line's every group) runs whole, its
+// coverage 0 on the lanes past the span, which the blend leaves as they were (c·0 + p·1;
+// past the last row's end, the tile's padding).
 TEXT ·strokeSegmentRowsAVX2(SB), NOSPLIT, $320-32
 	MOVQ         p+0(FP), R10
 	MOVQ         spans+8(FP), SI
@@ -794,22 +797,16 @@ strokeTail:
 	MASK
 	DIST2S(Y10, Y7)
 	STROKECOVS
-	BLENDM(Y7, 36, LDM, STM)
-	JMP  strokeNextRow
+	VANDPS Y15, Y7, Y7
+	BLENDM(Y7, 36, LDU, STU)
+	JMP    strokeNextRow
 
 gradientGroup:
 	MASK
 	DIST2S(Y10, Y7)
 	STROKECOVS
-	CMPQ CX, $8
-	JLT  gradientTail
+	VANDPS Y15, Y7, Y7
 	GRADBLEND(LDU, STU)
-	JMP  gradientNext
-
-gradientTail:
-	GRADBLEND(LDM, STM)
-
-gradientNext:
 	VADDPS eights<>(SB), Y10, Y10
 	ADDQ   $32, DI
 	SUBQ   $8, CX
@@ -827,7 +824,7 @@ strokeNextRow:
 // d2's (and the lane is in the span) it is stored with the opacity (none with op nil). Each
 // non-empty span widens the row's union (pairs of int32 at R14, as unite). A row's whole
 // groups run on a loop of their own, without op one of VMINPS (min(d, d2) is d where d < d2,
-// else d2: the same bits), its last group masked.
+// else d2: the same bits), its last group too, whole (d2 and op are tileFields).
 TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ         d2+0(FP), R10
 	MOVQ         op+8(FP), R12
@@ -901,17 +898,30 @@ nearestOpGroup:
 	JGE       nearestOpGroup
 
 nearestTail:
-	ADDQ       $8, CX
-	JLE        nearestNextRow
+	// The last group whole, its lanes past the span at MaxFloat32: min(MaxFloat32, d2) is
+	// d2, so they store what they loaded (past the row's end, the next row's or the
+	// scratch's padding).
+	ADDQ    $8, CX
+	JLE     nearestNextRow
 	MASK
 	DIST2(Y10, Y7)
-	VMASKMOVPS (DI), Y15, Y8
-	VCMPPS     $1, Y8, Y7, Y9 // d < d2
-	VANDPS     Y15, Y9, Y9
-	VMASKMOVPS Y7, Y9, (DI)
-	CMPQ       op+8(FP), $0
-	JEQ        nearestNextRow
-	VMASKMOVPS Y11, Y9, (DX)
+	VANDNPS maxFloat<>(SB), Y15, Y8
+	VANDPS  Y15, Y7, Y7
+	VORPS   Y8, Y7, Y7
+	CMPQ    op+8(FP), $0
+	JNE     nearestOpTail
+	VMINPS  (DI), Y7, Y8
+	VMOVUPS Y8, (DI)
+	JMP     nearestNextRow
+
+nearestOpTail:
+	VMOVUPS   (DI), Y8
+	VCMPPS    $1, Y8, Y7, Y9 // d < d2
+	VBLENDVPS Y9, Y7, Y8, Y8
+	VMOVUPS   Y8, (DI)
+	VMOVUPS   (DX), Y12
+	VBLENDVPS Y9, Y11, Y12, Y12
+	VMOVUPS   Y12, (DX)
 
 nearestNextRow:
 	ADDQ $256, R10
@@ -921,19 +931,21 @@ nearestNextRow:
 	VZEROUPPER
 	RET
 
-// CURVEGROUP blends a group of a curve stroke (strokeRowsAVX2), with the loads and stores
-// LD and ST: d2 read and set back to MaxFloat32; strokeCover: the signed distance
-// s = √d² − half, m = max(s, 0), the coverage, the glow (AX points at the colour: the glow's
-// inv and opacity are at 20 and 24); times the opacity; BLENDX.
-#define CURVEGROUP(LD, ST) \
-	LD((DX), Y0); \
-	ST(Y10, (DX)); \
+// CURVETAIL blends the last group of a row of a curve stroke (strokeRowsAVX2), whole, on
+// the lanes of Y15: d2 read and set back to MaxFloat32 there (the others store what they
+// loaded); strokeCover: the signed distance s = √d² − half, m = max(s, 0), the coverage, the
+// glow (AX points at the colour: the glow's inv and opacity are at 20 and 24); times the
+// opacity; 0 on the other lanes, which BLENDX then leaves as they were (c·0 + p·1).
+#define CURVETAIL \
+	VMOVUPS    (DX), Y0; \
+	VBLENDVPS  Y15, Y10, Y0, Y7; \
+	VMOVUPS    Y7, (DX); \
 	VSQRTPS    Y0, Y0; \
 	COVER(Y0, Y6, Y11, Y12, Y9, Y13, Y14); \
 	GLOW(Y0, Y6, Y9, Y14, 20(AX), 24(AX), Y7); \
-	LD((BX), Y5); \
-	VMULPS     Y5, Y0, Y0; \
-	BLENDX(Y0, LD, ST)
+	VMULPS     (BX), Y0, Y0; \
+	VANDPS     Y15, Y0, Y0; \
+	BLENDX(Y0, LDU, STU)
 
 // (A stroke without per-pixel opacities, op nil, reads its opacity from 8 copies at 0(SP):
 // BX stays there, R9 = 0 instead of 32.)
@@ -943,7 +955,8 @@ nearestNextRow:
 // profileParams' offsets: half 0, thin 4, color 8, glow 24 (radius, inv 28, opacity 32).
 // Each pixel's d2 is read and set back to MaxFloat32; the opacity is op's, or with op nil
 // the argument's. A row's whole groups run on a loop of their own (CURVEWHOLE: the glow's
-// inv and opacity as 8 copies at 32 and 64(SP)), its last group masked.
+// inv and opacity as 8 copies at 32 and 64(SP)), its last group on CURVETAIL (d2 and op are
+// tileFields, the tile's planes padded likewise: composite.Tile).
 TEXT ·strokeRowsAVX2(SB), NOSPLIT, $96-52
 	VBROADCASTSS opacity+48(FP), Y0
 	VMOVUPS      Y0, 0(SP)
@@ -997,7 +1010,7 @@ blendTail:
 	ADDQ $8, CX
 	JLE  blendNextRow
 	MASK
-	CURVEGROUP(LDM, STM)
+	CURVETAIL
 
 blendNextRow:
 	ADDQ $256, R10

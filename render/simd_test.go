@@ -334,7 +334,7 @@ func TestStrokeSegmentRowsMatchesGo(t *testing.T) {
 }
 
 // randomDistances fills d2 and op as a stroke in progress leaves them: distances, some far.
-func randomDistances(rng *rand.Rand, d2, op *[ts * ts]float32) {
+func randomDistances(rng *rand.Rand, d2, op *tileField) {
 	for i := range d2 {
 		d2[i], op[i] = float32(rng.Float64()*40), float32(rng.Float64())
 		if rng.IntN(4) == 0 {
@@ -347,7 +347,7 @@ func TestNearestChordRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(31, 32))
 	tile := &composite.Tile{}
-	var wantD, wantOp, gotD, gotOp [ts * ts]float32
+	var wantD, wantOp, gotD, gotOp tileField
 	for range 3000 {
 		randomTileAt(rng, tile)
 		row0, n := randomRows(rng)
@@ -386,7 +386,7 @@ func TestStrokeRowsMatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(33, 34))
 	tile := &composite.Tile{}
-	var op, wantD, gotD [ts * ts]float32
+	var op, wantD, gotD tileField
 	for range 3000 {
 		randomTileAt(rng, tile)
 		row0, n := randomRows(rng)
