@@ -22,9 +22,10 @@ type bins struct {
 	labelBins      binList
 	// chords are the flattened curves: each curve's polyline within curves.Tolerance.
 	chords []chord
-	// chordTile is, for each chord, the one tile the count pass listed it in, or −1 when it
-	// reaches several: the fill pass lists a one-tile chord there without binning it again.
-	chordTile []int32
+	// chordTiles is, for each chord, the rectangle of tiles the count pass listed it in, or
+	// an empty one where it binned the chord band by band: the fill pass lists the chord in
+	// the same rectangle without binning it again.
+	chordTiles []tileRect
 	// glyphs are the placed glyphs of all labels; label i owns glyphs[glyphStart[i]:glyphStart[i+1]].
 	glyphs     []overlay.PlacedGlyph
 	glyphStart []int32
@@ -208,23 +209,16 @@ func boxMargin(bx *overlay.Box, g *sdf.Glow) float32 {
 // binSegment appends idx to the lists of the tiles within reach r of the segment: for each
 // row of tiles, the part of the segment inside the row's band (widened by r) bounds the tiles
 // the stroke can touch, so a long diagonal line is listed in a diagonal band of tiles, not its
-// whole bounding box.
-//
-// Most chords of a curve lie in one tile with their reach: then the band is the whole segment
-// and that tile is the answer, without clipping (when the reach stays inside the tiles, so
-// that no bound was clamped).
-//
-// It returns that one tile when it took the shortcut, else −1.
-func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) int32 {
+// whole bounding box. A segment that lies in one tile with its reach is listed there without
+// clipping (when the reach stays inside the tiles, so that no bound was clamped).
+func (b *bins) binSegment(l *binList, idx int32, x0, y0, x1, y1, r float32) {
 	bx0, by0, bx1, by1 := min(x0, x1)-r, min(y0, y1)-r, max(x0, x1)+r, max(y0, y1)+r
 	tx0, ty0, tx1, ty1 := b.tileRange(bx0, by0, bx1, by1)
 	if tx1-tx0 == 1 && ty1-ty0 == 1 && bx0 >= 0 && by0 >= 0 && bx1 < float32(b.tilesX*ts) && by1 < float32(b.tilesY*ts) {
-		t := ty0*b.tilesX + tx0
-		l.add(t, idx)
-		return int32(t)
+		l.add(ty0*b.tilesX+tx0, idx)
+		return
 	}
 	b.binSegmentBands(l, idx, x0, y0, x1, y1, r, ty0, ty1)
-	return -1
 }
 
 // binSegmentBands is binSegment for the tile rows [ty0, ty1), one band at a time.
@@ -299,24 +293,49 @@ func (b *bins) turns() {
 	}
 }
 
-// binChords lists each chord in the tiles within its stroke's reach with the glow g.
+// binChords lists each chord in the tiles within its stroke's reach with the glow g. A chord
+// whose reach's bounding box lies in at most 2×2 tiles (most: a chord is short) is listed in
+// each of them: clipping so short a chord to each row of tiles would seldom spare a tile,
+// and a tile it does not reach draws nothing of it. The others are binned band by band.
 func (b *bins) binChords(cs []overlay.Curve, g *sdf.Glow) {
 	l := &b.chordBins
 	if !l.filling {
-		b.chordTile = b.chordTile[:0]
+		b.chordTiles = b.chordTiles[:0]
 	}
 	for i := range b.chords {
-		if l.filling && b.chordTile[i] >= 0 {
-			l.add(int(b.chordTile[i]), int32(i))
-			continue
+		var tr tileRect
+		if l.filling {
+			tr = b.chordTiles[i]
 		}
-		ch := &b.chords[i]
-		t := b.binSegment(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, g.Reach(cs[ch.stroke].Width))
-		if !l.filling {
-			b.chordTile = append(b.chordTile, t)
+		if !l.filling || tr.empty() {
+			ch := &b.chords[i]
+			r := g.Reach(cs[ch.stroke].Width)
+			x0, y0, x1, y1 := min(ch.x0, ch.x1)-r, min(ch.y0, ch.y1)-r, max(ch.x0, ch.x1)+r, max(ch.y0, ch.y1)+r
+			tx0, ty0, tx1, ty1 := b.tileRange(x0, y0, x1, y1)
+			if tx1-tx0 > 2 || ty1-ty0 > 2 {
+				b.binSegmentBands(l, int32(i), ch.x0, ch.y0, ch.x1, ch.y1, r, ty0, ty1)
+				if !l.filling {
+					b.chordTiles = append(b.chordTiles, tileRect{})
+				}
+				continue
+			}
+			tr = tileRect{int16(tx0), int16(ty0), int16(tx1), int16(ty1)}
+			if !l.filling {
+				b.chordTiles = append(b.chordTiles, tr)
+			}
+		}
+		for ty := int(tr.ty0); ty < int(tr.ty1); ty++ {
+			for tx := int(tr.tx0); tx < int(tr.tx1); tx++ {
+				l.add(ty*b.tilesX+tx, int32(i))
+			}
 		}
 	}
 }
+
+// tileRect is the tiles [tx0, tx1) × [ty0, ty1).
+type tileRect struct{ tx0, ty0, tx1, ty1 int16 }
+
+func (r tileRect) empty() bool { return r.tx0 >= r.tx1 || r.ty0 >= r.ty1 }
 
 // chordOpacity is 1 − the curve's fade at the middle of chord k of n. Twin: chordOpacity.
 func chordOpacity(c *overlay.Curve, k, n int) float32 {
