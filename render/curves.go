@@ -16,7 +16,8 @@ import (
 // chord's opacity, and per row the span of pixels any chord reached. A stroke takes the
 // minimum over its chords before any coverage is blended, so a translucent curve is not
 // darker where its chords meet. Between strokes every distance is MaxFloat32 (strokeRows
-// sets the ones it blended back), so a chord needs no span of its own cleared first.
+// sets the ones it blended back), so a chord needs no span of its own cleared first, and
+// every row's span is noSpan.
 type curveScratch struct {
 	d2      tileField
 	opacity tileField
@@ -29,11 +30,18 @@ type curveScratch struct {
 // row's end, which for the last row lie in the padding.
 type tileField [ts*ts + 8]float32
 
-// newCurveScratch returns scratch with every distance far.
+// noSpan is the empty span a stroke's row starts from: widening it to take a span in
+// (min of the starts, max of the ends) gives that span, so unite needs no test.
+var noSpan = composite.Span{X0: ts, X1: 0}
+
+// newCurveScratch returns scratch with every distance far and every row's span noSpan.
 func newCurveScratch() *curveScratch {
 	s := &curveScratch{}
 	for i := range s.d2 {
 		s.d2[i] = math.MaxFloat32
+	}
+	for i := range s.span {
+		s.span[i] = noSpan
 	}
 	return s
 }
@@ -75,21 +83,32 @@ func drawStroke(t *composite.Tile, s *curveScratch, w float32, dash overlay.Dash
 		if n <= 0 {
 			continue
 		}
-		ylo, yhi = min(ylo, lo), max(yhi, hi)
-		if !slabs || !slabSpans(&s.chord, t, lo, n, ch, r) {
+		spans, ok := s.chord[:], false
+		if slabs {
+			var first, end int
+			if first, end, ok = slabSpans(&s.chord, t, lo, n, ch, r); ok {
+				// Only the rows with a span.
+				if first >= end {
+					continue
+				}
+				spans, lo, n = s.chord[first:], lo+first, end-first
+			}
+		}
+		if !ok {
 			segmentSpans(&s.chord, t, lo, n, ch.x0, ch.y0, ch.x1, ch.y1, r)
 		}
+		ylo, yhi = min(ylo, lo), max(yhi, lo+n)
 		if dash.Period > 0 {
-			nearestDashRowsGo(&s.d2, &s.opacity, &s.span, t, &s.chord, lo, n, &seg, ch.l, ch.s0, dash, ch.opacity)
+			nearestDashRowsGo(&s.d2, &s.opacity, &s.span, t, spans, lo, n, &seg, ch.l, ch.s0, dash, ch.opacity)
 		} else {
-			nearestChordRows(&s.d2, op, &s.span, t, &s.chord, lo, n, &seg, ch.opacity)
+			nearestChordRows(&s.d2, op, &s.span, t, spans, lo, n, &seg, ch.opacity)
 		}
 	}
 	strokeRows(t, &s.d2, op, &s.span, ylo, yhi, w, color, g, opacity)
 	for y := ylo; y < yhi; y++ {
 		if sp := s.span[y]; sp.X0 < sp.X1 {
 			t.Touch(y, int(sp.X0), int(sp.X1))
-			s.span[y] = composite.Span{}
+			s.span[y] = noSpan
 		}
 	}
 }
@@ -108,7 +127,9 @@ func uniformOpacity(chords []chord, idx []int32) bool {
 // slabSpans sets spans[j], j < n, to the columns of tile row row0+j whose centres lie in
 // the rectangle where chord ch can be its stroke's nearest within reach r: within r of the
 // chord's line, from r·turn0 + 1 before its start to r·turn1 + 1 past its end. It returns
-// false, setting nothing, for a chord of no length.
+// the first j with a span and one past the last (lo ≥ hi when none has: most of a steep
+// chord's rows within its reach lie above or below the rectangle), and false, setting
+// nothing, for a chord of no length.
 //
 // Why that suffices: a pixel within r of the stroke (a polyline) is nearest to a point
 // inside some chord, and then lies across from it, within the chord's ends; or to a vertex
@@ -117,11 +138,11 @@ func uniformOpacity(chords []chord, idx []int32) bool {
 // of the stroke, within r of it. Where the distances to two chords are equal but for
 // rounding, either may be the one taken: the kernels, which take every chord over its
 // reach, agree within the goldens' tolerance.
-func slabSpans(spans *rowSpans, t *composite.Tile, row0, n int, ch *chord, r float32) bool {
+func slabSpans(spans *rowSpans, t *composite.Tile, row0, n int, ch *chord, r float32) (lo, hi int, ok bool) {
 	dx, dy := ch.x1-ch.x0, ch.y1-ch.y0
 	l := sdf.Sqrt(float32(dx*dx) + float32(dy*dy))
 	if !(l > 0) {
-		return false
+		return 0, 0, false
 	}
 	ux, uy := dx/l, dy/l
 	e0, e1 := float32(r*ch.turn0)+1, float32(r*ch.turn1)+1
@@ -136,12 +157,13 @@ func slabSpans(spans *rowSpans, t *composite.Tile, row0, n int, ch *chord, r flo
 	if uy != 0 {
 		prm.bInv = -1 / uy
 	}
-	if n > 0 {
-		if haveAVX2 && prm.aInv != 0 && prm.bInv != 0 {
-			slabSpansAVX2(&spans[0][0], n, &prm)
-		} else {
-			slabSpansGo(spans, n, &prm)
-		}
+	switch {
+	case n <= 0:
+		return 0, 0, true
+	case haveAVX2 && prm.aInv != 0 && prm.bInv != 0:
+		lo, hi = slabSpansAVX2(&spans[0][0], n, &prm)
+	default:
+		lo, hi = slabSpansGo(spans, n, &prm)
 	}
-	return true
+	return lo, hi, true
 }

@@ -30,7 +30,11 @@ func drawLines(t *composite.Tile, lines []overlay.Line, colors, ends []layerColo
 		// rectangle around it (slabSpans, the line a chord with round caps) rather than over
 		// the band's extent widened by the reach either side.
 		sc.line[0] = chord{x0: l.X0, y0: l.Y0, x1: l.X1, y1: l.Y1, turn0: 1, turn1: 1}
-		if g.Radius == 0 || !slabSpans(spans, t, ylo, n, &sc.line[0], r) {
+		ok := false
+		if g.Radius > 0 {
+			_, _, ok = slabSpans(spans, t, ylo, n, &sc.line[0], r)
+		}
+		if !ok {
 			segmentSpans(spans, t, ylo, n, l.X0, l.Y0, l.X1, l.Y1, r)
 		}
 		var end *layerColor

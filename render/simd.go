@@ -165,8 +165,10 @@ type slabParams struct {
 }
 
 // slabSpansGo sets spans[j], j < n, to the columns of row j whose centres lie in the
-// rectangle of p: for x' in both ranges, sdf.Centers(x' + x0 − ox).
-func slabSpansGo(spans *rowSpans, n int, p *slabParams) {
+// rectangle of p: for x' in both ranges, sdf.Centers(x' + x0 − ox). It returns the first j
+// with a span and one past the last (n and 0 when none has).
+func slabSpansGo(spans *rowSpans, n int, p *slabParams) (first, end int) {
+	first = n
 	for j := range n {
 		qy := p.qy0 + float32(j)
 		a0, a1, ok := slabRange(p.aInv, p.aV, p.aC0, p.aC1, qy)
@@ -179,7 +181,11 @@ func slabSpansGo(spans *rowSpans, n int, p *slabParams) {
 			}
 		}
 		spans[j] = [2]int32{int32(lo), int32(hi)}
+		if lo < hi {
+			first, end = min(first, j), j+1
+		}
 	}
+	return first, end
 }
 
 // slabRange returns the x' with c0 ≤ x'/inv + v·qy ≤ c1, in order: every x' (±MaxFloat32)
@@ -265,9 +271,9 @@ type chordParams struct {
 // nearestChordRows lowers, for each row row0+j (j < n) over its span spans[j], the squared
 // distances d2 to those to segment s where they are smaller, setting op to opacity there
 // (unless op is nil: a stroke whose chords all have one opacity keeps none), and widens the
-// stroke's span of the row, union[row0+j], to take spans[j] in (unite): one chord of a curve
-// stroke. d2 and op are tile-sized, row-major.
-func nearestChordRows(d2, op *tileField, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
+// stroke's span of the row, union[row0+j] (a span or noSpan), to take spans[j] in (unite):
+// one chord of a curve stroke. d2 and op are tile-sized, row-major.
+func nearestChordRows(d2, op *tileField, union *[ts]composite.Span, t *composite.Tile, spans [][2]int32, row0, n int, s *sdf.Seg, opacity float32) {
 	if n <= 0 {
 		return
 	}
@@ -284,7 +290,7 @@ func nearestChordRows(d2, op *tileField, union *[ts]composite.Span, t *composite
 }
 
 // nearestChordRowsGo is nearestChordRows pixel by pixel.
-func nearestChordRowsGo(d2, op *tileField, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, opacity float32) {
+func nearestChordRowsGo(d2, op *tileField, union *[ts]composite.Span, t *composite.Tile, spans [][2]int32, row0, n int, s *sdf.Seg, opacity float32) {
 	unite(union, spans, row0, n)
 	for j, sp := range spans[:n] {
 		py := float32(t.Y0+row0+j) + 0.5
@@ -304,7 +310,7 @@ func nearestChordRowsGo(d2, op *tileField, union *[ts]composite.Span, t *composi
 // of pattern dash on chord s, of length l, which starts at arc length s0 along its stroke.
 // It has no vector twin: dashed strokes are the rarer look, and solid ones keep their fast
 // path.
-func nearestDashRowsGo(d2, op *tileField, union *[ts]composite.Span, t *composite.Tile, spans *rowSpans, row0, n int, s *sdf.Seg, l, s0 float32, dash overlay.Dash, opacity float32) {
+func nearestDashRowsGo(d2, op *tileField, union *[ts]composite.Span, t *composite.Tile, spans [][2]int32, row0, n int, s *sdf.Seg, l, s0 float32, dash overlay.Dash, opacity float32) {
 	unite(union, spans, row0, n)
 	for j, sp := range spans[:n] {
 		py := float32(t.Y0+row0+j) + 0.5
@@ -318,16 +324,11 @@ func nearestDashRowsGo(d2, op *tileField, union *[ts]composite.Span, t *composit
 }
 
 // unite widens each union[row0+j], j < n, to take the non-empty spans[j] in: the smallest
-// span holding both (spans[j] where the union's is empty, X0 ≥ X1).
-func unite(union *[ts]composite.Span, spans *rowSpans, row0, n int) {
+// span holding both, each union[row0+j] a span or noSpan.
+func unite(union *[ts]composite.Span, spans [][2]int32, row0, n int) {
 	for j, cs := range spans[:n] {
-		if cs[0] >= cs[1] {
-			continue
-		}
-		sp := &union[row0+j]
-		if sp.X0 >= sp.X1 {
-			*sp = composite.Span{X0: cs[0], X1: cs[1]}
-		} else {
+		if cs[0] < cs[1] {
+			sp := &union[row0+j]
 			sp.X0, sp.X1 = min(sp.X0, cs[0]), max(sp.X1, cs[1])
 		}
 	}

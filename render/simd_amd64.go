@@ -29,7 +29,7 @@ func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)
 func segmentSpansAVX2(spans *int32, n int, prm *spanParams)
 
 //go:noescape
-func slabSpansAVX2(spans *int32, n int, prm *slabParams)
+func slabSpansAVX2(spans *int32, n int, prm *slabParams) (lo, hi int)
 
 //go:noescape
 func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)

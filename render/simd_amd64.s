@@ -498,7 +498,8 @@ VEC8(maxFloat<>, $0x7f7fffff7f7fffff)
 // SPANS turns the clipped parameters t0 (Y9) and t1 (Y10) of 8 rows, and the rows to keep
 // (Y11, all ones where sdf.BandX found the segment in the band), into those rows' spans:
 // sdf.BandX's x extent, widened by r, and sdf.Centers' pixels, stored as pairs at DI, (0, 0)
-// where empty. Registers as in segmentSpansAVX2; Y9-Y12 are clobbered.
+// where empty; BX gets bit k set for the k-th row's span not empty. Registers as in
+// segmentSpansAVX2; Y9-Y12 are clobbered.
 #define SPANS \
 	VMULPS       Y4, Y9, Y9; \
 	VADDPS       Y5, Y9, Y9; \
@@ -528,6 +529,7 @@ VEC8(maxFloat<>, $0x7f7fffff7f7fffff)
 	VPMINSD      Y10, Y9, Y9; \
 	VPCMPGTD     Y12, Y9, Y10; \
 	VPAND        Y11, Y10, Y10; \
+	VMOVMSKPS    Y10, BX; \
 	VPAND        Y10, Y12, Y12; \
 	VPAND        Y10, Y9, Y9; \
 	VPUNPCKLDQ   Y9, Y12, Y10; \
@@ -615,20 +617,24 @@ spansSloped:
 	VZEROUPPER
 	RET
 
-// func slabSpansAVX2(spans *int32, n int, prm *slabParams)
+// func slabSpansAVX2(spans *int32, n int, prm *slabParams) (lo, hi int)
 //
 // slabSpansGo for n rows, 8 rows a group (as segmentSpansAVX2, the spans of a group's rows
 // past n are written too), for a chord with both ranges bounded (aInv, bInv not 0): the two
 // ranges of each row, intersected, moved by x0, then SPANS with r = 0 and x = 1·t + 0 (exact)
 // does sdf.Centers. slabParams' offsets: qy0 0, aInv 4, aV 8, aC0 12, aC1 16, bInv 20, bV 24,
-// w 28, bC0 32, bC1 36, x0 40, ox 44, top 48.
+// w 28, bC0 32, bC1 36, x0 40, ox 44, top 48. It returns the first row with a span and one
+// past the last (R8 and R9; n and 0 when none has), from SPANS' BX, rows past n cleared.
 //
 // YMM registers: Y0 the rows' numbers from the first (exact integers), Y2, Y3, Y9-Y12
 // scratch, and SPANS' (Y1 0, Y4 1, Y5 0, Y6 ox, Y7 top, Y8 0, Y13 ½, Y15 −1).
-TEXT ·slabSpansAVX2(SB), NOSPLIT, $0-24
+TEXT ·slabSpansAVX2(SB), NOSPLIT, $0-40
 	MOVQ         spans+0(FP), DI
 	MOVQ         n+8(FP), CX
 	MOVQ         prm+16(FP), AX
+	MOVQ         CX, R8
+	XORQ         R9, R9
+	XORQ         DX, DX
 	VMOVUPS      lanesF<>(SB), Y0
 	VXORPS       Y1, Y1, Y1
 	VMOVUPS      ones<>(SB), Y4
@@ -675,11 +681,35 @@ slabGroup:
 	VADDPS       Y12, Y9, Y9
 	VADDPS       Y12, Y10, Y10
 	SPANS
-	VADDPS       eights<>(SB), Y0, Y0
-	ADDQ         $64, DI
-	SUBQ         $8, CX
-	JGT          slabGroup
+	// The group's rows with a span (BX), those past n cleared: the first and the last.
+	CMPQ         CX, $8
+	JGE          slabRows
+	MOVL         $1, R10
+	SHLL         CX, R10
+	DECL         R10
+	ANDL         R10, BX
+
+slabRows:
+	TESTL BX, BX
+	JZ    slabNext
+	CMPQ  R9, $0
+	JNE   slabLast
+	BSFL  BX, R10
+	LEAQ  (DX)(R10*1), R8
+
+slabLast:
+	BSRL BX, R10
+	LEAQ 1(DX)(R10*1), R9
+
+slabNext:
+	VADDPS eights<>(SB), Y0, Y0
+	ADDQ   $64, DI
+	ADDQ   $8, DX
+	SUBQ   $8, CX
+	JGT    slabGroup
 	VZEROUPPER
+	MOVQ   R8, lo+24(FP)
+	MOVQ   R9, hi+32(FP)
 	RET
 
 // PLANEM is PLANECOV with the colour's channel at coff(AX) and k in Y9 (Y11, Y12 clobbered).
@@ -822,7 +852,8 @@ strokeNextRow:
 //
 // chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. Where a lane's distance is below
 // d2's (and the lane is in the span) it is stored with the opacity (none with op nil). Each
-// non-empty span widens the row's union (pairs of int32 at R14, as unite). A row's whole
+// non-empty span widens the row's union (pairs of int32 at R14, each a span or noSpan, as
+// unite). A row's whole
 // groups run on a loop of their own, without op one of VMINPS (min(d, d2) is d where d < d2,
 // else d2: the same bits), its last group too, whole (d2 and op are tileFields).
 TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-48
@@ -841,27 +872,15 @@ nearestRow:
 	MOVL    4(SI), R9
 	CMPL    R8, R9
 	JGE     nearestNextRow
-	// The union: the span where it is empty, else the smaller start and the larger end.
+	// The union (a span or noSpan): the smaller start and the larger end.
 	MOVL    (R14), BX
-	CMPL    BX, 4(R14)
-	JGE     nearestUnite
 	CMPL    BX, R8
-	CMOVLLT BX, R8
+	CMOVLGT R8, BX
+	MOVL    BX, (R14)
 	MOVL    4(R14), BX
 	CMPL    BX, R9
-	CMOVLGT BX, R9
-	MOVL    R8, (R14)
-	MOVL    R9, 4(R14)
-	// Back to the chord's own span.
-	MOVL    (SI), R8
-	MOVL    4(SI), R9
-	JMP     nearestSpan
-
-nearestUnite:
-	MOVL R8, (R14)
-	MOVL R9, 4(R14)
-
-nearestSpan:
+	CMOVLLT R9, BX
+	MOVL    BX, 4(R14)
 	MOVQ R9, CX
 	SUBQ R8, CX
 	LEAQ (R10)(R8*4), DI

@@ -10,7 +10,7 @@ var haveAVX2 = false
 func overSpanAVX2(p *float32, n int, c *layerColor)                            { panic(noAVX2) }
 func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)     { panic(noAVX2) }
 func segmentSpansAVX2(spans *int32, n int, prm *spanParams)                    { panic(noAVX2) }
-func slabSpansAVX2(spans *int32, n int, prm *slabParams)                       { panic(noAVX2) }
+func slabSpansAVX2(spans *int32, n int, prm *slabParams) (lo, hi int)          { panic(noAVX2) }
 func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams) { panic(noAVX2) }
 func nearestChordRowsAVX2(d2, op *float32, union *composite.Span, spans *int32, n int, prm *chordParams) {
 	panic(noAVX2)

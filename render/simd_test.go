@@ -282,9 +282,24 @@ func TestSlabSpansMatchesGo(t *testing.T) {
 		ch := chord{x0: x0, y0: y0, x1: x1, y1: y1, turn0: float32(rng.Float64()), turn1: 1}
 		r := sdf.Reach(randomWidth(rng)) + float32(rng.Float64()*20)
 		row0, n := randomRows(rng)
-		twinSpans(t, n, func() string {
+		var rows [2][2]int // Go twin's, AVX2's: the first row with a span and one past the last
+		i := 0
+		what := func() string {
 			return fmt.Sprintf("tile at (%d, %d) %dx%d, chord %+v reach %g, rows from %d", tile.X0, tile.Y0, tile.W, tile.H, ch, r, row0)
-		}, func(sp *rowSpans) bool { return slabSpans(sp, tile, row0, n, &ch, r) })
+		}
+		twinSpans(t, n, what, func(sp *rowSpans) bool {
+			lo, hi, ok := slabSpans(sp, tile, row0, n, &ch, r)
+			rows[i], i = [2]int{lo, hi}, i+1
+			for j, s := range sp[:n] {
+				if s[0] < s[1] && (j < lo || j >= hi) {
+					t.Fatalf("%s: row %d has span %v, outside the rows returned [%d, %d)", what(), j, s, lo, hi)
+				}
+			}
+			return ok
+		})
+		if rows[0] != rows[1] && (rows[0][0] < rows[0][1] || rows[1][0] < rows[1][1]) {
+			t.Fatalf("%s: spans in rows %v, Go twin %v", what(), rows[1], rows[0])
+		}
 	}
 }
 
@@ -360,16 +375,17 @@ func TestNearestChordRowsMatchesGo(t *testing.T) {
 		if rng.IntN(3) == 0 { // a stroke of one opacity: op is neither kept nor touched
 			wop, gop = nil, nil
 		}
-		var wantU, gotU [ts]composite.Span // the stroke's spans so far: some empty, some not
+		var wantU, gotU [ts]composite.Span // the stroke's spans so far: some empty (noSpan), some not
 		for y := range wantU {
+			wantU[y] = noSpan
 			if rng.IntN(2) == 0 {
-				x0 := int32(rng.IntN(ts + 1))
-				wantU[y] = composite.Span{X0: x0, X1: x0 + int32(rng.IntN(ts+1-int(x0)))}
+				x0 := int32(rng.IntN(ts))
+				wantU[y] = composite.Span{X0: x0, X1: x0 + 1 + int32(rng.IntN(ts-int(x0)))}
 			}
 		}
 		gotU = wantU
-		withAVX2(false, func() { nearestChordRows(&wantD, wop, &wantU, tile, spans, row0, n, &s, opacity) })
-		withAVX2(true, func() { nearestChordRows(&gotD, gop, &gotU, tile, spans, row0, n, &s, opacity) })
+		withAVX2(false, func() { nearestChordRows(&wantD, wop, &wantU, tile, spans[:], row0, n, &s, opacity) })
+		withAVX2(true, func() { nearestChordRows(&gotD, gop, &gotU, tile, spans[:], row0, n, &s, opacity) })
 		if gotU != wantU {
 			t.Fatalf("segment %+v rows [%d, %d): the stroke's spans %v, Go twin %v", s, row0, row0+n, gotU, wantU)
 		}
