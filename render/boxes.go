@@ -122,6 +122,11 @@ type boxShader struct {
 	t      *composite.Tile
 	cy, hy float32 // the box's vertical centre and half height
 	boxProfile
+	// [edgeA, edgeB) is edgeRow's last run, for limit edgeLimit (once edgeSet): the rows
+	// beyond a box's top or bottom border, many with a glow, all have limit 0 and one run.
+	edgeA, edgeB int
+	edgeLimit    float32
+	edgeSet      bool
 }
 
 // boxProfile is what shading a pixel of a box from its distance takes, laid out for
@@ -182,7 +187,11 @@ func (s *boxShader) columnsGo(band *planarColors, x0, x1 int, py float32) {
 // either side are shaded pixel by pixel (as in the rows among the corners: boxCornerRows).
 func (s *boxShader) edgeRow(y, x0, x1 int, py float32) {
 	qy := s.qy(py)
-	a, b := s.edgeRun(x0, x1, min(qy, 0))
+	if limit := min(qy, 0); !s.edgeSet || limit != s.edgeLimit {
+		s.edgeA, s.edgeB = s.edgeRun(x0, x1, limit)
+		s.edgeLimit, s.edgeSet = limit, true
+	}
+	a, b := s.edgeA, s.edgeB
 	c, covered := s.color(qy-s.r, sdf.Abs(qy-s.r))
 	fill := &c
 	if !covered {
