@@ -493,6 +493,8 @@ VEC8(minusOne<>, $0xbf800000bf800000)
 
 VEC8(onesInt<>, $0x0000000100000001)
 
+VEC8(eightsInt<>, $0x0000000800000008)
+
 VEC8(maxFloat<>, $0x7f7fffff7f7fffff)
 
 // SPANS turns the clipped parameters t0 (Y9) and t1 (Y10) of 8 rows, and the rows to keep
@@ -850,13 +852,16 @@ strokeNextRow:
 
 // func nearestChordRowsAVX2(d2, op *float32, union *composite.Span, spans *int32, n int, prm *chordParams)
 //
-// chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. Where a lane's distance is below
-// d2's (and the lane is in the span) it is stored with the opacity (none with op nil). Each
-// non-empty span widens the row's union (pairs of int32 at R14, each a span or noSpan, as
-// unite). A row's whole
-// groups run on a loop of their own, without op one of VMINPS (min(d, d2) is d where d < d2,
-// else d2: the same bits), its last group too, whole (d2 and op are tileFields).
-TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-48
+// chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. n is at most a tile's rows. Where
+// a lane's distance is below d2's (and the lane is in the span) it is stored with the
+// opacity (none with op nil). Each non-empty span widens the row's union (pairs of int32 at
+// R14, each a span or noSpan, as unite). Two passes over the rows come first, so that the
+// row loop has little to do but the groups: the unions, 4 rows a group (the last few rows
+// one by one), and each row's qy = py − ay and qy·dy (as ROWF computes them), 8 rows a group,
+// into the frame (qy at 0, qy·dy at 256(SP), a float per row). A row's whole groups run on
+// a loop of their own, without op one of VMINPS (min(d, d2) is d where d < d2, else d2: the
+// same bits), its last group too, whole (d2 and op are tileFields).
+TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $512-48
 	MOVQ         d2+0(FP), R10
 	MOVQ         op+8(FP), R12
 	MOVQ         union+16(FP), R14
@@ -864,32 +869,103 @@ TEXT ·nearestChordRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ         n+32(FP), R13
 	MOVQ         prm+40(FP), AX
 	SEGMENT
+
+	// The unions of whole groups of 4 rows: min and max where the row's span is not
+	// empty (Y7: all ones in both its lanes), the union where it is.
+	MOVQ SI, R8
+	MOVQ R14, R9
+	XORQ DX, DX
+
+nearestUnite4:
+	LEAQ      4(DX), BX
+	CMPQ      BX, R13
+	JGT       nearestUnite1
+	VMOVDQU   (R8), Y4
+	VMOVDQU   (R9), Y5
+	VPSHUFD   $0xB1, Y4, Y7
+	VPCMPGTD  Y4, Y7, Y7
+	VPSHUFD   $0xA0, Y7, Y7
+	VPMINSD   Y4, Y5, Y8
+	VPMAXSD   Y4, Y5, Y9
+	VPBLENDD  $0xAA, Y9, Y8, Y8
+	VPBLENDVB Y7, Y8, Y5, Y5
+	VMOVDQU   Y5, (R9)
+	ADDQ      $32, R8
+	ADDQ      $32, R9
+	MOVQ      BX, DX
+	JMP       nearestUnite4
+
+nearestUnite1:
+	// The last rows, one by one.
+	CMPQ    DX, R13
+	JGE     nearestQy
+	MOVL    (R8), CX
+	MOVL    4(R8), BX
+	CMPL    CX, BX
+	JGE     nearestUniteNext
+	CMPL    CX, (R9)
+	JGE     nearestUniteHi
+	MOVL    CX, (R9)
+
+nearestUniteHi:
+	CMPL BX, 4(R9)
+	JLE  nearestUniteNext
+	MOVL BX, 4(R9)
+
+nearestUniteNext:
+	ADDQ $8, R8
+	ADDQ $8, R9
+	INCQ DX
+	JMP  nearestUnite1
+
+nearestQy:
+	// qy and qy·dy of every row, 8 rows a group: py = float32(oy + j) + ½, as ROWF.
+	MOVL         24(AX), BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	VPADDD       lanes<>(SB), Y4, Y4
+	VBROADCASTSS 4(AX), Y7
+	XORQ         DX, DX
+
+nearestQyGroup:
+	VCVTDQ2PS Y4, Y5
+	VADDPS    halves<>(SB), Y5, Y5
+	VSUBPS    Y7, Y5, Y5
+	VMOVUPS   Y5, 0(SP)(DX*4)
+	VMULPS    Y2, Y5, Y5
+	VMOVUPS   Y5, 256(SP)(DX*4)
+	VPADDD    eightsInt<>(SB), Y4, Y4
+	ADDQ      $8, DX
+	CMPQ      DX, R13
+	JLT       nearestQyGroup
+
 	VBROADCASTSS 28(AX), Y11
-	ROWBASE(X13, Y13)
+	// Y13: float32(ox) + ½ + lane, the centres of a row's first group less its start.
+	MOVL         20(AX), BX
+	VCVTSI2SSL   BX, X13, X13
+	VADDSS       halves<>(SB), X13, X13
+	VBROADCASTSS X13, Y13
+	VADDPS       lanesF<>(SB), Y13, Y13
+	XORQ         BX, BX
 
 nearestRow:
-	MOVL    (SI), R8
-	MOVL    4(SI), R9
-	CMPL    R8, R9
-	JGE     nearestNextRow
-	// The union (a span or noSpan): the smaller start and the larger end.
-	MOVL    (R14), BX
-	CMPL    BX, R8
-	CMOVLGT R8, BX
-	MOVL    BX, (R14)
-	MOVL    4(R14), BX
-	CMPL    BX, R9
-	CMOVLLT R9, BX
-	MOVL    BX, 4(R14)
-	MOVQ R9, CX
-	SUBQ R8, CX
-	LEAQ (R10)(R8*4), DI
-	LEAQ (R12)(R8*4), DX
-	ROWF(Y13)
-	SUBQ $8, CX
-	JLT  nearestTail
-	CMPQ op+8(FP), $0
-	JNE  nearestOpGroup
+	MOVL         (SI), R8
+	MOVL         4(SI), R9
+	CMPL         R8, R9
+	JGE          nearestNextRow
+	MOVQ         R9, CX
+	SUBQ         R8, CX
+	LEAQ         (R10)(R8*4), DI
+	LEAQ         (R12)(R8*4), DX
+	VCVTSI2SSL   R8, X10, X10
+	VBROADCASTSS X10, Y10
+	VADDPS       Y13, Y10, Y10
+	VBROADCASTSS 0(SP)(BX*4), Y4
+	VBROADCASTSS 256(SP)(BX*4), Y5
+	SUBQ         $8, CX
+	JLT          nearestTail
+	CMPQ         op+8(FP), $0
+	JNE          nearestOpGroup
 
 nearestGroup:
 	DIST2(Y10, Y7)
@@ -945,8 +1021,10 @@ nearestOpTail:
 nearestNextRow:
 	ADDQ $256, R10
 	ADDQ $256, R12
-	ADDQ $8, R14
-	NEXTROW(nearestRow)
+	ADDQ $8, SI
+	INCQ BX
+	CMPQ BX, R13
+	JLT  nearestRow
 	VZEROUPPER
 	RET
 
