@@ -6,7 +6,8 @@
 // AVX2 twins of simd.go's …Go functions: the Go code's float32 operations in the Go code's
 // order, one pixel per lane, a multiply then an add (no FMA), so that the results are the
 // same bits; simd_test.go checks that. Runs of pixels go 8 at a time; the last group of a
-// run is masked (VMASKMOVPS) so that no pixel past it is read or written.
+// run is taken whole, its lanes past the run storing back what they loaded (see LDM), or, for
+// reads outside the tile's planes, masked (VMASKMOVPS) so that nothing past it is read.
 
 // The byte distance between a tile's planes (composite.TileSize², times 4), and between the
 // channels of a planarColors (a tile row).
@@ -61,9 +62,10 @@ done:
 // CORNERRUN (boxCornerRowsAVX2; defined before any function, for go vet, as it reads
 // that function's frame) shades the CX pixels at DI of a corner row, from the pixel centre X0 on: their
 // distances (sdf.RoundBox, from the row's qy, qy², qy − r and case mask kept at 256, 288,
-// 320 and 352(SP)) go to the buffer at 0(SP), 8 a group, then SHADEGROUP blends them (a
-// whole group stored whole, the last masked). The five labels are the macro's own.
-#define CORNERRUN(dist, shade, tail, next, done) \
+// 320 and 352(SP)) go to the buffer at 0(SP), 8 a group, then SHADEGROUP blends them, each
+// group stored whole (the last's lanes past the run as they were). The three labels are
+// the macro's own.
+#define CORNERRUN(dist, shade, done) \
 	TESTQ        CX, CX; \
 	JLE          done; \
 	MOVQ         CX, R12; \
@@ -91,7 +93,7 @@ dist: \
 	LEAQ         0(SP), SI; \
 	SHADECONSTS; \
 shade: \
-	GROUP(SHADEGROUP, LDU, PUTB, LDM, PUTM, tail, next); \
+	SHADEGROUP; \
 	ADDQ         $32, DI; \
 	ADDQ         $32, SI; \
 	SUBQ         $8, CX; \
@@ -176,17 +178,25 @@ done:
 	VADDPS  cr, Y0, Y0; \
 	VMOVUPS Y0, off(DI)
 
-// FILLM is FILL on the lanes of Y15; FILLX with the loads and stores LD and ST.
-#define FILLM(off, cr, k) FILLX(off, cr, k, LDM, STM)
+// FILLX is FILL with the loads and stores LD and ST.
 #define FILLX(off, cr, k, LD, ST) \
 	LD(off(DI), Y0); \
 	VMULPS     k, Y0, Y0; \
 	VADDPS     cr, Y0, Y0; \
 	ST(Y0, off(DI))
 
+// FILLB is FILL on the lanes of Y15 of a whole group: the others store back what they
+// loaded (past a row's end, the next row's or the tile's padding). Y0 and Y12 are clobbered.
+#define FILLB(off, cr, k) \
+	VMOVUPS   off(DI), Y12; \
+	VMULPS    k, Y12, Y0; \
+	VADDPS    cr, Y0, Y0; \
+	VBLENDVPS Y15, Y0, Y12, Y0; \
+	VMOVUPS   Y0, off(DI)
+
 // FILLRUN blends a colour at coverage 1 onto the CX pixels at DI: FILL on every plane, the
-// colour's channels in c0-c3 and k = 1 − A in k; whole groups, then the last masked. Y0 and
-// Y15 are clobbered; loop, tail and done are the macro's labels.
+// colour's channels in c0-c3 and k = 1 − A in k; whole groups, then the last on its lanes
+// (FILLB). Y0, Y12 and Y15 are clobbered; loop, tail and done are the macro's labels.
 #define FILLRUN(c0, c1, c2, c3, k, loop, tail, done) \
 	CMPQ CX, $8; \
 	JLT  tail; \
@@ -203,10 +213,10 @@ tail: \
 	TESTQ CX, CX; \
 	JLE   done; \
 	MASK; \
-	FILLM(0, c0, k); \
-	FILLM(PLANE, c1, k); \
-	FILLM(2*PLANE, c2, k); \
-	FILLM(3*PLANE, c3, k); \
+	FILLB(0, c0, k); \
+	FILLB(PLANE, c1, k); \
+	FILLB(2*PLANE, c2, k); \
+	FILLB(3*PLANE, c3, k); \
 done:
 
 // func overSpanAVX2(p *float32, n int, c *layerColor)
@@ -224,21 +234,21 @@ TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
 	VZEROUPPER
 	RET
 
-// COLORS blends the lanes of Y15 of the planarColors at SI (channels ROWBUF bytes apart)
-// onto the pixels at DI: p = col + p·(1 − col.A), with the loads and stores LD and ST. Y0-Y5
-// are clobbered.
-#define COLORS(LD, ST) \
-	LD((SI), Y1); \
-	LD(ROWBUF(SI), Y2); \
-	LD(2*ROWBUF(SI), Y3); \
-	LD(3*ROWBUF(SI), Y4); \
+// COLORSM blends the lanes of Y15 of the planarColors at SI (channels ROWBUF bytes apart,
+// loaded masked: no column past them is read) onto the pixels at DI: p = col + p·(1 − col.A)
+// (FILLB). Y0-Y5 and Y12 are clobbered.
+#define COLORSM \
+	LDM((SI), Y1); \
+	LDM(ROWBUF(SI), Y2); \
+	LDM(2*ROWBUF(SI), Y3); \
+	LDM(3*ROWBUF(SI), Y4); \
 	VSUBPS     Y4, Y14, Y5; \
-	FILLX(0, Y1, Y5, LD, ST); \
-	FILLX(PLANE, Y2, Y5, LD, ST); \
-	FILLX(2*PLANE, Y3, Y5, LD, ST); \
-	FILLX(3*PLANE, Y4, Y5, LD, ST)
+	FILLB(0, Y1, Y5); \
+	FILLB(PLANE, Y2, Y5); \
+	FILLB(2*PLANE, Y3, Y5); \
+	FILLB(3*PLANE, Y4, Y5)
 
-// COLORSW is COLORS on a whole group, the colours and the planes' values memory operands.
+// COLORSW is COLORSM on a whole group, the colours and the planes' values memory operands.
 #define COLORSW \
 	VMOVUPS 3*ROWBUF(SI), Y4; \
 	VSUBPS  Y4, Y14, Y5; \
@@ -254,7 +264,8 @@ TEXT ·overSpanAVX2(SB), NOSPLIT, $0-24
 	FILL(3*PLANE, Y4, Y5)
 
 // COLORSRUN is COLORS on the CX pixels at DI (colours at SI; CX > 0): whole groups on a loop
-// of their own (COLORSW), then the last masked; whole, tail and done are its labels.
+// of their own (COLORSW), then the last on its lanes (COLORSM); whole, tail and done are its
+// labels.
 #define COLORSRUN(whole, tail, done) \
 	SUBQ $8, CX; \
 	JLT  tail; \
@@ -268,7 +279,7 @@ tail: \
 	ADDQ $8, CX; \
 	JLE  done; \
 	MASK; \
-	COLORS(LDM, STM); \
+	COLORSM; \
 done:
 
 // func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *layerColor)
@@ -1168,17 +1179,15 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VMULPS       Y4, Y13, Y13; \
 	VADDPS       Y13, Y12, dst
 
-// SHADE blends channel off's colour, computed into Y12, onto the plane at poff(DI): p = c +
-// p·(1 − c.A), 1 − c.A in Y14.
-// The loads LD and writes PUT: PUTM stores the lanes of Y15, PUTB blends them into the old
-// values (in old) and stores all 8 (a whole group; see LDM).
-#define SHADE(off, poff, LD, PUT) \
+// SHADE blends channel off's colour, computed into Y12, onto the lanes of Y15 of the plane
+// at poff(DI): p = c + p·(1 − c.A), 1 − c.A in Y14; PUTB blends them into the old values
+// (in old) and stores all 8 (see LDM).
+#define SHADE(off, poff) \
 	CHANNEL(off, Y12); \
-	LD(poff(DI), Y13); \
+	VMOVUPS    poff(DI), Y13; \
 	VMULPS     Y14, Y13, Y1; \
 	VADDPS     Y1, Y12, Y1; \
-	PUT(Y1, Y13, poff(DI))
-#define PUTM(v, old, dst) VMASKMOVPS v, Y15, dst
+	PUTB(Y1, Y13, poff(DI))
 #define PUTB(v, old, dst) VBLENDVPS Y15, v, old, old; VMOVUPS old, dst
 
 // Shading a box's pixels from their distances (CORNERRUN). boxProfile's offsets: fillColor
@@ -1219,23 +1228,23 @@ VEC8(absMask<>, $0x7fffffff7fffffff)
 	VSUBPS     Y3, Y10, Y4
 
 // SHADEGROUP blends the colours of the box at AX at the 8 distances at SI (lanes below CX)
-// onto the pixels at DI, with the loads LD and writes PUT (SHADE).
-#define SHADEGROUP(LD, PUT) \
+// onto the pixels at DI (SHADE).
+#define SHADEGROUP \
 	MASK; \
-	LD((SI), Y0); \
+	VMOVUPS    (SI), Y0; \
 	VCMPPS     $1, Y6, Y0, Y1 /* d < e */; \
 	VANDPS     Y1, Y15, Y15; \
 	BOXCOVER; \
 	/* The colour's alpha first: 1 − alpha scales every plane. */ \
 	CHANNEL(12, Y5); \
 	VSUBPS     Y5, Y10, Y14; \
-	SHADE(0, 0, LD, PUT); \
-	SHADE(4, PLANE, LD, PUT); \
-	SHADE(8, 2*PLANE, LD, PUT); \
-	LD(3*PLANE(DI), Y13); \
+	SHADE(0, 0); \
+	SHADE(4, PLANE); \
+	SHADE(8, 2*PLANE); \
+	VMOVUPS    3*PLANE(DI), Y13; \
 	VMULPS     Y14, Y13, Y1; \
 	VADDPS     Y1, Y5, Y1; \
-	PUT(Y1, Y13, 3*PLANE(DI))
+	PUTB(Y1, Y13, 3*PLANE(DI))
 
 // func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
 //
@@ -1266,7 +1275,7 @@ cornerRow:
 	MOVQ   R10, DI
 	MOVLQSX 84(AX), CX
 	VMOVSS 76(AX), X0
-	CORNERRUN(leftDist, leftShade, leftTail, leftNext, leftDone)
+	CORNERRUN(leftDist, leftShade, leftDone)
 
 	// The fill: overSpan's p = c + p·(1 − c.A) on the mid pixels.
 	MOVQ    96(AX), BX
@@ -1292,7 +1301,7 @@ cornerRow:
 	MOVLQSX    92(AX), CX
 	VCVTSI2SSQ DX, X0, X0
 	VADDSS     76(AX), X0, X0
-	CORNERRUN(rightDist, rightShade, rightTail, rightNext, rightDone)
+	CORNERRUN(rightDist, rightShade, rightDone)
 
 	ADDQ $256, R10
 	INCQ R11
