@@ -43,10 +43,12 @@ tail: \
 done:
 
 // LDM and STM load and store the lanes of Y15 (VMASKMOVPS: the others are neither read nor
-// written, a loaded one is 0); LDU and STU all 8 lanes. The loops take LDU and STU for the
-// whole groups of a run and LDM and STM for its last, partial one, or take that one whole
-// too, leaving its other lanes as they were: on AMD's cores a masked store costs many
-// times a plain one (about 10 cycles on Zen 4).
+// written, a loaded one is 0); LDU and STU all 8 lanes. The kernels that draw into a tile
+// take a run's last, partial group whole too, leaving its other lanes as they were (at
+// coverage 0, or blending the result in on Y15's lanes): on AMD's cores a masked store
+// costs many times a plain one (about 10 cycles on Zen 4). Past a row's end those lanes are
+// the next row's, past the last row's the padding of composite.Tile and tileField. Reads
+// from outside the tile (a box's band of colours) stay masked where they could pass its end.
 #define LDM(src, r) VMASKMOVPS src, Y15, r
 #define STM(r, dst) VMASKMOVPS r, Y15, dst
 #define LDU(src, r) VMOVUPS src, r
@@ -332,30 +334,27 @@ rowsLoop:
 
 // ---- colour at per-pixel coverage ---------------------------------------------------------
 
-// PLANECOV is p = c·cov + p·k on the lanes of Y15 of the plane at off(DI), c's channel in cr,
-// k in Y6.
-#define PLANECOV(off, cr, cov, LD, ST) \
-	LD(off(DI), Y7); \
+// PLANECOV is p = c·cov + p·k on a group of the plane at off(DI), c's channel in cr, k in
+// Y6. The blends take whole groups: where cov is 0 the pixel stays as it was (c·0 + p·1).
+#define PLANECOV(off, cr, cov) \
+	VMOVUPS    off(DI), Y7; \
 	VMULPS     Y6, Y7, Y7; \
 	VMULPS     cov, cr, Y8; \
 	VADDPS     Y7, Y8, Y7; \
-	ST(Y7, off(DI))
+	VMOVUPS    Y7, off(DI)
 
-// BLEND is over on the lanes of Y15: colour Y1-Y4 at coverage cov onto the pixels at DI.
-// a = c.A·cov in Y5, k = 1 − a in Y6 (Y14 holds 1); Y7 and Y8 are clobbered.
-#define BLEND(cov) BLENDX(cov, LDM, STM)
-
-// BLENDX is BLEND with the loads and stores LD and ST (LDU, STU for a whole group).
-#define BLENDX(cov, LD, ST) \
+// BLENDX is over: colour Y1-Y4 at coverage cov onto the 8 pixels at DI. a = c.A·cov in Y5,
+// k = 1 − a in Y6 (Y14 holds 1); Y7 and Y8 are clobbered.
+#define BLENDX(cov) \
 	VMULPS     cov, Y4, Y5; \
 	VSUBPS     Y5, Y14, Y6; \
-	PLANECOV(0, Y1, cov, LD, ST); \
-	PLANECOV(PLANE, Y2, cov, LD, ST); \
-	PLANECOV(2*PLANE, Y3, cov, LD, ST); \
-	LD(3*PLANE(DI), Y7); \
+	PLANECOV(0, Y1, cov); \
+	PLANECOV(PLANE, Y2, cov); \
+	PLANECOV(2*PLANE, Y3, cov); \
+	VMOVUPS    3*PLANE(DI), Y7; \
 	VMULPS     Y6, Y7, Y7; \
 	VADDPS     Y7, Y5, Y7; \
-	ST(Y7, 3*PLANE(DI))
+	VMOVUPS    Y7, 3*PLANE(DI)
 
 DATA recip255<>+0x00(SB)/4, $0x3b808081 // float32(1.0/255)
 GLOBL recip255<>(SB), (NOPTR+RODATA), $4
@@ -363,7 +362,8 @@ GLOBL recip255<>(SB), (NOPTR+RODATA), $4
 // func overMaskAVX2(p *float32, m *byte, stride, n, rows int, c *layerColor)
 //
 // Coverage m/255 from 8 mask bytes a group (whole groups are read: the mask has slack), n
-// pixels a row, rows rows (the mask's rows stride bytes apart, the tile's 256).
+// pixels a row, rows rows (the mask's rows stride bytes apart, the tile's 256). The last
+// group of a row is blended whole at coverage 0 past the row's pixels (c·0 + p·1 is p).
 TEXT ·overMaskAVX2(SB), NOSPLIT, $0-48
 	MOVQ         p+0(FP), R10
 	MOVQ         m+8(FP), R12
@@ -383,7 +383,8 @@ maskLoop:
 	VPMOVZXBD (SI), Y0
 	VCVTDQ2PS Y0, Y0
 	VMULPS    Y9, Y0, Y0
-	BLEND(Y0)
+	VANDPS    Y15, Y0, Y0
+	BLENDX(Y0)
 	ADDQ      $32, DI
 	ADDQ      $8, SI
 	SUBQ      $8, CX
@@ -726,58 +727,58 @@ slabNext:
 	RET
 
 // PLANEM is PLANECOV with the colour's channel at coff(AX) and k in Y9 (Y11, Y12 clobbered).
-#define PLANEM(off, coff, cov, LD, ST) \
-	LD(off(DI), Y11); \
+#define PLANEM(off, coff, cov) \
+	VMOVUPS      off(DI), Y11; \
 	VMULPS       Y9, Y11, Y11; \
 	VBROADCASTSS coff(AX), Y12; \
 	VMULPS       cov, Y12, Y12; \
 	VADDPS       Y11, Y12, Y11; \
-	ST(Y11, off(DI))
+	VMOVUPS      Y11, off(DI)
 
-// BLENDM is BLEND with the colour at coff(AX), for loops whose registers are taken:
+// BLENDM is BLENDX with the colour at coff(AX), for loops whose registers are taken:
 // a in Y8, k in Y9.
-#define BLENDM(cov, coff, LD, ST) \
+#define BLENDM(cov, coff) \
 	VBROADCASTSS coff+12(AX), Y8; \
 	VMULPS       cov, Y8, Y8; \
 	VSUBPS       Y8, Y14, Y9; \
-	PLANEM(0, coff, cov, LD, ST); \
-	PLANEM(PLANE, coff+4, cov, LD, ST); \
-	PLANEM(2*PLANE, coff+8, cov, LD, ST); \
-	LD(3*PLANE(DI), Y11); \
+	PLANEM(0, coff, cov); \
+	PLANEM(PLANE, coff+4, cov); \
+	PLANEM(2*PLANE, coff+8, cov); \
+	VMOVUPS      3*PLANE(DI), Y11; \
 	VMULPS       Y9, Y11, Y11; \
 	VADDPS       Y11, Y8, Y11; \
-	ST(Y11, 3*PLANE(DI))
+	VMOVUPS      Y11, 3*PLANE(DI)
 
 // PLANEG blends channel coff of a gradient line's colour at the pixels' parameters (Y8)
 // and coverage (Y7) onto the plane at off(DI): c = c0 + dc·t (c0 at coff(AX), dc at
 // coff+28(AX)), p = c·cov + p·k with k in Y13. Y11 and Y12 are clobbered.
-#define PLANEG(off, coff, LD, ST) \
+#define PLANEG(off, coff) \
 	VBROADCASTSS coff+28(AX), Y11; \
 	VMULPS       Y8, Y11, Y11; \
 	VBROADCASTSS coff(AX), Y12; \
 	VADDPS       Y11, Y12, Y11; \
 	VMULPS       Y7, Y11, Y11; \
-	LD(off(DI), Y12); \
+	VMOVUPS      off(DI), Y12; \
 	VMULPS       Y13, Y12, Y12; \
 	VADDPS       Y12, Y11, Y12; \
-	ST(Y12, off(DI))
+	VMOVUPS      Y12, off(DI)
 
 // GRADBLEND blends a gradient line's colours (PLANEG) at coverage Y7: a = (c0.A + dc.A·t)·cov
 // in Y9, k = 1 − a in Y13.
-#define GRADBLEND(LD, ST) \
+#define GRADBLEND \
 	VBROADCASTSS 76(AX), Y9; \
 	VMULPS       Y8, Y9, Y9; \
 	VBROADCASTSS 48(AX), Y11; \
 	VADDPS       Y9, Y11, Y9; \
 	VMULPS       Y7, Y9, Y9; \
 	VSUBPS       Y9, Y14, Y13; \
-	PLANEG(0, 36, LD, ST); \
-	PLANEG(PLANE, 40, LD, ST); \
-	PLANEG(2*PLANE, 44, LD, ST); \
-	LD(3*PLANE(DI), Y12); \
+	PLANEG(0, 36); \
+	PLANEG(PLANE, 40); \
+	PLANEG(2*PLANE, 44); \
+	VMOVUPS      3*PLANE(DI), Y12; \
 	VMULPS       Y13, Y12, Y12; \
 	VADDPS       Y12, Y9, Y12; \
-	ST(Y12, 3*PLANE(DI))
+	VMOVUPS      Y12, 3*PLANE(DI)
 
 // func strokeSegmentRowsAVX2(p *float32, spans *int32, n int, prm *strokeParams)
 //
@@ -841,7 +842,7 @@ strokeTail:
 	DIST2S(Y10, Y7)
 	STROKECOVS
 	VANDPS Y15, Y7, Y7
-	BLENDM(Y7, 36, LDU, STU)
+	BLENDM(Y7, 36)
 	JMP    strokeNextRow
 
 gradientGroup:
@@ -849,7 +850,7 @@ gradientGroup:
 	DIST2S(Y10, Y7)
 	STROKECOVS
 	VANDPS Y15, Y7, Y7
-	GRADBLEND(LDU, STU)
+	GRADBLEND
 	VADDPS eights<>(SB), Y10, Y10
 	ADDQ   $32, DI
 	SUBQ   $8, CX
@@ -1053,7 +1054,7 @@ nearestNextRow:
 	GLOW(Y0, Y6, Y9, Y14, 20(AX), 24(AX), Y7); \
 	VMULPS     (BX), Y0, Y0; \
 	VANDPS     Y15, Y0, Y0; \
-	BLENDX(Y0, LDU, STU)
+	BLENDX(Y0)
 
 // (A stroke without per-pixel opacities, op nil, reads its opacity from 8 copies at 0(SP):
 // BX stays there, R9 = 0 instead of 32.)
