@@ -862,6 +862,17 @@ strokeNextRow:
 	VZEROUPPER
 	RET
 
+// NEARESTOP lowers the distances at DI to the group's d (Y7) where it is smaller, and sets
+// the opacities at DX there to Y11's (Y8, Y9, Y12 clobbered).
+#define NEARESTOP \
+	VMOVUPS   (DI), Y8; \
+	VCMPPS    $1, Y8, Y7, Y9 /* d < d2 */; \
+	VBLENDVPS Y9, Y7, Y8, Y8; \
+	VMOVUPS   Y8, (DI); \
+	VMOVUPS   (DX), Y12; \
+	VBLENDVPS Y9, Y11, Y12, Y12; \
+	VMOVUPS   Y12, (DX)
+
 // func nearestChordRowsAVX2(d2, op *float32, union *composite.Span, spans *int32, n int, prm *chordParams)
 //
 // chordParams' offsets: seg 0, ox 20, oy 24, opacity 28. n is at most a tile's rows. Where
@@ -991,13 +1002,7 @@ nearestGroup:
 
 nearestOpGroup:
 	DIST2(Y10, Y7)
-	VMOVUPS   (DI), Y8
-	VCMPPS    $1, Y8, Y7, Y9 // d < d2
-	VBLENDVPS Y9, Y7, Y8, Y8
-	VMOVUPS   Y8, (DI)
-	VMOVUPS   (DX), Y12
-	VBLENDVPS Y9, Y11, Y12, Y12
-	VMOVUPS   Y12, (DX)
+	NEARESTOP
 	VADDPS    eights<>(SB), Y10, Y10
 	ADDQ      $32, DI
 	ADDQ      $32, DX
@@ -1022,13 +1027,7 @@ nearestTail:
 	JMP     nearestNextRow
 
 nearestOpTail:
-	VMOVUPS   (DI), Y8
-	VCMPPS    $1, Y8, Y7, Y9 // d < d2
-	VBLENDVPS Y9, Y7, Y8, Y8
-	VMOVUPS   Y8, (DI)
-	VMOVUPS   (DX), Y12
-	VBLENDVPS Y9, Y11, Y12, Y12
-	VMOVUPS   Y12, (DX)
+	NEARESTOP
 
 nearestNextRow:
 	ADDQ $256, R10
