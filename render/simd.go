@@ -13,7 +13,9 @@ import (
 // on amd64, an AVX2 twin (simd_amd64.s) that does the same float32 operations in the same
 // order with one pixel per lane, so that the two give the same bits (simd_test.go checks
 // every length and start); the Go twins run elsewhere and with -tags purego. The assembly
-// reads and writes only the run's pixels: a run shorter than a group of 8 is masked.
+// changes only the run's pixels: it takes a run's last group of 8 whole and leaves the
+// pixels past the run as they were, which past a tile's last row fall in padding
+// (composite.Tile, tileField).
 
 // rowBuf is a row of per-pixel values (coverage, or colours by column) as long as a tile row.
 type rowBuf = [ts]float32

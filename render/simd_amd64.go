@@ -13,8 +13,8 @@ import (
 var haveAVX2 = cpu.X86.HasAVX2
 
 // The AVX2 twins of simd.go's …Go functions. Pixel pointers point into a tile's first plane;
-// the others follow at composite's plane stride. n counts pixels (lanes past it are
-// masked) or rows; groups counts whole groups of 8 written to a rowBuf.
+// the others follow at composite's plane stride. n counts pixels (lanes past it are left
+// as they were) or rows; groups counts whole groups of 8 written to a rowBuf.
 
 //go:noescape
 func overSpanAVX2(p *float32, n int, c *layerColor)
