@@ -199,7 +199,8 @@ __device__ void binSegment(const Emitter& e, int idx, float x0, float y0, float 
   }
 }
 
-// boxMargin is render.boxMargin: an outline's glow reaches gr farther.
+// boxMargin is render.boxMargin's bound: an outline's glow reaches gr farther (render stops
+// half a pixel short of this, where neither the stroke nor its glow adds anything).
 __device__ __forceinline__ float boxMargin(const TkBox& b, float gr) {
   return b.stroke > 0 ? gmax(b.stroke, 1) / 2 + 1 + gr : 1;
 }
