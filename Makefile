@@ -25,7 +25,7 @@ define fuzz
 	set -e; for t in $(FUZZ); do $(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(1) ./$${t%%:*}; done
 endef
 
-.PHONY: all setup setup-cuda setup-test-deps gallery build test vet fmt-check goldens demo man bench fuzz clean \
+.PHONY: all setup setup-cuda setup-test-deps gallery build install test vet fmt-check goldens demo man bench fuzz clean \
 	kernels-fatbin cuda-check cuda-fake fakecuda kernels-asan build-cuda
 
 all: build
@@ -40,8 +40,24 @@ setup-cuda:
 setup-test-deps:
 	bash scripts/setup.sh --test
 
+# The detector's model, kept beside the project (../shared/models, never committed): make
+# build puts a copy in bin/models, where bin/trackink looks first (detect/locate.go).
+MODEL_SRC ?= ../shared/models/yolox_nano.onnx
+PREFIX ?= $(HOME)/.local
+
 build: setup
 	$(GO) build -ldflags "$(VERSION_LDFLAGS)" -o $(BIN) .
+	@if [ -f "$(MODEL_SRC)" ]; then mkdir -p bin/models && cp -u "$(MODEL_SRC)" bin/models/; \
+	else echo "build: no $(MODEL_SRC): --detect people and objects need YOLOX-Nano (trackink track --help says where it goes)"; fi
+	@echo "built $(BIN): run it as $(BIN), or 'make install' puts it in $(PREFIX)/bin"
+
+# install copies trackink to $(PREFIX)/bin and the model to the user's data directory, where
+# trackink finds it from anywhere (setup put ONNX Runtime there).
+install: build
+	install -D -m 0755 $(BIN) $(PREFIX)/bin/trackink
+	@if [ -f bin/models/yolox_nano.onnx ]; then install -D -m 0644 bin/models/yolox_nano.onnx \
+		$${XDG_DATA_HOME:-$$HOME/.local/share}/trackink/models/yolox_nano.onnx; fi
+	@echo "installed $(PREFIX)/bin/trackink"
 
 # The test suite: formatting, vet, every package's tests (goldens included, the CUDA kernels
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of

@@ -16,4 +16,5 @@ require (
 	github.com/asticode/go-astikit v0.42.0 // indirect
 	github.com/google/uuid v1.1.1 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
+	github.com/yalue/onnxruntime_go v1.27.0 // indirect
 )

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trackink/composite"
+	"trackink/detect"
 	"trackink/scene"
 	"trackink/tracker"
 )
@@ -36,6 +37,7 @@ func init() {
 		"min-area": {groupTracks, false}, "max-area": {groupTracks, false}, "max-objects": {groupTracks, false},
 		"hue": {groupTracks, false}, "max-move": {groupTracks, false}, "confirm": {groupTracks, false},
 		"grace": {groupTracks, false}, "smooth": {groupTracks, false}, "point-size": {groupTracks, false},
+		"model": {groupTracks, false}, "classes": {groupTracks, false}, "min-score": {groupTracks, false},
 		"bench detect": {groupBench, false},
 	} {
 		flagPlaces[name] = place
@@ -48,6 +50,9 @@ type detectFlags struct {
 	preset     string
 	listDetect bool
 	o          tracker.Options // the flags' values; only those given override the preset
+	model      string
+	classes    string
+	minScore   float64
 }
 
 func (d *detectFlags) register(fs *pflag.FlagSet, presetUsage string) {
@@ -67,16 +72,52 @@ func (d *detectFlags) register(fs *pflag.FlagSet, presetUsage string) {
 	fs.IntVar(&o.Grace, "grace", o.Grace, "frames a lost object is predicted before its track ends (points: 0)")
 	fs.Float64Var(&o.Smooth, "smooth", o.Smooth, "0..1: smoothing of positions and sizes (a constant-velocity Kalman filter; points: 0)")
 	fs.Float64Var(&o.PointSize, "point-size", o.PointSize, "points in MOTChallenge text: the side in px of the box centred on each point")
+	fs.StringVar(&d.model, "model", "", "people, objects: the YOLOX-Nano ONNX file (default: $"+detect.ModelEnv+", models/ beside trackink, ~/.local/share/trackink/models)")
+	fs.StringVar(&d.classes, "classes", "", "people, objects: the classes to find, comma-separated COCO names (person,car,dog; --list-classes)")
+	fs.Float64Var(&d.minScore, "min-score", detect.DefaultOptions().MinScore, "people, objects: the lowest detection score a box is taken at, 0..1")
 }
 
-// options are the preset's options with the flags given on the command line over them;
-// mistakes are usage errors naming the flag.
-func (d *detectFlags) options(fs *pflag.FlagSet) (tracker.Options, error) {
+// detector makes the network of a mode Objects preset and sets it in o; close frees it.
+func (d *detectFlags) detector(o *tracker.Options) (close func(), err error) {
+	if o.Mode != tracker.Objects {
+		if d.model != "" || d.classes != "" {
+			return nil, usageError{fmt.Errorf("--model and --classes are for --detect people and objects, not %s", d.preset)}
+		}
+		return func() {}, nil
+	}
+	p, _ := tracker.LookupPreset(d.preset)
+	names := strings.Join(p.Classes(), ",")
+	if d.classes != "" {
+		names = d.classes
+	}
+	var classes []int
+	if names != "" {
+		if classes, err = detect.ClassIndices(names); err != nil {
+			return nil, usageError{fmt.Errorf("--classes: %w", err)}
+		}
+	}
+	if !(d.minScore > 0 && d.minScore < 1) {
+		return nil, usageError{fmt.Errorf("--min-score %g: must be above 0 and below 1", d.minScore)}
+	}
+	do := detect.DefaultOptions()
+	do.Model, do.Classes, do.MinScore = d.model, classes, d.minScore
+	n, err := detect.New(do)
+	if err != nil {
+		return nil, err
+	}
+	o.Detector = n
+	return n.Close, nil
+}
+
+// options are the preset's options with the flags given on the command line over them, and
+// for people and objects the detector, which close frees; mistakes are usage errors naming
+// the flag.
+func (d *detectFlags) options(fs *pflag.FlagSet) (o tracker.Options, close func(), err error) {
 	p, ok := tracker.LookupPreset(d.preset)
 	if !ok {
-		return tracker.Options{}, usageError{fmt.Errorf("--detect %q: want one of %s (--list-detect describes them)", d.preset, strings.Join(tracker.PresetNames(), ", "))}
+		return o, nil, usageError{fmt.Errorf("--detect %q: want one of %s (--list-detect describes them)", d.preset, strings.Join(tracker.PresetNames(), ", "))}
 	}
-	o := p.Options
+	o = p.Options
 	set := map[string]func(){
 		"analysis-size": func() { o.AnalysisSize = d.o.AnalysisSize },
 		"threshold":     func() { o.Threshold = d.o.Threshold },
@@ -96,7 +137,14 @@ func (d *detectFlags) options(fs *pflag.FlagSet) (tracker.Options, error) {
 			apply()
 		}
 	}
-	return o, flagError(fs, o.Validate())
+	if close, err = d.detector(&o); err != nil {
+		return o, nil, err
+	}
+	if err := flagError(fs, o.Validate()); err != nil {
+		close()
+		return o, nil, err
+	}
+	return o, close, nil
 }
 
 func printDetectPresets(w io.Writer) {

@@ -98,6 +98,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := f.detect.check(fs, &f); err != nil {
 		return err
 	}
+	if f.detect.close != nil {
+		defer f.detect.close()
+	}
 	switch {
 	case f.detect.preset != "":
 	case f.tracks.path == "" && f.sceneName == "":

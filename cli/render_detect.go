@@ -22,6 +22,7 @@ type renderDetect struct {
 	saveTarget string
 	format     scene.Format
 	live       *liveTracks
+	close      func() // frees the detector; nil before check
 }
 
 func (d *renderDetect) register(fs *pflag.FlagSet) {
@@ -50,14 +51,15 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		// whole render draws: tracking once and rendering segments from the file is cheaper.
 		return usageError{errors.New("--detect with --segment: track first (trackink track), then render segments from the file (--tracks)")}
 	}
-	o, err := d.options(fs)
-	if err != nil {
-		return err
-	}
 	so, err := f.tracks.options(0, 0)
 	if err != nil {
 		return err
 	}
+	o, closeDetector, err := d.options(fs)
+	if err != nil {
+		return err
+	}
+	d.close = closeDetector
 	d.live = &liveTracks{o: o, anchor: so.Anchor, keep: d.saveTracks != ""}
 	return nil
 }

@@ -52,10 +52,11 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if det.preset == "" {
 		det.preset = "bright"
 	}
-	o, err := det.options(fs)
+	o, closeDetector, err := det.options(fs)
 	if err != nil {
 		return err
 	}
+	defer closeDetector()
 	tf := trackFlags{anchor: anchor, frameBase: "auto", untracked: "skip"}
 	so, err := tf.options(0, 0)
 	if err != nil {

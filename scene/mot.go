@@ -86,6 +86,20 @@ func (m *motReader) parseLine(n int, line string) error {
 
 	switch len(r.names) {
 	case len(motResultFields):
+		if m.opts.DropIgnored {
+			// Ground truth in the 10-field layout (MOT15): the 7th field is the consider
+			// flag, not a confidence, and a row marked 0 is not scored (TrackEval's
+			// zero_marked).
+			consider, err := r.number(6, 32, nil)
+			if err != nil {
+				return err
+			}
+			if consider == 0 {
+				return nil
+			}
+			m.b.addBox(frame, n, b)
+			return nil
+		}
 		conf, msg := parseNumber(r.f[6], 32)
 		if msg == "" && conf != -1 {
 			if msg = checkUnit(conf, r.f[6]); msg != "" {

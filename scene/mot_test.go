@@ -78,6 +78,9 @@ func TestMOTAccepted(t *testing.T) {
 		{"MOT17 ground truth drops ignored rows on request", Options{DropIgnored: true},
 			"1,1,10,20,30,40,1,1,0.8\n1,2,-5,0,0,0,0,13,1\n2,2,-5,0,0,0,0,9,0\n",
 			[]Frame{motFrameOf(1, tuple(classed(b1, p1, "pedestrian"))...)}},
+		{"MOT15 ground truth: the 7th field is the consider flag", Options{DropIgnored: true},
+			"1,1,10,20,30,40,1,-4.1,-7.3,0\n1,2,-5,0,0,0,0,-1,-1,-1\n2,2,-5,0,0,0,0,-1,-1,-1\n",
+			[]Frame{motFrameOf(1, b1, p1)}},
 		{"every class has its name", Options{},
 			func() string {
 				var s strings.Builder

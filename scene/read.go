@@ -141,9 +141,12 @@ type Options struct {
 	// Anchor places the point that each box yields (every format but JSON Lines, whose
 	// points are explicit).
 	Anchor Anchor
-	// DropIgnored drops MOTChallenge ground-truth rows whose consider_flag is 0 (crowds,
-	// occluders, reflections and the like, which evaluation ignores). By default they are
-	// kept, labelled with their class, so that the picture shows everything the file holds.
+	// DropIgnored reads MOTChallenge text as ground truth and drops the rows whose
+	// consider flag is 0 (crowds, occluders, reflections and the like, which evaluation
+	// ignores): the 7th field of the 9-field layout (MOT17) and of the 10-field one (MOT15,
+	// where a tracker's output has its confidence there instead). By default MOT17 rows are
+	// kept, labelled with their class, so that the picture shows everything the file holds,
+	// and a 10-field file's 7th field is a confidence.
 	DropIgnored bool
 	// FrameBase is the number the file gives the video's first frame; trackink's frame
 	// index is the file's frame number - base + 1. The default is the format's own.

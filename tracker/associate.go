@@ -3,6 +3,7 @@ package tracker
 import (
 	"math"
 
+	"trackink/detect"
 	"trackink/scene"
 )
 
@@ -11,6 +12,11 @@ const (
 	tentativePenalty = 0.5
 	// A track's predicted box counts as inside a detection when this share of it is.
 	insideShare = 0.5
+	// sizeQ scales the process noise of a detector's box size (Objects): the size of a
+	// person or a car changes far more slowly than its position moves, while a network's
+	// box size jitters from frame to frame. A thousandth of the position's noise (the
+	// acceleration's standard deviation about 1/30 of the centre's) keeps boxes steady.
+	sizeQ = 1e-3
 )
 
 // associate matches this frame's detections to the tracks, one to one, and advances every
@@ -61,6 +67,7 @@ func (t *Tracker) associate() {
 			for k, z := range [4]float64{d.cx(), d.cy(), d.w(), d.h()} {
 				tr.k[k].update(z)
 			}
+			tr.class, tr.score = d.class, d.score
 			tr.hits++
 			tr.misses = 0
 			if tr.id == 0 && tr.hits >= t.o.Confirm {
@@ -145,9 +152,13 @@ func (t *Tracker) startTrack(d rect) {
 	// The velocity is unknown: its variance lets the first match move it anywhere within
 	// the gate.
 	vv := math.Pow(t.o.MaxMove*t.diag, 2)
-	tr := track{det: -1, hits: 1}
+	tr := track{det: -1, hits: 1, class: d.class, score: d.score}
 	for k, z := range [4]float64{d.cx(), d.cy(), d.w(), d.h()} {
-		tr.k[k] = newKalman1(z, t.q, t.r, vv)
+		q, v := t.q, vv
+		if k >= 2 && t.o.Mode == Objects {
+			q, v = q*sizeQ, v*sizeQ
+		}
+		tr.k[k] = newKalman1(z, q, t.r, v)
 	}
 	if t.o.Confirm <= 1 {
 		tr.id = t.nextID
@@ -161,5 +172,9 @@ func (t *Tracker) box(tr *track) scene.Box {
 	r := tr.predicted()
 	x0, y0 := max(r.x0, 0), max(r.y0, 0)
 	x1, y1 := min(r.x1, float64(t.w)), min(r.y1, float64(t.h))
-	return scene.Box{ID: tr.id, X: float32(x0), Y: float32(y0), W: float32(max(x1-x0, 0)), H: float32(max(y1-y0, 0))}
+	b := scene.Box{ID: tr.id, X: float32(x0), Y: float32(y0), W: float32(max(x1-x0, 0)), H: float32(max(y1-y0, 0))}
+	if t.o.Mode == Objects {
+		b.Class, b.Score, b.HasScore = detect.Classes[tr.class], tr.score, true
+	}
+	return b
 }

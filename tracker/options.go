@@ -24,6 +24,7 @@ import (
 	"math"
 	"slices"
 
+	"trackink/detect"
 	"trackink/internal/field"
 )
 
@@ -34,10 +35,18 @@ const (
 	Motion = "motion"
 	Color  = "color"
 	Points = "points"
+	// Objects takes its detections from Options.Detector: a trained network that finds
+	// objects in each frame by what they look like, moving or not (package detect).
+	Objects = "objects"
 )
 
 // Modes lists the detection modes.
-var Modes = []string{Bright, Dark, Motion, Color, Points}
+var Modes = []string{Bright, Dark, Motion, Color, Points, Objects}
+
+// A Detector finds objects in one frame's analysis planes (package detect's Network).
+type Detector interface {
+	Detect(dst []detect.Detection, im *detect.Image) ([]detect.Detection, error)
+}
 
 // Auto marks Options.Threshold and Options.Hue as unset: the threshold is chosen from each
 // frame, and colour takes any saturated region.
@@ -74,6 +83,8 @@ type Options struct {
 	// Smooth, 0..1, smooths positions and sizes: 0 keeps each detection as it is, 1
 	// follows the filter's prediction most.
 	Smooth float64
+	// Detector finds the objects for Objects; it is the caller's, who closes it.
+	Detector Detector
 	// PointSize is the side, in pixels, of the box a tracked point is written as where
 	// only boxes can be (MOTChallenge text).
 	PointSize float64
@@ -84,6 +95,11 @@ func DefaultOptions(mode string) Options {
 	o := Options{Mode: mode, AnalysisSize: 540, Threshold: Auto, Sensitivity: 0.5,
 		MinArea: 0.0002, MaxArea: 0.25, MaxObjects: 100, Hue: Auto,
 		MaxMove: 0.05, Confirm: 2, Grace: 8, Smooth: 0.3, PointSize: 8}
+	if mode == Objects {
+		// A detector's boxes are whole objects: no region is too small or too big to be
+		// one, and an id may survive a second or so of occlusion.
+		o.MinArea, o.MaxArea, o.Grace = 0.002, 1, 15
+	}
 	if mode == Points {
 		o.MaxObjects = 200
 		o.MaxMove = 0.02
@@ -124,6 +140,8 @@ func (o Options) Validate() error {
 		return field.Errorf(p+"Grace", o.Grace, "must be 0..1000 frames")
 	case !(o.Smooth >= 0 && o.Smooth <= 1):
 		return field.Errorf(p+"Smooth", o.Smooth, "must be 0..1")
+	case o.Mode == Objects && o.Detector == nil:
+		return field.Errorf(p+"Detector", "none", "mode %s needs a detector", Objects)
 	case !(o.PointSize > 0 && o.PointSize <= 1000):
 		return field.Errorf(p+"PointSize", o.PointSize, "must be above 0 and at most 1000 px")
 	}
@@ -135,6 +153,15 @@ func (o Options) Validate() error {
 type Preset struct {
 	Name, About string
 	Options     Options
+}
+
+// Classes are the detector's classes a preset of mode Objects keeps, by name ("person");
+// none: every class.
+func (p Preset) Classes() []string {
+	if p.Name == "people" {
+		return []string{"person"}
+	}
+	return nil
 }
 
 // Presets lists the named presets, modes first (each mode is a preset of its defaults).
@@ -150,9 +177,8 @@ func Presets() []Preset {
 		{Motion, "whatever moves against a background learned from the video itself (a fixed camera: people, cars)", DefaultOptions(Motion)},
 		{Color, "saturated regions, or with --hue those near one colour (balls, markers, clothing)", DefaultOptions(Color)},
 		{Points, "corners followed frame to frame by optical flow (texture, faces, a moving camera's scene)", DefaultOptions(Points)},
-		{"people", "motion tuned for walkers seen by a fixed camera: shadows and compression left out, bigger regions, patient ids", with(Motion, func(o *Options) {
-			o.Sensitivity, o.MinArea, o.Grace, o.Smooth = 0, 0.0008, 15, 0.5
-		})},
+		{Objects, "objects of the 80 COCO classes found by a trained network (YOLOX-Nano) in each frame, moving or still, whatever the camera does (--classes chooses)", DefaultOptions(Objects)},
+		{"people", "people found by the trained network in each frame, walking or standing, from a fixed or a moving camera", DefaultOptions(Objects)},
 		{"lights", "many small bright spots (fireflies, bokeh, city lights): small regions, quick ids", with(Bright, func(o *Options) {
 			o.MinArea, o.MaxArea, o.MaxObjects, o.Confirm = 0.00002, 0.01, 300, 1
 		})},

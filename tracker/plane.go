@@ -51,6 +51,21 @@ func (s source) at(x, y int) int {
 	return int(s.pix[y*s.stride+i])
 }
 
+// matrixRange is a host frame's Y'CbCr matrix and range.
+func matrixRange(s composite.Surface) (composite.Matrix, composite.Range) {
+	switch f := s.(type) {
+	case *composite.YUV420P:
+		return f.Matrix, f.Range
+	case *composite.NV12:
+		return f.Matrix, f.Range
+	case *composite.YUV420P10:
+		return f.Matrix, f.Range
+	case *composite.P010:
+		return f.Matrix, f.Range
+	}
+	return composite.BT709, composite.Limited
+}
+
 // planes returns the luma plane and the two chroma planes of a host frame.
 func planes(s composite.Surface) (y, cb, cr source, err error) {
 	switch f := s.(type) {

@@ -12,6 +12,8 @@ import (
 type rect struct {
 	x0, y0, x1, y1 float64
 	area           float64
+	class          int     // Objects: the detector's class; 0 otherwise
+	score          float32 // Objects: the detector's score; 0 otherwise
 }
 
 func (r rect) w() float64  { return r.x1 - r.x0 }

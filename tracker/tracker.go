@@ -6,6 +6,7 @@ import (
 
 	"trackink/assign"
 	"trackink/composite"
+	"trackink/detect"
 	"trackink/scene"
 )
 
@@ -25,8 +26,10 @@ type Tracker struct {
 	bg          background
 	points      pointTracker
 
-	dets   []rect // this frame's detections, frame pixels
-	taken  []bool // dets consumed by a match or a merge
+	image  detect.Image       // Objects: the analysis planes, as the detector reads them
+	found  []detect.Detection // Objects: the detector's boxes, analysis pixels
+	dets   []rect             // this frame's detections, frame pixels
+	taken  []bool             // dets consumed by a match or a merge
 	tracks []track
 	nextID int
 	solver assign.Solver
@@ -41,6 +44,8 @@ type track struct {
 	hits, misses int
 	det          int // this frame's detection, -1 none
 	merged       bool
+	class        int     // Objects: the class of its last detection
+	score        float32 // Objects: the score of its last detection
 }
 
 func (t *track) predicted() rect {
@@ -82,11 +87,17 @@ func (t *Tracker) Step(s composite.Surface) (*scene.Frame, error) {
 		t.points.step(t, &t.lum)
 		return &t.out, nil
 	}
-	if t.o.Mode == Color {
+	if t.o.Mode == Color || t.o.Mode == Objects {
 		chromaAt(&t.cb, cb, t.factor, t.lum.w, t.lum.h)
 		chromaAt(&t.cr, cr, t.factor, t.lum.w, t.lum.h)
 	}
-	t.detect()
+	if t.o.Mode == Objects {
+		if err := t.detectObjects(s); err != nil {
+			return nil, err
+		}
+	} else {
+		t.detect()
+	}
 	t.associate()
 	return &t.out, nil
 }
@@ -150,6 +161,30 @@ func (t *Tracker) detect() {
 	for _, c := range comps {
 		t.dets = append(t.dets, rect{x0: c.x0 * f, y0: c.y0 * f, x1: c.x1 * f, y1: c.y1 * f, area: c.area * f * f})
 	}
+}
+
+// detectObjects fills t.dets with what the detector finds in the analysis planes, in frame
+// pixels.
+func (t *Tracker) detectObjects(s composite.Surface) error {
+	m, r := matrixRange(s)
+	t.image = detect.Image{Y: t.lum.pix, Cb: t.cb.pix, Cr: t.cr.pix, W: t.lum.w, H: t.lum.h, Matrix: m, Range: r}
+	var err error
+	t.found, err = t.o.Detector.Detect(t.found[:0], &t.image)
+	if err != nil {
+		return err
+	}
+	t.dets = t.dets[:0]
+	f := float64(t.factor)
+	a := float64(t.lum.w * t.lum.h)
+	for _, d := range t.found {
+		r := rect{x0: float64(d.X0) * f, y0: float64(d.Y0) * f, x1: float64(d.X1) * f, y1: float64(d.Y1) * f,
+			class: d.Class, score: d.Score}
+		r.area = r.w() * r.h()
+		if ar := r.area / (f * f * a); ar >= t.o.MinArea && ar <= t.o.MaxArea && len(t.dets) < t.o.MaxObjects {
+			t.dets = append(t.dets, r)
+		}
+	}
+	return nil
 }
 
 // colorMask marks the saturated pixels, or those near the hue asked for, by the table

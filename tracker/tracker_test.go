@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"trackink/composite"
+	"trackink/detect"
 	"trackink/internal/field"
 	"trackink/internal/synthclip"
 )
@@ -38,7 +39,11 @@ func TestNoAllocationsPerFrame(t *testing.T) {
 	for _, mode := range Modes {
 		t.Run(mode, func(t *testing.T) {
 			frames := clipFrames(t, synthclip.Options{Kind: clipKind[mode], Width: 1920, Height: 1080, Frames: 60}, 60)
-			tr, err := New(DefaultOptions(mode), 1920, 1080)
+			o := DefaultOptions(mode)
+			if mode == Objects {
+				o.Detector = network(t, []int{0})
+			}
+			tr, err := New(o, 1920, 1080)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,11 +116,26 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%s: got %v", c.field, err)
 		}
 	}
+	o := DefaultOptions(Objects)
+	var fe *field.Error
+	if err := o.Validate(); !errors.As(err, &fe) || fe.Field != "tracker.Options.Detector" {
+		t.Errorf("objects without a detector: got %v", err)
+	}
 	for _, p := range Presets() {
+		if p.Options.Mode == Objects {
+			p.Options.Detector = noDetector{}
+		}
 		if err := p.Options.Validate(); err != nil {
 			t.Errorf("preset %s: %v", p.Name, err)
 		}
 	}
+}
+
+// noDetector finds nothing.
+type noDetector struct{}
+
+func (noDetector) Detect(dst []detect.Detection, _ *detect.Image) ([]detect.Detection, error) {
+	return dst, nil
 }
 
 // TestCrossingKeepsIDs: two bright squares that cross slowly, one region for 20 frames

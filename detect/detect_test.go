@@ -1,0 +1,275 @@
+package detect
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"trackink/composite"
+)
+
+// A flat grey picture letterboxes to grey where the picture is and padValue elsewhere; the
+// picture's size in the input is the source's times the scale, rounded.
+func TestLetterboxPlacesAndPads(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		w, h         int
+		rng          composite.Range
+		y            byte
+		want         float32 // R' = G' = B'
+		scale        float64
+		pictW, pictH int
+	}{
+		{"768x576 limited mid-grey", 768, 576, composite.Limited, 126, 128.0 / 219 * 255 * (126 - 16) / 128, 416.0 / 768, 416, 312},
+		{"1920x1080 full black", 1920, 1080, composite.Full, 0, 0, 416.0 / 1920, 416, 234},
+		{"upright 100x200 full white", 100, 200, composite.Full, 255, 255, 416.0 / 200, 208, 416},
+		{"small 64x48 upscaled", 64, 48, composite.Full, 50, 50, 416.0 / 64, 416, 312},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			im := flat(tc.w, tc.h, tc.y, 128, 128, tc.rng)
+			lb := letterbox{size: InputSize}
+			dst := make([]float32, 3*InputSize*InputSize)
+			scale, err := lb.fill(dst, im)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(scale-tc.scale) > 1e-12 || lb.nw != tc.pictW || lb.nh != tc.pictH {
+				t.Fatalf("scale %g, picture %dx%d; want %g, %dx%d", scale, lb.nw, lb.nh, tc.scale, tc.pictW, tc.pictH)
+			}
+			for c := range 3 {
+				for y := range InputSize {
+					for x := range InputSize {
+						v := dst[c*InputSize*InputSize+y*InputSize+x]
+						want := float32(padValue)
+						if x < tc.pictW && y < tc.pictH {
+							want = tc.want
+						}
+						if math.Abs(float64(v-want)) > 0.01 {
+							t.Fatalf("channel %d (%d,%d) = %g, want %g", c, x, y, v, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// The channels are B', G', R' in that order, from BT.601 full-range pure colours.
+func TestLetterboxChannelOrder(t *testing.T) {
+	// Pure red in BT.601 full range: Y' 76.245, Cb 84.972, Cr 255.5 (clipped to 255).
+	im := flat(32, 32, 76, 85, 255, composite.Full)
+	im.Matrix = composite.BT601
+	lb := letterbox{size: InputSize}
+	dst := make([]float32, 3*InputSize*InputSize)
+	if _, err := lb.fill(dst, im); err != nil {
+		t.Fatal(err)
+	}
+	a := InputSize * InputSize
+	b, g, r := dst[0], dst[a], dst[2*a]
+	if r < 250 || g > 5 || b > 5 {
+		t.Fatalf("pure red gave B'G'R' %g %g %g", b, g, r)
+	}
+}
+
+// Reducing averages every source sample: a one-pixel checkerboard becomes its mean, with
+// no aliasing into stripes.
+func TestLetterboxAveragesWhenReducing(t *testing.T) {
+	const w, h = 1664, 1248 // 4× the input
+	im := flat(w, h, 0, 128, 128, composite.Full)
+	for y := range h {
+		for x := range w {
+			if (x+y)%2 == 0 {
+				im.Y[y*w+x] = 200
+			}
+		}
+	}
+	lb := letterbox{size: InputSize}
+	dst := make([]float32, 3*InputSize*InputSize)
+	if _, err := lb.fill(dst, im); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range dst[:InputSize*312] {
+		if math.Abs(float64(v-100)) > 1 {
+			t.Fatalf("sample %d = %g, want 100 (the checkerboard's mean)", i, v)
+		}
+	}
+}
+
+func TestLetterboxRefusesShortPlanes(t *testing.T) {
+	im := flat(10, 10, 0, 128, 128, composite.Full)
+	im.Cr = im.Cr[:99]
+	lb := letterbox{size: InputSize}
+	if _, err := lb.fill(make([]float32, 3*InputSize*InputSize), im); err == nil {
+		t.Fatal("a short Cr plane was taken")
+	}
+}
+
+func flat(w, h int, y, cb, cr byte, r composite.Range) *Image {
+	im := &Image{Y: make([]byte, w*h), Cb: make([]byte, w*h), Cr: make([]byte, w*h), W: w, H: h, Range: r}
+	for i := range im.Y {
+		im.Y[i], im.Cb[i], im.Cr[i] = y, cb, cr
+	}
+	return im
+}
+
+// A hand-worked output: one cell of each grid holds an object, worked out by hand in input
+// pixels and divided by the letterbox scale.
+func TestDecodeHandWorked(t *testing.T) {
+	const classes = 3
+	rows := cells(InputSize)
+	if rows != 3549 {
+		t.Fatalf("cells(416) = %d, want 3549", rows)
+	}
+	out := make([]float32, rows*(5+classes))
+	set := func(cell int, v ...float32) { copy(out[cell*(5+classes):], v) }
+	// Stride 8, cell (x 10, y 5): centre (10.5·8, 5.5·8) = (84, 44); size e^0·8 = 8 → ln 2 gives 16.
+	set(5*52+10, 0.5, 0.5, float32(math.Log(2)), float32(math.Log(4)), 0.9, 0.1, 0.8, 0.05)
+	// Stride 16, cell (x 3, y 2), after the 2704 cells of stride 8: centre (56, 40), 16 × 16.
+	set(2704+2*26+3, 0.5, 0.5, 0, 0, 0.5, 0.9, 0.1, 0)
+	// Stride 32, cell (x 0, y 0): score 0.2 × 0.9 = 0.18, below the limit.
+	set(2704+676, 0.5, 0.5, 0, 0, 0.2, 0.9, 0, 0)
+	d := decoder{size: InputSize, classes: classes, wanted: []bool{true, true, true}, minScore: 0.3, iou: 0.45}
+	got := d.decode(nil, out, 0.5, 1000, 1000)
+	want := []Detection{
+		{X0: (84 - 8) * 2, Y0: (44 - 16) * 2, X1: (84 + 8) * 2, Y1: (44 + 16) * 2, Class: 1, Score: 0.9 * 0.8},
+		{X0: (56 - 8) * 2, Y0: (40 - 8) * 2, X1: (56 + 8) * 2, Y1: (40 + 8) * 2, Class: 0, Score: 0.5 * 0.9},
+	}
+	if !detectionsNear(got, want) {
+		t.Fatalf("decode = %+v, want %+v", got, want)
+	}
+	// Only class 2 wanted: the first cell's class 2 scores 0.9 × 0.05, below the limit.
+	d.wanted = []bool{false, false, true}
+	if got := d.decode(nil, out, 0.5, 1000, 1000); len(got) != 0 {
+		t.Fatalf("class 2 only: %+v, want none", got)
+	}
+	// Clipped to the frame.
+	d.wanted = []bool{true, true, true}
+	got = d.decode(nil, out, 0.5, 170, 100)
+	if len(got) != 2 || got[0].X1 != 170 || got[0].Y1 != 100 {
+		t.Fatalf("not clipped to 170x100: %+v", got)
+	}
+	// A box wholly outside the frame is none.
+	if got := d.decode(nil, out, 0.5, 90, 60); len(got) != 0 {
+		t.Fatalf("boxes outside a 90x60 frame kept: %+v", got)
+	}
+}
+
+func detectionsNear(a, b []Detection) bool {
+	return slices.EqualFunc(a, b, func(x, y Detection) bool {
+		near := func(p, q float32) bool { return math.Abs(float64(p-q)) < 1e-3 }
+		return x.Class == y.Class && near(x.Score, y.Score) && near(x.X0, y.X0) && near(x.Y0, y.Y0) && near(x.X1, y.X1) && near(x.Y1, y.Y1)
+	})
+}
+
+func TestNMS(t *testing.T) {
+	box := func(x0, y0, x1, y1 float32, class int, score float32) Detection {
+		return Detection{X0: x0, Y0: y0, X1: x1, Y1: y1, Class: class, Score: score}
+	}
+	for _, tc := range []struct {
+		name       string
+		cand, want []Detection
+	}{
+		{"overlap above the limit: the better stays",
+			// IoU of [0,10]² and [0,10]×[0,12]: 100/120 = 0.83.
+			[]Detection{box(0, 0, 10, 12, 0, 0.6), box(0, 0, 10, 10, 0, 0.9)},
+			[]Detection{box(0, 0, 10, 10, 0, 0.9)}},
+		{"overlap at the limit: both stay",
+			// IoU of [0,10]×[0,10] and [0,10]×[5,15]: 50/150 = 1/3 < 0.45.
+			[]Detection{box(0, 0, 10, 10, 0, 0.9), box(0, 5, 10, 15, 0, 0.8)},
+			[]Detection{box(0, 0, 10, 10, 0, 0.9), box(0, 5, 10, 15, 0, 0.8)}},
+		{"another class is not suppressed",
+			[]Detection{box(0, 0, 10, 10, 0, 0.9), box(0, 0, 10, 10, 2, 0.5)},
+			[]Detection{box(0, 0, 10, 10, 0, 0.9), box(0, 0, 10, 10, 2, 0.5)}},
+		{"a suppressed box suppresses nothing",
+			// b overlaps a (kept) and c; c overlaps b only: c stays.
+			[]Detection{box(0, 0, 10, 10, 0, 0.9), box(2, 0, 12, 10, 0, 0.8), box(9, 0, 19, 10, 0, 0.7)},
+			[]Detection{box(0, 0, 10, 10, 0, 0.9), box(9, 0, 19, 10, 0, 0.7)}},
+		{"equal scores keep the grid's order",
+			[]Detection{box(0, 0, 10, 10, 0, 0.5), box(1, 0, 11, 10, 0, 0.5)},
+			[]Detection{box(0, 0, 10, 10, 0, 0.5)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := nms(nil, tc.cand, 0.45); !slices.Equal(got, tc.want) {
+				t.Fatalf("nms = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestClassIndices(t *testing.T) {
+	got, err := ClassIndices("person, car,dog,person")
+	if err != nil || !slices.Equal(got, []int{0, 2, 16}) {
+		t.Fatalf("ClassIndices = %v, %v; want [0 2 16]", got, err)
+	}
+	for _, bad := range []string{"persn", "", " , "} {
+		if _, err := ClassIndices(bad); err == nil {
+			t.Errorf("ClassIndices(%q) took it", bad)
+		}
+	}
+	// The names are the model's own list, where it is beside the project.
+	if b, err := os.ReadFile(filepath.Join(sharedModels, "coco_classes.txt")); err == nil {
+		if got := strings.Split(strings.TrimSpace(string(b)), "\n"); !slices.Equal(got, Classes) {
+			t.Fatalf("Classes differ from coco_classes.txt: %v", got)
+		}
+	}
+}
+
+// sharedModels is where the project's models are kept, beside the repository.
+var sharedModels = filepath.Join("..", "..", "shared", "models")
+
+func TestLocate(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, ModelFile)
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	t.Setenv(ModelEnv, "")
+	if got, err := LocateModel(file); err != nil || got != file {
+		t.Fatalf("given: %q, %v", got, err)
+	}
+	if _, err := LocateModel(filepath.Join(dir, "absent.onnx")); err == nil || !strings.Contains(err.Error(), ModelSHA256) {
+		t.Fatalf("absent given file: %v, want an error naming where to get it", err)
+	}
+	t.Setenv(ModelEnv, file)
+	if got, err := LocateModel(""); err != nil || got != file {
+		t.Fatalf("from $%s: %q, %v", ModelEnv, got, err)
+	}
+	t.Setenv(ModelEnv, "")
+	_, err := LocateModel("")
+	if err == nil {
+		t.Fatal("found a model in an empty data directory")
+	}
+	for _, want := range []string{"$" + ModelEnv, filepath.Join(dir, "data", "trackink", "models", ModelFile), "releases", ModelSHA256} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	in := filepath.Join(dir, "data", "trackink", "models")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(in, ModelFile), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := LocateModel(""); err != nil || got != filepath.Join(in, ModelFile) {
+		t.Fatalf("data directory: %q, %v", got, err)
+	}
+}
+
+func TestOptionsRefused(t *testing.T) {
+	for _, o := range []Options{
+		{MinScore: 0, IoU: 0.45},
+		{MinScore: 1, IoU: 0.45},
+		{MinScore: 0.3, IoU: 0},
+		{MinScore: 0.3, IoU: 0.45, Threads: -1},
+		{MinScore: 0.3, IoU: 0.45, Classes: []int{80}},
+	} {
+		if _, err := New(o); err == nil {
+			t.Errorf("New(%+v) took it", o)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package detect
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// The files' names, and the environment variables that name them.
+const (
+	ModelFile   = "yolox_nano.onnx"
+	RuntimeFile = "libonnxruntime.so.1"
+	ModelEnv    = "TRACKINK_MODEL"
+	RuntimeEnv  = "TRACKINK_ONNXRUNTIME"
+)
+
+// Where to get the files, for the error that says they are missing.
+const (
+	modelSource = "YOLOX's releases (github.com/Megvii-BaseDetection/YOLOX, yolox_nano.onnx, sha256 " + ModelSHA256 + ")"
+	// The npm package ships the library for linux x64 and arm64 (CPU only).
+	runtimeSource = "ONNX Runtime 1.24 or newer: npm's onnxruntime-node package (bin/napi-v6/linux/<arch>/libonnxruntime.so.1) or github.com/microsoft/onnxruntime's releases"
+)
+
+// LocateModel returns the model's path: path itself when given (it must exist), else the
+// first of $TRACKINK_MODEL, models/yolox_nano.onnx beside the executable (the tarball's and
+// make build's layout) and in the user's data directory that holds the file.
+func LocateModel(path string) (string, error) {
+	return locate("model", path, ModelEnv, "models", ModelFile, nil, modelSource)
+}
+
+// LocateRuntime returns ONNX Runtime's shared library: path itself when given, else the first
+// of $TRACKINK_ONNXRUNTIME, lib/libonnxruntime.so.1 beside the executable and in the user's
+// data directory, and the system's library directories that holds the file.
+func LocateRuntime(path string) (string, error) {
+	system := []string{"/usr/local/lib", "/usr/lib/" + multiarch(), "/usr/lib"}
+	return locate("ONNX Runtime library", path, RuntimeEnv, "lib", RuntimeFile, system, runtimeSource)
+}
+
+// locate finds a file: the one given, the one the environment names, name under sub beside
+// the executable and in the data directory, then in the extra directories.
+func locate(what, given, env, sub, name string, extra []string, source string) (string, error) {
+	if given != "" {
+		if err := isFile(given); err != nil {
+			return "", fmt.Errorf("%s %s: %w (get it from %s)", what, given, err, source)
+		}
+		return given, nil
+	}
+	if p := os.Getenv(env); p != "" {
+		if err := isFile(p); err != nil {
+			return "", fmt.Errorf("%s %s (from $%s): %w (get it from %s)", what, p, env, err, source)
+		}
+		return p, nil
+	}
+	var looked []string
+	var dirs []string
+	if exe, err := os.Executable(); err == nil {
+		if exe, err = filepath.EvalSymlinks(exe); err == nil {
+			dirs = append(dirs, filepath.Join(filepath.Dir(exe), sub))
+		}
+	}
+	if d := dataDir(); d != "" {
+		dirs = append(dirs, filepath.Join(d, sub))
+	}
+	dirs = append(dirs, extra...)
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
+		if isFile(p) == nil {
+			return p, nil
+		}
+		looked = append(looked, p)
+	}
+	return "", fmt.Errorf("no %s: looked for $%s, then %s; get %s from %s and put it in one of those places, or name it with $%s",
+		what, env, strings.Join(looked, ", "), name, source, env)
+}
+
+func isFile(p string) error {
+	st, err := os.Stat(p)
+	if err != nil {
+		return errors.Unwrap(err) // the path is in the message already
+	}
+	if !st.Mode().IsRegular() {
+		return errors.New("not a regular file")
+	}
+	return nil
+}
+
+// dataDir is trackink's directory in the user's data directory: $XDG_DATA_HOME/trackink, or
+// ~/.local/share/trackink.
+func dataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "trackink")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "share", "trackink")
+	}
+	return ""
+}
+
+// multiarch is Debian's library directory name for this architecture.
+func multiarch() string {
+	if runtime.GOARCH == "arm64" {
+		return "aarch64-linux-gnu"
+	}
+	return "x86_64-linux-gnu"
+}

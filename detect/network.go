@@ -1,0 +1,217 @@
+package detect
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+
+	ort "github.com/yalue/onnxruntime_go"
+)
+
+// InputSize is the side of YOLOX-Nano's square input.
+const InputSize = 416
+
+// ModelSHA256 is the sha256 of the YOLOX-Nano export trackink is tested with (models/README.md
+// beside the project; YOLOX's releases).
+const ModelSHA256 = "695e750a5d5754bb5a8d5325643b59282191a7e7a564e435a415fd3c578eab14"
+
+// Options configures a Network.
+type Options struct {
+	// Model is the ONNX file's path; empty: Locate's search.
+	Model string
+	// Runtime is ONNX Runtime's shared library; empty: LocateRuntime's search.
+	Runtime string
+	// Classes are the class indices kept (Classes' order); none: every class.
+	Classes []int
+	// MinScore is the lowest score a detection is kept at, 0..1.
+	MinScore float64
+	// IoU is non-maximum suppression's limit: a box that overlaps a better one of its class
+	// by more than this is dropped.
+	IoU float64
+	// Threads is the runtime's threads for one frame; 0: one per CPU.
+	Threads int
+}
+
+// DefaultOptions is the detector's operating point: boxes from score 0.3, which YOLOX's demo
+// draws from, and its non-maximum suppression limit, IoU 0.45; every class.
+func DefaultOptions() Options { return Options{MinScore: 0.3, IoU: 0.45} }
+
+// Network is YOLOX-Nano loaded into ONNX Runtime, with its input and output buffers. It is
+// not safe for use by several goroutines at once.
+type Network struct {
+	session *ort.AdvancedSession
+	in, out *ort.Tensor[float32]
+	lb      letterbox
+	dec     decoder
+	// Notes are what a user should know about the files used: a model that is not the
+	// tested one. Empty when nothing is worth saying.
+	Notes []string
+	// Model and Runtime are the paths used.
+	Model, Runtime string
+}
+
+// The runtime is one environment per process, set up by the first Network and kept.
+var (
+	envOnce sync.Once
+	envErr  error
+	envLib  string
+)
+
+func initRuntime(lib string) error {
+	envOnce.Do(func() {
+		ort.SetSharedLibraryPath(lib)
+		envLib = lib
+		if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
+			envErr = fmt.Errorf("detect: ONNX Runtime %s: %w", lib, err)
+		}
+	})
+	if envErr == nil && lib != envLib {
+		return fmt.Errorf("detect: ONNX Runtime is already loaded from %s, not %s", envLib, lib)
+	}
+	return envErr
+}
+
+// New loads the model into the runtime, checks its input and output shapes and reads its
+// sha256.
+func New(o Options) (*Network, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	model, err := LocateModel(o.Model)
+	if err != nil {
+		return nil, err
+	}
+	lib, err := LocateRuntime(o.Runtime)
+	if err != nil {
+		return nil, err
+	}
+	n := &Network{Model: model, Runtime: lib}
+	sum, err := fileSHA256(model)
+	if err != nil {
+		return nil, fmt.Errorf("detect: model %s: %w", model, err)
+	}
+	if sum != ModelSHA256 {
+		n.Notes = append(n.Notes, fmt.Sprintf("model %s has sha256 %s, not the YOLOX-Nano export trackink is tested with (%s)", model, sum, ModelSHA256))
+	}
+	if err := initRuntime(lib); err != nil {
+		return nil, err
+	}
+	ins, outs, err := ort.GetInputOutputInfo(model)
+	if err != nil {
+		return nil, fmt.Errorf("detect: model %s: %w", model, err)
+	}
+	rows := cells(InputSize)
+	wantIn, wantOut := ort.NewShape(1, 3, InputSize, InputSize), ort.NewShape(1, int64(rows), int64(5+len(Classes)))
+	if len(ins) != 1 || len(outs) != 1 || !slices.Equal(ins[0].Dimensions, wantIn) || !slices.Equal(outs[0].Dimensions, wantOut) {
+		return nil, fmt.Errorf("detect: model %s takes %v and gives %v; YOLOX-Nano takes one input %v and gives one output %v", model, infoShapes(ins), infoShapes(outs), wantIn, wantOut)
+	}
+	if n.in, err = ort.NewEmptyTensor[float32](wantIn); err != nil {
+		return nil, fmt.Errorf("detect: %w", err)
+	}
+	if n.out, err = ort.NewEmptyTensor[float32](wantOut); err != nil {
+		n.Close()
+		return nil, fmt.Errorf("detect: %w", err)
+	}
+	so, err := ort.NewSessionOptions()
+	if err != nil {
+		n.Close()
+		return nil, fmt.Errorf("detect: %w", err)
+	}
+	defer so.Destroy()
+	threads := o.Threads
+	if threads == 0 {
+		threads = runtime.NumCPU()
+	}
+	if err := so.SetIntraOpNumThreads(threads); err != nil {
+		n.Close()
+		return nil, fmt.Errorf("detect: %w", err)
+	}
+	if err := so.SetInterOpNumThreads(1); err != nil {
+		n.Close()
+		return nil, fmt.Errorf("detect: %w", err)
+	}
+	n.session, err = ort.NewAdvancedSession(model, []string{ins[0].Name}, []string{outs[0].Name},
+		[]ort.Value{n.in}, []ort.Value{n.out}, so)
+	if err != nil {
+		n.Close()
+		return nil, fmt.Errorf("detect: model %s: %w", model, err)
+	}
+	n.lb.size = InputSize
+	n.dec = decoder{size: InputSize, classes: len(Classes), wanted: make([]bool, len(Classes)),
+		minScore: float32(o.MinScore), iou: float32(o.IoU)}
+	for c := range n.dec.wanted {
+		n.dec.wanted[c] = len(o.Classes) == 0 || slices.Contains(o.Classes, c)
+	}
+	return n, nil
+}
+
+func infoShapes(infos []ort.InputOutputInfo) []string {
+	var s []string
+	for _, i := range infos {
+		s = append(s, i.Name+i.Dimensions.String())
+	}
+	return s
+}
+
+func (o Options) validate() error {
+	switch {
+	case !(o.MinScore > 0 && o.MinScore < 1):
+		return fmt.Errorf("detect: minimum score %g: must be above 0 and below 1", o.MinScore)
+	case !(o.IoU > 0 && o.IoU <= 1):
+		return fmt.Errorf("detect: IoU limit %g: must be above 0 and at most 1", o.IoU)
+	case o.Threads < 0 || o.Threads > 1024:
+		return fmt.Errorf("detect: %d threads: must be 0 (one per CPU) to 1024", o.Threads)
+	}
+	for _, c := range o.Classes {
+		if c < 0 || c >= len(Classes) {
+			return fmt.Errorf("detect: class %d: must be 0..%d", c, len(Classes)-1)
+		}
+	}
+	return nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Detect appends to dst the objects the network finds in im, best first.
+func (n *Network) Detect(dst []Detection, im *Image) ([]Detection, error) {
+	scale, err := n.lb.fill(n.in.GetData(), im)
+	if err != nil {
+		return dst, err
+	}
+	if err := n.session.Run(); err != nil {
+		return dst, fmt.Errorf("detect: %w", err)
+	}
+	return n.dec.decode(dst, n.out.GetData(), scale, im.W, im.H), nil
+}
+
+// Close frees the session and its buffers; the runtime stays loaded for the next Network.
+func (n *Network) Close() {
+	if n.session != nil {
+		n.session.Destroy()
+		n.session = nil
+	}
+	if n.in != nil {
+		n.in.Destroy()
+		n.in = nil
+	}
+	if n.out != nil {
+		n.out.Destroy()
+		n.out = nil
+	}
+}
