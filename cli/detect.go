@@ -28,6 +28,7 @@ func init() {
 		"tracker.Options.Grace":        {"grace"},
 		"tracker.Options.Smooth":       {"smooth"},
 		"tracker.Options.PointSize":    {"point-size"},
+		"tracker.Options.StartScore":   {"start-score"},
 	} {
 		fieldFlags[f] = names
 	}
@@ -37,7 +38,7 @@ func init() {
 		"min-area": {groupTracks, false}, "max-area": {groupTracks, false}, "max-objects": {groupTracks, false},
 		"hue": {groupTracks, false}, "max-move": {groupTracks, false}, "confirm": {groupTracks, false},
 		"grace": {groupTracks, false}, "smooth": {groupTracks, false}, "point-size": {groupTracks, false},
-		"model": {groupTracks, false}, "classes": {groupTracks, false}, "min-score": {groupTracks, false},
+		"model": {groupTracks, false}, "start-score": {groupTracks, false}, "classes": {groupTracks, false}, "min-score": {groupTracks, false},
 		"bench detect": {groupBench, false},
 	} {
 		flagPlaces[name] = place
@@ -59,7 +60,7 @@ func (d *detectFlags) register(fs *pflag.FlagSet, presetUsage string) {
 	o := &d.o
 	*o = tracker.DefaultOptions(tracker.Bright)
 	fs.StringVar(&d.preset, "detect", "", presetUsage+": "+strings.Join(tracker.PresetNames(), ", ")+" (--list-detect describes them)")
-	fs.BoolVar(&d.listDetect, "list-detect", false, "list the detection presets and what each is for")
+	fs.BoolVar(&d.listDetect, "list-detect", false, "list the detection presets and what each is for, and the classes --classes takes")
 	fs.IntVar(&o.AnalysisSize, "analysis-size", o.AnalysisSize, "analyse frames box-filtered down to at least this many lines (by a whole factor)")
 	fs.Float64Var(&o.Threshold, "threshold", o.Threshold, "8-bit threshold instead of the automatic one: luma (bright, dark), background difference (motion), chroma (color), corner strength (points); -1 automatic")
 	fs.Float64Var(&o.Sensitivity, "sensitivity", o.Sensitivity, "0..1: higher finds fainter objects (moves the automatic threshold)")
@@ -73,8 +74,9 @@ func (d *detectFlags) register(fs *pflag.FlagSet, presetUsage string) {
 	fs.Float64Var(&o.Smooth, "smooth", o.Smooth, "0..1: smoothing of positions and sizes (a constant-velocity Kalman filter; points: 0)")
 	fs.Float64Var(&o.PointSize, "point-size", o.PointSize, "points in MOTChallenge text: the side in px of the box centred on each point")
 	fs.StringVar(&d.model, "model", "", "people, objects: the YOLOX-Nano ONNX file (default: $"+detect.ModelEnv+", models/ beside trackink, ~/.local/share/trackink/models)")
-	fs.StringVar(&d.classes, "classes", "", "people, objects: the classes to find, comma-separated COCO names (person,car,dog; --list-classes)")
-	fs.Float64Var(&d.minScore, "min-score", detect.DefaultOptions().MinScore, "people, objects: the lowest detection score a box is taken at, 0..1")
+	fs.StringVar(&d.classes, "classes", "", "people, objects: the classes to find, comma-separated COCO names (person,car,dog; --list-detect lists them)")
+	fs.Float64Var(&d.minScore, "min-score", detect.DefaultOptions().MinScore, "people, objects: the lowest detection score a box is taken at, 0..1 (boxes below --start-score only continue tracks)")
+	fs.Float64Var(&o.StartScore, "start-score", tracker.DefaultOptions(tracker.Objects).StartScore, "people, objects: the detection score a box needs to start a track, 0..1")
 }
 
 // detector makes the network of a mode Objects preset and sets it in o; close frees it.
@@ -131,38 +133,49 @@ func (d *detectFlags) options(fs *pflag.FlagSet) (o tracker.Options, close func(
 		"grace":         func() { o.Grace = d.o.Grace },
 		"smooth":        func() { o.Smooth = d.o.Smooth },
 		"point-size":    func() { o.PointSize = d.o.PointSize },
+		"start-score":   func() { o.StartScore = d.o.StartScore },
 	}
 	for name, apply := range set {
 		if fs.Changed(name) {
 			apply()
 		}
 	}
-	if close, err = d.detector(&o); err != nil {
-		return o, nil, err
-	}
 	if err := flagError(fs, o.Validate()); err != nil {
-		close()
 		return o, nil, err
 	}
-	return o, close, nil
+	close, err = d.detector(&o)
+	return o, close, err
+}
+
+// nothingHint says what to try when mode tracked nothing in a whole video.
+func nothingHint(mode string) string {
+	switch mode {
+	case tracker.Objects:
+		return "try a lower --min-score or --start-score, --min-area 0 for small objects, other --classes, or --detect motion"
+	case tracker.Points:
+		return "try a lower --threshold (corner strength) or --detect motion"
+	}
+	return "try a higher --sensitivity, a lower --min-area, or another --detect (people for people, motion for anything that moves)"
 }
 
 func printDetectPresets(w io.Writer) {
 	for _, p := range tracker.Presets() {
 		fmt.Fprintf(w, "%-13s %s\n", p.Name, p.About)
 	}
+	fmt.Fprintf(w, "\nclasses for --classes (objects, people): %s\n", strings.Join(detect.Classes, ", "))
 }
 
 // liveTracks runs the tracker on the frames of a video as they are decoded and keeps what
 // it found, frame by frame, as the tracking file would hold it: boxes with the points they
 // yield (at anchor), or points.
 type liveTracks struct {
-	o      tracker.Options
-	anchor scene.Anchor
-	t      *tracker.Tracker
-	frames []scene.Frame // every frame with something tracked, when kept
-	keep   bool
-	cur    scene.Frame // the last frame, as drawn
+	o       tracker.Options
+	anchor  scene.Anchor
+	t       *tracker.Tracker
+	frames  []scene.Frame // every frame with something tracked, when kept
+	keep    bool
+	cur     scene.Frame // the last frame, as drawn
+	tracked int         // frames with something tracked
 }
 
 // step tracks frame n (dst, before anything is drawn on it) and returns what is tracked in it.
@@ -187,6 +200,9 @@ func (l *liveTracks) step(n int, dst composite.Surface) (*scene.Frame, error) {
 		p := scene.AnchorPoint(b.X, b.Y, b.W, b.H, l.anchor) // as the file's reader makes it
 		p.ID = b.ID
 		c.Points = append(c.Points, p)
+	}
+	if len(c.Boxes) > 0 || len(c.Points) > 0 {
+		l.tracked++
 	}
 	if l.keep && (len(c.Boxes) > 0 || len(c.Points) > 0) {
 		l.frames = append(l.frames, scene.Frame{Index: n, Boxes: append([]scene.Box(nil), c.Boxes...),

@@ -70,7 +70,14 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 		w, h = info.Width, info.Height
 	}
 	src := &trackSource{}
-	if f.sceneName == "" {
+	if live := f.detect.live; live != nil {
+		// The tracker follows the video from its first frame up to this one, as the
+		// render would; its tracks are then drawn as --save-tracks would give them.
+		if src.tracks, err = trackUpTo(ctx, video.Options{Input: f.input, VideoStream: vo.VideoStream, Orientation: vo.Orientation}, f.frame, live); err != nil {
+			return err
+		}
+		f.style.forTracks(fs, &opts, src.tracks, f.tracks.warn)
+	} else if f.sceneName == "" {
 		if src.tracks, err = untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.load(w, h) }); err != nil {
 			return err
 		}
@@ -101,4 +108,22 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	img := &image.RGBA{Pix: still.Pix, Stride: still.Stride, Rect: image.Rect(0, 0, still.W, still.H)}
 	removeStalePartials(target, stderr)
 	return writeAtomic(target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
+}
+
+// trackUpTo runs live's tracker on the frames of vo's input up to frame last and returns
+// what it tracked.
+func trackUpTo(ctx context.Context, vo video.Options, last int, live *liveTracks) (*scene.Tracks, error) {
+	live.keep = true
+	vo.End = video.Position{Frame: last}
+	_, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
+		_, err := live.step(n, dst)
+		return err
+	})
+	switch {
+	case errors.Is(err, context.Canceled):
+		return nil, interrupted(ctx)
+	case err != nil && !errors.Is(err, video.ErrInputDamaged):
+		return nil, err
+	}
+	return scene.NewTracks(live.frames)
 }

@@ -44,8 +44,6 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		return usageError{errors.New("--detect finds the tracks itself: give it instead of --tracks or --scene")}
 	case f.input == "" || isPicture(f.input):
 		return usageError{errors.New("--detect follows objects from frame to frame: -i must be a video")}
-	case isPicture(f.output):
-		return usageError{errors.New("--detect renders a video: -o must be a video (for a one-frame preview, track first, then render --tracks with --frame)")}
 	case f.video.segment != "":
 		// A segment would have to replay the tracker from the first frame to draw what the
 		// whole render draws: tracking once and rendering segments from the file is cheaper.

@@ -204,6 +204,9 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		warn("%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
 			tracksName, src.tracks.LastIndex(), td.lastN)
 	}
+	if live := f.detect.live; reachedEnd && live != nil && live.tracked == 0 && stats.Frames > 0 {
+		warn("nothing was tracked in %d frames; %s", stats.Frames, nothingHint(live.o.Mode))
+	}
 	if td.d != nil {
 		if m := missingGlyphs(td.d.Font()); m != "" {
 			warn("%s", m)

@@ -33,6 +33,7 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 		overwrite     bool
 		quiet         bool
 		anchor        string
+		start, end    string
 		det           detectFlags
 	)
 	fs := newFlagSet("track", "-i VIDEO -o TRACKS (.txt | .jsonl) [--detect PRESET] [flags]", trackExamples, stderr)
@@ -41,6 +42,8 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVarP(&overwrite, "yes", "y", false, "overwrite the output if it exists")
 	fs.BoolVar(&quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
 	fs.StringVar(&anchor, "anchor", "bottom", "JSON Lines: the point each box carries, bottom (bottom-centre) or centre, as render --anchor reads MOT text")
+	fs.StringVar(&start, "start", "", "first frame to track: a 1-based frame number (120) or a time (1.5s, 00:00:01.5); the tracks keep the video's frame numbers")
+	fs.StringVar(&end, "end", "", "last frame to track (a frame number, inclusive) or a time (exclusive)")
 	det.register(fs, "what to find and follow (default bright)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -102,11 +105,21 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	live := &liveTracks{o: o, anchor: so.Anchor, keep: true}
 	progress := newProgressLine(stderr, !quiet && isTerminal(stderr))
 	vo := video.Options{Source: opened, Progress: progress.update, Log: func(line string) { say("%s", line) }}
+	if vo.Start, err = video.ParsePosition(start); err != nil {
+		return usageError{fmt.Errorf("--start: %w", err)}
+	}
+	if vo.End, err = video.ParsePosition(end); err != nil {
+		return usageError{fmt.Errorf("--end: %w", err)}
+	}
+
 	stats, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
 		_, err := live.step(n, dst)
 		return err
 	})
 	progress.done()
+	if ferr := flagError(fs, err); errors.As(ferr, new(usageError)) {
+		return ferr
+	}
 	if quiet {
 		for _, w := range stats.Warnings {
 			fmt.Fprintf(stderr, "trackink track: warning: %s\n", w)
@@ -139,6 +152,9 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	}
 	if damaged {
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, output)}
+	}
+	if live.tracked == 0 {
+		fmt.Fprintf(stderr, "trackink track: warning: nothing was tracked in %d frames; %s\n", stats.Frames, nothingHint(o.Mode))
 	}
 	say("wrote %s: %d tracks over %d frames (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
 		output, ids, stats.Frames, len(live.frames), o.Mode, info.Width/live.factor(), info.Height/live.factor(), live.factor(), stats.FPS)

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -271,5 +272,23 @@ func TestOptionsRefused(t *testing.T) {
 		if _, err := New(o); err == nil {
 			t.Errorf("New(%+v) took it", o)
 		}
+	}
+}
+
+// BenchmarkLetterbox: the preprocessing of one frame at the analysis sizes the tracker hands
+// over (vtest.avi's 768x576 whole; 1080p and 4K box-filtered to 960x540).
+func BenchmarkLetterbox(b *testing.B) {
+	for _, size := range [][2]int{{768, 576}, {960, 540}} {
+		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
+			im := flat(size[0], size[1], 100, 120, 140, composite.Limited)
+			lb := letterbox{size: InputSize}
+			dst := make([]float32, 3*InputSize*InputSize)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := lb.fill(dst, im); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

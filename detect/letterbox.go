@@ -38,6 +38,8 @@ type letterbox struct {
 	nw, nh int // the picture's size inside the input
 	fx, fy filter
 	tmp    [3][]float32 // horizontally filtered planes: nw × h
+	row    [3][]float32 // one output row of each plane
+	src    []float32    // one source row as floats
 }
 
 // filter holds, for each output sample, the first source sample it reads and the weights of
@@ -84,28 +86,37 @@ func newFilter(n, m int, scale float64) filter {
 	return f
 }
 
-// apply filters the samples of src (stride apart) into dst.
-func (f *filter) apply(dst []float32, src []byte, stride int) {
+// apply filters one row of source samples into dst. The row is made floats once, and each
+// output's taps are summed in registers.
+func (f *filter) apply(dst []float32, src []byte, row []float32) {
+	row = row[:len(src)]
+	for i, v := range src {
+		row[i] = float32(v)
+	}
 	for i, w := range f.weights {
-		s := f.start[i] * stride
+		in := row[f.start[i] : f.start[i]+len(w)]
 		var acc float32
-		for _, wk := range w {
-			acc += wk * float32(src[s])
-			s += stride
+		for k, wk := range w {
+			acc += wk * in[k]
 		}
 		dst[i] = acc
 	}
 }
 
-// applyFloat filters column x of rows of width stride in src into one value.
-func (f *filter) applyFloat(i int, src []float32, x, stride int) float32 {
-	s := f.start[i]*stride + x
-	var acc float32
-	for _, wk := range f.weights[i] {
-		acc += wk * src[s]
-		s += stride
+// applyRows filters output row i from the rows of src (width n each) into dst, row by row
+// so that the inner loop runs along memory.
+func (f *filter) applyRows(dst []float32, i int, src []float32, n int) {
+	w := f.weights[i]
+	first := src[f.start[i]*n:][:n]
+	for x := range dst {
+		dst[x] = w[0] * first[x]
 	}
-	return acc
+	for k := 1; k < len(w); k++ {
+		wk, row := w[k], src[(f.start[i]+k)*n:][:n]
+		for x := range dst {
+			dst[x] += wk * row[x]
+		}
+	}
 }
 
 // fit makes the filters for a w × h source; it returns the scale from source pixels to
@@ -120,8 +131,10 @@ func (lb *letterbox) fit(w, h int) float64 {
 	lb.nh = min(lb.size, max(1, int(math.Round(float64(h)*lb.scale))))
 	lb.fx = newFilter(w, lb.nw, float64(lb.nw)/float64(w))
 	lb.fy = newFilter(h, lb.nh, float64(lb.nh)/float64(h))
+	lb.src = make([]float32, w)
 	for c := range lb.tmp {
 		lb.tmp[c] = make([]float32, lb.nw*h)
+		lb.row[c] = make([]float32, lb.nw)
 	}
 	return lb.scale
 }
@@ -139,7 +152,7 @@ func (lb *letterbox) fill(dst []float32, im *Image) (float64, error) {
 	planes := [3][]byte{im.Y, im.Cb, im.Cr}
 	for c, p := range planes {
 		for y := range im.H {
-			lb.fx.apply(lb.tmp[c][y*lb.nw:(y+1)*lb.nw], p[y*im.W:], 1)
+			lb.fx.apply(lb.tmp[c][y*lb.nw:(y+1)*lb.nw], p[y*im.W:(y+1)*im.W], lb.src)
 		}
 	}
 	k := toRGB(im.Matrix, im.Range)
@@ -151,13 +164,10 @@ func (lb *letterbox) fill(dst []float32, im *Image) (float64, error) {
 			fillPad(b[row:row+lb.size], g[row:row+lb.size], r[row:row+lb.size])
 			continue
 		}
-		for x := range lb.nw {
-			yv := lb.fy.applyFloat(y, lb.tmp[0], x, lb.nw)
-			cb := lb.fy.applyFloat(y, lb.tmp[1], x, lb.nw)
-			cr := lb.fy.applyFloat(y, lb.tmp[2], x, lb.nw)
-			rv, gv, bv := k.rgb(yv, cb, cr)
-			r[row+x], g[row+x], b[row+x] = rv, gv, bv
+		for c := range planes {
+			lb.fy.applyRows(lb.row[c], y, lb.tmp[c], lb.nw)
 		}
+		k.rows(r[row:row+lb.nw], g[row:row+lb.nw], b[row:row+lb.nw], lb.row[0], lb.row[1], lb.row[2])
 		fillPad(b[row+lb.nw:row+lb.size], g[row+lb.nw:row+lb.size], r[row+lb.nw:row+lb.size])
 	}
 	return scale, nil
@@ -202,10 +212,16 @@ func toRGB(m composite.Matrix, r composite.Range) ycbcrToRGB {
 	return k
 }
 
-func (k ycbcrToRGB) rgb(y, cb, cr float32) (r, g, b float32) {
-	yy := (y - k.yOff) * k.yScale
-	cb, cr = cb-k.cOff, cr-k.cOff
-	return clamp255(yy + k.rCr*cr), clamp255(yy + k.gCb*cb + k.gCr*cr), clamp255(yy + k.bCb*cb)
+// rows converts rows of Y', Cb, Cr into rows of R', G', B'.
+func (k ycbcrToRGB) rows(r, g, b, y, cb, cr []float32) {
+	g, b, y, cb, cr = g[:len(r)], b[:len(r)], y[:len(r)], cb[:len(r)], cr[:len(r)]
+	for x := range r {
+		yy := (y[x] - k.yOff) * k.yScale
+		u, v := cb[x]-k.cOff, cr[x]-k.cOff
+		r[x] = clamp255(yy + k.rCr*v)
+		g[x] = clamp255(yy + k.gCb*u + k.gCr*v)
+		b[x] = clamp255(yy + k.bCb*u)
+	}
 }
 
 func clamp255(v float32) float32 { return min(max(v, 0), 255) }

@@ -37,9 +37,10 @@ type Options struct {
 	Threads int
 }
 
-// DefaultOptions is the detector's operating point: boxes from score 0.3, which YOLOX's demo
-// draws from, and its non-maximum suppression limit, IoU 0.45; every class.
-func DefaultOptions() Options { return Options{MinScore: 0.3, IoU: 0.45} }
+// DefaultOptions is the detector's operating point: boxes from score 0.1, ByteTrack's low
+// threshold (boxes under 0.6 continue tracks but start none: tracker.Options.StartScore),
+// and YOLOX's non-maximum suppression limit, IoU 0.45; every class.
+func DefaultOptions() Options { return Options{MinScore: 0.1, IoU: 0.45} }
 
 // Network is YOLOX-Nano loaded into ONNX Runtime, with its input and output buffers. It is
 // not safe for use by several goroutines at once.

@@ -12,6 +12,11 @@ const (
 	tentativePenalty = 0.5
 	// A track's predicted box counts as inside a detection when this share of it is.
 	insideShare = 0.5
+	// A box below the start score costs this much more than a sure one, so that it only
+	// takes a track no sure box can, and it must overlap the track's prediction by
+	// lowScoreIoU (ByteTrack's second association).
+	lowScorePenalty = 3
+	lowScoreIoU     = 0.5
 	// sizeQ scales the process noise of a detector's box size (Objects): the size of a
 	// person or a car changes far more slowly than its position moves, while a network's
 	// box size jitters from frame to frame. A thousandth of the position's noise (the
@@ -46,6 +51,14 @@ func (t *Tracker) associate() {
 					c = dist/gate + 1 - iou(p, d)
 					if tr.id == 0 {
 						c += tentativePenalty
+					}
+					if d.score < t.start {
+						// ByteTrack's second association: an unsure box goes to a track
+						// that no sure box fits, and only where it overlaps the track.
+						c += lowScorePenalty
+						if iou(p, d) < lowScoreIoU {
+							c = math.Inf(1)
+						}
 					}
 				}
 				t.cost[i*m+j] = c
@@ -87,7 +100,7 @@ func (t *Tracker) associate() {
 	}
 	t.tracks = kept
 	for j, d := range t.dets {
-		if !t.taken[j] && !t.insideTrack(d) {
+		if !t.taken[j] && d.score >= t.start && !t.insideTrack(d) {
 			t.startTrack(d)
 		}
 	}

@@ -85,6 +85,10 @@ type Options struct {
 	Smooth float64
 	// Detector finds the objects for Objects; it is the caller's, who closes it.
 	Detector Detector
+	// StartScore is the detector's score (0..1) a box needs to start a track; boxes below it
+	// only continue tracks (Objects). ByteTrack's rule: boxes the network is unsure of
+	// follow an object through an occlusion but do not make one.
+	StartScore float64
 	// PointSize is the side, in pixels, of the box a tracked point is written as where
 	// only boxes can be (MOTChallenge text).
 	PointSize float64
@@ -98,7 +102,7 @@ func DefaultOptions(mode string) Options {
 	if mode == Objects {
 		// A detector's boxes are whole objects: no region is too small or too big to be
 		// one, and an id may survive a second or so of occlusion.
-		o.MinArea, o.MaxArea, o.Grace = 0.002, 1, 15
+		o.MinArea, o.MaxArea, o.Grace, o.StartScore = 0.002, 1, 15, 0.6
 	}
 	if mode == Points {
 		o.MaxObjects = 200
@@ -140,8 +144,8 @@ func (o Options) Validate() error {
 		return field.Errorf(p+"Grace", o.Grace, "must be 0..1000 frames")
 	case !(o.Smooth >= 0 && o.Smooth <= 1):
 		return field.Errorf(p+"Smooth", o.Smooth, "must be 0..1")
-	case o.Mode == Objects && o.Detector == nil:
-		return field.Errorf(p+"Detector", "none", "mode %s needs a detector", Objects)
+	case !(o.StartScore >= 0 && o.StartScore <= 1):
+		return field.Errorf(p+"StartScore", o.StartScore, "must be 0..1")
 	case !(o.PointSize > 0 && o.PointSize <= 1000):
 		return field.Errorf(p+"PointSize", o.PointSize, "must be above 0 and at most 1000 px")
 	}

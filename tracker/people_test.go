@@ -140,3 +140,64 @@ func sizeChange95(frames []scene.Frame) float64 {
 	}
 	return changes[int(0.95*float64(len(changes)-1))]
 }
+
+// scripted returns, frame after frame, the detections it was given.
+type scripted struct {
+	frames [][]detect.Detection
+	n      int
+}
+
+func (s *scripted) Detect(dst []detect.Detection, _ *detect.Image) ([]detect.Detection, error) {
+	f := s.frames[min(s.n, len(s.frames)-1)]
+	s.n++
+	return append(dst, f...), nil
+}
+
+// An unsure box (below StartScore) starts no track, and continues one that a sure box
+// started; a sure one that appears beside a track starts its own.
+func TestStartScore(t *testing.T) {
+	const w, h = 320, 240
+	box := func(x float32, score float32) detect.Detection {
+		return detect.Detection{X0: x, Y0: 100, X1: x + 30, Y1: 180, Score: score}
+	}
+	for _, tc := range []struct {
+		name   string
+		frames [][]detect.Detection
+		want   []int // boxes out in each frame
+	}{
+		{"unsure boxes alone start nothing",
+			[][]detect.Detection{{box(10, 0.4)}, {box(12, 0.4)}, {box(14, 0.4)}, {box(16, 0.4)}},
+			[]int{0, 0, 0, 0}},
+		{"sure boxes start a track that unsure ones continue",
+			[][]detect.Detection{{box(10, 0.9)}, {box(12, 0.9)}, {box(14, 0.3)}, {box(16, 0.2)}},
+			[]int{0, 1, 1, 1}},
+		{"an unsure box far from the track does not continue it",
+			[][]detect.Detection{{box(10, 0.9)}, {box(12, 0.9)}, {box(60, 0.3)}, {box(62, 0.3)}},
+			[]int{0, 1, 0, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions(Objects)
+			o.Detector = &scripted{frames: tc.frames}
+			tr, err := New(o, w, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+				StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+			for i, want := range tc.want {
+				out, err := tr.Step(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(out.Boxes) != want {
+					t.Fatalf("frame %d: %d boxes, want %d", i+1, len(out.Boxes), want)
+				}
+				for _, b := range out.Boxes {
+					if b.Class != "person" || !b.HasScore {
+						t.Fatalf("frame %d: box %+v has no class or score", i+1, b)
+					}
+				}
+			}
+		})
+	}
+}

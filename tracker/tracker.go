@@ -7,6 +7,7 @@ import (
 	"trackink/assign"
 	"trackink/composite"
 	"trackink/detect"
+	"trackink/internal/field"
 	"trackink/scene"
 )
 
@@ -17,6 +18,7 @@ type Tracker struct {
 	w, h, factor int
 	diag         float64
 	q, r         float64 // Kalman process and measurement noise
+	start        float32 // the score a detection needs to start a track
 
 	lum, cb, cr plane
 	colorOn     *[1 << 16]byte // Color: colorTable
@@ -58,12 +60,18 @@ func New(o Options, w, h int) (*Tracker, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
+	if o.Mode == Objects && o.Detector == nil {
+		return nil, field.Errorf("tracker.Options.Detector", "none", "mode %s needs a detector", Objects)
+	}
 	t := &Tracker{o: o, w: w, h: h, factor: analysisFactor(h, o.AnalysisSize), nextID: 1}
 	t.diag = math.Hypot(float64(w), float64(h))
 	// Accelerations of a few thousandths of the diagonal per frame² are what hand-held or
 	// walking motion shows; the measurement noise follows from --smooth.
 	t.q = math.Pow(0.002*t.diag, 2)
 	t.r = t.q * smoothRatio(o.Smooth)
+	if o.Mode == Objects {
+		t.start = float32(o.StartScore)
+	}
 	return t, nil
 }
 

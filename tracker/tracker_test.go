@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"trackink/composite"
-	"trackink/detect"
 	"trackink/internal/field"
 	"trackink/internal/synthclip"
 )
@@ -116,26 +115,15 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%s: got %v", c.field, err)
 		}
 	}
-	o := DefaultOptions(Objects)
 	var fe *field.Error
-	if err := o.Validate(); !errors.As(err, &fe) || fe.Field != "tracker.Options.Detector" {
+	if _, err := New(DefaultOptions(Objects), 64, 64); !errors.As(err, &fe) || fe.Field != "tracker.Options.Detector" {
 		t.Errorf("objects without a detector: got %v", err)
 	}
 	for _, p := range Presets() {
-		if p.Options.Mode == Objects {
-			p.Options.Detector = noDetector{}
-		}
 		if err := p.Options.Validate(); err != nil {
 			t.Errorf("preset %s: %v", p.Name, err)
 		}
 	}
-}
-
-// noDetector finds nothing.
-type noDetector struct{}
-
-func (noDetector) Detect(dst []detect.Detection, _ *detect.Image) ([]detect.Detection, error) {
-	return dst, nil
 }
 
 // TestCrossingKeepsIDs: two bright squares that cross slowly, one region for 20 frames

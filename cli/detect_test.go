@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trackink/detect"
+	"trackink/scene"
+)
+
+// sharedModel is the model kept beside the repository.
+var sharedModel = filepath.Join("..", "..", "shared", "models", detect.ModelFile)
+
+// withModel points the detector at the model beside the repository, or skips (fails under
+// CI, which has it) where it or the clip is absent.
+func withModel(t *testing.T) {
+	t.Helper()
+	for _, f := range []string{sharedModel, vtestPath} {
+		if _, err := os.Stat(f); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal(err)
+			}
+			t.Skip(err)
+		}
+	}
+	if _, err := detect.LocateRuntime(""); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	t.Setenv(detect.ModelEnv, sharedModel)
+}
+
+// TestDetectPeopleBadOptions: the detector's flags are checked before any file is read, each
+// mistake exit 2 naming its flag.
+func TestDetectPeopleBadOptions(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t.txt")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--detect", "people", "--classes", "persn"}, `unknown class "persn"`},
+		{[]string{"--detect", "people", "--min-score", "1"}, "--min-score"},
+		{[]string{"--detect", "people", "--start-score", "2"}, "--start-score"},
+		{[]string{"--detect", "motion", "--classes", "car"}, "--model and --classes are for --detect people and objects"},
+		{[]string{"--detect", "people", "--model", filepath.Join(t.TempDir(), "none.onnx")}, "none.onnx"},
+	} {
+		args := append([]string{"track", "-i", "missing.mp4", "-o", out}, c.args...)
+		code, _, stderr := trackink(args...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want an error saying %s", c.args, code, stderr, c.want)
+		}
+	}
+	// A missing model names where it was looked for and where to get it.
+	t.Setenv(detect.ModelEnv, "")
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	code, _, stderr := trackink("track", "-i", "missing.mp4", "-o", out, "--detect", "people")
+	if code == 0 || !strings.Contains(stderr, detect.ModelSHA256) || !strings.Contains(stderr, "$"+detect.ModelEnv) {
+		t.Errorf("no model: exit %d, %q", code, stderr)
+	}
+}
+
+// TestTrackPeople: track --detect people on 30 frames of vtest.avi from frame 200 writes
+// person boxes with scores, numbered as the video's frames; --classes with a class that is
+// not there tracks nothing and says what to try.
+func TestTrackPeople(t *testing.T) {
+	withModel(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "people.jsonl")
+	code, _, stderr := trackink("track", "-i", vtestPath, "--detect", "people", "--start", "200", "--end", "229", "-o", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	tr, err := scene.Load(out, scene.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f scene.Frame
+	if tr.FirstIndex() != 201 || tr.LastIndex() != 229 {
+		t.Errorf("frames %d..%d, want 201..229 (confirmed on the second frame tracked)", tr.FirstIndex(), tr.LastIndex())
+	}
+	if tr.Frame(215, &f) == nil || len(f.Boxes) < 4 {
+		t.Fatalf("frame 215: %d boxes; want the walkers", len(f.Boxes))
+	}
+	for _, b := range f.Boxes {
+		if b.Class != "person" || !b.HasScore || b.H < b.W {
+			t.Errorf("box %+v: want an upright person box with a score", b)
+		}
+	}
+	code, _, stderr = trackink("track", "-i", vtestPath, "--detect", "objects", "--classes", "giraffe", "--end", "5", "-o", filepath.Join(dir, "g.txt"), "--quiet")
+	if code != 0 || !strings.Contains(stderr, "nothing was tracked in 5 frames; try") {
+		t.Errorf("no giraffes: exit %d, %q", code, stderr)
+	}
+}
+
+// TestRenderDetectFrame: render --detect --frame N draws frame N as the whole render draws
+// it: the same picture as render --tracks of the tracks it saves.
+func TestRenderDetectFrame(t *testing.T) {
+	withModel(t)
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	for _, args := range [][]string{
+		{"--detect", "people", "--frame", "40", "-o", p("a.png")},
+		{"--detect", "people", "--end", "40", "--save-tracks", p("t.jsonl"), "--lossless", "-o", p("v.mkv")},
+		{"--tracks", p("t.jsonl"), "--frame", "40", "-o", p("b.png")},
+	} {
+		if code, _, stderr := trackink(append([]string{"render", "-i", vtestPath, "--look", "hud", "--quiet"}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	a, _ := os.ReadFile(p("a.png"))
+	b, _ := os.ReadFile(p("b.png"))
+	if len(a) == 0 || string(a) != string(b) {
+		t.Errorf("render --detect --frame 40 differs from render --tracks of its saved tracks")
+	}
+}
