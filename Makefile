@@ -161,10 +161,10 @@ setup-dist:
 setup-test:
 	bash scripts/apt-sources_test.sh
 
-dist: setup-dist kernels-fatbin
+dist: setup setup-dist kernels-fatbin
 	VERSION=$(VERSION) bash scripts/dist/build.sh
 
-dist-test: dist
+dist-test: dist setup-test-deps
 	bash scripts/dist/test.sh "$$(bash scripts/dist/fakecuda.sh)"
 
 dist-clean:

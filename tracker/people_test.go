@@ -6,11 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"trackink/composite"
 	"trackink/detect"
 	"trackink/eval"
+	"trackink/internal/baseline"
 	"trackink/scene"
 	"trackink/video"
 )
@@ -116,6 +119,119 @@ func TestPeopleOnPETS09(t *testing.T) {
 	} else {
 		t.Logf("size change a frame, 95th percentile: %.2f %%", 100*p95)
 	}
+}
+
+// TestPeopleBeatsHOG: on the first 60 frames of PETS09-S2L1, the trained network scores
+// above the classical peer, OpenCV's HOG people detector, both followed by the same
+// association (the people preset's); the peer in tests and bench.
+func TestPeopleBeatsHOG(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs OpenCV's HOG detector on 60 frames")
+	}
+	const frames = 60
+	need(t, vtest, "Debian's opencv-doc has it")
+	need(t, petsGT, "the ground truth is kept in ../shared/data beside the repository")
+	python, err := baseline.Python()
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	var tr *Tracker
+	var ours []scene.Frame
+	_, err = video.Frames(context.Background(), video.Options{Input: vtest, End: video.Position{Frame: frames}}, func(n int, s composite.Surface) error {
+		if tr == nil {
+			w, h := s.Size()
+			tr = peopleTracker(t, w, h)
+		}
+		out, err := tr.Step(s)
+		ours = append(ours, scene.Frame{Index: n, Boxes: slices.Clone(out.Boxes)})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hogFile := filepath.Join(t.TempDir(), "hog.txt")
+	if err := baseline.Track(python, vtest, hogFile, "hog", frames); err != nil {
+		t.Fatal(err)
+	}
+	peer := &scripted{frames: readDetections(t, hogFile, frames)}
+	p, _ := LookupPreset("people")
+	o := p.Options
+	o.Detector = peer
+	const w, h = 768, 576
+	hogTracker, err := New(o, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blank := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	var theirs []scene.Frame
+	for n := 1; n <= frames; n++ {
+		out, err := hogTracker.Step(blank)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs = append(theirs, scene.Frame{Index: n, Boxes: slices.Clone(out.Boxes)})
+	}
+	gtAll, err := scene.Load(petsGT, scene.Options{DropIgnored: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gtFrames []scene.Frame
+	for n := 1; n <= frames; n++ {
+		var f scene.Frame
+		if gtAll.Frame(n, &f) != nil {
+			gtFrames = append(gtFrames, scene.Frame{Index: n, Boxes: slices.Clone(f.Boxes)})
+		}
+	}
+	score := func(fs []scene.Frame) eval.Result {
+		tracks, err := scene.NewTracks(fs)
+		gt, gerr := scene.NewTracks(gtFrames)
+		if err != nil || gerr != nil {
+			t.Fatal(err, gerr)
+		}
+		return eval.Boxes(gt, tracks, 0.5)
+	}
+	a, b := score(ours), score(theirs)
+	t.Logf("frames 1-%d: YOLOX-Nano MOTA %.3f IDF1 %.3f; OpenCV HOG MOTA %.3f IDF1 %.3f", frames, a.MOTA(), a.IDF1(), b.MOTA(), b.IDF1())
+	if a.MOTA() <= b.MOTA() || a.IDF1() <= b.IDF1() {
+		t.Errorf("the network (MOTA %.3f, IDF1 %.3f) does not beat HOG (%.3f, %.3f)", a.MOTA(), a.IDF1(), b.MOTA(), b.IDF1())
+	}
+}
+
+// readDetections reads a detections file (MOTChallenge text, id -1) into one list a frame,
+// frames 1 to n.
+func readDetections(t *testing.T, path string, n int) [][]detect.Detection {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]detect.Detection, n)
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if line == "" {
+			continue
+		}
+		var f [10]float64
+		fields := strings.Split(line, ",")
+		if len(fields) != 10 {
+			t.Fatalf("%s:%d: %q", path, i+1, line)
+		}
+		for k, v := range fields {
+			if f[k], err = strconv.ParseFloat(v, 64); err != nil {
+				t.Fatalf("%s:%d: %v", path, i+1, err)
+			}
+		}
+		k := int(f[0]) - 1
+		if k < 0 || k >= n {
+			t.Fatalf("%s:%d: frame %g", path, i+1, f[0])
+		}
+		out[k] = append(out[k], detect.Detection{X0: float32(f[2]), Y0: float32(f[3]),
+			X1: float32(f[2] + f[4]), Y1: float32(f[3] + f[5]), Score: float32(f[6])})
+	}
+	return out
 }
 
 // sizeChange95 is the 95th percentile of the relative change of a track's width and height

@@ -1,7 +1,8 @@
 // Package baseline runs the tracker that trackink's own is measured against: what a user
 // would write in an afternoon with OpenCV (opencv_tracker.py, embedded here: Otsu threshold
 // or MOG2, connected components, Hungarian matching on IoU), on the synthetic clips of
-// synthclip, scored by eval. It is test tooling, imported by tests only: the accuracy tests
+// synthclip, scored by eval; and OpenCV's HOG people detector, the classical peer of the
+// trained network behind --detect people. It is test tooling, imported by tests only: the accuracy tests
 // print its scores beside trackink's.
 //
 // It needs python3 with OpenCV, NumPy and SciPy (Debian's python3-opencv and
@@ -51,8 +52,10 @@ func Python() (string, error) {
 }
 
 // Track runs the baseline tracker in mode "bright" or "motion" on video with the given
-// python, writing its tracks to out as MOTChallenge text.
-func Track(python, video, out, mode string) error {
+// python, writing its tracks to out as MOTChallenge text; mode "hog" writes OpenCV's HOG
+// people detections instead (id -1), for trackink's association to follow. frames > 0 stops
+// after that many frames.
+func Track(python, video, out, mode string, frames int) error {
 	dir, err := os.MkdirTemp("", "trackink-baseline-")
 	if err != nil {
 		return err
@@ -62,7 +65,7 @@ func Track(python, video, out, mode string) error {
 	if err := os.WriteFile(prog, script, 0o644); err != nil {
 		return err
 	}
-	if out, err := exec.Command(python, prog, "--mode", mode, video, out).CombinedOutput(); err != nil {
+	if out, err := exec.Command(python, prog, "--mode", mode, "--frames", fmt.Sprint(frames), video, out).CombinedOutput(); err != nil {
 		return fmt.Errorf("baseline: %s --mode %s %s: %w: %s", prog, mode, video, err, strings.TrimSpace(string(out)))
 	}
 	return nil
@@ -98,7 +101,7 @@ func ScoreFiles(tb testing.TB, video, truth, mode string) eval.Result {
 		tb.Skipf("OpenCV baseline not run: %v", err)
 	}
 	out := filepath.Join(tb.TempDir(), mode+".opencv.txt")
-	if err := Track(python, video, out, mode); err != nil {
+	if err := Track(python, video, out, mode, 0); err != nil {
 		tb.Fatal(err)
 	}
 	gt, err := scene.Load(truth, scene.Options{})

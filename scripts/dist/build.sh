@@ -2,8 +2,9 @@
 # build.sh (make dist) writes dist/trackink-VERSION-linux-amd64.tar.gz: trackink (CPU, with
 # the run-time CUDA probe), trackink-cuda (the CUDA backend; loads the machine's
 # libcuda.so.1), and the ffmpeg and ffprobe programs of the same static FFmpeg (trackink
-# demo and bench --e2e run ffmpeg; neither needs one installed), with docs/gpu.md as
-# README.md and the licences and source versions of what is linked in. Every binary is
+# demo and bench --e2e run ffmpeg; neither needs one installed), the detector's model
+# (models/yolox_nano.onnx) and ONNX Runtime (lib/libonnxruntime.so.1, loaded at run time),
+# with docs/gpu.md as README.md and the licences and source versions of what is in it. Every binary is
 # checked to need nothing but glibc (and libcuda.so.1). VERSION: git describe, or $VERSION.
 # Needs kernels/kernels.fatbin (make kernels-fatbin). A rerun with nothing changed leaves
 # the tarball as it is.
@@ -15,14 +16,24 @@ cd "$dist_repo"
 limit=60000000
 
 [ -s kernels/kernels.fatbin ] || { echo "build.sh: kernels/kernels.fatbin is missing: make kernels-fatbin" >&2; exit 1; }
+# The detector's files (--detect people, objects): the model kept beside the project, and
+# ONNX Runtime as setup.sh installed it; the binary finds both beside itself.
+model=${MODEL_SRC:-../shared/models/yolox_nano.onnx}
+ort=${XDG_DATA_HOME:-$HOME/.local/share}/trackink/lib
+[ -s "$model" ] || { echo "build.sh: no model at $model (YOLOX-Nano, kept beside the project in ../shared/models)" >&2; exit 1; }
+[ -s "$ort/libonnxruntime.so.1" ] || { echo "build.sh: no ONNX Runtime in $ort: run scripts/setup.sh" >&2; exit 1; }
 name=trackink-$dist_version-linux-amd64
 stage=$dist_top/stage/$name
 rm -rf "$dist_top/stage"
-mkdir -p "$stage/licenses" dist
+mkdir -p "$stage/licenses" "$stage/models" "$stage/lib" dist
 dist_go build -o "$(root_path "$stage/trackink")" .
 dist_go build -tags cuda -o "$(root_path "$stage/trackink-cuda")" .
 cp "$dist_prefix/bin/ffmpeg" "$dist_prefix/bin/ffprobe" "$stage/"
 cp "$dist_prefix"/share/licenses/* "$stage/licenses/"
+cp "$model" "$stage/models/yolox_nano.onnx"
+cp "$(dirname "$model")/LICENSE-Apache-2.0.txt" "$stage/licenses/yolox_nano.LICENSE-Apache-2.0"
+cp "$ort/libonnxruntime.so.1" "$stage/lib/"
+cp "$ort/onnxruntime.LICENSE" "$stage/licenses/onnxruntime.LICENSE"
 cp docs/gpu.md "$stage/README.md"
 "$stage/trackink" man "$stage/man/man1"
 bash "$here/check-linkage.sh" "$stage/trackink" "$stage/ffmpeg" "$stage/ffprobe"

@@ -7,6 +7,8 @@
 #   - trackink-cuda refuses to start without a libcuda.so.1, naming it;
 #   - trackink demo synthesises its 4K clip with the tarball's ffmpeg and renders it: the
 #     output has 60 H.264 frames at 3840x2160 and the AAC audio;
+#   - trackink track --detect people finds the walkers of vtest.avi with the model and ONNX
+#     Runtime the tarball carries;
 #   - trackink-cuda renders every golden scene through the CUDA backend on the fake driver
 #     (FAKECUDA_DIR/libcuda.so.1, kernels/device/testdata/fakecuda) within tolerance.
 set -euo pipefail
@@ -24,6 +26,8 @@ name=$(basename "$tarball" .tar.gz)
 size=$(stat -c %s "$tarball")
 [ "$size" -lt 60000000 ] || die "$tarball is $size bytes, not under 60 MB"
 [ -f "$fake/libcuda.so.1" ] || die "no fake driver at $fake/libcuda.so.1"
+vtest=/usr/share/doc/opencv-doc/examples/data/vtest.avi
+[ -f "$vtest" ] || die "no $vtest (Debian's opencv-doc: make setup-test-deps)"
 
 root=$(bash "$here/root.sh" test)
 work=$root/work/dist
@@ -41,7 +45,7 @@ footage=$(find goldens/testdata -maxdepth 1 -name 'vtest-*.png' | wc -l)
 inroot() { bash "$here/in-root.sh" "$root" "$@"; }
 
 inroot tar -C /work/dist -xzf "/work/dist/$name.tar.gz"
-want="README.md ffmpeg ffprobe licenses man trackink trackink-cuda"
+want="README.md ffmpeg ffprobe lib licenses man models trackink trackink-cuda"
 got=$(ls "$work/$name" | tr '\n' ' ')
 [ "$got" = "$want " ] || die "the tarball holds $got, want $want"
 d=$work/$name
@@ -69,6 +73,15 @@ streams=$(inroot "$in/ffprobe" -v error -count_frames -show_entries stream=codec
 [ "$(wc -l <<<"$streams")" -eq 2 ] && [ "$(head -1 <<<"$streams")" = h264,3840,2160,60 ] &&
   [[ "$(tail -1 <<<"$streams")" == aac,* ]] || die "the demo's streams are: $streams (want h264 3840x2160 with 60 frames, then aac)"
 echo "dist-test: trackink demo: 60 frames of 3840x2160 H.264 and AAC audio in $(($(date +%s) - t0)) s"
+
+# The detector: the model and ONNX Runtime beside the binary, loaded in a root of glibc 2.31.
+cp "$vtest" "$work/vtest.avi"
+t0=$(date +%s)
+inroot "$in/trackink" track -i /work/dist/vtest.avi --detect people --end 30 -o /work/dist/people.txt --quiet ||
+  die "track --detect people failed"
+people=$(cut -d, -f2 "$work/people.txt" | sort -u | wc -l)
+[ "$people" -ge 4 ] || die "track --detect people found $people people in 30 frames of vtest.avi (want the walkers)"
+echo "dist-test: trackink track --detect people: $people people in 30 frames of vtest.avi in $(($(date +%s) - t0)) s"
 
 fakeenv=(env LD_LIBRARY_PATH=/work/dist/fakecuda TRACKINK_FONTS=/work/dist/fonts)
 doctor=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" doctor)
