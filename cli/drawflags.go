@@ -18,6 +18,8 @@ func init() {
 		"overlay.Style.LinkFade":    {"link-fade"},
 		"overlay.Style.LinkReach":   {"link-reach"},
 		"overlay.Style.TrailSmooth": {"trail-smooth"},
+		"overlay.Style.MinLife":     {"min-life"},
+		"overlay.Style.Fade":        {"fade"},
 		"overlay.Style.BoxFrom":     {"box-from"},
 		"overlay.Style.BoxRadius":   {"box-radius"},
 		"overlay.Style.Blend":       {"blend"},
@@ -31,6 +33,8 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Float32Var(&st.LinkFade, "link-fade", st.LinkFade, "links fade with length: opacity falls smoothly from full to none at this many px (0 = off, -1 = over the links' reach)")
 	fs.Float32Var(&st.LinkReach, "link-reach", st.LinkReach, "without --max-dist: drop links longer than this fraction of the frame's width (0 = off)")
 	fs.IntVar(&st.TrailSmooth, "trail-smooth", st.TrailSmooth, "smooth trails against tracker jitter: average each position with up to N either side, binomially weighted; the ends stay put (0 = off)")
+	fs.IntVar(&st.MinLife, "min-life", st.MinLife, "draw a track from its Nth frame on: tracks shorter than N frames are never drawn (0 = every track at once; tracks in view at the first frame drawn are drawn at once)")
+	fs.IntVar(&st.Fade, "fade", st.Fade, "boxes and labels fade and grow in over N frames when a track starts, and fade and shrink out over N frames after it ends (0 = off)")
 	fs.Var(choiceValue{&st.BoxFrom, overlay.BoxFroms}, "box-from", "a box around each tracked point that has none: none, radius (--box-radius), age (growing to --box-radius over "+strconv.Itoa(overlay.BoxGrowFrames)+" frames)")
 	fs.Float32Var(&st.BoxRadius, "box-radius", st.BoxRadius, "half the side of --box-from's boxes in px")
 	if st.BoxRadius == overlay.Auto {

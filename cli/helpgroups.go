@@ -73,6 +73,8 @@ var flagPlaces = map[string]flagPlace{
 	"trail":          {groupLook, true},
 	"trail-width":    {groupLook, false},
 	"trail-smooth":   {groupLook, false},
+	"min-life":       {groupLook, false},
+	"fade":           {groupLook, false},
 	"point-style":    {groupLook, false},
 	"box-from":       {groupLook, false},
 	"box-radius":     {groupLook, false},

@@ -30,6 +30,7 @@ func TestAdvanceThenDrawIsTheWholeRender(t *testing.T) {
 		{"trails", func(s *overlay.Style) { s.Trail = 8 }},
 		{"label ages", func(s *overlay.Style) { s.BoxStroke, s.Labels, s.LabelFormat = 1, true, "{age}" }},
 		{"label places", func(s *overlay.Style) { s.BoxStroke, s.Labels, s.LabelFormat = 1, true, "#{id} {class}" }},
+		{"fades and lives", func(s *overlay.Style) { s.BoxStroke, s.FillOpacity, s.MinLife, s.Fade = 1, 0.5, 3, 4 }},
 	}
 	backends := []struct {
 		name string

@@ -38,5 +38,6 @@ var blobLook = struct {
 	s.Font = GoMono
 	s.PointRadius, s.CurveWidth = 0, 0
 	s.LineWidth, s.LinkOpacity = 1, 0.75
+	s.MinLife, s.Fade = creativeMinLife, creativeFade
 	return s
 }}

@@ -39,6 +39,9 @@ type Builder struct {
 	// first appeared in.
 	boxed     map[int]bool
 	pointSeen map[int]int
+	// fades are the next frame's boxes' opacities and sizes (lifetime.go), set by the
+	// Drawer for a frame of its lifetime, which Build then resizes in place; empty: none.
+	fades []boxFade
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -96,6 +99,11 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	b.pending = b.pending[:0]
 	for i := range f.Boxes {
 		bx := &f.Boxes[i]
+		fd := boxFade{1, 1}
+		if i < len(b.fades) {
+			fd = b.fades[i]
+			scaleBox(bx, fd.scale)
+		}
 		if bx.ID != scene.NoID {
 			if _, ok := b.firstSeen[bx.ID]; !ok {
 				b.firstSeen[bx.ID] = f.Index
@@ -116,16 +124,20 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 			X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
 			Radius:      s.Roundness * min(bx.W, bx.H) / 2,
 			Stroke:      s.BoxStroke,
-			Fill:        Premul(fill, s.FillOpacity),
-			StrokeColor: Premul(stroke, s.BoxOpacity),
+			Fill:        Premul(fill, s.FillOpacity*fd.alpha),
+			StrokeColor: Premul(stroke, s.BoxOpacity*fd.alpha),
 			Dash:        b.boxDash,
 			Bracket:     b.bracket,
 		})
-		b.addEffect(p, bx, stroke)
+		if fd.alpha == 1 {
+			// An effect changes the picture under the box: it comes and goes whole.
+			b.addEffect(p, bx, stroke)
+		}
 		if s.Labels {
-			b.addLabel(p, f, bx, c)
+			b.addLabel(p, f, bx, c, fd.alpha)
 		}
 	}
+	b.fades = b.fades[:0]
 	b.placeLabels(p, f.Index)
 	b.addPointBoxes(p, f)
 	for _, l := range links {
@@ -207,8 +219,19 @@ func (b *Builder) trailColor(pt *scene.Point) RGBA {
 	return Premul(c, b.style.TrailOpacity)
 }
 
-// addLabel sets box bx's label text and colours and queues it for placeLabels.
-func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene.Color) {
+// scaleBox scales bx about its centre by k.
+func scaleBox(bx *scene.Box, k float32) {
+	if k == 1 {
+		return
+	}
+	cx, cy := bx.X+bx.W/2, bx.Y+bx.H/2
+	bx.W, bx.H = bx.W*k, bx.H*k
+	bx.X, bx.Y = cx-bx.W/2, cy-bx.H/2
+}
+
+// addLabel sets box bx's label text and colours, at opacity alpha, and queues it for
+// placeLabels.
+func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene.Color, alpha float32) {
 	if offFrame(bx, b.w, b.h) {
 		return
 	}
@@ -224,6 +247,9 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	text := p.text[start:len(p.text):len(p.text)]
 	lw, lh := b.font.LabelSize(text)
 	bg, fg := labelColors(c, &b.style)
+	if alpha != 1 {
+		bg, fg = bg.Scale(alpha), fg.Scale(alpha)
+	}
 	b.pending = append(b.pending, pendingLabel{box: bx, label: len(p.Labels), lw: lw, lh: lh})
 	p.Labels = append(p.Labels, Label{W: lw, H: lh, Text: text, Color: fg, Background: bg})
 }

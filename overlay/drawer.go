@@ -74,6 +74,7 @@ type Drawer struct {
 	graph    *knn.Graph  // the links on the host; nil when linker builds them
 	linker   LinkBackend // the backend, when it builds the links
 	builder  *Builder    // for frames of width w and height h; nil before the first frame
+	life     *lifetime   // Style.MinLife and Fade; nil when neither is set
 	links    knn.Options // the link search's, MaxDist set from Style.LinkReach at the first frame
 	w, h     int
 
@@ -106,7 +107,7 @@ func New(o Options) (*Drawer, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Drawer{style: o.Style, typeface: tf, backend: b, links: o.Links}
+	d := &Drawer{style: o.Style, typeface: tf, backend: b, links: o.Links, life: newLifetime(o.Style)}
 	if d.links.Graph == "" {
 		d.links.Graph = o.Style.LinkGraph // the look's graph, when the options name none
 	}
@@ -197,6 +198,10 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 	}
 	if tf == nil {
 		tf = &d.empty
+	}
+	if d.life != nil {
+		tf = d.life.apply(tf)
+		d.builder.fades = append(d.builder.fades[:0], d.life.fades...)
 	}
 	if d.linker != nil {
 		d.builder.Build(&d.prims, tf, nil)

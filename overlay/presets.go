@@ -30,6 +30,7 @@ var presets = map[string]struct {
 		s.LinkStyle = "dashed"
 		s.FillOpacity, s.LinkOpacity = 0, 0.8
 		s.ColorBy = ByClass
+		s.MinLife, s.Fade = creativeMinLife, creativeFade
 		return s
 	}},
 	"plexus": {"a constellation: glowing points joined by Delaunay links that fade with length (reach a third of the width), screened onto the footage; no boxes or labels", func() Style {
@@ -41,6 +42,7 @@ var presets = map[string]struct {
 		s.Trail, s.TrailSmooth, s.TrailOpacity = 20, 3, 0.6
 		s.Blend = "screen"
 		s.Glow, s.GlowOpacity = Auto, 0.5
+		s.MinLife = creativeMinLife
 		return s
 	}},
 	"neon": {"light on dark footage: glowing neon outlines, links and smoothed trails added onto the frame, no fills or labels", func() Style {
@@ -52,9 +54,19 @@ var presets = map[string]struct {
 		s.Trail, s.TrailSmooth = 30, 3
 		s.Blend = "add"
 		s.Glow, s.GlowOpacity = Auto, 0.6
+		s.MinLife, s.Fade = creativeMinLife, creativeFade
 		return s
 	}},
 }
+
+// The creative looks (hud, neon, plexus, blob) leave out tracks shorter than a fifth of a
+// second at 25 fps, which on real footage are a tracker's false starts, and fade boxes in
+// and out over a quarter of a second; the default and clean looks show every box a tracks
+// file holds, as it holds it.
+const (
+	creativeMinLife = 5
+	creativeFade    = 6
+)
 
 // Preset returns the style of the named preset.
 func Preset(name string) (Style, bool) {

@@ -8,6 +8,9 @@ import (
 // RGBA is a premultiplied colour with components in [0, 1].
 type RGBA struct{ R, G, B, A float32 }
 
+// Scale returns c at k times its opacity (premultiplied: every component scales).
+func (c RGBA) Scale(k float32) RGBA { return RGBA{c.R * k, c.G * k, c.B * k, c.A * k} }
+
 // Dash is a stroke's dash pattern along its arc length: a dash of length On at the start
 // of every Period pixels (the dashes [k·Period, k·Period + On], k = 0, 1, …), each with the
 // stroke's round caps, so On = 0 draws round dots. Period 0 is a solid stroke.

@@ -78,6 +78,8 @@ type Style struct {
 	LinkFade    float32 // links fade out with length, gone at this many px; 0: off; Auto: the links' reach (NewBuilder)
 	LinkReach   float32 // links longer than this fraction of the frame's width are dropped; 0: off
 	TrailSmooth int     // trail positions averaged either side (binomial weights); 0: off
+	MinLife     int     // a track is drawn from its MinLife-th frame (shorter ones never); 0, 1: at once
+	Fade        int     // boxes fade and grow in over this many frames when a track starts, out when it ends; 0: off
 	BoxFrom     string  // a box around each point without one: "" (none), "radius" or "age"
 	BoxRadius   float32 // half the side of BoxFrom's boxes (the most, with "age")
 	Blend       string  // how the overlay meets the frame: one of Blends; "" is "over"
@@ -196,6 +198,10 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.Bend", s.Bend, "is outside -10..10")
 	case s.TrailSmooth < 0 || s.TrailSmooth > 100:
 		return field.Errorf("overlay.Style.TrailSmooth", s.TrailSmooth, "want 0 (off) to 100 positions")
+	case s.MinLife < 0 || s.MinLife > 10000:
+		return field.Errorf("overlay.Style.MinLife", s.MinLife, "want 0 (every track at once) to 10000 frames")
+	case s.Fade < 0 || s.Fade > 1000:
+		return field.Errorf("overlay.Style.Fade", s.Fade, "want 0 (off) to 1000 frames")
 	case s.LabelSize != 0 && (s.LabelSize < MinFontSize || s.LabelSize > MaxFontSize):
 		return field.Errorf("overlay.Style.LabelSize", s.LabelSize, "is outside %d..%d", MinFontSize, MaxFontSize)
 	}
