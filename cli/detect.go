@@ -176,6 +176,7 @@ type liveTracks struct {
 	keep    bool
 	cur     scene.Frame // the last frame, as drawn
 	tracked int         // frames with something tracked
+	lost    []string    // what the tracks file written could not hold
 }
 
 // step tracks frame n (dst, before anything is drawn on it) and returns what is tracked in it.
@@ -230,7 +231,7 @@ func (l *liveTracks) factor() int {
 
 // write writes the frames kept to w in format f: JSON Lines holds them as they are; MOT
 // text holds boxes (each point becomes a PointSize box centred on it, and a box's point is
-// made again from it by the reader's --anchor).
+// made again from it by the reader's --anchor), without their classes (noted in lost).
 func (l *liveTracks) write(w io.Writer, f scene.Format) error {
 	frames := l.frames
 	if f == scene.FormatMOT {
@@ -249,8 +250,29 @@ func (l *liveTracks) write(w io.Writer, f scene.Format) error {
 	if err != nil {
 		return err
 	}
-	_, err = scene.Write(w, t, f)
+	lost, err := scene.Write(w, t, f)
+	for _, what := range lost {
+		if strings.Contains(what, "class names") && manyClasses(l.frames) {
+			// Several classes are what such a tracks file is for: say how to keep them.
+			l.lost = append(l.lost, what+"; write .jsonl to keep them")
+		}
+	}
 	return err
+}
+
+// manyClasses reports whether the boxes of frames are of more than one class.
+func manyClasses(frames []scene.Frame) bool {
+	first := ""
+	for _, f := range frames {
+		for _, b := range f.Boxes {
+			if first == "" {
+				first = b.Class
+			} else if b.Class != first {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tracksFormat is the format a tracks file is written in, by its extension.

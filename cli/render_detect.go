@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/spf13/pflag"
@@ -106,6 +107,9 @@ func (d *renderDetect) save(renderErr error, overwrite bool, stderr io.Writer) e
 	err := writeAtomic(d.saveTarget, overwrite, func(w io.Writer) error { return d.live.write(w, d.format) })
 	if err != nil {
 		return outputError(d.saveTracks, "", err)
+	}
+	for _, what := range d.live.lost {
+		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: %s\n", d.saveTracks, what)
 	}
 	return nil
 }

@@ -153,6 +153,9 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if damaged {
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, output)}
 	}
+	for _, what := range live.lost {
+		fmt.Fprintf(stderr, "trackink track: note: %s\n", what)
+	}
 	if live.tracked == 0 {
 		fmt.Fprintf(stderr, "trackink track: warning: nothing was tracked in %d frames; %s\n", stats.Frames, nothingHint(o.Mode))
 	}
