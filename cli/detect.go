@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"trackink/detect"
 	"trackink/scene"
 	"trackink/tracker"
+	"trackink/video"
 )
 
 func init() {
@@ -181,13 +184,8 @@ type liveTracks struct {
 
 // step tracks frame n (dst, before anything is drawn on it) and returns what is tracked in it.
 func (l *liveTracks) step(n int, dst composite.Surface) (*scene.Frame, error) {
-	if l.t == nil {
-		w, h := dst.Size()
-		t, err := tracker.New(l.o, w, h)
-		if err != nil {
-			return nil, err
-		}
-		l.t = t
+	if err := l.tracker(dst); err != nil {
+		return nil, err
 	}
 	f, err := l.t.Step(dst)
 	if err != nil {
@@ -210,6 +208,52 @@ func (l *liveTracks) step(n int, dst composite.Surface) (*scene.Frame, error) {
 			Points: append([]scene.Point(nil), c.Points...)})
 	}
 	return c, nil
+}
+
+// errPrimed stops prime's pass once it has its frames.
+var errPrimed = errors.New("primed")
+
+// prime runs, for --detect motion, a first pass over the video that vo reads (frames long,
+// 0 when unknown) and gives the background the frames tracker.PrimeAt picks, so that it
+// starts as the whole video's median (tracker.PrimeBackground). The pass decodes up to the
+// last frame picked; other modes need none.
+func (l *liveTracks) prime(ctx context.Context, vo video.Options, frames int) error {
+	at := tracker.PrimeAt(frames)
+	if l.o.Mode != tracker.Motion || at == nil {
+		return nil
+	}
+	vo.Source, vo.Progress, vo.Start, vo.End = nil, nil, video.Position{}, video.Position{}
+	k := 0
+	_, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
+		if n != at[k] {
+			return nil
+		}
+		if err := l.tracker(dst); err != nil {
+			return err
+		}
+		if err := l.t.PrimeBackground(dst); err != nil {
+			return err
+		}
+		if k++; k == len(at) {
+			return errPrimed
+		}
+		return nil
+	})
+	if errors.Is(err, errPrimed) || errors.Is(err, video.ErrInputDamaged) {
+		return nil // the frames that decoded are enough: the main pass reports damage
+	}
+	return err
+}
+
+// tracker makes l's tracker for frames of dst's size, once.
+func (l *liveTracks) tracker(dst composite.Surface) error {
+	if l.t != nil {
+		return nil
+	}
+	w, h := dst.Size()
+	t, err := tracker.New(l.o, w, h)
+	l.t = t
+	return err
 }
 
 // frame is what is tracked in frame n, the last stepped, as a tracks file gives it: nil

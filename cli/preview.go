@@ -73,7 +73,7 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	if live := f.detect.live; live != nil {
 		// The tracker follows the video from its first frame up to this one, as the
 		// render would; its tracks are then drawn as --save-tracks would give them.
-		if src.tracks, err = trackUpTo(ctx, video.Options{Input: f.input, VideoStream: vo.VideoStream, Orientation: vo.Orientation}, f.frame, live); err != nil {
+		if src.tracks, err = trackUpTo(ctx, video.Options{Input: f.input, VideoStream: vo.VideoStream, Orientation: vo.Orientation}, f.frame, info.Frames, live); err != nil {
 			return err
 		}
 		f.style.forTracks(fs, &opts, src.tracks, f.tracks.warn)
@@ -110,10 +110,13 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	return writeAtomic(target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
 }
 
-// trackUpTo runs live's tracker on the frames of vo's input up to frame last and returns
-// what it tracked.
-func trackUpTo(ctx context.Context, vo video.Options, last int, live *liveTracks) (*scene.Tracks, error) {
+// trackUpTo runs live's tracker on the frames of vo's input (frames long) up to frame last,
+// as the whole render would (primed from the whole video), and returns what it tracked.
+func trackUpTo(ctx context.Context, vo video.Options, last, frames int, live *liveTracks) (*scene.Tracks, error) {
 	live.keep = true
+	if err := live.prime(ctx, vo, frames); err != nil {
+		return nil, err
+	}
 	vo.End = video.Position{Frame: last}
 	_, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
 		_, err := live.step(n, dst)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -78,9 +79,14 @@ func (d *renderDetect) output(files *runFiles) error {
 }
 
 // start returns the render's DrawFunc: td's, with the tracker before it under --detect.
-func (d *renderDetect) start(vo *video.Options, src *trackSource, td *trackDrawer, say func(string, ...any)) (video.DrawFunc, error) {
+func (d *renderDetect) start(ctx context.Context, vo *video.Options, input string, frames int, src *trackSource, td *trackDrawer, say func(string, ...any)) (video.DrawFunc, error) {
 	if d.live == nil {
 		return td.drawFunc(), nil
+	}
+	pv := *vo
+	pv.Input = input
+	if err := d.live.prime(ctx, pv, frames); err != nil {
+		return nil, err
 	}
 	if vo.DeviceFrames {
 		// The tracker reads host planes; frames decoded by NVDEC come to host memory once,

@@ -175,7 +175,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 
 	td := &trackDrawer{opts: opts, src: src}
 	defer td.close()
-	draw, err := f.detect.start(&vo, src, td, say)
+	draw, err := f.detect.start(ctx, &vo, f.input, info.Frames, src, td, say)
 	if err != nil {
 		return err
 	}

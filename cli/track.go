@@ -103,6 +103,9 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	live := &liveTracks{o: o, anchor: so.Anchor, keep: true}
+	if err := live.prime(ctx, video.Options{Input: input}, info.Frames); err != nil {
+		return err
+	}
 	progress := newProgressLine(stderr, !quiet && isTerminal(stderr))
 	vo := video.Options{Source: opened, Progress: progress.update, Log: func(line string) { say("%s", line) }}
 	if vo.Start, err = video.ParsePosition(start); err != nil {

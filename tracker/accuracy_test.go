@@ -23,6 +23,13 @@ func trackClip(t testing.TB, clip *synthclip.Clip, o Options) *scene.Tracks {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, n := range PrimeAt(co.Frames) {
+		// As trackink track and render --detect do, from a first pass over the video.
+		clip.Frame(n, f.Y, f.U, f.V)
+		if err := tr.PrimeBackground(f); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var frames []scene.Frame
 	for n := 1; n <= co.Frames; n++ {
 		clip.Frame(n, f.Y, f.U, f.V)

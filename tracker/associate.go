@@ -74,6 +74,7 @@ func (t *Tracker) associate() {
 		switch {
 		case tr.merged:
 			// Held on its prediction while its region holds another track too.
+			tr.holdSize()
 		case tr.det >= 0:
 			d := t.dets[tr.det]
 			t.taken[tr.det] = true
@@ -89,6 +90,7 @@ func (t *Tracker) associate() {
 			}
 		default:
 			tr.misses++
+			tr.holdSize()
 		}
 	}
 	// End the tracks lost for longer than the grace period, and the new ones not seen again.
@@ -109,6 +111,13 @@ func (t *Tracker) associate() {
 			t.out.Boxes = append(t.out.Boxes, t.box(tr))
 		}
 	}
+}
+
+// holdSize stops a track's size from changing while nothing measures it (merged with
+// another, or lost): its position goes on along its velocity, but a size extrapolated over a
+// crossing shrinks or swells into a box that fits nothing when the object comes out.
+func (tr *track) holdSize() {
+	tr.k[2].v, tr.k[3].v = 0, 0
 }
 
 // merges finds the detections that cover two or more confirmed tracks' predictions (objects

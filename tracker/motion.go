@@ -1,5 +1,7 @@
 package tracker
 
+import "math"
+
 // Motion detection: the background is the per-pixel median of a ring of past frames
 // sampled every motionStep frames (motionSamples of them, about three seconds at 25 fps).
 // A median, unlike a running mean, is not pulled by an object passing over a pixel for
@@ -34,14 +36,20 @@ type background struct {
 	w, h     int
 }
 
-// update samples p into the ring when it is time and recomputes the median.
-func (b *background) update(p *plane) {
+// update samples p into the ring when it is time and recomputes the median. Inside the
+// boxes of what was found in p (frame pixels, f times the plane's) the sample keeps the
+// background as it is (selective update): an object that moves slowly, or stands a while,
+// is not learnt into the background, however long it stays.
+func (b *background) update(p *plane, found []rect, f int) {
 	if b.w != p.w || b.h != p.h {
 		*b = background{w: p.w, h: p.h}
 	}
 	if b.frames%motionStep == 0 {
 		b.ring[b.next] = grow(b.ring[b.next], len(p.pix))
 		copy(b.ring[b.next], p.pix)
+		if b.filled > 0 {
+			keepBackground(b.ring[b.next], b.bg, p.w, p.h, found, float64(f))
+		}
 		b.next = (b.next + 1) % motionSamples
 		b.filled = min(b.filled+1, motionSamples)
 		b.median()
@@ -56,6 +64,31 @@ func (b *background) update(p *plane) {
 		b.recentAt[k] = b.frames
 	}
 	b.frames++
+}
+
+// prime adds p to the ring as a sample taken before tracking starts: a frame from anywhere
+// in the video (Tracker.PrimeBackground), and recomputes the median.
+func (b *background) prime(p *plane) {
+	if b.w != p.w || b.h != p.h {
+		*b = background{w: p.w, h: p.h}
+	}
+	b.ring[b.next] = grow(b.ring[b.next], len(p.pix))
+	copy(b.ring[b.next], p.pix)
+	b.next = (b.next + 1) % motionSamples
+	b.filled = min(b.filled+1, motionSamples)
+	b.median()
+}
+
+// keepBackground copies into sample, inside each box of found (frame pixels, f times the
+// plane's), the background bg.
+func keepBackground(sample, bg []byte, w, h int, found []rect, f float64) {
+	for _, r := range found {
+		x0, x1 := max(int(r.x0/f), 0), min(int(math.Ceil(r.x1/f)), w)
+		y0, y1 := max(int(r.y0/f), 0), min(int(math.Ceil(r.y1/f)), h)
+		for y := y0; y < y1; y++ {
+			copy(sample[y*w+x0:y*w+x1], bg[y*w+x0:y*w+x1])
+		}
+	}
 }
 
 // median recomputes bg as the per-pixel median of the samples (the lower middle one of an

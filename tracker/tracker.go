@@ -75,6 +75,44 @@ func New(o Options, w, h int) (*Tracker, error) {
 	return t, nil
 }
 
+// PrimeBackground gives Motion's background a frame from anywhere in the video, before the
+// first Step. Primed with PrimeFrames frames spread over the whole video (PrimeAt), the
+// background starts as the median of the video, not of its first frames: objects in view
+// from the start, or slow to leave where they were, are not in it, and leave no ghosts.
+// Tracking then samples the frames as it goes, as without priming. Other modes ignore it.
+func (t *Tracker) PrimeBackground(s composite.Surface) error {
+	if t.o.Mode != Motion {
+		return nil
+	}
+	if w, h := s.Size(); w != t.w || h != t.h {
+		return fmt.Errorf("tracker: frame is %dx%d, the tracker's %dx%d", w, h, t.w, t.h)
+	}
+	y, _, _, err := planes(s)
+	if err != nil {
+		return err
+	}
+	downscale(&t.lum, y, t.factor)
+	t.bg.prime(&t.lum)
+	return nil
+}
+
+// PrimeFrames is how many frames PrimeBackground takes: the background's samples.
+const PrimeFrames = motionSamples
+
+// PrimeAt returns the frames (1-based) to prime a tracker of a video of n frames with:
+// PrimeFrames of them, evenly spread from the first to the last; none for a video shorter
+// than that.
+func PrimeAt(n int) []int {
+	if n < PrimeFrames {
+		return nil
+	}
+	at := make([]int, PrimeFrames)
+	for k := range at {
+		at[k] = 1 + k*(n-1)/(PrimeFrames-1)
+	}
+	return at
+}
+
 // Factor is the box filter's factor: the analysed planes are 1/Factor of the frame's size.
 func (t *Tracker) Factor() int { return t.factor }
 
@@ -147,7 +185,7 @@ func (t *Tracker) detect() {
 	t.dets = t.dets[:0]
 	if t.o.Mode == Motion {
 		// Sampled after this frame's regions are found (and ghosts absorbed).
-		defer t.bg.update(p)
+		defer func() { t.bg.update(p, t.dets, t.factor) }()
 	}
 	if !found {
 		return

@@ -78,6 +78,11 @@ type Options struct {
 	// FlowX, FlowY are the Pan clip's motion in pixels a frame: what is at (x, y) in frame
 	// n is at (x + FlowX, y + FlowY) in frame n + 1. Default 0.43, 0.17 when both are 0.
 	FlowX, FlowY float64
+	// Size scales the objects' sizes (half sides of 2 to 8 % of the height at 1), Speed their
+	// speeds (2.5 to 5.5 pixels a frame at 640 wide at 1) and Grain the texture's cells
+	// (7 and 3 pixels at 1): clips unlike the tests' own, to check a tracker on material it
+	// was not tuned to. Default 1 each.
+	Size, Speed, Grain float64
 	// LightDrift is the Motion clip's change of overall brightness from the first frame to
 	// the last, as a fraction (0.06: six per cent brighter at the end); default 0.06. A
 	// negative value darkens.
@@ -134,6 +139,11 @@ func New(o Options) (*Clip, error) {
 	if o.LightDrift == 0 {
 		o.LightDrift = 0.06
 	}
+	for _, v := range []*float64{&o.Size, &o.Speed, &o.Grain} {
+		if *v == 0 {
+			*v = 1
+		}
+	}
 	switch {
 	case o.Kind < Bright || o.Kind > Dark:
 		return nil, fmt.Errorf("synthclip: unknown kind %d", o.Kind)
@@ -143,13 +153,15 @@ func New(o Options) (*Clip, error) {
 		return nil, errors.New("synthclip: frames, fps and objects must be positive")
 	case math.IsNaN(o.FlowX+o.FlowY+o.Noise+o.LightDrift) || math.Abs(o.FlowX) > 100 || math.Abs(o.FlowY) > 100:
 		return nil, errors.New("synthclip: flow, noise and light drift must be numbers, flow within ±100 px")
+	case !(o.Size > 0 && o.Size <= 5 && o.Speed > 0 && o.Speed <= 10 && o.Grain > 0 && o.Grain <= 10):
+		return nil, errors.New("synthclip: size (up to 5), speed (up to 10) and grain (up to 10) must be positive")
 	}
 	stream := o.Kind
 	if o.Kind == Dark {
 		stream = Bright // the same objects as the Bright clip
 	}
 	r := rand.New(rand.NewPCG(o.Seed, uint64(stream)+0x5c1e))
-	c := &Clip{opts: o, tex: newTexture(r)}
+	c := &Clip{opts: o, tex: newTexture(r, o.Grain)}
 	if o.Kind != Pan {
 		c.makeObjects(r)
 		c.makeBackground()
@@ -193,12 +205,12 @@ func (c *Clip) makeObjects(r *rand.Rand) {
 			if i == 1 {
 				dir += math.Pi/4 + r.Float64()*math.Pi*1.5 // 45° to 315° from the first
 			}
-			speed := (2.5 + 3*r.Float64()) * scale
+			speed := (2.5 + 3*r.Float64()) * scale * c.opts.Speed
 			vel := [2]float64{speed * math.Cos(dir), speed * math.Sin(dir)}
 			ob := object{
 				vel:     vel,
 				c0:      [2]float64{cross[0] - vel[0]*(at-1), cross[1] - vel[1]*(at-1)},
-				half:    [2]float64{h * (0.02 + 0.06*r.Float64()), h * (0.02 + 0.06*r.Float64())},
+				half:    [2]float64{h * (0.02 + 0.06*r.Float64()) * c.opts.Size, h * (0.02 + 0.06*r.Float64()) * c.opts.Size},
 				ellipse: r.IntN(2) == 0,
 				luma:    150 + 70*r.Float64(),
 				texOffset: [2]float64{

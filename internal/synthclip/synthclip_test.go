@@ -3,6 +3,7 @@ package synthclip
 import (
 	"bytes"
 	"math"
+	"slices"
 	"testing"
 
 	"trackink/scene"
@@ -270,9 +271,48 @@ func TestBadOptions(t *testing.T) {
 		{Frames: -1},
 		{FlowX: math.NaN()},
 		{FlowX: 1000},
+		{Size: -1}, {Size: 6}, {Speed: 11}, {Grain: -0.5},
 	} {
 		if _, err := New(o); err == nil {
 			t.Errorf("New(%+v) accepted", o)
+		}
+	}
+}
+
+// Size and Speed scale the objects' boxes and motion, and leave the default clip as it was
+// at 1; Grain changes the texture, not the objects.
+func TestSizeSpeedGrain(t *testing.T) {
+	base := Options{Kind: Motion, Seed: 4, Frames: 20}
+	truthOf := func(o Options) *Clip {
+		c, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	ref := truthOf(base)
+	ones := base
+	ones.Size, ones.Speed, ones.Grain = 1, 1, 1
+	if !slices.Equal(ref.objects, truthOf(ones).objects) {
+		t.Error("Size, Speed and Grain of 1 change the clip")
+	}
+	for _, tc := range []struct {
+		name        string
+		edit        func(*Options)
+		size, speed float64
+	}{
+		{"size", func(o *Options) { o.Size = 1.5 }, 1.5, 1},
+		{"speed", func(o *Options) { o.Speed = 0.4 }, 1, 0.4},
+		{"grain", func(o *Options) { o.Grain = 2 }, 1, 1},
+	} {
+		o := base
+		tc.edit(&o)
+		c := truthOf(o)
+		for k, ob := range c.objects {
+			r := ref.objects[k]
+			if math.Abs(ob.half[0]-tc.size*r.half[0]) > 1e-9 || math.Abs(ob.vel[0]-tc.speed*r.vel[0]) > 1e-9 {
+				t.Errorf("%s: object %d half %v vel %v, want %g and %g times %v, %v", tc.name, k, ob.half, ob.vel, tc.size, tc.speed, r.half, r.vel)
+			}
 		}
 	}
 }

@@ -18,10 +18,11 @@ const (
 // about −1 to 1 with a standard deviation near 0.45.
 type texture struct {
 	lattice [2][]float32
+	grain   float64 // scales the cells
 }
 
-func newTexture(r *rand.Rand) texture {
-	var t texture
+func newTexture(r *rand.Rand, grain float64) texture {
+	t := texture{grain: grain}
 	for o := range t.lattice {
 		t.lattice[o] = make([]float32, texSize*texSize)
 		for i := range t.lattice[o] {
@@ -33,7 +34,8 @@ func newTexture(r *rand.Rand) texture {
 
 // at returns the texture's value at (x, y) in pixels.
 func (t *texture) at(x, y float64) float64 {
-	return (bicubic(t.lattice[0], x/cell0, y/cell0) + amp1*bicubic(t.lattice[1], x/cell1, y/cell1)) / (1 + amp1)
+	c0, c1 := cell0*t.grain, cell1*t.grain
+	return (bicubic(t.lattice[0], x/c0, y/c0) + amp1*bicubic(t.lattice[1], x/c1, y/c1)) / (1 + amp1)
 }
 
 // bicubic interpolates the lattice at (u, v) in lattice units with Catmull-Rom weights.
