@@ -75,13 +75,15 @@ streams=$(inroot "$in/ffprobe" -v error -count_frames -show_entries stream=codec
 echo "dist-test: trackink demo: 60 frames of 3840x2160 H.264 and AAC audio in $(($(date +%s) - t0)) s"
 
 # The detector: the model and ONNX Runtime beside the binary, loaded in a root of glibc 2.31.
-cp "$vtest" "$work/vtest.avi"
+# The tarball's FFmpeg decodes what cameras and encoders write today, not vtest.avi's
+# MS-MPEG4: this machine's ffmpeg hands its first 30 frames over as H.264.
+ffmpeg -v error -y -i "$vtest" -frames:v 30 -c:v libx264 -crf 12 -pix_fmt yuv420p "$work/vtest.mp4"
 t0=$(date +%s)
-inroot "$in/trackink" track -i /work/dist/vtest.avi --detect people --end 30 -o /work/dist/people.txt --quiet ||
+inroot "$in/trackink" track -i /work/dist/vtest.mp4 --detect people -o /work/dist/people.txt --quiet ||
   die "track --detect people failed"
 people=$(cut -d, -f2 "$work/people.txt" | sort -u | wc -l)
 [ "$people" -ge 4 ] || die "track --detect people found $people people in 30 frames of vtest.avi (want the walkers)"
-echo "dist-test: trackink track --detect people: $people people in 30 frames of vtest.avi in $(($(date +%s) - t0)) s"
+echo "dist-test: trackink track --detect people: $people people in 30 frames of vtest.avi (as H.264) in $(($(date +%s) - t0)) s"
 
 fakeenv=(env LD_LIBRARY_PATH=/work/dist/fakecuda TRACKINK_FONTS=/work/dist/fonts)
 doctor=$(inroot "${fakeenv[@]}" "$in/trackink-cuda" doctor)
