@@ -57,6 +57,7 @@ type detectFlags struct {
 	model      string
 	classes    string
 	minScore   float64
+	notes      []string // what the detector's files call for saying (detect.Network.Notes)
 }
 
 func (d *detectFlags) register(fs *pflag.FlagSet, presetUsage string) {
@@ -111,6 +112,7 @@ func (d *detectFlags) detector(o *tracker.Options) (close func(), err error) {
 		return nil, err
 	}
 	o.Detector = n
+	d.notes = n.Notes
 	return n.Close, nil
 }
 

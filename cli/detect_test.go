@@ -142,3 +142,23 @@ func TestLiveTracksSaysClassesLost(t *testing.T) {
 		}
 	}
 }
+
+// A model that is not the tested file is used, and said so with both sha256s.
+func TestDetectNotesAnotherModel(t *testing.T) {
+	withModel(t)
+	b, err := os.ReadFile(sharedModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "other.onnx")
+	// The same network with one more protobuf field (number 15, a varint), which ONNX
+	// Runtime skips: another file, the same model.
+	if err := os.WriteFile(other, append(b, 0x78, 0x0a), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := trackink("track", "-i", vtestPath, "--detect", "people", "--model", other, "--end", "2",
+		"-o", filepath.Join(t.TempDir(), "t.txt"), "--quiet")
+	if code != 0 || !strings.Contains(stderr, "note: model "+other) || !strings.Contains(stderr, detect.ModelSHA256) {
+		t.Errorf("exit %d, %q; want a note naming the model and the tested sha256", code, stderr)
+	}
+}

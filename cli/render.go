@@ -101,6 +101,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if f.detect.close != nil {
 		defer f.detect.close()
 	}
+	for _, n := range f.detect.notes {
+		fmt.Fprintf(stderr, "trackink render: note: %s\n", n)
+	}
 	switch {
 	case f.detect.preset != "":
 	case f.tracks.path == "" && f.sceneName == "":

@@ -60,6 +60,9 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeDetector()
+	for _, n := range det.notes {
+		fmt.Fprintf(stderr, "trackink track: note: %s\n", n)
+	}
 	tf := trackFlags{anchor: anchor, frameBase: "auto", untracked: "skip"}
 	so, err := tf.options(0, 0)
 	if err != nil {
