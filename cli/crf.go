@@ -14,6 +14,10 @@ import (
 // libx265, whose crf 0 is merely its best lossy quality, too). An unset --crf leaves
 // o.CRF 0, which keeps the encoder's own default.
 func (v *videoFlags) crfZero(fs *pflag.FlagSet, o *video.Options) error {
+	if fs.Changed("crf") && v.crf != 0 && v.bitrate > 0 {
+		// The encoder takes one rate control: a bitrate would drop the crf without a word.
+		return usageError{errors.New("--crf and --bitrate: give one (a quality or a rate)")}
+	}
 	if !fs.Changed("crf") || v.crf != 0 {
 		return nil
 	}

@@ -326,8 +326,8 @@ func tracksFormat(flag, path string) (scene.Format, error) {
 	switch {
 	case strings.HasSuffix(strings.ToLower(path), ".txt"):
 		return scene.FormatMOT, nil
-	case strings.HasSuffix(strings.ToLower(path), ".jsonl"):
+	case strings.HasSuffix(strings.ToLower(path), ".jsonl"), strings.HasSuffix(strings.ToLower(path), ".ndjson"):
 		return scene.FormatJSONL, nil
 	}
-	return 0, usageError{fmt.Errorf("%s %s: write tracks to .txt (MOTChallenge text) or .jsonl (JSON Lines)", flag, path)}
+	return 0, usageError{fmt.Errorf("%s %s: write tracks to .txt (MOTChallenge text) or .jsonl / .ndjson (JSON Lines)", flag, path)}
 }

@@ -46,6 +46,10 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		return usageError{errors.New("--detect finds the tracks itself: give it instead of --tracks or --scene")}
 	case f.input == "" || isPicture(f.input):
 		return usageError{errors.New("--detect follows objects from frame to frame: -i must be a video")}
+	case f.video.frameOffset != 0:
+		return usageError{errors.New("--frame-offset lines a tracks file's frames up with the video's; --detect tracks the video's own frames: leave it out")}
+	case f.tracks.size != "":
+		return usageError{errors.New("--tracks-size scales a tracks file made at another size; --detect tracks the picture itself: leave it out")}
 	case f.video.segment != "":
 		// A segment would have to replay the tracker from the first frame to draw what the
 		// whole render draws: tracking once and rendering segments from the file is cheaper.

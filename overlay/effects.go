@@ -97,10 +97,13 @@ func (s *Style) validateEffects() error {
 		if e < 0 || e >= numEffects {
 			return field.Errorf("overlay.Style.BoxEffects", e, "want %s", strings.Join(effectNames[:], ", "))
 		}
-		if i >= len(s.EffectStrengths) || e == EffectNone || e == EffectInvert {
+		if i >= len(s.EffectStrengths) {
 			continue
 		}
 		r, v := effectRanges[e], s.EffectStrengths[i]
+		if (e == EffectNone || e == EffectInvert) && v != 0 {
+			return field.Errorf("overlay.Style.EffectStrengths", v, "%s takes no strength (give 0 in its place)", e)
+		}
 		if v != 0 && !(v >= r.lo && v <= r.hi) {
 			return field.Errorf("overlay.Style.EffectStrengths", v, "%s's strength is outside %g..%g", e, r.lo, r.hi)
 		}
