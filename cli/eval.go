@@ -67,7 +67,10 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		}
 		*w, *h = info.DisplayWidth, info.DisplayHeight
 	}
-	opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h}
+	// A box without a track id cannot be scored as a track: such a file is refused, naming
+	// the line, rather than read without it (which scored 30 boxes, 20 of them untracked, as
+	// 10 and MOTA 1).
+	opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h, Untracked: scene.RefuseUntracked}
 	// Ground truth rows that MOTChallenge marks not to be considered are left out, as the
 	// benchmark's evaluation leaves them out.
 	gtOpts := opts
@@ -82,7 +85,14 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		rows = append(rows, eval.Named{Name: sequenceName((*gts)[i]), Result: eval.Boxes(g, t, *iou)})
+		row := eval.Named{Name: sequenceName((*gts)[i]), Result: eval.Boxes(g, t, *iou),
+			GTFrames:    eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()},
+			TrackFrames: eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}}
+		if !row.GTFrames.Overlaps(row.TrackFrames) {
+			fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth (frames %s) and the tracks (frames %s) share no frame: a frame base or --frame-offset off?\n",
+				row.Name, row.GTFrames, row.TrackFrames)
+		}
+		rows = append(rows, row)
 	}
 	if *asJSON {
 		return eval.WriteJSON(stdout, rows, *iou)

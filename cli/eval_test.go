@@ -65,8 +65,8 @@ func TestEvalJSON(t *testing.T) {
 	}
 }
 
-// TestEvalTable: two sequences give a row each and an OVERALL row; --iou changes the
-// result. evalFiles' pair and the ground truth against itself: 12 ground-truth boxes, 3
+// TestEvalTable: two sequences give a row each, an OVERALL row and the frames of each;
+// --iou changes the result. evalFiles' pair and the ground truth against itself: 12 ground-truth boxes, 3
 // errors, MOTA 75.0 %; IDTP 4 + 6 of 12 + 12 boxes, IDF1 83.3 %. At --iou 0.9 track 1's
 // frame 1 no longer matches (a miss and a false positive more): MOTA 1 − 5/6 = 16.7 %.
 func TestEvalTable(t *testing.T) {
@@ -77,8 +77,9 @@ func TestEvalTable(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 5 || !strings.Contains(lines[1], "MOTA") || !strings.HasPrefix(strings.TrimSpace(lines[4]), "OVERALL") {
-		t.Fatalf("want a note, a header and three rows:\n%s", out)
+	if len(lines) != 7 || !strings.Contains(lines[1], "MOTA") || !strings.HasPrefix(strings.TrimSpace(lines[4]), "OVERALL") ||
+		lines[5] != "seq: ground truth frames 1-3, tracks frames 1-3" {
+		t.Fatalf("want a note, a header, three rows and each sequence's frames:\n%s", out)
 	}
 	if f := strings.Fields(lines[4]); f[2] != "83.3%" || f[len(f)-2] != "75.0%" {
 		t.Errorf("OVERALL row %q: want IDF1 83.3%% and MOTA 75.0%%", lines[4])
@@ -132,5 +133,32 @@ func TestSequenceName(t *testing.T) {
 		if got := sequenceName(path); got != want {
 			t.Errorf("sequenceName(%q) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+// A box without an id is refused, in the ground truth and in the tracks, naming its line
+// (it scored 30 boxes, 20 without ids, as 10 and MOTA 1); ground truth and tracks that share
+// no frame are warned about, and the report states both files' frames.
+func TestEvalUntrackedAndFrames(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ok := write("ok.jsonl", `{"frame":1,"boxes":[{"id":1,"x":1,"y":1,"w":5,"h":9}]}`+"\n")
+	untracked := write("untracked.jsonl", `{"frame":1,"boxes":[{"id":1,"x":1,"y":1,"w":5,"h":9},{"x":20,"y":1,"w":5,"h":9}]}`+"\n")
+	later := write("later.jsonl", `{"frame":50,"boxes":[{"id":1,"x":1,"y":1,"w":5,"h":9}]}`+"\n")
+	for _, args := range [][]string{{"--gt", untracked, "--tracks", ok}, {"--gt", ok, "--tracks", untracked}} {
+		code, _, stderr := trackink(append([]string{"eval"}, args...)...)
+		if code != exitUsage || !strings.Contains(stderr, "untracked.jsonl:1: boxes[1]: has no track id") {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
+	}
+	code, stdout, stderr := trackink("eval", "--gt", ok, "--tracks", later)
+	if code != 0 || !strings.Contains(stderr, "share no frame") || !strings.Contains(stdout, "ground truth frames 1-1, tracks frames 50-50") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

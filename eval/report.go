@@ -13,6 +13,35 @@ import (
 type Named struct {
 	Name string
 	Result
+	// GTFrames and TrackFrames are the frames the ground truth and the tracks span; the
+	// zero range where a file holds none, or for OVERALL.
+	GTFrames, TrackFrames FrameRange
+}
+
+// FrameRange is a span of frames, First to Last inclusive; zero when there are none.
+type FrameRange struct{ First, Last int }
+
+// Empty reports whether the range holds no frame.
+func (f FrameRange) Empty() bool { return f.First == 0 }
+
+// Overlaps reports whether the ranges share a frame.
+func (f FrameRange) Overlaps(g FrameRange) bool {
+	return !f.Empty() && !g.Empty() && f.First <= g.Last && g.First <= f.Last
+}
+
+func (f FrameRange) String() string {
+	if f.Empty() {
+		return "none"
+	}
+	return fmt.Sprintf("%d-%d", f.First, f.Last)
+}
+
+// MarshalJSON writes the range as [first, last], or null when it is empty.
+func (f FrameRange) MarshalJSON() ([]byte, error) {
+	if f.Empty() {
+		return []byte("null"), nil
+	}
+	return json.Marshal([2]int{f.First, f.Last})
 }
 
 // MarshalJSON writes the result as one object of measures and counts, with the keys the
@@ -21,12 +50,15 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	return json.Marshal(r.fields())
 }
 
-// MarshalJSON writes the named result as Result does, with "sequence" first.
+// MarshalJSON writes the named result as Result does, with "sequence" first and the frame
+// ranges last.
 func (n Named) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Sequence string `json:"sequence"`
 		fields
-	}{n.Name, n.fields()})
+		GTFrames    FrameRange `json:"gt_frames"`
+		TrackFrames FrameRange `json:"track_frames"`
+	}{n.Name, n.fields(), n.GTFrames, n.TrackFrames})
 }
 
 // fields is a result as JSON shows it.
@@ -93,7 +125,15 @@ func WriteTable(w io.Writer, rows []Named) error {
 			r.GTIDs, r.MostlyTracked, r.PartiallyTracked, r.MostlyLost, r.FalsePositives, r.Misses,
 			r.IDSwitches, r.Fragmentations, pct(r.MOTA()), pct(r.MOTP()))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if !r.GTFrames.Empty() || !r.TrackFrames.Empty() {
+			fmt.Fprintf(w, "%s: ground truth frames %s, tracks frames %s\n", r.Name, r.GTFrames, r.TrackFrames)
+		}
+	}
+	return nil
 }
 
 // Overall returns the sequences' overall result, named OVERALL: every count added (Sum).
@@ -102,7 +142,7 @@ func Overall(rows []Named) Named {
 	for i, r := range rows {
 		all[i] = r.Result
 	}
-	return Named{"OVERALL", Sum(all...)}
+	return Named{Name: "OVERALL", Result: Sum(all...)}
 }
 
 // WriteJSON writes rows as one JSON object: the overall measures (Overall) at the top level,

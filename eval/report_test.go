@@ -10,7 +10,7 @@ import (
 // TestReportUndefined: a measure over nothing is "-" in the table and null in JSON, never
 // NaN (which JSON cannot hold) or a made-up 0.
 func TestReportUndefined(t *testing.T) {
-	rows := []Named{{"empty", Result{}}, {"fp only", Result{Frames: 1, TrackBoxes: 2, TrackIDs: 2, FalsePositives: 2, IDFP: 2}}}
+	rows := []Named{{Name: "empty"}, {Name: "fp only", Result: Result{Frames: 1, TrackBoxes: 2, TrackIDs: 2, FalsePositives: 2, IDFP: 2}}}
 	var table, js bytes.Buffer
 	if err := WriteTable(&table, rows); err != nil {
 		t.Fatal(err)
@@ -38,5 +38,36 @@ func TestReportUndefined(t *testing.T) {
 	if got.MOTA != nil || got.IDF1 == nil || *got.IDF1 != 0 || got.FP != 2 || len(got.Sequences) != 2 ||
 		got.Sequences[0]["sequence"] != "empty" || got.Sequences[0]["mota"] != nil {
 		t.Errorf("JSON %s", js.String())
+	}
+}
+
+// The table and the JSON state the frames each file spans; ranges that share no frame say
+// so to Overlaps.
+func TestReportFrameRanges(t *testing.T) {
+	row := Named{Name: "seq", GTFrames: FrameRange{1, 795}, TrackFrames: FrameRange{2, 790}}
+	var table, js bytes.Buffer
+	if err := WriteTable(&table, []Named{row}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "seq: ground truth frames 1-795, tracks frames 2-790") {
+		t.Errorf("table:\n%s", table.String())
+	}
+	if err := WriteJSON(&js, []Named{row}, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"gt_frames": [`) || !strings.Contains(js.String(), `"track_frames": [`) {
+		t.Errorf("JSON:\n%s", js.String())
+	}
+	for _, c := range []struct {
+		a, b FrameRange
+		want bool
+	}{
+		{FrameRange{1, 10}, FrameRange{10, 20}, true},
+		{FrameRange{1, 10}, FrameRange{11, 20}, false},
+		{FrameRange{}, FrameRange{1, 2}, false},
+	} {
+		if c.a.Overlaps(c.b) != c.want || c.b.Overlaps(c.a) != c.want {
+			t.Errorf("%v and %v: overlap %v, want %v", c.a, c.b, !c.want, c.want)
+		}
 	}
 }

@@ -34,16 +34,17 @@ type jsonlReader struct {
 	// The line's items, kept until its frame number is known: the key may come last.
 	points []pointRecord
 	boxes  []boxRecord
+	refuse bool // RefuseUntracked
 }
 
 func newJSONLReader(file string, opts Options) *jsonlReader {
 	base := opts.base(FormatJSONL)
 	return &jsonlReader{b: newBuilder(file, "", base), base: base, seen: make(map[int]int), ids: make(map[int]int),
-		checkFrame: func(v int, s string) string { return checkFrame(v, s, base) }}
+		checkFrame: func(v int, s string) string { return checkFrame(v, s, base) }, refuse: opts.Untracked == RefuseUntracked}
 }
 
 func (j *jsonlReader) parseLine(n int, line string) error {
-	d := &jdec{s: line, file: j.b.file, line: n, ids: j.ids, b: j.b}
+	d := &jdec{s: line, file: j.b.file, line: n, ids: j.ids, b: j.b, refuse: j.refuse}
 	d.ws()
 	if d.i == len(d.s) {
 		return nil // blank
@@ -97,12 +98,13 @@ func (j *jsonlReader) finish() (*Tracks, error) {
 
 // jdec parses the JSON object on one line.
 type jdec struct {
-	s    string // the line
-	i    int    // next byte to read
-	file string
-	line int
-	ids  map[int]int // track id → position, for the list being read
-	b    *builder    // for class names
+	s      string // the line
+	i      int    // next byte to read
+	file   string
+	line   int
+	ids    map[int]int // track id → position, for the list being read
+	b      *builder    // for class names
+	refuse bool        // a box without an id is an error (RefuseUntracked)
 }
 
 // loc is where a value sits in a line's object, kept in parts so that the path is only
@@ -364,6 +366,9 @@ func (d *jdec) boxes(l loc, bs []boxRecord) ([]boxRecord, error) {
 		}
 		if err == nil && b.id != NoID {
 			err = d.unique(el, int(b.id))
+		}
+		if err == nil && b.id == NoID && d.refuse {
+			err = d.fail(el, untrackedMsg)
 		}
 		bs = append(bs, b)
 		return err

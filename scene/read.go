@@ -134,7 +134,13 @@ const (
 	// DrawUntracked keeps them as boxes with ID NoID: drawn, but with no tracked point, so
 	// no links and no trail.
 	DrawUntracked
+	// RefuseUntracked makes an untracked detection an error naming its line: what
+	// evaluation reads, since a box without an identity cannot be scored as a track.
+	RefuseUntracked
 )
+
+// untrackedMsg says why a detection without an id is refused.
+const untrackedMsg = "has no track id: a box without one cannot be scored as a track (give every box an id, or leave the untracked ones out)"
 
 // Options tune the readers. The zero value is the default.
 type Options struct {
@@ -173,7 +179,7 @@ func (o *Options) validate(name string) error {
 		return fmt.Errorf("scene: reading %s: unknown anchor %d", name, o.Anchor)
 	case o.FrameBase < FormatBase || o.FrameBase > OneBased:
 		return fmt.Errorf("scene: reading %s: unknown frame base %d", name, o.FrameBase)
-	case o.Untracked != SkipUntracked && o.Untracked != DrawUntracked:
+	case o.Untracked != SkipUntracked && o.Untracked != DrawUntracked && o.Untracked != RefuseUntracked:
 		return fmt.Errorf("scene: reading %s: unknown untracked policy %d", name, o.Untracked)
 	case o.Width < 0 || o.Height < 0:
 		return fmt.Errorf("scene: reading %s: negative size %dx%d", name, o.Width, o.Height)

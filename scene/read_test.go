@@ -200,7 +200,7 @@ func TestReadRejectsBadArguments(t *testing.T) {
 		{Format(9), Options{}, "unknown format 9"},
 		{FormatMOT, Options{Anchor: 7}, "unknown anchor 7"},
 		{FormatMOT, Options{FrameBase: 3}, "unknown frame base 3"},
-		{FormatMOT, Options{Untracked: 2}, "unknown untracked policy 2"},
+		{FormatMOT, Options{Untracked: 3}, "unknown untracked policy 3"},
 		{FormatMOT, Options{Width: -1}, "negative size -1x0"},
 		{FormatMOT, Options{ClassNames: []string{"a", "b\n"}}, `class 1: "b\n" contains the control character U+000A`},
 	}
@@ -311,5 +311,35 @@ func TestPlainDecimalMatchesParseFloat(t *testing.T) {
 				t.Errorf("plainDecimal(%q, %d) declined a short plain decimal", s, bits)
 			}
 		}
+	}
+}
+
+// RefuseUntracked turns a detection without a track id into an error naming its line, in
+// every format that can hold one; SkipUntracked and DrawUntracked read the same lines.
+func TestRefuseUntracked(t *testing.T) {
+	for _, tc := range []struct {
+		name, content string
+		format        Format
+		err           string
+	}{
+		{"a.jsonl", "{\"frame\":1,\"boxes\":[{\"id\":1,\"x\":1,\"y\":1,\"w\":2,\"h\":2}]}\n{\"frame\":2,\"boxes\":[{\"x\":1,\"y\":1,\"w\":2,\"h\":2}]}\n",
+			FormatJSONL, "a.jsonl:2: boxes[0]: has no track id"},
+		{"a.jsonl", "{\"frame\":1,\"boxes\":[{\"id\":null,\"x\":1,\"y\":1,\"w\":2,\"h\":2}]}\n",
+			FormatJSONL, "a.jsonl:1: boxes[0]: has no track id"},
+		{"a.csv", "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n10,20,40,60,,,1,0\n10,20,40,60,,,,0\n",
+			FormatSupervision, "a.csv:3: field 7 (tracker_id): has no track id"},
+		{"clip_1.txt", "0 0.5 0.5 0.25 0.5 0.9\n", FormatYOLO, "clip_1.txt:1: the box has no track id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tc.content), tc.name, tc.format, Options{Untracked: RefuseUntracked, Width: 640, Height: 480})
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("err %v, want %q", err, tc.err)
+			}
+			for _, p := range []UntrackedPolicy{SkipUntracked, DrawUntracked} {
+				if _, err := Read(strings.NewReader(tc.content), tc.name, tc.format, Options{Untracked: p, Width: 640, Height: 480}); err != nil {
+					t.Errorf("policy %d: %v", p, err)
+				}
+			}
+		})
 	}
 }

@@ -78,6 +78,8 @@ func (s *supervisionReader) parseLine(n int, line string) error {
 			return err
 		}
 		b.id, b.flags = int32(id), b.flags|yieldPoint
+	} else if s.opts.Untracked == RefuseUntracked {
+		return r.fail(6, untrackedMsg)
 	} else if s.opts.Untracked == SkipUntracked {
 		s.untracked++
 		return nil

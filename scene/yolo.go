@@ -262,6 +262,9 @@ func (y *yoloReader) parseFile(f *yoloFile) error {
 			y.ids[id] = r.line
 			b.id, b.flags = int32(id), b.flags|yieldPoint
 		}
+		if b.id == NoID && y.opts.Untracked == RefuseUntracked {
+			return &ParseError{File: r.file, Line: r.line, Msg: "the box " + untrackedMsg}
+		}
 		if b.id == NoID && y.opts.Untracked == SkipUntracked {
 			y.untracked++
 			continue
