@@ -109,6 +109,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 // but no boxes.
 func loadForEval(flag, path string, o scene.Options, stderr io.Writer) (*scene.Tracks, error) {
 	t, err := scene.Load(path, o)
+	if errors.Is(err, scene.ErrNeedsSize) {
+		return nil, usageError{fmt.Errorf("%s %s: %v: give the video with -i, or --width and --height", flag, path, scene.ErrNeedsSize)}
+	}
 	if err != nil {
 		return nil, usageError{fmt.Errorf("%s: %w", flag, err)}
 	}

@@ -41,3 +41,43 @@ func TestFlagsNotIgnored(t *testing.T) {
 		}
 	}
 }
+
+// Messages say what is wrong in the user's words, naming the file or the flag, not the
+// library's fields or a stage that is not at fault.
+func TestMessagesInUsersWords(t *testing.T) {
+	dir := t.TempDir()
+	clip := mediatest.Clip(t, "mkv")
+	full, err := os.ReadFile(clip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.mkv")
+	if err := os.WriteFile(cut, full[:1500], 0o644); err != nil { // the header, no frame
+		t.Fatal(err)
+	}
+	tracks := filepath.Join(dir, "t.txt")
+	if err := os.WriteFile(tracks, []byte("1,1,10,10,20,40,1,-1,-1,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yolo := filepath.Join(dir, "labels")
+	if err := os.MkdirAll(yolo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(yolo, "clip_1.txt"), []byte("0 0.5 0.5 0.2 0.3 0.9 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args      []string
+		want, not string
+	}{
+		{[]string{"render", "-i", cut, "--tracks", tracks, "-o", filepath.Join(dir, "a.mp4")}, cut + ": the video stream gives no picture", "encoder"},
+		{[]string{"track", "-i", cut, "-o", filepath.Join(dir, "a.txt")}, cut + ": the video stream gives no picture", "pixel format"},
+		{[]string{"eval", "--gt", tracks, "--tracks", yolo}, "give the video with -i, or --width and --height", "Options.Width"},
+		{[]string{"render", "-i", cut, "--tracks", tracks, "--line-width", "1e308", "-o", filepath.Join(dir, "b.mp4")}, `--line-width "1e308": is out of range`, "not a number"},
+	} {
+		code, _, stderr := trackink(c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, c.not) {
+			t.Errorf("%v: exit %d, %q; want %q, not %q", c.args, code, stderr, c.want, c.not)
+		}
+	}
+}

@@ -85,6 +85,9 @@ func valueProblem(ie *pflag.InvalidValueError) string {
 	switch f.Value.Type() {
 	case "float32", "float64":
 		msg = "is not a number"
+		if errors.Is(ie, strconv.ErrRange) {
+			msg = "is out of range for this flag"
+		}
 	case "int", "int64", "uint":
 		msg = "is not a whole number"
 	case "bool":

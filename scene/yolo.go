@@ -2,6 +2,7 @@ package scene
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,10 +36,13 @@ type yoloReader struct {
 	untracked          int
 }
 
+// ErrNeedsSize is the error of reading YOLO results without the video's size: their
+// coordinates are fractions of the picture.
+var ErrNeedsSize = errors.New("YOLO coordinates are fractions of the picture, so the video's size is needed")
+
 func newYOLOReader(name string, opts Options) (*yoloReader, error) {
 	if opts.Width <= 0 || opts.Height <= 0 || opts.Width > MaxCoord || opts.Height > MaxCoord {
-		return nil, fmt.Errorf("scene: reading %s: YOLO coordinates are fractions of the picture, so the video's size "+
-			"is needed (Options.Width and Height, 1 to 1e7 px; got %dx%d)", name, opts.Width, opts.Height)
+		return nil, fmt.Errorf("scene: reading %s: %w (Options.Width and Height, 1 to 1e7 px; got %dx%d)", name, ErrNeedsSize, opts.Width, opts.Height)
 	}
 	return &yoloReader{b: newBuilder(name, "", opts.base(FormatYOLO)), opts: opts, ids: make(map[int]int),
 		classes: make(map[int]uint32)}, nil

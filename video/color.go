@@ -63,7 +63,7 @@ func chooseWorkFormat(par *astiav.CodecParameters, pf astiav.PixelFormat, takes 
 	depth, hw, rgbLike := pixelFormatTraits(pf)
 	switch {
 	case pf == astiav.PixelFormatNone:
-		return w, false, fmt.Errorf("%w: the decoder reports no pixel format", ErrUnsupportedFormat)
+		return w, false, ErrNoPicture
 	case hw:
 		return w, false, fmt.Errorf("%w: %s is a hardware surface format", ErrUnsupportedFormat, pf)
 	case depth > 10:

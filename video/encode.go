@@ -59,6 +59,9 @@ func openEncoder(c encoderConfig) (*encoder, error) {
 		}
 	}
 	enc, err := c.try(name)
+	if errors.Is(err, ErrNoPicture) {
+		return nil, fmt.Errorf("%s: %w", c.opts.Input, err) // the input's fault, not the encoder's
+	}
 	if err != nil {
 		return nil, fmt.Errorf("video: encoder %s: %w", name, err)
 	}

@@ -179,7 +179,18 @@ var (
 	ErrNoVideo = errors.New("video: input has no video stream")
 	// ErrUnsupportedFormat means the video's pixel format cannot be rendered (10-bit and deeper).
 	ErrUnsupportedFormat = errors.New("video: unsupported pixel format")
+	// ErrNoPicture means the video stream gives no picture format: no frame of it decodes,
+	// as in a file cut before its first frame. It is an ErrUnsupportedFormat too.
+	ErrNoPicture error = noPicture{}
 )
+
+type noPicture struct{}
+
+func (noPicture) Error() string {
+	return "the video stream gives no picture, so no frame decodes (is the file cut before its first frame?)"
+}
+
+func (noPicture) Is(target error) bool { return target == ErrUnsupportedFormat }
 
 // Names accepted in Options.Encoder and Options.HWAccel.
 var (
