@@ -6,8 +6,9 @@
 // Options.AnalysisSize lines (plane.go), so that a 4K frame costs about what a 1080p one
 // does. Detections come from one of the detectors: regions brighter or darker than the
 // rest (regions.go), regions that move against a background model learned from the video
-// (motion.go), saturated regions or regions near a hue (colour, regions.go), or corners
-// followed by pyramidal Lucas–Kanade (points.go, lk.go). They are scaled back to the frame's
+// (motion.go), saturated regions or regions near a hue (colour, regions.go), corners
+// followed by pyramidal Lucas–Kanade (points.go, lk.go), or a trained network that finds
+// objects by what they look like (Objects: Options.Detector, package detect). They are scaled back to the frame's
 // resolution and associated with the tracks one to one (associate.go: the Hungarian method
 // on overlap and distance, gated by a maximum move), each track smoothed by a
 // constant-velocity Kalman filter (kalman.go).
