@@ -135,13 +135,45 @@ func CreatePartial(final string) (*PartialFile, error) {
 	return nil, fmt.Errorf("creating a partial file for %s: removed as stale three times", final)
 }
 
-// Commit moves the complete file into place. Without overwrite it links rather than
-// renames, so an output that appeared meanwhile is not replaced (ErrOutputExists); the
-// partial file then stays for Discard.
+// syncFile and syncDir make a file's data, and a directory's entries, durable; tests replace
+// them to see the order of a Commit.
+var (
+	syncFile = (*os.File).Sync
+	syncDir  = func(dir string) error {
+		d, err := os.Open(dir)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		return d.Sync()
+	}
+)
+
+// Commit moves the complete file into place, durably, as databases do: the file's data is
+// synced before its new name exists, and the directory after, so that after a power cut the
+// target is either the old file or the whole new one, never an empty or partly written one.
+// Without overwrite it links rather than renames, so an output that appeared meanwhile is
+// not replaced (ErrOutputExists); the partial file then stays for Discard.
 func (p *PartialFile) Commit(overwrite bool) error {
 	if err := p.Chmod(0o644); err != nil {
 		return fmt.Errorf("output %s: %w", p.final, err)
 	}
+	if err := syncFile(p.File); err != nil {
+		return fmt.Errorf("output %s: writing it to disk: %w", p.final, err)
+	}
+	if err := p.place(overwrite); err != nil {
+		return err
+	}
+	dir := filepath.Dir(p.final)
+	if err := syncDir(dir); err != nil {
+		p.Close()
+		return fmt.Errorf("output %s is in place, but its directory could not be synced: %w", p.final, err)
+	}
+	return p.Close() // releases the lock, now that the partial name is gone
+}
+
+// place gives the partial file its final name: a rename, or without overwrite a link.
+func (p *PartialFile) place(overwrite bool) error {
 	if overwrite {
 		if err := os.Rename(p.Name(), p.final); err != nil {
 			return fmt.Errorf("moving the output into place: %w", err)
@@ -155,7 +187,7 @@ func (p *PartialFile) Commit(overwrite bool) error {
 		}
 		os.Remove(p.Name())
 	}
-	return p.Close() // releases the lock, now that the partial name is gone
+	return nil
 }
 
 // Discard deletes the partial file and releases it. It does nothing after a Commit.

@@ -203,3 +203,46 @@ func TestPartialOfLongName(t *testing.T) {
 		}
 	}
 }
+
+// Commit syncs the file's data before its final name exists and the directory after it
+// does, with and without overwrite: a power cut leaves the old file or the whole new one.
+func TestCommitIsDurable(t *testing.T) {
+	for _, overwrite := range []bool{false, true} {
+		dir := t.TempDir()
+		final := filepath.Join(dir, "out.txt")
+		var events []string
+		exists := func() string {
+			if _, err := os.Stat(final); err == nil {
+				return "present"
+			}
+			return "absent"
+		}
+		oldFile, oldDir := syncFile, syncDir
+		syncFile = func(f *os.File) error { events = append(events, "file synced, target "+exists()); return oldFile(f) }
+		syncDir = func(d string) error {
+			if d != dir {
+				t.Errorf("synced %s, not the output's directory %s", d, dir)
+			}
+			events = append(events, "directory synced, target "+exists())
+			return oldDir(d)
+		}
+		p, err := CreatePartial(final)
+		if err == nil {
+			_, err = p.WriteString("whole")
+		}
+		if err == nil {
+			err = p.Commit(overwrite)
+		}
+		syncFile, syncDir = oldFile, oldDir
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"file synced, target absent", "directory synced, target present"}
+		if !slices.Equal(events, want) {
+			t.Errorf("overwrite %v: %v, want %v", overwrite, events, want)
+		}
+		if b, _ := os.ReadFile(final); string(b) != "whole" {
+			t.Errorf("overwrite %v: the output holds %q", overwrite, b)
+		}
+	}
+}
