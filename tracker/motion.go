@@ -45,14 +45,7 @@ func (b *background) update(p *plane, found []rect, f int) {
 		*b = background{w: p.w, h: p.h}
 	}
 	if b.frames%motionStep == 0 {
-		b.ring[b.next] = grow(b.ring[b.next], len(p.pix))
-		copy(b.ring[b.next], p.pix)
-		if b.filled > 0 {
-			keepBackground(b.ring[b.next], b.bg, p.w, p.h, found, float64(f))
-		}
-		b.next = (b.next + 1) % motionSamples
-		b.filled = min(b.filled+1, motionSamples)
-		b.median()
+		b.sample(p, found, f)
 	}
 	if b.frames%(recentStep) == 0 {
 		k := 0
@@ -67,13 +60,22 @@ func (b *background) update(p *plane, found []rect, f int) {
 }
 
 // prime adds p to the ring as a sample taken before tracking starts: a frame from anywhere
-// in the video (Tracker.PrimeBackground), and recomputes the median.
+// in the video (Tracker.PrimeBackground).
 func (b *background) prime(p *plane) {
 	if b.w != p.w || b.h != p.h {
 		*b = background{w: p.w, h: p.h}
 	}
+	b.sample(p, nil, 1)
+}
+
+// sample puts p into the ring's next slot, the background kept inside found's boxes, and
+// recomputes the median.
+func (b *background) sample(p *plane, found []rect, f int) {
 	b.ring[b.next] = grow(b.ring[b.next], len(p.pix))
 	copy(b.ring[b.next], p.pix)
+	if b.filled > 0 {
+		keepBackground(b.ring[b.next], b.bg, p.w, p.h, found, float64(f))
+	}
 	b.next = (b.next + 1) % motionSamples
 	b.filled = min(b.filled+1, motionSamples)
 	b.median()

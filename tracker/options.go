@@ -8,10 +8,10 @@
 // rest (regions.go), regions that move against a background model learned from the video
 // (motion.go), saturated regions or regions near a hue (colour, regions.go), corners
 // followed by pyramidal Lucas–Kanade (points.go, lk.go), or a trained network that finds
-// objects by what they look like (Objects: Options.Detector, package detect). They are scaled back to the frame's
-// resolution and associated with the tracks one to one (associate.go: the Hungarian method
-// on overlap and distance, gated by a maximum move), each track smoothed by a
-// constant-velocity Kalman filter (kalman.go).
+// objects by what they look like (Objects: Options.Detector, package detect). They are
+// scaled back to the frame's resolution and associated with the tracks one to one
+// (associate.go: the Hungarian method on overlap and distance, gated by a maximum move),
+// each track smoothed by a constant-velocity Kalman filter (kalman.go).
 //
 // A Tracker is single-threaded and allocates nothing per frame once its buffers have grown,
 // so its output is the same, byte for byte, run after run and whatever else runs beside it.
@@ -101,8 +101,9 @@ func DefaultOptions(mode string) Options {
 		MinArea: 0.0002, MaxArea: 0.25, MaxObjects: 100, Hue: Auto,
 		MaxMove: 0.05, Confirm: 2, Grace: 8, Smooth: 0.3, PointSize: 8}
 	if mode == Objects {
-		// A detector's boxes are whole objects: no region is too small or too big to be
-		// one, and an id may survive a second or so of occlusion.
+		// A detector's boxes are whole objects, none too big to be one; a box under 1/500
+		// of the frame is under about 16 × 16 px at the network's input, where its boxes
+		// are unreliable. An id may survive a second or so of occlusion.
 		o.MinArea, o.MaxArea, o.Grace, o.StartScore = 0.002, 1, 15, 0.6
 	}
 	if mode == Points {
@@ -158,15 +159,9 @@ func (o Options) Validate() error {
 type Preset struct {
 	Name, About string
 	Options     Options
-}
-
-// Classes are the detector's classes a preset of mode Objects keeps, by name ("person");
-// none: every class.
-func (p Preset) Classes() []string {
-	if p.Name == "people" {
-		return []string{"person"}
-	}
-	return nil
+	// Classes are the detector's classes a preset of mode Objects keeps, by name
+	// ("person"); none: every class.
+	Classes []string
 }
 
 // Presets lists the named presets, modes first (each mode is a preset of its defaults).
@@ -177,17 +172,18 @@ func Presets() []Preset {
 		return o
 	}
 	return []Preset{
-		{Bright, "regions brighter than the rest of the frame (lights, stage performers, sparks on dark footage)", DefaultOptions(Bright)},
-		{Dark, "regions darker than the rest of the frame (silhouettes against the sky, birds, ink on paper)", DefaultOptions(Dark)},
-		{Motion, "whatever moves against a background learned from the video itself (a fixed camera: people, cars)", DefaultOptions(Motion)},
-		{Color, "saturated regions, or with --hue those near one colour (balls, markers, clothing)", DefaultOptions(Color)},
-		{Points, "corners followed frame to frame by optical flow (texture, faces, a moving camera's scene)", DefaultOptions(Points)},
-		{Objects, "objects of the 80 COCO classes found by a trained network (YOLOX-Nano) in each frame, moving or still, whatever the camera does (--classes chooses)", DefaultOptions(Objects)},
-		{"people", "people found by the trained network in each frame, walking or standing, from a fixed or a moving camera", DefaultOptions(Objects)},
-		{"lights", "many small bright spots (fireflies, bokeh, city lights): small regions, quick ids", with(Bright, func(o *Options) {
+		{Name: Bright, About: "regions brighter than the rest of the frame (lights, stage performers, sparks on dark footage)", Options: DefaultOptions(Bright)},
+		{Name: Dark, About: "regions darker than the rest of the frame (silhouettes against the sky, birds, ink on paper)", Options: DefaultOptions(Dark)},
+		{Name: Motion, About: "whatever moves against a background learned from the video itself (a fixed camera: people, cars)", Options: DefaultOptions(Motion)},
+		{Name: Color, About: "saturated regions, or with --hue those near one colour (balls, markers, clothing)", Options: DefaultOptions(Color)},
+		{Name: Points, About: "corners followed frame to frame by optical flow (texture, faces, a moving camera's scene)", Options: DefaultOptions(Points)},
+		{Name: Objects, About: "objects of the 80 COCO classes found by a trained network (YOLOX-Nano) in each frame, moving or still, whatever the camera does (--classes chooses)", Options: DefaultOptions(Objects)},
+		{Name: "people", About: "people found by the trained network in each frame, walking or standing, from a fixed or a moving camera", Options: DefaultOptions(Objects),
+			Classes: []string{"person"}},
+		{Name: "lights", About: "many small bright spots (fireflies, bokeh, city lights): small regions, quick ids", Options: with(Bright, func(o *Options) {
 			o.MinArea, o.MaxArea, o.MaxObjects, o.Confirm = 0.00002, 0.01, 300, 1
 		})},
-		{"dense-points", "up to 500 closely spaced corners for a dense plexus of points", with(Points, func(o *Options) {
+		{Name: "dense-points", About: "up to 500 closely spaced corners for a dense plexus of points", Options: with(Points, func(o *Options) {
 			o.MaxObjects = 500
 		})},
 	}
