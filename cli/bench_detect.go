@@ -75,16 +75,15 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 		}
 		o := tracker.DefaultOptions(mode)
 		if mode == tracker.Objects {
-			p, _ := tracker.LookupPreset("people")
+			// The people preset's network, as track and render --detect people make it.
+			d := detectFlags{preset: "people", minScore: detect.DefaultOptions().MinScore}
+			p, _ := tracker.LookupPreset(d.preset)
 			o = p.Options
-			do := detect.DefaultOptions()
-			do.Classes = []int{0}
-			n, err := detect.New(do)
+			closeDetector, err := d.detector(&o)
 			if err != nil {
 				return err
 			}
-			defer n.Close()
-			o.Detector = n
+			defer closeDetector()
 		}
 		for _, set := range sets {
 			fs := set.frames

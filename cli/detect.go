@@ -92,7 +92,7 @@ func (d *detectFlags) detector(o *tracker.Options) (close func(), err error) {
 		return func() {}, nil
 	}
 	p, _ := tracker.LookupPreset(d.preset)
-	names := strings.Join(p.Classes(), ",")
+	names := strings.Join(p.Classes, ",")
 	if d.classes != "" {
 		names = d.classes
 	}
@@ -296,14 +296,14 @@ func (l *liveTracks) write(w io.Writer, f scene.Format) error {
 	if err != nil {
 		return err
 	}
-	lost, err := scene.Write(w, t, f)
-	for _, what := range lost {
-		if strings.Contains(what, "class names") && manyClasses(l.frames) {
-			// Several classes are what such a tracks file is for: say how to keep them.
-			l.lost = append(l.lost, what+"; write .jsonl to keep them")
-		}
+	if _, err := scene.Write(w, t, f); err != nil {
+		return err
 	}
-	return err
+	if f == scene.FormatMOT && manyClasses(l.frames) {
+		// Several classes are what such a tracks file is for: say how to keep them.
+		l.lost = append(l.lost, "MOTChallenge text has no class column, so the classes are not written; write .jsonl to keep them")
+	}
+	return nil
 }
 
 // manyClasses reports whether the boxes of frames are of more than one class.

@@ -105,10 +105,6 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, format+"\n", a...)
 		}
 	}
-	live := &liveTracks{o: o, anchor: so.Anchor, keep: true}
-	if err := live.prime(ctx, video.Options{Input: input}, info.Frames); err != nil {
-		return err
-	}
 	progress := newProgressLine(stderr, !quiet && isTerminal(stderr))
 	vo := video.Options{Source: opened, Progress: progress.update, Log: func(line string) { say("%s", line) }}
 	if vo.Start, err = video.ParsePosition(start); err != nil {
@@ -117,7 +113,10 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if vo.End, err = video.ParsePosition(end); err != nil {
 		return usageError{fmt.Errorf("--end: %w", err)}
 	}
-
+	live := &liveTracks{o: o, anchor: so.Anchor, keep: true}
+	if err := live.prime(ctx, video.Options{Input: input}, info.Frames); err != nil {
+		return err
+	}
 	stats, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
 		_, err := live.step(n, dst)
 		return err
