@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"slices"
@@ -92,17 +91,19 @@ func New(o Options) (*Network, error) {
 		return nil, err
 	}
 	n := &Network{Model: model, Runtime: lib}
-	sum, err := fileSHA256(model)
+	// Read once: hashed here, and handed to the runtime as it is.
+	data, err := os.ReadFile(model)
 	if err != nil {
 		return nil, fmt.Errorf("detect: model %s: %w", model, err)
 	}
-	if sum != ModelSHA256 {
-		n.Notes = append(n.Notes, fmt.Sprintf("model %s has sha256 %s, not the YOLOX-Nano export trackink is tested with (%s)", model, sum, ModelSHA256))
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != ModelSHA256 {
+		n.Notes = append(n.Notes, fmt.Sprintf("model %s has sha256 %s, not the YOLOX-Nano export trackink is tested with (%s)", model, got, ModelSHA256))
 	}
 	if err := initRuntime(lib); err != nil {
 		return nil, err
 	}
-	ins, outs, err := ort.GetInputOutputInfo(model)
+	ins, outs, err := ort.GetInputOutputInfoWithONNXData(data)
 	if err != nil {
 		return nil, fmt.Errorf("detect: model %s: %w", model, err)
 	}
@@ -136,7 +137,7 @@ func New(o Options) (*Network, error) {
 		n.Close()
 		return nil, fmt.Errorf("detect: %w", err)
 	}
-	n.session, err = ort.NewAdvancedSession(model, []string{ins[0].Name}, []string{outs[0].Name},
+	n.session, err = ort.NewAdvancedSessionWithONNXData(data, []string{ins[0].Name}, []string{outs[0].Name},
 		[]ort.Value{n.in}, []ort.Value{n.out}, so)
 	if err != nil {
 		n.Close()
@@ -174,19 +175,6 @@ func (o Options) validate() error {
 		}
 	}
 	return nil
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Detect appends to dst the objects the network finds in im, best first.

@@ -201,7 +201,7 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 	}
 	if d.life != nil {
 		tf = d.life.apply(tf)
-		d.builder.fades = append(d.builder.fades[:0], d.life.fades...)
+		d.builder.fades = d.life.fades // read by the Build below, before the next apply
 	}
 	if d.linker != nil {
 		d.builder.Build(&d.prims, tf, nil)
