@@ -241,8 +241,11 @@ func (l *liveTracks) prime(ctx context.Context, vo video.Options, frames int) er
 		}
 		return nil
 	})
-	if errors.Is(err, errPrimed) || errors.Is(err, video.ErrInputDamaged) {
+	switch {
+	case errors.Is(err, errPrimed) || errors.Is(err, video.ErrInputDamaged):
 		return nil // the frames that decoded are enough: the main pass reports damage
+	case errors.Is(err, context.Canceled):
+		return interrupted(ctx)
 	}
 	return err
 }

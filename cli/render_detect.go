@@ -50,6 +50,8 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		return usageError{errors.New("--frame-offset lines a tracks file's frames up with the video's; --detect tracks the video's own frames: leave it out")}
 	case f.tracks.size != "":
 		return usageError{errors.New("--tracks-size scales a tracks file made at another size; --detect tracks the picture itself: leave it out")}
+	case d.saveTracks != "" && isPicture(f.output):
+		return usageError{errors.New("--save-tracks writes what a video render tracked; for the tracks up to a frame, trackink track --detect with --end N")}
 	case f.video.segment != "":
 		// A segment would have to replay the tracker from the first frame to draw what the
 		// whole render draws: tracking once and rendering segments from the file is cheaper.
@@ -108,18 +110,19 @@ func (d *renderDetect) start(ctx context.Context, vo *video.Options, input strin
 	}, nil
 }
 
-// save writes --save-tracks after a render that reached the end of the video or the damage
-// in it (renderErr nil or video.ErrInputDamaged); after any other end it writes nothing.
-func (d *renderDetect) save(renderErr error, overwrite bool, stderr io.Writer) error {
-	if d.saveTarget == "" || renderErr != nil && !errors.Is(renderErr, video.ErrInputDamaged) {
-		return nil
+// partner is --save-tracks as a file that lands with the video (partnerFile); ok is false
+// without it.
+func (d *renderDetect) partner() (p partnerFile, ok bool) {
+	if d.saveTarget == "" {
+		return p, false
 	}
-	err := writeAtomic(d.saveTarget, overwrite, func(w io.Writer) error { return d.live.write(w, d.format) })
-	if err != nil {
-		return outputError(d.saveTracks, "", err)
-	}
+	return partnerFile{flag: "--save-tracks", path: d.saveTracks, target: d.saveTarget,
+		write: func(w io.Writer, _ video.Stats) error { return d.live.write(w, d.format) }}, true
+}
+
+// sayLost says what the tracks --save-tracks wrote could not hold.
+func (d *renderDetect) sayLost(stderr io.Writer) {
 	for _, what := range d.live.lost {
 		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: %s\n", d.saveTracks, what)
 	}
-	return nil
 }

@@ -1,6 +1,10 @@
 package cli
 
-import "trackink/overlay"
+import (
+	"errors"
+
+	"trackink/overlay"
+)
 
 // checkFiles applies the rule for every path trackink writes (runFiles) to a render, before
 // any work: it checks and records every file the render reads (the video or picture, the
@@ -36,6 +40,9 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 	}
 	if err != nil || f.video.statsJSON == "" {
 		return target, err
+	}
+	if !isVideo || isPicture(f.output) {
+		return "", usageError{errors.New("--stats-json is the statistics of a video render: it has none for a picture (-o .png, .jpg)")}
 	}
 	f.video.statsTarget, err = f.files.output("--stats-json", f.video.statsJSON)
 	return target, err

@@ -108,6 +108,22 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	if err := checkDevices(fs, vo); err != nil {
 		return err
 	}
+	// The drawer is made here for --stats-json's overlay stages and set up below.
+	td := &trackDrawer{}
+	defer td.close()
+	var partners []partnerFile
+	if p, ok := f.detect.partner(); ok {
+		partners = append(partners, p)
+	}
+	if f.video.statsTarget != "" {
+		partners = append(partners, partnerFile{flag: "--stats-json", path: f.video.statsJSON, target: f.video.statsTarget,
+			write: func(w io.Writer, s video.Stats) error { return writeStats(w, s, td.stages) }})
+	}
+	if err := createPartners(partners, stderr); err != nil {
+		return err
+	}
+	defer discardPartners(partners)
+	vo.Partners = partnersHook(partners)
 	// Opened once: the render reads on from where the probe stopped (video.Source).
 	opened, err := video.Open(f.input, vo.VideoStream)
 	if err != nil {
@@ -172,9 +188,8 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	}
 	progress := newProgressLine(stderr, !f.video.quiet && isTerminal(stderr))
 	vo.Progress = progress.update
+	td.opts, td.src = opts, src
 
-	td := &trackDrawer{opts: opts, src: src}
-	defer td.close()
 	draw, err := f.detect.start(ctx, &vo, f.input, info.Frames, src, td, say)
 	if err != nil {
 		return err
@@ -193,9 +208,6 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	removeStalePartials(target, stderr)
 	stats, err := video.Transcode(ctx, vo, draw)
 	progress.done()
-	if serr := f.detect.save(err, f.overwrite, stderr); serr != nil {
-		return serr
-	}
 	// Whether the video ended (or broke off at damage) rather than the render failing:
 	// only then is "the tracks go on past the video" news.
 	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
@@ -221,10 +233,8 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 			warn("%s", w)
 		}
 	}
-	if f.video.statsJSON != "" && stats.Frames > 0 {
-		if werr := writeStats(f.video.statsTarget, f.overwrite, stats, td.stages); werr != nil {
-			warn("stats: %v", werr)
-		}
+	if f.detect.saveTarget != "" && reachedEnd {
+		f.detect.sayLost(stderr)
 	}
 	switch {
 	case err == nil && vo.Segment != nil:

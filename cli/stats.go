@@ -15,9 +15,9 @@ type statsFile struct {
 	OverlayStages map[string]float64 `json:"overlay_stages_s"`
 }
 
-// writeStats writes the statistics of a render to path (replacing a file there only with
-// overwrite, as checked before the render).
-func writeStats(path string, overwrite bool, s video.Stats, stages overlay.Timings) error {
+// writeStats writes the statistics of a render, and the overlay's stages, as --stats-json
+// gives them.
+func writeStats(w io.Writer, s video.Stats, stages overlay.Timings) error {
 	f := statsFile{StatsJSON: s.JSON(), OverlayStages: map[string]float64{}}
 	for _, st := range overlay.Stages() {
 		f.OverlayStages[st.String()] = stages[st].Seconds()
@@ -26,8 +26,6 @@ func writeStats(path string, overwrite bool, s video.Stats, stages overlay.Timin
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, overwrite, func(w io.Writer) error {
-		_, err := w.Write(append(out, '\n'))
-		return err
-	})
+	_, err = w.Write(append(out, '\n'))
+	return err
 }

@@ -22,6 +22,9 @@ type output struct {
 	final   string
 	video   *astiav.Stream
 	copied  map[int]*astiav.Stream // input stream index → output stream
+	// seal, when set, is run on the finished file before it is moved into place: a
+	// segment's record gets the checksum of its packets (segmentsum.go).
+	seal func(*PartialFile) error
 }
 
 // createOutput checks the target (CheckOutput), creates the partial file and the muxer, and
@@ -162,8 +165,8 @@ func movTimescale(tb astiav.Rational) int {
 	return ts
 }
 
-// commit finishes the file and moves it into place (PartialFile.Commit).
-func (o *output) commit(overwrite bool) error {
+// commit finishes the file and moves it into place with its partners (CommitAll).
+func (o *output) commit(overwrite bool, partners ...*PartialFile) error {
 	if err := o.fc.WriteTrailer(); err != nil {
 		return fmt.Errorf("video: finishing %s: %w", o.partial.Name(), err)
 	}
@@ -172,7 +175,12 @@ func (o *output) commit(overwrite bool) error {
 	if err != nil {
 		return fmt.Errorf("video: closing %s: %w", o.partial.Name(), err)
 	}
-	return o.partial.Commit(overwrite)
+	if o.seal != nil {
+		if err := o.seal(o.partial); err != nil {
+			return err
+		}
+	}
+	return CommitAll(overwrite, append([]*PartialFile{o.partial}, partners...)...)
 }
 
 // close releases the muxer; unless commit moved the file into place, it also deletes the

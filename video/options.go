@@ -27,6 +27,12 @@ type Options struct {
 	// Overwrite allows replacing an existing Output; without it Transcode fails with
 	// ErrOutputExists before doing any work.
 	Overwrite bool
+	// Partners, when set, is called once the video is complete and before it is moved into
+	// place, with the render's statistics (all but the time the move takes). The partial
+	// files it returns, the run's other outputs (the tracks drawn, the statistics), are moved
+	// into place together with the video (CommitAll) and belong to Transcode from then on.
+	// An error from it fails the render: nothing is moved into place.
+	Partners func(Stats) ([]*PartialFile, error)
 
 	// HWAccel is "none" (or ""), "auto" or "cuda". cuda decodes on NVDEC and copies frames to
 	// host memory; auto tries cuda and falls back to software with one log line; an explicit

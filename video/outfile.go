@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -135,11 +137,12 @@ func CreatePartial(final string) (*PartialFile, error) {
 	return nil, fmt.Errorf("creating a partial file for %s: removed as stale three times", final)
 }
 
-// syncFile and syncDir make a file's data, and a directory's entries, durable; tests replace
-// them to see the order of a Commit.
+// syncFile and syncDir make a file's data, and a directory's entries, durable, and
+// renameFile moves a file into place; tests replace them to see the order of a Commit.
 var (
-	syncFile = (*os.File).Sync
-	syncDir  = func(dir string) error {
+	renameFile = os.Rename
+	syncFile   = (*os.File).Sync
+	syncDir    = func(dir string) error {
 		d, err := os.Open(dir)
 		if err != nil {
 			return err
@@ -155,27 +158,85 @@ var (
 // Without overwrite it links rather than renames, so an output that appeared meanwhile is
 // not replaced (ErrOutputExists); the partial file then stays for Discard.
 func (p *PartialFile) Commit(overwrite bool) error {
-	if err := p.Chmod(0o644); err != nil {
-		return fmt.Errorf("output %s: %w", p.final, err)
+	return CommitAll(overwrite, p)
+}
+
+// CommitAll moves the complete partial files of one run into place together, as Commit
+// does one. The first is the run's main output (the video); the others are its partners
+// (the tracks it drew, its statistics), which describe it and must never sit beside
+// another run's main output. Every file's data is synced before any is moved. With
+// overwrite, the partners' old files are removed first, then the main output is renamed over
+// its old one, then the partners into place: a kill at any moment leaves the old main output
+// without its partners, or the new one with none, some or all of its own, never a new file
+// beside a stale partner (docs/promises.md). Without overwrite each is linked into place; if
+// one appeared meanwhile, those linked already are taken back (none existed before) and the
+// error wraps ErrOutputExists. On an error the files not placed stay for Discard.
+func CommitAll(overwrite bool, files ...*PartialFile) error {
+	for _, p := range files {
+		if err := p.Chmod(0o644); err != nil {
+			return fmt.Errorf("output %s: %w", p.final, err)
+		}
+		if err := syncFile(p.File); err != nil {
+			return fmt.Errorf("output %s: writing it to disk: %w", p.final, err)
+		}
 	}
-	if err := syncFile(p.File); err != nil {
-		return fmt.Errorf("output %s: writing it to disk: %w", p.final, err)
+	dirs := map[string]bool{}
+	for _, p := range files {
+		dirs[filepath.Dir(p.final)] = true
 	}
-	if err := p.place(overwrite); err != nil {
-		return err
+	if overwrite && len(files) > 1 {
+		removed := false
+		for _, p := range files[1:] {
+			err := os.Remove(p.final)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("output %s: removing the old file: %w", p.final, err)
+			}
+			removed = removed || err == nil
+		}
+		// The removals reach the disk before the new main output's name does.
+		if removed {
+			if err := syncDirs(dirs); err != nil {
+				return err
+			}
+		}
 	}
-	dir := filepath.Dir(p.final)
-	if err := syncDir(dir); err != nil {
-		p.Close()
-		return fmt.Errorf("output %s is in place, but its directory could not be synced: %w", p.final, err)
+	for i, p := range files {
+		if err := p.place(overwrite); err != nil {
+			if !overwrite {
+				for _, q := range files[:i] {
+					os.Remove(q.final)
+				}
+			}
+			return err
+		}
 	}
-	return p.Close() // releases the lock, now that the partial name is gone
+	if err := syncDirs(dirs); err != nil {
+		for _, p := range files {
+			p.Close()
+		}
+		return fmt.Errorf("%w (the output is in place)", err)
+	}
+	var err error
+	for _, p := range files {
+		err = errors.Join(err, p.Close()) // releases the lock, now that the partial name is gone
+	}
+	return err
+}
+
+// syncDirs syncs each directory of dirs, in name order.
+func syncDirs(dirs map[string]bool) error {
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		if err := syncDir(dir); err != nil {
+			return fmt.Errorf("output directory %s could not be synced: %w", dir, err)
+		}
+	}
+	return nil
 }
 
 // place gives the partial file its final name: a rename, or without overwrite a link.
 func (p *PartialFile) place(overwrite bool) error {
 	if overwrite {
-		if err := os.Rename(p.Name(), p.final); err != nil {
+		if err := renameFile(p.Name(), p.final); err != nil {
 			return fmt.Errorf("moving the output into place: %w", err)
 		}
 	} else {

@@ -246,3 +246,92 @@ func TestCommitIsDurable(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitAllLandsTogether: a video and its partners (tracks, statistics) replacing
+// another run's go into place so that at no moment between the moves does a new file sit
+// beside an old partner, or an old one beside a new partner; without overwrite, a partner
+// that appeared meanwhile takes back the files placed before it.
+func TestCommitAllLandsTogether(t *testing.T) {
+	names := []string{"out.mp4", "tracks.jsonl", "stats.json"}
+	for _, tc := range []struct {
+		name      string
+		overwrite bool
+		old       []bool // which targets exist before the commit
+	}{
+		{"replacing all", true, []bool{true, true, true}},
+		{"replacing the video and one partner", true, []bool{true, false, true}},
+		{"fresh", true, []bool{false, false, false}},
+		{"fresh, no overwrite", false, []bool{false, false, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for i, name := range names {
+				if tc.old[i] {
+					os.WriteFile(filepath.Join(dir, name), []byte("old"), 0o644)
+				}
+			}
+			// state is each target's contents: old, new or absent ("").
+			state := func() []string {
+				var s []string
+				for _, name := range names {
+					b, _ := os.ReadFile(filepath.Join(dir, name))
+					s = append(s, string(b))
+				}
+				return s
+			}
+			check := func(when string) {
+				s := state()
+				for i, partner := range s[1:] {
+					if partner != "" && s[0] != "" && partner != s[0] {
+						t.Errorf("%s: %s is %s beside the %s %s", when, names[i+1], partner, s[0], names[0])
+					}
+				}
+			}
+			oldRename := renameFile
+			defer func() { renameFile = oldRename }()
+			renameFile = func(from, to string) error {
+				check("before moving " + filepath.Base(to))
+				return oldRename(from, to)
+			}
+			var files []*PartialFile
+			for _, name := range names {
+				p, err := CreatePartial(filepath.Join(dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer p.Discard()
+				p.WriteString("new")
+				files = append(files, p)
+			}
+			if err := CommitAll(tc.overwrite, files...); err != nil {
+				t.Fatal(err)
+			}
+			check("after")
+			if s := state(); !slices.Equal(s, []string{"new", "new", "new"}) {
+				t.Errorf("after: %v, want all new", s)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+				t.Errorf("partial files left: %v", left)
+			}
+		})
+	}
+
+	// Without overwrite, a partner that appeared during the render is not replaced, and
+	// the video linked before it is taken back.
+	dir := t.TempDir()
+	video, tracks := filepath.Join(dir, "out.mp4"), filepath.Join(dir, "tracks.jsonl")
+	pv, _ := CreatePartial(video)
+	pt, _ := CreatePartial(tracks)
+	defer pv.Discard()
+	defer pt.Discard()
+	os.WriteFile(tracks, []byte("someone else's"), 0o644)
+	if err := CommitAll(false, pv, pt); !errors.Is(err, ErrOutputExists) {
+		t.Errorf("a partner that appeared meanwhile: %v, want ErrOutputExists", err)
+	}
+	if _, err := os.Stat(video); err == nil {
+		t.Errorf("the video is in place beside someone else's tracks")
+	}
+	if b, _ := os.ReadFile(tracks); string(b) != "someone else's" {
+		t.Errorf("the file that appeared holds %q", b)
+	}
+}

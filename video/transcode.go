@@ -41,13 +41,16 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	var c closer
 	defer c.close()
 	stats := Stats{Input: opts.Input, Output: opts.Output}
-	finish := func(err error) (Stats, error) {
+	settle := func() {
 		stats.Wall = time.Since(started)
 		if stats.Wall > 0 {
 			stats.FPS = float64(stats.Frames) / stats.Wall.Seconds()
 		}
 		stats.Warnings = rep.warnings
 		stats.PeakRSS = PeakRSS()
+	}
+	finish := func(err error) (Stats, error) {
+		settle()
 		switch {
 		case err == nil && rep.damaged > 0:
 			err = fmt.Errorf("%w: %d frames rendered; see warnings", ErrInputDamaged, stats.Frames)
@@ -195,9 +198,18 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	case err == nil && seg != nil:
 		err = seg.record(opts, enc, p.encode.lastPts, p.encode.lastDur).write(out)
 	}
+	var partners []*PartialFile
+	if err == nil && opts.Partners != nil {
+		stats.Mux = p.mux.busy
+		settle()
+		partners, err = opts.Partners(stats)
+		for _, f := range partners {
+			c.add(f.Discard) // a no-op once committed
+		}
+	}
 	if err == nil {
 		t0 := time.Now()
-		err = out.commit(opts.Overwrite)
+		err = out.commit(opts.Overwrite, partners...)
 		p.mux.busy += time.Since(t0)
 	}
 	stats.Mux = p.mux.busy

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"trackink/video"
+)
+
+// partnerFile is a file a render writes beside its video (--save-tracks, --stats-json). It
+// describes that video, so it lands with it or not at all: its partial file is created
+// before any work (a directory that cannot take it is found then, not after the render) and
+// moved into place together with the video (video.CommitAll, through Options.Partners).
+type partnerFile struct {
+	flag, path string // as given on the command line
+	target     string // the file to write (runFiles.output)
+	write      func(w io.Writer, s video.Stats) error
+	partial    *video.PartialFile
+}
+
+// createPartners sweeps the partial files killed renders left in the partners' directories
+// and creates the partners' partial files. On an error the ones created are discarded.
+func createPartners(files []partnerFile, stderr io.Writer) error {
+	swept := map[string]bool{}
+	for i := range files {
+		p := &files[i]
+		if dir := filepath.Dir(p.target); !swept[dir] {
+			swept[dir] = true
+			removeStalePartials(p.target, stderr)
+		}
+		var err error
+		if p.partial, err = video.CreatePartial(p.target); err != nil {
+			discardPartners(files)
+			return fmt.Errorf("%s %s: %w", p.flag, p.path, err)
+		}
+	}
+	return nil
+}
+
+// discardPartners deletes the partners' partial files that were not moved into place.
+func discardPartners(files []partnerFile) {
+	for _, p := range files {
+		if p.partial != nil {
+			p.partial.Discard()
+		}
+	}
+}
+
+// partnersHook is video.Options.Partners for files: once the video is complete, it writes
+// each partner into its partial file and hands them over to be moved into place with it.
+func partnersHook(files []partnerFile) func(video.Stats) ([]*video.PartialFile, error) {
+	if len(files) == 0 {
+		return nil
+	}
+	return func(s video.Stats) ([]*video.PartialFile, error) {
+		partials := make([]*video.PartialFile, len(files))
+		for i, p := range files {
+			if err := p.write(p.partial, s); err != nil {
+				return nil, fmt.Errorf("%s %s: %w", p.flag, p.path, err)
+			}
+			partials[i] = p.partial
+		}
+		return partials, nil
+	}
+}
