@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"trackink/video"
 )
@@ -89,6 +90,13 @@ func runJoin(args []string, stdout, stderr io.Writer) error {
 		return nil
 	case errors.Is(err, context.Canceled):
 		return interrupted(ctx)
+	}
+	var damaged *video.DamagedSegmentError
+	if errors.As(err, &damaged) {
+		// The join cannot know the render's other flags (the tracks, the look): the
+		// command says where they go.
+		return fmt.Errorf("%w; render it again as the others were (the same tracks and flags), then join again: trackink render -i %s --tracks TRACKS --segment %d/%d -o %s [FLAGS]",
+			err, source, damaged.Index, damaged.Count, filepath.Dir(damaged.Path)+string(filepath.Separator))
 	}
 	return outputError(output, source, err)
 }

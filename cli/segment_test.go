@@ -179,6 +179,59 @@ func TestJoinMistakes(t *testing.T) {
 	}
 }
 
+// A segment damaged after its render wrote it (bytes flipped in its payload: it still
+// opens; cut short) is refused by join with exit status 1, naming it and the command that
+// renders it again; nothing is written. That command, with the segments' own flags, mends
+// it: the join then succeeds.
+func TestJoinRefusesADamagedSegment(t *testing.T) {
+	in := mediatest.Clip(t, "mp4")
+	dir := t.TempDir()
+	segs := filepath.Join(dir, "segs")
+	flags := []string{"--scene", "seed", "--preset", "ultrafast", "-o", segs, "--quiet"}
+	render := func(i int) {
+		run(t, append([]string{"render", "-i", in, "--segment", fmt.Sprintf("%d/2", i)}, flags...)...)
+	}
+	render(0)
+	render(1)
+	seg1, out := filepath.Join(segs, "src.seg-0001-of-0002.mp4"), filepath.Join(dir, "out.mp4")
+	for _, tc := range []struct {
+		name   string
+		damage func(b []byte) []byte
+		says   string
+	}{
+		// The middle of a segment lies in its media data: the movie header, at its end, is
+		// a few kilobytes.
+		{"payload flipped", func(b []byte) []byte {
+			for i := range 200 {
+				b[len(b)/2+i] ^= 0xff
+			}
+			return b
+		}, "its packets do not match the checksum its render recorded"},
+		{"truncated", func(b []byte) []byte { return b[:len(b)/2] }, "it cannot be opened"},
+	} {
+		b, err := os.ReadFile(seg1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(seg1, tc.damage(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := trackink("join", "-i", in, "--segments", segs, "-o", out)
+		again := "trackink render -i " + in + " --tracks TRACKS --segment 1/2 -o " + segs + "/"
+		if code != 1 || !strings.HasPrefix(stderr, "trackink join: video: damaged segment "+seg1+" (segment 1 of 2): "+tc.says) || !strings.Contains(stderr, again) {
+			t.Errorf("%s: join: exit %d, %s\nwant exit 1 naming %s, saying %q and %q", tc.name, code, stderr, seg1, tc.says, again)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: the refused join wrote its output", tc.name)
+		}
+		noHiddenFiles(t, dir)
+		render(1)
+	}
+	if stderr := run(t, "join", "-i", in, "--segments", segs, "-o", out); !strings.Contains(stderr, "wrote "+out+": 2 segments, 60 frames") {
+		t.Errorf("join of the segment rendered again said: %s", stderr)
+	}
+}
+
 // A segment task killed mid-write (SIGKILL: a node lost, a job preempted) leaves no segment,
 // only its hidden partial file; the task run again removes that, says so and writes the
 // segment; run once more after it succeeded (Slurm requeues finished tasks too), it replaces

@@ -45,9 +45,11 @@ func CheckJoinContainer(output string) error { return checkMuxer(output, astiav.
 // source's other streams copied once through the same window and output code as a render
 // (audio, subtitles, metadata, the display matrix). It checks first that the segments are
 // one render's and all of it (their records: the same plan and source, each index once,
-// none missing, contiguous frames; the same codec parameters byte for byte), then as it goes
-// that each starts with a keyframe after the previous one's last frame and holds the frames
-// its record says. The output is written like a render's: a partial file moved into place.
+// none missing, contiguous frames; the same codec parameters byte for byte) and that each
+// segment's packets match the checksum in its record (a *DamagedSegmentError names one that
+// does not, or that cannot be read), then as it goes that each starts with a keyframe after
+// the previous one's last frame and holds the frames its record says. The output is written
+// like a render's: a partial file moved into place.
 func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 	started := time.Now()
 	sink, detach := attachFFmpegLog(o.FFmpegLog)
@@ -91,6 +93,14 @@ func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 	if sourceID(src) != rec.Source || src.vs.TimeBase().String() != rec.TimeBase {
 		return finish(fmt.Errorf("video: the segments (%s…) were not rendered from %s: their record names another source", segs[0].path, o.Source))
 	}
+	// Last of the checks before the output exists: it reads every segment.
+	t0 := time.Now()
+	verified, err := verifySegments(ctx, segs)
+	if err != nil {
+		return finish(err)
+	}
+	o.Log(fmt.Sprintf("join: the packets of the %d segments match their checksums (%.1f MB read in %.2f s)",
+		len(segs), float64(verified)/1e6, time.Since(t0).Seconds()))
 
 	out, err := createOutput(src, o.Source, o.Output, o.Overwrite, true, rep.warn)
 	if err != nil {
@@ -162,7 +172,7 @@ func openSegments(source string, paths []string) ([]*segmentFile, error) {
 		// what sameVideo compares. The first in order is probed below.
 		in, err := openInputProbed(p, 1, false)
 		if err != nil {
-			return fail(fmt.Errorf("segment %s: %w", p, err))
+			return fail(unreadableSegment(p, err))
 		}
 		segs = append(segs, &segmentFile{path: p, in: in})
 		if segs[len(segs)-1].rec, err = readSegmentRecord(in.fc, p); err != nil {

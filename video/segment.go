@@ -226,10 +226,15 @@ type segmentRecord struct {
 	Cut      *int64 `json:"cut,omitempty"`
 	HasStart bool   `json:"has_start"`
 	Encoder  string `json:"encoder"`
+	// Packets is the hex SHA-256 of the segment's packets as the join reads them
+	// (packetDigest), filled in once the file is finished (seal): the join refuses a segment
+	// whose packets do not match it.
+	Packets string `json:"packets"`
 }
 
-// segmentRecordVersion is the record's layout; a join refuses other versions.
-const segmentRecordVersion = 1
+// segmentRecordVersion is the record's layout; a join refuses other versions. Version 2
+// added Packets.
+const segmentRecordVersion = 2
 
 // record is the segment's record once rendered: enc the encoder it used, last the pts and
 // duration of its last frame.
@@ -250,12 +255,15 @@ func (p *SegmentPlan) record(o Options, enc *encoder, lastPts, lastDur int64) se
 }
 
 // write stores the record in the output's container metadata (before its trailer: the MP4
-// muxer writes metadata with the movie header, at the end).
+// muxer writes metadata with the movie header, at the end), its Packets a placeholder that
+// the output's seal replaces with their checksum once the file is finished.
 func (r segmentRecord) write(out *output) error {
+	r.Packets = unsealed
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("video: encoding the segment record: %w", err)
 	}
+	out.seal = func(f *PartialFile) error { return r.seal(f, b) }
 	return setFormatMetadata(out.fc, segmentTag, string(b))
 }
 
@@ -272,7 +280,11 @@ func readSegmentRecord(fc *astiav.FormatContext, path string) (segmentRecord, er
 	if err := json.Unmarshal([]byte(e.Value()), &r); err != nil {
 		return r, fmt.Errorf("segment %s: its %s tag is not a segment record: %w", path, segmentTag, err)
 	}
-	if r.Version != segmentRecordVersion {
+	switch {
+	case r.Version == 1:
+		return r, fmt.Errorf("segment %s: written by an older trackink, whose segments carry no checksum of their packets, so damage to it would go unseen: render the segments again with this trackink (render --segment i/N for each i) and join them",
+			path)
+	case r.Version != segmentRecordVersion:
 		return r, fmt.Errorf("segment %s: record version %d; this trackink reads version %d (render the segments and join them with the same trackink)",
 			path, r.Version, segmentRecordVersion)
 	}

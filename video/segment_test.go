@@ -1,11 +1,13 @@
 package video
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -207,5 +209,138 @@ func TestJoinRefuses(t *testing.T) {
 				t.Errorf("a refused join left %s", entries[0].Name())
 			}
 		})
+	}
+}
+
+// Join refuses a segment damaged after its render wrote it, naming it and saying which
+// segment to render again, before it writes anything: bytes flipped in its payload (it still
+// opens and has its frames: the join used to copy them), its record's checksum changed, a
+// file cut short, and a segment of a trackink whose records carried no checksum. The same
+// segments intact join, their packets copied byte for byte.
+func TestJoinRefusesDamagedSegments(t *testing.T) {
+	src := mediatest.Clip(t, "mp4")
+	segs, _ := renderSegments(t, Options{Input: src, Output: "x.mp4", Preset: "ultrafast"}, 3)
+	for _, tc := range []struct {
+		name    string
+		damage  func(t *testing.T, path string)
+		says    string
+		damaged bool // a *DamagedSegmentError, which says which segment to render again
+	}{
+		{"payload flipped", flipPayload, "its packets do not match the checksum its render recorded", true},
+		{"checksum edited", func(t *testing.T, path string) {
+			editFile(t, path, func(b []byte) []byte {
+				loc := regexp.MustCompile(`"packets":"[0-9a-f]{64}"`).FindIndex(b)
+				if loc == nil {
+					t.Fatalf("%s has no checksum in its record", path)
+				}
+				if digit := &b[loc[1]-2]; *digit == '0' {
+					*digit = '1'
+				} else {
+					*digit = '0'
+				}
+				return b
+			})
+		}, "its packets do not match the checksum its render recorded", true},
+		// Cut short, as by a copy that stopped: its movie header, at the end, is gone.
+		{"truncated", func(t *testing.T, path string) {
+			editFile(t, path, func(b []byte) []byte { return b[:len(b)*2/3] })
+		}, "it cannot be opened (truncated?)", true},
+		{"no checksum", func(t *testing.T, path string) {
+			editFile(t, path, func(b []byte) []byte { return bytes.Replace(b, []byte(`{"version":2,`), []byte(`{"version":1,`), 1) })
+		}, "written by an older trackink, whose segments carry no checksum", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			copies := copySegments(t, segs)
+			tc.damage(t, copies[1])
+			out := filepath.Join(t.TempDir(), "out.mp4")
+			_, err := Join(t.Context(), JoinOptions{Source: src, Segments: copies, Output: out})
+			if err == nil || !strings.Contains(err.Error(), copies[1]) || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("Join: %v\nwant an error naming %s and saying %q", err, copies[1], tc.says)
+			}
+			var damaged *DamagedSegmentError
+			if errors.As(err, &damaged) != tc.damaged || tc.damaged && (damaged.Path != copies[1] || damaged.Index != 1 || damaged.Count != 3) {
+				t.Errorf("Join: %#v, want a DamagedSegmentError %t for segment 1 of 3, %s", err, tc.damaged, copies[1])
+			}
+			if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) > 0 {
+				t.Errorf("a refused join left %s", entries[0].Name())
+			}
+		})
+	}
+
+	joined := join(t, src, copySegments(t, segs))
+	var want []string
+	for _, s := range segs {
+		want = append(want, packetBytes(t, s)...)
+	}
+	if got := packetBytes(t, joined); !slices.Equal(got, want) {
+		t.Errorf("the joined video's packets are not the segments': %s", mediatest.Difference(want, got))
+	}
+}
+
+// packetBytes returns the size and MD5 of each video packet of path.
+func packetBytes(t *testing.T, path string) []string {
+	t.Helper()
+	lines := mediatest.Packets(t, path, "0:v")
+	for i, l := range lines {
+		f := strings.Split(l, ",")
+		lines[i] = strings.TrimSpace(f[4]) + " " + strings.TrimSpace(f[5])
+	}
+	return lines
+}
+
+// copySegments copies segment files into a new directory and returns the copies' paths.
+func copySegments(t *testing.T, segs []string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var copies []string
+	for _, s := range segs {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := filepath.Join(dir, filepath.Base(s))
+		if err := os.WriteFile(c, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		copies = append(copies, c)
+	}
+	return copies
+}
+
+// editFile rewrites the file at path with what edit makes of its bytes.
+func editFile(t *testing.T, path string, edit func([]byte) []byte) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, edit(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// flipPayload inverts 200 bytes in the middle of the media data of the MP4 file at path,
+// leaving its header, and so the frames and timestamps it says it has, intact.
+func flipPayload(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	off, size, err := findBox(f, "mdat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 200)
+	at := off + size/2
+	if _, err := f.ReadAt(b, at); err != nil {
+		t.Fatal(err)
+	}
+	for i := range b {
+		b[i] ^= 0xff
+	}
+	if _, err := f.WriteAt(b, at); err != nil {
+		t.Fatal(err)
 	}
 }
