@@ -44,14 +44,6 @@ func init() {
 	commands["man"] = command{"write trackink's man pages into a directory (make man)", runMan}
 }
 
-// Exit statuses beyond 0 (success) and 1 (failure): a mistake on the command line; a
-// damaged input whose decodable frames were rendered. A run stopped by a signal exits
-// 128 + its number (signals.go).
-const (
-	exitUsage   = 2
-	exitDamaged = 3
-)
-
 // usageError is a mistake on the command line: exit status 2.
 type usageError struct{ err error }
 
@@ -68,7 +60,7 @@ func (e exitError) Error() string { return e.err.Error() }
 func (e exitError) Unwrap() error { return e.err }
 
 // Main executes a command line and returns the exit status: 0 on success, 1 on failure,
-// 2 on a usage error, or a command's own status (see the README).
+// 2 on a usage error, or a command's own status (exitStatuses).
 func Main(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
@@ -111,7 +103,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ee):
 		return ee.code
 	}
-	return 1
+	return exitFailure
 }
 
 // newFlagSet returns a flag set whose --help prints the usage line, the examples and the

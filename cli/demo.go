@@ -34,6 +34,10 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	if _, err := (&runFiles{overwrite: *overwrite}).output("-o", *out); err != nil {
 		return err
 	}
+	// A stop signal while the input is synthesised ends the ffmpeg program and removes the
+	// temporary input (the render that follows has its own handler).
+	ctx, stop := signalContext()
+	defer stop()
 	dir, err := os.MkdirTemp("", "trackink-demo-")
 	if err != nil {
 		return err
@@ -41,7 +45,10 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	defer os.RemoveAll(dir)
 	in := filepath.Join(dir, "input.mp4")
 	fmt.Fprintf(stderr, "synthesising a %dx%d clip of %d frames with audio (ffmpeg testsrc2 + sine)\n", *w, *h, *frames)
-	if err := video.Synthesize(in, *w, *h, *frames, 30); err != nil {
+	if err := video.SynthesizeContext(ctx, in, *w, *h, *frames, 30); err != nil {
+		if ctx.Err() != nil {
+			return interrupted(ctx)
+		}
 		return fmt.Errorf("synthesising the demo input: %w", err)
 	}
 	fmt.Fprintf(stderr, "rendering 100 synthetic tracks onto it (k = 5 links, curves, boxes, labels)\n")

@@ -104,20 +104,21 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	return eval.WriteTable(stdout, rows)
 }
 
-// loadForEval reads one file for eval, refusing as a usage error what it cannot score: a
-// file it cannot parse (the error names the file, line and field) or one that holds points
-// but no boxes.
+// loadForEval reads one file for eval, refusing what it cannot score: a file it cannot parse
+// (the error names the file, line and field) or one that holds points but no boxes, as a
+// failure (exit 1) as every command does; a file that needs the picture's size without it,
+// as a usage error.
 func loadForEval(flag, path string, o scene.Options, stderr io.Writer) (*scene.Tracks, error) {
 	t, err := scene.Load(path, o)
 	if errors.Is(err, scene.ErrNeedsSize) {
 		return nil, usageError{fmt.Errorf("%s %s: %v: give the video with -i, or --width and --height", flag, path, scene.ErrNeedsSize)}
 	}
 	if err != nil {
-		return nil, usageError{fmt.Errorf("%s: %w", flag, err)}
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	s := t.Summary()
 	if s.Boxes == 0 && s.Points > 0 {
-		return nil, usageError{fmt.Errorf("%s %s holds only points (%d), no boxes: eval scores boxes", flag, path, s.Points)}
+		return nil, fmt.Errorf("%s %s holds only points (%d), no boxes: eval scores boxes", flag, path, s.Points)
 	}
 	for _, w := range s.Warnings {
 		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s\n", path, w)

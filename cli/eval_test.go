@@ -90,8 +90,9 @@ func TestEvalTable(t *testing.T) {
 	}
 }
 
-// TestEvalBadInput: every mistake is exit status 2, before any work, naming the flag, or
-// the file, line and field.
+// TestEvalBadInput: every mistake on the command line is exit status 2, before any work,
+// naming the flag; a file whose contents eval cannot score is 1 (as in every command),
+// naming the file, line and field.
 func TestEvalBadInput(t *testing.T) {
 	gtFile, tracksFile := evalFiles(t)
 	dir := t.TempDir()
@@ -102,21 +103,22 @@ func TestEvalBadInput(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
+		code int
 	}{
-		{[]string{"--gt", gtFile}, "--tracks"},
-		{[]string{"--tracks", tracksFile}, "--gt"},
-		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--gt", gtFile}, "--gt given 2 times and --tracks 1"},
-		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "0"}, "--iou 0"},
-		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "1.5"}, "--iou 1.5"},
-		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "NaN"}, "--iou NaN"},
-		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--frame-base", "2"}, "--frame-base"},
-		{[]string{"--gt", filepath.Join(dir, "missing.txt"), "--tracks", tracksFile}, "--gt " + filepath.Join(dir, "missing.txt")},
-		{[]string{"--gt", gtFile, "--tracks", bad}, "--tracks: " + bad + ":2: field 5 (bb_width)"},
-		{[]string{"--gt", gtFile, "--tracks", points}, "--tracks " + points + " holds only points (1), no boxes"},
+		{[]string{"--gt", gtFile}, "--tracks", exitUsage},
+		{[]string{"--tracks", tracksFile}, "--gt", exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--gt", gtFile}, "--gt given 2 times and --tracks 1", exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "0"}, "--iou 0", exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "1.5"}, "--iou 1.5", exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "NaN"}, "--iou NaN", exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--frame-base", "2"}, "--frame-base", exitUsage},
+		{[]string{"--gt", filepath.Join(dir, "missing.txt"), "--tracks", tracksFile}, "--gt " + filepath.Join(dir, "missing.txt"), exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", bad}, "--tracks: " + bad + ":2: field 5 (bb_width)", exitFailure},
+		{[]string{"--gt", gtFile, "--tracks", points}, "--tracks " + points + " holds only points (1), no boxes", exitFailure},
 	} {
 		code, out, errOut := trackink(append([]string{"eval"}, c.args...)...)
-		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
-			t.Errorf("eval %v: exit %d, stdout %q, stderr %q; want 2, nothing, a message with %q", c.args, code, out, errOut, c.want)
+		if code != c.code || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("eval %v: exit %d, stdout %q, stderr %q; want %d, nothing, a message with %q", c.args, code, out, errOut, c.code, c.want)
 		}
 	}
 }
@@ -153,7 +155,7 @@ func TestEvalUntrackedAndFrames(t *testing.T) {
 	later := write("later.jsonl", `{"frame":50,"boxes":[{"id":1,"x":1,"y":1,"w":5,"h":9}]}`+"\n")
 	for _, args := range [][]string{{"--gt", untracked, "--tracks", ok}, {"--gt", ok, "--tracks", untracked}} {
 		code, _, stderr := trackink(append([]string{"eval"}, args...)...)
-		if code != exitUsage || !strings.Contains(stderr, "untracked.jsonl:1: boxes[1]: has no track id") {
+		if code != exitFailure || !strings.Contains(stderr, "untracked.jsonl:1: boxes[1]: has no track id") {
 			t.Errorf("%v: exit %d, %q", args, code, stderr)
 		}
 	}

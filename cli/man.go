@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -35,7 +36,7 @@ func runMan(args []string, stdout, stderr io.Writer) error {
 	for name, write := range pages {
 		var b bytes.Buffer
 		write(&b)
-		if err := writeAtomic(filepath.Join(dir, name), true, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+		if err := writeAtomic(context.Background(), filepath.Join(dir, name), true, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
 			return err
 		}
 	}
@@ -66,7 +67,7 @@ func manIndex(w io.Writer, all []cmdFlags) {
 	for _, c := range all {
 		fmt.Fprintf(w, ".TP\n.BR trackink\\-%s (1)\n%s\n", roff(c.name), roff(c.summary))
 	}
-	fmt.Fprintf(w, ".SH EXIT STATUS\n0 success; 1 failure; 2 a mistake on the command line, found before any work (an existing output without -y, an output that is an input); 3 a damaged input whose decodable frames were rendered; 130, 143, 129 stopped by SIGINT, SIGTERM, SIGHUP (128 + the signal), no output written.\n")
+	fmt.Fprintf(w, ".SH EXIT STATUS\n%s\n", roff(exitStatusText()))
 }
 
 // manPage writes trackink-COMMAND(1): synopsis, flags under --help's headings, examples.

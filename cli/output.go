@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -61,22 +62,40 @@ func removeStalePartials(target string, stderr io.Writer) {
 		fmt.Fprintf(stderr, "trackink: warning: %v\n", err)
 	}
 	for _, p := range removed {
-		fmt.Fprintf(stderr, "trackink: removed %s (%.1f MB), the partial output of a render that was killed\n",
+		fmt.Fprintf(stderr, "trackink: removed %s (%.1f MB), the partial output of a trackink run that was killed\n",
 			filepath.Join(filepath.Dir(target), p.Name), float64(p.Size)/1e6)
 	}
 }
 
 // writeAtomic writes a file through a locked partial file in the same directory, moved into
 // place only when write succeeded, so a failure never leaves a partial file. Without
-// overwrite, an output that appeared meanwhile is not replaced.
-func writeAtomic(path string, overwrite bool, write func(io.Writer) error) error {
+// overwrite, an output that appeared meanwhile is not replaced. When ctx ends (a stop signal,
+// signalContext) the writing stops at its next write and nothing is moved into place.
+func writeAtomic(ctx context.Context, path string, overwrite bool, write func(io.Writer) error) error {
 	p, err := video.CreatePartial(path)
 	if err != nil {
 		return err
 	}
 	defer p.Discard()
-	if err := write(p); err != nil {
+	err = write(ctxWriter{ctx, p})
+	if ctx.Err() != nil {
+		return interrupted(ctx)
+	}
+	if err != nil {
 		return err
 	}
 	return outputError(path, "", p.Commit(overwrite))
+}
+
+// ctxWriter fails every write once ctx has ended, so that a long write stops at a signal.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
 }

@@ -107,7 +107,7 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	}
 	img := &image.RGBA{Pix: still.Pix, Stride: still.Stride, Rect: image.Rect(0, 0, still.W, still.H)}
 	removeStalePartials(target, stderr)
-	return writeAtomic(target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
+	return writeAtomic(ctx, target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
 }
 
 // trackUpTo runs live's tracker on the frames of vo's input (frames long) up to frame last,

@@ -164,7 +164,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "trackink render: warning: %s\n", m)
 	}
 	removeStalePartials(target, stderr)
-	return writeAtomic(target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
+	return writeAtomic(ctx, target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
 }
 
 // missingGlyphs says which characters of the labels font f (nil: no frame drawn) could not

@@ -250,6 +250,9 @@ func TestTerminateWhileTracksLoad(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	wantInterrupted(t, cmd, &stderr, out, syscall.SIGTERM)
+	if !strings.Contains(stderr.String(), "interrupted by SIGTERM; no output written") {
+		t.Errorf("stderr %q: want the handler's word", stderr.String())
+	}
 }
 
 // A stop signal in the first milliseconds of a run, while the command line is read and
@@ -288,4 +291,71 @@ func signalAfter(t *testing.T, bin string, args []string, after time.Duration, s
 	time.Sleep(after)
 	cmd.Process.Signal(sig)
 	return shellStatus(t, cmd.Wait()), stderr.String()
+}
+
+// A stop signal while demo synthesises its input ends it like a render (128 + the signal,
+// no output) and removes the temporary input, which it used to leave behind.
+func TestDemoStoppedWhileSynthesising(t *testing.T) {
+	bin := binary(t)
+	tmp, out := t.TempDir(), filepath.Join(t.TempDir(), "demo.mp4")
+	cmd := exec.Command(bin, "demo", "--width", "1920", "--height", "1080", "--frames", "3000", "-o", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the synthesis has begun writing its input.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		inputs, _ := filepath.Glob(filepath.Join(tmp, "trackink-demo-*", "input.mp4"))
+		if len(inputs) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no input synthesised in 30 s: %s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code := exitCode(t, cmd.Wait()); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit %d, want %d: %s", code, 128+int(syscall.SIGTERM), stderr.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the temporary input is left: %v", left)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written", out)
+	}
+}
+
+// tracks --to stopped while it reads its file (a pipe that sends one line, then nothing)
+// exits 128 + the signal, says so, and writes nothing: it had no handler, and a kill while
+// it wrote left a partial file (TestFaultsAtAnyMoment stops it while it writes).
+func TestTracksStoppedWhileReading(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	fifo, out := filepath.Join(dir, "tracks.txt"), filepath.Join(dir, "out.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "tracks", fifo, "--to", "jsonl", "-o", out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.WriteString("1,1,10,10,20,20,1,-1,-1,-1\n")
+	time.Sleep(200 * time.Millisecond) // the handler is in place by now
+	cmd.Process.Signal(syscall.SIGTERM)
+	wantInterrupted(t, cmd, &stderr, out, syscall.SIGTERM)
+	if !strings.Contains(stderr.String(), "interrupted by SIGTERM; no output written") {
+		t.Errorf("stderr %q: want the handler's word", stderr.String())
+	}
 }

@@ -135,15 +135,14 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	case errors.Is(err, context.Canceled):
 		return interrupted(ctx)
 	case errors.Is(err, video.ErrNothingToRender):
-		return exitError{exitDamaged, fmt.Errorf("%w; no tracks written", err)}
-	case err != nil && !damaged && stats.Frames == 0 && len(stats.Warnings) > 0:
-		// Not one frame decoded: a damaged video.
-		return exitError{exitDamaged, fmt.Errorf("%w; no tracks written", err)}
+		return usageError{fmt.Errorf("%w; no tracks written", err)}
 	case err != nil && !damaged:
-		return err
+		// No frame in the video, or none that decoded: nothing was written, so a failure,
+		// not the damaged input's status (whose output is kept).
+		return fmt.Errorf("%w; no tracks written", err)
 	}
 	removeStalePartials(target, stderr)
-	if werr := writeAtomic(target, overwrite, func(w io.Writer) error { return live.write(w, format) }); werr != nil {
+	if werr := writeAtomic(ctx, target, overwrite, func(w io.Writer) error { return live.write(w, format) }); werr != nil {
 		return outputError(output, input, werr)
 	}
 	ids := 0

@@ -68,7 +68,11 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 		// Trackers read frames as players show them.
 		*w, *h = info.DisplayWidth, info.DisplayHeight
 	}
-	tracks, err := t.load(*w, *h)
+	// A stop signal ends the reading and the writing as it ends a render's: no output,
+	// 128 + the signal.
+	ctx, stop := signalContext()
+	defer stop()
+	tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return t.load(*w, *h) })
 	if err != nil {
 		return err
 	}
@@ -79,7 +83,8 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	if *to == "" {
 		return nil
 	}
-	return writeAtomic(target, *overwrite, func(wr io.Writer) error {
+	removeStalePartials(target, stderr)
+	return writeAtomic(ctx, target, *overwrite, func(wr io.Writer) error {
 		lost, err := scene.Write(wr, tracks, format)
 		for _, l := range lost {
 			fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", l)

@@ -420,7 +420,7 @@ func (d *decodeStage) checkPromises() {
 // length says how many frames decoded and until when, for messages.
 func (d *decodeStage) length() string {
 	if d.lastPts == astiav.NoPtsValue {
-		return "no frames"
+		return noFrames
 	}
 	start := d.in.vs.StartTime()
 	if start == astiav.NoPtsValue {
@@ -429,6 +429,9 @@ func (d *decodeStage) length() string {
 	end := float64(d.lastPts+max(d.lastDur, 0)-start) * d.in.vs.TimeBase().Float64()
 	return fmt.Sprintf("%d frames, %.2f s", d.decoded, end)
 }
+
+// noFrames is the length of a video that decoded to nothing.
+const noFrames = "no frames"
 
 // place names a packet's position for warnings: its pts as a time and its byte offset.
 func (d *decodeStage) place(pts, pos int64) string {

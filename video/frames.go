@@ -19,8 +19,8 @@ import (
 // Output, the encoder options and Segment are ignored; Source is read as Transcode reads it.
 //
 // A damaged input is visited as far as it decodes and reported with ErrInputDamaged, as
-// Transcode does; a video with no frame gives an error wrapping ErrNothingToRender or saying
-// that none decoded.
+// Transcode does; a video with no frame gives an error wrapping ErrNoFrames, a range with
+// none ErrNothingToRender, and a video none of whose frames decoded an error saying so.
 func Frames(ctx context.Context, opts Options, visit DrawFunc) (Stats, error) {
 	opts.Output, opts.Segment = "", nil
 	if endsBeforeStart(opts.Start, opts.End) {
@@ -114,7 +114,7 @@ func Frames(ctx context.Context, opts Options, visit DrawFunc) (Stats, error) {
 	case err == nil && stats.Frames == 0 && rep.damaged > 0:
 		err = fmt.Errorf("video: no frame of %s could be decoded; see warnings", opts.Input)
 	case err == nil && stats.Frames == 0:
-		err = fmt.Errorf("%w: nothing lies %s; the video has %s", ErrNothingToRender, describeRange(opts.Start, opts.End), ds.length())
+		err = nothingIn(opts.Start, opts.End, ds.length())
 	}
 	if err == nil {
 		prog.report(stats.Frames, true)

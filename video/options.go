@@ -180,7 +180,10 @@ var (
 	ErrOutputIsSegment = errors.New("video: the output is one of the segments")
 	// ErrNothingToRender means the range Start..End holds no frame of the video: the error
 	// says how long the video is.
-	ErrNothingToRender = errors.New("video: no frame to render")
+	ErrNothingToRender = errors.New("video: no frame in the range")
+	// ErrNoFrames means the whole video holds no frame: a fault of the input, not of the
+	// range asked for.
+	ErrNoFrames = errors.New("video: the video has no frame")
 	// ErrNoVideo means the input has no video stream.
 	ErrNoVideo = errors.New("video: input has no video stream")
 	// ErrUnsupportedFormat means the video's pixel format cannot be rendered (10-bit and deeper).

@@ -15,11 +15,17 @@ import (
 // ffmpegProgram: trackink's setup installs one, the portable build carries one); the clip is
 // for `trackink demo` and tests, not for the renderer itself.
 func Synthesize(path string, w, h, frames, fps int) error {
+	return SynthesizeContext(context.Background(), path, w, h, frames, fps)
+}
+
+// SynthesizeContext is Synthesize, stopped (the ffmpeg program killed, the error ctx's) when
+// ctx ends first. The caller removes what path holds then.
+func SynthesizeContext(ctx context.Context, path string, w, h, frames, fps int) error {
 	if w <= 0 || h <= 0 || frames <= 0 || fps <= 0 {
 		return fmt.Errorf("video: synthesize %dx%d, %d frames at %d fps: all must be positive", w, h, frames, fps)
 	}
 	dur := strconv.FormatFloat(float64(frames)/float64(fps), 'f', 6, 64)
-	return runFFmpeg(context.Background(),
+	return runFFmpeg(ctx,
 		"-f", "lavfi", "-i", fmt.Sprintf("testsrc2=size=%dx%d:rate=%d", w, h, fps),
 		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration="+dur,
 		"-map", "0:v", "-map", "1:a", "-frames:v", strconv.Itoa(frames),

@@ -191,7 +191,7 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	case err == nil && stats.Frames == 0 && win.ended:
 		err = fmt.Errorf("%w: the range %s ends before its first frame", ErrNothingToRender, describeRange(opts.Start, opts.End))
 	case err == nil && stats.Frames == 0:
-		err = fmt.Errorf("%w: nothing lies %s; the video has %s", ErrNothingToRender, describeRange(opts.Start, opts.End), p.decode.length())
+		err = nothingIn(opts.Start, opts.End, p.decode.length())
 	case err == nil && seg != nil && stats.Frames != seg.Frames():
 		err = fmt.Errorf("video: segment %d of %d: %d frames of frames %d to %d decoded, want %d (is the input damaged? render it whole)",
 			seg.Index, seg.Count, stats.Frames, seg.SegFirst, seg.SegLast, seg.Frames())
@@ -247,6 +247,18 @@ func openSource(ctx context.Context, opts Options, c *closer) (*input, Info, err
 }
 
 // describeRange says what Start and End select, for messages.
+// nothingIn is the error for a render or a pass that found no frame from start to end in a
+// video of the length given: ErrNoFrames for the whole video, else ErrNothingToRender.
+func nothingIn(start, end Position, length string) error {
+	switch {
+	case start.IsZero() && end.IsZero() && length == noFrames:
+		return ErrNoFrames
+	case start.IsZero() && end.IsZero():
+		return fmt.Errorf("%w to show (it decodes to %s)", ErrNoFrames, length)
+	}
+	return fmt.Errorf("%w: nothing lies %s; the video has %s", ErrNothingToRender, describeRange(start, end), length)
+}
+
 func describeRange(start, end Position) string {
 	switch {
 	case start.IsZero() && end.IsZero():
