@@ -177,11 +177,15 @@ type liveTracks struct {
 	o       tracker.Options
 	anchor  scene.Anchor
 	t       *tracker.Tracker
-	frames  []scene.Frame // every frame with something tracked, when kept
 	keep    bool
-	cur     scene.Frame // the last frame, as drawn
-	tracked int         // frames with something tracked
-	lost    []string    // what the tracks file written could not hold
+	kept    *scene.Collector // every frame with something tracked, when kept (on disk past a few MB)
+	done    *scene.Tracks    // what kept collected, once asked for (tracks)
+	cur     scene.Frame      // the last frame, as drawn
+	tracked int              // frames with something tracked
+	lastID  int              // the highest track id kept
+	class   string           // the first class kept
+	classes bool             // more than one class kept
+	lost    []string         // what the tracks file written could not hold
 }
 
 // step tracks frame n (dst, before anything is drawn on it) and returns what is tracked in it.
@@ -206,10 +210,44 @@ func (l *liveTracks) step(n int, dst composite.Surface) (*scene.Frame, error) {
 		l.tracked++
 	}
 	if l.keep && (len(c.Boxes) > 0 || len(c.Points) > 0) {
-		l.frames = append(l.frames, scene.Frame{Index: n, Boxes: append([]scene.Box(nil), c.Boxes...),
-			Points: append([]scene.Point(nil), c.Points...)})
+		if err := l.add(c); err != nil {
+			return nil, err
+		}
 	}
 	return c, nil
+}
+
+// add keeps frame c, noting its highest id and its classes.
+func (l *liveTracks) add(c *scene.Frame) error {
+	if l.kept == nil {
+		l.kept = scene.NewCollector()
+	}
+	for _, b := range c.Boxes {
+		l.lastID = max(l.lastID, b.ID)
+		if l.class == "" {
+			l.class = b.Class
+		}
+		l.classes = l.classes || b.Class != l.class
+	}
+	for _, p := range c.Points {
+		l.lastID = max(l.lastID, p.ID)
+	}
+	return l.kept.Add(c)
+}
+
+// tracks returns the frames kept.
+func (l *liveTracks) tracks() (*scene.Tracks, error) {
+	if l.done == nil {
+		if l.kept == nil {
+			l.kept = scene.NewCollector()
+		}
+		t, err := l.kept.Tracks()
+		if err != nil {
+			return nil, err
+		}
+		l.done = t
+	}
+	return l.done, nil
 }
 
 // errPrimed stops prime's pass once it has its frames.
@@ -282,46 +320,41 @@ func (l *liveTracks) factor() int {
 // text holds boxes (each point becomes a PointSize box centred on it, and a box's point is
 // made again from it by the reader's --anchor), without their classes (noted in lost).
 func (l *liveTracks) write(w io.Writer, f scene.Format) error {
-	frames := l.frames
-	if f == scene.FormatMOT {
-		frames = make([]scene.Frame, len(l.frames))
-		s := float32(l.o.PointSize)
-		for i, fr := range l.frames {
-			frames[i] = scene.Frame{Index: fr.Index, Boxes: fr.Boxes}
-			if l.o.Mode == tracker.Points {
-				for _, p := range fr.Points {
-					frames[i].Boxes = append(frames[i].Boxes, scene.Box{ID: p.ID, X: p.X - s/2, Y: p.Y - s/2, W: s, H: s})
-				}
-			}
-		}
-	}
-	t, err := scene.NewTracks(frames)
+	t, err := l.tracks()
 	if err != nil {
 		return err
+	}
+	if f == scene.FormatMOT {
+		// Boxes only, points as boxes: collected again, frame by frame.
+		boxes := scene.NewCollector()
+		s := float32(l.o.PointSize)
+		var mf scene.Frame
+		for fr := range t.All() {
+			mf.Index, mf.Boxes = fr.Index, append(mf.Boxes[:0], fr.Boxes...)
+			if l.o.Mode == tracker.Points {
+				for _, p := range fr.Points {
+					mf.Boxes = append(mf.Boxes, scene.Box{ID: p.ID, X: p.X - s/2, Y: p.Y - s/2, W: s, H: s})
+				}
+			}
+			if err := boxes.Add(&mf); err != nil {
+				return err
+			}
+		}
+		if t, err = boxes.Tracks(); err != nil {
+			return err
+		}
 	}
 	if _, err := scene.Write(w, t, f); err != nil {
 		return err
 	}
-	if f == scene.FormatMOT && manyClasses(l.frames) {
+	if err := t.Err(); err != nil {
+		return err
+	}
+	if f == scene.FormatMOT && l.classes {
 		// Several classes are what such a tracks file is for: say how to keep them.
 		l.lost = append(l.lost, "MOTChallenge text has no class column, so the classes are not written; write .jsonl to keep them")
 	}
 	return nil
-}
-
-// manyClasses reports whether the boxes of frames are of more than one class.
-func manyClasses(frames []scene.Frame) bool {
-	first := ""
-	for _, f := range frames {
-		for _, b := range f.Boxes {
-			if first == "" {
-				first = b.Class
-			} else if b.Class != first {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // tracksFormat is the format a tracks file is written in, by its extension.

@@ -131,7 +131,9 @@ func TestLiveTracksSaysClassesLost(t *testing.T) {
 	} {
 		l := &liveTracks{}
 		for i, c := range tc.classes {
-			l.frames = append(l.frames, scene.Frame{Index: i + 1, Boxes: []scene.Box{box(c)}})
+			if err := l.add(&scene.Frame{Index: i + 1, Boxes: []scene.Box{box(c)}}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		var out strings.Builder
 		if err := l.write(&out, scene.FormatMOT); err != nil {

@@ -128,5 +128,5 @@ func trackUpTo(ctx context.Context, vo video.Options, last, frames int, live *li
 	case err != nil && !errors.Is(err, video.ErrInputDamaged):
 		return nil, err
 	}
-	return scene.NewTracks(live.frames)
+	return live.tracks()
 }

@@ -145,15 +145,6 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if werr := writeAtomic(ctx, target, overwrite, func(w io.Writer) error { return live.write(w, format) }); werr != nil {
 		return outputError(output, input, werr)
 	}
-	ids := 0
-	for _, f := range live.frames {
-		for _, b := range f.Boxes {
-			ids = max(ids, b.ID)
-		}
-		for _, p := range f.Points {
-			ids = max(ids, p.ID)
-		}
-	}
 	if damaged {
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, output)}
 	}
@@ -164,6 +155,6 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "trackink track: warning: nothing was tracked in %d frames; %s\n", stats.Frames, nothingHint(o.Mode))
 	}
 	say("wrote %s: %d tracks over %d frames (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
-		output, ids, stats.Frames, len(live.frames), o.Mode, info.Width/live.factor(), info.Height/live.factor(), live.factor(), stats.FPS)
+		output, live.lastID, stats.Frames, live.tracked, o.Mode, info.Width/live.factor(), info.Height/live.factor(), live.factor(), stats.FPS)
 	return nil
 }

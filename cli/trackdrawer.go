@@ -44,6 +44,13 @@ func (t *trackDrawer) draw(n int, dst composite.Surface) error {
 	}
 	t.lastN = max(t.lastN, n)
 	tf := t.src.frame(n, w, h)
+	if t.src.tracks != nil {
+		// A long file's tracks are read back from disk (scene.Tracks.Err): a frame that
+		// could not be read must not be drawn as an empty one.
+		if err := t.src.tracks.Err(); err != nil {
+			return fmt.Errorf("tracks frame %d: %w", n, err)
+		}
+	}
 	if tf != nil {
 		t.off.check(tf, w, h)
 	}

@@ -1,60 +1,36 @@
 package scene
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 )
 
-// chunkBits sets the size of a full chunk: 2^15 boxes are 1.2 MB.
-const chunkBits = 15
-
-// chunks is an append-only array kept in chunks of 2^chunkBits elements, so that growing it
-// never copies what it holds (a slice grown by append briefly holds both its old and its new
-// array: for the boxes of a long video, hundreds of megabytes twice). Every chunk but the
-// last is full; the first grows by append until it is, so that small files stay small.
-type chunks[T any] struct {
-	c [][]T
-	n int
-}
-
-func (s *chunks[T]) add(v T) {
-	if last := len(s.c) - 1; last >= 0 && len(s.c[last]) < 1<<chunkBits {
-		s.c[last] = append(s.c[last], v)
-	} else {
-		capacity := 1 << chunkBits
-		if last < 0 {
-			capacity = 16
-		}
-		s.c = append(s.c, append(make([]T, 0, capacity), v))
-	}
-	s.n++
-}
-
-func (s *chunks[T]) at(i int) *T { return &s.c[i>>chunkBits][i&(1<<chunkBits-1)] }
-
-// trim gives back the unused capacity of the last chunk when it is large.
-func (s *chunks[T]) trim() {
-	if last := len(s.c) - 1; last >= 0 && cap(s.c[last])-len(s.c[last]) > 1024 {
-		s.c[last] = slices.Clone(s.c[last])
-	}
-}
-
 // item is what a builder stores of a box or a point while reading.
 type item interface{ boxRecord | pointRecord }
 
 // column collects one kind of item, in the order the file gives them, with the frame index
-// of each and, when ids are checked, its line.
+// of each and, when ids are checked, its line. While the frames come in order its arrays
+// spill to disk past a few megabytes (chunks), so that a long file is read in the memory of
+// a short one; at the first frame out of order they are read back, to be sorted in memory.
 type column[T item] struct {
-	items chunks[T]
-	frame chunks[int32]
-	line  chunks[int32]
+	items    chunks[T]
+	frame    chunks[int32]
+	line     chunks[int32]
+	last     int32 // the frame of the last item
+	unsorted bool  // an item came after one of a later frame
+}
+
+func newColumn[T item]() column[T] {
+	return column[T]{items: chunks[T]{spill: true}, frame: chunks[int32]{spill: true}, line: chunks[int32]{spill: true}}
 }
 
 // builder collects what a reader finds, in any frame order, and turns it into Tracks. It holds
 // each item once: at the end it sorts them by frame in place rather than copying them into
-// frames (rows of one frame may be spread over the file, and a file may be long).
+// frames (rows of one frame may be spread over the file, and a file may be long); items in
+// frame order already stay where they are, spilled to disk when there are many.
 type builder struct {
 	file string
 	// idField names the field that holds a track id, for the error about an id used twice in
@@ -69,7 +45,8 @@ type builder struct {
 }
 
 func newBuilder(file, idField string, base int) *builder {
-	return &builder{file: file, idField: idField, base: base, classes: []string{""}, classOf: map[string]uint32{"": 0}}
+	return &builder{file: file, idField: idField, base: base, boxes: newColumn[boxRecord](), points: newColumn[pointRecord](),
+		classes: []string{""}, classOf: map[string]uint32{"": 0}}
 }
 
 func (b *builder) addBox(frame, line int, r boxRecord) {
@@ -81,6 +58,13 @@ func (b *builder) addPoint(frame, line int, r pointRecord) {
 }
 
 func addItem[T item](c *column[T], lines bool, frame, line int, r T) {
+	if int32(frame) < c.last && !c.unsorted {
+		c.unsorted = true
+		c.items.inMemory()
+		c.frame.inMemory()
+		c.line.inMemory()
+	}
+	c.last = int32(frame)
 	c.items.add(r)
 	c.frame.add(int32(frame))
 	if lines {
@@ -106,12 +90,10 @@ func (b *builder) warn(format string, a ...any) { b.warns = append(b.warns, fmt.
 // clearScores removes every box's score: for readers that learn only at the end of the file
 // that its score column holds no scores.
 func (b *builder) clearScores() {
-	for _, c := range b.boxes.items.c {
-		for i := range c {
-			c[i].flags &^= hasScore
-			c[i].score = 0
-		}
-	}
+	b.boxes.items.update(func(r *boxRecord) {
+		r.flags &^= hasScore
+		r.score = 0
+	})
 }
 
 // finish sorts what was read into frames and returns the Tracks, or the error about the
@@ -120,8 +102,8 @@ func (b *builder) finish(format Format, anchor Anchor) (*Tracks, error) {
 	boxOrder := sortByFrame(&b.boxes)
 	pointOrder := sortByFrame(&b.points)
 	if b.idField != "" {
-		dup := duplicate(b, &b.boxes, boxOrder, func(r *boxRecord) int32 { return r.id })
-		if p := duplicate(b, &b.points, pointOrder, func(r *pointRecord) int32 { return r.id }); dup == nil || p != nil && p.Line < dup.Line {
+		dup := duplicate(b, &b.boxes, boxOrder, func(r boxRecord) int32 { return r.id })
+		if p := duplicate(b, &b.points, pointOrder, func(r pointRecord) int32 { return r.id }); dup == nil || p != nil && p.Line < dup.Line {
 			dup = p
 		}
 		if dup != nil {
@@ -129,32 +111,63 @@ func (b *builder) finish(format Format, anchor Anchor) (*Tracks, error) {
 		}
 	}
 	b.boxes.line, b.points.line = chunks[int32]{}, chunks[int32]{}
-	permute(&b.boxes.items, boxOrder)
-	permute(&b.points.items, pointOrder)
+	if boxOrder.keys != nil {
+		permute(&b.boxes.items, boxOrder.keys)
+	}
+	if pointOrder.keys != nil {
+		permute(&b.points.items, pointOrder.keys)
+	}
 	t := &Tracks{format: format, anchor: anchor, boxes: b.boxes.items, points: b.points.items,
 		classes: slices.Clip(b.classes), warnings: b.warns}
 	t.boxes.trim()
 	t.points.trim()
 	// The frames are the union of the boxes' and the points' frames, merged in order.
 	var nb, np int
-	for nb < len(boxOrder) || np < len(pointOrder) {
+	for nb < boxOrder.n || np < pointOrder.n {
 		index := int32(math.MaxInt32)
-		if nb < len(boxOrder) {
-			index = frameOf(boxOrder[nb])
+		if nb < boxOrder.n {
+			index = boxOrder.frame(nb)
 		}
-		if np < len(pointOrder) {
-			index = min(index, frameOf(pointOrder[np]))
+		if np < pointOrder.n {
+			index = min(index, pointOrder.frame(np))
 		}
 		t.frames = append(t.frames, frameSpan{index: index, box: uint32(nb), point: uint32(np)})
-		for nb < len(boxOrder) && frameOf(boxOrder[nb]) == index {
+		for nb < boxOrder.n && boxOrder.frame(nb) == index {
 			nb++
 		}
-		for np < len(pointOrder) && frameOf(pointOrder[np]) == index {
+		for np < pointOrder.n && pointOrder.frame(np) == index {
 			np++
 		}
 	}
 	t.frames = slices.Clip(t.frames)
+	if err := cmp.Or(t.boxes.err(), t.points.err(), b.boxes.frame.err(), b.points.frame.err()); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// itemOrder is the order of a column's items by frame: the sorted order keys, or for items
+// in frame order already (keys nil) their own frame indexes.
+type itemOrder struct {
+	keys   []uint64
+	frames *chunks[int32]
+	n      int
+}
+
+// frame is the frame of the i-th item in order.
+func (o itemOrder) frame(i int) int32 {
+	if o.keys == nil {
+		return o.frames.at(i)
+	}
+	return frameOf(o.keys[i])
+}
+
+// position is where the i-th item in order lies in the column.
+func (o itemOrder) position(i int) int {
+	if o.keys == nil {
+		return i
+	}
+	return positionOf(o.keys[i])
 }
 
 // An order key is an item's frame index in its upper 32 bits and its position in the file in
@@ -162,44 +175,44 @@ func (b *builder) finish(format Format, anchor Anchor) (*Tracks, error) {
 func frameOf(key uint64) int32  { return int32(key >> 32) }
 func positionOf(key uint64) int { return int(uint32(key)) }
 
-// sortByFrame returns the order keys of c's items, sorted, and drops c's frame indexes.
-func sortByFrame[T item](c *column[T]) []uint64 {
+// sortByFrame returns the order of c's items by frame: for items out of order the sorted
+// order keys, and c's frame indexes dropped.
+func sortByFrame[T item](c *column[T]) itemOrder {
+	if !c.unsorted {
+		return itemOrder{frames: &c.frame, n: c.items.n}
+	}
 	keys := make([]uint64, c.items.n)
-	sorted := true
 	for i := range keys {
-		keys[i] = uint64(*c.frame.at(i))<<32 | uint64(i)
-		sorted = sorted && (i == 0 || keys[i-1] < keys[i])
+		keys[i] = uint64(c.frame.at(i))<<32 | uint64(i)
 	}
 	c.frame = chunks[int32]{}
-	if !sorted {
-		slices.Sort(keys)
-	}
-	return keys
+	slices.Sort(keys)
+	return itemOrder{keys: keys, n: len(keys)}
 }
 
 // duplicate returns the error for the first line, in file order, that repeats a track id
-// within its frame, or nil. order is c's order keys, sorted by frame; untracked items do
-// not count.
-func duplicate[T item](b *builder, c *column[T], order []uint64, id func(*T) int32) *ParseError {
+// within its frame, or nil. order is c's order by frame; untracked items do not count.
+func duplicate[T item](b *builder, c *column[T], order itemOrder, id func(T) int32) *ParseError {
 	var first *ParseError
 	var run []uint64 // id<<32 | line, for the items of one frame
-	for start := 0; start < len(order); {
+	for start := 0; start < order.n; {
 		end := start
-		for end < len(order) && frameOf(order[end]) == frameOf(order[start]) {
+		frame := order.frame(start)
+		for end < order.n && order.frame(end) == frame {
 			end++
 		}
 		run = run[:0]
-		for _, k := range order[start:end] {
-			if v := id(c.items.at(positionOf(k))); v != NoID {
-				run = append(run, uint64(v)<<32|uint64(uint32(*c.line.at(positionOf(k)))))
+		for i := start; i < end; i++ {
+			p := order.position(i)
+			if v := id(c.items.at(p)); v != NoID {
+				run = append(run, uint64(v)<<32|uint64(uint32(c.line.at(p))))
 			}
 		}
 		slices.Sort(run)
 		for i := 1; i < len(run); i++ {
 			if line := int(uint32(run[i])); run[i]>>32 == run[i-1]>>32 && (first == nil || line < first.Line) {
-				frame := int(frameOf(order[start])) + b.base - 1
 				first = &ParseError{File: b.file, Line: line, Field: b.idField,
-					Msg: fmt.Sprintf("track %d appears twice in frame %d (also line %d)", run[i]>>32, frame, uint32(run[i-1]))}
+					Msg: fmt.Sprintf("track %d appears twice in frame %d (also line %d)", run[i]>>32, int(frame)+b.base-1, uint32(run[i-1]))}
 			}
 		}
 		start = end
@@ -216,16 +229,16 @@ func permute[T item](s *chunks[T], order []uint64) {
 		if order[start]&done != 0 || positionOf(order[start]) == start {
 			continue
 		}
-		saved := *s.at(start)
+		saved := *s.ptr(start)
 		i := start
 		for {
 			from := positionOf(order[i])
 			order[i] |= done
 			if from == start {
-				*s.at(i) = saved
+				*s.ptr(i) = saved
 				break
 			}
-			*s.at(i) = *s.at(from)
+			*s.ptr(i) = *s.ptr(from)
 			i = from
 		}
 	}
@@ -241,54 +254,88 @@ func permute[T item](s *chunks[T], order []uint64) {
 // as a reader accepts them. Frames may come in any order; frames with nothing in them are
 // left out. Points are kept as given: no box yields one.
 func NewTracks(frames []Frame) (*Tracks, error) {
-	b := newBuilder("", "", 1)
-	seen := make(map[int]bool)
-	ids := make(map[int]bool)
-	for _, f := range frames {
-		bad := func(format string, a ...any) error {
-			return fmt.Errorf("scene: frame %d: %s", f.Index, fmt.Sprintf(format, a...))
-		}
-		if msg := checkFrame(f.Index, fmt.Sprint(f.Index), 1); msg != "" {
-			return nil, bad("%s", msg)
-		}
-		if seen[f.Index] {
-			return nil, bad("given twice")
-		}
-		seen[f.Index] = true
-		clear(ids)
-		for i, p := range f.Points {
-			if msg := checkItem(p.ID, false, ids, []float32{p.X, p.Y}, nil); msg != "" {
-				return nil, bad("point %d: %s", i, msg)
-			}
-			r := pointRecord{id: int32(p.ID), x: p.X, y: p.Y}
-			if p.HasColor {
-				r.color, r.flags = packColor(p.Color), hasColor
-			}
-			b.addPoint(f.Index, 0, r)
-		}
-		clear(ids)
-		for i, x := range f.Boxes {
-			msg := checkItem(x.ID, true, ids, []float32{x.X, x.Y}, []float32{x.W, x.H})
-			if msg == "" && x.HasScore {
-				msg = checkUnit(float64(x.Score), fmt.Sprint("score ", x.Score))
-			}
-			if msg == "" {
-				msg = checkLabel(x.Class)
-			}
-			if msg != "" {
-				return nil, bad("box %d: %s", i, msg)
-			}
-			r := boxRecord{id: int32(x.ID), x: x.X, y: x.Y, w: x.W, h: x.H, class: b.class(x.Class)}
-			if x.HasScore {
-				r.score, r.flags = x.Score, hasScore
-			}
-			if x.HasColor {
-				r.color, r.flags = packColor(x.Color), r.flags|hasColor
-			}
-			b.addBox(f.Index, 0, r)
+	c := NewCollector()
+	for i := range frames {
+		if err := c.Add(&frames[i]); err != nil {
+			return nil, err
 		}
 	}
-	return b.finish(FormatAuto, BottomCenter)
+	return c.Tracks()
+}
+
+// Collector builds Tracks frame by frame, as a tracker finds them, keeping the promises
+// NewTracks states. Frames added in order of index are held as a reader holds a file in frame
+// order: past a few megabytes on disk, so that the tracks of a long video take the memory of
+// a short one's.
+type Collector struct {
+	b    *builder
+	seen []uint64 // a bit for each frame index added: a bit set holds a long video in kilobytes
+	ids  map[int]bool
+}
+
+// NewCollector returns an empty Collector.
+func NewCollector() *Collector {
+	return &Collector{b: newBuilder("", "", 1), ids: map[int]bool{}}
+}
+
+// Add adds a copy of f, or returns why f breaks a promise (and adds nothing of it).
+func (c *Collector) Add(f *Frame) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("scene: frame %d: %s", f.Index, fmt.Sprintf(format, a...))
+	}
+	if msg := checkFrame(f.Index, fmt.Sprint(f.Index), 1); msg != "" {
+		return bad("%s", msg)
+	}
+	word, bit := f.Index/64, uint64(1)<<(f.Index%64)
+	if word < len(c.seen) && c.seen[word]&bit != 0 {
+		return bad("given twice")
+	}
+	clear(c.ids)
+	for i, p := range f.Points {
+		if msg := checkItem(p.ID, false, c.ids, []float32{p.X, p.Y}, nil); msg != "" {
+			return bad("point %d: %s", i, msg)
+		}
+	}
+	clear(c.ids)
+	for i, x := range f.Boxes {
+		msg := checkItem(x.ID, true, c.ids, []float32{x.X, x.Y}, []float32{x.W, x.H})
+		if msg == "" && x.HasScore {
+			msg = checkUnit(float64(x.Score), fmt.Sprint("score ", x.Score))
+		}
+		if msg == "" {
+			msg = checkLabel(x.Class)
+		}
+		if msg != "" {
+			return bad("box %d: %s", i, msg)
+		}
+	}
+	if word >= len(c.seen) {
+		c.seen = slices.Grow(c.seen, word+1-len(c.seen))[:word+1]
+	}
+	c.seen[word] |= bit
+	for _, p := range f.Points {
+		r := pointRecord{id: int32(p.ID), x: p.X, y: p.Y}
+		if p.HasColor {
+			r.color, r.flags = packColor(p.Color), hasColor
+		}
+		c.b.addPoint(f.Index, 0, r)
+	}
+	for _, x := range f.Boxes {
+		r := boxRecord{id: int32(x.ID), x: x.X, y: x.Y, w: x.W, h: x.H, class: c.b.class(x.Class)}
+		if x.HasScore {
+			r.score, r.flags = x.Score, hasScore
+		}
+		if x.HasColor {
+			r.color, r.flags = packColor(x.Color), r.flags|hasColor
+		}
+		c.b.addBox(f.Index, 0, r)
+	}
+	return nil
+}
+
+// Tracks returns the Tracks of the frames added. The Collector is done with then.
+func (c *Collector) Tracks() (*Tracks, error) {
+	return c.b.finish(FormatAuto, BottomCenter)
 }
 
 // checkItem checks a point's or box's id (NoID is allowed for boxes alone) against the ids

@@ -4,12 +4,6 @@ package scene
 // video of another size than the one they are drawn on. Call it before the Tracks is
 // shared: it changes them in place.
 func (t *Tracks) Scale(sx, sy float32) {
-	for i := range t.boxes.n {
-		b := t.boxes.at(i)
-		b.x, b.y, b.w, b.h = b.x*sx, b.y*sy, b.w*sx, b.h*sy
-	}
-	for i := range t.points.n {
-		p := t.points.at(i)
-		p.x, p.y = p.x*sx, p.y*sy
-	}
+	t.boxes.update(func(b *boxRecord) { b.x, b.y, b.w, b.h = b.x*sx, b.y*sy, b.w*sx, b.h*sy })
+	t.points.update(func(p *pointRecord) { p.x, p.y = p.x*sx, p.y*sy })
 }

@@ -39,6 +39,7 @@
 package scene
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"sort"
@@ -94,8 +95,11 @@ type Frame struct {
 // It holds boxes and points in flat, chunked arrays with per-frame offsets rather than as
 // Frames: a box takes 36 bytes (class names interned, colours packed, flags in a byte), and a
 // point that a box yields (MOTChallenge and the other box formats) is not stored at all but
-// made from its box when the frame is asked for. An hour of 100 boxes a frame at 30 fps, 10.8
-// million boxes, takes about 390 MB.
+// made from its box when the frame is asked for. Read from a file in frame order, or
+// collected in order (Collector), all but the first few megabytes of them are kept in a
+// temporary file and read back as they are asked for, so that an hour of 100 boxes a frame
+// at 30 fps, 10.8 million boxes, takes the memory of a minute's; out of order, they are
+// sorted in memory, an hour's taking about 390 MB.
 type Tracks struct {
 	format   Format
 	anchor   Anchor
@@ -152,6 +156,13 @@ func (t *Tracks) Format() Format { return t.format }
 // Warnings returns what the reader noticed but did not reject: rows it skipped on purpose
 // (KITTI DontCare, untracked detections), columns it took for placeholders, and the like.
 func (t *Tracks) Warnings() []string { return t.warnings }
+
+// Err returns the first error in reading the tracks back from disk, or nil. The boxes and
+// points of a long file in frame order are kept in a temporary file, not in memory (a
+// 200 MB file is read in the memory of a 1 MB one), and read back as the frames are asked
+// for; a frame that could not be read back comes with zero values in place of its items, so
+// a caller that draws or scores them checks Err after reading.
+func (t *Tracks) Err() error { return cmp.Or(t.boxes.err(), t.points.err()) }
 
 // Len returns the number of frames that have something tracked.
 func (t *Tracks) Len() int { return len(t.frames) }
@@ -237,7 +248,7 @@ func (t *Tracks) fill(i int, f *Frame) {
 	}
 	for k := box0; k < box1; k++ {
 		if r := t.boxes.at(k); r.flags&yieldPoint != 0 {
-			f.Points = append(f.Points, t.anchorPoint(r))
+			f.Points = append(f.Points, t.anchorPoint(&r))
 		}
 	}
 }
