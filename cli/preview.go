@@ -65,6 +65,9 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	if info.CheckStart(at) != nil {
 		return usageError{fmt.Errorf("--frame %d: the video has %s", f.frame, info.Length())}
 	}
+	if err := video.CheckMemory(info.Width, info.Height); err != nil {
+		return err
+	}
 	w, h := info.DisplayWidth, info.DisplayHeight
 	if vo.Orientation == video.Stored {
 		w, h = info.Width, info.Height

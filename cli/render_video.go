@@ -137,6 +137,9 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	if err := info.CheckOddSize(vo.OddSize); err != nil {
 		return flagError(fs, err)
 	}
+	if err := video.CheckMemory(info.Width, info.Height); err != nil {
+		return err
+	}
 	if f.video.segCount == 0 {
 		vo.Source = opened
 	} else {

@@ -1,0 +1,127 @@
+package video
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Render memory: what a render of a w × h video takes at the least, measured with the
+// fastest encoder settings (libx264 ultrafast, 10 frames, the seed scene): 151 MB at 1080p,
+// 362 MB at 4K, 1.2 GB at 8K, 34 bytes a pixel above the rest. The bound is a little under
+// that, so that it only refuses a render that cannot fit.
+const (
+	renderBytesPerPixel = 30
+	renderBaseBytes     = 64 << 20
+)
+
+// RenderMemory is the least memory, in bytes, that a render of a w × h video takes.
+func RenderMemory(w, h int) int64 {
+	return renderBaseBytes + renderBytesPerPixel*int64(w)*int64(h)
+}
+
+// AvailableMemory returns the memory this process can still take, in bytes, and where the
+// figure comes from: the smaller of what the system has available (/proc/meminfo's
+// MemAvailable) and what the memory limit of the process's control group leaves (cgroup v2
+// or v1). ok is false when neither can be read.
+func AvailableMemory() (bytes int64, from string, ok bool) {
+	return availableMemory("/")
+}
+
+// availableMemory is AvailableMemory with /proc and /sys under root, for tests.
+func availableMemory(root string) (bytes int64, from string, ok bool) {
+	if v, found := meminfo(filepath.Join(root, "proc/meminfo"), "MemAvailable:"); found {
+		bytes, from, ok = v, "MemAvailable in /proc/meminfo", true
+	}
+	if limit, used, path, found := cgroupMemory(root); found && (!ok || limit-used < bytes) {
+		bytes, from, ok = max(limit-used, 0), "the memory limit of control group "+path, true
+	}
+	return bytes, from, ok
+}
+
+// meminfo reads a line of /proc/meminfo, in bytes.
+func meminfo(path, key string) (int64, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), key); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
+}
+
+// cgroupMemory returns the memory limit and use of the process's control group, from
+// cgroup v2's memory.max and memory.current or v1's memory.limit_in_bytes and
+// memory.usage_in_bytes; found is false without a limit (none set, or none readable). The
+// group's own directory is tried first, then the hierarchy's root, which is the group's own
+// in a container with a cgroup namespace.
+func cgroupMemory(root string) (limit, used int64, path string, found bool) {
+	b, err := os.ReadFile(filepath.Join(root, "proc/self/cgroup"))
+	if err != nil {
+		return 0, 0, "", false
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		// hierarchy-ID:controllers:path; v2 is "0::path".
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		var dir, maxFile, curFile string
+		switch {
+		case parts[0] == "0" && parts[1] == "":
+			dir, maxFile, curFile = "sys/fs/cgroup", "memory.max", "memory.current"
+		case strings.Contains(","+parts[1]+",", ",memory,"):
+			dir, maxFile, curFile = "sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes"
+		default:
+			continue
+		}
+		for _, d := range []string{filepath.Join(root, dir, parts[2]), filepath.Join(root, dir)} {
+			l, okL := cgroupValue(filepath.Join(d, maxFile))
+			u, okU := cgroupValue(filepath.Join(d, curFile))
+			if okL && okU {
+				return l, u, parts[2], true
+			}
+		}
+	}
+	return 0, 0, "", false
+}
+
+// cgroupValue reads a cgroup memory file: a byte count, or no limit ("max", or v1's
+// page-rounded largest value).
+func cgroupValue(path string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	s := strings.TrimSpace(string(b))
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v >= 1<<62 {
+		return 0, false // "max", or v1's 9223372036854771712: no limit
+	}
+	return v, true
+}
+
+// CheckMemory refuses, before any work, a render of a w × h video that cannot fit in the
+// memory this process can take: a Go program that runs out of memory dies at once, leaving
+// its partial output, so the render must not start.
+func CheckMemory(w, h int) error {
+	avail, from, ok := AvailableMemory()
+	return checkMemory(w, h, avail, from, ok)
+}
+
+func checkMemory(w, h int, avail int64, from string, ok bool) error {
+	if need := RenderMemory(w, h); ok && need > avail {
+		return fmt.Errorf("video: a %dx%d render takes at least %.1f GB of memory, and %.1f GB is available (%s): "+
+			"render on a machine with more, or a smaller video (ffmpeg -vf scale)", w, h, float64(need)/1e9, float64(avail)/1e9, from)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package video
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The memory a render may take is the smaller of the system's available memory and what
+// the control group's limit leaves, read from cgroup v2 or v1, in the group's directory or
+// at the root of a namespaced hierarchy; "max" and v1's largest value are no limit.
+func TestAvailableMemory(t *testing.T) {
+	const meminfo = "MemTotal:       32000000 kB\nMemAvailable:   20000000 kB\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  int64
+		from  string
+	}{
+		{"meminfo alone", map[string]string{"proc/meminfo": meminfo}, 20000000 << 10, "MemAvailable"},
+		{"cgroup v2 limit", map[string]string{"proc/meminfo": meminfo, "proc/self/cgroup": "0::/job\n",
+			"sys/fs/cgroup/job/memory.max": "4294967296\n", "sys/fs/cgroup/job/memory.current": "1073741824\n"}, 3 << 30, "control group /job"},
+		{"cgroup v2 at the namespace's root", map[string]string{"proc/meminfo": meminfo, "proc/self/cgroup": "0::/job\n",
+			"sys/fs/cgroup/memory.max": "2147483648\n", "sys/fs/cgroup/memory.current": "0\n"}, 2 << 30, "control group /job"},
+		{"cgroup v2 without a limit", map[string]string{"proc/meminfo": meminfo, "proc/self/cgroup": "0::/\n",
+			"sys/fs/cgroup/memory.max": "max\n", "sys/fs/cgroup/memory.current": "5\n"}, 20000000 << 10, "MemAvailable"},
+		{"cgroup v1 limit", map[string]string{"proc/meminfo": meminfo, "proc/self/cgroup": "4:memory:/a\n1:cpu:/\n",
+			"sys/fs/cgroup/memory/a/memory.limit_in_bytes": "1073741824\n", "sys/fs/cgroup/memory/a/memory.usage_in_bytes": "73741824\n"}, 1000000000, "control group /a"},
+		{"cgroup v1 without a limit", map[string]string{"proc/meminfo": meminfo, "proc/self/cgroup": "4:memory:/\n",
+			"sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712\n", "sys/fs/cgroup/memory/memory.usage_in_bytes": "1\n"}, 20000000 << 10, "MemAvailable"},
+		{"a limit larger than the machine", map[string]string{"proc/meminfo": meminfo, "proc/self/cgroup": "0::/\n",
+			"sys/fs/cgroup/memory.max": "64000000000000\n", "sys/fs/cgroup/memory.current": "0\n"}, 20000000 << 10, "MemAvailable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, body := range tc.files {
+				path := filepath.Join(root, name)
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				os.WriteFile(path, []byte(body), 0o644)
+			}
+			got, from, ok := availableMemory(root)
+			if !ok || got != tc.want || !strings.Contains(from, tc.from) {
+				t.Errorf("%d from %q (%v), want %d from %s", got, from, ok, tc.want, tc.from)
+			}
+		})
+	}
+	if _, _, ok := availableMemory(t.TempDir()); ok {
+		t.Error("nothing to read, yet a figure")
+	}
+}
+
+// A render that cannot fit is refused with the sizes and the figures; one that fits, or a
+// machine whose memory cannot be read, is not.
+func TestCheckMemory(t *testing.T) {
+	for _, tc := range []struct {
+		w, h   int
+		avail  int64
+		known  bool
+		refuse bool
+	}{
+		{1920, 1080, 8 << 30, true, false},
+		{16384, 16384, 6 << 30, true, true}, // 268 Mpx: at least 8.1 GB
+		{7680, 4320, 512 << 20, true, true}, // a small container
+		{7680, 4320, 2 << 30, true, false},  // 1.1 GB needed
+		{16384, 16384, 0, false, false},     // unknown: no refusal
+	} {
+		err := checkMemory(tc.w, tc.h, tc.avail, "MemAvailable in /proc/meminfo", tc.known)
+		if (err != nil) != tc.refuse {
+			t.Errorf("%dx%d with %d bytes: %v, want refused %v", tc.w, tc.h, tc.avail, err, tc.refuse)
+		}
+		if err != nil && !strings.Contains(err.Error(), "MemAvailable") {
+			t.Errorf("%v: want where the figure comes from", err)
+		}
+	}
+}
