@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -58,6 +59,7 @@ type detectFlags struct {
 	classes    string
 	minScore   float64
 	notes      []string // what the detector's files call for saying (detect.Network.Notes)
+	classNames []string // a network of several classes: their names, numbered in MOT text
 }
 
 func (d *detectFlags) register(fs *pflag.FlagSet, presetUsage string) {
@@ -113,7 +115,21 @@ func (d *detectFlags) detector(o *tracker.Options) (close func(), err error) {
 	}
 	o.Detector = n
 	d.notes = n.Notes
+	if len(classes) != 1 {
+		// Boxes of several classes: MOTChallenge text numbers them (classNamesFile).
+		d.classNames = detect.Classes
+	}
 	return n.Close, nil
+}
+
+// namesFile is the class-names file written beside a MOTChallenge tracks file whose boxes
+// are of several classes: t.txt's is t.names, one name a line (darknet's .names, which
+// --class-names reads); "" when there is none to write.
+func (d *detectFlags) namesFile(tracksPath string, f scene.Format) string {
+	if d.classNames == nil || f != scene.FormatMOT {
+		return ""
+	}
+	return strings.TrimSuffix(tracksPath, filepath.Ext(tracksPath)) + ".names"
 }
 
 // options are the preset's options with the flags given on the command line over them, and
@@ -185,6 +201,7 @@ type liveTracks struct {
 	lastID  int              // the highest track id kept
 	class   string           // the first class kept
 	classes bool             // more than one class kept
+	names   []string         // class names by number, for MOT text (detectFlags.classNames)
 	lost    []string         // what the tracks file written could not hold
 }
 
@@ -318,7 +335,8 @@ func (l *liveTracks) factor() int {
 
 // write writes the frames kept to w in format f: JSON Lines holds them as they are; MOT
 // text holds boxes (each point becomes a PointSize box centred on it, and a box's point is
-// made again from it by the reader's --anchor), without their classes (noted in lost).
+// made again from it by the reader's --anchor), with their classes numbered in names when
+// there are names, else without them (noted in lost).
 func (l *liveTracks) write(w io.Writer, f scene.Format) error {
 	t, err := l.tracks()
 	if err != nil {
@@ -344,13 +362,13 @@ func (l *liveTracks) write(w io.Writer, f scene.Format) error {
 			return err
 		}
 	}
-	if _, err := scene.Write(w, t, f); err != nil {
+	if _, err := scene.WriteWith(w, t, f, scene.WriteOptions{ClassNames: l.names}); err != nil {
 		return err
 	}
 	if err := t.Err(); err != nil {
 		return err
 	}
-	if f == scene.FormatMOT && l.classes {
+	if f == scene.FormatMOT && l.classes && l.names == nil {
 		// Several classes are what such a tracks file is for: say how to keep them.
 		l.lost = append(l.lost, "MOTChallenge text has no class column, so the classes are not written; write .jsonl to keep them")
 	}

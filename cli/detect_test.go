@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,5 +163,46 @@ func TestDetectNotesAnotherModel(t *testing.T) {
 		"-o", filepath.Join(t.TempDir(), "t.txt"), "--quiet")
 	if code != 0 || !strings.Contains(stderr, "note: model "+other) || !strings.Contains(stderr, detect.ModelSHA256) {
 		t.Errorf("exit %d, %q; want a note naming the model and the tested sha256", code, stderr)
+	}
+}
+
+// Boxes of several classes tracked into MOTChallenge text keep their classes (issue 36): the
+// class numbers go in field x and their names in NAME.names beside it, which --class-names
+// reads back to the classes JSON Lines holds; one class (people) writes plain MOTChallenge.
+func TestMOTClassNamesBesideTracks(t *testing.T) {
+	withModel(t)
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	for _, args := range [][]string{
+		{"track", "--detect", "objects", "-o", p("o.txt")},
+		{"track", "--detect", "objects", "-o", p("j.jsonl")},
+		{"track", "--detect", "people", "-o", p("p.txt")},
+		{"render", "--detect", "objects", "--save-tracks", p("s.txt"), "--preset", "ultrafast", "-o", p("v.mp4")},
+	} {
+		if code, _, stderr := trackink(append(args, "-i", vtestPath, "--end", "30", "--quiet")...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	jsonl, err := scene.Load(p("j.jsonl"), scene.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, txt := range []string{"o.txt", "s.txt"} {
+		names, err := scene.ReadClassNames(strings.TrimSuffix(p(txt), ".txt") + ".names")
+		if err != nil {
+			t.Fatalf("%s: %v", txt, err)
+		}
+		mot, err := scene.Load(p(txt), scene.Options{ClassNames: names})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := mot.Classes(), jsonl.Classes(); len(want) < 2 || !slices.Equal(got, want) {
+			t.Errorf("%s read with its names: classes %v; JSON Lines holds %v", txt, got, want)
+		}
+	}
+	for _, name := range []string{"p.names", "j.names"} {
+		if _, err := os.Stat(p(name)); err == nil {
+			t.Errorf("%s written: one class (people) and JSON Lines need none", name)
+		}
 	}
 }

@@ -76,15 +76,10 @@ func writeAtomic(ctx context.Context, path string, overwrite bool, write func(io
 	if err != nil {
 		return err
 	}
-	defer p.Discard()
-	err = write(ctxWriter{ctx, p})
-	if ctx.Err() != nil {
-		return interrupted(ctx)
-	}
-	if err != nil {
-		return err
-	}
-	return outputError(path, "", p.Commit(overwrite))
+	files := []partnerFile{{path: path, target: path, partial: p,
+		write: func(w io.Writer, _ video.Stats) error { return write(w) }}}
+	defer discardPartners(files)
+	return commitPartners(ctx, overwrite, files)
 }
 
 // ctxWriter fails every write once ctx has ended, so that a long write stops at a signal.

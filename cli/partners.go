@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -63,4 +64,22 @@ func partnersHook(files []partnerFile) func(video.Stats) ([]*video.PartialFile, 
 		}
 		return partials, nil
 	}
+}
+
+// commitPartners writes files, whose partial files are created, and moves them into place
+// together (video.CommitAll), the first as the main output: for a run whose outputs are
+// all written at the end (track's tracks and class names). ctx ending stops the writing.
+func commitPartners(ctx context.Context, overwrite bool, files []partnerFile) error {
+	partials := make([]*video.PartialFile, len(files))
+	for i, p := range files {
+		err := p.write(ctxWriter{ctx, p.partial}, video.Stats{})
+		if ctx.Err() != nil {
+			return interrupted(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		partials[i] = p.partial
+	}
+	return outputError(files[0].path, "", video.CommitAll(overwrite, partials...))
 }

@@ -20,11 +20,13 @@ import (
 // rendering them with --tracks gives the same picture.
 type renderDetect struct {
 	detectFlags
-	saveTracks string
-	saveTarget string
-	format     scene.Format
-	live       *liveTracks
-	close      func() // frees the detector; nil before check
+	saveTracks  string
+	saveTarget  string
+	format      scene.Format
+	names       string // the class names beside --save-tracks (detectFlags.namesFile); "" for none
+	namesTarget string
+	live        *liveTracks
+	close       func() // frees the detector; nil before check
 }
 
 func (d *renderDetect) register(fs *pflag.FlagSet) {
@@ -66,7 +68,7 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		return err
 	}
 	d.close = closeDetector
-	d.live = &liveTracks{o: o, anchor: so.Anchor, keep: d.saveTracks != ""}
+	d.live = &liveTracks{o: o, anchor: so.Anchor, keep: d.saveTracks != "", names: d.classNames}
 	return nil
 }
 
@@ -80,7 +82,12 @@ func (d *renderDetect) output(files *runFiles) error {
 	if d.saveTarget, err = files.output("--save-tracks", d.saveTracks); err != nil {
 		return err
 	}
-	d.format, err = tracksFormat("--save-tracks", d.saveTracks)
+	if d.format, err = tracksFormat("--save-tracks", d.saveTracks); err != nil {
+		return err
+	}
+	if d.names = d.namesFile(d.saveTracks, d.format); d.names != "" {
+		d.namesTarget, err = files.output("--save-tracks (its class names)", d.names)
+	}
 	return err
 }
 
@@ -110,19 +117,29 @@ func (d *renderDetect) start(ctx context.Context, vo *video.Options, input strin
 	}, nil
 }
 
-// partner is --save-tracks as a file that lands with the video (partnerFile); ok is false
-// without it.
-func (d *renderDetect) partner() (p partnerFile, ok bool) {
+// partners are --save-tracks and its class names as files that land with the video
+// (partnerFile); none without --save-tracks.
+func (d *renderDetect) partners() []partnerFile {
 	if d.saveTarget == "" {
-		return p, false
+		return nil
 	}
-	return partnerFile{flag: "--save-tracks", path: d.saveTracks, target: d.saveTarget,
-		write: func(w io.Writer, _ video.Stats) error { return d.live.write(w, d.format) }}, true
+	files := []partnerFile{{flag: "--save-tracks", path: d.saveTracks, target: d.saveTarget,
+		write: func(w io.Writer, _ video.Stats) error { return d.live.write(w, d.format) }}}
+	if d.names != "" {
+		files = append(files, partnerFile{flag: "--save-tracks (its class names)", path: d.names, target: d.namesTarget,
+			write: func(w io.Writer, _ video.Stats) error { return scene.WriteClassNames(w, d.live.names) }})
+	}
+	return files
 }
 
-// sayLost says what the tracks --save-tracks wrote could not hold.
+// sayLost says what the tracks --save-tracks wrote could not hold, and where their
+// classes' names are.
 func (d *renderDetect) sayLost(stderr io.Writer) {
 	for _, what := range d.live.lost {
 		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: %s\n", d.saveTracks, what)
+	}
+	if d.names != "" {
+		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: classes are numbers in field 8 (x), named in %s: read them back with --class-names %s\n",
+			d.saveTracks, d.names, d.names)
 	}
 }

@@ -111,10 +111,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	// The drawer is made here for --stats-json's overlay stages and set up below.
 	td := &trackDrawer{}
 	defer td.close()
-	var partners []partnerFile
-	if p, ok := f.detect.partner(); ok {
-		partners = append(partners, p)
-	}
+	partners := f.detect.partners()
 	if f.video.statsTarget != "" {
 		partners = append(partners, partnerFile{flag: "--stats-json", path: f.video.statsJSON, target: f.video.statsTarget,
 			write: func(w io.Writer, s video.Stats) error { return writeStats(w, s, td.stages) }})

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"trackink/composite"
+	"trackink/scene"
 	"trackink/video"
 )
 
@@ -89,6 +90,18 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	live := &liveTracks{o: o, anchor: so.Anchor, keep: true, names: det.classNames}
+	outs := []partnerFile{{flag: "-o", path: output, target: target,
+		write: func(w io.Writer, _ video.Stats) error { return live.write(w, format) }}}
+	names := det.namesFile(output, format)
+	if names != "" {
+		namesTarget, err := files.output("-o (its class names)", names)
+		if err != nil {
+			return err
+		}
+		outs = append(outs, partnerFile{flag: "-o (its class names)", path: names, target: namesTarget,
+			write: func(w io.Writer, _ video.Stats) error { return scene.WriteClassNames(w, live.names) }})
+	}
 	opened, err := video.Open(input, 0)
 	if err != nil {
 		return err
@@ -113,7 +126,12 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if vo.End, err = video.ParsePosition(end); err != nil {
 		return usageError{fmt.Errorf("--end: %w", err)}
 	}
-	live := &liveTracks{o: o, anchor: so.Anchor, keep: true}
+	// The files are created before any work, so that a directory that cannot take them is
+	// found now, and written together at the end.
+	if err := createPartners(outs, stderr); err != nil {
+		return err
+	}
+	defer discardPartners(outs)
 	if err := live.prime(ctx, video.Options{Input: input}, info.Frames); err != nil {
 		return err
 	}
@@ -141,9 +159,11 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 		// not the damaged input's status (whose output is kept).
 		return fmt.Errorf("%w; no tracks written", err)
 	}
-	removeStalePartials(target, stderr)
-	if werr := writeAtomic(ctx, target, overwrite, func(w io.Writer) error { return live.write(w, format) }); werr != nil {
+	if werr := commitPartners(ctx, overwrite, outs); werr != nil {
 		return outputError(output, input, werr)
+	}
+	if names != "" {
+		fmt.Fprintf(stderr, "trackink track: note: classes are numbers in field 8 (x), named in %s: read them back with --class-names %s\n", names, names)
 	}
 	if damaged {
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, output)}

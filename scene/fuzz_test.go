@@ -27,6 +27,12 @@ func FuzzMOT(f *testing.F) {
 		if center {
 			opts.Anchor = Center
 		}
+		if !drop {
+			// The x field as a class number of names (--class-names).
+			named := opts
+			named.ClassNames = []string{"a", "b"}
+			fuzzRead(t, "f.txt", FormatMOT, named, data)
+		}
 		tr := fuzzRead(t, "f.txt", FormatMOT, opts, data)
 		if tr == nil {
 			return

@@ -114,8 +114,26 @@ func (m *motReader) parseLine(n int, line string) error {
 		}
 		m.realScores = m.realScores || (conf != 1 && conf != -1)
 		// x, y, z are world coordinates that only MOT15's 3D task fills in; they are checked
-		// to be numbers, so that a shifted column shows, and otherwise ignored.
-		for i := 7; i < 10; i++ {
+		// to be numbers, so that a shifted column shows, and otherwise ignored. With class
+		// names, x holds a class number (-1: none), as trackink writes several classes and
+		// as multi-class MOT tools (VisDrone's object_category) do.
+		first := 7
+		if m.opts.ClassNames != nil {
+			class, err := r.integer(7, func(v int, s string) string {
+				if v < -1 || v >= len(m.opts.ClassNames) {
+					return fmt.Sprintf("%s is not a class number of the class names (0 to %d, or -1 for none)", s, len(m.opts.ClassNames)-1)
+				}
+				return ""
+			})
+			if err != nil {
+				return err
+			}
+			if class >= 0 {
+				b.class = m.b.class(classText(&m.opts, class))
+			}
+			first = 8
+		}
+		for i := first; i < 10; i++ {
 			if _, err := r.number(i, 64, nil); err != nil {
 				return err
 			}

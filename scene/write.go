@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -15,12 +16,27 @@ import (
 // Reading what Write wrote, with the options t was read with, gives t back: the same frames,
 // boxes and points. Numbers are written in the fewest digits that read back exactly.
 func Write(w io.Writer, t *Tracks, f Format) (lost []string, err error) {
+	return WriteWith(w, t, f, WriteOptions{})
+}
+
+// WriteOptions are what Write can be told beyond the format.
+type WriteOptions struct {
+	// ClassNames, for MOTChallenge results, numbers the boxes' classes: the field x (8th,
+	// a world coordinate MOTChallenge's 2D tasks leave at -1) holds the index of a box's
+	// class in ClassNames, -1 for a box without one, as multi-class MOT tools write it.
+	// Read back with the same names (Options.ClassNames), the classes are the same. The
+	// names go in a file of their own, one a line (WriteClassNames).
+	ClassNames []string
+}
+
+// WriteWith is Write with options.
+func WriteWith(w io.Writer, t *Tracks, f Format, o WriteOptions) (lost []string, err error) {
 	bw := bufio.NewWriter(w)
 	switch f {
 	case FormatJSONL:
 		writeJSONL(bw, t)
 	case FormatMOT:
-		lost = writeMOT(bw, t)
+		lost = writeMOT(bw, t, o.ClassNames)
 	default:
 		return nil, fmt.Errorf("scene: cannot write %s; only %s and %s", f, FormatJSONL, FormatMOT)
 	}
@@ -81,6 +97,17 @@ func writeJSONL(w *bufio.Writer, t *Tracks) {
 	}
 }
 
+// WriteClassNames writes names one a line, the file ReadClassNames reads (darknet's
+// .names): line n names class n-1.
+func WriteClassNames(w io.Writer, names []string) error {
+	bw := bufio.NewWriter(w)
+	for _, n := range names {
+		bw.WriteString(n)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
 // appendFloat appends v in the fewest digits that parse back to it as a float32.
 func appendFloat(b []byte, v float32) []byte { return strconv.AppendFloat(b, float64(v), 'g', -1, 32) }
 
@@ -118,9 +145,17 @@ func appendColor(b []byte, c Color, has bool) []byte {
 	return append(b, '"')
 }
 
-func writeMOT(w *bufio.Writer, t *Tracks) []string {
+func writeMOT(w *bufio.Writer, t *Tracks, names []string) []string {
 	var classes, colors, untracked, points, pointless, scores, ones int
 	var line []byte
+	// number[c] is the number of t's class c in names: -1 for none, -2 for one names lacks.
+	number := make([]int, len(t.classes))
+	for c, name := range t.classes {
+		number[c] = -2
+		if i := slices.Index(names, name); c == 0 || i >= 0 {
+			number[c] = i
+		}
+	}
 	for i := range t.frames {
 		box0, box1, point0, point1 := t.span(i)
 		points += point1 - point0
@@ -133,7 +168,7 @@ func writeMOT(w *bufio.Writer, t *Tracks) []string {
 			case r.flags&yieldPoint == 0:
 				pointless++
 			}
-			if r.class != 0 {
+			if r.class != 0 && number[r.class] < 0 {
 				classes++
 			}
 			if r.flags&hasColor != 0 {
@@ -156,7 +191,13 @@ func writeMOT(w *bufio.Writer, t *Tracks) []string {
 			} else {
 				line = append(line, ",-1"...)
 			}
-			line = append(line, ",-1,-1,-1\n"...)
+			if names != nil && number[r.class] >= 0 {
+				line = append(line, ',')
+				line = strconv.AppendInt(line, int64(number[r.class]), 10)
+				line = append(line, ",-1,-1\n"...)
+			} else {
+				line = append(line, ",-1,-1,-1\n"...)
+			}
 			w.Write(line)
 		}
 	}
@@ -168,7 +209,11 @@ func writeMOT(w *bufio.Writer, t *Tracks) []string {
 	}
 	note(untracked, "%d untracked boxes not written: MOTChallenge rows need a track id")
 	note(points, "%d tracked points not written: MOTChallenge holds boxes only")
-	note(classes, "%d class names not written: MOTChallenge results have no class column")
+	if names == nil {
+		note(classes, "%d class names not written: MOTChallenge results have no class column")
+	} else {
+		note(classes, "%d class names not written: not among the class names")
+	}
 	note(colors, "%d colours not written")
 	note(pointless, "%d boxes without a tracked point will yield one when read back (every MOTChallenge box does)")
 	if scores > 0 && ones == scores {

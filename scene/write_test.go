@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -132,5 +133,47 @@ func TestWriteJSONLSpelling(t *testing.T) {
 		`{"frame":3,"boxes":[{"x":0.1,"y":-2,"w":1e+06,"h":0,"label":"say \"hi\" \\o/ 日本","score":0.25}]}` + "\n"
 	if out.String() != want {
 		t.Errorf("wrote\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// MOTChallenge results with class names: the classes go into field x as numbers of the
+// names, and read back with the names they are the same; a number the names do not have is
+// refused on its line and field; without the names, x is a world coordinate, ignored.
+func TestWriteMOTClasses(t *testing.T) {
+	names := []string{"person", "bicycle", "car", "dog"}
+	in, err := NewTracks([]Frame{
+		{Index: 1, Boxes: []Box{{ID: 1, X: 1, Y: 2, W: 3, H: 4, Class: "person"}, {ID: 2, X: 5, Y: 6, W: 7, H: 8, Class: "dog"}}},
+		{Index: 2, Boxes: []Box{{ID: 1, X: 1, Y: 2, W: 3, H: 4, Class: "person"}, {ID: 3, X: 9, Y: 9, W: 9, H: 9}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	lost, err := WriteWith(&b, in, FormatMOT, WriteOptions{ClassNames: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "1,1,1,2,3,4,-1,0,-1,-1\n1,2,5,6,7,8,-1,3,-1,-1\n2,1,1,2,3,4,-1,0,-1,-1\n2,3,9,9,9,9,-1,-1,-1,-1\n"
+	if b.String() != want || len(lost) != 1 || strings.Contains(lost[0], "class") {
+		t.Errorf("wrote\n%s(lost %q), want\n%s", b.String(), lost, want)
+	}
+	back, err := Read(strings.NewReader(b.String()), "t.txt", FormatMOT, Options{ClassNames: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Classes(); !slices.Equal(got, []string{"person", "dog"}) {
+		t.Errorf("read back, classes %v", got)
+	}
+	if plain, _ := Read(strings.NewReader(b.String()), "t.txt", FormatMOT, Options{}); len(plain.Classes()) != 0 {
+		t.Errorf("without names, classes %v", plain.Classes())
+	}
+	_, err = Read(strings.NewReader("1,1,1,2,3,4,-1,7,-1,-1\n"), "t.txt", FormatMOT, Options{ClassNames: names})
+	if err == nil || !strings.Contains(err.Error(), "t.txt:1: field 8 (x)") || !strings.Contains(err.Error(), "0 to 3") {
+		t.Errorf("class 7 of 4 names: %v", err)
+	}
+	var nb strings.Builder
+	WriteClassNames(&nb, names)
+	if got, err := parseClassNames("t.names", []byte(nb.String())); err != nil || !slices.Equal(got, names) {
+		t.Errorf("names written read back as %v (%v)", got, err)
 	}
 }
