@@ -231,21 +231,72 @@ func offFrame(b *scene.Box, w, h int) bool {
 }
 
 // labelColors returns a label's background (box colour c at the style's label opacity,
-// unless the style sets it) and text colour: dark on light backgrounds, light on dark ones
-// (BT.709 luma), unless the style sets it.
+// unless the style sets it) and text colour. Unless the style sets the text colour, the text
+// is black or white, whichever is more legible, and the background's opacity is raised, as
+// little as it must be, for the text to reach WCAG's contrast of 4.5:1 over any picture
+// under the label: a translucent label over a white or a black frame (its extremes) is
+// still read. At opacity 1 black or white text always reaches 4.58:1 on any colour.
 func labelColors(c scene.Color, s *Style) (bg, fg RGBA) {
 	if s.LabelColor.Set {
 		c = s.LabelColor.C
 	}
+	opacity := s.LabelOpacity
 	text := s.LabelTextColor.C
 	if !s.LabelTextColor.Set {
-		luma := 0.2126*float32(c.R) + 0.7152*float32(c.G) + 0.0722*float32(c.B)
+		alpha := float64(c.A) / 255 * float64(opacity)
 		text = opaque(0xffffff)
-		if luma > 150 {
+		if worstContrast(c, alpha, 0) > worstContrast(c, alpha, 255) {
 			text = opaque(0x000000)
 		}
+		opacity = legibleOpacity(c, opacity, float64(text.R))
 	}
-	return Premul(c, s.LabelOpacity), Premul(text, 1)
+	return Premul(c, opacity), Premul(text, 1)
+}
+
+// minTextContrast is WCAG 2's least contrast for text (success criterion 1.4.3).
+const minTextContrast = 4.5
+
+// legibleOpacity is the least opacity from opacity up for which text of grey level t (0 or
+// 255) on background c contrasts minTextContrast:1 over any picture, by bisection (the
+// contrast grows with the opacity).
+func legibleOpacity(c scene.Color, opacity float32, t float64) float32 {
+	a := float64(c.A) / 255
+	if a == 0 || worstContrast(c, a*float64(opacity), t) >= minTextContrast {
+		return opacity
+	}
+	lo, hi := float64(opacity), 1.0
+	for range 12 {
+		if mid := (lo + hi) / 2; worstContrast(c, a*mid, t) >= minTextContrast {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return float32(hi)
+}
+
+// worstContrast is the WCAG contrast ratio of text of grey level t on background c at
+// opacity alpha over a black and over a white picture, the lower of the two.
+func worstContrast(c scene.Color, alpha, t float64) float64 {
+	text := relativeLuminance(t, t, t)
+	worst := math.Inf(1)
+	for _, under := range []float64{0, 255} {
+		mix := func(v uint8) float64 { return alpha*float64(v) + (1-alpha)*under }
+		bg := relativeLuminance(mix(c.R), mix(c.G), mix(c.B))
+		worst = min(worst, (max(bg, text)+0.05)/(min(bg, text)+0.05))
+	}
+	return worst
+}
+
+// relativeLuminance is WCAG's relative luminance of an sRGB colour given in 0..255.
+func relativeLuminance(r, g, b float64) float64 {
+	linear := func(v float64) float64 {
+		if v /= 255; v <= 0.04045 {
+			return v / 12.92
+		}
+		return math.Pow((v+0.055)/1.055, 2.4)
+	}
+	return 0.2126*linear(r) + 0.7152*linear(g) + 0.0722*linear(b)
 }
 
 // AddBoxLabel adds the default label ("#id class score") of box b in colour c at its
