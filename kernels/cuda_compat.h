@@ -10,9 +10,12 @@
 //     of its threads. Running the threads one after another is one such interleaving, so
 //     the emulation is exact; it is not a model of timing, occupancy or memory coalescing.
 //   - __half is _Float16 (gcc 12, x86-64): IEEE binary16 with round-to-nearest-even
-//     conversions, the same as __float2half_rn / __half2float on the device. A compiler
-//     without _Float16 (gcc 10 of the portable build's Debian 11 root) gets the same
-//     conversions written out on the bits (kernels only convert, never compute, in half).
+//     conversions, the same as __float2half_rn / __half2float on the device. Elsewhere the
+//     same conversions are written out on the bits (kernels only convert, never compute, in
+//     half): gcc 10 of the portable build's Debian 11 root has no _Float16, and gcc 12 on
+//     aarch64 defines __FLT16_MAX__ but its C++ rejects _Float16 (gcc 13 takes it).
+//     TK_HALF_BITS forces the bits on x86-64 too, for the test that holds both to the same
+//     results (kernels/device TestHalfConversions).
 //   - atomicAdd, atomicOr, atomicMin and atomicMax are gcc __atomic builtins (blocks run on
 //     several host threads).
 #ifndef TRACKINK_CUDA_COMPAT_H
@@ -42,7 +45,7 @@ struct dim3 {
 // The launch coordinates of the emulated thread now running (set by emu.cc).
 extern thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
 
-#ifdef __FLT16_MAX__
+#if defined(__FLT16_MAX__) && defined(__x86_64__) && !defined(TK_HALF_BITS)
 typedef _Float16 __half;
 
 static inline __half __float2half_rn(float f) { return (__half)f; }

@@ -9,7 +9,8 @@
 # label tests and golden scenes set labels in (fonts-dejavu-core, fonts-droid-fallback:
 # internal/fonts), the real footage the tests, goldens and the docs' pictures use
 # (opencv-doc's vtest.avi, tree.avi, Megamind.avi), and OpenCV's Python binding with SciPy,
-# the baseline the tracker's tests and bench compare with. --cuda adds Debian's CUDA 11.8
+# the baseline the tracker's tests and bench compare with, and an aarch64 cross compiler with
+# qemu-user (the kernels' half conversions are checked for arm64: kernels/device). --cuda adds Debian's CUDA 11.8
 # toolkit for the kernel compile checks, and --dist what the portable build (make dist:
 # scripts/dist/) needs on this machine: debootstrap, which makes the Debian 11 root where
 # everything of it is compiled (its compilers, tools and source packages come into that root,
@@ -84,12 +85,13 @@ base_pkgs=(pkg-config gcc g++ make ca-certificates
   libavfilter-dev libavdevice-dev ffmpeg)
 faiss_pkgs=(libfaiss-dev liblapack-dev libblas-dev libgomp1 dpkg-dev)
 test_pkgs=(fonts-dejavu-core fonts-droid-fallback
-  opencv-doc python3-opencv python3-scipy python3-numpy)
+  opencv-doc python3-opencv python3-scipy python3-numpy
+  g++-aarch64-linux-gnu qemu-user)
 pkgs=("${base_pkgs[@]}")
 if [ "$want_faiss" -eq 1 ]; then pkgs+=("${faiss_pkgs[@]}"); fi
 if [ "$want_test" -eq 1 ]; then pkgs+=("${test_pkgs[@]}"); fi
 if ! have_pkgs "${pkgs[@]}"; then
-  echo "setup: installing Debian packages (FFmpeg 5.1 dev$([ "$want_faiss" -eq 0 ] || echo ', FAISS')$([ "$want_test" -eq 0 ] || echo ', fonts, real footage, OpenCV'))"
+  echo "setup: installing Debian packages (FFmpeg 5.1 dev$([ "$want_faiss" -eq 0 ] || echo ', FAISS')$([ "$want_test" -eq 0 ] || echo ', fonts, real footage, OpenCV, an aarch64 cross compiler'))"
   apt_update
   apt_install "${pkgs[@]}"
 fi
