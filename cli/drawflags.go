@@ -9,7 +9,7 @@ import (
 	"trackink/overlay"
 )
 
-// The drawing flags of issue 26 (overlay/look.go): link fade and reach, trail smoothing,
+// The drawing flags beyond the basic look (overlay/look.go): link fade and reach, trail smoothing,
 // boxes for points without one, point shapes, the blend mode. registerDrawFlags adds them with the other
 // style flags, so that style files may set them too.
 

@@ -23,7 +23,7 @@ func styleOptions(args ...string) (overlay.Style, error) {
 	return o.Style, err
 }
 
-// TestDrawFlags: the drawing flags of issue 26 from a style file and the command line reach
+// TestDrawFlags: the drawing flags beyond the basic look from a style file and the command line reach
 // the style, the looks built of them set them, and a bad value is a usage error naming the
 // flag (or the style file's line).
 func TestDrawFlags(t *testing.T) {

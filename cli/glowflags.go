@@ -9,8 +9,7 @@ import (
 	"trackink/overlay"
 )
 
-// The glow flags and gradient links (issue 26: overlay.Style.Glow, GlowOpacity and
-// LinkGradient). registerGlowFlags adds them after the colour flags, so that style files
+// The glow flags and gradient links (overlay.Style.Glow, GlowOpacity and LinkGradient). registerGlowFlags adds them after the colour flags, so that style files
 // may set them too ("glow = 6", "link-color = \"gradient\"").
 
 func init() {

@@ -204,9 +204,3 @@ func helpOf(name string) (*pflag.FlagSet, helpText) {
 	commands[name].run([]string{"--help"}, io.Discard, c)
 	return c.fs, c.h
 }
-
-// flagSetOf returns the flags of the named command.
-func flagSetOf(name string) *pflag.FlagSet {
-	fs, _ := helpOf(name)
-	return fs
-}

@@ -133,3 +133,9 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// flagSetOf returns the flags of the named command.
+func flagSetOf(name string) *pflag.FlagSet {
+	fs, _ := helpOf(name)
+	return fs
+}

@@ -136,7 +136,7 @@ func TestFootageGoldens(t *testing.T) {
 			if c.crop == footageCrop {
 				sheet = append(sheet, got)
 			} else if *docsDir != "" {
-				if err := writePNG(filepath.Join(*docsDir, "27-blob.png"), got); err != nil {
+				if err := writePNG(filepath.Join(*docsDir, "blob.png"), got); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -149,7 +149,7 @@ func TestFootageGoldens(t *testing.T) {
 		for i, s := range sheet {
 			draw.Draw(img, image.Rect(i%2*w, i/2*h, i%2*w+w, i/2*h+h), s, image.Point{}, draw.Src)
 		}
-		if err := writePNG(filepath.Join(*docsDir, "27-effects.png"), img); err != nil {
+		if err := writePNG(filepath.Join(*docsDir, "effects.png"), img); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"trackink/sdf"
 )
 
-// The scenes of --glow and --link-color gradient (issue 26), after the others.
+// The scenes of --glow and --link-color gradient, after the others.
 func init() {
 	Scenes = append(Scenes,
 		Scene{

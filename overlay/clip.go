@@ -8,7 +8,7 @@ import (
 // Links to points far outside the frame (coordinates reach ±1e7 px, scene.MaxCoord) are cut
 // to the part near the frame before they are drawn: the rasterisers (render, the CUDA
 // kernels) measure distances to a stroke in float32, which at 1e7 px holds about one pixel,
-// so an uncut link came out as scattered dots (issue 24). The cut is made in float64, and
+// so an uncut link came out as scattered dots. The cut is made in float64, and
 // only where an end lies beyond the margin: other links keep their exact coordinates.
 
 // clipMargin is how far outside the frame a cut link's new ends lie: beyond the reach of

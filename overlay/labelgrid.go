@@ -7,8 +7,8 @@ import (
 
 // labelGrid finds the placed labels a candidate label would cover: a uniform grid over the
 // frame, each cell listing the labels that reach into it, so that a frame of n labels is
-// placed in about n × (labels per cell) tests rather than n²/2 (100 000 labels took 13.5 s,
-// issue 24). A label beyond the frame's edge is listed in the edge cells: clamping keeps
+// placed in about n × (labels per cell) tests rather than n²/2 (100 000 labels took 13.5 s
+// that way). A label beyond the frame's edge is listed in the edge cells: clamping keeps
 // every pair of overlapping rectangles in a common cell.
 type labelGrid struct {
 	cell   int // side of a cell in px

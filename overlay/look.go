@@ -8,7 +8,7 @@ import (
 	"trackink/sdf"
 )
 
-// The drawing options beyond the basic look (issue 26): links that fade with length, trails
+// The drawing options beyond the basic look: links that fade with length, trails
 // smoothed against tracker jitter, boxes for tracked points that have none, and the blend
 // mode. Each is made here, in the primitives, so that every backend draws it alike (the GPU
 // backend's own link builder applies the fade too: kernels/links.cu's linkFade).

@@ -2,7 +2,7 @@ package overlay
 
 import "slices"
 
-// Presets are named looks: a Style to start from (the command line's --preset; --style files
+// Presets are named looks: a Style to start from (the command line's --look; --style files
 // and flags change it further).
 var presets = map[string]struct {
 	about string

@@ -55,26 +55,12 @@ func (f Format) String() string {
 	return formatNames[f].long
 }
 
-// Name returns the format's short name, as ParseFormat takes it: "mot", "jsonl".
+// Name returns the format's short name: "mot", "jsonl".
 func (f Format) Name() string {
 	if f < 0 || int(f) >= len(formatNames) {
 		return f.String()
 	}
 	return formatNames[f].short
-}
-
-// ParseFormat returns the format with the given short name (see Format.Name).
-func ParseFormat(name string) (Format, error) {
-	for f, n := range formatNames {
-		if n.short == name {
-			return Format(f), nil
-		}
-	}
-	var names []string
-	for _, n := range formatNames {
-		names = append(names, n.short)
-	}
-	return 0, fmt.Errorf("unknown format %q: want one of %s", name, strings.Join(names, ", "))
 }
 
 // base returns the number the format gives the first frame of a video.

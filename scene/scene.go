@@ -13,7 +13,7 @@
 // Load reads a file or, for YOLO results, a directory, choosing the reader by extension and
 // content, as the command line's --tracks does; Read does the same for any io.Reader with
 // FormatAuto, or uses the format it is given (FormatMOT, FormatJSONL, FormatSupervision,
-// FormatKITTI, FormatCVAT, FormatYOLO; ParseFormat takes the short names, "kitti"). The
+// FormatKITTI, FormatCVAT, FormatYOLO). The
 // formats, field by field, are specified in docs/formats.md; the command-line flags there map
 // to Options fields: --anchor to Options.Anchor, --frame-base to Options.FrameBase,
 // --untracked to Options.Untracked (an untracked box has the id NoID), --drop-ignored to

@@ -35,8 +35,8 @@ func TestGraphReplaysNewData(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		drawBoth(t, rng, g, randomScene(rng, 200, 150, f), 200, 150)
 	}
-	if g.Captures() != 1 {
-		t.Errorf("%d captures for four frames of one size and small scenes, want 1", g.Captures())
+	if g.captures != 1 {
+		t.Errorf("%d captures for four frames of one size and small scenes, want 1", g.captures)
 	}
 	want := []string{"tk_begin", "tk_curve_chords", "tk_scan_sums_chords", "tk_scan_mid_chords", "tk_scan_apply_chords",
 		"tk_bin_count", "tk_scan_sums_bins", "tk_scan_mid_bins", "tk_scan_apply_bins", "tk_bin_cursor", "tk_bin_fill",
@@ -56,8 +56,8 @@ func TestTimedStages(t *testing.T) {
 	rng := rand.New(rand.NewSource(testSeed(t)))
 	g, rec := newRecordedGPU(t, true)
 	drawTimed(t, rng, g)
-	if g.Captures() != 0 || len(rec.graphs) != 0 {
-		t.Errorf("a timed backend captured %d graphs", g.Captures())
+	if g.captures != 0 || len(rec.graphs) != 0 {
+		t.Errorf("a timed backend captured %d graphs", g.captures)
 	}
 }
 
@@ -69,8 +69,8 @@ func TestSizeChangeRecaptures(t *testing.T) {
 	drawBoth(t, rng, g, randomScene(rng, 130, 70, f), 130, 70)
 	drawBoth(t, rng, g, randomScene(rng, 200, 140, f), 200, 140)
 	drawBoth(t, rng, g, randomScene(rng, 130, 70, f), 130, 70)
-	if g.Captures() != 3 {
-		t.Errorf("%d captures for sizes A, A, B, A: want 3", g.Captures())
+	if g.captures != 3 {
+		t.Errorf("%d captures for sizes A, A, B, A: want 3", g.captures)
 	}
 	if n := len(rec.graphs); n != 1 {
 		t.Errorf("%d live graphs: old graphs are not freed", n)
@@ -89,8 +89,8 @@ func TestCapacityGrowth(t *testing.T) {
 			StrokeColor: overlay.RGBA{R: 0.5, A: 0.5}})
 	}
 	drawBoth(t, rng, g, p, w, h)
-	if g.Captures() != 2 {
-		t.Errorf("%d captures after the box count outgrew its capacity, want 2", g.Captures())
+	if g.captures != 2 {
+		t.Errorf("%d captures after the box count outgrew its capacity, want 2", g.captures)
 	}
 	// Long lines crossing many tiles: their bin list outgrows its buffer. The grids do not
 	// change (the buffer's address is in the parameter block), so no new capture, but the
@@ -102,8 +102,8 @@ func TestCapacityGrowth(t *testing.T) {
 	}
 	before := g.regrows
 	drawBoth(t, rng, g, p, w, h)
-	if g.regrows != before+1 || g.Captures() != 2 {
-		t.Errorf("after the line bins overflowed: %d regrows (want 1), %d captures (want 2)", g.regrows-before, g.Captures())
+	if g.regrows != before+1 || g.captures != 2 {
+		t.Errorf("after the line bins overflowed: %d regrows (want 1), %d captures (want 2)", g.regrows-before, g.captures)
 	}
 	drawBoth(t, rng, g, p, w, h)
 	if g.regrows != before+1 {

@@ -43,8 +43,8 @@ func TestCUDAMatchesCPU(t *testing.T) {
 		w, h := 16+rng.Intn(600), 16+rng.Intn(400)
 		drawBoth(t, rng, g, randomScene(rng, w, h, f), w, h)
 	}
-	if g.Captures() < 2 {
-		t.Errorf("%d captures over 24 frame sizes, want several", g.Captures())
+	if g.captures < 2 {
+		t.Errorf("%d captures over 24 frame sizes, want several", g.captures)
 	}
 }
 

@@ -68,8 +68,8 @@ func testDeviceFrameInPlace(t *testing.T, g *Backend) {
 			g.dev.Free(pl.dev)
 		}
 	}
-	if g.Captures() != 1 {
-		t.Errorf("%d captures for one frame size, want 1", g.Captures())
+	if g.captures != 1 {
+		t.Errorf("%d captures for one frame size, want 1", g.captures)
 	}
 }
 

@@ -143,9 +143,6 @@ func (g *Backend) Workers() int { return g.dev.Workers() }
 // recorded between the stages (copies in and out are not counted).
 func (g *Backend) Timings() overlay.Timings { return g.last }
 
-// Captures returns how many times the frame's graph has been captured.
-func (g *Backend) Captures() int { return g.captures }
-
 // Close implements overlay.Backend: it releases the device.
 func (g *Backend) Close() {
 	if g.dev == nil {

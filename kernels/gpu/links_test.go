@@ -433,8 +433,8 @@ func checkLinkedFrames(t *testing.T, rec *recorder) {
 			t.Fatalf("frame %d: the graph launches %v", f, kernels)
 		}
 	}
-	if g.Captures() != 2 {
-		t.Errorf("%d captures for 30, 30, 60 and 60 points, want 2 (the link slots outgrow the line buffers once)", g.Captures())
+	if g.captures != 2 {
+		t.Errorf("%d captures for 30, 30, 60 and 60 points, want 2 (the link slots outgrow the line buffers once)", g.captures)
 	}
 }
 

@@ -4,7 +4,7 @@
 Boxes from OpenCV's MOG2 background subtraction (opened and closed, contours of at least
 MIN_AREA px, taller than wide), followed by a greedy IoU tracker: each box takes the id of
 the unmatched track it overlaps most (IoU >= 0.3, the largest overlap first), else a new id;
-a track unseen for 8 frames ends. Not a good tracker (the built-in one is issue 25's), but
+a track unseen for 8 frames ends. Not a good tracker (trackink track is the built-in one), but
 real people on real footage, and deterministic.
 
 Writes trackink's JSON Lines (1-based frames) to stdout: each box, and its bottom centre as

@@ -5,8 +5,8 @@ import (
 	"trackink/overlay"
 )
 
-// The scenes of the drawing options of issue 26 (overlay/look.go and the looks built of
-// them), after the others.
+// The scenes of the drawing options beyond the basic look (overlay/look.go: fades, smoothed
+// trails, boxes from points, blend modes) and the looks built of them, after the others.
 func init() {
 	Scenes = append(Scenes,
 		Scene{

@@ -21,5 +21,5 @@ awk 'BEGIN {
 }' > "$tmp/points.jsonl"
 for graph in knn radius delaunay mst; do
 	"$bin" render -i "$tmp/frame.png" --tracks "$tmp/points.jsonl" --frame 1 --links "$graph" --max-dist 130 \
-		--line-width 2 --point-radius 4 --link-opacity 0.9 -o "docs/img/26graphs-$graph.jpg" -y
+		--line-width 2 --point-radius 4 --link-opacity 0.9 -o "docs/img/graphs-$graph.jpg" -y
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 26draw.sh makes docs/img/26draw-*.png, the pictures of docs/looks.md's drawing options: frame 240 of
+# draw.sh makes docs/img/draw-*.png, the pictures of docs/looks.md's drawing options: frame 240 of
 # OpenCV's vtest.avi (pedestrians; Debian package opencv-doc) scaled to 1440×1080 (and once
 # to 2880×2160), with tracks from scripts/docs/vtest_tracks.py, rendered by trackink in each
 # look and with each drawing option; it prints the command of each. Each picture is a
@@ -7,7 +7,7 @@
 # instead of 2.7 MB for the whole frame in true colour).
 # Needs bin/trackink (go build -o bin/trackink .), ffmpeg and python3-opencv.
 #
-#   scripts/docs/26draw.sh [OUT_DIR]   (default docs/img)
+#   scripts/docs/draw.sh [OUT_DIR]   (default docs/img)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-docs/img}
@@ -26,9 +26,9 @@ ffmpeg -v error -i "$clip" -frames:v $((frames - first + 1)) -vf "select=gte(n\,
 shot() {
 	local name=$1 tracks=$2
 	shift 2
-	echo "26draw-$name: trackink render -i vtest-1080p.mkv --tracks $(basename "$tracks") $*"
+	echo "draw-$name: trackink render -i vtest-1080p.mkv --tracks $(basename "$tracks") $*"
 	bin/trackink render -i "$tmp/v1080.mkv" --tracks "$tracks" -o "$tmp/$name.mkv" --quiet --crf 14 "$@"
-	still "$tmp/$name.mkv" "$out/26draw-$name.png" 960:540:440:200
+	still "$tmp/$name.mkv" "$out/draw-$name.png" 960:540:440:200
 }
 
 # still VIDEO PNG CROP: the video's last frame, cropped (w:h:x:y), in a 256-colour palette.
@@ -57,6 +57,6 @@ shot link-gradient "$tmp/t1080.jsonl" --no-labels --link-color gradient --palett
 # The default look at 2160 lines, a 960×540 crop at full size.
 ffmpeg -v error -i "$tmp/v1080.mkv" -vf scale=2880:2160:flags=lanczos -c:v libx264 -crf 12 -pix_fmt yuv420p "$tmp/v2160.mkv"
 /usr/bin/python3 scripts/docs/vtest_tracks.py --frames $frames --first $first --scale 3.75 >"$tmp/t2160.jsonl"
-echo "26draw-default-4k: trackink render -i vtest-2160p.mkv --tracks t2160.jsonl"
+echo "draw-default-4k: trackink render -i vtest-2160p.mkv --tracks t2160.jsonl"
 bin/trackink render -i "$tmp/v2160.mkv" --tracks "$tmp/t2160.jsonl" -o "$tmp/4k.mkv" --quiet --crf 14
-still "$tmp/4k.mkv" "$out/26draw-default-4k.png" 960:540:1640:760
+still "$tmp/4k.mkv" "$out/draw-default-4k.png" 960:540:1640:760
