@@ -345,15 +345,9 @@ func (l *liveTracks) write(w io.Writer, f scene.Format) error {
 	if f == scene.FormatMOT {
 		// Boxes only, points as boxes: collected again, frame by frame.
 		boxes := scene.NewCollector()
-		s := float32(l.o.PointSize)
 		var mf scene.Frame
 		for fr := range t.All() {
-			mf.Index, mf.Boxes = fr.Index, append(mf.Boxes[:0], fr.Boxes...)
-			if l.o.Mode == tracker.Points {
-				for _, p := range fr.Points {
-					mf.Boxes = append(mf.Boxes, scene.Box{ID: p.ID, X: p.X - s/2, Y: p.Y - s/2, W: s, H: s})
-				}
-			}
+			mf.Index, mf.Boxes = fr.Index, l.o.MOTBoxes(mf.Boxes[:0], fr)
 			if err := boxes.Add(&mf); err != nil {
 				return err
 			}

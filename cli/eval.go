@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
-	"strings"
 
 	"trackink/eval"
 	"trackink/scene"
@@ -85,7 +83,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		row := eval.Named{Name: sequenceName((*gts)[i]), Result: eval.Boxes(g, t, *iou),
+		row := eval.Named{Name: eval.SequenceName((*gts)[i]), Result: eval.Boxes(g, t, *iou),
 			GTFrames:    eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()},
 			TrackFrames: eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}}
 		if !row.GTFrames.Overlaps(row.TrackFrames) {
@@ -124,18 +122,4 @@ func loadForEval(flag, path string, o scene.Options, stderr io.Writer) (*scene.T
 		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s\n", path, w)
 	}
 	return t, nil
-}
-
-// sequenceName names a sequence after its ground-truth file: MOTChallenge's SEQ/gt/gt.txt
-// is SEQ, bright.gt.txt is bright, anything else its file name without the extension.
-func sequenceName(path string) string {
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	for _, s := range []string{".gt", "_gt", "-gt"} {
-		name = strings.TrimSuffix(name, s)
-	}
-	dir := filepath.Dir(path)
-	for (name == "gt" || name == "") && dir != "." && dir != "/" {
-		name, dir = filepath.Base(dir), filepath.Dir(dir)
-	}
-	return name
 }

@@ -123,21 +123,6 @@ func TestEvalBadInput(t *testing.T) {
 	}
 }
 
-func TestSequenceName(t *testing.T) {
-	for path, want := range map[string]string{
-		"MOT17-02/gt/gt.txt":   "MOT17-02",
-		"data/bright.gt.txt":   "bright",
-		"TUD-Campus_gt.txt":    "TUD-Campus",
-		"/x/run3.jsonl":        "run3",
-		"gt.txt":               "gt",
-		"labels/seq-gt/gt.txt": "seq-gt",
-	} {
-		if got := sequenceName(path); got != want {
-			t.Errorf("sequenceName(%q) = %q, want %q", path, got, want)
-		}
-	}
-}
-
 // A box without an id is refused, in the ground truth and in the tracks, naming its line
 // (it scored 30 boxes, 20 without ids, as 10 and MOTA 1); ground truth and tracks that share
 // no frame are warned about, and the report states both files' frames.

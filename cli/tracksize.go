@@ -2,15 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"math"
 
 	"trackink/scene"
 )
-
-// commonSizes are the video sizes trackers most often run at, smallest first: the guesses
-// of sizeHint.
-var commonSizes = [][2]int{{640, 360}, {640, 480}, {854, 480}, {960, 540}, {1280, 720}, {1920, 1080},
-	{2560, 1440}, {3840, 2160}, {4096, 2160}, {7680, 4320}}
 
 // parseSize reads WxH (1920x1080, or with ×).
 func parseSize(s string) (w, h int, err error) {
@@ -40,33 +34,16 @@ func (t *trackFlags) scaleTracks(tr *scene.Tracks, w, h int) error {
 }
 
 // sizeHint returns a warning when the tracks look made on a video of another size than the
-// w × h one they are drawn on: more than one box in twenty is centred outside the picture
-// (boxes of people walking out of it reach past its edges; their centres rarely do). It
-// says how far the tracks reach and guesses the common size they were made at; "" when
-// they fit.
+// w × h one they are drawn on (scene.Tracks.Misfit), saying how far they reach and the size
+// they were likely made at; "" when they fit.
 func sizeHint(tr *scene.Tracks, w, h int) string {
-	var boxes, out int
-	var reachX, reachY float32
-	fw, fh := float32(w), float32(h)
-	for f := range tr.All() {
-		for _, b := range f.Boxes {
-			boxes++
-			if cx, cy := b.X+b.W/2, b.Y+b.H/2; cx < 0 || cy < 0 || cx > fw || cy > fh {
-				out++
-			}
-			reachX, reachY = max(reachX, b.X+b.W), max(reachY, b.Y+b.H)
-		}
-	}
-	if boxes == 0 || out*20 <= boxes {
+	m, misfit := tr.Misfit(w, h)
+	if !misfit {
 		return ""
 	}
-	rx, ry := int(math.Ceil(float64(reachX))), int(math.Ceil(float64(reachY)))
-	msg := fmt.Sprintf("tracks reach %d×%d, past the %d×%d picture (%d of %d boxes centred outside it)", rx, ry, w, h, out, boxes)
-	for _, s := range commonSizes {
-		// A box may overrun the frame it was made on by a little.
-		if float32(s[0]) >= reachX*0.98 && float32(s[1]) >= reachY*0.98 && (s[0] > w || s[1] > h) {
-			return msg + fmt.Sprintf(": made at %d×%d? --tracks-size %dx%d scales them to the picture", s[0], s[1], s[0], s[1])
-		}
+	msg := fmt.Sprintf("tracks reach %d×%d, past the %d×%d picture (%d of %d boxes centred outside it)", m.ReachW, m.ReachH, w, h, m.Outside, m.Boxes)
+	if m.MadeW > 0 {
+		return msg + fmt.Sprintf(": made at %d×%d? --tracks-size %dx%d scales them to the picture", m.MadeW, m.MadeH, m.MadeW, m.MadeH)
 	}
 	return msg + ": --tracks-size WxH, the size they were made at, scales them to the picture"
 }

@@ -5,9 +5,24 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 )
+
+// SequenceName names a sequence after its ground-truth file: MOTChallenge's SEQ/gt/gt.txt
+// is SEQ, bright.gt.txt is bright, anything else its file name without the extension.
+func SequenceName(path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	for _, s := range []string{".gt", "_gt", "-gt"} {
+		name = strings.TrimSuffix(name, s)
+	}
+	dir := filepath.Dir(path)
+	for (name == "gt" || name == "") && dir != "." && dir != "/" {
+		name, dir = filepath.Base(dir), filepath.Dir(dir)
+	}
+	return name
+}
 
 // Named is a result with the name of its sequence, a row of a report.
 type Named struct {

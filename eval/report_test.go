@@ -71,3 +71,18 @@ func TestReportFrameRanges(t *testing.T) {
 		}
 	}
 }
+
+func TestSequenceName(t *testing.T) {
+	for path, want := range map[string]string{
+		"MOT17-02/gt/gt.txt":   "MOT17-02",
+		"data/bright.gt.txt":   "bright",
+		"TUD-Campus_gt.txt":    "TUD-Campus",
+		"/x/run3.jsonl":        "run3",
+		"gt.txt":               "gt",
+		"labels/seq-gt/gt.txt": "seq-gt",
+	} {
+		if got := SequenceName(path); got != want {
+			t.Errorf("SequenceName(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
