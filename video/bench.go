@@ -1,7 +1,6 @@
 package video
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -271,20 +270,6 @@ func PeakRSS() int64 { return vmHWM("/proc/self/status") }
 
 // vmHWM reads the VmHWM line of a /proc status file, in bytes; 0 if it cannot.
 func vmHWM(status string) int64 {
-	f, err := os.Open(status)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
-		}
-	}
-	return 0
+	kb, _ := procKB(status, "VmHWM:")
+	return kb
 }

@@ -33,7 +33,7 @@ func AvailableMemory() (bytes int64, from string, ok bool) {
 
 // availableMemory is AvailableMemory with /proc and /sys under root, for tests.
 func availableMemory(root string) (bytes int64, from string, ok bool) {
-	if v, found := meminfo(filepath.Join(root, "proc/meminfo"), "MemAvailable:"); found {
+	if v, found := procKB(filepath.Join(root, "proc/meminfo"), "MemAvailable:"); found {
 		bytes, from, ok = v, "MemAvailable in /proc/meminfo", true
 	}
 	if limit, used, path, found := cgroupMemory(root); found && (!ok || limit-used < bytes) {
@@ -42,8 +42,9 @@ func availableMemory(root string) (bytes int64, from string, ok bool) {
 	return bytes, from, ok
 }
 
-// meminfo reads a line of /proc/meminfo, in bytes.
-func meminfo(path, key string) (int64, bool) {
+// procKB reads the line of a /proc file (meminfo, a process's status) that starts with key,
+// a number of kB, in bytes.
+func procKB(path, key string) (int64, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, false
