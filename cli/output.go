@@ -16,9 +16,15 @@ import (
 // checkInput refuses, as a mistake on the command line, a file to read (what: "input",
 // "tracks") that does not exist, cannot be read, or is a directory where a file is wanted,
 // before any work. URLs are left to FFmpeg; named pipes are not opened (that would consume
-// their writer's open).
+// their writer's open); an image sequence's pattern (frames_%04d.png) needs its first file.
 func checkInput(what, path string, dirOK bool) error {
 	if strings.Contains(path, "://") {
+		return nil
+	}
+	if video.IsSequence(path) {
+		if _, err := video.SequenceStart(path); err != nil {
+			return usageError{fmt.Errorf("%s %w", what, err)}
+		}
 		return nil
 	}
 	st, err := os.Stat(path)

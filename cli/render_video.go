@@ -266,11 +266,12 @@ func framesOnGPU(backend string, o *video.Options) {
 	}
 }
 
-// isPicture reports whether a path names a still picture rather than a video.
+// isPicture reports whether a path names a still picture rather than a video (a numbered
+// sequence of pictures, frames_%04d.png, is a video).
 func isPicture(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".png", ".jpg", ".jpeg":
-		return true
+		return !video.IsSequence(path)
 	}
 	return false
 }

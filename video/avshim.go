@@ -15,7 +15,6 @@ package video
 //#include <libavutil/buffer.h>
 //#include <libavutil/frame.h>
 //#include <libavutil/imgutils.h>
-//#include <libavutil/pixdesc.h>
 //
 // // Linesizes of pooled frames are multiples of 64 bytes so SIMD code in swscale and the
 // // encoders reads aligned rows; the tail padding covers their over-reads.
@@ -86,6 +85,7 @@ import (
 
 	"github.com/asticode/go-astiav"
 
+	"trackink/composite"
 	"trackink/internal/field"
 )
 
@@ -250,14 +250,19 @@ func setPktTimebase(cc *astiav.CodecContext, tb astiav.Rational) {
 }
 
 // copyColor carries the colour description of the input stream to the encoder, so players
-// decode the output with the same matrix, range, primaries and transfer as the input.
-func copyColor(enc *astiav.CodecContext, par *astiav.CodecParameters, r astiav.ColorRange) {
+// decode the output with the same matrix, range, primaries and transfer as the input; the
+// matrix, range and chroma siting are the work format's, which are the input's unless its
+// frames are converted.
+func copyColor(enc *astiav.CodecContext, par *astiav.CodecParameters, w workFormat) {
 	c := cCodec(enc)
-	c.color_range = C.enum_AVColorRange(r)
-	c.colorspace = C.enum_AVColorSpace(par.ColorSpace())
+	c.color_range = C.AVCOL_RANGE_MPEG
+	if w.rng == composite.Full {
+		c.color_range = C.AVCOL_RANGE_JPEG
+	}
+	c.colorspace = C.enum_AVColorSpace(w.space)
 	c.color_primaries = C.enum_AVColorPrimaries(par.ColorPrimaries())
 	c.color_trc = C.enum_AVColorTransferCharacteristic(par.ColorTransferCharacteristic())
-	c.chroma_sample_location = C.enum_AVChromaLocation(par.ChromaLocation())
+	c.chroma_sample_location = C.enum_AVChromaLocation(w.siting)
 }
 
 // copyStreamMeta copies disposition (default, forced, attached picture…), metadata (language,
@@ -368,15 +373,4 @@ func codecWords(id astiav.CodecID) string {
 		return "HEVC"
 	}
 	return "H.264"
-}
-
-// pixelFormatTraits reports the bit depth of a pixel format's first component and whether it
-// is a hardware surface, RGB, paletted or single-component (grey).
-func pixelFormatTraits(pf astiav.PixelFormat) (depth int, hw, rgbLike bool) {
-	d := C.av_pix_fmt_desc_get(C.enum_AVPixelFormat(pf))
-	if d == nil {
-		return 0, false, false
-	}
-	rgbLike = d.flags&(C.AV_PIX_FMT_FLAG_RGB|C.AV_PIX_FMT_FLAG_PAL) != 0 || d.nb_components < 3
-	return int(d.comp[0].depth), d.flags&C.AV_PIX_FMT_FLAG_HWACCEL != 0, rgbLike
 }

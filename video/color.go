@@ -2,6 +2,7 @@ package video
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/asticode/go-astiav"
 
@@ -14,18 +15,35 @@ import (
 // planes in one of the layouts package composite knows: planar 4:2:0 (yuv420p, and yuvj420p
 // which is the same layout at full range), NV12, and their 10-bit forms, yuv420p10le (what
 // software HEVC Main10, H.264 High 10, VP9 and AV1 decoders give) and P010 (what NVDEC gives
-// for 10-bit video). Other Y'CbCr formats of 8 or 10 bits (4:2:2, 4:4:4, packed YUYV,
-// NV21, 9-bit…) are converted with swscale to the 4:2:0 format of their depth, which only
-// resamples chroma and keeps the matrix and range; the output is then 4:2:0, and a warning
-// says so. RGB, grey and palette formats are refused: converting them means choosing a matrix
-// the source never had. Deeper than 10 bits is refused too: composite has no 12-bit frame,
-// and truncating would lose the source's precision.
+// for 10-bit video). Frames of those go to the overlay as decoded. Every other format
+// swscale reads is converted by swscale to the 4:2:0 format of its depth (8-bit; 10-bit for
+// anything deeper than 8 bits, rounding 12 and 16 bits to 10, since composite has no deeper
+// frame), with one line saying what changed (conversionNote):
+//
+//   - other Y'CbCr (4:2:2, 4:4:4, 4:1:1, NV21, 9 to 16 bits, with or without alpha) keeps
+//     its matrix and range; only chroma is resampled and the depth changed;
+//   - R'G'B' (packed or planar, 8 to 16 bits), palettes (GIF, PNG), Bayer and XYZ are
+//     converted with the BT.709 matrix (BT.2020's where the stream's primaries are
+//     BT.2020's) to limited range, as players expect of video without a range flag;
+//   - grey becomes Y' unchanged at full range (0..255 stays 0..255), with neutral chroma.
+//
+// Alpha is dropped: the colour stored under it is what is rendered. The conversion is the
+// one the ffmpeg CLI's scale filter makes with the same matrix and range (bicubic chroma
+// filter, swscale's default siting: 4:2:0 chroma it makes lies midway between the rows and,
+// resampled across columns, between the columns it comes from); the output stream says the
+// matrix, range and siting the frames now have. 4:2:2 and 4:4:4 output and alpha are not
+// kept: composite draws on 4:2:0 frames only, and libx264 and libx265 code no alpha.
 
 // workFormat is the layout frames are overlaid and encoded in.
 type workFormat struct {
 	pix    astiav.PixelFormat // yuv420p, yuvj420p, nv12, yuv420p10le or p010le
 	matrix composite.Matrix
 	rng    composite.Range
+	// space and siting are what the output stream declares: the input stream's colour
+	// space and chroma location, or what a conversion made (a matrix for a source that had
+	// none, swscale's siting for chroma made or resampled across columns).
+	space  astiav.ColorSpace
+	siting astiav.ChromaLocation
 }
 
 func (w workFormat) String() string { return fmt.Sprintf("%s/%s", w.matrix, w.rng) }
@@ -48,41 +66,43 @@ func (w workFormat) semiPlanar() bool {
 	return w.pix == astiav.PixelFormatNv12 || w.pix == astiav.PixelFormatP010Le
 }
 
-// isTenBit reports whether frames of pixel format pf are rendered in a 10-bit work format
-// (pf has 9 or 10 bits).
-func isTenBit(pf astiav.PixelFormat) bool {
-	depth, _, _ := pixelFormatTraits(pf)
-	return depth > 8 && depth <= 10
-}
+// isTenBit reports whether frames of pixel format pf are rendered in a 10-bit work format:
+// pf has more than 8 bits.
+func isTenBit(pf astiav.PixelFormat) bool { return describePixels(pf).depth > 8 }
 
 // chooseWorkFormat decides the layout for a stream whose decoder produces pf, for an encoder
-// that takes the pixel formats takes accepts. converted reports that frames are resampled to
-// 4:2:0 by swscale (repacking between the 4:2:0 layouts of one depth is not counted: it
-// keeps every sample).
-func chooseWorkFormat(par *astiav.CodecParameters, pf astiav.PixelFormat, takes func(astiav.PixelFormat) bool) (w workFormat, converted bool, err error) {
-	depth, hw, rgbLike := pixelFormatTraits(pf)
+// that takes the pixel formats takes accepts. note is the one line that says what a
+// conversion changes (conversionNote), "" when frames keep every sample: those of the work
+// format, and those repacked between the 4:2:0 layouts of one depth.
+func chooseWorkFormat(par *astiav.CodecParameters, pf astiav.PixelFormat, takes func(astiav.PixelFormat) bool) (w workFormat, note string, err error) {
+	px := describePixels(pf)
 	switch {
 	case pf == astiav.PixelFormatNone:
-		return w, false, ErrNoPicture
-	case hw:
-		return w, false, fmt.Errorf("%w: %s is a hardware surface format", ErrUnsupportedFormat, pf)
-	case depth > 10:
-		return w, false, fmt.Errorf("%w: %s is %d-bit; trackink renders 8- and 10-bit video (convert with ffmpeg -pix_fmt yuv420p10le)", ErrUnsupportedFormat, pf, depth)
-	case rgbLike:
-		return w, false, fmt.Errorf("%w: %s is not Y'CbCr (convert with ffmpeg -pix_fmt yuv420p)", ErrUnsupportedFormat, pf)
+		return w, "", ErrNoPicture
+	case px.hw:
+		return w, "", fmt.Errorf("%w: %s is a hardware surface format", ErrUnsupportedFormat, pf)
+	case !swsReads(pf):
+		return w, "", fmt.Errorf("%w: %s, which FFmpeg's swscale cannot convert", ErrUnsupportedFormat, pf)
 	}
-	if w.matrix, w.rng, err = streamColor(par, pf); err != nil {
-		return w, false, err
+	if w.matrix, w.rng, err = sourceColor(par, pf); err != nil {
+		return w, "", err
+	}
+	w.space, w.siting = par.ColorSpace(), par.ChromaLocation()
+	if px.kind != yCbCr {
+		w.space = colorSpaceOf(w.matrix)
+	}
+	if px.kind != yCbCr || px.chromaW != 1 {
+		w.siting = astiav.ChromaLocationCenter
 	}
 	planar, semi := astiav.PixelFormatYuv420P, astiav.PixelFormatNv12
-	if depth > 8 {
+	if px.depth > 8 {
 		planar, semi = astiav.PixelFormatYuv420P10Le, astiav.PixelFormatP010Le
 		if !takes(planar) && !takes(semi) {
-			return w, false, fmt.Errorf("%w: %s is %d-bit and this encoder, as this FFmpeg has it, codes 8-bit video only (encoder auto picks one that codes 10-bit; or convert with ffmpeg -pix_fmt yuv420p)", ErrUnsupportedFormat, pf, depth)
+			return w, "", fmt.Errorf("%w: %s is %d-bit and this encoder, as this FFmpeg has it, codes 8-bit video only (encoder auto picks one that codes 10-bit; or convert with ffmpeg -pix_fmt yuv420p)", ErrUnsupportedFormat, pf, px.depth)
 		}
 	}
 	switch {
-	case pf == astiav.PixelFormatYuvj420P || pf == planar && (depth == 8 || takes(pf)):
+	case pf == astiav.PixelFormatYuvj420P || pf == planar && (px.depth == 8 || takes(pf)):
 		w.pix = pf
 	case pf == semi && takes(pf):
 		w.pix = pf
@@ -93,18 +113,92 @@ func chooseWorkFormat(par *astiav.CodecParameters, pf astiav.PixelFormat, takes 
 			w.pix = planar
 		}
 	default:
-		// swscale changes values only when the source and destination disagree on range, so a
-		// full-range 8-bit source goes to yuvj420p and a limited one to yuv420p (10-bit
-		// formats have no full-range spelling: the range is the stream's color_range).
-		w.pix, converted = planar, true
+		// swscale is given the work format's range on both sides (newScaler), so a
+		// full-range 8-bit picture goes to yuvj420p, the spelling encoders know, and a 10-bit
+		// one to yuv420p10le with the range in the stream's color_range.
+		w.pix = planar
 		if !takes(planar) {
 			w.pix = semi
 		}
-		if w.rng == composite.Full && depth == 8 {
+		if w.rng == composite.Full && px.depth <= 8 {
 			w.pix = astiav.PixelFormatYuvj420P
 		}
+		note = conversionNote(pf, px, w)
 	}
-	return w, converted, nil
+	return w, note, nil
+}
+
+// sourceColor is the matrix and range frames of pf are drawn in: a Y'CbCr stream's own
+// (streamColor); for R'G'B', BT.709, or BT.2020 where the stream's primaries are BT.2020's
+// (the matrix that goes with its primaries), at limited range; for grey the same matrix
+// (its chroma is neutral either way) at full range, which keeps every grey level as it is.
+func sourceColor(par *astiav.CodecParameters, pf astiav.PixelFormat) (composite.Matrix, composite.Range, error) {
+	kind := describePixels(pf).kind
+	if kind == yCbCr {
+		return streamColor(par, pf)
+	}
+	m := composite.BT709
+	if par.ColorPrimaries() == astiav.ColorPrimariesBt2020 {
+		m = composite.BT2020
+	}
+	if kind == grey {
+		return m, composite.Full, nil
+	}
+	return m, composite.Limited, nil
+}
+
+// colorSpaceOf is FFmpeg's colour space for a matrix.
+func colorSpaceOf(m composite.Matrix) astiav.ColorSpace {
+	switch m {
+	case composite.BT601:
+		return astiav.ColorSpaceSmpte170M
+	case composite.BT2020:
+		return astiav.ColorSpaceBt2020Ncl
+	}
+	return astiav.ColorSpaceBt709
+}
+
+// conversionNote says in one line what converting frames of pf (described by px) to the
+// work format w changes, e.g. "rgb24 source: converted to yuv420p (BT.709 limited) for the
+// overlay and the encoder"; "" when it changes no sample (NV21 repacked into yuv420p).
+func conversionNote(pf astiav.PixelFormat, px pixels, w workFormat) string {
+	var what []string
+	switch {
+	case px.kind == rgb:
+		what = append(what, fmt.Sprintf("%s %s", matrixName(w.matrix), w.rng))
+	case px.kind == grey:
+		what = append(what, "grey as Y', full range")
+	case px.chromaW != 1 || px.chromaH != 1:
+		what = append(what, "chroma resampled to 4:2:0")
+	}
+	depth := 8
+	if w.tenBit() {
+		depth = 10
+	}
+	switch {
+	case px.depth > depth:
+		what = append(what, fmt.Sprintf("%d-bit rounded to %d-bit", px.depth, depth))
+	case px.depth > 8 && px.depth < depth:
+		what = append(what, fmt.Sprintf("%d-bit as %d-bit", px.depth, depth))
+	}
+	if px.alpha {
+		what = append(what, "alpha dropped")
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s source: converted to %s (%s) for the overlay and the encoder", pf, w.pix, strings.Join(what, "; "))
+}
+
+// matrixName names a matrix in messages.
+func matrixName(m composite.Matrix) string {
+	switch m {
+	case composite.BT601:
+		return "BT.601"
+	case composite.BT2020:
+		return "BT.2020"
+	}
+	return "BT.709"
 }
 
 // streamColor reads the matrix and range from the stream. Matrix: BT.601 for smpte170m and

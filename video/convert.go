@@ -13,16 +13,17 @@ import (
 // later frames. Frames the decoder no longer references are writable and pass through with no
 // copy; shared ones are copied once into a buffer from a pool, which the encoder releases when
 // it is done with it. A frame nothing will be drawn on passes through shared, read-only, as
-// the ffmpeg CLI hands it to the encoder: the encoder only reads it. CUDA frames are downloaded first; frames in another 8-bit Y'CbCr layout
-// go through swscale into a pooled buffer. When the overlay draws in GPU memory (gpu set),
-// every frame ends in the GPU frame pool instead.
+// the ffmpeg CLI hands it to the encoder: the encoder only reads it. CUDA frames are
+// downloaded first; frames of any other format (another Y'CbCr layout or depth, RGB,
+// palette, grey) go through swscale into a pooled buffer, in the work format's matrix and
+// range (newScaler). When the overlay draws in GPU memory (gpu set), every frame ends in the
+// GPU frame pool instead.
 type converter struct {
 	gpu           *gpuFrames // CUDA frames are copied into it, for an overlay that draws on them
 	work          workFormat
 	width, height int
 	pool          *framePool
-	sws           *astiav.SoftwareScaleContext
-	swsFrom       astiav.PixelFormat
+	sws           *scaler
 	frames        *spares[*astiav.Frame] // the items' frames, given back by the encoder
 }
 
@@ -31,7 +32,7 @@ func newConverter(work workFormat, w, h int) (*converter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &converter{work: work, width: w, height: h, pool: pool, swsFrom: astiav.PixelFormatNone}, nil
+	return &converter{work: work, width: w, height: h, pool: pool}, nil
 }
 
 // normalize turns the decoder's frame f into a pipeline item, writable when drawOn (the draw
@@ -42,7 +43,7 @@ func (c *converter) normalize(f *astiav.Frame, info frameInfo, drawOn bool) (ite
 		return item{}, fmt.Errorf("video: frame size changed mid-stream from %dx%d to %dx%d; trackink needs a constant size", c.width, c.height, f.Width(), f.Height())
 	}
 	src := f
-	_, hw, _ := pixelFormatTraits(f.PixelFormat())
+	hw := describePixels(f.PixelFormat()).hw
 	// With a GPU frame pool every frame is drawn in GPU memory: NVDEC's NV12 frames are
 	// copied within the GPU, and host frames (software decoding, where NVDEC cannot do the
 	// stream; CUDA frames of another layout, downloaded) are uploaded once.
@@ -97,25 +98,23 @@ func (c *converter) toGPU(f *astiav.Frame, info frameInfo) (item, error) {
 	return item{frame: out, pts: info.pts, dur: info.duration, device: true}, nil
 }
 
-// scale converts src into a pooled frame of the work format. The swscale context is made for
-// the first source format seen and remade if it changes.
+// scale converts src into a pooled frame of the work format. The conversion is made for the
+// first source format seen and remade if it changes.
 func (c *converter) scale(dst, src *astiav.Frame) error {
-	if c.sws == nil || c.swsFrom != src.PixelFormat() {
-		if c.sws != nil {
-			c.sws.Free()
-		}
-		sws, err := astiav.CreateSoftwareScaleContext(c.width, c.height, src.PixelFormat(), c.width, c.height, c.work.pix,
-			astiav.NewSoftwareScaleContextFlags(astiav.SoftwareScaleContextFlagBicubic))
+	if c.sws == nil || c.sws.from != src.PixelFormat() {
+		c.sws.free()
+		c.sws = nil
+		sws, err := newScaler(src.PixelFormat(), c.work, c.width, c.height)
 		if err != nil {
-			return fmt.Errorf("video: converting %s to %s: %w", src.PixelFormat(), c.work.pix, err)
+			return err
 		}
-		c.sws, c.swsFrom = sws, src.PixelFormat()
+		c.sws = sws
 	}
 	if err := c.pool.get(dst); err != nil {
 		return fmt.Errorf("video: taking a frame from the pool: %w", err)
 	}
-	if err := c.sws.ScaleFrame(src, dst); err != nil {
-		return fmt.Errorf("video: converting %s to %s: %w", src.PixelFormat(), c.work.pix, err)
+	if err := c.sws.scale(dst, src); err != nil {
+		return err
 	}
 	if err := copyProps(dst, src); err != nil {
 		return fmt.Errorf("video: copying frame properties: %w", err)
@@ -124,8 +123,6 @@ func (c *converter) scale(dst, src *astiav.Frame) error {
 }
 
 func (c *converter) close() {
-	if c.sws != nil {
-		c.sws.Free()
-	}
+	c.sws.free()
 	c.pool.close()
 }

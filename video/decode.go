@@ -254,7 +254,7 @@ func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, em
 			continue
 		}
 		d.decoded++
-		if _, hw, _ := pixelFormatTraits(frame.PixelFormat()); hw {
+		if describePixels(frame.PixelFormat()).hw {
 			d.hwDecoded++
 		}
 		info := readFrameInfo(frame)
@@ -393,26 +393,28 @@ func (d *decodeStage) fillPts(info frameInfo) int64 {
 }
 
 // checkPromises compares what decoded with what the container promised: a file cut at a
-// cluster or chunk boundary ends without any read error.
+// cluster or chunk boundary ends without any read error. Fewer frames than promised are no
+// damage when the video lasts as long as promised: AVI counts the empty chunks that repeat
+// the previous frame (a variable frame rate, as in OpenCV's tree.avi), which give no frame.
 func (d *decodeStage) checkPromises() {
 	if !d.win.endOpen() {
 		return
 	}
-	if p := d.in.promisedFrames; p > 0 && int64(d.decoded) < p {
-		d.rep.damage(fmt.Sprintf("the container promises %d frames, only %d decoded (truncated after %s?)", p, d.decoded, d.ptsTime(d.lastPts)))
-		return
-	}
 	end := d.in.promisedEnd
-	if end == astiav.NoPtsValue || d.lastPts == astiav.NoPtsValue {
-		return
+	known, lasts := end != astiav.NoPtsValue && d.lastPts != astiav.NoPtsValue, false
+	if known {
+		// Tolerance: three frame intervals and 100 ms, for rounding in container durations.
+		tb := d.in.vs.TimeBase()
+		slack := astiav.RescaleQ(100, astiav.NewRational(1, 1000), tb)
+		if r := d.in.frameRate(); r.Num() > 0 {
+			slack += astiav.RescaleQ(3, astiav.NewRational(r.Den(), r.Num()), tb)
+		}
+		lasts = d.lastPts+max(d.lastDur, 0)+slack >= end
 	}
-	// Tolerance: three frame intervals and 100 ms, for rounding in container durations.
-	tb := d.in.vs.TimeBase()
-	slack := astiav.RescaleQ(100, astiav.NewRational(1, 1000), tb)
-	if r := d.in.frameRate(); r.Num() > 0 {
-		slack += astiav.RescaleQ(3, astiav.NewRational(r.Den(), r.Num()), tb)
-	}
-	if d.lastPts+max(d.lastDur, 0)+slack < end {
+	switch p := d.in.promisedFrames; {
+	case p > 0 && int64(d.decoded) < p && !lasts:
+		d.rep.damage(fmt.Sprintf("the container promises %d frames, only %d decoded (truncated after %s?)", p, d.decoded, d.ptsTime(d.lastPts)))
+	case known && !lasts:
 		d.rep.damage(fmt.Sprintf("video stops at %s but the container says it lasts until %s (truncated?)", d.ptsTime(d.lastPts), d.ptsTime(end)))
 	}
 }

@@ -12,7 +12,9 @@
 //
 // The DrawFunc sees the decoded frame's own planes as a composite.YUV420P or composite.NV12,
 // with the stream's matrix and range, turned as it is displayed when the stream has a
-// display matrix (turn.go). Output is faithful to the input: same size (an odd one, which
+// display matrix (turn.go). Frames of any other pixel format (4:2:2, 4:4:4, 12-bit, R'G'B',
+// palettes, grey) are converted to one of those, or their 10-bit forms, by swscale first,
+// in one documented way for each kind, and the render says so in one line (color.go). Output is faithful to the input: same size (an odd one, which
 // 4:2:0 H.264 cannot code, is padded, cropped or coded 4:4:4: oddsize.go), frame count and
 // timestamps (the encoder works in the input stream's time base, so variable frame rates
 // pass through), other streams copied bit for bit, metadata, dispositions and the rotation

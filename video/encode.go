@@ -11,7 +11,6 @@ import (
 
 	"github.com/asticode/go-astiav"
 
-	"trackink/composite"
 	"trackink/internal/field"
 )
 
@@ -59,9 +58,6 @@ func openEncoder(c encoderConfig) (*encoder, error) {
 		}
 	}
 	enc, err := c.try(name)
-	if errors.Is(err, ErrNoPicture) {
-		return nil, fmt.Errorf("%s: %w", c.opts.Input, err) // the input's fault, not the encoder's
-	}
 	if err != nil {
 		return nil, fmt.Errorf("video: encoder %s: %w", name, err)
 	}
@@ -128,7 +124,7 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 	}
 	takes := func(pf astiav.PixelFormat) bool { return slices.Contains(codec.PixelFormats(), pf) }
 	par := c.in.vs.CodecParameters()
-	work, converted, err := chooseWorkFormat(par, c.dec.hostFormat(par), takes)
+	work, note, err := chooseWorkFormat(par, c.dec.hostFormat(par), takes)
 	if err != nil {
 		return nil, err
 	}
@@ -146,11 +142,7 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 	cc.SetTimeBase(c.in.vs.TimeBase())
 	cc.SetFramerate(c.in.frameRate()) // rate control and VBV use it; pts still rule timing
 	cc.SetSampleAspectRatio(c.in.fc.GuessSampleAspectRatio(c.in.vs, nil))
-	rng := astiav.ColorRangeMpeg
-	if work.rng == composite.Full {
-		rng = astiav.ColorRangeJpeg
-	}
-	copyColor(cc, par, rng)
+	copyColor(cc, par, work)
 	if deviceInput {
 		if work.pix != astiav.PixelFormatNv12 {
 			cc.Free()
@@ -169,12 +161,11 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 		cc.Free()
 		return nil, err
 	}
-	if converted {
-		out := "the output is 4:2:0"
+	if note != "" {
 		if c.fit.yuv444 {
-			out = "the output's chroma is 4:2:0's, coded as 4:4:4"
+			note += "; its 4:2:0 chroma coded as 4:4:4"
 		}
-		c.warn(fmt.Sprintf("%s is converted to %s for rendering (%s)", par.PixelFormat(), work.pix, out))
+		c.warn(note)
 	}
 	e := &encoder{cc: cc, name: name, work: work, device: deviceInput, durations: map[int64]int64{}}
 	// x264 and x265 block their calls while their frame threads are busy: see codecThread.

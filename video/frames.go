@@ -3,7 +3,6 @@ package video
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -69,9 +68,6 @@ func Frames(ctx context.Context, opts Options, visit DrawFunc) (Stats, error) {
 	// Any 4:2:0 layout will do: nothing is encoded, so keep what the decoder gives.
 	par := in.vs.CodecParameters()
 	work, _, err := chooseWorkFormat(par, dec.hostFormat(par), func(astiav.PixelFormat) bool { return true })
-	if errors.Is(err, ErrNoPicture) {
-		return finish(fmt.Errorf("%s: %w", opts.Input, err))
-	}
 	if err != nil {
 		return finish(err)
 	}

@@ -39,8 +39,14 @@ func openInput(path string, videoStream int) (*input, error) {
 // MP4 segment, whose codec parameters are in its header).
 func openInputProbed(path string, videoStream int, probe bool) (*input, error) {
 	// FFmpeg says "No such file or directory" too, but a Go error lets callers use errors.Is
-	// with fs.ErrNotExist. URLs (scheme://) are left to FFmpeg.
-	if !strings.Contains(path, "://") {
+	// with fs.ErrNotExist. URLs (scheme://) are left to FFmpeg; an image sequence's
+	// pattern names no file, its first frame's file must exist.
+	switch {
+	case IsSequence(path):
+		if _, err := SequenceStart(path); err != nil {
+			return nil, fmt.Errorf("video: input: %w", err)
+		}
+	case !strings.Contains(path, "://"):
 		if _, err := os.Stat(path); err != nil {
 			return nil, fmt.Errorf("video: input: %w", err)
 		}
@@ -67,6 +73,12 @@ func openInputProbed(path string, videoStream int, probe bool) (*input, error) {
 	if err := in.pickVideo(videoStream); err != nil {
 		in.close()
 		return nil, err
+	}
+	if probe {
+		if err := in.checkPicture(); err != nil {
+			in.close()
+			return nil, err
+		}
 	}
 	in.promisedFrames = in.vs.NbFrames()
 	in.promisedEnd = promisedEnd(in.vs)
@@ -100,6 +112,23 @@ func (in *input) pickVideo(n int) error {
 		if err == nil && s.Index() == best {
 			in.vs, in.nth = s, i+1
 		}
+	}
+	return nil
+}
+
+// checkPicture refuses, naming the file, a video stream whose frames cannot be drawn on:
+// one without a picture format or size (a file cut before its first frame, or a form of
+// video this FFmpeg cannot decode, such as animated WebP), one in a pixel format swscale
+// cannot convert, or in BT.2020 constant luminance (chooseWorkFormat's refusals of the
+// source, for an encoder that takes any format). It needs the probed stream.
+func (in *input) checkPicture() error {
+	par := in.vs.CodecParameters()
+	err := ErrNoPicture
+	if par.Width() > 0 && par.Height() > 0 {
+		_, _, err = chooseWorkFormat(par, par.PixelFormat(), func(astiav.PixelFormat) bool { return true })
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.path, err)
 	}
 	return nil
 }

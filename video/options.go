@@ -186,17 +186,19 @@ var (
 	ErrNoFrames = errors.New("video: the video has no frame")
 	// ErrNoVideo means the input has no video stream.
 	ErrNoVideo = errors.New("video: input has no video stream")
-	// ErrUnsupportedFormat means the video's pixel format cannot be rendered (10-bit and deeper).
+	// ErrUnsupportedFormat means the video's pixel format cannot be rendered: one FFmpeg's
+	// swscale cannot convert, or deeper than 8 bits for an encoder that codes 8-bit only.
 	ErrUnsupportedFormat = errors.New("video: unsupported pixel format")
 	// ErrNoPicture means the video stream gives no picture format: no frame of it decodes,
-	// as in a file cut before its first frame. It is an ErrUnsupportedFormat too.
+	// as in a file cut before its first frame, or in a form this FFmpeg cannot decode. It is
+	// an ErrUnsupportedFormat too.
 	ErrNoPicture error = noPicture{}
 )
 
 type noPicture struct{}
 
 func (noPicture) Error() string {
-	return "the video stream gives no picture, so no frame decodes (is the file cut before its first frame?)"
+	return "the video stream gives no picture, so no frame decodes (is the file cut before its first frame, or in a form this FFmpeg cannot decode, such as animated WebP?)"
 }
 
 func (noPicture) Is(target error) bool { return target == ErrUnsupportedFormat }

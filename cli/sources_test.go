@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trackink/internal/mediatest"
+)
+
+// treeAVI is OpenCV's Cinepak sample: rgb24, and an AVI whose empty chunks repeat frames.
+const treeAVI = "/usr/share/doc/opencv-doc/examples/data/tree.avi"
+
+// Sources that are not 4:2:0 Y'CbCr, and image sequences, are rendered and tracked from the
+// command line: the render says in one line what it converted, the output has every frame
+// the source decodes to, and a sequence without its first file is a mistake named before
+// any work. (Every kind of source, sample by sample: video's TestSources.)
+func TestSourcesOnTheCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	tracks := filepath.Join(dir, "t.txt")
+	if err := os.WriteFile(tracks, []byte("1,1,40,40,80,60,1,-1,-1,-1\n3,1,60,50,80,60,1,-1,-1,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	seq := filepath.Join(dir, "frames_%04d.png")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "6",
+		"-start_number", "1", seq).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
+	}
+	for _, tc := range []struct {
+		name, in string
+		frames   int
+	}{
+		{"image sequence", seq, 6},
+		{"tree.avi", treeAVI, 68}, // 444 AVI chunks, 376 of them empty
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := os.Stat(tc.in); tc.in == treeAVI && err != nil {
+				t.Skipf("%s: %v (Debian's opencv-doc has it)", treeAVI, err)
+			}
+			out := filepath.Join(t.TempDir(), "out.mp4")
+			code, _, stderr := trackink("render", "-i", tc.in, "--tracks", tracks, "-o", out)
+			note := "warning: rgb24 source: converted to yuv420p (BT.709 limited) for the overlay and the encoder\n"
+			if code != 0 || strings.Count(stderr, "warning:") != 1 || !strings.Contains(stderr, note) {
+				t.Errorf("render: exit %d, %q; want 0 and the one note %q", code, stderr, note)
+			}
+			if n := len(mediatest.Frames(t, out)); n != tc.frames {
+				t.Errorf("rendered %d frames, want %d", n, tc.frames)
+			}
+			code, _, stderr = trackink("track", "-i", tc.in, "-o", filepath.Join(t.TempDir(), "t.txt"))
+			if code != 0 || !strings.Contains(stderr, fmt.Sprintf("over %d frames", tc.frames)) {
+				t.Errorf("track: exit %d, %q; want 0, over %d frames", code, stderr, tc.frames)
+			}
+		})
+	}
+	missing := filepath.Join(dir, "none_%03d.png")
+	code, _, stderr := trackink("render", "-i", missing, "--tracks", tracks, "-o", filepath.Join(dir, "x.mp4"))
+	if code != 2 || !strings.Contains(stderr, "-i "+missing+": no first file of the image sequence") {
+		t.Errorf("render of a sequence with no file: exit %d, %q; want 2 naming the pattern", code, stderr)
+	}
+}
