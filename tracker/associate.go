@@ -17,6 +17,11 @@ const (
 	// lowScoreIoU (ByteTrack's second association).
 	lowScorePenalty = 3
 	lowScoreIoU     = 0.5
+	// sideMargin, in analysis pixels, is how much nearer a side of a merged region one
+	// track's side must lie than any other's for the side to be that track's (sideOwner):
+	// closer sides cannot be told apart in a mask, whose edges the motion mode's
+	// neighbourhood mean blurs by motionRadius each way.
+	sideMargin = 2 * motionRadius
 	// sizeQ scales the process noise of a detector's box size (Objects): the size of a
 	// person or a car changes far more slowly than its position moves, while a network's
 	// box size jitters from frame to frame. A thousandth of the position's noise (the
@@ -33,7 +38,7 @@ func (t *Tracker) associate() {
 		for k := range tr.k {
 			tr.k[k].predict()
 		}
-		tr.det, tr.merged = -1, false
+		tr.det, tr.region, tr.sides = -1, -1, 0
 	}
 	n, m := len(t.tracks), len(t.dets)
 	t.taken = grow(t.taken, m)
@@ -72,8 +77,10 @@ func (t *Tracker) associate() {
 	for i := range t.tracks {
 		tr := &t.tracks[i]
 		switch {
-		case tr.merged:
-			// Held on its prediction while its region holds another track too.
+		case tr.region >= 0:
+			// Its region holds another track too: measured by the sides of the region
+			// that are its own, coasting otherwise.
+			t.measureSides(tr)
 			tr.holdSize()
 		case tr.det >= 0:
 			d := t.dets[tr.det]
@@ -121,31 +128,123 @@ func (tr *track) holdSize() {
 }
 
 // merges finds the detections that cover two or more confirmed tracks' predictions (objects
-// that touch or cross, seen as one region) and holds those tracks on their predictions
-// until the region splits again: updating one of them with the merged box would pull it to
-// the middle of the pair and give its id to the wrong one afterwards.
+// that touch or cross, seen as one region) and holds those tracks, at their sizes, until
+// the region splits again: updating one of them with the merged box would pull it to the
+// middle of the pair and give its id to the wrong one afterwards. In the region modes a
+// region is such a merge only if its sides are explained by the tracks, and each side
+// that is one track's own measures that track (measureSides).
 func (t *Tracker) merges() {
 	for j, d := range t.dets {
 		inside := 0
 		for i := range t.tracks {
 			tr := &t.tracks[i]
 			if tr.id != 0 && (tr.det < 0 || tr.det == j) && share(tr.predicted(), d) >= insideShare {
+				if tr.region < 0 { // a track already merged in another region stays in that one
+					tr.region = j
+				}
 				inside++
 			}
 		}
-		if inside < 2 {
+		// A detector's box (Objects) is one object's, not the union of the objects' regions,
+		// and its sides are not theirs: such a merge is held without them.
+		sides := t.o.Mode != Objects
+		if inside < 2 || sides && !t.explained(j) {
+			for i := range t.tracks {
+				if tr := &t.tracks[i]; tr.region == j {
+					tr.region = -1
+				}
+			}
 			continue
 		}
 		t.taken[j] = true
 		for i := range t.tracks {
-			tr := &t.tracks[i]
-			if tr.id != 0 && (tr.det < 0 || tr.det == j) && share(tr.predicted(), d) >= insideShare {
-				tr.merged, tr.det = true, -1
-			} else if tr.det == j {
-				tr.det = -1 // a new track does not take a merged region
+			if tr := &t.tracks[i]; tr.region == j || tr.det == j {
+				tr.det = -1 // a new track does not take a merged region either
+			}
+		}
+		if sides {
+			for s := range 4 {
+				if i := t.sideOwner(j, s); i >= 0 {
+					t.tracks[i].sides |= 1 << s
+				}
 			}
 		}
 	}
+}
+
+// explained reports whether every side of detection j lies near a side of the tracks
+// merged in it: no further than (1 − insideShare) of the nearest track's extent across it.
+// A side that none explains is the side of something more than those tracks: an object
+// entering the frame whose pieces became tracks, or one grown past its held size.
+func (t *Tracker) explained(j int) bool {
+	for s := range 4 {
+		i, e, _ := t.nearestSide(j, s)
+		if i < 0 {
+			return false
+		}
+		p := t.tracks[i].predicted()
+		if e > (1-insideShare)*(side(p, s%2+2)-side(p, s%2)) {
+			return false
+		}
+	}
+	return true
+}
+
+// measureSides corrects a track merged in a region with other tracks by the sides of the
+// region that are its own (sideOwner): owning both sides of an axis, it is measured at their
+// middle; owning one, there at its held size, with twice the noise (a centre found from one
+// side has the variance of that side, from two the half of it); owning neither, it coasts
+// along that axis.
+func (t *Tracker) measureSides(tr *track) {
+	d, p := t.dets[tr.region], tr.predicted()
+	for a := range 2 {
+		lo, hi := tr.sides&(1<<a) != 0, tr.sides&(1<<(a+2)) != 0
+		size := side(p, a+2) - side(p, a)
+		switch {
+		case lo && hi:
+			tr.k[a].update((side(d, a) + side(d, a+2)) / 2)
+		case lo:
+			tr.k[a].updateNoise(side(d, a)+size/2, 2*tr.k[a].r)
+		case hi:
+			tr.k[a].updateNoise(side(d, a+2)-size/2, 2*tr.k[a].r)
+		}
+	}
+}
+
+// sideOwner returns the track merged in detection j that side s of the detection (side's
+// numbering) belongs to: each side of a region of several objects is a side of one of
+// them, the one whose predicted side lies nearest it. It returns -1 when another track's
+// side lies within sideMargin of that one's: which object makes the side is then not known.
+func (t *Tracker) sideOwner(j, s int) int {
+	i, first, second := t.nearestSide(j, s)
+	if second-first < sideMargin*float64(t.factor) {
+		return -1
+	}
+	return i
+}
+
+// nearestSide returns the track merged in detection j whose predicted side s (side's
+// numbering) lies nearest the detection's, its distance, and the next nearest distance;
+// -1 and infinities when none is merged in it.
+func (t *Tracker) nearestSide(j, s int) (best int, first, second float64) {
+	at := side(t.dets[j], s)
+	best, first, second = -1, math.Inf(1), math.Inf(1)
+	for i := range t.tracks {
+		if tr := &t.tracks[i]; tr.region == j {
+			e := math.Abs(side(tr.predicted(), s) - at)
+			if e < first {
+				best, first, second = i, e, first
+			} else if e < second {
+				second = e
+			}
+		}
+	}
+	return best, first, second
+}
+
+// side returns r's side s: 0 left, 1 top, 2 right, 3 bottom.
+func side(r rect, s int) float64 {
+	return [4]float64{r.x0, r.y0, r.x1, r.y1}[s]
 }
 
 // share is the fraction of a's area that lies inside b.
@@ -174,7 +273,7 @@ func (t *Tracker) startTrack(d rect) {
 	// The velocity is unknown: its variance lets the first match move it anywhere within
 	// the gate.
 	vv := math.Pow(t.o.MaxMove*t.diag, 2)
-	tr := track{det: -1, hits: 1, class: d.class, score: d.score}
+	tr := track{det: -1, region: -1, hits: 1, class: d.class, score: d.score}
 	for k, z := range [4]float64{d.cx(), d.cy(), d.w(), d.h()} {
 		q, v := t.q, vv
 		if k >= 2 && t.o.Mode == Objects {

@@ -27,9 +27,10 @@ var motionVariants = []synthclip.Options{
 }
 
 // TestMotionGeneralises scores the motion mode on every variant. The issue asks MOTA 0.75 on
-// each; two fall short (seed 13, slow objects, 0.70; seed 15, six objects crossing at once,
-// 0.67: objects of one texture over one another are one region to motion alone). This test
-// holds what the mode reaches: 0.65 on each, 0.85 over all.
+// each; all but one reach it. Seed 15 (0.74) has two objects that overlap from the first
+// frame to the 48th, one region to motion alone the whole time (93 of its 188 errors), and
+// two more that enter the frame over one another. This test holds what the mode reaches:
+// 0.70 on each, 0.90 over all.
 func TestMotionGeneralises(t *testing.T) {
 	var all []eval.Result
 	for _, v := range motionVariants {
@@ -44,12 +45,12 @@ func TestMotionGeneralises(t *testing.T) {
 		name := fmt.Sprintf("seed %d size %g speed %g grain %g", o.Seed, o.Size, o.Speed, o.Grain)
 		t.Logf("%s: MOTA %.3f IDF1 %.3f (misses %d, false positives %d, switches %d of %d boxes)",
 			name, r.MOTA(), r.IDF1(), r.Misses, r.FalsePositives, r.IDSwitches, r.GTBoxes)
-		if r.MOTA() < 0.65 {
-			t.Errorf("%s: MOTA %.3f, want at least 0.65", name, r.MOTA())
+		if r.MOTA() < 0.70 {
+			t.Errorf("%s: MOTA %.3f, want at least 0.70", name, r.MOTA())
 		}
 	}
-	if r := eval.Sum(all...); r.MOTA() < 0.85 {
-		t.Errorf("all variants: MOTA %.3f, want at least 0.85", r.MOTA())
+	if r := eval.Sum(all...); r.MOTA() < 0.90 {
+		t.Errorf("all variants: MOTA %.3f, want at least 0.90", r.MOTA())
 	} else {
 		t.Logf("all variants: MOTA %.3f IDF1 %.3f", r.MOTA(), r.IDF1())
 	}

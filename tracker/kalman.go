@@ -26,8 +26,11 @@ func (k *kalman1) predict() {
 }
 
 // update corrects with a measurement z of the position.
-func (k *kalman1) update(z float64) {
-	s := k.pp + k.r
+func (k *kalman1) update(z float64) { k.updateNoise(z, k.r) }
+
+// updateNoise corrects with a measurement z of the position whose noise is r.
+func (k *kalman1) updateNoise(z, r float64) {
+	s := k.pp + r
 	if s <= 0 {
 		k.p = z
 		return

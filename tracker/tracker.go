@@ -44,8 +44,9 @@ type track struct {
 	id           int
 	k            [4]kalman1 // centre x, centre y, width, height
 	hits, misses int
-	det          int // this frame's detection, -1 none
-	merged       bool
+	det          int     // this frame's detection, -1 none
+	region       int     // the detection it is merged in with other tracks (merges), -1 none
+	sides        uint8   // the sides of region that are its own, bit s for side s (side)
 	class        int     // Objects: the class of its last detection
 	score        float32 // Objects: the score of its last detection
 }
