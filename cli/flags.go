@@ -55,6 +55,7 @@ var fieldFlags = map[string][]string{
 	"video.Options.Encoder":          {"encoder"},
 	"video.Options.HWAccel":          {"hwaccel"},
 	"video.Options.Preset":           {"preset"},
+	"video.Options.Profile":          {"profile"},
 	"video.Options.CRF":              {"crf"},
 	"video.Options.Lossless":         {"lossless"},
 	"video.Options.Bitrate":          {"bitrate"},

@@ -128,6 +128,7 @@ var flagPlaces = map[string]flagPlace{
 	"crf":      {groupEncoding, true},
 	"lossless": {groupEncoding, false},
 	"preset":   {groupEncoding, false},
+	"profile":  {groupEncoding, false},
 	"bitrate":  {groupEncoding, false},
 	"threads":  {groupEncoding, false},
 

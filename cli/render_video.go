@@ -20,6 +20,7 @@ import (
 // videoFlags are render's video options.
 type videoFlags struct {
 	encoder, preset, hwaccel string
+	profile                  string
 	crf, threads             int
 	bitrate                  int64
 	start, end               string
@@ -37,7 +38,8 @@ type videoFlags struct {
 }
 
 func (v *videoFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&v.encoder, "encoder", "auto", "video encoder: auto, libx264, libx265, h264_nvenc, hevc_nvenc (auto: NVENC when it opens, else libx264)")
+	fs.StringVar(&v.encoder, "encoder", "auto", "video encoder: auto, libx264, libx265, h264_nvenc, hevc_nvenc, and for editors prores_ks (ProRes) and dnxhd (DNxHR) (auto: NVENC when it opens, else libx264)")
+	fs.StringVar(&v.profile, "profile", "", "with --encoder prores_ks: proxy, lt, standard, hq, 4444, 4444xq; with dnxhd: dnxhr_lb, dnxhr_sq, dnxhr_hq, dnxhr_hqx, dnxhr_444 (default hq, dnxhr_hq)")
 	fs.IntVar(&v.crf, "crf", 0, "constant quality 0..51, lower is better (x264/x265 crf, NVENC cq); 0 is lossless, as in x264 (--lossless)")
 	fs.Lookup("crf").DefValue = "the encoder's own: 23 for libx264, 28 for libx265"
 	fs.StringVar(&v.preset, "preset", "", "encoder preset, x264 names (ultrafast … veryslow; placebo for x264/x265); NVENC maps them to p1 … p7 and takes p1 … p7 too")
@@ -62,7 +64,7 @@ func (v *videoFlags) register(fs *pflag.FlagSet) {
 // naming the flag of fs.
 func (v *videoFlags) options(fs *pflag.FlagSet, in, out string, overwrite bool) (video.Options, error) {
 	o := video.Options{Input: in, Output: out, Overwrite: overwrite, HWAccel: v.hwaccel, Encoder: v.encoder,
-		CRF: v.crf, Preset: v.preset, Bitrate: v.bitrate, Threads: v.threads, FrameOffset: v.frameOffset,
+		CRF: v.crf, Preset: v.preset, Profile: v.profile, Bitrate: v.bitrate, Threads: v.threads, FrameOffset: v.frameOffset,
 		VideoStream: v.videoStream, Lossless: v.lossless}
 	if err := v.crfZero(fs, &o); err != nil {
 		return o, err

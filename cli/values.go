@@ -32,6 +32,7 @@ var flagChoices = map[string]func() []string{
 	"encoder":     video.Encoders,
 	"hwaccel":     video.HWAccels,
 	"preset":      video.Presets,
+	"profile":     video.Profiles,
 	"anchor":      func() []string { return []string{"bottom", "centre"} },
 	"untracked":   func() []string { return []string{"skip", "draw"} },
 	"frame-base":  func() []string { return []string{"auto", "0", "1"} },

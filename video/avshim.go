@@ -362,15 +362,24 @@ func checkMuxer(path string, codec astiav.CodecID) error {
 		detach()
 	}
 	if takes != 1 {
-		return field.Errorf("video.Options.Output", path, "the %s container cannot hold %s video (use .mp4, .mkv or .mov)%s", C.GoString(of.name), codecWords(codec), because(why))
+		use := ".mp4, .mkv or .mov"
+		if codec == astiav.CodecIDProres || codec == astiav.CodecIDDnxhd {
+			use = ".mov or .mkv"
+		}
+		return field.Errorf("video.Options.Output", path, "the %s container cannot hold %s video (use %s)%s", C.GoString(of.name), codecWords(codec), use, because(why))
 	}
 	return nil
 }
 
 // codecWords names a video codec in messages.
 func codecWords(id astiav.CodecID) string {
-	if id == astiav.CodecIDHevc {
+	switch id {
+	case astiav.CodecIDHevc:
 		return "HEVC"
+	case astiav.CodecIDProres:
+		return "ProRes"
+	case astiav.CodecIDDnxhd:
+		return "DNxHR"
 	}
 	return "H.264"
 }

@@ -20,6 +20,9 @@ type encoder struct {
 	cc   *astiav.CodecContext
 	name string
 	work workFormat
+	// coded is the pixel format the encoder codes: work's, or the format it is converted to
+	// after the overlay (4:4:4 for an odd size, an editors' codec's 4:2:2 or 4:4:4).
+	coded astiav.PixelFormat
 	// device: the encoder takes the CUDA frames of job.gpu (NVENC in the decoder's CUDA
 	// context), so frames drawn in GPU memory are never copied to host memory.
 	device bool
@@ -123,13 +126,26 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 		return nil, errors.New("not built into this FFmpeg")
 	}
 	takes := func(pf astiav.PixelFormat) bool { return slices.Contains(codec.PixelFormats(), pf) }
+	var profile string
+	var editorCoded astiav.PixelFormat
+	if isIntraEditor(name) {
+		// The overlay draws on 4:2:0 planes; the frames are converted to the profile's
+		// format after it (fitter).
+		profile, editorCoded = editorProfile(name, c.opts.Profile)
+		takes = func(pf astiav.PixelFormat) bool {
+			return pf == astiav.PixelFormatYuv420P || pf == astiav.PixelFormatYuv420P10Le
+		}
+	}
 	par := c.in.vs.CodecParameters()
 	work, note, err := chooseWorkFormat(par, c.dec.hostFormat(par), takes)
 	if err != nil {
 		return nil, err
 	}
 	coded := work.pix
-	if c.fit.yuv444 {
+	switch {
+	case profile != "":
+		coded = editorCoded
+	case c.fit.yuv444:
 		coded = yuv444Of(work)
 	}
 	cc := astiav.AllocCodecContext(codec)
@@ -167,7 +183,10 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 		}
 		c.warn(note)
 	}
-	e := &encoder{cc: cc, name: name, work: work, device: deviceInput, durations: map[int64]int64{}}
+	if profile != "" {
+		c.opts.Log(fmt.Sprintf("%s profile %s: the overlay's %s frames coded as %s", name, profile, work.pix, coded))
+	}
+	e := &encoder{cc: cc, name: name, work: work, coded: encoderPixelFormat(coded), device: deviceInput, durations: map[int64]int64{}}
 	// x264 and x265 block their calls while their frame threads are busy: see codecThread.
 	if name == "libx264" || name == "libx265" {
 		if e.send, err = newCodecThread(cc, encodeThreadName); err != nil {
@@ -279,6 +298,10 @@ func encoderOptions(name string, o Options) *astiav.Dictionary {
 	}
 	if name == "libx265" {
 		_ = d.Set("x265-params", x265, 0)
+	}
+	if isIntraEditor(name) {
+		profile, _ := editorProfile(name, o.Profile)
+		_ = d.Set("profile", profile, 0)
 	}
 	return d
 }

@@ -78,6 +78,11 @@ func (o *output) mapStreams(in *input, copyOthers bool, warn func(string)) error
 			continue
 		}
 		what := fmt.Sprintf("stream #%d (%s %s)", s.Index(), par.MediaType(), par.CodecID())
+		if isTimecodeTrack(s) && hasTimecode(in.vs) {
+			// A QuickTime timecode track: the muxer writes one anew from the video stream's
+			// timecode tag, which copyStreamMeta carries.
+			continue
+		}
 		if par.MediaType() == astiav.MediaTypeAttachment || !muxerAccepts(o.fc, par.CodecID()) {
 			warn(fmt.Sprintf("%s dropped: %s cannot hold it", what, filepath.Ext(o.final)))
 			continue
@@ -263,4 +268,16 @@ func (p *progress) report(frames int, final bool) {
 		pr.ETA = time.Duration(float64(pr.Total-pr.Frames) / pr.FPS * float64(time.Second))
 	}
 	p.f(pr)
+}
+
+// isTimecodeTrack reports whether s is a data stream that carries a timecode (QuickTime's
+// tmcd track, as FFmpeg's demuxer exposes it).
+func isTimecodeTrack(s *astiav.Stream) bool {
+	return s.CodecParameters().MediaType() == astiav.MediaTypeData && hasTimecode(s)
+}
+
+// hasTimecode reports whether s has a "timecode" metadata tag.
+func hasTimecode(s *astiav.Stream) bool {
+	md := s.Metadata()
+	return md != nil && md.Get("timecode", nil, 0) != nil
 }

@@ -13,3 +13,6 @@ func HWAccels() []string { return slices.Clone(hwaccelNames) }
 func Presets() []string {
 	return append(presetsOf("libx264"), presetsOf("h264_nvenc")[len(x264Presets):]...)
 }
+
+// Profiles returns every name Options.Profile takes with some encoder: ProRes's and DNxHR's.
+func Profiles() []string { return append(profilesOf("prores_ks"), profilesOf("dnxhd")...) }

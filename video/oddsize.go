@@ -93,40 +93,54 @@ func (f sizeFit) describe() string {
 // place, or converted to 4:4:4.
 type fitter struct {
 	sizeFit
-	work  workFormat
-	pool  *framePool // OddPad: frames of the coded size
-	to444 *converter // Odd444
+	work    workFormat
+	pool    *framePool // OddPad: frames of the coded size
+	toCoded *converter // the encoder's pixel format where it is not work's: Odd444, the editors' codecs
 }
 
-func newFitter(f sizeFit, work workFormat) (*fitter, error) {
+// newFitter fits frames of format work to the encoder: to f's coded size, then to the pixel
+// format coded.
+func newFitter(f sizeFit, work workFormat, coded astiav.PixelFormat) (*fitter, error) {
 	ft := &fitter{sizeFit: f, work: work}
 	var err error
-	switch {
-	case f.yuv444:
-		ft.to444, err = newConverter(workFormat{pix: yuv444Of(work), matrix: work.matrix, rng: work.rng}, f.w, f.h)
-	case f.codedW > f.w || f.codedH > f.h:
-		ft.pool, err = newFramePool(work.pix, f.codedW, f.codedH)
+	if !f.yuv444 && (f.codedW > f.w || f.codedH > f.h) {
+		if ft.pool, err = newFramePool(work.pix, f.codedW, f.codedH); err != nil {
+			return nil, err
+		}
+	}
+	if coded != encoderPixelFormat(work.pix) {
+		ft.toCoded, err = newConverter(workFormat{pix: coded, matrix: work.matrix, rng: work.rng}, f.codedW, f.codedH)
 	}
 	return ft, err
+}
+
+// needsFitter reports whether frames of format work need a fitter before an encoder that
+// codes coded at f's size.
+func needsFitter(f sizeFit, work workFormat, coded astiav.PixelFormat) bool {
+	return f.changes() || coded != encoderPixelFormat(work.pix)
 }
 
 // fit returns the frame to encode in place of f, which it frees if it made a new one.
 func (ft *fitter) fit(f *astiav.Frame) (*astiav.Frame, error) {
 	switch {
-	case ft.to444 != nil:
-		out := astiav.AllocFrame()
-		err := ft.to444.scale(out, f)
-		return ft.replace(f, out, err)
 	case ft.pool != nil:
 		out := astiav.AllocFrame()
 		err := ft.pool.get(out)
 		if err == nil {
 			err = pad(out, f, ft.work)
 		}
+		if f, err = ft.replace(f, out, err); err != nil {
+			return nil, err
+		}
+	case !ft.yuv444:
+		f.SetWidth(ft.codedW) // cropping the right column and bottom row needs no copy
+		f.SetHeight(ft.codedH)
+	}
+	if ft.toCoded != nil {
+		out := astiav.AllocFrame()
+		err := ft.toCoded.scale(out, f)
 		return ft.replace(f, out, err)
 	}
-	f.SetWidth(ft.codedW) // cropping the right column and bottom row needs no copy
-	f.SetHeight(ft.codedH)
 	return f, nil
 }
 
@@ -142,8 +156,8 @@ func (ft *fitter) replace(f, out *astiav.Frame, err error) (*astiav.Frame, error
 
 func (ft *fitter) close() {
 	ft.pool.close()
-	if ft.to444 != nil {
-		ft.to444.close()
+	if ft.toCoded != nil {
+		ft.toCoded.close()
 	}
 }
 

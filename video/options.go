@@ -52,6 +52,11 @@ type Options struct {
 	// CRF is the constant-quality level (libx264/libx265 crf, NVENC cq); 0 keeps the encoder's
 	// default (23 for libx264, 28 for libx265). Ignored when Bitrate is set.
 	CRF int
+	// Profile is the profile of an editors' intra codec (prores_ks: proxy, lt, standard, hq,
+	// 4444, 4444xq; dnxhd: dnxhr_lb, dnxhr_sq, dnxhr_hq, dnxhr_hqx, dnxhr_444); empty is hq or
+	// dnxhr_hq. It sets the quality and the pixel format coded (4:2:2, or 4:4:4; 10-bit but
+	// for DNxHR's LB, SQ and HQ).
+	Profile string
 	// Preset is the encoder preset; x264 names (ultrafast … veryslow) are mapped to NVENC's
 	// p1 … p7. Empty keeps the encoder's default.
 	Preset string
@@ -205,7 +210,7 @@ func (noPicture) Is(target error) bool { return target == ErrUnsupportedFormat }
 
 // Names accepted in Options.Encoder and Options.HWAccel.
 var (
-	encoderNames = []string{"auto", "libx264", "libx265", "h264_nvenc", "hevc_nvenc"}
+	encoderNames = []string{"auto", "libx264", "libx265", "h264_nvenc", "hevc_nvenc", "prores_ks", "dnxhd"}
 	hwaccelNames = []string{"none", "auto", "cuda"}
 )
 
@@ -229,10 +234,23 @@ func (o Options) Validate() error {
 		return field.Errorf("video.Options.Encoder", o.Encoder, "want one of %s", strings.Join(encoderNames, ", "))
 	case !slices.Contains(hwaccelNames, cmp.Or(o.HWAccel, "none")):
 		return field.Errorf("video.Options.HWAccel", o.HWAccel, "want one of %s", strings.Join(hwaccelNames, ", "))
+	case o.Preset != "" && isIntraEditor(enc):
+		return field.Errorf("video.Options.Preset", o.Preset, "%s has no presets: it codes at its profile's quality (%s)", enc, strings.Join(profilesOf(enc), ", "))
 	case o.Preset != "" && !slices.Contains(presetsOf(enc), o.Preset):
 		return field.Errorf("video.Options.Preset", o.Preset, "%s takes %s", encoderWords(enc), strings.Join(presetsOf(enc), ", "))
 	case o.CRF < 0 || o.CRF > maxCRF:
 		return field.Errorf("video.Options.CRF", o.CRF, "is outside 0..%d, the quality scale of %s", maxCRF, encoderWords(enc))
+	case o.Profile != "" && !slices.Contains(profilesOf(enc), o.Profile):
+		if len(profilesOf(enc)) == 0 {
+			return field.Errorf("video.Options.Profile", o.Profile, "is for prores_ks and dnxhd, not %s", encoderWords(enc))
+		}
+		return field.Errorf("video.Options.Profile", o.Profile, "%s takes %s", enc, strings.Join(profilesOf(enc), ", "))
+	case isIntraEditor(enc) && o.CRF > 0:
+		return field.Errorf("video.Options.CRF", o.CRF, "%s codes at its profile's quality: choose a profile instead", enc)
+	case isIntraEditor(enc) && o.Bitrate > 0:
+		return field.Errorf("video.Options.Bitrate", o.Bitrate, "%s codes at its profile's quality: choose a profile instead", enc)
+	case isIntraEditor(enc) && o.Lossless:
+		return field.Errorf("video.Options.Lossless", o.Lossless, "is for libx264 and libx265, not %s", enc)
 	case o.Lossless && isNVENC(enc):
 		return field.Errorf("video.Options.Lossless", o.Lossless, "is for libx264 and libx265, not %s", enc)
 	case o.Lossless && (o.CRF > 0 || o.Bitrate > 0):
@@ -297,10 +315,55 @@ func encoderWords(name string) string {
 
 // codecOf is the codec an encoder writes.
 func codecOf(encoder string) astiav.CodecID {
-	if encoder == "libx265" || encoder == "hevc_nvenc" {
+	switch encoder {
+	case "libx265", "hevc_nvenc":
 		return astiav.CodecIDHevc
+	case "prores_ks":
+		return astiav.CodecIDProres
+	case "dnxhd":
+		return astiav.CodecIDDnxhd
 	}
 	return astiav.CodecIDH264
+}
+
+// The editors' intra codecs: ProRes (prores_ks) and DNxHR (dnxhd), which editors cut and
+// grade without decoding a group of pictures, coded at a profile's quality. Their profiles,
+// the default first, and the pixel format each codes (the overlay's 4:2:0 frames are
+// converted to it after the overlay: chroma resampled, 8-bit samples widened to 10).
+var editorProfiles = map[string][]struct {
+	name  string
+	coded astiav.PixelFormat
+}{
+	"prores_ks": {{"hq", astiav.PixelFormatYuv422P10Le}, {"proxy", astiav.PixelFormatYuv422P10Le},
+		{"lt", astiav.PixelFormatYuv422P10Le}, {"standard", astiav.PixelFormatYuv422P10Le},
+		{"4444", astiav.PixelFormatYuv444P10Le}, {"4444xq", astiav.PixelFormatYuv444P10Le}},
+	"dnxhd": {{"dnxhr_hq", astiav.PixelFormatYuv422P}, {"dnxhr_lb", astiav.PixelFormatYuv422P},
+		{"dnxhr_sq", astiav.PixelFormatYuv422P}, {"dnxhr_hqx", astiav.PixelFormatYuv422P10Le},
+		{"dnxhr_444", astiav.PixelFormatYuv444P10Le}},
+}
+
+// isIntraEditor reports whether encoder is one of the editors' intra codecs.
+func isIntraEditor(encoder string) bool { return editorProfiles[encoder] != nil }
+
+// profilesOf lists the profiles encoder takes, the default first; none for the others.
+func profilesOf(encoder string) []string {
+	var names []string
+	for _, p := range editorProfiles[encoder] {
+		names = append(names, p.name)
+	}
+	return names
+}
+
+// editorProfile returns the profile an editor's codec codes with (profile, or its default)
+// and the pixel format it codes.
+func editorProfile(encoder, profile string) (string, astiav.PixelFormat) {
+	ps := editorProfiles[encoder]
+	for _, p := range ps {
+		if p.name == profile {
+			return p.name, p.coded
+		}
+	}
+	return ps[0].name, ps[0].coded
 }
 
 // normalize fills defaults and rejects bad values before any file is touched.

@@ -149,7 +149,9 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	var fitter *fitter
 	if fit.changes() {
 		rep.warn(fit.describe())
-		if fitter, err = newFitter(fit, enc.work); err != nil {
+	}
+	if needsFitter(fit, enc.work, enc.coded) {
+		if fitter, err = newFitter(fit, enc.work, enc.coded); err != nil {
 			return finish(err)
 		}
 		c.add(fitter.close)

@@ -1,0 +1,94 @@
+package video
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"trackink/composite"
+	"trackink/internal/field"
+)
+
+// The editors' intra codecs: ProRes and DNxHR at each kind of profile, from 8- and 10-bit
+// sources. The overlay draws on 4:2:0 frames, converted after it to the profile's format;
+// ffprobe finds the codec, the profile, the pixel format, the source's colour tags and
+// timecode, and every frame; the drawn rectangle is where and what it should be.
+func TestEditorsCodecs(t *testing.T) {
+	tags := []string{"-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-timecode", "01:00:00:00", "-c:a", "aac"}
+	in8 := ffmpegClip(t, "in8.mov", append([]string{"-c:v", "libx264", "-pix_fmt", "yuv420p"}, tags...)...)
+	in10 := ffmpegClip(t, "in10.mov", append([]string{"-c:v", "libx264", "-pix_fmt", "yuv420p10le"}, tags...)...)
+	for _, tc := range []struct {
+		encoder, profile, in string
+		codec, wantProfile   string
+		pixFmt               string
+		picture              bool // check the picture: a high-quality profile from the 8-bit clip
+	}{
+		{"prores_ks", "", in8, "prores", "HQ", "yuv422p10le", true},
+		{"prores_ks", "proxy", in8, "prores", "Proxy", "yuv422p10le", false}, // proxy quality: MSE 26
+		{"prores_ks", "4444", in10, "prores", "4444", "yuv444p12le", false},  // FFmpeg decodes ProRes 4444 to 12-bit
+		{"dnxhd", "", in8, "dnxhd", "DNXHR HQ", "yuv422p", true},
+		{"dnxhd", "dnxhr_hqx", in10, "dnxhd", "DNXHR HQX", "yuv422p10le", false},
+	} {
+		name := tc.encoder + " " + tc.profile
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.mov")
+			_, err := Transcode(context.Background(), Options{Input: tc.in, Output: out, Encoder: tc.encoder, Profile: tc.profile},
+				func(n int, f composite.Surface) error { return fillRect(f, map[string]int{}) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			var video *probeStream
+			streams := probeStreams(t, out)
+			for i := range streams {
+				if streams[i].CodecType == "video" {
+					video = &streams[i]
+					break
+				}
+			}
+			if video == nil || video.CodecName != tc.codec || video.Profile != tc.wantProfile || video.PixFmt != tc.pixFmt {
+				t.Fatalf("video stream %+v; want %s %s %s", video, tc.codec, tc.wantProfile, tc.pixFmt)
+			}
+			if video.ColorSpace != "bt709" || video.ColorPrimaries != "bt709" || video.ColorTransfer != "bt709" {
+				t.Errorf("colour tags %s/%s/%s, want the source's bt709", video.ColorSpace, video.ColorPrimaries, video.ColorTransfer)
+			}
+			if tc := video.Tags["timecode"]; tc != "01:00:00:00" {
+				t.Errorf("timecode %q, want the source's 01:00:00:00", tc)
+			}
+			if n := len(videoPTS(t, out)); n != clipFrames {
+				t.Errorf("%d frames, want %d", n, clipFrames)
+			}
+			if tc.picture {
+				checkRect(t, tc.in, out, 10, true)
+			}
+		})
+	}
+}
+
+// What the editors' codecs cannot do is refused before any work, naming the option.
+func TestEditorsCodecOptions(t *testing.T) {
+	for _, tc := range []struct {
+		o     Options
+		field string
+		want  string
+	}{
+		{Options{Encoder: "prores_ks", CRF: 20}, "video.Options.CRF", "profile"},
+		{Options{Encoder: "prores_ks", Bitrate: 1e8}, "video.Options.Bitrate", "profile"},
+		{Options{Encoder: "dnxhd", Lossless: true}, "video.Options.Lossless", "not dnxhd"},
+		{Options{Encoder: "prores_ks", Preset: "fast"}, "video.Options.Preset", "no presets"},
+		{Options{Encoder: "libx264", Profile: "hq"}, "video.Options.Profile", "prores_ks and dnxhd"},
+		{Options{Encoder: "dnxhd", Profile: "hq"}, "video.Options.Profile", "dnxhr_hq"},
+		{Options{Encoder: "prores_ks", Output: "out.mp4"}, "video.Options.Output", "cannot hold ProRes video (use .mov or .mkv)"},
+	} {
+		tc.o.Input = "in.mp4"
+		if tc.o.Output == "" {
+			tc.o.Output = "out.mov"
+		}
+		err := tc.o.Validate()
+		var fe *field.Error
+		if !errors.As(err, &fe) || fe.Field != tc.field || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v; want %s saying %q", tc.o, err, tc.field, tc.want)
+		}
+	}
+}
