@@ -27,8 +27,8 @@ const residentChunks = 1
 // Past residentChunks full chunks, a spilling array writes each chunk it fills to a
 // temporary file (removed at once, so nothing is left however the process ends) and reads
 // chunks back as at asks for them, two at a time. T must hold no pointers: its bytes are
-// what is written. An I/O error on the spill file is kept, and reported by err; at then
-// gives zero values.
+// what is written. An error reading the spill file back is kept, and reported by err; at
+// then gives zero values.
 type chunks[T any] struct {
 	c     [][]T // chunks in memory; a spilled chunk's entry is nil
 	n     int
@@ -73,23 +73,25 @@ func (s *chunks[T]) add(v T) {
 }
 
 // spillChunk writes full chunk i to the spill file when the array spills and holds enough
-// in memory, and returns its memory, emptied, for the next chunk; nil when it stays.
+// in memory, and returns its memory, emptied, for the next chunk; nil when it stays. Where
+// no temporary file can be made or written (a full or read-only $TMPDIR) the array stops
+// spilling and holds what follows in memory, as before spilling was: slower to fit, never
+// lost.
 func (s *chunks[T]) spillChunk(i int) []T {
-	if !s.spill || i < residentChunks || s.sp != nil && s.sp.err != nil {
+	if !s.spill || i < residentChunks {
 		return nil
 	}
 	if s.sp == nil {
-		s.sp = &spillage[T]{cache: [2]cached[T]{{chunk: -1}, {chunk: -1}}}
 		f, err := os.CreateTemp("", "trackink-tracks-*")
 		if err != nil {
-			s.sp.err = fmt.Errorf("scene: a temporary file for the tracks: %w", err)
+			s.spill = false
 			return nil
 		}
 		os.Remove(f.Name()) // open until the Tracks are gone; never left behind
-		s.sp.file = f
+		s.sp = &spillage[T]{file: f, cache: [2]cached[T]{{chunk: -1}, {chunk: -1}}}
 	}
 	if _, err := s.sp.file.WriteAt(chunkBytes(s.c[i]), s.offset(i)); err != nil {
-		s.sp.err = fmt.Errorf("scene: writing the tracks' temporary file: %w", err)
+		s.spill = false
 		return nil
 	}
 	buf := s.c[i][:0]

@@ -143,3 +143,19 @@ func TestCollectorHoldsLongVideosInFlatMemory(t *testing.T) {
 		t.Errorf("100 times the frames took %.1f MB more heap", float64(large-small)/1e6)
 	}
 }
+
+// Where no temporary file can be made ($TMPDIR missing or full), a long file is read in
+// memory as before spilling was, whole and without an error.
+func TestSpillFallsBackToMemory(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	tr, err := Read(strings.NewReader(motRows(600, 400, false)), "sorted.txt", FormatMOT, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.boxes.sp != nil {
+		t.Fatal("spilled with no temporary directory")
+	}
+	if s := tr.Summary(); s.Boxes != 600*400 || tr.Err() != nil {
+		t.Errorf("%d boxes (%v), want %d", s.Boxes, tr.Err(), 600*400)
+	}
+}
