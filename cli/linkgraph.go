@@ -1,16 +1,80 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"trackink/knn"
+	"trackink/overlay"
 )
 
-// registerLinkGraph adds --links, the link graph: a style flag, so style files may set it.
+// registerLinkGraph adds --links, the link graph, and the caps on links per point and per
+// frame: style flags, so style files may set them.
 func (s *styleFlags) registerLinkGraph(fs *pflag.FlagSet) {
 	fs.Var(choiceValue{&s.links.Graph, knn.Graphs}, "links",
 		"link graph: "+strings.Join(knn.Graphs, ", ")+" (knn: each point's --k nearest; radius: every pair within --max-dist; "+
 			"delaunay: the Delaunay triangulation; mst: the minimum spanning tree; all exact, ties by track id, with the caps and --hysteresis)")
+	s.links.MaxLinksPerPoint, s.links.MaxLinks = knn.DefaultMaxLinksPerPoint, knn.DefaultMaxLinks
+	fs.Var(capValue{&s.links.MaxLinksPerPoint}, "max-links-per-point",
+		"at most this many links at a point, its shortest (as --max-degree), so that a frame costs at most points × this; --k may not exceed it")
+	fs.Var(capValue{&s.links.MaxLinks}, "max-links-per-frame",
+		"at most this many links in a frame, its shortest")
+}
+
+// capValue is a flag that caps a count: a positive whole number, refused otherwise as it is
+// parsed, so that no cap can be turned off.
+type capValue struct{ n *int }
+
+func (v capValue) String() string {
+	if v.n == nil {
+		return "0"
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v capValue) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 32)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return fmt.Errorf("must be at most %d", math.MaxInt32)
+	case err != nil:
+		return errors.New("want a whole number of links")
+	case n < 1:
+		return errors.New("must be at least 1 (a cap cannot be turned off)")
+	}
+	*v.n = int(n)
+	return nil
+}
+
+func (capValue) Type() string { return "links" }
+
+// linkCapWarning says what the caps on links per point and per frame have dropped in a
+// render drawn by d with link options o ("" if nothing, or if d is nil), for a warning at
+// the end of the render: once, with the flags that raise them. The device's own kNN links
+// are not counted (overlay.Drawer.LinksCapped).
+func linkCapWarning(d *overlay.Drawer, o knn.Options) string {
+	if d == nil {
+		return ""
+	}
+	c := d.LinksCapped()
+	var dropped []string
+	if c.PerPoint > 0 {
+		dropped = append(dropped, fmt.Sprintf("%d links over --max-links-per-point %d", c.PerPoint, o.MaxLinksPerPoint))
+	}
+	if c.PerFrame > 0 {
+		dropped = append(dropped, fmt.Sprintf("%d links over --max-links-per-frame %d", c.PerFrame, o.MaxLinks))
+	}
+	if len(dropped) == 0 {
+		return ""
+	}
+	frames := "frames"
+	if c.Frames == 1 {
+		frames = "frame"
+	}
+	return fmt.Sprintf("%s dropped in %d %s (the shortest links are kept); raise the cap to keep more", strings.Join(dropped, " and "), c.Frames, frames)
 }

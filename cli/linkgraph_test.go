@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -8,23 +9,26 @@ import (
 	"testing"
 
 	"trackink/knn"
-	"trackink/overlay"
 )
+
+// linkOptions returns the link options render's style flags make of args: the look, the
+// style file and the flags.
+func linkOptions(args ...string) (knn.Options, error) {
+	var s styleFlags
+	fs := newFlagSet("render", "", "", io.Discard)
+	s.register(fs, "knn", "default")
+	if err := parse(fs, args); err != nil {
+		return knn.Options{}, err
+	}
+	o, err := s.options(fs, false)
+	return o.Links, err
+}
 
 // TestLinksFlag: --links picks the graph from the command line or a style file (the command
 // line winning), and a wrong graph, or radius without its radius, is a usage error naming
 // the flag.
 func TestLinksFlag(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "s.toml")
-	options := func(args ...string) (overlay.Options, error) {
-		var s styleFlags
-		fs := newFlagSet("render", "", "", io.Discard)
-		s.register(fs, "knn", "default")
-		if err := parse(fs, args); err != nil {
-			return overlay.Options{}, err
-		}
-		return s.options(fs, false)
-	}
 	os.WriteFile(file, []byte("links = \"mst\"\nmax-degree = 2\n"), 0o644)
 	for _, tc := range []struct {
 		args []string
@@ -36,9 +40,9 @@ func TestLinksFlag(t *testing.T) {
 		{[]string{"--style", file}, knn.GraphMST},
 		{[]string{"--style", file, "--links", "knn"}, knn.GraphKNN},
 	} {
-		o, err := options(tc.args...)
-		if err != nil || o.Links.Graph != tc.want {
-			t.Errorf("%v: graph %q (%v), want %q", tc.args, o.Links.Graph, err, tc.want)
+		o, err := linkOptions(tc.args...)
+		if err != nil || o.Graph != tc.want {
+			t.Errorf("%v: graph %q (%v), want %q", tc.args, o.Graph, err, tc.want)
 		}
 	}
 	for _, tc := range []struct {
@@ -48,12 +52,94 @@ func TestLinksFlag(t *testing.T) {
 		{[]string{"--links", "voronoi"}, "--links", `"voronoi": want knn, radius, delaunay, mst`},
 		{[]string{"--links", "radius"}, "--max-dist", "--max-dist 0: the radius graph links every pair within it"},
 	} {
-		_, err := options(tc.args...)
+		_, err := linkOptions(tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) || !strings.Contains(err.Error(), tc.flag) {
 			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
 		}
 		if _, usage := err.(usageError); !usage && err != nil && !strings.Contains(err.Error(), "invalid argument") {
 			t.Errorf("%v: %T is not a usage error", tc.args, err)
+		}
+	}
+}
+
+// TestLinkCapFlags: --max-links-per-point and --max-links-per-frame default to knn's caps,
+// are set from the command line or a style file, and refuse what is not a positive whole
+// number, naming the flag (exit status 2, before any work); --k may not exceed the cap
+// on links per point.
+func TestLinkCapFlags(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("max-links-per-point = 12\n"), 0o644)
+	for _, tc := range []struct {
+		args             []string
+		perPoint, perFrm int
+	}{
+		{nil, knn.DefaultMaxLinksPerPoint, knn.DefaultMaxLinks},
+		{[]string{"--max-links-per-point", "8", "--max-links-per-frame", "500"}, 8, 500},
+		{[]string{"--style", file}, 12, knn.DefaultMaxLinks},
+		{[]string{"--style", file, "--max-links-per-point", "3", "--k", "3"}, 3, knn.DefaultMaxLinks},
+	} {
+		o, err := linkOptions(tc.args...)
+		if err != nil || o.MaxLinksPerPoint != tc.perPoint || o.MaxLinks != tc.perFrm {
+			t.Errorf("%v: caps %d, %d (%v), want %d, %d", tc.args, o.MaxLinksPerPoint, o.MaxLinks, err, tc.perPoint, tc.perFrm)
+		}
+	}
+	dir := t.TempDir()
+	tracks := filepath.Join(dir, "t.txt")
+	os.WriteFile(tracks, []byte("1,1,10,10,20,20\n1,2,50,10,20,20\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-links-per-point", "0"}, `--max-links-per-point "0": must be at least 1`},
+		{[]string{"--max-links-per-point", "-4"}, `--max-links-per-point "-4": must be at least 1`},
+		{[]string{"--max-links-per-frame", "0"}, `--max-links-per-frame "0": must be at least 1`},
+		{[]string{"--max-links-per-frame", "lots"}, `--max-links-per-frame "lots": want a whole number of links`},
+		{[]string{"--max-links-per-frame", "1e12"}, `--max-links-per-frame "1e12": want a whole number of links`},
+		{[]string{"--k", "9", "--max-links-per-point", "8"}, "--k 9: more neighbours than the 8 links a point may have"},
+	} {
+		args := append([]string{"render", "--width", "64", "--height", "48", "--tracks", tracks, "-o", filepath.Join(dir, "o.png")}, tc.args...)
+		code, _, stderr := trackink(args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, stderr, exitUsage, tc.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "o.png")); err == nil {
+			t.Fatalf("%v: a picture was written", tc.args)
+		}
+	}
+}
+
+// TestLinkCapWarning: when a cap drops links, a render says so once, at the end, with how
+// many each cap dropped over the render and the flag that raises it; a render whose caps
+// drop nothing says nothing. 40 tracks on one spot, linked within 10 px: 780 pairs; with at
+// most 4 links a point the 5 lowest track ids keep their 10 links, and a frame cap of 6
+// keeps 6 of those.
+func TestLinkCapWarning(t *testing.T) {
+	var rows []string
+	for frame := 1; frame <= 3; frame++ {
+		for id := 1; id <= 40; id++ {
+			rows = append(rows, fmt.Sprintf("%d,%d,100,50,20,20,1,-1,-1,-1", frame, id))
+		}
+	}
+	dir, clip, tracks := clipWithTracks(t, 160, 120, 3, strings.Join(rows, "\n")+"\n")
+	caps := []string{"--links", "radius", "--max-dist", "10", "--max-links-per-point", "4", "--max-links-per-frame", "6", "--no-labels"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"picture", []string{"--width", "160", "--height", "120", "--frame", "2", "-o", filepath.Join(dir, "o.png")},
+			"770 links over --max-links-per-point 4 and 4 links over --max-links-per-frame 6 dropped in 1 frame"},
+		{"video", []string{"-i", clip, "-o", filepath.Join(dir, "o.mp4"), "--preset", "ultrafast"},
+			"2310 links over --max-links-per-point 4 and 12 links over --max-links-per-frame 6 dropped in 3 frames"},
+	} {
+		code, _, stderr := trackink(append(append([]string{"render", "--tracks", tracks}, tc.args...), caps...)...)
+		if code != 0 || strings.Count(stderr, "warning") != 1 || !strings.Contains(stderr, "trackink render: warning: "+tc.want) ||
+			!strings.Contains(stderr, "raise the cap to keep more") {
+			t.Errorf("%s: exit %d, %q; want one warning %q", tc.name, code, stderr, tc.want)
+		}
+		code, _, stderr = trackink(append(append([]string{"render", "--tracks", tracks, "-y"}, tc.args...), "--no-labels")...)
+		if code != 0 || strings.Contains(stderr, "warning") {
+			t.Errorf("%s, default caps: exit %d, %q; want no warning", tc.name, code, stderr)
 		}
 	}
 }

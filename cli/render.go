@@ -163,6 +163,9 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if m := missingGlyphs(d.Font()); m != "" {
 		fmt.Fprintf(stderr, "trackink render: warning: %s\n", m)
 	}
+	if m := linkCapWarning(d, opts.Links); m != "" {
+		fmt.Fprintf(stderr, "trackink render: warning: %s\n", m)
+	}
 	removeStalePartials(target, stderr)
 	return writeAtomic(ctx, target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
 }

@@ -226,6 +226,9 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 			warn("%s", m)
 		}
 	}
+	if m := linkCapWarning(td.d, opts.Links); m != "" {
+		warn("%s", m)
+	}
 	if off := &td.off; off.items > 0 {
 		warn("%d tracked items in %d frames lie wholly outside the %dx%d picture (first: frame %d, track %d)",
 			off.items, off.frames, w, h, off.firstFrame, off.firstID)

@@ -169,6 +169,12 @@ func graphRanks(t testing.TB, o Options, pts []scene.Point) [][2]int32 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return edgeRanks(t, pts, es)
+}
+
+// edgeRanks turns Update's edges into rank pairs, checking their documented order on the way.
+func edgeRanks(t testing.TB, pts []scene.Point, es []Edge) [][2]int32 {
+	t.Helper()
 	ids := make([]int, len(pts))
 	for i, p := range pts {
 		ids[i] = p.ID
@@ -375,18 +381,21 @@ func TestPredicatesExact(t *testing.T) {
 	}
 }
 
-// TestGraphsIgnoreInputOrder: the same tracks in another order give the same links.
+// TestGraphsIgnoreInputOrder: the same tracks in another order give the same links, and
+// so do they where the caps on links per point and per frame decide which are kept.
 func TestGraphsIgnoreInputOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed(t), 29))
 	names, sets := pointSets(rng, []int{30})
 	for i, pts := range sets {
-		for _, graph := range Graphs[1:] {
-			o := Options{K: 1, Graph: graph, MaxDist: 40}
-			want := graphRanks(t, o, pts)
-			shuffled := slices.Clone(pts)
-			rng.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
-			if got := graphRanks(t, o, shuffled); !slices.Equal(got, want) {
-				t.Errorf("%s, %s: links change with the input order", names[i], graph)
+		for _, o := range []Options{{K: 1, MaxDist: 40}, {K: 3, MaxDist: 80, MaxLinksPerPoint: 3, MaxLinks: 20}} {
+			for _, graph := range Graphs[1:] {
+				o.Graph = graph
+				want := graphRanks(t, o, pts)
+				shuffled := slices.Clone(pts)
+				rng.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+				if got := graphRanks(t, o, shuffled); !slices.Equal(got, want) {
+					t.Errorf("%s, %s %+v: links change with the input order", names[i], graph, o)
+				}
 			}
 		}
 	}

@@ -61,9 +61,13 @@
 // scan tests "inside the bound and not yet offered" without branches: usually only a
 // neighbour that is new this frame gets through.
 //
-// Costs: the grid search is O(n·k) for points spread over the frame (O(n²) in the worst case,
-// all points in one spot); FAISS and brute force are O(n²). Steps 4-8 are O(n·k). With the
-// grid backend Update allocates nothing once its buffers have grown to the frame size.
+// Costs: the grid search is O(n·k) for points spread over the frame, and stays so where they
+// pile up: coincident points form runs a query offers in rank order and leaves at the first
+// that does not fit, and a cell holding many points (a slanted line, a pile, a short
+// segment) is sorted along its spread and searched by bisection (grid.go); dense clusters
+// cost about their size a query. FAISS and brute force are O(n²). Steps 4-8 are O(n·k),
+// and a frame has at most n·K links, K ≤ [Options.MaxLinksPerPoint]. With the grid backend
+// Update allocates nothing once its buffers have grown to the frame size.
 //
 // # Use
 //
@@ -77,13 +81,15 @@
 // sorted by (pts[A].ID, pts[B].ID), so the same tracks give the same edges in the same order
 // on every run, whatever the order of the input. The slice is reused by the next call.
 // Update rejects a frame with a repeated track id or a non-finite coordinate.
-// [Options.Validate] (also called by New) rejects K < 1, negative or NaN caps, a negative or
-// infinite hysteresis and an unknown backend with a *field.Error naming the field
+// [Options.Validate] (also called by New) rejects K < 1 or above the cap on links per point,
+// negative or NaN caps, a negative or infinite hysteresis and an unknown backend with a
+// *field.Error naming the field
 // ("knn.Options.K 0: must be at least 1"), which the command line turns into the flag's
 // name. The rules the links follow, in the user's words, are in docs/links.md.
 package knn
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"runtime"
@@ -109,9 +115,19 @@ const (
 const (
 	DefaultK          = 5
 	DefaultHysteresis = 0.15
+
+	// DefaultMaxLinksPerPoint is Options.MaxLinksPerPoint when it is 0: far more links than
+	// a point can show apart, and more than any golden picture or test has at a point (the
+	// spanning tree of 200 points on one spot, a star of 199 links, is held to Prim's).
+	DefaultMaxLinksPerPoint = 256
+	// DefaultMaxLinks is Options.MaxLinks when it is 0: a million links are 44 MB of line
+	// primitives a frame; the cap on links per point alone allows as many from 7 800 points
+	// (n·256/2).
+	DefaultMaxLinks = 1_000_000
 )
 
-// Options configures a [Graph]. Zero caps are off.
+// Options configures a [Graph]. Zero caps are off, but for the caps on links per point and
+// per frame, which are always on: zero is their default.
 type Options struct {
 	// K is the number of nearest neighbours each point links to (at least 1). A frame with
 	// n ≤ K points links every point to all the others.
@@ -148,6 +164,21 @@ type Options struct {
 	// as squares), and one that was drawn only needs d ≤ MaxDist and |dy| ≤ MaxDY.
 	Hysteresis float64
 
+	// MaxLinksPerPoint bounds the links at a point, so that a frame costs at most about
+	// n·MaxLinksPerPoint whatever its points (0 means DefaultMaxLinksPerPoint). For the
+	// radius, Delaunay and spanning-tree graphs it is MaxDegree's rule, and applies where it
+	// is smaller than MaxDegree (or MaxDegree is off): a link is kept only if it is among the
+	// first MaxLinksPerPoint at both ends, shortest first, ties by track id. The radius graph's
+	// search looks no further than that at each point, so every pair within MaxDist is never
+	// listed. For kNN, K may not exceed it: each point makes its K links (one that many points
+	// choose has more), at most n·K a frame.
+	MaxLinksPerPoint int
+	// MaxLinks bounds the links of a frame (0 means DefaultMaxLinks): past it, the frame keeps
+	// its MaxLinks shortest, in (length, lower track id, higher track id) order (with
+	// hysteresis a link drawn in the previous frame counting as 1/(1+h) times as long, as
+	// for MaxDegree).
+	MaxLinks int
+
 	// Backend selects the neighbour search: "grid", "faiss" or "brute"; empty means
 	// DefaultBackend. All three give identical answers.
 	Backend string
@@ -171,6 +202,12 @@ func (o Options) Validate() error {
 		return field.Errorf("knn.Options.MaxDegree", o.MaxDegree, "must be 0 (off) or a positive number of links")
 	case !(o.Hysteresis >= 0) || math.IsInf(o.Hysteresis, 1):
 		return field.Errorf("knn.Options.Hysteresis", o.Hysteresis, "must be 0 (off) or a positive finite fraction")
+	case o.MaxLinksPerPoint < 0:
+		return field.Errorf("knn.Options.MaxLinksPerPoint", o.MaxLinksPerPoint, "must be a positive number of links (0: the default, %d)", DefaultMaxLinksPerPoint)
+	case o.MaxLinks < 0:
+		return field.Errorf("knn.Options.MaxLinks", o.MaxLinks, "must be a positive number of links (0: the default, %d)", DefaultMaxLinks)
+	case (o.Graph == "" || o.Graph == GraphKNN) && o.K > o.linksPerPoint():
+		return field.Errorf("knn.Options.K", o.K, "more neighbours than the %d links a point may have (the cap on links per point)", o.linksPerPoint())
 	}
 	if err := o.validateGraph(); err != nil {
 		return err
@@ -183,6 +220,12 @@ func (o Options) Validate() error {
 	}
 	return field.Errorf("knn.Options.Backend", o.Backend, "want one of %s", strings.Join(Backends(), ", "))
 }
+
+// linksPerPoint is the cap on links per point: MaxLinksPerPoint, or its default.
+func (o Options) linksPerPoint() int { return cmp.Or(o.MaxLinksPerPoint, DefaultMaxLinksPerPoint) }
+
+// linksPerFrame is the cap on links per frame: MaxLinks, or its default.
+func (o Options) linksPerFrame() int { return cmp.Or(o.MaxLinks, DefaultMaxLinks) }
 
 // searchers makes each search backend built into this binary; faiss.go adds FAISS in
 // builds with the faiss tag, so that the default build needs no FAISS library (the grid is
@@ -271,7 +314,18 @@ type Graph struct {
 
 	out []Edge
 
+	byKey  []keyedLink // the frame's links, when there are more than MaxLinks
+	capped Capped
+
 	geo *geoGraph // the graph when it is not kNN
+}
+
+// Capped returns what the caps on links per point and per frame have dropped so far.
+func (g *Graph) Capped() Capped {
+	if g.geo != nil {
+		return g.geo.capped
+	}
+	return g.capped
 }
 
 // workerScratch is one goroutine's space for the point it is working on.

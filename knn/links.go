@@ -1,6 +1,9 @@
 package knn
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // links computes the links of a frame of two points or more, loaded into cur, into g.out.
 // Each step after the layout is a loop over positions that writes only the entries of its own
@@ -75,6 +78,14 @@ func (g *Graph) links() error {
 	g.pool.do(g, stepAdjacency)
 	g.upCount, g.up = grow(g.upCount, n), grow(g.up, size)
 	g.pool.do(g, stepEmit)
+	links := 0
+	for _, u := range g.upCount {
+		links += int(u)
+	}
+	if m := g.opts.linksPerFrame(); links > m {
+		g.frameCap(m)
+		g.capped.add(0, links-m)
+	}
 
 	// The edges in rank order, and each point's links to higher ranks in rank order (step
 	// stepEdges): the offset of each rank's edges.
@@ -87,6 +98,52 @@ func (g *Graph) links() error {
 	g.out = grow(g.out, int(total))
 	g.pool.do(g, stepEdges)
 	return nil
+}
+
+// frameCap keeps the frame's first m links in (key, lower rank, higher rank) order (key:
+// MaxDegree's, computed again here, the rare case), at both ends: in adj(j), the links drawn
+// for the next frame's hysteresis, and in up. It runs only in a frame with more links, on
+// one goroutine: a sort of them all.
+func (g *Graph) frameCap(m int) {
+	c, drawn := &g.cur, &g.workers[0].drawn
+	f := (1 + g.opts.Hysteresis) * (1 + g.opts.Hysteresis)
+	linkAt := func(j int, x int) keyedLink {
+		other, rj := c.adjOther[x], g.prank[j]
+		key, ro := dist2(g.px[j], g.py[j], g.px[other], g.py[other]), g.prank[other]
+		if drawn.has(other) {
+			key /= f
+		}
+		return keyedLink{key: key, lo: min(rj, ro), hi: max(rj, ro)}
+	}
+	g.byKey = g.byKey[:0]
+	for j := range len(c.ids) {
+		g.drawnAt(j, drawn)
+		for x := c.adjStart(j); x < int(c.adjEnd[j]); x++ {
+			if l := linkAt(j, x); l.lo == g.prank[j] {
+				g.byKey = append(g.byKey, l)
+			}
+		}
+	}
+	sortLinks(g.byKey)
+	last := g.byKey[m-1]
+	for j := range len(c.ids) {
+		g.drawnAt(j, drawn)
+		start := c.adjStart(j)
+		w, u := start, start
+		for x := start; x < int(c.adjEnd[j]); x++ {
+			l := linkAt(j, x)
+			if linkBefore(last, l) {
+				continue // after the m-th
+			}
+			c.adjOther[w] = c.adjOther[x]
+			w++
+			if l.lo == g.prank[j] {
+				g.up[u] = l.hi
+				u++
+			}
+		}
+		c.adjEnd[j], g.upCount[j] = int32(w), int32(u-start)
+	}
 }
 
 // runChunk runs chunk of step on behalf of worker (the index of its scratch space).
@@ -118,15 +175,24 @@ func (g *Graph) runChunk(step, chunk, worker int) {
 }
 
 // edges writes the edges of the points at positions j0..j1-1 into out, each point's from
-// its rank's offset, ordered by counting the ones before (there are only a few). Points are
-// visited by position, so that their links are read in the order emit wrote them. (Visited
-// by rank, a point's links were usually a cache miss: 5 % slower at 100 000 points.)
+// its rank's offset, ordered by counting the ones before (there are usually only a few; a
+// point that many others chose, sorted: counting is quadratic, 20 000 coincident points
+// took a second). Points are visited by position, so that their links are read in the
+// order emit wrote them. (Visited by rank, a point's links were usually a cache miss: 5 %
+// slower at 100 000 points.)
 func (g *Graph) edges(j0, j1 int) {
 	c := &g.cur
 	for j := j0; j < j1; j++ {
 		r := g.prank[j]
 		start := c.adjStart(j)
 		up, e, a := g.up[start:start+int(g.upCount[j])], int(g.edgeAt[r]), g.perm[r]
+		if len(up) > manyLinks {
+			slices.Sort(up)
+			for i, o := range up {
+				g.out[e+i] = Edge{A: a, B: g.perm[o]}
+			}
+			continue
+		}
 		for _, o := range up {
 			before := 0
 			for _, o2 := range up {
@@ -136,6 +202,9 @@ func (g *Graph) edges(j0, j1 int) {
 		}
 	}
 }
+
+// manyLinks is the number of links at a point past which edges sorts them.
+const manyLinks = 32
 
 // choose applies the hysteresis rule of Options.Hysteresis to the point at position j, whose
 // k-th nearest neighbour is at squared distance rho2, writing its k chosen neighbours into
@@ -183,25 +252,18 @@ func (g *Graph) choose(j int, rho2 float64) {
 // The loops over links have no data-dependent branches: each entry is written, and kept by
 // advancing the write position or not.
 func (g *Graph) adjacency(j int, s *workerScratch) {
-	c, p, o := &g.cur, &g.prev, &g.opts
+	c, o := &g.cur, &g.opts
 	f := (1 + o.Hysteresis) * (1 + o.Hysteresis)
 	// Indexed by whether the link was drawn in the previous frame.
 	margin := [2]float64{f, 1} // a new link must fit the caps with room to spare
 	keyDiv := [2]float64{1, f} // a drawn one ranks as if 1/(1+h) times as long
 	chosen, drawn := &s.chosen, &s.drawn
 	chosen.next()
-	drawn.next()
 	sel := c.sel[j*c.k : (j+1)*c.k]
 	for _, x := range sel {
 		chosen.add(x)
 	}
-	if pj := g.fromPrev[j]; o.Hysteresis > 0 && pj >= 0 {
-		for _, q := range p.adjOther[p.adjStart(int(pj)):p.adjEnd[pj]] {
-			if other := g.toCur[q]; other >= 0 {
-				drawn.add(other)
-			}
-		}
-	}
+	g.drawnAt(j, drawn)
 	px, py, adjOther, adjKey, maxD2, maxDY2 := g.px, g.py, c.adjOther, g.adjKey, g.maxD2, g.maxDY2
 	xj, yj := px[j], py[j]
 	add := func(w int, other int32) int {
@@ -236,6 +298,20 @@ func (g *Graph) adjacency(j int, s *workerScratch) {
 			insert(tk, tr, min(x-start, m), adjKey[x], g.prank[adjOther[x]])
 		}
 		g.topKey[j], g.topRank[j] = tk[m-1], tr[m-1]
+	}
+}
+
+// drawnAt makes drawn the set of the points (by position) that j was linked to in the
+// previous frame: empty without hysteresis, which is all it is for.
+func (g *Graph) drawnAt(j int, drawn *stampSet) {
+	p := &g.prev
+	drawn.next()
+	if pj := g.fromPrev[j]; g.opts.Hysteresis > 0 && pj >= 0 {
+		for _, q := range p.adjOther[p.adjStart(int(pj)):p.adjEnd[pj]] {
+			if other := g.toCur[q]; other >= 0 {
+				drawn.add(other)
+			}
+		}
 	}
 }
 

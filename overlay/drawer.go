@@ -267,6 +267,16 @@ func (d *Drawer) Links() (int, error) {
 	return d.lastLinks, nil
 }
 
+// LinksCapped returns what the caps on links per point and per frame have dropped so far
+// (knn.Graph.Capped); zero when the backend builds the links (the device's kNN links are
+// bounded by n·k, and not counted).
+func (d *Drawer) LinksCapped() knn.Capped {
+	if d.graph == nil {
+		return knn.Capped{}
+	}
+	return d.graph.Capped()
+}
+
 // Close stops the backend and frees the link search.
 func (d *Drawer) Close() error {
 	d.backend.Close()
