@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/asticode/go-astiav"
+
 	"trackink/composite"
 	"trackink/internal/field"
 )
@@ -33,6 +35,9 @@ func TestEditorsCodecs(t *testing.T) {
 	} {
 		name := tc.encoder + " " + tc.profile
 		t.Run(name, func(t *testing.T) {
+			if astiav.FindEncoderByName(tc.encoder) == nil {
+				t.Skipf("this FFmpeg has no %s encoder (the portable build leaves it out: docs/gpu.md)", tc.encoder)
+			}
 			out := filepath.Join(t.TempDir(), "out.mov")
 			_, err := Transcode(context.Background(), Options{Input: tc.in, Output: out, Encoder: tc.encoder, Profile: tc.profile},
 				func(n int, f composite.Surface) error { return fillRect(f, map[string]int{}) })

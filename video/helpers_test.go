@@ -190,3 +190,20 @@ func checkRect(t *testing.T, in, out string, i int, want bool) {
 		t.Errorf("frame %d: rectangle present = %v, want %v (mean Y'CbCr inside %.1f %.1f %.1f)", i, got, want, inside, insideU, insideV)
 	}
 }
+
+// makeSource runs the ffmpeg program to make a test's source. A source this ffmpeg cannot
+// make skips the test, saying why: the portable build's ffmpeg, which the GPU kit runs the
+// tests with, carries few encoders and muxers (docs/gpu.md).
+func makeSource(t *testing.T, args ...string) {
+	t.Helper()
+	err := runFFmpeg(t.Context(), args...)
+	if err == nil {
+		return
+	}
+	for _, missing := range []string{"Unknown encoder", "Unable to find a suitable output format", "Unrecognized option", "Encoder not found"} {
+		if strings.Contains(err.Error(), missing) {
+			t.Skipf("this ffmpeg cannot make the source (%s): %v", missing, err)
+		}
+	}
+	t.Fatal(err)
+}

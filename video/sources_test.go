@@ -108,10 +108,8 @@ func TestSources(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			src := filepath.Join(dir, tc.file)
-			if err := runFFmpeg(t.Context(), append(append([]string{"-f", "lavfi", "-i", fmt.Sprintf("testsrc2=size=%dx%d:rate=25", clipW, clipH),
-				"-frames:v", fmt.Sprint(sourceFrames)}, tc.args...), "-y", src)...); err != nil {
-				t.Fatal(err)
-			}
+			makeSource(t, append(append([]string{"-f", "lavfi", "-i", fmt.Sprintf("testsrc2=size=%dx%d:rate=25", clipW, clipH),
+				"-frames:v", fmt.Sprint(sourceFrames)}, tc.args...), "-y", src)...)
 			filter := cmp.Or(tc.ref, "format="+tc.work)
 			ref := filepath.Join(dir, "ref.mkv")
 			refArgs := []string{"-i", src, "-vf", filter, "-fps_mode", "passthrough", "-c:v", "ffv1"}
@@ -431,13 +429,9 @@ func TestConvertLayouts(t *testing.T) {
 func TestSourcesRefused(t *testing.T) {
 	dir := t.TempDir()
 	webp := filepath.Join(dir, "anim.webp")
-	if err := runFFmpeg(t.Context(), "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-frames:v", "5", "-c:v", "libwebp_anim", "-y", webp); err != nil {
-		t.Fatal(err)
-	}
+	makeSource(t, "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-frames:v", "5", "-c:v", "libwebp_anim", "-y", webp)
 	nv12 := filepath.Join(dir, "nv12.avi")
-	if err := runFFmpeg(t.Context(), "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-frames:v", "2", "-c:v", "rawvideo", "-pix_fmt", "nv12", "-y", nv12); err != nil {
-		t.Fatal(err)
-	}
+	makeSource(t, "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-frames:v", "2", "-c:v", "rawvideo", "-pix_fmt", "nv12", "-y", nv12)
 	b, err := os.ReadFile(nv12)
 	if err != nil {
 		t.Fatal(err)
