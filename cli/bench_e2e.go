@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trackink/job"
 	"trackink/scene"
 	"trackink/video"
 )
@@ -109,36 +110,39 @@ func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, noTwin b
 	} else if _, err := os.Stat(in); err != nil {
 		return err
 	}
-	src := &trackSource{}
+	info, err := video.Probe(in, 0)
+	if err != nil {
+		return err
+	}
+	// Each drawer reads a source of its own: a source hands out a frame it reuses.
+	source := func() job.Source { return job.NewSeed(info.DisplayWidth, info.DisplayHeight) }
 	if sceneName == "mot17" {
-		info, err := video.Probe(in, 0)
-		if err != nil {
-			return err
-		}
 		frames := info.Frames
 		if frames <= 0 {
 			frames = 10 * e2eFPS
 		}
-		if src.tracks, err = scene.NewTracks(mot17Frames(info.DisplayWidth, info.DisplayHeight, frames)); err != nil {
+		tracks, err := scene.NewTracks(mot17Frames(info.DisplayWidth, info.DisplayHeight, frames))
+		if err != nil {
 			return err
 		}
+		source = func() job.Source { return &job.Stored{Tracks: tracks} }
 	}
 	opts := video.Options{Input: in, Output: filepath.Join(dir, "ours.mp4"), Encoder: "libx264", Preset: preset, CRF: crf}
-	backend := backendName(style.backend)
-	framesOnGPU(backend, &opts)
-	td := &trackDrawer{opts: ovOpts, src: src}
-	defer td.close()
+	style.place.Frames(&opts, false)
+	backend := style.place.Name()
+	td := job.NewDrawer(ovOpts, source())
+	defer td.Close()
 	var twinDraw video.DrawFunc
 	if !noTwin {
 		// The twin's lossless copy needs a drawer of its own: a drawer keeps state (trails,
 		// the links' hysteresis) from frame to frame.
-		twin := &trackDrawer{opts: ovOpts, src: src}
-		defer twin.close()
-		twinDraw = twin.draw
+		twin := job.NewDrawer(ovOpts, source())
+		defer twin.Close()
+		twinDraw = twin.Draw
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	b, err := video.BenchE2E(ctx, opts, td.draw, twinDraw)
+	b, err := video.BenchE2E(ctx, opts, td.Draw, twinDraw)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"trackink/overlay"
 	"trackink/scene"
 )
@@ -45,29 +43,3 @@ func (v classColorsValue) Set(s string) error {
 }
 
 func (classColorsValue) Type() string { return "string" }
-
-// forTracks fits the look to the tracks: it numbers their classes for --color-by class in
-// order of first appearance (two classes never share a colour while the palette has room),
-// and warns, once, when colouring by class was asked for and the tracks have no classes,
-// or --class-colors names a class they lack.
-func (s *styleFlags) forTracks(fs *pflag.FlagSet, o *overlay.Options, tr *scene.Tracks, warn func(string)) {
-	o.Style.Classes = tr.Classes()
-	_, inFile := s.fromFile["color-by"]
-	if o.Style.ColorBy == overlay.ByClass && len(o.Style.Classes) == 0 && (fs.Changed("color-by") || inFile) {
-		warn("--color-by class: the tracks have no classes, so each track keeps its own colour")
-	}
-	var lacking []string
-	for class := range o.Style.ClassColors {
-		if !slices.Contains(o.Style.Classes, class) {
-			lacking = append(lacking, fmt.Sprintf("%q%s", class, didYouMean(class, o.Style.Classes)))
-		}
-	}
-	if lacking != nil {
-		slices.Sort(lacking)
-		known := "none"
-		if len(o.Style.Classes) > 0 {
-			known = strings.Join(o.Style.Classes, ", ")
-		}
-		warn(fmt.Sprintf("--class-colors: no box is of class %s (the tracks' classes: %s)", strings.Join(lacking, ", "), known))
-	}
-}

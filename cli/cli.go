@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"trackink/internal/suggest"
+	"trackink/job"
 
 	"github.com/spf13/pflag"
 )
@@ -80,7 +82,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "trackink: unknown command %q%s\n\n", name, didYouMean(name, commandNames()))
+		fmt.Fprintf(stderr, "trackink: unknown command %q%s\n\n", name, suggest.DidYouMean(name, commandNames()))
 		printHelp(stderr)
 		return exitUsage
 	}
@@ -97,7 +99,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	var ue usageError
 	var ee exitError
 	switch {
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.Is(err, job.ErrOption):
 		fmt.Fprintf(stderr, "run 'trackink %s --help' for usage\n", name)
 		return exitUsage
 	case errors.As(err, &ee):

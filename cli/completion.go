@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"trackink/internal/suggest"
 
 	"github.com/spf13/pflag"
 )
@@ -34,7 +35,7 @@ func runCompletion(args []string, stdout, stderr io.Writer) error {
 	}
 	write, ok := shells[fs.Arg(0)]
 	if !ok {
-		return usageError{fmt.Errorf("shell %q: want bash, zsh or fish%s", fs.Arg(0), didYouMean(fs.Arg(0), argChoices["completion"]()))}
+		return usageError{fmt.Errorf("shell %q: want bash, zsh or fish%s", fs.Arg(0), suggest.DidYouMean(fs.Arg(0), argChoices["completion"]()))}
 	}
 	write(stdout, allFlags())
 	return nil

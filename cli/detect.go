@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,11 +8,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"trackink/composite"
 	"trackink/detect"
 	"trackink/scene"
 	"trackink/tracker"
-	"trackink/video"
 )
 
 func init() {
@@ -168,205 +164,11 @@ func (d *detectFlags) options(fs *pflag.FlagSet) (o tracker.Options, close func(
 	return o, close, err
 }
 
-// nothingHint says what to try when mode tracked nothing in a whole video.
-func nothingHint(mode string) string {
-	switch mode {
-	case tracker.Objects:
-		return "try a lower --min-score or --start-score, --min-area 0 for small objects, other --classes, or --detect motion"
-	case tracker.Points:
-		return "try a lower --threshold (corner strength) or --detect motion"
-	}
-	return "try a higher --sensitivity, a lower --min-area, or another --detect (people for people, motion for anything that moves)"
-}
-
 func printDetectPresets(w io.Writer) {
 	for _, p := range tracker.Presets() {
 		fmt.Fprintf(w, "%-13s %s\n", p.Name, p.About)
 	}
 	fmt.Fprintf(w, "\nclasses for --classes (objects, people): %s\n", strings.Join(detect.Classes, ", "))
-}
-
-// liveTracks runs the tracker on the frames of a video as they are decoded and keeps what
-// it found, frame by frame, as the tracking file would hold it: boxes with the points they
-// yield (at anchor), or points.
-type liveTracks struct {
-	o       tracker.Options
-	anchor  scene.Anchor
-	t       *tracker.Tracker
-	keep    bool
-	kept    *scene.Collector // every frame with something tracked, when kept (on disk past a few MB)
-	done    *scene.Tracks    // what kept collected, once asked for (tracks)
-	cur     scene.Frame      // the last frame, as drawn
-	tracked int              // frames with something tracked
-	lastID  int              // the highest track id kept
-	class   string           // the first class kept
-	classes bool             // more than one class kept
-	names   []string         // class names by number, for MOT text (detectFlags.classNames)
-	lost    []string         // what the tracks file written could not hold
-}
-
-// step tracks frame n (dst, before anything is drawn on it) and returns what is tracked in it.
-func (l *liveTracks) step(n int, dst composite.Surface) (*scene.Frame, error) {
-	if err := l.tracker(dst); err != nil {
-		return nil, err
-	}
-	f, err := l.t.Step(dst)
-	if err != nil {
-		return nil, err
-	}
-	c := &l.cur
-	c.Index = n
-	c.Boxes = append(c.Boxes[:0], f.Boxes...)
-	c.Points = append(c.Points[:0], f.Points...)
-	for _, b := range f.Boxes {
-		p := scene.AnchorPoint(b.X, b.Y, b.W, b.H, l.anchor) // as the file's reader makes it
-		p.ID = b.ID
-		c.Points = append(c.Points, p)
-	}
-	if len(c.Boxes) > 0 || len(c.Points) > 0 {
-		l.tracked++
-	}
-	if l.keep && (len(c.Boxes) > 0 || len(c.Points) > 0) {
-		if err := l.add(c); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
-}
-
-// add keeps frame c, noting its highest id and its classes.
-func (l *liveTracks) add(c *scene.Frame) error {
-	if l.kept == nil {
-		l.kept = scene.NewCollector()
-	}
-	for _, b := range c.Boxes {
-		l.lastID = max(l.lastID, b.ID)
-		if l.class == "" {
-			l.class = b.Class
-		}
-		l.classes = l.classes || b.Class != l.class
-	}
-	for _, p := range c.Points {
-		l.lastID = max(l.lastID, p.ID)
-	}
-	return l.kept.Add(c)
-}
-
-// tracks returns the frames kept.
-func (l *liveTracks) tracks() (*scene.Tracks, error) {
-	if l.done == nil {
-		if l.kept == nil {
-			l.kept = scene.NewCollector()
-		}
-		t, err := l.kept.Tracks()
-		if err != nil {
-			return nil, err
-		}
-		l.done = t
-	}
-	return l.done, nil
-}
-
-// errPrimed stops prime's pass once it has its frames.
-var errPrimed = errors.New("primed")
-
-// prime runs, for --detect motion, a first pass over the video that vo reads (frames long,
-// 0 when unknown) and gives the background the frames tracker.PrimeAt picks, so that it
-// starts as the whole video's median (tracker.PrimeBackground). The pass decodes up to the
-// last frame picked; other modes need none.
-func (l *liveTracks) prime(ctx context.Context, vo video.Options, frames int) error {
-	at := tracker.PrimeAt(frames)
-	if l.o.Mode != tracker.Motion || at == nil {
-		return nil
-	}
-	vo.Source, vo.Progress, vo.Start, vo.End = nil, nil, video.Position{}, video.Position{}
-	k := 0
-	_, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
-		if n != at[k] {
-			return nil
-		}
-		if err := l.tracker(dst); err != nil {
-			return err
-		}
-		if err := l.t.PrimeBackground(dst); err != nil {
-			return err
-		}
-		if k++; k == len(at) {
-			return errPrimed
-		}
-		return nil
-	})
-	switch {
-	case errors.Is(err, errPrimed) || errors.Is(err, video.ErrInputDamaged):
-		return nil // the frames that decoded are enough: the main pass reports damage
-	case errors.Is(err, context.Canceled):
-		return interrupted(ctx)
-	}
-	return err
-}
-
-// tracker makes l's tracker for frames of dst's size, once.
-func (l *liveTracks) tracker(dst composite.Surface) error {
-	if l.t != nil {
-		return nil
-	}
-	w, h := dst.Size()
-	t, err := tracker.New(l.o, w, h)
-	l.t = t
-	return err
-}
-
-// frame is what is tracked in frame n, the last stepped, as a tracks file gives it: nil
-// when nothing is.
-func (l *liveTracks) frame(n int) *scene.Frame {
-	if l.cur.Index != n || len(l.cur.Boxes) == 0 && len(l.cur.Points) == 0 {
-		return nil
-	}
-	return &l.cur
-}
-
-// factor is the tracker's analysis factor (1 before the first frame).
-func (l *liveTracks) factor() int {
-	if l.t == nil {
-		return 1
-	}
-	return l.t.Factor()
-}
-
-// write writes the frames kept to w in format f: JSON Lines holds them as they are; MOT
-// text holds boxes (each point becomes a PointSize box centred on it, and a box's point is
-// made again from it by the reader's --anchor), with their classes numbered in names when
-// there are names, else without them (noted in lost).
-func (l *liveTracks) write(w io.Writer, f scene.Format) error {
-	t, err := l.tracks()
-	if err != nil {
-		return err
-	}
-	if f == scene.FormatMOT {
-		// Boxes only, points as boxes: collected again, frame by frame.
-		boxes := scene.NewCollector()
-		var mf scene.Frame
-		for fr := range t.All() {
-			mf.Index, mf.Boxes = fr.Index, l.o.MOTBoxes(mf.Boxes[:0], fr)
-			if err := boxes.Add(&mf); err != nil {
-				return err
-			}
-		}
-		if t, err = boxes.Tracks(); err != nil {
-			return err
-		}
-	}
-	if _, err := scene.WriteWith(w, t, f, scene.WriteOptions{ClassNames: l.names}); err != nil {
-		return err
-	}
-	if err := t.Err(); err != nil {
-		return err
-	}
-	if f == scene.FormatMOT && l.classes && l.names == nil {
-		// Several classes are what such a tracks file is for: say how to keep them.
-		l.lost = append(l.lost, "MOTChallenge text has no class column, so the classes are not written; write .jsonl to keep them")
-	}
-	return nil
 }
 
 // tracksFormat is the format a tracks file is written in, by its extension.

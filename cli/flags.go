@@ -4,16 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"trackink/internal/field"
+	"trackink/job"
 	"trackink/kernels/device"
-	"trackink/kernels/gpu"
 	"trackink/knn"
 	"trackink/overlay"
-	"trackink/render"
 	"trackink/scene"
 )
 
@@ -110,6 +110,10 @@ type styleFlags struct {
 	defaultLook string
 	listLooks   bool
 	keys        []string // the flags a style file may set
+	// What options found: where frames are drawn (--backend), and whether --color-by
+	// was given, on the command line or in the style file.
+	place        job.Placement
+	colorByAsked bool
 }
 
 // register adds the flags; searchFlag names the search-backend flag (render calls it
@@ -202,11 +206,13 @@ func (s *styleFlags) options(fs *pflag.FlagSet, timed bool) (overlay.Options, er
 	if err := s.applyLook(fs); err != nil {
 		return overlay.Options{}, err
 	}
-	newBackend, err := backendFor(s.backend)
-	if err != nil {
+	var err error
+	if s.place, err = placeBackend(s.backend); err != nil {
 		return overlay.Options{}, err
 	}
-	o := overlay.Options{Style: s.style, Links: s.links, NewBackend: newBackend,
+	_, inFile := s.fromFile["color-by"]
+	s.colorByAsked = fs.Changed("color-by") || inFile
+	o := overlay.Options{Style: s.style, Links: s.links, NewBackend: s.place.New,
 		Backend: overlay.BackendOptions{Workers: s.workers, Timed: timed}}
 	o.Style.Labels = !s.noLabels
 	if s.labelWords != "" {
@@ -303,39 +309,25 @@ func (t *trackFlags) load(w, h int) (*scene.Tracks, error) {
 	return tr, nil
 }
 
+// placeBackend is job.Place for --backend name, on this machine.
+func placeBackend(name string) (job.Placement, error) {
+	if !slices.Contains(job.Backends, name) {
+		return job.Placement{}, usageError{fmt.Errorf("--backend %q: want cpu, cuda, emu or auto%s", name, valueHint("backend", name))}
+	}
+	return job.Place(name, device.Probe)
+}
+
 // backendFor returns the constructor of a named backend.
 func backendFor(name string) (overlay.NewBackend, error) {
-	switch name {
-	case "cpu":
-		return render.NewBackend, nil
-	case "emu":
-		return gpu.NewEmu, nil
-	case "cuda":
-		// Found out now rather than when the first frame is drawn.
-		if !device.CUDABuilt {
-			return nil, usageError{errors.New("--backend cuda: this binary was built without CUDA (make build-cuda builds one)")}
-		}
-		if r := device.Probe(); !r.Usable() {
-			return nil, usageError{fmt.Errorf("--backend cuda: %s", r.Problem)}
-		}
-		return gpu.NewCUDA, nil
-	case "auto":
-		if device.Probe().Usable() {
-			return gpu.NewCUDA, nil
-		}
-		return render.NewBackend, nil
-	}
-	return nil, usageError{fmt.Errorf("--backend %q: want cpu, cuda, emu or auto%s", name, valueHint("backend", name))}
+	p, err := placeBackend(name)
+	return p.New, err
 }
 
 // backendName says which backend "auto" resolves to, for messages.
 func backendName(name string) string {
-	if name != "auto" {
+	p, err := job.Place(name, device.Probe)
+	if err != nil {
 		return name
 	}
-	r := device.Probe()
-	if r.Usable() {
-		return "cuda"
-	}
-	return "cpu (" + r.Problem + ")"
+	return p.Name()
 }

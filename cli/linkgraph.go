@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"trackink/knn"
-	"trackink/overlay"
 )
 
 // registerLinkGraph adds --links, the link graph, and the caps on links per point and per
@@ -52,29 +51,3 @@ func (v capValue) Set(s string) error {
 }
 
 func (capValue) Type() string { return "links" }
-
-// linkCapWarning says what the caps on links per point and per frame have dropped in a
-// render drawn by d with link options o ("" if nothing, or if d is nil), for a warning at
-// the end of the render: once, with the flags that raise them. The device's own kNN links
-// are not counted (overlay.Drawer.LinksCapped).
-func linkCapWarning(d *overlay.Drawer, o knn.Options) string {
-	if d == nil {
-		return ""
-	}
-	c := d.LinksCapped()
-	var dropped []string
-	if c.PerPoint > 0 {
-		dropped = append(dropped, fmt.Sprintf("%d links over --max-links-per-point %d", c.PerPoint, o.MaxLinksPerPoint))
-	}
-	if c.PerFrame > 0 {
-		dropped = append(dropped, fmt.Sprintf("%d links over --max-links-per-frame %d", c.PerFrame, o.MaxLinks))
-	}
-	if len(dropped) == 0 {
-		return ""
-	}
-	frames := "frames"
-	if c.Frames == 1 {
-		frames = "frame"
-	}
-	return fmt.Sprintf("%s dropped in %d %s (the shortest links are kept); raise the cap to keep more", strings.Join(dropped, " and "), c.Frames, frames)
-}

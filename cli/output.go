@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"trackink/job"
 	"trackink/video"
 )
 
@@ -83,7 +84,7 @@ func writeAtomic(ctx context.Context, path string, overwrite bool, write func(io
 		return err
 	}
 	files := []partnerFile{{path: path, target: path, partial: p,
-		write: func(w io.Writer, _ video.Stats) error { return write(w) }}}
+		write: func(w io.Writer, _ job.Report) error { return write(w) }}}
 	defer discardPartners(files)
 	return commitPartners(ctx, overwrite, files)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"trackink/job"
 	"trackink/video"
 )
 
@@ -16,7 +17,7 @@ import (
 type partnerFile struct {
 	flag, path string // as given on the command line
 	target     string // the file to write (runFiles.output)
-	write      func(w io.Writer, s video.Stats) error
+	write      func(w io.Writer, r job.Report) error
 	partial    *video.PartialFile
 }
 
@@ -48,16 +49,16 @@ func discardPartners(files []partnerFile) {
 	}
 }
 
-// partnersHook is video.Options.Partners for files: once the video is complete, it writes
+// partnersHook is job.Options.Partners for files: once the video is complete, it writes
 // each partner into its partial file and hands them over to be moved into place with it.
-func partnersHook(files []partnerFile) func(video.Stats) ([]*video.PartialFile, error) {
+func partnersHook(files []partnerFile) func(job.Report) ([]*video.PartialFile, error) {
 	if len(files) == 0 {
 		return nil
 	}
-	return func(s video.Stats) ([]*video.PartialFile, error) {
+	return func(r job.Report) ([]*video.PartialFile, error) {
 		partials := make([]*video.PartialFile, len(files))
 		for i, p := range files {
-			if err := p.write(p.partial, s); err != nil {
+			if err := p.write(p.partial, r); err != nil {
 				return nil, fmt.Errorf("%s %s: %w", p.flag, p.path, err)
 			}
 			partials[i] = p.partial
@@ -72,7 +73,7 @@ func partnersHook(files []partnerFile) func(video.Stats) ([]*video.PartialFile, 
 func commitPartners(ctx context.Context, overwrite bool, files []partnerFile) error {
 	partials := make([]*video.PartialFile, len(files))
 	for i, p := range files {
-		err := p.write(ctxWriter{ctx, p.partial}, video.Stats{})
+		err := p.write(ctxWriter{ctx, p.partial}, job.Report{})
 		if ctx.Err() != nil {
 			return interrupted(ctx)
 		}

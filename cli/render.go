@@ -13,9 +13,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	"trackink/composite"
+	"trackink/job"
 	"trackink/overlay"
 	"trackink/scene"
 )
@@ -139,60 +139,32 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w, h := img.Bounds().Dx(), img.Bounds().Dy()
-	tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.loadTracks(w, h) })
-	if err != nil {
+	pic := &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: img.Bounds().Dx(), H: img.Bounds().Dy()}
+	if _, err := job.Still(f.job(ctx, opts, stderr), pic, f.frame); err != nil {
 		return err
-	}
-	f.style.forTracks(fs, &opts, tracks, f.tracks.warn)
-	if f.style.backend == "auto" {
-		fmt.Fprintf(stderr, "backend auto: %s\n", backendName("auto"))
-	}
-	d, err := overlay.New(opts)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	tf := tracks.Frame(f.frame, new(scene.Frame))
-	if tf == nil {
-		fmt.Fprintf(stderr, "trackink render: warning: nothing is tracked in frame %d (tracks cover frames %s)\n", f.frame, frameSpan(tracks))
-	}
-	if err := d.Draw(&composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: w, H: h}, tf); err != nil {
-		return err
-	}
-	if m := missingGlyphs(d.Font()); m != "" {
-		fmt.Fprintf(stderr, "trackink render: warning: %s\n", m)
-	}
-	if m := linkCapWarning(d, opts.Links); m != "" {
-		fmt.Fprintf(stderr, "trackink render: warning: %s\n", m)
 	}
 	removeStalePartials(target, stderr)
 	return writeAtomic(ctx, target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
 }
 
-// missingGlyphs says which characters of the labels font f (nil: no frame drawn) could not
-// draw, drawn as hollow boxes instead; "" when there were none.
-func missingGlyphs(f *overlay.Font) string {
-	if f == nil || len(f.Missing()) == 0 {
-		return ""
-	}
-	const most = 20
-	var b strings.Builder
-	for i, r := range f.Missing() {
-		if i == most {
-			fmt.Fprintf(&b, " and %d more", len(f.Missing())-most)
-			break
+// job is the render the flags describe, bar its video options: the look, where it is drawn,
+// the tracks, and the messages, printed to stderr (what the render says, unless --quiet;
+// warnings always).
+func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.Writer) job.Options {
+	o := job.Options{Overlay: opts, Place: f.style.place, ColorByAsked: f.style.colorByAsked,
+		Tracks: job.Tracks{Name: f.tracks.path, Seed: f.sceneName == "seed", Live: f.detect.live},
+		Say: func(line string) {
+			if !f.video.quiet {
+				fmt.Fprintln(stderr, line)
+			}
+		},
+		Warn: func(line string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", line) }}
+	if o.Tracks.Live == nil && !o.Tracks.Seed {
+		o.Tracks.Load = func(w, h int) (*scene.Tracks, error) {
+			return untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.load(w, h) })
 		}
-		fmt.Fprintf(&b, " U+%04X", r)
-		if unicode.IsGraphic(r) {
-			fmt.Fprintf(&b, " %c", r)
-		}
 	}
-	fonts := "neither " + f.Typeface() + " nor Go Medium has"
-	if f.Typeface() == "Go Medium" {
-		fonts = "Go Medium, the built-in font, lacks"
-	}
-	return fmt.Sprintf("labels hold characters that %s, drawn as hollow boxes:%s (--font a font that has them)", fonts, b.String())
+	return o
 }
 
 // untilInterrupted runs load and returns what it returns, or returns at once with the
@@ -215,20 +187,6 @@ func untilInterrupted[T any](ctx context.Context, load func() (T, error)) (T, er
 		var zero T
 		return zero, interrupted(ctx)
 	}
-}
-
-func (f *renderFlags) loadTracks(w, h int) (*scene.Tracks, error) {
-	if f.sceneName == "seed" {
-		return scene.NewTracks(scene.Seed(w, h, f.frame))
-	}
-	return f.tracks.load(w, h)
-}
-
-func frameSpan(t *scene.Tracks) string {
-	if t.Len() == 0 {
-		return "none: the file is empty"
-	}
-	return fmt.Sprintf("%d to %d", t.FirstIndex(), t.LastIndex())
 }
 
 // loadCanvas decodes the input picture into premultiplied RGBA, or makes a mid-grey canvas.

@@ -1,23 +1,19 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/pflag"
 
-	"trackink/composite"
+	"trackink/job"
 	"trackink/scene"
-	"trackink/video"
 )
 
 // renderDetect is render's --detect: the built-in tracker runs on each decoded frame just
-// before the overlay draws on it, so a video is tracked and drawn in one decode. A new
-// object's box appears from the frame it is confirmed in (--confirm): the render draws as
-// it goes and does not go back; the tracks --save-tracks writes hold the same frames, so
-// rendering them with --tracks gives the same picture.
+// before the overlay draws on it (job.Live), so a video is tracked and drawn in one decode;
+// --save-tracks writes what it tracked.
 type renderDetect struct {
 	detectFlags
 	saveTracks  string
@@ -25,7 +21,7 @@ type renderDetect struct {
 	format      scene.Format
 	names       string // the class names beside --save-tracks (detectFlags.namesFile); "" for none
 	namesTarget string
-	live        *liveTracks
+	live        *job.Live
 	close       func() // frees the detector; nil before check
 }
 
@@ -68,7 +64,7 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		return err
 	}
 	d.close = closeDetector
-	d.live = &liveTracks{o: o, anchor: so.Anchor, keep: d.saveTracks != "", names: d.classNames}
+	d.live = job.NewLive(o, so.Anchor, d.saveTracks != "", d.classNames)
 	return nil
 }
 
@@ -91,32 +87,6 @@ func (d *renderDetect) output(files *runFiles) error {
 	return err
 }
 
-// start returns the render's DrawFunc: td's, with the tracker before it under --detect.
-func (d *renderDetect) start(ctx context.Context, vo *video.Options, input string, frames int, src *trackSource, td *trackDrawer, say func(string, ...any)) (video.DrawFunc, error) {
-	if d.live == nil {
-		return td.drawFunc(), nil
-	}
-	pv := *vo
-	pv.Input = input
-	if err := d.live.prime(ctx, pv, frames); err != nil {
-		return nil, err
-	}
-	if vo.DeviceFrames {
-		// The tracker reads host planes; frames decoded by NVDEC come to host memory once,
-		// as they do for the CPU backend, and the overlay is drawn there.
-		vo.DeviceFrames = false
-		say("--detect: frames are tracked and drawn in host memory (the tracker analyses the decoded planes on the CPU)")
-	}
-	src.live = d.live
-	live := d.live
-	return func(n int, dst composite.Surface) error {
-		if _, err := live.step(n, dst); err != nil {
-			return err
-		}
-		return td.draw(n, dst)
-	}, nil
-}
-
 // partners are --save-tracks and its class names as files that land with the video
 // (partnerFile); none without --save-tracks.
 func (d *renderDetect) partners() []partnerFile {
@@ -124,10 +94,10 @@ func (d *renderDetect) partners() []partnerFile {
 		return nil
 	}
 	files := []partnerFile{{flag: "--save-tracks", path: d.saveTracks, target: d.saveTarget,
-		write: func(w io.Writer, _ video.Stats) error { return d.live.write(w, d.format) }}}
+		write: func(w io.Writer, _ job.Report) error { return d.live.Write(w, d.format) }}}
 	if d.names != "" {
 		files = append(files, partnerFile{flag: "--save-tracks (its class names)", path: d.names, target: d.namesTarget,
-			write: func(w io.Writer, _ video.Stats) error { return scene.WriteClassNames(w, d.live.names) }})
+			write: func(w io.Writer, _ job.Report) error { return scene.WriteClassNames(w, d.live.Names()) }})
 	}
 	return files
 }
@@ -135,7 +105,7 @@ func (d *renderDetect) partners() []partnerFile {
 // sayLost says what the tracks --save-tracks wrote could not hold, and where their
 // classes' names are.
 func (d *renderDetect) sayLost(stderr io.Writer) {
-	for _, what := range d.live.lost {
+	for _, what := range d.live.Lost() {
 		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: %s\n", d.saveTracks, what)
 	}
 	if d.names != "" {

@@ -5,15 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"trackink/job"
 	"trackink/kernels/device"
 	"trackink/overlay"
-	"trackink/scene"
 	"trackink/video"
 )
 
@@ -99,9 +98,10 @@ func checkDevices(fs *pflag.FlagSet, o video.Options) error {
 	return nil
 }
 
-// renderVideo is the video half of the render command: it draws tracks onto every frame of
-// a video through video.Transcode into target (the output, or the file it links to), with a
-// progress line, warnings about tracks the video does not show, and --stats-json.
+// renderVideo is the video half of the render command: it renders the tracks onto every
+// frame of a video (job.Render) into target (the output, or the file it links to), with a
+// progress line, the files that land with it (--save-tracks, --stats-json) and the
+// messages of the run.
 func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts overlay.Options, target string, stderr io.Writer) error {
 	vo, err := f.video.options(fs, f.input, target, f.overwrite)
 	if err != nil {
@@ -110,165 +110,52 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	if err := checkDevices(fs, vo); err != nil {
 		return err
 	}
-	// The drawer is made here for --stats-json's overlay stages and set up below.
-	td := &trackDrawer{}
-	defer td.close()
 	partners := f.detect.partners()
 	if f.video.statsTarget != "" {
 		partners = append(partners, partnerFile{flag: "--stats-json", path: f.video.statsJSON, target: f.video.statsTarget,
-			write: func(w io.Writer, s video.Stats) error { return writeStats(w, s, td.stages) }})
+			write: func(w io.Writer, r job.Report) error { return writeStats(w, r.Stats, r.Stages) }})
 	}
 	if err := createPartners(partners, stderr); err != nil {
 		return err
 	}
 	defer discardPartners(partners)
-	vo.Partners = partnersHook(partners)
-	// Opened once: the render reads on from where the probe stopped (video.Source).
-	opened, err := video.Open(f.input, vo.VideoStream)
-	if err != nil {
-		return flagError(fs, err)
-	}
-	defer opened.Close()
-	info := opened.Info()
-	if err := info.CheckStart(vo.Start); err != nil {
-		return usageError{err}
-	}
-	if err := info.CheckOddSize(vo.OddSize); err != nil {
-		return flagError(fs, err)
-	}
-	if err := video.CheckMemory(info.Width, info.Height); err != nil {
-		return err
-	}
-	if f.video.segCount == 0 {
-		vo.Source = opened
-	} else {
-		opened.Close() // a segment opens the input at its keyframe
-		// A pass over the input's packets: where the render's frames lie and which of
-		// them this segment draws. Too many segments is a mistake found before any work.
-		plan, err := video.PlanSegment(vo, f.video.segIndex, f.video.segCount)
-		switch {
-		case errors.Is(err, video.ErrSegmentCount), errors.Is(err, video.ErrNothingToRender):
-			return usageError{err}
-		case err != nil:
-			return err
-		}
-		vo.Segment = plan
-	}
-	say := func(format string, a ...any) {
-		if !f.video.quiet {
-			fmt.Fprintf(stderr, format+"\n", a...)
-		}
-	}
-	if info.VideoStreams > 1 {
-		say("%s has %d video streams: drawing on video stream %d (#0:%d, %dx%d %s), copying the others (--video-stream N picks another)",
-			f.input, info.VideoStreams, info.VideoStream, info.StreamIndex, info.Width, info.Height, info.Codec)
-	}
-	// The tracks' coordinates are in the frame the overlay draws on: as displayed, unless
-	// --orientation stored.
-	w, h := info.DisplayWidth, info.DisplayHeight
-	if vo.Orientation == video.Stored {
-		w, h = info.Width, info.Height
-	}
-	src := &trackSource{}
-	tracksName := "the seed scene"
-	if f.sceneName == "" && f.detect.preset == "" {
-		if src.tracks, err = untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.load(w, h) }); err != nil {
-			return err
-		}
-		f.style.forTracks(fs, &opts, src.tracks, f.tracks.warn)
-		tracksName = f.tracks.path
-	}
-	backend := backendName(f.style.backend)
-	if f.style.backend == "auto" {
-		say("backend auto: %s", backend)
-	}
-	framesOnGPU(backend, &vo)
-	warn := func(format string, a ...any) { fmt.Fprintf(stderr, "trackink render: warning: "+format+"\n", a...) }
-	vo.Log = func(line string) { say("%s", line) }
+	jo := f.job(ctx, opts, stderr)
+	jo.Partners = partnersHook(partners)
+	jo.Segment = job.Segment{Index: f.video.segIndex, Count: f.video.segCount}
+	vo.Log = jo.Say
 	if f.video.verbose {
 		vo.FFmpegLog = func(line string) { fmt.Fprintln(stderr, line) }
 	}
 	progress := newProgressLine(stderr, !f.video.quiet && isTerminal(stderr))
 	vo.Progress = progress.update
-	td.opts, td.src = opts, src
-
-	draw, err := f.detect.start(ctx, &vo, f.input, info.Frames, src, td, say)
-	if err != nil {
-		return err
-	}
-	if plan := vo.Segment; plan != nil {
-		// The segment draws what the whole render draws: the drawer replays the tracks
-		// from the render's first frame, and the plan says what is drawn, so that the
-		// join refuses segments drawn otherwise.
-		td.replayFrom = max(1, plan.First-vo.FrameOffset)
-		plan.Drawing = drawingOf(f.style, opts, src, td.replayFrom, plan.Last-vo.FrameOffset)
-		say("segment %d of %d: frames %d to %d of the render's %d to %d", plan.Index, plan.Count, plan.SegFirst, plan.SegLast, plan.First, plan.Last)
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return fmt.Errorf("segments directory: %w", err)
-		}
-	}
-	removeStalePartials(target, stderr)
-	stats, err := video.Transcode(ctx, vo, draw)
+	jo.Video = vo
+	jo.Sweep = func(target string) { removeStalePartials(target, stderr) }
+	rep, err := job.Render(ctx, jo)
 	progress.done()
-	// Whether the video ended (or broke off at damage) rather than the render failing:
-	// only then is "the tracks go on past the video" news.
-	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
-	// A segment or an --end stops before the video ends: the frames after are not the news.
-	if reachedEnd && src.tracks != nil && stats.Frames > 0 && src.tracks.LastIndex() > td.lastN && vo.Segment == nil && vo.End.IsZero() {
-		warn("%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
-			tracksName, src.tracks.LastIndex(), td.lastN)
-	}
-	if live := f.detect.live; reachedEnd && live != nil && live.tracked == 0 && stats.Frames > 0 {
-		warn("nothing was tracked in %d frames; %s", stats.Frames, nothingHint(live.o.Mode))
-	}
-	if td.d != nil {
-		if m := missingGlyphs(td.d.Font()); m != "" {
-			warn("%s", m)
-		}
-	}
-	if m := linkCapWarning(td.d, opts.Links); m != "" {
-		warn("%s", m)
-	}
-	if off := &td.off; off.items > 0 {
-		warn("%d tracked items in %d frames lie wholly outside the %dx%d picture (first: frame %d, track %d)",
-			off.items, off.frames, w, h, off.firstFrame, off.firstID)
-	}
 	if f.video.quiet {
-		for _, w := range stats.Warnings {
-			warn("%s", w)
+		for _, w := range rep.Warnings {
+			jo.Warn(w)
 		}
 	}
+	// Whether the video ended (or broke off at damage) rather than the render failing.
+	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
 	if f.detect.saveTarget != "" && reachedEnd {
 		f.detect.sayLost(stderr)
 	}
 	switch {
-	case err == nil && vo.Segment != nil:
-		say("wrote %s: frames %d to %d (%d) in %.1f s (%.1f fps; %d tracks frames replayed first), encoder %s",
-			target, vo.Segment.SegFirst, vo.Segment.SegLast, stats.Frames, stats.Wall.Seconds(), stats.FPS, td.replayed, stats.Encoder)
+	case err == nil && rep.Plan != nil:
+		jo.Say(fmt.Sprintf("wrote %s: frames %d to %d (%d) in %.1f s (%.1f fps; %d tracks frames replayed first), encoder %s",
+			target, rep.Plan.SegFirst, rep.Plan.SegLast, rep.Frames, rep.Wall.Seconds(), rep.FPS, rep.Replayed, rep.Encoder))
 		return nil
 	case err == nil:
-		say("wrote %s: %d frames in %.1f s (%.1f fps), encoder %s", f.output, stats.Frames, stats.Wall.Seconds(), stats.FPS, stats.Encoder)
+		jo.Say(fmt.Sprintf("wrote %s: %d frames in %.1f s (%.1f fps), encoder %s", f.output, rep.Frames, rep.Wall.Seconds(), rep.FPS, rep.Encoder))
 		return nil
 	case errors.Is(err, video.ErrInputDamaged):
-		return exitError{exitDamaged, fmt.Errorf("%w; wrote the %d frames that decoded to %s", err, stats.Frames, f.output)}
+		return exitError{exitDamaged, fmt.Errorf("%w; wrote the %d frames that decoded to %s", err, rep.Frames, f.output)}
 	case errors.Is(err, context.Canceled):
 		return interrupted(ctx)
-	case errors.Is(err, video.ErrNothingToRender):
-		return usageError{err}
 	}
-	return outputError(f.output, f.input, err)
-}
-
-// framesOnGPU sets o up for the backend backendName resolved: the cuda backend draws on
-// frames in GPU memory, so with it the frames are decoded on the GPU too unless --hwaccel
-// says otherwise.
-func framesOnGPU(backend string, o *video.Options) {
-	if backend == "cuda" && device.CUDABuilt {
-		o.DeviceFrames = true
-		if o.HWAccel == "" {
-			o.HWAccel = "auto"
-		}
-	}
+	return outputError(f.output, f.input, flagError(fs, err))
 }
 
 // isPicture reports whether a path names a still picture rather than a video (a numbered

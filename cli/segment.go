@@ -1,20 +1,14 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"trackink/kernels/device"
-	"trackink/overlay"
-	"trackink/scene"
 	"trackink/video"
 )
 
@@ -84,68 +78,4 @@ func (f *renderFlags) segmentTarget(isVideo bool) (string, error) {
 	}
 	f.video.segIndex, f.video.segCount = i, n
 	return filepath.Join(f.output, video.SegmentName(f.input, i, n)), nil
-}
-
-// drawingOf describes what a render draws, for its segments' plan (video.SegmentPlan.Drawing):
-// the backend, the look and link options, and the tracks frames from to to, by content (a
-// SHA-256), so that the join refuses segments drawn with other options or other tracks. Render
-// threads are left out: they do not change a pixel.
-func drawingOf(s styleFlags, o overlay.Options, src *trackSource, from, to int) string {
-	h := sha256.New()
-	backend := s.backend
-	if backend == "auto" {
-		backend = "cpu"
-		if device.Probe().Usable() {
-			backend = "cuda"
-		}
-	}
-	fmt.Fprintf(h, "backend %s\nstyle %+v\nlinks %+v\n", backend, o.Style, o.Links)
-	if src.tracks == nil {
-		fmt.Fprintln(h, "the seed scene")
-		return hex.EncodeToString(h.Sum(nil))
-	}
-	var tf scene.Frame
-	var b []byte
-	u32 := func(v uint32) { b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24)) }
-	f32 := func(v float32) { u32(math.Float32bits(v)) }
-	color := func(c scene.Color, set bool) {
-		u32(uint32(c.R)<<24 | uint32(c.G)<<16 | uint32(c.B)<<8 | uint32(c.A))
-		b = append(b, boolByte(set))
-	}
-	for n := from; n <= to; n++ {
-		if src.tracks.Frame(n, &tf) == nil {
-			continue
-		}
-		b = b[:0]
-		u32(uint32(n))
-		u32(uint32(len(tf.Boxes)))
-		for _, x := range tf.Boxes {
-			u32(uint32(x.ID))
-			f32(x.X)
-			f32(x.Y)
-			f32(x.W)
-			f32(x.H)
-			f32(x.Score)
-			b = append(b, boolByte(x.HasScore))
-			color(x.Color, x.HasColor)
-			u32(uint32(len(x.Class)))
-			b = append(b, x.Class...)
-		}
-		u32(uint32(len(tf.Points)))
-		for _, p := range tf.Points {
-			u32(uint32(p.ID))
-			f32(p.X)
-			f32(p.Y)
-			color(p.Color, p.HasColor)
-		}
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-func boolByte(v bool) byte {
-	if v {
-		return 1
-	}
-	return 0
 }

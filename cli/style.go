@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trackink/internal/field"
+	"trackink/internal/suggest"
 	"trackink/overlay"
 )
 
@@ -46,7 +47,7 @@ func (s *styleFlags) applyLook(fs *pflag.FlagSet) error {
 		}
 		for _, e := range entries {
 			if !slices.Contains(s.keys, e.key) {
-				if near := closest(e.key, s.keys); near != "" {
+				if near := suggest.Closest(e.key, s.keys); near != "" {
 					return usageError{fmt.Errorf("%s:%d: unknown key %q (did you mean %s?)", s.file, e.line, e.key, near)}
 				}
 				return usageError{fmt.Errorf("%s:%d: unknown key %q (the keys are the style flags: %s)", s.file, e.line, e.key, strings.Join(s.keys, ", "))}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"trackink/composite"
+	"trackink/job"
 	"trackink/scene"
 	"trackink/video"
 )
@@ -90,9 +90,9 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	live := &liveTracks{o: o, anchor: so.Anchor, keep: true, names: det.classNames}
+	live := job.NewLive(o, so.Anchor, true, det.classNames)
 	outs := []partnerFile{{flag: "-o", path: output, target: target,
-		write: func(w io.Writer, _ video.Stats) error { return live.write(w, format) }}}
+		write: func(w io.Writer, _ job.Report) error { return live.Write(w, format) }}}
 	names := det.namesFile(output, format)
 	if names != "" {
 		namesTarget, err := files.output("-o (its class names)", names)
@@ -100,7 +100,7 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		outs = append(outs, partnerFile{flag: "-o (its class names)", path: names, target: namesTarget,
-			write: func(w io.Writer, _ video.Stats) error { return scene.WriteClassNames(w, live.names) }})
+			write: func(w io.Writer, _ job.Report) error { return scene.WriteClassNames(w, live.Names()) }})
 	}
 	opened, err := video.Open(input, 0)
 	if err != nil {
@@ -132,13 +132,8 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer discardPartners(outs)
-	if err := live.prime(ctx, video.Options{Input: input}, info.Frames); err != nil {
-		return err
-	}
-	stats, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
-		_, err := live.step(n, dst)
-		return err
-	})
+	vo.Input = input
+	stats, err := live.Track(ctx, vo, info.Frames)
 	progress.done()
 	if ferr := flagError(fs, err); errors.As(ferr, new(usageError)) {
 		return ferr
@@ -168,13 +163,13 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if damaged {
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, output)}
 	}
-	for _, what := range live.lost {
+	for _, what := range live.Lost() {
 		fmt.Fprintf(stderr, "trackink track: note: %s\n", what)
 	}
-	if live.tracked == 0 {
-		fmt.Fprintf(stderr, "trackink track: warning: nothing was tracked in %d frames; %s\n", stats.Frames, nothingHint(o.Mode))
+	if live.Tracked() == 0 {
+		fmt.Fprintf(stderr, "trackink track: warning: nothing was tracked in %d frames; %s\n", stats.Frames, live.NothingHint())
 	}
 	say("wrote %s: %d tracks over %d frames (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
-		output, live.lastID, stats.Frames, live.tracked, o.Mode, info.Width/live.factor(), info.Height/live.factor(), live.factor(), stats.FPS)
+		output, live.LastID(), stats.Frames, live.Tracked(), o.Mode, info.Width/live.Factor(), info.Height/live.Factor(), live.Factor(), stats.FPS)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trackink/internal/suggest"
 	"trackink/knn"
 	"trackink/overlay"
 	"trackink/video"
@@ -62,7 +63,7 @@ func choicesOf(command, flag string) []string {
 // names, "" otherwise.
 func valueHint(flag, value string) string {
 	if c, ok := flagChoices[flag]; ok {
-		return didYouMean(value, c())
+		return suggest.DidYouMean(value, c())
 	}
 	return ""
 }

@@ -1,6 +1,25 @@
 package overlay
 
-import "trackink/scene"
+import (
+	"slices"
+
+	"trackink/scene"
+)
+
+// ForClasses fits the style to tracks whose classes, in order of first appearance, are
+// classes (scene.Tracks.Classes): they are numbered for ColorBy class, so that no two share a
+// colour while the palette has room. It returns the classes ClassColors names that are not
+// among them, sorted: colours that will never be drawn, worth a warning.
+func (s *Style) ForClasses(classes []string) (lacking []string) {
+	s.Classes = classes
+	for class := range s.ClassColors {
+		if !slices.Contains(classes, class) {
+			lacking = append(lacking, class)
+		}
+	}
+	slices.Sort(lacking)
+	return lacking
+}
 
 // classNumbers maps each class of classes to its index: the palette colour it takes.
 func classNumbers(classes []string) map[string]int {
@@ -15,8 +34,7 @@ func classNumbers(classes []string) map[string]int {
 
 // classColor is the palette colour of a class's items with ColorBy class (a class's own,
 // Style.ClassColors, wins over it whatever ColorBy says): colour i for the i-th class of
-// Style.Classes (the command line lists the tracks' classes in order of first appearance,
-// so no two share a colour while the palette has room), else, for a class Classes lacks,
+// Style.Classes (ForClasses), else, for a class Classes lacks,
 // the colour a hash of its name picks, which stays the same from video to video.
 func (b *Builder) classColor(class string) scene.Color {
 	if i, ok := b.classNum[class]; ok {

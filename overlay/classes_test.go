@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"slices"
 	"testing"
 
 	"trackink/scene"
@@ -49,5 +50,28 @@ func TestClassColors(t *testing.T) {
 	st.ColorBy = ByTrack
 	if c := stroke(st); c[2] != Premul(red, 1) || c[0] != palette(1) {
 		t.Errorf("class colours with colour by track: %v", c)
+	}
+}
+
+// TestForClasses: the tracks' classes are numbered as given, and the class colours naming
+// classes the tracks lack are returned, sorted, for a warning.
+func TestForClasses(t *testing.T) {
+	red, blue := scene.Color{R: 255, A: 255}, scene.Color{B: 255, A: 255}
+	for _, tc := range []struct {
+		name    string
+		colors  map[string]scene.Color
+		classes []string
+		lacking []string
+	}{
+		{"no class colours", nil, []string{"person", "car"}, nil},
+		{"all present", map[string]scene.Color{"car": red}, []string{"person", "car"}, nil},
+		{"two lacking", map[string]scene.Color{"truck": red, "bus": blue, "car": red}, []string{"car"}, []string{"bus", "truck"}},
+		{"tracks without classes", map[string]scene.Color{"car": red}, nil, []string{"car"}},
+	} {
+		s := Style{ClassColors: tc.colors}
+		lacking := s.ForClasses(tc.classes)
+		if !slices.Equal(lacking, tc.lacking) || !slices.Equal(s.Classes, tc.classes) {
+			t.Errorf("%s: lacking %q, classes %q; want %q, %q", tc.name, lacking, s.Classes, tc.lacking, tc.classes)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package job
 
 import (
 	"fmt"
@@ -9,25 +9,30 @@ import (
 	"trackink/video"
 )
 
-// trackDrawer draws the tracks onto the decoded frames of a video (its draw is the
-// video.DrawFunc of a render): it starts the overlay.Drawer at the first frame, sums the
-// per-stage times for --stats-json, and notes what the video does not show.
-type trackDrawer struct {
+// Drawer draws a Source's tracks onto the decoded frames of a video: its Draw is the
+// video.DrawFunc of a render. It starts the overlay.Drawer at the first frame (replaying
+// the frames before a segment's first), sums the per-stage times, and counts what the
+// picture does not show.
+type Drawer struct {
 	opts   overlay.Options
-	src    *trackSource
+	src    Source
 	d      *overlay.Drawer
 	stages overlay.Timings // summed over frames
 	lastN  int             // the last tracks frame the video reached
 	off    offFrame
-	// replayFrom, in a segment of a render, is the first tracks frame the whole render
-	// draws: before its own first frame the drawer advances through the frames from
-	// there (overlay.Drawer.Advance), and then draws what the whole render draws. 0 in a
-	// whole render.
+	// replayFrom, in a segment of a render or a preview, is the first tracks frame the
+	// whole render draws: before its own first frame the drawer advances through the
+	// frames from there (overlay.Drawer.Advance), and then draws what the whole render
+	// draws. 0 in a whole render.
 	replayFrom int
 	replayed   int // tracks frames replayed
 }
 
-func (t *trackDrawer) draw(n int, dst composite.Surface) error {
+// NewDrawer returns a Drawer of src's tracks with options o.
+func NewDrawer(o overlay.Options, src Source) *Drawer { return &Drawer{opts: o, src: src} }
+
+// Draw draws tracks frame n onto dst, the decoded picture.
+func (t *Drawer) Draw(n int, dst composite.Surface) error {
 	w, h := dst.Size()
 	if t.d == nil {
 		d, err := overlay.New(t.opts)
@@ -36,20 +41,20 @@ func (t *trackDrawer) draw(n int, dst composite.Surface) error {
 		}
 		t.d = d
 		for k := t.replayFrom; t.replayFrom > 0 && k < n; k++ {
-			if err := t.d.Advance(w, h, t.src.frame(k, w, h)); err != nil {
+			tf, err := t.src.Frame(k, nil)
+			if err == nil {
+				err = t.d.Advance(w, h, tf)
+			}
+			if err != nil {
 				return fmt.Errorf("tracks frame %d, replayed: %w", k, err)
 			}
 			t.replayed++
 		}
 	}
 	t.lastN = max(t.lastN, n)
-	tf := t.src.frame(n, w, h)
-	if t.src.tracks != nil {
-		// A long file's tracks are read back from disk (scene.Tracks.Err): a frame that
-		// could not be read must not be drawn as an empty one.
-		if err := t.src.tracks.Err(); err != nil {
-			return fmt.Errorf("tracks frame %d: %w", n, err)
-		}
+	tf, err := t.src.Frame(n, dst)
+	if err != nil {
+		return fmt.Errorf("tracks frame %d: %w", n, err)
 	}
 	if tf != nil {
 		t.off.check(tf, w, h)
@@ -64,41 +69,25 @@ func (t *trackDrawer) draw(n int, dst composite.Surface) error {
 // drawFunc is the render's video.DrawFunc: nil when the tracks hold no frame, so that the
 // video goes through the pipeline as it goes through ffmpeg, with no copy of a decoded frame
 // and no draw stage (video.Transcode).
-func (t *trackDrawer) drawFunc() video.DrawFunc {
-	if t.src.tracks != nil && t.src.tracks.Len() == 0 {
+func (t *Drawer) drawFunc() video.DrawFunc {
+	if tr := stored(t.src); tr != nil && tr.Len() == 0 {
 		return nil
 	}
-	return t.draw
+	return t.Draw
 }
 
-func (t *trackDrawer) close() {
+// Stages are the overlay's per-stage times, summed over the frames drawn.
+func (t *Drawer) Stages() overlay.Timings { return t.stages }
+
+// Overlay is the overlay.Drawer, nil before the first frame.
+func (t *Drawer) Overlay() *overlay.Drawer { return t.d }
+
+// Close frees the overlay's backend.
+func (t *Drawer) Close() {
 	if t.d != nil {
 		t.d.Close()
 		t.d = nil
 	}
-}
-
-// trackSource gives the tracking frame for a video frame: from a file, or the seed scene
-// generated at the video's size.
-type trackSource struct {
-	tracks *scene.Tracks
-	seed   *scene.SeedScene
-	buf    scene.Frame
-	live   *liveTracks // render --detect: what the tracker found in the frame being drawn
-}
-
-func (s *trackSource) frame(n, w, h int) *scene.Frame {
-	if s.live != nil {
-		return s.live.frame(n)
-	}
-	if s.tracks != nil {
-		return s.tracks.Frame(n, &s.buf)
-	}
-	if s.seed == nil {
-		s.seed = scene.NewSeed(w, h)
-	}
-	s.seed.Frame(n, &s.buf)
-	return &s.buf
 }
 
 // offFrame counts tracked items that lie wholly outside the video frame, to warn once.
@@ -144,4 +133,13 @@ func (o *offFrame) note(frame, id int) {
 		o.frames++
 		o.lastCounted = frame
 	}
+}
+
+// warning says how many items lay wholly outside the w × h picture; "" when none did.
+func (o *offFrame) warning(w, h int) string {
+	if o.items == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d tracked items in %d frames lie wholly outside the %dx%d picture (first: frame %d, track %d)",
+		o.items, o.frames, w, h, o.firstFrame, o.firstID)
 }

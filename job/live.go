@@ -1,0 +1,248 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"trackink/composite"
+	"trackink/scene"
+	"trackink/tracker"
+	"trackink/video"
+)
+
+// Live is a Source that runs the built-in tracker on each frame as it is decoded, just
+// before the overlay draws on it, and keeps what it found frame by frame as a tracks file
+// would hold it: boxes with the points they yield (at the anchor), or points. A new
+// object's box appears from the frame it is confirmed in (tracker.Options.Confirm): the
+// render draws as it goes and does not go back, and the tracks Write gives hold the same
+// frames, so rendering them from a file gives the same picture.
+type Live struct {
+	o       tracker.Options
+	anchor  scene.Anchor
+	t       *tracker.Tracker
+	keep    bool
+	kept    *scene.Collector // every frame with something tracked, when kept (on disk past a few MB)
+	done    *scene.Tracks    // what kept collected, once asked for (Tracks)
+	cur     scene.Frame      // the last frame, as drawn
+	tracked int              // frames with something tracked
+	lastID  int              // the highest track id kept
+	class   string           // the first class kept
+	classes bool             // more than one class kept
+	names   []string         // class names by number, for MOT text
+	lost    []string         // what the tracks file written could not hold
+}
+
+// NewLive returns a live tracker with options o; a box's point is made at anchor, as a
+// tracks file's reader makes it. keep keeps the frames for Tracks and Write; names, when
+// set, numbers the classes in MOTChallenge text (scene.WriteOptions.ClassNames).
+func NewLive(o tracker.Options, anchor scene.Anchor, keep bool, names []string) *Live {
+	return &Live{o: o, anchor: anchor, keep: keep, names: names}
+}
+
+// Frame tracks frame n (pic, before anything is drawn on it) and returns what is tracked
+// in it, nil when nothing is.
+func (l *Live) Frame(n int, pic composite.Surface) (*scene.Frame, error) {
+	if pic == nil {
+		return nil, errors.New("the built-in tracker cannot replay frames it has not seen: track up to the frame (TrackUpTo)")
+	}
+	if err := l.start(pic); err != nil {
+		return nil, err
+	}
+	f, err := l.t.Step(pic)
+	if err != nil {
+		return nil, err
+	}
+	c := &l.cur
+	c.Index = n
+	c.Boxes = append(c.Boxes[:0], f.Boxes...)
+	c.Points = append(c.Points[:0], f.Points...)
+	for _, b := range f.Boxes {
+		p := scene.AnchorPoint(b.X, b.Y, b.W, b.H, l.anchor) // as the file's reader makes it
+		p.ID = b.ID
+		c.Points = append(c.Points, p)
+	}
+	if len(c.Boxes) == 0 && len(c.Points) == 0 {
+		return nil, nil
+	}
+	l.tracked++
+	if l.keep {
+		if err := l.add(c); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// add keeps frame c, noting its highest id and its classes.
+func (l *Live) add(c *scene.Frame) error {
+	if l.kept == nil {
+		l.kept = scene.NewCollector()
+	}
+	for _, b := range c.Boxes {
+		l.lastID = max(l.lastID, b.ID)
+		if l.class == "" {
+			l.class = b.Class
+		}
+		l.classes = l.classes || b.Class != l.class
+	}
+	for _, p := range c.Points {
+		l.lastID = max(l.lastID, p.ID)
+	}
+	return l.kept.Add(c)
+}
+
+// Tracks returns the frames kept.
+func (l *Live) Tracks() (*scene.Tracks, error) {
+	if l.done == nil {
+		if l.kept == nil {
+			l.kept = scene.NewCollector()
+		}
+		t, err := l.kept.Tracks()
+		if err != nil {
+			return nil, err
+		}
+		l.done = t
+	}
+	return l.done, nil
+}
+
+// errPrimed stops Prime's pass once it has its frames.
+var errPrimed = errors.New("primed")
+
+// Prime runs, for the motion mode, a first pass over the video vo reads (frames long, 0
+// when unknown) and gives the background the frames tracker.PrimeAt picks, so that it
+// starts as the whole video's median (tracker.PrimeBackground). The pass decodes up to the
+// last frame picked; other modes need none.
+func (l *Live) Prime(ctx context.Context, vo video.Options, frames int) error {
+	at := tracker.PrimeAt(frames)
+	if l.o.Mode != tracker.Motion || at == nil {
+		return nil
+	}
+	vo.Source, vo.Progress, vo.Start, vo.End = nil, nil, video.Position{}, video.Position{}
+	k := 0
+	_, err := video.Frames(ctx, vo, func(n int, dst composite.Surface) error {
+		if n != at[k] {
+			return nil
+		}
+		if err := l.start(dst); err != nil {
+			return err
+		}
+		if err := l.t.PrimeBackground(dst); err != nil {
+			return err
+		}
+		if k++; k == len(at) {
+			return errPrimed
+		}
+		return nil
+	})
+	if errors.Is(err, errPrimed) || errors.Is(err, video.ErrInputDamaged) {
+		return nil // the frames that decoded are enough: the main pass reports damage
+	}
+	return err
+}
+
+// start makes l's tracker for pictures of pic's size, once.
+func (l *Live) start(pic composite.Surface) error {
+	if l.t != nil {
+		return nil
+	}
+	w, h := pic.Size()
+	t, err := tracker.New(l.o, w, h)
+	l.t = t
+	return err
+}
+
+// Track runs the tracker on the frames vo reads (of a video frames long), primed first as
+// Prime says, and keeps what it found for Tracks and Write.
+func (l *Live) Track(ctx context.Context, vo video.Options, frames int) (video.Stats, error) {
+	l.keep = true
+	prime := video.Options{Input: vo.Input, VideoStream: vo.VideoStream, Orientation: vo.Orientation}
+	if err := l.Prime(ctx, prime, frames); err != nil {
+		return video.Stats{}, err
+	}
+	return video.Frames(ctx, vo, func(n int, pic composite.Surface) error {
+		_, err := l.Frame(n, pic)
+		return err
+	})
+}
+
+// TrackUpTo runs the tracker on the frames of vo's input (frames long) up to frame last, as
+// a whole render would (primed from the whole video), and returns what it tracked.
+func (l *Live) TrackUpTo(ctx context.Context, vo video.Options, last, frames int) (*scene.Tracks, error) {
+	vo.End = video.Position{Frame: last}
+	if _, err := l.Track(ctx, vo, frames); err != nil && !errors.Is(err, video.ErrInputDamaged) {
+		return nil, err
+	}
+	return l.Tracks()
+}
+
+// Mode is the tracker's mode (tracker.Motion, tracker.Objects…).
+func (l *Live) Mode() string { return l.o.Mode }
+
+// Tracked is the number of frames with something tracked so far.
+func (l *Live) Tracked() int { return l.tracked }
+
+// LastID is the highest track id kept.
+func (l *Live) LastID() int { return l.lastID }
+
+// Factor is the tracker's analysis factor (1 before the first frame).
+func (l *Live) Factor() int {
+	if l.t == nil {
+		return 1
+	}
+	return l.t.Factor()
+}
+
+// Names are the class names MOTChallenge text numbers the classes by (nil: none).
+func (l *Live) Names() []string { return l.names }
+
+// Lost says what the tracks Write wrote could not hold.
+func (l *Live) Lost() []string { return l.lost }
+
+// Write writes the frames kept to w in format f: JSON Lines holds them as they are; MOT
+// text holds boxes (each point becomes a PointSize box centred on it, and a box's point is
+// made again from it by the reader's anchor), with their classes numbered in Names when
+// there are names, else without them (noted in Lost).
+func (l *Live) Write(w io.Writer, f scene.Format) error {
+	t, err := l.Tracks()
+	if err != nil {
+		return err
+	}
+	if f == scene.FormatMOT {
+		// Boxes only, points as boxes: collected again, frame by frame.
+		boxes := scene.NewCollector()
+		var mf scene.Frame
+		for fr := range t.All() {
+			mf.Index, mf.Boxes = fr.Index, l.o.MOTBoxes(mf.Boxes[:0], fr)
+			if err := boxes.Add(&mf); err != nil {
+				return err
+			}
+		}
+		if t, err = boxes.Tracks(); err != nil {
+			return err
+		}
+	}
+	if _, err := scene.WriteWith(w, t, f, scene.WriteOptions{ClassNames: l.names}); err != nil {
+		return err
+	}
+	if err := t.Err(); err != nil {
+		return err
+	}
+	if f == scene.FormatMOT && l.classes && l.names == nil {
+		// Several classes are what such a tracks file is for: say how to keep them.
+		l.lost = append(l.lost, "MOTChallenge text has no class column, so the classes are not written; write .jsonl to keep them")
+	}
+	return nil
+}
+
+// NothingHint says what to try when the tracker found nothing in a whole video.
+func (l *Live) NothingHint() string {
+	switch l.o.Mode {
+	case tracker.Objects:
+		return "try a lower --min-score or --start-score, --min-area 0 for small objects, other --classes, or --detect motion"
+	case tracker.Points:
+		return "try a lower --threshold (corner strength) or --detect motion"
+	}
+	return "try a higher --sensitivity, a lower --min-area, or another --detect (people for people, motion for anything that moves)"
+}

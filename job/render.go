@@ -1,0 +1,323 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"trackink/internal/suggest"
+	"trackink/overlay"
+	"trackink/scene"
+	"trackink/video"
+)
+
+// Options are one render of tracks onto a video.
+type Options struct {
+	// Video is what is read and written: Input, Output (the file to write: with Segment,
+	// the segment's file), the encoding, the frame range, and the Log, FFmpegLog and
+	// Progress callbacks. Render sets its Source, Segment, DeviceFrames and Partners.
+	Video video.Options
+	// Overlay is the look; its NewBackend is Place's.
+	Overlay overlay.Options
+	// Place is where frames are drawn (Place).
+	Place Placement
+	// Tracks is what is drawn.
+	Tracks Tracks
+	// Segment, when Count > 0, renders segment Index (from 0) of Count into Video.Output,
+	// for video.Join: the frames before its first are replayed, so that it draws what the
+	// whole render draws there.
+	Segment Segment
+	// ColorByAsked: colouring by class was asked for rather than a look's default, so that
+	// tracks without classes are worth a warning.
+	ColorByAsked bool
+	// Say, when set, is told what the render decided and did, a line at a time; Warn,
+	// when set, what the user should know about the result.
+	Say, Warn func(string)
+	// Partners, when set, is called once the video is complete, with what the render
+	// did, for the files that land with it (video.Options.Partners).
+	Partners func(Report) ([]*video.PartialFile, error)
+	// Sweep, when set, is called with the output's path once its directory exists and
+	// before the output is written: to clear the partial files of runs that were killed
+	// (video.RemoveStalePartials).
+	Sweep func(output string)
+}
+
+// Tracks says where the tracks come from: a file (Load), the seed scene (Seed), or the
+// built-in tracker (Live); one of them.
+type Tracks struct {
+	// Load reads a tracks file for w × h pictures (the frame as the overlay draws on it:
+	// displayed, unless video.Options.Orientation is Stored). Name is the file, as
+	// messages name it.
+	Load func(w, h int) (*scene.Tracks, error)
+	Name string
+	// Seed draws the built-in seed scene at the video's size.
+	Seed bool
+	// Live tracks the video as it is drawn.
+	Live *Live
+}
+
+// Segment is segment Index (from 0) of Count of a render; Count 0 for a whole render.
+type Segment struct{ Index, Count int }
+
+// Report is what a render did.
+type Report struct {
+	video.Stats
+	// Stages are the overlay's per-stage times, summed over the frames drawn.
+	Stages overlay.Timings
+	// Plan is a segment's plan (nil for a whole render); Replayed the tracks frames a
+	// segment or a preview replayed before its first.
+	Plan     *video.SegmentPlan
+	Replayed int
+}
+
+// Render draws the tracks onto every frame of the video o.Video reads and writes the
+// result, audio and other streams kept, as video.Transcode does. Errors: ErrOption for a
+// mistake in the options found before any work; video.ErrInputDamaged when the input broke
+// off (what decoded is written, and the Report says how much); the context's error when it
+// ends first; video's output errors (video.ErrOutputExists…).
+func Render(ctx context.Context, o Options) (Report, error) {
+	var rep Report
+	o.Overlay.NewBackend = o.Place.New
+	vo := o.Video
+	in, err := open(&vo, func(info video.Info) error {
+		if err := info.CheckStart(vo.Start); err != nil {
+			return badOption(err)
+		}
+		return info.CheckOddSize(vo.OddSize)
+	})
+	if err != nil {
+		return rep, err
+	}
+	defer in.close()
+	if o.Segment.Count > 0 {
+		in.source.Close() // a segment opens the input at its keyframe
+		vo.Source = nil
+		// A pass over the input's packets: where the render's frames lie and which of
+		// them this segment draws. Too many segments is a mistake found before any work.
+		plan, err := video.PlanSegment(vo, o.Segment.Index, o.Segment.Count)
+		switch {
+		case errors.Is(err, video.ErrSegmentCount), errors.Is(err, video.ErrNothingToRender):
+			return rep, badOption(err)
+		case err != nil:
+			return rep, err
+		}
+		vo.Segment, rep.Plan = plan, plan
+	}
+	info := in.info
+	if info.VideoStreams > 1 {
+		say(o, "%s has %d video streams: drawing on video stream %d (#0:%d, %dx%d %s), copying the others (--video-stream N picks another)",
+			vo.Input, info.VideoStreams, info.VideoStream, info.StreamIndex, info.Width, info.Height, info.Codec)
+	}
+	src, err := in.tracks(ctx, &o)
+	if err != nil {
+		return rep, err
+	}
+	if o.Place.Resolved != "" {
+		say(o, "backend auto: %s", o.Place.Resolved)
+	}
+	td := NewDrawer(o.Overlay, src)
+	defer td.Close()
+	draw := td.drawFunc()
+	if live := o.Tracks.Live; live != nil {
+		if err := live.Prime(ctx, vo, info.Frames); err != nil {
+			return rep, err
+		}
+	}
+	if note := o.Place.Frames(&vo, o.Tracks.Live != nil); note != "" {
+		say(o, "%s", note)
+	}
+	if plan := vo.Segment; plan != nil {
+		// The segment draws what the whole render draws: the drawer replays the tracks
+		// from the render's first frame, and the plan says what is drawn, so that the
+		// join refuses segments drawn otherwise.
+		td.replayFrom = tracksFrame(plan.First, vo.FrameOffset)
+		plan.Drawing = drawing(o.Place.Backend, o.Overlay, src, td.replayFrom, plan.Last-vo.FrameOffset)
+		say(o, "segment %d of %d: frames %d to %d of the render's %d to %d", plan.Index, plan.Count, plan.SegFirst, plan.SegLast, plan.First, plan.Last)
+		if err := os.MkdirAll(filepath.Dir(vo.Output), 0o755); err != nil {
+			return rep, fmt.Errorf("segments directory: %w", err)
+		}
+	}
+	if o.Partners != nil {
+		vo.Partners = func(s video.Stats) ([]*video.PartialFile, error) {
+			rep.Stats, rep.Stages, rep.Replayed = s, td.stages, td.replayed
+			return o.Partners(rep)
+		}
+	}
+	if o.Sweep != nil {
+		o.Sweep(vo.Output)
+	}
+	rep.Stats, err = video.Transcode(ctx, vo, draw)
+	rep.Stages, rep.Replayed = td.stages, td.replayed
+	// Whether the video ended (or broke off at damage) rather than the render failing:
+	// only then is "the tracks go on past the video" news.
+	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
+	// A segment or an --end stops before the video ends: the frames after are not the news.
+	if tracks := stored(src); reachedEnd && tracks != nil && rep.Frames > 0 && tracks.LastIndex() > td.lastN && vo.Segment == nil && vo.End.IsZero() {
+		warn(o, "%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
+			o.Tracks.Name, tracks.LastIndex(), td.lastN)
+	}
+	if live := o.Tracks.Live; reachedEnd && live != nil && live.Tracked() == 0 && rep.Frames > 0 {
+		warn(o, "nothing was tracked in %d frames; %s", rep.Frames, live.NothingHint())
+	}
+	drawnWarnings(o, td.d)
+	if m := td.off.warning(in.w, in.h); m != "" {
+		warn(o, "%s", m)
+	}
+	if errors.Is(err, video.ErrNothingToRender) {
+		err = badOption(err)
+	}
+	return rep, err
+}
+
+// tracksFrame is the tracks frame video frame v shows, with the tracks' frame 1 on video
+// frame offset+1; at least 1, the first frame tracks have.
+func tracksFrame(v, offset int) int { return max(1, v-offset) }
+
+// opened is a render's input, open, with the size the overlay draws at.
+type opened struct {
+	source *video.Source
+	info   video.Info
+	w, h   int // the picture the tracks are drawn on: displayed, unless Orientation is Stored
+}
+
+// open opens vo's input, read on from where the probe stopped (vo.Source), and refuses
+// what it cannot render before any work: what check finds wrong with its Info, a picture
+// too large for the memory available.
+func open(vo *video.Options, check func(video.Info) error) (*opened, error) {
+	src, err := video.Open(vo.Input, vo.VideoStream)
+	if err != nil {
+		return nil, err
+	}
+	in := &opened{source: src, info: src.Info()}
+	if err := check(in.info); err != nil {
+		in.close()
+		return nil, err
+	}
+	if err := video.CheckMemory(in.info.Width, in.info.Height); err != nil {
+		in.close()
+		return nil, err
+	}
+	vo.Source = src
+	in.w, in.h = in.info.DisplayWidth, in.info.DisplayHeight
+	if vo.Orientation == video.Stored {
+		in.w, in.h = in.info.Width, in.info.Height
+	}
+	return in, nil
+}
+
+func (in *opened) close() { in.source.Close() }
+
+// tracks makes the Source o.Tracks says, fitting o's look to a file's tracks.
+func (in *opened) tracks(ctx context.Context, o *Options) (Source, error) {
+	switch {
+	case o.Tracks.Live != nil:
+		return o.Tracks.Live, nil
+	case o.Tracks.Seed:
+		return NewSeed(in.w, in.h), nil
+	}
+	tracks, err := o.Tracks.Load(in.w, in.h)
+	if err != nil {
+		return nil, err
+	}
+	fitTo(o, tracks)
+	return &Stored{Tracks: tracks}, nil
+}
+
+// fitTo fits o's look to the tracks (overlay.Style.ForClasses) and warns, once, when
+// colouring by class was asked for and the tracks have no classes, or the class colours
+// name a class they lack.
+func fitTo(o *Options, tracks *scene.Tracks) {
+	lacking := o.Overlay.Style.ForClasses(tracks.Classes())
+	classes := o.Overlay.Style.Classes
+	if o.Overlay.Style.ColorBy == overlay.ByClass && len(classes) == 0 && o.ColorByAsked {
+		warn(*o, "--color-by class: the tracks have no classes, so each track keeps its own colour")
+	}
+	if lacking == nil {
+		return
+	}
+	for i, class := range lacking {
+		lacking[i] = fmt.Sprintf("%q%s", class, suggest.DidYouMean(class, classes))
+	}
+	known := "none"
+	if len(classes) > 0 {
+		known = strings.Join(classes, ", ")
+	}
+	warn(*o, "--class-colors: no box is of class %s (the tracks' classes: %s)", strings.Join(lacking, ", "), known)
+}
+
+// drawnWarnings says what the overlay d (nil when nothing was drawn) could not draw as
+// asked: characters its font lacks, links its caps dropped.
+func drawnWarnings(o Options, d *overlay.Drawer) {
+	if d == nil {
+		return
+	}
+	if m := missingGlyphs(d.Font()); m != "" {
+		warn(o, "%s", m)
+	}
+	if m := linkCapWarning(d, o.Overlay); m != "" {
+		warn(o, "%s", m)
+	}
+}
+
+// missingGlyphs says which characters of the labels font f could not draw, drawn as hollow
+// boxes instead; "" when there were none.
+func missingGlyphs(f *overlay.Font) string {
+	if f == nil || len(f.Missing()) == 0 {
+		return ""
+	}
+	const most = 20
+	var b strings.Builder
+	for i, r := range f.Missing() {
+		if i == most {
+			fmt.Fprintf(&b, " and %d more", len(f.Missing())-most)
+			break
+		}
+		fmt.Fprintf(&b, " U+%04X", r)
+		if unicode.IsGraphic(r) {
+			fmt.Fprintf(&b, " %c", r)
+		}
+	}
+	fonts := "neither " + f.Typeface() + " nor Go Medium has"
+	if f.Typeface() == "Go Medium" {
+		fonts = "Go Medium, the built-in font, lacks"
+	}
+	return fmt.Sprintf("labels hold characters that %s, drawn as hollow boxes:%s (--font a font that has them)", fonts, b.String())
+}
+
+// linkCapWarning says what the caps on links per point and per frame have dropped in a
+// render drawn by d with options o ("" if nothing), with the flags that raise them. The
+// device's own kNN links are not counted (overlay.Drawer.LinksCapped).
+func linkCapWarning(d *overlay.Drawer, o overlay.Options) string {
+	c := d.LinksCapped()
+	var dropped []string
+	if c.PerPoint > 0 {
+		dropped = append(dropped, fmt.Sprintf("%d links over --max-links-per-point %d", c.PerPoint, o.Links.MaxLinksPerPoint))
+	}
+	if c.PerFrame > 0 {
+		dropped = append(dropped, fmt.Sprintf("%d links over --max-links-per-frame %d", c.PerFrame, o.Links.MaxLinks))
+	}
+	if len(dropped) == 0 {
+		return ""
+	}
+	frames := "frames"
+	if c.Frames == 1 {
+		frames = "frame"
+	}
+	return fmt.Sprintf("%s dropped in %d %s (the shortest links are kept); raise the cap to keep more", strings.Join(dropped, " and "), c.Frames, frames)
+}
+
+func say(o Options, format string, a ...any) {
+	if o.Say != nil {
+		o.Say(fmt.Sprintf(format, a...))
+	}
+}
+
+func warn(o Options, format string, a ...any) {
+	if o.Warn != nil {
+		o.Warn(fmt.Sprintf(format, a...))
+	}
+}
