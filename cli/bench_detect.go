@@ -6,11 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,9 +17,6 @@ import (
 	"trackink/tracker"
 	"trackink/video"
 )
-
-//go:embed bench_detect.py
-var benchDetectScript []byte
 
 // benchDetectFrames is the distinct 1080p frames each mode is timed on (cycled): drawing
 // synthetic frames costs far more than tracking them.
@@ -43,7 +36,7 @@ type detectRow struct {
 
 // benchDetect times the tracker alone on the frames of benchDetectFrameSets (analysed at 540
 // lines), after a pass of warm-up, and beside it the same pipeline written with OpenCV
-// (bench_detect.py) on the same frames, when python3-opencv is there.
+// (baseline.Bench) on the same frames, when python3-opencv is there.
 func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Writer) error {
 	list := tracker.Modes
 	if modes != "all" {
@@ -62,11 +55,6 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 	if pyErr != nil {
 		fmt.Fprintf(stderr, "trackink bench: OpenCV not timed: %v\n", pyErr)
 	}
-	dir, err := os.MkdirTemp("", "trackink-bench-detect-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
 	var rows []detectRow
 	for _, mode := range list {
 		sets, err := benchDetectFrameSets(mode)
@@ -105,7 +93,7 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 				FPS:   float64(frames) / time.Since(t0).Seconds(),
 				CPUms: float64((video.SelfCPU() - c0).Microseconds()) / 1e3 / float64(frames)}
 			if pyErr == nil && mode != tracker.Color {
-				if row.OpenCVFPS, row.OpenCVCPUms, err = openCVFPS(py, dir, mode, fs, frames); err != nil {
+				if row.OpenCVFPS, row.OpenCVCPUms, err = openCVFPS(py, mode, fs, frames); err != nil {
 					fmt.Fprintf(stderr, "trackink bench: OpenCV %s: %v\n", mode, err)
 				}
 			}
@@ -213,34 +201,13 @@ func enlarge(dst []byte, w, h int, src []byte, stride, sw, sh int) {
 	}
 }
 
-// openCVFPS runs bench_detect.py on the same luma planes: a pass of warm-up, then frames.
-// It returns the frames a second and the CPU milliseconds a frame.
-func openCVFPS(py, dir, mode string, fs []*composite.YUV420P, frames int) (fps, cpuMS float64, err error) {
-	raw := filepath.Join(dir, "frames.raw")
-	f, err := os.Create(raw)
-	if err != nil {
-		return 0, 0, err
-	}
-	for i := range len(fs) + frames {
-		if _, err := f.Write(fs[i%len(fs)].Y); err != nil {
-			f.Close()
-			return 0, 0, err
-		}
-	}
-	if err := f.Close(); err != nil {
-		return 0, 0, err
-	}
-	prog := filepath.Join(dir, "bench_detect.py")
-	if err := os.WriteFile(prog, benchDetectScript, 0o644); err != nil {
-		return 0, 0, err
+// openCVFPS times the same pipeline in OpenCV (baseline.Bench) on the same luma planes: a
+// pass of warm-up, then frames.
+func openCVFPS(py, mode string, fs []*composite.YUV420P, frames int) (fps, cpuMS float64, err error) {
+	planes := make([][]byte, len(fs)+frames)
+	for i := range planes {
+		planes[i] = fs[i%len(fs)].Y
 	}
 	w, h := fs[0].Size()
-	out, err := exec.Command(py, prog, mode, raw, strconv.Itoa(w), strconv.Itoa(h), strconv.Itoa(len(fs))).Output()
-	if err != nil {
-		return 0, 0, err
-	}
-	if _, err := fmt.Sscan(string(out), &fps, &cpuMS); err != nil {
-		return 0, 0, fmt.Errorf("bench_detect.py printed %q: %v", out, err)
-	}
-	return fps, cpuMS, nil
+	return baseline.Bench(py, mode, planes, w, h, len(fs))
 }

@@ -1,9 +1,10 @@
-// Package baseline runs the tracker that trackink's own is measured against: what a user
-// would write in an afternoon with OpenCV (opencv_tracker.py, embedded here: Otsu threshold
-// or MOG2, connected components, Hungarian matching on IoU), on the synthetic clips of
-// synthclip, scored by eval; and OpenCV's HOG people detector, the classical peer of the
-// trained network behind --detect people. It is test tooling, imported by tests only: the accuracy tests
-// print its scores beside trackink's.
+// Package baseline runs what trackink's tracker is measured against: what a user would
+// write in an afternoon with OpenCV (opencv_baseline.py, the one OpenCV script, embedded
+// here). Track runs its tracker (Otsu threshold or MOG2, connected components, Hungarian
+// matching on IoU) or OpenCV's HOG people detector, the classical peer of the trained
+// network behind --detect people, for the accuracy tests, which print its scores beside
+// trackink's; Bench times trackink's own pipeline written in OpenCV, for `trackink bench
+// --detect`.
 //
 // It needs python3 with OpenCV, NumPy and SciPy (Debian's python3-opencv and
 // python3-scipy, which trackink's setup installs); Score skips the test, saying so, where
@@ -11,12 +12,14 @@
 package baseline
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,7 +28,7 @@ import (
 	"trackink/scene"
 )
 
-//go:embed opencv_tracker.py
+//go:embed opencv_baseline.py
 var script []byte
 
 // Python returns a python3 that imports cv2, numpy and scipy: the one on PATH, else
@@ -56,19 +59,52 @@ func Python() (string, error) {
 // people detections instead (id -1), for trackink's association to follow. frames > 0 stops
 // after that many frames.
 func Track(python, video, out, mode string, frames int) error {
+	_, err := run(python, "track", "--mode", mode, "--frames", fmt.Sprint(frames), video, out)
+	return err
+}
+
+// Bench times trackink's pipeline for mode (bright, dark, motion, points, objects) written
+// in OpenCV on planes, w × h 8-bit luma planes run in turn: the first warmup of them
+// untimed. It returns the frames a second and the CPU milliseconds a frame (user + system,
+// all of OpenCV's threads).
+func Bench(python, mode string, planes [][]byte, w, h, warmup int) (fps, cpuMS float64, err error) {
 	dir, err := os.MkdirTemp("", "trackink-baseline-")
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	defer os.RemoveAll(dir)
-	prog := filepath.Join(dir, "opencv_tracker.py")
+	raw := filepath.Join(dir, "frames.raw")
+	if err := os.WriteFile(raw, bytes.Join(planes, nil), 0o644); err != nil {
+		return 0, 0, err
+	}
+	out, err := run(python, "bench", mode, raw, strconv.Itoa(w), strconv.Itoa(h), strconv.Itoa(warmup))
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, err := fmt.Sscan(out, &fps, &cpuMS); err != nil {
+		return 0, 0, fmt.Errorf("baseline: bench %s printed %q: %v", mode, out, err)
+	}
+	return fps, cpuMS, nil
+}
+
+// run runs the script with args and returns what it printed.
+func run(python string, args ...string) (string, error) {
+	dir, err := os.MkdirTemp("", "trackink-baseline-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	prog := filepath.Join(dir, "opencv_baseline.py")
 	if err := os.WriteFile(prog, script, 0o644); err != nil {
-		return err
+		return "", err
 	}
-	if out, err := exec.Command(python, prog, "--mode", mode, "--frames", fmt.Sprint(frames), video, out).CombinedOutput(); err != nil {
-		return fmt.Errorf("baseline: %s --mode %s %s: %w: %s", prog, mode, video, err, strings.TrimSpace(string(out)))
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(python, append([]string{prog}, args...)...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("baseline: opencv_baseline.py %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
-	return nil
+	return stdout.String(), nil
 }
 
 // Score makes the synthetic clip o describes (Bright or Motion) in a temporary directory
