@@ -18,6 +18,7 @@ import (
 	"io"
 	"trackink/internal/suggest"
 	"trackink/job"
+	"trackink/outfile"
 
 	"github.com/spf13/pflag"
 )
@@ -99,7 +100,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	var ue usageError
 	var ee exitError
 	switch {
-	case errors.As(err, &ue), errors.Is(err, job.ErrOption):
+	case errors.As(err, &ue), errors.Is(err, job.ErrOption), errors.Is(err, outfile.ErrRefused):
 		fmt.Fprintf(stderr, "run 'trackink %s --help' for usage\n", name)
 		return exitUsage
 	case errors.As(err, &ee):

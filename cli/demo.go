@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
 )
@@ -31,7 +32,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	if *frames < 1 || *w < 16 || *h < 16 || *w%2 != 0 || *h%2 != 0 {
 		return usageError{fmt.Errorf("demo clip %dx%d, %d frames: need even sizes of at least 16 and at least one frame", *w, *h, *frames)}
 	}
-	if _, err := (&runFiles{overwrite: *overwrite}).output("-o", *out); err != nil {
+	if _, err := (&runFiles{outfile.Run{Overwrite: *overwrite}}).Output("-o", *out); err != nil {
 		return err
 	}
 	// A stop signal while the input is synthesised ends the ffmpeg program and removes the

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"trackink/outfile"
 	"trackink/video"
 )
 
@@ -43,7 +44,7 @@ func runJoin(args []string, stdout, stderr io.Writer) error {
 	case len(segments) == 0:
 		return usageError{errors.New("no segments: give --segments DIR or --segments FILE,FILE...")}
 	}
-	files := runFiles{overwrite: overwrite}
+	files := runFiles{outfile.Run{Overwrite: overwrite}}
 	if err := files.input("-i", source, false); err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ func runJoin(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	target, err := files.output("-o", output)
+	target, err := files.Output("-o", output)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"trackink/job"
+	"trackink/outfile"
 	"trackink/video"
 )
 
@@ -51,11 +51,11 @@ func checkInput(what, path string, dirOK bool) error {
 // outputError words video's output errors for the command line.
 func outputError(output, input string, err error) error {
 	switch {
-	case errors.Is(err, video.ErrOutputIsInput):
+	case errors.Is(err, outfile.ErrIsInput):
 		return usageError{fmt.Errorf("output %s is the input %s: write to another file", output, input)}
 	case errors.Is(err, video.ErrOutputIsSegment):
 		return usageError{fmt.Errorf("output %s is one of the segments: write to another file", output)}
-	case errors.Is(err, video.ErrOutputExists):
+	case errors.Is(err, outfile.ErrExists):
 		return fmt.Errorf("output %s exists (use -y to overwrite it)", output)
 	}
 	return err
@@ -64,7 +64,7 @@ func outputError(output, input string, err error) error {
 // removeStalePartials removes the partial files that renders killed before they finished
 // left in the output's directory, and says so.
 func removeStalePartials(target string, stderr io.Writer) {
-	removed, err := video.RemoveStalePartials(filepath.Dir(target))
+	removed, err := outfile.RemoveStalePartials(filepath.Dir(target))
 	if err != nil {
 		fmt.Fprintf(stderr, "trackink: warning: %v\n", err)
 	}
@@ -74,30 +74,13 @@ func removeStalePartials(target string, stderr io.Writer) {
 	}
 }
 
-// writeAtomic writes a file through a locked partial file in the same directory, moved into
-// place only when write succeeded, so a failure never leaves a partial file. Without
-// overwrite, an output that appeared meanwhile is not replaced. When ctx ends (a stop signal,
-// signalContext) the writing stops at its next write and nothing is moved into place.
+// writeAtomic writes a file whole or not at all (outfile.Write), its errors in the command
+// line's words: a stop signal (ctx, signalContext) is the interrupted status, an output that
+// appeared meanwhile is refused without -y.
 func writeAtomic(ctx context.Context, path string, overwrite bool, write func(io.Writer) error) error {
-	p, err := video.CreatePartial(path)
-	if err != nil {
-		return err
+	err := outfile.Write(ctx, path, overwrite, write)
+	if ctx.Err() != nil {
+		return interrupted(ctx)
 	}
-	files := []partnerFile{{path: path, target: path, partial: p,
-		write: func(w io.Writer, _ job.Report) error { return write(w) }}}
-	defer discardPartners(files)
-	return commitPartners(ctx, overwrite, files)
-}
-
-// ctxWriter fails every write once ctx has ended, so that a long write stops at a signal.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(b)
+	return outputError(path, "", err)
 }

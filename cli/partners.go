@@ -2,85 +2,66 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
 
 	"trackink/job"
-	"trackink/video"
+	"trackink/outfile"
 )
 
-// partnerFile is a file a render writes beside its video (--save-tracks, --stats-json). It
-// describes that video, so it lands with it or not at all: its partial file is created
-// before any work (a directory that cannot take it is found then, not after the render) and
-// moved into place together with the video (video.CommitAll, through Options.Partners).
-type partnerFile struct {
-	flag, path string // as given on the command line
-	target     string // the file to write (runFiles.output)
-	write      func(w io.Writer, r job.Report) error
-	partial    *video.PartialFile
+// partners are the files a run writes beside its main output (outfile.Partner: created
+// before any work, moved into place with the output), and the report of the render they are
+// written from once the video is complete.
+type partners struct {
+	files  []outfile.Partner
+	report job.Report
 }
 
-// createPartners sweeps the partial files killed renders left in the partners' directories
-// and creates the partners' partial files. On an error the ones created are discarded.
-func createPartners(files []partnerFile, stderr io.Writer) error {
+// add adds the file path that flag names (target, as Run.Output returned it), written by
+// write from the render's report.
+func (p *partners) add(flag, path, target string, write func(io.Writer, job.Report) error) {
+	p.files = append(p.files, outfile.Partner{Name: flag + " " + path, Target: target,
+		Write: func(w io.Writer) error { return write(w, p.report) }})
+}
+
+// create sweeps the partial files killed runs left in the partners' directories and creates
+// the partners' own.
+func (p *partners) create(stderr io.Writer) error {
 	swept := map[string]bool{}
-	for i := range files {
-		p := &files[i]
-		if dir := filepath.Dir(p.target); !swept[dir] {
+	for _, f := range p.files {
+		if dir := filepath.Dir(f.Target); !swept[dir] {
 			swept[dir] = true
-			removeStalePartials(p.target, stderr)
-		}
-		var err error
-		if p.partial, err = video.CreatePartial(p.target); err != nil {
-			discardPartners(files)
-			return fmt.Errorf("%s %s: %w", p.flag, p.path, err)
+			removeStalePartials(f.Target, stderr)
 		}
 	}
-	return nil
+	return outfile.CreatePartners(p.files)
 }
 
-// discardPartners deletes the partners' partial files that were not moved into place.
-func discardPartners(files []partnerFile) {
-	for _, p := range files {
-		if p.partial != nil {
-			p.partial.Discard()
-		}
-	}
-}
+// discard deletes the partners' partial files that were not moved into place.
+func (p *partners) discard() { outfile.DiscardPartners(p.files) }
 
-// partnersHook is job.Options.Partners for files: once the video is complete, it writes
-// each partner into its partial file and hands them over to be moved into place with it.
-func partnersHook(files []partnerFile) func(job.Report) ([]*video.PartialFile, error) {
-	if len(files) == 0 {
+// hook is job.Options.Partners: once the video is complete, it writes each partner from the
+// render's report and hands their partial files over to be moved into place with it.
+func (p *partners) hook() func(job.Report) ([]*outfile.PartialFile, error) {
+	if len(p.files) == 0 {
 		return nil
 	}
-	return func(r job.Report) ([]*video.PartialFile, error) {
-		partials := make([]*video.PartialFile, len(files))
-		for i, p := range files {
-			if err := p.write(p.partial, r); err != nil {
-				return nil, fmt.Errorf("%s %s: %w", p.flag, p.path, err)
-			}
-			partials[i] = p.partial
-		}
-		return partials, nil
+	return func(r job.Report) ([]*outfile.PartialFile, error) {
+		p.report = r
+		return outfile.FillPartners(context.Background(), p.files)
 	}
 }
 
-// commitPartners writes files, whose partial files are created, and moves them into place
-// together (video.CommitAll), the first as the main output: for a run whose outputs are
-// all written at the end (track's tracks and class names). ctx ending stops the writing.
-func commitPartners(ctx context.Context, overwrite bool, files []partnerFile) error {
-	partials := make([]*video.PartialFile, len(files))
-	for i, p := range files {
-		err := p.write(ctxWriter{ctx, p.partial}, job.Report{})
-		if ctx.Err() != nil {
-			return interrupted(ctx)
-		}
-		if err != nil {
-			return err
-		}
-		partials[i] = p.partial
+// commit writes the partners and moves them into place together (outfile.CommitAll), the
+// first as the main output: for a run whose outputs are all written at the end (track's
+// tracks and class names). A stop signal (ctx) ends the writing: nothing is moved.
+func (p *partners) commit(ctx context.Context, overwrite bool) error {
+	partials, err := outfile.FillPartners(ctx, p.files)
+	if ctx.Err() != nil {
+		return interrupted(ctx)
 	}
-	return outputError(files[0].path, "", video.CommitAll(overwrite, partials...))
+	if err != nil {
+		return err
+	}
+	return outfile.CommitAll(overwrite, partials...)
 }

@@ -75,31 +75,29 @@ func (d *renderDetect) output(files *runFiles) error {
 		return nil
 	}
 	var err error
-	if d.saveTarget, err = files.output("--save-tracks", d.saveTracks); err != nil {
+	if d.saveTarget, err = files.Output("--save-tracks", d.saveTracks); err != nil {
 		return err
 	}
 	if d.format, err = tracksFormat("--save-tracks", d.saveTracks); err != nil {
 		return err
 	}
 	if d.names = d.namesFile(d.saveTracks, d.format); d.names != "" {
-		d.namesTarget, err = files.output("--save-tracks (its class names)", d.names)
+		d.namesTarget, err = files.Output("--save-tracks (its class names)", d.names)
 	}
 	return err
 }
 
-// partners are --save-tracks and its class names as files that land with the video
-// (partnerFile); none without --save-tracks.
-func (d *renderDetect) partners() []partnerFile {
+// addPartners adds --save-tracks and its class names to the files that land with the
+// video; none without --save-tracks.
+func (d *renderDetect) addPartners(p *partners) {
 	if d.saveTarget == "" {
-		return nil
+		return
 	}
-	files := []partnerFile{{flag: "--save-tracks", path: d.saveTracks, target: d.saveTarget,
-		write: func(w io.Writer, _ job.Report) error { return d.live.Write(w, d.format) }}}
+	p.add("--save-tracks", d.saveTracks, d.saveTarget, func(w io.Writer, _ job.Report) error { return d.live.Write(w, d.format) })
 	if d.names != "" {
-		files = append(files, partnerFile{flag: "--save-tracks (its class names)", path: d.names, target: d.namesTarget,
-			write: func(w io.Writer, _ job.Report) error { return scene.WriteClassNames(w, d.live.Names()) }})
+		p.add("--save-tracks (its class names)", d.names, d.namesTarget,
+			func(w io.Writer, _ job.Report) error { return scene.WriteClassNames(w, d.live.Names()) })
 	}
-	return files
 }
 
 // sayLost says what the tracks --save-tracks wrote could not hold, and where their

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 
+	"trackink/outfile"
 	"trackink/overlay"
 )
 
@@ -13,7 +14,7 @@ import (
 // style file's own keys are applied by then (styleFlags.options), so a font or word list it
 // names is among the inputs.
 func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
-	f.files = runFiles{overwrite: f.overwrite}
+	f.files = runFiles{outfile.Run{Overwrite: f.overwrite}}
 	for _, in := range []struct {
 		flag, path string
 		dirOK      bool
@@ -33,10 +34,10 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 	var err error
 	if f.video.segment != "" {
 		if target, err = f.segmentTarget(isVideo); err == nil {
-			target, err = f.files.segment("-o", target)
+			target, err = f.files.Segment("-o", target)
 		}
 	} else {
-		target, err = f.files.output("-o", f.output)
+		target, err = f.files.Output("-o", f.output)
 	}
 	if err != nil || f.video.statsJSON == "" {
 		return target, err
@@ -44,7 +45,7 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 	if !isVideo || isPicture(f.output) {
 		return "", usageError{errors.New("--stats-json is the statistics of a video render: it has none for a picture (-o .png, .jpg)")}
 	}
-	f.video.statsTarget, err = f.files.output("--stats-json", f.video.statsJSON)
+	f.video.statsTarget, err = f.files.Output("--stats-json", f.video.statsJSON)
 	return target, err
 }
 

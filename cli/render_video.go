@@ -110,17 +110,18 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	if err := checkDevices(fs, vo); err != nil {
 		return err
 	}
-	partners := f.detect.partners()
+	var partners partners
+	f.detect.addPartners(&partners)
 	if f.video.statsTarget != "" {
-		partners = append(partners, partnerFile{flag: "--stats-json", path: f.video.statsJSON, target: f.video.statsTarget,
-			write: func(w io.Writer, r job.Report) error { return writeStats(w, r.Stats, r.Stages) }})
+		partners.add("--stats-json", f.video.statsJSON, f.video.statsTarget,
+			func(w io.Writer, r job.Report) error { return writeStats(w, r.Stats, r.Stages) })
 	}
-	if err := createPartners(partners, stderr); err != nil {
+	if err := partners.create(stderr); err != nil {
 		return err
 	}
-	defer discardPartners(partners)
+	defer partners.discard()
 	jo := f.job(ctx, opts, stderr)
-	jo.Partners = partnersHook(partners)
+	jo.Partners = partners.hook()
 	jo.Segment = job.Segment{Index: f.video.segIndex, Count: f.video.segCount}
 	vo.Log = jo.Say
 	if f.video.verbose {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"trackink/job"
+	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
 )
@@ -78,11 +79,11 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	if output == "" {
 		return usageError{errors.New("no output: give -o TRACKS (.txt or .jsonl)")}
 	}
-	files := runFiles{overwrite: overwrite}
+	files := runFiles{outfile.Run{Overwrite: overwrite}}
 	if err := files.input("-i", input, false); err != nil {
 		return err
 	}
-	target, err := files.output("-o", output)
+	target, err := files.Output("-o", output)
 	if err != nil {
 		return err
 	}
@@ -91,16 +92,15 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	live := job.NewLive(o, so.Anchor, true, det.classNames)
-	outs := []partnerFile{{flag: "-o", path: output, target: target,
-		write: func(w io.Writer, _ job.Report) error { return live.Write(w, format) }}}
+	var outs partners
+	outs.add("-o", output, target, func(w io.Writer, _ job.Report) error { return live.Write(w, format) })
 	names := det.namesFile(output, format)
 	if names != "" {
-		namesTarget, err := files.output("-o (its class names)", names)
+		namesTarget, err := files.Output("-o (its class names)", names)
 		if err != nil {
 			return err
 		}
-		outs = append(outs, partnerFile{flag: "-o (its class names)", path: names, target: namesTarget,
-			write: func(w io.Writer, _ job.Report) error { return scene.WriteClassNames(w, live.Names()) }})
+		outs.add("-o (its class names)", names, namesTarget, func(w io.Writer, _ job.Report) error { return scene.WriteClassNames(w, live.Names()) })
 	}
 	opened, err := video.Open(input, 0)
 	if err != nil {
@@ -128,10 +128,10 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	}
 	// The files are created before any work, so that a directory that cannot take them is
 	// found now, and written together at the end.
-	if err := createPartners(outs, stderr); err != nil {
+	if err := outs.create(stderr); err != nil {
 		return err
 	}
-	defer discardPartners(outs)
+	defer outs.discard()
 	vo.Input = input
 	stats, err := live.Track(ctx, vo, info.Frames)
 	progress.done()
@@ -154,7 +154,7 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 		// not the damaged input's status (whose output is kept).
 		return fmt.Errorf("%w; no tracks written", err)
 	}
-	if werr := commitPartners(ctx, overwrite, outs); werr != nil {
+	if werr := outs.commit(ctx, overwrite); werr != nil {
 		return outputError(output, input, werr)
 	}
 	if names != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
 )
@@ -47,7 +48,7 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	default:
 		return usageError{fmt.Errorf("--to %q: want jsonl or mot%s", *to, valueHint("to", *to))}
 	}
-	files := runFiles{overwrite: *overwrite}
+	files := runFiles{outfile.Run{Overwrite: *overwrite}}
 	for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.path)}, {"-i", *in}, {"--class-names", t.classNames}} {
 		if err := files.input(f.flag, f.path, f.flag == "tracks file"); err != nil {
 			return err
@@ -56,7 +57,7 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	target := ""
 	if *to != "" {
 		var err error
-		if target, err = files.output("-o", *out); err != nil {
+		if target, err = files.Output("-o", *out); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"trackink/internal/suggest"
+	"trackink/outfile"
 	"trackink/overlay"
 	"trackink/scene"
 	"trackink/video"
@@ -39,10 +40,10 @@ type Options struct {
 	Say, Warn func(string)
 	// Partners, when set, is called once the video is complete, with what the render
 	// did, for the files that land with it (video.Options.Partners).
-	Partners func(Report) ([]*video.PartialFile, error)
+	Partners func(Report) ([]*outfile.PartialFile, error)
 	// Sweep, when set, is called with the output's path once its directory exists and
 	// before the output is written: to clear the partial files of runs that were killed
-	// (video.RemoveStalePartials).
+	// (outfile.RemoveStalePartials).
 	Sweep func(output string)
 }
 
@@ -78,7 +79,7 @@ type Report struct {
 // result, audio and other streams kept, as video.Transcode does. Errors: ErrOption for a
 // mistake in the options found before any work; video.ErrInputDamaged when the input broke
 // off (what decoded is written, and the Report says how much); the context's error when it
-// ends first; video's output errors (video.ErrOutputExists…).
+// ends first; video's output errors (outfile.ErrExists…).
 func Render(ctx context.Context, o Options) (Report, error) {
 	var rep Report
 	o.Overlay.NewBackend = o.Place.New
@@ -142,7 +143,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 		}
 	}
 	if o.Partners != nil {
-		vo.Partners = func(s video.Stats) ([]*video.PartialFile, error) {
+		vo.Partners = func(s video.Stats) ([]*outfile.PartialFile, error) {
 			rep.Stats, rep.Stages, rep.Replayed = s, td.stages, td.replayed
 			return o.Partners(rep)
 		}

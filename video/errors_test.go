@@ -7,11 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"trackink/composite"
+	"trackink/internal/testdir"
+	"trackink/outfile"
 )
 
 // demoClip makes the standard test clip once per test.
@@ -22,23 +23,6 @@ func demoClip(t *testing.T, ext string) string {
 		t.Fatal(err)
 	}
 	return in
-}
-
-// noLeftovers asserts dir holds exactly the named files (no temporary outputs).
-func noLeftovers(t *testing.T, dir string, want ...string) {
-	t.Helper()
-	want = slices.Sorted(slices.Values(want))
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range ents {
-		got = append(got, e.Name())
-	}
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("%s holds %v, want %v", dir, got, want)
-	}
 }
 
 // A file cut in half: every frame that decodes is rendered, the output is kept, and the error
@@ -103,8 +87,8 @@ func TestOutputErrors(t *testing.T) {
 	if err := os.WriteFile(out, []byte("keep me"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := render(t, in, ".mp4", Options{Output: out}); !errors.Is(err, ErrOutputExists) {
-		t.Errorf("existing output: %v, want ErrOutputExists", err)
+	if _, _, _, err := render(t, in, ".mp4", Options{Output: out}); !errors.Is(err, outfile.ErrExists) {
+		t.Errorf("existing output: %v, want outfile.ErrExists", err)
 	}
 	if b, _ := os.ReadFile(out); string(b) != "keep me" {
 		t.Error("existing output was modified")
@@ -115,7 +99,7 @@ func TestOutputErrors(t *testing.T) {
 	if n := len(videoPTS(t, out)); n != clipFrames {
 		t.Errorf("overwritten output has %d frames", n)
 	}
-	noLeftovers(t, dir, "out.mp4")
+	testdir.Holds(t, dir, "out.mp4")
 
 	// A directory that is not there (its parent is a file).
 	if _, _, _, err := render(t, in, ".mp4", Options{Output: filepath.Join(out, "sub", "x.mp4")}); err == nil || !strings.Contains(err.Error(), "does not exist") {
@@ -124,7 +108,7 @@ func TestOutputErrors(t *testing.T) {
 	if _, _, _, err := render(t, in, ".mp4", Options{Output: filepath.Join(dir, "x.nosuchformat")}); err == nil || !strings.Contains(err.Error(), "container") {
 		t.Errorf("unknown extension: %v", err)
 	}
-	noLeftovers(t, dir, "out.mp4")
+	testdir.Holds(t, dir, "out.mp4")
 }
 
 func TestOptionErrors(t *testing.T) {
@@ -188,7 +172,7 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
-	noLeftovers(t, dir)
+	testdir.Holds(t, dir)
 
 	// An overlay error stops the render the same way and is reported with the frame number.
 	boom := errors.New("boom")
@@ -201,7 +185,7 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "frame 7") {
 		t.Errorf("overlay failure: %v", err)
 	}
-	noLeftovers(t, dir)
+	testdir.Holds(t, dir)
 }
 
 // With DeviceFrames, NVDEC frames reach the overlay in GPU memory, every one of them, and

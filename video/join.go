@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"time"
+	"trackink/outfile"
 
 	"github.com/asticode/go-astiav"
 )
@@ -18,7 +19,7 @@ type JoinOptions struct {
 	Segments []string // the segment files, in any order
 	Output   string   // container chosen by extension, as in Options.Output
 	// Overwrite allows replacing an existing Output (never the source or a segment:
-	// ErrOutputIsInput, ErrOutputIsSegment).
+	// outfile.ErrIsInput, ErrOutputIsSegment).
 	Overwrite bool
 	// Log, FFmpegLog and Progress are as in Options.
 	Log       func(line string)
@@ -242,10 +243,10 @@ func sameVideo(ref, s *segmentFile) error {
 }
 
 // CheckJoinOutput checks before any work that output can be written for a join of segments
-// of source: CheckOutput's checks (not the source, not existing without overwrite…), and
+// of source: outfile.CheckOutput's checks (not the source, not existing without overwrite…), and
 // not one of the segments either (ErrOutputIsSegment). It returns the path to write.
 func CheckJoinOutput(source string, segments []string, output string, overwrite bool) (string, error) {
-	target, err := CheckOutput(source, output, overwrite)
+	target, err := outfile.CheckOutput(source, output, overwrite)
 	if err != nil {
 		return "", err
 	}

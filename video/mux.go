@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"trackink/outfile"
 
 	"github.com/asticode/go-astiav"
 )
@@ -18,20 +19,20 @@ import (
 type output struct {
 	fc      *astiav.FormatContext
 	pb      *astiav.IOContext
-	partial *PartialFile
+	partial *outfile.PartialFile
 	final   string
 	video   *astiav.Stream
 	copied  map[int]*astiav.Stream // input stream index → output stream
 	// seal, when set, is run on the finished file before it is moved into place: a
 	// segment's record gets the checksum of its packets (segmentsum.go).
-	seal func(*PartialFile) error
+	seal func(*outfile.PartialFile) error
 }
 
-// createOutput checks the target (CheckOutput), creates the partial file and the muxer, and
+// createOutput checks the target (outfile.CheckOutput), creates the partial file and the muxer, and
 // maps the video stream and, with copyOthers, every other stream the container can hold. The
 // container is guessed from the name's extension.
 func createOutput(in *input, inPath, path string, overwrite, copyOthers bool, warn func(string)) (*output, error) {
-	target, err := CheckOutput(inPath, path, overwrite)
+	target, err := outfile.CheckOutput(inPath, path, overwrite)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +41,7 @@ func createOutput(in *input, inPath, path string, overwrite, copyOthers bool, wa
 		return nil, fmt.Errorf("video: no container format for output %s (use .mp4, .mkv or .mov): %v", path, err)
 	}
 	o := &output{fc: fc, final: path, copied: map[int]*astiav.Stream{}}
-	if o.partial, err = CreatePartial(target); err != nil {
+	if o.partial, err = outfile.CreatePartial(target); err != nil {
 		fc.Free()
 		return nil, err
 	}
@@ -170,8 +171,8 @@ func movTimescale(tb astiav.Rational) int {
 	return ts
 }
 
-// commit finishes the file and moves it into place with its partners (CommitAll).
-func (o *output) commit(overwrite bool, partners ...*PartialFile) error {
+// commit finishes the file and moves it into place with its partners (outfile.CommitAll).
+func (o *output) commit(overwrite bool, partners ...*outfile.PartialFile) error {
 	if err := o.fc.WriteTrailer(); err != nil {
 		return fmt.Errorf("video: finishing %s: %w", o.partial.Name(), err)
 	}
@@ -185,7 +186,7 @@ func (o *output) commit(overwrite bool, partners ...*PartialFile) error {
 			return err
 		}
 	}
-	return CommitAll(overwrite, append([]*PartialFile{o.partial}, partners...)...)
+	return outfile.CommitAll(overwrite, append([]*outfile.PartialFile{o.partial}, partners...)...)
 }
 
 // close releases the muxer; unless commit moved the file into place, it also deletes the

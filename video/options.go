@@ -12,6 +12,7 @@ import (
 	"github.com/asticode/go-astiav"
 
 	"trackink/internal/field"
+	"trackink/outfile"
 )
 
 // Options configures Transcode. The zero value of every field but Input and Output is a
@@ -25,14 +26,14 @@ type Options struct {
 	Source *Source
 	Output string // container chosen by extension: .mp4, .mkv, .mov (others FFmpeg knows work too)
 	// Overwrite allows replacing an existing Output; without it Transcode fails with
-	// ErrOutputExists before doing any work.
+	// outfile.ErrExists before doing any work.
 	Overwrite bool
 	// Partners, when set, is called once the video is complete and before it is moved into
 	// place, with the render's statistics (all but the time the move takes). The partial
 	// files it returns, the run's other outputs (the tracks drawn, the statistics), are moved
-	// into place together with the video (CommitAll) and belong to Transcode from then on.
+	// into place together with the video (outfile.CommitAll) and belong to Transcode from then on.
 	// An error from it fails the render: nothing is moved into place.
-	Partners func(Stats) ([]*PartialFile, error)
+	Partners func(Stats) ([]*outfile.PartialFile, error)
 
 	// HWAccel is "none" (or ""), "auto" or "cuda". cuda decodes on NVDEC and copies frames to
 	// host memory; auto tries cuda and falls back to software with one log line; an explicit
@@ -175,12 +176,6 @@ var (
 	// ErrInputDamaged is returned together with a complete output and Stats when the input was
 	// truncated or corrupt: every frame that decoded was rendered; Stats.Warnings says where.
 	ErrInputDamaged = errors.New("video: input is damaged")
-	// ErrOutputExists means Output exists and Options.Overwrite is false.
-	ErrOutputExists = errors.New("video: output file exists")
-	// ErrOutputIsInput means Output names the input file (the same file by device and
-	// inode: a hard link, a symbolic link or another spelling of the path). It is refused
-	// whatever Overwrite says.
-	ErrOutputIsInput = errors.New("video: the output is the input file")
 	// ErrOutputIsSegment means a join's Output is one of the segments it joins.
 	ErrOutputIsSegment = errors.New("video: the output is one of the segments")
 	// ErrNothingToRender means the range Start..End holds no frame of the video: the error

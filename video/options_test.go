@@ -9,6 +9,7 @@ import (
 
 	"trackink/composite"
 	"trackink/internal/field"
+	"trackink/internal/testdir"
 )
 
 // Validate names the field of every option that cannot work, before any file is opened;
@@ -70,7 +71,7 @@ func TestNothingToRender(t *testing.T) {
 		if !errors.Is(err, ErrNothingToRender) || !strings.Contains(err.Error(), "50 frames, 2.00 s") || called {
 			t.Errorf("--start %s: %v (drawn: %v); want ErrNothingToRender naming 50 frames, 2.00 s, before any work", start, err, called)
 		}
-		noLeftovers(t, dir)
+		testdir.Holds(t, dir)
 	}
 	info, err := Probe(in, 0)
 	if err != nil || info.CheckStart(Position{Frame: 50}) != nil {
@@ -90,7 +91,7 @@ func TestNothingToRender(t *testing.T) {
 	if !errors.Is(err, ErrNothingToRender) || !strings.Contains(err.Error(), "ends before") {
 		t.Errorf("frame 40 to 1s: %v, want ErrNothingToRender saying the range ends before it starts", err)
 	}
-	noLeftovers(t, dir)
+	testdir.Holds(t, dir)
 }
 
 // With two video streams, VideoStream picks the one drawn on; the other is copied, and

@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"trackink/outfile"
 
 	"github.com/asticode/go-astiav"
 )
@@ -263,7 +264,7 @@ func (r segmentRecord) write(out *output) error {
 	if err != nil {
 		return fmt.Errorf("video: encoding the segment record: %w", err)
 	}
-	out.seal = func(f *PartialFile) error { return r.seal(f, b) }
+	out.seal = func(f *outfile.PartialFile) error { return r.seal(f, b) }
 	return setFormatMetadata(out.fc, segmentTag, string(b))
 }
 

@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"trackink/outfile"
 
 	"github.com/asticode/go-astiav"
 )
@@ -102,7 +103,7 @@ func boolByte(v bool) byte {
 // seal is a segment's output.seal: f is the finished file, written with the record r, its
 // Packets unsealed, as written (the JSON the muxer stored). It reads f's packets back and
 // writes their checksum over the placeholder.
-func (r segmentRecord) seal(f *PartialFile, written []byte) error {
+func (r segmentRecord) seal(f *outfile.PartialFile, written []byte) error {
 	digest, _, err := packetDigest(context.Background(), f.Name())
 	if err != nil {
 		return fmt.Errorf("video: reading segment %s back for its checksum: %w", f.Name(), err)

@@ -9,6 +9,7 @@ import (
 	"github.com/asticode/go-astiav"
 
 	"trackink/composite"
+	"trackink/outfile"
 )
 
 // DrawFunc draws track frame n onto dst in place. n is the 1-based number of the video frame
@@ -200,7 +201,7 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	case err == nil && seg != nil:
 		err = seg.record(opts, enc, p.encode.lastPts, p.encode.lastDur).write(out)
 	}
-	var partners []*PartialFile
+	var partners []*outfile.PartialFile
 	if err == nil && opts.Partners != nil {
 		stats.Mux = p.mux.busy
 		settle()

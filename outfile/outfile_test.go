@@ -1,8 +1,7 @@
-package video
+package outfile
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -13,80 +12,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"trackink/internal/testdir"
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 )
 
-// The output may not be the input, whatever Overwrite says and however it is spelled: the
-// same path, another spelling of it, a hard link, a symbolic link. The input is untouched.
-func TestOutputIsInput(t *testing.T) {
-	in := demoClip(t, ".mp4")
-	dir := filepath.Dir(in)
-	before, err := os.ReadFile(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hard, soft := filepath.Join(dir, "hard.mp4"), filepath.Join(dir, "soft.mp4")
-	if err := os.Link(in, hard); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("in.mp4", soft); err != nil {
-		t.Fatal(err)
-	}
-	for _, out := range []string{in, filepath.Join(dir, ".", "in.mp4"), hard, soft} {
-		_, _, _, err := render(t, in, ".mp4", Options{Output: out, Overwrite: true})
-		if !errors.Is(err, ErrOutputIsInput) {
-			t.Errorf("output %s: %v, want ErrOutputIsInput", out, err)
-		}
-	}
-	if after, _ := os.ReadFile(in); !bytes.Equal(before, after) {
-		t.Error("the input was changed")
-	}
-	noLeftovers(t, dir, "hard.mp4", "in.mp4", "soft.mp4")
-}
-
-// An output that is a symbolic link is written through: the file it points to gets the
-// video (with Overwrite), the link stays a link. A link to nothing is refused.
-func TestOutputSymlinkWrittenThrough(t *testing.T) {
-	in := demoClip(t, ".mp4")
-	dir := t.TempDir()
-	target, link := filepath.Join(dir, "target.mp4"), filepath.Join(dir, "link.mp4")
-	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("target.mp4", link); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, _, err := render(t, in, ".mp4", Options{Output: link}); !errors.Is(err, ErrOutputExists) {
-		t.Errorf("a link to an existing file without Overwrite: %v, want ErrOutputExists", err)
-	}
-	if _, _, _, err := render(t, in, ".mp4", Options{Output: link, Overwrite: true}); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("the output link was replaced: %v %v", st, err)
-	}
-	if n := len(videoPTS(t, target)); n != clipFrames {
-		t.Errorf("the link's target holds %d frames, want %d", n, clipFrames)
-	}
-	noLeftovers(t, dir, "link.mp4", "target.mp4")
-
-	dangling := filepath.Join(dir, "dangling.mp4")
-	if err := os.Symlink("nowhere/x.mp4", dangling); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, _, err := render(t, in, ".mp4", Options{Output: dangling, Overwrite: true}); err == nil {
-		t.Error("a link to nothing was accepted")
-	}
-}
-
-// The sweep removes only trackink's own partial files whose writer is gone: a user's
-// files of the same shape survive (the case issue 24 found: .report.2020.partial.docx and
-// .thesis.pdf.42.partial.pdf were deleted), as do a partial file another live process
-// holds, one whose mark names another host (a writer on a shared file system, whose lock
-// this host may not see) and one whose mark names a live process. A partial file of a
-// process killed with SIGKILL is removed.
 func TestRemoveStalePartials(t *testing.T) {
 	dir := t.TempDir()
 	live, err := CreatePartial(filepath.Join(dir, "live.mp4"))
@@ -122,7 +53,7 @@ func TestRemoveStalePartials(t *testing.T) {
 		t.Errorf("removed %+v, want only %s (5 bytes)", removed, filepath.Base(dead))
 	}
 	keep = append(keep, filepath.Base(live.Name()), filepath.Base(held))
-	noLeftovers(t, dir, append(keep, slices.Collect(maps.Keys(marked))...)...)
+	testdir.Holds(t, dir, append(keep, slices.Collect(maps.Keys(marked))...)...)
 
 	// A finished writer's file is in place and its partial gone.
 	if _, err := live.WriteString("done"); err != nil {
@@ -139,9 +70,6 @@ func TestRemoveStalePartials(t *testing.T) {
 	}
 }
 
-// holdPartial starts this test binary as another process that creates the partial file of
-// final, writes 5 bytes to it and waits; killed says whether to SIGKILL it once the file
-// is there. It returns the partial file's path.
 func holdPartial(t *testing.T, final string, killed bool) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldPartialHelper$")
@@ -165,7 +93,6 @@ func holdPartial(t *testing.T, final string, killed bool) string {
 	return strings.TrimSpace(line)
 }
 
-// TestHoldPartialHelper is holdPartial's other process; it does nothing in a normal run.
 func TestHoldPartialHelper(t *testing.T) {
 	final := os.Getenv("TRACKINK_HOLD_PARTIAL")
 	if final == "" {
@@ -180,9 +107,6 @@ func TestHoldPartialHelper(t *testing.T) {
 	time.Sleep(time.Minute)
 }
 
-// A final name near the 255-byte limit gets a shorter partial name (issue 24: the longer
-// one failed with "file name too long", reported as an unwritable directory), which the
-// sweep still recognises as a partial file.
 func TestPartialOfLongName(t *testing.T) {
 	dir := t.TempDir()
 	for _, base := range []string{strings.Repeat("a", 251) + ".mp4", strings.Repeat("é", 125) + ".mkv", strings.Repeat("b", 240) + ".png"} {
@@ -204,8 +128,6 @@ func TestPartialOfLongName(t *testing.T) {
 	}
 }
 
-// Commit syncs the file's data before its final name exists and the directory after it
-// does, with and without overwrite: a power cut leaves the old file or the whole new one.
 func TestCommitIsDurable(t *testing.T) {
 	for _, overwrite := range []bool{false, true} {
 		dir := t.TempDir()
@@ -247,10 +169,6 @@ func TestCommitIsDurable(t *testing.T) {
 	}
 }
 
-// TestCommitAllLandsTogether: a video and its partners (tracks, statistics) replacing
-// another run's go into place so that at no moment between the moves does a new file sit
-// beside an old partner, or an old one beside a new partner; without overwrite, a partner
-// that appeared meanwhile takes back the files placed before it.
 func TestCommitAllLandsTogether(t *testing.T) {
 	names := []string{"out.mp4", "tracks.jsonl", "stats.json"}
 	for _, tc := range []struct {
@@ -325,8 +243,8 @@ func TestCommitAllLandsTogether(t *testing.T) {
 	defer pv.Discard()
 	defer pt.Discard()
 	os.WriteFile(tracks, []byte("someone else's"), 0o644)
-	if err := CommitAll(false, pv, pt); !errors.Is(err, ErrOutputExists) {
-		t.Errorf("a partner that appeared meanwhile: %v, want ErrOutputExists", err)
+	if err := CommitAll(false, pv, pt); !errors.Is(err, ErrExists) {
+		t.Errorf("a partner that appeared meanwhile: %v, want ErrExists", err)
 	}
 	if _, err := os.Stat(video); err == nil {
 		t.Errorf("the video is in place beside someone else's tracks")

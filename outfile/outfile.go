@@ -1,4 +1,9 @@
-package video
+// Package outfile holds the rules for every file trackink writes (docs/promises.md): an
+// output is never a file the run reads, nor another output of the same run; it replaces an
+// existing file only when told to; it is written as a hidden partial file beside its final
+// name and moved into place whole, with the files that describe it, or not at all; and the
+// partial files of killed runs are swept away, never anyone else's.
+package outfile
 
 import (
 	"errors"
@@ -17,8 +22,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Output files. Transcode (and the command line's writers) write to a hidden partial file
-// beside the target, .NAME.<n>.partial.EXT, and move it into place when it is complete.
+// Partial files. A writer (video.Transcode, the command line's writers) writes to a hidden
+// partial file beside the target, .NAME.<n>.partial.EXT, and moves it into place when it is
+// complete.
 //
 // A partial file is trackink's only when it carries trackink's mark: the extended attribute
 // user.trackink.partial, "HOST PID", set on the open file right after it was created. A
@@ -35,6 +41,16 @@ import (
 // user extended attributes gets unmarked partial files, which no sweep ever removes: a
 // killed render there leaves its partial file for the user to delete, never a lost file.
 
+// Errors callers can test with errors.Is.
+var (
+	// ErrExists means the output exists and overwriting was not asked for.
+	ErrExists = errors.New("output file exists")
+	// ErrIsInput means the output names the input file (the same file by device and
+	// inode: a hard link, a symbolic link or another spelling of the path). It is refused
+	// whatever overwriting says.
+	ErrIsInput = errors.New("the output is the input file")
+)
+
 // partialMark is the extended attribute that marks a partial file as trackink's.
 const partialMark = "user.trackink.partial"
 
@@ -42,8 +58,8 @@ const partialMark = "user.trackink.partial"
 // path to write: output itself, or, when output is a symbolic link, the file it points to
 // (the link is written through and stays a link). It refuses an output that is the input
 // (the same file by device and inode: a hard link, a symbolic link, another spelling of the
-// path) with ErrOutputIsInput whatever overwrite says, an existing output without overwrite
-// (ErrOutputExists), a directory, a link to nothing, and a directory that does not exist.
+// path) with ErrIsInput whatever overwrite says, an existing output without overwrite
+// (ErrExists), a directory, a link to nothing, and a directory that does not exist.
 func CheckOutput(input, output string, overwrite bool) (string, error) {
 	if output == "" {
 		return "", errors.New("no output file given")
@@ -60,10 +76,10 @@ func CheckOutput(input, output string, overwrite bool) (string, error) {
 			return "", fmt.Errorf("output %s is a directory", output)
 		}
 		if in, err := os.Stat(input); err == nil && os.SameFile(in, st) {
-			return "", fmt.Errorf("%w: %s is %s", ErrOutputIsInput, output, input)
+			return "", fmt.Errorf("%w: %s is %s", ErrIsInput, output, input)
 		}
 		if !overwrite {
-			return "", fmt.Errorf("%w: %s", ErrOutputExists, output)
+			return "", fmt.Errorf("%w: %s", ErrExists, output)
 		}
 	}
 	if st, err := os.Stat(filepath.Dir(target)); err != nil || !st.IsDir() {
@@ -156,7 +172,7 @@ var (
 // synced before its new name exists, and the directory after, so that after a power cut the
 // target is either the old file or the whole new one, never an empty or partly written one.
 // Without overwrite it links rather than renames, so an output that appeared meanwhile is
-// not replaced (ErrOutputExists); the partial file then stays for Discard.
+// not replaced (ErrExists); the partial file then stays for Discard.
 func (p *PartialFile) Commit(overwrite bool) error {
 	return CommitAll(overwrite, p)
 }
@@ -170,7 +186,7 @@ func (p *PartialFile) Commit(overwrite bool) error {
 // without its partners, or the new one with none, some or all of its own, never a new file
 // beside a stale partner (docs/promises.md). Without overwrite each is linked into place; if
 // one appeared meanwhile, those linked already are taken back (none existed before) and the
-// error wraps ErrOutputExists. On an error the files not placed stay for Discard.
+// error wraps ErrExists. On an error the files not placed stay for Discard.
 func CommitAll(overwrite bool, files ...*PartialFile) error {
 	for _, p := range files {
 		if err := p.Chmod(0o644); err != nil {
@@ -242,7 +258,7 @@ func (p *PartialFile) place(overwrite bool) error {
 	} else {
 		if err := os.Link(p.Name(), p.final); err != nil {
 			if errors.Is(err, fs.ErrExist) {
-				return fmt.Errorf("%w: %s", ErrOutputExists, p.final)
+				return fmt.Errorf("%w: %s", ErrExists, p.final)
 			}
 			return fmt.Errorf("moving the output into place: %w", err)
 		}
