@@ -210,11 +210,24 @@ func at(rs []rune, i int) rune {
 	return -1
 }
 
-// resolve sets the bidirectional level of each rune (rules P2–P3, W1–W7, N1–N2, I1–I2, L1).
+// resolve sets the bidirectional level of each rune (rules P2–P3, W1–W7, N1–N2, I1–I2, L1),
+// in the rules' steps.
 func (s *shaper) resolve() {
-	n := len(s.runes)
+	para := s.classify()
+	sos := bidi.L
+	if para == 1 {
+		sos = bidi.R
+	}
+	s.resolveWeak(sos)
+	s.resolveNeutral(sos)
+	s.resolveLevels(para)
+}
+
+// classify sets each rune's bidirectional class, and returns the paragraph's level (P2–P3):
+// 1 when its first strong letter is right-to-left, else 0.
+func (s *shaper) classify() (para int8) {
 	s.class, s.orig, s.levels = s.class[:0], s.orig[:0], s.levels[:0]
-	para := int8(-1)
+	para = -1
 	for _, r := range s.runes {
 		p, _ := bidi.LookupRune(r)
 		c := p.Class()
@@ -226,12 +239,12 @@ func (s *shaper) resolve() {
 		}
 		s.class, s.orig, s.levels = append(s.class, c), append(s.orig, c), append(s.levels, 0)
 	}
-	para = max(0, para)
-	sos := bidi.L
-	if para == 1 {
-		sos = bidi.R
-	}
-	cl := s.class
+	return max(0, para)
+}
+
+// resolveWeak applies the weak types' rules (W1–W7), sos being the type before the text.
+func (s *shaper) resolveWeak(sos bidi.Class) {
+	cl, n := s.class, len(s.class)
 	// W1–W3: marks take the type before them; European numbers after an Arabic letter are
 	// Arabic numbers; Arabic letters are right-to-left.
 	strong := sos
@@ -295,8 +308,12 @@ func (s *shaper) resolve() {
 			}
 		}
 	}
-	// N1, N2: a run of neutrals between two of one direction takes it (numbers count as
-	// right-to-left); otherwise the paragraph's.
+}
+
+// resolveNeutral applies N1 and N2: a run of neutrals between two of one direction takes
+// it (numbers count as right-to-left); otherwise the paragraph's, sos.
+func (s *shaper) resolveNeutral(sos bidi.Class) {
+	cl, n := s.class, len(s.class)
 	dir := func(c bidi.Class) bidi.Class {
 		if c == bidi.EN || c == bidi.AN {
 			return bidi.R
@@ -328,8 +345,12 @@ func (s *shaper) resolve() {
 		}
 		i = j
 	}
-	// I1, I2.
-	for i, c := range cl {
+}
+
+// resolveLevels sets the levels from the resolved classes in a paragraph of level para
+// (I1, I2), and white space at the end of the line to the paragraph's (L1).
+func (s *shaper) resolveLevels(para int8) {
+	for i, c := range s.class {
 		lv := para
 		switch {
 		case para == 0 && c == bidi.R:
@@ -341,8 +362,7 @@ func (s *shaper) resolve() {
 		}
 		s.levels[i] = lv
 	}
-	// L1: white space at the end of the line takes the paragraph's level.
-	for i := n - 1; i >= 0 && (s.orig[i] == bidi.WS || s.orig[i] == bidi.S || s.orig[i] == bidi.B); i-- {
+	for i := len(s.class) - 1; i >= 0 && (s.orig[i] == bidi.WS || s.orig[i] == bidi.S || s.orig[i] == bidi.B); i-- {
 		s.levels[i] = para
 	}
 }
