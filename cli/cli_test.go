@@ -107,8 +107,8 @@ func TestRenderErrors(t *testing.T) {
 		{"missing font", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--font", filepath.Join(dir, "nope.ttf")}, 2, "--font"},
 		{"not a font", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--font", good}, 2, "good.txt is not a TrueType or OpenType font"},
 		// Files the flags name, missing or a directory: exit 2 naming the flag, as --font
-		// (issue 24: a missing --style, --label-words or --class-names exited 1, a
-		// directory said "is a directory" without the flag).
+		// (once a missing --style, --label-words or --class-names exited 1, and
+		// a directory said "is a directory" without the flag).
 		{"missing style", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--style", filepath.Join(dir, "nope.toml")}, 2, "--style " + filepath.Join(dir, "nope.toml") + ": no such file"},
 		{"style is a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--style", dir}, 2, "--style " + dir + " is a directory"},
 		{"missing label words", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label-words", filepath.Join(dir, "nope.txt")}, 2, "--label-words " + filepath.Join(dir, "nope.txt") + ": no such file"},

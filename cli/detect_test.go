@@ -139,7 +139,7 @@ func TestDetectNotesAnotherModel(t *testing.T) {
 	}
 }
 
-// Boxes of several classes tracked into MOTChallenge text keep their classes (issue 36): the
+// Boxes of several classes tracked into MOTChallenge text keep their classes: the
 // class numbers go in field x and their names in NAME.names beside it, which --class-names
 // reads back to the classes JSON Lines holds; one class (people) writes plain MOTChallenge.
 func TestMOTClassNamesBesideTracks(t *testing.T) {

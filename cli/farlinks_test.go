@@ -10,7 +10,7 @@ import (
 )
 
 // A link between points near the ±1e7 px limit is drawn as the same smooth line as the
-// stretch of it that crosses the frame, by both backends (issue 24: it came out as
+// stretch of it that crosses the frame, by both backends (it once came out as
 // scattered dots, the rasterisers' float32 holding about a pixel at 1e7).
 func TestFarLinksDrawnWhole(t *testing.T) {
 	dir := t.TempDir()

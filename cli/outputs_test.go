@@ -88,7 +88,7 @@ func writers(fx fixture) []writer {
 }
 
 // Every flag of every command that names a file the run writes obeys one rule, checked
-// before any work with exit 2 naming the flag (issue 24: --stats-json wrote over the input
+// before any work with exit 2 naming the flag (once --stats-json wrote over the input
 // video, the rendered output, anything, without -y; -o replaced the tracks file with -y):
 // never an input of the run, by any spelling (the path, ./a/../a, a hard link, a symbolic
 // link), never another output of the same run, an existing file only with -y. Nothing is

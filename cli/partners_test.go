@@ -31,7 +31,7 @@ func readOnlyDir(t *testing.T) string {
 	return dir
 }
 
-// The files a render writes beside its video are checked before any work (issue 37): a
+// The files a render writes beside its video are checked before any work: a
 // directory that cannot take --stats-json or --save-tracks fails the render at once,
 // naming the flag, and no video is written.
 func TestPartnersCheckedBeforeWork(t *testing.T) {

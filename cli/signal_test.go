@@ -147,8 +147,8 @@ func noHiddenFiles(t *testing.T, dir string) {
 }
 
 // TestInterruptLeavesNoOutput stops a render half-way with each stop signal and checks the
-// promise: exit 128 + the signal (130, 143, 129; SIGHUP as SIGTERM, issue 24: it used to
-// kill the render and leave its partial file), no output and no partial file.
+// promise: exit 128 + the signal (130, 143, 129; SIGHUP as SIGTERM, which once
+// killed the render and left its partial file), no output and no partial file.
 func TestInterruptLeavesNoOutput(t *testing.T) {
 	bin, in := binary(t), longClip(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
@@ -258,8 +258,8 @@ func TestTerminateWhileTracksLoad(t *testing.T) {
 // A stop signal in the first milliseconds of a run, while the command line is read and
 // before the handler is in place, gives the same status as a later one: 128 + the signal,
 // whether the handler caught it or the signal's default action ended the process (a shell
-// reports 128 + n for both), and no output or partial file (issue 24: SIGTERM gave 143
-// early and 130 later; SIGHUP left the partial file).
+// reports 128 + n for both), and no output or partial file (once SIGTERM gave 143
+// early and 130 later, and SIGHUP left the partial file).
 func TestSignalInFirstMilliseconds(t *testing.T) {
 	bin, in := binary(t), longClip(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {

@@ -16,7 +16,7 @@ import (
 	"trackink/overlay"
 )
 
-// maxREADMELines is issue 28's bound: the README is what a newcomer reads from the top;
+// maxREADMELines is the README's bound: the README is what a newcomer reads from the top;
 // everything else belongs in docs/.
 const maxREADMELines = 250
 

@@ -352,7 +352,7 @@ func TestCapsValidated(t *testing.T) {
 }
 
 // BenchmarkPiles times Update on a frame of points piled up (each graph, the default caps),
-// the cases issue 37 reported: kNN on 20 000 points on one spot took 7 s a frame, the radius
+// the cases that once broke it: kNN on 20 000 points on one spot took 7 s a frame, the radius
 // graph on 3 000 points within 10⁹ px 37 s and 1.5 GB, on 20 000 on one spot within 10 px
 // more than 24 GB (here 5 000, which the old code could finish).
 func BenchmarkPiles(b *testing.B) {

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Links are cut to the frame and a margin in float64 (issue 24: a link to a point near
-// ±1e7 px came out as scattered dots): a link within the margin keeps its exact
+// Links are cut to the frame and a margin in float64 (a link to a point near ±1e7 px
+// once came out as scattered dots): a link within the margin keeps its exact
 // coordinates; a cut one keeps its direction, ends on the margin, and a dashed one keeps its
 // dashes where they were (its start moves by whole periods).
 func TestClipLine(t *testing.T) {

@@ -81,7 +81,7 @@ func TestSpilledTracksAreTheSame(t *testing.T) {
 }
 
 // The memory a file in frame order takes does not grow with it: 40 times the rows, the
-// same heap (issue 37: a 200 MB file took 427 MB).
+// same heap (before the chunks, a 200 MB file took 427 MB).
 func TestLongFileReadsInFlatMemory(t *testing.T) {
 	dir := t.TempDir()
 	heap := func(frames int) uint64 {
@@ -108,7 +108,7 @@ func TestLongFileReadsInFlatMemory(t *testing.T) {
 }
 
 // A Collector given frames in order holds a long video's tracks in the memory of a short
-// one's (issue 37: track held every frame, 102 MB at 300 frames, 182 MB at 3 000), and
+// one's (before the Collector, track held every frame, 102 MB at 300 frames, 182 MB at 3 000), and
 // gives them back whole.
 func TestCollectorHoldsLongVideosInFlatMemory(t *testing.T) {
 	heap := func(frames int) uint64 {
