@@ -5,16 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"runtime"
-	"slices"
 	"strings"
-	"time"
 
-	"trackink/composite"
 	"trackink/knn"
 	"trackink/overlay"
-	"trackink/scene"
 )
 
 const benchExamples = `Examples:
@@ -187,81 +181,26 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// warmup frames let every buffer reach its steady size before timing starts.
-const warmup = 10
-
-// benchSeed times frames frames of the seed scene drawn onto a mid-grey frame of the given
-// format (yuv420p or nv12).
+// benchSeed times frames frames of the seed scene (overlay.BenchSeed) for the report.
 func benchSeed(opts overlay.Options, format string, frames int) (*benchReport, error) {
-	w, h := scene.SeedWidth, scene.SeedHeight
-	d, err := overlay.New(opts)
+	b, err := overlay.BenchSeed(opts, format, frames)
 	if err != nil {
 		return nil, err
 	}
-	defer d.Close()
-	tracks := scene.Seed(w, h, warmup+frames)
-	y, uv := make([]byte, w*h), make([]byte, w*h/2)
-	for i := range y {
-		y[i] = 110
-	}
-	for i := range uv {
-		uv[i] = 128
-	}
-	var f composite.Surface = &composite.YUV420P{Y: y, U: uv[:w*h/4], V: uv[w*h/4:], StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
-	if format == "nv12" {
-		f = &composite.NV12{Y: y, UV: uv, StrideY: w, StrideUV: w, W: w, H: h}
-	}
-	// Preallocated, so that the measurement allocates nothing of its own.
-	var stages [overlay.NumStages][]float64
-	for st := range stages {
-		stages[st] = make([]float64, 0, frames)
-	}
-	totals := make([]float64, 0, frames)
-	var before, after runtime.MemStats
-	links := 0
-	for i := range warmup + frames {
-		if i == warmup {
-			runtime.ReadMemStats(&before)
-		}
-		t0 := time.Now()
-		if err := d.Draw(f, &tracks[i]); err != nil {
-			return nil, err
-		}
-		total := time.Since(t0)
-		if i < warmup {
-			continue
-		}
-		if links, err = d.Links(); err != nil {
-			return nil, err
-		}
-		totals = append(totals, ms(total))
-		tm := d.Timings()
-		for st := range stages {
-			stages[st] = append(stages[st], ms(tm[st]))
-		}
-	}
-	runtime.ReadMemStats(&after)
-	rep := &benchReport{Scene: "seed", Format: format, Width: w, Height: h, Frames: frames,
-		Workers: d.Backend().Workers(), Links: links, StagesMS: map[string]float64{},
-		TotalMedianMS:  round3(median(totals)),
-		AllocsPerFrame: round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}
-	for st, v := range stages {
-		rep.StagesMS[overlay.Stage(st).String()] = round3(median(v))
+	rep := &benchReport{Scene: "seed", Format: format, Width: b.Width, Height: b.Height, Frames: b.Frames,
+		Workers: b.Workers, Links: b.Links, StagesMS: map[string]float64{},
+		TotalMedianMS: b.TotalMS, AllocsPerFrame: b.AllocsPerFrame}
+	for st, v := range b.StagesMS {
+		rep.StagesMS[overlay.Stage(st).String()] = v
 	}
 	return rep, nil
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+// The other benchmarks' reports take overlay's warm-up and arithmetic.
+const warmup = overlay.BenchWarmup
 
-// round3 keeps three decimals, so that JSON shows 2.528, not 2.5279999999999996.
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
+var (
+	ms     = overlay.Milliseconds
+	round3 = overlay.Round3
+	median = overlay.Median
+)
