@@ -1,26 +1,21 @@
 package cli
 
 import (
-	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"trackink/composite"
 	"trackink/detect"
 	"trackink/internal/baseline"
-	"trackink/internal/synthclip"
 	"trackink/tracker"
-	"trackink/video"
 )
 
-// benchDetectFrames is the distinct 1080p frames each mode is timed on (cycled): drawing
-// synthetic frames costs far more than tracking them.
-const benchDetectFrames = 16
+// vtestPath is the pedestrians clip of Debian's opencv-doc package.
+const vtestPath = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
 
 // detectRow is one mode's figures: frames a second of wall time, and the CPU time a frame
 // took (user + system, all threads), which the machine's other jobs disturb far less.
@@ -57,7 +52,7 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 	}
 	var rows []detectRow
 	for _, mode := range list {
-		sets, err := benchDetectFrameSets(mode)
+		sets, err := tracker.BenchSets(mode, vtestPath)
 		if err != nil {
 			return err
 		}
@@ -74,26 +69,14 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 			defer closeDetector()
 		}
 		for _, set := range sets {
-			fs := set.frames
-			w, h := fs[0].Size()
-			tr, err := tracker.New(o, w, h)
+			b, err := tracker.Bench(o, set.Frames, frames)
 			if err != nil {
 				return err
 			}
-			for _, f := range fs {
-				if _, err := tr.Step(f); err != nil {
-					return err
-				}
-			}
-			t0, c0 := time.Now(), video.SelfCPU()
-			for i := range frames {
-				tr.Step(fs[i%len(fs)])
-			}
-			row := detectRow{Mode: mode, Size: fmt.Sprintf("%dx%d", w, h), Frames: set.about,
-				FPS:   float64(frames) / time.Since(t0).Seconds(),
-				CPUms: float64((video.SelfCPU() - c0).Microseconds()) / 1e3 / float64(frames)}
+			w, h := set.Frames[0].Size()
+			row := detectRow{Mode: mode, Size: fmt.Sprintf("%dx%d", w, h), Frames: set.About, FPS: b.FPS, CPUms: b.CPUms}
 			if pyErr == nil && mode != tracker.Color {
-				if row.OpenCVFPS, row.OpenCVCPUms, err = openCVFPS(py, mode, fs, frames); err != nil {
+				if row.OpenCVFPS, row.OpenCVCPUms, err = openCVFPS(py, mode, set.Frames, frames); err != nil {
 					fmt.Fprintf(stderr, "trackink bench: OpenCV %s: %v\n", mode, err)
 				}
 			}
@@ -121,84 +104,6 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 		}
 	}
 	return nil
-}
-
-// frameSet is the frames one row of the bench is timed on.
-type frameSet struct {
-	about  string
-	frames []*composite.YUV420P
-}
-
-// benchDetectFrameSets are the frames mode is timed on: for the region and point modes 1080p
-// frames of a synthetic clip of the mode's kind; for objects (the people detector) the first
-// frames of vtest.avi, as they are (768x576) and enlarged to 1080p.
-func benchDetectFrameSets(mode string) ([]frameSet, error) {
-	const w, h = 1920, 1080
-	if mode != tracker.Objects {
-		kinds := map[string]synthclip.Kind{tracker.Bright: synthclip.Bright, tracker.Dark: synthclip.Dark,
-			tracker.Motion: synthclip.Motion, tracker.Color: synthclip.Bright, tracker.Points: synthclip.Pan}
-		clip, err := synthclip.New(synthclip.Options{Kind: kinds[mode], Width: w, Height: h, Frames: benchDetectFrames, Seed: 1})
-		if err != nil {
-			return nil, err
-		}
-		fs := make([]*composite.YUV420P, benchDetectFrames)
-		for i := range fs {
-			fs[i] = newYUV420P(w, h)
-			clip.Frame(i+1, fs[i].Y, fs[i].U, fs[i].V)
-		}
-		return []frameSet{{"a synthetic clip", fs}}, nil
-	}
-	var native, big []*composite.YUV420P
-	_, err := video.Frames(context.Background(), video.Options{Input: vtestPath, End: video.Position{Frame: benchDetectFrames}}, func(n int, s composite.Surface) error {
-		f, ok := s.(*composite.YUV420P)
-		if !ok {
-			return fmt.Errorf("%s decodes to %T, not yuv420p", vtestPath, s)
-		}
-		native = append(native, copyYUV420P(f))
-		b := newYUV420P(w, h)
-		enlarge(b.Y, w, h, f.Y, f.StrideY, f.W, f.H)
-		enlarge(b.U, w/2, h/2, f.U, f.StrideU, f.W/2, f.H/2)
-		enlarge(b.V, w/2, h/2, f.V, f.StrideV, f.W/2, f.H/2)
-		big = append(big, b)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("the people bench reads %s (Debian's opencv-doc): %w", vtestPath, err)
-	}
-	about := fmt.Sprintf("the first %d frames of vtest.avi", len(native))
-	return []frameSet{{about, native}, {about, big}}, nil
-}
-
-// vtestPath is the pedestrians clip of Debian's opencv-doc package.
-const vtestPath = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
-
-func newYUV420P(w, h int) *composite.YUV420P {
-	return &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
-		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
-}
-
-func copyYUV420P(f *composite.YUV420P) *composite.YUV420P {
-	c := newYUV420P(f.W, f.H)
-	for y := range f.H {
-		copy(c.Y[y*f.W:(y+1)*f.W], f.Y[y*f.StrideY:])
-	}
-	for y := range f.H / 2 {
-		copy(c.U[y*f.W/2:(y+1)*f.W/2], f.U[y*f.StrideU:])
-		copy(c.V[y*f.W/2:(y+1)*f.W/2], f.V[y*f.StrideV:])
-	}
-	c.Matrix, c.Range = f.Matrix, f.Range
-	return c
-}
-
-// enlarge scales a plane to w × h by nearest neighbour: frames to time at another size, not
-// to look at.
-func enlarge(dst []byte, w, h int, src []byte, stride, sw, sh int) {
-	for y := range h {
-		row := src[(y*sh/h)*stride:]
-		for x := range w {
-			dst[y*w+x] = row[x*sw/w]
-		}
-	}
 }
 
 // openCVFPS times the same pipeline in OpenCV (baseline.Bench) on the same luma planes: a

@@ -62,3 +62,25 @@ func BenchmarkDownscale(b *testing.B) {
 		})
 	}
 }
+
+// The bench's frames are what `trackink bench --detect` says it times: 16 distinct 1080p
+// frames of a clip of the mode's kind (they differ from one another), and Bench steps a
+// tracker over them.
+func TestBenchSets(t *testing.T) {
+	for _, mode := range []string{Bright, Motion, Points} {
+		sets, err := BenchSets(mode, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sets) != 1 || len(sets[0].Frames) != benchFrames {
+			t.Fatalf("%s: %d sets, want one of %d frames", mode, len(sets), benchFrames)
+		}
+		fs := sets[0].Frames
+		if w, h := fs[0].Size(); w != 1920 || h != 1080 || string(fs[0].Y) == string(fs[1].Y) {
+			t.Errorf("%s: frames %dx%d, the first two alike: %v", mode, w, h, string(fs[0].Y) == string(fs[1].Y))
+		}
+		if r, err := Bench(DefaultOptions(mode), fs, 4); err != nil || !(r.FPS > 0) {
+			t.Errorf("%s: %+v, %v", mode, r, err)
+		}
+	}
+}
