@@ -35,191 +35,258 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	if err != nil {
 		return Stats{}, err
 	}
-	started := time.Now()
-	sink, detach := attachFFmpegLog(opts.FFmpegLog)
+	t := &transcoder{opts: opts, started: time.Now(), rep: &report{log: opts.Log},
+		stats: Stats{Input: opts.Input, Output: opts.Output}}
+	var detach func()
+	t.sink, detach = attachFFmpegLog(opts.FFmpegLog)
 	defer detach()
-	rep := &report{log: opts.Log}
-	var c closer
-	defer c.close()
-	stats := Stats{Input: opts.Input, Output: opts.Output}
-	settle := func() {
-		stats.Wall = time.Since(started)
-		if stats.Wall > 0 {
-			stats.FPS = float64(stats.Frames) / stats.Wall.Seconds()
-		}
-		stats.Warnings = rep.warnings
-		stats.PeakRSS = PeakRSS()
+	defer t.c.close()
+	steps := []func() error{
+		func() error { return t.openInput(ctx) },
+		t.openCoding,
+		t.openOutput,
+		func() error { return t.run(ctx, draw) },
+		t.commit,
 	}
-	finish := func(err error) (Stats, error) {
-		settle()
-		switch {
-		case err == nil && rep.damaged > 0:
-			err = fmt.Errorf("%w: %d frames rendered; see warnings", ErrInputDamaged, stats.Frames)
-		case err != nil && !errors.Is(err, context.Canceled):
-			err = fmt.Errorf("%w%s", err, because(sink.unshown()))
+	for _, step := range steps {
+		if err = step(); err != nil {
+			break
 		}
-		return stats, err
 	}
+	return t.finish(err)
+}
 
-	seg := opts.Segment
-	in, info, err := openSource(ctx, opts, &c)
-	if err != nil {
-		return finish(err)
+// transcoder is one Transcode: its options, what it opened (each registered with one
+// closer, c) and what it measured. Its steps run in order: openInput, openCoding,
+// openOutput, run, commit; finish says how it ended.
+type transcoder struct {
+	opts    Options
+	started time.Time
+	sink    *logSink
+	rep     *report
+	c       closer
+	stats   Stats
+
+	in     *input
+	info   Info
+	fit    sizeFit
+	turn   turn
+	out    *output
+	dec    *decoder
+	gpu    *gpuFrames
+	enc    *encoder
+	conv   *converter
+	down   *converter // frames drawn in GPU memory to the host, for a host encoder
+	turner *frameTurner
+	fitter *fitter
+	win    *window
+	total  int
+	p      *pipeline
+}
+
+// openInput opens the input (a segment's from its keyframe), the output's partial file and
+// muxer, and the decoder, and takes the GPU frame pool when frames are drawn in GPU memory
+// and nothing keeps them from it.
+func (t *transcoder) openInput(ctx context.Context) error {
+	opts := t.opts
+	var err error
+	if t.in, t.info, err = openSource(ctx, opts, &t.c); err != nil {
+		return err
 	}
-	if err := info.CheckOddSize(opts.OddSize); err != nil {
-		return finish(err)
+	if err := t.info.CheckOddSize(opts.OddSize); err != nil {
+		return err
 	}
-	w, h := info.Width, info.Height
-	stats.Width, stats.Height, stats.PixelFormat = w, h, info.PixelFormat
-	fit := fitSize(opts.OddSize, w, h)
-	var t turn
+	w, h := t.info.Width, t.info.Height
+	t.stats.Width, t.stats.Height, t.stats.PixelFormat = w, h, t.info.PixelFormat
+	t.fit = fitSize(opts.OddSize, w, h)
 	if opts.Orientation == Displayed {
-		if info.RotationProblem != "" {
-			rep.warn(info.RotationProblem)
+		if t.info.RotationProblem != "" {
+			t.rep.warn(t.info.RotationProblem)
 		}
-		t, _ = streamTurn(in.vs)
+		t.turn, _ = streamTurn(t.in.vs)
 	}
-
 	// A segment is video only: the join copies the other streams from the source once.
-	out, err := createOutput(in, opts.Input, opts.Output, opts.Overwrite, seg == nil, rep.warn)
-	if err != nil {
-		return finish(err)
+	if t.out, err = createOutput(t.in, opts.Input, opts.Output, opts.Overwrite, opts.Segment == nil, t.rep.warn); err != nil {
+		return err
 	}
-	c.add(out.close) // removes the partial file unless commit moved it into place first
-
-	dec, err := openDecoder(in, opts.HWAccel, opts.Log, sink)
-	if err != nil {
-		return finish(err)
+	t.c.add(t.out.close) // removes the partial file unless commit moved it into place first
+	if t.dec, err = openDecoder(t.in, opts.HWAccel, opts.Log, t.sink); err != nil {
+		return err
 	}
-	c.add(dec.close)
-	stats.HWAccel = dec.name
-	var gpu *gpuFrames
-	if opts.DeviceFrames && dec.name == "cuda" {
+	t.c.add(t.dec.close)
+	t.stats.HWAccel = t.dec.name
+	if opts.DeviceFrames && t.dec.name == "cuda" {
 		switch {
-		case t.toDisplay != "" || fit.changes():
+		case t.turn.toDisplay != "" || t.fit.changes():
 			opts.Log("overlay: drawing on frames in host memory: the video is turned or of odd size, which only host frames handle")
-		case isTenBit(in.vs.CodecParameters().PixelFormat()):
+		case isTenBit(t.in.vs.CodecParameters().PixelFormat()):
 			opts.Log("overlay: drawing on frames in host memory: the video is 10-bit, and the GPU frame pool holds 8-bit NV12")
 		default:
-			if gpu, err = newGPUFrames(dec.cc, w, h); err != nil {
-				return finish(err)
+			if t.gpu, err = newGPUFrames(t.dec.cc, w, h); err != nil {
+				return err
 			}
-			c.add(gpu.free)
+			t.c.add(t.gpu.free)
 		}
 	}
+	return nil
+}
 
-	enc, err := openEncoder(encoderConfig{opts: opts, in: in, dec: dec, gpu: gpu, out: out, fit: fit, sink: sink, warn: rep.warn})
-	if err != nil {
-		return finish(err)
+// openCoding opens the encoder and what converts frames between the decoder, the overlay
+// and the encoder: the converters, the turner of a rotated video, the fitter of an odd size.
+func (t *transcoder) openCoding() error {
+	opts, w, h := t.opts, t.info.Width, t.info.Height
+	var err error
+	if t.enc, err = openEncoder(encoderConfig{opts: opts, in: t.in, dec: t.dec, gpu: t.gpu, out: t.out, fit: t.fit, sink: t.sink, warn: t.rep.warn}); err != nil {
+		return err
 	}
-	c.add(enc.close)
-	stats.Encoder, stats.Color = enc.name, enc.work.String()
-
+	t.c.add(t.enc.close)
+	t.stats.Encoder, t.stats.Color = t.enc.name, t.enc.work.String()
 	// Frames bound for the GPU pool are made NV12, its layout, whatever the encoder takes;
 	// the draw stage converts them to the encoder's format on the way back (down).
-	decodeWork := enc.work
-	if gpu != nil {
+	decodeWork := t.enc.work
+	if t.gpu != nil {
 		decodeWork.pix = astiav.PixelFormatNv12
 	}
-	conv, err := newConverter(decodeWork, w, h)
-	if err != nil {
-		return finish(err)
+	if t.conv, err = newConverter(decodeWork, w, h); err != nil {
+		return err
 	}
-	c.add(conv.close)
-	var down *converter
-	if gpu != nil {
-		conv.gpu = gpu
-		if enc.device {
-			opts.Log("overlay: drawing on frames in GPU memory; " + enc.name + " takes them there (no copies)")
+	t.c.add(t.conv.close)
+	if t.gpu != nil {
+		t.conv.gpu = t.gpu
+		if t.enc.device {
+			opts.Log("overlay: drawing on frames in GPU memory; " + t.enc.name + " takes them there (no copies)")
 		} else {
-			if down, err = newConverter(enc.work, w, h); err != nil {
-				return finish(err)
+			if t.down, err = newConverter(t.enc.work, w, h); err != nil {
+				return err
 			}
-			c.add(down.close)
-			opts.Log("overlay: drawing on frames in GPU memory, then one copy to host memory for " + enc.name)
+			t.c.add(t.down.close)
+			opts.Log("overlay: drawing on frames in GPU memory, then one copy to host memory for " + t.enc.name)
 		}
 	}
-	turner, err := newFrameTurner(t, enc.work.pix, w, h)
-	if err != nil {
-		return finish(err)
+	if t.turner, err = newFrameTurner(t.turn, t.enc.work.pix, w, h); err != nil {
+		return err
 	}
-	if turner != nil {
-		c.add(turner.close)
-		opts.Log(turner.describe())
+	if t.turner != nil {
+		t.c.add(t.turner.close)
+		opts.Log(t.turner.describe())
 	}
-	var fitter *fitter
-	if fit.changes() {
-		rep.warn(fit.describe())
+	if t.fit.changes() {
+		t.rep.warn(t.fit.describe())
 	}
-	if needsFitter(fit, enc.work, enc.coded) {
-		if fitter, err = newFitter(fit, enc.work, enc.coded); err != nil {
-			return finish(err)
+	if needsFitter(t.fit, t.enc.work, t.enc.coded) {
+		if t.fitter, err = newFitter(t.fit, t.enc.work, t.enc.coded); err != nil {
+			return err
 		}
-		c.add(fitter.close)
+		t.c.add(t.fitter.close)
 	}
+	return nil
+}
 
-	if err = out.addVideo(in, enc, rep.warn); err != nil {
-		return finish(err)
+// openOutput adds the video stream to the output and writes its header, and sets the window
+// of frames the render keeps (a segment's its plan's).
+func (t *transcoder) openOutput() error {
+	seg := t.opts.Segment
+	if err := t.out.addVideo(t.in, t.enc, t.rep.warn); err != nil {
+		return err
 	}
-	if err = out.writeHeader(seg != nil); err != nil {
-		return finish(err)
+	if err := t.out.writeHeader(seg != nil); err != nil {
+		return err
 	}
-	win, total := newWindow(opts.Start, opts.End, in.vs, len(out.copied)), expectedTotal(in, opts)
+	t.win, t.total = newWindow(t.opts.Start, t.opts.End, t.in.vs, len(t.out.copied)), expectedTotal(t.in, t.opts)
 	if seg != nil {
-		win, total = seg.window(), seg.Frames()
+		t.win, t.total = seg.window(), seg.Frames()
 	}
-	c.add(win.free)
+	t.c.add(t.win.free)
+	return nil
+}
 
+// run runs the stages (pipeline.go) with draw, and checks that the render wrote what it
+// should: some frame, and a segment all of its own.
+func (t *transcoder) run(ctx context.Context, draw DrawFunc) error {
+	opts, seg := t.opts, t.opts.Segment
 	packets, frames := packetSpares(), frameSpares()
-	c.add(packets.close)
-	c.add(frames.close)
-	conv.frames = frames
+	t.c.add(packets.close)
+	t.c.add(frames.close)
+	t.conv.frames = frames
 	p := &pipeline{
-		decode: decodeStage{in: in, dec: dec, conv: conv, win: win, copied: out.copied, rep: rep, seg: seg, lastPts: astiav.NoPtsValue,
+		decode: decodeStage{in: t.in, dec: t.dec, conv: t.conv, win: t.win, copied: t.out.copied, rep: t.rep, seg: seg, lastPts: astiav.NoPtsValue,
 			packets: packets},
-		draw: drawStage{draw: draw, frameOffset: opts.FrameOffset, work: enc.work, down: down, encOnDevice: enc.device,
-			turner: turner, fitter: fitter},
-		encode: encodeStage{enc: enc, video: out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue, packets: packets, frames: frames},
-		mux:    muxStage{out: out, progress: newProgress(opts.Progress, total, started), packets: packets},
-		staged: gpu != nil,
+		draw: drawStage{draw: draw, frameOffset: opts.FrameOffset, work: t.enc.work, down: t.down, encOnDevice: t.enc.device,
+			turner: t.turner, fitter: t.fitter},
+		encode: encodeStage{enc: t.enc, video: t.out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue, packets: packets, frames: frames},
+		mux:    muxStage{out: t.out, progress: newProgress(opts.Progress, t.total, t.started), packets: packets},
+		staged: t.gpu != nil,
 	}
 	p.decode.drawOn = p.draw.drawsOn
-	err = p.run(ctx)
-	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
-	stats.Overlaid, stats.DeviceOverlay, stats.NVDECFrames = p.draw.overlaid, p.draw.onDevice, p.decode.hwDecoded
-	stats.Frames, stats.Decoded = p.mux.frames, p.decode.decoded
+	t.p = p
+	err := p.run(ctx)
+	st := &t.stats
+	st.Decode, st.Overlay, st.Encode, st.Mux = p.decode.busy, p.draw.busy, p.encode.busy, p.mux.busy
+	st.Overlaid, st.DeviceOverlay, st.NVDECFrames = p.draw.overlaid, p.draw.onDevice, p.decode.hwDecoded
+	st.Frames, st.Decoded = p.mux.frames, p.decode.decoded
 	switch {
-	case err == nil && stats.Frames == 0 && rep.damaged > 0:
-		err = fmt.Errorf("video: no frame of %s could be decoded; see warnings", opts.Input)
-	case err == nil && stats.Frames == 0 && win.ended:
-		err = fmt.Errorf("%w: the range %s ends before its first frame", ErrNothingToRender, describeRange(opts.Start, opts.End))
-	case err == nil && stats.Frames == 0:
-		err = nothingIn(opts.Start, opts.End, p.decode.length())
-	case err == nil && seg != nil && stats.Frames != seg.Frames():
-		err = fmt.Errorf("video: segment %d of %d: %d frames of frames %d to %d decoded, want %d (is the input damaged? render it whole)",
-			seg.Index, seg.Count, stats.Frames, seg.SegFirst, seg.SegLast, seg.Frames())
-	case err == nil && seg != nil:
-		err = seg.record(opts, enc, p.encode.lastPts, p.encode.lastDur).write(out)
+	case err != nil:
+		return err
+	case st.Frames == 0 && t.rep.damaged > 0:
+		return fmt.Errorf("video: no frame of %s could be decoded; see warnings", opts.Input)
+	case st.Frames == 0 && t.win.ended:
+		return fmt.Errorf("%w: the range %s ends before its first frame", ErrNothingToRender, describeRange(opts.Start, opts.End))
+	case st.Frames == 0:
+		return nothingIn(opts.Start, opts.End, p.decode.length())
+	case seg != nil && st.Frames != seg.Frames():
+		return fmt.Errorf("video: segment %d of %d: %d frames of frames %d to %d decoded, want %d (is the input damaged? render it whole)",
+			seg.Index, seg.Count, st.Frames, seg.SegFirst, seg.SegLast, seg.Frames())
+	case seg != nil:
+		return seg.record(opts, t.enc, p.encode.lastPts, p.encode.lastDur).write(t.out)
 	}
+	return nil
+}
+
+// commit writes the partners (Options.Partners) and moves the output into place with them.
+func (t *transcoder) commit() error {
 	var partners []*outfile.PartialFile
-	if err == nil && opts.Partners != nil {
-		stats.Mux = p.mux.busy
-		settle()
-		partners, err = opts.Partners(stats)
+	if t.opts.Partners != nil {
+		t.settle()
+		var err error
+		if partners, err = t.opts.Partners(t.stats); err != nil {
+			return err
+		}
 		for _, f := range partners {
-			c.add(f.Discard) // a no-op once committed
+			t.c.add(f.Discard) // a no-op once committed
 		}
 	}
+	t0 := time.Now()
+	err := t.out.commit(t.opts.Overwrite, partners...)
+	t.p.mux.busy += time.Since(t0)
+	t.stats.Mux = t.p.mux.busy
 	if err == nil {
-		t0 := time.Now()
-		err = out.commit(opts.Overwrite, partners...)
-		p.mux.busy += time.Since(t0)
+		t.p.mux.progress.report(t.stats.Frames, true)
 	}
-	stats.Mux = p.mux.busy
-	if err == nil {
-		p.mux.progress.report(stats.Frames, true)
+	return err
+}
+
+// settle completes the stats so far: wall time, frames a second, warnings, peak memory.
+func (t *transcoder) settle() {
+	st := &t.stats
+	st.Wall = time.Since(t.started)
+	if st.Wall > 0 {
+		st.FPS = float64(st.Frames) / st.Wall.Seconds()
 	}
-	return finish(err)
+	st.Warnings = t.rep.warnings
+	st.PeakRSS = PeakRSS()
+}
+
+// finish returns the stats and the render's error: ErrInputDamaged for a complete render of
+// a damaged input; other errors with what FFmpeg said that was not shown.
+func (t *transcoder) finish(err error) (Stats, error) {
+	t.settle()
+	switch {
+	case err == nil && t.rep.damaged > 0:
+		err = fmt.Errorf("%w: %d frames rendered; see warnings", ErrInputDamaged, t.stats.Frames)
+	case err != nil && !errors.Is(err, context.Canceled):
+		err = fmt.Errorf("%w%s", err, because(t.sink.unshown()))
+	}
+	return t.stats, err
 }
 
 // openSource opens the input (a segment's from its keyframe), or takes opts.Source, opened
