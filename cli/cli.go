@@ -23,28 +23,40 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// command is one subcommand: its one-line summary and its entry point.
+// command is one subcommand: its name, its one-line summary and its entry point.
 type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
+	name, summary string
+	developer     bool // it checks and measures trackink itself: help lists it apart
+	run           func(args []string, stdout, stderr io.Writer) error
 }
 
-var commands map[string]command
+// commandList is every command, in the order help lists them: the user's, most used first,
+// then the developer's. commands finds them by name. (Filled in init: a command's entry
+// point reads the list.)
+var (
+	commandList []command
+	commands    map[string]command
+)
 
 func init() {
-	commands = map[string]command{
-		"render":  {"draw tracks onto an image or a video", runRender},
-		"join":    {"join the segments of a render (render --segment) without re-encoding", runJoin},
-		"golden":  {"render the golden scenes and compare them with the stored pictures", runGolden},
-		"bench":   {"benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", runBench},
-		"doctor":  {"report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", runDoctor},
-		"demo":    {"synthesise a 4K clip with audio and draw 100 synthetic tracks onto it", runDemo},
-		"eval":    {"score tracks against ground truth: MOTA, MOTP, IDF1, switches, mostly tracked/lost", runEval},
-		"tracks":  {"say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", runTracks},
-		"version": {"print the version and the commit it was built from (also --version)", runVersion},
+	commandList = []command{
+		{"render", "draw tracks onto an image or a video", false, runRender},
+		{"track", "find and follow objects in a video (people, objects, motion, bright, dark, color, points) and write their tracks", false, runTrack},
+		{"tracks", "say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", false, runTracks},
+		{"eval", "score tracks against ground truth: MOTA, MOTP, IDF1, switches, mostly tracked/lost", false, runEval},
+		{"demo", "synthesise a 4K clip with audio and draw 100 synthetic tracks onto it", false, runDemo},
+		{"join", "join the segments of a render (render --segment) without re-encoding", false, runJoin},
+		{"doctor", "report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", false, runDoctor},
+		{"completion", "write a shell's completion script: bash, zsh or fish", false, runCompletion},
+		{"version", "print the version and the commit it was built from (also --version)", false, runVersion},
+		{"bench", "benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", true, runBench},
+		{"golden", "render the golden scenes and compare them with the stored pictures", true, runGolden},
+		{"man", "write trackink's man pages into a directory (make man)", true, runMan},
 	}
-	commands["completion"] = command{"write a shell's completion script: bash, zsh or fish", runCompletion}
-	commands["man"] = command{"write trackink's man pages into a directory (make man)", runMan}
+	commands = map[string]command{}
+	for _, c := range commandList {
+		commands[c.name] = c
+	}
 }
 
 // usageError is a mistake on the command line: exit status 2.

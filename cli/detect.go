@@ -13,38 +13,6 @@ import (
 	"trackink/tracker"
 )
 
-func init() {
-	for f, names := range map[string][]string{
-		"tracker.Options.Mode":         {"detect"},
-		"tracker.Options.AnalysisSize": {"analysis-size"},
-		"tracker.Options.Threshold":    {"threshold"},
-		"tracker.Options.Sensitivity":  {"sensitivity"},
-		"tracker.Options.MinArea":      {"min-area"},
-		"tracker.Options.MaxArea":      {"max-area"},
-		"tracker.Options.MaxObjects":   {"max-objects"},
-		"tracker.Options.Hue":          {"hue"},
-		"tracker.Options.MaxMove":      {"max-move"},
-		"tracker.Options.Confirm":      {"confirm"},
-		"tracker.Options.Grace":        {"grace"},
-		"tracker.Options.Smooth":       {"smooth"},
-		"tracker.Options.PointSize":    {"point-size"},
-		"tracker.Options.StartScore":   {"start-score"},
-	} {
-		fieldFlags[f] = names
-	}
-	for name, place := range map[string]flagPlace{
-		"detect": {groupTracks, true}, "list-detect": {groupTracks, false}, "save-tracks": {groupIO, false},
-		"analysis-size": {groupAdvanced, false}, "threshold": {groupTracks, false}, "sensitivity": {groupTracks, false},
-		"min-area": {groupTracks, false}, "max-area": {groupTracks, false}, "max-objects": {groupTracks, false},
-		"hue": {groupTracks, false}, "max-move": {groupTracks, false}, "confirm": {groupTracks, false},
-		"grace": {groupTracks, false}, "smooth": {groupTracks, false}, "point-size": {groupTracks, false},
-		"model": {groupTracks, false}, "start-score": {groupTracks, false}, "classes": {groupTracks, false}, "min-score": {groupTracks, false},
-		"bench detect": {groupBench, false},
-	} {
-		flagPlaces[name] = place
-	}
-}
-
 // detectFlags are the built-in tracker's flags, shared by track and render --detect: a
 // preset (--detect) and the options that change it.
 type detectFlags struct {

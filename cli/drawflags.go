@@ -13,22 +13,6 @@ import (
 // boxes for points without one, point shapes, the blend mode. registerDrawFlags adds them with the other
 // style flags, so that style files may set them too.
 
-func init() {
-	for field, names := range map[string][]string{
-		"overlay.Style.LinkFade":    {"link-fade"},
-		"overlay.Style.LinkReach":   {"link-reach"},
-		"overlay.Style.TrailSmooth": {"trail-smooth"},
-		"overlay.Style.MinLife":     {"min-life"},
-		"overlay.Style.Fade":        {"fade"},
-		"overlay.Style.BoxFrom":     {"box-from"},
-		"overlay.Style.BoxRadius":   {"box-radius"},
-		"overlay.Style.Blend":       {"blend"},
-		"overlay.Style.PointStyle":  {"point-style"},
-	} {
-		fieldFlags[field] = names
-	}
-}
-
 func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Float32Var(&st.LinkFade, "link-fade", st.LinkFade, "links fade with length: opacity falls smoothly from full to none at this many px (0 = off, -1 = over the links' reach)")
 	fs.Float32Var(&st.LinkReach, "link-reach", st.LinkReach, "without --max-dist: drop links longer than this fraction of the frame's width (0 = off)")

@@ -14,14 +14,6 @@ import (
 // The box effects' flags (overlay/effects.go): --box-effect and --effect-strength, both
 // comma lists, also style-file keys.
 
-func init() {
-	fieldFlags["overlay.Style.BoxEffects"] = []string{"box-effect"}
-	fieldFlags["overlay.Style.EffectStrengths"] = []string{"effect-strength"}
-	flagPlaces["box-effect"] = flagPlace{groupLook, false}
-	flagPlaces["effect-strength"] = flagPlace{groupLook, false}
-	flagPlaces["bench effects"] = flagPlace{groupBench, false}
-}
-
 // registerEffectFlags adds the effects' flags for style st.
 func registerEffectFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(effectsValue{&st.BoxEffects}, "box-effect", "change the frame under each box before drawing: "+

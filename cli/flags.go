@@ -17,55 +17,6 @@ import (
 	"trackink/scene"
 )
 
-// fieldFlags maps each option field the library packages validate to the flag that sets it:
-// the one table between their *field.Error and the user's words. Where commands name a flag
-// differently (bench's --knn selects the link benchmark), both names are listed and the
-// command's own is used.
-var fieldFlags = map[string][]string{
-	"overlay.Style.PointRadius":      {"point-radius"},
-	"overlay.Style.LineWidth":        {"line-width"},
-	"overlay.Style.CurveWidth":       {"curve-width"},
-	"overlay.Style.BoxStroke":        {"box-stroke"},
-	"overlay.Style.TrailWidth":       {"trail-width"},
-	"overlay.Style.Roundness":        {"roundness"},
-	"overlay.Style.BoxStyle":         {"box-style"},
-	"overlay.Style.BracketLength":    {"bracket-length"},
-	"overlay.Style.LinkStyle":        {"link-style"},
-	"overlay.Style.BoxOpacity":       {"box-opacity"},
-	"overlay.Style.FillOpacity":      {"fill-opacity"},
-	"overlay.Style.LinkOpacity":      {"link-opacity"},
-	"overlay.Style.PointOpacity":     {"point-opacity"},
-	"overlay.Style.LabelOpacity":     {"label-opacity"},
-	"overlay.Style.TrailOpacity":     {"trail-opacity"},
-	"overlay.Style.Palette":          {"palette"},
-	"overlay.Style.LabelFormat":      {"label"},
-	"overlay.Style.LabelWords":       {"label-words"},
-	"overlay.Style.Trail":            {"trail"},
-	"overlay.Style.Bend":             {"bend"},
-	"overlay.Style.LabelSize":        {"label-size"},
-	"overlay.Style.Font":             {"font"},
-	"overlay.BackendOptions.Workers": {"workers"},
-	"knn.Options.K":                  {"k"},
-	"knn.Options.MaxDY":              {"max-dy"},
-	"knn.Options.MaxDist":            {"max-dist"},
-	"knn.Options.MaxDegree":          {"max-degree"},
-	"knn.Options.Hysteresis":         {"hysteresis"},
-	"knn.Options.Backend":            {"knn", "knn-backend"},
-	"knn.Options.Graph":              {"links"},
-	"video.Options.Encoder":          {"encoder"},
-	"video.Options.HWAccel":          {"hwaccel"},
-	"video.Options.Preset":           {"preset"},
-	"video.Options.Profile":          {"profile"},
-	"video.Options.CRF":              {"crf"},
-	"video.Options.Lossless":         {"lossless"},
-	"video.Options.Bitrate":          {"bitrate"},
-	"video.Options.Threads":          {"threads"},
-	"video.Options.End":              {"end"},
-	"video.Options.VideoStream":      {"video-stream"},
-	"video.Options.OddSize":          {"odd-size"},
-	"video.Options.Output":           {"output"},
-}
-
 // flagError turns a *field.Error from a library's Validate into a usage error naming the
 // flag of fs that sets the field; other errors pass through.
 func flagError(fs *pflag.FlagSet, err error) error {
@@ -73,24 +24,15 @@ func flagError(fs *pflag.FlagSet, err error) error {
 	if !errors.As(err, &fe) {
 		return err
 	}
-	for _, name := range fieldFlags[fe.Field] {
-		f := fs.Lookup(name)
-		if f == nil {
-			continue
-		}
-		// A switch names a boolean field (--lossless); where a command has a switch of the
-		// same name as another's flag (bench's --knn), the next name is the one.
+	for _, f := range flagsOfField(fs, fe.Field) {
 		if f.Value.Type() == "bool" {
-			if _, ok := fe.Value.(bool); ok {
-				return usageError{fmt.Errorf("--%s: %s", name, fe.Msg)}
-			}
-			continue
+			return usageError{fmt.Errorf("--%s: %s", f.Name, fe.Msg)}
 		}
 		value, hint := fmt.Sprint(fe.Value), ""
 		if s, ok := fe.Value.(string); ok {
-			value, hint = fmt.Sprintf("%q", s), valueHint(name, s)
+			value, hint = fmt.Sprintf("%q", s), valueHint(f.Name, s)
 		}
-		return usageError{fmt.Errorf("--%s %s: %s%s", name, value, fe.Msg, hint)}
+		return usageError{fmt.Errorf("--%s %s: %s%s", f.Name, value, fe.Msg, hint)}
 	}
 	return usageError{err}
 }
@@ -109,7 +51,6 @@ type styleFlags struct {
 	fromFile    map[string]int // the keys the style file set, and their lines
 	defaultLook string
 	listLooks   bool
-	keys        []string // the flags a style file may set
 	// What options found: where frames are drawn (--backend), and whether --color-by
 	// was given, on the command line or in the style file.
 	place        job.Placement
@@ -123,8 +64,6 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	s.defaultLook = defaultLook
 	st := &s.style
 	*st, _ = overlay.Preset(defaultLook)
-	before := map[string]bool{}
-	fs.VisitAll(func(f *pflag.Flag) { before[f.Name] = true })
 	fs.StringVar(&s.look, "look", defaultLook, "a built-in look to start from: "+lookList()+" (--list-looks describes them)")
 	fs.StringVar(&s.file, "style", "", "a style file (TOML: any of the style flags as key = value) applied over the look; flags win")
 	fs.BoolVar(&s.listLooks, "list-looks", false, "list the built-in looks and what each is for")
@@ -188,12 +127,6 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	fs.IntVar(&s.links.MaxDegree, "max-degree", 0, "keep at most this many links per point, shortest first (0 = off)")
 	fs.Float64Var(&s.links.Hysteresis, "hysteresis", knn.DefaultHysteresis, "keep a link while it stays within (1+h) of qualifying, so jitter does not make links blink (0 = off)")
 	s.registerLinkGraph(fs)
-	// A style file sets the look: every flag added so far but the preset and file themselves.
-	fs.VisitAll(func(f *pflag.Flag) {
-		if !before[f.Name] && f.Name != "look" && f.Name != "style" && f.Name != "list-looks" {
-			s.keys = append(s.keys, f.Name)
-		}
-	})
 	fs.StringVar(&s.links.Backend, searchFlag, knn.DefaultBackend, "nearest-neighbour search: "+strings.Join(knn.Backends(), ", ")+" (all exact)")
 	fs.StringVar(&s.backend, "backend", "cpu", "renderer: cpu, cuda (needs a CUDA build and a GPU), emu (the CUDA kernels emulated on the CPU: slow, for checking), auto (cuda when usable, else cpu)")
 	fs.IntVar(&s.workers, "workers", 0, "render threads")

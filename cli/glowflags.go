@@ -12,14 +12,6 @@ import (
 // The glow flags and gradient links (overlay.Style.Glow, GlowOpacity and LinkGradient). registerGlowFlags adds them after the colour flags, so that style files
 // may set them too ("glow = 6", "link-color = \"gradient\"").
 
-func init() {
-	fieldFlags["overlay.Style.Glow"] = []string{"glow"}
-	fieldFlags["overlay.Style.GlowOpacity"] = []string{"glow-opacity"}
-	flagPlaces["glow"] = flagPlace{groupLook, false}
-	flagPlaces["glow-opacity"] = flagPlace{groupLook, false}
-	flagChoices["link-color"] = func() []string { return []string{"auto", "gradient"} }
-}
-
 // registerGlowFlags adds --glow and --glow-opacity, and teaches --link-color "gradient".
 func registerGlowFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(glowValue{&st.Glow}, "glow", "a soft glow around every line, curve, trail, point and box outline reaching this many px beyond the stroke, from the stroke's own distance (0 = off)")

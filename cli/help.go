@@ -3,53 +3,28 @@ package cli
 import (
 	"fmt"
 	"io"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
 )
 
-// developerCommands are listed apart in trackink's help: they check and measure trackink
-// itself rather than draw a user's tracks.
-var developerCommands = map[string]bool{"bench": true, "golden": true, "man": true}
-
-// commandOrder is the order help lists the user's commands in, most used first; a command
-// not in it comes after them, by name.
-var commandOrder = []string{"render", "tracks", "eval", "demo", "join", "doctor", "completion", "version"}
-
 // printHelp prints trackink's own help: what it does and its commands, the user's first,
-// then the developer's.
+// then the developer's, in commandList's order.
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "trackink draws anti-aliased tracking overlays onto images and videos.")
 	fmt.Fprintln(w, "\nUsage: trackink COMMAND [flags]\n\nCommands:")
-	var user, dev []string
-	for n := range commands {
-		if developerCommands[n] {
-			dev = append(dev, n)
-		} else {
-			user = append(user, n)
+	for _, c := range commandList {
+		if !c.developer {
+			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 		}
 	}
-	sort.Strings(user)
-	sort.Strings(dev)
-	sort.SliceStable(user, func(i, j int) bool { return orderOf(user[i]) < orderOf(user[j]) })
-	for _, n := range user {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
 	fmt.Fprintln(w, "\nDeveloper commands:")
-	for _, n := range dev {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	for _, c := range commandList {
+		if c.developer {
+			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		}
 	}
 	fmt.Fprintln(w, "\nRun 'trackink COMMAND -h' for a command's common flags and examples, --help for all.")
-}
-
-// orderOf is a command's place in commandOrder, or past its end.
-func orderOf(name string) int {
-	if i := slices.Index(commandOrder, name); i >= 0 {
-		return i
-	}
-	return len(commandOrder)
 }
 
 // helpText is what a command's help says besides its flags.
@@ -65,7 +40,7 @@ const shortFlags = 12
 const shortExamples = 4
 
 // usage prints the command's help: with full, every flag under its heading and every
-// example; without, the examples first and the flags flagPlaces marks short (all of them
+// example; without, the examples first and the flags the option table marks short (all of them
 // when the command has few), about 30 lines.
 func (h helpText) usage(fs *pflag.FlagSet, full bool) {
 	if c, ok := h.out.(*flagCatcher); ok {
@@ -104,7 +79,7 @@ func (h helpText) usage(fs *pflag.FlagSet, full bool) {
 			groups[g].AddFlag(f)
 			return
 		}
-		if p, ok := placeOf(h.name, f.Name); !ok || !p.short {
+		if o, ok := optionOf(h.name, f.Name); !ok || !o.short {
 			return
 		}
 		if groups[0] == nil {

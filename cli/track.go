@@ -25,10 +25,6 @@ const trackExamples = `Examples:
   # Then draw them:
   trackink render -i street.mp4 --tracks tracks.txt --look plexus -o out.mp4`
 
-func init() {
-	commands["track"] = command{"find and follow objects in a video (bright, dark, motion, color, points) and write their tracks", runTrack}
-}
-
 // trackCommand is track's flags, and what the run found out before it tracks.
 type trackCommand struct {
 	input, output string
