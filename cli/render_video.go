@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -31,6 +32,7 @@ type videoFlags struct {
 	statsJSON                string
 	statsTarget              string // the file --stats-json writes (checkFiles)
 	lossless                 bool
+	layer                    bool // --layer-only
 	// segment is --segment as given; segIndex and segCount what it says, once parsed
 	// (segmentTarget): segCount 0 for a whole render.
 	segment            string
@@ -53,6 +55,7 @@ func (v *videoFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.orientation, "orientation", "display", "a rotated video's track coordinates: display (as players show it and trackers read it) or stored (the frame as coded)")
 	fs.StringVar(&v.oddSize, "odd-size", "pad", "an odd width or height, which 4:2:0 H.264/HEVC cannot code: pad (repeat the last column/row), crop (drop it), 444 (keep the size in 4:4:4, which browsers and phones do not play)")
 	fs.BoolVar(&v.lossless, "lossless", false, "code every frame exactly as drawn (x264 qp 0, x265 lossless): large files, for checking and editing")
+	fs.BoolVar(&v.layer, "layer-only", false, "write the overlay alone with straight alpha, frame for frame with the video, for an editor: -o .mov (ProRes 4444), .webm (VP9), name_%05d.png (PNG sequence), or --encoder qtrle into .mov")
 	fs.IntVar(&v.threads, "threads", 0, "encoder threads (0 = automatic)")
 	fs.StringVar(&v.segment, "segment", "", "render segment i of N (i from 0) of the render into the directory -o names, for trackink join; auto/N takes i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")
 	fs.BoolVar(&v.quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
@@ -65,7 +68,7 @@ func (v *videoFlags) register(fs *pflag.FlagSet) {
 func (v *videoFlags) options(fs *pflag.FlagSet, in, out string, overwrite bool) (video.Options, error) {
 	o := video.Options{Input: in, Output: out, Overwrite: overwrite, HWAccel: v.hwaccel, Encoder: v.encoder,
 		CRF: v.crf, Preset: v.preset, Profile: v.profile, Bitrate: v.bitrate, Threads: v.threads, FrameOffset: v.frameOffset,
-		VideoStream: v.videoStream, Lossless: v.lossless}
+		VideoStream: v.videoStream, Lossless: v.lossless, Layer: v.layer}
 	if err := v.crfZero(fs, &o); err != nil {
 		return o, err
 	}
@@ -178,6 +181,9 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		f.style.forTracks(fs, &opts, src.tracks, f.tracks.warn)
 		tracksName = f.tracks.path
 	}
+	if err := layerNeedsNoPicture(vo, opts.Style); err != nil {
+		return err
+	}
 	backend := backendName(f.style.backend)
 	if f.style.backend == "auto" {
 		say("backend auto: %s", backend)
@@ -258,6 +264,25 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	}
 	return outputError(f.output, f.input, err)
 }
+
+// layerNeedsNoPicture refuses, for --layer-only, what changes the picture rather than
+// drawing over it: box effects and the add and screen blends (an editor blends the layer
+// itself).
+func layerNeedsNoPicture(vo video.Options, st overlay.Style) error {
+	switch {
+	case !vo.Layer:
+		return nil
+	case slices.ContainsFunc(st.BoxEffects, func(e overlay.Effect) bool { return e != overlay.EffectNone }):
+		return usageError{fmt.Errorf("--layer-only: --box-effect %s (given, or the look's) changes the picture under the boxes, which a layer does not hold: render it burnt in, or give --box-effect none", effectsValue{&st.BoxEffects})}
+	case st.Blend != "" && st.Blend != "over":
+		return usageError{fmt.Errorf("--layer-only: --blend %s mixes the overlay with the picture, which a layer does not hold: render the layer with --blend over and set its blend mode to %s in the editor", st.Blend, editorBlend[st.Blend])}
+	}
+	return nil
+}
+
+// editorBlend names the editors' blend mode that does what each of trackink's does, for a
+// layer drawn with over and straight alpha.
+var editorBlend = map[string]string{"add": "Add (Linear Dodge)", "screen": "Screen"}
 
 // framesOnGPU sets o up for the backend backendName resolved: the cuda backend draws on
 // frames in GPU memory, so with it the frames are decoded on the GPU too unless --hwaccel

@@ -34,6 +34,9 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	if err != nil {
 		return Stats{}, err
 	}
+	if opts.Layer {
+		return renderLayer(ctx, opts, draw)
+	}
 	started := time.Now()
 	sink, detach := attachFFmpegLog(opts.FFmpegLog)
 	defer detach()
