@@ -1,6 +1,9 @@
 package composite
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // The overlay alone, as a layer with alpha for an editor (a layer-only render).
 //
@@ -53,7 +56,12 @@ func (f *RGBA) straight8(dst []byte, stride int, at [4]int) {
 	for y := range f.H {
 		src := f.Pix[y*f.Stride:][:4*f.W]
 		out := dst[y*stride:][:4*f.W]
-		for x := 0; x < f.W; x++ {
+		for x := 0; x < f.W; {
+			if n := clearRun(src, x, f.W); n > 0 {
+				clear(out[4*x : 4*(x+n)])
+				x += n
+				continue
+			}
 			p := src[4*x : 4*x+4 : 4*x+4]
 			o := out[4*x : 4*x+4 : 4*x+4]
 			a := p[3]
@@ -63,8 +71,20 @@ func (f *RGBA) straight8(dst []byte, stride int, at [4]int) {
 				o[at[0]], o[at[1]], o[at[2]], o[at[3]] = unpremultiply(p[0], a), unpremultiply(p[1], a), unpremultiply(p[2], a), a
 			}
 			p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+			x++
 		}
 	}
+}
+
+// clearRun returns how many pixels from x on in the row src (w pixels) are all zero,
+// counted two at a time (eight bytes a read); 0 when pixel x or x+1 is drawn on, or x is
+// the row's last.
+func clearRun(src []byte, x, w int) int {
+	n := 0
+	for x+n+1 < w && binary.LittleEndian.Uint64(src[4*(x+n):]) == 0 {
+		n += 2
+	}
+	return n
 }
 
 // unpremultiply returns the straight code value of premultiplied value p under alpha a > 0:
@@ -78,29 +98,41 @@ func unpremultiply(p, a byte) byte {
 // 0..1023, and leaves f transparent.
 func (f *RGBA) YUVA444P10(y, u, v, al []byte, strides [4]int) {
 	s := LayerSpace(10)
-	var clearPx [3]uint16
+	// A row of transparent pixels in each plane (the colour of black: the offsets; alpha
+	// 0), copied over the runs nothing was drawn on.
+	var blank [4][]byte
 	for i := range 3 {
-		clearPx[i] = uint16(s.M[i][3]) // the colour of black: the offsets
+		blank[i] = make([]byte, 2*f.W)
+		for x := range f.W {
+			binary.LittleEndian.PutUint16(blank[i][2*x:], uint16(s.M[i][3]))
+		}
 	}
+	blank[3] = make([]byte, 2*f.W)
 	for row := range f.H {
 		src := f.Pix[row*f.Stride:][:4*f.W]
 		planes := [4][]byte{y[row*strides[0]:][:2*f.W], u[row*strides[1]:][:2*f.W], v[row*strides[2]:][:2*f.W], al[row*strides[3]:][:2*f.W]}
-		for x := 0; x < f.W; x++ {
-			p := src[4*x : 4*x+4 : 4*x+4]
-			a := p[3]
-			if a == 0 {
-				for i := range 3 {
-					binary.LittleEndian.PutUint16(planes[i][2*x:], clearPx[i])
+		for x := 0; x < f.W; {
+			n := clearRun(src, x, f.W)
+			if n == 0 {
+				n = 1
+				if src[4*x+3] != 0 {
+					p := src[4*x : 4*x+4 : 4*x+4]
+					a := float32(p[3])
+					c := s.Color(float32(p[0])/a, float32(p[1])/a, float32(p[2])/a, 1)
+					for i := range 3 {
+						binary.LittleEndian.PutUint16(planes[i][2*x:], uint16(roundTo(c[i], 1023)))
+					}
+					binary.LittleEndian.PutUint16(planes[3][2*x:], uint16(roundTo(a*(1023.0/255), 1023)))
+					p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+					x++
+					continue
 				}
-				binary.LittleEndian.PutUint16(planes[3][2*x:], 0)
-			} else {
-				c := s.Color(float32(p[0])/float32(a), float32(p[1])/float32(a), float32(p[2])/float32(a), 1)
-				for i := range 3 {
-					binary.LittleEndian.PutUint16(planes[i][2*x:], uint16(roundTo(c[i], 1023)))
-				}
-				binary.LittleEndian.PutUint16(planes[3][2*x:], uint16(roundTo(float32(a)*(1023.0/255), 1023)))
+				clear(src[4*x : 4*x+4])
 			}
-			p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+			for i := range planes {
+				copy(planes[i][2*x:2*(x+n)], blank[i])
+			}
+			x += n
 		}
 	}
 }
@@ -112,6 +144,10 @@ func (f *RGBA) YUVA420P(y, u, v, al []byte, strides [4]int) {
 	s := LayerSpace(8)
 	black := [3]byte{byte(s.M[0][3]), byte(s.M[1][3]), byte(s.M[2][3])}
 	cw := (f.W + 1) / 2
+	var blank [3][]byte // rows of black's Y', Cb and Cr, copied over transparent runs
+	for i := range blank {
+		blank[i] = bytes.Repeat([]byte{black[i]}, f.W)
+	}
 	for cy := 0; cy < (f.H+1)/2; cy++ {
 		rows := min(2, f.H-2*cy)
 		urow, vrow := u[cy*strides[1]:][:cw], v[cy*strides[2]:][:cw]
@@ -121,15 +157,22 @@ func (f *RGBA) YUVA420P(y, u, v, al []byte, strides [4]int) {
 			yrow[r] = y[(2*cy+r)*strides[0]:][:f.W]
 			arow[r] = al[(2*cy+r)*strides[3]:][:f.W]
 		}
-		for cx := range cw {
+		for cx := 0; cx < cw; cx++ {
 			x0, x1 := 2*cx, min(2*cx+2, f.W)
 			if transparentBlock(src, rows, x0, x1) {
-				for r := range rows {
-					for x := x0; x < x1; x++ {
-						yrow[r][x], arow[r][x] = black[0], 0
-					}
+				// The run of transparent blocks from here, filled at once.
+				m := 1
+				for cx+m < cw && transparentBlock(src, rows, 2*(cx+m), min(2*(cx+m)+2, f.W)) {
+					m++
 				}
-				urow[cx], vrow[cx] = black[1], black[2]
+				end := min(2*(cx+m), f.W)
+				for r := range rows {
+					copy(yrow[r][x0:end], blank[0])
+					clear(arow[r][x0:end])
+				}
+				copy(urow[cx:cx+m], blank[1])
+				copy(vrow[cx:cx+m], blank[2])
+				cx += m - 1
 				continue
 			}
 			// Σ α·C over the block is Σ P/255: the premultiplied values' own sum.

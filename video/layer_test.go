@@ -64,14 +64,14 @@ func TestLayerCompositesBack(t *testing.T) {
 		})
 	}
 	const frames = 3
-	sources := map[string]string{}
+	sources, dir := map[string]string{}, t.TempDir() // a clip per size, shared by the scenes
 	for _, s := range scenes {
 		t.Run(s.Name, func(t *testing.T) {
 			src := goldens.Footage
 			if s.Footage == 0 {
 				size := fmt.Sprintf("%dx%d", s.Width, s.Height)
 				if sources[size] == "" {
-					sources[size] = filepath.Join(t.TempDir(), "src.mkv")
+					sources[size] = filepath.Join(dir, size+".mkv")
 					makeSource(t, "-f", "lavfi", "-i", "testsrc2=size="+size+":rate=25", "-frames:v", strconv.Itoa(frames),
 						"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-y", sources[size])
 				}
