@@ -35,7 +35,8 @@ import (
 //   - a numbered picture sequence, name_%05d.png: PNG (png), 8-bit RGBA, each picture named
 //     by its video frame number;
 //   - .webm: VP9 (libvpx-vp9) yuva420p, BT.709 limited, the alpha in its own coded plane;
-//   - --encoder qtrle into .mov: QuickTime Animation, 8-bit ARGB, lossless run lengths.
+//   - --encoder qtrle into .mov: QuickTime Animation, 8-bit ARGB, lossless run lengths;
+//   - --encoder prores_aw: ProRes 4444 as above from FFmpeg's faster encoder.
 //
 // Alpha is straight (unassociated) in all four, as FFmpeg, PNG and the editors' importers
 // take it. The layer's colours are the overlay's R'G'B', whatever the source's matrix and
@@ -66,6 +67,11 @@ var layerFormats = []layerFormat{
 		func(l *composite.RGBA, p [4][]byte, s [4]int) { l.YUVA420P(p[0], p[1], p[2], p[3], s) }},
 	{"qtrle", astiav.CodecIDQtrle, astiav.PixelFormatArgb, false, "QuickTime Animation ARGB",
 		func(l *composite.RGBA, p [4][]byte, s [4]int) { l.StraightARGB(p[0], s[0]) }},
+	// FFmpeg's other ProRes encoder: a fixed quantiser per profile, no search, so 2.6× as
+	// fast as prores_ks on vtest.avi with 100 tracks, at 48–51 dB PSNR against its 60–67
+	// (alpha alike: lossless in both).
+	{"prores_aw", astiav.CodecIDProres, astiav.PixelFormatYuva444P10Le, true, "ProRes 4444 with alpha (prores_aw)",
+		func(l *composite.RGBA, p [4][]byte, s [4]int) { l.YUVA444P10(p[0], p[1], p[2], p[3], s) }},
 }
 
 // LayerEncoders are the encoders a layer-only render takes, for help texts.
@@ -131,8 +137,8 @@ func (o Options) validateLayer() error {
 		return field.Errorf("video.Options.Encoder", o.Encoder, "a numbered picture sequence is written as PNG: choose png or a .mov/.webm output")
 	case !seq && lf.encoder == "png" && !strings.EqualFold(filepath.Ext(o.Output), ".mov"):
 		return field.Errorf("video.Options.Output", o.Output, "png writes a numbered sequence: name it like layer_%%05d.png")
-	case o.Profile != "" && lf.encoder != "prores_ks":
-		return field.Errorf("video.Options.Profile", o.Profile, "is for prores_ks, not %s", lf.encoder)
+	case o.Profile != "" && lf.codec != astiav.CodecIDProres:
+		return field.Errorf("video.Options.Profile", o.Profile, "is for prores_ks and prores_aw, not %s", lf.encoder)
 	case o.Profile != "" && !slices.Contains(layerProfiles, o.Profile):
 		return field.Errorf("video.Options.Profile", o.Profile, "codes no alpha: a layer takes ProRes %s", strings.Join(layerProfiles, " or "))
 	case o.Preset != "":
@@ -173,11 +179,14 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 	if lf.yuv {
 		stats.Color = "bt709/limited"
 	}
-	fail := func(err error) (Stats, error) {
+	settle := func() {
 		stats.Wall, stats.Warnings, stats.PeakRSS = time.Since(started), rep.warnings, PeakRSS()
 		if stats.Wall > 0 {
 			stats.FPS = float64(stats.Frames) / stats.Wall.Seconds()
 		}
+	}
+	fail := func(err error) (Stats, error) {
+		settle()
 		if err != nil && !errors.Is(err, context.Canceled) {
 			err = fmt.Errorf("%w%s", err, because(sink.unshown()))
 		}
@@ -253,12 +262,23 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 	case err == nil && stats.Frames == 0:
 		err = nothingIn(opts.Start, opts.End, p.decode.length())
 	}
+	var partners []*PartialFile
+	if err == nil && opts.Partners != nil {
+		stats.Mux = p.mux.busy
+		settle()
+		partners, err = opts.Partners(stats)
+		for _, f := range partners {
+			c.add(f.Discard) // a no-op once committed
+		}
+	}
 	if err == nil {
 		t0 := time.Now()
 		if seq != nil {
-			err = seq.commit(out, opts.Overwrite, layer.firstV, stats.Frames)
+			if err = seq.commit(out, opts.Overwrite, layer.firstV, stats.Frames); err == nil && len(partners) > 0 {
+				err = CommitAll(opts.Overwrite, partners...)
+			}
 		} else {
-			err = out.commit(opts.Overwrite)
+			err = out.commit(opts.Overwrite, partners...)
 		}
 		p.mux.busy += time.Since(t0)
 	}
@@ -359,9 +379,14 @@ func openLayerEncoder(in *input, out *output, lf layerFormat, opts Options, w, h
 	}
 	d := astiav.NewDictionary()
 	switch lf.encoder {
-	case "prores_ks":
-		_ = d.Set("profile", cmpOr(opts.Profile, layerProfiles[0]), 0) // av_dict_set fails only on allocation
-		// Apple's vendor code: some importers trust the alpha of Apple-tagged files only.
+	case "prores_ks", "prores_aw":
+		profile := cmpOr(opts.Profile, layerProfiles[0])
+		if lf.encoder == "prores_aw" { // it names its profiles by number: 4 is 4444, 5 4444 XQ
+			profile = strconv.Itoa(4 + slices.Index(layerProfiles, profile))
+		}
+		_ = d.Set("profile", profile, 0) // av_dict_set fails only on allocation
+		// The vendor code Apple's own encoders write in each frame, as FFmpeg's documentation
+		// suggests for files bound for Apple's tools.
 		_ = d.Set("vendor", "apl0", 0)
 	case "libvpx-vp9":
 		if opts.Bitrate > 0 {

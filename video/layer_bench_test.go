@@ -34,6 +34,7 @@ func BenchmarkLayerRender(b *testing.B) {
 		{"burnt-x264", "burnt.mp4", "", "", false},
 		{"burnt-prores4444", "burnt.mov", "prores_ks", "4444", false},
 		{"layer-prores4444", "layer.mov", "", "", true},
+		{"layer-prores4444-aw", "layer.mov", "prores_aw", "", true},
 		{"layer-png", "layer_%05d.png", "", "", true},
 		{"layer-qtrle", "layer.mov", "qtrle", "", true},
 		{"layer-vp9", "layer.webm", "", "", true},

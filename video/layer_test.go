@@ -25,6 +25,7 @@ var layerCases = []struct {
 	{"prores4444", "layer.mov", "", nil},
 	{"png", "layer_%05d.png", "", nil},
 	{"qtrle", "layer.mov", "qtrle", nil},
+	{"prores_aw", "layer.mov", "prores_aw", nil},
 	// FFmpeg's own VP9 decoder drops the alpha plane; libvpx's reads it.
 	{"vp9", "layer.webm", "", []string{"-c:v", "libvpx-vp9"}},
 }
@@ -317,6 +318,7 @@ func TestLayerOptions(t *testing.T) {
 		{Options{Output: "out.mov", Encoder: "libx264"}, "video.Options.Encoder", "codes no alpha"},
 		{Options{Output: "out.mov", Profile: "hq"}, "video.Options.Profile", "4444 or 4444xq"},
 		{Options{Output: "out.webm", Profile: "4444"}, "video.Options.Profile", "not libvpx-vp9"},
+		{Options{Output: "out.mov", Encoder: "prores_aw", Profile: "lt"}, "video.Options.Profile", "codes no alpha"},
 		{Options{Output: "out.mov", CRF: 20}, "video.Options.CRF", "libvpx-vp9"},
 		{Options{Output: "out.mov", Preset: "fast"}, "video.Options.Preset", "no presets"},
 		{Options{Output: "out.mov", Lossless: true}, "video.Options.Lossless", "lossless"},
@@ -332,7 +334,7 @@ func TestLayerOptions(t *testing.T) {
 		}
 	}
 	for _, ok := range []Options{{Output: "l.mov"}, {Output: "l.mov", Encoder: "qtrle"}, {Output: "l.webm", CRF: 30},
-		{Output: "l_%04d.png"}, {Output: "l.mov", Profile: "4444xq"}} {
+		{Output: "l_%04d.png"}, {Output: "l.mov", Profile: "4444xq"}, {Output: "l.mov", Encoder: "prores_aw", Profile: "4444xq"}} {
 		ok.Input, ok.Layer = "in.mp4", true
 		if err := ok.Validate(); err != nil {
 			t.Errorf("%+v: %v", ok, err)
