@@ -87,6 +87,14 @@ func clearRun(src []byte, x, w int) int {
 	return n
 }
 
+// invAlpha[a] is 1/a, for the straight colours of pixels of alpha a.
+var invAlpha = func() (t [256]float32) {
+	for a := 1; a < 256; a++ {
+		t[a] = 1 / float32(a)
+	}
+	return t
+}()
+
 // unpremultiply returns the straight code value of premultiplied value p under alpha a > 0:
 // p·255/a rounded, at most 255.
 func unpremultiply(p, a byte) byte {
@@ -98,43 +106,54 @@ func unpremultiply(p, a byte) byte {
 // 0..1023, and leaves f transparent.
 func (f *RGBA) YUVA444P10(y, u, v, al []byte, strides [4]int) {
 	s := LayerSpace(10)
+	m := &s.M
 	// A row of transparent pixels in each plane (the colour of black: the offsets; alpha
 	// 0), copied over the runs nothing was drawn on.
 	var blank [4][]byte
 	for i := range 3 {
 		blank[i] = make([]byte, 2*f.W)
 		for x := range f.W {
-			binary.LittleEndian.PutUint16(blank[i][2*x:], uint16(s.M[i][3]))
+			binary.LittleEndian.PutUint16(blank[i][2*x:], uint16(m[i][3]))
 		}
 	}
 	blank[3] = make([]byte, 2*f.W)
 	for row := range f.H {
 		src := f.Pix[row*f.Stride:][:4*f.W]
-		planes := [4][]byte{y[row*strides[0]:][:2*f.W], u[row*strides[1]:][:2*f.W], v[row*strides[2]:][:2*f.W], al[row*strides[3]:][:2*f.W]}
+		yr, ur, vr, ar := y[row*strides[0]:][:2*f.W], u[row*strides[1]:][:2*f.W], v[row*strides[2]:][:2*f.W], al[row*strides[3]:][:2*f.W]
 		for x := 0; x < f.W; {
-			n := clearRun(src, x, f.W)
-			if n == 0 {
-				n = 1
-				if src[4*x+3] != 0 {
-					p := src[4*x : 4*x+4 : 4*x+4]
-					a := float32(p[3])
-					c := s.Color(float32(p[0])/a, float32(p[1])/a, float32(p[2])/a, 1)
-					for i := range 3 {
-						binary.LittleEndian.PutUint16(planes[i][2*x:], uint16(roundTo(c[i], 1023)))
-					}
-					binary.LittleEndian.PutUint16(planes[3][2*x:], uint16(roundTo(a*(1023.0/255), 1023)))
-					p[0], p[1], p[2], p[3] = 0, 0, 0, 0
-					x++
-					continue
-				}
-				clear(src[4*x : 4*x+4])
+			if n := clearRun(src, x, f.W); n > 0 {
+				copy(yr[2*x:2*(x+n)], blank[0])
+				copy(ur[2*x:2*(x+n)], blank[1])
+				copy(vr[2*x:2*(x+n)], blank[2])
+				clear(ar[2*x : 2*(x+n)])
+				x += n
+				continue
 			}
-			for i := range planes {
-				copy(planes[i][2*x:2*(x+n)], blank[i])
+			p := src[4*x : 4*x+4 : 4*x+4]
+			o := 2 * x
+			if p[3] == 0 {
+				put10(yr, o, m[0][3])
+				put10(ur, o, m[1][3])
+				put10(vr, o, m[2][3])
+				put10(ar, o, 0)
+			} else {
+				inv := invAlpha[p[3]]
+				r, g, b := float32(p[0])*inv, float32(p[1])*inv, float32(p[2])*inv
+				put10(yr, o, m[0][0]*r+m[0][1]*g+m[0][2]*b+m[0][3])
+				put10(ur, o, m[1][0]*r+m[1][1]*g+m[1][2]*b+m[1][3])
+				put10(vr, o, m[2][0]*r+m[2][1]*g+m[2][2]*b+m[2][3])
+				put10(ar, o, float32(p[3])*(1023.0/255))
 			}
-			x += n
+			p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+			x++
 		}
 	}
+}
+
+// put10 stores v rounded to a 10-bit sample as the little-endian word at byte o of row.
+func put10(row []byte, o int, v float32) {
+	q := uint16(min(max(v+0.5, 0), 1023))
+	row[o], row[o+1] = byte(q), byte(q>>8)
 }
 
 // YUVA420P writes f's pixels into the planes y, u, v and al (yuva420p: a byte a sample;
@@ -142,7 +161,8 @@ func (f *RGBA) YUVA444P10(y, u, v, al []byte, strides [4]int) {
 // and leaves f transparent.
 func (f *RGBA) YUVA420P(y, u, v, al []byte, strides [4]int) {
 	s := LayerSpace(8)
-	black := [3]byte{byte(s.M[0][3]), byte(s.M[1][3]), byte(s.M[2][3])}
+	m := &s.M
+	black := [3]byte{byte(m[0][3]), byte(m[1][3]), byte(m[2][3])}
 	cw := (f.W + 1) / 2
 	var blank [3][]byte // rows of black's Y', Cb and Cr, copied over transparent runs
 	for i := range blank {
@@ -184,8 +204,8 @@ func (f *RGBA) YUVA420P(y, u, v, al []byte, strides [4]int) {
 					a := p[3]
 					arow[r][x], yrow[r][x] = a, black[0]
 					if a != 0 {
-						c := s.Color(float32(p[0])/float32(a), float32(p[1])/float32(a), float32(p[2])/float32(a), 1)
-						yrow[r][x] = byte(roundTo(c[0], 255))
+						inv := invAlpha[a]
+						yrow[r][x] = byte(roundTo(m[0][0]*float32(p[0])*inv+m[0][1]*float32(p[1])*inv+m[0][2]*float32(p[2])*inv+m[0][3], 255))
 						for i := range 3 {
 							sum[i] += float32(p[i])
 						}
