@@ -30,6 +30,7 @@ func TestRenderLayerOnly(t *testing.T) {
 		{"blend", []string{"-o", "e.mov", "--blend", "add"}, 2, "blend mode to Add"},
 		{"mp4", []string{"-o", "e.mp4"}, 2, ".webm (VP9)"},
 		{"still", []string{"-o", "e.png"}, 2, "--layer-only writes a video's overlay"},
+		{"segment", []string{"-o", "segs", "--segment", "0/2"}, 2, "a layer is rendered whole"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"render", "-i", in, "--scene", "seed", "--layer-only"}, tc.args...)

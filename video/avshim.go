@@ -306,6 +306,20 @@ func copyStreamTags(dst, src *astiav.Stream) error {
 	return nil
 }
 
+// setEncoderTag names the encoder in the stream's "encoder" tag as the ffmpeg CLI does
+// ("Lavc59.37.100 prores_ks"), in place of the source's, which a copy of its metadata
+// carries.
+func setEncoderTag(st *astiav.Stream, encoder string) error {
+	v := C.CString(C.LIBAVCODEC_IDENT + " " + encoder)
+	defer C.free(unsafe.Pointer(v))
+	k := C.CString("encoder")
+	defer C.free(unsafe.Pointer(k))
+	if err := avError(C.av_dict_set(&cStream(st).metadata, k, v, 0)); err != nil {
+		return fmt.Errorf("video: setting the encoder tag: %w", err)
+	}
+	return nil
+}
+
 // setLayerColor tags a layer's encoder: BT.709 Y'CbCr at limited range with BT.709's
 // primaries and transfer (yuv), or full-range R'G'B' tagged sRGB (BT.709 primaries, the
 // sRGB transfer: PNG's sRGB chunk).

@@ -335,10 +335,16 @@ func (o *output) describeLayer(in *input, enc *encoder, keepTurn bool) error {
 	s.SetAvgFrameRate(in.vs.AvgFrameRate())
 	s.SetRFrameRate(in.vs.RFrameRate())
 	s.SetSampleAspectRatio(s.CodecParameters().SampleAspectRatio())
+	var err error
 	if keepTurn {
-		return copyStreamMeta(s, in.vs)
+		err = copyStreamMeta(s, in.vs)
+	} else {
+		err = copyStreamTags(s, in.vs)
 	}
-	return copyStreamTags(s, in.vs)
+	if err != nil {
+		return err
+	}
+	return setEncoderTag(s, enc.name)
 }
 
 // writeLayerHeader writes the container's header; a QuickTime file gets its colour atom

@@ -1,6 +1,7 @@
 package video
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -301,6 +302,47 @@ func TestLayerRotated(t *testing.T) {
 			s := probeStreams(t, out)[0]
 			if s.Width != tc.w || s.Height != tc.h || displayRotation(t, out) != tc.rot {
 				t.Errorf("layer %dx%d turned %d°, want %dx%d turned %d°", s.Width, s.Height, displayRotation(t, out), tc.w, tc.h, tc.rot)
+			}
+		})
+	}
+}
+
+// Each container says what the layer is: the codec and profile, the pixel format with alpha,
+// BT.709 limited range for Y'CbCr (sRGB for RGB), the encoder, the source's timecode (which
+// QuickTime writes as a timecode track of its own); VP9's alpha flag.
+func TestLayerStreams(t *testing.T) {
+	in := ffmpegClip(t, "in.mov", "-c:v", "libx264", "-preset", "ultrafast", "-timecode", "01:00:00:00", "-c:a", "aac")
+	for _, tc := range []struct {
+		output, encoder               string
+		codec, profile, pixFmt, space string
+		tag, tagValue                 string
+	}{
+		{"l.mov", "", "prores", "4444", "yuva444p12le", "bt709", "timecode", "01:00:00:00"}, // FFmpeg decodes ProRes 4444 to 12-bit
+		{"l.mov", "prores_aw", "prores", "4444", "yuva444p12le", "bt709", "timecode", "01:00:00:00"},
+		{"l.mov", "qtrle", "qtrle", "", "argb", "gbr", "timecode", "01:00:00:00"},
+		{"l.webm", "", "vp9", "Profile 0", "yuv420p", "bt709", "alpha_mode", "1"}, // the alpha plane is side data FFmpeg's vp9 decoder skips
+	} {
+		t.Run(tc.codec+tc.encoder, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), tc.output)
+			if _, err := Transcode(t.Context(), Options{Input: in, Output: out, Encoder: tc.encoder, Layer: true}, func(int, composite.Surface) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+			ss := probeStreams(t, out)
+			s := ss[0]
+			if s.CodecName != tc.codec || s.Profile != tc.profile || s.PixFmt != tc.pixFmt || s.ColorSpace != tc.space || s.Tags[tc.tag] != tc.tagValue {
+				t.Errorf("stream %+v; want %s %s %s in %s with %s %s", s, tc.codec, tc.profile, tc.pixFmt, tc.space, tc.tag, tc.tagValue)
+			}
+			enc := cmp.Or(tc.encoder, map[string]string{"prores": "prores_ks", "vp9": "libvpx-vp9"}[tc.codec])
+			if e := cmp.Or(s.Tags["encoder"], s.Tags["ENCODER"]); !strings.HasSuffix(e, " "+enc) {
+				t.Errorf("encoder tag %q, want one naming %s", e, enc)
+			}
+			for _, other := range ss[1:] {
+				if other.CodecType != "data" || other.Tags["timecode"] != "01:00:00:00" {
+					t.Errorf("a stream other than the layer and its timecode track: %+v", other)
+				}
+			}
+			if tc.space == "bt709" && (s.ColorRange != "tv" || s.ColorPrimaries != "bt709" || s.ColorTransfer != "bt709") {
+				t.Errorf("colour %s %s %s, want tv bt709 bt709", s.ColorRange, s.ColorPrimaries, s.ColorTransfer)
 			}
 		})
 	}
