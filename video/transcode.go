@@ -15,8 +15,9 @@ import (
 // in presentation order (the n-th frame a player shows, counting from the first frame of the
 // input regardless of Options.Start) minus Options.FrameOffset; frames with n < 1 are not
 // passed to it. dst is a *composite.YUV420P or *composite.NV12 whose planes are the decoded
-// frame's own buffers (or a *composite.DeviceNV12 with Options.DeviceFrames): they are valid
-// only during the call. An error stops the render.
+// frame's own buffers (or a *composite.DeviceNV12 with Options.DeviceFrames; with
+// Options.Layer a transparent *composite.RGBA, the layer): they are valid only during the
+// call. An error stops the render.
 type DrawFunc func(n int, dst composite.Surface) error
 
 // Transcode renders opts.Input to opts.Output, calling draw on every frame. It reads top to
