@@ -4,6 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -380,6 +383,53 @@ func TestLayerOptions(t *testing.T) {
 		ok.Input, ok.Layer = "in.mp4", true
 		if err := ok.Validate(); err != nil {
 			t.Errorf("%+v: %v", ok, err)
+		}
+	}
+}
+
+// Frames the DrawFunc is not called on (before the tracks start, Options.FrameOffset) are
+// transparent, and the frames it draws on hold what it drew, with straight alpha.
+func TestLayerUndrawnFramesTransparent(t *testing.T) {
+	in := ffmpegClip(t, "in.mp4", "-c:v", "libx264", "-preset", "ultrafast")
+	dir := t.TempDir()
+	st, err := Transcode(t.Context(), Options{Input: in, Output: filepath.Join(dir, "l_%02d.png"), Layer: true, FrameOffset: 3, End: Position{Frame: 5}},
+		func(n int, f composite.Surface) error {
+			l := f.(*composite.RGBA)
+			copy(l.Pix[4*(10*l.W+20):], []byte{64, 32, 0, 128}) // pixel (20, 10): premultiplied half orange
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Frames != 5 || st.Overlaid != 2 {
+		t.Fatalf("%d frames, %d drawn on; want 5 and 2", st.Frames, st.Overlaid)
+	}
+	for v := 1; v <= 5; v++ {
+		f, err := os.Open(filepath.Join(dir, fmt.Sprintf("l_%02d.png", v)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := m.(*image.NRGBA)
+		drawn := 0
+		for i := 3; i < len(img.Pix); i += 4 {
+			if img.Pix[i] != 0 {
+				drawn++
+			}
+		}
+		want, px := 0, img.NRGBAAt(20, 10)
+		if v > 3 {
+			want = 1
+			if px != (color.NRGBA{128, 64, 0, 128}) {
+				t.Errorf("frame %d: pixel %v, want straight {128 64 0 128}", v, px)
+			}
+		}
+		if drawn != want {
+			t.Errorf("frame %d: %d pixels not transparent, want %d", v, drawn, want)
 		}
 	}
 }
