@@ -17,6 +17,7 @@ import (
 	"trackink/composite"
 	"trackink/goldens"
 	"trackink/internal/field"
+	"trackink/kernels/gpu"
 	"trackink/overlay"
 )
 
@@ -430,6 +431,50 @@ func TestLayerUndrawnFramesTransparent(t *testing.T) {
 		}
 		if drawn != want {
 			t.Errorf("frame %d: %d pixels not transparent, want %d", v, drawn, want)
+		}
+	}
+}
+
+// A layer render's PNG sequence is the layer golden, drawn by the CPU renderer or by the GPU
+// backend on the emulated device (what --backend cuda runs): alpha and premultiplied colour
+// within goldens.Tolerance and the device's 1 code value.
+func TestLayerGoldenThroughPipeline(t *testing.T) {
+	for _, backend := range []struct {
+		name string
+		new  overlay.NewBackend
+		tol  int
+	}{{"cpu", nil, goldens.Tolerance}, {"emu", gpu.NewEmu, 1}} {
+		for _, name := range goldens.LayerScenes {
+			t.Run(backend.name+"/"+name, func(t *testing.T) {
+				s, err := goldens.SceneNamed(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dir := t.TempDir()
+				src := filepath.Join(dir, "src.mkv")
+				makeSource(t, "-f", "lavfi", "-i", fmt.Sprintf("testsrc2=size=%dx%d:rate=25", s.Width, s.Height), "-frames:v", "1",
+					"-c:v", "libx264", "-preset", "ultrafast", "-y", src)
+				if _, err := Transcode(t.Context(), Options{Input: src, Output: filepath.Join(dir, "l_%d.png"), Layer: true},
+					func(n int, f composite.Surface) error { return goldens.DrawOn(s, f, 1, backend.new) }); err != nil {
+					t.Fatal(err)
+				}
+				f, err := os.Open(filepath.Join(dir, "l_1.png"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := png.Decode(f)
+				f.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				worst, over, err := goldens.CheckLayer(filepath.Join("..", "goldens", "testdata"), name, m.(*image.NRGBA), backend.tol, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if over > 0 {
+					t.Errorf("%d pixels differ from the layer golden by more than %d (largest %d)", over, backend.tol, worst)
+				}
+			})
 		}
 	}
 }
