@@ -478,3 +478,41 @@ func TestLayerGoldenThroughPipeline(t *testing.T) {
 		}
 	}
 }
+
+// The layer does not depend on the source's colour: drawn over a BT.601 limited-range clip
+// and over a BT.709 full-range one of the same size, it is the same, byte for byte.
+func TestLayerIgnoresSourceColour(t *testing.T) {
+	s, err := goldens.SceneNamed("overlapping-fills")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var layers [][]byte
+	for i, tags := range [][]string{
+		{"-pix_fmt", "yuv420p", "-colorspace", "bt470bg", "-color_range", "tv"},
+		{"-pix_fmt", "yuvj420p", "-colorspace", "bt709", "-color_range", "pc"},
+	} {
+		dir := t.TempDir()
+		src := filepath.Join(dir, "src.mkv")
+		makeSource(t, append(append([]string{"-f", "lavfi", "-i", fmt.Sprintf("testsrc2=size=%dx%d:rate=25", s.Width, s.Height), "-frames:v", "2",
+			"-c:v", "libx264", "-preset", "ultrafast"}, tags...), "-y", src)...)
+		out := filepath.Join(dir, "layer.mov")
+		if _, err := Transcode(t.Context(), Options{Input: src, Output: out, Layer: true, Encoder: "qtrle"},
+			func(n int, f composite.Surface) error { return goldens.DrawOn(s, f, 1, nil) }); err != nil {
+			t.Fatal(err)
+		}
+		raw := filepath.Join(dir, "layer.rgba")
+		if err := runFFmpeg(t.Context(), "-i", out, "-f", "rawvideo", "-pix_fmt", "rgba", "-y", raw); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if layers = append(layers, b); len(b) != 2*4*s.Width*s.Height {
+			t.Fatalf("%d bytes of RGBA, want 2 frames of %dx%d", len(b), s.Width, s.Height)
+		}
+		if i > 0 && !slices.Equal(layers[i], layers[0]) {
+			t.Errorf("the layer over the clip tagged %v differs from the one over the BT.601 limited-range clip", tags)
+		}
+	}
+}
