@@ -125,6 +125,12 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := f.detect.output(&f.files); err != nil {
 		return err
 	}
+	if f.video.layer && (!isVideo || isPicture(f.output)) {
+		return usageError{errors.New("--layer-only writes a video's overlay: give -i VIDEO and -o .mov, .webm or name_%05d.png")}
+	}
+	if f.video.layer && f.video.segment != "" {
+		return usageError{errors.New("--layer-only and --segment: a layer is rendered whole (the join writes H.264, which has no alpha)")}
+	}
 	if isVideo && isPicture(f.output) {
 		return renderPreview(ctx, &f, fs, opts, target, stderr)
 	}

@@ -30,6 +30,7 @@ type videoFlags struct {
 	statsJSON                string
 	statsTarget              string // the file --stats-json writes (checkFiles)
 	lossless                 bool
+	layer                    bool // --layer-only
 	// segment is --segment as given; segIndex and segCount what it says, once parsed
 	// (segmentTarget): segCount 0 for a whole render.
 	segment            string
@@ -52,6 +53,7 @@ func (v *videoFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.orientation, "orientation", "display", "a rotated video's track coordinates: display (as players show it and trackers read it) or stored (the frame as coded)")
 	fs.StringVar(&v.oddSize, "odd-size", "pad", "an odd width or height, which 4:2:0 H.264/HEVC cannot code: pad (repeat the last column/row), crop (drop it), 444 (keep the size in 4:4:4, which browsers and phones do not play)")
 	fs.BoolVar(&v.lossless, "lossless", false, "code every frame exactly as drawn (x264 qp 0, x265 lossless): large files, for checking and editing")
+	fs.BoolVar(&v.layer, "layer-only", false, "write the overlay alone with straight alpha, frame for frame with the video, for an editor: -o .mov (ProRes 4444), .webm (VP9), name_%05d.png (PNG sequence); --encoder qtrle or prores_aw (faster ProRes) into .mov")
 	fs.IntVar(&v.threads, "threads", 0, "encoder threads (0 = automatic)")
 	fs.StringVar(&v.segment, "segment", "", "render segment i of N (i from 0) of the render into the directory -o names, for trackink join; auto/N takes i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")
 	fs.BoolVar(&v.quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
@@ -64,7 +66,7 @@ func (v *videoFlags) register(fs *pflag.FlagSet) {
 func (v *videoFlags) options(fs *pflag.FlagSet, in, out string, overwrite bool) (video.Options, error) {
 	o := video.Options{Input: in, Output: out, Overwrite: overwrite, HWAccel: v.hwaccel, Encoder: v.encoder,
 		CRF: v.crf, Preset: v.preset, Profile: v.profile, Bitrate: v.bitrate, Threads: v.threads, FrameOffset: v.frameOffset,
-		VideoStream: v.videoStream, Lossless: v.lossless}
+		VideoStream: v.videoStream, Lossless: v.lossless, Layer: v.layer}
 	if err := v.crfZero(fs, &o); err != nil {
 		return o, err
 	}

@@ -82,6 +82,9 @@ type Report struct {
 // ends first; video's output errors (outfile.ErrExists…).
 func Render(ctx context.Context, o Options) (Report, error) {
 	var rep Report
+	if err := layerNeedsNoPicture(o); err != nil {
+		return rep, err
+	}
 	o.Overlay.NewBackend = o.Place.New
 	vo := o.Video
 	in, err := open(&vo, func(info video.Info) error {
@@ -173,6 +176,36 @@ func Render(ctx context.Context, o Options) (Report, error) {
 	}
 	return rep, err
 }
+
+// layerNeedsNoPicture refuses, for a layer (video.Options.Layer), what changes the picture
+// rather than drawing over it: box effects and the add and screen blends (an editor blends
+// the layer itself, with the blend mode named).
+func layerNeedsNoPicture(o Options) error {
+	st := o.Overlay.Style
+	if !o.Video.Layer {
+		return nil
+	}
+	var effects []string
+	for _, e := range st.BoxEffects {
+		if e != overlay.EffectNone {
+			effects = append(effects, e.String())
+		}
+	}
+	switch {
+	case o.Tracks.Live != nil:
+		// The layer's frames are drawn on transparency: the decoded picture is gone by then.
+		return badOption(errors.New("--layer-only with --detect: the tracker reads the picture, which a layer render does not keep: track first (trackink track -o t.txt), then render the layer from its tracks (--tracks t.txt)"))
+	case effects != nil:
+		return badOption(fmt.Errorf("--layer-only: --box-effect %s (given, or the look's) changes the picture under the boxes, which a layer does not hold: render it burnt in, or give --box-effect none", strings.Join(effects, ",")))
+	case st.Blend != "" && st.Blend != "over":
+		return badOption(fmt.Errorf("--layer-only: --blend %s mixes the overlay with the picture, which a layer does not hold: render the layer with --blend over and set its blend mode to %s in the editor", st.Blend, editorBlend[st.Blend]))
+	}
+	return nil
+}
+
+// editorBlend names the editors' blend mode that does what each of trackink's does, for a
+// layer drawn with over and straight alpha.
+var editorBlend = map[string]string{"add": "Add (Linear Dodge)", "screen": "Screen"}
 
 // tracksFrame is the tracks frame video frame v shows, with the tracks' frame 1 on video
 // frame offset+1; at least 1, the first frame tracks have.

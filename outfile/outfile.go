@@ -249,21 +249,25 @@ func syncDirs(dirs map[string]bool) error {
 	return nil
 }
 
-// place gives the partial file its final name: a rename, or without overwrite a link.
-func (p *PartialFile) place(overwrite bool) error {
+// place gives the partial file its final name.
+func (p *PartialFile) place(overwrite bool) error { return place(p.Name(), p.final, overwrite) }
+
+// place gives a finished file its final name: a rename, or without overwrite a link (an
+// existing file is ErrExists).
+func place(from, to string, overwrite bool) error {
 	if overwrite {
-		if err := renameFile(p.Name(), p.final); err != nil {
+		if err := renameFile(from, to); err != nil {
 			return fmt.Errorf("moving the output into place: %w", err)
 		}
-	} else {
-		if err := os.Link(p.Name(), p.final); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				return fmt.Errorf("%w: %s", ErrExists, p.final)
-			}
-			return fmt.Errorf("moving the output into place: %w", err)
-		}
-		os.Remove(p.Name())
+		return nil
 	}
+	if err := os.Link(from, to); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%w: %s", ErrExists, to)
+		}
+		return fmt.Errorf("moving the output into place: %w", err)
+	}
+	os.Remove(from)
 	return nil
 }
 

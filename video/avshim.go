@@ -47,6 +47,22 @@ package video
 //     return 0;
 // }
 //
+// // tk_layer_color sets a layer's colour description on its encoder and on each frame
+// // (prores_ks and png read the frame's): BT.709 Y'CbCr (yuv) or sRGB R'G'B'.
+// static void tk_layer_color(AVCodecContext *c, AVFrame *f, int yuv) {
+//     enum AVColorRange rng = yuv ? AVCOL_RANGE_MPEG : AVCOL_RANGE_JPEG;
+//     enum AVColorTransferCharacteristic trc = yuv ? AVCOL_TRC_BT709 : AVCOL_TRC_IEC61966_2_1;
+//     enum AVColorSpace spc = yuv ? AVCOL_SPC_BT709 : AVCOL_SPC_RGB;
+//     if (c) {
+//         c->color_primaries = AVCOL_PRI_BT709;
+//         c->color_range = rng; c->color_trc = trc; c->colorspace = spc;
+//     }
+//     if (f) {
+//         f->color_primaries = AVCOL_PRI_BT709;
+//         f->color_range = rng; f->color_trc = trc; f->colorspace = spc;
+//     }
+// }
+//
 // // tk_muxer_takes_video writes a header for one video stream of codec_id (64×64, 25 fps)
 // // into a memory buffer: whether the muxer takes that codec, for the muxers that cannot
 // // say so beforehand (avformat_query_codec's AVERROR_PATCHWELCOME).
@@ -277,6 +293,50 @@ func copyStreamMeta(dst, src *astiav.Stream) error {
 		return fmt.Errorf("video: copying stream %d side data: %w", src.Index(), err)
 	}
 	return nil
+}
+
+// copyStreamTags copies disposition and metadata from one stream to another, and no side
+// data (a layer drawn upright drops the display matrix).
+func copyStreamTags(dst, src *astiav.Stream) error {
+	d, s := cStream(dst), cStream(src)
+	d.disposition = s.disposition
+	if err := avError(C.av_dict_copy(&d.metadata, s.metadata, 0)); err != nil {
+		return fmt.Errorf("video: copying stream %d metadata: %w", src.Index(), err)
+	}
+	return nil
+}
+
+// setEncoderTag names the encoder in the stream's "encoder" tag as the ffmpeg CLI does
+// ("Lavc59.37.100 prores_ks"), in place of the source's, which a copy of its metadata
+// carries.
+func setEncoderTag(st *astiav.Stream, encoder string) error {
+	v := C.CString(C.LIBAVCODEC_IDENT + " " + encoder)
+	defer C.free(unsafe.Pointer(v))
+	k := C.CString("encoder")
+	defer C.free(unsafe.Pointer(k))
+	if err := avError(C.av_dict_set(&cStream(st).metadata, k, v, 0)); err != nil {
+		return fmt.Errorf("video: setting the encoder tag: %w", err)
+	}
+	return nil
+}
+
+// setLayerColor tags a layer's encoder: BT.709 Y'CbCr at limited range with BT.709's
+// primaries and transfer (yuv), or full-range R'G'B' tagged sRGB (BT.709 primaries, the
+// sRGB transfer: PNG's sRGB chunk).
+func setLayerColor(cc *astiav.CodecContext, yuv bool) {
+	C.tk_layer_color(cCodec(cc), nil, cBool(yuv))
+}
+
+// setLayerFrameColor is setLayerColor for one frame.
+func setLayerFrameColor(f *astiav.Frame, yuv bool) {
+	C.tk_layer_color(nil, cFrame(f), cBool(yuv))
+}
+
+func cBool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // copyContainerMeta copies the global metadata (title, creation time, encoder tags…).

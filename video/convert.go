@@ -25,6 +25,9 @@ type converter struct {
 	pool          *framePool
 	sws           *scaler
 	frames        *spares[*astiav.Frame] // the items' frames, given back by the encoder
+	// timingOnly passes on the frames' timing and no picture (item.frame nil): a layer-only
+	// render draws on a layer of its own.
+	timingOnly bool
 }
 
 func newConverter(work workFormat, w, h int) (*converter, error) {
@@ -41,6 +44,9 @@ func newConverter(work workFormat, w, h int) (*converter, error) {
 func (c *converter) normalize(f *astiav.Frame, info frameInfo, drawOn bool) (item, error) {
 	if f.Width() != c.width || f.Height() != c.height {
 		return item{}, fmt.Errorf("video: frame size changed mid-stream from %dx%d to %dx%d; trackink needs a constant size", c.width, c.height, f.Width(), f.Height())
+	}
+	if c.timingOnly {
+		return item{pts: info.pts, dur: info.duration}, nil
 	}
 	src := f
 	hw := describePixels(f.PixelFormat()).hw

@@ -22,6 +22,9 @@
 // into place on success (outfile.go); the input is never the output. A damaged input is
 // rendered as far as it decodes and reported with ErrInputDamaged.
 //
+// With Options.Layer it writes the overlay alone instead, with straight alpha, frame for
+// frame with the source, for an editor to composite (layer.go).
+//
 // The codec calls that block while frame threads are busy (x264's and x265's send, a
 // frame-threaded software decoder's, and both while draining) run on a thread of the codec's
 // own, waited for in slices under Go's sysmon's 10 ms (codecthread.go).

@@ -23,6 +23,7 @@ type drawStage struct {
 	encOnDevice bool       // the encoder takes GPU frames as they are
 	turner      *frameTurner
 	fitter      *fitter
+	layer       *layerDrawer // a layer-only render's (Options.Layer): frames are replaced by the layer
 
 	overlaid, onDevice int
 }
@@ -48,6 +49,9 @@ func (d *drawStage) run(ctx context.Context, in <-chan item, out chan<- item) er
 // memory to host memory for a host encoder and fits it to the encoder's size, and returns
 // it for the encoder; on an error the frame is freed.
 func (d *drawStage) process(it item) (item, error) {
+	if d.layer != nil {
+		return d.processLayer(it)
+	}
 	var err error
 	if d.drawsOn(it.v) {
 		it.frame, err = d.drawOn(it, it.v-d.frameOffset)
@@ -65,6 +69,23 @@ func (d *drawStage) process(it item) (item, error) {
 			it.frame.Free()
 		}
 		return item{}, err
+	}
+	return it, nil
+}
+
+// processLayer replaces the frame of it with the layer frame drawn for it (layerDrawer).
+func (d *drawStage) processLayer(it item) (item, error) {
+	defer d.since(time.Now())
+	draw := d.draw
+	if !d.drawsOn(it.v) {
+		draw = nil
+	}
+	it, err := d.layer.layerFrame(it, it.v-d.frameOffset, draw)
+	if err != nil {
+		return item{}, err
+	}
+	if draw != nil {
+		d.overlaid++
 	}
 	return it, nil
 }

@@ -189,6 +189,15 @@ func (o *output) commit(overwrite bool, partners ...*outfile.PartialFile) error 
 	return outfile.CommitAll(overwrite, append([]*outfile.PartialFile{o.partial}, partners...)...)
 }
 
+// writingTo names what the muxer writes, for messages: the partial file, or a picture
+// sequence's pattern.
+func (o *output) writingTo() string {
+	if o.partial == nil {
+		return o.final
+	}
+	return o.partial.Name()
+}
+
 // close releases the muxer; unless commit moved the file into place, it also deletes the
 // partial file.
 func (o *output) close() {
@@ -231,7 +240,7 @@ func (m *muxStage) write(p *astiav.Packet) error {
 	m.packets.put(p)
 	m.since(t0)
 	if err != nil {
-		return fmt.Errorf("video: writing %s: %w", m.out.partial.Name(), err)
+		return fmt.Errorf("video: writing %s: %w", m.out.writingTo(), err)
 	}
 	if video {
 		m.frames++

@@ -97,6 +97,15 @@ type Options struct {
 	// OddPad (the zero value), OddCrop or Odd444. See OddSize.
 	OddSize OddSize
 
+	// Layer writes the overlay alone, with straight alpha, instead of the video with the
+	// overlay burnt in: frame for frame with the source (its timestamps, its display
+	// orientation), into ProRes 4444 (.mov), VP9 (.webm), QuickTime Animation (Encoder
+	// qtrle) or a numbered PNG sequence (name_%05d.png), in BT.709 limited range where it
+	// is Y'CbCr (layer.go). The DrawFunc then gets a transparent *composite.RGBA: what it
+	// draws must not read the picture (box effects, add and screen blending), which is not
+	// there. No audio or other stream is copied; Segment is refused.
+	Layer bool
+
 	// Log receives one human-readable line per event (fallbacks, conversions, warnings).
 	// Nil discards them.
 	Log func(line string)
@@ -223,6 +232,13 @@ const maxCRF = 51
 // threads, an End before Start, an output name no muxer takes or whose muxer cannot hold
 // the encoder's codec. Transcode calls it first.
 func (o Options) Validate() error {
+	if o.Layer {
+		if err := o.validateLayer(); err != nil {
+			return err
+		}
+		// What follows checks what every render shares; the encoder's options are checked.
+		o.Encoder, o.Profile, o.CRF, o.Bitrate = "", "", 0, 0
+	}
 	enc := cmp.Or(o.Encoder, "auto")
 	switch {
 	case !slices.Contains(encoderNames, enc):
@@ -267,6 +283,9 @@ func (o Options) Validate() error {
 	}
 	if err := o.checkSource(); err != nil {
 		return err
+	}
+	if o.Layer {
+		return nil // validateLayer checked the output
 	}
 	return checkMuxer(o.Output, codecOf(enc))
 }

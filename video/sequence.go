@@ -38,19 +38,28 @@ func IsSequence(path string) bool {
 // of frame numbers 0 to 4 whose file exists, where image2 looks for it. The error wraps
 // fs.ErrNotExist, naming the files looked for, when there is none.
 func SequenceStart(path string) (string, error) {
-	cp := C.CString(path)
-	defer C.free(unsafe.Pointer(cp))
-	buf := make([]byte, len(path)+64) // a number widens the pattern by at most 20 digits
 	var names []string
 	for n := range sequenceStarts {
-		if C.av_get_frame_filename2((*C.char)(unsafe.Pointer(&buf[0])), C.int(len(buf)), cp, C.int(n), 0) < 0 {
-			return "", fmt.Errorf("video: %s is not an image sequence pattern", path)
+		name, err := sequenceName(path, n)
+		if err != nil {
+			return "", err
 		}
-		name := C.GoString((*C.char)(unsafe.Pointer(&buf[0])))
 		if _, err := os.Stat(name); err == nil {
 			return name, nil
 		}
 		names = append(names, name)
 	}
 	return "", fmt.Errorf("%s: no first file of the image sequence (looked for %s … %s): %w", path, names[0], names[len(names)-1], fs.ErrNotExist)
+}
+
+// sequenceName is the name of picture n of the numbered sequence pattern, as image2 makes
+// it (av_get_frame_filename2).
+func sequenceName(pattern string, n int) (string, error) {
+	cp := C.CString(pattern)
+	defer C.free(unsafe.Pointer(cp))
+	buf := make([]byte, len(pattern)+64) // a number widens the pattern by at most 20 digits
+	if C.av_get_frame_filename2((*C.char)(unsafe.Pointer(&buf[0])), C.int(len(buf)), cp, C.int(n), 0) < 0 {
+		return "", fmt.Errorf("video: %s is not an image sequence pattern", pattern)
+	}
+	return C.GoString((*C.char)(unsafe.Pointer(&buf[0]))), nil
 }

@@ -35,6 +35,9 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 	if err != nil {
 		return Stats{}, err
 	}
+	if opts.Layer {
+		return renderLayer(ctx, opts, draw)
+	}
 	t := &transcoder{opts: opts, started: time.Now(), rep: &report{log: opts.Log},
 		stats: Stats{Input: opts.Input, Output: opts.Output}}
 	var detach func()

@@ -1,0 +1,73 @@
+package outfile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// PartialDir is a set of files being written together (a numbered picture sequence): they
+// are made in a hidden partial directory beside their final names, .BASE.<n>.partial, and
+// Commit moves them into place, so that the set appears whole or not at all.
+type PartialDir struct {
+	Dir string // the partial directory
+}
+
+// CreatePartialDir creates the partial directory of files named after base in dir.
+func CreatePartialDir(dir, base string) (*PartialDir, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("output directory %s does not exist", dir)
+	}
+	partial, err := os.MkdirTemp(dir, "."+base+".*.partial")
+	if err != nil {
+		return nil, fmt.Errorf("output directory %s is not writable: %w", dir, err)
+	}
+	return &PartialDir{Dir: partial}, nil
+}
+
+// Commit moves each file of the partial directory, named by its base name, to its final
+// path (from → to), in order, each synced first. Without overwrite each is linked into
+// place, and if one exists already those placed are taken back and the error wraps
+// ErrExists; with overwrite each is renamed over its old one. The final directories are
+// synced last.
+func (p *PartialDir) Commit(files [][2]string, overwrite bool) error {
+	var placed []string
+	dirs := map[string]bool{}
+	for _, f := range files {
+		from, to := filepath.Join(p.Dir, f[0]), f[1]
+		err := os.Chmod(from, 0o644)
+		if err == nil {
+			err = syncPath(from)
+		}
+		if err == nil {
+			err = place(from, to, overwrite)
+		}
+		if err != nil {
+			for _, q := range placed {
+				os.Remove(q)
+			}
+			return err
+		}
+		if !overwrite {
+			placed = append(placed, to)
+		}
+		dirs[filepath.Dir(to)] = true
+	}
+	if err := syncDirs(dirs); err != nil {
+		return fmt.Errorf("%w (the files are in place)", err)
+	}
+	return nil
+}
+
+// Discard removes the partial directory with what it holds (after a Commit, nothing).
+func (p *PartialDir) Discard() { os.RemoveAll(p.Dir) }
+
+// syncPath makes a written file's data durable before it gets its final name.
+func syncPath(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return syncFile(f)
+}

@@ -1,0 +1,85 @@
+package video
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"trackink/outfile"
+
+	"github.com/asticode/go-astiav"
+)
+
+// sequenceOutput is a numbered picture sequence being written (a layer as name_%05d.png):
+// image2 writes the pictures, numbered from 1, into a hidden partial directory beside the
+// target, .NAME.<n>.partial, and commit moves them into place under the pattern's names,
+// numbered by their video frames, so that the sequence appears whole or not at all and
+// never replaces a picture without Overwrite.
+type sequenceOutput struct {
+	target  string // the pattern asked for
+	partial *outfile.PartialDir
+	fc      *astiav.FormatContext
+}
+
+// createSequence checks the target pattern (its directory exists; without overwrite its
+// picture for frame first does not) and creates the partial directory.
+func createSequence(target string, overwrite bool, first int) (*sequenceOutput, error) {
+	name, err := sequenceName(target, first)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(name); err == nil && !overwrite {
+		return nil, fmt.Errorf("%w: %s (of %s)", outfile.ErrExists, name, target)
+	}
+	partial, err := outfile.CreatePartialDir(filepath.Dir(target), strings.ReplaceAll(filepath.Base(target), "%", ""))
+	if err != nil {
+		return nil, err
+	}
+	return &sequenceOutput{target: target, partial: partial}, nil
+}
+
+// pattern is the image2 pattern of the pictures in the partial directory.
+func (s *sequenceOutput) pattern() string {
+	return filepath.Join(s.partial.Dir, "%d"+filepath.Ext(s.target))
+}
+
+// commit finishes the muxer and moves pictures 1..frames into place as the target's
+// pictures first..first+frames−1. Without overwrite each is linked, and if one exists
+// already those placed are taken back and the error wraps outfile.ErrExists; with overwrite
+// each is renamed over its old one, and the old sequence's pictures numbered after the new
+// one's last are removed, so that what the pattern names is the new sequence.
+func (s *sequenceOutput) commit(out *output, overwrite bool, first, frames int) error {
+	if err := out.fc.WriteTrailer(); err != nil {
+		return fmt.Errorf("video: finishing %s: %w", s.target, err)
+	}
+	files := make([][2]string, frames)
+	for k := 1; k <= frames; k++ {
+		to, err := sequenceName(s.target, first+k-1)
+		if err != nil {
+			return err
+		}
+		files[k-1] = [2]string{strconv.Itoa(k) + filepath.Ext(s.target), to}
+	}
+	if err := s.partial.Commit(files, overwrite); err != nil {
+		return err
+	}
+	if overwrite {
+		for n := first + frames; ; n++ {
+			stale, err := sequenceName(s.target, n)
+			if err != nil || os.Remove(stale) != nil {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// discard frees the muxer and removes the partial directory with what it holds (after a
+// commit, nothing).
+func (s *sequenceOutput) discard() {
+	if s.fc != nil {
+		s.fc.Free()
+	}
+	s.partial.Discard()
+}
