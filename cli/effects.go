@@ -22,11 +22,13 @@ func init() {
 	flagPlaces["bench effects"] = flagPlace{groupBench, false}
 }
 
-// registerEffectFlags adds the effects' flags for style st.
+// registerEffectFlags adds the effects' flags for style st: the box effects', then the
+// camera look's (cameraflags.go), which change the picture too.
 func registerEffectFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(effectsValue{&st.BoxEffects}, "box-effect", "change the frame under each box before drawing: "+
 		strings.Join(overlay.EffectNames(), ", ")+"; a comma list gives track id k the k-th mod its length")
 	fs.Var(strengthsValue{&st.EffectStrengths}, "effect-strength", "each --box-effect's strength, a comma list in the same order: "+overlay.EffectHelp)
+	registerCameraFlags(fs, st)
 }
 
 // effectsValue is a comma list of effect names.

@@ -100,6 +100,29 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 	}
 }
 
+// The looks of issue 39 that depend on the frame number or on the frames before (the camera
+// look's grain and clock, ...): the join of 3 segments decodes to exactly the whole render's
+// frames.
+func TestSegmentsJoinWithTheLooks(t *testing.T) {
+	in, tracks := mediatest.Clip(t, "mp4"), writeJitteryTracks(t)
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"camera", []string{"--look", "cctv", "--grain", "0.2"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			look := append([]string{"--tracks", tracks, "--lossless"}, c.args...)
+			whole := filepath.Join(t.TempDir(), "whole.mp4")
+			run(t, append([]string{"render", "-i", in, "-o", whole, "--quiet"}, look...)...)
+			want := mediatest.Frames(t, whole)
+			if got := mediatest.Frames(t, renderInSegments(t, in, 3, look...)); !slices.Equal(got, want) {
+				t.Errorf("the joined frames differ from the whole render's: %s", mediatest.Difference(want, got))
+			}
+		})
+	}
+}
+
 // With the default (lossy) encoder, B-frames and all, the join has the whole render's frame
 // count and timestamps.
 func TestLossySegmentsKeepTimestamps(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/draw"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"trackink/composite"
@@ -59,7 +60,7 @@ func drawFootage(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) 
 }
 
 // footageCases are the footage goldens: each effect alone (white outlines, no labels or
-// links), and the blob look.
+// links), the blob look and the cctv look (the camera look over the whole frame).
 func footageCases() []struct {
 	name  string
 	style overlay.Style
@@ -86,11 +87,16 @@ func footageCases() []struct {
 		}{"footage-" + name, st, footageCrop})
 	}
 	blob, _ := overlay.Preset("blob")
+	cctv, _ := overlay.Preset("cctv")
 	return append(cases, struct {
 		name  string
 		style overlay.Style
 		crop  image.Rectangle
-	}{"footage-blob", blob, image.Rect(0, 0, 768, 576)})
+	}{"footage-blob", blob, image.Rect(0, 0, 768, 576)}, struct {
+		name  string
+		style overlay.Style
+		crop  image.Rectangle
+	}{"footage-cctv", cctv, image.Rect(0, 0, 768, 576)})
 }
 
 // TestFootageGoldens draws each effect, and the blob look, on a frame of real footage and
@@ -136,7 +142,7 @@ func TestFootageGoldens(t *testing.T) {
 			if c.crop == footageCrop {
 				sheet = append(sheet, got)
 			} else if *docsDir != "" {
-				if err := writePNG(filepath.Join(*docsDir, "blob.png"), got); err != nil {
+				if err := writePNG(filepath.Join(*docsDir, strings.TrimPrefix(c.name, "footage-")+".png"), got); err != nil {
 					t.Fatal(err)
 				}
 			}

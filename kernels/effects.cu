@@ -15,20 +15,26 @@
 #define TK_FXC_X 32
 #define TK_FXC_Y 4
 
-// tk_effects_copy copies the frame's planes, a byte per thread and step.
+// fxCopy copies the byte ranges copies[0..2], a byte per thread and step (a tile grid of
+// TK_FXC_X × TK_FXC_Y blocks).
+__device__ void fxCopy(const TkFxCopy copies[3]) {
+  size_t threads = (size_t)gridDim.x * gridDim.y * TK_FXC_X * TK_FXC_Y;
+  size_t t = ((size_t)(blockIdx.y * gridDim.x + blockIdx.x) * TK_FXC_Y + threadIdx.y) * TK_FXC_X + threadIdx.x;
+  for (int k = 0; k < 3; k++) {
+    const TkFxCopy& c = copies[k];
+    const uint8_t* from = (const uint8_t*)c.from;
+    uint8_t* to = (uint8_t*)c.to;
+    for (size_t i = t; i < (size_t)c.bytes; i += threads) to[i] = from[i];
+  }
+}
+
+// tk_effects_copy copies the frame's planes.
 TK_KERNEL void tk_effects_copy(const TkParams* p) {
   const TkEffects* e = (const TkEffects*)p->effects;
   // After an overflow the host runs the frame again: a frame in device memory must not be
   // changed twice.
   if (!e || e->n == 0 || overflowed(p)) return;
-  size_t threads = (size_t)gridDim.x * gridDim.y * TK_FXC_X * TK_FXC_Y;
-  size_t t = ((size_t)(blockIdx.y * gridDim.x + blockIdx.x) * TK_FXC_Y + threadIdx.y) * TK_FXC_X + threadIdx.x;
-  for (int k = 0; k < 3; k++) {
-    const TkFxCopy& c = e->copies[k];
-    const uint8_t* from = (const uint8_t*)c.from;
-    uint8_t* to = (uint8_t*)c.to;
-    for (size_t i = t; i < (size_t)c.bytes; i += threads) to[i] = from[i];
-  }
+  fxCopy(e->copies);
 }
 
 // fxAt is sample (x, y) of plane pl in the copy, the plane's edge repeated beyond it.

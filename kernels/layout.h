@@ -128,6 +128,10 @@ struct TkParams {
   // radius, 1/radius and opacity at the stroke's edge, all 0 for none.
   float glowRadius, glowInv, glowOpacity;
   int32_t pad_;
+
+  // The camera look over the whole frame after the composite (effects.h's TkCamera); 0
+  // when the frame has none.
+  uint64_t camera;
 };
 
 #endif  // TRACKINK_LAYOUT_H

@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"slices"
+	"time"
 
 	"trackink/composite"
 	"trackink/curves"
@@ -42,6 +43,11 @@ type Builder struct {
 	// fades are the next frame's boxes' opacities and sizes (lifetime.go), set by the
 	// Drawer for a frame of its lifetime, which Build then resizes in place; empty: none.
 	fades []boxFade
+	// frame, set by the Drawer before Build, is the frame's number even where nothing is
+	// tracked (the frame's Index is then 0); 0: the frame's Index.
+	frame int
+	// clock0 is the camera stamp's time at frame 1 (camera.go); zero: it counts from zero.
+	clock0 time.Time
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -79,6 +85,7 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 		b.bracket = s.BracketLength
 	}
 	b.digits = digitsFor(w, h)
+	b.clock0 = s.Camera.cameraClock()
 	if s.LinkFade == Auto {
 		b.style.LinkFade = linkReach(s, w)
 	}
@@ -95,6 +102,11 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	p.Font = b.font
 	p.Blend, _ = composite.ParseBlend(s.Blend) // valid: NewBuilder's style is
 	p.Glow = sdf.NewGlow(s.Glow, s.GlowOpacity)
+	index := f.Index
+	if b.frame != 0 {
+		index, b.frame = b.frame, 0
+	}
+	p.Camera = s.cameraPass(index)
 	clear(b.classOf)
 	b.pending = b.pending[:0]
 	for i := range f.Boxes {
@@ -139,6 +151,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	}
 	b.fades = b.fades[:0]
 	b.placeLabels(p, f.Index)
+	b.addCameraStamp(p, index)
 	b.addPointBoxes(p, f)
 	for _, l := range links {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]

@@ -84,6 +84,10 @@ type Drawer struct {
 	empty     scene.Frame
 	timings   Timings
 	lastLinks int
+	// index is the last frame's number: a frame with nothing tracked (nil) is the one
+	// after it, for what counts frames with or without tracks (the camera look's grain and
+	// clock).
+	index int
 }
 
 // New validates the options and starts the backend and the link search: the backend's own
@@ -196,6 +200,11 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 			return 0, err
 		}
 	}
+	d.index++
+	if tf != nil {
+		d.index = tf.Index
+	}
+	d.builder.frame = d.index
 	if tf == nil {
 		tf = &d.empty
 	}

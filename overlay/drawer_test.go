@@ -12,13 +12,16 @@ import (
 	"trackink/scene"
 )
 
-// TestDrawerAllocatesNothingInSteadyState, in the default look with trails and box effects,
+// TestDrawerAllocatesNothingInSteadyState, in the default look with trails, box effects and
+// the camera look,
 // and with every drawing option of look.go on (link fade, smoothed trails, boxes from
 // points, add).
 func TestDrawerAllocatesNothingInSteadyState(t *testing.T) {
 	st := overlay.DefaultStyle()
 	st.Trail = 20
 	st.BoxEffects = []overlay.Effect{overlay.EffectInvert, overlay.EffectPixelate}
+	cctv, _ := overlay.Preset("cctv")
+	st.Camera = cctv.Camera // the camera stage and its stamp
 	drawerAllocations(t, st)
 	st.LinkFade, st.TrailSmooth, st.BoxFrom, st.Blend = overlay.Auto, 3, "age", "add"
 	drawerAllocations(t, st)

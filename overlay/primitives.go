@@ -99,6 +99,8 @@ type Primitives struct {
 	// Blend is how the whole layer meets the frame: over, add or screen (package
 	// composite's "Add and screen").
 	Blend composite.Blend
+	// Camera alters the whole frame after the layer is composited (camera.go).
+	Camera CameraPass
 	// text is the arena that Label.Text slices point into, reused frame to frame.
 	text []byte
 }

@@ -90,6 +90,8 @@ type Style struct {
 	// from one end's colour to the other's.
 	Glow, GlowOpacity float32 // glow radius px (0: off; Auto: 12 px at 2160 lines, scaled), its opacity
 	LinkGradient      bool
+	// Camera alters the whole picture after the overlay is drawn (camera.go).
+	Camera Camera
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -117,6 +119,7 @@ func DefaultStyle() Style {
 		LinkReach:     0.2,
 		BoxRadius:     Auto,
 		GlowOpacity:   0.5,
+		Camera:        Camera{FPS: 25},
 	}
 }
 
@@ -151,6 +154,7 @@ func (s Style) ForHeight(height int) Style {
 	auto(&s.TrailWidth, 4, 2)
 	auto(&s.BoxRadius, 48, 6)
 	auto(&s.Glow, 12, 4)
+	auto(&s.Camera.Aberration, 6, 1)
 	if s.LabelSize == 0 {
 		s.LabelSize = max(10, height/54)
 	}
@@ -183,6 +187,11 @@ func (s *Style) Validate() error {
 		{"PointOpacity", s.PointOpacity, 1, false},
 		{"LabelOpacity", s.LabelOpacity, 1, false},
 		{"TrailOpacity", s.TrailOpacity, 1, false},
+		{"Camera.Scanlines", s.Camera.Scanlines, 1, false},
+		{"Camera.Aberration", s.Camera.Aberration, 64, true},
+		{"Camera.Grain", s.Camera.Grain, 1, false},
+		{"Camera.Vignette", s.Camera.Vignette, 1, false},
+		{"Camera.FPS", s.Camera.FPS, 1000, false},
 	} {
 		if c.auto && c.v == Auto {
 			continue
@@ -235,6 +244,9 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.LabelFormat", s.LabelFormat, "%v", err)
 	}
 	if err := s.validateEffects(); err != nil {
+		return err
+	}
+	if err := s.Camera.validate(); err != nil {
 		return err
 	}
 	if strings.Contains(s.LabelFormat, "{word}") && len(s.LabelWords) == 0 {

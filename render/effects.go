@@ -81,6 +81,7 @@ type fxWork struct {
 	top     []float32 // zoom: two source rows interpolated across
 	bot     []float32
 	fx      []float32
+	row8    []byte // camera: a shifted row of 8-bit samples
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

@@ -50,6 +50,8 @@ type tkParams struct {
 
 	GlowRadius, GlowInv, GlowOpacity float32 // overlay.Primitives.Glow (sdf.Glow)
 	_                                int32
+
+	Camera uint64 // TkCamera (effects.h) when the frame has the camera look
 }
 
 type tkLabel struct {
