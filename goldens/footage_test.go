@@ -60,7 +60,7 @@ func drawFootage(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) 
 }
 
 // footageCases are the footage goldens: each effect alone (white outlines, no labels or
-// links), the blob look and the cctv look (the camera look over the whole frame).
+// links; sort also along columns), the blob look and the cctv look (the camera look over the whole frame).
 func footageCases() []struct {
 	name  string
 	style overlay.Style
@@ -85,6 +85,14 @@ func footageCases() []struct {
 			style overlay.Style
 			crop  image.Rectangle
 		}{"footage-" + name, st, footageCrop})
+		if e == overlay.EffectSort { // and along columns, over a wider range
+			st.SortColumns, st.SortRange = true, [2]float32{0.1, 0.9}
+			cases = append(cases, struct {
+				name  string
+				style overlay.Style
+				crop  image.Rectangle
+			}{"footage-sort-columns", st, footageCrop})
+		}
 	}
 	blob, _ := overlay.Preset("blob")
 	cctv, _ := overlay.Preset("cctv")

@@ -18,12 +18,15 @@
 #define TK_FX_THRESHOLD 4
 #define TK_FX_ZOOM 5
 #define TK_FX_TINT 6
+#define TK_FX_SORT 7
 
 // TkEffectBox is overlay.EffectBox, field for field: the host uploads the slice as it is.
 struct TkEffectBox {
   float x, y, w, h, radius, strength;
   int32_t kind;
   float tint[4];  // premultiplied R'G'B'A, opaque
+  float sortLo, sortHi;  // pixel sort's luma range, fractions from black to white
+  int32_t sortColumns;   // pixel sort along columns (1) or rows (0)
 };
 
 // TkFxPlane is one component plane of the frame (render's fxPlane): where its sample (0, 0)

@@ -45,7 +45,8 @@ type Builder struct {
 	fades []boxFade
 	// frame, set by the Drawer before Build, is the frame's number even where nothing is
 	// tracked (the frame's Index is then 0); 0: the frame's Index.
-	frame int
+	frame       int
+	sortColumns int32 // EffectBox.SortColumns: Style.SortColumns
 	// clock0 is the camera stamp's time at frame 1 (camera.go); zero: it counts from zero.
 	clock0 time.Time
 }
@@ -86,6 +87,9 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	}
 	b.digits = digitsFor(w, h)
 	b.clock0 = s.Camera.cameraClock()
+	if s.SortColumns {
+		b.sortColumns = 1
+	}
 	if s.LinkFade == Auto {
 		b.style.LinkFade = linkReach(s, w)
 	}

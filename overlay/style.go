@@ -72,6 +72,10 @@ type Style struct {
 	// the default.
 	BoxEffects      []Effect
 	EffectStrengths []float32
+	// SortRange is EffectSort's luma range (fractions from black to white); SortColumns
+	// sorts along columns instead of rows.
+	SortRange   [2]float32
+	SortColumns bool
 
 	// The drawing options of look.go: link fade and reach, trail smoothing, boxes for
 	// points without one, the overlay's blend mode; SeedSizes keeps the benchmark's sizes.
@@ -92,6 +96,13 @@ type Style struct {
 	LinkGradient      bool
 	// Camera alters the whole picture after the overlay is drawn (camera.go).
 	Camera Camera
+	// Echo draws the overlay of the Echo frames before under this one (echo.go), echo k at
+	// EchoDecay^k of its opacity, moved k·EchoOffset px and scaled EchoScale^k about the
+	// frame's centre; 0: off.
+	Echo       int
+	EchoDecay  float32
+	EchoOffset [2]float32
+	EchoScale  float32
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -120,6 +131,9 @@ func DefaultStyle() Style {
 		BoxRadius:     Auto,
 		GlowOpacity:   0.5,
 		Camera:        Camera{FPS: 25},
+		SortRange:     DefaultSortRange,
+		EchoDecay:     0.6,
+		EchoScale:     1,
 	}
 }
 
@@ -187,6 +201,7 @@ func (s *Style) Validate() error {
 		{"PointOpacity", s.PointOpacity, 1, false},
 		{"LabelOpacity", s.LabelOpacity, 1, false},
 		{"TrailOpacity", s.TrailOpacity, 1, false},
+		{"EchoDecay", s.EchoDecay, 1, false},
 		{"Camera.Scanlines", s.Camera.Scanlines, 1, false},
 		{"Camera.Aberration", s.Camera.Aberration, 64, true},
 		{"Camera.Grain", s.Camera.Grain, 1, false},
@@ -209,6 +224,13 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.TrailSmooth", s.TrailSmooth, "want 0 (off) to 100 positions")
 	case s.MinLife < 0 || s.MinLife > 10000:
 		return field.Errorf("overlay.Style.MinLife", s.MinLife, "want 0 (every track at once) to 10000 frames")
+	case s.Echo < 0 || s.Echo > 32:
+		return field.Errorf("overlay.Style.Echo", s.Echo, "want 0 (off) to 32 frames")
+	case s.Echo > 0 && !(s.EchoScale >= 0.5 && s.EchoScale <= 2):
+		return field.Errorf("overlay.Style.EchoScale", s.EchoScale, "is outside 0.5..2")
+	case math.IsNaN(float64(s.EchoOffset[0])) || math.IsNaN(float64(s.EchoOffset[1])) ||
+		math.Abs(float64(s.EchoOffset[0])) > 1000 || math.Abs(float64(s.EchoOffset[1])) > 1000:
+		return field.Errorf("overlay.Style.EchoOffset", s.EchoOffset, "is outside -1000..1000 px")
 	case s.Fade < 0 || s.Fade > 1000:
 		return field.Errorf("overlay.Style.Fade", s.Fade, "want 0 (off) to 1000 frames")
 	case s.LabelSize != 0 && (s.LabelSize < MinFontSize || s.LabelSize > MaxFontSize):

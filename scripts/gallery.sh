@@ -73,6 +73,7 @@ FEATURED=(
   "effect-invert|--box-effect invert"
   "effect-pixelate|--box-effect pixelate --effect-strength 8"
   "effect-blur|--box-effect blur"
+  "effect-sort|--box-effect sort --sort-columns --sort-range 0.1,0.9"
 )
 
 work=$(mktemp -d)

@@ -19,9 +19,9 @@ func TestEffectsEmuMatchCPU(t *testing.T) {
 		s := overlay.EffectStrength(kind, 0)
 		tint := overlay.RGBA{R: 0.2, G: 0.9, B: 0.4, A: 1}
 		return overlay.Primitives{Effects: []overlay.EffectBox{
-			{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Kind: kind, Strength: s, Tint: tint},
-			{X: 30, Y: 20, W: 30, H: 35, Kind: kind, Strength: s, Tint: tint},
-			{X: 70.3, Y: 40.6, W: 40, H: 40, Radius: 12, Kind: kind, Strength: s, Tint: tint},
+			{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Kind: kind, Strength: s, Tint: tint, SortLo: 0.2, SortHi: 0.9},
+			{X: 30, Y: 20, W: 30, H: 35, Kind: kind, Strength: s, Tint: tint, SortLo: 0.1, SortHi: 0.6, SortColumns: 1},
+			{X: 70.3, Y: 40.6, W: 40, H: 40, Radius: 12, Kind: kind, Strength: s, Tint: tint, SortLo: 0, SortHi: 1},
 			{X: -4, Y: 44, W: 14, H: 9, Radius: 2, Kind: overlay.EffectInvert, Tint: tint},
 			// Garbage from a tracker, skipped by both.
 			{X: float32(math.NaN()), Y: 4, W: 10, H: 10, Kind: overlay.EffectInvert},
@@ -92,6 +92,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"sizeof TkCamera", unsafe.Sizeof(c)}, {"TkCamera amp", unsafe.Offsetof(c.Amp)},
 		{"TkCamera shift", unsafe.Offsetof(c.Shift)}, {"TkCamera planes", unsafe.Offsetof(c.Planes)},
 		{"TkCamera copies", unsafe.Offsetof(c.Copies)}, {"TkParams camera", unsafe.Offsetof(p.Camera)},
+		{"TkEffectBox sortLo", unsafe.Offsetof(b.SortLo)}, {"TkEffectBox sortColumns", unsafe.Offsetof(b.SortColumns)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {
@@ -112,9 +113,11 @@ func randomEffects(rng *rand.Rand, w, h int, coord func(int) float32) []overlay.
 		kind := overlay.Effect(1 + rng.Intn(len(overlay.EffectNames())))
 		s := [...]float32{overlay.EffectBlur: 1 + 9*float32(rng.Float64()), overlay.EffectPixelate: 2 + 30*float32(rng.Float64()),
 			overlay.EffectThreshold: float32(rng.Float64()), overlay.EffectZoom: 1 + 3*float32(rng.Float64()),
-			overlay.EffectTint: float32(rng.Float64())}[kind]
+			overlay.EffectTint: float32(rng.Float64()), overlay.EffectSort: 0}[kind]
+		lo := float32(rng.Float64())
 		fx = append(fx, overlay.EffectBox{X: coord(w), Y: coord(h), W: bw, H: bh, Radius: float32(rng.Float64()) * min(bw, bh) / 2,
-			Kind: kind, Strength: overlay.EffectStrength(kind, s),
+			Kind: kind, Strength: overlay.EffectStrength(kind, s), SortLo: lo, SortHi: lo + float32(rng.Float64())*(1-lo),
+			SortColumns: int32(rng.Intn(2)),
 			Tint: overlay.RGBA{R: float32(rng.Float64()), G: float32(rng.Float64()), B: float32(rng.Float64()), A: 1}})
 	}
 	return fx
