@@ -24,8 +24,15 @@ func init() {
 		"overlay.Style.BoxRadius":   {"box-radius"},
 		"overlay.Style.Blend":       {"blend"},
 		"overlay.Style.PointStyle":  {"point-style"},
+		"overlay.Style.Echo":        {"echo"},
+		"overlay.Style.EchoDecay":   {"echo-decay"},
+		"overlay.Style.EchoOffset":  {"echo-offset"},
+		"overlay.Style.EchoScale":   {"echo-scale"},
 	} {
 		fieldFlags[field] = names
+	}
+	for _, name := range []string{"echo", "echo-decay", "echo-offset", "echo-scale"} {
+		flagPlaces[name] = flagPlace{groupLook, false}
 	}
 }
 
@@ -41,5 +48,9 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 		fs.Lookup("box-radius").DefValue = "48 px at 2160 lines, scaled"
 	}
 	fs.Var(choiceValue{&st.PointStyle, overlay.PointStyles}, "point-style", "tracked points' shape: "+strings.Join(overlay.PointStyles, ", ")+" (each reaching --point-radius from the point; outlines half the radius wide)")
+	fs.IntVar(&st.Echo, "echo", st.Echo, "echo trails: draw the boxes, links, points and trails of the N frames before under this one, fading (0 = off, at most 32)")
+	fs.Float32Var(&st.EchoDecay, "echo-decay", st.EchoDecay, "each echo's opacity is this times the newer one's, 0..1")
+	fs.Var(pairValue{&st.EchoOffset, "dx,dy"}, "echo-offset", "each echo moved this many px further than the newer one")
+	fs.Float32Var(&st.EchoScale, "echo-scale", st.EchoScale, "each echo scaled by this about the frame's centre, relative to the newer one, 0.5..2")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }

@@ -124,24 +124,8 @@ func TestFootageGoldens(t *testing.T) {
 			cpu := rgbOf(t, drawFootage(t, st, render.NewBackend)).SubImage(c.crop).(*image.RGBA)
 			got := image.NewRGBA(image.Rect(0, 0, c.crop.Dx(), c.crop.Dy()))
 			draw.Draw(got, got.Bounds(), cpu, c.crop.Min, draw.Src)
-			path := filepath.Join("testdata", "effects", c.name+".png")
-			if *update {
-				if err := writePNG(path, got); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				want, err := ReadPNG(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if r := compare(c.name, want, got, FootageTolerance); r.Status == Failed {
-					t.Errorf("%d pixels differ from %s by more than %d (largest %d)", r.Over, path, FootageTolerance, r.MaxDiff)
-				}
-			}
 			emu := rgbOf(t, drawFootage(t, st, gpu.NewEmu)).SubImage(c.crop).(*image.RGBA)
-			if r := compare(c.name, cpu, emu, FootageTolerance); r.Status == Failed {
-				t.Errorf("emulated device: %d pixels differ by more than %d (largest %d)", r.Over, FootageTolerance, r.MaxDiff)
-			}
+			checkFootage(t, filepath.Join("testdata", "effects", c.name+".png"), got, cpu, emu)
 			// Inside box 4 (away from its outline) the effect shows.
 			in := image.Rect(320, 220, 338, 290)
 			if r := compare(c.name, plain.SubImage(in).(*image.RGBA), cpu.SubImage(in).(*image.RGBA), FootageTolerance); r.Status != Failed {
@@ -166,6 +150,28 @@ func TestFootageGoldens(t *testing.T) {
 		if err := writePNG(filepath.Join(*docsDir, "effects.png"), img); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// checkFootage compares got with the golden at path (-update writes it there instead), and
+// the emulated device's picture emu with the CPU's, cpu, both within FootageTolerance.
+func checkFootage(t *testing.T, path string, got, cpu, emu *image.RGBA) {
+	t.Helper()
+	if *update {
+		if err := writePNG(path, got); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		want, err := ReadPNG(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := compare(path, want, got, FootageTolerance); r.Status == Failed {
+			t.Errorf("%d pixels differ from %s by more than %d (largest %d)", r.Over, path, FootageTolerance, r.MaxDiff)
+		}
+	}
+	if r := compare(path, cpu, emu, FootageTolerance); r.Status == Failed {
+		t.Errorf("emulated device: %d pixels differ by more than %d (largest %d)", r.Over, FootageTolerance, r.MaxDiff)
 	}
 }
 

@@ -88,6 +88,7 @@ type Drawer struct {
 	// after it, for what counts frames with or without tracks (the camera look's grain and
 	// clock).
 	index int
+	echo  *echoes // Style.Echo's ring; nil when off
 }
 
 // New validates the options and starts the backend and the link search: the backend's own
@@ -112,6 +113,9 @@ func New(o Options) (*Drawer, error) {
 		return nil, err
 	}
 	d := &Drawer{style: o.Style, typeface: tf, backend: b, links: o.Links, life: newLifetime(o.Style)}
+	if o.Style.Echo > 0 {
+		d.echo = newEchoes(o.Style.Echo)
+	}
 	if d.links.Graph == "" {
 		d.links.Graph = o.Style.LinkGraph // the look's graph, when the options name none
 	}
@@ -131,8 +135,9 @@ func New(o Options) (*Drawer, error) {
 // LinkBackend and the graph one the device builds (k nearest), else a knn.Graph.
 func (d *Drawer) startLinks() error {
 	// Electric and gradient links are built on the host (addElectric, gradient), so a
-	// LinkBackend draws them as primitives like any other.
-	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && d.style.LinkStyle != "electric" && !d.style.LinkGradient {
+	// LinkBackend draws them as primitives like any other; so are links with echoes, which
+	// the Drawer keeps (echo.go).
+	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && d.style.LinkStyle != "electric" && !d.style.LinkGradient && d.style.Echo == 0 {
 		d.linker = lb
 		return lb.StartLinks(d.links)
 	}
@@ -215,7 +220,7 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 	if d.linker != nil {
 		d.builder.Build(&d.prims, tf, nil)
 		d.builder.LinkFrame(tf, &d.linkFrame)
-		return 0, nil
+		return 0, nil // no echoes: startLinks keeps links on the host with them
 	}
 	t0 := time.Now()
 	edges, err := d.graph.Update(tf.Points)
@@ -225,6 +230,9 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 	links := time.Since(t0)
 	d.lastLinks = len(edges)
 	d.builder.Build(&d.prims, tf, edges)
+	if d.echo != nil {
+		d.echo.apply(&d.prims, &d.builder.style, w, h)
+	}
 	return links, nil
 }
 

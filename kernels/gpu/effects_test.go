@@ -118,7 +118,7 @@ func randomEffects(rng *rand.Rand, w, h int, coord func(int) float32) []overlay.
 		fx = append(fx, overlay.EffectBox{X: coord(w), Y: coord(h), W: bw, H: bh, Radius: float32(rng.Float64()) * min(bw, bh) / 2,
 			Kind: kind, Strength: overlay.EffectStrength(kind, s), SortLo: lo, SortHi: lo + float32(rng.Float64())*(1-lo),
 			SortColumns: int32(rng.Intn(2)),
-			Tint: overlay.RGBA{R: float32(rng.Float64()), G: float32(rng.Float64()), B: float32(rng.Float64()), A: 1}})
+			Tint:        overlay.RGBA{R: float32(rng.Float64()), G: float32(rng.Float64()), B: float32(rng.Float64()), A: 1}})
 	}
 	return fx
 }
