@@ -15,23 +15,26 @@ import (
 
 func init() {
 	for field, names := range map[string][]string{
-		"overlay.Style.LinkFade":    {"link-fade"},
-		"overlay.Style.LinkReach":   {"link-reach"},
-		"overlay.Style.TrailSmooth": {"trail-smooth"},
-		"overlay.Style.MinLife":     {"min-life"},
-		"overlay.Style.Fade":        {"fade"},
-		"overlay.Style.BoxFrom":     {"box-from"},
-		"overlay.Style.BoxRadius":   {"box-radius"},
-		"overlay.Style.Blend":       {"blend"},
-		"overlay.Style.PointStyle":  {"point-style"},
-		"overlay.Style.Echo":        {"echo"},
-		"overlay.Style.EchoDecay":   {"echo-decay"},
-		"overlay.Style.EchoOffset":  {"echo-offset"},
-		"overlay.Style.EchoScale":   {"echo-scale"},
+		"overlay.Style.LinkFade":     {"link-fade"},
+		"overlay.Style.LinkReach":    {"link-reach"},
+		"overlay.Style.TrailSmooth":  {"trail-smooth"},
+		"overlay.Style.MinLife":      {"min-life"},
+		"overlay.Style.Fade":         {"fade"},
+		"overlay.Style.BoxFrom":      {"box-from"},
+		"overlay.Style.BoxRadius":    {"box-radius"},
+		"overlay.Style.Blend":        {"blend"},
+		"overlay.Style.PointStyle":   {"point-style"},
+		"overlay.Style.Echo":         {"echo"},
+		"overlay.Style.EchoDecay":    {"echo-decay"},
+		"overlay.Style.EchoOffset":   {"echo-offset"},
+		"overlay.Style.EchoScale":    {"echo-scale"},
+		"overlay.Style.Particles":    {"particles"},
+		"overlay.Style.ParticleLife": {"particle-life"},
+		"overlay.Style.ParticleSeed": {"particle-seed"},
 	} {
 		fieldFlags[field] = names
 	}
-	for _, name := range []string{"echo", "echo-decay", "echo-offset", "echo-scale"} {
+	for _, name := range []string{"echo", "echo-decay", "echo-offset", "echo-scale", "particles", "particle-life", "particle-seed"} {
 		flagPlaces[name] = flagPlace{groupLook, false}
 	}
 }
@@ -52,5 +55,8 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Float32Var(&st.EchoDecay, "echo-decay", st.EchoDecay, "each echo's opacity is this times the newer one's, 0..1")
 	fs.Var(pairValue{&st.EchoOffset, "dx,dy"}, "echo-offset", "each echo moved this many px further than the newer one")
 	fs.Float32Var(&st.EchoScale, "echo-scale", st.EchoScale, "each echo scaled by this about the frame's centre, relative to the newer one, 0.5..2")
+	fs.IntVar(&st.Particles, "particles", st.Particles, "each moving track emits N dots a frame that drift on with half its velocity and fade (0 = none, at most 64)")
+	fs.IntVar(&st.ParticleLife, "particle-life", st.ParticleLife, "frames a particle lives")
+	fs.Uint64Var(&st.ParticleSeed, "particle-seed", st.ParticleSeed, "the particles' seed (the same seed, the same particles)")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }

@@ -14,7 +14,7 @@ import (
 	"trackink/scene"
 )
 
-// The looks that keep state from frame to frame (issue 39: echo trails, ...) drawn by an
+// The looks that keep state from frame to frame (issue 39: echo trails, particles) drawn by an
 // overlay.Drawer on real footage: frames 1 to drawerFrame−1 of the footage tracks advanced
 // (overlay.Drawer.Advance, as a segment replays the frames before it), frame drawerFrame
 // drawn on its decode.
@@ -40,6 +40,12 @@ func drawerCases() []struct {
 			st := overlay.DefaultStyle()
 			st.Echo, st.EchoDecay, st.EchoScale, st.EchoOffset = 8, 0.75, 1.03, [2]float32{0, -2}
 			st.Labels, st.FillOpacity, st.Palette, st.BoxStroke, st.LineWidth, st.PointRadius = false, 0, "neon", 2, 1.5, 3
+			return st
+		}},
+		{"drawer-particles", func() overlay.Style {
+			st := overlay.DefaultStyle()
+			st.Particles, st.ParticleLife, st.ParticleSeed = 6, 16, 7
+			st.FillOpacity, st.Palette, st.BoxStroke, st.LineWidth = 0, "neon", 2, 1.5
 			return st
 		}},
 	}

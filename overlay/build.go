@@ -46,7 +46,8 @@ type Builder struct {
 	// frame, set by the Drawer before Build, is the frame's number even where nothing is
 	// tracked (the frame's Index is then 0); 0: the frame's Index.
 	frame       int
-	sortColumns int32 // EffectBox.SortColumns: Style.SortColumns
+	sortColumns int32      // EffectBox.SortColumns: Style.SortColumns
+	particles   *particles // Style.Particles' live particles; nil when none
 	// clock0 is the camera stamp's time at frame 1 (camera.go); zero: it counts from zero.
 	clock0 time.Time
 }
@@ -89,6 +90,9 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	b.clock0 = s.Camera.cameraClock()
 	if s.SortColumns {
 		b.sortColumns = 1
+	}
+	if s.Particles > 0 {
+		b.particles = newParticles()
 	}
 	if s.LinkFade == Auto {
 		b.style.LinkFade = linkReach(s, w)
@@ -193,6 +197,9 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	if b.trails != nil && f.Index > 0 {
 		b.trails.Update(f)
 		b.trails.AddTo(p, f, s.TrailWidth, b.trailColor)
+	}
+	if b.particles != nil {
+		b.particles.update(b, p, f, index)
 	}
 	if f.Index%1024 == 0 {
 		b.forgetPlaces(f.Index)

@@ -103,6 +103,11 @@ type Style struct {
 	EchoDecay  float32
 	EchoOffset [2]float32
 	EchoScale  float32
+	// Particles is how many dots each moving track emits a frame (particles.go), each living
+	// ParticleLife frames; ParticleSeed seeds their spread and size. 0: none.
+	Particles    int
+	ParticleLife int
+	ParticleSeed uint64
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -134,6 +139,7 @@ func DefaultStyle() Style {
 		SortRange:     DefaultSortRange,
 		EchoDecay:     0.6,
 		EchoScale:     1,
+		ParticleLife:  12,
 	}
 }
 
@@ -224,6 +230,10 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.TrailSmooth", s.TrailSmooth, "want 0 (off) to 100 positions")
 	case s.MinLife < 0 || s.MinLife > 10000:
 		return field.Errorf("overlay.Style.MinLife", s.MinLife, "want 0 (every track at once) to 10000 frames")
+	case s.Particles < 0 || s.Particles > 64:
+		return field.Errorf("overlay.Style.Particles", s.Particles, "want 0 (none) to 64 a track and frame")
+	case s.Particles > 0 && (s.ParticleLife < 1 || s.ParticleLife > 1000):
+		return field.Errorf("overlay.Style.ParticleLife", s.ParticleLife, "want 1 to 1000 frames")
 	case s.Echo < 0 || s.Echo > 32:
 		return field.Errorf("overlay.Style.Echo", s.Echo, "want 0 (off) to 32 frames")
 	case s.Echo > 0 && !(s.EchoScale >= 0.5 && s.EchoScale <= 2):

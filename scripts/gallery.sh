@@ -75,6 +75,7 @@ FEATURED=(
   "effect-blur|--box-effect blur"
   "effect-sort|--box-effect sort --sort-columns --sort-range 0.1,0.9"
   "echo|--echo 6 --echo-decay 0.7 --fill-opacity 0"
+  "particles|--particles 6 --particle-life 16 --fill-opacity 0"
 )
 
 work=$(mktemp -d)
