@@ -40,6 +40,7 @@ func init() {
 }
 
 func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
+	registerTextFlags(fs, st)
 	fs.Float32Var(&st.LinkFade, "link-fade", st.LinkFade, "links fade with length: opacity falls smoothly from full to none at this many px (0 = off, -1 = over the links' reach)")
 	fs.Float32Var(&st.LinkReach, "link-reach", st.LinkReach, "without --max-dist: drop links longer than this fraction of the frame's width (0 = off)")
 	fs.IntVar(&st.TrailSmooth, "trail-smooth", st.TrailSmooth, "smooth trails against tracker jitter: average each position with up to N either side, binomially weighted; the ends stay put (0 = off)")

@@ -101,7 +101,8 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 }
 
 // The looks of issue 39 that depend on the frame number or on the frames before (the camera
-// look's grain and clock, the echoes of the frames before, the live particles): the join of 3 segments decodes to exactly the whole render's
+// look's grain and clock, the echoes of the frames before, the live particles, labels'
+// speed, scrolling lines and typewriter): the join of 3 segments decodes to exactly the whole render's
 // frames.
 func TestSegmentsJoinWithTheLooks(t *testing.T) {
 	in, tracks := mediatest.Clip(t, "mp4"), writeJitteryTracks(t)
@@ -112,6 +113,7 @@ func TestSegmentsJoinWithTheLooks(t *testing.T) {
 		{"camera", []string{"--look", "cctv", "--grain", "0.2"}},
 		{"echo", []string{"--echo", "5", "--echo-offset", "2,1", "--echo-scale", "1.02"}},
 		{"particles", []string{"--particles", "8", "--particle-life", "15", "--particle-seed", "3"}},
+		{"text", []string{"--label", "{hex} v{speed:.1f} {line}", "--label-lines", "../go.mod", "--label-reveal", "1.5", "--label-line-frames", "7"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			look := append([]string{"--tracks", tracks, "--lossless"}, c.args...)

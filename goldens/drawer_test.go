@@ -14,7 +14,8 @@ import (
 	"trackink/scene"
 )
 
-// The looks that keep state from frame to frame (issue 39: echo trails, particles) drawn by an
+// The looks that keep state from frame to frame (issue 39: echo trails, particles, text on
+// tracks: speed, scrolling lines, the typewriter) drawn by an
 // overlay.Drawer on real footage: frames 1 to drawerFrame−1 of the footage tracks advanced
 // (overlay.Drawer.Advance, as a segment replays the frames before it), frame drawerFrame
 // drawn on its decode.
@@ -48,8 +49,19 @@ func drawerCases() []struct {
 			st.FillOpacity, st.Palette, st.BoxStroke, st.LineWidth = 0, "neon", 2, 1.5
 			return st
 		}},
+		{"drawer-text", func() overlay.Style {
+			st := overlay.DefaultStyle()
+			st.Font, st.LabelFormat = "Go Mono", "{hex} x{x} y{y} v{speed:.1f}"
+			st.ClassLabels = map[string]string{"person": "{hex} {line}"}
+			st.LabelLines, st.LabelLineFrames, st.LabelReveal = codeLines, 20, 2
+			st.FillOpacity, st.BoxStroke, st.LineWidth = 0, 1.5, 0
+			return st
+		}},
 	}
 }
+
+// codeLines are drawer-text's {line}s, typed on.
+var codeLines = []string{"if (track.lost) reacquire();", "for (i = 0; i < n; i++) link(i);", "assert(kalman.ok());", "return SIGNAL_LOCK;"}
 
 // drawWithDrawer runs the footage tracks through a Drawer in style st up to drawerFrame and
 // returns that frame, drawn.

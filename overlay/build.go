@@ -48,6 +48,7 @@ type Builder struct {
 	frame       int
 	sortColumns int32      // EffectBox.SortColumns: Style.SortColumns
 	particles   *particles // Style.Particles' live particles; nil when none
+	text        *textOf    // the text on tracks' formats and state (tracktext.go)
 	// clock0 is the camera stamp's time at frame 1 (camera.go); zero: it counts from zero.
 	clock0 time.Time
 }
@@ -93,6 +94,9 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	}
 	if s.Particles > 0 {
 		b.particles = newParticles()
+	}
+	if b.text, err = newTextOf(&s); err != nil {
+		return nil, err
 	}
 	if s.LinkFade == Auto {
 		b.style.LinkFade = linkReach(s, w)
@@ -263,11 +267,17 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	if bx.ID != scene.NoID {
 		v.age = f.Index - b.firstSeen[bx.ID]
 	}
+	b.text.values(&b.style, &v, bx, f.Index)
+	format := b.format
+	if cf, ok := b.text.classFormats[bx.Class]; ok {
+		format = cf
+	}
 	start := len(p.text)
-	p.text = b.format.appendLabel(p.text, &v)
+	p.text = format.appendLabel(p.text, &v)
 	if len(p.text) == start {
 		return // nothing to say
 	}
+	p.text = append(p.text[:start], reveal(&b.style, p.text[start:], v.age, format.uses(fieldLine))...)
 	text := p.text[start:len(p.text):len(p.text)]
 	lw, lh := b.font.LabelSize(text)
 	bg, fg := labelColors(c, &b.style)

@@ -21,7 +21,7 @@ func TestDrawerAllocatesNothingInSteadyState(t *testing.T) {
 	st.Trail = 20
 	st.BoxEffects = []overlay.Effect{overlay.EffectInvert, overlay.EffectPixelate}
 	cctv, _ := overlay.Preset("cctv")
-	st.Camera = cctv.Camera // the camera stage and its stamp
+	st.Camera = cctv.Camera              // the camera stage and its stamp
 	st.Particles, st.ParticleLife = 2, 4 // steady within the warm-up
 	drawerAllocations(t, st)
 	st.LinkFade, st.TrailSmooth, st.BoxFrom, st.Blend = overlay.Auto, 3, "age", "add"

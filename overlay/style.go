@@ -42,6 +42,13 @@ type Style struct {
 	// LabelFormat is the labels' text template (see labels.go): "#{id} {class} {score:.2f}"
 	// by default; "" means the default.
 	LabelFormat string
+	// ClassLabels are templates per class, over LabelFormat for that class's boxes;
+	// LabelLines the lines {line} shows, each for LabelLineFrames frames (0: 25); LabelReveal types
+	// labels on at that many characters a frame (0: off). See tracktext.go.
+	ClassLabels     map[string]string
+	LabelLines      []string
+	LabelLineFrames int
+	LabelReveal     float32
 	// LabelWords are the words {word} picks from, one per track by a hash of its id.
 	LabelWords []string
 	// LabelsOverlap places every label where it prefers even if it covers another; by
@@ -279,6 +286,9 @@ func (s *Style) Validate() error {
 		return err
 	}
 	if err := s.Camera.validate(); err != nil {
+		return err
+	}
+	if err := s.validateText(); err != nil {
 		return err
 	}
 	if strings.Contains(s.LabelFormat, "{word}") && len(s.LabelWords) == 0 {
