@@ -15,26 +15,30 @@ import (
 
 func init() {
 	for field, names := range map[string][]string{
-		"overlay.Style.LinkFade":     {"link-fade"},
-		"overlay.Style.LinkReach":    {"link-reach"},
-		"overlay.Style.TrailSmooth":  {"trail-smooth"},
-		"overlay.Style.MinLife":      {"min-life"},
-		"overlay.Style.Fade":         {"fade"},
-		"overlay.Style.BoxFrom":      {"box-from"},
-		"overlay.Style.BoxRadius":    {"box-radius"},
-		"overlay.Style.Blend":        {"blend"},
-		"overlay.Style.PointStyle":   {"point-style"},
-		"overlay.Style.Echo":         {"echo"},
-		"overlay.Style.EchoDecay":    {"echo-decay"},
-		"overlay.Style.EchoOffset":   {"echo-offset"},
-		"overlay.Style.EchoScale":    {"echo-scale"},
-		"overlay.Style.Particles":    {"particles"},
-		"overlay.Style.ParticleLife": {"particle-life"},
-		"overlay.Style.ParticleSeed": {"particle-seed"},
+		"overlay.Style.LinkFade":        {"link-fade"},
+		"overlay.Style.LinkReach":       {"link-reach"},
+		"overlay.Style.TrailSmooth":     {"trail-smooth"},
+		"overlay.Style.MinLife":         {"min-life"},
+		"overlay.Style.Fade":            {"fade"},
+		"overlay.Style.BoxFrom":         {"box-from"},
+		"overlay.Style.BoxRadius":       {"box-radius"},
+		"overlay.Style.Blend":           {"blend"},
+		"overlay.Style.PointStyle":      {"point-style"},
+		"overlay.Style.Echo":            {"echo"},
+		"overlay.Style.EchoDecay":       {"echo-decay"},
+		"overlay.Style.EchoOffset":      {"echo-offset"},
+		"overlay.Style.EchoScale":       {"echo-scale"},
+		"overlay.Style.Particles":       {"particles"},
+		"overlay.Style.ParticleLife":    {"particle-life"},
+		"overlay.Style.ParticleSeed":    {"particle-seed"},
+		"overlay.Style.LinkPulse":       {"link-pulse"},
+		"overlay.Style.LinkPulsePeriod": {"link-pulse-period"},
+		"overlay.Style.BendAway":        {"bend-away"},
 	} {
 		fieldFlags[field] = names
 	}
-	for _, name := range []string{"echo", "echo-decay", "echo-offset", "echo-scale", "particles", "particle-life", "particle-seed"} {
+	for _, name := range []string{"echo", "echo-decay", "echo-offset", "echo-scale", "particles", "particle-life", "particle-seed",
+		"link-pulse", "link-pulse-period", "bend-away"} {
 		flagPlaces[name] = flagPlace{groupLook, false}
 	}
 }
@@ -59,5 +63,8 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.IntVar(&st.Particles, "particles", st.Particles, "each moving track emits N dots a frame that drift on with half its velocity and fade (0 = none, at most 64)")
 	fs.IntVar(&st.ParticleLife, "particle-life", st.ParticleLife, "frames a particle lives")
 	fs.Uint64Var(&st.ParticleSeed, "particle-seed", st.ParticleSeed, "the particles' seed (the same seed, the same particles)")
+	fs.Float32Var(&st.LinkPulse, "link-pulse", st.LinkPulse, "links' widths pulse by this fraction, each link in its own phase, 0..1 (0 = off)")
+	fs.IntVar(&st.LinkPulsePeriod, "link-pulse-period", st.LinkPulsePeriod, "frames of one pulse (0 = 30)")
+	fs.BoolVar(&st.BendAway, "bend-away", st.BendAway, "curves bend away from the tracked points' centre, bowing outward (by --bend), instead of to one side of each link")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"trackink/composite"
-	"trackink/curves"
 	"trackink/knn"
 	"trackink/scene"
 	"trackink/sdf"
@@ -165,24 +164,29 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	b.placeLabels(p, f.Index)
 	b.addCameraStamp(p, index)
 	b.addPointBoxes(p, f)
+	var cx, cy float32 // the points' centroid, for BendAway
+	if s.BendAway && len(links) > 0 {
+		cx, cy = centroid(f)
+	}
 	for _, l := range links {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
 		lc := b.linkColor(pa, pb)
+		pulse := b.pulse(pa, pb, index)
 		if s.LineWidth > 0 {
-			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc, Dash: b.lineDash}
+			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth * pulse, Color: lc, Dash: b.lineDash}
 			b.gradient(&straight, pa, pb)
 			if seg, ok := clipLine(straight, b.w, b.h, p.Glow.Radius); ok && s.LinkStyle == "electric" {
 				// The arc runs along the visible part of a link to a point far outside.
 				ca, cb := *pa, *pb
 				ca.X, ca.Y, cb.X, cb.Y = seg.X0, seg.Y0, seg.X1, seg.Y1
-				addElectric(p, &ca, &cb, f.Index, s.LineWidth, lc)
+				addElectric(p, &ca, &cb, f.Index, s.LineWidth*pulse, lc)
 			} else if ok {
 				p.Lines = append(p.Lines, seg)
 			}
 		}
 		if s.CurveWidth > 0 {
-			cx, cy := curves.Control(pa.X, pa.Y, pb.X, pb.Y, s.Bend)
-			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
+			kx, ky := b.curveControl(pa, pb, cx, cy)
+			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: kx, Y1: ky, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth * pulse, Color: lc,
 				Dash: b.curveDash}, b.w, b.h, p.Glow.Radius); ok {
 				p.Curves = append(p.Curves, c)
 			}

@@ -115,6 +115,11 @@ type Style struct {
 	Particles    int
 	ParticleLife int
 	ParticleSeed uint64
+	// LinkPulse makes the links' widths pulse by this fraction over LinkPulsePeriod frames
+	// (0: 30); BendAway bends the curves away from the points' centroid (linkvariety.go).
+	LinkPulse       float32
+	LinkPulsePeriod int
+	BendAway        bool
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -215,6 +220,7 @@ func (s *Style) Validate() error {
 		{"LabelOpacity", s.LabelOpacity, 1, false},
 		{"TrailOpacity", s.TrailOpacity, 1, false},
 		{"EchoDecay", s.EchoDecay, 1, false},
+		{"LinkPulse", s.LinkPulse, 1, false},
 		{"Camera.Scanlines", s.Camera.Scanlines, 1, false},
 		{"Camera.Aberration", s.Camera.Aberration, 64, true},
 		{"Camera.Grain", s.Camera.Grain, 1, false},
@@ -237,6 +243,8 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.TrailSmooth", s.TrailSmooth, "want 0 (off) to 100 positions")
 	case s.MinLife < 0 || s.MinLife > 10000:
 		return field.Errorf("overlay.Style.MinLife", s.MinLife, "want 0 (every track at once) to 10000 frames")
+	case s.LinkPulsePeriod < 0 || s.LinkPulsePeriod > 100000:
+		return field.Errorf("overlay.Style.LinkPulsePeriod", s.LinkPulsePeriod, "want 2 to 100000 frames (0: 30)")
 	case s.Particles < 0 || s.Particles > 64:
 		return field.Errorf("overlay.Style.Particles", s.Particles, "want 0 (none) to 64 a track and frame")
 	case s.Particles > 0 && (s.ParticleLife < 1 || s.ParticleLife > 1000):
