@@ -34,11 +34,12 @@ func init() {
 		"overlay.Style.LinkPulse":       {"link-pulse"},
 		"overlay.Style.LinkPulsePeriod": {"link-pulse-period"},
 		"overlay.Style.BendAway":        {"bend-away"},
+		"overlay.Style.LinkFlow":        {"link-flow"},
 	} {
 		fieldFlags[field] = names
 	}
 	for _, name := range []string{"echo", "echo-decay", "echo-offset", "echo-scale", "particles", "particle-life", "particle-seed",
-		"link-pulse", "link-pulse-period", "bend-away"} {
+		"link-pulse", "link-pulse-period", "bend-away", "link-flow"} {
 		flagPlaces[name] = flagPlace{groupLook, false}
 	}
 }
@@ -65,6 +66,7 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Uint64Var(&st.ParticleSeed, "particle-seed", st.ParticleSeed, "the particles' seed (the same seed, the same particles)")
 	fs.Float32Var(&st.LinkPulse, "link-pulse", st.LinkPulse, "links' widths pulse by this fraction, each link in its own phase, 0..1 (0 = off)")
 	fs.IntVar(&st.LinkPulsePeriod, "link-pulse-period", st.LinkPulsePeriod, "frames of one pulse (0 = 30)")
+	fs.Float32Var(&st.LinkFlow, "link-flow", st.LinkFlow, "with --link-style dashed or dotted: the dashes move this many px a frame along each link (negative: the other way; 0 = still)")
 	fs.BoolVar(&st.BendAway, "bend-away", st.BendAway, "curves bend away from the tracked points' centre, bowing outward (by --bend), instead of to one side of each link")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // The looks that keep state from frame to frame (issue 39: echo trails, particles, text on
-// tracks: speed, scrolling lines, the typewriter; pulsing links) drawn by an
+// tracks: speed, scrolling lines, the typewriter; pulsing and flowing links) drawn by an
 // overlay.Drawer on real footage: frames 1 to drawerFrame−1 of the footage tracks advanced
 // (overlay.Drawer.Advance, as a segment replays the frames before it), frame drawerFrame
 // drawn on its decode.
@@ -61,6 +61,12 @@ func drawerCases() []struct {
 			st := overlay.DefaultStyle()
 			st.LineWidth, st.CurveWidth, st.Bend, st.BendAway, st.LinkPulse = 0, 2.5, 0.25, true, 0.8
 			st.LinkReach, st.LinkOpacity, st.FillOpacity, st.Palette, st.BoxStroke = 0.5, 0.9, 0, "neon", 2
+			return st
+		}},
+		{"drawer-flow", func() overlay.Style {
+			st := overlay.DefaultStyle()
+			st.LinkStyle, st.LineWidth, st.CurveWidth, st.LinkFlow = "dotted", 3, 2, 2.5
+			st.LinkReach, st.LinkOpacity, st.FillOpacity, st.Palette, st.BoxStroke = 0.5, 1, 0, "neon", 2
 			return st
 		}},
 	}

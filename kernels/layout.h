@@ -40,6 +40,7 @@
 // overlay.Box, so the host uploads those slices as they are.
 struct TkDash {
   float on, period;  // overlay.Dash: dashes [k·period, k·period + on]; period 0: solid
+  float phase;       // the arc length at the stroke's start (lines and curves)
 };
 struct TkLine {
   float x0, y0, x1, y1, width;

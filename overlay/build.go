@@ -168,12 +168,13 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	if s.BendAway && len(links) > 0 {
 		cx, cy = centroid(f)
 	}
+	lineDash, curveDash := b.flowDash(b.lineDash, index), b.flowDash(b.curveDash, index)
 	for _, l := range links {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
 		lc := b.linkColor(pa, pb)
 		pulse := b.pulse(pa, pb, index)
 		if s.LineWidth > 0 {
-			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth * pulse, Color: lc, Dash: b.lineDash}
+			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth * pulse, Color: lc, Dash: lineDash}
 			b.gradient(&straight, pa, pb)
 			if seg, ok := clipLine(straight, b.w, b.h, p.Glow.Radius); ok && s.LinkStyle == "electric" {
 				// The arc runs along the visible part of a link to a point far outside.
@@ -187,7 +188,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		if s.CurveWidth > 0 {
 			kx, ky := b.curveControl(pa, pb, cx, cy)
 			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: kx, Y1: ky, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth * pulse, Color: lc,
-				Dash: b.curveDash}, b.w, b.h, p.Glow.Radius); ok {
+				Dash: curveDash}, b.w, b.h, p.Glow.Radius); ok {
 				p.Curves = append(p.Curves, c)
 			}
 		}

@@ -7,12 +7,15 @@ import (
 	"trackink/scene"
 )
 
-// Line variety (the pack's line styles): links whose width pulses, and curves that bulge
-// away from the tracked points' centre.
+// Line variety (the pack's line styles): links whose width pulses, curves that bulge away
+// from the tracked points' centre, and dashes that flow along the links.
 //
 //   - LinkPulse: a link's width (line and curve) is w·(1 + LinkPulse·sin 2π(n/P + φ)) in
 //     frame n, P = LinkPulsePeriod frames, φ a hash of its two tracks' ids, so the links
 //     breathe out of step; it follows from the frame number alone.
+//   - LinkFlow: with dashed or dotted links (LinkStyle), the dashes move LinkFlow px a
+//     frame from each link's first end to its other (Dash.Phase = −LinkFlow·n, modulo the
+//     period), a flow along the web; it follows from the frame number alone.
 //   - BendAway: each curve bends to the side of its link away from the centroid of the
 //     frame's points, so the curves bow outward, a web around the group, instead of to the
 //     left of the link's direction (which depends on which end is which).
@@ -30,6 +33,21 @@ func (b *Builder) pulse(pa, pb *scene.Point, index int) float32 {
 	phase := float64(particleHash(0, lo, hi, 1)>>11) / (1 << 53)
 	period := float64(pulsePeriod(s))
 	return float32(1 + float64(s.LinkPulse)*math.Sin(2*math.Pi*(float64(index)/period+phase)))
+}
+
+// flowDash is dash d moved on by the flow of frame index: its phase −LinkFlow·index modulo
+// its period.
+func (b *Builder) flowDash(d Dash, index int) Dash {
+	if b.style.LinkFlow == 0 || d.Period == 0 {
+		return d
+	}
+	period := float64(d.Period)
+	ph := math.Mod(-float64(b.style.LinkFlow)*float64(index), period)
+	if ph < 0 {
+		ph += period
+	}
+	d.Phase = float32(ph)
+	return d
 }
 
 // pulsePeriod is LinkPulsePeriod, 0 for 30 frames.

@@ -44,6 +44,20 @@ func TestLinkVariety(t *testing.T) {
 	if len(widths) < 3 {
 		t.Errorf("widths %v: want the links out of step", widths)
 	}
+	// Flow: the phase moves back by LinkFlow a frame, modulo the period; solid links have none.
+	b.style.LinkFlow = 1.5
+	d := Dash{On: 2, Period: 8}
+	for _, c := range []struct {
+		index int
+		want  float32
+	}{{0, 0}, {1, 6.5}, {2, 5}, {6, 7}, {16, 0}} {
+		if got := b.flowDash(d, c.index).Phase; got != c.want {
+			t.Errorf("flow at frame %d: phase %g, want %g", c.index, got, c.want)
+		}
+	}
+	if b.flowDash(Dash{}, 3) != (Dash{}) {
+		t.Error("a solid stroke took a phase")
+	}
 	a, c := scene.Point{ID: 7}, scene.Point{ID: 9}
 	if b.pulse(&a, &c, 5) != b.pulse(&c, &a, 5) || b.pulse(&a, &c, 5) != b.pulse(&a, &c, 15) {
 		t.Error("the pulse depends on the ends' order, or is not periodic")

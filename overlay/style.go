@@ -120,6 +120,8 @@ type Style struct {
 	LinkPulse       float32
 	LinkPulsePeriod int
 	BendAway        bool
+	// LinkFlow moves dashed and dotted links' dashes this many px a frame along them.
+	LinkFlow float32
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -243,8 +245,10 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.TrailSmooth", s.TrailSmooth, "want 0 (off) to 100 positions")
 	case s.MinLife < 0 || s.MinLife > 10000:
 		return field.Errorf("overlay.Style.MinLife", s.MinLife, "want 0 (every track at once) to 10000 frames")
+	case math.IsNaN(float64(s.LinkFlow)) || math.Abs(float64(s.LinkFlow)) > 1000:
+		return field.Errorf("overlay.Style.LinkFlow", s.LinkFlow, "is outside -1000..1000 px a frame")
 	case s.LinkPulsePeriod < 0 || s.LinkPulsePeriod > 100000:
-		return field.Errorf("overlay.Style.LinkPulsePeriod", s.LinkPulsePeriod, "want 2 to 100000 frames (0: 30)")
+		return field.Errorf("overlay.Style.LinkPulsePeriod", s.LinkPulsePeriod, "want 1 to 100000 frames (0: 30)")
 	case s.Particles < 0 || s.Particles > 64:
 		return field.Errorf("overlay.Style.Particles", s.Particles, "want 0 (none) to 64 a track and frame")
 	case s.Particles > 0 && (s.ParticleLife < 1 || s.ParticleLife > 1000):
