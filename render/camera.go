@@ -26,6 +26,7 @@ type cameraScratch struct {
 	pass       overlay.CameraPass
 	cols, rows []int32
 	colsC      []int32 // the chroma columns' gains: cols at their blocks' left pixels
+	colsCI     []int32 // colsC with each entry twice, for NV12's interleaved Cb and Cr
 	key        uint32
 	amp        int32
 	shift      [3]int // per plane: read sample x + shift
@@ -46,8 +47,10 @@ func (sc *cameraScratch) prepare(dst composite.HostSurface, p *overlay.CameraPas
 		sc.cols, sc.rows = grow(sc.cols, w), grow(sc.rows, h)
 		q.CameraGains(sc.cols, sc.rows)
 		sc.colsC = grow(sc.colsC, (w+1)/2)
+		sc.colsCI = grow(sc.colsCI, 2*len(sc.colsC))
 		for x := range sc.colsC {
 			sc.colsC[x] = sc.cols[2*x]
+			sc.colsCI[2*x], sc.colsCI[2*x+1] = sc.cols[2*x], sc.cols[2*x]
 		}
 		sc.gainsFor = q
 	}
@@ -76,7 +79,14 @@ func (sc *cameraScratch) cameraBand(ys, ye int, wk *fxWork) {
 		}
 		grain := sc.amp != 0 && (k == 0 || f.rgb)
 		for y := y0; y < y1; y++ {
-			sc.cameraRow(pl, k, y, grain, wk)
+			switch {
+			case k > 0 && f.interleaved():
+				if k == 1 {
+					sc.cameraRowNV12(y, wk)
+				}
+			default:
+				sc.cameraRow(pl, k, y, grain, wk)
+			}
 		}
 	}
 }
@@ -108,25 +118,6 @@ func (sc *cameraScratch) cameraRow(pl *fxPlane, k, y int, grain bool, wk *fxWork
 		camera8(row, src, cols, base, ry, int32(pl.black), amp)
 		return
 	}
-	if !pl.wide {
-		// 8-bit interleaved (NV12's Cb and Cr): gathered, run as planar, put back.
-		wk.row8 = grow(wk.row8, 2*n)
-		row, shifted := wk.row8[:n], wk.row8[n:]
-		i := y * pl.stride
-		for x := range row {
-			row[x] = pl.p[i+x*pl.step]
-		}
-		src := row
-		if d != 0 {
-			shiftRow(shifted, row, d)
-			src = shifted
-		}
-		camera8(row, src, cols, base, ry, int32(pl.black), amp)
-		for x, v := range row {
-			pl.p[i+x*pl.step] = v
-		}
-		return
-	}
 	wk.a = grow(wk.a, n)
 	pl.load(wk.a, 0, y)
 	src := wk.a
@@ -152,6 +143,32 @@ func cameraSample(s, kx, ry, c, amp int32, z uint32) int32 {
 		v += ((int32(overlay.GrainHash(z)&0xff) - 128) * amp) >> 8
 	}
 	return v
+}
+
+// interleaved reports whether the frame's Cb and Cr are 8-bit samples side by side in one
+// plane (NV12).
+func (f *fxFrame) interleaved() bool {
+	return !f.rgb && !f.pl[1].wide && f.pl[1].step == 2
+}
+
+// cameraRowNV12 runs the stage on chroma row y of an NV12 frame, Cb and Cr at once: the
+// interleaved row changed in place by camera8 with each column's gain twice, from a copy in
+// which Cb and Cr are each shifted by their own amount. Chroma takes no grain.
+func (sc *cameraScratch) cameraRowNV12(y int, wk *fxWork) {
+	cb := &sc.f.pl[1]
+	n := cb.w
+	i := y * cb.stride
+	row := cb.p[i : i+2*n]
+	src := row
+	if d1, d2 := sc.shift[1], sc.shift[2]; d1 != 0 || d2 != 0 {
+		wk.row8 = grow(wk.row8, 2*n)
+		src = wk.row8
+		for x := range n {
+			src[2*x] = row[2*min(max(x+d1, 0), n-1)]
+			src[2*x+1] = row[2*min(max(x+d2, 0), n-1)+1]
+		}
+	}
+	camera8(row, src, sc.colsCI[:2*n], 0, sc.rows[2*y], int32(cb.black), 0)
 }
 
 // shiftRow sets dst[x] to src[x + d], the row's edge repeated beyond it.
