@@ -163,12 +163,29 @@ func (sc *cameraScratch) cameraRowNV12(y int, wk *fxWork) {
 	if d1, d2 := sc.shift[1], sc.shift[2]; d1 != 0 || d2 != 0 {
 		wk.row8 = grow(wk.row8, 2*n)
 		src = wk.row8
-		for x := range n {
-			src[2*x] = row[2*min(max(x+d1, 0), n-1)]
-			src[2*x+1] = row[2*min(max(x+d2, 0), n-1)+1]
-		}
+		shiftEvery2(src, row, d1)
+		shiftEvery2(src[1:], row[1:], d2)
 	}
 	camera8(row, src, sc.colsCI[:2*n], 0, sc.rows[2*y], int32(cb.black), 0)
+}
+
+// shiftEvery2 sets dst[2x] to src[2(x + d)] for the n = (len(src)+1)/2 samples at even
+// bytes, the row's edge repeated beyond it: the edges clamped, the rest copied straight.
+func shiftEvery2(dst, src []byte, d int) {
+	n := (len(src) + 1) / 2
+	lo, hi := min(max(-d, 0), n), max(min(n-d, n), 0) // x in [lo, hi) reads inside the row
+	for x := range lo {
+		dst[2*x] = src[0]
+	}
+	if lo < hi {
+		s, t := src[2*(lo+d):2*(hi+d-1)+1], dst[2*lo:2*(hi-1)+1]
+		for i := 0; i < len(s) && i < len(t); i += 2 {
+			t[i] = s[i]
+		}
+	}
+	for x := max(hi, lo); x < n; x++ {
+		dst[2*x] = src[2*(n-1)]
+	}
 }
 
 // shiftRow sets dst[x] to src[x + d], the row's edge repeated beyond it.
