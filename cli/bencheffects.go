@@ -14,7 +14,8 @@ import (
 	"trackink/video"
 )
 
-// effectsBenchReport is one row of bench --effects: an effect's stage time at 4K.
+// effectsBenchReport is one row of bench --effects: an effect's stage time at 4K (the
+// camera look's row: the camera stage's, over the whole frame).
 type effectsBenchReport struct {
 	Effect         string  `json:"effect"`
 	Strength       float32 `json:"strength"`
@@ -32,8 +33,8 @@ type effectsBenchReport struct {
 }
 
 // benchEffects times each box effect on a 3840×2160 YUV420P frame: overlay.EffectBenchBoxes'
-// 20 boxes over a tenth of the frame, nothing else drawn, on each backend of the style's
-// --backend list.
+// 20 boxes over a tenth of the frame, nothing else drawn, and the camera look of --look
+// cctv over the whole frame, on each backend of the style's --backend list.
 func benchEffects(fs *pflag.FlagSet, style *styleFlags, backends []string, frames int, jsonOut bool, stdout io.Writer) error {
 	const w, h = 3840, 2160
 	y, uv := make([]byte, w*h), make([]byte, w*h/2)
@@ -57,7 +58,7 @@ func benchEffects(fs *pflag.FlagSet, style *styleFlags, backends []string, frame
 		for _, name := range overlay.EffectNames() {
 			kind, _ := overlay.ParseEffect(name)
 			fx := overlay.EffectBenchBoxes(w, h, kind, 0)
-			rep, err := benchEffect(opts, fr, fx, frames)
+			rep, err := benchEffect(opts, fr, &overlay.Primitives{Effects: fx}, overlay.StageEffects, frames)
 			if err != nil {
 				return fmt.Errorf("backend %s: %w", b, err)
 			}
@@ -75,20 +76,38 @@ func benchEffects(fs *pflag.FlagSet, style *styleFlags, backends []string, frame
 			}
 			fmt.Fprintf(stdout, "%-10s %8g %8d %10.2f %10.2f %8.2f %7g\n", name, rep.Strength, rep.Workers, rep.EffectsMS, rep.TotalMS, rep.CPUMS, rep.AllocsPerFrame)
 		}
+		// The camera look over the whole frame, as --look cctv sets it (its stage, not the
+		// stamp's label).
+		cctv, _ := overlay.Preset("cctv")
+		pass := cctv.ForHeight(h).Camera
+		p := &overlay.Primitives{Camera: overlay.CameraPass{Scanlines: pass.Scanlines, Vignette: pass.Vignette,
+			Aberration: pass.Aberration, Grain: pass.Grain, Seed: pass.Seed, Frame: 1}}
+		rep, err := benchEffect(opts, fr, p, overlay.StageCamera, frames)
+		if err != nil {
+			return fmt.Errorf("backend %s: %w", b, err)
+		}
+		rep.Effect, rep.Backend, rep.Width, rep.Height, rep.Coverage = "camera", backendName(b), w, h, 1
+		if jsonOut {
+			if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(stdout, "%-10s %8s %8d %10.2f %10.2f %8.2f %7g\n", "camera", "cctv", rep.Workers, rep.EffectsMS, rep.TotalMS, rep.CPUMS, rep.AllocsPerFrame)
 	}
 	return nil
 }
 
-// benchEffect draws fx onto fr warmup + frames times on a fresh timed backend.
-func benchEffect(opts overlay.Options, fr composite.Surface, fx []overlay.EffectBox, frames int) (*effectsBenchReport, error) {
+// benchEffect draws p onto fr warmup + frames times on a fresh timed backend, timing stage
+// (the effects', or the camera's) and the whole draw.
+func benchEffect(opts overlay.Options, fr composite.Surface, p *overlay.Primitives, stage overlay.Stage, frames int) (*effectsBenchReport, error) {
 	opts.Backend.Timed = true
 	be, err := opts.NewBackend(opts.Backend)
 	if err != nil {
 		return nil, err
 	}
 	defer be.Close()
-	p := &overlay.Primitives{Effects: fx}
-	stage, totals := make([]float64, 0, frames), make([]float64, 0, frames)
+	stages, totals := make([]float64, 0, frames), make([]float64, 0, frames)
 	var before, after runtime.MemStats
 	var cpu0 time.Duration
 	for i := range warmup + frames {
@@ -102,11 +121,11 @@ func benchEffect(opts overlay.Options, fr composite.Surface, fx []overlay.Effect
 		}
 		if i >= warmup {
 			totals = append(totals, ms(time.Since(t0)))
-			stage = append(stage, ms(be.Timings()[overlay.StageEffects]))
+			stages = append(stages, ms(be.Timings()[stage]))
 		}
 	}
 	cpu := video.SelfCPU() - cpu0
 	runtime.ReadMemStats(&after)
-	return &effectsBenchReport{Frames: frames, Workers: be.Workers(), EffectsMS: round3(median(stage)), TotalMS: round3(median(totals)),
+	return &effectsBenchReport{Frames: frames, Workers: be.Workers(), EffectsMS: round3(median(stages)), TotalMS: round3(median(totals)),
 		CPUMS: round3(ms(cpu) / float64(frames)), AllocsPerFrame: round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}, nil
 }

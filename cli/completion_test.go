@@ -133,7 +133,7 @@ func TestManPages(t *testing.T) {
 		})
 	}
 	render, _ := os.ReadFile(filepath.Join(dir, "trackink-render.1"))
-	for _, want := range []string{".SS Colours", ".SH EXAMPLES", `\-\-look hud`, "one of: blob, clean, default"} {
+	for _, want := range []string{".SS Colours", ".SH EXAMPLES", `\-\-look hud`, "one of: blob, cctv, clean, default"} {
 		if !strings.Contains(string(render), want) {
 			t.Errorf("trackink-render.1 lacks %q", want)
 		}

@@ -14,6 +14,7 @@ import (
 // style flags, so that style files may set them too.
 
 func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
+	registerTextFlags(fs, st)
 	fs.Float32Var(&st.LinkFade, "link-fade", st.LinkFade, "links fade with length: opacity falls smoothly from full to none at this many px (0 = off, -1 = over the links' reach)")
 	fs.Float32Var(&st.LinkReach, "link-reach", st.LinkReach, "without --max-dist: drop links longer than this fraction of the frame's width (0 = off)")
 	fs.IntVar(&st.TrailSmooth, "trail-smooth", st.TrailSmooth, "smooth trails against tracker jitter: average each position with up to N either side, binomially weighted; the ends stay put (0 = off)")
@@ -25,5 +26,16 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 		fs.Lookup("box-radius").DefValue = "48 px at 2160 lines, scaled"
 	}
 	fs.Var(choiceValue{&st.PointStyle, overlay.PointStyles}, "point-style", "tracked points' shape: "+strings.Join(overlay.PointStyles, ", ")+" (each reaching --point-radius from the point; outlines half the radius wide)")
+	fs.IntVar(&st.Echo, "echo", st.Echo, "echo trails: draw the boxes, links, points and trails of the N frames before under this one, fading (0 = off, at most 32)")
+	fs.Float32Var(&st.EchoDecay, "echo-decay", st.EchoDecay, "each echo's opacity is this times the newer one's, 0..1")
+	fs.Var(pairValue{&st.EchoOffset, "dx,dy"}, "echo-offset", "each echo moved this many px further than the newer one")
+	fs.Float32Var(&st.EchoScale, "echo-scale", st.EchoScale, "each echo scaled by this about the frame's centre, relative to the newer one, 0.5..2")
+	fs.IntVar(&st.Particles, "particles", st.Particles, "each moving track emits N dots a frame that drift on with half its velocity and fade (0 = none, at most 64)")
+	fs.IntVar(&st.ParticleLife, "particle-life", st.ParticleLife, "frames a particle lives")
+	fs.Uint64Var(&st.ParticleSeed, "particle-seed", st.ParticleSeed, "the particles' seed (the same seed, the same particles)")
+	fs.Float32Var(&st.LinkPulse, "link-pulse", st.LinkPulse, "links' widths pulse by this fraction, each link in its own phase, 0..1 (0 = off)")
+	fs.IntVar(&st.LinkPulsePeriod, "link-pulse-period", st.LinkPulsePeriod, "frames of one pulse (0 = 30)")
+	fs.Float32Var(&st.LinkFlow, "link-flow", st.LinkFlow, "with --link-style dashed or dotted: the dashes move this many px a frame along each link (negative: the other way; 0 = still)")
+	fs.BoolVar(&st.BendAway, "bend-away", st.BendAway, "curves bend away from the tracked points' centre, bowing outward (by --bend), instead of to one side of each link")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }

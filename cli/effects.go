@@ -14,12 +14,43 @@ import (
 // The box effects' flags (overlay/effects.go): --box-effect and --effect-strength, both
 // comma lists, also style-file keys.
 
-// registerEffectFlags adds the effects' flags for style st.
+// registerEffectFlags adds the effects' flags for style st: the box effects', then the
+// camera look's (cameraflags.go), which change the picture too.
 func registerEffectFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(effectsValue{&st.BoxEffects}, "box-effect", "change the frame under each box before drawing: "+
 		strings.Join(overlay.EffectNames(), ", ")+"; a comma list gives track id k the k-th mod its length")
 	fs.Var(strengthsValue{&st.EffectStrengths}, "effect-strength", "each --box-effect's strength, a comma list in the same order: "+overlay.EffectHelp)
+	fs.Var(pairValue{&st.SortRange, "low,high"}, "sort-range", "--box-effect sort: sort the runs of pixels whose luma lies in LOW,HIGH (fractions from black to white, 0..1)")
+	fs.BoolVar(&st.SortColumns, "sort-columns", st.SortColumns, "--box-effect sort: sort along columns instead of rows")
+	registerCameraFlags(fs, st)
 }
+
+// pairValue is a pair of numbers, A,B (its type names them: low,high; dx,dy).
+type pairValue struct {
+	r   *[2]float32
+	typ string
+}
+
+func (v pairValue) String() string {
+	if v.r == nil {
+		return ""
+	}
+	return strconv.FormatFloat(float64(v.r[0]), 'g', -1, 32) + "," + strconv.FormatFloat(float64(v.r[1]), 'g', -1, 32)
+}
+
+func (v pairValue) Set(s string) error {
+	var pair []float32
+	if err := (strengthsValue{&pair}).Set(s); err != nil {
+		return err
+	}
+	if len(pair) != 2 {
+		return fmt.Errorf("%q: want %s", s, strings.ToUpper(v.typ))
+	}
+	*v.r = [2]float32{pair[0], pair[1]}
+	return nil
+}
+
+func (v pairValue) Type() string { return v.typ }
 
 // effectsValue is a comma list of effect names.
 type effectsValue struct{ fx *[]overlay.Effect }

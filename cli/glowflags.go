@@ -27,7 +27,8 @@ func registerGlowFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	}
 }
 
-// glowValue is --glow: a radius in px, never negative (a look's Auto stays until set).
+// glowValue is a size in px, never negative (--glow, --aberration; a look's Auto stays until
+// set).
 type glowValue struct{ v *float32 }
 
 func (g glowValue) String() string {
@@ -46,7 +47,7 @@ func (g glowValue) Set(s string) error {
 		return fmt.Errorf("%q is not a number", s)
 	}
 	if v < 0 {
-		return fmt.Errorf("%q: is negative: want a radius in px, 0 for none", s)
+		return fmt.Errorf("%q: is negative: want px, 0 for none", s)
 	}
 	*g.v = float32(v)
 	return nil

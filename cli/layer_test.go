@@ -29,6 +29,7 @@ func TestRenderLayerOnly(t *testing.T) {
 		{"effect", []string{"-o", "e.mov", "--box-effect", "blur"}, 2, "--box-effect blur"},
 		{"look effect", []string{"-o", "e.mov", "--look", "blob"}, 2, "--box-effect invert"},
 		{"blend", []string{"-o", "e.mov", "--blend", "add"}, 2, "blend mode to Add"},
+		{"camera", []string{"-o", "e.mov", "--look", "cctv"}, 2, "the camera look"},
 		{"mp4", []string{"-o", "e.mp4"}, 2, ".webm (VP9)"},
 		{"still", []string{"-o", "e.png"}, 2, "--layer-only writes a video's overlay"},
 		{"segment", []string{"-o", "segs", "--segment", "0/2"}, 2, "a layer is rendered whole"},

@@ -68,9 +68,7 @@ func TestOptionTable(t *testing.T) {
 	render := flagSetOf("render")
 	for key, o := range options {
 		for _, f := range o.fields {
-			i := strings.LastIndex(f, ".")
-			typ, ok := types[f[:i]]
-			if _, has := typ.FieldByName(f[i+1:]); !ok || !has {
+			if !isOptionField(types, f) {
 				t.Errorf("%s sets %s, which is no field of the libraries' options", key, f)
 			}
 		}
@@ -81,4 +79,24 @@ func TestOptionTable(t *testing.T) {
 	if keys := styleKeys(render); !slices.Contains(keys, "box-stroke") || slices.Contains(keys, "look") || slices.Contains(keys, "output") {
 		t.Errorf("render's style keys %v: want the look's flags, not --look or -o", keys)
 	}
+}
+
+// isOptionField reports whether field, "pkg.Type.Field" or "pkg.Type.Field.Inner", names a
+// field of one of types (by "pkg.Type").
+func isOptionField(types map[string]reflect.Type, field string) bool {
+	parts := strings.Split(field, ".")
+	if len(parts) < 3 {
+		return false
+	}
+	typ, ok := types[parts[0]+"."+parts[1]]
+	for _, name := range parts[2:] {
+		if !ok {
+			return false
+		}
+		var sf reflect.StructField
+		if sf, ok = typ.FieldByName(name); ok {
+			typ = sf.Type
+		}
+	}
+	return ok
 }

@@ -100,6 +100,35 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 	}
 }
 
+// The looks of issue 39 that depend on the frame number or on the frames before (the camera
+// look's grain and clock, the echoes of the frames before, the live particles, labels'
+// speed, scrolling lines and typewriter, the links' pulse and flow): the join of 3 segments decodes to exactly the whole render's
+// frames.
+func TestSegmentsJoinWithTheLooks(t *testing.T) {
+	in, tracks := mediatest.Clip(t, "mp4"), writeJitteryTracks(t)
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"camera", []string{"--look", "cctv", "--grain", "0.2"}},
+		{"echo", []string{"--echo", "5", "--echo-offset", "2,1", "--echo-scale", "1.02"}},
+		{"particles", []string{"--particles", "8", "--particle-life", "15", "--particle-seed", "3"}},
+		{"lines", []string{"--curve-width", "2", "--bend-away", "--link-pulse", "0.7", "--link-pulse-period", "9"}},
+		{"flow", []string{"--link-style", "dotted", "--curve-width", "2", "--link-flow", "1.5"}},
+		{"text", []string{"--label", "{hex} v{speed:.1f} {line}", "--label-lines", "../go.mod", "--label-reveal", "1.5", "--label-line-frames", "7"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			look := append([]string{"--tracks", tracks, "--lossless"}, c.args...)
+			whole := filepath.Join(t.TempDir(), "whole.mp4")
+			run(t, append([]string{"render", "-i", in, "-o", whole, "--quiet"}, look...)...)
+			want := mediatest.Frames(t, whole)
+			if got := mediatest.Frames(t, renderInSegments(t, in, 3, look...)); !slices.Equal(got, want) {
+				t.Errorf("the joined frames differ from the whole render's: %s", mediatest.Difference(want, got))
+			}
+		})
+	}
+}
+
 // With the default (lossy) encoder, B-frames and all, the join has the whole render's frame
 // count and timestamps.
 func TestLossySegmentsKeepTimestamps(t *testing.T) {

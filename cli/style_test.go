@@ -47,7 +47,7 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--look", "bold"}, `--look "bold": want one of blob, clean, default, hud, neon, plexus`},
+		{[]string{"--look", "bold"}, `--look "bold": want one of blob, cctv, clean, default, hud, neon, plexus`},
 		{[]string{"--palette", "rainbow"}, `--palette "rainbow": want one of`},
 		{[]string{"--label", "{nope}"}, `--label "{nope}": unknown field {nope}`},
 		{[]string{"--label", "{word}"}, "--label-words"},

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/draw"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"trackink/composite"
@@ -59,7 +60,7 @@ func drawFootage(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) 
 }
 
 // footageCases are the footage goldens: each effect alone (white outlines, no labels or
-// links), and the blob look.
+// links; sort also along columns), the blob look and the cctv look (the camera look over the whole frame).
 func footageCases() []struct {
 	name  string
 	style overlay.Style
@@ -84,13 +85,26 @@ func footageCases() []struct {
 			style overlay.Style
 			crop  image.Rectangle
 		}{"footage-" + name, st, footageCrop})
+		if e == overlay.EffectSort { // and along columns, over a wider range
+			st.SortColumns, st.SortRange = true, [2]float32{0.1, 0.9}
+			cases = append(cases, struct {
+				name  string
+				style overlay.Style
+				crop  image.Rectangle
+			}{"footage-sort-columns", st, footageCrop})
+		}
 	}
 	blob, _ := overlay.Preset("blob")
+	cctv, _ := overlay.Preset("cctv")
 	return append(cases, struct {
 		name  string
 		style overlay.Style
 		crop  image.Rectangle
-	}{"footage-blob", blob, image.Rect(0, 0, 768, 576)})
+	}{"footage-blob", blob, image.Rect(0, 0, 768, 576)}, struct {
+		name  string
+		style overlay.Style
+		crop  image.Rectangle
+	}{"footage-cctv", cctv, image.Rect(0, 0, 768, 576)})
 }
 
 // TestFootageGoldens draws each effect, and the blob look, on a frame of real footage and
@@ -110,24 +124,8 @@ func TestFootageGoldens(t *testing.T) {
 			cpu := rgbOf(t, drawFootage(t, st, render.NewBackend)).SubImage(c.crop).(*image.RGBA)
 			got := image.NewRGBA(image.Rect(0, 0, c.crop.Dx(), c.crop.Dy()))
 			draw.Draw(got, got.Bounds(), cpu, c.crop.Min, draw.Src)
-			path := filepath.Join("testdata", "effects", c.name+".png")
-			if *update {
-				if err := writePNG(path, got); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				want, err := ReadPNG(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if r := compare(c.name, want, got, FootageTolerance); r.Status == Failed {
-					t.Errorf("%d pixels differ from %s by more than %d (largest %d)", r.Over, path, FootageTolerance, r.MaxDiff)
-				}
-			}
 			emu := rgbOf(t, drawFootage(t, st, gpu.NewEmu)).SubImage(c.crop).(*image.RGBA)
-			if r := compare(c.name, cpu, emu, FootageTolerance); r.Status == Failed {
-				t.Errorf("emulated device: %d pixels differ by more than %d (largest %d)", r.Over, FootageTolerance, r.MaxDiff)
-			}
+			checkFootage(t, filepath.Join("testdata", "effects", c.name+".png"), got, cpu, emu)
 			// Inside box 4 (away from its outline) the effect shows.
 			in := image.Rect(320, 220, 338, 290)
 			if r := compare(c.name, plain.SubImage(in).(*image.RGBA), cpu.SubImage(in).(*image.RGBA), FootageTolerance); r.Status != Failed {
@@ -136,7 +134,7 @@ func TestFootageGoldens(t *testing.T) {
 			if c.crop == footageCrop {
 				sheet = append(sheet, got)
 			} else if *docsDir != "" {
-				if err := writePNG(filepath.Join(*docsDir, "blob.png"), got); err != nil {
+				if err := writePNG(filepath.Join(*docsDir, strings.TrimPrefix(c.name, "footage-")+".png"), got); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -152,6 +150,28 @@ func TestFootageGoldens(t *testing.T) {
 		if err := writePNG(filepath.Join(*docsDir, "effects.png"), img); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// checkFootage compares got with the golden at path (-update writes it there instead), and
+// the emulated device's picture emu with the CPU's, cpu, both within FootageTolerance.
+func checkFootage(t *testing.T, path string, got, cpu, emu *image.RGBA) {
+	t.Helper()
+	if *update {
+		if err := writePNG(path, got); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		want, err := ReadPNG(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := compare(path, want, got, FootageTolerance); r.Status == Failed {
+			t.Errorf("%d pixels differ from %s by more than %d (largest %d)", r.Over, path, FootageTolerance, r.MaxDiff)
+		}
+	}
+	if r := compare(path, cpu, emu, FootageTolerance); r.Status == Failed {
+		t.Errorf("emulated device: %d pixels differ by more than %d (largest %d)", r.Over, FootageTolerance, r.MaxDiff)
 	}
 }
 

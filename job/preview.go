@@ -44,6 +44,7 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		return nil, rep, err
 	}
 	defer in.close()
+	fitToVideo(&o, in.info)
 	var src Source
 	if live := o.Tracks.Live; live != nil {
 		tracks, err := live.TrackUpTo(ctx, video.Options{Input: vo.Input, VideoStream: vo.VideoStream, Orientation: vo.Orientation}, n, in.info.Frames)

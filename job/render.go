@@ -112,6 +112,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 		vo.Segment, rep.Plan = plan, plan
 	}
 	info := in.info
+	fitToVideo(&o, info)
 	if info.VideoStreams > 1 {
 		say(o, "%s has %d video streams: drawing on video stream %d (#0:%d, %dx%d %s), copying the others (--video-stream N picks another)",
 			vo.Input, info.VideoStreams, info.VideoStream, info.StreamIndex, info.Width, info.Height, info.Codec)
@@ -197,6 +198,8 @@ func layerNeedsNoPicture(o Options) error {
 		return badOption(errors.New("--layer-only with --detect: the tracker reads the picture, which a layer render does not keep: track first (trackink track -o t.txt), then render the layer from its tracks (--tracks t.txt)"))
 	case effects != nil:
 		return badOption(fmt.Errorf("--layer-only: --box-effect %s (given, or the look's) changes the picture under the boxes, which a layer does not hold: render it burnt in, or give --box-effect none", strings.Join(effects, ",")))
+	case st.Camera.AltersPicture():
+		return badOption(errors.New("--layer-only: the camera look (--look cctv, --scanlines, --aberration, --grain, --vignette) alters the picture, which a layer does not hold: render it burnt in (--camera-name alone stamps over the layer)"))
 	case st.Blend != "" && st.Blend != "over":
 		return badOption(fmt.Errorf("--layer-only: --blend %s mixes the overlay with the picture, which a layer does not hold: render the layer with --blend over and set its blend mode to %s in the editor", st.Blend, editorBlend[st.Blend]))
 	}
@@ -206,6 +209,14 @@ func layerNeedsNoPicture(o Options) error {
 // editorBlend names the editors' blend mode that does what each of trackink's does, for a
 // layer drawn with over and straight alpha.
 var editorBlend = map[string]string{"add": "Add (Linear Dodge)", "screen": "Screen"}
+
+// fitToVideo fits o's look to the video: the camera look's clock counts at its frame rate
+// unless told another.
+func fitToVideo(o *Options, info video.Info) {
+	if c := &o.Overlay.Style.Camera; c.FPS == 0 && info.FrameRate > 0 {
+		c.FPS = float32(info.FrameRate)
+	}
+}
 
 // tracksFrame is the tracks frame video frame v shows, with the tracks' frame 1 on video
 // frame offset+1; at least 1, the first frame tracks have.

@@ -7,4 +7,5 @@
 #include "curves.cu"
 #include "labels.cu"
 #include "composite.cu"
+#include "camera.cu"
 #include "links.cu"

@@ -66,7 +66,7 @@ TK_KERNEL void tk_curves(const TkParams* p) {
     bool dashed = sc.dash.period > 0;
     float len = 0;
     if (dashed) {
-      if (ci != arcCurve || k < arcK) arcCurve = ci, arcK = 0, arcS = 0;
+      if (ci != arcCurve || k < arcK) arcCurve = ci, arcK = 0, arcS = sc.dash.phase;
       for (; arcK < k; arcK++) {
         float ax, ay, bx, by;
         chordOf(c, arcK, n, &ax, &ay, &bx, &by);

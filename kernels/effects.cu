@@ -15,20 +15,26 @@
 #define TK_FXC_X 32
 #define TK_FXC_Y 4
 
-// tk_effects_copy copies the frame's planes, a byte per thread and step.
+// fxCopy copies the byte ranges copies[0..2], a byte per thread and step (a tile grid of
+// TK_FXC_X × TK_FXC_Y blocks).
+__device__ void fxCopy(const TkFxCopy copies[3]) {
+  size_t threads = (size_t)gridDim.x * gridDim.y * TK_FXC_X * TK_FXC_Y;
+  size_t t = ((size_t)(blockIdx.y * gridDim.x + blockIdx.x) * TK_FXC_Y + threadIdx.y) * TK_FXC_X + threadIdx.x;
+  for (int k = 0; k < 3; k++) {
+    const TkFxCopy& c = copies[k];
+    const uint8_t* from = (const uint8_t*)c.from;
+    uint8_t* to = (uint8_t*)c.to;
+    for (size_t i = t; i < (size_t)c.bytes; i += threads) to[i] = from[i];
+  }
+}
+
+// tk_effects_copy copies the frame's planes.
 TK_KERNEL void tk_effects_copy(const TkParams* p) {
   const TkEffects* e = (const TkEffects*)p->effects;
   // After an overflow the host runs the frame again: a frame in device memory must not be
   // changed twice.
   if (!e || e->n == 0 || overflowed(p)) return;
-  size_t threads = (size_t)gridDim.x * gridDim.y * TK_FXC_X * TK_FXC_Y;
-  size_t t = ((size_t)(blockIdx.y * gridDim.x + blockIdx.x) * TK_FXC_Y + threadIdx.y) * TK_FXC_X + threadIdx.x;
-  for (int k = 0; k < 3; k++) {
-    const TkFxCopy& c = e->copies[k];
-    const uint8_t* from = (const uint8_t*)c.from;
-    uint8_t* to = (uint8_t*)c.to;
-    for (size_t i = t; i < (size_t)c.bytes; i += threads) to[i] = from[i];
-  }
+  fxCopy(e->copies);
 }
 
 // fxAt is sample (x, y) of plane pl in the copy, the plane's edge repeated beyond it.
@@ -62,10 +68,87 @@ __device__ __forceinline__ float fxLuma(float r, float g, float b) {
   return 0.2126f * r + 0.7152f * g + 0.0722f * b;
 }
 
+__device__ void fxRect(const TkEffectBox& b, int w, int h, int r[4]);
+
+// fxSortKey is render's pixel-sort key of sample (x, y) of plane k, from the copy: the luma
+// in 8-bit codes of the pixel (x, y), or for 4:2:0 chroma of its block's top-left pixel
+// (10-bit >> 2; R'G'B': BT.709 luma, truncated).
+__device__ int fxSortKey(const TkEffects* e, int k, int x, int y) {
+  int sub = e->planes[k].sub;
+  x *= sub;
+  y *= sub;
+  if (e->rgb)
+    return (int)fxLuma((float)fxAt(e->planes[0], x, y), (float)fxAt(e->planes[1], x, y), (float)fxAt(e->planes[2], x, y));
+  int v = fxAt(e->planes[0], x, y);
+  return e->planes[0].wide ? v >> 2 : v;
+}
+
+// fxSort is pixel sort at sample (x, y) of plane k (render/sort.go's rule): where its key
+// lies in the box's range, the sample of its run (of keys in the range, along its row or
+// column within the box's rectangle) whose rank in the stably sorted run is its own
+// position's. It finds that sample by counting, with no scratch: the key K of the rank by
+// bisection over the keys, then K's occurrence at the rank less the keys below K.
+__device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox& b, int k, int x, int y) {
+  const TkFxPlane& pl = e->planes[k];
+  const TkFxPlane& luma = e->planes[0];
+  float black = luma.black, white = luma.white;
+  if (luma.wide) {
+    black = black / 4;
+    white = white / 4;
+  }
+  int lo = (int)(black + b.sortLo * (white - black) + 0.5f);
+  int hi = (int)(black + b.sortHi * (white - black) + 0.5f);
+  int r[4];
+  fxRect(b, p->width, p->height, r);
+  int sh = pl.sub >> 1;
+  bool cols = b.sortColumns != 0;
+  int q0 = cols ? r[1] >> sh : r[0] >> sh;
+  int q1 = cols ? (r[3] + pl.sub - 1) >> sh : (r[2] + pl.sub - 1) >> sh;
+  int pos = cols ? y : x;
+#define TK_SORT_KEY(i) (cols ? fxSortKey(e, k, x, (i)) : fxSortKey(e, k, (i), y))
+  int kp = TK_SORT_KEY(pos);
+  if (kp < lo || kp > hi) return (float)fxAt(pl, x, y);
+  int s0 = pos, s1 = pos + 1;
+  while (s0 > q0) {
+    int kk = TK_SORT_KEY(s0 - 1);
+    if (kk < lo || kk > hi) break;
+    s0--;
+  }
+  while (s1 < q1) {
+    int kk = TK_SORT_KEY(s1);
+    if (kk < lo || kk > hi) break;
+    s1++;
+  }
+  int rank = pos - s0;
+  int a = lo, c = hi;  // the smallest key K with more than rank keys ≤ K
+  while (a < c) {
+    int mid = (a + c) / 2, n = 0;
+    for (int i = s0; i < s1; i++) n += TK_SORT_KEY(i) <= mid;
+    if (n > rank)
+      c = mid;
+    else
+      a = mid + 1;
+  }
+  int idx = rank;
+  for (int i = s0; i < s1; i++) idx -= TK_SORT_KEY(i) < a;
+  int src = pos;
+  for (int i = s0; i < s1; i++) {
+    if (TK_SORT_KEY(i) != a) continue;
+    if (idx == 0) {
+      src = i;
+      break;
+    }
+    idx--;
+  }
+#undef TK_SORT_KEY
+  return (float)(cols ? fxAt(pl, x, src) : fxAt(pl, src, y));
+}
+
 // fxEffect is box b's effect at sample (x, y) of plane k (Y'CbCr; R'G'B' but for threshold
 // and tint, which fxEffectRGB computes).
 __device__ float fxEffect(const TkParams* p, const TkEffects* e, const TkEffectBox& b, int k, int x, int y) {
   const TkFxPlane& pl = e->planes[k];
+  if (b.kind == TK_FX_SORT) return fxSort(p, e, b, k, x, y);
   float s = (float)fxAt(pl, x, y);
   switch (b.kind) {
     case TK_FX_INVERT:

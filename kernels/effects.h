@@ -1,5 +1,6 @@
-// effects.h is what the host and the effects kernels (effects.cu) share: the box effects'
-// parameter block (TkEffects, reached through TkParams.effects) and its records.
+// effects.h is what the host and the effects kernels (effects.cu, camera.cu) share: the box
+// effects' parameter block (TkEffects, reached through TkParams.effects) and its records, and
+// the camera look's (TkCamera, through TkParams.camera).
 // kernels/gpu/effects.go mirrors it field for field, and kernels/gpu's layout test checks
 // sizes and offsets against the C compiler's (kernels/internal/clayout).
 #ifndef TRACKINK_EFFECTS_H
@@ -17,12 +18,15 @@
 #define TK_FX_THRESHOLD 4
 #define TK_FX_ZOOM 5
 #define TK_FX_TINT 6
+#define TK_FX_SORT 7
 
 // TkEffectBox is overlay.EffectBox, field for field: the host uploads the slice as it is.
 struct TkEffectBox {
   float x, y, w, h, radius, strength;
   int32_t kind;
   float tint[4];  // premultiplied R'G'B'A, opaque
+  float sortLo, sortHi;  // pixel sort's luma range, fractions from black to white
+  int32_t sortColumns;   // pixel sort along columns (1) or rows (0)
 };
 
 // TkFxPlane is one component plane of the frame (render's fxPlane): where its sample (0, 0)
@@ -49,6 +53,21 @@ struct TkEffects {
   int32_t n;    // boxes
   int32_t rgb;  // the planes are R', G', B' (an RGBA frame), not Y'CbCr
   uint64_t boxes;
+  TkFxPlane planes[3];
+  TkFxCopy copies[3];
+};
+
+// TkCamera is the camera look's parameter block (camera.cu; render/camera.go): the Q15 gains
+// of the columns and rows (overlay.CameraPass.CameraGains), the frame's grain key and
+// amplitude, each plane's shift, and the frame's planes with a copy of them as composited
+// (the shifted reads take the copy).
+struct TkCamera {
+  uint64_t cols, rows;  // int32_t[width], int32_t[height]
+  uint32_t key;         // overlay.CameraPass.GrainKey
+  int32_t amp;          // overlay.CameraPass.GrainAmplitude; 0: no grain
+  int32_t rgb;          // the planes are R', G', B' (an RGBA frame), not Y'CbCr
+  int32_t shift[3];     // per plane: sample x reads sample x + shift
+  int32_t pad_;
   TkFxPlane planes[3];
   TkFxCopy copies[3];
 };

@@ -40,6 +40,7 @@
 // overlay.Box, so the host uploads those slices as they are.
 struct TkDash {
   float on, period;  // overlay.Dash: dashes [k·period, k·period + on]; period 0: solid
+  float phase;       // the arc length at the stroke's start (lines and curves)
 };
 struct TkLine {
   float x0, y0, x1, y1, width;
@@ -128,6 +129,10 @@ struct TkParams {
   // radius, 1/radius and opacity at the stroke's edge, all 0 for none.
   float glowRadius, glowInv, glowOpacity;
   int32_t pad_;
+
+  // The camera look over the whole frame after the composite (effects.h's TkCamera); 0
+  // when the frame has none.
+  uint64_t camera;
 };
 
 #endif  // TRACKINK_LAYOUT_H

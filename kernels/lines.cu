@@ -29,7 +29,7 @@ TK_KERNEL void tk_lines(const TkParams* p) {
       if (!segmentInReach(l.x0, l.y0, l.x1, l.y1, r, s.t.ox, s.t.oy, s.t.x, y)) continue;
       float pyc = (float)(s.t.oy + y) + 0.5f;
       float t = 0;
-      float d2 = dashed ? segDashDist2(seg, pxc, pyc, len, 0, l.dash.on, l.dash.period) : segDist2T(seg, pxc, pyc, &t);
+      float d2 = dashed ? segDashDist2(seg, pxc, pyc, len, l.dash.phase, l.dash.on, l.dash.period) : segDist2T(seg, pxc, pyc, &t);
       float sd = stroke(sqrtf(d2), l.width);
       float cov = glowCover(coverage(sd) * thin, sd, p->glowInv, p->glowOpacity);
       if (cov > 0) {

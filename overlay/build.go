@@ -2,9 +2,9 @@ package overlay
 
 import (
 	"slices"
+	"time"
 
 	"trackink/composite"
-	"trackink/curves"
 	"trackink/knn"
 	"trackink/scene"
 	"trackink/sdf"
@@ -42,6 +42,14 @@ type Builder struct {
 	// fades are the next frame's boxes' opacities and sizes (lifetime.go), set by the
 	// Drawer for a frame of its lifetime, which Build then resizes in place; empty: none.
 	fades []boxFade
+	// frame, set by the Drawer before Build, is the frame's number even where nothing is
+	// tracked (the frame's Index is then 0); 0: the frame's Index.
+	frame       int
+	sortColumns int32      // EffectBox.SortColumns: Style.SortColumns
+	particles   *particles // Style.Particles' live particles; nil when none
+	text        *textOf    // the text on tracks' formats and state (tracktext.go)
+	// clock0 is the camera stamp's time at frame 1 (camera.go); zero: it counts from zero.
+	clock0 time.Time
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -79,6 +87,16 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 		b.bracket = s.BracketLength
 	}
 	b.digits = digitsFor(w, h)
+	b.clock0 = s.Camera.cameraClock()
+	if s.SortColumns {
+		b.sortColumns = 1
+	}
+	if s.Particles > 0 {
+		b.particles = newParticles()
+	}
+	if b.text, err = newTextOf(&s); err != nil {
+		return nil, err
+	}
 	if s.LinkFade == Auto {
 		b.style.LinkFade = linkReach(s, w)
 	}
@@ -95,6 +113,11 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	p.Font = b.font
 	p.Blend, _ = composite.ParseBlend(s.Blend) // valid: NewBuilder's style is
 	p.Glow = sdf.NewGlow(s.Glow, s.GlowOpacity)
+	index := f.Index
+	if b.frame != 0 {
+		index, b.frame = b.frame, 0
+	}
+	p.Camera = s.cameraPass(index)
 	clear(b.classOf)
 	b.pending = b.pending[:0]
 	for i := range f.Boxes {
@@ -139,26 +162,33 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	}
 	b.fades = b.fades[:0]
 	b.placeLabels(p, f.Index)
+	b.addCameraStamp(p, index)
 	b.addPointBoxes(p, f)
+	var cx, cy float32 // the points' centroid, for BendAway
+	if s.BendAway && len(links) > 0 {
+		cx, cy = centroid(f)
+	}
+	lineDash, curveDash := b.flowDash(b.lineDash, index), b.flowDash(b.curveDash, index)
 	for _, l := range links {
 		pa, pb := &f.Points[l.A], &f.Points[l.B]
 		lc := b.linkColor(pa, pb)
+		pulse := b.pulse(pa, pb, index)
 		if s.LineWidth > 0 {
-			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth, Color: lc, Dash: b.lineDash}
+			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth * pulse, Color: lc, Dash: lineDash}
 			b.gradient(&straight, pa, pb)
 			if seg, ok := clipLine(straight, b.w, b.h, p.Glow.Radius); ok && s.LinkStyle == "electric" {
 				// The arc runs along the visible part of a link to a point far outside.
 				ca, cb := *pa, *pb
 				ca.X, ca.Y, cb.X, cb.Y = seg.X0, seg.Y0, seg.X1, seg.Y1
-				addElectric(p, &ca, &cb, f.Index, s.LineWidth, lc)
+				addElectric(p, &ca, &cb, f.Index, s.LineWidth*pulse, lc)
 			} else if ok {
 				p.Lines = append(p.Lines, seg)
 			}
 		}
 		if s.CurveWidth > 0 {
-			cx, cy := curves.Control(pa.X, pa.Y, pb.X, pb.Y, s.Bend)
-			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: cx, Y1: cy, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth, Color: lc,
-				Dash: b.curveDash}, b.w, b.h, p.Glow.Radius); ok {
+			kx, ky := b.curveControl(pa, pb, cx, cy)
+			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: kx, Y1: ky, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth * pulse, Color: lc,
+				Dash: curveDash}, b.w, b.h, p.Glow.Radius); ok {
 				p.Curves = append(p.Curves, c)
 			}
 		}
@@ -176,6 +206,9 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	if b.trails != nil && f.Index > 0 {
 		b.trails.Update(f)
 		b.trails.AddTo(p, f, s.TrailWidth, b.trailColor)
+	}
+	if b.particles != nil {
+		b.particles.update(b, p, f, index)
 	}
 	if f.Index%1024 == 0 {
 		b.forgetPlaces(f.Index)
@@ -239,11 +272,17 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	if bx.ID != scene.NoID {
 		v.age = f.Index - b.firstSeen[bx.ID]
 	}
+	b.text.values(&b.style, &v, bx, f.Index)
+	format := b.format
+	if cf, ok := b.text.classFormats[bx.Class]; ok {
+		format = cf
+	}
 	start := len(p.text)
-	p.text = b.format.appendLabel(p.text, &v)
+	p.text = format.appendLabel(p.text, &v)
 	if len(p.text) == start {
 		return // nothing to say
 	}
+	p.text = append(p.text[:start], reveal(&b.style, p.text[start:], v.age, format.uses(fieldLine))...)
 	text := p.text[start:len(p.text):len(p.text)]
 	lw, lh := b.font.LabelSize(text)
 	bg, fg := labelColors(c, &b.style)

@@ -84,6 +84,11 @@ type Drawer struct {
 	empty     scene.Frame
 	timings   Timings
 	lastLinks int
+	// index is the last frame's number: a frame with nothing tracked (nil) is the one
+	// after it, for what counts frames with or without tracks (the camera look's grain and
+	// clock).
+	index int
+	echo  *echoes // Style.Echo's ring; nil when off
 }
 
 // New validates the options and starts the backend and the link search: the backend's own
@@ -108,6 +113,9 @@ func New(o Options) (*Drawer, error) {
 		return nil, err
 	}
 	d := &Drawer{style: o.Style, typeface: tf, backend: b, links: o.Links, life: newLifetime(o.Style)}
+	if o.Style.Echo > 0 {
+		d.echo = newEchoes(o.Style.Echo)
+	}
 	if d.links.Graph == "" {
 		d.links.Graph = o.Style.LinkGraph // the look's graph, when the options name none
 	}
@@ -127,8 +135,11 @@ func New(o Options) (*Drawer, error) {
 // LinkBackend and the graph one the device builds (k nearest), else a knn.Graph.
 func (d *Drawer) startLinks() error {
 	// Electric and gradient links are built on the host (addElectric, gradient), so a
-	// LinkBackend draws them as primitives like any other.
-	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && d.style.LinkStyle != "electric" && !d.style.LinkGradient {
+	// LinkBackend draws them as primitives like any other; so are links with echoes, which
+	// the Drawer keeps (echo.go), and pulsing, flowing or bending away (linkvariety.go).
+	s := &d.style
+	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && s.LinkStyle != "electric" && !s.LinkGradient && s.Echo == 0 &&
+		s.LinkPulse == 0 && !s.BendAway && s.LinkFlow == 0 {
 		d.linker = lb
 		return lb.StartLinks(d.links)
 	}
@@ -196,6 +207,11 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 			return 0, err
 		}
 	}
+	d.index++
+	if tf != nil {
+		d.index = tf.Index
+	}
+	d.builder.frame = d.index
 	if tf == nil {
 		tf = &d.empty
 	}
@@ -206,7 +222,7 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 	if d.linker != nil {
 		d.builder.Build(&d.prims, tf, nil)
 		d.builder.LinkFrame(tf, &d.linkFrame)
-		return 0, nil
+		return 0, nil // no echoes: startLinks keeps links on the host with them
 	}
 	t0 := time.Now()
 	edges, err := d.graph.Update(tf.Points)
@@ -216,6 +232,9 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 	links := time.Since(t0)
 	d.lastLinks = len(edges)
 	d.builder.Build(&d.prims, tf, edges)
+	if d.echo != nil {
+		d.echo.apply(&d.prims, &d.builder.style, w, h)
+	}
 	return links, nil
 }
 

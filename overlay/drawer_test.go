@@ -12,13 +12,17 @@ import (
 	"trackink/scene"
 )
 
-// TestDrawerAllocatesNothingInSteadyState, in the default look with trails and box effects,
+// TestDrawerAllocatesNothingInSteadyState, in the default look with trails, box effects,
+// the camera look and particles,
 // and with every drawing option of look.go on (link fade, smoothed trails, boxes from
 // points, add).
 func TestDrawerAllocatesNothingInSteadyState(t *testing.T) {
 	st := overlay.DefaultStyle()
 	st.Trail = 20
 	st.BoxEffects = []overlay.Effect{overlay.EffectInvert, overlay.EffectPixelate}
+	cctv, _ := overlay.Preset("cctv")
+	st.Camera = cctv.Camera              // the camera stage and its stamp
+	st.Particles, st.ParticleLife = 2, 4 // steady within the warm-up
 	drawerAllocations(t, st)
 	st.LinkFade, st.TrailSmooth, st.BoxFrom, st.Blend = overlay.Auto, 3, "age", "add"
 	drawerAllocations(t, st)

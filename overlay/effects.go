@@ -32,10 +32,11 @@ const (
 	EffectThreshold        // white where luma ≥ Strength of its range, else black
 	EffectZoom             // magnified Strength× about the box's centre (bilinear)
 	EffectTint             // chroma moved Strength of the way to the box's colour, luma kept
+	EffectSort             // pixel sort: runs of pixels in the luma range sorted by luma along rows or columns
 	numEffects
 )
 
-var effectNames = [numEffects]string{"none", "invert", "blur", "pixelate", "threshold", "zoom", "tint"}
+var effectNames = [numEffects]string{"none", "invert", "blur", "pixelate", "threshold", "zoom", "tint", "sort"}
 
 // effectRanges are each effect's default strength and its valid range.
 var effectRanges = [numEffects]struct{ def, lo, hi float32 }{
@@ -57,7 +58,7 @@ func (e Effect) String() string {
 func EffectNames() []string { return effectNames[1:] }
 
 // EffectHelp says what each effect's strength means, for help texts.
-const EffectHelp = "blur: radius px (8), pixelate: cell px (16), threshold: luma level 0..1 (0.5), zoom: factor 1..16 (2), tint: amount 0..1 (0.6); invert takes none; 0 takes the default"
+const EffectHelp = "blur: radius px (8), pixelate: cell px (16), threshold: luma level 0..1 (0.5), zoom: factor 1..16 (2), tint: amount 0..1 (0.6); invert and sort take none (sort: --sort-range, --sort-columns); 0 takes the default"
 
 // ParseEffect returns the effect named s.
 func ParseEffect(s string) (Effect, error) {
@@ -86,10 +87,21 @@ type EffectBox struct {
 	Strength   float32 // resolved: never 0 where the effect takes one
 	Kind       Effect
 	Tint       RGBA // EffectTint's colour (opaque)
+	// EffectSort's: the luma range whose runs are sorted, as fractions from black to white
+	// (0 ≤ SortLo ≤ SortHi ≤ 1), and along columns (1) instead of rows (0).
+	SortLo, SortHi float32
+	SortColumns    int32
 }
 
-// validateEffects checks the style's effects and their strengths.
+// DefaultSortRange is Style.SortRange's default: the mid-tones, from a quarter to four
+// fifths of the way from black to white.
+var DefaultSortRange = [2]float32{0.25, 0.8}
+
+// validateEffects checks the style's effects, their strengths and the sort's range.
 func (s *Style) validateEffects() error {
+	if lo, hi := s.SortRange[0], s.SortRange[1]; !(lo >= 0 && lo <= hi && hi <= 1) {
+		return field.Errorf("overlay.Style.SortRange", fmt.Sprintf("%g,%g", lo, hi), "want 0 ≤ low ≤ high ≤ 1")
+	}
 	if len(s.EffectStrengths) > max(len(s.BoxEffects), 1) {
 		return field.Errorf("overlay.Style.EffectStrengths", len(s.EffectStrengths), "more strengths than effects (%d)", len(s.BoxEffects))
 	}
@@ -101,7 +113,7 @@ func (s *Style) validateEffects() error {
 			continue
 		}
 		r, v := effectRanges[e], s.EffectStrengths[i]
-		if (e == EffectNone || e == EffectInvert) && v != 0 {
+		if (e == EffectNone || e == EffectInvert || e == EffectSort) && v != 0 {
 			return field.Errorf("overlay.Style.EffectStrengths", v, "%s takes no strength (give 0 in its place)", e)
 		}
 		if v != 0 && !(v >= r.lo && v <= r.hi) {
@@ -130,7 +142,8 @@ func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
 		return
 	}
 	p.Effects = append(p.Effects, EffectBox{X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
-		Radius: b.style.Roundness * min(bx.W, bx.H) / 2, Kind: fx[i], Strength: EffectStrength(fx[i], st), Tint: Premul(c, 1)})
+		Radius: b.style.Roundness * min(bx.W, bx.H) / 2, Kind: fx[i], Strength: EffectStrength(fx[i], st), Tint: Premul(c, 1),
+		SortLo: b.style.SortRange[0], SortHi: b.style.SortRange[1], SortColumns: b.sortColumns})
 }
 
 // EffectBenchBoxes are the effects benchmark's boxes for a w × h frame: 20 boxes of effect
@@ -145,7 +158,8 @@ func EffectBenchBoxes(w, h int, kind Effect, s float32) []EffectBox {
 		cx := (float32(i%cols) + 0.5) * float32(w) / cols
 		cy := (float32(i/cols) + 0.5) * float32(h) / rows
 		fx = append(fx, EffectBox{X: cx - bw/2 + 0.3, Y: cy - bh/2 + 0.6, W: bw, H: bh, Radius: 0.15 * min(bw, bh) / 2,
-			Kind: kind, Strength: EffectStrength(kind, s), Tint: RGBA{R: 1, G: 0.4, B: 0.1, A: 1}})
+			Kind: kind, Strength: EffectStrength(kind, s), Tint: RGBA{R: 1, G: 0.4, B: 0.1, A: 1},
+			SortLo: DefaultSortRange[0], SortHi: DefaultSortRange[1]})
 	}
 	return fx
 }

@@ -37,10 +37,13 @@ const (
 	fieldAge                     // frames since the track first appeared
 	fieldWord                    // a word from Style.LabelWords, by a hash of the track id
 	fieldHex                     // six hex digits, by a hash of the track id
+	fieldSpeed                   // px the box's centre moved since the frame before; missing on a track's first frame
+	fieldLine                    // a line of Style.LabelLines, scrolling on every LabelLineFrames frames
 )
 
 var labelFields = map[string]labelField{"id": fieldID, "class": fieldClass, "score": fieldScore, "frame": fieldFrame,
-	"x": fieldX, "y": fieldY, "w": fieldW, "h": fieldH, "age": fieldAge, "word": fieldWord, "hex": fieldHex}
+	"x": fieldX, "y": fieldY, "w": fieldW, "h": fieldH, "age": fieldAge, "word": fieldWord, "hex": fieldHex,
+	"speed": fieldSpeed, "line": fieldLine}
 
 // labelPart is literal text or a field, with its decimals for numbers.
 type labelPart struct {
@@ -103,17 +106,20 @@ func parseLabelField(s string) (labelPart, error) {
 	name, spec, hasSpec := strings.Cut(s, ":")
 	field, ok := labelFields[name]
 	if !ok {
-		return labelPart{}, fmt.Errorf("unknown field {%s}: want id, class, score, frame, x, y, w, h, age, word or hex", name)
+		return labelPart{}, fmt.Errorf("unknown field {%s}: want id, class, score, frame, x, y, w, h, age, word, hex, speed or line", name)
 	}
 	p := labelPart{field: field}
-	if field == fieldScore {
+	switch field {
+	case fieldScore:
 		p.decimals = 2
+	case fieldSpeed:
+		p.decimals = 1
 	}
 	if hasSpec {
-		numeric := field == fieldScore || field == fieldX || field == fieldY || field == fieldW || field == fieldH
+		numeric := field == fieldScore || field == fieldX || field == fieldY || field == fieldW || field == fieldH || field == fieldSpeed
 		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(spec, "."), "f"))
 		if !numeric || !strings.HasPrefix(spec, ".") || !strings.HasSuffix(spec, "f") || err != nil || n < 0 || n > 6 {
-			return labelPart{}, fmt.Errorf("{%s}: decimals are written {score:.2f} (0 to 6), for score, x, y, w and h", s)
+			return labelPart{}, fmt.Errorf("{%s}: decimals are written {score:.2f} (0 to 6), for score, x, y, w, h and speed", s)
 		}
 		p.decimals = n
 	}
@@ -128,7 +134,10 @@ type labelValues struct {
 	word  string // "" when there are no words or the box is untracked
 	// digits is how many digits {x} {y} {w} {h} show before the point at least, zeros in
 	// front, so that a label keeps its width as its box moves: the frame's larger side's.
-	digits int
+	digits   int
+	speed    float32 // px a frame; hasSpeed false on a track's first frame
+	hasSpeed bool
+	line     string // "" when there are no lines or the box is untracked
 }
 
 // appendLabel appends the label text for v to dst.
@@ -168,6 +177,12 @@ func (f labelFormat) appendLabel(dst []byte, v *labelValues) []byte {
 			case fieldHex:
 				missing = b.ID == scene.NoID
 				dst = appendHex(dst, b.ID)
+			case fieldSpeed:
+				missing = !v.hasSpeed
+				dst = strconv.AppendFloat(dst, float64(v.speed), 'f', p.decimals, 32)
+			case fieldLine:
+				missing = v.line == ""
+				dst = append(dst, v.line...)
 			}
 			if missing {
 				break

@@ -17,6 +17,15 @@ var presets = map[string]struct {
 		s.SeedSizes, s.LinkReach = true, 0 // the workload bench has always measured
 		return s
 	}},
+	"cctv": {"a security camera's picture: scanlines, colour fringes, grain and a vignette over the footage, a name and clock stamped in the corner; thin class-coloured boxes with labels, no links", func() Style {
+		s := DefaultStyle()
+		s.PointRadius, s.LineWidth, s.CurveWidth = 0, 0, 0
+		s.FillOpacity, s.Roundness = 0, 0
+		s.ColorBy = ByClass
+		s.Camera = Camera{Scanlines: 0.25, Aberration: Auto, Grain: 0.06, Seed: 1, Vignette: 0.5,
+			Name: "CAM 01", Clock: "2025-01-01 00:00:00"}
+		return s
+	}},
 	"clean": {"for checking a tracker: boxes and labels by class colour, no links or points", func() Style {
 		s := DefaultStyle()
 		s.PointRadius, s.LineWidth, s.CurveWidth = 0, 0, 0

@@ -13,9 +13,13 @@ func (c RGBA) Scale(k float32) RGBA { return RGBA{c.R * k, c.G * k, c.B * k, c.A
 
 // Dash is a stroke's dash pattern along its arc length: a dash of length On at the start
 // of every Period pixels (the dashes [k·Period, k·Period + On], k = 0, 1, …), each with the
-// stroke's round caps, so On = 0 draws round dots. Period 0 is a solid stroke.
+// stroke's round caps, so On = 0 draws round dots. Period 0 is a solid stroke. Phase is the
+// arc length at the stroke's start (lines and curves; a box's outline ignores it): a phase
+// that grows frame by frame moves the dashes back toward the start, one that shrinks moves
+// them on (Style.LinkFlow).
 type Dash struct {
 	On, Period float32
+	Phase      float32
 }
 
 // Line is a straight stroke with round caps; a zero-length line is a disk of diameter Width.
@@ -99,6 +103,8 @@ type Primitives struct {
 	// Blend is how the whole layer meets the frame: over, add or screen (package
 	// composite's "Add and screen").
 	Blend composite.Blend
+	// Camera alters the whole frame after the layer is composited (camera.go).
+	Camera CameraPass
 	// text is the arena that Label.Text slices point into, reused frame to frame.
 	text []byte
 }

@@ -42,6 +42,13 @@ type Style struct {
 	// LabelFormat is the labels' text template (see labels.go): "#{id} {class} {score:.2f}"
 	// by default; "" means the default.
 	LabelFormat string
+	// ClassLabels are templates per class, over LabelFormat for that class's boxes;
+	// LabelLines the lines {line} shows, each for LabelLineFrames frames (0: 25); LabelReveal types
+	// labels on at that many characters a frame (0: off). See tracktext.go.
+	ClassLabels     map[string]string
+	LabelLines      []string
+	LabelLineFrames int
+	LabelReveal     float32
 	// LabelWords are the words {word} picks from, one per track by a hash of its id.
 	LabelWords []string
 	// LabelsOverlap places every label where it prefers even if it covers another; by
@@ -72,6 +79,10 @@ type Style struct {
 	// the default.
 	BoxEffects      []Effect
 	EffectStrengths []float32
+	// SortRange is EffectSort's luma range (fractions from black to white); SortColumns
+	// sorts along columns instead of rows.
+	SortRange   [2]float32
+	SortColumns bool
 
 	// The drawing options of look.go: link fade and reach, trail smoothing, boxes for
 	// points without one, the overlay's blend mode; SeedSizes keeps the benchmark's sizes.
@@ -90,6 +101,27 @@ type Style struct {
 	// from one end's colour to the other's.
 	Glow, GlowOpacity float32 // glow radius px (0: off; Auto: 12 px at 2160 lines, scaled), its opacity
 	LinkGradient      bool
+	// Camera alters the whole picture after the overlay is drawn (camera.go).
+	Camera Camera
+	// Echo draws the overlay of the Echo frames before under this one (echo.go), echo k at
+	// EchoDecay^k of its opacity, moved k·EchoOffset px and scaled EchoScale^k about the
+	// frame's centre; 0: off.
+	Echo       int
+	EchoDecay  float32
+	EchoOffset [2]float32
+	EchoScale  float32
+	// Particles is how many dots each moving track emits a frame (particles.go), each living
+	// ParticleLife frames; ParticleSeed seeds their spread and size. 0: none.
+	Particles    int
+	ParticleLife int
+	ParticleSeed uint64
+	// LinkPulse makes the links' widths pulse by this fraction over LinkPulsePeriod frames
+	// (0: 30); BendAway bends the curves away from the points' centroid (linkvariety.go).
+	LinkPulse       float32
+	LinkPulsePeriod int
+	BendAway        bool
+	// LinkFlow moves dashed and dotted links' dashes this many px a frame along them.
+	LinkFlow float32
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -117,6 +149,10 @@ func DefaultStyle() Style {
 		LinkReach:     0.2,
 		BoxRadius:     Auto,
 		GlowOpacity:   0.5,
+		SortRange:     DefaultSortRange,
+		EchoDecay:     0.6,
+		EchoScale:     1,
+		ParticleLife:  12,
 	}
 }
 
@@ -151,6 +187,7 @@ func (s Style) ForHeight(height int) Style {
 	auto(&s.TrailWidth, 4, 2)
 	auto(&s.BoxRadius, 48, 6)
 	auto(&s.Glow, 12, 4)
+	auto(&s.Camera.Aberration, 6, 1)
 	if s.LabelSize == 0 {
 		s.LabelSize = max(10, height/54)
 	}
@@ -183,6 +220,13 @@ func (s *Style) Validate() error {
 		{"PointOpacity", s.PointOpacity, 1, false},
 		{"LabelOpacity", s.LabelOpacity, 1, false},
 		{"TrailOpacity", s.TrailOpacity, 1, false},
+		{"EchoDecay", s.EchoDecay, 1, false},
+		{"LinkPulse", s.LinkPulse, 1, false},
+		{"Camera.Scanlines", s.Camera.Scanlines, 1, false},
+		{"Camera.Aberration", s.Camera.Aberration, 64, true},
+		{"Camera.Grain", s.Camera.Grain, 1, false},
+		{"Camera.Vignette", s.Camera.Vignette, 1, false},
+		{"Camera.FPS", s.Camera.FPS, 1000, false},
 	} {
 		if c.auto && c.v == Auto {
 			continue
@@ -200,6 +244,21 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.TrailSmooth", s.TrailSmooth, "want 0 (off) to 100 positions")
 	case s.MinLife < 0 || s.MinLife > 10000:
 		return field.Errorf("overlay.Style.MinLife", s.MinLife, "want 0 (every track at once) to 10000 frames")
+	case math.IsNaN(float64(s.LinkFlow)) || math.Abs(float64(s.LinkFlow)) > 1000:
+		return field.Errorf("overlay.Style.LinkFlow", s.LinkFlow, "is outside -1000..1000 px a frame")
+	case s.LinkPulsePeriod < 0 || s.LinkPulsePeriod > 100000:
+		return field.Errorf("overlay.Style.LinkPulsePeriod", s.LinkPulsePeriod, "want 1 to 100000 frames (0: 30)")
+	case s.Particles < 0 || s.Particles > 64:
+		return field.Errorf("overlay.Style.Particles", s.Particles, "want 0 (none) to 64 a track and frame")
+	case s.Particles > 0 && (s.ParticleLife < 1 || s.ParticleLife > 1000):
+		return field.Errorf("overlay.Style.ParticleLife", s.ParticleLife, "want 1 to 1000 frames")
+	case s.Echo < 0 || s.Echo > 32:
+		return field.Errorf("overlay.Style.Echo", s.Echo, "want 0 (off) to 32 frames")
+	case s.Echo > 0 && !(s.EchoScale >= 0.5 && s.EchoScale <= 2):
+		return field.Errorf("overlay.Style.EchoScale", s.EchoScale, "is outside 0.5..2")
+	case math.IsNaN(float64(s.EchoOffset[0])) || math.IsNaN(float64(s.EchoOffset[1])) ||
+		math.Abs(float64(s.EchoOffset[0])) > 1000 || math.Abs(float64(s.EchoOffset[1])) > 1000:
+		return field.Errorf("overlay.Style.EchoOffset", s.EchoOffset, "is outside -1000..1000 px")
 	case s.Fade < 0 || s.Fade > 1000:
 		return field.Errorf("overlay.Style.Fade", s.Fade, "want 0 (off) to 1000 frames")
 	case s.LabelSize != 0 && (s.LabelSize < MinFontSize || s.LabelSize > MaxFontSize):
@@ -235,6 +294,12 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.LabelFormat", s.LabelFormat, "%v", err)
 	}
 	if err := s.validateEffects(); err != nil {
+		return err
+	}
+	if err := s.Camera.validate(); err != nil {
+		return err
+	}
+	if err := s.validateText(); err != nil {
 		return err
 	}
 	if strings.Contains(s.LabelFormat, "{word}") && len(s.LabelWords) == 0 {

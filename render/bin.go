@@ -260,7 +260,7 @@ func (b *bins) flatten(cs []overlay.Curve, w, h int, g *sdf.Glow) {
 		}
 		n := curves.Chords(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, curves.Tolerance)
 		dashed := cs[stroke].Dash.Period > 0
-		s0 := float32(0)
+		s0 := cs[stroke].Dash.Phase
 		for k := range n {
 			ax, ay, bx, by := curves.Chord(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, k, n)
 			l := float32(0)

@@ -81,6 +81,13 @@ type fxWork struct {
 	top     []float32 // zoom: two source rows interpolated across
 	bot     []float32
 	fx      []float32
+	row8    []byte // camera: a shifted row of 8-bit samples
+	// sort: the rectangle's samples per plane, the keys of its luma and chroma samples, a
+	// line's keys and where each of its samples comes from, a counting sort's counts
+	sortSrc        [3][]int32
+	keys, keysC    []int32
+	lineKeys, perm []int32
+	counts         [257]int32
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:
@@ -270,6 +277,10 @@ func (r *fxRect) plane(pl *fxPlane) (x0, y0, x1, y1 int) {
 func (sc *effectsScratch) computeEffect(b *overlay.EffectBox, r *fxRect, wk *fxWork) {
 	f := &sc.f
 	sc.coverEdges(b, r)
+	if b.Kind == overlay.EffectSort {
+		sc.sortEffect(b, r, wk)
+		return
+	}
 	if f.rgb && (b.Kind == overlay.EffectThreshold || b.Kind == overlay.EffectTint) {
 		sc.pointRGB(b, r, wk)
 		return

@@ -18,7 +18,7 @@ func drawLines(t *composite.Tile, lines []overlay.Line, colors, ends []layerColo
 	for _, i := range idx {
 		l := &lines[i]
 		if l.Dash.Period > 0 {
-			sc.line[0] = chord{x0: l.X0, y0: l.Y0, x1: l.X1, y1: l.Y1, opacity: 1, l: curves.ChordLen(l.X0, l.Y0, l.X1, l.Y1)}
+			sc.line[0] = chord{x0: l.X0, y0: l.Y0, x1: l.X1, y1: l.Y1, opacity: 1, s0: l.Dash.Phase, l: curves.ChordLen(l.X0, l.Y0, l.X1, l.Y1)}
 			drawStroke(t, sc.curves, l.Width, l.Dash, &colors[i], sc.line[:], lineChord[:], g)
 			continue
 		}

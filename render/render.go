@@ -12,7 +12,8 @@
 //
 // One file per stage, each the twin of the CUDA kernel of the same name (kernels/*.cu):
 // bin.go, effects.go (which changes the frame under boxes before the tiles are drawn, on all
-// the workers), boxes.go, lines.go, curves.go, labels.go, composite.go; tile.go holds what the
+// the workers), boxes.go, lines.go, curves.go, labels.go, composite.go, camera.go (the
+// camera look over the whole frame after the tiles, on all the workers); tile.go holds what the
 // stages share (tile.cuh's twin). The stages and their order are overlay's stage table.
 package render
 
@@ -53,7 +54,9 @@ type Renderer struct {
 	job func(*worker)
 	// fx is the effects stage's state (effects.go).
 	fx                        effectsScratch
+	cam                       cameraScratch // the camera stage's (camera.go)
 	tilesJob, fxJob, applyJob func(*worker)
+	camJob                    func(*worker)
 }
 
 type worker struct {
@@ -82,7 +85,7 @@ func New(opts overlay.BackendOptions) (*Renderer, error) {
 	}
 	r := &Renderer{timed: opts.Timed, start: make(chan struct{}),
 		binCurves: make(chan struct{}), curvesBinned: make(chan struct{})}
-	r.tilesJob, r.fxJob, r.applyJob = r.drawTiles, r.effectsJob, r.applyJobRun
+	r.tilesJob, r.fxJob, r.applyJob, r.camJob = r.drawTiles, r.effectsJob, r.applyJobRun, r.cameraJob
 	for range n {
 		w := &worker{scratch: stageScratch{curves: newCurveScratch()}}
 		r.workers = append(r.workers, w)
@@ -163,9 +166,18 @@ func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 	r.prefetch, _ = hs.(composite.Prefetcher)
 	r.dispatch(r.tilesJob)
 	r.prims, r.dst, r.prefetch = nil, nil, nil
+	if p.Camera.On() {
+		t1 := time.Now()
+		if err := r.runCamera(hs, p); err != nil {
+			return err
+		}
+		if r.timed {
+			r.last[overlay.StageCamera] = time.Since(t1)
+		}
+	}
 	if r.timed {
 		for _, wk := range r.workers {
-			for s := overlay.StageBoxes; s < overlay.NumStages; s++ {
+			for s := overlay.StageBoxes; s <= overlay.StageComposite; s++ {
 				r.last[s] += wk.spent[s] / time.Duration(len(r.workers))
 				wk.spent[s] = 0
 			}

@@ -73,6 +73,12 @@ FEATURED=(
   "effect-invert|--box-effect invert"
   "effect-pixelate|--box-effect pixelate --effect-strength 8"
   "effect-blur|--box-effect blur"
+  "effect-sort|--box-effect sort --sort-columns --sort-range 0.1,0.9"
+  "echo|--echo 6 --echo-decay 0.7 --fill-opacity 0"
+  "particles|--particles 6 --particle-life 16 --fill-opacity 0"
+  "link-arcs|--line-width 0 --curve-width 2.5 --bend 0.25 --bend-away --link-pulse 0.8 --link-reach 0.5 --link-opacity 0.9"
+  "link-flow|--link-style dotted --line-width 3 --link-flow 2.5 --link-reach 0.5 --link-opacity 1"
+  "text-lines|--font 'Go Mono' --label '{hex} {line}' --label-lines docs/gallery/code-lines.txt --label-reveal 2 --label-line-frames 20"
 )
 
 work=$(mktemp -d)

@@ -146,7 +146,10 @@ type Info struct {
 	// PromisedFrames is the container's own frame count (MP4, MOV); 0 when it has none.
 	PromisedFrames int
 	// Duration is how long the video stream lasts by the container; 0 when unknown.
-	Duration    time.Duration
+	Duration time.Duration
+	// FrameRate is the stream's average frame rate (its base rate where the container
+	// gives no average), frames a second; 0 when unknown.
+	FrameRate   float64
 	PixelFormat string
 	Codec       string
 	// VideoStream is the video stream rendered, counted from 1 among VideoStreams video
@@ -160,6 +163,9 @@ func (in *input) info() Info {
 		Frames: in.expectedFrames(), PromisedFrames: int(max(in.promisedFrames, 0)),
 		PixelFormat: par.PixelFormat().String(), Codec: par.CodecID().Name(),
 		VideoStream: in.nth, VideoStreams: in.videos, StreamIndex: in.vs.Index()}
+	if r := in.frameRate(); r.Num() > 0 && r.Den() > 0 {
+		i.FrameRate = r.Float64()
+	}
 	if in.promisedEnd != astiav.NoPtsValue {
 		start := in.vs.StartTime()
 		if start == astiav.NoPtsValue {

@@ -37,6 +37,8 @@ const Entry kernels[] = {
     TK_ENTRY(tk_labels),          TK_ENTRY(tk_composite),
     // effects.cu
     TK_ENTRY(tk_effects_copy), TK_ENTRY(tk_effects),
+    // camera.cu
+    TK_ENTRY(tk_camera_copy), TK_ENTRY(tk_camera),
     // links.cu
     TK_ENTRY(tk_links_clear),           TK_ENTRY(tk_links_extent),         TK_ENTRY(tk_links_grid),
     TK_ENTRY(tk_links_cells),           TK_ENTRY(tk_links_sums_cells),     TK_ENTRY(tk_links_offsets_cells),

@@ -75,20 +75,39 @@ func (g *Backend) uploadEffects(hf *frameDesc, fx []overlay.EffectBox, planes [3
 	if err := g.ensure(&e.boxes, len(fx)*int(sizeofEffectBox)); err != nil {
 		return 0, err
 	}
-	lay := fxLayout[hf.format]
 	q := tkEffects{N: int32(len(fx)), Boxes: uint64(e.boxes.ptr)}
 	if hf.format == formatRGBA {
 		q.RGB = 1
 	}
+	var err error
+	if q.Planes, q.Copies, err = g.fxPlanes(hf, planes, &e.src); err != nil {
+		return 0, err
+	}
+	*e.host = q
+	if err := g.dev.CopyIn(e.boxes.ptr, bytesOf(fx)); err != nil {
+		return 0, err
+	}
+	if err := g.dev.CopyIn(e.block.ptr, structBytes(e.host)); err != nil {
+		return 0, err
+	}
+	return uint64(e.block.ptr), nil
+}
+
+// fxPlanes describes the frame's planes for the effects and the camera look, and the copies
+// of them into src (grown to fit) that their kernels read.
+func (g *Backend) fxPlanes(hf *frameDesc, planes [3]device.Ptr, src *[3]buf) ([3]tkFxPlane, [3]tkFxCopy, error) {
+	var pls [3]tkFxPlane
+	var copies [3]tkFxCopy
+	lay := fxLayout[hf.format]
 	for k := range 3 {
 		n := hf.planeBytes(k)
 		if n == 0 {
 			continue
 		}
-		if err := g.ensure(&e.src[k], n); err != nil {
-			return 0, err
+		if err := g.ensure(&src[k], n); err != nil {
+			return pls, copies, err
 		}
-		q.Copies[k] = tkFxCopy{From: uint64(planes[k]), To: uint64(e.src[k].ptr), Bytes: int64(n)}
+		copies[k] = tkFxCopy{From: uint64(planes[k]), To: uint64(src[k].ptr), Bytes: int64(n)}
 	}
 	black, white := hf.space.Color(0, 0, 0, 1), hf.space.Color(1, 1, 1, 1)
 	for k := range 3 {
@@ -98,7 +117,7 @@ func (g *Backend) uploadEffects(hf *frameDesc, fx []overlay.EffectBox, planes [3
 		}
 		pl := lay.plane[k]
 		fp := tkFxPlane{
-			Frame: uint64(planes[pl]) + uint64(lay.offset[k]), Src: uint64(e.src[pl].ptr) + uint64(lay.offset[k]),
+			Frame: uint64(planes[pl]) + uint64(lay.offset[k]), Src: uint64(src[pl].ptr) + uint64(lay.offset[k]),
 			Stride: int32(hf.strides[pl]), Step: int32(lay.step[k]), Shift: int32(lay.shift),
 			Sub: int32(sub), W: int32((hf.w + sub - 1) / sub), H: int32((hf.h + sub - 1) / sub),
 			Black: black[k], White: white[k], Max: 255,
@@ -109,16 +128,9 @@ func (g *Backend) uploadEffects(hf *frameDesc, fx []overlay.EffectBox, planes [3
 		if sub == 2 {
 			fp.Chroma, fp.White = 1, black[k]
 		}
-		q.Planes[k] = fp
+		pls[k] = fp
 	}
-	*e.host = q
-	if err := g.dev.CopyIn(e.boxes.ptr, bytesOf(fx)); err != nil {
-		return 0, err
-	}
-	if err := g.dev.CopyIn(e.block.ptr, structBytes(e.host)); err != nil {
-		return 0, err
-	}
-	return uint64(e.block.ptr), nil
+	return pls, copies, nil
 }
 
 // planeBytes is the bytes plane k of the frame spans (0 for a plane the format lacks).

@@ -10,11 +10,32 @@ import (
 	"trackink/overlay"
 )
 
-// TestEffectsEmuMatchCPU runs every box effect on the emulated device and the CPU, on a
-// frame of each format (random strides, matrix and range, 8- and 10-bit), at odd sizes, with
-// overlapping boxes, boxes past the frame's edge and rounded corners, under a drawn box too:
-// the effects must write the CPU's samples exactly, the overlay within EmuTolerance.
+// TestEffectsEmuMatchCPU runs every box effect on the emulated device and the CPU
+// (matchFrameChanges), with overlapping boxes, boxes past the frame's edge and rounded
+// corners, and a tracker's garbage.
 func TestEffectsEmuMatchCPU(t *testing.T) {
+	matchFrameChanges(t, overlay.EffectNames(), func(name string) overlay.Primitives {
+		kind, _ := overlay.ParseEffect(name)
+		s := overlay.EffectStrength(kind, 0)
+		tint := overlay.RGBA{R: 0.2, G: 0.9, B: 0.4, A: 1}
+		return overlay.Primitives{Effects: []overlay.EffectBox{
+			{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Kind: kind, Strength: s, Tint: tint, SortLo: 0.2, SortHi: 0.9},
+			{X: 30, Y: 20, W: 30, H: 35, Kind: kind, Strength: s, Tint: tint, SortLo: 0.1, SortHi: 0.6, SortColumns: 1},
+			{X: 70.3, Y: 40.6, W: 40, H: 40, Radius: 12, Kind: kind, Strength: s, Tint: tint, SortLo: 0, SortHi: 1},
+			{X: -4, Y: 44, W: 14, H: 9, Radius: 2, Kind: overlay.EffectInvert, Tint: tint},
+			// Garbage from a tracker, skipped by both.
+			{X: float32(math.NaN()), Y: 4, W: 10, H: 10, Kind: overlay.EffectInvert},
+			{X: -1e30, Y: -1e30, W: 2e30, H: 2e30, Kind: overlay.EffectInvert},
+		}}
+	})
+}
+
+// matchFrameChanges draws the primitives prims gives for each name, which change the frame
+// itself (box effects, the camera look), on the emulated device and the CPU, on a frame of
+// each format (random strides, matrix and range, 8- and 10-bit) at an odd size, alone and
+// with a box drawn: the frame changes must be the CPU's samples exactly, the overlay within
+// EmuTolerance.
+func matchFrameChanges(t *testing.T, names []string, prims func(name string) overlay.Primitives) {
 	cpu := newTestCPU(t)
 	g := newTestGPU(t, false)
 	seen := map[string]bool{}
@@ -25,29 +46,18 @@ func TestEffectsEmuMatchCPU(t *testing.T) {
 			continue
 		}
 		seen[probe.name] = true
-		for _, name := range overlay.EffectNames() {
-			kind, _ := overlay.ParseEffect(name)
+		for _, name := range names {
 			for _, withBox := range []bool{false, true} {
 				fa, fb := randomFrame(rand.New(rand.NewSource(seed)), w, h)
-				s := overlay.EffectStrength(kind, 0)
-				tint := overlay.RGBA{R: 0.2, G: 0.9, B: 0.4, A: 1}
-				p := &overlay.Primitives{Effects: []overlay.EffectBox{
-					{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Kind: kind, Strength: s, Tint: tint},
-					{X: 30, Y: 20, W: 30, H: 35, Kind: kind, Strength: s, Tint: tint},
-					{X: 70.3, Y: 40.6, W: 40, H: 40, Radius: 12, Kind: kind, Strength: s, Tint: tint},
-					{X: -4, Y: 44, W: 14, H: 9, Radius: 2, Kind: overlay.EffectInvert, Tint: tint},
-					// Garbage from a tracker, skipped by both.
-					{X: float32(math.NaN()), Y: 4, W: 10, H: 10, Kind: overlay.EffectInvert},
-					{X: -1e30, Y: -1e30, W: 2e30, H: 2e30, Kind: overlay.EffectInvert},
-				}}
+				p := prims(name)
 				if withBox {
 					p.Boxes = []overlay.Box{{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Stroke: 1.5,
 						StrokeColor: overlay.RGBA{R: 1, G: 1, B: 1, A: 1}, Fill: overlay.RGBA{R: 0.1, A: 0.2}}}
 				}
-				if err := cpu.Draw(fa.frame, p); err != nil {
+				if err := cpu.Draw(fa.frame, &p); err != nil {
 					t.Fatal(err)
 				}
-				if err := g.Draw(fb.frame, p); err != nil {
+				if err := g.Draw(fb.frame, &p); err != nil {
 					t.Fatal(err)
 				}
 				tol := 0
@@ -68,6 +78,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 	var pl tkFxPlane
 	var b overlay.EffectBox
 	var p tkParams
+	var c tkCamera
 	want := []struct {
 		name string
 		got  uintptr
@@ -78,6 +89,10 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkFxPlane stride", unsafe.Offsetof(pl.Stride)}, {"TkFxPlane black", unsafe.Offsetof(pl.Black)},
 		{"TkEffects boxes", unsafe.Offsetof(e.Boxes)}, {"TkEffects planes", unsafe.Offsetof(e.Planes)},
 		{"TkEffects copies", unsafe.Offsetof(e.Copies)}, {"TkParams effects", unsafe.Offsetof(p.Effects)},
+		{"sizeof TkCamera", unsafe.Sizeof(c)}, {"TkCamera amp", unsafe.Offsetof(c.Amp)},
+		{"TkCamera shift", unsafe.Offsetof(c.Shift)}, {"TkCamera planes", unsafe.Offsetof(c.Planes)},
+		{"TkCamera copies", unsafe.Offsetof(c.Copies)}, {"TkParams camera", unsafe.Offsetof(p.Camera)},
+		{"TkEffectBox sortLo", unsafe.Offsetof(b.SortLo)}, {"TkEffectBox sortColumns", unsafe.Offsetof(b.SortColumns)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {
@@ -98,10 +113,12 @@ func randomEffects(rng *rand.Rand, w, h int, coord func(int) float32) []overlay.
 		kind := overlay.Effect(1 + rng.Intn(len(overlay.EffectNames())))
 		s := [...]float32{overlay.EffectBlur: 1 + 9*float32(rng.Float64()), overlay.EffectPixelate: 2 + 30*float32(rng.Float64()),
 			overlay.EffectThreshold: float32(rng.Float64()), overlay.EffectZoom: 1 + 3*float32(rng.Float64()),
-			overlay.EffectTint: float32(rng.Float64())}[kind]
+			overlay.EffectTint: float32(rng.Float64()), overlay.EffectSort: 0}[kind]
+		lo := float32(rng.Float64())
 		fx = append(fx, overlay.EffectBox{X: coord(w), Y: coord(h), W: bw, H: bh, Radius: float32(rng.Float64()) * min(bw, bh) / 2,
-			Kind: kind, Strength: overlay.EffectStrength(kind, s),
-			Tint: overlay.RGBA{R: float32(rng.Float64()), G: float32(rng.Float64()), B: float32(rng.Float64()), A: 1}})
+			Kind: kind, Strength: overlay.EffectStrength(kind, s), SortLo: lo, SortHi: lo + float32(rng.Float64())*(1-lo),
+			SortColumns: int32(rng.Intn(2)),
+			Tint:        overlay.RGBA{R: float32(rng.Float64()), G: float32(rng.Float64()), B: float32(rng.Float64()), A: 1}})
 	}
 	return fx
 }

@@ -64,7 +64,8 @@ type Backend struct {
 	glyphs []tkGlyph
 	placed []overlay.PlacedGlyph
 
-	fx effectBufs // the box effects' (effects.go)
+	fx  effectBufs // the box effects' (effects.go)
+	cam cameraBufs // the camera look's (camera.go)
 }
 
 // hostRecords are the host copies of the parameter block and the status. They live in an
@@ -396,6 +397,9 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 	if q.Effects, err = g.uploadEffects(hf, p.Effects, planes); err != nil {
 		return err
 	}
+	if q.Camera, err = g.uploadCamera(hf, &p.Camera, planes); err != nil {
+		return err
+	}
 	g.host.p = q
 	// The frame's own lines and curves follow the link slots.
 	lines, curves := b.lines.ptr+device.Ptr(lineSlots*lineBytes), b.curves.ptr+device.Ptr(curveSlots*curveBytes)
@@ -500,6 +504,8 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageCurves, "tk_curves", tileGrid, tileBlock},
 		{overlay.StageLabels, "tk_labels", tileGrid, tileBlock},
 		{overlay.StageComposite, "tk_composite", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
+		{overlay.StageCamera, "tk_camera_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
+		{overlay.StageCamera, "tk_camera", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 	}
 	if g.links != nil {
 		if g.timed {

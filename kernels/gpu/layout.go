@@ -50,6 +50,8 @@ type tkParams struct {
 
 	GlowRadius, GlowInv, GlowOpacity float32 // overlay.Primitives.Glow (sdf.Glow)
 	_                                int32
+
+	Camera uint64 // TkCamera (effects.h) when the frame has the camera look
 }
 
 type tkLabel struct {
@@ -69,9 +71,9 @@ type tkGlyph struct {
 // overlay.Curve): records.go checks them against overlay's types, layout_test.go against
 // layout.h.
 const (
-	boxBytes   = 68
-	lineBytes  = 64
-	curveBytes = 64
+	boxBytes   = 72
+	lineBytes  = 68
+	curveBytes = 68
 	labelBytes = int(unsafe.Sizeof(tkLabel{}))
 	glyphBytes = int(unsafe.Sizeof(tkGlyph{}))
 )

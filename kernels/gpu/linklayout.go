@@ -40,7 +40,7 @@ type tkLinks struct {
 	F, MaxD2, MaxDY2                     float64
 	LineSlots, CurveSlots                int32
 	LineWidth, CurveWidth, Bend, Opacity float32
-	LineDash, CurveDash                  [2]float32 // overlay.Dash: on, period
+	LineDash, CurveDash                  [3]float32 // overlay.Dash: on, period, phase
 	CapCells                             int32
 	Fade                                 float32 // overlay.LinkStyle.Fade
 	Grid, CellOf, CellStart, CellFill    uint64

@@ -429,7 +429,7 @@ func checkLinkedFrames(t *testing.T, rec *recorder) {
 				t.Fatalf("frame %d: %s among the link update's kernels %v", f, k, kernels[:draw])
 			}
 		}
-		if draw < 2 || kernels[draw-2] != "tk_links_emit" || kernels[draw-1] != "tk_links_blank" || kernels[len(kernels)-1] != "tk_composite" {
+		if draw < 2 || kernels[draw-2] != "tk_links_emit" || kernels[draw-1] != "tk_links_blank" || kernels[len(kernels)-1] != "tk_camera" {
 			t.Fatalf("frame %d: the graph launches %v", f, kernels)
 		}
 	}

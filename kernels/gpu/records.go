@@ -28,4 +28,5 @@ const sizeofParams = unsafe.Sizeof(tkParams{})
 const (
 	sizeofEffects   = unsafe.Sizeof(tkEffects{})
 	sizeofEffectBox = unsafe.Sizeof(overlay.EffectBox{})
+	sizeofCamera    = unsafe.Sizeof(tkCamera{})
 )

@@ -9,6 +9,9 @@ extern "C" long tk_effects_layout(int i) {
       (long)sizeof(TkEffects),              (long)offsetof(TkEffectBox, kind),   (long)offsetof(TkEffectBox, tint),
       (long)offsetof(TkFxPlane, stride),    (long)offsetof(TkFxPlane, black),    (long)offsetof(TkEffects, boxes),
       (long)offsetof(TkEffects, planes),    (long)offsetof(TkEffects, copies),   (long)offsetof(TkParams, effects),
+      (long)sizeof(TkCamera),               (long)offsetof(TkCamera, amp),       (long)offsetof(TkCamera, shift),
+      (long)offsetof(TkCamera, planes),     (long)offsetof(TkCamera, copies),    (long)offsetof(TkParams, camera),
+      (long)offsetof(TkEffectBox, sortLo),  (long)offsetof(TkEffectBox, sortColumns),
   };
   return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
 }

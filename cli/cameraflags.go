@@ -1,0 +1,29 @@
+package cli
+
+import (
+	"github.com/spf13/pflag"
+
+	"trackink/overlay"
+)
+
+// The camera look's flags (overlay.Style.Camera, overlay/camera.go; --look cctv sets them
+// all), also style-file keys.
+
+// registerCameraFlags adds the camera look's flags for style st.
+func registerCameraFlags(fs *pflag.FlagSet, st *overlay.Style) {
+	c := &st.Camera
+	fs.Float32Var(&c.Scanlines, "scanlines", c.Scanlines, "camera look: darken every other band of rows (a band is height/540 rows) by this much, 0..1 (0 = off)")
+	fs.Var(glowValue{&c.Aberration}, "aberration", "camera look: shift the red and blue apart by this many px, so edges fringe (0 = off)")
+	if c.Aberration == overlay.Auto {
+		fs.Lookup("aberration").DefValue = "6 px at 2160 lines, scaled"
+	}
+	fs.Float32Var(&c.Grain, "grain", c.Grain, "camera look: luma noise within ± this fraction of the luma range, new each frame, 0..1 (0 = off)")
+	fs.Uint64Var(&c.Seed, "grain-seed", c.Seed, "camera look: the grain's seed (the same seed, the same grain)")
+	fs.Float32Var(&c.Vignette, "vignette", c.Vignette, "camera look: darken toward the corners, 0..1 (0 = off)")
+	fs.StringVar(&c.Name, "camera-name", c.Name, "camera look: stamp this name and a clock in the top-left corner (\"\" = no stamp)")
+	fs.StringVar(&c.Clock, "camera-clock", c.Clock, "camera look: the stamp's time at frame 1, \""+overlay.CameraClockLayout+"\" (\"\" = time since frame 1)")
+	fs.Float32Var(&c.FPS, "camera-fps", c.FPS, "camera look: the frame rate the stamp's clock counts at (0: the video's own)")
+	if c.FPS == 0 {
+		fs.Lookup("camera-fps").DefValue = "the video's frame rate"
+	}
+}

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/pflag"
+
+	"trackink/overlay"
+)
+
+// The text-on-tracks flags (overlay/tracktext.go): per-class label templates, the lines of
+// {line}, the typewriter reveal; style-file keys too.
+
+// registerTextFlags adds the text-on-tracks flags for style st.
+func registerTextFlags(fs *pflag.FlagSet, st *overlay.Style) {
+	fs.Var(classLabelValue{&st.ClassLabels}, "class-label", "CLASS=TEMPLATE: boxes of CLASS take this label template instead of --label (the flag again for another class)")
+	fs.Var(linesValue{&st.LabelLines}, "label-lines", "a text file whose lines {line} shows: each track starts at its own line and scrolls on to the next every --label-line-frames frames")
+	fs.IntVar(&st.LabelLineFrames, "label-line-frames", st.LabelLineFrames, "frames each {line} shows (0 = 25)")
+	fs.Float32Var(&st.LabelReveal, "label-reveal", st.LabelReveal, "type labels on, this many characters a frame from the track's first frame (and each new {line}), with a _ cursor (0 = off)")
+}
+
+// classLabelValue is --class-label CLASS=TEMPLATE, one class each time it is given.
+type classLabelValue struct{ m *map[string]string }
+
+func (v classLabelValue) String() string {
+	if v.m == nil {
+		return ""
+	}
+	var parts []string
+	for class, tmpl := range *v.m {
+		parts = append(parts, class+"="+tmpl)
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, " ")
+}
+
+func (v classLabelValue) Set(s string) error {
+	class, tmpl, ok := strings.Cut(s, "=")
+	if !ok || class == "" {
+		return fmt.Errorf("%q: want CLASS=TEMPLATE", s)
+	}
+	if *v.m == nil {
+		*v.m = map[string]string{}
+	}
+	(*v.m)[class] = tmpl
+	return nil
+}
+
+func (classLabelValue) Type() string { return "class=template" }
+
+// linesValue is --label-lines FILE: the file's lines, read when the flag is set (blank
+// lines left out, trailing spaces cut).
+type linesValue struct{ lines *[]string }
+
+func (v linesValue) String() string { return "" }
+
+func (v linesValue) Set(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var lines []string
+	for n, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if line == "" {
+			continue
+		}
+		if !utf8.ValidString(line) {
+			return fmt.Errorf("%s:%d: not UTF-8", path, n+1)
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("%s: no lines", path)
+	}
+	*v.lines = lines
+	return nil
+}
+
+func (linesValue) Type() string { return "file" }

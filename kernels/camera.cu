@@ -1,0 +1,74 @@
+// camera.cu: the camera look over the whole frame after the composite; the twin of
+// render/camera.go (whose comment gives the integer rule each sample follows, and
+// overlay/camera.go what the look is). tk_camera_copy copies the frame as composited;
+// tk_camera then writes each sample from the copy (the aberration reads samples to the
+// side, which other threads write). The gains come from the host (the CPU's own tables),
+// and every operation is on integers, so the samples are the CPU's.
+//
+// Grid: one block per tile, as tk_effects: thread (x, y) owns the 2 × 2 pixel blocks at
+// columns 2x, 2x+1 and rows 2r, 2r+1 for r = y, y+4, ..., and the chroma sample behind each.
+
+TK_KERNEL void tk_camera_copy(const TkParams* p) {
+  const TkCamera* c = (const TkCamera*)p->camera;
+  // After an overflow the host runs the frame again: the frame must not change twice.
+  if (!c || overflowed(p)) return;
+  fxCopy(c->copies);
+}
+
+// grainHash is overlay.GrainHash: Wellons' lowbias32.
+__device__ __forceinline__ uint32_t grainHash(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+// camSample writes the camera's sample (x, y) of plane k: gain (cols[x]·rows[y], at the
+// pixel (gx, gy)), shift and, with grain, the noise of sample (x, y).
+__device__ void camSample(const TkCamera* c, int k, int x, int y, int gx, int gy, bool grain) {
+  const TkFxPlane& pl = c->planes[k];
+  const int32_t* cols = (const int32_t*)c->cols;
+  const int32_t* rows = (const int32_t*)c->rows;
+  int32_t kx = (cols[gx] * rows[gy] + (1 << 14)) >> 15;
+  int32_t base = (int32_t)pl.black;
+  int32_t s = fxAt(pl, x + c->shift[k], y);
+  int32_t v = base + (((s - base) * kx) >> 15);
+  if (grain) {
+    int32_t n = (int32_t)(grainHash(c->key + (uint32_t)y * 0x9e3779b9u + (uint32_t)x) & 0xff) - 128;
+    v += (n * c->amp) >> 8;
+  }
+  int32_t hi = (int32_t)pl.max;
+  v = v < 0 ? 0 : (v > hi ? hi : v);
+  uint8_t* d = (uint8_t*)pl.frame + (size_t)y * pl.stride + (size_t)x * pl.step;
+  if (pl.wide)
+    *(uint16_t*)d = (uint16_t)((unsigned)v << pl.shift);
+  else
+    *d = (uint8_t)v;
+}
+
+TK_KERNEL void tk_camera(const TkParams* p) {
+  const TkCamera* c = (const TkCamera*)p->camera;
+  if (!c || overflowed(p)) return;
+  int ox = blockIdx.x * TK_TILE, oy = blockIdx.y * TK_TILE;
+  int w = p->width, h = p->height;
+  int tw = w - ox < TK_TILE ? w - ox : TK_TILE, th = h - oy < TK_TILE ? h - oy : TK_TILE;
+  int bx = 2 * threadIdx.x;
+  if (bx >= tw) return;
+  bool grain = c->amp != 0;
+  for (int by = 2 * threadIdx.y; by < th; by += 2 * TK_FXC_Y) {
+    int x0 = ox + bx, y0 = oy + by;
+    for (int q = 0; q < 4; q++) {
+      int x = x0 + (q & 1), y = y0 + (q >> 1);
+      if (x >= w || y >= h) continue;
+      camSample(c, 0, x, y, x, y, grain);
+      if (c->rgb) {
+        camSample(c, 1, x, y, x, y, grain);
+        camSample(c, 2, x, y, x, y, grain);
+      }
+    }
+    if (c->rgb) continue;
+    for (int k = 1; k < 3; k++) camSample(c, k, x0 / 2, y0 / 2, x0, y0, false);
+  }
+}

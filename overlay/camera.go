@@ -1,0 +1,210 @@
+package overlay
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"trackink/internal/field"
+)
+
+// The camera look (the pack's CCTV node): after the overlay is composited, the whole
+// picture is altered as a security camera's is, by the backend's camera stage
+// (render/camera.go, kernels/camera.cu):
+//
+//   - scanlines: every other band of rows (a band is h/540 rows, at least one) darkened by
+//     Scanlines of its level;
+//   - a vignette: each pixel darkened by gx(x)·gy(y), g(d) = 1 − Vignette·d⁴ of its distance
+//     d from the centre over the half width (height), so the corners lose most;
+//   - chromatic aberration: the colour planes shifted apart horizontally, Cr (R') by
+//     Aberration px to the right and Cb (B') to the left (Y' and G' stay), so edges fringe red
+//     and blue;
+//   - grain: monochrome noise on luma, uniform within ±Grain of the luma range, fresh each
+//     frame from a hash of the seed, the frame number and the pixel (GrainNoise), so the same command
+//     gives the same frames and a segment the whole render's;
+//   - a stamp in the top-left corner, the camera's name and its clock, drawn as a label
+//     before the camera stage runs (so it is scanned and grained like the rest).
+//
+// Darkening is toward black in luma (Y' = black + (Y' − black)·k) and toward neutral in
+// chroma, so it keeps hues; R'G'B' frames scale each component. The gains are in Q15 fixed
+// point (CameraGains), made once per frame size on the host for both backends, and every
+// sample's arithmetic is integer, so the CPU and the kernels write the same bytes.
+
+// Camera is the camera look's settings in a Style; the zero value is off.
+type Camera struct {
+	Scanlines  float32 // darkening of every other band of rows, 0..1; 0: none
+	Aberration float32 // px the red and blue planes are shifted apart, 0..64; Auto: 6 px at 2160 lines
+	Grain      float32 // luma noise amplitude as a fraction of the luma range, 0..1; 0: none
+	Seed       uint64  // the grain's
+	Vignette   float32 // darkening toward the corners, 0..1; 0: none
+	// Name, when set, stamps the camera's name and clock in the top-left corner.
+	Name string
+	// Clock is the clock's time at frame 1, "2006-01-02 15:04:05"; "" shows the time since
+	// frame 1 (hh:mm:ss).
+	Clock string
+	// FPS is the frame rate the clock counts at; 0 counts at the video's own (job.Render
+	// sets it), or at DefaultCameraFPS where there is no video.
+	FPS float32
+}
+
+// DefaultCameraFPS is the clock's rate where Camera.FPS is 0 and no video gives one.
+const DefaultCameraFPS = 25
+
+// AltersPicture reports whether the camera look changes the picture itself (scanlines,
+// fringes, grain, vignette), rather than only stamping over it.
+func (c *Camera) AltersPicture() bool {
+	return c.Scanlines > 0 || c.Aberration != 0 || c.Grain > 0 || c.Vignette > 0
+}
+
+// CameraClockLayout is Camera.Clock's layout (time.Parse).
+const CameraClockLayout = "2006-01-02 15:04:05"
+
+// validate checks the camera's settings beyond their ranges (Style.Validate's table).
+func (c *Camera) validate() error {
+	if c.Clock != "" {
+		if _, err := time.Parse(CameraClockLayout, c.Clock); err != nil {
+			return field.Errorf("overlay.Style.Camera.Clock", c.Clock, "want %q", CameraClockLayout)
+		}
+	}
+	return nil
+}
+
+// cameraClock is the clock's time at frame 1; zero when the clock counts from zero.
+func (c *Camera) cameraClock() time.Time {
+	t, _ := time.Parse(CameraClockLayout, c.Clock) // "" or valid: validate
+	return t
+}
+
+// CameraPass is one frame's camera stage, as Builder.Build sets it in Primitives: the
+// settings resolved for the frame, and the frame number the grain is drawn for.
+type CameraPass struct {
+	Scanlines, Vignette, Grain float32
+	Aberration                 float32 // px, resolved
+	Seed                       uint64
+	Frame                      int
+}
+
+// On reports whether the pass changes anything.
+func (c *CameraPass) On() bool {
+	return c.Scanlines > 0 || c.Aberration > 0 || c.Grain > 0 || c.Vignette > 0
+}
+
+// CameraQ is the fixed point of the camera's gains: 1.0 is 1 << CameraQ.
+const CameraQ = 15
+
+// CameraGains fills cols (w long) and rows (h long) with the pass's gains in Q15: a
+// sample's gain is (cols[x]·rows[y] + 2¹⁴) >> 15; rows carry the scanlines.
+func (c *CameraPass) CameraGains(cols, rows []int32) {
+	q := func(g float64) int32 { return int32(g*(1<<CameraQ) + 0.5) }
+	fall := func(i, n int) float64 {
+		half := float64(n) / 2
+		d := math.Abs(float64(i)+0.5-half) / half
+		return 1 - float64(c.Vignette)*d*d*d*d
+	}
+	for x := range cols {
+		cols[x] = q(fall(x, len(cols)))
+	}
+	band := max(1, len(rows)/540)
+	for y := range rows {
+		g := fall(y, len(rows))
+		if (y/band)%2 == 1 {
+			g *= 1 - float64(c.Scanlines)
+		}
+		rows[y] = q(g)
+	}
+}
+
+// CameraShift is the aberration's shift in samples of a plane subsampled by sub (1, or 2
+// for 4:2:0 chroma): the px rounded, halved (rounded up) for chroma.
+func (c *CameraPass) CameraShift(sub int) int {
+	d := int(c.Aberration + 0.5)
+	if sub == 2 {
+		d = (d + 1) / 2
+	}
+	return d
+}
+
+// GrainAmplitude is the grain's amplitude for a luma range of span code values (white −
+// black): a sample's noise is ((n − 128)·a) >> 8, n its GrainNoise byte.
+func (c *CameraPass) GrainAmplitude(span float32) int32 {
+	return int32(c.Grain*span*2 + 0.5)
+}
+
+// GrainKey is the frame's grain key (GrainNoise's), from the seed and the frame number.
+func (c *CameraPass) GrainKey() uint32 {
+	z := c.Seed ^ uint64(c.Frame)*0x9e3779b97f4a7c15
+	// SplitMix64's finaliser (Steele, Lea and Flood 2014), once a frame.
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return uint32(z ^ z>>31)
+}
+
+// GrainRow is the grain's step in GrainHash's input from one row to the next.
+const GrainRow = 0x9e3779b9
+
+// GrainNoise is the noise byte of sample (x, y) for a frame's key: the low byte of
+// GrainHash(key + y·GrainRow + x).
+func GrainNoise(key uint32, x, y int) int32 {
+	return int32(GrainHash(key+uint32(y)*GrainRow+uint32(x)) & 0xff)
+}
+
+// GrainHash is Wellons' lowbias32, a 32-bit integer hash with good avalanche at two
+// multiplies: one hash a pixel, eight at a time in the SIMD loop. Twin: grainHash
+// (kernels/camera.cu).
+func GrainHash(x uint32) uint32 {
+	x ^= x >> 16
+	x *= 0x7feb352d
+	x ^= x >> 15
+	x *= 0x846ca68b
+	x ^= x >> 16
+	return x
+}
+
+// cameraPass resolves the style's camera for frame index.
+func (s *Style) cameraPass(index int) CameraPass {
+	c := &s.Camera
+	return CameraPass{Scanlines: c.Scanlines, Vignette: c.Vignette, Grain: c.Grain, Aberration: c.Aberration,
+		Seed: c.Seed, Frame: index}
+}
+
+// cameraStamp is the stamp's text for frame index (1-based): the name, two spaces, the
+// clock (clock0 plus the time since frame 1, or that time alone when clock0 is zero).
+func (c *Camera) cameraStamp(dst []byte, index int, clock0 time.Time) []byte {
+	dst = append(dst, c.Name...)
+	dst = append(dst, "  "...)
+	// Whole seconds since frame 1, counted exactly in frames (no float drift over hours).
+	fps := float64(c.FPS)
+	if fps <= 0 {
+		fps = DefaultCameraFPS
+	}
+	secs := int64(float64(max(index-1, 0)) / fps)
+	if !clock0.IsZero() {
+		return clock0.Add(time.Duration(secs)*time.Second).AppendFormat(dst, CameraClockLayout)
+	}
+	two := func(dst []byte, v int64) []byte {
+		if v < 10 {
+			dst = append(dst, '0')
+		}
+		return strconv.AppendInt(dst, v, 10)
+	}
+	dst = append(two(dst, secs/3600), ':')
+	dst = append(two(dst, secs/60%60), ':')
+	return two(dst, secs%60)
+}
+
+// addCameraStamp adds the camera's stamp for frame index as a label in the top-left corner,
+// a label's height in from the edges: white text on black at the labels' opacity.
+func (b *Builder) addCameraStamp(p *Primitives, index int) {
+	c := &b.style.Camera
+	if c.Name == "" {
+		return
+	}
+	start := len(p.text)
+	p.text = c.cameraStamp(p.text, index, b.clock0)
+	text := p.text[start:len(p.text):len(p.text)]
+	lw, lh := b.font.LabelSize(text)
+	m := lh / 2
+	p.Labels = append(p.Labels, Label{X: m, Y: m, W: lw, H: lh, Text: text,
+		Color: RGBA{1, 1, 1, 1}, Background: RGBA{A: b.style.LabelOpacity}})
+}

@@ -1,0 +1,55 @@
+package overlay
+
+import (
+	"testing"
+
+	"trackink/composite"
+	"trackink/knn"
+	"trackink/scene"
+)
+
+// captureBackend records the camera pass and the labels' text of each frame it draws.
+type captureBackend struct {
+	frames []int
+	stamps []string
+}
+
+func (c *captureBackend) Draw(dst composite.Surface, p *Primitives) error {
+	c.frames = append(c.frames, p.Camera.Frame)
+	if n := len(p.Labels); n > 0 {
+		c.stamps = append(c.stamps, string(p.Labels[n-1].Text))
+	}
+	return nil
+}
+func (c *captureBackend) Timings() Timings { return Timings{} }
+func (c *captureBackend) Workers() int     { return 1 }
+func (c *captureBackend) Close()           {}
+
+// TestCameraCountsEveryFrame: the camera pass and stamp take each frame's number, and a
+// frame with nothing tracked (nil) the number after the frame before, so the grain and the
+// clock move on through gaps in the tracks; the stamp's clock counts whole seconds at FPS.
+func TestCameraCountsEveryFrame(t *testing.T) {
+	st := DefaultStyle()
+	st.Camera = Camera{Grain: 0.1, Name: "CAM", FPS: 2}
+	cb := &captureBackend{}
+	d, err := New(Options{Style: st, Links: knn.Options{K: 2}, NewBackend: func(BackendOptions) (Backend, error) { return cb, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	fr := &composite.RGBA{Pix: make([]byte, 64*48*4), Stride: 64 * 4, W: 64, H: 48}
+	for _, tf := range []*scene.Frame{{Index: 1}, nil, nil, {Index: 4}, {Index: 5}, nil} {
+		if err := d.Draw(fr, tf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []int{1, 2, 3, 4, 5, 6}
+	for i, w := range want {
+		if cb.frames[i] != w {
+			t.Fatalf("camera frames %v, want %v", cb.frames, want)
+		}
+	}
+	if got, want := cb.stamps[5], "CAM  00:00:02"; got != want {
+		t.Errorf("frame 6's stamp %q, want %q (5 frames at 2 fps)", got, want)
+	}
+}

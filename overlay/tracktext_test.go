@@ -1,0 +1,63 @@
+package overlay
+
+import (
+	"testing"
+
+	"trackink/scene"
+)
+
+// TestTextOnTracks builds a track moving 3 px right and 4 px down a frame (5 px a frame)
+// for six frames and checks its labels: {speed} from its second frame, {line} scrolling
+// every 2 frames from its own first line, the class's template over --label, and the
+// typewriter typing 3 characters a frame with a cursor, again from each new line.
+func TestTextOnTracks(t *testing.T) {
+	st := DefaultStyle()
+	st.LabelFormat = "#{id} v{speed:.0f}"
+	st.ClassLabels = map[string]string{"bot": "{line}"}
+	st.LabelLines, st.LabelLineFrames = []string{"alpha beta", "gamma", "delta"}, 2
+	st.PointRadius, st.LineWidth = 0, 0
+	for _, c := range []struct {
+		class  string
+		reveal float32
+		want   []string
+	}{
+		{"", 0, []string{"#5", "#5 v5", "#5 v5", "#5 v5"}},
+		{"bot", 0, nil}, // the lines, checked below
+		{"", 3, []string{"#5", "#5 v5", "#5 v5", "#5 v5"}},
+		{"", 1, []string{"#_", "#5_", "#5 _", "#5 v_"}},
+	} {
+		st.LabelReveal = c.reveal
+		b := newTestBuilder(t, st, 400, 300)
+		var got []string
+		var p Primitives
+		for n := 1; n <= 6; n++ {
+			f := scene.Frame{Index: n, Boxes: []scene.Box{{ID: 5, X: 3 * float32(n), Y: 4 * float32(n), W: 50, H: 50, Class: c.class}}}
+			b.Build(&p, &f, nil)
+			got = append(got, string(p.Labels[0].Text))
+		}
+		if c.class == "bot" {
+			// Lines change every 2 frames of age, from the track's own first line.
+			first := got[0]
+			if got[1] != first || got[2] == first || got[2] != got[3] || got[4] == got[2] || got[4] == first {
+				t.Errorf("{line}: %q: want each line for 2 frames, three lines in turn", got)
+			}
+			continue
+		}
+		for i, w := range c.want {
+			if got[i] != w {
+				t.Errorf("reveal %g: frame %d: %q, want %q", c.reveal, i+1, got[i], w)
+			}
+		}
+	}
+	// The typewriter restarts with each new line: 3 characters in its first frame.
+	st.LabelReveal = 3
+	b := newTestBuilder(t, st, 400, 300)
+	var p Primitives
+	for n := 1; n <= 3; n++ {
+		f := scene.Frame{Index: n, Boxes: []scene.Box{{ID: 5, X: 10, Y: 10, W: 50, H: 50, Class: "bot"}}}
+		b.Build(&p, &f, nil)
+		if n == 3 && len([]rune(string(p.Labels[0].Text))) != 4 {
+			t.Errorf("frame 3, a new line: %q, want 3 characters and the cursor", p.Labels[0].Text)
+		}
+	}
+}

@@ -1,0 +1,273 @@
+package render
+
+import (
+	"encoding/binary"
+
+	"trackink/composite"
+	"trackink/overlay"
+)
+
+// The camera stage: the camera look (overlay/camera.go) over the whole frame after the
+// layer is composited (twin: kernels/camera.cu). The workers take bands of fxBand luma rows
+// (and the chroma rows under them); each row is loaded, changed and stored whole, so the
+// aberration's shifted reads see the row as composited. Every operation is on integers:
+//
+//	v = c + (((s − c)·k) >> 15) + g,  clamped to the plane's codes,
+//
+// s the sample (chroma and R', B' taken Aberration samples to the side, the row's edge
+// repeated), c the plane's black (chroma: neutral), k = (cols[x]·rows[y] + 2¹⁴) >> 15 the
+// gain (chroma: the luma gain at its block's top-left pixel), g the grain (luma and R'G'B'
+// only): ((n − 128)·a) >> 8, n overlay.GrainNoise's byte of the sample.
+
+// cameraScratch is the camera stage's per-frame state: the frame's planes and the gains
+// (remade when the frame size or the pass's settings change).
+type cameraScratch struct {
+	f          fxFrame
+	pass       overlay.CameraPass
+	cols, rows []int32
+	colsC      []int32 // the chroma columns' gains: cols at their blocks' left pixels
+	colsCI     []int32 // colsC with each entry twice, for NV12's interleaved Cb and Cr
+	key        uint32
+	amp        int32
+	shift      [3]int // per plane: read sample x + shift
+	gainsFor   overlay.CameraPass
+	bands      int
+}
+
+// prepare sets the stage up for pass p on dst.
+func (sc *cameraScratch) prepare(dst composite.HostSurface, p *overlay.CameraPass) error {
+	if err := effectsFrame(dst, &sc.f); err != nil {
+		return err
+	}
+	w, h := dst.Size()
+	// The gains depend on all but the frame number.
+	q := *p
+	q.Frame = 0
+	if len(sc.cols) != w || len(sc.rows) != h || q != sc.gainsFor {
+		sc.cols, sc.rows = grow(sc.cols, w), grow(sc.rows, h)
+		q.CameraGains(sc.cols, sc.rows)
+		sc.colsC = grow(sc.colsC, (w+1)/2)
+		sc.colsCI = grow(sc.colsCI, 2*len(sc.colsC))
+		for x := range sc.colsC {
+			sc.colsC[x] = sc.cols[2*x]
+			sc.colsCI[2*x], sc.colsCI[2*x+1] = sc.cols[2*x], sc.cols[2*x]
+		}
+		sc.gainsFor = q
+	}
+	sc.pass = *p
+	sc.key = p.GrainKey()
+	sc.amp = p.GrainAmplitude(sc.f.pl[0].white - sc.f.pl[0].black)
+	red, blue := 2, 1 // Cr, Cb
+	if sc.f.rgb {
+		red, blue = 0, 2
+	}
+	sc.shift = [3]int{}
+	sc.shift[red] = -p.CameraShift(sc.f.pl[red].sub)
+	sc.shift[blue] = p.CameraShift(sc.f.pl[blue].sub)
+	sc.bands = (h + fxBand - 1) / fxBand
+	return nil
+}
+
+// cameraBand runs the stage on luma rows [ys, ye) (ys even) and the chroma rows under them.
+func (sc *cameraScratch) cameraBand(ys, ye int, wk *fxWork) {
+	f := &sc.f
+	for k := range 3 {
+		pl := &f.pl[k]
+		y0, y1 := ys, ye
+		if pl.sub == 2 {
+			y0, y1 = ys/2, (ye+1)/2
+		}
+		grain := sc.amp != 0 && (k == 0 || f.rgb)
+		for y := y0; y < y1; y++ {
+			switch {
+			case k > 0 && f.interleaved():
+				if k == 1 {
+					sc.cameraRowNV12(y, wk)
+				}
+			default:
+				sc.cameraRow(pl, k, y, grain, wk)
+			}
+		}
+	}
+}
+
+// cameraRow runs the stage on row y of plane k.
+func (sc *cameraScratch) cameraRow(pl *fxPlane, k, y int, grain bool, wk *fxWork) {
+	n := pl.w
+	cols := sc.cols[:n]
+	if pl.sub == 2 {
+		cols = sc.colsC[:n]
+	}
+	ry := sc.rows[y*pl.sub]
+	amp := int32(0) // no grain
+	if grain {
+		amp = sc.amp
+	}
+	// The row's first sample's input to overlay.GrainHash; sample x's is base + x.
+	base := sc.key + uint32(y)*overlay.GrainRow
+	d := sc.shift[k]
+	if !pl.wide && pl.step == 1 {
+		// 8-bit planar (Y', and Cb and Cr of YUV420P): in place on the bytes.
+		row := pl.p[y*pl.stride : y*pl.stride+n]
+		src := row
+		if d != 0 {
+			wk.row8 = grow(wk.row8, n)
+			shiftRow(wk.row8, row, d)
+			src = wk.row8
+		}
+		camera8(row, src, cols, base, ry, int32(pl.black), amp)
+		return
+	}
+	wk.a = grow(wk.a, n)
+	pl.load(wk.a, 0, y)
+	src := wk.a
+	if d != 0 {
+		wk.b = grow(wk.b, n)
+		shiftRow(wk.b, wk.a, d)
+		src = wk.b
+	}
+	out := wk.a
+	c, hi := int32(pl.black), int32(pl.max)
+	for x := range n {
+		out[x] = min(max(cameraSample(src[x], cols[x], ry, c, amp, base+uint32(x)), 0), hi)
+	}
+	pl.store(out, y)
+}
+
+// cameraSample is the stage's value of sample s, before the clamp: gains kx and ry, black
+// c, grain amp (0: none) of noise input z.
+func cameraSample(s, kx, ry, c, amp int32, z uint32) int32 {
+	k := (kx*ry + 1<<14) >> overlay.CameraQ
+	v := c + ((s-c)*k)>>overlay.CameraQ
+	if amp != 0 {
+		v += ((int32(overlay.GrainHash(z)&0xff) - 128) * amp) >> 8
+	}
+	return v
+}
+
+// interleaved reports whether the frame's Cb and Cr are 8-bit samples side by side in one
+// plane (NV12).
+func (f *fxFrame) interleaved() bool {
+	return !f.rgb && !f.pl[1].wide && f.pl[1].step == 2
+}
+
+// cameraRowNV12 runs the stage on chroma row y of an NV12 frame, Cb and Cr at once: the
+// interleaved row changed in place by camera8 with each column's gain twice, from a copy in
+// which Cb and Cr are each shifted by their own amount. Chroma takes no grain.
+func (sc *cameraScratch) cameraRowNV12(y int, wk *fxWork) {
+	cb := &sc.f.pl[1]
+	n := cb.w
+	i := y * cb.stride
+	row := cb.p[i : i+2*n]
+	src := row
+	if d1, d2 := sc.shift[1], sc.shift[2]; d1 != 0 || d2 != 0 {
+		wk.row8 = grow(wk.row8, 2*n)
+		src = wk.row8
+		shiftEvery2(src, row, d1)
+		shiftEvery2(src[1:], row[1:], d2)
+	}
+	camera8(row, src, sc.colsCI[:2*n], 0, sc.rows[2*y], int32(cb.black), 0)
+}
+
+// shiftEvery2 sets dst[2x] to src[2(x + d)] for the n = (len(src)+1)/2 samples at even
+// bytes, the row's edge repeated beyond it: the edges clamped, the rest copied straight.
+func shiftEvery2(dst, src []byte, d int) {
+	n := (len(src) + 1) / 2
+	lo, hi := min(max(-d, 0), n), max(min(n-d, n), 0) // x in [lo, hi) reads inside the row
+	for x := range lo {
+		dst[2*x] = src[0]
+	}
+	if lo < hi {
+		s, t := src[2*(lo+d):2*(hi+d-1)+1], dst[2*lo:2*(hi-1)+1]
+		for i := 0; i < len(s) && i < len(t); i += 2 {
+			t[i] = s[i]
+		}
+	}
+	for x := max(hi, lo); x < n; x++ {
+		dst[2*x] = src[2*(n-1)]
+	}
+}
+
+// shiftRow sets dst[x] to src[x + d], the row's edge repeated beyond it.
+func shiftRow[T any](dst, src []T, d int) {
+	n := len(src)
+	switch {
+	case d >= n || -d >= n:
+		for x := range dst {
+			dst[x] = src[min(max(x+d, 0), n-1)]
+		}
+	case d > 0:
+		copy(dst, src[d:])
+		for x := n - d; x < n; x++ {
+			dst[x] = src[n-1]
+		}
+	default:
+		copy(dst[-d:], src)
+		for x := range -d {
+			dst[x] = src[0]
+		}
+	}
+}
+
+// camera8 is the stage on a row of 8-bit samples: row[x] from src[x] (the row itself, or
+// its shifted copy), gains cols and ry, black c, grain amp (0: none) of noise inputs base +
+// x. With AVX2 the whole groups of 8 run in camera8AVX2, the rest here.
+func camera8(row, src []byte, cols []int32, base uint32, ry, c, amp int32) {
+	src, cols = src[:len(row)], cols[:len(row)]
+	x0 := 0
+	if haveAVX2 && len(row) >= 8 {
+		g := len(row) / 8
+		camera8AVX2(&row[0], &src[0], &cols[0], base, ry, c, amp, g)
+		x0 = 8 * g
+	}
+	camera8Go(row[x0:], src[x0:], cols[x0:], base+uint32(x0), ry, c, amp)
+}
+
+// camera8Go is camera8's loop in Go.
+func camera8Go(row, src []byte, cols []int32, base uint32, ry, c, amp int32) {
+	src, cols = src[:len(row)], cols[:len(row)]
+	for x := range row {
+		row[x] = byte(min(max(cameraSample(int32(src[x]), cols[x], ry, c, amp, base+uint32(x)), 0), 255))
+	}
+}
+
+// store writes samples [0, len(src)) of row y.
+func (pl *fxPlane) store(src []int32, y int) {
+	i := y * pl.stride
+	switch {
+	case pl.wide:
+		for _, v := range src {
+			binary.LittleEndian.PutUint16(pl.p[i:], uint16(v)<<pl.shift)
+			i += pl.step
+		}
+	case pl.step == 1:
+		for k, v := range src {
+			pl.p[i+k] = byte(v)
+		}
+	default:
+		for _, v := range src {
+			pl.p[i] = byte(v)
+			i += pl.step
+		}
+	}
+}
+
+// runCamera is the camera stage: bands of rows on the workers.
+func (r *Renderer) runCamera(dst composite.HostSurface, p *overlay.Primitives) error {
+	if err := r.cam.prepare(dst, &p.Camera); err != nil {
+		return err
+	}
+	r.dispatch(r.camJob)
+	return nil
+}
+
+// cameraJob is a worker's part of the camera stage: bands of rows, one at a time.
+func (r *Renderer) cameraJob(wk *worker) {
+	for {
+		b := int(r.next.Add(1) - 1)
+		if b >= r.cam.bands {
+			return
+		}
+		r.cam.cameraBand(b*fxBand, min((b+1)*fxBand, r.h), &wk.fx)
+	}
+}
