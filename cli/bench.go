@@ -195,12 +195,3 @@ func benchSeed(opts overlay.Options, format string, frames int) (*benchReport, e
 	}
 	return rep, nil
 }
-
-// The other benchmarks' reports take overlay's warm-up and arithmetic.
-const warmup = overlay.BenchWarmup
-
-var (
-	ms     = overlay.Milliseconds
-	round3 = overlay.Round3
-	median = overlay.Median
-)

@@ -4,14 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"trackink/composite"
 	"trackink/overlay"
-	"trackink/video"
 )
 
 // effectsBenchReport is one row of bench --effects: an effect's stage time at 4K (the
@@ -37,14 +34,7 @@ type effectsBenchReport struct {
 // cctv over the whole frame, on each backend of the style's --backend list.
 func benchEffects(fs *pflag.FlagSet, style *styleFlags, backends []string, frames int, jsonOut bool, stdout io.Writer) error {
 	const w, h = 3840, 2160
-	y, uv := make([]byte, w*h), make([]byte, w*h/2)
-	for i := range y {
-		y[i] = byte(16 + (i%w+i/w)%220) // a diagonal ramp, so every effect changes something
-	}
-	for i := range uv {
-		uv[i] = byte(64 + i%128)
-	}
-	fr := &composite.YUV420P{Y: y, U: uv[:w*h/4], V: uv[w*h/4:], StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	fr := overlay.EffectBenchFrame(w, h)
 	for _, b := range backends {
 		style.backend = b
 		opts, err := style.options(fs, true)
@@ -67,7 +57,7 @@ func benchEffects(fs *pflag.FlagSet, style *styleFlags, backends []string, frame
 			for _, e := range fx {
 				rep.Coverage += float64(e.W*e.H) / (w * h)
 			}
-			rep.Coverage = round3(rep.Coverage)
+			rep.Coverage = overlay.Round3(rep.Coverage)
 			if jsonOut {
 				if err := json.NewEncoder(stdout).Encode(rep); err != nil {
 					return err
@@ -98,34 +88,13 @@ func benchEffects(fs *pflag.FlagSet, style *styleFlags, backends []string, frame
 	return nil
 }
 
-// benchEffect draws p onto fr warmup + frames times on a fresh timed backend, timing stage
-// (the effects', or the camera's) and the whole draw.
+// benchEffect times p drawn onto fr (overlay.BenchBackend), stage being the effects' or
+// the camera's, for a row of the report.
 func benchEffect(opts overlay.Options, fr composite.Surface, p *overlay.Primitives, stage overlay.Stage, frames int) (*effectsBenchReport, error) {
-	opts.Backend.Timed = true
-	be, err := opts.NewBackend(opts.Backend)
+	b, err := overlay.BenchBackend(opts, fr, p, stage, frames)
 	if err != nil {
 		return nil, err
 	}
-	defer be.Close()
-	stages, totals := make([]float64, 0, frames), make([]float64, 0, frames)
-	var before, after runtime.MemStats
-	var cpu0 time.Duration
-	for i := range warmup + frames {
-		if i == warmup {
-			runtime.ReadMemStats(&before)
-			cpu0 = video.SelfCPU()
-		}
-		t0 := time.Now()
-		if err := be.Draw(fr, p); err != nil {
-			return nil, err
-		}
-		if i >= warmup {
-			totals = append(totals, ms(time.Since(t0)))
-			stages = append(stages, ms(be.Timings()[stage]))
-		}
-	}
-	cpu := video.SelfCPU() - cpu0
-	runtime.ReadMemStats(&after)
-	return &effectsBenchReport{Frames: frames, Workers: be.Workers(), EffectsMS: round3(median(stages)), TotalMS: round3(median(totals)),
-		CPUMS: round3(ms(cpu) / float64(frames)), AllocsPerFrame: round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}, nil
+	return &effectsBenchReport{Frames: b.Frames, Workers: b.Workers, EffectsMS: b.StageMS, TotalMS: b.TotalMS,
+		CPUMS: b.CPUMS, AllocsPerFrame: b.AllocsPerFrame}, nil
 }

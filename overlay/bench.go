@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"trackink/composite"
+	"trackink/internal/cputime"
 	"trackink/scene"
 )
 
@@ -84,6 +85,61 @@ func BenchSeed(o Options, format string, frames int) (SeedBench, error) {
 		b.StagesMS[st] = Round3(Median(v))
 	}
 	return b, nil
+}
+
+// BackendBench is what BenchBackend measured: medians over the frames timed.
+type BackendBench struct {
+	Frames, Workers int
+	StageMS         float64 // the stage timed
+	TotalMS         float64 // the whole Draw
+	CPUMS           float64 // user and system time of all threads, a frame
+	AllocsPerFrame  float64
+}
+
+// BenchBackend draws p onto fr with a fresh timed backend of o's, BenchWarmup times untimed
+// and then frames times, and returns the median time of stage and of the whole draw, the
+// CPU time and the allocations a frame.
+func BenchBackend(o Options, fr composite.Surface, p *Primitives, stage Stage, frames int) (BackendBench, error) {
+	o.Backend.Timed = true
+	be, err := o.NewBackend(o.Backend)
+	if err != nil {
+		return BackendBench{}, err
+	}
+	defer be.Close()
+	stages, totals := make([]float64, 0, frames), make([]float64, 0, frames)
+	var before, after runtime.MemStats
+	var cpu0 time.Duration
+	for i := range BenchWarmup + frames {
+		if i == BenchWarmup {
+			runtime.ReadMemStats(&before)
+			cpu0 = cputime.Self()
+		}
+		t0 := time.Now()
+		if err := be.Draw(fr, p); err != nil {
+			return BackendBench{}, err
+		}
+		if i >= BenchWarmup {
+			totals = append(totals, Milliseconds(time.Since(t0)))
+			stages = append(stages, Milliseconds(be.Timings()[stage]))
+		}
+	}
+	cpu := cputime.Self() - cpu0
+	runtime.ReadMemStats(&after)
+	return BackendBench{Frames: frames, Workers: be.Workers(), StageMS: Round3(Median(stages)), TotalMS: Round3(Median(totals)),
+		CPUMS: Round3(Milliseconds(cpu) / float64(frames)), AllocsPerFrame: Round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}, nil
+}
+
+// EffectBenchFrame is the effects benchmark's w × h YUV420P frame: a diagonal ramp, so that
+// every effect changes something.
+func EffectBenchFrame(w, h int) *composite.YUV420P {
+	y, uv := make([]byte, w*h), make([]byte, w*h/2)
+	for i := range y {
+		y[i] = byte(16 + (i%w+i/w)%220)
+	}
+	for i := range uv {
+		uv[i] = byte(64 + i%128)
+	}
+	return &composite.YUV420P{Y: y, U: uv[:w*h/4], V: uv[w*h/4:], StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
 }
 
 // Milliseconds is d in milliseconds, to the microsecond.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 	"trackink/composite"
+	"trackink/internal/cputime"
 	"trackink/internal/synthclip"
 	"trackink/video"
 )
@@ -38,14 +39,14 @@ func Bench(o Options, frames []*composite.YUV420P, n int) (BenchResult, error) {
 			return BenchResult{}, err
 		}
 	}
-	t0, c0 := time.Now(), video.SelfCPU()
+	t0, c0 := time.Now(), cputime.Self()
 	for i := range n {
 		if _, err := tr.Step(frames[i%len(frames)]); err != nil {
 			return BenchResult{}, err
 		}
 	}
 	return BenchResult{FPS: float64(n) / time.Since(t0).Seconds(),
-		CPUms: float64((video.SelfCPU() - c0).Microseconds()) / 1e3 / float64(n)}, nil
+		CPUms: float64((cputime.Self() - c0).Microseconds()) / 1e3 / float64(n)}, nil
 }
 
 // BenchSets are the frames mode is timed on: for the region and point modes 1080p frames of

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+	"trackink/internal/cputime"
 )
 
 // Bench compares one render with ffmpeg CLI transcodes with the same encoder settings: of
@@ -94,20 +94,20 @@ func BenchE2E(ctx context.Context, opts Options, draw, twin DrawFunc) (Bench, er
 	}
 	bareOpts := opts
 	bareOpts.Output = bare
-	c0 := SelfCPU()
+	c0 := cputime.Self()
 	if b.Bare, err = Transcode(ctx, bareOpts, nil); err != nil {
 		return b, fmt.Errorf("video: bench render with nothing drawn: %w", err)
 	}
-	b.BareCPU = SelfCPU() - c0
+	b.BareCPU = cputime.Self() - c0
 	if b.BareSame, err = samePackets(ctx, ref, bare, "0"); err != nil {
 		return b, err
 	}
-	c0 = SelfCPU()
+	c0 = cputime.Self()
 	ours, err := Transcode(ctx, opts, draw)
 	if err != nil {
 		return b, fmt.Errorf("video: bench render: %w", err)
 	}
-	b.Ours, b.OursCPU = ours, SelfCPU()-c0
+	b.Ours, b.OursCPU = ours, cputime.Self()-c0
 	own := benchFile(opts, "own")
 	defer os.Remove(own)
 	if b.Own, b.OwnCPU, b.OwnPeakRSS, err = transcodePeer(ctx, opts, plainPeer(opts.Output), own); err != nil {
@@ -254,16 +254,6 @@ func transcodePeer(ctx context.Context, opts Options, in []string, out string, m
 
 // plainPeer is transcodePeer's inputs and maps for transcoding the file in: every stream.
 func plainPeer(in string) []string { return []string{"-i", in, "-map", "0"} }
-
-// SelfCPU is this process's user+system time so far, all threads: benchmarks divide its
-// growth by the frames for a CPU cost that a loaded machine inflates less than wall time.
-func SelfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // PeakRSS returns this process's peak resident set size in bytes (VmHWM), or 0 if unknown.
 func PeakRSS() int64 { return vmHWM("/proc/self/status") }
