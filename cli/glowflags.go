@@ -12,13 +12,19 @@ import (
 // The glow flags and gradient links (overlay.Style.Glow, GlowOpacity and LinkGradient). registerGlowFlags adds them after the colour flags, so that style files
 // may set them too ("glow = 6", "link-color = \"gradient\"").
 
-// registerGlowFlags adds --glow and --glow-opacity, and teaches --link-color "gradient".
+// registerGlowFlags adds --glow and --glow-opacity, --halo and --halo-opacity, and teaches
+// --link-color "gradient".
 func registerGlowFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(glowValue{&st.Glow}, "glow", "a soft glow around every line, curve, trail, point and box outline reaching this many px beyond the stroke, from the stroke's own distance (0 = off)")
 	if st.Glow == overlay.Auto {
-		fs.Lookup("glow").DefValue = "12 px at 2160 lines, scaled"
+		fs.Lookup("glow").DefValue = "12 px at 2160 lines, scaled by the height's square root"
 	}
 	fs.Float32Var(&st.GlowOpacity, "glow-opacity", st.GlowOpacity, "the glow's opacity at the stroke's edge, 0..1; it falls smoothly to none at --glow")
+	fs.Var(glowValue{&st.Halo}, "halo", "edge every stroke with a band this many px wide, black or white, whichever contrasts more with it, so that it stands out from a picture of its own colour (0 = off; a glow turns it off)")
+	if st.Halo == overlay.Auto {
+		fs.Lookup("halo").DefValue = "2 px at 2160 lines, scaled, at least 1"
+	}
+	fs.Float32Var(&st.HaloOpacity, "halo-opacity", st.HaloOpacity, "the halo's opacity at the stroke's, 0..1")
 	lc := fs.Lookup("link-color")
 	lc.Value = linkColorValue{colorValue{&st.LinkColor}, &st.LinkGradient}
 	lc.Usage = "#rrggbb[aa] for all links, or gradient: each straight solid link runs from one end's colour to the other's (auto: the mean of its ends' colours)"

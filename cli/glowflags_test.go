@@ -31,8 +31,10 @@ func TestGlowFlags(t *testing.T) {
 		if err != nil || st.Glow != overlay.Auto || !(st.GlowOpacity > 0) {
 			t.Errorf("--look %s: %v, glow %g opacity %g (want it to glow)", look, err, st.Glow, st.GlowOpacity)
 		}
-		if st.ForHeight(2160).Glow != 12 || st.ForHeight(1080).Glow != 6 {
-			t.Errorf("--look %s: glow %g px at 2160 lines, %g at 1080 (want 12, 6)", look, st.ForHeight(2160).Glow, st.ForHeight(1080).Glow)
+		// Scaled by the height's square root, so that it still reads at 1080 lines.
+		if st.ForHeight(2160).Glow != 12 || st.ForHeight(1080).Glow != 8.5 || st.ForHeight(240).Glow != 4 {
+			t.Errorf("--look %s: glow %g px at 2160 lines, %g at 1080, %g at 240 (want 12, 8.5, 4)", look,
+				st.ForHeight(2160).Glow, st.ForHeight(1080).Glow, st.ForHeight(240).Glow)
 		}
 	}
 }

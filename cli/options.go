@@ -96,6 +96,8 @@ var options = map[string]option{
 	"effect-strength":   {group: groupLook, style: true, fields: []string{"overlay.Style.EffectStrengths"}},
 	"fade":              {group: groupLook, style: true, fields: []string{"overlay.Style.Fade"}},
 	"glow":              {group: groupLook, style: true, fields: []string{"overlay.Style.Glow"}},
+	"halo":              {group: groupLook, style: true, fields: []string{"overlay.Style.Halo"}},
+	"halo-opacity":      {group: groupLook, style: true, fields: []string{"overlay.Style.HaloOpacity"}},
 	"glow-opacity":      {group: groupLook, style: true, fields: []string{"overlay.Style.GlowOpacity"}},
 	"list-looks":        {group: groupLook},
 	"look":              {group: groupLook, short: true, choices: func() []string { names, _ := overlay.PresetNames(); return names }},

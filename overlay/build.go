@@ -16,6 +16,7 @@ import (
 // label was (so labels do not jump), and the trails. It allocates nothing per frame once its
 // buffers have grown.
 type Builder struct {
+	halo    haloScratch
 	style   Style // resolved for the frame height (ForHeight)
 	font    *Font
 	w, h    int
@@ -210,6 +211,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	if b.particles != nil {
 		b.particles.update(b, p, f, index)
 	}
+	b.addHalos(p)
 	if f.Index%1024 == 0 {
 		b.forgetPlaces(f.Index)
 	}

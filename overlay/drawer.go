@@ -136,10 +136,11 @@ func New(o Options) (*Drawer, error) {
 func (d *Drawer) startLinks() error {
 	// Electric and gradient links are built on the host (addElectric, gradient), so a
 	// LinkBackend draws them as primitives like any other; so are links with echoes, which
-	// the Drawer keeps (echo.go), and pulsing, flowing or bending away (linkvariety.go).
+	// the Drawer keeps (echo.go), pulsing, flowing or bending away (linkvariety.go), and
+	// haloed (halo.go).
 	s := &d.style
 	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && s.LinkStyle != "electric" && !s.LinkGradient && s.Echo == 0 &&
-		s.LinkPulse == 0 && !s.BendAway && s.LinkFlow == 0 {
+		s.LinkPulse == 0 && !s.BendAway && s.LinkFlow == 0 && !s.haloed() {
 		d.linker = lb
 		return lb.StartLinks(d.links)
 	}

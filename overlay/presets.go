@@ -8,8 +8,10 @@ var presets = map[string]struct {
 	about string
 	style func() Style
 }{
-	"blob":    blobLook,
-	"default": {"boxes with labels, straight links between tracked points, no curves: calm on real footage", DefaultStyle},
+	"blob": blobLook,
+	"default": {"boxes with labels, straight links between tracked points, no curves: calm on real footage", func() Style {
+		return haloed(DefaultStyle())
+	}},
 	"seed": {"the seed benchmark scene's look: every link a line and a curve, points, labels (trackink bench)", func() Style {
 		s := DefaultStyle()
 		s.PointRadius, s.LineWidth, s.CurveWidth = Auto, Auto, Auto
@@ -24,14 +26,14 @@ var presets = map[string]struct {
 		s.ColorBy = ByClass
 		s.Camera = Camera{Scanlines: 0.25, Aberration: Auto, Grain: 0.06, Seed: 1, Vignette: 0.5,
 			Name: "CAM 01", Clock: "2025-01-01 00:00:00"}
-		return s
+		return haloed(s)
 	}},
 	"clean": {"for checking a tracker: boxes and labels by class colour, no links or points", func() Style {
 		s := DefaultStyle()
 		s.PointRadius, s.LineWidth, s.CurveWidth = 0, 0, 0
 		s.FillOpacity, s.Roundness = 0.1, 0
 		s.ColorBy = ByClass
-		return s
+		return haloed(s)
 	}},
 	"hud": {"a heads-up display: corner brackets without fill, dashed links, labels and brackets by class colour", func() Style {
 		s := DefaultStyle()
@@ -40,7 +42,7 @@ var presets = map[string]struct {
 		s.FillOpacity, s.LinkOpacity = 0, 0.8
 		s.ColorBy = ByClass
 		s.MinLife, s.Fade = creativeMinLife, creativeFade
-		return s
+		return haloed(s)
 	}},
 	"plexus": {"a constellation: glowing points joined by Delaunay links that fade with length (reach a third of the width), screened onto the footage; no boxes or labels", func() Style {
 		s := DefaultStyle()
@@ -66,6 +68,14 @@ var presets = map[string]struct {
 		s.MinLife, s.Fade = creativeMinLife, creativeFade
 		return s
 	}},
+}
+
+// haloed is s with its strokes haloed (Style.Halo), as the looks meant for any footage
+// have them: default, clean, hud, cctv. The glowing looks separate their strokes by the
+// glow; the seed look is the scene the benchmark has always measured.
+func haloed(s Style) Style {
+	s.Halo = Auto
+	return s
 }
 
 // The creative looks (hud, neon, plexus, blob) leave out tracks shorter than a fifth of a

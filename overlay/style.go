@@ -99,8 +99,14 @@ type Style struct {
 	SeedSizes   bool    // Auto sizes as the seed benchmark scene measured them (see ForHeight)
 	// Glow lights strokes, points and box outlines (sdf.Glow); LinkGradient runs each link
 	// from one end's colour to the other's.
-	Glow, GlowOpacity float32 // glow radius px (0: off; Auto: 12 px at 2160 lines, scaled), its opacity
+	Glow, GlowOpacity float32 // glow radius px (0: off; Auto: 12 px at 2160 lines, scaled by the height's square root, at least 4), its opacity
 	LinkGradient      bool
+	// Halo edges every stroke (box outlines, links, points, trails) with a thin black or
+	// white band, whichever contrasts more with the stroke, so that it stays distinct from a
+	// picture of its own colour (halo.go): the band's width in px on each side (0: off;
+	// Auto: 2 px at 2160 lines, scaled, at least 1), HaloOpacity its opacity at the stroke's.
+	// A glow, which separates strokes itself, turns it off.
+	Halo, HaloOpacity float32
 	// Camera alters the whole picture after the overlay is drawn (camera.go).
 	Camera Camera
 	// Echo draws the overlay of the Echo frames before under this one (echo.go), echo k at
@@ -149,6 +155,7 @@ func DefaultStyle() Style {
 		LinkReach:     0.2,
 		BoxRadius:     Auto,
 		GlowOpacity:   0.5,
+		HaloOpacity:   DefaultHaloOpacity,
 		SortRange:     DefaultSortRange,
 		EchoDecay:     0.6,
 		EchoScale:     1,
@@ -186,7 +193,12 @@ func (s Style) ForHeight(height int) Style {
 	auto(&s.BoxStroke, 4, 2)
 	auto(&s.TrailWidth, 4, 2)
 	auto(&s.BoxRadius, 48, 6)
-	auto(&s.Glow, 12, 4)
+	if s.Glow == Auto {
+		// A glow is seen by its reach beyond the stroke: scaled with the height's square
+		// root, it still reads at 1080 lines (8.5 px) and below, where strokes thin.
+		s.Glow = max(4, float32(math.Round(12*math.Sqrt(float64(k))*2))/2)
+	}
+	auto(&s.Halo, 2, 1)
 	auto(&s.Camera.Aberration, 6, 1)
 	if s.LabelSize == 0 {
 		s.LabelSize = max(10, height/54)
@@ -211,6 +223,8 @@ func (s *Style) Validate() error {
 		{"LinkFade", s.LinkFade, 100000, true},
 		{"Glow", s.Glow, 1000, true},
 		{"GlowOpacity", s.GlowOpacity, 1, false},
+		{"Halo", s.Halo, 64, true},
+		{"HaloOpacity", s.HaloOpacity, 1, false},
 		{"LinkReach", s.LinkReach, 10, false},
 		{"Roundness", s.Roundness, 1, false},
 		{"BracketLength", s.BracketLength, 0.5, false},
