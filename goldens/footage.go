@@ -28,9 +28,10 @@ import (
 var Footage = cmp.Or(os.Getenv("TRACKINK_FOOTAGE"), "/usr/share/doc/opencv-doc/examples/data/vtest.avi")
 
 // footageTracks are the tracks of Footage's first 240 frames that footage scenes draw:
-// scripts/docs/vtest_tracks.py --frames 240 (OpenCV background subtraction and an IoU
-// tracker), boxes with their bottom centres as points. Embedded, so that `trackink golden`
-// needs only the clip.
+// trackink's own, `trackink track --detect people --end 240` (YOLOX-Nano boxes of class
+// person with their scores, followed by its tracker), the first 240 frames of
+// docs/gallery/vtest.jsonl; boxes with their bottom centres as points. Embedded, so that
+// `trackink golden` needs only the clip.
 //
 //go:embed testdata/vtest-tracks.jsonl
 var footageTracks []byte

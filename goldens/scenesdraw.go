@@ -50,7 +50,7 @@ func init() {
 		Scenes = append(Scenes, Scene{
 			Name: "vtest-" + look, Width: footageW, Height: footageH, Footage: 240,
 			About: "the " + look + " look on real footage: frame 240 of OpenCV's vtest.avi (pedestrians), drawn in its Y'CbCr, " +
-				"with the tracks of scripts/docs/vtest_tracks.py",
+				"with trackink's own tracks (track --detect people)",
 			Draw: footageScene(look, 240),
 		})
 	}

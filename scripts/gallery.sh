@@ -12,13 +12,14 @@
 # docs/looks.md, so a look added to the binary appears there on the next run. Each picture
 # is frame 240 of a render of frames 200 to 240 (so that trails and the links' hysteresis
 # have history, as in a whole render), coded losslessly, cropped and written as WebP.
-# The tracks are docs/gallery/vtest.txt (made by scripts/gallery-tracks.py; TRACKS=FILE
-# takes another file). TRACKINK=BIN names the binary (default bin/trackink).
+# The tracks are docs/gallery/vtest.jsonl, trackink's own (`trackink track --detect people`;
+# docs/gallery/README.md; TRACKS=FILE takes another file). TRACKINK=BIN names the binary
+# (default bin/trackink).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 bin=${TRACKINK:-$repo/bin/trackink}
 video=${VIDEO:-/usr/share/doc/opencv-doc/examples/data/vtest.avi}
-tracks=${TRACKS:-$repo/docs/gallery/vtest.txt}
+tracks=${TRACKS:-$repo/docs/gallery/vtest.jsonl}
 img=$repo/docs/img
 die() { echo "gallery.sh: $*" >&2; exit 1; }
 [ -x "$bin" ] || die "$bin is not built (make build)"

@@ -1,62 +1,84 @@
 #!/usr/bin/env bash
 # draw.sh makes docs/img/draw-*.png, the pictures of docs/looks.md's drawing options: frame 240 of
 # OpenCV's vtest.avi (pedestrians; Debian package opencv-doc) scaled to 1440×1080 (and once
-# to 2880×2160), with tracks from scripts/docs/vtest_tracks.py, rendered by trackink in each
+# to 2880×2160), with trackink's own tracks of it (docs/gallery/vtest.jsonl, made by
+# `trackink track --detect people`; docs/gallery/README.md), rendered by trackink in each
 # look and with each drawing option; it prints the command of each. Each picture is a
 # 960×540 crop at full size (where the walkers are), in a 256-colour palette (about 270 KB
 # instead of 2.7 MB for the whole frame in true colour).
-# Needs bin/trackink (go build -o bin/trackink .), ffmpeg and python3-opencv.
+# Needs bin/trackink (go build -o bin/trackink .) and ffmpeg.
 #
 #   scripts/docs/draw.sh [OUT_DIR]   (default docs/img)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-docs/img}
 clip=/usr/share/doc/opencv-doc/examples/data/vtest.avi
+tracks=docs/gallery/vtest.jsonl # made at 768×576, the clip's size: --tracks-size scales them
 frames=240 first=181 # the pictures show frame 240; the renders start at 181, for 40-frame trails
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
-# The footage at 1080 lines (4:3, as shot), and its tracks scaled alike.
+# The footage at 1080 lines (4:3, as shot), cut to frames $first to $frames: its frame 1 is
+# the tracks' frame $first, so the renders take --frame-offset $((1 - first)).
 ffmpeg -v error -i "$clip" -frames:v $((frames - first + 1)) -vf "select=gte(n\,$((first - 1))),setpts=PTS-STARTPTS,scale=1440:1080:flags=lanczos" -c:v libx264 -crf 12 -pix_fmt yuv420p "$tmp/v1080.mkv"
-/usr/bin/python3 scripts/docs/vtest_tracks.py --frames $frames --first $first --scale 1.875 >"$tmp/t1080.jsonl"
-/usr/bin/python3 scripts/docs/vtest_tracks.py --frames $frames --first $first --scale 1.875 --points >"$tmp/p1080.jsonl"
+# The same tracks as points alone, each box's centre (for --box-from, which boxes points
+# that have none): trackink's JSON Lines write each box as "id":N,"x":X,"y":Y,"w":W,"h":H.
+awk '{
+	frame = $0; sub(/^\{"frame":/, "", frame); sub(/,.*/, "", frame)
+	printf "{\"frame\":%s,\"points\":[", frame
+	rest = $0; n = 0
+	while (match(rest, /"id":[0-9]+,"x":[-0-9.e+]+,"y":[-0-9.e+]+,"w":[-0-9.e+]+,"h":[-0-9.e+]+/)) {
+		split(substr(rest, RSTART, RLENGTH), f, /[:,]/)
+		printf "%s{\"id\":%s,\"x\":%g,\"y\":%g}", (n++ ? "," : ""), f[2], f[4] + f[8] / 2, f[6] + f[10] / 2
+		rest = substr(rest, RSTART + RLENGTH)
+	}
+	print "]}"
+}' "$tracks" >"$tmp/points.jsonl"
 
-# shot NAME TRACKS ARGS...: render the clip with ARGS, keep the last frame as NAME.
+# shot NAME TRACKS ARGS...: render the clip with ARGS, keep its last frame as NAME.
 shot() {
 	local name=$1 tracks=$2
 	shift 2
-	echo "draw-$name: trackink render -i vtest-1080p.mkv --tracks $(basename "$tracks") $*"
-	bin/trackink render -i "$tmp/v1080.mkv" --tracks "$tracks" -o "$tmp/$name.mkv" --quiet --crf 14 "$@"
-	still "$tmp/$name.mkv" "$out/draw-$name.png" 960:540:440:200
+	echo "draw-$name: trackink render -i vtest-1080p.mkv --tracks $(basename "$tracks") --tracks-size 768x576 --frame-offset $((1 - first)) $*"
+	render -i "$tmp/v1080.mkv" --tracks "$tracks" -o "$tmp/$name.mkv" "$@"
+	still "$tmp/$name.mkv" "$out/draw-$name.png" 960:540:440:176
 }
 
-# still VIDEO PNG CROP: the video's last frame, cropped (w:h:x:y), in a 256-colour palette.
+# render ARGS...: bin/trackink render of the cut clip's tracks at 768×576 with ARGS. The
+# tracks run past the cut (to frame 300): the warning that says so is expected here.
+render() {
+	bin/trackink render --tracks-size 768x576 --frame-offset $((1 - first)) --quiet --crf 14 "$@" \
+		2> >(grep -v 'the frames after it are not drawn' >&2)
+}
+
+# still VIDEO PNG CROP: the video's frame $frames (its last), cropped (w:h:x:y), in a
+# 256-colour palette. (Seeking from the end, -sseof, lands a frame early.)
 still() {
-	ffmpeg -v error -sseof -0.2 -i "$1" -frames:v 1 -update 1 -y \
-		-vf "crop=$3,split[a][b];[a]palettegen=max_colors=256:stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a" "$2"
+	ffmpeg -v error -i "$1" -frames:v 1 -y \
+		-vf "select=eq(n\,$((frames - first))),crop=$3,split[a][b];[a]palettegen=max_colors=256:stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a" "$2"
 }
 
-shot default "$tmp/t1080.jsonl"
-shot default-before "$tmp/t1080.jsonl" --point-radius 2.5 --line-width 1 --box-stroke 1.5 --link-reach 0
-shot plexus "$tmp/t1080.jsonl" --look plexus
-shot neon "$tmp/t1080.jsonl" --look neon
-shot hud "$tmp/t1080.jsonl" --look hud
-shot clean "$tmp/t1080.jsonl" --look clean
-shot blend-add "$tmp/t1080.jsonl" --blend add --no-labels --fill-opacity 0.3
-shot blend-screen "$tmp/t1080.jsonl" --blend screen --no-labels --fill-opacity 0.3
-shot point-styles "$tmp/p1080.jsonl" --point-style diamond --point-radius 9 --box-from radius --box-style corners
-shot box-from-age "$tmp/p1080.jsonl" --box-from age --box-radius 40 --trail 30 --trail-smooth 3
-shot link-fade "$tmp/t1080.jsonl" --no-labels --link-fade -1 --link-reach 0.5 --line-width 3 --link-opacity 1
-shot electric "$tmp/t1080.jsonl" --look neon --link-style electric --link-reach 0.4 --line-width 3
-shot trail-raw "$tmp/t1080.jsonl" --no-labels --trail 40
-shot trail-smooth "$tmp/t1080.jsonl" --no-labels --trail 40 --trail-smooth 4
-shot glow "$tmp/t1080.jsonl" --no-labels --palette neon --blend screen --glow 10 --glow-opacity 0.7 --box-stroke 3 --fill-opacity 0 --trail 30 --trail-smooth 3
-shot link-gradient "$tmp/t1080.jsonl" --no-labels --link-color gradient --palette neon --line-width 3 --link-opacity 1 --link-reach 0.4
+shot default "$tracks"
+shot default-no-halo "$tracks" --halo 0
+shot default-before "$tracks" --point-radius 2.5 --line-width 1 --box-stroke 1.5 --link-reach 0
+shot plexus "$tracks" --look plexus
+shot neon "$tracks" --look neon
+shot hud "$tracks" --look hud
+shot clean "$tracks" --look clean
+shot blend-add "$tracks" --blend add --no-labels --fill-opacity 0.3
+shot blend-screen "$tracks" --blend screen --no-labels --fill-opacity 0.3
+shot point-styles "$tmp/points.jsonl" --point-style diamond --point-radius 9 --box-from radius --box-style corners
+shot box-from-age "$tmp/points.jsonl" --box-from age --box-radius 40 --trail 30 --trail-smooth 3
+shot link-fade "$tracks" --no-labels --link-fade -1 --link-reach 0.5 --line-width 3 --link-opacity 1
+shot electric "$tracks" --look neon --link-style electric --link-reach 0.4 --line-width 3
+shot trail-raw "$tracks" --no-labels --trail 40
+shot trail-smooth "$tracks" --no-labels --trail 40 --trail-smooth 4
+shot glow "$tracks" --no-labels --palette neon --blend screen --glow 10 --glow-opacity 0.7 --box-stroke 3 --fill-opacity 0 --trail 30 --trail-smooth 3
+shot link-gradient "$tracks" --no-labels --link-color gradient --palette neon --line-width 3 --link-opacity 1 --link-reach 0.4
 
 # The default look at 2160 lines, a 960×540 crop at full size.
 ffmpeg -v error -i "$tmp/v1080.mkv" -vf scale=2880:2160:flags=lanczos -c:v libx264 -crf 12 -pix_fmt yuv420p "$tmp/v2160.mkv"
-/usr/bin/python3 scripts/docs/vtest_tracks.py --frames $frames --first $first --scale 3.75 >"$tmp/t2160.jsonl"
-echo "draw-default-4k: trackink render -i vtest-2160p.mkv --tracks t2160.jsonl"
-bin/trackink render -i "$tmp/v2160.mkv" --tracks "$tmp/t2160.jsonl" -o "$tmp/4k.mkv" --quiet --crf 14
-still "$tmp/4k.mkv" "$out/draw-default-4k.png" 960:540:1640:760
+echo "draw-default-4k: trackink render -i vtest-2160p.mkv --tracks $(basename "$tracks") --tracks-size 768x576 --frame-offset $((1 - first))"
+render -i "$tmp/v2160.mkv" --tracks "$tracks" -o "$tmp/4k.mkv"
+still "$tmp/4k.mkv" "$out/draw-default-4k.png" 960:540:1340:815
