@@ -8,7 +8,9 @@
 # namespace of its own (every id mapped to itself, so it stays root with the same files),
 # where a binfmt_misc of its own is mounted and qemu-aarch64 (qemu.sh) registered with the
 # F flag: every arm64 program started in there, the command's children too, runs emulated,
-# and nothing changes for the rest of the machine.
+# and nothing changes for the rest of the machine. No root gets /sys: in an arm64 one the
+# host's would describe x86-64 processors to ONNX Runtime's arm64 cpuinfo, which crashes
+# on them (without /sys it warns and runs).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 usage="usage: in-root.sh [--bind HOST_DIR:ROOT_DIR]... ROOT COMMAND [ARG...]"
