@@ -63,11 +63,15 @@ install: build
 # on the emulated device), the kernels under AddressSanitizer and UBSan, the nvcc compile of
 # the kernels and the cuda build, the CUDA device's host code against the fake driver, the
 # portable tarball and the GPU kit run in a root without FFmpeg (against the fake driver),
+# the same tarball built for arm64 and run under qemu-user in a bare arm64 Debian 11 root
+# (its goldens, CPU and CUDA on the fake driver, and the SIMD packages' tests, whose generic
+# Go twins are what arm64 runs), the arm64 GPU kit refusing an x86-64 machine,
 # the renderer's worker pool under the race detector, a one-node Slurm cluster (started and
 # stopped by scripts/slurm/cluster.sh, as root) running the README's cluster recipe
 # (cli/slurm_test.go, build tag slurm so that ./... does not start it twice), and a short
 # fuzz of every parser.
-test: setup-test-deps setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake setup-test dist-test gpu-kit-test
+test: setup-test-deps setup-cuda fmt-check vet kernels-asan cuda-check cuda-fake setup-test dist-test gpu-kit-test \
+	dist-test-arm64
 	$(GO) test -count=1 ./...
 	$(GO) vet -tags slurm ./cli
 	$(GO) test -tags slurm -count=1 -timeout 12m -run '^TestSlurm' ./cli
@@ -145,14 +149,16 @@ clean:
 	rm -rf bin golden-failures kernels/kernels.fatbin man
 
 # ---- The portable build and the GPU kit (scripts/dist/, docs/gpu.md) ----
-# make dist writes dist/trackink-$(VERSION)-linux-amd64.tar.gz: trackink and trackink-cuda
+# make dist writes dist/trackink-$(VERSION)-linux-$(ARCH).tar.gz: trackink and trackink-cuda
 # with a static FFmpeg built from Debian's sources (cached in build/dist), all built in a
-# Debian 11 root, for any x86-64 Linux with glibc >= 2.31. make gpu-kit writes
-# dist/gpu-kit/, the one-command validation of the CUDA path on a GPU machine. The -test
-# targets run both in a minimal Debian 11 root with no FFmpeg (debootstrap; needs root),
-# against the fake CUDA driver built in that root's twin.
+# Debian 11 root, for any x86-64 (ARCH=arm64: aarch64, cross-compiled there) Linux with
+# glibc >= 2.31. make gpu-kit writes dist/gpu-kit/ (ARCH=arm64: dist/gpu-kit-arm64/), the
+# one-command validation of the CUDA path on a GPU machine. The -test targets run both in a
+# minimal Debian 11 root of that architecture with no FFmpeg (debootstrap; needs root; an
+# arm64 root runs under qemu-user), against the fake CUDA driver built in the build root.
+ARCH ?= amd64
 
-.PHONY: setup-dist setup-test dist dist-test gpu-kit gpu-kit-test dist-clean
+.PHONY: setup-dist setup-test dist dist-test dist-test-arm64 gpu-kit gpu-kit-test dist-clean
 
 setup-dist:
 	bash scripts/setup.sh --dist
@@ -162,16 +168,22 @@ setup-test:
 	bash scripts/apt-sources_test.sh
 
 dist: setup setup-dist kernels-fatbin
-	VERSION=$(VERSION) bash scripts/dist/build.sh
+	ARCH=$(ARCH) VERSION=$(VERSION) bash scripts/dist/build.sh
 
 dist-test: dist setup-test-deps
-	bash scripts/dist/test.sh "$$(bash scripts/dist/fakecuda.sh)"
+	ARCH=$(ARCH) bash scripts/dist/test.sh "$$(ARCH=$(ARCH) bash scripts/dist/fakecuda.sh)"
+
+# The arm64 tarball and kit, from make test: built, the tarball run under emulation, the
+# kit's refusal of another architecture. The fatbin is made here once (-o: not again).
+dist-test-arm64: kernels-fatbin
+	$(MAKE) -o kernels-fatbin dist-test gpu-kit ARCH=arm64
+	ARCH=arm64 bash scripts/dist/kit-arch-test.sh
 
 dist-clean:
 	rm -rf build dist
 
 gpu-kit: dist setup-test-deps
-	VERSION=$(VERSION) bash scripts/dist/gpu-kit.sh
+	ARCH=$(ARCH) VERSION=$(VERSION) bash scripts/dist/gpu-kit.sh
 
 gpu-kit-test: gpu-kit
 	bash scripts/dist/kit-test.sh "$$(bash scripts/dist/fakecuda.sh)"

@@ -118,27 +118,17 @@ if [ "$want_faiss" -eq 1 ] && [ ! -f /usr/local/lib/libfaiss_c.a ]; then
   $SUDO install -m 0644 "$work/libfaiss_c.a" /usr/local/lib/libfaiss_c.a
 fi
 
-# ONNX Runtime, the library --detect people and objects run YOLOX-Nano with: npm's
-# onnxruntime-node ships it for linux x64 and arm64 (CPU only; its postinstall, which fetches
-# a CUDA provider from elsewhere, is not run). It goes into trackink's data directory, where
-# the binary looks for it (detect/locate.go), with its MIT licence.
-ort_version=1.30.0
+# ONNX Runtime, the library --detect people and objects run YOLOX-Nano with, for this
+# machine's architecture, from npm (scripts/onnxruntime/fetch.sh), into trackink's data
+# directory, where the binary looks for it (detect/locate.go), with its MIT licence.
+case "$(uname -m)" in aarch64 | arm64) ort_arch=arm64 ;; *) ort_arch=amd64 ;; esac
 ort_dir=${XDG_DATA_HOME:-$HOME/.local/share}/trackink/lib
-ort_stamp=$ort_dir/onnxruntime.version
-case "$(uname -m)" in aarch64 | arm64) ort_arch=arm64 ;; *) ort_arch=x64 ;; esac
-if [ "$(cat "$ort_stamp" 2>/dev/null)" != "onnxruntime-node@$ort_version $ort_arch" ]; then
-  echo "setup: installing ONNX Runtime $ort_version (npm's onnxruntime-node) into $ort_dir"
+if ! bash "$here/onnxruntime/fetch.sh" --current "$ort_arch" "$ort_dir"; then
   if ! command -v npm >/dev/null 2>&1; then
     apt_update
     apt_install npm
   fi
-  ort_work=$(mktemp -d)
-  npm install --prefix "$ort_work" --ignore-scripts --no-audit --no-fund --loglevel=error "onnxruntime-node@$ort_version" >/dev/null
-  mkdir -p "$ort_dir"
-  install -m 0644 "$ort_work/node_modules/onnxruntime-node/bin/napi-v6/linux/$ort_arch/libonnxruntime.so.1" "$ort_dir/libonnxruntime.so.1"
-  install -m 0644 "$here/onnxruntime/LICENSE" "$ort_dir/onnxruntime.LICENSE"
-  rm -rf "$ort_work"
-  echo "onnxruntime-node@$ort_version $ort_arch" >"$ort_stamp"
+  bash "$here/onnxruntime/fetch.sh" "$ort_arch" "$ort_dir"
 fi
 
 if [ "$want_cuda" -eq 1 ] && ! command -v nvcc >/dev/null 2>&1; then

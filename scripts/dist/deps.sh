@@ -10,6 +10,10 @@
 #           muxers trackink and its tests use (the list is below), plus the ffmpeg and
 #           ffprobe programs, linked statically against the same libraries
 #
+# ARCH=arm64 cross-compiles all of it for aarch64 with the root's aarch64-linux-gnu
+# compilers (bullseye's GCC 10 and glibc 2.31), into build/dist/deps-arm64-KEY: x264's and
+# dav1d's NEON assembly is built, x265's is not (Debian leaves it off on arm64 too: it is
+# experimental in x265 3.5).
 # The result lands in build/dist/deps-KEY/prefix, KEY being a hash of this script, the
 # source package versions apt offers and the compiler and assembler versions; a prefix
 # that is complete for the current key is reused, so a second run only prints the path.
@@ -20,9 +24,18 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 top=${TRACKINK_DIST_BUILD:-$repo/build/dist}
 jobs=${JOBS:-$(nproc)}
+arch=${ARCH:-amd64}
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
-for tool in apt-get dpkg-source dpkg-deb nasm cmake meson ninja make gcc g++ pkg-config; do
+# What the target is, for each build system: the compilers' prefix ("" for amd64), the
+# multiarch triplet, and deps-NAME.
+case $arch in
+  amd64) cross="" triplet=x86_64-linux-gnu name=deps ;;
+  arm64) cross=aarch64-linux-gnu- triplet=aarch64-linux-gnu name=deps-arm64 ;;
+  *) die "ARCH=$arch: the portable build is made for amd64 or arm64" ;;
+esac
+cc=${cross}gcc cxx=${cross}g++
+for tool in apt-get dpkg-source dpkg-deb nasm cmake meson ninja make gcc g++ "$cc" "$cxx" pkg-config; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool not found: run this in scripts/dist/root.sh's build root"
 done
 
@@ -40,15 +53,15 @@ nvh=$(apt-cache policy libffmpeg-nvenc-dev | awk '/Candidate:/ {print $2}')
 [ -n "$nvh" ] && [ "$nvh" != "(none)" ] || die "apt offers no libffmpeg-nvenc-dev"
 versions+="libffmpeg-nvenc-dev_$nvh"
 
-key=$( { cat "$0"; echo "$versions"; gcc -dumpfullversion; g++ -dumpfullversion; nasm -v; } | sha256sum | cut -c1-12)
-dir=$top/deps-$key
+key=$( { cat "$0"; echo "$arch $versions"; $cc -dumpfullversion; $cxx -dumpfullversion; nasm -v; } | sha256sum | cut -c1-12)
+dir=$top/$name-$key
 prefix=$dir/prefix
 if [ -f "$prefix/.complete" ]; then
   echo "$prefix"
   exit 0
 fi
 
-echo "deps.sh: building static x264, x265, dav1d and FFmpeg into $prefix ($versions)" >&2
+echo "deps.sh: building static x264, x265, dav1d and FFmpeg for $arch into $prefix ($versions)" >&2
 start=$(date +%s)
 rm -rf "$dir"
 mkdir -p "$dir/src" "$prefix/lib/pkgconfig" "$prefix/include" "$prefix/share/licenses"
@@ -74,8 +87,8 @@ done
 export PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH=
 # x265 is C++: its users link -lstdc++, and FFmpeg links -lz; this link finds both first in
 # the prefix, as static archives.
-ln -s "$(g++ -print-file-name=libstdc++.a)" "$prefix/lib/libstdc++.a"
-ln -s /usr/lib/x86_64-linux-gnu/libz.a "$prefix/lib/libz.a"
+ln -s "$($cxx -print-file-name=libstdc++.a)" "$prefix/lib/libstdc++.a"
+ln -s "/usr/lib/$triplet/libz.a" "$prefix/lib/libz.a"
 [ -f "$prefix/lib/libz.a" ] || die "zlib's static library is not in the build root (scripts/dist/root.sh)"
 
 # nv-codec-headers: headers and their .pc, pointed at the prefix.
@@ -86,7 +99,19 @@ cp nvh/usr/share/doc/libffmpeg-nvenc-dev/copyright "$prefix/share/licenses/nv-co
 
 # x264: the library only, both bit depths: 10-bit video is coded H.264 High 10 by this
 # build (its libx265 is 8-bit only; see below).
-(cd x264 && quietly x264 nicely ./configure --prefix="$prefix" --enable-static --enable-pic \
+# Each build system's way to cross-compile (nothing for amd64).
+x264_cross=() x265_cross=(-DENABLE_ASSEMBLY=ON) dav1d_cross=() ffmpeg_cross=()
+if [ -n "$cross" ]; then
+  x264_cross=(--host="$triplet" --cross-prefix="$cross")
+  x265_cross=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 -DCROSS_COMPILE_ARM=1
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DENABLE_ASSEMBLY=OFF)
+  printf "[binaries]\nc = '%s'\ncpp = '%s'\nar = '%s'\nstrip = '%s'\npkgconfig = 'pkg-config'\n[host_machine]\nsystem = 'linux'\ncpu_family = 'aarch64'\ncpu = 'aarch64'\nendian = 'little'\n" \
+    "$cc" "$cxx" "${cross}ar" "${cross}strip" >"$dir/meson-cross.txt"
+  dav1d_cross=(--cross-file="$dir/meson-cross.txt")
+  ffmpeg_cross=(--enable-cross-compile --arch=aarch64 --target-os=linux --cross-prefix="$cross")
+fi
+
+(cd x264 && quietly x264 nicely ./configure --prefix="$prefix" "${x264_cross[@]}" --enable-static --enable-pic \
   --disable-cli --bit-depth=all --chroma-format=all --disable-opencl --disable-lavf \
   --disable-swscale --disable-ffms --disable-gpac --disable-lsmash &&
   quietly x264 nicely make -j"$jobs" && quietly x264 make install-lib-static)
@@ -98,7 +123,7 @@ cp x264/COPYING "$prefix/share/licenses/x264.COPYING"
 # yuv420p10le and codes 10-bit video with libx264 (High 10) instead, saying so.
 quietly x265 cmake -S x265/source -B x265/build -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DENABLE_SHARED=OFF -DENABLE_CLI=OFF -DENABLE_PIC=ON \
-  -DENABLE_LIBNUMA=OFF -DENABLE_ASSEMBLY=ON -DHIGH_BIT_DEPTH=OFF
+  -DENABLE_LIBNUMA=OFF -DHIGH_BIT_DEPTH=OFF "${x265_cross[@]}"
 quietly x265 nicely ninja -C x265/build -j"$jobs"
 quietly x265 ninja -C x265/build install
 # Its .pc may name libgcc_s (a shared library: cmake's list of implicit libraries);
@@ -109,7 +134,7 @@ cp x265/COPYING "$prefix/share/licenses/x265.COPYING"
 
 # dav1d: the library only, 8- and 16-bit (10-bit AV1 then decodes, and trackink renders it
 # as it does every 10-bit input).
-quietly dav1d meson setup dav1d/build dav1d --prefix="$prefix" --libdir=lib --buildtype=release \
+quietly dav1d meson setup dav1d/build dav1d "${dav1d_cross[@]}" --prefix="$prefix" --libdir=lib --buildtype=release \
   --default-library=static -Denable_tools=false -Denable_tests=false -Db_pie=true
 quietly dav1d nicely ninja -C dav1d/build -j"$jobs"
 quietly dav1d ninja -C dav1d/build install
@@ -139,7 +164,7 @@ filters=(testsrc testsrc2 sine select fps scale format aformat aresample trim at
 # The Debian revision goes into FFmpeg's version string (as Debian's own build does it).
 revision=$(awk '/^Version:/ {print $2}' ffmpeg_*.dsc)
 revision=${revision##*-}
-(cd ffmpeg && quietly ffmpeg nicely ./configure --prefix="$prefix" --extra-version="$revision" \
+(cd ffmpeg && quietly ffmpeg nicely ./configure --prefix="$prefix" "${ffmpeg_cross[@]}" --extra-version="$revision" \
   --pkg-config=pkg-config --pkg-config-flags=--static \
   --enable-static --disable-shared --enable-pic --enable-gpl \
   --disable-autodetect --disable-everything --disable-doc --disable-network \
@@ -166,7 +191,7 @@ cp ffmpeg/LICENSE.md "$prefix/share/licenses/ffmpeg.LICENSE.md"
 
 rm -rf "$dir/src"
 touch "$prefix/.complete"
-# Older keys' builds are of no further use.
-find "$top" -maxdepth 1 -name 'deps-*' ! -name "deps-$key" -exec rm -rf {} +
+# Older keys' builds for this architecture are of no further use.
+find "$top" -maxdepth 1 -regex ".*/$name-[0-9a-f]+" ! -name "$name-$key" -exec rm -rf {} +
 echo "deps.sh: built in $(($(date +%s) - start)) s" >&2
 echo "$prefix"

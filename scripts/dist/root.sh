@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
-# root.sh test|build makes (once) and prints a Debian 11 "bullseye" root (glibc 2.31), the
-# oldest system the portable build supports, made with debootstrap's minbase variant from
+# root.sh test|build [ARCH] makes (once) and prints a Debian 11 "bullseye" root (glibc 2.31),
+# the oldest system the portable build supports, made with debootstrap's minbase variant from
 # the mirror this machine's apt uses:
 #   test   glibc, coreutils, bash, tar, gzip, apt and little else, no FFmpeg: where make
-#          dist-test and make gpu-kit-test run the tarball and the kit, as on a user's server;
+#          dist-test and make gpu-kit-test run the tarball and the kit, as on a user's server.
+#          ARCH amd64 (the default) or arm64: an arm64 root is debootstrapped in two stages,
+#          the second run under qemu-user (in-root.sh runs an arm64 root's programs through
+#          a binfmt_misc mount private to its own user namespace);
 #   build  the same plus the compilers and tools that build the portable binaries
 #          (scripts/dist/build.sh runs in it; git too, which x265 needs to read its
-#          version), with bookworm's source packages (FFmpeg 5.1, x264, x265, dav1d) and
-#          bookworm's libffmpeg-nvenc-dev offered beside bullseye's own packages (pinned so
-#          that nothing else is ever taken from bookworm): what is built there asks for no
-#          glibc symbol newer than 2.31.
-# A root lives in build/dist/root-KIND-KEY (KEY: this script and the mirror) and is reused
-# while complete. Each call checks that it holds no FFmpeg, x264, x265, dav1d or CUDA
+#          version), bullseye's aarch64 cross compilers with arm64's zlib (multiarch), which
+#          build the arm64 tarball there, with bookworm's source packages (FFmpeg 5.1, x264,
+#          x265, dav1d) and bookworm's libffmpeg-nvenc-dev offered beside bullseye's own
+#          packages (pinned so that nothing else is ever taken from bookworm): what is built
+#          there asks for no glibc symbol newer than 2.31. The build root is amd64 only.
+# A root lives in build/dist/root-KIND-KEY (root-test-arm64-KEY; KEY: this script and the
+# mirror) and is reused while complete. Each call checks that it holds no FFmpeg, x264, x265, dav1d or CUDA
 # library or program outside ROOT/work, where the tests copy their files (each test a folder
 # of its own) and run them through in-root.sh. Needs root (debootstrap, chroot) and
 # debootstrap (scripts/setup.sh --dist).
 set -euo pipefail
 kind=${1:-}
-case "$kind" in
-  test | build) ;;
-  *) echo "usage: root.sh test|build" >&2; exit 2 ;;
+arch=${2:-amd64}
+case "$kind $arch" in
+  "test amd64" | "test arm64" | "build amd64") ;;
+  *) echo "usage: root.sh test [amd64|arm64] | root.sh build" >&2; exit 2 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -29,8 +34,12 @@ command -v debootstrap >/dev/null || { echo "root.sh: debootstrap is not install
 read -r mirror _ keyring < <(bash "$repo/scripts/apt-sources.sh" mirror)
 suite=bullseye
 build_pkgs=gcc,g++,make,nasm,cmake,meson,ninja-build,pkg-config,binutils,git,libgfortran-10-dev,zlib1g-dev,liblapack-dev,libblas-dev,xz-utils,dpkg-dev,ca-certificates
-key=$( { cat "$0"; echo "$mirror $suite $kind"; } | sha256sum | cut -c1-12)
-root=$top/root-$kind-$key
+# The arm64 build's compilers and libraries, added after debootstrap (multiarch).
+cross_pkgs=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu zlib1g-dev:arm64)
+name=$kind
+if [ "$arch" != amd64 ]; then name=$kind-$arch; fi
+key=$( { cat "$0"; echo "$mirror $suite $kind $arch"; } | sha256sum | cut -c1-12)
+root=$top/root-$name-$key
 
 # check_clean: the root is what the tests say it is, a machine without FFmpeg and CUDA.
 check_clean() {
@@ -48,18 +57,29 @@ if [ -f "$root/.complete" ]; then
   echo "$root"
   exit 0
 fi
-echo "root.sh: debootstrap --variant=minbase $suite ($kind) from $mirror into $root" >&2
+echo "root.sh: debootstrap --variant=minbase --arch=$arch $suite ($kind) from $mirror into $root" >&2
 rm -rf "$root"
 mkdir -p "$top"
-args=(--variant=minbase)
+args=(--variant=minbase --arch="$arch")
 if [ "$keyring" != - ]; then args+=(--keyring="$keyring"); fi
 if [ "$kind" = build ]; then args+=(--include="$build_pkgs"); fi
-log=$top/debootstrap-$kind.log
-# In a mount namespace of its own, so that no mount debootstrap makes outlives it.
-if ! unshare --mount --propagation private debootstrap "${args[@]}" "$suite" "$root" "$mirror" >"$log" 2>&1; then
+# A foreign root: debootstrap unpacks it here, and its second stage (the packages'
+# configuration) runs inside it, under qemu-user.
+if [ "$arch" != amd64 ]; then args+=(--foreign); fi
+log=$top/debootstrap-$name.log
+fail() {
   tail -20 "$log" >&2
-  echo "root.sh: debootstrap failed (log: $log)" >&2
+  echo "root.sh: $* (log: $log)" >&2
   exit 1
+}
+# In a mount namespace of its own, so that no mount debootstrap makes outlives it.
+unshare --mount --propagation private debootstrap "${args[@]}" "$suite" "$root" "$mirror" >"$log" 2>&1 ||
+  fail "debootstrap failed"
+if [ "$arch" != amd64 ]; then
+  # container=lxc: no device nodes to make (in-root.sh binds /dev, and a user namespace may
+  # not make them).
+  bash "$here/in-root.sh" "$root" env container=lxc /debootstrap/debootstrap --second-stage >>"$log" 2>&1 ||
+    fail "debootstrap's second stage under qemu-user failed"
 fi
 if [ "$kind" = build ]; then
   # bookworm's sources (deps.sh builds FFmpeg 5.1 and its codecs from them) and its
@@ -74,16 +94,15 @@ if [ "$kind" = build ]; then
     mkdir -p "$root$(dirname "$keyring")"
     cp "$keyring" "$root$keyring"
   fi
-  if ! bash "$here/in-root.sh" "$root" apt-get -q update >>"$log" 2>&1; then
-    tail -20 "$log" >&2
-    echo "root.sh: apt-get update in the build root failed (log: $log)" >&2
-    exit 1
-  fi
+  bash "$here/in-root.sh" "$root" dpkg --add-architecture arm64
+  bash "$here/in-root.sh" "$root" apt-get -q update >>"$log" 2>&1 || fail "apt-get update in the build root failed"
+  bash "$here/in-root.sh" "$root" env DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends \
+    install "${cross_pkgs[@]}" >>"$log" 2>&1 || fail "the cross compilers do not install in the build root"
 fi
 rm -rf "$root/var/cache/apt/archives"/*.deb
 mkdir -p "$root/work"
 check_clean
 touch "$root/.complete"
-# Older roots of this kind, and the bookworm roots of earlier versions (root-KEY).
-find "$top" -maxdepth 1 \( -name "root-$kind-*" ! -name "root-$kind-$key" -o -regex '.*/root-[0-9a-f]+' \) -exec rm -rf {} +
+# Older roots of this kind and architecture, and the bookworm roots of earlier versions (root-KEY).
+find "$top" -maxdepth 1 \( -regex ".*/root-$name-[0-9a-f]+" ! -name "root-$name-$key" -o -regex '.*/root-[0-9a-f]+' \) -exec rm -rf {} +
 echo "$root"

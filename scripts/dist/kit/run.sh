@@ -5,8 +5,9 @@
 # no FFmpeg, no network and no root. It is made for a short lease: the whole run keeps
 # within its budget (default 420 s) however a step hangs, and what comes back is two files.
 #
-# First, before anything runs, one line if this machine cannot run the kit at all (glibc
-# older than the binaries need, an NVIDIA driver older than the kernels need). Then the
+# First, before anything runs, one line if this machine cannot run the kit at all (another
+# architecture than the kit's, glibc older than the binaries need, an NVIDIA driver older
+# than the kernels need). Then the
 # steps, most valuable first, each under a time limit of its own (its share of the budget
 # but at least 20 s, never past what is left of it):
 #   doctor          the driver and device (trackink-cuda doctor), nvidia-smi, glibc, and
@@ -83,27 +84,38 @@ trap cleanup EXIT
 # version_lt A B: version A is older than B (sort -V order).
 version_lt() { [ "$1" != "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -1)" = "$1" ]; }
 
-# too_old MESSAGE: the first line of the output and of report.txt, then exit 1.
-too_old() {
+# refuse MESSAGE: the first line of the output and of report.txt, then exit 1.
+refuse() {
   echo "run.sh: $*"
   { echo "$*"; echo "Nothing was run."; } >"$report/report.txt"
   exit 1
 }
 
 # --- before anything: can this machine run the kit at all ---------------------------------
+# The kit's architecture (uname -m's name), and which kit the machine wants instead.
+kit_machine=$(cat "$kit/ARCH" 2>/dev/null || echo x86_64)
+have_machine=$(uname -m)
+if [ "$have_machine" != "$kit_machine" ]; then
+  case $have_machine in
+    x86_64) other="make gpu-kit" ;;
+    aarch64) other="make gpu-kit ARCH=arm64" ;;
+    *) other="" ;;
+  esac
+  refuse "this kit is for $kit_machine and this machine is $have_machine: its binaries cannot run here${other:+ (the $have_machine kit: $other)}"
+fi
 need_glibc=$(cat "$kit/GLIBC" 2>/dev/null || echo 2.31)
 have_glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
 if [ -z "$have_glibc" ]; then
-  too_old "this machine has no glibc (musl?): the kit's binaries need glibc $need_glibc or newer"
+  refuse "this machine has no glibc (musl?): the kit's binaries need glibc $need_glibc or newer"
 elif version_lt "$have_glibc" "$need_glibc"; then
-  too_old "this machine's glibc $have_glibc is older than the kit needs ($need_glibc or newer): its binaries cannot start here"
+  refuse "this machine's glibc $have_glibc is older than the kit needs ($need_glibc or newer): its binaries cannot start here"
 fi
 # The kernels are built by CUDA 11.8 (SASS for sm_75 to sm_90 and compute_90 PTX); CUDA 11's
 # minor-version compatibility runs them on drivers from 450.80.02 on.
 need_driver=450.80.02
 have_driver=$(sed -n 's/.*Kernel Module *\([0-9][0-9.]*\).*/\1/p' /proc/driver/nvidia/version 2>/dev/null | head -1)
 if [ -n "$have_driver" ] && version_lt "$have_driver" "$need_driver"; then
-  too_old "this machine's NVIDIA driver $have_driver is older than the kernels need ($need_driver or newer, CUDA 11.8)"
+  refuse "this machine's NVIDIA driver $have_driver is older than the kernels need ($need_driver or newer, CUDA 11.8)"
 fi
 
 [ -f "$kit/payload.tar.gz" ] || { echo "run.sh: $kit/payload.tar.gz is missing: copy the whole gpu-kit folder" >&2; exit 1; }
