@@ -3,12 +3,11 @@ package video
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"trackink/composite"
 	"trackink/goldens"
+	"trackink/internal/cputime"
 	"trackink/knn"
 	"trackink/overlay"
 	cpu "trackink/render"
@@ -41,8 +40,8 @@ func BenchmarkLayerRender(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			// CPU time as well as wall time: on a shared machine it swings much less.
-			cpu0 := cpuTime()
-			defer func() { b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op") }()
+			cpu0 := cputime.Self()
+			defer func() { b.ReportMetric((cputime.Self()-cpu0).Seconds()/float64(b.N), "cpu-s/op") }()
 			for b.Loop() {
 				d, err := overlay.New(overlay.Options{Style: overlay.DefaultStyle(), Links: knn.Options{K: knn.DefaultK},
 					NewBackend: cpu.NewBackend})
@@ -68,12 +67,4 @@ func BenchmarkLayerRender(b *testing.B) {
 			}
 		})
 	}
-}
-
-// cpuTime is the process's CPU time so far, user and system, its threads' and FFmpeg's
-// included.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
