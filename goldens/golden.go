@@ -255,14 +255,9 @@ func diffImage(want, got *image.RGBA) *image.RGBA {
 
 // ReadPNG reads a PNG picture as RGBA (pictures in another colour model are converted).
 func ReadPNG(path string) (*image.RGBA, error) {
-	f, err := os.Open(path)
+	m, err := decodePNG(path)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	m, err := png.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if rgba, ok := m.(*image.RGBA); ok {
 		return rgba, nil
@@ -274,6 +269,20 @@ func ReadPNG(path string) (*image.RGBA, error) {
 		}
 	}
 	return rgba, nil
+}
+
+// decodePNG reads the PNG picture at path.
+func decodePNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := png.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
 
 // writePNG writes atomically: a temporary file renamed into place.

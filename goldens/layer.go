@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"trackink/composite"
@@ -82,14 +80,9 @@ func CheckLayer(dir, name string, got *image.NRGBA, tol int, update bool) (worst
 
 // readNRGBA reads a PNG picture as straight-alpha RGBA (the layer goldens are stored so).
 func readNRGBA(path string) (*image.NRGBA, error) {
-	f, err := os.Open(path)
+	m, err := decodePNG(path)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	m, err := png.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	img, ok := m.(*image.NRGBA)
 	if !ok {
