@@ -9,6 +9,8 @@ import (
 
 	"trackink/knn"
 	"trackink/overlay"
+
+	"github.com/spf13/pflag"
 )
 
 const benchExamples = `Examples:
@@ -65,7 +67,7 @@ type benchReport struct {
 	AllocsPerFrame float64            `json:"allocs_per_frame"`
 }
 
-func runBench(args []string, stdout, stderr io.Writer) error {
+func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var style styleFlags
 	fs := newFlagSet("bench", "--scene seed [flags] | --knn [--points N,...]", benchExamples, stderr)
 	sceneName := fs.String("scene", "seed", "the scene to render: seed; with --e2e also mot17 (a street scene like MOT17's)")
@@ -82,103 +84,105 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	noTwin := fs.Bool("no-twin", false, "with --e2e: leave out the twin (ffmpeg coding the render's frames afresh), which renders the clip once more, losslessly")
 	detectModes := fs.String("detect", "", "time the built-in tracker alone at 1080p, beside OpenCV's equivalent: all, or modes (bright,motion,points…)")
 	style.register(fs, "knn-backend", "seed")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if style.listLooks {
-		printLooks(stdout)
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if style.listLooks {
+			printLooks(stdout)
+			return nil
+		}
+		if *frames < 1 {
+			return usageError{errors.New("--frames must be at least 1")}
+		}
+		if *detectModes != "" {
+			return benchDetect(*detectModes, *frames, *jsonOut, stdout, stderr)
+		}
+		if *knnMode {
+			knnFrames := 0 // RunBenchmark's own choice
+			if fs.Changed("frames") {
+				knnFrames = *frames
+			}
+			for _, n := range *points {
+				if n < 1 {
+					return usageError{fmt.Errorf("--points %d: need at least 1", n)}
+				}
+			}
+			if err := (knn.Options{K: style.links.K}).Validate(); err != nil {
+				return flagError(fs, err)
+			}
+			extra, err := deviceLinkers(strings.Split(style.backend, ","))
+			if err != nil {
+				return err
+			}
+			return knn.RunBenchmark(stdout, *points, style.links.K, knnFrames, *jsonOut, extra...)
+		}
+		if *e2e != "" {
+			if *sceneName != "seed" && *sceneName != "mot17" {
+				return usageError{fmt.Errorf("--scene %q: with --e2e, seed or mot17", *sceneName)}
+			}
+			if *sceneName == "mot17" {
+				mot17Defaults(fs)
+			}
+			return benchE2E(fs, *e2e, *sceneName, *preset, *crf, *noTwin, &style, *jsonOut, stdout, stderr)
+		}
+		if *sceneName != "seed" {
+			return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed (mot17 is for --e2e)", *sceneName)}
+		}
+		backends := strings.Split(style.backend, ",")
+		for _, b := range backends {
+			if _, err := backendFor(b); err != nil {
+				return err
+			}
+		}
+		if *fxMode {
+			return benchEffects(fs, &style, backends, *frames, *jsonOut, stdout)
+		}
+		frameFormats := strings.Split(*formats, ",")
+		for _, f := range frameFormats {
+			if f != "yuv420p" && f != "nv12" {
+				return usageError{fmt.Errorf("--format %q: want yuv420p, nv12 or both (yuv420p,nv12)", f)}
+			}
+		}
+		first := true
+		for _, b := range backends {
+			style.backend = b
+			opts, err := style.options(fs, true)
+			if err != nil {
+				return err
+			}
+			for _, f := range frameFormats {
+				rep, err := benchSeed(opts, f, *frames)
+				if err != nil {
+					return fmt.Errorf("backend %s: %w", b, err)
+				}
+				rep.Backend = backendName(b)
+				if *jsonOut {
+					if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+						return err
+					}
+					continue
+				}
+				if !first {
+					fmt.Fprintln(stdout)
+				}
+				first = false
+				workers := "workers"
+				if rep.Workers == 1 {
+					workers = "worker"
+				}
+				fmt.Fprintf(stdout, "seed scene %dx%d onto %s, %s backend, %d %s, %d frames, %d links a frame\n",
+					rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, rep.Workers, workers, rep.Frames, rep.Links)
+				fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
+				for _, st := range overlay.Stages() {
+					fmt.Fprintf(stdout, "%-10s %10.2f\n", st, rep.StagesMS[st.String()])
+				}
+				fmt.Fprintf(stdout, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
+				fmt.Fprintf(stdout, "allocations per frame: %g\n", rep.AllocsPerFrame)
+			}
+		}
 		return nil
 	}
-	if *frames < 1 {
-		return usageError{errors.New("--frames must be at least 1")}
-	}
-	if *detectModes != "" {
-		return benchDetect(*detectModes, *frames, *jsonOut, stdout, stderr)
-	}
-	if *knnMode {
-		knnFrames := 0 // RunBenchmark's own choice
-		if fs.Changed("frames") {
-			knnFrames = *frames
-		}
-		for _, n := range *points {
-			if n < 1 {
-				return usageError{fmt.Errorf("--points %d: need at least 1", n)}
-			}
-		}
-		if err := (knn.Options{K: style.links.K}).Validate(); err != nil {
-			return flagError(fs, err)
-		}
-		extra, err := deviceLinkers(strings.Split(style.backend, ","))
-		if err != nil {
-			return err
-		}
-		return knn.RunBenchmark(stdout, *points, style.links.K, knnFrames, *jsonOut, extra...)
-	}
-	if *e2e != "" {
-		if *sceneName != "seed" && *sceneName != "mot17" {
-			return usageError{fmt.Errorf("--scene %q: with --e2e, seed or mot17", *sceneName)}
-		}
-		if *sceneName == "mot17" {
-			mot17Defaults(fs)
-		}
-		return benchE2E(fs, *e2e, *sceneName, *preset, *crf, *noTwin, &style, *jsonOut, stdout, stderr)
-	}
-	if *sceneName != "seed" {
-		return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed (mot17 is for --e2e)", *sceneName)}
-	}
-	backends := strings.Split(style.backend, ",")
-	for _, b := range backends {
-		if _, err := backendFor(b); err != nil {
-			return err
-		}
-	}
-	if *fxMode {
-		return benchEffects(fs, &style, backends, *frames, *jsonOut, stdout)
-	}
-	frameFormats := strings.Split(*formats, ",")
-	for _, f := range frameFormats {
-		if f != "yuv420p" && f != "nv12" {
-			return usageError{fmt.Errorf("--format %q: want yuv420p, nv12 or both (yuv420p,nv12)", f)}
-		}
-	}
-	first := true
-	for _, b := range backends {
-		style.backend = b
-		opts, err := style.options(fs, true)
-		if err != nil {
-			return err
-		}
-		for _, f := range frameFormats {
-			rep, err := benchSeed(opts, f, *frames)
-			if err != nil {
-				return fmt.Errorf("backend %s: %w", b, err)
-			}
-			rep.Backend = backendName(b)
-			if *jsonOut {
-				if err := json.NewEncoder(stdout).Encode(rep); err != nil {
-					return err
-				}
-				continue
-			}
-			if !first {
-				fmt.Fprintln(stdout)
-			}
-			first = false
-			workers := "workers"
-			if rep.Workers == 1 {
-				workers = "worker"
-			}
-			fmt.Fprintf(stdout, "seed scene %dx%d onto %s, %s backend, %d %s, %d frames, %d links a frame\n",
-				rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, rep.Workers, workers, rep.Frames, rep.Links)
-			fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
-			for _, st := range overlay.Stages() {
-				fmt.Fprintf(stdout, "%-10s %10.2f\n", st, rep.StagesMS[st.String()])
-			}
-			fmt.Fprintf(stdout, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
-			fmt.Fprintf(stdout, "allocations per frame: %g\n", rep.AllocsPerFrame)
-		}
-	}
-	return nil
 }
 
 // benchSeed times frames frames of the seed scene (overlay.BenchSeed) for the report.

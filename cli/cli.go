@@ -23,12 +23,17 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// command is one subcommand: its name, its one-line summary and its entry point.
+// command is one subcommand: its name, its one-line summary, and define, which makes its
+// flag set (bound to the variables run reads; its messages and help go to stderr) and its
+// run. Help, man pages and completions read the flag set without running anything.
 type command struct {
 	name, summary string
 	developer     bool // it checks and measures trackink itself: help lists it apart
-	run           func(args []string, stdout, stderr io.Writer) error
+	define        func(stderr io.Writer) (*pflag.FlagSet, runFunc)
 }
+
+// runFunc parses a command's arguments into its flag set and runs it.
+type runFunc func(args []string, stdout io.Writer) error
 
 // commandList is every command, in the order help lists them: the user's, most used first,
 // then the developer's. commands finds them by name. (Filled in init: a command's entry
@@ -40,18 +45,18 @@ var (
 
 func init() {
 	commandList = []command{
-		{"render", "draw tracks onto an image or a video", false, runRender},
-		{"track", "find and follow objects in a video (people, objects, motion, bright, dark, color, points) and write their tracks", false, runTrack},
-		{"tracks", "say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", false, runTracks},
-		{"eval", "score tracks against ground truth: MOTA, MOTP, IDF1, switches, mostly tracked/lost", false, runEval},
-		{"demo", "synthesise a 4K clip with audio and draw 100 synthetic tracks onto it", false, runDemo},
-		{"join", "join the segments of a render (render --segment) without re-encoding", false, runJoin},
-		{"doctor", "report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", false, runDoctor},
-		{"completion", "write a shell's completion script: bash, zsh or fish", false, runCompletion},
-		{"version", "print the version and the commit it was built from (also --version)", false, runVersion},
-		{"bench", "benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", true, runBench},
-		{"golden", "render the golden scenes and compare them with the stored pictures", true, runGolden},
-		{"man", "write trackink's man pages into a directory (make man)", true, runMan},
+		{"render", "draw tracks onto an image or a video", false, renderCommand},
+		{"track", "find and follow objects in a video (people, objects, motion, bright, dark, color, points) and write their tracks", false, trackCommand},
+		{"tracks", "say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", false, tracksCommand},
+		{"eval", "score tracks against ground truth: MOTA, MOTP, IDF1, switches, mostly tracked/lost", false, evalCommand},
+		{"demo", "synthesise a 4K clip with audio and draw 100 synthetic tracks onto it", false, demoCommand},
+		{"join", "join the segments of a render (render --segment) without re-encoding", false, joinCommand},
+		{"doctor", "report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", false, doctorCommand},
+		{"completion", "write a shell's completion script: bash, zsh or fish", false, completionCommand},
+		{"version", "print the version and the commit it was built from (also --version)", false, versionCommand},
+		{"bench", "benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", true, benchCommand},
+		{"golden", "render the golden scenes and compare them with the stored pictures", true, goldenCommand},
+		{"man", "write trackink's man pages into a directory (make man)", true, manCommand},
 	}
 	commands = map[string]command{}
 	for _, c := range commandList {
@@ -104,7 +109,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		// their error output, with their usage errors.
 		stderr = stdout
 	}
-	err := cmd.run(args[1:], stdout, stderr)
+	_, run := cmd.define(stderr)
+	err := run(args[1:], stdout)
 	if err == nil || errors.Is(err, pflag.ErrHelp) {
 		return 0
 	}

@@ -26,19 +26,21 @@ var shells = map[string]func(io.Writer, []cmdFlags){"bash": bashCompletion, "zsh
 // argChoices are the names a command's argument takes, where it takes a fixed list.
 var argChoices = map[string]func() []string{"completion": func() []string { return []string{"bash", "fish", "zsh"} }}
 
-// runCompletion writes a shell's completion script, made from the command and flag tables:
+// completionCommand writes a shell's completion script, made from the command and flag tables:
 // commands, their flags, and the names flags take (--look, --backend, …).
-func runCompletion(args []string, stdout, stderr io.Writer) error {
+func completionCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := newFlagSet("completion", "bash|zsh|fish", completionExamples, stderr)
-	if err := parseWith(fs, args, 1, "the shell: bash, zsh or fish"); err != nil {
-		return err
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parseWith(fs, args, 1, "the shell: bash, zsh or fish"); err != nil {
+			return err
+		}
+		write, ok := shells[fs.Arg(0)]
+		if !ok {
+			return usageError{fmt.Errorf("shell %q: want bash, zsh or fish%s", fs.Arg(0), suggest.DidYouMean(fs.Arg(0), argChoices["completion"]()))}
+		}
+		write(stdout, allFlags())
+		return nil
 	}
-	write, ok := shells[fs.Arg(0)]
-	if !ok {
-		return usageError{fmt.Errorf("shell %q: want bash, zsh or fish%s", fs.Arg(0), suggest.DidYouMean(fs.Arg(0), argChoices["completion"]()))}
-	}
-	write(stdout, allFlags())
-	return nil
 }
 
 // cmdFlags is a command and its flags, as the generated completions and man pages list them.

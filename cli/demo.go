@@ -9,6 +9,8 @@ import (
 	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
+
+	"github.com/spf13/pflag"
 )
 
 const demoExamples = `Examples:
@@ -18,7 +20,7 @@ const demoExamples = `Examples:
   # Shorter and smaller, somewhere else:
   trackink demo --frames 30 --width 1920 --height 1080 -o /tmp/demo.mp4 -y`
 
-func runDemo(args []string, stdout, stderr io.Writer) error {
+func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := newFlagSet("demo", "[-o OUTPUT] [flags]", demoExamples, stderr)
 	out := fs.StringP("output", "o", "demo.mp4", "output video")
 	overwrite := fs.BoolP("yes", "y", false, "overwrite the output if it exists")
@@ -26,40 +28,43 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	w := fs.Int("width", scene.SeedWidth, "clip width")
 	h := fs.Int("height", scene.SeedHeight, "clip height")
 	preset := fs.String("preset", "veryfast", "x264 preset")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *frames < 1 || *w < 16 || *h < 16 || *w%2 != 0 || *h%2 != 0 {
-		return usageError{fmt.Errorf("demo clip %dx%d, %d frames: need even sizes of at least 16 and at least one frame", *w, *h, *frames)}
-	}
-	if _, err := (&runFiles{outfile.Run{Overwrite: *overwrite}}).Output("-o", *out); err != nil {
-		return err
-	}
-	// A stop signal while the input is synthesised ends the ffmpeg program and removes the
-	// temporary input (the render that follows has its own handler).
-	ctx, stop := signalContext()
-	defer stop()
-	dir, err := os.MkdirTemp("", "trackink-demo-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	in := filepath.Join(dir, "input.mp4")
-	fmt.Fprintf(stderr, "synthesising a %dx%d clip of %d frames with audio (ffmpeg testsrc2 + sine)\n", *w, *h, *frames)
-	if err := video.SynthesizeContext(ctx, in, *w, *h, *frames, 30); err != nil {
-		if ctx.Err() != nil {
-			return interrupted(ctx)
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parse(fs, args); err != nil {
+			return err
 		}
-		return fmt.Errorf("synthesising the demo input: %w", err)
+		if *frames < 1 || *w < 16 || *h < 16 || *w%2 != 0 || *h%2 != 0 {
+			return usageError{fmt.Errorf("demo clip %dx%d, %d frames: need even sizes of at least 16 and at least one frame", *w, *h, *frames)}
+		}
+		if _, err := (&runFiles{outfile.Run{Overwrite: *overwrite}}).Output("-o", *out); err != nil {
+			return err
+		}
+		// A stop signal while the input is synthesised ends the ffmpeg program and removes the
+		// temporary input (the render that follows has its own handler).
+		ctx, stop := signalContext()
+		defer stop()
+		dir, err := os.MkdirTemp("", "trackink-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		in := filepath.Join(dir, "input.mp4")
+		fmt.Fprintf(stderr, "synthesising a %dx%d clip of %d frames with audio (ffmpeg testsrc2 + sine)\n", *w, *h, *frames)
+		if err := video.SynthesizeContext(ctx, in, *w, *h, *frames, 30); err != nil {
+			if ctx.Err() != nil {
+				return interrupted(ctx)
+			}
+			return fmt.Errorf("synthesising the demo input: %w", err)
+		}
+		fmt.Fprintf(stderr, "rendering 100 synthetic tracks onto it (k = 5 links, curves, boxes, labels)\n")
+		renderArgs := []string{"-i", in, "--scene", "seed", "-o", *out, "--preset", *preset}
+		if *overwrite {
+			renderArgs = append(renderArgs, "-y")
+		}
+		_, render := renderCommand(stderr)
+		if err := render(renderArgs, stdout); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "demo written to %s; render your own with: trackink render -i IN.mp4 --tracks TRACKS.txt -o OUT.mp4\n", *out)
+		return nil
 	}
-	fmt.Fprintf(stderr, "rendering 100 synthetic tracks onto it (k = 5 links, curves, boxes, labels)\n")
-	renderArgs := []string{"-i", in, "--scene", "seed", "-o", *out, "--preset", *preset}
-	if *overwrite {
-		renderArgs = append(renderArgs, "-y")
-	}
-	if err := runRender(renderArgs, stdout, stderr); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "demo written to %s; render your own with: trackink render -i IN.mp4 --tracks TRACKS.txt -o OUT.mp4\n", *out)
-	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"trackink/kernels/device"
 	"trackink/knn"
 	"trackink/video"
+
+	"github.com/spf13/pflag"
 )
 
 const doctorExamples = `Examples:
@@ -17,58 +19,60 @@ const doctorExamples = `Examples:
   # Also FFmpeg's configure line and the CUDA driver's own result codes, for a bug report:
   trackink doctor -v`
 
-// runDoctor reports what this machine and this binary can do.
-func runDoctor(args []string, stdout, stderr io.Writer) error {
+// doctorCommand reports what this machine and this binary can do.
+func doctorCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := newFlagSet("doctor", "[-v]", doctorExamples, stderr)
 	verbose := fs.BoolP("verbose", "v", false, "also FFmpeg's configure line and the CUDA driver's result codes")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "trackink %s\n", version())
-	fmt.Fprintf(stdout, "CPU: %d threads (%s/%s)\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
-	r := device.Probe()
-	built := "no (built without -tags cuda)"
-	if r.Built {
-		built = "yes"
-	}
-	fmt.Fprintf(stdout, "CUDA backend in this binary: %s\n", built)
-	driver := fmt.Sprintf("version %d.%d", r.DriverVersion/1000, r.DriverVersion%1000/10)
-	switch {
-	case !r.Driver:
-		// The dlopen error says where the library was looked for: for -v.
-		driver = "none, no NVIDIA driver"
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "trackink %s\n", version())
+		fmt.Fprintf(stdout, "CPU: %d threads (%s/%s)\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+		r := device.Probe()
+		built := "no (built without -tags cuda)"
+		if r.Built {
+			built = "yes"
+		}
+		fmt.Fprintf(stdout, "CUDA backend in this binary: %s\n", built)
+		driver := fmt.Sprintf("version %d.%d", r.DriverVersion/1000, r.DriverVersion%1000/10)
+		switch {
+		case !r.Driver:
+			// The dlopen error says where the library was looked for: for -v.
+			driver = "none, no NVIDIA driver"
+			if *verbose {
+				driver = "none, " + r.Problem
+			}
+		case r.InitResult != 0:
+			driver = r.Problem
+			if *verbose {
+				driver += fmt.Sprintf("; libcuda version %d.%d, cuInit result %d", r.DriverVersion/1000, r.DriverVersion%1000/10, r.InitResult)
+			}
+		}
+		fmt.Fprintf(stdout, "CUDA driver: %s\n", driver)
+		for i, d := range r.Devices {
+			fmt.Fprintf(stdout, "GPU %d: %s, compute capability %d.%d\n", i, d.Name, d.Major, d.Minor)
+		}
+		if r.Usable() {
+			fmt.Fprintln(stdout, "--backend auto renders on: cuda")
+		} else {
+			fmt.Fprintf(stdout, "--backend auto renders on: cpu (%s)\n", r.Problem)
+		}
+		ff := video.FFmpeg()
+		fmt.Fprintf(stdout, "FFmpeg: %s\n", ff)
 		if *verbose {
-			driver = "none, " + r.Problem
+			fmt.Fprintf(stdout, "FFmpeg configuration: %s\n", ff.Configuration)
 		}
-	case r.InitResult != 0:
-		driver = r.Problem
-		if *verbose {
-			driver += fmt.Sprintf("; libcuda version %d.%d, cuInit result %d", r.DriverVersion/1000, r.DriverVersion%1000/10, r.InitResult)
+		fmt.Fprint(stdout, "FFmpeg codecs:")
+		for _, c := range video.Codecs() {
+			mark := "-"
+			if c.Present {
+				mark = "+"
+			}
+			fmt.Fprintf(stdout, " %s%s", mark, c.Name)
 		}
+		fmt.Fprintln(stdout, "\n  (+ compiled in; NVDEC/NVENC still need a GPU that has them: H100/H200/A100 have no NVENC)")
+		fmt.Fprintf(stdout, "Link search built in: %s\n", strings.Join(knn.Backends(), ", "))
+		return nil
 	}
-	fmt.Fprintf(stdout, "CUDA driver: %s\n", driver)
-	for i, d := range r.Devices {
-		fmt.Fprintf(stdout, "GPU %d: %s, compute capability %d.%d\n", i, d.Name, d.Major, d.Minor)
-	}
-	if r.Usable() {
-		fmt.Fprintln(stdout, "--backend auto renders on: cuda")
-	} else {
-		fmt.Fprintf(stdout, "--backend auto renders on: cpu (%s)\n", r.Problem)
-	}
-	ff := video.FFmpeg()
-	fmt.Fprintf(stdout, "FFmpeg: %s\n", ff)
-	if *verbose {
-		fmt.Fprintf(stdout, "FFmpeg configuration: %s\n", ff.Configuration)
-	}
-	fmt.Fprint(stdout, "FFmpeg codecs:")
-	for _, c := range video.Codecs() {
-		mark := "-"
-		if c.Present {
-			mark = "+"
-		}
-		fmt.Fprintf(stdout, " %s%s", mark, c.Name)
-	}
-	fmt.Fprintln(stdout, "\n  (+ compiled in; NVDEC/NVENC still need a GPU that has them: H100/H200/A100 have no NVENC)")
-	fmt.Fprintf(stdout, "Link search built in: %s\n", strings.Join(knn.Backends(), ", "))
-	return nil
 }

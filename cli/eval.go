@@ -9,6 +9,8 @@ import (
 	"trackink/eval"
 	"trackink/scene"
 	"trackink/video"
+
+	"github.com/spf13/pflag"
 )
 
 const evalExamples = `Examples:
@@ -23,7 +25,7 @@ const evalExamples = `Examples:
   # A stricter match, and tracks from trackink itself:
   trackink eval --gt gt.txt --tracks tracks.jsonl --iou 0.7`
 
-func runEval(args []string, stdout, stderr io.Writer) error {
+func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := newFlagSet("eval", "--gt GT --tracks TRACKS [--gt GT2 --tracks TRACKS2 …] [flags]", evalExamples, stderr)
 	gts := fs.StringArray("gt", nil, "ground truth: any tracking file trackink reads (repeat for more sequences)")
 	tracks := fs.StringArray("tracks", nil, "the tracker's output for the --gt in the same place")
@@ -34,72 +36,74 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	in := fs.StringP("input", "i", "", "the video the tracks belong to (its size scales YOLO's normalised coordinates)")
 	w := fs.Int("width", 0, "the video's width, instead of -i")
 	h := fs.Int("height", 0, "the video's height, instead of -i")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	switch {
-	case len(*gts) == 0 || len(*tracks) == 0:
-		return usageError{errors.New("give the ground truth with --gt and the tracker's output with --tracks")}
-	case len(*gts) != len(*tracks):
-		return usageError{fmt.Errorf("--gt given %d times and --tracks %d: give one --tracks for each --gt", len(*gts), len(*tracks))}
-	case math.IsNaN(*iou) || *iou <= 0 || *iou > 1:
-		return usageError{fmt.Errorf("--iou %g: want a number above 0 and at most 1", *iou)}
-	case *w < 0 || *h < 0:
-		return usageError{fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
-	}
-	base, err := scene.ParseFrameBase(*frameBase)
-	if err != nil {
-		return usageError{fmt.Errorf("--frame-base: %w", err)}
-	}
-	for i := range *gts {
-		for _, f := range [][2]string{{"--gt", (*gts)[i]}, {"--tracks", (*tracks)[i]}} {
-			if err := checkInput(f[0], f[1], true); err != nil {
-				return err
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		switch {
+		case len(*gts) == 0 || len(*tracks) == 0:
+			return usageError{errors.New("give the ground truth with --gt and the tracker's output with --tracks")}
+		case len(*gts) != len(*tracks):
+			return usageError{fmt.Errorf("--gt given %d times and --tracks %d: give one --tracks for each --gt", len(*gts), len(*tracks))}
+		case math.IsNaN(*iou) || *iou <= 0 || *iou > 1:
+			return usageError{fmt.Errorf("--iou %g: want a number above 0 and at most 1", *iou)}
+		case *w < 0 || *h < 0:
+			return usageError{fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
+		}
+		base, err := scene.ParseFrameBase(*frameBase)
+		if err != nil {
+			return usageError{fmt.Errorf("--frame-base: %w", err)}
+		}
+		for i := range *gts {
+			for _, f := range [][2]string{{"--gt", (*gts)[i]}, {"--tracks", (*tracks)[i]}} {
+				if err := checkInput(f[0], f[1], true); err != nil {
+					return err
+				}
 			}
 		}
-	}
-	if *in != "" {
-		info, err := video.Probe(*in, 0)
-		if err != nil {
-			return usageError{fmt.Errorf("-i %s: %w", *in, err)}
+		if *in != "" {
+			info, err := video.Probe(*in, 0)
+			if err != nil {
+				return usageError{fmt.Errorf("-i %s: %w", *in, err)}
+			}
+			*w, *h = info.DisplayWidth, info.DisplayHeight
 		}
-		*w, *h = info.DisplayWidth, info.DisplayHeight
-	}
-	// A box without a track id cannot be scored as a track: such a file is refused, naming
-	// the line, rather than read without it (which scored 30 boxes, 20 of them untracked, as
-	// 10 and MOTA 1).
-	opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h, Untracked: scene.RefuseUntracked}
-	// Ground truth rows that MOTChallenge marks not to be considered are left out, as the
-	// benchmark's evaluation leaves them out.
-	gtOpts := opts
-	gtOpts.DropIgnored = true
-	var rows []eval.Named
-	for i := range *gts {
-		g, err := loadForEval("--gt", (*gts)[i], gtOpts, stderr)
-		if err != nil {
-			return err
+		// A box without a track id cannot be scored as a track: such a file is refused, naming
+		// the line, rather than read without it (which scored 30 boxes, 20 of them untracked, as
+		// 10 and MOTA 1).
+		opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h, Untracked: scene.RefuseUntracked}
+		// Ground truth rows that MOTChallenge marks not to be considered are left out, as the
+		// benchmark's evaluation leaves them out.
+		gtOpts := opts
+		gtOpts.DropIgnored = true
+		var rows []eval.Named
+		for i := range *gts {
+			g, err := loadForEval("--gt", (*gts)[i], gtOpts, stderr)
+			if err != nil {
+				return err
+			}
+			t, err := loadForEval("--tracks", (*tracks)[i], opts, stderr)
+			if err != nil {
+				return err
+			}
+			row := eval.Named{Name: eval.SequenceName((*gts)[i]), Result: eval.Boxes(g, t, *iou),
+				GTFrames:    eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()},
+				TrackFrames: eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}}
+			if !row.GTFrames.Overlaps(row.TrackFrames) {
+				fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth (frames %s) and the tracks (frames %s) share no frame: a frame base or --frame-offset off?\n",
+					row.Name, row.GTFrames, row.TrackFrames)
+			}
+			rows = append(rows, row)
 		}
-		t, err := loadForEval("--tracks", (*tracks)[i], opts, stderr)
-		if err != nil {
-			return err
+		if *asJSON {
+			return eval.WriteJSON(stdout, rows, *iou)
 		}
-		row := eval.Named{Name: eval.SequenceName((*gts)[i]), Result: eval.Boxes(g, t, *iou),
-			GTFrames:    eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()},
-			TrackFrames: eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}}
-		if !row.GTFrames.Overlaps(row.TrackFrames) {
-			fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth (frames %s) and the tracks (frames %s) share no frame: a frame base or --frame-offset off?\n",
-				row.Name, row.GTFrames, row.TrackFrames)
+		if len(rows) > 1 {
+			rows = append(rows, eval.Overall(rows))
 		}
-		rows = append(rows, row)
+		fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU\n", *iou)
+		return eval.WriteTable(stdout, rows)
 	}
-	if *asJSON {
-		return eval.WriteJSON(stdout, rows, *iou)
-	}
-	if len(rows) > 1 {
-		rows = append(rows, eval.Overall(rows))
-	}
-	fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU\n", *iou)
-	return eval.WriteTable(stdout, rows)
 }
 
 // loadForEval reads one file for eval, refusing what it cannot score: a file it cannot parse

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"trackink/goldens"
+
+	"github.com/spf13/pflag"
 )
 
 const goldenExamples = `Examples:
@@ -22,7 +24,7 @@ const goldenExamples = `Examples:
   # Check the CUDA kernels against the same pictures (a GPU machine, a -tags cuda build):
   trackink golden --backend cuda`
 
-func runGolden(args []string, stdout, stderr io.Writer) error {
+func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var o goldens.Options
 	fs := newFlagSet("golden", "[flags]", goldenExamples, stderr)
 	fs.StringVar(&o.Dir, "dir", filepath.Join("goldens", "testdata"), "directory of the expected pictures")
@@ -32,54 +34,56 @@ func runGolden(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Workers, "workers", 0, "render threads (default: one per CPU)")
 	backend := fs.String("backend", "cpu", "renderer to check against the pictures: cpu, cuda, emu, auto (the pictures are the CPU's; --update only with cpu)")
 	list := fs.Bool("list", false, "list the scenes and what each exercises")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *list {
-		for _, s := range goldens.Scenes {
-			fmt.Fprintf(stdout, "%-18s %4dx%-4d %s\n", s.Name, s.Width, s.Height, s.About)
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if *list {
+			for _, s := range goldens.Scenes {
+				fmt.Fprintf(stdout, "%-18s %4dx%-4d %s\n", s.Name, s.Width, s.Height, s.About)
+			}
+			return nil
+		}
+		var err error
+		if o.NewBackend, err = backendFor(*backend); err != nil {
+			return err
+		}
+		if o.Update && *backend != "cpu" {
+			return usageError{fmt.Errorf("--update with --backend %s: the golden pictures are the CPU renderer's", *backend)}
+		}
+		if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("no golden pictures at %s: run from the repository root, or give --dir", o.Dir)
+		}
+		results, err := goldens.Run(o)
+		failed, skipped := 0, 0
+		for _, r := range results {
+			switch r.Status {
+			case goldens.Skipped:
+				skipped++
+				fmt.Fprintf(stdout, "skip %-18s %s\n", r.Scene, r.Reason)
+			case goldens.Failed:
+				failed++
+				fmt.Fprintf(stdout, "FAIL %-18s %d pixels differ by more than %d (largest %d): %s, %s\n",
+					r.Scene, r.Over, goldens.Tolerance, r.MaxDiff, r.Actual, r.Diff)
+			case goldens.Updated:
+				fmt.Fprintf(stdout, "updated %s\n", filepath.Join(o.Dir, r.Scene+".png"))
+			default:
+				fmt.Fprintf(stdout, "ok   %-18s (largest difference %d)\n", r.Scene, r.MaxDiff)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if failed > 0 {
+			return fmt.Errorf("%d of %d golden scenes failed (tolerance %d codes per channel)", failed, len(results), goldens.Tolerance)
+		}
+		switch {
+		case o.Update:
+		case skipped > 0:
+			fmt.Fprintf(stdout, "%d golden scenes passed, %d skipped (no footage here)\n", len(results)-skipped, skipped)
+		default:
+			fmt.Fprintf(stdout, "%d golden scenes passed\n", len(results))
 		}
 		return nil
 	}
-	var err error
-	if o.NewBackend, err = backendFor(*backend); err != nil {
-		return err
-	}
-	if o.Update && *backend != "cpu" {
-		return usageError{fmt.Errorf("--update with --backend %s: the golden pictures are the CPU renderer's", *backend)}
-	}
-	if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("no golden pictures at %s: run from the repository root, or give --dir", o.Dir)
-	}
-	results, err := goldens.Run(o)
-	failed, skipped := 0, 0
-	for _, r := range results {
-		switch r.Status {
-		case goldens.Skipped:
-			skipped++
-			fmt.Fprintf(stdout, "skip %-18s %s\n", r.Scene, r.Reason)
-		case goldens.Failed:
-			failed++
-			fmt.Fprintf(stdout, "FAIL %-18s %d pixels differ by more than %d (largest %d): %s, %s\n",
-				r.Scene, r.Over, goldens.Tolerance, r.MaxDiff, r.Actual, r.Diff)
-		case goldens.Updated:
-			fmt.Fprintf(stdout, "updated %s\n", filepath.Join(o.Dir, r.Scene+".png"))
-		default:
-			fmt.Fprintf(stdout, "ok   %-18s (largest difference %d)\n", r.Scene, r.MaxDiff)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d golden scenes failed (tolerance %d codes per channel)", failed, len(results), goldens.Tolerance)
-	}
-	switch {
-	case o.Update:
-	case skipped > 0:
-		fmt.Fprintf(stdout, "%d golden scenes passed, %d skipped (no footage here)\n", len(results)-skipped, skipped)
-	default:
-		fmt.Fprintf(stdout, "%d golden scenes passed\n", len(results))
-	}
-	return nil
 }

@@ -43,10 +43,6 @@ const shortExamples = 4
 // example; without, the examples first and the flags the option table marks short (all of them
 // when the command has few), about 30 lines.
 func (h helpText) usage(fs *pflag.FlagSet, full bool) {
-	if c, ok := h.out.(*flagCatcher); ok {
-		c.fs, c.h = fs, h
-		return
-	}
 	w := h.out
 	fmt.Fprintf(w, "Usage: trackink %s %s\n", h.name, h.synopsis)
 	n := 0
@@ -164,18 +160,9 @@ func addHelp(fs *pflag.FlagSet, h helpText) {
 	fs.Lookup("help").Hidden = true
 }
 
-// flagCatcher, given to a command as its error output, catches its flag set when the
-// command is run with --help, instead of printing help.
-type flagCatcher struct {
-	io.Writer
-	fs *pflag.FlagSet
-	h  helpText
-}
-
 // helpOf returns the flags of the named command and its help text, as its --help would
 // print them.
 func helpOf(name string) (*pflag.FlagSet, helpText) {
-	c := &flagCatcher{Writer: io.Discard}
-	commands[name].run([]string{"--help"}, io.Discard, c)
-	return c.fs, c.h
+	fs, _ := commands[name].define(io.Discard)
+	return fs, fs.Lookup("help").Value.(helpFlag).h
 }

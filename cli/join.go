@@ -10,6 +10,8 @@ import (
 
 	"trackink/outfile"
 	"trackink/video"
+
+	"github.com/spf13/pflag"
 )
 
 const joinExamples = `Examples:
@@ -19,10 +21,10 @@ const joinExamples = `Examples:
   # Segments named one by one (in any order):
   trackink join -i in.mp4 --segments a.seg-0000-of-0002.mp4,b/a.seg-0001-of-0002.mp4 -o out.mp4`
 
-// runJoin is the join command: it concatenates the segments of one render (render
+// joinCommand is the join command: it concatenates the segments of one render (render
 // --segment) into the output the whole render would have written, without re-encoding
 // (video.Join).
-func runJoin(args []string, stdout, stderr io.Writer) error {
+func joinCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var source, output string
 	var segments []string
 	var overwrite, quiet, verbose bool
@@ -33,73 +35,75 @@ func runJoin(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVarP(&overwrite, "yes", "y", false, "overwrite the output if it exists (never the input or a segment)")
 	fs.BoolVar(&quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
 	fs.BoolVar(&verbose, "verbose", false, "print FFmpeg's own log lines as they come")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	ctx, stop := signalContext()
-	defer stop()
-	switch {
-	case source == "":
-		return usageError{errors.New("no input: give -i SOURCE, the video the segments were rendered from")}
-	case len(segments) == 0:
-		return usageError{errors.New("no segments: give --segments DIR or --segments FILE,FILE...")}
-	}
-	files := runFiles{outfile.Run{Overwrite: overwrite}}
-	if err := files.input("-i", source, false); err != nil {
-		return err
-	}
-	segs, err := segmentFiles(source, segments)
-	if err != nil {
-		return err
-	}
-	for _, s := range segs {
-		if err := files.input("--segments", s, false); err != nil {
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parse(fs, args); err != nil {
 			return err
 		}
-	}
-	target, err := files.Output("-o", output)
-	if err != nil {
-		return err
-	}
-	if err := video.CheckJoinContainer(target); err != nil {
-		return flagError(fs, err)
-	}
-	say := func(format string, a ...any) {
-		if !quiet {
-			fmt.Fprintf(stderr, format+"\n", a...)
+		ctx, stop := signalContext()
+		defer stop()
+		switch {
+		case source == "":
+			return usageError{errors.New("no input: give -i SOURCE, the video the segments were rendered from")}
+		case len(segments) == 0:
+			return usageError{errors.New("no segments: give --segments DIR or --segments FILE,FILE...")}
 		}
-	}
-	o := video.JoinOptions{Source: source, Segments: segs, Output: target, Overwrite: overwrite,
-		Log: func(line string) { say("%s", line) }}
-	if verbose {
-		o.FFmpegLog = func(line string) { fmt.Fprintln(stderr, line) }
-	}
-	progress := newProgressLine(stderr, !quiet && isTerminal(stderr))
-	o.Progress = progress.update
-	removeStalePartials(target, stderr)
-	stats, err := video.Join(ctx, o)
-	progress.done()
-	if quiet {
-		for _, w := range stats.Warnings {
-			fmt.Fprintf(stderr, "trackink join: warning: %s\n", w)
+		files := runFiles{outfile.Run{Overwrite: overwrite}}
+		if err := files.input("-i", source, false); err != nil {
+			return err
 		}
+		segs, err := segmentFiles(source, segments)
+		if err != nil {
+			return err
+		}
+		for _, s := range segs {
+			if err := files.input("--segments", s, false); err != nil {
+				return err
+			}
+		}
+		target, err := files.Output("-o", output)
+		if err != nil {
+			return err
+		}
+		if err := video.CheckJoinContainer(target); err != nil {
+			return flagError(fs, err)
+		}
+		say := func(format string, a ...any) {
+			if !quiet {
+				fmt.Fprintf(stderr, format+"\n", a...)
+			}
+		}
+		o := video.JoinOptions{Source: source, Segments: segs, Output: target, Overwrite: overwrite,
+			Log: func(line string) { say("%s", line) }}
+		if verbose {
+			o.FFmpegLog = func(line string) { fmt.Fprintln(stderr, line) }
+		}
+		progress := newProgressLine(stderr, !quiet && isTerminal(stderr))
+		o.Progress = progress.update
+		removeStalePartials(target, stderr)
+		stats, err := video.Join(ctx, o)
+		progress.done()
+		if quiet {
+			for _, w := range stats.Warnings {
+				fmt.Fprintf(stderr, "trackink join: warning: %s\n", w)
+			}
+		}
+		switch {
+		case err == nil:
+			say("wrote %s: %d segments, %d frames, %.1f MB in %.2f s (%.0f MB/s)", output, stats.Segments, stats.Frames,
+				float64(stats.Bytes)/1e6, stats.Wall.Seconds(), float64(stats.Bytes)/1e6/stats.Wall.Seconds())
+			return nil
+		case errors.Is(err, context.Canceled):
+			return interrupted(ctx)
+		}
+		var damaged *video.DamagedSegmentError
+		if errors.As(err, &damaged) {
+			// The join cannot know the render's other flags (the tracks, the look): the
+			// command says where they go.
+			return fmt.Errorf("%w; render it again as the others were (the same tracks and flags), then join again: trackink render -i %s --tracks TRACKS --segment %d/%d -o %s [FLAGS]",
+				err, source, damaged.Index, damaged.Count, filepath.Dir(damaged.Path)+string(filepath.Separator))
+		}
+		return outputError(output, source, err)
 	}
-	switch {
-	case err == nil:
-		say("wrote %s: %d segments, %d frames, %.1f MB in %.2f s (%.0f MB/s)", output, stats.Segments, stats.Frames,
-			float64(stats.Bytes)/1e6, stats.Wall.Seconds(), float64(stats.Bytes)/1e6/stats.Wall.Seconds())
-		return nil
-	case errors.Is(err, context.Canceled):
-		return interrupted(ctx)
-	}
-	var damaged *video.DamagedSegmentError
-	if errors.As(err, &damaged) {
-		// The join cannot know the render's other flags (the tracks, the look): the
-		// command says where they go.
-		return fmt.Errorf("%w; render it again as the others were (the same tracks and flags), then join again: trackink render -i %s --tracks TRACKS --segment %d/%d -o %s [FLAGS]",
-			err, source, damaged.Index, damaged.Count, filepath.Dir(damaged.Path)+string(filepath.Separator))
-	}
-	return outputError(output, source, err)
 }
 
 // segmentFiles resolves --segments: one directory stands for the segments of source in it

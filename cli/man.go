@@ -17,30 +17,32 @@ const manExamples = `Examples:
   trackink man man/man1
   man -l man/man1/trackink-render.1`
 
-// runMan writes the man pages, trackink(1) and one trackink-COMMAND(1) a command, made from
+// manCommand writes the man pages, trackink(1) and one trackink-COMMAND(1) a command, made from
 // the command and flag tables, so that they say what --help says.
-func runMan(args []string, stdout, stderr io.Writer) error {
+func manCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := newFlagSet("man", "DIR", manExamples, stderr)
-	if err := parseWith(fs, args, 1, "the directory to write the man pages into"); err != nil {
-		return err
-	}
-	dir := fs.Arg(0)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	all := allFlags()
-	pages := map[string]func(io.Writer){"trackink.1": func(w io.Writer) { manIndex(w, all) }}
-	for _, c := range all {
-		pages["trackink-"+c.name+".1"] = func(w io.Writer) { manPage(w, c) }
-	}
-	for name, write := range pages {
-		var b bytes.Buffer
-		write(&b)
-		if err := writeAtomic(context.Background(), filepath.Join(dir, name), true, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parseWith(fs, args, 1, "the directory to write the man pages into"); err != nil {
 			return err
 		}
+		dir := fs.Arg(0)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		all := allFlags()
+		pages := map[string]func(io.Writer){"trackink.1": func(w io.Writer) { manIndex(w, all) }}
+		for _, c := range all {
+			pages["trackink-"+c.name+".1"] = func(w io.Writer) { manPage(w, c) }
+		}
+		for name, write := range pages {
+			var b bytes.Buffer
+			write(&b)
+			if err := writeAtomic(context.Background(), filepath.Join(dir, name), true, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return nil
 }
 
 // roff escapes text for a roff line: backslashes and hyphens (which roff would otherwise

@@ -18,6 +18,8 @@ import (
 	"trackink/job"
 	"trackink/overlay"
 	"trackink/scene"
+
+	"github.com/spf13/pflag"
 )
 
 type renderFlags struct {
@@ -60,7 +62,7 @@ const renderExamples = `Examples:
   # Segment 2 (from 0) of 4 into segs/, for trackink join (in a Slurm array: --segment auto/4):
   trackink render -i in.mp4 --tracks t.txt --segment 2/4 -o segs/`
 
-func runRender(args []string, stdout, stderr io.Writer) error {
+func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var f renderFlags
 	fs := newFlagSet("render", "-i INPUT --tracks FILE -o OUTPUT [flags]", renderExamples, stderr)
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
@@ -76,81 +78,83 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	f.style.register(fs, "knn", "default")
 	f.video.register(fs)
 	f.detect.register(fs)
-	if err := parse(fs, args); err != nil {
-		return err
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if f.style.listLooks {
+			printLooks(stdout)
+			return nil
+		}
+		if f.detect.listDetect {
+			printDetectPresets(stdout)
+			return nil
+		}
+		// From here on SIGINT, SIGTERM and SIGHUP end the render (signals.go), reading the
+		// tracks included.
+		ctx, stop := signalContext()
+		defer stop()
+		opts, err := f.style.options(fs, f.video.statsJSON != "")
+		if err != nil {
+			return err
+		}
+		if err := f.detect.check(fs, &f); err != nil {
+			return err
+		}
+		if f.detect.close != nil {
+			defer f.detect.close()
+		}
+		for _, n := range f.detect.notes {
+			fmt.Fprintf(stderr, "trackink render: note: %s\n", n)
+		}
+		switch {
+		case f.detect.preset != "":
+		case f.tracks.path == "" && f.sceneName == "":
+			return usageError{errors.New("no tracks: give --tracks FILE, or --detect PRESET to track the video")}
+		case f.tracks.path != "" && f.sceneName != "":
+			return usageError{errors.New("--tracks and --scene: give one")}
+		}
+		if f.sceneName != "" && f.sceneName != "seed" {
+			return usageError{fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
+		}
+		isVideo := f.input != "" && !isPicture(f.input)
+		if err := f.checkFrame(fs, isVideo); err != nil {
+			return err
+		}
+		target, err := f.checkFiles(isVideo)
+		if err != nil {
+			return err
+		}
+		if err := f.detect.output(&f.files); err != nil {
+			return err
+		}
+		if f.video.layer && (!isVideo || isPicture(f.output)) {
+			return usageError{errors.New("--layer-only writes a video's overlay: give -i VIDEO and -o .mov, .webm or name_%05d.png")}
+		}
+		if f.video.layer && f.video.segment != "" {
+			return usageError{errors.New("--layer-only and --segment: a layer is rendered whole (the join writes H.264, which has no alpha)")}
+		}
+		if isVideo && isPicture(f.output) {
+			return renderPreview(ctx, &f, fs, opts, target, stderr)
+		}
+		if isVideo {
+			return renderVideo(ctx, &f, fs, opts, target, stderr)
+		}
+		enc, err := encoderFor(f.output)
+		if err != nil {
+			return err
+		}
+		img, err := loadCanvas(f.input, f.width, f.height)
+		if err != nil {
+			return err
+		}
+		pic := &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: img.Bounds().Dx(), H: img.Bounds().Dy()}
+		if _, err := job.Still(f.job(ctx, opts, stderr), pic, f.frame); err != nil {
+			return err
+		}
+		removeStalePartials(target, stderr)
+		return writeAtomic(ctx, target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
 	}
-	if f.style.listLooks {
-		printLooks(stdout)
-		return nil
-	}
-	if f.detect.listDetect {
-		printDetectPresets(stdout)
-		return nil
-	}
-	// From here on SIGINT, SIGTERM and SIGHUP end the render (signals.go), reading the
-	// tracks included.
-	ctx, stop := signalContext()
-	defer stop()
-	opts, err := f.style.options(fs, f.video.statsJSON != "")
-	if err != nil {
-		return err
-	}
-	if err := f.detect.check(fs, &f); err != nil {
-		return err
-	}
-	if f.detect.close != nil {
-		defer f.detect.close()
-	}
-	for _, n := range f.detect.notes {
-		fmt.Fprintf(stderr, "trackink render: note: %s\n", n)
-	}
-	switch {
-	case f.detect.preset != "":
-	case f.tracks.path == "" && f.sceneName == "":
-		return usageError{errors.New("no tracks: give --tracks FILE, or --detect PRESET to track the video")}
-	case f.tracks.path != "" && f.sceneName != "":
-		return usageError{errors.New("--tracks and --scene: give one")}
-	}
-	if f.sceneName != "" && f.sceneName != "seed" {
-		return usageError{fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
-	}
-	isVideo := f.input != "" && !isPicture(f.input)
-	if err := f.checkFrame(fs, isVideo); err != nil {
-		return err
-	}
-	target, err := f.checkFiles(isVideo)
-	if err != nil {
-		return err
-	}
-	if err := f.detect.output(&f.files); err != nil {
-		return err
-	}
-	if f.video.layer && (!isVideo || isPicture(f.output)) {
-		return usageError{errors.New("--layer-only writes a video's overlay: give -i VIDEO and -o .mov, .webm or name_%05d.png")}
-	}
-	if f.video.layer && f.video.segment != "" {
-		return usageError{errors.New("--layer-only and --segment: a layer is rendered whole (the join writes H.264, which has no alpha)")}
-	}
-	if isVideo && isPicture(f.output) {
-		return renderPreview(ctx, &f, fs, opts, target, stderr)
-	}
-	if isVideo {
-		return renderVideo(ctx, &f, fs, opts, target, stderr)
-	}
-	enc, err := encoderFor(f.output)
-	if err != nil {
-		return err
-	}
-	img, err := loadCanvas(f.input, f.width, f.height)
-	if err != nil {
-		return err
-	}
-	pic := &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: img.Bounds().Dx(), H: img.Bounds().Dy()}
-	if _, err := job.Still(f.job(ctx, opts, stderr), pic, f.frame); err != nil {
-		return err
-	}
-	removeStalePartials(target, stderr)
-	return writeAtomic(ctx, target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
 }
 
 // job is the render the flags describe, bar its video options: the look, where it is drawn,

@@ -10,6 +10,8 @@ import (
 	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
+
+	"github.com/spf13/pflag"
 )
 
 const trackExamples = `Examples:
@@ -25,8 +27,8 @@ const trackExamples = `Examples:
   # Then draw them:
   trackink render -i street.mp4 --tracks tracks.txt --look plexus -o out.mp4`
 
-// trackCommand is track's flags, and what the run found out before it tracks.
-type trackCommand struct {
+// trackRun is track's flags, and what the run found out before it tracks.
+type trackRun struct {
 	input, output string
 	overwrite     bool
 	quiet         bool
@@ -37,8 +39,8 @@ type trackCommand struct {
 	names         string // the class names file beside -o, "" for none
 }
 
-func runTrack(args []string, stdout, stderr io.Writer) error {
-	t := &trackCommand{stderr: stderr}
+func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
+	t := &trackRun{stderr: stderr}
 	fs := newFlagSet("track", "-i VIDEO -o TRACKS (.txt | .jsonl) [--detect PRESET] [flags]", trackExamples, stderr)
 	fs.StringVarP(&t.input, "input", "i", "", "input video (anything FFmpeg reads)")
 	fs.StringVarP(&t.output, "output", "o", "", "tracks to write: .txt (MOTChallenge text) or .jsonl (trackink JSON Lines)")
@@ -48,70 +50,72 @@ func runTrack(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&t.start, "start", "", "first frame to track: a 1-based frame number (120) or a time (1.5s, 00:00:01.5); the tracks keep the video's frame numbers")
 	fs.StringVar(&t.end, "end", "", "last frame to track (a frame number, inclusive) or a time (exclusive)")
 	t.det.register(fs, "what to find and follow (default bright)")
-	if err := parse(fs, args); err != nil {
-		return err
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if t.det.listDetect {
+			printDetectPresets(stdout)
+			return nil
+		}
+		if t.det.preset == "" {
+			t.det.preset = "bright"
+		}
+		o, closeDetector, err := t.det.options(fs)
+		if err != nil {
+			return err
+		}
+		defer closeDetector()
+		for _, n := range t.det.notes {
+			fmt.Fprintf(stderr, "trackink track: note: %s\n", n)
+		}
+		tf := trackFlags{anchor: t.anchor, frameBase: "auto", untracked: "skip"}
+		so, err := tf.options(0, 0)
+		if err != nil {
+			return err
+		}
+		live := job.NewLive(o, so.Anchor, true, t.det.classNames)
+		outs, err := t.outputs(live)
+		if err != nil {
+			return err
+		}
+		opened, err := video.Open(t.input, 0)
+		if err != nil {
+			return err
+		}
+		defer opened.Close()
+		info := opened.Info()
+		if info.Frames == 1 {
+			return usageError{fmt.Errorf("input %s is a still picture (one frame): track follows objects from frame to frame and needs a video", t.input)}
+		}
+		ctx, stop := signalContext()
+		defer stop()
+		progress := newProgressLine(stderr, !t.quiet && isTerminal(stderr))
+		vo := video.Options{Input: t.input, Source: opened, Progress: progress.update, Log: t.say}
+		if vo.Start, err = video.ParsePosition(t.start); err != nil {
+			return usageError{fmt.Errorf("--start: %w", err)}
+		}
+		if vo.End, err = video.ParsePosition(t.end); err != nil {
+			return usageError{fmt.Errorf("--end: %w", err)}
+		}
+		// The files are created before any work, so that a directory that cannot take them is
+		// found now, and written together at the end.
+		if err := outs.create(stderr); err != nil {
+			return err
+		}
+		defer outs.discard()
+		stats, err := live.Track(ctx, vo, info.Frames)
+		progress.done()
+		if ferr := flagError(fs, err); errors.As(ferr, new(usageError)) {
+			return ferr
+		}
+		return t.finish(ctx, live, outs, info, stats, err)
 	}
-	if t.det.listDetect {
-		printDetectPresets(stdout)
-		return nil
-	}
-	if t.det.preset == "" {
-		t.det.preset = "bright"
-	}
-	o, closeDetector, err := t.det.options(fs)
-	if err != nil {
-		return err
-	}
-	defer closeDetector()
-	for _, n := range t.det.notes {
-		fmt.Fprintf(stderr, "trackink track: note: %s\n", n)
-	}
-	tf := trackFlags{anchor: t.anchor, frameBase: "auto", untracked: "skip"}
-	so, err := tf.options(0, 0)
-	if err != nil {
-		return err
-	}
-	live := job.NewLive(o, so.Anchor, true, t.det.classNames)
-	outs, err := t.outputs(live)
-	if err != nil {
-		return err
-	}
-	opened, err := video.Open(t.input, 0)
-	if err != nil {
-		return err
-	}
-	defer opened.Close()
-	info := opened.Info()
-	if info.Frames == 1 {
-		return usageError{fmt.Errorf("input %s is a still picture (one frame): track follows objects from frame to frame and needs a video", t.input)}
-	}
-	ctx, stop := signalContext()
-	defer stop()
-	progress := newProgressLine(stderr, !t.quiet && isTerminal(stderr))
-	vo := video.Options{Input: t.input, Source: opened, Progress: progress.update, Log: t.say}
-	if vo.Start, err = video.ParsePosition(t.start); err != nil {
-		return usageError{fmt.Errorf("--start: %w", err)}
-	}
-	if vo.End, err = video.ParsePosition(t.end); err != nil {
-		return usageError{fmt.Errorf("--end: %w", err)}
-	}
-	// The files are created before any work, so that a directory that cannot take them is
-	// found now, and written together at the end.
-	if err := outs.create(stderr); err != nil {
-		return err
-	}
-	defer outs.discard()
-	stats, err := live.Track(ctx, vo, info.Frames)
-	progress.done()
-	if ferr := flagError(fs, err); errors.As(ferr, new(usageError)) {
-		return ferr
-	}
-	return t.finish(ctx, live, outs, info, stats, err)
 }
 
 // outputs checks -i and -o and returns the files the run writes: the tracks, and the class
 // names beside MOTChallenge text when the classes need naming.
-func (t *trackCommand) outputs(live *job.Live) (*partners, error) {
+func (t *trackRun) outputs(live *job.Live) (*partners, error) {
 	switch {
 	case t.input == "":
 		return nil, usageError{errors.New("no input: give -i VIDEO")}
@@ -145,7 +149,7 @@ func (t *trackCommand) outputs(live *job.Live) (*partners, error) {
 }
 
 // finish writes what was tracked, unless tracking failed (err), and says what it wrote.
-func (t *trackCommand) finish(ctx context.Context, live *job.Live, outs *partners, info video.Info, stats video.Stats, err error) error {
+func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, info video.Info, stats video.Stats, err error) error {
 	if t.quiet {
 		for _, w := range stats.Warnings {
 			fmt.Fprintf(t.stderr, "trackink track: warning: %s\n", w)
@@ -183,7 +187,7 @@ func (t *trackCommand) finish(ctx context.Context, live *job.Live, outs *partner
 }
 
 // say prints an informational line, unless --quiet.
-func (t *trackCommand) say(line string) {
+func (t *trackRun) say(line string) {
 	if !t.quiet {
 		fmt.Fprintln(t.stderr, line)
 	}

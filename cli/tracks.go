@@ -8,6 +8,8 @@ import (
 	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
+
+	"github.com/spf13/pflag"
 )
 
 const tracksExamples = `Examples:
@@ -20,7 +22,7 @@ const tracksExamples = `Examples:
   # Convert KITTI labels to trackink JSON Lines (frames renumbered from 1):
   trackink tracks 0001.txt --to jsonl -o 0001.jsonl`
 
-func runTracks(args []string, stdout, stderr io.Writer) error {
+func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var t trackFlags
 	fs := newFlagSet("tracks", "FILE [--to jsonl|mot -o OUTPUT] [flags]", tracksExamples, stderr)
 	to := fs.String("to", "", "convert to this format: jsonl (everything) or mot (tracked boxes)")
@@ -31,65 +33,67 @@ func runTracks(args []string, stdout, stderr io.Writer) error {
 	h := fs.Int("height", 0, "the video's height, instead of -i")
 	t.register(fs)
 	t.warn = func(s string) { fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", s) }
-	if err := parseWith(fs, args, 1, "the tracking file (or YOLO results directory; - for standard input)"); err != nil {
-		return err
-	}
-	t.path = fs.Arg(0)
-	var format scene.Format
-	switch *to {
-	case "":
-		if *out != "" {
-			return usageError{errors.New("-o goes with --to jsonl or --to mot")}
-		}
-	case "jsonl":
-		format = scene.FormatJSONL
-	case "mot":
-		format = scene.FormatMOT
-	default:
-		return usageError{fmt.Errorf("--to %q: want jsonl or mot%s", *to, valueHint("to", *to))}
-	}
-	files := runFiles{outfile.Run{Overwrite: *overwrite}}
-	for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.path)}, {"-i", *in}, {"--class-names", t.classNames}} {
-		if err := files.input(f.flag, f.path, f.flag == "tracks file"); err != nil {
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parseWith(fs, args, 1, "the tracking file (or YOLO results directory; - for standard input)"); err != nil {
 			return err
 		}
-	}
-	target := ""
-	if *to != "" {
-		var err error
-		if target, err = files.Output("-o", *out); err != nil {
-			return err
+		t.path = fs.Arg(0)
+		var format scene.Format
+		switch *to {
+		case "":
+			if *out != "" {
+				return usageError{errors.New("-o goes with --to jsonl or --to mot")}
+			}
+		case "jsonl":
+			format = scene.FormatJSONL
+		case "mot":
+			format = scene.FormatMOT
+		default:
+			return usageError{fmt.Errorf("--to %q: want jsonl or mot%s", *to, valueHint("to", *to))}
 		}
-	}
-	if *in != "" {
-		info, err := video.Probe(*in, 0)
+		files := runFiles{outfile.Run{Overwrite: *overwrite}}
+		for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.path)}, {"-i", *in}, {"--class-names", t.classNames}} {
+			if err := files.input(f.flag, f.path, f.flag == "tracks file"); err != nil {
+				return err
+			}
+		}
+		target := ""
+		if *to != "" {
+			var err error
+			if target, err = files.Output("-o", *out); err != nil {
+				return err
+			}
+		}
+		if *in != "" {
+			info, err := video.Probe(*in, 0)
+			if err != nil {
+				return err
+			}
+			// Trackers read frames as players show them.
+			*w, *h = info.DisplayWidth, info.DisplayHeight
+		}
+		// A stop signal ends the reading and the writing as it ends a render's: no output,
+		// 128 + the signal.
+		ctx, stop := signalContext()
+		defer stop()
+		tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return t.load(*w, *h) })
 		if err != nil {
 			return err
 		}
-		// Trackers read frames as players show them.
-		*w, *h = info.DisplayWidth, info.DisplayHeight
-	}
-	// A stop signal ends the reading and the writing as it ends a render's: no output,
-	// 128 + the signal.
-	ctx, stop := signalContext()
-	defer stop()
-	tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return t.load(*w, *h) })
-	if err != nil {
-		return err
-	}
-	sum := tracks.Summary()
-	if err := sum.WriteText(stdout); err != nil {
-		return err
-	}
-	if *to == "" {
-		return nil
-	}
-	removeStalePartials(target, stderr)
-	return writeAtomic(ctx, target, *overwrite, func(wr io.Writer) error {
-		lost, err := scene.Write(wr, tracks, format)
-		for _, l := range lost {
-			fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", l)
+		sum := tracks.Summary()
+		if err := sum.WriteText(stdout); err != nil {
+			return err
 		}
-		return err
-	})
+		if *to == "" {
+			return nil
+		}
+		removeStalePartials(target, stderr)
+		return writeAtomic(ctx, target, *overwrite, func(wr io.Writer) error {
+			lost, err := scene.Write(wr, tracks, format)
+			for _, l := range lost {
+				fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", l)
+			}
+			return err
+		})
+	}
 }

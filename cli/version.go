@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/spf13/pflag"
 )
 
 // buildVersion is the version the build stamps in, set by the Makefile and the portable
@@ -16,13 +18,15 @@ import (
 // build information.
 var buildVersion string
 
-func runVersion(args []string, stdout, stderr io.Writer) error {
+func versionCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := newFlagSet("version", "", "Examples:\n  trackink version\n  trackink --version", stderr)
-	if err := parse(fs, args); err != nil {
-		return err
+	return fs, func(args []string, stdout io.Writer) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "trackink", version())
+		return nil
 	}
-	fmt.Fprintln(stdout, "trackink", version())
-	return nil
 }
 
 // version is the version and the commit this binary was built from, and its Go version.
