@@ -7,7 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"trackink/job"
 	"trackink/knn"
+	"trackink/options"
 	"trackink/overlay"
 
 	"github.com/spf13/pflag"
@@ -52,24 +54,9 @@ const benchExamples = `Examples:
   # look) on a synthesised 5 s 1080p clip, at x264's default preset:
   trackink bench --e2e synth --scene mot17`
 
-// benchReport is the JSON form of a scene benchmark.
-type benchReport struct {
-	Scene          string             `json:"scene"`
-	Backend        string             `json:"backend"`
-	Format         string             `json:"format"`
-	Width          int                `json:"width"`
-	Height         int                `json:"height"`
-	Frames         int                `json:"frames"`
-	Workers        int                `json:"workers"`
-	Links          int                `json:"links_per_frame"`
-	StagesMS       map[string]float64 `json:"stages_ms"`
-	TotalMedianMS  float64            `json:"total_median_ms"`
-	AllocsPerFrame float64            `json:"allocs_per_frame"`
-}
-
 func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
-	var style styleFlags
-	fs := newFlagSet("bench", "--scene seed [flags] | --knn [--points N,...]", benchExamples, stderr)
+	var style options.Style
+	fs := options.NewFlagSet("bench", "--scene seed [flags] | --knn [--points N,...]", benchExamples, stderr)
 	sceneName := fs.String("scene", "seed", "the scene to render: seed; with --e2e also mot17 (a street scene like MOT17's)")
 	formats := fs.String("format", "yuv420p", "the frames drawn onto: yuv420p, nv12, or both (yuv420p,nv12)")
 	frames := fs.Int("frames", 30, "frames to time: the seed scene's, after 10 warm-up frames; with --knn, each row's (default there: up to 50, within about a second)")
@@ -83,17 +70,17 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	crf := fs.Int("crf", 23, "with --e2e: the x264 CRF of all runs")
 	noTwin := fs.Bool("no-twin", false, "with --e2e: leave out the twin (ffmpeg coding the render's frames afresh), which renders the clip once more, losslessly")
 	detectModes := fs.String("detect", "", "time the built-in tracker alone at 1080p, beside OpenCV's equivalent: all, or modes (bright,motion,points…)")
-	style.register(fs, "knn-backend", "seed")
+	style.Register(fs, "knn-backend", "seed")
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parse(fs, args); err != nil {
+		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
-		if style.listLooks {
-			printLooks(stdout)
+		if style.ListLooks {
+			options.PrintLooks(stdout)
 			return nil
 		}
 		if *frames < 1 {
-			return usageError{errors.New("--frames must be at least 1")}
+			return options.UsageError{Err: errors.New("--frames must be at least 1")}
 		}
 		if *detectModes != "" {
 			return benchDetect(*detectModes, *frames, *jsonOut, stdout, stderr)
@@ -105,21 +92,24 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			}
 			for _, n := range *points {
 				if n < 1 {
-					return usageError{fmt.Errorf("--points %d: need at least 1", n)}
+					return options.UsageError{Err: fmt.Errorf("--points %d: need at least 1", n)}
 				}
 			}
-			if err := (knn.Options{K: style.links.K}).Validate(); err != nil {
-				return flagError(fs, err)
+			if err := (knn.Options{K: style.Links.K}).Validate(); err != nil {
+				return options.FlagError(fs, err)
 			}
-			extra, err := deviceLinkers(strings.Split(style.backend, ","))
-			if err != nil {
-				return err
+			backends := strings.Split(style.Backend, ",")
+			for _, b := range backends {
+				if _, err := options.BackendFor(b); err != nil {
+					return err
+				}
 			}
-			return knn.RunBenchmark(stdout, *points, style.links.K, knnFrames, *jsonOut, extra...)
+			extra := job.DeviceLinkers(backends)
+			return knn.RunBenchmark(stdout, *points, style.Links.K, knnFrames, *jsonOut, extra...)
 		}
 		if *e2e != "" {
 			if *sceneName != "seed" && *sceneName != "mot17" {
-				return usageError{fmt.Errorf("--scene %q: with --e2e, seed or mot17", *sceneName)}
+				return options.UsageError{Err: fmt.Errorf("--scene %q: with --e2e, seed or mot17", *sceneName)}
 			}
 			if *sceneName == "mot17" {
 				mot17Defaults(fs)
@@ -127,11 +117,11 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return benchE2E(fs, *e2e, *sceneName, *preset, *crf, *noTwin, &style, *jsonOut, stdout, stderr)
 		}
 		if *sceneName != "seed" {
-			return usageError{fmt.Errorf("--scene %q: the benchmark scene is seed (mot17 is for --e2e)", *sceneName)}
+			return options.UsageError{Err: fmt.Errorf("--scene %q: the benchmark scene is seed (mot17 is for --e2e)", *sceneName)}
 		}
-		backends := strings.Split(style.backend, ",")
+		backends := strings.Split(style.Backend, ",")
 		for _, b := range backends {
-			if _, err := backendFor(b); err != nil {
+			if _, err := options.BackendFor(b); err != nil {
 				return err
 			}
 		}
@@ -141,22 +131,22 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		frameFormats := strings.Split(*formats, ",")
 		for _, f := range frameFormats {
 			if f != "yuv420p" && f != "nv12" {
-				return usageError{fmt.Errorf("--format %q: want yuv420p, nv12 or both (yuv420p,nv12)", f)}
+				return options.UsageError{Err: fmt.Errorf("--format %q: want yuv420p, nv12 or both (yuv420p,nv12)", f)}
 			}
 		}
 		first := true
 		for _, b := range backends {
-			style.backend = b
-			opts, err := style.options(fs, true)
+			style.Backend = b
+			opts, err := style.Options(fs, true)
 			if err != nil {
 				return err
 			}
 			for _, f := range frameFormats {
-				rep, err := benchSeed(opts, f, *frames)
+				seed, err := overlay.BenchSeed(opts, f, *frames)
 				if err != nil {
 					return fmt.Errorf("backend %s: %w", b, err)
 				}
-				rep.Backend = backendName(b)
+				rep := seed.Report(options.BackendName(b), f)
 				if *jsonOut {
 					if err := json.NewEncoder(stdout).Encode(rep); err != nil {
 						return err
@@ -183,19 +173,4 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		return nil
 	}
-}
-
-// benchSeed times frames frames of the seed scene (overlay.BenchSeed) for the report.
-func benchSeed(opts overlay.Options, format string, frames int) (*benchReport, error) {
-	b, err := overlay.BenchSeed(opts, format, frames)
-	if err != nil {
-		return nil, err
-	}
-	rep := &benchReport{Scene: "seed", Format: format, Width: b.Width, Height: b.Height, Frames: b.Frames,
-		Workers: b.Workers, Links: b.Links, StagesMS: map[string]float64{},
-		TotalMedianMS: b.TotalMS, AllocsPerFrame: b.AllocsPerFrame}
-	for st, v := range b.StagesMS {
-		rep.StagesMS[overlay.Stage(st).String()] = v
-	}
-	return rep, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"trackink/internal/baseline"
+	"trackink/tracker"
 )
 
 // TestBenchDetectRows: bench --detect --json gives each mode asked for its frames a second
@@ -14,7 +15,7 @@ func TestBenchDetectRows(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rep struct{ Detect []detectRow }
+	var rep struct{ Detect []tracker.ModeBench }
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, stdout)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"trackink/internal/mediatest"
+	"trackink/job"
 	"trackink/video"
 )
 
@@ -54,7 +55,7 @@ func TestBenchE2ERows(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rep e2eReport
+	var rep job.E2EReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
 	}

@@ -20,7 +20,7 @@ func TestBenchEffectsRows(t *testing.T) {
 	}
 	var got []string
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var r effectsBenchReport
+		var r overlay.EffectsBench
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, line)
 		}

@@ -1,15 +1,16 @@
-// Package cli is trackink's command line: one file per command (render, join, golden,
-// bench, demo, doctor, tracks, version), each turning its flags into the options of the
-// library packages that do the work, and mapping their errors to messages and exit
-// statuses.
+// Package cli is trackink's command line: one file per command (render, track, tracks,
+// eval, demo, join, doctor, completion, version, bench, golden, man), each defining its
+// flag set from the flag groups of package options and a run that hands the options to the
+// library that does the work (job for a render), prints what it reports, and maps its
+// errors to messages and exit statuses.
 //
-// One frame of `trackink render -i in.mp4 --tracks t.txt -o out.mp4`, by package:
-// video decodes it (video.Transcode); scene holds what is tracked in it (scene.Tracks);
-// overlay's Drawer links its points (knn.Graph), builds its primitives (overlay.Primitives:
-// boxes, links as lines and curves, labels, trails) and hands them to a backend, the CPU
-// renderer (render) or the CUDA kernels (kernels/gpu), which bin, rasterise (sdf, curves)
-// and composite them onto the frame (composite); video encodes it. docs/architecture.md
-// names the file and function at each step.
+// One frame of `trackink render -i in.mp4 --tracks t.txt -o out.mp4`, by package: job runs
+// the render (job.Render); video decodes the frame (video.Transcode); scene holds what is
+// tracked in it (scene.Tracks); overlay's Drawer links its points (knn.Graph), builds its
+// primitives (overlay.Primitives: boxes, links as lines and curves, labels, trails) and
+// hands them to a backend, the CPU renderer (render) or the CUDA kernels (kernels/gpu),
+// which bin, rasterise (sdf, curves) and composite them onto the frame (composite); video
+// encodes it. docs/architecture.md names the file and function at each step.
 package cli
 
 import (
@@ -18,6 +19,7 @@ import (
 	"io"
 	"trackink/internal/suggest"
 	"trackink/job"
+	"trackink/options"
 	"trackink/outfile"
 
 	"github.com/spf13/pflag"
@@ -64,12 +66,6 @@ func init() {
 	}
 }
 
-// usageError is a mistake on the command line: exit status 2.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
 // exitError ends the program with a chosen status after its message.
 type exitError struct {
 	code int
@@ -115,7 +111,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stderr, "trackink %s: %v\n", name, err)
-	var ue usageError
+	var ue options.UsageError
 	var ee exitError
 	switch {
 	case errors.As(err, &ue), errors.Is(err, job.ErrOption), errors.Is(err, outfile.ErrRefused):
@@ -125,36 +121,4 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ee.code
 	}
 	return exitFailure
-}
-
-// newFlagSet returns a flag set whose --help prints the usage line, the examples and the
-// flags under their headings (-h the common ones), and whose errors are returned, not
-// printed.
-func newFlagSet(name, usage, examples string, out io.Writer) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.SortFlags = false
-	addHelp(fs, helpText{name, usage, examples, out})
-	return fs
-}
-
-// parse parses the flags, mapping errors to usage errors and refusing stray arguments.
-func parse(fs *pflag.FlagSet, args []string) error { return parseWith(fs, args, 0, "") }
-
-// parseWith parses the flags and wants exactly n positional arguments, described by what
-// when they are missing.
-func parseWith(fs *pflag.FlagSet, args []string, n int, what string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
-		return usageError{badValue(unknownFlag(fs, err))}
-	}
-	switch {
-	case fs.NArg() > n:
-		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(n))}
-	case fs.NArg() < n:
-		return usageError{fmt.Errorf("give %s", what)}
-	}
-	return nil
 }

@@ -86,10 +86,10 @@ func TestCompletionZshFish(t *testing.T) {
 			t.Errorf("%s %s: %v: %s", c.shell, c.check, err, out)
 		}
 		b, _ := os.ReadFile(script)
-		for _, cmd := range allFlags() {
-			for _, f := range cmd.flags {
+		for _, cmd := range commandDocs() {
+			for _, f := range cmd.Flags {
 				if !c.names(string(b), f.Name) {
-					t.Errorf("%s: no --%s of %s", c.shell, f.Name, cmd.name)
+					t.Errorf("%s: no --%s of %s", c.shell, f.Name, cmd.Name)
 				}
 			}
 		}

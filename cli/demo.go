@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"trackink/options"
 	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
@@ -21,7 +22,7 @@ const demoExamples = `Examples:
   trackink demo --frames 30 --width 1920 --height 1080 -o /tmp/demo.mp4 -y`
 
 func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
-	fs := newFlagSet("demo", "[-o OUTPUT] [flags]", demoExamples, stderr)
+	fs := options.NewFlagSet("demo", "[-o OUTPUT] [flags]", demoExamples, stderr)
 	out := fs.StringP("output", "o", "demo.mp4", "output video")
 	overwrite := fs.BoolP("yes", "y", false, "overwrite the output if it exists")
 	frames := fs.Int("frames", 60, "length of the synthesised clip in frames (30 fps)")
@@ -29,11 +30,11 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	h := fs.Int("height", scene.SeedHeight, "clip height")
 	preset := fs.String("preset", "veryfast", "x264 preset")
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parse(fs, args); err != nil {
+		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
 		if *frames < 1 || *w < 16 || *h < 16 || *w%2 != 0 || *h%2 != 0 {
-			return usageError{fmt.Errorf("demo clip %dx%d, %d frames: need even sizes of at least 16 and at least one frame", *w, *h, *frames)}
+			return options.UsageError{Err: fmt.Errorf("demo clip %dx%d, %d frames: need even sizes of at least 16 and at least one frame", *w, *h, *frames)}
 		}
 		if _, err := (&runFiles{outfile.Run{Overwrite: *overwrite}}).Output("-o", *out); err != nil {
 			return err

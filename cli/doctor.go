@@ -8,6 +8,7 @@ import (
 
 	"trackink/kernels/device"
 	"trackink/knn"
+	"trackink/options"
 	"trackink/video"
 
 	"github.com/spf13/pflag"
@@ -21,10 +22,10 @@ const doctorExamples = `Examples:
 
 // doctorCommand reports what this machine and this binary can do.
 func doctorCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
-	fs := newFlagSet("doctor", "[-v]", doctorExamples, stderr)
+	fs := options.NewFlagSet("doctor", "[-v]", doctorExamples, stderr)
 	verbose := fs.BoolP("verbose", "v", false, "also FFmpeg's configure line and the CUDA driver's result codes")
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parse(fs, args); err != nil {
+		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "trackink %s\n", version())

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"trackink/eval"
+	"trackink/options"
 	"trackink/scene"
 	"trackink/video"
 
@@ -26,7 +27,7 @@ const evalExamples = `Examples:
   trackink eval --gt gt.txt --tracks tracks.jsonl --iou 0.7`
 
 func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
-	fs := newFlagSet("eval", "--gt GT --tracks TRACKS [--gt GT2 --tracks TRACKS2 …] [flags]", evalExamples, stderr)
+	fs := options.NewFlagSet("eval", "--gt GT --tracks TRACKS [--gt GT2 --tracks TRACKS2 …] [flags]", evalExamples, stderr)
 	gts := fs.StringArray("gt", nil, "ground truth: any tracking file trackink reads (repeat for more sequences)")
 	tracks := fs.StringArray("tracks", nil, "the tracker's output for the --gt in the same place")
 	iou := fs.Float64("iou", eval.DefaultIoU, "the least IoU at which a track box may match a ground-truth box, above 0 and at most 1")
@@ -37,26 +38,26 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	w := fs.Int("width", 0, "the video's width, instead of -i")
 	h := fs.Int("height", 0, "the video's height, instead of -i")
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parse(fs, args); err != nil {
+		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
 		switch {
 		case len(*gts) == 0 || len(*tracks) == 0:
-			return usageError{errors.New("give the ground truth with --gt and the tracker's output with --tracks")}
+			return options.UsageError{Err: errors.New("give the ground truth with --gt and the tracker's output with --tracks")}
 		case len(*gts) != len(*tracks):
-			return usageError{fmt.Errorf("--gt given %d times and --tracks %d: give one --tracks for each --gt", len(*gts), len(*tracks))}
+			return options.UsageError{Err: fmt.Errorf("--gt given %d times and --tracks %d: give one --tracks for each --gt", len(*gts), len(*tracks))}
 		case math.IsNaN(*iou) || *iou <= 0 || *iou > 1:
-			return usageError{fmt.Errorf("--iou %g: want a number above 0 and at most 1", *iou)}
+			return options.UsageError{Err: fmt.Errorf("--iou %g: want a number above 0 and at most 1", *iou)}
 		case *w < 0 || *h < 0:
-			return usageError{fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
+			return options.UsageError{Err: fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
 		}
 		base, err := scene.ParseFrameBase(*frameBase)
 		if err != nil {
-			return usageError{fmt.Errorf("--frame-base: %w", err)}
+			return options.UsageError{Err: fmt.Errorf("--frame-base: %w", err)}
 		}
 		for i := range *gts {
 			for _, f := range [][2]string{{"--gt", (*gts)[i]}, {"--tracks", (*tracks)[i]}} {
-				if err := checkInput(f[0], f[1], true); err != nil {
+				if err := options.CheckInput(f[0], f[1], true); err != nil {
 					return err
 				}
 			}
@@ -64,7 +65,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if *in != "" {
 			info, err := video.Probe(*in, 0)
 			if err != nil {
-				return usageError{fmt.Errorf("-i %s: %w", *in, err)}
+				return options.UsageError{Err: fmt.Errorf("-i %s: %w", *in, err)}
 			}
 			*w, *h = info.DisplayWidth, info.DisplayHeight
 		}
@@ -113,7 +114,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 func loadForEval(flag, path string, o scene.Options, stderr io.Writer) (*scene.Tracks, error) {
 	t, err := scene.Load(path, o)
 	if errors.Is(err, scene.ErrNeedsSize) {
-		return nil, usageError{fmt.Errorf("%s %s: %v: give the video with -i, or --width and --height", flag, path, scene.ErrNeedsSize)}
+		return nil, options.UsageError{Err: fmt.Errorf("%s %s: %v: give the video with -i, or --width and --height", flag, path, scene.ErrNeedsSize)}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)

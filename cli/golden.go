@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"trackink/goldens"
+	"trackink/options"
 
 	"github.com/spf13/pflag"
 )
@@ -26,7 +27,7 @@ const goldenExamples = `Examples:
 
 func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var o goldens.Options
-	fs := newFlagSet("golden", "[flags]", goldenExamples, stderr)
+	fs := options.NewFlagSet("golden", "[flags]", goldenExamples, stderr)
 	fs.StringVar(&o.Dir, "dir", filepath.Join("goldens", "testdata"), "directory of the expected pictures")
 	fs.StringVar(&o.OutDir, "out", "golden-failures", "directory for the actual and diff pictures of failures")
 	fs.BoolVar(&o.Update, "update", false, "rewrite the expected pictures instead of comparing")
@@ -35,7 +36,7 @@ func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	backend := fs.String("backend", "cpu", "renderer to check against the pictures: cpu, cuda, emu, auto (the pictures are the CPU's; --update only with cpu)")
 	list := fs.Bool("list", false, "list the scenes and what each exercises")
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parse(fs, args); err != nil {
+		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
 		if *list {
@@ -45,11 +46,11 @@ func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return nil
 		}
 		var err error
-		if o.NewBackend, err = backendFor(*backend); err != nil {
+		if o.NewBackend, err = options.BackendFor(*backend); err != nil {
 			return err
 		}
 		if o.Update && *backend != "cpu" {
-			return usageError{fmt.Errorf("--update with --backend %s: the golden pictures are the CPU renderer's", *backend)}
+			return options.UsageError{Err: fmt.Errorf("--update with --backend %s: the golden pictures are the CPU renderer's", *backend)}
 		}
 		if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("no golden pictures at %s: run from the repository root, or give --dir", o.Dir)

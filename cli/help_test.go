@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -108,6 +109,6 @@ func TestDidYouMean(t *testing.T) {
 
 // flagSetOf returns the flags of the named command.
 func flagSetOf(name string) *pflag.FlagSet {
-	fs, _ := helpOf(name)
+	fs, _ := commands[name].define(io.Discard)
 	return fs
 }

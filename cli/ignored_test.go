@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"trackink/internal/mediatest"
+	"trackink/options"
 	"trackink/scene"
 )
 
@@ -36,7 +37,7 @@ func TestFlagsNotIgnored(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"t.ndjson", "t.NDJSON", "t.jsonl"} {
-		if f, err := tracksFormat("--save-tracks", name); err != nil || f != scene.FormatJSONL {
+		if f, err := options.TracksFormat("--save-tracks", name); err != nil || f != scene.FormatJSONL {
 			t.Errorf("%s: %v, %v; want JSON Lines", name, f, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"trackink/options"
 	"trackink/outfile"
 	"trackink/video"
 
@@ -28,7 +29,7 @@ func joinCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var source, output string
 	var segments []string
 	var overwrite, quiet, verbose bool
-	fs := newFlagSet("join", "-i SOURCE --segments DIR|FILE,FILE... -o OUTPUT [flags]", joinExamples, stderr)
+	fs := options.NewFlagSet("join", "-i SOURCE --segments DIR|FILE,FILE... -o OUTPUT [flags]", joinExamples, stderr)
 	fs.StringVarP(&source, "input", "i", "", "the video the segments were rendered from: its audio, subtitles and metadata are copied")
 	fs.StringSliceVar(&segments, "segments", nil, "the directory holding the segments (those named after the input), or the segment files")
 	fs.StringVarP(&output, "output", "o", "", "the joined video (.mp4, .mkv, .mov)")
@@ -36,16 +37,16 @@ func joinCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs.BoolVar(&quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
 	fs.BoolVar(&verbose, "verbose", false, "print FFmpeg's own log lines as they come")
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parse(fs, args); err != nil {
+		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
 		ctx, stop := signalContext()
 		defer stop()
 		switch {
 		case source == "":
-			return usageError{errors.New("no input: give -i SOURCE, the video the segments were rendered from")}
+			return options.UsageError{Err: errors.New("no input: give -i SOURCE, the video the segments were rendered from")}
 		case len(segments) == 0:
-			return usageError{errors.New("no segments: give --segments DIR or --segments FILE,FILE...")}
+			return options.UsageError{Err: errors.New("no segments: give --segments DIR or --segments FILE,FILE...")}
 		}
 		files := runFiles{outfile.Run{Overwrite: overwrite}}
 		if err := files.input("-i", source, false); err != nil {
@@ -65,7 +66,7 @@ func joinCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return err
 		}
 		if err := video.CheckJoinContainer(target); err != nil {
-			return flagError(fs, err)
+			return options.FlagError(fs, err)
 		}
 		say := func(format string, a ...any) {
 			if !quiet {

@@ -5,56 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"strings"
 
+	"trackink/options"
 	"trackink/outfile"
 	"trackink/video"
 )
-
-// checkInput refuses, as a mistake on the command line, a file to read (what: "input",
-// "tracks") that does not exist, cannot be read, or is a directory where a file is wanted,
-// before any work. URLs are left to FFmpeg; named pipes are not opened (that would consume
-// their writer's open); an image sequence's pattern (frames_%04d.png) needs its first file.
-func checkInput(what, path string, dirOK bool) error {
-	if strings.Contains(path, "://") {
-		return nil
-	}
-	if video.IsSequence(path) {
-		if _, err := video.SequenceStart(path); err != nil {
-			return usageError{fmt.Errorf("%s %w", what, err)}
-		}
-		return nil
-	}
-	st, err := os.Stat(path)
-	switch {
-	case err == nil && st.IsDir() && !dirOK:
-		return usageError{fmt.Errorf("%s %s is a directory", what, path)}
-	case err == nil && st.Mode().IsRegular():
-		var f *os.File
-		if f, err = os.Open(path); err == nil {
-			f.Close()
-		}
-	}
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return usageError{fmt.Errorf("%s %s: %w", what, path, err)}
-	}
-	return nil
-}
 
 // outputError words video's output errors for the command line.
 func outputError(output, input string, err error) error {
 	switch {
 	case errors.Is(err, outfile.ErrIsInput):
-		return usageError{fmt.Errorf("output %s is the input %s: write to another file", output, input)}
+		return options.UsageError{Err: fmt.Errorf("output %s is the input %s: write to another file", output, input)}
 	case errors.Is(err, video.ErrOutputIsSegment):
-		return usageError{fmt.Errorf("output %s is one of the segments: write to another file", output)}
+		return options.UsageError{Err: fmt.Errorf("output %s is one of the segments: write to another file", output)}
 	case errors.Is(err, outfile.ErrExists):
 		return fmt.Errorf("output %s exists (use -y to overwrite it)", output)
 	}

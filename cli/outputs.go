@@ -1,11 +1,12 @@
 package cli
 
 import (
+	"trackink/options"
 	"trackink/outfile"
 )
 
 // runFiles is what one run reads and writes, for the rule every output keeps
-// (outfile.Run), its inputs checked as the command line checks them (checkInput). All of it
+// (outfile.Run), its inputs checked as the command line checks them (options.CheckInput). All of it
 // is checked when the command line is read, before any work: a breach is a usage error,
 // exit 2, naming the flag.
 type runFiles struct{ outfile.Run }
@@ -26,7 +27,7 @@ func (r *runFiles) input(flag, path string, dirOK bool) error {
 	if path == "" {
 		return nil
 	}
-	if err := checkInput(flag, path, dirOK); err != nil {
+	if err := options.CheckInput(flag, path, dirOK); err != nil {
 		return err
 	}
 	r.Input(flag, path)

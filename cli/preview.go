@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trackink/job"
+	"trackink/options"
 	"trackink/overlay"
 )
 
@@ -18,11 +19,11 @@ import (
 func (f *renderFlags) checkFrame(fs *pflag.FlagSet, isVideo bool) error {
 	switch {
 	case f.frame < 1:
-		return usageError{fmt.Errorf("--frame %d: frames are numbered from 1", f.frame)}
+		return options.UsageError{Err: fmt.Errorf("--frame %d: frames are numbered from 1", f.frame)}
 	case isVideo && !isPicture(f.output) && fs.Changed("frame"):
-		return usageError{fmt.Errorf("--frame draws one frame into a picture: give -o NAME.png or NAME.jpg (for a part of the video, --start and --end)")}
-	case isVideo && isPicture(f.output) && f.video.segment != "":
-		return usageError{errors.New("--segment: segments are of a video output, not a picture")}
+		return options.UsageError{Err: fmt.Errorf("--frame draws one frame into a picture: give -o NAME.png or NAME.jpg (for a part of the video, --start and --end)")}
+	case isVideo && isPicture(f.output) && f.video.Segment != "":
+		return options.UsageError{Err: errors.New("--segment: segments are of a video output, not a picture")}
 	}
 	return nil
 }
@@ -30,13 +31,13 @@ func (f *renderFlags) checkFrame(fs *pflag.FlagSet, isVideo bool) error {
 // renderPreview draws frame --frame of a video (1-based, as --start and MOTChallenge count)
 // into a picture, as the whole render draws it there (job.Preview).
 func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts overlay.Options, target string, stderr io.Writer) error {
-	enc, err := encoderFor(f.output)
+	enc, err := job.PictureEncoder(f.output)
 	if err != nil {
 		return err
 	}
 	jo := f.job(ctx, opts, stderr)
 	// The preview writes no video: its output options are job.Preview's own.
-	if jo.Video, err = f.video.options(fs, f.input, "frame.mkv", true); err != nil {
+	if jo.Video, err = f.video.Options(fs, f.input, "frame.mkv", true); err != nil {
 		return err
 	}
 	still, _, err := job.Preview(ctx, jo, f.frame)
@@ -44,7 +45,7 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 		return interrupted(ctx)
 	}
 	if err != nil {
-		return flagError(fs, err)
+		return options.FlagError(fs, err)
 	}
 	img := &image.RGBA{Pix: still.Pix, Stride: still.Stride, Rect: image.Rect(0, 0, still.W, still.H)}
 	removeStalePartials(target, stderr)

@@ -4,18 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
-	"image/color"
-	"image/draw"
-	"image/jpeg"
-	"image/png"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
-	"trackink/composite"
 	"trackink/job"
+	"trackink/options"
 	"trackink/overlay"
 	"trackink/scene"
 
@@ -23,8 +15,8 @@ import (
 )
 
 type renderFlags struct {
-	style     styleFlags
-	tracks    trackFlags
+	style     options.Style
+	tracks    options.Tracks
 	input     string
 	sceneName string
 	frame     int
@@ -32,7 +24,7 @@ type renderFlags struct {
 	overwrite bool
 	width     int
 	height    int
-	video     videoFlags
+	video     options.Video
 	files     runFiles     // what the run reads and writes (checkFiles)
 	detect    renderDetect // --detect: track while rendering (render_detect.go)
 }
@@ -64,37 +56,37 @@ const renderExamples = `Examples:
 
 func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var f renderFlags
-	fs := newFlagSet("render", "-i INPUT --tracks FILE -o OUTPUT [flags]", renderExamples, stderr)
+	fs := options.NewFlagSet("render", "-i INPUT --tracks FILE -o OUTPUT [flags]", renderExamples, stderr)
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
-	fs.StringVar(&f.tracks.path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (docs/formats.md); - reads standard input")
+	fs.StringVar(&f.tracks.Path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (docs/formats.md); - reads standard input")
 	fs.StringVar(&f.sceneName, "scene", "", "a built-in test scene instead of --tracks: seed, trackink bench's 100 synthetic tracks")
 	fs.IntVar(&f.frame, "frame", 1, "draw this one frame into a picture (-o .png, .jpg): of a video, its frame N (1-based, as --start and MOTChallenge count); onto a picture, tracks frame N")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
 	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists (never the input)")
 	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
 	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
-	f.tracks.register(fs)
-	f.tracks.warn = func(s string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", s) }
-	f.style.register(fs, "knn", "default")
-	f.video.register(fs)
+	f.tracks.Register(fs)
+	f.tracks.Warn = func(s string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", s) }
+	f.style.Register(fs, "knn", "default")
+	f.video.Register(fs)
 	f.detect.register(fs)
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parse(fs, args); err != nil {
+		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
-		if f.style.listLooks {
-			printLooks(stdout)
+		if f.style.ListLooks {
+			options.PrintLooks(stdout)
 			return nil
 		}
-		if f.detect.listDetect {
-			printDetectPresets(stdout)
+		if f.detect.ListDetect {
+			options.PrintDetectPresets(stdout)
 			return nil
 		}
 		// From here on SIGINT, SIGTERM and SIGHUP end the render (signals.go), reading the
 		// tracks included.
 		ctx, stop := signalContext()
 		defer stop()
-		opts, err := f.style.options(fs, f.video.statsJSON != "")
+		opts, err := f.style.Options(fs, f.video.StatsJSON != "")
 		if err != nil {
 			return err
 		}
@@ -104,18 +96,18 @@ func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if f.detect.close != nil {
 			defer f.detect.close()
 		}
-		for _, n := range f.detect.notes {
+		for _, n := range f.detect.Notes {
 			fmt.Fprintf(stderr, "trackink render: note: %s\n", n)
 		}
 		switch {
-		case f.detect.preset != "":
-		case f.tracks.path == "" && f.sceneName == "":
-			return usageError{errors.New("no tracks: give --tracks FILE, or --detect PRESET to track the video")}
-		case f.tracks.path != "" && f.sceneName != "":
-			return usageError{errors.New("--tracks and --scene: give one")}
+		case f.detect.Preset != "":
+		case f.tracks.Path == "" && f.sceneName == "":
+			return options.UsageError{Err: errors.New("no tracks: give --tracks FILE, or --detect PRESET to track the video")}
+		case f.tracks.Path != "" && f.sceneName != "":
+			return options.UsageError{Err: errors.New("--tracks and --scene: give one")}
 		}
 		if f.sceneName != "" && f.sceneName != "seed" {
-			return usageError{fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
+			return options.UsageError{Err: fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
 		}
 		isVideo := f.input != "" && !isPicture(f.input)
 		if err := f.checkFrame(fs, isVideo); err != nil {
@@ -128,11 +120,11 @@ func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if err := f.detect.output(&f.files); err != nil {
 			return err
 		}
-		if f.video.layer && (!isVideo || isPicture(f.output)) {
-			return usageError{errors.New("--layer-only writes a video's overlay: give -i VIDEO and -o .mov, .webm or name_%05d.png")}
+		if f.video.Layer && (!isVideo || isPicture(f.output)) {
+			return options.UsageError{Err: errors.New("--layer-only writes a video's overlay: give -i VIDEO and -o .mov, .webm or name_%05d.png")}
 		}
-		if f.video.layer && f.video.segment != "" {
-			return usageError{errors.New("--layer-only and --segment: a layer is rendered whole (the join writes H.264, which has no alpha)")}
+		if f.video.Layer && f.video.Segment != "" {
+			return options.UsageError{Err: errors.New("--layer-only and --segment: a layer is rendered whole (the join writes H.264, which has no alpha)")}
 		}
 		if isVideo && isPicture(f.output) {
 			return renderPreview(ctx, &f, fs, opts, target, stderr)
@@ -140,16 +132,15 @@ func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if isVideo {
 			return renderVideo(ctx, &f, fs, opts, target, stderr)
 		}
-		enc, err := encoderFor(f.output)
+		enc, err := job.PictureEncoder(f.output)
 		if err != nil {
 			return err
 		}
-		img, err := loadCanvas(f.input, f.width, f.height)
+		img, err := job.LoadCanvas(f.input, f.width, f.height)
 		if err != nil {
 			return err
 		}
-		pic := &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: img.Bounds().Dx(), H: img.Bounds().Dy()}
-		if _, err := job.Still(f.job(ctx, opts, stderr), pic, f.frame); err != nil {
+		if _, err := job.Still(f.job(ctx, opts, stderr), img, f.frame); err != nil {
 			return err
 		}
 		removeStalePartials(target, stderr)
@@ -161,17 +152,17 @@ func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 // the tracks, and the messages, printed to stderr (what the render says, unless --quiet;
 // warnings always).
 func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.Writer) job.Options {
-	o := job.Options{Overlay: opts, Place: f.style.place, ColorByAsked: f.style.colorByAsked,
-		Tracks: job.Tracks{Name: f.tracks.path, Seed: f.sceneName == "seed", Live: f.detect.live},
+	o := job.Options{Overlay: opts, Place: f.style.Place, ColorByAsked: f.style.ColorByAsked,
+		Tracks: job.Tracks{Name: f.tracks.Path, Seed: f.sceneName == "seed", Live: f.detect.live},
 		Say: func(line string) {
-			if !f.video.quiet {
+			if !f.video.Quiet {
 				fmt.Fprintln(stderr, line)
 			}
 		},
 		Warn: func(line string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", line) }}
 	if o.Tracks.Live == nil && !o.Tracks.Seed {
 		o.Tracks.Load = func(w, h int) (*scene.Tracks, error) {
-			return untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.load(w, h) })
+			return untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.Load(w, h) })
 		}
 	}
 	return o
@@ -197,39 +188,4 @@ func untilInterrupted[T any](ctx context.Context, load func() (T, error)) (T, er
 		var zero T
 		return zero, interrupted(ctx)
 	}
-}
-
-// loadCanvas decodes the input picture into premultiplied RGBA, or makes a mid-grey canvas.
-func loadCanvas(path string, w, h int) (*image.RGBA, error) {
-	if path == "" {
-		if w < 1 || h < 1 || w > 16384 || h > 16384 {
-			return nil, usageError{fmt.Errorf("canvas %dx%d: --width and --height must be 1..16384", w, h)}
-		}
-		img := image.NewRGBA(image.Rect(0, 0, w, h))
-		draw.Draw(img, img.Bounds(), image.NewUniform(color.Gray{Y: 96}), image.Point{}, draw.Src)
-		return img, nil
-	}
-	in, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	src, _, err := image.Decode(in)
-	if err != nil {
-		return nil, fmt.Errorf("input %s: not a PNG or JPEG picture (%w)", path, err)
-	}
-	img := image.NewRGBA(image.Rect(0, 0, src.Bounds().Dx(), src.Bounds().Dy()))
-	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
-	return img, nil
-}
-
-// encoderFor picks the picture encoder from the output's extension.
-func encoderFor(path string) (func(io.Writer, image.Image) error, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".png":
-		return png.Encode, nil
-	case ".jpg", ".jpeg":
-		return func(w io.Writer, m image.Image) error { return jpeg.Encode(w, m, &jpeg.Options{Quality: 92}) }, nil
-	}
-	return nil, usageError{fmt.Errorf("output %s: want a .png or .jpg picture", path)}
 }

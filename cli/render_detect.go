@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trackink/job"
+	"trackink/options"
 	"trackink/scene"
 )
 
@@ -15,56 +16,56 @@ import (
 // before the overlay draws on it (job.Live), so a video is tracked and drawn in one decode;
 // --save-tracks writes what it tracked.
 type renderDetect struct {
-	detectFlags
+	options.Detect
 	saveTracks  string
 	saveTarget  string
 	format      scene.Format
-	names       string // the class names beside --save-tracks (detectFlags.namesFile); "" for none
+	names       string // the class names beside --save-tracks (options.Detect.NamesFile); "" for none
 	namesTarget string
 	live        *job.Live
 	close       func() // frees the detector; nil before check
 }
 
 func (d *renderDetect) register(fs *pflag.FlagSet) {
-	d.detectFlags.register(fs, "track the video while rendering it, instead of --tracks")
+	d.Detect.Register(fs, "track the video while rendering it, instead of --tracks")
 	fs.StringVar(&d.saveTracks, "save-tracks", "", "with --detect: also write what was tracked, .txt (MOTChallenge text) or .jsonl (JSON Lines); --tracks with it renders the same picture")
 }
 
 // check refuses, before any work, what --detect cannot do and a bad --save-tracks, and
 // takes the tracker's options.
 func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
-	if d.preset == "" {
+	if d.Preset == "" {
 		if d.saveTracks != "" {
-			return usageError{errors.New("--save-tracks writes what --detect tracked: give --detect PRESET too")}
+			return options.UsageError{Err: errors.New("--save-tracks writes what --detect tracked: give --detect PRESET too")}
 		}
 		return nil
 	}
 	switch {
-	case f.tracks.path != "" || f.sceneName != "":
-		return usageError{errors.New("--detect finds the tracks itself: give it instead of --tracks or --scene")}
+	case f.tracks.Path != "" || f.sceneName != "":
+		return options.UsageError{Err: errors.New("--detect finds the tracks itself: give it instead of --tracks or --scene")}
 	case f.input == "" || isPicture(f.input):
-		return usageError{errors.New("--detect follows objects from frame to frame: -i must be a video")}
-	case f.video.frameOffset != 0:
-		return usageError{errors.New("--frame-offset lines a tracks file's frames up with the video's; --detect tracks the video's own frames: leave it out")}
-	case f.tracks.size != "":
-		return usageError{errors.New("--tracks-size scales a tracks file made at another size; --detect tracks the picture itself: leave it out")}
+		return options.UsageError{Err: errors.New("--detect follows objects from frame to frame: -i must be a video")}
+	case f.video.FrameOffset != 0:
+		return options.UsageError{Err: errors.New("--frame-offset lines a tracks file's frames up with the video's; --detect tracks the video's own frames: leave it out")}
+	case f.tracks.Size != "":
+		return options.UsageError{Err: errors.New("--tracks-size scales a tracks file made at another size; --detect tracks the picture itself: leave it out")}
 	case d.saveTracks != "" && isPicture(f.output):
-		return usageError{errors.New("--save-tracks writes what a video render tracked; for the tracks up to a frame, trackink track --detect with --end N")}
-	case f.video.segment != "":
+		return options.UsageError{Err: errors.New("--save-tracks writes what a video render tracked; for the tracks up to a frame, trackink track --detect with --end N")}
+	case f.video.Segment != "":
 		// A segment would have to replay the tracker from the first frame to draw what the
 		// whole render draws: tracking once and rendering segments from the file is cheaper.
-		return usageError{errors.New("--detect with --segment: track first (trackink track), then render segments from the file (--tracks)")}
+		return options.UsageError{Err: errors.New("--detect with --segment: track first (trackink track), then render segments from the file (--tracks)")}
 	}
-	so, err := f.tracks.options(0, 0)
+	so, err := f.tracks.Options(0, 0)
 	if err != nil {
 		return err
 	}
-	o, closeDetector, err := d.options(fs)
+	o, closeDetector, err := d.Options(fs)
 	if err != nil {
 		return err
 	}
 	d.close = closeDetector
-	d.live = job.NewLive(o, so.Anchor, d.saveTracks != "", d.classNames)
+	d.live = job.NewLive(o, so.Anchor, d.saveTracks != "", d.ClassNames)
 	return nil
 }
 
@@ -78,10 +79,10 @@ func (d *renderDetect) output(files *runFiles) error {
 	if d.saveTarget, err = files.Output("--save-tracks", d.saveTracks); err != nil {
 		return err
 	}
-	if d.format, err = tracksFormat("--save-tracks", d.saveTracks); err != nil {
+	if d.format, err = options.TracksFormat("--save-tracks", d.saveTracks); err != nil {
 		return err
 	}
-	if d.names = d.namesFile(d.saveTracks, d.format); d.names != "" {
+	if d.names = d.NamesFile(d.saveTracks, d.format); d.names != "" {
 		d.namesTarget, err = files.Output("--save-tracks (its class names)", d.names)
 	}
 	return err

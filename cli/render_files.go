@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 
+	"trackink/options"
 	"trackink/outfile"
 	"trackink/overlay"
 )
@@ -11,7 +12,7 @@ import (
 // any work: it checks and records every file the render reads (the video or picture, the
 // tracks, the style file, the font, the label words, the class names), then every file it
 // writes, and returns the output to write (-o, or the segment file with --segment). The
-// style file's own keys are applied by then (styleFlags.options), so a font or word list it
+// style file's own keys are applied by then (options.Style.Options), so a font or word list it
 // names is among the inputs.
 func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 	f.files = runFiles{outfile.Run{Overwrite: f.overwrite}}
@@ -20,11 +21,11 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 		dirOK      bool
 	}{
 		{"-i", f.input, false},
-		{"--tracks", trackFile(f.tracks.path), true}, // a YOLO results directory
-		{"--style", f.style.file, false},
-		{"--font", fontFile(f.style.style.Font), false},
-		{"--label-words", f.style.labelWords, false},
-		{"--class-names", f.tracks.classNames, false},
+		{"--tracks", trackFile(f.tracks.Path), true}, // a YOLO results directory
+		{"--style", f.style.File, false},
+		{"--font", fontFile(f.style.Style.Font), false},
+		{"--label-words", f.style.LabelWords, false},
+		{"--class-names", f.tracks.ClassNames, false},
 	} {
 		if err := f.files.input(in.flag, in.path, in.dirOK); err != nil {
 			return "", err
@@ -32,20 +33,20 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 	}
 	var target string
 	var err error
-	if f.video.segment != "" {
+	if f.video.Segment != "" {
 		if target, err = f.segmentTarget(isVideo); err == nil {
 			target, err = f.files.Segment("-o", target)
 		}
 	} else {
 		target, err = f.files.Output("-o", f.output)
 	}
-	if err != nil || f.video.statsJSON == "" {
+	if err != nil || f.video.StatsJSON == "" {
 		return target, err
 	}
 	if !isVideo || isPicture(f.output) {
-		return "", usageError{errors.New("--stats-json is the statistics of a video render: it has none for a picture (-o .png, .jpg)")}
+		return "", options.UsageError{Err: errors.New("--stats-json is the statistics of a video render: it has none for a picture (-o .png, .jpg)")}
 	}
-	f.video.statsTarget, err = f.files.Output("--stats-json", f.video.statsJSON)
+	f.video.StatsTarget, err = f.files.Output("--stats-json", f.video.StatsJSON)
 	return target, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"trackink/options"
 	"trackink/video"
 )
 
@@ -60,22 +61,22 @@ var videoExtensions = []string{".mp4", ".mkv", ".mov", ".m4v", ".avi", ".ts", ".
 // named by video.SegmentName. A segment is replaced without -y: a task run again replaces
 // what an earlier attempt wrote.
 func (f *renderFlags) segmentTarget(isVideo bool) (string, error) {
-	i, n, err := parseSegment(f.video.segment, os.Getenv)
+	i, n, err := parseSegment(f.video.Segment, os.Getenv)
 	switch {
 	case err != nil:
-		return "", usageError{fmt.Errorf("--segment %q: %w", f.video.segment, err)}
+		return "", options.UsageError{Err: fmt.Errorf("--segment %q: %w", f.video.Segment, err)}
 	case !isVideo:
-		return "", usageError{errors.New("--segment: segments are of a video; the input is a picture or missing")}
+		return "", options.UsageError{Err: errors.New("--segment: segments are of a video; the input is a picture or missing")}
 	case f.output == "":
-		return "", usageError{errors.New("no output: give -o DIR, the directory for the segments")}
+		return "", options.UsageError{Err: errors.New("no output: give -o DIR, the directory for the segments")}
 	}
 	st, err := os.Stat(f.output)
 	switch {
 	case err == nil && !st.IsDir():
-		return "", usageError{fmt.Errorf("-o %s: with --segment, -o names the directory for the segments; this is a file", f.output)}
+		return "", options.UsageError{Err: fmt.Errorf("-o %s: with --segment, -o names the directory for the segments; this is a file", f.output)}
 	case err != nil && slices.Contains(videoExtensions, strings.ToLower(filepath.Ext(f.output))):
-		return "", usageError{fmt.Errorf("-o %s: with --segment, -o names a directory for the segments (segs/), not a video file", f.output)}
+		return "", options.UsageError{Err: fmt.Errorf("-o %s: with --segment, -o names a directory for the segments (segs/), not a video file", f.output)}
 	}
-	f.video.segIndex, f.video.segCount = i, n
+	f.video.SegIndex, f.video.SegCount = i, n
 	return filepath.Join(f.output, video.SegmentName(f.input, i, n)), nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"trackink/job"
+	"trackink/options"
 	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
@@ -34,14 +35,14 @@ type trackRun struct {
 	quiet         bool
 	anchor        string
 	start, end    string
-	det           detectFlags
+	det           options.Detect
 	stderr        io.Writer
 	names         string // the class names file beside -o, "" for none
 }
 
 func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	t := &trackRun{stderr: stderr}
-	fs := newFlagSet("track", "-i VIDEO -o TRACKS (.txt | .jsonl) [--detect PRESET] [flags]", trackExamples, stderr)
+	fs := options.NewFlagSet("track", "-i VIDEO -o TRACKS (.txt | .jsonl) [--detect PRESET] [flags]", trackExamples, stderr)
 	fs.StringVarP(&t.input, "input", "i", "", "input video (anything FFmpeg reads)")
 	fs.StringVarP(&t.output, "output", "o", "", "tracks to write: .txt (MOTChallenge text) or .jsonl (trackink JSON Lines)")
 	fs.BoolVarP(&t.overwrite, "yes", "y", false, "overwrite the output if it exists")
@@ -49,32 +50,32 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs.StringVar(&t.anchor, "anchor", "bottom", "JSON Lines: the point each box carries, bottom (bottom-centre) or centre, as render --anchor reads MOT text")
 	fs.StringVar(&t.start, "start", "", "first frame to track: a 1-based frame number (120) or a time (1.5s, 00:00:01.5); the tracks keep the video's frame numbers")
 	fs.StringVar(&t.end, "end", "", "last frame to track (a frame number, inclusive) or a time (exclusive)")
-	t.det.register(fs, "what to find and follow (default bright)")
+	t.det.Register(fs, "what to find and follow (default bright)")
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parse(fs, args); err != nil {
+		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
-		if t.det.listDetect {
-			printDetectPresets(stdout)
+		if t.det.ListDetect {
+			options.PrintDetectPresets(stdout)
 			return nil
 		}
-		if t.det.preset == "" {
-			t.det.preset = "bright"
+		if t.det.Preset == "" {
+			t.det.Preset = "bright"
 		}
-		o, closeDetector, err := t.det.options(fs)
+		o, closeDetector, err := t.det.Options(fs)
 		if err != nil {
 			return err
 		}
 		defer closeDetector()
-		for _, n := range t.det.notes {
+		for _, n := range t.det.Notes {
 			fmt.Fprintf(stderr, "trackink track: note: %s\n", n)
 		}
-		tf := trackFlags{anchor: t.anchor, frameBase: "auto", untracked: "skip"}
-		so, err := tf.options(0, 0)
+		tf := options.Tracks{Anchor: t.anchor, FrameBase: "auto", Untracked: "skip"}
+		so, err := tf.Options(0, 0)
 		if err != nil {
 			return err
 		}
-		live := job.NewLive(o, so.Anchor, true, t.det.classNames)
+		live := job.NewLive(o, so.Anchor, true, t.det.ClassNames)
 		outs, err := t.outputs(live)
 		if err != nil {
 			return err
@@ -86,17 +87,17 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		defer opened.Close()
 		info := opened.Info()
 		if info.Frames == 1 {
-			return usageError{fmt.Errorf("input %s is a still picture (one frame): track follows objects from frame to frame and needs a video", t.input)}
+			return options.UsageError{Err: fmt.Errorf("input %s is a still picture (one frame): track follows objects from frame to frame and needs a video", t.input)}
 		}
 		ctx, stop := signalContext()
 		defer stop()
 		progress := newProgressLine(stderr, !t.quiet && isTerminal(stderr))
 		vo := video.Options{Input: t.input, Source: opened, Progress: progress.update, Log: t.say}
 		if vo.Start, err = video.ParsePosition(t.start); err != nil {
-			return usageError{fmt.Errorf("--start: %w", err)}
+			return options.UsageError{Err: fmt.Errorf("--start: %w", err)}
 		}
 		if vo.End, err = video.ParsePosition(t.end); err != nil {
-			return usageError{fmt.Errorf("--end: %w", err)}
+			return options.UsageError{Err: fmt.Errorf("--end: %w", err)}
 		}
 		// The files are created before any work, so that a directory that cannot take them is
 		// found now, and written together at the end.
@@ -106,7 +107,7 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		defer outs.discard()
 		stats, err := live.Track(ctx, vo, info.Frames)
 		progress.done()
-		if ferr := flagError(fs, err); errors.As(ferr, new(usageError)) {
+		if ferr := options.FlagError(fs, err); errors.As(ferr, new(options.UsageError)) {
 			return ferr
 		}
 		return t.finish(ctx, live, outs, info, stats, err)
@@ -118,11 +119,11 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 func (t *trackRun) outputs(live *job.Live) (*partners, error) {
 	switch {
 	case t.input == "":
-		return nil, usageError{errors.New("no input: give -i VIDEO")}
+		return nil, options.UsageError{Err: errors.New("no input: give -i VIDEO")}
 	case isPicture(t.input):
-		return nil, usageError{fmt.Errorf("input %s is a still picture: track follows objects from frame to frame and needs a video (.mp4, .mkv, .mov…)", t.input)}
+		return nil, options.UsageError{Err: fmt.Errorf("input %s is a still picture: track follows objects from frame to frame and needs a video (.mp4, .mkv, .mov…)", t.input)}
 	case t.output == "":
-		return nil, usageError{errors.New("no output: give -o TRACKS (.txt or .jsonl)")}
+		return nil, options.UsageError{Err: errors.New("no output: give -o TRACKS (.txt or .jsonl)")}
 	}
 	files := runFiles{outfile.Run{Overwrite: t.overwrite}}
 	if err := files.input("-i", t.input, false); err != nil {
@@ -132,13 +133,13 @@ func (t *trackRun) outputs(live *job.Live) (*partners, error) {
 	if err != nil {
 		return nil, err
 	}
-	format, err := tracksFormat("-o", t.output)
+	format, err := options.TracksFormat("-o", t.output)
 	if err != nil {
 		return nil, err
 	}
 	outs := &partners{}
 	outs.add("-o", t.output, target, func(w io.Writer, _ job.Report) error { return live.Write(w, format) })
-	if t.names = t.det.namesFile(t.output, format); t.names != "" {
+	if t.names = t.det.NamesFile(t.output, format); t.names != "" {
 		namesTarget, err := files.Output("-o (its class names)", t.names)
 		if err != nil {
 			return nil, err
@@ -160,7 +161,7 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 	case errors.Is(err, context.Canceled):
 		return interrupted(ctx)
 	case errors.Is(err, video.ErrNothingToRender):
-		return usageError{fmt.Errorf("%w; no tracks written", err)}
+		return options.UsageError{Err: fmt.Errorf("%w; no tracks written", err)}
 	case err != nil && !damaged:
 		// No frame in the video, or none that decoded: nothing was written, so a failure,
 		// not the damaged input's status (whose output is kept).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"trackink/options"
 	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
@@ -23,36 +24,36 @@ const tracksExamples = `Examples:
   trackink tracks 0001.txt --to jsonl -o 0001.jsonl`
 
 func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
-	var t trackFlags
-	fs := newFlagSet("tracks", "FILE [--to jsonl|mot -o OUTPUT] [flags]", tracksExamples, stderr)
+	var t options.Tracks
+	fs := options.NewFlagSet("tracks", "FILE [--to jsonl|mot -o OUTPUT] [flags]", tracksExamples, stderr)
 	to := fs.String("to", "", "convert to this format: jsonl (everything) or mot (tracked boxes)")
 	out := fs.StringP("output", "o", "", "with --to: the converted file")
 	overwrite := fs.BoolP("yes", "y", false, "overwrite the output if it exists")
 	in := fs.StringP("input", "i", "", "the video the tracks belong to (its size scales YOLO's normalised coordinates)")
 	w := fs.Int("width", 0, "the video's width, instead of -i")
 	h := fs.Int("height", 0, "the video's height, instead of -i")
-	t.register(fs)
-	t.warn = func(s string) { fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", s) }
+	t.Register(fs)
+	t.Warn = func(s string) { fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", s) }
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parseWith(fs, args, 1, "the tracking file (or YOLO results directory; - for standard input)"); err != nil {
+		if err := options.ParseWith(fs, args, 1, "the tracking file (or YOLO results directory; - for standard input)"); err != nil {
 			return err
 		}
-		t.path = fs.Arg(0)
+		t.Path = fs.Arg(0)
 		var format scene.Format
 		switch *to {
 		case "":
 			if *out != "" {
-				return usageError{errors.New("-o goes with --to jsonl or --to mot")}
+				return options.UsageError{Err: errors.New("-o goes with --to jsonl or --to mot")}
 			}
 		case "jsonl":
 			format = scene.FormatJSONL
 		case "mot":
 			format = scene.FormatMOT
 		default:
-			return usageError{fmt.Errorf("--to %q: want jsonl or mot%s", *to, valueHint("to", *to))}
+			return options.UsageError{Err: fmt.Errorf("--to %q: want jsonl or mot%s", *to, options.ValueHint("to", *to))}
 		}
 		files := runFiles{outfile.Run{Overwrite: *overwrite}}
-		for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.path)}, {"-i", *in}, {"--class-names", t.classNames}} {
+		for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.Path)}, {"-i", *in}, {"--class-names", t.ClassNames}} {
 			if err := files.input(f.flag, f.path, f.flag == "tracks file"); err != nil {
 				return err
 			}
@@ -76,7 +77,7 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		// 128 + the signal.
 		ctx, stop := signalContext()
 		defer stop()
-		tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return t.load(*w, *h) })
+		tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return t.Load(*w, *h) })
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"trackink/options"
 
 	"github.com/spf13/pflag"
 )
@@ -19,9 +20,9 @@ import (
 var buildVersion string
 
 func versionCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
-	fs := newFlagSet("version", "", "Examples:\n  trackink version\n  trackink --version", stderr)
+	fs := options.NewFlagSet("version", "", "Examples:\n  trackink version\n  trackink --version", stderr)
 	return fs, func(args []string, stdout io.Writer) error {
-		if err := parse(fs, args); err != nil {
+		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, "trackink", version())

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"trackink/options"
 	"trackink/scene"
 )
 
@@ -31,11 +32,11 @@ func TestSizeHint(t *testing.T) {
 	}
 	big = append(big, "2,1,1862,930,60,152,1,-1,-1,-1")
 	fits = append(fits, "2,1,1250,650,60,150,1,-1,-1,-1") // runs 40 px past the right, 80 below
-	hint := sizeHint(motTracks(t, big), 1280, 720)
+	hint := options.SizeHint(motTracks(t, big), 1280, 720)
 	if !strings.Contains(hint, "tracks reach 1922×1082, past the 1280×720 picture") || !strings.Contains(hint, "made at 1920×1080? --tracks-size 1920x1080") {
 		t.Errorf("hint %q", hint)
 	}
-	if hint := sizeHint(motTracks(t, fits), 1280, 720); hint != "" {
+	if hint := options.SizeHint(motTracks(t, fits), 1280, 720); hint != "" {
 		t.Errorf("tracks that fit: hint %q", hint)
 	}
 }

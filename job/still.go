@@ -1,15 +1,18 @@
 package job
 
 import (
+	"image"
 	"trackink/composite"
 	"trackink/overlay"
 	"trackink/scene"
 )
 
-// Still draws tracks frame n onto a picture (premultiplied RGBA, drawn in place): the tracks
-// of o.Tracks read at the picture's size (Live is for videos), or the seed scene's frame n.
-func Still(o Options, pic *composite.RGBA, n int) (Report, error) {
+// Still draws tracks frame n onto a picture (premultiplied RGBA, as LoadCanvas makes it,
+// drawn in place): the tracks of o.Tracks read at the picture's size (Live is for videos),
+// or the seed scene's frame n.
+func Still(o Options, img *image.RGBA, n int) (Report, error) {
 	var rep Report
+	pic := &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: img.Bounds().Dx(), H: img.Bounds().Dy()}
 	o.Overlay.NewBackend = o.Place.New
 	var tracks *scene.Tracks
 	var err error

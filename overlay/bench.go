@@ -21,6 +21,32 @@ type SeedBench struct {
 	AllocsPerFrame        float64
 }
 
+// SeedReport is the JSON form of a seed-scene benchmark (trackink bench --json).
+type SeedReport struct {
+	Scene          string             `json:"scene"`
+	Backend        string             `json:"backend"`
+	Format         string             `json:"format"`
+	Width          int                `json:"width"`
+	Height         int                `json:"height"`
+	Frames         int                `json:"frames"`
+	Workers        int                `json:"workers"`
+	Links          int                `json:"links_per_frame"`
+	StagesMS       map[string]float64 `json:"stages_ms"`
+	TotalMedianMS  float64            `json:"total_median_ms"`
+	AllocsPerFrame float64            `json:"allocs_per_frame"`
+}
+
+// Report is b's JSON form, for the named backend and frame format.
+func (b SeedBench) Report(backend, format string) SeedReport {
+	r := SeedReport{Scene: "seed", Backend: backend, Format: format, Width: b.Width, Height: b.Height, Frames: b.Frames,
+		Workers: b.Workers, Links: b.Links, StagesMS: map[string]float64{},
+		TotalMedianMS: b.TotalMS, AllocsPerFrame: b.AllocsPerFrame}
+	for st, v := range b.StagesMS {
+		r.StagesMS[Stage(st).String()] = v
+	}
+	return r
+}
+
 // BenchWarmup is the frames a benchmark draws untimed first: every buffer reaches its
 // steady size before the timing starts.
 const BenchWarmup = 10
@@ -157,4 +183,72 @@ func Median(v []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// EffectsBench is one row of bench --effects: an effect's stage time at 4K (the camera
+// look's row: the camera stage's, over the whole frame), as JSON names its figures.
+type EffectsBench struct {
+	Effect         string  `json:"effect"`
+	Strength       float32 `json:"strength"`
+	Backend        string  `json:"backend"`
+	Width          int     `json:"width"`
+	Height         int     `json:"height"`
+	Boxes          int     `json:"boxes"`
+	Coverage       float64 `json:"coverage"` // the fraction of the frame under the boxes
+	Frames         int     `json:"frames"`
+	Workers        int     `json:"workers"`
+	EffectsMS      float64 `json:"effects_median_ms"` // the effects stage
+	TotalMS        float64 `json:"total_median_ms"`   // the whole Draw
+	CPUMS          float64 `json:"cpu_ms_per_frame"`  // user+system time of all threads, per frame
+	AllocsPerFrame float64 `json:"allocs_per_frame"`
+}
+
+// EffectsBenchWidth and EffectsBenchHeight are the frame BenchEffects draws onto.
+const EffectsBenchWidth, EffectsBenchHeight = 3840, 2160
+
+// BenchEffects times each box effect on a 3840×2160 YUV420P frame, frames frames each:
+// EffectBenchBoxes' 20 boxes over a tenth of the frame, nothing else drawn; and, last, the
+// camera look of the cctv look over the whole frame. The rows' Backend is left to the caller.
+func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
+	const w, h = EffectsBenchWidth, EffectsBenchHeight
+	fr := EffectBenchFrame(w, h)
+	var rows []EffectsBench
+	for _, name := range EffectNames() {
+		kind, _ := ParseEffect(name)
+		fx := EffectBenchBoxes(w, h, kind, 0)
+		row, err := benchEffect(o, fr, &Primitives{Effects: fx}, StageEffects, frames)
+		if err != nil {
+			return nil, err
+		}
+		row.Effect, row.Strength, row.Boxes = name, fx[0].Strength, len(fx)
+		for _, e := range fx {
+			row.Coverage += float64(e.W*e.H) / (w * h)
+		}
+		row.Coverage = Round3(row.Coverage)
+		rows = append(rows, row)
+	}
+	// The camera look over the whole frame, as the cctv look sets it (its stage, not the
+	// stamp's label).
+	cctv, _ := Preset("cctv")
+	pass := cctv.ForHeight(h).Camera
+	p := &Primitives{Camera: CameraPass{Scanlines: pass.Scanlines, Vignette: pass.Vignette,
+		Aberration: pass.Aberration, Grain: pass.Grain, Seed: pass.Seed, Frame: 1}}
+	row, err := benchEffect(o, fr, p, StageCamera, frames)
+	if err != nil {
+		return nil, err
+	}
+	row.Effect, row.Coverage = "camera", 1
+	return append(rows, row), nil
+}
+
+// benchEffect times p drawn onto fr (BenchBackend), stage being the effects' or the
+// camera's, for a row of BenchEffects.
+func benchEffect(o Options, fr composite.Surface, p *Primitives, stage Stage, frames int) (EffectsBench, error) {
+	b, err := BenchBackend(o, fr, p, stage, frames)
+	if err != nil {
+		return EffectsBench{}, err
+	}
+	w, h := fr.Size()
+	return EffectsBench{Width: w, Height: h, Frames: b.Frames, Workers: b.Workers, EffectsMS: b.StageMS, TotalMS: b.TotalMS,
+		CPUMS: b.CPUMS, AllocsPerFrame: b.AllocsPerFrame}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 	"trackink/composite"
+	"trackink/internal/baseline"
 	"trackink/internal/cputime"
 	"trackink/internal/synthclip"
 	"trackink/video"
@@ -116,4 +117,70 @@ func enlarge(dst []byte, w, h int, src []byte, stride, sw, sh int) {
 			dst[y*w+x] = row[x*sw/w]
 		}
 	}
+}
+
+// ModeBench is one row of the tracker's bench beside OpenCV (BenchModes): frames a second
+// of wall time, and the CPU time a frame took (user + system, all threads), which the
+// machine's other jobs disturb far less; as JSON names them.
+type ModeBench struct {
+	Mode        string  `json:"mode"`
+	Size        string  `json:"size"`
+	Frames      string  `json:"frames"`
+	FPS         float64 `json:"fps"`
+	CPUms       float64 `json:"cpu_ms"`
+	OpenCVFPS   float64 `json:"opencv_fps,omitempty"`
+	OpenCVCPUms float64 `json:"opencv_cpu_ms,omitempty"`
+}
+
+// BenchModes times the tracker alone in each mode on its BenchSets (vtest is vtest.avi's
+// path), frames frames after a pass of warm-up, and beside it the same pipeline written
+// with OpenCV (baseline.Bench) on the same frames, when python3-opencv is there; what keeps
+// OpenCV out is said to warn. The objects mode is timed with options people gives (the
+// people preset's network), closed when done.
+func BenchModes(modes []string, vtest string, frames int, people func() (Options, func(), error), warn func(string)) ([]ModeBench, error) {
+	py, pyErr := baseline.Python()
+	if pyErr != nil {
+		warn(fmt.Sprintf("OpenCV not timed: %v", pyErr))
+	}
+	var rows []ModeBench
+	for _, mode := range modes {
+		sets, err := BenchSets(mode, vtest)
+		if err != nil {
+			return nil, err
+		}
+		o := DefaultOptions(mode)
+		if mode == Objects {
+			var closeDetector func()
+			if o, closeDetector, err = people(); err != nil {
+				return nil, err
+			}
+			defer closeDetector()
+		}
+		for _, set := range sets {
+			b, err := Bench(o, set.Frames, frames)
+			if err != nil {
+				return nil, err
+			}
+			w, h := set.Frames[0].Size()
+			row := ModeBench{Mode: mode, Size: fmt.Sprintf("%dx%d", w, h), Frames: set.About, FPS: b.FPS, CPUms: b.CPUms}
+			if pyErr == nil && mode != Color {
+				if row.OpenCVFPS, row.OpenCVCPUms, err = openCVBench(py, mode, set.Frames, frames); err != nil {
+					warn(fmt.Sprintf("OpenCV %s: %v", mode, err))
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
+}
+
+// openCVBench times the same pipeline in OpenCV (baseline.Bench) on the same luma planes: a
+// pass of warm-up, then frames.
+func openCVBench(py, mode string, fs []*composite.YUV420P, frames int) (fps, cpuMS float64, err error) {
+	planes := make([][]byte, len(fs)+frames)
+	for i := range planes {
+		planes[i] = fs[i%len(fs)].Y
+	}
+	w, h := fs[0].Size()
+	return baseline.Bench(py, mode, planes, w, h, len(fs))
 }

@@ -1,6 +1,6 @@
 // Package field is the error that trackink's option structs return from Validate: it names
 // the field that is wrong, so that each front end can name it in its own words (the command
-// line maps a field to its flag in one table, cli/flags.go) and the libraries need not know
+// line maps a field to its flag in one table, options/options.go) and the libraries need not know
 // how they are driven.
 package field
 

@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"errors"
@@ -23,25 +23,25 @@ import (
 
 // applyLook sets the style from the look, then the style file, then the flags the command
 // line gave (which pflag has already parsed into the same variables: they are set again).
-func (s *styleFlags) applyLook(fs *pflag.FlagSet) error {
+func (s *Style) applyLook(fs *pflag.FlagSet) error {
 	given := map[string]string{}
 	fs.Visit(func(f *pflag.Flag) { given[f.Name] = f.Value.String() })
 	look, ok := overlay.Preset(s.look)
 	if !ok {
-		return usageError{fmt.Errorf("--look %q: want one of %s%s", s.look, lookList(), valueHint("look", s.look))}
+		return UsageError{fmt.Errorf("--look %q: want one of %s%s", s.look, lookList(), ValueHint("look", s.look))}
 	}
 	if s.look != s.defaultLook {
 		s.setStyle(fs, look, given)
 	}
-	if s.file != "" {
-		if err := checkInput("--style", s.file, false); err != nil {
+	if s.File != "" {
+		if err := CheckInput("--style", s.File, false); err != nil {
 			return err
 		}
 		s.fromFile = map[string]int{}
-		entries, err := overlay.ReadStyleFile(s.file)
+		entries, err := overlay.ReadStyleFile(s.File)
 		var sfe *overlay.StyleFileError
 		if errors.As(err, &sfe) {
-			return usageError{err}
+			return UsageError{err}
 		}
 		if err != nil {
 			return err
@@ -50,9 +50,9 @@ func (s *styleFlags) applyLook(fs *pflag.FlagSet) error {
 		for _, e := range entries {
 			if !slices.Contains(keys, e.Key) {
 				if near := suggest.Closest(e.Key, keys); near != "" {
-					return usageError{fmt.Errorf("%s:%d: unknown key %q (did you mean %s?)", s.file, e.Line, e.Key, near)}
+					return UsageError{fmt.Errorf("%s:%d: unknown key %q (did you mean %s?)", s.File, e.Line, e.Key, near)}
 				}
-				return usageError{fmt.Errorf("%s:%d: unknown key %q (the keys are the style flags: %s)", s.file, e.Line, e.Key, strings.Join(keys, ", "))}
+				return UsageError{fmt.Errorf("%s:%d: unknown key %q (the keys are the style flags: %s)", s.File, e.Line, e.Key, strings.Join(keys, ", "))}
 			}
 			if _, onCommandLine := given[e.Key]; onCommandLine {
 				continue
@@ -60,9 +60,9 @@ func (s *styleFlags) applyLook(fs *pflag.FlagSet) error {
 			if err := fs.Set(e.Key, e.Value); err != nil {
 				var ie *pflag.InvalidValueError
 				if errors.As(err, &ie) {
-					return usageError{fmt.Errorf("%s:%d: %s = %q: %s", s.file, e.Line, e.Key, e.Value, valueProblem(ie))}
+					return UsageError{fmt.Errorf("%s:%d: %s = %q: %s", s.File, e.Line, e.Key, e.Value, valueProblem(ie))}
 				}
-				return usageError{fmt.Errorf("%s:%d: %s: %v", s.file, e.Line, e.Key, err)}
+				return UsageError{fmt.Errorf("%s:%d: %s: %v", s.File, e.Line, e.Key, err)}
 			}
 			s.fromFile[e.Key] = e.Line
 		}
@@ -72,8 +72,8 @@ func (s *styleFlags) applyLook(fs *pflag.FlagSet) error {
 
 // setStyle makes st the style, keeping what the command line gave: the variables the flags
 // write are set from st, then the given flags are set again.
-func (s *styleFlags) setStyle(fs *pflag.FlagSet, st overlay.Style, given map[string]string) {
-	s.style = st
+func (s *Style) setStyle(fs *pflag.FlagSet, st overlay.Style, given map[string]string) {
+	s.Style = st
 	s.noLabels = !st.Labels
 	for name, v := range given {
 		fs.Set(name, v) // it parsed once already
@@ -86,8 +86,8 @@ func lookList() string {
 	return strings.Join(names, ", ")
 }
 
-// printLooks lists the built-in looks with what each is for.
-func printLooks(w io.Writer) {
+// PrintLooks lists the built-in looks with what each is for.
+func PrintLooks(w io.Writer) {
 	names, about := overlay.PresetNames()
 	for i, n := range names {
 		fmt.Fprintf(w, "%-8s %s\n", n, about[i])
@@ -182,15 +182,15 @@ func (v choiceValue) Set(s string) error {
 func (choiceValue) Type() string { return "string" }
 
 // fileError names, for an option the style file set, the file and line that set it
-// ("s.toml:3: box-opacity = 2: is outside 0..1"); otherwise the flag, as flagError does.
-func (s *styleFlags) fileError(fs *pflag.FlagSet, err error) error {
+// ("s.toml:3: box-opacity = 2: is outside 0..1"); otherwise the flag, as FlagError does.
+func (s *Style) fileError(fs *pflag.FlagSet, err error) error {
 	var fe *field.Error
 	if errors.As(err, &fe) {
 		for _, f := range flagsOfField(fs, fe.Field) {
 			if line, ok := s.fromFile[f.Name]; ok {
-				return usageError{fmt.Errorf("%s:%d: %s = %v: %s", s.file, line, f.Name, f.Value, fe.Msg)}
+				return UsageError{fmt.Errorf("%s:%d: %s = %v: %s", s.File, line, f.Name, f.Value, fe.Msg)}
 			}
 		}
 	}
-	return flagError(fs, err)
+	return FlagError(fs, err)
 }

@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"errors"
@@ -11,24 +11,24 @@ import (
 	"trackink/internal/suggest"
 )
 
-// choicesOf returns the names command's flag takes, nil where it takes any value.
-func choicesOf(command, flag string) []string {
+// ChoicesOf returns the names command's flag takes, nil where it takes any value.
+func ChoicesOf(command, flag string) []string {
 	if o, ok := optionOf(command, flag); ok && o.choices != nil {
 		return o.choices()
 	}
 	return nil
 }
 
-// valueHint returns " (did you mean NAME?)" for a mistyped value of a flag that takes
+// ValueHint returns " (did you mean NAME?)" for a mistyped value of a flag that takes
 // names, "" otherwise.
-func valueHint(flag, value string) string {
-	if o, ok := options[flag]; ok && o.choices != nil {
+func ValueHint(flag, value string) string {
+	if o, ok := table[flag]; ok && o.choices != nil {
 		return suggest.DidYouMean(value, o.choices())
 	}
 	return ""
 }
 
-// badValue words pflag's "invalid argument" error as flagError words the library's:
+// badValue words pflag's "invalid argument" error as FlagError words the library's:
 // `--point-radius "big": is not a number`, with the name meant if one is close.
 func badValue(err error) error {
 	var ie *pflag.InvalidValueError
@@ -60,5 +60,5 @@ func valueProblem(ie *pflag.InvalidValueError) string {
 		msg = ie.Unwrap().Error()
 		msg = strings.TrimPrefix(strings.TrimPrefix(msg, strconv.Quote(v)+": "), strconv.Quote(v)+" ")
 	}
-	return msg + valueHint(f.Name, v)
+	return msg + ValueHint(f.Name, v)
 }

@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"fmt"
@@ -19,24 +19,24 @@ func parseSize(s string) (w, h int, err error) {
 
 // scaleTracks applies --tracks-size: the tracks were made on a video of that size and are
 // drawn on one of w × h.
-func (t *trackFlags) scaleTracks(tr *scene.Tracks, w, h int) error {
-	sw, sh, err := parseSize(t.size)
+func (t *Tracks) scaleTracks(tr *scene.Tracks, w, h int) error {
+	sw, sh, err := parseSize(t.Size)
 	switch {
 	case err != nil:
-		return usageError{fmt.Errorf("--tracks-size %w", err)}
+		return UsageError{fmt.Errorf("--tracks-size %w", err)}
 	case w == 0 || h == 0:
-		return usageError{fmt.Errorf("--tracks-size: give the video's size too (-i, or --width and --height)")}
+		return UsageError{fmt.Errorf("--tracks-size: give the video's size too (-i, or --width and --height)")}
 	case tr.Format() == scene.FormatYOLO:
-		return usageError{fmt.Errorf("--tracks-size: YOLO's coordinates are fractions of the frame, whatever its size")}
+		return UsageError{fmt.Errorf("--tracks-size: YOLO's coordinates are fractions of the frame, whatever its size")}
 	}
 	tr.Scale(float32(w)/float32(sw), float32(h)/float32(sh))
 	return nil
 }
 
-// sizeHint returns a warning when the tracks look made on a video of another size than the
+// SizeHint returns a warning when the tracks look made on a video of another size than the
 // w × h one they are drawn on (scene.Tracks.Misfit), saying how far they reach and the size
 // they were likely made at; "" when they fit.
-func sizeHint(tr *scene.Tracks, w, h int) string {
+func SizeHint(tr *scene.Tracks, w, h int) string {
 	m, misfit := tr.Misfit(w, h)
 	if !misfit {
 		return ""

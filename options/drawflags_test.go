@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"io"
@@ -13,13 +13,13 @@ import (
 // styleOptions returns the style render's style flags make of args: the look, the style
 // file and the flags.
 func styleOptions(args ...string) (overlay.Style, error) {
-	var s styleFlags
-	fs := newFlagSet("render", "", "", io.Discard)
-	s.register(fs, "knn", "default")
-	if err := parse(fs, args); err != nil {
+	var s Style
+	fs := NewFlagSet("render", "", "", io.Discard)
+	s.Register(fs, "knn", "default")
+	if err := Parse(fs, args); err != nil {
 		return overlay.Style{}, err
 	}
-	o, err := s.options(fs, false)
+	o, err := s.Options(fs, false)
 	return o.Style, err
 }
 
@@ -68,7 +68,7 @@ func TestDrawFlags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
 		}
-		if _, usage := err.(usageError); err != nil && !usage {
+		if _, usage := err.(UsageError); err != nil && !usage {
 			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"errors"
@@ -17,56 +17,56 @@ import (
 	"trackink/scene"
 )
 
-// flagError turns a *field.Error from a library's Validate into a usage error naming the
+// FlagError turns a *field.Error from a library's Validate into a usage error naming the
 // flag of fs that sets the field; other errors pass through.
-func flagError(fs *pflag.FlagSet, err error) error {
+func FlagError(fs *pflag.FlagSet, err error) error {
 	var fe *field.Error
 	if !errors.As(err, &fe) {
 		return err
 	}
 	for _, f := range flagsOfField(fs, fe.Field) {
 		if f.Value.Type() == "bool" {
-			return usageError{fmt.Errorf("--%s: %s", f.Name, fe.Msg)}
+			return UsageError{fmt.Errorf("--%s: %s", f.Name, fe.Msg)}
 		}
 		value, hint := fmt.Sprint(fe.Value), ""
 		if s, ok := fe.Value.(string); ok {
-			value, hint = fmt.Sprintf("%q", s), valueHint(f.Name, s)
+			value, hint = fmt.Sprintf("%q", s), ValueHint(f.Name, s)
 		}
-		return usageError{fmt.Errorf("--%s %s: %s%s", f.Name, value, fe.Msg, hint)}
+		return UsageError{fmt.Errorf("--%s %s: %s%s", f.Name, value, fe.Msg, hint)}
 	}
-	return usageError{err}
+	return UsageError{err}
 }
 
-// styleFlags are the drawing, link and backend flags shared by render and bench: a built-in
+// Style holds the drawing, link and backend flags shared by render and bench: a built-in
 // look (--look), changed by a style file (--style) and by the flags themselves (style.go). Sizes default to overlay.Auto: scaled to the
 // frame's height.
-type styleFlags struct {
-	style       overlay.Style
+type Style struct {
+	Style       overlay.Style
 	noLabels    bool
-	labelWords  string
-	links       knn.Options
-	backend     string
+	LabelWords  string
+	Links       knn.Options
+	Backend     string
 	workers     int
-	look, file  string
+	look, File  string
 	fromFile    map[string]int // the keys the style file set, and their lines
 	defaultLook string
-	listLooks   bool
+	ListLooks   bool
 	// What options found: where frames are drawn (--backend), and whether --color-by
 	// was given, on the command line or in the style file.
-	place        job.Placement
-	colorByAsked bool
+	Place        job.Placement
+	ColorByAsked bool
 }
 
-// register adds the flags; searchFlag names the search-backend flag (render calls it
+// Register adds the flags; searchFlag names the search-backend flag (render calls it
 // --knn; bench, whose --knn selects the link benchmark, --knn-backend). defaultLook is the
 // look without --look.
-func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
+func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	s.defaultLook = defaultLook
-	st := &s.style
+	st := &s.Style
 	*st, _ = overlay.Preset(defaultLook)
 	fs.StringVar(&s.look, "look", defaultLook, "a built-in look to start from: "+lookList()+" (--list-looks describes them)")
-	fs.StringVar(&s.file, "style", "", "a style file (TOML: any of the style flags as key = value) applied over the look; flags win")
-	fs.BoolVar(&s.listLooks, "list-looks", false, "list the built-in looks and what each is for")
+	fs.StringVar(&s.File, "style", "", "a style file (TOML: any of the style flags as key = value) applied over the look; flags win")
+	fs.BoolVar(&s.ListLooks, "list-looks", false, "list the built-in looks and what each is for")
 	auto := func(v *float32, name, defaultText, usage string) {
 		fs.Float32Var(v, name, *v, usage)
 		if *v == overlay.Auto {
@@ -89,7 +89,7 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	fs.BoolVar(&s.noLabels, "no-labels", !st.Labels, "do not draw box labels")
 	fs.StringVar(&st.LabelFormat, "label", st.LabelFormat, `label text: fields {id} {class} {score} {frame} {x} {y} {w} {h} {age} {word}, numbers as {score:.2f}; a word whose field has no value is left out`)
 	fs.Lookup("label").DefValue = overlay.DefaultLabelFormat
-	fs.StringVar(&s.labelWords, "label-words", "", "a file of words, one a line, that {word} picks from (one per track, never changing)")
+	fs.StringVar(&s.LabelWords, "label-words", "", "a file of words, one a line, that {word} picks from (one per track, never changing)")
 	fs.BoolVar(&st.LabelsOverlap, "labels-overlap", st.LabelsOverlap, "place every label above its box even where it covers another (default: labels move out of each other's way)")
 	fs.IntVar(&st.Trail, "trail", st.Trail, "draw each track's last N positions as a fading curve (0 = off)")
 	auto(&st.TrailWidth, "trail-width", "4 px at 2160 lines, scaled, at least 2", "trail width in px")
@@ -121,38 +121,38 @@ func (s *styleFlags) register(fs *pflag.FlagSet, searchFlag, defaultLook string)
 	}
 	registerEffectFlags(fs, st)
 	registerGlowFlags(fs, st)
-	fs.IntVar(&s.links.K, "k", knn.DefaultK, "link each point to its k nearest neighbours")
-	fs.Float64Var(&s.links.MaxDY, "max-dy", 0, "drop links whose vertical extent exceeds this many px (0 = off)")
-	fs.Float64Var(&s.links.MaxDist, "max-dist", 0, "drop links longer than this many px (0 = off)")
-	fs.IntVar(&s.links.MaxDegree, "max-degree", 0, "keep at most this many links per point, shortest first (0 = off)")
-	fs.Float64Var(&s.links.Hysteresis, "hysteresis", knn.DefaultHysteresis, "keep a link while it stays within (1+h) of qualifying, so jitter does not make links blink (0 = off)")
+	fs.IntVar(&s.Links.K, "k", knn.DefaultK, "link each point to its k nearest neighbours")
+	fs.Float64Var(&s.Links.MaxDY, "max-dy", 0, "drop links whose vertical extent exceeds this many px (0 = off)")
+	fs.Float64Var(&s.Links.MaxDist, "max-dist", 0, "drop links longer than this many px (0 = off)")
+	fs.IntVar(&s.Links.MaxDegree, "max-degree", 0, "keep at most this many links per point, shortest first (0 = off)")
+	fs.Float64Var(&s.Links.Hysteresis, "hysteresis", knn.DefaultHysteresis, "keep a link while it stays within (1+h) of qualifying, so jitter does not make links blink (0 = off)")
 	s.registerLinkGraph(fs)
-	fs.StringVar(&s.links.Backend, searchFlag, knn.DefaultBackend, "nearest-neighbour search: "+strings.Join(knn.Backends(), ", ")+" (all exact)")
-	fs.StringVar(&s.backend, "backend", "cpu", "renderer: cpu, cuda (needs a CUDA build and a GPU), emu (the CUDA kernels emulated on the CPU: slow, for checking), auto (cuda when usable, else cpu)")
+	fs.StringVar(&s.Links.Backend, searchFlag, knn.DefaultBackend, "nearest-neighbour search: "+strings.Join(knn.Backends(), ", ")+" (all exact)")
+	fs.StringVar(&s.Backend, "backend", "cpu", "renderer: cpu, cuda (needs a CUDA build and a GPU), emu (the CUDA kernels emulated on the CPU: slow, for checking), auto (cuda when usable, else cpu)")
 	fs.IntVar(&s.workers, "workers", 0, "render threads")
 	fs.Lookup("workers").DefValue = "one per CPU"
 }
 
-// options returns the drawer's options: the preset, then the style file, then the flags
+// Options returns the drawer's options: the preset, then the style file, then the flags
 // given on the command line; validated, errors naming the flag of fs.
-func (s *styleFlags) options(fs *pflag.FlagSet, timed bool) (overlay.Options, error) {
+func (s *Style) Options(fs *pflag.FlagSet, timed bool) (overlay.Options, error) {
 	if err := s.applyLook(fs); err != nil {
 		return overlay.Options{}, err
 	}
 	var err error
-	if s.place, err = placeBackend(s.backend); err != nil {
+	if s.Place, err = placeBackend(s.Backend); err != nil {
 		return overlay.Options{}, err
 	}
 	_, inFile := s.fromFile["color-by"]
-	s.colorByAsked = fs.Changed("color-by") || inFile
-	o := overlay.Options{Style: s.style, Links: s.links, NewBackend: s.place.New,
+	s.ColorByAsked = fs.Changed("color-by") || inFile
+	o := overlay.Options{Style: s.Style, Links: s.Links, NewBackend: s.Place.New,
 		Backend: overlay.BackendOptions{Workers: s.workers, Timed: timed}}
 	o.Style.Labels = !s.noLabels
-	if s.labelWords != "" {
-		if err := checkInput("--label-words", s.labelWords, false); err != nil {
+	if s.LabelWords != "" {
+		if err := CheckInput("--label-words", s.LabelWords, false); err != nil {
 			return o, err
 		}
-		if o.Style.LabelWords, err = readWords(s.labelWords); err != nil {
+		if o.Style.LabelWords, err = readWords(s.LabelWords); err != nil {
 			return o, err
 		}
 	}
@@ -162,81 +162,81 @@ func (s *styleFlags) options(fs *pflag.FlagSet, timed bool) (overlay.Options, er
 	return o, nil
 }
 
-// trackFlags are the tracking-file readers' flags, shared by render and tracks.
-type trackFlags struct {
-	path                string
-	anchor, frameBase   string
-	untracked, frameCol string
-	classNames          string
+// Tracks are the tracking-file readers' flags, shared by render and tracks.
+type Tracks struct {
+	Path                string
+	Anchor, FrameBase   string
+	Untracked, frameCol string
+	ClassNames          string
 	dropIgnored         bool
-	size                string // --tracks-size
-	// warn, when set, says what the tracks look wrong for (sizeHint).
-	warn func(string)
+	Size                string // --tracks-size
+	// Warn, when set, says what the tracks look wrong for (SizeHint).
+	Warn func(string)
 }
 
-func (t *trackFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&t.anchor, "anchor", "bottom", "tracked point of a box: bottom (bottom-centre) or centre")
+func (t *Tracks) Register(fs *pflag.FlagSet) {
+	fs.StringVar(&t.Anchor, "anchor", "bottom", "tracked point of a box: bottom (bottom-centre) or centre")
 	fs.BoolVar(&t.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
-	fs.StringVar(&t.frameBase, "frame-base", "auto", "the number the tracks give the video's first frame: 0, 1, or auto (the format's own: 0 for KITTI, CVAT and supervision CSV, 1 otherwise)")
-	fs.StringVar(&t.untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
+	fs.StringVar(&t.FrameBase, "frame-base", "auto", "the number the tracks give the video's first frame: 0, 1, or auto (the format's own: 0 for KITTI, CVAT and supervision CSV, 1 otherwise)")
+	fs.StringVar(&t.Untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
 	fs.StringVar(&t.frameCol, "frame-column", "frame_index", "supervision CSV: the column holding the frame number")
-	fs.StringVar(&t.classNames, "class-names", "", "class names for class numbers: a file of one name a line, or a data YAML's names")
-	fs.StringVar(&t.size, "tracks-size", "", "the video size the tracks were made at, WxH (1920x1080): their coordinates are scaled to the picture's")
+	fs.StringVar(&t.ClassNames, "class-names", "", "class names for class numbers: a file of one name a line, or a data YAML's names")
+	fs.StringVar(&t.Size, "tracks-size", "", "the video size the tracks were made at, WxH (1920x1080): their coordinates are scaled to the picture's")
 }
 
-// options are the readers' options for a video or picture of w × h pixels (YOLO's
+// Options are the readers' options for a video or picture of w × h pixels (YOLO's
 // normalised coordinates are scaled by it).
-func (t *trackFlags) options(w, h int) (scene.Options, error) {
+func (t *Tracks) Options(w, h int) (scene.Options, error) {
 	o := scene.Options{DropIgnored: t.dropIgnored, FrameColumn: t.frameCol, Width: w, Height: h}
-	switch strings.ToLower(t.anchor) {
+	switch strings.ToLower(t.Anchor) {
 	case "bottom", "bottom-centre", "bottom-center":
 		o.Anchor = scene.BottomCenter
 	case "centre", "center":
 		o.Anchor = scene.Center
 	default:
-		return o, usageError{fmt.Errorf("--anchor %q: want bottom or centre%s", t.anchor, valueHint("anchor", t.anchor))}
+		return o, UsageError{fmt.Errorf("--anchor %q: want bottom or centre%s", t.Anchor, ValueHint("anchor", t.Anchor))}
 	}
 	var err error
-	if o.FrameBase, err = scene.ParseFrameBase(t.frameBase); err != nil {
-		return o, usageError{fmt.Errorf("--frame-base: %w", err)}
+	if o.FrameBase, err = scene.ParseFrameBase(t.FrameBase); err != nil {
+		return o, UsageError{fmt.Errorf("--frame-base: %w", err)}
 	}
-	switch t.untracked {
+	switch t.Untracked {
 	case "skip":
 		o.Untracked = scene.SkipUntracked
 	case "draw":
 		o.Untracked = scene.DrawUntracked
 	default:
-		return o, usageError{fmt.Errorf("--untracked %q: want skip or draw%s", t.untracked, valueHint("untracked", t.untracked))}
+		return o, UsageError{fmt.Errorf("--untracked %q: want skip or draw%s", t.Untracked, ValueHint("untracked", t.Untracked))}
 	}
-	if t.classNames != "" {
-		if o.ClassNames, err = scene.ReadClassNames(t.classNames); err != nil {
+	if t.ClassNames != "" {
+		if o.ClassNames, err = scene.ReadClassNames(t.ClassNames); err != nil {
 			return o, err
 		}
 	}
 	return o, nil
 }
 
-// load reads the tracking file for a w × h video or picture; "-" reads standard input,
+// Load reads the tracking file for a w × h video or picture; "-" reads standard input,
 // its format told by its content.
-func (t *trackFlags) load(w, h int) (*scene.Tracks, error) {
-	o, err := t.options(w, h)
+func (t *Tracks) Load(w, h int) (*scene.Tracks, error) {
+	o, err := t.Options(w, h)
 	if err != nil {
 		return nil, err
 	}
 	var tr *scene.Tracks
-	if t.path == "-" {
+	if t.Path == "-" {
 		tr, err = scene.Read(os.Stdin, "stdin", scene.FormatAuto, o)
 	} else {
-		tr, err = scene.Load(t.path, o)
+		tr, err = scene.Load(t.Path, o)
 	}
 	switch {
 	case err != nil:
 		return nil, err
-	case t.size != "":
+	case t.Size != "":
 		return tr, t.scaleTracks(tr, w, h)
-	case t.warn != nil && w > 0 && h > 0:
-		if hint := sizeHint(tr, w, h); hint != "" {
-			t.warn(hint)
+	case t.Warn != nil && w > 0 && h > 0:
+		if hint := SizeHint(tr, w, h); hint != "" {
+			t.Warn(hint)
 		}
 	}
 	return tr, nil
@@ -245,19 +245,19 @@ func (t *trackFlags) load(w, h int) (*scene.Tracks, error) {
 // placeBackend is job.Place for --backend name, on this machine.
 func placeBackend(name string) (job.Placement, error) {
 	if !slices.Contains(job.Backends, name) {
-		return job.Placement{}, usageError{fmt.Errorf("--backend %q: want cpu, cuda, emu or auto%s", name, valueHint("backend", name))}
+		return job.Placement{}, UsageError{fmt.Errorf("--backend %q: want cpu, cuda, emu or auto%s", name, ValueHint("backend", name))}
 	}
 	return job.Place(name, device.Probe)
 }
 
-// backendFor returns the constructor of a named backend.
-func backendFor(name string) (overlay.NewBackend, error) {
+// BackendFor returns the constructor of a named backend.
+func BackendFor(name string) (overlay.NewBackend, error) {
 	p, err := placeBackend(name)
 	return p.New, err
 }
 
-// backendName says which backend "auto" resolves to, for messages.
-func backendName(name string) string {
+// BackendName says which backend "auto" resolves to, for messages.
+func BackendName(name string) string {
 	p, err := job.Place(name, device.Probe)
 	if err != nil {
 		return name

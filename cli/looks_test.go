@@ -2,87 +2,34 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"trackink/knn"
 )
 
-// linkOptions returns the link options render's style flags make of args: the look, the
-// style file and the flags.
-func linkOptions(args ...string) (knn.Options, error) {
-	var s styleFlags
-	fs := newFlagSet("render", "", "", io.Discard)
-	s.register(fs, "knn", "default")
-	if err := parse(fs, args); err != nil {
-		return knn.Options{}, err
+// TestBlobLookRenders: the blob look's built-in font (Go Mono) is no file, so the rule for
+// the files a render reads must not ask for one: a render in the look, and with --font
+// "Go Mono", draws.
+func TestBlobLookRenders(t *testing.T) {
+	dir := t.TempDir()
+	tracks := filepath.Join(dir, "t.txt")
+	if err := os.WriteFile(tracks, []byte("1,1,10,10,40,60,1,-1,-1,-1\n1,2,90,20,40,60,1,-1,-1,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	o, err := s.options(fs, false)
-	return o.Links, err
-}
-
-// TestLinksFlag: --links picks the graph from the command line or a style file (the command
-// line winning), and a wrong graph, or radius without its radius, is a usage error naming
-// the flag.
-func TestLinksFlag(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "s.toml")
-	os.WriteFile(file, []byte("links = \"mst\"\nmax-degree = 2\n"), 0o644)
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{nil, ""},
-		{[]string{"--links", "delaunay"}, knn.GraphDelaunay},
-		{[]string{"--links", "radius", "--max-dist", "300"}, knn.GraphRadius},
-		{[]string{"--style", file}, knn.GraphMST},
-		{[]string{"--style", file, "--links", "knn"}, knn.GraphKNN},
-	} {
-		o, err := linkOptions(tc.args...)
-		if err != nil || o.Graph != tc.want {
-			t.Errorf("%v: graph %q (%v), want %q", tc.args, o.Graph, err, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		args      []string
-		flag, msg string
-	}{
-		{[]string{"--links", "voronoi"}, "--links", `"voronoi": want knn, radius, delaunay, mst`},
-		{[]string{"--links", "radius"}, "--max-dist", "--max-dist 0: the radius graph links every pair within it"},
-	} {
-		_, err := linkOptions(tc.args...)
-		if err == nil || !strings.Contains(err.Error(), tc.msg) || !strings.Contains(err.Error(), tc.flag) {
-			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
-		}
-		if _, usage := err.(usageError); !usage && err != nil && !strings.Contains(err.Error(), "invalid argument") {
-			t.Errorf("%v: %T is not a usage error", tc.args, err)
+	for i, args := range [][]string{{"--look", "blob"}, {"--font", "Go Mono", "--label", "{hex}"}} {
+		out := filepath.Join(dir, fmt.Sprintf("%d.png", i))
+		base := []string{"render", "--width", "160", "--height", "120", "--tracks", tracks, "-o", out}
+		if code, _, stderr := trackink(append(base, args...)...); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
 		}
 	}
 }
 
-// TestLinkCapFlags: --max-links-per-point and --max-links-per-frame default to knn's caps,
-// are set from the command line or a style file, and refuse what is not a positive whole
-// number, naming the flag (exit status 2, before any work); --k may not exceed the cap
-// on links per point.
-func TestLinkCapFlags(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "s.toml")
-	os.WriteFile(file, []byte("max-links-per-point = 12\n"), 0o644)
-	for _, tc := range []struct {
-		args             []string
-		perPoint, perFrm int
-	}{
-		{nil, knn.DefaultMaxLinksPerPoint, knn.DefaultMaxLinks},
-		{[]string{"--max-links-per-point", "8", "--max-links-per-frame", "500"}, 8, 500},
-		{[]string{"--style", file}, 12, knn.DefaultMaxLinks},
-		{[]string{"--style", file, "--max-links-per-point", "3", "--k", "3"}, 3, knn.DefaultMaxLinks},
-	} {
-		o, err := linkOptions(tc.args...)
-		if err != nil || o.MaxLinksPerPoint != tc.perPoint || o.MaxLinks != tc.perFrm {
-			t.Errorf("%v: caps %d, %d (%v), want %d, %d", tc.args, o.MaxLinksPerPoint, o.MaxLinks, err, tc.perPoint, tc.perFrm)
-		}
-	}
+// TestLinkCapErrors: --max-links-per-point and --max-links-per-frame refuse what is not
+// a positive whole number, naming the flag (exit status 2, before any work); --k may not
+// exceed the cap on links per point.
+func TestLinkCapErrors(t *testing.T) {
 	dir := t.TempDir()
 	tracks := filepath.Join(dir, "t.txt")
 	os.WriteFile(tracks, []byte("1,1,10,10,20,20\n1,2,50,10,20,20\n"), 0o644)

@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"fmt"
@@ -13,24 +13,24 @@ import (
 	"trackink/tracker"
 )
 
-// detectFlags are the built-in tracker's flags, shared by track and render --detect: a
+// Detect are the built-in tracker's flags, shared by track and render --detect: a
 // preset (--detect) and the options that change it.
-type detectFlags struct {
-	preset     string
-	listDetect bool
+type Detect struct {
+	Preset     string
+	ListDetect bool
 	o          tracker.Options // the flags' values; only those given override the preset
 	model      string
 	classes    string
-	minScore   float64
-	notes      []string // what the detector's files call for saying (detect.Network.Notes)
-	classNames []string // a network of several classes: their names, numbered in MOT text
+	MinScore   float64
+	Notes      []string // what the detector's files call for saying (detect.Network.Notes)
+	ClassNames []string // a network of several classes: their names, numbered in MOT text
 }
 
-func (d *detectFlags) register(fs *pflag.FlagSet, presetUsage string) {
+func (d *Detect) Register(fs *pflag.FlagSet, presetUsage string) {
 	o := &d.o
 	*o = tracker.DefaultOptions(tracker.Bright)
-	fs.StringVar(&d.preset, "detect", "", presetUsage+": "+strings.Join(tracker.PresetNames(), ", ")+" (--list-detect describes them)")
-	fs.BoolVar(&d.listDetect, "list-detect", false, "list the detection presets and what each is for, and the classes --classes takes")
+	fs.StringVar(&d.Preset, "detect", "", presetUsage+": "+strings.Join(tracker.PresetNames(), ", ")+" (--list-detect describes them)")
+	fs.BoolVar(&d.ListDetect, "list-detect", false, "list the detection presets and what each is for, and the classes --classes takes")
 	fs.IntVar(&o.AnalysisSize, "analysis-size", o.AnalysisSize, "analyse frames box-filtered down to at least this many lines (by a whole factor)")
 	fs.Float64Var(&o.Threshold, "threshold", o.Threshold, "8-bit threshold instead of the automatic one: luma (bright, dark), background difference (motion), chroma (color), corner strength (points); -1 automatic")
 	fs.Float64Var(&o.Sensitivity, "sensitivity", o.Sensitivity, "0..1: higher finds fainter objects (moves the automatic threshold)")
@@ -45,19 +45,29 @@ func (d *detectFlags) register(fs *pflag.FlagSet, presetUsage string) {
 	fs.Float64Var(&o.PointSize, "point-size", o.PointSize, "points in MOTChallenge text: the side in px of the box centred on each point")
 	fs.StringVar(&d.model, "model", "", "people, objects: the YOLOX-Nano ONNX file (default: $"+detect.ModelEnv+", models/ beside trackink, ~/.local/share/trackink/models)")
 	fs.StringVar(&d.classes, "classes", "", "people, objects: the classes to find, comma-separated COCO names (person,car,dog; --list-detect lists them)")
-	fs.Float64Var(&d.minScore, "min-score", detect.DefaultOptions().MinScore, "people, objects: the lowest detection score a box is taken at, 0..1 (boxes below --start-score only continue tracks)")
+	fs.Float64Var(&d.MinScore, "min-score", detect.DefaultOptions().MinScore, "people, objects: the lowest detection score a box is taken at, 0..1 (boxes below --start-score only continue tracks)")
 	fs.Float64Var(&o.StartScore, "start-score", tracker.DefaultOptions(tracker.Objects).StartScore, "people, objects: the detection score a box needs to start a track, 0..1")
 }
 
-// detector makes the network of a mode Objects preset and sets it in o; close frees it.
-func (d *detectFlags) detector(o *tracker.Options) (close func(), err error) {
+// People returns the tracker options of --detect people, with its network (the default
+// model, found as Detector finds it) open in them; close frees it.
+func People() (o tracker.Options, close func(), err error) {
+	d := Detect{Preset: "people", MinScore: detect.DefaultOptions().MinScore}
+	p, _ := tracker.LookupPreset(d.Preset)
+	o = p.Options
+	close, err = d.Detector(&o)
+	return o, close, err
+}
+
+// Detector makes the network of a mode Objects preset and sets it in o; close frees it.
+func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	if o.Mode != tracker.Objects {
 		if d.model != "" || d.classes != "" {
-			return nil, usageError{fmt.Errorf("--model and --classes are for --detect people and objects, not %s", d.preset)}
+			return nil, UsageError{fmt.Errorf("--model and --classes are for --detect people and objects, not %s", d.Preset)}
 		}
 		return func() {}, nil
 	}
-	p, _ := tracker.LookupPreset(d.preset)
+	p, _ := tracker.LookupPreset(d.Preset)
 	names := strings.Join(p.Classes, ",")
 	if d.classes != "" {
 		names = d.classes
@@ -65,44 +75,44 @@ func (d *detectFlags) detector(o *tracker.Options) (close func(), err error) {
 	var classes []int
 	if names != "" {
 		if classes, err = detect.ClassIndices(names); err != nil {
-			return nil, usageError{fmt.Errorf("--classes: %w", err)}
+			return nil, UsageError{fmt.Errorf("--classes: %w", err)}
 		}
 	}
-	if !(d.minScore > 0 && d.minScore < 1) {
-		return nil, usageError{fmt.Errorf("--min-score %g: must be above 0 and below 1", d.minScore)}
+	if !(d.MinScore > 0 && d.MinScore < 1) {
+		return nil, UsageError{fmt.Errorf("--min-score %g: must be above 0 and below 1", d.MinScore)}
 	}
 	do := detect.DefaultOptions()
-	do.Model, do.Classes, do.MinScore = d.model, classes, d.minScore
+	do.Model, do.Classes, do.MinScore = d.model, classes, d.MinScore
 	n, err := detect.New(do)
 	if err != nil {
 		return nil, err
 	}
 	o.Detector = n
-	d.notes = n.Notes
+	d.Notes = n.Notes
 	if len(classes) != 1 {
 		// Boxes of several classes: MOTChallenge text numbers them (classNamesFile).
-		d.classNames = detect.Classes
+		d.ClassNames = detect.Classes
 	}
 	return n.Close, nil
 }
 
-// namesFile is the class-names file written beside a MOTChallenge tracks file whose boxes
+// NamesFile is the class-names file written beside a MOTChallenge tracks file whose boxes
 // are of several classes: t.txt's is t.names, one name a line (darknet's .names, which
 // --class-names reads); "" when there is none to write.
-func (d *detectFlags) namesFile(tracksPath string, f scene.Format) string {
-	if d.classNames == nil || f != scene.FormatMOT {
+func (d *Detect) NamesFile(tracksPath string, f scene.Format) string {
+	if d.ClassNames == nil || f != scene.FormatMOT {
 		return ""
 	}
 	return strings.TrimSuffix(tracksPath, filepath.Ext(tracksPath)) + ".names"
 }
 
-// options are the preset's options with the flags given on the command line over them, and
+// Options are the preset's options with the flags given on the command line over them, and
 // for people and objects the detector, which close frees; mistakes are usage errors naming
 // the flag.
-func (d *detectFlags) options(fs *pflag.FlagSet) (o tracker.Options, close func(), err error) {
-	p, ok := tracker.LookupPreset(d.preset)
+func (d *Detect) Options(fs *pflag.FlagSet) (o tracker.Options, close func(), err error) {
+	p, ok := tracker.LookupPreset(d.Preset)
 	if !ok {
-		return o, nil, usageError{fmt.Errorf("--detect %q: want one of %s (--list-detect describes them)", d.preset, strings.Join(tracker.PresetNames(), ", "))}
+		return o, nil, UsageError{fmt.Errorf("--detect %q: want one of %s (--list-detect describes them)", d.Preset, strings.Join(tracker.PresetNames(), ", "))}
 	}
 	o = p.Options
 	set := map[string]func(){
@@ -125,27 +135,27 @@ func (d *detectFlags) options(fs *pflag.FlagSet) (o tracker.Options, close func(
 			apply()
 		}
 	}
-	if err := flagError(fs, o.Validate()); err != nil {
+	if err := FlagError(fs, o.Validate()); err != nil {
 		return o, nil, err
 	}
-	close, err = d.detector(&o)
+	close, err = d.Detector(&o)
 	return o, close, err
 }
 
-func printDetectPresets(w io.Writer) {
+func PrintDetectPresets(w io.Writer) {
 	for _, p := range tracker.Presets() {
 		fmt.Fprintf(w, "%-13s %s\n", p.Name, p.About)
 	}
 	fmt.Fprintf(w, "\nclasses for --classes (objects, people): %s\n", strings.Join(detect.Classes, ", "))
 }
 
-// tracksFormat is the format a tracks file is written in, by its extension.
-func tracksFormat(flag, path string) (scene.Format, error) {
+// TracksFormat is the format a tracks file is written in, by its extension.
+func TracksFormat(flag, path string) (scene.Format, error) {
 	switch {
 	case strings.HasSuffix(strings.ToLower(path), ".txt"):
 		return scene.FormatMOT, nil
 	case strings.HasSuffix(strings.ToLower(path), ".jsonl"), strings.HasSuffix(strings.ToLower(path), ".ndjson"):
 		return scene.FormatJSONL, nil
 	}
-	return 0, usageError{fmt.Errorf("%s %s: write tracks to .txt (MOTChallenge text) or .jsonl / .ndjson (JSON Lines)", flag, path)}
+	return 0, UsageError{fmt.Errorf("%s %s: write tracks to .txt (MOTChallenge text) or .jsonl / .ndjson (JSON Lines)", flag, path)}
 }

@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"slices"
@@ -12,7 +12,7 @@ import (
 
 // option is one flag: the one entry that its heading in --help and the man pages, whether
 // -h shows it, the names it takes (shell completion, "did you mean", the man pages), the
-// library fields it sets (so that a library's *field.Error names the flag, flagError) and
+// library fields it sets (so that a library's *field.Error names the flag, FlagError) and
 // whether a style file may set it are read from. A flag's help and default are given where
 // it is defined, beside the variable it sets.
 type option struct {
@@ -23,11 +23,11 @@ type option struct {
 	choices func() []string // the names it takes, where it takes a fixed list
 }
 
-// options are every command's flags, by name, or "command name" where one command's flag of
+// table is every command's flags, by name, or "command name" where one command's flag of
 // that name is another thing (bench --knn selects the link benchmark; render's --knn the
-// search backend). TestOptionTable checks it against every command's flags and the
+// search backend). CheckTable checks it against every command's flags and the
 // libraries.
-var options = map[string]option{
+var table = map[string]option{
 	"height":        {group: groupIO},
 	"input":         {group: groupIO, short: true},
 	"join segments": {group: groupIO},
@@ -204,10 +204,10 @@ var options = map[string]option{
 
 // optionOf returns command's flag's entry; ok is false for a flag the table lacks.
 func optionOf(command, flag string) (o option, ok bool) {
-	if o, ok = options[command+" "+flag]; ok {
+	if o, ok = table[command+" "+flag]; ok {
 		return o, true
 	}
-	o, ok = options[flag]
+	o, ok = table[flag]
 	return o, ok
 }
 

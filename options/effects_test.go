@@ -1,8 +1,7 @@
-package cli
+package options
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,7 +50,7 @@ func TestBoxEffectFlags(t *testing.T) {
 		{[]string{"--style", file, "--box-effect", "tint"}, "more strengths than effects (1)"},
 	} {
 		_, err := styleOptions(tc.args...)
-		var ue usageError
+		var ue UsageError
 		if err == nil || !strings.Contains(err.Error(), tc.msg) || !strings.Contains(err.Error(), "effect") || !errors.As(err, &ue) {
 			t.Errorf("%v: %v, want a usage error with %q", tc.args, err, tc.msg)
 		}
@@ -82,22 +81,4 @@ func FuzzEffectFlags(f *testing.F) {
 		st.BoxEffects, st.EffectStrengths = fx, s
 		_ = st.Validate()
 	})
-}
-
-// TestBlobLookRenders: the blob look's built-in font (Go Mono) is no file, so the rule for
-// the files a render reads must not ask for one: a render in the look, and with --font
-// "Go Mono", draws.
-func TestBlobLookRenders(t *testing.T) {
-	dir := t.TempDir()
-	tracks := filepath.Join(dir, "t.txt")
-	if err := os.WriteFile(tracks, []byte("1,1,10,10,40,60,1,-1,-1,-1\n1,2,90,20,40,60,1,-1,-1,-1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for i, args := range [][]string{{"--look", "blob"}, {"--font", "Go Mono", "--label", "{hex}"}} {
-		out := filepath.Join(dir, fmt.Sprintf("%d.png", i))
-		base := []string{"render", "--width", "160", "--height", "120", "--tracks", tracks, "-o", out}
-		if code, _, stderr := trackink(append(base, args...)...); code != 0 {
-			t.Errorf("%v: exit %d: %s", args, code, stderr)
-		}
-	}
 }

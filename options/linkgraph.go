@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"errors"
@@ -14,14 +14,14 @@ import (
 
 // registerLinkGraph adds --links, the link graph, and the caps on links per point and per
 // frame: style flags, so style files may set them.
-func (s *styleFlags) registerLinkGraph(fs *pflag.FlagSet) {
-	fs.Var(choiceValue{&s.links.Graph, knn.Graphs}, "links",
+func (s *Style) registerLinkGraph(fs *pflag.FlagSet) {
+	fs.Var(choiceValue{&s.Links.Graph, knn.Graphs}, "links",
 		"link graph: "+strings.Join(knn.Graphs, ", ")+" (knn: each point's --k nearest; radius: every pair within --max-dist; "+
 			"delaunay: the Delaunay triangulation; mst: the minimum spanning tree; all exact, ties by track id, with the caps and --hysteresis)")
-	s.links.MaxLinksPerPoint, s.links.MaxLinks = knn.DefaultMaxLinksPerPoint, knn.DefaultMaxLinks
-	fs.Var(capValue{&s.links.MaxLinksPerPoint}, "max-links-per-point",
+	s.Links.MaxLinksPerPoint, s.Links.MaxLinks = knn.DefaultMaxLinksPerPoint, knn.DefaultMaxLinks
+	fs.Var(capValue{&s.Links.MaxLinksPerPoint}, "max-links-per-point",
 		"at most this many links at a point, its shortest (as --max-degree), so that a frame costs at most points × this; --k may not exceed it")
-	fs.Var(capValue{&s.links.MaxLinks}, "max-links-per-frame",
+	fs.Var(capValue{&s.Links.MaxLinks}, "max-links-per-frame",
 		"at most this many links in a frame, its shortest")
 }
 

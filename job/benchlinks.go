@@ -1,4 +1,4 @@
-package cli
+package job
 
 import (
 	"trackink/kernels/device"
@@ -6,15 +6,12 @@ import (
 	"trackink/knn"
 )
 
-// deviceLinkers returns, for `bench --knn --backend LIST`, the device link updates to time
-// beside knn's search backends: one for emu and one for cuda in LIST (auto: cuda when
-// usable); cpu adds none, since knn's backends are the CPU's.
-func deviceLinkers(backends []string) ([]knn.BenchLinker, error) {
+// DeviceLinkers returns, for `bench --knn --backend LIST`, the device link updates to time
+// beside knn's search backends (knn.RunBenchmark): one for emu and one for cuda in LIST
+// (auto: cuda when usable); cpu adds none, since knn's backends are the CPU's.
+func DeviceLinkers(backends []string) []knn.BenchLinker {
 	var out []knn.BenchLinker
 	for _, b := range backends {
-		if _, err := backendFor(b); err != nil {
-			return nil, err
-		}
 		if b == "auto" && device.Probe().Usable() {
 			b = "cuda"
 		}
@@ -37,5 +34,5 @@ func deviceLinkers(backends []string) ([]knn.BenchLinker, error) {
 				}})
 		}
 	}
-	return out, nil
+	return out
 }

@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"io"
@@ -19,13 +19,13 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 	words := filepath.Join(dir, "words.txt")
 	os.WriteFile(words, []byte("# words\nfox\n\nowl\n"), 0o644)
 	options := func(args ...string) (overlay.Style, error) {
-		var s styleFlags
-		fs := newFlagSet("render", "", "", io.Discard)
-		s.register(fs, "knn", "default")
-		if err := parse(fs, args); err != nil {
+		var s Style
+		fs := NewFlagSet("render", "", "", io.Discard)
+		s.Register(fs, "knn", "default")
+		if err := Parse(fs, args); err != nil {
 			t.Fatal(err)
 		}
-		o, err := s.options(fs, false)
+		o, err := s.Options(fs, false)
 		return o.Style, err
 	}
 	st, err := options("--look", "plexus", "--style", file, "--fill-opacity", "0.25", "--label", "{word}", "--label-words", words)
@@ -100,7 +100,7 @@ func TestStrokeStyles(t *testing.T) {
 		if err != nil && (strings.Contains(err.Error(), "strconv") || strings.Contains(err.Error(), "invalid argument")) {
 			t.Errorf("%v: %v holds Go's error text", tc.args, err)
 		}
-		if _, usage := err.(usageError); err != nil && !usage {
+		if _, usage := err.(UsageError); err != nil && !usage {
 			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
 		}
 	}

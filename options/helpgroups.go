@@ -1,4 +1,4 @@
-package cli
+package options
 
 // flagGroup is a heading of a command's --help.
 type flagGroup int
@@ -19,7 +19,7 @@ const (
 	groupAdvanced
 )
 
-var groupTitles = [...]string{
+var GroupTitles = [...]string{
 	groupIO:       "Input and output",
 	groupTracks:   "Tracks",
 	groupLook:     "Look",
@@ -34,9 +34,9 @@ var groupTitles = [...]string{
 	groupAdvanced: "Advanced",
 }
 
-// groupOf is the heading command's flag goes under in --help and the man pages: its
+// GroupOf is the heading command's flag goes under in --help and the man pages: its
 // option's, or Advanced for a flag without one (TestOptionTable catches those).
-func groupOf(command, flag string) flagGroup {
+func GroupOf(command, flag string) flagGroup {
 	if o, ok := optionOf(command, flag); ok {
 		return o.group
 	}

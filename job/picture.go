@@ -1,0 +1,51 @@
+package job
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/jpeg"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// LoadCanvas decodes the picture at path (PNG or JPEG) into RGBA to draw a still onto, or,
+// with no path, makes a mid-grey canvas of w × h.
+func LoadCanvas(path string, w, h int) (*image.RGBA, error) {
+	if path == "" {
+		if w < 1 || h < 1 || w > 16384 || h > 16384 {
+			return nil, badOption(fmt.Errorf("canvas %dx%d: --width and --height must be 1..16384", w, h))
+		}
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		draw.Draw(img, img.Bounds(), image.NewUniform(color.Gray{Y: 96}), image.Point{}, draw.Src)
+		return img, nil
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	src, _, err := image.Decode(in)
+	if err != nil {
+		return nil, fmt.Errorf("input %s: not a PNG or JPEG picture (%w)", path, err)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, src.Bounds().Dx(), src.Bounds().Dy()))
+	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	return img, nil
+}
+
+// PictureEncoder picks the picture encoder for a still from its output's extension: .png or
+// .jpg (quality 92).
+func PictureEncoder(path string) (func(io.Writer, image.Image) error, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		return png.Encode, nil
+	case ".jpg", ".jpeg":
+		return func(w io.Writer, m image.Image) error { return jpeg.Encode(w, m, &jpeg.Options{Quality: 92}) }, nil
+	}
+	return nil, badOption(fmt.Errorf("output %s: want a .png or .jpg picture", path))
+}

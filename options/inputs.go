@@ -1,0 +1,44 @@
+package options
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"trackink/video"
+)
+
+// CheckInput refuses, as a mistake on the command line, a file to read (what: "input",
+// "tracks") that does not exist, cannot be read, or is a directory where a file is wanted,
+// before any work. URLs are left to FFmpeg; named pipes are not opened (that would consume
+// their writer's open); an image sequence's pattern (frames_%04d.png) needs its first file.
+func CheckInput(what, path string, dirOK bool) error {
+	if strings.Contains(path, "://") {
+		return nil
+	}
+	if video.IsSequence(path) {
+		if _, err := video.SequenceStart(path); err != nil {
+			return UsageError{fmt.Errorf("%s %w", what, err)}
+		}
+		return nil
+	}
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.IsDir() && !dirOK:
+		return UsageError{fmt.Errorf("%s %s is a directory", what, path)}
+	case err == nil && st.Mode().IsRegular():
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return UsageError{fmt.Errorf("%s %s: %w", what, path, err)}
+	}
+	return nil
+}
