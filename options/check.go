@@ -16,7 +16,7 @@ import (
 
 // CheckTable checks the option table against the commands that use it, as testing/fstest
 // checks a file system: every visible flag of every command has an entry (a heading in
-// --help), and every entry is some command's flag; every name in a flag's choices is taken by
+// --help) and help, and every entry is some command's flag; every name in a flag's choices is taken by
 // the flag and, for a flag that checks its names itself, nothing else is; every field an
 // entry names is a field of the libraries' options; every style key is a flag of render.
 // flagSet returns a fresh flag set of the named command. It returns every problem found.
@@ -36,6 +36,9 @@ func CheckTable(commands []string, flagSet func(command string) *pflag.FlagSet) 
 			o, ok := table[key]
 			if !ok {
 				bad("trackink %s --%s has no entry in the option table (options/options.go)", c, f.Name)
+			}
+			if strings.TrimSpace(f.Usage) == "" {
+				bad("trackink %s --%s has no help", c, f.Name)
 			}
 			used[key] = true
 			if o.choices == nil {
