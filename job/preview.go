@@ -76,13 +76,13 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		return nil, rep, err
 	}
 	if k := tracksFrame(n, vo.FrameOffset); stored(src) != nil && stored(src).Frame(k, new(scene.Frame)) == nil {
-		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)", n, k, FrameSpan(stored(src)))
+		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)", n, k, frameSpan(stored(src)))
 	}
 	return still, rep, nil
 }
 
-// FrameSpan says which frames t covers, for messages: "1 to 795", or why none.
-func FrameSpan(t *scene.Tracks) string {
+// frameSpan says which frames t covers, for messages: "1 to 795", or why none.
+func frameSpan(t *scene.Tracks) string {
 	if t.Len() == 0 {
 		return "none: the file is empty"
 	}

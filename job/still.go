@@ -35,7 +35,7 @@ func Still(o Options, img *image.RGBA, n int) (Report, error) {
 	defer d.Close()
 	tf := tracks.Frame(n, new(scene.Frame))
 	if tf == nil {
-		warn(o, "nothing is tracked in frame %d (tracks cover frames %s)", n, FrameSpan(tracks))
+		warn(o, "nothing is tracked in frame %d (tracks cover frames %s)", n, frameSpan(tracks))
 	}
 	if err := d.Draw(pic, tf); err != nil {
 		return rep, err

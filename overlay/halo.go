@@ -12,11 +12,38 @@ package overlay
 // TestHaloContrast holds (0.7 leaves a box outline of the neon palette at 2.8:1 on grey).
 const DefaultHaloOpacity = 0.8
 
-// haloScratch holds a frame's primitives while their halos are put before them.
+// haloScratch holds a frame's primitives while their halos are put before them, and
+// which colours want a black halo: working that out takes three math.Pow, and a frame's
+// few hundred strokes share a few colours.
 type haloScratch struct {
 	boxes  []Box
 	lines  []Line
 	curves []Curve
+	black  map[RGBA]bool
+}
+
+// maxHaloColors bounds the colours a haloScratch remembers.
+const maxHaloColors = 4096
+
+// haloColor is haloColor(c, a), remembering each colour's black or white.
+func (sc *haloScratch) haloColor(c RGBA, a float32) RGBA {
+	if c.A <= 0 {
+		return RGBA{}
+	}
+	black, ok := sc.black[c]
+	if !ok {
+		if sc.black == nil || len(sc.black) >= maxHaloColors {
+			// Faded links make colours of every opacity: start afresh rather than grow.
+			sc.black = map[RGBA]bool{}
+		}
+		black = haloColor(c, 1).R == 0
+		sc.black[c] = black
+	}
+	alpha := a * c.A
+	if black {
+		return RGBA{0, 0, 0, alpha}
+	}
+	return RGBA{alpha, alpha, alpha, alpha}
 }
 
 // haloed reports whether s's strokes get halos: a halo's width and opacity, and no glow.
@@ -34,9 +61,9 @@ func (b *Builder) addHalos(p *Primitives) {
 	for _, bx := range sc.boxes {
 		switch {
 		case bx.Stroke > 0 && bx.StrokeColor.A > 0:
-			bx.Stroke, bx.StrokeColor = bx.Stroke+2*h, haloColor(bx.StrokeColor, a)
+			bx.Stroke, bx.StrokeColor = bx.Stroke+2*h, sc.haloColor(bx.StrokeColor, a)
 		case bx.Fill.A >= 0.5: // a filled shape (a square point): its edge
-			bx.Stroke, bx.StrokeColor = 2*h, haloColor(bx.Fill, a)
+			bx.Stroke, bx.StrokeColor = 2*h, sc.haloColor(bx.Fill, a)
 		default:
 			continue
 		}
@@ -61,7 +88,7 @@ func (b *Builder) addHalos(p *Primitives) {
 		if l.Gradient {
 			c = RGBA{(l.Color.R + l.Color1.R) / 2, (l.Color.G + l.Color1.G) / 2, (l.Color.B + l.Color1.B) / 2, (l.Color.A + l.Color1.A) / 2}
 		}
-		l.Width, l.Color, l.Gradient, l.Color1 = l.Width+2*h, haloColor(c, a), false, RGBA{}
+		l.Width, l.Color, l.Gradient, l.Color1 = l.Width+2*h, sc.haloColor(c, a), false, RGBA{}
 		p.Lines = append(p.Lines, l)
 	}
 	p.Lines = append(p.Lines, sc.lines...)
@@ -69,7 +96,7 @@ func (b *Builder) addHalos(p *Primitives) {
 	p.Curves = p.Curves[:0]
 	for _, c := range sc.curves {
 		// A joined run is drawn with its first curve's width and colour: the halos' run too.
-		c.Width, c.Color = c.Width+2*h, haloColor(c.Color, a)
+		c.Width, c.Color = c.Width+2*h, sc.haloColor(c.Color, a)
 		p.Curves = append(p.Curves, c)
 	}
 	p.Curves = append(p.Curves, sc.curves...)
