@@ -6,40 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"trackink/options"
-	"trackink/scene"
 )
-
-// motTracks reads MOTChallenge rows.
-func motTracks(t *testing.T, rows []string) *scene.Tracks {
-	t.Helper()
-	tr, err := scene.Read(strings.NewReader(strings.Join(rows, "\n")+"\n"), "t.txt", scene.FormatAuto, scene.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
-
-// TestSizeHint: tracks made at 1920×1080 drawn on a 1280×720 video are named with their
-// reach and the size they were made at; tracks of the video's size whose boxes run a little
-// past its edges (people walking out of the picture) are not.
-func TestSizeHint(t *testing.T) {
-	var big, fits []string
-	for i := range 20 {
-		big = append(big, fmt.Sprintf("1,%d,%d,%d,60,150,1,-1,-1,-1", i+1, 90*i+60, 40*i%900))
-		fits = append(fits, fmt.Sprintf("1,%d,%d,300,60,150,1,-1,-1,-1", i+1, 60*i))
-	}
-	big = append(big, "2,1,1862,930,60,152,1,-1,-1,-1")
-	fits = append(fits, "2,1,1250,650,60,150,1,-1,-1,-1") // runs 40 px past the right, 80 below
-	hint := options.SizeHint(motTracks(t, big), 1280, 720)
-	if !strings.Contains(hint, "tracks reach 1922×1082, past the 1280×720 picture") || !strings.Contains(hint, "made at 1920×1080? --tracks-size 1920x1080") {
-		t.Errorf("hint %q", hint)
-	}
-	if hint := options.SizeHint(motTracks(t, fits), 1280, 720); hint != "" {
-		t.Errorf("tracks that fit: hint %q", hint)
-	}
-}
 
 // TestTracksSize: --tracks-size scales the tracks to the picture, and a render says when
 // it seems to be needed.

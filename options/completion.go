@@ -74,7 +74,7 @@ _trackink() {
 `, strings.Join(names, " "))
 	for _, c := range all {
 		for _, f := range c.Flags {
-			if ch := ChoicesOf(c.Name, f.Name); ch != nil && takesValue(f) {
+			if ch := choicesOf(c.Name, f.Name); ch != nil && takesValue(f) {
 				fmt.Fprintf(w, "    %q) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", c.Name+" --"+f.Name, strings.Join(ch, " "))
 			}
 		}
@@ -136,7 +136,7 @@ _trackink() {
 			spec := fmt.Sprintf("'%s[%s]", names, zshQuote(summaryOf(f)))
 			if takesValue(f) {
 				action := "_files"
-				switch ch := ChoicesOf(c.Name, f.Name); {
+				switch ch := choicesOf(c.Name, f.Name); {
 				case ch != nil:
 					action = "(" + strings.Join(ch, " ") + ")"
 				case isNumber(f):
@@ -177,7 +177,7 @@ func fishCompletion(w io.Writer, all []Command) {
 			}
 			line += " -l " + f.Name
 			if takesValue(f) {
-				switch ch := ChoicesOf(c.Name, f.Name); {
+				switch ch := choicesOf(c.Name, f.Name); {
 				case ch != nil:
 					line += " -x -a " + q(strings.Join(ch, " "))
 				case isNumber(f):

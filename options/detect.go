@@ -16,16 +16,17 @@ import (
 // Detect are the built-in tracker's flags, shared by track and render --detect: a
 // preset (--detect) and the options that change it.
 type Detect struct {
-	Preset     string
-	ListDetect bool
+	Preset     string          // --detect
+	ListDetect bool            // --list-detect
 	o          tracker.Options // the flags' values; only those given override the preset
 	model      string
 	classes    string
-	MinScore   float64
+	MinScore   float64  // --min-score
 	Notes      []string // what the detector's files call for saying (detect.Network.Notes)
 	ClassNames []string // a network of several classes: their names, numbered in MOT text
 }
 
+// Register adds the tracker's flags to fs; presetUsage begins --detect's help.
 func (d *Detect) Register(fs *pflag.FlagSet, presetUsage string) {
 	o := &d.o
 	*o = tracker.DefaultOptions(tracker.Bright)
@@ -142,6 +143,7 @@ func (d *Detect) Options(fs *pflag.FlagSet) (o tracker.Options, close func(), er
 	return o, close, err
 }
 
+// PrintDetectPresets lists the tracker's presets with what each finds (--list-detect).
 func PrintDetectPresets(w io.Writer) {
 	for _, p := range tracker.Presets() {
 		fmt.Fprintf(w, "%-13s %s\n", p.Name, p.About)

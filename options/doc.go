@@ -5,5 +5,7 @@
 // tracking-file readers; Video for the video options; Detect for the built-in tracker),
 // each turning its flags into the libraries' options (overlay.Options, scene.Options,
 // video.Options, tracker.Options) with errors that name the flag (FlagError, UsageError);
-// and a command's --help and -h (NewFlagSet). Package cli defines the commands over it.
+// a command's --help and -h (NewFlagSet); and the man pages and shell completion scripts
+// written from the table (WriteManPage, WriteCompletion). Package cli defines the commands
+// over it.
 package options

@@ -41,16 +41,16 @@ func FlagError(fs *pflag.FlagSet, err error) error {
 // look (--look), changed by a style file (--style) and by the flags themselves (style.go). Sizes default to overlay.Auto: scaled to the
 // frame's height.
 type Style struct {
-	Style       overlay.Style
+	Style       overlay.Style // the look, as the flags set it
 	noLabels    bool
-	LabelWords  string
-	Links       knn.Options
-	Backend     string
+	LabelWords  string      // --label-words
+	Links       knn.Options // the link graph's flags
+	Backend     string      // --backend
 	workers     int
-	look, File  string
+	look, File  string         // --look, --style
 	fromFile    map[string]int // the keys the style file set, and their lines
 	defaultLook string
-	ListLooks   bool
+	ListLooks   bool // --list-looks
 	// What options found: where frames are drawn (--backend), and whether --color-by
 	// was given, on the command line or in the style file.
 	Place        job.Placement
@@ -164,16 +164,17 @@ func (s *Style) Options(fs *pflag.FlagSet, timed bool) (overlay.Options, error) 
 
 // Tracks are the tracking-file readers' flags, shared by render and tracks.
 type Tracks struct {
-	Path                string
-	Anchor, FrameBase   string
-	Untracked, frameCol string
-	ClassNames          string
+	Path                string // --tracks
+	Anchor, FrameBase   string // --anchor, --frame-base
+	Untracked, frameCol string // --untracked, --frame-column
+	ClassNames          string // --class-names
 	dropIgnored         bool
 	Size                string // --tracks-size
 	// Warn, when set, says what the tracks look wrong for (SizeHint).
 	Warn func(string)
 }
 
+// Register adds the readers' flags to fs (--tracks itself is the command's).
 func (t *Tracks) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&t.Anchor, "anchor", "bottom", "tracked point of a box: bottom (bottom-centre) or centre")
 	fs.BoolVar(&t.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
@@ -235,7 +236,7 @@ func (t *Tracks) Load(w, h int) (*scene.Tracks, error) {
 	case t.Size != "":
 		return tr, t.scaleTracks(tr, w, h)
 	case t.Warn != nil && w > 0 && h > 0:
-		if hint := SizeHint(tr, w, h); hint != "" {
+		if hint := sizeHint(tr, w, h); hint != "" {
 			t.Warn(hint)
 		}
 	}

@@ -19,7 +19,7 @@ const (
 	groupAdvanced
 )
 
-var GroupTitles = [...]string{
+var groupTitles = [...]string{
 	groupIO:       "Input and output",
 	groupTracks:   "Tracks",
 	groupLook:     "Look",
@@ -34,9 +34,9 @@ var GroupTitles = [...]string{
 	groupAdvanced: "Advanced",
 }
 
-// GroupOf is the heading command's flag goes under in --help and the man pages: its
+// groupOf is the heading command's flag goes under in --help and the man pages: its
 // option's, or Advanced for a flag without one (TestOptionTable catches those).
-func GroupOf(command, flag string) flagGroup {
+func groupOf(command, flag string) flagGroup {
 	if o, ok := optionOf(command, flag); ok {
 		return o.group
 	}

@@ -40,9 +40,9 @@ func WriteManIndex(w io.Writer, version, exitStatus string, all []Command) {
 func WriteManPage(w io.Writer, version string, c Command) {
 	manHeader(w, "trackink-"+c.Name, version, c.Summary)
 	fmt.Fprintf(w, ".SH SYNOPSIS\n.B trackink %s\n%s\n", roff(c.Name), roff(c.Help.Synopsis))
-	groups := make([][]*pflag.Flag, len(GroupTitles))
+	groups := make([][]*pflag.Flag, len(groupTitles))
 	for _, f := range c.Flags {
-		g := GroupOf(c.Name, f.Name)
+		g := groupOf(c.Name, f.Name)
 		groups[g] = append(groups[g], f)
 	}
 	if len(c.Flags) > 0 {
@@ -52,7 +52,7 @@ func WriteManPage(w io.Writer, version string, c Command) {
 		if len(flags) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, ".SS %s\n", roff(GroupTitles[g]))
+		fmt.Fprintf(w, ".SS %s\n", roff(groupTitles[g]))
 		for _, f := range flags {
 			fmt.Fprint(w, ".TP\n")
 			if f.Shorthand != "" {
@@ -65,7 +65,7 @@ func WriteManPage(w io.Writer, version string, c Command) {
 			}
 			fmt.Fprintf(w, "\n%s\n", roff(usage))
 			var more []string
-			if ch := ChoicesOf(c.Name, f.Name); ch != nil {
+			if ch := choicesOf(c.Name, f.Name); ch != nil {
 				more = append(more, "one of: "+strings.Join(ch, ", "))
 			}
 			if takesValue(f) && f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" && f.DefValue != "[]" {

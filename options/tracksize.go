@@ -33,10 +33,10 @@ func (t *Tracks) scaleTracks(tr *scene.Tracks, w, h int) error {
 	return nil
 }
 
-// SizeHint returns a warning when the tracks look made on a video of another size than the
+// sizeHint returns a warning when the tracks look made on a video of another size than the
 // w × h one they are drawn on (scene.Tracks.Misfit), saying how far they reach and the size
 // they were likely made at; "" when they fit.
-func SizeHint(tr *scene.Tracks, w, h int) string {
+func sizeHint(tr *scene.Tracks, w, h int) string {
 	m, misfit := tr.Misfit(w, h)
 	if !misfit {
 		return ""

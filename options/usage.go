@@ -10,8 +10,10 @@ import (
 
 // HelpText is what a command's help says besides its flags.
 type HelpText struct {
-	name, Synopsis, Examples string
-	out                      io.Writer
+	name     string
+	Synopsis string // what follows "trackink COMMAND" in the usage line
+	Examples string // "Examples:" and blocks of commented command lines
+	out      io.Writer
 }
 
 // shortFlags is how many flags a command may have for -h to show them all.
@@ -40,17 +42,17 @@ func (h HelpText) usage(fs *pflag.FlagSet, full bool) {
 		}
 		fmt.Fprintf(w, "\n%s\n", ex)
 	}
-	groups := make([]*pflag.FlagSet, len(GroupTitles))
-	seen := make([]bool, len(GroupTitles)) // the headings of the visible flags
+	groups := make([]*pflag.FlagSet, len(groupTitles))
+	seen := make([]bool, len(groupTitles)) // the headings of the visible flags
 	fs.VisitAll(func(f *pflag.Flag) {
 		if f.Hidden {
 			return
 		}
-		g := GroupOf(h.name, f.Name)
+		g := groupOf(h.name, f.Name)
 		seen[g] = true
 		if full {
 			if groups[g] == nil {
-				groups[g] = pflag.NewFlagSet(GroupTitles[g], pflag.ContinueOnError)
+				groups[g] = pflag.NewFlagSet(groupTitles[g], pflag.ContinueOnError)
 				groups[g].SortFlags = false
 			}
 			groups[g].AddFlag(f)
@@ -68,7 +70,7 @@ func (h HelpText) usage(fs *pflag.FlagSet, full bool) {
 	if !full {
 		fmt.Fprintf(w, "\nCommon flags:\n%s", groups[0].FlagUsages())
 		var titles []string
-		for g, t := range GroupTitles {
+		for g, t := range groupTitles {
 			if seen[g] {
 				titles = append(titles, strings.ToLower(t))
 			}
@@ -83,7 +85,7 @@ func (h HelpText) usage(fs *pflag.FlagSet, full bool) {
 		}
 	}
 	for g, set := range groups {
-		title := GroupTitles[g]
+		title := groupTitles[g]
 		if headings == 1 {
 			title = "Flags" // one heading over a few flags says nothing
 		}

@@ -11,8 +11,8 @@ import (
 	"trackink/internal/suggest"
 )
 
-// ChoicesOf returns the names command's flag takes, nil where it takes any value.
-func ChoicesOf(command, flag string) []string {
+// choicesOf returns the names command's flag takes, nil where it takes any value.
+func choicesOf(command, flag string) []string {
 	if o, ok := optionOf(command, flag); ok && o.choices != nil {
 		return o.choices()
 	}

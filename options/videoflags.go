@@ -15,11 +15,11 @@ type Video struct {
 	crf, threads             int
 	bitrate                  int64
 	start, end               string
-	FrameOffset              int
+	FrameOffset              int // --frame-offset
 	videoStream              int
 	orientation, oddSize     string
-	Quiet, Verbose           bool
-	StatsJSON                string
+	Quiet, Verbose           bool   // --quiet, --verbose
+	StatsJSON                string // --stats-json
 	StatsTarget              string // the file --stats-json writes (set by the render command)
 	lossless                 bool
 	Layer                    bool // --layer-only
@@ -29,6 +29,7 @@ type Video struct {
 	SegIndex, SegCount int
 }
 
+// Register adds the video flags to fs.
 func (v *Video) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.encoder, "encoder", "auto", "video encoder: auto, libx264, libx265, h264_nvenc, hevc_nvenc, and for editors prores_ks (ProRes) and dnxhd (DNxHR) (auto: NVENC when it opens, else libx264)")
 	fs.StringVar(&v.profile, "profile", "", "with --encoder prores_ks: proxy, lt, standard, hq, 4444, 4444xq; with dnxhd: dnxhr_lb, dnxhr_sq, dnxhr_hq, dnxhr_hqx, dnxhr_444 (default hq, dnxhr_hq)")
