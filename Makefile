@@ -17,7 +17,7 @@ FAKECUDA := $(CURDIR)/bin/fakecuda
 # Every fuzz target, as package:Target: the parsers of everything a user hands trackink, the
 # shaping of label text, and the exact link graphs on any points.
 FUZZ := scene:FuzzMOT scene:FuzzJSONL scene:FuzzSupervision scene:FuzzKITTI scene:FuzzCVAT \
-	scene:FuzzYOLO scene:FuzzClassNames overlay:FuzzStyleFile cli:FuzzEffectFlags overlay:FuzzShape \
+	scene:FuzzYOLO scene:FuzzClassNames overlay:FuzzStyleFile options:FuzzEffectFlags overlay:FuzzShape \
 	knn:FuzzGraphs
 
 # fuzz runs every target in FUZZ for $(1) each.
