@@ -84,7 +84,6 @@ type E2EOptions struct {
 // BenchE2E renders a clip with the scene's tracks, and transcodes the clip and the render's
 // output with plain ffmpeg, in one run (video.BenchE2E).
 func BenchE2E(ctx context.Context, o E2EOptions) (E2EReport, error) {
-	ovOpts, sceneName, preset, crf, noTwin, stderr := o.Overlay, o.Scene, o.Preset, o.CRF, o.NoTwin, o.Log
 	in := o.Input
 	dir, err := os.MkdirTemp("", "trackink-bench-")
 	if err != nil {
@@ -93,11 +92,11 @@ func BenchE2E(ctx context.Context, o E2EOptions) (E2EReport, error) {
 	defer os.RemoveAll(dir)
 	if in == "synth" {
 		w, h, secs := scene.SeedWidth, scene.SeedHeight, seedSynthSecs
-		if sceneName == "mot17" {
+		if o.Scene == "mot17" {
 			w, h, secs = motWidth, motHeight, motSynthSecs
 		}
 		in = filepath.Join(dir, fmt.Sprintf("synth-%dp.mp4", h))
-		fmt.Fprintf(stderr, "synthesising a %d s %dx%d clip with audio\n", secs, w, h)
+		fmt.Fprintf(o.Log, "synthesising a %d s %dx%d clip with audio\n", secs, w, h)
 		if err := video.Synthesize(in, w, h, secs*e2eFPS, e2eFPS); err != nil {
 			return E2EReport{}, err
 		}
@@ -110,7 +109,7 @@ func BenchE2E(ctx context.Context, o E2EOptions) (E2EReport, error) {
 	}
 	// Each drawer reads a source of its own: a source hands out a frame it reuses.
 	source := func() Source { return NewSeed(info.DisplayWidth, info.DisplayHeight) }
-	if sceneName == "mot17" {
+	if o.Scene == "mot17" {
 		frames := info.Frames
 		if frames <= 0 {
 			frames = 10 * e2eFPS
@@ -121,16 +120,16 @@ func BenchE2E(ctx context.Context, o E2EOptions) (E2EReport, error) {
 		}
 		source = func() Source { return &Stored{Tracks: tracks} }
 	}
-	opts := video.Options{Input: in, Output: filepath.Join(dir, "ours.mp4"), Encoder: "libx264", Preset: preset, CRF: crf}
+	opts := video.Options{Input: in, Output: filepath.Join(dir, "ours.mp4"), Encoder: "libx264", Preset: o.Preset, CRF: o.CRF}
 	o.Place.Frames(&opts, false)
 	backend := o.Place.Name()
-	td := NewDrawer(ovOpts, source())
+	td := NewDrawer(o.Overlay, source())
 	defer td.Close()
 	var twinDraw video.DrawFunc
-	if !noTwin {
+	if !o.NoTwin {
 		// The twin's lossless copy needs a drawer of its own: a drawer keeps state (trails,
 		// the links' hysteresis) from frame to frame.
-		twin := NewDrawer(ovOpts, source())
+		twin := NewDrawer(o.Overlay, source())
 		defer twin.Close()
 		twinDraw = twin.Draw
 	}
@@ -138,7 +137,7 @@ func BenchE2E(ctx context.Context, o E2EOptions) (E2EReport, error) {
 	if err != nil {
 		return E2EReport{}, err
 	}
-	rep := E2EReport{Input: in, Scene: sceneName, Backend: backend, HWAccel: b.Ours.HWAccel, Preset: preset, CRF: crf, Frames: b.Ours.Frames,
+	rep := E2EReport{Input: in, Scene: o.Scene, Backend: backend, HWAccel: b.Ours.HWAccel, Preset: o.Preset, CRF: o.CRF, Frames: b.Ours.Frames,
 		OursS: b.Ours.Wall.Seconds(), OursCPUS: b.OursCPU.Seconds(), OursFPS: b.Ours.FPS, OursPeakMiB: b.Ours.PeakRSS >> 20,
 		PlainS: b.Plain.Seconds(), PlainCPUS: b.PlainCPU.Seconds(), PlainPeakMiB: b.PlainPeakRSS >> 20,
 		Ratio: b.Ratio, CPURatio: b.CPURatio,
@@ -147,7 +146,7 @@ func BenchE2E(ctx context.Context, o E2EOptions) (E2EReport, error) {
 		BareS: b.Bare.Wall.Seconds(), BareCPUS: b.BareCPU.Seconds(), BareFPS: b.Bare.FPS, BarePeakMiB: b.Bare.PeakRSS >> 20,
 		BareRatio: b.BareRatio, BareCPURatio: b.BareCPURatio, BareSame: b.BareSame,
 		AgainS: b.Again.Seconds(), AgainCPUS: b.AgainCPU.Seconds(), AgainPeakMiB: b.AgainPeakRSS >> 20, AgainCPURatio: b.AgainCPURatio}
-	if !noTwin {
+	if !o.NoTwin {
 		rep.TwinS, rep.TwinCPUS, rep.TwinPeakMiB = b.Twin.Seconds(), b.TwinCPU.Seconds(), b.TwinPeakRSS>>20
 		rep.TwinRatio, rep.TwinCPURatio, rep.TwinSame = b.TwinRatio, b.TwinCPURatio, &b.TwinSame
 	}
