@@ -139,7 +139,10 @@ func (l *echoLayers) end() {
 	l.filled = min(l.filled+1, l.pass.Frames)
 }
 
-// keep stores tile t's layer as tile i of this frame's slot (nothing when t is empty).
+// keep stores tile t's layer as tile i of this frame's slot (nothing when t is empty). Each
+// row's span is widened to whole groups of 8 pixels (the tile's rows are 8 groups long), so
+// that the blends read only whole groups, all stored this frame: the pixels it adds are zero
+// in t, and store zero.
 func (l *echoLayers) keep(t *composite.Tile, i int) {
 	var et *echoTile
 	for y := range t.H {
@@ -153,20 +156,36 @@ func (l *echoLayers) keep(t *composite.Tile, i int) {
 				l.tiles[l.cur][i] = et
 			}
 			l.held[l.cur][i] = true
+			et.span = [ts]composite.Span{}
 		}
-		lo, hi := y*ts+int(s.X0), y*ts+int(s.X1)
-		for c := range composite.Channels {
-			quantize(et.planes[c][lo:hi], t.Planes[c][lo:hi], l.toByte[c])
-		}
+		et.span[y] = composite.Span{X0: s.X0 &^ 7, X1: (s.X1 + 7) &^ 7}
 	}
-	if et != nil {
-		et.span = t.Span
+	if et == nil {
+		return
+	}
+	// A plane at a time: each row's span lies within its row.
+	for c := range composite.Channels {
+		for y := range t.H {
+			if s := et.span[y]; s.X0 < s.X1 {
+				lo, hi := y*ts+int(s.X0), y*ts+int(s.X1)
+				quantize(et.planes[c][lo:hi], t.Planes[c][lo:hi], l.toByte[c])
+			}
+		}
 	}
 }
 
-// quantize writes each of src's values times scale to the nearest byte, saturated. Twin:
-// echoByte in echo.cu.
+// quantize writes each of src's values times scale to the nearest byte, saturated; src is
+// whole groups of 8, taken by the AVX2 twin where there is AVX2.
 func quantize(dst []uint8, src []float32, scale float32) {
+	if haveAVX2 {
+		quantizeAVX2(&dst[0], &src[0], len(src)/8, scale)
+		return
+	}
+	quantizeGo(dst[:len(src)], src, scale)
+}
+
+// quantizeGo is quantize, a value at a time. Twin: echoByte in echo.cu.
+func quantizeGo(dst []uint8, src []float32, scale float32) {
 	for x, v := range src {
 		q := float32(v*scale) + 0.5
 		dst[x] = uint8(min(max(q, 0), 255))
@@ -187,24 +206,34 @@ func (l *echoLayers) under(t *composite.Tile, i int) {
 	}
 }
 
-// underKept lays kept tile et, each channel times its weight, under t pixel for pixel.
+// underKept lays kept tile et, each channel times its weight, under t pixel for pixel,
+// within its rows' spans (whole groups of 8: keep's), in AVX2 where there is AVX2. Past
+// the frame's right edge the kept pixels are zero and t's stay zero, so t's spans end there.
 func underKept(t *composite.Tile, et *echoTile, weight *[composite.Channels]float32) {
-	p := &t.Planes
 	for y := range t.H {
 		s := et.span[y]
 		if s.X0 >= s.X1 {
 			continue
 		}
-		t.Touch(y, int(s.X0), int(s.X1))
-		for j := y*ts + int(s.X0); j < y*ts+int(s.X1); j++ {
-			if et.planes[composite.Alpha][j] == 0 && et.planes[0][j] == 0 && et.planes[1][j] == 0 && et.planes[2][j] == 0 {
-				continue
-			}
-			k := 1 - p[3][j]
-			for c := range composite.Channels {
-				e := float32(float32(et.planes[c][j]) * weight[c])
-				p[c][j] = p[c][j] + float32(e*k)
-			}
+		t.Touch(y, int(s.X0), min(int(s.X1), t.W))
+		lo, hi := y*ts+int(s.X0), y*ts+int(s.X1)
+		if haveAVX2 {
+			underKeptAVX2(&t.Planes[0][lo], &et.planes[0][lo], (hi-lo)/8, weight)
+			continue
+		}
+		underKeptGo(t, et, lo, hi, weight)
+	}
+}
+
+// underKeptGo lays pixels [lo, hi) of kept tile et (row-major indices), each channel times
+// its weight, under t's. Twin: tk_echo at an echo neither moved nor scaled.
+func underKeptGo(t *composite.Tile, et *echoTile, lo, hi int, weight *[composite.Channels]float32) {
+	p := &t.Planes
+	for j := lo; j < hi; j++ {
+		k := 1 - p[3][j]
+		for c := range composite.Channels {
+			e := float32(float32(et.planes[c][j]) * weight[c])
+			p[c][j] = p[c][j] + float32(e*k)
 		}
 	}
 }

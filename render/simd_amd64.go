@@ -45,3 +45,9 @@ func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
 
 //go:noescape
 func boxColumnsAVX2(col *float32, n int, prm *cornerParams)
+
+//go:noescape
+func quantizeAVX2(dst *uint8, src *float32, groups int, scale float32)
+
+//go:noescape
+func underKeptAVX2(p *float32, q *uint8, groups int, weight *[composite.Channels]float32)

@@ -26,4 +26,9 @@ func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *lay
 func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams) { panic(noAVX2) }
 func boxColumnsAVX2(col *float32, n int, prm *cornerParams)     { panic(noAVX2) }
 
+func quantizeAVX2(dst *uint8, src *float32, groups int, scale float32) { panic(noAVX2) }
+func underKeptAVX2(p *float32, q *uint8, groups int, weight *[composite.Channels]float32) {
+	panic(noAVX2)
+}
+
 const noAVX2 = "render: no AVX2 here"
