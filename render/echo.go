@@ -2,6 +2,8 @@ package render
 
 import (
 	"math"
+	"math/bits"
+	"unsafe"
 
 	"trackink/composite"
 	"trackink/overlay"
@@ -18,12 +20,17 @@ import (
 // sampled bilinearly, pixel by pixel of the tiles they reach (which the frame's set-up
 // finds from the kept tiles).
 
-// echoTile is one tile of a kept layer: the spans of the rows drawn and the pixels, 8-bit,
-// planar like composite.Tile.
+// echoTile is one tile of a kept layer: which groups of 8 pixels of each row hold anything
+// (bit g of groups[y]: pixels 8g to 8g+7 of row y), and the groups, 8-bit, each group's
+// four channels together (32 bytes: a group costs one cache line however few groups of
+// its row hold anything, as along a steep link); a group that holds nothing is not stored.
 type echoTile struct {
-	span   [ts]composite.Span
-	planes [composite.Channels][ts * ts]uint8
+	groups [ts]uint8
+	px     [ts * ts / 8]echoGroup
 }
+
+// echoGroup is 8 neighbouring pixels of a row, channel by channel.
+type echoGroup [composite.Channels][8]uint8
 
 // echoStep is one echo of this frame: the ring slot it reads, each channel's weight (the
 // decay's power times the step of a byte), and T^k's inverse (1/Scale^k, k·Offset).
@@ -139,101 +146,156 @@ func (l *echoLayers) end() {
 	l.filled = min(l.filled+1, l.pass.Frames)
 }
 
-// keep stores tile t's layer as tile i of this frame's slot (nothing when t is empty). Each
-// row's span is widened to whole groups of 8 pixels (the tile's rows are 8 groups long), so
-// that the blends read only whole groups, all stored this frame: the pixels it adds are zero
-// in t, and store zero.
+// keep stores tile t's layer as tile i of this frame's slot: the groups of 8 pixels within
+// each row's span that hold anything (the tile's rows are 8 groups long); nothing when t
+// holds nothing.
 func (l *echoLayers) keep(t *composite.Tile, i int) {
-	var et *echoTile
+	et := l.tiles[l.cur][i]
+	held := false
 	for y := range t.H {
 		s := t.Span[y]
 		if s.X0 >= s.X1 {
+			if et != nil {
+				et.groups[y] = 0
+			}
 			continue
 		}
 		if et == nil {
-			if et = l.tiles[l.cur][i]; et == nil {
-				et = new(echoTile)
-				l.tiles[l.cur][i] = et
-			}
-			l.held[l.cur][i] = true
-			et.span = [ts]composite.Span{}
+			et = new(echoTile)
+			l.tiles[l.cur][i] = et
 		}
-		et.span[y] = composite.Span{X0: s.X0 &^ 7, X1: (s.X1 + 7) &^ 7}
+		g0, g1 := int(s.X0)/8, (int(s.X1)+7)/8
+		j := y*ts + 8*g0
+		et.groups[y] = uint8(keepGroups(&et.px[j/8], &t.Planes[0][j], g1-g0, &l.toByte) << g0)
+		held = held || et.groups[y] != 0
 	}
-	if et == nil {
-		return
-	}
-	// A plane at a time: each row's span lies within its row.
-	for c := range composite.Channels {
-		for y := range t.H {
-			if s := et.span[y]; s.X0 < s.X1 {
-				lo, hi := y*ts+int(s.X0), y*ts+int(s.X1)
-				quantize(et.planes[c][lo:hi], t.Planes[c][lo:hi], l.toByte[c])
-			}
+	if et != nil {
+		for y := t.H; y < ts; y++ {
+			et.groups[y] = 0
 		}
 	}
+	l.held[l.cur][i] = held
 }
 
-// quantize writes each of src's values times scale to the nearest byte, saturated; src is
-// whole groups of 8, taken by the AVX2 twin where there is AVX2.
-func quantize(dst []uint8, src []float32, scale float32) {
+// keepGroups stores n groups of 8 pixels from the tile planes at src into the kept groups
+// at dst, each channel times its scale to the nearest byte, saturated, skipping each group
+// whose 32 bytes are all zero; bit g of its result says group g was stored. In AVX2 where
+// there is AVX2.
+func keepGroups(dst *echoGroup, src *float32, n int, scale *[composite.Channels]float32) uint64 {
 	if haveAVX2 {
-		quantizeAVX2(&dst[0], &src[0], len(src)/8, scale)
-		return
+		return keepGroupsAVX2(dst, src, n, scale)
 	}
-	quantizeGo(dst[:len(src)], src, scale)
+	return keepGroupsGo(dst, src, n, scale)
 }
 
-// quantizeGo is quantize, a value at a time. Twin: echoByte in echo.cu.
-func quantizeGo(dst []uint8, src []float32, scale float32) {
-	for x, v := range src {
-		q := float32(v*scale) + 0.5
-		dst[x] = uint8(min(max(q, 0), 255))
+// keepGroupsGo is keepGroups in Go. Twin: echoByte in echo.cu (which stores every pixel).
+func keepGroupsGo(dst *echoGroup, src *float32, n int, scale *[composite.Channels]float32) uint64 {
+	d := unsafe.Slice(dst, n)
+	f := unsafe.Slice(src, 3*ts*ts+8*n)
+	var held uint64
+	for g := range n {
+		var q echoGroup
+		for c := range composite.Channels {
+			for x := range 8 {
+				v := float32(f[c*ts*ts+8*g+x]*scale[c]) + 0.5
+				q[c][x] = uint8(min(max(v, 0), 255))
+			}
+		}
+		if q != (echoGroup{}) {
+			d[g] = q
+			held |= 1 << g
+		}
 	}
+	return held
+}
+
+// echoRow is one echo's part in the blend of a run of groups of a tile row: where its kept
+// groups of the run start, which of them it holds (bit g: the run's group g) and its
+// channels' weights. Its layout is underRunAVX2's.
+type echoRow struct {
+	px     *echoGroup
+	held   uint64
+	weight [composite.Channels]float32
+}
+
+// echoScratch is a worker's scratch for the echo stage: the kept tiles of a tile's echoes,
+// the newest first, and their parts in a run of a row (rows[k] is tiles[k]'s).
+type echoScratch struct {
+	tiles []*echoTile
+	rows  []echoRow
 }
 
 // under lays this frame's echoes under tile t (tile i of the frame), the newest first.
-func (l *echoLayers) under(t *composite.Tile, i int) {
+func (l *echoLayers) under(t *composite.Tile, i int, sc *echoScratch) {
+	if len(l.steps) == 0 {
+		return
+	}
+	if !l.steps[0].identity { // then none is: Scale^k or k·Offset is never 1 or 0
+		for s := range l.steps {
+			l.underMoved(t, &l.steps[s])
+		}
+		return
+	}
+	// The echoes neither moved nor scaled, pixel for pixel: each row's runs of groups that
+	// any echo holds, every echo of a group blended while its pixels are loaded once.
+	sc.tiles, sc.rows = sc.tiles[:0], sc.rows[:0]
 	for s := range l.steps {
-		st := &l.steps[s]
-		if st.identity {
-			if l.held[st.slot][i] {
-				underKept(t, l.tiles[st.slot][i], &st.weight)
-			}
-			continue
+		if st := &l.steps[s]; l.held[st.slot][i] {
+			sc.tiles = append(sc.tiles, l.tiles[st.slot][i])
+			sc.rows = append(sc.rows, echoRow{weight: st.weight})
 		}
-		l.underMoved(t, st)
 	}
-}
-
-// underKept lays kept tile et, each channel times its weight, under t pixel for pixel,
-// within its rows' spans (whole groups of 8: keep's), in AVX2 where there is AVX2. Past
-// the frame's right edge the kept pixels are zero and t's stay zero, so t's spans end there.
-func underKept(t *composite.Tile, et *echoTile, weight *[composite.Channels]float32) {
+	if len(sc.tiles) == 0 {
+		return
+	}
 	for y := range t.H {
-		s := et.span[y]
-		if s.X0 >= s.X1 {
+		var any uint
+		for _, et := range sc.tiles {
+			any |= uint(et.groups[y])
+		}
+		if any == 0 {
 			continue
 		}
-		t.Touch(y, int(s.X0), min(int(s.X1), t.W))
-		lo, hi := y*ts+int(s.X0), y*ts+int(s.X1)
-		if haveAVX2 {
-			underKeptAVX2(&t.Planes[0][lo], &et.planes[0][lo], (hi-lo)/8, weight)
-			continue
+		t.Touch(y, 8*bits.TrailingZeros(any), min(8*bits.Len(any), t.W))
+		for any != 0 {
+			g0 := bits.TrailingZeros(any)
+			g1 := g0 + bits.TrailingZeros(^(any >> g0))
+			any &^= 1<<g1 - 1
+			for k, et := range sc.tiles {
+				sc.rows[k].px, sc.rows[k].held = &et.px[y*ts/8+g0], uint64(et.groups[y])>>g0
+			}
+			underRun(t, y*ts+8*g0, g1-g0, sc.rows)
 		}
-		underKeptGo(t, et, lo, hi, weight)
 	}
 }
 
-// underKeptGo lays pixels [lo, hi) of kept tile et (row-major indices), each channel times
-// its weight, under t's. Twin: tk_echo at an echo neither moved nor scaled.
-func underKeptGo(t *composite.Tile, et *echoTile, lo, hi int, weight *[composite.Channels]float32) {
+// underRun blends, under n groups of tile t from pixel j (row-major), each echo of rows that
+// holds a group, the newest first; in AVX2 where there is AVX2.
+func underRun(t *composite.Tile, j, n int, rows []echoRow) {
+	if haveAVX2 {
+		underRunAVX2(&t.Planes[0][j], n, &rows[0], len(rows))
+		return
+	}
+	underRunGo(t, j, n, rows)
+}
+
+// underRunGo is underRun in Go. Twin: tk_echo at echoes neither moved nor scaled.
+func underRunGo(t *composite.Tile, j, n int, rows []echoRow) {
 	p := &t.Planes
-	for j := lo; j < hi; j++ {
-		k := 1 - p[3][j]
-		for c := range composite.Channels {
-			e := float32(float32(et.planes[c][j]) * weight[c])
-			p[c][j] = p[c][j] + float32(e*k)
+	for g := range n {
+		for _, r := range rows {
+			if r.held&(1<<g) == 0 {
+				continue
+			}
+			q := &unsafe.Slice(r.px, n)[g]
+			for x := range 8 {
+				i := j + 8*g + x
+				k := 1 - p[3][i]
+				for c := range composite.Channels {
+					e := float32(float32(q[c][x]) * r.weight[c])
+					p[c][i] = p[c][i] + float32(e*k)
+				}
+			}
 		}
 	}
 }
@@ -287,8 +349,8 @@ func (l *echoLayers) underMoved(t *composite.Tile, st *echoStep) {
 }
 
 // tap reads frame pixel (x, y) of slot's kept layer into q, as bytes; false (q zero) where
-// it holds nothing: outside the frame, in a tile the layer did not draw, or outside its
-// row's span.
+// it holds nothing: outside the frame, in a tile the layer did not draw, or in a group of 8
+// pixels it did not store.
 func (l *echoLayers) tap(slot, x, y int, q *[composite.Channels]float32) bool {
 	if x < 0 || y < 0 || x >= l.w || y >= l.h {
 		return false
@@ -299,12 +361,12 @@ func (l *echoLayers) tap(slot, x, y int, q *[composite.Channels]float32) bool {
 	}
 	et := l.tiles[slot][i]
 	tx, ty := x%ts, y%ts
-	if s := et.span[ty]; int32(tx) < s.X0 || int32(tx) >= s.X1 {
+	if et.groups[ty]&(1<<(tx/8)) == 0 {
 		return false
 	}
-	j := ty*ts + tx
+	g := &et.px[(ty*ts+tx)/8]
 	for c := range composite.Channels {
-		q[c] = float32(et.planes[c][j])
+		q[c] = float32(g[c][tx%8])
 	}
 	return q[0] != 0 || q[1] != 0 || q[2] != 0 || q[3] != 0
 }

@@ -9,54 +9,84 @@ import (
 	"trackink/overlay"
 )
 
-// TestEchoAVX2MatchesGo: the echo stage's AVX2 twins give the Go twins' bits: quantize on
-// values around every rounding edge and past the ends, the blend of a kept tile under
-// random tiles of random colours.
+// TestEchoAVX2MatchesGo: the echo stage's AVX2 twins give the Go twins' bits: the store of
+// a kept row on values around every rounding edge and past the ends, with groups all zero
+// (not stored) among them, and the blend of up to 4 kept tiles, each holding random groups,
+// under random tiles of random colours.
 func TestEchoAVX2MatchesGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(3, 9))
-	src := make([]float32, 4096)
-	for i := range src {
-		switch i % 4 {
-		case 0:
-			src[i] = float32(rng.IntN(260)) - 0.5 // on a rounding edge
-		case 1:
-			src[i] = math.Nextafter32(float32(rng.IntN(256))+0.5, 0)
-		case 2:
-			src[i] = float32(rng.Float64()*300 - 20)
-		default:
-			src[i] = float32(rng.Float64())
+	var tile composite.Tile
+	for c := range composite.Channels {
+		for i := range tile.Planes[c] {
+			switch {
+			case i/8%3 == 0: // a group of zeros
+			case i%4 == 0:
+				tile.Planes[c][i] = float32(rng.IntN(260)) - 0.5 // on a rounding edge
+			case i%4 == 1:
+				tile.Planes[c][i] = math.Nextafter32(float32(rng.IntN(256))+0.5, 0)
+			case i%4 == 2:
+				tile.Planes[c][i] = float32(rng.Float64()*300 - 20)
+			default:
+				tile.Planes[c][i] = float32(rng.Float64()) / 300
+			}
 		}
 	}
-	for _, scale := range []float32{1, 255, 255 / float32(1023)} {
-		var got, want [4096]uint8
-		withAVX2(true, func() { quantize(got[:], src, scale) })
-		withAVX2(false, func() { quantize(want[:], src, scale) })
-		if got != want {
-			t.Errorf("quantize at scale %v: AVX2 and Go differ", scale)
+	for _, scale := range [][composite.Channels]float32{{1, 1, 1, 255}, {255 / float32(1023), 255 / float32(1023), 255 / float32(1023), 255}} {
+		var kept [2]echoTile
+		for y := range ts {
+			for i, avx := range []bool{true, false} {
+				withAVX2(avx, func() {
+					kept[i].groups[y] = uint8(keepGroups(&kept[i].px[y*ts/8], &tile.Planes[0][y*ts], 8, &scale))
+				})
+			}
+		}
+		if kept[0] != kept[1] {
+			t.Errorf("keep at scale %v: AVX2 and Go differ", scale)
+		}
+		if kept[0].groups[0]&1 != 0 || kept[0].groups[0]&2 == 0 {
+			t.Errorf("row 0's groups %08b: want the first (all zero) not stored, the second stored", kept[0].groups[0])
 		}
 	}
 	for trial := range 20 {
 		var tiles [2]composite.Tile
-		et := new(echoTile)
+		kept := make([]echoTile, 1+rng.IntN(4))
 		for y := range ts {
-			x0 := 8 * rng.IntN(8)
-			et.span[y] = composite.Span{X0: int32(x0), X1: int32(x0 + 8*(1+rng.IntN(8-x0/8)))}
 			for x := range ts {
 				c := randomColor(rng)
 				for k := range composite.Channels {
 					tiles[0].Planes[k][y*ts+x] = c[k]
-					et.planes[k][y*ts+x] = uint8(rng.IntN(256))
 				}
+			}
+		}
+		for e := range kept {
+			for g := range kept[e].px {
+				for k := range composite.Channels {
+					for x := range 8 {
+						kept[e].px[g][k][x] = uint8(rng.IntN(256))
+					}
+				}
+			}
+		}
+		for y := range ts {
+			for e := range kept {
+				kept[e].groups[y] = uint8(rng.IntN(256))
 			}
 		}
 		tiles[0].W, tiles[0].H = ts, ts
 		tiles[1] = tiles[0]
-		weight := [composite.Channels]float32{0.6, 0.36, 0.216, 0.6 / 255}
-		withAVX2(true, func() { underKept(&tiles[0], et, &weight) })
-		withAVX2(false, func() { underKept(&tiles[1], et, &weight) })
+		var l echoLayers
+		l.held, l.tiles = make([][]bool, len(kept)), make([][]*echoTile, len(kept))
+		for e := range kept {
+			l.held[e], l.tiles[e] = []bool{true}, []*echoTile{&kept[e]}
+			w := float32(math.Pow(0.6, float64(e+1)))
+			l.steps = append(l.steps, echoStep{slot: e, identity: true, weight: [composite.Channels]float32{w, w, w, w / 255}})
+		}
+		for i, avx := range []bool{true, false} {
+			withAVX2(avx, func() { l.under(&tiles[i], 0, &echoScratch{}) })
+		}
 		if tiles[0].Planes != tiles[1].Planes || tiles[0].Span != tiles[1].Span {
-			t.Fatalf("trial %d: the blend under a kept tile differs between AVX2 and Go", trial)
+			t.Fatalf("trial %d: the blend of %d kept tiles differs between AVX2 and Go", trial, len(kept))
 		}
 	}
 }

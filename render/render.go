@@ -74,6 +74,7 @@ type stageScratch struct {
 	band   planarColors // a box's side bands, by column
 	spans  rowSpans     // a line's
 	line   [1]chord     // a dashed line, as a chord
+	echo   echoScratch  // the echo stage's
 }
 
 // New returns a renderer with its worker goroutines started.
@@ -262,7 +263,7 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 			t.Clear()
 			return
 		}
-		r.echo.under(t, i)
+		r.echo.under(t, i, &sc.echo)
 		clock = r.lap(wk, overlay.StageEcho, clock)
 	}
 	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)

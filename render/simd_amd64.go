@@ -47,7 +47,7 @@ func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
 func boxColumnsAVX2(col *float32, n int, prm *cornerParams)
 
 //go:noescape
-func quantizeAVX2(dst *uint8, src *float32, groups int, scale float32)
+func keepGroupsAVX2(dst *echoGroup, src *float32, groups int, scale *[composite.Channels]float32) uint64
 
 //go:noescape
-func underKeptAVX2(p *float32, q *uint8, groups int, weight *[composite.Channels]float32)
+func underRunAVX2(p *float32, groups int, rows *echoRow, n int)
