@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 	"math/bits"
+	"sync"
 	"unsafe"
 
 	"trackink/composite"
@@ -46,9 +47,13 @@ type echoStep struct {
 type echoLayers struct {
 	pass         overlay.EchoPass
 	w, h, tilesX int
-	tiles        [][]*echoTile // [slot][tile], nil until that tile first held a layer
-	held         [][]bool      // [slot][tile]: the tile holds the slot's layer
-	next, filled int           // the slot the next frame keeps its layer in; frames held
+	tiles        [][]*echoTile // [slot][tile]: what the tile holds of the slot's layer; nil for nothing
+	held         [][]bool      // [slot][tile]: the tile holds something
+	// spare are kept tiles that hold nothing, for the next tiles to hold something: after
+	// the first frames, a frame allocates none.
+	spare        []*echoTile
+	spareMu      sync.Mutex
+	next, filled int // the slot the next frame keeps its layer in; frames held
 	// This frame's: the slot it keeps its layer in, its echoes, the tiles they reach, the
 	// quantisation.
 	cur      int
@@ -140,8 +145,14 @@ func clampTile(v float32, n int) int {
 	return int(math.Floor(float64(min(max(v/ts, 0), float32(n-1)))))
 }
 
-// end moves the ring on past this frame.
+// end moves the ring on past this frame, its slot's tiles that hold nothing made spare.
 func (l *echoLayers) end() {
+	for i, et := range l.tiles[l.cur] {
+		if et != nil && !l.held[l.cur][i] {
+			l.spare = append(l.spare, et)
+			l.tiles[l.cur][i] = nil
+		}
+	}
 	l.next = (l.cur + 1) % len(l.tiles)
 	l.filled = min(l.filled+1, l.pass.Frames)
 }
@@ -161,7 +172,7 @@ func (l *echoLayers) keep(t *composite.Tile, i int) {
 			continue
 		}
 		if et == nil {
-			et = new(echoTile)
+			et = l.spareTile()
 			l.tiles[l.cur][i] = et
 		}
 		g0, g1 := int(s.X0)/8, (int(s.X1)+7)/8
@@ -175,6 +186,20 @@ func (l *echoLayers) keep(t *composite.Tile, i int) {
 		}
 	}
 	l.held[l.cur][i] = held
+}
+
+// spareTile returns a spare kept tile, or a new one when none is spare (workers call it at
+// once).
+func (l *echoLayers) spareTile() *echoTile {
+	l.spareMu.Lock()
+	defer l.spareMu.Unlock()
+	n := len(l.spare)
+	if n == 0 {
+		return new(echoTile)
+	}
+	et := l.spare[n-1]
+	l.spare = l.spare[:n-1]
+	return et
 }
 
 // keepGroups stores n groups of 8 pixels from the tile planes at src into the kept groups

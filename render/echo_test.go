@@ -129,3 +129,26 @@ func TestEchoFadesAndForgets(t *testing.T) {
 		})
 	}
 }
+
+// TestEchoReusesKeptTiles: a box crossing the frame leaves kept tiles behind that hold
+// nothing once its echoes have passed; the tiles it reaches next reuse them, so that after
+// the first frames a frame allocates nothing.
+func TestEchoReusesKeptTiles(t *testing.T) {
+	const w, h = 1280, 128
+	r := newRenderer(t, 2)
+	fr := &composite.RGBA{Pix: make([]byte, w*h*4), Stride: 4 * w, W: w, H: h}
+	p := overlay.Primitives{Boxes: []overlay.Box{{Y: 30, W: 30, H: 30, Stroke: 2, StrokeColor: overlay.RGBA{A: 1, G: 1}}},
+		Echo: overlay.EchoPass{Frames: 3, Decay: 0.6, Scale: 1}}
+	n := 0
+	frame := func() {
+		p.Boxes[0].X = float32(n * 24 % (w - 40))
+		n++
+		draw(t, r, fr, &p)
+	}
+	for range 60 {
+		frame()
+	}
+	if allocs := testing.AllocsPerRun(40, frame); allocs != 0 {
+		t.Errorf("%v allocations per frame, want 0", allocs)
+	}
+}
