@@ -173,6 +173,7 @@ func (l *echoLayers) keep(t *composite.Tile, i int) {
 		}
 		if et == nil {
 			et = l.spareTile()
+			et.groups = [ts]uint8{} // a spare's rows before this one held another tile's
 			l.tiles[l.cur][i] = et
 		}
 		g0, g1 := int(s.X0)/8, (int(s.X1)+7)/8

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -132,17 +133,23 @@ func TestEchoFadesAndForgets(t *testing.T) {
 
 // TestEchoReusesKeptTiles: a box crossing the frame leaves kept tiles behind that hold
 // nothing once its echoes have passed; the tiles it reaches next reuse them, so that after
-// the first frames a frame allocates nothing.
+// the first frames a frame allocates nothing, and draw what a renderer that never reused
+// one draws: one that kept only the frames the echoes show (a segment's start).
 func TestEchoReusesKeptTiles(t *testing.T) {
-	const w, h = 1280, 128
+	const w, h, echoes = 1280, 128, 3
+	box := func(n int) overlay.Box {
+		return overlay.Box{X: float32(n * 24 % (w - 40)), Y: float32(5 + n*7%80), W: 30, H: 30, Stroke: 2,
+			StrokeColor: overlay.RGBA{A: 1, G: 1}}
+	}
+	pass := overlay.EchoPass{Frames: echoes, Decay: 0.6, Scale: 1}
 	r := newRenderer(t, 2)
 	fr := &composite.RGBA{Pix: make([]byte, w*h*4), Stride: 4 * w, W: w, H: h}
-	p := overlay.Primitives{Boxes: []overlay.Box{{Y: 30, W: 30, H: 30, Stroke: 2, StrokeColor: overlay.RGBA{A: 1, G: 1}}},
-		Echo: overlay.EchoPass{Frames: 3, Decay: 0.6, Scale: 1}}
+	p := overlay.Primitives{Boxes: []overlay.Box{{}}, Echo: pass}
 	n := 0
 	frame := func() {
-		p.Boxes[0].X = float32(n * 24 % (w - 40))
+		p.Boxes[0] = box(n)
 		n++
+		clear(fr.Pix)
 		draw(t, r, fr, &p)
 	}
 	for range 60 {
@@ -150,5 +157,15 @@ func TestEchoReusesKeptTiles(t *testing.T) {
 	}
 	if allocs := testing.AllocsPerRun(40, frame); allocs != 0 {
 		t.Errorf("%v allocations per frame, want 0", allocs)
+	}
+	fresh := newRenderer(t, 2)
+	want := &composite.RGBA{Pix: make([]byte, w*h*4), Stride: 4 * w, W: w, H: h}
+	for k := n - 1 - echoes; k < n; k++ {
+		q := overlay.Primitives{Boxes: []overlay.Box{box(k)}, Echo: pass}
+		q.Echo.Keep = k < n-1
+		draw(t, fresh, want, &q)
+	}
+	if !bytes.Equal(fr.Pix, want.Pix) {
+		t.Errorf("frame %d differs from a fresh renderer's that kept only the %d frames before", n, echoes)
 	}
 }
