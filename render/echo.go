@@ -189,15 +189,19 @@ func (l *echoLayers) keep(t *composite.Tile, i int) {
 	l.held[l.cur][i] = held
 }
 
-// spareTile returns a spare kept tile, or a new one when none is spare (workers call it at
-// once).
+// spareTile returns a spare kept tile (workers call it at once). When none is spare it
+// makes an eighth of the frame's tiles more at once: a frame whose overlay spreads over more
+// tiles than the frames before takes them from the spares rather than allocating.
 func (l *echoLayers) spareTile() *echoTile {
 	l.spareMu.Lock()
 	defer l.spareMu.Unlock()
-	n := len(l.spare)
-	if n == 0 {
-		return new(echoTile)
+	if len(l.spare) == 0 {
+		more := make([]echoTile, max(8, len(l.reach)/8))
+		for i := range more {
+			l.spare = append(l.spare, &more[i])
+		}
 	}
+	n := len(l.spare)
 	et := l.spare[n-1]
 	l.spare = l.spare[:n-1]
 	return et

@@ -133,8 +133,9 @@ func TestEchoFadesAndForgets(t *testing.T) {
 
 // TestEchoReusesKeptTiles: a box crossing the frame leaves kept tiles behind that hold
 // nothing once its echoes have passed; the tiles it reaches next reuse them, so that after
-// the first frames a frame allocates nothing, and draw what a renderer that never reused
-// one draws: one that kept only the frames the echoes show (a segment's start).
+// the first frames a frame allocates nothing and the ring holds no more tiles, and they draw
+// what a renderer that never reused one draws: one that kept only the frames the echoes
+// show (a segment's start).
 func TestEchoReusesKeptTiles(t *testing.T) {
 	const w, h, echoes = 1280, 128, 3
 	box := func(n int) overlay.Box {
@@ -152,11 +153,26 @@ func TestEchoReusesKeptTiles(t *testing.T) {
 		clear(fr.Pix)
 		draw(t, r, fr, &p)
 	}
+	owned := func() int { // the kept tiles the ring holds, spare or not
+		n := len(r.echo.spare)
+		for _, slot := range r.echo.tiles {
+			for _, et := range slot {
+				if et != nil {
+					n++
+				}
+			}
+		}
+		return n
+	}
 	for range 60 {
 		frame()
 	}
+	before := owned()
 	if allocs := testing.AllocsPerRun(40, frame); allocs != 0 {
 		t.Errorf("%v allocations per frame, want 0", allocs)
+	}
+	if after := owned(); after != before {
+		t.Errorf("the ring held %d kept tiles after 60 frames and %d after 101: want them reused", before, after)
 	}
 	fresh := newRenderer(t, 2)
 	want := &composite.RGBA{Pix: make([]byte, w*h*4), Stride: 4 * w, W: w, H: h}
