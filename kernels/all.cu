@@ -5,6 +5,7 @@
 #include "boxes.cu"
 #include "lines.cu"
 #include "curves.cu"
+#include "echo.cu"
 #include "labels.cu"
 #include "composite.cu"
 #include "camera.cu"

@@ -162,7 +162,7 @@ __device__ void overChroma(const TkParams* p, int cx, int cy, const float q[4][4
 TK_KERNEL void tk_composite(const TkParams* p) {
   if (overflowed(p)) return;
   int tile = blockIdx.y * p->tilesX + blockIdx.x;
-  if (!tileHasWork(p, tile)) return;
+  if (!tileHasWork(p, tile) && p->echoFrames == 0) return;  // echoes may reach any tile
   int ox = blockIdx.x * TK_TILE, oy = blockIdx.y * TK_TILE;
   int w = p->width - ox < TK_TILE ? p->width - ox : TK_TILE;
   int h = p->height - oy < TK_TILE ? p->height - oy : TK_TILE;

@@ -9,7 +9,9 @@
 // geometry.cuh mirrors packages sdf and curves function for function, with the same
 // float32 operations in the same order, so the CPU, the emulated device and a GPU compute
 // the same coverage bit for bit. The layer between stages is FP16 premultiplied RGBA; that
-// rounding is the only difference from the CPU (1 code value; kernels/gpu's tests).
+// rounding is the only difference from the CPU (1 code value; kernels/gpu's tests), and
+// through the echo trails' 8-bit kept layers (echo.cu), where it can put a value on the
+// other side of a kept step, one step more (4 code values on a 10-bit frame).
 //
 // The rest of the GPU path lives in the subpackages, one job each:
 //   - kernels/device: the Device interface (memory, copies, launches by name, graph

@@ -133,6 +133,15 @@ struct TkParams {
   // The camera look over the whole frame after the composite (effects.h's TkCamera); 0
   // when the frame has none.
   uint64_t camera;
+
+  // The echo trails (overlay.EchoPass, echo.cu): echoRing kept layers of 4 bytes a pixel,
+  // this frame's in slot echoCur, the echoFilled frames before it in the slots before;
+  // echoFrames 0 is off, echoKeep only stores the frame's layer.
+  uint64_t echoLayers;
+  int32_t echoFrames, echoFilled, echoCur, echoRing, echoKeep;
+  float echoDecay, echoScale;
+  float echoOffset[2];
+  int32_t pad2_;
 };
 
 #endif  // TRACKINK_LAYOUT_H

@@ -31,6 +31,10 @@ func TestAdvanceThenDrawIsTheWholeRender(t *testing.T) {
 		{"label ages", func(s *overlay.Style) { s.BoxStroke, s.Labels, s.LabelFormat = 1, true, "{age}" }},
 		{"label places", func(s *overlay.Style) { s.BoxStroke, s.Labels, s.LabelFormat = 1, true, "#{id} {class}" }},
 		{"fades and lives", func(s *overlay.Style) { s.BoxStroke, s.FillOpacity, s.MinLife, s.Fade = 1, 0.5, 3, 4 }},
+		{"echo trails", func(s *overlay.Style) { s.BoxStroke, s.LineWidth, s.Echo, s.EchoDecay, s.EchoScale = 1.5, 1, 4, 0.7, 1 }},
+		{"moving echoes", func(s *overlay.Style) {
+			s.BoxStroke, s.FillOpacity, s.Echo, s.EchoDecay, s.EchoScale, s.EchoOffset = 1.5, 0.3, 5, 0.8, 1.04, [2]float32{1.5, -0.75}
+		}},
 	}
 	backends := []struct {
 		name string

@@ -88,7 +88,10 @@ type Drawer struct {
 	// after it, for what counts frames with or without tracks (the camera look's grain and
 	// clock).
 	index int
-	echo  *echoes // Style.Echo's ring; nil when off
+	// echo is the frames' echo trails (Style.Echo), replay the frames advanced through
+	// whose layers the backend has yet to keep; nil when off.
+	echo   EchoPass
+	replay *echoReplay
 }
 
 // New validates the options and starts the backend and the link search: the backend's own
@@ -113,8 +116,9 @@ func New(o Options) (*Drawer, error) {
 		return nil, err
 	}
 	d := &Drawer{style: o.Style, typeface: tf, backend: b, links: o.Links, life: newLifetime(o.Style)}
-	if o.Style.Echo > 0 {
-		d.echo = newEchoes(o.Style.Echo)
+	if s := &o.Style; s.Echo > 0 {
+		d.echo = EchoPass{Frames: s.Echo, Decay: s.EchoDecay, Offset: s.EchoOffset, Scale: s.EchoScale}
+		d.replay = newEchoReplay(s.Echo)
 	}
 	if d.links.Graph == "" {
 		d.links.Graph = o.Style.LinkGraph // the look's graph, when the options name none
@@ -135,8 +139,8 @@ func New(o Options) (*Drawer, error) {
 // LinkBackend and the graph one the device builds (k nearest), else a knn.Graph.
 func (d *Drawer) startLinks() error {
 	// Electric and gradient links are built on the host (addElectric, gradient), so a
-	// LinkBackend draws them as primitives like any other; so are links with echoes, which
-	// the Drawer keeps (echo.go), pulsing, flowing or bending away (linkvariety.go), and
+	// LinkBackend draws them as primitives like any other; so are links with echoes, whose
+	// primitives the Drawer keeps for a segment's replay (echo.go), pulsing, flowing or bending away (linkvariety.go), and
 	// haloed (halo.go).
 	s := &d.style
 	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && s.LinkStyle != "electric" && !s.LinkGradient && s.Echo == 0 &&
@@ -167,6 +171,11 @@ func (d *Drawer) Draw(dst composite.Surface, tf *scene.Frame) error {
 		d.timings = d.backend.Timings()
 		return nil
 	}
+	if d.replay != nil && d.replay.held > 0 {
+		if err := d.replay.replay(d.backend, dst, &d.prims); err != nil {
+			return err
+		}
+	}
 	if err := d.backend.Draw(dst, &d.prims); err != nil {
 		return err
 	}
@@ -182,10 +191,14 @@ func (d *Drawer) Draw(dst composite.Surface, tf *scene.Frame) error {
 // whole render draws. It builds the frame's primitives, a few microseconds at tracking
 // sizes, so that no state Build keeps can be missed. A backend that keeps the links on the
 // device (LinkBackend) gets the frame's points with no primitives on a small frame of its
-// own, so that its link state moves on too.
+// own, so that its link state moves on too. With echo trails it holds the last frames'
+// primitives, which the next Draw has the backend keep as their layers (echo.go).
 func (d *Drawer) Advance(w, h int, tf *scene.Frame) error {
 	if _, err := d.step(w, h, tf); err != nil {
 		return err
+	}
+	if d.replay != nil {
+		d.replay.hold(&d.prims)
 	}
 	if d.linker == nil {
 		return nil
@@ -223,7 +236,7 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 	if d.linker != nil {
 		d.builder.Build(&d.prims, tf, nil)
 		d.builder.LinkFrame(tf, &d.linkFrame)
-		return 0, nil // no echoes: startLinks keeps links on the host with them
+		return 0, nil // no echoes: startLinks keeps links on the host with them (echo.go)
 	}
 	t0 := time.Now()
 	edges, err := d.graph.Update(tf.Points)
@@ -233,9 +246,7 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 	links := time.Since(t0)
 	d.lastLinks = len(edges)
 	d.builder.Build(&d.prims, tf, edges)
-	if d.echo != nil {
-		d.echo.apply(&d.prims, &d.builder.style, w, h)
-	}
+	d.prims.Echo = d.echo
 	return links, nil
 }
 

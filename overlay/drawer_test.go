@@ -23,6 +23,7 @@ func TestDrawerAllocatesNothingInSteadyState(t *testing.T) {
 	cctv, _ := overlay.Preset("cctv")
 	st.Camera = cctv.Camera              // the camera stage and its stamp
 	st.Particles, st.ParticleLife = 2, 4 // steady within the warm-up
+	st.Echo = 3                          // the echo stage and its kept tiles
 	drawerAllocations(t, st)
 	st.LinkFade, st.TrailSmooth, st.BoxFrom, st.Blend = overlay.Auto, 3, "age", "add"
 	drawerAllocations(t, st)

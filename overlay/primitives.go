@@ -105,6 +105,8 @@ type Primitives struct {
 	Blend composite.Blend
 	// Camera alters the whole frame after the layer is composited (camera.go).
 	Camera CameraPass
+	// Echo lays the layers of the frames before under this one's (echo.go).
+	Echo EchoPass
 	// text is the arena that Label.Text slices point into, reused frame to frame.
 	text []byte
 }

@@ -11,7 +11,8 @@ type Stage int
 // The stages, in the order they run. Links runs in the Drawer (the link graph, on the
 // host), or in a Backend that builds the links itself (LinkBackend: the link kernels); the
 // others in the Backend: binning, the box effects on the frame (effects.go), then per tile
-// boxes, lines, curves, labels and composite, and last the camera look over the whole
+// boxes, lines, curves, the echo trails (echo.go: the frame's layer kept, the kept layers of
+// the frames before laid under it), labels and composite, and last the camera look over the whole
 // frame (camera.go). (The effects follow binning so that a device
 // frame whose bin lists overflowed, which the device draws again, is changed once.) render's stage files and the kernels' .cu files carry the same names.
 const (
@@ -21,13 +22,14 @@ const (
 	StageBoxes
 	StageLines
 	StageCurves
+	StageEcho
 	StageLabels
 	StageComposite
 	StageCamera
 	NumStages
 )
 
-var stageNames = [NumStages]string{"links", "bin", "effects", "boxes", "lines", "curves", "labels", "composite", "camera"}
+var stageNames = [NumStages]string{"links", "bin", "effects", "boxes", "lines", "curves", "echo", "labels", "composite", "camera"}
 
 func (s Stage) String() string { return stageNames[s] }
 

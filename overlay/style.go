@@ -109,7 +109,7 @@ type Style struct {
 	Halo, HaloOpacity float32
 	// Camera alters the whole picture after the overlay is drawn (camera.go).
 	Camera Camera
-	// Echo draws the overlay of the Echo frames before under this one (echo.go), echo k at
+	// Echo lays the layers of the Echo frames before under this one's (echo.go), echo k at
 	// EchoDecay^k of its opacity, moved k·EchoOffset px and scaled EchoScale^k about the
 	// frame's centre; 0: off.
 	Echo       int

@@ -14,7 +14,8 @@ import (
 // frame with two workers (the primitives built beforehand): the renderer alone, for CPU
 // profiles (go test -bench Seed4K -cpuprofile), whose per-function CPU time does not
 // depend on how busy a shared machine is the way wall time does. all-add and all-screen
-// draw everything with those blends, all-glow with a 12 px glow (the looks' at 4K); lines-gradient draws the lines as
+// draw everything with those blends, all-glow with a 12 px glow (the looks' at 4K), all-echo
+// with 4 echo trails (against all, the echo stage's cost); lines-gradient draws the lines as
 // gradients. The other sub-benchmarks draw one kind of primitive each, composite included, for instruction counts per stage
 // (valgrind --tool=callgrind on the test binary) that do not depend on it at all; boxes-glow,
 // lines-glow and curves-glow with the 12 px glow.
@@ -51,6 +52,11 @@ func BenchmarkSeed4K(b *testing.B) {
 		{"all-add", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendAdd; return q }},
 		{"all-screen", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendScreen; return q }},
 		{"all-glow", func(i int) overlay.Primitives { q := prims[i]; q.Glow = sdf.NewGlow(12, 0.5); return q }},
+		{"all-echo", func(i int) overlay.Primitives {
+			q := prims[i]
+			q.Echo = overlay.EchoPass{Frames: 4, Decay: 0.6, Scale: 1}
+			return q
+		}},
 		{"boxes-glow", func(i int) overlay.Primitives {
 			return overlay.Primitives{Boxes: prims[i].Boxes, Glow: sdf.NewGlow(12, 0.5)}
 		}},

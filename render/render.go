@@ -12,7 +12,8 @@
 //
 // One file per stage, each the twin of the CUDA kernel of the same name (kernels/*.cu):
 // bin.go, effects.go (which changes the frame under boxes before the tiles are drawn, on all
-// the workers), boxes.go, lines.go, curves.go, labels.go, composite.go, camera.go (the
+// the workers), boxes.go, lines.go, curves.go, echo.go (the echo trails' kept layers),
+// labels.go, composite.go, camera.go (the
 // camera look over the whole frame after the tiles, on all the workers); tile.go holds what the
 // stages share (tile.cuh's twin). The stages and their order are overlay's stage table.
 package render
@@ -55,6 +56,7 @@ type Renderer struct {
 	// fx is the effects stage's state (effects.go).
 	fx                        effectsScratch
 	cam                       cameraScratch // the camera stage's (camera.go)
+	echo                      echoLayers    // the echo stage's kept layers (echo.go)
 	tilesJob, fxJob, applyJob func(*worker)
 	camJob                    func(*worker)
 }
@@ -72,6 +74,7 @@ type stageScratch struct {
 	band   planarColors // a box's side bands, by column
 	spans  rowSpans     // a line's
 	line   [1]chord     // a dashed line, as a chord
+	echo   echoScratch  // the echo stage's
 }
 
 // New returns a renderer with its worker goroutines started.
@@ -162,10 +165,16 @@ func (r *Renderer) Draw(dst composite.Surface, p *overlay.Primitives) error {
 		}
 	}
 
+	if p.Echo.On() {
+		r.echo.begin(p.Echo, &r.space, w, h, r.bins.tilesX, r.bins.tilesY)
+	}
 	r.dst = hs
 	r.prefetch, _ = hs.(composite.Prefetcher)
 	r.dispatch(r.tilesJob)
 	r.prims, r.dst, r.prefetch = nil, nil, nil
+	if p.Echo.On() {
+		r.echo.end()
+	}
 	if p.Camera.On() {
 		t1 := time.Now()
 		if err := r.runCamera(hs, p); err != nil {
@@ -230,7 +239,8 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	b := &r.bins
 	p := r.prims
 	i := ty*b.tilesX + tx
-	if b.empty(i) {
+	echo := p.Echo.On()
+	if b.empty(i) && !(echo && r.echo.reach[i]) {
 		return
 	}
 	t := &wk.tile
@@ -247,6 +257,15 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 	clock = r.lap(wk, overlay.StageLines, clock)
 	drawCurves(t, sc.curves, p.Curves, b.curveColors, b.chords, b.chordBins.tile(i), &p.Glow)
 	clock = r.lap(wk, overlay.StageCurves, clock)
+	if echo {
+		r.echo.keep(t, i)
+		if p.Echo.Keep {
+			t.Clear()
+			return
+		}
+		r.echo.under(t, i, &sc.echo)
+		clock = r.lap(wk, overlay.StageEcho, clock)
+	}
 	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)
 	compositeTile(r.dst, t, &r.space, p.Blend)

@@ -308,11 +308,15 @@ func chainLinks(n int) []knn.Edge {
 
 // TestDrawAllocatesNothingInSteadyState: a frame allocates nothing once the first frames
 // have sized the scratch: the seed look (boxes, lines, curves, points, labels), with a glow
-// too (the glow widens every stroke's rows and spans).
+// too (the glow widens every stroke's rows and spans), and with echo trails.
 func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
 	const w, h = 1280, 720
-	for _, g := range []sdf.Glow{{}, sdf.NewGlow(4, 0.5)} {
-		t.Run(fmt.Sprintf("glow %g", g.Radius), func(t *testing.T) {
+	for _, c := range []struct {
+		g    sdf.Glow
+		echo overlay.EchoPass
+	}{{}, {g: sdf.NewGlow(4, 0.5)}, {echo: overlay.EchoPass{Frames: 4, Decay: 0.6, Scale: 1}}} {
+		g := c.g
+		t.Run(fmt.Sprintf("glow %g echo %d", g.Radius, c.echo.Frames), func(t *testing.T) {
 			tr := scene.Seed(w, h, 3)
 			r := newRenderer(t, 2)
 			b := newBuilder(t, "seed", w, h)
@@ -323,13 +327,13 @@ func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
 			n := 0
 			frame := func() {
 				b.Build(&p, &tr[n%3], links)
-				p.Glow = g
+				p.Glow, p.Echo = g, c.echo
 				n++
 				if err := r.Draw(fr, &p); err != nil {
 					t.Fatal(err)
 				}
 			}
-			for range 3 {
+			for range 3 + 3*c.echo.Frames {
 				frame()
 			}
 			if allocs := testing.AllocsPerRun(10, frame); allocs != 0 {

@@ -45,3 +45,9 @@ func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams)
 
 //go:noescape
 func boxColumnsAVX2(col *float32, n int, prm *cornerParams)
+
+//go:noescape
+func keepGroupsAVX2(dst *echoGroup, src *float32, groups int, scale *[composite.Channels]float32) uint64
+
+//go:noescape
+func underRunAVX2(p *float32, groups int, rows *echoRow, n int)

@@ -26,4 +26,9 @@ func boxRowsAVX2(p *float32, rows, left, mid, right int, col *float32, fill *lay
 func boxCornerRowsAVX2(p *float32, rows int, prm *cornerParams) { panic(noAVX2) }
 func boxColumnsAVX2(col *float32, n int, prm *cornerParams)     { panic(noAVX2) }
 
+func keepGroupsAVX2(dst *echoGroup, src *float32, groups int, scale *[composite.Channels]float32) uint64 {
+	panic(noAVX2)
+}
+func underRunAVX2(p *float32, groups int, rows *echoRow, n int) { panic(noAVX2) }
+
 const noAVX2 = "render: no AVX2 here"

@@ -35,6 +35,8 @@ const Entry kernels[] = {
     TK_ENTRY(tk_bin_cursor),      TK_ENTRY(tk_bin_fill),         TK_ENTRY(tk_bin_sort),
     TK_ENTRY(tk_boxes),           TK_ENTRY(tk_lines),            TK_ENTRY(tk_curves),
     TK_ENTRY(tk_labels),          TK_ENTRY(tk_composite),
+    // echo.cu
+    TK_ENTRY(tk_echo),
     // effects.cu
     TK_ENTRY(tk_effects_copy), TK_ENTRY(tk_effects),
     // camera.cu

@@ -64,8 +64,9 @@ type Backend struct {
 	glyphs []tkGlyph
 	placed []overlay.PlacedGlyph
 
-	fx  effectBufs // the box effects' (effects.go)
-	cam cameraBufs // the camera look's (camera.go)
+	fx   effectBufs // the box effects' (effects.go)
+	cam  cameraBufs // the camera look's (camera.go)
+	echo echoRing   // the echo trails' kept layers (echo.go)
 }
 
 // hostRecords are the host copies of the parameter block and the status. They live in an
@@ -283,6 +284,7 @@ func (g *Backend) draw(dst composite.Surface, p *overlay.Primitives) error {
 			}
 		}
 	}
+	g.echo.end(&p.Echo)
 	// A device frame was composited in place; reading the status back waited for it.
 	for i, pl := range hf.planes {
 		if err := g.dev.CopyOut(pl, g.bufs.planes[i].ptr); err != nil {
@@ -332,6 +334,9 @@ func (g *Backend) prepare(hf *frameDesc, p *overlay.Primitives) error {
 				return err
 			}
 		}
+	}
+	if err := g.echo.prepare(g.dev, &p.Echo, hf.w, hf.h, tiles*tileSize*tileSize); err != nil {
+		return err
 	}
 	layer := tiles * tileSize * tileSize * 8
 	if b.layer.size < layer {
@@ -400,6 +405,7 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 	if q.Camera, err = g.uploadCamera(hf, &p.Camera, planes); err != nil {
 		return err
 	}
+	g.echo.params(&q, &p.Echo)
 	g.host.p = q
 	// The frame's own lines and curves follow the link slots.
 	lines, curves := b.lines.ptr+device.Ptr(lineSlots*lineBytes), b.curves.ptr+device.Ptr(curveSlots*curveBytes)
@@ -502,6 +508,7 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageBoxes, "tk_boxes", tileGrid, tileBlock},
 		{overlay.StageLines, "tk_lines", tileGrid, tileBlock},
 		{overlay.StageCurves, "tk_curves", tileGrid, tileBlock},
+		{overlay.StageEcho, "tk_echo", tileGrid, tileBlock},
 		{overlay.StageLabels, "tk_labels", tileGrid, tileBlock},
 		{overlay.StageComposite, "tk_composite", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageCamera, "tk_camera_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},

@@ -52,6 +52,12 @@ type tkParams struct {
 	_                                int32
 
 	Camera uint64 // TkCamera (effects.h) when the frame has the camera look
+
+	EchoLayers                                          uint64 // the echo trails' kept layers (echo.cu)
+	EchoFrames, EchoFilled, EchoCur, EchoRing, EchoKeep int32
+	EchoDecay, EchoScale                                float32
+	EchoOffset                                          [2]float32
+	_                                                   int32
 }
 
 type tkLabel struct {
