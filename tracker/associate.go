@@ -89,6 +89,7 @@ func (t *Tracker) associate() {
 				tr.k[k].update(z)
 			}
 			tr.class, tr.score = d.class, d.score
+			tr.cut = t.bordersOf(d)
 			tr.hits++
 			tr.misses = 0
 			if tr.id == 0 && tr.hits >= t.o.Confirm {
@@ -176,11 +177,33 @@ func (t *Tracker) merges() {
 // merged in it: no further than (1 − insideShare) of the nearest track's extent across it.
 // A side that none explains is the side of something more than those tracks: an object
 // entering the frame whose pieces became tracks, or one grown past its held size.
+//
+// A track last seen cut by the frame's border (track.cut) is of an object that reaches
+// beyond the frame, or did: how far it reaches there is not known, only that the region's
+// side on that border is its object's. That side is explained by such a track when it is
+// the nearest. Its size unknown, the sides cannot tell two objects from the pieces of one
+// entering object; so a region holding such a track must also be covered by its tracks'
+// boxes by insideShare, as each of them lies in the region by insideShare.
 func (t *Tracker) explained(j int) bool {
+	d := t.dets[j]
+	covered, cut := 0.0, false
+	for i := range t.tracks {
+		if tr := &t.tracks[i]; tr.region == j {
+			covered += intersection(tr.predicted(), d)
+			cut = cut || tr.cut != 0
+		}
+	}
+	if cut && covered < insideShare*d.w()*d.h() {
+		return false
+	}
+	borders := t.bordersOf(d)
 	for s := range 4 {
 		i, e, _ := t.nearestSide(j, s)
 		if i < 0 {
 			return false
+		}
+		if borders&t.tracks[i].cut&(1<<s) != 0 {
+			continue
 		}
 		p := t.tracks[i].predicted()
 		if e > (1-insideShare)*(side(p, s%2+2)-side(p, s%2)) {
@@ -242,6 +265,19 @@ func (t *Tracker) nearestSide(j, s int) (best int, first, second float64) {
 	return best, first, second
 }
 
+// bordersOf returns the sides of r (side's numbering, bit s for side s) that lie on the
+// border of the analysed picture: what r holds may go on out of view there.
+func (t *Tracker) bordersOf(r rect) uint8 {
+	w, h := float64(t.w/t.factor*t.factor), float64(t.h/t.factor*t.factor)
+	var b uint8
+	for s, on := range [4]bool{r.x0 <= 0, r.y0 <= 0, r.x1 >= w, r.y1 >= h} {
+		if on {
+			b |= 1 << s
+		}
+	}
+	return b
+}
+
 // side returns r's side s: 0 left, 1 top, 2 right, 3 bottom.
 func side(r rect, s int) float64 {
 	return [4]float64{r.x0, r.y0, r.x1, r.y1}[s]
@@ -249,12 +285,7 @@ func side(r rect, s int) float64 {
 
 // share is the fraction of a's area that lies inside b.
 func share(a, b rect) float64 {
-	iw := min(a.x1, b.x1) - max(a.x0, b.x0)
-	ih := min(a.y1, b.y1) - max(a.y0, b.y0)
-	if iw <= 0 || ih <= 0 {
-		return 0
-	}
-	return iw * ih / max(a.w()*a.h(), 1e-9)
+	return intersection(a, b) / max(a.w()*a.h(), 1e-9)
 }
 
 // insideTrack reports whether most of detection d lies inside a confirmed track seen this

@@ -26,14 +26,54 @@ var motionVariants = []synthclip.Options{
 	{Seed: 18, Size: 0.7, Speed: 0.6, Grain: 0.7, Width: 960, Height: 540},
 }
 
-// TestMotionGeneralises scores the motion mode on every variant. The issue asks MOTA 0.75 on
-// each; all but one reach it. Seed 15 (0.74) has two objects that overlap from the first
-// frame to the 48th, one region to motion alone the whole time (93 of its 188 errors), and
-// two more that enter the frame over one another. This test holds what the mode reaches:
-// 0.70 on each, 0.90 over all.
+// freshVariants are made as motionVariants are, with seeds 41 to 60, after the motion
+// mode's rules were chosen on motionVariants. They check those rules on clips that chose
+// none of them: choose no rule by them, or they no longer can.
+var freshVariants = []synthclip.Options{
+	{Seed: 41}, {Seed: 42}, {Seed: 43}, {Seed: 44}, {Seed: 45}, {Seed: 46},
+	{Seed: 47, Size: 0.5}, {Seed: 48, Size: 0.5},
+	{Seed: 49, Size: 1.6}, {Seed: 50, Size: 1.6},
+	{Seed: 51, Speed: 0.4}, {Seed: 52, Speed: 0.4},
+	{Seed: 53, Speed: 2}, {Seed: 54, Speed: 2},
+	{Seed: 55, Grain: 0.5}, {Seed: 56, Grain: 0.5},
+	{Seed: 57, Grain: 2.5}, {Seed: 58, Grain: 2.5},
+	{Seed: 59, Size: 1.4, Speed: 1.6, Grain: 1.8, Objects: 8},
+	{Seed: 60, Size: 0.7, Speed: 0.6, Grain: 0.7, Width: 960, Height: 540},
+}
+
+// TestMotionGeneralises scores the motion mode on every variant against the issue's target,
+// MOTA 0.75 on each, and holds 0.90 over all.
 func TestMotionGeneralises(t *testing.T) {
+	all := scoreMotionClips(t, motionVariants, 0.75)
+	if r := eval.Sum(all...); r.MOTA() < 0.90 {
+		t.Errorf("all variants: MOTA %.3f, want at least 0.90", r.MOTA())
+	} else {
+		t.Logf("all variants: MOTA %.3f IDF1 %.3f", r.MOTA(), r.IDF1())
+	}
+}
+
+// TestMotionFreshClips scores the motion mode on clips its rules were not chosen on. Four
+// of the twenty fall below the issue's 0.75, down to 0.39: two objects that start or enter
+// the frame as one region and stay one for 30 to 110 frames (seeds 53, 55, 57), and coarse
+// texture that breaks objects into pieces (57, 58). This test holds what the mode reaches
+// over all: 0.85.
+func TestMotionFreshClips(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tracks 20 clips of 150 frames")
+	}
+	if r := eval.Sum(scoreMotionClips(t, freshVariants, 0)...); r.MOTA() < 0.85 {
+		t.Errorf("all fresh clips: MOTA %.3f, want at least 0.85", r.MOTA())
+	} else {
+		t.Logf("all fresh clips: MOTA %.3f IDF1 %.3f", r.MOTA(), r.IDF1())
+	}
+}
+
+// scoreMotionClips tracks each motion clip of variants (150 frames) in motion mode, logs its
+// scores, reports an error for each whose MOTA is below least, and returns the results.
+func scoreMotionClips(t *testing.T, variants []synthclip.Options, least float64) []eval.Result {
+	t.Helper()
 	var all []eval.Result
-	for _, v := range motionVariants {
+	for _, v := range variants {
 		v.Kind, v.Frames = synthclip.Motion, 150
 		clip, err := synthclip.New(v)
 		if err != nil {
@@ -45,13 +85,9 @@ func TestMotionGeneralises(t *testing.T) {
 		name := fmt.Sprintf("seed %d size %g speed %g grain %g", o.Seed, o.Size, o.Speed, o.Grain)
 		t.Logf("%s: MOTA %.3f IDF1 %.3f (misses %d, false positives %d, switches %d of %d boxes)",
 			name, r.MOTA(), r.IDF1(), r.Misses, r.FalsePositives, r.IDSwitches, r.GTBoxes)
-		if r.MOTA() < 0.70 {
-			t.Errorf("%s: MOTA %.3f, want at least 0.70", name, r.MOTA())
+		if r.MOTA() < least {
+			t.Errorf("%s: MOTA %.3f, want at least %.2f", name, r.MOTA(), least)
 		}
 	}
-	if r := eval.Sum(all...); r.MOTA() < 0.90 {
-		t.Errorf("all variants: MOTA %.3f, want at least 0.90", r.MOTA())
-	} else {
-		t.Logf("all variants: MOTA %.3f IDF1 %.3f", r.MOTA(), r.IDF1())
-	}
+	return all
 }

@@ -23,13 +23,21 @@ func (r rect) cy() float64 { return (r.y0 + r.y1) / 2 }
 
 // iou is the intersection over union of two boxes.
 func iou(a, b rect) float64 {
+	in := intersection(a, b)
+	if in == 0 {
+		return 0
+	}
+	return in / (a.w()*a.h() + b.w()*b.h() - in)
+}
+
+// intersection is the area of the box where a and b overlap, 0 where they do not.
+func intersection(a, b rect) float64 {
 	iw := min(a.x1, b.x1) - max(a.x0, b.x0)
 	ih := min(a.y1, b.y1) - max(a.y0, b.y0)
 	if iw <= 0 || ih <= 0 {
 		return 0
 	}
-	in := iw * ih
-	return in / (a.w()*a.h() + b.w()*b.h() - in)
+	return iw * ih
 }
 
 // isodata returns the threshold between the two classes of hist that Otsu's method finds,

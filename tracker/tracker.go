@@ -47,6 +47,7 @@ type track struct {
 	det          int     // this frame's detection, -1 none
 	region       int     // the detection it is merged in with other tracks (merges), -1 none
 	sides        uint8   // the sides of region that are its own, bit s for side s (side)
+	cut          uint8   // the sides of its last detection on the frame's border (bordersOf)
 	class        int     // Objects: the class of its last detection
 	score        float32 // Objects: the score of its last detection
 }

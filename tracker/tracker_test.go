@@ -226,3 +226,45 @@ func TestColorHue(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainedByCutTracks: a region holding two tracks is taken for their crossing only if
+// its sides are theirs. A side on the frame's border is that of a track last seen cut by
+// it, whose object's extent there is unknown; a region holding such a track must also be
+// covered by the tracks by half, or it may be one entering object seen in pieces.
+// Boxes are x0, y0, x1, y1 in a 320 × 180 frame.
+func TestExplainedByCutTracks(t *testing.T) {
+	type box = [4]float64
+	top := uint8(1 << 1) // side 1, the top
+	cases := []struct {
+		name   string
+		region box
+		tracks []box
+		cut    []uint8
+		want   bool
+	}{
+		{"two whole objects crossing", box{100, 40, 160, 80}, []box{{100, 40, 140, 80}, {120, 40, 160, 80}}, []uint8{0, 0}, true},
+		{"an entering object held short, and another", box{100, 0, 160, 30}, []box{{100, 6, 140, 16}, {130, 10, 160, 30}}, []uint8{top, 0}, true},
+		{"the same, the first not cut: the region's top is no track's", box{100, 0, 160, 30}, []box{{100, 6, 140, 16}, {130, 10, 160, 30}}, []uint8{0, 0}, false},
+		{"pieces of one entering object, covering a third of it", box{100, 0, 160, 30}, []box{{100, 0, 125, 12}, {138, 18, 160, 30}}, []uint8{top, 0}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr, err := New(DefaultOptions(Motion), 320, 180)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.region
+			tr.dets = []rect{{x0: r[0], y0: r[1], x1: r[2], y1: r[3]}}
+			for i, b := range c.tracks {
+				k := track{id: i + 1, det: -1, region: 0, cut: c.cut[i]}
+				for a, z := range [4]float64{(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1]} {
+					k.k[a].p = z
+				}
+				tr.tracks = append(tr.tracks, k)
+			}
+			if got := tr.explained(0); got != c.want {
+				t.Errorf("explained: %v, want %v", got, c.want)
+			}
+		})
+	}
+}
