@@ -33,6 +33,9 @@ func BenchmarkEffects4K(b *testing.B) {
 // TestEffectsAllocateNothing draws every effect on frames of two formats and checks that,
 // once the scratch has grown, a frame allocates nothing.
 func TestEffectsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts under the race detector are its runtime's")
+	}
 	const w, h = 640, 360
 	r := newRenderer(t, 2)
 	frames := []composite.HostSurface{testFrame("nv12", w, h, 1), testFrame("p010", w, h, 2)}

@@ -310,6 +310,9 @@ func chainLinks(n int) []knn.Edge {
 // have sized the scratch: the seed look (boxes, lines, curves, points, labels), with a glow
 // too (the glow widens every stroke's rows and spans), and with echo trails.
 func TestDrawAllocatesNothingInSteadyState(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts under the race detector are its runtime's")
+	}
 	const w, h = 1280, 720
 	for _, c := range []struct {
 		g    sdf.Glow
