@@ -22,7 +22,8 @@ func sortRange(b *overlay.EffectBox, pl *fxPlane) (lo, hi int32) {
 	}
 	lo = int32(black + float32(b.SortLo*(white-black)) + 0.5)
 	hi = int32(black + float32(b.SortHi*(white-black)) + 0.5)
-	return lo, hi
+	// Full-range 10-bit white, 1023/4, rounds to 256: above every key, as 255 is.
+	return lo, min(hi, 255)
 }
 
 // sortEffect is phase 1 of pixel sort for box b: its values over rectangle r in each plane.
