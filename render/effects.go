@@ -82,12 +82,13 @@ type fxWork struct {
 	bot     []float32
 	fx      []float32
 	row8    []byte // camera: a shifted row of 8-bit samples
-	// sort: the rectangle's samples per plane, the keys of its luma and chroma samples, a
-	// line's keys and where each of its samples comes from, a counting sort's counts
-	sortSrc        [3][]int32
-	keys, keysC    []int32
-	lineKeys, perm []int32
-	counts         [257]int32
+	// sort: the keys of a row (or a rectangle), of a chroma row, and of a column; a run's
+	// items and a counting sort's output; a counting sort's counts, and 8-bit luma's
+	// histogram (kept zero)
+	keys8, keysC8, line8 []byte
+	items, itemsTmp      []uint32
+	counts               [258]int32
+	hist                 [256]int32
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

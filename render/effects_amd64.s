@@ -341,3 +341,24 @@ loopChroma:
 doneChroma:
 	VZEROUPPER
 	RET
+
+// func fxWiden8AVX2(out *float32, src *byte, groups int)
+TEXT ·fxWiden8AVX2(SB), NOSPLIT, $0-24
+	MOVQ  out+0(FP), DI
+	MOVQ  src+8(FP), SI
+	MOVQ  groups+16(FP), CX
+	TESTQ CX, CX
+	JLE   widenDone
+
+widenNext:
+	VPMOVZXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $8, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       widenNext
+
+widenDone:
+	VZEROUPPER
+	RET

@@ -1,9 +1,13 @@
 package render
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"trackink/composite"
+	"trackink/internal/cputime"
 	"trackink/overlay"
 )
 
@@ -44,6 +48,54 @@ func TestEffectsAllocateNothing(t *testing.T) {
 			if allocs := testing.AllocsPerRun(5, func() { draw(t, r, fr, &p) }); allocs != 0 {
 				t.Errorf("%s on %T: %v allocations per frame, want 0", name, fr, allocs)
 			}
+		}
+	}
+}
+
+// BenchmarkSort4K runs pixel sort alone as BenchmarkEffects4K does, on frames whose keys
+// make its work light and heavy: bench --effects' ramp (each box row a few sorted runs of
+// about 120 keys) and uniform noise (runs of random keys, few longer than 8), each along
+// rows and along columns, with blur on the same frame beside it for the ratio. Each frame
+// starts as decoded (copied back untimed), so that no frame sorts runs already sorted.
+// cpu-ms/frame is the CPU time of all threads, which the machine's other jobs disturb less
+// than the wall time.
+func BenchmarkSort4K(b *testing.B) {
+	const w, h = 3840, 2160
+	noise := overlay.EffectBenchFrame(w, h)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range noise.Y {
+		noise.Y[i] = byte(rng.Uint32())
+	}
+	for _, fr := range []struct {
+		name string
+		f    *composite.YUV420P
+	}{{"ramp", overlay.EffectBenchFrame(w, h)}, {"noise", noise}} {
+		for _, c := range []struct {
+			name    string
+			kind    overlay.Effect
+			columns int32
+		}{{"blur", overlay.EffectBlur, 0}, {"rows", overlay.EffectSort, 0}, {"columns", overlay.EffectSort, 1}} {
+			b.Run(fr.name+"/"+c.name, func(b *testing.B) {
+				r := newRenderer(b, 2)
+				p := overlay.Primitives{Effects: overlay.EffectBenchBoxes(w, h, c.kind, 0)}
+				for i := range p.Effects {
+					p.Effects[i].SortColumns = c.columns
+				}
+				f := *fr.f // a frame of its own: the effects change it
+				f.Y, f.U, f.V = slices.Clone(f.Y), slices.Clone(f.U), slices.Clone(f.V)
+				var cpu time.Duration
+				for b.Loop() {
+					b.StopTimer()
+					copy(f.Y, fr.f.Y)
+					copy(f.U, fr.f.U)
+					copy(f.V, fr.f.V)
+					b.StartTimer()
+					c0 := cputime.Self()
+					draw(b, r, &f, &p)
+					cpu += cputime.Self() - c0
+				}
+				b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/frame")
+			})
 		}
 	}
 }

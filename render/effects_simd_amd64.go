@@ -35,3 +35,6 @@ func fxCapAVX2(dst, src *float32, c float32, groups int)
 
 //go:noescape
 func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)
+
+//go:noescape
+func fxWiden8AVX2(out *float32, src *byte, groups int)

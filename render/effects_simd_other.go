@@ -14,3 +14,4 @@ func fxPrefixAVX2(p, col *int32, groups int)                                    
 func fxAcrossAVX2(dst, row *float32, base, perm *int32, w *float32, groups int) { panic(noAVX2) }
 func fxCapAVX2(dst, src *float32, c float32, groups int)                        { panic(noAVX2) }
 func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)                  { panic(noAVX2) }
+func fxWiden8AVX2(out *float32, src *byte, groups int)                          { panic(noAVX2) }

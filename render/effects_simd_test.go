@@ -193,3 +193,20 @@ func TestEffectZoomAcrossAVX2MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+func TestEffectWidenAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 5))
+	for n := range 41 {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rng.IntN(256))
+		}
+		got, want := make([]float32, n+3), make([]float32, n+3)
+		withAVX2(true, func() { widen8(got[:n], src) })
+		widen8Go(want[:n], src)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n %d: the AVX2 samples %v differ from Go's %v", n, got, want)
+		}
+	}
+}

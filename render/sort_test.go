@@ -12,7 +12,71 @@ import (
 
 // TestSortLine: runs of keys in the range are sorted by key, stably, long runs (counting
 // sort) as short ones (insertion sort); keys outside the range stay, and split the runs.
+// A line of items moves each sample's planes whole, equal keys in their order; a line of
+// 8-bit luma, whose samples are their keys, gives the same keys. Each along a row and
+// along a column (every third value).
 func TestSortLine(t *testing.T) {
+	check := func(keys []int32, lo, hi int32) []int32 {
+		t.Helper()
+		// Where each position's sample comes from: each run ordered by slices.SortStableFunc.
+		pos := make([]int32, len(keys))
+		for i := range pos {
+			pos[i] = int32(i)
+		}
+		for i := 0; i < len(keys); {
+			if keys[i] < lo || keys[i] > hi {
+				i++
+				continue
+			}
+			s := i
+			for i < len(keys) && keys[i] >= lo && keys[i] <= hi {
+				i++
+			}
+			slices.SortStableFunc(pos[s:i], func(a, b int32) int { return int(keys[a] - keys[b]) })
+		}
+		want := make([]int32, len(keys))
+		for i, p := range pos {
+			want[i] = keys[p]
+		}
+		k8 := make([]byte, len(keys))
+		for i, k := range keys {
+			k8[i] = byte(k)
+		}
+		for _, stride := range []int{1, 3} {
+			var wk fxWork
+			// Items: two planes, a sample's position and its key.
+			e := [2][]float32{make([]float32, stride*len(keys)), make([]float32, stride*len(keys))}
+			for i, k := range keys {
+				e[0][i*stride], e[1][i*stride] = float32(i), float32(k)
+			}
+			ln := sortLine{e: [3][]float32{e[0], e[1]}, planes: 2, bits: 12, stride: stride}
+			ln.sortRuns(k8, lo, hi, &wk)
+			for i, p := range pos {
+				if e[0][i*stride] != float32(p) || e[1][i*stride] != float32(keys[p]) {
+					t.Fatalf("items, stride %d: keys %v in %d..%d: position %d holds sample %g (key %g), want %d",
+						stride, keys, lo, hi, i, e[0][i*stride], e[1][i*stride], p)
+				}
+			}
+			if hi > 255 {
+				continue
+			}
+			// 8-bit luma.
+			ln = sortLine{e: [3][]float32{make([]float32, stride*len(keys))}, planes: 1, stride: stride, self: true}
+			for i, k := range keys {
+				ln.e[0][i*stride] = float32(k)
+			}
+			ln.sortRuns(k8, lo, hi, &wk)
+			for i, k := range want {
+				if ln.e[0][i*stride] != float32(k) {
+					t.Fatalf("8-bit, stride %d: keys %v in %d..%d: position %d holds %g, want %d", stride, keys, lo, hi, i, ln.e[0][i*stride], k)
+				}
+			}
+			if wk.hist != [256]int32{} {
+				t.Fatalf("8-bit, stride %d: keys %v in %d..%d: the histogram is not left zero", stride, keys, lo, hi)
+			}
+		}
+		return want
+	}
 	for _, c := range []struct {
 		keys   []int32
 		lo, hi int32
@@ -21,49 +85,30 @@ func TestSortLine(t *testing.T) {
 		{[]int32{5, 3, 4}, 0, 255, []int32{3, 4, 5}},
 		{[]int32{5, 3, 9, 4, 2}, 0, 8, []int32{3, 5, 9, 2, 4}}, // 9 is out: two runs
 		{[]int32{1, 7, 6, 0}, 2, 7, []int32{1, 6, 7, 0}},
+		{[]int32{255, 0, 255, 3}, 0, 256, []int32{0, 3, 255, 255}}, // full-range 10-bit white
+		{[]int32{255, 0, 255, 3}, 256, 256, []int32{255, 0, 255, 3}},
 		{[]int32{}, 0, 255, []int32{}},
 	} {
-		perm := make([]int32, len(c.keys))
-		var counts [257]int32
-		sortLine(perm, c.keys, c.lo, c.hi, &counts)
-		got := make([]int32, len(perm))
-		for i, j := range perm {
-			got[i] = c.keys[j]
-		}
-		if !slices.Equal(got, c.want) {
-			t.Errorf("keys %v in %d..%d: %v, want %v", c.keys, c.lo, c.hi, got, c.want)
+		if got := check(c.keys, c.lo, c.hi); !slices.Equal(got, c.want) {
+			t.Errorf("keys %v in %d..%d: the reference gives %v, want %v", c.keys, c.lo, c.hi, got, c.want)
 		}
 	}
-	// Long runs, against a stable sort of each run.
+	// Runs short and long, of few distinct keys and many, in order or not.
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 50 {
-		n := rng.IntN(400)
-		keys := make([]int32, n)
+	for range 300 {
+		keys := make([]int32, rng.IntN(400))
+		spread := 1 + rng.IntN(256)
 		for i := range keys {
-			keys[i] = int32(rng.IntN(256))
+			keys[i] = int32(rng.IntN(spread))
+		}
+		if rng.IntN(4) == 0 {
+			slices.Sort(keys[:len(keys)/2])
 		}
 		lo, hi := int32(rng.IntN(100)), int32(100+rng.IntN(156))
-		perm := make([]int32, n)
-		var counts [257]int32
-		sortLine(perm, keys, lo, hi, &counts)
-		want := make([]int32, n)
-		for i := range want {
-			want[i] = int32(i)
+		if rng.IntN(4) == 0 {
+			lo, hi = 0, 255
 		}
-		for i := 0; i < n; {
-			if keys[i] < lo || keys[i] > hi {
-				i++
-				continue
-			}
-			s := i
-			for i < n && keys[i] >= lo && keys[i] <= hi {
-				i++
-			}
-			slices.SortStableFunc(want[s:i], func(a, b int32) int { return int(keys[a] - keys[b]) })
-		}
-		if !slices.Equal(perm, want) {
-			t.Fatalf("keys %v in %d..%d: perm %v, want %v", keys, lo, hi, perm, want)
-		}
+		check(keys, lo, hi)
 	}
 }
 
