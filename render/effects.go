@@ -83,12 +83,10 @@ type fxWork struct {
 	fx      []float32
 	row8    []byte // camera: a shifted row of 8-bit samples
 	// sort: the keys of a row (or a rectangle), of a chroma row, and of a column; a run's
-	// items and a counting sort's output; a counting sort's counts, and 8-bit luma's
-	// histogram (kept zero)
+	// items and a counting sort's output; a counting sort's counts
 	keys8, keysC8, line8 []byte
 	items, itemsTmp      []uint32
 	counts               [258]int32
-	hist                 [256]int32
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

@@ -53,23 +53,25 @@ func TestEffectsAllocateNothing(t *testing.T) {
 }
 
 // BenchmarkSort4K runs pixel sort alone as BenchmarkEffects4K does, on frames whose keys
-// make its work light and heavy: bench --effects' ramp (each box row a few sorted runs of
-// about 120 keys) and uniform noise (runs of random keys, few longer than 8), each along
-// rows and along columns, with blur on the same frame beside it for the ratio. Each frame
+// make its work light and heavy: bench --effects' ramp (each box row a few runs of about
+// 120 keys, in order), the ramp with grain (±6 codes: the same runs out of order, as on
+// footage) and uniform noise (runs of random keys, few longer than 8), each along rows and
+// along columns, with blur on the same frame beside it for the ratio. Each frame
 // starts as decoded (copied back untimed), so that no frame sorts runs already sorted.
 // cpu-ms/frame is the CPU time of all threads, which the machine's other jobs disturb less
 // than the wall time.
 func BenchmarkSort4K(b *testing.B) {
 	const w, h = 3840, 2160
-	noise := overlay.EffectBenchFrame(w, h)
+	ramp, grain, noise := overlay.EffectBenchFrame(w, h), overlay.EffectBenchFrame(w, h), overlay.EffectBenchFrame(w, h)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range noise.Y {
+		grain.Y[i] = byte(min(max(int(grain.Y[i])+rng.IntN(13)-6, 0), 255))
 		noise.Y[i] = byte(rng.Uint32())
 	}
 	for _, fr := range []struct {
 		name string
 		f    *composite.YUV420P
-	}{{"ramp", overlay.EffectBenchFrame(w, h)}, {"noise", noise}} {
+	}{{"ramp", ramp}, {"grain", grain}, {"noise", noise}} {
 		for _, c := range []struct {
 			name    string
 			kind    overlay.Effect

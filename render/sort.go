@@ -16,7 +16,7 @@ import (
 // The values start as the samples (the arena filled with each plane's), and each line's
 // runs are sorted in the arena: a run already in order (as on a gradient) is left, and
 // only a run out of order is sorted. 8-bit luma, whose samples are their own keys, is
-// sorted alone: a long run laid out from its histogram. Otherwise each sample of a run
+// sorted alone: a long run counted and laid out by its keys. Otherwise each sample of a run
 // becomes an item, its key in the top byte (item >> itemKey) and its planes' values below,
 // sorted stably by key (insertion, or counting) and unpacked back.
 
@@ -55,7 +55,7 @@ func (sc *effectsScratch) sortEffect(b *overlay.EffectBox, r *fxRect, wk *fxWork
 
 // sortLine is a line (row or column) of a rectangle's values in the arena: sample i of its
 // planes' j-th at e[j][i·stride]. An item holds the planes' values bits apart, the last
-// lowest; self marks 8-bit luma, sorted without items.
+// lowest; self marks 8-bit luma, sorted without items (a sample is its key).
 type sortLine struct {
 	e      [3][]float32
 	planes int
@@ -220,14 +220,14 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 		if uint32(keys[i])-l > span {
 			continue
 		}
-		s, sorted := i, true
+		// The sign bit of down is set where a key is below the one before (no branch: on
+		// footage that is as likely as not).
+		s, down := i, int32(0)
 		for i+1 < n && uint32(keys[i+1])-l <= span {
-			if keys[i+1] < keys[i] {
-				sorted = false
-			}
+			down |= int32(keys[i+1]) - int32(keys[i])
 			i++
 		}
-		if !sorted {
+		if down < 0 {
 			ln.sortRun(keys[s:i+1], s, lo, hi, wk)
 		}
 	}
@@ -248,38 +248,41 @@ func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 			}
 			return
 		}
-		for _, v := range run {
-			wk.hist[v]++
+		// Counting, the samples laid out by their keys' places.
+		c := wk.counts[:hi-lo+2]
+		clear(c)
+		for _, k := range run {
+			c[int32(k)-lo+1]++
 		}
-		j := 0
-		for v := lo; v <= min(hi, 255); v++ {
-			c := wk.hist[v]
-			if c == 0 {
-				continue
-			}
-			wk.hist[v] = 0
-			for fv := float32(v); c > 0; c-- {
-				e[j] = fv
-				j += st
-			}
+		for k := 1; k < len(c); k++ {
+			c[k] += c[k-1]
+		}
+		for _, k := range run {
+			e[c[int32(k)-lo]*int32(st)] = float32(k)
+			c[int32(k)-lo]++
 		}
 		return
 	}
 	wk.items, wk.itemsTmp = grow(wk.items, len(run)), grow(wk.itemsTmp, len(run))
 	items := wk.items[:len(run)]
-	last := uint(ln.planes-1) * ln.bits
+	// The planes one by one: a loop over them per sample cost more than the sort.
 	for j, k := range run {
-		it := uint32(k) << itemKey
-		for p, sh := 0, last; p < ln.planes; p, sh = p+1, sh-ln.bits {
-			it |= uint32(ln.e[p][(s+j)*st]) << sh
+		items[j] = uint32(k) << itemKey
+	}
+	for p := range ln.planes {
+		sh := uint(ln.planes-1-p) * ln.bits
+		e := ln.e[p][s*st : (s+len(run)-1)*st+1]
+		for j := range items {
+			items[j] |= uint32(e[j*st]) << sh
 		}
-		items[j] = it
 	}
 	sortItems(items, wk.itemsTmp, lo, hi, &wk.counts)
 	mask := uint32(1)<<ln.bits - 1
-	for j, it := range items {
-		for p, sh := 0, last; p < ln.planes; p, sh = p+1, sh-ln.bits {
-			ln.e[p][(s+j)*st] = float32(it >> sh & mask)
+	for p := range ln.planes {
+		sh := uint(ln.planes-1-p) * ln.bits
+		e := ln.e[p][s*st : (s+len(run)-1)*st+1]
+		for j, it := range items {
+			e[j*st] = float32(it >> sh & mask)
 		}
 	}
 }
