@@ -233,9 +233,16 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 	}
 }
 
-// sortRun sorts the run of the line from sample s whose keys are run.
+// sortRun sorts the run of the line from sample s whose keys are run (out of order).
 func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 	st := ln.stride
+	if len(run) == 2 { // out of order: swapped (common where the keys are noisy)
+		for p := range ln.planes {
+			e := ln.e[p]
+			e[s*st], e[(s+1)*st] = e[(s+1)*st], e[s*st]
+		}
+		return
+	}
 	if ln.self {
 		e := ln.e[0][s*st : (s+len(run)-1)*st+1]
 		if len(run) < sortShort {
