@@ -82,9 +82,10 @@ type fxWork struct {
 	bot     []float32
 	fx      []float32
 	row8    []byte // camera: a shifted row of 8-bit samples
-	// sort: the keys of a row (or a rectangle), of a chroma row, and of a column; a run's
-	// items and a counting sort's output; a counting sort's counts
+	// sort: the keys of a row (or a rectangle), of a chroma row, and of a column; a line's
+	// bit masks (sortMasks); a run's items and a counting sort's output; its counts
 	keys8, keysC8, line8 []byte
+	inBits, downBits     []uint64
 	items, itemsTmp      []uint32
 	counts               [258]int32
 }

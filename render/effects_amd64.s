@@ -362,3 +362,44 @@ widenNext:
 widenDone:
 	VZEROUPPER
 	RET
+
+// func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
+//
+// Per group of 32 keys, a 32-bit half of in and of down: (key − lo) mod 256 ≤ span, and the
+// next key (one past the group's last is read) below the key.
+TEXT ·fxSortMasksAVX2(SB), NOSPLIT, $0-40
+	MOVQ         in+0(FP), DI
+	MOVQ         down+8(FP), DX
+	MOVQ         keys+16(FP), SI
+	MOVL         lo+24(FP), AX
+	VMOVD        AX, X8
+	VPBROADCASTB X8, Y8
+	MOVL         span+28(FP), AX
+	VMOVD        AX, X9
+	VPBROADCASTB X9, Y9
+	MOVQ         groups+32(FP), CX
+	TESTQ        CX, CX
+	JLE          masksDone
+
+masksNext:
+	VMOVDQU   (SI), Y0
+	VMOVDQU   1(SI), Y1
+	VPSUBB    Y8, Y0, Y2
+	VPMINUB   Y9, Y2, Y3
+	VPCMPEQB  Y2, Y3, Y3 // key − lo ≤ span
+	VPMOVMSKB Y3, AX
+	MOVL      AX, (DI)
+	VPMINUB   Y0, Y1, Y4
+	VPCMPEQB  Y0, Y4, Y4 // the next key ≥ the key
+	VPMOVMSKB Y4, AX
+	NOTL      AX
+	MOVL      AX, (DX)
+	ADDQ      $32, SI
+	ADDQ      $4, DI
+	ADDQ      $4, DX
+	DECQ      CX
+	JNZ       masksNext
+
+masksDone:
+	VZEROUPPER
+	RET

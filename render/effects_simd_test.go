@@ -210,3 +210,24 @@ func TestEffectWidenAVX2MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+func TestSortMasksAVX2MatchGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 6))
+	for n := range 200 {
+		keys := make([]byte, n)
+		spread := 1 + rng.IntN(256)
+		for i := range keys {
+			keys[i] = byte(rng.IntN(spread))
+		}
+		lo := int32(rng.IntN(256))
+		hi := lo + int32(rng.IntN(256-int(lo)))
+		nw := (n + 63) / 64
+		gotIn, gotDown, wantIn, wantDown := make([]uint64, nw), make([]uint64, nw), make([]uint64, nw), make([]uint64, nw)
+		withAVX2(true, func() { sortMasks(gotIn, gotDown, keys, lo, hi) })
+		withAVX2(false, func() { sortMasks(wantIn, wantDown, keys, lo, hi) })
+		if !slices.Equal(gotIn, wantIn) || !slices.Equal(gotDown, wantDown) {
+			t.Fatalf("n %d, keys in %d..%d: the AVX2 masks %x, %x differ from Go's %x, %x", n, lo, hi, gotIn, gotDown, wantIn, wantDown)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"math/bits"
+
 	"trackink/overlay"
 )
 
@@ -212,25 +214,112 @@ func (sc *effectsScratch) rowKeys(keys []byte, ln *sortLine, x0, y int) []byte {
 }
 
 // sortRuns sorts each maximal run of the line whose keys lie in [lo, hi] by key, stably,
-// but a run already in order.
+// but a run already in order. It finds the runs out of order from bit masks of the keys
+// (sortMasks): where a key and the next lie in the range and the next is below it.
 func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
-	l, span := uint32(lo), uint32(hi-lo)
+	hi = min(hi, 255) // the same keys
 	n := len(keys)
-	for i := 0; i < n; i++ {
-		if uint32(keys[i])-l > span {
-			continue
+	if lo > hi || n < 2 {
+		return
+	}
+	nw := (n + 63) / 64
+	wk.inBits, wk.downBits = grow(wk.inBits, nw+1), grow(wk.downBits, nw)
+	in, down := wk.inBits[:nw+1], wk.downBits[:nw]
+	sortMasks(in[:nw], down, keys, lo, hi)
+	in[nw] = 0 // a run ends by the line's end
+	for i := 0; ; {
+		if i = nextOutOfOrder(in, down, i); i < 0 {
+			return
 		}
-		// The sign bit of down is set where a key is below the one before (no branch: on
-		// footage that is as likely as not).
-		s, down := i, int32(0)
-		for i+1 < n && uint32(keys[i+1])-l <= span {
-			down |= int32(keys[i+1]) - int32(keys[i])
-			i++
+		s, e := runStart(in, i), runEnd(in, i)
+		ln.sortRun(keys[s:e], s, lo, hi, wk)
+		i = e
+	}
+}
+
+// sortMasks sets bit i (of word i/64) of in where key i lies in [lo, hi] (hi at most 255),
+// and of down where key i+1 lies below key i: by fxSortMasksAVX2 where it runs, 32 keys a
+// group. The bits past the keys are 0.
+func sortMasks(in, down []uint64, keys []byte, lo, hi int32) {
+	clear(in)
+	clear(down)
+	l, span := uint32(lo), uint32(hi-lo)
+	if !haveAVX2 || len(keys) == 0 {
+		sortMasksGo(in, down, keys, l, span)
+		return
+	}
+	g := (len(keys) - 1) / 32 // each group reads the key after it
+	if g > 0 {
+		_ = in[(g-1)/2]
+		fxSortMasksAVX2(&in[0], &down[0], &keys[0], l, span, g)
+	}
+	// The last 1 to 32 keys from a copy padded with the last key (not below itself), the
+	// group's bits past the keys cleared.
+	var last [33]byte
+	t := copy(last[:], keys[32*g:])
+	for j := t; j < len(last); j++ {
+		last[j] = keys[len(keys)-1]
+	}
+	var lastIn, lastDown uint64
+	fxSortMasksAVX2(&lastIn, &lastDown, &last[0], l, span, 1)
+	keep, sh := uint64(1)<<t-1, 32*(g%2)
+	in[g/2] |= (lastIn & keep) << sh
+	down[g/2] |= (lastDown & keep) << sh
+}
+
+// sortMasksGo is sortMasks's Go twin (in and down zero before).
+func sortMasksGo(in, down []uint64, keys []byte, l, span uint32) {
+	for i, k := range keys {
+		bit := uint64(1) << (i & 63)
+		if uint32(k)-l <= span {
+			in[i>>6] |= bit
 		}
-		if down < 0 {
-			ln.sortRun(keys[s:i+1], s, lo, hi, wk)
+		if i+1 < len(keys) && keys[i+1] < k {
+			down[i>>6] |= bit
 		}
 	}
+}
+
+// nextOutOfOrder is the first key from i on that lies in the range with the next, which
+// lies below it; -1 if none does. in has a word past the keys' (0).
+func nextOutOfOrder(in, down []uint64, i int) int {
+	w := i >> 6
+	if w >= len(down) {
+		return -1
+	}
+	bad := in[w] & (in[w]>>1 | in[w+1]<<63) & down[w] & (^uint64(0) << (i & 63))
+	for bad == 0 {
+		if w++; w >= len(down) {
+			return -1
+		}
+		bad = in[w] & (in[w]>>1 | in[w+1]<<63) & down[w]
+	}
+	return w<<6 + bits.TrailingZeros64(bad)
+}
+
+// runStart is the first key of the run (of keys in the range) that holds key i.
+func runStart(in []uint64, i int) int {
+	w := i >> 6
+	out := ^in[w] & (uint64(1)<<(i&63) - 1) // keys out of the range below i
+	for out == 0 {
+		if w--; w < 0 {
+			return 0
+		}
+		out = ^in[w]
+	}
+	return w<<6 + 64 - bits.LeadingZeros64(out)
+}
+
+// runEnd is the key after the run that holds key i: the first out of the range after it.
+// in's last word is 0.
+func runEnd(in []uint64, i int) int {
+	w := i >> 6
+	out := ^in[w] & (^uint64(0) << (i & 63))
+	for out == 0 {
+		w++
+		out = ^in[w]
+	}
+	return w<<6 + bits.TrailingZeros64(out)
 }
 
 // sortRun sorts the run of the line from sample s whose keys are run (out of order).
