@@ -87,7 +87,7 @@ type fxWork struct {
 	keys8, keysC8, line8 []byte
 	inBits, downBits     []uint64
 	items, itemsTmp      []uint32
-	counts               [258]int32
+	counts               [256]int32
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

@@ -345,14 +345,7 @@ func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 			return
 		}
 		// Counting, the samples laid out by their keys' places.
-		c := wk.counts[:hi-lo+2]
-		clear(c)
-		for _, k := range run {
-			c[int32(k)-lo+1]++
-		}
-		for k := 1; k < len(c); k++ {
-			c[k] += c[k-1]
-		}
+		c := counts(wk, run, lo, hi)
 		for _, k := range run {
 			e[c[int32(k)-lo]*int32(st)] = float32(k)
 			c[int32(k)-lo]++
@@ -372,7 +365,7 @@ func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 			items[j] |= uint32(e[j*st]) << sh
 		}
 	}
-	sortItems(items, wk.itemsTmp, lo, hi, &wk.counts)
+	items = sortItems(items, run, lo, hi, wk)
 	mask := uint32(1)<<ln.bits - 1
 	for p := range ln.planes {
 		sh := uint(ln.planes-1-p) * ln.bits
@@ -383,9 +376,10 @@ func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 	}
 }
 
-// sortItems sorts items, whose keys all lie in [lo, hi], by key, stably: a short run by
-// insertion, a long one by counting into tmp (as long as items). counts is scratch.
-func sortItems(items, tmp []uint32, lo, hi int32, counts *[258]int32) {
+// sortItems sorts items, whose keys (also in keys) all lie in [lo, hi], by key, stably, and
+// returns them: a short run sorted in place by insertion, a long one counted into
+// wk.itemsTmp.
+func sortItems(items []uint32, keys []byte, lo, hi int32, wk *fxWork) []uint32 {
 	if len(items) < sortShort {
 		for j := 1; j < len(items); j++ {
 			v := items[j]
@@ -395,24 +389,34 @@ func sortItems(items, tmp []uint32, lo, hi int32, counts *[258]int32) {
 			}
 			items[q] = v
 		}
-		return
+		return items
 	}
 	l := uint32(lo)
-	c := counts[:hi-lo+2]
-	clear(c)
-	for _, it := range items {
-		c[it>>itemKey-l+1]++
-	}
-	for k := 1; k < len(c); k++ {
-		c[k] += c[k-1]
-	}
-	t := tmp[:len(items)]
+	c := counts(wk, keys, lo, hi)
+	t := wk.itemsTmp[:len(items)]
 	for _, it := range items {
 		k := it>>itemKey - l
 		t[c[k]] = it
 		c[k]++
 	}
-	copy(items, t)
+	return t
+}
+
+// counts is where each key of [lo, hi] (all keys' range) starts in keys sorted: the
+// number of keys below it.
+func counts(wk *fxWork, keys []byte, lo, hi int32) []int32 {
+	c := wk.counts[:hi-lo+1]
+	clear(c)
+	for _, k := range keys {
+		c[int32(k)-lo]++
+	}
+	// The running sum in a register: adding up in place waits for each store.
+	sum := int32(0)
+	for k, v := range c {
+		c[k] = sum
+		sum += v
+	}
+	return c
 }
 
 // widen8 sets out[i] to src[i]: whole groups of 8 by fxWiden8AVX2 where it runs.
