@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"trackink/composite"
 	"trackink/overlay"
@@ -23,10 +24,12 @@ func BenchmarkCamera4K(b *testing.B) {
 			r := newRenderer(b, 2)
 			p := overlay.Primitives{Camera: benchCamera}
 			b.ReportAllocs()
+			var cpu time.Duration
 			for b.Loop() {
 				p.Camera.Frame++
-				draw(b, r, fr, &p)
+				cpu += cpuDraw(b, r, fr, &p)
 			}
+			reportCPU(b, cpu)
 		})
 	}
 }

@@ -58,8 +58,6 @@ func TestEffectsAllocateNothing(t *testing.T) {
 // footage) and uniform noise (runs of random keys, few longer than 8), each along rows and
 // along columns, with blur on the same frame beside it for the ratio. Each frame
 // starts as decoded (copied back untimed), so that no frame sorts runs already sorted.
-// cpu-ms/frame is the CPU time of all threads, which the machine's other jobs disturb less
-// than the wall time.
 func BenchmarkSort4K(b *testing.B) {
 	const w, h = 3840, 2160
 	ramp, grain, noise := overlay.EffectBenchFrame(w, h), overlay.EffectBenchFrame(w, h), overlay.EffectBenchFrame(w, h)
@@ -92,12 +90,23 @@ func BenchmarkSort4K(b *testing.B) {
 					copy(f.U, fr.f.U)
 					copy(f.V, fr.f.V)
 					b.StartTimer()
-					c0 := cputime.Self()
-					draw(b, r, &f, &p)
-					cpu += cputime.Self() - c0
+					cpu += cpuDraw(b, r, &f, &p)
 				}
-				b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/frame")
+				reportCPU(b, cpu)
 			})
 		}
 	}
+}
+
+// cpuDraw draws p onto f as draw does and returns the CPU time it took, all threads.
+func cpuDraw(b *testing.B, r *Renderer, f composite.Surface, p *overlay.Primitives) time.Duration {
+	c0 := cputime.Self()
+	draw(b, r, f, p)
+	return cputime.Self() - c0
+}
+
+// reportCPU reports cpu, the CPU time of b's frames, as cpu-ms/frame: a figure the
+// machine's other jobs disturb less than the wall time.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/frame")
 }
