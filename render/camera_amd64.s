@@ -3,12 +3,12 @@
 #include "textflag.h"
 #include "vec_amd64.h"
 
-// The AVX2 twin of camera.go's camera8Go: 8 samples a group, the Go code's integer
-// operations in its order (VPMULLD keeps the low 32 bits as Go's int32 and uint32 products
-// do, VPSRAD and VPSRLD shift as Go's >> does on int32 and uint32), the grain's hash
-// (overlay.GrainHash) of each lane's input, and the clamp to 0..255 done by the packs'
-// saturation (every value fits an int16 first). camera_test.go checks it against the Go
-// loop.
+// The AVX2 twins of camera.go's camera8Go and camera8PairsGo: 8 samples a group, the Go
+// code's integer operations in its order (VPMULLD keeps the low 32 bits as Go's int32 and
+// uint32 products do, VPSRAD and VPSRLD shift as Go's >> does on int32 and uint32), the
+// grain's hash (overlay.GrainHash) of each lane's input, and the clamp to 0..255 done by
+// the packs' saturation (every value fits an int16 first). camera_test.go checks them
+// against the Go loops.
 
 VEC8(camHalf<>, $0x0000400000004000)
 

@@ -81,7 +81,7 @@ type fxWork struct {
 	top     []float32 // zoom: two source rows interpolated across
 	bot     []float32
 	fx      []float32
-	row8    []byte // camera: a shifted row of 8-bit samples
+	row8    []byte // camera: a shifted (NV12: padded) copy of a row of 8-bit samples
 	// sort: the keys of a row (or a rectangle), of a chroma row, and of a column; a line's
 	// bit masks (sortMasks); a run's items and a counting sort's output; its counts
 	keys8, keysC8, line8 []byte
