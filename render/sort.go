@@ -16,11 +16,12 @@ import (
 // Twin: fxSort (kernels/effects.cu), which finds each sample's source by counting.
 //
 // The values start as the samples (the arena filled with each plane's), and each line's
-// runs are sorted in the arena: a run already in order (as on a gradient) is left, and
-// only a run out of order is sorted. 8-bit luma, whose samples are their own keys, is
-// sorted alone: a long run counted and laid out by its keys. Otherwise each sample of a run
-// becomes an item, its key in the top byte (item >> itemKey) and its planes' values below,
-// sorted stably by key (insertion, or counting) and unpacked back.
+// runs out of order are sorted in the arena: they are found from two bit masks of the
+// line's keys (sortMasks, 32 keys at a time with AVX2), so that keys out of the range and
+// runs in order (as on a gradient) cost nothing more. 8-bit luma, whose samples are their
+// own keys, is sorted alone: a long run counted and laid out by its keys. Otherwise each
+// sample of a run becomes an item, its key in the top byte (item >> itemKey) and its
+// planes' values below, sorted stably by key (insertion, or counting) and unpacked back.
 
 // itemKey is the bit where a sort item's key starts.
 const itemKey = 24
