@@ -345,11 +345,23 @@ func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 			}
 			return
 		}
-		// Counting, the samples laid out by their keys' places.
-		c := counts(wk, run, lo, hi)
-		for _, k := range run {
-			e[c[int32(k)-lo]*int32(st)] = float32(k)
-			c[int32(k)-lo]++
+		// Counted, and each key laid out as many times as it came (equal keys are equal
+		// samples, so no sample need be placed, each waiting for its key's count): four
+		// copies written whatever the count, so that a count up to 4 takes no branch.
+		c := histogram(wk, run, lo, hi)
+		wk.fx = grow(wk.fx, len(run)+4)
+		out, j := wk.fx, 0
+		for v, n := range c {
+			fv := float32(lo + int32(v))
+			four := out[j : j+4]
+			four[0], four[1], four[2], four[3] = fv, fv, fv, fv
+			for k := 4; k < int(n); k++ {
+				out[j+k] = fv
+			}
+			j += int(n)
+		}
+		for i, v := range out[:len(run)] {
+			e[i*st] = v
 		}
 		return
 	}
@@ -403,14 +415,20 @@ func sortItems(items []uint32, keys []byte, lo, hi int32, wk *fxWork) []uint32 {
 	return t
 }
 
-// counts is where each key of [lo, hi] (all keys' range) starts in keys sorted: the
-// number of keys below it.
-func counts(wk *fxWork, keys []byte, lo, hi int32) []int32 {
+// histogram is how many of keys are each key of [lo, hi] (all keys' range), from lo.
+func histogram(wk *fxWork, keys []byte, lo, hi int32) []int32 {
 	c := wk.counts[:hi-lo+1]
 	clear(c)
 	for _, k := range keys {
 		c[int32(k)-lo]++
 	}
+	return c
+}
+
+// counts is where each key of [lo, hi] (all keys' range) starts in keys sorted: the
+// number of keys below it.
+func counts(wk *fxWork, keys []byte, lo, hi int32) []int32 {
+	c := histogram(wk, keys, lo, hi)
 	// The running sum in a register: adding up in place waits for each store.
 	sum := int32(0)
 	for k, v := range c {
