@@ -360,6 +360,10 @@ func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 			}
 			j += int(n)
 		}
+		if st == 1 {
+			copy(e, out[:len(run)])
+			return
+		}
 		for i, v := range out[:len(run)] {
 			e[i*st] = v
 		}
