@@ -403,3 +403,53 @@ masksNext:
 masksDone:
 	VZEROUPPER
 	RET
+
+// func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)
+//
+// The least and greatest of groups (at least 1) groups of 32 keys.
+TEXT ·fxKeyRangeAVX2(SB), NOSPLIT, $0-24
+	MOVQ    keys+0(FP), SI
+	MOVQ    groups+8(FP), CX
+	VMOVDQU (SI), Y0
+	VMOVDQU Y0, Y1
+	ADDQ    $32, SI
+	DECQ    CX
+	JLE     rangeReduce
+
+rangeNext:
+	VMOVDQU (SI), Y2
+	VPMINUB Y2, Y0, Y0
+	VPMAXUB Y2, Y1, Y1
+	ADDQ    $32, SI
+	DECQ    CX
+	JNZ     rangeNext
+
+rangeReduce:
+	VEXTRACTI128 $1, Y0, X2
+	VPMINUB      X2, X0, X0
+	VEXTRACTI128 $1, Y1, X3
+	VPMAXUB      X3, X1, X1
+	VPSRLDQ      $8, X0, X2
+	VPMINUB      X2, X0, X0
+	VPSRLDQ      $8, X1, X3
+	VPMAXUB      X3, X1, X1
+	VPSRLDQ      $4, X0, X2
+	VPMINUB      X2, X0, X0
+	VPSRLDQ      $4, X1, X3
+	VPMAXUB      X3, X1, X1
+	VPSRLDQ      $2, X0, X2
+	VPMINUB      X2, X0, X0
+	VPSRLDQ      $2, X1, X3
+	VPMAXUB      X3, X1, X1
+	VPSRLDQ      $1, X0, X2
+	VPMINUB      X2, X0, X0
+	VPSRLDQ      $1, X1, X3
+	VPMAXUB      X3, X1, X1
+	VMOVD        X0, AX
+	MOVBLZX      AL, AX
+	MOVL         AX, lo+16(FP)
+	VMOVD        X1, AX
+	MOVBLZX      AL, AX
+	MOVL         AX, hi+20(FP)
+	VZEROUPPER
+	RET

@@ -41,3 +41,6 @@ func fxWiden8AVX2(out *float32, src *byte, groups int)
 
 //go:noescape
 func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
+
+//go:noescape
+func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)

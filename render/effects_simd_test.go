@@ -211,7 +211,9 @@ func TestEffectWidenAVX2MatchesGo(t *testing.T) {
 	}
 }
 
-func TestSortMasksAVX2MatchGo(t *testing.T) {
+// TestSortKeysAVX2MatchGo: the masks of a line's keys (sortMasks) and their least and
+// greatest (keyRange).
+func TestSortKeysAVX2MatchGo(t *testing.T) {
 	needAVX2(t)
 	rng := rand.New(rand.NewPCG(27, 6))
 	for n := range 200 {
@@ -228,6 +230,16 @@ func TestSortMasksAVX2MatchGo(t *testing.T) {
 		withAVX2(false, func() { sortMasks(wantIn, wantDown, keys, lo, hi) })
 		if !slices.Equal(gotIn, wantIn) || !slices.Equal(gotDown, wantDown) {
 			t.Fatalf("n %d, keys in %d..%d: the AVX2 masks %x, %x differ from Go's %x, %x", n, lo, hi, gotIn, gotDown, wantIn, wantDown)
+		}
+		if n == 0 {
+			continue
+		}
+		// And the keys' least and greatest.
+		var gotLo, gotHi int32
+		withAVX2(true, func() { gotLo, gotHi = keyRange(keys) })
+		wantLo, wantHi := keyRangeGo(keys, int32(keys[0]), int32(keys[0]))
+		if gotLo != wantLo || gotHi != wantHi {
+			t.Fatalf("n %d: the AVX2 key range %d..%d, Go's %d..%d", n, gotLo, gotHi, wantLo, wantHi)
 		}
 	}
 }

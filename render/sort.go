@@ -233,7 +233,7 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 			return
 		}
 		s, e := runStart(in, i), runEnd(in, i)
-		ln.sortRun(keys[s:e], s, lo, hi, wk)
+		ln.sortRun(keys[s:e], s, wk)
 		i = e
 	}
 }
@@ -324,7 +324,7 @@ func runEnd(in []uint64, i int) int {
 }
 
 // sortRun sorts the run of the line from sample s whose keys are run (out of order).
-func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
+func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 	st := ln.stride
 	if len(run) == 2 { // out of order: swapped (common where the keys are noisy)
 		for p := range ln.planes {
@@ -348,11 +348,11 @@ func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 		// Counted, and each key laid out as many times as it came (equal keys are equal
 		// samples, so no sample need be placed, each waiting for its key's count): four
 		// copies written whatever the count, so that a count up to 4 takes no branch.
-		c := histogram(wk, run, lo, hi)
+		c, least := histogram(wk, run)
 		wk.fx = grow(wk.fx, len(run)+4)
 		out, j := wk.fx, 0
 		for v, n := range c {
-			fv := float32(lo + int32(v))
+			fv := float32(least + int32(v))
 			four := out[j : j+4]
 			four[0], four[1], four[2], four[3] = fv, fv, fv, fv
 			for k := 4; k < int(n); k++ {
@@ -382,7 +382,7 @@ func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 			items[j] |= uint32(e[j*st]) << sh
 		}
 	}
-	items = sortItems(items, run, lo, hi, wk)
+	items = sortItems(items, run, wk)
 	mask := uint32(1)<<ln.bits - 1
 	for p := range ln.planes {
 		sh := uint(ln.planes-1-p) * ln.bits
@@ -393,10 +393,9 @@ func (ln *sortLine) sortRun(run []byte, s int, lo, hi int32, wk *fxWork) {
 	}
 }
 
-// sortItems sorts items, whose keys (also in keys) all lie in [lo, hi], by key, stably, and
-// returns them: a short run sorted in place by insertion, a long one counted into
-// wk.itemsTmp.
-func sortItems(items []uint32, keys []byte, lo, hi int32, wk *fxWork) []uint32 {
+// sortItems sorts items, whose keys are also in keys, by key, stably, and returns them: a
+// short run sorted in place by insertion, a long one counted into wk.itemsTmp.
+func sortItems(items []uint32, keys []byte, wk *fxWork) []uint32 {
 	if len(items) < sortShort {
 		for j := 1; j < len(items); j++ {
 			v := items[j]
@@ -408,38 +407,58 @@ func sortItems(items []uint32, keys []byte, lo, hi int32, wk *fxWork) []uint32 {
 		}
 		return items
 	}
-	l := uint32(lo)
-	c := counts(wk, keys, lo, hi)
+	c, least := counts(wk, keys)
 	t := wk.itemsTmp[:len(items)]
 	for _, it := range items {
-		k := it>>itemKey - l
+		k := it>>itemKey - uint32(least)
 		t[c[k]] = it
 		c[k]++
 	}
 	return t
 }
 
-// histogram is how many of keys are each key of [lo, hi] (all keys' range), from lo.
-func histogram(wk *fxWork, keys []byte, lo, hi int32) []int32 {
-	c := wk.counts[:hi-lo+1]
+// histogram is how many of keys are each key from the least of them to the greatest
+// (keyRange's), from the least: on footage a run's keys span much less than the range.
+func histogram(wk *fxWork, keys []byte) (c []int32, least int32) {
+	lo, hi := keyRange(keys)
+	c = wk.counts[:hi-lo+1]
 	clear(c)
 	for _, k := range keys {
 		c[int32(k)-lo]++
 	}
-	return c
+	return c, lo
 }
 
-// counts is where each key of [lo, hi] (all keys' range) starts in keys sorted: the
-// number of keys below it.
-func counts(wk *fxWork, keys []byte, lo, hi int32) []int32 {
-	c := histogram(wk, keys, lo, hi)
+// keyRange is the least and the greatest of keys (not empty): 32 a group by fxKeyRangeAVX2
+// where it runs (a loop in Go waits on each comparison).
+func keyRange(keys []byte) (lo, hi int32) {
+	lo, hi = int32(keys[0]), int32(keys[0])
+	if g := len(keys) / 32; haveAVX2 && g > 0 {
+		l, h := fxKeyRangeAVX2(&keys[0], g)
+		lo, hi, keys = int32(l), int32(h), keys[32*g:]
+	}
+	return keyRangeGo(keys, lo, hi)
+}
+
+// keyRangeGo is keyRange's Go twin: lo and hi widened to hold keys.
+func keyRangeGo(keys []byte, lo, hi int32) (int32, int32) {
+	for _, k := range keys {
+		lo, hi = min(lo, int32(k)), max(hi, int32(k))
+	}
+	return lo, hi
+}
+
+// counts is where each key from the least of keys to the greatest starts in keys sorted
+// (the number of keys below it), from the least.
+func counts(wk *fxWork, keys []byte) (c []int32, least int32) {
+	c, least = histogram(wk, keys)
 	// The running sum in a register: adding up in place waits for each store.
 	sum := int32(0)
 	for k, v := range c {
 		c[k] = sum
 		sum += v
 	}
-	return c
+	return c, least
 }
 
 // widen8 sets out[i] to src[i]: whole groups of 8 by fxWiden8AVX2 where it runs.
