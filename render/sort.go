@@ -225,7 +225,10 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 		return
 	}
 	nw := (n + 63) / 64
+	// Scratch for the whole line, so that no run grows it: a worker's scratch stops growing
+	// once it has taken the largest box, whatever the keys.
 	wk.inBits, wk.downBits = grow(wk.inBits, nw+1), grow(wk.downBits, nw)
+	wk.items, wk.itemsTmp, wk.fx = grow(wk.items, n), grow(wk.itemsTmp, n), grow(wk.fx, n+4)
 	in, down := wk.inBits[:nw+1], wk.downBits[:nw]
 	sortMasks(in[:nw], down, keys, lo, hi)
 	in[nw] = 0 // a run ends by the line's end
@@ -350,8 +353,7 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 		// samples, so no sample need be placed, each waiting for its key's count): four
 		// copies written whatever the count, so that a count up to 4 takes no branch.
 		c, least := histogram(wk, run)
-		wk.fx = grow(wk.fx, len(run)+4)
-		out, j := wk.fx, 0
+		out, j := wk.fx[:len(run)+4], 0
 		for v, n := range c {
 			fv := float32(least + int32(v))
 			four := out[j : j+4]
@@ -370,7 +372,6 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 		}
 		return
 	}
-	wk.items, wk.itemsTmp = grow(wk.items, len(run)), grow(wk.itemsTmp, len(run))
 	items := wk.items[:len(run)]
 	// The planes one by one: a loop over them per sample cost more than the sort.
 	for j, k := range run {
