@@ -56,17 +56,16 @@ func TestEffectsAllocateNothing(t *testing.T) {
 }
 
 // BenchmarkSort4K runs pixel sort alone as BenchmarkEffects4K does, on frames whose keys
-// make its work light and heavy: bench --effects' ramp (each box row a few runs of about
-// 120 keys, in order), the ramp with grain (±6 codes: the same runs out of order), uniform
+// make its work light and heavy: the ramp (each box row a few runs of about 120 keys, in
+// order), bench --effects' ramp with grain (±6 codes: the same runs out of order), uniform
 // noise (runs of random keys, few longer than 8) and, where it is installed, real footage
 // (footage4K), each along rows and along columns, with blur on the same frame beside it for the ratio. Each frame
 // starts as decoded (copied back untimed), so that no frame sorts runs already sorted.
 func BenchmarkSort4K(b *testing.B) {
 	const w, h = 3840, 2160
-	ramp, grain, noise := overlay.EffectBenchFrame(w, h), overlay.EffectBenchFrame(w, h), overlay.EffectBenchFrame(w, h)
-	rng := rand.New(rand.NewPCG(5, 6))
+	ramp, grain, noise := overlay.EffectBenchFrame(w, h), overlay.EffectBenchGrainFrame(w, h), overlay.EffectBenchFrame(w, h)
+	rng := rand.New(rand.NewPCG(7, 8))
 	for i := range noise.Y {
-		grain.Y[i] = byte(min(max(int(grain.Y[i])+rng.IntN(13)-6, 0), 255))
 		noise.Y[i] = byte(rng.Uint32())
 	}
 	frames := []struct {
