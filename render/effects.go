@@ -83,10 +83,11 @@ type fxWork struct {
 	fx      []float32
 	row8    []byte // camera: a shifted (NV12: padded) copy of a row of 8-bit samples
 	// sort: the keys of a row (or a rectangle), of a chroma row, and of a column; a line's
-	// bit masks (sortMasks); a run's items and a counting sort's output; its counts
+	// bit masks (sortMasks); a short run's items, a long run's samples' places; its counts
 	keys8, keysC8, line8 []byte
 	inBits, downBits     []uint64
-	items, itemsTmp      []uint32
+	items                []uint32
+	places               []int32
 	counts               [256]int32
 }
 

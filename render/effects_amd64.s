@@ -453,3 +453,37 @@ rangeReduce:
 	MOVL         AX, hi+20(FP)
 	VZEROUPPER
 	RET
+
+// func fxLayOutAVX2(out *float32, c *int32, values int, least float32)
+//
+// Each of values keys from least on, as many times as c counts it (its float32), laid
+// out from out one after another: 8 at a time, so up to 7 past the last are written too.
+TEXT ·fxLayOutAVX2(SB), NOSPLIT, $0-28
+	MOVQ         out+0(FP), DI
+	MOVQ         c+8(FP), SI
+	MOVQ         values+16(FP), CX
+	VBROADCASTSS least+24(FP), Y0
+	MOVL         $0x3f800000, AX  // 1.0
+	VMOVD        AX, X1
+	VBROADCASTSS X1, Y1
+	TESTQ        CX, CX
+	JLE          layOutDone
+
+layOutValue:
+	MOVLQSX (SI), DX
+	MOVQ    DI, BX
+	LEAQ    (DI)(DX*4), DI // the next key's first
+
+layOutStore:
+	VMOVUPS Y0, (BX)
+	ADDQ    $32, BX
+	CMPQ    BX, DI
+	JLT     layOutStore
+	VADDPS  Y1, Y0, Y0
+	ADDQ    $4, SI
+	DECQ    CX
+	JNZ     layOutValue
+
+layOutDone:
+	VZEROUPPER
+	RET

@@ -44,3 +44,6 @@ func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
 
 //go:noescape
 func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)
+
+//go:noescape
+func fxLayOutAVX2(out *float32, c *int32, values int, least float32)

@@ -243,3 +243,25 @@ func TestSortKeysAVX2MatchGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSortLayOutAVX2MatchesGo: counted keys laid out (layOut), counts of 0 to a few
+// stores, the values past the keys scratch.
+func TestSortLayOutAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 7))
+	for values := 1; values < 60; values++ {
+		c := make([]int32, values)
+		n := 0
+		for v := range c {
+			c[v] = int32(rng.IntN(1 + rng.IntN(20)))
+			n += int(c[v])
+		}
+		least := int32(rng.IntN(257 - values))
+		got, want := make([]float32, n+layOutPast), make([]float32, n)
+		withAVX2(true, func() { layOut(got, c, least) })
+		layOutGo(want, c, least)
+		if !slices.Equal(got[:n], want) {
+			t.Fatalf("counts %v from %d: the AVX2 layout %v differs from Go's %v", c, least, got[:n], want)
+		}
+	}
+}

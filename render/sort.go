@@ -228,7 +228,7 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 	// Scratch for the whole line, so that no run grows it: a worker's scratch stops growing
 	// once it has taken the largest box, whatever the keys.
 	wk.inBits, wk.downBits = grow(wk.inBits, nw+1), grow(wk.downBits, nw)
-	wk.items, wk.itemsTmp, wk.fx = grow(wk.items, n), grow(wk.itemsTmp, n), grow(wk.fx, n+4)
+	wk.items, wk.places, wk.fx = grow(wk.items, n), grow(wk.places, n), grow(wk.fx, n+layOutPast)
 	in, down := wk.inBits[:nw+1], wk.downBits[:nw]
 	sortMasks(in[:nw], down, keys, lo, hi)
 	in[nw] = 0 // a run ends by the line's end
@@ -350,19 +350,10 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 			return
 		}
 		// Counted, and each key laid out as many times as it came (equal keys are equal
-		// samples, so no sample need be placed, each waiting for its key's count): four
-		// copies written whatever the count, so that a count up to 4 takes no branch.
+		// samples, so no sample need be placed, each waiting for its key's count).
 		c, least := histogram(wk, run)
-		out, j := wk.fx[:len(run)+4], 0
-		for v, n := range c {
-			fv := float32(least + int32(v))
-			four := out[j : j+4]
-			four[0], four[1], four[2], four[3] = fv, fv, fv, fv
-			for k := 4; k < int(n); k++ {
-				out[j+k] = fv
-			}
-			j += int(n)
-		}
+		out := wk.fx[:len(run)+layOutPast]
+		layOut(out, c, least)
 		if st == 1 {
 			copy(e, out[:len(run)])
 			return
@@ -372,6 +363,17 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 		}
 		return
 	}
+	if len(run) < sortShort {
+		ln.insertRun(run, s, wk)
+		return
+	}
+	ln.placeRun(run, s, wk)
+}
+
+// insertRun sorts a short run by insertion: each sample an item, its key in the top byte
+// and its planes' values below, sorted stably by key and unpacked back.
+func (ln *sortLine) insertRun(run []byte, s int, wk *fxWork) {
+	st := ln.stride
 	items := wk.items[:len(run)]
 	// The planes one by one: a loop over them per sample cost more than the sort.
 	for j, k := range run {
@@ -384,7 +386,14 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 			items[j] |= uint32(e[j*st]) << sh
 		}
 	}
-	items = sortItems(items, run, wk)
+	for j := 1; j < len(items); j++ {
+		v := items[j]
+		k, q := v>>itemKey, j
+		for ; q > 0 && items[q-1]>>itemKey > k; q-- {
+			items[q] = items[q-1]
+		}
+		items[q] = v
+	}
 	mask := uint32(1)<<ln.bits - 1
 	for p := range ln.planes {
 		sh := uint(ln.planes-1-p) * ln.bits
@@ -395,28 +404,32 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 	}
 }
 
-// sortItems sorts items, whose keys are also in keys, by key, stably, and returns them: a
-// short run sorted in place by insertion, a long one counted into wk.itemsTmp.
-func sortItems(items []uint32, keys []byte, wk *fxWork) []uint32 {
-	if len(items) < sortShort {
-		for j := 1; j < len(items); j++ {
-			v := items[j]
-			k, q := v>>itemKey, j
-			for ; q > 0 && items[q-1]>>itemKey > k; q-- {
-				items[q] = items[q-1]
-			}
-			items[q] = v
+// placeRun sorts a long run by counting: each sample's place in the run sorted worked out
+// once from its keys' counts (stably: in the run's order), then each plane's values moved
+// to their places through wk.fx and back, as they are (no items packed and unpacked).
+func (ln *sortLine) placeRun(run []byte, s int, wk *fxWork) {
+	c, least := counts(wk, run)
+	places := wk.places[:len(run)]
+	for j, k := range run {
+		i := int32(k) - least
+		places[j] = c[i]
+		c[i]++
+	}
+	st := ln.stride
+	sorted := wk.fx[:len(run)]
+	for p := range ln.planes {
+		e := ln.e[p][s*st : (s+len(run)-1)*st+1]
+		for j, to := range places {
+			sorted[to] = e[j*st]
 		}
-		return items
+		if st == 1 {
+			copy(e, sorted)
+			continue
+		}
+		for i, v := range sorted {
+			e[i*st] = v
+		}
 	}
-	c, least := counts(wk, keys)
-	t := wk.itemsTmp[:len(items)]
-	for _, it := range items {
-		k := it>>itemKey - uint32(least)
-		t[c[k]] = it
-		c[k]++
-	}
-	return t
 }
 
 // histogram is how many of keys are each key from the least of them to the greatest
@@ -448,6 +461,34 @@ func keyRangeGo(keys []byte, lo, hi int32) (int32, int32) {
 		lo, hi = min(lo, int32(k)), max(hi, int32(k))
 	}
 	return lo, hi
+}
+
+// layOutPast is how many values past the keys layOut may write.
+const layOutPast = 8
+
+// layOut sets out to the keys from least on, each as many times as c counts it, in order,
+// as float32: by fxLayOutAVX2 where it runs, 8 values a store, so that it may write up to
+// layOutPast values past them (out holds them); a Go loop stores each value alone.
+func layOut(out []float32, c []int32, least int32) {
+	if haveAVX2 && len(c) > 0 {
+		_ = out[len(out)-1]
+		fxLayOutAVX2(&out[0], &c[0], len(c), float32(least))
+		return
+	}
+	layOutGo(out, c, least)
+}
+
+// layOutGo is layOut's Go twin: it writes nothing past the keys.
+func layOutGo(out []float32, c []int32, least int32) {
+	j := 0
+	for v, n := range c {
+		fv := float32(least + int32(v))
+		same := out[j : j+int(n)]
+		for k := range same {
+			same[k] = fv
+		}
+		j += int(n)
+	}
 }
 
 // counts is where each key from the least of keys to the greatest starts in keys sorted
