@@ -19,9 +19,11 @@ import (
 // runs out of order are sorted in the arena: they are found from two bit masks of the
 // line's keys (sortMasks, 32 keys at a time with AVX2), so that keys out of the range and
 // runs in order (as on a gradient) cost nothing more. 8-bit luma, whose samples are their
-// own keys, is sorted alone: a long run counted and laid out by its keys. Otherwise each
-// sample of a run becomes an item, its key in the top byte (item >> itemKey) and its
-// planes' values below, sorted stably by key (insertion, or counting) and unpacked back.
+// own keys, is sorted alone: a long run counted and laid out by its keys (AVX2). Otherwise
+// each sample of a short run becomes an item, its key in the top byte (item >> itemKey) and
+// its planes' values below, sorted stably by insertion and unpacked back; a long run's
+// samples are given their places from its keys' counts, in order, and each plane's values
+// moved there as they are.
 
 // itemKey is the bit where a sort item's key starts.
 const itemKey = 24
