@@ -26,6 +26,11 @@ type Drawer struct {
 	// draws. 0 in a whole render.
 	replayFrom int
 	replayed   int // tracks frames replayed
+	// none is what the overlay draws for a frame with nothing tracked: an empty frame
+	// numbered as the video's (numbered), so that what counts frames (the camera look's
+	// grain and clock) counts the video's frames, not those drawn, and a render from
+	// --start draws its first frame as the whole render draws that frame.
+	none scene.Frame
 }
 
 // NewDrawer returns a Drawer of src's tracks with options o.
@@ -43,7 +48,7 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 		for k := t.replayFrom; t.replayFrom > 0 && k < n; k++ {
 			tf, err := t.src.Frame(k, nil)
 			if err == nil {
-				err = t.d.Advance(w, h, tf)
+				err = t.d.Advance(w, h, t.numbered(tf, k))
 			}
 			if err != nil {
 				return fmt.Errorf("tracks frame %d, replayed: %w", k, err)
@@ -59,11 +64,20 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 	if tf != nil {
 		t.off.check(tf, w, h)
 	}
-	if err := t.d.Draw(dst, tf); err != nil {
+	if err := t.d.Draw(dst, t.numbered(tf, n)); err != nil {
 		return fmt.Errorf("tracks frame %d: %w", n, err)
 	}
 	t.stages.Add(t.d.Timings())
 	return nil
+}
+
+// numbered is tracks frame n: tf, or none numbered n where nothing is tracked (tf nil).
+func (t *Drawer) numbered(tf *scene.Frame, n int) *scene.Frame {
+	if tf != nil {
+		return tf
+	}
+	t.none.Index = n
+	return &t.none
 }
 
 // drawFunc is the render's video.DrawFunc: nil when the tracks hold no frame, so that the

@@ -1,10 +1,17 @@
 package job
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"trackink/internal/mediatest"
+	"trackink/kernels/device"
+	"trackink/knn"
 	"trackink/overlay"
+	"trackink/scene"
 	"trackink/video"
 )
 
@@ -27,6 +34,51 @@ func TestCameraClockAtTheVideosRate(t *testing.T) {
 		fitToVideo(&o, info)
 		if got := o.Overlay.Style.Camera.FPS; got != tc.want {
 			t.Errorf("--camera-fps %g on a 10 fps clip: the clock counts at %g, want %g", tc.given, got, tc.want)
+		}
+	}
+}
+
+// A render from --start N draws the camera look on frame N and after as the whole render
+// draws those frames: the grain and the clock count the video's frames, not those drawn,
+// also where nothing is tracked (here, every frame after the first).
+func TestCameraCountsTheVideosFrames(t *testing.T) {
+	dir := t.TempDir()
+	clip := filepath.Join(dir, "in.mp4")
+	const frames, fps = 8, 2 // the clock moves on every other frame
+	if err := video.Synthesize(clip, 96, 64, frames, fps); err != nil {
+		t.Fatal(err)
+	}
+	tracks, err := scene.NewTracks([]scene.Frame{{Index: 1, Boxes: []scene.Box{{ID: 1, X: 10, Y: 10, W: 20, H: 30}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	place, err := Place("cpu", device.Probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctv, _ := overlay.Preset("cctv")
+	cctv.Camera.Grain = 0.3
+	render := func(name string, start int) []string {
+		out := filepath.Join(dir, name)
+		_, err := Render(context.Background(), Options{
+			Video:   video.Options{Input: clip, Output: out, Encoder: "libx264", Lossless: true, Start: video.Position{Frame: start}},
+			Overlay: overlay.Options{Style: cctv, Links: knn.Options{K: knn.DefaultK, Hysteresis: knn.DefaultHysteresis}},
+			Place:   place,
+			Tracks:  Tracks{Load: func(w, h int) (*scene.Tracks, error) { return tracks, nil }, Name: "tracks"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mediatest.Pictures(mediatest.Frames(t, out))
+	}
+	whole := render("whole.mkv", 0)
+	if len(whole) != frames {
+		t.Fatalf("the whole render has %d frames, want %d", len(whole), frames)
+	}
+	for _, start := range []int{2, 5} {
+		got := render(fmt.Sprintf("from%d.mkv", start), start)
+		if want := whole[start-1:]; !slices.Equal(got, want) {
+			t.Errorf("--start %d: frames %s", start, mediatest.Difference(want, got))
 		}
 	}
 }

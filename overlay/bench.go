@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"time"
@@ -124,8 +125,10 @@ type BackendBench struct {
 
 // BenchBackend draws p onto fr with a fresh timed backend of o's, BenchWarmup times untimed
 // and then frames times, and returns the median time of stage and of the whole draw, the
-// CPU time and the allocations a frame.
-func BenchBackend(o Options, fr composite.Surface, p *Primitives, stage Stage, frames int) (BackendBench, error) {
+// CPU time of the draws and the allocations a frame. restore, when not nil, puts fr back as
+// it was before each draw, untimed: an effect drawn again over its own result (a pixel
+// sort over rows it sorted) would otherwise be timed on easier work than a video's frames.
+func BenchBackend(o Options, fr composite.Surface, restore func(), p *Primitives, stage Stage, frames int) (BackendBench, error) {
 	o.Backend.Timed = true
 	be, err := o.NewBackend(o.Backend)
 	if err != nil {
@@ -134,29 +137,32 @@ func BenchBackend(o Options, fr composite.Surface, p *Primitives, stage Stage, f
 	defer be.Close()
 	stages, totals := make([]float64, 0, frames), make([]float64, 0, frames)
 	var before, after runtime.MemStats
-	var cpu0 time.Duration
+	var cpu time.Duration
 	for i := range BenchWarmup + frames {
 		if i == BenchWarmup {
 			runtime.ReadMemStats(&before)
-			cpu0 = cputime.Self()
 		}
-		t0 := time.Now()
+		if restore != nil {
+			restore()
+		}
+		cpu0, t0 := cputime.Self(), time.Now()
 		if err := be.Draw(fr, p); err != nil {
 			return BackendBench{}, err
 		}
 		if i >= BenchWarmup {
 			totals = append(totals, Milliseconds(time.Since(t0)))
 			stages = append(stages, Milliseconds(be.Timings()[stage]))
+			cpu += cputime.Self() - cpu0
 		}
 	}
-	cpu := cputime.Self() - cpu0
 	runtime.ReadMemStats(&after)
 	return BackendBench{Frames: frames, Workers: be.Workers(), StageMS: Round3(Median(stages)), TotalMS: Round3(Median(totals)),
 		CPUMS: Round3(Milliseconds(cpu) / float64(frames)), AllocsPerFrame: Round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}, nil
 }
 
-// EffectBenchFrame is the effects benchmark's w × h YUV420P frame: a diagonal ramp, so that
-// every effect changes something.
+// EffectBenchFrame is a w × h YUV420P frame of a diagonal ramp, so that every effect
+// changes something. Its rows are in order, the easiest work a pixel sort can have:
+// EffectBenchGrainFrame is the effects benchmark's.
 func EffectBenchFrame(w, h int) *composite.YUV420P {
 	y, uv := make([]byte, w*h), make([]byte, w*h/2)
 	for i := range y {
@@ -166,6 +172,18 @@ func EffectBenchFrame(w, h int) *composite.YUV420P {
 		uv[i] = byte(64 + i%128)
 	}
 	return &composite.YUV420P{Y: y, U: uv[:w*h/4], V: uv[w*h/4:], StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+}
+
+// EffectBenchGrainFrame is the effects benchmark's w × h YUV420P frame: EffectBenchFrame's
+// ramp with uniform grain of ±6 code values (seeded, the same every time), so that, as in a
+// video's frames, a pixel sort finds the ramp's runs out of order.
+func EffectBenchGrainFrame(w, h int) *composite.YUV420P {
+	f := EffectBenchFrame(w, h)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i, v := range f.Y {
+		f.Y[i] = byte(min(max(int(v)+rng.IntN(13)-6, 0), 255))
+	}
+	return f
 }
 
 // Milliseconds is d in milliseconds, to the microsecond.
@@ -206,17 +224,20 @@ type EffectsBench struct {
 // EffectsBenchWidth and EffectsBenchHeight are the frame BenchEffects draws onto.
 const EffectsBenchWidth, EffectsBenchHeight = 3840, 2160
 
-// BenchEffects times each box effect on a 3840×2160 YUV420P frame, frames frames each:
-// EffectBenchBoxes' 20 boxes over a tenth of the frame, nothing else drawn; and, last, the
-// camera look of the cctv look over the whole frame. The rows' Backend is left to the caller.
+// BenchEffects times each box effect on a 3840×2160 YUV420P frame (EffectBenchGrainFrame,
+// put back as it was before each draw), frames frames each: EffectBenchBoxes' 20 boxes over
+// a tenth of the frame, nothing else drawn; and, last, the camera look of the cctv look
+// over the whole frame. The rows' Backend is left to the caller.
 func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 	const w, h = EffectsBenchWidth, EffectsBenchHeight
-	fr := EffectBenchFrame(w, h)
+	fr := EffectBenchGrainFrame(w, h)
+	y, u, v := slices.Clone(fr.Y), slices.Clone(fr.U), slices.Clone(fr.V)
+	restore := func() { copy(fr.Y, y); copy(fr.U, u); copy(fr.V, v) }
 	var rows []EffectsBench
 	for _, name := range EffectNames() {
 		kind, _ := ParseEffect(name)
 		fx := EffectBenchBoxes(w, h, kind, 0)
-		row, err := benchEffect(o, fr, &Primitives{Effects: fx}, StageEffects, frames)
+		row, err := benchEffect(o, fr, restore, &Primitives{Effects: fx}, StageEffects, frames)
 		if err != nil {
 			return nil, err
 		}
@@ -233,7 +254,7 @@ func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 	pass := cctv.ForHeight(h).Camera
 	p := &Primitives{Camera: CameraPass{Scanlines: pass.Scanlines, Vignette: pass.Vignette,
 		Aberration: pass.Aberration, Grain: pass.Grain, Seed: pass.Seed, Frame: 1}}
-	row, err := benchEffect(o, fr, p, StageCamera, frames)
+	row, err := benchEffect(o, fr, restore, p, StageCamera, frames)
 	if err != nil {
 		return nil, err
 	}
@@ -243,8 +264,8 @@ func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 
 // benchEffect times p drawn onto fr (BenchBackend), stage being the effects' or the
 // camera's, for a row of BenchEffects.
-func benchEffect(o Options, fr composite.Surface, p *Primitives, stage Stage, frames int) (EffectsBench, error) {
-	b, err := BenchBackend(o, fr, p, stage, frames)
+func benchEffect(o Options, fr composite.Surface, restore func(), p *Primitives, stage Stage, frames int) (EffectsBench, error) {
+	b, err := BenchBackend(o, fr, restore, p, stage, frames)
 	if err != nil {
 		return EffectsBench{}, err
 	}

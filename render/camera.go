@@ -152,40 +152,28 @@ func (f *fxFrame) interleaved() bool {
 }
 
 // cameraRowNV12 runs the stage on chroma row y of an NV12 frame, Cb and Cr at once: the
-// interleaved row changed in place by camera8 with each column's gain twice, from a copy in
-// which Cb and Cr are each shifted by their own amount. Chroma takes no grain.
+// interleaved row changed in place by camera8Pairs with each column's gain twice, Cb read
+// shifted by its amount and Cr by its own from a copy of the row padded with its edge
+// pairs. Chroma takes no grain.
 func (sc *cameraScratch) cameraRowNV12(y int, wk *fxWork) {
 	cb := &sc.f.pl[1]
 	n := cb.w
 	i := y * cb.stride
 	row := cb.p[i : i+2*n]
-	src := row
-	if d1, d2 := sc.shift[1], sc.shift[2]; d1 != 0 || d2 != 0 {
-		wk.row8 = grow(wk.row8, 2*n)
-		src = wk.row8
-		shiftEvery2(src, row, d1)
-		shiftEvery2(src[1:], row[1:], d2)
-	}
-	camera8(row, src, sc.colsCI[:2*n], 0, sc.rows[2*y], int32(cb.black), 0)
-}
-
-// shiftEvery2 sets dst[2x] to src[2(x + d)] for the n = (len(src)+1)/2 samples at even
-// bytes, the row's edge repeated beyond it: the edges clamped, the rest copied straight.
-func shiftEvery2(dst, src []byte, d int) {
-	n := (len(src) + 1) / 2
-	lo, hi := min(max(-d, 0), n), max(min(n-d, n), 0) // x in [lo, hi) reads inside the row
-	for x := range lo {
-		dst[2*x] = src[0]
-	}
-	if lo < hi {
-		s, t := src[2*(lo+d):2*(hi+d-1)+1], dst[2*lo:2*(hi-1)+1]
-		for i := 0; i < len(s) && i < len(t); i += 2 {
-			t[i] = s[i]
+	even, odd := row, row
+	// A shift of n or more reads the edge everywhere, as a shift of n does.
+	d1, d2 := min(max(sc.shift[1], -n), n), min(max(sc.shift[2], -n), n)
+	if pad := max(d1, -d1, d2, -d2); pad > 0 {
+		wk.row8 = grow(wk.row8, 2*(n+2*pad))
+		buf := wk.row8
+		copy(buf[2*pad:], row)
+		for p := range pad {
+			buf[2*p], buf[2*p+1] = row[0], row[1]
+			buf[2*(pad+n+p)], buf[2*(pad+n+p)+1] = row[2*n-2], row[2*n-1]
 		}
+		even, odd = buf[2*(pad+d1):], buf[2*(pad+d2):]
 	}
-	for x := max(hi, lo); x < n; x++ {
-		dst[2*x] = src[2*(n-1)]
-	}
+	camera8Pairs(row, even, odd, sc.colsCI[:2*n], 0, sc.rows[2*y], int32(cb.black), 0)
 }
 
 // shiftRow sets dst[x] to src[x + d], the row's edge repeated beyond it.
@@ -228,6 +216,31 @@ func camera8Go(row, src []byte, cols []int32, base uint32, ry, c, amp int32) {
 	src, cols = src[:len(row)], cols[:len(row)]
 	for x := range row {
 		row[x] = byte(min(max(cameraSample(int32(src[x]), cols[x], ry, c, amp, base+uint32(x)), 0), 255))
+	}
+}
+
+// camera8Pairs is camera8 on NV12's interleaved chroma: row[x] from even[x] where x is
+// even (Cb), from odd[x] where it is odd (Cr).
+func camera8Pairs(row, even, odd []byte, cols []int32, base uint32, ry, c, amp int32) {
+	even, odd, cols = even[:len(row)], odd[:len(row)], cols[:len(row)]
+	x0 := 0
+	if haveAVX2 && len(row) >= 8 {
+		g := len(row) / 8
+		camera8PairsAVX2(&row[0], &even[0], &odd[0], &cols[0], base, ry, c, amp, g)
+		x0 = 8 * g
+	}
+	camera8PairsGo(row[x0:], even[x0:], odd[x0:], cols[x0:], base+uint32(x0), ry, c, amp)
+}
+
+// camera8PairsGo is camera8Pairs's loop in Go (row's first sample a Cb).
+func camera8PairsGo(row, even, odd []byte, cols []int32, base uint32, ry, c, amp int32) {
+	even, odd, cols = even[:len(row)], odd[:len(row)], cols[:len(row)]
+	for x := range row {
+		s := even[x]
+		if x%2 != 0 {
+			s = odd[x]
+		}
+		row[x] = byte(min(max(cameraSample(int32(s), cols[x], ry, c, amp, base+uint32(x)), 0), 255))
 	}
 }
 

@@ -3,7 +3,9 @@ package render
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"trackink/composite"
 	"trackink/overlay"
@@ -22,17 +24,19 @@ func BenchmarkCamera4K(b *testing.B) {
 			r := newRenderer(b, 2)
 			p := overlay.Primitives{Camera: benchCamera}
 			b.ReportAllocs()
+			var cpu time.Duration
 			for b.Loop() {
 				p.Camera.Frame++
-				draw(b, r, fr, &p)
+				cpu += cpuDraw(b, r, fr, &p)
 			}
+			reportCPU(b, cpu)
 		})
 	}
 }
 
-// TestCamera8MatchesGo holds the AVX2 loop to the Go loop, bit for bit, on random rows of
-// every length to 40 and a 4K row, with gains, black levels and grain that reach both
-// clamps.
+// TestCamera8MatchesGo holds the AVX2 loops (planar and NV12's pairs) to the Go loops, bit
+// for bit, on random rows of every length to 40 and a 4K row, with gains, black levels and
+// grain that reach both clamps.
 func TestCamera8MatchesGo(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no AVX2")
@@ -53,6 +57,15 @@ func TestCamera8MatchesGo(t *testing.T) {
 			camera8Go(b, src, cols, base, ry, c, amp)
 			if !bytes.Equal(a, b) {
 				t.Fatalf("n %d, ry %d, c %d, amp %d: AVX2 %v, Go %v", n, ry, c, amp, a, b)
+			}
+			// NV12's pairs: the even samples from src, the odd from src reversed.
+			odd := slices.Clone(src)
+			slices.Reverse(odd)
+			a, b = bytes.Clone(src), bytes.Clone(src)
+			camera8Pairs(a, src, odd, cols, base, ry, c, amp)
+			camera8PairsGo(b, src, odd, cols, base, ry, c, amp)
+			if !bytes.Equal(a, b) {
+				t.Fatalf("pairs: n %d, ry %d, c %d, amp %d: AVX2 %v, Go %v", n, ry, c, amp, a, b)
 			}
 		}
 	}
@@ -120,5 +133,33 @@ func TestCameraParts(t *testing.T) {
 	}
 	if !bytes.Equal(a.U, flat().U) || !bytes.Equal(a.V, flat().V) {
 		t.Error("grain changed chroma")
+	}
+}
+
+// TestCameraNV12MatchesYUV420P: the camera look on an NV12 frame changes its samples as on
+// the YUV420P frame of the same samples (Cb and Cr interleaved or in planes of their own),
+// with no aberration, some, and more than the frame is wide.
+func TestCameraNV12MatchesYUV420P(t *testing.T) {
+	const w, h = 123, 37
+	r := newRenderer(t, 2)
+	for _, ab := range []float32{0, 9, 301} {
+		p := overlay.Primitives{Camera: overlay.CameraPass{Scanlines: 0.3, Vignette: 0.6, Aberration: ab, Grain: 0.1, Seed: 3, Frame: 4}}
+		nv := testFrame("nv12", w, h, 7).(*composite.NV12)
+		cw, ch := (w+1)/2, (h+1)/2
+		yuv := &composite.YUV420P{Y: bytes.Clone(nv.Y), U: make([]byte, cw*ch), V: make([]byte, cw*ch),
+			StrideY: w, StrideU: cw, StrideV: cw, W: w, H: h}
+		for i := range yuv.U {
+			yuv.U[i], yuv.V[i] = nv.UV[2*i], nv.UV[2*i+1]
+		}
+		draw(t, r, nv, &p)
+		draw(t, r, yuv, &p)
+		if !bytes.Equal(nv.Y, yuv.Y) {
+			t.Errorf("aberration %g: Y' differs", ab)
+		}
+		for i := range yuv.U {
+			if nv.UV[2*i] != yuv.U[i] || nv.UV[2*i+1] != yuv.V[i] {
+				t.Fatalf("aberration %g: chroma sample %d: NV12 %d, %d; YUV420P %d, %d", ab, i, nv.UV[2*i], nv.UV[2*i+1], yuv.U[i], yuv.V[i])
+			}
+		}
 	}
 }

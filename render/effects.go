@@ -81,13 +81,14 @@ type fxWork struct {
 	top     []float32 // zoom: two source rows interpolated across
 	bot     []float32
 	fx      []float32
-	row8    []byte // camera: a shifted row of 8-bit samples
-	// sort: the rectangle's samples per plane, the keys of its luma and chroma samples, a
-	// line's keys and where each of its samples comes from, a counting sort's counts
-	sortSrc        [3][]int32
-	keys, keysC    []int32
-	lineKeys, perm []int32
-	counts         [257]int32
+	row8    []byte // camera: a shifted (NV12: padded) copy of a row of 8-bit samples
+	// sort: the keys of a row (or a rectangle), of a chroma row, and of a column; a line's
+	// bit masks (sortMasks); a short run's items, a long run's samples' places; its counts
+	keys8, keysC8, line8 []byte
+	inBits, downBits     []uint64
+	items                []uint32
+	places               []int32
+	counts               [256]int32
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

@@ -341,3 +341,149 @@ loopChroma:
 doneChroma:
 	VZEROUPPER
 	RET
+
+// func fxWiden8AVX2(out *float32, src *byte, groups int)
+TEXT ·fxWiden8AVX2(SB), NOSPLIT, $0-24
+	MOVQ  out+0(FP), DI
+	MOVQ  src+8(FP), SI
+	MOVQ  groups+16(FP), CX
+	TESTQ CX, CX
+	JLE   widenDone
+
+widenNext:
+	VPMOVZXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $8, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       widenNext
+
+widenDone:
+	VZEROUPPER
+	RET
+
+// func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
+//
+// Per group of 32 keys, a 32-bit half of in and of down: (key − lo) mod 256 ≤ span, and the
+// next key (one past the group's last is read) below the key.
+TEXT ·fxSortMasksAVX2(SB), NOSPLIT, $0-40
+	MOVQ         in+0(FP), DI
+	MOVQ         down+8(FP), DX
+	MOVQ         keys+16(FP), SI
+	MOVL         lo+24(FP), AX
+	VMOVD        AX, X8
+	VPBROADCASTB X8, Y8
+	MOVL         span+28(FP), AX
+	VMOVD        AX, X9
+	VPBROADCASTB X9, Y9
+	MOVQ         groups+32(FP), CX
+	TESTQ        CX, CX
+	JLE          masksDone
+
+masksNext:
+	VMOVDQU   (SI), Y0
+	VMOVDQU   1(SI), Y1
+	VPSUBB    Y8, Y0, Y2
+	VPMINUB   Y9, Y2, Y3
+	VPCMPEQB  Y2, Y3, Y3 // key − lo ≤ span
+	VPMOVMSKB Y3, AX
+	MOVL      AX, (DI)
+	VPMINUB   Y0, Y1, Y4
+	VPCMPEQB  Y0, Y4, Y4 // the next key ≥ the key
+	VPMOVMSKB Y4, AX
+	NOTL      AX
+	MOVL      AX, (DX)
+	ADDQ      $32, SI
+	ADDQ      $4, DI
+	ADDQ      $4, DX
+	DECQ      CX
+	JNZ       masksNext
+
+masksDone:
+	VZEROUPPER
+	RET
+
+// func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)
+//
+// The least and greatest of groups (at least 1) groups of 32 keys.
+TEXT ·fxKeyRangeAVX2(SB), NOSPLIT, $0-24
+	MOVQ    keys+0(FP), SI
+	MOVQ    groups+8(FP), CX
+	VMOVDQU (SI), Y0
+	VMOVDQU Y0, Y1
+	ADDQ    $32, SI
+	DECQ    CX
+	JLE     rangeReduce
+
+rangeNext:
+	VMOVDQU (SI), Y2
+	VPMINUB Y2, Y0, Y0
+	VPMAXUB Y2, Y1, Y1
+	ADDQ    $32, SI
+	DECQ    CX
+	JNZ     rangeNext
+
+rangeReduce:
+	VEXTRACTI128 $1, Y0, X2
+	VPMINUB      X2, X0, X0
+	VEXTRACTI128 $1, Y1, X3
+	VPMAXUB      X3, X1, X1
+	VPSRLDQ      $8, X0, X2
+	VPMINUB      X2, X0, X0
+	VPSRLDQ      $8, X1, X3
+	VPMAXUB      X3, X1, X1
+	VPSRLDQ      $4, X0, X2
+	VPMINUB      X2, X0, X0
+	VPSRLDQ      $4, X1, X3
+	VPMAXUB      X3, X1, X1
+	VPSRLDQ      $2, X0, X2
+	VPMINUB      X2, X0, X0
+	VPSRLDQ      $2, X1, X3
+	VPMAXUB      X3, X1, X1
+	VPSRLDQ      $1, X0, X2
+	VPMINUB      X2, X0, X0
+	VPSRLDQ      $1, X1, X3
+	VPMAXUB      X3, X1, X1
+	VMOVD        X0, AX
+	MOVBLZX      AL, AX
+	MOVL         AX, lo+16(FP)
+	VMOVD        X1, AX
+	MOVBLZX      AL, AX
+	MOVL         AX, hi+20(FP)
+	VZEROUPPER
+	RET
+
+// func fxLayOutAVX2(out *float32, c *int32, values int, least float32)
+//
+// Each of values keys from least on, as many times as c counts it (its float32), laid
+// out from out one after another: 8 at a time, so up to 7 past the last are written too.
+TEXT ·fxLayOutAVX2(SB), NOSPLIT, $0-28
+	MOVQ         out+0(FP), DI
+	MOVQ         c+8(FP), SI
+	MOVQ         values+16(FP), CX
+	VBROADCASTSS least+24(FP), Y0
+	MOVL         $0x3f800000, AX  // 1.0
+	VMOVD        AX, X1
+	VBROADCASTSS X1, Y1
+	TESTQ        CX, CX
+	JLE          layOutDone
+
+layOutValue:
+	MOVLQSX (SI), DX
+	MOVQ    DI, BX
+	LEAQ    (DI)(DX*4), DI // the next key's first
+
+layOutStore:
+	VMOVUPS Y0, (BX)
+	ADDQ    $32, BX
+	CMPQ    BX, DI
+	JLT     layOutStore
+	VADDPS  Y1, Y0, Y0
+	ADDQ    $4, SI
+	DECQ    CX
+	JNZ     layOutValue
+
+layOutDone:
+	VZEROUPPER
+	RET

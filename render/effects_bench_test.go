@@ -1,9 +1,16 @@
 package render
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"os"
+	"slices"
 	"testing"
+	"time"
 
 	"trackink/composite"
+	"trackink/internal/cputime"
+	"trackink/internal/mediatest"
 	"trackink/overlay"
 )
 
@@ -49,4 +56,97 @@ func TestEffectsAllocateNothing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkSort4K runs pixel sort alone as BenchmarkEffects4K does, on frames whose keys
+// make its work light and heavy: the ramp (each box row a few runs of about 120 keys, in
+// order), bench --effects' ramp with grain (±6 codes: the same runs out of order), uniform
+// noise (runs of random keys, few longer than 8) and, where it is installed, real footage
+// (footage4K), each along rows and along columns, with blur on the same frame beside it for the ratio. Each frame
+// starts as decoded (copied back untimed), so that no frame sorts runs already sorted.
+func BenchmarkSort4K(b *testing.B) {
+	const w, h = 3840, 2160
+	ramp, grain, noise := overlay.EffectBenchFrame(w, h), overlay.EffectBenchGrainFrame(w, h), overlay.EffectBenchFrame(w, h)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range noise.Y {
+		noise.Y[i] = byte(rng.Uint32())
+	}
+	frames := []struct {
+		name string
+		f    *composite.YUV420P
+	}{{"ramp", ramp}, {"grain", grain}, {"noise", noise}}
+	if f := footage4K(b, w, h); f != nil {
+		frames = append(frames, struct {
+			name string
+			f    *composite.YUV420P
+		}{"footage", f})
+	}
+	for _, fr := range frames {
+		for _, c := range []struct {
+			name    string
+			kind    overlay.Effect
+			columns int32
+		}{{"blur", overlay.EffectBlur, 0}, {"rows", overlay.EffectSort, 0}, {"columns", overlay.EffectSort, 1}} {
+			b.Run(fr.name+"/"+c.name, func(b *testing.B) {
+				r := newRenderer(b, 2)
+				p := overlay.Primitives{Effects: overlay.EffectBenchBoxes(w, h, c.kind, 0)}
+				for i := range p.Effects {
+					p.Effects[i].SortColumns = c.columns
+				}
+				f := *fr.f // a frame of its own: the effects change it
+				f.Y, f.U, f.V = slices.Clone(f.Y), slices.Clone(f.U), slices.Clone(f.V)
+				var cpu time.Duration
+				for b.Loop() {
+					b.StopTimer()
+					copy(f.Y, fr.f.Y)
+					copy(f.U, fr.f.U)
+					copy(f.V, fr.f.V)
+					b.StartTimer()
+					cpu += cpuDraw(b, r, &f, &p)
+				}
+				reportCPU(b, cpu)
+			})
+		}
+	}
+}
+
+// cpuDraw draws p onto f as draw does and returns the CPU time it took, all threads.
+func cpuDraw(b *testing.B, r *Renderer, f composite.Surface, p *overlay.Primitives) time.Duration {
+	c0 := cputime.Self()
+	draw(b, r, f, p)
+	return cputime.Self() - c0
+}
+
+// reportCPU reports cpu, the CPU time of b's frames, as cpu-ms/frame: a figure the
+// machine's other jobs disturb less than the wall time.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/frame")
+}
+
+// footageVideo is the footage of the goldens (goldens.Footage), $TRACKINK_FOOTAGE or
+// OpenCV's vtest.avi, 768×576.
+var footageVideo = cmp.Or(os.Getenv("TRACKINK_FOOTAGE"), "/usr/share/doc/opencv-doc/examples/data/vtest.avi")
+
+// footage4K is frame 100 of footageVideo tiled over a w × h YUV420P frame (w and h even),
+// or nil when the video is not installed.
+func footage4K(b *testing.B, w, h int) *composite.YUV420P {
+	const fw, fh = 768, 576
+	if _, err := os.Stat(footageVideo); err != nil {
+		b.Logf("no footage: %v", err)
+		return nil
+	}
+	raw := mediatest.Picture(b, footageVideo, 100, fw, fh)
+	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h, Matrix: composite.BT601, Range: composite.Limited}
+	tile := func(dst, src []byte, dw, dh, sw, sh int) {
+		for y := range dh {
+			for x := range dw {
+				dst[y*dw+x] = src[(y%sh)*sw+x%sw]
+			}
+		}
+	}
+	tile(f.Y, raw[:fw*fh], w, h, fw, fh)
+	tile(f.U, raw[fw*fh:fw*fh*5/4], w/2, h/2, fw/2, fh/2)
+	tile(f.V, raw[fw*fh*5/4:], w/2, h/2, fw/2, fh/2)
+	return f
 }

@@ -35,3 +35,15 @@ func fxCapAVX2(dst, src *float32, c float32, groups int)
 
 //go:noescape
 func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)
+
+//go:noescape
+func fxWiden8AVX2(out *float32, src *byte, groups int)
+
+//go:noescape
+func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
+
+//go:noescape
+func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)
+
+//go:noescape
+func fxLayOutAVX2(out *float32, c *int32, values int, least float32)

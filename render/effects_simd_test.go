@@ -193,3 +193,75 @@ func TestEffectZoomAcrossAVX2MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+func TestEffectWidenAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 5))
+	for n := range 41 {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rng.IntN(256))
+		}
+		got, want := make([]float32, n+3), make([]float32, n+3)
+		withAVX2(true, func() { widen8(got[:n], src) })
+		widen8Go(want[:n], src)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n %d: the AVX2 samples %v differ from Go's %v", n, got, want)
+		}
+	}
+}
+
+// TestSortKeysAVX2MatchGo: the masks of a line's keys (sortMasks) and their least and
+// greatest (keyRange).
+func TestSortKeysAVX2MatchGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 6))
+	for n := range 200 {
+		keys := make([]byte, n)
+		spread := 1 + rng.IntN(256)
+		for i := range keys {
+			keys[i] = byte(rng.IntN(spread))
+		}
+		lo := int32(rng.IntN(256))
+		hi := lo + int32(rng.IntN(256-int(lo)))
+		nw := (n + 63) / 64
+		gotIn, gotDown, wantIn, wantDown := make([]uint64, nw), make([]uint64, nw), make([]uint64, nw), make([]uint64, nw)
+		withAVX2(true, func() { sortMasks(gotIn, gotDown, keys, lo, hi) })
+		withAVX2(false, func() { sortMasks(wantIn, wantDown, keys, lo, hi) })
+		if !slices.Equal(gotIn, wantIn) || !slices.Equal(gotDown, wantDown) {
+			t.Fatalf("n %d, keys in %d..%d: the AVX2 masks %x, %x differ from Go's %x, %x", n, lo, hi, gotIn, gotDown, wantIn, wantDown)
+		}
+		if n == 0 {
+			continue
+		}
+		// And the keys' least and greatest.
+		var gotLo, gotHi int32
+		withAVX2(true, func() { gotLo, gotHi = keyRange(keys) })
+		wantLo, wantHi := keyRangeGo(keys, int32(keys[0]), int32(keys[0]))
+		if gotLo != wantLo || gotHi != wantHi {
+			t.Fatalf("n %d: the AVX2 key range %d..%d, Go's %d..%d", n, gotLo, gotHi, wantLo, wantHi)
+		}
+	}
+}
+
+// TestSortLayOutAVX2MatchesGo: counted keys laid out (layOut), counts of 0 to a few
+// stores, the values past the keys scratch.
+func TestSortLayOutAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 7))
+	for values := 1; values < 60; values++ {
+		c := make([]int32, values)
+		n := 0
+		for v := range c {
+			c[v] = int32(rng.IntN(1 + rng.IntN(20)))
+			n += int(c[v])
+		}
+		least := int32(rng.IntN(257 - values))
+		got, want := make([]float32, n+layOutPast), make([]float32, n)
+		withAVX2(true, func() { layOut(got, c, least) })
+		layOutGo(want, c, least)
+		if !slices.Equal(got[:n], want) {
+			t.Fatalf("counts %v from %d: the AVX2 layout %v differs from Go's %v", c, least, got[:n], want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"math/bits"
+
 	"trackink/overlay"
 )
 
@@ -12,9 +14,28 @@ import (
 // Y'CbCr its Y'; the 4:2:0 chroma samples are sorted the same way on their own rows (or
 // columns), each keyed by the luma of its block's top-left pixel, Cb and Cr together.
 // Twin: fxSort (kernels/effects.cu), which finds each sample's source by counting.
+//
+// The values start as the samples (the arena filled with each plane's), and each line's
+// runs out of order are sorted in the arena: they are found from two bit masks of the
+// line's keys (sortMasks, 32 keys at a time with AVX2), so that keys out of the range and
+// runs in order (as on a gradient) cost nothing more. 8-bit luma, whose samples are their
+// own keys, is sorted alone: a long run counted and laid out by its keys (AVX2). Otherwise
+// each sample of a short run becomes an item, its key in the top byte (item >> itemKey) and
+// its planes' values below, sorted stably by insertion and unpacked back; a long run's
+// samples are given their places from its keys' counts, in order, and each plane's values
+// moved there as they are.
+
+// itemKey is the bit where a sort item's key starts.
+const itemKey = 24
+
+// sortShort is the shortest run sorted by counting rather than insertion: counting visits
+// every key from the run's least to its greatest, insertion moves a sample for each pair
+// out of order (and mispredicts). On footage and grain 12 did better than 6 or 32.
+const sortShort = 12
 
 // sortRange is the box's key range [lo, hi] in 8-bit luma codes: SortLo and SortHi of the
-// way from black to white, rounded. Twin: fxSortRange.
+// way from black to white, rounded. On a full-range 10-bit frame hi (and lo) can be 256,
+// above every key. Twin: fxSortRange.
 func sortRange(b *overlay.EffectBox, pl *fxPlane) (lo, hi int32) {
 	black, white := pl.black, pl.white
 	if pl.wide {
@@ -38,179 +59,469 @@ func (sc *effectsScratch) sortEffect(b *overlay.EffectBox, r *fxRect, wk *fxWork
 	sc.sortColumns(r, wk, lo, hi)
 }
 
-// sortRows is sortEffect along rows: each row of a plane loaded, keyed, sorted and its
-// values gathered straight into the arena.
+// sortLine is a line (row or column) of a rectangle's values in the arena: sample i of its
+// planes' j-th at e[j][i·stride]. An item holds the planes' values bits apart, the last
+// lowest; self marks 8-bit luma, sorted without items (a sample is its key).
+type sortLine struct {
+	e      [3][]float32
+	planes int
+	bits   uint
+	stride int
+	self   bool
+}
+
+// sortLines are the lines of frame f's planes of full resolution and of its 4:2:0 chroma,
+// along rows (stride 1) or columns (stride: the rectangle's width in samples, n and cn).
+func sortLines(f *fxFrame, n, cn int) (full, chroma sortLine) {
+	full = sortLine{planes: 1, bits: 12, stride: n, self: !f.pl[0].wide}
+	if f.rgb {
+		full = sortLine{planes: 3, bits: 8, stride: n}
+	}
+	return full, sortLine{planes: 2, bits: 12, stride: cn}
+}
+
+// at points ln at the values of planes ks from o on (o: past each plane's offset in r).
+func (ln *sortLine) at(arena []float32, r *fxRect, ks []int, o int) {
+	for j, k := range ks {
+		ln.e[j] = arena[r.off[k]+o:]
+	}
+}
+
+// sortRows is sortEffect along rows: each row's samples into the arena, then its runs sorted.
 func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32) {
 	f := &sc.f
 	n := r.x1 - r.x0
-	wk.a, wk.b, wk.c = grow(wk.a, n), grow(wk.b, n), grow(wk.c, n)
-	wk.lineKeys, wk.perm = grow(wk.lineKeys, n), grow(wk.perm, n)
-	rows := [3][]int32{wk.a, wk.b, wk.c}
+	cx0, cy0, cx1, _ := r.plane(&f.pl[1])
+	cn := cx1 - cx0
+	full, chroma := sortLines(f, 1, 1)
+	fullPlanes := f.fullPlanes()
+	wk.keys8, wk.keysC8 = grow(wk.keys8, n), grow(wk.keysC8, cn)
 	for y := r.y0; y < r.y1; y++ {
 		if y+2 < r.y1 {
 			sc.prefetchRows(r, y+2)
 		}
 		o := (y - r.y0) * n
-		if f.rgb {
-			for k := range 3 {
-				f.pl[k].load(rows[k], r.x0, y)
-			}
-			sortKeys(wk.lineKeys, f, wk.a, wk.b, wk.c)
-			sortLine(wk.perm, wk.lineKeys, lo, hi, &wk.counts)
-			for k := range 3 {
-				gather(sc.arena[r.off[k]+o:r.off[k]+o+n], rows[k], wk.perm)
-			}
+		for _, k := range fullPlanes {
+			f.pl[k].values(sc.arena[r.off[k]+o:r.off[k]+o+n], r.x0, y, wk)
+		}
+		full.at(sc.arena, r, fullPlanes, o)
+		keys := sc.rowKeys(wk.keys8, &full, r.x0, y)
+		full.sortRuns(keys, lo, hi, wk)
+		if f.rgb || y%2 != 0 {
 			continue
 		}
-		f.pl[0].load(wk.a, r.x0, y)
-		keys := wk.a // 8-bit luma: the samples are the keys
-		if f.pl[0].wide {
-			sortKeys(wk.lineKeys, f, wk.a, nil, nil)
-			keys = wk.lineKeys
+		oc := (y/2 - cy0) * cn
+		for k := 1; k < 3; k++ {
+			f.pl[k].values(sc.arena[r.off[k]+oc:r.off[k]+oc+cn], cx0, y/2, wk)
 		}
-		sortLine(wk.perm, keys, lo, hi, &wk.counts)
-		gather(sc.arena[r.off[0]+o:r.off[0]+o+n], wk.a, wk.perm)
-		if y%2 != 0 {
-			continue
-		}
-		// The chroma row under this luma row, keyed by its blocks' top-left pixels.
-		cx0, cy0, cx1, _ := r.plane(&f.pl[1])
-		cn := cx1 - cx0
-		// In place where the keys are lineKeys: key x reads entry 2x, not yet overwritten.
-		ck := wk.lineKeys[:cn]
+		ck := wk.keysC8[:cn]
 		for x := range ck {
 			ck[x] = keys[2*x]
 		}
-		perm := wk.perm[:cn]
-		sortLine(perm, ck, lo, hi, &wk.counts)
-		oc := (y/2 - cy0) * cn
-		for k := 1; k < 3; k++ {
-			f.pl[k].load(wk.b[:cn], cx0, y/2)
-			gather(sc.arena[r.off[k]+oc:r.off[k]+oc+cn], wk.b[:cn], perm)
-		}
+		chroma.at(sc.arena, r, chromaPlanes, oc)
+		chroma.sortRuns(ck, lo, hi, wk)
 	}
 }
 
-// sortColumns is sortEffect along columns: the rectangle's samples of every plane loaded,
-// then each column keyed, sorted and gathered.
+// sortColumns is sortEffect along columns: the rectangle's samples into the arena and its
+// keys worked out, then each column's runs sorted.
 func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32) {
 	f := &sc.f
 	n, m := r.x1-r.x0, r.y1-r.y0
-	for k := range 3 {
-		pl := &f.pl[k]
-		px0, py0, px1, py1 := r.plane(pl)
-		wk.sortSrc[k] = grow(wk.sortSrc[k], (px1-px0)*(py1-py0))
-		for y := py0; y < py1; y++ {
-			pl.load(wk.sortSrc[k][(y-py0)*(px1-px0):(y-py0+1)*(px1-px0)], px0, y)
+	cx0, cy0, cx1, cy1 := r.plane(&f.pl[1])
+	cn, cm := cx1-cx0, cy1-cy0
+	full, chroma := sortLines(f, n, cn)
+	fullPlanes := f.fullPlanes()
+	wk.keys8 = grow(wk.keys8, n*m)
+	for y := r.y0; y < r.y1; y++ {
+		o := (y - r.y0) * n
+		for _, k := range fullPlanes {
+			f.pl[k].values(sc.arena[r.off[k]+o:r.off[k]+o+n], r.x0, y, wk)
 		}
+		full.at(sc.arena, r, fullPlanes, o)
+		full.stride = 1
+		copy(wk.keys8[o:o+n], sc.rowKeys(wk.keys8[o:o+n], &full, r.x0, y))
 	}
-	wk.keys = grow(wk.keys, n*m)
-	sortKeys(wk.keys, f, wk.sortSrc[0], wk.sortSrc[1], wk.sortSrc[2])
-	full := lumaPlane
-	if f.rgb {
-		full = rgbPlanes
+	full.stride = n
+	wk.line8 = grow(wk.line8, m)
+	for x := range n {
+		for i := range wk.line8 {
+			wk.line8[i] = wk.keys8[x+i*n]
+		}
+		full.at(sc.arena, r, fullPlanes, x)
+		full.sortRuns(wk.line8, lo, hi, wk)
 	}
-	sc.sortAlongColumns(r, wk, full, wk.keys, n, m, lo, hi)
 	if f.rgb {
 		return
 	}
 	// Chroma: keyed by the luma of each block's top-left pixel.
-	cx0, cy0, cx1, cy1 := r.plane(&f.pl[1])
-	cn, cm := cx1-cx0, cy1-cy0
-	wk.keysC = grow(wk.keysC, cn*cm)
-	for y := range cm {
-		for x := range cn {
-			wk.keysC[y*cn+x] = wk.keys[(2*(cy0+y)-r.y0)*n+2*(cx0+x)-r.x0]
+	for y := cy0; y < cy1; y++ {
+		oc := (y - cy0) * cn
+		for k := 1; k < 3; k++ {
+			f.pl[k].values(sc.arena[r.off[k]+oc:r.off[k]+oc+cn], cx0, y, wk)
 		}
 	}
-	sc.sortAlongColumns(r, wk, chromaPlanes, wk.keysC, cn, cm, lo, hi)
+	wk.line8 = grow(wk.line8, cm)
+	for x := range cn {
+		for i := range wk.line8 {
+			wk.line8[i] = wk.keys8[2*x+2*i*n]
+		}
+		chroma.at(sc.arena, r, chromaPlanes, x)
+		chroma.sortRuns(wk.line8, lo, hi, wk)
+	}
 }
 
-// The planes sorted together: those of full resolution, and 4:2:0 chroma.
+// The planes sorted together: the luma, R'G'B', and 4:2:0 chroma.
 var lumaPlane, rgbPlanes, chromaPlanes = []int{0}, []int{0, 1, 2}, []int{1, 2}
 
-// sortKeys sets keys to the sort keys of the samples y (Y', or R' with g and b of an RGBA
-// frame): 8-bit luma codes.
-func sortKeys(keys []int32, f *fxFrame, y, g, b []int32) {
+// fullPlanes are f's planes of full resolution.
+func (f *fxFrame) fullPlanes() []int {
+	if f.rgb {
+		return rgbPlanes
+	}
+	return lumaPlane
+}
+
+// values sets e to samples [x0, x0+len(e)) of row y.
+func (pl *fxPlane) values(e []float32, x0, y int, wk *fxWork) {
+	if !pl.wide && pl.step == 1 {
+		i := y*pl.stride + x0
+		widen8(e, pl.p[i:i+len(e)])
+		return
+	}
+	wk.a = grow(wk.a, len(e))
+	pl.load(wk.a, x0, y)
+	for i, v := range wk.a {
+		e[i] = float32(v)
+	}
+}
+
+// rowKeys is the keys of the pixels of row y from x0, whose values ln holds (stride 1):
+// 8-bit luma is its own keys (the frame's bytes), the others' are worked out into keys.
+func (sc *effectsScratch) rowKeys(keys []byte, ln *sortLine, x0, y int) []byte {
+	luma := &sc.f.pl[0]
 	switch {
-	case f.rgb:
-		g, b = g[:len(y)], b[:len(y)]
-		for i := range keys {
-			keys[i] = int32(fxLuma(float32(y[i]), float32(g[i]), float32(b[i])))
-		}
-	case f.pl[0].wide:
-		for i, v := range y[:len(keys)] {
-			keys[i] = v >> 2
+	case ln.self:
+		i := y*luma.stride + x0
+		return luma.p[i : i+len(keys)]
+	case sc.f.rgb:
+		r, g, b := ln.e[0][:len(keys)], ln.e[1][:len(keys)], ln.e[2][:len(keys)]
+		for x := range keys {
+			keys[x] = byte(int32(fxLuma(r[x], g[x], b[x])))
 		}
 	default:
-		copy(keys, y)
-	}
-}
-
-// gather sets e[i] to src[perm[i]].
-func gather(e []float32, src, perm []int32) {
-	perm = perm[:len(e)]
-	for i, j := range perm {
-		e[i] = float32(src[j])
-	}
-}
-
-// sortAlongColumns sorts the n × m samples of planes ks (loaded in wk.sortSrc) by keys
-// along columns, writing each plane's values into the arena.
-func (sc *effectsScratch) sortAlongColumns(r *fxRect, wk *fxWork, ks []int, keys []int32, n, m int, lo, hi int32) {
-	wk.lineKeys, wk.perm = grow(wk.lineKeys, m), grow(wk.perm, m)
-	for x := range n {
-		for i := range m {
-			wk.lineKeys[i] = keys[x+i*n]
-		}
-		sortLine(wk.perm, wk.lineKeys, lo, hi, &wk.counts)
-		for _, k := range ks {
-			src := wk.sortSrc[k]
-			e := sc.arena[r.off[k] : r.off[k]+n*m]
-			for i, j := range wk.perm {
-				e[x+i*n] = float32(src[x+int(j)*n])
-			}
+		for x, v := range ln.e[0][:len(keys)] {
+			keys[x] = byte(int32(v) >> 2)
 		}
 	}
+	return keys
 }
 
-// sortLine sets perm[i] to the position whose sample lands at i: each maximal run of keys
-// within [lo, hi] sorted by key, stably; every other position its own.
-func sortLine(perm, keys []int32, lo, hi int32, counts *[257]int32) {
+// sortRuns sorts each maximal run of the line whose keys lie in [lo, hi] by key, stably,
+// but a run already in order. It finds the runs out of order from bit masks of the keys
+// (sortMasks): where a key and the next lie in the range and the next is below it.
+func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
+	hi = min(hi, 255) // the same keys
 	n := len(keys)
-	for i := 0; i < n; {
-		if keys[i] < lo || keys[i] > hi {
-			perm[i] = int32(i)
-			i++
-			continue
+	if lo > hi || n < 2 {
+		return
+	}
+	nw := (n + 63) / 64
+	// Scratch for the whole line, so that no run grows it: a worker's scratch stops growing
+	// once it has taken the largest box, whatever the keys.
+	wk.inBits, wk.downBits = grow(wk.inBits, nw+1), grow(wk.downBits, nw)
+	wk.items, wk.places, wk.fx = grow(wk.items, n), grow(wk.places, n), grow(wk.fx, n+layOutPast)
+	in, down := wk.inBits[:nw+1], wk.downBits[:nw]
+	sortMasks(in[:nw], down, keys, lo, hi)
+	in[nw] = 0 // a run ends by the line's end
+	for i := 0; ; {
+		if i = nextOutOfOrder(in, down, i); i < 0 {
+			return
 		}
-		s := i
-		for i < n && keys[i] >= lo && keys[i] <= hi {
-			i++
+		s, e := runStart(in, i), runEnd(in, i)
+		ln.sortRun(keys[s:e], s, wk)
+		i = e
+	}
+}
+
+// sortMasks sets bit i (of word i/64) of in where key i lies in [lo, hi] (hi at most 255),
+// and of down where key i+1 lies below key i: by fxSortMasksAVX2 where it runs, 32 keys a
+// group. The bits past the keys are 0.
+func sortMasks(in, down []uint64, keys []byte, lo, hi int32) {
+	clear(in)
+	clear(down)
+	l, span := uint32(lo), uint32(hi-lo)
+	if !haveAVX2 || len(keys) == 0 {
+		sortMasksGo(in, down, keys, l, span)
+		return
+	}
+	g := (len(keys) - 1) / 32 // each group reads the key after it
+	if g > 0 {
+		_ = in[(g-1)/2]
+		fxSortMasksAVX2(&in[0], &down[0], &keys[0], l, span, g)
+	}
+	// The last 1 to 32 keys from a copy padded with the last key (not below itself), the
+	// group's bits past the keys cleared.
+	var last [33]byte
+	t := copy(last[:], keys[32*g:])
+	for j := t; j < len(last); j++ {
+		last[j] = keys[len(keys)-1]
+	}
+	var lastIn, lastDown uint64
+	fxSortMasksAVX2(&lastIn, &lastDown, &last[0], l, span, 1)
+	keep, sh := uint64(1)<<t-1, 32*(g%2)
+	in[g/2] |= (lastIn & keep) << sh
+	down[g/2] |= (lastDown & keep) << sh
+}
+
+// sortMasksGo is sortMasks's Go twin (in and down zero before).
+func sortMasksGo(in, down []uint64, keys []byte, l, span uint32) {
+	for i, k := range keys {
+		bit := uint64(1) << (i & 63)
+		if uint32(k)-l <= span {
+			in[i>>6] |= bit
 		}
-		run, out := keys[s:i], perm[s:i]
-		if len(run) < 32 {
-			// Insertion sort: a short run costs less than clearing the counts.
-			for j := range run {
-				out[j] = int32(s + j)
-				for q := j; q > 0 && keys[out[q-1]] > keys[out[q]]; q-- {
-					out[q-1], out[q] = out[q], out[q-1]
+		if i+1 < len(keys) && keys[i+1] < k {
+			down[i>>6] |= bit
+		}
+	}
+}
+
+// nextOutOfOrder is the first key from i on that lies in the range with the next, which
+// lies below it; -1 if none does. in has a word past the keys' (0).
+func nextOutOfOrder(in, down []uint64, i int) int {
+	w := i >> 6
+	if w >= len(down) {
+		return -1
+	}
+	bad := in[w] & (in[w]>>1 | in[w+1]<<63) & down[w] & (^uint64(0) << (i & 63))
+	for bad == 0 {
+		if w++; w >= len(down) {
+			return -1
+		}
+		bad = in[w] & (in[w]>>1 | in[w+1]<<63) & down[w]
+	}
+	return w<<6 + bits.TrailingZeros64(bad)
+}
+
+// runStart is the first key of the run (of keys in the range) that holds key i.
+func runStart(in []uint64, i int) int {
+	w := i >> 6
+	out := ^in[w] & (uint64(1)<<(i&63) - 1) // keys out of the range below i
+	for out == 0 {
+		if w--; w < 0 {
+			return 0
+		}
+		out = ^in[w]
+	}
+	return w<<6 + 64 - bits.LeadingZeros64(out)
+}
+
+// runEnd is the key after the run that holds key i: the first out of the range after it.
+// in's last word is 0.
+func runEnd(in []uint64, i int) int {
+	w := i >> 6
+	out := ^in[w] & (^uint64(0) << (i & 63))
+	for out == 0 {
+		w++
+		out = ^in[w]
+	}
+	return w<<6 + bits.TrailingZeros64(out)
+}
+
+// sortRun sorts the run of the line from sample s whose keys are run (out of order).
+func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
+	st := ln.stride
+	if len(run) == 2 { // out of order: swapped (common where the keys are noisy)
+		for p := range ln.planes {
+			e := ln.e[p]
+			e[s*st], e[(s+1)*st] = e[(s+1)*st], e[s*st]
+		}
+		return
+	}
+	if ln.self {
+		e := ln.e[0][s*st : (s+len(run)-1)*st+1]
+		if len(run) < sortShort {
+			for j := 1; j < len(run); j++ {
+				v, q := e[j*st], j
+				for ; q > 0 && e[(q-1)*st] > v; q-- {
+					e[q*st] = e[(q-1)*st]
 				}
+				e[q*st] = v
 			}
+			return
+		}
+		// Counted, and each key laid out as many times as it came (equal keys are equal
+		// samples, so no sample need be placed, each waiting for its key's count).
+		c, least := histogram(wk, run)
+		out := wk.fx[:len(run)+layOutPast]
+		layOut(out, c, least)
+		if st == 1 {
+			copy(e, out[:len(run)])
+			return
+		}
+		for i, v := range out[:len(run)] {
+			e[i*st] = v
+		}
+		return
+	}
+	if len(run) < sortShort {
+		ln.insertRun(run, s, wk)
+		return
+	}
+	ln.placeRun(run, s, wk)
+}
+
+// insertRun sorts a short run by insertion: each sample an item, its key in the top byte
+// and its planes' values below, sorted stably by key and unpacked back.
+func (ln *sortLine) insertRun(run []byte, s int, wk *fxWork) {
+	st := ln.stride
+	items := wk.items[:len(run)]
+	// The planes one by one: a loop over them per sample cost more than the sort.
+	for j, k := range run {
+		items[j] = uint32(k) << itemKey
+	}
+	for p := range ln.planes {
+		sh := uint(ln.planes-1-p) * ln.bits
+		e := ln.e[p][s*st : (s+len(run)-1)*st+1]
+		for j := range items {
+			items[j] |= uint32(e[j*st]) << sh
+		}
+	}
+	for j := 1; j < len(items); j++ {
+		v := items[j]
+		k, q := v>>itemKey, j
+		for ; q > 0 && items[q-1]>>itemKey > k; q-- {
+			items[q] = items[q-1]
+		}
+		items[q] = v
+	}
+	mask := uint32(1)<<ln.bits - 1
+	for p := range ln.planes {
+		sh := uint(ln.planes-1-p) * ln.bits
+		e := ln.e[p][s*st : (s+len(run)-1)*st+1]
+		for j, it := range items {
+			e[j*st] = float32(it >> sh & mask)
+		}
+	}
+}
+
+// placeRun sorts a long run by counting: each sample's place in the run sorted worked out
+// once from its keys' counts (stably: in the run's order), then each plane's values moved
+// to their places through wk.fx and back, as they are (no items packed and unpacked).
+func (ln *sortLine) placeRun(run []byte, s int, wk *fxWork) {
+	c, least := counts(wk, run)
+	places := wk.places[:len(run)]
+	for j, k := range run {
+		i := int32(k) - least
+		places[j] = c[i]
+		c[i]++
+	}
+	st := ln.stride
+	sorted := wk.fx[:len(run)]
+	for p := range ln.planes {
+		e := ln.e[p][s*st : (s+len(run)-1)*st+1]
+		for j, to := range places {
+			sorted[to] = e[j*st]
+		}
+		if st == 1 {
+			copy(e, sorted)
 			continue
 		}
-		// A counting sort over the keys of the range only.
-		c := counts[:hi-lo+2]
-		clear(c)
-		for _, k := range run {
-			c[k-lo+1]++
+		for i, v := range sorted {
+			e[i*st] = v
 		}
-		for k := 1; k < len(c); k++ {
-			c[k] += c[k-1]
+	}
+}
+
+// histogram is how many of keys are each key from the least of them to the greatest
+// (keyRange's), from the least: on footage a run's keys span much less than the range.
+func histogram(wk *fxWork, keys []byte) (c []int32, least int32) {
+	lo, hi := keyRange(keys)
+	c = wk.counts[:hi-lo+1]
+	clear(c)
+	for _, k := range keys {
+		c[int32(k)-lo]++
+	}
+	return c, lo
+}
+
+// keyRange is the least and the greatest of keys (not empty): 32 a group by fxKeyRangeAVX2
+// where it runs (a loop in Go waits on each comparison).
+func keyRange(keys []byte) (lo, hi int32) {
+	lo, hi = int32(keys[0]), int32(keys[0])
+	if g := len(keys) / 32; haveAVX2 && g > 0 {
+		l, h := fxKeyRangeAVX2(&keys[0], g)
+		lo, hi, keys = int32(l), int32(h), keys[32*g:]
+	}
+	return keyRangeGo(keys, lo, hi)
+}
+
+// keyRangeGo is keyRange's Go twin: lo and hi widened to hold keys.
+func keyRangeGo(keys []byte, lo, hi int32) (int32, int32) {
+	for _, k := range keys {
+		lo, hi = min(lo, int32(k)), max(hi, int32(k))
+	}
+	return lo, hi
+}
+
+// layOutPast is how many values past the keys layOut may write.
+const layOutPast = 8
+
+// layOut sets out to the keys from least on, each as many times as c counts it, in order,
+// as float32: by fxLayOutAVX2 where it runs, 8 values a store, so that it may write up to
+// layOutPast values past them (out holds them); a Go loop stores each value alone.
+func layOut(out []float32, c []int32, least int32) {
+	if haveAVX2 && len(c) > 0 {
+		_ = out[len(out)-1]
+		fxLayOutAVX2(&out[0], &c[0], len(c), float32(least))
+		return
+	}
+	layOutGo(out, c, least)
+}
+
+// layOutGo is layOut's Go twin: it writes nothing past the keys.
+func layOutGo(out []float32, c []int32, least int32) {
+	j := 0
+	for v, n := range c {
+		fv := float32(least + int32(v))
+		same := out[j : j+int(n)]
+		for k := range same {
+			same[k] = fv
 		}
-		for j, k := range run {
-			out[c[k-lo]] = int32(s + j)
-			c[k-lo]++
+		j += int(n)
+	}
+}
+
+// counts is where each key from the least of keys to the greatest starts in keys sorted
+// (the number of keys below it), from the least.
+func counts(wk *fxWork, keys []byte) (c []int32, least int32) {
+	c, least = histogram(wk, keys)
+	// The running sum in a register: adding up in place waits for each store.
+	sum := int32(0)
+	for k, v := range c {
+		c[k] = sum
+		sum += v
+	}
+	return c, least
+}
+
+// widen8 sets out[i] to src[i]: whole groups of 8 by fxWiden8AVX2 where it runs.
+func widen8(out []float32, src []byte) {
+	src = src[:len(out)]
+	if haveAVX2 {
+		if g := len(out) / 8; g > 0 {
+			fxWiden8AVX2(&out[0], &src[0], g)
+			out, src = out[8*g:], src[8*g:]
 		}
+	}
+	widen8Go(out, src)
+}
+
+// widen8Go is widen8's Go twin.
+func widen8Go(out []float32, src []byte) {
+	src = src[:len(out)]
+	for i, v := range src {
+		out[i] = float32(v)
 	}
 }

@@ -1,14 +1,79 @@
 package render
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"trackink/composite"
+	"trackink/overlay"
 )
 
 // TestSortLine: runs of keys in the range are sorted by key, stably, long runs (counting
 // sort) as short ones (insertion sort); keys outside the range stay, and split the runs.
+// A line of items moves each sample's planes whole, equal keys in their order; a line of
+// 8-bit luma, whose samples are their keys, gives the same keys. Each along a row and
+// along a column (every third value).
 func TestSortLine(t *testing.T) {
+	check := func(keys []int32, lo, hi int32) []int32 {
+		t.Helper()
+		// Where each position's sample comes from: each run ordered by slices.SortStableFunc.
+		pos := make([]int32, len(keys))
+		for i := range pos {
+			pos[i] = int32(i)
+		}
+		for i := 0; i < len(keys); {
+			if keys[i] < lo || keys[i] > hi {
+				i++
+				continue
+			}
+			s := i
+			for i < len(keys) && keys[i] >= lo && keys[i] <= hi {
+				i++
+			}
+			slices.SortStableFunc(pos[s:i], func(a, b int32) int { return int(keys[a] - keys[b]) })
+		}
+		want := make([]int32, len(keys))
+		for i, p := range pos {
+			want[i] = keys[p]
+		}
+		k8 := make([]byte, len(keys))
+		for i, k := range keys {
+			k8[i] = byte(k)
+		}
+		for _, stride := range []int{1, 3} {
+			var wk fxWork
+			// Items: two planes, a sample's position and its key.
+			e := [2][]float32{make([]float32, stride*len(keys)), make([]float32, stride*len(keys))}
+			for i, k := range keys {
+				e[0][i*stride], e[1][i*stride] = float32(i), float32(k)
+			}
+			ln := sortLine{e: [3][]float32{e[0], e[1]}, planes: 2, bits: 12, stride: stride}
+			ln.sortRuns(k8, lo, hi, &wk)
+			for i, p := range pos {
+				if e[0][i*stride] != float32(p) || e[1][i*stride] != float32(keys[p]) {
+					t.Fatalf("items, stride %d: keys %v in %d..%d: position %d holds sample %g (key %g), want %d",
+						stride, keys, lo, hi, i, e[0][i*stride], e[1][i*stride], p)
+				}
+			}
+			if hi > 255 {
+				continue
+			}
+			// 8-bit luma.
+			ln = sortLine{e: [3][]float32{make([]float32, stride*len(keys))}, planes: 1, stride: stride, self: true}
+			for i, k := range keys {
+				ln.e[0][i*stride] = float32(k)
+			}
+			ln.sortRuns(k8, lo, hi, &wk)
+			for i, k := range want {
+				if ln.e[0][i*stride] != float32(k) {
+					t.Fatalf("8-bit, stride %d: keys %v in %d..%d: position %d holds %g, want %d", stride, keys, lo, hi, i, ln.e[0][i*stride], k)
+				}
+			}
+		}
+		return want
+	}
 	for _, c := range []struct {
 		keys   []int32
 		lo, hi int32
@@ -17,48 +82,165 @@ func TestSortLine(t *testing.T) {
 		{[]int32{5, 3, 4}, 0, 255, []int32{3, 4, 5}},
 		{[]int32{5, 3, 9, 4, 2}, 0, 8, []int32{3, 5, 9, 2, 4}}, // 9 is out: two runs
 		{[]int32{1, 7, 6, 0}, 2, 7, []int32{1, 6, 7, 0}},
+		{[]int32{255, 0, 255, 3}, 0, 256, []int32{0, 3, 255, 255}}, // full-range 10-bit white
+		{[]int32{255, 0, 255, 3}, 256, 256, []int32{255, 0, 255, 3}},
 		{[]int32{}, 0, 255, []int32{}},
 	} {
-		perm := make([]int32, len(c.keys))
-		var counts [257]int32
-		sortLine(perm, c.keys, c.lo, c.hi, &counts)
-		got := make([]int32, len(perm))
-		for i, j := range perm {
-			got[i] = c.keys[j]
-		}
-		if !slices.Equal(got, c.want) {
-			t.Errorf("keys %v in %d..%d: %v, want %v", c.keys, c.lo, c.hi, got, c.want)
+		if got := check(c.keys, c.lo, c.hi); !slices.Equal(got, c.want) {
+			t.Errorf("keys %v in %d..%d: the reference gives %v, want %v", c.keys, c.lo, c.hi, got, c.want)
 		}
 	}
-	// Long runs, against a stable sort of each run.
+	// Runs short and long, of few distinct keys and many, in order or not.
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 50 {
-		n := rng.IntN(400)
-		keys := make([]int32, n)
+	for range 300 {
+		keys := make([]int32, rng.IntN(400))
+		spread := 1 + rng.IntN(256)
 		for i := range keys {
-			keys[i] = int32(rng.IntN(256))
+			keys[i] = int32(rng.IntN(spread))
+		}
+		if rng.IntN(4) == 0 {
+			slices.Sort(keys[:len(keys)/2])
 		}
 		lo, hi := int32(rng.IntN(100)), int32(100+rng.IntN(156))
-		perm := make([]int32, n)
-		var counts [257]int32
-		sortLine(perm, keys, lo, hi, &counts)
-		want := make([]int32, n)
-		for i := range want {
-			want[i] = int32(i)
+		if rng.IntN(4) == 0 {
+			lo, hi = 0, 255
 		}
-		for i := 0; i < n; {
-			if keys[i] < lo || keys[i] > hi {
-				i++
-				continue
+		check(keys, lo, hi)
+	}
+}
+
+// TestSortEffectMatchesStableSort holds pixel sort's values (phase 1, before the blend) to
+// the rule, worked out the obvious way: on a random frame of every format, boxes along rows
+// and along columns, wide and narrow key ranges, at odd sizes and over the frame's edge,
+// each line's runs of keys in the range sorted by slices.SortStableFunc, every plane's
+// sample moving with its key.
+func TestSortEffectMatchesStableSort(t *testing.T) {
+	const w, h = 61, 37
+	boxes := []overlay.EffectBox{
+		{X: 3.5, Y: 2.2, W: 40.4, H: 30.1, SortLo: 0.2, SortHi: 0.9},
+		{X: 20, Y: 9, W: 40, H: 27, SortLo: 0.1, SortHi: 0.6, SortColumns: 1},
+		{X: -3, Y: 20.6, W: 70, H: 30, SortLo: 0, SortHi: 1},
+		{X: 11, Y: -4, W: 50, H: 60, SortLo: 0, SortHi: 1, SortColumns: 1},
+		{X: 1, Y: 1, W: 58, H: 33, SortLo: 0.45, SortHi: 0.55},
+		{X: 1, Y: 1, W: 58, H: 33, SortLo: 0.3, SortHi: 0.3, SortColumns: 1},
+	}
+	for i := range boxes {
+		boxes[i].Kind = overlay.EffectSort
+	}
+	for _, format := range []string{"rgba", "yuv420p", "nv12", "yuv420p10", "p010"} {
+		for seed := range uint64(3) {
+			fr := testFrame(format, w, h, seed)
+			if seed == 2 { // long runs of equal and near keys: a smooth picture
+				smoothFrame(fr)
 			}
-			s := i
-			for i < n && keys[i] >= lo && keys[i] <= hi {
-				i++
+			var sc effectsScratch
+			if err := effectsFrame(fr, &sc.f); err != nil {
+				t.Fatal(err)
 			}
-			slices.SortStableFunc(want[s:i], func(a, b int32) int { return int(keys[a] - keys[b]) })
-		}
-		if !slices.Equal(perm, want) {
-			t.Fatalf("keys %v in %d..%d: perm %v, want %v", keys, lo, hi, perm, want)
+			sc.prepare(boxes, w, h)
+			var wk fxWork
+			for i := range boxes {
+				r := &sc.rects[i]
+				sc.computeEffect(&boxes[i], r, &wk)
+				want := refSort(&sc.f, r, &boxes[i])
+				for k := range 3 {
+					x0, y0, x1, y1 := r.plane(&sc.f.pl[k])
+					got := sc.arena[r.off[k] : r.off[k]+(x1-x0)*(y1-y0)]
+					if !slices.Equal(got, want[k]) {
+						t.Errorf("%s seed %d box %d plane %d: values differ from a stable sort", format, seed, i, k)
+					}
+				}
+			}
 		}
 	}
+}
+
+// smoothFrame rewrites fr's samples as slow gradients with a little noise, quantised, so
+// that lines hold long runs of keys in a range with many equal keys.
+func smoothFrame(fr composite.HostSurface) {
+	var f fxFrame
+	if err := effectsFrame(fr, &f); err != nil {
+		panic(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for k := range 3 {
+		pl := &f.pl[k]
+		for y := range pl.h {
+			for x := range pl.w {
+				v := int(pl.max) * (x + 2*y + k*7) / (pl.w + 2*pl.h + 14)
+				v = min(max(v+rng.IntN(5)-2, 0), int(pl.max)) &^ 3
+				i := y*pl.stride + x*pl.step
+				if pl.wide {
+					binary.LittleEndian.PutUint16(pl.p[i:], uint16(v)<<pl.shift)
+				} else {
+					pl.p[i] = byte(v)
+				}
+			}
+		}
+	}
+}
+
+// refSort is pixel sort's values over rectangle r of box b, per plane, by the rule.
+func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
+	lo, hi := sortRange(b, &f.pl[0])
+	sample := func(k, x, y int) int32 {
+		v := make([]int32, 1)
+		f.pl[k].load(v, x, y)
+		return v[0]
+	}
+	key := func(x, y int) int32 { // of the pixel at (x, y)
+		if f.rgb {
+			return int32(fxLuma(float32(sample(0, x, y)), float32(sample(1, x, y)), float32(sample(2, x, y))))
+		}
+		if f.pl[0].wide {
+			return sample(0, x, y) >> 2
+		}
+		return sample(0, x, y)
+	}
+	var out [3][]float32
+	for k := range 3 {
+		pl := &f.pl[k]
+		x0, y0, x1, y1 := r.plane(pl)
+		n, m := x1-x0, y1-y0
+		out[k] = make([]float32, n*m)
+		// Each line: the positions (x, y) along it in order.
+		lines, along := m, n
+		if b.SortColumns != 0 {
+			lines, along = n, m
+		}
+		for l := range lines {
+			pos := make([][2]int, along) // rectangle coordinates
+			for i := range pos {
+				pos[i] = [2]int{i, l}
+				if b.SortColumns != 0 {
+					pos[i] = [2]int{l, i}
+				}
+			}
+			keys := make([]int32, along)
+			for i, p := range pos {
+				keys[i] = key((x0+p[0])*pl.sub, (y0+p[1])*pl.sub)
+			}
+			src := make([]int, along) // where each position's sample comes from
+			for i := range src {
+				src[i] = i
+			}
+			in := func(i int) bool { return keys[i] >= lo && keys[i] <= hi }
+			for i := 0; i < along; {
+				if !in(i) {
+					i++
+					continue
+				}
+				s := i
+				for i < along && in(i) {
+					i++
+				}
+				slices.SortStableFunc(src[s:i], func(a, b int) int { return int(keys[a] - keys[b]) })
+			}
+			for i, p := range pos {
+				q := pos[src[i]]
+				out[k][p[1]*n+p[0]] = float32(sample(k, x0+q[0], y0+q[1]))
+			}
+		}
+	}
+	return out
 }

@@ -63,6 +63,23 @@ func Frames(tb testing.TB, path string) []string {
 	return framemd5(tb, "-copyts", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough", "-enc_time_base", "-1")
 }
 
+// Picture decodes frame n (from 1) of the w × h video at path and returns it as raw YUV420P
+// (its luma, then its Cb and its Cr), failing the test on an error.
+func Picture(tb testing.TB, path string, n, w, h int) []byte {
+	tb.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command("ffmpeg", "-v", "error", "-nostdin", "-i", path, "-vf", fmt.Sprintf("select=eq(n\\,%d)", n-1),
+		"-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-")
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		tb.Fatalf("ffmpeg: frame %d of %s: %v: %s", n, path, err, stderr.String())
+	}
+	if want := w*h + 2*((w+1)/2)*((h+1)/2); stdout.Len() != want {
+		tb.Fatalf("frame %d of %s: %d bytes, want %d (%d×%d YUV420P)", n, path, stdout.Len(), want, w, h)
+	}
+	return stdout.Bytes()
+}
+
 // Packets returns one line per packet of the streams spec selects (ffmpeg's -map, "0:a"),
 // copied, not decoded: "stream, dts, pts, duration, size, md5" and side data.
 func Packets(tb testing.TB, path, spec string) []string {
