@@ -18,14 +18,8 @@ func TestEchoEmuMatchCPU(t *testing.T) {
 		"still":        {Frames: 3, Decay: 0.7, Scale: 1},
 		"moved scaled": {Frames: 4, Decay: 0.8, Scale: 1.05, Offset: [2]float32{2.5, -1.25}},
 	}
-	seen := map[string]bool{}
-	for seed := int64(0); len(seen) < 5; seed++ {
-		const w, h = 97, 61
-		probe, _ := randomFrame(rand.New(rand.NewSource(seed)), w, h)
-		if seen[probe.name] {
-			continue
-		}
-		seen[probe.name] = true
+	const w, h = 97, 61
+	eachFormat(w, h, func(seed int64, format string) {
 		for name, pass := range passes {
 			cpu, g := newTestCPU(t), newTestGPU(t, false)
 			for n := range 6 {
@@ -48,9 +42,9 @@ func TestEchoEmuMatchCPU(t *testing.T) {
 				}
 				if worst, over := fa.diff(fb, tol); over > 0 {
 					t.Errorf("%s, echoes %s, frame %d: %d samples differ by more than %d (largest %d)",
-						probe.name, name, n, over, tol, worst)
+						format, name, n, over, tol, worst)
 				}
 			}
 		}
-	}
+	})
 }

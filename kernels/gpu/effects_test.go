@@ -38,14 +38,8 @@ func TestEffectsEmuMatchCPU(t *testing.T) {
 func matchFrameChanges(t *testing.T, names []string, prims func(name string) overlay.Primitives) {
 	cpu := newTestCPU(t)
 	g := newTestGPU(t, false)
-	seen := map[string]bool{}
-	for seed := int64(0); len(seen) < 5; seed++ {
-		const w, h = 97, 61
-		probe, _ := randomFrame(rand.New(rand.NewSource(seed)), w, h)
-		if seen[probe.name] {
-			continue
-		}
-		seen[probe.name] = true
+	const w, h = 97, 61
+	eachFormat(w, h, func(seed int64, format string) {
 		for _, name := range names {
 			for _, withBox := range []bool{false, true} {
 				fa, fb := randomFrame(rand.New(rand.NewSource(seed)), w, h)
@@ -65,9 +59,22 @@ func matchFrameChanges(t *testing.T, names []string, prims func(name string) ove
 					tol = fa.tolerance()
 				}
 				if worst, over := fa.diff(fb, tol); over > 0 {
-					t.Errorf("%s %s (box %v): %d samples differ by more than %d (largest %d)", probe.name, name, withBox, over, tol, worst)
+					t.Errorf("%s %s (box %v): %d samples differ by more than %d (largest %d)", format, name, withBox, over, tol, worst)
 				}
 			}
+		}
+	})
+}
+
+// eachFormat calls f with the seed of the first random frame (randomFrame, w × h) of each of
+// five formats, and the format's name.
+func eachFormat(w, h int, f func(seed int64, format string)) {
+	seen := map[string]bool{}
+	for seed := int64(0); len(seen) < 5; seed++ {
+		probe, _ := randomFrame(rand.New(rand.NewSource(seed)), w, h)
+		if !seen[probe.name] {
+			seen[probe.name] = true
+			f(seed, probe.name)
 		}
 	}
 }
