@@ -330,28 +330,36 @@ func underRunGo(t *composite.Tile, j, n int, rows []echoRow) {
 	}
 }
 
+// echoSource is where, along one axis of n pixels, the kept layer is sampled for pixel pos
+// of an echo moved by shift and scaled by 1/inv about centre: the sample at or before the
+// moved centre (i) and the fraction past it (f); ok is false outside the layer. Each step
+// rounds to float32, as the twin does.
+func echoSource(pos int, centre, shift, inv float32, n int) (i int, f float32, ok bool) {
+	p := float32(pos) + 0.5
+	s := float32(centre+float32(float32(float32(p-centre)-shift)*inv)) - 0.5
+	if !(s > -1 && s < float32(n)) {
+		return 0, 0, false
+	}
+	fl := float32(math.Floor(float64(s)))
+	return int(fl), s - fl, true
+}
+
 // underMoved lays echo st under every pixel of t: the kept layer sampled where T^k moves
 // onto the pixel's centre, bilinearly. Twin: the moved path of tk_echo.
 func (l *echoLayers) underMoved(t *composite.Tile, st *echoStep) {
 	cx, cy := float32(l.w)/2, float32(l.h)/2
 	p := &t.Planes
 	for y := range t.H {
-		py := float32(t.Y0+y) + 0.5
-		sy := float32(cy+float32(float32(float32(py-cy)-st.dy)*st.inv)) - 0.5
-		if !(sy > -1 && sy < float32(l.h)) {
+		iy, fy, ok := echoSource(t.Y0+y, cy, st.dy, st.inv, l.h)
+		if !ok {
 			continue
 		}
-		fly := float32(math.Floor(float64(sy)))
-		iy, fy := int(fly), sy-fly
 		lo, hi := ts, 0
 		for x := range t.W {
-			px := float32(t.X0+x) + 0.5
-			sx := float32(cx+float32(float32(float32(px-cx)-st.dx)*st.inv)) - 0.5
-			if !(sx > -1 && sx < float32(l.w)) {
+			ix, fx, ok := echoSource(t.X0+x, cx, st.dx, st.inv, l.w)
+			if !ok {
 				continue
 			}
-			flx := float32(math.Floor(float64(sx)))
-			ix, fx := int(flx), sx-flx
 			var q [4][composite.Channels]float32
 			any := false
 			for n := range 4 {
