@@ -104,7 +104,10 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 					return err
 				}
 			}
-			extra := job.DeviceLinkers(backends)
+			extra, err := job.DeviceLinkers(backends)
+			if err != nil {
+				return err
+			}
 			return knn.RunBenchmark(stdout, *points, style.Links.K, knnFrames, *jsonOut, extra...)
 		}
 		if *e2e != "" {

@@ -8,14 +8,15 @@ import (
 
 // DeviceLinkers returns, for `bench --knn --backend LIST`, the device link updates to time
 // beside knn's search backends (knn.RunBenchmark): one for emu and one for cuda in LIST
-// (auto: cuda when usable); cpu adds none, since knn's backends are the CPU's.
-func DeviceLinkers(backends []string) []knn.BenchLinker {
+// (auto as Place resolves it); cpu adds none, since knn's backends are the CPU's.
+func DeviceLinkers(backends []string) ([]knn.BenchLinker, error) {
 	var out []knn.BenchLinker
 	for _, b := range backends {
-		if b == "auto" && device.Probe().Usable() {
-			b = "cuda"
+		p, err := Place(b, device.Probe)
+		if err != nil {
+			return nil, err
 		}
-		switch b {
+		switch p.Name() {
 		case "emu":
 			out = append(out, knn.BenchLinker{Name: "emu",
 				Note: "the device's link kernels emulated on this CPU, one thread after another: CPU time, not a GPU figure",
@@ -34,5 +35,5 @@ func DeviceLinkers(backends []string) []knn.BenchLinker {
 				}})
 		}
 	}
-	return out
+	return out, nil
 }
