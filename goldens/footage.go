@@ -106,12 +106,12 @@ func yuvToRGBA(f *composite.YUV420P) (*image.RGBA, error) {
 	return &image.RGBA{Pix: c.Pix, Stride: c.Stride, Rect: image.Rect(0, 0, c.W, c.H)}, nil
 }
 
-// footageScene draws frame `frame` of the footage tracks in a built-in look (after the
-// frames before it, for the trails and the links' hysteresis), with the k = 3 link graph
-// within the look's reach, as a render of the clip would.
-func footageScene(look string, frame int) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+// footageScene draws frame `frame` of the footage tracks in a built-in look changed by edit
+// (nil for none), after the frames before it (for the trails and the links' hysteresis),
+// with the k = 3 link graph within the look's reach, as a render of the clip would.
+func footageScene(look string, edit func(*overlay.Style), frame int) func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
 	return func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
-		b, g, err := lookBuilder(look, nil, font, w, h)
+		b, g, err := lookBuilder(look, edit, font, w, h)
 		if err != nil {
 			return err
 		}

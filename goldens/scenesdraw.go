@@ -51,9 +51,15 @@ func init() {
 			Name: "vtest-" + look, Width: footageW, Height: footageH, Footage: 240,
 			About: "the " + look + " look on real footage: frame 240 of OpenCV's vtest.avi (pedestrians), drawn in its Y'CbCr, " +
 				"with trackink's own tracks (track --detect people)",
-			Draw: footageScene(look, 240),
+			Draw: footageScene(look, nil, 240),
 		})
 	}
+	Scenes = append(Scenes, Scene{
+		Name: "vtest-blend-add", Width: footageW, Height: footageH, Footage: 240,
+		About: "--blend add on real footage (frame 240 of vtest.avi): the boxes, fills and links added onto the frame, " +
+			"the labels composited over it after them, so that their text stays readable on pale ground",
+		Draw: footageScene("default", func(st *overlay.Style) { st.Blend, st.FillOpacity = "add", 0.3 }, 240),
+	})
 }
 
 // lookBuilder returns a Builder for w × h frames in a built-in look changed by edit, and the

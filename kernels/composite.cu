@@ -8,7 +8,9 @@
 // blocks at columns 2x, 2x+1 and rows 2r, 2r+1 for r = y, y+4, ..., so it alone reads the
 // four pixels behind each chroma sample, blends them, and zeroes them: no barrier, and the
 // layer is zero again for the next frame wherever a tile had work (other tiles were never
-// written). A tile that no list reaches is skipped whole.
+// written). A tile that no list reaches is skipped whole. With add or screen the layer is
+// composited twice: before the labels in that mode (tk_composite_blended), then the labels
+// over (tk_composite).
 #include "tile.cuh"
 
 #define TK_COMP_X 32
@@ -71,15 +73,15 @@ __device__ float screenLuma(const TkParams* p, const float s[4], float* a2) {
 }
 
 // blendPixel is composite's Tile.Blend for one pixel: layer value s changed so that over
-// composites it as add or screen (package composite's "Add and screen"). Screen of a Y'CbCr
+// composites it as mode (add or screen) (package composite's "Add and screen"). Screen of a Y'CbCr
 // layer leaves its offset-free luma t in s[0] and α′ in s[3], which overLuma blends as
 // composite's sampleFormat.screenAt, and Cb and Cr as they are: overChroma makes their
 // change on the block's sums, as composite's chromaRow does. An R'G'B' layer's offsets are
 // 0, so screen changes its alpha only.
-__device__ void blendPixel(const TkParams* p, float s[4]) {
+__device__ void blendPixel(const TkParams* p, int mode, float s[4]) {
   float a = s[3];
-  if (p->blend == TK_BLEND_OVER || a == 0) return;
-  if (p->blend == TK_BLEND_SCREEN) {
+  if (mode == TK_BLEND_OVER || a == 0) return;
+  if (mode == TK_BLEND_SCREEN) {
     if (p->format == TK_RGBA)
       s[3] = screenAlpha((0.2126f * s[0] + 0.7152f * s[1] + 0.0722f * s[2]) / 255, a);
     else
@@ -115,12 +117,12 @@ __device__ void screenSample(const TkParams* p, uint8_t* d, float t, float a2) {
   *w = (uint16_t)((unsigned)gmin(gmax((t + v) + a2 * (o0 - v) + 0.5f, 0), 1023) << shift);
 }
 
-// overLuma blends the pixel's layer value s (after blendPixel) onto its luma sample.
-__device__ void overLuma(const TkParams* p, int fx, int fy, const float s[4]) {
+// overLuma blends the pixel's layer value s (after blendPixel in mode) onto its luma sample.
+__device__ void overLuma(const TkParams* p, int mode, int fx, int fy, const float s[4]) {
   float a = s[3];
   if (a == 0) return;
   uint8_t* d = (uint8_t*)p->plane0 + (size_t)fy * p->stride0 + (size_t)sampleSize(p->format) * fx;
-  if (p->blend == TK_BLEND_SCREEN)
+  if (mode == TK_BLEND_SCREEN)
     screenSample(p, d, s[0], a);
   else
     blendSample(p, d, s[0], a);
@@ -128,17 +130,17 @@ __device__ void overLuma(const TkParams* p, int fx, int fy, const float s[4]) {
 
 // overChroma blends the mean of the block's pixels onto the chroma sample (cx, cy): q holds
 // the pixels (row 0 col 0, row 0 col 1, row 1 col 0, row 1 col 1), those outside the frame
-// zero, after blendPixel, and a0 their alphas before it; n is how many lie inside (4, or 2
+// zero, after blendPixel in mode, and a0 their alphas before it; n is how many lie inside (4, or 2
 // or 1 at an odd edge). The sums are in composite's order, (top left + bottom left) + (top
 // right + bottom right), so the rounding is the same; for screen Cb and Cr take o·(Σα′ −
 // Σα), as composite's chromaRow.
-__device__ void overChroma(const TkParams* p, int cx, int cy, const float q[4][4], const float a0[4], int n) {
+__device__ void overChroma(const TkParams* p, int mode, int cx, int cy, const float q[4][4], const float a0[4], int n) {
   float a = (q[0][3] + q[2][3]) + (q[1][3] + q[3][3]);
   if (a == 0) return;
   float mean = 1 / (float)n;
   float cb = (q[0][1] + q[2][1]) + (q[1][1] + q[3][1]);
   float cr = (q[0][2] + q[2][2]) + (q[1][2] + q[3][2]);
-  if (p->blend == TK_BLEND_SCREEN) {
+  if (mode == TK_BLEND_SCREEN) {
     float d = a - ((a0[0] + a0[2]) + (a0[1] + a0[3]));
     cb += p->space[1][3] * d;
     cr += p->space[2][3] * d;
@@ -159,10 +161,9 @@ __device__ void overChroma(const TkParams* p, int cx, int cy, const float q[4][4
   blendSample(p, v, cr, a);
 }
 
-TK_KERNEL void tk_composite(const TkParams* p) {
-  if (overflowed(p)) return;
-  int tile = blockIdx.y * p->tilesX + blockIdx.x;
-  if (!tileHasWork(p, tile) && p->echoFrames == 0) return;  // echoes may reach any tile
+// compositeTile composites this block's tile of the layer onto the frame in mode and clears
+// it behind itself.
+__device__ void compositeTile(const TkParams* p, int mode) {
   int ox = blockIdx.x * TK_TILE, oy = blockIdx.y * TK_TILE;
   int w = p->width - ox < TK_TILE ? p->width - ox : TK_TILE;
   int h = p->height - oy < TK_TILE ? p->height - oy : TK_TILE;
@@ -180,16 +181,45 @@ TK_KERNEL void tk_composite(const TkParams* p) {
       loadPx(layer, li, q[i]);
       if (q[i][0] == 0 && q[i][1] == 0 && q[i][2] == 0 && q[i][3] == 0) continue;
       a0[i] = q[i][3];
-      blendPixel(p, q[i]);
+      blendPixel(p, mode, q[i]);
       if (p->format == TK_RGBA)
         overRGBA(p, ox + x, oy + y, q[i]);
       else
-        overLuma(p, ox + x, oy + y, q[i]);
+        overLuma(p, mode, ox + x, oy + y, q[i]);
       layer[li] = Half4{};
     }
     if (p->format != TK_RGBA) {
       int rows = h - y0 < 2 ? h - y0 : 2, cols = w - x0 < 2 ? w - x0 : 2;
-      overChroma(p, (ox + x0) / 2, (oy + y0) / 2, q, a0, rows * cols);
+      overChroma(p, mode, (ox + x0) / 2, (oy + y0) / 2, q, a0, rows * cols);
     }
   }
+}
+
+// tileDrawn reports whether the stages before the labels may have drawn this block's tile:
+// a list reaches it, or echoes (which may reach any tile) are on.
+__device__ bool tileDrawn(const TkParams* p) {
+  return tileHasWork(p, blockIdx.y * p->tilesX + blockIdx.x) || p->echoFrames != 0;
+}
+
+// tk_composite_blended composites the layer as the stages before the labels left it, added
+// or screened; with over it does nothing (tk_composite composites the whole layer, labels
+// and all). Labels are text to be read, so they are composited over, after it
+// (render.drawTile's twin).
+TK_KERNEL void tk_composite_blended(const TkParams* p) {
+  if (overflowed(p) || p->blend == TK_BLEND_OVER || !tileDrawn(p)) return;
+  compositeTile(p, p->blend);
+}
+
+// tk_composite composites the layer over the frame: all of it with over, only the tiles
+// that labels reach (drawn after tk_composite_blended) with add or screen.
+TK_KERNEL void tk_composite(const TkParams* p) {
+  if (overflowed(p)) return;
+  if (p->blend == TK_BLEND_OVER) {
+    if (!tileDrawn(p)) return;
+  } else {
+    int lo, hi;
+    binRange(p, TK_LABELS, blockIdx.y * p->tilesX + blockIdx.x, &lo, &hi);
+    if (lo == hi) return;
+  }
+  compositeTile(p, TK_BLEND_OVER);
 }

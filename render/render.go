@@ -266,7 +266,20 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 		r.echo.under(t, i, &sc.echo)
 		clock = r.lap(wk, overlay.StageEcho, clock)
 	}
-	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, b.labelBins.tile(i), sc)
+	labels := b.labelBins.tile(i)
+	if p.Blend != composite.BlendOver && len(labels) > 0 {
+		// Labels are text to be read: composited over the frame after the rest of the
+		// overlay has been added or screened onto it, never added themselves (dark text
+		// adds nothing, and a plate added over pale ground is white on white).
+		compositeTile(r.dst, t, &r.space, p.Blend)
+		clock = r.lap(wk, overlay.StageComposite, clock)
+		drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, labels, sc)
+		clock = r.lap(wk, overlay.StageLabels, clock)
+		compositeTile(r.dst, t, &r.space, composite.BlendOver)
+		r.lap(wk, overlay.StageComposite, clock)
+		return
+	}
+	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, labels, sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)
 	compositeTile(r.dst, t, &r.space, p.Blend)
 	r.lap(wk, overlay.StageComposite, clock)

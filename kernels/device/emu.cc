@@ -34,7 +34,7 @@ const Entry kernels[] = {
     TK_ENTRY(tk_scan_sums_bins),  TK_ENTRY(tk_scan_mid_bins),    TK_ENTRY(tk_scan_apply_bins),
     TK_ENTRY(tk_bin_cursor),      TK_ENTRY(tk_bin_fill),         TK_ENTRY(tk_bin_sort),
     TK_ENTRY(tk_boxes),           TK_ENTRY(tk_lines),            TK_ENTRY(tk_curves),
-    TK_ENTRY(tk_labels),          TK_ENTRY(tk_composite),
+    TK_ENTRY(tk_labels),          TK_ENTRY(tk_composite_blended), TK_ENTRY(tk_composite),
     // echo.cu
     TK_ENTRY(tk_echo),
     // effects.cu

@@ -52,13 +52,17 @@ type Backend struct {
 	hasGraph bool
 	captures int
 	regrows  int // frames run again after a bin list overflowed
-	// stageEnd[s] is recorded after stage s's last kernel, stageEnd[StageLinks] before the
-	// first: a timed frame's stage s took from stageEnd[s-1] to stageEnd[s].
-	stageEnd  [overlay.NumStages]device.Event
-	hasEvents bool
+	// On a timed frame marks[i] is recorded after the i-th run of kernels of one stage,
+	// markStage[i], and marks[0] after the link kernels (before the first run): a stage's
+	// time is the sum of its runs', each from the mark before it (a stage may run twice: the
+	// composite before and after the labels). nMarks are this frame's.
+	marks     []device.Event
+	markStage []overlay.Stage
+	nMarks    int
 
 	links      *deviceLinks // nil unless StartLinks
 	linksStart device.Event // recorded before the link kernels of a timed frame
+	hasStart   bool         // linksStart was made
 
 	labels []tkLabel
 	glyphs []tkGlyph
@@ -153,10 +157,10 @@ func (g *Backend) Close() {
 	if g.hasGraph {
 		g.dev.FreeGraph(g.graph)
 	}
-	if g.hasEvents {
-		for _, e := range g.stageEnd {
-			g.dev.FreeEvent(e)
-		}
+	for _, e := range g.marks {
+		g.dev.FreeEvent(e)
+	}
+	if g.hasStart {
 		g.dev.FreeEvent(g.linksStart)
 	}
 	g.dev.Close()
@@ -433,19 +437,12 @@ func (g *Backend) launch() error {
 	if !g.timed {
 		return g.dev.LaunchGraph(g.graph)
 	}
-	if !g.hasEvents {
-		for i := range g.stageEnd {
-			e, err := g.dev.NewEvent()
-			if err != nil {
-				return err
-			}
-			g.stageEnd[i] = e
-		}
+	if !g.hasStart {
 		var err error
 		if g.linksStart, err = g.dev.NewEvent(); err != nil {
 			return err
 		}
-		g.hasEvents = true
+		g.hasStart = true
 	}
 	return g.record(g.caps)
 }
@@ -509,6 +506,7 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageLines, "tk_lines", tileGrid, tileBlock},
 		{overlay.StageCurves, "tk_curves", tileGrid, tileBlock},
 		{overlay.StageEcho, "tk_echo", tileGrid, tileBlock},
+		{overlay.StageComposite, "tk_composite_blended", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageLabels, "tk_labels", tileGrid, tileBlock},
 		{overlay.StageComposite, "tk_composite", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageCamera, "tk_camera_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
@@ -526,22 +524,39 @@ func (g *Backend) record(c caps) error {
 			return err
 		}
 	}
-	if g.timed {
-		if err := g.dev.Record(g.stageEnd[overlay.StageLinks]); err != nil {
-			return err
-		}
+	g.nMarks = 0
+	if err := g.mark(overlay.StageLinks); err != nil {
+		return err
 	}
 	for i, s := range steps {
 		if err := g.dev.Launch(s.kernel, s.grid, s.block, g.params); err != nil {
 			return fmt.Errorf("%s: %w", s.kernel, err)
 		}
-		if g.timed && (i+1 == len(steps) || steps[i+1].stage != s.stage) {
-			if err := g.dev.Record(g.stageEnd[s.stage]); err != nil {
+		if i+1 == len(steps) || steps[i+1].stage != s.stage {
+			if err := g.mark(s.stage); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// mark records the next mark of a timed frame, after a run of stage s's kernels (making its
+// event the first time); on a frame that is not timed it does nothing.
+func (g *Backend) mark(s overlay.Stage) error {
+	if !g.timed {
+		return nil
+	}
+	if g.nMarks == len(g.marks) {
+		e, err := g.dev.NewEvent()
+		if err != nil {
+			return err
+		}
+		g.marks, g.markStage = append(g.marks, e), append(g.markStage, s)
+	}
+	g.markStage[g.nMarks] = s
+	g.nMarks++
+	return g.dev.Record(g.marks[g.nMarks-1])
 }
 
 func (g *Backend) readTimings() error {
@@ -550,18 +565,18 @@ func (g *Backend) readTimings() error {
 		return nil
 	}
 	if g.links != nil {
-		d, err := g.dev.Elapsed(g.linksStart, g.stageEnd[overlay.StageLinks])
+		d, err := g.dev.Elapsed(g.linksStart, g.marks[0])
 		if err != nil {
 			return err
 		}
 		g.last[overlay.StageLinks] = max(d, time.Duration(0))
 	}
-	for s := overlay.StageBin; s < overlay.NumStages; s++ {
-		d, err := g.dev.Elapsed(g.stageEnd[s-1], g.stageEnd[s])
+	for i := 1; i < g.nMarks; i++ {
+		d, err := g.dev.Elapsed(g.marks[i-1], g.marks[i])
 		if err != nil {
 			return err
 		}
-		g.last[s] = max(d, time.Duration(0))
+		g.last[g.markStage[i]] += max(d, time.Duration(0))
 	}
 	return nil
 }
