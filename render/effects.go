@@ -89,6 +89,7 @@ type fxWork struct {
 	items                []uint32
 	places               []int32
 	counts               [256]int32
+	runKeys              [rankMax]byte // a run's keys where whole vectors of them are not
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

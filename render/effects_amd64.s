@@ -487,3 +487,118 @@ layOutStore:
 layOutDone:
 	VZEROUPPER
 	RET
+
+// fxRankItems are the items' lanes 0 to 63 with the top bit set: an item (key << 8 | lane)
+// with its top bit flipped compares as unsigned under VPCMPGTW.
+DATA fxRankItems<>+0x00(SB)/8, $0x8003800280018000
+DATA fxRankItems<>+0x08(SB)/8, $0x8007800680058004
+DATA fxRankItems<>+0x10(SB)/8, $0x800b800a80098008
+DATA fxRankItems<>+0x18(SB)/8, $0x800f800e800d800c
+DATA fxRankItems<>+0x20(SB)/8, $0x8013801280118010
+DATA fxRankItems<>+0x28(SB)/8, $0x8017801680158014
+DATA fxRankItems<>+0x30(SB)/8, $0x801b801a80198018
+DATA fxRankItems<>+0x38(SB)/8, $0x801f801e801d801c
+DATA fxRankItems<>+0x40(SB)/8, $0x8023802280218020
+DATA fxRankItems<>+0x48(SB)/8, $0x8027802680258024
+DATA fxRankItems<>+0x50(SB)/8, $0x802b802a80298028
+DATA fxRankItems<>+0x58(SB)/8, $0x802f802e802d802c
+DATA fxRankItems<>+0x60(SB)/8, $0x8033803280318030
+DATA fxRankItems<>+0x68(SB)/8, $0x8037803680358034
+DATA fxRankItems<>+0x70(SB)/8, $0x803b803a80398038
+DATA fxRankItems<>+0x78(SB)/8, $0x803f803e803d803c
+GLOBL fxRankItems<>(SB), (NOPTR+RODATA), $128
+
+// RANKITEMS makes 16 items from the keys at off(SI), lanes at 2·off(AX), into y, and keeps
+// them at 2·off(DI).
+#define RANKITEMS(off, off2, y) \
+	VPMOVZXBW off(SI), y; \
+	VPSLLW    $8, y, y; \
+	VPXOR     off2(AX), y, y; \
+	VMOVDQU   y, off2(DI)
+
+// RANKOUT stores the 16 word counts in acc (scratch x) as int32 at off(DI) and off+32(DI).
+#define RANKOUT(acc, xacc, off, off32) \
+	VPMOVZXWD    xacc, Y8; \
+	VMOVDQU      Y8, off(DI); \
+	VEXTRACTI128 $1, acc, X9; \
+	VPMOVZXWD    X9, Y9; \
+	VMOVDQU      Y9, off32(DI)
+
+// RANKCMP counts in acc the items of the vector items above the item in Y8 (t scratch).
+#define RANKCMP(items, acc, t) \
+	VPCMPGTW Y8, items, t; \
+	VPSUBW   t, acc, acc
+
+// func fxRanksAVX2(places *int32, keys *byte, n int)
+//
+// The place of each of n (1 to 64) keys in them sorted stably: how many keys lie below it,
+// and how many equal to it come before it. Each key is an item, key << 8 | its lane, and its
+// place how many items lie below its own: the items are compared 16 lanes a vector with each
+// item in turn. It reads 16·⌈n/16⌉ keys and writes 64 places, those past n scratch; places
+// holds the items (words) until the counts replace them.
+TEXT ·fxRanksAVX2(SB), NOSPLIT, $0-24
+	MOVQ   places+0(FP), DI
+	MOVQ   keys+8(FP), SI
+	MOVQ   n+16(FP), CX
+	LEAQ   fxRankItems<>(SB), AX
+	VPXOR  Y4, Y4, Y4
+	VPXOR  Y5, Y5, Y5
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	XORQ   BX, BX
+	RANKITEMS(0, 0, Y0)
+	CMPQ   CX, $16
+	JLE    ranks1
+	RANKITEMS(16, 32, Y1)
+	CMPQ   CX, $32
+	JLE    ranks2
+	RANKITEMS(32, 64, Y2)
+	CMPQ   CX, $48
+	JLE    ranks3
+	RANKITEMS(48, 96, Y3)
+
+ranks4:
+	VPBROADCASTW (DI)(BX*2), Y8
+	RANKCMP(Y0, Y4, Y9)
+	RANKCMP(Y1, Y5, Y10)
+	RANKCMP(Y2, Y6, Y11)
+	RANKCMP(Y3, Y7, Y12)
+	INCQ         BX
+	CMPQ         BX, CX
+	JLT          ranks4
+	JMP          ranksOut
+
+ranks3:
+	VPBROADCASTW (DI)(BX*2), Y8
+	RANKCMP(Y0, Y4, Y9)
+	RANKCMP(Y1, Y5, Y10)
+	RANKCMP(Y2, Y6, Y11)
+	INCQ         BX
+	CMPQ         BX, CX
+	JLT          ranks3
+	JMP          ranksOut
+
+ranks2:
+	VPBROADCASTW (DI)(BX*2), Y8
+	RANKCMP(Y0, Y4, Y9)
+	RANKCMP(Y1, Y5, Y10)
+	INCQ         BX
+	CMPQ         BX, CX
+	JLT          ranks2
+	JMP          ranksOut
+
+ranks1:
+	VPBROADCASTW (DI)(BX*2), Y8
+	RANKCMP(Y0, Y4, Y9)
+	INCQ         BX
+	CMPQ         BX, CX
+	JLT          ranks1
+
+ranksOut:
+	RANKOUT(Y4, X4, 0, 32)
+	RANKOUT(Y5, X5, 64, 96)
+	RANKOUT(Y6, X6, 128, 160)
+	RANKOUT(Y7, X7, 192, 224)
+	VZEROUPPER
+	RET
+

@@ -47,3 +47,6 @@ func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)
 
 //go:noescape
 func fxLayOutAVX2(out *float32, c *int32, values int, least float32)
+
+//go:noescape
+func fxRanksAVX2(places *int32, keys *byte, n int)

@@ -18,3 +18,4 @@ func fxWiden8AVX2(out *float32, src *byte, groups int)                          
 func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int) { panic(noAVX2) }
 func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)                     { panic(noAVX2) }
 func fxLayOutAVX2(out *float32, c *int32, values int, least float32)            { panic(noAVX2) }
+func fxRanksAVX2(places *int32, keys *byte, n int)                              { panic(noAVX2) }

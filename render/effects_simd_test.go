@@ -265,3 +265,29 @@ func TestSortLayOutAVX2MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSortPlacesAVX2MatchesGo: each key's place in its run sorted stably (runPlaces), every
+// length up to rankMax, keys of a few codes (many equal) to all 256, the run at its slice's
+// end (read from a copy) and with keys past it (read, not counted).
+func TestSortPlacesAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 8))
+	var wk fxWork
+	wk.places = make([]int32, rankMax)
+	for n := 1; n <= rankMax; n++ {
+		for _, spread := range []int{1, 3, 40, 256} {
+			line := make([]byte, n+16)
+			for i := range line {
+				line[i] = byte(rng.IntN(spread))
+			}
+			for _, keys := range [][]byte{line[:n:n], line[:n]} {
+				want := runPlacesGo(&wk, keys, make([]int32, n))
+				var got []int32
+				withAVX2(true, func() { got = runPlaces(&wk, keys) })
+				if !slices.Equal(got, want) {
+					t.Fatalf("keys %v: the AVX2 places %v differ from Go's %v", keys, got, want)
+				}
+			}
+		}
+	}
+}

@@ -20,10 +20,11 @@ import (
 // line's keys (sortMasks, 32 keys at a time with AVX2), so that keys out of the range and
 // runs in order (as on a gradient) cost nothing more. 8-bit luma, whose samples are their
 // own keys, is sorted alone: a long run counted and laid out by its keys (AVX2). Otherwise
-// each sample of a short run becomes an item, its key in the top byte (item >> itemKey) and
-// its planes' values below, sorted stably by insertion and unpacked back; a long run's
-// samples are given their places from its keys' counts, in order, and each plane's values
-// moved there as they are.
+// each sample is given its place in the run sorted, and each plane's values moved there as
+// they are: with AVX2 a run of up to rankMax by comparing every key with every other in
+// vectors (fxRanksAVX2), else from its keys' counts, in order. Without AVX2 a short run is
+// sorted by insertion instead: each sample an item, its key in the top byte (item >>
+// itemKey) and its planes' values below, sorted stably and unpacked back.
 
 // itemKey is the bit where a sort item's key starts.
 const itemKey = 24
@@ -230,7 +231,7 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 	// Scratch for the whole line, so that no run grows it: a worker's scratch stops growing
 	// once it has taken the largest box, whatever the keys.
 	wk.inBits, wk.downBits = grow(wk.inBits, nw+1), grow(wk.downBits, nw)
-	wk.items, wk.places, wk.fx = grow(wk.items, n), grow(wk.places, n), grow(wk.fx, n+layOutPast)
+	wk.items, wk.places, wk.fx = grow(wk.items, n), grow(wk.places, max(n, rankMax)), grow(wk.fx, n+layOutPast)
 	in, down := wk.inBits[:nw+1], wk.downBits[:nw]
 	sortMasks(in[:nw], down, keys, lo, hi)
 	in[nw] = 0 // a run ends by the line's end
@@ -365,7 +366,7 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 		}
 		return
 	}
-	if len(run) < sortShort {
+	if len(run) < sortShort && !haveAVX2 {
 		ln.insertRun(run, s, wk)
 		return
 	}
@@ -406,17 +407,11 @@ func (ln *sortLine) insertRun(run []byte, s int, wk *fxWork) {
 	}
 }
 
-// placeRun sorts a long run by counting: each sample's place in the run sorted worked out
-// once from its keys' counts (stably: in the run's order), then each plane's values moved
-// to their places through wk.fx and back, as they are (no items packed and unpacked).
+// placeRun sorts a run by each sample's place in the run sorted (runPlaces), worked out
+// once, then each plane's values moved to their places through wk.fx and back, as they are
+// (no items packed and unpacked).
 func (ln *sortLine) placeRun(run []byte, s int, wk *fxWork) {
-	c, least := counts(wk, run)
-	places := wk.places[:len(run)]
-	for j, k := range run {
-		i := int32(k) - least
-		places[j] = c[i]
-		c[i]++
-	}
+	places := runPlaces(wk, run)
 	st := ln.stride
 	sorted := wk.fx[:len(run)]
 	for p := range ln.planes {
@@ -432,6 +427,37 @@ func (ln *sortLine) placeRun(run []byte, s int, wk *fxWork) {
 			e[i*st] = v
 		}
 	}
+}
+
+// rankMax is the longest run whose places fxRanksAVX2 works out: it compares every key
+// with every other, 16 a vector, in up to 4 vectors.
+const rankMax = 64
+
+// runPlaces is the place of each of a run's keys in the run sorted stably (the keys below
+// it, and those equal to it before it): by fxRanksAVX2 for a run of up to rankMax keys where
+// it runs, else from the keys' counts (runPlacesGo). wk.places holds rankMax at least.
+func runPlaces(wk *fxWork, keys []byte) []int32 {
+	places := wk.places[:len(keys)]
+	if !haveAVX2 || len(keys) > rankMax {
+		return runPlacesGo(wk, keys, places)
+	}
+	if cap(keys) < (len(keys)+15)&^15 { // it reads whole vectors of keys
+		keys = wk.runKeys[:copy(wk.runKeys[:], keys)]
+	}
+	fxRanksAVX2(&places[0], &keys[0], len(keys))
+	return places
+}
+
+// runPlacesGo is runPlaces's Go twin: each key's place from where its key starts (counts),
+// the keys in order.
+func runPlacesGo(wk *fxWork, keys []byte, places []int32) []int32 {
+	c, least := counts(wk, keys)
+	for j, k := range keys {
+		i := int32(k) - least
+		places[j] = c[i]
+		c[i]++
+	}
+	return places
 }
 
 // histogram is how many of keys are each key from the least of them to the greatest
