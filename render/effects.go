@@ -89,7 +89,7 @@ type fxWork struct {
 	items                []uint32
 	places               []int32
 	counts               [256]int32
-	runKeys              [rankMax]byte // a run's keys where whole vectors of them are not
+	runKeys, sorted      [netMax]byte // a run's keys where whole vectors of them are not; a run sorted
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

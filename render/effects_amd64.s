@@ -602,3 +602,272 @@ ranksOut:
 	VZEROUPPER
 	RET
 
+// fxNetLanes are the lane numbers 0 to 127 (the lanes past a run's keys get 255).
+DATA fxNetLanes<>+0x00(SB)/8, $0x0706050403020100
+DATA fxNetLanes<>+0x08(SB)/8, $0x0f0e0d0c0b0a0908
+DATA fxNetLanes<>+0x10(SB)/8, $0x1716151413121110
+DATA fxNetLanes<>+0x18(SB)/8, $0x1f1e1d1c1b1a1918
+DATA fxNetLanes<>+0x20(SB)/8, $0x2726252423222120
+DATA fxNetLanes<>+0x28(SB)/8, $0x2f2e2d2c2b2a2928
+DATA fxNetLanes<>+0x30(SB)/8, $0x3736353433323130
+DATA fxNetLanes<>+0x38(SB)/8, $0x3f3e3d3c3b3a3938
+DATA fxNetLanes<>+0x40(SB)/8, $0x4746454443424140
+DATA fxNetLanes<>+0x48(SB)/8, $0x4f4e4d4c4b4a4948
+DATA fxNetLanes<>+0x50(SB)/8, $0x5756555453525150
+DATA fxNetLanes<>+0x58(SB)/8, $0x5f5e5d5c5b5a5958
+DATA fxNetLanes<>+0x60(SB)/8, $0x6766656463626160
+DATA fxNetLanes<>+0x68(SB)/8, $0x6f6e6d6c6b6a6968
+DATA fxNetLanes<>+0x70(SB)/8, $0x7776757473727170
+DATA fxNetLanes<>+0x78(SB)/8, $0x7f7e7d7c7b7a7978
+GLOBL fxNetLanes<>(SB), (NOPTR+RODATA), $128
+
+// fxNetXor are VPSHUFB's controls that give each lane the key of lane i XOR 1, 2, 4, 8, 3,
+// 7 and 15 within its 16 (at 0x00, 0x20, … 0xc0).
+DATA fxNetXor<>+0x00(SB)/8, $0x0607040502030001
+DATA fxNetXor<>+0x08(SB)/8, $0x0e0f0c0d0a0b0809
+DATA fxNetXor<>+0x10(SB)/8, $0x0607040502030001
+DATA fxNetXor<>+0x18(SB)/8, $0x0e0f0c0d0a0b0809
+DATA fxNetXor<>+0x20(SB)/8, $0x0504070601000302
+DATA fxNetXor<>+0x28(SB)/8, $0x0d0c0f0e09080b0a
+DATA fxNetXor<>+0x30(SB)/8, $0x0504070601000302
+DATA fxNetXor<>+0x38(SB)/8, $0x0d0c0f0e09080b0a
+DATA fxNetXor<>+0x40(SB)/8, $0x0302010007060504
+DATA fxNetXor<>+0x48(SB)/8, $0x0b0a09080f0e0d0c
+DATA fxNetXor<>+0x50(SB)/8, $0x0302010007060504
+DATA fxNetXor<>+0x58(SB)/8, $0x0b0a09080f0e0d0c
+DATA fxNetXor<>+0x60(SB)/8, $0x0f0e0d0c0b0a0908
+DATA fxNetXor<>+0x68(SB)/8, $0x0706050403020100
+DATA fxNetXor<>+0x70(SB)/8, $0x0f0e0d0c0b0a0908
+DATA fxNetXor<>+0x78(SB)/8, $0x0706050403020100
+DATA fxNetXor<>+0x80(SB)/8, $0x0405060700010203
+DATA fxNetXor<>+0x88(SB)/8, $0x0c0d0e0f08090a0b
+DATA fxNetXor<>+0x90(SB)/8, $0x0405060700010203
+DATA fxNetXor<>+0x98(SB)/8, $0x0c0d0e0f08090a0b
+DATA fxNetXor<>+0xa0(SB)/8, $0x0001020304050607
+DATA fxNetXor<>+0xa8(SB)/8, $0x08090a0b0c0d0e0f
+DATA fxNetXor<>+0xb0(SB)/8, $0x0001020304050607
+DATA fxNetXor<>+0xb8(SB)/8, $0x08090a0b0c0d0e0f
+DATA fxNetXor<>+0xc0(SB)/8, $0x08090a0b0c0d0e0f
+DATA fxNetXor<>+0xc8(SB)/8, $0x0001020304050607
+DATA fxNetXor<>+0xd0(SB)/8, $0x08090a0b0c0d0e0f
+DATA fxNetXor<>+0xd8(SB)/8, $0x0001020304050607
+GLOBL fxNetXor<>(SB), (NOPTR+RODATA), $224
+
+// fxNetUpper marks the lanes i with bit 1, 2, 4, 8 and 16 set (at 0x00, 0x20, … 0x80):
+// those that keep the greater key of their pair.
+DATA fxNetUpper<>+0x00(SB)/8, $0xff00ff00ff00ff00
+DATA fxNetUpper<>+0x08(SB)/8, $0xff00ff00ff00ff00
+DATA fxNetUpper<>+0x10(SB)/8, $0xff00ff00ff00ff00
+DATA fxNetUpper<>+0x18(SB)/8, $0xff00ff00ff00ff00
+DATA fxNetUpper<>+0x20(SB)/8, $0xffff0000ffff0000
+DATA fxNetUpper<>+0x28(SB)/8, $0xffff0000ffff0000
+DATA fxNetUpper<>+0x30(SB)/8, $0xffff0000ffff0000
+DATA fxNetUpper<>+0x38(SB)/8, $0xffff0000ffff0000
+DATA fxNetUpper<>+0x40(SB)/8, $0xffffffff00000000
+DATA fxNetUpper<>+0x48(SB)/8, $0xffffffff00000000
+DATA fxNetUpper<>+0x50(SB)/8, $0xffffffff00000000
+DATA fxNetUpper<>+0x58(SB)/8, $0xffffffff00000000
+DATA fxNetUpper<>+0x60(SB)/8, $0x0000000000000000
+DATA fxNetUpper<>+0x68(SB)/8, $0xffffffffffffffff
+DATA fxNetUpper<>+0x70(SB)/8, $0x0000000000000000
+DATA fxNetUpper<>+0x78(SB)/8, $0xffffffffffffffff
+DATA fxNetUpper<>+0x80(SB)/8, $0x0000000000000000
+DATA fxNetUpper<>+0x88(SB)/8, $0x0000000000000000
+DATA fxNetUpper<>+0x90(SB)/8, $0xffffffffffffffff
+DATA fxNetUpper<>+0x98(SB)/8, $0xffffffffffffffff
+GLOBL fxNetUpper<>(SB), (NOPTR+RODATA), $160
+
+// NETMIX compare-exchanges x's lanes with their partners' keys in p: the lanes that m marks
+// take the greater, the others the lesser (t scratch). NETSUB does it with the partners
+// from VPSHUFB control c (fxNetXor's, at BX), NETSWAP with the other half's (lane XOR 16),
+// NETREV with lane XOR 31's; Y11 to Y15 hold fxNetUpper's masks.
+#define NETMIX(x, m, p, t) \
+	VPMINUB   p, x, t; \
+	VPMAXUB   p, x, p; \
+	VPBLENDVB m, p, t, x
+
+#define NETSUB(x, c, m, p, t) \
+	VPSHUFB c(BX), x, p; \
+	NETMIX(x, m, p, t)
+
+#define NETSWAP(x, p, t) \
+	VPERMQ $0x4e, x, p; \
+	NETMIX(x, Y15, p, t)
+
+#define NETREV(x, p, t) \
+	VPSHUFB 0xc0(BX), x, p; \
+	VPERMQ  $0x4e, p, p; \
+	NETMIX(x, Y15, p, t)
+
+// NETSORT32 sorts x's 32 keys: a bitonic network, each merge's first step comparing lane i
+// with lane i XOR (size − 1), so that every step keeps the lesser key in the lower lane.
+#define NETSORT32(x, p, t) \
+	NETSUB(x, 0x00, Y11, p, t); \
+	NETSUB(x, 0x80, Y12, p, t); \
+	NETSUB(x, 0x00, Y11, p, t); \
+	NETSUB(x, 0xa0, Y13, p, t); \
+	NETSUB(x, 0x20, Y12, p, t); \
+	NETSUB(x, 0x00, Y11, p, t); \
+	NETSUB(x, 0xc0, Y14, p, t); \
+	NETSUB(x, 0x40, Y13, p, t); \
+	NETSUB(x, 0x20, Y12, p, t); \
+	NETSUB(x, 0x00, Y11, p, t); \
+	NETREV(x, p, t); \
+	NETMERGE16(x, p, t)
+
+// NETMERGE32 sorts x's 32 keys when they are bitonic (in order rising then falling, or
+// falling then rising); NETMERGE16 each 16 of them.
+#define NETMERGE32(x, p, t) \
+	NETSWAP(x, p, t); \
+	NETMERGE16(x, p, t)
+
+#define NETMERGE16(x, p, t) \
+	NETSUB(x, 0x60, Y14, p, t); \
+	NETSUB(x, 0x40, Y13, p, t); \
+	NETSUB(x, 0x20, Y12, p, t); \
+	NETSUB(x, 0x00, Y11, p, t)
+
+// NETCROSSREV compares each key of a with its mirror in b, lane i with lane 31 − i: a keeps
+// the lesser, b the greater, in a's lane order (b then holds the mirror of the network's
+// upper half: still bitonic, which is all the merge after it needs).
+#define NETCROSSREV(a, b, p) \
+	VPSHUFB 0xc0(BX), b, p; \
+	VPERMQ  $0x4e, p, p; \
+	VPMAXUB p, a, b; \
+	VPMINUB p, a, a
+
+// NETCROSS compares lane i of a with lane i of b: a keeps the lesser, b the greater.
+#define NETCROSS(a, b, t) \
+	VPMAXUB b, a, t; \
+	VPMINUB b, a, a; \
+	VMOVDQU t, b
+
+// NETLOAD loads 32 keys from off(SI) into x, those in lanes past the keys set to 255: where
+// the lane's number within its 128 (at AX: fxNetLanes) is above Y10 (bytes). Y8 scratch.
+#define NETLOAD(off, x, lanes) \
+	VMOVDQU  off(SI), x; \
+	VMOVDQU  lanes(AX), Y8; \
+	VPCMPGTB Y10, Y8, Y8; \
+	VPOR     Y8, x, x
+
+// NETSORT128 sorts the 128 keys of a, b, c and d (in that order): each 32, each 64 (b and d
+// mirrored), then the 128 (c and d mirrored: the upper half's merge takes them as d, c).
+#define NETSORT128(a, b, c, d) \
+	NETSORT32(a, Y8, Y9); \
+	NETSORT32(b, Y8, Y9); \
+	NETSORT32(c, Y8, Y9); \
+	NETSORT32(d, Y8, Y9); \
+	NETCROSSREV(a, b, Y8); \
+	NETCROSSREV(c, d, Y8); \
+	NETMERGE32(a, Y8, Y9); \
+	NETMERGE32(b, Y8, Y9); \
+	NETMERGE32(c, Y8, Y9); \
+	NETMERGE32(d, Y8, Y9); \
+	NETCROSSREV(a, d, Y8); \
+	NETCROSSREV(b, c, Y8); \
+	NETMERGE64(a, b, c, d)
+
+// NETMERGE64 sorts the 64 keys of a and b, and those of c and d, each 64 bitonic.
+#define NETMERGE64(a, b, c, d) \
+	NETCROSS(a, b, Y8); \
+	NETCROSS(c, d, Y8); \
+	NETMERGE32(a, Y8, Y9); \
+	NETMERGE32(b, Y8, Y9); \
+	NETMERGE32(c, Y8, Y9); \
+	NETMERGE32(d, Y8, Y9)
+
+// func fxSortBytesAVX2(dst, src *byte, n int)
+//
+// The n (1 to 256) keys from src sorted, into dst: a sorting network (bitonic) over the
+// 32, 64, 128 or 256 lanes that hold them, the lanes past n 255 (sorted last), in
+// registers. It reads and writes 32, 64, 128 or 256 bytes. A merge's upper half, compared
+// with the lower mirrored, is left mirrored (a bitonic sequence still, all that the half
+// merges after need), and its registers taken in their mirrored order.
+TEXT ·fxSortBytesAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         n+16(FP), CX
+	LEAQ         fxNetUpper<>(SB), AX
+	VMOVDQU      0x00(AX), Y11
+	VMOVDQU      0x20(AX), Y12
+	VMOVDQU      0x40(AX), Y13
+	VMOVDQU      0x60(AX), Y14
+	VMOVDQU      0x80(AX), Y15
+	LEAQ         fxNetXor<>(SB), BX
+	LEAQ         fxNetLanes<>(SB), AX
+	CMPQ         CX, $128
+	JGT          net256
+	LEAQ         -1(CX), DX
+	VMOVD        DX, X10
+	VPBROADCASTB X10, Y10
+	NETLOAD(0, Y0, 0)
+	CMPQ         CX, $32
+	JGT          net64
+	NETSORT32(Y0, Y8, Y9)
+	VMOVDQU      Y0, (DI)
+	VZEROUPPER
+	RET
+
+net64:
+	NETLOAD(32, Y1, 32)
+	CMPQ CX, $64
+	JGT  net128
+	NETSORT32(Y0, Y8, Y9)
+	NETSORT32(Y1, Y8, Y9)
+	NETCROSSREV(Y0, Y1, Y8)
+	NETMERGE32(Y0, Y8, Y9)
+	NETMERGE32(Y1, Y8, Y9)
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+net128:
+	NETLOAD(64, Y2, 64)
+	NETLOAD(96, Y3, 96)
+	NETSORT128(Y0, Y1, Y2, Y3)
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+net256:
+	LEAQ         -129(CX), DX
+	VMOVD        DX, X10
+	VPBROADCASTB X10, Y10
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
+	VMOVDQU      64(SI), Y2
+	VMOVDQU      96(SI), Y3
+	NETLOAD(128, Y4, 0)
+	NETLOAD(160, Y5, 32)
+	NETLOAD(192, Y6, 64)
+	NETLOAD(224, Y7, 96)
+	NETSORT128(Y0, Y1, Y2, Y3)
+	NETSORT128(Y4, Y5, Y6, Y7)
+
+	// The upper 128, mirrored, is Y7, Y6, Y5, Y4: its merge's pairs are (Y7, Y5) and (Y6,
+	// Y4), then (Y5, Y4) and (Y7, Y6) (the lesser of each pair now the lower), which leaves
+	// Y4 to Y7 in order.
+	NETCROSSREV(Y0, Y7, Y8)
+	NETCROSSREV(Y1, Y6, Y8)
+	NETCROSSREV(Y2, Y5, Y8)
+	NETCROSSREV(Y3, Y4, Y8)
+	NETCROSS(Y0, Y2, Y8)
+	NETCROSS(Y1, Y3, Y8)
+	NETCROSS(Y5, Y7, Y8)
+	NETCROSS(Y4, Y6, Y8)
+	NETMERGE64(Y0, Y1, Y2, Y3)
+	NETMERGE64(Y4, Y5, Y6, Y7)
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET

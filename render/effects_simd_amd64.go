@@ -50,3 +50,6 @@ func fxLayOutAVX2(out *float32, c *int32, values int, least float32)
 
 //go:noescape
 func fxRanksAVX2(places *int32, keys *byte, n int)
+
+//go:noescape
+func fxSortBytesAVX2(dst, src *byte, n int)

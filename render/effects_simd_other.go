@@ -19,3 +19,4 @@ func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int) 
 func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)                     { panic(noAVX2) }
 func fxLayOutAVX2(out *float32, c *int32, values int, least float32)            { panic(noAVX2) }
 func fxRanksAVX2(places *int32, keys *byte, n int)                              { panic(noAVX2) }
+func fxSortBytesAVX2(dst, src *byte, n int)                                     { panic(noAVX2) }

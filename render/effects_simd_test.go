@@ -291,3 +291,36 @@ func TestSortPlacesAVX2MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSortBytesAVX2MatchesGo: 8-bit luma runs of every length up to netMax sorted in
+// registers (sortBytes) against their Go twin, the counting that sorts a longer run
+// (histogram, layOutGo); keys of a few codes to all 256, 255 among them (the lanes past the
+// keys hold 255 too), the run at its slice's end (read from a copy) and with keys past it.
+func TestSortBytesAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 9))
+	var wk fxWork
+	for n := 1; n <= netMax; n++ {
+		for _, spread := range []int{1, 3, 40, 256} {
+			line := make([]byte, n+netMax)
+			for i := range line {
+				line[i] = byte(255 - rng.IntN(spread))
+			}
+			for _, keys := range [][]byte{line[:n:n], line[:n]} {
+				c, least := histogram(&wk, keys)
+				want := make([]float32, n)
+				layOutGo(want, c, least)
+				var got []byte
+				withAVX2(true, func() { got = sortBytes(&wk, keys) })
+				if len(got) != n {
+					t.Fatalf("keys %v: %d sorted", keys, len(got))
+				}
+				for i, v := range got {
+					if float32(v) != want[i] {
+						t.Fatalf("keys %v: the AVX2 sort %v differs from Go's %v", keys, got, want)
+					}
+				}
+			}
+		}
+	}
+}

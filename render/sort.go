@@ -19,7 +19,8 @@ import (
 // runs out of order are sorted in the arena: they are found from two bit masks of the
 // line's keys (sortMasks, 32 keys at a time with AVX2), so that keys out of the range and
 // runs in order (as on a gradient) cost nothing more. 8-bit luma, whose samples are their
-// own keys, is sorted alone: a long run counted and laid out by its keys (AVX2). Otherwise
+// own keys, is sorted alone: with AVX2 a run of up to netMax in registers by a sorting
+// network (fxSortBytesAVX2), a longer run counted and laid out by its keys. Otherwise
 // each sample is given its place in the run sorted, and each plane's values moved there as
 // they are: with AVX2 a run of up to rankMax by comparing every key with every other in
 // vectors (fxRanksAVX2), else from its keys' counts, in order. Without AVX2 a short run is
@@ -342,6 +343,17 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 	}
 	if ln.self {
 		e := ln.e[0][s*st : (s+len(run)-1)*st+1]
+		if haveAVX2 && len(run) <= netMax { // the keys sorted are the samples sorted
+			sorted := sortBytes(wk, run)
+			if st == 1 {
+				widen8(e, sorted)
+				return
+			}
+			for i, v := range sorted {
+				e[i*st] = float32(v)
+			}
+			return
+		}
 		if len(run) < sortShort {
 			for j := 1; j < len(run); j++ {
 				v, q := e[j*st], j
@@ -458,6 +470,31 @@ func runPlacesGo(wk *fxWork, keys []byte, places []int32) []int32 {
 		c[i]++
 	}
 	return places
+}
+
+// netMax is the longest run of 8-bit luma sorted in registers, by fxSortBytesAVX2.
+const netMax = 256
+
+// sortBytes is keys (up to netMax of them) sorted, in wk.sorted: by fxSortBytesAVX2, which
+// reads whole vectors of keys (from a copy where keys' slice does not hold them). Its Go
+// twin is the counting (histogram and layOut) that sorts a longer run.
+func sortBytes(wk *fxWork, keys []byte) []byte {
+	if cap(keys) < netLanes(len(keys)) {
+		keys = wk.runKeys[:copy(wk.runKeys[:], keys)]
+	}
+	fxSortBytesAVX2(&wk.sorted[0], &keys[0], len(keys))
+	return wk.sorted[:len(keys)]
+}
+
+// netLanes is how many lanes fxSortBytesAVX2 sorts n keys in: 32, 64, 128 or 256.
+func netLanes(n int) int {
+	switch {
+	case n > 128:
+		return 256
+	case n > 64:
+		return 128
+	}
+	return (n + 31) &^ 31
 }
 
 // histogram is how many of keys are each key from the least of them to the greatest
