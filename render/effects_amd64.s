@@ -363,6 +363,34 @@ widenDone:
 	VZEROUPPER
 	RET
 
+// func fxEvenBytesAVX2(dst, src *byte, groups int)
+//
+// dst[i] = src[2i], 32 a group: 64 bytes masked to their words' low bytes, packed (each
+// 128 bits' halves side by side) and put back in order.
+TEXT ·fxEvenBytesAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         groups+16(FP), CX
+	VPCMPEQW     Y8, Y8, Y8
+	VPSRLW       $8, Y8, Y8 // 0x00ff a word
+	TESTQ        CX, CX
+	JLE          evenDone
+
+evenNext:
+	VPAND     (SI), Y8, Y0
+	VPAND     32(SI), Y8, Y1
+	VPACKUSWB Y1, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	ADDQ      $64, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       evenNext
+
+evenDone:
+	VZEROUPPER
+	RET
+
 // func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
 //
 // Per group of 32 keys, a 32-bit half of in and of down: (key − lo) mod 256 ≤ span, and the

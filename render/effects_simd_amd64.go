@@ -40,6 +40,9 @@ func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)
 func fxWiden8AVX2(out *float32, src *byte, groups int)
 
 //go:noescape
+func fxEvenBytesAVX2(dst, src *byte, groups int)
+
+//go:noescape
 func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
 
 //go:noescape

@@ -211,6 +211,27 @@ func TestEffectWidenAVX2MatchesGo(t *testing.T) {
 	}
 }
 
+// TestSortEvenKeysAVX2MatchGo: every other key of a row (the chroma's keys, evenBytes),
+// rows of every length to a few groups past 64, as many keys as the row holds and fewer.
+func TestSortEvenKeysAVX2MatchGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 10))
+	for n := 1; n < 300; n++ {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rng.IntN(256))
+		}
+		for _, m := range []int{(n + 1) / 2, n / 3} {
+			got, want := make([]byte, m+3), make([]byte, m+3)
+			withAVX2(true, func() { evenBytes(got[:m], src) })
+			evenBytesGo(want[:m], src)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("n %d, m %d: the AVX2 keys %v differ from Go's %v", n, m, got, want)
+			}
+		}
+	}
+}
+
 // TestSortKeysAVX2MatchGo: the masks of a line's keys (sortMasks) and their least and
 // greatest (keyRange).
 func TestSortKeysAVX2MatchGo(t *testing.T) {
