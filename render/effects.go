@@ -85,6 +85,7 @@ type fxWork struct {
 	// sort: the keys of a row (or a rectangle), of a chroma row, and of a column; a line's
 	// bit masks (sortMasks); a short run's items, a long run's samples' places; its counts
 	keys8, keysC8, line8 []byte
+	keysT                []byte // a rectangle's keys, a column a row
 	inBits, downBits     []uint64
 	items                []uint32
 	places               []int32

@@ -391,6 +391,145 @@ evenDone:
 	VZEROUPPER
 	RET
 
+// func fxTransposeAVX2(dst *byte, m int, src *byte, n int, groups int)
+//
+// 8 rows of groups·32 bytes from src (rows n apart) into groups·32 rows of 8 from dst (m
+// apart): per 32 columns the rows' bytes, words and double words interleaved in turn
+// (VPUNPCK…), which leaves in each 128 bits of register k columns 2k and 2k + 1 (16 more
+// in the upper 128), 8 bytes each.
+TEXT ·fxTransposeAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ m+8(FP), DX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), AX
+	MOVQ groups+32(FP), CX
+	TESTQ CX, CX
+	JLE  transposeDone
+	LEAQ (AX)(AX*2), R8 // 3n
+
+transposeNext:
+	MOVQ       SI, R9
+	VMOVDQU    (R9), Y8
+	VPUNPCKLBW (R9)(AX*1), Y8, Y0
+	VPUNPCKHBW (R9)(AX*1), Y8, Y1
+	VMOVDQU    (R9)(AX*2), Y8
+	VPUNPCKLBW (R9)(R8*1), Y8, Y2
+	VPUNPCKHBW (R9)(R8*1), Y8, Y3
+	LEAQ       (R9)(AX*4), R9
+	VMOVDQU    (R9), Y8
+	VPUNPCKLBW (R9)(AX*1), Y8, Y4
+	VPUNPCKHBW (R9)(AX*1), Y8, Y5
+	VMOVDQU    (R9)(AX*2), Y8
+	VPUNPCKLBW (R9)(R8*1), Y8, Y6
+	VPUNPCKHBW (R9)(R8*1), Y8, Y7
+
+	VPUNPCKHWD Y2, Y0, Y8
+	VPUNPCKLWD Y2, Y0, Y0 // columns 0-3, rows 0-3
+	VPUNPCKHWD Y3, Y1, Y2 // columns 12-15
+	VPUNPCKLWD Y3, Y1, Y1 // columns 8-11
+	VMOVDQU    Y8, Y3     // columns 4-7
+	VPUNPCKHWD Y6, Y4, Y8
+	VPUNPCKLWD Y6, Y4, Y4 // columns 0-3, rows 4-7
+	VPUNPCKHWD Y7, Y5, Y6 // columns 12-15
+	VPUNPCKLWD Y7, Y5, Y5 // columns 8-11
+	VMOVDQU    Y8, Y7     // columns 4-7
+
+	VPUNPCKHDQ Y4, Y0, Y8  // columns 2, 3
+	VPUNPCKLDQ Y4, Y0, Y0  // columns 0, 1
+	VPUNPCKHDQ Y7, Y3, Y9  // columns 6, 7
+	VPUNPCKLDQ Y7, Y3, Y10 // columns 4, 5
+	VPUNPCKHDQ Y5, Y1, Y11 // columns 10, 11
+	VPUNPCKLDQ Y5, Y1, Y12 // columns 8, 9
+	VPUNPCKHDQ Y6, Y2, Y7  // columns 14, 15
+	VPUNPCKLDQ Y6, Y2, Y6  // columns 12, 13
+	VMOVDQU    Y8, Y1
+	VMOVDQU    Y10, Y2
+	VMOVDQU    Y9, Y3
+	VMOVDQU    Y12, Y4
+	VMOVDQU    Y11, Y5
+
+	MOVQ DI, BX
+	VMOVQ        X0, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X0, (BX)
+	ADDQ         DX, BX
+	VMOVQ        X1, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X1, (BX)
+	ADDQ         DX, BX
+	VMOVQ        X2, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X2, (BX)
+	ADDQ         DX, BX
+	VMOVQ        X3, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X3, (BX)
+	ADDQ         DX, BX
+	VMOVQ        X4, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X4, (BX)
+	ADDQ         DX, BX
+	VMOVQ        X5, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X5, (BX)
+	ADDQ         DX, BX
+	VMOVQ        X6, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X6, (BX)
+	ADDQ         DX, BX
+	VMOVQ        X7, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X7, (BX)
+	ADDQ         DX, BX
+	VEXTRACTI128 $1, Y0, X8
+	VMOVQ        X8, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X8, (BX)
+	ADDQ         DX, BX
+	VEXTRACTI128 $1, Y1, X8
+	VMOVQ        X8, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X8, (BX)
+	ADDQ         DX, BX
+	VEXTRACTI128 $1, Y2, X8
+	VMOVQ        X8, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X8, (BX)
+	ADDQ         DX, BX
+	VEXTRACTI128 $1, Y3, X8
+	VMOVQ        X8, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X8, (BX)
+	ADDQ         DX, BX
+	VEXTRACTI128 $1, Y4, X8
+	VMOVQ        X8, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X8, (BX)
+	ADDQ         DX, BX
+	VEXTRACTI128 $1, Y5, X8
+	VMOVQ        X8, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X8, (BX)
+	ADDQ         DX, BX
+	VEXTRACTI128 $1, Y6, X8
+	VMOVQ        X8, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X8, (BX)
+	ADDQ         DX, BX
+	VEXTRACTI128 $1, Y7, X8
+	VMOVQ        X8, (BX)
+	ADDQ         DX, BX
+	VMOVHPS      X8, (BX)
+	ADDQ         DX, BX
+	ADDQ $32, SI
+	MOVQ BX, DI
+	DECQ CX
+	JNZ  transposeNext
+
+transposeDone:
+	VZEROUPPER
+	RET
+
 // func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
 //
 // Per group of 32 keys, a 32-bit half of in and of down: (key − lo) mod 256 ≤ span, and the

@@ -43,6 +43,9 @@ func fxWiden8AVX2(out *float32, src *byte, groups int)
 func fxEvenBytesAVX2(dst, src *byte, groups int)
 
 //go:noescape
+func fxTransposeAVX2(dst *byte, m int, src *byte, n int, groups int)
+
+//go:noescape
 func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
 
 //go:noescape

@@ -232,6 +232,27 @@ func TestSortEvenKeysAVX2MatchGo(t *testing.T) {
 	}
 }
 
+// TestSortTransposeAVX2MatchesGo: a rectangle's keys a column a row (transposeBytes, for
+// sorting along columns), of every width to a few groups past 32 and heights to past 16.
+func TestSortTransposeAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 11))
+	for n := 1; n < 100; n++ {
+		for _, m := range []int{1, 7, 8, 9, 16, 23} {
+			src := make([]byte, n*m)
+			for i := range src {
+				src[i] = byte(rng.IntN(256))
+			}
+			got, want := make([]byte, n*m), make([]byte, n*m)
+			withAVX2(true, func() { transposeBytes(got, src, n, m) })
+			transposeBytesGo(want, src, n, m, 0, 0)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%d × %d: the AVX2 transpose %v differs from Go's %v", n, m, got, want)
+			}
+		}
+	}
+}
+
 // TestSortKeysAVX2MatchGo: the masks of a line's keys (sortMasks) and their least and
 // greatest (keyRange).
 func TestSortKeysAVX2MatchGo(t *testing.T) {

@@ -143,13 +143,12 @@ func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32) {
 		copy(wk.keys8[o:o+n], sc.rowKeys(wk.keys8[o:o+n], &full, r.x0, y))
 	}
 	full.stride = n
-	wk.line8 = grow(wk.line8, m)
+	// The keys a column a row (a key a step, not a row's length apart).
+	wk.keysT = grow(wk.keysT, n*m)
+	transposeBytes(wk.keysT, wk.keys8, n, m)
 	for x := range n {
-		for i := range wk.line8 {
-			wk.line8[i] = wk.keys8[x+i*n]
-		}
 		full.at(sc.arena, r, fullPlanes, x)
-		full.sortRuns(wk.line8, lo, hi, wk)
+		full.sortRuns(wk.keysT[x*m:x*m+m], lo, hi, wk)
 	}
 	if f.rgb {
 		return
@@ -163,11 +162,40 @@ func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32) {
 	}
 	wk.line8 = grow(wk.line8, cm)
 	for x := range cn {
-		for i := range wk.line8 {
-			wk.line8[i] = wk.keys8[2*x+2*i*n]
-		}
+		evenBytes(wk.line8, wk.keysT[2*x*m:2*x*m+m])
 		chroma.at(sc.arena, r, chromaPlanes, x)
 		chroma.sortRuns(wk.line8, lo, hi, wk)
+	}
+}
+
+// transposeBytes sets dst (n rows of m) to src (m rows of n) transposed: 8 rows by 32
+// columns at a time by fxTransposeAVX2 where it runs, the rest by transposeBytesGo.
+func transposeBytes(dst, src []byte, n, m int) {
+	if n*m == 0 {
+		return
+	}
+	_, _ = dst[n*m-1], src[n*m-1]
+	x0, i0 := 0, 0
+	if g := n / 32; haveAVX2 && g > 0 && m >= 8 {
+		x0, i0 = 32*g, m&^7
+		for i := 0; i < i0; i += 8 {
+			fxTransposeAVX2(&dst[i], m, &src[i*n], n, g)
+		}
+	}
+	transposeBytesGo(dst, src, n, m, x0, i0)
+}
+
+// transposeBytesGo is transposeBytes's Go twin, for the keys of columns from x0 on and, of
+// those before, rows from i0 on.
+func transposeBytesGo(dst, src []byte, n, m, x0, i0 int) {
+	for i := range m {
+		from := x0
+		if i >= i0 {
+			from = 0
+		}
+		for x, v := range src[i*n+from : i*n+n] {
+			dst[(from+x)*m+i] = v
+		}
 	}
 }
 
