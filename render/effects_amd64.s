@@ -391,6 +391,13 @@ evenDone:
 	VZEROUPPER
 	RET
 
+// TCOLUMNS stores x's two columns of 8 bytes at BX and BX + DX, BX moved past them.
+#define TCOLUMNS(x) \
+	VMOVQ   x, (BX); \
+	ADDQ    DX, BX; \
+	VMOVHPS x, (BX); \
+	ADDQ    DX, BX
+
 // func fxTransposeAVX2(dst *byte, m int, src *byte, n int, groups int)
 //
 // 8 rows of groups·32 bytes from src (rows n apart) into groups·32 rows of 8 from dst (m
@@ -449,78 +456,30 @@ transposeNext:
 	VMOVDQU    Y11, Y5
 
 	MOVQ DI, BX
-	VMOVQ        X0, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X0, (BX)
-	ADDQ         DX, BX
-	VMOVQ        X1, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X1, (BX)
-	ADDQ         DX, BX
-	VMOVQ        X2, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X2, (BX)
-	ADDQ         DX, BX
-	VMOVQ        X3, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X3, (BX)
-	ADDQ         DX, BX
-	VMOVQ        X4, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X4, (BX)
-	ADDQ         DX, BX
-	VMOVQ        X5, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X5, (BX)
-	ADDQ         DX, BX
-	VMOVQ        X6, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X6, (BX)
-	ADDQ         DX, BX
-	VMOVQ        X7, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X7, (BX)
-	ADDQ         DX, BX
+	TCOLUMNS(X0)
+	TCOLUMNS(X1)
+	TCOLUMNS(X2)
+	TCOLUMNS(X3)
+	TCOLUMNS(X4)
+	TCOLUMNS(X5)
+	TCOLUMNS(X6)
+	TCOLUMNS(X7)
 	VEXTRACTI128 $1, Y0, X8
-	VMOVQ        X8, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X8, (BX)
-	ADDQ         DX, BX
+	TCOLUMNS(X8)
 	VEXTRACTI128 $1, Y1, X8
-	VMOVQ        X8, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X8, (BX)
-	ADDQ         DX, BX
+	TCOLUMNS(X8)
 	VEXTRACTI128 $1, Y2, X8
-	VMOVQ        X8, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X8, (BX)
-	ADDQ         DX, BX
+	TCOLUMNS(X8)
 	VEXTRACTI128 $1, Y3, X8
-	VMOVQ        X8, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X8, (BX)
-	ADDQ         DX, BX
+	TCOLUMNS(X8)
 	VEXTRACTI128 $1, Y4, X8
-	VMOVQ        X8, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X8, (BX)
-	ADDQ         DX, BX
+	TCOLUMNS(X8)
 	VEXTRACTI128 $1, Y5, X8
-	VMOVQ        X8, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X8, (BX)
-	ADDQ         DX, BX
+	TCOLUMNS(X8)
 	VEXTRACTI128 $1, Y6, X8
-	VMOVQ        X8, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X8, (BX)
-	ADDQ         DX, BX
+	TCOLUMNS(X8)
 	VEXTRACTI128 $1, Y7, X8
-	VMOVQ        X8, (BX)
-	ADDQ         DX, BX
-	VMOVHPS      X8, (BX)
-	ADDQ         DX, BX
+	TCOLUMNS(X8)
 	ADDQ $32, SI
 	MOVQ BX, DI
 	DECQ CX
