@@ -876,6 +876,25 @@ GLOBL fxNetUpper<>(SB), (NOPTR+RODATA), $160
 	VPCMPGTB Y10, Y8, Y8; \
 	VPOR     Y8, x, x
 
+// NETSORT64 sorts the 64 keys of a and b (in that order).
+#define NETSORT64(a, b) \
+	NETSORT32(a, Y8, Y9); \
+	NETSORT32(b, Y8, Y9); \
+	NETCROSSREV(a, b, Y8); \
+	NETMERGE32(a, Y8, Y9); \
+	NETMERGE32(b, Y8, Y9)
+
+// NETSORT96 is NETSORT128 when its d would be all 255, which the comparisons with d leave
+// as it is, and leave the other key as it was: those are left out.
+#define NETSORT96(a, b, c) \
+	NETSORT64(a, b); \
+	NETSORT32(c, Y8, Y9); \
+	NETCROSSREV(b, c, Y8); \
+	NETCROSS(a, b, Y8); \
+	NETMERGE32(a, Y8, Y9); \
+	NETMERGE32(b, Y8, Y9); \
+	NETMERGE32(c, Y8, Y9)
+
 // NETSORT128 sorts the 128 keys of a, b, c and d (in that order): each 32, each 64 (b and d
 // mirrored), then the 128 (c and d mirrored: the upper half's merge takes them as d, c).
 #define NETSORT128(a, b, c, d) \
@@ -906,7 +925,8 @@ GLOBL fxNetUpper<>(SB), (NOPTR+RODATA), $160
 //
 // The n (1 to 256) keys from src sorted, into dst: a sorting network (bitonic) over the
 // 32, 64, 128 or 256 lanes that hold them, the lanes past n 255 (sorted last), in
-// registers. It reads and writes 32, 64, 128 or 256 bytes. A merge's upper half, compared
+// registers; of 128 or 256 lanes, the last 32 or 64 are left out where they would be all
+// 255. It reads and writes 32, 64, 96, 128, 192 or 256 bytes. A merge's upper half, compared
 // with the lower mirrored, is left mirrored (a bitonic sequence still, all that the half
 // merges after need), and its registers taken in their mirrored order.
 TEXT ·fxSortBytesAVX2(SB), NOSPLIT, $0-24
@@ -938,11 +958,7 @@ net64:
 	NETLOAD(32, Y1, 32)
 	CMPQ CX, $64
 	JGT  net128
-	NETSORT32(Y0, Y8, Y9)
-	NETSORT32(Y1, Y8, Y9)
-	NETCROSSREV(Y0, Y1, Y8)
-	NETMERGE32(Y0, Y8, Y9)
-	NETMERGE32(Y1, Y8, Y9)
+	NETSORT64(Y0, Y1)
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
 	VZEROUPPER
@@ -950,6 +966,16 @@ net64:
 
 net128:
 	NETLOAD(64, Y2, 64)
+	CMPQ CX, $96
+	JGT  net128Whole
+	NETSORT96(Y0, Y1, Y2)
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VZEROUPPER
+	RET
+
+net128Whole:
 	NETLOAD(96, Y3, 96)
 	NETSORT128(Y0, Y1, Y2, Y3)
 	VMOVDQU Y0, (DI)
@@ -969,9 +995,32 @@ net256:
 	VMOVDQU      96(SI), Y3
 	NETLOAD(128, Y4, 0)
 	NETLOAD(160, Y5, 32)
+	NETSORT128(Y0, Y1, Y2, Y3)
+	CMPQ         CX, $192
+	JGT          net256Whole
+
+	// Y6 and Y7 would be all 255: the comparisons with them change nothing.
+	NETSORT64(Y4, Y5)
+	NETCROSSREV(Y2, Y5, Y8)
+	NETCROSSREV(Y3, Y4, Y8)
+	NETCROSS(Y0, Y2, Y8)
+	NETCROSS(Y1, Y3, Y8)
+	NETMERGE64(Y0, Y1, Y2, Y3)
+	NETCROSS(Y4, Y5, Y8)
+	NETMERGE32(Y4, Y8, Y9)
+	NETMERGE32(Y5, Y8, Y9)
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y5, 160(DI)
+	VZEROUPPER
+	RET
+
+net256Whole:
 	NETLOAD(192, Y6, 64)
 	NETLOAD(224, Y7, 96)
-	NETSORT128(Y0, Y1, Y2, Y3)
 	NETSORT128(Y4, Y5, Y6, Y7)
 
 	// The upper 128, mirrored, is Y7, Y6, Y5, Y4: its merge's pairs are (Y7, Y5) and (Y6,

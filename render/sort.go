@@ -512,13 +512,14 @@ func sortBytes(wk *fxWork, keys []byte) []byte {
 	return wk.sorted[:len(keys)]
 }
 
-// netLanes is how many lanes fxSortBytesAVX2 sorts n keys in: 32, 64, 128 or 256.
+// netLanes is how many lanes fxSortBytesAVX2 reads n keys from: 32, 64, 96, 128, 192 or
+// 256.
 func netLanes(n int) int {
 	switch {
-	case n > 128:
+	case n > 192:
 		return 256
-	case n > 64:
-		return 128
+	case n > 128:
+		return 192
 	}
 	return (n + 31) &^ 31
 }
