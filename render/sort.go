@@ -25,14 +25,17 @@ import (
 // they are: with AVX2 a run of up to rankMax by comparing every key with every other in
 // vectors (fxRanksAVX2), else from its keys' counts, in order. Without AVX2 a short run is
 // sorted by insertion instead: each sample an item, its key in the top byte (item >>
-// itemKey) and its planes' values below, sorted stably and unpacked back.
+// itemKey) and its planes' values below, sorted stably and unpacked back. Along columns
+// the rectangle's keys are transposed first (transposeBytes), so that a column's keys lie
+// side by side.
 
 // itemKey is the bit where a sort item's key starts.
 const itemKey = 24
 
-// sortShort is the shortest run sorted by counting rather than insertion: counting visits
-// every key from the run's least to its greatest, insertion moves a sample for each pair
-// out of order (and mispredicts). On footage and grain 12 did better than 6 or 32.
+// sortShort is, without AVX2, the shortest run sorted by counting rather than insertion
+// (with AVX2 the network and fxRanksAVX2 take the short runs): counting visits every key
+// from the run's least to its greatest, insertion moves a sample for each pair out of
+// order (and mispredicts). On footage and grain 12 did better than 6 or 32.
 const sortShort = 12
 
 // sortRange is the box's key range [lo, hi] in 8-bit luma codes: SortLo and SortHi of the
