@@ -137,6 +137,9 @@ func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32) {
 	fullPlanes := f.fullPlanes()
 	wk.keys8 = grow(wk.keys8, n*m)
 	for y := r.y0; y < r.y1; y++ {
+		if y+2 < r.y1 {
+			sc.prefetchRows(r, y+2)
+		}
 		o := (y - r.y0) * n
 		for _, k := range fullPlanes {
 			f.pl[k].values(sc.arena[r.off[k]+o:r.off[k]+o+n], r.x0, y, wk)
