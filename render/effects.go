@@ -82,13 +82,15 @@ type fxWork struct {
 	bot     []float32
 	fx      []float32
 	row8    []byte // camera: a shifted (NV12: padded) copy of a row of 8-bit samples
-	// sort: the keys of a row (or a rectangle), of a chroma row, and of a column; a line's
-	// bit masks (sortMasks); a short run's items, a long run's samples' places; its counts
+	// sort: the keys of a row (or a rectangle), of a chroma row, and of a chroma column; a
+	// line's bit masks (sortMasks); a short run's items, a run's samples' places; its counts
 	keys8, keysC8, line8 []byte
+	keysT                []byte // a rectangle's keys, a column a row
 	inBits, downBits     []uint64
 	items                []uint32
 	places               []int32
 	counts               [256]int32
+	runKeys, sorted      [netMax]byte // a run's keys where whole vectors of them are not; a run sorted
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

@@ -40,6 +40,12 @@ func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)
 func fxWiden8AVX2(out *float32, src *byte, groups int)
 
 //go:noescape
+func fxEvenBytesAVX2(dst, src *byte, groups int)
+
+//go:noescape
+func fxTransposeAVX2(dst *byte, m int, src *byte, n int, groups int)
+
+//go:noescape
 func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int)
 
 //go:noescape
@@ -47,3 +53,9 @@ func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)
 
 //go:noescape
 func fxLayOutAVX2(out *float32, c *int32, values int, least float32)
+
+//go:noescape
+func fxRanksAVX2(places *int32, keys *byte, n int)
+
+//go:noescape
+func fxSortBytesAVX2(dst, src *byte, n int)

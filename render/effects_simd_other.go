@@ -15,6 +15,10 @@ func fxAcrossAVX2(dst, row *float32, base, perm *int32, w *float32, groups int) 
 func fxCapAVX2(dst, src *float32, c float32, groups int)                        { panic(noAVX2) }
 func fxChromaAVX2(dst, c0, c1 *float32, q float32, groups int)                  { panic(noAVX2) }
 func fxWiden8AVX2(out *float32, src *byte, groups int)                          { panic(noAVX2) }
+func fxEvenBytesAVX2(dst, src *byte, groups int)                                { panic(noAVX2) }
+func fxTransposeAVX2(dst *byte, m int, src *byte, n int, groups int)            { panic(noAVX2) }
 func fxSortMasksAVX2(in, down *uint64, keys *byte, lo, span uint32, groups int) { panic(noAVX2) }
 func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)                     { panic(noAVX2) }
 func fxLayOutAVX2(out *float32, c *int32, values int, least float32)            { panic(noAVX2) }
+func fxRanksAVX2(places *int32, keys *byte, n int)                              { panic(noAVX2) }
+func fxSortBytesAVX2(dst, src *byte, n int)                                     { panic(noAVX2) }

@@ -211,6 +211,48 @@ func TestEffectWidenAVX2MatchesGo(t *testing.T) {
 	}
 }
 
+// TestSortEvenKeysAVX2MatchGo: every other key of a row (the chroma's keys, evenBytes),
+// rows of every length to a few groups past 64, as many keys as the row holds and fewer.
+func TestSortEvenKeysAVX2MatchGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 10))
+	for n := 1; n < 300; n++ {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rng.IntN(256))
+		}
+		for _, m := range []int{(n + 1) / 2, n / 3} {
+			got, want := make([]byte, m+3), make([]byte, m+3)
+			withAVX2(true, func() { evenBytes(got[:m], src) })
+			evenBytesGo(want[:m], src)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("n %d, m %d: the AVX2 keys %v differ from Go's %v", n, m, got, want)
+			}
+		}
+	}
+}
+
+// TestSortTransposeAVX2MatchesGo: a rectangle's keys a column a row (transposeBytes, for
+// sorting along columns), of every width to a few groups past 32 and heights to past 16.
+func TestSortTransposeAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 11))
+	for n := 1; n < 100; n++ {
+		for _, m := range []int{1, 7, 8, 9, 16, 23} {
+			src := make([]byte, n*m)
+			for i := range src {
+				src[i] = byte(rng.IntN(256))
+			}
+			got, want := make([]byte, n*m), make([]byte, n*m)
+			withAVX2(true, func() { transposeBytes(got, src, n, m) })
+			transposeBytesGo(want, src, n, m, 0, 0)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%d × %d: the AVX2 transpose %v differs from Go's %v", n, m, got, want)
+			}
+		}
+	}
+}
+
 // TestSortKeysAVX2MatchGo: the masks of a line's keys (sortMasks) and their least and
 // greatest (keyRange).
 func TestSortKeysAVX2MatchGo(t *testing.T) {
@@ -262,6 +304,65 @@ func TestSortLayOutAVX2MatchesGo(t *testing.T) {
 		layOutGo(want, c, least)
 		if !slices.Equal(got[:n], want) {
 			t.Fatalf("counts %v from %d: the AVX2 layout %v differs from Go's %v", c, least, got[:n], want)
+		}
+	}
+}
+
+// TestSortPlacesAVX2MatchesGo: each key's place in its run sorted stably (runPlaces), every
+// length up to rankMax, keys of a few codes (many equal) to all 256, the run at its slice's
+// end (read from a copy) and with keys past it (read, not counted).
+func TestSortPlacesAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 8))
+	var wk fxWork
+	wk.places = make([]int32, rankMax)
+	for n := 1; n <= rankMax; n++ {
+		for _, spread := range []int{1, 3, 40, 256} {
+			line := make([]byte, n+16)
+			for i := range line {
+				line[i] = byte(rng.IntN(spread))
+			}
+			for _, keys := range [][]byte{line[:n:n], line[:n]} {
+				want := runPlacesGo(&wk, keys, make([]int32, n))
+				var got []int32
+				withAVX2(true, func() { got = runPlaces(&wk, keys) })
+				if !slices.Equal(got, want) {
+					t.Fatalf("keys %v: the AVX2 places %v differ from Go's %v", keys, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSortBytesAVX2MatchesGo: 8-bit luma runs of every length up to netMax sorted in
+// registers (sortBytes) against their Go twin, the counting that sorts a longer run
+// (histogram, layOutGo); keys of a few codes to all 256, 255 among them (the lanes past the
+// keys hold 255 too), the run at its slice's end (read from a copy) and with keys past it.
+func TestSortBytesAVX2MatchesGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(27, 9))
+	var wk fxWork
+	for n := 1; n <= netMax; n++ {
+		for _, spread := range []int{1, 3, 40, 256} {
+			line := make([]byte, n+netMax)
+			for i := range line {
+				line[i] = byte(255 - rng.IntN(spread))
+			}
+			for _, keys := range [][]byte{line[:n:n], line[:n]} {
+				c, least := histogram(&wk, keys)
+				want := make([]float32, n)
+				layOutGo(want, c, least)
+				var got []byte
+				withAVX2(true, func() { got = sortBytes(&wk, keys) })
+				if len(got) != n {
+					t.Fatalf("keys %v: %d sorted", keys, len(got))
+				}
+				for i, v := range got {
+					if float32(v) != want[i] {
+						t.Fatalf("keys %v: the AVX2 sort %v differs from Go's %v", keys, got, want)
+					}
+				}
+			}
 		}
 	}
 }

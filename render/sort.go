@@ -19,18 +19,23 @@ import (
 // runs out of order are sorted in the arena: they are found from two bit masks of the
 // line's keys (sortMasks, 32 keys at a time with AVX2), so that keys out of the range and
 // runs in order (as on a gradient) cost nothing more. 8-bit luma, whose samples are their
-// own keys, is sorted alone: a long run counted and laid out by its keys (AVX2). Otherwise
-// each sample of a short run becomes an item, its key in the top byte (item >> itemKey) and
-// its planes' values below, sorted stably by insertion and unpacked back; a long run's
-// samples are given their places from its keys' counts, in order, and each plane's values
-// moved there as they are.
+// own keys, is sorted alone: with AVX2 a run of up to netMax in registers by a sorting
+// network (fxSortBytesAVX2), a longer run counted and laid out by its keys. Otherwise
+// each sample is given its place in the run sorted, and each plane's values moved there as
+// they are: with AVX2 a run of up to rankMax by comparing every key with every other in
+// vectors (fxRanksAVX2), else from its keys' counts, in order. Without AVX2 a short run is
+// sorted by insertion instead: each sample an item, its key in the top byte (item >>
+// itemKey) and its planes' values below, sorted stably and unpacked back. Along columns
+// the rectangle's keys are transposed first (transposeBytes), so that a column's keys lie
+// side by side.
 
 // itemKey is the bit where a sort item's key starts.
 const itemKey = 24
 
-// sortShort is the shortest run sorted by counting rather than insertion: counting visits
-// every key from the run's least to its greatest, insertion moves a sample for each pair
-// out of order (and mispredicts). On footage and grain 12 did better than 6 or 32.
+// sortShort is, without AVX2, the shortest run sorted by counting rather than insertion
+// (with AVX2 the network and fxRanksAVX2 take the short runs): counting visits every key
+// from the run's least to its greatest, insertion moves a sample for each pair out of
+// order (and mispredicts). On footage and grain 12 did better than 6 or 32.
 const sortShort = 12
 
 // sortRange is the box's key range [lo, hi] in 8-bit luma codes: SortLo and SortHi of the
@@ -115,9 +120,7 @@ func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32) {
 			f.pl[k].values(sc.arena[r.off[k]+oc:r.off[k]+oc+cn], cx0, y/2, wk)
 		}
 		ck := wk.keysC8[:cn]
-		for x := range ck {
-			ck[x] = keys[2*x]
-		}
+		evenBytes(ck, keys)
 		chroma.at(sc.arena, r, chromaPlanes, oc)
 		chroma.sortRuns(ck, lo, hi, wk)
 	}
@@ -134,6 +137,9 @@ func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32) {
 	fullPlanes := f.fullPlanes()
 	wk.keys8 = grow(wk.keys8, n*m)
 	for y := r.y0; y < r.y1; y++ {
+		if y+2 < r.y1 {
+			sc.prefetchRows(r, y+2)
+		}
 		o := (y - r.y0) * n
 		for _, k := range fullPlanes {
 			f.pl[k].values(sc.arena[r.off[k]+o:r.off[k]+o+n], r.x0, y, wk)
@@ -143,13 +149,12 @@ func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32) {
 		copy(wk.keys8[o:o+n], sc.rowKeys(wk.keys8[o:o+n], &full, r.x0, y))
 	}
 	full.stride = n
-	wk.line8 = grow(wk.line8, m)
+	// The keys a column a row (a key a step, not a row's length apart).
+	wk.keysT = grow(wk.keysT, n*m)
+	transposeBytes(wk.keysT, wk.keys8, n, m)
 	for x := range n {
-		for i := range wk.line8 {
-			wk.line8[i] = wk.keys8[x+i*n]
-		}
 		full.at(sc.arena, r, fullPlanes, x)
-		full.sortRuns(wk.line8, lo, hi, wk)
+		full.sortRuns(wk.keysT[x*m:x*m+m], lo, hi, wk)
 	}
 	if f.rgb {
 		return
@@ -163,11 +168,40 @@ func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32) {
 	}
 	wk.line8 = grow(wk.line8, cm)
 	for x := range cn {
-		for i := range wk.line8 {
-			wk.line8[i] = wk.keys8[2*x+2*i*n]
-		}
+		evenBytes(wk.line8, wk.keysT[2*x*m:2*x*m+m])
 		chroma.at(sc.arena, r, chromaPlanes, x)
 		chroma.sortRuns(wk.line8, lo, hi, wk)
+	}
+}
+
+// transposeBytes sets dst (n rows of m) to src (m rows of n) transposed: 8 rows by 32
+// columns at a time by fxTransposeAVX2 where it runs, the rest by transposeBytesGo.
+func transposeBytes(dst, src []byte, n, m int) {
+	if n*m == 0 {
+		return
+	}
+	_, _ = dst[n*m-1], src[n*m-1]
+	x0, i0 := 0, 0
+	if g := n / 32; haveAVX2 && g > 0 && m >= 8 {
+		x0, i0 = 32*g, m&^7
+		for i := 0; i < i0; i += 8 {
+			fxTransposeAVX2(&dst[i], m, &src[i*n], n, g)
+		}
+	}
+	transposeBytesGo(dst, src, n, m, x0, i0)
+}
+
+// transposeBytesGo is transposeBytes's Go twin, for the keys of columns from x0 on and, of
+// those before, rows from i0 on.
+func transposeBytesGo(dst, src []byte, n, m, x0, i0 int) {
+	for i := range m {
+		from := x0
+		if i >= i0 {
+			from = 0
+		}
+		for x, v := range src[i*n+from : i*n+n] {
+			dst[(from+x)*m+i] = v
+		}
 	}
 }
 
@@ -230,7 +264,7 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 	// Scratch for the whole line, so that no run grows it: a worker's scratch stops growing
 	// once it has taken the largest box, whatever the keys.
 	wk.inBits, wk.downBits = grow(wk.inBits, nw+1), grow(wk.downBits, nw)
-	wk.items, wk.places, wk.fx = grow(wk.items, n), grow(wk.places, n), grow(wk.fx, n+layOutPast)
+	wk.items, wk.places, wk.fx = grow(wk.items, n), grow(wk.places, max(n, rankMax)), grow(wk.fx, n+layOutPast)
 	in, down := wk.inBits[:nw+1], wk.downBits[:nw]
 	sortMasks(in[:nw], down, keys, lo, hi)
 	in[nw] = 0 // a run ends by the line's end
@@ -341,6 +375,17 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 	}
 	if ln.self {
 		e := ln.e[0][s*st : (s+len(run)-1)*st+1]
+		if haveAVX2 && len(run) <= netMax { // the keys sorted are the samples sorted
+			sorted := sortBytes(wk, run)
+			if st == 1 {
+				widen8(e, sorted)
+				return
+			}
+			for i, v := range sorted {
+				e[i*st] = float32(v)
+			}
+			return
+		}
 		if len(run) < sortShort {
 			for j := 1; j < len(run); j++ {
 				v, q := e[j*st], j
@@ -365,7 +410,7 @@ func (ln *sortLine) sortRun(run []byte, s int, wk *fxWork) {
 		}
 		return
 	}
-	if len(run) < sortShort {
+	if len(run) < sortShort && !haveAVX2 {
 		ln.insertRun(run, s, wk)
 		return
 	}
@@ -406,17 +451,11 @@ func (ln *sortLine) insertRun(run []byte, s int, wk *fxWork) {
 	}
 }
 
-// placeRun sorts a long run by counting: each sample's place in the run sorted worked out
-// once from its keys' counts (stably: in the run's order), then each plane's values moved
-// to their places through wk.fx and back, as they are (no items packed and unpacked).
+// placeRun sorts a run by each sample's place in the run sorted (runPlaces), worked out
+// once, then each plane's values moved to their places through wk.fx and back, as they are
+// (no items packed and unpacked).
 func (ln *sortLine) placeRun(run []byte, s int, wk *fxWork) {
-	c, least := counts(wk, run)
-	places := wk.places[:len(run)]
-	for j, k := range run {
-		i := int32(k) - least
-		places[j] = c[i]
-		c[i]++
-	}
+	places := runPlaces(wk, run)
 	st := ln.stride
 	sorted := wk.fx[:len(run)]
 	for p := range ln.planes {
@@ -432,6 +471,63 @@ func (ln *sortLine) placeRun(run []byte, s int, wk *fxWork) {
 			e[i*st] = v
 		}
 	}
+}
+
+// rankMax is the longest run whose places fxRanksAVX2 works out: it compares every key
+// with every other, 16 a vector, in up to 4 vectors.
+const rankMax = 64
+
+// runPlaces is the place of each of a run's keys in the run sorted stably (the keys below
+// it, and those equal to it before it): by fxRanksAVX2 for a run of up to rankMax keys where
+// it runs, else from the keys' counts (runPlacesGo). wk.places holds rankMax at least.
+func runPlaces(wk *fxWork, keys []byte) []int32 {
+	places := wk.places[:len(keys)]
+	if !haveAVX2 || len(keys) > rankMax {
+		return runPlacesGo(wk, keys, places)
+	}
+	if cap(keys) < (len(keys)+15)&^15 { // it reads whole vectors of keys
+		keys = wk.runKeys[:copy(wk.runKeys[:], keys)]
+	}
+	fxRanksAVX2(&places[0], &keys[0], len(keys))
+	return places
+}
+
+// runPlacesGo is runPlaces's Go twin: each key's place from where its key starts (counts),
+// the keys in order.
+func runPlacesGo(wk *fxWork, keys []byte, places []int32) []int32 {
+	c, least := counts(wk, keys)
+	for j, k := range keys {
+		i := int32(k) - least
+		places[j] = c[i]
+		c[i]++
+	}
+	return places
+}
+
+// netMax is the longest run of 8-bit luma sorted in registers, by fxSortBytesAVX2.
+const netMax = 256
+
+// sortBytes is keys (up to netMax of them) sorted, in wk.sorted: by fxSortBytesAVX2, which
+// reads whole vectors of keys (from a copy where keys' slice does not hold them). Its Go
+// twin is the counting (histogram and layOut) that sorts a longer run.
+func sortBytes(wk *fxWork, keys []byte) []byte {
+	if cap(keys) < netLanes(len(keys)) {
+		keys = wk.runKeys[:copy(wk.runKeys[:], keys)]
+	}
+	fxSortBytesAVX2(&wk.sorted[0], &keys[0], len(keys))
+	return wk.sorted[:len(keys)]
+}
+
+// netLanes is how many lanes fxSortBytesAVX2 reads n keys from: 32, 64, 96, 128, 192 or
+// 256.
+func netLanes(n int) int {
+	switch {
+	case n > 192:
+		return 256
+	case n > 128:
+		return 192
+	}
+	return (n + 31) &^ 31
 }
 
 // histogram is how many of keys are each key from the least of them to the greatest
@@ -504,6 +600,23 @@ func counts(wk *fxWork, keys []byte) (c []int32, least int32) {
 		sum += v
 	}
 	return c, least
+}
+
+// evenBytes sets out[i] to src[2i] (src holds them): whole groups of 32 by fxEvenBytesAVX2
+// where it runs, as far as src holds a group's 64.
+func evenBytes(out, src []byte) {
+	if g := min(len(out)/32, len(src)/64); haveAVX2 && g > 0 {
+		fxEvenBytesAVX2(&out[0], &src[0], g)
+		out, src = out[32*g:], src[64*g:]
+	}
+	evenBytesGo(out, src)
+}
+
+// evenBytesGo is evenBytes's Go twin.
+func evenBytesGo(out, src []byte) {
+	for i := range out {
+		out[i] = src[2*i]
+	}
 }
 
 // widen8 sets out[i] to src[i]: whole groups of 8 by fxWiden8AVX2 where it runs.

@@ -11,11 +11,16 @@ import (
 )
 
 // TestSortLine: runs of keys in the range are sorted by key, stably, long runs (counting
-// sort) as short ones (insertion sort); keys outside the range stay, and split the runs.
+// sort) as short ones (insertion sort, or with AVX2 each key compared with every other, and
+// 8-bit luma sorted in registers); keys outside the range stay, and split the runs.
 // A line of items moves each sample's planes whole, equal keys in their order; a line of
 // 8-bit luma, whose samples are their keys, gives the same keys. Each along a row and
-// along a column (every third value).
+// along a column (every third value), with the AVX2 routines where they run and without.
 func TestSortLine(t *testing.T) {
+	sortLineCases := []struct {
+		avx    bool // where the machine has it
+		stride int
+	}{{false, 1}, {false, 3}, {true, 1}, {true, 3}}
 	check := func(keys []int32, lo, hi int32) []int32 {
 		t.Helper()
 		// Where each position's sample comes from: each run ordered by slices.SortStableFunc.
@@ -42,7 +47,8 @@ func TestSortLine(t *testing.T) {
 		for i, k := range keys {
 			k8[i] = byte(k)
 		}
-		for _, stride := range []int{1, 3} {
+		for _, c := range sortLineCases {
+			avx, stride := c.avx && haveAVX2, c.stride
 			var wk fxWork
 			// Items: two planes, a sample's position and its key.
 			e := [2][]float32{make([]float32, stride*len(keys)), make([]float32, stride*len(keys))}
@@ -50,11 +56,11 @@ func TestSortLine(t *testing.T) {
 				e[0][i*stride], e[1][i*stride] = float32(i), float32(k)
 			}
 			ln := sortLine{e: [3][]float32{e[0], e[1]}, planes: 2, bits: 12, stride: stride}
-			ln.sortRuns(k8, lo, hi, &wk)
+			withAVX2(avx, func() { ln.sortRuns(k8, lo, hi, &wk) })
 			for i, p := range pos {
 				if e[0][i*stride] != float32(p) || e[1][i*stride] != float32(keys[p]) {
-					t.Fatalf("items, stride %d: keys %v in %d..%d: position %d holds sample %g (key %g), want %d",
-						stride, keys, lo, hi, i, e[0][i*stride], e[1][i*stride], p)
+					t.Fatalf("items, AVX2 %v, stride %d: keys %v in %d..%d: position %d holds sample %g (key %g), want %d",
+						avx, stride, keys, lo, hi, i, e[0][i*stride], e[1][i*stride], p)
 				}
 			}
 			if hi > 255 {
@@ -65,10 +71,10 @@ func TestSortLine(t *testing.T) {
 			for i, k := range keys {
 				ln.e[0][i*stride] = float32(k)
 			}
-			ln.sortRuns(k8, lo, hi, &wk)
+			withAVX2(avx, func() { ln.sortRuns(k8, lo, hi, &wk) })
 			for i, k := range want {
 				if ln.e[0][i*stride] != float32(k) {
-					t.Fatalf("8-bit, stride %d: keys %v in %d..%d: position %d holds %g, want %d", stride, keys, lo, hi, i, ln.e[0][i*stride], k)
+					t.Fatalf("8-bit, AVX2 %v, stride %d: keys %v in %d..%d: position %d holds %g, want %d", avx, stride, keys, lo, hi, i, ln.e[0][i*stride], k)
 				}
 			}
 		}
