@@ -33,6 +33,7 @@ type background struct {
 	box      boxWork
 	moved    []int64 // per region: summed change from the older frame, then from the background
 	ghost    []bool
+	grain    int // the background's texture grain (textureGrain), 0 until the ring is full
 	w, h     int
 }
 
@@ -79,6 +80,55 @@ func (b *background) sample(p *plane, found []rect, f int) {
 	b.next = (b.next + 1) % motionSamples
 	b.filled = min(b.filled+1, motionSamples)
 	b.median()
+	// The grain is measured when the ring is first full, then once each time it has been
+	// filled anew: textures change with the scene, not from frame to frame.
+	if b.filled == motionSamples && (b.grain == 0 || b.next == 0) {
+		b.grain = textureGrain(b.bg, b.w, b.h)
+	}
+}
+
+// Texture grain (textureGrain): pixels up to grainReach apart are compared, on every
+// grainStep-th row and column.
+const (
+	grainReach = 24
+	grainStep  = 4
+)
+
+// grainClosing is the side of the square that closes the motion mask over a background of
+// the given grain (textureGrain): where an object's texture matches the background's, its
+// mask has holes and gaps about as wide as the texture's grain, which break it into
+// pieces. The side is the grain's, made odd, from 3 (pinholes and two-pixel gaps) up to
+// open, the opening's: a closing wider than what the opening takes for noise would join
+// objects apart by more than the blur of the neighbourhood mean.
+func grainClosing(grain, open int) int {
+	return min(max(3, grain|1), open)
+}
+
+// textureGrain returns the texture's grain of p (w × h): the distance d at which the mean
+// absolute difference between pixels d apart (across and down) first reaches half of what
+// it is grainReach apart, where the texture no longer resembles itself. 0 for a plane too
+// small to measure.
+func textureGrain(p []byte, w, h int) int {
+	var diff [grainReach + 1]float64
+	for d := 1; d <= grainReach; d++ {
+		s, n := 0, 0
+		for y := 0; y < h-d; y += grainStep {
+			row, down := p[y*w:(y+1)*w], p[(y+d)*w:(y+d+1)*w]
+			for x := 0; x < w-d; x += grainStep {
+				s += abs(int(row[x+d])-int(row[x])) + abs(int(down[x])-int(row[x]))
+				n += 2
+			}
+		}
+		if n == 0 {
+			return 0
+		}
+		diff[d] = float64(s) / float64(n)
+	}
+	d := 1
+	for 2*diff[d] < diff[grainReach] {
+		d++
+	}
+	return d
 }
 
 // keepBackground copies into sample, inside each box of found (frame pixels, f times the

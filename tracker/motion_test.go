@@ -43,3 +43,70 @@ func TestBoxMeanReciprocal(t *testing.T) {
 		}
 	}
 }
+
+// TestTextureGrain works the grain out by hand on three planes of 96 × 96: flat, vertical
+// stripes 8 px wide of 0 and 100, and one too small to compare pixels 24 apart.
+func TestTextureGrain(t *testing.T) {
+	const w, h = 96, 96
+	flat := make([]byte, w*h)
+	stripes := make([]byte, w*h)
+	for i := range flat {
+		flat[i] = 100
+		stripes[i] = byte(100 * (i % w / 8 % 2))
+	}
+	for _, c := range []struct {
+		name string
+		p    []byte
+		w, h int
+		want int
+	}{
+		// Nothing differs at any distance: the grain is the first, 1.
+		{"flat", flat, w, h, 1},
+		// Down, pixels never differ; across, 24 apart (three stripes) they always do: 50 on
+		// average. Every 4th column is compared: from d = 4 those 4 past a stripe's start
+		// cross its edge, 11 of the 23 columns below 96 − d, so the average is 100 · 11/23 / 2
+		// = 23.9, under half of 50; from d = 8 every column does (50).
+		{"stripes 8 px", stripes, w, h, 8},
+		{"24 rows", flat[:w*24], w, 24, 0},
+	} {
+		if got := textureGrain(c.p, c.w, c.h); got != c.want {
+			t.Errorf("%s: grain %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestGrainClosing: the closing square follows the texture's grain, made odd, from 3 up to
+// the opening's side.
+func TestGrainClosing(t *testing.T) {
+	const open = 2*motionRadius + 3
+	for _, c := range []struct{ grain, want int }{
+		{0, 3}, {1, 3}, {2, 3}, {3, 3}, {4, 5}, {5, 5}, {6, 7}, {7, 7}, {8, 7}, {24, 7},
+	} {
+		if got := grainClosing(c.grain, open); got != c.want {
+			t.Errorf("grain %d: closing %d, want %d", c.grain, got, c.want)
+		}
+	}
+}
+
+// TestCleanCloses: two 12 × 12 squares a gap apart are one region after a closing by a
+// square of side closing exactly when the gap is at most closing − 1 pixels wide.
+func TestCleanCloses(t *testing.T) {
+	for _, c := range []struct{ gap, closing, want int }{
+		{2, 3, 1}, {3, 3, 2}, {4, 5, 1}, {5, 5, 2}, {6, 7, 1}, {7, 7, 2},
+	} {
+		const w, h = 64, 32
+		mask := make([]byte, w*h)
+		for y := 10; y < 22; y++ {
+			for x := 10; x < 22; x++ {
+				mask[y*w+x] = 1
+				mask[y*w+x+12+c.gap] = 1
+			}
+		}
+		var m morph
+		m.clean(mask, w, h, 7, c.closing)
+		var l labeller
+		if got := len(l.components(mask, w, h)); got != c.want {
+			t.Errorf("gap %d, closing %d: %d regions, want %d", c.gap, c.closing, got, c.want)
+		}
+	}
+}

@@ -212,16 +212,21 @@ func col3(o, up, c, dn []byte, erode bool) {
 }
 
 // clean removes specks and lines up to open−1 pixels thick (opening by an open × open
-// square, open odd) and fills pinholes and one-pixel gaps (closing by 3 × 3).
-func (m *morph) clean(mask []byte, w, h, open int) {
+// square, open odd), then fills holes and gaps up to closing−1 pixels wide (closing by a
+// closing × closing square, closing odd; 3 fills pinholes and two-pixel gaps).
+func (m *morph) clean(mask []byte, w, h, open, closing int) {
 	for range open / 2 {
 		m.erode3(mask, w, h)
 	}
 	for range open / 2 {
 		m.dilate3(mask, w, h)
 	}
-	m.dilate3(mask, w, h)
-	m.erode3(mask, w, h)
+	for range closing / 2 {
+		m.dilate3(mask, w, h)
+	}
+	for range closing / 2 {
+		m.erode3(mask, w, h)
+	}
 }
 
 // labeller finds the 8-connected components of a mask in two passes: provisional labels

@@ -129,7 +129,7 @@ func TestRowsAVX2MatchGo(t *testing.T) {
 			for i, v := range src.pix {
 				masks[k][i] = b2u(v > 100)
 			}
-			m.clean(masks[k], size[0], size[1], 5)
+			m.clean(masks[k], size[0], size[1], 5, 3)
 		}
 		if string(masks[0]) != string(masks[1]) {
 			t.Fatalf("%v: morphology differs", size)

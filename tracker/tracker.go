@@ -192,13 +192,14 @@ func (t *Tracker) detect() {
 	if !found {
 		return
 	}
-	open := 3
+	open, closing := 3, 3
 	if t.o.Mode == Motion {
 		// The neighbourhood mean widens what moves by motionRadius on each side: a wire or
 		// a ribbon in the wind, a few pixels thick, is not an object.
 		open = 2*motionRadius + 3
+		closing = grainClosing(t.bg.grain, open)
 	}
-	t.morph.clean(t.mask, p.w, p.h, open)
+	t.morph.clean(t.mask, p.w, p.h, open, closing)
 	comps := t.lab.components(t.mask, p.w, p.h)
 	if t.o.Mode == Motion {
 		comps = t.bg.dropGhosts(&t.lab, comps, p)
