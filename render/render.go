@@ -266,22 +266,18 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 		r.echo.under(t, i, &sc.echo)
 		clock = r.lap(wk, overlay.StageEcho, clock)
 	}
-	labels := b.labelBins.tile(i)
-	if p.Blend != composite.BlendOver && len(labels) > 0 {
+	labels, blend := b.labelBins.tile(i), p.Blend
+	if blend != composite.BlendOver && len(labels) > 0 {
 		// Labels are text to be read: composited over the frame after the rest of the
 		// overlay has been added or screened onto it, never added themselves (dark text
 		// adds nothing, and a plate added over pale ground is white on white).
-		compositeTile(r.dst, t, &r.space, p.Blend)
+		compositeTile(r.dst, t, &r.space, blend)
 		clock = r.lap(wk, overlay.StageComposite, clock)
-		drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, labels, sc)
-		clock = r.lap(wk, overlay.StageLabels, clock)
-		compositeTile(r.dst, t, &r.space, composite.BlendOver)
-		r.lap(wk, overlay.StageComposite, clock)
-		return
+		blend = composite.BlendOver
 	}
 	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, labels, sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)
-	compositeTile(r.dst, t, &r.space, p.Blend)
+	compositeTile(r.dst, t, &r.space, blend)
 	r.lap(wk, overlay.StageComposite, clock)
 }
 
