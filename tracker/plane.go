@@ -183,6 +183,30 @@ func chromaAt(dst *plane, src source, f, w, h int) {
 		dst.resize(w, h)
 		return
 	}
+	if f == 1 {
+		// Each chroma sample under the 2 × 2 pixels it covers: what chromaMean gives, a
+		// chroma row read once for two rows.
+		for y := 0; y < h; y += 2 {
+			row := dst.pix[y*w : (y+1)*w]
+			for x := 0; x < w; x += 2 {
+				v := byte(src.at(x/2, y/2))
+				row[x] = v
+				if x+1 < w {
+					row[x+1] = v
+				}
+			}
+			if y+1 < h {
+				copy(dst.pix[(y+1)*w:(y+2)*w], row)
+			}
+		}
+		return
+	}
+	chromaMean(dst, src, f, w, h)
+}
+
+// chromaMean is chromaAt for any factor, each chroma sample that overlaps the block
+// counted.
+func chromaMean(dst *plane, src source, f, w, h int) {
 	for y := 0; y < h; y++ {
 		cy0, cy1 := y*f/2, min(((y+1)*f+1)/2, src.h)
 		for x := 0; x < w; x++ {

@@ -73,3 +73,25 @@ func TestDownscaleMatchesDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestChromaAtFullSize: at factor 1 (a frame analysed whole) chromaAt's row loop gives
+// chromaMean's samples, on odd and even sizes, 8- and 16-bit samples, interleaved planes.
+func TestChromaAtFullSize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct {
+		step, offset int
+		wide         bool
+	}{{1, 0, false}, {2, 0, false}, {2, 1, false}, {1, 0, true}, {2, 1, true}} {
+		for _, size := range [][2]int{{1, 1}, {2, 2}, {7, 5}, {16, 9}, {33, 18}, {768, 576}} {
+			w, h := size[0], size[1]
+			src := randomSource(rng, (w+1)/2, (h+1)/2, c.step, c.offset, c.wide)
+			var want, got plane
+			want.resize(w, h)
+			chromaMean(&want, src, 1, w, h)
+			chromaAt(&got, src, 1, w, h)
+			if got.w != w || got.h != h || string(got.pix) != string(want.pix) {
+				t.Fatalf("%dx%d step %d offset %d wide %v: chromaAt differs from chromaMean", w, h, c.step, c.offset, c.wide)
+			}
+		}
+	}
+}
