@@ -17,18 +17,18 @@ type Detection struct {
 // strides are YOLOX's three output grids, finest first, in the order of the output rows.
 var strides = [3]int{8, 16, 32}
 
-// cells is the number of output rows for an input of size × size.
-func cells(size int) int {
+// cells is the number of output rows for a w × h input.
+func cells(w, h int) int {
 	n := 0
 	for _, s := range strides {
-		n += (size / s) * (size / s)
+		n += (w / s) * (h / s)
 	}
 	return n
 }
 
 // decoder turns the network's output rows into detections.
 type decoder struct {
-	size     int
+	w, h     int // the input's size
 	classes  int
 	wanted   []bool // per class: asked for
 	minScore float32
@@ -46,10 +46,9 @@ func (d *decoder) decode(dst []Detection, out []float32, scale float64, w, h int
 	fw, fh := float32(w), float32(h)
 	i := 0
 	for _, s := range strides {
-		g := d.size / s
 		fs := float32(s)
-		for gy := range g {
-			for gx := range g {
+		for gy := range d.h / s {
+			for gx := range d.w / s {
 				r := out[i*row : (i+1)*row]
 				i++
 				obj := r[4]

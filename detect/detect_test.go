@@ -13,26 +13,35 @@ import (
 )
 
 // A flat grey picture letterboxes to grey where the picture is and padValue elsewhere; the
-// picture's size in the input is the source's times the scale, rounded.
+// picture's size in the input is the source's times the scale, rounded, and the input's is
+// the picture's rounded up to a multiple of round (416: YOLOX's square).
 func TestLetterboxPlacesAndPads(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
-		w, h         int
+		w, h, round  int
 		rng          composite.Range
 		y            byte
 		want         float32 // R' = G' = B'
 		scale        float64
 		pictW, pictH int
+		inW, inH     int
 	}{
-		{"768x576 limited mid-grey", 768, 576, composite.Limited, 126, 128.0 / 219 * 255 * (126 - 16) / 128, 416.0 / 768, 416, 312},
-		{"1920x1080 full black", 1920, 1080, composite.Full, 0, 0, 416.0 / 1920, 416, 234},
-		{"upright 100x200 full white", 100, 200, composite.Full, 255, 255, 416.0 / 200, 208, 416},
-		{"small 64x48 upscaled", 64, 48, composite.Full, 50, 50, 416.0 / 64, 416, 312},
+		{"768x576 limited mid-grey", 768, 576, 416, composite.Limited, 126, 128.0 / 219 * 255 * (126 - 16) / 128, 416.0 / 768, 416, 312, 416, 416},
+		{"768x576 to whole strides", 768, 576, 32, composite.Limited, 126, 128.0 / 219 * 255 * (126 - 16) / 128, 416.0 / 768, 416, 312, 416, 320},
+		{"1920x1080 full black", 1920, 1080, 416, composite.Full, 0, 0, 416.0 / 1920, 416, 234, 416, 416},
+		{"1920x1080 to whole strides", 1920, 1080, 32, composite.Full, 0, 0, 416.0 / 1920, 416, 234, 416, 256},
+		{"upright 100x200 full white", 100, 200, 32, composite.Full, 255, 255, 416.0 / 200, 208, 416, 224, 416},
+		{"small 64x48 upscaled", 64, 48, 416, composite.Full, 50, 50, 416.0 / 64, 416, 312, 416, 416},
+		{"a whole number of strides: no padding", 832, 640, 32, composite.Full, 50, 50, 0.5, 416, 320, 416, 320},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			im := flat(tc.w, tc.h, tc.y, 128, 128, tc.rng)
-			lb := letterbox{size: InputSize}
-			dst := make([]float32, 3*InputSize*InputSize)
+			lb := letterbox{size: InputSize, round: tc.round}
+			lb.fit(tc.w, tc.h)
+			if lb.iw != tc.inW || lb.ih != tc.inH {
+				t.Fatalf("input %dx%d, want %dx%d", lb.iw, lb.ih, tc.inW, tc.inH)
+			}
+			dst := make([]float32, 3*lb.iw*lb.ih)
 			scale, err := lb.fill(dst, im)
 			if err != nil {
 				t.Fatal(err)
@@ -41,9 +50,9 @@ func TestLetterboxPlacesAndPads(t *testing.T) {
 				t.Fatalf("scale %g, picture %dx%d; want %g, %dx%d", scale, lb.nw, lb.nh, tc.scale, tc.pictW, tc.pictH)
 			}
 			for c := range 3 {
-				for y := range InputSize {
-					for x := range InputSize {
-						v := dst[c*InputSize*InputSize+y*InputSize+x]
+				for y := range lb.ih {
+					for x := range lb.iw {
+						v := dst[c*lb.iw*lb.ih+y*lb.iw+x]
 						want := float32(padValue)
 						if x < tc.pictW && y < tc.pictH {
 							want = tc.want
@@ -63,12 +72,13 @@ func TestLetterboxChannelOrder(t *testing.T) {
 	// Pure red in BT.601 full range: Y' 76.245, Cb 84.972, Cr 255.5 (clipped to 255).
 	im := flat(32, 32, 76, 85, 255, composite.Full)
 	im.Matrix = composite.BT601
-	lb := letterbox{size: InputSize}
-	dst := make([]float32, 3*InputSize*InputSize)
+	lb := letterbox{size: InputSize, round: inputRound}
+	lb.fit(im.W, im.H)
+	dst := make([]float32, 3*lb.iw*lb.ih)
 	if _, err := lb.fill(dst, im); err != nil {
 		t.Fatal(err)
 	}
-	a := InputSize * InputSize
+	a := lb.iw * lb.ih
 	b, g, r := dst[0], dst[a], dst[2*a]
 	if r < 250 || g > 5 || b > 5 {
 		t.Fatalf("pure red gave B'G'R' %g %g %g", b, g, r)
@@ -87,8 +97,9 @@ func TestLetterboxAveragesWhenReducing(t *testing.T) {
 			}
 		}
 	}
-	lb := letterbox{size: InputSize}
-	dst := make([]float32, 3*InputSize*InputSize)
+	lb := letterbox{size: InputSize, round: inputRound}
+	lb.fit(im.W, im.H)
+	dst := make([]float32, 3*lb.iw*lb.ih)
 	if _, err := lb.fill(dst, im); err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +113,14 @@ func TestLetterboxAveragesWhenReducing(t *testing.T) {
 func TestLetterboxRefusesShortPlanes(t *testing.T) {
 	im := flat(10, 10, 0, 128, 128, composite.Full)
 	im.Cr = im.Cr[:99]
-	lb := letterbox{size: InputSize}
-	if _, err := lb.fill(make([]float32, 3*InputSize*InputSize), im); err == nil {
+	lb := letterbox{size: InputSize, round: inputRound}
+	lb.fit(im.W, im.H)
+	if _, err := lb.fill(make([]float32, 3*lb.iw*lb.ih), im); err == nil {
 		t.Fatal("a short Cr plane was taken")
+	}
+	// An input made for another size is refused, not half filled.
+	if _, err := lb.fill(make([]float32, 3*lb.iw*lb.ih), flat(20, 10, 0, 128, 128, composite.Full)); err == nil {
+		t.Fatal("an image of another size than fit's was taken")
 	}
 }
 
@@ -120,9 +136,13 @@ func flat(w, h int, y, cb, cr byte, r composite.Range) *Image {
 // pixels and divided by the letterbox scale.
 func TestDecodeHandWorked(t *testing.T) {
 	const classes = 3
-	rows := cells(InputSize)
+	rows := cells(InputSize, InputSize)
 	if rows != 3549 {
-		t.Fatalf("cells(416) = %d, want 3549", rows)
+		t.Fatalf("cells(416, 416) = %d, want 3549", rows)
+	}
+	// 1080p's input, 416 × 256: 52 × 32 + 26 × 16 + 13 × 8.
+	if n := cells(416, 256); n != 2184 {
+		t.Fatalf("cells(416, 256) = %d, want 2184", n)
 	}
 	out := make([]float32, rows*(5+classes))
 	set := func(cell int, v ...float32) { copy(out[cell*(5+classes):], v) }
@@ -132,7 +152,7 @@ func TestDecodeHandWorked(t *testing.T) {
 	set(2704+2*26+3, 0.5, 0.5, 0, 0, 0.5, 0.9, 0.1, 0)
 	// Stride 32, cell (x 0, y 0): score 0.2 × 0.9 = 0.18, below the limit.
 	set(2704+676, 0.5, 0.5, 0, 0, 0.2, 0.9, 0, 0)
-	d := decoder{size: InputSize, classes: classes, wanted: []bool{true, true, true}, minScore: 0.3, iou: 0.45}
+	d := decoder{w: InputSize, h: InputSize, classes: classes, wanted: []bool{true, true, true}, minScore: 0.3, iou: 0.45}
 	got := d.decode(nil, out, 0.5, 1000, 1000)
 	want := []Detection{
 		{X0: (84 - 8) * 2, Y0: (44 - 16) * 2, X1: (84 + 8) * 2, Y1: (44 + 16) * 2, Class: 1, Score: 0.9 * 0.8},
@@ -155,6 +175,14 @@ func TestDecodeHandWorked(t *testing.T) {
 	// A box wholly outside the frame is none.
 	if got := d.decode(nil, out, 0.5, 90, 60); len(got) != 0 {
 		t.Fatalf("boxes outside a 90x60 frame kept: %+v", got)
+	}
+	// A 416 × 256 input: the stride-16 grid's rows follow the 52 × 32 cells of stride 8, and
+	// its cell (x 3, y 2) is the same box as in the square.
+	rect := make([]float32, cells(416, 256)*(5+classes))
+	copy(rect[(52*32+2*26+3)*(5+classes):], []float32{0.5, 0.5, 0, 0, 0.5, 0.9, 0.1, 0})
+	d = decoder{w: 416, h: 256, classes: classes, wanted: []bool{true, true, true}, minScore: 0.3, iou: 0.45}
+	if got := d.decode(nil, rect, 0.5, 1000, 1000); !detectionsNear(got, want[1:]) {
+		t.Fatalf("416x256 input: decode = %+v, want %+v", got, want[1:])
 	}
 }
 
@@ -281,8 +309,9 @@ func BenchmarkLetterbox(b *testing.B) {
 	for _, size := range [][2]int{{768, 576}, {960, 540}} {
 		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
 			im := flat(size[0], size[1], 100, 120, 140, composite.Limited)
-			lb := letterbox{size: InputSize}
-			dst := make([]float32, 3*InputSize*InputSize)
+			lb := letterbox{size: InputSize, round: inputRound}
+			lb.fit(im.W, im.H)
+			dst := make([]float32, 3*lb.iw*lb.ih)
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := lb.fill(dst, im); err != nil {

@@ -4,19 +4,24 @@
 // the detector behind trackink's --detect people and --detect objects: the tracker (package
 // tracker) associates its boxes from frame to frame.
 //
-// A frame reaches the network as YOLOX's own preprocessing makes it (its ValTransform):
-// letterboxed into the top-left corner of a 416 × 416 picture, the rest filled with 114,
-// B'G'R' samples 0..255 as floats, channel-major, not normalised. Here the frame's Y'CbCr
-// planes are resampled first, with a triangle filter widened to the scale (so a 4K frame is
-// averaged, not aliased), and converted to R'G'B' after, which is the same affine map in the
-// other order (letterbox.go).
+// A frame reaches the network as YOLOX's own preprocessing makes it (its ValTransform),
+// but for the padding: scaled to 416 on its longer side into the top-left corner, B'G'R'
+// samples 0..255 as floats, channel-major, not normalised, and padded with 114 only up to
+// the next multiple of 32 on each side (the network's coarsest stride), not to YOLOX's
+// 416 × 416 square. A 16:9 frame is run at 416 × 256, 4:3 at 416 × 320: the network's
+// cost is in proportion to its input's area, and its graph holds no size of its own, so
+// the model's declared shapes are rewritten for the size when its session is made
+// (model.go). Here the frame's Y'CbCr planes are resampled first, with a triangle filter
+// widened to the scale (so a 4K frame is averaged, not aliased), and converted to R'G'B'
+// after, which is the same affine map in the other order (letterbox.go).
 //
 // The network's output is one row per cell of three grids (strides 8, 16 and 32: 52², 26²
-// and 13² cells at 416): the box's centre as an offset in cells, its size as the log of
-// strides, an objectness and 80 class probabilities. A box's score for a class is objectness ×
-// probability, as YOLOX's postprocess computes it; each cell keeps its best class among those
-// asked for, and non-maximum suppression, class by class, removes the boxes that overlap a
-// better one of the same class by more than the IoU limit (decode.go).
+// and 13² cells at 416 × 416), the grids in that order and each row by row: the box's centre
+// as an offset in cells, its size as the log of strides, an objectness and 80 class
+// probabilities. A box's score for a class is objectness × probability, as YOLOX's
+// postprocess computes it; each cell keeps its best class among those asked for, and
+// non-maximum suppression, class by class, removes the boxes that overlap a better one of
+// the same class by more than the IoU limit (decode.go).
 //
 // Where the files are: the model and the runtime library are looked for in a fixed order,
 // and an error says every place looked at and where to get the file (locate.go). The

@@ -27,26 +27,39 @@ func (im *Image) check() error {
 // padValue fills the letterbox outside the picture, as YOLOX's preprocessing does.
 const padValue = 114
 
-// letterbox resamples Y'CbCr images into a size × size network input, channel-major B'G'R'
-// floats 0..255, the picture scaled by scale into the top-left corner and the rest padValue.
-// Its buffers grow to the sizes it sees and are kept, so a steady stream of frames of one
-// size allocates nothing.
+// letterbox resamples Y'CbCr images into the network's input, channel-major B'G'R' floats
+// 0..255: the picture scaled by scale to size on its longer side, in the top-left corner,
+// and padValue to the input's edges, which are the picture's rounded up to a whole number of
+// round samples. Its buffers grow to the sizes it sees and are kept, so a steady stream of
+// frames of one size allocates nothing.
+//
+// Each output row is filtered vertically first, from the source's bytes into one row of
+// floats as wide as the source, and then horizontally: the vertical pass, which runs along
+// memory, takes the larger share of the work, and both have AVX2 twins
+// (simd_amd64.s).
 type letterbox struct {
 	size   int
+	round  int
 	w, h   int // the source size the filters below are for
 	scale  float64
 	nw, nh int // the picture's size inside the input
+	iw, ih int // the input's size
 	fx, fy filter
-	tmp    [3][]float32 // horizontally filtered planes: nw × h
-	row    [3][]float32 // one output row of each plane
-	src    []float32    // one source row as floats
+	// col is one row filtered vertically, w samples and 8 zeros after them (the horizontal
+	// pass reads 8 samples from each output's first tap); row is one output row of each
+	// plane.
+	col []float32
+	row [3][]float32
 }
 
 // filter holds, for each output sample, the first source sample it reads and the weights of
-// that sample and those after it.
+// that sample and those after it. Where no output has more than 8 taps, w8 holds each
+// output's weights padded with zeros to 8 and start8 the starts, for horizontal8.
 type filter struct {
 	start   []int
 	weights [][]float32
+	start8  []int32
+	w8      [][8]float32
 }
 
 // newFilter is a triangle (linear) filter from n source samples to m output samples at scale
@@ -55,6 +68,7 @@ type filter struct {
 func newFilter(n, m int, scale float64) filter {
 	support := max(1, 1/scale)
 	f := filter{start: make([]int, m), weights: make([][]float32, m)}
+	most := 0
 	for i := range m {
 		centre := (float64(i) + 0.5) / scale
 		lo := max(0, int(math.Floor(centre-support)))
@@ -82,95 +96,111 @@ func newFilter(n, m int, scale float64) filter {
 			w = w[:len(w)-1]
 		}
 		f.start[i], f.weights[i] = lo, w
+		most = max(most, len(w))
+	}
+	if most <= 8 {
+		f.start8, f.w8 = make([]int32, m), make([][8]float32, m)
+		for i, w := range f.weights {
+			f.start8[i] = int32(f.start[i])
+			copy(f.w8[i][:], w)
+		}
 	}
 	return f
 }
 
-// apply filters one row of source samples into dst. The row is made floats once, and each
-// output's taps are summed in registers.
-func (f *filter) apply(dst []float32, src []byte, row []float32) {
-	row = row[:len(src)]
-	for i, v := range src {
-		row[i] = float32(v)
-	}
-	for i, w := range f.weights {
-		in := row[f.start[i] : f.start[i]+len(w)]
-		var acc float32
-		for k, wk := range w {
-			acc += wk * in[k]
-		}
-		dst[i] = acc
-	}
-}
-
-// applyRows filters output row i from the rows of src (width n each) into dst, row by row
-// so that the inner loop runs along memory.
-func (f *filter) applyRows(dst []float32, i int, src []float32, n int) {
+// vertical sets dst to output row i of the filter applied down the columns of src (rows
+// stride bytes apart, dst's length wide): the first tap's row times its weight, then each
+// further tap's added in turn. In AVX2 where there is AVX2, to the same bits.
+func (f *filter) vertical(dst []float32, src []byte, stride, i int) {
 	w := f.weights[i]
-	first := src[f.start[i]*n:][:n]
-	for x := range dst {
-		dst[x] = w[0] * first[x]
+	src = src[f.start[i]*stride:]
+	_ = src[(len(w)-1)*stride+len(dst)-1]
+	done := verticalRows(dst, src, stride, w)
+	first := src[done:len(dst)]
+	for x, v := range first {
+		dst[done+x] = float32(w[0] * float32(v))
 	}
 	for k := 1; k < len(w); k++ {
-		wk, row := w[k], src[(f.start[i]+k)*n:][:n]
-		for x := range dst {
-			dst[x] += wk * row[x]
+		wk, row := w[k], src[k*stride+done:k*stride+len(dst)]
+		for x, v := range row {
+			dst[done+x] = float32(dst[done+x] + float32(wk*float32(v)))
 		}
 	}
 }
 
-// fit makes the filters for a w × h source; it returns the scale from source pixels to
-// the network's input pixels.
-func (lb *letterbox) fit(w, h int) float64 {
+// horizontal filters the row src into dst. With at most 8 taps an output (w8) each output
+// is a sum of 8 products in pairs, ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)), the AVX2 twin's
+// order; else the products are summed in turn. src holds 8 samples past its last tap.
+func (f *filter) horizontal(dst, src []float32) {
+	if f.w8 == nil {
+		for i, w := range f.weights {
+			in := src[f.start[i] : f.start[i]+len(w)]
+			var acc float32
+			for k, wk := range w {
+				acc = float32(acc + float32(wk*in[k]))
+			}
+			dst[i] = acc
+		}
+		return
+	}
+	for i := horizontalRows(dst, src, f.start8, f.w8); i < len(dst); i++ {
+		in, w := src[f.start8[i]:][:8], &f.w8[i]
+		var p [8]float32
+		for k := range p {
+			p[k] = float32(w[k] * in[k])
+		}
+		dst[i] = float32(float32(float32(p[0]+p[1])+float32(p[2]+p[3])) + float32(float32(p[4]+p[5])+float32(p[6]+p[7])))
+	}
+}
+
+// fit makes the filters and sets the input's size for a w × h source.
+func (lb *letterbox) fit(w, h int) {
 	if w == lb.w && h == lb.h && lb.fx.start != nil {
-		return lb.scale
+		return
 	}
 	lb.w, lb.h = w, h
 	lb.scale = min(float64(lb.size)/float64(w), float64(lb.size)/float64(h))
 	lb.nw = min(lb.size, max(1, int(math.Round(float64(w)*lb.scale))))
 	lb.nh = min(lb.size, max(1, int(math.Round(float64(h)*lb.scale))))
+	lb.iw, lb.ih = roundUp(lb.nw, lb.round), roundUp(lb.nh, lb.round)
 	lb.fx = newFilter(w, lb.nw, float64(lb.nw)/float64(w))
 	lb.fy = newFilter(h, lb.nh, float64(lb.nh)/float64(h))
-	lb.src = make([]float32, w)
-	for c := range lb.tmp {
-		lb.tmp[c] = make([]float32, lb.nw*h)
+	lb.col = make([]float32, w+8)
+	for c := range lb.row {
 		lb.row[c] = make([]float32, lb.nw)
 	}
-	return lb.scale
 }
 
-// fill writes im into dst (3 × size × size floats) and returns the scale from image pixels
-// to input pixels.
+// roundUp is n rounded up to a multiple of m.
+func roundUp(n, m int) int { return (n + m - 1) / m * m }
+
+// fill writes im into dst (3 × iw × ih floats, for the size fit was last given, im's) and
+// returns the scale from image pixels to input pixels.
 func (lb *letterbox) fill(dst []float32, im *Image) (float64, error) {
 	if err := im.check(); err != nil {
 		return 0, err
 	}
-	if len(dst) != 3*lb.size*lb.size {
-		return 0, fmt.Errorf("detect: input of %d floats, want %d", len(dst), 3*lb.size*lb.size)
+	if im.W != lb.w || im.H != lb.h || len(dst) != 3*lb.iw*lb.ih {
+		return 0, fmt.Errorf("detect: input of %d floats for a %dx%d image, want %d for %dx%d", len(dst), im.W, im.H, 3*lb.iw*lb.ih, lb.w, lb.h)
 	}
-	scale := lb.fit(im.W, im.H)
 	planes := [3][]byte{im.Y, im.Cb, im.Cr}
-	for c, p := range planes {
-		for y := range im.H {
-			lb.fx.apply(lb.tmp[c][y*lb.nw:(y+1)*lb.nw], p[y*im.W:(y+1)*im.W], lb.src)
-		}
-	}
 	k := toRGB(im.Matrix, im.Range)
-	area := lb.size * lb.size
+	iw, area := lb.iw, lb.iw*lb.ih
 	b, g, r := dst[:area], dst[area:2*area], dst[2*area:]
-	for y := range lb.size {
-		row := y * lb.size
+	for y := range lb.ih {
+		row := y * iw
 		if y >= lb.nh {
-			fillPad(b[row:row+lb.size], g[row:row+lb.size], r[row:row+lb.size])
+			fillPad(b[row:row+iw], g[row:row+iw], r[row:row+iw])
 			continue
 		}
-		for c := range planes {
-			lb.fy.applyRows(lb.row[c], y, lb.tmp[c], lb.nw)
+		for c, p := range planes {
+			lb.fy.vertical(lb.col[:lb.w], p[:lb.w*lb.h], lb.w, y)
+			lb.fx.horizontal(lb.row[c], lb.col)
 		}
 		k.rows(r[row:row+lb.nw], g[row:row+lb.nw], b[row:row+lb.nw], lb.row[0], lb.row[1], lb.row[2])
-		fillPad(b[row+lb.nw:row+lb.size], g[row+lb.nw:row+lb.size], r[row+lb.nw:row+lb.size])
+		fillPad(b[row+lb.nw:row+iw], g[row+lb.nw:row+iw], r[row+lb.nw:row+iw])
 	}
-	return scale, nil
+	return lb.scale, nil
 }
 
 func fillPad(planes ...[]float32) {
@@ -181,7 +211,7 @@ func fillPad(planes ...[]float32) {
 	}
 }
 
-// ycbcrToRGB carries Y'CbCr code values to R'G'B' 0..255.
+// ycbcrToRGB carries Y'CbCr code values to R'G'B' 0..255. Its layout is toRGBAVX2's.
 type ycbcrToRGB struct {
 	yOff, yScale       float32
 	cOff               float32
@@ -212,15 +242,16 @@ func toRGB(m composite.Matrix, r composite.Range) ycbcrToRGB {
 	return k
 }
 
-// rows converts rows of Y', Cb, Cr into rows of R', G', B'.
-func (k ycbcrToRGB) rows(r, g, b, y, cb, cr []float32) {
+// rows converts rows of Y', Cb, Cr into rows of R', G', B', clamped to 0..255. In AVX2
+// where there is AVX2, to the same bits.
+func (k *ycbcrToRGB) rows(r, g, b, y, cb, cr []float32) {
 	g, b, y, cb, cr = g[:len(r)], b[:len(r)], y[:len(r)], cb[:len(r)], cr[:len(r)]
-	for x := range r {
-		yy := (y[x] - k.yOff) * k.yScale
+	for x := toRGBRows(r, g, b, y, cb, cr, k); x < len(r); x++ {
+		yy := float32(float32(y[x]-k.yOff) * k.yScale)
 		u, v := cb[x]-k.cOff, cr[x]-k.cOff
-		r[x] = clamp255(yy + k.rCr*v)
-		g[x] = clamp255(yy + k.gCb*u + k.gCr*v)
-		b[x] = clamp255(yy + k.bCb*u)
+		r[x] = clamp255(float32(yy + float32(k.rCr*v)))
+		g[x] = clamp255(float32(float32(yy+float32(k.gCb*u)) + float32(k.gCr*v)))
+		b[x] = clamp255(float32(yy + float32(k.bCb*u)))
 	}
 }
 

@@ -3,6 +3,7 @@ package detect
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -12,8 +13,12 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 )
 
-// InputSize is the side of YOLOX-Nano's square input.
+// InputSize is the side of YOLOX-Nano's square input, as exported and trained: the longer
+// side of the picture in the network's input.
 const InputSize = 416
+
+// inputRound is what the input's sides are rounded up to: the network's coarsest stride.
+const inputRound = 32
 
 // ModelSHA256 is the sha256 of the YOLOX-Nano export trackink is tested with (models/README.md
 // beside the project; YOLOX's releases).
@@ -44,10 +49,15 @@ func DefaultOptions() Options { return Options{MinScore: 0.1, IoU: 0.45} }
 // Network is YOLOX-Nano loaded into ONNX Runtime, with its input and output buffers. It is
 // not safe for use by several goroutines at once.
 type Network struct {
-	session *ort.AdvancedSession
-	in, out *ort.Tensor[float32]
-	lb      letterbox
-	dec     decoder
+	// The model as read, its input's and output's names, and the runtime's threads: a
+	// session is made for the input size the frames need (prepare).
+	model           []byte
+	inName, outName string
+	threads         int
+	session         *ort.AdvancedSession
+	in, out         *ort.Tensor[float32]
+	lb              letterbox
+	dec             decoder
 	// Notes are what a user should know about the files used: a model that is not the
 	// tested one. Empty when nothing is worth saying.
 	Notes []string
@@ -107,57 +117,64 @@ func New(o Options) (*Network, error) {
 	if err != nil {
 		return nil, fmt.Errorf("detect: model %s: %w", model, err)
 	}
-	rows := cells(InputSize)
+	rows := cells(InputSize, InputSize)
 	wantIn, wantOut := ort.NewShape(1, 3, InputSize, InputSize), ort.NewShape(1, int64(rows), int64(5+len(Classes)))
 	if len(ins) != 1 || len(outs) != 1 || !slices.Equal(ins[0].Dimensions, wantIn) || !slices.Equal(outs[0].Dimensions, wantOut) {
 		return nil, fmt.Errorf("detect: model %s takes %v and gives %v; YOLOX-Nano takes one input %v and gives one output %v", model, infoShapes(ins), infoShapes(outs), wantIn, wantOut)
 	}
-	if n.in, err = ort.NewEmptyTensor[float32](wantIn); err != nil {
-		return nil, fmt.Errorf("detect: %w", err)
+	n.model, n.inName, n.outName = data, ins[0].Name, outs[0].Name
+	n.threads = o.Threads
+	if n.threads == 0 {
+		n.threads = runtime.NumCPU()
 	}
-	if n.out, err = ort.NewEmptyTensor[float32](wantOut); err != nil {
-		n.Close()
-		return nil, fmt.Errorf("detect: %w", err)
-	}
-	so, err := ort.NewSessionOptions()
-	if err != nil {
-		n.Close()
-		return nil, fmt.Errorf("detect: %w", err)
-	}
-	defer so.Destroy()
-	threads := o.Threads
-	if threads == 0 {
-		threads = runtime.NumCPU()
-	}
-	if err := so.SetIntraOpNumThreads(threads); err != nil {
-		n.Close()
-		return nil, fmt.Errorf("detect: %w", err)
-	}
-	// The runtime's threads spin between runs by default. A tracker runs the network once a
-	// frame, and a render decodes and encodes beside it: spinning threads would take the
-	// cores those need (render --detect on vtest.avi: 53 s of CPU with spinning, 36 s
-	// without, in the same wall time or less).
-	if err := so.AddSessionConfigEntry("session.intra_op.allow_spinning", "0"); err != nil {
-		n.Close()
-		return nil, fmt.Errorf("detect: %w", err)
-	}
-	if err := so.SetInterOpNumThreads(1); err != nil {
-		n.Close()
-		return nil, fmt.Errorf("detect: %w", err)
-	}
-	n.session, err = ort.NewAdvancedSessionWithONNXData(data, []string{ins[0].Name}, []string{outs[0].Name},
-		[]ort.Value{n.in}, []ort.Value{n.out}, so)
-	if err != nil {
-		n.Close()
-		return nil, fmt.Errorf("detect: model %s: %w", model, err)
-	}
-	n.lb.size = InputSize
-	n.dec = decoder{size: InputSize, classes: len(Classes), wanted: make([]bool, len(Classes)),
+	n.lb = letterbox{size: InputSize, round: inputRound}
+	n.dec = decoder{classes: len(Classes), wanted: make([]bool, len(Classes)),
 		minScore: float32(o.MinScore), iou: float32(o.IoU)}
 	for c := range n.dec.wanted {
 		n.dec.wanted[c] = len(o.Classes) == 0 || slices.Contains(o.Classes, c)
 	}
 	return n, nil
+}
+
+// prepare makes the session and its buffers for a w × h input, the model's declared shapes
+// made that size (sizedModel).
+func (n *Network) prepare(w, h int) error {
+	n.Close()
+	model, err := sizedModel(n.model, n.inName, n.outName, w, h)
+	if err != nil {
+		return fmt.Errorf("detect: %s: %w", n.Model, err)
+	}
+	in, out := ort.NewShape(1, 3, int64(h), int64(w)), ort.NewShape(1, int64(cells(w, h)), int64(5+len(Classes)))
+	if n.in, err = ort.NewEmptyTensor[float32](in); err != nil {
+		return fmt.Errorf("detect: %w", err)
+	}
+	if n.out, err = ort.NewEmptyTensor[float32](out); err != nil {
+		n.Close()
+		return fmt.Errorf("detect: %w", err)
+	}
+	so, err := ort.NewSessionOptions()
+	if err != nil {
+		n.Close()
+		return fmt.Errorf("detect: %w", err)
+	}
+	defer so.Destroy()
+	// The runtime's threads spin between runs by default. A tracker runs the network once a
+	// frame, and a render decodes and encodes beside it: spinning threads would take the
+	// cores those need (render --detect on vtest.avi: 53 s of CPU with spinning, 36 s
+	// without, in the same wall time or less).
+	if err := errors.Join(so.SetIntraOpNumThreads(n.threads), so.SetInterOpNumThreads(1),
+		so.AddSessionConfigEntry("session.intra_op.allow_spinning", "0")); err != nil {
+		n.Close()
+		return fmt.Errorf("detect: %w", err)
+	}
+	n.session, err = ort.NewAdvancedSessionWithONNXData(model, []string{n.inName}, []string{n.outName},
+		[]ort.Value{n.in}, []ort.Value{n.out}, so)
+	if err != nil {
+		n.Close()
+		return fmt.Errorf("detect: model %s at %dx%d: %w", n.Model, w, h, err)
+	}
+	n.dec.w, n.dec.h = w, h
+	return nil
 }
 
 func infoShapes(infos []ort.InputOutputInfo) []string {
@@ -187,6 +204,15 @@ func (o Options) validate() error {
 
 // Detect appends to dst the objects the network finds in im, best first.
 func (n *Network) Detect(dst []Detection, im *Image) ([]Detection, error) {
+	if err := im.check(); err != nil {
+		return dst, err
+	}
+	n.lb.fit(im.W, im.H)
+	if n.session == nil || n.dec.w != n.lb.iw || n.dec.h != n.lb.ih {
+		if err := n.prepare(n.lb.iw, n.lb.ih); err != nil {
+			return dst, err
+		}
+	}
 	scale, err := n.lb.fill(n.in.GetData(), im)
 	if err != nil {
 		return dst, err
@@ -197,7 +223,8 @@ func (n *Network) Detect(dst []Detection, im *Image) ([]Detection, error) {
 	return n.dec.decode(dst, n.out.GetData(), scale, im.W, im.H), nil
 }
 
-// Close frees the session and its buffers; the runtime stays loaded for the next Network.
+// Close frees the session and its buffers (a Detect after it makes them again); the
+// runtime stays loaded for the next Network.
 func (n *Network) Close() {
 	if n.session != nil {
 		n.session.Destroy()
