@@ -54,7 +54,8 @@ type letterbox struct {
 
 // filter holds, for each output sample, the first source sample it reads and the weights of
 // that sample and those after it. Where no output has more than 8 taps, w8 holds each
-// output's weights padded with zeros to 8 and start8 the starts, for horizontal8.
+// output's weights padded with zeros to 8 and start8 the starts, for horizontal's 8-tap
+// sums.
 type filter struct {
 	start   []int
 	weights [][]float32
