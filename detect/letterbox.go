@@ -52,14 +52,13 @@ type letterbox struct {
 	row [3][]float32
 }
 
-// filter holds, for each output sample, the first source sample it reads and the weights of
-// that sample and those after it. Where no output has more than 8 taps, w8 holds each
-// output's weights padded with zeros to 8 and start8 the starts, for horizontal's 8-tap
-// sums.
+// filter holds, for each output sample, the first source sample it reads (int32, as the
+// AVX2 loop reads it) and the weights of that sample and those after it. Where no output has
+// more than 8 taps, w8 holds each output's weights padded with zeros to 8, for horizontal's
+// 8-tap sums.
 type filter struct {
-	start   []int
+	start   []int32
 	weights [][]float32
-	start8  []int32
 	w8      [][8]float32
 }
 
@@ -68,7 +67,7 @@ type filter struct {
 // (the box filter's job, without its blockiness). Weights are normalised to sum to 1.
 func newFilter(n, m int, scale float64) filter {
 	support := max(1, 1/scale)
-	f := filter{start: make([]int, m), weights: make([][]float32, m)}
+	f := filter{start: make([]int32, m), weights: make([][]float32, m)}
 	most := 0
 	for i := range m {
 		centre := (float64(i) + 0.5) / scale
@@ -96,13 +95,12 @@ func newFilter(n, m int, scale float64) filter {
 		for len(w) > 1 && w[len(w)-1] == 0 {
 			w = w[:len(w)-1]
 		}
-		f.start[i], f.weights[i] = lo, w
+		f.start[i], f.weights[i] = int32(lo), w
 		most = max(most, len(w))
 	}
 	if most <= 8 {
-		f.start8, f.w8 = make([]int32, m), make([][8]float32, m)
+		f.w8 = make([][8]float32, m)
 		for i, w := range f.weights {
-			f.start8[i] = int32(f.start[i])
 			copy(f.w8[i][:], w)
 		}
 	}
@@ -114,7 +112,7 @@ func newFilter(n, m int, scale float64) filter {
 // further tap's added in turn. In AVX2 where there is AVX2, to the same bits.
 func (f *filter) vertical(dst []float32, src []byte, stride, i int) {
 	w := f.weights[i]
-	src = src[f.start[i]*stride:]
+	src = src[int(f.start[i])*stride:]
 	_ = src[(len(w)-1)*stride+len(dst)-1]
 	done := verticalRows(dst, src, stride, w)
 	first := src[done:len(dst)]
@@ -135,7 +133,7 @@ func (f *filter) vertical(dst []float32, src []byte, stride, i int) {
 func (f *filter) horizontal(dst, src []float32) {
 	if f.w8 == nil {
 		for i, w := range f.weights {
-			in := src[f.start[i] : f.start[i]+len(w)]
+			in := src[f.start[i]:][:len(w)]
 			var acc float32
 			for k, wk := range w {
 				acc = float32(acc + float32(wk*in[k]))
@@ -144,8 +142,8 @@ func (f *filter) horizontal(dst, src []float32) {
 		}
 		return
 	}
-	for i := horizontalRows(dst, src, f.start8, f.w8); i < len(dst); i++ {
-		in, w := src[f.start8[i]:][:8], &f.w8[i]
+	for i := horizontalRows(dst, src, f.start, f.w8); i < len(dst); i++ {
+		in, w := src[f.start[i]:][:8], &f.w8[i]
 		var p [8]float32
 		for k := range p {
 			p[k] = float32(w[k] * in[k])
