@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"trackink/detect"
+	"trackink/internal/needs"
 	"trackink/scene"
 )
 
@@ -18,20 +19,10 @@ var sharedModel = filepath.Join("..", "..", "shared", "models", detect.ModelFile
 // CI, which has it) where it or the clip is absent.
 func withModel(t *testing.T) {
 	t.Helper()
-	for _, f := range []string{sharedModel, vtestPath} {
-		if _, err := os.Stat(f); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatal(err)
-			}
-			t.Skip(err)
-		}
-	}
-	if _, err := detect.LocateRuntime(""); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	needs.File(t, sharedModel, "the model is kept in ../shared/models beside the repository")
+	needs.File(t, vtestPath, "Debian's opencv-doc has it")
+	_, err := detect.LocateRuntime("")
+	needs.Met(t, err)
 	t.Setenv(detect.ModelEnv, sharedModel)
 }
 

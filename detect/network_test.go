@@ -3,11 +3,11 @@ package detect
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"trackink/composite"
+	"trackink/internal/needs"
 	"trackink/video"
 )
 
@@ -35,11 +35,8 @@ func image(f *composite.YUV420P) *Image {
 // at the picture's lower edge, where the network's view reaches into the padding).
 func TestRectangularInputFindsWhatTheSquareFinds(t *testing.T) {
 	model := filepath.Join(sharedModels, ModelFile)
-	for _, p := range []string{model, vtest} {
-		if _, err := os.Stat(p); err != nil {
-			skipOutsideCI(t, err)
-		}
-	}
+	needs.File(t, model, "the model is kept in ../shared/models beside the repository")
+	needs.File(t, vtest, "Debian's opencv-doc has it")
 	var frames []*Image
 	_, err := video.Frames(context.Background(), video.Options{Input: vtest}, func(n int, s composite.Surface) error {
 		if n%150 == 0 {
@@ -59,9 +56,7 @@ func TestRectangularInputFindsWhatTheSquareFinds(t *testing.T) {
 		o := DefaultOptions()
 		o.Model, o.Classes = model, []int{0}
 		n, err := New(o)
-		if err != nil {
-			skipOutsideCI(t, err)
-		}
+		needs.Met(t, err)
 		n.lb.round = round
 		for _, im := range frames {
 			d, err := n.Detect(nil, im)
@@ -103,13 +98,3 @@ func TestRectangularInputFindsWhatTheSquareFinds(t *testing.T) {
 }
 
 func abs32(v float32) float32 { return max(v, -v) }
-
-// skipOutsideCI skips the test for a missing file or library, or fails it under CI, which has
-// them all (../shared beside the repository, and what make test installs).
-func skipOutsideCI(t *testing.T, err error) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatal(err)
-	}
-	t.Skip(err)
-}

@@ -14,6 +14,7 @@ import (
 	"trackink/detect"
 	"trackink/eval"
 	"trackink/internal/baseline"
+	"trackink/internal/needs"
 	"trackink/scene"
 	"trackink/video"
 )
@@ -25,31 +26,13 @@ var (
 	petsGT      = filepath.Join("..", "..", "shared", "data", "real-mot", "PETS09-S2L1", "gt.txt")
 )
 
-// need skips the test when a file it reads is absent, with what provides it; under CI
-// (which has ../shared and installs the rest) it fails instead, so that the accuracy targets
-// cannot pass by being skipped.
-func need(t *testing.T, path, from string) {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s: %v (%s)", path, err, from)
-		}
-		t.Skipf("%s: %v (%s)", path, err, from)
-	}
-}
-
 // network is the detector at its default operating point, keeping classes, closed when the
 // test ends.
 func network(t *testing.T, classes []int) *detect.Network {
 	t.Helper()
-	need(t, sharedModel, "the model is kept in ../shared/models beside the repository")
+	needs.File(t, sharedModel, "the model is kept in ../shared/models beside the repository")
 	lib, err := detect.LocateRuntime("")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	needs.Met(t, err)
 	do := detect.DefaultOptions()
 	do.Model, do.Runtime, do.Classes = sharedModel, lib, classes
 	n, err := detect.New(do)
@@ -81,8 +64,8 @@ func TestPeopleOnPETS09(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decodes and detects 795 frames")
 	}
-	need(t, vtest, "Debian's opencv-doc has it")
-	need(t, petsGT, "the ground truth is kept in ../shared/data beside the repository")
+	needs.File(t, vtest, "Debian's opencv-doc has it")
+	needs.File(t, petsGT, "the ground truth is kept in ../shared/data beside the repository")
 	var tr *Tracker
 	var frames []scene.Frame
 	_, err := video.Frames(context.Background(), video.Options{Input: vtest}, func(n int, s composite.Surface) error {
@@ -129,15 +112,10 @@ func TestPeopleBeatsHOG(t *testing.T) {
 		t.Skip("runs OpenCV's HOG detector on 60 frames")
 	}
 	const frames = 60
-	need(t, vtest, "Debian's opencv-doc has it")
-	need(t, petsGT, "the ground truth is kept in ../shared/data beside the repository")
+	needs.File(t, vtest, "Debian's opencv-doc has it")
+	needs.File(t, petsGT, "the ground truth is kept in ../shared/data beside the repository")
 	python, err := baseline.Python()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	needs.Met(t, err)
 	var tr *Tracker
 	var ours []scene.Frame
 	_, err = video.Frames(context.Background(), video.Options{Input: vtest, End: video.Position{Frame: frames}}, func(n int, s composite.Surface) error {

@@ -1,11 +1,14 @@
 package device
 
 import (
-	"os"
+	"errors"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"trackink/internal/needs"
 )
 
 // cuda_compat.h's binary16 conversions are the same everywhere the kernels are built for
@@ -35,11 +38,8 @@ func TestHalfConversions(t *testing.T) {
 	t.Logf("x86-64: %s", float16)
 	cross, errC := exec.LookPath("aarch64-linux-gnu-g++")
 	qemu, errQ := exec.LookPath("qemu-aarch64")
-	if errC != nil || errQ != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("no aarch64 cross compiler or qemu-user (scripts/setup.sh --test installs them): %v, %v", errC, errQ)
-		}
-		t.Skipf("aarch64 not checked: no cross compiler or qemu-user (scripts/setup.sh --test installs g++-aarch64-linux-gnu and qemu-user)")
+	if err := errors.Join(errC, errQ); err != nil {
+		needs.Met(t, fmt.Errorf("aarch64 not checked: no cross compiler or qemu-user (scripts/setup.sh --test installs g++-aarch64-linux-gnu and qemu-user): %w", err))
 	}
 	if arm := run("aarch64", qemu, build("arm64", cross, "-static")); arm != float16 {
 		t.Errorf("aarch64 under qemu: %s; x86-64: %s", arm, float16)
