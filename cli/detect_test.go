@@ -56,8 +56,9 @@ func TestDetectPeopleBadOptions(t *testing.T) {
 }
 
 // TestTrackPeople: track --detect people on 30 frames of vtest.avi from frame 200 writes
-// person boxes with scores, numbered as the video's frames; --classes with a class that is
-// not there tracks nothing and says what to try.
+// person boxes with scores, numbered as the video's frames, the tracks render --detect
+// saves (track detects several frames at once, a network a core; the render one frame at
+// a time); --classes with a class that is not there tracks nothing and says what to try.
 func TestTrackPeople(t *testing.T) {
 	withModel(t)
 	dir := t.TempDir()
@@ -81,6 +82,14 @@ func TestTrackPeople(t *testing.T) {
 		if b.Class != "person" || !b.HasScore || b.H < b.W {
 			t.Errorf("box %+v: want an upright person box with a score", b)
 		}
+	}
+	saved := filepath.Join(dir, "saved.jsonl")
+	code, _, stderr = trackink("render", "-i", vtestPath, "--detect", "people", "--start", "200", "--end", "229",
+		"--save-tracks", saved, "-o", filepath.Join(dir, "v.mkv"), "--quiet")
+	a, _ := os.ReadFile(out)
+	b, _ := os.ReadFile(saved)
+	if code != 0 || string(a) != string(b) {
+		t.Errorf("render --detect --save-tracks (exit %d, %s) saved other tracks than track wrote", code, stderr)
 	}
 	code, _, stderr = trackink("track", "-i", vtestPath, "--detect", "objects", "--classes", "giraffe", "--end", "5", "-o", filepath.Join(dir, "g.txt"), "--quiet")
 	if code != 0 || !strings.Contains(stderr, "nothing was tracked in 5 frames; try") {

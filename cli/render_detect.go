@@ -23,7 +23,7 @@ type renderDetect struct {
 	names       string // the class names beside --save-tracks (options.Detect.NamesFile); "" for none
 	namesTarget string
 	live        *job.Live
-	close       func() // frees the detector; nil before check
+	close       func() // stops the tracker and frees the detector; nil before check
 }
 
 func (d *renderDetect) register(fs *pflag.FlagSet) {
@@ -64,8 +64,11 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 	if err != nil {
 		return err
 	}
-	d.close = closeDetector
 	d.live = job.NewLive(o, so.Anchor, d.saveTracks != "", d.ClassNames)
+	d.close = func() {
+		d.live.Close() // its detections in flight end before their networks are freed
+		closeDetector()
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"trackink/composite"
@@ -28,12 +29,8 @@ func image(f *composite.YUV420P) *Image {
 	return im
 }
 
-// The network run on the picture rounded up to whole strides (416 × 320 for vtest.avi) finds
-// the people it finds in YOLOX's 416 × 416 square, at nearly the same places and scores:
-// on frames of vtest.avi, every person found at 0.5 or more in one is found in the other
-// with IoU 0.8 or more and a score within 0.05 (measured: IoU 0.865 and 0.013 at worst,
-// at the picture's lower edge, where the network's view reaches into the padding).
-func TestRectangularInputFindsWhatTheSquareFinds(t *testing.T) {
+// vtestFrames are the model's path and every 150th frame of vtest.avi.
+func vtestFrames(t *testing.T) (string, []*Image) {
 	model := filepath.Join(sharedModels, ModelFile)
 	needs.File(t, model, "the model is kept in ../shared/models beside the repository")
 	needs.File(t, vtest, "Debian's opencv-doc has it")
@@ -51,6 +48,45 @@ func TestRectangularInputFindsWhatTheSquareFinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return model, frames
+}
+
+// However many threads it runs on, the network finds the same boxes to the bit: the
+// tracker may run one network on every core or one on each (tracker.Tracker.Push), and the
+// tracks are the same either way.
+func TestThreadsFindTheSame(t *testing.T) {
+	model, frames := vtestFrames(t)
+	var want [][]Detection
+	for _, threads := range []int{1, 2, 3} {
+		o := DefaultOptions()
+		o.Model, o.Threads = model, threads
+		n, err := New(o)
+		needs.Met(t, err)
+		for i, im := range frames {
+			d, err := n.Detect(nil, im)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if threads == 1 {
+				want = append(want, d)
+			} else if !slices.Equal(d, want[i]) {
+				t.Errorf("frame %d, %d threads: %v; one thread: %v", 150*i, threads, d, want[i])
+			}
+		}
+		n.Close()
+	}
+	if len(want[0]) < 5 {
+		t.Fatalf("%d objects found in frame 0", len(want[0]))
+	}
+}
+
+// The network run on the picture rounded up to whole strides (416 × 320 for vtest.avi) finds
+// the people it finds in YOLOX's 416 × 416 square, at nearly the same places and scores:
+// on frames of vtest.avi, every person found at 0.5 or more in one is found in the other
+// with IoU 0.8 or more and a score within 0.05 (measured: IoU 0.865 and 0.013 at worst,
+// at the picture's lower edge, where the network's view reaches into the padding).
+func TestRectangularInputFindsWhatTheSquareFinds(t *testing.T) {
+	model, frames := vtestFrames(t)
 	found := map[int][][]Detection{}
 	for _, round := range []int{InputSize, inputRound} {
 		o := DefaultOptions()

@@ -1,8 +1,10 @@
 package job
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"trackink/composite"
@@ -25,6 +27,7 @@ type Live struct {
 	kept    *scene.Collector // every frame with something tracked, when kept (on disk past a few MB)
 	done    *scene.Tracks    // what kept collected, once asked for (Tracks)
 	cur     scene.Frame      // the last frame, as drawn
+	ahead   []int            // the frames handed to Ahead and not yet tracked, oldest first
 	tracked int              // frames with something tracked
 	lastID  int              // the highest track id kept
 	class   string           // the first class kept
@@ -41,8 +44,14 @@ func NewLive(o tracker.Options, anchor scene.Anchor, keep bool, names []string) 
 }
 
 // Frame tracks frame n (pic, before anything is drawn on it) and returns what is tracked
-// in it, nil when nothing is.
+// in it, nil when nothing is. A frame handed to Ahead is tracked from what Ahead started.
 func (l *Live) Frame(n int, pic composite.Surface) (*scene.Frame, error) {
+	if len(l.ahead) > 0 {
+		if l.ahead[0] != n {
+			return nil, fmt.Errorf("the built-in tracker was handed frame %d ahead, and asked for frame %d", l.ahead[0], n)
+		}
+		return l.next()
+	}
 	if pic == nil {
 		return nil, errors.New("the built-in tracker cannot replay frames it has not seen: track up to the frame (TrackUpTo)")
 	}
@@ -53,6 +62,78 @@ func (l *Live) Frame(n int, pic composite.Surface) (*scene.Frame, error) {
 	if err != nil {
 		return nil, err
 	}
+	return l.record(n, f)
+}
+
+// AheadFrames is how many frames Ahead can take before the one Frame tracks: one a
+// detector but one (the frame being tracked holds a detector until it is), 0 where the
+// tracker has one detector or is not of mode objects.
+func (l *Live) AheadFrames() int {
+	if l.o.Mode != tracker.Objects {
+		return 0
+	}
+	return max(len(l.o.Detectors)-1, 0)
+}
+
+// Ahead starts the detection of frame n (pic), the next in order, for Frame to track it
+// (video.Options.Ahead): with several detectors, frames are detected at once while the
+// render draws and encodes the frames before them.
+func (l *Live) Ahead(n int, pic composite.Surface) error {
+	if err := l.start(pic); err != nil {
+		return err
+	}
+	if err := l.t.Ahead(pic); err != nil {
+		return err
+	}
+	l.ahead = append(l.ahead, n)
+	return nil
+}
+
+// push tracks frame n (pic) as Frame does, with the tracker's detectors on several frames at
+// once (tracker.Tracker.Push): what it found in the frames before is kept as their
+// detections finish; flush keeps the rest.
+func (l *Live) push(n int, pic composite.Surface) error {
+	if err := l.start(pic); err != nil {
+		return err
+	}
+	l.ahead = append(l.ahead, n)
+	f, err := l.t.Push(pic)
+	if err != nil || f == nil {
+		return err
+	}
+	_, err = l.recordOldest(f)
+	return err
+}
+
+// flush keeps what was found in the frames handed to Ahead and not yet tracked.
+func (l *Live) flush() error {
+	for len(l.ahead) > 0 {
+		if _, err := l.next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// next tracks the oldest frame handed to Ahead.
+func (l *Live) next() (*scene.Frame, error) {
+	f, err := l.t.Next()
+	if err != nil {
+		return nil, err
+	}
+	return l.recordOldest(f)
+}
+
+// recordOldest records f as the oldest frame handed to Ahead (or push).
+func (l *Live) recordOldest(f *scene.Frame) (*scene.Frame, error) {
+	n := l.ahead[0]
+	l.ahead = append(l.ahead[:0], l.ahead[1:]...)
+	return l.record(n, f)
+}
+
+// record makes frame n of what the tracker found in it (f), its boxes' points included,
+// and keeps it when asked to; nil when nothing is tracked.
+func (l *Live) record(n int, f *scene.Frame) (*scene.Frame, error) {
 	c := &l.cur
 	c.Index = n
 	c.Boxes = append(c.Boxes[:0], f.Boxes...)
@@ -154,17 +235,29 @@ func (l *Live) start(pic composite.Surface) error {
 }
 
 // Track runs the tracker on the frames vo reads (of a video frames long), primed first as
-// Prime says, and keeps what it found for Tracks and Write.
+// Prime says, and keeps what it found for Tracks and Write. With several detectors it
+// detects as many frames at once; their goroutines stop when it returns.
 func (l *Live) Track(ctx context.Context, vo video.Options, frames int) (video.Stats, error) {
 	l.keep = true
 	prime := video.Options{Input: vo.Input, VideoStream: vo.VideoStream, Orientation: vo.Orientation}
 	if err := l.Prime(ctx, prime, frames); err != nil {
 		return video.Stats{}, err
 	}
-	return video.Frames(ctx, vo, func(n int, pic composite.Surface) error {
-		_, err := l.Frame(n, pic)
-		return err
-	})
+	stats, err := video.Frames(ctx, vo, l.push)
+	if err == nil || errors.Is(err, video.ErrInputDamaged) {
+		err = cmp.Or(l.flush(), err)
+	}
+	l.Close()
+	return stats, err
+}
+
+// Close stops the tracker's detections once those in flight are done (tracker.Tracker.Close),
+// so that its detectors can be freed; Track closes it itself. A Live still tracks after
+// Close, one frame at a time.
+func (l *Live) Close() {
+	if l.t != nil {
+		l.t.Close()
+	}
 }
 
 // TrackUpTo runs the tracker on the frames of vo's input (frames long) up to frame last, as

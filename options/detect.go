@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -24,6 +25,15 @@ type Detect struct {
 	MinScore   float64  // --min-score
 	Notes      []string // what the detector's files call for saying (detect.Network.Notes)
 	ClassNames []string // a network of several classes: their names, numbered in MOT text
+}
+
+// Networks is how many networks Detector makes on n CPUs, each detecting a frame of its
+// own (tracker.Tracker.Ahead), and the threads each runs on: a network a CPU,
+// single-threaded, up to 8 networks (each holds 20 to 50 MB), the CPUs shared out between
+// them beyond that.
+func Networks(n int) (networks, threads int) {
+	networks = min(max(n, 1), 8)
+	return networks, max(n/networks, 1)
 }
 
 // Register adds the tracker's flags to fs; presetUsage begins --detect's help.
@@ -50,8 +60,8 @@ func (d *Detect) Register(fs *pflag.FlagSet, presetUsage string) {
 	fs.Float64Var(&o.StartScore, "start-score", tracker.DefaultOptions(tracker.Objects).StartScore, "people, objects: the detection score a box needs to start a track, 0..1")
 }
 
-// People returns the tracker options of --detect people, with its network (the default
-// model, found as Detector finds it) open in them; close frees it.
+// People returns the tracker options of --detect people, with its networks (the default
+// model, found as Detector finds it) open in them; close frees them.
 func People() (o tracker.Options, close func(), err error) {
 	d := Detect{Preset: "people", MinScore: detect.DefaultOptions().MinScore}
 	p, _ := tracker.LookupPreset(d.Preset)
@@ -60,7 +70,8 @@ func People() (o tracker.Options, close func(), err error) {
 	return o, close, err
 }
 
-// Detector makes the network of a mode Objects preset and sets it in o; close frees it.
+// Detector makes the networks of a mode Objects preset and sets them in o, as many as
+// Networks says; close frees them.
 func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	if o.Mode != tracker.Objects {
 		if d.model != "" || d.classes != "" {
@@ -84,17 +95,30 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	}
 	do := detect.DefaultOptions()
 	do.Model, do.Classes, do.MinScore = d.model, classes, d.MinScore
-	n, err := detect.New(do)
-	if err != nil {
-		return nil, err
+	networks, threads := Networks(runtime.NumCPU())
+	do.Threads = threads
+	var made []*detect.Network
+	close = func() {
+		for _, n := range made {
+			n.Close()
+		}
 	}
-	o.Detector = n
-	d.Notes = n.Notes
+	o.Detectors = nil
+	for range networks {
+		n, err := detect.New(do)
+		if err != nil {
+			close()
+			return nil, err
+		}
+		made = append(made, n)
+		o.Detectors = append(o.Detectors, n)
+	}
+	d.Notes = made[0].Notes
 	if len(classes) != 1 {
 		// Boxes of several classes: MOTChallenge text numbers them (classNamesFile).
 		d.ClassNames = detect.Classes
 	}
-	return n.Close, nil
+	return close, nil
 }
 
 // NamesFile is the class-names file written beside a MOTChallenge tracks file whose boxes

@@ -28,23 +28,34 @@ type BenchResult struct {
 }
 
 // Bench runs a tracker with options o over frames, once untimed, then times n frames of
-// them in turn.
+// them in turn, pushed (Tracker.Push: with several detectors, as many frames are detected
+// at once).
 func Bench(o Options, frames []*composite.YUV420P, n int) (BenchResult, error) {
 	w, h := frames[0].Size()
 	tr, err := New(o, w, h)
 	if err != nil {
 		return BenchResult{}, err
 	}
-	for _, f := range frames {
-		if _, err := tr.Step(f); err != nil {
-			return BenchResult{}, err
+	defer tr.Close()
+	track := func(n int) error {
+		for i := range n {
+			if _, err := tr.Push(frames[i%len(frames)]); err != nil {
+				return err
+			}
 		}
+		for tr.Pending() > 0 {
+			if _, err := tr.Next(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := track(len(frames)); err != nil {
+		return BenchResult{}, err
 	}
 	t0, c0 := time.Now(), cputime.Self()
-	for i := range n {
-		if _, err := tr.Step(frames[i%len(frames)]); err != nil {
-			return BenchResult{}, err
-		}
+	if err := track(n); err != nil {
+		return BenchResult{}, err
 	}
 	return BenchResult{FPS: float64(n) / time.Since(t0).Seconds(),
 		CPUms: float64((cputime.Self() - c0).Microseconds()) / 1e3 / float64(n)}, nil

@@ -8,13 +8,15 @@
 // rest (regions.go), regions that move against a background model learned from the video
 // (motion.go), saturated regions or regions near a hue (colour, regions.go), corners
 // followed by pyramidal Lucas–Kanade (points.go, lk.go), or a trained network that finds
-// objects by what they look like (Objects: Options.Detector, package detect). They are
+// objects by what they look like (Objects: Options.Detectors, package detect). They are
 // scaled back to the frame's resolution and associated with the tracks one to one
 // (associate.go: the Hungarian method on overlap and distance, gated by a maximum move),
 // each track smoothed by a constant-velocity Kalman filter (kalman.go).
 //
-// A Tracker is single-threaded and allocates nothing per frame once its buffers have grown,
-// so its output is the same, byte for byte, run after run and whatever else runs beside it.
+// A Tracker works on its caller's goroutine, but for Objects with several detectors, which
+// detect frames ahead, each on a goroutine of its own (Ahead, Next, Push). It allocates
+// nothing per frame once its buffers have grown, and its output is the same, byte for byte,
+// run after run, whatever else runs beside it and however many detectors it has.
 // Its inner loops (the downscale, the pyramid, Lucas–Kanade's windows, the corner
 // strengths, the motion background, the morphology) have AVX2 twins in simd_amd64.s
 // that give the Go loops' values to the bit, integers and float32 alike (no FMA), so the
@@ -36,7 +38,7 @@ const (
 	Motion = "motion"
 	Color  = "color"
 	Points = "points"
-	// Objects takes its detections from Options.Detector: a trained network that finds
+	// Objects takes its detections from Options.Detectors: a trained network that finds
 	// objects in each frame by what they look like, moving or not (package detect).
 	Objects = "objects"
 )
@@ -84,8 +86,10 @@ type Options struct {
 	// Smooth, 0..1, smooths positions and sizes: 0 keeps each detection as it is, 1
 	// follows the filter's prediction most.
 	Smooth float64
-	// Detector finds the objects for Objects; it is the caller's, who closes it.
-	Detector Detector
+	// Detectors find the objects for Objects, each in one frame at a time; they are the
+	// caller's, who closes them. Step uses one. With more than one, Push detects as many
+	// frames at once, each detector in a goroutine of its own (ahead.go).
+	Detectors []Detector
 	// StartScore is the detector's score (0..1) a box needs to start a track; boxes below it
 	// only continue tracks (Objects). ByteTrack's rule: boxes the network is unsure of
 	// follow an object through an occlusion but do not make one.

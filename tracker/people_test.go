@@ -28,13 +28,16 @@ var (
 
 // network is the detector at its default operating point, keeping classes, closed when the
 // test ends.
-func network(t *testing.T, classes []int) *detect.Network {
+func network(t *testing.T, classes []int) *detect.Network { return networkThreads(t, classes, 0) }
+
+// networkThreads is network running on threads threads (0: one a CPU).
+func networkThreads(t *testing.T, classes []int, threads int) *detect.Network {
 	t.Helper()
 	needs.File(t, sharedModel, "the model is kept in ../shared/models beside the repository")
 	lib, err := detect.LocateRuntime("")
 	needs.Met(t, err)
 	do := detect.DefaultOptions()
-	do.Model, do.Runtime, do.Classes = sharedModel, lib, classes
+	do.Model, do.Runtime, do.Classes, do.Threads = sharedModel, lib, classes, threads
 	n, err := detect.New(do)
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +51,7 @@ func peopleTracker(t *testing.T, w, h int) *Tracker {
 	t.Helper()
 	p, _ := LookupPreset("people")
 	o := p.Options
-	o.Detector = network(t, []int{0})
+	o.Detectors = []Detector{network(t, []int{0})}
 	tr, err := New(o, w, h)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +140,7 @@ func TestPeopleBeatsHOG(t *testing.T) {
 	peer := &scripted{frames: readDetections(t, hogFile, frames)}
 	p, _ := LookupPreset("people")
 	o := p.Options
-	o.Detector = peer
+	o.Detectors = []Detector{peer}
 	const w, h = 768, 576
 	hogTracker, err := New(o, w, h)
 	if err != nil {
@@ -271,7 +274,7 @@ func TestStartScore(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := DefaultOptions(Objects)
-			o.Detector = &scripted{frames: tc.frames}
+			o.Detectors = []Detector{&scripted{frames: tc.frames}}
 			tr, err := New(o, w, h)
 			if err != nil {
 				t.Fatal(err)

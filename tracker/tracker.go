@@ -3,10 +3,10 @@ package tracker
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"trackink/assign"
 	"trackink/composite"
-	"trackink/detect"
 	"trackink/internal/field"
 	"trackink/scene"
 )
@@ -28,15 +28,17 @@ type Tracker struct {
 	bg          background
 	points      pointTracker
 
-	image  detect.Image       // Objects: the analysis planes, as the detector reads them
-	found  []detect.Detection // Objects: the detector's boxes, analysis pixels
-	dets   []rect             // this frame's detections, frame pixels
-	taken  []bool             // dets consumed by a match or a merge
-	tracks []track
-	nextID int
-	solver assign.Solver
-	cost   []float64
-	out    scene.Frame
+	// Objects: a frame for each detector, a ring of which queued from first are being
+	// detected (ahead.go).
+	objects       []objectsFrame
+	first, queued int
+	dets          []rect // this frame's detections, frame pixels
+	taken         []bool // dets consumed by a match or a merge
+	tracks        []track
+	nextID        int
+	solver        assign.Solver
+	cost          []float64
+	out           scene.Frame
 }
 
 // track is one object being followed; id 0 until it is confirmed.
@@ -62,8 +64,8 @@ func New(o Options, w, h int) (*Tracker, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	if o.Mode == Objects && o.Detector == nil {
-		return nil, field.Errorf("tracker.Options.Detector", "none", "mode %s needs a detector", Objects)
+	if o.Mode == Objects && (len(o.Detectors) == 0 || slices.Contains(o.Detectors, nil)) {
+		return nil, field.Errorf("tracker.Options.Detectors", len(o.Detectors), "mode %s needs a detector, and none of them nil", Objects)
 	}
 	t := &Tracker{o: o, w: w, h: h, factor: analysisFactor(h, o.AnalysisSize), nextID: 1}
 	t.diag = math.Hypot(float64(w), float64(h))
@@ -73,6 +75,7 @@ func New(o Options, w, h int) (*Tracker, error) {
 	t.r = t.q * smoothRatio(o.Smooth)
 	if o.Mode == Objects {
 		t.start = float32(o.StartScore)
+		t.objects = newObjectsFrames(o.Detectors)
 	}
 	return t, nil
 }
@@ -120,8 +123,18 @@ func (t *Tracker) Factor() int { return t.factor }
 
 // Step analyses the next frame and returns what is tracked in it: boxes with their ids
 // (region modes) or points (Points). The frame's Index is left 0 for the caller to set;
-// the returned frame and its slices are the Tracker's and valid until the next Step.
+// the returned frame and its slices are the Tracker's and valid until the next Step,
+// Next or Push. With Objects, the frames handed to Ahead (or Push) go to Next before a Step.
 func (t *Tracker) Step(s composite.Surface) (*scene.Frame, error) {
+	if t.o.Mode == Objects {
+		if t.queued > 0 {
+			return nil, fmt.Errorf("tracker: Step with %d frames handed to Ahead and not to Next", t.queued)
+		}
+		if err := t.Ahead(s); err != nil {
+			return nil, err
+		}
+		return t.Next()
+	}
 	if w, h := s.Size(); w != t.w || h != t.h {
 		return nil, fmt.Errorf("tracker: frame is %dx%d, the tracker's %dx%d", w, h, t.w, t.h)
 	}
@@ -135,17 +148,11 @@ func (t *Tracker) Step(s composite.Surface) (*scene.Frame, error) {
 		t.points.step(t, &t.lum)
 		return &t.out, nil
 	}
-	if t.o.Mode == Color || t.o.Mode == Objects {
+	if t.o.Mode == Color {
 		chromaAt(&t.cb, cb, t.factor, t.lum.w, t.lum.h)
 		chromaAt(&t.cr, cr, t.factor, t.lum.w, t.lum.h)
 	}
-	if t.o.Mode == Objects {
-		if err := t.detectObjects(s); err != nil {
-			return nil, err
-		}
-	} else {
-		t.detect()
-	}
+	t.detect()
 	t.associate()
 	return &t.out, nil
 }
@@ -210,30 +217,6 @@ func (t *Tracker) detect() {
 	for _, c := range comps {
 		t.dets = append(t.dets, rect{x0: c.x0 * f, y0: c.y0 * f, x1: c.x1 * f, y1: c.y1 * f, area: c.area * f * f})
 	}
-}
-
-// detectObjects fills t.dets with what the detector finds in the analysis planes, in frame
-// pixels.
-func (t *Tracker) detectObjects(s composite.Surface) error {
-	m, r := matrixRange(s)
-	t.image = detect.Image{Y: t.lum.pix, Cb: t.cb.pix, Cr: t.cr.pix, W: t.lum.w, H: t.lum.h, Matrix: m, Range: r}
-	var err error
-	t.found, err = t.o.Detector.Detect(t.found[:0], &t.image)
-	if err != nil {
-		return err
-	}
-	t.dets = t.dets[:0]
-	f := float64(t.factor)
-	a := float64(t.lum.w * t.lum.h)
-	for _, d := range t.found {
-		r := rect{x0: float64(d.X0) * f, y0: float64(d.Y0) * f, x1: float64(d.X1) * f, y1: float64(d.Y1) * f,
-			class: d.Class, score: d.Score}
-		r.area = r.w() * r.h()
-		if ar := r.area / (f * f * a); ar >= t.o.MinArea && ar <= t.o.MaxArea && len(t.dets) < t.o.MaxObjects {
-			t.dets = append(t.dets, r)
-		}
-	}
-	return nil
 }
 
 // colorMask marks the saturated pixels, or those near the hue asked for, by the table

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"trackink/composite"
@@ -33,27 +34,34 @@ func clipFrames(t testing.TB, o synthclip.Options, n int) []*composite.YUV420P {
 }
 
 // TestNoAllocationsPerFrame: once its buffers have grown, a Tracker allocates nothing for a
-// frame, in every mode (a 1080p frame analysed at 540 lines).
+// frame, in every mode (a 1080p frame analysed at 540 lines), and with frames pushed to
+// two detectors at once.
 func TestNoAllocationsPerFrame(t *testing.T) {
-	for _, mode := range Modes {
+	for _, mode := range slices.Concat(Modes, []string{"objects, pushed"}) {
 		t.Run(mode, func(t *testing.T) {
-			frames := clipFrames(t, synthclip.Options{Kind: clipKind[mode], Width: 1920, Height: 1080, Frames: 60}, 60)
-			o := DefaultOptions(mode)
-			if mode == Objects {
-				o.Detector = network(t, []int{0})
+			o := DefaultOptions(strings.TrimSuffix(mode, ", pushed"))
+			frames := clipFrames(t, synthclip.Options{Kind: clipKind[o.Mode], Width: 1920, Height: 1080, Frames: 60}, 60)
+			switch mode {
+			case Objects:
+				o.Detectors = []Detector{network(t, []int{0})}
+			case "objects, pushed":
+				o.Detectors = []Detector{networkThreads(t, []int{0}, 1), networkThreads(t, []int{0}, 1)}
 			}
 			tr, err := New(o, 1920, 1080)
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer tr.Close()
 			for _, f := range frames[:40] {
-				if _, err := tr.Step(f); err != nil {
+				if _, err := tr.Push(f); err != nil {
 					t.Fatal(err)
 				}
 			}
 			k := 40
 			allocs := testing.AllocsPerRun(16, func() {
-				tr.Step(frames[k%len(frames)])
+				if _, err := tr.Push(frames[k%len(frames)]); err != nil {
+					t.Fatal(err)
+				}
 				k++
 			})
 			if allocs != 0 {
@@ -116,8 +124,13 @@ func TestValidate(t *testing.T) {
 		}
 	}
 	var fe *field.Error
-	if _, err := New(DefaultOptions(Objects), 64, 64); !errors.As(err, &fe) || fe.Field != "tracker.Options.Detector" {
+	if _, err := New(DefaultOptions(Objects), 64, 64); !errors.As(err, &fe) || fe.Field != "tracker.Options.Detectors" {
 		t.Errorf("objects without a detector: got %v", err)
+	}
+	o := DefaultOptions(Objects)
+	o.Detectors = []Detector{&brightBoxes{}, nil}
+	if _, err := New(o, 64, 64); !errors.As(err, &fe) || fe.Field != "tracker.Options.Detectors" {
+		t.Errorf("objects with a nil detector: got %v", err)
 	}
 	for _, p := range Presets() {
 		if err := p.Options.Validate(); err != nil {
