@@ -131,6 +131,8 @@ func Render(ctx context.Context, o Options) (Report, error) {
 		if err := live.Prime(ctx, vo, info.Frames); err != nil {
 			return rep, err
 		}
+		// Its detectors work on the frames after the one drawn.
+		vo.Ahead, vo.AheadFrames = live.Ahead, live.AheadFrames()
 	}
 	if note := o.Place.Frames(&vo, o.Tracks.Live != nil); note != "" {
 		say(o, "%s", note)

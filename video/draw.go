@@ -24,17 +24,35 @@ type drawStage struct {
 	turner      *frameTurner
 	fitter      *fitter
 	layer       *layerDrawer // a layer-only render's (Options.Layer): frames are replaced by the layer
+	ahead       DrawFunc     // Options.Ahead
+	held        []item       // the frames handed to ahead and not yet drawn, oldest first; Options.AheadFrames at most
+	aheadFrames int
 
 	overlaid, onDevice int
 }
 
 func (d *drawStage) run(ctx context.Context, in <-chan item, out chan<- item) error {
+	defer d.freeHeld()
 	for it := range in {
 		if err := ctx.Err(); err != nil {
 			it.frame.Free()
 			return err
 		}
-		it, err := d.process(it)
+		it, ok, err := d.hold(it)
+		if err == nil && ok {
+			it, err = d.process(it)
+		}
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := send(ctx, out, it, freeItem); err != nil {
+				return err
+			}
+		}
+	}
+	for len(d.held) > 0 {
+		it, err := d.process(d.release())
 		if err != nil {
 			return err
 		}
@@ -43,6 +61,70 @@ func (d *drawStage) run(ctx context.Context, in <-chan item, out chan<- item) er
 		}
 	}
 	return nil
+}
+
+// looksAhead reports whether frames go to Options.Ahead before the DrawFunc.
+func (d *drawStage) looksAhead() bool { return d.ahead != nil && d.aheadFrames > 0 && d.layer == nil }
+
+// hold hands it to the Ahead func (turned to display orientation first) when the DrawFunc
+// will draw it, and holds it. It returns the frame to draw now, and ok: the oldest frame held
+// once AheadFrames are, or it itself when nothing looks ahead. On an error the frame is freed.
+func (d *drawStage) hold(it item) (item, bool, error) {
+	if !d.looksAhead() {
+		return it, true, nil
+	}
+	var oldest item
+	full := len(d.held) == d.aheadFrames
+	if full {
+		oldest = d.release()
+	}
+	if d.drawsOn(it.v) && !it.device {
+		if err := d.lookAhead(&it); err != nil {
+			if full {
+				oldest.frame.Free()
+			}
+			return item{}, false, err
+		}
+	}
+	d.held = append(d.held, it)
+	return oldest, full, nil
+}
+
+// lookAhead hands frame it to the Ahead func, turned first when the video is rotated
+// (drawOn then does not turn it again); on an error the frame is freed.
+func (d *drawStage) lookAhead(it *item) error {
+	defer d.since(time.Now())
+	if d.turner != nil {
+		f, err := d.turn(d.turner.toDisplay, it.frame)
+		if err != nil {
+			return err
+		}
+		it.frame, it.turned = f, true
+	}
+	pic, err := wrap(it.frame, d.work)
+	if err == nil {
+		err = d.ahead(it.v-d.frameOffset, pic)
+	}
+	if err != nil {
+		it.frame.Free()
+		return fmt.Errorf("video: tracks frame %d, video frame %d, ahead of drawing: %w", it.v-d.frameOffset, it.v, err)
+	}
+	return nil
+}
+
+// release returns the oldest frame held.
+func (d *drawStage) release() item {
+	it := d.held[0]
+	d.held = append(d.held[:0], d.held[1:]...)
+	return it
+}
+
+// freeHeld frees the frames still held (the render stopped).
+func (d *drawStage) freeHeld() {
+	for _, it := range d.held {
+		it.frame.Free()
+	}
+	d.held = d.held[:0]
 }
 
 // process draws on it when the DrawFunc is called on its frame, copies a frame drawn in GPU
@@ -100,7 +182,7 @@ func (d *drawStage) drawsOn(v int) bool { return d.draw != nil && v-d.frameOffse
 func (d *drawStage) drawOn(it item, n int) (*astiav.Frame, error) {
 	defer d.since(time.Now())
 	f := it.frame
-	if d.turner != nil {
+	if d.turner != nil && !it.turned {
 		var err error
 		if f, err = d.turn(d.turner.toDisplay, f); err != nil {
 			return nil, err

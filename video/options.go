@@ -97,6 +97,14 @@ type Options struct {
 	// OddPad (the zero value), OddCrop or Odd444. See OddSize.
 	OddSize OddSize
 
+	// Ahead, when set, is handed each frame the DrawFunc will draw, in order, as soon as it
+	// is decoded, up to AheadFrames frames before the DrawFunc gets it: a drawer can start
+	// work on it that takes a while (the built-in tracker's detections). It must not write to
+	// the frame, nor read it after it returns; n and dst are as the DrawFunc's. Frames in GPU
+	// memory and layers (Layer) go to the DrawFunc as they come, with no Ahead.
+	Ahead       DrawFunc
+	AheadFrames int // 0..maxAheadFrames
+
 	// Layer writes the overlay alone, with straight alpha, instead of the video with the
 	// overlay burnt in: frame for frame with the source (its timestamps, its display
 	// orientation), into ProRes 4444 (.mov), VP9 (.webm), QuickTime Animation (Encoder
@@ -226,6 +234,9 @@ var x264Presets = []string{"ultrafast", "superfast", "veryfast", "faster", "fast
 // crf and NVENC's cq all run from 0 to 51.
 const maxCRF = 51
 
+// maxAheadFrames bounds Options.AheadFrames: at 4K each frame held is 12 MB.
+const maxAheadFrames = 32
+
 // Validate reports the first option that cannot work, as a *field.Error naming it
 // ("video.Options.Preset"), without opening any file: an unknown encoder or hwaccel, a
 // preset the encoder does not have, a CRF outside the encoder's scale, negative bitrate or
@@ -272,6 +283,8 @@ func (o Options) Validate() error {
 		return field.Errorf("video.Options.Threads", o.Threads, "must not be negative")
 	case o.VideoStream < 0:
 		return field.Errorf("video.Options.VideoStream", o.VideoStream, "video streams are numbered from 1")
+	case o.AheadFrames < 0 || o.AheadFrames > maxAheadFrames:
+		return field.Errorf("video.Options.AheadFrames", o.AheadFrames, "must be 0..%d (each frame held is a decoded frame in memory)", maxAheadFrames)
 	case endsBeforeStart(o.Start, o.End):
 		return field.Errorf("video.Options.End", o.End, "is before the start, %s", o.Start)
 	case o.Orientation != Displayed && o.Orientation != Stored:

@@ -49,6 +49,7 @@ type item struct {
 	pts    int64 // video stream time base, shifted to the output's start
 	dur    int64
 	device bool // frame is a CUDA frame, still to be copied to host memory after the draw
+	turned bool // frame is turned to display orientation already (drawStage.lookAhead)
 }
 
 // run runs the stages and returns the first error. An error in one stage cancels the
@@ -82,16 +83,28 @@ func (p *pipeline) run(parent context.Context) error {
 
 // runInline runs the stages on one goroutine: each packet read is decoded, each frame drawn
 // on, encoded and its packets written as they come, with no queue and no hand-off between
-// goroutines.
+// goroutines; with Options.Ahead, each frame is handed to it as decoded and drawn
+// AheadFrames frames later (drawStage.hold).
 func (p *pipeline) runInline(ctx context.Context) error {
 	mux := p.mux.write
-	err := p.decode.run(ctx, func(it item) error {
+	defer p.draw.freeHeld()
+	drawAndEncode := func(it item) error {
 		it, err := p.draw.process(it)
 		if err != nil {
 			return err
 		}
 		return p.encode.encode(ctx, it, mux)
+	}
+	err := p.decode.run(ctx, func(it item) error {
+		it, ok, err := p.draw.hold(it)
+		if err != nil || !ok {
+			return err
+		}
+		return drawAndEncode(it)
 	}, mux)
+	for err == nil && len(p.draw.held) > 0 {
+		err = drawAndEncode(p.draw.release())
+	}
 	if err == nil {
 		err = p.encode.flush(ctx, mux)
 	}

@@ -215,7 +215,7 @@ func (t *transcoder) run(ctx context.Context, draw DrawFunc) error {
 		decode: decodeStage{in: t.in, dec: t.dec, conv: t.conv, win: t.win, copied: t.out.copied, rep: t.rep, seg: seg, lastPts: astiav.NoPtsValue,
 			packets: packets},
 		draw: drawStage{draw: draw, frameOffset: opts.FrameOffset, work: t.enc.work, down: t.down, encOnDevice: t.enc.device,
-			turner: t.turner, fitter: t.fitter},
+			turner: t.turner, fitter: t.fitter, ahead: opts.Ahead, aheadFrames: opts.AheadFrames},
 		encode: encodeStage{enc: t.enc, video: t.out.video, idrFirst: seg != nil, lastPts: astiav.NoPtsValue, packets: packets, frames: frames},
 		mux:    muxStage{out: t.out, progress: newProgress(opts.Progress, t.total, t.started), packets: packets},
 		staged: t.gpu != nil,
