@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -50,7 +51,8 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 	}
 	for _, r := range rows {
 		if r.Mode == tracker.Objects {
-			fmt.Fprintf(stdout, "objects: --detect people (YOLOX-Nano) on %s; OpenCV: its HOG people detector, the same association\n", r.Frames)
+			networks, threads := options.Networks(runtime.GOMAXPROCS(0))
+			fmt.Fprintf(stdout, "objects: --detect people (YOLOX-Nano: %d networks of %d thread(s), a frame each) on %s; OpenCV: its HOG people detector, the same association\n", networks, threads, r.Frames)
 			break
 		}
 	}

@@ -30,7 +30,8 @@ type Detect struct {
 // Networks is how many networks Detector makes on n CPUs, each detecting a frame of its
 // own (tracker.Tracker.Ahead), and the threads each runs on: a network a CPU,
 // single-threaded, up to 8 networks (each holds 20 to 50 MB), the CPUs shared out between
-// them beyond that.
+// them beyond that. Detector counts the CPUs the process may use (GOMAXPROCS: the CPUs
+// it may run on, and a container's CPU limit).
 func Networks(n int) (networks, threads int) {
 	networks = min(max(n, 1), 8)
 	return networks, max(n/networks, 1)
@@ -95,7 +96,7 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	}
 	do := detect.DefaultOptions()
 	do.Model, do.Classes, do.MinScore = d.model, classes, d.MinScore
-	networks, threads := Networks(runtime.NumCPU())
+	networks, threads := Networks(runtime.GOMAXPROCS(0))
 	do.Threads = threads
 	var made []*detect.Network
 	close = func() {
