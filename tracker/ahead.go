@@ -13,10 +13,10 @@ import (
 // and it takes microseconds where the network takes milliseconds. So with several detectors
 // (Options.Detectors), Ahead starts a frame's detection on a detector of its own and Next
 // associates the frames in order as their detections finish: as many frames are detected at
-// once as there are detectors. A network a frame, each on a core of its own,
-// keeps every core busy where one network's own threads share out too little of a small
-// network's short layers (two cores: two single-thread networks detect 1.3 to 1.6 times the
-// frames a second one two-thread network does).
+// once as there are detectors. A network a frame, each on a core of its own, keeps every
+// core busy where one network's own threads share out too little of a small network's short
+// layers (two cores: two single-thread networks detect 1.3 to 1.6 times the frames a second
+// one two-thread network does).
 
 // objectsFrame is a frame whose detection is running or done: its analysis planes, as the
 // detector reads them, and the detector's boxes.
