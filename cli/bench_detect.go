@@ -52,7 +52,8 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 	for _, r := range rows {
 		if r.Mode == tracker.Objects {
 			networks, threads := options.Networks(runtime.GOMAXPROCS(0))
-			fmt.Fprintf(stdout, "objects: --detect people (YOLOX-Nano: %d networks of %d thread(s), a frame each) on %s; OpenCV: its HOG people detector, the same association\n", networks, threads, r.Frames)
+			fmt.Fprintf(stdout, "objects: --detect people (YOLOX-Nano; networks: %d, each on a frame of its own; threads a network: %d) on %s; OpenCV: its HOG people detector, the same association\n",
+				networks, threads, r.Frames)
 			break
 		}
 	}
