@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"trackink/composite"
+	"trackink/detect"
 	"trackink/scene"
+	"trackink/tracker"
 )
 
 // MOTChallenge text has no class column: writing several classes to it says so, and how to
@@ -30,6 +33,56 @@ func TestLiveSaysClassesLost(t *testing.T) {
 		}
 		if got := len(l.lost) == 1 && strings.Contains(l.lost[0], ".jsonl"); got != tc.note {
 			t.Errorf("classes %v: notes %q, want a note: %v", tc.classes, l.lost, tc.note)
+		}
+	}
+}
+
+// oneBox is a detector that finds one box, wherever the frame is.
+type oneBox struct{}
+
+func (oneBox) Detect(dst []detect.Detection, _ *detect.Image) ([]detect.Detection, error) {
+	return append(dst, detect.Detection{X0: 10, Y0: 10, X1: 30, Y1: 50, Score: 0.9}), nil
+}
+
+// A Live with several detectors takes one frame ahead a detector but one, tracks the frames
+// handed ahead in order, and refuses to track another than the oldest; with one detector,
+// or in a mode without one, it takes none ahead.
+func TestLiveAhead(t *testing.T) {
+	const w, h = 64, 64
+	pic := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	objects := func(n int) tracker.Options {
+		o := tracker.DefaultOptions(tracker.Objects)
+		for range n {
+			o.Detectors = append(o.Detectors, oneBox{})
+		}
+		return o
+	}
+	for _, tc := range []struct {
+		o     tracker.Options
+		ahead int
+	}{{objects(3), 2}, {objects(1), 0}, {tracker.DefaultOptions(tracker.Motion), 0}} {
+		if got := NewLive(tc.o, scene.BottomCenter, false, nil).AheadFrames(); got != tc.ahead {
+			t.Errorf("%s, %d detectors: %d frames ahead, want %d", tc.o.Mode, len(tc.o.Detectors), got, tc.ahead)
+		}
+	}
+	l := NewLive(objects(3), scene.BottomCenter, true, nil)
+	defer l.Close()
+	for n := 1; n <= 3; n++ {
+		if err := l.Ahead(n, pic); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Frame(2, pic); err == nil || !strings.Contains(err.Error(), "handed frame 1 ahead, and asked for frame 2") {
+		t.Errorf("frame 2 before frame 1: %v", err)
+	}
+	for n := 1; n <= 3; n++ {
+		f, err := l.Frame(n, pic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := n >= 2; (f != nil && f.Index == n && len(f.Boxes) == 1) != want {
+			t.Errorf("frame %d: %+v, want a box: %v (confirmed on the second frame)", n, f, want)
 		}
 	}
 }
