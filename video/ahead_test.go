@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/asticode/go-astiav"
+
 	"trackink/composite"
 )
 
@@ -126,4 +128,59 @@ func TestAhead(t *testing.T) {
 			t.Errorf("got %v", err)
 		}
 	})
+}
+
+// The staged pipeline's draw stage (frames decoded on the GPU and tracked in host memory)
+// holds frames for Ahead as the inline loop does: every frame passes on in order, those the
+// DrawFunc draws (from the frame offset) seen ahead first, as they are drawn, at most
+// AheadFrames before.
+func TestAheadStaged(t *testing.T) {
+	pool, err := newFramePool(astiav.PixelFormatYuv420P, 64, 48)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.close()
+	var seen, drawn []string
+	lead := 0
+	id := func(n int, f composite.Surface) string {
+		return fmt.Sprintf("%d@%p", n, &f.(*composite.YUV420P).Y[0]) // the frame's own buffer
+	}
+	d := &drawStage{work: workFormat{pix: astiav.PixelFormatYuv420P}, frameOffset: 2, aheadFrames: 2}
+	d.ahead = func(n int, f composite.Surface) error {
+		seen = append(seen, id(n, f))
+		return nil
+	}
+	d.draw = func(n int, f composite.Surface) error {
+		drawn = append(drawn, id(n, f))
+		lead = max(lead, len(seen)-len(drawn))
+		return nil
+	}
+	in, out := make(chan item, 8), make(chan item, 8)
+	for v := 1; v <= 8; v++ {
+		f := astiav.AllocFrame()
+		if err := pool.get(f); err != nil {
+			t.Fatal(err)
+		}
+		in <- item{frame: f, v: v}
+	}
+	close(in)
+	err = d.run(t.Context(), in, out)
+	close(out)
+	var order []int
+	for it := range out {
+		order = append(order, it.v)
+		it.frame.Free()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(order) != "[1 2 3 4 5 6 7 8]" {
+		t.Errorf("frames passed on in the order %v", order)
+	}
+	if len(drawn) != 6 || fmt.Sprint(seen) != fmt.Sprint(drawn) || !strings.HasPrefix(drawn[0], "1@") {
+		t.Errorf("seen ahead %v, drawn %v; want track frames 1 to 6 alike", seen, drawn)
+	}
+	if lead != 2 {
+		t.Errorf("Ahead was at most %d frames before the DrawFunc, want 2", lead)
+	}
 }
