@@ -87,8 +87,8 @@ type Options struct {
 	// follows the filter's prediction most.
 	Smooth float64
 	// Detectors find the objects for Objects, each in one frame at a time; they are the
-	// caller's, who closes them. Step uses one. With more than one, Push detects as many
-	// frames at once, each detector in a goroutine of its own (ahead.go).
+	// caller's, who closes them. Step uses one. With more than one, Ahead (and Push)
+	// detects as many frames at once, each detector on a goroutine of its own (ahead.go).
 	Detectors []Detector
 	// StartScore is the detector's score (0..1) a box needs to start a track; boxes below it
 	// only continue tracks (Objects). ByteTrack's rule: boxes the network is unsure of
