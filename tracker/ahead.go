@@ -65,10 +65,7 @@ func (t *Tracker) Ahead(s composite.Surface) error {
 	case t.queued == len(t.objects):
 		return fmt.Errorf("tracker: Ahead with %d frames being detected, one a detector: Next first", t.queued)
 	}
-	if w, h := s.Size(); w != t.w || h != t.h {
-		return fmt.Errorf("tracker: frame is %dx%d, the tracker's %dx%d", w, h, t.w, t.h)
-	}
-	y, cb, cr, err := planes(s)
+	y, cb, cr, err := t.planes(s)
 	if err != nil {
 		return err
 	}

@@ -89,10 +89,7 @@ func (t *Tracker) PrimeBackground(s composite.Surface) error {
 	if t.o.Mode != Motion {
 		return nil
 	}
-	if w, h := s.Size(); w != t.w || h != t.h {
-		return fmt.Errorf("tracker: frame is %dx%d, the tracker's %dx%d", w, h, t.w, t.h)
-	}
-	y, _, _, err := planes(s)
+	y, _, _, err := t.planes(s)
 	if err != nil {
 		return err
 	}
@@ -118,6 +115,14 @@ func PrimeAt(n int) []int {
 	return at
 }
 
+// planes returns frame s's planes, which must be of the tracker's size.
+func (t *Tracker) planes(s composite.Surface) (y, cb, cr source, err error) {
+	if w, h := s.Size(); w != t.w || h != t.h {
+		return y, cb, cr, fmt.Errorf("tracker: frame is %dx%d, the tracker's %dx%d", w, h, t.w, t.h)
+	}
+	return planes(s)
+}
+
 // Factor is the box filter's factor: the analysed planes are 1/Factor of the frame's size.
 func (t *Tracker) Factor() int { return t.factor }
 
@@ -135,10 +140,7 @@ func (t *Tracker) Step(s composite.Surface) (*scene.Frame, error) {
 		}
 		return t.Next()
 	}
-	if w, h := s.Size(); w != t.w || h != t.h {
-		return nil, fmt.Errorf("tracker: frame is %dx%d, the tracker's %dx%d", w, h, t.w, t.h)
-	}
-	y, cb, cr, err := planes(s)
+	y, cb, cr, err := t.planes(s)
 	if err != nil {
 		return nil, err
 	}
