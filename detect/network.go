@@ -37,7 +37,8 @@ type Options struct {
 	// IoU is non-maximum suppression's limit: a box that overlaps a better one of its class
 	// by more than this is dropped.
 	IoU float64
-	// Threads is the runtime's threads for one frame; 0: one per CPU.
+	// Threads is the runtime's threads for one frame; 0: one per CPU the process may use
+	// (GOMAXPROCS).
 	Threads int
 }
 
@@ -125,7 +126,7 @@ func New(o Options) (*Network, error) {
 	n.model, n.inName, n.outName = data, ins[0].Name, outs[0].Name
 	n.threads = o.Threads
 	if n.threads == 0 {
-		n.threads = runtime.NumCPU()
+		n.threads = runtime.GOMAXPROCS(0)
 	}
 	n.lb = letterbox{size: InputSize, round: inputRound}
 	n.dec = decoder{classes: len(Classes), wanted: make([]bool, len(Classes)),
@@ -134,6 +135,16 @@ func New(o Options) (*Network, error) {
 		n.dec.wanted[c] = len(o.Classes) == 0 || slices.Contains(o.Classes, c)
 	}
 	return n, nil
+}
+
+// Clone returns another Network of the same model, files and options, for another goroutine:
+// the model as New read and checked it, with a session and buffers of its own (made at its
+// first Detect).
+func (n *Network) Clone() *Network {
+	return &Network{model: n.model, inName: n.inName, outName: n.outName, threads: n.threads,
+		lb:    letterbox{size: n.lb.size, round: n.lb.round},
+		dec:   decoder{classes: n.dec.classes, wanted: n.dec.wanted, minScore: n.dec.minScore, iou: n.dec.iou},
+		Notes: n.Notes, Model: n.Model, Runtime: n.Runtime}
 }
 
 // prepare makes the session and its buffers for a w × h input, the model's declared shapes

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"trackink/composite"
@@ -77,6 +78,45 @@ func TestThreadsFindTheSame(t *testing.T) {
 	}
 	if len(want[0]) < 5 {
 		t.Fatalf("%d objects found in frame 0", len(want[0]))
+	}
+}
+
+// A clone finds what its original finds, each on a goroutine of its own at once, with its
+// own session and buffers.
+func TestCloneFindsTheSame(t *testing.T) {
+	model, frames := vtestFrames(t)
+	o := DefaultOptions()
+	o.Model, o.Classes, o.Threads = model, []int{0}, 1
+	n, err := New(o)
+	needs.Met(t, err)
+	c := n.Clone()
+	defer n.Close()
+	defer c.Close()
+	found := [2][][]Detection{}
+	var wg sync.WaitGroup
+	for k, net := range []*Network{n, c} {
+		wg.Go(func() {
+			for _, im := range frames {
+				d, err := net.Detect(nil, im)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				found[k] = append(found[k], d)
+			}
+		})
+	}
+	wg.Wait()
+	if len(found[0]) != len(frames) || len(found[0][0]) < 5 {
+		t.Fatalf("the original found %v", found[0])
+	}
+	for i := range frames {
+		if !slices.Equal(found[0][i], found[1][i]) {
+			t.Errorf("frame %d: the clone found %v, the original %v", 150*i, found[1][i], found[0][i])
+		}
+	}
+	if c.Model != n.Model || c.Runtime != n.Runtime {
+		t.Errorf("the clone's files %s, %s; the original's %s, %s", c.Model, c.Runtime, n.Model, n.Runtime)
 	}
 }
 

@@ -98,28 +98,28 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	do.Model, do.Classes, do.MinScore = d.model, classes, d.MinScore
 	networks, threads := Networks(runtime.GOMAXPROCS(0))
 	do.Threads = threads
-	var made []*detect.Network
-	close = func() {
-		for _, n := range made {
-			n.Close()
-		}
+	first, err := detect.New(do)
+	if err != nil {
+		return nil, err
+	}
+	made := []*detect.Network{first}
+	for len(made) < networks {
+		made = append(made, first.Clone()) // the model read and checked once
 	}
 	o.Detectors = nil
-	for range networks {
-		n, err := detect.New(do)
-		if err != nil {
-			close()
-			return nil, err
-		}
-		made = append(made, n)
+	for _, n := range made {
 		o.Detectors = append(o.Detectors, n)
 	}
-	d.Notes = made[0].Notes
+	d.Notes = first.Notes
 	if len(classes) != 1 {
 		// Boxes of several classes: MOTChallenge text numbers them (classNamesFile).
 		d.ClassNames = detect.Classes
 	}
-	return close, nil
+	return func() {
+		for _, n := range made {
+			n.Close()
+		}
+	}, nil
 }
 
 // NamesFile is the class-names file written beside a MOTChallenge tracks file whose boxes
