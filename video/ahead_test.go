@@ -1,18 +1,18 @@
 package video
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/asticode/go-astiav"
 
 	"trackink/composite"
+	"trackink/internal/mediatest"
 )
 
 // lumaSum is a hash of frame f's luma and its size.
@@ -33,20 +33,6 @@ func lumaSum(t *testing.T, f composite.Surface) string {
 		sum.Write(y[r*stride : r*stride+w])
 	}
 	return fmt.Sprintf("%dx%d:%x", w, h, sum.Sum64())
-}
-
-// frameMD5s is FFmpeg's framemd5 of the video in path: each frame's timestamps and the
-// md5 of its pixels.
-func frameMD5s(t *testing.T, path string) string {
-	out := path + ".framemd5"
-	if err := runFFmpeg(t.Context(), "-i", path, "-map", "0:v", "-f", "framemd5", out); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b[bytes.LastIndex(b, []byte("#stream#")):])
 }
 
 // TestAhead: Options.Ahead gets each frame the DrawFunc draws, in order, as decoded (turned
@@ -110,8 +96,9 @@ func TestAhead(t *testing.T) {
 			if lead != tc.aheadFrames {
 				t.Errorf("Ahead was at most %d frames before the DrawFunc, want %d", lead, tc.aheadFrames)
 			}
-			if a, b := frameMD5s(t, filepath.Join(dir, "plain.mkv")), frameMD5s(t, filepath.Join(dir, "ahead.mkv")); strings.Count(a, "\n") < plainDrawn || a != b {
-				t.Errorf("the render with Ahead differs from the one without:\n%s\n%s", b, a)
+			plain, ahead := mediatest.Frames(t, filepath.Join(dir, "plain.mkv")), mediatest.Frames(t, filepath.Join(dir, "ahead.mkv"))
+			if len(plain) < plainDrawn || !slices.Equal(ahead, plain) {
+				t.Errorf("the render with Ahead differs from the one without: %s", mediatest.Difference(plain, ahead))
 			}
 		})
 	}
