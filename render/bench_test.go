@@ -15,10 +15,12 @@ import (
 // profiles (go test -bench Seed4K -cpuprofile), whose per-function CPU time does not
 // depend on how busy a shared machine is the way wall time does. all-add and all-screen
 // draw everything with those blends, all-glow with a 12 px glow (the looks' at 4K), all-echo
-// with 4 echo trails (against all, the echo stage's cost); lines-gradient draws the lines as
-// gradients. The other sub-benchmarks draw one kind of primitive each, composite included, for instruction counts per stage
-// (valgrind --tool=callgrind on the test binary) that do not depend on it at all; boxes-glow,
-// lines-glow and curves-glow with the 12 px glow.
+// with 4 echo trails (against all, the echo stage's cost); all-unfilled and
+// all-echo-unfilled the same with the boxes' fills off (outlines, links and curves: a fifth
+// of the frame kept, against half); lines-gradient draws the lines as gradients. The other
+// sub-benchmarks draw one kind of primitive each, composite included, for instruction
+// counts per stage (valgrind --tool=callgrind on the test binary) that do not depend on it
+// at all; boxes-glow, lines-glow and curves-glow with the 12 px glow.
 func BenchmarkSeed4K(b *testing.B) {
 	const w, h, frames = 3840, 2160, 40
 	tr := scene.Seed(w, h, frames)
@@ -57,6 +59,12 @@ func BenchmarkSeed4K(b *testing.B) {
 			q.Echo = overlay.EchoPass{Frames: 4, Decay: 0.6, Scale: 1}
 			return q
 		}},
+		{"all-unfilled", func(i int) overlay.Primitives { return unfilled(prims[i]) }},
+		{"all-echo-unfilled", func(i int) overlay.Primitives {
+			q := unfilled(prims[i])
+			q.Echo = overlay.EchoPass{Frames: 4, Decay: 0.6, Scale: 1}
+			return q
+		}},
 		{"boxes-glow", func(i int) overlay.Primitives {
 			return overlay.Primitives{Boxes: prims[i].Boxes, Glow: sdf.NewGlow(12, 0.5)}
 		}},
@@ -87,4 +95,13 @@ func BenchmarkSeed4K(b *testing.B) {
 			}
 		})
 	}
+}
+
+// unfilled is p with its boxes' fills off (a copy of the boxes; p's stay as they were).
+func unfilled(p overlay.Primitives) overlay.Primitives {
+	p.Boxes = append([]overlay.Box(nil), p.Boxes...)
+	for j := range p.Boxes {
+		p.Boxes[j].Fill = overlay.RGBA{}
+	}
+	return p
 }

@@ -23,11 +23,22 @@ import (
 
 // echoTile is one tile of a kept layer: which groups of 8 pixels of each row hold anything
 // (bit g of groups[y]: pixels 8g to 8g+7 of row y), and the groups, 8-bit, each group's
-// four channels together (32 bytes: a group costs one cache line however few groups of
-// its row hold anything, as along a steep link); a group that holds nothing is not stored.
+// four channels together, packed: the groups held, row by row and left to right from px[0]
+// (row y's from px[start[y]]); a group that holds nothing is not stored. Packed, a kept
+// layer is read back as the stream it was written, however few groups of a row hold
+// anything (as along a steep link), so that the blends read what the cache fetched ahead
+// rather than wait for each group: spread one a 256-byte row, as they once were, the reads
+// of the kept layers under a 4K frame's thin strokes stalled more than they computed.
 type echoTile struct {
 	groups [ts]uint8
+	start  [ts]uint16
 	px     [ts * ts / 8]echoGroup
+}
+
+// at is the index in px of row y's group g where the tile holds it; else of the next group
+// it holds.
+func (et *echoTile) at(y, g int) int {
+	return int(et.start[y]) + bits.OnesCount8(et.groups[y]&(1<<g-1))
 }
 
 // echoGroup is 8 neighbouring pixels of a row, channel by channel.
@@ -158,16 +169,16 @@ func (l *echoLayers) end() {
 }
 
 // keep stores tile t's layer as tile i of this frame's slot: the groups of 8 pixels within
-// each row's span that hold anything (the tile's rows are 8 groups long); nothing when t
-// holds nothing.
+// each row's span that hold anything (the tile's rows are 8 groups long), packed; nothing
+// when t holds nothing.
 func (l *echoLayers) keep(t *composite.Tile, i int) {
 	et := l.tiles[l.cur][i]
-	held := false
+	n := 0 // groups stored
 	for y := range t.H {
 		s := t.Span[y]
 		if s.X0 >= s.X1 {
 			if et != nil {
-				et.groups[y] = 0
+				et.groups[y], et.start[y] = 0, uint16(n)
 			}
 			continue
 		}
@@ -177,16 +188,16 @@ func (l *echoLayers) keep(t *composite.Tile, i int) {
 			l.tiles[l.cur][i] = et
 		}
 		g0, g1 := int(s.X0)/8, (int(s.X1)+7)/8
-		j := y*ts + 8*g0
-		et.groups[y] = uint8(keepGroups(&et.px[j/8], &t.Planes[0][j], g1-g0, &l.toByte) << g0)
-		held = held || et.groups[y] != 0
+		held := keepGroups(&et.px[n], &t.Planes[0][y*ts+8*g0], g1-g0, &l.toByte)
+		et.groups[y], et.start[y] = uint8(held<<g0), uint16(n)
+		n += bits.OnesCount64(held)
 	}
 	if et != nil {
 		for y := t.H; y < ts; y++ {
-			et.groups[y] = 0
+			et.groups[y], et.start[y] = 0, uint16(n)
 		}
 	}
-	l.held[l.cur][i] = held
+	l.held[l.cur][i] = n > 0
 }
 
 // spareTile returns a spare kept tile (workers call it at once). When none is spare it
@@ -208,9 +219,9 @@ func (l *echoLayers) spareTile() *echoTile {
 }
 
 // keepGroups stores n groups of 8 pixels from the tile planes at src into the kept groups
-// at dst, each channel times its scale to the nearest byte, saturated, skipping each group
-// whose 32 bytes are all zero; bit g of its result says group g was stored. In AVX2 where
-// there is AVX2.
+// from dst on, packed, each channel times its scale to the nearest byte, saturated, leaving
+// out each group whose 32 bytes are all zero; bit g of its result says group g was stored.
+// In AVX2 where there is AVX2.
 func keepGroups(dst *echoGroup, src *float32, n int, scale *[composite.Channels]float32) uint64 {
 	if haveAVX2 {
 		return keepGroupsAVX2(dst, src, n, scale)
@@ -223,6 +234,7 @@ func keepGroupsGo(dst *echoGroup, src *float32, n int, scale *[composite.Channel
 	d := unsafe.Slice(dst, n)
 	f := unsafe.Slice(src, 3*ts*ts+8*n)
 	var held uint64
+	stored := 0
 	for g := range n {
 		var q echoGroup
 		for c := range composite.Channels {
@@ -232,16 +244,18 @@ func keepGroupsGo(dst *echoGroup, src *float32, n int, scale *[composite.Channel
 			}
 		}
 		if q != (echoGroup{}) {
-			d[g] = q
+			d[stored] = q
+			stored++
 			held |= 1 << g
 		}
 	}
 	return held
 }
 
-// echoRow is one echo's part in the blend of a run of groups of a tile row: where its kept
-// groups of the run start, which of them it holds (bit g: the run's group g) and its
-// channels' weights. Its layout is underRunAVX2's.
+// echoRow is one echo's part in the blend of a run of groups of a tile row: its first kept
+// group of the run, which of the run's groups it holds (bit g: the run's group g, kept at
+// px[the bits below g that are set]) and its channels' weights. Its layout is
+// underRunAVX2's.
 type echoRow struct {
 	px     *echoGroup
 	held   uint64
@@ -292,7 +306,7 @@ func (l *echoLayers) under(t *composite.Tile, i int, sc *echoScratch) {
 			g1 := g0 + bits.TrailingZeros(^(any >> g0))
 			any &^= 1<<g1 - 1
 			for k, et := range sc.tiles {
-				sc.rows[k].px, sc.rows[k].held = &et.px[y*ts/8+g0], uint64(et.groups[y])>>g0
+				sc.rows[k].px, sc.rows[k].held = &et.px[et.at(y, g0)], uint64(et.groups[y])>>g0
 			}
 			underRun(t, y*ts+8*g0, g1-g0, sc.rows)
 		}
@@ -317,7 +331,7 @@ func underRunGo(t *composite.Tile, j, n int, rows []echoRow) {
 			if r.held&(1<<g) == 0 {
 				continue
 			}
-			q := &unsafe.Slice(r.px, n)[g]
+			q := &unsafe.Slice(r.px, bits.OnesCount64(r.held))[bits.OnesCount64(r.held&(1<<g-1))]
 			for x := range 8 {
 				i := j + 8*g + x
 				k := 1 - p[3][i]
@@ -402,7 +416,7 @@ func (l *echoLayers) tap(slot, x, y int, q *[composite.Channels]float32) bool {
 	if et.groups[ty]&(1<<(tx/8)) == 0 {
 		return false
 	}
-	g := &et.px[(ty*ts+tx)/8]
+	g := &et.px[et.at(ty, tx/8)]
 	for c := range composite.Channels {
 		q[c] = float32(g[c][tx%8])
 	}

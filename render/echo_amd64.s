@@ -35,7 +35,7 @@ VEC8(echoOne<>, $0x3f8000003f800000)
 // func keepGroupsAVX2(dst *uint8, src *float32, groups int, scale *[4]float32) uint64
 //
 // Group g's four channels: quantized, stored only when one of its 32 bytes is not zero,
-// which sets bit g of the result.
+// which sets bit g of the result; the groups stored are packed from dst on.
 TEXT ·keepGroupsAVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst+0(FP), DI
 	MOVQ         src+8(FP), SI
@@ -69,11 +69,11 @@ kloop:
 	VMOVQ X14, 16(DI)
 	VMOVQ X15, 24(DI)
 	ORQ   R9, R8
+	ADDQ  $32, DI
 
 knext:
 	SHLQ $1, R9
 	ADDQ $32, SI
-	ADDQ $32, DI
 	DECQ CX
 	JMP  kloop
 
@@ -86,7 +86,7 @@ kdone:
 //
 // For each group of the run: its layer pixels loaded once, each of the n echoes that holds
 // the group blended under them in turn (k = 1 − the alpha so far; layer + byte × weight × k),
-// stored once.
+// stored once. An echo's group g is its px[the bits of held below g that are set].
 TEXT ·underRunAVX2(SB), NOSPLIT, $0-32
 	MOVQ    p+0(FP), DI
 	MOVQ    groups+8(FP), CX
@@ -94,6 +94,7 @@ TEXT ·underRunAVX2(SB), NOSPLIT, $0-32
 	MOVQ    n+24(FP), R11
 	VMOVUPS echoOne<>(SB), Y12
 	XORQ    BX, BX // the group
+	XORQ    R12, R12 // the bits below the group's: 2^BX − 1
 
 gloop:
 	CMPQ    BX, CX
@@ -102,8 +103,6 @@ gloop:
 	VMOVUPS PLANE(DI), Y1
 	VMOVUPS (2*PLANE)(DI), Y2
 	VMOVUPS (3*PLANE)(DI), Y3
-	MOVQ    BX, R8
-	SHLQ    $5, R8     // the group's byte offset in a row of echoGroups
 	MOVQ    R10, AX    // the echo
 	MOVQ    R11, DX    // echoes left
 
@@ -114,7 +113,11 @@ kloop:
 	BTQ          BX, R9
 	JCC          knext
 	MOVQ         0(AX), SI
-	ADDQ         R8, SI
+	MOVQ         R12, R13
+	ANDQ         R9, R13
+	POPCNTQ      R13, R13
+	SHLQ         $5, R13 // the byte offset of the echo's group among its packed ones
+	ADDQ         R13, SI
 	VSUBPS       Y3, Y12, Y5
 	VPMOVZXBD    (SI), Y4
 	VCVTDQ2PS    Y4, Y4
@@ -153,6 +156,7 @@ kdone:
 	VMOVUPS Y3, (3*PLANE)(DI)
 	ADDQ    $32, DI
 	INCQ    BX
+	LEAQ    1(R12)(R12*1), R12
 	JMP     gloop
 
 gdone:

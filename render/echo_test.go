@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -48,6 +49,9 @@ func TestEchoAVX2MatchesGo(t *testing.T) {
 		if kept[0].groups[0]&1 != 0 || kept[0].groups[0]&2 == 0 {
 			t.Errorf("row 0's groups %08b: want the first (all zero) not stored, the second stored", kept[0].groups[0])
 		}
+		if kept[0].px[0] == (echoGroup{}) {
+			t.Errorf("row 0's second group was not stored first: the groups stored are not packed")
+		}
 	}
 	for trial := range 20 {
 		var tiles [2]composite.Tile
@@ -69,9 +73,11 @@ func TestEchoAVX2MatchesGo(t *testing.T) {
 				}
 			}
 		}
+		stored := make([]int, len(kept))
 		for y := range ts {
 			for e := range kept {
-				kept[e].groups[y] = uint8(rng.IntN(256))
+				kept[e].groups[y], kept[e].start[y] = uint8(rng.IntN(256)), uint16(stored[e])
+				stored[e] += bits.OnesCount8(kept[e].groups[y])
 			}
 		}
 		tiles[0].W, tiles[0].H = ts, ts
@@ -79,7 +85,7 @@ func TestEchoAVX2MatchesGo(t *testing.T) {
 		var l echoLayers
 		l.held, l.tiles = make([][]bool, len(kept)), make([][]*echoTile, len(kept))
 		for e := range kept {
-			l.held[e], l.tiles[e] = []bool{true}, []*echoTile{&kept[e]}
+			l.held[e], l.tiles[e] = []bool{stored[e] > 0}, []*echoTile{&kept[e]}
 			w := float32(math.Pow(0.6, float64(e+1)))
 			l.steps = append(l.steps, echoStep{slot: e, identity: true, weight: [composite.Channels]float32{w, w, w, w / 255}})
 		}
