@@ -191,3 +191,52 @@ func TestEchoReusesKeptTiles(t *testing.T) {
 		t.Errorf("frame %d differs from a fresh renderer's that kept only the %d frames before", n, echoes)
 	}
 }
+
+// TestEchoKeepReadsBack: a tile whose rows hold random spans of random pixels, some groups
+// of 8 all zero among them, kept and read back pixel by pixel (tap, which finds a group
+// among the packed ones): every pixel is its value to the nearest byte, and zero outside
+// the spans and in the groups that held nothing; on both twins.
+func TestEchoKeepReadsBack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 11))
+	for _, avx := range []bool{true, false} {
+		if avx && !haveAVX2 {
+			continue
+		}
+		var tile composite.Tile
+		tile.Reset(0, 0, ts, ts)
+		for y := range ts {
+			x0 := rng.IntN(ts)
+			x1 := x0 + rng.IntN(ts-x0+1)
+			if x0 == x1 {
+				continue
+			}
+			tile.Touch(y, x0, x1)
+			for x := x0; x < x1; x++ {
+				if (x/8+y)%3 == 0 {
+					continue // a group of zeros, within the span
+				}
+				for c := range composite.Channels {
+					tile.Planes[c][y*ts+x] = float32(rng.IntN(256))
+				}
+			}
+		}
+		var l echoLayers
+		l.begin(overlay.EchoPass{Frames: 1, Decay: 0.5, Scale: 1}, &composite.Space{}, ts, ts, 1, 1)
+		withAVX2(avx, func() { l.keep(&tile, 0) })
+		for y := range ts {
+			for x := range ts {
+				var got [composite.Channels]float32
+				l.tap(l.cur, x, y, &got)
+				for c := range composite.Channels {
+					want := tile.Planes[c][y*ts+x]
+					if c == composite.Alpha {
+						want = float32(min(255, math.Floor(float64(want)*255+0.5)))
+					}
+					if got[c] != want {
+						t.Fatalf("AVX2 %v: pixel (%d, %d) channel %d read back %v, want %v", avx, x, y, c, got[c], want)
+					}
+				}
+			}
+		}
+	}
+}
