@@ -33,11 +33,12 @@ type objectsFrame struct {
 
 func (f *objectsFrame) detect() { f.found, f.err = f.det.Detect(f.found[:0], &f.image) }
 
-// serve runs the detections run asks for until run is closed.
-func (f *objectsFrame) serve() {
-	for range f.run {
+// serve runs the detections run asks for until run is closed. It is handed the channels
+// rather than reading f's: Close clears f's, maybe before the goroutine has started.
+func (f *objectsFrame) serve(run <-chan struct{}, done chan<- struct{}) {
+	for range run {
 		f.detect()
-		f.done <- struct{}{}
+		done <- struct{}{}
 	}
 }
 
@@ -49,7 +50,7 @@ func newObjectsFrames(dets []Detector) []objectsFrame {
 		fs[i].det = d
 		if len(dets) > 1 {
 			fs[i].run, fs[i].done = make(chan struct{}), make(chan struct{}, 1)
-			go fs[i].serve()
+			go fs[i].serve(fs[i].run, fs[i].done)
 		}
 	}
 	return fs

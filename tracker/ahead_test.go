@@ -76,10 +76,7 @@ func TestPushGivesWhatStepGives(t *testing.T) {
 			keep(tr.Next())
 		}
 		tr.Close()
-		for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
-			time.Sleep(time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
+		if n := goroutinesBackTo(before); n > before {
 			t.Errorf("%d detectors: %d goroutines after Close, %d before New", detectors, n, before)
 		}
 		return got
@@ -97,6 +94,45 @@ func TestPushGivesWhatStepGives(t *testing.T) {
 			if got[i] != want[i] {
 				t.Fatalf("%d detectors, frame %d: %s, want %s", n, i+1, got[i], want[i])
 			}
+		}
+	}
+}
+
+// goroutinesBackTo waits up to 2 s for the goroutines to be n or fewer, and returns how many
+// there are.
+func goroutinesBackTo(n int) int {
+	for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > n && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	return runtime.NumGoroutine()
+}
+
+// TestCloseUnusedDetectors: a tracker with 4 detectors closed before some of them were
+// given a frame (a video shorter than the detectors, an error at its start), maybe before
+// their goroutines have started: every goroutine ends (under -race, Close and a goroutine
+// starting do not race).
+func TestCloseUnusedDetectors(t *testing.T) {
+	frames := clipFrames(t, synthclip.Options{Kind: synthclip.Bright, Width: 640, Height: 360, Frames: 2, Seed: 3}, 2)
+	for pushed := range 3 {
+		before := runtime.NumGoroutine()
+		for range 20 {
+			o := DefaultOptions(Objects)
+			for range 4 {
+				o.Detectors = append(o.Detectors, &brightBoxes{})
+			}
+			tr, err := New(o, 640, 360)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range frames[:pushed] {
+				if _, err := tr.Push(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tr.Close()
+		}
+		if n := goroutinesBackTo(before); n > before {
+			t.Errorf("%d frames pushed: %d goroutines after 20 trackers closed, %d before", pushed, n, before)
 		}
 	}
 }
