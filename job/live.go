@@ -90,27 +90,44 @@ func (l *Live) Ahead(n int, pic composite.Surface) error {
 }
 
 // push tracks frame n (pic) as Frame does, with the tracker's detectors on several frames at
-// once (tracker.Tracker.Push): what it found in the frames before is kept as their
-// detections finish; flush keeps the rest.
+// once (as tracker.Tracker.Push does): with every detector busy, the oldest frame is
+// tracked first, and kept; flush keeps the rest.
 func (l *Live) push(n int, pic composite.Surface) error {
 	if err := l.start(pic); err != nil {
 		return err
 	}
-	l.ahead = append(l.ahead, n)
-	f, err := l.t.Push(pic)
-	if err != nil || f == nil {
+	if l.AheadFrames() == 0 {
+		f, err := l.t.Step(pic)
+		if err != nil {
+			return err
+		}
+		_, err = l.record(n, f)
 		return err
 	}
-	_, err = l.recordOldest(f)
-	return err
+	if len(l.ahead) > l.AheadFrames() {
+		if err := l.nextDetected(); err != nil {
+			return err
+		}
+	}
+	return l.Ahead(n, pic)
 }
 
 // flush keeps what was found in the frames handed to Ahead and not yet tracked.
 func (l *Live) flush() error {
 	for len(l.ahead) > 0 {
-		if _, err := l.next(); err != nil {
+		if err := l.nextDetected(); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// nextDetected tracks the oldest frame handed to Ahead, for push and flush, whose errors
+// name it: it is frames before the frame being decoded, or after the last.
+func (l *Live) nextDetected() error {
+	oldest := l.ahead[0]
+	if _, err := l.next(); err != nil {
+		return fmt.Errorf("detecting frame %d: %w", oldest, err)
 	}
 	return nil
 }

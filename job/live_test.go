@@ -1,6 +1,8 @@
 package job
 
 import (
+	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -83,6 +85,51 @@ func TestLiveAhead(t *testing.T) {
 		}
 		if want := n >= 2; (f != nil && f.Index == n && len(f.Boxes) == 1) != want {
 			t.Errorf("frame %d: %+v, want a box: %v (confirmed on the second frame)", n, f, want)
+		}
+	}
+}
+
+// failsOn is a Detector that finds one box, and fails on the frames whose luma is bad.
+type failsOn struct{ bad byte }
+
+func (d failsOn) Detect(dst []detect.Detection, im *detect.Image) ([]detect.Detection, error) {
+	if im.Y[0] == d.bad {
+		return dst, errors.New("the detector failed")
+	}
+	return oneBox{}.Detect(dst, im)
+}
+
+// A detection's error names the frame it failed on, though with several detectors it
+// surfaces frames later (while a later frame is pushed) or after the last (flush): track
+// (Live.Track) reports the frame to look at.
+func TestLivePushNamesTheFailedFrame(t *testing.T) {
+	const w, h, frames = 64, 64, 12
+	for _, tc := range []struct {
+		detectors, bad int
+		want           string
+	}{
+		{3, 5, "detecting frame 5: the detector failed"},   // surfaces as frame 8 is pushed
+		{3, 11, "detecting frame 11: the detector failed"}, // in flush
+		{1, 5, "the detector failed"},                      // at once; the video names frame 5
+	} {
+		o := tracker.DefaultOptions(tracker.Objects)
+		for range tc.detectors {
+			o.Detectors = append(o.Detectors, failsOn{bad: byte(10 * tc.bad)})
+		}
+		l := NewLive(o, scene.BottomCenter, true, nil)
+		err := func() error {
+			for n := 1; n <= frames; n++ {
+				pic := &composite.YUV420P{Y: bytes.Repeat([]byte{byte(10 * n)}, w*h), U: make([]byte, w*h/4),
+					V: make([]byte, w*h/4), StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+				if err := l.push(n, pic); err != nil {
+					return err
+				}
+			}
+			return l.flush()
+		}()
+		l.Close()
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%d detectors failing on frame %d: %v, want %q", tc.detectors, tc.bad, err, tc.want)
 		}
 	}
 }

@@ -101,7 +101,8 @@ type Options struct {
 	// is decoded, up to AheadFrames frames before the DrawFunc gets it: a drawer can start
 	// work on it that takes a while (the built-in tracker's detections). It must not write to
 	// the frame, nor read it after it returns; n and dst are as the DrawFunc's. Frames in GPU
-	// memory and layers (Layer) go to the DrawFunc as they come, with no Ahead.
+	// memory are held in order with the others but not handed to Ahead; layers (Layer) go
+	// to the DrawFunc as they come, with no Ahead.
 	Ahead       DrawFunc
 	AheadFrames int // 0..maxAheadFrames
 
