@@ -50,6 +50,9 @@ func parseClassNames(path string, data []byte) ([]string, error) {
 	for len(lines) > 0 && trimSpaces(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
 	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("%s: no class names (one name a line, the first is class 0)", path)
+	}
 	names := make([]string, len(lines))
 	for n, line := range lines {
 		name := trimSpaces(line)

@@ -58,6 +58,8 @@ func TestReadClassNamesErrors(t *testing.T) {
 		{"a.yaml", "names:\n  - ''\n", "a.yaml:2: empty class name"},
 		{"a.yaml", "names:\n  person\n", `a.yaml:2: want "- name" or "number: name", got "person"`},
 		{"a.yaml", "names:\nnc: 1\n", "a.yaml:1: names: no class names"},
+		{"e.names", "", "e.names: no class names (one name a line, the first is class 0)"},
+		{"e.names", "\uFEFF\r\n\n", "e.names: no class names (one name a line, the first is class 0)"},
 	}
 	for _, tc := range tests {
 		_, err := parseClassNames(tc.file, []byte(tc.content))

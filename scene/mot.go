@@ -6,6 +6,9 @@ import "fmt"
 var (
 	motResultFields = []string{"frame", "id", "bb_left", "bb_top", "bb_width", "bb_height", "conf", "x", "y", "z"}
 	motTruthFields  = []string{"frame", "id", "bb_left", "bb_top", "bb_width", "bb_height", "consider_flag", "class", "visibility"}
+	// motTruth10Fields is MOT15's ground truth: the results' layout with the consider flag
+	// where the results have conf.
+	motTruth10Fields = []string{"frame", "id", "bb_left", "bb_top", "bb_width", "bb_height", "consider_flag", "x", "y", "z"}
 	// motBoxFields are the six fields every MOTChallenge line begins with, which some tools
 	// write alone.
 	motBoxFields = motResultFields[:6]
@@ -53,6 +56,9 @@ func (m *motReader) parseLine(n int, line string) error {
 		switch count {
 		case len(motResultFields):
 			r.names = motResultFields
+			if m.opts.DropIgnored {
+				r.names = motTruth10Fields
+			}
 		case len(motTruthFields):
 			r.names = motTruthFields
 		case len(motBoxFields):
@@ -89,15 +95,19 @@ func (m *motReader) parseLine(n int, line string) error {
 		if m.opts.DropIgnored {
 			// Ground truth in the 10-field layout (MOT15): the 7th field is the consider
 			// flag, not a confidence, and a row marked 0 is not scored (TrackEval's
-			// zero_marked).
-			consider, err := r.number(6, 32, nil)
+			// zero_marked); x, y and z are checked as the results' are.
+			consider, err := r.integer(6, checkConsider)
 			if err != nil {
 				return err
 			}
-			if consider == 0 {
-				return nil
+			for i := 7; i < 10; i++ {
+				if _, err := r.number(i, 64, nil); err != nil {
+					return err
+				}
 			}
-			m.b.addBox(frame, n, b)
+			if consider == 1 {
+				m.b.addBox(frame, n, b)
+			}
 			return nil
 		}
 		conf, msg := parseNumber(r.f[6], 32)
@@ -139,12 +149,7 @@ func (m *motReader) parseLine(n int, line string) error {
 			}
 		}
 	case len(motTruthFields):
-		consider, err := r.integer(6, func(v int, s string) string {
-			if v != 0 && v != 1 {
-				return s + " is not 0 or 1"
-			}
-			return ""
-		})
+		consider, err := r.integer(6, checkConsider)
 		if err != nil {
 			return err
 		}
@@ -201,4 +206,12 @@ func (m *motReader) finish() (*Tracks, error) {
 		m.b.clearScores()
 	}
 	return m.b.finish(FormatMOT, m.opts.Anchor)
+}
+
+// checkConsider checks a ground truth's consider flag: 0 (not scored) or 1.
+func checkConsider(v int, s string) string {
+	if v != 0 && v != 1 {
+		return s + " is not 0 or 1"
+	}
+	return ""
 }

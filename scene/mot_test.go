@@ -183,6 +183,18 @@ func TestMOTErrors(t *testing.T) {
 	})
 }
 
+// Ground truth in MOT15's 10 fields (--gt): the 7th field is the consider flag, 0 or 1, and
+// x, y, z are checked as a results file's are.
+func TestMOTGroundTruth10Errors(t *testing.T) {
+	testErrors(t, "gt.txt", FormatMOT, Options{DropIgnored: true}, []errorCase{
+		{"consider flag 5", "1,1,10,20,30,40,5,-1,-1,-1\n", "gt.txt:1: field 7 (consider_flag): 5 is not 0 or 1"},
+		{"consider flag 0.5", "1,1,10,20,30,40,0.5,-1,-1,-1\n", "gt.txt:1: field 7 (consider_flag): 0.5 is not an integer"},
+		{"consider flag not a number", "1,1,10,20,30,40,abc,-1,-1,-1\n", `gt.txt:1: field 7 (consider_flag): "abc" is not a number`},
+		{"bad x", "1,1,10,20,30,40,1,abc,-1,-1\n", `gt.txt:1: field 8 (x): "abc" is not a number`},
+		{"bad z on a row not scored", "1,1,10,20,30,40,0,-1,-1,z\n", `gt.txt:1: field 10 (z): "z" is not a number`},
+	})
+}
+
 func TestMOTErrorFields(t *testing.T) {
 	var input strings.Builder
 	for frame := 1; frame < 1042; frame++ {
