@@ -70,7 +70,7 @@ func (d *decoder) decode(dst []Detection, out []float32, scale float64, w, h int
 				y0 := min(max((cy-bh/2)*inv, 0), fh)
 				x1 := min(max((cx+bw/2)*inv, 0), fw)
 				y1 := min(max((cy+bh/2)*inv, 0), fh)
-				if x1 <= x0 || y1 <= y0 {
+				if !(x1 > x0 && y1 > y0) { // NaN too
 					continue
 				}
 				d.cand = append(d.cand, Detection{X0: x0, Y0: y0, X1: x1, Y1: y1, Class: best, Score: score})

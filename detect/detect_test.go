@@ -124,6 +124,25 @@ func TestLetterboxRefusesShortPlanes(t *testing.T) {
 	}
 }
 
+// Image.check refuses sizes that are none or that overflow, and planes too short.
+func TestImageCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		im   *Image
+		ok   bool
+	}{
+		{"10x10", flat(10, 10, 0, 128, 128, composite.Full), true},
+		{"no width", &Image{W: 0, H: 10}, false},
+		{"negative height", &Image{W: 10, H: -1}, false},
+		{"size overflows", &Image{W: 4, H: 1 << 62}, false},
+		{"short Y", &Image{Y: make([]byte, 99), Cb: make([]byte, 100), Cr: make([]byte, 100), W: 10, H: 10}, false},
+	} {
+		if err := tc.im.check(); (err == nil) != tc.ok {
+			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
+
 func flat(w, h int, y, cb, cr byte, r composite.Range) *Image {
 	im := &Image{Y: make([]byte, w*h), Cb: make([]byte, w*h), Cr: make([]byte, w*h), W: w, H: h, Range: r}
 	for i := range im.Y {
@@ -171,6 +190,12 @@ func TestDecodeHandWorked(t *testing.T) {
 	got = d.decode(nil, out, 0.5, 170, 100)
 	if len(got) != 2 || got[0].X1 != 170 || got[0].Y1 != 100 {
 		t.Fatalf("not clipped to 170x100: %+v", got)
+	}
+	// A cell whose size is NaN gives no box.
+	nan := slices.Clone(out)
+	nan[(5*52+10)*(5+classes)+2] = float32(math.NaN())
+	if got := d.decode(nil, nan, 0.5, 1000, 1000); !detectionsNear(got, want[1:]) {
+		t.Fatalf("a NaN width: decode = %+v, want %+v", got, want[1:])
 	}
 	// A box wholly outside the frame is none.
 	if got := d.decode(nil, out, 0.5, 90, 60); len(got) != 0 {

@@ -17,8 +17,11 @@ type Image struct {
 }
 
 func (im *Image) check() error {
+	if im.W <= 0 || im.H <= 0 || im.W > math.MaxInt/im.H {
+		return fmt.Errorf("detect: image %dx%d", im.W, im.H)
+	}
 	n := im.W * im.H
-	if im.W <= 0 || im.H <= 0 || len(im.Y) < n || len(im.Cb) < n || len(im.Cr) < n {
+	if len(im.Y) < n || len(im.Cb) < n || len(im.Cr) < n {
 		return fmt.Errorf("detect: image %dx%d with planes of %d, %d, %d samples", im.W, im.H, len(im.Y), len(im.Cb), len(im.Cr))
 	}
 	return nil
