@@ -31,7 +31,9 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 		return UsageError{fmt.Errorf("--look %q: want one of %s%s", s.look, lookList(), ValueHint("look", s.look))}
 	}
 	if s.look != s.defaultLook {
-		s.setStyle(fs, look, given)
+		if err := s.setStyle(fs, look, given); err != nil {
+			return err
+		}
 	}
 	if s.File != "" {
 		if err := CheckInput("--style", s.File, false); err != nil {
@@ -71,13 +73,17 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 }
 
 // setStyle makes st the style, keeping what the command line gave: the variables the flags
-// write are set from st, then the given flags are set again.
-func (s *Style) setStyle(fs *pflag.FlagSet, st overlay.Style, given map[string]string) {
+// write are set from st, then the given flags are set again, from their values' String
+// (which each flag's Value must give back as it took it).
+func (s *Style) setStyle(fs *pflag.FlagSet, st overlay.Style, given map[string]string) error {
 	s.Style = st
 	s.noLabels = !st.Labels
 	for name, v := range given {
-		fs.Set(name, v) // it parsed once already
+		if err := fs.Set(name, v); err != nil { // it parsed once already
+			return fmt.Errorf("--%s over --look %s: %w", name, s.look, err)
+		}
 	}
+	return nil
 }
 
 // lookList is the looks' names for help texts.

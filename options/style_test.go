@@ -2,8 +2,10 @@ package options
 
 import (
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,6 +104,30 @@ func TestStrokeStyles(t *testing.T) {
 		}
 		if _, usage := err.(UsageError); err != nil && !usage {
 			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
+		}
+	}
+}
+
+// The flags a look is set under keep what the command line gave, whatever the look: a
+// template for each of two classes, and the lines of a file, as under the default look.
+func TestTextFlagsOverEveryLook(t *testing.T) {
+	lines := filepath.Join(t.TempDir(), "lines.txt")
+	if err := os.WriteFile(lines, []byte("one\n\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	looks, _ := overlay.PresetNames()
+	for _, look := range looks {
+		st, err := styleOptions("--look", look, "--class-label", "person=P {id}", "--class-label", "car=C",
+			"--label", "{line}", "--label-lines", lines)
+		if err != nil {
+			t.Errorf("--look %s: %v", look, err)
+			continue
+		}
+		if want := map[string]string{"person": "P {id}", "car": "C"}; !maps.Equal(st.ClassLabels, want) {
+			t.Errorf("--look %s: class labels %q, want %q", look, st.ClassLabels, want)
+		}
+		if want := []string{"one", "two"}; !slices.Equal(st.LabelLines, want) {
+			t.Errorf("--look %s: label lines %q, want %q", look, st.LabelLines, want)
 		}
 	}
 }

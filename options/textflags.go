@@ -18,12 +18,14 @@ import (
 // registerTextFlags adds the text-on-tracks flags for style st.
 func registerTextFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(classLabelValue{&st.ClassLabels}, "class-label", "CLASS=TEMPLATE: boxes of CLASS take this label template instead of --label (the flag again for another class)")
-	fs.Var(linesValue{&st.LabelLines}, "label-lines", "a text file whose lines {line} shows: each track starts at its own line and scrolls on to the next every --label-line-frames frames")
+	fs.Var(&linesValue{lines: &st.LabelLines}, "label-lines", "a text file whose lines {line} shows: each track starts at its own line and scrolls on to the next every --label-line-frames frames")
 	fs.IntVar(&st.LabelLineFrames, "label-line-frames", st.LabelLineFrames, "frames each {line} shows (0 = 25)")
 	fs.Float32Var(&st.LabelReveal, "label-reveal", st.LabelReveal, "type labels on, this many characters a frame from the track's first frame (and each new {line}), with a _ cursor (0 = off)")
 }
 
-// classLabelValue is --class-label CLASS=TEMPLATE, one class each time it is given.
+// classLabelValue is --class-label CLASS=TEMPLATE, one class each time it is given. Its
+// String is every class's, NUL between them (which no argument can hold), and Set takes that
+// back: a look (applyLook) sets again what the command line gave.
 type classLabelValue struct{ m *map[string]string }
 
 func (v classLabelValue) String() string {
@@ -35,30 +37,36 @@ func (v classLabelValue) String() string {
 		parts = append(parts, class+"="+tmpl)
 	}
 	slices.Sort(parts)
-	return strings.Join(parts, " ")
+	return strings.Join(parts, "\x00")
 }
 
 func (v classLabelValue) Set(s string) error {
-	class, tmpl, ok := strings.Cut(s, "=")
-	if !ok || class == "" {
-		return fmt.Errorf("%q: want CLASS=TEMPLATE", s)
+	for part := range strings.SplitSeq(s, "\x00") {
+		class, tmpl, ok := strings.Cut(part, "=")
+		if !ok || class == "" {
+			return fmt.Errorf("%q: want CLASS=TEMPLATE", part)
+		}
+		if *v.m == nil {
+			*v.m = map[string]string{}
+		}
+		(*v.m)[class] = tmpl
 	}
-	if *v.m == nil {
-		*v.m = map[string]string{}
-	}
-	(*v.m)[class] = tmpl
 	return nil
 }
 
 func (classLabelValue) Type() string { return "class=template" }
 
 // linesValue is --label-lines FILE: the file's lines, read when the flag is set (blank
-// lines left out, trailing spaces cut).
-type linesValue struct{ lines *[]string }
+// lines left out, trailing spaces cut). Its String is the file, so that a look
+// (applyLook) can set it again.
+type linesValue struct {
+	lines *[]string
+	path  string
+}
 
-func (v linesValue) String() string { return "" }
+func (v *linesValue) String() string { return v.path }
 
-func (v linesValue) Set(path string) error {
+func (v *linesValue) Set(path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -77,8 +85,8 @@ func (v linesValue) Set(path string) error {
 	if len(lines) == 0 {
 		return fmt.Errorf("%s: no lines", path)
 	}
-	*v.lines = lines
+	*v.lines, v.path = lines, path
 	return nil
 }
 
-func (linesValue) Type() string { return "file" }
+func (*linesValue) Type() string { return "file" }
