@@ -284,7 +284,9 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	if len(p.text) == start {
 		return // nothing to say
 	}
-	p.text = append(p.text[:start], reveal(&b.style, p.text[start:], v.age, format.uses(fieldLine))...)
+	if bx.ID != scene.NoID { // an untracked box has no first frame to type from: shown whole
+		p.text = append(p.text[:start], reveal(&b.style, p.text[start:], v.age, format.uses(fieldLine))...)
+	}
 	text := p.text[start:len(p.text):len(p.text)]
 	lw, lh := b.font.LabelSize(text)
 	bg, fg := labelColors(c, &b.style)

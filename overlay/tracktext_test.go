@@ -49,6 +49,18 @@ func TestTextOnTracks(t *testing.T) {
 			}
 		}
 	}
+	// An untracked box has no first frame to type from: its label shows whole.
+	st.LabelFormat, st.LabelReveal = "{class} {score:.2f}", 1
+	b0 := newTestBuilder(t, st, 400, 300)
+	for n := 1; n <= 3; n++ {
+		var p Primitives
+		f := scene.Frame{Index: n, Boxes: []scene.Box{{ID: scene.NoID, X: 10, Y: 10, W: 50, H: 50, Class: "car", Score: 0.88, HasScore: true}}}
+		b0.Build(&p, &f, nil)
+		if len(p.Labels) != 1 || string(p.Labels[0].Text) != "car 0.88" {
+			t.Errorf("frame %d, an untracked box: labels %+v, want \"car 0.88\"", n, p.Labels)
+		}
+	}
+	st.LabelFormat = "#{id} v{speed:.0f}"
 	// The typewriter restarts with each new line: 3 characters in its first frame.
 	st.LabelReveal = 3
 	b := newTestBuilder(t, st, 400, 300)
