@@ -45,6 +45,25 @@ func TestRenderNothingDrawnIsFFmpeg(t *testing.T) {
 	}
 }
 
+// With nothing tracked, a camera look still draws: every frame is scanned and stamped, as
+// a --frame preview of it is, not passed through as the source's.
+func TestRenderNothingTrackedKeepsTheCameraLook(t *testing.T) {
+	in, tracks := nothingDrawnClip(t)
+	dir := t.TempDir()
+	plain, cctv := filepath.Join(dir, "plain.mp4"), filepath.Join(dir, "cctv.mp4")
+	run(t, "render", "-i", in, "--tracks", tracks, "--preset", "ultrafast", "--quiet", "-o", plain)
+	run(t, "render", "-i", in, "--tracks", tracks, "--look", "cctv", "--preset", "ultrafast", "--quiet", "-o", cctv)
+	want, got := mediatest.Pictures(mediatest.Frames(t, plain)), mediatest.Pictures(mediatest.Frames(t, cctv))
+	if len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("%d frames with the camera look, %d without", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] == want[i] {
+			t.Fatalf("frame %d is the same with the camera look as without", i+1)
+		}
+	}
+}
+
 // bench --e2e reports the render with nothing drawn beside the others, and says that it
 // wrote ffmpeg's packets; ffmpeg re-encoding its own output, the control for the peer that
 // re-encodes ours; and the twin, ffmpeg coding the render's frames afresh, which writes the

@@ -80,11 +80,12 @@ func (t *Drawer) numbered(tf *scene.Frame, n int) *scene.Frame {
 	return &t.none
 }
 
-// drawFunc is the render's video.DrawFunc: nil when the tracks hold no frame, so that the
-// video goes through the pipeline as it goes through ffmpeg, with no copy of a decoded frame
-// and no draw stage (video.Transcode).
+// drawFunc is the render's video.DrawFunc: nil when the tracks hold no frame and the style
+// draws nothing without them (no camera look), so that the video goes through the pipeline
+// as it goes through ffmpeg, with no copy of a decoded frame and no draw stage
+// (video.Transcode).
 func (t *Drawer) drawFunc() video.DrawFunc {
-	if tr := stored(t.src); tr != nil && tr.Len() == 0 {
+	if tr := stored(t.src); tr != nil && tr.Len() == 0 && !t.opts.Style.Camera.On() {
 		return nil
 	}
 	return t.Draw

@@ -56,6 +56,9 @@ func (c *Camera) AltersPicture() bool {
 	return c.Scanlines > 0 || c.Aberration != 0 || c.Grain > 0 || c.Vignette > 0
 }
 
+// On reports whether the camera look draws anything: it alters the picture or stamps it.
+func (c *Camera) On() bool { return c.AltersPicture() || c.Name != "" }
+
 // CameraClockLayout is Camera.Clock's layout (time.Parse).
 const CameraClockLayout = "2006-01-02 15:04:05"
 
