@@ -316,9 +316,6 @@ func (s *Style) Validate() error {
 	if err := s.validateText(); err != nil {
 		return err
 	}
-	if strings.Contains(s.LabelFormat, "{word}") && len(s.LabelWords) == 0 {
-		return field.Errorf("overlay.Style.LabelWords", len(s.LabelWords), "the label format uses {word}: give the words")
-	}
 	return nil
 }
 

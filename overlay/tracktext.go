@@ -124,16 +124,24 @@ func (s *Style) validateText() error {
 	case s.LabelLineFrames < 0 || s.LabelLineFrames > 100000:
 		return field.Errorf("overlay.Style.LabelLineFrames", s.LabelLineFrames, "want 1 to 100000 frames (0: 25)")
 	}
-	line := false
-	for _, tmpl := range s.ClassLabels {
-		f, _ := parseLabelFormat(tmpl)
-		line = line || f.uses(fieldLine)
-	}
-	if f, err := parseLabelFormat(s.LabelFormat); err == nil && f.uses(fieldLine) {
-		line = true
-	}
-	if line && len(s.LabelLines) == 0 {
+	if s.labelsUse(fieldLine) && len(s.LabelLines) == 0 {
 		return field.Errorf("overlay.Style.LabelLines", len(s.LabelLines), "a label template uses {line}: give the lines")
 	}
+	if s.labelsUse(fieldWord) && len(s.LabelWords) == 0 {
+		return field.Errorf("overlay.Style.LabelWords", len(s.LabelWords), "a label template uses {word}: give the words")
+	}
 	return nil
+}
+
+// labelsUse reports whether the label format or a class's template shows field fd.
+func (s *Style) labelsUse(fd labelField) bool {
+	if f, err := parseLabelFormat(s.LabelFormat); err == nil && f.uses(fd) {
+		return true
+	}
+	for _, tmpl := range s.ClassLabels {
+		if f, err := parseLabelFormat(tmpl); err == nil && f.uses(fd) {
+			return true
+		}
+	}
+	return false
 }

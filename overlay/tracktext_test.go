@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"strings"
 	"testing"
 
 	"trackink/scene"
@@ -70,6 +71,37 @@ func TestTextOnTracks(t *testing.T) {
 		b.Build(&p, &f, nil)
 		if n == 3 && len([]rune(string(p.Labels[0].Text))) != 4 {
 			t.Errorf("frame 3, a new line: %q, want 3 characters and the cursor", p.Labels[0].Text)
+		}
+	}
+}
+
+// A template that shows {word} or {line}, the label format's or a class's, needs the words or
+// the lines; an escaped {{word}} shows the text "{word}" and needs none.
+func TestTemplatesNeedTheirWordsAndLines(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		format string
+		class  string // person's template, if any
+		words  []string
+		lines  []string
+		want   string // in the error; "" for none
+	}{
+		{"{word}", "{word}", "", nil, nil, "give the words"},
+		{"{word} with words", "{word}", "", []string{"fox"}, nil, ""},
+		{"escaped", "lit {{word}}", "", nil, nil, ""},
+		{"a class's {word}", "#{id}", "{word} {id}", nil, nil, "give the words"},
+		{"{line}", "{line}", "", nil, nil, "give the lines"},
+		{"a class's {line}", "#{id}", "{line}", nil, nil, "give the lines"},
+		{"a class's {line} with lines", "#{id}", "{line}", nil, []string{"one"}, ""},
+	} {
+		st := DefaultStyle()
+		st.LabelFormat, st.LabelWords, st.LabelLines = c.format, c.words, c.lines
+		if c.class != "" {
+			st.ClassLabels = map[string]string{"person": c.class}
+		}
+		err := st.Validate()
+		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
 }
