@@ -62,8 +62,18 @@ func (c *Camera) On() bool { return c.AltersPicture() || c.Name != "" }
 // CameraClockLayout is Camera.Clock's layout (time.Parse).
 const CameraClockLayout = "2006-01-02 15:04:05"
 
+// MinCameraFPS is the slowest clock rate Camera.FPS may give (a frame every 100 s, as a
+// time-lapse's): slower, the stamp of a long video's last frame would pass any clock.
+const MinCameraFPS = 0.01
+
+// maxStampSeconds holds the stamp's clock within what a time.Duration can add (292 years).
+const maxStampSeconds = 9e9
+
 // validate checks the camera's settings beyond their ranges (Style.Validate's table).
 func (c *Camera) validate() error {
+	if c.FPS != 0 && c.FPS < MinCameraFPS {
+		return field.Errorf("overlay.Style.Camera.FPS", c.FPS, "want 0 (the video's rate) or %g to 1000 frames a second", MinCameraFPS)
+	}
 	if c.Clock != "" {
 		if _, err := time.Parse(CameraClockLayout, c.Clock); err != nil {
 			return field.Errorf("overlay.Style.Camera.Clock", c.Clock, "want %q", CameraClockLayout)
@@ -181,7 +191,7 @@ func (c *Camera) cameraStamp(dst []byte, index int, clock0 time.Time) []byte {
 	if fps <= 0 {
 		fps = DefaultCameraFPS
 	}
-	secs := int64(float64(max(index-1, 0)) / fps)
+	secs := int64(min(float64(max(index-1, 0))/fps, maxStampSeconds))
 	if !clock0.IsZero() {
 		return clock0.Add(time.Duration(secs)*time.Second).AppendFormat(dst, CameraClockLayout)
 	}

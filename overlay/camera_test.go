@@ -53,3 +53,22 @@ func TestCameraCountsEveryFrame(t *testing.T) {
 		t.Errorf("frame 6's stamp %q, want %q (5 frames at 2 fps)", got, want)
 	}
 }
+
+// The stamp's clock rate is 0 (the video's) or at least MinCameraFPS; a clock that would run
+// past what a time can hold stops there rather than wrap round.
+func TestCameraClockBounds(t *testing.T) {
+	for _, c := range []struct {
+		fps float32
+		ok  bool
+	}{{0, true}, {MinCameraFPS, true}, {1000, true}, {0.001, false}, {1e-30, false}, {1001, false}} {
+		st := DefaultStyle()
+		st.Camera = Camera{Name: "CAM", FPS: c.fps}
+		if err := st.Validate(); (err == nil) != c.ok {
+			t.Errorf("camera fps %g: %v, want ok %v", c.fps, err, c.ok)
+		}
+	}
+	cam := Camera{Name: "CAM", FPS: MinCameraFPS}
+	if got, want := string(cam.cameraStamp(nil, 1<<40, cam.cameraClock())), "CAM  2500000:00:00"; got != want {
+		t.Errorf("frame 2^40 at %g fps: %q, want %q", cam.FPS, got, want)
+	}
+}
