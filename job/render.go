@@ -213,10 +213,11 @@ func layerNeedsNoPicture(o Options) error {
 var editorBlend = map[string]string{"add": "Add (Linear Dodge)", "screen": "Screen"}
 
 // fitToVideo fits o's look to the video: the camera look's clock counts at its frame rate
-// unless told another.
+// unless told another (held within the rates --camera-fps may give: a high-speed camera's
+// 2 400 frames a second count at 1 000).
 func fitToVideo(o *Options, info video.Info) {
 	if c := &o.Overlay.Style.Camera; c.FPS == 0 && info.FrameRate > 0 {
-		c.FPS = float32(info.FrameRate)
+		c.FPS = float32(min(max(info.FrameRate, overlay.MinCameraFPS), overlay.MaxCameraFPS))
 	}
 }
 

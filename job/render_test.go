@@ -36,6 +36,15 @@ func TestCameraClockAtTheVideosRate(t *testing.T) {
 			t.Errorf("--camera-fps %g on a 10 fps clip: the clock counts at %g, want %g", tc.given, got, tc.want)
 		}
 	}
+	// A high-speed camera's rate, and a time-lapse's of a frame every 10 minutes, held within
+	// the rates --camera-fps may give.
+	for _, tc := range []struct{ rate, want float64 }{{2400, 1000}, {1.0 / 600, 0.01}} {
+		o := Options{Overlay: overlay.Options{Style: overlay.Style{Camera: overlay.Camera{Name: "CAM"}}}}
+		fitToVideo(&o, video.Info{FrameRate: tc.rate})
+		if got := o.Overlay.Style.Camera.FPS; got != float32(tc.want) {
+			t.Errorf("a %g fps video: the clock counts at %g, want %g", tc.rate, got, tc.want)
+		}
+	}
 }
 
 // A render from --start N draws the camera look on frame N and after as the whole render

@@ -66,6 +66,9 @@ const CameraClockLayout = "2006-01-02 15:04:05"
 // time-lapse's): slower, the stamp of a long video's last frame would pass any clock.
 const MinCameraFPS = 0.01
 
+// MaxCameraFPS is the fastest.
+const MaxCameraFPS = 1000
+
 // maxStampSeconds holds the stamp's clock within what a time.Duration can add (292 years).
 const maxStampSeconds = 9e9
 

@@ -240,7 +240,7 @@ func (s *Style) Validate() error {
 		{"Camera.Aberration", s.Camera.Aberration, 64, true},
 		{"Camera.Grain", s.Camera.Grain, 1, false},
 		{"Camera.Vignette", s.Camera.Vignette, 1, false},
-		{"Camera.FPS", s.Camera.FPS, 1000, false},
+		{"Camera.FPS", s.Camera.FPS, MaxCameraFPS, false},
 	} {
 		if c.auto && c.v == Auto {
 			continue
