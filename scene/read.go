@@ -281,10 +281,7 @@ func Read(r io.Reader, name string, format Format, opts Options) (*Tracks, error
 		return nil, fmt.Errorf("scene: reading %s: unknown format %d", name, format)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	// Windows tools, Excel above all, start UTF-8 text with a byte order mark.
-	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\uFEFF")) {
-		br.Discard(3)
-	}
+	skipBOM(br)
 	if format == FormatAuto {
 		var err error
 		if format, err = sniff(br, name); err != nil {
@@ -424,4 +421,12 @@ func formatOfLine(line []byte) Format {
 		return FormatYOLO
 	}
 	return FormatAuto
+}
+
+// skipBOM skips the byte order mark with which Windows tools, Excel above all, start UTF-8
+// text.
+func skipBOM(br *bufio.Reader) {
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\uFEFF")) {
+		br.Discard(3)
+	}
 }

@@ -97,10 +97,12 @@ func (s *supervisionReader) readHeader(n int) error {
 			strings.Join(supervisionHeader, ","))}
 	}
 	r.names = slices.Clone(r.f)
+	seen := make(map[string]int, len(r.names)) // a column's first field
 	for i, name := range r.names {
-		if j := slices.Index(r.names[:i], name); j >= 0 {
+		if j, ok := seen[name]; ok {
 			return r.fail(i, fmt.Sprintf("column %q appears twice (also field %d)", name, j+1))
 		}
+		seen[name] = i
 	}
 	frameColumn := s.opts.FrameColumn
 	if frameColumn == "" {

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"bufio"
 	"cmp"
 	"errors"
 	"fmt"
@@ -59,7 +60,9 @@ type yoloFile struct {
 // read reads the file's lines from r.
 func (f *yoloFile) read(r io.Reader) error {
 	f.lines = f.lines[:0]
-	return readLines(r, f.path, func(_ int, line string) error {
+	br := bufio.NewReader(r)
+	skipBOM(br)
+	return readLines(br, f.path, func(_ int, line string) error {
 		f.lines = append(f.lines, line)
 		return nil
 	})

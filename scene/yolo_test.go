@@ -63,6 +63,8 @@ func TestYOLOSixFields(t *testing.T) {
 			[]Frame{{Index: 1, Boxes: []Box{box(NoID, 4, 4, 2, 2, "0", 1)}}, withPoints(3, box(3, 4, 4, 2, 2, "0", 0.5))}, ""},
 		{"only 0s and 1s: ids", map[string]string{"v_1.txt": "0 0.5 0.5 0.2 0.2 1\n0 0.1 0.1 0.2 0.2 0\n"},
 			[]Frame{withPoints(1, box(1, 4, 4, 2, 2, "0", -1), box(0, 0, 0, 2, 2, "0", -1))}, ""},
+		{"a byte order mark and CRLF, as Windows tools write", map[string]string{"v_1.txt": "\uFEFF0 0.5 0.5 0.2 0.2 1\r\n", "v_2.txt": "\uFEFF0 0.5 0.5 0.2 0.2 0.75\r\n"},
+			[]Frame{{Index: 1, Boxes: []Box{box(NoID, 4, 4, 2, 2, "0", 1)}}, {Index: 2, Boxes: []Box{box(NoID, 4, 4, 2, 2, "0", 0.75)}}}, ""},
 		{"a fraction where ids were shown", map[string]string{"v_1.txt": "0 0.5 0.5 0.2 0.2 7\n", "v_2.txt": "0 0.5 0.5 0.2 0.2 0.5\n"},
 			nil, "v_2.txt:1: field 6 (id): 0.5 is not an integer (six-field lines hold track ids in these results: {dir}/v_1.txt:1 has the id 7)"},
 		{"an id where confidences were shown", map[string]string{"v_1.txt": "0 0.5 0.5 0.2 0.2 0.5\n", "v_2.txt": "0 0.5 0.5 0.2 0.2 7\n"},
