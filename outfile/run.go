@@ -40,16 +40,29 @@ type file struct {
 	name, path string
 	st         fs.FileInfo // the file, symbolic links followed; nil while it does not exist
 	real       string      // absolute, links resolved: how an output not written yet is compared
+	seq        *sequence   // a numbered picture sequence's pattern (no file has its name)
+}
+
+// newFile is the file name names at path, which is target (an output's, links followed).
+func newFile(name, path, target string) file {
+	st, _ := os.Stat(target)
+	f := file{name: name, path: path, st: st, real: realPath(target)}
+	if st == nil {
+		f.seq = parseSequence(f.real)
+	}
+	return f
 }
 
 // Input records the file path that name reads, so that no output of the run is that file.
-// An empty path is no file; a URL is no local file.
+// An empty path is no file; a URL is no local file, but for FFmpeg's file: protocol's.
 func (r *Run) Input(name, path string) {
+	if local, ok := strings.CutPrefix(path, "file:"); ok {
+		path = local // FFmpeg opens file:///x and file:x as /x and x
+	}
 	if path == "" || strings.Contains(path, "://") {
 		return
 	}
-	st, _ := os.Stat(path)
-	r.inputs = append(r.inputs, file{name: name, path: path, st: st, real: realPath(path)})
+	r.inputs = append(r.inputs, newFile(name, path, path))
 }
 
 // Output checks that the file path, which name writes, may be written in this run and
@@ -76,8 +89,8 @@ func (r *Run) Segment(name, path string) (string, error) {
 // add checks target, the file name's path names, against the files recorded so far and
 // records it.
 func (r *Run) add(name, path, target string, overwrite bool) (string, error) {
-	st, _ := os.Stat(target)
-	out := file{name: name, path: path, st: st, real: realPath(target)}
+	out := newFile(name, path, target)
+	st := out.st
 	for _, in := range r.inputs {
 		if out.same(in) {
 			return "", refused{fmt.Errorf("%s %s is the input %s (%s): write to another file", name, path, in.path, in.name)}
@@ -91,6 +104,11 @@ func (r *Run) add(name, path, target string, overwrite bool) (string, error) {
 	if st != nil && !overwrite {
 		return "", refused{fmt.Errorf("%s %s exists (use -y to overwrite it)", name, path)}
 	}
+	if out.seq != nil && !overwrite {
+		if have := out.seq.existing(); have != "" {
+			return "", refused{fmt.Errorf("%s %s: its picture %s exists (use -y to overwrite the sequence)", name, path, have)}
+		}
+	}
 	r.outputs = append(r.outputs, out)
 	return target, nil
 }
@@ -98,10 +116,74 @@ func (r *Run) add(name, path, target string, overwrite bool) (string, error) {
 // same reports whether f and g are one file: by device and inode where both exist, by their
 // resolved paths otherwise.
 func (f file) same(g file) bool {
-	if f.st != nil && g.st != nil {
+	switch {
+	case f.seq != nil && g.seq != nil:
+		return *f.seq == *g.seq
+	case f.seq != nil:
+		return f.seq.holds(g.real)
+	case g.seq != nil:
+		return g.seq.holds(f.real)
+	case f.st != nil && g.st != nil:
 		return os.SameFile(f.st, g.st)
 	}
 	return f.real == g.real
+}
+
+// sequence is a numbered picture sequence's pattern (frames_%05d.png), as FFmpeg's image2
+// reads and writes one: the text before and after the frame number, whatever its width, so
+// that frames_%d.png and frames_%1d.png, which name the same pictures, are one sequence.
+type sequence struct{ prefix, suffix string }
+
+// parseSequence is the sequence pattern path holds, with one %d or %0Nd (%% for a %), as
+// av_get_frame_filename2 takes it; nil when it holds none or several.
+func parseSequence(path string) *sequence {
+	var text strings.Builder
+	var seq *sequence
+	for i := 0; i < len(path); i++ {
+		if path[i] != '%' {
+			text.WriteByte(path[i])
+			continue
+		}
+		j := i + 1
+		for j < len(path) && path[j] >= '0' && path[j] <= '9' {
+			j++
+		}
+		switch {
+		case j < len(path) && path[j] == '%' && j == i+1:
+			text.WriteByte('%')
+		case j < len(path) && path[j] == 'd' && seq == nil:
+			seq = &sequence{prefix: text.String()}
+			text.Reset()
+		default:
+			return nil
+		}
+		i = j
+	}
+	if seq != nil {
+		seq.suffix = text.String()
+	}
+	return seq
+}
+
+// holds reports whether path (absolute, links resolved) is one of the sequence's pictures.
+func (s *sequence) holds(path string) bool {
+	n, ok := strings.CutPrefix(path, s.prefix)
+	if n, ok = strings.CutSuffix(n, s.suffix); !ok || n == "" {
+		return false
+	}
+	return strings.Trim(n, "0123456789") == ""
+}
+
+// existing is one of the sequence's pictures that exists, "" when none does.
+func (s *sequence) existing() string {
+	dir := filepath.Dir(s.prefix + "0" + s.suffix)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if p := filepath.Join(dir, e.Name()); s.holds(p) {
+			return p
+		}
+	}
+	return ""
 }
 
 // realPath is path made absolute and clean with the symbolic links of its longest existing

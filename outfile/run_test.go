@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,6 +55,53 @@ func TestRunRule(t *testing.T) {
 		}
 		if got := errors.Is(err, ErrRefused); got != tc.refused || !tc.refused && err != nil {
 			t.Errorf("%s: %v, refused: %v, want %v", tc.name, err, got, tc.refused)
+		}
+	}
+}
+
+// TestRunSequences: a numbered picture sequence (f_%05d.png) is every picture it names,
+// whatever the width of its number: an output sequence is refused over an input sequence
+// spelled with another width, a file among its pictures is refused beside it, and a picture
+// of it that exists already is refused without Overwrite, named. An input given as a file:
+// URL is the file.
+func TestRunSequences(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	for _, name := range []string{"f_1.png", "f_2.png", "old_00790.png", "in.mp4"} {
+		if err := os.WriteFile(p(name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		input     string
+		overwrite bool
+		outputs   []string // earlier outputs of the run
+		path      string
+		refused   string // in the error; "" for none
+	}{
+		{"a new sequence", p("f_%d.png"), false, nil, p("new_%05d.png"), ""},
+		{"the input sequence, another width", p("f_%d.png"), true, nil, p("f_%1d.png"), "is the input"},
+		{"the input sequence, zero-padded", p("f_%d.png"), true, nil, p("f_%05d.png"), "is the input"},
+		{"a picture of the input sequence", p("f_%d.png"), true, nil, p("f_2.png"), "is the input"},
+		{"a file among the output's pictures", p("in.mp4"), true, []string{p("x_%05d.png")}, p("x_00002.png"), "is also"},
+		{"a sequence with a picture already", p("in.mp4"), false, nil, p("old_%05d.png"), "old_00790.png exists"},
+		{"a sequence with a picture already, overwrite", p("in.mp4"), true, nil, p("old_%05d.png"), ""},
+		{"a percent sign alone is a name", p("in.mp4"), false, nil, p("100%.png"), ""},
+		{"an escaped percent sign", p("in.mp4"), true, []string{p("a%%_%d.png")}, p("a%_7.png"), "is also"},
+		{"the input as a file:// URL", "file://" + p("in.mp4"), true, nil, p("in.mp4"), "is the input"},
+		{"the input as a file: URL", "file:" + p("in.mp4"), true, nil, p("in.mp4"), "is the input"},
+	} {
+		r := Run{Overwrite: tc.overwrite}
+		r.Input("-i", tc.input)
+		for _, o := range tc.outputs {
+			if _, err := r.Output("--other", o); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+		}
+		_, err := r.Output("-o", tc.path)
+		if tc.refused == "" && err != nil || tc.refused != "" && (!errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), tc.refused)) {
+			t.Errorf("%s: %v, want refused: %q", tc.name, err, tc.refused)
 		}
 	}
 }
