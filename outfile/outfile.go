@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 
@@ -86,6 +87,23 @@ func CheckOutput(input, output string, overwrite bool) (string, error) {
 		return "", fmt.Errorf("output directory %s does not exist", filepath.Dir(target))
 	}
 	return target, nil
+}
+
+// umask is the process's file mode creation mask, read once (reading it sets it, and puts it
+// back).
+var umask = sync.OnceValue(func() fs.FileMode {
+	m := unix.Umask(0)
+	unix.Umask(m)
+	return fs.FileMode(m)
+})
+
+// outputMode is the mode an output placed at final takes: the file's it replaces, or a new
+// file's (0666 less the umask, as any tool creating it would give).
+func outputMode(final string) fs.FileMode {
+	if st, err := os.Stat(final); err == nil {
+		return st.Mode().Perm()
+	}
+	return 0o666 &^ umask()
 }
 
 // PartialFile is an output being written: the open, locked partial file beside the final
@@ -189,7 +207,7 @@ func (p *PartialFile) Commit(overwrite bool) error {
 // error wraps ErrExists. On an error the files not placed stay for Discard.
 func CommitAll(overwrite bool, files ...*PartialFile) error {
 	for _, p := range files {
-		if err := p.Chmod(0o644); err != nil {
+		if err := p.Chmod(outputMode(p.final)); err != nil {
 			return fmt.Errorf("output %s: %w", p.final, err)
 		}
 		if err := syncFile(p.File); err != nil {

@@ -253,3 +253,27 @@ func TestCommitAllLandsTogether(t *testing.T) {
 		t.Errorf("the file that appeared holds %q", b)
 	}
 }
+
+// An output takes the mode of the file it replaces (a private file stays private), and a new
+// one 0666 less the umask, as files any other tool creates.
+func TestOutputMode(t *testing.T) {
+	dir := t.TempDir()
+	private, fresh := filepath.Join(dir, "private.mp4"), filepath.Join(dir, "new.mp4")
+	if err := os.WriteFile(private, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, final := range []string{private, fresh} {
+		p, err := CreatePartial(final)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Commit(true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for final, want := range map[string]os.FileMode{private: 0o600, fresh: 0o666 &^ umask()} {
+		if st, err := os.Stat(final); err != nil || st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, %v; want %v", filepath.Base(final), st.Mode().Perm(), err, want)
+		}
+	}
+}

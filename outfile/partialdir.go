@@ -35,7 +35,7 @@ func (p *PartialDir) Commit(files [][2]string, overwrite bool) error {
 	dirs := map[string]bool{}
 	for _, f := range files {
 		from, to := filepath.Join(p.Dir, f[0]), f[1]
-		err := os.Chmod(from, 0o644)
+		err := os.Chmod(from, outputMode(to))
 		if err == nil {
 			err = syncPath(from)
 		}
