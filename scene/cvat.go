@@ -410,6 +410,9 @@ func (c *cvatReader) shape(start xml.StartElement) (string, error) {
 			if *axis.hi < *axis.lo {
 				return "", c.fail(el+"."+axis.names, "the box's right or bottom edge lies before its left or top")
 			}
+			if *axis.hi-*axis.lo > MaxCoord {
+				return "", c.fail(el+"."+axis.names, "the box is more than 1e7 px across")
+			}
 		}
 	}
 	c.shapes = append(c.shapes, s)

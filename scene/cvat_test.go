@@ -114,6 +114,8 @@ func TestCVATErrors(t *testing.T) {
 			`t.xml:5: box.xtl: "a" is not a number`},
 		{"xbr before xtl", cvatDoc("", track(`<box frame="0" xtl="5" ytl="0" xbr="1" ybr="1" outside="0"/>`)),
 			"t.xml:5: box.xbr: the box's right or bottom edge lies before its left or top"},
+		{"wider than 1e7 px", cvatDoc("", track(`<box frame="0" xtl="-9000000" ytl="0" xbr="9000000" ybr="1" outside="0"/>`)),
+			"t.xml:5: box.xbr: the box is more than 1e7 px across"},
 		{"outside 2", cvatDoc("", track(`<box frame="0" xtl="0" ytl="0" xbr="1" ybr="1" outside="2"/>`)),
 			`t.xml:5: box.outside: "2" is not 0 or 1`},
 		{"negative frame", cvatDoc("", track(`<box frame="-1" xtl="0" ytl="0" xbr="1" ybr="1" outside="0"/>`)),

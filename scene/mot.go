@@ -133,6 +133,9 @@ func (m *motReader) parseLine(n int, line string) error {
 				if v < -1 || v >= len(m.opts.ClassNames) {
 					return fmt.Sprintf("%s is not a class number of the class names (0 to %d, or -1 for none)", s, len(m.opts.ClassNames)-1)
 				}
+				if v >= 0 && m.opts.ClassNames[v] == "" {
+					return fmt.Sprintf("%s is a class number the class names leave unnamed", s)
+				}
 				return ""
 			})
 			if err != nil {

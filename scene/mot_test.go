@@ -195,6 +195,14 @@ func TestMOTGroundTruth10Errors(t *testing.T) {
 	})
 }
 
+// With class names (a YAML mapping may skip numbers), a class number is one the names give.
+func TestMOTClassNumbersErrors(t *testing.T) {
+	testErrors(t, "t.txt", FormatMOT, Options{ClassNames: []string{"person", "", "car"}}, []errorCase{
+		{"a number the mapping skips", "1,1,10,20,30,40,0.5,1,-1,-1\n", "t.txt:1: field 8 (x): 1 is a class number the class names leave unnamed"},
+		{"past the names", "1,1,10,20,30,40,0.5,3,-1,-1\n", "t.txt:1: field 8 (x): 3 is not a class number of the class names (0 to 2, or -1 for none)"},
+	})
+}
+
 func TestMOTErrorFields(t *testing.T) {
 	var input strings.Builder
 	for frame := 1; frame < 1042; frame++ {
