@@ -282,6 +282,12 @@ func TestTracksCommand(t *testing.T) {
 	if code, stdout, stderr := trackink("tracks", zero, "--frame-base", "0"); code != 0 || !strings.Contains(stdout, "from 1 to 1") {
 		t.Errorf("--frame-base 0: exit %d, %s %s", code, stdout, stderr)
 	}
+	// The name must say the format it holds: MOT text in x.jsonl would not read back.
+	for _, args := range [][]string{{"tracks", kitti, "--to", "mot", "-o", filepath.Join(dir, "x.jsonl")}, {"tracks", kitti, "--to", "jsonl", "-o", filepath.Join(dir, "y.txt")}} {
+		if code, _, stderr := trackink(args...); code != exitUsage || !strings.Contains(stderr, "name it") {
+			t.Errorf("%v: exit %d, %s; want the name asked for", args, code, stderr)
+		}
+	}
 	for _, args := range [][]string{{"tracks"}, {"tracks", kitti, "--to", "csv", "-o", out}, {"tracks", kitti, "-o", out}, {"tracks", kitti, "--untracked", "maybe"}} {
 		if code, _, stderr := trackink(args...); code != 2 {
 			t.Errorf("%v: exit %d, %s; want a usage error", args, code, stderr)
