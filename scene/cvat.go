@@ -3,6 +3,7 @@ package scene
 import (
 	"bytes"
 	"cmp"
+	"container/heap"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -14,8 +15,10 @@ import (
 )
 
 // cvatReader reads CVAT for video 1.1 XML: <annotations> holding <meta> and one <track> per
-// object, each a list of shapes on frames. It streams the file with encoding/xml's Token,
-// holding one track's shapes at a time.
+// object, each a list of shapes on frames. It streams the file with encoding/xml's Token and
+// keeps the tracks' shapes (the file's own size); at the end it adds the frames they fill,
+// interpolated, in frame order (emit), so that the builder keeps them on disk past a few MB
+// however many frames a short file's tracks span.
 type cvatReader struct {
 	d    *xml.Decoder
 	r    *byteReader // the decoder's input
@@ -31,6 +34,16 @@ type cvatReader struct {
 	unended int
 	skipped map[string]int // tracks not drawn, by the reason
 	shapes  []cvatShape    // the current track's
+	kept    []cvatTrack    // the tracks to draw, in the file's order
+}
+
+// cvatTrack is a track to draw: its id, class, kind ("box" or "points") and shapes, in frame
+// order.
+type cvatTrack struct {
+	id     int
+	class  uint32
+	points bool
+	shapes []cvatShape
 }
 
 // cvatShape is one <box> or <points> of a track: a box (x0, y0)–(x1, y1), or a point (x0, y0).
@@ -42,12 +55,11 @@ type cvatShape struct {
 
 // readCVAT reads CVAT for video XML from r.
 func readCVAT(r io.ByteReader, name string, opts Options) (*Tracks, error) {
-	br := &byteReader{r: r}
-	c := &cvatReader{d: xml.NewDecoder(br), r: br, file: name, stop: -1,
-		b: newBuilder(name, "", opts.base(FormatCVAT)), tracks: make(map[int]int), skipped: make(map[string]int)}
+	c := newCVATReader(r, name, opts)
 	if err := c.read(); err != nil {
 		return nil, err
 	}
+	c.emit()
 	if c.unended > 0 {
 		c.b.warn("%d tracks end without outside=\"1\" and <meta> gives neither stop_frame nor size: each is drawn up to its last shape", c.unended)
 	}
@@ -55,6 +67,12 @@ func readCVAT(r io.ByteReader, name string, opts Options) (*Tracks, error) {
 		c.b.warn("%d tracks not drawn: %s", c.skipped[why], why)
 	}
 	return c.b.finish(FormatCVAT, opts.Anchor)
+}
+
+func newCVATReader(r io.ByteReader, name string, opts Options) *cvatReader {
+	br := &byteReader{r: r}
+	return &cvatReader{d: xml.NewDecoder(br), r: br, file: name, stop: -1,
+		b: newBuilder(name, "", opts.base(FormatCVAT)), tracks: make(map[int]int), skipped: make(map[string]int)}
 }
 
 // next returns the next token, noting the line it starts on.
@@ -433,9 +451,7 @@ func (c *cvatReader) attributes(el string) error {
 	})
 }
 
-// add adds the current track's shapes: each shape on its frame, the frames between two shapes
-// interpolated linearly as CVAT does (unless the first is outside), and the frames after the
-// last shape up to the task's stop frame unless it is outside.
+// add keeps the current track's shapes, in frame order, for emit.
 func (c *cvatReader) add(id int, label, kind string) error {
 	shapes := c.shapes
 	slices.SortStableFunc(shapes, func(a, b cvatShape) int { return cmp.Compare(a.frame, b.frame) })
@@ -449,40 +465,97 @@ func (c *cvatReader) add(id int, label, kind string) error {
 	if len(shapes) == 0 {
 		return nil
 	}
-	class := c.b.class(label)
-	emit := func(frame, line int, s cvatShape) {
-		if kind == "points" {
-			c.b.addPoint(frame, line, pointRecord{id: int32(id), x: float32(s.x0), y: float32(s.y0)})
-		} else {
-			c.b.addBox(frame, line, boxRecord{id: int32(id), x: float32(s.x0), y: float32(s.y0),
-				w: float32(s.x1 - s.x0), h: float32(s.y1 - s.y0), class: class, flags: yieldPoint})
+	c.kept = append(c.kept, cvatTrack{id: id, class: c.b.class(label), points: kind == "points", shapes: slices.Clone(shapes)})
+	return nil
+}
+
+// emit adds the kept tracks' frames in frame order, the tracks of a frame in the file's
+// order: each shape on its frame, the frames between two shapes interpolated linearly as
+// CVAT does (unless the first is outside), and the frames after the last shape up to the
+// task's stop frame unless it is outside.
+func (c *cvatReader) emit() {
+	h := &cvatCursors{}
+	for i := range c.kept {
+		cur := cvatCursor{track: i}
+		if c.start(&cur) {
+			h.list = append(h.list, cur)
 		}
 	}
-	for i, s := range shapes {
+	heap.Init(h)
+	for h.Len() > 0 {
+		cur := &h.list[0]
+		t := &c.kept[cur.track]
+		s, next := t.shapes[cur.shape], t.shapes[cur.shape]
+		if cur.shape+1 < len(t.shapes) {
+			next = t.shapes[cur.shape+1]
+		}
+		at := s
+		if cur.frame != s.frame {
+			u := float64(cur.frame-s.frame) / float64(next.frame-s.frame)
+			if next.frame == s.frame {
+				u = 0
+			}
+			at = cvatShape{x0: lerp(s.x0, next.x0, u), y0: lerp(s.y0, next.y0, u), x1: lerp(s.x1, next.x1, u), y1: lerp(s.y1, next.y1, u)}
+		}
+		if t.points {
+			c.b.addPoint(cur.frame, s.line, pointRecord{id: int32(t.id), x: float32(at.x0), y: float32(at.y0)})
+		} else {
+			c.b.addBox(cur.frame, s.line, boxRecord{id: int32(t.id), x: float32(at.x0), y: float32(at.y0),
+				w: float32(at.x1 - at.x0), h: float32(at.y1 - at.y0), class: t.class, flags: yieldPoint})
+		}
+		if cur.frame++; cur.frame > cur.end {
+			cur.shape++
+			if !c.start(cur) {
+				heap.Pop(h)
+				continue
+			}
+		}
+		heap.Fix(h, 0)
+	}
+}
+
+// cvatCursor is where emit is in a kept track: the frame it adds next, of the span from
+// shape to end that the shape fills.
+type cvatCursor struct{ track, shape, frame, end int }
+
+// start moves cur to the span of its shape, or of the first after it that is not outside,
+// and reports whether there is one.
+func (c *cvatReader) start(cur *cvatCursor) bool {
+	shapes := c.kept[cur.track].shapes
+	for ; cur.shape < len(shapes); cur.shape++ {
+		s := shapes[cur.shape]
 		if s.outside {
 			continue
 		}
-		emit(s.frame, s.line, s)
-		next := s // the shape the frames after s lead to; s itself after the last
-		end := s.frame
+		cur.frame, cur.end = s.frame, s.frame
 		switch {
-		case i+1 < len(shapes):
-			next, end = shapes[i+1], shapes[i+1].frame-1
+		case cur.shape+1 < len(shapes):
+			cur.end = shapes[cur.shape+1].frame - 1
 		case c.stop >= 0:
-			end = c.stop - c.b.base + 1
+			cur.end = max(c.stop-c.b.base+1, s.frame)
 		default:
 			c.unended++
 		}
-		for f := s.frame + 1; f <= end; f++ {
-			t := float64(f-s.frame) / float64(next.frame-s.frame)
-			if next.frame == s.frame {
-				t = 0
-			}
-			emit(f, s.line, cvatShape{x0: lerp(s.x0, next.x0, t), y0: lerp(s.y0, next.y0, t),
-				x1: lerp(s.x1, next.x1, t), y1: lerp(s.y1, next.y1, t)})
-		}
+		return true
 	}
-	return nil
+	return false
+}
+
+// cvatCursors is emit's heap of cursors, the one whose frame comes first on top (of two on
+// one frame, the track first in the file).
+type cvatCursors struct{ list []cvatCursor }
+
+func (h *cvatCursors) Len() int { return len(h.list) }
+func (h *cvatCursors) Less(i, j int) bool {
+	a, b := h.list[i], h.list[j]
+	return a.frame < b.frame || a.frame == b.frame && a.track < b.track
+}
+func (h *cvatCursors) Swap(i, j int) { h.list[i], h.list[j] = h.list[j], h.list[i] }
+func (h *cvatCursors) Push(x any)    { h.list = append(h.list, x.(cvatCursor)) }
+func (h *cvatCursors) Pop() any {
+	x := h.list[len(h.list)-1]
+	h.list = h.list[:len(h.list)-1]
+	return x
 }
 
 // lerp is CVAT's interpolation, p0 + (p1 - p0) × t, in float64.

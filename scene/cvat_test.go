@@ -2,6 +2,7 @@ package scene
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,4 +134,37 @@ func TestCVATErrors(t *testing.T) {
 		{"text after the root", cvatDoc("") + "junk", "t.xml:5: text after the root element"},
 		{"label with a newline", cvatDoc("", `<track id="1" label="a&#10;b"/>`), `t.xml:4: track.label: "a\nb" contains the control character U+000A`},
 	})
+}
+
+// Tracks that each run to the task's stop frame reach the builder in frame order, the tracks
+// of a frame in the file's order, so that it keeps a long task's frames on disk (a 450-byte
+// file of three tracks to frame 9 999 999 once held 30 million boxes in 2 GB of memory).
+func TestCVATAddsInFrameOrder(t *testing.T) {
+	doc := cvatDoc("<meta><task><stop_frame>50</stop_frame></task></meta>",
+		`<track id="1" label="car">`+cvatBox("0", "1", "0")+cvatBox("10", "2", "0")+"</track>",
+		`<track id="2" label="car">`+cvatBox("5", "1", "0")+cvatBox("8", "1", "1")+cvatBox("20", "2", "0")+"</track>",
+		`<track id="3" label="car">`+cvatBox("0", "3", "0")+"</track>")
+	c := newCVATReader(strings.NewReader(doc), "t.xml", Options{})
+	if err := c.read(); err != nil {
+		t.Fatal(err)
+	}
+	c.emit()
+	if c.b.boxes.unsorted {
+		t.Error("the boxes reached the builder out of frame order")
+	}
+	tr, err := c.b.finish(FormatCVAT, BottomCenter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[int][]int{1: {1, 3}, 7: {1, 2, 3}, 9: {1, 3}, 21: {1, 2, 3}, 51: {1, 2, 3}, 52: nil} {
+		var ids []int
+		if f := tr.Frame(n, &Frame{}); f != nil {
+			for _, b := range f.Boxes {
+				ids = append(ids, b.ID)
+			}
+		}
+		if !slices.Equal(ids, want) {
+			t.Errorf("frame %d: tracks %v, want %v", n, ids, want)
+		}
+	}
 }
