@@ -144,8 +144,7 @@ func CreatePartial(final string) (*PartialFile, error) {
 	if len(ext) > maxName/4 {
 		ext = "" // not a container's extension: FFmpeg is told the format by the final name
 	}
-	host, _ := os.Hostname()
-	mark := []byte(host + " " + strconv.Itoa(os.Getpid()))
+	mark := partialMarkValue()
 	for range 3 {
 		f, err := os.CreateTemp(dir, partialPattern(base, ext))
 		if err != nil {
@@ -296,6 +295,12 @@ func (p *PartialFile) Discard() {
 	}
 }
 
+// partialMarkValue is the mark of this process's partial files: the host and the PID.
+func partialMarkValue() []byte {
+	host, _ := os.Hostname()
+	return []byte(host + " " + strconv.Itoa(os.Getpid()))
+}
+
 // StalePartial is a partial file whose writer was gone, removed by RemoveStalePartials.
 type StalePartial struct {
 	Name string // base name
@@ -304,7 +309,8 @@ type StalePartial struct {
 
 // RemoveStalePartials deletes the partial files in dir that trackink wrote and whose
 // writer is gone (see the package's Output files: the mark, this host, a dead PID, a free
-// lock) and returns what it removed. Anything else is left alone.
+// lock), and the partial directories of picture sequences so marked and locked, with what
+// they hold, and returns what it removed. Anything else is left alone.
 func RemoveStalePartials(dir string) ([]StalePartial, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -313,38 +319,48 @@ func RemoveStalePartials(dir string) ([]StalePartial, error) {
 	host, _ := os.Hostname()
 	var removed []StalePartial
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !partialName.MatchString(e.Name()) {
+		if !e.Type().IsRegular() && !e.IsDir() || !partialName.MatchString(e.Name()) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		if st, ok := removeIfStale(path, host); ok {
-			removed = append(removed, StalePartial{Name: e.Name(), Size: st.Size()})
+		if size, ok := removeIfStale(path, host); ok {
+			removed = append(removed, StalePartial{Name: e.Name(), Size: size})
 		}
 	}
 	return removed, nil
 }
 
-// removeIfStale deletes path if it is a partial file of ours whose writer is gone, and
-// says so.
-func removeIfStale(path, host string) (fs.FileInfo, bool) {
+// removeIfStale deletes path if it is a partial file or directory of ours whose writer is
+// gone, and says so, with the bytes it held.
+func removeIfStale(path, host string) (int64, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, false
+		return 0, false
 	}
 	defer f.Close()
 	if !writerGone(int(f.Fd()), host) {
-		return nil, false
+		return 0, false
 	}
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-		return nil, false // its writer is alive
+		return 0, false // its writer is alive
 	}
 	// Still the file we locked? (Its writer may have renamed it into place meanwhile.)
 	held, err1 := f.Stat()
 	named, err2 := os.Lstat(path)
-	if err1 != nil || err2 != nil || !os.SameFile(held, named) || os.Remove(path) != nil {
-		return nil, false
+	if err1 != nil || err2 != nil || !os.SameFile(held, named) {
+		return 0, false
 	}
-	return held, true
+	if !held.IsDir() {
+		return held.Size(), os.Remove(path) == nil
+	}
+	var size int64
+	entries, _ := f.ReadDir(-1)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			size += info.Size()
+		}
+	}
+	return size, os.RemoveAll(path) == nil
 }
 
 // writerGone reads the mark of the open file fd: true when it is trackink's, names host

@@ -70,10 +70,16 @@ func TestRemoveStalePartials(t *testing.T) {
 	}
 }
 
-func holdPartial(t *testing.T, final string, killed bool) string {
+// holdPartial starts a process that holds the partial file of final (with dir, the partial
+// directory of a picture sequence there, holding one file) and returns its path; killed, the
+// process is killed then.
+func holdPartial(t *testing.T, final string, killed bool, dir ...bool) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldPartialHelper$")
 	cmd.Env = append(os.Environ(), "TRACKINK_HOLD_PARTIAL="+final)
+	if len(dir) > 0 && dir[0] {
+		cmd.Env = append(cmd.Env, "TRACKINK_HOLD_PARTIAL_DIR=1")
+	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +104,17 @@ func TestHoldPartialHelper(t *testing.T) {
 	if final == "" {
 		t.Skip("the helper process of holdPartial")
 	}
+	if os.Getenv("TRACKINK_HOLD_PARTIAL_DIR") != "" {
+		p, err := CreatePartialDir(filepath.Dir(final), filepath.Base(final))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p.Dir, "f_00001.png"), []byte("0123456"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println(p.Dir)
+		time.Sleep(time.Minute)
+	}
 	p, err := CreatePartial(final)
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +122,25 @@ func TestHoldPartialHelper(t *testing.T) {
 	p.WriteString("01234")
 	fmt.Println(p.Name())
 	time.Sleep(time.Minute)
+}
+
+// A picture sequence's partial directory is swept, with what it holds, once its writer is
+// gone (killed), and kept while it lives.
+func TestRemoveStalePartialDirs(t *testing.T) {
+	dir := t.TempDir()
+	if err := unix.Setxattr(dir, "user.trackink.probe", []byte("x"), 0); err != nil {
+		t.Skipf("no user extended attributes here: %v", err)
+	}
+	held := holdPartial(t, filepath.Join(dir, "held_05d.png"), false, true)
+	dead := holdPartial(t, filepath.Join(dir, "dead_05d.png"), true, true)
+	removed, err := RemoveStalePartials(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 1 || removed[0].Name != filepath.Base(dead) || removed[0].Size != 7 {
+		t.Errorf("removed %+v, want only %s (7 bytes)", removed, filepath.Base(dead))
+	}
+	testdir.Holds(t, dir, filepath.Base(held))
 }
 
 func TestPartialOfLongName(t *testing.T) {

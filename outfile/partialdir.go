@@ -4,13 +4,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // PartialDir is a set of files being written together (a numbered picture sequence): they
 // are made in a hidden partial directory beside their final names, .BASE.<n>.partial, and
-// Commit moves them into place, so that the set appears whole or not at all.
+// Commit moves them into place, so that the set appears whole or not at all. The directory
+// is marked and locked as a partial file is, so that a later run's sweep
+// (RemoveStalePartials) removes it, with what it holds, once its writer is gone.
 type PartialDir struct {
-	Dir string // the partial directory
+	Dir  string   // the partial directory
+	lock *os.File // the directory, open and locked while it is written
 }
 
 // CreatePartialDir creates the partial directory of files named after base in dir.
@@ -22,7 +28,17 @@ func CreatePartialDir(dir, base string) (*PartialDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("output directory %s is not writable: %w", dir, err)
 	}
-	return &PartialDir{Dir: partial}, nil
+	lock, err := os.Open(partial)
+	if err == nil {
+		err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX)
+	}
+	if err != nil {
+		os.RemoveAll(partial)
+		return nil, fmt.Errorf("locking %s: %w", partial, err)
+	}
+	// Unmarked (no user extended attributes), it is written all the same, and never swept.
+	_ = unix.Fsetxattr(int(lock.Fd()), partialMark, partialMarkValue(), 0)
+	return &PartialDir{Dir: partial, lock: lock}, nil
 }
 
 // Commit moves each file of the partial directory, named by its base name, to its final
@@ -59,8 +75,12 @@ func (p *PartialDir) Commit(files [][2]string, overwrite bool) error {
 	return nil
 }
 
-// Discard removes the partial directory with what it holds (after a Commit, nothing).
-func (p *PartialDir) Discard() { os.RemoveAll(p.Dir) }
+// Discard removes the partial directory with what it holds (after a Commit, nothing), and
+// releases it.
+func (p *PartialDir) Discard() {
+	os.RemoveAll(p.Dir)
+	p.lock.Close()
+}
 
 // syncPath makes a written file's data durable before it gets its final name.
 func syncPath(path string) error {
