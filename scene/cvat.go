@@ -258,9 +258,9 @@ func (c *cvatReader) meta() error {
 			if len(path) == 2 && (path[0] == "task" || path[0] == "job") && (path[1] == "stop_frame" || path[1] == "size") {
 				s := strings.TrimSpace(text.String())
 				v, msg := parseInt(s)
-				if msg == "" && path[1] == "size" {
-					msg = checkFrame(v, s, 0) // a count of frames
-				} else if msg == "" {
+				if msg == "" && path[1] == "size" && (v < 0 || v > MaxFrame) {
+					msg = fmt.Sprintf("%s is not a count of frames (0 to %d)", s, MaxFrame)
+				} else if msg == "" && path[1] != "size" {
 					msg = checkFrame(v, s, c.b.base)
 				}
 				if msg != "" {

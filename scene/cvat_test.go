@@ -57,6 +57,8 @@ func TestCVATAccepted(t *testing.T) {
 		{"without meta a track ends at its last shape", Options{},
 			cvatDoc("", `<track id="4" label="car">`+cvatBox("1", "1", "0")+cvatBox("3", "2", "0")+"</track>"),
 			[]Frame{withPoints(2, b(1, 9)), withPoints(3, b(1.5, 13.5)), withPoints(4, b(2, 18))}},
+		{"a task as long as the frame limit", Options{},
+			cvatDoc("<meta><task><size>10000000</size></task></meta>"), nil},
 		{"the task's size ends it otherwise", Options{},
 			cvatDoc("<meta><task><size>4</size></task></meta>", `<track id="4" label="car">`+cvatBox("2", "2", "0")+"</track>"),
 			[]Frame{withPoints(3, b(2, 18)), withPoints(4, b(2, 18))}},
@@ -131,6 +133,7 @@ func TestCVATErrors(t *testing.T) {
 		{"attribute without name", cvatDoc("", track(`<box frame="0" xtl="0" ytl="0" xbr="1" ybr="1" outside="0">`+"\n<attribute>1</attribute></box>")),
 			`t.xml:6: attribute: missing "name"`},
 		{"bad stop frame", cvatDoc("<meta>\n<task><stop_frame>x</stop_frame></task></meta>"), `t.xml:5: stop_frame: "x" is not a number`},
+		{"size past the frame limit", cvatDoc("<meta>\n<task><size>10000001</size></task></meta>"), "t.xml:5: size: 10000001 is not a count of frames (0 to 10000000)"},
 		{"text after the root", cvatDoc("") + "junk", "t.xml:5: text after the root element"},
 		{"label with a newline", cvatDoc("", `<track id="1" label="a&#10;b"/>`), `t.xml:4: track.label: "a\nb" contains the control character U+000A`},
 	})
