@@ -83,6 +83,9 @@ func (r *Run) Output(name, path string) (string, error) {
 // cluster task run again replaces what an earlier attempt wrote) and whose directory the
 // render makes.
 func (r *Run) Segment(name, path string) (string, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return "", refused{fmt.Errorf("%s: output %s is a directory", name, path)}
+	}
 	return r.add(name, path, path, true)
 }
 

@@ -37,6 +37,7 @@ func TestRunRule(t *testing.T) {
 		{name: "an existing file", path: p("old.txt"), refused: true},
 		{name: "an existing file, overwrite", overwrite: true, path: p("old.txt")},
 		{name: "an existing segment", segment: true, path: p("old.txt")},
+		{name: "a directory where the segment goes", segment: true, path: dir, refused: true},
 		{name: "no name", path: "", refused: true},
 		{name: "a missing directory", path: p("none/new.txt"), refused: true},
 	} {
