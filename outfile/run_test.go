@@ -11,13 +11,7 @@ import (
 // TestRunRule: an output is never one of the run's inputs (however spelled or linked) nor
 // another of its outputs, and replaces a file only with Overwrite (a segment always).
 func TestRunRule(t *testing.T) {
-	dir := t.TempDir()
-	p := func(name string) string { return filepath.Join(dir, name) }
-	for _, name := range []string{"in.txt", "old.txt"} {
-		if err := os.WriteFile(p(name), []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, p := filesIn(t, "in.txt", "old.txt")
 	if err := os.Link(p("in.txt"), p("hard.txt")); err != nil {
 		t.Fatal(err)
 	}
@@ -66,13 +60,7 @@ func TestRunRule(t *testing.T) {
 // of it that exists already is refused without Overwrite, named. An input given as a file:
 // URL is the file.
 func TestRunSequences(t *testing.T) {
-	dir := t.TempDir()
-	p := func(name string) string { return filepath.Join(dir, name) }
-	for _, name := range []string{"f_1.png", "f_2.png", "old_00790.png", "in.mp4"} {
-		if err := os.WriteFile(p(name), []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, p := filesIn(t, "f_1.png", "f_2.png", "old_00790.png", "in.mp4")
 	for _, tc := range []struct {
 		name      string
 		input     string
@@ -105,4 +93,18 @@ func TestRunSequences(t *testing.T) {
 			t.Errorf("%s: %v, want refused: %q", tc.name, err, tc.refused)
 		}
 	}
+}
+
+// filesIn makes a directory holding the named files, and returns it and a function that
+// gives a name's path in it.
+func filesIn(t *testing.T, names ...string) (string, func(string) string) {
+	t.Helper()
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	for _, name := range names {
+		if err := os.WriteFile(p(name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, p
 }
