@@ -93,7 +93,6 @@ func (r *Run) Segment(name, path string) (string, error) {
 // records it.
 func (r *Run) add(name, path, target string, overwrite bool) (string, error) {
 	out := newFile(name, path, target)
-	st := out.st
 	for _, in := range r.inputs {
 		if out.same(in) {
 			return "", refused{fmt.Errorf("%s %s is the input %s (%s): write to another file", name, path, in.path, in.name)}
@@ -104,7 +103,7 @@ func (r *Run) add(name, path, target string, overwrite bool) (string, error) {
 			return "", refused{fmt.Errorf("%s %s is also %s: write them to different files", name, path, o.name)}
 		}
 	}
-	if st != nil && !overwrite {
+	if out.st != nil && !overwrite {
 		return "", refused{fmt.Errorf("%s %s exists (use -y to overwrite it)", name, path)}
 	}
 	if out.seq != nil && !overwrite {
