@@ -239,6 +239,9 @@ func FuzzYOLO(f *testing.F) {
 		seedFile(f, filepath.Join("yolo", "clip_2.txt")),
 		"0 0.5 0.5 1 1\n1 0 0 0 0 1\n2 1 1 0.5 0.5 0.25 3\r\n",
 		"0 0.5 0.5 1 1 7\n0 0.5 0.5 1 1 0.5\n",
+		// One byte order mark is skipped, and only one.
+		"\uFEFF0 0.5 0.5 1 1\n",
+		"\uFEFF\uFEFF",
 	} {
 		f.Add(seed)
 	}

@@ -57,12 +57,10 @@ type yoloFile struct {
 	lines []string
 }
 
-// read reads the file's lines from r.
+// read reads the file's lines from r, which starts after the byte order mark if any.
 func (f *yoloFile) read(r io.Reader) error {
 	f.lines = f.lines[:0]
-	br := bufio.NewReader(r)
-	skipBOM(br)
-	return readLines(br, f.path, func(_ int, line string) error {
+	return readLines(r, f.path, func(_ int, line string) error {
 		f.lines = append(f.lines, line)
 		return nil
 	})
@@ -162,13 +160,16 @@ func frameNumber(s string) int {
 	return v
 }
 
+// readFile reads the lines of the label file at f.path.
 func readFile(f *yoloFile) error {
 	r, err := os.Open(f.path)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	return f.read(r)
+	br := bufio.NewReader(r)
+	skipBOM(br)
+	return f.read(br)
 }
 
 // decide looks for a line of f that shows what six-field lines hold: a seven-field line
