@@ -83,6 +83,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			if _, ok := commands[args[1]]; ok {
 				return Main([]string{args[1], "--help"}, stdout, stderr)
 			}
+			fmt.Fprintf(stderr, "trackink help: unknown command %q%s\n\n", args[1], suggest.DidYouMean(args[1], commandNames()))
+			printHelp(stderr)
+			return exitUsage
 		}
 		printHelp(stdout)
 		if len(args) == 0 {

@@ -83,6 +83,8 @@ func TestRenderErrors(t *testing.T) {
 	os.WriteFile(exists, []byte("keep me"), 0o644)
 	fakePNG := filepath.Join(dir, "fake.png")
 	os.WriteFile(fakePNG, []byte("not a picture"), 0o644)
+	blank := filepath.Join(dir, "blank.txt")
+	os.WriteFile(blank, []byte("# none\n\n"), 0o644)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -113,6 +115,8 @@ func TestRenderErrors(t *testing.T) {
 		{"style is a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--style", dir}, 2, "--style " + dir + " is a directory"},
 		{"missing label words", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label-words", filepath.Join(dir, "nope.txt")}, 2, "--label-words " + filepath.Join(dir, "nope.txt") + ": no such file"},
 		{"label words a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label-words", dir}, 2, "--label-words " + dir + " is a directory"},
+		{"missing label lines", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label-lines", filepath.Join(dir, "nope.txt")}, 2, "--label-lines " + filepath.Join(dir, "nope.txt") + ": no such file"},
+		{"no label words", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label", "{word}", "--label-words", blank}, 2, "--label-words " + blank + ": no words in it"},
 		{"missing class names", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", filepath.Join(dir, "nope.txt")}, 2, "--class-names " + filepath.Join(dir, "nope.txt") + ": no such file"},
 		{"class names a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", dir}, 2, "--class-names " + dir + " is a directory"},
 		{"tracks: class names a directory", []string{"tracks", good, "--class-names", dir}, 2, "--class-names " + dir + " is a directory"},
@@ -156,6 +160,13 @@ func TestHelpHasExamples(t *testing.T) {
 	}
 	if code, stdout, _ := trackink("help"); code != 0 || !strings.Contains(stdout, "render") {
 		t.Errorf("help: exit %d, %q", code, stdout)
+	}
+	// Once the general help and exit 0, as if the command existed.
+	if code, _, stderr := trackink("help", "rendr"); code != exitUsage || !strings.Contains(stderr, `unknown command "rendr" (did you mean render?)`) {
+		t.Errorf("help rendr: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := trackink("Render"); code != exitUsage || !strings.Contains(stderr, "did you mean render?") {
+		t.Errorf("Render: exit %d, %q", code, stderr)
 	}
 }
 
@@ -286,6 +297,15 @@ func TestTracksCommand(t *testing.T) {
 	for _, args := range [][]string{{"tracks", kitti, "--to", "mot", "-o", filepath.Join(dir, "x.jsonl")}, {"tracks", kitti, "--to", "jsonl", "-o", filepath.Join(dir, "y.txt")}} {
 		if code, _, stderr := trackink(args...); code != exitUsage || !strings.Contains(stderr, "name it") {
 			t.Errorf("%v: exit %d, %s; want the name asked for", args, code, stderr)
+		}
+	}
+	// Other names are read back by their contents (once refused too).
+	for to, name := range map[string]string{"mot": "x.csv", "jsonl": "plain"} {
+		o := filepath.Join(dir, name)
+		if code, _, stderr := trackink("tracks", kitti, "--to", to, "-o", o); code != 0 {
+			t.Errorf("--to %s -o %s: exit %d, %s", to, name, code, stderr)
+		} else if code, stdout, stderr := trackink("tracks", o); code != 0 || !strings.Contains(stdout, map[string]string{"mot": "MOTChallenge", "jsonl": "JSON Lines"}[to]) {
+			t.Errorf("tracks %s: exit %d, %s %s", name, code, stdout, stderr)
 		}
 	}
 	for _, args := range [][]string{{"tracks"}, {"tracks", kitti, "--to", "csv", "-o", out}, {"tracks", kitti, "-o", out}, {"tracks", kitti, "--untracked", "maybe"}} {

@@ -31,7 +31,7 @@ type writer struct {
 // fixture is the files the runs read.
 type fixture struct {
 	dir                                             string
-	video, picture, tracks, style, font, words, cls string
+	video, picture, tracks, style, font, words, lines, cls string
 }
 
 // notWriters are the flags whose names say "output" but that name no file the run writes,
@@ -51,10 +51,10 @@ var writingFlag = regexp.MustCompile(`^(output|out|dir|json|to|.*-json|save.*|re
 // writers lists every writing flag of every command, with a run that writes through it.
 func writers(fx fixture) []writer {
 	renderIn := map[string]string{"-i": fx.video, "--tracks": fx.tracks, "--style": fx.style,
-		"--font": fx.font, "--label-words": fx.words, "--class-names": fx.cls}
+		"--font": fx.font, "--label-words": fx.words, "--label-lines": fx.lines, "--class-names": fx.cls}
 	render := func(fx fixture, o, stats string) []string {
 		return []string{"render", "-i", fx.video, "--tracks", fx.tracks, "--style", fx.style, "--font", fx.font,
-			"--label-words", fx.words, "--class-names", fx.cls, "--preset", "ultrafast", "--quiet", "-o", o, "--stats-json", stats}
+			"--label-words", fx.words, "--label-lines", fx.lines, "--class-names", fx.cls, "--preset", "ultrafast", "--quiet", "-o", o, "--stats-json", stats}
 	}
 	return []writer{
 		{cmd: "render", flag: "-o", inputs: renderIn, other: "--stats-json", args: render},
@@ -204,7 +204,8 @@ func newFixture(t *testing.T) fixture {
 	dir := t.TempDir()
 	fx := fixture{dir: dir, video: filepath.Join(dir, "in.mp4"), picture: filepath.Join(dir, "in.png"),
 		tracks: filepath.Join(dir, "tracks.txt"), style: filepath.Join(dir, "style.toml"),
-		font: filepath.Join(dir, "font.ttf"), words: filepath.Join(dir, "words.txt"), cls: filepath.Join(dir, "classes.txt")}
+		font: filepath.Join(dir, "font.ttf"), words: filepath.Join(dir, "words.txt"),
+		lines: filepath.Join(dir, "lines.txt"), cls: filepath.Join(dir, "classes.txt")}
 	if err := video.Synthesize(fx.video, 64, 48, 2, 25); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	for path, body := range map[string][]byte{fx.tracks: []byte("1,1,10,10,20,20,1,-1,-1,-1\n"),
-		fx.style: []byte("line-width = 3\n"), fx.font: font, fx.words: []byte("kestrel\n"), fx.cls: []byte("person\n")} {
+		fx.style: []byte("line-width = 3\n"), fx.font: font, fx.words: []byte("kestrel\n"), fx.lines: []byte("func main() {\n"), fx.cls: []byte("person\n")} {
 		if err := os.WriteFile(path, body, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 func registerCameraFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	c := &st.Camera
 	fs.Float32Var(&c.Scanlines, "scanlines", c.Scanlines, "camera look: darken every other band of rows (a band is height/540 rows) by this much, 0..1 (0 = off)")
-	fs.Var(glowValue{&c.Aberration}, "aberration", "camera look: shift the red and blue apart by this many px, so edges fringe (0 = off)")
+	fs.Var(sizeValue{&c.Aberration}, "aberration", "camera look: shift the red and blue apart by this many px, so edges fringe (0 = off)")
 	if c.Aberration == overlay.Auto {
 		fs.Lookup("aberration").DefValue = "6 px at 2160 lines, scaled"
 	}

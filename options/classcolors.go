@@ -36,6 +36,9 @@ func (v classColorsValue) Set(s string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", class, err)
 		}
+		if !c.Set { // auto or nothing: once the class was drawn in transparent black
+			return fmt.Errorf("%s=%s: want a colour, #rrggbb[aa] (a class left out takes the palette's)", class, strings.TrimSpace(colour))
+		}
 		m[class] = c.C
 	}
 	*v.m = m

@@ -21,7 +21,7 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.IntVar(&st.MinLife, "min-life", st.MinLife, "draw a track from its Nth frame on: tracks shorter than N frames are never drawn (0 = every track at once; tracks in view at the first frame drawn are drawn at once)")
 	fs.IntVar(&st.Fade, "fade", st.Fade, "boxes and labels fade and grow in over N frames when a track starts, and fade and shrink out over N frames after it ends (0 = off)")
 	fs.Var(choiceValue{&st.BoxFrom, overlay.BoxFroms}, "box-from", "a box around each tracked point that has none: none, radius (--box-radius), age (growing to --box-radius over "+strconv.Itoa(overlay.BoxGrowFrames)+" frames)")
-	fs.Float32Var(&st.BoxRadius, "box-radius", st.BoxRadius, "half the side of --box-from's boxes in px")
+	fs.Var(sizeValue{&st.BoxRadius}, "box-radius", "half the side of --box-from's boxes in px")
 	if st.BoxRadius == overlay.Auto {
 		fs.Lookup("box-radius").DefValue = "48 px at 2160 lines, scaled"
 	}

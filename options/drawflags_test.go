@@ -52,7 +52,14 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--trail-smooth", "-1"}, "", "--trail-smooth -1: want 0 (off) to 100 positions"},
 		{[]string{"--link-fade", "-3"}, "", "--link-fade -3: is outside"},
 		{[]string{"--link-reach", "20"}, "", "--link-reach 20: is outside 0..10"},
-		{[]string{"--box-radius", "-2"}, "", "--box-radius -2: is outside"},
+		{[]string{"--box-radius", "-2"}, "", `--box-radius "-2": is negative`},
+		// -1 is the looks' "scaled to the frame" inside, no size a user gives.
+		{[]string{"--point-radius", "-1"}, "", `--point-radius "-1": is negative`},
+		{[]string{"--curve-width", "-1"}, "", `--curve-width "-1": is negative`},
+		{[]string{"--glow", "1e39"}, "", `--glow "1e39": is out of range`},
+		// Once drew the class in transparent black: gone.
+		{[]string{"--class-colors", "person=auto"}, "", `person=auto: want a colour`},
+		{[]string{"--class-colors", "car=#00ff00,person="}, "", `person=: want a colour`},
 		{[]string{"--style", file}, "blend = \"lighten\"\n", `s.toml:1: blend = "lighten": want over, add, screen`},
 		{[]string{"--glow", "-1"}, "", `--glow "-1": is negative`},
 		{[]string{"--glow", "NaN"}, "", `--glow "NaN": is not a number`},

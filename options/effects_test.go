@@ -45,9 +45,10 @@ func TestBoxEffectFlags(t *testing.T) {
 		{[]string{"--box-effect", "sepia"}, `unknown effect "sepia"`},
 		{[]string{"--box-effect", "blur", "--effect-strength", "500"}, "--effect-strength 500: blur's strength is outside 1..100"},
 		{[]string{"--box-effect", "zoom", "--effect-strength", "0.5"}, "--effect-strength 0.5: zoom's strength is outside 1..16"},
-		{[]string{"--box-effect", "invert", "--effect-strength", "1,2"}, "--effect-strength 2: more strengths than effects"},
+		{[]string{"--box-effect", "invert", "--effect-strength", "1,2"}, "--effect-strength: more strengths (2) than box effects (1)"},
+		{[]string{"--effect-strength", "24"}, "--effect-strength: more strengths (1) than box effects (0)"},
 		{[]string{"--effect-strength", "x"}, `is not a number`},
-		{[]string{"--style", file, "--box-effect", "tint"}, "more strengths than effects (1)"},
+		{[]string{"--style", file, "--box-effect", "tint"}, "s.toml:2: effect-strength = 24,3: more strengths (2) than box effects (1)"},
 	} {
 		_, err := styleOptions(tc.args...)
 		var ue UsageError

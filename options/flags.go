@@ -25,7 +25,7 @@ func FlagError(fs *pflag.FlagSet, err error) error {
 		return err
 	}
 	for _, f := range flagsOfField(fs, fe.Field) {
-		if f.Value.Type() == "bool" {
+		if f.Value.Type() == "bool" || fe.Value == nil {
 			return UsageError{fmt.Errorf("--%s: %s", f.Name, fe.Msg)}
 		}
 		value, hint := fmt.Sprint(fe.Value), ""
@@ -44,6 +44,7 @@ type Style struct {
 	Style       overlay.Style // the look, as the flags set it
 	noLabels    bool
 	LabelWords  string      // --label-words
+	LabelLines  string      // --label-lines
 	Links       knn.Options // the link graph's flags
 	Backend     string      // --backend
 	workers     int
@@ -68,7 +69,7 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	fs.StringVar(&s.File, "style", "", "a style file (TOML: any of the style flags as key = value) applied over the look; flags win")
 	fs.BoolVar(&s.ListLooks, "list-looks", false, "list the built-in looks and what each is for")
 	auto := func(v *float32, name, defaultText, usage string) {
-		fs.Float32Var(v, name, *v, usage)
+		fs.Var(sizeValue{v}, name, usage)
 		if *v == overlay.Auto {
 			fs.Lookup(name).DefValue = defaultText
 		}
@@ -86,10 +87,11 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	fs.Lookup("label-size").DefValue = "frame height / 54, at least 10"
 	fs.StringVar(&st.Font, "font", st.Font, "a TrueType or OpenType font file (.ttf, .otf, .ttc) to set labels in; Go Medium (built in) draws the characters it lacks, and a hollow box those neither has")
 	fs.Lookup("font").DefValue = "Go Medium, built in"
-	fs.BoolVar(&s.noLabels, "no-labels", !st.Labels, "do not draw box labels")
+	fs.BoolVar(&s.noLabels, "no-labels", !st.Labels, "do not draw box labels (a look without them draws them when a label flag is given: --label, --label-size…)")
 	fs.StringVar(&st.LabelFormat, "label", st.LabelFormat, `label text: fields {id} {class} {score} {frame} {x} {y} {w} {h} {age} {word}, numbers as {score:.2f}; a word whose field has no value is left out`)
 	fs.Lookup("label").DefValue = overlay.DefaultLabelFormat
 	fs.StringVar(&s.LabelWords, "label-words", "", "a file of words, one a line, that {word} picks from (one per track, never changing)")
+	fs.StringVar(&s.LabelLines, "label-lines", "", "a text file whose lines {line} shows: each track starts at its own line and scrolls on to the next every --label-line-frames frames")
 	fs.BoolVar(&st.LabelsOverlap, "labels-overlap", st.LabelsOverlap, "place every label above its box even where it covers another (default: labels move out of each other's way)")
 	fs.IntVar(&st.Trail, "trail", st.Trail, "draw each track's last N positions as a fading curve (0 = off)")
 	auto(&st.TrailWidth, "trail-width", "4 px at 2160 lines, scaled, at least 2", "trail width in px")
@@ -147,12 +149,14 @@ func (s *Style) Options(fs *pflag.FlagSet, timed bool) (overlay.Options, error) 
 	s.ColorByAsked = fs.Changed("color-by") || inFile
 	o := overlay.Options{Style: s.Style, Links: s.Links, NewBackend: s.Place.New,
 		Backend: overlay.BackendOptions{Workers: s.workers, Timed: timed}}
-	o.Style.Labels = !s.noLabels
+	o.Style.Labels = !s.noLabels || s.labelsAsked(fs)
 	if s.LabelWords != "" {
-		if err := CheckInput("--label-words", s.LabelWords, false); err != nil {
+		if o.Style.LabelWords, err = readTextLines("--label-words", s.LabelWords, true); err != nil {
 			return o, err
 		}
-		if o.Style.LabelWords, err = readWords(s.LabelWords); err != nil {
+	}
+	if s.LabelLines != "" {
+		if o.Style.LabelLines, err = readTextLines("--label-lines", s.LabelLines, false); err != nil {
 			return o, err
 		}
 	}
@@ -160,6 +164,22 @@ func (s *Style) Options(fs *pflag.FlagSet, timed bool) (overlay.Options, error) 
 		return o, s.fileError(fs, err)
 	}
 	return o, nil
+}
+
+// labelsAsked says whether a label flag (a template, a size, a font…), on the command line or
+// in the style file, asks for the labels that the look leaves off, and --no-labels was not
+// given: the flag would do nothing otherwise.
+func (s *Style) labelsAsked(fs *pflag.FlagSet) bool {
+	if fs.Changed("no-labels") {
+		return false
+	}
+	asked := false
+	fs.Visit(func(f *pflag.Flag) {
+		if o, ok := optionOf(fs.Name(), f.Name); ok && o.group == groupLabels && f.Name != "labels-overlap" {
+			asked = true
+		}
+	})
+	return asked
 }
 
 // Tracks are the tracking-file readers' flags, shared by render and tracks.

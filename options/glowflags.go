@@ -1,6 +1,7 @@
 package options
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -15,12 +16,12 @@ import (
 // registerGlowFlags adds --glow and --glow-opacity, --halo and --halo-opacity, and teaches
 // --link-color "gradient".
 func registerGlowFlags(fs *pflag.FlagSet, st *overlay.Style) {
-	fs.Var(glowValue{&st.Glow}, "glow", "a soft glow around every line, curve, trail, point and box outline reaching this many px beyond the stroke, from the stroke's own distance (0 = off)")
+	fs.Var(sizeValue{&st.Glow}, "glow", "a soft glow around every line, curve, trail, point and box outline reaching this many px beyond the stroke, from the stroke's own distance (0 = off)")
 	if st.Glow == overlay.Auto {
 		fs.Lookup("glow").DefValue = "12 px at 2160 lines, scaled by the height's square root"
 	}
 	fs.Float32Var(&st.GlowOpacity, "glow-opacity", st.GlowOpacity, "the glow's opacity at the stroke's edge, 0..1; it falls smoothly to none at --glow")
-	fs.Var(glowValue{&st.Halo}, "halo", "edge every stroke with a band this many px wide, black or white, whichever contrasts more with it, so that it stands out from a picture of its own colour (0 = off; a glow turns it off)")
+	fs.Var(sizeValue{&st.Halo}, "halo", "edge every stroke with a band this many px wide, black or white, whichever contrasts more with it, so that it stands out from a picture of its own colour (0 = off; a glow turns it off)")
 	if st.Halo == overlay.Auto {
 		fs.Lookup("halo").DefValue = "2 px at 2160 lines, scaled, at least 1"
 	}
@@ -33,11 +34,11 @@ func registerGlowFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	}
 }
 
-// glowValue is a size in px, never negative (--glow, --aberration; a look's Auto stays until
-// set).
-type glowValue struct{ v *float32 }
+// sizeValue is a size in px, never negative (--glow, --aberration, the stroke widths and
+// radii): overlay.Auto, a look's "scaled to the frame", is no value a user can give.
+type sizeValue struct{ v *float32 }
 
-func (g glowValue) String() string {
+func (g sizeValue) String() string {
 	if g.v == nil {
 		return "0"
 	}
@@ -47,8 +48,11 @@ func (g glowValue) String() string {
 	return strconv.FormatFloat(float64(*g.v), 'g', -1, 32)
 }
 
-func (g glowValue) Set(s string) error {
+func (g sizeValue) Set(s string) error {
 	v, err := strconv.ParseFloat(s, 32)
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("%q is out of range for this flag", s)
+	}
 	if err != nil || v != v {
 		return fmt.Errorf("%q is not a number", s)
 	}
@@ -59,7 +63,7 @@ func (g glowValue) Set(s string) error {
 	return nil
 }
 
-func (glowValue) Type() string { return "px" }
+func (sizeValue) Type() string { return "px" }
 
 // linkColorValue is --link-color: a colour for every link, auto, or gradient.
 type linkColorValue struct {

@@ -72,13 +72,18 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// setStyle makes st the style, keeping what the command line gave: the variables the flags
-// write are set from st, then the given flags are set again, from their values' String
-// (which each flag's Value must give back as it took it).
+// setStyle makes st the style, keeping what the command line gave: the variables the style
+// flags write are set from st, then the given style flags are set again, from their values'
+// String (which each style flag's Value must give back as it took it). The other flags
+// (bench's --points, a list) are left as they were parsed.
 func (s *Style) setStyle(fs *pflag.FlagSet, st overlay.Style, given map[string]string) error {
 	s.Style = st
 	s.noLabels = !st.Labels
+	keys := styleKeys(fs)
 	for name, v := range given {
+		if !slices.Contains(keys, name) {
+			continue
+		}
 		if err := fs.Set(name, v); err != nil { // it parsed once already
 			return fmt.Errorf("--%s over --look %s: %w", name, s.look, err)
 		}
@@ -100,27 +105,41 @@ func PrintLooks(w io.Writer) {
 	}
 }
 
-// readWords reads a file of words for {word}: one a line, blank lines and # comments skipped.
-func readWords(path string) ([]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
+// readTextLines reads the text file path that flag names: for {word} its words, one a line,
+// blank lines and # comments left out; for {line} its lines as they are (code keeps its
+// indentation and its comments), blank ones left out, trailing spaces cut.
+func readTextLines(flag, path string, words bool) ([]string, error) {
+	if err := CheckInput(flag, path, false); err != nil {
 		return nil, err
 	}
-	var words []string
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, UsageError{fmt.Errorf("%s %s: %w", flag, path, err)}
+	}
+	var lines []string
 	for n, line := range strings.Split(string(b), "\n") {
-		w := strings.TrimSpace(line)
-		if w == "" || w[0] == '#' {
+		line = strings.TrimRight(line, " \t\r")
+		if words {
+			if line = strings.TrimSpace(line); strings.HasPrefix(line, "#") {
+				continue
+			}
+		}
+		if line == "" {
 			continue
 		}
-		if !utf8.ValidString(w) {
-			return nil, fmt.Errorf("%s:%d: not UTF-8", path, n+1)
+		if !utf8.ValidString(line) {
+			return nil, UsageError{fmt.Errorf("%s %s:%d: not UTF-8", flag, path, n+1)}
 		}
-		words = append(words, w)
+		lines = append(lines, line)
 	}
-	if len(words) == 0 {
-		return nil, fmt.Errorf("%s: no words", path)
+	if len(lines) == 0 {
+		what := "lines"
+		if words {
+			what = "words"
+		}
+		return nil, UsageError{fmt.Errorf("%s %s: no %s in it", flag, path, what)}
 	}
-	return words, nil
+	return lines, nil
 }
 
 // colorValue is a flag holding an overlay.OptionalColor.

@@ -36,8 +36,10 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 	}
 	plexus, _ := overlay.Preset("plexus")
 	switch {
-	case st.Palette != plexus.Palette || st.Labels != plexus.Labels:
+	case st.Palette != plexus.Palette || st.Trail != plexus.Trail:
 		t.Errorf("the look's keys were lost: %+v", st)
+	case !st.Labels: // plexus has none, but --label asks for them
+		t.Errorf("--label under --look plexus drew no labels")
 	case st.LineWidth != 4 || st.LinkColor.String() != "#ff8800":
 		t.Errorf("the style file's keys were lost: %+v", st)
 	case st.FillOpacity != 0.25:
@@ -128,6 +130,61 @@ func TestTextFlagsOverEveryLook(t *testing.T) {
 		}
 		if want := []string{"one", "two"}; !slices.Equal(st.LabelLines, want) {
 			t.Errorf("--look %s: label lines %q, want %q", look, st.LabelLines, want)
+		}
+	}
+}
+
+// TestLookKeepsOtherFlags: a look sets again only the style flags the command line gave; a
+// command's other flags stay as parsed (bench --points 100,200 --look default once failed:
+// a list flag does not take back its own String).
+func TestLookKeepsOtherFlags(t *testing.T) {
+	var s Style
+	fs := NewFlagSet("bench", "", "", io.Discard)
+	s.Register(fs, "knn-backend", "default")
+	points := fs.IntSlice("points", nil, "point counts")
+	if err := Parse(fs, []string{"--points", "100,200", "--look", "neon", "--line-width", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	o, err := s.Options(fs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(*points, []int{100, 200}) || o.Style.LineWidth != 3 {
+		t.Errorf("--points %v, --line-width %g; want [100 200], 3", *points, o.Style.LineWidth)
+	}
+}
+
+// TestLabelFlagsTurnLabelsOn: a label flag under a look without labels draws them (it once
+// did nothing); --no-labels still wins, and the look's own choice stands without one.
+func TestLabelFlagsTurnLabelsOn(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.toml")
+	os.WriteFile(file, []byte("label-size = 20\n"), 0o644)
+	for _, tc := range []struct {
+		args   []string
+		labels bool
+	}{
+		{[]string{"--look", "neon"}, false},
+		{[]string{"--look", "neon", "--label", "{id}"}, true},
+		{[]string{"--look", "neon", "--label-size", "20"}, true},
+		{[]string{"--look", "neon", "--style", file}, true},
+		{[]string{"--look", "neon", "--label", "{id}", "--no-labels"}, false},
+		{[]string{"--look", "neon", "--labels-overlap"}, false},
+		{[]string{"--label", "{id}", "--no-labels"}, false},
+		{nil, true},
+	} {
+		var s Style
+		fs := NewFlagSet("render", "", "", io.Discard)
+		s.Register(fs, "knn", "default")
+		if err := Parse(fs, tc.args); err != nil {
+			t.Fatal(err)
+		}
+		o, err := s.Options(fs, false)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if o.Style.Labels != tc.labels {
+			t.Errorf("%v: labels %v, want %v", tc.args, o.Style.Labels, tc.labels)
 		}
 	}
 }

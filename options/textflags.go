@@ -2,10 +2,8 @@ package options
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
@@ -18,7 +16,6 @@ import (
 // registerTextFlags adds the text-on-tracks flags for style st.
 func registerTextFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(classLabelValue{&st.ClassLabels}, "class-label", "CLASS=TEMPLATE: boxes of CLASS take this label template instead of --label (the flag again for another class)")
-	fs.Var(&linesValue{lines: &st.LabelLines}, "label-lines", "a text file whose lines {line} shows: each track starts at its own line and scrolls on to the next every --label-line-frames frames")
 	fs.IntVar(&st.LabelLineFrames, "label-line-frames", st.LabelLineFrames, "frames each {line} shows (0 = 25)")
 	fs.Float32Var(&st.LabelReveal, "label-reveal", st.LabelReveal, "type labels on, this many characters a frame from the track's first frame (and each new {line}), with a _ cursor (0 = off)")
 }
@@ -55,38 +52,3 @@ func (v classLabelValue) Set(s string) error {
 }
 
 func (classLabelValue) Type() string { return "class=template" }
-
-// linesValue is --label-lines FILE: the file's lines, read when the flag is set (blank
-// lines left out, trailing spaces cut). Its String is the file, so that a look
-// (applyLook) can set it again.
-type linesValue struct {
-	lines *[]string
-	path  string
-}
-
-func (v *linesValue) String() string { return v.path }
-
-func (v *linesValue) Set(path string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	var lines []string
-	for n, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimRight(line, " \t\r")
-		if line == "" {
-			continue
-		}
-		if !utf8.ValidString(line) {
-			return fmt.Errorf("%s:%d: not UTF-8", path, n+1)
-		}
-		lines = append(lines, line)
-	}
-	if len(lines) == 0 {
-		return fmt.Errorf("%s: no lines", path)
-	}
-	*v.lines, v.path = lines, path
-	return nil
-}
-
-func (*linesValue) Type() string { return "file" }

@@ -102,8 +102,8 @@ func (s *Style) validateEffects() error {
 	if lo, hi := s.SortRange[0], s.SortRange[1]; !(lo >= 0 && lo <= hi && hi <= 1) {
 		return field.Errorf("overlay.Style.SortRange", fmt.Sprintf("%g,%g", lo, hi), "want 0 ≤ low ≤ high ≤ 1")
 	}
-	if len(s.EffectStrengths) > max(len(s.BoxEffects), 1) {
-		return field.Errorf("overlay.Style.EffectStrengths", len(s.EffectStrengths), "more strengths than effects (%d)", len(s.BoxEffects))
+	if len(s.EffectStrengths) > len(s.BoxEffects) {
+		return field.Errorf("overlay.Style.EffectStrengths", nil, "more strengths (%d) than box effects (%d)", len(s.EffectStrengths), len(s.BoxEffects))
 	}
 	for i, e := range s.BoxEffects {
 		if e < 0 || e >= numEffects {

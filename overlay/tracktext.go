@@ -125,10 +125,10 @@ func (s *Style) validateText() error {
 		return field.Errorf("overlay.Style.LabelLineFrames", s.LabelLineFrames, "want 1 to 100000 frames (0: 25)")
 	}
 	if s.labelsUse(fieldLine) && len(s.LabelLines) == 0 {
-		return field.Errorf("overlay.Style.LabelLines", len(s.LabelLines), "a label template uses {line}: give the lines")
+		return field.Errorf("overlay.Style.LabelLines", nil, "a label template uses {line}: give the lines")
 	}
 	if s.labelsUse(fieldWord) && len(s.LabelWords) == 0 {
-		return field.Errorf("overlay.Style.LabelWords", len(s.LabelWords), "a label template uses {word}: give the words")
+		return field.Errorf("overlay.Style.LabelWords", nil, "a label template uses {word}: give the words")
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ func New(o Options, w, h int) (*Tracker, error) {
 		return nil, err
 	}
 	if o.Mode == Objects && (len(o.Detectors) == 0 || slices.Contains(o.Detectors, nil)) {
-		return nil, field.Errorf("tracker.Options.Detectors", len(o.Detectors), "mode %s needs a detector, and none of them nil", Objects)
+		return nil, field.Errorf("tracker.Options.Detectors", nil, "mode %s needs a detector, and none of them nil", Objects)
 	}
 	t := &Tracker{o: o, w: w, h: h, factor: analysisFactor(h, o.AnalysisSize), nextID: 1}
 	t.diag = math.Hypot(float64(w), float64(h))

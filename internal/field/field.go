@@ -11,7 +11,8 @@ type Error struct {
 	// Field is the option's Go name, qualified by its package and struct:
 	// "knn.Options.K", "overlay.Style.LineWidth".
 	Field string
-	// Value is the rejected value, as given.
+	// Value is the rejected value, as given; nil where the fault is no one value's (a
+	// file's words missing, one list longer than another).
 	Value any
 	// Msg says what is wrong, starting lower-case: "must be at least 1".
 	Msg string
@@ -23,6 +24,9 @@ func Errorf(field string, value any, format string, args ...any) error {
 }
 
 func (e *Error) Error() string {
+	if e.Value == nil {
+		return e.Field + ": " + e.Msg
+	}
 	if s, ok := e.Value.(string); ok {
 		return fmt.Sprintf("%s %q: %s", e.Field, s, e.Msg)
 	}

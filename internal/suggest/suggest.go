@@ -25,6 +25,10 @@ func Closest(typed string, names []string) string {
 	}
 	best, bestD, tie := "", 0, false
 	for _, n := range names {
+		if n == typed {
+			return "" // not a typo
+		}
+		// Letters in another case are no edit: HUD is hud, the closest of all.
 		d := editDistance(strings.ToLower(typed), strings.ToLower(n))
 		switch {
 		case best == "" || d < bestD:
@@ -33,7 +37,7 @@ func Closest(typed string, names []string) string {
 			tie = true
 		}
 	}
-	if best == "" || tie || bestD > closeEnough(typed) || bestD == 0 {
+	if best == "" || tie || bestD > closeEnough(typed) {
 		return ""
 	}
 	return best

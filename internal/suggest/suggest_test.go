@@ -12,3 +12,19 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestClosest(t *testing.T) {
+	looks := []string{"blob", "cctv", "clean", "default", "hud", "neon", "plexus"}
+	for _, tc := range []struct{ typed, want string }{
+		{"plexis", "plexus"},
+		{"HUD", "hud"}, // once nothing: a case-only difference counted as no typo
+		{"Neon", "neon"},
+		{"hud", ""}, // the name itself is no typo
+		{"bold", ""},
+		{"", ""},
+	} {
+		if got := Closest(tc.typed, looks); got != tc.want {
+			t.Errorf("Closest(%q) = %q, want %q", tc.typed, got, tc.want)
+		}
+	}
+}
