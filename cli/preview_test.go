@@ -40,6 +40,18 @@ func TestPreviewFrame(t *testing.T) {
 	if p1 := preview("p1.png", "--frame", "1"); !magenta(p1, 20, 100) {
 		t.Error("--frame 1 does not draw tracks frame 1's box: frames are not 1-based")
 	}
+	// With --frame-offset 6, video frame 6 comes before tracks frame 1: the frame undrawn and
+	// a warning (once "the video ends before it", exit 2).
+	out := filepath.Join(dir, "before.png")
+	code, _, stderr := trackink("render", "-i", in, "--tracks", tracks, "-o", out, "--no-labels", "--box-color", "#ff00ff", "--frame", "6", "--frame-offset", "6")
+	if code != 0 || !strings.Contains(stderr, "video frame 6 comes before tracks frame 1") {
+		t.Errorf("--frame 6 --frame-offset 6: exit %d, %s", code, stderr)
+	} else if before := readPicture(t, out); magenta(before, 120, 100) || magenta(before, 20, 100) {
+		t.Error("--frame 6 --frame-offset 6 drew a box")
+	}
+	if p7 := preview("p7.png", "--frame", "7", "--frame-offset", "6"); !magenta(p7, 20, 100) {
+		t.Error("--frame 7 --frame-offset 6 does not draw tracks frame 1's box")
+	}
 	// A trail runs through the bottom centres of frames 1..5 (x 40..120, y 140), as in the
 	// render.
 	trail := preview("trail.png", "--frame", "6", "--trail", "10", "--trail-color", "#0000ff", "--trail-width", "6")

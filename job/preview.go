@@ -34,6 +34,13 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	vo.Start, vo.End = at, at
 	vo.Encoder, vo.Preset, vo.CRF, vo.Bitrate, vo.Lossless = "libx264", "ultrafast", 0, 0, false
 	vo.Log, vo.Segment, vo.Partners = func(string) {}, nil, nil
+	// A frame before tracks frame 1 is shown as the render leaves it, undrawn; the offset is
+	// moved so that Transcode hands it over at all.
+	offset := vo.FrameOffset
+	undrawn := n-offset < 1
+	if undrawn {
+		vo.FrameOffset = n - 1
+	}
 	in, err := open(&vo, func(info video.Info) error {
 		if info.CheckStart(at) != nil {
 			return badOption(fmt.Errorf("--frame %d: the video has %s", n, info.Length()))
@@ -61,6 +68,11 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	defer td.Close()
 	var still *composite.RGBA
 	rep.Stats, err = video.Transcode(ctx, vo, func(k int, dst composite.Surface) error {
+		if undrawn {
+			var err error
+			still, err = composite.ToRGBA(dst)
+			return err
+		}
 		if err := td.Draw(k, dst); err != nil {
 			return err
 		}
@@ -74,6 +86,10 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		return nil, rep, badOption(fmt.Errorf("--frame %d: the video ends before it (%s)", n, in.info.Length()))
 	case err != nil && !errors.Is(err, video.ErrInputDamaged):
 		return nil, rep, err
+	}
+	if undrawn {
+		warn(o, "video frame %d comes before tracks frame 1, which --frame-offset %d puts on video frame %d: it is not drawn on", n, offset, offset+1)
+		return still, rep, nil
 	}
 	if k := tracksFrame(n, vo.FrameOffset); stored(src) != nil && stored(src).Frame(k, new(scene.Frame)) == nil {
 		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)", n, k, frameSpan(stored(src)))
