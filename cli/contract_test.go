@@ -84,6 +84,9 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 		{"more segments than the range's frames", []string{"--segment", "0/11", "--start", "41", "-o", dir}, "11 segments of a render of 10 frames"},
 		{"segment output is a file", []string{"--segment", "0/2", "-o", in}, "names the directory for the segments; this is a file"},
 		{"segment output is a video name", []string{"--segment", "0/2", "-o", filepath.Join(dir, "segs.mp4")}, "not a video file"},
+		{"segment output is a picture name", []string{"--segment", "0/2", "-o", filepath.Join(dir, "seq_%05d.png")}, "not a picture"},
+		// Every task would write the one file, the last to end winning, without -y.
+		{"segment with statistics", []string{"--segment", "0/2", "-o", dir, "--stats-json", filepath.Join(dir, "s.json")}, "--stats-json is the statistics of a whole render"},
 	}
 	// What this machine lacks (the CI machine has no GPU).
 	if !device.Probe().Usable() {

@@ -69,6 +69,11 @@ func (f *renderFlags) segmentTarget(isVideo bool) (string, error) {
 		return "", options.UsageError{Err: errors.New("--segment: segments are of a video; the input is a picture or missing")}
 	case f.output == "":
 		return "", options.UsageError{Err: errors.New("no output: give -o DIR, the directory for the segments")}
+	case f.video.StatsJSON != "":
+		// Each task would write the one file, the last to end winning.
+		return "", options.UsageError{Err: errors.New("--stats-json is the statistics of a whole render: a segment has none of its own (drop it with --segment)")}
+	case isPicture(f.output) || video.IsSequence(f.output):
+		return "", options.UsageError{Err: fmt.Errorf("-o %s: with --segment, -o names a directory for the segments (segs/), not a picture", f.output)}
 	}
 	st, err := os.Stat(f.output)
 	switch {
