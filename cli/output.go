@@ -20,6 +20,11 @@ func outputError(output, input string, err error) error {
 	case errors.Is(err, video.ErrOutputIsSegment):
 		return options.UsageError{Err: fmt.Errorf("output %s is one of the segments: write to another file", output)}
 	case errors.Is(err, outfile.ErrExists):
+		// The file that appeared may be another output than output: --stats-json's.
+		var ee *outfile.ExistsError
+		if errors.As(err, &ee) {
+			output = ee.Path
+		}
 		return fmt.Errorf("output %s exists (use -y to overwrite it)", output)
 	}
 	return err

@@ -52,6 +52,12 @@ var (
 	ErrIsInput = errors.New("the output is the input file")
 )
 
+// ExistsError is the ErrExists of one file: Path, which a run would have replaced.
+type ExistsError struct{ Path string }
+
+func (e *ExistsError) Error() string        { return ErrExists.Error() + ": " + e.Path }
+func (e *ExistsError) Is(target error) bool { return target == ErrExists }
+
 // partialMark is the extended attribute that marks a partial file as trackink's.
 const partialMark = "user.trackink.partial"
 
@@ -80,7 +86,7 @@ func CheckOutput(input, output string, overwrite bool) (string, error) {
 			return "", fmt.Errorf("%w: %s is %s", ErrIsInput, output, input)
 		}
 		if !overwrite {
-			return "", fmt.Errorf("%w: %s", ErrExists, output)
+			return "", &ExistsError{output}
 		}
 	}
 	if st, err := os.Stat(filepath.Dir(target)); err != nil || !st.IsDir() {
@@ -89,9 +95,23 @@ func CheckOutput(input, output string, overwrite bool) (string, error) {
 	return target, nil
 }
 
-// umask is the process's file mode creation mask, read once (reading it sets it, and puts it
-// back).
-var umask = sync.OnceValue(func() fs.FileMode {
+// umask is the process's file mode creation mask, as the kernel shows it (Linux 4.7 on).
+// Else it is read by setting it, which for that instant gives any file another thread
+// creates mode 0666 or 0777: once, and only there.
+func umask() fs.FileMode {
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+				if m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+					return fs.FileMode(m)
+				}
+			}
+		}
+	}
+	return umaskBySetting()
+}
+
+var umaskBySetting = sync.OnceValue(func() fs.FileMode {
 	m := unix.Umask(0)
 	unix.Umask(m)
 	return fs.FileMode(m)
@@ -280,7 +300,7 @@ func place(from, to string, overwrite bool) error {
 	}
 	if err := os.Link(from, to); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%w: %s", ErrExists, to)
+			return &ExistsError{to}
 		}
 		return fmt.Errorf("moving the output into place: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"trackink/internal/testdir"
@@ -279,8 +280,10 @@ func TestCommitAllLandsTogether(t *testing.T) {
 	defer pv.Discard()
 	defer pt.Discard()
 	os.WriteFile(tracks, []byte("someone else's"), 0o644)
-	if err := CommitAll(false, pv, pt); !errors.Is(err, ErrExists) {
-		t.Errorf("a partner that appeared meanwhile: %v, want ErrExists", err)
+	// The error names the partner, not the video (once "output out.mp4 exists").
+	var ee *ExistsError
+	if err := CommitAll(false, pv, pt); !errors.Is(err, ErrExists) || !errors.As(err, &ee) || ee.Path != tracks {
+		t.Errorf("a partner that appeared meanwhile: %v, want ErrExists naming %s", err, tracks)
 	}
 	if _, err := os.Stat(video); err == nil {
 		t.Errorf("the video is in place beside someone else's tracks")
@@ -293,6 +296,9 @@ func TestCommitAllLandsTogether(t *testing.T) {
 // An output takes the mode of the file it replaces (a private file stays private), and a new
 // one 0666 less the umask, as files any other tool creates.
 func TestOutputMode(t *testing.T) {
+	// A umask of the test's own, so that a new file's mode is no 0644 of a fixed default.
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
 	dir := t.TempDir()
 	private, fresh := filepath.Join(dir, "private.mp4"), filepath.Join(dir, "new.mp4")
 	if err := os.WriteFile(private, []byte("old"), 0o600); err != nil {
@@ -307,7 +313,7 @@ func TestOutputMode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for final, want := range map[string]os.FileMode{private: 0o600, fresh: 0o666 &^ umask()} {
+	for final, want := range map[string]os.FileMode{private: 0o600, fresh: 0o640} {
 		if st, err := os.Stat(final); err != nil || st.Mode().Perm() != want {
 			t.Errorf("%s: mode %v, %v; want %v", filepath.Base(final), st.Mode().Perm(), err, want)
 		}

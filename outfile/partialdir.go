@@ -30,7 +30,9 @@ func CreatePartialDir(dir, base string) (*PartialDir, error) {
 	}
 	lock, err := os.Open(partial)
 	if err == nil {
-		err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX)
+		if err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+			lock.Close()
+		}
 	}
 	if err != nil {
 		os.RemoveAll(partial)
