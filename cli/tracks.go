@@ -64,8 +64,9 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if target, err = files.Output("-o", *out); err != nil {
 				return err
 			}
-			// The name says how the file is read back: MOT text in x.jsonl would not be.
-			if named, err := options.TracksFormat("-o", *out); err != nil || named != format {
+			// A name that says the other format is refused: MOT text in x.jsonl would not be
+			// read back. Other names (out.csv, out) are read back by their contents.
+			if named, err := options.TracksFormat("-o", *out); err == nil && named != format {
 				return options.UsageError{Err: fmt.Errorf("-o %s with --to %s: name it %s", *out, *to, map[scene.Format]string{
 					scene.FormatMOT: "NAME.txt", scene.FormatJSONL: "NAME.jsonl (or .ndjson)"}[format])}
 			}
