@@ -95,8 +95,10 @@ func (m *motReader) parseLine(n int, line string) error {
 		if m.opts.DropIgnored {
 			// Ground truth in the 10-field layout (MOT15): the 7th field is the consider
 			// flag, not a confidence, and a row marked 0 is not scored (TrackEval's
-			// zero_marked); x, y and z are checked as the results' are.
-			consider, err := r.integer(6, checkConsider)
+			// zero_marked); x, y and z are checked as the results' are. Results used as
+			// ground truth (trackink's own MOT text, another tracker's) hold a confidence or
+			// -1 there, and are scored but where it is 0, as TrackEval scores them.
+			consider, err := r.number(6, 64, checkConsiderOrScore)
 			if err != nil {
 				return err
 			}
@@ -105,7 +107,7 @@ func (m *motReader) parseLine(n int, line string) error {
 					return err
 				}
 			}
-			if consider == 1 {
+			if consider != 0 {
 				m.b.addBox(frame, n, b)
 			}
 			return nil
@@ -209,6 +211,15 @@ func (m *motReader) finish() (*Tracks, error) {
 		m.b.clearScores()
 	}
 	return m.b.finish(FormatMOT, m.opts.Anchor)
+}
+
+// checkConsiderOrScore checks the 7th of 10 fields read as ground truth: the consider flag,
+// 0 (not scored) or 1, or a results file's confidence, within [0,1] or -1 (none).
+func checkConsiderOrScore(v float64, s string) string {
+	if v != -1 && !(v >= 0 && v <= 1) {
+		return s + " is neither a consider flag, 0 or 1, nor a confidence, 0 to 1 or -1"
+	}
+	return ""
 }
 
 // checkConsider checks a ground truth's consider flag: 0 (not scored) or 1.

@@ -81,6 +81,11 @@ func TestMOTAccepted(t *testing.T) {
 		{"MOT15 ground truth: the 7th field is the consider flag", Options{DropIgnored: true},
 			"1,1,10,20,30,40,1,-4.1,-7.3,0\n1,2,-5,0,0,0,0,-1,-1,-1\n2,2,-5,0,0,0,0,-1,-1,-1\n",
 			[]Frame{motFrameOf(1, b1, p1)}},
+		// Results used as ground truth (trackink's MOT text: -1 or a score there) are scored
+		// but where the field is 0; once refused ("-1 is not 0 or 1").
+		{"MOT results as ground truth", Options{DropIgnored: true},
+			"1,1,10,20,30,40,-1,-1,-1,-1\n2,1,10,20,30,40,0.87,-1,-1,-1\n3,1,10,20,30,40,0,-1,-1,-1\n",
+			[]Frame{motFrameOf(1, b1, p1), motFrameOf(2, b1, p1)}},
 		{"every class has its name", Options{},
 			func() string {
 				var s strings.Builder
@@ -183,12 +188,12 @@ func TestMOTErrors(t *testing.T) {
 	})
 }
 
-// Ground truth in MOT15's 10 fields (--gt): the 7th field is the consider flag, 0 or 1, and
-// x, y, z are checked as a results file's are.
+// Ground truth in MOT15's 10 fields (--gt): the 7th field is the consider flag, 0 or 1, or
+// a results file's confidence, and x, y, z are checked as a results file's are.
 func TestMOTGroundTruth10Errors(t *testing.T) {
 	testErrors(t, "gt.txt", FormatMOT, Options{DropIgnored: true}, []errorCase{
-		{"consider flag 5", "1,1,10,20,30,40,5,-1,-1,-1\n", "gt.txt:1: field 7 (consider_flag): 5 is not 0 or 1"},
-		{"consider flag 0.5", "1,1,10,20,30,40,0.5,-1,-1,-1\n", "gt.txt:1: field 7 (consider_flag): 0.5 is not an integer"},
+		{"consider flag 5", "1,1,10,20,30,40,5,-1,-1,-1\n", "gt.txt:1: field 7 (consider_flag): 5 is neither a consider flag, 0 or 1, nor a confidence, 0 to 1 or -1"},
+		{"consider flag -0.5", "1,1,10,20,30,40,-0.5,-1,-1,-1\n", "gt.txt:1: field 7 (consider_flag): -0.5 is neither a consider flag, 0 or 1, nor a confidence, 0 to 1 or -1"},
 		{"consider flag not a number", "1,1,10,20,30,40,abc,-1,-1,-1\n", `gt.txt:1: field 7 (consider_flag): "abc" is not a number`},
 		{"bad x", "1,1,10,20,30,40,1,abc,-1,-1\n", `gt.txt:1: field 8 (x): "abc" is not a number`},
 		{"bad z on a row not scored", "1,1,10,20,30,40,0,-1,-1,z\n", `gt.txt:1: field 10 (z): "z" is not a number`},
