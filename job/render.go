@@ -213,11 +213,10 @@ func layerNeedsNoPicture(o Options) error {
 var editorBlend = map[string]string{"add": "Add (Linear Dodge)", "screen": "Screen"}
 
 // fitToVideo fits o's look to the video: the camera look's clock counts at its frame rate
-// unless told another (held within the rates --camera-fps may give: a high-speed camera's
-// 2 400 frames a second count at 1 000).
+// unless told another (a time-lapse's 1/600 and a high-speed camera's 2 400 as they are).
 func fitToVideo(o *Options, info video.Info) {
-	if c := &o.Overlay.Style.Camera; c.FPS == 0 && info.FrameRate > 0 {
-		c.FPS = float32(min(max(info.FrameRate, overlay.MinCameraFPS), overlay.MaxCameraFPS))
+	if c := &o.Overlay.Style.Camera; c.FPS == 0 && float32(info.FrameRate) > 0 {
+		c.FPS = float32(info.FrameRate)
 	}
 }
 

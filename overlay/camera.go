@@ -62,21 +62,16 @@ func (c *Camera) On() bool { return c.AltersPicture() || c.Name != "" }
 // CameraClockLayout is Camera.Clock's layout (time.Parse).
 const CameraClockLayout = "2006-01-02 15:04:05"
 
-// MinCameraFPS is the slowest clock rate Camera.FPS may give (a frame every 100 s, as a
-// time-lapse's): slower, the stamp of a long video's last frame would pass any clock.
-const MinCameraFPS = 0.01
+// MaxCameraFPS is the fastest clock rate Camera.FPS may give (a high-speed camera's). Any
+// slower rate above 0 is one: a time-lapse's, a frame every 10 minutes, is 1/600.
+const MaxCameraFPS = 1e6
 
-// MaxCameraFPS is the fastest.
-const MaxCameraFPS = 1000
-
-// maxStampSeconds holds the stamp's clock within what a time.Duration can add (292 years).
+// maxStampSeconds holds the stamp's clock within what a time.Duration can add (292 years),
+// however slow the rate and long the video.
 const maxStampSeconds = 9e9
 
 // validate checks the camera's settings beyond their ranges (Style.Validate's table).
 func (c *Camera) validate() error {
-	if c.FPS != 0 && c.FPS < MinCameraFPS {
-		return field.Errorf("overlay.Style.Camera.FPS", c.FPS, "want 0 (the video's rate) or %g to 1000 frames a second", MinCameraFPS)
-	}
 	if c.Clock != "" {
 		if _, err := time.Parse(CameraClockLayout, c.Clock); err != nil {
 			return field.Errorf("overlay.Style.Camera.Clock", c.Clock, "want %q", CameraClockLayout)
