@@ -23,13 +23,14 @@ func CheckInput(what, path string, dirOK bool) error {
 		}
 		return nil
 	}
-	st, err := os.Stat(path)
+	local := strings.TrimPrefix(path, "file:") // FFmpeg's name for a local file
+	st, err := os.Stat(local)
 	switch {
 	case err == nil && st.IsDir() && !dirOK:
 		return UsageError{fmt.Errorf("%s %s is a directory", what, path)}
 	case err == nil && st.Mode().IsRegular():
 		var f *os.File
-		if f, err = os.Open(path); err == nil {
+		if f, err = os.Open(local); err == nil {
 			f.Close()
 		}
 	}

@@ -41,22 +41,25 @@ func openInputProbed(path string, videoStream int, probe bool) (*input, error) {
 	// FFmpeg says "No such file or directory" too, but a Go error lets callers use errors.Is
 	// with fs.ErrNotExist. URLs (scheme://) are left to FFmpeg; an image sequence's
 	// pattern names no file, its first frame's file must exist.
+	url := path
 	switch {
 	case IsSequence(path):
 		if _, err := SequenceStart(path); err != nil {
 			return nil, fmt.Errorf("video: input: %w", err)
 		}
 	case !strings.Contains(path, "://"):
-		if _, err := os.Stat(path); err != nil {
+		local := strings.TrimPrefix(path, "file:")
+		if _, err := os.Stat(local); err != nil {
 			return nil, fmt.Errorf("video: input: %w", err)
 		}
+		url = fileURL(local)
 	}
 	in := &input{path: path, fc: astiav.AllocFormatContext()}
 	if in.fc == nil {
 		return nil, errors.New("video: allocating the input format context failed")
 	}
 	in.interrupt = in.fc.SetInterruptCallback()
-	if err := in.fc.OpenInput(path, nil, nil); err != nil {
+	if err := in.fc.OpenInput(url, nil, nil); err != nil {
 		in.fc.Free()
 		return nil, fmt.Errorf("video: opening input %s: %w", path, err)
 	}
@@ -283,3 +286,8 @@ func parseClockTag(v string) (time.Duration, bool) {
 	}
 	return time.Duration((float64(h)*3600 + float64(m)*60 + s) * float64(time.Second)), true
 }
+
+// fileURL is the FFmpeg URL of the local file path: FFmpeg takes the part of a name before
+// its first colon for a protocol when it could be one's name, so that
+// 2024-01-01T12:30:00.mp4 would be a file of the protocol "2024-01-01T12".
+func fileURL(path string) string { return "file:" + path }

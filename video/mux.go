@@ -8,9 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"trackink/outfile"
 
 	"github.com/asticode/go-astiav"
+
+	"trackink/internal/field"
+	"trackink/outfile"
 )
 
 // output is the muxer writing to a partial file beside the target (outfile.go); commit moves
@@ -45,7 +47,7 @@ func createOutput(in *input, inPath, path string, overwrite, copyOthers bool, wa
 		fc.Free()
 		return nil, err
 	}
-	if o.pb, err = astiav.OpenIOContext(o.partial.Name(), astiav.NewIOContextFlags(astiav.IOContextFlagWrite)); err != nil {
+	if o.pb, err = astiav.OpenIOContext(fileURL(o.partial.Name()), astiav.NewIOContextFlags(astiav.IOContextFlagWrite)); err != nil {
 		o.close()
 		return nil, fmt.Errorf("video: opening %s for writing: %w", o.partial.Name(), err)
 	}
@@ -65,7 +67,8 @@ func createOutput(in *input, inPath, path string, overwrite, copyOthers bool, wa
 // addVideo once the encoder is open, or by addSegmentVideo) and, with copyOthers, every
 // other stream, to be copied packet for packet. Streams the container cannot hold (SRT
 // subtitles in MP4, timecode data…) are dropped with a warning rather than failing the
-// render.
+// render; but audio is the video's own, which a render keeps: audio the container cannot
+// hold (a camera's PCM in MP4) is refused, naming containers that hold it.
 func (o *output) mapStreams(in *input, copyOthers bool, warn func(string)) error {
 	for _, s := range in.fc.Streams() {
 		par := s.CodecParameters()
@@ -83,6 +86,10 @@ func (o *output) mapStreams(in *input, copyOthers bool, warn func(string)) error
 			// A QuickTime timecode track: the muxer writes one anew from the video stream's
 			// timecode tag, which copyStreamMeta carries.
 			continue
+		}
+		if par.MediaType() == astiav.MediaTypeAudio && !muxerAccepts(o.fc, par.CodecID()) {
+			return field.Errorf("video.Options.Output", o.final, "the %s container cannot hold the video's %s: write .mov or .mkv, which keep it",
+				strings.TrimPrefix(filepath.Ext(o.final), "."), what)
 		}
 		if par.MediaType() == astiav.MediaTypeAttachment || !muxerAccepts(o.fc, par.CodecID()) {
 			warn(fmt.Sprintf("%s dropped: %s cannot hold it", what, filepath.Ext(o.final)))

@@ -30,7 +30,7 @@ func SynthesizeContext(ctx context.Context, path string, w, h, frames, fps int) 
 		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration="+dur,
 		"-map", "0:v", "-map", "1:a", "-frames:v", strconv.Itoa(frames),
 		"-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
-		"-c:a", "aac", "-b:a", "128k", "-y", path)
+		"-c:a", "aac", "-b:a", "128k", "-y", fileURL(path))
 }
 
 // runFFmpeg runs the ffmpeg CLI quietly and returns its error output on failure.

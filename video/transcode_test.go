@@ -2,7 +2,9 @@ package video
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"trackink/composite"
+	"trackink/internal/field"
 	"trackink/internal/mediatest"
 )
 
@@ -309,6 +312,50 @@ func TestParsePosition(t *testing.T) {
 	for _, s := range []string{"0", "-3", "abc", "1:60", "x s", "1:2:3:4"} {
 		if _, err := ParsePosition(s); err == nil {
 			t.Errorf("ParsePosition(%q) accepted", s)
+		}
+	}
+}
+
+// Audio an output container cannot hold is refused before any work, naming containers that
+// hold it (a camera's PCM into .mp4 was once dropped with a warning, the render exiting 0
+// with a silent video); the same source into .mov keeps it.
+func TestTranscodeRefusesDroppingAudio(t *testing.T) {
+	in := ffmpegClip(t, "pcm.mov", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le")
+	out := filepath.Join(t.TempDir(), "out.mp4")
+	_, _, _, err := render(t, in, ".mp4", Options{Output: out})
+	var fe *field.Error
+	if !errors.As(err, &fe) || fe.Field != "video.Options.Output" || !strings.Contains(err.Error(), "write .mov or .mkv") {
+		t.Errorf("PCM audio into .mp4: %v, want a field error on the output naming .mov and .mkv", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), "*")); len(left) > 0 {
+		t.Errorf("files left: %v", left)
+	}
+	mov, _, _, err := render(t, in, ".mov", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := probeStreams(t, mov); len(s) != 2 || s[1].CodecName != "pcm_s16le" {
+		t.Errorf(".mov streams %+v, want the video and the PCM audio", s)
+	}
+}
+
+// A local file whose name has a colon in it (an ISO timestamp) is a file, not a URL of the
+// protocol named before the colon: read and written by a relative name (once "Protocol not
+// found").
+func TestTranscodeNamesWithAColon(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := Synthesize("2024-01-01T12:30:00.mp4", 320, 240, 5, 10); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"2024-01-01T12:30:00.mp4", "file:2024-01-01T12:30:00.mp4"} {
+		out := "out:" + strings.TrimPrefix(in, "file:")
+		_, st, _, err := render(t, in, ".mp4", Options{Output: out, Overwrite: true})
+		if err != nil || st.Frames != 5 {
+			t.Errorf("%s into %s: %d frames, %v", in, out, st.Frames, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, out)); err != nil {
+			t.Errorf("%s: %v", out, err)
 		}
 	}
 }
