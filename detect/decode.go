@@ -111,5 +111,5 @@ func iou(a, b Detection) float32 {
 		return 0
 	}
 	inter := iw * ih
-	return inter / ((a.X1-a.X0)*(a.Y1-a.Y0) + (b.X1-b.X0)*(b.Y1-b.Y0) - inter)
+	return inter / (float32((a.X1-a.X0)*(a.Y1-a.Y0)) + float32((b.X1-b.X0)*(b.Y1-b.Y0)) - inter) // no fused multiply-add
 }

@@ -77,5 +77,5 @@ func IoU(a, b scene.Box) float64 {
 		return 0
 	}
 	inter := ix * iy
-	return inter / (aw*ah + bw*bh - inter)
+	return inter / (float64(aw*ah) + float64(bw*bh) - inter) // no fused multiply-add: the same on every CPU
 }

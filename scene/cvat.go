@@ -559,4 +559,4 @@ func (h *cvatCursors) Pop() any {
 }
 
 // lerp is CVAT's interpolation, p0 + (p1 - p0) × t, in float64.
-func lerp(p0, p1, t float64) float64 { return p0 + (p1-p0)*t }
+func lerp(p0, p1, t float64) float64 { return p0 + float64((p1-p0)*t) } // unfused: the same on every CPU

@@ -37,11 +37,11 @@ func (k *kalman1) updateNoise(z, r float64) {
 	}
 	kp, kv := k.pp/s, k.pv/s
 	y := z - k.p
-	k.p += kp * y
-	k.v += kv * y
+	k.p += float64(kp * y) // each product rounded on its own (package doc)
+	k.v += float64(kv * y)
 	// P = (I − K H) P.
 	pp := (1 - kp) * k.pp
 	pv := (1 - kp) * k.pv
-	vv := k.vv - kv*k.pv
+	vv := k.vv - float64(kv*k.pv)
 	k.pp, k.pv, k.vv = pp, pv, vv
 }

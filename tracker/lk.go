@@ -247,8 +247,8 @@ func (lw *lkWork) flow(a, b *pyramid, x, y float32) (nx, ny float32, ok bool) {
 		a11, a12, a22 := lw.template(I, ipx, ipy, &w)
 		const fltScale = float32(1) / (1 << 20)
 		A11, A12, A22 := float32(a11)*fltScale, float32(a12)*fltScale, float32(a22)*fltScale
-		D := A11*A22 - A12*A12
-		minEig := (A22 + A11 - float32(math.Sqrt(float64((A11-A22)*(A11-A22)+4*A12*A12)))) / float32(2*lkWindow*lkWindow)
+		D := float32(A11*A22) - float32(A12*A12) // products rounded on their own
+		minEig := (A22 + A11 - float32(math.Sqrt(float64(float32((A11-A22)*(A11-A22))+float32(4*A12*A12))))) / float32(2*lkWindow*lkWindow)
 		if minEig < lkMinEig || D < 1.1920929e-07 {
 			if lv == 0 {
 				return nx, ny, false
@@ -270,10 +270,10 @@ func (lw *lkWork) flow(a, b *pyramid, x, y float32) (nx, ny float32, ok bool) {
 			v := weights(nx-float32(inx), ny-float32(iny))
 			b1, b2 := lw.mismatch(J, inx, iny, &v)
 			B1, B2 := float32(b1)*fltScale, float32(b2)*fltScale
-			dx, dy := (A12*B2-A22*B1)*D, (A12*B1-A11*B2)*D
+			dx, dy := float32((float32(A12*B2)-float32(A22*B1))*D), float32((float32(A12*B1)-float32(A11*B2))*D)
 			nx += dx
 			ny += dy
-			if dx*dx+dy*dy <= lkEpsilon*lkEpsilon {
+			if float32(dx*dx)+float32(dy*dy) <= lkEpsilon*lkEpsilon {
 				break
 			}
 			if j > 0 && abs32(dx+pdx) < 0.01 && abs32(dy+pdy) < 0.01 {

@@ -232,7 +232,7 @@ func (b *background) foreground(mask []byte, p *plane, threshold, sensitivity fl
 		}
 		// The floor keeps out what compression, flicker and shadows leave: 4 levels from
 		// the middle sensitivity up, 10 at 0.
-		t = max(k*float64(med), 4+12*max(0, 0.5-sensitivity))
+		t = max(k*float64(med), 4+float64(12*max(0, 0.5-sensitivity)))
 	}
 	// A whole level d is above t where it is above ⌊t⌋ (t ≥ 0).
 	binarize(mask, b.diff, int(min(t, 255)), false)

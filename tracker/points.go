@@ -79,7 +79,7 @@ func (pt *pointTracker) step(t *Tracker, lum *plane) {
 	vv := math.Pow(t.o.MaxMove*t.diag, 2)
 	for i := range pt.pts {
 		p := &pt.pts[i]
-		fx, fy := float64(p.x*f+off), float64(p.y*f+off)
+		fx, fy := float64(float32(p.x*f)+off), float64(float32(p.y*f)+off)
 		if p.age == 0 {
 			p.k[0], p.k[1] = newKalman1(fx, t.q, t.r, vv), newKalman1(fy, t.q, t.r, vv)
 		} else {
@@ -143,7 +143,7 @@ func (pt *pointTracker) near(x, y, d float32, pts []point) bool {
 		for gx := max(cx-r, 0); gx <= min(cx+r, pt.gw-1); gx++ {
 			if i := pt.grid[gy*pt.gw+gx]; i >= 0 {
 				q := pts[i]
-				if (q.x-x)*(q.x-x)+(q.y-y)*(q.y-y) < d*d {
+				if float32((q.x-x)*(q.x-x))+float32((q.y-y)*(q.y-y)) < d*d {
 					return true
 				}
 			}
@@ -268,6 +268,6 @@ func eigen3(e, a, b, c []float32) {
 		xx := (a[x] + b[x] + c[x]) / 9
 		xy := (a[w+x] + b[w+x] + c[w+x]) / 9
 		yy := (a[2*w+x] + b[2*w+x] + c[2*w+x]) / 9
-		e[x] = (xx+yy)/2 - float32(math.Sqrt(float64((xx-yy)*(xx-yy)/4+xy*xy)))
+		e[x] = (xx+yy)/2 - float32(math.Sqrt(float64(float32((xx-yy)*(xx-yy)/4)+float32(xy*xy))))
 	}
 }

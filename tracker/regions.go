@@ -27,7 +27,7 @@ func iou(a, b rect) float64 {
 	if in == 0 {
 		return 0
 	}
-	return in / (a.w()*a.h() + b.w()*b.h() - in)
+	return in / (float64(a.w()*a.h()) + float64(b.w()*b.h()) - in)
 }
 
 // intersection is the area of the box where a and b overlap, 0 where they do not.
@@ -85,7 +85,7 @@ func isodata(hist *[256]int, sensitivity float64) (t int, ok bool) {
 	m0, m1 := s[0]/float64(n[0]), s[1]/float64(n[1])
 	sd0 := math.Sqrt(max(0, ss[0]/float64(n[0])-m0*m0))
 	sd1 := math.Sqrt(max(0, ss[1]/float64(n[1])-m1*m1))
-	t = int(math.Round(m1 + (m0-m1)*sensitivity))
+	t = int(math.Round(m1 + float64((m0-m1)*sensitivity)))
 	return min(max(t, 0), 254), m1-m0 > 4*max(sd0, sd1, 1)
 }
 

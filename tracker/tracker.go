@@ -241,13 +241,13 @@ func (t *Tracker) colorMask() {
 func colorTable(o Options) *[1 << 16]byte {
 	th := o.Threshold
 	if th == Auto {
-		th = 20 + 40*(1-o.Sensitivity)
+		th = 20 + float64(40*(1-o.Sensitivity))
 	}
 	var hueCb, hueCr float64
 	if o.Hue != Auto {
 		r, g, b := hueRGB(o.Hue)
-		hueCb = -0.168736*r - 0.331264*g + 0.5*b
-		hueCr = 0.5*r - 0.418688*g - 0.081312*b
+		hueCb = float64(-0.168736*r) - float64(0.331264*g) + float64(0.5*b)
+		hueCr = float64(0.5*r) - float64(0.418688*g) - float64(0.081312*b)
 		n := math.Hypot(hueCb, hueCr)
 		hueCb, hueCr = hueCb/n, hueCr/n
 	}
@@ -259,7 +259,7 @@ func colorTable(o Options) *[1 << 16]byte {
 		sat := math.Hypot(u, v)
 		on := sat > th
 		if on && o.Hue != Auto {
-			on = u*hueCb+v*hueCr > cos30*sat
+			on = float64(u*hueCb)+float64(v*hueCr) > cos30*sat
 		}
 		tab[i] = b2u(on)
 	}
