@@ -77,7 +77,7 @@ func (s *Solver) Solve(cost []float64, rows, cols int) []int {
 		n, m = cols, rows
 	}
 	s.a = grow(s.a, n*m)
-	big := forbiddenCost(cost, n)
+	big, scale := forbiddenCost(cost, n)
 	for i := 0; i < n; i++ {
 		for j := 0; j < m; j++ {
 			c := cost[i*cols+j]
@@ -89,6 +89,8 @@ func (s *Solver) Solve(cost []float64, rows, cols int) []int {
 			}
 			if math.IsNaN(c) || math.IsInf(c, 1) {
 				c = big
+			} else {
+				c *= scale
 			}
 			s.a[i*m+j] = c
 		}
@@ -111,8 +113,11 @@ func (s *Solver) Solve(cost []float64, rows, cols int) []int {
 // forbiddenCost returns the cost that stands for a forbidden pair in a problem of n pairs:
 // more than the largest difference between two sums of n allowed costs, so that an
 // assignment with one forbidden pair fewer always costs less. It is 0 when no pair is
-// allowed, which leaves every pair forbidden and the result empty.
-func forbiddenCost(cost []float64, n int) float64 {
+// allowed, which leaves every pair forbidden and the result empty. Costs so large that it,
+// or the potentials' sums of it, would overflow (1e308 in a problem of a few pairs: the
+// search then looped for ever on an infinite slack) are to be solved times scale, a power of
+// two, which keeps every comparison as it was; else scale is 1.
+func forbiddenCost(cost []float64, n int) (big, scale float64) {
 	maxAbs, any := 0.0, false
 	for _, c := range cost {
 		if !math.IsNaN(c) && !math.IsInf(c, 0) {
@@ -120,9 +125,15 @@ func forbiddenCost(cost []float64, n int) float64 {
 		}
 	}
 	if !any {
-		return 0
+		return 0, 1
 	}
-	return 2 * (maxAbs + 1) * float64(n+1)
+	scale = 1
+	if limit := 1e300 / (4 * float64(n+1) * float64(n+1)); maxAbs > limit {
+		_, e := math.Frexp(maxAbs / limit)
+		scale = math.Ldexp(1, -e)
+		maxAbs *= scale
+	}
+	return 2 * (maxAbs + 1) * float64(n+1), scale
 }
 
 // solve runs the shortest-augmenting-path Hungarian method on s.a, n × m with n ≤ m,

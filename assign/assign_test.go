@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 // bruteForce tries every assignment of the shorter side into the longer and returns the
@@ -166,5 +167,29 @@ func BenchmarkSolve100(b *testing.B) {
 	var s Solver
 	for b.Loop() {
 		s.Solve(cost, 100, 100)
+	}
+}
+
+// Costs near the largest float64 are solved as any others (the forbidden cost once
+// overflowed to +Inf and the search never returned).
+func TestHugeCosts(t *testing.T) {
+	for _, tc := range []struct {
+		cost [][]float64
+		want []int
+	}{
+		{[][]float64{{1e308, math.Inf(1)}, {math.Inf(1), math.Inf(1)}}, []int{0, -1}},
+		{[][]float64{{1e308, 1e307}, {1e307, 1e308}}, []int{1, 0}},
+		{[][]float64{{-1.7e308, 1.7e308}, {1.7e308, -1.7e308}}, []int{0, 1}},
+	} {
+		done := make(chan []int, 1)
+		go func() { done <- Min(tc.cost) }()
+		select {
+		case got := <-done:
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%v: %v, want %v", tc.cost, got, tc.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v: no answer in 10 s", tc.cost)
+		}
 	}
 }
