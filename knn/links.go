@@ -347,8 +347,8 @@ func (s *stampSet) resize(n int) { s.at = growOwnLines(s.at, n) }
 
 // next empties the set.
 func (s *stampSet) next() {
-	if s.stamp++; s.stamp == 0 { // wrapped: forget every older stamp
-		clear(s.at)
+	if s.stamp++; s.stamp == 0 { // wrapped: forget every older stamp, past len too (resize reslices)
+		clear(s.at[:cap(s.at)])
 		s.stamp = 1
 	}
 }
