@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"os"
 
 	"trackink/overlay"
 	"trackink/scene"
@@ -13,10 +14,16 @@ import (
 // drawing describes what a render draws, for its segments' plan (video.SegmentPlan.Drawing):
 // the backend, the look and link options, and the tracks frames from to to, by content (a
 // SHA-256), so that the join refuses segments drawn with other options or other tracks.
-// Render threads are left out: they do not change a pixel.
+// A font file counts by its bytes: one path may name another font on another node, or after
+// the file was replaced. Render threads are left out: they do not change a pixel.
 func drawing(backend string, o overlay.Options, src Source, from, to int) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "backend %s\nstyle %+v\nlinks %+v\n", backend, o.Style, o.Links)
+	if font := o.Style.Font; font != "" && font != overlay.GoMono {
+		if b, err := os.ReadFile(font); err == nil { // read once already, to draw with
+			fmt.Fprintf(h, "font %x\n", sha256.Sum256(b))
+		}
+	}
 	tracks := stored(src)
 	if tracks == nil {
 		fmt.Fprintln(h, "the seed scene")

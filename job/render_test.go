@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -89,5 +90,26 @@ func TestCameraCountsTheVideosFrames(t *testing.T) {
 		if want := whole[start-1:]; !slices.Equal(got, want) {
 			t.Errorf("--start %d: frames %s", start, mediatest.Difference(want, got))
 		}
+	}
+}
+
+// A segment's plan counts a font file by its bytes: the same path holding another font (on
+// another node, or replaced between tasks) makes another plan, which the join refuses (once
+// segments drawn in two fonts joined into one video).
+func TestDrawingCountsTheFontsBytes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "label.ttf")
+	o := overlay.Options{Style: overlay.DefaultStyle()}
+	o.Style.Font = path
+	plan := func(font string) string {
+		if err := os.WriteFile(path, []byte(font), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return drawing("cpu", o, nil, 1, 10)
+	}
+	if a, b := plan("one font"), plan("another font"); a == b {
+		t.Error("two fonts at one path make the same plan")
+	}
+	if a, b := plan("one font"), plan("one font"); a != b {
+		t.Error("one font makes two plans")
 	}
 }
