@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"trackink/composite"
 	"trackink/scene"
@@ -211,10 +213,12 @@ var errPrimed = errors.New("primed")
 // Prime runs, for the motion mode, a first pass over the video vo reads (frames long, 0
 // when unknown) and gives the background the frames tracker.PrimeAt picks, so that it
 // starts as the whole video's median (tracker.PrimeBackground). The pass decodes up to the
-// last frame picked; other modes need none.
+// last frame picked; other modes need none. An input that cannot be read twice (a pipe, a
+// stream) is not primed: the background learns from the frames as they come, as for a video
+// of unknown length.
 func (l *Live) Prime(ctx context.Context, vo video.Options, frames int) error {
 	at := tracker.PrimeAt(frames)
-	if l.o.Mode != tracker.Motion || at == nil {
+	if l.o.Mode != tracker.Motion || at == nil || !rereadable(vo.Input) {
 		return nil
 	}
 	vo.Source, vo.Progress, vo.Start, vo.End = nil, nil, video.Position{}, video.Position{}
@@ -355,4 +359,14 @@ func (l *Live) NothingHint() string {
 		return "try a lower --threshold (corner strength) or --detect motion"
 	}
 	return "try a higher --sensitivity, a lower --min-area, or another --detect (people for people, motion for anything that moves)"
+}
+
+// rereadable reports whether input gives the same frames when opened again: a file or an
+// image sequence, not a pipe (once reopened half read: "Invalid data found") or a stream.
+func rereadable(input string) bool {
+	if video.IsSequence(input) {
+		return true
+	}
+	st, err := os.Stat(strings.TrimPrefix(input, "file:"))
+	return err == nil && st.Mode().IsRegular()
 }
