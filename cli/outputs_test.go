@@ -30,7 +30,7 @@ type writer struct {
 
 // fixture is the files the runs read.
 type fixture struct {
-	dir                                             string
+	dir                                                    string
 	video, picture, tracks, style, font, words, lines, cls string
 }
 
