@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"trackink/composite"
+	"trackink/outfile"
 	"trackink/scene"
 	"trackink/tracker"
 	"trackink/video"
@@ -367,6 +367,10 @@ func rereadable(input string) bool {
 	if video.IsSequence(input) {
 		return true
 	}
-	st, err := os.Stat(strings.TrimPrefix(input, "file:"))
+	local, ok := outfile.LocalPath(input)
+	if !ok {
+		return false
+	}
+	st, err := os.Stat(local)
 	return err == nil && st.Mode().IsRegular()
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
+	"trackink/outfile"
 	"trackink/video"
 )
 
@@ -14,7 +14,8 @@ import (
 // before any work. URLs are left to FFmpeg; named pipes are not opened (that would consume
 // their writer's open); an image sequence's pattern (frames_%04d.png) needs its first file.
 func CheckInput(what, path string, dirOK bool) error {
-	if strings.Contains(path, "://") {
+	local, ok := outfile.LocalPath(path)
+	if !ok {
 		return nil
 	}
 	if video.IsSequence(path) {
@@ -23,7 +24,6 @@ func CheckInput(what, path string, dirOK bool) error {
 		}
 		return nil
 	}
-	local := strings.TrimPrefix(path, "file:") // FFmpeg's name for a local file
 	st, err := os.Stat(local)
 	switch {
 	case err == nil && st.IsDir() && !dirOK:

@@ -118,12 +118,13 @@ var umaskBySetting = sync.OnceValue(func() fs.FileMode {
 })
 
 // outputMode is the mode an output placed at final takes: the file's it replaces, or a new
-// file's (0666 less the umask, as any tool creating it would give).
-func outputMode(final string) fs.FileMode {
+// file's, 0666 less mask (the umask: as any tool creating it would give; read once for all
+// the files placed together, a picture sequence's thousands).
+func outputMode(final string, mask fs.FileMode) fs.FileMode {
 	if st, err := os.Stat(final); err == nil {
 		return st.Mode().Perm()
 	}
-	return 0o666 &^ umask()
+	return 0o666 &^ mask
 }
 
 // PartialFile is an output being written: the open, locked partial file beside the final
@@ -225,8 +226,9 @@ func (p *PartialFile) Commit(overwrite bool) error {
 // one appeared meanwhile, those linked already are taken back (none existed before) and the
 // error wraps ErrExists. On an error the files not placed stay for Discard.
 func CommitAll(overwrite bool, files ...*PartialFile) error {
+	mask := umask()
 	for _, p := range files {
-		if err := p.Chmod(outputMode(p.final)); err != nil {
+		if err := p.Chmod(outputMode(p.final, mask)); err != nil {
 			return fmt.Errorf("output %s: %w", p.final, err)
 		}
 		if err := syncFile(p.File); err != nil {

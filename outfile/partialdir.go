@@ -51,9 +51,10 @@ func CreatePartialDir(dir, base string) (*PartialDir, error) {
 func (p *PartialDir) Commit(files [][2]string, overwrite bool) error {
 	var placed []string
 	dirs := map[string]bool{}
+	mask := umask()
 	for _, f := range files {
 		from, to := filepath.Join(p.Dir, f[0]), f[1]
-		err := os.Chmod(from, outputMode(to))
+		err := os.Chmod(from, outputMode(to, mask))
 		if err == nil {
 			err = syncPath(from)
 		}

@@ -53,16 +53,22 @@ func newFile(name, path, target string) file {
 	return f
 }
 
+// LocalPath is the local file that name, as FFmpeg opens it, stands for: name itself, or a
+// file: URL's path (FFmpeg opens file:x and file:///x as x and /x); ok is false for any other
+// URL (scheme://…), which names no local file.
+func LocalPath(name string) (path string, ok bool) {
+	if local, isFile := strings.CutPrefix(name, "file:"); isFile {
+		return local, true
+	}
+	return name, !strings.Contains(name, "://")
+}
+
 // Input records the file path that name reads, so that no output of the run is that file.
 // An empty path is no file; a URL is no local file, but for FFmpeg's file: protocol's.
 func (r *Run) Input(name, path string) {
-	if local, ok := strings.CutPrefix(path, "file:"); ok {
-		path = local // FFmpeg opens file:///x and file:x as /x and x
+	if path, ok := LocalPath(path); ok && path != "" {
+		r.inputs = append(r.inputs, newFile(name, path, path))
 	}
-	if path == "" || strings.Contains(path, "://") {
-		return
-	}
-	r.inputs = append(r.inputs, newFile(name, path, path))
 }
 
 // Output checks that the file path, which name writes, may be written in this run and

@@ -108,3 +108,23 @@ func filesIn(t *testing.T, names ...string) (string, func(string) string) {
 	}
 	return dir, p
 }
+
+// LocalPath: the file FFmpeg opens for a name, the file: protocol's too; no file for other URLs.
+func TestLocalPath(t *testing.T) {
+	for _, tc := range []struct {
+		name, path string
+		ok         bool
+	}{
+		{"in.mp4", "in.mp4", true},
+		{"2024-01-01T12:30:00.mp4", "2024-01-01T12:30:00.mp4", true},
+		{"file:in:1.mp4", "in:1.mp4", true},
+		{"file:///data/in.mp4", "///data/in.mp4", true},
+		{"https://example.com/in.mp4", "", false},
+		{"rtsp://camera/stream", "", false},
+	} {
+		path, ok := LocalPath(tc.name)
+		if ok != tc.ok || ok && path != tc.path {
+			t.Errorf("LocalPath(%q) = %q, %v; want %q, %v", tc.name, path, ok, tc.path, tc.ok)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/asticode/go-astiav"
 
 	"trackink/internal/field"
+	"trackink/outfile"
 )
 
 // input is the opened source: the demuxer and the video stream that gets rendered.
@@ -47,12 +48,13 @@ func openInputProbed(path string, videoStream int, probe bool) (*input, error) {
 		if _, err := SequenceStart(path); err != nil {
 			return nil, fmt.Errorf("video: input: %w", err)
 		}
-	case !strings.Contains(path, "://"):
-		local := strings.TrimPrefix(path, "file:")
-		if _, err := os.Stat(local); err != nil {
-			return nil, fmt.Errorf("video: input: %w", err)
+	default:
+		if local, ok := outfile.LocalPath(path); ok {
+			if _, err := os.Stat(local); err != nil {
+				return nil, fmt.Errorf("video: input: %w", err)
+			}
+			url = fileURL(local)
 		}
-		url = fileURL(local)
 	}
 	in := &input{path: path, fc: astiav.AllocFormatContext()}
 	if in.fc == nil {
