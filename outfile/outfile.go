@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,6 +34,12 @@ import (
 // sweep (RemoveStalePartials) leaves it alone. The writer also holds an exclusive flock on
 // the partial file for as long as it lives; the kernel drops the lock when the process
 // ends, however it ends.
+//
+// The partial file gets its name only once it is locked and marked (it is made as an
+// unnamed file first, O_TMPFILE), so a run killed at any moment leaves either nothing or a
+// file the sweep can judge. Where the file system has no unnamed files it is named, then
+// locked and marked: a SIGKILL in that instant leaves an unmarked file, as below. A picture
+// sequence's partial directory has the same instant.
 //
 // The sweep removes a marked partial file only when all three say its writer is gone: the
 // mark names this host, no process has the mark's PID, and the flock can be taken. On a
@@ -165,9 +172,12 @@ func CreatePartial(final string) (*PartialFile, error) {
 	if len(ext) > maxName/4 {
 		ext = "" // not a container's extension: FFmpeg is told the format by the final name
 	}
-	mark := partialMarkValue()
+	pattern, mark := partialPattern(base, ext), partialMarkValue()
+	if f := createUnnamed(dir, pattern, mark); f != nil {
+		return &PartialFile{File: f, final: final}, nil
+	}
 	for range 3 {
-		f, err := os.CreateTemp(dir, partialPattern(base, ext))
+		f, err := os.CreateTemp(dir, pattern)
 		if err != nil {
 			return nil, fmt.Errorf("output directory %s is not writable: %w", dir, err)
 		}
@@ -189,6 +199,41 @@ func CreatePartial(final string) (*PartialFile, error) {
 		f.Close()
 	}
 	return nil, fmt.Errorf("creating a partial file for %s: removed as stale three times", final)
+}
+
+// createUnnamed creates the partial file as the kernel's unnamed file in dir (O_TMPFILE),
+// locks and marks it, and only then links it under a name of pattern's shape. A run killed
+// at any moment before leaves nothing; a file named then and killed later carries the mark,
+// so the next sweep removes it. (A named file created first and marked after, killed
+// between the two, was an unmarked partial file that no sweep would ever take: CI once
+// caught a SIGKILL in that gap.) It returns nil where the file system or the kernel has
+// no unnamed files, or where the file cannot be marked: the caller then names it first.
+func createUnnamed(dir, pattern string, mark []byte) *os.File {
+	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil
+	}
+	if unix.Flock(fd, unix.LOCK_EX) != nil || unix.Fsetxattr(fd, partialMark, mark, 0) != nil {
+		unix.Close(fd)
+		return nil
+	}
+	for range 100 {
+		name := filepath.Join(dir, strings.Replace(pattern, "*", strconv.FormatUint(uint64(rand.Uint32()), 10), 1))
+		// Through /proc a link needs no privilege; AT_EMPTY_PATH, where /proc is
+		// not mounted, needs CAP_DAC_READ_SEARCH.
+		err := unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), unix.AT_FDCWD, name, unix.AT_SYMLINK_FOLLOW)
+		if err != nil && !errors.Is(err, unix.EEXIST) {
+			err = unix.Linkat(fd, "", unix.AT_FDCWD, name, unix.AT_EMPTY_PATH)
+		}
+		if err == nil {
+			return os.NewFile(uintptr(fd), name)
+		}
+		if !errors.Is(err, unix.EEXIST) {
+			break
+		}
+	}
+	unix.Close(fd)
+	return nil
 }
 
 // syncFile and syncDir make a file's data, and a directory's entries, durable, and

@@ -125,6 +125,57 @@ func TestHoldPartialHelper(t *testing.T) {
 	time.Sleep(time.Minute)
 }
 
+// A run killed at any moment of making its partial file leaves nothing the next sweep does
+// not remove. The helper makes and discards partial files in a loop, so that the kills fall
+// in every part of CreatePartial; a file named before it was marked used to stay for good.
+func TestKilledWhileCreatingLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	if err := unix.Setxattr(dir, "user.trackink.probe", []byte("x"), 0); err != nil {
+		t.Skipf("no user extended attributes here: %v", err)
+	}
+	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR, 0o600)
+	if err != nil {
+		t.Skipf("no unnamed files (O_TMPFILE) here, so a partial file is named before it is marked: %v", err)
+	}
+	unix.Close(fd)
+	for i := range 40 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCreatePartialLoopHelper$")
+		cmd.Env = append(os.Environ(), "TRACKINK_CREATE_LOOP="+filepath.Join(dir, "out.mp4"))
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+			t.Fatalf("the looping process said nothing: %v", err)
+		}
+		time.Sleep(time.Duration(i%7) * time.Millisecond)
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	if _, err := RemoveStalePartials(dir); err != nil {
+		t.Fatal(err)
+	}
+	testdir.Holds(t, dir)
+}
+
+func TestCreatePartialLoopHelper(t *testing.T) {
+	final := os.Getenv("TRACKINK_CREATE_LOOP")
+	if final == "" {
+		t.Skip("the helper process of TestKilledWhileCreatingLeavesNothing")
+	}
+	fmt.Println("looping")
+	for {
+		p, err := CreatePartial(final)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Discard()
+	}
+}
+
 // A picture sequence's partial directory is swept, with what it holds, once its writer is
 // gone (killed), and kept while it lives.
 func TestRemoveStalePartialDirs(t *testing.T) {
