@@ -88,7 +88,7 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	fs.StringVar(&st.Font, "font", st.Font, "a TrueType or OpenType font file (.ttf, .otf, .ttc) to set labels in; Go Medium (built in) draws the characters it lacks, and a hollow box those neither has")
 	fs.Lookup("font").DefValue = "Go Medium, built in"
 	fs.BoolVar(&s.noLabels, "no-labels", !st.Labels, "do not draw box labels (a look without them draws them when a label flag is given: --label, --label-size…)")
-	fs.StringVar(&st.LabelFormat, "label", st.LabelFormat, `label text: fields {id} {class} {score} {frame} {x} {y} {w} {h} {age} {word}, numbers as {score:.2f}; a word whose field has no value is left out`)
+	fs.StringVar(&st.LabelFormat, "label", st.LabelFormat, "label text: fields "+strings.Join(overlay.LabelFieldNames(), " ")+", numbers as {score:.2f}; a word whose field has no value is left out")
 	fs.Lookup("label").DefValue = overlay.DefaultLabelFormat
 	fs.StringVar(&s.LabelWords, "label-words", "", "a file of words, one a line, that {word} picks from (one per track, never changing)")
 	fs.StringVar(&s.LabelLines, "label-lines", "", "a text file whose lines {line} shows: each track starts at its own line and scrolls on to the next every --label-line-frames frames")

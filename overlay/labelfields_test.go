@@ -64,3 +64,24 @@ func TestLabelHex(t *testing.T) {
 		t.Errorf("untracked: %q, want nothing", s)
 	}
 }
+
+// TestLabelFieldNamesAreEveryField: the names --label's help lists are the template's
+// fields, each once (the help once left out {hex}, {speed} and {line}).
+func TestLabelFieldNamesAreEveryField(t *testing.T) {
+	names := LabelFieldNames()
+	if len(names) != len(labelFields) {
+		t.Fatalf("%d names for %d fields", len(names), len(labelFields))
+	}
+	seen := map[labelField]bool{}
+	for _, name := range names {
+		f, err := parseLabelFormat(name)
+		if err != nil || len(f) != 1 || len(f[0]) != 1 || f[0][0].field == fieldText {
+			t.Errorf("%s is not one field: %v, %+v", name, err, f)
+			continue
+		}
+		if seen[f[0][0].field] {
+			t.Errorf("%s listed twice", name)
+		}
+		seen[f[0][0].field] = true
+	}
+}

@@ -45,6 +45,16 @@ var labelFields = map[string]labelField{"id": fieldID, "class": fieldClass, "sco
 	"x": fieldX, "y": fieldY, "w": fieldW, "h": fieldH, "age": fieldAge, "word": fieldWord, "hex": fieldHex,
 	"speed": fieldSpeed, "line": fieldLine}
 
+// LabelFieldNames returns the names of the label template's fields, in {braces}, in the
+// order of the documentation (the help of --label is made from it).
+func LabelFieldNames() []string {
+	names := make([]string, len(labelFields))
+	for name, f := range labelFields {
+		names[f-fieldID] = "{" + name + "}"
+	}
+	return names
+}
+
 // labelPart is literal text or a field, with its decimals for numbers.
 type labelPart struct {
 	field    labelField
