@@ -32,6 +32,8 @@ func TestEditorsCodecs(t *testing.T) {
 		{"prores_ks", "4444", in10, "prores", "4444", "yuv444p12le", false},  // FFmpeg decodes ProRes 4444 to 12-bit
 		{"dnxhd", "", in8, "dnxhd", "DNXHR HQ", "yuv422p", true},
 		{"dnxhd", "dnxhr_hqx", in10, "dnxhd", "DNXHR HQX", "yuv422p10le", false},
+		{"dnxhd", "", in10, "dnxhd", "DNXHR HQX", "yuv422p10le", false},    // a 10-bit source stays 10-bit
+		{"dnxhd", "dnxhr_hq", in10, "dnxhd", "DNXHR HQ", "yuv422p", false}, // unless an 8-bit profile is asked for
 	} {
 		name := tc.encoder + " " + tc.profile
 		t.Run(name, func(t *testing.T) {

@@ -126,12 +126,9 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 		return nil, errors.New("not built into this FFmpeg")
 	}
 	takes := func(pf astiav.PixelFormat) bool { return slices.Contains(codec.PixelFormats(), pf) }
-	var profile string
-	var editorCoded astiav.PixelFormat
 	if isIntraEditor(name) {
 		// The overlay draws on 4:2:0 planes; the frames are converted to the profile's
 		// format after it (fitter).
-		profile, editorCoded = editorProfile(name, c.opts.Profile)
 		takes = func(pf astiav.PixelFormat) bool {
 			return pf == astiav.PixelFormatYuv420P || pf == astiav.PixelFormatYuv420P10Le
 		}
@@ -140,6 +137,12 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 	work, note, err := chooseWorkFormat(par, c.dec.hostFormat(par), takes)
 	if err != nil {
 		return nil, err
+	}
+	var profile string
+	var editorCoded astiav.PixelFormat
+	if isIntraEditor(name) {
+		profile, editorCoded = editorProfile(name, c.opts.Profile, work.tenBit())
+		c.opts.Profile = profile // what encoderOptions sets
 	}
 	coded := work.pix
 	switch {
@@ -300,8 +303,7 @@ func encoderOptions(name string, o Options) *astiav.Dictionary {
 		_ = d.Set("x265-params", x265, 0)
 	}
 	if isIntraEditor(name) {
-		profile, _ := editorProfile(name, o.Profile)
-		_ = d.Set("profile", profile, 0)
+		_ = d.Set("profile", o.Profile, 0) // chosen by open
 	}
 	return d
 }

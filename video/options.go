@@ -383,8 +383,12 @@ func profilesOf(encoder string) []string {
 }
 
 // editorProfile returns the profile an editor's codec codes with (profile, or its default)
-// and the pixel format it codes.
-func editorProfile(encoder, profile string) (string, astiav.PixelFormat) {
+// and the pixel format it codes. The default codes a 10-bit source (tenBit) in 10 bits:
+// for DNxHR that is dnxhr_hqx, whose quality is dnxhr_hq's, rather than the 8-bit dnxhr_hq.
+func editorProfile(encoder, profile string, tenBit bool) (string, astiav.PixelFormat) {
+	if profile == "" && encoder == "dnxhd" && tenBit {
+		profile = "dnxhr_hqx"
+	}
 	ps := editorProfiles[encoder]
 	for _, p := range ps {
 		if p.name == profile {
