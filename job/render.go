@@ -91,7 +91,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 		if err := info.CheckStart(vo.Start); err != nil {
 			return badOption(err)
 		}
-		return info.CheckOddSize(vo.OddSize)
+		return info.CheckOddSize(vo)
 	})
 	if err != nil {
 		return rep, err

@@ -202,11 +202,20 @@ func (i Info) Length() string {
 	return "of unknown length"
 }
 
-// CheckOddSize refuses, as a *field.Error of Options.OddSize, a mode that would leave no
-// picture: OddCrop of a video 1 pixel wide or high.
-func (i Info) CheckOddSize(mode OddSize) error {
-	if fit := fitSize(mode, i.Width, i.Height); fit.codedW < 1 || fit.codedH < 1 {
-		return field.Errorf("video.Options.OddSize", mode, "the video is %dx%d: cropping its odd column and row would leave %dx%d (use pad)", i.Width, i.Height, fit.codedW, fit.codedH)
+// CheckOddSize refuses, as a *field.Error of Options.OddSize, an o.OddSize that would leave
+// no picture (OddCrop of a video 1 pixel wide or high), or Odd444 where o's encoder codes a
+// 4:2:2 profile of the editors' codecs, which cannot be 4:4:4.
+func (i Info) CheckOddSize(o Options) error {
+	fit := fitSize(o.OddSize, i.Width, i.Height)
+	if fit.codedW < 1 || fit.codedH < 1 {
+		return field.Errorf("video.Options.OddSize", o.OddSize, "the video is %dx%d: cropping its odd column and row would leave %dx%d (use pad)", i.Width, i.Height, fit.codedW, fit.codedH)
+	}
+	if fit.yuv444 && isIntraEditor(o.Encoder) {
+		if profile, coded := editorProfile(o.Encoder, o.Profile, false); coded != astiav.PixelFormatYuv444P10Le {
+			full := map[string]string{"prores_ks": "4444", "dnxhd": "dnxhr_444"}[o.Encoder]
+			return field.Errorf("video.Options.OddSize", o.OddSize, "the video is %dx%d: 444 keeps its size by coding 4:4:4, and %s profile %s codes 4:2:2 (use --profile %s, or pad or crop)",
+				i.Width, i.Height, o.Encoder, profile, full)
+		}
 	}
 	return nil
 }

@@ -109,9 +109,12 @@ func newFitter(f sizeFit, work workFormat, coded astiav.PixelFormat) (*fitter, e
 		}
 	}
 	if coded != encoderPixelFormat(work.pix) {
-		ft.toCoded, err = newConverter(workFormat{pix: coded, matrix: work.matrix, rng: work.rng}, f.codedW, f.codedH)
+		if ft.toCoded, err = newConverter(workFormat{pix: coded, matrix: work.matrix, rng: work.rng}, f.codedW, f.codedH); err != nil {
+			ft.pool.close() // the pool's frames, which nothing else would free
+			return nil, err
+		}
 	}
-	return ft, err
+	return ft, nil
 }
 
 // needsFitter reports whether frames of format work need a fitter before an encoder that

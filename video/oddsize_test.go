@@ -2,7 +2,9 @@ package video
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/asticode/go-astiav"
 
 	"trackink/composite"
+	"trackink/internal/field"
 )
 
 // A 641×479 video, which libx264 and libx265 refuse in 4:2:0: the DrawFunc gets the whole
@@ -127,4 +130,49 @@ func poolFrame(t *testing.T, pix astiav.PixelFormat, w, h int) *astiav.Frame {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// --odd-size 444 with an editors' codec: a 4:4:4 profile keeps the odd size; a 4:2:2 one is
+// refused before any work, naming the profile to use (it used to warn "4:4:4" and code
+// 4:2:2).
+func TestOdd444WithEditorsCodecs(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "odd.mkv")
+	if err := runFFmpeg(t.Context(), "-f", "lavfi", "-i", "testsrc=size=641x479:rate=25", "-frames:v", "3",
+		"-c:v", "ffv1", "-pix_fmt", "yuv420p", in); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		encoder, profile string
+		pix, refusal     string // the output's pixel format, or the refusal's words
+	}{
+		{"prores_ks", "", "", "prores_ks profile hq codes 4:2:2 (use --profile 4444"},
+		{"dnxhd", "dnxhr_hqx", "", "dnxhd profile dnxhr_hqx codes 4:2:2 (use --profile dnxhr_444"},
+		{"prores_ks", "4444", "yuv444p12le", ""}, // FFmpeg decodes ProRes 4444 to 12-bit
+		{"dnxhd", "dnxhr_444", "yuv444p10le", ""},
+	} {
+		t.Run(tc.encoder+" "+tc.profile, func(t *testing.T) {
+			if astiav.FindEncoderByName(tc.encoder) == nil {
+				t.Skipf("this FFmpeg has no %s encoder", tc.encoder)
+			}
+			out := filepath.Join(t.TempDir(), "out.mov")
+			_, err := Transcode(t.Context(), Options{Input: in, Output: out, Encoder: tc.encoder, Profile: tc.profile, OddSize: Odd444},
+				func(int, composite.Surface) error { return nil })
+			if tc.refusal != "" {
+				var fe *field.Error
+				if !errors.As(err, &fe) || fe.Field != "video.Options.OddSize" || !strings.Contains(err.Error(), tc.refusal) {
+					t.Fatalf("error %v, want one of video.Options.OddSize saying %q", err, tc.refusal)
+				}
+				if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("an output was written: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := probeStreams(t, out)[0]; s.Width != 641 || s.Height != 479 || s.PixFmt != tc.pix {
+				t.Errorf("output %dx%d %s, want 641x479 %s", s.Width, s.Height, s.PixFmt, tc.pix)
+			}
+		})
+	}
 }

@@ -96,7 +96,7 @@ func (t *transcoder) openInput(ctx context.Context) error {
 	if t.in, t.info, err = openSource(ctx, opts, &t.c); err != nil {
 		return err
 	}
-	if err := t.info.CheckOddSize(opts.OddSize); err != nil {
+	if err := t.info.CheckOddSize(opts); err != nil {
 		return err
 	}
 	w, h := t.info.Width, t.info.Height
