@@ -76,6 +76,11 @@ func (v *Video) Options(fs *pflag.FlagSet, in, out string, overwrite bool) (vide
 	if o.OddSize, err = video.ParseOddSize(v.oddSize); err != nil {
 		return o, UsageError{fmt.Errorf("--odd-size %w", err)}
 	}
+	if v.SegCount > 0 {
+		if err := video.CheckSegmentEncoder(o.Encoder); err != nil {
+			return o, FlagError(fs, err)
+		}
+	}
 	return o, FlagError(fs, o.Validate())
 }
 

@@ -87,6 +87,7 @@ func TestEditorsCodecOptions(t *testing.T) {
 		{Options{Encoder: "libx264", Profile: "hq"}, "video.Options.Profile", "prores_ks and dnxhd"},
 		{Options{Encoder: "dnxhd", Profile: "hq"}, "video.Options.Profile", "dnxhr_hq"},
 		{Options{Encoder: "prores_ks", Output: "out.mp4"}, "video.Options.Output", "cannot hold ProRes video (use .mov or .mkv)"},
+		{Options{Encoder: "dnxhd", Segment: &SegmentPlan{}}, "video.Options.Encoder", "segments are MP4, which cannot hold DNxHR"},
 	} {
 		tc.o.Input = "in.mp4"
 		if tc.o.Output == "" {

@@ -301,7 +301,21 @@ func (o Options) Validate() error {
 	if o.Layer {
 		return nil // validateLayer checked the output
 	}
+	if o.Segment != nil {
+		if err := CheckSegmentEncoder(enc); err != nil {
+			return err
+		}
+	}
 	return checkMuxer(o.Output, codecOf(enc))
+}
+
+// CheckSegmentEncoder refuses, as a *field.Error of Options.Encoder, an encoder whose codec
+// MP4, the segments' container (SegmentName), cannot hold: the editors' codecs.
+func CheckSegmentEncoder(encoder string) error {
+	if isIntraEditor(encoder) {
+		return field.Errorf("video.Options.Encoder", encoder, "segments are MP4, which cannot hold %s video: segment with libx264 or libx265 and convert the joined file, or render it whole", codecWords(codecOf(encoder)))
+	}
+	return nil
 }
 
 // checkSource refuses a Source that disagrees with the other options: another input, another
