@@ -2,19 +2,26 @@ package options
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"trackink/scene"
 )
 
-// parseSize reads WxH (1920x1080, or with ×).
+// parseSize reads WxH (1920x1080, 1920X1080 or 1920×1080), nothing before or after.
 func parseSize(s string) (w, h int, err error) {
-	var x string
-	if _, err := fmt.Sscanf(s, "%d%1s%d", &w, &x, &h); err != nil || x != "x" && x != "X" || w < 1 || h < 1 {
-		if _, err2 := fmt.Sscanf(s, "%d×%d", &w, &h); err2 != nil || w < 1 || h < 1 {
-			return 0, 0, fmt.Errorf("%q: want WIDTHxHEIGHT, like 1920x1080", s)
+	for _, sep := range []string{"x", "X", "×"} {
+		ws, hs, ok := strings.Cut(s, sep)
+		if !ok {
+			continue
+		}
+		w, err1 := strconv.Atoi(ws)
+		h, err2 := strconv.Atoi(hs)
+		if err1 == nil && err2 == nil && w >= 1 && h >= 1 {
+			return w, h, nil
 		}
 	}
-	return w, h, nil
+	return 0, 0, fmt.Errorf("%q: want WIDTHxHEIGHT, like 1920x1080", s)
 }
 
 // scaleTracks applies --tracks-size: the tracks were made on a video of that size and are

@@ -36,3 +36,36 @@ func motTracks(t *testing.T, rows []string) *scene.Tracks {
 	}
 	return tr
 }
+
+// TestParseSize: WxH in its three spellings, and nothing else (768x576junk was once read
+// as 768x576).
+func TestParseSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		w, h int // 0: refused
+	}{
+		{"1920x1080", 1920, 1080},
+		{"1920X1080", 1920, 1080},
+		{"1920×1080", 1920, 1080},
+		{"768x576junk", 0, 0},
+		{" 768x576", 0, 0},
+		{"768x", 0, 0},
+		{"x576", 0, 0},
+		{"0x576", 0, 0},
+		{"768x-576", 0, 0},
+		{"768*576", 0, 0},
+		{"768x576x2", 0, 0},
+		{"", 0, 0},
+	} {
+		w, h, err := parseSize(tc.in)
+		if tc.w == 0 {
+			if err == nil {
+				t.Errorf("parseSize(%q) = %dx%d, want an error", tc.in, w, h)
+			}
+			continue
+		}
+		if err != nil || w != tc.w || h != tc.h {
+			t.Errorf("parseSize(%q) = %dx%d, %v; want %dx%d", tc.in, w, h, err, tc.w, tc.h)
+		}
+	}
+}
