@@ -37,7 +37,7 @@ func TestDetectPeopleBadOptions(t *testing.T) {
 		{[]string{"--detect", "people", "--classes", "persn"}, `unknown class "persn"`},
 		{[]string{"--detect", "people", "--min-score", "1"}, "--min-score"},
 		{[]string{"--detect", "people", "--start-score", "2"}, "--start-score"},
-		{[]string{"--detect", "motion", "--classes", "car"}, "--model and --classes are for --detect people and objects"},
+		{[]string{"--detect", "motion", "--classes", "car"}, "--classes is for --detect objects, people; --detect motion does not use it"},
 		{[]string{"--detect", "people", "--model", filepath.Join(t.TempDir(), "none.onnx")}, "none.onnx"},
 	} {
 		args := append([]string{"track", "-i", "missing.mp4", "-o", out}, c.args...)
@@ -52,6 +52,44 @@ func TestDetectPeopleBadOptions(t *testing.T) {
 	code, _, stderr := trackink("track", "-i", "missing.mp4", "-o", out, "--detect", "people")
 	if code == 0 || !strings.Contains(stderr, detect.ModelSHA256) || !strings.Contains(stderr, "$"+detect.ModelEnv) {
 		t.Errorf("no model: exit %d, %q", code, stderr)
+	}
+}
+
+// TestTrackerFlagsOnlyWhereRead: a tracker flag that the mode given does not read, a
+// tracker flag without --detect, and a reader's flag with --detect would each do nothing:
+// each is exit 2 naming the flag, before any file is read.
+func TestTrackerFlagsOnlyWhereRead(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "o.mp4")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"render", "--tracks", "t.txt", "--threshold", "50"}, "--threshold is the built-in tracker's: it needs --detect"},
+		{[]string{"render", "--tracks", "t.txt", "--min-score", "0.5"}, "--min-score is the built-in tracker's"},
+		{[]string{"render", "--detect", "motion", "--class-names", "c.names"}, "--class-names is for reading a tracks file"},
+		{[]string{"render", "--detect", "motion", "--frame-base", "0"}, "--frame-base is for reading a tracks file"},
+		{[]string{"render", "--detect", "motion", "--hue", "30"}, "--hue is for --detect color; --detect motion does not use it"},
+		{[]string{"track", "--detect", "people", "--threshold", "40"}, "--threshold is for --detect bright, dark, motion, color, points"},
+		{[]string{"track", "--detect", "bright", "--point-size", "4"}, "--point-size is for --detect points, dense-points"},
+		{[]string{"track", "--detect", "points", "--grace", "3"}, "--grace is for --detect bright"},
+		{[]string{"track", "--detect", "lights", "--start-score", "0.5"}, "--start-score is for --detect objects, people; --detect lights"},
+	} {
+		args := append([]string{c.args[0], "-i", "missing.mp4", "-o", out}, c.args[1:]...)
+		code, _, stderr := trackink(args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 saying %s", c.args, code, stderr, c.want)
+		}
+	}
+	// What the modes do read stays accepted: these fail only on the missing input.
+	for _, args := range [][]string{
+		{"render", "--detect", "motion", "--anchor", "centre", "--threshold", "30", "--grace", "4"},
+		{"track", "--detect", "color", "--hue", "120"},
+		{"track", "--detect", "dense-points", "--point-size", "4", "--max-move", "0.01"},
+	} {
+		code, _, stderr := trackink(append([]string{args[0], "-i", "missing.mp4", "-o", out}, args[1:]...)...)
+		if !strings.Contains(stderr, "missing.mp4") {
+			t.Errorf("%v: exit %d, %q; want only the missing input refused", args, code, stderr)
+		}
 	}
 }
 

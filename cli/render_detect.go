@@ -38,7 +38,7 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		if d.saveTracks != "" {
 			return options.UsageError{Err: errors.New("--save-tracks writes what --detect tracked: give --detect PRESET too")}
 		}
-		return nil
+		return options.CheckNoDetectFlags(fs)
 	}
 	switch {
 	case f.tracks.Path != "" || f.sceneName != "":
@@ -55,6 +55,9 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		// A segment would have to replay the tracker from the first frame to draw what the
 		// whole render draws: tracking once and rendering segments from the file is cheaper.
 		return options.UsageError{Err: errors.New("--detect with --segment: track first (trackink track), then render segments from the file (--tracks)")}
+	}
+	if err := options.CheckNotReading(fs); err != nil {
+		return err
 	}
 	so, err := f.tracks.Options(0, 0)
 	if err != nil {

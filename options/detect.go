@@ -3,8 +3,10 @@ package options
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -75,9 +77,6 @@ func People() (o tracker.Options, close func(), err error) {
 // Networks says; close frees them.
 func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	if o.Mode != tracker.Objects {
-		if d.model != "" || d.classes != "" {
-			return nil, UsageError{fmt.Errorf("--model and --classes are for --detect people and objects, not %s", d.Preset)}
-		}
 		return func() {}, nil
 	}
 	p, _ := tracker.LookupPreset(d.Preset)
@@ -141,6 +140,9 @@ func (d *Detect) Options(fs *pflag.FlagSet) (o tracker.Options, close func(), er
 		return o, nil, UsageError{fmt.Errorf("--detect %q: want one of %s (--list-detect describes them)", d.Preset, strings.Join(tracker.PresetNames(), ", "))}
 	}
 	o = p.Options
+	if err := checkModeFlags(fs, d.Preset, o.Mode); err != nil {
+		return o, nil, err
+	}
 	set := map[string]func(){
 		"analysis-size": func() { o.AnalysisSize = d.o.AnalysisSize },
 		"threshold":     func() { o.Threshold = d.o.Threshold },
@@ -166,6 +168,61 @@ func (d *Detect) Options(fs *pflag.FlagSet) (o tracker.Options, close func(), er
 	}
 	close, err = d.Detector(&o)
 	return o, close, err
+}
+
+// regionModes are the modes that find regions in the picture itself, by a threshold.
+var regionModes = []string{tracker.Bright, tracker.Dark, tracker.Motion, tracker.Color}
+
+// detectFlagModes are the tracker's flags that some modes do not read, each with the modes
+// that do; the others (--analysis-size, --max-objects, --max-move, --confirm) every mode
+// reads.
+var detectFlagModes = map[string][]string{
+	"threshold":   append(slices.Clip(regionModes), tracker.Points),
+	"sensitivity": append(slices.Clip(regionModes), tracker.Points),
+	"hue":         {tracker.Color},
+	"point-size":  {tracker.Points},
+	"grace":       append(slices.Clip(regionModes), tracker.Objects),
+	"smooth":      append(slices.Clip(regionModes), tracker.Objects),
+	"min-area":    append(slices.Clip(regionModes), tracker.Objects),
+	"max-area":    append(slices.Clip(regionModes), tracker.Objects),
+	"model":       {tracker.Objects},
+	"classes":     {tracker.Objects},
+	"min-score":   {tracker.Objects},
+	"start-score": {tracker.Objects},
+}
+
+// checkModeFlags refuses a tracker flag given with a preset whose mode does not read it,
+// which would silently do nothing (--hue with --detect motion), naming the presets that do.
+func checkModeFlags(fs *pflag.FlagSet, preset, mode string) error {
+	for _, name := range slices.Sorted(maps.Keys(detectFlagModes)) {
+		modes := detectFlagModes[name]
+		if !fs.Changed(name) || slices.Contains(modes, mode) {
+			continue
+		}
+		var users []string
+		for _, p := range tracker.Presets() {
+			if slices.Contains(modes, p.Options.Mode) {
+				users = append(users, p.Name)
+			}
+		}
+		return UsageError{fmt.Errorf("--%s is for --detect %s; --detect %s does not use it", name, strings.Join(users, ", "), preset)}
+	}
+	return nil
+}
+
+// CheckNoDetectFlags refuses the tracker's flags where nothing is tracked (the tracks come
+// from a file): they would do nothing.
+func CheckNoDetectFlags(fs *pflag.FlagSet) error {
+	var d Detect
+	own := pflag.NewFlagSet("", pflag.ContinueOnError)
+	d.Register(own, "")
+	var err error
+	own.VisitAll(func(f *pflag.Flag) {
+		if err == nil && f.Name != "detect" && f.Name != "list-detect" && fs.Changed(f.Name) {
+			err = UsageError{fmt.Errorf("--%s is the built-in tracker's: it needs --detect (without it the tracks come from --tracks)", f.Name)}
+		}
+	})
+	return err
 }
 
 // PrintDetectPresets lists the tracker's presets with what each finds (--list-detect).

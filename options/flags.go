@@ -205,6 +205,21 @@ func (t *Tracks) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&t.Size, "tracks-size", "", "the video size the tracks were made at, WxH (1920x1080): their coordinates are scaled to the picture's")
 }
 
+// CheckNotReading refuses the readers' flags where no tracks file is read (--detect tracks
+// the video): they would do nothing. --anchor, the tracked point of any box, is not one.
+func CheckNotReading(fs *pflag.FlagSet) error {
+	var t Tracks
+	own := pflag.NewFlagSet("", pflag.ContinueOnError)
+	t.Register(own)
+	var err error
+	own.VisitAll(func(f *pflag.Flag) {
+		if err == nil && f.Name != "anchor" && fs.Changed(f.Name) {
+			err = UsageError{fmt.Errorf("--%s is for reading a tracks file (--tracks); --detect tracks the video itself: leave it out", f.Name)}
+		}
+	})
+	return err
+}
+
 // Options are the readers' options for a video or picture of w × h pixels (YOLO's
 // normalised coordinates are scaled by it).
 func (t *Tracks) Options(w, h int) (scene.Options, error) {
