@@ -71,39 +71,105 @@ func check(t *testing.T, cost [][]float64, col []int) (int, float64) {
 	return pairs, total
 }
 
-// TestMinAgainstBruteForce solves 3000 random matrices of up to 6 × 6, square and
+// forbidden returns +Inf or NaN at random: both forbid a pair.
+func forbidden(r *rand.Rand) float64 {
+	return []float64{math.Inf(1), math.NaN()}[r.IntN(2)]
+}
+
+// allowedCost returns an integer cost in [0, 5) for even k (many ties) and a real one,
+// maybe negative, for odd k.
+func allowedCost(r *rand.Rand, k int) float64 {
+	if k%2 == 0 {
+		return float64(r.IntN(5))
+	}
+	return r.NormFloat64() * 100
+}
+
+// denseCase returns a matrix of up to 6 × 6 whose pairs are forbidden at random, with none,
+// a fifth or three fifths forbidden as k goes.
+func denseCase(r *rand.Rand, k int) [][]float64 {
+	rows, cols := r.IntN(7), r.IntN(7)
+	forbid := []float64{0, 0.2, 0.6}[k%3]
+	cost := make([][]float64, rows)
+	for i := range cost {
+		cost[i] = make([]float64, cols)
+		for j := range cost[i] {
+			if r.Float64() < forbid {
+				cost[i][j] = forbidden(r)
+			} else {
+				cost[i][j] = allowedCost(r, k)
+			}
+		}
+	}
+	return cost
+}
+
+// sparseCase returns a matrix of 2 × 2 to 7 × 7 made of several components, interleaved:
+// every row and column is put in one of two or three groups, or in none (no allowed pair at
+// all), and only pairs within a group may be allowed: all, most or some of them as k goes,
+// so that a group may split further.
+func sparseCase(r *rand.Rand, k int) [][]float64 {
+	rows, cols := 2+r.IntN(6), 2+r.IntN(6)
+	groups := 2 + r.IntN(2)
+	colGroup := make([]int, cols)
+	for j := range colGroup {
+		colGroup[j] = r.IntN(groups + 1) // the value groups stands for none
+	}
+	density := []float64{1, 0.7, 0.4}[k%3]
+	cost := make([][]float64, rows)
+	for i := range cost {
+		g := r.IntN(groups + 1) // likewise
+		cost[i] = make([]float64, cols)
+		for j := range cost[i] {
+			if g < groups && colGroup[j] == g && r.Float64() < density {
+				cost[i][j] = allowedCost(r, k)
+			} else {
+				cost[i][j] = forbidden(r)
+			}
+		}
+	}
+	return cost
+}
+
+// TestMinAgainstBruteForce solves thousands of random small matrices, square and
 // rectangular both ways, with integer costs (many ties), real costs, negative costs and
-// forbidden pairs, and compares the number of pairs and the total with exhaustive search.
+// forbidden pairs, dense or split into components, and compares the number of pairs and
+// the total with exhaustive search.
 func TestMinAgainstBruteForce(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	var s Solver
-	for k := 0; k < 3000; k++ {
-		rows, cols := r.IntN(7), r.IntN(7)
-		cost := make([][]float64, rows)
-		flat := make([]float64, 0, rows*cols)
-		forbid := []float64{0, 0.2, 0.6}[k%3]
-		for i := range cost {
-			cost[i] = make([]float64, cols)
-			for j := range cost[i] {
-				switch {
-				case r.Float64() < forbid:
-					cost[i][j] = []float64{math.Inf(1), math.NaN()}[r.IntN(2)]
-				case k%2 == 0:
-					cost[i][j] = float64(r.IntN(5)) // ties
-				default:
-					cost[i][j] = r.NormFloat64() * 100
+	for _, tc := range []struct {
+		name  string
+		cases int
+		seed  uint64
+		gen   func(r *rand.Rand, k int) [][]float64
+	}{
+		{"dense", 3000, 1, denseCase},
+		{"sparse", 3000, 3, sparseCase},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(tc.seed, tc.seed+1))
+			// One Solver for every case, so that work space left by a larger problem is
+			// exercised too.
+			var s Solver
+			for k := range tc.cases {
+				cost := tc.gen(r, k)
+				rows, cols := len(cost), 0
+				if rows > 0 {
+					cols = len(cost[0])
+				}
+				flat := make([]float64, 0, rows*cols)
+				for _, row := range cost {
+					flat = append(flat, row...)
+				}
+				wantPairs, wantTotal := bruteForce(cost)
+				for name, col := range map[string][]int{"Min": Min(cost), "Solver": slices.Clone(s.Solve(flat, rows, cols))} {
+					pairs, total := check(t, cost, col)
+					if pairs != wantPairs || math.Abs(total-wantTotal) > 1e-9*(1+math.Abs(wantTotal)) {
+						t.Fatalf("%s case %d %v: %d pairs costing %g, want %d costing %g (got %v)",
+							name, k, cost, pairs, total, wantPairs, wantTotal, col)
+					}
 				}
 			}
-			flat = append(flat, cost[i]...)
-		}
-		wantPairs, wantTotal := bruteForce(cost)
-		for name, col := range map[string][]int{"Min": Min(cost), "Solver": slices.Clone(s.Solve(flat, rows, cols))} {
-			pairs, total := check(t, cost, col)
-			if pairs != wantPairs || math.Abs(total-wantTotal) > 1e-9*(1+math.Abs(wantTotal)) {
-				t.Fatalf("%s case %d %v: %d pairs costing %g, want %d costing %g (got %v)",
-					name, k, cost, pairs, total, wantPairs, wantTotal, col)
-			}
-		}
+		})
 	}
 }
 
@@ -134,6 +200,14 @@ func TestMinHandWorked(t *testing.T) {
 		{"all forbidden", [][]float64{{inf, math.NaN()}}, []int{-1}},
 		// A row with no allowed column stays unassigned; the other takes its best.
 		{"lone row", [][]float64{{inf, inf}, {4, 2}}, []int{-1, 1}},
+		// Three components, {row 0, column 0}, {rows 1 and 2, columns 2 and 3} and
+		// {row 3}, and column 1 with no allowed pair: each solved on its own.
+		{"components", [][]float64{
+			{1, inf, inf, inf},
+			{inf, inf, 5, 2},
+			{inf, math.NaN(), 1, 4},
+			{inf, inf, inf, inf},
+		}, []int{0, 3, 2, -1}},
 	} {
 		if got := Min(c.cost); !slices.Equal(got, c.want) {
 			t.Errorf("%s: Min(%v) = %v, want %v", c.name, c.cost, got, c.want)
@@ -142,13 +216,28 @@ func TestMinHandWorked(t *testing.T) {
 }
 
 // TestSolverReuseAllocatesNothing holds the tracker's promise: solving again with a Solver
-// that has seen a problem as large allocates nothing.
+// that has seen a problem as large allocates nothing, whether the problem is one component
+// or many.
 func TestSolverReuseAllocatesNothing(t *testing.T) {
-	cost := uniformCosts(3, 30*40)
-	var s Solver
-	s.Solve(cost, 30, 40)
-	if n := testing.AllocsPerRun(10, func() { s.Solve(cost, 40, 30); s.Solve(cost, 30, 40) }); n != 0 {
-		t.Errorf("Solve allocates %v times per run once grown", n)
+	for _, tc := range []struct {
+		name       string
+		rows, cols int
+		cost       []float64
+	}{
+		{"dense", 30, 40, uniformCosts(3, 30*40)},
+		// 19 components read as 30 × 300, one read as 300 × 30.
+		{"sparse", 30, 300, sparseCosts(3, 30, 300, 300, 0.2)},
+	} {
+		var s Solver
+		// Both readings first: their largest components differ.
+		s.Solve(tc.cost, tc.rows, tc.cols)
+		s.Solve(tc.cost, tc.cols, tc.rows)
+		if n := testing.AllocsPerRun(10, func() {
+			s.Solve(tc.cost, tc.cols, tc.rows)
+			s.Solve(tc.cost, tc.rows, tc.cols)
+		}); n != 0 {
+			t.Errorf("%s: Solve allocates %v times per run once grown", tc.name, n)
+		}
 	}
 }
 
@@ -162,11 +251,25 @@ func uniformCosts(seed uint64, n int) []float64 {
 	return cost
 }
 
-func BenchmarkSolve100(b *testing.B) {
-	cost := uniformCosts(5, 100*100)
-	var s Solver
-	for b.Loop() {
-		s.Solve(cost, 100, 100)
+// TestNegInfPanics checks that -Inf is refused wherever it lies, in a dense matrix or in
+// one component of a sparse one.
+func TestNegInfPanics(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		name string
+		cost [][]float64
+	}{
+		{"dense", [][]float64{{1, 2}, {3, -inf}}},
+		{"component", [][]float64{{1, inf, inf}, {inf, inf, -inf}, {inf, inf, inf}}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic on -Inf", tc.name)
+				}
+			}()
+			Min(tc.cost)
+		}()
 	}
 }
 
@@ -180,6 +283,8 @@ func TestHugeCosts(t *testing.T) {
 		{[][]float64{{1e308, math.Inf(1)}, {math.Inf(1), math.Inf(1)}}, []int{0, -1}},
 		{[][]float64{{1e308, 1e307}, {1e307, 1e308}}, []int{1, 0}},
 		{[][]float64{{-1.7e308, 1.7e308}, {1.7e308, -1.7e308}}, []int{0, 1}},
+		// Two components, one of them huge: each is scaled on its own.
+		{[][]float64{{-1.7e308, 1.7e308, math.Inf(1)}, {1.7e308, -1.7e308, math.NaN()}, {math.Inf(1), math.Inf(1), 0.5}}, []int{0, 1, 2}},
 	} {
 		done := make(chan []int, 1)
 		go func() { done <- Min(tc.cost) }()
@@ -191,5 +296,65 @@ func TestHugeCosts(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%v: no answer in 10 s", tc.cost)
 		}
+	}
+}
+
+// sparseCosts returns a rows × cols matrix laid out as a crowded frame's: row i (a track)
+// may only take a few of the first near columns (detections), those close to its own
+// place on a line, as a tracker's gate leaves a track only the detections close to it.
+// Each cell of a window of 15 columns is allowed with chance 1/3, so about 5 a row.
+// Neighbouring rows' windows overlap: spread over all the columns (near = cols ≫ rows) the
+// components hold a few rows; packed into near = rows columns they chain into one large
+// component. A share lost of the rows (tracks whose object has gone) may take nothing.
+func sparseCosts(seed uint64, rows, cols, near int, lost float64) []float64 {
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	cost := make([]float64, rows*cols)
+	for k := range cost {
+		cost[k] = math.Inf(1)
+	}
+	for i := range rows {
+		if r.Float64() < lost {
+			continue
+		}
+		mid := i * near / rows
+		for j := max(mid-7, 0); j < min(mid+8, near); j++ {
+			if r.IntN(3) == 0 {
+				cost[i*cols+j] = r.Float64()
+			}
+		}
+	}
+	return cost
+}
+
+// BenchmarkSolve100 is a dense problem: one component, solved as a whole.
+func BenchmarkSolve100(b *testing.B) {
+	cost := uniformCosts(5, 100*100)
+	var s Solver
+	for b.Loop() {
+		s.Solve(cost, 100, 100)
+	}
+}
+
+// BenchmarkSolveSparse is a crowded frame: 1000 tracks, 9000 detections, each track gated
+// to about 5 of them. In "spread" the tracks' detections lie among all 9000: hundreds of
+// small components. In "lost" they are the first 1000 and a fifth of the tracks have
+// none: one component of about 800 × 1000, without the lost tracks and the 8000 other
+// detections, across which the one dense search went for every lost track.
+func BenchmarkSolveSparse(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		near int
+		lost float64
+	}{
+		{"spread", 9000, 0},
+		{"lost", 1000, 0.2},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			cost := sparseCosts(7, 1000, 9000, bc.near, bc.lost)
+			var s Solver
+			for b.Loop() {
+				s.Solve(cost, 1000, 9000)
+			}
+		})
 	}
 }
