@@ -131,8 +131,9 @@ func (d *decoder) close() {
 }
 
 // decodeStage demuxes the input: video packets are decoded, cut to the window (Options.Start,
-// End), made writable in the work format and sent on; packets of copied streams go straight
-// to the muxer. It is the only goroutine that touches the demuxer and the decoder.
+// End), made writable in the work format and sent on; packets of copied streams go to the
+// muxer, cut to the same window, held back while it cannot cut them yet (window.holding). It
+// is the only goroutine that touches the demuxer and the decoder.
 type decodeStage struct {
 	timer
 	in      *input
@@ -234,6 +235,10 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 	if err := d.receiveFrames(ctx, frame, emit, mux); err != nil {
 		return err
 	}
+	// The video ended before the end frame: nothing is cut.
+	if err := d.sendHeld(ctx, mux, true); err != nil {
+		return err
+	}
 	d.checkPromises()
 	return nil
 }
@@ -269,15 +274,17 @@ func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, em
 			d.rep.damage(fmt.Sprintf("frame %d (pts %s, byte %d) decoded with errors", v, d.ptsTime(info.pts), info.pos))
 		}
 		info.pts = d.fillPts(info)
-		if !d.win.admit(v, info.pts) {
+		admitted := d.win.admit(v, info.pts)
+		// The frame may settle held copied packets: the start frame gives their shift, a
+		// frame before the End that they precede it, the frame after the End their cut.
+		if err := d.sendHeld(ctx, mux, false); err != nil {
+			frame.Unref()
+			return err
+		}
+		if !admitted {
 			frame.Unref()
 			d.since(t0)
 			continue
-		}
-		for _, p := range d.win.release() {
-			if err := d.sendCopied(ctx, p, mux); err != nil {
-				return err
-			}
 		}
 		it, err := d.conv.normalize(frame, info, d.drawOn(v))
 		frame.Unref()
@@ -335,7 +342,8 @@ func (d *decodeStage) copyAll(ctx context.Context, mux packetSink) error {
 }
 
 // forwardCopied takes a packet of a copied stream (leaving pkt empty) and sends it to the
-// muxer, or holds it while a frame-number Start is still being looked for.
+// muxer, or holds it while the window cannot cut it yet (a frame-number Start or End the
+// decoder has not reached: window.holding).
 func (d *decodeStage) forwardCopied(ctx context.Context, pkt *astiav.Packet, mux packetSink) error {
 	if _, ok := d.copied[pkt.StreamIndex()]; !ok {
 		pkt.Unref()
@@ -343,11 +351,42 @@ func (d *decodeStage) forwardCopied(ctx context.Context, pkt *astiav.Packet, mux
 	}
 	p := d.packets.get(astiav.AllocPacket)
 	p.MoveRef(pkt)
-	if d.win.waiting() {
-		d.win.hold(p)
+	if !d.win.holding() {
+		return d.sendCopied(ctx, p, mux)
+	}
+	if oldest := d.win.hold(p); oldest != nil {
+		if d.win.waiting() {
+			oldest.Free()
+		} else if err := d.sendCopied(ctx, oldest, mux); err != nil {
+			return err
+		}
+	}
+	return d.sendHeld(ctx, mux, false)
+}
+
+// sendHeld sends on the held copied packets that the window can cut now (window.settled), in
+// the order read, up to the first it cannot; with ended (the input has ended) all of them,
+// unless the start frame never came, when they are left to window.free.
+func (d *decodeStage) sendHeld(ctx context.Context, mux packetSink, ended bool) error {
+	if len(d.win.held) == 0 || d.win.waiting() {
 		return nil
 	}
-	return d.sendCopied(ctx, p, mux)
+	if d.streams == nil {
+		d.streams = d.in.fc.Streams() // once: astiav makes a new slice at each call
+	}
+	vtb := d.in.vs.TimeBase()
+	n := 0
+	var err error
+	for n < len(d.win.held) && err == nil {
+		p := d.win.held[n]
+		if !ended && !d.win.settled(p, d.streams[p.StreamIndex()].TimeBase(), vtb) {
+			break
+		}
+		n++
+		err = d.sendCopied(ctx, p, mux)
+	}
+	d.win.unhold(n)
+	return err
 }
 
 // sendCopied cuts p to the output window, moves its timestamps to the output stream and

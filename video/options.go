@@ -70,7 +70,9 @@ type Options struct {
 	Lossless bool
 
 	// Start and End limit the output to a range of the input (see Position); zero values mean
-	// the whole input. The output then starts at timestamp 0.
+	// the whole input. The output then starts at timestamp 0. Copied streams (audio) are cut
+	// at packet boundaries to the same times: with a frame-number End, at the pts of the
+	// frame after it, so that they end within a packet of the video.
 	Start, End Position
 	// FrameOffset shifts the overlay's frame numbers: video frame v (1-based, presentation
 	// order) is drawn as track frame v − FrameOffset. To put track frame 1 on video frame N,

@@ -180,7 +180,7 @@ func (in *input) seekKeyframe(pts int64) (int64, error) {
 // timestamps: the join shifts them as the whole render would.
 func (p *SegmentPlan) window() *window {
 	return &window{startFrame: p.SegFirst, endFrame: p.SegLast, startPts: astiav.NoPtsValue, endPts: astiav.NoPtsValue,
-		cut: astiav.NoPtsValue, past: map[int]bool{}, keepTimestamps: true}
+		cut: astiav.NoPtsValue, shown: astiav.NoPtsValue, past: map[int]bool{}, keepTimestamps: true}
 }
 
 // frameDuration is the duration frame v goes to the encoder with: its own (dur, from its

@@ -1,6 +1,8 @@
 package video
 
 import (
+	"slices"
+
 	"github.com/asticode/go-astiav"
 )
 
@@ -22,15 +24,22 @@ type window struct {
 	cut            int64 // copied packets from here on are dropped; NoPtsValue until known
 	copied         int   // number of copied streams
 	past           map[int]bool
-	held           []*astiav.Packet // copied packets read before a frame-number Start was found
+	// shown is the pts of the last frame admitted; NoPtsValue before the first.
+	shown int64
+	// held are copied packets read before the window could cut them, in the order read: before
+	// a frame-number Start was found, or while a frame-number End is still ahead (settled).
+	held []*astiav.Packet
 }
 
-// maxHeld bounds the packets kept while looking for the start frame; older ones are earlier
-// than any frame the decoder still holds back, so they are outside the window anyway.
+// maxHeld bounds the packets held back. While looking for the start frame, older ones are
+// earlier than any frame the decoder still holds back, so they are outside the window anyway;
+// while the end frame is ahead, the oldest is sent on uncut: its time would be ahead of the
+// video by more than any decoder delay (512 AAC packets are 11 s at 48 kHz), so only a file
+// whose streams are that far apart would see copied packets run past the End.
 const maxHeld = 512
 
 func newWindow(start, end Position, vs *astiav.Stream, copied int) *window {
-	w := &window{startPts: astiav.NoPtsValue, endPts: astiav.NoPtsValue, cut: astiav.NoPtsValue,
+	w := &window{startPts: astiav.NoPtsValue, endPts: astiav.NoPtsValue, cut: astiav.NoPtsValue, shown: astiav.NoPtsValue,
 		copied: copied, past: map[int]bool{}, hasStart: !start.IsZero()}
 	origin := vs.StartTime()
 	if origin == astiav.NoPtsValue {
@@ -58,7 +67,7 @@ func newWindow(start, end Position, vs *astiav.Stream, copied int) *window {
 // the render's frames are already known, so nothing is held back; packets are shifted by
 // shift, cut from cut on (NoPtsValue: nowhere), and with a Start dropped before shift.
 func newResolvedWindow(shift, cut int64, hasStart bool, copied int) *window {
-	return &window{startPts: astiav.NoPtsValue, endPts: astiav.NoPtsValue, hasStart: hasStart, started: true,
+	return &window{startPts: astiav.NoPtsValue, endPts: astiav.NoPtsValue, shown: astiav.NoPtsValue, hasStart: hasStart, started: true,
 		shift: shift, cut: cut, copied: copied, past: map[int]bool{}}
 }
 
@@ -81,6 +90,7 @@ func (w *window) admit(v int, pts int64) bool {
 		w.shift = pts
 	}
 	w.started = true
+	w.shown = pts
 	return true
 }
 
@@ -89,29 +99,56 @@ func (w *window) endOpen() bool { return w.endFrame == 0 && w.endPts == astiav.N
 // waiting reports whether copied packets must be held until the start frame is found.
 func (w *window) waiting() bool { return w.startFrame > 0 && !w.started }
 
-// hold keeps a copied packet until the start frame is known, dropping the oldest beyond maxHeld.
-func (w *window) hold(p *astiav.Packet) {
+// endAhead reports whether the window ends at a frame number not yet reached: where copied
+// streams are cut is not known yet.
+func (w *window) endAhead() bool { return w.endFrame > 0 && !w.ended }
+
+// holding reports whether a copied packet read now is held back rather than sent on.
+func (w *window) holding() bool { return w.waiting() || w.endAhead() }
+
+// hold keeps a copied packet back. Beyond maxHeld it returns the oldest held one, which the
+// caller frees while waiting (it is before the window) and sends on otherwise.
+func (w *window) hold(p *astiav.Packet) (oldest *astiav.Packet) {
 	if len(w.held) == maxHeld {
-		w.held[0].Free()
-		w.held = w.held[1:]
+		oldest = w.held[0]
+		w.held = slices.Delete(w.held, 0, 1)
 	}
 	w.held = append(w.held, p)
+	return oldest
 }
 
-// release returns the held packets, to be passed through copyPacket now that shift is known.
-func (w *window) release() []*astiav.Packet {
-	h := w.held
-	w.held = nil
-	return h
+// settled reports whether copyPacket can decide on held packet p now (tb is its stream's time
+// base, vtb the video's): once the start frame is found, at once unless the window ends at a
+// frame not yet reached; before that, if p starts before the last frame admitted, which is
+// before the cut. An untimed packet travels with its neighbours: it is settled once those
+// read before it are (held packets go in the order read).
+func (w *window) settled(p *astiav.Packet, tb, vtb astiav.Rational) bool {
+	if w.waiting() {
+		return false
+	}
+	if !w.endAhead() {
+		return true
+	}
+	t := packetTime(p)
+	return t == astiav.NoPtsValue || (w.shown != astiav.NoPtsValue && astiav.RescaleQ(t, tb, vtb) < w.shown)
+}
+
+// unhold removes the first n held packets, which the caller has taken.
+func (w *window) unhold(n int) { w.held = slices.Delete(w.held, 0, n) }
+
+// packetTime is a copied packet's time in its stream's time base: its pts, else its dts, else
+// NoPtsValue.
+func packetTime(p *astiav.Packet) int64 {
+	if t := p.Pts(); t != astiav.NoPtsValue {
+		return t
+	}
+	return p.Dts()
 }
 
 // copyPacket decides whether a copied packet lies in the window and shifts its timestamps.
 // tb is its stream's time base, vtb the video's.
 func (w *window) copyPacket(p *astiav.Packet, tb, vtb astiav.Rational) bool {
-	t := p.Pts()
-	if t == astiav.NoPtsValue {
-		t = p.Dts()
-	}
+	t := packetTime(p)
 	if t == astiav.NoPtsValue {
 		return !w.ended // untimed packets travel with their neighbours
 	}
@@ -139,9 +176,10 @@ func (w *window) copyPacket(p *astiav.Packet, tb, vtb astiav.Rational) bool {
 // demuxer can stop reading.
 func (w *window) copiedDone() bool { return w.ended && len(w.past) >= w.copied }
 
-// free drops packets still held (a run that never reached its start frame).
+// free drops packets still held (a run that never reached its start frame, or that failed).
 func (w *window) free() {
-	for _, p := range w.release() {
+	for _, p := range w.held {
 		p.Free()
 	}
+	w.held = nil
 }
