@@ -2,6 +2,7 @@ package options
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,8 +25,12 @@ func (v classColorsValue) String() string {
 	return strings.Join(parts, ",")
 }
 
+// Set adds the classes' colours to those given before (a look's, an earlier --class-colors).
 func (v classColorsValue) Set(s string) error {
-	m := map[string]scene.Color{}
+	m := maps.Clone(*v.m) // a look's map is the look's: never written into
+	if m == nil {
+		m = map[string]scene.Color{}
+	}
 	for _, part := range strings.Split(s, ",") {
 		class, colour, ok := strings.Cut(part, "=")
 		class = strings.TrimSpace(class)
@@ -46,3 +51,4 @@ func (v classColorsValue) Set(s string) error {
 }
 
 func (classColorsValue) Type() string { return "string" }
+func (classColorsValue) adds()        {}

@@ -59,12 +59,21 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 			if _, onCommandLine := given[e.Key]; onCommandLine {
 				continue
 			}
-			if err := fs.Set(e.Key, e.Value); err != nil {
-				var ie *pflag.InvalidValueError
-				if errors.As(err, &ie) {
-					return UsageError{fmt.Errorf("%s:%d: %s = %q: %s", s.File, e.Line, e.Key, e.Value, valueProblem(ie))}
+			values := []string{e.Value}
+			if e.List != nil {
+				if _, adds := fs.Lookup(e.Key).Value.(addingValue); !adds {
+					return UsageError{fmt.Errorf("%s:%d: %s takes one value, not a list", s.File, e.Line, e.Key)}
 				}
-				return UsageError{fmt.Errorf("%s:%d: %s: %v", s.File, e.Line, e.Key, err)}
+				values = e.List
+			}
+			for _, v := range values {
+				if err := fs.Set(e.Key, v); err != nil {
+					var ie *pflag.InvalidValueError
+					if errors.As(err, &ie) {
+						return UsageError{fmt.Errorf("%s:%d: %s = %q: %s", s.File, e.Line, e.Key, v, valueProblem(ie))}
+					}
+					return UsageError{fmt.Errorf("%s:%d: %s: %v", s.File, e.Line, e.Key, err)}
+				}
 			}
 			s.fromFile[e.Key] = e.Line
 		}

@@ -95,6 +95,8 @@ func TestStrokeStyles(t *testing.T) {
 		{[]string{"--style", file}, "k = 2.5\n", `s.toml:1: k = "2.5": is not a whole number`},
 		{[]string{"--style", file}, "box-opacity = 2\n", `s.toml:1: box-opacity = 2: is outside 0..1`},
 		{[]string{"--style", file}, "box-colour = \"#ff0000\"\n", `s.toml:1: unknown key "box-colour" (did you mean box-color?)`},
+		{[]string{"--style", file}, "label = ['{id}', '{class}']\n", `s.toml:1: label takes one value, not a list`},
+		{[]string{"--style", file}, "class-label = ['person={id}', 'car']\n", `s.toml:1: class-label = "car": want CLASS=TEMPLATE`},
 	} {
 		os.WriteFile(file, []byte(tc.file), 0o644)
 		_, err := options(tc.args...)
@@ -130,6 +132,46 @@ func TestTextFlagsOverEveryLook(t *testing.T) {
 		}
 		if want := []string{"one", "two"}; !slices.Equal(st.LabelLines, want) {
 			t.Errorf("--look %s: label lines %q, want %q", look, st.LabelLines, want)
+		}
+	}
+}
+
+// TestFlagsThatAdd: --class-label and --class-colors add a class each time they are given,
+// on the command line or as a style file's list, over the look's; the command line's
+// classes win over the file's (a style file once held one class label, and a second
+// --class-colors dropped the first's classes).
+func TestFlagsThatAdd(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("class-label = [\"person=P {id}\", 'car=C']\nclass-colors = ['person=#ff0000', 'dog=#0000ff']\n"), 0o644)
+	for _, tc := range []struct {
+		args   []string
+		labels map[string]string
+		colors map[string]string
+	}{
+		{[]string{"--style", file}, map[string]string{"person": "P {id}", "car": "C"}, map[string]string{"person": "#ff0000", "dog": "#0000ff"}},
+		{[]string{"--class-colors", "person=#ff0000", "--class-colors", "car=#00ff00,dog=#0000ff"}, map[string]string{},
+			map[string]string{"person": "#ff0000", "car": "#00ff00", "dog": "#0000ff"}},
+		{[]string{"--look", "neon", "--style", file, "--class-label", "bus=B"}, map[string]string{"bus": "B"},
+			map[string]string{"person": "#ff0000", "dog": "#0000ff"}},
+	} {
+		st, err := styleOptions(tc.args...)
+		if err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		colors := map[string]string{}
+		for class, c := range st.ClassColors {
+			colors[class] = c.String()
+		}
+		if !maps.Equal(st.ClassLabels, tc.labels) || !maps.Equal(colors, tc.colors) {
+			t.Errorf("%v: class labels %q, colours %q; want %q, %q", tc.args, st.ClassLabels, colors, tc.labels, tc.colors)
+		}
+	}
+	// The looks' own maps are never written into.
+	for _, name := range []string{"neon", "default"} {
+		look, _ := overlay.Preset(name)
+		if _, ok := look.ClassLabels["bus"]; ok {
+			t.Errorf("--look %s now holds the command line's class label", name)
 		}
 	}
 }

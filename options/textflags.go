@@ -2,6 +2,7 @@ package options
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -38,17 +39,27 @@ func (v classLabelValue) String() string {
 }
 
 func (v classLabelValue) Set(s string) error {
+	m := maps.Clone(*v.m) // a look's map is the look's: never written into
+	if m == nil {
+		m = map[string]string{}
+	}
 	for part := range strings.SplitSeq(s, "\x00") {
 		class, tmpl, ok := strings.Cut(part, "=")
 		if !ok || class == "" {
 			return fmt.Errorf("%q: want CLASS=TEMPLATE", part)
 		}
-		if *v.m == nil {
-			*v.m = map[string]string{}
-		}
-		(*v.m)[class] = tmpl
+		m[class] = tmpl
 	}
+	*v.m = m
 	return nil
 }
 
 func (classLabelValue) Type() string { return "class=template" }
+func (classLabelValue) adds()        {}
+
+// addingValue is a flag whose every use adds to what it holds (--class-label): a style file
+// gives it a list, each string a use.
+type addingValue interface {
+	pflag.Value
+	adds()
+}
