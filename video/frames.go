@@ -87,7 +87,7 @@ func Frames(ctx context.Context, opts Options, visit DrawFunc) (Stats, error) {
 	if turner != nil {
 		c.add(turner.close)
 	}
-	win := newWindow(opts.Start, opts.End, in.vs, 0)
+	win := newWindow(opts.Start, opts.End, in, 0)
 	c.add(win.free)
 	// The visitor reads the frames (the tracker), so the decoder's own are handed on, not
 	// copies made writable.

@@ -238,7 +238,7 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 		return fail(err)
 	}
 	c.add(layer.pool.close)
-	win := newWindow(opts.Start, opts.End, in.vs, 0)
+	win := newWindow(opts.Start, opts.End, in, 0)
 	c.add(win.free)
 	packets, frames := packetSpares(), frameSpares()
 	c.add(packets.close)

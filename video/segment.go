@@ -81,7 +81,7 @@ func PlanSegment(o Options, index, count int) (*SegmentPlan, error) {
 	}
 	p := &SegmentPlan{Index: index, Count: count, table: t, source: sourceID(in), stream: in.nth, timeBase: in.vs.TimeBase()}
 	// The frames a whole render admits, by its own rule, as it would meet them.
-	w := newWindow(o.Start, o.End, in.vs, 0)
+	w := newWindow(o.Start, o.End, in, 0)
 	for v := 1; v <= t.frames() && !w.ended; v++ {
 		if w.admit(v, t.pts[v-1]) {
 			if p.First == 0 {

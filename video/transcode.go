@@ -195,7 +195,7 @@ func (t *transcoder) openOutput() error {
 	if err := t.out.writeHeader(seg != nil); err != nil {
 		return err
 	}
-	t.win, t.total = newWindow(t.opts.Start, t.opts.End, t.in.vs, len(t.out.copied)), expectedTotal(t.in, t.opts)
+	t.win, t.total = newWindow(t.opts.Start, t.opts.End, t.in, len(t.out.copied)), expectedTotal(t.in, t.opts)
 	if seg != nil {
 		t.win, t.total = seg.window(), seg.Frames()
 	}

@@ -38,9 +38,17 @@ type window struct {
 // whose streams are that far apart would see copied packets run past the End.
 const maxHeld = 512
 
-func newWindow(start, end Position, vs *astiav.Stream, copied int) *window {
+func newWindow(start, end Position, in *input, copied int) *window {
+	vs := in.vs
 	w := &window{startPts: astiav.NoPtsValue, endPts: astiav.NoPtsValue, cut: astiav.NoPtsValue, shown: astiav.NoPtsValue,
 		copied: copied, past: map[int]bool{}, hasStart: !start.IsZero()}
+	// Without a Start the output begins where the input's earliest stream does, at 0, as
+	// ffmpeg shifts it: a transport stream's clock (1.4 s, or hours) would otherwise be an
+	// empty edit at the head of the MP4, shown as a delay. A negative start (audio priming in
+	// an edit list) is kept, as the muxers write it.
+	if fileStart := in.fc.StartTime(); fileStart != astiav.NoPtsValue && fileStart > 0 {
+		w.shift = astiav.RescaleQ(fileStart, astiav.NewRational(1, astiav.TimeBase), vs.TimeBase())
+	}
 	origin := vs.StartTime()
 	if origin == astiav.NoPtsValue {
 		origin = 0
