@@ -280,25 +280,14 @@ func CommitAll(overwrite bool, files ...*PartialFile) error {
 			return fmt.Errorf("output %s: writing it to disk: %w", p.final, err)
 		}
 	}
+	if overwrite && len(files) > 1 {
+		if err := RemoveReplaced(files[1:]...); err != nil {
+			return err
+		}
+	}
 	dirs := map[string]bool{}
 	for _, p := range files {
 		dirs[filepath.Dir(p.final)] = true
-	}
-	if overwrite && len(files) > 1 {
-		removed := false
-		for _, p := range files[1:] {
-			err := os.Remove(p.final)
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("output %s: removing the old file: %w", p.final, err)
-			}
-			removed = removed || err == nil
-		}
-		// The removals reach the disk before the new main output's name does.
-		if removed {
-			if err := syncDirs(dirs); err != nil {
-				return err
-			}
-		}
 	}
 	for i, p := range files {
 		if err := p.place(overwrite); err != nil {
@@ -321,6 +310,25 @@ func CommitAll(overwrite bool, files ...*PartialFile) error {
 		err = errors.Join(err, p.Close()) // releases the lock, now that the partial name is gone
 	}
 	return err
+}
+
+// RemoveReplaced removes the old files that partners will replace, durably, before their run's
+// main output takes its place over its old one: CommitAll does so for its own, and a main
+// output that is no PartialFile (a picture sequence, committed on its own) calls it first.
+// A kill after it leaves the old main output, or the new one, without the old partners.
+func RemoveReplaced(partners ...*PartialFile) error {
+	dirs := map[string]bool{}
+	for _, p := range partners {
+		err := os.Remove(p.final)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("output %s: removing the old file: %w", p.final, err)
+		}
+		if err == nil {
+			dirs[filepath.Dir(p.final)] = true
+		}
+	}
+	// The removals reach the disk before the new main output's name does.
+	return syncDirs(dirs)
 }
 
 // syncDirs syncs each directory of dirs, in name order.

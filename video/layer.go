@@ -275,7 +275,15 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 	if err == nil {
 		t0 := time.Now()
 		if seq != nil {
-			if err = seq.commit(out, opts.Overwrite, layer.firstV, stats.Frames); err == nil && len(partners) > 0 {
+			// The sequence is placed on its own, so the old partners go first, as CommitAll
+			// removes them before a main output: never new pictures beside old tracks.
+			if opts.Overwrite && len(partners) > 0 {
+				err = outfile.RemoveReplaced(partners...)
+			}
+			if err == nil {
+				err = seq.commit(out, opts.Overwrite, layer.firstV, stats.Frames)
+			}
+			if err == nil && len(partners) > 0 {
 				err = outfile.CommitAll(opts.Overwrite, partners...)
 			}
 		} else {

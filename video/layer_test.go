@@ -560,3 +560,48 @@ func layerUnbuilt(output, encoder string) string {
 	}
 	return ""
 }
+
+// A sequence written over an old run's with Overwrite, with a partner (the tracks it drew):
+// the old partner is gone before any new picture takes its place, so that a run stopped
+// half-way through placing its pictures (here: a name it cannot take, a directory) never
+// leaves new pictures beside the old run's tracks. It once placed the sequence first.
+func TestLayerSequenceDropsOldPartnersFirst(t *testing.T) {
+	in := ffmpegClip(t, "in.mp4", "-c:v", "libx264", "-preset", "ultrafast")
+	dir := t.TempDir()
+	pattern := filepath.Join(dir, "layer_%05d.png")
+	skipUnlessLayerBuilt(t, pattern, "")
+	tracks := filepath.Join(dir, "tracks.txt")
+	run := func() error {
+		_, err := Transcode(t.Context(), Options{Input: in, Output: pattern, Layer: true, Overwrite: true,
+			End: Position{Frame: 6},
+			Partners: func(Stats) ([]*outfile.PartialFile, error) {
+				p, err := outfile.CreatePartial(tracks)
+				if err == nil {
+					_, err = p.WriteString("new\n")
+				}
+				return []*outfile.PartialFile{p}, err
+			}},
+			func(int, composite.Surface) error { return nil })
+		return err
+	}
+	if err := os.WriteFile(tracks, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Frame 4's name is a directory with a file in it: no picture can be renamed over it.
+	if err := os.MkdirAll(filepath.Join(dir, "layer_00004.png", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(); err == nil {
+		t.Fatal("placing a picture over a directory succeeded")
+	}
+	if b, err := os.ReadFile(tracks); err == nil {
+		t.Errorf("the old run's tracks (%q) stayed beside the new pictures", b)
+	}
+	os.RemoveAll(filepath.Join(dir, "layer_00004.png"))
+	if err := run(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(tracks); err != nil || string(b) != "new\n" {
+		t.Errorf("the tracks after a whole run: %q, %v", b, err)
+	}
+}
