@@ -175,7 +175,7 @@ dist: setup setup-dist kernels-fatbin
 	ARCH=$(ARCH) VERSION=$(VERSION) bash scripts/dist/build.sh
 
 dist-test: dist setup-test-deps
-	ARCH=$(ARCH) bash scripts/dist/test.sh "$$(ARCH=$(ARCH) bash scripts/dist/fakecuda.sh)"
+	ARCH=$(ARCH) GO=$(GO) bash scripts/dist/test.sh "$$(ARCH=$(ARCH) bash scripts/dist/fakecuda.sh)"
 
 # The arm64 tarball and kit, from make test: built, the tarball run under emulation, the
 # kit's refusal of another architecture. The fatbin is made here once (-o: not again).

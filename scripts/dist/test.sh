@@ -15,7 +15,10 @@
 # For arm64 also (these run natively on x86-64 in make test's other steps):
 #   - trackink renders every golden scene on the CPU, with the generic Go code arm64 runs;
 #   - the tests of the packages with AVX2 kernels (render, composite, tracker), cross-built
-#     with go test -c, pass there: on arm64 they check the generic Go twins.
+#     with go test -c, pass there: on arm64 they check the generic Go twins;
+#   - trackink track --detect motion and points (the tracker's own Go code) write the very
+#     tracks this machine's build writes: arm64 fuses multiply-adds where Go lets it, so the
+#     tracker's products are kept unfused, and this holds them to it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -24,6 +27,7 @@ cd "$repo"
 die() { echo "dist-test: FAIL: $*" >&2; exit 1; }
 start=$(date +%s)
 arch=${ARCH:-amd64}
+GO=${GO:-go}
 
 tarballs=(dist/trackink-*-linux-"$arch".tar.gz)
 [ ${#tarballs[@]} -eq 1 ] && [ -f "${tarballs[0]}" ] || die "want one dist/trackink-*-linux-$arch.tar.gz (make dist ARCH=$arch), found: ${tarballs[*]}"
@@ -112,6 +116,16 @@ if [ "$arch" = arm64 ]; then
     die "golden on the CPU: $golden"
   grep -qxF "$want" <<<"$golden" || die "golden on the CPU: $golden (want: $want)"
   echo "dist-test: trackink golden on the CPU (generic Go code): $want in $(($(date +%s) - t0)) s"
+  t0=$(date +%s)
+  $GO build -o "$work/host-trackink" .
+  for mode in motion points; do
+    "$work/host-trackink" track -i "$work/vtest.mp4" --detect "$mode" -o "$work/host-$mode.txt" --quiet -y
+    inroot "$in/trackink" track -i /work/dist/vtest.mp4 --detect "$mode" -o "/work/dist/arm64-$mode.txt" --quiet -y ||
+      die "track --detect $mode failed on arm64"
+    cmp -s "$work/host-$mode.txt" "$work/arm64-$mode.txt" ||
+      die "track --detect $mode: arm64's tracks differ from x86-64's: $(diff "$work/host-$mode.txt" "$work/arm64-$mode.txt" | head -4)"
+  done
+  echo "dist-test: trackink track --detect motion, points: the same tracks on arm64 as on x86-64 ($(wc -l <"$work/host-motion.txt") and $(wc -l <"$work/host-points.txt") lines) in $(($(date +%s) - t0)) s"
   # The SIMD packages' tests, built for arm64 (simd-tests.sh), each run in its package's
   # folder with that folder's files, as go test does.
   tests=$(bash "$here/simd-tests.sh")
