@@ -56,6 +56,12 @@ func openInputProbed(path string, videoStream int, probe bool) (*input, error) {
 			url = fileURL(local)
 		}
 	}
+	return openInputURL(path, url, videoStream, probe)
+}
+
+// openInputURL is openInputProbed opening url, which FFmpeg reads, for the input path names
+// in errors.
+func openInputURL(path, url string, videoStream int, probe bool) (*input, error) {
 	in := &input{path: path, fc: astiav.AllocFormatContext()}
 	if in.fc == nil {
 		return nil, errors.New("video: allocating the input format context failed")

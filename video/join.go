@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"time"
 	"trackink/outfile"
 
@@ -49,8 +50,12 @@ func CheckJoinContainer(output string) error { return checkMuxer(output, astiav.
 // none missing, contiguous frames; the same codec parameters byte for byte) and that each
 // segment's packets match the checksum in its record (a *DamagedSegmentError names one that
 // does not, or that cannot be read), then as it goes that each starts with a keyframe after
-// the previous one's last frame and holds the frames its record says. The output is written
-// like a render's: a partial file moved into place.
+// the previous one's last frame and holds the frames its record says. Each segment file is
+// opened once, and its record, checksum and packets are all read from that open file: a
+// segment replaced meanwhile (its render run again, as a requeued cluster task does) is
+// joined as it was when opened, or, where the open file cannot be opened again (no /proc),
+// the join stops with ErrSegmentChanged. The output is written like a render's: a partial
+// file moved into place.
 func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 	started := time.Now()
 	sink, detach := attachFFmpegLog(o.FFmpegLog)
@@ -81,7 +86,10 @@ func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 		return finish(err)
 	}
 	for _, s := range segs {
-		c.add(s.in.close)
+		c.add(s.close)
+	}
+	if testHookSegmentsOpened != nil {
+		testHookSegmentsOpened()
 	}
 	rec := segs[0].rec
 	src, err := openInput(o.Source, rec.VideoStream)
@@ -146,11 +154,95 @@ func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 	return finish(err)
 }
 
-// segmentFile is an open segment and its record.
+// ErrSegmentChanged means a segment file was replaced while the join read it (a segment's
+// render run again, as a requeued cluster task does, renames its new file over the old),
+// where the join could not read the file it had opened (no /proc): running the join again
+// reads the new one throughout.
+var ErrSegmentChanged = errors.New("changed during the join")
+
+// testHookSegmentsOpened, when set (by tests), runs once Join has opened the segments and
+// read their records, before it checks and copies their packets.
+var testHookSegmentsOpened func()
+
+// procFD is where Linux names a process's open files: opening procFD + "7" opens the file
+// descriptor 7 is open on (a new open of the same inode, with an offset of its own), whatever
+// its path names by then. A variable for the tests, which take it away.
+var procFD = "/proc/self/fd/"
+
+// segmentFile is a segment, its record and the demuxer the join copies its packets from.
+//
+// The file is opened once (file), and FFmpeg reads it through url, which names that open
+// file, not path: the record, the checksum and the packets copied are all one file's, though
+// a segment's render run again (a requeued cluster task) may rename its new segment over
+// path during the join. Without /proc, url is path itself, and every open checks that path
+// still names file (ErrSegmentChanged).
 type segmentFile struct {
-	path string
-	in   *input
-	rec  segmentRecord
+	path      string
+	file      *os.File // nil for a URL, which FFmpeg opens as any input
+	url       string
+	checkPath bool
+	in        *input
+	rec       segmentRecord
+}
+
+// openSegmentFile opens the segment path names: its file once, then a demuxer on it.
+func openSegmentFile(path string) (*segmentFile, error) {
+	s := &segmentFile{path: path, url: path}
+	if local, ok := outfile.LocalPath(path); ok {
+		f, err := os.Open(local)
+		if err != nil {
+			return nil, fmt.Errorf("video: input: %w", err)
+		}
+		s.file = f
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("video: input: %w", err)
+		}
+		fd := procFD + strconv.Itoa(int(f.Fd()))
+		if pst, err := os.Stat(fd); err == nil && os.SameFile(st, pst) {
+			s.url = fileURL(fd)
+		} else {
+			s.url, s.checkPath = fileURL(local), true
+		}
+	}
+	var err error
+	if s.in, err = s.open(); err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// open opens a demuxer on the segment's file, as its header describes it (the codec
+// parameter bytes included, which is what sameVideo compares), without probing.
+func (s *segmentFile) open() (*input, error) {
+	in, err := openInputURL(s.path, s.url, 1, false)
+	if err != nil {
+		return nil, err
+	}
+	if s.checkPath {
+		local, _ := outfile.LocalPath(s.path)
+		st, err := s.file.Stat()
+		pst, perr := os.Stat(local)
+		if err != nil || perr != nil || !os.SameFile(st, pst) {
+			in.close()
+			return nil, fmt.Errorf("video: segment %s %w (replaced: its render run again?): run the join again", s.path, ErrSegmentChanged)
+		}
+	}
+	return in, nil
+}
+
+// close closes the segment's demuxer and file.
+func (s *segmentFile) close() {
+	if s.in != nil {
+		s.in.close()
+		s.in = nil
+	}
+	if s.file != nil {
+		s.file.Close()
+		s.file = nil
+	}
 }
 
 // openSegments opens the segment files, reads their records and checks that they are every
@@ -164,19 +256,21 @@ func openSegments(source string, paths []string) ([]*segmentFile, error) {
 	var segs []*segmentFile
 	fail := func(err error) ([]*segmentFile, error) {
 		for _, s := range segs {
-			s.in.close()
+			s.close()
 		}
 		return nil, err
 	}
 	for _, p := range paths {
-		// As their headers describe them: the codec parameter bytes included, which is
-		// what sameVideo compares. The first in order is probed below.
-		in, err := openInputProbed(p, 1, false)
-		if err != nil {
+		// As their headers describe them; the first in order is probed below.
+		s, err := openSegmentFile(p)
+		switch {
+		case errors.Is(err, ErrSegmentChanged):
+			return fail(err)
+		case err != nil:
 			return fail(unreadableSegment(p, err))
 		}
-		segs = append(segs, &segmentFile{path: p, in: in})
-		if segs[len(segs)-1].rec, err = readSegmentRecord(in.fc, p); err != nil {
+		segs = append(segs, s)
+		if s.rec, err = readSegmentRecord(s.in.fc, p); err != nil {
 			return fail(err)
 		}
 	}

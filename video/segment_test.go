@@ -277,6 +277,69 @@ func TestJoinRefusesDamagedSegments(t *testing.T) {
 	}
 }
 
+// A segment replaced while the join runs (its render run again, as a requeued cluster task
+// does, renames its new segment over the old) does not mix two files: the join checks and
+// copies the file it opened. Here a damaged file takes the intact segment's place once the
+// join has opened the segments: the join used to open the path again for the checksum, and
+// refused as damaged the segment it was copying, which was intact. Without /proc, where the
+// join can only open the path again, it refuses to go on, saying to run the join again; the
+// same join undisturbed succeeds.
+func TestJoinReadsTheSegmentItOpened(t *testing.T) {
+	src := mediatest.Clip(t, "mp4")
+	segs, _ := renderSegments(t, Options{Input: src, Output: "x.mp4", Preset: "ultrafast"}, 3)
+	var want []string
+	for _, s := range segs {
+		want = append(want, packetBytes(t, s)...)
+	}
+	joinAndCompare := func(t *testing.T, segments []string) {
+		t.Helper()
+		if got := packetBytes(t, join(t, src, segments)); !slices.Equal(got, want) {
+			t.Errorf("the joined video's packets are not the segments': %s", mediatest.Difference(want, got))
+		}
+	}
+	// replaceDuringJoin has the next joins rename a damaged copy of path over it once they
+	// have opened the segments.
+	replaceDuringJoin := func(t *testing.T, path string) {
+		testHookSegmentsOpened = func() {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next := filepath.Join(filepath.Dir(path), ".next.mp4")
+			if err := os.WriteFile(next, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			flipPayload(t, next)
+			if err := os.Rename(next, path); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Cleanup(func() { testHookSegmentsOpened = nil })
+	}
+
+	t.Run("the file opened", func(t *testing.T) {
+		copies := copySegments(t, segs)
+		replaceDuringJoin(t, copies[1])
+		joinAndCompare(t, copies)
+	})
+	t.Run("no /proc", func(t *testing.T) {
+		procFD = filepath.Join(t.TempDir(), "fd") + "/"
+		t.Cleanup(func() { procFD = "/proc/self/fd/" })
+		copies := copySegments(t, segs)
+		joinAndCompare(t, copies)
+		replaceDuringJoin(t, copies[1])
+		out := filepath.Join(t.TempDir(), "out.mp4")
+		_, err := Join(t.Context(), JoinOptions{Source: src, Segments: copies, Output: out})
+		var damaged *DamagedSegmentError
+		if !errors.Is(err, ErrSegmentChanged) || errors.As(err, &damaged) || !strings.Contains(err.Error(), copies[1]) || !strings.Contains(err.Error(), "run the join again") {
+			t.Errorf("Join: %v\nwant ErrSegmentChanged naming %s and saying to run the join again", err, copies[1])
+		}
+		if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) > 0 {
+			t.Errorf("a refused join left %s", entries[0].Name())
+		}
+	})
+}
+
 // packetBytes returns the size and MD5 of each video packet of path.
 func packetBytes(t *testing.T, path string) []string {
 	t.Helper()

@@ -54,17 +54,12 @@ func (e *DamagedSegmentError) Error() string {
 // the sealed record is as long as the one the muxer wrote.
 var unsealed = strings.Repeat("-", 2*sha256.Size)
 
-// packetDigest reads the packets of the file at path (a segment: one video stream) as the
+// packetDigest reads the packets of in (a segment: one video stream, just opened) as the
 // join reads them and returns their checksum: a SHA-256 of each packet's pts, dts, key flag,
 // size and bytes, in order; and the bytes of payload read. The timestamps and flags come
 // from the movie header's sample tables: damage there re-times frames without touching the
 // payload.
-func packetDigest(ctx context.Context, path string) (string, int64, error) {
-	in, err := openInputProbed(path, 1, false)
-	if err != nil {
-		return "", 0, err
-	}
-	defer in.close()
+func packetDigest(ctx context.Context, in *input) (string, int64, error) {
 	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
 	defer stopInterrupt()
 	h := sha256.New()
@@ -104,7 +99,12 @@ func boolByte(v bool) byte {
 // Packets unsealed, as written (the JSON the muxer stored). It reads f's packets back and
 // writes their checksum over the placeholder.
 func (r segmentRecord) seal(f *outfile.PartialFile, written []byte) error {
-	digest, _, err := packetDigest(context.Background(), f.Name())
+	in, err := openInputProbed(f.Name(), 1, false)
+	if err != nil {
+		return fmt.Errorf("video: reading segment %s back for its checksum: %w", f.Name(), err)
+	}
+	digest, _, err := packetDigest(context.Background(), in)
+	in.close()
 	if err != nil {
 		return fmt.Errorf("video: reading segment %s back for its checksum: %w", f.Name(), err)
 	}
@@ -203,9 +203,19 @@ func verifySegments(ctx context.Context, segs []*segmentFile) (int64, error) {
 }
 
 // verifySegment checks segment s's packets against the checksum in its record and returns
-// the bytes of payload read.
+// the bytes of payload read. It reads the file the join opened (segmentFile.open), the one
+// whose record it checks against and whose packets it copies, whatever s.path names by now.
 func verifySegment(ctx context.Context, s *segmentFile) (int64, error) {
-	digest, n, err := packetDigest(ctx, s.path)
+	in, err := s.open()
+	if errors.Is(err, ErrSegmentChanged) {
+		return 0, err
+	}
+	var digest string
+	var n int64
+	if err == nil {
+		digest, n, err = packetDigest(ctx, in)
+		in.close()
+	}
 	switch {
 	case ctx.Err() != nil:
 		return n, ctx.Err()
