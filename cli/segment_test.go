@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -258,6 +260,50 @@ func TestJoinRefusesADamagedSegment(t *testing.T) {
 	}
 	if stderr := run(t, "join", "-i", in, "--segments", segs, "-o", out); !strings.Contains(stderr, "wrote "+out+": 2 segments, 60 frames") {
 		t.Errorf("join of the segment rendered again said: %s", stderr)
+	}
+}
+
+// Segments rendered by two builds of trackink (a node with an older binary) are refused by
+// join, exit status 1, naming each build and the segments it rendered; nothing is written.
+// The two builds here are this test binary (go test stamps no commit: it is named by its
+// executable's hash) and trackink built from the tree. Segment 1 rendered again by the
+// first build, they join.
+func TestJoinRefusesSegmentsOfTwoBuilds(t *testing.T) {
+	bin := binary(t)
+	in := mediatest.Clip(t, "mp4")
+	dir := t.TempDir()
+	segs := filepath.Join(dir, "segs")
+	flags := []string{"--scene", "seed", "--preset", "ultrafast", "-o", segs, "--quiet"}
+	run(t, append([]string{"render", "-i", in, "--segment", "0/2"}, flags...)...)
+	if code, said := runBinary(t, bin, append([]string{"render", "-i", in, "--segment", "1/2"}, flags...)...); code != 0 {
+		t.Fatalf("the built trackink's segment: exit %d: %s", code, said)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	seg0, seg1, out := filepath.Join(segs, "src.seg-0000-of-0002.mp4"), filepath.Join(segs, "src.seg-0001-of-0002.mp4"), filepath.Join(dir, "out.mp4")
+	code, _, stderr := trackink("join", "-i", in, "--segments", segs, "-o", out)
+	for _, says := range []string{
+		"trackink join: video: segments rendered by 2 builds of trackink, whose pictures may differ: ",
+		fmt.Sprintf("segment 0 (%s) by trackink devel, no commit recorded, executable sha256 %.16s (", seg0, hex.EncodeToString(sum[:])),
+		"; segment 1 (" + seg1 + ") by trackink ",
+	} {
+		if code != 1 || !strings.Contains(stderr, says) {
+			t.Errorf("join: exit %d, %s\nwant exit 1 saying %q", code, stderr, says)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the refused join wrote its output")
+	}
+	run(t, append([]string{"render", "-i", in, "--segment", "1/2"}, flags...)...)
+	if stderr := run(t, "join", "-i", in, "--segments", segs, "-o", out); !strings.Contains(stderr, "wrote "+out+": 2 segments, 60 frames") {
+		t.Errorf("join of segments of one build said: %s", stderr)
 	}
 }
 

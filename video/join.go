@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"trackink/outfile"
 
@@ -46,16 +47,16 @@ func CheckJoinContainer(output string) error { return checkMuxer(output, astiav.
 // each with its own timestamps, shifted as the whole render shifts them (Start); the
 // source's other streams copied once through the same window and output code as a render
 // (audio, subtitles, metadata, the display matrix). It checks first that the segments are
-// one render's and all of it (their records: the same plan and source, each index once,
-// none missing, contiguous frames; the same codec parameters byte for byte) and that each
-// segment's packets match the checksum in its record (a *DamagedSegmentError names one that
-// does not, or that cannot be read), then as it goes that each starts with a keyframe after
-// the previous one's last frame and holds the frames its record says. Each segment file is
-// opened once, and its record, checksum and packets are all read from that open file: a
-// segment replaced meanwhile (its render run again, as a requeued cluster task does) is
-// joined as it was when opened, or, where the open file cannot be opened again (no /proc),
-// the join stops with ErrSegmentChanged. The output is written like a render's: a partial
-// file moved into place.
+// one render's and all of it (their records: the same build of trackink, the same plan and
+// source, each index once, none missing, contiguous frames; the same codec parameters byte
+// for byte) and that each segment's packets match the checksum in its record (a
+// *DamagedSegmentError names one that does not, or that cannot be read), then as it goes
+// that each starts with a keyframe after the previous one's last frame and holds the frames
+// its record says. Each segment file is opened once, and its record, checksum and packets
+// are all read from that open file: a segment replaced meanwhile (its render run again, as
+// a requeued cluster task does) is joined as it was when opened, or, where the open file
+// cannot be opened again (no /proc), the join stops with ErrSegmentChanged. The output is
+// written like a render's: a partial file moved into place.
 func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 	started := time.Now()
 	sink, detach := attachFFmpegLog(o.FFmpegLog)
@@ -246,9 +247,10 @@ func (s *segmentFile) close() {
 }
 
 // openSegments opens the segment files, reads their records and checks that they are every
-// segment of one render, once: the same plan (source, options, tracks) and count, each index
-// once, none missing, their frames contiguous, and the same codec, size, pixel format and
-// codec parameter bytes (extradata) as the first. It returns them in index order.
+// segment of one render, once: the same count, build of trackink (sameBuild) and plan
+// (source, options, tracks), each index once, none missing, their frames contiguous, and
+// the same codec, size, pixel format and codec parameter bytes (extradata) as the first. It
+// returns them in index order.
 func openSegments(source string, paths []string) ([]*segmentFile, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("video: no segments to join")
@@ -277,11 +279,17 @@ func openSegments(source string, paths []string) ([]*segmentFile, error) {
 	slices.SortStableFunc(segs, func(a, b *segmentFile) int { return a.rec.Index - b.rec.Index })
 	first := segs[0]
 	count := first.rec.Count
-	for i, s := range segs {
-		switch {
-		case s.rec.Count != count:
+	for _, s := range segs {
+		if s.rec.Count != count {
 			return fail(fmt.Errorf("video: %s is a segment of %d, %s of %d: segments of two renders cut differently (remove the older ones)",
 				s.path, s.rec.Count, first.path, count))
+		}
+	}
+	if err := sameBuild(segs); err != nil {
+		return fail(err)
+	}
+	for i, s := range segs {
+		switch {
 		case s.rec.Plan != first.rec.Plan:
 			return fail(fmt.Errorf("video: foreign segment: %s and %s are segments of different renders (another source, other options or other tracks)",
 				s.path, first.path))
@@ -316,6 +324,37 @@ func openSegments(source string, paths []string) ([]*segmentFile, error) {
 		return fail(fmt.Errorf("video: reading stream info of %s: %w", first.path, err))
 	}
 	return segs, nil
+}
+
+// sameBuild refuses segments (in index order) that two builds of trackink rendered, whose
+// pictures may differ (a node with an older binary), naming each build and the segments it
+// rendered.
+func sameBuild(segs []*segmentFile) error {
+	var builds []string
+	made := map[string][]*segmentFile{}
+	for _, s := range segs {
+		if made[s.rec.Build] == nil {
+			builds = append(builds, s.rec.Build)
+		}
+		made[s.rec.Build] = append(made[s.rec.Build], s)
+	}
+	if len(builds) == 1 {
+		return nil
+	}
+	var by []string
+	for _, b := range builds {
+		var indexes, paths []string
+		for _, s := range made[b] {
+			indexes, paths = append(indexes, strconv.Itoa(s.rec.Index)), append(paths, s.path)
+		}
+		what := "segment " + indexes[0]
+		if n := len(indexes); n > 1 {
+			what = "segments " + strings.Join(indexes[:n-1], ", ") + " and " + indexes[n-1]
+		}
+		by = append(by, fmt.Sprintf("%s (%s) by trackink %s", what, strings.Join(paths, ", "), b))
+	}
+	return fmt.Errorf("video: segments rendered by %d builds of trackink, whose pictures may differ: %s; install one build on every node, render again the segments another build rendered, and join them",
+		len(builds), strings.Join(by, "; "))
 }
 
 // sameVideo checks that segment s's one stream is video coded as segment ref's: the same

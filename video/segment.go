@@ -227,6 +227,10 @@ type segmentRecord struct {
 	Cut      *int64 `json:"cut,omitempty"`
 	HasStart bool   `json:"has_start"`
 	Encoder  string `json:"encoder"`
+	// Build is the build of trackink that rendered the segment (buildIdentity): the join
+	// refuses segments of two builds, whose pictures may differ. Not in Plan, so that the
+	// join can say which segments each build made.
+	Build string `json:"build"`
 	// Packets is the hex SHA-256 of the segment's packets as the join reads them
 	// (packetDigest), filled in once the file is finished (seal): the join refuses a segment
 	// whose packets do not match it.
@@ -234,8 +238,8 @@ type segmentRecord struct {
 }
 
 // segmentRecordVersion is the record's layout; a join refuses other versions. Version 2
-// added Packets.
-const segmentRecordVersion = 2
+// added Packets, version 3 Build.
+const segmentRecordVersion = 3
 
 // record is the segment's record once rendered: enc the encoder it used, last the pts and
 // duration of its last frame.
@@ -248,7 +252,7 @@ func (p *SegmentPlan) record(o Options, enc *encoder, lastPts, lastDur int64) se
 	r := segmentRecord{Version: segmentRecordVersion, Plan: hex.EncodeToString(h.Sum(nil)), Source: p.source,
 		Index: p.Index, Count: p.Count, Render: [2]int{p.First, p.Last}, Frames: [2]int{p.SegFirst, p.SegLast},
 		VideoStream: p.stream, TimeBase: p.timeBase.String(), FirstPts: p.firstPts(), LastPts: lastPts, LastDuration: lastDur,
-		Shift: p.shift, HasStart: p.hasStart, Encoder: enc.name}
+		Shift: p.shift, HasStart: p.hasStart, Encoder: enc.name, Build: buildIdentity()}
 	if p.cut != astiav.NoPtsValue {
 		r.Cut = &p.cut
 	}
@@ -284,6 +288,9 @@ func readSegmentRecord(fc *astiav.FormatContext, path string) (segmentRecord, er
 	switch {
 	case r.Version == 1:
 		return r, fmt.Errorf("segment %s: written by an older trackink, whose segments carry no checksum of their packets, so damage to it would go unseen: render the segments again with this trackink (render --segment i/N for each i) and join them",
+			path)
+	case r.Version == 2:
+		return r, fmt.Errorf("segment %s: written by an older trackink, whose segments do not say which build of trackink rendered them, so segments of two builds (whose pictures may differ) would join unseen: render the segments again with this trackink (render --segment i/N for each i) and join them",
 			path)
 	case r.Version != segmentRecordVersion:
 		return r, fmt.Errorf("segment %s: record version %d; this trackink reads version %d (render the segments and join them with the same trackink)",

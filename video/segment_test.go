@@ -246,8 +246,11 @@ func TestJoinRefusesDamagedSegments(t *testing.T) {
 			editFile(t, path, func(b []byte) []byte { return b[:len(b)*2/3] })
 		}, "it cannot be opened (truncated?)", true},
 		{"no checksum", func(t *testing.T, path string) {
-			editFile(t, path, func(b []byte) []byte { return bytes.Replace(b, []byte(`{"version":2,`), []byte(`{"version":1,`), 1) })
+			editFile(t, path, func(b []byte) []byte { return bytes.Replace(b, []byte(`{"version":3,`), []byte(`{"version":1,`), 1) })
 		}, "written by an older trackink, whose segments carry no checksum", false},
+		{"no build", func(t *testing.T, path string) {
+			editFile(t, path, func(b []byte) []byte { return bytes.Replace(b, []byte(`{"version":3,`), []byte(`{"version":2,`), 1) })
+		}, "written by an older trackink, whose segments do not say which build of trackink rendered them", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			copies := copySegments(t, segs)
@@ -338,6 +341,46 @@ func TestJoinReadsTheSegmentItOpened(t *testing.T) {
 			t.Errorf("a refused join left %s", entries[0].Name())
 		}
 	})
+}
+
+// Segments rendered by two builds of trackink (a cluster where one node runs an older
+// binary) may draw otherwise though their plans agree: Join refuses them, before writing
+// anything, naming each build and the segments it rendered. The build is injected here:
+// go test stamps no commit, so every segment of a test binary is of one build, named by the
+// executable's hash.
+func TestJoinRefusesSegmentsOfTwoBuilds(t *testing.T) {
+	if got := buildIdentity(); !strings.Contains(got, "executable sha256 ") {
+		t.Errorf("a test binary's build: %q, want it named by the executable's hash", got)
+	}
+	src := mediatest.Clip(t, "mp4")
+	o := Options{Input: src, Output: "x.mp4", Preset: "ultrafast"}
+	old := buildIdentity
+	t.Cleanup(func() { buildIdentity = old })
+	buildIdentity = func() string { return "A (go1.26.0 linux/amd64)" }
+	a, _ := renderSegments(t, o, 3)
+	buildIdentity = func() string { return "B (go1.26.0 linux/amd64)" }
+	b, _ := renderSegments(t, o, 3)
+	for _, tc := range []struct {
+		segments []string
+		says     []string
+	}{
+		{[]string{a[0], b[1], a[2]}, []string{"segments rendered by 2 builds of trackink, whose pictures may differ: ",
+			"segments 0 and 2 (" + a[0] + ", " + a[2] + ") by trackink A (go1.26.0 linux/amd64); segment 1 (" + b[1] + ") by trackink B (go1.26.0 linux/amd64); ",
+			"render again the segments another build rendered"}},
+		{[]string{b[2], a[1], a[0]}, []string{"segments 0 and 1 (" + a[0] + ", " + a[1] + ") by trackink A (go1.26.0 linux/amd64); segment 2 (" + b[2] + ") by trackink B"}},
+	} {
+		out := filepath.Join(t.TempDir(), "out.mp4")
+		_, err := Join(t.Context(), JoinOptions{Source: src, Segments: tc.segments, Output: out})
+		for _, says := range tc.says {
+			if err == nil || !strings.Contains(err.Error(), says) {
+				t.Errorf("Join %q: %v\nwant an error saying %q", tc.segments, err, says)
+			}
+		}
+		if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) > 0 {
+			t.Errorf("a refused join left %s", entries[0].Name())
+		}
+	}
+	join(t, src, b)
 }
 
 // packetBytes returns the size and MD5 of each video packet of path.
