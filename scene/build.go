@@ -299,6 +299,9 @@ func (c *Collector) Add(f *Frame) error {
 	clear(c.ids)
 	for i, x := range f.Boxes {
 		msg := checkItem(x.ID, true, c.ids, []float32{x.X, x.Y}, []float32{x.W, x.H})
+		if msg == "" {
+			msg = farEdgeProblem(x.X, x.Y, x.W, x.H)
+		}
 		if msg == "" && x.HasScore {
 			msg = checkUnit(float64(x.Score), fmt.Sprint("score ", x.Score))
 		}

@@ -144,6 +144,25 @@ func TestCollectorHoldsLongVideosInFlatMemory(t *testing.T) {
 	}
 }
 
+// A Collector refuses what a reader refuses, so that what it collects can be written and
+// read back: an id twice in a frame, a coordinate or a box's far edge beyond ±1e7 px.
+func TestCollectorRefusesWhatReadersRefuse(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    Frame
+		want string
+	}{
+		{"id twice", Frame{Index: 1, Boxes: []Box{{ID: 1, W: 1, H: 1}, {ID: 1, W: 1, H: 1}}}, "box 1: track 1 appears twice"},
+		{"huge coordinate", Frame{Index: 1, Points: []Point{{ID: 1, X: 2e7}}}, "point 0: coordinate 2e+07 is not finite or beyond ±1e7 px"},
+		{"box reaching past the limit", Frame{Index: 1, Boxes: []Box{{ID: 1, X: 1e7, W: 30.5, H: 1}}}, "box 0: the box's right edge, 1.00000305e+07, is beyond ±1e7 px"},
+	} {
+		err := NewCollector().Add(&tc.f)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
 // Where no temporary file can be made ($TMPDIR missing or full), a long file is read in
 // memory as before spilling was, whole and without an error.
 func TestSpillFallsBackToMemory(t *testing.T) {

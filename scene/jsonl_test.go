@@ -118,6 +118,7 @@ func TestJSONLErrors(t *testing.T) {
 			`t.jsonl:1: points[2].id: track 4 appears twice (also points[0])`},
 		{"negative width", box(`"id":2,"x":0,"y":0,"w":-3,"h":1`), `t.jsonl:1: boxes[1].w: -3 is negative`},
 		{"huge coordinate", `{"frame":1,"points":[{"id":1,"x":0,"y":1.5e7}]}`, `t.jsonl:1: points[0].y: 1.5e7 is beyond ±1e7 px`},
+		{"box reaching past the limit", `{"frame":1,"boxes":[{"id":1,"x":0,"y":9999990,"w":5,"h":30}]}`, `t.jsonl:1: boxes[0]: the box's bottom edge, 1.000002e+07, is beyond ±1e7 px`},
 		{"score above 1", box(okBox + `,"score":1.01`), `t.jsonl:1: boxes[1].score: 1.01 is outside [0,1]`},
 		{"score -1", box(okBox + `,"score":-1`), `t.jsonl:1: boxes[1].score: -1 is outside [0,1]`},
 		{"short colour", box(okBox + `,"color":"#f80"`), `t.jsonl:1: boxes[1].color: "#f80" is not a color: want "#rrggbb" or "#rrggbbaa"`},

@@ -203,7 +203,11 @@ func (r *row) box(col int, corners bool) (boxRecord, error) {
 			}
 		}
 	}
-	return boxRecord{x: float32(v[0]), y: float32(v[1]), w: float32(v[2]), h: float32(v[3])}, nil
+	b := boxRecord{x: float32(v[0]), y: float32(v[1]), w: float32(v[2]), h: float32(v[3])}
+	if msg := farEdgeProblem(b.x, b.y, b.w, b.h); msg != "" {
+		return boxRecord{}, r.fail(col+2, msg)
+	}
+	return b, nil
 }
 
 func (m *motReader) finish() (*Tracks, error) {

@@ -153,6 +153,9 @@ func TestMOTErrors(t *testing.T) {
 		{"negative height", "1,1,10,20,30,-0.5,1,-1,-1,-1\n", "t.txt:1: field 6 (bb_height): -0.5 is negative"},
 		{"huge width", "1,1,10,20,2e7,40,1,-1,-1,-1\n", "t.txt:1: field 5 (bb_width): 2e7 is beyond 1e7 px"},
 		{"huge coordinate", "1,1,-10000001,20,30,40,1,-1,-1,-1\n", "t.txt:1: field 3 (bb_left): -10000001 is beyond ±1e7 px"},
+		// Its point, at the middle of its bottom edge, would be beyond ±1e7 px, where no
+		// reader takes a point: the tracks written from it could not be read back.
+		{"box reaching past the limit", "1,1,10000000,20,30.5,40,1,-1,-1,-1\n", "t.txt:1: field 5 (bb_width): the box's right edge, 1.00000305e+07, is beyond ±1e7 px"},
 		{"fractional frame", "1.5,1,10,20,30,40,1,-1,-1,-1\n", "t.txt:1: field 1 (frame): 1.5 is not an integer"},
 		{"frame 0", "0,1,10,20,30,40,1,-1,-1,-1\n", "t.txt:1: field 1 (frame): 0 is less than 1 " +
 			"(frames are numbered from 1 here; if the file counts from 0, read it with --frame-base 0)"},

@@ -193,6 +193,22 @@ func checkCoord(v float64, s string) string {
 	return ""
 }
 
+// farEdgeProblem refuses a box whose right or bottom edge lies beyond ±MaxCoord, though its
+// corner and size are within: its tracked point could lie there too, and every point read,
+// or made from a box, is within ±1e7 px (a file written from such a box was refused when
+// read back).
+func farEdgeProblem(x, y, w, h float32) string {
+	for _, e := range []struct {
+		name string
+		at   float64
+	}{{"right", float64(x) + float64(w)}, {"bottom", float64(y) + float64(h)}} {
+		if math.Abs(e.at) > MaxCoord {
+			return fmt.Sprintf("the box's %s edge, %v, is beyond ±1e7 px", e.name, e.at)
+		}
+	}
+	return ""
+}
+
 func checkSize(v float64, s string) string {
 	switch {
 	case v < 0:
