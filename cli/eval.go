@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -63,7 +64,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			}
 		}
 		if *in != "" {
-			info, err := video.Probe(*in, 0)
+			info, err := video.Probe(context.Background(), *in, 0)
 			if err != nil {
 				return options.UsageError{Err: fmt.Errorf("-i %s: %w", *in, err)}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 
 	"trackink/job"
@@ -136,7 +137,9 @@ func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if err != nil {
 			return err
 		}
-		img, err := job.LoadCanvas(f.input, f.width, f.height)
+		// A picture read from a pipe waits for its writer in Go's open, which cannot be
+		// ended: a stop signal leaves it behind.
+		img, err := untilInterrupted(ctx, func() (*image.RGBA, error) { return job.LoadCanvas(f.input, f.width, f.height) })
 		if err != nil {
 			return err
 		}

@@ -1,11 +1,16 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -93,9 +98,22 @@ func longClip(t *testing.T) string {
 // startRender starts the binary rendering the seed scene onto in (slowly) into out.
 func startRender(t *testing.T, bin, in, out string) (*exec.Cmd, *strings.Builder) {
 	t.Helper()
-	cmd := exec.Command(bin, "render", "-i", in, "--scene", "seed", "-o", out, "--preset", "slow")
+	return startBinary(t, bin, "render", "-i", in, "--scene", "seed", "-o", out, "--preset", "slow")
+}
+
+// startBinary starts the binary with args and returns it and what it prints on stderr.
+func startBinary(t *testing.T, bin string, args ...string) (*exec.Cmd, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	start(t, cmd)
+	return cmd, &stderr
+}
+
+// start starts cmd, to be killed at the end of the test if it still runs then.
+func start(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +123,6 @@ func startRender(t *testing.T, bin, in, out string) (*exec.Cmd, *strings.Builder
 			cmd.Wait()
 		}
 	})
-	return cmd, &stderr
 }
 
 // waitForPartial waits until the partial file of out appears and returns its path.
@@ -357,5 +374,199 @@ func TestTracksStoppedWhileReading(t *testing.T) {
 	wantInterrupted(t, cmd, &stderr, out, syscall.SIGTERM)
 	if !strings.Contains(stderr.String(), "interrupted by SIGTERM; no output written") {
 		t.Errorf("stderr %q: want the handler's word", stderr.String())
+	}
+}
+
+// waitWithin waits for cmd to end, at most d; past d it kills cmd, waits for it and reports
+// false, so that a run that would hang fails the test instead.
+func waitWithin(cmd *exec.Cmd, d time.Duration) (ended bool, err error) {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return true, err
+	case <-time.After(d):
+		cmd.Process.Kill()
+		<-done
+		return false, nil
+	}
+}
+
+// waitOpening waits, at most d, until process pid holds the FIFO at path open, or one of
+// its threads waits in open(2) for the FIFO's writer (wait_for_partner: FFmpeg's open before
+// video/pipe.go, Go's open of a picture); past d, where /proc shows neither, it returns all
+// the same.
+func waitOpening(pid int, path string, d time.Duration) {
+	proc := filepath.Join("/proc", strconv.Itoa(pid))
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		fds, _ := os.ReadDir(filepath.Join(proc, "fd"))
+		for _, e := range fds {
+			if target, err := os.Readlink(filepath.Join(proc, "fd", e.Name())); err == nil && target == path {
+				return
+			}
+		}
+		tasks, _ := os.ReadDir(filepath.Join(proc, "task"))
+		for _, e := range tasks {
+			if wchan, err := os.ReadFile(filepath.Join(proc, "task", e.Name(), "wchan")); err == nil && string(wchan) == "wait_for_partner" {
+				return
+			}
+		}
+	}
+}
+
+// A stop signal while the input is a pipe that gives nothing (a FIFO nobody writes to, as
+// `mkfifo p; trackink render -i p` or `cat | trackink render -i /dev/stdin` before anything
+// is typed, or one whose writer stops half-way) ends the run like one at any other moment:
+// within a few seconds, 128 + the signal, no output and no partial file. FFmpeg waited in
+// open(2) or read(2), which its interrupt callback cannot end: the signal was caught, nothing
+// noticed it, a second was swallowed too, and only SIGKILL ended the run. track and tracks -i
+// opened their video before their handler was in place.
+func TestStoppedWhileInputPipeWaits(t *testing.T) {
+	bin := binary(t)
+	// The first second of a 10 s clip, as MPEG-TS, which a pipe can carry: the render reads
+	// it and then waits for the rest, which never comes.
+	src := filepath.Join(t.TempDir(), "stalls.ts")
+	if err := video.Synthesize(src, 160, 120, 250, 25); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := whole[:len(whole)/10]
+	for _, tc := range []struct {
+		name string
+		out  string
+		args func(in, tracks, out string) []string
+		feed []byte // written to the pipe, which then stays open; nil: nobody opens it
+	}{
+		{"render", "out.mp4", func(in, tracks, out string) []string {
+			return []string{"render", "-i", in, "--tracks", tracks, "-o", out}
+		}, nil},
+		{"render a frame", "out.png", func(in, tracks, out string) []string {
+			return []string{"render", "-i", in, "--tracks", tracks, "-o", out}
+		}, nil},
+		{"render a picture", "out.png", func(in, tracks, out string) []string {
+			return []string{"render", "-i", in + ".png", "--tracks", tracks, "-o", out}
+		}, nil},
+		{"track", "out.txt", func(in, _, out string) []string {
+			return []string{"track", "-i", in, "-o", out}
+		}, nil},
+		{"tracks -i", "out.jsonl", func(in, tracks, out string) []string {
+			return []string{"tracks", tracks, "-i", in, "--to", "jsonl", "-o", out}
+		}, nil},
+		{"render, the writer stalls", "out.mp4", func(in, tracks, out string) []string {
+			return []string{"render", "-i", in, "--tracks", tracks, "-o", out, "--preset", "ultrafast"}
+		}, head},
+	} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			t.Run(tc.name+"/"+signalName(sig), func(t *testing.T) {
+				dir := t.TempDir()
+				in, tracks, out := filepath.Join(dir, "in.ts"), filepath.Join(dir, "tracks.txt"), filepath.Join(dir, tc.out)
+				args := tc.args(in, tracks, out)
+				pipe := args[slices.Index(args, "-i")+1]
+				if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(tracks, []byte("1,1,10,10,20,20,1,-1,-1,-1\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cmd, stderr := startBinary(t, bin, args...)
+				if tc.feed != nil {
+					w, err := os.OpenFile(pipe, os.O_WRONLY, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer w.Close()
+					if _, err := w.Write(tc.feed); err != nil {
+						t.Fatal(err)
+					}
+					waitForPartial(t, out, stderr)
+					time.Sleep(300 * time.Millisecond) // what came is read by now
+				} else {
+					waitOpening(cmd.Process.Pid, pipe, 5*time.Second)
+				}
+				cmd.Process.Signal(sig)
+				ended, err := waitWithin(cmd, 10*time.Second)
+				if !ended {
+					t.Fatalf("still running 10 s after %s (killed); stderr: %s", signalName(sig), stderr.String())
+				}
+				if code := exitCode(t, err); code != 128+int(sig) {
+					t.Errorf("exit %d, want %d; stderr: %s", code, 128+int(sig), stderr.String())
+				}
+				if want := "interrupted by " + signalName(sig) + "; no output written"; !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr %q: want %q", stderr.String(), want)
+				}
+				if _, err := os.Stat(out); err == nil {
+					t.Errorf("%s written", out)
+				}
+				noHiddenFiles(t, dir)
+			})
+		}
+	}
+}
+
+// The handler catches the first stop signal only: a second one ends the run at once,
+// as it ends a process without a handler (a shell reports 128 + the signal), however the
+// first is being honoured. It was swallowed, so a run that did not end at the first signal
+// could be ended only by SIGKILL. The run is this test's own binary: a handler that waits,
+// once its context has ended, for something the context cannot end.
+func TestSecondSignalEndsTheRun(t *testing.T) {
+	if os.Getenv("TRACKINK_TEST_SECOND_SIGNAL") != "" {
+		ctx, stop := signalContext()
+		defer stop()
+		fmt.Println("ready")
+		<-ctx.Done()
+		fmt.Println("caught")
+		time.Sleep(time.Minute) // the wait nothing ends: the second signal must
+		return
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(signalName(sig), func(t *testing.T) {
+			if signal.Ignored(sig) {
+				t.Skipf("%s is ignored here, so in the run, which leaves it so once the first is caught", signalName(sig))
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^TestSecondSignalEndsTheRun$", "-test.count=1")
+			cmd.Env = append(os.Environ(), "TRACKINK_TEST_SECOND_SIGNAL=1")
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			start(t, cmd)
+			lines := make(chan string)
+			go func() {
+				s := bufio.NewScanner(stdout)
+				for s.Scan() {
+					lines <- s.Text()
+				}
+				close(lines)
+			}()
+			expect := func(want string) {
+				t.Helper()
+				select {
+				case got := <-lines:
+					if got != want {
+						t.Fatalf("the run said %q, want %q", got, want)
+					}
+				case <-time.After(30 * time.Second):
+					t.Fatalf("the run did not say %q in 30 s", want)
+				}
+			}
+			expect("ready")
+			cmd.Process.Signal(sig)
+			expect("caught")
+			cmd.Process.Signal(sig)
+			go func() {
+				for range lines { // until the pipe closes, so that Wait can return
+				}
+			}()
+			ended, err := waitWithin(cmd, 10*time.Second)
+			if !ended {
+				t.Fatalf("still running 10 s after the second %s (killed)", signalName(sig))
+			}
+			if code := shellStatus(t, err); code != 128+int(sig) {
+				t.Errorf("status %d, want %d", code, 128+int(sig))
+			}
+		})
 	}
 }

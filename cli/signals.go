@@ -28,6 +28,14 @@ func (c caughtSignal) Unwrap() error { return context.Canceled }
 
 // signalContext returns a context that ends at the first of stopSignals, with that signal
 // as its cause (interrupted reads it), and the function that stops watching.
+//
+// Only the first signal is caught. The handler then lets go, so a second one (Ctrl-C
+// pressed again while the first is being honoured, or while something the context cannot
+// end holds the run) does what it does to a process without a handler: it ends the run at
+// once, which a shell reports as the same 128 + the signal's number. It was swallowed,
+// and a run that did not end at the first signal could then be ended only by SIGKILL. A
+// partial file a second signal leaves is marked, and the next run into its directory
+// removes it, as after SIGKILL.
 func signalContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	caught := make(chan os.Signal, 1)
@@ -36,6 +44,14 @@ func signalContext() (context.Context, func()) {
 	go func() {
 		select {
 		case s := <-caught:
+			signal.Stop(caught)
+			// A second signal that came before Stop waits in caught: it is raised again,
+			// to meet the default action Stop restored.
+			select {
+			case again := <-caught:
+				syscall.Kill(os.Getpid(), again.(syscall.Signal))
+			default:
+			}
 			cancel(caughtSignal{s.(syscall.Signal)})
 		case <-done:
 		}

@@ -80,7 +80,14 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if err != nil {
 			return err
 		}
-		opened, err := video.Open(t.input, 0)
+		// From here on SIGINT, SIGTERM and SIGHUP end the run (signals.go), the open of the
+		// input included: a pipe nobody writes to yet waits there.
+		ctx, stop := signalContext()
+		defer stop()
+		opened, err := video.Open(ctx, t.input, 0)
+		if errors.Is(err, context.Canceled) {
+			return interrupted(ctx)
+		}
 		if err != nil {
 			return err
 		}
@@ -89,8 +96,6 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if info.Frames == 1 {
 			return options.UsageError{Err: fmt.Errorf("input %s is a still picture (one frame): track follows objects from frame to frame and needs a video", t.input)}
 		}
-		ctx, stop := signalContext()
-		defer stop()
 		progress := newProgressLine(stderr, !t.quiet && isTerminal(stderr))
 		vo := video.Options{Input: t.input, Source: opened, Progress: progress.update, Log: t.say}
 		if vo.Start, err = video.ParsePosition(t.start); err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -71,18 +72,21 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 					scene.FormatMOT: "NAME.txt", scene.FormatJSONL: "NAME.jsonl (or .ndjson)"}[format])}
 			}
 		}
+		// A stop signal ends the reading and the writing as it ends a render's: no output,
+		// 128 + the signal; the open of the video included (a pipe nobody writes to waits).
+		ctx, stop := signalContext()
+		defer stop()
 		if *in != "" {
-			info, err := video.Probe(*in, 0)
+			info, err := video.Probe(ctx, *in, 0)
+			if errors.Is(err, context.Canceled) {
+				return interrupted(ctx)
+			}
 			if err != nil {
 				return err
 			}
 			// Trackers read frames as players show them.
 			*w, *h = info.DisplayWidth, info.DisplayHeight
 		}
-		// A stop signal ends the reading and the writing as it ends a render's: no output,
-		// 128 + the signal.
-		ctx, stop := signalContext()
-		defer stop()
 		tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return t.Load(*w, *h) })
 		if err != nil {
 			return err

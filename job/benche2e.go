@@ -103,7 +103,7 @@ func BenchE2E(ctx context.Context, o E2EOptions) (E2EReport, error) {
 	} else if _, err := os.Stat(in); err != nil {
 		return E2EReport{}, err
 	}
-	info, err := video.Probe(in, 0)
+	info, err := video.Probe(ctx, in, 0)
 	if err != nil {
 		return E2EReport{}, err
 	}

@@ -41,7 +41,7 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	if undrawn {
 		vo.FrameOffset = n - 1
 	}
-	in, err := open(&vo, func(info video.Info) error {
+	in, err := open(ctx, &vo, func(info video.Info) error {
 		if info.CheckStart(at) != nil {
 			return badOption(fmt.Errorf("--frame %d: the video has %s", n, info.Length()))
 		}

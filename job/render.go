@@ -87,7 +87,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 	}
 	o.Overlay.NewBackend = o.Place.New
 	vo := o.Video
-	in, err := open(&vo, func(info video.Info) error {
+	in, err := open(ctx, &vo, func(info video.Info) error {
 		if err := info.CheckStart(vo.Start); err != nil {
 			return badOption(err)
 		}
@@ -102,7 +102,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 		vo.Source = nil
 		// A pass over the input's packets: where the render's frames lie and which of
 		// them this segment draws. Too many segments is a mistake found before any work.
-		plan, err := video.PlanSegment(vo, o.Segment.Index, o.Segment.Count)
+		plan, err := video.PlanSegment(ctx, vo, o.Segment.Index, o.Segment.Count)
 		switch {
 		case errors.Is(err, video.ErrSegmentCount), errors.Is(err, video.ErrNothingToRender):
 			return rep, badOption(err)
@@ -233,9 +233,10 @@ type opened struct {
 
 // open opens vo's input, read on from where the probe stopped (vo.Source), and refuses
 // what it cannot render before any work: what check finds wrong with its Info, a picture
-// too large for the memory available.
-func open(vo *video.Options, check func(video.Info) error) (*opened, error) {
-	src, err := video.Open(vo.Input, vo.VideoStream)
+// too large for the memory available. A ctx that ends while the open waits (a pipe nobody
+// writes to yet) ends it with ctx's cause.
+func open(ctx context.Context, vo *video.Options, check func(video.Info) error) (*opened, error) {
+	src, err := video.Open(ctx, vo.Input, vo.VideoStream)
 	if err != nil {
 		return nil, err
 	}

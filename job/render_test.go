@@ -22,7 +22,7 @@ func TestCameraClockAtTheVideosRate(t *testing.T) {
 	if err := video.Synthesize(clip, 64, 48, 5, 10); err != nil {
 		t.Fatal(err)
 	}
-	src, err := video.Open(clip, 0)
+	src, err := video.Open(t.Context(), clip, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

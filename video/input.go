@@ -1,6 +1,7 @@
 package video
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -22,6 +23,7 @@ type input struct {
 	nth       int // vs is the nth video stream (from 1) of videos
 	videos    int
 	interrupt astiav.IOInterrupter // makes blocking reads return once the job is cancelled
+	pipe      *pipeInput           // a pipe or terminal Go reads for FFmpeg (pipe.go); nil for others
 	// What the container promises, to notice a truncated file that ends cleanly: the frame
 	// count (mp4/mov) and the end time of the video stream (stream tb; NoPtsValue if unknown).
 	promisedFrames int64
@@ -29,20 +31,22 @@ type input struct {
 }
 
 // openInput opens path and picks its video stream: the videoStream-th (from 1), or with 0
-// the one FFmpeg ranks best.
-func openInput(path string, videoStream int) (*input, error) {
-	return openInputProbed(path, videoStream, true)
+// the one FFmpeg ranks best. A ctx that ends while it waits (a pipe nobody writes to, a
+// network input, a slow disk) ends the open with ctx's cause.
+func openInput(ctx context.Context, path string, videoStream int) (*input, error) {
+	return openInputProbed(ctx, path, videoStream, true)
 }
 
 // openInputProbed is openInput; without probe it takes the streams as the container's
 // header describes them, without avformat_find_stream_info, which decodes a frame or more
 // (a tenth of a second at 4K): enough for a file whose header says all a copy needs (an
 // MP4 segment, whose codec parameters are in its header).
-func openInputProbed(path string, videoStream int, probe bool) (*input, error) {
+func openInputProbed(ctx context.Context, path string, videoStream int, probe bool) (*input, error) {
 	// FFmpeg says "No such file or directory" too, but a Go error lets callers use errors.Is
 	// with fs.ErrNotExist. URLs (scheme://) are left to FFmpeg; an image sequence's
 	// pattern names no file, its first frame's file must exist.
 	url := path
+	var pipe *pipeInput
 	switch {
 	case IsSequence(path):
 		if _, err := SequenceStart(path); err != nil {
@@ -54,21 +58,39 @@ func openInputProbed(path string, videoStream int, probe bool) (*input, error) {
 				return nil, fmt.Errorf("video: input: %w", err)
 			}
 			url = fileURL(local)
+			var err error
+			if pipe, _, err = openPipe(ctx, local); err != nil {
+				return nil, fmt.Errorf("video: opening input %s: %w", path, err)
+			}
 		}
 	}
-	return openInputURL(path, url, videoStream, probe)
+	return openInputURL(ctx, path, url, pipe, videoStream, probe)
 }
 
-// openInputURL is openInputProbed opening url, which FFmpeg reads, for the input path names
-// in errors.
-func openInputURL(path, url string, videoStream int, probe bool) (*input, error) {
-	in := &input{path: path, fc: astiav.AllocFormatContext()}
+// openInputURL is openInputProbed opening url, which FFmpeg reads (through pipe where it is
+// not nil), for the input path names in errors.
+func openInputURL(ctx context.Context, path, url string, pipe *pipeInput, videoStream int, probe bool) (*input, error) {
+	in := &input{path: path, fc: astiav.AllocFormatContext(), pipe: pipe}
 	if in.fc == nil {
+		if pipe != nil {
+			pipe.close()
+		}
 		return nil, errors.New("video: allocating the input format context failed")
 	}
 	in.interrupt = in.fc.SetInterruptCallback()
+	if pipe != nil {
+		in.fc.SetPb(pipe.io) // FFmpeg reads it through Go; the URL names the format only
+	}
+	stop := context.AfterFunc(ctx, in.cancel)
+	defer stop()
 	if err := in.fc.OpenInput(url, nil, nil); err != nil {
 		in.fc.Free()
+		if pipe != nil {
+			pipe.close()
+		}
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+		}
 		return nil, fmt.Errorf("video: opening input %s: %w", path, err)
 	}
 	if err := checkLayout(in.fc); err != nil {
@@ -78,6 +100,9 @@ func openInputURL(path, url string, videoStream int, probe bool) (*input, error)
 	if probe {
 		if err := in.fc.FindStreamInfo(nil); err != nil {
 			in.close()
+			if ctx.Err() != nil {
+				err = context.Cause(ctx)
+			}
 			return nil, fmt.Errorf("video: reading stream info of %s: %w", path, err)
 		}
 	}
@@ -91,9 +116,28 @@ func openInputURL(path, url string, videoStream int, probe bool) (*input, error)
 			return nil, err
 		}
 	}
+	if ctx.Err() != nil {
+		in.close()
+		return nil, fmt.Errorf("video: opening input %s: %w", path, context.Cause(ctx))
+	}
 	in.promisedFrames = in.vs.NbFrames()
 	in.promisedEnd = promisedEnd(in.vs)
 	return in, nil
+}
+
+// cancelOn makes the input's blocking reads return, and every read after them fail, once
+// ctx ends: FFmpeg's interrupt callback, which its protocols and demuxers ask between
+// reads, and for a pipe the end of Go's wait. The function returned stops watching ctx.
+func (in *input) cancelOn(ctx context.Context) (stop func() bool) {
+	return context.AfterFunc(ctx, in.cancel)
+}
+
+// cancel interrupts the input's reads (cancelOn).
+func (in *input) cancel() {
+	in.interrupt.Interrupt()
+	if in.pipe != nil {
+		in.pipe.cancel()
+	}
 }
 
 // pickVideo sets vs to the n-th video stream (from 1; cover art does not count), or with
@@ -241,6 +285,9 @@ func (i Info) CheckStart(start Position) error {
 func (in *input) close() {
 	in.fc.CloseInput()
 	in.fc.Free()
+	if in.pipe != nil {
+		in.pipe.close() // after FFmpeg's close, which leaves a caller's own AVIOContext alone
+	}
 }
 
 // frameRate is the stream's average rate, or its base rate when the container has no average.

@@ -82,7 +82,7 @@ func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 	if _, err := CheckJoinOutput(o.Source, o.Segments, o.Output, o.Overwrite); err != nil {
 		return finish(err)
 	}
-	segs, err := openSegments(o.Source, o.Segments)
+	segs, err := openSegments(ctx, o.Source, o.Segments)
 	if err != nil {
 		return finish(err)
 	}
@@ -93,12 +93,12 @@ func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 		testHookSegmentsOpened()
 	}
 	rec := segs[0].rec
-	src, err := openInput(o.Source, rec.VideoStream)
+	src, err := openInput(ctx, o.Source, rec.VideoStream)
 	if err != nil {
 		return finish(err)
 	}
 	c.add(src.close)
-	stopInterrupt := context.AfterFunc(ctx, src.interrupt.Interrupt)
+	stopInterrupt := src.cancelOn(ctx)
 	c.add(func() { stopInterrupt() })
 	if sourceID(src) != rec.Source || src.vs.TimeBase().String() != rec.TimeBase {
 		return finish(fmt.Errorf("video: the segments (%s…) were not rendered from %s: their record names another source", segs[0].path, o.Source))
@@ -187,7 +187,7 @@ type segmentFile struct {
 }
 
 // openSegmentFile opens the segment path names: its file once, then a demuxer on it.
-func openSegmentFile(path string) (*segmentFile, error) {
+func openSegmentFile(ctx context.Context, path string) (*segmentFile, error) {
 	s := &segmentFile{path: path, url: path}
 	if local, ok := outfile.LocalPath(path); ok {
 		f, err := os.Open(local)
@@ -208,7 +208,7 @@ func openSegmentFile(path string) (*segmentFile, error) {
 		}
 	}
 	var err error
-	if s.in, err = s.open(); err != nil {
+	if s.in, err = s.open(ctx); err != nil {
 		s.close()
 		return nil, err
 	}
@@ -217,8 +217,8 @@ func openSegmentFile(path string) (*segmentFile, error) {
 
 // open opens a demuxer on the segment's file, as its header describes it (the codec
 // parameter bytes included, which is what sameVideo compares), without probing.
-func (s *segmentFile) open() (*input, error) {
-	in, err := openInputURL(s.path, s.url, 1, false)
+func (s *segmentFile) open(ctx context.Context) (*input, error) {
+	in, err := openInputURL(ctx, s.path, s.url, nil, 1, false)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +251,7 @@ func (s *segmentFile) close() {
 // (source, options, tracks), each index once, none missing, their frames contiguous, and
 // the same codec, size, pixel format and codec parameter bytes (extradata) as the first. It
 // returns them in index order.
-func openSegments(source string, paths []string) ([]*segmentFile, error) {
+func openSegments(ctx context.Context, source string, paths []string) ([]*segmentFile, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("video: no segments to join")
 	}
@@ -264,7 +264,7 @@ func openSegments(source string, paths []string) ([]*segmentFile, error) {
 	}
 	for _, p := range paths {
 		// As their headers describe them; the first in order is probed below.
-		s, err := openSegmentFile(p)
+		s, err := openSegmentFile(ctx, p)
 		switch {
 		case errors.Is(err, ErrSegmentChanged):
 			return fail(err)

@@ -73,7 +73,7 @@ func TestNothingToRender(t *testing.T) {
 		}
 		testdir.Holds(t, dir)
 	}
-	info, err := Probe(in, 0)
+	info, err := Probe(t.Context(), in, 0)
 	if err != nil || info.CheckStart(Position{Frame: 50}) != nil {
 		t.Errorf("the last frame is refused as a start: %v, %+v", err, info)
 	}
@@ -102,11 +102,11 @@ func TestVideoStream(t *testing.T) {
 		"-map", "0", "-map", "1", "-c:v", "libx264", "-preset", "ultrafast", in); err != nil {
 		t.Fatal(err)
 	}
-	info, err := Probe(in, 2)
+	info, err := Probe(t.Context(), in, 2)
 	if err != nil || info.VideoStreams != 2 || info.VideoStream != 2 || info.StreamIndex != 1 || info.Width != 160 {
 		t.Errorf("Probe(2) = %+v, %v; want the second of two video streams, 160 wide", info, err)
 	}
-	if _, err := Probe(in, 3); err == nil {
+	if _, err := Probe(t.Context(), in, 3); err == nil {
 		t.Error("a third video stream was found")
 	}
 	var widths []int

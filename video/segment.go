@@ -12,6 +12,7 @@ package video
 // every segment of one render is there, once, and nothing else.
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -61,17 +62,19 @@ type SegmentPlan struct {
 // returns segment index (from 0) of count of the render o describes. Errors: ErrUnsegmentable
 // for a video whose frames its packets do not number, ErrNothingToRender for a Start and
 // End that select no frame, ErrSegmentCount for more segments than frames.
-func PlanSegment(o Options, index, count int) (*SegmentPlan, error) {
+func PlanSegment(ctx context.Context, o Options, index, count int) (*SegmentPlan, error) {
 	if count < 1 || index < 0 || index >= count {
 		return nil, fmt.Errorf("video: segment %d of %d: want 0 ≤ index < count", index, count)
 	}
 	sink, detach := attachFFmpegLog(nil)
 	defer detach()
-	in, err := openInput(o.Input, o.VideoStream)
+	in, err := openInput(ctx, o.Input, o.VideoStream)
 	if err != nil {
 		return nil, fmt.Errorf("%w%s", err, because(sink.unshown()))
 	}
 	defer in.close()
+	stop := in.cancelOn(ctx)
+	defer stop()
 	if err := in.info().CheckStart(o.Start); err != nil {
 		return nil, err
 	}
@@ -111,8 +114,8 @@ func (p *SegmentPlan) Frames() int { return p.SegLast - p.SegFirst + 1 }
 // than the video are discarded. A demuxer may land after that frame (one without an index,
 // like MPEG-TS, seeks by estimate): then the input is opened again and decoded from the
 // start, which is slower and as exact.
-func (p *SegmentPlan) openInput(path string, logf func(string)) (*input, error) {
-	in, err := p.openDiscarding(path)
+func (p *SegmentPlan) openInput(ctx context.Context, path string, logf func(string)) (*input, error) {
+	in, err := p.openDiscarding(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -131,12 +134,12 @@ func (p *SegmentPlan) openInput(path string, logf func(string)) (*input, error) 
 	}
 	logf(fmt.Sprintf("segment: seeking to the keyframe before frame %d failed (%s); decoding from the start", p.SegFirst, why))
 	in.close()
-	return p.openDiscarding(path)
+	return p.openDiscarding(ctx, path)
 }
 
 // openDiscarding opens the input with every stream but the rendered video discarded.
-func (p *SegmentPlan) openDiscarding(path string) (*input, error) {
-	in, err := openInput(path, p.stream)
+func (p *SegmentPlan) openDiscarding(ctx context.Context, path string) (*input, error) {
+	in, err := openInput(ctx, path, p.stream)
 	if err != nil {
 		return nil, err
 	}

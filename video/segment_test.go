@@ -43,7 +43,7 @@ func renderSegments(t *testing.T, o Options, count int) ([]string, []Stats) {
 	var files []string
 	var stats []Stats
 	for i := range count {
-		plan, err := PlanSegment(o, i, count)
+		plan, err := PlanSegment(t.Context(), o, i, count)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestPlanSegment(t *testing.T) {
 		for _, count := range []int{1, 3, 7} {
 			next := tc.first
 			for i := range count {
-				p, err := PlanSegment(o, i, count)
+				p, err := PlanSegment(t.Context(), o, i, count)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -153,7 +153,7 @@ func TestPlanSegment(t *testing.T) {
 			}
 		}
 	}
-	if _, err := PlanSegment(Options{Input: src, Output: "x.mp4", Start: Position{Frame: 55}}, 0, 7); !errors.Is(err, ErrSegmentCount) {
+	if _, err := PlanSegment(t.Context(), Options{Input: src, Output: "x.mp4", Start: Position{Frame: 55}}, 0, 7); !errors.Is(err, ErrSegmentCount) {
 		t.Errorf("7 segments of 6 frames: %v, want ErrSegmentCount", err)
 	}
 	// Cut mid-GOP: the decoder drops the frames before the first keyframe, so the packets
@@ -162,7 +162,7 @@ func TestPlanSegment(t *testing.T) {
 	if err := runFFmpeg(t.Context(), "-i", src, "-ss", "0.2", "-map", "0:v", "-c", "copy", "-copyinkf", "-y", cut); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := PlanSegment(Options{Input: cut, Output: "x.mp4"}, 0, 2); !errors.Is(err, ErrUnsegmentable) || !strings.Contains(err.Error(), "not a keyframe") {
+	if _, err := PlanSegment(t.Context(), Options{Input: cut, Output: "x.mp4"}, 0, 2); !errors.Is(err, ErrUnsegmentable) || !strings.Contains(err.Error(), "not a keyframe") {
 		t.Errorf("a video cut mid-GOP: %v, want ErrUnsegmentable, not a keyframe", err)
 	}
 }

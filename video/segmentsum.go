@@ -60,7 +60,7 @@ var unsealed = strings.Repeat("-", 2*sha256.Size)
 // from the movie header's sample tables: damage there re-times frames without touching the
 // payload.
 func packetDigest(ctx context.Context, in *input) (string, int64, error) {
-	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
+	stopInterrupt := in.cancelOn(ctx)
 	defer stopInterrupt()
 	h := sha256.New()
 	var head []byte
@@ -99,7 +99,7 @@ func boolByte(v bool) byte {
 // Packets unsealed, as written (the JSON the muxer stored). It reads f's packets back and
 // writes their checksum over the placeholder.
 func (r segmentRecord) seal(f *outfile.PartialFile, written []byte) error {
-	in, err := openInputProbed(f.Name(), 1, false)
+	in, err := openInputProbed(context.Background(), f.Name(), 1, false)
 	if err != nil {
 		return fmt.Errorf("video: reading segment %s back for its checksum: %w", f.Name(), err)
 	}
@@ -206,7 +206,7 @@ func verifySegments(ctx context.Context, segs []*segmentFile) (int64, error) {
 // the bytes of payload read. It reads the file the join opened (segmentFile.open), the one
 // whose record it checks against and whose packets it copies, whatever s.path names by now.
 func verifySegment(ctx context.Context, s *segmentFile) (int64, error) {
-	in, err := s.open()
+	in, err := s.open(ctx)
 	if errors.Is(err, ErrSegmentChanged) {
 		return 0, err
 	}

@@ -1,6 +1,7 @@
 package video
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -24,11 +25,12 @@ type Source struct {
 }
 
 // Open opens the video at path and picks its video stream (videoStream as in
-// Options.VideoStream), as Transcode would.
-func Open(path string, videoStream int) (*Source, error) {
+// Options.VideoStream), as Transcode would. A ctx that ends while the open waits (a pipe
+// nobody writes to yet, a network input) ends it with an error that wraps ctx's cause.
+func Open(ctx context.Context, path string, videoStream int) (*Source, error) {
 	sink, detach := attachFFmpegLog(nil)
 	defer detach()
-	in, err := openInput(path, videoStream)
+	in, err := openInput(ctx, path, videoStream)
 	if err != nil {
 		return nil, fmt.Errorf("%w%s", err, because(sink.unshown()))
 	}
@@ -38,8 +40,8 @@ func Open(path string, videoStream int) (*Source, error) {
 // Probe opens the video at path the way Transcode opens it (videoStream as in
 // Options.VideoStream), reads what Info holds and closes it. A caller that renders the video
 // next uses Open instead, which keeps it open for the render.
-func Probe(path string, videoStream int) (Info, error) {
-	s, err := Open(path, videoStream)
+func Probe(ctx context.Context, path string, videoStream int) (Info, error) {
+	s, err := Open(ctx, path, videoStream)
 	if err != nil {
 		return Info{}, err
 	}

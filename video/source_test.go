@@ -75,7 +75,7 @@ func TestSourceOptions(t *testing.T) {
 // mustOpen opens path's best video stream, closed when the test ends.
 func mustOpen(t *testing.T, path string) *Source {
 	t.Helper()
-	s, err := Open(path, 0)
+	s, err := Open(t.Context(), path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func mustOpen(t *testing.T, path string) *Source {
 
 func mustProbe(t *testing.T, path string) Info {
 	t.Helper()
-	info, err := Probe(path, 0)
+	info, err := Probe(t.Context(), path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

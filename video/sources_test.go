@@ -449,7 +449,7 @@ func TestSourcesRefused(t *testing.T) {
 		{y411, ErrUnsupportedFormat, y411 + ": video: unsupported pixel format: uyyvyy411, which FFmpeg's swscale cannot convert"},
 		{filepath.Join(dir, "frames_%04d.png"), fs.ErrNotExist, "frames_0000.png … " + filepath.Join(dir, "frames_0004.png")},
 	} {
-		_, err := Open(tc.path, 0)
+		_, err := Open(t.Context(), tc.path, 0)
 		if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("Open(%s): %v; want %v saying %q", tc.path, err, tc.err, tc.says)
 		}

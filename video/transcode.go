@@ -293,7 +293,7 @@ func (t *transcoder) finish(err error) (Stats, error) {
 }
 
 // openSource opens the input (a segment's from its keyframe), or takes opts.Source, opened
-// already; lets a cancelled ctx interrupt its blocking reads (network inputs, slow disks),
+// already; lets a cancelled ctx interrupt its blocking reads (network inputs, slow disks, pipes),
 // registers both with c (a Source is closed by its owner, not here), and checks that
 // opts.Start lies in it.
 func openSource(ctx context.Context, opts Options, c *closer) (*input, Info, error) {
@@ -303,9 +303,9 @@ func openSource(ctx context.Context, opts Options, c *closer) (*input, Info, err
 	case opts.Source != nil:
 		in, err = opts.Source.take()
 	case opts.Segment != nil:
-		in, err = opts.Segment.openInput(opts.Input, opts.Log)
+		in, err = opts.Segment.openInput(ctx, opts.Input, opts.Log)
 	default:
-		in, err = openInput(opts.Input, opts.VideoStream)
+		in, err = openInput(ctx, opts.Input, opts.VideoStream)
 	}
 	if err != nil {
 		return nil, Info{}, err
@@ -313,7 +313,7 @@ func openSource(ctx context.Context, opts Options, c *closer) (*input, Info, err
 	if opts.Source == nil {
 		c.add(in.close)
 	}
-	stopInterrupt := context.AfterFunc(ctx, in.interrupt.Interrupt)
+	stopInterrupt := in.cancelOn(ctx)
 	c.add(func() { stopInterrupt() })
 	info := in.info()
 	return in, info, info.CheckStart(opts.Start)
