@@ -35,6 +35,15 @@ var shared struct {
 }
 
 func TestMain(m *testing.M) {
+	// The runs these tests start inherit the signals this process was started with
+	// ignored (make test under nohup, or in a shell's background), and keep them ignored,
+	// as they should: taken (into a channel no one reads, which drops them, as ignoring
+	// did), they are the runs' to handle again.
+	for _, s := range stopSignals {
+		if signal.Ignored(s) {
+			signal.Notify(make(chan os.Signal, 1), s)
+		}
+	}
 	code := m.Run()
 	if shared.dir != "" {
 		os.RemoveAll(shared.dir)
@@ -190,6 +199,35 @@ func wantInterrupted(t *testing.T, cmd *exec.Cmd, stderr *strings.Builder, out s
 		t.Error("an interrupted render left its output")
 	}
 	noHiddenFiles(t, filepath.Dir(out))
+}
+
+// A stop signal the run was started with ignored stays ignored: under nohup the hang-up
+// of the terminal does not stop the render (it once did), nor a Ctrl-C one sent to a job a
+// script put in the background; the render ends whole. The run is started ignoring the
+// signal as nohup and such a shell start it, by a shell that ignores it and execs it.
+func TestIgnoredSignalStaysIgnored(t *testing.T) {
+	bin, in := binary(t), longClip(t)
+	for _, sig := range []struct {
+		name string
+		sig  syscall.Signal
+	}{{"HUP", syscall.SIGHUP}, {"INT", syscall.SIGINT}} {
+		t.Run(sig.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.mp4")
+			cmd := exec.Command("sh", "-c", `trap '' `+sig.name+`; exec "$0" "$@"`, bin,
+				"render", "-i", in, "--scene", "seed", "--end", "150", "-o", out, "--preset", "ultrafast", "--quiet")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			start(t, cmd)
+			waitForPartial(t, out, &stderr)
+			cmd.Process.Signal(sig.sig)
+			if code := exitCode(t, cmd.Wait()); code != 0 {
+				t.Fatalf("exit %d after %s, want the render to go on to 0; stderr: %s", code, signalName(sig.sig), stderr.String())
+			}
+			if n := ffprobeFrames(t, out); n != 150 {
+				t.Errorf("%d frames, want 150", n)
+			}
+		})
+	}
 }
 
 // SIGKILL leaves the partial file behind (nothing can run); the next render into the same

@@ -36,10 +36,23 @@ func (c caughtSignal) Unwrap() error { return context.Canceled }
 // and a run that did not end at the first signal could then be ended only by SIGKILL. A
 // partial file a second signal leaves is marked, and the next run into its directory
 // removes it, as after SIGKILL.
+//
+// A signal the run was started with ignored stays ignored: SIGHUP under nohup (a render
+// left running on a remote machine when its terminal closes), SIGINT for a job a
+// non-interactive shell put in the background. Watching it would undo that (Go's handler
+// replaces the ignoring), and the hang-up nohup was asked to shield would stop the render.
 func signalContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	caught := make(chan os.Signal, 1)
-	signal.Notify(caught, stopSignals...)
+	var watched []os.Signal
+	for _, s := range stopSignals {
+		if !signal.Ignored(s) {
+			watched = append(watched, s)
+		}
+	}
+	if len(watched) > 0 {
+		signal.Notify(caught, watched...)
+	}
 	done := make(chan struct{})
 	go func() {
 		select {
