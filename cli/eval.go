@@ -34,6 +34,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	iou := fs.Float64("iou", eval.DefaultIoU, "the least IoU at which a track box may match a ground-truth box, above 0 and at most 1")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	frameBase := fs.String("frame-base", "auto", "the number both files give the video's first frame: 0, 1, or auto (each format's own)")
+	frameOffset := fs.Int("frame-offset", 0, "the tracks' frame t is the ground truth's frame t + N (tracks of a clip cut from frame 101: 100)")
+	byClass := fs.Bool("by-class", false, "match a track box only with ground truth of its class, scoring each class apart (default: on for KITTI ground truth, as its devkit scores)")
 	frameCol := fs.String("frame-column", "frame_index", "supervision CSV: the column holding the frame number")
 	in := fs.StringP("input", "i", "", "the video the tracks belong to (its size scales YOLO's normalised coordinates)")
 	w := fs.Int("width", 0, "the video's width, instead of -i")
@@ -88,11 +90,19 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err != nil {
 				return err
 			}
-			row := eval.Named{Name: eval.SequenceName((*gts)[i]), Result: eval.Boxes(g, t, *iou),
+			o := eval.Options{IoU: *iou, FrameOffset: *frameOffset, ByClass: *byClass}
+			if !fs.Changed("by-class") {
+				o.ByClass = g.Format() == scene.FormatKITTI
+			}
+			row := eval.Named{Name: eval.SequenceName((*gts)[i]), Result: eval.Score(g, t, o),
 				GTFrames:    eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()},
 				TrackFrames: eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}}
-			if !row.GTFrames.Overlaps(row.TrackFrames) {
-				fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth (frames %s) and the tracks (frames %s) share no frame: a frame base or --frame-offset off?\n",
+			scored := eval.FrameRange{First: t.FirstIndex() + o.FrameOffset, Last: t.LastIndex() + o.FrameOffset}
+			switch {
+			case t.Summary().Boxes == 0:
+				fmt.Fprintf(stderr, "trackink eval: warning: %s: %s holds no boxes: every ground-truth box is a miss\n", row.Name, (*tracks)[i])
+			case !row.GTFrames.Overlaps(scored):
+				fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth (frames %s) and the tracks (frames %s) share no frame: --frame-base or --frame-offset off?\n",
 					row.Name, row.GTFrames, row.TrackFrames)
 			}
 			rows = append(rows, row)

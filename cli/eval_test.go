@@ -145,7 +145,49 @@ func TestEvalUntrackedAndFrames(t *testing.T) {
 		}
 	}
 	code, stdout, stderr := trackink("eval", "--gt", ok, "--tracks", later)
-	if code != 0 || !strings.Contains(stderr, "share no frame") || !strings.Contains(stdout, "ground truth frames 1-1, tracks frames 50-50") {
+	if code != 0 || !strings.Contains(stderr, "share no frame: --frame-base or --frame-offset off?") || !strings.Contains(stdout, "ground truth frames 1-1, tracks frames 50-50") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// --frame-offset lines them up (the warning once named it, and eval had no such flag).
+	code, stdout, stderr = trackink("eval", "--gt", ok, "--tracks", later, "--frame-offset", "-49", "--json")
+	if code != 0 || stderr != "" || !strings.Contains(stdout, `"mota": 1`) {
+		t.Errorf("--frame-offset -49: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// MOT text a tracker numbered from 0, against ground truth from 1.
+	gt1 := write("gt1.txt", "1,1,0,0,10,10,1,-1,-1,-1\n2,1,5,0,10,10,1,-1,-1,-1\n")
+	from0 := write("from0.txt", "0,1,0,0,10,10,1,-1,-1,-1\n1,1,5,0,10,10,1,-1,-1,-1\n")
+	if code, stdout, stderr = trackink("eval", "--gt", gt1, "--tracks", from0, "--frame-base", "0", "--frame-offset", "1", "--json"); code != 0 || !strings.Contains(stdout, `"mota": 1`) {
+		t.Errorf("--frame-base 0 --frame-offset 1: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	empty := write("empty.txt", "")
+	if code, _, stderr = trackink("eval", "--gt", ok, "--tracks", empty); code != 0 || !strings.Contains(stderr, "empty.txt holds no boxes: every ground-truth box is a miss") {
+		t.Errorf("empty tracks: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// KITTI's evaluation scores each class apart: eval matches a KITTI ground truth's boxes only
+// with track boxes of their class, unless told --by-class=false (a Pedestrian box on a Car
+// matched it, MOTA 1).
+func TestEvalKITTIByClass(t *testing.T) {
+	dir := t.TempDir()
+	kitti := func(name, typ string) string {
+		p := filepath.Join(dir, name)
+		line := "0 1 " + typ + " 0 0 -10 100 100 150 180 1.5 1.6 3.9 1 1 10 0\n"
+		must(t, os.WriteFile(p, []byte(line), 0o644))
+		return p
+	}
+	gt, other, same := kitti("gt.txt", "Car"), kitti("ped.txt", "Pedestrian"), kitti("car.txt", "Car")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tracks", same}, `"matches": 1`},
+		{[]string{"--tracks", other}, `"matches": 0`},
+		{[]string{"--tracks", other, "--by-class=false"}, `"matches": 1`},
+	} {
+		code, stdout, stderr := trackink(append([]string{"eval", "--gt", gt, "--json"}, c.args...)...)
+		if code != 0 || !strings.Contains(stdout, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %s", c.args, code, stdout, stderr, c.want)
+		}
 	}
 }

@@ -15,16 +15,34 @@ const DefaultIoU = 0.5
 // count too: all misses, or all false positives), boxes matched where their IoU is at least
 // minIoU (0 < minIoU ≤ 1). Boxes without a track id (scene.NoID) are left out of both.
 func Boxes(gt, tracks *scene.Tracks, minIoU float64) Result {
-	if !(minIoU > 0 && minIoU <= 1) {
+	return Score(gt, tracks, Options{IoU: minIoU})
+}
+
+// Options say how Score matches boxes.
+type Options struct {
+	// IoU is the least intersection over union at which a track box may match a
+	// ground-truth box, 0 < IoU ≤ 1.
+	IoU float64
+	// FrameOffset lines the files' frames up: the tracks' frame t is the ground truth's
+	// frame t + FrameOffset (a tracker that numbered from 0 against ground truth from 1: 1).
+	FrameOffset int
+	// ByClass matches a track box only with ground truth of its own class, as KITTI's
+	// evaluation scores each class apart; a box without a class matches any.
+	ByClass bool
+}
+
+// Score is Boxes with the options o.
+func Score(gt, tracks *scene.Tracks, o Options) Result {
+	if !(o.IoU > 0 && o.IoU <= 1) {
 		panic("eval: IoU threshold outside (0, 1]")
 	}
 	a := NewAccumulator()
 	var fg, ft scene.Frame
 	var gtIDs, trIDs []int
 	var dist []float64
-	for _, n := range frameIndexes(gt, tracks) {
+	for _, n := range frameIndexes(gt, tracks, o.FrameOffset) {
 		gb := tracked(gt.Frame(n, &fg))
-		tb := tracked(tracks.Frame(n, &ft))
+		tb := tracked(tracks.Frame(n-o.FrameOffset, &ft))
 		gtIDs, trIDs = gtIDs[:0], trIDs[:0]
 		for _, b := range gb {
 			gtIDs = append(gtIDs, b.ID)
@@ -36,7 +54,7 @@ func Boxes(gt, tracks *scene.Tracks, minIoU float64) Result {
 		for i, g := range gb {
 			for j, t := range tb {
 				d := math.NaN()
-				if v := IoU(g, t); v >= minIoU {
+				if v := IoU(g, t); v >= o.IoU && (!o.ByClass || g.Class == "" || t.Class == "" || g.Class == t.Class) {
 					d = 1 - v
 				}
 				dist[i*len(tb)+j] = d
@@ -55,13 +73,15 @@ func tracked(f *scene.Frame) []scene.Box {
 	return slices.DeleteFunc(f.Boxes, func(b scene.Box) bool { return b.ID == scene.NoID })
 }
 
-// frameIndexes returns the indexes of the frames that a or b holds, ascending.
-func frameIndexes(a, b *scene.Tracks) []int {
+// frameIndexes returns the indexes of the frames that gt holds, or tracks with offset added
+// to theirs, ascending.
+func frameIndexes(gt, tracks *scene.Tracks, offset int) []int {
 	var idx []int
-	for _, t := range []*scene.Tracks{a, b} {
-		for f := range t.All() {
-			idx = append(idx, f.Index)
-		}
+	for f := range gt.All() {
+		idx = append(idx, f.Index)
+	}
+	for f := range tracks.All() {
+		idx = append(idx, f.Index+offset)
 	}
 	slices.Sort(idx)
 	return slices.Compact(idx)

@@ -271,6 +271,32 @@ func TestBoxesHandWorked(t *testing.T) {
 	}
 }
 
+// TestScoreOptions: FrameOffset lines up tracks numbered one behind the ground truth; ByClass keeps a box of one class from matching ground truth of another (a box
+// without a class matches any), as KITTI's evaluation scores each class apart.
+func TestScoreOptions(t *testing.T) {
+	classed := func(b scene.Box, class string) scene.Box { b.Class = class; return b }
+	gt := tracksOf(t, map[int][]scene.Box{2: {classed(box(1, 0, 0), "Car")}, 3: {classed(box(1, 0, 0), "Car")}})
+	for _, c := range []struct {
+		name    string
+		tracks  map[int][]scene.Box
+		o       Options
+		matches int
+		fp      int
+	}{
+		// Frames 1 and 2 of the tracks are the ground truth's 2 and 3.
+		{"one behind, no offset", map[int][]scene.Box{1: {box(1, 0, 0)}, 2: {box(1, 0, 0)}}, Options{IoU: 0.5}, 1, 1},
+		{"one behind, offset 1", map[int][]scene.Box{1: {box(1, 0, 0)}, 2: {box(1, 0, 0)}}, Options{IoU: 0.5, FrameOffset: 1}, 2, 0},
+		{"another class", map[int][]scene.Box{2: {classed(box(1, 0, 0), "Pedestrian")}, 3: {classed(box(1, 0, 0), "Car")}}, Options{IoU: 0.5}, 2, 0},
+		{"another class, by class", map[int][]scene.Box{2: {classed(box(1, 0, 0), "Pedestrian")}, 3: {classed(box(1, 0, 0), "Car")}}, Options{IoU: 0.5, ByClass: true}, 1, 1},
+		{"no class, by class", map[int][]scene.Box{2: {box(1, 0, 0)}, 3: {box(1, 0, 0)}}, Options{IoU: 0.5, ByClass: true}, 2, 0},
+	} {
+		r := Score(gt, tracksOf(t, c.tracks), c.o)
+		if r.Matches != c.matches || r.FalsePositives != c.fp {
+			t.Errorf("%s: %d matches, %d false positives; want %d, %d", c.name, r.Matches, r.FalsePositives, c.matches, c.fp)
+		}
+	}
+}
+
 // TestIoU checks overlaps worked out by hand.
 func TestIoU(t *testing.T) {
 	for _, c := range []struct {

@@ -185,8 +185,9 @@ var table = map[string]option{
 	"golden out":    {group: groupGoldens},
 	"golden update": {group: groupGoldens},
 
-	"eval iou":  {group: groupScoring},
-	"eval json": {group: groupScoring},
+	"eval by-class": {group: groupScoring},
+	"eval iou":      {group: groupScoring},
+	"eval json":     {group: groupScoring},
 
 	"analysis-size": {group: groupAdvanced, fields: []string{"tracker.Options.AnalysisSize"}},
 	"backend":       {group: groupAdvanced, choices: func() []string { return []string{"cpu", "cuda", "emu", "auto"} }},

@@ -97,7 +97,8 @@ func (m *motReader) parseLine(n int, line string) error {
 			// flag, not a confidence, and a row marked 0 is not scored (TrackEval's
 			// zero_marked); x, y and z are checked as the results' are. Results used as
 			// ground truth (trackink's own MOT text, another tracker's) hold a confidence or
-			// -1 there, and are scored but where it is 0, as TrackEval scores them.
+			// -1 there, and are scored but where it is 0 (TrackEval, which reads the field
+			// as an integer, also drops a fractional confidence: docs/formats.md).
 			consider, err := r.number(6, 64, checkConsiderOrScore)
 			if err != nil {
 				return err
