@@ -65,9 +65,22 @@ func (t *Tracker) associate() {
 							c = math.Inf(1)
 						}
 					}
+					if t.o.Mode == Objects && d.class != tr.class {
+						// A box of another class is another object, unless it overlaps
+						// the track as the track's own box would: its class misread (a car
+						// taken for a truck for a frame). It then costs more, as an unsure
+						// box does: a box of the track's class that fits comes first.
+						c += lowScorePenalty
+						if iou(p, d) < lowScoreIoU {
+							c = math.Inf(1)
+						}
+					}
 				}
 				t.cost[i*m+j] = c
 			}
+		}
+		if t.o.Mode == Objects {
+			t.notTheirs()
 		}
 		for i, j := range t.solver.Solve(t.cost[:n*m], n, m) {
 			t.tracks[i].det = j
@@ -82,7 +95,14 @@ func (t *Tracker) associate() {
 			// that are its own, coasting otherwise.
 			t.measureSides(tr)
 			tr.holdSize()
+			tr.held++
+			if tr.misses > 0 && t.o.Mode == Objects {
+				// Lost before it was held (merges): the hold keeps the box from it, but it
+				// is not seen, and ends after Grace frames unseen all the same.
+				tr.misses++
+			}
 		case tr.det >= 0:
+			tr.held = 0
 			d := t.dets[tr.det]
 			t.taken[tr.det] = true
 			for k, z := range [4]float64{d.cx(), d.cy(), d.w(), d.h()} {
@@ -133,23 +153,34 @@ func (tr *track) holdSize() {
 // the region splits again: updating one of them with the merged box would pull it to the
 // middle of the pair and give its id to the wrong one afterwards. In the region modes a
 // region is such a merge only if its sides are explained by the tracks, and each side
-// that is one track's own measures that track (measureSides).
+// that is one track's own measures that track (measureSides); the hold lasts as long as the
+// region does.
+//
+// A detector's box (Objects) is one object's, not the union of the objects' regions, and
+// its sides are not theirs. It is taken for a merge of tracks (one of them in front of the
+// others, or a group seen as one) only where it could be theirs (mergesIn: of its class,
+// each a quarter of its area or more) and their boxes cover half of it; otherwise it is
+// another object, larger than they (a bus passing in front of two people), and notTheirs
+// keeps it from them. Nor is the hold kept for as long as the box lasts: after Grace frames
+// held without a box of its own, a track is associated as any other, takes the box if it
+// matches it best, or is lost, not drawn, and ends after Grace frames more. A track lost
+// before it is held is not drawn, and its Grace goes on counting while it is held.
 func (t *Tracker) merges() {
+	objects := t.o.Mode == Objects
 	for j, d := range t.dets {
-		inside := 0
+		inside, covered := 0, 0.0
 		for i := range t.tracks {
 			tr := &t.tracks[i]
-			if tr.id != 0 && (tr.det < 0 || tr.det == j) && share(tr.predicted(), d) >= insideShare {
+			if (tr.det < 0 || tr.det == j) && t.mergesIn(tr, d) {
 				if tr.region < 0 { // a track already merged in another region stays in that one
 					tr.region = j
 				}
 				inside++
+				covered += intersection(tr.predicted(), d)
 			}
 		}
-		// A detector's box (Objects) is one object's, not the union of the objects' regions,
-		// and its sides are not theirs: such a merge is held without them.
-		sides := t.o.Mode != Objects
-		if inside < 2 || sides && !t.explained(j) {
+		// A detector's box is held without its sides, where its tracks fill half of it.
+		if inside < 2 || objects && covered < insideShare*d.w()*d.h() || !objects && !t.explained(j) {
 			for i := range t.tracks {
 				if tr := &t.tracks[i]; tr.region == j {
 					tr.region = -1
@@ -163,11 +194,66 @@ func (t *Tracker) merges() {
 				tr.det = -1 // a new track does not take a merged region either
 			}
 		}
-		if sides {
+		if !objects {
 			for s := range 4 {
 				if i := t.sideOwner(j, s); i >= 0 {
 					t.tracks[i].sides |= 1 << s
 				}
+			}
+		}
+	}
+}
+
+// mergesIn reports whether track tr may be held in a merge in detection d (merges): it is
+// confirmed and its prediction lies inside d by insideShare. In Objects, also: it is of d's
+// class, it fits d (fits), and it has not been held for Grace frames since it last had a box
+// of its own.
+func (t *Tracker) mergesIn(tr *track, d rect) bool {
+	if tr.id == 0 || share(tr.predicted(), d) < insideShare {
+		return false
+	}
+	return t.o.Mode != Objects || tr.class == d.class && fits(tr.predicted(), d) && tr.held < t.o.Grace
+}
+
+// fits reports whether box p, a track's prediction, could be all or a good part of what a
+// detector's box d shows: it covers at least a quarter of d's area (half its width by half
+// its height). Two people side by side make a box of twice the area of each, one in front
+// of the other a box about the size of each; a person the box holds within a quarter of it
+// is behind or beside something larger, not what the box shows.
+func fits(p, d rect) bool {
+	return p.w()*p.h() >= insideShare*insideShare*d.w()*d.h()
+}
+
+// notTheirs (Objects) forbids, in the cost matrix, the pairs of a detector's box that covers
+// the predictions of two or more confirmed tracks of its class (by insideShare) with those
+// of them that it is not the box of: the tracks that do not fit it (fits), and all of them
+// where those that could be held in it (mergesIn), two or more, do not cover half of it.
+// Such a box is another object than they, larger (a bus passing in front of two people):
+// they are lost behind it, while it is free to continue its own track or start one. (A box
+// of another class is kept from a track by its cost.)
+func (t *Tracker) notTheirs() {
+	m := len(t.dets)
+	for j, d := range t.dets {
+		over, inside, covered := 0, 0, 0.0
+		for i := range t.tracks {
+			tr := &t.tracks[i]
+			if tr.id != 0 && tr.class == d.class && share(tr.predicted(), d) >= insideShare {
+				over++
+			}
+			if t.mergesIn(tr, d) {
+				inside++
+				covered += intersection(tr.predicted(), d)
+			}
+		}
+		if over < 2 {
+			continue
+		}
+		larger := inside >= 2 && covered < insideShare*d.w()*d.h()
+		for i := range t.tracks {
+			tr := &t.tracks[i]
+			p := tr.predicted()
+			if tr.id != 0 && tr.class == d.class && share(p, d) >= insideShare && (!fits(p, d) || larger && t.mergesIn(tr, d)) {
+				t.cost[i*m+j] = math.Inf(1)
 			}
 		}
 	}

@@ -48,6 +48,7 @@ type track struct {
 	hits, misses int
 	det          int     // this frame's detection, -1 none
 	region       int     // the detection it is merged in with other tracks (merges), -1 none
+	held         int     // frames held in a merge since it last had a detection of its own
 	sides        uint8   // the sides of region that are its own, bit s for side s (side)
 	cut          uint8   // the sides of its last detection on the frame's border (bordersOf)
 	class        int     // Objects: the class of its last detection
