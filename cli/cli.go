@@ -78,10 +78,38 @@ func (e exitError) Unwrap() error { return e.err }
 // Main executes a command line and returns the exit status: 0 on success, 1 on failure,
 // 2 on a usage error, or a command's own status (exitStatuses).
 func Main(args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := runMain(args, out, stderr)
+	if code == 0 && out.err != nil {
+		// What a command prints is its result (a completion script, a table, the help):
+		// cut short (a full disk, /dev/full), it is no success.
+		fmt.Fprintf(stderr, "trackink: writing to standard output: %v\n", out.err)
+		return exitFailure
+	}
+	return code
+}
+
+// checkedWriter passes writes on to w and keeps the first error, which the commands
+// printing to it do not check one by one.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// runMain is Main, printing to stdout as it is given.
+func runMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			if _, ok := commands[args[1]]; ok {
-				return Main([]string{args[1], "--help"}, stdout, stderr)
+				return runMain([]string{args[1], "--help"}, stdout, stderr)
 			}
 			fmt.Fprintf(stderr, "trackink help: unknown command %q%s\n\n", args[1], suggest.DidYouMean(args[1], commandNames()))
 			printHelp(stderr)

@@ -6,9 +6,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"trackink/goldens"
@@ -348,6 +350,35 @@ func TestRenderEveryFormat(t *testing.T) {
 		}
 		if drawn == 0 {
 			t.Errorf("%s: nothing drawn on frame 1", tc.name)
+		}
+	}
+}
+
+// fullWriter takes n bytes, then fails as a full disk does.
+type fullWriter struct{ n int }
+
+func (f *fullWriter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		n := f.n
+		f.n = 0
+		return n, syscall.ENOSPC
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// What a command prints is its result: cut short, it is a failure (exit 1, saying so),
+// not a success. completion printed a cut script into ~/.zfunc and exited 0.
+func TestOutputCutShortFails(t *testing.T) {
+	for _, args := range [][]string{{"completion", "zsh"}, {"completion", "bash"}, {"version"}, {"help"},
+		{"render", "--help"}, {"track", "--list-detect"}, {"golden", "--list"}} {
+		var errOut bytes.Buffer
+		code := Main(args, &fullWriter{n: 10}, &errOut)
+		if code != exitFailure || !strings.Contains(errOut.String(), "writing to standard output: "+syscall.ENOSPC.Error()) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and the write error", args, code, errOut.String())
+		}
+		if code := Main(args, io.Discard, io.Discard); code != 0 {
+			t.Errorf("%v to a writer that takes all: exit %d", args, code)
 		}
 	}
 }
