@@ -79,6 +79,11 @@ func CheckOutput(input, output string, overwrite bool) (string, error) {
 		return "", errors.New("no output file given")
 	}
 	target := output
+	// Not a file (/dev/null, a named pipe, /dev/stdout's pipe): the partial file moved into
+	// place would replace it, a device node even, where the directory lets it (root's /dev).
+	if st, err := os.Stat(output); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+		return "", fmt.Errorf("output %s is %s, not a file: trackink writes its outputs as files, moved into place whole (give a file's name)", output, fileKind(st.Mode()))
+	}
 	if st, err := os.Lstat(output); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		if target, err = filepath.EvalSymlinks(output); err != nil {
 			dest, _ := os.Readlink(output)
@@ -100,6 +105,21 @@ func CheckOutput(input, output string, overwrite bool) (string, error) {
 		return "", fmt.Errorf("output directory %s does not exist", filepath.Dir(target))
 	}
 	return target, nil
+}
+
+// fileKind names what a file that is neither regular nor a directory is, for messages.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // umask is the process's file mode creation mask, as the kernel shows it (Linux 4.7 on).

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -13,6 +14,9 @@ import (
 func TestRunRule(t *testing.T) {
 	dir, p := filesIn(t, "in.txt", "old.txt")
 	if err := os.Link(p("in.txt"), p("hard.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p("fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -34,6 +38,11 @@ func TestRunRule(t *testing.T) {
 		{name: "a directory where the segment goes", segment: true, path: dir, refused: true},
 		{name: "no name", path: "", refused: true},
 		{name: "a missing directory", path: p("none/new.txt"), refused: true},
+		// Moved into place over them, a partial file replaced them: root's /dev/null
+		// became a file of tracks.
+		{name: "a named pipe", overwrite: true, path: p("fifo"), refused: true},
+		{name: "a device", overwrite: true, path: os.DevNull, refused: true},
+		{name: "standard output", overwrite: true, path: "/dev/stdout", refused: true},
 	} {
 		r := Run{Overwrite: tc.overwrite}
 		r.Input("-i", p("in.txt"))
