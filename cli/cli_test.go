@@ -295,8 +295,10 @@ func TestTracksCommand(t *testing.T) {
 	if code, stdout, stderr := trackink("tracks", zero, "--frame-base", "0"); code != 0 || !strings.Contains(stdout, "from 1 to 1") {
 		t.Errorf("--frame-base 0: exit %d, %s %s", code, stdout, stderr)
 	}
-	// The name must say the format it holds: MOT text in x.jsonl would not read back.
-	for _, args := range [][]string{{"tracks", kitti, "--to", "mot", "-o", filepath.Join(dir, "x.jsonl")}, {"tracks", kitti, "--to", "jsonl", "-o", filepath.Join(dir, "y.txt")}} {
+	// The name must not say another format: MOT text in x.jsonl or x.xml, JSON Lines in y.txt
+	// or y.csv would not read back (.xml and .csv were once let through).
+	for _, args := range [][]string{{"tracks", kitti, "--to", "mot", "-o", filepath.Join(dir, "x.jsonl")}, {"tracks", kitti, "--to", "jsonl", "-o", filepath.Join(dir, "y.txt")},
+		{"tracks", kitti, "--to", "mot", "-o", filepath.Join(dir, "x.xml")}, {"tracks", kitti, "--to", "jsonl", "-o", filepath.Join(dir, "y.csv")}} {
 		if code, _, stderr := trackink(args...); code != exitUsage || !strings.Contains(stderr, "name it") {
 			t.Errorf("%v: exit %d, %s; want the name asked for", args, code, stderr)
 		}
@@ -310,7 +312,9 @@ func TestTracksCommand(t *testing.T) {
 			t.Errorf("tracks %s: exit %d, %s %s", name, code, stdout, stderr)
 		}
 	}
-	for _, args := range [][]string{{"tracks"}, {"tracks", kitti, "--to", "csv", "-o", out}, {"tracks", kitti, "-o", out}, {"tracks", kitti, "--untracked", "maybe"}} {
+	// -o - once wrote a file called "-".
+	for _, args := range [][]string{{"tracks"}, {"tracks", kitti, "--to", "csv", "-o", out}, {"tracks", kitti, "-o", out}, {"tracks", kitti, "--untracked", "maybe"},
+		{"tracks", kitti, "--to", "jsonl", "-o", "-"}} {
 		if code, _, stderr := trackink(args...); code != 2 {
 			t.Errorf("%v: exit %d, %s; want a usage error", args, code, stderr)
 		}

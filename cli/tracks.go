@@ -61,14 +61,18 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		target := ""
 		if *to != "" {
+			if *out == "-" {
+				return options.UsageError{Err: errors.New("-o -: tracks --to writes a file, not standard output: give its name")}
+			}
 			var err error
 			if target, err = files.Output("-o", *out); err != nil {
 				return err
 			}
-			// A name that says the other format is refused: MOT text in x.jsonl would not be
-			// read back. Other names (out.csv, out) are read back by their contents.
-			if named, err := options.TracksFormat("-o", *out); err == nil && named != format {
-				return options.UsageError{Err: fmt.Errorf("-o %s with --to %s: name it %s", *out, *to, map[scene.Format]string{
+			// A name whose extension says another format is refused: MOT text in x.jsonl or
+			// x.xml, JSON Lines in x.csv would not be read back. Other names (MOT text in
+			// out.csv, anything in out) are read back by their contents.
+			if !scene.ReadBackAs(*out, format) {
+				return options.UsageError{Err: fmt.Errorf("-o %s with --to %s: a file so named is not read as %s; name it %s", *out, *to, format, map[scene.Format]string{
 					scene.FormatMOT: "NAME.txt", scene.FormatJSONL: "NAME.jsonl (or .ndjson)"}[format])}
 			}
 		}

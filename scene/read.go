@@ -342,16 +342,9 @@ type lineParser interface {
 // first line that is neither blank nor a MOTChallenge comment, looking no further than the
 // reader's buffer.
 func sniff(br *bufio.Reader, name string) (Format, error) {
-	var candidates []Format // nil: any
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".jsonl", ".ndjson":
-		return FormatJSONL, nil
-	case ".xml":
-		return FormatCVAT, nil
-	case ".txt":
-		candidates = []Format{FormatMOT, FormatKITTI, FormatYOLO}
-	case ".csv":
-		candidates = []Format{FormatMOT, FormatSupervision}
+	candidates := namedFormats(name)
+	if len(candidates) == 1 {
+		return candidates[0], nil
 	}
 	buf, err := br.Peek(br.Size())
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
@@ -383,6 +376,28 @@ func sniff(br *bufio.Reader, name string) (Format, error) {
 			"supervision CSV (a header x_min,y_min,…); name the file .txt, .csv, .jsonl, .ndjson or .xml"}
 	}
 	return f, nil
+}
+
+// namedFormats are the formats a file's name allows by its extension; nil: any.
+func namedFormats(name string) []Format {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".jsonl", ".ndjson":
+		return []Format{FormatJSONL}
+	case ".xml":
+		return []Format{FormatCVAT}
+	case ".txt":
+		return []Format{FormatMOT, FormatKITTI, FormatYOLO}
+	case ".csv":
+		return []Format{FormatMOT, FormatSupervision}
+	}
+	return nil
+}
+
+// ReadBackAs reports whether a file called name that holds format f is read as f (Load
+// tells a file's format by its name's extension first): MOT text in out.xml is not.
+func ReadBackAs(name string, f Format) bool {
+	formats := namedFormats(name)
+	return formats == nil || slices.Contains(formats, f)
 }
 
 // isNumber reports whether s is a number as the readers take numbers.
