@@ -66,9 +66,14 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			}
 		}
 		if *in != "" {
+			// A missing file is a mistake on the command line (2); one FFmpeg cannot read is
+			// a failure (1), as in every command.
+			if err := options.CheckInput("-i", *in, false); err != nil {
+				return err
+			}
 			info, err := video.Probe(context.Background(), *in, 0)
 			if err != nil {
-				return options.UsageError{Err: fmt.Errorf("-i %s: %w", *in, err)}
+				return fmt.Errorf("-i %s: %w", *in, err)
 			}
 			*w, *h = info.DisplayWidth, info.DisplayHeight
 		}

@@ -47,6 +47,16 @@ func TestSameMistakeSameStatus(t *testing.T) {
 		{"a video FFmpeg cannot read", exitFailure, [][]string{
 			{"render", "-i", p("not-a-video.mp4"), "--tracks", tracks, "-o", p("b.mp4")},
 			{"track", "-i", p("not-a-video.mp4"), "--detect", "motion", "-o", p("b.jsonl")},
+			{"tracks", tracks, "-i", p("not-a-video.mp4")},
+			{"eval", "--gt", tracks, "--tracks", tracks, "-i", p("not-a-video.mp4")}, // was 2
+		}},
+		{"a negative size", exitUsage, [][]string{
+			{"tracks", tracks, "--width", "-100", "--height", "5"}, // was 1
+			{"eval", "--gt", tracks, "--tracks", tracks, "--width", "-100", "--height", "5"},
+		}},
+		{"an unknown name", exitUsage, [][]string{
+			{"golden", "--only", "curvs"}, // was 1
+			{"render", "-i", clip, "--tracks", tracks, "--look", "neonn", "-o", p("e.mp4")},
 		}},
 		{"a range with no frame", exitUsage, [][]string{
 			{"render", "-i", clip, "--tracks", tracks, "--start", "01:00:00", "-o", p("c.mp4")},
@@ -66,7 +76,7 @@ func TestSameMistakeSameStatus(t *testing.T) {
 	} {
 		for _, args := range tc.runs {
 			code, _, stderr := trackink(append(args, "--quiet")...)
-			if args[0] == "tracks" || args[0] == "eval" {
+			if args[0] == "tracks" || args[0] == "eval" || args[0] == "golden" {
 				code, _, stderr = trackink(args...) // no --quiet flag
 			}
 			if code != tc.status {

@@ -5,8 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"trackink/goldens"
+	"trackink/internal/suggest"
 	"trackink/options"
 
 	"github.com/spf13/pflag"
@@ -44,6 +46,15 @@ func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				fmt.Fprintf(stdout, "%-18s %4dx%-4d %s\n", s.Name, s.Width, s.Height, s.About)
 			}
 			return nil
+		}
+		var names []string
+		for _, s := range goldens.Scenes {
+			names = append(names, s.Name)
+		}
+		for _, name := range o.Only {
+			if !slices.Contains(names, name) {
+				return options.UsageError{Err: fmt.Errorf("--only %q: no such golden scene%s (golden --list lists them)", name, suggest.DidYouMean(name, names))}
+			}
 		}
 		var err error
 		if o.NewBackend, err = options.BackendFor(*backend); err != nil {

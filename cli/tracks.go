@@ -40,6 +40,9 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return err
 		}
 		t.Path = fs.Arg(0)
+		if *w < 0 || *h < 0 {
+			return options.UsageError{Err: fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
+		}
 		var format scene.Format
 		switch *to {
 		case "":
