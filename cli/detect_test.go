@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,6 +53,45 @@ func TestDetectPeopleBadOptions(t *testing.T) {
 	code, _, stderr := trackink("track", "-i", "missing.mp4", "-o", out, "--detect", "people")
 	if code == 0 || !strings.Contains(stderr, detect.ModelSHA256) || !strings.Contains(stderr, "$"+detect.ModelEnv) {
 		t.Errorf("no model: exit %d, %q", code, stderr)
+	}
+}
+
+// TestTruncatedRuntimeRefused: ONNX Runtime's library cut short (the first 200,000 or
+// 20,000,000 bytes of it) is refused, exit 1, naming the file, saying it is truncated and
+// where to get a good copy; dlopen crashed the process on it with SIGBUS (a Go crash dump,
+// exit 2).
+func TestTruncatedRuntimeRefused(t *testing.T) {
+	lib, err := detect.LocateRuntime("")
+	needs.Met(t, err)
+	whole, err := os.ReadFile(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	model := filepath.Join(dir, detect.ModelFile)
+	if err := os.WriteFile(model, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(detect.ModelEnv, model) // refused before the model is read
+	for _, size := range []int{200_000, 20_000_000} {
+		if size >= len(whole) {
+			t.Fatalf("%s has %d bytes: want more than %d", lib, len(whole), size)
+		}
+		cut := filepath.Join(dir, fmt.Sprintf("cut%d.so", size))
+		if err := os.WriteFile(cut, whole[:size], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(detect.RuntimeEnv, cut)
+		out := filepath.Join(dir, "t.txt")
+		code, _, stderr := trackink("track", "-i", vtestPath, "--detect", "people", "--end", "3", "-o", out)
+		for _, want := range []string{cut + " (from $" + detect.RuntimeEnv + "): truncated", "get a good copy from"} {
+			if code != exitFailure || !strings.Contains(stderr, want) {
+				t.Errorf("the first %d bytes: exit %d, %q; want exit 1 saying %q", size, code, stderr, want)
+			}
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("the first %d bytes: %s written", size, out)
+		}
 	}
 }
 

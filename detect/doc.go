@@ -24,7 +24,9 @@
 // the same class by more than the IoU limit (decode.go).
 //
 // Where the files are: the model and the runtime library are looked for in a fixed order,
-// and an error says every place looked at and where to get the file (locate.go). The
+// and an error says every place looked at and where to get the file (locate.go). The runtime
+// library found is checked to be a whole ELF shared library for this machine before dlopen
+// sees it, which crashes the process on a truncated one (library.go). The
 // model's input and output shapes are checked when it is loaded; its sha256 is compared with
 // the file trackink is tested with and a different one is reported, not refused.
 package detect

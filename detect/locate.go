@@ -28,29 +28,47 @@ const (
 // first of $TRACKINK_MODEL, models/yolox_nano.onnx beside the executable (the tarball's and
 // make build's layout) and in the user's data directory that holds the file.
 func LocateModel(path string) (string, error) {
-	return locate("model", path, ModelEnv, "models", ModelFile, nil, modelSource)
+	return locate("model", path, ModelEnv, "models", ModelFile, nil, modelSource, nil)
 }
 
 // LocateRuntime returns ONNX Runtime's shared library: path itself when given, else the first
 // of $TRACKINK_ONNXRUNTIME, lib/libonnxruntime.so.1 beside the executable and in the user's
-// data directory, and the system's library directories that holds the file.
+// data directory, and the system's library directories that holds the file. The file found
+// must be a whole shared library for this machine (checkLibrary): dlopen crashes the
+// process on a truncated one.
 func LocateRuntime(path string) (string, error) {
 	system := []string{"/usr/local/lib", "/usr/lib/" + multiarch(), "/usr/lib"}
-	return locate("ONNX Runtime library", path, RuntimeEnv, "lib", RuntimeFile, system, runtimeSource)
+	return locate("ONNX Runtime library", path, RuntimeEnv, "lib", RuntimeFile, system, runtimeSource, checkLibrary)
 }
 
 // locate finds a file: the one given, the one the environment names, name under sub beside
-// the executable and in the data directory, then in the extra directories.
-func locate(what, given, env, sub, name string, extra []string, source string) (string, error) {
+// the executable and in the data directory, then in the extra directories. check, when not
+// nil, is asked about the file found: a file it refuses is an error naming the file and
+// where to get a good one, not a reason to look further.
+func locate(what, given, env, sub, name string, extra []string, source string, check func(string) error) (string, error) {
+	// usable checks that the file p is one to use; where is " (from $VAR)" when the
+	// environment named it, else "".
+	usable := func(p, where string) error {
+		if err := isFile(p); err != nil {
+			return fmt.Errorf("%s %s%s: %w (get it from %s)", what, p, where, err, source)
+		}
+		if check == nil {
+			return nil
+		}
+		if err := check(p); err != nil {
+			return fmt.Errorf("%s %s%s: %w; get a good copy from %s", what, p, where, err, source)
+		}
+		return nil
+	}
 	if given != "" {
-		if err := isFile(given); err != nil {
-			return "", fmt.Errorf("%s %s: %w (get it from %s)", what, given, err, source)
+		if err := usable(given, ""); err != nil {
+			return "", err
 		}
 		return given, nil
 	}
 	if p := os.Getenv(env); p != "" {
-		if err := isFile(p); err != nil {
-			return "", fmt.Errorf("%s %s (from $%s): %w (get it from %s)", what, p, env, err, source)
+		if err := usable(p, " (from $"+env+")"); err != nil {
+			return "", err
 		}
 		return p, nil
 	}
@@ -68,6 +86,9 @@ func locate(what, given, env, sub, name string, extra []string, source string) (
 	for _, d := range dirs {
 		p := filepath.Join(d, name)
 		if isFile(p) == nil {
+			if err := usable(p, ""); err != nil {
+				return "", err
+			}
 			return p, nil
 		}
 		looked = append(looked, p)
