@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,6 +92,32 @@ func TestTruncatedRuntimeRefused(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("the first %d bytes: %s written", size, out)
+		}
+	}
+}
+
+// TestRelativeRuntimePath: $TRACKINK_ONNXRUNTIME naming a library in the working directory
+// without a slash (libort.so) loads it, as ./libort.so does: dlopen searched the library
+// path for the bare name and failed with "cannot open shared object file".
+func TestRelativeRuntimePath(t *testing.T) {
+	withModel(t)
+	bin := binary(t)
+	lib, err := detect.LocateRuntime("")
+	needs.Met(t, err)
+	model, err := filepath.Abs(sharedModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(lib, filepath.Join(dir, "libort.so")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"libort.so", "./libort.so"} {
+		cmd := exec.Command(bin, "track", "-i", vtestPath, "--detect", "people", "--end", "2", "-o", "t.txt", "-y", "--quiet")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), detect.RuntimeEnv+"="+name, detect.ModelEnv+"="+model)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s=%s: %v: %s", detect.RuntimeEnv, name, err, out)
 		}
 	}
 }

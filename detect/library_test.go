@@ -157,3 +157,43 @@ func TestNewRefusesTruncatedRuntime(t *testing.T) {
 		t.Fatalf("New with a truncated runtime library: %v", err)
 	}
 }
+
+// A relative runtime path is the file it names in the working directory, however it is
+// spelled, and LocateRuntime returns it absolute: dlopen took a name without a slash
+// (TRACKINK_ONNXRUNTIME=libort.so) for a library to search the library path for, and
+// failed with "cannot open shared object file" on the file LocateRuntime had found.
+func TestLocateRuntimeRelative(t *testing.T) {
+	lib := dynamicLoader(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "libort.so"), lib, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.Stat(filepath.Join(dir, "libort.so"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, tc := range []struct {
+		name, given, env string
+	}{
+		{"given, no slash", "libort.so", ""},
+		{"from the environment, no slash", "", "libort.so"},
+		{"from the environment, ./", "", "./libort.so"},
+		{"from the environment, through a directory", "", "sub/../libort.so"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(RuntimeEnv, tc.env)
+			got, err := LocateRuntime(tc.given)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Stat(got)
+			if !filepath.IsAbs(got) || err != nil || !os.SameFile(st, want) {
+				t.Errorf("%q (%v); want the absolute path of %s", got, err, filepath.Join(dir, "libort.so"))
+			}
+		})
+	}
+}

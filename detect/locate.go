@@ -36,9 +36,21 @@ func LocateModel(path string) (string, error) {
 // data directory, and the system's library directories that holds the file. The file found
 // must be a whole shared library for this machine (checkLibrary): dlopen crashes the
 // process on a truncated one.
+//
+// The path returned is absolute: a relative one is taken from the working directory, as
+// it was checked. dlopen reads a name with no slash in it (libort.so) as a library to search
+// the library path for, not as a file: the file found here was then "not found".
 func LocateRuntime(path string) (string, error) {
 	system := []string{"/usr/local/lib", "/usr/lib/" + multiarch(), "/usr/lib"}
-	return locate("ONNX Runtime library", path, RuntimeEnv, "lib", RuntimeFile, system, runtimeSource, checkLibrary)
+	lib, err := locate("ONNX Runtime library", path, RuntimeEnv, "lib", RuntimeFile, system, runtimeSource, checkLibrary)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(lib)
+	if err != nil {
+		return "", fmt.Errorf("ONNX Runtime library %s: %w", lib, err)
+	}
+	return abs, nil
 }
 
 // locate finds a file: the one given, the one the environment names, name under sub beside
