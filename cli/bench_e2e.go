@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/pflag"
 
@@ -32,10 +28,16 @@ func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, noTwin b
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT, SIGTERM and SIGHUP stop the run as they stop a render (signals.go): the ffmpeg
+	// runs and the render end, the temporary files are removed, and the exit status is 128 +
+	// the signal's number.
+	ctx, stop := signalContext()
 	defer stop()
 	rep, err := job.BenchE2E(ctx, job.E2EOptions{Input: in, Scene: sceneName, Preset: preset, CRF: crf, NoTwin: noTwin,
 		Overlay: ovOpts, Place: style.Place, Log: stderr})
+	if err != nil && ctx.Err() != nil {
+		return interrupted(ctx)
+	}
 	if err != nil {
 		return err
 	}

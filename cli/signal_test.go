@@ -385,6 +385,74 @@ func TestDemoStoppedWhileSynthesising(t *testing.T) {
 	}
 }
 
+// bench --e2e stopped while it synthesises its clip keeps the promise of the commands that
+// write: 128 + the signal, within seconds, and nothing left behind, neither its temporary
+// directory nor the ffmpeg it ran. It watched SIGINT and SIGTERM alone and could not stop
+// the synthesis: SIGINT let the 4K clip finish (about 9 s) and then exited 1 with "context
+// canceled"; SIGHUP killed it outright, leaving its directory in $TMPDIR and ffmpeg running.
+func TestBenchE2EStopped(t *testing.T) {
+	bin := binary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			tmp := t.TempDir()
+			cmd := exec.Command(bin, "bench", "--e2e", "synth", "--no-twin")
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			start(t, cmd)
+			t.Cleanup(func() { killRunningWith(t, tmp) })
+			// Wait until ffmpeg has begun writing the clip.
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				if clips, _ := filepath.Glob(filepath.Join(tmp, "trackink-bench-*", "synth-*.mp4")); len(clips) > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no clip synthesised in 30 s: %s", stderr.String())
+				}
+			}
+			cmd.Process.Signal(sig)
+			ended, err := waitWithin(cmd, 5*time.Second)
+			if !ended {
+				t.Fatalf("still running 5 s after %s: %s", sig, stderr.String())
+			}
+			if code := shellStatus(t, err); code != 128+int(sig) {
+				t.Errorf("exit %d, want %d: %s", code, 128+int(sig), stderr.String())
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("left in $TMPDIR: %v", left)
+			}
+			if pids := runningWith(tmp); len(pids) > 0 {
+				t.Errorf("processes left running on its files: %v", pids)
+			}
+		})
+	}
+}
+
+// runningWith lists the processes whose command line mentions s.
+func runningWith(s string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && strings.Contains(string(cmdline), s) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// killRunningWith kills the processes runningWith(s) finds: what a failed test left
+// running on its temporary files.
+func killRunningWith(t *testing.T, s string) {
+	for _, pid := range runningWith(s) {
+		t.Logf("killing process %d, left running", pid)
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
 // tracks --to stopped while it reads its file (a pipe that sends one line, then nothing)
 // exits 128 + the signal, says so, and writes nothing: it had no handler, and a kill while
 // it wrote left a partial file (TestFaultsAtAnyMoment stops it while it writes).

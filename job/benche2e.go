@@ -82,7 +82,9 @@ type E2EOptions struct {
 }
 
 // BenchE2E renders a clip with the scene's tracks, and transcodes the clip and the render's
-// output with plain ffmpeg, in one run (video.BenchE2E).
+// output with plain ffmpeg, in one run (video.BenchE2E). When ctx ends, every step ends with
+// it, the ffmpeg programs killed (the synthesis of "synth" too), and the temporary
+// directory that held the clip and the outputs is removed before it returns.
 func BenchE2E(ctx context.Context, o E2EOptions) (E2EReport, error) {
 	in := o.Input
 	dir, err := os.MkdirTemp("", "trackink-bench-")
@@ -97,7 +99,7 @@ func BenchE2E(ctx context.Context, o E2EOptions) (E2EReport, error) {
 		}
 		in = filepath.Join(dir, fmt.Sprintf("synth-%dp.mp4", h))
 		fmt.Fprintf(o.Log, "synthesising a %d s %dx%d clip with audio\n", secs, w, h)
-		if err := video.Synthesize(in, w, h, secs*e2eFPS, e2eFPS); err != nil {
+		if err := video.SynthesizeContext(ctx, in, w, h, secs*e2eFPS, e2eFPS); err != nil {
 			return E2EReport{}, err
 		}
 	} else if _, err := os.Stat(in); err != nil {
