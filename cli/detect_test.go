@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -54,6 +55,54 @@ func TestDetectPeopleBadOptions(t *testing.T) {
 	code, _, stderr := trackink("track", "-i", "missing.mp4", "-o", out, "--detect", "people")
 	if code == 0 || !strings.Contains(stderr, detect.ModelSHA256) || !strings.Contains(stderr, "$"+detect.ModelEnv) {
 		t.Errorf("no model: exit %d, %q", code, stderr)
+	}
+}
+
+// TestModelFileMistakes: --model naming a missing file or a directory is a mistake on the
+// command line, exit 2 naming the flag, as every file flag's is (it was exit 1, "model …");
+// a model file larger than an ONNX model can be is refused before it is read (a 4 GB file
+// took a 4.3 GB allocation), exit 1. Each from $TRACKINK_MODEL is exit 1 naming the
+// variable. The 4 GiB file is sparse.
+func TestModelFileMistakes(t *testing.T) {
+	dir := t.TempDir()
+	missing, big := filepath.Join(dir, "none.onnx"), filepath.Join(dir, "big.onnx")
+	f, err := os.Create(big)
+	if err == nil {
+		err = errors.Join(f.Truncate(4<<30), f.Close())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromEnv := " (from $" + detect.ModelEnv + "): "
+	for _, c := range []struct {
+		name      string
+		flag, env string // --model, $TRACKINK_MODEL
+		code      int
+		says      string
+	}{
+		{"--model missing", missing, "", exitUsage, "--model " + missing + ": no such file or directory"},
+		{"--model a directory", dir, "", exitUsage, "--model " + dir + " is a directory"},
+		{"--model too large", big, "", exitFailure, big + ": 4294967296 bytes (4.0 GiB): larger than an ONNX model can be"},
+		{"$TRACKINK_MODEL missing", "", missing, exitFailure, missing + fromEnv + "no such file or directory"},
+		{"$TRACKINK_MODEL a directory", "", dir, exitFailure, dir + fromEnv + "not a regular file"},
+		{"$TRACKINK_MODEL too large", "", big, exitFailure, big + fromEnv + "4294967296 bytes (4.0 GiB): larger than an ONNX model can be"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv(detect.ModelEnv, c.env)
+			for _, command := range []string{"track", "render"} {
+				args := []string{command, "-i", vtestPath, "--detect", "people", "-o", filepath.Join(dir, "out.mp4")}
+				if command == "track" {
+					args[len(args)-1] = filepath.Join(dir, "t.txt")
+				}
+				if c.flag != "" {
+					args = append(args, "--model", c.flag)
+				}
+				code, _, stderr := trackink(args...)
+				if code != c.code || !strings.Contains(stderr, c.says) {
+					t.Errorf("%s: exit %d, %q; want exit %d saying %q", command, code, stderr, c.code, c.says)
+				}
+			}
+		})
 	}
 }
 

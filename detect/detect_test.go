@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -311,6 +312,58 @@ func TestLocate(t *testing.T) {
 	}
 	if got, err := LocateModel(""); err != nil || got != filepath.Join(in, ModelFile) {
 		t.Fatalf("data directory: %q, %v", got, err)
+	}
+}
+
+// A model file larger than a protobuf message can be is refused, before it is read,
+// whether given or named by $TRACKINK_MODEL (the error then names the variable): New read
+// it whole, and a 4 GB file took a 4.3 GB allocation. The files are sparse: they take no
+// disk.
+func TestModelSizeRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		size    int64
+		fromEnv bool
+		refused bool
+	}{
+		{"given, the largest a model can be", MaxModelSize, false, false},
+		{"given, a byte more", MaxModelSize + 1, false, true},
+		{"given, 4 GiB", 4 << 30, false, true},
+		{"from the environment, the largest a model can be", MaxModelSize, true, false},
+		{"from the environment, 4 GiB", 4 << 30, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, fmt.Sprintf("m%d.onnx", tc.size))
+			f, err := os.Create(path)
+			if err == nil {
+				err = errors.Join(f.Truncate(tc.size), f.Close())
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			given, where := path, ": "
+			t.Setenv(ModelEnv, "")
+			if tc.fromEnv {
+				given, where = "", " (from $"+ModelEnv+"): "
+				t.Setenv(ModelEnv, path)
+			}
+			got, err := LocateModel(given)
+			if !tc.refused {
+				if err != nil || got != path {
+					t.Fatalf("%q, %v; want %s taken", got, err, path)
+				}
+				return
+			}
+			want := fmt.Sprintf("model %s%s%d bytes", path, where, tc.size)
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "larger than an ONNX model can be") {
+				t.Fatalf("%q, %v; want an error saying %q and why", got, err, want)
+			}
+			// New's own read refuses it too, reading none of it.
+			if _, err := readModel(path); err == nil || !strings.Contains(err.Error(), "larger than an ONNX model can be") {
+				t.Errorf("readModel: %v", err)
+			}
+		})
 	}
 }
 

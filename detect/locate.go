@@ -26,9 +26,34 @@ const (
 
 // LocateModel returns the model's path: path itself when given (it must exist), else the
 // first of $TRACKINK_MODEL, models/yolox_nano.onnx beside the executable (the tarball's and
-// make build's layout) and in the user's data directory that holds the file.
+// make build's layout) and in the user's data directory that holds the file. The file
+// found must be no larger than a model can be (CheckModelSize).
 func LocateModel(path string) (string, error) {
-	return locate("model", path, ModelEnv, "models", ModelFile, nil, modelSource, nil)
+	return locate("model", path, ModelEnv, "models", ModelFile, nil, modelSource, CheckModelSize)
+}
+
+// MaxModelSize is the largest model file read, in bytes: protobuf's limit on a serialised
+// message (2 GiB less a byte), which an ONNX model, one ModelProto, cannot pass. (Larger
+// networks keep their weights in external data files, which trackink does not read.)
+const MaxModelSize = 1<<31 - 1
+
+// CheckModelSize refuses a model file larger than MaxModelSize before it is read: it cannot
+// be a model, and New reads the file whole (a 4 GB file took a 4.3 GB allocation before it
+// was found wanting).
+func CheckModelSize(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return errors.Unwrap(err) // the path is in the message already
+	}
+	return checkModelSize(st.Size())
+}
+
+// checkModelSize refuses a model file of size bytes larger than MaxModelSize.
+func checkModelSize(size int64) error {
+	if size > MaxModelSize {
+		return fmt.Errorf("%d bytes (%.1f GiB): larger than an ONNX model can be (2 GiB, protobuf's limit on a message), so not a model", size, float64(size)/(1<<30))
+	}
+	return nil
 }
 
 // LocateRuntime returns ONNX Runtime's shared library: path itself when given, else the first

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"slices"
@@ -103,7 +104,7 @@ func New(o Options) (*Network, error) {
 	}
 	n := &Network{Model: model, Runtime: lib}
 	// Read once: hashed here, and handed to the runtime as it is.
-	data, err := os.ReadFile(model)
+	data, err := readModel(model)
 	if err != nil {
 		return nil, fmt.Errorf("detect: model %s: %w", model, err)
 	}
@@ -186,6 +187,29 @@ func (n *Network) prepare(w, h int) error {
 	}
 	n.dec.w, n.dec.h = w, h
 	return nil
+}
+
+// readModel reads the model file whole, refusing one larger than MaxModelSize before
+// reading any of it; it reads the size it found, which a file that grows meanwhile cannot
+// push past the limit.
+func readModel(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errors.Unwrap(err) // the path is in the message already
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, errors.Unwrap(err)
+	}
+	if err := checkModelSize(st.Size()); err != nil {
+		return nil, err
+	}
+	data := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("reading it: %w", err)
+	}
+	return data, nil
 }
 
 func infoShapes(infos []ort.InputOutputInfo) []string {

@@ -93,6 +93,14 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	if !(d.MinScore > 0 && d.MinScore < 1) {
 		return nil, UsageError{fmt.Errorf("--min-score %g: must be above 0 and below 1", d.MinScore)}
 	}
+	// A --model file that does not exist, cannot be read or is a directory is a mistake on
+	// the command line, as any file flag's (exit 2, naming the flag); what is wrong with
+	// the file itself (too large, not a model) is the detector's to say.
+	if d.model != "" {
+		if err := CheckInput("--model", d.model, false); err != nil {
+			return nil, err
+		}
+	}
 	do := detect.DefaultOptions()
 	do.Model, do.Classes, do.MinScore = d.model, classes, d.MinScore
 	networks, threads := Networks(runtime.GOMAXPROCS(0))
