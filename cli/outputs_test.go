@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"trackink/detect"
 	"trackink/internal/fonts"
 	"trackink/video"
 )
@@ -32,6 +33,7 @@ type writer struct {
 type fixture struct {
 	dir                                                    string
 	video, picture, tracks, style, font, words, lines, cls string
+	model                                                  string // a copy of the detector's model; "" where it or ONNX Runtime is not here
 }
 
 // notWriters are the flags whose names say "output" but that name no file the run writes,
@@ -56,7 +58,7 @@ func writers(fx fixture) []writer {
 		return []string{"render", "-i", fx.video, "--tracks", fx.tracks, "--style", fx.style, "--font", fx.font,
 			"--label-words", fx.words, "--label-lines", fx.lines, "--class-names", fx.cls, "--preset", "ultrafast", "--quiet", "-o", o, "--stats-json", stats}
 	}
-	return []writer{
+	all := []writer{
 		{cmd: "render", flag: "-o", inputs: renderIn, other: "--stats-json", args: render},
 		{cmd: "render", flag: "--stats-json", inputs: renderIn, other: "-o",
 			args: func(fx fixture, s, o string) []string { return render(fx, o, s) }},
@@ -85,6 +87,19 @@ func writers(fx fixture) []writer {
 				return []string{"demo", "--frames", "1", "--width", "16", "--height", "16", "-o", o}
 			}},
 	}
+	if fx.model == "" {
+		return all
+	}
+	// The detector's model is an input too (track -o model.onnx -y once wrote over it).
+	return append(all,
+		writer{cmd: "track", flag: "-o", inputs: map[string]string{"-i": fx.video, "--model": fx.model},
+			args: func(fx fixture, o, _ string) []string {
+				return []string{"track", "-i", fx.video, "--detect", "people", "--model", fx.model, "--quiet", "-o", o}
+			}},
+		writer{cmd: "render", flag: "--save-tracks", inputs: map[string]string{"--model": fx.model}, other: "-o",
+			args: func(fx fixture, s, o string) []string {
+				return []string{"render", "-i", fx.video, "--detect", "people", "--model", fx.model, "--preset", "ultrafast", "--quiet", "-o", o, "--save-tracks", s}
+			}})
 }
 
 // Every flag of every command that names a file the run writes obeys one rule, checked
@@ -221,6 +236,14 @@ func newFixture(t *testing.T) fixture {
 		fx.style: []byte("line-width = 3\n"), fx.font: font, fx.words: []byte("kestrel\n"), fx.lines: []byte("func main() {\n"), fx.cls: []byte("person\n")} {
 		if err := os.WriteFile(path, body, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+	if model, err := os.ReadFile(sharedModel); err == nil {
+		if _, err := detect.LocateRuntime(""); err == nil {
+			fx.model = filepath.Join(dir, "model.onnx")
+			if err := os.WriteFile(fx.model, model, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	return fx

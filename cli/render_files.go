@@ -10,7 +10,8 @@ import (
 
 // checkFiles applies the rule for every path trackink writes (runFiles) to a render, before
 // any work: it checks and records every file the render reads (the video or picture, the
-// tracks, the style file, the font, the label words and lines, the class names), then every file it
+// tracks, the style file, the font, the label words and lines, the class names, the
+// detector's model), then every file it
 // writes, and returns the output to write (-o, or the segment file with --segment). The
 // style file's own keys are applied by then (options.Style.Options), so a font or word list it
 // names is among the inputs.
@@ -27,6 +28,7 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 		{"--label-words", f.style.LabelWords, false},
 		{"--label-lines", f.style.LabelLines, false},
 		{"--class-names", f.tracks.ClassNames, false},
+		{"--model", f.detect.ModelFile(), false},
 	} {
 		if err := f.files.input(in.flag, in.path, in.dirOK); err != nil {
 			return "", err

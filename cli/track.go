@@ -134,6 +134,9 @@ func (t *trackRun) outputs(live *job.Live) (*partners, error) {
 	if err := files.input("-i", t.input, false); err != nil {
 		return nil, err
 	}
+	if err := files.input("--model", t.det.ModelFile(), false); err != nil {
+		return nil, err
+	}
 	target, err := files.Output("-o", t.output)
 	if err != nil {
 		return nil, err

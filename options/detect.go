@@ -129,6 +129,21 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	}, nil
 }
 
+// ModelFile is the model file the detector reads, for the run's inputs (no output may be
+// it, -y or not): "" for a preset that runs no network, or where no model is found (the
+// detector says so).
+func (d *Detect) ModelFile() string {
+	p, ok := tracker.LookupPreset(d.Preset)
+	if !ok || p.Options.Mode != tracker.Objects {
+		return ""
+	}
+	path, err := detect.LocateModel(d.model)
+	if err != nil {
+		return ""
+	}
+	return path
+}
+
 // NamesFile is the class-names file written beside a MOTChallenge tracks file whose boxes
 // are of several classes: t.txt's is t.names, one name a line (darknet's .names, which
 // --class-names reads); "" when there is none to write.
