@@ -28,7 +28,7 @@ var exitStatuses = []exitStatus{
 	{"0", "success"},
 	{fmt.Sprint(exitFailure), "failure, no output written: data whose contents are wrong (tracks or ground truth that break a rule of their format, " +
 		"named by file, line and field; a video FFmpeg cannot read, or with no frame that decodes), " +
-		"an output that cannot be written (a read-only directory, a full disk; standard output too), a video too large for the memory available, " +
+		"an output that cannot be written (a read-only directory, a full disk; standard output too), a video or picture too large for the memory available, " +
 		"a damaged segment, a device that fails mid-render"},
 	{fmt.Sprint(exitUsage), "a mistake on the command line, found before any work, the message naming the flag: a value out of range, " +
 		"flags that conflict, a file that does not exist or is a directory, a settings file (`--style`, `--font`, `--class-names`, " +

@@ -1,7 +1,13 @@
 package cli
 
 import (
+	"bytes"
+	be "encoding/binary"
 	"fmt"
+	"hash/crc32"
+	"image"
+	"image/jpeg"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,4 +65,84 @@ func TestRenderRefusesWhatCannotFit(t *testing.T) {
 		t.Error("the output was written")
 	}
 	noHiddenFiles(t, dir)
+}
+
+// A picture whose header declares more pixels than the memory available can render (a few
+// hundred bytes saying 1048576 × 1048576) is refused before it is decoded, exit 1, naming
+// the file and the memory it takes, as a video is: the decoder used to allocate it at once,
+// and the render died of Go's out-of-memory (exit 2).
+func TestRenderRefusesAPictureTooLarge(t *testing.T) {
+	avail, _, ok := video.AvailableMemory()
+	if !ok {
+		t.Skip("the memory available cannot be read here, so nothing is refused")
+	}
+	bin := binary(t)
+	for _, tc := range []struct {
+		name string
+		w, h int // what the header declares
+		make func(t *testing.T, w, h int) []byte
+	}{
+		{"bomb.png", 1 << 20, 1 << 20, pngDeclaring},
+		{"bomb.jpg", 65535, 65535, jpegDeclaring}, // JPEG's largest
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			need := video.RenderMemory(tc.w, tc.h)
+			if need <= avail {
+				t.Skipf("this machine has the %.1f GB a %dx%d render takes", float64(need)/1e9, tc.w, tc.h)
+			}
+			dir := t.TempDir()
+			in, out := filepath.Join(dir, tc.name), filepath.Join(dir, "out.png")
+			if err := os.WriteFile(in, tc.make(t, tc.w, tc.h), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, stderr := runBinary(t, bin, "render", "-i", in, "--scene", "seed", "-o", out)
+			says := fmt.Sprintf("trackink render: input %s: video: a %dx%d render takes at least %.1f GB of memory",
+				in, tc.w, tc.h, float64(need)/1e9)
+			if code != exitFailure || !strings.HasPrefix(stderr, says) {
+				t.Errorf("exit %d, %q; want 1, saying %q", code, stderr, says)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("the output was written")
+			}
+			noHiddenFiles(t, dir)
+		})
+	}
+}
+
+// pngDeclaring returns a PNG of one pixel whose header says it is w × h: its data is far
+// too short, but only the decoder would find that out.
+func pngDeclaring(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	p := b.Bytes()
+	// The signature (8 bytes), then IHDR: length (4), type (4), width and height (4 each)
+	// and five bytes more, then the CRC of type and data.
+	if string(p[12:16]) != "IHDR" {
+		t.Fatalf("no IHDR first: %q", p[:16])
+	}
+	be.BigEndian.PutUint32(p[16:], uint32(w))
+	be.BigEndian.PutUint32(p[20:], uint32(h))
+	be.BigEndian.PutUint32(p[29:], crc32.ChecksumIEEE(p[12:29]))
+	return p
+}
+
+// jpegDeclaring returns a JPEG of 8 × 8 pixels whose frame header says it is w × h.
+func jpegDeclaring(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 8, 8)), nil); err != nil {
+		t.Fatal(err)
+	}
+	p := b.Bytes()
+	// SOF0: the marker, length (2), precision (1), height (2), width (2).
+	i := bytes.Index(p, []byte{0xff, 0xc0})
+	if i < 0 {
+		t.Fatal("no SOF0 marker")
+	}
+	be.BigEndian.PutUint16(p[i+5:], uint16(h))
+	be.BigEndian.PutUint16(p[i+7:], uint16(w))
+	return p
 }

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -11,10 +12,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"trackink/video"
 )
 
 // LoadCanvas decodes the picture at path (PNG or JPEG) into RGBA to draw a still onto, or,
 // with no path, makes a mid-grey canvas of w × h.
+//
+// A picture is refused before it is decoded when its size, read from its header, is more
+// than the memory available can render (video.CheckMemory, as a video is): a PNG of a few
+// kilobytes may declare 50000 × 50000 pixels, which the decoder would allocate at once, and
+// a Go program that runs out of memory dies at once.
 func LoadCanvas(path string, w, h int) (*image.RGBA, error) {
 	if path == "" {
 		if w < 1 || h < 1 || w > 16384 || h > 16384 {
@@ -29,7 +37,17 @@ func LoadCanvas(path string, w, h int) (*image.RGBA, error) {
 		return nil, err
 	}
 	defer in.Close()
-	src, _, err := image.Decode(in)
+	// The header is read through head and then read again by the decoder, so that a picture
+	// from a pipe, which cannot be read twice, is read once.
+	var head bytes.Buffer
+	cfg, _, err := image.DecodeConfig(io.TeeReader(in, &head))
+	if err != nil {
+		return nil, fmt.Errorf("input %s: not a PNG or JPEG picture (%w)", path, err)
+	}
+	if err := video.CheckMemory(cfg.Width, cfg.Height); err != nil {
+		return nil, fmt.Errorf("input %s: %w", path, err)
+	}
+	src, _, err := image.Decode(io.MultiReader(&head, in))
 	if err != nil {
 		return nil, fmt.Errorf("input %s: not a PNG or JPEG picture (%w)", path, err)
 	}

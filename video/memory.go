@@ -111,9 +111,9 @@ func cgroupValue(path string) (int64, bool) {
 	return v, true
 }
 
-// CheckMemory refuses, before any work, a render of a w × h video that cannot fit in the
-// memory this process can take: a Go program that runs out of memory dies at once, leaving
-// its partial output, so the render must not start.
+// CheckMemory refuses, before any work, a render of a w × h video or picture that cannot fit
+// in the memory this process can take: a Go program that runs out of memory dies at once,
+// leaving its partial output, so the render must not start.
 func CheckMemory(w, h int) error {
 	avail, from, ok := AvailableMemory()
 	return checkMemory(w, h, avail, from, ok)
@@ -122,7 +122,7 @@ func CheckMemory(w, h int) error {
 func checkMemory(w, h int, avail int64, from string, ok bool) error {
 	if need := RenderMemory(w, h); ok && need > avail {
 		return fmt.Errorf("video: a %dx%d render takes at least %.1f GB of memory, and %.1f GB is available (%s): "+
-			"render on a machine with more, or a smaller video (ffmpeg -vf scale)", w, h, float64(need)/1e9, float64(avail)/1e9, from)
+			"render on a machine with more, or a smaller input (ffmpeg -vf scale)", w, h, float64(need)/1e9, float64(avail)/1e9, from)
 	}
 	return nil
 }
