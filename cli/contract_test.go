@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,6 +116,55 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 	noHiddenFiles(t, dir)
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a mistake wrote an output")
+	}
+}
+
+// Every mistake in what demo passes on to its render exits 2 naming the flag before the demo
+// clip is synthesised, with no temporary directory left: demo --preset bogus, and an output
+// whose container cannot hold the video, were refused by the render, after a 4K clip had
+// been synthesised.
+func TestDemoMistakesExitTwoBeforeWork(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	exists := filepath.Join(dir, "exists.mp4")
+	os.WriteFile(exists, []byte("mine"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string // after demo
+		says string
+	}{
+		{"invalid preset", []string{"--preset", "bogus"}, `--preset "bogus": encoder auto`},
+		{"NVENC preset for auto", []string{"--preset", "p4"}, `--preset "p4"`},
+		{"container without H.264", []string{"-o", filepath.Join(dir, "out.webm")}, `--output "` + filepath.Join(dir, "out.webm") + `": the webm container cannot hold H.264`},
+		{"picture sequence", []string{"-o", filepath.Join(dir, "f_%05d.png")}, "the image2 container cannot hold H.264"},
+		{"unknown extension", []string{"-o", filepath.Join(dir, "out.xyz")}, "--output"},
+		{"output exists", []string{"-o", exists}, "-o " + exists + " exists (use -y"},
+		{"missing directory", []string{"-o", filepath.Join(dir, "no", "out.mp4")}, "does not exist"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			args := append([]string{"demo"}, tc.args...)
+			if !slices.Contains(args, "-o") {
+				args = append(args, "-o", filepath.Join(dir, "demo.mp4"))
+			}
+			cmd := exec.Command(bin, args...)
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			code := exitCode(t, cmd.Run())
+			if code != exitUsage || !strings.HasPrefix(stderr.String(), "trackink demo: ") || !strings.Contains(stderr.String(), tc.says) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2, our message first, saying %q", code, stderr.String(), tc.says)
+			}
+			if strings.Contains(stderr.String(), "synthesising") {
+				t.Error("the demo clip was synthesised first")
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("a temporary directory is left: %v", left)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("a mistake wrote a file: %v", entries)
 	}
 }
 

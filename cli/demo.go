@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"trackink/options"
-	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
 
@@ -36,7 +35,13 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if *frames < 1 || *w < 16 || *h < 16 || *w%2 != 0 || *h%2 != 0 {
 			return options.UsageError{Err: fmt.Errorf("demo clip %dx%d, %d frames: need even sizes of at least 16 and at least one frame", *w, *h, *frames)}
 		}
-		if _, err := (&runFiles{outfile.Run{Overwrite: *overwrite}}).Output("-o", *out); err != nil {
+		// What demo passes on to the render is checked before the clip is synthesised, as
+		// render checks it: demo --preset bogus was refused only after the synthesis.
+		renderArgs := []string{"--scene", "seed", "-o", *out, "--preset", *preset}
+		if *overwrite {
+			renderArgs = append(renderArgs, "-y")
+		}
+		if err := checkDemoRender(renderArgs, stderr); err != nil {
 			return err
 		}
 		// A stop signal while the input is synthesised ends the ffmpeg program and removes the
@@ -48,7 +53,7 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		in := filepath.Join(dir, "input.mp4")
+		in := filepath.Join(dir, demoClip)
 		fmt.Fprintf(stderr, "synthesising a %dx%d clip of %d frames with audio (ffmpeg testsrc2 + sine)\n", *w, *h, *frames)
 		if err := video.SynthesizeContext(ctx, in, *w, *h, *frames, 30); err != nil {
 			if ctx.Err() != nil {
@@ -57,15 +62,42 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return fmt.Errorf("synthesising the demo input: %w", err)
 		}
 		fmt.Fprintf(stderr, "rendering 100 synthetic tracks onto it (k = 5 links, curves, boxes, labels)\n")
-		renderArgs := []string{"-i", in, "--scene", "seed", "-o", *out, "--preset", *preset}
-		if *overwrite {
-			renderArgs = append(renderArgs, "-y")
-		}
 		_, render := renderCommand(stderr)
-		if err := render(renderArgs, stdout); err != nil {
+		if err := render(append([]string{"-i", in}, renderArgs...), stdout); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "demo written to %s; render your own with: trackink render -i IN.mp4 --tracks TRACKS.txt -o OUT.mp4\n", *out)
 		return nil
 	}
+}
+
+// demoClip is the name of the clip demo synthesises, in a temporary directory of its own.
+const demoClip = "input.mp4"
+
+// checkDemoRender checks the render demo runs on its clip before the clip exists: args are
+// the render's flags but -i, parsed as render parses them, then checked as render checks
+// them before any work, bar the input, which render checks once it is there: the look,
+// --frame, the files it writes (-o, whether it exists, its directory), and the video
+// options (a preset the encoder lacks, an output whose container cannot hold the video, a
+// GPU this machine lacks). A mistake is refused as render refuses it, exit 2 naming the
+// flag.
+func checkDemoRender(args []string, stderr io.Writer) error {
+	f, fs := newRenderFlags(stderr)
+	if err := options.Parse(fs, args); err != nil {
+		return err
+	}
+	if _, err := f.style.Options(fs, f.video.StatsJSON != ""); err != nil {
+		return err
+	}
+	const isVideo = true // the clip
+	if err := f.checkFrame(fs, isVideo); err != nil {
+		return err
+	}
+	target, err := f.checkFiles(isVideo)
+	if err != nil {
+		return err
+	}
+	f.input = demoClip // checkFiles passed over the input, not there yet
+	_, err = f.videoOptions(fs, target)
+	return err
 }

@@ -36,8 +36,7 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 		return err
 	}
 	jo := f.job(ctx, opts, stderr)
-	// The preview writes no video: its output options are job.Preview's own.
-	if jo.Video, err = f.video.Options(fs, f.input, "frame.mkv", true); err != nil {
+	if jo.Video, err = f.videoOptions(fs, target); err != nil {
 		return err
 	}
 	still, _, err := job.Preview(ctx, jo, f.frame)

@@ -56,7 +56,13 @@ const renderExamples = `Examples:
   trackink render -i in.mp4 --tracks t.txt --segment 2/4 -o segs/`
 
 func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
-	var f renderFlags
+	f, fs := newRenderFlags(stderr)
+	return fs, f.run(fs, stderr)
+}
+
+// newRenderFlags returns the render command's flags, registered on its flag set.
+func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
+	f := new(renderFlags)
 	fs := options.NewFlagSet("render", "-i INPUT --tracks FILE -o OUTPUT [flags]", renderExamples, stderr)
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
 	fs.StringVar(&f.tracks.Path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (docs/formats.md); - reads standard input")
@@ -71,7 +77,12 @@ func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	f.style.Register(fs, "knn", "default")
 	f.video.Register(fs)
 	f.detect.register(fs)
-	return fs, func(args []string, stdout io.Writer) error {
+	return f, fs
+}
+
+// run is the render command on the flags of fs, f's.
+func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
+	return func(args []string, stdout io.Writer) error {
 		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
@@ -91,7 +102,7 @@ func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if err != nil {
 			return err
 		}
-		if err := f.detect.check(fs, &f); err != nil {
+		if err := f.detect.check(fs, f); err != nil {
 			return err
 		}
 		if f.detect.close != nil {
@@ -128,10 +139,10 @@ func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return options.UsageError{Err: errors.New("--layer-only and --segment: a layer is rendered whole (the join writes H.264, which has no alpha)")}
 		}
 		if isVideo && isPicture(f.output) {
-			return renderPreview(ctx, &f, fs, opts, target, stderr)
+			return renderPreview(ctx, f, fs, opts, target, stderr)
 		}
 		if isVideo {
-			return renderVideo(ctx, &f, fs, opts, target, stderr)
+			return renderVideo(ctx, f, fs, opts, target, stderr)
 		}
 		enc, err := job.PictureEncoder(f.output)
 		if err != nil {

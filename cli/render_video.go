@@ -21,11 +21,8 @@ import (
 // progress line, the files that land with it (--save-tracks, --stats-json) and the
 // messages of the run.
 func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts overlay.Options, target string, stderr io.Writer) error {
-	vo, err := f.video.Options(fs, f.input, target, f.overwrite)
+	vo, err := f.videoOptions(fs, target)
 	if err != nil {
-		return err
-	}
-	if err := options.CheckDevices(fs, vo); err != nil {
 		return err
 	}
 	var partners partners
@@ -75,6 +72,21 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 		return interrupted(ctx)
 	}
 	return outputError(f.output, f.input, options.FlagError(fs, err))
+}
+
+// videoOptions are the video options of the render of video f.input into target, checked
+// without opening the input: with a picture output (-o .png), a preview's, whose output
+// options are job.Preview's own; otherwise the video's, and the GPU they name, which this
+// machine must have.
+func (f *renderFlags) videoOptions(fs *pflag.FlagSet, target string) (video.Options, error) {
+	if isPicture(f.output) {
+		return f.video.Options(fs, f.input, "frame.mkv", true)
+	}
+	vo, err := f.video.Options(fs, f.input, target, f.overwrite)
+	if err != nil {
+		return vo, err
+	}
+	return vo, options.CheckDevices(fs, vo)
 }
 
 // isPicture reports whether a path names a still picture rather than a video (a numbered
