@@ -34,13 +34,15 @@ type jsonlReader struct {
 	// The line's items, kept until its frame number is known: the key may come last.
 	points []pointRecord
 	boxes  []boxRecord
-	refuse bool // RefuseUntracked
+	refuse bool   // RefuseUntracked
+	anchor Anchor // Options.Anchor: where MOTChallenge text written from the tracks makes the points again
 }
 
 func newJSONLReader(file string, opts Options) *jsonlReader {
 	base := opts.base(FormatJSONL)
 	return &jsonlReader{b: newBuilder(file, "", base), base: base, seen: make(map[int]int), ids: make(map[int]int),
-		checkFrame: func(v int, s string) string { return checkFrame(v, s, base) }, refuse: opts.Untracked == RefuseUntracked}
+		checkFrame: func(v int, s string) string { return checkFrame(v, s, base) }, refuse: opts.Untracked == RefuseUntracked,
+		anchor: opts.Anchor}
 }
 
 func (j *jsonlReader) parseLine(n int, line string) error {
@@ -92,8 +94,10 @@ func (j *jsonlReader) parseLine(n int, line string) error {
 }
 
 func (j *jsonlReader) finish() (*Tracks, error) {
-	// Ids were checked line by line; Anchor does not matter, no box yields a point.
-	return j.b.finish(FormatJSONL, BottomCenter)
+	// Ids were checked line by line. No box yields a point here; the anchor is where
+	// MOTChallenge text written from the tracks, read back with the same options, makes a
+	// box's point, so that Write knows which points that text holds (writeMOT).
+	return j.b.finish(FormatJSONL, j.anchor)
 }
 
 // jdec parses the JSON object on one line.

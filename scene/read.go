@@ -131,7 +131,9 @@ const untrackedMsg = "has no track id: a box without one cannot be scored as a t
 // Options tune the readers. The zero value is the default.
 type Options struct {
 	// Anchor places the point that each box yields (every format but JSON Lines, whose
-	// points are explicit).
+	// points are explicit; there it says where MOTChallenge text written from the tracks,
+	// read back with the same options, makes its points: Write counts a point at its
+	// box's anchor as kept).
 	Anchor Anchor
 	// DropIgnored reads MOTChallenge text as ground truth and drops the rows whose
 	// consider flag is 0 (crowds, occluders, reflections and the like, which evaluation

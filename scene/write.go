@@ -145,9 +145,19 @@ func appendColor(b []byte, c Color, has bool) []byte {
 	return append(b, '"')
 }
 
+// writeMOT writes t's tracked boxes as MOTChallenge results and returns what the text
+// cannot hold, one line each. A box's tracked point is not lost: every box read from
+// MOTChallenge text yields one, at the Tracks' anchor (AnchorPoint). So an explicit point
+// (JSON Lines) is lost only when no written box makes it again: when no box of the frame
+// has its id, or its box's anchor point is elsewhere; one at its box's anchor loses no more
+// than its colour. A box whose point is lost, or that had none, yields one that was not
+// there.
 func writeMOT(w *bufio.Writer, t *Tracks, names []string) []string {
 	var classes, colors, untracked, points, pointless, scores, ones int
 	var line []byte
+	// slots holds, for the frame being written, its tracked boxes that yield no point of
+	// their own, by id (remadePoints).
+	slots := make(map[int32]anchorSlot)
 	// number[c] is the number of t's class c in names: -1 for none, -2 for one names lacks.
 	number := make([]int, len(t.classes))
 	for c, name := range t.classes {
@@ -158,14 +168,17 @@ func writeMOT(w *bufio.Writer, t *Tracks, names []string) []string {
 	}
 	for i := range t.frames {
 		box0, box1, point0, point1 := t.span(i)
-		points += point1 - point0
+		var remade, pointColors int
+		slots, remade, pointColors = t.remadePoints(box0, box1, point0, point1, slots)
+		points += point1 - point0 - remade
+		colors += pointColors
 		for k := box0; k < box1; k++ {
 			r := t.boxes.at(k)
 			switch {
 			case r.id == NoID:
 				untracked++
 				continue
-			case r.flags&yieldPoint == 0:
+			case r.flags&yieldPoint == 0 && !slots[r.id].remade:
 				pointless++
 			}
 			if r.class != 0 && number[r.class] < 0 {
@@ -220,4 +233,46 @@ func writeMOT(w *bufio.Writer, t *Tracks, names []string) []string {
 		lost = append(lost, "every score is 1, which MOTChallenge readers take for the placeholder: read back, no box has a score")
 	}
 	return lost
+}
+
+// anchorSlot is a tracked box that yields no point of its own, for matching the frame's
+// explicit points with it (remadePoints): its id's point is made again at the box's anchor
+// when MOTChallenge text is read back.
+type anchorSlot struct {
+	at     Point // the box's anchor point
+	remade bool  // the frame's explicit point of the id is at, so it is not lost
+}
+
+// remadePoints counts the explicit points of the frame whose boxes run from box0 to box1 and
+// points from point0 to point1 that reading MOTChallenge text back makes again: each at the
+// anchor point of the tracked box with its id, a box that yields no point of its own. colors
+// counts the colours among them, which the text does not hold. It returns slots (cleared, or
+// made anew after a crowded frame, since clearing a map costs what it once held) holding
+// those boxes by id, remade set where the box's point was explicit.
+func (t *Tracks) remadePoints(box0, box1, point0, point1 int, slots map[int32]anchorSlot) (_ map[int32]anchorSlot, n, colors int) {
+	if len(slots) > 256 {
+		slots = make(map[int32]anchorSlot)
+	}
+	clear(slots)
+	if point0 == point1 {
+		return slots, 0, 0
+	}
+	for k := box0; k < box1; k++ {
+		if r := t.boxes.at(k); r.id != NoID && r.flags&yieldPoint == 0 {
+			slots[r.id] = anchorSlot{at: AnchorPoint(r.x, r.y, r.w, r.h, t.anchor)}
+		}
+	}
+	// The frame's points have ids of their own (checkItem), so each box has one at most.
+	for k := point0; k < point1; k++ {
+		p := t.points.at(k)
+		if s, ok := slots[p.id]; ok && !s.remade && p.x == s.at.X && p.y == s.at.Y {
+			s.remade = true
+			slots[p.id] = s
+			n++
+			if p.flags&hasColor != 0 {
+				colors++
+			}
+		}
+	}
+	return slots, n, colors
 }

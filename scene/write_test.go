@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
@@ -79,6 +80,73 @@ func TestWriteRoundTrips(t *testing.T) {
 			t.Errorf("MOTChallenge lost %q", lost)
 		}
 		roundTrip(t, tr, FormatJSONL, Options{})
+		// Through JSON Lines and back to MOTChallenge text, read with the same anchor:
+		// the points JSON Lines made explicit are the boxes' own, so nothing is lost (it
+		// once warned of every point, and of every box without one).
+		var jsonl strings.Builder
+		if _, err := Write(&jsonl, tr, FormatJSONL); err != nil {
+			t.Fatal(err)
+		}
+		viaJSONL, err := readString("t.jsonl", FormatJSONL, opts, jsonl.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lost := roundTrip(t, viaJSONL, FormatMOT, opts); lost != nil {
+			t.Errorf("MOTChallenge from JSON Lines (%v) lost %q", anchor, lost)
+		}
+	}
+}
+
+// TestWriteMOTPointsAtTheirAnchors: an explicit point at its box's anchor, which reading
+// MOTChallenge text back makes again, is not lost; a point elsewhere, or without a tracked
+// box, still is, and so is a colour.
+func TestWriteMOTPointsAtTheirAnchors(t *testing.T) {
+	const (
+		boxes   = `"boxes":[{"id":1,"x":10,"y":20,"w":10,"h":20},{"id":2,"x":100,"y":30,"w":11,"h":30}]`
+		bottoms = `"points":[{"id":1,"x":15,"y":40},{"id":2,"x":105.5,"y":60}]`
+		centres = `"points":[{"id":1,"x":15,"y":30},{"id":2,"x":105.5,"y":45}]`
+	)
+	pointLost := func(n int) string {
+		return fmt.Sprintf("%d tracked points not written: MOTChallenge holds boxes only", n)
+	}
+	boxWithout := func(n int) string {
+		return fmt.Sprintf("%d boxes without a tracked point will yield one when read back (every MOTChallenge box does)", n)
+	}
+	for _, tc := range []struct {
+		name string
+		line string // frame 1
+		opts Options
+		lost []string
+		same bool // read back, the same frames
+	}{
+		{"at the bottom centres", bottoms + "," + boxes, Options{}, nil, true},
+		{"at the centres, read with that anchor", centres + "," + boxes, Options{Anchor: Center}, nil, true},
+		{"in another order than their boxes", `"points":[{"id":2,"x":105.5,"y":60},{"id":1,"x":15,"y":40}],` + boxes, Options{}, nil, false},
+		{"at the centres, read with the bottom's", centres + "," + boxes, Options{}, []string{pointLost(2), boxWithout(2)}, false},
+		{"at the bottom centres, read with the centre", bottoms + "," + boxes, Options{Anchor: Center}, []string{pointLost(2), boxWithout(2)}, false},
+		{"one a pixel off", `"points":[{"id":1,"x":15,"y":41},{"id":2,"x":105.5,"y":60}],` + boxes, Options{}, []string{pointLost(1), boxWithout(1)}, false},
+		{"one of another id", `"points":[{"id":1,"x":15,"y":40},{"id":3,"x":105.5,"y":60}],` + boxes, Options{}, []string{pointLost(1), boxWithout(1)}, false},
+		{"one without a box", bottoms + `,"boxes":[{"id":1,"x":10,"y":20,"w":10,"h":20}]`, Options{}, []string{pointLost(1)}, false},
+		{"one at an untracked box's anchor", bottoms + `,"boxes":[{"id":1,"x":10,"y":20,"w":10,"h":20},{"x":100,"y":30,"w":11,"h":30}]`,
+			Options{Untracked: DrawUntracked}, []string{"1 untracked boxes not written: MOTChallenge rows need a track id", pointLost(1)}, false},
+		{"one with a colour", `"points":[{"id":1,"x":15,"y":40,"color":"#ff0000"},{"id":2,"x":105.5,"y":60}],` + boxes, Options{}, []string{"1 colours not written"}, false},
+		{"boxes alone", boxes, Options{}, []string{boxWithout(2)}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := readString("t.jsonl", FormatJSONL, tc.opts, `{"frame":1,`+tc.line+"}\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lost []string
+			if tc.same {
+				lost = roundTrip(t, tr, FormatMOT, tc.opts)
+			} else if lost, err = Write(io.Discard, tr, FormatMOT); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(lost, tc.lost) {
+				t.Errorf("lost\n%q\nwant\n%q", lost, tc.lost)
+			}
+		})
 	}
 }
 
