@@ -43,6 +43,16 @@ func TestBoxOverTwoTracks(t *testing.T) {
 		return detect.Detection{X0: a.X1 - 18, Y0: 100, X1: b.X0 + 18, Y1: 260, Score: 0.9}
 	}
 	const frames = 10 + cover + 10
+	// peopleGone checks that from frame 11 on the people's ids are drawn neither under the
+	// box nor after it: lost behind it and not seen again within grace, they end.
+	peopleGone := func(t *testing.T, ids [][]int) {
+		t.Helper()
+		for n := 11; n <= frames; n++ {
+			if slices.Contains(ids[n], 1) || slices.Contains(ids[n], 2) {
+				t.Errorf("frame %d: ids %v; the people's ids 1 and 2 are drawn under the box, or go on after %d frames unseen", n, ids[n], grace)
+			}
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		// what the detector finds in frame n while the box is there (n from 11 to 10+cover)
@@ -85,21 +95,13 @@ func TestBoxOverTwoTracks(t *testing.T) {
 			return []detect.Detection{big(n, 0)}
 		}, true, func(t *testing.T, ids [][]int) {
 			ownID(t, ids, 12, 10+cover)
-			for n := 11; n <= frames; n++ {
-				if slices.Contains(ids[n], 1) || slices.Contains(ids[n], 2) {
-					t.Errorf("frame %d: ids %v; the people's ids 1 and 2 are drawn under the box, or go on after %d frames unseen", n, ids[n], grace)
-				}
-			}
+			peopleGone(t, ids)
 		}},
 		{"a box of their class between them, which they fill a third of", func(n int) []detect.Detection {
 			return []detect.Detection{between(n)}
 		}, true, func(t *testing.T, ids [][]int) {
 			ownID(t, ids, 12, 10+cover)
-			for n := 11; n <= frames; n++ {
-				if slices.Contains(ids[n], 1) || slices.Contains(ids[n], 2) {
-					t.Errorf("frame %d: ids %v; the people's ids 1 and 2 are drawn under the box, or go on after %d frames unseen", n, ids[n], grace)
-				}
-			}
+			peopleGone(t, ids)
 		}},
 		{"their two boxes seen as one for longer than grace: held for grace frames", func(n int) []detect.Detection {
 			return []detect.Detection{group(n)}
@@ -122,30 +124,38 @@ func TestBoxOverTwoTracks(t *testing.T) {
 					script[n-1] = tc.covered(n)
 				}
 			}
-			o := DefaultOptions(Objects)
-			o.Detectors = []Detector{&scripted{frames: script}}
-			tr, err := New(o, w, h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
-				StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
-			ids := make([][]int, frames+1) // ids[n]: the ids drawn in frame n
-			for n := 1; n <= frames; n++ {
-				out, err := tr.Step(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, b := range out.Boxes {
-					ids[n] = append(ids[n], b.ID)
-				}
-			}
+			ids := scriptedIDs(t, w, h, script)
 			if !slices.Equal(ids[10], []int{1, 2}) {
 				t.Fatalf("frame 10: ids %v, want the two people's 1 and 2", ids[10])
 			}
 			tc.check(t, ids)
 		})
 	}
+}
+
+// scriptedIDs tracks len(script) blank w × h frames in Objects mode, the detector finding in
+// frame n what script[n-1] says, and returns the ids drawn in each frame (ids[n], from 1).
+func scriptedIDs(t *testing.T, w, h int, script [][]detect.Detection) [][]int {
+	t.Helper()
+	o := DefaultOptions(Objects)
+	o.Detectors = []Detector{&scripted{frames: script}}
+	tr, err := New(o, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	ids := make([][]int, len(script)+1)
+	for n := 1; n <= len(script); n++ {
+		out, err := tr.Step(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range out.Boxes {
+			ids[n] = append(ids[n], b.ID)
+		}
+	}
+	return ids
 }
 
 // ownID checks that from frame first to last the big box is drawn with an id of its own,
@@ -192,23 +202,9 @@ func TestClassMisread(t *testing.T) {
 			script[n-1] = []detect.Detection{at(n, 100, car)}
 		}
 	}
-	o := DefaultOptions(Objects)
-	o.Detectors = []Detector{&scripted{frames: script}}
-	tr, err := New(o, w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
-		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	all := scriptedIDs(t, w, h, script)
 	for n := 1; n <= len(script); n++ {
-		out, err := tr.Step(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []int
-		for _, b := range out.Boxes {
-			ids = append(ids, b.ID)
-		}
+		ids := all[n]
 		want := []int{1}
 		switch {
 		case n == 1 || n == 9:

@@ -21,12 +21,7 @@ func TestCopiedAudioEndsWithTheVideo(t *testing.T) {
 	// 2 s of video and audio (ffmpegClip's audio stops where its 50 frames are counted, short
 	// of them). At a constant 25 fps the cut, the pts of the frame after End, is the last
 	// frame's end; x264's B-frames delay the decoder.
-	in := filepath.Join(t.TempDir(), "in.mp4")
-	if err := runFFmpeg(t.Context(), "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
-		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
-		"-c:v", "libx264", "-preset", "veryfast", "-c:a", "aac", "-b:a", "64k", in); err != nil {
-		t.Fatal(err)
-	}
+	in := clipWithAudio(t, "in.mp4", "-b:a", "64k")
 	for _, c := range []struct {
 		name       string
 		start, end string
@@ -71,6 +66,20 @@ func TestCopiedAudioEndsWithTheVideo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// clipWithAudio makes name (its extension the container) in a temporary directory: 2 s of
+// x264 video at 25 fps with AAC audio, both 2 s long, with extra ffmpeg output options.
+func clipWithAudio(t *testing.T, name string, extra ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	args := append([]string{"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
+		"-c:v", "libx264", "-preset", "veryfast", "-c:a", "aac"}, extra...)
+	if err := runFFmpeg(t.Context(), append(args, path)...); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // streamEnds reads where the video at path ends (its first video stream's start time and

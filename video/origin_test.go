@@ -16,12 +16,7 @@ import (
 // to each other (the audio here starts 23 ms before the video), and the join of the
 // render's segments shifts them the same.
 func TestOutputStartsAtZero(t *testing.T) {
-	in := filepath.Join(t.TempDir(), "in.ts")
-	if err := runFFmpeg(t.Context(), "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
-		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
-		"-c:v", "libx264", "-preset", "veryfast", "-c:a", "aac", "-output_ts_offset", "3600", in); err != nil {
-		t.Fatal(err)
-	}
+	in := clipWithAudio(t, "in.ts", "-output_ts_offset", "3600")
 	inVideo, inAudio := streamStarts(t, in)
 	if inVideo < 3600 {
 		t.Fatalf("the input's video starts at %.3f s, want 3600 s or later", inVideo)
