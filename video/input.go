@@ -93,32 +93,34 @@ func openInputURL(ctx context.Context, path, url string, pipe *pipeInput, videoS
 		}
 		return nil, fmt.Errorf("video: opening input %s: %w", path, err)
 	}
-	if err := checkLayout(in.fc); err != nil {
+	// Past the open, a failure while ctx has ended is the end's doing: an interrupted
+	// probe gives up half-way, and leaves streams without a picture size (checkPicture)
+	// where the file has one.
+	fail := func(err error) (*input, error) {
 		in.close()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("video: opening input %s: %w", path, context.Cause(ctx))
+		}
 		return nil, err
+	}
+	if err := checkLayout(in.fc); err != nil {
+		return fail(err)
 	}
 	if probe {
 		if err := in.fc.FindStreamInfo(nil); err != nil {
-			in.close()
-			if ctx.Err() != nil {
-				err = context.Cause(ctx)
-			}
-			return nil, fmt.Errorf("video: reading stream info of %s: %w", path, err)
+			return fail(fmt.Errorf("video: reading stream info of %s: %w", path, err))
 		}
 	}
 	if err := in.pickVideo(videoStream); err != nil {
-		in.close()
-		return nil, err
+		return fail(err)
 	}
 	if probe {
 		if err := in.checkPicture(); err != nil {
-			in.close()
-			return nil, err
+			return fail(err)
 		}
 	}
 	if ctx.Err() != nil {
-		in.close()
-		return nil, fmt.Errorf("video: opening input %s: %w", path, context.Cause(ctx))
+		return fail(nil)
 	}
 	in.promisedFrames = in.vs.NbFrames()
 	in.promisedEnd = promisedEnd(in.vs)

@@ -86,3 +86,28 @@ func TestOpenPipe(t *testing.T) {
 		})
 	}
 }
+
+// An open stopped at any moment fails with the stop's cause, never with what an interrupted
+// probe leaves: a stream without a picture size ("the video stream gives no picture"), which
+// a join stopped 46 ms in once reported (exit 1 for SIGTERM's 143).
+func TestOpenStoppedAtAnyMoment(t *testing.T) {
+	clip := clipWithAudio(t, "in.mp4")
+	stopped := 0
+	for i := range 200 {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		time.AfterFunc(time.Duration(i%40)*50*time.Microsecond, func() { cancel(errStopped) })
+		in, err := openInput(ctx, clip, 0)
+		switch {
+		case err == nil:
+			in.close()
+		case errors.Is(err, errStopped):
+			stopped++
+		default:
+			t.Fatalf("stopped after %v: %v, want the stop's cause", time.Duration(i%40)*50*time.Microsecond, err)
+		}
+		cancel(nil)
+	}
+	t.Logf("%d of 200 opens stopped", stopped)
+}
+
+var errStopped = errors.New("stopped")
