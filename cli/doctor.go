@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 
+	"trackink/detect"
 	"trackink/kernels/device"
 	"trackink/knn"
 	"trackink/options"
@@ -74,6 +78,57 @@ func doctorCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		fmt.Fprintln(stdout, "\n  (+ compiled in; NVDEC/NVENC still need a GPU that has them: H100/H200/A100 have no NVENC)")
 		fmt.Fprintf(stdout, "Link search built in: %s\n", strings.Join(knn.Backends(), ", "))
+		runtimeLine, modelLine, ready := detectorReport()
+		fmt.Fprintf(stdout, "ONNX Runtime (the detector's): %s\n", runtimeLine)
+		fmt.Fprintf(stdout, "Detector model: %s\n", modelLine)
+		fmt.Fprintf(stdout, "--detect people, objects: %s\n", ready)
 		return nil
 	}
+}
+
+// detectorReport says where the detector's runtime library and model are, as --detect
+// people would find them (their variables, beside the binary, the user's data directory),
+// or what is wrong, and whether --detect people and objects can run.
+func detectorReport() (runtimeLine, modelLine, ready string) {
+	lib, libErr := detect.LocateRuntime("")
+	runtimeLine = lib
+	if libErr != nil {
+		runtimeLine = "none: " + libErr.Error()
+	}
+	model, modelErr := detect.LocateModel("")
+	modelLine = model
+	if modelErr != nil {
+		modelLine = "none: " + modelErr.Error()
+	} else if sum, err := fileSHA256(model); err != nil {
+		modelLine += " (unreadable: " + err.Error() + ")"
+	} else if sum == detect.ModelSHA256 {
+		modelLine += " (YOLOX-Nano, the export trackink is tested with)"
+	} else {
+		modelLine += " (sha256 " + sum + ": not the YOLOX-Nano export trackink is tested with)"
+	}
+	switch {
+	case libErr != nil && modelErr != nil:
+		ready = "no: neither the runtime nor the model is here (above)"
+	case libErr != nil:
+		ready = "no: no runtime (above)"
+	case modelErr != nil:
+		ready = "no: no model (above)"
+	default:
+		ready = "yes (the other modes need neither)"
+	}
+	return runtimeLine, modelLine, ready
+}
+
+// fileSHA256 is the hex SHA-256 of the file at path.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
