@@ -83,6 +83,10 @@ func TestModelFileMistakes(t *testing.T) {
 		{"--model missing", missing, "", exitUsage, "--model " + missing + ": no such file or directory"},
 		{"--model a directory", dir, "", exitUsage, "--model " + dir + " is a directory"},
 		{"--model too large", big, "", exitFailure, big + ": 4294967296 bytes (4.0 GiB): larger than an ONNX model can be"},
+		// A file: URL is its file, as for every file flag (it passed the check, then failed
+		// in the detector); another URL is no file.
+		{"--model a file: URL of a missing file", "file:" + missing, "", exitUsage, "--model file:" + missing + ": no such file or directory"},
+		{"--model a URL", "https://example.com/yolox_nano.onnx", "", exitUsage, "--model https://example.com/yolox_nano.onnx: give the model's file, not a URL"},
 		{"$TRACKINK_MODEL missing", "", missing, exitFailure, missing + fromEnv + "no such file or directory"},
 		{"$TRACKINK_MODEL a directory", "", dir, exitFailure, dir + fromEnv + "not a regular file"},
 		{"$TRACKINK_MODEL too large", "", big, exitFailure, big + fromEnv + "4294967296 bytes (4.0 GiB): larger than an ONNX model can be"},

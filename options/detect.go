@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"trackink/detect"
+	"trackink/outfile"
 	"trackink/scene"
 	"trackink/tracker"
 )
@@ -96,13 +97,17 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	// A --model file that does not exist, cannot be read or is a directory is a mistake on
 	// the command line, as any file flag's (exit 2, naming the flag); what is wrong with
 	// the file itself (too large, not a model) is the detector's to say.
-	if d.model != "" {
+	model, err := d.modelPath()
+	if err != nil {
+		return nil, err
+	}
+	if model != "" {
 		if err := CheckInput("--model", d.model, false); err != nil {
 			return nil, err
 		}
 	}
 	do := detect.DefaultOptions()
-	do.Model, do.Classes, do.MinScore = d.model, classes, d.MinScore
+	do.Model, do.Classes, do.MinScore = model, classes, d.MinScore
 	networks, threads := Networks(runtime.GOMAXPROCS(0))
 	do.Threads = threads
 	first, err := detect.New(do)
@@ -129,6 +134,16 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	}, nil
 }
 
+// modelPath is --model's file: a path, or a file: URL's (which CheckInput takes, as for
+// the other file flags); another URL is refused, as the network is a local file.
+func (d *Detect) modelPath() (string, error) {
+	path, ok := outfile.LocalPath(d.model)
+	if !ok {
+		return "", UsageError{fmt.Errorf("--model %s: give the model's file, not a URL (trackink downloads nothing)", d.model)}
+	}
+	return path, nil
+}
+
 // ModelFile is the model file the detector reads, for the run's inputs (no output may be
 // it, -y or not): "" for a preset that runs no network, or where no model is found (the
 // detector says so).
@@ -137,7 +152,11 @@ func (d *Detect) ModelFile() string {
 	if !ok || p.Options.Mode != tracker.Objects {
 		return ""
 	}
-	path, err := detect.LocateModel(d.model)
+	model, err := d.modelPath()
+	if err != nil {
+		return ""
+	}
+	path, err := detect.LocateModel(model)
 	if err != nil {
 		return ""
 	}
