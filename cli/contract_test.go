@@ -96,7 +96,10 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 		cases = append(cases, mistake{"cuda backend without CUDA", []string{"--backend", "cuda"}, "--backend cuda"})
 	}
 	if len(device.Probe().Devices) == 0 {
-		cases = append(cases, mistake{"cuda decoding without a device", []string{"--hwaccel", "cuda"}, "--hwaccel cuda: no CUDA device"})
+		cases = append(cases, mistake{"cuda decoding without a device", []string{"--hwaccel", "cuda"}, "--hwaccel cuda: no CUDA device"},
+			// A frame of the video into a picture decodes as the video would (it failed
+			// later, exit 1, "decoder … has no CUDA support").
+			mistake{"cuda decoding without a device, one frame", []string{"--hwaccel", "cuda", "--frame", "3", "-o", filepath.Join(dir, "f.png")}, "--hwaccel cuda: no CUDA device"})
 	}
 	if video.CheckEncoder("h264_nvenc") != nil {
 		cases = append(cases, mistake{"NVENC without NVENC", []string{"--encoder", "h264_nvenc"}, `--encoder "h264_nvenc": `})

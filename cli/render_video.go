@@ -76,11 +76,18 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 
 // videoOptions are the video options of the render of video f.input into target, checked
 // without opening the input: with a picture output (-o .png), a preview's, whose output
-// options are job.Preview's own; otherwise the video's, and the GPU they name, which this
-// machine must have.
+// options are job.Preview's own; otherwise the video's. Either way the GPU they name, which
+// this machine must have: a preview decodes with --hwaccel as the video would (it said
+// "decoder msmpeg4 has no CUDA support" on a machine with no GPU at all), and encodes none.
 func (f *renderFlags) videoOptions(fs *pflag.FlagSet, target string) (video.Options, error) {
 	if isPicture(f.output) {
-		return f.video.Options(fs, f.input, "frame.mkv", true)
+		vo, err := f.video.Options(fs, f.input, "frame.mkv", true)
+		if err != nil {
+			return vo, err
+		}
+		decoding := vo
+		decoding.Encoder = ""
+		return vo, options.CheckDevices(fs, decoding)
 	}
 	vo, err := f.video.Options(fs, f.input, target, f.overwrite)
 	if err != nil {
