@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Render memory: what a render of a w × h video takes at the least, measured with the
@@ -24,11 +26,32 @@ func RenderMemory(w, h int) int64 {
 }
 
 // AvailableMemory returns the memory this process can still take, in bytes, and where the
-// figure comes from: the smaller of what the system has available (/proc/meminfo's
-// MemAvailable) and what the memory limit of the process's control group leaves (cgroup v2
-// or v1). ok is false when neither can be read.
+// figure comes from: the smallest of what the system has available (/proc/meminfo's
+// MemAvailable), what the memory limit of the process's control group leaves (cgroup v2
+// or v1), and what its address-space limit (ulimit -v) leaves of its virtual size. ok is
+// false when none can be read.
 func AvailableMemory() (bytes int64, from string, ok bool) {
-	return availableMemory("/")
+	bytes, from, ok = availableMemory("/")
+	if left, found := addressSpaceLeft(); found && (!ok || left < bytes) {
+		bytes, from, ok = left, "the address-space limit, ulimit -v", true
+	}
+	return bytes, from, ok
+}
+
+// addressSpaceLeft is what RLIMIT_AS leaves of the process's virtual size (/proc/self/status's
+// VmSize), in bytes; found is false without a limit. A Go program that reaches the limit dies
+// at once, as one out of memory does (a picture declaring 50000×50000 under ulimit -v 8 GB on
+// a machine with more).
+func addressSpaceLeft() (int64, bool) {
+	var r unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_AS, &r) != nil || r.Cur == unix.RLIM_INFINITY || r.Cur > 1<<62 {
+		return 0, false
+	}
+	size, ok := procKB("/proc/self/status", "VmSize:")
+	if !ok {
+		return 0, false
+	}
+	return max(int64(r.Cur)-size, 0), true
 }
 
 // availableMemory is AvailableMemory with /proc and /sys under root, for tests.

@@ -1,10 +1,15 @@
 package video
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // The memory a render may take is the smaller of the system's available memory and what
@@ -72,5 +77,41 @@ func TestCheckMemory(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), "MemAvailable") {
 			t.Errorf("%v: want where the figure comes from", err)
 		}
+	}
+}
+
+// Under an address-space limit (ulimit -v) the memory a render may take is what the limit
+// leaves of the process's virtual size: a Go program past it dies as one out of memory
+// does. The run is this test's binary, its limit set to its size and 1 GiB more.
+func TestAvailableMemoryUnderUlimit(t *testing.T) {
+	if os.Getenv("TRACKINK_TEST_ULIMIT") != "" {
+		size, ok := procKB("/proc/self/status", "VmSize:")
+		if !ok {
+			fmt.Println("no VmSize")
+			return
+		}
+		limit := uint64(size) + 1<<30
+		if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: limit, Max: limit}); err != nil {
+			fmt.Println("setrlimit:", err)
+			return
+		}
+		bytes, from, ok := AvailableMemory()
+		fmt.Printf("%d|%s|%v\n", bytes, from, ok)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAvailableMemoryUnderUlimit$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TRACKINK_TEST_ULIMIT=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	fields := strings.Split(line, "|")
+	if len(fields) != 3 {
+		t.Fatalf("the run said %q", out)
+	}
+	bytes, err := strconv.ParseInt(fields[0], 10, 64)
+	if err != nil || bytes > 1<<30 || !strings.Contains(fields[1], "ulimit -v") || fields[2] != "true" {
+		t.Errorf("under a limit 1 GiB past its size: %s bytes from %q (%s); want at most 1 GiB from the ulimit", fields[0], fields[1], fields[2])
 	}
 }
