@@ -79,6 +79,11 @@ func PlanSegment(ctx context.Context, o Options, index, count int) (*SegmentPlan
 		return nil, err
 	}
 	t, err := readFrameTable(in)
+	if err != nil && ctx.Err() != nil {
+		// Stopped: the interrupted read's last packet is cut short, and FFmpeg marks it
+		// corrupt, which is not the video's fault.
+		return nil, fmt.Errorf("video: reading the packets of %s: %w", in.path, context.Cause(ctx))
+	}
 	if err != nil {
 		return nil, err
 	}

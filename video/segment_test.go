@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"trackink/composite"
 	"trackink/internal/mediatest"
@@ -449,4 +450,27 @@ func flipPayload(t *testing.T, path string) {
 	if _, err := f.WriteAt(b, at); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A plan stopped at any moment fails with the stop's cause: the stop cuts the packet being
+// read short, which FFmpeg marks corrupt, and a segment stopped 55 ms in once said its
+// input "cannot be rendered in segments" (exit 1 for SIGTERM's 143).
+func TestPlanStoppedAtAnyMoment(t *testing.T) {
+	clip := clipWithAudio(t, "in.mp4")
+	stopped := 0
+	for i := range 200 {
+		after := time.Duration(i%40) * 50 * time.Microsecond
+		ctx, cancel := context.WithCancelCause(t.Context())
+		time.AfterFunc(after, func() { cancel(errStopped) })
+		_, err := PlanSegment(ctx, Options{Input: clip, Output: "unused.mp4"}, 0, 2)
+		switch {
+		case err == nil:
+		case errors.Is(err, errStopped):
+			stopped++
+		default:
+			t.Fatalf("stopped after %v: %v, want the stop's cause", after, err)
+		}
+		cancel(nil)
+	}
+	t.Logf("%d of 200 plans stopped", stopped)
 }
