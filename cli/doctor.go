@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 
@@ -99,7 +96,7 @@ func detectorReport() (runtimeLine, modelLine, ready string) {
 	modelLine = model
 	if modelErr != nil {
 		modelLine = "none: " + modelErr.Error()
-	} else if sum, err := fileSHA256(model); err != nil {
+	} else if sum, err := detect.ModelDigest(model); err != nil {
 		modelLine += " (unreadable: " + err.Error() + ")"
 	} else if sum == detect.ModelSHA256 {
 		modelLine += " (YOLOX-Nano, the export trackink is tested with)"
@@ -117,18 +114,4 @@ func detectorReport() (runtimeLine, modelLine, ready string) {
 		ready = "yes (the other modes need neither)"
 	}
 	return runtimeLine, modelLine, ready
-}
-
-// fileSHA256 is the hex SHA-256 of the file at path.
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
