@@ -8,6 +8,7 @@ package outfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
@@ -39,7 +41,9 @@ import (
 // unnamed file first, O_TMPFILE), so a run killed at any moment leaves either nothing or a
 // file the sweep can judge. Where the file system has no unnamed files it is named, then
 // locked and marked: a SIGKILL in that instant leaves an unmarked file, as below. A picture
-// sequence's partial directory has the same instant.
+// sequence's partial directory has the same instant (a directory cannot be made unnamed):
+// the sweep removes an unmarked one when it is empty, unlocked and a minute old, as nothing
+// is written in it before its mark.
 //
 // The sweep removes a marked partial file only when all three say its writer is gone: the
 // mark names this host, no process has the mark's PID, and the flock can be taken. On a
@@ -433,11 +437,15 @@ func removeIfStale(path, host string) (int64, bool) {
 		return 0, false
 	}
 	defer f.Close()
-	if !writerGone(int(f.Fd()), host) {
+	gone, unmarked := writerGone(int(f.Fd()), host)
+	if !gone && !unmarked {
 		return 0, false
 	}
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 		return 0, false // its writer is alive
+	}
+	if unmarked {
+		return 0, removeUnmarkedDir(f, path)
 	}
 	// Still the file we locked? (Its writer may have renamed it into place meanwhile.)
 	held, err1 := f.Stat()
@@ -458,18 +466,40 @@ func removeIfStale(path, host string) (int64, bool) {
 	return size, os.RemoveAll(path) == nil
 }
 
-// writerGone reads the mark of the open file fd: true when it is trackink's, names host
-// and a process that no longer exists.
-func writerGone(fd int, host string) bool {
+// writerGone reads the mark of the open file fd: gone when it is trackink's, names host
+// and a process that no longer exists; unmarked when the file system keeps marks and fd
+// has none.
+func writerGone(fd int, host string) (gone, unmarked bool) {
 	buf := make([]byte, 512)
 	n, err := unix.Fgetxattr(fd, partialMark, buf)
 	if err != nil {
-		return false // not ours (or unreadable): never removed
+		return false, errors.Is(err, unix.ENODATA) // not ours (or unreadable): never removed
 	}
 	markHost, pidText, ok := strings.Cut(string(buf[:n]), " ")
 	pid, err := strconv.Atoi(pidText)
 	if !ok || err != nil || pid <= 0 || markHost != host {
+		return false, false
+	}
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH), false
+}
+
+// unmarkedDirAge is how long an unmarked partial directory must have stood before the sweep
+// takes it: its maker marks it within microseconds of making it.
+const unmarkedDirAge = time.Minute
+
+// removeUnmarkedDir removes the unmarked directory f, at path, when it is empty and older than
+// unmarkedDirAge: what a run killed between making a picture sequence's partial directory and
+// marking it leaves (a directory cannot be made unnamed, as a partial file is). Nothing is
+// written in it before the mark, and rmdir takes only an empty directory, so no one's files
+// are lost; a file of that name, or a directory holding anything, is left alone.
+func removeUnmarkedDir(f *os.File, path string) bool {
+	held, err := f.Stat()
+	if err != nil || !held.IsDir() || time.Since(held.ModTime()) < unmarkedDirAge {
 		return false
 	}
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+	if names, err := f.Readdirnames(1); len(names) > 0 || !errors.Is(err, io.EOF) {
+		return false
+	}
+	named, err := os.Lstat(path)
+	return err == nil && os.SameFile(held, named) && syscall.Rmdir(path) == nil
 }

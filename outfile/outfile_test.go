@@ -185,14 +185,49 @@ func TestRemoveStalePartialDirs(t *testing.T) {
 	}
 	held := holdPartial(t, filepath.Join(dir, "held_05d.png"), false, true)
 	dead := holdPartial(t, filepath.Join(dir, "dead_05d.png"), true, true)
+	// Unmarked directories of a partial directory's name: only the empty one that has stood
+	// for a while is what a run killed between making and marking it leaves.
+	old := time.Now().Add(-2 * unmarkedDirAge)
+	unmarked := []struct {
+		name      string
+		file, dir bool // holds a file; is a directory
+		old       bool
+	}{
+		{".killed_05d.png.11.partial", false, true, true},
+		{".fresh_05d.png.12.partial", false, true, false},
+		{".kept_05d.png.13.partial", true, true, true},
+		{".users.png.14.partial", false, false, true},
+	}
+	for _, u := range unmarked {
+		path := filepath.Join(dir, u.name)
+		var err error
+		if u.dir {
+			err = os.Mkdir(path, 0o755)
+			if err == nil && u.file {
+				err = os.WriteFile(filepath.Join(path, "f_00001.png"), []byte("x"), 0o644)
+			}
+		} else {
+			err = os.WriteFile(path, nil, 0o644)
+		}
+		if err == nil && u.old {
+			err = os.Chtimes(path, old, old)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	removed, err := RemoveStalePartials(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(removed) != 1 || removed[0].Name != filepath.Base(dead) || removed[0].Size != 7 {
-		t.Errorf("removed %+v, want only %s (7 bytes)", removed, filepath.Base(dead))
+	want := []StalePartial{{Name: filepath.Base(dead), Size: 7}, {Name: ".killed_05d.png.11.partial"}}
+	slices.SortFunc(removed, func(a, b StalePartial) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(want, func(a, b StalePartial) int { return strings.Compare(a.Name, b.Name) })
+	if !slices.Equal(removed, want) {
+		t.Errorf("removed %+v, want %+v", removed, want)
 	}
-	testdir.Holds(t, dir, filepath.Base(held))
+	testdir.Holds(t, dir, filepath.Base(held), ".fresh_05d.png.12.partial", ".kept_05d.png.13.partial",
+		".users.png.14.partial")
 }
 
 func TestPartialOfLongName(t *testing.T) {
