@@ -14,16 +14,29 @@ import (
 )
 
 // buildIdentity says which build of trackink is running, in words a person can match with
-// `trackink version` or sha256sum: a segment's record carries it (segmentRecord.Build), and
-// the join refuses segments of two builds, whose pictures may differ (a cluster where one
-// node runs an older binary). A variable for the tests, which render segments as two builds.
+// `trackink version`, sha256sum or `trackink doctor`: a segment's record carries it
+// (segmentRecord.Build), and the join refuses segments of two builds, whose pictures may
+// differ (a cluster where one node runs an older binary, or the same binary on the shared
+// FFmpeg libraries of another release). A variable for the tests, which render segments as
+// two builds.
 var buildIdentity = sync.OnceValue(func() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		info = &debug.BuildInfo{}
 	}
-	return identityOf(info, runtime.GOOS, runtime.GOARCH, executableDigest)
+	return identityOf(info, runtime.GOOS, runtime.GOARCH, executableDigest) + sharedFFmpeg(FFmpeg())
 })
+
+// sharedFFmpeg is the part of the build's identity that names the FFmpeg libraries of the
+// machine it runs on, when it loads them as shared libraries (a development build on the
+// system's FFmpeg): those decode, convert and encode the frames, and another release may
+// give other pixels. The portable build links its own, which its executable names already.
+func sharedFFmpeg(b FFmpegBuild) string {
+	if b.Shared == "" {
+		return ""
+	}
+	return fmt.Sprintf(" on shared FFmpeg %s (%s)", b.Version, b.Libraries)
+}
 
 // identityOf is buildIdentity's text for the build info describes, on goos/goarch: the
 // module version (v1.2.0 from go install trackink@v1.2.0; a checkout's is devel or a

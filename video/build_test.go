@@ -2,6 +2,7 @@ package video
 
 import (
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -41,5 +42,27 @@ func TestIdentityOf(t *testing.T) {
 		if got != tc.want || read != tc.readsTheBytes {
 			t.Errorf("%s: %q (executable read: %t), want %q (%t)", tc.name, got, read, tc.want, tc.readsTheBytes)
 		}
+	}
+}
+
+// The FFmpeg libraries a build loads from the machine are part of its identity; those
+// linked into the executable are named by the executable already.
+func TestSharedFFmpeg(t *testing.T) {
+	libs := "libavcodec 59.37.100, libavformat 59.27.100, libavutil 57.28.100"
+	for _, tc := range []struct {
+		name string
+		b    FFmpegBuild
+		want string
+	}{
+		{"linked in", FFmpegBuild{Version: "7.1", Libraries: libs}, ""},
+		{"shared", FFmpegBuild{Version: "5.1.6-0+deb12u1", Libraries: libs, Shared: "/lib/x86_64-linux-gnu/libavcodec.so.59"},
+			" on shared FFmpeg 5.1.6-0+deb12u1 (" + libs + ")"},
+	} {
+		if got := sharedFFmpeg(tc.b); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if b := FFmpeg(); b.Shared != "" && !strings.Contains(buildIdentity(), b.Version) {
+		t.Errorf("build identity %q does not name the shared FFmpeg %s", buildIdentity(), b.Version)
 	}
 }
