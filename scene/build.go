@@ -331,6 +331,9 @@ func (c *Collector) Add(f *Frame) error {
 		if x.HasColor {
 			r.color, r.flags = packColor(x.Color), r.flags|hasColor
 		}
+		if x.Ignored {
+			r.flags |= ignored
+		}
 		c.b.addBox(f.Index, 0, r)
 	}
 	return nil

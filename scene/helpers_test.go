@@ -201,7 +201,8 @@ func checkNear(t *testing.T, got, want []Frame) {
 		for j := 0; ok && j < len(g.Boxes); j++ {
 			b, c := g.Boxes[j], w.Boxes[j]
 			ok = b.ID == c.ID && near(b.X, c.X) && near(b.Y, c.Y) && near(b.W, c.W) && near(b.H, c.H) &&
-				b.Class == c.Class && near(b.Score, c.Score) && b.HasScore == c.HasScore && b.Color == c.Color && b.HasColor == c.HasColor
+				b.Class == c.Class && near(b.Score, c.Score) && b.HasScore == c.HasScore && b.Color == c.Color && b.HasColor == c.HasColor &&
+				b.Ignored == c.Ignored
 		}
 		if !ok {
 			t.Fatalf("frame %d:\ngot  %+v\nwant %+v", w.Index, g, w)

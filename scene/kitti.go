@@ -1,6 +1,9 @@
 package scene
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // kittiFields are the columns of KITTI tracking labels, as the devkit's readme_tracking.txt
 // names them (its "dimensions" and "location" spelt out); score is only in results.
@@ -53,22 +56,29 @@ func (k *kittiReader) parseLine(n int, line string) error {
 		return err
 	}
 	typ := r.f[2]
-	if typ == "DontCare" { // regions left unlabelled, id -1: nothing to draw
+	if typ == "DontCare" && !k.opts.MarkIgnored { // regions left unlabelled, id -1: nothing to draw
 		k.dontCare++
 		return nil
 	}
-	id, err := r.integer(1, checkKITTIID)
-	if err != nil {
-		return err
+	id := NoID
+	if typ != "DontCare" {
+		if id, err = r.integer(1, checkKITTIID); err != nil {
+			return err
+		}
 	}
 	if err := r.check(2, checkLabel(typ)); err != nil {
 		return err
 	}
 	// truncated, occluded, alpha and the 3D box are checked to be numbers, so that a shifted
 	// column shows, and otherwise not drawn.
+	var level [2]float64 // truncated, occluded
 	for _, col := range []int{3, 4, 5, 10, 11, 12, 13, 14, 15, 16} {
-		if _, err := r.number(col, 64, nil); err != nil {
+		v, err := r.number(col, 64, nil)
+		if err != nil {
 			return err
+		}
+		if col < 5 {
+			level[col-3] = v
 		}
 	}
 	b, err := r.box(6, true)
@@ -76,6 +86,17 @@ func (k *kittiReader) parseLine(n int, line string) error {
 		return err
 	}
 	b.id, b.class, b.flags = int32(id), k.b.class(typ), yieldPoint
+	if k.opts.MarkIgnored {
+		// TrackEval's KITTI reader: a DontCare region is no object (no id, no point), and
+		// an object truncated (level above 0) or occluded beyond "largely" (2) is not scored,
+		// each level read as an integer.
+		switch {
+		case id == NoID:
+			b.flags = ignored
+		case math.Trunc(level[0]) > 0 || math.Trunc(level[1]) > 2:
+			b.flags |= ignored
+		}
+	}
 	if len(r.f) == len(kittiFields) {
 		score, err := r.number(17, 32, nil)
 		if err != nil {

@@ -55,6 +55,22 @@ func TestKITTIAccepted(t *testing.T) {
 			[]Frame{withPoints(1, box(1, 10, 20, 30, 40, "Car", -1), box(2, 10, 20, 30, 40, "Car", -1))}},
 		{"DontCare whatever its id", Options{}, "0 -1 DontCare" + row + "\n0 5 DontCare" + row + "\n", nil},
 	})
+	// For TrackEval's rules: DontCare rows are regions (no id, no point), and objects
+	// truncated (level 1 or 2) or occluded beyond level 2 are marked; the levels are read as
+	// integers, so truncated 0.9 is 0 and occluded 2.5 is 2, as TrackEval reads them.
+	mark := func(b Box) Box { b.Ignored = true; return b }
+	lv := func(trunc, occ string) string {
+		return " " + trunc + " " + occ + " -10 10 20 40 60 -1 -1 -1 -1000 -1000 -1000 -10\n"
+	}
+	testAccepted(t, "t.txt", FormatKITTI, []acceptCase{
+		{"TrackEval's ignore marks", Options{MarkIgnored: true},
+			"0 -1 DontCare" + lv("-1", "-1") + "0 1 Car" + lv("0", "2") + "0 2 Car" + lv("1", "0") + "0 3 Car" + lv("0", "3") +
+				"0 4 Car" + lv("0.9", "2.5") + "0 7 DontCare" + lv("-1", "-1"),
+			[]Frame{{Index: 1, Boxes: []Box{mark(box(NoID, 10, 20, 30, 40, "DontCare", -1)), box(1, 10, 20, 30, 40, "Car", -1),
+				mark(box(2, 10, 20, 30, 40, "Car", -1)), mark(box(3, 10, 20, 30, 40, "Car", -1)), box(4, 10, 20, 30, 40, "Car", -1),
+				mark(box(NoID, 10, 20, 30, 40, "DontCare", -1))},
+				Points: []Point{{ID: 1, X: 25, Y: 60}, {ID: 2, X: 25, Y: 60}, {ID: 3, X: 25, Y: 60}, {ID: 4, X: 25, Y: 60}}}}},
+	})
 	tr, err := readString("t.txt", FormatKITTI, Options{}, "0 1 Car"+row+" 0.5\n0 2 Car"+row+" 12.25\n")
 	if err != nil {
 		t.Fatal(err)

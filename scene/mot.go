@@ -1,6 +1,9 @@
 package scene
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // MOTChallenge field names, as the MOT16 paper and TrackEval call them, for error messages.
 var (
@@ -56,7 +59,7 @@ func (m *motReader) parseLine(n int, line string) error {
 		switch count {
 		case len(motResultFields):
 			r.names = motResultFields
-			if m.opts.DropIgnored {
+			if m.opts.DropIgnored || m.opts.MarkIgnored {
 				r.names = motTruth10Fields
 			}
 		case len(motTruthFields):
@@ -92,7 +95,7 @@ func (m *motReader) parseLine(n int, line string) error {
 
 	switch len(r.names) {
 	case len(motResultFields):
-		if m.opts.DropIgnored {
+		if m.opts.DropIgnored || m.opts.MarkIgnored {
 			// Ground truth in the 10-field layout (MOT15): the 7th field is the consider
 			// flag, not a confidence, and a row marked 0 is not scored (TrackEval's
 			// zero_marked); x, y and z are checked as the results' are. Results used as
@@ -108,9 +111,15 @@ func (m *motReader) parseLine(n int, line string) error {
 					return err
 				}
 			}
-			if consider != 0 {
-				m.b.addBox(frame, n, b)
+			switch {
+			case m.opts.MarkIgnored:
+				if math.Trunc(consider) == 0 {
+					b.flags |= ignored
+				}
+			case consider == 0:
+				return nil
 			}
+			m.b.addBox(frame, n, b)
 			return nil
 		}
 		conf, msg := parseNumber(r.f[6], 32)
@@ -172,7 +181,11 @@ func (m *motReader) parseLine(n int, line string) error {
 			return err
 		}
 		b.class = m.classes[class]
-		if consider == 0 && m.opts.DropIgnored {
+		switch {
+		case consider != 0:
+		case m.opts.MarkIgnored:
+			b.flags |= ignored
+		case m.opts.DropIgnored:
 			return nil
 		}
 	}

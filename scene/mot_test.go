@@ -78,6 +78,18 @@ func TestMOTAccepted(t *testing.T) {
 		{"MOT17 ground truth drops ignored rows on request", Options{DropIgnored: true},
 			"1,1,10,20,30,40,1,1,0.8\n1,2,-5,0,0,0,0,13,1\n2,2,-5,0,0,0,0,9,0\n",
 			[]Frame{motFrameOf(1, tuple(classed(b1, p1, "pedestrian"))...)}},
+		// TrackEval's ignore rules need the rows: kept, marked (the same rows as above).
+		{"MOT17 ground truth marks ignored rows for TrackEval", Options{MarkIgnored: true},
+			"1,1,10,20,30,40,1,1,0.8\n1,2,-5,0,0,0,0,13,1\n2,2,-5,0,0,0,0,9,0\n",
+			[]Frame{
+				motFrameOf(1, append(tuple(classed(b1, p1, "pedestrian")), tuple(ignoredBox(classed(b2, p2, "crowd")))...)...),
+				motFrameOf(2, tuple(ignoredBox(classed(b2, p2, "occluder")))...),
+			}},
+		// TrackEval reads the flag as an integer: 0.3 is 0, ignored; -1 and 1 are kept.
+		{"MOT15 ground truth for TrackEval: the flag as an integer", Options{MarkIgnored: true},
+			"1,1,10,20,30,40,1,-1,-1,-1\n1,2,-5,0,0,0,0.3,-1,-1,-1\n2,1,10,20,30,40,-1,-1,-1,-1\n2,2,-5,0,0,0,0,-1,-1,-1\n",
+			[]Frame{motFrameOf(1, append([]any{b1, p1}, tuple(ignoredBox(b2, p2))...)...),
+				motFrameOf(2, append([]any{b1, p1}, tuple(ignoredBox(b2, p2))...)...)}},
 		{"MOT15 ground truth: the 7th field is the consider flag", Options{DropIgnored: true},
 			"1,1,10,20,30,40,1,-4.1,-7.3,0\n1,2,-5,0,0,0,0,-1,-1,-1\n2,2,-5,0,0,0,0,-1,-1,-1\n",
 			[]Frame{motFrameOf(1, b1, p1)}},
@@ -123,6 +135,12 @@ func TestMOTAccepted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ignoredBox marks the box Ignored.
+func ignoredBox(b Box, p Point) (Box, Point) {
+	b.Ignored = true
+	return b, p
 }
 
 // tuple turns a (Box, Point) result into arguments for motFrameOf.

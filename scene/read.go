@@ -142,6 +142,13 @@ type Options struct {
 	// kept, labelled with their class, so that the picture shows everything the file holds,
 	// and a 10-field file's 7th field is a confidence.
 	DropIgnored bool
+	// MarkIgnored reads ground truth as TrackEval does, keeping what its ignore rules need
+	// with Box.Ignored set instead of dropping it: MOTChallenge rows as DropIgnored reads
+	// them, but those whose consider flag is 0 read as an integer (as TrackEval reads it:
+	// 0.3 is 0) kept and marked; KITTI's DontCare regions kept as boxes of class DontCare
+	// without an id (NoID), and objects truncated (truncated > 0) or occluded beyond 2
+	// marked, each level read as an integer. It wins over DropIgnored.
+	MarkIgnored bool
 	// FrameBase is the number the file gives the video's first frame; trackink's frame
 	// index is the file's frame number - base + 1. The default is the format's own.
 	FrameBase FrameBase

@@ -79,6 +79,10 @@ type Box struct {
 	HasScore   bool
 	Color      Color // overrides the palette colour when HasColor is set
 	HasColor   bool
+	// Ignored marks ground truth that its dataset says not to score, kept for the
+	// evaluation's ignore rules (Options.MarkIgnored): a MOTChallenge row whose consider
+	// flag is 0, a KITTI object truncated or heavily occluded, a KITTI DontCare region.
+	Ignored bool
 }
 
 // Frame holds what is tracked in one video frame.
@@ -140,6 +144,7 @@ const (
 	hasScore   = 1 << iota
 	hasColor   // the colour overrides the palette's
 	yieldPoint // the box yields a tracked point at the Tracks' anchor
+	ignored    // Box.Ignored
 )
 
 func packColor(c Color) uint32 {
@@ -240,7 +245,7 @@ func (t *Tracks) fill(i int, f *Frame) {
 	for k := box0; k < box1; k++ {
 		r := t.boxes.at(k)
 		b := Box{ID: int(r.id), X: r.x, Y: r.y, W: r.w, H: r.h, Class: t.classes[r.class],
-			Color: unpackColor(r.color), HasColor: r.flags&hasColor != 0}
+			Color: unpackColor(r.color), HasColor: r.flags&hasColor != 0, Ignored: r.flags&ignored != 0}
 		if r.flags&hasScore != 0 {
 			b.Score, b.HasScore = r.score, true
 		}
