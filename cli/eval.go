@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"trackink/eval"
 	"trackink/options"
@@ -25,7 +27,11 @@ const evalExamples = `Examples:
                 --gt MOT17-04/gt/gt.txt --tracks out/MOT17-04.txt --json
 
   # A stricter match, and tracks from trackink itself:
-  trackink eval --gt gt.txt --tracks tracks.jsonl --iou 0.7`
+  trackink eval --gt gt.txt --tracks tracks.jsonl --iou 0.7
+
+  # MOTChallenge's official scorer's figures (TrackEval: boxes on distractors removed,
+  # pedestrians alone scored):
+  trackink eval --gt MOT17-02/gt/gt.txt --tracks out/MOT17-02.txt --rules trackeval`
 
 func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := options.NewFlagSet("eval", "--gt GT --tracks TRACKS [--gt GT2 --tracks TRACKS2 …] [flags]", evalExamples, stderr)
@@ -35,7 +41,10 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	frameBase := fs.String("frame-base", "auto", "the number both files give the video's first frame: 0, 1, or auto (each format's own)")
 	frameOffset := fs.Int("frame-offset", 0, "the tracks' frame t is the ground truth's frame t + N (tracks of a clip cut from frame 101: 100)")
-	byClass := fs.Bool("by-class", false, "match a track box only with ground truth of its class, scoring each class apart (default: on for KITTI ground truth, as its devkit scores)")
+	byClass := fs.Bool("by-class", false, "match a track box only with ground truth of its class, scoring each class apart (py-motmetrics' rules; default: on for KITTI ground truth read by them; given with KITTI and no --rules, it keeps them)")
+	rulesFlag := fs.String("rules", "auto", "whose rules to score by: motmetrics (py-motmetrics: MOTChallenge rows with consider flag 0 left out, every other box counts), "+
+		"trackeval (MOTChallenge's and KITTI's official scorer: boxes on distractors and in KITTI's DontCare regions removed, only pedestrians, or KITTI's Car and Pedestrian, scored), "+
+		"or auto (trackeval for KITTI ground truth, as its devkit scores, motmetrics otherwise)")
 	frameCol := fs.String("frame-column", "frame_index", "supervision CSV: the column holding the frame number")
 	in := fs.StringP("input", "i", "", "the video the tracks belong to (its size scales YOLO's normalised coordinates)")
 	w := fs.Int("width", 0, "the video's width, instead of -i")
@@ -57,6 +66,16 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		base, err := scene.ParseFrameBase(*frameBase)
 		if err != nil {
 			return options.UsageError{Err: fmt.Errorf("--frame-base: %w", err)}
+		}
+		var rules eval.Rules // for auto, chosen by each ground truth's format
+		if *rulesFlag != "auto" {
+			if rules, err = eval.ParseRules(*rulesFlag); err != nil {
+				return options.UsageError{Err: fmt.Errorf("--rules %s: want motmetrics, trackeval or auto", *rulesFlag)}
+			}
+			if rules == eval.TrackEval && fs.Changed("by-class") {
+				return options.UsageError{Err: errors.New("--by-class with --rules trackeval: TrackEval picks the classes itself " +
+					"(MOTChallenge's pedestrians; KITTI's Car and Pedestrian, each apart); give --rules motmetrics to choose")}
+			}
 		}
 		for i := range *gts {
 			for _, f := range [][2]string{{"--gt", (*gts)[i]}, {"--tracks", (*tracks)[i]}} {
@@ -81,13 +100,9 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		// the line, rather than read without it (which scored 30 boxes, 20 of them untracked, as
 		// 10 and MOTA 1).
 		opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h, Untracked: scene.RefuseUntracked}
-		// Ground truth rows that MOTChallenge marks not to be considered are left out, as the
-		// benchmark's evaluation leaves them out.
-		gtOpts := opts
-		gtOpts.DropIgnored = true
 		var rows []eval.Named
 		for i := range *gts {
-			g, err := loadForEval("--gt", (*gts)[i], gtOpts, stderr)
+			g, seqRules, err := loadTruth((*gts)[i], opts, *rulesFlag == "auto", rules, fs.Changed("by-class"), stderr)
 			if err != nil {
 				return err
 			}
@@ -95,13 +110,17 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err != nil {
 				return err
 			}
-			o := eval.Options{IoU: *iou, FrameOffset: *frameOffset, ByClass: *byClass}
+			o := eval.Options{IoU: *iou, FrameOffset: *frameOffset, ByClass: *byClass, Rules: seqRules,
+				MOT20: strings.Contains((*gts)[i], "MOT20")}
 			if !fs.Changed("by-class") {
-				o.ByClass = g.Format() == scene.FormatKITTI
+				o.ByClass = g.Format() == scene.FormatKITTI && seqRules == eval.PyMotmetrics
 			}
-			row := eval.Named{Name: eval.SequenceName((*gts)[i]), Result: eval.Score(g, t, o),
+			if seqRules == eval.TrackEval && g.Format() == scene.FormatKITTI {
+				warnUnscoredKITTI(stderr, (*tracks)[i], t)
+			}
+			row := eval.Named{Name: eval.SequenceName((*gts)[i]),
 				GTFrames:    eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()},
-				TrackFrames: eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}}
+				TrackFrames: eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}, Rules: seqRules}
 			scored := eval.FrameRange{First: t.FirstIndex() + o.FrameOffset, Last: t.LastIndex() + o.FrameOffset}
 			switch {
 			case t.Summary().Boxes == 0:
@@ -110,16 +129,57 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth (frames %s) and the tracks (frames %s) share no frame: --frame-base or --frame-offset off?\n",
 					row.Name, row.GTFrames, row.TrackFrames)
 			}
-			rows = append(rows, row)
+			for k, c := range eval.ScoreClasses(g, t, o) {
+				row.Class, row.ClassIndex, row.Result = c.Class, k, c.Result
+				rows = append(rows, row)
+			}
 		}
 		if *asJSON {
 			return eval.WriteJSON(stdout, rows, *iou)
 		}
-		if len(rows) > 1 {
-			rows = append(rows, eval.Overall(rows))
+		fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU; rules: %s\n", *iou, eval.RulesOf(rows))
+		if len(*gts) > 1 {
+			rows = append(rows, eval.OverallByClass(rows)...)
 		}
-		fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU\n", *iou)
 		return eval.WriteTable(stdout, rows)
+	}
+}
+
+// loadTruth reads ground truth for eval and returns the rules to score it by: rules, or with
+// auto TrackEval's for KITTI ground truth (its devkit's) and py-motmetrics' otherwise.
+// py-motmetrics' rules leave out the rows that MOTChallenge marks not to be considered, as
+// the benchmark's evaluation leaves them out; TrackEval's need them, and KITTI's DontCare
+// regions, marked (scene.Options.MarkIgnored).
+func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClassSet bool, stderr io.Writer) (*scene.Tracks, eval.Rules, error) {
+	o.DropIgnored, o.MarkIgnored = rules == eval.PyMotmetrics, rules == eval.TrackEval
+	var warnings bytes.Buffer // the warnings of the reading kept
+	g, err := loadForEval("--gt", path, o, &warnings)
+	if err == nil && auto && g.Format() == scene.FormatKITTI && !byClassSet {
+		// A --by-class given with KITTI keeps the rules that heed it.
+		o.DropIgnored, o.MarkIgnored, rules = false, true, eval.TrackEval
+		warnings.Reset()
+		g, err = loadForEval("--gt", path, o, &warnings)
+	}
+	stderr.Write(warnings.Bytes())
+	return g, rules, err
+}
+
+// warnUnscoredKITTI warns that TrackEval's KITTI rules score no track box whose class is
+// not Car or Pedestrian, when the tracks hold some.
+func warnUnscoredKITTI(stderr io.Writer, path string, t *scene.Tracks) {
+	n := 0
+	for f := range t.All() {
+		for _, b := range f.Boxes {
+			if !strings.EqualFold(b.Class, "Car") && !strings.EqualFold(b.Class, "Pedestrian") {
+				n++
+			}
+		}
+	}
+	switch {
+	case n == 1:
+		fmt.Fprintf(stderr, "trackink eval: warning: %s: 1 track box is neither Car nor Pedestrian: TrackEval's rules for KITTI score those two classes alone\n", path)
+	case n > 1:
+		fmt.Fprintf(stderr, "trackink eval: warning: %s: %d track boxes are neither Car nor Pedestrian: TrackEval's rules for KITTI score those two classes alone\n", path, n)
 	}
 }
 

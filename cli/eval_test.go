@@ -112,6 +112,8 @@ func TestEvalBadInput(t *testing.T) {
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "1.5"}, "--iou 1.5", exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "NaN"}, "--iou NaN", exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--frame-base", "2"}, "--frame-base", exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--rules", "official"}, "--rules official: want motmetrics, trackeval or auto", exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--rules", "trackeval", "--by-class"}, "--by-class with --rules trackeval", exitUsage},
 		{[]string{"--gt", filepath.Join(dir, "missing.txt"), "--tracks", tracksFile}, "--gt " + filepath.Join(dir, "missing.txt"), exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", bad}, "--tracks: " + bad + ":2: field 5 (bb_width)", exitFailure},
 		{[]string{"--gt", gtFile, "--tracks", points}, "--tracks " + points + " holds only points (1), no boxes", exitFailure},
@@ -189,5 +191,57 @@ func TestEvalKITTIByClass(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %s", c.args, code, stdout, stderr, c.want)
 		}
+	}
+}
+
+// TestEvalRules: --rules picks whose rules score, and auto picks TrackEval's (KITTI's devkit's)
+// for KITTI ground truth alone.
+//
+// MOTChallenge: pedestrian 1 and a static person (class 7, consider flag 0), each with a track
+// box on it. py-motmetrics' rules drop the static person and count the box on it a false
+// positive: 1 match, 1 false positive, MOTA 1 − 1/1 = 0. TrackEval's remove the box on the
+// distractor: MOTA 1.
+//
+// KITTI: a Car with a track box on it and a DontCare region (x 200–300) with a Car track box
+// wholly inside. TrackEval's rules (auto) remove the box in the region: MOTA 1, and the
+// classes are reported apart (car: 1 match; pedestrian: nothing, MOTA undefined).
+// py-motmetrics' rules do not know the region: 1 false positive, MOTA 0.
+func TestEvalRules(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		must(t, os.WriteFile(p, []byte(text), 0o644))
+		return p
+	}
+	motGT := write("mot.gt.txt", "1,1,0,0,10,10,1,1,1\n1,2,50,0,10,10,0,7,1\n")
+	motTracks := write("mot.tracks.txt", "1,1,0,0,10,10,1,-1,-1,-1\n1,2,50,0,10,10,1,-1,-1,-1\n")
+	const rest = " 1 1 1 1 1 1 0\n"
+	kittiGT := write("kitti.gt.txt", "0 1 Car 0 0 -10 0 0 40 30"+rest+"0 -1 DontCare -1 -1 -10 200 0 300 100"+rest)
+	kittiTracks := write("kitti.tracks.txt", "0 1 Car 0 0 -10 0 0 40 30"+rest+"0 2 Car 0 0 -10 210 10 250 40"+rest)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--gt", motGT, "--tracks", motTracks}, []string{`"rules": "motmetrics"`, `"false_positives": 1`, `"mota": 0,`}},
+		{[]string{"--gt", motGT, "--tracks", motTracks, "--rules", "trackeval"}, []string{`"rules": "trackeval"`, `"false_positives": 0`, `"mota": 1,`}},
+		{[]string{"--gt", kittiGT, "--tracks", kittiTracks}, []string{`"rules": "trackeval"`, `"false_positives": 0`, `"mota": 1,`,
+			`"class": "car"`, `"class": "pedestrian"`}},
+		{[]string{"--gt", kittiGT, "--tracks", kittiTracks, "--rules", "motmetrics"}, []string{`"rules": "motmetrics"`, `"false_positives": 1`, `"mota": 0,`}},
+	} {
+		code, out, errOut := trackink(append([]string{"eval", "--json"}, c.args...)...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", c.args, code, errOut)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: no %s in\n%s", c.args, w, out)
+			}
+		}
+	}
+	// The table names the rules and a row for each class.
+	code, out, errOut := trackink("eval", "--gt", kittiGT, "--tracks", kittiTracks)
+	if code != 0 || !strings.Contains(out, "rules: trackeval") || !strings.Contains(out, "kitti car ") || !strings.Contains(out, "kitti pedestrian ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

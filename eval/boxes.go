@@ -27,42 +27,111 @@ type Options struct {
 	// frame t + FrameOffset (a tracker that numbered from 0 against ground truth from 1: 1).
 	FrameOffset int
 	// ByClass matches a track box only with ground truth of its own class, as KITTI's
-	// evaluation scores each class apart; a box without a class matches any.
+	// evaluation scores each class apart; a box without a class matches any. (TrackEval's
+	// rules for KITTI always score class by class.)
 	ByClass bool
+	// Rules are the scorer's rules to follow. Under TrackEval's, ground truth is best read
+	// with scene.Options.MarkIgnored, which keeps what its ignore rules need.
+	Rules Rules
+	// MOT20 applies TrackEval's MOT20 benchmark rules to MOTChallenge ground truth: a
+	// non-motorised vehicle is a distractor too.
+	MOT20 bool
 }
 
-// Score is Boxes with the options o.
+// Score is Boxes with the options o: ScoreClasses' results added up.
 func Score(gt, tracks *scene.Tracks, o Options) Result {
+	cs := ScoreClasses(gt, tracks, o)
+	rs := make([]Result, len(cs))
+	for i, c := range cs {
+		rs[i] = c.Result
+	}
+	r := Sum(rs...)
+	r.Frames = rs[0].Frames // each class saw every frame
+	return r
+}
+
+// ClassResult is the result of one class that the rules score apart; Class is empty where
+// they score all boxes as one.
+type ClassResult struct {
+	Class string
+	Result
+}
+
+// ScoreClasses scores tracks against gt with the options o, each class that the rules score
+// apart on its own: TrackEval's rules score KITTI's car and pedestrian classes apart (named
+// as TrackEval names them, in lower case); otherwise it returns one result, of no class.
+func ScoreClasses(gt, tracks *scene.Tracks, o Options) []ClassResult {
 	if !(o.IoU > 0 && o.IoU <= 1) {
 		panic("eval: IoU threshold outside (0, 1]")
 	}
-	a := NewAccumulator()
-	var fg, ft scene.Frame
-	var gtIDs, trIDs []int
-	var dist []float64
-	for _, n := range frameIndexes(gt, tracks, o.FrameOffset) {
-		gb := tracked(gt.Frame(n, &fg))
-		tb := tracked(tracks.Frame(n-o.FrameOffset, &ft))
-		gtIDs, trIDs = gtIDs[:0], trIDs[:0]
-		for _, b := range gb {
-			gtIDs = append(gtIDs, b.ID)
-		}
-		for _, b := range tb {
-			trIDs = append(trIDs, b.ID)
-		}
-		dist = grow(dist, len(gb)*len(tb))
-		for i, g := range gb {
-			for j, t := range tb {
-				d := math.NaN()
-				if v := IoU(g, t); v >= o.IoU && (!o.ByClass || g.Class == "" || t.Class == "" || g.Class == t.Class) {
-					d = 1 - v
-				}
-				dist[i*len(tb)+j] = d
-			}
-		}
-		a.Update(gtIDs, trIDs, dist)
+	var pre []*preprocessor
+	if o.Rules == TrackEval {
+		pre = preprocessors(gt.Format(), o)
+	} else {
+		pre = []*preprocessor{nil}
 	}
-	return a.Result()
+	sc := make([]frameScorer, len(pre))
+	for i := range sc {
+		sc[i].a, sc[i].o = NewAccumulatorFor(o.Rules), o
+	}
+	var fg, ft scene.Frame
+	for _, n := range frameIndexes(gt, tracks, o.FrameOffset) {
+		var gb []scene.Box
+		if f := gt.Frame(n, &fg); f != nil {
+			gb = f.Boxes
+		}
+		tb := tracked(tracks.Frame(n-o.FrameOffset, &ft))
+		for i, p := range pre {
+			if p == nil {
+				sc[i].update(tracked(&scene.Frame{Boxes: gb}), tb)
+				continue
+			}
+			// Each class's rules filter copies: the frame's boxes serve them all.
+			g, t := p.frame(gb, append(sc[i].tb[:0], tb...))
+			sc[i].tb = t
+			sc[i].update(g, t)
+		}
+	}
+	out := make([]ClassResult, len(sc))
+	for i := range sc {
+		out[i].Result = sc[i].a.Result()
+		if p := pre[i]; p != nil {
+			out[i].Class = p.class
+		}
+	}
+	return out
+}
+
+// frameScorer feeds one accumulator the boxes of each frame.
+type frameScorer struct {
+	a            *Accumulator
+	o            Options
+	gtIDs, trIDs []int
+	dist         []float64
+	tb           []scene.Box // work space for the preprocessor
+}
+
+// update adds one frame's boxes: a pair may match at IoU at least o.IoU (and, with ByClass,
+// of the same class).
+func (s *frameScorer) update(gb, tb []scene.Box) {
+	s.gtIDs, s.trIDs = s.gtIDs[:0], s.trIDs[:0]
+	for _, b := range gb {
+		s.gtIDs = append(s.gtIDs, b.ID)
+	}
+	for _, b := range tb {
+		s.trIDs = append(s.trIDs, b.ID)
+	}
+	s.dist = grow(s.dist, len(gb)*len(tb))
+	for i, g := range gb {
+		for j, t := range tb {
+			d := math.NaN()
+			if v := IoU(g, t); v >= s.o.IoU && (!s.o.ByClass || g.Class == "" || t.Class == "" || g.Class == t.Class) {
+				d = 1 - v
+			}
+			s.dist[i*len(tb)+j] = d
+		}
+	}
+	s.a.Update(s.gtIDs, s.trIDs, s.dist)
 }
 
 // tracked returns the frame's boxes that have a track id, none for a nil frame.
@@ -89,6 +158,15 @@ func frameIndexes(gt, tracks *scene.Tracks, offset int) []int {
 
 // IoU returns the intersection over union of two boxes, 0 when both are empty.
 func IoU(a, b scene.Box) float64 {
+	inter := intersection(a, b)
+	if inter == 0 {
+		return 0
+	}
+	return inter / (float64(float64(a.W)*float64(a.H)) + float64(float64(b.W)*float64(b.H)) - inter) // no fused multiply-add: the same on every CPU
+}
+
+// intersection returns the area two boxes share.
+func intersection(a, b scene.Box) float64 {
 	ax, ay, aw, ah := float64(a.X), float64(a.Y), float64(a.W), float64(a.H)
 	bx, by, bw, bh := float64(b.X), float64(b.Y), float64(b.W), float64(b.H)
 	ix := math.Min(ax+aw, bx+bw) - math.Max(ax, bx)
@@ -96,6 +174,5 @@ func IoU(a, b scene.Box) float64 {
 	if ix <= 0 || iy <= 0 {
 		return 0
 	}
-	inter := ix * iy
-	return inter / (float64(aw*ah) + float64(bw*bh) - inter) // no fused multiply-add: the same on every CPU
+	return ix * iy
 }

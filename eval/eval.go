@@ -29,7 +29,11 @@
 // Hungarian method, separately for each group of ids that ever overlap.
 //
 // The event logic is py-motmetrics' (github.com/cheind/py-motmetrics), whose published test
-// cases and MOTChallenge example sequences this package's tests reproduce.
+// cases and MOTChallenge example sequences this package's tests reproduce, or, with the rules
+// TrackEval, that of TrackEval (github.com/JonathonLuiten/TrackEval), the benchmarks'
+// official scorer, whose figures its tests reproduce: the two part in details of the
+// matching, the fragmentations and mostly tracked, and in the ground truth they ignore
+// (see Rules).
 package eval
 
 import (
@@ -139,6 +143,7 @@ type Accumulator struct {
 	solver         assign.Solver
 	cost           []float64
 	gtDone, trDone []bool
+	rules          Rules
 }
 
 // gtState is what the accumulator remembers of one ground-truth id.
@@ -147,18 +152,23 @@ type gtState struct {
 	last             int  // track id at its last match
 	everMatched      bool // last is set
 	missedSince      bool // a miss followed its last match: the next match ends a fragment
+	runs             int  // TrackEval: times matched when not matched in the previous frame
 }
 
-// NewAccumulator returns an empty accumulator.
-func NewAccumulator() *Accumulator {
+// NewAccumulator returns an empty accumulator that follows py-motmetrics' rules.
+func NewAccumulator() *Accumulator { return NewAccumulatorFor(PyMotmetrics) }
+
+// NewAccumulatorFor returns an empty accumulator that follows the CLEAR-MOT rules r (see
+// Rules).
+func NewAccumulatorFor(r Rules) *Accumulator {
 	return &Accumulator{gt: map[int]*gtState{}, tracks: map[int]int{}, pairs: map[[2]int]int{},
-		prev: map[int]int{}, cur: map[int]int{}}
+		prev: map[int]int{}, cur: map[int]int{}, rules: r}
 }
 
 // Update adds one frame: the ids of the ground-truth objects and of the tracks in it, and
 // dist[i*len(tracks)+j], the distance between ground truth i and track j: a number for a
 // pair that may match, NaN for one that may not. Ids must be unique within gt and within
-// tracks.
+// tracks. Under TrackEval's rules the distance is 1 − similarity (1 − IoU for boxes).
 func (a *Accumulator) Update(gt, tracks []int, dist []float64) {
 	if len(dist) != len(gt)*len(tracks) {
 		panic("eval: distance matrix does not match the ids")
@@ -188,6 +198,38 @@ func (a *Accumulator) Update(gt, tracks []int, dist []float64) {
 			}
 		}
 	}
+	if a.rules == TrackEval {
+		if n == 0 || m == 0 {
+			// TrackEval passes over a frame without ground truth or without tracks: all
+			// false positives or all misses, and the previous frame's pairs still stand.
+			a.res.Misses += n
+			a.res.FalsePositives += m
+			return
+		}
+		a.matchTrackEval(gt, tracks, dist)
+	} else {
+		a.matchPyMotmetrics(gt, tracks, dist)
+	}
+	for i, o := range gt {
+		if !a.gtDone[i] {
+			a.res.Misses++
+			if st := a.gt[o]; st.everMatched {
+				st.missedSince = true
+			}
+		}
+	}
+	for j := range tracks {
+		if !a.trDone[j] {
+			a.res.FalsePositives++
+		}
+	}
+	a.prev, a.cur = a.cur, a.prev
+}
+
+// matchPyMotmetrics matches a frame as py-motmetrics does: the previous frame's pairs first,
+// then the most pairs at the least total distance.
+func (a *Accumulator) matchPyMotmetrics(gt, tracks []int, dist []float64) {
+	n, m := len(gt), len(tracks)
 	// 1. Keep the previous frame's correspondences that may still match.
 	for i, o := range gt {
 		h, ok := a.prev[o]
@@ -217,20 +259,30 @@ func (a *Accumulator) Update(gt, tracks []int, dist []float64) {
 			a.match(i, j, gt, tracks, dist)
 		}
 	}
+}
+
+// matchTrackEval matches a frame as TrackEval does: the matching of the greatest total
+// score, a pair's score being its similarity (1 − distance) plus 1000 if it was matched in
+// the previous frame, so that every previous pair that may still match is kept and then the
+// summed similarity is the greatest.
+func (a *Accumulator) matchTrackEval(gt, tracks []int, dist []float64) {
+	m := len(tracks)
+	a.cost = grow(a.cost, len(dist))
 	for i, o := range gt {
-		if !a.gtDone[i] {
-			a.res.Misses++
-			if st := a.gt[o]; st.everMatched {
-				st.missedSince = true
+		h, cont := a.prev[o]
+		for j, t := range tracks {
+			s := 1 - dist[i*m+j] // NaN stays NaN: the pair may not match
+			if cont && t == h {
+				s += continuationBonus
 			}
+			a.cost[i*m+j] = s
 		}
 	}
-	for j := range tracks {
-		if !a.trDone[j] {
-			a.res.FalsePositives++
+	for i, j := range maxScoreMatching(&a.solver, a.cost, len(gt), m) {
+		if j >= 0 {
+			a.match(i, j, gt, tracks, dist)
 		}
 	}
-	a.prev, a.cur = a.cur, a.prev
 }
 
 // match records ground truth i matched to track j in this update.
@@ -240,7 +292,9 @@ func (a *Accumulator) match(i, j int, gt, tracks []int, dist []float64) {
 	if st.everMatched && st.last != h {
 		a.res.IDSwitches++
 	}
-	if st.missedSince {
+	if _, cont := a.prev[o]; a.rules == TrackEval && !cont {
+		st.runs++
+	} else if a.rules != TrackEval && st.missedSince {
 		a.res.Fragmentations++
 	}
 	st.last, st.everMatched, st.missedSince = h, true, false
@@ -257,7 +311,17 @@ func (a *Accumulator) Result() Result {
 	r := a.res
 	r.GTIDs, r.TrackIDs = len(a.gt), len(a.tracks)
 	for _, st := range a.gt {
-		switch f := float64(st.matched) / float64(st.present); {
+		f := float64(st.matched) / float64(st.present)
+		if a.rules == TrackEval {
+			// A fragment is a run of matched frames; each run after the first is a
+			// fragmentation. Mostly tracked needs more than 80 %.
+			r.Fragmentations += max(st.runs-1, 0)
+			if f == 0.8 {
+				r.PartiallyTracked++
+				continue
+			}
+		}
+		switch {
 		case f >= 0.8:
 			r.MostlyTracked++
 		case f < 0.2:

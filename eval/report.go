@@ -27,10 +27,17 @@ func SequenceName(path string) string {
 // Named is a result with the name of its sequence, a row of a report.
 type Named struct {
 	Name string
+	// Class is the class of a result that the rules score apart (ClassResult), "" for
+	// none; ClassIndex its place among the sequence's classes, whose rows follow one
+	// another: a row of ClassIndex above 0 is the same sequence as the row before it.
+	Class      string
+	ClassIndex int
 	Result
 	// GTFrames and TrackFrames are the frames the ground truth and the tracks span; the
 	// zero range where a file holds none, or for OVERALL.
 	GTFrames, TrackFrames FrameRange
+	// Rules are the rules the sequence was scored by.
+	Rules Rules
 }
 
 // FrameRange is a span of frames, First to Last inclusive; zero when there are none.
@@ -66,14 +73,30 @@ func (r Result) MarshalJSON() ([]byte, error) {
 }
 
 // MarshalJSON writes the named result as Result does, with "sequence" first and the frame
-// ranges last.
+// ranges and rules last.
 func (n Named) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Sequence string `json:"sequence"`
+		Class    string `json:"class,omitempty"`
 		fields
 		GTFrames    FrameRange `json:"gt_frames"`
 		TrackFrames FrameRange `json:"track_frames"`
-	}{n.Name, n.fields(), n.GTFrames, n.TrackFrames})
+		Rules       string     `json:"rules"`
+	}{n.Name, n.Class, n.fields(), n.GTFrames, n.TrackFrames, n.Rules.String()})
+}
+
+// RulesOf names the rules the rows were scored by: their rules' name when all agree,
+// "mixed" when not.
+func RulesOf(rows []Named) string {
+	if len(rows) == 0 {
+		return PyMotmetrics.String()
+	}
+	for _, r := range rows[1:] {
+		if r.Rules != rows[0].Rules {
+			return "mixed"
+		}
+	}
+	return rows[0].Rules.String()
 }
 
 // fields is a result as JSON shows it.
@@ -123,7 +146,7 @@ func WriteTable(w io.Writer, rows []Named) error {
 	// padded to one width first.
 	width := len("sequence")
 	for _, r := range rows {
-		width = max(width, len(r.Name))
+		width = max(width, len(r.label()))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, strings.Join([]string{fmt.Sprintf("%-*s", width, "sequence"), "frames", "IDF1", "IDP",
@@ -136,7 +159,7 @@ func WriteTable(w io.Writer, rows []Named) error {
 	}
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%-*s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n",
-			width, r.Name, r.Frames, pct(r.IDF1()), pct(r.IDP()), pct(r.IDR()), pct(r.Recall()), pct(r.Precision()),
+			width, r.label(), r.Frames, pct(r.IDF1()), pct(r.IDP()), pct(r.IDR()), pct(r.Recall()), pct(r.Precision()),
 			r.GTIDs, r.MostlyTracked, r.PartiallyTracked, r.MostlyLost, r.FalsePositives, r.Misses,
 			r.IDSwitches, r.Fragmentations, pct(r.MOTA()), pct(r.MOTP()))
 	}
@@ -144,6 +167,9 @@ func WriteTable(w io.Writer, rows []Named) error {
 		return err
 	}
 	for _, r := range rows {
+		if r.ClassIndex > 0 {
+			continue // another class of the sequence above
+		}
 		if !r.GTFrames.Empty() || !r.TrackFrames.Empty() {
 			fmt.Fprintf(w, "%s: ground truth frames %s, tracks frames %s\n", r.Name, r.GTFrames, r.TrackFrames)
 		}
@@ -151,23 +177,60 @@ func WriteTable(w io.Writer, rows []Named) error {
 	return nil
 }
 
-// Overall returns the sequences' overall result, named OVERALL: every count added (Sum).
+// label is the row's name in a table: the sequence's, and its class after it.
+func (n Named) label() string {
+	if n.Class == "" {
+		return n.Name
+	}
+	return n.Name + " " + n.Class
+}
+
+// Overall returns the sequences' overall result, named OVERALL: every count added (Sum), but
+// a sequence's frames once however many of its classes follow one another in rows.
 func Overall(rows []Named) Named {
 	all := make([]Result, len(rows))
 	for i, r := range rows {
 		all[i] = r.Result
+		if i > 0 && r.ClassIndex > 0 && rows[i-1].ClassIndex == r.ClassIndex-1 {
+			all[i].Frames = 0 // the sequence's frames, counted in the row before
+		}
 	}
 	return Named{Name: "OVERALL", Result: Sum(all...)}
 }
 
+// OverallByClass returns the overall rows of a report: Overall's, or where the rows are of
+// classes scored apart, one for each class, in the order the classes first appear, as
+// TrackEval reports each class's combined sequences.
+func OverallByClass(rows []Named) []Named {
+	var classes []string
+	byClass := map[string][]Named{}
+	for _, r := range rows {
+		if _, ok := byClass[r.Class]; !ok {
+			classes = append(classes, r.Class)
+		}
+		byClass[r.Class] = append(byClass[r.Class], r)
+	}
+	if len(classes) == 1 && classes[0] == "" {
+		return []Named{Overall(rows)}
+	}
+	out := make([]Named, len(classes))
+	for i, c := range classes {
+		out[i] = Overall(byClass[c])
+		out[i].Class = c
+	}
+	return out
+}
+
 // WriteJSON writes rows as one JSON object: the overall measures (Overall) at the top level,
-// the IoU threshold as "iou", and each sequence's under "sequences".
+// the IoU threshold as "iou", the rules (RulesOf) as "rules", and each sequence's under
+// "sequences".
 func WriteJSON(w io.Writer, rows []Named, minIoU float64) error {
 	out := struct {
-		IoU float64 `json:"iou"`
+		IoU   float64 `json:"iou"`
+		Rules string  `json:"rules"`
 		fields
 		Sequences []Named `json:"sequences"`
-	}{minIoU, Overall(rows).fields(), rows}
+	}{minIoU, RulesOf(rows), Overall(rows).fields(), rows}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

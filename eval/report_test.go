@@ -86,3 +86,41 @@ func TestSequenceName(t *testing.T) {
 		}
 	}
 }
+
+// TestReportClasses: rows of classes scored apart (TrackEval's KITTI car and pedestrian) are
+// labelled with their class, their overall rows are one per class, and a sequence's frames
+// count once however many classes it has. Sequences A (3 frames) and B (2), each a car row
+// (1 and 2 false positives) and a pedestrian row (a miss each): OVERALL car 5 frames and 3
+// false positives, OVERALL pedestrian 5 frames and 2 misses; all rows together 5 frames,
+// not 10.
+func TestReportClasses(t *testing.T) {
+	row := func(name, class string, k, frames, fp, fn int) Named {
+		return Named{Name: name, Class: class, ClassIndex: k,
+			Result: Result{Frames: frames, FalsePositives: fp, Misses: fn}}
+	}
+	rows := []Named{row("A", "car", 0, 3, 1, 0), row("A", "pedestrian", 1, 3, 0, 1),
+		row("B", "car", 0, 2, 2, 0), row("B", "pedestrian", 1, 2, 0, 1)}
+	over := OverallByClass(rows)
+	if len(over) != 2 || over[0].Class != "car" || over[0].Frames != 5 || over[0].FalsePositives != 3 ||
+		over[1].Class != "pedestrian" || over[1].Frames != 5 || over[1].Misses != 2 {
+		t.Errorf("OverallByClass: %+v", over)
+	}
+	if all := Overall(rows); all.Frames != 5 || all.FalsePositives != 3 || all.Misses != 2 {
+		t.Errorf("Overall: %+v", all)
+	}
+	if got := OverallByClass(rows[:1:1]); len(got) != 1 || got[0].Class != "car" {
+		t.Errorf("one class: %+v", got)
+	}
+	if got := OverallByClass([]Named{{Name: "x"}, {Name: "y"}}); len(got) != 1 || got[0].Name != "OVERALL" || got[0].Class != "" {
+		t.Errorf("no classes: %+v", got)
+	}
+	var table bytes.Buffer
+	if err := WriteTable(&table, append(rows, over...)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"A car ", "A pedestrian ", "OVERALL car ", "OVERALL pedestrian "} {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("no %q in\n%s", want, table.String())
+		}
+	}
+}

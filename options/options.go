@@ -188,6 +188,7 @@ var table = map[string]option{
 	"eval by-class": {group: groupScoring},
 	"eval iou":      {group: groupScoring},
 	"eval json":     {group: groupScoring},
+	"eval rules":    {group: groupScoring, choices: func() []string { return []string{"auto", "motmetrics", "trackeval"} }},
 
 	"analysis-size": {group: groupAdvanced, fields: []string{"tracker.Options.AnalysisSize"}},
 	"backend":       {group: groupAdvanced, choices: func() []string { return []string{"cpu", "cuda", "emu", "auto"} }},
