@@ -34,6 +34,9 @@ func FuzzMOT(f *testing.F) {
 			fuzzRead(t, "f.txt", FormatMOT, named, data)
 		}
 		tr := fuzzRead(t, "f.txt", FormatMOT, opts, data)
+		if drop {
+			checkMarkedAgainstDropped(t, tr, fuzzRead(t, "f.txt", FormatMOT, Options{MarkIgnored: true, Anchor: opts.Anchor}, data))
+		}
 		if tr == nil {
 			return
 		}
@@ -214,7 +217,70 @@ func FuzzKITTI(f *testing.F) {
 				}
 			}
 		}
+		// Read for TrackEval's rules, the same rows are kept and the DontCare ones added as
+		// regions: ignored, without an id or a point.
+		opts.MarkIgnored = true
+		marked := fuzzRead(t, "f.txt", FormatKITTI, opts, data)
+		if marked == nil {
+			t.Fatalf("read for TrackEval's rules, a file read otherwise is refused")
+		}
+		kept, all := framesOf(tr), framesOf(marked)
+		for i, j := 0, 0; j < len(all); j++ {
+			var objects []Box
+			for _, b := range all[j].Boxes {
+				if b.Class == "DontCare" {
+					if !b.Ignored || b.ID != NoID {
+						t.Fatalf("frame %d: DontCare region %+v", all[j].Index, b)
+					}
+					continue
+				}
+				b.Ignored = false
+				objects = append(objects, b)
+			}
+			if len(all[j].Points) != len(objects) {
+				t.Fatalf("frame %d: %d points for %d objects", all[j].Index, len(all[j].Points), len(objects))
+			}
+			if len(objects) == 0 {
+				continue
+			}
+			if i >= len(kept) || kept[i].Index != all[j].Index || !reflect.DeepEqual(kept[i].Boxes, objects) {
+				t.Fatalf("frame %d: objects %+v read for TrackEval's rules, %+v otherwise", all[j].Index, objects, kept[min(i, len(kept)-1)])
+			}
+			i++
+		}
 	})
+}
+
+// checkMarkedAgainstDropped checks ground truth read for TrackEval's rules (marked) against
+// the same read for py-motmetrics' (dropped): what the marked read takes the dropped read
+// takes (the marked read may refuse a file whose rows the other drops, as a track id twice
+// in a frame on rows not scored: TrackEval refuses it too), and each frame's boxes that are
+// not marked are among the dropped read's, which are among the marked read's (a consider
+// flag of 0.3 is dropped only by TrackEval, which reads it as an integer).
+func checkMarkedAgainstDropped(t *testing.T, dropped, marked *Tracks) {
+	t.Helper()
+	if marked == nil {
+		return
+	}
+	if dropped == nil {
+		t.Fatalf("read for TrackEval's rules, a file refused for py-motmetrics'")
+	}
+	byFrame := map[int][]Box{}
+	for _, f := range framesOf(dropped) {
+		byFrame[f.Index] = f.Boxes
+	}
+	for _, f := range framesOf(marked) {
+		all, scored := 0, 0
+		for _, b := range f.Boxes {
+			all++
+			if !b.Ignored {
+				scored++
+			}
+		}
+		if n := len(byFrame[f.Index]); scored > n || n > all {
+			t.Fatalf("frame %d: %d boxes read for py-motmetrics' rules, %d (%d scored) for TrackEval's", f.Index, n, all, scored)
+		}
+	}
 }
 
 func FuzzCVAT(f *testing.F) {

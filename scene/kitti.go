@@ -56,10 +56,6 @@ func (k *kittiReader) parseLine(n int, line string) error {
 		return err
 	}
 	typ := r.f[2]
-	if typ == "DontCare" && !k.opts.MarkIgnored { // regions left unlabelled, id -1: nothing to draw
-		k.dontCare++
-		return nil
-	}
 	id := NoID
 	if typ != "DontCare" {
 		if id, err = r.integer(1, checkKITTIID); err != nil {
@@ -106,6 +102,12 @@ func (k *kittiReader) parseLine(n int, line string) error {
 			k.badScore, k.badScoreLine = r.f[17], n
 		}
 		b.score, b.flags = float32(score), b.flags|hasScore
+	}
+	// A DontCare row is checked as the others are (a broken one is a broken file whatever the
+	// rules read), and otherwise a region left unlabelled, id -1: nothing to draw.
+	if typ == "DontCare" && !k.opts.MarkIgnored {
+		k.dontCare++
+		return nil
 	}
 	k.b.addBox(frame, n, b)
 	return nil

@@ -93,6 +93,9 @@ func TestKITTIErrors(t *testing.T) {
 			"t.txt:1: field 9 (right): 40 is less than the left, 50"},
 		{"bottom before top", "0 1 Car 0 0 -10 10 70 40 60 -1 -1 -1 -1000 -1000 -1000 -10\n",
 			"t.txt:1: field 10 (bottom): 60 is less than the top, 70"},
+		// A DontCare row is not drawn, but a broken one is a broken file all the same.
+		{"broken DontCare row", "0 -1 DontCare" + row + "\n0 -1 DontCare -1 -1 -10 10 20 x 60 -1 -1 -1 -1000 -1000 -1000 -10\n",
+			"t.txt:2: field 9 (right): \"x\" is not a number"},
 		{"shifted column", "0 1 Car 0 0 -10 10 20 40 60 -1 -1 x -1000 -1000 -1000 -10\n", `t.txt:1: field 13 (length): "x" is not a number`},
 		{"bad score", "0 1 Car" + row + " NaN\n", "t.txt:1: field 18 (score): NaN is not a finite number"},
 		{"duplicate id", "0 1 Car" + row + "\n1 1 Car" + row + "\n0 1 Van" + row + "\n",
