@@ -50,7 +50,7 @@ func init() {
 		{"render", "draw tracks onto an image or a video", false, renderCommand},
 		{"track", "find and follow objects in a video (people, objects, motion, bright, dark, color, points) and write their tracks", false, trackCommand},
 		{"tracks", "say what a tracking file holds, and convert it to JSON Lines or MOTChallenge text", false, tracksCommand},
-		{"eval", "score tracks against ground truth: MOTA, MOTP, IDF1, switches, mostly tracked/lost", false, evalCommand},
+		{"eval", "score tracks against ground truth: HOTA, MOTA, MOTP, IDF1, switches, mostly tracked/lost", false, evalCommand},
 		{"demo", "synthesise a 4K clip with audio and draw 100 synthetic tracks onto it", false, demoCommand},
 		{"join", "join the segments of a render (render --segment) without re-encoding", false, joinCommand},
 		{"doctor", "report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", false, doctorCommand},

@@ -18,11 +18,13 @@ import (
 )
 
 const evalExamples = `Examples:
-  # A tracker's output against ground truth, at MOTChallenge's IoU 0.5:
+  # A tracker's output against ground truth, at MOTChallenge's IoU 0.5 (HOTA, DetA and
+  # AssA, averaged over HOTA's own IoU thresholds 0.05 to 0.95, whatever --iou, first):
   trackink eval --gt gt.txt --tracks tracks.txt
 
-  # Several sequences, each --gt with the --tracks in the same place, and an OVERALL row;
-  # the measures as one JSON object for a script:
+  # Several sequences, each --gt with the --tracks in the same place, and an OVERALL row
+  # (which combines the sequences' counts, as the benchmarks do); the measures as one JSON
+  # object for a script:
   trackink eval --gt MOT17-02/gt/gt.txt --tracks out/MOT17-02.txt \
                 --gt MOT17-04/gt/gt.txt --tracks out/MOT17-04.txt --json
 
@@ -37,8 +39,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := options.NewFlagSet("eval", "--gt GT --tracks TRACKS [--gt GT2 --tracks TRACKS2 …] [flags]", evalExamples, stderr)
 	gts := fs.StringArray("gt", nil, "ground truth: any tracking file trackink reads (repeat for more sequences)")
 	tracks := fs.StringArray("tracks", nil, "the tracker's output for the --gt in the same place")
-	iou := fs.Float64("iou", eval.DefaultIoU, "the least IoU at which a track box may match a ground-truth box, above 0 and at most 1")
-	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
+	iou := fs.Float64("iou", eval.DefaultIoU, "the least IoU at which a track box may match a ground-truth box, above 0 and at most 1 (CLEAR-MOT and identity measures; HOTA uses its own thresholds)")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of a table, with HOTA's DetRe, DetPr, AssRe, AssPr, LocA, HOTA(0) and LocA(0) too")
 	frameBase := fs.String("frame-base", "auto", "the number both files give the video's first frame: 0, 1, or auto (each format's own)")
 	frameOffset := fs.Int("frame-offset", 0, "the tracks' frame t is the ground truth's frame t + N (tracks of a clip cut from frame 101: 100)")
 	byClass := fs.Bool("by-class", false, "match a track box only with ground truth of its class, scoring each class apart (py-motmetrics' rules; default: on for KITTI ground truth read by them; given with KITTI and no --rules, it keeps them)")

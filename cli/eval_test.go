@@ -42,6 +42,14 @@ func must(t *testing.T, err error) {
 // (3 frames) and 2–2 or 2–4 (1 frame): IDTP 4 of 6 boxes on each side, IDF1 = IDP = IDR =
 // 2/3. Id 1 is tracked in every frame (mostly tracked), id 2 in 2 of 3 (partially), its
 // track interrupted once (1 fragmentation).
+//
+// HOTA: every overlapping pair is alone in its frame, so each frame matches its overlapping
+// pairs. Boxes: id 1 3, id 2 3; track 1 3, tracks 2, 3, 4 1 each. At the 13 thresholds up
+// to 0.65 (≤ 2/3): 5 TP, 1 FN, 1 FP, DetA 5/7; pair 1–1 TPA 3, A = 3/(3+3−3) = 1, pairs 2–2
+// and 2–4 TPA 1, A = 1/(3+1−1) = 1/3: AssA (3 + 2/3)/5 = 11/15. At the 6 above, frame 1's
+// 1–1 (IoU 2/3) no longer counts: 4 TP, 2 FN, 2 FP, DetA 1/2; 1–1 TPA 2, A = 2/(3+3−2) =
+// 1/2: AssA (2 × 1/2 + 2/3)/4 = 5/12. Means: DetA (13 × 5/7 + 6 × 1/2)/19 = 0.6466, AssA
+// (13 × 11/15 + 6 × 5/12)/19 = 0.6333, HOTA (13 √(5/7 × 11/15) + 6 √(1/2 × 5/12))/19 = 0.6393.
 func TestEvalJSON(t *testing.T) {
 	gt, tracks := evalFiles(t)
 	code, out, errOut := trackink("eval", "--gt", gt, "--tracks", tracks, "--json")
@@ -54,7 +62,9 @@ func TestEvalJSON(t *testing.T) {
 	}
 	for key, want := range map[string]float64{"mota": 0.5, "motp": 14.0 / 15, "idf1": 2.0 / 3,
 		"idp": 2.0 / 3, "idr": 2.0 / 3, "id_switches": 1, "false_positives": 1, "misses": 1,
-		"mostly_tracked": 1, "partially_tracked": 1, "mostly_lost": 0, "fragmentations": 1, "iou": 0.5} {
+		"mostly_tracked": 1, "partially_tracked": 1, "mostly_lost": 0, "fragmentations": 1, "iou": 0.5,
+		"hota": (13*math.Sqrt(5.0/7*11/15) + 6*math.Sqrt(5.0/24)) / 19, "deta": (13*5.0/7 + 3) / 19,
+		"assa": (13*11.0/15 + 6*5.0/12) / 19, "hota_0": math.Sqrt(5.0 / 7 * 11 / 15)} {
 		if v, ok := got[key].(float64); !ok || math.Abs(v-want) > 1e-3 {
 			t.Errorf("%q = %v, want %g", key, got[key], want)
 		}
@@ -69,6 +79,10 @@ func TestEvalJSON(t *testing.T) {
 // --iou changes the result. evalFiles' pair and the ground truth against itself: 12 ground-truth boxes, 3
 // errors, MOTA 75.0 %; IDTP 4 + 6 of 12 + 12 boxes, IDF1 83.3 %. At --iou 0.9 track 1's
 // frame 1 no longer matches (a miss and a false positive more): MOTA 1 − 5/6 = 16.7 %.
+// OVERALL's HOTA combines the counts (TestEvalJSON's, and the perfect sequence's 6 TP of
+// A = 1): up to α 0.65, 11 TP, 1 FN, 1 FP and AssA (11/3 + 6)/11 = 29/33; above, 10 TP, 2
+// FN, 2 FP and AssA (5/3 + 6)/10 = 23/30: HOTA (13 √(11/13 × 29/33) + 6 √(10/14 × 23/30))/19
+// = 82.4 %, where the mean of the two sequences' HOTA would be (63.9 + 100)/2 = 82.0 %.
 func TestEvalTable(t *testing.T) {
 	gt, tracks := evalFiles(t)
 	args := []string{"eval", "--gt", gt, "--tracks", tracks, "--gt", gt, "--tracks", gt}
@@ -81,8 +95,11 @@ func TestEvalTable(t *testing.T) {
 		lines[5] != "seq: ground truth frames 1-3, tracks frames 1-3" {
 		t.Fatalf("want a note, a header, three rows and each sequence's frames:\n%s", out)
 	}
-	if f := strings.Fields(lines[4]); f[2] != "83.3%" || f[len(f)-2] != "75.0%" {
-		t.Errorf("OVERALL row %q: want IDF1 83.3%% and MOTA 75.0%%", lines[4])
+	if !strings.Contains(lines[1], "HOTA") {
+		t.Errorf("header %q: want HOTA", lines[1])
+	}
+	if f := strings.Fields(lines[4]); f[2] != "82.4%" || f[5] != "83.3%" || f[len(f)-2] != "75.0%" {
+		t.Errorf("OVERALL row %q: want HOTA 82.4%%, IDF1 83.3%% and MOTA 75.0%%", lines[4])
 	}
 	_, strict, _ := trackink("eval", "--gt", gt, "--tracks", tracks, "--iou", "0.9")
 	if !strings.Contains(strict, "16.7%") {

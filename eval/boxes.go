@@ -72,7 +72,7 @@ func ScoreClasses(gt, tracks *scene.Tracks, o Options) []ClassResult {
 	}
 	sc := make([]frameScorer, len(pre))
 	for i := range sc {
-		sc[i].a, sc[i].o = NewAccumulatorFor(o.Rules), o
+		sc[i].a, sc[i].h, sc[i].o = NewAccumulatorFor(o.Rules), NewHOTAAccumulator(), o
 	}
 	var fg, ft scene.Frame
 	for _, n := range frameIndexes(gt, tracks, o.FrameOffset) {
@@ -95,6 +95,7 @@ func ScoreClasses(gt, tracks *scene.Tracks, o Options) []ClassResult {
 	out := make([]ClassResult, len(sc))
 	for i := range sc {
 		out[i].Result = sc[i].a.Result()
+		out[i].HOTA = sc[i].h.Result()
 		if p := pre[i]; p != nil {
 			out[i].Class = p.class
 		}
@@ -102,17 +103,19 @@ func ScoreClasses(gt, tracks *scene.Tracks, o Options) []ClassResult {
 	return out
 }
 
-// frameScorer feeds one accumulator the boxes of each frame.
+// frameScorer feeds CLEAR's and Identity's accumulator and HOTA's the boxes of each frame.
 type frameScorer struct {
 	a            *Accumulator
+	h            *HOTAAccumulator
 	o            Options
 	gtIDs, trIDs []int
-	dist         []float64
+	dist, sim    []float64
 	tb           []scene.Box // work space for the preprocessor
 }
 
 // update adds one frame's boxes: a pair may match at IoU at least o.IoU (and, with ByClass,
-// of the same class).
+// of the same class); for HOTA, whose thresholds are its own, a pair's similarity is its IoU
+// (0 across classes with ByClass).
 func (s *frameScorer) update(gb, tb []scene.Box) {
 	s.gtIDs, s.trIDs = s.gtIDs[:0], s.trIDs[:0]
 	for _, b := range gb {
@@ -121,17 +124,21 @@ func (s *frameScorer) update(gb, tb []scene.Box) {
 	for _, b := range tb {
 		s.trIDs = append(s.trIDs, b.ID)
 	}
-	s.dist = grow(s.dist, len(gb)*len(tb))
+	s.dist, s.sim = grow(s.dist, len(gb)*len(tb)), grow(s.sim, len(gb)*len(tb))
 	for i, g := range gb {
 		for j, t := range tb {
-			d := math.NaN()
-			if v := IoU(g, t); v >= s.o.IoU && (!s.o.ByClass || g.Class == "" || t.Class == "" || g.Class == t.Class) {
+			d, v := math.NaN(), 0.0
+			if !s.o.ByClass || g.Class == "" || t.Class == "" || g.Class == t.Class {
+				v = IoU(g, t)
+			}
+			if v >= s.o.IoU {
 				d = 1 - v
 			}
-			s.dist[i*len(tb)+j] = d
+			s.dist[i*len(tb)+j], s.sim[i*len(tb)+j] = d, v
 		}
 	}
 	s.a.Update(s.gtIDs, s.trIDs, s.dist)
+	s.h.Update(s.gtIDs, s.trIDs, s.sim)
 }
 
 // tracked returns the frame's boxes that have a track id, none for a nil frame.

@@ -1,6 +1,7 @@
 // Package eval scores a tracker's output against ground truth with the measures the
 // multi-object tracking literature reports: CLEAR-MOT (MOTA, MOTP, identity switches,
-// fragmentations, mostly tracked / lost) and the identity measures IDF1, IDP and IDR.
+// fragmentations, mostly tracked / lost), the identity measures IDF1, IDP and IDR, and HOTA
+// with its detection, association and localisation parts (see HOTACounts).
 //
 // CLEAR-MOT follows Bernardin and Stiefelhagen, "Evaluating Multiple Object Tracking
 // Performance: The CLEAR MOT Metrics" (2008), frame by frame: a ground-truth/track
@@ -65,6 +66,9 @@ type Result struct {
 	MostlyTracked, PartiallyTracked, MostlyLost int
 	// IDTP, IDFP, IDFN are the identity measures' counts (see the package documentation).
 	IDTP, IDFP, IDFN int
+	// HOTA holds the HOTA counts (see HOTACounts); zero, and its measures NaN, for a result
+	// of an Accumulator alone, which sees no similarity below the matching threshold.
+	HOTA HOTACounts
 }
 
 // ratio returns a/b, NaN when b is 0: a measure over nothing is undefined, not 0 or 1.
@@ -127,6 +131,7 @@ func Sum(rs ...Result) Result {
 		s.IDTP += r.IDTP
 		s.IDFP += r.IDFP
 		s.IDFN += r.IDFN
+		s.HOTA.add(&r.HOTA)
 	}
 	return s
 }
@@ -141,7 +146,7 @@ type Accumulator struct {
 	prev           map[int]int    // ground-truth id → track matched in the previous update
 	cur            map[int]int    // the same, being built for this update
 	solver         assign.Solver
-	cost           []float64
+	cost, work     []float64
 	gtDone, trDone []bool
 	rules          Rules
 }
@@ -278,7 +283,7 @@ func (a *Accumulator) matchTrackEval(gt, tracks []int, dist []float64) {
 			a.cost[i*m+j] = s
 		}
 	}
-	for i, j := range maxScoreMatching(&a.solver, a.cost, len(gt), m) {
+	for i, j := range maxScoreMatching(&a.solver, &a.work, a.cost, len(gt), m) {
 		if j >= 0 {
 			a.match(i, j, gt, tracks, dist)
 		}

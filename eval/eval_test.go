@@ -31,6 +31,7 @@ func update(a *Accumulator, gt, tracks []int, rows [][]float64) {
 func checkCounts(t *testing.T, name string, r, want Result) {
 	t.Helper()
 	r.DistanceSum, want.DistanceSum = 0, 0
+	r.HOTA, want.HOTA = HOTACounts{}, HOTACounts{}
 	if r != want {
 		t.Errorf("%s:\n got %+v\nwant %+v", name, r, want)
 	}

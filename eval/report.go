@@ -106,6 +106,16 @@ type fields struct {
 	IDF1             *float64 `json:"idf1"`
 	IDP              *float64 `json:"idp"`
 	IDR              *float64 `json:"idr"`
+	HOTA             *float64 `json:"hota"`
+	DetA             *float64 `json:"deta"`
+	AssA             *float64 `json:"assa"`
+	DetRe            *float64 `json:"detre"`
+	DetPr            *float64 `json:"detpr"`
+	AssRe            *float64 `json:"assre"`
+	AssPr            *float64 `json:"asspr"`
+	LocA             *float64 `json:"loca"`
+	HOTA0            *float64 `json:"hota_0"`
+	LocA0            *float64 `json:"loca_0"`
 	Recall           *float64 `json:"recall"`
 	Precision        *float64 `json:"precision"`
 	IDSwitches       int      `json:"id_switches"`
@@ -133,14 +143,17 @@ func (r Result) fields() fields {
 		}
 		return &v
 	}
+	h, h0 := r.HOTA.Mean(), r.HOTA.At(0)
 	return fields{num(r.MOTA()), num(r.MOTP()), num(r.IDF1()), num(r.IDP()), num(r.IDR()),
-		num(r.Recall()), num(r.Precision()), r.IDSwitches, r.FalsePositives, r.Misses, r.Matches,
+		num(h.HOTA), num(h.DetA), num(h.AssA), num(h.DetRe), num(h.DetPr), num(h.AssRe), num(h.AssPr), num(h.LocA),
+		num(h0.HOTA), num(h0.LocA), num(r.Recall()), num(r.Precision()), r.IDSwitches, r.FalsePositives, r.Misses, r.Matches,
 		r.Fragmentations, r.MostlyTracked, r.PartiallyTracked, r.MostlyLost, r.GTIDs, r.TrackIDs,
 		r.GTBoxes, r.TrackBoxes, r.Frames, r.IDTP, r.IDFP, r.IDFN}
 }
 
-// WriteTable writes rows as an aligned table in MOTChallenge's order and names, measures in
-// per cent; an undefined measure shows as "-". See Overall for the benchmarks' last row.
+// WriteTable writes rows as an aligned table in MOTChallenge's order and names (HOTA, DetA and
+// AssA first, as its leaderboards rank by HOTA), measures in per cent; an undefined measure
+// shows as "-". See Overall for the benchmarks' last row.
 func WriteTable(w io.Writer, rows []Named) error {
 	// tabwriter aligns every column right; names read better left-aligned, so they are
 	// padded to one width first.
@@ -149,7 +162,7 @@ func WriteTable(w io.Writer, rows []Named) error {
 		width = max(width, len(r.label()))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join([]string{fmt.Sprintf("%-*s", width, "sequence"), "frames", "IDF1", "IDP",
+	fmt.Fprintln(tw, strings.Join([]string{fmt.Sprintf("%-*s", width, "sequence"), "frames", "HOTA", "DetA", "AssA", "IDF1", "IDP",
 		"IDR", "Rcll", "Prcn", "GT", "MT", "PT", "ML", "FP", "FN", "IDs", "FM", "MOTA", "MOTP", ""}, "\t"))
 	pct := func(v float64) string {
 		if math.IsNaN(v) {
@@ -158,8 +171,9 @@ func WriteTable(w io.Writer, rows []Named) error {
 		return fmt.Sprintf("%.1f%%", 100*v)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%-*s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n",
-			width, r.label(), r.Frames, pct(r.IDF1()), pct(r.IDP()), pct(r.IDR()), pct(r.Recall()), pct(r.Precision()),
+		h := r.HOTA.Mean()
+		fmt.Fprintf(tw, "%-*s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n",
+			width, r.label(), r.Frames, pct(h.HOTA), pct(h.DetA), pct(h.AssA), pct(r.IDF1()), pct(r.IDP()), pct(r.IDR()), pct(r.Recall()), pct(r.Precision()),
 			r.GTIDs, r.MostlyTracked, r.PartiallyTracked, r.MostlyLost, r.FalsePositives, r.Misses,
 			r.IDSwitches, r.Fragmentations, pct(r.MOTA()), pct(r.MOTP()))
 	}

@@ -8,9 +8,11 @@ import (
 )
 
 // TestReportUndefined: a measure over nothing is "-" in the table and null in JSON, never
-// NaN (which JSON cannot hold) or a made-up 0.
+// NaN (which JSON cannot hold) or a made-up 0. HOTA, DetA and AssA of false positives alone
+// are 0, as TrackEval has them; of nothing, undefined.
 func TestReportUndefined(t *testing.T) {
-	rows := []Named{{Name: "empty"}, {Name: "fp only", Result: Result{Frames: 1, TrackBoxes: 2, TrackIDs: 2, FalsePositives: 2, IDFP: 2}}}
+	rows := []Named{{Name: "empty"}, {Name: "fp only", Result: Result{Frames: 1, TrackBoxes: 2, TrackIDs: 2, FalsePositives: 2, IDFP: 2,
+		HOTA: hotaOf(hotaFrameIn{nil, []int{1, 2}, nil})}}}
 	var table, js bytes.Buffer
 	if err := WriteTable(&table, rows); err != nil {
 		t.Fatal(err)
@@ -19,9 +21,12 @@ func TestReportUndefined(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("want a header and two rows:\n%s", table.String())
 	}
-	// fp only: IDF1 0.0%, IDP 0.0%, IDR -, Rcll -, Prcn 0.0%, …, MOTA -, MOTP -.
-	if f := strings.Fields(lines[2]); strings.Join(f[3:8], " ") != "0.0% 0.0% - - 0.0%" || f[len(f)-2] != "-" || f[len(f)-1] != "-" {
+	// fp only: HOTA, DetA, AssA 0.0%, IDF1 0.0%, IDP 0.0%, IDR -, Rcll -, Prcn 0.0%, …, MOTA -, MOTP -.
+	if f := strings.Fields(lines[2]); strings.Join(f[3:11], " ") != "0.0% 0.0% 0.0% 0.0% 0.0% - - 0.0%" || f[len(f)-2] != "-" || f[len(f)-1] != "-" {
 		t.Errorf("row %q", lines[2])
+	}
+	if f := strings.Fields(lines[1]); strings.Join(f[2:5], " ") != "- - -" {
+		t.Errorf("row %q: want HOTA, DetA, AssA -", lines[1])
 	}
 	if err := WriteJSON(&js, rows, 0.5); err != nil {
 		t.Fatal(err)
@@ -29,6 +34,7 @@ func TestReportUndefined(t *testing.T) {
 	var got struct {
 		MOTA      *float64         `json:"mota"`
 		IDF1      *float64         `json:"idf1"`
+		HOTA      *float64         `json:"hota"`
 		FP        int              `json:"false_positives"`
 		Sequences []map[string]any `json:"sequences"`
 	}
@@ -36,7 +42,8 @@ func TestReportUndefined(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.MOTA != nil || got.IDF1 == nil || *got.IDF1 != 0 || got.FP != 2 || len(got.Sequences) != 2 ||
-		got.Sequences[0]["sequence"] != "empty" || got.Sequences[0]["mota"] != nil {
+		got.Sequences[0]["sequence"] != "empty" || got.Sequences[0]["mota"] != nil || got.Sequences[0]["hota"] != nil ||
+		got.HOTA == nil || *got.HOTA != 0 {
 		t.Errorf("JSON %s", js.String())
 	}
 }

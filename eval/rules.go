@@ -66,10 +66,11 @@ const continuationBonus = 1000
 // row i's column or -1. Unlike assign's least cost, it does not first make the most pairs: two
 // pairs of IoU 0.3 lose to one of 0.7. The solution is found by giving each row a private
 // column of cost 0 besides its real ones at the negated scores, so that every row is matched
-// and the least total cost is the greatest total score.
-func maxScoreMatching(s *assign.Solver, score []float64, rows, cols int) []int {
+// and the least total cost is the greatest total score. work is reused for that matrix.
+func maxScoreMatching(s *assign.Solver, work *[]float64, score []float64, rows, cols int) []int {
 	w := cols + rows
-	cost := make([]float64, rows*w)
+	*work = grow(*work, rows*w)
+	cost := *work
 	for i := range rows {
 		for j := range w {
 			c := math.NaN()
@@ -135,6 +136,7 @@ type preprocessor struct {
 
 	solver assign.Solver
 	iou    []float64
+	work   []float64 // maxScoreMatching's
 }
 
 // preprocessors returns the rules for ground truth of format f, one per class scored apart.
@@ -217,7 +219,7 @@ func (p *preprocessor) frame(gb, tb []scene.Box) (gt, tracks []scene.Box) {
 				p.iou[i*m+j] = v
 			}
 		}
-		for i, j := range maxScoreMatching(&p.solver, p.iou, n, m) {
+		for i, j := range maxScoreMatching(&p.solver, &p.work, p.iou, n, m) {
 			if j >= 0 {
 				matched[j] = i + 1
 			}
