@@ -233,19 +233,18 @@ __device__ __forceinline__ void fxBlend(const TkFxPlane& pl, int x, int y, float
 
 // fxRect is render's effectRect: the pixels box b can reach, on even coordinates; the kernel
 // visits nothing outside it.
-// A box whose position or size is not finite or beyond TK_FX_FAR px is skipped: its
-// rectangle is empty.
-#define TK_FX_FAR (float)(1 << 20)
+// A box whose edges are not finite or beyond TK_FX_FAR px is skipped: its rectangle is
+// empty.
+#define TK_FX_FAR (float)(1 << 24)
 
 __device__ void fxRect(const TkEffectBox& b, int w, int h, int r[4]) {
-  float in[4] = {b.x, b.y, b.w, b.h};
+  float v[4] = {b.x - 1, b.y - 1, b.x + b.w + 2, b.y + b.h + 2};
   for (int i = 0; i < 4; i++) {
-    if (!(in[i] >= -TK_FX_FAR && in[i] <= TK_FX_FAR)) {
+    if (!(v[i] >= -TK_FX_FAR && v[i] <= TK_FX_FAR)) {
       r[0] = r[1] = r[2] = r[3] = 0;
       return;
     }
   }
-  float v[4] = {b.x - 1, b.y - 1, b.x + b.w + 2, b.y + b.h + 2};
   int lim[4] = {w, h, w, h};
   for (int i = 0; i < 4; i++) {
     int f = (int)floorf(v[i]);

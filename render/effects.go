@@ -246,15 +246,19 @@ func (f *fxFrame) pointwise(e overlay.Effect) bool {
 	return e == overlay.EffectInvert || !f.rgb && (e == overlay.EffectThreshold || e == overlay.EffectTint)
 }
 
-// fxFar bounds the boxes the effects take, in px: within it every coordinate converts to
-// an int exactly, on the CPU and the GPU.
-const fxFar = 1 << 20
+// fxFar bounds the edges of the boxes the effects take, in px: within it every float32
+// whole number is exact and converts to an int exactly, on the CPU and the GPU. The
+// readers keep every box's edges within ±1e7 px (formats.md), so only garbage handed to the
+// renderer directly reaches past it.
+const fxFar = 1 << 24
 
 // effectRect is the pixels box b's coverage can reach, widened to even coordinates.
-// A box whose position or size is not finite or beyond fxFar px (a tracker's garbage) is
-// skipped: its rectangle is empty. Twin: fxRect.
+// A box whose edges are not finite or beyond fxFar px is skipped: its rectangle is empty.
+// (A box millions of px wide is no garbage: a box held over the whole frame by a tracker
+// that lost its object still hides what is under it.) Twin: fxRect.
 func effectRect(b *overlay.EffectBox, w, h int) fxRect {
-	for _, v := range [...]float32{b.X, b.Y, b.W, b.H} {
+	edges := [...]float32{b.X - 1, b.Y - 1, b.X + b.W + 2, b.Y + b.H + 2}
+	for _, v := range edges {
 		if !(v >= -fxFar && v <= fxFar) {
 			return fxRect{}
 		}
@@ -262,7 +266,7 @@ func effectRect(b *overlay.EffectBox, w, h int) fxRect {
 	fl := func(v float32, lo, hi int) int {
 		return max(lo, min(hi, int(math.Floor(float64(v)))))
 	}
-	r := fxRect{x0: fl(b.X-1, 0, w), y0: fl(b.Y-1, 0, h), x1: fl(b.X+b.W+2, 0, w), y1: fl(b.Y+b.H+2, 0, h)}
+	r := fxRect{x0: fl(edges[0], 0, w), y0: fl(edges[1], 0, h), x1: fl(edges[2], 0, w), y1: fl(edges[3], 0, h)}
 	r.x0, r.y0 = r.x0&^1, r.y0&^1
 	r.x1, r.y1 = min(w, (r.x1+1)&^1), min(h, (r.y1+1)&^1)
 	return r

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"trackink/composite"
@@ -259,6 +260,46 @@ func TestEffectsSkipGarbageBoxes(t *testing.T) {
 			for i, p := range frameBytes(got) {
 				if !bytes.Equal(p, want[i]) {
 					t.Errorf("%+v changed plane %d", b, i)
+				}
+			}
+		}
+	}
+}
+
+// A box that reaches millions of px past the frame (a tracker's box held over the whole
+// picture, as the readers allow up to ±1e7 px) takes its effect where it covers the frame,
+// as a box just past the frame's edges does: a privacy blur must not vanish because the box
+// is large. (Zoom is about the box's centre, so a larger box zooms elsewhere: left out.)
+func TestEffectsOfFarReachingBoxes(t *testing.T) {
+	const w, h = 64, 48
+	r := newRenderer(t, 2)
+	for _, tc := range []struct {
+		name      string
+		far, near overlay.EffectBox
+	}{
+		// -1e6 is a multiple of every pixelate cell, as -64 is: the cells line up alike.
+		{"over the whole frame", overlay.EffectBox{X: -1e6, Y: -1e6, W: 2e6, H: 2e6}, overlay.EffectBox{X: -64, Y: -64, W: 192, H: 160}},
+		{"far edges at 1e7", overlay.EffectBox{X: 10.5, Y: 5, W: 9999000, H: 9999990}, overlay.EffectBox{X: 10.5, Y: 5, W: 200, H: 200}},
+	} {
+		for _, name := range overlay.EffectNames() {
+			kind, _ := overlay.ParseEffect(name)
+			if kind == overlay.EffectNone || kind == overlay.EffectZoom {
+				continue
+			}
+			far, near := tc.far, tc.near
+			far.Kind, near.Kind = kind, kind
+			far.Strength, near.Strength = overlay.EffectStrength(kind, 0), overlay.EffectStrength(kind, 0)
+			far.Tint, near.Tint = overlay.RGBA{R: 1, G: 0.4, B: 0.1, A: 1}, overlay.RGBA{R: 1, G: 0.4, B: 0.1, A: 1}
+			far.SortHi, near.SortHi = 1, 1
+			got, want := testFrame("nv12", w, h, 3), testFrame("nv12", w, h, 3)
+			draw(t, r, got, &overlay.Primitives{Effects: []overlay.EffectBox{far}})
+			draw(t, r, want, &overlay.Primitives{Effects: []overlay.EffectBox{near}})
+			if slices.EqualFunc(frameBytes(want), frameBytes(testFrame("nv12", w, h, 3)), bytes.Equal) {
+				t.Fatalf("%s, %s: the near box changed nothing", tc.name, name)
+			}
+			for i, p := range frameBytes(got) {
+				if !bytes.Equal(p, frameBytes(want)[i]) {
+					t.Errorf("%s, %s: plane %d is not the near box's", tc.name, name, i)
 				}
 			}
 		}

@@ -23,6 +23,8 @@ func TestEffectsEmuMatchCPU(t *testing.T) {
 			{X: 30, Y: 20, W: 30, H: 35, Kind: kind, Strength: s, Tint: tint, SortLo: 0.1, SortHi: 0.6, SortColumns: 1},
 			{X: 70.3, Y: 40.6, W: 40, H: 40, Radius: 12, Kind: kind, Strength: s, Tint: tint, SortLo: 0, SortHi: 1},
 			{X: -4, Y: 44, W: 14, H: 9, Radius: 2, Kind: overlay.EffectInvert, Tint: tint},
+			// Edges millions of px away, as the readers allow.
+			{X: 60.5, Y: -1e6, W: 9999000, H: 1e6 + 30, Kind: kind, Strength: s, Tint: tint, SortLo: 0.2, SortHi: 0.8},
 			// Garbage from a tracker, skipped by both.
 			{X: float32(math.NaN()), Y: 4, W: 10, H: 10, Kind: overlay.EffectInvert},
 			{X: -1e30, Y: -1e30, W: 2e30, H: 2e30, Kind: overlay.EffectInvert},
