@@ -615,15 +615,23 @@ func TestStoppedWhileInputPipeWaits(t *testing.T) {
 // The handler catches the first stop signal only: a second one ends the run at once,
 // as it ends a process without a handler (a shell reports 128 + the signal), however the
 // first is being honoured. It was swallowed, so a run that did not end at the first signal
-// could be ended only by SIGKILL. The run is this test's own binary: a handler that waits,
-// once its context has ended, for something the context cannot end.
+// could be ended only by SIGKILL. A repeat right after the first (sent as soon as the run
+// says it caught the first, well within repeatWindow) is the same stop, as timeout(1) sends
+// it, and is dropped: it used to kill the run in its cleanup. The second is sent once the
+// run says the window has passed, as a person's second Ctrl-C comes. The run is this test's
+// own binary: a handler that waits, once its context has ended, for something the context
+// cannot end.
 func TestSecondSignalEndsTheRun(t *testing.T) {
 	if os.Getenv("TRACKINK_TEST_SECOND_SIGNAL") != "" {
+		armed := make(chan struct{})
+		repeatWindowClosed = func() { close(armed) }
 		ctx, stop := signalContext()
 		defer stop()
 		fmt.Println("ready")
 		<-ctx.Done()
 		fmt.Println("caught")
+		<-armed // the repeat came before this, and was dropped
+		fmt.Println("armed")
 		time.Sleep(time.Minute) // the wait nothing ends: the second signal must
 		return
 	}
@@ -661,7 +669,9 @@ func TestSecondSignalEndsTheRun(t *testing.T) {
 			expect("ready")
 			cmd.Process.Signal(sig)
 			expect("caught")
-			cmd.Process.Signal(sig)
+			cmd.Process.Signal(sig) // the repeat: dropped
+			expect("armed")
+			cmd.Process.Signal(sig) // the second: ends the run
 			go func() {
 				for range lines { // until the pipe closes, so that Wait can return
 				}
@@ -673,6 +683,46 @@ func TestSecondSignalEndsTheRun(t *testing.T) {
 			if code := shellStatus(t, err); code != 128+int(sig) {
 				t.Errorf("status %d, want %d", code, 128+int(sig))
 			}
+		})
+	}
+}
+
+// A stop signal sent twice within microseconds, as timeout(1) sends it when its time is up
+// (to its child, then to its process group, which holds the child again), is one request:
+// the render cleans up as after one signal. The repeat was taken as a second Ctrl-C and
+// killed the render in its cleanup, leaving the partial video and statistics files and
+// printing nothing. The render runs under timeout with a limit it does not reach, and
+// timeout is told its time is up (SIGALRM, its own timer's signal) once the render writes.
+// Whether the repeat came before or after the handler let go was a race, so this caught
+// the fault in some runs only; TestSecondSignalEndsTheRun catches it in every one.
+func TestRepeatedSignalIsOneStop(t *testing.T) {
+	bin, in := binary(t), longClip(t)
+	timeout, err := exec.LookPath("timeout")
+	if err != nil {
+		t.Skip("no timeout(1) here")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(signalName(sig), func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out.mp4")
+			cmd := exec.Command(timeout, "--preserve-status", "-s", signalName(sig)[3:], "1h",
+				bin, "render", "-i", in, "--scene", "seed", "-o", out, "--preset", "slow",
+				"--stats-json", filepath.Join(dir, "stats.json"))
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			start(t, cmd)
+			waitForPartial(t, out, &stderr)
+			cmd.Process.Signal(syscall.SIGALRM)
+			if code := shellStatus(t, cmd.Wait()); code != 128+int(sig) {
+				t.Errorf("status %d, want %d; stderr: %s", code, 128+int(sig), stderr.String())
+			}
+			if want := "interrupted by " + signalName(sig); !strings.Contains(stderr.String(), want) {
+				t.Errorf("stderr %q: want %q (killed in its cleanup?)", stderr.String(), want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("an interrupted render left its output")
+			}
+			noHiddenFiles(t, dir)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // The signals that stop a run: SIGINT (Ctrl-C), SIGTERM (kill, a scheduler cancelling a
@@ -26,16 +27,29 @@ func (c caughtSignal) Error() string { return "interrupted by " + signalName(c.s
 // Unwrap makes the cause a cancellation for the libraries that report ctx's cause (video).
 func (c caughtSignal) Unwrap() error { return context.Canceled }
 
+// repeatWindow is how long after the first stop signal a repeat of one is taken as the
+// same request. Tooling sends one stop twice within microseconds: timeout(1) signals its
+// child and then its process group, which holds the child again; a terminal that closes
+// sends SIGHUP to the session's leader and its group. A person's second Ctrl-C comes
+// later than that.
+const repeatWindow = time.Second
+
+// repeatWindowClosed, if set, is called when repeatWindow has passed and a second signal
+// would end the run: the test of that waits for it instead of for a time.
+var repeatWindowClosed func()
+
 // signalContext returns a context that ends at the first of stopSignals, with that signal
 // as its cause (interrupted reads it), and the function that stops watching.
 //
-// Only the first signal is caught. The handler then lets go, so a second one (Ctrl-C
-// pressed again while the first is being honoured, or while something the context cannot
-// end holds the run) does what it does to a process without a handler: it ends the run at
-// once, which a shell reports as the same 128 + the signal's number. It was swallowed,
-// and a run that did not end at the first signal could then be ended only by SIGKILL. A
-// partial file a second signal leaves is marked, and the next run into its directory
-// removes it, as after SIGKILL.
+// A stop signal within repeatWindow of the first is dropped: it is the same request sent
+// twice (timeout -s INT), and taking it as a second one aborted the cleanup the first had
+// begun, leaving the partial files. After the window the handler lets go, so a second one
+// (Ctrl-C pressed again while the first is being honoured, or while something the context
+// cannot end holds the run) does what it does to a process without a handler: it ends the
+// run at once, which a shell reports as the same 128 + the signal's number. It was
+// swallowed, and a run that did not end at the first signal could then be ended only by
+// SIGKILL. A partial file a second signal leaves is marked, and the next run into its
+// directory removes it, as after SIGKILL.
 //
 // A signal the run was started with ignored stays ignored: SIGHUP under nohup (a render
 // left running on a remote machine when its terminal closes), SIGINT for a job a
@@ -55,18 +69,34 @@ func signalContext() (context.Context, func()) {
 	}
 	done := make(chan struct{})
 	go func() {
+		var s os.Signal
 		select {
-		case s := <-caught:
-			signal.Stop(caught)
-			// A second signal that came before Stop waits in caught: it is raised again,
-			// to meet the default action Stop restored.
-			select {
-			case again := <-caught:
-				syscall.Kill(os.Getpid(), again.(syscall.Signal))
-			default:
-			}
-			cancel(caughtSignal{s.(syscall.Signal)})
+		case s = <-caught:
 		case <-done:
+			return
+		}
+		cancel(caughtSignal{s.(syscall.Signal)})
+		window := time.NewTimer(repeatWindow)
+		defer window.Stop()
+		for open := true; open; {
+			select {
+			case <-caught: // the first one again, from the same sender
+			case <-window.C:
+				open = false
+			case <-done:
+				return
+			}
+		}
+		signal.Stop(caught)
+		// A second signal that came before Stop waits in caught: it is raised again,
+		// to meet the default action Stop restored.
+		select {
+		case again := <-caught:
+			syscall.Kill(os.Getpid(), again.(syscall.Signal))
+		default:
+		}
+		if repeatWindowClosed != nil {
+			repeatWindowClosed()
 		}
 	}()
 	return ctx, func() {
