@@ -27,7 +27,7 @@ type Detect struct {
 	classes    string
 	MinScore   float64  // --min-score
 	Notes      []string // what the detector's files call for saying (detect.Network.Notes)
-	ClassNames []string // a network of several classes: their names, numbered in MOT text
+	ClassNames []string // a network's classes: their names, numbered in MOT text
 }
 
 // Networks is how many networks Detector makes on n CPUs, each detecting a frame of its
@@ -123,10 +123,11 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 		o.Detectors = append(o.Detectors, n)
 	}
 	d.Notes = first.Notes
-	if len(classes) != 1 {
-		// Boxes of several classes: MOTChallenge text numbers them (classNamesFile).
-		d.ClassNames = detect.Classes
-	}
+	// The network's boxes carry a class, one or several: MOTChallenge text numbers them
+	// (NamesFile), so that read back with their names they draw as they did (labels, and
+	// colours by class). One class wrote plain MOTChallenge, and its boxes came back
+	// classless: "#1 0.71" for "#1 person 0.71".
+	d.ClassNames = detect.Classes
 	return func() {
 		for _, n := range made {
 			n.Close()
@@ -164,8 +165,8 @@ func (d *Detect) ModelFile() string {
 }
 
 // NamesFile is the class-names file written beside a MOTChallenge tracks file whose boxes
-// are of several classes: t.txt's is t.names, one name a line (darknet's .names, which
-// --class-names reads); "" when there is none to write.
+// carry classes (the people and objects networks'): t.txt's is t.names, one name a line
+// (darknet's .names, which --class-names reads); "" when there is none to write.
 func (d *Detect) NamesFile(tracksPath string, f scene.Format) string {
 	if d.ClassNames == nil || f != scene.FormatMOT {
 		return ""
