@@ -87,6 +87,12 @@ func TestRenderErrors(t *testing.T) {
 	os.WriteFile(fakePNG, []byte("not a picture"), 0o644)
 	blank := filepath.Join(dir, "blank.txt")
 	os.WriteFile(blank, []byte("# none\n\n"), 0o644)
+	gap, twice := filepath.Join(dir, "gap.names"), filepath.Join(dir, "twice.yaml")
+	os.WriteFile(gap, []byte("person\n\ncar\n"), 0o644)
+	os.WriteFile(twice, []byte("names:\n  0: person\n  0: car\n"), 0o644)
+	labels := filepath.Join(dir, "labels") // YOLO results, whose coordinates need the size
+	os.Mkdir(labels, 0o755)
+	os.WriteFile(filepath.Join(labels, "clip_1.txt"), []byte("0 0.5 0.5 0.1 0.2 0.9 1\n"), 0o644)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -122,6 +128,15 @@ func TestRenderErrors(t *testing.T) {
 		{"missing class names", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", filepath.Join(dir, "nope.txt")}, 2, "--class-names " + filepath.Join(dir, "nope.txt") + ": no such file"},
 		{"class names a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", dir}, 2, "--class-names " + dir + " is a directory"},
 		{"tracks: class names a directory", []string{"tracks", good, "--class-names", dir}, 2, "--class-names " + dir + " is a directory"},
+		// A class-names file that is not one: exit 2 naming the flag and the line, as a bad
+		// --label-words file (it was exit 1, naming neither flag nor rule).
+		{"class names with a gap", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", gap}, 2, "--class-names " + gap + ":2: blank: class 1 needs a name"},
+		{"tracks: class names with a gap", []string{"tracks", good, "--class-names", gap}, 2, "--class-names " + gap + ":2: blank"},
+		{"class named twice", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", twice}, 2, "--class-names " + twice + ":3: class 0 is named twice"},
+		{"tracks: class named twice", []string{"tracks", good, "--class-names", twice}, 2, "--class-names " + twice + ":3: class 0 is named twice"},
+		// YOLO results with neither -i nor --width and --height: exit 2 naming them, as in
+		// eval (it was exit 1, naming Options.Width and Height).
+		{"tracks: YOLO without the size", []string{"tracks", labels}, 2, labels + ": YOLO coordinates are fractions of the picture, so the video's size is needed: give the video with -i, or --width and --height"},
 		{"style of bench missing", []string{"bench", "--style", filepath.Join(dir, "nope.toml")}, 2, "--style " + filepath.Join(dir, "nope.toml") + ": no such file"},
 		{"unknown flag", []string{"render", "--colour", "red"}, 2, "unknown flag"},
 		{"unknown command", []string{"paint"}, 2, "unknown command"},

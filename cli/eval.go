@@ -185,6 +185,13 @@ func warnUnscoredKITTI(stderr io.Writer, path string, t *scene.Tracks) {
 	}
 }
 
+// sizeNeeded is the error of reading YOLO results (what names them) with no picture size
+// given: a mistake on the command line, naming the flags that give the size, as in eval and
+// tracks alike.
+func sizeNeeded(what string) error {
+	return options.UsageError{Err: fmt.Errorf("%s: %v: give the video with -i, or --width and --height", what, scene.ErrNeedsSize)}
+}
+
 // loadForEval reads one file for eval, refusing what it cannot score: a file it cannot parse
 // (the error names the file, line and field) or one that holds points but no boxes, as a
 // failure (exit 1) as every command does; a file that needs the picture's size without it,
@@ -192,7 +199,7 @@ func warnUnscoredKITTI(stderr io.Writer, path string, t *scene.Tracks) {
 func loadForEval(flag, path string, o scene.Options, stderr io.Writer) (*scene.Tracks, error) {
 	t, err := scene.Load(path, o)
 	if errors.Is(err, scene.ErrNeedsSize) {
-		return nil, options.UsageError{Err: fmt.Errorf("%s %s: %v: give the video with -i, or --width and --height", flag, path, scene.ErrNeedsSize)}
+		return nil, sizeNeeded(flag + " " + path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)

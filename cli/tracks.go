@@ -95,6 +95,9 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			*w, *h = info.DisplayWidth, info.DisplayHeight
 		}
 		tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return t.Load(*w, *h) })
+		if errors.Is(err, scene.ErrNeedsSize) {
+			return sizeNeeded(t.Path)
+		}
 		if err != nil {
 			return err
 		}

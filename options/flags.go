@@ -246,7 +246,9 @@ func (t *Tracks) Options(w, h int) (scene.Options, error) {
 	}
 	if t.ClassNames != "" {
 		if o.ClassNames, err = scene.ReadClassNames(t.ClassNames); err != nil {
-			return o, err
+			// A settings file, as --label-words is: what is wrong with it is a mistake on
+			// the command line, naming the flag (and the file's line).
+			return o, UsageError{fmt.Errorf("--class-names %w", err)}
 		}
 	}
 	return o, nil
