@@ -67,6 +67,12 @@ func TestListDetect(t *testing.T) {
 			t.Errorf("--list-detect lacks %s: %q", name, stdout)
 		}
 	}
+	// The classes as YOLOX names them, and the other spellings --classes takes.
+	for _, s := range []string{"motorcycle, airplane", "couch, potted plant", "motorbike (motorcycle)", "tvmonitor (tv)"} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("--list-detect lacks %q: %q", s, stdout)
+		}
+	}
 }
 
 // TestTrackClip tracks a synthetic clip written to a file (Y4M, lossless) in both formats,

@@ -274,6 +274,11 @@ func PrintDetectPresets(w io.Writer) {
 		fmt.Fprintf(w, "%-13s %s\n", p.Name, p.About)
 	}
 	fmt.Fprintf(w, "\nclasses for --classes (objects, people): %s\n", strings.Join(detect.Classes, ", "))
+	aliases := slices.Sorted(maps.Keys(detect.ClassAliases))
+	for i, a := range aliases {
+		aliases[i] = a + " (" + detect.ClassAliases[a] + ")"
+	}
+	fmt.Fprintf(w, "also taken, darknet's spellings: %s\n", strings.Join(aliases, ", "))
 }
 
 // TracksFormat is the format a tracks file is written in, by its extension.
