@@ -49,3 +49,37 @@ func TestTracksFromStdin(t *testing.T) {
 		t.Error("render --tracks - drew no box")
 	}
 }
+
+// TestDashIsAName: "-" is standard input for a tracks file only. As a video (-i) it is a
+// file's name, and where there is none the message says to give /dev/stdin (it said "no
+// such file or directory"); as an output it is refused as standard output, which an output
+// written whole and renamed cannot be (render -o - said "no container format is known by
+// this name's extension"). Both exit 2, naming the flag.
+func TestDashIsAName(t *testing.T) {
+	dir := t.TempDir()
+	pic, vid, tracks := filepath.Join(dir, "in.png"), filepath.Join(dir, "in.mp4"), filepath.Join(dir, "t.txt")
+	writePicture(t, pic, 64, 48)
+	for path, body := range map[string]string{vid: "not read: the outputs are checked first", tracks: "1,1,10,10,20,20,1,-1,-1,-1\n"} {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const toStdin, notStdout = `-i -: no file named "-"; to read standard input give /dev/stdin`,
+		"-: standard output is not an output here (outputs are written whole, then renamed into place): give a file's name"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"render", "-i", "-", "--tracks", tracks, "-o", filepath.Join(dir, "o.mp4")}, toStdin},
+		{[]string{"track", "-i", "-", "-o", filepath.Join(dir, "o.txt")}, toStdin},
+		{[]string{"tracks", tracks, "-i", "-"}, toStdin},
+		{[]string{"render", "-i", pic, "--tracks", tracks, "-o", "-"}, "-o " + notStdout},
+		{[]string{"render", "-i", vid, "--tracks", tracks, "-o", filepath.Join(dir, "o.mp4"), "--stats-json", "-"}, "--stats-json " + notStdout},
+		{[]string{"track", "-i", vid, "-o", "-"}, "-o " + notStdout},
+	} {
+		code, _, stderr := trackink(c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2, %q", c.args, code, stderr, c.want)
+		}
+	}
+}

@@ -34,6 +34,11 @@ func CheckInput(what, path string, dirOK bool) error {
 			f.Close()
 		}
 	}
+	if path == "-" && errors.Is(err, fs.ErrNotExist) {
+		// "-" names a file here, as every input does; standard input has a name of its
+		// own, which the pipe reading takes. It said only "no such file or directory".
+		return UsageError{fmt.Errorf("%s -: no file named \"-\"; to read standard input give /dev/stdin", what)}
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -75,8 +75,15 @@ func (r *Run) Input(name, path string) {
 // returns the file to write: path, or the file a symbolic link at path points to (written
 // through, the link stays a link). Errors are ErrRefused.
 func (r *Run) Output(name, path string) (string, error) {
-	if path == "" {
+	switch path {
+	case "":
 		return "", refused{fmt.Errorf("no output: give %s FILE", name)}
+	case "-":
+		// Not a file named "-" in the working directory (./- is), nor standard output: an
+		// output is written whole beside its name and moved into place, which a pipe cannot
+		// take. It was refused for another reason ("no container format is known by this
+		// name's extension").
+		return "", refused{fmt.Errorf("%s -: standard output is not an output here (outputs are written whole, then renamed into place): give a file's name", name)}
 	}
 	target, err := CheckOutput("", path, true)
 	if err != nil {
