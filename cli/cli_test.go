@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
@@ -326,6 +327,26 @@ func TestTracksCommand(t *testing.T) {
 		} else if code, stdout, stderr := trackink("tracks", o); code != 0 || !strings.Contains(stdout, map[string]string{"mot": "MOTChallenge", "jsonl": "JSON Lines"}[to]) {
 			t.Errorf("tracks %s: exit %d, %s %s", name, code, stdout, stderr)
 		}
+	}
+	// MOT text numbers the classes, named in a file beside it, and reads back with them
+	// (the classes were once lost); both files are written or neither.
+	mot := filepath.Join(dir, "k.txt")
+	if code, _, stderr := trackink("tracks", kitti, "--to", "mot", "-o", mot); code != 0 || !strings.Contains(stderr, "--class-names "+filepath.Join(dir, "k.names")) {
+		t.Errorf("--to mot of classes: exit %d, %s", code, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "k.names")); string(b) != "Car\nPedestrian\n" {
+		t.Errorf("k.names: %q, %v", b, err)
+	}
+	if code, stdout, stderr := trackink("tracks", mot, "--class-names", filepath.Join(dir, "k.names")); code != 0 || !strings.Contains(stdout, "Car 1, Pedestrian 1") {
+		t.Errorf("MOT text read back with its names: exit %d, %s %s", code, stdout, stderr)
+	}
+	lone := filepath.Join(dir, "lone.txt")
+	os.WriteFile(filepath.Join(dir, "lone.names"), []byte("mine\n"), 0o644)
+	if code, _, stderr := trackink("tracks", kitti, "--to", "mot", "-o", lone); code != exitUsage || !strings.Contains(stderr, "lone.names") {
+		t.Errorf("--to mot onto an existing names file: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(lone); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the tracks were written without their names: %v", err)
 	}
 	// -o - once wrote a file called "-".
 	for _, args := range [][]string{{"tracks"}, {"tracks", kitti, "--to", "csv", "-o", out}, {"tracks", kitti, "-o", out}, {"tracks", kitti, "--untracked", "maybe"},

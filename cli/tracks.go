@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"trackink/job"
 	"trackink/options"
 	"trackink/outfile"
 	"trackink/scene"
@@ -108,13 +109,45 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if *to == "" {
 			return nil
 		}
-		removeStalePartials(target, stderr)
-		return writeAtomic(ctx, target, *overwrite, func(wr io.Writer) error {
-			lost, err := scene.Write(wr, tracks, format)
+		// MOTChallenge text numbers the boxes' classes in field 8 and names them in a file
+		// beside it, as track's does, so that the classes read back (--class-names).
+		var names []string
+		if classes := tracks.Classes(); format == scene.FormatMOT && len(classes) > 0 {
+			if names, err = t.ClassList(classes); err != nil {
+				return err
+			}
+		}
+		outs := &partners{}
+		outs.add("-o", *out, target, func(wr io.Writer, _ job.Report) error {
+			lost, err := scene.WriteWith(wr, tracks, format, scene.WriteOptions{ClassNames: names})
 			for _, l := range lost {
 				fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", l)
 			}
 			return err
 		})
+		namesPath := options.NamesBeside(*out)
+		if names != nil {
+			namesTarget, err := files.Output("-o (its class names)", namesPath)
+			if err != nil {
+				return err
+			}
+			outs.add("-o (its class names)", namesPath, namesTarget, func(wr io.Writer, _ job.Report) error {
+				return scene.WriteClassNames(wr, names)
+			})
+		}
+		if err := outs.create(stderr); err != nil {
+			return outputError(*out, "", err)
+		}
+		defer outs.discard()
+		if err := outs.commit(ctx, *overwrite); err != nil {
+			if ctx.Err() != nil {
+				return interrupted(ctx)
+			}
+			return outputError(*out, "", err)
+		}
+		if names != nil {
+			fmt.Fprintf(stderr, "trackink tracks: note: classes are numbers in field 8 (x), named in %s: read them back with --class-names %s\n", namesPath, namesPath)
+		}
+		return nil
 	}
 }

@@ -171,6 +171,12 @@ func (d *Detect) NamesFile(tracksPath string, f scene.Format) string {
 	if d.ClassNames == nil || f != scene.FormatMOT {
 		return ""
 	}
+	return NamesBeside(tracksPath)
+}
+
+// NamesBeside is the class-names file that goes with MOTChallenge text at tracksPath: t.txt's
+// is t.names.
+func NamesBeside(tracksPath string) string {
 	return strings.TrimSuffix(tracksPath, filepath.Ext(tracksPath)) + ".names"
 }
 

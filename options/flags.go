@@ -254,6 +254,25 @@ func (t *Tracks) Options(w, h int) (scene.Options, error) {
 	return o, nil
 }
 
+// ClassList numbers the tracks' classes (in order of first appearance) for MOTChallenge
+// text: --class-names's list where it was given, so that each number keeps its meaning, with
+// any other class after it; else the classes as they come.
+func (t *Tracks) ClassList(classes []string) ([]string, error) {
+	if t.ClassNames == "" {
+		return classes, nil
+	}
+	names, err := scene.ReadClassNames(t.ClassNames)
+	if err != nil {
+		return nil, UsageError{fmt.Errorf("--class-names %w", err)}
+	}
+	for _, c := range classes {
+		if !slices.Contains(names, c) {
+			names = append(names, c)
+		}
+	}
+	return names, nil
+}
+
 // Load reads the tracking file for a w × h video or picture; "-" reads standard input,
 // its format told by its content.
 func (t *Tracks) Load(w, h int) (*scene.Tracks, error) {
