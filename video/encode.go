@@ -393,8 +393,14 @@ func (e *encodeStage) flush(ctx context.Context, out packetSink) error {
 	return e.receivePackets(ctx, out)
 }
 
+// receivePackets sends the muxer the packets the encoder has ready. It checks ctx before
+// each: in the flush each call waits for a frame to be coded (x264's lookahead holds tens
+// of them, most of a short clip's time), and a stop must not wait for them all.
 func (e *encodeStage) receivePackets(ctx context.Context, out packetSink) error {
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		t0 := time.Now()
 		// The packet is allocated only for a packet that comes out: most calls find none.
 		if e.enc.spare == nil {

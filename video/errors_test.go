@@ -188,6 +188,60 @@ func TestCancel(t *testing.T) {
 	testdir.Holds(t, dir)
 }
 
+// A cancel that comes once every frame is drawn (in the encoder's flush, before the commit)
+// still stops the render: it returns the context's error and nothing is written. It was
+// ignored: the flush checked ctx only on entry and a flush that ended well committed, so a
+// stop signal during x264's flush (most of a short clip's time) wrote the file, exit 0.
+func TestCancelAfterLastFrame(t *testing.T) {
+	in := demoClip(t, ".mp4")
+	const frames = 20 // fewer than x264's lookahead at its default preset (40): no packet before the flush
+	for _, c := range []struct {
+		name, ext string
+		written   int // frames written when it stopped: a flush stops at the packet it was in
+		// where returns the options that cancel; drawn is the frames drawn so far.
+		where func(cancel func(), drawn *int) Options
+	}{
+		{"in the flush", ".mp4", 1, func(cancel func(), drawn *int) Options {
+			return Options{Preset: "medium", Progress: func(Progress) {
+				// The first packet comes out of the flush (asserted): cancel between its packets.
+				if *drawn != frames {
+					t.Errorf("first packet written with %d frames drawn, want all %d (the cancel would not be in the flush)", *drawn, frames)
+				}
+				cancel()
+			}}
+		}},
+		{"before the commit", ".mp4", frames, func(cancel func(), _ *int) Options {
+			return Options{Partners: func(Stats) ([]*outfile.PartialFile, error) { cancel(); return nil, nil }}
+		}},
+		{"layer before the commit", ".mov", frames, func(cancel func(), _ *int) Options {
+			return Options{Layer: true, Encoder: "qtrle", Partners: func(Stats) ([]*outfile.PartialFile, error) { cancel(); return nil, nil }}
+		}},
+		{"layer sequence before the commit", "_%03d.png", frames, func(cancel func(), _ *int) Options {
+			return Options{Layer: true, Partners: func(Stats) ([]*outfile.PartialFile, error) { cancel(); return nil, nil }}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			drawn := 0
+			opts := c.where(cancel, &drawn)
+			dir := t.TempDir()
+			opts.Input, opts.Output, opts.End = in, filepath.Join(dir, "out"+c.ext), Position{Frame: frames}
+			st, err := Transcode(ctx, opts, func(int, composite.Surface) error { drawn++; return nil })
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("error %v, want context.Canceled", err)
+			}
+			if drawn != frames {
+				t.Errorf("%d frames drawn, want %d", drawn, frames)
+			}
+			if st.Frames != c.written {
+				t.Errorf("%d frames written when stopped, want %d", st.Frames, c.written)
+			}
+			testdir.Holds(t, dir)
+		})
+	}
+}
+
 // With DeviceFrames, NVDEC frames reach the overlay in GPU memory, every one of them, and
 // the render still produces every frame; without CUDA (this machine) the decoder falls back
 // to software and the overlay gets host frames, which a device backend also draws on.

@@ -144,7 +144,7 @@ func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 		err = fmt.Errorf("video: joined %d frames, the render has %d (frames %d to %d)", mux.frames, total, rec.Render[0], rec.Render[1])
 	}
 	if err == nil {
-		err = out.commit(o.Overwrite)
+		err = out.commit(ctx, o.Overwrite)
 	}
 	if err == nil {
 		if st, serr := os.Stat(o.Output); serr == nil {

@@ -281,13 +281,13 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 				err = outfile.RemoveReplaced(partners...)
 			}
 			if err == nil {
-				err = seq.commit(out, opts.Overwrite, layer.firstV, stats.Frames)
+				err = seq.commit(ctx, out, opts.Overwrite, layer.firstV, stats.Frames)
 			}
 			if err == nil && len(partners) > 0 {
 				err = outfile.CommitAll(opts.Overwrite, partners...)
 			}
 		} else {
-			err = out.commit(opts.Overwrite, partners...)
+			err = out.commit(ctx, opts.Overwrite, partners...)
 		}
 		p.mux.busy += time.Since(t0)
 	}

@@ -1,6 +1,7 @@
 package video
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,10 +49,17 @@ func (s *sequenceOutput) pattern() string {
 // pictures first..first+frames−1. Without overwrite each is linked, and if one exists
 // already those placed are taken back and the error wraps outfile.ErrExists; with overwrite
 // each is renamed over its old one, and the old sequence's pictures numbered after the new
-// one's last are removed, so that what the pattern names is the new sequence.
-func (s *sequenceOutput) commit(out *output, overwrite bool, first, frames int) error {
+// one's last are removed, so that what the pattern names is the new sequence. A ctx that
+// has ended places nothing.
+func (s *sequenceOutput) commit(ctx context.Context, out *output, overwrite bool, first, frames int) error {
+	if ctx.Err() != nil {
+		return cancelled(ctx)
+	}
 	if err := out.fc.WriteTrailer(); err != nil {
 		return fmt.Errorf("video: finishing %s: %w", s.target, err)
+	}
+	if ctx.Err() != nil {
+		return cancelled(ctx) // a stop while the last pictures were written
 	}
 	files := make([][2]string, frames)
 	for k := 1; k <= frames; k++ {

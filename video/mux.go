@@ -178,8 +178,13 @@ func movTimescale(tb astiav.Rational) int {
 	return ts
 }
 
-// commit finishes the file and moves it into place with its partners (outfile.CommitAll).
-func (o *output) commit(overwrite bool, partners ...*outfile.PartialFile) error {
+// commit finishes the file and moves it into place with its partners (outfile.CommitAll),
+// unless ctx has ended: a stop that comes while the trailer is written (an MP4's index, its
+// faststart rewrite) or the file sealed leaves nothing, as one that comes earlier does.
+func (o *output) commit(ctx context.Context, overwrite bool, partners ...*outfile.PartialFile) error {
+	if ctx.Err() != nil {
+		return cancelled(ctx)
+	}
 	if err := o.fc.WriteTrailer(); err != nil {
 		return fmt.Errorf("video: finishing %s: %w", o.partial.Name(), err)
 	}
@@ -192,6 +197,9 @@ func (o *output) commit(overwrite bool, partners ...*outfile.PartialFile) error 
 		if err := o.seal(o.partial); err != nil {
 			return err
 		}
+	}
+	if ctx.Err() != nil {
+		return cancelled(ctx)
 	}
 	return outfile.CommitAll(overwrite, append([]*outfile.PartialFile{o.partial}, partners...)...)
 }

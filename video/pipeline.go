@@ -108,10 +108,18 @@ func (p *pipeline) runInline(ctx context.Context) error {
 	if err == nil {
 		err = p.encode.flush(ctx, mux)
 	}
-	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("video: cancelled: %w", context.Cause(ctx))
+	// A cancel that came after the last check (in the flush, between its packets) still
+	// stops the render: the caller must not commit what it wrote.
+	if ctx.Err() != nil {
+		return cancelled(ctx)
 	}
 	return err
+}
+
+// cancelled is the error of a render whose ctx ended: it wraps ctx's cause (a caught
+// signal, for the cli's exit status), so it is also a context.Canceled.
+func cancelled(ctx context.Context) error {
+	return fmt.Errorf("video: cancelled: %w", context.Cause(ctx))
 }
 
 // packetSink takes a packet for the muxer: it queues or writes it, or frees it and returns
@@ -150,8 +158,8 @@ func runStages(parent context.Context, mux *muxStage, producers ...producer) err
 	for pkt := range packets {
 		pkt.Free()
 	}
-	if first != nil && parent.Err() != nil {
-		return fmt.Errorf("video: cancelled: %w", context.Cause(parent))
+	if parent.Err() != nil {
+		return cancelled(parent) // even if every stage had finished: nothing is to be committed
 	}
 	return first
 }

@@ -49,7 +49,7 @@ func Transcode(ctx context.Context, opts Options, draw DrawFunc) (Stats, error) 
 		t.openCoding,
 		t.openOutput,
 		func() error { return t.run(ctx, draw) },
-		t.commit,
+		func() error { return t.commit(ctx) },
 	}
 	for _, step := range steps {
 		if err = step(); err != nil {
@@ -246,7 +246,7 @@ func (t *transcoder) run(ctx context.Context, draw DrawFunc) error {
 }
 
 // commit writes the partners (Options.Partners) and moves the output into place with them.
-func (t *transcoder) commit() error {
+func (t *transcoder) commit(ctx context.Context) error {
 	var partners []*outfile.PartialFile
 	if t.opts.Partners != nil {
 		t.settle()
@@ -259,7 +259,7 @@ func (t *transcoder) commit() error {
 		}
 	}
 	t0 := time.Now()
-	err := t.out.commit(t.opts.Overwrite, partners...)
+	err := t.out.commit(ctx, t.opts.Overwrite, partners...)
 	t.p.mux.busy += time.Since(t0)
 	t.stats.Mux = t.p.mux.busy
 	if err == nil {
