@@ -120,6 +120,9 @@ func Join(ctx context.Context, o JoinOptions) (JoinStats, error) {
 	if err := out.addSegmentVideo(src, segs[0].in.vs.CodecParameters(), rep.warn); err != nil {
 		return finish(err)
 	}
+	if err := out.shiftTimecodes(src.vs, rec.Render[0]-1, rep.warn); err != nil {
+		return finish(err)
+	}
 	if err := out.writeHeader(false); err != nil {
 		return finish(err)
 	}
@@ -361,9 +364,18 @@ func sameBuild(segs []*segmentFile) error {
 // codec and size and the same codec parameter bytes (the SPS and PPS of H.264 and HEVC:
 // the pixel format, the profile and the encoder's settings are in them; x264's PPS carries
 // its initial QP).
+//
+// The MP4 muxer adds a timecode track to a segment of a source with a timecode (its first
+// frame's, shiftTimecodes): that is the one other stream it may have.
 func sameVideo(ref, s *segmentFile) error {
-	if s.in.fc.NbStreams() != 1 {
-		return fmt.Errorf("video: segment %s has %d streams; a segment has its video only", s.path, s.in.fc.NbStreams())
+	n := 0
+	for _, st := range s.in.fc.Streams() {
+		if !isTimecodeTrack(st) {
+			n++
+		}
+	}
+	if n != 1 {
+		return fmt.Errorf("video: segment %s has %d streams; a segment has its video only", s.path, n)
 	}
 	a, b := ref.in.vs.CodecParameters(), s.in.vs.CodecParameters()
 	describe := func(p *astiav.CodecParameters) string {
@@ -419,6 +431,10 @@ func (r *segmentReader) run(ctx context.Context, mux packetSink) error {
 			if errors.Is(err, astiav.ErrEof) {
 				p.Free()
 				break
+			}
+			if err == nil && p.StreamIndex() != s.in.vs.Index() {
+				p.Free() // its timecode track (sameVideo)
+				continue
 			}
 			if err == nil {
 				p.RescaleTs(s.in.vs.TimeBase(), r.tb)

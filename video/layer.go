@@ -229,6 +229,9 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 	if err := out.describeLayer(in, enc, opts.Orientation == Stored); err != nil {
 		return fail(err)
 	}
+	if err := out.shiftTimecodes(in.vs, startOffset(opts.Start, timecodeRate(in.vs)), rep.warn); err != nil {
+		return fail(err)
+	}
 	if err := out.writeLayerHeader(); err != nil {
 		return fail(err)
 	}

@@ -54,8 +54,8 @@ func (e *DamagedSegmentError) Error() string {
 // the sealed record is as long as the one the muxer wrote.
 var unsealed = strings.Repeat("-", 2*sha256.Size)
 
-// packetDigest reads the packets of in (a segment: one video stream, just opened) as the
-// join reads them and returns their checksum: a SHA-256 of each packet's pts, dts, key flag,
+// packetDigest reads the video packets of in (a segment: one video stream and perhaps its
+// timecode track, just opened) as the join reads them and returns their checksum: a SHA-256 of each packet's pts, dts, key flag,
 // size and bytes, in order; and the bytes of payload read. The timestamps and flags come
 // from the movie header's sample tables: damage there re-times frames without touching the
 // payload.
@@ -76,6 +76,9 @@ func packetDigest(ctx context.Context, in *input) (string, int64, error) {
 			return "", n, ctx.Err()
 		case err != nil:
 			return "", n, fmt.Errorf("reading its packets: %w", err)
+		case p.StreamIndex() != in.vs.Index():
+			p.Unref() // its timecode track (sameVideo)
+			continue
 		}
 		head = binary.LittleEndian.AppendUint64(head[:0], uint64(p.Pts()))
 		head = binary.LittleEndian.AppendUint64(head, uint64(p.Dts()))

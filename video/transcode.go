@@ -192,6 +192,13 @@ func (t *transcoder) openOutput() error {
 	if err := t.out.addVideo(t.in, t.enc, t.rep.warn); err != nil {
 		return err
 	}
+	first := startOffset(t.opts.Start, timecodeRate(t.in.vs))
+	if seg != nil {
+		first = seg.SegFirst - 1 // the join gives the whole render's from its record
+	}
+	if err := t.out.shiftTimecodes(t.in.vs, first, t.rep.warn); err != nil {
+		return err
+	}
 	if err := t.out.writeHeader(seg != nil); err != nil {
 		return err
 	}
