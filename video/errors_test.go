@@ -57,6 +57,51 @@ func TestTruncatedInput(t *testing.T) {
 	}
 }
 
+// A range that starts past the damage that ends a file (a transport stream cut mid-frame)
+// is refused saying so, with the damage in the error: a preview (--frame), which logs no
+// warnings, said "no frame could be decoded; see warnings" and showed none.
+func TestRangePastDamage(t *testing.T) {
+	whole := ffmpegClip(t, "whole.ts", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac")
+	b, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "cut.ts")
+	if err := os.WriteFile(in, b[:len(b)/3], 0o644); err != nil { // a third: mid-frame (half is between frames)
+		t.Fatal(err)
+	}
+	if _, _, _, err := render(t, in, ".mp4", Options{}); !errors.Is(err, ErrInputDamaged) {
+		t.Fatalf("rendering all of the cut file: %v, want ErrInputDamaged", err)
+	}
+	at := Position{Frame: clipFrames - 1}
+	for _, c := range []struct {
+		name  string
+		opts  Options
+		where string
+	}{
+		{"one frame", Options{Start: at, End: at}, "before frame 49"},
+		{"from a frame", Options{Start: at}, "before the range from frame 49"},
+		{"layer", Options{Layer: true, Encoder: "qtrle", Start: at}, "before the range from frame 49"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := c.opts
+			o.Input, o.Output = in, filepath.Join(t.TempDir(), "out.mov")
+			st, err := Transcode(t.Context(), o, func(int, composite.Surface) error { return nil })
+			if err == nil || errors.Is(err, ErrInputDamaged) || errors.Is(err, ErrNothingToRender) {
+				t.Fatalf("error %v, want one saying the damaged file ends before the range", err)
+			}
+			for _, want := range []string{"cut.ts is damaged", fmt.Sprintf("ends after %d frames", st.Decoded), c.where, "byte"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+			if st.Decoded == 0 || st.Decoded >= clipFrames-1 {
+				t.Errorf("%d frames decoded, want some, before frame %d", st.Decoded, at.Frame)
+			}
+		})
+	}
+}
+
 func TestInputErrors(t *testing.T) {
 	dir := t.TempDir()
 	_, _, _, err := render(t, filepath.Join(dir, "missing.mp4"), ".mp4", Options{})

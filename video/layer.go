@@ -260,7 +260,7 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 	stats.Overlaid, stats.Frames, stats.Decoded = p.draw.overlaid, p.mux.frames, p.decode.decoded
 	switch {
 	case err == nil && stats.Frames == 0 && rep.damaged > 0:
-		err = fmt.Errorf("video: no frame of %s could be decoded; see warnings", opts.Input)
+		err = damagedBeforeRange(opts, stats.Decoded, rep)
 	case err == nil && stats.Frames == 0 && win.ended:
 		err = fmt.Errorf("%w: the range %s ends before its first frame", ErrNothingToRender, describeRange(opts.Start, opts.End))
 	case err == nil && stats.Frames == 0:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/asticode/go-astiav"
@@ -238,7 +239,7 @@ func (t *transcoder) run(ctx context.Context, draw DrawFunc) error {
 	case err != nil:
 		return err
 	case st.Frames == 0 && t.rep.damaged > 0:
-		return fmt.Errorf("video: no frame of %s could be decoded; see warnings", opts.Input)
+		return damagedBeforeRange(opts, st.Decoded, t.rep)
 	case st.Frames == 0 && t.win.ended:
 		return fmt.Errorf("%w: the range %s ends before its first frame", ErrNothingToRender, describeRange(opts.Start, opts.End))
 	case st.Frames == 0:
@@ -324,6 +325,31 @@ func openSource(ctx context.Context, opts Options, c *closer) (*input, Info, err
 	c.add(func() { stopInterrupt() })
 	info := in.info()
 	return in, info, info.CheckStart(opts.Start)
+}
+
+// damagedBeforeRange is the error for a damaged input of which no frame was rendered: none
+// decoded, or the damage ended it before the range Start and End select (decoded frames
+// before it). The damage is said in the error itself: a caller that does not log (a
+// preview's) would otherwise show none of it.
+func damagedBeforeRange(opts Options, decoded int, rep *report) error {
+	var damage []string
+	for _, w := range rep.warnings {
+		if d, ok := strings.CutPrefix(w, "input damaged: "); ok {
+			damage = append(damage, d)
+		}
+	}
+	what := strings.Join(damage[:min(len(damage), 3)], "; ")
+	if len(damage) > 3 {
+		what += fmt.Sprintf("; and %d more", len(damage)-3)
+	}
+	if decoded == 0 {
+		return fmt.Errorf("video: no frame of %s could be decoded: it is damaged (%s)", opts.Input, what)
+	}
+	where := "the range " + describeRange(opts.Start, opts.End)
+	if opts.Start == opts.End {
+		where = opts.Start.String() // one frame: a preview's
+	}
+	return fmt.Errorf("video: %s is damaged and ends after %d frames, before %s (%s)", opts.Input, decoded, where, what)
 }
 
 // describeRange says what Start and End select, for messages.
