@@ -97,6 +97,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/asticode/go-astiav"
@@ -397,49 +398,91 @@ func muxerAccepts(fc *astiav.FormatContext, id astiav.CodecID) bool {
 }
 
 // checkMuxer finds the muxer FFmpeg would choose for path's name (as ffmpeg does, by the
-// extension) and checks that it can hold video of codec, asking the muxer, or where it
-// cannot say, writing a header into memory; otherwise a *field.Error for Options.Output.
+// extension) and checks that it can hold video of codec (muxerTakes); otherwise a
+// *field.Error for Options.Output naming the codec and the containers that hold it.
 func checkMuxer(path string, codec astiav.CodecID) error {
 	if path == "" {
 		return field.Errorf("video.Options.Output", path, "no output file given")
 	}
-	cs := C.CString(path)
-	defer C.free(unsafe.Pointer(cs))
-	of := C.av_guess_format(nil, cs, nil)
+	of := guessFormat(path)
 	if of == nil {
-		return field.Errorf("video.Options.Output", path, "no container format is known by this name's extension (use .mp4, .mkv or .mov)")
+		return field.Errorf("video.Options.Output", path, "no container format is known by this name's extension (use %s)", holders(codec))
 	}
-	takes := C.avformat_query_codec(of, C.enum_AVCodecID(codec), C.FF_COMPLIANCE_NORMAL)
-	var why []string
-	if takes == C.AVERROR_PATCHWELCOME {
-		sink, detach := attachFFmpegLog(nil)
-		sink.capture()
-		takes = C.int(1)
-		if C.tk_muxer_takes_video(of, C.int(codec)) < 0 {
-			takes = 0
+	if takes, why := muxerTakes(of, codec); !takes {
+		name, also := C.GoString(of.name), ""
+		if name == "image2" {
+			also = "; a numbered picture sequence is written by a layer-only render"
 		}
-		why = sink.release()
-		detach()
-	}
-	if takes != 1 {
-		use := ".mp4, .mkv or .mov"
-		if codec == astiav.CodecIDProres || codec == astiav.CodecIDDnxhd {
-			use = ".mov or .mkv"
-		}
-		return field.Errorf("video.Options.Output", path, "the %s container cannot hold %s video (use %s)%s", C.GoString(of.name), codecWords(codec), use, because(why))
+		return field.Errorf("video.Options.Output", path, "the %s container cannot hold %s video (use %s)%s%s", name, codecWords(codec), holders(codec), also, because(why))
 	}
 	return nil
+}
+
+// guessFormat is the muxer FFmpeg picks for path's name, or nil.
+func guessFormat(path string) *C.AVOutputFormat {
+	cs := C.CString(path)
+	defer C.free(unsafe.Pointer(cs))
+	return C.av_guess_format(nil, cs, nil)
+}
+
+// muxerTakes reports whether muxer of can hold video of codec, and what FFmpeg said if not.
+// The muxer is asked first; where it says yes, or cannot say (AVERROR_PATCHWELCOME), a
+// header is written into memory, which checks what its answer does not: MOV's codec list
+// has VP9, which its header refuses outside MP4, saying so. A yes stands against a header
+// that fails without a word: Matroska's fails on the test stream's missing H.264 and HEVC
+// parameter sets, which the encoder gives a real one.
+func muxerTakes(of *C.AVOutputFormat, codec astiav.CodecID) (bool, []string) {
+	takes := C.avformat_query_codec(of, C.enum_AVCodecID(codec), C.FF_COMPLIANCE_NORMAL)
+	if takes != 1 && takes != C.AVERROR_PATCHWELCOME {
+		return false, nil
+	}
+	sink, detach := attachFFmpegLog(nil)
+	defer detach()
+	sink.capture()
+	ret := C.tk_muxer_takes_video(of, C.int(codec))
+	why := sink.release()
+	if takes == 1 && len(why) == 0 {
+		return true, nil
+	}
+	return ret >= 0, why
+}
+
+// holders names the containers, of those a render writes, that hold video of codec, for
+// messages: ".mov or .mkv".
+func holders(codec astiav.CodecID) string {
+	var ok []string
+	for _, ext := range []string{".mp4", ".mov", ".mkv", ".webm"} {
+		if takes, _ := muxerTakes(guessFormat("x"+ext), codec); takes {
+			ok = append(ok, ext)
+		}
+	}
+	switch n := len(ok); n {
+	case 0:
+		return "another encoder: no container trackink writes holds " + codecWords(codec)
+	case 1:
+		return ok[0]
+	default:
+		return strings.Join(ok[:n-1], ", ") + " or " + ok[n-1]
+	}
 }
 
 // codecWords names a video codec in messages.
 func codecWords(id astiav.CodecID) string {
 	switch id {
+	case astiav.CodecIDH264:
+		return "H.264"
 	case astiav.CodecIDHevc:
 		return "HEVC"
 	case astiav.CodecIDProres:
 		return "ProRes"
 	case astiav.CodecIDDnxhd:
 		return "DNxHR"
+	case astiav.CodecIDVp9:
+		return "VP9"
+	case astiav.CodecIDQtrle:
+		return "QuickTime Animation (qtrle)"
+	case astiav.CodecIDPng:
+		return "PNG"
 	}
-	return "H.264"
+	return id.Name()
 }

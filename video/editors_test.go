@@ -100,3 +100,38 @@ func TestEditorsCodecOptions(t *testing.T) {
 		}
 	}
 }
+
+// A container that cannot hold the video is refused before any work, naming the codec the
+// render would write and the containers that hold it. Layers' codecs were called H.264
+// ("the matroska container cannot hold H.264 video" for qtrle), and VP9 in .mov, which
+// MOV's codec list has but its header refuses, failed after the work had started.
+func TestContainerNamesTheCodec(t *testing.T) {
+	for _, m := range []string{"mp4", "mov", "matroska", "webm", "image2"} {
+		if astiav.FindOutputFormat(m) == nil {
+			t.Skipf("this FFmpeg has no %s muxer: the containers named differ", m) // the kit's
+		}
+	}
+	for _, tc := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Layer: true, Encoder: "qtrle", Output: "x.mkv"}, "the matroska container cannot hold QuickTime Animation (qtrle) video (use .mov)"},
+		{Options{Layer: true, Encoder: "qtrle", Output: "x.webm"}, "the webm container cannot hold QuickTime Animation (qtrle) video (use .mov)"},
+		{Options{Layer: true, Encoder: "libvpx-vp9", Output: "x.mov"}, "the mov container cannot hold VP9 video (use .mp4, .mkv or .webm)"},
+		{Options{Output: "x.webm"}, "the webm container cannot hold H.264 video (use .mp4, .mov or .mkv)"},
+		{Options{Encoder: "libx265", Output: "x.webm"}, "the webm container cannot hold HEVC video (use .mp4, .mov or .mkv)"},
+		{Options{Output: "f_%04d.png"}, "the image2 container cannot hold H.264 video (use .mp4, .mov or .mkv); a numbered picture sequence is written by a layer-only render"},
+		{Options{Encoder: "dnxhd", Output: "x.mkv"}, "the matroska container cannot hold DNxHR video (use .mov)"},
+	} {
+		if tc.o.Layer && layerUnbuilt(tc.o.Output, tc.o.Encoder) != "" ||
+			!tc.o.Layer && astiav.FindEncoderByName(cmpOr(tc.o.Encoder, "libx264")) == nil {
+			continue // the kit's FFmpeg: the missing encoder or muxer is the error
+		}
+		tc.o.Input = "in.mp4"
+		err := tc.o.Validate()
+		var fe *field.Error
+		if !errors.As(err, &fe) || fe.Field != "video.Options.Output" || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("layer %t, encoder %q, output %s: %v; want video.Options.Output saying %q", tc.o.Layer, tc.o.Encoder, tc.o.Output, err, tc.want)
+		}
+	}
+}
