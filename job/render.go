@@ -104,7 +104,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 		// them this segment draws. Too many segments is a mistake found before any work.
 		plan, err := video.PlanSegment(ctx, vo, o.Segment.Index, o.Segment.Count)
 		switch {
-		case errors.Is(err, video.ErrSegmentCount), errors.Is(err, video.ErrNothingToRender):
+		case errors.Is(err, video.ErrSegmentCount), errors.Is(err, video.ErrNothingToRender), errors.Is(err, video.ErrUnseekable):
 			return rep, badOption(err)
 		case err != nil:
 			return rep, err

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,6 +31,11 @@ import (
 
 // ErrSegmentCount means a render was to be cut into more segments than it has frames.
 var ErrSegmentCount = errors.New("video: more segments than frames")
+
+// ErrUnseekable means a segment's input is a pipe (a shell's <(…), standard input, a FIFO):
+// it reads once, and a segment reads its input twice, once for the plan and again from its
+// own keyframe.
+var ErrUnseekable = errors.New("video: segments need a seekable input")
 
 // SegmentPlan is one segment of a render: the render's frames and the ones this segment
 // draws. PlanSegment makes it; Transcode renders it when Options.Segment is set.
@@ -61,10 +67,15 @@ type SegmentPlan struct {
 // PlanSegment reads the input's frame table (a pass over its packets, no decoding) and
 // returns segment index (from 0) of count of the render o describes. Errors: ErrUnsegmentable
 // for a video whose frames its packets do not number, ErrNothingToRender for a Start and
-// End that select no frame, ErrSegmentCount for more segments than frames.
+// End that select no frame, ErrSegmentCount for more segments than frames, ErrUnseekable for
+// a pipe.
 func PlanSegment(ctx context.Context, o Options, index, count int) (*SegmentPlan, error) {
 	if count < 1 || index < 0 || index >= count {
 		return nil, fmt.Errorf("video: segment %d of %d: want 0 ≤ index < count", index, count)
+	}
+	// Said before the pipe is read: read again, it failed as "Invalid data found".
+	if st, err := os.Stat(o.Input); err == nil && st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeCharDevice) != 0 {
+		return nil, fmt.Errorf("%w: %s is a pipe or a device, which can be read only once; write the video to a file first (ffmpeg -i … -c copy FILE) or render it whole", ErrUnseekable, o.Input)
 	}
 	sink, detach := attachFFmpegLog(nil)
 	defer detach()

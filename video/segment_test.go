@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -116,6 +117,22 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 				t.Errorf("fell back to decoding from the start: %t, want %t (log: %q)", fellBack, kind == "ts", logged)
 			}
 		})
+	}
+}
+
+// A segment of a pipe (a shell's <(…), a FIFO, standard input) is refused as such, before
+// the pipe is read: it failed when the segment's render opened it again ("opening input
+// /dev/fd/63: Invalid data found"). Nobody writes to the FIFO here: a read would block.
+func TestPlanSegmentRefusesPipes(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "in.mkv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{fifo, os.DevNull} {
+		_, err := PlanSegment(t.Context(), Options{Input: in, Output: "x.mp4"}, 0, 2)
+		if !errors.Is(err, ErrUnseekable) || !strings.Contains(err.Error(), in+" is a pipe or a device") {
+			t.Errorf("%s: %v, want ErrUnseekable naming it", in, err)
+		}
 	}
 }
 
