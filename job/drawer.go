@@ -18,8 +18,12 @@ type Drawer struct {
 	src    Source
 	d      *overlay.Drawer
 	stages overlay.Timings // summed over frames
+	firstN int             // the first tracks frame drawn, 0 before the first
 	lastN  int             // the last tracks frame the video reached
-	off    offFrame
+	// tracked counts the frames drawn with something tracked in them: none, and the tracks
+	// and the video do not line up (Render's warning).
+	tracked int
+	off     offFrame
 	// replayFrom, in a segment of a render or a preview, is the first tracks frame the
 	// whole render draws: before its own first frame the drawer advances through the
 	// frames from there (overlay.Drawer.Advance), and then draws what the whole render
@@ -56,12 +60,16 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 			t.replayed++
 		}
 	}
+	if t.firstN == 0 {
+		t.firstN = n
+	}
 	t.lastN = max(t.lastN, n)
 	tf, err := t.src.Frame(n, dst)
 	if err != nil {
 		return fmt.Errorf("tracks frame %d: %w", n, err)
 	}
 	if tf != nil {
+		t.tracked++
 		t.off.check(tf, w, h)
 	}
 	if err := t.d.Draw(dst, t.numbered(tf, n)); err != nil {

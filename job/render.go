@@ -162,10 +162,11 @@ func Render(ctx context.Context, o Options) (Report, error) {
 	// Whether the video ended (or broke off at damage) rather than the render failing:
 	// only then is "the tracks go on past the video" news.
 	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
-	// A segment or an --end stops before the video ends: the frames after are not the news.
-	if tracks := stored(src); reachedEnd && tracks != nil && rep.Frames > 0 && tracks.LastIndex() > td.lastN && vo.Segment == nil && vo.End.IsZero() {
-		warn(o, "%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
-			o.Tracks.Name, tracks.LastIndex(), td.lastN)
+	// A segment may lie where nothing is tracked: only the whole render's frames are news.
+	if tracks := stored(src); reachedEnd && tracks != nil && rep.Frames > 0 && vo.Segment == nil {
+		if m := td.spanWarning(o.Tracks.Name, tracks, vo); m != "" {
+			warn(o, "%s", m)
+		}
 	}
 	if live := o.Tracks.Live; reachedEnd && live != nil && live.Tracked() == 0 && rep.Frames > 0 {
 		warn(o, "nothing was tracked in %d frames; %s", rep.Frames, live.NothingHint())
@@ -179,6 +180,36 @@ func Render(ctx context.Context, o Options) (Report, error) {
 	}
 	return rep, err
 }
+
+// spanWarning says where the frames a whole render drew (with vo's range and offset) and
+// those of tracks, the file name names, do not line up: none of its frames was drawn (an
+// offset or a frame base off, a range where nothing is tracked), or the video ends before
+// them. "" when they line up; an empty file is not news here.
+func (t *Drawer) spanWarning(name string, tracks *scene.Tracks, vo video.Options) string {
+	switch {
+	case tracks.Len() == 0:
+		return ""
+	case t.lastN == 0:
+		// No frame rendered reached tracks frame 1.
+		return fmt.Sprintf("nothing of %s is drawn: --frame-offset %d puts its frames %s on video frames %d to %d, after the last frame rendered%s",
+			name, vo.FrameOffset, frameSpan(tracks), tracks.FirstIndex()+vo.FrameOffset, tracks.LastIndex()+vo.FrameOffset, offsetHint)
+	case t.tracked == 0:
+		hint := offsetHint
+		if t.firstN <= tracks.LastIndex() && t.lastN >= tracks.FirstIndex() {
+			hint = ", none of them among those rendered" // a gap in the tracks, not an offset
+		}
+		return fmt.Sprintf("nothing of %s is drawn: the frames rendered show tracks frames %d to %d (--frame-offset %d), and it has frames %s%s",
+			name, t.firstN, t.lastN, vo.FrameOffset, frameSpan(tracks), hint)
+	case tracks.LastIndex() > t.lastN && vo.End.IsZero():
+		// An --end stops before the video ends: the frames after it are not the news.
+		return fmt.Sprintf("%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
+			name, tracks.LastIndex(), t.lastN)
+	}
+	return ""
+}
+
+// offsetHint ends a message that the tracks' frames and the video's do not line up.
+const offsetHint = ": check --frame-offset (video frame N+1 shows tracks frame 1) and --frame-base (whether the tracks count from 0 or 1)"
 
 // layerNeedsNoPicture refuses, for a layer (video.Options.Layer), what changes the picture
 // rather than drawing over it: box effects and the add and screen blends (an editor blends

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"trackink/internal/mediatest"
@@ -111,5 +112,58 @@ func TestDrawingCountsTheFontsBytes(t *testing.T) {
 	}
 	if a, b := plan("one font"), plan("one font"); a != b {
 		t.Error("one font makes two plans")
+	}
+}
+
+// A render whose frames show none of the tracks' frames says so, with the flags that line
+// them up (once it said nothing, or, with an offset past the video's end, that the video
+// ended at tracks frame 0); one that reaches only some of them says where the video ends.
+func TestRenderSaysWhenTheTracksMissTheVideo(t *testing.T) {
+	dir := t.TempDir()
+	clip := filepath.Join(dir, "in.mp4")
+	if err := video.Synthesize(clip, 64, 48, 6, 10); err != nil {
+		t.Fatal(err)
+	}
+	var frames []scene.Frame
+	for n := 1; n <= 3; n++ {
+		frames = append(frames, scene.Frame{Index: n, Boxes: []scene.Box{{ID: 1, X: 10, Y: 10, W: 20, H: 20}}})
+	}
+	tracks, err := scene.NewTracks(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	place, err := Place("cpu", device.Probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		offset, start int
+		want          string // in the one warning; "" for none
+	}{
+		{0, 0, ""},
+		{3, 0, ""},  // tracks frames 1 to 3 on video frames 4 to 6
+		{-2, 0, ""}, // tracks frames 3 to 8: the tracks end first
+		{4, 0, "the video ends at tracks frame 2"},
+		{-10, 0, "the frames rendered show tracks frames 11 to 16 (--frame-offset -10), and it has frames 1 to 3: check --frame-offset"},
+		{10, 0, "--frame-offset 10 puts its frames 1 to 3 on video frames 11 to 13, after the last frame rendered: check --frame-offset"},
+		{0, 5, "the frames rendered show tracks frames 5 to 6 (--frame-offset 0), and it has frames 1 to 3: check --frame-offset"},
+	} {
+		var warnings []string
+		_, err := Render(t.Context(), Options{
+			Video:   video.Options{Input: clip, Output: filepath.Join(dir, "out.mkv"), Overwrite: true, Encoder: "libx264", Preset: "ultrafast", FrameOffset: tc.offset, Start: video.Position{Frame: tc.start}},
+			Overlay: overlay.Options{Style: overlay.DefaultStyle(), Links: knn.Options{K: knn.DefaultK, Hysteresis: knn.DefaultHysteresis}},
+			Place:   place,
+			Tracks:  Tracks{Load: func(w, h int) (*scene.Tracks, error) { return tracks, nil }, Name: "t.txt"},
+			Warn:    func(m string) { warnings = append(warnings, m) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want == "" && len(warnings) > 0:
+			t.Errorf("--frame-offset %d --start %d: warned %q", tc.offset, tc.start, warnings)
+		case tc.want != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], tc.want)):
+			t.Errorf("--frame-offset %d --start %d: warned %q, want one with %q", tc.offset, tc.start, warnings, tc.want)
+		}
 	}
 }
