@@ -113,6 +113,16 @@ func (t *Drawer) Close() {
 	}
 }
 
+// warnings says, through o.Warn, what the frames drawn on the w × h picture did not show as
+// asked: characters the font lacks, links the caps dropped (drawnWarnings), tracked items
+// wholly outside the picture. A render and a preview say the same of the frames they draw.
+func (t *Drawer) warnings(o Options, w, h int) {
+	drawnWarnings(o, t.d)
+	if m := t.off.warning(w, h); m != "" {
+		warn(o, "%s", m)
+	}
+}
+
 // offFrame counts tracked items that lie wholly outside the video frame, to warn once.
 type offFrame struct {
 	items, frames       int
@@ -163,6 +173,17 @@ func (o *offFrame) warning(w, h int) string {
 	if o.items == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d tracked items in %d frames lie wholly outside the %dx%d picture (first: frame %d, track %d)",
-		o.items, o.frames, w, h, o.firstFrame, o.firstID)
+	items, frames := "tracked items", "frames" // a preview's one frame may hold one
+	if o.items == 1 {
+		items = "tracked item"
+	}
+	verb := "lie"
+	if o.items == 1 {
+		verb = "lies"
+	}
+	if o.frames == 1 {
+		frames = "frame"
+	}
+	return fmt.Sprintf("%d %s in %d %s %s wholly outside the %dx%d picture (first: frame %d, track %d)",
+		o.items, items, o.frames, frames, verb, w, h, o.firstFrame, o.firstID)
 }

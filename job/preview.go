@@ -87,6 +87,7 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	case err != nil && !errors.Is(err, video.ErrInputDamaged):
 		return nil, rep, err
 	}
+	td.warnings(o, in.w, in.h)
 	if undrawn {
 		warn(o, "video frame %d comes before tracks frame 1, which --frame-offset %d puts on video frame %d: it is not drawn on", n, offset, offset+1)
 		return still, rep, nil

@@ -171,10 +171,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 	if live := o.Tracks.Live; reachedEnd && live != nil && live.Tracked() == 0 && rep.Frames > 0 {
 		warn(o, "nothing was tracked in %d frames; %s", rep.Frames, live.NothingHint())
 	}
-	drawnWarnings(o, td.d)
-	if m := td.off.warning(in.w, in.h); m != "" {
-		warn(o, "%s", m)
-	}
+	td.warnings(o, in.w, in.h)
 	if errors.Is(err, video.ErrNothingToRender) {
 		err = badOption(err)
 	}
