@@ -1,10 +1,13 @@
 package job
 
 import (
+	"bytes"
+	"image"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"trackink/composite"
 	"trackink/kernels/device"
 	"trackink/knn"
 	"trackink/overlay"
@@ -58,5 +61,70 @@ func TestPreviewSaysWhatItCouldNotDraw(t *testing.T) {
 		if !strings.Contains(strings.Join(warnings, "\n"), want) {
 			t.Errorf("--frame 2 warned %q, want %q", warnings, want)
 		}
+	}
+}
+
+// movingTracks are one box moving right across a 64×48 picture in frames 1 to frames.
+func movingTracks(t *testing.T, frames int) *scene.Tracks {
+	t.Helper()
+	var fs []scene.Frame
+	for n := 1; n <= frames; n++ {
+		x := float32(2 + 3*n)
+		fs = append(fs, scene.Frame{Index: n, Boxes: []scene.Box{{ID: 1, X: x, Y: 14, W: 12, H: 20}}, Points: []scene.Point{{ID: 1, X: x + 6, Y: 34}}})
+	}
+	tracks, err := scene.NewTracks(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tracks
+}
+
+// historyStyle draws what counts on the frames before: trails, ages, typed-in labels.
+func historyStyle() overlay.Style {
+	st := overlay.DefaultStyle()
+	st.Trail, st.LabelFormat, st.LabelReveal = 5, "{id} age {age}", 1
+	return st
+}
+
+// A picture drawn as frame n (-i f.png --frame n) shows what the render shows on video
+// frame n: the trails, the ages and the labels typed in by then (it once drew frame n as
+// if it were the first: no trail, a label "1_").
+func TestStillDrawsTheRendersFrame(t *testing.T) {
+	const n = 8
+	tracks := movingTracks(t, 12)
+	st := historyStyle()
+	place, err := Place("cpu", device.Probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	canvas := func() *image.RGBA {
+		img, err := LoadCanvas("", 64, 48)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img
+	}
+	// The render: every frame up to n drawn in turn, each on its own picture.
+	o := overlay.Options{Style: st, Links: knn.Options{K: knn.DefaultK, Hysteresis: knn.DefaultHysteresis}, NewBackend: place.New}
+	d, err := overlay.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var want *image.RGBA
+	for k := 1; k <= n; k++ {
+		want = canvas()
+		pic := &composite.RGBA{Pix: want.Pix, Stride: want.Stride, W: 64, H: 48}
+		if err := d.Draw(pic, tracks.Frame(k, new(scene.Frame))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := canvas()
+	var warnings []string
+	if _, err := Still(previewOptions("", place, st, tracks, &warnings), got, n); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Pix, want.Pix) {
+		t.Errorf("frame %d drawn on a picture differs from the render's frame %d", n, n)
 	}
 }

@@ -2,45 +2,43 @@ package job
 
 import (
 	"image"
+
 	"trackink/composite"
-	"trackink/overlay"
 	"trackink/scene"
 )
 
 // Still draws tracks frame n onto a picture (premultiplied RGBA, as LoadCanvas makes it,
-// drawn in place): the tracks of o.Tracks read at the picture's size (Live is for videos),
-// or the seed scene's frame n.
+// drawn in place) as a render draws it on video frame n: the tracks of o.Tracks read at the
+// picture's size (Live is for videos), or the seed scene. The tracks' frames before n are
+// replayed first, as Preview replays them, so that the trails, ages, label reveals and
+// whatever else counts on history are those of the render's frame n.
 func Still(o Options, img *image.RGBA, n int) (Report, error) {
 	var rep Report
 	pic := &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: img.Bounds().Dx(), H: img.Bounds().Dy()}
 	o.Overlay.NewBackend = o.Place.New
-	var tracks *scene.Tracks
-	var err error
-	if o.Tracks.Seed {
-		tracks, err = scene.NewTracks(scene.Seed(pic.W, pic.H, n))
-	} else {
-		tracks, err = o.Tracks.Load(pic.W, pic.H)
+	var src Source = NewSeed(pic.W, pic.H)
+	if !o.Tracks.Seed {
+		tracks, err := o.Tracks.Load(pic.W, pic.H)
+		if err != nil {
+			return rep, err
+		}
+		fitTo(&o, tracks)
+		src = &Stored{Tracks: tracks}
 	}
-	if err != nil {
-		return rep, err
-	}
-	fitTo(&o, tracks)
 	if o.Place.Resolved != "" {
 		say(o, "backend auto: %s", o.Place.Resolved)
 	}
-	d, err := overlay.New(o.Overlay)
+	if tracks := stored(src); tracks != nil && tracks.Frame(n, new(scene.Frame)) == nil {
+		warn(o, "nothing is tracked in frame %d (tracks cover frames %s)", n, frameSpan(tracks))
+	}
+	td := NewDrawer(o.Overlay, src)
+	td.replayFrom = 1
+	defer td.Close()
+	err := td.Draw(n, pic)
+	rep.Stages, rep.Replayed = td.stages, td.replayed
 	if err != nil {
 		return rep, err
 	}
-	defer d.Close()
-	tf := tracks.Frame(n, new(scene.Frame))
-	if tf == nil {
-		warn(o, "nothing is tracked in frame %d (tracks cover frames %s)", n, frameSpan(tracks))
-	}
-	if err := d.Draw(pic, tf); err != nil {
-		return rep, err
-	}
-	rep.Stages = d.Timings()
-	drawnWarnings(o, d)
+	td.warnings(o, pic.W, pic.H)
 	return rep, nil
 }
