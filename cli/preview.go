@@ -39,7 +39,11 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	if jo.Video, err = f.videoOptions(fs, target); err != nil {
 		return err
 	}
-	still, _, err := job.Preview(ctx, jo, f.frame)
+	n := f.frame
+	if !fs.Changed("frame") {
+		n = 0 // the render's first frame: --start's
+	}
+	still, _, err := job.Preview(ctx, jo, n)
 	if errors.Is(err, context.Canceled) {
 		return interrupted(ctx)
 	}

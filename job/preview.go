@@ -1,11 +1,14 @@
 package job
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"trackink/composite"
 	"trackink/scene"
@@ -13,13 +16,15 @@ import (
 )
 
 // Preview draws frame n of the video o.Video reads (1-based, as video.Position counts) as
-// the whole render would draw it, and returns the picture: a look at one frame before
+// the render o describes would draw it, and returns the picture: a look at one frame before
 // rendering them all. The frame goes through the render's own pipeline (video.Transcode
 // from that frame to that frame, into a scratch video that is thrown away), so it is
-// decoded, turned and drawn exactly as in the render; the tracks before it are replayed
-// first, as a segment replays them, so that trails and links are those the render draws
-// there. The live tracker follows the video from its first frame up to n, and its tracks
-// are drawn as a file of them would be. o.Video's Output, encoding and range are not used.
+// decoded, turned and drawn exactly as in the render; the tracks from the render's first
+// frame (o.Video.Start) up to it are replayed first, as a segment replays them, so that
+// trails and links are those the render draws there. A frame outside the render's range
+// (Start to End) is an ErrOption; n 0 is its first frame. The live tracker follows the video
+// from the render's first frame up to n, and its tracks are drawn as a file of them would
+// be. o.Video's Output and encoding are not used.
 func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, error) {
 	var rep Report
 	scratch, err := os.MkdirTemp("", "trackink-preview-")
@@ -29,6 +34,10 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	defer os.RemoveAll(scratch)
 	o.Overlay.NewBackend = o.Place.New
 	vo := o.Video
+	first, n, err := renderedFrame(ctx, vo, n)
+	if err != nil {
+		return nil, rep, err
+	}
 	vo.Output, vo.Overwrite = filepath.Join(scratch, "frame.mkv"), true
 	at := video.Position{Frame: n}
 	vo.Start, vo.End = at, at
@@ -54,7 +63,7 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	fitToVideo(&o, in.info)
 	var src Source
 	if live := o.Tracks.Live; live != nil {
-		tracks, err := live.TrackUpTo(ctx, video.Options{Input: vo.Input, VideoStream: vo.VideoStream, Orientation: vo.Orientation}, n, in.info.Frames)
+		tracks, err := live.TrackUpTo(ctx, video.Options{Input: vo.Input, VideoStream: vo.VideoStream, Orientation: vo.Orientation, Start: o.Video.Start}, n, in.info.Frames)
 		if err != nil {
 			return nil, rep, err
 		}
@@ -64,7 +73,7 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		return nil, rep, err
 	}
 	td := NewDrawer(o.Overlay, src)
-	td.replayFrom = 1
+	td.replayFrom = tracksFrame(first, offset) // the render's history starts at its first frame
 	defer td.Close()
 	var still *composite.RGBA
 	rep.Stats, err = video.Transcode(ctx, vo, func(k int, dst composite.Surface) error {
@@ -96,6 +105,70 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)", n, k, frameSpan(stored(src)))
 	}
 	return still, rep, nil
+}
+
+// errFound ends renderedFrame's pass over the video once it has what it looks for.
+var errFound = errors.New("found")
+
+// renderedFrame resolves the frame n of a preview against the render's range, vo.Start to
+// vo.End: it returns the render's first frame and n (the first for n 0), and refuses, as an
+// ErrOption naming the flags, an n the render does not draw. A range given in times is
+// found by decoding the video up to n (a pass of its own, so not of a pipe).
+func renderedFrame(ctx context.Context, vo video.Options, n int) (first, at int, err error) {
+	start, end := vo.Start, vo.End
+	last := end.Frame // 0: the video's end
+	first = max(1, start.Frame)
+	if start.IsTime || end.IsTime {
+		if !rereadable(vo.Input) {
+			return 0, 0, badOption(fmt.Errorf("--frame with %s: a range in times is found by reading %s twice, which it cannot be: give --start and --end as frame numbers", rangeFlags(start, end), vo.Input))
+		}
+		first, last = 0, 0
+		pass := video.Options{Input: vo.Input, VideoStream: vo.VideoStream, Start: start, End: end}
+		_, err := video.Frames(ctx, pass, func(k int, _ composite.Surface) error {
+			first, last = cmp.Or(first, k), k
+			if k >= n {
+				return errFound
+			}
+			return nil
+		})
+		switch {
+		case errors.Is(err, video.ErrNothingToRender):
+			return 0, 0, badOption(err)
+		case err != nil && !errors.Is(err, errFound) && !errors.Is(err, video.ErrInputDamaged):
+			return 0, 0, err
+		}
+		if end.IsZero() || last >= n {
+			last = 0 // the video's end: past it, the preview says so
+		}
+	}
+	if n == 0 {
+		n = first
+	}
+	if n < first || last > 0 && n > last {
+		drawn := fmt.Sprintf("frames %d to %d", first, last)
+		if last == 0 {
+			drawn = fmt.Sprintf("the frames from %d", first)
+		}
+		return 0, 0, badOption(fmt.Errorf("--frame %d: the render with %s draws %s: give a --frame among them (the picture is that frame of the render)", n, rangeFlags(start, end), drawn))
+	}
+	return first, n, nil
+}
+
+// rangeFlags says a render's range as its flags give it: "--start 40 --end 1m30s".
+func rangeFlags(start, end video.Position) string {
+	var flags []string
+	for _, f := range []struct {
+		name string
+		p    video.Position
+	}{{"--start", start}, {"--end", end}} {
+		switch {
+		case f.p.IsTime:
+			flags = append(flags, f.name+" "+f.p.Time.String())
+		case f.p.Frame > 0:
+			flags = append(flags, f.name+" "+strconv.Itoa(f.p.Frame))
+		}
+	}
+	return strings.Join(flags, " ")
 }
 
 // frameSpan says which frames t covers, for messages: "1 to 795", or why none.

@@ -2,10 +2,12 @@ package job
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"trackink/composite"
 	"trackink/kernels/device"
@@ -126,5 +128,71 @@ func TestStillDrawsTheRendersFrame(t *testing.T) {
 	}
 	if !bytes.Equal(got.Pix, want.Pix) {
 		t.Errorf("frame %d drawn on a picture differs from the render's frame %d", n, n)
+	}
+}
+
+// The preview is the frame of the render with the same --start and --end: its history (here
+// the trails) begins at --start, as the render's does (it once replayed from frame 1), and a
+// frame the render does not draw is refused, naming the flags (it once drew it regardless).
+func TestPreviewHonoursTheRange(t *testing.T) {
+	clip, place := previewClip(t, 10) // 10 fps: frame k starts at (k-1)/10 s
+	tracks := movingTracks(t, 10)
+	st := historyStyle()
+	preview := func(tracks *scene.Tracks, start, end video.Position, n int) ([]byte, error) {
+		var warnings []string
+		o := previewOptions(clip, place, st, tracks, &warnings)
+		o.Video.Start, o.Video.End = start, end
+		pic, _, err := Preview(t.Context(), o, n)
+		if err != nil {
+			return nil, err
+		}
+		return pic.Pix, nil
+	}
+	frame := func(k int) video.Position { return video.Position{Frame: k} }
+	at := func(d time.Duration) video.Position { return video.Position{Time: d, IsTime: true} }
+
+	// What a render from frame 6 has seen by frame 8: the tracks from frame 6.
+	var from6 []scene.Frame
+	for k := 6; k <= 10; k++ {
+		from6 = append(from6, *tracks.Frame(k, new(scene.Frame)))
+	}
+	later, err := scene.NewTracks(from6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := preview(later, video.Position{}, video.Position{}, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, start := range []video.Position{frame(6), at(500 * time.Millisecond)} {
+		got, err := preview(tracks, start, video.Position{}, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("--start %s --frame 8: the trails are not those of the render from --start", start)
+		}
+	}
+
+	for _, tc := range []struct {
+		start, end video.Position
+		n          int
+		want       string // in the error; "" for none
+	}{
+		{frame(3), frame(5), 8, "--frame 8: the render with --start 3 --end 5 draws frames 3 to 5"},
+		{frame(9), video.Position{}, 8, "--frame 8: the render with --start 9 draws the frames from 9"},
+		{video.Position{}, frame(5), 8, "--end 5 draws frames 1 to 5"},
+		{at(time.Second / 10), at(time.Second / 2), 8, "--start 100ms --end 500ms draws frames 2 to 5"},
+		{frame(9), video.Position{}, 0, ""}, // no --frame: the render's first
+		{frame(3), frame(8), 8, ""},
+		{at(time.Second / 10), at(time.Second), 8, ""},
+	} {
+		_, err := preview(tracks, tc.start, tc.end, tc.n)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("--start %s --end %s --frame %d: %v", tc.start, tc.end, tc.n, err)
+		case tc.want != "" && (!errors.Is(err, ErrOption) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("--start %s --end %s --frame %d: error %v, want an ErrOption with %q", tc.start, tc.end, tc.n, err, tc.want)
+		}
 	}
 }
