@@ -188,7 +188,7 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 		fmt.Fprintf(t.stderr, "trackink track: note: %s\n", what)
 	}
 	if live.Tracked() == 0 {
-		fmt.Fprintf(t.stderr, "trackink track: warning: nothing was tracked in %d frames; %s\n", stats.Frames, live.NothingHint())
+		fmt.Fprintf(t.stderr, "trackink track: warning: nothing was tracked in %d frames; %s\n", stats.Frames, live.NothingHint(stats.Frames))
 	}
 	t.say(fmt.Sprintf("wrote %s: %d tracks over %d frames (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
 		t.output, live.LastID(), stats.Frames, live.Tracked(), live.Mode(), info.Width/live.Factor(), info.Height/live.Factor(), live.Factor(), stats.FPS))

@@ -173,17 +173,10 @@ func (o *offFrame) warning(w, h int) string {
 	if o.items == 0 {
 		return ""
 	}
-	items, frames := "tracked items", "frames" // a preview's one frame may hold one
-	if o.items == 1 {
-		items = "tracked item"
-	}
 	verb := "lie"
 	if o.items == 1 {
-		verb = "lies"
+		verb = "lies" // a preview's one frame may hold one
 	}
-	if o.frames == 1 {
-		frames = "frame"
-	}
-	return fmt.Sprintf("%d %s in %d %s %s wholly outside the %dx%d picture (first: frame %d, track %d)",
-		o.items, items, o.frames, frames, verb, w, h, o.firstFrame, o.firstID)
+	return fmt.Sprintf("%s in %s %s wholly outside the %dx%d picture (first: frame %d, track %d)",
+		plural(o.items, "tracked item"), plural(o.frames, "frame"), verb, w, h, o.firstFrame, o.firstID)
 }

@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
+	"sync/atomic"
 
 	"trackink/composite"
+	"trackink/detect"
 	"trackink/outfile"
 	"trackink/scene"
 	"trackink/tracker"
@@ -36,13 +40,45 @@ type Live struct {
 	classes bool             // more than one class kept
 	names   []string         // class names by number, for MOT text
 	lost    []string         // what the tracks file written could not hold
+	// found counts the detections a track could start from (of --start-score or more), so
+	// that tracking nothing from them is put down to --confirm, not to the detector.
+	found *atomic.Int64
+}
+
+// counted is a Detector whose detections a track could start from are counted in found.
+type counted struct {
+	tracker.Detector
+	start float32
+	found *atomic.Int64
+}
+
+func (c counted) Detect(dst []detect.Detection, im *detect.Image) ([]detect.Detection, error) {
+	found, err := c.Detector.Detect(dst, im)
+	n := 0
+	for _, d := range found[len(dst):] {
+		if d.Score >= c.start {
+			n++
+		}
+	}
+	c.found.Add(int64(n)) // the detectors run on goroutines of their own
+	return found, err
 }
 
 // NewLive returns a live tracker with options o; a box's point is made at anchor, as a
 // tracks file's reader makes it. keep keeps the frames for Tracks and Write; names, when
 // set, numbers the classes in MOTChallenge text (scene.WriteOptions.ClassNames).
 func NewLive(o tracker.Options, anchor scene.Anchor, keep bool, names []string) *Live {
-	return &Live{o: o, anchor: anchor, keep: keep, names: names}
+	found := new(atomic.Int64)
+	if len(o.Detectors) > 0 {
+		dets := slices.Clone(o.Detectors)
+		for i, d := range dets {
+			if d != nil { // the tracker refuses a nil one
+				dets[i] = counted{Detector: d, start: float32(o.StartScore), found: found}
+			}
+		}
+		o.Detectors = dets
+	}
+	return &Live{o: o, anchor: anchor, keep: keep, names: names, found: found}
 }
 
 // Frame tracks frame n (pic, before anything is drawn on it) and returns what is tracked
@@ -350,8 +386,18 @@ func (l *Live) Write(w io.Writer, f scene.Format) error {
 	return nil
 }
 
-// NothingHint says what to try when the tracker found nothing in a whole video.
-func (l *Live) NothingHint() string {
+// NothingHint says what to try when the tracker found nothing in the frames frames it
+// tracked: a track is drawn from the frame its object is confirmed in (--confirm), so a clip
+// shorter than that, or boxes the detector found and no track confirmed, point there; else
+// at what finds the objects.
+func (l *Live) NothingHint(frames int) string {
+	switch {
+	case frames < l.o.Confirm:
+		return fmt.Sprintf("a track is drawn once its object is seen in --confirm %d frames in a row, more than the %s tracked: try --confirm %d", l.o.Confirm, plural(frames, "frame"), max(frames, 1))
+	case l.found.Load() > 0:
+		return fmt.Sprintf("the detector found %s of --start-score %g or more, but none was seen in --confirm %d frames in a row to become a track: try a lower --confirm, or --min-area 0 for small objects",
+			plural(int(l.found.Load()), "box"), l.o.StartScore, l.o.Confirm)
+	}
 	switch l.o.Mode {
 	case tracker.Objects:
 		return "try a lower --min-score or --start-score, --min-area 0 for small objects, other --classes, or --detect motion"
@@ -359,6 +405,17 @@ func (l *Live) NothingHint() string {
 		return "try a lower --threshold (corner strength) or --detect motion"
 	}
 	return "try a higher --sensitivity, a lower --min-area, or another --detect (people for people, motion for anything that moves)"
+}
+
+// plural is n things: "1 frame", "2 frames", "3 boxes".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	if strings.HasSuffix(thing, "x") {
+		return fmt.Sprintf("%d %ses", n, thing)
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // rereadable reports whether input gives the same frames when opened again: a file or an

@@ -133,3 +133,56 @@ func TestLivePushNamesTheFailedFrame(t *testing.T) {
 		}
 	}
 }
+
+// blinking is a detector that finds its box in every other frame, the first included: never
+// two frames in a row.
+type blinking struct{ calls *int }
+
+func (b blinking) Detect(dst []detect.Detection, im *detect.Image) ([]detect.Detection, error) {
+	if *b.calls++; *b.calls%2 == 0 {
+		return dst, nil
+	}
+	return oneBox{}.Detect(dst, im)
+}
+
+// noBox is a detector that finds nothing.
+type noBox struct{}
+
+func (noBox) Detect(dst []detect.Detection, _ *detect.Image) ([]detect.Detection, error) {
+	return dst, nil
+}
+
+// When the tracker tracked nothing, the hint names --confirm where it is the cause: a clip
+// shorter than it, or boxes found that no track confirmed (it once advised a lower
+// --min-score for a 1-frame clip whose person the detector had found); else what finds.
+func TestLiveNothingHint(t *testing.T) {
+	const w, h = 64, 64
+	pic := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
+		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+	for _, tc := range []struct {
+		name   string
+		det    tracker.Detector
+		frames int
+		want   string
+	}{
+		{"a 1-frame clip", oneBox{}, 1, "seen in --confirm 2 frames in a row, more than the 1 frame tracked: try --confirm 1"},
+		{"a box never in two frames in a row", blinking{new(int)}, 6, "the detector found 3 boxes of --start-score 0.6 or more, but none was seen in --confirm 2 frames in a row"},
+		{"nothing found", noBox{}, 6, "try a lower --min-score"},
+	} {
+		o := tracker.DefaultOptions(tracker.Objects)
+		o.Detectors = []tracker.Detector{tc.det}
+		l := NewLive(o, scene.BottomCenter, false, nil)
+		for n := 1; n <= tc.frames; n++ {
+			if _, err := l.Frame(n, pic); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.Close()
+		if l.Tracked() != 0 {
+			t.Fatalf("%s: %d frames tracked, want none", tc.name, l.Tracked())
+		}
+		if got := l.NothingHint(tc.frames); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: hint %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

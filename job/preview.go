@@ -101,8 +101,20 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		warn(o, "video frame %d comes before tracks frame 1, which --frame-offset %d puts on video frame %d: it is not drawn on", n, offset, offset+1)
 		return still, rep, nil
 	}
-	if k := tracksFrame(n, vo.FrameOffset); stored(src) != nil && stored(src).Frame(k, new(scene.Frame)) == nil {
-		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)", n, k, frameSpan(stored(src)))
+	k, tracks := tracksFrame(n, vo.FrameOffset), stored(src)
+	switch {
+	case tracks == nil || tracks.Frame(k, new(scene.Frame)) != nil:
+	case o.Tracks.Live != nil && tracks.Len() == 0:
+		// No file: what the tracker did from the render's first frame to this one.
+		warn(o, "nothing is tracked by video frame %d; %s", n, o.Tracks.Live.NothingHint(n-first+1))
+	case o.Tracks.Live != nil:
+		warn(o, "nothing is tracked in video frame %d (the tracker tracked frames %s before it)", n, frameSpan(tracks))
+	default:
+		hint := ""
+		if k < tracks.FirstIndex() || k > tracks.LastIndex() {
+			hint = offsetHint
+		}
+		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)%s", n, k, frameSpan(tracks), hint)
 	}
 	return still, rep, nil
 }

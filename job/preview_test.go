@@ -14,6 +14,7 @@ import (
 	"trackink/knn"
 	"trackink/overlay"
 	"trackink/scene"
+	"trackink/tracker"
 	"trackink/video"
 )
 
@@ -194,5 +195,23 @@ func TestPreviewHonoursTheRange(t *testing.T) {
 		case tc.want != "" && (!errors.Is(err, ErrOption) || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("--start %s --end %s --frame %d: error %v, want an ErrOption with %q", tc.start, tc.end, tc.n, err, tc.want)
 		}
+	}
+}
+
+// A preview with the built-in tracker that tracked nothing by its frame says why, with no
+// file to speak of (it once said "tracks cover frames none: the file is empty").
+func TestPreviewOfTheTrackerSaysWhyNothing(t *testing.T) {
+	clip, place := previewClip(t, 3)
+	o := tracker.DefaultOptions(tracker.Objects)
+	o.Detectors = []tracker.Detector{oneBox{}}
+	var warnings []string
+	opts := previewOptions(clip, place, overlay.DefaultStyle(), nil, &warnings)
+	opts.Tracks = Tracks{Live: NewLive(o, scene.BottomCenter, false, nil)}
+	if _, _, err := Preview(t.Context(), opts, 1); err != nil {
+		t.Fatal(err)
+	}
+	want := "nothing is tracked by video frame 1; a track is drawn once its object is seen in --confirm 2 frames in a row"
+	if len(warnings) != 1 || !strings.Contains(warnings[0], want) || strings.Contains(warnings[0], "file") {
+		t.Errorf("--detect --frame 1 warned %q, want one with %q", warnings, want)
 	}
 }
