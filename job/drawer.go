@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"trackink/composite"
+	"trackink/knn"
 	"trackink/overlay"
 	"trackink/scene"
 	"trackink/video"
@@ -30,6 +31,9 @@ type Drawer struct {
 	// draws. 0 in a whole render.
 	replayFrom int
 	replayed   int // tracks frames replayed
+	// replayCapped is what the link caps dropped in the frames replayed, which are not drawn:
+	// the warnings are of the frames drawn.
+	replayCapped knn.Capped
 	// none is what the overlay draws for a frame with nothing tracked: an empty frame
 	// numbered as the video's (numbered), so that what counts frames (the camera look's
 	// grain and clock) counts the video's frames, not those drawn, and a render from
@@ -59,6 +63,7 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 			}
 			t.replayed++
 		}
+		t.replayCapped = t.d.LinksCapped()
 	}
 	if t.firstN == 0 {
 		t.firstN = n
@@ -114,10 +119,21 @@ func (t *Drawer) Close() {
 }
 
 // warnings says, through o.Warn, what the frames drawn on the w × h picture did not show as
-// asked: characters the font lacks, links the caps dropped (drawnWarnings), tracked items
-// wholly outside the picture. A render and a preview say the same of the frames they draw.
+// asked: characters the font lacks, links the caps dropped, tracked items wholly outside the
+// picture. A render, a preview and a still say the same of the frames they draw.
 func (t *Drawer) warnings(o Options, w, h int) {
-	drawnWarnings(o, t.d)
+	if t.d != nil {
+		if m := missingGlyphs(t.d.Font()); m != "" {
+			warn(o, "%s", m)
+		}
+		c := t.d.LinksCapped()
+		c.Frames -= t.replayCapped.Frames
+		c.PerPoint -= t.replayCapped.PerPoint
+		c.PerFrame -= t.replayCapped.PerFrame
+		if m := linkCapWarning(c, o.Overlay); m != "" {
+			warn(o, "%s", m)
+		}
+	}
 	if m := t.off.warning(w, h); m != "" {
 		warn(o, "%s", m)
 	}

@@ -215,3 +215,32 @@ func TestPreviewOfTheTrackerSaysWhyNothing(t *testing.T) {
 		t.Errorf("--detect --frame 1 warned %q, want one with %q", warnings, want)
 	}
 }
+
+// The link caps' warning of a preview counts the frame drawn, not the frames replayed before
+// it (40 tracks on one spot, within 10 px of each other: 780 pairs a frame; a point keeps 4
+// links, the 5 lowest ids their 10 links, and the frame 6 of them).
+func TestPreviewLinkCapsCountTheFrameDrawn(t *testing.T) {
+	clip, place := previewClip(t, 3)
+	var frames []scene.Frame
+	for n := 1; n <= 3; n++ {
+		f := scene.Frame{Index: n}
+		for id := 1; id <= 40; id++ {
+			f.Points = append(f.Points, scene.Point{ID: id, X: 20, Y: 20})
+		}
+		frames = append(frames, f)
+	}
+	tracks, err := scene.NewTracks(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	o := previewOptions(clip, place, overlay.DefaultStyle(), tracks, &warnings)
+	o.Overlay.Links.Graph, o.Overlay.Links.MaxDist, o.Overlay.Links.MaxLinksPerPoint, o.Overlay.Links.MaxLinks = "radius", 10, 4, 6
+	if _, _, err := Preview(t.Context(), o, 3); err != nil {
+		t.Fatal(err)
+	}
+	want := "770 links over --max-links-per-point 4 and 4 links over --max-links-per-frame 6 dropped in 1 frame"
+	if len(warnings) != 1 || !strings.Contains(warnings[0], want) {
+		t.Errorf("--frame 3 warned %q, want %q", warnings, want)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"trackink/internal/suggest"
+	"trackink/knn"
 	"trackink/outfile"
 	"trackink/overlay"
 	"trackink/scene"
@@ -325,20 +326,6 @@ func fitTo(o *Options, tracks *scene.Tracks) {
 	warn(*o, "--class-colors: no box is of class %s (the tracks' classes: %s)", strings.Join(lacking, ", "), known)
 }
 
-// drawnWarnings says what the overlay d (nil when nothing was drawn) could not draw as
-// asked: characters its font lacks, links its caps dropped.
-func drawnWarnings(o Options, d *overlay.Drawer) {
-	if d == nil {
-		return
-	}
-	if m := missingGlyphs(d.Font()); m != "" {
-		warn(o, "%s", m)
-	}
-	if m := linkCapWarning(d, o.Overlay); m != "" {
-		warn(o, "%s", m)
-	}
-}
-
 // missingGlyphs says which characters of the labels font f could not draw, drawn as hollow
 // boxes instead; "" when there were none.
 func missingGlyphs(f *overlay.Font) string {
@@ -364,11 +351,10 @@ func missingGlyphs(f *overlay.Font) string {
 	return fmt.Sprintf("labels hold characters that %s, drawn as hollow boxes:%s (--font a font that has them)", fonts, b.String())
 }
 
-// linkCapWarning says what the caps on links per point and per frame have dropped in a
-// render drawn by d with options o ("" if nothing), with the flags that raise them. The
-// device's own kNN links are not counted (overlay.Drawer.LinksCapped).
-func linkCapWarning(d *overlay.Drawer, o overlay.Options) string {
-	c := d.LinksCapped()
+// linkCapWarning says what the caps on links per point and per frame have dropped (c) in a
+// render drawn with options o ("" if nothing), with the flags that raise them. The device's
+// own kNN links are not counted (overlay.Drawer.LinksCapped).
+func linkCapWarning(c knn.Capped, o overlay.Options) string {
 	var dropped []string
 	if c.PerPoint > 0 {
 		dropped = append(dropped, fmt.Sprintf("%d links over --max-links-per-point %d", c.PerPoint, o.Links.MaxLinksPerPoint))
