@@ -86,6 +86,9 @@ func TestRangePastDamage(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			o := c.opts
 			o.Input, o.Output = in, filepath.Join(t.TempDir(), "out.mov")
+			if o.Layer {
+				skipUnlessLayerBuilt(t, o.Output, o.Encoder)
+			}
 			st, err := Transcode(t.Context(), o, func(int, composite.Surface) error { return nil })
 			if err == nil || errors.Is(err, ErrInputDamaged) || errors.Is(err, ErrNothingToRender) {
 				t.Fatalf("error %v, want one saying the damaged file ends before the range", err)
@@ -272,6 +275,9 @@ func TestCancelAfterLastFrame(t *testing.T) {
 			opts := c.where(cancel, &drawn)
 			dir := t.TempDir()
 			opts.Input, opts.Output, opts.End = in, filepath.Join(dir, "out"+c.ext), Position{Frame: frames}
+			if opts.Layer {
+				skipUnlessLayerBuilt(t, opts.Output, opts.Encoder)
+			}
 			st, err := Transcode(ctx, opts, func(int, composite.Surface) error { drawn++; return nil })
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("error %v, want context.Canceled", err)
