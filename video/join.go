@@ -269,7 +269,8 @@ func openSegments(ctx context.Context, source string, paths []string) ([]*segmen
 		// As their headers describe them; the first in order is probed below.
 		s, err := openSegmentFile(ctx, p)
 		switch {
-		case errors.Is(err, ErrSegmentChanged):
+		case errors.Is(err, ErrSegmentChanged), err != nil && ctx.Err() != nil:
+			// An open a stop signal ended is no damaged segment: the join was stopped.
 			return fail(err)
 		case err != nil:
 			return fail(unreadableSegment(p, err))

@@ -16,6 +16,7 @@ import (
 
 	"trackink/composite"
 	"trackink/internal/mediatest"
+	"trackink/internal/testdir"
 )
 
 // paintNumber is the tests' DrawFunc: it writes n's bits into the top-left 64×8 pixels of
@@ -235,6 +236,24 @@ func TestJoinRefuses(t *testing.T) {
 // opens and has its frames: the join used to copy them), its record's checksum changed, a
 // file cut short, and a segment of a trackink whose records carried no checksum. The same
 // segments intact join, their packets copied byte for byte.
+// A join stopped while it opens its segments says it was stopped, with the stop's cause,
+// and never that a segment is damaged (which would send the user to render it again): a
+// stop signal that ended a segment's open was once taken for a truncated file.
+func TestJoinStoppedWhileOpening(t *testing.T) {
+	src := mediatest.Clip(t, "mp4")
+	segs, _ := renderSegments(t, Options{Input: src, Output: "x.mp4", Preset: "ultrafast"}, 2)
+	stopped := errors.New("interrupted by SIGINT")
+	ctx, cancel := context.WithCancelCause(t.Context())
+	cancel(stopped)
+	out := filepath.Join(t.TempDir(), "joined.mp4")
+	_, err := Join(ctx, JoinOptions{Source: src, Segments: segs, Output: out})
+	var damaged *DamagedSegmentError
+	if !errors.Is(err, stopped) || errors.As(err, &damaged) {
+		t.Errorf("join stopped: %v; want the stop's cause, not a damaged segment", err)
+	}
+	testdir.Holds(t, filepath.Dir(out))
+}
+
 func TestJoinRefusesDamagedSegments(t *testing.T) {
 	src := mediatest.Clip(t, "mp4")
 	segs, _ := renderSegments(t, Options{Input: src, Output: "x.mp4", Preset: "ultrafast"}, 3)
