@@ -48,7 +48,7 @@ func joinCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		case len(segments) == 0:
 			return options.UsageError{Err: errors.New("no segments: give --segments DIR or --segments FILE,FILE...")}
 		}
-		files := runFiles{outfile.Run{Overwrite: overwrite}}
+		files := runFiles{Run: outfile.Run{Overwrite: overwrite}}
 		if err := files.input("-i", source, false); err != nil {
 			return err
 		}

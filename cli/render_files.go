@@ -16,7 +16,10 @@ import (
 // style file's own keys are applied by then (options.Style.Options), so a font or word list it
 // names is among the inputs.
 func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
-	f.files = runFiles{outfile.Run{Overwrite: f.overwrite}}
+	f.files = runFiles{Run: outfile.Run{Overwrite: f.overwrite}}
+	if f.tracks.Path == "-" {
+		f.files.readsStdin("--tracks -")
+	}
 	for _, in := range []struct {
 		flag, path string
 		dirOK      bool

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,4 +83,42 @@ func TestDashIsAName(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want exit 2, %q", c.args, code, stderr, c.want)
 		}
 	}
+}
+
+// TestStdinReadOnce: a pipe on standard input can be read once, so the tracks (-) and the
+// video (its path, /dev/stdin here the pipe's) cannot both come from it: refused, exit 2,
+// naming both (each read half of it before). A file redirected to standard input is opened
+// anew by its name, so it is no such pipe.
+func TestStdinReadOnce(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w.Close()
+	saved := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = saved }()
+	stdin := fmt.Sprintf("/proc/self/fd/%d", r.Fd()) // what /dev/stdin is where the pipe is fd 0
+	dir := t.TempDir()
+	const both = "both read standard input, which can be read once"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"render", "-i", stdin, "--tracks", "-", "-o", filepath.Join(dir, "o.mp4")}, "--tracks - and -i " + stdin + " " + both},
+		{[]string{"tracks", "-", "-i", stdin}, "tracks file - and -i " + stdin + " " + both},
+	} {
+		code, _, stderr := trackink(c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2, %q", c.args, code, stderr, c.want)
+		}
+	}
+	pic := filepath.Join(dir, "in.png")
+	writePicture(t, pic, 64, 48)
+	withStdin(t, "1,1,10,10,20,20\n", func() {
+		if code, _, stderr := trackink("render", "-i", pic, "--tracks", "-", "-o", filepath.Join(dir, "o.png")); code != 0 {
+			t.Errorf("--tracks - from a file: exit %d, %s", code, stderr)
+		}
+	})
 }

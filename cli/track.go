@@ -130,7 +130,7 @@ func (t *trackRun) outputs(live *job.Live) (*partners, error) {
 	case t.output == "":
 		return nil, options.UsageError{Err: errors.New("no output: give -o TRACKS (.txt or .jsonl)")}
 	}
-	files := runFiles{outfile.Run{Overwrite: t.overwrite}}
+	files := runFiles{Run: outfile.Run{Overwrite: t.overwrite}}
 	if err := files.input("-i", t.input, false); err != nil {
 		return nil, err
 	}

@@ -57,7 +57,10 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		default:
 			return options.UsageError{Err: fmt.Errorf("--to %q: want jsonl or mot%s", *to, options.ValueHint("to", *to))}
 		}
-		files := runFiles{outfile.Run{Overwrite: *overwrite}}
+		files := runFiles{Run: outfile.Run{Overwrite: *overwrite}}
+		if t.Path == "-" {
+			files.readsStdin("tracks file -")
+		}
 		for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.Path)}, {"-i", *in}, {"--class-names", t.ClassNames}} {
 			if err := files.input(f.flag, f.path, f.flag == "tracks file"); err != nil {
 				return err
