@@ -64,6 +64,9 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 			t.replayed++
 		}
 		t.replayCapped = t.d.LinksCapped()
+		if f := t.d.Font(); f != nil {
+			f.ForgetMissing() // of the replayed frames' labels, which are not drawn
+		}
 	}
 	if t.firstN == 0 {
 		t.firstN = n

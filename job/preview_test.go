@@ -65,6 +65,28 @@ func TestPreviewSaysWhatItCouldNotDraw(t *testing.T) {
 			t.Errorf("--frame 2 warned %q, want %q", warnings, want)
 		}
 	}
+	// A character only an earlier frame's label had is not in the picture: frame 3 is
+	// drawn after frame 2 is replayed, whose labels are laid out but not shown (the preview
+	// once warned of it); one that frame 3 has, and frame 2 too, is.
+	for _, tc := range []struct {
+		class3 string
+		warns  bool
+	}{{"person", false}, {"行人", true}} {
+		tracks, err := scene.NewTracks([]scene.Frame{
+			{Index: 2, Boxes: []scene.Box{{ID: 1, X: 10, Y: 10, W: 20, H: 20, Class: "行人"}}},
+			{Index: 3, Boxes: []scene.Box{{ID: 1, X: 12, Y: 10, W: 20, H: 20, Class: tc.class3}}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warnings = nil
+		if _, _, err := Preview(t.Context(), previewOptions(clip, place, overlay.DefaultStyle(), tracks, &warnings), 3); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(strings.Join(warnings, "\n"), "U+884C"); got != tc.warns {
+			t.Errorf("--frame 3 labelled %q after 行人 in frame 2: warned %q; want a warning of U+884C: %t", tc.class3, warnings, tc.warns)
+		}
+	}
 }
 
 // movingTracks are one box moving right across a 64×48 picture in frames 1 to frames.

@@ -107,7 +107,8 @@ type Font struct {
 	ascii   [128]int32               // the glyph of each ASCII rune once looked up; 0 before
 	index   map[rune]int32           // the glyph of every other rune looked up
 	kerning map[uint64]fixed.Int26_6 // the kerning of glyph pairs met, by their glyph numbers
-	missing []rune                   // runes no face has, in the order first met
+	missing []rune                   // runes no face has, met since ForgetMissing, in the order first met
+	missed  map[rune]bool            // missing's runes
 	shaper  shaper
 	ids     []int32 // a label's glyphs, left to right (scratch)
 }
@@ -183,6 +184,13 @@ func (f *Font) glyphOf(r rune) int32 {
 	if r >= 0 && r < 128 {
 		f.ascii[r] = i
 	}
+	if i == 0 && !f.missed[r] { // the tofu: noted each time it is met after ForgetMissing
+		if f.missed == nil {
+			f.missed = make(map[rune]bool)
+		}
+		f.missed[r] = true
+		f.missing = append(f.missing, r)
+	}
 	return i
 }
 
@@ -206,13 +214,21 @@ func (f *Font) rasterise(r rune) int32 {
 		f.glyphs = append(f.glyphs, g)
 		return int32(len(f.glyphs) - 1)
 	}
-	f.missing = append(f.missing, r)
 	return 0
 }
 
 // Missing returns the characters labels asked for that neither the typeface nor Go Medium
-// has, in the order first met: they are drawn as hollow boxes.
+// has, in the order first met since the font was made or ForgetMissing: they are drawn as
+// hollow boxes.
 func (f *Font) Missing() []rune { return f.missing }
+
+// ForgetMissing empties Missing, so that it holds what labels ask for from now on: a
+// preview replays the frames before the one it draws, whose labels it lays out but does not
+// show.
+func (f *Font) ForgetMissing() {
+	f.missing = f.missing[:0]
+	clear(f.missed)
+}
 
 // Typeface returns the name of the font labels are set in ("Go Medium" or a file's path).
 func (f *Font) Typeface() string { return f.faces[0].tf.name }
