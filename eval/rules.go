@@ -134,9 +134,11 @@ type preprocessor struct {
 	// DontCare region.
 	kitti bool
 
-	solver assign.Solver
-	iou    []float64
-	work   []float64 // maxScoreMatching's
+	solver        assign.Solver
+	iou           []float64
+	regions, cand []scene.Box // frame's, reused from frame to frame
+	matched       []int       // frame's: track j → candidate + 1, 0 if unmatched
+	work          []float64   // maxScoreMatching's
 }
 
 // preprocessors returns the rules for ground truth of format f, one per class scored apart.
@@ -185,9 +187,9 @@ func classIn(c string, set []string) bool {
 
 // frame returns the ground truth and the track boxes of one frame that are scored. gb holds
 // every ground-truth box of the frame, regions (NoID) included; tb the tracked boxes. It
-// reuses gb's and tb's arrays.
+// reuses tb's array and the preprocessor's own, so gt holds until the next call.
 func (p *preprocessor) frame(gb, tb []scene.Box) (gt, tracks []scene.Box) {
-	var regions, cand []scene.Box
+	regions, cand := p.regions[:0], p.cand[:0]
 	for _, g := range gb {
 		switch {
 		case g.ID == scene.NoID:
@@ -207,7 +209,10 @@ func (p *preprocessor) frame(gb, tb []scene.Box) (gt, tracks []scene.Box) {
 	// Match the track boxes to the candidates for the greatest summed IoU among pairs of
 	// IoU at least 0.5 (TrackEval's fixed threshold here, whatever the scoring's).
 	n, m := len(cand), len(tracks)
-	matched := make([]int, m) // track j → candidate + 1, 0 if unmatched
+	p.regions, p.cand = regions, cand
+	p.matched = grow(p.matched, m)
+	matched := p.matched
+	clear(matched)
 	if n > 0 && m > 0 && (p.distractor != nil || p.kitti) {
 		p.iou = grow(p.iou, n*m)
 		for i, g := range cand {
