@@ -116,9 +116,7 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		// beside it, as track's does, so that the classes read back (--class-names).
 		var names []string
 		if classes := tracks.Classes(); format == scene.FormatMOT && len(classes) > 0 {
-			if names, err = t.ClassList(classes); err != nil {
-				return err
-			}
+			names = t.ClassList(classes)
 		}
 		outs := &partners{}
 		outs.add("-o", *out, target, func(wr io.Writer, _ job.Report) error {

@@ -184,10 +184,11 @@ func (s *Style) labelsAsked(fs *pflag.FlagSet) bool {
 
 // Tracks are the tracking-file readers' flags, shared by render and tracks.
 type Tracks struct {
-	Path                string // --tracks
-	Anchor, FrameBase   string // --anchor, --frame-base
-	Untracked, frameCol string // --untracked, --frame-column
-	ClassNames          string // --class-names
+	Path                string   // --tracks
+	Anchor, FrameBase   string   // --anchor, --frame-base
+	Untracked, frameCol string   // --untracked, --frame-column
+	ClassNames          string   // --class-names
+	classNames          []string // the names the file gave, once read (Options)
 	dropIgnored         bool
 	Size                string // --tracks-size
 	// Warn, when set, says what the tracks look wrong for (SizeHint).
@@ -245,32 +246,32 @@ func (t *Tracks) Options(w, h int) (scene.Options, error) {
 		return o, UsageError{fmt.Errorf("--untracked %q: want skip or draw%s", t.Untracked, ValueHint("untracked", t.Untracked))}
 	}
 	if t.ClassNames != "" {
-		if o.ClassNames, err = scene.ReadClassNames(t.ClassNames); err != nil {
-			// A settings file, as --label-words is: what is wrong with it is a mistake on
-			// the command line, naming the flag (and the file's line).
-			return o, UsageError{fmt.Errorf("--class-names %w", err)}
+		if t.classNames == nil {
+			if t.classNames, err = scene.ReadClassNames(t.ClassNames); err != nil {
+				// A settings file, as --label-words is: what is wrong with it is a mistake
+				// on the command line, naming the flag (and the file's line).
+				return o, UsageError{fmt.Errorf("--class-names %w", err)}
+			}
 		}
+		o.ClassNames = t.classNames
 	}
 	return o, nil
 }
 
 // ClassList numbers the tracks' classes (in order of first appearance) for MOTChallenge
-// text: --class-names's list where it was given, so that each number keeps its meaning, with
-// any other class after it; else the classes as they come.
-func (t *Tracks) ClassList(classes []string) ([]string, error) {
-	if t.ClassNames == "" {
-		return classes, nil
-	}
-	names, err := scene.ReadClassNames(t.ClassNames)
-	if err != nil {
-		return nil, UsageError{fmt.Errorf("--class-names %w", err)}
+// text: the --class-names list the tracks were read with (Load), so that each number keeps
+// its meaning, with any other class after it; else the classes as they come.
+func (t *Tracks) ClassList(classes []string) []string {
+	names := slices.Clone(t.classNames)
+	if names == nil {
+		return classes
 	}
 	for _, c := range classes {
 		if !slices.Contains(names, c) {
 			names = append(names, c)
 		}
 	}
-	return names, nil
+	return names
 }
 
 // Load reads the tracking file for a w × h video or picture; "-" reads standard input,
