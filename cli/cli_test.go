@@ -331,15 +331,42 @@ func TestTracksCommand(t *testing.T) {
 	// MOT text numbers the classes, named in a file beside it, and reads back with them
 	// (the classes were once lost); both files are written or neither.
 	mot := filepath.Join(dir, "k.txt")
-	if code, _, stderr := trackink("tracks", kitti, "--to", "mot", "-o", mot); code != 0 || !strings.Contains(stderr, "--class-names "+filepath.Join(dir, "k.names")) {
+	kNames := filepath.Join(dir, "k.names")
+	if code, _, stderr := trackink("tracks", kitti, "--to", "mot", "-o", mot); code != 0 || !strings.Contains(stderr, "named in "+kNames) {
 		t.Errorf("--to mot of classes: exit %d, %s", code, stderr)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "k.names")); string(b) != "Car\nPedestrian\n" {
+	if b, err := os.ReadFile(kNames); string(b) != "Car\nPedestrian\n" {
 		t.Errorf("k.names: %q, %v", b, err)
 	}
-	if code, stdout, stderr := trackink("tracks", mot, "--class-names", filepath.Join(dir, "k.names")); code != 0 || !strings.Contains(stdout, "Car 1, Pedestrian 1") {
-		t.Errorf("MOT text read back with its names: exit %d, %s %s", code, stdout, stderr)
+	// The names beside the text are read with it (once only with --class-names, and
+	// without it the classes were lost); --class-names none or another file overrides them.
+	other := filepath.Join(dir, "other.names")
+	os.WriteFile(other, []byte("truck\nbus\n"), 0o644)
+	for _, c := range []struct {
+		args    []string
+		classes string // the summary's; "" none
+		note    bool   // the names beside said read
+	}{
+		{nil, "Car 1, Pedestrian 1", true},
+		{[]string{"--class-names", kNames}, "Car 1, Pedestrian 1", false},
+		{[]string{"--class-names", other}, "bus 1, truck 1", false},
+		{[]string{"--class-names", "none"}, "", false},
+	} {
+		code, stdout, stderr := trackink(append([]string{"tracks", mot}, c.args...)...)
+		hasClasses := c.classes != "" && strings.Contains(stdout, c.classes) || c.classes == "" && !strings.Contains(stdout, "Car")
+		if code != 0 || !hasClasses || c.note != strings.Contains(stderr, "note: class numbers named by "+kNames) {
+			t.Errorf("tracks k.txt %v: exit %d, %s %s; want classes %q, a note %v", c.args, code, stdout, stderr, c.classes, c.note)
+		}
 	}
+	// A names file beside that is not one is a mistake, named as such.
+	os.WriteFile(kNames, []byte("Car\n\nPedestrian\n"), 0o644)
+	if code, _, stderr := trackink("tracks", mot); code != exitUsage || !strings.Contains(stderr, "the class names beside the tracks (--class-names none reads them without): "+kNames+":2: blank") {
+		t.Errorf("tracks k.txt beside a broken k.names: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := trackink("tracks", mot, "--class-names", "none"); code != 0 {
+		t.Errorf("tracks k.txt --class-names none beside a broken k.names: exit %d, %s", code, stderr)
+	}
+	os.Remove(kNames)
 	lone := filepath.Join(dir, "lone.txt")
 	os.WriteFile(filepath.Join(dir, "lone.names"), []byte("mine\n"), 0o644)
 	if code, _, stderr := trackink("tracks", kitti, "--to", "mot", "-o", lone); code != exitUsage || !strings.Contains(stderr, "lone.names") {

@@ -257,7 +257,8 @@ func TestTrackPeople(t *testing.T) {
 
 // TestRenderDetectFrame: render --detect --frame N draws frame N as the whole render draws
 // it: the same picture as render --tracks of the tracks it saves, in JSON Lines and in
-// MOTChallenge text read with the names written beside it. The text once lost the one
+// MOTChallenge text read with the names written beside it (once only with --class-names
+// t.names, without which the labels lost their class). The text once lost the one
 // class of --detect people: "#1 0.71" for "#1 person 0.71", and hud coloured by track.
 func TestRenderDetectFrame(t *testing.T) {
 	withModel(t)
@@ -276,7 +277,7 @@ func TestRenderDetectFrame(t *testing.T) {
 		readers []string
 	}{
 		{"t.jsonl", nil},
-		{"t.txt", []string{"--class-names", p("t.names")}},
+		{"t.txt", nil}, // t.names beside it read with it
 	} {
 		render("--detect", "people", "--end", "40", "--save-tracks", p(c.saved), "--lossless", "-o", p("v.mkv"), "-y")
 		render(append([]string{"--tracks", p(c.saved), "--frame", "40", "-o", p("b.png"), "-y"}, c.readers...)...)

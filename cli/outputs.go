@@ -26,6 +26,12 @@ func trackFile(path string) string {
 	return path
 }
 
+// classesNote says where MOTChallenge text written with classes keeps their names: the file
+// names beside it, read back with it.
+func classesNote(names string) string {
+	return fmt.Sprintf("classes are numbers in field 8 (x), named in %s, which is read with the tracks from beside them: keep the two together", names)
+}
+
 // input checks that the file flag names can be read (a directory only with dirOK) and
 // records it, so that no output of the run is that file. An empty path is no file; a URL is
 // left to FFmpeg.

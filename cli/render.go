@@ -74,6 +74,7 @@ func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
 	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
 	f.tracks.Register(fs)
 	f.tracks.Warn = func(s string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", s) }
+	f.tracks.Note = func(s string) { fmt.Fprintf(stderr, "trackink render: note: %s\n", s) }
 	f.style.Register(fs, "knn", "default")
 	f.video.Register(fs)
 	f.detect.register(fs)

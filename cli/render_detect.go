@@ -114,7 +114,6 @@ func (d *renderDetect) sayLost(stderr io.Writer) {
 		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: %s\n", d.saveTracks, what)
 	}
 	if d.names != "" {
-		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: classes are numbers in field 8 (x), named in %s: read them back with --class-names %s\n",
-			d.saveTracks, d.names, d.names)
+		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: %s\n", d.saveTracks, classesNote(d.names))
 	}
 }

@@ -30,7 +30,7 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 		{"--font", fontFile(f.style.Style.Font), false},
 		{"--label-words", f.style.LabelWords, false},
 		{"--label-lines", f.style.LabelLines, false},
-		{"--class-names", f.tracks.ClassNames, false},
+		{"--class-names", f.tracks.ClassNamesFile(), false},
 		{"--model", f.detect.ModelFile(), false},
 	} {
 		if err := f.files.input(in.flag, in.path, in.dirOK); err != nil {

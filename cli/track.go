@@ -179,7 +179,7 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 		return outputError(t.output, t.input, werr)
 	}
 	if t.names != "" {
-		fmt.Fprintf(t.stderr, "trackink track: note: classes are numbers in field 8 (x), named in %s: read them back with --class-names %s\n", t.names, t.names)
+		fmt.Fprintf(t.stderr, "trackink track: note: %s\n", classesNote(t.names))
 	}
 	if damaged {
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, t.output)}

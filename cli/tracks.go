@@ -36,6 +36,7 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	h := fs.Int("height", 0, "the video's height, instead of -i")
 	t.Register(fs)
 	t.Warn = func(s string) { fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", s) }
+	t.Note = func(s string) { fmt.Fprintf(stderr, "trackink tracks: note: %s\n", s) }
 	return fs, func(args []string, stdout io.Writer) error {
 		if err := options.ParseWith(fs, args, 1, "the tracking file (or YOLO results directory; - for standard input)"); err != nil {
 			return err
@@ -61,7 +62,7 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if t.Path == "-" {
 			files.readsStdin("tracks file -")
 		}
-		for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.Path)}, {"-i", *in}, {"--class-names", t.ClassNames}} {
+		for _, f := range []struct{ flag, path string }{{"tracks file", trackFile(t.Path)}, {"-i", *in}, {"--class-names", t.ClassNamesFile()}} {
 			if err := files.input(f.flag, f.path, f.flag == "tracks file"); err != nil {
 				return err
 			}
@@ -147,7 +148,7 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return outputError(*out, "", err)
 		}
 		if names != nil {
-			fmt.Fprintf(stderr, "trackink tracks: note: classes are numbers in field 8 (x), named in %s: read them back with --class-names %s\n", namesPath, namesPath)
+			fmt.Fprintf(stderr, "trackink tracks: note: %s\n", classesNote(namesPath))
 		}
 		return nil
 	}

@@ -193,6 +193,40 @@ type Tracks struct {
 	Size                string // --tracks-size
 	// Warn, when set, says what the tracks look wrong for (SizeHint).
 	Warn func(string)
+	// Note, when set, says where the class names came from when no --class-names named
+	// them (ClassNamesFile).
+	Note func(string)
+}
+
+// NoClassNames is the --class-names value that reads the tracks without class names, even
+// with a names file beside them.
+const NoClassNames = "none"
+
+// ClassNamesFile is the file the class numbers' names are read from: --class-names's, or,
+// without it, the names file beside the tracks file where there is one (NamesBeside: t.names
+// beside t.txt, as track and --save-tracks write MOTChallenge text), so that saved tracks
+// draw back with their classes; "" for none (--class-names none).
+func (t *Tracks) ClassNamesFile() string {
+	switch t.ClassNames {
+	case NoClassNames:
+		return ""
+	case "":
+	default:
+		return t.ClassNames
+	}
+	if t.Path == "" || t.Path == "-" || !isFile(t.Path) {
+		return ""
+	}
+	if beside := NamesBeside(t.Path); beside != t.Path && isFile(beside) {
+		return beside
+	}
+	return ""
+}
+
+// isFile reports whether path is a regular file (or a link to one).
+func isFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
 }
 
 // Register adds the readers' flags to fs (--tracks itself is the command's).
@@ -202,7 +236,7 @@ func (t *Tracks) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&t.FrameBase, "frame-base", "auto", "the number the tracks give the video's first frame: 0, 1, or auto (the format's own: 0 for KITTI, CVAT and supervision CSV, 1 otherwise)")
 	fs.StringVar(&t.Untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
 	fs.StringVar(&t.frameCol, "frame-column", "frame_index", "supervision CSV: the column holding the frame number")
-	fs.StringVar(&t.ClassNames, "class-names", "", "class names for class numbers: a file of one name a line, or a data YAML's names")
+	fs.StringVar(&t.ClassNames, "class-names", "", "class names for class numbers: a file of one name a line, or a data YAML's names (default: NAME.names beside MOTChallenge tracks NAME.txt, where there is one; none: no names)")
 	fs.StringVar(&t.Size, "tracks-size", "", "the video size the tracks were made at, WxH (1920x1080): their coordinates are scaled to the picture's")
 }
 
@@ -245,11 +279,17 @@ func (t *Tracks) Options(w, h int) (scene.Options, error) {
 	default:
 		return o, UsageError{fmt.Errorf("--untracked %q: want skip or draw%s", t.Untracked, ValueHint("untracked", t.Untracked))}
 	}
-	if t.ClassNames != "" {
+	if file := t.ClassNamesFile(); file != "" {
 		if t.classNames == nil {
-			if t.classNames, err = scene.ReadClassNames(t.ClassNames); err != nil {
+			if t.ClassNames == "" && t.Note != nil {
+				t.Note(fmt.Sprintf("class numbers named by %s, beside %s (--class-names none reads the tracks without)", file, t.Path))
+			}
+			if t.classNames, err = scene.ReadClassNames(file); err != nil {
 				// A settings file, as --label-words is: what is wrong with it is a mistake
 				// on the command line, naming the flag (and the file's line).
+				if t.ClassNames == "" {
+					return o, UsageError{fmt.Errorf("the class names beside the tracks (--class-names none reads them without): %w", err)}
+				}
 				return o, UsageError{fmt.Errorf("--class-names %w", err)}
 			}
 		}
