@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"trackink/eval"
@@ -108,7 +110,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err != nil {
 				return err
 			}
-			t, err := loadForEval("--tracks", (*tracks)[i], opts, stderr)
+			t, err := loadTracksForEval((*tracks)[i], opts, stderr)
 			if err != nil {
 				return err
 			}
@@ -117,8 +119,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if !fs.Changed("by-class") {
 				o.ByClass = g.Format() == scene.FormatKITTI && seqRules == eval.PyMotmetrics
 			}
-			if seqRules == eval.TrackEval && g.Format() == scene.FormatKITTI {
-				warnUnscoredKITTI(stderr, (*tracks)[i], t)
+			if err := checkTrackClasses(stderr, (*tracks)[i], g, t, seqRules); err != nil {
+				return err
 			}
 			row := eval.Named{Name: eval.SequenceName((*gts)[i]),
 				GTFrames:    eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()},
@@ -166,23 +168,90 @@ func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClas
 	return g, rules, err
 }
 
-// warnUnscoredKITTI warns that TrackEval's KITTI rules score no track box whose class is
-// not Car or Pedestrian, when the tracks hold some.
-func warnUnscoredKITTI(stderr io.Writer, path string, t *scene.Tracks) {
+// checkTrackClasses says what the ground truth's rules do with the track boxes of classes
+// it does not score. MOTChallenge's ground truth is of people: TrackEval refuses tracks of
+// other classes (an error here); py-motmetrics counts them as false positives where the
+// ground truth scores only people (a warning).
+// TrackEval's rules for KITTI score Car and Pedestrian alone, the others unscored (a
+// warning).
+func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules eval.Rules) error {
+	var scored func(class string) bool
+	switch {
+	case g.Format() == scene.FormatMOT && (rules == eval.TrackEval || onlyPeople(g)):
+		scored = isPerson
+	case g.Format() == scene.FormatKITTI && rules == eval.TrackEval:
+		scored = func(c string) bool { return strings.EqualFold(c, "Car") || strings.EqualFold(c, "Pedestrian") }
+	default:
+		return nil
+	}
+	others := map[string]int{} // boxes of each class not scored
 	n := 0
 	for f := range t.All() {
 		for _, b := range f.Boxes {
-			if !strings.EqualFold(b.Class, "Car") && !strings.EqualFold(b.Class, "Pedestrian") {
+			if !scored(b.Class) {
+				others[b.Class]++
 				n++
 			}
 		}
 	}
-	switch {
-	case n == 1:
-		fmt.Fprintf(stderr, "trackink eval: warning: %s: 1 track box is neither Car nor Pedestrian: TrackEval's rules for KITTI score those two classes alone\n", path)
-	case n > 1:
-		fmt.Fprintf(stderr, "trackink eval: warning: %s: %d track boxes are neither Car nor Pedestrian: TrackEval's rules for KITTI score those two classes alone\n", path, n)
+	if n == 0 {
+		return nil
 	}
+	var counts []string
+	for _, c := range slices.Sorted(maps.Keys(others)) {
+		counts = append(counts, fmt.Sprintf("%s %d", c, others[c]))
+	}
+	what := "not people"
+	if g.Format() == scene.FormatKITTI {
+		what = "neither Car nor Pedestrian"
+	}
+	boxes := fmt.Sprintf("%d track boxes are %s (%s)", n, what, strings.Join(counts, ", "))
+	if n == 1 {
+		boxes = fmt.Sprintf("1 track box is %s (%s)", what, counts[0])
+	}
+	switch {
+	case g.Format() == scene.FormatKITTI:
+		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s: TrackEval's rules for KITTI score those two classes alone\n", path, boxes)
+	case rules == eval.TrackEval:
+		return fmt.Errorf("--tracks %s: %s: TrackEval's MOTChallenge evaluation scores pedestrians and refuses tracks of other classes; "+
+			"track people alone (--detect people, or --classes person), or score every box as py-motmetrics does (--rules motmetrics)", path, boxes)
+	default:
+		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s: the MOTChallenge ground truth is of people, so they count as false positives "+
+			"(--detect people tracks people alone)\n", path, boxes)
+	}
+	return nil
+}
+
+// isPerson reports whether a box of class c may be a person: people's classes, or none.
+func isPerson(c string) bool {
+	return c == "" || strings.EqualFold(c, "person") || strings.EqualFold(c, "pedestrian")
+}
+
+// onlyPeople reports whether every box of ground truth g that is scored is a person's (as
+// MOTChallenge's are once its rows of other classes, not to be considered, are left out).
+func onlyPeople(g *scene.Tracks) bool {
+	for f := range g.All() {
+		for _, b := range f.Boxes {
+			if !b.Ignored && !isPerson(b.Class) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// loadTracksForEval reads a tracker's output for eval (loadForEval), with the names of its
+// class numbers where a names file lies beside it, as render reads it (NAME.names beside
+// MOTChallenge text NAME.txt, which track writes), so that its classes are known.
+func loadTracksForEval(path string, o scene.Options, stderr io.Writer) (*scene.Tracks, error) {
+	if names := options.NamesFileBeside(path); names != "" {
+		var err error
+		if o.ClassNames, err = scene.ReadClassNames(names); err != nil {
+			return nil, fmt.Errorf("--tracks %s: the class names beside it: %w", path, err)
+		}
+		fmt.Fprintf(stderr, "trackink eval: note: class numbers of %s named by %s, beside it\n", path, names)
+	}
+	return loadForEval("--tracks", path, o, stderr)
 }
 
 // sizeNeeded is the error of reading YOLO results (what names them) with no picture size

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -223,13 +224,19 @@ func TestEvalKITTIByClass(t *testing.T) {
 // wholly inside. TrackEval's rules (auto) remove the box in the region: MOTA 1, and the
 // classes are reported apart (car: 1 match; pedestrian: nothing, MOTA undefined).
 // py-motmetrics' rules do not know the region: 1 false positive, MOTA 0.
-func TestEvalRules(t *testing.T) {
+// fileWriter returns a function writing text to a file of the given name in a directory of
+// t's, returning its path.
+func fileWriter(t *testing.T) func(name, text string) string {
 	dir := t.TempDir()
-	write := func(name, text string) string {
+	return func(name, text string) string {
 		p := filepath.Join(dir, name)
 		must(t, os.WriteFile(p, []byte(text), 0o644))
 		return p
 	}
+}
+
+func TestEvalRules(t *testing.T) {
+	write := fileWriter(t)
 	motGT := write("mot.gt.txt", "1,1,0,0,10,10,1,1,1\n1,2,50,0,10,10,0,7,1\n")
 	motTracks := write("mot.tracks.txt", "1,1,0,0,10,10,1,-1,-1,-1\n1,2,50,0,10,10,1,-1,-1,-1\n")
 	const rest = " 1 1 1 1 1 1 0\n"
@@ -260,5 +267,47 @@ func TestEvalRules(t *testing.T) {
 	code, out, errOut := trackink("eval", "--gt", kittiGT, "--tracks", kittiTracks)
 	if code != 0 || !strings.Contains(out, "rules: trackeval") || !strings.Contains(out, "kitti car ") || !strings.Contains(out, "kitti pedestrian ") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// Track boxes of classes the ground truth does not score: MOTChallenge's is of people, and
+// tracks of --detect objects (cars among them) were once scored against it without a word,
+// every car a false positive. TrackEval refuses such tracks; py-motmetrics counts them.
+func TestEvalTracksOfOtherClasses(t *testing.T) {
+	write := fileWriter(t)
+	gt := write("people.gt.txt", "1,1,0,0,10,10,1,-1,-1,-1\n1,2,50,0,10,10,1,-1,-1,-1\n")
+	// MOT17's numbering: a car (3) to be considered (1) makes ground truth of cars too.
+	carsGT := write("cars.gt.txt", "1,1,0,0,10,10,1,1,1\n1,2,50,0,10,10,1,3,1\n")
+	people := write("people.jsonl", `{"frame":1,"boxes":[{"id":1,"x":0,"y":0,"w":10,"h":10,"label":"person"},{"id":2,"x":50,"y":0,"w":10,"h":10,"label":"person"}]}`+"\n")
+	objects := write("objects.jsonl", `{"frame":1,"boxes":[{"id":1,"x":0,"y":0,"w":10,"h":10,"label":"person"},{"id":2,"x":50,"y":0,"w":10,"h":10,"label":"car"}]}`+"\n")
+	// As track --detect objects writes MOTChallenge text: class numbers in x, names beside.
+	objectsMOT := write("objects.txt", "1,1,0,0,10,10,0.9,0,-1,-1\n1,2,50,0,10,10,0.9,2,-1,-1\n")
+	write("objects.names", "person\nbicycle\ncar\n")
+	plainMOT := write("plain.txt", "1,1,0,0,10,10,0.9,0,-1,-1\n1,2,50,0,10,10,0.9,2,-1,-1\n")
+	const (
+		warning = "warning: %s: 1 track box is not people (car 1): the MOTChallenge ground truth is of people, so they count as false positives"
+		refusal = "--tracks %s: 1 track box is not people (car 1): TrackEval's MOTChallenge evaluation scores pedestrians and refuses tracks of other classes"
+	)
+	for _, c := range []struct {
+		gt, tracks, rules string
+		code              int
+		stderr            string // a format for the tracks' path; "" for nothing said
+	}{
+		{gt, people, "motmetrics", 0, ""},
+		{gt, people, "trackeval", 0, ""},
+		{gt, objects, "motmetrics", 0, warning},
+		{gt, objects, "trackeval", 1, refusal},
+		{gt, objectsMOT, "motmetrics", 0, warning},
+		{gt, objectsMOT, "trackeval", 1, refusal},
+		{gt, plainMOT, "trackeval", 0, ""}, // no names: x is not a class
+		{carsGT, objects, "motmetrics", 0, ""},
+		{carsGT, objects, "trackeval", 1, refusal},
+	} {
+		code, _, stderr := trackink("eval", "--gt", c.gt, "--tracks", c.tracks, "--rules", c.rules)
+		said := strings.Contains(stderr, "not people")
+		if code != c.code || said != (c.stderr != "") || said && !strings.Contains(stderr, fmt.Sprintf(c.stderr, c.tracks)) {
+			t.Errorf("eval --gt %s --tracks %s --rules %s: exit %d, %q; want exit %d, %q", filepath.Base(c.gt), filepath.Base(c.tracks), c.rules,
+				code, stderr, c.code, fmt.Sprintf(c.stderr, c.tracks))
+		}
 	}
 }

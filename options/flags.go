@@ -214,10 +214,17 @@ func (t *Tracks) ClassNamesFile() string {
 	default:
 		return t.ClassNames
 	}
-	if t.Path == "" || t.Path == "-" || !isFile(t.Path) {
+	return NamesFileBeside(t.Path)
+}
+
+// NamesFileBeside is the names file beside the tracks file at path (NamesBeside) where both
+// are files and path's name allows MOTChallenge text (not .jsonl or .xml, whose boxes name
+// their classes); else "".
+func NamesFileBeside(path string) string {
+	if path == "" || path == "-" || !scene.ReadBackAs(path, scene.FormatMOT) || !isFile(path) {
 		return ""
 	}
-	if beside := NamesBeside(t.Path); beside != t.Path && isFile(beside) {
+	if beside := NamesBeside(path); beside != path && isFile(beside) {
 		return beside
 	}
 	return ""
