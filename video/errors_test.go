@@ -126,6 +126,15 @@ func TestInputErrors(t *testing.T) {
 	if _, _, _, err = render(t, junk, ".mp4", Options{}); err == nil || !strings.Contains(err.Error(), "junk.mp4") {
 		t.Errorf("junk input: %v, want an error naming the file", err)
 	}
+	// A tracks file given as the video: FFmpeg's tty demuxer takes a .txt of some size for
+	// ANSI art, which was rendered as a video of its characters.
+	text := filepath.Join(dir, "gt.txt")
+	if err := os.WriteFile(text, []byte(strings.Repeat("1,1,499,158,31.03,75.17,1,-4.1554,-7.3591,0\n", 2000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err = render(t, text, ".mp4", Options{}); err == nil || !strings.Contains(err.Error(), text+" is text, not a video") {
+		t.Errorf("a text file as the video: %v, want it refused as text", err)
+	}
 }
 
 func TestOutputErrors(t *testing.T) {

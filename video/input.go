@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,11 @@ import (
 	"trackink/internal/field"
 	"trackink/outfile"
 )
+
+// textArtFormats are FFmpeg's demuxers that draw text files as pictures (ANSI art, BIN, XBIN,
+// ArtWorx, iCE Draw): a .txt given as a video, a tracks file passed to -i by mistake, would
+// be rendered as its characters.
+var textArtFormats = []string{"tty", "bin", "xbin", "adf", "idf"}
 
 // input is the opened source: the demuxer and the video stream that gets rendered.
 type input struct {
@@ -105,6 +111,9 @@ func openInputURL(ctx context.Context, path, url string, pipe *pipeInput, videoS
 	}
 	if err := checkLayout(in.fc); err != nil {
 		return fail(err)
+	}
+	if f := in.fc.InputFormat(); f != nil && slices.Contains(textArtFormats, f.Name()) {
+		return fail(fmt.Errorf("video: %s is text, not a video: FFmpeg would draw its characters as ANSI art (its %s demuxer)", path, f.Name()))
 	}
 	if probe {
 		if err := in.fc.FindStreamInfo(nil); err != nil {
