@@ -17,6 +17,7 @@ type decoder struct {
 	// send, in software with frame threads, runs the calls that block while those are busy
 	// on a thread of the decoder's own (nil: every call is made directly).
 	send *codecThread
+	sink *logSink // FFmpeg's lines while it decodes
 }
 
 // openDecoder opens the video decoder. hwaccel "cuda" must get a CUDA device or fail; "auto"
@@ -27,7 +28,7 @@ func openDecoder(in *input, hwaccel string, logf func(string), sink *logSink) (*
 	if codec == nil {
 		return nil, fmt.Errorf("video: no decoder for codec %s", par.CodecID())
 	}
-	d := &decoder{cc: astiav.AllocCodecContext(codec), hwPix: astiav.PixelFormatNone, name: "none"}
+	d := &decoder{cc: astiav.AllocCodecContext(codec), hwPix: astiav.PixelFormatNone, name: "none", sink: sink}
 	if d.cc == nil {
 		return nil, errors.New("video: allocating the decoder context failed")
 	}
@@ -240,7 +241,23 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 		return err
 	}
 	d.checkPromises()
+	d.checkConcealed()
 	return nil
+}
+
+// checkConcealed records the errors the decoder said it concealed as damage when it marked
+// no frame with them (concealedMark), as its frame threads may fail to. A segment leaves it
+// to its frame count: the frames it decodes before its first may lack references.
+func (d *decodeStage) checkConcealed() {
+	if d.seg != nil || d.dec == nil || d.dec.sink == nil {
+		return
+	}
+	d.rep.mu.Lock()
+	marked := d.rep.damaged > 0
+	d.rep.mu.Unlock()
+	if n, first := d.dec.sink.concealedErrors(); n > 0 && !marked {
+		d.rep.damage(fmt.Sprintf("the decoder concealed errors in a frame it did not mark, by frame %d (%s)", d.decoded, first))
+	}
 }
 
 // receiveFrames drains the decoder and passes each frame in the window down the pipeline.

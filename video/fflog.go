@@ -17,7 +17,17 @@ type logSink struct {
 	mu     sync.Mutex
 	recent []string
 	muted  bool // while capturing: the lines end up in an error or fallback message instead
+	// The lines in which a decoder said it concealed errors (concealedMark): how many, and
+	// the first.
+	concealed      int
+	firstConcealed string
 }
+
+// concealedMark is how FFmpeg's H.264 decoder says it concealed errors in a frame ("error
+// while decoding MB 11 25, bytestream -6"). With frame threads it does not always mark that
+// frame (decode_error_flags): the last frame of an MPEG-TS cut short was marked in some runs
+// of the same render and not in others, the line logged in every run.
+const concealedMark = "error while decoding MB"
 
 var ffLog struct {
 	once  sync.Once
@@ -52,8 +62,10 @@ func forwardFFmpegLog(c astiav.Classer, _ astiav.LogLevel, _, msg string) {
 	if msg == "" {
 		return
 	}
+	concealed := strings.Contains(msg, concealedMark)
 	if c != nil {
 		if cl := c.Class(); cl != nil {
+			concealed = concealed && cl.Name() == "AVCodecContext"
 			msg = cl.ItemName() + ": " + msg
 		}
 	}
@@ -61,6 +73,12 @@ func forwardFFmpegLog(c astiav.Classer, _ astiav.LogLevel, _, msg string) {
 	defer ffLog.mu.Unlock()
 	for s := range ffLog.sinks {
 		s.mu.Lock()
+		if concealed {
+			if s.concealed == 0 {
+				s.firstConcealed = msg
+			}
+			s.concealed++
+		}
 		s.recent = append(s.recent, msg)
 		if len(s.recent) > recentLines {
 			s.recent = s.recent[1:]
@@ -71,6 +89,14 @@ func forwardFFmpegLog(c astiav.Classer, _ astiav.LogLevel, _, msg string) {
 			s.log("ffmpeg: " + msg)
 		}
 	}
+}
+
+// concealedErrors returns how many lines said a decoder concealed errors (concealedMark),
+// and the first of them.
+func (s *logSink) concealedErrors() (int, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.concealed, s.firstConcealed
 }
 
 // capture starts collecting FFmpeg's lines instead of logging them, before an operation
