@@ -352,7 +352,6 @@ func damagedBeforeRange(opts Options, decoded int, rep *report) error {
 	return fmt.Errorf("video: %s is damaged and ends after %d frames, before %s (%s)", opts.Input, decoded, where, what)
 }
 
-// describeRange says what Start and End select, for messages.
 // nothingIn is the error for a render or a pass that found no frame from start to end in a
 // video of the length given: ErrNoFrames for the whole video, else ErrNothingToRender.
 func nothingIn(start, end Position, length string) error {
@@ -365,6 +364,7 @@ func nothingIn(start, end Position, length string) error {
 	return fmt.Errorf("%w: nothing lies %s; the video has %s", ErrNothingToRender, describeRange(start, end), length)
 }
 
+// describeRange says what Start and End select, for messages.
 func describeRange(start, end Position) string {
 	switch {
 	case start.IsZero() && end.IsZero():
