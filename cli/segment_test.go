@@ -381,21 +381,24 @@ func TestDocsShowTheClusterScripts(t *testing.T) {
 
 // TestManyScriptRefusesOneOutputTwice: many.sbatch refuses a list two lines of which come to
 // one output (once cam1/clip.mp4 and cam2/clip.mp4 both wrote out/clip.mp4, the second
-// replacing the first with -y), and runs a list whose outputs differ.
+// replacing the first with -y), however they spell it, and runs a list whose outputs differ.
 func TestManyScriptRefusesOneOutputTwice(t *testing.T) {
 	dir := t.TempDir()
 	list := filepath.Join(dir, "list.tsv")
-	os.WriteFile(list, []byte("cam1/clip.mp4\tt.txt\ncam2/clip.mp4\tt.txt\ncam3/clip.mov\tt.txt\tcam3.mp4\n"), 0o644)
+	// Lines 4 and 5 name one file two ways (once compared as strings, and let through).
+	os.WriteFile(list, []byte("cam1/clip.mp4\tt.txt\ncam2/clip.mp4\tt.txt\ncam3/clip.mov\tt.txt\tcam3.mp4\n"+
+		"cam4/a.mp4\tt.txt\t"+dir+"/out/x/..//b.mp4\ncam5/b.mov\tt.txt\n"), 0o644)
 	for _, tc := range []struct {
 		task string
 		code int
 		says string
 	}{
-		{"0", 2, "lines 1 2 all write " + dir + "/out/clip.mp4"},
+		{"0", 2, "lines 1 2 all write " + dir + "/out/clip.mp4:"},
 		{"1", 2, "lines 1 2 all write"},
 		{"2", 0, "render -i cam3/clip.mov --tracks t.txt -o cam3.mp4 -y"},
+		{"3", 2, "lines 4 5 all write " + dir + "/out/b.mp4:"},
 	} {
-		cmd := exec.Command("bash", "../scripts/slurm/many.sbatch", list, filepath.Join(dir, "out"))
+		cmd := exec.Command("bash", "../scripts/slurm/many.sbatch", list, dir+"/out/")
 		cmd.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID="+tc.task, "TRACKINK=echo")
 		out, _ := cmd.CombinedOutput()
 		if cmd.ProcessState.ExitCode() != tc.code || !strings.Contains(string(out), tc.says) {
