@@ -358,6 +358,18 @@ func TestTracksCommand(t *testing.T) {
 			t.Errorf("tracks k.txt %v: exit %d, %s %s; want classes %q, a note %v", c.args, code, stdout, stderr, c.classes, c.note)
 		}
 	}
+	// render says where the names came from, unless --quiet (once said regardless).
+	picture := filepath.Join(dir, "in.png")
+	writePicture(t, picture, 400, 300)
+	for _, quiet := range []bool{false, true} {
+		args := []string{"render", "-i", picture, "--tracks", mot, "-o", filepath.Join(dir, "o.png"), "-y"}
+		if quiet {
+			args = append(args, "--quiet")
+		}
+		if code, _, stderr := trackink(args...); code != 0 || quiet == strings.Contains(stderr, "note: class numbers named by "+kNames) {
+			t.Errorf("render --quiet=%v: exit %d, %q", quiet, code, stderr)
+		}
+	}
 	// A names file beside that is not one is a mistake, named as such.
 	os.WriteFile(kNames, []byte("Car\n\nPedestrian\n"), 0o644)
 	if code, _, stderr := trackink("tracks", mot); code != exitUsage || !strings.Contains(stderr, "the class names beside the tracks (--class-names none reads them without): "+kNames+":2: blank") {

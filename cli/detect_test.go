@@ -303,8 +303,8 @@ func TestDetectNotesAnotherModel(t *testing.T) {
 	}
 	code, _, stderr := trackink("track", "-i", vtestPath, "--detect", "people", "--model", other, "--end", "2",
 		"-o", filepath.Join(t.TempDir(), "t.txt"), "--quiet")
-	if code != 0 || !strings.Contains(stderr, "note: model "+other) || !strings.Contains(stderr, detect.ModelSHA256) {
-		t.Errorf("exit %d, %q; want a note naming the model and the tested sha256", code, stderr)
+	if code != 0 || !strings.Contains(stderr, "warning: model "+other) || !strings.Contains(stderr, detect.ModelSHA256) {
+		t.Errorf("exit %d, %q; want a warning naming the model and the tested sha256, --quiet or not", code, stderr)
 	}
 }
 
@@ -323,8 +323,12 @@ func TestMOTClassNamesBesideTracks(t *testing.T) {
 		{"track", "--detect", "people", "-o", p("p.txt")},
 		{"render", "--detect", "objects", "--save-tracks", p("s.txt"), "--preset", "ultrafast", "-o", p("v.mp4")},
 	} {
-		if code, _, stderr := trackink(append(args, "-i", vtestPath, "--end", "30", "--quiet")...); code != 0 {
+		code, _, stderr := trackink(append(args, "-i", vtestPath, "--end", "30", "--quiet")...)
+		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		if strings.Contains(stderr, "note:") { // --quiet: no informational messages (once said)
+			t.Errorf("%v --quiet: %s", args, stderr)
 		}
 	}
 	jsonl, err := scene.Load(p("j.jsonl"), scene.Options{})

@@ -74,7 +74,11 @@ func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
 	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
 	f.tracks.Register(fs)
 	f.tracks.Warn = func(s string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", s) }
-	f.tracks.Note = func(s string) { fmt.Fprintf(stderr, "trackink render: note: %s\n", s) }
+	f.tracks.Note = func(s string) {
+		if !f.video.Quiet {
+			fmt.Fprintf(stderr, "trackink render: note: %s\n", s)
+		}
+	}
 	f.style.Register(fs, "knn", "default")
 	f.video.Register(fs)
 	f.detect.register(fs)
@@ -110,7 +114,7 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 			defer f.detect.close()
 		}
 		for _, n := range f.detect.Notes {
-			fmt.Fprintf(stderr, "trackink render: note: %s\n", n)
+			fmt.Fprintf(stderr, "trackink render: warning: %s\n", n)
 		}
 		switch {
 		case f.detect.Preset != "":

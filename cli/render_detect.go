@@ -107,13 +107,13 @@ func (d *renderDetect) addPartners(p *partners) {
 	}
 }
 
-// sayLost says what the tracks --save-tracks wrote could not hold, and where their
-// classes' names are.
-func (d *renderDetect) sayLost(stderr io.Writer) {
+// sayLost warns of what the tracks --save-tracks wrote could not hold, and says where their
+// classes' names are unless quiet.
+func (d *renderDetect) sayLost(stderr io.Writer, quiet bool) {
 	for _, what := range d.live.Lost() {
-		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: %s\n", d.saveTracks, what)
+		fmt.Fprintf(stderr, "trackink render: warning: --save-tracks %s: %s\n", d.saveTracks, what)
 	}
-	if d.names != "" {
+	if d.names != "" && !quiet {
 		fmt.Fprintf(stderr, "trackink render: note: --save-tracks %s: %s\n", d.saveTracks, classesNote(d.names))
 	}
 }

@@ -56,7 +56,7 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	// Whether the video ended (or broke off at damage) rather than the render failing.
 	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
 	if f.detect.saveTarget != "" && reachedEnd {
-		f.detect.sayLost(stderr)
+		f.detect.sayLost(stderr, f.video.Quiet)
 	}
 	switch {
 	case err == nil && rep.Plan != nil:

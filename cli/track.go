@@ -68,7 +68,7 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		defer closeDetector()
 		for _, n := range t.det.Notes {
-			fmt.Fprintf(stderr, "trackink track: note: %s\n", n)
+			fmt.Fprintf(stderr, "trackink track: warning: %s\n", n)
 		}
 		tf := options.Tracks{Anchor: t.anchor, FrameBase: "auto", Untracked: "skip"}
 		so, err := tf.Options(0, 0)
@@ -179,13 +179,15 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 		return outputError(t.output, t.input, werr)
 	}
 	if t.names != "" {
-		fmt.Fprintf(t.stderr, "trackink track: note: %s\n", classesNote(t.names))
+		if !t.quiet {
+			fmt.Fprintf(t.stderr, "trackink track: note: %s\n", classesNote(t.names))
+		}
 	}
 	if damaged {
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, t.output)}
 	}
 	for _, what := range live.Lost() {
-		fmt.Fprintf(t.stderr, "trackink track: note: %s\n", what)
+		fmt.Fprintf(t.stderr, "trackink track: warning: %s\n", what)
 	}
 	if live.Tracked() == 0 {
 		fmt.Fprintf(t.stderr, "trackink track: warning: nothing was tracked in %d frames; %s\n", stats.Frames, live.NothingHint(stats.Frames))
