@@ -113,6 +113,11 @@ func TestRenderErrors(t *testing.T) {
 		{"picture onto itself", []string{"render", "-i", in, "--tracks", good, "-o", in, "-y"}, 2, "is the input"},
 		{"bad start", []string{"render", "-i", good, "--tracks", good, "-o", filepath.Join(dir, "o.mp4"), "--start", "soon"}, 2, "--start"},
 		{"bad k", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--k", "0"}, 2, "--k"},
+		// Once "output o.mp4: want a .png or .jpg picture", saying neither why nor what -i does.
+		{"video from no video", []string{"render", "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 2, "without -i, render draws one picture on a blank canvas"},
+		{"video from a picture", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.mp4")}, 2, "-i " + in + " is a picture"},
+		// A broken style file names the flag, as every settings file's error does (once not).
+		{"style file broken", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--style", bad}, 2, "--style " + bad + ":1: want key = value"},
 		{"bad opacity", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--fill-opacity", "2"}, 2, "--fill-opacity"},
 		{"bad backend", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--knn", "annoy"}, 2, "--knn"},
 		{"missing font", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--font", filepath.Join(dir, "nope.ttf")}, 2, "--font"},

@@ -149,6 +149,13 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 		if isVideo {
 			return renderVideo(ctx, f, fs, opts, target, stderr)
 		}
+		switch {
+		case isPicture(f.output):
+		case f.input == "":
+			return options.UsageError{Err: fmt.Errorf("-o %s: without -i, render draws one picture on a blank canvas (-o NAME.png or .jpg); give the video to draw on with -i", f.output)}
+		default:
+			return options.UsageError{Err: fmt.Errorf("-o %s: -i %s is a picture, and so is what is drawn on it: -o NAME.png or .jpg", f.output, f.input)}
+		}
 		enc, err := job.PictureEncoder(f.output)
 		if err != nil {
 			return err

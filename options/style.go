@@ -43,7 +43,7 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 		entries, err := overlay.ReadStyleFile(s.File)
 		var sfe *overlay.StyleFileError
 		if errors.As(err, &sfe) {
-			return UsageError{err}
+			return UsageError{fmt.Errorf("--style %w", err)}
 		}
 		if err != nil {
 			return err
@@ -52,9 +52,9 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 		for _, e := range entries {
 			if !slices.Contains(keys, e.Key) {
 				if near := suggest.Closest(e.Key, keys); near != "" {
-					return UsageError{fmt.Errorf("%s:%d: unknown key %q (did you mean %s?)", s.File, e.Line, e.Key, near)}
+					return UsageError{fmt.Errorf("--style %s:%d: unknown key %q (did you mean %s?)", s.File, e.Line, e.Key, near)}
 				}
-				return UsageError{fmt.Errorf("%s:%d: unknown key %q (the keys are the style flags: %s)", s.File, e.Line, e.Key, strings.Join(keys, ", "))}
+				return UsageError{fmt.Errorf("--style %s:%d: unknown key %q (the keys are the style flags: %s)", s.File, e.Line, e.Key, strings.Join(keys, ", "))}
 			}
 			if _, onCommandLine := given[e.Key]; onCommandLine {
 				continue

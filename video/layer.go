@@ -106,7 +106,7 @@ func layerFormatFor(encoder, output string) (layerFormat, error) {
 			enc = "prores_ks"
 		default:
 			return layerFormat{}, field.Errorf("video.Options.Output", output,
-				"a layer with alpha is written as .mov (ProRes 4444), .webm (VP9) or a numbered .png sequence (name_%%05d.png), not %s", cmpOr(ext, "a name without extension"))
+				"a layer with alpha is written as .mov or .mkv (ProRes 4444), .webm (VP9) or a numbered .png sequence (name_%%05d.png), not %s", cmpOr(ext, "a name without extension"))
 		}
 	}
 	i := slices.IndexFunc(layerFormats, func(f layerFormat) bool { return f.encoder == enc })

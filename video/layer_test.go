@@ -367,7 +367,7 @@ func TestLayerOptions(t *testing.T) {
 		field string
 		want  string
 	}{
-		{Options{Output: "out.mp4"}, "video.Options.Output", ".mov (ProRes 4444), .webm (VP9)"},
+		{Options{Output: "out.mp4"}, "video.Options.Output", ".mov or .mkv (ProRes 4444), .webm (VP9)"},
 		{Options{Output: "out.png"}, "video.Options.Output", "numbered"},
 		{Options{Output: "out.mov", Encoder: "libx264"}, "video.Options.Encoder", "codes no alpha"},
 		{Options{Output: "out.mov", Profile: "hq"}, "video.Options.Profile", "4444 or 4444xq"},
