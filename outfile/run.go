@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -120,8 +121,8 @@ func (r *Run) add(name, path, target string, overwrite bool) (string, error) {
 		return "", refused{fmt.Errorf("%s %s exists (use -y to overwrite it)", name, path)}
 	}
 	if out.seq != nil && !overwrite {
-		if have := out.seq.existing(); have != "" {
-			return "", refused{fmt.Errorf("%s %s: its picture %s exists (use -y to overwrite the sequence)", name, path, have)}
+		if have := out.seq.pictures(); len(have) > 0 {
+			return "", refused{fmt.Errorf("%s %s: its picture %s exists (use -y to overwrite the sequence)", name, path, have[0])}
 		}
 	}
 	r.outputs = append(r.outputs, out)
@@ -129,11 +130,12 @@ func (r *Run) add(name, path, target string, overwrite bool) (string, error) {
 }
 
 // same reports whether f and g are one file: by device and inode where both exist, by their
-// resolved paths otherwise.
+// resolved paths otherwise. Two sequences with one prefix and suffix are one whatever their
+// widths: f_%d.png and f_%05d.png both name f_10000.png and on.
 func (f file) same(g file) bool {
 	switch {
 	case f.seq != nil && g.seq != nil:
-		return *f.seq == *g.seq
+		return f.seq.prefix == g.seq.prefix && f.seq.suffix == g.seq.suffix
 	case f.seq != nil:
 		return f.seq.holds(g.real)
 	case g.seq != nil:
@@ -145,9 +147,11 @@ func (f file) same(g file) bool {
 }
 
 // sequence is a numbered picture sequence's pattern (frames_%05d.png), as FFmpeg's image2
-// reads and writes one: the text before and after the frame number, whatever its width, so
-// that frames_%d.png and frames_%1d.png, which name the same pictures, are one sequence.
-type sequence struct{ prefix, suffix string }
+// reads and writes one: the text before and after the frame number, and the number's width.
+type sequence struct {
+	prefix, suffix string
+	width          int // the fewest digits, zero-padded: 5 for %05d (and %5d), 1 for %d
+}
 
 // parseSequence is the sequence pattern path holds, with one %d or %0Nd (%% for a %), as
 // av_get_frame_filename2 takes it; nil when it holds none or several.
@@ -164,10 +168,14 @@ func parseSequence(path string) *sequence {
 			j++
 		}
 		switch {
-		case j < len(path) && path[j] == '%' && j == i+1:
-			text.WriteByte('%')
+		case j < len(path) && path[j] == '%':
+			text.WriteByte('%') // FFmpeg reads %5% as % too
 		case j < len(path) && path[j] == 'd' && seq == nil:
-			seq = &sequence{prefix: text.String()}
+			width, err := strconv.Atoi(path[i+1 : j])
+			if err != nil || width < 1 {
+				width = 1 // %d, %0d
+			}
+			seq = &sequence{prefix: text.String(), width: width}
 			text.Reset()
 		default:
 			return nil
@@ -180,25 +188,54 @@ func parseSequence(path string) *sequence {
 	return seq
 }
 
-// holds reports whether path (absolute, links resolved) is one of the sequence's pictures.
+// holds reports whether path (absolute, links resolved) is one of the sequence's pictures:
+// a name image2 writes for some frame number, exactly. a_%05d.png holds a_00001.png and
+// a_123456.png, not a_1.png; a_%d.png holds a_1.png, not a_00120.png.
 func (s *sequence) holds(path string) bool {
 	n, ok := strings.CutPrefix(path, s.prefix)
-	if n, ok = strings.CutSuffix(n, s.suffix); !ok || n == "" {
+	if n, ok = strings.CutSuffix(n, s.suffix); !ok || len(n) < s.width {
 		return false
 	}
-	return strings.Trim(n, "0123456789") == ""
+	if _, err := strconv.ParseUint(n, 10, 31); err != nil {
+		return false // not a frame number image2 makes (a C int, digits only)
+	}
+	return len(n) == s.width || n[0] != '0' // padded to the width, never beyond
 }
 
-// existing is one of the sequence's pictures that exists, "" when none does.
-func (s *sequence) existing() string {
-	dir := filepath.Dir(s.prefix + "0" + s.suffix)
-	entries, _ := os.ReadDir(dir)
+// pictures are the sequence's pictures that exist, spelled as the pattern spells its
+// directory (uncleaned: a/../x_%d.png is x_%d.png beside a's target, not ./x_%d.png), as
+// image2 names them. None where the number is in a directory's name (out_%d/x.png).
+func (s *sequence) pictures() []string {
+	dir := s.prefix[:strings.LastIndexByte(s.prefix, '/')+1]
+	if strings.Contains(s.suffix, "/") {
+		return nil
+	}
+	list := dir
+	if list == "" {
+		list = "."
+	}
+	entries, _ := os.ReadDir(list)
+	var have []string
 	for _, e := range entries {
-		if p := filepath.Join(dir, e.Name()); s.holds(p) {
-			return p
+		if p := dir + e.Name(); s.holds(p) {
+			have = append(have, p)
 		}
 	}
-	return ""
+	return have
+}
+
+// SequencePictures lists the pictures of the numbered picture sequence pattern (name_%05d.png)
+// that exist: the files named exactly as FFmpeg's image2 names a frame's picture, the number
+// padded with zeros to the pattern's width and never beyond (name_%05d.png's are
+// name_00001.png and name_123456.png, not name_1.png nor name_000001.png). They are the
+// pictures an output to the pattern is refused over without -y and replaces (or removes)
+// with it. Nil when pattern is no sequence.
+func SequencePictures(pattern string) []string {
+	seq := parseSequence(pattern)
+	if seq == nil {
+		return nil
+	}
+	return seq.pictures()
 }
 
 // realPath is path made absolute and clean with the symbolic links of its longest existing

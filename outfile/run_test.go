@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -69,7 +70,7 @@ func TestRunRule(t *testing.T) {
 // of it that exists already is refused without Overwrite, named. An input given as a file:
 // URL is the file.
 func TestRunSequences(t *testing.T) {
-	_, p := filesIn(t, "f_1.png", "f_2.png", "old_00790.png", "in.mp4")
+	_, p := filesIn(t, "f_1.png", "f_2.png", "old_00790.png", "in.mp4", "a_1.png", "a_2.png", "b_7.png", "st_00120.png")
 	for _, tc := range []struct {
 		name      string
 		input     string
@@ -85,6 +86,13 @@ func TestRunSequences(t *testing.T) {
 		{"a file among the output's pictures", p("in.mp4"), true, []string{p("x_%05d.png")}, p("x_00002.png"), "is also"},
 		{"a sequence with a picture already", p("in.mp4"), false, nil, p("old_%05d.png"), "old_00790.png exists"},
 		{"a sequence with a picture already, overwrite", p("in.mp4"), true, nil, p("old_%05d.png"), ""},
+		// Only the names image2 writes for the pattern are its pictures: a_%05d.png never
+		// writes a_1.png, nor st_%d.png st_00120.png; b_%d.png writes b_7.png.
+		{"another width's pictures are not the sequence's", p("in.mp4"), false, nil, p("a_%05d.png"), ""},
+		{"unpadded pictures are not a padded sequence's", p("in.mp4"), false, nil, p("st_%d.png"), ""},
+		{"a picture past the new last", p("in.mp4"), false, nil, p("b_%d.png"), "b_7.png exists"},
+		{"a padded picture of %5d", p("in.mp4"), false, nil, p("st_%5d.png"), "st_00120.png exists"},
+		{"a file of another width beside an output sequence", p("in.mp4"), true, []string{p("x_%05d.png")}, p("x_2.png"), ""},
 		{"a percent sign alone is a name", p("in.mp4"), false, nil, p("100%.png"), ""},
 		{"an escaped percent sign", p("in.mp4"), true, []string{p("a%%_%d.png")}, p("a%_7.png"), "is also"},
 		{"the input as a file:// URL", "file://" + p("in.mp4"), true, nil, p("in.mp4"), "is the input"},
@@ -100,6 +108,47 @@ func TestRunSequences(t *testing.T) {
 		_, err := r.Output("-o", tc.path)
 		if tc.refused == "" && err != nil || tc.refused != "" && (!errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), tc.refused)) {
 			t.Errorf("%s: %v, want refused: %q", tc.name, err, tc.refused)
+		}
+	}
+}
+
+// SequencePictures: a pattern's pictures are the names image2 writes for it, the number
+// padded with zeros to the pattern's width and never beyond, whatever else the directory
+// holds; they are what a run is refused over without Overwrite and what one with it replaces.
+func TestSequencePictures(t *testing.T) {
+	dir, p := filesIn(t, "a_1.png", "a_2.png", "a_10.png", "a_01.png", "a_00001.png", "a_000002.png",
+		"a_123456.png", "a_1.jpg", "a_x.png", "a_.png", "a_-1.png", "a_99999999999.png", "b_0.png", "b_00.png",
+		"c%_3.png", ".a_00001.png.1.partial")
+	for _, tc := range []struct {
+		pattern string
+		want    []string
+	}{
+		{"a_%d.png", []string{"a_1.png", "a_10.png", "a_123456.png", "a_2.png"}},
+		{"a_%1d.png", []string{"a_1.png", "a_10.png", "a_123456.png", "a_2.png"}},
+		{"a_%02d.png", []string{"a_01.png", "a_10.png", "a_123456.png"}},
+		{"a_%05d.png", []string{"a_00001.png", "a_123456.png"}},
+		{"a_%5d.png", []string{"a_00001.png", "a_123456.png"}}, // image2 pads %5d with zeros too
+		{"a_%06d.png", []string{"a_000002.png", "a_123456.png"}},
+		{"b_%d.png", []string{"b_0.png"}},
+		{"b_%0d.png", []string{"b_0.png"}},
+		{"c%%_%d.png", []string{"c%_3.png"}},
+		{"a_1.png", nil},       // no sequence
+		{"a_%d_%d.png", nil},   // two numbers: no sequence
+		{"a_%s.png", nil},      // not a number
+		{"none/a_%d.png", nil}, // no directory
+	} {
+		pattern := p(tc.pattern)
+		var got []string
+		for _, have := range SequencePictures(pattern) {
+			rel, err := filepath.Rel(dir, have)
+			if err != nil || filepath.Join(dir, rel) != have {
+				t.Errorf("%s: %s is not spelled in the pattern's directory", tc.pattern, have)
+			}
+			got = append(got, rel)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("SequencePictures(%s) = %v, want %v", tc.pattern, got, tc.want)
 		}
 	}
 }

@@ -312,11 +312,7 @@ func createLayerOutput(in *input, opts Options, lf layerFormat) (*output, *seque
 		out, err := createOutput(in, opts.Input, opts.Output, opts.Overwrite, false, nil)
 		return out, nil, err
 	}
-	first := 1
-	if !opts.Start.IsTime && opts.Start.Frame > 0 {
-		first = opts.Start.Frame
-	}
-	seq, err := createSequence(opts.Output, opts.Overwrite, first)
+	seq, err := createSequence(opts.Output, opts.Overwrite)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"trackink/composite"
 	"trackink/goldens"
 	"trackink/internal/field"
+	"trackink/internal/testdir"
 	"trackink/kernels/gpu"
 	"trackink/outfile"
 	"trackink/overlay"
@@ -279,6 +280,68 @@ func TestLayerSequence(t *testing.T) {
 	}
 	if got := names(); !slices.Equal(got, want[:4]) {
 		t.Errorf("replacing the sequence left %v, want %v", got, want[:4])
+	}
+}
+
+// A sequence's own pictures are the names image2 writes for its pattern
+// (outfile.SequencePictures): a render without Overwrite is refused over any of them and
+// leaves other files alone; one with Overwrite leaves exactly the new pictures of them, the
+// rest of the directory as it was. a_%05d.png was once refused over a_1.png, which -y
+// then kept, and -y kept b_7.png after a render of b_1..b_3 (only pictures next after the
+// new last went).
+func TestLayerSequenceOwnPictures(t *testing.T) {
+	in := ffmpegClip(t, "in.mp4", "-c:v", "libx264", "-preset", "ultrafast")
+	skipUnlessLayerBuilt(t, "x_%05d.png", "")
+	for _, tc := range []struct {
+		name       string
+		old        []string // the directory's files before
+		pattern    string
+		start, end int
+		refused    bool     // without Overwrite
+		after      []string // with Overwrite
+	}{
+		{"another width's pictures stay", []string{"a_1.png", "a_2.png", "a_3.png"}, "a_%05d.png", 1, 2, false,
+			[]string{"a_00001.png", "a_00002.png", "a_1.png", "a_2.png", "a_3.png"}},
+		{"padded pictures are not an unpadded sequence's", []string{"st_00120.png"}, "st_%d.png", 1, 2, false,
+			[]string{"st_00120.png", "st_1.png", "st_2.png"}},
+		{"a lone picture past the new last", []string{"b_7.png"}, "b_%d.png", 1, 3, true,
+			[]string{"b_1.png", "b_2.png", "b_3.png"}},
+		{"pictures before the new first and past a gap", []string{"c_00001.png", "c_00002.png", "c_00009.png"}, "c_%05d.png", 5, 6, true,
+			[]string{"c_00005.png", "c_00006.png"}},
+		{"the same pictures", []string{"d_1.png", "d_2.png"}, "d_%d.png", 1, 2, true,
+			[]string{"d_1.png", "d_2.png"}},
+		{"other files beside", []string{"e_00003.jpg", "e_00003.png.bak", "e_000003.png", "notes.txt"}, "e_%05d.png", 1, 2, false,
+			[]string{"e_00001.png", "e_00002.png", "e_000003.png", "e_00003.jpg", "e_00003.png.bak", "notes.txt"}},
+	} {
+		for _, overwrite := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, overwrite %v", tc.name, overwrite), func(t *testing.T) {
+				dir := t.TempDir()
+				for _, name := range tc.old {
+					if err := os.WriteFile(filepath.Join(dir, name), []byte("old"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				_, err := Transcode(t.Context(), Options{Input: in, Output: filepath.Join(dir, tc.pattern), Layer: true,
+					Overwrite: overwrite, Start: Position{Frame: tc.start}, End: Position{Frame: tc.end}},
+					func(int, composite.Surface) error { return nil })
+				want := tc.after
+				if !overwrite {
+					if got := errors.Is(err, outfile.ErrExists); got != tc.refused {
+						t.Fatalf("without Overwrite: %v, refused: %v, want %v", err, got, tc.refused)
+					}
+					if want = tc.old; !tc.refused {
+						want = tc.after // the same new pictures, the old left alone
+					}
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				testdir.Holds(t, dir, want...)
+				first := filepath.Join(dir, fmt.Sprintf(tc.pattern, tc.start))
+				if b, err := os.ReadFile(first); (overwrite || !tc.refused) && (err != nil || string(b) == "old") {
+					t.Errorf("%s is not the new picture: %q, %v", first, b, err)
+				}
+			})
+		}
 	}
 }
 

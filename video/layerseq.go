@@ -2,7 +2,9 @@ package video
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,15 +25,14 @@ type sequenceOutput struct {
 	fc      *astiav.FormatContext
 }
 
-// createSequence checks the target pattern (its directory exists; without overwrite its
-// picture for frame first does not) and creates the partial directory.
-func createSequence(target string, overwrite bool, first int) (*sequenceOutput, error) {
-	name, err := sequenceName(target, first)
-	if err != nil {
+// createSequence checks the target pattern (its directory exists; without overwrite none
+// of its pictures, outfile.SequencePictures, does) and creates the partial directory.
+func createSequence(target string, overwrite bool) (*sequenceOutput, error) {
+	if _, err := sequenceName(target, 1); err != nil {
 		return nil, err
 	}
-	if _, err := os.Lstat(name); err == nil && !overwrite {
-		return nil, fmt.Errorf("%w: %s (of %s)", outfile.ErrExists, name, target)
+	if have := outfile.SequencePictures(target); len(have) > 0 && !overwrite {
+		return nil, fmt.Errorf("%w: %s (of %s)", outfile.ErrExists, have[0], target)
 	}
 	partial, err := outfile.CreatePartialDir(filepath.Dir(target), strings.ReplaceAll(filepath.Base(target), "%", ""))
 	if err != nil {
@@ -48,9 +49,10 @@ func (s *sequenceOutput) pattern() string {
 // commit finishes the muxer and moves pictures 1..frames into place as the target's
 // pictures first..first+frames−1. Without overwrite each is linked, and if one exists
 // already those placed are taken back and the error wraps outfile.ErrExists; with overwrite
-// each is renamed over its old one, and the old sequence's pictures numbered after the new
-// one's last are removed, so that what the pattern names is the new sequence. A ctx that
-// has ended places nothing.
+// each is renamed over its old one, and the old sequence's other pictures (before the new
+// first or after its last, outfile.SequencePictures: the set a run without overwrite is
+// refused over) are removed, so that what the pattern names is the new sequence. A ctx
+// that has ended places nothing.
 func (s *sequenceOutput) commit(ctx context.Context, out *output, overwrite bool, first, frames int) error {
 	if ctx.Err() != nil {
 		return cancelled(ctx)
@@ -73,10 +75,16 @@ func (s *sequenceOutput) commit(ctx context.Context, out *output, overwrite bool
 		return err
 	}
 	if overwrite {
-		for n := first + frames; ; n++ {
-			stale, err := sequenceName(s.target, n)
-			if err != nil || os.Remove(stale) != nil {
-				break
+		placed := map[string]bool{}
+		for _, f := range files {
+			placed[f[1]] = true
+		}
+		for _, old := range outfile.SequencePictures(s.target) {
+			if st, err := os.Lstat(old); err != nil || st.IsDir() || placed[old] {
+				continue // gone already; a directory is no picture to remove
+			}
+			if err := os.Remove(old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("video: removing the old sequence's %s: %w (the new pictures are in place)", old, err)
 			}
 		}
 	}
