@@ -42,15 +42,33 @@ func (t *Tracks) scaleTracks(tr *scene.Tracks, w, h int) error {
 
 // sizeHint returns a warning when the tracks look made on a video of another size than the
 // w × h one they are drawn on (scene.Tracks.Misfit), saying how far they reach and the size
-// they were likely made at; "" when they fit.
+// they were likely made at, of the picture's aspect ratio unless none holds them (then it
+// says so: scaling to it stretches the boxes); "" when they fit.
 func sizeHint(tr *scene.Tracks, w, h int) string {
 	m, misfit := tr.Misfit(w, h)
 	if !misfit {
 		return ""
 	}
 	msg := fmt.Sprintf("tracks reach %d×%d, past the %d×%d picture (%d of %d boxes centred outside it)", m.ReachW, m.ReachH, w, h, m.Outside, m.Boxes)
-	if m.MadeW > 0 {
+	switch {
+	case m.MadeW > 0 && m.OtherAspect:
+		return msg + fmt.Sprintf(": made at %d×%d (%s; no size of the picture's %s holds them, and scaling to this one stretches the boxes)? --tracks-size %dx%d scales them to the picture",
+			m.MadeW, m.MadeH, aspect(m.MadeW, m.MadeH), aspect(w, h), m.MadeW, m.MadeH)
+	case m.MadeW > 0:
 		return msg + fmt.Sprintf(": made at %d×%d? --tracks-size %dx%d scales them to the picture", m.MadeW, m.MadeH, m.MadeW, m.MadeH)
 	}
 	return msg + ": --tracks-size WxH, the size they were made at, scales them to the picture"
+}
+
+// aspect is w × h's aspect ratio in lowest terms (4:3, 16:9), or W:1 where those are large
+// (854×480: 1.78:1).
+func aspect(w, h int) string {
+	g := w
+	for r := h; r != 0; {
+		g, r = r, g%r
+	}
+	if w/g > 32 || h/g > 32 {
+		return fmt.Sprintf("%.2f:1", float64(w)/float64(h))
+	}
+	return fmt.Sprintf("%d:%d", w/g, h/g)
 }

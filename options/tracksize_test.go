@@ -7,23 +7,51 @@ import (
 	"trackink/scene"
 )
 
-// TestSizeHint: tracks made at 1920×1080 drawn on a 1280×720 video are named with their
-// reach and the size they were made at; tracks of the video's size whose boxes run a little
-// past its edges (people walking out of the picture) are not.
+// TestSizeHint: tracks made at another size than the picture's are named with their reach
+// and the size they were likely made at, one of the picture's aspect ratio (following the
+// hint keeps the boxes' shape): vtest.avi's 768×576 tracks scaled by 1.5 were once said made
+// at 1280×720, 16:9. A size of another aspect is named only when none of the picture's holds
+// them, saying so. Tracks of the picture's size whose boxes run a little past its edges
+// (people walking out of the picture) are no misfit.
 func TestSizeHint(t *testing.T) {
-	var big, fits []string
+	// rows are 20 boxes 60×150 spread evenly from the origin to (right, bottom), their far
+	// edges: the tracks' reach.
+	rows := func(right, bottom int) []string {
+		var r []string
+		for i := range 20 {
+			r = append(r, fmt.Sprintf("1,%d,%d,%d,60,150,1,-1,-1,-1", i+1, (right-60)*i/19, (bottom-150)*i/19))
+		}
+		return r
+	}
+	var fits []string
 	for i := range 20 {
-		big = append(big, fmt.Sprintf("1,%d,%d,%d,60,150,1,-1,-1,-1", i+1, 90*i+60, 40*i%900))
 		fits = append(fits, fmt.Sprintf("1,%d,%d,300,60,150,1,-1,-1,-1", i+1, 60*i))
 	}
-	big = append(big, "2,1,1862,930,60,152,1,-1,-1,-1")
 	fits = append(fits, "2,1,1250,650,60,150,1,-1,-1,-1") // runs 40 px past the right, 80 below
-	hint := sizeHint(motTracks(t, big), 1280, 720)
-	if !strings.Contains(hint, "tracks reach 1922×1082, past the 1280×720 picture") || !strings.Contains(hint, "made at 1920×1080? --tracks-size 1920x1080") {
-		t.Errorf("hint %q", hint)
-	}
-	if hint := sizeHint(motTracks(t, fits), 1280, 720); hint != "" {
-		t.Errorf("tracks that fit: hint %q", hint)
+	for _, tc := range []struct {
+		name  string
+		rows  []string
+		w, h  int
+		want  string // in the hint; "" for none
+		wrong string // never in it
+	}{
+		{"1080p on 720p", rows(1922, 1082), 1280, 720,
+			"tracks reach 1922×1082, past the 1280×720 picture (7 of 20 boxes centred outside it): made at 1920×1080? --tracks-size 1920x1080 scales them", ""},
+		// People walk in the lower half of vtest.avi: the reach's height says little.
+		{"vtest.avi's tracks scaled by 1.5", rows(1150, 594), 768, 576,
+			"made at 1152×864? --tracks-size 1152x864", "1280"},
+		{"4:3 at twice the size", rows(1270, 900), 640, 480, "made at 1280×960?", "720"},
+		{"a 4K proxy", rows(3830, 2100), 640, 360, "made at 3840×2160?", ""},
+		{"no size of the picture's aspect holds them", rows(3800, 2100), 200, 150,
+			"made at 3840×2160 (16:9; no size of the picture's 4:3 holds them, and scaling to this one stretches the boxes)? --tracks-size 3840x2160", ""},
+		{"beyond every size", rows(9100, 5000), 1280, 720,
+			"): --tracks-size WxH, the size they were made at, scales them", "made at 7680"},
+		{"fits", fits, 1280, 720, "", ""},
+	} {
+		hint := sizeHint(motTracks(t, tc.rows), tc.w, tc.h)
+		if tc.want == "" && hint != "" || !strings.Contains(hint, tc.want) || tc.wrong != "" && strings.Contains(hint, tc.wrong) {
+			t.Errorf("%s: hint %q, want %q in it", tc.name, hint, tc.want)
+		}
 	}
 }
 
