@@ -376,6 +376,11 @@ func skipNonReference(cc *astiav.CodecContext, skip bool) {
 // and the MP4 demuxer does not even read their bytes.
 func discardStream(s *astiav.Stream) { cStream(s).discard = C.AVDISCARD_ALL }
 
+// reordersFrames reports whether a video stream's decoder may hold frames back to put them
+// in presentation order (B-frames): its codec parameters' video_delay (ffprobe's
+// has_b_frames), as the demuxer's probing found it.
+func reordersFrames(s *astiav.Stream) bool { return cStream(s).codecpar.video_delay > 0 }
+
 // isAttachedPic reports whether a stream is cover art rather than video.
 func isAttachedPic(s *astiav.Stream) bool {
 	return cStream(s).disposition&C.AV_DISPOSITION_ATTACHED_PIC != 0

@@ -150,6 +150,7 @@ type decodeStage struct {
 	// starts at a keyframe; nil in a whole render, which counts the frames it decodes.
 	seg   *SegmentPlan
 	keyed bool // a segment's first keyframe has gone to the decoder
+	lastV int  // in a segment, the number of the frame decoded before
 
 	decoded          int
 	hwDecoded        int // of them, decoded on NVDEC (CUDA frames)
@@ -321,7 +322,10 @@ func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, em
 }
 
 // number is the 1-based number of the frame decoded with this pts: counted in a whole render,
-// found in the frame table in a segment.
+// found in the frame table in a segment. A segment fails at a frame that comes out of the
+// table's order: the decoder did not stamp its frames with their packets' pts, so the table
+// numbers them otherwise than a whole render counts them (the plan refuses the videos known
+// to do so: readFrameTable).
 func (d *decodeStage) number(pts int64) (int, error) {
 	if d.seg == nil {
 		return d.decoded, nil
@@ -330,6 +334,11 @@ func (d *decodeStage) number(pts int64) (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("video: segment: decoded a frame at pts %d, which no packet of %s has", pts, d.in.path)
 	}
+	if v <= d.lastV {
+		return 0, fmt.Errorf("%w: %s: the decoder gave frame %d (pts %d) after frame %d: its frames do not come out in the order of their packets' timestamps (render it whole)",
+			ErrUnsegmentable, d.in.path, v, pts, d.lastV)
+	}
+	d.lastV = v
 	return v, nil
 }
 

@@ -121,6 +121,107 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 	}
 }
 
+// A video with B-frames whose packets' pts are in decoding order is refused in the plan, in
+// every task alike, before any work; it renders whole. An AVI with B-frames has no pts, and
+// a remux (-c copy, with or without mpeg4_unpack_bframes) gives each packet its dts as pts:
+// the decoder then puts the frames in order by itself and stamps them by a guess that
+// depends on what it decoded before, so a segment numbered them otherwise than the whole
+// render counts them (a frame short, pts "moved forward", other frames' pixels). The
+// refusal sends no one to a remux, which keeps the trait: the re-encode it gives, run on the
+// refused video, keeps its frames (the whole render's pictures) and segments exactly, as
+// does the same video written straight into MP4 (its pts say the order).
+func TestSegmentsOfReorderedVideo(t *testing.T) {
+	dir := t.TempDir()
+	encode := []string{"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "50", "-c:v", "mpeg4", "-bf", "2", "-g", "12", "-y"}
+	avi, direct := filepath.Join(dir, "bf.avi"), filepath.Join(dir, "direct.mp4")
+	makeSource(t, append(encode, avi)...)
+	makeSource(t, append(encode, direct)...)
+	remux := func(name string, args ...string) string {
+		out := filepath.Join(dir, name)
+		makeSource(t, append(append([]string{"-i", avi, "-c", "copy"}, args...), "-y", out)...)
+		return out
+	}
+	// whole renders src whole and returns its frames.
+	whole := func(t *testing.T, src string) (Options, []string) {
+		o := Options{Input: src, Output: filepath.Join(t.TempDir(), "whole.mp4"), Lossless: true}
+		if st, err := Transcode(t.Context(), o, paintNumber); err != nil || st.Frames != 50 {
+			t.Fatalf("the whole render of %s: %d frames, %v; want 50", src, st.Frames, err)
+		}
+		return o, mediatest.Frames(t, o.Output)
+	}
+	// segmentsExactly renders src in 3 segments and joins them: the whole render's frames.
+	segmentsExactly := func(t *testing.T, src string) []string {
+		o, frames := whole(t, src)
+		segs, _ := renderSegments(t, o, 3)
+		if got := mediatest.Frames(t, join(t, src, segs)); !slices.Equal(got, frames) {
+			t.Errorf("%s: the joined frames differ from the whole render's: %s", src, mediatest.Difference(frames, got))
+		}
+		return frames
+	}
+	for _, tc := range []struct {
+		name, src string
+		refused   string // what the refusal says; "" for a video that segments
+	}{
+		{"AVI", avi, "video packet 1 has no presentation timestamp"},
+		{"remuxed", remux("remuxed.mp4"), "its mpeg4 video has B-frames, but its packets' timestamps are in decoding order"},
+		{"remuxed unpacked", remux("unpacked.mp4", "-bsf:v", "mpeg4_unpack_bframes"), "in decoding order"},
+		{"written straight into MP4", direct, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.refused == "" {
+				segmentsExactly(t, tc.src)
+				return
+			}
+			var msg string
+			for i := range 3 {
+				_, err := PlanSegment(t.Context(), Options{Input: tc.src, Output: "x.mp4"}, i, 3)
+				msg = fmt.Sprint(err)
+				if !errors.Is(err, ErrUnsegmentable) || !strings.Contains(msg, tc.refused) ||
+					!strings.Contains(msg, "render it whole, or re-encode it first") || strings.Contains(msg, "-c copy OUT") {
+					t.Fatalf("segment %d of 3: %v; want ErrUnsegmentable saying %q and to render it whole or re-encode it, not to remux it", i, err, tc.refused)
+				}
+			}
+			// The re-encode the refusal gives, as a user runs it.
+			cmd := regexp.MustCompile(`ffmpeg (-i IN .* OUT\.mkv)`).FindStringSubmatch(msg)
+			if cmd == nil {
+				t.Fatalf("no ffmpeg command in %q", msg)
+			}
+			out := filepath.Join(t.TempDir(), "out.mkv")
+			args, files := strings.Fields(cmd[1]), map[string]string{"IN": tc.src, "OUT.mkv": out}
+			for i, a := range args {
+				if f, ok := files[a]; ok {
+					args[i] = f
+				}
+			}
+			makeSource(t, args...)
+			_, want := whole(t, tc.src)
+			if got := segmentsExactly(t, out); !slices.Equal(mediatest.Pictures(got), mediatest.Pictures(want)) {
+				t.Errorf("the re-encode's pictures differ from the refused video's: %s", mediatest.Difference(mediatest.Pictures(want), mediatest.Pictures(got)))
+			}
+		})
+	}
+}
+
+// A segment stops, as unsegmentable, at a decoded frame that comes out of the frame table's
+// order: numbered from the table, it would be drawn as another frame, where the whole render
+// counts it (before, its pts was "moved forward" and the segment written). The plan refuses
+// the videos known to do so (TestSegmentsOfReorderedVideo); this is the backstop.
+func TestSegmentNumbersFramesInOrder(t *testing.T) {
+	d := &decodeStage{in: &input{path: "in.mp4"}, seg: &SegmentPlan{table: &frameTable{pts: []int64{0, 512, 1024, 1536}}}}
+	for _, tc := range []struct {
+		pts  int64
+		want int // 0: refused
+	}{{512, 2}, {1536, 4}, {1024, 0}, {1536, 0}} {
+		v, err := d.number(tc.pts)
+		if tc.want == 0 && (!errors.Is(err, ErrUnsegmentable) || !strings.Contains(fmt.Sprint(err), "after frame 4")) {
+			t.Errorf("pts %d after frame 4: frame %d, %v; want ErrUnsegmentable, after frame 4", tc.pts, v, err)
+		}
+		if tc.want != 0 && (v != tc.want || err != nil) {
+			t.Errorf("pts %d: frame %d, %v; want frame %d", tc.pts, v, err, tc.want)
+		}
+	}
+}
+
 // A segment of a pipe (a shell's <(…), a FIFO, standard input) is refused as such, before
 // the pipe is read: it failed when the segment's render opened it again ("opening input
 // /dev/fd/63: Invalid data found"). Nobody writes to the FIFO here: a read would block.
