@@ -46,7 +46,11 @@ func parseSegment(spec string, getenv func(string) string) (index, count int, er
 		}
 		index, err = strconv.Atoi(v)
 		if err != nil || index < 0 || index >= count {
-			return 0, 0, fmt.Errorf("%s=%s is not a segment 0..%d (submit the array as --array=0-%d)", name, v, count-1, count-1)
+			fix := fmt.Sprintf("submit the array as --array=0-%d", count-1)
+			if name == "JOB_COMPLETION_INDEX" {
+				fix = fmt.Sprintf("give the Indexed Job completions: %d, as --segment's N", count)
+			}
+			return 0, 0, fmt.Errorf("%s=%s is not a segment 0..%d (%s)", name, v, count-1, fix)
 		}
 		return index, count, nil
 	}

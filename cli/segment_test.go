@@ -406,3 +406,32 @@ func TestManyScriptRefusesOneOutputTwice(t *testing.T) {
 		}
 	}
 }
+
+// --segment auto/N takes its index from the scheduler's variable, and a bad one is said in
+// that scheduler's terms (a Kubernetes index was once given Slurm's --array advice).
+func TestParseSegment(t *testing.T) {
+	for _, c := range []struct {
+		spec        string
+		env         map[string]string
+		index, want int    // want: the count; 0 for an error
+		err         string // in the error
+	}{
+		{"2/4", nil, 2, 4, ""},
+		{"4/4", nil, 0, 0, `i, "4", is not a segment 0..3`},
+		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "3"}, 3, 4, ""},
+		{"auto/4", map[string]string{"JOB_COMPLETION_INDEX": "1"}, 1, 4, ""},
+		{"auto/4", map[string]string{"SLURM_ARRAY_TASK_ID": "4"}, 0, 0, "SLURM_ARRAY_TASK_ID=4 is not a segment 0..3 (submit the array as --array=0-3)"},
+		{"auto/4", map[string]string{"JOB_COMPLETION_INDEX": "4"}, 0, 0, "JOB_COMPLETION_INDEX=4 is not a segment 0..3 (give the Indexed Job completions: 4, as --segment's N)"},
+		{"auto/4", map[string]string{"JOB_COMPLETION_INDEX": "abc"}, 0, 0, "JOB_COMPLETION_INDEX=abc is not a segment"},
+		{"auto/4", nil, 0, 0, "neither is set"},
+		{"auto", nil, 0, 0, "want i/N"},
+	} {
+		index, count, err := parseSegment(c.spec, func(name string) string { return c.env[name] })
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s %v: error %v, want one saying %q", c.spec, c.env, err, c.err)
+		case c.err == "" && (err != nil || index != c.index || count != c.want):
+			t.Errorf("%s %v: %d/%d, %v; want %d/%d", c.spec, c.env, index, count, err, c.index, c.want)
+		}
+	}
+}
