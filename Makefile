@@ -99,7 +99,7 @@ demo: build
 
 # The man pages, trackink(1) and trackink-COMMAND(1), written from the flag table.
 man: build
-	$(BIN) man man/man1
+	$(BIN) man -y man/man1
 
 bench: build
 	$(BIN) bench --scene seed --frames 30

@@ -147,3 +147,33 @@ func TestManPages(t *testing.T) {
 		t.Errorf("groff: %v: %s", err, out)
 	}
 }
+
+// trackink man keeps the rule of every output: a page there already is replaced only with
+// -y (once silently), and a file where DIR should be is a mistake on the command line (once
+// exit 1, "mkdir: not a directory").
+func TestManPagesReplacedOnlyWithYes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "man1")
+	if code, _, stderr := trackink("man", dir); code != 0 {
+		t.Fatalf("man: exit %d: %s", code, stderr)
+	}
+	page := filepath.Join(dir, "trackink-render.1")
+	must(t, os.WriteFile(page, []byte("edited\n"), 0o644))
+	file := filepath.Join(t.TempDir(), "afile")
+	must(t, os.WriteFile(file, nil, 0o644))
+	for _, c := range []struct {
+		args []string
+		code int
+		says string
+		page string // trackink-render.1's first line after the run
+	}{
+		{[]string{"man", dir}, exitUsage, "exists (use -y to replace the pages)", "edited"},
+		{[]string{"man", "-y", dir}, 0, "", `.TH TRACKINK\-RENDER 1`},
+		{[]string{"man", file}, exitUsage, file + " is not a directory", `.TH TRACKINK\-RENDER 1`},
+	} {
+		code, _, stderr := trackink(c.args...)
+		b, _ := os.ReadFile(page)
+		if code != c.code || !strings.Contains(stderr, c.says) || !strings.HasPrefix(string(b), c.page) {
+			t.Errorf("%v: exit %d, %q, the page starts %.30q; want exit %d saying %q, the page %q", c.args, code, stderr, b, c.code, c.says, c.page)
+		}
+	}
+}

@@ -39,7 +39,7 @@ cp "$(dirname "$model")/LICENSE-Apache-2.0.txt" "$stage/licenses/yolox_nano.LICE
 cp "$ort/libonnxruntime.so.1" "$stage/lib/"
 cp "$ort/onnxruntime.LICENSE" "$stage/licenses/onnxruntime.LICENSE"
 cp docs/gpu.md "$stage/README.md"
-run_target "$stage/trackink" man "$(root_path "$stage/man/man1")"
+run_target "$stage/trackink" man -y "$(root_path "$stage/man/man1")"
 ARCH=$dist_arch bash "$here/check-linkage.sh" "$stage/trackink" "$stage/ffmpeg" "$stage/ffprobe"
 ARCH=$dist_arch bash "$here/check-linkage.sh" --cuda "$stage/trackink-cuda"
 
