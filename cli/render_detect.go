@@ -68,6 +68,7 @@ func (d *renderDetect) check(fs *pflag.FlagSet, f *renderFlags) error {
 		return err
 	}
 	d.live = job.NewLive(o, so.Anchor, d.saveTracks != "", d.ClassNames)
+	d.live.Asked = job.Asked{Preset: d.Preset, Classes: fs.Changed("classes")}
 	d.close = func() {
 		d.live.Close() // its detections in flight end before their networks are freed
 		closeDetector()

@@ -76,6 +76,7 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return err
 		}
 		live := job.NewLive(o, so.Anchor, true, t.det.ClassNames)
+		live.Asked = job.Asked{Preset: t.det.Preset, Classes: fs.Changed("classes")}
 		outs, err := t.outputs(live)
 		if err != nil {
 			return err
@@ -190,7 +191,7 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 		fmt.Fprintf(t.stderr, "trackink track: warning: %s\n", what)
 	}
 	if live.Tracked() == 0 {
-		fmt.Fprintf(t.stderr, "trackink track: warning: nothing was tracked in %d frames; %s\n", stats.Frames, live.NothingHint(stats.Frames))
+		fmt.Fprintf(t.stderr, "trackink track: warning: nothing was tracked in %s; %s\n", job.Plural(stats.Frames, "frame"), live.NothingHint(stats.Frames))
 	}
 	t.say(fmt.Sprintf("wrote %s: %d tracks over %d frames (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
 		t.output, live.LastID(), stats.Frames, live.Tracked(), live.Mode(), info.Width/live.Factor(), info.Height/live.Factor(), live.Factor(), stats.FPS))

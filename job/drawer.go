@@ -197,5 +197,5 @@ func (o *offFrame) warning(w, h int) string {
 		verb = "lies" // a preview's one frame may hold one
 	}
 	return fmt.Sprintf("%s in %s %s wholly outside the %dx%d picture (first: frame %d, track %d)",
-		plural(o.items, "tracked item"), plural(o.frames, "frame"), verb, w, h, o.firstFrame, o.firstID)
+		Plural(o.items, "tracked item"), Plural(o.frames, "frame"), verb, w, h, o.firstFrame, o.firstID)
 }

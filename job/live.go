@@ -40,23 +40,37 @@ type Live struct {
 	classes bool             // more than one class kept
 	names   []string         // class names by number, for MOT text
 	lost    []string         // what the tracks file written could not hold
-	// found counts the detections a track could start from (of --start-score or more), so
-	// that tracking nothing from them is put down to --confirm, not to the detector.
+	// found counts the detections a track could start from (of --start-score or more, of
+	// an area the tracker keeps), so that tracking nothing from them is put down to
+	// --confirm, not to the detector.
 	found *atomic.Int64
+	// Asked is what the user asked for (--detect's preset, whether --classes was given), for
+	// the hints of NothingHint.
+	Asked Asked
+}
+
+// Asked is what the user asked the built-in tracker for, beyond its options.
+type Asked struct {
+	Preset  string
+	Classes bool // --classes given
 }
 
 // counted is a Detector whose detections a track could start from are counted in found.
 type counted struct {
 	tracker.Detector
-	start float32
-	found *atomic.Int64
+	start            float32
+	minArea, maxArea float64
+	found            *atomic.Int64
 }
 
 func (c counted) Detect(dst []detect.Detection, im *detect.Image) ([]detect.Detection, error) {
 	found, err := c.Detector.Detect(dst, im)
 	n := 0
 	for _, d := range found[len(dst):] {
-		if d.Score >= c.start {
+		// The area as the tracker keeps it (tracker.Tracker.Next): --min-area, not
+		// --confirm, is the cause when it keeps none.
+		area := float64(d.X1-d.X0) * float64(d.Y1-d.Y0) / (float64(im.W) * float64(im.H))
+		if d.Score >= c.start && area >= c.minArea && area <= c.maxArea {
 			n++
 		}
 	}
@@ -73,7 +87,7 @@ func NewLive(o tracker.Options, anchor scene.Anchor, keep bool, names []string) 
 		dets := slices.Clone(o.Detectors)
 		for i, d := range dets {
 			if d != nil { // the tracker refuses a nil one
-				dets[i] = counted{Detector: d, start: float32(o.StartScore), found: found}
+				dets[i] = counted{Detector: d, start: float32(o.StartScore), minArea: o.MinArea, maxArea: o.MaxArea, found: found}
 			}
 		}
 		o.Detectors = dets
@@ -393,22 +407,46 @@ func (l *Live) Write(w io.Writer, f scene.Format) error {
 func (l *Live) NothingHint(frames int) string {
 	switch {
 	case frames < l.o.Confirm:
-		return fmt.Sprintf("a track is drawn once its object is seen in --confirm %d frames in a row, more than the %s tracked: try --confirm %d", l.o.Confirm, plural(frames, "frame"), max(frames, 1))
+		return fmt.Sprintf("a track is drawn once its object is seen in --confirm %d frames in a row, more than the %s tracked: try --confirm %d", l.o.Confirm, Plural(frames, "frame"), max(frames, 1))
 	case l.found.Load() > 0:
 		return fmt.Sprintf("the detector found %s of --start-score %g or more, but none was seen in --confirm %d frames in a row to become a track: try a lower --confirm, or --min-area 0 for small objects",
-			plural(int(l.found.Load()), "box"), l.o.StartScore, l.o.Confirm)
+			Plural(int(l.found.Load()), "box"), l.o.StartScore, l.o.Confirm)
 	}
-	switch l.o.Mode {
-	case tracker.Objects:
-		return "try a lower --min-score or --start-score, --min-area 0 for small objects, other --classes, or --detect motion"
-	case tracker.Points:
-		return "try a lower --threshold (corner strength) or --detect motion"
+	// What the mode reads that finds more, then another preset for what it misses.
+	o := l.o
+	var try []string
+	switch {
+	case o.Mode == tracker.Objects:
+		try = append(try, "a lower --min-score or --start-score")
+	case o.Threshold != tracker.Auto:
+		try = append(try, "a lower --threshold")
+	case o.Sensitivity < 1:
+		try = append(try, "a higher --sensitivity")
 	}
-	return "try a higher --sensitivity, a lower --min-area, or another --detect (people for people, motion for anything that moves)"
+	if o.Mode != tracker.Points && o.MinArea > 0 {
+		try = append(try, "a lower --min-area (0 for small objects)")
+	}
+	if l.Asked.Classes {
+		try = append(try, "other --classes")
+	}
+	switch {
+	case l.Asked.Preset == "people":
+		try = append(try, "--detect objects for other things, or motion for anything that moves")
+	case o.Mode == tracker.Objects:
+		try = append(try, "--detect motion for anything that moves")
+	case o.Mode == tracker.Motion:
+		try = append(try, "--detect people for people, or points for a moving camera")
+	default:
+		try = append(try, "another --detect (people for people, motion for anything that moves)")
+	}
+	if len(try) == 1 {
+		return "try " + try[0]
+	}
+	return "try " + strings.Join(try[:len(try)-1], ", ") + ", or " + try[len(try)-1]
 }
 
-// plural is n things: "1 frame", "2 frames", "3 boxes".
-func plural(n int, thing string) string {
+// Plural is n things: "1 frame", "2 frames", "3 boxes".
+func Plural(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}

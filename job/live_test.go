@@ -152,26 +152,54 @@ func (noBox) Detect(dst []detect.Detection, _ *detect.Image) ([]detect.Detection
 	return dst, nil
 }
 
+// tinyBox is a detector that finds one box of a pixel.
+type tinyBox struct{}
+
+func (tinyBox) Detect(dst []detect.Detection, _ *detect.Image) ([]detect.Detection, error) {
+	return append(dst, detect.Detection{X0: 10, Y0: 10, X1: 11, Y1: 11, Score: 0.9}), nil
+}
+
 // When the tracker tracked nothing, the hint names --confirm where it is the cause: a clip
 // shorter than it, or boxes found that no track confirmed (it once advised a lower
-// --min-score for a 1-frame clip whose person the detector had found); else what finds.
+// --min-score for a 1-frame clip whose person the detector had found); else what finds
+// more, among what the mode reads and the user has not already pushed to its end (it once
+// offered motion to --detect motion, a higher --sensitivity at 1, a lower --threshold that
+// was automatic, other --classes to people, and blamed --confirm for boxes --min-area
+// dropped).
 func TestLiveNothingHint(t *testing.T) {
 	const w, h = 64, 64
 	pic := &composite.YUV420P{Y: make([]byte, w*h), U: make([]byte, w*h/4), V: make([]byte, w*h/4),
 		StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
 	for _, tc := range []struct {
-		name   string
-		det    tracker.Detector
-		frames int
-		want   string
+		name      string
+		mode      string
+		det       tracker.Detector
+		set       func(*tracker.Options)
+		asked     Asked
+		frames    int
+		want, not []string
 	}{
-		{"a 1-frame clip", oneBox{}, 1, "seen in --confirm 2 frames in a row, more than the 1 frame tracked: try --confirm 1"},
-		{"a box never in two frames in a row", blinking{new(int)}, 6, "the detector found 3 boxes of --start-score 0.6 or more, but none was seen in --confirm 2 frames in a row"},
-		{"nothing found", noBox{}, 6, "try a lower --min-score"},
+		{"a 1-frame clip", tracker.Objects, oneBox{}, nil, Asked{}, 1, []string{"seen in --confirm 2 frames in a row, more than the 1 frame tracked: try --confirm 1"}, nil},
+		{"a box never in two frames in a row", tracker.Objects, blinking{new(int)}, nil, Asked{}, 6,
+			[]string{"the detector found 3 boxes of --start-score 0.6 or more, but none was seen in --confirm 2 frames in a row"}, nil},
+		{"nothing found", tracker.Objects, noBox{}, nil, Asked{}, 6, []string{"try a lower --min-score", "--detect motion"}, []string{"--classes"}},
+		{"boxes under --min-area", tracker.Objects, tinyBox{}, nil, Asked{}, 6, []string{"a lower --min-area"}, []string{"--confirm"}},
+		{"people", tracker.Objects, noBox{}, nil, Asked{Preset: "people"}, 6, []string{"--detect objects for other things"}, []string{"--classes"}},
+		{"objects of some classes", tracker.Objects, noBox{}, nil, Asked{Preset: "objects", Classes: true}, 6, []string{"other --classes"}, nil},
+		{"motion", tracker.Motion, nil, nil, Asked{Preset: "motion"}, 6, []string{"a higher --sensitivity", "--detect people for people"}, []string{"motion for"}},
+		{"bright at the most sensitive", tracker.Bright, nil, func(o *tracker.Options) { o.Sensitivity = 1 }, Asked{}, 6, []string{"a lower --min-area"}, []string{"--sensitivity"}},
+		{"bright by a threshold", tracker.Bright, nil, func(o *tracker.Options) { o.Threshold = 200 }, Asked{}, 6, []string{"a lower --threshold"}, []string{"--sensitivity"}},
+		{"points", tracker.Points, nil, nil, Asked{}, 6, []string{"try a higher --sensitivity, or another --detect"}, []string{"--threshold", "--min-area"}},
 	} {
-		o := tracker.DefaultOptions(tracker.Objects)
-		o.Detectors = []tracker.Detector{tc.det}
+		o := tracker.DefaultOptions(tc.mode)
+		if tc.det != nil {
+			o.Detectors = []tracker.Detector{tc.det}
+		}
+		if tc.set != nil {
+			tc.set(&o)
+		}
 		l := NewLive(o, scene.BottomCenter, false, nil)
+		l.Asked = tc.asked
 		for n := 1; n <= tc.frames; n++ {
 			if _, err := l.Frame(n, pic); err != nil {
 				t.Fatal(err)
@@ -181,8 +209,16 @@ func TestLiveNothingHint(t *testing.T) {
 		if l.Tracked() != 0 {
 			t.Fatalf("%s: %d frames tracked, want none", tc.name, l.Tracked())
 		}
-		if got := l.NothingHint(tc.frames); !strings.Contains(got, tc.want) {
-			t.Errorf("%s: hint %q, want %q", tc.name, got, tc.want)
+		got := l.NothingHint(tc.frames)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: hint %q, want %q", tc.name, got, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: hint %q says %q", tc.name, got, n)
+			}
 		}
 	}
 }

@@ -170,7 +170,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 		}
 	}
 	if live := o.Tracks.Live; reachedEnd && live != nil && live.Tracked() == 0 && rep.Frames > 0 {
-		warn(o, "nothing was tracked in %s; %s", plural(rep.Frames, "frame"), live.NothingHint(rep.Frames))
+		warn(o, "nothing was tracked in %s; %s", Plural(rep.Frames, "frame"), live.NothingHint(rep.Frames))
 	}
 	td.warnings(o, in.w, in.h)
 	if errors.Is(err, video.ErrNothingToRender) {
