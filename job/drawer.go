@@ -24,7 +24,10 @@ type Drawer struct {
 	// tracked counts the frames drawn with something tracked in them: none, and the tracks
 	// and the video do not line up (Render's warning).
 	tracked int
-	off     offFrame
+	// points and boxes count the tracked points and boxes drawn: points alone, under a look
+	// that draws nothing of points, draw nothing (Drawer.warnings).
+	points, boxes int
+	off           offFrame
 	// replayFrom, in a segment of a render or a preview, is the first tracks frame the
 	// whole render draws: before its own first frame the drawer advances through the
 	// frames from there (overlay.Drawer.Advance), and then draws what the whole render
@@ -78,6 +81,8 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 	}
 	if tf != nil {
 		t.tracked++
+		t.points += len(tf.Points)
+		t.boxes += len(tf.Boxes)
 		t.off.check(tf, w, h)
 	}
 	if err := t.d.Draw(dst, t.numbered(tf, n)); err != nil {
@@ -140,6 +145,16 @@ func (t *Drawer) warnings(o Options, w, h int) {
 	if m := t.off.warning(w, h); m != "" {
 		warn(o, "%s", m)
 	}
+	if s := &o.Overlay.Style; t.points > 0 && t.boxes == 0 && !drawsPoints(s) {
+		warn(o, "the tracks hold points alone (%s in %s), and the look draws nothing of points (no point disks, links, curves, trails or particles): nothing of them is drawn; give --point-radius 4, or another --look",
+			Plural(t.points, "point"), Plural(t.tracked, "frame"))
+	}
+}
+
+// drawsPoints reports whether style s draws anything of tracked points: disks, links, curves,
+// trails or particles (a box's label, fill and stroke need a box).
+func drawsPoints(s *overlay.Style) bool {
+	return s.PointRadius != 0 || s.LineWidth != 0 || s.CurveWidth != 0 || s.Trail > 0 || s.Particles > 0
 }
 
 // offFrame counts tracked items that lie wholly outside the video frame, to warn once.

@@ -266,3 +266,39 @@ func TestPreviewLinkCapsCountTheFrameDrawn(t *testing.T) {
 		t.Errorf("--frame 3 warned %q, want %q", warnings, want)
 	}
 }
+
+// Points alone under a look that draws nothing of points (cctv, clean: boxes and labels)
+// draw nothing: said (--detect points --look cctv once drew nothing, exit 0, no word); not
+// said where the look draws them or the tracks hold boxes.
+func TestSaysPointsAreNotDrawn(t *testing.T) {
+	clip, place := previewClip(t, 3)
+	points := []scene.Point{{ID: 1, X: 10, Y: 10}, {ID: 2, X: 30, Y: 20}}
+	boxes := []scene.Box{{ID: 3, X: 10, Y: 10, W: 20, H: 20}}
+	for _, tc := range []struct {
+		look  string
+		boxes []scene.Box
+		warns bool
+	}{
+		{"cctv", nil, true},
+		{"clean", nil, true},
+		{"cctv", boxes, false},
+		{"hud", nil, false},
+	} {
+		tracks, err := scene.NewTracks([]scene.Frame{{Index: 2, Points: points, Boxes: tc.boxes}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		style, ok := overlay.Preset(tc.look)
+		if !ok {
+			t.Fatalf("no look %s", tc.look)
+		}
+		var warnings []string
+		if _, _, err := Preview(t.Context(), previewOptions(clip, place, style, tracks, &warnings), 2); err != nil {
+			t.Fatal(err)
+		}
+		said := strings.Contains(strings.Join(warnings, "\n"), "the tracks hold points alone (2 points in 1 frame)")
+		if said != tc.warns {
+			t.Errorf("--look %s, %d boxes: warned %q; want the points said undrawn: %t", tc.look, len(tc.boxes), warnings, tc.warns)
+		}
+	}
+}
