@@ -32,7 +32,8 @@ type decoder struct {
 	classes  int
 	wanted   []bool // per class: asked for
 	minScore float32
-	iou      float32
+	iou      float32 // within a class
+	crossIoU float32 // between classes
 	cand     []Detection
 }
 
@@ -77,21 +78,27 @@ func (d *decoder) decode(dst []Detection, out []float32, scale float64, w, h int
 			}
 		}
 	}
-	return nms(dst, d.cand, d.iou)
+	return nms(dst, d.cand, d.iou, d.crossIoU)
 }
 
 func expf(v float32) float32 { return float32(math.Exp(float64(v))) }
 
 // nms appends to dst the candidates that overlap no better candidate of their class by more
-// than limit (IoU), best first. Ties in score keep the order of the grid, so the result is
-// the same run after run. cand is sorted in place.
-func nms(dst, cand []Detection, limit float32) []Detection {
+// than limit (IoU), nor a better one of another class by more than crossLimit, best first.
+// The second is one object read as two classes (a van as a car and as a truck, nearly the
+// same box): it keeps the better score's box and class. Ties in score keep the order of the
+// grid, so the result is the same run after run. cand is sorted in place.
+func nms(dst, cand []Detection, limit, crossLimit float32) []Detection {
 	slices.SortStableFunc(cand, func(a, b Detection) int { return cmp.Compare(b.Score, a.Score) })
 	first := len(dst)
 	for _, c := range cand {
 		keep := true
 		for _, k := range dst[first:] {
-			if k.Class == c.Class && iou(k, c) > limit {
+			l := crossLimit
+			if k.Class == c.Class {
+				l = limit
+			}
+			if iou(k, c) > l {
 				keep = false
 				break
 			}

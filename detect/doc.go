@@ -20,8 +20,10 @@
 // as an offset in cells, its size as the log of strides, an objectness and 80 class
 // probabilities. A box's score for a class is objectness × probability, as YOLOX's
 // postprocess computes it; each cell keeps its best class among those asked for, and
-// non-maximum suppression, class by class, removes the boxes that overlap a better one of
-// the same class by more than the IoU limit (decode.go).
+// non-maximum suppression removes the boxes that overlap a better one of the same class by
+// more than the IoU limit, or a better one of another class by more than a higher limit,
+// 0.7: one object read as two classes, a van as a car and as a truck, gets one box
+// (decode.go).
 //
 // Where the files are: the model and the runtime library are looked for in a fixed order,
 // and an error says every place looked at and where to get the file (locate.go). The runtime
