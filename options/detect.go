@@ -59,7 +59,7 @@ func (d *Detect) Register(fs *pflag.FlagSet, presetUsage string) {
 	fs.Float64Var(&o.Smooth, "smooth", o.Smooth, "0..1: smoothing of positions and sizes (a constant-velocity Kalman filter; points: 0)")
 	fs.Float64Var(&o.PointSize, "point-size", o.PointSize, "points in MOTChallenge text: the side in px of the box centred on each point")
 	fs.StringVar(&d.model, "model", "", "people, objects: the YOLOX-Nano ONNX file (default: $"+detect.ModelEnv+", models/ beside trackink, ~/.local/share/trackink/models)")
-	fs.StringVar(&d.classes, "classes", "", "people, objects: the classes to find, comma-separated COCO names (person,car,dog; --list-detect lists them)")
+	fs.StringVar(&d.classes, "classes", "", "objects: the classes to find, comma-separated COCO names (person,car,dog; --list-detect lists them); people finds person only")
 	fs.Float64Var(&d.MinScore, "min-score", detect.DefaultOptions().MinScore, "people, objects: the lowest detection score a box is taken at, 0..1 (boxes below --start-score only continue tracks)")
 	fs.Float64Var(&o.StartScore, "start-score", tracker.DefaultOptions(tracker.Objects).StartScore, "people, objects: the detection score a box needs to start a track, 0..1")
 }
@@ -90,6 +90,9 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 		if classes, err = detect.ClassIndices(names); err != nil {
 			return nil, UsageError{fmt.Errorf("--classes: %w", err)}
 		}
+	}
+	if err := checkPresetClasses(d.Preset, p.Classes, d.classes, classes); err != nil {
+		return nil, err
 	}
 	if !(d.MinScore > 0 && d.MinScore < 1) {
 		return nil, UsageError{fmt.Errorf("--min-score %g: must be above 0 and below 1", d.MinScore)}
@@ -133,6 +136,27 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 			n.Close()
 		}
 	}, nil
+}
+
+// checkPresetClasses refuses --classes (given, its indices asked) naming a class that a
+// preset of its own classes (people: person) does not find: --detect people --classes car
+// tracked cars only, without a word, under a preset that says it finds people. The
+// classes of the preset itself are taken, as they change nothing.
+func checkPresetClasses(preset string, own []string, given string, asked []int) error {
+	if len(own) == 0 || given == "" {
+		return nil
+	}
+	var others []string
+	for _, c := range asked {
+		if !slices.Contains(own, detect.Classes[c]) {
+			others = append(others, detect.Classes[c])
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	return UsageError{fmt.Errorf("--classes %s with --detect %s: %s finds %s only, not %s; for other classes use --detect objects --classes %s",
+		given, preset, preset, strings.Join(own, ", "), strings.Join(others, ", "), given)}
 }
 
 // modelPath is --model's file: a path, or a file: URL's (which CheckInput takes, as for
@@ -279,7 +303,7 @@ func PrintDetectPresets(w io.Writer) {
 	for _, p := range tracker.Presets() {
 		fmt.Fprintf(w, "%-13s %s\n", p.Name, p.About)
 	}
-	fmt.Fprintf(w, "\nclasses for --classes (objects, people): %s\n", strings.Join(detect.Classes, ", "))
+	fmt.Fprintf(w, "\nclasses for --classes (objects): %s\n", strings.Join(detect.Classes, ", "))
 	aliases := slices.Sorted(maps.Keys(detect.ClassAliases))
 	for i, a := range aliases {
 		aliases[i] = a + " (" + detect.ClassAliases[a] + ")"
