@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -19,7 +20,11 @@ const doctorExamples = `Examples:
   trackink doctor
 
   # Also FFmpeg's configure line and the CUDA driver's own result codes, for a bug report:
-  trackink doctor -v`
+  trackink doctor -v
+
+Exit status: 0, also where the detector's runtime or model is absent (the other modes need
+neither); 1 where one is found but --detect people and objects cannot use it (doctor loads
+both and runs the network once; its last line says what is wrong).`
 
 // doctorCommand reports what this machine and this binary can do.
 func doctorCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
@@ -75,18 +80,23 @@ func doctorCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		fmt.Fprintln(stdout, "\n  (+ compiled in; NVDEC/NVENC still need a GPU that has them: H100/H200/A100 have no NVENC)")
 		fmt.Fprintf(stdout, "Link search built in: %s\n", strings.Join(knn.Backends(), ", "))
-		runtimeLine, modelLine, ready := detectorReport()
+		runtimeLine, modelLine, ready, broken := detectorReport()
 		fmt.Fprintf(stdout, "ONNX Runtime (the detector's): %s\n", runtimeLine)
 		fmt.Fprintf(stdout, "Detector model: %s\n", modelLine)
 		fmt.Fprintf(stdout, "--detect people, objects: %s\n", ready)
-		return nil
+		return broken
 	}
 }
 
 // detectorReport says where the detector's runtime library and model are, as --detect
 // people would find them (their variables, beside the binary, the user's data directory),
-// or what is wrong, and whether --detect people and objects can run.
-func detectorReport() (runtimeLine, modelLine, ready string) {
+// or what is wrong, and whether --detect people and objects can run: where both are found
+// it loads them as --detect people does and runs the network once on the smallest input
+// (detect.Check). It said "yes" for any two files found: a model of six bytes of text, or
+// /bin/ls or libz for the runtime, and track --detect people then failed. broken is the
+// error where files were found but cannot be used (doctor exits 1); absent files are
+// not an error, as the other modes need neither.
+func detectorReport() (runtimeLine, modelLine, ready string, broken error) {
 	lib, libErr := detect.LocateRuntime("")
 	runtimeLine = lib
 	if libErr != nil {
@@ -111,7 +121,13 @@ func detectorReport() (runtimeLine, modelLine, ready string) {
 	case modelErr != nil:
 		ready = "no: no model (above)"
 	default:
-		ready = "yes (the other modes need neither)"
+		o := detect.DefaultOptions()
+		o.Model, o.Runtime, o.Threads = model, lib, 1
+		if err := detect.Check(o); err != nil {
+			msg := strings.TrimPrefix(err.Error(), "detect: ")
+			return runtimeLine, modelLine, "no: " + msg, errors.New("--detect people and objects cannot run (above)")
+		}
+		ready = "yes: the runtime loads the model and runs it (the other modes need neither)"
 	}
-	return runtimeLine, modelLine, ready
+	return runtimeLine, modelLine, ready, nil
 }

@@ -28,7 +28,10 @@
 // Where the files are: the model and the runtime library are looked for in a fixed order,
 // and an error says every place looked at and where to get the file (locate.go). The runtime
 // library found is checked to be a whole ELF shared library for this machine before dlopen
-// sees it, which crashes the process on a truncated one (library.go). The
+// sees it, which crashes the process on a truncated one, and then to be ONNX Runtime's (no
+// program, and it defines OrtGetApiBase), which dlopen would load and run the initialisers
+// of before failing (library.go). Check does what New and a frame would, on the smallest
+// input, for doctor. The
 // model's input and output shapes are checked when it is loaded; its sha256 is compared with
 // the file trackink is tested with and a different one is reported, not refused.
 package detect

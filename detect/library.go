@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
+	"strings"
 )
 
 // elfTarget is what an ELF file's header says it runs on.
@@ -97,4 +99,46 @@ func within(off, n uint64, size int64) (end uint64, ok bool) {
 		return ^uint64(0), false
 	}
 	return end, end <= uint64(size)
+}
+
+// runtimeEntry is the one function ONNX Runtime's library is entered by: dlsym looks it up
+// once the library is loaded.
+const runtimeEntry = "OrtGetApiBase"
+
+// checkRuntimeLibrary refuses a whole shared library (checkLibrary's) that is not ONNX
+// Runtime's before dlopen loads it, which would run its initialisers in this process: a
+// program (a position-independent executable is an ELF shared object too, and dlopen
+// refuses it only after mapping it), or a library that defines no OrtGetApiBase (libz
+// was loaded, and the runtime's lookup then failed with an empty reason, its dlclose having
+// cleared dlerror). A library whose dynamic symbols cannot be read (no section headers) is
+// left to dlopen and runtimeLoadError.
+func checkRuntimeLibrary(path string) error {
+	ef, err := elf.Open(path)
+	if err != nil {
+		return nil // checkLibrary took it; dlopen will say
+	}
+	defer ef.Close()
+	if flags, err := ef.DynValue(elf.DT_FLAGS_1); err == nil && slices.ContainsFunc(flags, func(f uint64) bool { return f&uint64(elf.DF_1_PIE) != 0 }) {
+		return errors.New("a program (a position-independent executable), not ONNX Runtime's library")
+	}
+	syms, err := ef.DynamicSymbols()
+	if err != nil {
+		return nil
+	}
+	for _, s := range syms {
+		if s.Name == runtimeEntry && s.Section != elf.SHN_UNDEF && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
+			return nil
+		}
+	}
+	return fmt.Errorf("a shared library, but not ONNX Runtime's: it defines no %s", runtimeEntry)
+}
+
+// runtimeLoadError is the error of loading the runtime library at lib, made to say what is
+// wrong where onnxruntime_go's does not: its failed lookup of OrtGetApiBase gives an empty
+// reason ("Error looking up OrtGetApiBase in …: ").
+func runtimeLoadError(lib string, err error) error {
+	if strings.Contains(err.Error(), "looking up "+runtimeEntry) {
+		return fmt.Errorf("detect: ONNX Runtime %s: loaded, but not ONNX Runtime's library: it has no %s; get %s", lib, runtimeEntry, runtimeSource)
+	}
+	return fmt.Errorf("detect: ONNX Runtime %s: %w", lib, err)
 }

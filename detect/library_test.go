@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -195,5 +196,56 @@ func TestLocateRuntimeRelative(t *testing.T) {
 				t.Errorf("%q (%v); want the absolute path of %s", got, err, filepath.Join(dir, "libort.so"))
 			}
 		})
+	}
+}
+
+// A file that is no ONNX Runtime library is refused before dlopen loads it, saying what it
+// is: a program (/bin/ls: dlopen said "cannot dynamically load position-independent
+// executable") or another library (libz: the runtime's lookup of OrtGetApiBase failed
+// with an empty reason). Where dlopen is reached all the same, that lookup's failure says
+// what it means.
+func TestRuntimeLibraryIsTheRuntime(t *testing.T) {
+	dir := t.TempDir()
+	loader := filepath.Join(dir, "ld.so")
+	if err := os.WriteFile(loader, dynamicLoader(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ name, path, want string }{
+		{"another library", loader, "a shared library, but not ONNX Runtime's: it defines no OrtGetApiBase"},
+	}
+	if f, err := elf.Open("/bin/ls"); err == nil {
+		flags, _ := f.DynValue(elf.DT_FLAGS_1)
+		f.Close()
+		if len(flags) > 0 && flags[0]&uint64(elf.DF_1_PIE) != 0 {
+			cases = append(cases, struct{ name, path, want string }{"a program", "/bin/ls", "a program (a position-independent executable), not ONNX Runtime's library"})
+		}
+	}
+	if lib, err := LocateRuntime(""); err == nil {
+		cases = append(cases, struct{ name, path, want string }{"the runtime", lib, ""})
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkRuntimeLibrary(tc.path)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("%s refused: %v", tc.path, err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("%s: %v, want %q", tc.path, err, tc.want)
+			}
+		})
+	}
+	// onnxruntime_go's message when dlsym finds no OrtGetApiBase, its reason lost.
+	err := runtimeLoadError("/lib/libz.so.1", errors.New(`Error looking up OrtGetApiBase in "/lib/libz.so.1": `))
+	for _, want := range []string{"detect: ONNX Runtime /lib/libz.so.1: loaded, but not ONNX Runtime's library: it has no OrtGetApiBase", "get ONNX Runtime 1.24"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+	other := errors.New("some other failure")
+	if err := runtimeLoadError("/x.so", other); !errors.Is(err, other) || !strings.Contains(err.Error(), "/x.so") {
+		t.Errorf("another error: %v", err)
 	}
 }

@@ -81,11 +81,16 @@ var (
 )
 
 func initRuntime(lib string) error {
+	// Refused before dlopen: a library loaded stays loaded, and its failure stays the
+	// process's (envOnce).
+	if err := checkRuntimeLibrary(lib); err != nil {
+		return fmt.Errorf("detect: ONNX Runtime %s: %w; get %s", lib, err, runtimeSource)
+	}
 	envOnce.Do(func() {
 		ort.SetSharedLibraryPath(lib)
 		envLib = lib
 		if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
-			envErr = fmt.Errorf("detect: ONNX Runtime %s: %w", lib, err)
+			envErr = runtimeLoadError(lib, err)
 		}
 	})
 	if envErr == nil && lib != envLib {
@@ -138,7 +143,7 @@ func New(o Options) (*Network, error) {
 	}
 	ins, outs, err := ort.GetInputOutputInfoWithONNXData(data)
 	if err != nil {
-		return nil, fmt.Errorf("detect: model %s: %w", model, err)
+		return nil, fmt.Errorf("detect: model %s: ONNX Runtime cannot load it as a model: %w", model, err)
 	}
 	rows := cells(InputSize, InputSize)
 	wantIn, wantOut := ort.NewShape(1, 3, InputSize, InputSize), ort.NewShape(1, int64(rows), int64(5+len(Classes)))
@@ -297,4 +302,23 @@ func (n *Network) Close() {
 		n.out.Destroy()
 		n.out = nil
 	}
+}
+
+// Check loads the runtime and the model as New does, makes a session at the smallest input
+// (one cell of the coarsest grid) and runs it once: what --detect people would find wrong
+// with the files, found in a fraction of a second (doctor). New alone parses the model's
+// declared inputs and outputs only; a session reads its whole graph.
+func Check(o Options) error {
+	n, err := New(o)
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	if err := n.prepare(inputRound, inputRound); err != nil {
+		return err
+	}
+	if err := n.session.Run(); err != nil {
+		return fmt.Errorf("detect: model %s: %w", n.Model, err)
+	}
+	return nil
 }
