@@ -61,8 +61,8 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	formats := fs.String("format", "yuv420p", "the frames drawn onto: yuv420p, nv12, or both (yuv420p,nv12)")
 	frames := fs.Int("frames", 30, "frames to time: the seed scene's, after 10 warm-up frames; with --knn, each row's (default there: up to 50, within about a second)")
 	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
-	knnMode := fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
-	fxMode := fs.Bool("effects", false, "benchmark each --box-effect instead: 20 boxes over 10 % of a 4K frame")
+	fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
+	fs.Bool("effects", false, "benchmark each --box-effect instead: 20 boxes over 10 % of a 4K frame")
 	points := fs.IntSlice("points", knn.DefaultBenchSizes, "with --knn: point counts")
 	e2e := fs.String("e2e", "", "time a whole render of this video (or \"synth\": a 3 s 4K clip) against plain ffmpeg")
 	preset := fs.String("preset", "ultrafast", "with --e2e: the x264 preset of all runs")
@@ -79,13 +79,17 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			options.PrintLooks(stdout)
 			return nil
 		}
+		mode, err := benchModeOf(fs)
+		if err != nil {
+			return err
+		}
 		if *frames < 1 {
 			return options.UsageError{Err: errors.New("--frames must be at least 1")}
 		}
-		if *detectModes != "" {
+		switch mode {
+		case modeDetect:
 			return benchDetect(*detectModes, *frames, *jsonOut, stdout, stderr)
-		}
-		if *knnMode {
+		case modeKnn:
 			knnFrames := 0 // RunBenchmark's own choice
 			if fs.Changed("frames") {
 				knnFrames = *frames
@@ -109,8 +113,7 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				return err
 			}
 			return knn.RunBenchmark(stdout, *points, style.Links.K, knnFrames, *jsonOut, extra...)
-		}
-		if *e2e != "" {
+		case modeE2E:
 			if *sceneName != "seed" && *sceneName != "mot17" {
 				return options.UsageError{Err: fmt.Errorf("--scene %q: with --e2e, seed or mot17", *sceneName)}
 			}
@@ -128,7 +131,7 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				return err
 			}
 		}
-		if *fxMode {
+		if mode == modeEffects {
 			return benchEffects(fs, &style, backends, *frames, *jsonOut, stdout)
 		}
 		frameFormats := strings.Split(*formats, ",")
