@@ -95,8 +95,8 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				knnFrames = *frames
 			}
 			for _, n := range *points {
-				if n < 1 {
-					return options.UsageError{Err: fmt.Errorf("--points %d: need at least 1", n)}
+				if n < 2 {
+					return options.UsageError{Err: fmt.Errorf("--points %d: need at least 2 (a link joins two)", n)}
 				}
 			}
 			if err := (knn.Options{K: style.Links.K}).Validate(); err != nil {

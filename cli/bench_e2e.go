@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -9,6 +10,7 @@ import (
 
 	"trackink/job"
 	"trackink/options"
+	"trackink/video"
 )
 
 // mot17Defaults makes the MOT17-like scene's own defaults those of the flags the command
@@ -24,6 +26,9 @@ func mot17Defaults(fs *pflag.FlagSet) {
 // benchE2E renders a clip with the scene's tracks, and transcodes the clip and the render's
 // output with plain ffmpeg, in one run (job.BenchE2E), and prints the figures.
 func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, noTwin bool, style *options.Style, jsonOut bool, stdout, stderr io.Writer) error {
+	if err := checkE2E(fs, in, preset, crf); err != nil {
+		return err
+	}
 	ovOpts, err := style.Options(fs, false)
 	if err != nil {
 		return err
@@ -62,6 +67,25 @@ func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, noTwin b
 	fmt.Fprintf(stdout, "nothing drawn to ffmpeg        %7.3f wall    %7.3f CPU   (%s)\n", rep.BareRatio, rep.BareCPURatio, samePacketsNote(rep.BareSame, "ffmpeg's"))
 	fmt.Fprintf(stdout, "re-encoding, nothing drawn                   %7.3f CPU   (ffmpeg, its own output / the same input)\n", rep.AgainCPURatio)
 	return nil
+}
+
+// checkE2E checks, before any work, what the runs are given, as render checks its own
+// (options.CheckInput, video.Options.Validate), mistakes naming the flag (exit 2): they were
+// found only minutes in, after the clip was synthesised or a run made, naming the library's
+// fields (video.Options.CRF 99), or left to the ffmpeg run's x264 to refuse.
+func checkE2E(fs *pflag.FlagSet, in, preset string, crf int) error {
+	if in == "" {
+		return options.UsageError{Err: errors.New("--e2e: give the video to render, or synth")}
+	}
+	if in != "synth" {
+		if err := options.CheckInput("--e2e", in, false); err != nil {
+			return err
+		}
+	}
+	// The encoder settings of every run: job.BenchE2E's render codes with libx264, and the
+	// ffmpeg runs take the same preset and CRF.
+	runs := video.Options{Input: in, Output: "bench.mp4", Encoder: "libx264", Preset: preset, CRF: crf}
+	return options.FlagError(fs, runs.Validate())
 }
 
 // samePacketsNote says whether a run wrote the same packets as whose.

@@ -100,3 +100,29 @@ func TestBenchE2ENoTwin(t *testing.T) {
 		t.Errorf("--no-twin printed:\n%s\nwant the other rows and no twin", stdout)
 	}
 }
+
+// bench --e2e checks its settings before any work, as render does: a mistake is a usage
+// error (exit 2) naming the flag, not, minutes in, after the clip was synthesised, exit 1
+// naming a library's field (video.Options.CRF) or with x264's own complaint; a clip that is
+// missing or a directory is named by --e2e.
+func TestBenchE2EChecksFirst(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nothere.mp4")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--crf", "99", "--e2e", "synth"}, "--crf 99: is outside 0..51"},
+		{[]string{"--crf", "-1", "--e2e", "synth"}, "--crf -1: is outside 0..51"},
+		{[]string{"--preset", "bogus", "--e2e", "synth"}, `--preset "bogus": libx264 takes ultrafast`},
+		{[]string{"--preset", "bogus", "--e2e", "synth", "--scene", "mot17"}, `--preset "bogus"`},
+		{[]string{"--e2e", missing}, "--e2e " + missing + ": no such file"},
+		{[]string{"--e2e", dir}, "--e2e " + dir + " is a directory"},
+		{[]string{"--e2e="}, "--e2e: give the video to render, or synth"},
+	} {
+		code, stdout, stderr := trackink(append([]string{"bench"}, tt.args...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "synthesising") || strings.Contains(stderr, "video.Options") {
+			t.Errorf("bench %v: exit %d, stdout %q, stderr %q; want exit 2 before any work, saying %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+}
