@@ -33,7 +33,6 @@ const benchExamples = `Examples:
 
   # Link-graph construction for 100 to 100 000 points, every search backend:
   trackink bench --knn
-  trackink bench --detect all --frames 100
 
   # 5 000 and 100 000 points, 200 frames a row (a steadier median than the default's):
   trackink bench --knn --points 5000,100000 --frames 200
@@ -43,7 +42,7 @@ const benchExamples = `Examples:
   trackink bench --knn --backend cuda
   trackink bench --knn --backend emu --points 1000,5000
 
-  # A whole render (decode, seed overlay, libx264 encode, audio copied) against ffmpeg with
+  # A whole render (decode, seed overlay, libx264 encode, audio, if any, copied) against ffmpeg with
   # the same settings: transcoding the same clip, transcoding the render's output, and
   # decoding the clip while coding the render's frames afresh (its twin: the same packets);
   # "synth" makes a 3 s 4K clip:
@@ -52,11 +51,16 @@ const benchExamples = `Examples:
 
   # The same with a street scene like MOT17's (20 pedestrians, trails, links, the default
   # look) on a synthesised 5 s 1080p clip, at x264's default preset:
-  trackink bench --e2e synth --scene mot17`
+  trackink bench --e2e synth --scene mot17
+
+  # The built-in tracker alone at 1080p, each mode beside OpenCV's equivalent (where
+  # python3-opencv is installed), 100 frames a mode; without the detector's model the
+  # objects mode is left out, and said so:
+  trackink bench --detect all --frames 100`
 
 func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var style options.Style
-	fs := options.NewFlagSet("bench", "--scene seed [flags] | --knn [--points N,...]", benchExamples, stderr)
+	fs := options.NewFlagSet("bench", "[--knn | --effects | --e2e VIDEO | --detect all|MODES] [flags]  (none of them: the seed scene)", benchExamples, stderr)
 	sceneName := fs.String("scene", "seed", "the scene to render: seed; with --e2e also mot17 (a street scene like MOT17's)")
 	formats := fs.String("format", "yuv420p", "the frames drawn onto: yuv420p, nv12, or both (yuv420p,nv12)")
 	frames := fs.Int("frames", 30, "frames to time: the seed scene's, after 10 warm-up frames; with --knn, each row's (default there: up to 50, within about a second)")
@@ -71,16 +75,23 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	noTwin := fs.Bool("no-twin", false, "with --e2e: leave out the twin (ffmpeg coding the render's frames afresh), which renders the clip once more, losslessly")
 	detectModes := fs.String("detect", "", "time the built-in tracker alone at 1080p, beside OpenCV's equivalent: all, or modes (bright,motion,points…)")
 	style.Register(fs, "knn-backend", "seed")
+	// The seed look is this benchmark's own: the looks offered elsewhere leave it out.
+	look := fs.Lookup("look")
+	look.Usage = strings.Replace(look.Usage, "start from: ", "start from: seed (the benchmark scene's own), ", 1)
 	return fs, func(args []string, stdout io.Writer) error {
 		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
 		if style.ListLooks {
 			options.PrintLooks(stdout)
+			fmt.Fprintf(stdout, "%-8s %s\n", "seed", "bench's default: the seed scene's own look, every link a line and a curve, points, labels")
 			return nil
 		}
 		mode, err := benchModeOf(fs)
 		if err != nil {
+			return err
+		}
+		if err := checkBenchLook(look.Value.String()); err != nil {
 			return err
 		}
 		if *frames < 1 {
@@ -163,12 +174,7 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 					fmt.Fprintln(stdout)
 				}
 				first = false
-				workers := "workers"
-				if rep.Workers == 1 {
-					workers = "worker"
-				}
-				fmt.Fprintf(stdout, "seed scene %dx%d onto %s, %s backend, %d %s, %d frames, %d links a frame\n",
-					rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, rep.Workers, workers, rep.Frames, rep.Links)
+				fmt.Fprintln(stdout, seedHeader(rep))
 				fmt.Fprintf(stdout, "%-10s %10s\n", "stage", "median ms")
 				for _, st := range overlay.Stages() {
 					fmt.Fprintf(stdout, "%-10s %10.2f\n", st, rep.StagesMS[st.String()])
@@ -179,4 +185,20 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		return nil
 	}
+}
+
+// seedHeader is the line above a seed scene's table.
+func seedHeader(rep overlay.SeedReport) string {
+	return fmt.Sprintf("seed scene %dx%d onto %s, %s backend, %s, %s, %s a frame",
+		rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, job.Plural(rep.Workers, "worker"), job.Plural(rep.Frames, "frame"), job.Plural(rep.Links, "link"))
+}
+
+// checkBenchLook refuses a --look that is no look, naming the seed look, bench's default,
+// beside the others (options' own message leaves it out, as its list of looks does).
+func checkBenchLook(name string) error {
+	if _, ok := overlay.Preset(name); ok {
+		return nil
+	}
+	names, _ := overlay.PresetNames()
+	return options.UsageError{Err: fmt.Errorf("--look %q: want seed (the benchmark scene's own, the default) or one of %s", name, strings.Join(names, ", "))}
 }

@@ -49,7 +49,7 @@ func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, noTwin b
 	if jsonOut {
 		return json.NewEncoder(stdout).Encode(rep)
 	}
-	fmt.Fprintf(stdout, "%s, %d frames, %s scene, libx264 -preset %s -crf %d, audio copied\n", in, rep.Frames, sceneName, preset, crf)
+	fmt.Fprintln(stdout, e2eHeader(in, rep.Frames, sceneName, preset, crf))
 	fmt.Fprintf(stdout, "backend %s, decoding %s\n", rep.Backend, rep.HWAccel)
 	fmt.Fprintf(stdout, "trackink (overlay)             %7.2f s wall  %7.2f s CPU  %5.1f fps  peak RSS %d MiB\n", rep.OursS, rep.OursCPUS, rep.OursFPS, rep.OursPeakMiB)
 	fmt.Fprintf(stdout, "trackink, nothing drawn        %7.2f s wall  %7.2f s CPU  %5.1f fps  peak RSS %d MiB\n", rep.BareS, rep.BareCPUS, rep.BareFPS, rep.BarePeakMiB)
@@ -86,6 +86,16 @@ func checkE2E(fs *pflag.FlagSet, in, preset string, crf int) error {
 	// ffmpeg runs take the same preset and CRF.
 	runs := video.Options{Input: in, Output: "bench.mp4", Encoder: "libx264", Preset: preset, CRF: crf}
 	return options.FlagError(fs, runs.Validate())
+}
+
+// e2eHeader is the line above a whole render's figures. Every run copies the clip's other
+// streams; the synthesised clip has audio, a clip given may have none.
+func e2eHeader(in string, frames int, sceneName, preset string, crf int) string {
+	audio := "audio, if any, copied"
+	if in == "synth" {
+		audio = "audio copied"
+	}
+	return fmt.Sprintf("%s, %s, %s scene, libx264 -preset %s -crf %d, %s", in, job.Plural(frames, "frame"), sceneName, preset, crf, audio)
 }
 
 // samePacketsNote says whether a run wrote the same packets as whose.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"trackink/job"
 	"trackink/options"
 	"trackink/overlay"
 
@@ -24,8 +26,7 @@ func benchEffects(fs *pflag.FlagSet, style *options.Style, backends []string, fr
 			return fmt.Errorf("backend %s: %w", b, err)
 		}
 		if !jsonOut {
-			fmt.Fprintf(stdout, "box effects, 20 boxes over 10 %% of %dx%d YUV420P, %s backend, %d frames\n",
-				overlay.EffectsBenchWidth, overlay.EffectsBenchHeight, options.BackendName(b), frames)
+			fmt.Fprintln(stdout, effectsHeader(options.BackendName(b), frames))
 			fmt.Fprintf(stdout, "%-10s %8s %8s %10s %10s %8s %7s\n", "effect", "strength", "workers", "effects ms", "total ms", "cpu ms", "allocs")
 		}
 		for _, r := range rows {
@@ -44,4 +45,10 @@ func benchEffects(fs *pflag.FlagSet, style *options.Style, backends []string, fr
 		}
 	}
 	return nil
+}
+
+// effectsHeader is the line above the box effects' table.
+func effectsHeader(backend string, frames int) string {
+	return fmt.Sprintf("box effects, 20 boxes over 10 %% of %dx%d YUV420P, %s backend, %s",
+		overlay.EffectsBenchWidth, overlay.EffectsBenchHeight, backend, job.Plural(frames, "frame"))
 }

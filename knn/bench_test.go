@@ -98,3 +98,19 @@ func TestRunBenchmark(t *testing.T) {
 		}
 	}
 }
+
+// TestRadiusNote: the radius graph's reach at each size reads as a list, each figure with
+// its unit and size (they ran together: "181.7 at 100 57.4 at 1000").
+func TestRadiusNote(t *testing.T) {
+	for _, tt := range []struct {
+		sizes []int
+		want  string
+	}{
+		{[]int{100}, "181.7 px at 100 points"},
+		{[]int{100, 1000, 100000}, "181.7 px at 100 points, 57.4 px at 1000 points, 5.7 px at 100000 points"},
+	} {
+		if got := radiusNote(tt.sizes, 5); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.sizes, got, tt.want)
+		}
+	}
+}
