@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -14,6 +15,14 @@ import (
 
 // trackClip runs a Tracker with o over every frame of clip and returns what it tracked.
 func trackClip(t testing.TB, clip *synthclip.Clip, o Options) *scene.Tracks {
+	t.Helper()
+	return trackRepeated(t, clip, o, 1)
+}
+
+// trackRepeated is trackClip over a video that shows each frame of clip rep times, as one
+// made at rep times the clip's frame rate does: output frame (n−1)·rep + j + 1 is clip frame
+// n, its Y′ moved by up to one level at random on repeats (j > 0), as a codec's noise moves it.
+func trackRepeated(t testing.TB, clip *synthclip.Clip, o Options, rep int) *scene.Tracks {
 	t.Helper()
 	co := clip.Options()
 	w, h := co.Width, co.Height
@@ -31,14 +40,24 @@ func trackClip(t testing.TB, clip *synthclip.Clip, o Options) *scene.Tracks {
 		}
 	}
 	var frames []scene.Frame
+	shown := slices.Clone(f.Y)
+	rng := rand.New(rand.NewPCG(uint64(rep), 7))
 	for n := 1; n <= co.Frames; n++ {
-		clip.Frame(n, f.Y, f.U, f.V)
-		out, err := tr.Step(f)
-		if err != nil {
-			t.Fatal(err)
+		clip.Frame(n, shown, f.U, f.V)
+		for j := range rep {
+			copy(f.Y, shown)
+			if j > 0 {
+				for i, v := range f.Y {
+					f.Y[i] = byte(min(max(int(v)+rng.IntN(3)-1, 0), 255))
+				}
+			}
+			out, err := tr.Step(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			frames = append(frames, scene.Frame{Index: (n-1)*rep + j + 1, Boxes: append([]scene.Box(nil), out.Boxes...),
+				Points: append([]scene.Point(nil), out.Points...)})
 		}
-		frames = append(frames, scene.Frame{Index: n, Boxes: append([]scene.Box(nil), out.Boxes...),
-			Points: append([]scene.Point(nil), out.Points...)})
 	}
 	tracks, err := scene.NewTracks(frames)
 	if err != nil {

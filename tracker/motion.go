@@ -18,6 +18,10 @@ const (
 	// recentStep is how often a frame is kept for the ghost test (dropGhosts): it
 	// compares the frame with one recentStep to 2·recentStep frames older.
 	recentStep = 4
+	// minMoved is how many pixels of a frame must differ from the last picture analysed
+	// (repeats) for the frame to be a new picture: the area of the motion mask's opening
+	// (Tracker.detect), less than which no region is found either.
+	minMoved = (2*motionRadius + 3) * (2*motionRadius + 3)
 )
 
 type background struct {
@@ -25,16 +29,19 @@ type background struct {
 	// recent holds two frames taken every recentStep frames, for dropGhosts.
 	recent   [2][]byte
 	recentAt [2]int
-	filled   int // samples taken so far, up to motionSamples
-	next     int // ring slot the next sample goes to
-	frames   int
-	bg       []byte
-	diff     []byte
-	box      boxWork
-	moved    []int64 // per region: summed change from the older frame, then from the background
-	ghost    []bool
-	grain    int // the background's texture grain (textureGrain), 0 until the ring is full
-	w, h     int
+	// last is the last picture analysed, t the foreground's threshold in it (repeats).
+	last   []byte
+	t      int
+	filled int // samples taken so far, up to motionSamples
+	next   int // ring slot the next sample goes to
+	frames int
+	bg     []byte
+	diff   []byte
+	box    boxWork
+	moved  []int64 // per region: summed change from the older frame, then from the background
+	ghost  []bool
+	grain  int // the background's texture grain (textureGrain), 0 until the ring is full
+	w, h   int
 }
 
 // update samples p into the ring when it is time and recomputes the median. Inside the
@@ -45,6 +52,8 @@ func (b *background) update(p *plane, found []rect, f int) {
 	if b.w != p.w || b.h != p.h {
 		*b = background{w: p.w, h: p.h}
 	}
+	b.last = grow(b.last, len(p.pix))
+	copy(b.last, p.pix)
 	if b.frames%motionStep == 0 {
 		b.sample(p, found, f)
 	}
@@ -235,8 +244,37 @@ func (b *background) foreground(mask []byte, p *plane, threshold, sensitivity fl
 		t = max(k*float64(med), 4+float64(12*max(0, 0.5-sensitivity)))
 	}
 	// A whole level d is above t where it is above ⌊t⌋ (t ≥ 0).
-	binarize(mask, b.diff, int(min(t, 255)), false)
+	b.t = int(min(t, 255))
+	binarize(mask, b.diff, b.t, false)
 	return true
+}
+
+// repeats reports whether p repeats the last picture analysed: fewer than minMoved of its
+// pixels differ from it by the foreground's test (the mean absolute difference over the
+// neighbourhood above the last threshold). A video made at a higher frame rate than it was
+// shot at shows each picture several times, each time re-encoded with a codec's noise.
+// A repeat carries no motion: analysed as a new picture, its regions would not differ
+// from a frame recentStep frames older that is the same picture, and every one of them
+// would be taken for a ghost (dropGhosts); nor would a track's velocity be that of its
+// object, which stops, then jumps. So the background's clocks, the ghost test's and the
+// tracks' count pictures, not frames.
+func (b *background) repeats(p *plane) bool {
+	if b.last == nil || b.filled == 0 || b.w != p.w || b.h != p.h {
+		return false
+	}
+	b.diff = grow(b.diff, len(p.pix))
+	last := b.last[:len(p.pix)]
+	for i := absDiff(b.diff, p.pix, last); i < len(p.pix); i++ {
+		b.diff[i] = byte(abs(int(p.pix[i]) - int(last[i])))
+	}
+	boxMean(b.diff, p.w, p.h, motionRadius, &b.box)
+	var hist [256]int
+	histogram(&hist, b.diff)
+	moved := 0
+	for _, c := range hist[b.t+1:] {
+		moved += c
+	}
+	return moved < minMoved
 }
 
 func abs(x int) int {

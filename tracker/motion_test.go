@@ -1,9 +1,14 @@
 package tracker
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"trackink/eval"
+	"trackink/internal/synthclip"
+	"trackink/scene"
 )
 
 // TestMedian9: the exchange network gives the median of nine samples, on random samples
@@ -108,5 +113,54 @@ func TestCleanCloses(t *testing.T) {
 		if got := len(l.components(mask, w, h)); got != c.want {
 			t.Errorf("gap %d, closing %d: %d regions, want %d", c.gap, c.closing, got, c.want)
 		}
+	}
+}
+
+// TestRepeatedFrames: a video made at a higher frame rate than it was shot at (ffmpeg's
+// fps filter) shows each picture two, three or six times over. The motion mode finds on
+// every repeat what it found on the picture's first showing, and tracks as well as at the
+// clip's own rate: the ghost test compares a region with an older distinct picture, not an
+// older frame, which may be the same picture again (every object was taken for a ghost).
+func TestRepeatedFrames(t *testing.T) {
+	clip, err := synthclip.New(synthclip.Options{Kind: synthclip.Motion, Seed: 1, Frames: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := eval.Boxes(clip.Truth(), trackClip(t, clip, DefaultOptions(Motion)), eval.DefaultIoU)
+	for _, rep := range []int{2, 3, 6} {
+		t.Run(fmt.Sprint(rep), func(t *testing.T) {
+			tracks := trackRepeated(t, clip, DefaultOptions(Motion), rep)
+			var truth []scene.Frame
+			var buf, first, out scene.Frame
+			emptied := 0
+			for n := 1; n <= clip.Options().Frames; n++ {
+				tf := clip.Truth().Frame(n, &buf)
+				for j := range rep {
+					k := (n-1)*rep + j + 1
+					if tf != nil {
+						truth = append(truth, scene.Frame{Index: k, Boxes: slices.Clone(tf.Boxes)})
+					}
+					f := tracks.Frame(k, &out)
+					if j == 0 {
+						first.Boxes = first.Boxes[:0]
+						if f != nil {
+							first.Boxes = append(first.Boxes, f.Boxes...)
+						}
+					} else if len(first.Boxes) > 0 && (f == nil || len(f.Boxes) == 0) {
+						t.Errorf("frame %d (picture %d, repeat %d): no box, %d on the picture's first showing", k, n, j, len(first.Boxes))
+						emptied++
+					}
+				}
+			}
+			tt, err := scene.NewTracks(truth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := eval.Boxes(tt, tracks, eval.DefaultIoU)
+			t.Logf("each picture %d times: MOTA %.3f IDF1 %.3f (misses %d, false positives %d, switches %d); at the clip's own rate %.3f, %.3f", rep, r.MOTA(), r.IDF1(), r.Misses, r.FalsePositives, r.IDSwitches, own.MOTA(), own.IDF1())
+			if r.MOTA() < own.MOTA()-0.02 {
+				t.Errorf("MOTA %.3f, want at least %.3f (the clip's own rate's less 0.02)", r.MOTA(), own.MOTA()-0.02)
+			}
+		})
 	}
 }

@@ -131,6 +131,9 @@ func (t *Tracker) Factor() int { return t.factor }
 // (region modes) or points (Points). The frame's Index is left 0 for the caller to set;
 // the returned frame and its slices are the Tracker's and valid until the next Step,
 // Next or Push. With Objects, the frames handed to Ahead (or Push) go to Next before a Step.
+// With Motion, a frame that repeats the last picture analysed is not analysed: it returns
+// what was tracked in that picture (background.repeats), and counts for neither
+// Options.Confirm nor Options.Grace.
 func (t *Tracker) Step(s composite.Surface) (*scene.Frame, error) {
 	if t.o.Mode == Objects {
 		if t.queued > 0 {
@@ -146,6 +149,10 @@ func (t *Tracker) Step(s composite.Surface) (*scene.Frame, error) {
 		return nil, err
 	}
 	downscale(&t.lum, y, t.factor)
+	if t.o.Mode == Motion && t.bg.repeats(&t.lum) {
+		// The same picture again: what is tracked in it is what was.
+		return &t.out, nil
+	}
 	t.out.Boxes, t.out.Points = t.out.Boxes[:0], t.out.Points[:0]
 	if t.o.Mode == Points {
 		t.points.step(t, &t.lum)
