@@ -121,10 +121,11 @@ func (t *Tracker) associate() {
 			tr.holdSize()
 		}
 	}
-	// End the tracks lost for longer than the grace period, and the new ones not seen again.
+	// End the tracks lost for longer than the grace period, the new ones not seen again,
+	// and those whose box has left the picture.
 	kept := t.tracks[:0]
 	for _, tr := range t.tracks {
-		if tr.misses == 0 || tr.id != 0 && tr.misses <= t.o.Grace {
+		if (tr.misses == 0 || tr.id != 0 && tr.misses <= t.o.Grace) && t.inPicture(tr.predicted()) {
 			kept = append(kept, tr)
 		}
 	}
@@ -405,12 +406,26 @@ func (t *Tracker) startTrack(d rect) {
 	t.tracks = append(t.tracks, tr)
 }
 
-// box is a track's smoothed box, clipped to the frame.
+// clip returns the part of r inside the frame; its width or height is 0 where there is none.
+func (t *Tracker) clip(r rect) rect {
+	w, h := float64(t.w), float64(t.h)
+	return rect{x0: min(max(r.x0, 0), w), y0: min(max(r.y0, 0), h), x1: min(max(r.x1, 0), w), y1: min(max(r.y1, 0), h)}
+}
+
+// inPicture reports whether box r holds at least a pixel's width and height of the
+// frame. A track's box is the part of its object in view, which a region or a detector's
+// box never exceeds; a track whose box has left the picture (held or predicted along its
+// velocity, or smoothed past the border an object leaves by) has no object in view, and
+// ends (associate): otherwise it would be drawn clipped to nothing, outside the picture.
+func (t *Tracker) inPicture(r rect) bool {
+	c := t.clip(r)
+	return c.w() >= 1 && c.h() >= 1
+}
+
+// box is a track's smoothed box, clipped to the frame (at least a pixel each way: inPicture).
 func (t *Tracker) box(tr *track) scene.Box {
-	r := tr.predicted()
-	x0, y0 := max(r.x0, 0), max(r.y0, 0)
-	x1, y1 := min(r.x1, float64(t.w)), min(r.y1, float64(t.h))
-	b := scene.Box{ID: tr.id, X: float32(x0), Y: float32(y0), W: float32(max(x1-x0, 0)), H: float32(max(y1-y0, 0))}
+	r := t.clip(tr.predicted())
+	b := scene.Box{ID: tr.id, X: float32(r.x0), Y: float32(r.y0), W: float32(r.w()), H: float32(r.h())}
 	if t.o.Mode == Objects {
 		b.Class, b.Score, b.HasScore = detect.Classes[tr.class], tr.score, true
 	}

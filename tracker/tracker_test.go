@@ -10,6 +10,7 @@ import (
 	"trackink/composite"
 	"trackink/internal/field"
 	"trackink/internal/synthclip"
+	"trackink/scene"
 )
 
 // clipKind is the synthetic clip each mode is tested on.
@@ -262,17 +263,12 @@ func TestExplainedByCutTracks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tr, err := New(DefaultOptions(Motion), 320, 180)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tr := motionTracker(t)
 			r := c.region
 			tr.dets = []rect{{x0: r[0], y0: r[1], x1: r[2], y1: r[3]}}
 			for i, b := range c.tracks {
-				k := track{id: i + 1, det: -1, region: 0, cut: c.cut[i]}
-				for a, z := range [4]float64{(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1]} {
-					k.k[a].p = z
-				}
+				k := boxTrack(i+1, b)
+				k.region, k.cut = 0, c.cut[i]
 				tr.tracks = append(tr.tracks, k)
 			}
 			if got := tr.explained(0); got != c.want {
@@ -280,4 +276,76 @@ func TestExplainedByCutTracks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBoxesStayInPicture: a track's box is drawn clipped to the frame, at least a pixel
+// wide and high, and a track whose box has left the picture ends: one smoothed past the
+// border its object leaves by, fast, was drawn outside the picture, of no height (tree.avi
+// at 1080p).
+// Boxes are x0, y0, x1, y1 in a 320 × 180 frame; the tracks' filters follow their
+// predictions (no gain), the detection lies on the border nearest.
+func TestBoxesStayInPicture(t *testing.T) {
+	type box = [4]float64
+	cases := []struct {
+		name      string
+		track     box
+		want      box
+		wantTrack bool
+	}{
+		{"inside", box{100, 40, 140, 80}, box{100, 40, 140, 80}, true},
+		{"across the bottom", box{100, 160, 140, 200}, box{100, 160, 140, 180}, true},
+		{"across the left and the top", box{-20, -10, 20, 30}, box{0, 0, 20, 30}, true},
+		{"below", box{100, 187, 140, 196}, box{}, false},
+		{"beyond the right", box{323, 80, 340, 100}, box{}, false},
+		{"half a pixel in", box{100, 179.5, 140, 199.5}, box{}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := motionTracker(t)
+			b := c.track
+			tr.tracks = append(tr.tracks, boxTrack(1, b))
+			// Its detection: the track's box pushed inside the frame, at least 6 pixels deep.
+			tr.dets = []rect{{x0: min(max(b[0], 0), 314), y0: min(max(b[1], 0), 174), x1: max(min(b[2], 320), 6), y1: max(min(b[3], 180), 6)}}
+			tr.associate()
+			var got *scene.Box
+			for i, o := range tr.out.Boxes {
+				if o.X < 0 || o.Y < 0 || o.W < 1 || o.H < 1 || o.X+o.W > 320 || o.Y+o.H > 180 {
+					t.Errorf("box %+v: not a pixel or more inside the 320 × 180 picture", o)
+				}
+				if o.ID == 1 {
+					got = &tr.out.Boxes[i]
+				}
+			}
+			kept := slices.ContainsFunc(tr.tracks, func(k track) bool { return k.id == 1 })
+			if kept != c.wantTrack {
+				t.Errorf("track kept: %v, want %v", kept, c.wantTrack)
+			}
+			if c.wantTrack {
+				w := c.want
+				if got == nil || got.X != float32(w[0]) || got.Y != float32(w[1]) || got.X+got.W != float32(w[2]) || got.Y+got.H != float32(w[3]) {
+					t.Errorf("box %+v, want x0, y0, x1, y1 = %v", got, w)
+				}
+			}
+		})
+	}
+}
+
+// motionTracker is a Tracker in Motion mode of 320 × 180 frames.
+func motionTracker(t *testing.T) *Tracker {
+	t.Helper()
+	tr, err := New(DefaultOptions(Motion), 320, 180)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// boxTrack is a confirmed track, id, at box b (x0, y0, x1, y1), standing still, its filters
+// without gain: it stays where it is predicted, whatever it is matched with.
+func boxTrack(id int, b [4]float64) track {
+	k := track{id: id, det: -1, region: -1, hits: 5}
+	for a, z := range [4]float64{(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1]} {
+		k.k[a] = kalman1{p: z, r: 1}
+	}
+	return k
 }
