@@ -46,8 +46,9 @@ type background struct {
 
 // update samples p into the ring when it is time and recomputes the median. Inside the
 // boxes of what was found in p (frame pixels, f times the plane's) the sample keeps the
-// background as it is (selective update): an object that moves slowly, or stands a while,
-// is not learnt into the background, however long it stays.
+// background as it is (selective update): an object that moves slowly is not learnt into
+// the background, however long it takes. One that stops is, by the ghost test
+// (dropGhosts).
 func (b *background) update(p *plane, found []rect, f int) {
 	if b.w != p.w || b.h != p.h {
 		*b = background{w: p.w, h: p.h}
@@ -366,9 +367,12 @@ func (b *background) older() []byte {
 
 // dropGhosts removes from comps the regions that differ from the background but not from
 // an older frame: ghosts, where an object stood when the background was sampled and has
-// since left (an object in view from the first frame), or objects that stopped. Their
-// pixels are written into every sample, so that the background holds what is there now
-// at once instead of after half the window. A moving object differs from the older frame
+// since left (an object in view from the first frame). Their pixels are written into every
+// sample, so that the background holds what is there now at once instead of after half the
+// window. An object that stopped (4 to 8 frames ago) passes this test as well and is
+// dropped with them, written into the background: lost. The test cannot tell it from a
+// ghost, its mirror image (the background shows one picture, the frame another, neither
+// changing); docs/tracking.md says what was tried. A moving object differs from the older frame
 // at least where it came from and went to; a ghost only by noise. The test is per region,
 // on its summed differences: per pixel, the smooth inside of a slow object would pass for
 // a ghost.

@@ -182,7 +182,7 @@ func Presets() []Preset {
 	return []Preset{
 		{Name: Bright, About: "regions brighter than the rest of the frame (lights, stage performers, sparks on dark footage)", Options: DefaultOptions(Bright)},
 		{Name: Dark, About: "regions darker than the rest of the frame (silhouettes against the sky, birds, ink on paper)", Options: DefaultOptions(Dark)},
-		{Name: Motion, About: "whatever moves against a background learned from the video itself (a fixed camera: people, cars)", Options: DefaultOptions(Motion)},
+		{Name: Motion, About: "whatever moves against a background learned from the video itself (a fixed camera: people, cars); what stops is lost", Options: DefaultOptions(Motion)},
 		{Name: Color, About: "saturated regions, or with --hue those near one colour (balls, markers, clothing)", Options: DefaultOptions(Color)},
 		{Name: Points, About: "corners followed frame to frame by optical flow (texture, faces, a moving camera's scene)", Options: DefaultOptions(Points)},
 		{Name: Objects, About: "objects of the 80 COCO classes found by a trained network (YOLOX-Nano) in each frame, moving or still, whatever the camera does (--classes chooses)", Options: DefaultOptions(Objects)},
