@@ -230,8 +230,8 @@ func TestTrackPeople(t *testing.T) {
 		t.Fatal(err)
 	}
 	var f scene.Frame
-	if tr.FirstIndex() != 201 || tr.LastIndex() != 229 {
-		t.Errorf("frames %d..%d, want 201..229 (confirmed on the second frame tracked)", tr.FirstIndex(), tr.LastIndex())
+	if tr.FirstIndex() != 200 || tr.LastIndex() != 229 {
+		t.Errorf("frames %d..%d, want 200..229 (the first frame tracked's walkers confirmed at once)", tr.FirstIndex(), tr.LastIndex())
 	}
 	if tr.Frame(215, &f) == nil || len(f.Boxes) < 4 {
 		t.Fatalf("frame 215: %d boxes; want the walkers", len(f.Boxes))

@@ -406,7 +406,7 @@ func (l *Live) Write(w io.Writer, f scene.Format) error {
 // at what finds the objects.
 func (l *Live) NothingHint(frames int) string {
 	switch {
-	case frames < l.o.Confirm:
+	case frames < l.o.Confirm && l.found.Load() > 0:
 		return fmt.Sprintf("a track is drawn once its object is seen in --confirm %d frames in a row, more than the %s tracked: try --confirm %d", l.o.Confirm, Plural(frames, "frame"), max(frames, 1))
 	case l.found.Load() > 0:
 		return fmt.Sprintf("the detector found %s of --start-score %g or more, but none was seen in --confirm %d frames in a row to become a track: try a lower --confirm, or --min-area 0 for small objects",

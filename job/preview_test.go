@@ -225,16 +225,16 @@ func TestPreviewHonoursTheRange(t *testing.T) {
 func TestPreviewOfTheTrackerSaysWhyNothing(t *testing.T) {
 	clip, place := previewClip(t, 3)
 	o := tracker.DefaultOptions(tracker.Objects)
-	o.Detectors = []tracker.Detector{oneBox{}}
+	o.Detectors = []tracker.Detector{late{new(int)}}
 	var warnings []string
 	opts := previewOptions(clip, place, overlay.DefaultStyle(), nil, &warnings)
 	opts.Tracks = Tracks{Live: NewLive(o, scene.BottomCenter, false, nil)}
-	if _, _, err := Preview(t.Context(), opts, 1); err != nil {
+	if _, _, err := Preview(t.Context(), opts, 2); err != nil {
 		t.Fatal(err)
 	}
-	want := "nothing is tracked by video frame 1; a track is drawn once its object is seen in --confirm 2 frames in a row"
+	want := "nothing is tracked by video frame 2; the detector found 1 box of --start-score 0.6 or more, but none was seen in --confirm 2 frames in a row"
 	if len(warnings) != 1 || !strings.Contains(warnings[0], want) || strings.Contains(warnings[0], "file") {
-		t.Errorf("--detect --frame 1 warned %q, want one with %q", warnings, want)
+		t.Errorf("--detect --frame 2 warned %q, want one with %q", warnings, want)
 	}
 }
 

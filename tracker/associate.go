@@ -33,6 +33,7 @@ const (
 // track: predicted, corrected by its detection, held on its prediction while merged with
 // another, ended after Grace frames unseen; unmatched detections start new tracks.
 func (t *Tracker) associate() {
+	t.associated++
 	for i := range t.tracks {
 		tr := &t.tracks[i]
 		for k := range tr.k {
@@ -399,7 +400,10 @@ func (t *Tracker) startTrack(d rect) {
 		}
 		tr.k[k] = newKalman1(z, q, t.r, v)
 	}
-	if t.o.Confirm <= 1 {
+	// What the tracker sees in its first frame has no history to doubt it by: confirmed at
+	// once, as ByteTrack activates the tracks of a sequence's first frame, so that what is in
+	// view when tracking begins has its box from there.
+	if t.o.Confirm <= 1 || t.associated == 1 {
 		tr.id = t.nextID
 		t.nextID++
 	}

@@ -265,12 +265,18 @@ func TestStartScore(t *testing.T) {
 		{"unsure boxes alone start nothing",
 			[][]detect.Detection{{box(10, 0.4)}, {box(12, 0.4)}, {box(14, 0.4)}, {box(16, 0.4)}},
 			[]int{0, 0, 0, 0}},
+		// After the first frame (nothing in it here), a track is confirmed on its second.
 		{"sure boxes start a track that unsure ones continue",
-			[][]detect.Detection{{box(10, 0.9)}, {box(12, 0.9)}, {box(14, 0.3)}, {box(16, 0.2)}},
-			[]int{0, 1, 1, 1}},
+			[][]detect.Detection{{}, {box(10, 0.9)}, {box(12, 0.9)}, {box(14, 0.3)}, {box(16, 0.2)}},
+			[]int{0, 0, 1, 1, 1}},
 		{"an unsure box far from the track does not continue it",
-			[][]detect.Detection{{box(10, 0.9)}, {box(12, 0.9)}, {box(60, 0.3)}, {box(62, 0.3)}},
-			[]int{0, 1, 0, 0}},
+			[][]detect.Detection{{}, {box(10, 0.9)}, {box(12, 0.9)}, {box(60, 0.3)}, {box(62, 0.3)}},
+			[]int{0, 0, 1, 0, 0}},
+		// What is in view when tracking begins has no history to doubt it by: a sure box of
+		// the first frame is a track at once (ByteTrack's rule), an unsure one is not.
+		{"the first frame's sure boxes are tracks at once",
+			[][]detect.Detection{{box(10, 0.9), box(200, 0.4)}, {box(12, 0.9), box(202, 0.4)}},
+			[]int{1, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := DefaultOptions(Objects)

@@ -39,6 +39,7 @@ type Tracker struct {
 	solver        assign.Solver
 	cost          []float64
 	out           scene.Frame
+	associated    int // frames associated (region modes and Objects)
 }
 
 // track is one object being followed; id 0 until it is confirmed.
