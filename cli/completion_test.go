@@ -42,6 +42,11 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"tracks", "--to", ""}, []string{"jsonl", "mot"}, ""},
 		{[]string{"completion", ""}, []string{"bash", "fish", "zsh"}, ""},
 		{[]string{"bench", "--kn"}, []string{"--knn", "--knn-backend"}, ""},
+		// --detect's presets (once none: bash fell back to file names).
+		{[]string{"track", "--detect", ""}, []string{"people", "motion", "points"}, "all"},
+		{[]string{"render", "--detect", "pe"}, []string{"people"}, ""},
+		{[]string{"bench", "--detect", ""}, []string{"all", "people", "motion"}, ""},
+		{[]string{"bench", "--format", ""}, []string{"yuv420p", "nv12"}, ""},
 	} {
 		words := append([]string{"trackink"}, tc.words...)
 		var quoted []string
@@ -86,6 +91,16 @@ func TestCompletionZshFish(t *testing.T) {
 			t.Errorf("%s %s: %v: %s", c.shell, c.check, err, out)
 		}
 		b, _ := os.ReadFile(script)
+		// --detect offers its presets, --tracks file names, and --glow (a number or auto)
+		// nothing (once file names, as for 116 value flags).
+		for _, want := range map[string][]string{
+			"zsh":  {":detect:(bright dark motion", ":tracks:_files'", ":glow: '"},
+			"fish": {"-l detect -x -a 'bright dark motion", "-l tracks -r -F", "-l glow -x -d"},
+		}[c.shell] {
+			if !strings.Contains(string(b), want) {
+				t.Errorf("%s: the script has no %q", c.shell, want)
+			}
+		}
 		for _, cmd := range commandDocs() {
 			for _, f := range cmd.Flags {
 				if !c.names(string(b), f.Name) {

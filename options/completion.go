@@ -38,13 +38,13 @@ func WriteCompletion(w io.Writer, shell string, cmds []Command) error {
 // takesValue reports whether a flag is given a value (--look hud) rather than being a switch.
 func takesValue(f *pflag.Flag) bool { return f.NoOptDefVal == "" }
 
-// isNumber reports whether a flag takes a number, which no file name completes.
-func isNumber(f *pflag.Flag) bool {
-	switch f.Value.Type() {
-	case "int", "int64", "float32", "float64", "uint", "duration":
-		return true
-	}
-	return false
+// fileFlags are the flags that take a file's or a directory's name, which completion
+// completes; the other flags that take a value take numbers, times, sizes, labels or lists
+// (--glow, --start, --segment, --label), where a file's name is no help.
+var fileFlags = map[string]bool{
+	"input": true, "output": true, "tracks": true, "gt": true, "style": true, "font": true,
+	"label-words": true, "label-lines": true, "class-names": true, "model": true, "e2e": true,
+	"stats-json": true, "save-tracks": true, "segments": true, "dir": true, "out": true,
 }
 
 // summaryOf returns a flag's usage up to its first colon or parenthesis, short enough for a
@@ -74,8 +74,12 @@ _trackink() {
 `, strings.Join(names, " "))
 	for _, c := range all {
 		for _, f := range c.Flags {
-			if ch := choicesOf(c.Name, f.Name); ch != nil && takesValue(f) {
+			switch ch := choicesOf(c.Name, f.Name); {
+			case !takesValue(f) || fileFlags[f.Name]:
+			case ch != nil:
 				fmt.Fprintf(w, "    %q) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", c.Name+" --"+f.Name, strings.Join(ch, " "))
+			default: // a number, a time, a label: no file's name
+				fmt.Fprintf(w, "    %q) compopt +o default 2>/dev/null; COMPREPLY=(); return ;;\n", c.Name+" --"+f.Name)
 			}
 		}
 	}
@@ -135,12 +139,12 @@ _trackink() {
 			}
 			spec := fmt.Sprintf("'%s[%s]", names, zshQuote(summaryOf(f)))
 			if takesValue(f) {
-				action := "_files"
+				action := " "
 				switch ch := choicesOf(c.Name, f.Name); {
 				case ch != nil:
 					action = "(" + strings.Join(ch, " ") + ")"
-				case isNumber(f):
-					action = " "
+				case fileFlags[f.Name]:
+					action = "_files"
 				}
 				spec += ":" + f.Name + ":" + action
 			}
@@ -180,10 +184,10 @@ func fishCompletion(w io.Writer, all []Command) {
 				switch ch := choicesOf(c.Name, f.Name); {
 				case ch != nil:
 					line += " -x -a " + q(strings.Join(ch, " "))
-				case isNumber(f):
-					line += " -x"
-				default:
+				case fileFlags[f.Name]:
 					line += " -r -F"
+				default:
+					line += " -x"
 				}
 			}
 			fmt.Fprintf(w, "%s -d %s\n", line, q(summaryOf(f)))

@@ -7,6 +7,7 @@ import (
 
 	"trackink/knn"
 	"trackink/overlay"
+	"trackink/tracker"
 	"trackink/video"
 )
 
@@ -41,7 +42,7 @@ var table = map[string]option{
 	"class-names":  {group: groupTracks},
 	"classes":      {group: groupTracks},
 	"confirm":      {group: groupTracks, fields: []string{"tracker.Options.Confirm"}},
-	"detect":       {group: groupTracks, short: true, fields: []string{"tracker.Options.Mode"}},
+	"detect":       {group: groupTracks, short: true, fields: []string{"tracker.Options.Mode"}, choices: tracker.PresetNames},
 	"drop-ignored": {group: groupTracks},
 	"eval gt":      {group: groupTracks},
 	"frame-base":   {group: groupTracks, choices: func() []string { return []string{"auto", "0", "1"} }},
@@ -169,10 +170,10 @@ var table = map[string]option{
 	"profile":    {group: groupEncoding, fields: []string{"video.Options.Profile"}, choices: video.Profiles},
 	"threads":    {group: groupEncoding, fields: []string{"video.Options.Threads"}},
 
-	"bench detect":  {group: groupBench},
+	"bench detect":  {group: groupBench, choices: func() []string { return append([]string{"all", "people"}, tracker.Modes...) }},
 	"bench e2e":     {group: groupBench},
 	"bench effects": {group: groupBench},
-	"bench format":  {group: groupBench},
+	"bench format":  {group: groupBench, choices: func() []string { return []string{"yuv420p", "nv12", "yuv420p,nv12"} }},
 	"bench json":    {group: groupBench},
 	"bench knn":     {group: groupBench},
 	"bench no-twin": {group: groupBench},
