@@ -77,6 +77,11 @@ func checkE2E(fs *pflag.FlagSet, in, preset string, crf int) error {
 	if in == "" {
 		return options.UsageError{Err: errors.New("--e2e: give the video to render, or synth")}
 	}
+	if crf == 0 {
+		// video.Options.CRF 0 is the encoder's default (23), for the render and the ffmpeg
+		// runs alike: the header's "-crf 0" would say lossless and mean 23.
+		return options.UsageError{Err: errors.New("--crf 0: bench times lossy renders, 1..51 (render's --crf 0 is lossless)")}
+	}
 	if in != "synth" {
 		if err := options.CheckInput("--e2e", in, false); err != nil {
 			return err

@@ -113,6 +113,8 @@ func TestBenchE2EChecksFirst(t *testing.T) {
 		want string
 	}{
 		{[]string{"--crf", "99", "--e2e", "synth"}, "--crf 99: is outside 0..51"},
+		// Once the encoder's default, 23, under a header saying -crf 0.
+		{[]string{"--crf", "0", "--e2e", "synth"}, "--crf 0: bench times lossy renders, 1..51"},
 		{[]string{"--crf", "-1", "--e2e", "synth"}, "--crf -1: is outside 0..51"},
 		{[]string{"--preset", "bogus", "--e2e", "synth"}, `--preset "bogus": libx264 takes ultrafast`},
 		{[]string{"--preset", "bogus", "--e2e", "synth", "--scene", "mot17"}, `--preset "bogus"`},

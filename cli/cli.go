@@ -53,10 +53,10 @@ func init() {
 		{"eval", "score tracks against ground truth: HOTA, MOTA, MOTP, IDF1, switches, mostly tracked/lost", false, evalCommand},
 		{"demo", "synthesise a 4K clip with audio and draw 100 synthetic tracks onto it", false, demoCommand},
 		{"join", "join the segments of a render (render --segment) without re-encoding", false, joinCommand},
-		{"doctor", "report what this machine and binary can do (CUDA, NVDEC/NVENC, link search)", false, doctorCommand},
+		{"doctor", "report what this machine and binary can do (CUDA, NVDEC/NVENC, link search, the detector)", false, doctorCommand},
 		{"completion", "write a shell's completion script: bash, zsh or fish", false, completionCommand},
 		{"version", "print the version and the commit it was built from (also --version)", false, versionCommand},
-		{"bench", "benchmark the renderer on the seed scene, or a whole render against plain ffmpeg", true, benchCommand},
+		{"bench", "benchmark the renderer (the seed scene, box effects), the link graphs, the built-in tracker, or a whole render against plain ffmpeg", true, benchCommand},
 		{"golden", "render the golden scenes and compare them with the stored pictures", true, goldenCommand},
 		{"man", "write trackink's man pages into a directory (make man)", true, manCommand},
 	}
