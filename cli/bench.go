@@ -75,23 +75,16 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	noTwin := fs.Bool("no-twin", false, "with --e2e: leave out the twin (ffmpeg coding the render's frames afresh), which renders the clip once more, losslessly")
 	detectModes := fs.String("detect", "", "time the built-in tracker alone at 1080p, beside OpenCV's equivalent: all, or modes (bright,motion,points…)")
 	style.Register(fs, "knn-backend", "seed")
-	// The seed look is this benchmark's own: the looks offered elsewhere leave it out.
-	look := fs.Lookup("look")
-	look.Usage = strings.Replace(look.Usage, "start from: ", "start from: seed (the benchmark scene's own), ", 1)
 	return fs, func(args []string, stdout io.Writer) error {
 		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
 		if style.ListLooks {
-			options.PrintLooks(stdout)
-			fmt.Fprintf(stdout, "%-8s %s\n", "seed", "bench's default: the seed scene's own look, every link a line and a curve, points, labels")
+			style.PrintLooks(stdout)
 			return nil
 		}
 		mode, err := benchModeOf(fs)
 		if err != nil {
-			return err
-		}
-		if err := checkBenchLook(look.Value.String()); err != nil {
 			return err
 		}
 		if *frames < 1 {
@@ -191,14 +184,4 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 func seedHeader(rep overlay.SeedReport) string {
 	return fmt.Sprintf("seed scene %dx%d onto %s, %s backend, %s, %s, %s a frame",
 		rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, job.Plural(rep.Workers, "worker"), job.Plural(rep.Frames, "frame"), job.Plural(rep.Links, "link"))
-}
-
-// checkBenchLook refuses a --look that is no look, naming the seed look, bench's default,
-// beside the others (options' own message leaves it out, as its list of looks does).
-func checkBenchLook(name string) error {
-	if _, ok := overlay.Preset(name); ok {
-		return nil
-	}
-	names, _ := overlay.PresetNames()
-	return options.UsageError{Err: fmt.Errorf("--look %q: want seed (the benchmark scene's own, the default) or one of %s", name, strings.Join(names, ", "))}
 }

@@ -92,7 +92,7 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 			return err
 		}
 		if f.style.ListLooks {
-			options.PrintLooks(stdout)
+			f.style.PrintLooks(stdout)
 			return nil
 		}
 		if f.detect.ListDetect {

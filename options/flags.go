@@ -65,7 +65,7 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	s.defaultLook = defaultLook
 	st := &s.Style
 	*st, _ = overlay.Preset(defaultLook)
-	fs.StringVar(&s.look, "look", defaultLook, "a built-in look to start from: "+lookList()+" (--list-looks describes them)")
+	fs.StringVar(&s.look, "look", defaultLook, "a built-in look to start from: "+s.lookList()+" (--list-looks describes them)")
 	fs.StringVar(&s.File, "style", "", "a style file (TOML: any of the style flags as key = value) applied over the look; flags win")
 	fs.BoolVar(&s.ListLooks, "list-looks", false, "list the built-in looks and what each is for")
 	auto := func(v *float32, name, defaultText, usage string) {

@@ -28,7 +28,7 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 	fs.Visit(func(f *pflag.Flag) { given[f.Name] = f.Value.String() })
 	look, ok := overlay.Preset(s.look)
 	if !ok {
-		return UsageError{fmt.Errorf("--look %q: want one of %s%s", s.look, lookList(), ValueHint("look", s.look))}
+		return UsageError{fmt.Errorf("--look %q: want one of %s%s", s.look, s.lookList(), ValueHint("look", s.look))}
 	}
 	if s.look != s.defaultLook {
 		if err := s.setStyle(fs, look, given); err != nil {
@@ -100,15 +100,16 @@ func (s *Style) setStyle(fs *pflag.FlagSet, st overlay.Style, given map[string]s
 	return nil
 }
 
-// lookList is the looks' names for help texts.
-func lookList() string {
-	names, _ := overlay.PresetNames()
+// lookList names the built-in looks s offers: overlay's, with the command's own default
+// where overlay keeps it out of its list (bench's seed).
+func (s *Style) lookList() string {
+	names, _ := overlay.PresetNames(s.defaultLook)
 	return strings.Join(names, ", ")
 }
 
-// PrintLooks lists the built-in looks with what each is for.
-func PrintLooks(w io.Writer) {
-	names, about := overlay.PresetNames()
+// PrintLooks lists the built-in looks s offers with what each is for.
+func (s *Style) PrintLooks(w io.Writer) {
+	names, about := overlay.PresetNames(s.defaultLook)
 	for i, n := range names {
 		fmt.Fprintf(w, "%-8s %s\n", n, about[i])
 	}

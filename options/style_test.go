@@ -230,3 +230,41 @@ func TestLabelFlagsTurnLabelsOn(t *testing.T) {
 		}
 	}
 }
+
+// The looks a command offers are overlay's, with its own default where overlay keeps that
+// out of its list: bench's seed is named in --look's help, --list-looks and the refusal of
+// a look that is none, and taken (bench once checked seed with a near-copy of this).
+func TestLooksOffered(t *testing.T) {
+	for _, tc := range []struct {
+		defaultLook, look string
+		ok                bool
+		offered           bool // seed among the looks said
+	}{
+		{"seed", "seed", true, true},
+		{"seed", "nope", false, true},
+		{"default", "seed", true, false}, // Preset still finds it, unoffered
+		{"default", "nope", false, false},
+	} {
+		var s Style
+		fs := NewFlagSet("bench", "", "", io.Discard)
+		s.Register(fs, "knn-backend", tc.defaultLook)
+		if err := Parse(fs, []string{"--look", tc.look}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.Options(fs, true)
+		var list strings.Builder
+		s.PrintLooks(&list)
+		said := []string{fs.Lookup("look").Usage, list.String()}
+		if err != nil {
+			said = append(said, err.Error())
+		}
+		if (err == nil) != tc.ok {
+			t.Errorf("default %s, --look %s: %v", tc.defaultLook, tc.look, err)
+		}
+		for _, s := range said {
+			if got := strings.Contains(s, "seed"); got != tc.offered {
+				t.Errorf("default %s, --look %s: %q names seed: %t, want %t", tc.defaultLook, tc.look, s, got, tc.offered)
+			}
+		}
+	}
+}

@@ -97,14 +97,23 @@ func Preset(name string) (Style, bool) {
 }
 
 // PresetNames returns the presets' names, sorted, and what each looks like: the looks to
-// offer, so not "seed", the benchmark's scene (which Preset still finds).
-func PresetNames() (names, about []string) {
-	for n := range presets {
-		if n != "seed" {
+// offer, so not "seed", the benchmark's scene (which Preset still finds), unless it is
+// among also, the presets a command offers besides (bench, whose default it is), listed
+// first.
+func PresetNames(also ...string) (names, about []string) {
+	for _, n := range also {
+		if _, ok := presets[n]; ok && n == "seed" {
 			names = append(names, n)
 		}
 	}
-	slices.Sort(names)
+	var rest []string
+	for n := range presets {
+		if n != "seed" {
+			rest = append(rest, n)
+		}
+	}
+	slices.Sort(rest)
+	names = append(names, rest...)
 	for _, n := range names {
 		about = append(about, presets[n].about)
 	}
