@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"trackink/internal/prose"
 	"trackink/job"
 	"trackink/knn"
 	"trackink/options"
@@ -183,5 +184,5 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 // seedHeader is the line above a seed scene's table.
 func seedHeader(rep overlay.SeedReport) string {
 	return fmt.Sprintf("seed scene %dx%d onto %s, %s backend, %s, %s, %s a frame",
-		rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, job.Plural(rep.Workers, "worker"), job.Plural(rep.Frames, "frame"), job.Plural(rep.Links, "link"))
+		rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, prose.Plural(rep.Workers, "worker"), prose.Plural(rep.Frames, "frame"), prose.Plural(rep.Links, "link"))
 }

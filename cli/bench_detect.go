@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"trackink/job"
+	"trackink/internal/prose"
 	"trackink/options"
 	"trackink/tracker"
 )
@@ -85,5 +85,5 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 // detectHeader is the line above the tracker's table.
 func detectHeader(frames int) string {
 	return fmt.Sprintf("tracking alone, frames analysed at 540 lines, %s a mode (trackink's tracker on 1 thread, its network and OpenCV on their own; CPU: user + system a frame, all threads)",
-		job.Plural(frames, "frame"))
+		prose.Plural(frames, "frame"))
 }

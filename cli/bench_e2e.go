@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trackink/internal/prose"
 	"trackink/job"
 	"trackink/options"
 	"trackink/video"
@@ -100,7 +101,7 @@ func e2eHeader(in string, frames int, sceneName, preset string, crf int) string 
 	if in == "synth" {
 		audio = "audio copied"
 	}
-	return fmt.Sprintf("%s, %s, %s scene, libx264 -preset %s -crf %d, %s", in, job.Plural(frames, "frame"), sceneName, preset, crf, audio)
+	return fmt.Sprintf("%s, %s, %s scene, libx264 -preset %s -crf %d, %s", in, prose.Plural(frames, "frame"), sceneName, preset, crf, audio)
 }
 
 // samePacketsNote says whether a run wrote the same packets as whose.

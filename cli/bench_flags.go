@@ -3,10 +3,10 @@ package cli
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/spf13/pflag"
 
+	"trackink/internal/prose"
 	"trackink/options"
 )
 
@@ -70,7 +70,7 @@ func benchModeOf(fs *pflag.FlagSet) (benchMode, error) {
 		for i, m := range chosen {
 			names[i] = m.String()
 		}
-		return "", options.UsageError{Err: fmt.Errorf("%s each choose a benchmark: give one", wordList(names, "and"))}
+		return "", options.UsageError{Err: fmt.Errorf("%s each choose a benchmark: give one", prose.List(names, " and "))}
 	}
 	mode := modeSeed
 	if len(chosen) == 1 {
@@ -90,12 +90,12 @@ func benchModeOf(fs *pflag.FlagSet) (benchMode, error) {
 			for i, m := range readers {
 				names[i] = m.String()
 			}
-			unread = append(unread, fmt.Sprintf("--%s (for %s)", f.Name, wordList(names, "and")))
+			unread = append(unread, fmt.Sprintf("--%s (for %s)", f.Name, prose.List(names, " and ")))
 		}
 	})
 	if len(unread) > 0 {
 		return mode, options.UsageError{Err: fmt.Errorf("bench %s does not use %s: leave %s out",
-			benchCommandOf(mode), wordList(unread, "or"), pronoun(len(unread)))}
+			benchCommandOf(mode), prose.List(unread, " or "), pronoun(len(unread)))}
 	}
 	return mode, nil
 }
@@ -115,12 +115,4 @@ func pronoun(n int) string {
 		return "it"
 	}
 	return "them"
-}
-
-// wordList joins words as prose does: "a", "a and b", "a, b and c" (with conj "and").
-func wordList(words []string, conj string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }

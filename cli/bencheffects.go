@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"trackink/job"
+	"trackink/internal/prose"
 	"trackink/options"
 	"trackink/overlay"
 
@@ -50,5 +50,5 @@ func benchEffects(fs *pflag.FlagSet, style *options.Style, backends []string, fr
 // effectsHeader is the line above the box effects' table.
 func effectsHeader(backend string, frames int) string {
 	return fmt.Sprintf("box effects, 20 boxes over 10 %% of %dx%d YUV420P, %s backend, %s",
-		overlay.EffectsBenchWidth, overlay.EffectsBenchHeight, backend, job.Plural(frames, "frame"))
+		overlay.EffectsBenchWidth, overlay.EffectsBenchHeight, backend, prose.Plural(frames, "frame"))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"trackink/internal/prose"
 	"trackink/job"
 	"trackink/options"
 	"trackink/outfile"
@@ -191,7 +192,7 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 		fmt.Fprintf(t.stderr, "trackink track: warning: %s\n", what)
 	}
 	if live.Tracked() == 0 {
-		fmt.Fprintf(t.stderr, "trackink track: warning: nothing was tracked in %s; %s\n", job.Plural(stats.Frames, "frame"), live.NothingHint(stats.Frames))
+		fmt.Fprintf(t.stderr, "trackink track: warning: nothing was tracked in %s; %s\n", prose.Plural(stats.Frames, "frame"), live.NothingHint(stats.Frames))
 	}
 	t.say(fmt.Sprintf("wrote %s: %d tracks over %d frames (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
 		t.output, live.LastID(), stats.Frames, live.Tracked(), live.Mode(), info.Width/live.Factor(), info.Height/live.Factor(), live.Factor(), stats.FPS))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"trackink/composite"
+	"trackink/internal/prose"
 	"trackink/knn"
 	"trackink/overlay"
 	"trackink/scene"
@@ -147,7 +148,7 @@ func (t *Drawer) warnings(o Options, w, h int) {
 	}
 	if s := &o.Overlay.Style; t.points > 0 && t.boxes == 0 && !drawsPoints(s) {
 		warn(o, "the tracks hold points alone (%s in %s), and the look draws nothing of points (no point disks, links, curves, trails or particles): nothing of them is drawn; give --point-radius 4, or another --look",
-			Plural(t.points, "point"), Plural(t.tracked, "frame"))
+			prose.Plural(t.points, "point"), prose.Plural(t.tracked, "frame"))
 	}
 }
 
@@ -212,5 +213,5 @@ func (o *offFrame) warning(w, h int) string {
 		verb = "lies" // a preview's one frame may hold one
 	}
 	return fmt.Sprintf("%s in %s %s wholly outside the %dx%d picture (first: frame %d, track %d)",
-		Plural(o.items, "tracked item"), Plural(o.frames, "frame"), verb, w, h, o.firstFrame, o.firstID)
+		prose.Plural(o.items, "tracked item"), prose.Plural(o.frames, "frame"), verb, w, h, o.firstFrame, o.firstID)
 }

@@ -8,11 +8,11 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 	"sync/atomic"
 
 	"trackink/composite"
 	"trackink/detect"
+	"trackink/internal/prose"
 	"trackink/outfile"
 	"trackink/scene"
 	"trackink/tracker"
@@ -407,10 +407,10 @@ func (l *Live) Write(w io.Writer, f scene.Format) error {
 func (l *Live) NothingHint(frames int) string {
 	switch {
 	case frames < l.o.Confirm && l.found.Load() > 0:
-		return fmt.Sprintf("a track is drawn once its object is seen in --confirm %d frames in a row, more than the %s tracked: try --confirm %d", l.o.Confirm, Plural(frames, "frame"), max(frames, 1))
+		return fmt.Sprintf("a track is drawn once its object is seen in --confirm %d frames in a row, more than the %s tracked: try --confirm %d", l.o.Confirm, prose.Plural(frames, "frame"), max(frames, 1))
 	case l.found.Load() > 0:
 		return fmt.Sprintf("the detector found %s of --start-score %g or more, but none was seen in --confirm %d frames in a row to become a track: try a lower --confirm, or --min-area 0 for small objects",
-			Plural(int(l.found.Load()), "box"), l.o.StartScore, l.o.Confirm)
+			prose.Plural(int(l.found.Load()), "box"), l.o.StartScore, l.o.Confirm)
 	}
 	// What the mode reads that finds more, then another preset for what it misses.
 	o := l.o
@@ -439,21 +439,7 @@ func (l *Live) NothingHint(frames int) string {
 	default:
 		try = append(try, "another --detect (people for people, motion for anything that moves)")
 	}
-	if len(try) == 1 {
-		return "try " + try[0]
-	}
-	return "try " + strings.Join(try[:len(try)-1], ", ") + ", or " + try[len(try)-1]
-}
-
-// Plural is n things: "1 frame", "2 frames", "3 boxes".
-func Plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	if strings.HasSuffix(thing, "x") {
-		return fmt.Sprintf("%d %ses", n, thing)
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
+	return "try " + prose.List(try, ", or ")
 }
 
 // rereadable reports whether input gives the same frames when opened again: a file or an

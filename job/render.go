@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"trackink/internal/prose"
 	"trackink/internal/suggest"
 	"trackink/knn"
 	"trackink/outfile"
@@ -170,7 +171,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 		}
 	}
 	if live := o.Tracks.Live; reachedEnd && live != nil && live.Tracked() == 0 && rep.Frames > 0 {
-		warn(o, "nothing was tracked in %s; %s", Plural(rep.Frames, "frame"), live.NothingHint(rep.Frames))
+		warn(o, "nothing was tracked in %s; %s", prose.Plural(rep.Frames, "frame"), live.NothingHint(rep.Frames))
 	}
 	td.warnings(o, in.w, in.h)
 	if errors.Is(err, video.ErrNothingToRender) {
@@ -365,11 +366,7 @@ func linkCapWarning(c knn.Capped, o overlay.Options) string {
 	if len(dropped) == 0 {
 		return ""
 	}
-	frames := "frames"
-	if c.Frames == 1 {
-		frames = "frame"
-	}
-	return fmt.Sprintf("%s dropped in %d %s (the shortest links are kept); raise the cap to keep more", strings.Join(dropped, " and "), c.Frames, frames)
+	return fmt.Sprintf("%s dropped in %s (the shortest links are kept); raise the cap to keep more", strings.Join(dropped, " and "), prose.Plural(c.Frames, "frame"))
 }
 
 func say(o Options, format string, a ...any) {

@@ -97,13 +97,13 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"unsafe"
 
 	"github.com/asticode/go-astiav"
 
 	"trackink/composite"
 	"trackink/internal/field"
+	"trackink/internal/prose"
 )
 
 // cptr returns the C struct behind an astiav object. In v0.16.0 each of FormatContext, Stream,
@@ -461,14 +461,10 @@ func holders(codec astiav.CodecID) string {
 			ok = append(ok, ext)
 		}
 	}
-	switch n := len(ok); n {
-	case 0:
+	if len(ok) == 0 {
 		return "another encoder: no container trackink writes holds " + codecWords(codec)
-	case 1:
-		return ok[0]
-	default:
-		return strings.Join(ok[:n-1], ", ") + " or " + ok[n-1]
 	}
+	return prose.List(ok, " or ")
 }
 
 // codecWords names a video codec in messages.

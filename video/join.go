@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"trackink/internal/prose"
 	"trackink/outfile"
 
 	"github.com/asticode/go-astiav"
@@ -352,8 +353,8 @@ func sameBuild(segs []*segmentFile) error {
 			indexes, paths = append(indexes, strconv.Itoa(s.rec.Index)), append(paths, s.path)
 		}
 		what := "segment " + indexes[0]
-		if n := len(indexes); n > 1 {
-			what = "segments " + strings.Join(indexes[:n-1], ", ") + " and " + indexes[n-1]
+		if len(indexes) > 1 {
+			what = "segments " + prose.List(indexes, " and ")
 		}
 		by = append(by, fmt.Sprintf("%s (%s) by trackink %s", what, strings.Join(paths, ", "), b))
 	}
