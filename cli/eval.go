@@ -244,12 +244,13 @@ func onlyPeople(g *scene.Tracks) bool {
 // class numbers where a names file lies beside it, as render reads it (NAME.names beside
 // MOTChallenge text NAME.txt, which track writes), so that its classes are known.
 func loadTracksForEval(path string, o scene.Options, stderr io.Writer) (*scene.Tracks, error) {
-	if names := options.NamesFileBeside(path); names != "" {
-		var err error
-		if o.ClassNames, err = scene.ReadClassNames(names); err != nil {
-			return nil, fmt.Errorf("--tracks %s: the class names beside it: %w", path, err)
-		}
-		fmt.Fprintf(stderr, "trackink eval: note: class numbers of %s named by %s, beside it\n", path, names)
+	names, file, err := options.NamesBesideTracks(path)
+	if err != nil {
+		return nil, err
+	}
+	if file != "" {
+		o.ClassNames = names
+		fmt.Fprintf(stderr, "trackink eval: note: class numbers of %s named by %s, beside it\n", path, file)
 	}
 	return loadForEval("--tracks", path, o, stderr)
 }

@@ -214,13 +214,13 @@ func (t *Tracks) ClassNamesFile() string {
 	default:
 		return t.ClassNames
 	}
-	return NamesFileBeside(t.Path)
+	return namesFileBeside(t.Path)
 }
 
-// NamesFileBeside is the names file beside the tracks file at path (NamesBeside) where both
+// namesFileBeside is the names file beside the tracks file at path (NamesBeside) where both
 // are files and path's name allows MOTChallenge text (not .jsonl or .xml, whose boxes name
 // their classes); else "".
-func NamesFileBeside(path string) string {
+func namesFileBeside(path string) string {
 	if path == "" || path == "-" || !scene.ReadBackAs(path, scene.FormatMOT) || !isFile(path) {
 		return ""
 	}
@@ -228,6 +228,20 @@ func NamesFileBeside(path string) string {
 		return beside
 	}
 	return ""
+}
+
+// NamesBesideTracks reads the names of the class numbers of the tracks file at path from the
+// names file beside it (namesFileBeside), and returns them and that file; none where there
+// is none. One that is not a names file is a mistake of the command line, as a
+// --class-names file is, saying where it came from.
+func NamesBesideTracks(path string) (names []string, file string, err error) {
+	if file = namesFileBeside(path); file == "" {
+		return nil, "", nil
+	}
+	if names, err = scene.ReadClassNames(file); err != nil {
+		return nil, file, UsageError{fmt.Errorf("the class names beside the tracks (--class-names none reads them without): %w", err)}
+	}
+	return names, file, nil
 }
 
 // isFile reports whether path is a regular file (or a link to one).
@@ -286,22 +300,27 @@ func (t *Tracks) Options(w, h int) (scene.Options, error) {
 	default:
 		return o, UsageError{fmt.Errorf("--untracked %q: want skip or draw%s", t.Untracked, ValueHint("untracked", t.Untracked))}
 	}
-	if file := t.ClassNamesFile(); file != "" {
-		if t.classNames == nil {
-			if t.ClassNames == "" && t.Note != nil {
+	if t.classNames == nil {
+		switch t.ClassNames {
+		case NoClassNames:
+		case "":
+			var file string
+			t.classNames, file, err = NamesBesideTracks(t.Path)
+			if err != nil {
+				return o, err
+			}
+			if file != "" && t.Note != nil {
 				t.Note(fmt.Sprintf("class numbers named by %s, beside %s (--class-names none reads the tracks without)", file, t.Path))
 			}
-			if t.classNames, err = scene.ReadClassNames(file); err != nil {
+		default:
+			if t.classNames, err = scene.ReadClassNames(t.ClassNames); err != nil {
 				// A settings file, as --label-words is: what is wrong with it is a mistake
 				// on the command line, naming the flag (and the file's line).
-				if t.ClassNames == "" {
-					return o, UsageError{fmt.Errorf("the class names beside the tracks (--class-names none reads them without): %w", err)}
-				}
 				return o, UsageError{fmt.Errorf("--class-names %w", err)}
 			}
 		}
-		o.ClassNames = t.classNames
 	}
+	o.ClassNames = t.classNames
 	return o, nil
 }
 
