@@ -128,6 +128,16 @@ if [ "$arch" = arm64 ]; then
   echo "dist-test: trackink track --detect motion, points: the same tracks on arm64 as on x86-64 ($(wc -l <"$work/host-motion.txt") and $(wc -l <"$work/host-points.txt") lines) in $(($(date +%s) - t0)) s"
   # The SIMD packages' tests, built for arm64 (simd-tests.sh), each run in its package's
   # folder with that folder's files, as go test does.
+  # failed_tests prints, from go test -v's output, each failed test whole (its lines from
+  # its === RUN to its --- FAIL, its subtests' too), or where none says FAIL (a panic, a
+  # timeout) the last 40 lines.
+  failed_tests() {
+    awk '/^ +--- FAIL: / && failed { print }
+      /^=== RUN   [^\/]+$/ { buf = "" }
+      { buf = buf $0 "\n"; last[NR % 40] = $0 }
+      /^--- FAIL: / { printf "%s", buf; buf = ""; failed = 1 }
+      END { if (!failed) for (i = NR - 39; i <= NR; i++) if (i > 0) print last[i % 40] }'
+  }
   tests=$(bash "$here/simd-tests.sh")
   cp -r "$tests" "$work/simd"
   # tracker's five longest tests (290 s of its 300 natively, hours emulated) are skipped:
@@ -141,7 +151,7 @@ if [ "$arch" = arm64 ]; then
     if [ "$(dirname "$rel")" = tracker ]; then skip=$skip_tracker; fi
     t0=$(date +%s)
     out=$(inroot env TRACKINK_FONTS=/work/dist/fonts bash -c 'cd "$(dirname "$1")" && "./$(basename "$1")" -test.v -test.skip "$2" 2>&1' \
-      run "/work/dist/simd/$rel" "$skip") || { grep -v '^=== \|^    --- PASS' <<<"$out" | tail -40 >&2; die "the tests of $(dirname "$rel") failed under emulation"; }
+      run "/work/dist/simd/$rel" "$skip") || { failed_tests <<<"$out" >&2; die "the tests of $(dirname "$rel") failed under emulation"; }
     [ "$(tail -1 <<<"$out")" = PASS ] || die "the tests of $(dirname "$rel") end: $(tail -1 <<<"$out")"
     echo "dist-test: go test ./$(dirname "$rel") on arm64: $(grep -c '^--- PASS' <<<"$out") tests passed, $(grep -c '^--- SKIP' <<<"$out" || true) skipped$([ "$skip" = '^$' ] || echo ", $(tr -cd '|' <<<"$skip" | wc -c | awk '{print $1 + 1}') not run"), in $(($(date +%s) - t0)) s"
   done
