@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // MOTChallenge field names, as the MOT16 paper and TrackEval call them, for error messages.
@@ -29,6 +30,10 @@ type motReader struct {
 	base  int
 	row   row
 	first int // line of the first row, for the column-count error
+	// spaces is set when the first row has no comma: the file's fields are separated by
+	// spaces or tabs, as some trackers write MOTChallenge text (numpy's savetxt with
+	// '%g ' * 10), which py-motmetrics and TrackEval read too.
+	spaces bool
 
 	// realScores is set once some conf is neither 1 nor -1; until then the column may be
 	// the placeholder that many trackers fill with 1, which is no score at all.
@@ -46,6 +51,12 @@ func newMOTReader(file string, opts Options) *motReader {
 	return m
 }
 
+// spacedMOT reports whether fields, split at spaces, begin as a MOTChallenge line does: a
+// frame and an id, whole numbers (where a YOLO segment's second number is a fraction).
+func spacedMOT(fields []string) bool {
+	return len(fields) > 1 && isWhole(fields[0]) && isWhole(fields[1])
+}
+
 func (m *motReader) parseLine(n int, line string) error {
 	line = trimSpaces(line)
 	if line == "" || line[0] == '#' {
@@ -53,7 +64,20 @@ func (m *motReader) parseLine(n int, line string) error {
 	}
 	r := &m.row
 	r.line = n
-	r.f = splitCommas(line, r.f)
+	if r.names == nil {
+		m.spaces = strings.IndexByte(line, ',') < 0 && spacedMOT(splitSpaces(line, r.f))
+	}
+	sep := "comma"
+	if m.spaces {
+		r.f, sep = splitSpaces(line, r.f), "space"
+	} else {
+		r.f = splitCommas(line, r.f)
+		// A comma after the last field, as some SORT forks write: 11 or 7 fields, the
+		// last empty. (After 9 it could be an empty z: that stays an error.)
+		if k := len(r.f); (k == len(motResultFields)+1 || k == len(motBoxFields)+1) && r.f[k-1] == "" {
+			r.f = r.f[:k-1]
+		}
+	}
 	count := len(r.f)
 	if r.names == nil {
 		switch count {
@@ -67,15 +91,15 @@ func (m *motReader) parseLine(n int, line string) error {
 		case len(motBoxFields):
 			r.names = motBoxFields
 		default:
-			return &ParseError{File: r.file, Line: n, Msg: fmt.Sprintf("has %d comma-separated fields; want 10 "+
+			return &ParseError{File: r.file, Line: n, Msg: fmt.Sprintf("has %d %s-separated fields; want 10 "+
 				"(frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), 9 (MOT17 ground truth: "+
 				"frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) or 6 "+
-				"(frame,id,bb_left,bb_top,bb_width,bb_height)%s", count, csvHint(r.file))}
+				"(frame,id,bb_left,bb_top,bb_width,bb_height)%s", count, sep, csvHint(r.file))}
 		}
 		m.first = n
 	} else if count != len(r.names) {
-		return &ParseError{File: r.file, Line: n, Msg: fmt.Sprintf("has %d comma-separated fields, but line %d has %d",
-			count, m.first, len(r.names))}
+		return &ParseError{File: r.file, Line: n, Msg: fmt.Sprintf("has %d %s-separated fields, but line %d has %d",
+			count, sep, m.first, len(r.names))}
 	}
 
 	frame, err := r.frame(0, m.base)

@@ -60,6 +60,18 @@ func TestMOTAccepted(t *testing.T) {
 		{"spaces, tabs, CRLF, BOM, comments, no final newline", Options{},
 			"\uFEFF# results\r\n\r\n 1 , 1 ,\t10, 20 ,30,40 ,1, -1,-1,-1 \r\n  # more\r\n1,2,-5,0,0,0,1,-1,-1,-1",
 			[]Frame{motFrameOf(1, b1, p1, b2, p2)}},
+		{"separated by spaces and tabs, as numpy.savetxt('%g ' * 10) writes", Options{},
+			"1 1 10 20 30 40 1 -1 -1 -1 \n1\t2\t-5\t0  0 0 1 -1 -1 -1\n",
+			[]Frame{motFrameOf(1, b1, p1, b2, p2)}},
+		{"MOT17 ground truth separated by spaces", Options{},
+			"1 1 10 20 30 40 1 1 0.8\n",
+			[]Frame{motFrameOf(1, tuple(classed(b1, p1, "pedestrian"))...)}},
+		{"a comma after the last field, as some SORT forks write", Options{},
+			"1,1,10,20,30,40,1,-1,-1,-1,\n1,2,-5,0,0,0,1,-1,-1,-1, \n",
+			[]Frame{motFrameOf(1, b1, p1, b2, p2)}},
+		{"a comma after six fields", Options{},
+			"1,1,10,20,30,40,\n",
+			[]Frame{motFrameOf(1, b1, p1)}},
 		{"integers written as floats, as numpy.savetxt does", Options{},
 			"1.0,1.000000e+00,10,20,30,40,1,-1,-1,-1\n",
 			[]Frame{motFrameOf(1, b1, p1)}},
@@ -154,9 +166,15 @@ func TestMOTErrors(t *testing.T) {
 			"t.txt:1: has 8 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), " +
 				"9 (MOT17 ground truth: frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) " +
 				"or 6 (frame,id,bb_left,bb_top,bb_width,bb_height)"},
-		{"trailing comma", "1,1,10,20,30,40,1,-1,-1,-1,\n", "t.txt:1: has 11 comma-separated fields; want 10 " +
+		// After nine fields a last comma could be an empty z: not taken for a trailing one.
+		{"a comma after nine fields", "1,1,10,20,30,40,1,1,1,\n", "t.txt:1: field 10 (z): empty value"},
+		{"two commas after ten fields", "1,1,10,20,30,40,1,-1,-1,-1,,\n", "t.txt:1: has 12 comma-separated fields; want 10 " +
 			"(frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), 9 (MOT17 ground truth: " +
 			"frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) or 6 (frame,id,bb_left,bb_top,bb_width,bb_height)"},
+		{"too few fields separated by spaces", "1 1 10 20 30 40 1 -1\n", "t.txt:1: has 8 space-separated fields; want 10 " +
+			"(frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), 9 (MOT17 ground truth: " +
+			"frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) or 6 (frame,id,bb_left,bb_top,bb_width,bb_height)"},
+		{"spaces, then commas", "1 1 10 20 30 40 1 -1 -1 -1\n" + ok, "t.txt:2: has 1 space-separated fields, but line 1 has 10"},
 		{"six fields, then ten", "1,1,10,20,30,40\n" + ok, "t.txt:2: has 10 comma-separated fields, but line 1 has 6"},
 		{"six fields, bad height", "1,1,10,20,30,-4\n", "t.txt:1: field 6 (bb_height): -4 is negative"},
 		{"column count changes", ok + "\n" + gt, "t.txt:3: has 9 comma-separated fields, but line 1 has 10"},

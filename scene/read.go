@@ -436,15 +436,28 @@ func formatOfLine(line []byte) Format {
 	switch n := len(f); {
 	case (n == len(kittiFields)-1 || n == len(kittiFields)) && !isNumber(f[2]):
 		return FormatKITTI
-	case n >= 5 && n <= 7:
-		for _, s := range f {
-			if !isNumber(s) {
-				return FormatAuto
-			}
-		}
+	case (n == len(motResultFields) || n == len(motTruthFields)) && spacedMOT(f) && allNumbers(f):
+		return FormatMOT // separated by spaces
+	case n >= 5 && n <= 7 && allNumbers(f):
 		return FormatYOLO
 	}
 	return FormatAuto
+}
+
+// allNumbers reports whether every one of fields is a number.
+func allNumbers(fields []string) bool {
+	for _, s := range fields {
+		if !isNumber(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// isWhole reports whether s is a whole number (1, 1.0, 1e0), as frames and ids are.
+func isWhole(s string) bool {
+	v, msg := parseNumber(s, 64)
+	return msg == "" && v == math.Trunc(v)
 }
 
 // skipBOM skips the byte order mark with which Windows tools, Excel above all, start UTF-8

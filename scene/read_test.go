@@ -55,6 +55,12 @@ func TestLoadPicksTheReader(t *testing.T) {
 		{"task.XML", cvatXML, FormatCVAT, cvat, ""},
 		{"annotations", cvatXML, FormatCVAT, cvat, ""},
 		{"clip_1.txt", yoloLine, FormatYOLO, yolo, ""},
+		{"spaced.txt", "1 1 10 20 30 40 -1 -1 -1 -1\n", FormatMOT, mot, ""},
+		{"spaced", "1.0 1 10 20 30 40 -1 -1 -1 -1\n", FormatMOT, mot, ""},
+		// A YOLO segment's nine numbers: its second is a fraction, not an id.
+		{"segment.txt", "0 0.1 0.1 0.2 0.1 0.2 0.2 0.1 0.2\n", FormatMOT, nil, ":1: has 1 comma-separated fields; want 10 " +
+			"(frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), 9 (MOT17 ground truth: " +
+			"frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) or 6 (frame,id,bb_left,bb_top,bb_width,bb_height)"},
 		{"json.txt", jsonlLine, 0, nil, ":1: looks like trackink JSON Lines, but a .txt file is read as MOTChallenge text or " +
 			"KITTI tracking labels or Ultralytics YOLO track results: name it json.jsonl"},
 		{"kitti.csv", kittiLine, 0, nil, ":1: looks like KITTI tracking labels, but a .csv file is read as MOTChallenge text or " +
