@@ -145,6 +145,9 @@ func TestRenderErrors(t *testing.T) {
 		{"tracks: YOLO without the size", []string{"tracks", labels}, 2, labels + ": YOLO coordinates are fractions of the picture, so the video's size is needed: give the video with -i, or --width and --height"},
 		{"style of bench missing", []string{"bench", "--style", filepath.Join(dir, "nope.toml")}, 2, "--style " + filepath.Join(dir, "nope.toml") + ": no such file"},
 		{"unknown flag", []string{"render", "--colour", "red"}, 2, "unknown flag"},
+		// --tracks given twice: the first was once dropped without a word (--tracks gt.txt
+		// --tracks mine.txt drew mine.txt alone), as eval takes several.
+		{"tracks twice", []string{"render", "-i", in, "--tracks", good, "--tracks", bad, "-o", filepath.Join(dir, "o.png")}, 2, "--tracks is given twice (" + good + ", then " + bad + "): render draws one tracks file"},
 		{"unknown command", []string{"paint"}, 2, "unknown command"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

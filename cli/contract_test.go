@@ -54,7 +54,7 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 	out := filepath.Join(dir, "out.mp4")
 	type mistake struct {
 		name string
-		args []string // after render -i in.mp4 --tracks PIPE -o out.mp4
+		args []string // after render -i in.mp4 --tracks PIPE -o out.mp4 (but its own --tracks)
 		says string
 	}
 	cases := []mistake{
@@ -109,7 +109,11 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 	t.Setenv("JOB_COMPLETION_INDEX", "")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"render", "-i", in, "--tracks", tracks, "-o", out}, tc.args...)
+			args := []string{"render", "-i", in, "-o", out}
+			if !slices.Contains(tc.args, "--tracks") { // given twice, it is refused
+				args = append(args, "--tracks", tracks)
+			}
+			args = append(args, tc.args...)
 			code, stderr := runBinary(t, bin, args...)
 			if code != exitUsage || !strings.HasPrefix(stderr, "trackink render: ") || !strings.Contains(stderr, tc.says) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit 2, our message first, saying %q", code, stderr, tc.says)
