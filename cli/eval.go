@@ -9,9 +9,11 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"trackink/eval"
+	"trackink/internal/prose"
 	"trackink/options"
 	"trackink/scene"
 	"trackink/video"
@@ -35,7 +37,10 @@ const evalExamples = `Examples:
 
   # MOTChallenge's official scorer's figures (TrackEval: boxes on distractors removed,
   # pedestrians alone scored):
-  trackink eval --gt MOT17-02/gt/gt.txt --tracks out/MOT17-02.txt --rules trackeval`
+  trackink eval --gt MOT17-02/gt/gt.txt --tracks out/MOT17-02.txt --rules trackeval
+
+  # Ultralytics' yolo track results (normalised: the video gives the size), classes named:
+  trackink eval --gt gt.txt --tracks runs/track/exp/labels -i in.mp4 --class-names data.yaml`
 
 func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := options.NewFlagSet("eval", "--gt GT --tracks TRACKS [--gt GT2 --tracks TRACKS2 …] [flags]", evalExamples, stderr)
@@ -50,6 +55,9 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		"trackeval (MOTChallenge's and KITTI's official scorer: boxes on distractors and in KITTI's DontCare regions removed, only pedestrians, or KITTI's Car and Pedestrian, scored), "+
 		"or auto (trackeval for KITTI ground truth, as its devkit scores, motmetrics otherwise)")
 	frameCol := fs.String("frame-column", "frame_index", "supervision CSV: the column holding the frame number")
+	var tf options.Tracks // the tracks' reader: render's and tracks' --class-names
+	tf.RegisterClassNames(fs)
+	tf.Note = func(s string) { fmt.Fprintf(stderr, "trackink eval: note: %s\n", s) }
 	in := fs.StringP("input", "i", "", "the video the tracks belong to (its size scales YOLO's normalised coordinates)")
 	w := fs.Int("width", 0, "the video's width, instead of -i")
 	h := fs.Int("height", 0, "the video's height, instead of -i")
@@ -88,6 +96,12 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				}
 			}
 		}
+		if tf.ClassNames != "" && tf.ClassNames != options.NoClassNames {
+			if err := options.CheckInput("--class-names", tf.ClassNames, false); err != nil {
+				return err
+			}
+		}
+		tf.Anchor, tf.FrameBase, tf.FrameColumn, tf.Untracked = "bottom", *frameBase, *frameCol, "skip"
 		if *in != "" {
 			// A missing file is a mistake on the command line (2); one FFmpeg cannot read is
 			// a failure (1), as in every command.
@@ -100,9 +114,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			}
 			*w, *h = info.DisplayWidth, info.DisplayHeight
 		}
-		// A box without a track id cannot be scored as a track: such a file is refused, naming
-		// the line, rather than read without it (which scored 30 boxes, 20 of them untracked, as
-		// 10 and MOTA 1).
+		// Ground truth without a track id cannot be scored: such a file is refused, naming
+		// the line.
 		opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h, Untracked: scene.RefuseUntracked}
 		var rows []eval.Named
 		for i := range *gts {
@@ -110,7 +123,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err != nil {
 				return err
 			}
-			t, err := loadTracksForEval((*tracks)[i], opts, stderr)
+			t, err := loadTracksForEval(tf, (*tracks)[i], *w, *h, stderr)
 			if err != nil {
 				return err
 			}
@@ -157,12 +170,13 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClassSet bool, stderr io.Writer) (*scene.Tracks, eval.Rules, error) {
 	o.DropIgnored, o.MarkIgnored = rules == eval.PyMotmetrics, rules == eval.TrackEval
 	var warnings bytes.Buffer // the warnings of the reading kept
-	g, err := loadForEval("--gt", path, o, &warnings)
+	load := func() (*scene.Tracks, error) { return scene.Load(path, o) }
+	g, err := loadForEval("--gt", path, load, &warnings)
 	if err == nil && auto && g.Format() == scene.FormatKITTI && !byClassSet {
 		// A --by-class given with KITTI keeps the rules that heed it.
 		o.DropIgnored, o.MarkIgnored, rules = false, true, eval.TrackEval
 		warnings.Reset()
-		g, err = loadForEval("--gt", path, o, &warnings)
+		g, err = loadForEval("--gt", path, load, &warnings)
 	}
 	stderr.Write(warnings.Bytes())
 	return g, rules, err
@@ -170,15 +184,14 @@ func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClas
 
 // checkTrackClasses says what the ground truth's rules do with the track boxes of classes
 // it does not score. MOTChallenge's ground truth is of people: TrackEval refuses tracks of
-// other classes (an error here); py-motmetrics counts them as false positives where the
-// ground truth scores only people (a warning).
+// other classes (an error here); under py-motmetrics' rules a warning counts them.
 // TrackEval's rules for KITTI score Car and Pedestrian alone, the others unscored (a
 // warning).
 func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules eval.Rules) error {
 	var scored func(class string) bool
 	switch {
 	case g.Format() == scene.FormatMOT && (rules == eval.TrackEval || onlyPeople(g)):
-		scored = isPerson
+		scored = mayBePerson
 	case g.Format() == scene.FormatKITTI && rules == eval.TrackEval:
 		scored = func(c string) bool { return strings.EqualFold(c, "Car") || strings.EqualFold(c, "Pedestrian") }
 	default:
@@ -199,22 +212,27 @@ func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules 
 	}
 	var counts []string
 	for _, c := range slices.Sorted(maps.Keys(others)) {
-		counts = append(counts, fmt.Sprintf("%s %d", c, others[c]))
+		counts = append(counts, fmt.Sprintf("%s: %d", classWord(c), others[c]))
 	}
 	what := "not people"
 	if g.Format() == scene.FormatKITTI {
 		what = "neither Car nor Pedestrian"
 	}
-	boxes := fmt.Sprintf("%d track boxes are %s (%s)", n, what, strings.Join(counts, ", "))
+	verb := "are"
 	if n == 1 {
-		boxes = fmt.Sprintf("1 track box is %s (%s)", what, counts[0])
+		verb = "is"
 	}
+	boxes := fmt.Sprintf("%s %s %s (%s)", prose.Plural(n, "track box"), verb, what, strings.Join(counts, ", "))
 	switch {
 	case g.Format() == scene.FormatKITTI:
 		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s: TrackEval's rules for KITTI score those two classes alone\n", path, boxes)
 	case rules == eval.TrackEval:
-		return fmt.Errorf("--tracks %s: %s: TrackEval's MOTChallenge evaluation scores pedestrians and refuses tracks of other classes; "+
-			"track people alone (--detect people, or --classes person), or score every box as py-motmetrics does (--rules motmetrics)", path, boxes)
+		// Most often another tracker's output, whose class numbers name no class here: the
+		// way out is to name them, or to score by rules that do not look at classes.
+		return fmt.Errorf("--tracks %s: %s: TrackEval's MOTChallenge evaluation scores pedestrians and refuses tracks of other classes "+
+			"(class numbers above 1); if they are people, name the tracks' class numbers with --class-names FILE (a names file or a data YAML); "+
+			"or score every box whatever its class, as py-motmetrics does (--rules motmetrics), or leave the other classes out "+
+			"(trackink's own tracker: --detect people)", path, boxes)
 	default:
 		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s: the MOTChallenge ground truth is of people, so they count as false positives "+
 			"(--detect people tracks people alone)\n", path, boxes)
@@ -222,9 +240,40 @@ func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules 
 	return nil
 }
 
+// classWord names class c in a message: its name, "no class", or "class number N" for a
+// number without a name.
+func classWord(c string) string {
+	switch {
+	case c == "":
+		return "no class"
+	case isClassNumber(c):
+		return "class number " + c
+	}
+	return c
+}
+
+// isClassNumber reports whether class c is a class number without a name, as the readers
+// give one where no --class-names names it.
+func isClassNumber(c string) bool {
+	_, err := strconv.Atoi(c)
+	return err == nil
+}
+
 // isPerson reports whether a box of class c may be a person: people's classes, or none.
 func isPerson(c string) bool {
 	return c == "" || strings.EqualFold(c, "person") || strings.EqualFold(c, "pedestrian")
+}
+
+// mayBePerson reports whether a track box of class c may be a person as TrackEval's
+// MOTChallenge evaluation judges one: a person by name (isPerson), or a class number without
+// a name of at most 1, as TrackEval refuses only class numbers above 1
+// (mot_challenge_2d_box.py: np.max(tracker_classes) > 1), so that COCO's person, 0, passes.
+func mayBePerson(c string) bool {
+	if isPerson(c) {
+		return true
+	}
+	v, err := strconv.Atoi(c)
+	return err == nil && v <= 1
 }
 
 // onlyPeople reports whether every box of ground truth g that is scored is a person's (as
@@ -240,19 +289,21 @@ func onlyPeople(g *scene.Tracks) bool {
 	return true
 }
 
-// loadTracksForEval reads a tracker's output for eval (loadForEval), with the names of its
-// class numbers where a names file lies beside it, as render reads it (NAME.names beside
-// MOTChallenge text NAME.txt, which track writes), so that its classes are known.
-func loadTracksForEval(path string, o scene.Options, stderr io.Writer) (*scene.Tracks, error) {
-	names, file, err := options.NamesBesideTracks(path)
+// loadTracksForEval reads a tracker's output for eval (loadForEval) as render and tracks
+// read tracks (options.Tracks, whose --class-names names its class numbers, or, without it,
+// the names file beside it: NAME.names beside MOTChallenge text NAME.txt, which track
+// writes), so that its classes are known.
+func loadTracksForEval(tf options.Tracks, path string, w, h int, stderr io.Writer) (*scene.Tracks, error) {
+	tf.Path = path
+	o, err := tf.Options(w, h)
 	if err != nil {
 		return nil, err
 	}
-	if file != "" {
-		o.ClassNames = names
-		fmt.Fprintf(stderr, "trackink eval: note: class numbers of %s named by %s, beside it\n", path, file)
-	}
-	return loadForEval("--tracks", path, o, stderr)
+	// A box without a track id cannot be scored as a track: such a file is refused, naming
+	// the line, rather than read without it (which scored 30 boxes, 20 of them untracked, as
+	// 10 and MOTA 1).
+	o.Untracked = scene.RefuseUntracked
+	return loadForEval("--tracks", path, func() (*scene.Tracks, error) { return tf.LoadWith(o, w, h) }, stderr)
 }
 
 // sizeNeeded is the error of reading YOLO results (what names them) with no picture size
@@ -266,8 +317,8 @@ func sizeNeeded(what string) error {
 // (the error names the file, line and field) or one that holds points but no boxes, as a
 // failure (exit 1) as every command does; a file that needs the picture's size without it,
 // as a usage error.
-func loadForEval(flag, path string, o scene.Options, stderr io.Writer) (*scene.Tracks, error) {
-	t, err := scene.Load(path, o)
+func loadForEval(flag, path string, load func() (*scene.Tracks, error), stderr io.Writer) (*scene.Tracks, error) {
+	t, err := load()
 	if errors.Is(err, scene.ErrNeedsSize) {
 		return nil, sizeNeeded(flag + " " + path)
 	}

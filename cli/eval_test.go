@@ -230,6 +230,7 @@ func fileWriter(t *testing.T) func(name, text string) string {
 	dir := t.TempDir()
 	return func(name, text string) string {
 		p := filepath.Join(dir, name)
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		must(t, os.WriteFile(p, []byte(text), 0o644))
 		return p
 	}
@@ -273,6 +274,10 @@ func TestEvalRules(t *testing.T) {
 // Track boxes of classes the ground truth does not score: MOTChallenge's is of people, and
 // tracks of --detect objects (cars among them) were once scored against it without a word,
 // every car a false positive. TrackEval refuses such tracks; py-motmetrics counts them.
+// Class numbers without names are judged as TrackEval judges them (it refuses only numbers
+// above 1), so Ultralytics' person, 0, passes; --class-names names them, as in render (a
+// YOLO directory of people, class 0, was refused as "not people (0 2)", and eval had no
+// --class-names).
 func TestEvalTracksOfOtherClasses(t *testing.T) {
 	write := fileWriter(t)
 	gt := write("people.gt.txt", "1,1,0,0,10,10,1,-1,-1,-1\n1,2,50,0,10,10,1,-1,-1,-1\n")
@@ -284,30 +289,59 @@ func TestEvalTracksOfOtherClasses(t *testing.T) {
 	objectsMOT := write("objects.txt", "1,1,0,0,10,10,0.9,0,-1,-1\n1,2,50,0,10,10,0.9,2,-1,-1\n")
 	write("objects.names", "person\nbicycle\ncar\n")
 	plainMOT := write("plain.txt", "1,1,0,0,10,10,0.9,0,-1,-1\n1,2,50,0,10,10,0.9,2,-1,-1\n")
+	// Ultralytics' save_txt, no names: people are class 0; then a class 2 among them.
+	yolo0 := filepath.Dir(write("yolo0/clip_1.txt", "0 0.05 0.05 0.1 0.1 0.9 1\n0 0.55 0.05 0.1 0.1 0.9 2\n"))
+	yolo2 := filepath.Dir(write("yolo2/clip_1.txt", "0 0.05 0.05 0.1 0.1 0.9 1\n2 0.55 0.05 0.1 0.1 0.9 2\n"))
+	// supervision CSV without class_name: class_id 0.
+	csv0 := write("sv0.csv", "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n0,0,10,10,0,0.9,1,0\n50,0,60,10,0,0.9,2,0\n")
+	coco := write("coco3.names", "person\nbicycle\ncar\n")
+	peds := write("peds.names", "person\nbicycle\npedestrian\n")
+	size := []string{"--width", "100", "--height", "100"}
 	const (
-		warning = "warning: %s: 1 track box is not people (car 1): the MOTChallenge ground truth is of people, so they count as false positives"
-		refusal = "--tracks %s: 1 track box is not people (car 1): TrackEval's MOTChallenge evaluation scores pedestrians and refuses tracks of other classes"
+		warning = "warning: %s: 1 track box is not people (%s): the MOTChallenge ground truth is of people"
+		refusal = "--tracks %s: 1 track box is not people (%s): TrackEval's MOTChallenge evaluation scores pedestrians and refuses tracks of other classes"
 	)
 	for _, c := range []struct {
 		gt, tracks, rules string
+		extra             []string
 		code              int
-		stderr            string // a format for the tracks' path; "" for nothing said
+		stderr            string // a format for the tracks' path and the classes; "" for nothing said
+		classes           string
 	}{
-		{gt, people, "motmetrics", 0, ""},
-		{gt, people, "trackeval", 0, ""},
-		{gt, objects, "motmetrics", 0, warning},
-		{gt, objects, "trackeval", 1, refusal},
-		{gt, objectsMOT, "motmetrics", 0, warning},
-		{gt, objectsMOT, "trackeval", 1, refusal},
-		{gt, plainMOT, "trackeval", 0, ""}, // no names: x is not a class
-		{carsGT, objects, "motmetrics", 0, ""},
-		{carsGT, objects, "trackeval", 1, refusal},
+		{gt, people, "motmetrics", nil, 0, "", ""},
+		{gt, people, "trackeval", nil, 0, "", ""},
+		{gt, objects, "motmetrics", nil, 0, warning, "car: 1"},
+		{gt, objects, "trackeval", nil, 1, refusal, "car: 1"},
+		{gt, objectsMOT, "motmetrics", nil, 0, warning, "car: 1"},
+		{gt, objectsMOT, "trackeval", nil, 1, refusal, "car: 1"},
+		{gt, plainMOT, "trackeval", nil, 0, "", ""}, // no names: x is not a class
+		{gt, plainMOT, "trackeval", []string{"--class-names", coco}, 1, refusal, "car: 1"},
+		{gt, objectsMOT, "trackeval", []string{"--class-names", peds}, 0, "", ""},
+		{gt, objectsMOT, "trackeval", []string{"--class-names", "none"}, 0, "", ""},
+		{carsGT, objects, "motmetrics", nil, 0, "", ""},
+		{carsGT, objects, "trackeval", nil, 1, refusal, "car: 1"},
+		{gt, yolo0, "trackeval", size, 0, "", ""},
+		{gt, yolo0, "motmetrics", size, 0, "", ""},
+		{gt, csv0, "trackeval", nil, 0, "", ""},
+		{gt, yolo2, "trackeval", size, 1, refusal, "class number 2: 1"},
+		{gt, yolo2, "motmetrics", size, 0, warning, "class number 2: 1"},
+		{gt, yolo2, "trackeval", append([]string{"--class-names", coco}, size...), 1, refusal, "car: 1"},
+		{gt, yolo2, "trackeval", append([]string{"--class-names", peds}, size...), 0, "", ""},
 	} {
-		code, _, stderr := trackink("eval", "--gt", c.gt, "--tracks", c.tracks, "--rules", c.rules)
+		args := append([]string{"eval", "--gt", c.gt, "--tracks", c.tracks, "--rules", c.rules}, c.extra...)
+		code, _, stderr := trackink(args...)
 		said := strings.Contains(stderr, "not people")
-		if code != c.code || said != (c.stderr != "") || said && !strings.Contains(stderr, fmt.Sprintf(c.stderr, c.tracks)) {
-			t.Errorf("eval --gt %s --tracks %s --rules %s: exit %d, %q; want exit %d, %q", filepath.Base(c.gt), filepath.Base(c.tracks), c.rules,
-				code, stderr, c.code, fmt.Sprintf(c.stderr, c.tracks))
+		want := fmt.Sprintf(c.stderr, c.tracks, c.classes)
+		if code != c.code || said != (c.stderr != "") || said && !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d, %q; want exit %d, %q", args[1:], code, stderr, c.code, want)
 		}
+		// The refusal points the way for another tracker's output too.
+		if code == 1 && (!strings.Contains(stderr, "--class-names FILE") || !strings.Contains(stderr, "--rules motmetrics")) {
+			t.Errorf("%v: %q: want --class-names and --rules motmetrics named", args[1:], stderr)
+		}
+	}
+	code, _, stderr := trackink("eval", "--gt", gt, "--tracks", people, "--class-names", filepath.Join(t.TempDir(), "no.names"))
+	if code != exitUsage || !strings.Contains(stderr, "--class-names") {
+		t.Errorf("a missing --class-names file: exit %d, %q; want %d naming the flag", code, stderr, exitUsage)
 	}
 }

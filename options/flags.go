@@ -182,15 +182,16 @@ func (s *Style) labelsAsked(fs *pflag.FlagSet) bool {
 	return asked
 }
 
-// Tracks are the tracking-file readers' flags, shared by render and tracks.
+// Tracks are the tracking-file readers' flags, shared by render and tracks (and, through
+// RegisterClassNames, eval's tracks).
 type Tracks struct {
-	Path                string   // --tracks
-	Anchor, FrameBase   string   // --anchor, --frame-base
-	Untracked, frameCol string   // --untracked, --frame-column
-	ClassNames          string   // --class-names
-	classNames          []string // the names the file gave, once read (Options)
-	dropIgnored         bool
-	Size                string // --tracks-size
+	Path                   string   // --tracks
+	Anchor, FrameBase      string   // --anchor, --frame-base
+	Untracked, FrameColumn string   // --untracked, --frame-column
+	ClassNames             string   // --class-names
+	classNames             []string // the names the file gave, once read (Options)
+	dropIgnored            bool
+	Size                   string // --tracks-size
 	// Warn, when set, says what the tracks look wrong for (SizeHint).
 	Warn func(string)
 	// Note, when set, says where the class names came from when no --class-names named
@@ -256,9 +257,15 @@ func (t *Tracks) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
 	fs.StringVar(&t.FrameBase, "frame-base", "auto", "the number the tracks give the video's first frame: 0, 1, or auto (the format's own: 0 for KITTI, CVAT and supervision CSV, 1 otherwise)")
 	fs.StringVar(&t.Untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
-	fs.StringVar(&t.frameCol, "frame-column", "frame_index", "supervision CSV: the column holding the frame number")
-	fs.StringVar(&t.ClassNames, "class-names", "", "class names for class numbers: a file of one name a line, or a data YAML's names (default: NAME.names beside MOTChallenge tracks NAME.txt, where there is one; none: no names)")
+	fs.StringVar(&t.FrameColumn, "frame-column", "frame_index", "supervision CSV: the column holding the frame number")
+	t.RegisterClassNames(fs)
 	fs.StringVar(&t.Size, "tracks-size", "", "the video size the tracks were made at, WxH (1920x1080): their coordinates are scaled to the picture's")
+}
+
+// RegisterClassNames adds --class-names alone, for a command that reads tracks files with
+// flags of its own for the rest (eval).
+func (t *Tracks) RegisterClassNames(fs *pflag.FlagSet) {
+	fs.StringVar(&t.ClassNames, "class-names", "", "class names for class numbers: a file of one name a line, or a data YAML's names (default: NAME.names beside MOTChallenge tracks NAME.txt, where there is one; none: no names)")
 }
 
 // CheckNotReading refuses the readers' flags where no tracks file is read (--detect tracks
@@ -279,7 +286,7 @@ func CheckNotReading(fs *pflag.FlagSet) error {
 // Options are the readers' options for a video or picture of w × h pixels (YOLO's
 // normalised coordinates are scaled by it).
 func (t *Tracks) Options(w, h int) (scene.Options, error) {
-	o := scene.Options{DropIgnored: t.dropIgnored, FrameColumn: t.frameCol, Width: w, Height: h}
+	o := scene.Options{DropIgnored: t.dropIgnored, FrameColumn: t.FrameColumn, Width: w, Height: h}
 	switch strings.ToLower(t.Anchor) {
 	case "bottom", "bottom-centre", "bottom-center":
 		o.Anchor = scene.BottomCenter
@@ -347,7 +354,16 @@ func (t *Tracks) Load(w, h int) (*scene.Tracks, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tr *scene.Tracks
+	return t.LoadWith(o, w, h)
+}
+
+// LoadWith is Load with the reader's options o: Options' for w × h, as the caller changed
+// them (eval's untracked boxes).
+func (t *Tracks) LoadWith(o scene.Options, w, h int) (*scene.Tracks, error) {
+	var (
+		tr  *scene.Tracks
+		err error
+	)
 	if t.Path == "-" {
 		tr, err = scene.Read(os.Stdin, "stdin", scene.FormatAuto, o)
 	} else {
