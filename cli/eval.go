@@ -155,10 +155,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return eval.WriteJSON(stdout, rows, *iou)
 		}
 		fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU; rules: %s\n", *iou, eval.RulesOf(rows))
-		if len(*gts) > 1 {
-			rows = append(rows, eval.OverallByClass(rows)...)
-		}
-		return eval.WriteTable(stdout, rows)
+		return eval.WriteTable(stdout, append(rows, eval.OverallRows(rows)...))
 	}
 }
 

@@ -269,6 +269,26 @@ func TestEvalRules(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "rules: trackeval") || !strings.Contains(out, "kitti car ") || !strings.Contains(out, "kitti pedestrian ") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
+	// KITTI and MOTChallenge together: the table's OVERALL row is the JSON's top level, every
+	// row summed (it was the MOTChallenge sequence's alone: 1 frame, MOTA 0.0%, where the
+	// JSON said 2 frames, MOTA 50.0%).
+	mixed := []string{"eval", "--gt", kittiGT, "--tracks", kittiTracks, "--gt", motGT, "--tracks", motTracks}
+	_, out, _ = trackink(mixed...)
+	_, js, _ := trackink(append(mixed, "--json")...)
+	var top struct {
+		Frames int     `json:"frames"`
+		MOTA   float64 `json:"mota"`
+	}
+	must(t, json.Unmarshal([]byte(js), &top))
+	var overall []string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 2 && f[0] == "OVERALL" && f[1] != "car" && f[1] != "pedestrian" {
+			overall = f
+		}
+	}
+	if top.Frames != 2 || len(overall) < 3 || overall[1] != "2" || overall[len(overall)-2] != fmt.Sprintf("%.1f%%", 100*top.MOTA) {
+		t.Errorf("mixed: OVERALL %q, JSON frames %d, MOTA %g:\n%s", overall, top.Frames, top.MOTA, out)
+	}
 }
 
 // Track boxes of classes the ground truth does not score: MOTChallenge's is of people, and

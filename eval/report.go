@@ -153,7 +153,7 @@ func (r Result) fields() fields {
 
 // WriteTable writes rows as an aligned table in MOTChallenge's order and names (HOTA, DetA and
 // AssA first, as its leaderboards rank by HOTA), measures in per cent; an undefined measure
-// shows as "-". See Overall for the benchmarks' last row.
+// shows as "-". See OverallRows for the benchmarks' last rows.
 func WriteTable(w io.Writer, rows []Named) error {
 	// tabwriter aligns every column right; names read better left-aligned, so they are
 	// padded to one width first.
@@ -212,27 +212,38 @@ func Overall(rows []Named) Named {
 	return Named{Name: "OVERALL", Result: Sum(all...)}
 }
 
-// OverallByClass returns the overall rows of a report: Overall's, or where the rows are of
-// classes scored apart, one for each class, in the order the classes first appear, as
-// TrackEval reports each class's combined sequences.
-func OverallByClass(rows []Named) []Named {
+// OverallRows returns the overall rows that follow a report's rows: where the rows are of
+// classes scored apart (TrackEval's KITTI car and pedestrian) and of several sequences, one
+// for each class over the sequences, in the order the classes first appear, as TrackEval
+// reports each class's combined sequences; then, wherever there is more than one row,
+// Overall's of every row, named OVERALL, which is what WriteJSON gives at its top level. (A
+// sequence scored as one class, MOTChallenge's, among KITTI's has no class row of its own:
+// it counts in OVERALL, which once was its own sum and left the KITTI sequences out.)
+func OverallRows(rows []Named) []Named {
+	if len(rows) < 2 {
+		return nil
+	}
 	var classes []string
 	byClass := map[string][]Named{}
+	sequences := 0
 	for _, r := range rows {
+		if r.ClassIndex == 0 {
+			sequences++
+		}
 		if _, ok := byClass[r.Class]; !ok {
 			classes = append(classes, r.Class)
 		}
 		byClass[r.Class] = append(byClass[r.Class], r)
 	}
-	if len(classes) == 1 && classes[0] == "" {
-		return []Named{Overall(rows)}
+	var out []Named
+	for _, c := range classes {
+		if c != "" && sequences > 1 {
+			o := Overall(byClass[c])
+			o.Class = c
+			out = append(out, o)
+		}
 	}
-	out := make([]Named, len(classes))
-	for i, c := range classes {
-		out[i] = Overall(byClass[c])
-		out[i].Class = c
-	}
-	return out
+	return append(out, Overall(rows))
 }
 
 // WriteJSON writes rows as one JSON object: the overall measures (Overall) at the top level,

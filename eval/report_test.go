@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -95,37 +96,68 @@ func TestSequenceName(t *testing.T) {
 }
 
 // TestReportClasses: rows of classes scored apart (TrackEval's KITTI car and pedestrian) are
-// labelled with their class, their overall rows are one per class, and a sequence's frames
-// count once however many classes it has. Sequences A (3 frames) and B (2), each a car row
-// (1 and 2 false positives) and a pedestrian row (a miss each): OVERALL car 5 frames and 3
-// false positives, OVERALL pedestrian 5 frames and 2 misses; all rows together 5 frames,
-// not 10.
+// labelled with their class, their overall rows are one per class and one of every row, and
+// a sequence's frames count once however many classes it has. Sequences A (3 frames) and B
+// (2), each a car row (1 and 2 false positives) and a pedestrian row (a miss each): OVERALL
+// car 5 frames and 3 false positives, OVERALL pedestrian 5 frames and 2 misses; OVERALL,
+// all rows together, 5 frames, not 10. A MOTChallenge sequence among them (no class) counts
+// in OVERALL, which is the JSON's top level: OVERALL was once that sequence's alone.
 func TestReportClasses(t *testing.T) {
 	row := func(name, class string, k, frames, fp, fn int) Named {
 		return Named{Name: name, Class: class, ClassIndex: k,
-			Result: Result{Frames: frames, FalsePositives: fp, Misses: fn}}
+			Result: Result{Frames: frames, GTBoxes: 4, FalsePositives: fp, Misses: fn}}
 	}
 	rows := []Named{row("A", "car", 0, 3, 1, 0), row("A", "pedestrian", 1, 3, 0, 1),
 		row("B", "car", 0, 2, 2, 0), row("B", "pedestrian", 1, 2, 0, 1)}
-	over := OverallByClass(rows)
-	if len(over) != 2 || over[0].Class != "car" || over[0].Frames != 5 || over[0].FalsePositives != 3 ||
-		over[1].Class != "pedestrian" || over[1].Frames != 5 || over[1].Misses != 2 {
-		t.Errorf("OverallByClass: %+v", over)
+	mot := row("M", "", 0, 7, 0, 0)
+	type want struct {
+		label          string
+		frames, fp, fn int
 	}
-	if all := Overall(rows); all.Frames != 5 || all.FalsePositives != 3 || all.Misses != 2 {
-		t.Errorf("Overall: %+v", all)
-	}
-	if got := OverallByClass(rows[:1:1]); len(got) != 1 || got[0].Class != "car" {
-		t.Errorf("one class: %+v", got)
-	}
-	if got := OverallByClass([]Named{{Name: "x"}, {Name: "y"}}); len(got) != 1 || got[0].Name != "OVERALL" || got[0].Class != "" {
-		t.Errorf("no classes: %+v", got)
+	for _, c := range []struct {
+		name string
+		rows []Named
+		want []want
+	}{
+		{"KITTI", rows, []want{{"OVERALL car", 5, 3, 0}, {"OVERALL pedestrian", 5, 0, 2}, {"OVERALL", 5, 3, 2}}},
+		{"one KITTI sequence", rows[:2], []want{{"OVERALL", 3, 1, 1}}},
+		{"one row", rows[:1], nil},
+		{"no classes", []Named{mot, mot}, []want{{"OVERALL", 14, 0, 0}}},
+		{"mixed", append(rows[:2:2], mot), []want{{"OVERALL car", 3, 1, 0}, {"OVERALL pedestrian", 3, 0, 1}, {"OVERALL", 10, 1, 1}}},
+	} {
+		over := OverallRows(c.rows)
+		var got []want
+		for _, o := range over {
+			got = append(got, want{o.label(), o.Frames, o.FalsePositives, o.Misses})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: OverallRows %v, want %v", c.name, got, c.want)
+		}
+		if len(over) == 0 {
+			continue
+		}
+		// The last row is the JSON's top level.
+		var js bytes.Buffer
+		if err := WriteJSON(&js, c.rows, 0.5); err != nil {
+			t.Fatal(err)
+		}
+		var top struct {
+			Frames int      `json:"frames"`
+			MOTA   *float64 `json:"mota"`
+		}
+		if err := json.Unmarshal(js.Bytes(), &top); err != nil {
+			t.Fatal(err)
+		}
+		last := over[len(over)-1]
+		if top.Frames != last.Frames || top.MOTA == nil || *top.MOTA != last.MOTA() {
+			t.Errorf("%s: JSON's top level %s, OVERALL %+v", c.name, js.String(), last.Result)
+		}
 	}
 	var table bytes.Buffer
-	if err := WriteTable(&table, append(rows, over...)); err != nil {
+	if err := WriteTable(&table, append(rows, OverallRows(rows)...)); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"A car ", "A pedestrian ", "OVERALL car ", "OVERALL pedestrian "} {
+	for _, want := range []string{"A car ", "A pedestrian ", "OVERALL car ", "OVERALL pedestrian ", "\n  OVERALL  "} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("no %q in\n%s", want, table.String())
 		}
