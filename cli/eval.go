@@ -181,7 +181,8 @@ func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClas
 
 // checkTrackClasses says what the ground truth's rules do with the track boxes of classes
 // it does not score. MOTChallenge's ground truth is of people: TrackEval refuses tracks of
-// other classes (an error here); under py-motmetrics' rules a warning counts them.
+// other classes (an error here); under py-motmetrics' rules, which match them like any box,
+// a warning counts them.
 // TrackEval's rules for KITTI score Car and Pedestrian alone, the others unscored (a
 // warning).
 func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules eval.Rules) error {
@@ -231,8 +232,10 @@ func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules 
 			"or score every box whatever its class, as py-motmetrics does (--rules motmetrics), or leave the other classes out "+
 			"(trackink's own tracker: --detect people)", path, boxes)
 	default:
-		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s: the MOTChallenge ground truth is of people, so they count as false positives "+
-			"(--detect people tracks people alone)\n", path, boxes)
+		// py-motmetrics matches boxes whatever their class: such a box on a person is a
+		// match, not the false positive this once said it was.
+		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s: the MOTChallenge ground truth is of people, but py-motmetrics' rules match a box "+
+			"whatever its class (--by-class matches it only with ground truth of its class, or of none, as MOT15's; --rules trackeval refuses such tracks)\n", path, boxes)
 	}
 	return nil
 }
