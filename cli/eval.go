@@ -55,6 +55,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		"trackeval (MOTChallenge's and KITTI's official scorer: boxes on distractors and in KITTI's DontCare regions removed, only pedestrians, or KITTI's Car and Pedestrian, scored), "+
 		"or auto (trackeval for KITTI ground truth, as its devkit scores, motmetrics otherwise)")
 	frameCol := fs.String("frame-column", "frame_index", "supervision CSV: the column holding the frame number")
+	untracked := fs.String("untracked", "skip", "track boxes without a track id: skip (left out, with a warning, as render and tracks leave them out), or refuse (the tracks file, naming the line)")
 	var tf options.Tracks // the tracks' reader: render's and tracks' --class-names
 	tf.RegisterClassNames(fs)
 	tf.Note = func(s string) { fmt.Fprintf(stderr, "trackink eval: note: %s\n", s) }
@@ -74,6 +75,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return options.UsageError{Err: fmt.Errorf("--iou %g: want a number above 0 and at most 1", *iou)}
 		case *w < 0 || *h < 0:
 			return options.UsageError{Err: fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
+		case *untracked != "skip" && *untracked != "refuse":
+			return options.UsageError{Err: fmt.Errorf("--untracked %q: want skip or refuse", *untracked)}
 		}
 		base, err := scene.ParseFrameBase(*frameBase)
 		if err != nil {
@@ -123,7 +126,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err != nil {
 				return err
 			}
-			t, err := loadTracksForEval(tf, (*tracks)[i], *w, *h, stderr)
+			t, err := loadTracksForEval(tf, (*tracks)[i], *w, *h, *untracked == "refuse", stderr)
 			if err != nil {
 				return err
 			}
@@ -293,17 +296,32 @@ func onlyPeople(g *scene.Tracks) bool {
 // read tracks (options.Tracks, whose --class-names names its class numbers, or, without it,
 // the names file beside it: NAME.names beside MOTChallenge text NAME.txt, which track
 // writes), so that its classes are known.
-func loadTracksForEval(tf options.Tracks, path string, w, h int, stderr io.Writer) (*scene.Tracks, error) {
+//
+// A box without a track id cannot be scored as a track. Such boxes are left out (eval.Score
+// leaves out boxes without an id), with one warning that counts them, as render and tracks
+// leave them out by default: real Ultralytics output has them (a frame the tracker returned
+// nothing for keeps its raw detections), and refusing the file made every user filter it
+// first. With refuse, the file is refused, naming the line.
+func loadTracksForEval(tf options.Tracks, path string, w, h int, refuse bool, stderr io.Writer) (*scene.Tracks, error) {
 	tf.Path = path
 	o, err := tf.Options(w, h)
 	if err != nil {
 		return nil, err
 	}
-	// A box without a track id cannot be scored as a track: such a file is refused, naming
-	// the line, rather than read without it (which scored 30 boxes, 20 of them untracked, as
-	// 10 and MOTA 1).
-	o.Untracked = scene.RefuseUntracked
-	return loadForEval("--tracks", path, func() (*scene.Tracks, error) { return tf.LoadWith(o, w, h) }, stderr)
+	// Kept as boxes of no id, so that every format's are counted alike (JSON Lines keeps
+	// them whatever the policy).
+	o.Untracked = scene.DrawUntracked
+	if refuse {
+		o.Untracked = scene.RefuseUntracked
+	}
+	t, err := loadForEval("--tracks", path, func() (*scene.Tracks, error) { return tf.LoadWith(o, w, h) }, stderr)
+	if err == nil {
+		if n := t.Summary().Untracked; n > 0 {
+			fmt.Fprintf(stderr, "trackink eval: warning: %s: %s without a track id (untracked detections) left out: a box without one cannot be scored as a track "+
+				"(--untracked refuse refuses the file)\n", path, prose.Plural(n, "box"))
+		}
+	}
+	return t, err
 }
 
 // sizeNeeded is the error of reading YOLO results (what names them) with no picture size

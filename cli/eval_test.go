@@ -143,13 +143,16 @@ func TestEvalBadInput(t *testing.T) {
 	}
 }
 
-// A box without an id is refused, in the ground truth and in the tracks, naming its line
-// (it scored 30 boxes, 20 without ids, as 10 and MOTA 1); ground truth and tracks that share
+// A box without an id is refused in the ground truth, naming its line (it scored 30 boxes,
+// 20 without ids, as 10 and MOTA 1). In the tracks such boxes are left out with one warning,
+// as render and tracks leave them out (eval refused the file, and real Ultralytics output
+// holds such lines), or refused with --untracked refuse. Ground truth and tracks that share
 // no frame are warned about, and the report states both files' frames.
 func TestEvalUntrackedAndFrames(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -157,13 +160,37 @@ func TestEvalUntrackedAndFrames(t *testing.T) {
 	}
 	ok := write("ok.jsonl", `{"frame":1,"boxes":[{"id":1,"x":1,"y":1,"w":5,"h":9}]}`+"\n")
 	untracked := write("untracked.jsonl", `{"frame":1,"boxes":[{"id":1,"x":1,"y":1,"w":5,"h":9},{"x":20,"y":1,"w":5,"h":9}]}`+"\n")
-	later := write("later.jsonl", `{"frame":50,"boxes":[{"id":1,"x":1,"y":1,"w":5,"h":9}]}`+"\n")
-	for _, args := range [][]string{{"--gt", untracked, "--tracks", ok}, {"--gt", ok, "--tracks", untracked}} {
-		code, _, stderr := trackink(append([]string{"eval"}, args...)...)
-		if code != exitFailure || !strings.Contains(stderr, "untracked.jsonl:1: boxes[1]: has no track id") {
-			t.Errorf("%v: exit %d, %q", args, code, stderr)
+	// The same as Ultralytics' save_txt (100 × 100) and supervision's CSVSink write it.
+	yolo := filepath.Dir(write("yolo/clip_1.txt", "0 0.035 0.055 0.05 0.09 0.9 1\n0 0.225 0.055 0.05 0.09 0.8\n"))
+	csv := write("u.csv", "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n1,1,6,10,0,0.9,1,0\n20,1,25,10,0,0.8,,0\n")
+	size := []string{"--width", "100", "--height", "100"}
+	if code, _, stderr := trackink("eval", "--gt", untracked, "--tracks", ok); code != exitFailure || !strings.Contains(stderr, "untracked.jsonl:1: boxes[1]: has no track id") {
+		t.Errorf("untracked ground truth: exit %d, %q", code, stderr)
+	}
+	for _, c := range []struct {
+		tracks string
+		extra  []string
+		line   string // where --untracked refuse finds the box
+	}{
+		{untracked, nil, "untracked.jsonl:1: boxes[1]: has no track id"},
+		{yolo, size, "clip_1.txt:2: the box has no track id"},
+		{csv, nil, "u.csv:3: field 7 (tracker_id): has no track id"},
+	} {
+		args := append([]string{"eval", "--gt", ok, "--tracks", c.tracks, "--json"}, c.extra...)
+		code, stdout, stderr := trackink(args...)
+		if code != 0 || !strings.Contains(stdout, `"mota": 1`) || !strings.Contains(stdout, `"false_positives": 0`) ||
+			strings.Count(stderr, "warning") != 1 || !strings.Contains(stderr, c.tracks+": 1 box without a track id (untracked detections) left out") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want the untracked box left out, one warning", args[1:], code, stdout, stderr)
+		}
+		code, _, stderr = trackink(append(args, "--untracked", "refuse")...)
+		if code != exitFailure || !strings.Contains(stderr, c.line) {
+			t.Errorf("%v --untracked refuse: exit %d, %q; want %d, %q", args[1:], code, stderr, exitFailure, c.line)
 		}
 	}
+	if code, _, stderr := trackink("eval", "--gt", ok, "--tracks", ok, "--untracked", "draw"); code != exitUsage || !strings.Contains(stderr, `--untracked "draw": want skip or refuse`) {
+		t.Errorf("--untracked draw: exit %d, %q", code, stderr)
+	}
+	later := write("later.jsonl", `{"frame":50,"boxes":[{"id":1,"x":1,"y":1,"w":5,"h":9}]}`+"\n")
 	code, stdout, stderr := trackink("eval", "--gt", ok, "--tracks", later)
 	if code != 0 || !strings.Contains(stderr, "share no frame: --frame-base or --frame-offset off?") || !strings.Contains(stdout, "ground truth frames 1-1, tracks frames 50-50") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
