@@ -148,6 +148,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			case !row.GTFrames.Overlaps(scored):
 				fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth (frames %s) and the tracks (frames %s) share no frame: --frame-base or --frame-offset off?\n",
 					row.Name, row.GTFrames, row.TrackFrames)
+			default:
+				warnOutsideTruth(stderr, row, t, o.FrameOffset)
 			}
 			for k, c := range eval.ScoreClasses(g, t, o) {
 				row.Class, row.ClassIndex, row.Result = c.Class, k, c.Result
@@ -159,6 +161,57 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU; rules: %s\n", *iou, eval.RulesOf(rows))
 		return eval.WriteTable(stdout, append(rows, eval.OverallRows(rows)...))
+	}
+}
+
+// warnOutsideTruth warns of track boxes in frames before the ground truth's first frame or
+// after its last (row.GTFrames; the tracks' frame t is its t + offset): every one is a false
+// positive, by the definition (every frame either file holds is scored), but TrackEval refuses
+// such rows, and the usual cause is a tracker run on the whole video scored against ground
+// truth of a part of it (a CVAT job's segment), which showed only in the footer's frames.
+func warnOutsideTruth(stderr io.Writer, row eval.Named, t *scene.Tracks, offset int) {
+	type spill struct {
+		boxes, frames int
+		span          eval.FrameRange // the tracks' own frames
+	}
+	var before, after spill
+	for f := range t.All() {
+		var s *spill
+		switch n := f.Index + offset; {
+		case n < row.GTFrames.First:
+			s = &before
+		case n > row.GTFrames.Last:
+			s = &after
+		default:
+			continue
+		}
+		boxes := 0
+		for _, b := range f.Boxes {
+			if b.ID != scene.NoID {
+				boxes++
+			}
+		}
+		if boxes == 0 {
+			continue
+		}
+		s.boxes += boxes
+		s.frames++
+		if s.span.Empty() {
+			s.span.First = f.Index
+		}
+		s.span.Last = f.Index
+	}
+	for _, c := range []struct {
+		s     spill
+		where string
+	}{{before, "before the ground truth's first frame"}, {after, "past the ground truth's last frame"}} {
+		if c.s.boxes == 0 {
+			continue
+		}
+		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s in %s (tracks frames %s) lie %s (ground truth frames %s): each is a false positive. "+
+			"A tracker run on the whole video, scored against ground truth of a part of it? Score the tracks of the ground truth's frames alone "+
+			"(or give --frame-offset, if the tracks count frames from the part's start)\n",
+			row.Name, prose.Plural(c.s.boxes, "track box"), prose.Plural(c.s.frames, "frame"), c.s.span, c.where, row.GTFrames)
 	}
 }
 
