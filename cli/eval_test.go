@@ -435,3 +435,45 @@ func TestEvalTracksOutsideTruth(t *testing.T) {
 		}
 	}
 }
+
+// Tracks made at another picture size (a detector fed a resized frame) were scored without
+// a word (MOTA −100 %), even given the video, and eval had no --tracks-size: it now warns as
+// render does where it knows the picture's size, and --tracks-size scales them as render's.
+func TestEvalTracksSize(t *testing.T) {
+	write := fileWriter(t)
+	var gtRows, bigRows, yoloRows string
+	for f := 1; f <= 3; f++ {
+		gtRows += fmt.Sprintf("%d,1,10,10,20,20,1,-1,-1,-1\n%d,2,60,60,20,20,1,-1,-1,-1\n", f, f)
+		bigRows += fmt.Sprintf("%d,1,20,20,40,40,1,-1,-1,-1\n%d,2,120,120,40,40,1,-1,-1,-1\n", f, f)
+	}
+	yoloRows = "0 0.2 0.2 0.2 0.2 0.9 1\n0 0.7 0.7 0.2 0.2 0.9 2\n"
+	gt, big := write("gt.txt", gtRows), write("big.txt", bigRows)
+	yolo := filepath.Dir(write("yolo/clip_1.txt", yoloRows))
+	size := []string{"--width", "100", "--height", "100"}
+	for _, c := range []struct {
+		tracks string
+		extra  []string
+		code   int
+		want   string // in standard output (code 0) or the error
+		warn   string // a warning; "" for none
+	}{
+		{big, size, 0, `"mota": -1`, "warning: " + big + ": tracks reach 160×160, past the 100×100 picture (3 of 6 boxes centred outside it): made at 200×200? --tracks-size 200x200 scales them to the picture"},
+		{big, append([]string{"--tracks-size", "200x200"}, size...), 0, `"mota": 1`, ""},
+		{big, nil, 0, `"mota": -1`, ""}, // no picture size: nothing to tell by
+		{gt, size, 0, `"mota": 1`, ""},
+		{big, []string{"--tracks-size", "200x200"}, exitUsage, "--tracks-size: give the video's size too (-i, or --width and --height)", ""},
+		{big, append([]string{"--tracks-size", "200"}, size...), exitUsage, `--tracks-size "200": want WIDTHxHEIGHT`, ""},
+		{yolo, append([]string{"--tracks-size", "200x200"}, size...), exitUsage, "--tracks-size: YOLO's coordinates are fractions of the frame", ""},
+	} {
+		args := append([]string{"eval", "--gt", gt, "--tracks", c.tracks, "--json"}, c.extra...)
+		code, stdout, stderr := trackink(args...)
+		got := stdout
+		if code != 0 {
+			got = stderr
+		}
+		warned := strings.Contains(stderr, "warning")
+		if code != c.code || !strings.Contains(got, c.want) || warned != (c.warn != "") || !strings.Contains(stderr, c.warn) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, warning %q", args[1:], code, stdout, stderr, c.code, c.want, c.warn)
+		}
+	}
+}

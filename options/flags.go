@@ -183,7 +183,7 @@ func (s *Style) labelsAsked(fs *pflag.FlagSet) bool {
 }
 
 // Tracks are the tracking-file readers' flags, shared by render and tracks (and, through
-// RegisterClassNames, eval's tracks).
+// RegisterClassNames and RegisterTracksSize, eval's tracks).
 type Tracks struct {
 	Path                   string   // --tracks
 	Anchor, FrameBase      string   // --anchor, --frame-base
@@ -259,6 +259,11 @@ func (t *Tracks) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&t.Untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
 	fs.StringVar(&t.FrameColumn, "frame-column", "frame_index", "supervision CSV: the column holding the frame number")
 	t.RegisterClassNames(fs)
+	t.RegisterTracksSize(fs)
+}
+
+// RegisterTracksSize adds --tracks-size alone (eval's, as RegisterClassNames).
+func (t *Tracks) RegisterTracksSize(fs *pflag.FlagSet) {
 	fs.StringVar(&t.Size, "tracks-size", "", "the video size the tracks were made at, WxH (1920x1080): their coordinates are scaled to the picture's")
 }
 

@@ -27,17 +27,37 @@ func parseSize(s string) (w, h int, err error) {
 // scaleTracks applies --tracks-size: the tracks were made on a video of that size and are
 // drawn on one of w × h.
 func (t *Tracks) scaleTracks(tr *scene.Tracks, w, h int) error {
-	sw, sh, err := parseSize(t.Size)
+	sw, sh, err := t.madeSize(w, h)
 	switch {
 	case err != nil:
-		return UsageError{fmt.Errorf("--tracks-size %w", err)}
-	case w == 0 || h == 0:
-		return UsageError{fmt.Errorf("--tracks-size: give the video's size too (-i, or --width and --height)")}
+		return err
 	case tr.Format() == scene.FormatYOLO:
 		return UsageError{fmt.Errorf("--tracks-size: YOLO's coordinates are fractions of the frame, whatever its size")}
 	}
 	tr.Scale(float32(w)/float32(sw), float32(h)/float32(sh))
 	return nil
+}
+
+// CheckSize refuses, before any work, a --tracks-size that is not WxH, or one given without
+// the size of the w × h picture to scale to; nil without --tracks-size.
+func (t *Tracks) CheckSize(w, h int) error {
+	if t.Size == "" {
+		return nil
+	}
+	_, _, err := t.madeSize(w, h)
+	return err
+}
+
+// madeSize returns --tracks-size's size, the tracks' to be scaled to w × h.
+func (t *Tracks) madeSize(w, h int) (sw, sh int, err error) {
+	sw, sh, err = parseSize(t.Size)
+	switch {
+	case err != nil:
+		return 0, 0, UsageError{fmt.Errorf("--tracks-size %w", err)}
+	case w == 0 || h == 0:
+		return 0, 0, UsageError{fmt.Errorf("--tracks-size: give the video's size too (-i, or --width and --height)")}
+	}
+	return sw, sh, nil
 }
 
 // sizeHint returns a warning when the tracks look made on a video of another size than the
