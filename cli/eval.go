@@ -50,7 +50,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table, with HOTA's DetRe, DetPr, AssRe, AssPr, LocA, HOTA(0) and LocA(0) too")
 	frameBase := fs.String("frame-base", "auto", "the number both files give the video's first frame: 0, 1, or auto (each format's own)")
 	frameOffset := fs.Int("frame-offset", 0, "the tracks' frame t is the ground truth's frame t + N (tracks of a clip cut from frame 101: 100)")
-	byClass := fs.Bool("by-class", false, "match a track box only with ground truth of its class, scoring each class apart (py-motmetrics' rules; default: on for KITTI ground truth read by them; given with KITTI and no --rules, it keeps them)")
+	byClass := fs.Bool("by-class", false, "match a track box only with ground truth of its class (any case; person is pedestrian), scoring each class apart (py-motmetrics' rules; default: on for KITTI ground truth read by them; given with KITTI and no --rules, it keeps them)")
 	rulesFlag := fs.String("rules", "auto", "whose rules to score by: motmetrics (py-motmetrics: MOTChallenge rows with consider flag 0 left out, every other box counts), "+
 		"trackeval (MOTChallenge's and KITTI's official scorer: boxes on distractors and in KITTI's DontCare regions removed, only pedestrians, or KITTI's Car and Pedestrian, scored), "+
 		"or auto (trackeval for KITTI ground truth, as its devkit scores, motmetrics otherwise)")
@@ -141,6 +141,9 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			}
 			if err := checkTrackClasses(stderr, (*tracks)[i], g, t, seqRules); err != nil {
 				return err
+			}
+			if o.ByClass {
+				warnNoClassShared(stderr, (*tracks)[i], g, t)
 			}
 			row := eval.Named{Name: eval.SequenceName((*gts)[i]),
 				GTFrames:    eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()},
@@ -300,6 +303,37 @@ func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules 
 	return nil
 }
 
+// warnNoClassShared warns, for --by-class, when no track box may match any ground-truth box
+// by class (eval.SameClass; a box of no class matches any): the tracks then score nothing,
+// and did without a word.
+func warnNoClassShared(stderr io.Writer, path string, g, t *scene.Tracks) {
+	classes := func(tr *scene.Tracks) map[string]bool {
+		set := map[string]bool{}
+		for f := range tr.All() {
+			for _, b := range f.Boxes {
+				if b.ID != scene.NoID && !b.Ignored {
+					set[b.Class] = true
+				}
+			}
+		}
+		return set
+	}
+	gc, tc := classes(g), classes(t)
+	if len(gc) == 0 || len(tc) == 0 || gc[""] || tc[""] {
+		return
+	}
+	for a := range gc {
+		for b := range tc {
+			if eval.SameClass(a, b) {
+				return
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "trackink eval: warning: %s: --by-class: no track class is a ground-truth class (tracks: %s; ground truth: %s), so no track box can match: "+
+		"name the tracks' classes as the ground truth names them (--class-names), or leave --by-class out\n",
+		path, strings.Join(slices.Sorted(maps.Keys(tc)), ", "), strings.Join(slices.Sorted(maps.Keys(gc)), ", "))
+}
+
 // classWord names class c in a message: its name, "no class", or "class number N" for a
 // number without a name.
 func classWord(c string) string {
@@ -320,9 +354,7 @@ func isClassNumber(c string) bool {
 }
 
 // isPerson reports whether a box of class c may be a person: people's classes, or none.
-func isPerson(c string) bool {
-	return c == "" || strings.EqualFold(c, "person") || strings.EqualFold(c, "pedestrian")
-}
+func isPerson(c string) bool { return c == "" || eval.IsPerson(c) }
 
 // mayBePerson reports whether a track box of class c may be a person as TrackEval's
 // MOTChallenge evaluation judges one: a person by name (isPerson), or a class number without

@@ -3,6 +3,7 @@ package eval
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"trackink/scene"
 )
@@ -26,8 +27,8 @@ type Options struct {
 	// FrameOffset lines the files' frames up: the tracks' frame t is the ground truth's
 	// frame t + FrameOffset (a tracker that numbered from 0 against ground truth from 1: 1).
 	FrameOffset int
-	// ByClass matches a track box only with ground truth of its own class, as KITTI's
-	// evaluation scores each class apart; a box without a class matches any. (TrackEval's
+	// ByClass matches a track box only with ground truth of its own class (SameClass), as
+	// KITTI's evaluation scores each class apart; a box without a class matches any. (TrackEval's
 	// rules for KITTI always score class by class.)
 	ByClass bool
 	// Rules are the scorer's rules to follow. Under TrackEval's, ground truth is best read
@@ -128,7 +129,7 @@ func (s *frameScorer) update(gb, tb []scene.Box) {
 	for i, g := range gb {
 		for j, t := range tb {
 			d, v := math.NaN(), 0.0
-			if !s.o.ByClass || g.Class == "" || t.Class == "" || g.Class == t.Class {
+			if !s.o.ByClass || g.Class == "" || t.Class == "" || SameClass(g.Class, t.Class) {
 				v = IoU(g, t)
 			}
 			if v >= s.o.IoU {
@@ -139,6 +140,20 @@ func (s *frameScorer) update(gb, tb []scene.Box) {
 	}
 	s.a.Update(s.gtIDs, s.trIDs, s.dist)
 	s.h.Update(s.gtIDs, s.trIDs, s.sim)
+}
+
+// SameClass reports whether a ground-truth box of class a and a track box of class b are of
+// one class for Options.ByClass: the same name in any case (KITTI's Car, a tracker's car),
+// or both people's, person (COCO's name, which trackers write) and pedestrian (MOTChallenge's
+// and KITTI's): a tracker of people scored by class against MOT17's ground truth matched
+// nothing.
+func SameClass(a, b string) bool {
+	return strings.EqualFold(a, b) || IsPerson(a) && IsPerson(b)
+}
+
+// IsPerson reports whether class c is people's: person or pedestrian, in any case.
+func IsPerson(c string) bool {
+	return strings.EqualFold(c, "person") || strings.EqualFold(c, "pedestrian")
 }
 
 // tracked returns the frame's boxes that have a track id, none for a nil frame.
