@@ -146,8 +146,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				warnNoClassShared(stderr, (*tracks)[i], g, t)
 			}
 			row := eval.Named{Name: eval.SequenceName((*gts)[i]),
-				GTFrames:    eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()},
-				TrackFrames: eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}, Rules: seqRules}
+				GTFrames:    eval.Numbered(eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()}, base.Of(g.Format())),
+				TrackFrames: eval.Numbered(eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}, base.Of(t.Format())), Rules: seqRules}
 			scored := eval.FrameRange{First: t.FirstIndex() + o.FrameOffset, Last: t.LastIndex() + o.FrameOffset}
 			switch {
 			case t.Summary().Boxes == 0:
@@ -179,9 +179,10 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 func warnOutsideTruth(stderr io.Writer, row eval.Named, t *scene.Tracks, offset int) {
 	type spill struct {
 		boxes, frames int
-		span          eval.FrameRange // the tracks' own frames
+		span          eval.FileRange // the tracks' own frames, as the file numbers them
 	}
-	var before, after spill
+	numbering := eval.FileRange{Shift: row.TrackFrames.Shift}
+	before, after := spill{span: numbering}, spill{span: numbering}
 	for f := range t.All() {
 		var s *spill
 		switch n := f.Index + offset; {

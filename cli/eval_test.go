@@ -206,6 +206,33 @@ func TestEvalUntrackedAndFrames(t *testing.T) {
 	if code, stdout, stderr = trackink("eval", "--gt", gt1, "--tracks", from0, "--frame-base", "0", "--frame-offset", "1", "--json"); code != 0 || !strings.Contains(stdout, `"mota": 1`) {
 		t.Errorf("--frame-base 0 --frame-offset 1: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	// The footer's frames and the JSON's are as each file numbers them (they were trackink's
+	// own numbers, one higher for a file read from 0: "ground truth frames 2-3, tracks frames
+	// 1-2").
+	kitti := write("k.txt", "0 1 Car 0 0 -10 100 100 150 180 1.5 1.6 3.9 1 1 10 0\n4 1 Car 0 0 -10 100 100 150 180 1.5 1.6 3.9 1 1 10 0\n")
+	for _, c := range []struct {
+		args             []string
+		footer, gtJ, trJ string
+	}{
+		{[]string{"--gt", gt1, "--tracks", from0, "--frame-base", "0", "--frame-offset", "1"}, "gt1: ground truth frames 1-2, tracks frames 0-1", "[1,2]", "[0,1]"},
+		{[]string{"--gt", gt1, "--tracks", gt1}, "gt1: ground truth frames 1-2, tracks frames 1-2", "[1,2]", "[1,2]"},
+		{[]string{"--gt", kitti, "--tracks", kitti}, "k: ground truth frames 0-4, tracks frames 0-4", "[0,4]", "[0,4]"},
+		{[]string{"--gt", gt1, "--tracks", kitti, "--rules", "motmetrics"}, "gt1: ground truth frames 1-2, tracks frames 0-4", "[1,2]", "[0,4]"},
+	} {
+		_, table, _ := trackink(append([]string{"eval"}, c.args...)...)
+		_, js, _ := trackink(append([]string{"eval", "--json"}, c.args...)...)
+		var got struct {
+			Sequences []struct {
+				GT     json.RawMessage `json:"gt_frames"`
+				Tracks json.RawMessage `json:"track_frames"`
+			} `json:"sequences"`
+		}
+		must(t, json.Unmarshal([]byte(js), &got))
+		compact := func(m json.RawMessage) string { return strings.Join(strings.Fields(string(m)), "") }
+		if !strings.Contains(table, c.footer+"\n") || len(got.Sequences) == 0 || compact(got.Sequences[0].GT) != c.gtJ || compact(got.Sequences[0].Tracks) != c.trJ {
+			t.Errorf("%v: table %q, JSON %s; want %q, %s and %s", c.args, table, js, c.footer, c.gtJ, c.trJ)
+		}
+	}
 	empty := write("empty.txt", "")
 	if code, _, stderr = trackink("eval", "--gt", ok, "--tracks", empty); code != 0 || !strings.Contains(stderr, "empty.txt holds no boxes: every ground-truth box is a miss") {
 		t.Errorf("empty tracks: exit %d, stderr %q", code, stderr)

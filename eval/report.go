@@ -33,9 +33,9 @@ type Named struct {
 	Class      string
 	ClassIndex int
 	Result
-	// GTFrames and TrackFrames are the frames the ground truth and the tracks span; the
-	// zero range where a file holds none, or for OVERALL.
-	GTFrames, TrackFrames FrameRange
+	// GTFrames and TrackFrames are the frames the ground truth and the tracks span, as each
+	// file numbers them; the zero range where a file holds none, or for OVERALL.
+	GTFrames, TrackFrames FileRange
 	// Rules are the rules the sequence was scored by.
 	Rules Rules
 }
@@ -58,12 +58,32 @@ func (f FrameRange) String() string {
 	return fmt.Sprintf("%d-%d", f.First, f.Last)
 }
 
-// MarshalJSON writes the range as [first, last], or null when it is empty.
-func (f FrameRange) MarshalJSON() ([]byte, error) {
+// FileRange is a FrameRange of trackink's frame indexes (from 1) as a file numbers the frames:
+// Shift added to each, the file's frame base − 1 (−1 for a file that numbers the video's
+// first frame 0: KITTI's, or any read with --frame-base 0). The report shows frames so,
+// as one reads them in the file (it showed a 0-based file's frames 0-2 as 1-3).
+type FileRange struct {
+	FrameRange
+	Shift int
+}
+
+// Numbered returns the range r of a file whose first frame of the video is base (0 or 1).
+func Numbered(r FrameRange, base int) FileRange { return FileRange{r, base - 1} }
+
+func (f FileRange) String() string {
+	if f.Empty() {
+		return "none"
+	}
+	return fmt.Sprintf("%d-%d", f.First+f.Shift, f.Last+f.Shift)
+}
+
+// MarshalJSON writes the range as the file numbers it, [first, last], or null when it is
+// empty.
+func (f FileRange) MarshalJSON() ([]byte, error) {
 	if f.Empty() {
 		return []byte("null"), nil
 	}
-	return json.Marshal([2]int{f.First, f.Last})
+	return json.Marshal([2]int{f.First + f.Shift, f.Last + f.Shift})
 }
 
 // MarshalJSON writes the result as one object of measures and counts, with the keys the
@@ -79,9 +99,9 @@ func (n Named) MarshalJSON() ([]byte, error) {
 		Sequence string `json:"sequence"`
 		Class    string `json:"class,omitempty"`
 		fields
-		GTFrames    FrameRange `json:"gt_frames"`
-		TrackFrames FrameRange `json:"track_frames"`
-		Rules       string     `json:"rules"`
+		GTFrames    FileRange `json:"gt_frames"`
+		TrackFrames FileRange `json:"track_frames"`
+		Rules       string    `json:"rules"`
 	}{n.Name, n.Class, n.fields(), n.GTFrames, n.TrackFrames, n.Rules.String()})
 }
 

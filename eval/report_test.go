@@ -52,19 +52,23 @@ func TestReportUndefined(t *testing.T) {
 // The table and the JSON state the frames each file spans; ranges that share no frame say
 // so to Overlaps.
 func TestReportFrameRanges(t *testing.T) {
-	row := Named{Name: "seq", GTFrames: FrameRange{1, 795}, TrackFrames: FrameRange{2, 790}}
+	// As each file numbers them: the tracks' file from 0 (it said 2-790 for both).
+	row := Named{Name: "seq", GTFrames: Numbered(FrameRange{1, 795}, 1), TrackFrames: Numbered(FrameRange{2, 790}, 0)}
 	var table, js bytes.Buffer
 	if err := WriteTable(&table, []Named{row}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(table.String(), "seq: ground truth frames 1-795, tracks frames 2-790") {
+	if !strings.Contains(table.String(), "seq: ground truth frames 1-795, tracks frames 1-789") {
 		t.Errorf("table:\n%s", table.String())
 	}
 	if err := WriteJSON(&js, []Named{row}, 0.5); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(js.String(), `"gt_frames": [`) || !strings.Contains(js.String(), `"track_frames": [`) {
+	if !strings.Contains(js.String(), "\"gt_frames\": [\n        1,\n        795\n      ]") || !strings.Contains(js.String(), "\"track_frames\": [\n        1,\n        789\n      ]") {
 		t.Errorf("JSON:\n%s", js.String())
+	}
+	if empty := Numbered(FrameRange{}, 0); empty.String() != "none" {
+		t.Errorf("an empty range of a 0-based file: %q", empty)
 	}
 	for _, c := range []struct {
 		a, b FrameRange

@@ -97,6 +97,10 @@ const (
 	OneBased
 )
 
+// Of returns the number a file of format f read with frame base b gives the video's first
+// frame, trackink's frame 1: 0 or 1.
+func (b FrameBase) Of(f Format) int { return (&Options{FrameBase: b}).base(f) }
+
 // ParseFrameBase reads a frame base as a command line gives it: "auto" (or "") for
 // FormatBase, "0" or "1".
 func ParseFrameBase(s string) (FrameBase, error) {
