@@ -71,7 +71,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		case len(*gts) == 0 || len(*tracks) == 0:
 			return options.UsageError{Err: errors.New("give the ground truth with --gt and the tracker's output with --tracks")}
 		case len(*gts) != len(*tracks):
-			return options.UsageError{Err: fmt.Errorf("--gt given %d times and --tracks %d: give one --tracks for each --gt", len(*gts), len(*tracks))}
+			return options.UsageError{Err: fmt.Errorf("--gt given %s and --tracks %s: give one --tracks for each --gt",
+				prose.Plural(len(*gts), "time"), prose.Plural(len(*tracks), "time"))}
 		case math.IsNaN(*iou) || *iou <= 0 || *iou > 1:
 			return options.UsageError{Err: fmt.Errorf("--iou %g: want a number above 0 and at most 1", *iou)}
 		case *w < 0 || *h < 0:
@@ -150,6 +151,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				TrackFrames: eval.Numbered(eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}, base.Of(t.Format())), Rules: seqRules}
 			scored := eval.FrameRange{First: t.FirstIndex() + o.FrameOffset, Last: t.LastIndex() + o.FrameOffset}
 			switch {
+			case g.Summary().Boxes == 0:
+				fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth %s holds no boxes: every track box is a false positive\n", row.Name, (*gts)[i])
 			case t.Summary().Boxes == 0:
 				fmt.Fprintf(stderr, "trackink eval: warning: %s: %s holds no boxes: every ground-truth box is a miss\n", row.Name, (*tracks)[i])
 			case !row.GTFrames.Overlaps(scored):
@@ -445,7 +448,8 @@ func loadForEval(flag, path string, load func() (*scene.Tracks, error), stderr i
 		return nil, fmt.Errorf("%s %s holds only points (%d), no boxes: eval scores boxes", flag, path, s.Points)
 	}
 	for _, w := range s.Warnings {
-		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s\n", path, w)
+		// The flag says which role the file plays: one file may be both.
+		fmt.Fprintf(stderr, "trackink eval: warning: %s %s: %s\n", flag, path, w)
 	}
 	return t, nil
 }

@@ -125,7 +125,8 @@ func TestEvalBadInput(t *testing.T) {
 	}{
 		{[]string{"--gt", gtFile}, "--tracks", exitUsage},
 		{[]string{"--tracks", tracksFile}, "--gt", exitUsage},
-		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--gt", gtFile}, "--gt given 2 times and --tracks 1", exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--gt", gtFile}, "--gt given 2 times and --tracks 1 time:", exitUsage},
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--tracks", gtFile}, "--gt given 1 time and --tracks 2 times:", exitUsage}, // "1 times"
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "0"}, "--iou 0", exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "1.5"}, "--iou 1.5", exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "NaN"}, "--iou NaN", exitUsage},
@@ -527,6 +528,34 @@ func TestEvalByClassNames(t *testing.T) {
 		code, stdout, stderr := trackink("eval", "--gt", gt17, "--tracks", c.tracks, "--by-class", "--json")
 		if code != 0 || !strings.Contains(stdout, c.want) || strings.Contains(stderr, none) != (c.warn != "") || !strings.Contains(stderr, c.warn) {
 			t.Errorf("%s: exit %d, stderr %q; want %s, warning %q", filepath.Base(c.tracks), code, stderr, c.want, c.warn)
+		}
+	}
+}
+
+// Eval's messages say what happened in the user's words: a box of no class is "no class"
+// (it printed "( 609)"); a reader's warning names the file's role, once for each (it said
+// the same twice for a file given as both); empty ground truth says it holds no boxes (it
+// blamed --frame-base or --frame-offset).
+func TestEvalMessages(t *testing.T) {
+	write := fileWriter(t)
+	kitti := write("gk.txt", "0 1 Pedestrian 0 0 -10 0 0 10 30 1 1 1 1 1 1 0\n")
+	classless := write("plain.txt", "1,1,0,0,10,30,1,-1,-1,-1\n")
+	zero := write("g0.txt", "1,1,0,0,10,30,1,-1,-1,-1\n1,2,50,0,0,30,1,-1,-1,-1\n")
+	empty := write("empty.txt", "")
+	for _, c := range []struct {
+		args    []string
+		want    []string
+		notWant string
+	}{
+		{[]string{"--gt", kitti, "--tracks", classless}, []string{"1 track box is neither Car nor Pedestrian (no class: 1)"}, "( 1)"},
+		{[]string{"--gt", zero, "--tracks", zero}, []string{"warning: --gt " + zero + ": ", "warning: --tracks " + zero + ": "}, ""},
+		{[]string{"--gt", empty, "--tracks", classless}, []string{"warning: empty: the ground truth " + empty + " holds no boxes: every track box is a false positive"}, "--frame-offset off"},
+	} {
+		code, _, stderr := trackink(append([]string{"eval"}, c.args...)...)
+		for _, w := range c.want {
+			if code != 0 || !strings.Contains(stderr, w) || c.notWant != "" && strings.Contains(stderr, c.notWant) {
+				t.Errorf("%v: exit %d, %q; want %q", c.args, code, stderr, w)
+			}
 		}
 	}
 }

@@ -54,6 +54,10 @@ func TestSameMistakeSameStatus(t *testing.T) {
 			{"tracks", tracks, "--width", "-100", "--height", "5"}, // was 1
 			{"eval", "--gt", tracks, "--tracks", tracks, "--width", "-100", "--height", "5"},
 		}},
+		{"a directory that does not exist", exitUsage, [][]string{
+			{"golden"}, // was 1: the default --dir, outside the repository root (here, cli/)
+			{"golden", "--dir", missing},
+		}},
 		{"an unknown name", exitUsage, [][]string{
 			{"golden", "--only", "curvs"}, // was 1
 			{"render", "-i", clip, "--tracks", tracks, "--look", "neonn", "-o", p("e.mp4")},

@@ -64,7 +64,12 @@ func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return options.UsageError{Err: fmt.Errorf("--update with --backend %s: the golden pictures are the CPU renderer's", *backend)}
 		}
 		if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
-			return fmt.Errorf("no golden pictures at %s: run from the repository root, or give --dir", o.Dir)
+			// A directory that is not there is a mistake on the command line (exit 2), the
+			// default's included: it is relative to the repository root.
+			if !fs.Changed("dir") {
+				return options.UsageError{Err: fmt.Errorf("no golden pictures at %s (--dir's default, in the repository): run from the repository root, or give --dir", o.Dir)}
+			}
+			return options.UsageError{Err: fmt.Errorf("--dir %s: no such directory of golden pictures", o.Dir)}
 		}
 		results, err := goldens.Run(o)
 		failed, skipped := 0, 0
