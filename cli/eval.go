@@ -107,9 +107,6 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			}
 		}
 		tf.Anchor, tf.FrameBase, tf.FrameColumn, tf.Untracked = "bottom", *frameBase, *frameCol, "skip"
-		if err := tf.CheckSize(*w, *h); err != nil {
-			return err
-		}
 		if *in != "" {
 			// A missing file is a mistake on the command line (2); one FFmpeg cannot read is
 			// a failure (1), as in every command.
@@ -121,6 +118,9 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				return fmt.Errorf("-i %s: %w", *in, err)
 			}
 			*w, *h = info.DisplayWidth, info.DisplayHeight
+		}
+		if err := tf.CheckSize(*w, *h); err != nil { // after -i, which gives the size
+			return err
 		}
 		// Ground truth without a track id cannot be scored: such a file is refused, naming
 		// the line.

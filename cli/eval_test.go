@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"trackink/internal/mediatest"
 )
 
 // evalFiles writes a small ground truth and a tracker's output on it, in MOTChallenge text,
@@ -478,22 +480,29 @@ func TestEvalTracksSize(t *testing.T) {
 	gt, big := write("gt.txt", gtRows), write("big.txt", bigRows)
 	yolo := filepath.Dir(write("yolo/clip_1.txt", yoloRows))
 	size := []string{"--width", "100", "--height", "100"}
+	// The video's size, from -i (320 × 240): --tracks-size needs it after the probe (it was
+	// checked before, and refused as missing).
+	clip := mediatest.Clip(t, "mp4")
+	gtClip := write("clip.gt.txt", "1,1,10,10,20,20,1,-1,-1,-1\n1,2,160,120,20,20,1,-1,-1,-1\n")
+	bigClip := write("clipbig.txt", "1,1,20,20,40,40,1,-1,-1,-1\n1,2,320,240,40,40,1,-1,-1,-1\n")
 	for _, c := range []struct {
-		tracks string
-		extra  []string
-		code   int
-		want   string // in standard output (code 0) or the error
-		warn   string // a warning; "" for none
+		gt, tracks string
+		extra      []string
+		code       int
+		want       string // in standard output (code 0) or the error
+		warn       string // a warning; "" for none
 	}{
-		{big, size, 0, `"mota": -1`, "warning: " + big + ": tracks reach 160×160, past the 100×100 picture (3 of 6 boxes centred outside it): made at 200×200? --tracks-size 200x200 scales them to the picture"},
-		{big, append([]string{"--tracks-size", "200x200"}, size...), 0, `"mota": 1`, ""},
-		{big, nil, 0, `"mota": -1`, ""}, // no picture size: nothing to tell by
-		{gt, size, 0, `"mota": 1`, ""},
-		{big, []string{"--tracks-size", "200x200"}, exitUsage, "--tracks-size: give the video's size too (-i, or --width and --height)", ""},
-		{big, append([]string{"--tracks-size", "200"}, size...), exitUsage, `--tracks-size "200": want WIDTHxHEIGHT`, ""},
-		{yolo, append([]string{"--tracks-size", "200x200"}, size...), exitUsage, "--tracks-size: YOLO's coordinates are fractions of the frame", ""},
+		{gtClip, bigClip, []string{"-i", clip}, 0, `"mota": -1`, "warning: " + bigClip + ": tracks reach 360×280, past the 320×240 picture"},
+		{gtClip, bigClip, []string{"-i", clip, "--tracks-size", "640x480"}, 0, `"mota": 1`, ""},
+		{gt, big, size, 0, `"mota": -1`, "warning: " + big + ": tracks reach 160×160, past the 100×100 picture (3 of 6 boxes centred outside it): made at 200×200? --tracks-size 200x200 scales them to the picture"},
+		{gt, big, append([]string{"--tracks-size", "200x200"}, size...), 0, `"mota": 1`, ""},
+		{gt, big, nil, 0, `"mota": -1`, ""}, // no picture size: nothing to tell by
+		{gt, gt, size, 0, `"mota": 1`, ""},
+		{gt, big, []string{"--tracks-size", "200x200"}, exitUsage, "--tracks-size: give the video's size too (-i, or --width and --height)", ""},
+		{gt, big, append([]string{"--tracks-size", "200"}, size...), exitUsage, `--tracks-size "200": want WIDTHxHEIGHT`, ""},
+		{gt, yolo, append([]string{"--tracks-size", "200x200"}, size...), exitUsage, "--tracks-size: YOLO's coordinates are fractions of the frame", ""},
 	} {
-		args := append([]string{"eval", "--gt", gt, "--tracks", c.tracks, "--json"}, c.extra...)
+		args := append([]string{"eval", "--gt", c.gt, "--tracks", c.tracks, "--json"}, c.extra...)
 		code, stdout, stderr := trackink(args...)
 		got := stdout
 		if code != 0 {
