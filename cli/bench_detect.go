@@ -16,7 +16,7 @@ import (
 // vtestPath is the pedestrians clip of Debian's opencv-doc package.
 const vtestPath = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
 
-// benchDetect times the tracker alone (tracker.BenchModes) on frames analysed at 540 lines,
+// benchDetect times the tracker alone (tracker.BenchModes) on frames analysed at 540 lines (768 × 576 whole),
 // beside the same pipeline written with OpenCV, and prints the rows.
 func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Writer) error {
 	list := tracker.Modes
@@ -84,6 +84,6 @@ func benchDetect(modes string, frames int, jsonOut bool, stdout, stderr io.Write
 
 // detectHeader is the line above the tracker's table.
 func detectHeader(frames int) string {
-	return fmt.Sprintf("tracking alone, frames analysed at 540 lines, %s a mode (trackink's tracker on 1 thread, its network and OpenCV on their own; CPU: user + system a frame, all threads)",
+	return fmt.Sprintf("tracking alone, frames analysed at 540 lines (768 × 576 whole), %s a mode (trackink's tracker on 1 thread, its network and OpenCV on their own; CPU: user + system a frame, all threads)",
 		prose.Plural(frames, "frame"))
 }

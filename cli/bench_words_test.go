@@ -19,8 +19,8 @@ func TestBenchWords(t *testing.T) {
 			"seed scene 3840x2160 onto YUV420P, emu backend, 2 workers, 30 frames, 305 links a frame"},
 		{effectsHeader("cpu", 1), "box effects, 20 boxes over 10 % of 3840x2160 YUV420P, cpu backend, 1 frame"},
 		{effectsHeader("cpu", 20), "box effects, 20 boxes over 10 % of 3840x2160 YUV420P, cpu backend, 20 frames"},
-		{detectHeader(1), "tracking alone, frames analysed at 540 lines, 1 frame a mode ("},
-		{detectHeader(100), "tracking alone, frames analysed at 540 lines, 100 frames a mode ("},
+		{detectHeader(1), "tracking alone, frames analysed at 540 lines (768 × 576 whole), 1 frame a mode ("},
+		{detectHeader(100), "tracking alone, frames analysed at 540 lines (768 × 576 whole), 100 frames a mode ("},
 		{e2eHeader("synth", 90, "seed", "ultrafast", 23), "synth, 90 frames, seed scene, libx264 -preset ultrafast -crf 23, audio copied"},
 		{e2eHeader("vtest.avi", 1, "mot17", "medium", 20), "vtest.avi, 1 frame, mot17 scene, libx264 -preset medium -crf 20, audio, if any, copied"},
 	} {

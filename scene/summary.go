@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"trackink/internal/prose"
 )
 
 // Summary describes Tracks for a person checking what trackink understood of a file: what
@@ -94,7 +96,11 @@ func (t *Tracks) Summary() Summary {
 		return cmp.Or(cmp.Compare(b.Boxes, a.Boxes), strings.Compare(a.Name, b.Name))
 	})
 	if empty > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%d boxes have no width or no height", empty))
+		verb := "have"
+		if empty == 1 {
+			verb = "has"
+		}
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s %s no width or no height", prose.Plural(empty, "box"), verb))
 	}
 	once := 0
 	for _, n := range frames {

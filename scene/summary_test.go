@@ -48,7 +48,7 @@ func TestSummaryWarns(t *testing.T) {
 		{"a box and a point of one id are one track; empty boxes",
 			`{"frame":1,"points":[{"id":1,"x":-5,"y":0}],"boxes":[{"id":1,"x":0,"y":0,"w":0,"h":2,"label":"a"},{"id":2,"x":0,"y":0,"w":3,"h":4}]}`,
 			Summary{Format: FormatJSONL, Frames: 1, First: 1, Last: 1, Boxes: 2, Points: 1, Tracks: 2,
-				Classes: []ClassCount{{"a", 1}}, Extent: Extent{-5, 0, 3, 4}, Warnings: []string{"1 boxes have no width or no height"}}, ""},
+				Classes: []ClassCount{{"a", 1}}, Extent: Extent{-5, 0, 3, 4}, Warnings: []string{"1 box has no width or no height"}}, ""},
 		{"detection numbers for ids", func() string {
 			var s strings.Builder
 			for f := 1; f <= 4; f++ {
