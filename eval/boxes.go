@@ -65,6 +65,23 @@ func ScoreClasses(gt, tracks *scene.Tracks, o Options) []ClassResult {
 	if !(o.IoU > 0 && o.IoU <= 1) {
 		panic("eval: IoU threshold outside (0, 1]")
 	}
+	pre, sc := scoreFrames(gt, tracks, o, true, nil)
+	out := make([]ClassResult, len(sc))
+	for i := range sc {
+		out[i].Result = sc[i].a.Result()
+		out[i].HOTA = sc[i].h.Result()
+		if p := pre[i]; p != nil {
+			out[i].Class = p.class
+		}
+	}
+	return out
+}
+
+// scoreFrames feeds every frame of gt and tracks, in order, to one frameScorer for each class
+// the rules score apart (HOTA's accumulators too where hota is set), calling each, when set,
+// after every frame with its number and the scorers. It returns the classes' preprocessors
+// (nil for rules without) and their scorers.
+func scoreFrames(gt, tracks *scene.Tracks, o Options, hota bool, each func(n int, sc []frameScorer)) ([]*preprocessor, []frameScorer) {
 	var pre []*preprocessor
 	if o.Rules == TrackEval {
 		pre = preprocessors(gt.Format(), o)
@@ -73,7 +90,10 @@ func ScoreClasses(gt, tracks *scene.Tracks, o Options) []ClassResult {
 	}
 	sc := make([]frameScorer, len(pre))
 	for i := range sc {
-		sc[i].a, sc[i].h, sc[i].o = NewAccumulatorFor(o.Rules), NewHOTAAccumulator(), o
+		sc[i].a, sc[i].o = NewAccumulatorFor(o.Rules), o
+		if hota {
+			sc[i].h = NewHOTAAccumulator()
+		}
 	}
 	var fg, ft scene.Frame
 	for _, n := range frameIndexes(gt, tracks, o.FrameOffset) {
@@ -92,19 +112,15 @@ func ScoreClasses(gt, tracks *scene.Tracks, o Options) []ClassResult {
 			sc[i].tb = t
 			sc[i].update(g, t)
 		}
-	}
-	out := make([]ClassResult, len(sc))
-	for i := range sc {
-		out[i].Result = sc[i].a.Result()
-		out[i].HOTA = sc[i].h.Result()
-		if p := pre[i]; p != nil {
-			out[i].Class = p.class
+		if each != nil {
+			each(n, sc)
 		}
 	}
-	return out
+	return pre, sc
 }
 
-// frameScorer feeds CLEAR's and Identity's accumulator and HOTA's the boxes of each frame.
+// frameScorer feeds CLEAR's and Identity's accumulator and HOTA's (when set) the boxes of
+// each frame.
 type frameScorer struct {
 	a            *Accumulator
 	h            *HOTAAccumulator
@@ -112,6 +128,8 @@ type frameScorer struct {
 	gtIDs, trIDs []int
 	dist, sim    []float64
 	tb           []scene.Box // work space for the preprocessor
+	// lastGT and lastTracks are the boxes the last update scored, in its order.
+	lastGT, lastTracks []scene.Box
 }
 
 // update adds one frame's boxes: a pair may match at IoU at least o.IoU (and, with ByClass,
@@ -139,7 +157,10 @@ func (s *frameScorer) update(gb, tb []scene.Box) {
 		}
 	}
 	s.a.Update(s.gtIDs, s.trIDs, s.dist)
-	s.h.Update(s.gtIDs, s.trIDs, s.sim)
+	if s.h != nil {
+		s.h.Update(s.gtIDs, s.trIDs, s.sim)
+	}
+	s.lastGT, s.lastTracks = gb, tb
 }
 
 // SameClass reports whether a ground-truth box of class a and a track box of class b are of

@@ -149,6 +149,10 @@ type Accumulator struct {
 	cost, work     []float64
 	gtDone, trDone []bool
 	rules          Rules
+	// The last update's matching (FrameMatches): ground truth i's track index, -1 for a
+	// miss, and whether that match was an identity switch.
+	matchOf  []int
+	switched []bool
 }
 
 // gtState is what the accumulator remembers of one ground-truth id.
@@ -187,6 +191,10 @@ func (a *Accumulator) Update(gt, tracks []int, dist []float64) {
 	clear(a.gtDone)
 	clear(a.trDone)
 	clear(a.cur)
+	a.matchOf, a.switched = grow(a.matchOf, n), grow(a.switched, n)
+	for i := range a.matchOf {
+		a.matchOf[i], a.switched[i] = -1, false
+	}
 	for _, h := range tracks {
 		a.tracks[h]++
 	}
@@ -296,7 +304,9 @@ func (a *Accumulator) match(i, j int, gt, tracks []int, dist []float64) {
 	st := a.gt[o]
 	if st.everMatched && st.last != h {
 		a.res.IDSwitches++
+		a.switched[i] = true
 	}
+	a.matchOf[i] = j
 	if _, cont := a.prev[o]; a.rules == TrackEval && !cont {
 		st.runs++
 	} else if a.rules != TrackEval && st.missedSince {
@@ -309,6 +319,17 @@ func (a *Accumulator) match(i, j int, gt, tracks []int, dist []float64) {
 	a.gtDone[i], a.trDone[j] = true, true
 	a.cur[o] = h
 }
+
+// FrameMatches returns the last Update's matching: track[i] is the index (in that update's
+// tracks) of the track matched to ground truth i, -1 where it was missed; switched[i] says
+// that the match was an identity switch. A track index no ground truth names was a false
+// positive. The slices are reused by the next Update.
+func (a *Accumulator) FrameMatches() (track []int, switched []bool) { return a.matchOf, a.switched }
+
+// Counts returns the frame-by-frame counts so far (boxes, matches, false positives, misses,
+// switches, fragmentations under py-motmetrics' rules, distances), without what Result
+// works out over whole tracks: cheap enough to ask after every frame.
+func (a *Accumulator) Counts() Result { return a.res }
 
 // Result returns the sequence's result: the counts so far, the track-coverage classes and the
 // identity assignment.
