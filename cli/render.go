@@ -28,6 +28,7 @@ type renderFlags struct {
 	video     options.Video
 	files     runFiles     // what the run reads and writes (checkFiles)
 	detect    renderDetect // --detect: track while rendering (render_detect.go)
+	truth     renderTruth  // --gt: the tracks' errors against ground truth (render_truth.go)
 }
 
 const renderExamples = `Examples:
@@ -48,6 +49,9 @@ const renderExamples = `Examples:
   #   label = "{class} {id}"
   #   color-by = "class"
   trackink render -i in.mp4 --tracks tracks.txt --style mine.toml -o out.mp4
+
+  # A tracker's errors against ground truth, as trackink eval counts them (MOTA, FP, FN, IDSW):
+  trackink render -i in.mp4 --tracks tracks.txt --gt gt.txt -o errors.mp4
 
   # Seconds 10 to 20 only; tracks frame 1 is video frame 101; x265 at quality 20:
   trackink render -i in.mkv --tracks t.jsonl --start 10s --end 20s --frame-offset 100 --encoder libx265 --crf 20 -o out.mkv
@@ -82,6 +86,7 @@ func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
 	f.style.Register(fs, "knn", "default")
 	f.video.Register(fs)
 	f.detect.register(fs)
+	f.truth.register(fs)
 	return f, fs
 }
 
@@ -105,6 +110,9 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 		defer stop()
 		opts, err := f.style.Options(fs, f.video.StatsJSON != "")
 		if err != nil {
+			return err
+		}
+		if err := f.truth.check(fs, f); err != nil {
 			return err
 		}
 		if err := f.detect.check(fs, f); err != nil {
@@ -189,6 +197,11 @@ func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.W
 	if o.Tracks.Live == nil && !o.Tracks.Seed {
 		o.Tracks.Load = func(w, h int) (*scene.Tracks, error) {
 			return untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.Load(w, h) })
+		}
+		if f.truth.path != "" {
+			o.Tracks.Judge = func(tr *scene.Tracks, w, h int) (*job.Judged, error) {
+				return untilInterrupted(ctx, func() (*job.Judged, error) { return f.truth.judge(f, tr, w, h, stderr) })
+			}
 		}
 	}
 	return o

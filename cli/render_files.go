@@ -26,6 +26,7 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 	}{
 		{"-i", f.input, false},
 		{"--tracks", trackFile(f.tracks.Path), true}, // a YOLO results directory
+		{"--gt", f.truth.path, true},
 		{"--style", f.style.File, false},
 		{"--font", fontFile(f.style.Style.Font), false},
 		{"--label-words", f.style.LabelWords, false},

@@ -1,12 +1,12 @@
 package goldens
 
 import (
-	"bytes"
 	"image"
 	"path/filepath"
 	"testing"
 
 	"trackink/composite"
+	"trackink/job"
 	"trackink/kernels/gpu"
 	"trackink/knn"
 	"trackink/overlay"
@@ -63,6 +63,8 @@ func drawerCases() []struct {
 			st.LinkReach, st.LinkOpacity, st.FillOpacity, st.Palette, st.BoxStroke = 0.5, 0.9, 0, "neon", 2
 			return st
 		}},
+		// render --gt: the ground truth (truthJudged) dashed under the default look.
+		{"drawer-truth", overlay.DefaultStyle},
 		{"drawer-flow", func() overlay.Style {
 			st := overlay.DefaultStyle()
 			st.LinkStyle, st.LineWidth, st.CurveWidth, st.LinkFlow = "dotted", 3, 2, 2.5
@@ -75,17 +77,17 @@ func drawerCases() []struct {
 // codeLines are drawer-text's {line}s, typed on.
 var codeLines = []string{"if (track.lost) reacquire();", "for (i = 0; i < n; i++) link(i);", "assert(kalman.ok());", "return SIGNAL_LOCK;"}
 
-// drawWithDrawer runs the footage tracks through a Drawer in style st up to drawerFrame and
-// returns that frame, drawn.
-func drawWithDrawer(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) *composite.YUV420P {
+// drawWithDrawer runs the footage tracks (or tr, where set) through a Drawer in style st up
+// to drawerFrame and returns that frame, drawn; with each frame's judgement against ground
+// truth where judged is set (render --gt).
+func drawWithDrawer(t *testing.T, st overlay.Style, newBackend overlay.NewBackend, tr *scene.Tracks, judged *job.Judged) *composite.YUV420P {
 	t.Helper()
 	fr, err := FootageFrame(drawerFrame)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := scene.Read(bytes.NewReader(footageTracks), "vtest-tracks.jsonl", scene.FormatJSONL, scene.Options{})
-	if err != nil {
-		t.Fatal(err)
+	if tr == nil {
+		tr = readFootageTracks(t)
 	}
 	d, err := overlay.New(overlay.Options{Style: st, Links: knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis},
 		NewBackend: newBackend, Backend: overlay.BackendOptions{Workers: 2}})
@@ -94,11 +96,18 @@ func drawWithDrawer(t *testing.T, st overlay.Style, newBackend overlay.NewBacken
 	}
 	defer d.Close()
 	var f scene.Frame
+	judge := func(n int) {
+		if judged != nil {
+			d.Judge(judged.Frame(n))
+		}
+	}
 	for n := 1; n < drawerFrame; n++ {
+		judge(n)
 		if err := d.Advance(footageW, footageH, tr.Frame(n, &f)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	judge(drawerFrame)
 	if err := d.Draw(fr, tr.Frame(drawerFrame, &f)); err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +123,13 @@ func TestDrawerGoldens(t *testing.T) {
 	}
 	for _, c := range drawerCases() {
 		t.Run(c.name, func(t *testing.T) {
-			cpu := rgbOf(t, drawWithDrawer(t, c.style(), render.NewBackend))
-			emu := rgbOf(t, drawWithDrawer(t, c.style(), gpu.NewEmu))
+			var tracks *scene.Tracks
+			var judged *job.Judged
+			if c.name == "drawer-truth" {
+				tracks, judged = truthJudged(t)
+			}
+			cpu := rgbOf(t, drawWithDrawer(t, c.style(), render.NewBackend, tracks, judged))
+			emu := rgbOf(t, drawWithDrawer(t, c.style(), gpu.NewEmu, tracks, judged))
 			checkFootage(t, filepath.Join("testdata", "drawer", c.name+".png"), cpu, cpu, emu)
 			if *docsDir != "" {
 				if err := writePNG(filepath.Join(*docsDir, c.name[len("drawer-"):]+".png"), cpu.SubImage(image.Rect(0, 60, 768, 420))); err != nil {

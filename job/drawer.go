@@ -60,6 +60,7 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 		for k := t.replayFrom; t.replayFrom > 0 && k < n; k++ {
 			tf, err := t.src.Frame(k, nil)
 			if err == nil {
+				t.d.Judge(judgement(t.src, k))
 				err = t.d.Advance(w, h, t.numbered(tf, k))
 			}
 			if err != nil {
@@ -86,6 +87,7 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 		t.boxes += len(tf.Boxes)
 		t.off.check(tf, w, h)
 	}
+	t.d.Judge(judgement(t.src, n))
 	if err := t.d.Draw(dst, t.numbered(tf, n)); err != nil {
 		return fmt.Errorf("tracks frame %d: %w", n, err)
 	}

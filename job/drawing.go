@@ -13,7 +13,8 @@ import (
 
 // drawing describes what a render draws, for its segments' plan (video.SegmentPlan.Drawing):
 // the backend, the look and link options, and the tracks frames from to to, by content (a
-// SHA-256), so that the join refuses segments drawn with other options or other tracks.
+// SHA-256), with their judgement against ground truth where one is drawn (render --gt), so
+// that the join refuses segments drawn with other options, other tracks or other truth.
 // A font file counts by its bytes: one path may name another font on another node, or after
 // the file was replaced. Render threads are left out: they do not change a pixel.
 func drawing(backend string, o overlay.Options, src Source, from, to int) string {
@@ -45,6 +46,10 @@ func drawing(backend string, o overlay.Options, src Source, from, to int) string
 		flag(set)
 	}
 	for n := from; n <= to; n++ {
+		if j := judgement(src, n); j != nil {
+			// What render --gt draws: the ground truth, the tags, the counts.
+			fmt.Fprintf(h, "judgement %d %+v\n", n, *j)
+		}
 		if tracks.Frame(n, &tf) == nil {
 			continue
 		}

@@ -61,6 +61,9 @@ type Tracks struct {
 	Seed bool
 	// Live tracks the video as it is drawn.
 	Live *Live
+	// Judge, when set with Load, scores the tracks Load read, for w × h pictures, against
+	// ground truth (Judge), to draw the errors with them.
+	Judge func(tracks *scene.Tracks, w, h int) (*Judged, error)
 }
 
 // Segment is segment Index (from 0) of Count of a render; Count 0 for a whole render.
@@ -297,12 +300,28 @@ func (in *opened) tracks(ctx context.Context, o *Options) (Source, error) {
 	case o.Tracks.Seed:
 		return NewSeed(in.w, in.h), nil
 	}
-	tracks, err := o.Tracks.Load(in.w, in.h)
+	s, err := loadStored(o, in.w, in.h)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadStored reads the tracks file of o.Tracks for w × h pictures, with its judgement
+// against ground truth where asked, fitting o's look to the tracks.
+func loadStored(o *Options, w, h int) (*Stored, error) {
+	tracks, err := o.Tracks.Load(w, h)
 	if err != nil {
 		return nil, err
 	}
 	fitTo(o, tracks)
-	return &Stored{Tracks: tracks}, nil
+	s := &Stored{Tracks: tracks}
+	if o.Tracks.Judge != nil {
+		if s.Judged, err = o.Tracks.Judge(tracks, w, h); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // fitTo fits o's look to the tracks (overlay.Style.ForClasses) and warns, once, when

@@ -2,6 +2,7 @@ package job
 
 import (
 	"trackink/composite"
+	"trackink/overlay"
 	"trackink/scene"
 )
 
@@ -18,6 +19,8 @@ type Source interface {
 // Stored is a Source of tracks read from a file.
 type Stored struct {
 	Tracks *scene.Tracks
+	// Judged, when set, is the tracks' judgement against ground truth, drawn with them.
+	Judged *Judged
 	buf    scene.Frame
 }
 
@@ -44,6 +47,14 @@ func NewSeed(w, h int) *Seed { return &Seed{seed: scene.NewSeed(w, h)} }
 func (s *Seed) Frame(n int, _ composite.Surface) (*scene.Frame, error) {
 	s.seed.Frame(n, &s.buf)
 	return &s.buf, nil
+}
+
+// judgement is src's judgement of tracks frame n; nil where src has none.
+func judgement(src Source, n int) *overlay.Judgement {
+	if s, ok := src.(*Stored); ok && s.Judged != nil {
+		return s.Judged.Frame(n)
+	}
+	return nil
 }
 
 // stored is the tracks src holds, nil for the seed scene and the live tracker.

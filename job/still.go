@@ -18,12 +18,11 @@ func Still(o Options, img *image.RGBA, n int) (Report, error) {
 	o.Overlay.NewBackend = o.Place.New
 	var src Source = NewSeed(pic.W, pic.H)
 	if !o.Tracks.Seed {
-		tracks, err := o.Tracks.Load(pic.W, pic.H)
+		s, err := loadStored(&o, pic.W, pic.H)
 		if err != nil {
 			return rep, err
 		}
-		fitTo(&o, tracks)
-		src = &Stored{Tracks: tracks}
+		src = s
 	}
 	if o.Place.Resolved != "" {
 		say(o, "backend auto: %s", o.Place.Resolved)

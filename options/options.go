@@ -190,7 +190,10 @@ var table = map[string]option{
 	"eval by-class": {group: groupScoring},
 	"eval iou":      {group: groupScoring},
 	"eval json":     {group: groupScoring},
-	"eval rules":    {group: groupScoring, choices: func() []string { return []string{"auto", "motmetrics", "trackeval"} }},
+	"eval rules":    {group: groupScoring, choices: rulesChoices},
+	"render gt":     {group: groupScoring},
+	"render iou":    {group: groupScoring},
+	"render rules":  {group: groupScoring, choices: rulesChoices},
 
 	"analysis-size": {group: groupAdvanced, fields: []string{"tracker.Options.AnalysisSize"}},
 	"backend":       {group: groupAdvanced, choices: func() []string { return []string{"cpu", "cuda", "emu", "auto"} }},
@@ -205,6 +208,9 @@ var table = map[string]option{
 	"video-stream":  {group: groupAdvanced, fields: []string{"video.Options.VideoStream"}},
 	"workers":       {group: groupAdvanced, fields: []string{"overlay.BackendOptions.Workers"}},
 }
+
+// rulesChoices are --rules' names (eval's, render --gt's).
+func rulesChoices() []string { return []string{"auto", "motmetrics", "trackeval"} }
 
 // optionOf returns command's flag's entry; ok is false for a flag the table lacks.
 func optionOf(command, flag string) (o option, ok bool) {

@@ -51,6 +51,9 @@ type Builder struct {
 	text        *textOf    // the text on tracks' formats and state (tracktext.go)
 	// clock0 is the camera stamp's time at frame 1 (camera.go); zero: it counts from zero.
 	clock0 time.Time
+	// judgement, set by the Drawer before Build, is drawn with the frame (truth.go); nil:
+	// none. Build clears it.
+	judgement *Judgement
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -121,6 +124,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	p.Camera = s.cameraPass(index)
 	clear(b.classOf)
 	b.pending = b.pending[:0]
+	b.addTruth(p)
 	for i := range f.Boxes {
 		bx := &f.Boxes[i]
 		fd := boxFade{1, 1}
@@ -163,6 +167,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	}
 	b.fades = b.fades[:0]
 	b.placeLabels(p, f.Index)
+	b.addVerdicts(p, f)
 	b.addCameraStamp(p, index)
 	b.addPointBoxes(p, f)
 	var cx, cy float32 // the points' centroid, for BendAway

@@ -213,9 +213,5 @@ func (b *Builder) addCameraStamp(p *Primitives, index int) {
 	}
 	start := len(p.text)
 	p.text = c.cameraStamp(p.text, index, b.clock0)
-	text := p.text[start:len(p.text):len(p.text)]
-	lw, lh := b.font.LabelSize(text)
-	m := lh / 2
-	p.Labels = append(p.Labels, Label{X: m, Y: m, W: lw, H: lh, Text: text,
-		Color: RGBA{1, 1, 1, 1}, Background: RGBA{A: b.style.LabelOpacity}})
+	b.addCornerLabel(p, start, false)
 }

@@ -92,6 +92,8 @@ type Drawer struct {
 	// whose layers the backend has yet to keep; nil when off.
 	echo   EchoPass
 	replay *echoReplay
+	// judgement is the next frame's (Judge).
+	judgement *Judgement
 }
 
 // New validates the options and starts the backend and the link search: the backend's own
@@ -226,6 +228,7 @@ func (d *Drawer) step(w, h int, tf *scene.Frame) (time.Duration, error) {
 		d.index = tf.Index
 	}
 	d.builder.frame = d.index
+	d.builder.judgement, d.judgement = d.judgement, nil
 	if tf == nil {
 		tf = &d.empty
 	}

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"trackink/eval"
+	"trackink/job"
+	"trackink/options"
+	"trackink/scene"
+)
+
+// renderTruth is render's --gt: the tracks scored against ground truth frame by frame as
+// trackink eval scores them, and the errors drawn with them (job.Judge).
+type renderTruth struct {
+	path    string
+	scoring options.Scoring
+	rules   eval.Rules
+	auto    bool
+}
+
+func (g *renderTruth) register(fs *pflag.FlagSet) {
+	fs.StringVar(&g.path, "gt", "", "ground truth for --tracks (any format --tracks takes, read as trackink eval reads --gt): "+
+		"its boxes drawn dashed under the tracks, missed ones red; false positives tagged FP, identity switches IDSW; "+
+		"MOTA, FP, FN and IDSW so far in the top-right corner")
+	g.scoring.Register(fs)
+}
+
+// check refuses, before any work, --gt where there is no tracks file to score (--detect,
+// --scene) and the scoring flags without --gt or out of range.
+func (g *renderTruth) check(fs *pflag.FlagSet, f *renderFlags) error {
+	if g.path == "" {
+		for _, name := range []string{"iou", "rules"} {
+			if fs.Changed(name) {
+				return options.UsageError{Err: errors.New("--" + name + " says how --gt scores the tracks: give --gt FILE too")}
+			}
+		}
+		return nil
+	}
+	switch {
+	case f.detect.Preset != "":
+		// The judgement of a frame needs the frames before it scored (a segment's, a
+		// --start's): the tracks of the whole video, which --detect finds while drawing.
+		return options.UsageError{Err: errors.New("--gt with --detect: track first (trackink track --detect PRESET -o tracks.txt), then render --tracks tracks.txt --gt")}
+	case f.sceneName != "":
+		return options.UsageError{Err: errors.New("--gt scores a tracker's output (--tracks FILE); the built-in --scene has no ground truth")}
+	case f.tracks.Path == "-":
+		return options.UsageError{Err: errors.New("--gt with --tracks -: give the tracks as a file")}
+	}
+	var err error
+	g.rules, g.auto, err = g.scoring.Check()
+	return err
+}
+
+// judge reads the ground truth for w × h pictures as eval reads --gt (its rules' consider and
+// ignore flags; --frame-base and --frame-offset as render applies them to the tracks, so
+// that the two files' frames line up as drawn; YOLO's coordinates scaled by the picture,
+// --tracks-size as the tracks) and scores tracks, read as drawn, against it.
+func (g *renderTruth) judge(f *renderFlags, tracks *scene.Tracks, w, h int, stderr io.Writer) (*job.Judged, error) {
+	so, err := f.tracks.Options(w, h)
+	if err != nil {
+		return nil, err
+	}
+	opts := scene.Options{FrameBase: so.FrameBase, FrameColumn: so.FrameColumn, Width: w, Height: h, Untracked: scene.RefuseUntracked}
+	said := renamed{stderr}
+	gt, rules, err := loadTruth(g.path, opts, g.auto, g.rules, false, said)
+	if err != nil {
+		return nil, err
+	}
+	if f.tracks.Size != "" {
+		if err := f.tracks.ScaleLike(gt, w, h); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkTrackClasses(said, f.tracks.Path, gt, tracks, rules); err != nil {
+		return nil, err
+	}
+	return job.Judge(gt, tracks, evalOptions(g.path, gt, g.scoring.IoU, rules)), nil
+}
+
+// evalOptions are the options eval scores ground truth gt, read from path, by with the
+// rules and no --by-class or --frame-offset: class by class for KITTI under py-motmetrics'
+// rules, MOT20's distractors for a MOT20 sequence.
+func evalOptions(path string, gt *scene.Tracks, iou float64, rules eval.Rules) eval.Options {
+	return eval.Options{IoU: iou, Rules: rules, MOT20: strings.Contains(path, "MOT20"),
+		ByClass: gt.Format() == scene.FormatKITTI && rules == eval.PyMotmetrics}
+}
+
+// renamed passes eval's messages on as render's: "trackink eval: " becomes
+// "trackink render: ".
+type renamed struct{ w io.Writer }
+
+func (r renamed) Write(p []byte) (int, error) {
+	_, err := r.w.Write(bytes.ReplaceAll(p, []byte("trackink eval: "), []byte("trackink render: ")))
+	return len(p), err
+}
