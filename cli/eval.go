@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,12 +45,13 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := options.NewFlagSet("eval", "--gt GT --tracks TRACKS [--gt GT2 --tracks TRACKS2 …] [flags]", evalExamples, stderr)
 	gts := fs.StringArray("gt", nil, "ground truth: any tracking file trackink reads (repeat for more sequences)")
 	tracks := fs.StringArray("tracks", nil, "the tracker's output for the --gt in the same place")
-	iou := fs.Float64("iou", eval.DefaultIoU, "the least IoU at which a track box may match a ground-truth box, above 0 and at most 1 (CLEAR-MOT and identity measures; HOTA uses its own thresholds)")
+	var sc options.Scoring // --iou and --rules, read as render --gt reads them
+	fs.Float64Var(&sc.IoU, "iou", eval.DefaultIoU, "the least IoU at which a track box may match a ground-truth box, above 0 and at most 1 (CLEAR-MOT and identity measures; HOTA uses its own thresholds)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table, with HOTA's DetRe, DetPr, AssRe, AssPr, LocA, HOTA(0) and LocA(0) too")
 	frameBase := fs.String("frame-base", "auto", "the number both files give the video's first frame: 0, 1, or auto (each format's own)")
 	frameOffset := fs.Int("frame-offset", 0, "the tracks' frame t is the ground truth's frame t + N (tracks of a clip cut from frame 101: 100)")
 	byClass := fs.Bool("by-class", false, "match a track box only with ground truth of its class (any case; person is pedestrian), scoring each class apart (py-motmetrics' rules; default: on for KITTI ground truth read by them; given with KITTI and no --rules, it keeps them)")
-	rulesFlag := fs.String("rules", "auto", "whose rules to score by: motmetrics (py-motmetrics: MOTChallenge rows with consider flag 0 left out, every other box counts), "+
+	fs.StringVar(&sc.Rules, "rules", "auto", "whose rules to score by: motmetrics (py-motmetrics: MOTChallenge rows with consider flag 0 left out, every other box counts), "+
 		"trackeval (MOTChallenge's and KITTI's official scorer: boxes on distractors and in KITTI's DontCare regions removed, only pedestrians, or KITTI's Car and Pedestrian, scored), "+
 		"or auto (trackeval for KITTI ground truth, as its devkit scores, motmetrics otherwise)")
 	frameCol := fs.String("frame-column", "frame_index", "supervision CSV: the column holding the frame number")
@@ -73,8 +73,6 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		case len(*gts) != len(*tracks):
 			return options.UsageError{Err: fmt.Errorf("--gt given %s and --tracks %s: give one --tracks for each --gt",
 				prose.Plural(len(*gts), "time"), prose.Plural(len(*tracks), "time"))}
-		case math.IsNaN(*iou) || *iou <= 0 || *iou > 1:
-			return options.UsageError{Err: fmt.Errorf("--iou %g: want a number above 0 and at most 1", *iou)}
 		case *w < 0 || *h < 0:
 			return options.UsageError{Err: fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
 		case *untracked != "skip" && *untracked != "refuse":
@@ -84,15 +82,13 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if err != nil {
 			return options.UsageError{Err: fmt.Errorf("--frame-base: %w", err)}
 		}
-		var rules eval.Rules // for auto, chosen by each ground truth's format
-		if *rulesFlag != "auto" {
-			if rules, err = eval.ParseRules(*rulesFlag); err != nil {
-				return options.UsageError{Err: fmt.Errorf("--rules %s: want motmetrics, trackeval or auto", *rulesFlag)}
-			}
-			if rules == eval.TrackEval && fs.Changed("by-class") {
-				return options.UsageError{Err: errors.New("--by-class with --rules trackeval: TrackEval picks the classes itself " +
-					"(MOTChallenge's pedestrians; KITTI's Car and Pedestrian, each apart); give --rules motmetrics to choose")}
-			}
+		rules, auto, err := sc.Check() // for auto, rules are chosen by each ground truth's format
+		if err != nil {
+			return err
+		}
+		if !auto && rules == eval.TrackEval && fs.Changed("by-class") {
+			return options.UsageError{Err: errors.New("--by-class with --rules trackeval: TrackEval picks the classes itself " +
+				"(MOTChallenge's pedestrians; KITTI's Car and Pedestrian, each apart); give --rules motmetrics to choose")}
 		}
 		for i := range *gts {
 			for _, f := range [][2]string{{"--gt", (*gts)[i]}, {"--tracks", (*tracks)[i]}} {
@@ -127,7 +123,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h, Untracked: scene.RefuseUntracked}
 		var rows []eval.Named
 		for i := range *gts {
-			g, seqRules, err := loadTruth((*gts)[i], opts, *rulesFlag == "auto", rules, fs.Changed("by-class"), stderr)
+			g, seqRules, err := loadTruth((*gts)[i], opts, auto, rules, fs.Changed("by-class"), stderr)
 			if err != nil {
 				return err
 			}
@@ -135,10 +131,10 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err != nil {
 				return err
 			}
-			o := eval.Options{IoU: *iou, FrameOffset: *frameOffset, ByClass: *byClass, Rules: seqRules,
-				MOT20: strings.Contains((*gts)[i], "MOT20")}
-			if !fs.Changed("by-class") {
-				o.ByClass = g.Format() == scene.FormatKITTI && seqRules == eval.PyMotmetrics
+			o := evalOptions((*gts)[i], g, sc.IoU, seqRules)
+			o.FrameOffset = *frameOffset
+			if fs.Changed("by-class") {
+				o.ByClass = *byClass
 			}
 			if err := checkTrackClasses(stderr, (*tracks)[i], g, t, seqRules); err != nil {
 				return err
@@ -167,9 +163,9 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			}
 		}
 		if *asJSON {
-			return eval.WriteJSON(stdout, rows, *iou)
+			return eval.WriteJSON(stdout, rows, sc.IoU)
 		}
-		fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU; rules: %s\n", *iou, eval.RulesOf(rows))
+		fmt.Fprintf(stdout, "IoU ≥ %g; MOTP is the matches' mean IoU; rules: %s\n", sc.IoU, eval.RulesOf(rows))
 		return eval.WriteTable(stdout, append(rows, eval.OverallRows(rows)...))
 	}
 }

@@ -58,8 +58,9 @@ func (g *renderTruth) check(fs *pflag.FlagSet, f *renderFlags) error {
 
 // judge reads the ground truth for w × h pictures as eval reads --gt (its rules' consider and
 // ignore flags; --frame-base and --frame-offset as render applies them to the tracks, so
-// that the two files' frames line up as drawn; YOLO's coordinates scaled by the picture,
-// --tracks-size as the tracks) and scores tracks, read as drawn, against it.
+// that the two files' frames line up as drawn; YOLO's coordinates scaled by the picture; not
+// --tracks-size, which says the tracker saw another size, as eval reads it) and scores
+// tracks, read as drawn, against it.
 func (g *renderTruth) judge(f *renderFlags, tracks *scene.Tracks, w, h int, stderr io.Writer) (*job.Judged, error) {
 	so, err := f.tracks.Options(w, h)
 	if err != nil {
@@ -70,11 +71,6 @@ func (g *renderTruth) judge(f *renderFlags, tracks *scene.Tracks, w, h int, stde
 	gt, rules, err := loadTruth(g.path, opts, g.auto, g.rules, false, said)
 	if err != nil {
 		return nil, err
-	}
-	if f.tracks.Size != "" {
-		if err := f.tracks.ScaleLike(gt, w, h); err != nil {
-			return nil, err
-		}
 	}
 	if err := checkTrackClasses(said, f.tracks.Path, gt, tracks, rules); err != nil {
 		return nil, err

@@ -60,10 +60,6 @@ func (t *Tracks) madeSize(w, h int) (sw, sh int, err error) {
 	return sw, sh, nil
 }
 
-// ScaleLike scales tracks tr made at the --tracks-size of t's tracks (ground truth of the
-// same video) to the w × h picture, as Load scales t's.
-func (t *Tracks) ScaleLike(tr *scene.Tracks, w, h int) error { return t.scaleTracks(tr, w, h) }
-
 // sizeHint returns a warning when the tracks look made on a video of another size than the
 // w × h one they are drawn on (scene.Tracks.Misfit), saying how far they reach and the size
 // they were likely made at, of the picture's aspect ratio unless none holds them (then it
