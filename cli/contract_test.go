@@ -7,12 +7,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"trackink/kernels/device"
+	"trackink/overlay"
 	"trackink/video"
 )
 
@@ -123,6 +125,37 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 	noHiddenFiles(t, dir)
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a mistake wrote an output")
+	}
+}
+
+// --workers past overlay.MaxWorkers is a usage mistake in every command that has the flag,
+// refused before any work: --workers 100000 made 100000 workers and died of Go's
+// out-of-memory (a stack dump, exit 2), or took the machine's memory until the kernel killed
+// it. A value just past the bound is used here, which without the check only runs slowly.
+func TestWorkersBounded(t *testing.T) {
+	dir, clip, tracks := clipWithTracks(t, 64, 48, 3, "1,1,10,10,20,20,1,-1,-1,-1\n")
+	out := filepath.Join(dir, "f.png")
+	over := strconv.Itoa(overlay.MaxWorkers + 1)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"render", []string{"render", "-i", clip, "--tracks", tracks, "--frame", "1", "-o", out}},
+		// A --dir that is not there is refused too, after the workers.
+		{"golden", []string{"golden", "--dir", filepath.Join(dir, "none")}},
+		{"bench", []string{"bench", "--scene", "seed", "--frames", "1"}},
+		{"bench effects", []string{"bench", "--effects", "--frames", "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := trackink(append(tc.args, "--workers", over)...)
+			want := "--workers " + over + ": must be at most " + strconv.Itoa(overlay.MaxWorkers)
+			if code != exitUsage || !strings.Contains(stderr, want) || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 saying %q", code, stdout, stderr, want)
+			}
+		})
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("render wrote its picture")
 	}
 }
 

@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"trackink/goldens"
 	"trackink/internal/suggest"
 	"trackink/options"
+	"trackink/overlay"
 
 	"github.com/spf13/pflag"
 )
@@ -34,7 +36,7 @@ func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs.StringVar(&o.OutDir, "out", "golden-failures", "directory for the actual and diff pictures of failures")
 	fs.BoolVar(&o.Update, "update", false, "rewrite the expected pictures instead of comparing")
 	fs.StringSliceVar(&o.Only, "only", nil, "run only these scenes (comma-separated)")
-	fs.IntVar(&o.Workers, "workers", 0, "render threads (default: one per CPU)")
+	fs.IntVar(&o.Workers, "workers", 0, "render threads, at most "+strconv.Itoa(overlay.MaxWorkers)+" (default: one per CPU)")
 	backend := fs.String("backend", "cpu", "renderer to check against the pictures: cpu, cuda, emu, auto (the pictures are the CPU's; --update only with cpu)")
 	list := fs.Bool("list", false, "list the scenes and what each exercises")
 	return fs, func(args []string, stdout io.Writer) error {
@@ -55,6 +57,9 @@ func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if !slices.Contains(names, name) {
 				return options.UsageError{Err: fmt.Errorf("--only %q: no such golden scene%s (golden --list lists them)", name, suggest.DidYouMean(name, names))}
 			}
+		}
+		if err := (overlay.BackendOptions{Workers: o.Workers}).Validate(); err != nil {
+			return options.FlagError(fs, err)
 		}
 		var err error
 		if o.NewBackend, err = options.BackendFor(*backend); err != nil {

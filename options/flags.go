@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -131,7 +132,7 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	s.registerLinkGraph(fs)
 	fs.StringVar(&s.Links.Backend, searchFlag, knn.DefaultBackend, "nearest-neighbour search: "+strings.Join(knn.Backends(), ", ")+" (all exact)")
 	fs.StringVar(&s.Backend, "backend", "cpu", "renderer: cpu, cuda (needs a CUDA build and a GPU), emu (the CUDA kernels emulated on the CPU: slow, for checking), auto (cuda when usable, else cpu)")
-	fs.IntVar(&s.workers, "workers", 0, "render threads")
+	fs.IntVar(&s.workers, "workers", 0, "render threads, at most "+strconv.Itoa(overlay.MaxWorkers))
 	fs.Lookup("workers").DefValue = "one per CPU"
 }
 

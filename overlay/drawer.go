@@ -26,10 +26,17 @@ type Backend interface {
 	Close()
 }
 
+// MaxWorkers is the most BackendOptions.Workers may ask for. Each worker holds its own
+// scratch (about 100 KB before it draws, a goroutine or a host thread, and more once it
+// draws a tile), and more workers than cores only add that memory and contention: a large
+// server has a few hundred cores, and a 1080p frame has 510 tiles to share out. 1024 is
+// past both, costs about 100 MB, and a typo (--workers 100000) no longer exhausts memory.
+const MaxWorkers = 1024
+
 // BackendOptions configure a Backend.
 type BackendOptions struct {
 	// Workers is the number of tiles drawn at once (CPU threads; the emulated device's
-	// host threads); 0 means one per CPU.
+	// host threads), at most MaxWorkers; 0 means one per CPU.
 	Workers int
 	// Timed makes Draw record per-stage Timings.
 	Timed bool
@@ -55,8 +62,16 @@ func (o *Options) Validate() error {
 	if err := o.Links.Validate(); err != nil {
 		return err
 	}
-	if o.Backend.Workers < 0 {
-		return field.Errorf("overlay.BackendOptions.Workers", o.Backend.Workers, "must not be negative")
+	return o.Backend.Validate()
+}
+
+// Validate reports an invalid option as a *field.Error.
+func (o BackendOptions) Validate() error {
+	if o.Workers < 0 {
+		return field.Errorf("overlay.BackendOptions.Workers", o.Workers, "must not be negative")
+	}
+	if o.Workers > MaxWorkers {
+		return field.Errorf("overlay.BackendOptions.Workers", o.Workers, "must be at most %d (0 is one per CPU)", MaxWorkers)
 	}
 	return nil
 }

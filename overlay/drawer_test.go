@@ -85,6 +85,7 @@ func TestOptionsNameTheField(t *testing.T) {
 		{"overlay.Style.Bend", func(o *overlay.Options) { o.Style.Bend = 11 }},
 		{"overlay.Style.LabelSize", func(o *overlay.Options) { o.Style.LabelSize = 3 }},
 		{"overlay.BackendOptions.Workers", func(o *overlay.Options) { o.Backend.Workers = -1 }},
+		{"overlay.BackendOptions.Workers", func(o *overlay.Options) { o.Backend.Workers = overlay.MaxWorkers + 1 }},
 		{"knn.Options.K", func(o *overlay.Options) { o.Links.K = 0 }},
 	} {
 		o := valid()

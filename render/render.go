@@ -79,10 +79,10 @@ type stageScratch struct {
 
 // New returns a renderer with its worker goroutines started.
 func New(opts overlay.BackendOptions) (*Renderer, error) {
-	n := opts.Workers
-	if n < 0 {
-		return nil, fmt.Errorf("render: %d workers", n)
+	if err := opts.Validate(); err != nil {
+		return nil, err
 	}
+	n := opts.Workers
 	if n == 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
