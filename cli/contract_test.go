@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,6 +157,33 @@ func TestWorkersBounded(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("render wrote its picture")
+	}
+}
+
+// A --start or --end that is not a time a position can hold is refused as it is read, in
+// every command that takes one, naming the flag and the value: NaN, Inf and times past a
+// Duration's 292 years were taken as "from the start", and render and track ran over the
+// whole video, exit 0 (--end gave "the range up to -2562047h47m16.854775808s").
+func TestTimeOutOfRange(t *testing.T) {
+	dir, clip, tracks := clipWithTracks(t, 64, 48, 3, "1,1,10,10,20,20,1,-1,-1,-1\n")
+	commands := map[string][]string{
+		"render": {"render", "-i", clip, "--tracks", tracks, "-o", filepath.Join(dir, "out.mp4")},
+		"track":  {"track", "-i", clip, "--detect", "points", "-o", filepath.Join(dir, "out.jsonl")},
+	}
+	for _, value := range []string{"NaNs", "Infs", "1e10s", "00:00:NaN", "99999999999:00:00"} {
+		for _, flag := range []string{"--start", "--end"} {
+			for name, args := range commands {
+				code, _, stderr := trackink(append(slices.Clone(args), flag, value)...)
+				want := fmt.Sprintf("%s: video: position %q", flag, value)
+				if code != exitUsage || !strings.Contains(stderr, want) {
+					t.Errorf("%s %s %s: exit %d, stderr:\n%s\nwant exit 2 saying %q", name, flag, value, code, stderr, want)
+				}
+			}
+		}
+	}
+	noHiddenFiles(t, dir)
+	if left, _ := filepath.Glob(filepath.Join(dir, "out.*")); len(left) > 0 {
+		t.Errorf("written: %v", left)
 	}
 }
 

@@ -60,6 +60,15 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			options.PrintDetectPresets(stdout)
 			return nil
 		}
+		// The range is read first: a mistake in it is found before the detector loads.
+		start, err := video.ParsePosition(t.start)
+		if err != nil {
+			return options.UsageError{Err: fmt.Errorf("--start: %w", err)}
+		}
+		end, err := video.ParsePosition(t.end)
+		if err != nil {
+			return options.UsageError{Err: fmt.Errorf("--end: %w", err)}
+		}
 		if t.det.Preset == "" {
 			t.det.Preset = "bright"
 		}
@@ -100,12 +109,7 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		progress := newProgressLine(stderr, !t.quiet && isTerminal(stderr))
 		vo := video.Options{Input: t.input, Source: opened, Progress: progress.update, Log: t.say}
-		if vo.Start, err = video.ParsePosition(t.start); err != nil {
-			return options.UsageError{Err: fmt.Errorf("--start: %w", err)}
-		}
-		if vo.End, err = video.ParsePosition(t.end); err != nil {
-			return options.UsageError{Err: fmt.Errorf("--end: %w", err)}
-		}
+		vo.Start, vo.End = start, end
 		// The files are created before any work, so that a directory that cannot take them is
 		// found now, and written together at the end.
 		if err := outs.create(stderr); err != nil {

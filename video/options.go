@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,10 +160,10 @@ func ParsePosition(s string) (Position, error) {
 		return Position{}, nil
 	case strings.HasSuffix(s, "s"):
 		sec, err := strconv.ParseFloat(strings.TrimSuffix(s, "s"), 64)
-		if err != nil || sec < 0 {
+		if err != nil || !(sec >= 0) { // NaN too
 			return Position{}, fmt.Errorf("video: position %q: want seconds like 1.5s", s)
 		}
-		return Position{Time: time.Duration(sec * float64(time.Second)), IsTime: true}, nil
+		return timePosition(s, sec)
 	case strings.Contains(s, ":"):
 		return parseClock(s)
 	default:
@@ -183,12 +184,22 @@ func parseClock(s string) (Position, error) {
 	for i, p := range parts {
 		v, err := strconv.ParseFloat(p, 64)
 		last := i == len(parts)-1
-		if err != nil || v < 0 || (!last && (v != float64(int(v)) || (i > 0 && v >= 60))) || (last && len(parts) > 1 && v >= 60) {
+		if err != nil || !(v >= 0) || (!last && (v != float64(int(v)) || (i > 0 && v >= 60))) || (last && len(parts) > 1 && v >= 60) {
 			return Position{}, fmt.Errorf("video: position %q: want [[hh:]mm:]ss[.frac]", s)
 		}
 		total = total*60 + v
 	}
-	return Position{Time: time.Duration(total * float64(time.Second)), IsTime: true}, nil
+	return timePosition(s, total)
+}
+
+// timePosition is the position sec seconds (not NaN, not negative) from the start, written
+// s. A time.Duration holds 292 years: past that (1e10s, Inf), the conversion gave the
+// smallest Duration, which meant "from the start", and a render of the whole video.
+func timePosition(s string, sec float64) (Position, error) {
+	if sec*float64(time.Second) >= math.MaxInt64 {
+		return Position{}, fmt.Errorf("video: position %q: is past the longest time a position holds, %ds (292 years)", s, math.MaxInt64/int64(time.Second))
+	}
+	return Position{Time: time.Duration(sec * float64(time.Second)), IsTime: true}, nil
 }
 
 // Error sentinels callers can test with errors.Is.

@@ -304,12 +304,17 @@ func TestParsePosition(t *testing.T) {
 		"": {}, "120": {Frame: 120}, "1.5s": {Time: 1500e6, IsTime: true},
 		"00:00:01.5": {Time: 1500e6, IsTime: true}, "1:02.5": {Time: 62500e6, IsTime: true},
 		"1:00:00": {Time: 3600e9, IsTime: true},
+		// The longest time a Duration holds, in whole seconds.
+		"9223372036s": {Time: 9223372036e9, IsTime: true}, "0x1p3s": {Time: 8e9, IsTime: true},
 	} {
 		if got, err := ParsePosition(s); err != nil || got != want {
 			t.Errorf("ParsePosition(%q) = %+v, %v; want %+v", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"0", "-3", "abc", "1:60", "x s", "1:2:3:4"} {
+	// NaN, Inf and times past a Duration's range were taken as "from the start".
+	for _, s := range []string{"0", "-3", "abc", "1:60", "x s", "1:2:3:4",
+		"NaNs", "Infs", "+Infs", "-Infs", "1e10s", "9223372037s", "1e30s",
+		"00:00:NaN", "NaN:00", "00:00:Inf", "99999999999:00:00", "153722867281:00"} {
 		if _, err := ParsePosition(s); err == nil {
 			t.Errorf("ParsePosition(%q) accepted", s)
 		}
