@@ -108,7 +108,9 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 		// tracks included.
 		ctx, stop := signalContext()
 		defer stop()
-		opts, err := f.style.Options(fs, f.video.StatsJSON != "")
+		// The style file, the font and the label files are read here: one that is a named
+		// pipe waits for its writer in Go's open, which a stop signal cannot end.
+		opts, err := untilInterrupted(ctx, func() (overlay.Options, error) { return f.style.Options(fs, f.video.StatsJSON != "") })
 		if err != nil {
 			return err
 		}
@@ -209,7 +211,8 @@ func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.W
 
 // untilInterrupted runs load and returns what it returns, or returns at once with the
 // interrupted status when ctx (signalContext's) ends: reading a large tracking file takes a
-// while, and the readers cannot be stopped half-way, so the process leaves them behind.
+// while, a file that is a named pipe waits for its writer in open(2), and the readers cannot
+// be stopped half-way, so the process leaves them behind.
 func untilInterrupted[T any](ctx context.Context, load func() (T, error)) (T, error) {
 	type result struct {
 		v   T

@@ -310,6 +310,38 @@ func TestTerminateWhileTracksLoad(t *testing.T) {
 	}
 }
 
+// A stop signal while a settings file that is a named pipe nobody writes to (--style,
+// --font, --label-words, --label-lines; as `--style <(generate)` whose generator hangs)
+// waits for its writer ends the render as one while the tracks load does. Go's open of
+// the pipe blocked, the first signal was swallowed, and only a second one ended the run,
+// with no message.
+func TestStoppedWhileSettingsPipeWaits(t *testing.T) {
+	bin := binary(t)
+	in := filepath.Join(t.TempDir(), "in.mp4")
+	if err := video.Synthesize(in, 160, 120, 5, 25); err != nil {
+		t.Fatal(err)
+	}
+	for _, flags := range [][]string{
+		{"--style"}, {"--font"}, {"--label", "{word}", "--label-words"}, {"--label", "{line}", "--label-lines"},
+	} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			t.Run(flags[len(flags)-1]+"/"+signalName(sig), func(t *testing.T) {
+				dir := t.TempDir()
+				pipe, tracks, out := filepath.Join(dir, "pipe"), filepath.Join(dir, "t.txt"), filepath.Join(dir, "out.mp4")
+				if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(tracks, []byte("1,1,10,10,20,20,1,-1,-1,-1\n"), 0o644)
+				args := append([]string{"render", "-i", in, "--tracks", tracks, "-o", out}, flags...)
+				cmd, stderr := startBinary(t, bin, append(args, pipe)...)
+				waitOpening(cmd.Process.Pid, pipe, 5*time.Second)
+				cmd.Process.Signal(sig)
+				wantStoppedWithin(t, cmd, stderr, sig, out)
+			})
+		}
+	}
+}
+
 // A stop signal in the first milliseconds of a run, while the command line is read and
 // before the handler is in place, gives the same status as a later one: 128 + the signal,
 // whether the handler caught it or the signal's default action ended the process (a shell
@@ -498,6 +530,27 @@ func waitWithin(cmd *exec.Cmd, d time.Duration) (ended bool, err error) {
 	}
 }
 
+// wantStoppedWithin waits for cmd, which was sent sig, and fails the test unless it ended
+// within 10 s (a swallowed signal: it is killed) with 128 + sig, saying it was interrupted,
+// with out not written and no partial file beside it.
+func wantStoppedWithin(t *testing.T, cmd *exec.Cmd, stderr *strings.Builder, sig syscall.Signal, out string) {
+	t.Helper()
+	ended, err := waitWithin(cmd, 10*time.Second)
+	if !ended {
+		t.Fatalf("still running 10 s after %s (killed); stderr: %s", signalName(sig), stderr.String())
+	}
+	if code := exitCode(t, err); code != 128+int(sig) {
+		t.Errorf("exit %d, want %d; stderr: %s", code, 128+int(sig), stderr.String())
+	}
+	if want := "interrupted by " + signalName(sig) + "; no output written"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q: want %q", stderr.String(), want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written", out)
+	}
+	noHiddenFiles(t, filepath.Dir(out))
+}
+
 // waitOpening waits, at most d, until process pid holds the FIFO at path open, or one of
 // its threads waits in open(2) for the FIFO's writer (wait_for_partner: FFmpeg's open before
 // video/pipe.go, Go's open of a picture); past d, where /proc shows neither, it returns all
@@ -593,20 +646,7 @@ func TestStoppedWhileInputPipeWaits(t *testing.T) {
 					waitOpening(cmd.Process.Pid, pipe, 5*time.Second)
 				}
 				cmd.Process.Signal(sig)
-				ended, err := waitWithin(cmd, 10*time.Second)
-				if !ended {
-					t.Fatalf("still running 10 s after %s (killed); stderr: %s", signalName(sig), stderr.String())
-				}
-				if code := exitCode(t, err); code != 128+int(sig) {
-					t.Errorf("exit %d, want %d; stderr: %s", code, 128+int(sig), stderr.String())
-				}
-				if want := "interrupted by " + signalName(sig) + "; no output written"; !strings.Contains(stderr.String(), want) {
-					t.Errorf("stderr %q: want %q", stderr.String(), want)
-				}
-				if _, err := os.Stat(out); err == nil {
-					t.Errorf("%s written", out)
-				}
-				noHiddenFiles(t, dir)
+				wantStoppedWithin(t, cmd, stderr, sig, out)
 			})
 		}
 	}
