@@ -69,6 +69,10 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 		{"container without video", []string{"-o", filepath.Join(dir, "out.mp3")}, "cannot hold H.264"},
 		{"crf too high", []string{"--crf", "52"}, "--crf 52: is outside 0..51"},
 		{"crf too high for x265", []string{"--encoder", "libx265", "--crf", "60"}, "libx265"},
+		// x264 and x265 take whole kbit/s; libx264 failed once the encoder opened, exit 1.
+		{"bitrate under 1 kbit/s", []string{"--bitrate", "100"}, "--bitrate 100: is outside 1000..4294967295 bits/s"},
+		{"bitrate under 1 kbit/s for x265", []string{"--encoder", "libx265", "--bitrate", "1"}, "--bitrate 1: is outside"},
+		{"bitrate too high", []string{"--bitrate", "99999999999999"}, "--bitrate 99999999999999: is outside"},
 		{"missing input", []string{"-i", filepath.Join(dir, "nope.mp4")}, "nope.mp4: no such file"},
 		{"input is a directory", []string{"-i", dir}, "is a directory"},
 		{"missing tracks", []string{"--tracks", filepath.Join(dir, "nope.txt")}, "nope.txt: no such file"},

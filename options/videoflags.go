@@ -36,7 +36,7 @@ func (v *Video) Register(fs *pflag.FlagSet) {
 	fs.IntVar(&v.crf, "crf", 0, "constant quality 0..51, lower is better (x264/x265 crf, NVENC cq); 0 is lossless, as in x264 (--lossless)")
 	fs.Lookup("crf").DefValue = "the encoder's own: 23 for libx264, 28 for libx265"
 	fs.StringVar(&v.preset, "preset", "", "encoder preset, x264 names (ultrafast … veryslow; placebo for x264/x265); NVENC maps them to p1 … p7 and takes p1 … p7 too")
-	fs.Int64Var(&v.bitrate, "bitrate", 0, "average bitrate in bits/s instead of constant quality (0 = off)")
+	fs.Int64Var(&v.bitrate, "bitrate", 0, "average bitrate in bits/s, 1000..4294967295 (1 kbit/s to 4.3 Gbit/s), instead of constant quality (0 = off)")
 	fs.StringVar(&v.hwaccel, "hwaccel", "", "decoding: none, auto (CUDA when present, else software), cuda (default: none; auto with the cuda backend)")
 	fs.StringVar(&v.start, "start", "", "first frame: a 1-based frame number (120) or a time (1.5s, 00:00:01.5)")
 	fs.StringVar(&v.end, "end", "", "last frame (a frame number, inclusive) or a time (exclusive)")

@@ -251,12 +251,26 @@ const maxCRF = 51
 // maxAheadFrames bounds Options.AheadFrames: at 4K each frame held is 12 MB.
 const maxAheadFrames = 32
 
+// The bitrates (bits/s) every encoder that takes one codes as asked. x264, x265 and libvpx
+// take whole kbit/s (FFmpeg divides by 1000), so below 1000 they get 0, "no bitrate":
+// libx264 then fails to open and libx265 codes at a rate of its own. NVENC takes bits/s in
+// 32 bits and keeps the low ones of a larger number; libx264 refuses more than 2^31-1 kbit/s
+// (libx265 wraps it). 2^32-1 bits/s (4.3 Gbit/s) is past the highest H.264 and HEVC
+// levels' rates, so no encoder's own limit is needed beside it.
+const (
+	minBitrate = 1000
+	maxBitrate = 1<<32 - 1
+)
+
 // Validate reports the first option that cannot work, as a *field.Error naming it
 // ("video.Options.Preset"), without opening any file: an unknown encoder or hwaccel, a
-// preset the encoder does not have, a CRF outside the encoder's scale, negative bitrate or
-// threads, an End before Start, an output name no muxer takes or whose muxer cannot hold
+// preset the encoder does not have, a CRF outside the encoder's scale, a bitrate outside
+// what the encoders take, negative threads, an End before Start, an output name no muxer takes or whose muxer cannot hold
 // the encoder's codec. Transcode calls it first.
 func (o Options) Validate() error {
+	if o.Bitrate > 0 && (o.Bitrate < minBitrate || o.Bitrate > maxBitrate) {
+		return field.Errorf("video.Options.Bitrate", o.Bitrate, "is outside %d..%d bits/s (1 kbit/s to 4.3 Gbit/s), the rates every encoder codes as asked", minBitrate, maxBitrate)
+	}
 	if o.Layer {
 		if err := o.validateLayer(); err != nil {
 			return err

@@ -28,6 +28,13 @@ func TestValidate(t *testing.T) {
 		{func(o *Options) { o.CRF = 52 }, "video.Options.CRF"},
 		{func(o *Options) { o.Encoder, o.CRF = "hevc_nvenc", 60 }, "video.Options.CRF"},
 		{func(o *Options) { o.Bitrate = -1 }, "video.Options.Bitrate"},
+		// Below 1 kbit/s x264 and x265 get no bitrate; NVENC takes 32 bits.
+		{func(o *Options) { o.Bitrate = 1 }, "video.Options.Bitrate"},
+		{func(o *Options) { o.Bitrate = 999 }, "video.Options.Bitrate"},
+		{func(o *Options) { o.Encoder, o.Bitrate = "libx265", 100 }, "video.Options.Bitrate"},
+		{func(o *Options) { o.Bitrate = 1 << 32 }, "video.Options.Bitrate"},
+		{func(o *Options) { o.Bitrate = 99999999999999 }, "video.Options.Bitrate"},
+		{func(o *Options) { o.Layer, o.Output, o.Bitrate = true, "out.webm", 1 }, "video.Options.Bitrate"},
 		{func(o *Options) { o.VideoStream = -1 }, "video.Options.VideoStream"},
 		{func(o *Options) { o.Start, o.End = Position{Frame: 30}, Position{Frame: 10} }, "video.Options.End"},
 		{func(o *Options) { o.Output = "out.xyz" }, "video.Options.Output"},
@@ -49,6 +56,8 @@ func TestValidate(t *testing.T) {
 		func(o *Options) { o.Encoder, o.Preset = "libx265", "placebo" },
 		func(o *Options) { o.Output = "out.ts" },
 		func(o *Options) { o.Output = "out.mkv" },
+		func(o *Options) { o.Bitrate = 1000 },
+		func(o *Options) { o.Encoder, o.Bitrate = "h264_nvenc", 1<<32-1 },
 	} {
 		o := ok
 		change(&o)
