@@ -73,6 +73,8 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 		{"bitrate under 1 kbit/s", []string{"--bitrate", "100"}, "--bitrate 100: is outside 1000..4294967295 bits/s"},
 		{"bitrate under 1 kbit/s for x265", []string{"--encoder", "libx265", "--bitrate", "1"}, "--bitrate 1: is outside"},
 		{"bitrate too high", []string{"--bitrate", "99999999999999"}, "--bitrate 99999999999999: is outside"},
+		// The clock ran past 292 years by frame 30 and stamped the year 2305, exit 0.
+		{"camera clock too slow", []string{"--camera-name", "CAM", "--camera-fps", "1e-9"}, "--camera-fps 1e-09: is outside 1e-05..1e+06"},
 		{"missing input", []string{"-i", filepath.Join(dir, "nope.mp4")}, "nope.mp4: no such file"},
 		{"input is a directory", []string{"-i", dir}, "is a directory"},
 		{"missing tracks", []string{"--tracks", filepath.Join(dir, "nope.txt")}, "nope.txt: no such file"},

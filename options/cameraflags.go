@@ -22,7 +22,7 @@ func registerCameraFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Float32Var(&c.Vignette, "vignette", c.Vignette, "camera look: darken toward the corners, 0..1 (0 = off)")
 	fs.StringVar(&c.Name, "camera-name", c.Name, "camera look: stamp this name and a clock in the top-left corner (\"\" = no stamp)")
 	fs.StringVar(&c.Clock, "camera-clock", c.Clock, "camera look: the stamp's time at frame 1, \""+overlay.CameraClockLayout+"\" (\"\" = time since frame 1)")
-	fs.Float32Var(&c.FPS, "camera-fps", c.FPS, "camera look: the frame rate the stamp's clock counts at (0: the video's own)")
+	fs.Float32Var(&c.FPS, "camera-fps", c.FPS, "camera look: the frame rate the stamp's clock counts at, 1e-5 (a frame every 28 hours) to 1e6 (0: the video's own)")
 	if c.FPS == 0 {
 		fs.Lookup("camera-fps").DefValue = "the video's frame rate"
 	}

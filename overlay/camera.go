@@ -62,9 +62,14 @@ func (c *Camera) On() bool { return c.AltersPicture() || c.Name != "" }
 // CameraClockLayout is Camera.Clock's layout (time.Parse).
 const CameraClockLayout = "2006-01-02 15:04:05"
 
-// MaxCameraFPS is the fastest clock rate Camera.FPS may give (a high-speed camera's). Any
-// slower rate above 0 is one: a time-lapse's, a frame every 10 minutes, is 1/600.
+// MaxCameraFPS is the fastest clock rate Camera.FPS may give (a high-speed camera's).
 const MaxCameraFPS = 1e6
+
+// MinCameraFPS is the slowest: a frame every 28 hours, a little slower than a time-lapse's
+// frame a day (a frame every 10 minutes is 1/600). At 1e-9 the clock ran past what a
+// time.Duration adds within 30 frames and stopped there (maxStampSeconds), stamping the
+// year 2305 on a clock set to 2020; at 1e-5 that takes 90 000 frames.
+const MinCameraFPS = 1e-5
 
 // maxStampSeconds holds the stamp's clock within what a time.Duration can add (292 years),
 // however slow the rate and long the video.
@@ -72,6 +77,9 @@ const maxStampSeconds = 9e9
 
 // validate checks the camera's settings beyond their ranges (Style.Validate's table).
 func (c *Camera) validate() error {
+	if c.FPS > 0 && c.FPS < MinCameraFPS {
+		return field.Errorf("overlay.Style.Camera.FPS", c.FPS, "is outside %g..%g (a frame every 28 hours to a high-speed camera's; 0: the video's rate)", MinCameraFPS, float64(MaxCameraFPS))
+	}
 	if c.Clock != "" {
 		if _, err := time.Parse(CameraClockLayout, c.Clock); err != nil {
 			return field.Errorf("overlay.Style.Camera.Clock", c.Clock, "want %q", CameraClockLayout)

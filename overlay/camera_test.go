@@ -54,21 +54,22 @@ func TestCameraCountsEveryFrame(t *testing.T) {
 	}
 }
 
-// The stamp's clock rate is 0 (the video's) or any rate up to MaxCameraFPS (a time-lapse's
-// 1/600 was once refused); a clock that would run past what a time can hold stops there
-// rather than wrap round.
+// The stamp's clock rate is 0 (the video's) or MinCameraFPS to MaxCameraFPS (a time-lapse's
+// 1/600 was once refused; 1e-9 stamped the year 2305 by frame 30); a clock that would run
+// past what a time can hold stops there rather than wrap round.
 func TestCameraClockBounds(t *testing.T) {
 	for _, c := range []struct {
 		fps float32
 		ok  bool
-	}{{0, true}, {1.0 / 600, true}, {1e-30, true}, {2400, true}, {MaxCameraFPS, true}, {2e6, false}, {-1, false}} {
+	}{{0, true}, {1.0 / 600, true}, {MinCameraFPS, true}, {2400, true}, {MaxCameraFPS, true},
+		{1e-30, false}, {1e-9, false}, {1.0 / 86400, true}, {9.9e-6, false}, {2e6, false}, {-1, false}} {
 		st := DefaultStyle()
 		st.Camera = Camera{Name: "CAM", FPS: c.fps}
 		if err := st.Validate(); (err == nil) != c.ok {
 			t.Errorf("camera fps %g: %v, want ok %v", c.fps, err, c.ok)
 		}
 	}
-	cam := Camera{Name: "CAM", FPS: 1e-30}
+	cam := Camera{Name: "CAM", FPS: MinCameraFPS}
 	if got, want := string(cam.cameraStamp(nil, 1<<40, cam.cameraClock())), "CAM  2500000:00:00"; got != want {
 		t.Errorf("frame 2^40 at %g fps: %q, want %q", cam.FPS, got, want)
 	}
