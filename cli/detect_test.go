@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"trackink/detect"
@@ -73,6 +74,10 @@ func TestModelFileMistakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pipe := filepath.Join(dir, "pipe.onnx")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	fromEnv := " (from $" + detect.ModelEnv + "): "
 	for _, c := range []struct {
 		name      string
@@ -82,6 +87,8 @@ func TestModelFileMistakes(t *testing.T) {
 	}{
 		{"--model missing", missing, "", exitUsage, "--model " + missing + ": no such file or directory"},
 		{"--model a directory", dir, "", exitUsage, "--model " + dir + " is a directory"},
+		// It said "model …: not a regular file", exit 1, not naming the flag.
+		{"--model a named pipe", pipe, "", exitUsage, "--model " + pipe + ": not a regular file"},
 		{"--model too large", big, "", exitFailure, big + ": 4294967296 bytes (4.0 GiB): larger than an ONNX model can be"},
 		// A file: URL is its file, as for every file flag (it passed the check, then failed
 		// in the detector); another URL is no file.

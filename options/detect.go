@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -97,9 +98,10 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	if !(d.MinScore > 0 && d.MinScore < 1) {
 		return nil, UsageError{fmt.Errorf("--min-score %g: must be above 0 and below 1", d.MinScore)}
 	}
-	// A --model file that does not exist, cannot be read or is a directory is a mistake on
-	// the command line, as any file flag's (exit 2, naming the flag); what is wrong with
-	// the file itself (too large, not a model) is the detector's to say.
+	// A --model file that does not exist, cannot be read, is a directory or is no file at
+	// all (a named pipe, a device: the detector reads a file) is a mistake on the command
+	// line, as any file flag's (exit 2, naming the flag); what is wrong with the file itself
+	// (too large, not a model) is the detector's to say.
 	model, err := d.modelPath()
 	if err != nil {
 		return nil, err
@@ -107,6 +109,9 @@ func (d *Detect) Detector(o *tracker.Options) (close func(), err error) {
 	if model != "" {
 		if err := CheckInput("--model", d.model, false); err != nil {
 			return nil, err
+		}
+		if st, err := os.Stat(model); err == nil && !st.Mode().IsRegular() {
+			return nil, UsageError{fmt.Errorf("--model %s: not a regular file (a named pipe or a device): give the model's file", d.model)}
 		}
 	}
 	do := detect.DefaultOptions()
