@@ -389,8 +389,14 @@ func TestTracksCommand(t *testing.T) {
 	os.Remove(kNames)
 	lone := filepath.Join(dir, "lone.txt")
 	os.WriteFile(filepath.Join(dir, "lone.names"), []byte("mine\n"), 0o644)
-	if code, _, stderr := trackink("tracks", kitti, "--to", "mot", "-o", lone); code != exitUsage || !strings.Contains(stderr, "lone.names") {
-		t.Errorf("--to mot onto an existing names file: exit %d, %s", code, stderr)
+	// Refused before any work: the whole summary was printed first. Tracks without classes
+	// write no names, but that is known only once they are read: refused too.
+	classless := filepath.Join(dir, "classless.txt")
+	os.WriteFile(classless, []byte("1,1,10,10,20,20,1,-1,-1,-1\n"), 0o644)
+	for _, in := range []string{kitti, classless} {
+		if code, stdout, stderr := trackink("tracks", in, "--to", "mot", "-o", lone); code != exitUsage || stdout != "" || !strings.Contains(stderr, "-o (its class names) "+filepath.Join(dir, "lone.names")+" exists") {
+			t.Errorf("--to mot onto an existing names file: exit %d, stdout %q, %s; want exit 2 before the tracks are read", code, stdout, stderr)
+		}
 	}
 	if _, err := os.Stat(lone); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the tracks were written without their names: %v", err)

@@ -67,7 +67,7 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				return err
 			}
 		}
-		target := ""
+		target, namesPath, namesTarget := "", "", ""
 		if *to != "" {
 			if *out == "-" {
 				return options.UsageError{Err: errors.New("-o -: tracks --to writes a file, not standard output: give its name")}
@@ -82,6 +82,15 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if !scene.ReadBackAs(*out, format) {
 				return options.UsageError{Err: fmt.Errorf("-o %s with --to %s: a file so named is not read as %s; name it %s", *out, *to, format, map[scene.Format]string{
 					scene.FormatMOT: "NAME.txt", scene.FormatJSONL: "NAME.jsonl (or .ndjson)"}[format])}
+			}
+			// MOTChallenge text names its classes in a file beside it, written when the
+			// tracks have classes, which is known only once they are read: the name is
+			// checked now, before any work (it was refused after the summary was printed).
+			if format == scene.FormatMOT {
+				namesPath = options.NamesBeside(*out)
+				if namesTarget, err = files.Output("-o (its class names)", namesPath); err != nil {
+					return err
+				}
 			}
 		}
 		// A stop signal ends the reading and the writing as it ends a render's: no output,
@@ -127,12 +136,7 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			}
 			return err
 		})
-		namesPath := options.NamesBeside(*out)
 		if names != nil {
-			namesTarget, err := files.Output("-o (its class names)", namesPath)
-			if err != nil {
-				return err
-			}
 			outs.add("-o (its class names)", namesPath, namesTarget, func(wr io.Writer, _ job.Report) error {
 				return scene.WriteClassNames(wr, names)
 			})
