@@ -16,6 +16,7 @@ import (
 
 	"trackink/kernels/device"
 	"trackink/overlay"
+	"trackink/scene"
 	"trackink/video"
 )
 
@@ -190,6 +191,33 @@ func TestTimeOutOfRange(t *testing.T) {
 	noHiddenFiles(t, dir)
 	if left, _ := filepath.Glob(filepath.Join(dir, "out.*")); len(left) > 0 {
 		t.Errorf("written: %v", left)
+	}
+}
+
+// --frame-offset is bounded by the frames it lines up (tracks frames count to
+// scene.MaxFrame) in render and eval: near the int limits the warning said "tracks frame 1,
+// which --frame-offset … puts on video frame -9223372036854775808", exit 0.
+func TestFrameOffsetBounded(t *testing.T) {
+	dir, clip, tracks := clipWithTracks(t, 64, 48, 3, "1,1,10,10,20,20,1,-1,-1,-1\n")
+	commands := map[string][]string{
+		"render": {"render", "-i", clip, "--tracks", tracks, "--frame", "2", "-o", filepath.Join(dir, "f.png"), "-y"},
+		"eval":   {"eval", "--gt", tracks, "--tracks", tracks},
+	}
+	for _, tc := range []struct {
+		offset string
+		ok     bool
+	}{
+		{"9223372036854775807", false}, {"-9223372036854775808", false},
+		{strconv.Itoa(scene.MaxFrame + 1), false}, {strconv.Itoa(-scene.MaxFrame - 1), false},
+		{strconv.Itoa(scene.MaxFrame), true}, {strconv.Itoa(-scene.MaxFrame), true},
+	} {
+		for name, args := range commands {
+			code, _, stderr := trackink(append(slices.Clone(args), "--frame-offset", tc.offset)...)
+			refused := code == exitUsage && strings.Contains(stderr, "--frame-offset "+tc.offset+": is outside")
+			if refused == tc.ok || tc.ok && code != 0 {
+				t.Errorf("%s --frame-offset %s: exit %d, %s; want ok %v", name, tc.offset, code, stderr, tc.ok)
+			}
+		}
 	}
 }
 

@@ -49,7 +49,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs.Float64Var(&sc.IoU, "iou", eval.DefaultIoU, "the least IoU at which a track box may match a ground-truth box, above 0 and at most 1 (CLEAR-MOT and identity measures; HOTA uses its own thresholds)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table, with HOTA's DetRe, DetPr, AssRe, AssPr, LocA, HOTA(0) and LocA(0) too")
 	frameBase := fs.String("frame-base", "auto", "the number both files give the video's first frame: 0, 1, or auto (each format's own)")
-	frameOffset := fs.Int("frame-offset", 0, "the tracks' frame t is the ground truth's frame t + N (tracks of a clip cut from frame 101: 100)")
+	frameOffset := fs.Int("frame-offset", 0, "the tracks' frame t is the ground truth's frame t + N (tracks of a clip cut from frame 101: 100), -10000000..10000000")
 	byClass := fs.Bool("by-class", false, "match a track box only with ground truth of its class (any case; person is pedestrian), scoring each class apart (py-motmetrics' rules; default: on for KITTI ground truth read by them; given with KITTI and no --rules, it keeps them)")
 	fs.StringVar(&sc.Rules, "rules", "auto", "whose rules to score by: motmetrics (py-motmetrics: MOTChallenge rows with consider flag 0 left out, every other box counts), "+
 		"trackeval (MOTChallenge's and KITTI's official scorer: boxes on distractors and in KITTI's DontCare regions removed, only pedestrians, or KITTI's Car and Pedestrian, scored), "+
@@ -81,6 +81,9 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		base, err := scene.ParseFrameBase(*frameBase)
 		if err != nil {
 			return options.UsageError{Err: fmt.Errorf("--frame-base: %w", err)}
+		}
+		if err := options.CheckFrameOffset(*frameOffset); err != nil {
+			return err
 		}
 		rules, auto, err := sc.Check() // for auto, rules are chosen by each ground truth's format
 		if err != nil {

@@ -3,6 +3,7 @@ package options
 import (
 	"fmt"
 	"trackink/kernels/device"
+	"trackink/scene"
 	"trackink/video"
 
 	"github.com/spf13/pflag"
@@ -29,6 +30,18 @@ type Video struct {
 	SegIndex, SegCount int
 }
 
+// CheckFrameOffset refuses, as a mistake on the command line, a --frame-offset (render's,
+// eval's) past the frames it lines up: tracks frames count from 1 to scene.MaxFrame, so an
+// offset larger than that either way puts every tracks frame off every frame it could
+// meet. Near the int limits the arithmetic on frames wrapped round ("tracks frame 1 …
+// on video frame -9223372036854775808").
+func CheckFrameOffset(n int) error {
+	if n < -scene.MaxFrame || n > scene.MaxFrame {
+		return UsageError{fmt.Errorf("--frame-offset %d: is outside -%d..%d: tracks frames count from 1 to %d", n, scene.MaxFrame, scene.MaxFrame, scene.MaxFrame)}
+	}
+	return nil
+}
+
 // Register adds the video flags to fs.
 func (v *Video) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.encoder, "encoder", "auto", "video encoder: auto, libx264, libx265, h264_nvenc, hevc_nvenc, and for editors prores_ks (ProRes) and dnxhd (DNxHR) (auto: NVENC when it opens, else libx264)")
@@ -40,7 +53,7 @@ func (v *Video) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.hwaccel, "hwaccel", "", "decoding: none, auto (CUDA when present, else software), cuda (default: none; auto with the cuda backend)")
 	fs.StringVar(&v.start, "start", "", "first frame: a 1-based frame number (120) or a time (1.5s, 00:00:01.5)")
 	fs.StringVar(&v.end, "end", "", "last frame (a frame number, inclusive) or a time (exclusive)")
-	fs.IntVar(&v.FrameOffset, "frame-offset", 0, "video frame N+1 shows tracks frame 1 (tracks frame n on video frame n+N)")
+	fs.IntVar(&v.FrameOffset, "frame-offset", 0, "video frame N+1 shows tracks frame 1 (tracks frame n on video frame n+N), -10000000..10000000")
 	fs.IntVar(&v.videoStream, "video-stream", 0, "with several video streams, draw on the N-th (from 1; the others are copied)")
 	fs.Lookup("video-stream").DefValue = "the one FFmpeg ranks best"
 	fs.StringVar(&v.orientation, "orientation", "display", "a rotated video's track coordinates: display (as players show it and trackers read it) or stored (the frame as coded)")
@@ -61,6 +74,9 @@ func (v *Video) Options(fs *pflag.FlagSet, in, out string, overwrite bool) (vide
 		CRF: v.crf, Preset: v.preset, Profile: v.profile, Bitrate: v.bitrate, Threads: v.threads, FrameOffset: v.FrameOffset,
 		VideoStream: v.videoStream, Lossless: v.lossless, Layer: v.Layer}
 	if err := v.crfZero(fs, &o); err != nil {
+		return o, err
+	}
+	if err := CheckFrameOffset(v.FrameOffset); err != nil {
 		return o, err
 	}
 	var err error
