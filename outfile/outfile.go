@@ -45,6 +45,9 @@ import (
 // the sweep removes an unmarked one when it is empty, unlocked and a minute old, as nothing
 // is written in it before its mark.
 //
+// The mark means "unfinished": Commit removes it before the file takes its final name, so
+// a finished output never carries it, whatever name it is given later.
+//
 // The sweep removes a marked partial file only when all three say its writer is gone: the
 // mark names this host, no process has the mark's PID, and the flock can be taken. On a
 // shared file system (NFS, CIFS, Lustre) a flock may be local to one machine, so a writer on
@@ -261,9 +264,11 @@ func createUnnamed(dir, pattern string, mark []byte) *os.File {
 }
 
 // syncFile and syncDir make a file's data, and a directory's entries, durable, and
-// renameFile moves a file into place; tests replace them to see the order of a Commit.
+// renameFile and linkFile move a file into place; tests replace them to see the order of a
+// Commit.
 var (
 	renameFile = os.Rename
+	linkFile   = os.Link
 	syncFile   = (*os.File).Sync
 	syncDir    = func(dir string) error {
 		d, err := os.Open(dir)
@@ -287,13 +292,15 @@ func (p *PartialFile) Commit(overwrite bool) error {
 // CommitAll moves the complete partial files of one run into place together, as Commit
 // does one. The first is the run's main output (the video); the others are its partners
 // (the tracks it drew, its statistics), which describe it and must never sit beside
-// another run's main output. Every file's data is synced before any is moved. With
-// overwrite, the partners' old files are removed first, then the main output is renamed over
-// its old one, then the partners into place: a kill at any moment leaves the old main output
-// without its partners, or the new one with none, some or all of its own, never a new file
-// beside a stale partner (docs/promises.md). Without overwrite each is linked into place; if
-// one appeared meanwhile, those linked already are taken back (none existed before) and the
-// error wraps ErrExists. On an error the files not placed stay for Discard.
+// another run's main output. Every file's data is synced before any is moved, and each
+// loses its partial mark just before it is moved (unmark), so no output in place carries
+// it. With overwrite, the partners' old files are removed first, then the main output is
+// renamed over its old one, then the partners into place: a kill at any moment leaves the
+// old main output without its partners, or the new one with none, some or all of its own,
+// never a new file beside a stale partner (docs/promises.md). Without overwrite each is
+// linked into place; if one appeared meanwhile, those linked already are taken back (none
+// existed before) and the error wraps ErrExists. On an error the files not placed stay for
+// Discard.
 func CommitAll(overwrite bool, files ...*PartialFile) error {
 	mask := umask()
 	for _, p := range files {
@@ -314,7 +321,13 @@ func CommitAll(overwrite bool, files ...*PartialFile) error {
 		dirs[filepath.Dir(p.final)] = true
 	}
 	for i, p := range files {
-		if err := p.place(overwrite); err != nil {
+		err := p.unmark()
+		if err == nil {
+			if err = p.place(overwrite); err != nil {
+				p.remark()
+			}
+		}
+		if err != nil {
 			if !overwrite {
 				for _, q := range files[:i] {
 					os.Remove(q.final)
@@ -365,6 +378,35 @@ func syncDirs(dirs map[string]bool) error {
 	return nil
 }
 
+// unmark removes the partial mark from the complete file just before it takes its final
+// name: the mark says "unfinished, remove me once my writer is gone", and a finished output
+// that kept it was removed by a later run's sweep once it bore a partial file's name (chosen
+// with -o, or given by mv or cp -a), its writer dead by then. The order is what makes this
+// safe. The data is synced while the file is still marked (CommitAll), so a kill during that
+// sync, the long part, leaves a partial file the sweep removes, as before. Then the mark goes
+// and the file is named at once, in the next system call: a kill at any moment never leaves
+// a marked file under its final name, and the instant in which a SIGKILL leaves an unmarked
+// partial file (which no sweep takes, as on a file system without marks) is the few
+// microseconds between two system calls, as when a partial file is named before it is marked
+// where there are no unnamed files. (Syncing the removal first made that instant a disk
+// flush long: CLI's TestFaultsAtAnyMoment caught a SIGKILL in it.) Unmarking after the
+// rename would instead leave a finished output marked: the loss. After a power cut the name
+// cannot have reached the disk without the removal: journalling file systems (ext4, XFS)
+// commit metadata changes in order, and the directory's sync that makes the name durable
+// commits the removal made before it. A file never marked (no user extended attributes)
+// needs nothing.
+func (p *PartialFile) unmark() error {
+	err := unix.Fremovexattr(int(p.Fd()), partialMark)
+	if err != nil && !errors.Is(err, unix.ENODATA) && !errors.Is(err, unix.ENOTSUP) {
+		return fmt.Errorf("output %s: removing its partial file's mark: %w", p.final, err)
+	}
+	return nil
+}
+
+// remark marks again a partial file that could not be placed after unmark, so that it stays
+// a partial file a sweep removes should the run be killed before its Discard.
+func (p *PartialFile) remark() { _ = unix.Fsetxattr(int(p.Fd()), partialMark, partialMarkValue(), 0) }
+
 // place gives the partial file its final name.
 func (p *PartialFile) place(overwrite bool) error { return place(p.Name(), p.final, overwrite) }
 
@@ -377,7 +419,7 @@ func place(from, to string, overwrite bool) error {
 		}
 		return nil
 	}
-	if err := os.Link(from, to); err != nil {
+	if err := linkFile(from, to); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return &ExistsError{to}
 		}

@@ -2,8 +2,10 @@ package outfile
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -123,6 +125,67 @@ func TestHoldPartialHelper(t *testing.T) {
 	p.WriteString("01234")
 	fmt.Println(p.Name())
 	time.Sleep(time.Minute)
+}
+
+// A finished output carries no partial mark, whichever way it was committed, so a later
+// run's sweep keeps it even under a partial file's name (chosen with -o, or given by mv or
+// cp -a) once its writer is gone. Every output kept the mark: render -o
+// .keep.mp4.77.partial.mp4, then another render in that directory removed the finished video
+// as "the partial output of a trackink run that was killed".
+func TestCommittedOutputIsNoPartial(t *testing.T) {
+	dir := t.TempDir()
+	if err := unix.Setxattr(dir, "user.trackink.probe", []byte("x"), 0); err != nil {
+		t.Skipf("no user extended attributes here: %v", err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCommitHelper$")
+	cmd.Env = append(os.Environ(), "TRACKINK_COMMIT_IN="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the committing process: %v\n%s", err, out)
+	}
+	for _, name := range committedNames {
+		final := filepath.Join(dir, name)
+		if _, err := unix.Getxattr(final, partialMark, make([]byte, 512)); !errors.Is(err, unix.ENODATA) {
+			t.Errorf("%s: the committed output's partial mark: %v, want none", name, err)
+		}
+	}
+	// Its writer is dead now: the sweep would take a marked file.
+	removed, err := RemoveStalePartials(dir)
+	if err != nil || len(removed) > 0 {
+		t.Errorf("the sweep removed %+v (%v), want nothing", removed, err)
+	}
+	testdir.Holds(t, dir, committedNames...)
+}
+
+// committedNames are the outputs TestCommitHelper commits, each in its own way: Write (a
+// tracks file, a picture), Commit, and CommitAll's main output and partner (a video and its
+// --save-tracks).
+var committedNames = []string{".mine.jsonl.5.partial.jsonl", ".keep.mp4.77.partial.mp4", ".v.mp4.8.partial.mp4", ".t.jsonl.9.partial.jsonl"}
+
+func TestCommitHelper(t *testing.T) {
+	dir := os.Getenv("TRACKINK_COMMIT_IN")
+	if dir == "" {
+		t.Skip("the helper process of TestCommittedOutputIsNoPartial")
+	}
+	path := func(i int) string { return filepath.Join(dir, committedNames[i]) }
+	err := Write(context.Background(), path(0), false, func(w io.Writer) error { _, err := io.WriteString(w, "tracks"); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*PartialFile
+	for i := 1; i < len(committedNames); i++ {
+		p, err := CreatePartial(path(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.WriteString("whole")
+		files = append(files, p)
+	}
+	if err := files[0].Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := CommitAll(false, files[1:]...); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // A run killed at any moment of making its partial file leaves nothing the next sweep does
@@ -262,8 +325,26 @@ func TestCommitIsDurable(t *testing.T) {
 			}
 			return "absent"
 		}
-		oldFile, oldDir := syncFile, syncDir
-		syncFile = func(f *os.File) error { events = append(events, "file synced, target "+exists()); return oldFile(f) }
+		marks := unix.Setxattr(dir, "user.trackink.probe", []byte("x"), 0) == nil
+		marked := func(path string) string {
+			if _, err := unix.Getxattr(path, partialMark, make([]byte, 512)); err == nil {
+				return "marked"
+			}
+			return "unmarked"
+		}
+		oldFile, oldDir, oldRename, oldLink := syncFile, syncDir, renameFile, linkFile
+		syncFile = func(f *os.File) error {
+			events = append(events, "file synced, "+marked(f.Name())+", target "+exists())
+			return oldFile(f)
+		}
+		renameFile = func(from, to string) error {
+			events = append(events, "placed, "+marked(from))
+			return oldRename(from, to)
+		}
+		linkFile = func(from, to string) error {
+			events = append(events, "placed, "+marked(from))
+			return oldLink(from, to)
+		}
 		syncDir = func(d string) error {
 			if d != dir {
 				t.Errorf("synced %s, not the output's directory %s", d, dir)
@@ -278,11 +359,16 @@ func TestCommitIsDurable(t *testing.T) {
 		if err == nil {
 			err = p.Commit(overwrite)
 		}
-		syncFile, syncDir = oldFile, oldDir
+		syncFile, syncDir, renameFile, linkFile = oldFile, oldDir, oldRename, oldLink
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"file synced, target absent", "directory synced, target present"}
+		// The data is synced marked (a kill then leaves a partial file the sweep removes),
+		// and the mark is gone before the file has its name: no finished output carries it.
+		want := []string{"file synced, marked, target absent", "placed, unmarked", "directory synced, target present"}
+		if !marks {
+			want[0] = "file synced, unmarked, target absent"
+		}
 		if !slices.Equal(events, want) {
 			t.Errorf("overwrite %v: %v, want %v", overwrite, events, want)
 		}
