@@ -99,8 +99,9 @@ func joinCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		var damaged *video.DamagedSegmentError
 		if errors.As(err, &damaged) {
 			// The join cannot know the render's other flags (the tracks, the look): the
-			// command says where they go.
-			return fmt.Errorf("%w; render it again as the others were (the same tracks and flags), then join again: trackink render -i %s --tracks TRACKS --segment %d/%d -o %s [FLAGS]",
+			// command says where they go. -y: a segment cut short no longer says it is one,
+			// and render replaces only what does without it (replaceableSegment).
+			return fmt.Errorf("%w; render it again as the others were (the same tracks and flags), then join again: trackink render -i %s --tracks TRACKS --segment %d/%d -o %s -y [FLAGS]",
 				err, source, damaged.Index, damaged.Count, filepath.Dir(damaged.Path)+string(filepath.Separator))
 		}
 		return outputError(output, source, err)

@@ -44,6 +44,9 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 		if target, err = f.segmentTarget(isVideo); err == nil {
 			target, err = f.files.Segment("-o", target)
 		}
+		if err == nil && !f.overwrite {
+			err = replaceableSegment(target, f.video.SegIndex, f.video.SegCount)
+		}
 	} else {
 		target, err = f.files.Output("-o", f.output)
 	}

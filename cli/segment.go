@@ -60,10 +60,22 @@ func parseSegment(spec string, getenv func(string) string) (index, count int, er
 // videoExtensions are names that say "a video file", which -o of a segment is not.
 var videoExtensions = []string{".mp4", ".mkv", ".mov", ".m4v", ".avi", ".ts", ".webm"}
 
+// replaceableSegment refuses, as any existing output without -y is refused (exit 2), a file
+// at target that is not an earlier attempt's segment index of count (video.CheckSegmentReplace).
+// A segment is replaced without -y, so that a cluster task run again replaces what its
+// earlier attempt wrote; a user's file that happens to bear the name is not (it was).
+func replaceableSegment(target string, index, count int) error {
+	if err := video.CheckSegmentReplace(target, index, count); err != nil {
+		return options.UsageError{Err: fmt.Errorf("-o: segment %s exists, but %v: a segment replaces without -y only an earlier attempt's segment %d/%d (use -y to overwrite it)",
+			target, err, index, count)}
+	}
+	return nil
+}
+
 // segmentTarget parses --segment and returns the segment file to write: -o names the
 // directory the segments go to (made when the render starts, if missing) and the file is
-// named by video.SegmentName. A segment is replaced without -y: a task run again replaces
-// what an earlier attempt wrote.
+// named by video.SegmentName. An earlier attempt's segment is replaced without -y
+// (replaceableSegment).
 func (f *renderFlags) segmentTarget(isVideo bool) (string, error) {
 	i, n, err := parseSegment(f.video.Segment, os.Getenv)
 	switch {

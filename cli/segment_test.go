@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"trackink/internal/knntest"
@@ -218,7 +219,8 @@ func TestJoinRefusesADamagedSegment(t *testing.T) {
 	in := mediatest.Clip(t, "mp4")
 	dir := t.TempDir()
 	segs := filepath.Join(dir, "segs")
-	flags := []string{"--scene", "seed", "--preset", "ultrafast", "-o", segs, "--quiet"}
+	// -y, as the join's advice says: a segment cut short no longer says it is one.
+	flags := []string{"--scene", "seed", "--preset", "ultrafast", "-o", segs, "--quiet", "-y"}
 	render := func(i int) {
 		run(t, append([]string{"render", "-i", in, "--segment", fmt.Sprintf("%d/2", i)}, flags...)...)
 	}
@@ -248,7 +250,7 @@ func TestJoinRefusesADamagedSegment(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, _, stderr := trackink("join", "-i", in, "--segments", segs, "-o", out)
-		again := "trackink render -i " + in + " --tracks TRACKS --segment 1/2 -o " + segs + "/"
+		again := "trackink render -i " + in + " --tracks TRACKS --segment 1/2 -o " + segs + "/ -y [FLAGS]"
 		if code != 1 || !strings.HasPrefix(stderr, "trackink join: video: damaged segment "+seg1+" (segment 1 of 2): "+tc.says) || !strings.Contains(stderr, again) {
 			t.Errorf("%s: join: exit %d, %s\nwant exit 1 naming %s, saying %q and %q", tc.name, code, stderr, seg1, tc.says, again)
 		}
@@ -305,6 +307,74 @@ func TestJoinRefusesSegmentsOfTwoBuilds(t *testing.T) {
 	if stderr := run(t, "join", "-i", in, "--segments", segs, "-o", out); !strings.Contains(stderr, "wrote "+out+": 2 segments, 60 frames") {
 		t.Errorf("join of segments of one build said: %s", stderr)
 	}
+}
+
+// A segment replaces without -y only an earlier attempt's segment: a file at its name whose
+// record says it is that segment, whatever plan rendered it (another look here). Anything
+// else there is refused as any existing output is, exit 2 naming the file and why, and kept;
+// -y replaces it. A text file and a plain MP4 at the name were replaced silently.
+func TestSegmentReplacesOnlyAnEarlierAttempt(t *testing.T) {
+	in := mediatest.Clip(t, "mp4")
+	dir := t.TempDir()
+	segs := filepath.Join(dir, "segs")
+	flags := []string{"render", "-i", in, "--scene", "seed", "--preset", "ultrafast", "-o", segs, "--quiet"}
+	run(t, append(flags, "--segment", "1/2")...)
+	seg0, seg1 := filepath.Join(segs, "src.seg-0000-of-0002.mp4"), filepath.Join(segs, "src.seg-0001-of-0002.mp4")
+	copyTo := func(from string) func() {
+		return func() {
+			if b, err := os.ReadFile(from); err != nil || os.WriteFile(seg0, b, 0o644) != nil {
+				t.Fatalf("copying %s: %v", from, err)
+			}
+		}
+	}
+	// state is what stands at seg0: a regular file's bytes, else its mode (a pipe is not read).
+	state := func() string {
+		if st, err := os.Lstat(seg0); err != nil || !st.Mode().IsRegular() {
+			return fmt.Sprint(st.Mode(), err)
+		}
+		b, _ := os.ReadFile(seg0)
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name  string
+		put   func() // what stands at seg0 before the render
+		code  int
+		says  string
+		extra []string
+	}{
+		{"a text file", func() { os.WriteFile(seg0, []byte("my thesis\n"), 0o644) }, exitUsage,
+			"it is not a trackink segment (FFmpeg cannot read it as MP4", nil},
+		{"a plain MP4", copyTo(in), exitUsage,
+			"it is not a trackink segment (an MP4 without a trackink_segment tag)", nil},
+		{"another segment renamed", copyTo(seg1), exitUsage,
+			"it is segment 1 of 2 by its record, not 0 of 2", nil},
+		{"a named pipe", func() { syscall.Mkfifo(seg0, 0o644) }, exitUsage, "it is not a regular file", nil},
+		{"a text file, -y", func() { os.WriteFile(seg0, []byte("my thesis\n"), 0o644) }, 0, "", []string{"-y"}},
+		{"an earlier attempt", func() { run(t, append(flags, "--segment", "0/2")...) }, 0, "", nil},
+		{"an earlier attempt of another look", func() { run(t, append(flags, "--segment", "0/2", "--look", "neon")...) }, 0, "", nil},
+	} {
+		os.Remove(seg0)
+		tc.put()
+		before := state()
+		code, _, stderr := trackink(append(append(flags, "--segment", "0/2"), tc.extra...)...)
+		if tc.code != 0 {
+			want := "trackink render: -o: segment " + seg0 + " exists, but " + tc.says
+			if code != tc.code || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "(use -y to overwrite it)") {
+				t.Errorf("%s: exit %d, %s\nwant exit %d saying %q", tc.name, code, stderr, tc.code, want)
+			}
+			if state() != before {
+				t.Errorf("%s: the refused segment changed what stands at its name", tc.name)
+			}
+			continue
+		}
+		if code != 0 {
+			t.Errorf("%s: exit %d, %s", tc.name, code, stderr)
+		}
+		if got := mediatest.Frames(t, seg0); len(got) != mediatest.ClipFrames/2 {
+			t.Errorf("%s: the segment has %d frames, want %d", tc.name, len(got), mediatest.ClipFrames/2)
+		}
+	}
+	noHiddenFiles(t, segs)
 }
 
 // A segment task killed mid-write (SIGKILL: a node lost, a job preempted) leaves no segment,

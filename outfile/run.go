@@ -94,7 +94,8 @@ func (r *Run) Output(name, path string) (string, error) {
 }
 
 // Segment is Output for a segment of a render, which a run replaces without Overwrite (a
-// cluster task run again replaces what an earlier attempt wrote) and whose directory the
+// cluster task run again replaces what an earlier attempt wrote; the caller checks that an
+// existing file is such a segment, video.CheckSegmentReplace) and whose directory the
 // render makes.
 func (r *Run) Segment(name, path string) (string, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {

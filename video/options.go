@@ -86,7 +86,8 @@ type Options struct {
 	VideoStream int
 	// Segment, from PlanSegment, renders one segment of the render the other options
 	// describe, into Output (an .mp4; Overwrite is implied, so that a task run again
-	// replaces what an earlier attempt wrote): video only, its frames numbered from the
+	// replaces what an earlier attempt wrote: the caller checks that what Output holds is
+	// one, CheckSegmentReplace): video only, its frames numbered from the
 	// frame table, decoded from the keyframe before its first frame, its first frame an IDR,
 	// the input's timestamps kept, and the segment's record in the file for Join. auto
 	// means libx264 here (libx265 for 10-bit video): every segment of a render must be

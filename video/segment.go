@@ -291,18 +291,12 @@ func (r segmentRecord) write(out *output) error {
 	return setFormatMetadata(out.fc, segmentTag, string(b))
 }
 
-// readSegmentRecord reads the record of the segment open in fc (path names it in errors).
+// readSegmentRecord reads the record of the segment open in fc (path names it in errors):
+// one this trackink joins.
 func readSegmentRecord(fc *astiav.FormatContext, path string) (segmentRecord, error) {
-	var r segmentRecord
-	var e *astiav.DictionaryEntry
-	if md := fc.Metadata(); md != nil {
-		e = md.Get(segmentTag, nil, 0)
-	}
-	if e == nil {
-		return r, fmt.Errorf("segment %s: not a trackink segment (it has no %s tag)", path, segmentTag)
-	}
-	if err := json.Unmarshal([]byte(e.Value()), &r); err != nil {
-		return r, fmt.Errorf("segment %s: its %s tag is not a segment record: %w", path, segmentTag, err)
+	r, err := anySegmentRecord(fc, path)
+	if err != nil {
+		return r, err
 	}
 	switch {
 	case r.Version == 1:
@@ -316,6 +310,62 @@ func readSegmentRecord(fc *astiav.FormatContext, path string) (segmentRecord, er
 			path, r.Version, segmentRecordVersion)
 	}
 	return r, nil
+}
+
+// anySegmentRecord reads the record of the segment open in fc, of whichever version.
+func anySegmentRecord(fc *astiav.FormatContext, path string) (segmentRecord, error) {
+	var r segmentRecord
+	var e *astiav.DictionaryEntry
+	if md := fc.Metadata(); md != nil {
+		e = md.Get(segmentTag, nil, 0)
+	}
+	if e == nil {
+		return r, fmt.Errorf("segment %s: not a trackink segment (it has no %s tag)", path, segmentTag)
+	}
+	if err := json.Unmarshal([]byte(e.Value()), &r); err != nil {
+		return r, fmt.Errorf("segment %s: its %s tag is not a segment record: %w", path, segmentTag, err)
+	}
+	return r, nil
+}
+
+// CheckSegmentReplace checks before any work that the render of segment index of count may
+// replace what is at path without being told to overwrite: nothing, or an earlier attempt's
+// segment, a file whose record says it is segment index of count. A cluster task run again
+// replaces its own segment so, whatever plan rendered it (docs/segments.md: "What a
+// segment replaces"), of whichever version; anything else (a file that is no MP4, an MP4
+// without a record, another segment renamed, a file that is not a regular one) is refused:
+// the error says why, for the caller to refuse as any existing output without -y.
+func CheckSegmentReplace(path string, index, count int) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return errors.New("it is not a regular file") // a FIFO would block the open below
+	}
+	_, detach := attachFFmpegLog(nil) // what FFmpeg says of a file that is no MP4 is the error's
+	defer detach()
+	fc := astiav.AllocFormatContext()
+	if fc == nil {
+		return errors.New("video: allocating a format context failed")
+	}
+	// As MP4, what a segment is: a file of another kind fails here, unprobed (a text file
+	// is no ANSI art to us).
+	if err := fc.OpenInput(fileURL(path), astiav.FindInputFormat("mp4"), nil); err != nil {
+		fc.Free()
+		return fmt.Errorf("it is not a trackink segment (FFmpeg cannot read it as MP4: %w)", err)
+	}
+	defer func() { fc.CloseInput(); fc.Free() }()
+	r, err := anySegmentRecord(fc, path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("it is not a trackink segment (an MP4 without a %s tag)", segmentTag)
+	case r.Index != index || r.Count != count:
+		return fmt.Errorf("it is segment %d of %d by its record, not %d of %d (renamed?)", r.Index, r.Count, index, count)
+	}
+	return nil
 }
 
 // sourceID identifies a source from its header alone, no packets read: its container, its
