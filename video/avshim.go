@@ -487,3 +487,13 @@ func codecWords(id astiav.CodecID) string {
 	}
 	return id.Name()
 }
+
+// indexEntries is the number of entries in the demuxer's index of stream s.
+func indexEntries(s *astiav.Stream) int { return int(C.avformat_index_get_entries_count(cStream(s))) }
+
+// indexEntry is entry i (0 ≤ i < indexEntries) of the demuxer's index of stream s: its
+// timestamp and byte position.
+func indexEntry(s *astiav.Stream, i int) (ts, pos int64) {
+	e := C.avformat_index_get_entry(cStream(s), C.int(i))
+	return int64(e.timestamp), int64(e.pos)
+}

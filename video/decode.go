@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/asticode/go-astiav"
@@ -155,6 +156,13 @@ type decodeStage struct {
 	decoded          int
 	hwDecoded        int // of them, decoded on NVDEC (CUDA frames)
 	lastPts, lastDur int64
+
+	// For an input with an index (input.indexPos): the video packets read, a packet's
+	// position less its index entry's (-1: they do not match), and where the first packet
+	// that departs from the index was read ("" while none has).
+	vPackets int
+	indexOff int64
+	departed string
 }
 
 // run decodes the input to its end, passing each frame in the window to emit, which takes
@@ -210,6 +218,9 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 		}
 		if pkt.Flags().Has(astiav.PacketFlagCorrupt) {
 			d.rep.damage(fmt.Sprintf("corrupt video packet at %s", d.place(pkt.Pts(), pkt.Pos())))
+		}
+		if d.seg == nil {
+			d.checkIndex(pkt.Pts(), pkt.Pos())
 		}
 		if d.seg != nil {
 			// A frame before the segment's first is decoded only for the frames that refer
@@ -457,12 +468,63 @@ func (d *decodeStage) fillPts(info frameInfo) int64 {
 	return pts
 }
 
+// checkIndex holds the video packet read at pos (its pts as the demuxer gives it) against
+// the input's index, where it has one (input.indexPos): the n-th packet read should be the
+// index's n-th. The first that is not is where frames were lost (or added): the AVI
+// demuxer skips a damaged chunk and numbers every packet after it by counting, so each
+// later frame comes early. It is damage, reported once, at that packet. An index entry
+// gives its chunk's start and a packet its data's, after the chunk's 8-byte header (FFmpeg
+// 5.1's AVI demuxer): the first packet says which, and where it is neither the check is
+// left to the count (checkPromises).
+func (d *decodeStage) checkIndex(pts, pos int64) {
+	idx := d.in.indexPos
+	n := d.vPackets
+	d.vPackets++
+	if len(idx) == 0 || d.departed != "" || d.indexOff < 0 || pos < 0 {
+		return
+	}
+	if n == 0 {
+		switch pos - idx[0] {
+		case 0, aviChunkHeader:
+			d.indexOff = pos - idx[0]
+		default:
+			d.indexOff = -1
+			return
+		}
+	}
+	if n < len(idx) && idx[n]+d.indexOff == pos {
+		return
+	}
+	d.departed = d.place(pts, pos)
+	if j, ok := slices.BinarySearch(idx, pos-d.indexOff); ok {
+		d.rep.damage(fmt.Sprintf("video packet %d as read (%s) is packet %d by the container's index: %d frames lost before it, and from it on every frame comes %d frames early",
+			n+1, d.departed, j+1, j-n, j-n))
+		return
+	}
+	d.rep.damage(fmt.Sprintf("video packet %d as read (%s) is not in the container's index", n+1, d.departed))
+}
+
+// aviChunkHeader is the size of an AVI chunk's header: its fourcc and its size.
+const aviChunkHeader = 8
+
 // checkPromises compares what decoded with what the container promised: a file cut at a
 // cluster or chunk boundary ends without any read error. Fewer frames than promised are no
 // damage when the video lasts as long as promised: AVI counts the empty chunks that repeat
 // the previous frame (a variable frame rate, as in OpenCV's tree.avi), which give no frame.
+// An AVI with a whole index is held to it instead, exactly: it lists the chunks that hold a
+// frame (aviIndex), so a loss of frames mid-file, which the duration hides, shows.
 func (d *decodeStage) checkPromises() {
 	if !d.win.endOpen() {
+		return
+	}
+	if p := len(d.in.indexPos); p > 0 {
+		if d.vPackets < p {
+			where := "truncated after " + d.ptsTime(d.lastPts) + "?"
+			if d.departed != "" {
+				where = "lost at " + d.departed
+			}
+			d.rep.damage(fmt.Sprintf("the container promises %d frames, only %d decoded (%s)", p, d.decoded, where))
+		}
 		return
 	}
 	end := d.in.promisedEnd

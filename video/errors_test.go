@@ -59,6 +59,65 @@ func TestTruncatedInput(t *testing.T) {
 	}
 }
 
+// An AVI with a whole index is held to it: frames lost mid-file (a run of chunks zeroed, as
+// a bad sector or a copy error leaves) are damage, named at the first packet after the
+// loss, with the count the index promises. The demuxer skipped the lost chunks and numbered
+// every later frame by counting, so each was drawn that many frames early, and the render
+// ended 0 with no warning: the header's count, which counts the empty chunks that repeat a
+// frame, was only checked against the video's duration. Whole AVIs, those with empty
+// chunks (OpenCV's tree.avi among them) included, are no damage.
+func TestAVIHeldToItsIndex(t *testing.T) {
+	whole := ffmpegClip(t, "whole.avi", "-c:v", "mpeg4", "-q:v", "4", "-g", "10", "-c:a", "mp2")
+	// 20 frames dropped, at their times: the muxer writes an empty chunk for each (the
+	// header counts 70 chunks).
+	gaps := ffmpegClip(t, "gaps.avi", "-c:v", "mpeg4", "-q:v", "4", "-an", "-vf", "select='not(between(n\\,10\\,29))'", "-fps_mode", "passthrough")
+	b, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeroed := filepath.Join(t.TempDir(), "zeroed.avi")
+	// A tenth of the file at its middle: some frames' chunks, headers and all.
+	clear(b[len(b)/2 : len(b)/2+len(b)/10])
+	if err := os.WriteFile(zeroed, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, in string
+		frames   int // rendered; 0: damaged, fewer than clipFrames
+	}{
+		{"whole", whole, clipFrames},
+		{"empty chunks", gaps, clipFrames},
+		{"tree.avi", "/usr/share/doc/opencv-doc/examples/data/tree.avi", 68},
+		{"chunks zeroed", zeroed, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := os.Stat(tc.in); err != nil {
+				t.Skipf("%v (Debian's opencv-doc has it)", err)
+			}
+			_, st, _, err := render(t, tc.in, ".mp4", Options{})
+			warnings := strings.Join(st.Warnings, "\n")
+			if tc.frames > 0 {
+				if err != nil || tc.frames != st.Frames {
+					t.Errorf("%d frames, error %v, warnings %q; want %d frames and no error", st.Frames, err, warnings, tc.frames)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInputDamaged) || st.Frames >= clipFrames {
+				t.Fatalf("%d frames, error %v; want fewer than %d and ErrInputDamaged", st.Frames, err, clipFrames)
+			}
+			lost := clipFrames - st.Frames
+			for _, want := range []string{
+				fmt.Sprintf("by the container's index: %d frames lost before it, and from it on every frame comes %d frames early", lost, lost),
+				fmt.Sprintf("the container promises %d frames, only %d decoded (lost at pts ", clipFrames, st.Frames),
+			} {
+				if !strings.Contains(warnings, want) {
+					t.Errorf("warnings %q do not say %q", warnings, want)
+				}
+			}
+		})
+	}
+}
+
 // A range that starts past the damage that ends a file (a transport stream cut mid-frame)
 // is refused saying so, with the damage in the error: a preview (--frame), which logs no
 // warnings, said "no frame could be decoded; see warnings" and showed none.

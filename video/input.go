@@ -34,6 +34,9 @@ type input struct {
 	// count (mp4/mov) and the end time of the video stream (stream tb; NoPtsValue if unknown).
 	promisedFrames int64
 	promisedEnd    int64
+	// indexPos is the byte position of each video packet an AVI's index lists, in order,
+	// where the index is whole (aviIndex); nil for other inputs.
+	indexPos []int64
 }
 
 // openInput opens path and picks its video stream: the videoStream-th (from 1), or with 0
@@ -133,7 +136,37 @@ func openInputURL(ctx context.Context, path, url string, pipe *pipeInput, videoS
 	}
 	in.promisedFrames = in.vs.NbFrames()
 	in.promisedEnd = promisedEnd(in.vs)
+	in.indexPos = aviIndex(in)
 	return in, nil
+}
+
+// aviIndex returns the byte position of every video packet an AVI's index (idx1, or
+// OpenDML's indx) lists, in order, where the index is whole: its last entry is the last
+// frame the header counts. Such an index is the one trustworthy count of an AVI's frames.
+// The header's count is not: it counts the empty chunks that repeat the frame before (a
+// variable rate: OpenCV's tree.avi counts 444, of which 68 hold a frame), so a file must
+// only last as long as it says, and four frames lost mid-file passed that test unseen,
+// while the demuxer numbered every later frame four early. Its index lists the 68. The
+// demuxer reads the index with the header; an index missing (a file cut short) leaves
+// only the entries of the packets read while probing, which do not reach the header's
+// last frame. Other containers: MP4 and MOV count their samples exactly (NbFrames);
+// Matroska's index lists keyframes only, MPEG-TS has none.
+func aviIndex(in *input) []int64 {
+	if f := in.fc.InputFormat(); f == nil || f.Name() != "avi" {
+		return nil
+	}
+	n := indexEntries(in.vs)
+	if n == 0 {
+		return nil
+	}
+	if last, _ := indexEntry(in.vs, n-1); last+1 != in.vs.NbFrames() {
+		return nil
+	}
+	pos := make([]int64, n)
+	for i := range pos {
+		_, pos[i] = indexEntry(in.vs, i)
+	}
+	return pos
 }
 
 // cancelOn makes the input's blocking reads return, and every read after them fail, once
