@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -188,17 +189,34 @@ func TestInputErrors(t *testing.T) {
 		t.Errorf("junk input: %v, want an error naming the file", err)
 	}
 	// A tracks file given as the video: FFmpeg's tty demuxer takes a .txt of some size for
-	// ANSI art, which was rendered as a video of its characters.
-	text := filepath.Join(dir, "gt.txt")
-	if err := os.WriteFile(text, []byte(strings.Repeat("1,1,499,158,31.03,75.17,1,-4.1554,-7.3591,0\n", 2000)), 0o644); err != nil {
-		t.Fatal(err)
+	// ANSI art, which was rendered as a video of its characters. Random bytes named .bin,
+	// which only the bin demuxer takes, are refused too, but not as text (they were).
+	// A size the bin demuxer takes a picture width and height from, as the trial's 1 MB.
+	random := make([]byte, 1_000_000)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range random {
+		random[i] = byte(r.Uint32())
 	}
-	want := text + " is text, not a video"
-	if astiav.FindInputFormat("tty") == nil {
-		want = text // the portable build has no tty demuxer: FFmpeg reads no video in it
-	}
-	if _, _, _, err = render(t, text, ".mp4", Options{}); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("a text file as the video: %v, want it refused saying %q", err, want)
+	for _, tc := range []struct {
+		name, demuxer string
+		body          []byte
+		says, not     string
+	}{
+		{"gt.txt", "tty", []byte(strings.Repeat("1,1,499,158,31.03,75.17,1,-4.1554,-7.3591,0\n", 2000)), " is text, not a video", ""},
+		{"rnd.bin", "bin", random, " is not a video FFmpeg recognises: only its bin demuxer takes it", "text,"},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, tc.body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := path + tc.says
+		if astiav.FindInputFormat(tc.demuxer) == nil {
+			want = path // the portable build has no such demuxer: FFmpeg reads no video in it
+		}
+		_, _, _, err = render(t, path, ".mp4", Options{})
+		if err == nil || !strings.Contains(err.Error(), want) || tc.not != "" && strings.Contains(err.Error(), tc.not) {
+			t.Errorf("%s as the video: %v, want it refused saying %q", tc.name, err, want)
+		}
 	}
 }
 

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/asticode/go-astiav"
 
@@ -20,6 +22,54 @@ import (
 // ArtWorx, iCE Draw): a .txt given as a video, a tracks file passed to -i by mistake, would
 // be rendered as its characters.
 var textArtFormats = []string{"tty", "bin", "xbin", "adf", "idf"}
+
+// textArtError refuses the file at path, which FFmpeg took for text-mode art (demuxer, one
+// of textArtFormats), saying what it is: text (a tracks file given as the video), or bytes
+// of another kind that only that demuxer takes (random bytes named .bin, which were called
+// text).
+func textArtError(path, demuxer string) error {
+	if looksLikeText(path) {
+		return fmt.Errorf("video: %s is text, not a video: FFmpeg would draw its characters as ANSI art (its %s demuxer)", path, demuxer)
+	}
+	return fmt.Errorf("video: %s is not a video FFmpeg recognises: only its %s demuxer takes it, which would draw its bytes as text-mode art", path, demuxer)
+}
+
+// looksLikeText reports whether the local file path starts as text does: valid UTF-8 (ASCII
+// included) without control characters but line breaks, tabs, form feeds, ANSI escapes and
+// DOS's end-of-file mark. A file it cannot read (a pipe, read already) is not known to be.
+func looksLikeText(path string) bool {
+	local, ok := outfile.LocalPath(path)
+	if !ok {
+		return false
+	}
+	f, err := os.Open(local)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	const head = 4096
+	b := make([]byte, head)
+	n, _ := io.ReadFull(f, b)
+	b = b[:n]
+	if n == head {
+		// The read may end inside a character.
+		for cut := 0; cut < utf8.UTFMax && !utf8.Valid(b); cut++ {
+			b = b[:len(b)-1]
+		}
+	}
+	if n == 0 || !utf8.Valid(b) {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 && !strings.ContainsRune("\t\n\v\f\r\x1a\x1b", rune(c)) || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
 
 // input is the opened source: the demuxer and the video stream that gets rendered.
 type input struct {
@@ -116,7 +166,7 @@ func openInputURL(ctx context.Context, path, url string, pipe *pipeInput, videoS
 		return fail(err)
 	}
 	if f := in.fc.InputFormat(); f != nil && slices.Contains(textArtFormats, f.Name()) {
-		return fail(fmt.Errorf("video: %s is text, not a video: FFmpeg would draw its characters as ANSI art (its %s demuxer)", path, f.Name()))
+		return fail(textArtError(path, f.Name()))
 	}
 	if probe {
 		if err := in.fc.FindStreamInfo(nil); err != nil {
