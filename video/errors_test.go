@@ -68,6 +68,9 @@ func TestTruncatedInput(t *testing.T) {
 // frame, was only checked against the video's duration. Whole AVIs, those with empty
 // chunks (OpenCV's tree.avi among them) included, are no damage.
 func TestAVIHeldToItsIndex(t *testing.T) {
+	if astiav.FindOutputFormat("avi") == nil || astiav.FindEncoderByName("mpeg4") == nil || astiav.FindEncoderByName("mp2") == nil {
+		t.Skip("this FFmpeg cannot write AVI with MPEG-4 and MP2: the clips are made with it") // the kit's
+	}
 	whole := ffmpegClip(t, "whole.avi", "-c:v", "mpeg4", "-q:v", "4", "-g", "10", "-c:a", "mp2")
 	// 20 frames dropped, at their times: the muxer writes an empty chunk for each (the
 	// header counts 70 chunks).
