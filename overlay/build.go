@@ -35,7 +35,8 @@ type Builder struct {
 	classNum  map[string]int // Style.Classes: class → its palette index
 	pending   []pendingLabel
 	order     []int
-	placed    labelGrid // the labels placed so far in this frame
+	placed    labelGrid     // the labels placed so far in this frame
+	corners   []cornerLabel // this frame's corner labels (camera.go), which the labels keep clear of
 	// BoxFrom's (look.go): the tracks with a box this frame; the frame each point's track
 	// first appeared in.
 	boxed     map[int]bool
@@ -166,9 +167,10 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		}
 	}
 	b.fades = b.fades[:0]
+	b.prepareCorners(p, index)
 	b.placeLabels(p, f.Index)
 	b.addVerdicts(p, f)
-	b.addCameraStamp(p, index)
+	b.addCorners(p)
 	b.addPointBoxes(p, f)
 	var cx, cy float32 // the points' centroid, for BendAway
 	if s.BendAway && len(links) > 0 {
@@ -323,7 +325,15 @@ func (b *Builder) placeLabels(p *Primitives, frame int) {
 		for _, pl := range b.pending {
 			maxH = max(maxH, pl.lh)
 		}
-		b.placed.reset(b.w, b.h, len(b.pending), maxH)
+		for _, c := range b.corners {
+			maxH = max(maxH, c.rect.h)
+		}
+		b.placed.reset(b.w, b.h, len(b.pending)+len(b.corners), maxH)
+		// The corner labels are placed first: a track's label moves off the stamp or the
+		// panel as off another label (the panel once hid a label and its FP tag).
+		for _, c := range b.corners {
+			b.placed.add(c.rect)
+		}
 	}
 	for _, i := range b.order {
 		pl := &b.pending[i]

@@ -212,14 +212,48 @@ func (c *Camera) cameraStamp(dst []byte, index int, clock0 time.Time) []byte {
 	return two(dst, secs%60)
 }
 
-// addCameraStamp adds the camera's stamp for frame index as a label in the top-left corner,
-// a label's height in from the edges: white text on black at the labels' opacity.
-func (b *Builder) addCameraStamp(p *Primitives, index int) {
-	c := &b.style.Camera
-	if c.Name == "" {
-		return
+// cornerLabel is a label in a corner of the frame: its text, p.text[start:end], and where it
+// lies.
+type cornerLabel struct {
+	start, end int
+	rect       labelRect
+}
+
+// prepareCorners writes the texts of frame index's corner labels and places them, before
+// the tracks' labels, which keep clear of them: the camera's stamp in the top-left corner,
+// the judgement's panel (truth.go) in the top-right; each a label's height in from the
+// edges.
+func (b *Builder) prepareCorners(p *Primitives, index int) {
+	b.corners = b.corners[:0]
+	if c := &b.style.Camera; c.Name != "" {
+		start := len(p.text)
+		p.text = c.cameraStamp(p.text, index, b.clock0)
+		b.corners = append(b.corners, b.corner(p, start, false))
 	}
-	start := len(p.text)
-	p.text = c.cameraStamp(p.text, index, b.clock0)
-	b.addCornerLabel(p, start, false)
+	if j := b.judgement; j != nil && j.Panel != "" {
+		start := len(p.text)
+		p.text = append(p.text, j.Panel...)
+		b.corners = append(b.corners, b.corner(p, start, true))
+	}
+}
+
+// corner places the text from p.text[start:] in the top-left corner (the top-right with
+// right).
+func (b *Builder) corner(p *Primitives, start int, right bool) cornerLabel {
+	lw, lh := b.font.LabelSize(p.text[start:])
+	m := lh / 2
+	x := m
+	if right {
+		x = max(0, b.w-m-lw)
+	}
+	return cornerLabel{start: start, end: len(p.text), rect: labelRect{x, m, lw, lh}}
+}
+
+// addCorners adds the corner labels prepareCorners placed: white text on black at the
+// labels' opacity.
+func (b *Builder) addCorners(p *Primitives) {
+	for _, c := range b.corners {
+		p.Labels = append(p.Labels, Label{X: c.rect.x, Y: c.rect.y, W: c.rect.w, H: c.rect.h, Text: p.text[c.start:c.end:c.end],
+			Color: RGBA{1, 1, 1, 1}, Background: RGBA{A: b.style.LabelOpacity}})
+	}
 }

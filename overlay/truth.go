@@ -63,10 +63,10 @@ func (b *Builder) addTruth(p *Primitives) {
 	}
 }
 
-// addVerdicts adds the judgement's tags and panel once the frame's labels are placed: a tag
-// beside its track's label (right of it, or left where the frame ends), or where the label
-// would be for a box without one; the panel in the top-right corner, as the camera look's
-// stamp lies in the top-left.
+// addVerdicts adds the judgement's tags once the frame's labels are placed: a tag beside its
+// track's label (right of it, or left where the frame ends), or where the label would be for
+// a box without one. Its panel is a corner label (prepareCorners), in the top-right corner,
+// as the camera look's stamp lies in the top-left.
 func (b *Builder) addVerdicts(p *Primitives, f *scene.Frame) {
 	j := b.judgement
 	b.judgement = nil
@@ -104,24 +104,4 @@ func (b *Builder) addVerdicts(p *Primitives, f *scene.Frame) {
 			p.Labels = append(p.Labels, Label{X: x, Y: y, W: tw, H: th, Text: text, Color: c[0], Background: c[1]})
 		}
 	}
-	if j.Panel != "" {
-		start := len(p.text)
-		p.text = append(p.text, j.Panel...)
-		b.addCornerLabel(p, start, true)
-	}
-}
-
-// addCornerLabel adds the text from p.text[start:] as a label in the top-left corner (the
-// top-right with right), a label's height in from the edges: white text on black at the
-// labels' opacity.
-func (b *Builder) addCornerLabel(p *Primitives, start int, right bool) {
-	text := p.text[start:len(p.text):len(p.text)]
-	lw, lh := b.font.LabelSize(text)
-	m := lh / 2
-	x := m
-	if right {
-		x = max(0, b.w-m-lw)
-	}
-	p.Labels = append(p.Labels, Label{X: x, Y: m, W: lw, H: lh, Text: text,
-		Color: RGBA{1, 1, 1, 1}, Background: RGBA{A: b.style.LabelOpacity}})
 }

@@ -82,3 +82,46 @@ func TestJudgementPrimitives(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsKeepClearOfCorners: a track's label whose place is under the judgement's panel
+// (top right) or the camera's stamp (top left) moves off it, as off another label; the
+// panel once hid the label and the FP tag of a box at the top right.
+func TestLabelsKeepClearOfCorners(t *testing.T) {
+	const w, h = 640, 360
+	for _, tc := range []struct {
+		name  string
+		box   scene.Box
+		judge bool
+		stamp bool
+	}{
+		{"panel", scene.Box{ID: 9, X: 560, Y: 2, W: 60, H: 80}, true, false},
+		{"stamp", scene.Box{ID: 9, X: 4, Y: 2, W: 60, H: 80}, false, true},
+	} {
+		s := DefaultStyle()
+		if tc.stamp {
+			s.Camera.Name = "CAM 01"
+		}
+		b := newTestBuilder(t, s, w, h)
+		if tc.judge {
+			b.judgement = &Judgement{Tags: map[int]string{9: TagFP}, Panel: "frame 5  MOTA 50.0%  FP 1  FN 1  IDSW 1"}
+		}
+		var p Primitives
+		b.Build(&p, &scene.Frame{Index: 5, Boxes: []scene.Box{tc.box}}, nil)
+		var corner, label *Label
+		for i := range p.Labels {
+			switch l := &p.Labels[i]; {
+			case string(l.Text) == "#9":
+				label = l
+			case string(l.Text) != TagFP:
+				corner = l
+			}
+		}
+		if corner == nil || label == nil {
+			t.Fatalf("%s: labels %+v", tc.name, p.Labels)
+		}
+		if label.X < corner.X+corner.W && corner.X < label.X+label.W && label.Y < corner.Y+corner.H && corner.Y < label.Y+label.H {
+			t.Errorf("%s: label #9 at %d,%d %dx%d lies under the corner label at %d,%d %dx%d", tc.name,
+				label.X, label.Y, label.W, label.H, corner.X, corner.Y, corner.W, corner.H)
+		}
+	}
+}
