@@ -3,12 +3,14 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"trackink/eval"
+	"trackink/internal/prose"
 	"trackink/job"
 	"trackink/options"
 	"trackink/scene"
@@ -57,25 +59,38 @@ func (g *renderTruth) check(fs *pflag.FlagSet, f *renderFlags) error {
 }
 
 // judge reads the ground truth for w × h pictures as eval reads --gt (its rules' consider and
-// ignore flags; --frame-base and --frame-offset as render applies them to the tracks, so
-// that the two files' frames line up as drawn; YOLO's coordinates scaled by the picture; not
-// --tracks-size, which says the tracker saw another size, as eval reads it) and scores
-// tracks, read as drawn, against it.
+// ignore flags; YOLO's coordinates scaled by the picture) and scores tracks, read as drawn,
+// against it. The ground truth is the video's, frame for frame, numbered as its format
+// numbers frames (MOTChallenge from 1, KITTI from 0): --frame-base and --frame-offset place
+// the tracks alone, as in eval, where the same flags lined tracks of a clip cut from frame
+// 101 up with their video and put the ground truth 100 frames late. Nor does --tracks-size
+// scale it: the tracker saw another size, not the annotators.
 func (g *renderTruth) judge(f *renderFlags, tracks *scene.Tracks, w, h int, stderr io.Writer) (*job.Judged, error) {
 	so, err := f.tracks.Options(w, h)
 	if err != nil {
 		return nil, err
 	}
-	opts := scene.Options{FrameBase: so.FrameBase, FrameColumn: so.FrameColumn, Width: w, Height: h, Untracked: scene.RefuseUntracked}
+	opts := scene.Options{FrameColumn: so.FrameColumn, Width: w, Height: h, Untracked: scene.RefuseUntracked}
 	said := renamed{stderr}
 	gt, rules, err := loadTruth(g.path, opts, g.auto, g.rules, false, said)
 	if err != nil {
 		return nil, err
 	}
+	if m, misfit := gt.Misfit(w, h); misfit {
+		made := "another size"
+		if m.MadeW > 0 {
+			made = fmt.Sprintf("%d×%d", m.MadeW, m.MadeH)
+		}
+		fmt.Fprintf(stderr, "trackink render: warning: --gt %s reaches %d×%d, past the %d×%d picture (%s of %d centred outside it): "+
+			"ground truth of the video at %s? It is drawn and scored at the picture's size, as eval scores it: render the video it was made on\n",
+			g.path, m.ReachW, m.ReachH, w, h, prose.Plural(m.Outside, "box"), m.Boxes, made)
+	}
 	if err := checkTrackClasses(said, f.tracks.Path, gt, tracks, rules); err != nil {
 		return nil, err
 	}
-	return job.Judge(gt, tracks, evalOptions(g.path, gt, g.scoring.IoU, rules)), nil
+	o := evalOptions(g.path, gt, g.scoring.IoU, rules)
+	o.FrameOffset = f.video.FrameOffset
+	return job.Judge(gt, tracks, o), nil
 }
 
 // evalOptions are the options eval scores ground truth gt, read from path, by with the

@@ -196,3 +196,75 @@ func TestRenderGTSegments(t *testing.T) {
 		t.Error("--gt drew nothing")
 	}
 }
+
+// TestRenderGTLinesUpWithTheVideo: the ground truth is the video's, frame for frame, as its
+// format numbers frames; --frame-offset and --frame-base place the tracks alone, as eval's
+// --frame-offset and a tracks file's own base do. They once moved the ground truth too:
+// tracks of a clip cut from frame 101, rendered with --frame-offset 100 on the whole video,
+// were scored against ground truth 100 frames late (every box a false positive), and tracks
+// numbered from 0 could not be lined up with ground truth numbered from 1. The panel names
+// the video's frame.
+func TestRenderGTLinesUpWithTheVideo(t *testing.T) {
+	gt, tracks := evalFiles(t) // MOTA 50 % at frame 3: a miss, a false positive, a switch
+	dir := t.TempDir()
+	renumber := func(name, file string, by int) string {
+		b, err := os.ReadFile(file)
+		must(t, err)
+		var out []string
+		for _, line := range strings.Fields(string(b)) {
+			frame, rest, _ := strings.Cut(line, ",")
+			var n int
+			fmt.Sscan(frame, &n)
+			out = append(out, fmt.Sprintf("%d,%s", n+by, rest))
+		}
+		path := filepath.Join(dir, name)
+		must(t, os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644))
+		return path
+	}
+	late := renumber("late-gt.txt", gt, 100) // the whole video's ground truth: frames 101 to 103
+	zero := renumber("zero.txt", tracks, -1) // tracks numbered from 0
+	const panel = "MOTA 50.0%  FP 1  FN 1  IDSW 1"
+	for _, c := range []struct {
+		name  string
+		args  []string
+		frame int // the tracks' last frame, as Frame takes it
+		want  string
+	}{
+		{"a clip cut from frame 101", []string{"--tracks", tracks, "--gt", late, "--frame-offset", "100"}, 3, "frame 103  " + panel},
+		{"tracks numbered from 0", []string{"--tracks", zero, "--gt", gt, "--frame-base", "0"}, 3, "frame 3  " + panel},
+		{"both numbered from 1", []string{"--tracks", tracks, "--gt", gt}, 3, "frame 3  " + panel},
+	} {
+		if p := renderJudgement(t, 320, 240, c.args...).Frame(c.frame).Panel; p != c.want {
+			t.Errorf("%s: panel %q, want %q", c.name, p, c.want)
+		}
+	}
+}
+
+// TestRenderGTWarnings: ground truth that reaches past the picture (made on the video at
+// another size) and ground truth that goes on past the video's end (whose panel's last
+// counts are then not eval's) are said; they were silent.
+func TestRenderGTWarnings(t *testing.T) {
+	in := mediatest.Clip(t, "mp4") // 320 × 240
+	dir := t.TempDir()
+	tracks := filepath.Join(dir, "t.txt")
+	must(t, os.WriteFile(tracks, []byte("1,1,10,10,40,40,1,-1,-1,-1\n"), 0o644))
+	big := filepath.Join(dir, "big.txt") // boxes of a 1280 × 960 picture
+	var rows []string
+	for i := range 10 {
+		rows = append(rows, fmt.Sprintf("1,%d,%d,%d,60,60,1,-1,-1,-1", i+1, 400+80*i, 300+40*i))
+	}
+	must(t, os.WriteFile(big, []byte(strings.Join(rows, "\n")+"\n"), 0o644))
+	long := filepath.Join(dir, "long.txt") // a box at frame 100000, past the clip's end
+	must(t, os.WriteFile(long, []byte("1,1,10,10,40,40,1,-1,-1,-1\n100000,1,10,10,40,40,1,-1,-1,-1\n"), 0o644))
+	for _, c := range []struct {
+		gt, out, want string
+	}{
+		{big, "big.png", "--gt " + big + " reaches 1180×720, past the 320×240 picture (10 boxes of 10 centred outside it): ground truth of the video at 1280×960?"},
+		{long, "long.mp4", "the ground truth has frames up to 100000, but the video ends at frame "},
+	} {
+		code, _, stderr := trackink("render", "-i", in, "--tracks", tracks, "--gt", c.gt, "-o", filepath.Join(dir, c.out), "--quiet")
+		if code != 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--gt %s: exit %d, %q; want exit 0 warning %q", filepath.Base(c.gt), code, stderr, c.want)
+		}
+	}
+}

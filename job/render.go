@@ -173,6 +173,12 @@ func Render(ctx context.Context, o Options) (Report, error) {
 			warn(o, "%s", m)
 		}
 	}
+	// The panel's last counts are eval's only where the video holds the ground truth's frames.
+	if s, ok := src.(*Stored); ok && s.Judged != nil && reachedEnd && rep.Frames > 0 && vo.Segment == nil && vo.End.IsZero() {
+		if end, last := s.Judged.TruthEnd(), td.lastN+vo.FrameOffset; end > last {
+			warn(o, "the ground truth has frames up to %d, but the video ends at frame %d: the panel's last counts are those of the frames up to it, not eval's over the whole ground truth", end, last)
+		}
+	}
 	if live := o.Tracks.Live; reachedEnd && live != nil && live.Tracked() == 0 && rep.Frames > 0 {
 		warn(o, "nothing was tracked in %s; %s", prose.Plural(rep.Frames, "frame"), live.NothingHint(rep.Frames))
 	}

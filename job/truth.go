@@ -13,7 +13,9 @@ import (
 // Judged is the judgement of every frame of a render with ground truth (render --gt): what
 // scoring the tracks against it found, frame by frame, as eval scores them.
 type Judged struct {
-	frames []judgedFrame // ascending by index
+	frames []judgedFrame // ascending by index: the ground truth's, the video's frame
+	offset int           // the tracks' frame n is the video's n + offset (--frame-offset)
+	last   int           // the ground truth's last frame
 }
 
 type judgedFrame struct {
@@ -28,7 +30,7 @@ type judgedFrame struct {
 // frame's verdicts, so that any frame's judgement (Frame) is the one a whole render draws
 // there, whatever frame a render starts at.
 func Judge(gt, tracks *scene.Tracks, o eval.Options) *Judged {
-	j := &Judged{}
+	j := &Judged{offset: o.FrameOffset, last: gt.LastIndex()}
 	eval.Frames(gt, tracks, o, func(v *eval.FrameVerdicts) {
 		f := judgedFrame{index: v.Index, counts: v.Counts, tags: map[int]string{}}
 		for _, b := range v.Truth {
@@ -47,9 +49,11 @@ func Judge(gt, tracks *scene.Tracks, o eval.Options) *Judged {
 	return j
 }
 
-// Frame is the judgement drawn on tracks frame n: its ground truth and tags, and the counts
-// up to it (those of the last frame before it where neither file holds frame n).
+// Frame is the judgement drawn on tracks frame n, the video's n + offset: its ground truth
+// and tags, and the counts up to it (those of the last frame before it where neither file
+// holds it), with the video's frame number.
 func (j *Judged) Frame(n int) *overlay.Judgement {
+	n += j.offset
 	k := sort.Search(len(j.frames), func(i int) bool { return j.frames[i].index > n }) - 1
 	var counts eval.Result
 	out := &overlay.Judgement{}
@@ -63,6 +67,10 @@ func (j *Judged) Frame(n int) *overlay.Judgement {
 	out.Panel = Panel(n, counts)
 	return out
 }
+
+// TruthEnd is the ground truth's last frame, the video's: a video that ends before it ends
+// the counts before eval's.
+func (j *Judged) TruthEnd() int { return j.last }
 
 // Last is the counts at the last frame: eval's.
 func (j *Judged) Last() eval.Result {
