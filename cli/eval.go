@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -126,7 +125,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h, Untracked: scene.RefuseUntracked}
 		var rows []eval.Named
 		for i := range *gts {
-			g, seqRules, err := loadTruth((*gts)[i], opts, auto, rules, fs.Changed("by-class"), stderr)
+			g, seqRules, err := loadTruth((*gts)[i], opts, auto, rules, fs.Changed("by-class"), warnerFor(stderr, "eval"))
 			if err != nil {
 				return err
 			}
@@ -139,7 +138,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if fs.Changed("by-class") {
 				o.ByClass = *byClass
 			}
-			if err := checkTrackClasses(stderr, (*tracks)[i], g, t, seqRules); err != nil {
+			if err := checkTrackClasses(warnerFor(stderr, "eval"), (*tracks)[i], g, t, seqRules); err != nil {
 				return err
 			}
 			if o.ByClass {
@@ -230,19 +229,33 @@ func warnOutsideTruth(stderr io.Writer, row eval.Named, t *scene.Tracks, offset 
 // py-motmetrics' rules leave out the rows that MOTChallenge marks not to be considered, as
 // the benchmark's evaluation leaves them out; TrackEval's need them, and KITTI's DontCare
 // regions, marked (scene.Options.MarkIgnored).
-func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClassSet bool, stderr io.Writer) (*scene.Tracks, eval.Rules, error) {
+func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClassSet bool, warn warner) (*scene.Tracks, eval.Rules, error) {
 	o.DropIgnored, o.MarkIgnored = rules == eval.PyMotmetrics, rules == eval.TrackEval
-	var warnings bytes.Buffer // the warnings of the reading kept
+	var kept []string // the warnings of the reading kept
+	keep := func(format string, a ...any) { kept = append(kept, fmt.Sprintf(format, a...)) }
 	load := func() (*scene.Tracks, error) { return scene.Load(path, o) }
-	g, err := loadForEval("--gt", path, load, &warnings)
+	g, err := loadForEval("--gt", path, load, keep)
 	if err == nil && auto && g.Format() == scene.FormatKITTI && !byClassSet {
 		// A --by-class given with KITTI keeps the rules that heed it.
 		o.DropIgnored, o.MarkIgnored, rules = false, true, eval.TrackEval
-		warnings.Reset()
-		g, err = loadForEval("--gt", path, load, &warnings)
+		kept = kept[:0]
+		g, err = loadForEval("--gt", path, load, keep)
 	}
-	stderr.Write(warnings.Bytes())
+	for _, w := range kept {
+		warn("%s", w)
+	}
 	return g, rules, err
+}
+
+// warner prints a command's warning: a format and its arguments, as fmt.Printf takes them.
+type warner func(format string, a ...any)
+
+// warnerFor is command's warner on stderr: "trackink COMMAND: warning: …", a line. The
+// reading and checking eval and render --gt share say which command speaks.
+func warnerFor(stderr io.Writer, command string) warner {
+	return func(format string, a ...any) {
+		fmt.Fprintf(stderr, "trackink %s: warning: %s\n", command, fmt.Sprintf(format, a...))
+	}
 }
 
 // checkTrackClasses says what the ground truth's rules do with the track boxes of classes
@@ -251,7 +264,7 @@ func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClas
 // a warning counts them.
 // TrackEval's rules for KITTI score Car and Pedestrian alone, the others unscored (a
 // warning).
-func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules eval.Rules) error {
+func checkTrackClasses(warn warner, path string, g, t *scene.Tracks, rules eval.Rules) error {
 	var scored func(class string) bool
 	switch {
 	case g.Format() == scene.FormatMOT && (rules == eval.TrackEval || onlyPeople(g)):
@@ -289,7 +302,7 @@ func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules 
 	boxes := fmt.Sprintf("%s %s %s (%s)", prose.Plural(n, "track box"), verb, what, strings.Join(counts, ", "))
 	switch {
 	case g.Format() == scene.FormatKITTI:
-		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s: TrackEval's rules for KITTI score those two classes alone\n", path, boxes)
+		warn("%s: %s: TrackEval's rules for KITTI score those two classes alone", path, boxes)
 	case rules == eval.TrackEval:
 		// Most often another tracker's output, whose class numbers name no class here: the
 		// way out is to name them, or to score by rules that do not look at classes.
@@ -300,8 +313,8 @@ func checkTrackClasses(stderr io.Writer, path string, g, t *scene.Tracks, rules 
 	default:
 		// py-motmetrics matches boxes whatever their class: such a box on a person is a
 		// match, not the false positive this once said it was.
-		fmt.Fprintf(stderr, "trackink eval: warning: %s: %s: the MOTChallenge ground truth is of people, but py-motmetrics' rules match a box "+
-			"whatever its class (--by-class matches it only with ground truth of its class, or of none, as MOT15's; --rules trackeval refuses such tracks)\n", path, boxes)
+		warn("%s: %s: the MOTChallenge ground truth is of people, but py-motmetrics' rules match a box "+
+			"whatever its class (--by-class matches it only with ground truth of its class, or of none, as MOT15's; --rules trackeval refuses such tracks)", path, boxes)
 	}
 	return nil
 }
@@ -409,7 +422,7 @@ func loadTracksForEval(tf options.Tracks, path string, w, h int, refuse bool, st
 	if refuse {
 		o.Untracked = scene.RefuseUntracked
 	}
-	t, err := loadForEval("--tracks", path, func() (*scene.Tracks, error) { return tf.LoadWith(o, w, h) }, stderr)
+	t, err := loadForEval("--tracks", path, func() (*scene.Tracks, error) { return tf.LoadWith(o, w, h) }, warnerFor(stderr, "eval"))
 	if err == nil {
 		if n := t.Summary().Untracked; n > 0 {
 			fmt.Fprintf(stderr, "trackink eval: warning: %s: %s without a track id (untracked detections) left out: a box without one cannot be scored as a track "+
@@ -430,7 +443,7 @@ func sizeNeeded(what string) error {
 // (the error names the file, line and field) or one that holds points but no boxes, as a
 // failure (exit 1) as every command does; a file that needs the picture's size without it,
 // as a usage error.
-func loadForEval(flag, path string, load func() (*scene.Tracks, error), stderr io.Writer) (*scene.Tracks, error) {
+func loadForEval(flag, path string, load func() (*scene.Tracks, error), warn warner) (*scene.Tracks, error) {
 	t, err := load()
 	if errors.Is(err, scene.ErrNeedsSize) {
 		return nil, sizeNeeded(flag + " " + path)
@@ -448,7 +461,7 @@ func loadForEval(flag, path string, load func() (*scene.Tracks, error), stderr i
 	}
 	for _, w := range s.Warnings {
 		// The flag says which role the file plays: one file may be both.
-		fmt.Fprintf(stderr, "trackink eval: warning: %s %s: %s\n", flag, path, w)
+		warn("%s %s: %s", flag, path, w)
 	}
 	return t, nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -71,8 +70,8 @@ func (g *renderTruth) judge(f *renderFlags, tracks *scene.Tracks, w, h int, stde
 		return nil, err
 	}
 	opts := scene.Options{FrameColumn: so.FrameColumn, Width: w, Height: h, Untracked: scene.RefuseUntracked}
-	said := renamed{stderr}
-	gt, rules, err := loadTruth(g.path, opts, g.auto, g.rules, false, said)
+	warn := warnerFor(stderr, "render")
+	gt, rules, err := loadTruth(g.path, opts, g.auto, g.rules, false, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +80,11 @@ func (g *renderTruth) judge(f *renderFlags, tracks *scene.Tracks, w, h int, stde
 		if m.MadeW > 0 {
 			made = fmt.Sprintf("%d×%d", m.MadeW, m.MadeH)
 		}
-		fmt.Fprintf(stderr, "trackink render: warning: --gt %s reaches %d×%d, past the %d×%d picture (%s of %d centred outside it): "+
-			"ground truth of the video at %s? It is drawn and scored at the picture's size, as eval scores it: render the video it was made on\n",
+		warn("--gt %s reaches %d×%d, past the %d×%d picture (%s of %d centred outside it): "+
+			"ground truth of the video at %s? It is drawn and scored at the picture's size, as eval scores it: render the video it was made on",
 			g.path, m.ReachW, m.ReachH, w, h, prose.Plural(m.Outside, "box"), m.Boxes, made)
 	}
-	if err := checkTrackClasses(said, f.tracks.Path, gt, tracks, rules); err != nil {
+	if err := checkTrackClasses(warn, f.tracks.Path, gt, tracks, rules); err != nil {
 		return nil, err
 	}
 	o := evalOptions(g.path, gt, g.scoring.IoU, rules)
@@ -99,13 +98,4 @@ func (g *renderTruth) judge(f *renderFlags, tracks *scene.Tracks, w, h int, stde
 func evalOptions(path string, gt *scene.Tracks, iou float64, rules eval.Rules) eval.Options {
 	return eval.Options{IoU: iou, Rules: rules, MOT20: strings.Contains(path, "MOT20"),
 		ByClass: gt.Format() == scene.FormatKITTI && rules == eval.PyMotmetrics}
-}
-
-// renamed passes eval's messages on as render's: "trackink eval: " becomes
-// "trackink render: ".
-type renamed struct{ w io.Writer }
-
-func (r renamed) Write(p []byte) (int, error) {
-	_, err := r.w.Write(bytes.ReplaceAll(p, []byte("trackink eval: "), []byte("trackink render: ")))
-	return len(p), err
 }
