@@ -74,10 +74,6 @@ func (b *Builder) addVerdicts(p *Primitives, f *scene.Frame) {
 		return
 	}
 	if len(j.Tags) > 0 {
-		labelled := map[int]int{} // track id → its label's index
-		for _, pl := range b.pending {
-			labelled[pl.box.ID] = pl.label
-		}
 		for i := range f.Boxes {
 			bx := &f.Boxes[i]
 			tag, ok := j.Tags[bx.ID]
@@ -89,7 +85,7 @@ func (b *Builder) addVerdicts(p *Primitives, f *scene.Frame) {
 			text := p.text[start:len(p.text):len(p.text)]
 			tw, th := b.font.LabelSize(text)
 			var x, y int
-			if li, ok := labelled[bx.ID]; ok {
+			if li, ok := b.labelOf(bx.ID); ok {
 				l := p.Labels[li]
 				gap := max(1, th/8)
 				x, y = l.X+l.W+gap, l.Y
@@ -104,4 +100,15 @@ func (b *Builder) addVerdicts(p *Primitives, f *scene.Frame) {
 			p.Labels = append(p.Labels, Label{X: x, Y: y, W: tw, H: th, Text: text, Color: c[0], Background: c[1]})
 		}
 	}
+}
+
+// labelOf is the index in the frame's labels of track id's label, if it has one: a search
+// of the frame's few labels for each of its fewer tags, where a map made a frame allocated.
+func (b *Builder) labelOf(id int) (int, bool) {
+	for _, pl := range b.pending {
+		if pl.box.ID == id {
+			return pl.label, true
+		}
+	}
+	return 0, false
 }
