@@ -343,7 +343,7 @@ var Scenes = []Scene{
 		Name: "labels-scripts", Width: 640, Height: 400, Font: fonts.DejaVuSans, LabelSize: 22,
 		About: "labels set in DejaVu Sans: Latin with kerning, Cyrillic, Greek, Hebrew, Arabic and Persian joined right to left " +
 			"amid left-to-right ids and scores, lam-alef, and CJK, which neither DejaVu Sans nor Go Medium has, as hollow boxes",
-		Draw: classLabels([]string{"Wave café", "автобус", "πεζός", "מכונית", "سيارة", "الإسعاف", "پیاده‌رو", "行人"}),
+		Draw: classLabels([]string{"Wave café", "автобус", "πεζός", "מכונית", "سيارة", "الإسعاف", "پیاده\u200cرو", "行人"}),
 	},
 	{
 		Name: "labels-cjk", Width: 640, Height: 280, Font: fonts.DroidSansFallback, LabelSize: 22,

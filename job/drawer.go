@@ -115,12 +115,6 @@ func (t *Drawer) drawFunc() video.DrawFunc {
 	return t.Draw
 }
 
-// Stages are the overlay's per-stage times, summed over the frames drawn.
-func (t *Drawer) Stages() overlay.Timings { return t.stages }
-
-// Overlay is the overlay.Drawer, nil before the first frame.
-func (t *Drawer) Overlay() *overlay.Drawer { return t.d }
-
 // Close frees the overlay's backend.
 func (t *Drawer) Close() {
 	if t.d != nil {

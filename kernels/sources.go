@@ -9,5 +9,6 @@ import "embed"
 // Embedding them makes them inputs of this package, and every package that imports it
 // (kernels/device, kernels/internal/clayout) is rebuilt when they change.
 //
+//lint:ignore U1000 embedded for the go command's hashing, above, not read
 //go:embed *.cu *.cuh *.h
 var sources embed.FS

@@ -326,7 +326,7 @@ func (g *gridSearch) query(jq int, s *queryScratch, nd []float64, nb []int32) {
 		}
 	}
 	if m < k { // a new track, or some of its neighbours are gone
-		m = g.offerBlock(jq, nd, list, m, s)
+		g.offerBlock(jq, nd, list, m, s)
 	}
 	rad := math.Sqrt(nd[k-1]) + g.margin
 	g.scan(g.row(qy-rad), g.row(qy+rad), g.col(qx-rad), g.col(qx+rad), qx, qy, nd, s, nil)

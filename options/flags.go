@@ -25,7 +25,9 @@ func FlagError(fs *pflag.FlagSet, err error) error {
 	if !errors.As(err, &fe) {
 		return err
 	}
-	for _, f := range flagsOfField(fs, fe.Field) {
+	// Where several flags set the field, the first names it.
+	if flags := flagsOfField(fs, fe.Field); len(flags) > 0 {
+		f := flags[0]
 		if f.Value.Type() == "bool" || fe.Value == nil {
 			return UsageError{fmt.Errorf("--%s: %s", f.Name, fe.Msg)}
 		}

@@ -194,6 +194,9 @@ func parseSequence(path string) *sequence {
 // a_123456.png, not a_1.png; a_%d.png holds a_1.png, not a_00120.png.
 func (s *sequence) holds(path string) bool {
 	n, ok := strings.CutPrefix(path, s.prefix)
+	if !ok {
+		return false
+	}
 	if n, ok = strings.CutSuffix(n, s.suffix); !ok || len(n) < s.width {
 		return false
 	}

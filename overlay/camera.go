@@ -20,7 +20,7 @@ import (
 //     Aberration px to the right and Cb (B') to the left (Y' and G' stay), so edges fringe red
 //     and blue;
 //   - grain: monochrome noise on luma, uniform within ±Grain of the luma range, fresh each
-//     frame from a hash of the seed, the frame number and the pixel (GrainNoise), so the same command
+//     frame from a hash of the seed, the frame number and the pixel (GrainHash), so the same command
 //     gives the same frames and a segment the whole render's;
 //   - a stamp in the top-left corner, the camera's name and its clock, drawn as a label
 //     before the camera stage runs (so it is scanned and grained like the rest).
@@ -144,12 +144,13 @@ func (c *CameraPass) CameraShift(sub int) int {
 }
 
 // GrainAmplitude is the grain's amplitude for a luma range of span code values (white −
-// black): a sample's noise is ((n − 128)·a) >> 8, n its GrainNoise byte.
+// black): a sample's noise is ((n − 128)·a) >> 8, n the low byte of
+// GrainHash(key + y·GrainRow + x) for sample (x, y) and the frame's GrainKey.
 func (c *CameraPass) GrainAmplitude(span float32) int32 {
 	return int32(c.Grain*span*2 + 0.5)
 }
 
-// GrainKey is the frame's grain key (GrainNoise's), from the seed and the frame number.
+// GrainKey is the frame's grain key (GrainAmplitude's), from the seed and the frame number.
 func (c *CameraPass) GrainKey() uint32 {
 	z := c.Seed ^ uint64(c.Frame)*0x9e3779b97f4a7c15
 	// SplitMix64's finaliser (Steele, Lea and Flood 2014), once a frame.
@@ -161,12 +162,6 @@ func (c *CameraPass) GrainKey() uint32 {
 
 // GrainRow is the grain's step in GrainHash's input from one row to the next.
 const GrainRow = 0x9e3779b9
-
-// GrainNoise is the noise byte of sample (x, y) for a frame's key: the low byte of
-// GrainHash(key + y·GrainRow + x).
-func GrainNoise(key uint32, x, y int) int32 {
-	return int32(GrainHash(key+uint32(y)*GrainRow+uint32(x)) & 0xff)
-}
 
 // GrainHash is Wellons' lowbias32, a 32-bit integer hash with good avalanche at two
 // multiplies: one hash a pixel, eight at a time in the SIMD loop. Twin: grainHash

@@ -118,7 +118,7 @@ func tomlValue(s string) (v string, list []string, err error) {
 			return "", nil, err
 		}
 	default:
-		v, rest, _ = strings.Cut(s, "#")
+		v, _, _ = strings.Cut(s, "#")
 		v = strings.TrimSpace(v)
 		rest = strings.TrimPrefix(s[len(v):], " ")
 		if v != "true" && v != "false" {

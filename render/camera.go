@@ -17,7 +17,8 @@ import (
 // s the sample (chroma and R', B' taken Aberration samples to the side, the row's edge
 // repeated), c the plane's black (chroma: neutral), k = (cols[x]·rows[y] + 2¹⁴) >> 15 the
 // gain (chroma: the luma gain at its block's top-left pixel), g the grain (luma and R'G'B'
-// only): ((n − 128)·a) >> 8, n overlay.GrainNoise's byte of the sample.
+// only): ((n − 128)·a) >> 8, n the sample's noise byte
+// (overlay.CameraPass.GrainAmplitude).
 
 // cameraScratch is the camera stage's per-frame state: the frame's planes and the gains
 // (remade when the frame size or the pass's settings change).

@@ -48,17 +48,6 @@ func randomColor(rng *rand.Rand) layerColor {
 	return layerColor{a * float32(rng.Float64()) * 255, a * float32(rng.Float64()) * 255, a * float32(rng.Float64()) * 255, a}
 }
 
-// randomCoverage returns a coverage: 0, 1, or between.
-func randomCoverage(rng *rand.Rand) float32 {
-	switch rng.IntN(4) {
-	case 0:
-		return 0
-	case 1:
-		return 1
-	}
-	return float32(rng.Float64())
-}
-
 // randomPlanes fills every plane of t with random values.
 func randomPlanes(rng *rand.Rand, t *composite.Tile) {
 	for p := range t.Planes {

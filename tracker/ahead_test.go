@@ -16,13 +16,12 @@ import (
 // brightBoxes is a Detector that finds the bright regions of the analysis planes: what it
 // finds depends on the frame alone, as a network's boxes do, so detectors on several
 // frames at once must give what one gives frame after frame. It takes longer on some
-// frames than others, so that detections finish out of order; it fails on frame failAt
-// (1-based, counting the frames it is given), 0 never.
+// frames than others, so that detections finish out of order; with fails, it fails on
+// a frame whose first luma sample is 255.
 type brightBoxes struct {
-	mask   []byte
-	lab    labeller
-	failAt int
-	seen   *int // frames detected by every brightBoxes of a test, for failAt
+	mask  []byte
+	lab   labeller
+	fails bool
 }
 
 func (d *brightBoxes) Detect(dst []detect.Detection, im *detect.Image) ([]detect.Detection, error) {
@@ -34,7 +33,7 @@ func (d *brightBoxes) Detect(dst []detect.Detection, im *detect.Image) ([]detect
 		sum += int(c.x0)
 	}
 	time.Sleep(time.Duration(sum%3) * time.Millisecond)
-	if d.failAt > 0 && im.Y[0] == 255 {
+	if d.fails && im.Y[0] == 255 {
 		return dst, errors.New("the detector failed")
 	}
 	return dst, nil
@@ -144,7 +143,7 @@ func TestPushErrors(t *testing.T) {
 	frames := clipFrames(t, synthclip.Options{Kind: synthclip.Bright, Width: 320, Height: 180, Frames: 8, Seed: 3}, 8)
 	frames[4].Y[0] = 255 // brightBoxes fails on it
 	o := DefaultOptions(Objects)
-	o.Detectors = []Detector{&brightBoxes{failAt: 1}, &brightBoxes{failAt: 1}, &brightBoxes{failAt: 1}}
+	o.Detectors = []Detector{&brightBoxes{fails: true}, &brightBoxes{fails: true}, &brightBoxes{fails: true}}
 	tr, err := New(o, 320, 180)
 	if err != nil {
 		t.Fatal(err)

@@ -15,8 +15,6 @@ const (
 	binThreads = 128
 	kinds      = 4 // TK_KINDS
 
-	kindBoxes, kindLines, kindChords, kindLabels = 0, 1, 2, 3
-
 	formatRGBA, formatYUV420P, formatNV12, formatYUV420P10, formatP010 = 0, 1, 2, 3, 4
 
 	statusOverflow = 1
