@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,9 +33,11 @@ func TestSourcesOnTheCommandLine(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		frames   int
+		past     string // what --frame frames+1 says
 	}{
-		{"image sequence", seq, 6},
-		{"tree.avi", treeAVI, 68}, // 444 AVI chunks, 376 of them empty
+		{"image sequence", seq, 6, "--frame 7: the video ends before it (0.24 s)"},
+		// 444 AVI chunks, 376 of them empty
+		{"tree.avi", treeAVI, 68, "--frame 69: the video ends before it: its header says 444 frames, 29.60 s, but fewer frames decode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := os.Stat(tc.in); tc.in == treeAVI && err != nil {
@@ -52,6 +55,15 @@ func TestSourcesOnTheCommandLine(t *testing.T) {
 			code, _, stderr = trackink("track", "-i", tc.in, "-o", filepath.Join(t.TempDir(), "t.txt"))
 			if code != 0 || !strings.Contains(stderr, fmt.Sprintf("over %d frames", tc.frames)) {
 				t.Errorf("track: exit %d, %q; want 0, over %d frames", code, stderr, tc.frames)
+			}
+			// --frame past the last frame that decodes, though within the header's count.
+			last, past := strconv.Itoa(tc.frames), strconv.Itoa(tc.frames+1)
+			if code, _, stderr := trackink("render", "-i", tc.in, "--tracks", tracks, "--frame", last, "-o", filepath.Join(t.TempDir(), "last.png")); code != 0 {
+				t.Errorf("--frame %s: exit %d, %q", last, code, stderr)
+			}
+			code, _, stderr = trackink("render", "-i", tc.in, "--tracks", tracks, "--frame", past, "-o", filepath.Join(t.TempDir(), "past.png"))
+			if code != exitUsage || !strings.Contains(stderr, tc.past) {
+				t.Errorf("--frame %s: exit %d, %q; want %d saying %q", past, code, stderr, exitUsage, tc.past)
 			}
 		})
 	}

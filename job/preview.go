@@ -91,6 +91,10 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	})
 	rep.Stages, rep.Replayed = td.stages, td.replayed
 	switch {
+	case (errors.Is(err, video.ErrNothingToRender) || err == nil && still == nil) && in.info.PromisedFrames >= n:
+		// The header's count passed CheckStart above, but fewer frames decode (OpenCV's
+		// tree.avi counts 444 AVI chunks, 376 of them empty).
+		return nil, rep, badOption(fmt.Errorf("--frame %d: the video ends before it: its header says %s, but fewer frames decode", n, in.info.Length()))
 	case errors.Is(err, video.ErrNothingToRender) || err == nil && still == nil:
 		return nil, rep, badOption(fmt.Errorf("--frame %d: the video ends before it (%s)", n, in.info.Length()))
 	case err != nil && !errors.Is(err, video.ErrInputDamaged):
