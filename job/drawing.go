@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"os"
 
 	"trackink/overlay"
 	"trackink/scene"
@@ -15,14 +14,14 @@ import (
 // the backend, the look and link options, and the tracks frames from to to, by content (a
 // SHA-256), with their judgement against ground truth where one is drawn (render --gt), so
 // that the join refuses segments drawn with other options, other tracks or other truth.
-// A font file counts by its bytes: one path may name another font on another node, or after
-// the file was replaced. Render threads are left out: they do not change a pixel.
+// A font file counts by its bytes as they were read to draw with (a FIFO or a file replaced
+// since is not read again). Render threads are left out: they do not change a pixel.
 func drawing(backend string, o overlay.Options, src Source, from, to int) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "backend %s\nstyle %+v\nlinks %+v\n", backend, o.Style, o.Links)
 	if font := o.Style.Font; font != "" && font != overlay.GoMono {
-		if b, err := os.ReadFile(font); err == nil { // read once already, to draw with
-			fmt.Fprintf(h, "font %x\n", sha256.Sum256(b))
+		if tf, err := overlay.LoadTypeface(font); err == nil { // loaded already, to draw with
+			fmt.Fprintf(h, "font %x\n", tf.Sum())
 		}
 	}
 	tracks := stored(src)

@@ -2,12 +2,16 @@ package job
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
 
 	"trackink/internal/mediatest"
 	"trackink/kernels/device"
@@ -94,24 +98,34 @@ func TestCameraCountsTheVideosFrames(t *testing.T) {
 	}
 }
 
-// A segment's plan counts a font file by its bytes: the same path holding another font (on
-// another node, or replaced between tasks) makes another plan, which the join refuses (once
-// segments drawn in two fonts joined into one video).
+// A segment's plan counts a font file by the bytes the render draws with: a node whose path
+// holds another font makes another plan, which the join refuses (once segments drawn in two
+// fonts joined into one video); the file is not read again for the plan (a FIFO would block
+// there, and a file replaced since is not what was drawn).
 func TestDrawingCountsTheFontsBytes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "label.ttf")
+	if err := os.WriteFile(path, goregular.TTF, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tf, err := overlay.LoadTypeface(path) // as the drawer does
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tf.Sum() != sha256.Sum256(goregular.TTF) {
+		t.Error("the typeface's sum is not its file's SHA-256")
+	}
 	o := overlay.Options{Style: overlay.DefaultStyle()}
 	o.Style.Font = path
-	plan := func(font string) string {
-		if err := os.WriteFile(path, []byte(font), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return drawing("cpu", o, nil, 1, 10)
+	drawn := drawing("cpu", o, nil, 1, 10)
+	if err := os.WriteFile(path, gobold.TTF, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if a, b := plan("one font"), plan("another font"); a == b {
-		t.Error("two fonts at one path make the same plan")
+	if drawing("cpu", o, nil, 1, 10) != drawn {
+		t.Error("the plan read the font file again: it changed with the file after the render loaded it")
 	}
-	if a, b := plan("one font"), plan("one font"); a != b {
-		t.Error("one font makes two plans")
+	o.Style.Font = overlay.GoMono
+	if drawing("cpu", o, nil, 1, 10) == drawn {
+		t.Error("Go Mono and a font file make the same plan")
 	}
 }
 

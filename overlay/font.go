@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"image"
 	"os"
@@ -27,7 +28,12 @@ import (
 type Typeface struct {
 	name string // "Go Medium" or the file's path
 	f    *sfnt.Font
+	sum  [sha256.Size]byte // a file's SHA-256; zero for the built-in fonts
 }
+
+// Sum is the SHA-256 of the font file's bytes as they were read, zero for a built-in font:
+// what a render's segments compare, since one path may name another font on another node.
+func (t *Typeface) Sum() [sha256.Size]byte { return t.sum }
 
 var goMedium = func() *Typeface {
 	f, err := opentype.Parse(gomedium.TTF)
@@ -69,7 +75,7 @@ func LoadTypeface(path string) (*Typeface, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s is not a TrueType or OpenType font that x/image/font reads (%v)", path, err)
 	}
-	tf := &Typeface{name: path, f: f}
+	tf := &Typeface{name: path, f: f, sum: sha256.Sum256(b)}
 	if typefaces.byPath == nil {
 		typefaces.byPath = map[string]*Typeface{}
 	}
