@@ -124,6 +124,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		// the line.
 		opts := scene.Options{FrameBase: base, FrameColumn: *frameCol, Width: *w, Height: *h, Untracked: scene.RefuseUntracked}
 		var rows []eval.Named
+		names := eval.SequenceNames(*gts, *tracks)
 		for i := range *gts {
 			g, seqRules, err := loadTruth((*gts)[i], opts, auto, rules, fs.Changed("by-class"), warnerFor(stderr, "eval"))
 			if err != nil {
@@ -144,7 +145,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if o.ByClass {
 				warnNoClassShared(stderr, (*tracks)[i], g, t)
 			}
-			row := eval.Named{Name: eval.SequenceName((*gts)[i]),
+			row := eval.Named{Name: names[i],
 				GTFrames:    eval.Numbered(eval.FrameRange{First: g.FirstIndex(), Last: g.LastIndex()}, base.Of(g.Format())),
 				TrackFrames: eval.Numbered(eval.FrameRange{First: t.FirstIndex(), Last: t.LastIndex()}, base.Of(t.Format())), Rules: seqRules}
 			scored := eval.FrameRange{First: t.FirstIndex() + o.FrameOffset, Last: t.LastIndex() + o.FrameOffset}

@@ -95,8 +95,12 @@ func TestEvalTable(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 7 || !strings.Contains(lines[1], "MOTA") || !strings.HasPrefix(strings.TrimSpace(lines[4]), "OVERALL") ||
-		lines[5] != "seq: ground truth frames 1-3, tracks frames 1-3" {
+		lines[5] != "seq (seq.tracks.txt): ground truth frames 1-3, tracks frames 1-3" {
 		t.Fatalf("want a note, a header, three rows and each sequence's frames:\n%s", out)
+	}
+	// One ground truth scored twice: the rows are named by their tracks files.
+	if !strings.HasPrefix(strings.TrimSpace(lines[2]), "seq (seq.tracks.txt) ") || !strings.HasPrefix(strings.TrimSpace(lines[3]), "seq (seq.gt.txt) ") {
+		t.Errorf("rows %q, %q: want them named seq (seq.tracks.txt), seq (seq.gt.txt)", lines[2], lines[3])
 	}
 	if !strings.Contains(lines[1], "HOTA") {
 		t.Errorf("header %q: want HOTA", lines[1])

@@ -24,6 +24,57 @@ func SequenceName(path string) string {
 	return name
 }
 
+// SequenceNames names the rows of ground truth files gts scored against tracks files tracks
+// (pairs, by index): each its ground truth's SequenceName, and where rows would share a name,
+// that name followed by the end of a path that tells them apart: the ground truth's
+// ("MOT17-02 (train/MOT17-02/gt/gt.txt)"), or where one ground truth file is scored against
+// several tracks files, the tracks' ("S2L1 (mine.txt)").
+func SequenceNames(gts, tracks []string) []string {
+	names := make([]string, len(gts))
+	groups := map[string][]int{}
+	for i, g := range gts {
+		names[i] = SequenceName(g)
+		groups[names[i]] = append(groups[names[i]], i)
+	}
+	for name, group := range groups {
+		if len(group) < 2 {
+			continue
+		}
+		apart := make([]string, len(group))
+		for k, i := range group {
+			apart[k] = gts[i]
+			for _, j := range group {
+				if j != i && gts[j] == gts[i] {
+					apart[k] = tracks[i]
+				}
+			}
+		}
+		ends := pathEnds(apart)
+		for k, i := range group {
+			names[i] = fmt.Sprintf("%s (%s)", name, ends[k])
+		}
+	}
+	return names
+}
+
+// pathEnds gives each path its last n elements, n the fewest that tell the paths apart
+// (all of each where none do).
+func pathEnds(paths []string) []string {
+	ends := make([]string, len(paths))
+	for n := 1; ; n++ {
+		seen, whole := map[string]bool{}, true
+		for k, p := range paths {
+			parts := strings.Split(filepath.ToSlash(p), "/")
+			ends[k] = filepath.FromSlash(strings.Join(parts[max(0, len(parts)-n):], "/"))
+			whole = whole && n >= len(parts)
+			seen[ends[k]] = true
+		}
+		if len(seen) == len(paths) || whole {
+			return ends
+		}
+	}
+}
+
 // Named is a result with the name of its sequence, a row of a report.
 type Named struct {
 	Name string

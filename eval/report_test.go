@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -95,6 +96,27 @@ func TestSequenceName(t *testing.T) {
 	} {
 		if got := SequenceName(path); got != want {
 			t.Errorf("SequenceName(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// Rows that would share a name are told apart by their ground truth's path, or by their
+// tracks' where one ground truth file is scored twice (once they were identical rows).
+func TestSequenceNames(t *testing.T) {
+	for _, tc := range []struct {
+		gts, tracks, want []string
+	}{
+		{[]string{"a/gt.txt", "b.txt"}, []string{"t1", "t2"}, []string{"a", "b"}},
+		{[]string{"train/MOT17-02/gt/gt.txt", "test/MOT17-02/gt/gt.txt", "MOT17-04/gt/gt.txt"}, []string{"t1", "t2", "t3"},
+			[]string{"MOT17-02 (train/MOT17-02/gt/gt.txt)", "MOT17-02 (test/MOT17-02/gt/gt.txt)", "MOT17-04"}},
+		{[]string{"S2L1/gt/gt.txt", "S2L1/gt/gt.txt"}, []string{"/tmp/mine.txt", "theirs.txt"},
+			[]string{"S2L1 (mine.txt)", "S2L1 (theirs.txt)"}},
+		{[]string{"x/gt.txt", "x/gt.txt", "y/x.txt"}, []string{"/runs/a/t.txt", "/runs/b/t.txt", "t3"},
+			[]string{"x (a/t.txt)", "x (b/t.txt)", "x (y/x.txt)"}},
+		{[]string{"gt.txt", "gt.txt"}, []string{"t.txt", "t.txt"}, []string{"gt (t.txt)", "gt (t.txt)"}},
+	} {
+		if got := SequenceNames(tc.gts, tc.tracks); !slices.Equal(got, tc.want) {
+			t.Errorf("SequenceNames(%q, %q) = %q, want %q", tc.gts, tc.tracks, got, tc.want)
 		}
 	}
 }
