@@ -39,8 +39,9 @@ type Builder struct {
 	corners   []cornerLabel // this frame's corner labels (camera.go), which the labels keep clear of
 	// BoxFrom's (look.go): the tracks with a box this frame; the frame each point's track
 	// first appeared in.
-	boxed     map[int]bool
-	pointSeen map[int]int
+	boxed      map[int]bool
+	pointSeen  map[int]int
+	pointBoxed []scene.Box // this frame's boxes around points
 	// fades are the next frame's boxes' opacities and sizes (lifetime.go), set by the
 	// Drawer for a frame of its lifetime, which Build then resizes in place; empty: none.
 	fades []boxFade
@@ -133,45 +134,59 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 			fd = b.fades[i]
 			scaleBox(bx, fd.scale)
 		}
-		if bx.ID != scene.NoID {
-			if _, ok := b.firstSeen[bx.ID]; !ok {
-				b.firstSeen[bx.ID] = f.Index
-			}
-			if bx.Class != "" {
-				b.classOf[bx.ID] = bx.Class
-			}
-		}
-		c := b.itemColor(bx.ID, bx.Class, bx.Color, bx.HasColor)
-		stroke, fill := c, c
-		if s.BoxColor.Set {
-			stroke = s.BoxColor.C
-		}
-		if s.FillColor.Set {
-			fill = s.FillColor.C
-		}
-		p.Boxes = append(p.Boxes, Box{
-			X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
-			Radius:      s.Roundness * min(bx.W, bx.H) / 2,
-			Stroke:      s.BoxStroke,
-			Fill:        Premul(fill, s.FillOpacity*fd.alpha),
-			StrokeColor: Premul(stroke, s.BoxOpacity*fd.alpha),
-			Dash:        b.boxDash,
-			Bracket:     b.bracket,
-		})
-		if fd.alpha == 1 {
-			// An effect changes the picture under the box: it comes and goes whole.
-			b.addEffect(p, bx, stroke)
-		}
-		if s.Labels {
-			b.addLabel(p, f, bx, c, fd.alpha)
-		}
+		b.addBox(p, f, bx, fd)
 	}
 	b.fades = b.fades[:0]
+	for i := range b.pointBoxes(f) {
+		b.addBox(p, f, &b.pointBoxed[i], boxFade{1, 1})
+	}
 	b.prepareCorners(p, index)
 	b.placeLabels(p, f.Index)
 	b.addVerdicts(p, f)
 	b.addCorners(p)
-	b.addPointBoxes(p, f)
+	b.addLinksAndPoints(p, f, links, index)
+}
+
+// addBox adds box bx of frame f, at fade fd: its outline and fill, its effect and its label.
+func (b *Builder) addBox(p *Primitives, f *scene.Frame, bx *scene.Box, fd boxFade) {
+	s := &b.style
+	if bx.ID != scene.NoID {
+		if _, ok := b.firstSeen[bx.ID]; !ok {
+			b.firstSeen[bx.ID] = f.Index
+		}
+		if bx.Class != "" {
+			b.classOf[bx.ID] = bx.Class
+		}
+	}
+	c := b.itemColor(bx.ID, bx.Class, bx.Color, bx.HasColor)
+	stroke, fill := c, c
+	if s.BoxColor.Set {
+		stroke = s.BoxColor.C
+	}
+	if s.FillColor.Set {
+		fill = s.FillColor.C
+	}
+	p.Boxes = append(p.Boxes, Box{
+		X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
+		Radius:      s.Roundness * min(bx.W, bx.H) / 2,
+		Stroke:      s.BoxStroke,
+		Fill:        Premul(fill, s.FillOpacity*fd.alpha),
+		StrokeColor: Premul(stroke, s.BoxOpacity*fd.alpha),
+		Dash:        b.boxDash,
+		Bracket:     b.bracket,
+	})
+	if fd.alpha == 1 {
+		// An effect changes the picture under the box: it comes and goes whole.
+		b.addEffect(p, bx, stroke)
+	}
+	if s.Labels {
+		b.addLabel(p, f, bx, c, fd.alpha)
+	}
+}
+
+// addLinksAndPoints adds frame f's links, its points and their trails.
+func (b *Builder) addLinksAndPoints(p *Primitives, f *scene.Frame, links []knn.Edge, index int) {
+	s := &b.style
 	var cx, cy float32 // the points' centroid, for BendAway
 	if s.BendAway && len(links) > 0 {
 		cx, cy = centroid(f)

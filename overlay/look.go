@@ -54,14 +54,16 @@ func (b *Builder) linkColor(pa, pb *scene.Point) RGBA {
 	return Premul(mix(b.linkEndColor(pa), b.linkEndColor(pb)), LinkFade(s.LinkOpacity, pb.X-pa.X, pb.Y-pa.Y, s.LinkFade))
 }
 
-// addPointBoxes adds, with BoxFrom set, a box around each of frame f's points whose track has
+// pointBoxes gives, with BoxFrom set, a box around each of frame f's points whose track has
 // no box in f: a square of half side BoxRadius centred on the point, or with "age" one that
-// grows from nothing to that over the track's first BoxGrowFrames frames. It takes the
-// point's colour and the boxes' stroke, fill, roundness and outline style.
-func (b *Builder) addPointBoxes(p *Primitives, f *scene.Frame) {
+// grows from nothing to that over the track's first BoxGrowFrames frames. They are boxes
+// like the frame's own (Build): the point's colour, the boxes' stroke, fill, roundness and
+// outline style, effect and label. It returns b.pointBoxed, reused from frame to frame.
+func (b *Builder) pointBoxes(f *scene.Frame) []scene.Box {
 	s := &b.style
+	b.pointBoxed = b.pointBoxed[:0]
 	if s.BoxFrom == "" || s.BoxFrom == "none" {
-		return
+		return nil
 	}
 	clear(b.boxed)
 	for i := range f.Boxes {
@@ -77,22 +79,17 @@ func (b *Builder) addPointBoxes(p *Primitives, f *scene.Frame) {
 		if b.boxed[pt.ID] {
 			continue
 		}
+		if _, ok := b.firstSeen[pt.ID]; !ok && pt.ID != scene.NoID {
+			b.firstSeen[pt.ID] = first // a label's age, as its box's would be: the track's
+		}
 		r := s.BoxRadius
 		if s.BoxFrom == "age" {
 			r *= min(1, float32(f.Index-first+1)/BoxGrowFrames)
 		}
-		c := b.pointColor(pt)
-		stroke, fill := c, c
-		if s.BoxColor.Set {
-			stroke = s.BoxColor.C
-		}
-		if s.FillColor.Set {
-			fill = s.FillColor.C
-		}
-		p.Boxes = append(p.Boxes, Box{X: pt.X - r, Y: pt.Y - r, W: 2 * r, H: 2 * r, Radius: s.Roundness * r,
-			Stroke: s.BoxStroke, Fill: Premul(fill, s.FillOpacity), StrokeColor: Premul(stroke, s.BoxOpacity),
-			Dash: b.boxDash, Bracket: b.bracket})
+		b.pointBoxed = append(b.pointBoxed, scene.Box{ID: pt.ID, X: pt.X - r, Y: pt.Y - r, W: 2 * r, H: 2 * r,
+			Color: pt.Color, HasColor: pt.HasColor})
 	}
+	return b.pointBoxed
 }
 
 // smoothTrail returns q's positions smoothed for Trails.Smooth = r: position i becomes the

@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"trackink/composite"
@@ -79,6 +80,29 @@ func TestBoxFrom(t *testing.T) {
 				t.Errorf("--box-from %s: box %+v, want half side %g around (100, 80)", tc.from, bx, tc.half)
 			}
 		}
+	}
+}
+
+// TestPointBoxesAreBoxes: a box around a point takes the box effect and the label as the
+// tracks' own boxes do (once it had neither: --box-from radius --box-effect sort drew
+// outlines alone).
+func TestPointBoxesAreBoxes(t *testing.T) {
+	frame := &scene.Frame{Index: 1, Points: []scene.Point{{ID: 1, X: 100, Y: 80}, {ID: 2, X: 300, Y: 200}},
+		Boxes: []scene.Box{{ID: 2, X: 280, Y: 150, W: 40, H: 50}}}
+	st := DefaultStyle()
+	st.BoxFrom, st.BoxRadius, st.Labels, st.BoxEffects = "radius", 20, true, []Effect{EffectSort}
+	b := newTestBuilder(t, st, 640, 360)
+	var p Primitives
+	b.Build(&p, frame, nil)
+	if len(p.Effects) != 2 || p.Effects[1].X != 80 || p.Effects[1].Y != 60 || p.Effects[1].W != 40 || p.Effects[1].Kind != EffectSort {
+		t.Errorf("effects %+v: want the tracked box's and a sort in the point box (80, 60) 40 × 40", p.Effects)
+	}
+	var texts []string
+	for _, l := range p.Labels {
+		texts = append(texts, string(l.Text))
+	}
+	if !slices.Equal(texts, []string{"#2", "#1"}) {
+		t.Errorf("labels %q, want the tracked box's #2 and the point box's #1", texts)
 	}
 }
 
