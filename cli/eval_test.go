@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"trackink/eval"
 	"trackink/internal/mediatest"
+	"trackink/scene"
 )
 
 // evalFiles writes a small ground truth and a tracker's output on it, in MOTChallenge text,
@@ -569,6 +571,34 @@ func TestEvalMessages(t *testing.T) {
 			if code != 0 || !strings.Contains(stderr, w) || c.notWant != "" && strings.Contains(stderr, c.notWant) {
 				t.Errorf("%v: exit %d, %q; want %q", c.args, code, stderr, w)
 			}
+		}
+	}
+}
+
+// MOT20's rules (its distractors) are a MOT20 sequence's, by the sequence's name as
+// TrackEval's benchmark names them, not by any directory of the path (MOT17 ground truth
+// under a directory named MOT20-runs once scored by MOT20's rules).
+func TestEvalMOT20ByName(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gt.txt")
+	if err := os.WriteFile(path, []byte("1,1,10,10,20,20,1,1,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gt, err := scene.Load(path, scene.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path  string
+		mot20 bool
+	}{
+		{"data/MOT20/train/MOT20-05/gt/gt.txt", true},
+		{"MOT20-01/gt/gt.txt", true},
+		{"MOT20-runs/MOT17-02/gt/gt.txt", false},
+		{"/home/me/MOT20-baselines/MOT17-04-gt.txt", false},
+		{"MOT17-02/gt/gt.txt", false},
+	} {
+		if o := evalOptions(tc.path, gt, 0.5, eval.TrackEval); o.MOT20 != tc.mot20 {
+			t.Errorf("%s: MOT20 rules %v, want %v", tc.path, o.MOT20, tc.mot20)
 		}
 	}
 }

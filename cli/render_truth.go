@@ -94,8 +94,11 @@ func (g *renderTruth) judge(f *renderFlags, tracks *scene.Tracks, w, h int, stde
 
 // evalOptions are the options eval scores ground truth gt, read from path, by with the
 // rules and no --by-class or --frame-offset: class by class for KITTI under py-motmetrics'
-// rules, MOT20's distractors for a MOT20 sequence.
+// rules, MOT20's distractors for a MOT20 sequence: one whose name (eval.SequenceName:
+// MOT20-05/gt/gt.txt is MOT20-05) is MOT20's, as TrackEval's benchmark names its sequences.
+// (The path's other directories do not count: MOT17 ground truth kept under MOT20-runs/ is
+// MOT17's.)
 func evalOptions(path string, gt *scene.Tracks, iou float64, rules eval.Rules) eval.Options {
-	return eval.Options{IoU: iou, Rules: rules, MOT20: strings.Contains(path, "MOT20"),
+	return eval.Options{IoU: iou, Rules: rules, MOT20: strings.HasPrefix(eval.SequenceName(path), "MOT20-"),
 		ByClass: gt.Format() == scene.FormatKITTI && rules == eval.PyMotmetrics}
 }
