@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 )
 
 // readString reads input as the named file in the given format.
@@ -118,6 +121,16 @@ func checkInvariants(t testing.TB, tr *Tracks) {
 		len(got.Points)+len(got.Boxes) != 0 {
 		t.Fatalf("Frame outside the tracks does not give an empty frame and nil")
 	}
+}
+
+// asRead is data as the readers read it: text that a UTF-16 byte order mark begins,
+// decoded.
+func asRead(data string) string {
+	if strings.HasPrefix(data, "\xff\xfe") || strings.HasPrefix(data, "\xfe\xff") {
+		s, _, _ := transform.String(unicode.BOMOverride(transform.Nop), data)
+		return s
+	}
+	return data
 }
 
 // checkParseError fails t unless err is a *ParseError on a line of input (or just after it,

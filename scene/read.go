@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 )
 
 // Format selects the reader that Read uses.
@@ -293,8 +296,7 @@ func Read(r io.Reader, name string, format Format, opts Options) (*Tracks, error
 	if format < FormatAuto || format > FormatYOLO {
 		return nil, fmt.Errorf("scene: reading %s: unknown format %d", name, format)
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
-	skipBOM(br)
+	br := utf8Text(bufio.NewReaderSize(r, 64<<10))
 	if format == FormatAuto {
 		var err error
 		if format, err = sniff(br, name); err != nil {
@@ -464,10 +466,16 @@ func isWhole(s string) bool {
 	return msg == "" && v == math.Trunc(v)
 }
 
-// skipBOM skips the byte order mark with which Windows tools, Excel above all, start UTF-8
-// text.
-func skipBOM(br *bufio.Reader) {
-	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\uFEFF")) {
+// utf8Text returns br's text as UTF-8: past the byte order mark with which Windows tools,
+// Excel above all, start UTF-8 text, or decoded where a UTF-16 byte order mark begins it
+// (Windows PowerShell 5's > writes a tracker's output as UTF-16).
+func utf8Text(br *bufio.Reader) *bufio.Reader {
+	b, _ := br.Peek(3)
+	switch {
+	case bytes.Equal(b, []byte("\uFEFF")):
 		br.Discard(3)
+	case bytes.HasPrefix(b, []byte{0xff, 0xfe}), bytes.HasPrefix(b, []byte{0xfe, 0xff}):
+		return bufio.NewReaderSize(transform.NewReader(br, unicode.BOMOverride(transform.Nop)), br.Size())
 	}
+	return br
 }

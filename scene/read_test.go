@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 const (
@@ -186,6 +187,49 @@ func TestReadSniffsAStream(t *testing.T) {
 	_, err := readString("", FormatAuto, Options{}, "x")
 	if err == nil || !strings.HasPrefix(err.Error(), "line 1: cannot tell the format") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// utf16Text is s in UTF-16 with its byte order mark, as Windows PowerShell 5's > writes text.
+func utf16Text(s string, bigEndian bool) string {
+	var b []byte
+	for _, u := range append([]uint16{0xfeff}, utf16.Encode([]rune(s))...) {
+		if bigEndian {
+			b = append(b, byte(u>>8), byte(u))
+		} else {
+			b = append(b, byte(u), byte(u>>8))
+		}
+	}
+	return string(b)
+}
+
+// Text in UTF-16 (a tracker's output redirected by Windows PowerShell 5) reads as the same
+// text in UTF-8, whatever the format; it was once refused as '"\xff\xfe1\x00" is not a
+// number'.
+func TestReadUTF16(t *testing.T) {
+	yolo := filepath.Join(t.TempDir(), "clip_1.txt")
+	for _, tc := range []struct {
+		name, text string
+		format     Format
+		opts       Options
+	}{
+		{"f.txt", motLine + "2,1,12,20,30,40,1,-1,-1,-1\r\n", FormatAuto, Options{}},
+		{"f.jsonl", jsonlLine + `{"frame":2,"boxes":[{"id":1,"x":12,"y":20,"w":30,"h":40,"label":"café"}]}` + "\n", FormatAuto, Options{}},
+		{"f.txt", "1 1 Car 0 0 0 10 20 40 60 0 0 0 0 0 0 0\n", FormatKITTI, Options{}},
+		{yolo, "0 0.5 0.5 0.1 0.2 7\n", FormatYOLO, Options{Width: 640, Height: 480}},
+	} {
+		want, err := readString(tc.name, tc.format, tc.opts, tc.text)
+		if err != nil {
+			t.Fatalf("%s in UTF-8: %v", tc.name, err)
+		}
+		for _, big := range []bool{false, true} {
+			got, err := readString(tc.name, tc.format, tc.opts, utf16Text(tc.text, big))
+			if err != nil {
+				t.Errorf("%s in UTF-16 (big-endian %v): %v", tc.name, big, err)
+			} else if !reflect.DeepEqual(framesOf(got), framesOf(want)) {
+				t.Errorf("%s in UTF-16 (big-endian %v): %v, want %v", tc.name, big, framesOf(got), framesOf(want))
+			}
+		}
 	}
 }
 

@@ -167,9 +167,7 @@ func readFile(f *yoloFile) error {
 		return err
 	}
 	defer r.Close()
-	br := bufio.NewReader(r)
-	skipBOM(br)
-	return f.read(br)
+	return f.read(utf8Text(bufio.NewReader(r)))
 }
 
 // decide looks for a line of f that shows what six-field lines hold: a seven-field line
