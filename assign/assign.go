@@ -27,6 +27,10 @@
 // allowed ones can make, so that one more allowed pair always wins, and dropping them from
 // the result.
 //
+// LinearSumAssignment is the other solver: on a dense matrix with no forbidden pair it
+// returns exactly what scipy's linear_sum_assignment returns, ties included, for scorers
+// whose figures depend on which of several least-cost assignments scipy picks.
+//
 // A Solver keeps its work space between calls, so a tracker that solves one problem a frame
 // allocates nothing once the space has grown to its largest problem.
 package assign
@@ -63,6 +67,12 @@ type Solver struct {
 	used       []bool
 	col        []int // the result
 
+	// LinearSumAssignment's besides the above: each row's column, the rows its search
+	// reached, the columns it has yet to reach.
+	rowCol    []int
+	rowSeen   []bool
+	remaining []int
+
 	// The components of the graph of allowed pairs, rows numbered 0…rows-1 and columns
 	// rows…rows+cols-1: a union-find forest whose roots are each set's least member, each
 	// node's component, and the rows and columns grouped by component, in ascending order
@@ -79,14 +89,7 @@ type Solver struct {
 // overwritten by the next call. Costs may be any float64 but -Inf; +Inf and NaN forbid a
 // pair (see the package documentation).
 func (s *Solver) Solve(cost []float64, rows, cols int) []int {
-	if rows < 0 || cols < 0 || len(cost) != rows*cols {
-		panic("assign: matrix size does not match its costs")
-	}
-	s.col = grow(s.col, rows)
-	for i := range s.col {
-		s.col[i] = -1
-	}
-	if rows == 0 || cols == 0 {
+	if !s.start(cost, rows, cols) {
 		return s.col
 	}
 	nc := s.components(cost, rows, cols)
@@ -99,6 +102,19 @@ func (s *Solver) Solve(cost []float64, rows, cols int) []int {
 		}
 	}
 	return s.col
+}
+
+// start checks that cost holds rows × cols costs, sets every row of the result to -1, and
+// reports whether there is anything to solve.
+func (s *Solver) start(cost []float64, rows, cols int) bool {
+	if rows < 0 || cols < 0 || len(cost) != rows*cols {
+		panic("assign: matrix size does not match its costs")
+	}
+	s.col = grow(s.col, rows)
+	for i := range s.col {
+		s.col[i] = -1
+	}
+	return rows > 0 && cols > 0
 }
 
 // components finds the connected components of the bipartite graph whose edges are the

@@ -15,9 +15,10 @@ func HOTAAlpha(i int) float64 {
 	return 0.05 + float64(float64(i)*0.05) // no fused multiply-add: numpy's values exactly
 }
 
-// hotaEpsilon is TrackEval's slack on the thresholds (np.finfo('float').eps): a pair matches
-// at α when its similarity is at least α − ε.
-const hotaEpsilon = 2.220446049250313e-16
+// trackEvalEpsilon is TrackEval's slack on the thresholds (np.finfo('float').eps): a pair
+// matches at α when its similarity is at least α − ε, and a frame's matching keeps only the
+// pairs that score more than ε.
+const trackEvalEpsilon = 2.220446049250313e-16
 
 // HOTACounts are a sequence's counts and sums for HOTA, the Higher Order Tracking Accuracy
 // of Luiten et al., "HOTA: A Higher Order Metric for Evaluating Multi-Object Tracking" (IJCV
@@ -203,7 +204,7 @@ func (h *HOTAAccumulator) Update(gt, tracks []int, sim []float64) {
 				h.pairIndex[key] = p
 				h.pairs = append(h.pairs, hotaPair{gt: key[0], tr: key[1]})
 			}
-			if d := h.colSum[j] + h.rowSum[i] - s; d > hotaEpsilon {
+			if d := h.colSum[j] + h.rowSum[i] - s; d > trackEvalEpsilon {
 				h.pairs[p].potential += s / d
 			}
 			h.cells = append(h.cells, hotaCell{int32(i), int32(j), p, s})
@@ -225,7 +226,7 @@ func (h *HOTAAccumulator) Result() HOTACounts {
 	}
 	var thr [HOTAAlphas]float64
 	for a := range thr {
-		thr[a] = HOTAAlpha(a) - hotaEpsilon
+		thr[a] = HOTAAlpha(a) - trackEvalEpsilon
 	}
 	var (
 		solver      assign.Solver

@@ -140,17 +140,16 @@ func TestHOTACombined(t *testing.T) {
 	checkScores(t, "combined", all.HOTA.Mean(), HOTAScores{math.Sqrt(5.0 / 6), 1, 5.0 / 6, 1, 1, 5.0 / 6, 1, 1})
 }
 
-// BenchmarkHOTA: a crowded sequence, 500 frames of 150 objects, each followed by its track
-// at IoU 0.5 to 0.9 and overlapping the next object's track a little; a tenth of the tracks
-// renumbered every 100 frames.
-func BenchmarkHOTA(b *testing.B) {
-	const n, frames = 150, 500
-	ids := make([]int, n)
+// crowd returns a crowded sequence, frames frames of n objects, each followed by its track
+// at similarity 0.5 to 0.9 and overlapping the next object's track a little (0.1), a tenth
+// of the tracks renumbered every 100 frames: ids, each frame's track ids and similarities.
+func crowd(n, frames int) (ids []int, trs [][]int, sims [][]float64) {
+	ids = make([]int, n)
 	for i := range ids {
 		ids[i] = i
 	}
-	sims := make([][]float64, frames)
-	trs := make([][]int, frames)
+	sims = make([][]float64, frames)
+	trs = make([][]int, frames)
 	for f := range frames {
 		s := make([]float64, n*n)
 		tr := make([]int, n)
@@ -166,6 +165,13 @@ func BenchmarkHOTA(b *testing.B) {
 		}
 		sims[f], trs[f] = s, tr
 	}
+	return ids, trs, sims
+}
+
+// BenchmarkHOTA: crowd's sequence, 500 frames of 150 objects.
+func BenchmarkHOTA(b *testing.B) {
+	const n, frames = 150, 500
+	ids, trs, sims := crowd(n, frames)
 	b.ResetTimer()
 	for range b.N {
 		h := NewHOTAAccumulator()

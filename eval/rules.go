@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"trackink/assign"
@@ -29,9 +28,10 @@ const (
 	// KITTI's unmatched track boxes at most 25 px tall or more than half inside a DontCare
 	// region; then only MOTChallenge's pedestrians, and KITTI's Car and Pedestrian class by
 	// class, are scored. A frame matches for the greatest summed IoU, the previous frame's
-	// pairs first; a frame without ground truth or tracks leaves the previous pairs
-	// standing; mostly tracked is more than 80 %; a fragmentation is every run of matched
-	// frames after a ground-truth track's first.
+	// pairs first, ties broken as TrackEval's scipy call breaks them; a frame without
+	// ground truth or tracks leaves the previous pairs standing; mostly tracked is more
+	// than 80 %; a fragmentation is every run of matched frames after a ground-truth
+	// track's first.
 	TrackEval
 )
 
@@ -61,31 +61,26 @@ func ParseRules(s string) (Rules, error) {
 const continuationBonus = 1000
 
 // maxScoreMatching returns the one-to-one matching of rows to columns of the greatest total
-// score among the pairs of positive score (score[i*cols+j]; NaN or ≤ 0: the pair may not
-// match), as scipy's linear_sum_assignment on the negated scores does in TrackEval: col[i] is
-// row i's column or -1. Unlike assign's least cost, it does not first make the most pairs: two
-// pairs of IoU 0.3 lose to one of 0.7. The solution is found by giving each row a private
-// column of cost 0 besides its real ones at the negated scores, so that every row is matched
-// and the least total cost is the greatest total score. work is reused for that matrix.
+// score (score[i*cols+j]; NaN or ≤ 0: the pair may not match) that TrackEval makes:
+// scipy's linear_sum_assignment on the dense matrix of negated scores, 0 for a pair that
+// may not match, keeping the pairs that score more than TrackEval's epsilon. col[i] is row
+// i's column or -1. Unlike assign's Solve, it does not first make the most pairs (two pairs
+// of IoU 0.3 lose to one of 0.7), and it breaks ties as scipy does: a track half-way between
+// two ground-truth boxes goes to the first, and which one moves identity switches and, in
+// the distractor matching, whether the track is scored at all. work is reused for the
+// matrix.
 func maxScoreMatching(s *assign.Solver, work *[]float64, score []float64, rows, cols int) []int {
-	w := cols + rows
-	*work = grow(*work, rows*w)
+	*work = grow(*work, rows*cols)
 	cost := *work
-	for i := range rows {
-		for j := range w {
-			c := math.NaN()
-			switch {
-			case j < cols && score[i*cols+j] > 0:
-				c = -score[i*cols+j]
-			case j == cols+i:
-				c = 0
-			}
-			cost[i*w+j] = c
+	for k, x := range score {
+		cost[k] = 0
+		if x > 0 {
+			cost[k] = -x
 		}
 	}
-	col := s.Solve(cost, rows, w)
+	col := s.LinearSumAssignment(cost, rows, cols)
 	for i, j := range col {
-		if j >= cols {
+		if j >= 0 && !(score[i*cols+j] > trackEvalEpsilon) {
 			col[i] = -1
 		}
 	}
