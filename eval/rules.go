@@ -163,8 +163,9 @@ func preprocessors(f scene.Format, o Options) []*preprocessor {
 		return []*preprocessor{{
 			distractor: func(g scene.Box) bool { return classIn(g.Class, d) },
 			candidate:  all,
-			// MOT17's classes: pedestrians alone; MOT15's ground truth has none.
-			scored: func(g scene.Box) bool { return !g.Ignored && (g.Class == "" || g.Class == "pedestrian") },
+			// MOT17's classes: pedestrians alone; MOT15's ground truth has none; CVAT's
+			// MOT 1.1 names its own (labels.txt), people's person among them.
+			scored: func(g scene.Box) bool { return !g.Ignored && (g.Class == "" || IsPerson(g.Class)) },
 			track:  all,
 		}}
 	}

@@ -335,7 +335,7 @@ func (t *Tracks) Options(w, h int) (scene.Options, error) {
 			}
 		}
 	}
-	o.ClassNames = t.classNames
+	o.ClassNames, o.NoLabelsFile = t.classNames, t.ClassNames == NoClassNames
 	return o, nil
 }
 

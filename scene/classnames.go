@@ -36,8 +36,7 @@ func ReadClassNames(path string) ([]string, error) {
 var namesKey = regexp.MustCompile(`^names[ \t]*:(.*)$`)
 
 func parseClassNames(path string, data []byte) ([]string, error) {
-	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	lines := textLines(data)
 	ext := strings.ToLower(filepath.Ext(path))
 	for n, line := range lines {
 		if m := namesKey.FindStringSubmatch(line); m != nil {
@@ -47,18 +46,26 @@ func parseClassNames(path string, data []byte) ([]string, error) {
 	if ext == ".yaml" || ext == ".yml" {
 		return nil, fmt.Errorf("%s: no names key (a line \"names:\" at the start)", path)
 	}
+	names, err := nameLines(path, lines, 0)
+	if err == nil && len(names) == 0 {
+		err = fmt.Errorf("%s: no class names (one name a line, the first is class 0)", path)
+	}
+	return names, err
+}
+
+// nameLines reads class names, one a line, the first naming class first (0 in a darknet
+// .names file, 1 in CVAT's labels.txt). Spaces around a name are not part of it; blank lines
+// at the end are left out, and one in the middle is an error.
+func nameLines(path string, lines []string, first int) ([]string, error) {
 	for len(lines) > 0 && trimSpaces(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
-	}
-	if len(lines) == 0 {
-		return nil, fmt.Errorf("%s: no class names (one name a line, the first is class 0)", path)
 	}
 	names := make([]string, len(lines))
 	for n, line := range lines {
 		name := trimSpaces(line)
 		msg := checkLabel(name)
 		if name == "" {
-			msg = fmt.Sprintf("blank: class %d needs a name (one name a line, the first is class 0)", n)
+			msg = fmt.Sprintf("blank: class %d needs a name (one name a line, the first is class %d)", n+first, first)
 		}
 		if msg != "" {
 			return nil, &ParseError{File: path, Line: n + 1, Msg: msg}
@@ -66,6 +73,28 @@ func parseClassNames(path string, data []byte) ([]string, error) {
 		names[n] = name
 	}
 	return names, nil
+}
+
+// LabelsFile is the file beside a 9-field MOTChallenge file in which CVAT's "MOT 1.1" export
+// (datumaro's MOT sequence format) names its class numbers: gt/labels.txt beside gt/gt.txt,
+// one label a line, the 8th field's class_id n naming line n.
+const LabelsFile = "labels.txt"
+
+// readLabelsFile reads the labels of a labels.txt (LabelsFile). A task without labels
+// writes an empty one: then no box has a class (class_id -1).
+func readLabelsFile(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return nameLines(path, textLines(data), 1)
+}
+
+// textLines splits a small text file into lines, without a UTF-8 byte order mark or CRs
+// before the line feeds.
+func textLines(data []byte) []string {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	return strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 }
 
 // yamlNames reads the names key opened on line n (0-based) of lines, rest being the text

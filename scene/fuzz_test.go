@@ -22,6 +22,9 @@ func FuzzMOT(f *testing.F) {
 		"1,1,10,20,30,40\n2,1,11,20,30,40\n",
 		"1 1 10 20 30 40 1 -1 -1 -1\n2\t1\t11\t20\t30\t40\t0.5\t-1\t-1\t-1\n",
 		"1,1,10,20,30,40,1,-1,-1,-1,\n",
+		// BoxMOT's results (COCO class + 1, then the confidence), read with class names too.
+		"1,1,10,20,30,40,1,2,0.912345\n1,2,1,1,1,1,0,-1,1\n2,1,1,1,1,1,1,1,1\n",
+		"1,1,1,1,1,1,1,0,0.5\n1,2,1,1,1,1,1,3,0.5\n",
 	} {
 		f.Add(seed, false, false)
 	}
@@ -31,7 +34,8 @@ func FuzzMOT(f *testing.F) {
 			opts.Anchor = Center
 		}
 		if !drop {
-			// The x field as a class number of names (--class-names).
+			// The x field, or the 9-field layout's class, as a class number of names
+			// (--class-names).
 			named := opts
 			named.ClassNames = []string{"a", "b"}
 			fuzzRead(t, "f.txt", FormatMOT, named, data)

@@ -3,6 +3,8 @@ package scene
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -13,6 +15,9 @@ var (
 	// motTruth10Fields is MOT15's ground truth: the results' layout with the consider flag
 	// where the results have conf.
 	motTruth10Fields = []string{"frame", "id", "bb_left", "bb_top", "bb_width", "bb_height", "consider_flag", "x", "y", "z"}
+	// motScoredTruthFields is the 9-field layout read with class names (BoxMOT's results:
+	// COCO's class + 1, then the confidence).
+	motScoredTruthFields = []string{"frame", "id", "bb_left", "bb_top", "bb_width", "bb_height", "consider_flag", "class", "conf"}
 	// motBoxFields are the six fields every MOTChallenge line begins with, which some tools
 	// write alone.
 	motBoxFields = motResultFields[:6]
@@ -38,17 +43,104 @@ type motReader struct {
 	// realScores is set once some conf is neither 1 nor -1; until then the column may be
 	// the placeholder that many trackers fill with 1, which is no score at all.
 	realScores bool
-	// classes holds motClasses' indexes in the builder.
-	classes []uint32
+	// classes reads the 9-field layout's 8th field, from its first row on.
+	classes motClassField
+	// layout says how the file was read, where it can be read several ways (Summary).
+	layout string
+}
+
+// motClassField is how the 9-field layout's 8th field is read: class number n (from 1) is
+// names[n-1]. Its numbers are MOTChallenge's classes, unless the file says otherwise: a
+// labels.txt beside it (CVAT's MOT 1.1), or class names given (BoxMOT's COCO class + 1).
+type motClassField struct {
+	names   []string
+	classes []uint32 // names' indexes in the builder
+	of      string   // what the numbers number, for errors; "" for MOTChallenge's classes
+	scores  bool     // the 9th field is the box's score, not a visibility
 }
 
 func newMOTReader(file string, opts Options) *motReader {
 	m := &motReader{b: newBuilder(file, "field 2 (id)", opts.base(FormatMOT)), opts: opts, base: opts.base(FormatMOT)}
 	m.row.file = file
-	for _, c := range motClasses {
-		m.classes = append(m.classes, m.b.class(c))
-	}
 	return m
+}
+
+// readClassField decides how the 9-field layout's 8th field is read, at its first row:
+// by the class names given (BoxMOT: COCO's class + 1; the 9th field, its confidence, is the
+// score but where the file is read as ground truth), by the labels.txt beside the file (CVAT's
+// MOT 1.1, whose 9th field is MOTChallenge's visibility), or as MOTChallenge's classes.
+func (m *motReader) readClassField() error {
+	c := &m.classes
+	labels := ""
+	if m.opts.path != "" && !m.opts.NoLabelsFile {
+		labels = filepath.Join(filepath.Dir(m.opts.path), LabelsFile)
+		if info, err := os.Stat(labels); err != nil || !info.Mode().IsRegular() {
+			labels = ""
+		}
+	}
+	switch {
+	case m.opts.ClassNames != nil:
+		c.names, c.of = m.opts.ClassNames, "the class names"
+		c.scores = !m.opts.DropIgnored && !m.opts.MarkIgnored
+		m.layout = "9 fields: class numbers the class names from 1, as BoxMOT writes COCO's class + 1"
+		if c.scores {
+			m.row.names = motScoredTruthFields
+			m.layout += "; the 9th field is the score"
+		}
+	case labels != "":
+		names, err := readLabelsFile(labels)
+		if err != nil {
+			return fmt.Errorf("the labels beside %s (CVAT's MOT 1.1): %w", m.row.file, err)
+		}
+		c.names, c.of = names, "the labels in "+labels
+		m.layout = "9 fields, CVAT's MOT 1.1: class numbers the lines of " + labels
+	default:
+		c.names = motClasses[1:]
+		m.layout = "9 fields, MOT17 ground truth: class is MOTChallenge's"
+	}
+	for _, name := range c.names {
+		c.classes = append(c.classes, m.b.class(name))
+	}
+	return nil
+}
+
+// class checks the 8th field's class number v, written s, and returns the box's class in the
+// builder (0: none).
+func (c *motClassField) class(v int, s string) (uint32, string) {
+	if c.of == "" {
+		if v < 1 || v > len(c.names) {
+			return 0, fmt.Sprintf("%s is not a MOTChallenge class (1 to %d); a file whose 8th field numbers other classes "+
+				"(CVAT's MOT 1.1, BoxMOT) needs --class-names FILE or a %s beside it", s, len(c.names), LabelsFile)
+		}
+		return c.classes[v-1], ""
+	}
+	i, msg := numberedClass(c.names, 1, c.of, v, s)
+	if msg != "" || i < 0 {
+		return 0, msg
+	}
+	return c.classes[i], ""
+}
+
+// numberedClass checks class number v, written s, of names numbered from first (0 or 1),
+// of saying what they are for the message; -1 is no class. It returns the class's index in
+// names, or -1 for none.
+func numberedClass(names []string, first int, of string, v int, s string) (int, string) {
+	i := v - first
+	switch {
+	case v == -1:
+		return -1, ""
+	case len(names) == 0:
+		return 0, fmt.Sprintf("%s is not a class number of %s, which are none (-1 is no class)", s, of)
+	case i < 0 || i >= len(names):
+		msg := fmt.Sprintf("%s is not a class number of %s (%d to %d, or -1 for none)", s, of, first, len(names)-1+first)
+		if v == 0 {
+			msg += ": this layout numbers them from 1"
+		}
+		return 0, msg
+	case names[i] == "":
+		return 0, fmt.Sprintf("%s is a class number %s leave unnamed", s, of)
+	}
+	return i, ""
 }
 
 // spacedMOT reports whether fields, split at spaces, begin as a MOTChallenge line does: a
@@ -88,6 +180,9 @@ func (m *motReader) parseLine(n int, line string) error {
 			}
 		case len(motTruthFields):
 			r.names = motTruthFields
+			if err := m.readClassField(); err != nil {
+				return err
+			}
 		case len(motBoxFields):
 			r.names = motBoxFields
 		default:
@@ -166,13 +261,8 @@ func (m *motReader) parseLine(n int, line string) error {
 		first := 7
 		if m.opts.ClassNames != nil {
 			class, err := r.integer(7, func(v int, s string) string {
-				if v < -1 || v >= len(m.opts.ClassNames) {
-					return fmt.Sprintf("%s is not a class number of the class names (0 to %d, or -1 for none)", s, len(m.opts.ClassNames)-1)
-				}
-				if v >= 0 && m.opts.ClassNames[v] == "" {
-					return fmt.Sprintf("%s is a class number the class names leave unnamed", s)
-				}
-				return ""
+				_, msg := numberedClass(m.opts.ClassNames, 0, "the class names", v, s)
+				return msg
 			})
 			if err != nil {
 				return err
@@ -192,19 +282,21 @@ func (m *motReader) parseLine(n int, line string) error {
 		if err != nil {
 			return err
 		}
-		class, err := r.integer(7, func(v int, s string) string {
-			if v < 1 || v >= len(motClasses) {
-				return fmt.Sprintf("%s is not a MOTChallenge class (1 to %d)", s, len(motClasses)-1)
-			}
-			return ""
-		})
+		if _, err := r.integer(7, func(v int, s string) (msg string) {
+			b.class, msg = m.classes.class(v, s)
+			return msg
+		}); err != nil {
+			return err
+		}
+		// A visibility (checked, not drawn) or, read with class names, a confidence.
+		v, err := r.number(8, 64, checkUnit)
 		if err != nil {
 			return err
 		}
-		if _, err := r.number(8, 64, checkUnit); err != nil { // visibility: checked, not drawn
-			return err
+		if m.classes.scores {
+			b.score, b.flags = float32(v), b.flags|hasScore
+			m.realScores = m.realScores || v != 1
 		}
-		b.class = m.classes[class]
 		switch {
 		case consider != 0:
 		case m.opts.MarkIgnored:
@@ -252,7 +344,11 @@ func (m *motReader) finish() (*Tracks, error) {
 	if !m.realScores {
 		m.b.clearScores()
 	}
-	return m.b.finish(FormatMOT, m.opts.Anchor)
+	t, err := m.b.finish(FormatMOT, m.opts.Anchor)
+	if t != nil {
+		t.layout = m.layout
+	}
+	return t, err
 }
 
 // checkConsiderOrScore checks the 7th of 10 fields read as ground truth: the consider flag,

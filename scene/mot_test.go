@@ -1,8 +1,11 @@
 package scene
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -37,6 +40,10 @@ func classed(b Box, p Point, class string) (Box, Point) {
 func TestMOTAccepted(t *testing.T) {
 	b1, p1 := motBox(1, 10, 20, 30, 40)
 	b2, p2 := motBox(2, -5, 0, 0, 0) // boxes may reach past the frame's edge, and be empty
+	classScored := func(b Box, p Point, class string, score float32) []any {
+		b, p = classed(b, p, class)
+		return tuple(scored(b, p, score))
+	}
 	tests := []struct {
 		name  string
 		opts  Options
@@ -128,6 +135,19 @@ func TestMOTAccepted(t *testing.T) {
 				}
 				return fs
 			}()},
+		// BoxMOT's results: frame,id,l,t,w,h,1,COCO class + 1,confidence; class names name
+		// the 8th field from 1, and the 9th is the score.
+		{"9 fields with class names: BoxMOT's class + 1 and score", Options{ClassNames: []string{"person", "bicycle", "car"}},
+			"1,1,10,20,30,40,1,1,0.912345\n1,2,-5,0,0,0,1,3,0.5\n",
+			[]Frame{motFrameOf(1, append(classScored(b1, p1, "person", 0.912345), classScored(b2, p2, "car", 0.5)...)...)}},
+		// -1 is datumaro's box without a label; a 9th field of 1 throughout is CVAT's
+		// visibility of boxes in full view, no score.
+		{"9 fields with class names: -1 is no class, all 1 no score", Options{ClassNames: []string{"person"}},
+			"1,1,10,20,30,40,1,-1,1\n1,2,-5,0,0,0,0,1,1\n",
+			[]Frame{motFrameOf(1, append([]any{b1, p1}, tuple(classed(b2, p2, "person"))...)...)}},
+		{"9 fields with class names read as ground truth: a visibility", Options{ClassNames: []string{"person", "bicycle"}, DropIgnored: true},
+			"1,1,10,20,30,40,1,2,0.5\n1,2,-5,0,0,0,0,1,1\n",
+			[]Frame{motFrameOf(1, tuple(classed(b1, p1, "bicycle"))...)}},
 		{"limits are inclusive", Options{},
 			"10000000,2147483647,-1e7,1e7,1e7,0,0,-1,-1,-1\n",
 			func() []Frame {
@@ -157,6 +177,10 @@ func ignoredBox(b Box, p Point) (Box, Point) {
 
 // tuple turns a (Box, Point) result into arguments for motFrameOf.
 func tuple(b Box, p Point) []any { return []any{b, p} }
+
+// otherClasses ends the message of a 9-field file's class number that MOTChallenge's
+// classes do not have.
+const otherClasses = "a file whose 8th field numbers other classes (CVAT's MOT 1.1, BoxMOT) needs --class-names FILE or a labels.txt beside it"
 
 func TestMOTErrors(t *testing.T) {
 	const ok = "1,1,10,20,30,40,1,-1,-1,-1\n"
@@ -217,8 +241,10 @@ func TestMOTErrors(t *testing.T) {
 			"t.txt:1: field 7 (conf): -0.5 is outside [0,1] (and is not -1, which means no score)"},
 		{"bad world coordinate", "1,1,10,20,30,40,1,-1,x,-1\n", `t.txt:1: field 9 (y): "x" is not a number`},
 		{"bad consider flag", "1,1,10,20,30,40,2,1,1\n", "t.txt:1: field 7 (consider_flag): 2 is not 0 or 1"},
-		{"unknown class", "1,1,10,20,30,40,1,14,1\n", "t.txt:1: field 8 (class): 14 is not a MOTChallenge class (1 to 13)"},
-		{"class 0", "1,1,10,20,30,40,1,0,1\n", "t.txt:1: field 8 (class): 0 is not a MOTChallenge class (1 to 13)"},
+		// Other tools' classes in MOTChallenge's field (CVAT's MOT 1.1, BoxMOT): the way to
+		// read them is named.
+		{"unknown class", "1,1,10,20,30,40,1,14,1\n", "t.txt:1: field 8 (class): 14 is not a MOTChallenge class (1 to 13); " + otherClasses},
+		{"class 0", "1,1,10,20,30,40,1,0,1\n", "t.txt:1: field 8 (class): 0 is not a MOTChallenge class (1 to 13); " + otherClasses},
 		{"visibility above 1", "1,1,10,20,30,40,1,1,1.01\n", "t.txt:1: field 9 (visibility): 1.01 is outside [0,1]"},
 		{"long garbage is shortened", "1,1," + strings.Repeat("z", 100) + ",20,30,40,1,-1,-1,-1\n",
 			`t.txt:1: field 3 (bb_left): "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"… is not a number`},
@@ -239,11 +265,17 @@ func TestMOTGroundTruth10Errors(t *testing.T) {
 	})
 }
 
-// With class names (a YAML mapping may skip numbers), a class number is one the names give.
+// With class names (a YAML mapping may skip numbers), a class number is one the names give:
+// from 0 in the 10-field layout's x, from 1 in the 9-field layout's class.
 func TestMOTClassNumbersErrors(t *testing.T) {
 	testErrors(t, "t.txt", FormatMOT, Options{ClassNames: []string{"person", "", "car"}}, []errorCase{
 		{"a number the mapping skips", "1,1,10,20,30,40,0.5,1,-1,-1\n", "t.txt:1: field 8 (x): 1 is a class number the class names leave unnamed"},
 		{"past the names", "1,1,10,20,30,40,0.5,3,-1,-1\n", "t.txt:1: field 8 (x): 3 is not a class number of the class names (0 to 2, or -1 for none)"},
+		{"9 fields: a number the mapping skips", "1,1,10,20,30,40,1,2,0.5\n", "t.txt:1: field 8 (class): 2 is a class number the class names leave unnamed"},
+		{"9 fields: past the names", "1,1,10,20,30,40,1,4,0.5\n", "t.txt:1: field 8 (class): 4 is not a class number of the class names (1 to 3, or -1 for none)"},
+		// BoxMOT writes COCO's class + 1: a 0 there is not COCO's person.
+		{"9 fields: class 0", "1,1,10,20,30,40,1,0,0.5\n", "t.txt:1: field 8 (class): 0 is not a class number of the class names (1 to 3, or -1 for none): this layout numbers them from 1"},
+		{"9 fields: score above 1", "1,1,10,20,30,40,1,1,1.5\n", "t.txt:1: field 9 (conf): 1.5 is outside [0,1]"},
 	})
 }
 
@@ -325,4 +357,110 @@ func sameByID[T any](a, b []T, id func(T) int) bool {
 		}
 	}
 	return true
+}
+
+// CVAT's MOT 1.1 export (datumaro's MOT sequence format) writes gt/gt.txt in the 9-field
+// layout with gt/labels.txt beside it: the 8th field's class_id n is the label on line n.
+func TestMOTLabelsFile(t *testing.T) {
+	const noFile = "\x00" // no labels.txt
+	labels20 := func() string {
+		var s strings.Builder
+		for i := 1; i <= 20; i++ {
+			fmt.Fprintf(&s, "label%d\n", i)
+		}
+		return s.String()
+	}()
+	const cvat = "1,1,100,100,50,120,1,3,1.0\n2,1,102,100,50,120,1,3,1.0\n3,3,500,300,60,40,1,1,0.0\n"
+	tests := []struct {
+		name, labels, input string
+		opts                Options
+		classes             []string // each box's, in frame order
+		layout              string   // "DIR" stands for the file's directory
+		err                 string
+	}{
+		{"CVAT's labels", "cat\ndog\nperson", cvat, Options{},
+			[]string{"person", "person", "cat"}, "9 fields, CVAT's MOT 1.1: class numbers the lines of DIR/labels.txt", ""},
+		{"CRLF, BOM, spaces and a final newline", "\uFEFFcat\r\n dog \r\nperson\r\n", cvat, Options{},
+			[]string{"person", "person", "cat"}, "", ""},
+		// MOTChallenge has 13 classes; a task may have any number of labels.
+		{"more labels than MOTChallenge's classes", labels20, "1,1,1,1,5,5,1,17,1\n2,1,1,1,5,5,1,20,0.5\n", Options{},
+			[]string{"label17", "label20"}, "", ""},
+		// datumaro writes a box without a label as class_id -1; a task without labels, an
+		// empty labels.txt.
+		{"-1 is no label", "", "1,1,1,1,5,5,1,-1,1\n", Options{}, []string{""}, "", ""},
+		{"the consider flag and visibility as MOT17's", "cat\nperson\n", "1,1,1,1,5,5,0,2,0.3\n2,1,1,1,5,5,1,2,1\n",
+			Options{DropIgnored: true}, []string{"person"}, "", ""},
+		{"without labels.txt, MOTChallenge's classes", noFile, cvat, Options{},
+			[]string{"car", "car", "pedestrian"}, "9 fields, MOT17 ground truth: class is MOTChallenge's", ""},
+		{"left unread on request (--class-names none)", "cat\ndog\nperson\n", cvat, Options{NoLabelsFile: true},
+			[]string{"car", "car", "pedestrian"}, "", ""},
+		{"class names given win", "cat\ndog\nperson\n", cvat, Options{ClassNames: []string{"a", "b", "c"}},
+			[]string{"c", "c", "a"}, "9 fields: class numbers the class names from 1, as BoxMOT writes COCO's class + 1; the 9th field is the score", ""},
+		{"10 fields: not CVAT's", "cat\n", "1,1,1,1,5,5,-1,-1,-1,-1\n", Options{}, []string{""}, "-", ""},
+		{"a class past the labels", "cat\ndog\nperson\n", cvat + "4,1,1,1,5,5,1,4,1\n", Options{}, nil, "",
+			"DIR/gt.txt:4: field 8 (class): 4 is not a class number of the labels in DIR/labels.txt (1 to 3, or -1 for none)"},
+		{"class 0", "cat\n", "1,1,1,1,5,5,1,0,1\n", Options{}, nil, "",
+			"DIR/gt.txt:1: field 8 (class): 0 is not a class number of the labels in DIR/labels.txt (1 to 1, or -1 for none): this layout numbers them from 1"},
+		{"no labels", "", "1,1,1,1,5,5,1,1,1\n", Options{}, nil, "",
+			"DIR/gt.txt:1: field 8 (class): 1 is not a class number of the labels in DIR/labels.txt, which are none (-1 is no class)"},
+		{"a blank label", "cat\n\nperson\n", cvat, Options{}, nil, "",
+			"the labels beside DIR/gt.txt (CVAT's MOT 1.1): DIR/labels.txt:2: blank: class 2 needs a name (one name a line, the first is class 1)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "gt.txt")
+			if err := os.WriteFile(path, []byte(tc.input), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tc.labels != noFile {
+				if err := os.WriteFile(filepath.Join(dir, LabelsFile), []byte(tc.labels), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tr, err := Load(path, tc.opts)
+			if tc.err != "" {
+				if want := strings.ReplaceAll(tc.err, "DIR", dir); err == nil || err.Error() != want {
+					t.Fatalf("got error %v\nwant %s", err, want)
+				}
+				var pe *ParseError
+				if !errors.As(err, &pe) {
+					t.Fatalf("error %q (%T) is not a *ParseError", err, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var classes []string
+			for _, f := range framesOf(tr) {
+				for _, b := range f.Boxes {
+					classes = append(classes, b.Class)
+					if b.HasScore && tc.opts.ClassNames == nil {
+						t.Errorf("frame %d: box %d has score %g: a visibility is not a score", f.Index, b.ID, b.Score)
+					}
+				}
+			}
+			if !reflect.DeepEqual(classes, tc.classes) {
+				t.Errorf("classes %q, want %q", classes, tc.classes)
+			}
+			// What tracks FILE prints says which reading was used.
+			sum := tr.Summary()
+			switch want := strings.ReplaceAll(tc.layout, "DIR", dir); want {
+			case "":
+			case "-":
+				if sum.Layout != "" {
+					t.Errorf("layout %q, want none", sum.Layout)
+				}
+			default:
+				var out strings.Builder
+				if err := sum.WriteText(&out); err != nil {
+					t.Fatal(err)
+				}
+				if line, _, _ := strings.Cut(out.String(), "\n"); line != "format     MOTChallenge text ("+want+")" {
+					t.Errorf("summary's first line %q, want the layout %q", line, want)
+				}
+			}
+		})
+	}
 }

@@ -170,8 +170,18 @@ type Options struct {
 	Width, Height int
 	// ClassNames names class numbers: ClassNames[i] is class i's name, "" for none (see
 	// ReadClassNames). supervision's class_id and YOLO's cls use it; a class without a name
-	// shows as its number. supervision's class_name column, when present, wins.
+	// shows as its number. supervision's class_name column, when present, wins. In
+	// MOTChallenge text they name the class numbers of the 10-field layout's x, from 0, and
+	// of the 9-field layout's 8th field, from 1 (as BoxMOT writes COCO's class + 1, and CVAT
+	// numbers the lines of its labels.txt), whose 9th field is then the box's score.
 	ClassNames []string
+	// NoLabelsFile leaves unread the labels.txt (LabelsFile) beside a 9-field MOTChallenge
+	// file that Load reads, reading its class numbers as MOTChallenge's.
+	NoLabelsFile bool
+
+	// path is the file on disk that name is, set by Load: a 9-field MOTChallenge file's
+	// labels.txt is looked for beside it.
+	path string
 }
 
 // validate checks the options that do not depend on the input.
@@ -270,6 +280,8 @@ func (e *ParseError) Error() string {
 // XML (case does not matter). For .txt the content decides between MOTChallenge, KITTI and a
 // single YOLO file; for .csv between MOTChallenge and supervision CSV; for any other name
 // between all of them (see docs/formats.md). An empty file holds no frames.
+// MOTChallenge text in the 9-field layout with a labels.txt beside it (LabelsFile) and no
+// Options.ClassNames is CVAT's MOT 1.1 export: its class numbers name the file's lines.
 func Load(path string, opts Options) (*Tracks, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -283,6 +295,7 @@ func Load(path string, opts Options) (*Tracks, error) {
 	if info.IsDir() {
 		return loadYOLODir(path, opts)
 	}
+	opts.path = path
 	return Read(f, path, FormatAuto, opts)
 }
 

@@ -112,6 +112,7 @@ type Tracks struct {
 	points   chunks[pointRecord]
 	classes  []string // interned class names; classes[0] is "", no class
 	warnings []string
+	layout   string // Summary.Layout
 }
 
 // frameSpan locates one frame's items: its boxes run from box to the next span's box (or the

@@ -14,7 +14,11 @@ import (
 // Summary describes Tracks for a person checking what trackink understood of a file: what
 // `trackink tracks FILE` prints.
 type Summary struct {
-	Format      Format
+	Format Format
+	// Layout says how the file was read where its format can be read several ways (the
+	// 9-field MOTChallenge layout's class numbers: MOTChallenge's, a labels.txt's or the
+	// class names'); "" otherwise.
+	Layout      string
 	Frames      int // frames with something tracked
 	First, Last int // the lowest and highest of their indexes, 1-based; 0 when none
 	Boxes       int
@@ -41,7 +45,7 @@ type Extent struct{ MinX, MinY, MaxX, MaxY float32 }
 
 // Summary returns t's summary.
 func (t *Tracks) Summary() Summary {
-	s := Summary{Format: t.format, Frames: t.Len(), First: t.FirstIndex(), Last: t.LastIndex(),
+	s := Summary{Format: t.format, Layout: t.layout, Frames: t.Len(), First: t.FirstIndex(), Last: t.LastIndex(),
 		Warnings: slices.Clone(t.warnings)}
 	ext := Extent{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Inf(-1))}
 	grow := func(x0, y0, x1, y1 float32) {
@@ -124,7 +128,11 @@ func (t *Tracks) Summary() Summary {
 func (s *Summary) WriteText(w io.Writer) error {
 	var b strings.Builder
 	line := func(key, format string, a ...any) { fmt.Fprintf(&b, "%-10s %s\n", key, fmt.Sprintf(format, a...)) }
-	line("format", "%s", s.Format)
+	if s.Layout != "" {
+		line("format", "%s (%s)", s.Format, s.Layout)
+	} else {
+		line("format", "%s", s.Format)
+	}
 	if s.Frames == 0 {
 		line("frames", "none: nothing is tracked")
 	} else {
