@@ -45,6 +45,29 @@ func init() {
 				st.LinkStyle, st.LinkFade, st.LinkOpacity, st.FillOpacity = "electric", overlay.Auto, 1, 0.05
 			}),
 		},
+		Scene{
+			Name: "links-wave", Width: 960, Height: 540,
+			About: "--link-shape wave: each straight link a travelling sine (joined pieces, a function of the ends, the two ids and the frame), " +
+				"fewer cycles on short links, fading with length",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.LinkShape, st.LinkAmp, st.LinkFade, st.LinkOpacity, st.FillOpacity = "wave", 6, overlay.Auto, 1, 0.05
+			}),
+		},
+		Scene{
+			Name: "links-s-dashed", Width: 960, Height: 540,
+			About: "--link-shape s with dashed links: the dashes run on across the pieces' joints " +
+				"(a period stretched to a whole number a piece)",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.LinkShape, st.LinkStyle, st.LinkOpacity, st.FillOpacity, st.Bend = "s", "dashed", 0.8, 0.05, 0.4
+			}),
+		},
+		Scene{
+			Name: "links-elastic-dotted", Width: 960, Height: 540,
+			About: "--link-shape elastic with dotted, flowing links: a damped wave from each link's lower id",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.LinkShape, st.LinkStyle, st.LinkFlow, st.LinkAmp, st.LinkOpacity, st.FillOpacity = "elastic", "dotted", 1.5, 8, 0.9, 0.05
+			}),
+		},
 	)
 	for _, look := range []string{"default", "clean", "hud", "plexus", "neon"} {
 		Scenes = append(Scenes, Scene{

@@ -36,6 +36,13 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Float32Var(&st.LinkPulse, "link-pulse", st.LinkPulse, "links' widths pulse by this fraction, each link in its own phase, 0..1 (0 = off)")
 	fs.IntVar(&st.LinkPulsePeriod, "link-pulse-period", st.LinkPulsePeriod, "frames of one pulse (0 = 30)")
 	fs.Float32Var(&st.LinkFlow, "link-flow", st.LinkFlow, "with --link-style dashed or dotted: the dashes move this many px a frame along each link (negative: the other way; 0 = still)")
+	fs.Var(choiceValue{&st.LinkShape, overlay.LinkShapes}, "link-shape", "straight links' shape: "+strings.Join(overlay.LinkShapes, ", ")+" (wave: a sine along the link, travelling; s: a cubic S bent by --bend; elastic: a damped wave)")
+	fs.Var(sizeValue{&st.LinkAmp}, "link-amp", "with --link-shape wave or elastic: the wave's amplitude in px (at most a fifth of its wavelength)")
+	if st.LinkAmp == overlay.Auto {
+		fs.Lookup("link-amp").DefValue = "8 px at 2160 lines, scaled, at least 3"
+	}
+	fs.Float32Var(&st.LinkFreq, "link-freq", st.LinkFreq, "with --link-shape wave or elastic: cycles along each link, to the nearest half, 0.5..32 (0 = 3; a short link takes fewer)")
+	fs.Float32Var(&st.LinkSpeed, "link-speed", st.LinkSpeed, "with --link-shape wave or elastic: cycles a frame the wave travels along each link (negative: back; 0 = still)")
 	fs.BoolVar(&st.BendAway, "bend-away", st.BendAway, "curves bend away from the tracked points' centre, bowing outward (by --bend), instead of to one side of each link")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }

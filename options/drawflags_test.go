@@ -69,6 +69,12 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--glow-opacity", "NaN"}, "", "--glow-opacity NaN: is outside 0..1"},
 		{[]string{"--link-color", "gradiant"}, "", `--link-color "gradiant": is not a color: want #rrggbb or #rrggbbaa (did you mean gradient?)`},
 		{[]string{"--style", file}, "glow = -4\n", `s.toml:1: glow = "-4": is negative`},
+		{[]string{"--link-shape", "zigzag"}, "", `--link-shape "zigzag": want straight, wave, s, elastic`},
+		{[]string{"--link-shape", "wave", "--link-style", "electric"}, "", `--link-shape "wave": electric links (--link-style electric) have a shape of their own`},
+		{[]string{"--link-freq", "0.2"}, "", "--link-freq 0.2: is outside 0.5..32 cycles a link"},
+		{[]string{"--link-speed", "20"}, "", "--link-speed 20: is outside -10..10 cycles a frame"},
+		{[]string{"--link-amp", "-3"}, "", `--link-amp "-3": is negative`},
+		{[]string{"--style", file}, "link-shape = \"sine\"\n", `s.toml:1: link-shape = "sine": want straight, wave, s, elastic`},
 	} {
 		os.WriteFile(file, []byte(tc.file), 0o644)
 		_, err := options(tc.args...)
@@ -78,5 +84,20 @@ func TestDrawFlags(t *testing.T) {
 		if _, usage := err.(UsageError); err != nil && !usage {
 			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
 		}
+	}
+}
+
+// TestLinkShapeFlags: --link-shape, --link-amp, --link-freq and --link-speed reach the style
+// from the command line and a style file (TestDrawFlags: a bad value is a usage error naming
+// the flag or the file's line).
+func TestLinkShapeFlags(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("link-shape = \"elastic\"\nlink-freq = 1.5\n"), 0o644)
+	st, err := styleOptions("--style", file, "--link-amp", "9", "--link-speed", "-0.1")
+	if err != nil || st.LinkShape != "elastic" || st.LinkFreq != 1.5 || st.LinkAmp != 9 || st.LinkSpeed != -0.1 {
+		t.Errorf("from a file and the command line: %v, %q amp %g freq %g speed %g", err, st.LinkShape, st.LinkAmp, st.LinkFreq, st.LinkSpeed)
+	}
+	if st, err := styleOptions(); err != nil || st.LinkShape != "straight" || st.LinkAmp != overlay.Auto {
+		t.Errorf("the default: %v, %q amp %g", err, st.LinkShape, st.LinkAmp)
 	}
 }

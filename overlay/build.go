@@ -56,6 +56,7 @@ type Builder struct {
 	// judgement, set by the Drawer before Build, is drawn with the frame (truth.go); nil:
 	// none. Build clears it.
 	judgement *Judgement
+	arc       []float64 // a dashed shaped link's arc lengths (linkshape.go)
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -199,11 +200,16 @@ func (b *Builder) addLinksAndPoints(p *Primitives, f *scene.Frame, links []knn.E
 		if s.LineWidth > 0 {
 			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth * pulse, Color: lc, Dash: lineDash}
 			b.gradient(&straight, pa, pb)
-			if seg, ok := clipLine(straight, b.w, b.h, p.Glow.Radius); ok && s.LinkStyle == "electric" {
-				// The arc runs along the visible part of a link to a point far outside.
+			if seg, ok := clipLine(straight, b.w, b.h, p.Glow.Radius); ok && (s.LinkStyle == "electric" || s.shaped()) {
+				// The arc or shape runs along the visible part of a link to a point far
+				// outside.
 				ca, cb := *pa, *pb
 				ca.X, ca.Y, cb.X, cb.Y = seg.X0, seg.Y0, seg.X1, seg.Y1
-				addElectric(p, &ca, &cb, f.Index, s.LineWidth*pulse, lc)
+				if s.shaped() {
+					b.addShaped(p, &ca, &cb, index, s.LineWidth*pulse, lc, b.lineDash)
+				} else {
+					addElectric(p, &ca, &cb, f.Index, s.LineWidth*pulse, lc)
+				}
 			} else if ok {
 				p.Lines = append(p.Lines, seg)
 			}

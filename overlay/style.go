@@ -128,6 +128,15 @@ type Style struct {
 	BendAway        bool
 	// LinkFlow moves dashed and dotted links' dashes this many px a frame along them.
 	LinkFlow float32
+	// LinkShape is the straight links' shape, one of LinkShapes ("" is "straight"); the
+	// others are drawn as joined runs of curve pieces (linkshape.go). LinkAmp is a wave's or
+	// an elastic link's amplitude in px (Auto: 16 px at 2160 lines, scaled, at least 3),
+	// LinkFreq its cycles along a link (to the nearest half; 0: 3), LinkSpeed the cycles a
+	// frame its phase moves on (negative: back; 0: still).
+	LinkShape string
+	LinkAmp   float32
+	LinkFreq  float32
+	LinkSpeed float32
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -160,14 +169,18 @@ func DefaultStyle() Style {
 		EchoDecay:     0.6,
 		EchoScale:     1,
 		ParticleLife:  12,
+		LinkShape:     "straight",
+		LinkAmp:       Auto,
+		LinkFreq:      3,
+		LinkSpeed:     0.04,
 	}
 }
 
 // ForHeight returns s with its Auto sizes resolved for a frame of the given height, scaled
 // with the height to the nearest half pixel: at 2160 lines 6 px points, 4 px links, box
-// strokes and trails and 48 px BoxFrom boxes, with a floor of 2 px for strokes and 2.5 px
-// for points, so that at 1080 lines and below nothing is a hairline; labels of height / 54
-// px. With SeedSizes the sizes are the seed benchmark scene's (5 px points, 2 px links, 3 px
+// strokes and trails, 48 px BoxFrom boxes and 16 px link waves (LinkAmp, at least 3 px),
+// with a floor of 2 px for strokes and 2.5 px for points, so that at 1080 lines and below
+// nothing is a hairline; labels of height / 54 px. With SeedSizes the sizes are the seed benchmark scene's (5 px points, 2 px links, 3 px
 // boxes and trails at 2160 lines, scaled with a floor of 1 px): the scene bench measures
 // stays the scene it measured.
 func (s Style) ForHeight(height int) Style {
@@ -193,6 +206,7 @@ func (s Style) ForHeight(height int) Style {
 	auto(&s.BoxStroke, 4, 2)
 	auto(&s.TrailWidth, 4, 2)
 	auto(&s.BoxRadius, 48, 6)
+	auto(&s.LinkAmp, 16, 3)
 	if s.Glow == Auto {
 		// A glow is seen by its reach beyond the stroke: scaled with the height's square
 		// root, it still reads at 1080 lines (8.5 px) and below, where strokes thin.
@@ -220,6 +234,7 @@ func (s *Style) Validate() error {
 		{"BoxStroke", s.BoxStroke, 1000, true},
 		{"TrailWidth", s.TrailWidth, 1000, true},
 		{"BoxRadius", s.BoxRadius, 10000, true},
+		{"LinkAmp", s.LinkAmp, 1000, true},
 		{"LinkFade", s.LinkFade, 100000, true},
 		{"Glow", s.Glow, 1000, true},
 		{"GlowOpacity", s.GlowOpacity, 1, false},
@@ -260,6 +275,10 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.MinLife", s.MinLife, "want 0 (every track at once) to 10000 frames")
 	case math.IsNaN(float64(s.LinkFlow)) || math.Abs(float64(s.LinkFlow)) > 1000:
 		return field.Errorf("overlay.Style.LinkFlow", s.LinkFlow, "is outside -1000..1000 px a frame")
+	case s.LinkFreq != 0 && !(s.LinkFreq >= 0.5 && s.LinkFreq <= 32):
+		return field.Errorf("overlay.Style.LinkFreq", s.LinkFreq, "is outside 0.5..32 cycles a link (0: 3)")
+	case math.IsNaN(float64(s.LinkSpeed)) || math.Abs(float64(s.LinkSpeed)) > 10:
+		return field.Errorf("overlay.Style.LinkSpeed", s.LinkSpeed, "is outside -10..10 cycles a frame")
 	case s.LinkPulsePeriod < 0 || s.LinkPulsePeriod > 100000:
 		return field.Errorf("overlay.Style.LinkPulsePeriod", s.LinkPulsePeriod, "want 1 to 100000 frames (0: 30)")
 	case s.Particles < 0 || s.Particles > 64:
@@ -283,6 +302,12 @@ func (s *Style) Validate() error {
 	}
 	if !validStyle(LinkStyles, s.LinkStyle) {
 		return field.Errorf("overlay.Style.LinkStyle", s.LinkStyle, "want %s", strings.Join(LinkStyles, ", "))
+	}
+	if !validStyle(LinkShapes, s.LinkShape) {
+		return field.Errorf("overlay.Style.LinkShape", s.LinkShape, "want %s", strings.Join(LinkShapes, ", "))
+	}
+	if s.LinkStyle == "electric" && s.shaped() {
+		return field.Errorf("overlay.Style.LinkShape", s.LinkShape, "electric links (--link-style electric) have a shape of their own: want straight with them")
 	}
 	if !validStyle(BoxFroms, s.BoxFrom) {
 		return field.Errorf("overlay.Style.BoxFrom", s.BoxFrom, "want %s", strings.Join(BoxFroms, ", "))

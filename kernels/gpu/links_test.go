@@ -557,26 +557,28 @@ func BenchmarkLinksHostSide(b *testing.B) {
 	}
 }
 
-// TestElectricLinksOnTheHost: with --link-style electric the Drawer builds the links on the
-// host (the device's link builder draws one line a link) and the GPU backend draws the arcs
-// as curves: the same picture as the CPU within the tolerance, frame after frame, and the
-// device's link update never started.
+// TestElectricLinksOnTheHost: with --link-style electric or a --link-shape the Drawer builds
+// the links on the host (the device's link builder draws one line a link) and the GPU
+// backend draws the arcs and shapes as curves: the same picture as the CPU within the
+// tolerance, frame after frame, and the device's link update never started.
 func TestElectricLinksOnTheHost(t *testing.T) {
 	const w, h = 320, 200
-	rng := rand.New(rand.NewPCG(uint64(testSeed(t)), 26))
-	st := overlay.DefaultStyle()
-	st.Labels, st.LinkStyle, st.LinkFade, st.Blend = false, "electric", overlay.Auto, "add"
-	o := overlay.Options{Style: st, Links: knn.Options{K: 3, Hysteresis: 0.15}, Backend: overlay.BackendOptions{Workers: 2}}
-	cpu, gpu, g := linkedDrawers(t, device.NewEmu(device.EmuOptions{Workers: 2, Poison: true}), o)
-	base := linkedScene(rng, 30, 1, w, h)
-	for f := 1; f <= 3; f++ {
-		tf := &scene.Frame{Index: f, Boxes: base.Boxes, Points: base.Points}
-		drawTracked(t, cpu, gpu, tf, w, h)
-	}
-	if g.links != nil {
-		t.Error("the device's link update was started for electric links")
-	}
-	if n, err := gpu.Links(); n == 0 || err != nil {
-		t.Errorf("%d links (%v)", n, err)
+	for _, tc := range []struct{ style, shape string }{{"electric", "straight"}, {"solid", "wave"}, {"dashed", "s"}} {
+		rng := rand.New(rand.NewPCG(uint64(testSeed(t)), 26))
+		st := overlay.DefaultStyle()
+		st.Labels, st.LinkStyle, st.LinkShape, st.LinkFade, st.Blend = false, tc.style, tc.shape, overlay.Auto, "add"
+		o := overlay.Options{Style: st, Links: knn.Options{K: 3, Hysteresis: 0.15}, Backend: overlay.BackendOptions{Workers: 2}}
+		cpu, gpu, g := linkedDrawers(t, device.NewEmu(device.EmuOptions{Workers: 2, Poison: true}), o)
+		base := linkedScene(rng, 30, 1, w, h)
+		for f := 1; f <= 3; f++ {
+			tf := &scene.Frame{Index: f, Boxes: base.Boxes, Points: base.Points}
+			drawTracked(t, cpu, gpu, tf, w, h)
+		}
+		if g.links != nil {
+			t.Errorf("%s %s links: the device's link update was started", tc.style, tc.shape)
+		}
+		if n, err := gpu.Links(); n == 0 || err != nil {
+			t.Errorf("%s %s links: %d links (%v)", tc.style, tc.shape, n, err)
+		}
 	}
 }

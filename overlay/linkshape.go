@@ -1,0 +1,171 @@
+package overlay
+
+import (
+	"math"
+
+	"trackink/scene"
+)
+
+// Shaped links (Style.LinkShape, the Curved Line shapes of the node pack the look grew
+// from): each straight link drawn as a path that leaves the line between its two points
+// along the line's normal by an offset g(t), t = 0 at one end and 1 at the other, and
+// returns to it at both ends:
+//
+//   - wave: g(t) = A·e(t)·sin 2π(c·t − φ), c cycles a link (LinkFreq, 0: 3, to the nearest
+//     half: at φ = 0 both ends sit on nodes; fewer where a cycle would be shorter than 8
+//     amplitudes) and amplitude A (LinkAmp, at most a fifth of a wavelength): a short link
+//     takes a bump or two, not a zigzag. The phase φ = LinkSpeed·n + h,
+//     n the frame number and h a hash of the two ids, so the wave travels along the link,
+//     each link's out of step with the others'. e(t) is a taper over the first and last
+//     fifth of the link (at most a quarter wavelength), smoothstep shaped, that holds the
+//     travelling wave's ends on the points.
+//   - elastic: the wave damped along the link, g(t)·e^(−3t), a plucked string.
+//   - s: the cubic Bezier whose control points lie a third and two thirds along the link,
+//     offset Bend × its length opposite ways along the normal: g(t) = 3·Bend·l·t(1−t)(1−2t).
+//     It stays still.
+//
+// t runs from the end with the lower track id, so the shape does not depend on which end
+// the link graph lists first. The path is a joined run of quadratic pieces (eighth cycles
+// of a wave, eighths of an S), each through its ends and the path's point midway between
+// them, so both backends draw it as they draw trails and electric links (painted with the
+// curves), with the link's width, colour, fade and pulse. A joined run takes its first
+// piece's dash pattern and starts it afresh on each piece, so a dashed shape is cut into
+// pieces of equal arc length and its period stretched to a whole number of periods a
+// piece: the dashes run on across the joints.
+
+// LinkShapes are the straight links' shapes: straight, wave, s (a cubic S-curve) and
+// elastic (a damped wave); see linkshape.go.
+var LinkShapes = []string{"straight", "wave", "s", "elastic"}
+
+// shaped reports whether the straight links are drawn as shaped runs of curves.
+func (s *Style) shaped() bool { return s.LinkShape != "" && s.LinkShape != "straight" }
+
+// linkPath is a shaped link's offset along its normal as a function of t.
+type linkPath struct {
+	shape              string
+	amp, cycles, taper float64
+	phase              float64 // cycles
+}
+
+// offset is the path's distance from the line at t, in px, to the left of its direction.
+func (w *linkPath) offset(t float64) float64 {
+	if w.shape == "s" {
+		return w.amp * t * (1 - t) * (1 - 2*t)
+	}
+	e := min(t, 1-t) / w.taper
+	if e < 1 {
+		e = e * e * (3 - 2*e)
+	} else {
+		e = 1
+	}
+	g := w.amp * e * math.Sin(2*math.Pi*(w.cycles*t-w.phase))
+	if w.shape == "elastic" {
+		g *= math.Exp(-3 * t)
+	}
+	return g
+}
+
+// shapePath is the path of the link of length l between tracks lo < hi in frame index,
+// and the number of pieces to draw it with at stroke width w.
+func (b *Builder) shapePath(l float64, lo, hi, index int, w float32) (linkPath, int) {
+	s := &b.style
+	if s.LinkShape == "s" {
+		return linkPath{shape: "s", amp: 3 * float64(s.Bend) * l}, 8
+	}
+	// LinkFreq cycles, fewer on a link too short for waves of 8 amplitudes: a short link
+	// takes a bump or two, not a zigzag. A wave keeps within a fifth of its wavelength.
+	amp := float64(s.LinkAmp)
+	freq := float64(s.LinkFreq)
+	if freq == 0 {
+		freq = 3
+	}
+	c := max(math.Round(2*min(freq, l/(8*amp)))/2, 0.5)
+	amp = min(amp, 0.2*l/c)
+	h := float64(particleHash(0, lo, hi, 2)>>11) / (1 << 53)
+	phase := math.Mod(float64(s.LinkSpeed)*float64(index)+h, 1)
+	n := min(max(int(math.Ceil(8*c)), 4), 64)
+	// Pieces of a few stroke widths at least: a short link needs no more.
+	n = min(n, max(4, int(l/(2*float64(max(w, 1))))))
+	return linkPath{shape: s.LinkShape, amp: amp, cycles: c, taper: min(0.2, 0.25/c), phase: phase}, n
+}
+
+// addShaped adds the straight link from pa to pb, of width w and colour c, as a joined run
+// of curves in the style's LinkShape, dashed by dash (the style's, before the flow) moved on
+// by the flow of frame index.
+func (b *Builder) addShaped(p *Primitives, pa, pb *scene.Point, index int, w float32, c RGBA, dash Dash) {
+	if pa.ID > pb.ID {
+		pa, pb = pb, pa
+	}
+	ax, ay := float64(pa.X), float64(pa.Y)
+	dx, dy := float64(pb.X)-ax, float64(pb.Y)-ay
+	l := math.Hypot(dx, dy)
+	if l == 0 {
+		p.Curves = append(p.Curves, Curve{X0: pa.X, Y0: pa.Y, X1: pa.X, Y1: pa.Y, X2: pa.X, Y2: pa.Y, Width: w, Color: c, Dash: b.flowDash(dash, index)})
+		return
+	}
+	nx, ny := -dy/l, dx/l
+	path, n := b.shapePath(l, min(pa.ID, pb.ID), max(pa.ID, pb.ID), index, w)
+	at := func(t float64) (float64, float64) {
+		g := path.offset(t)
+		return ax + t*dx + g*nx, ay + t*dy + g*ny
+	}
+	// param(u) is the t a fraction u along the path: u itself, or for a dashed path, u of
+	// its arc length.
+	param := func(u float64) float64 { return u }
+	if dash.Period > 0 {
+		b.arc = arcTable(b.arc, at, 8*n)
+		arc := b.arc
+		total := arc[len(arc)-1]
+		piece := total / float64(n)
+		k := max(math.Round(piece/float64(dash.Period)), 1)
+		stretch := float32(piece / k / float64(dash.Period))
+		dash.On, dash.Period = dash.On*stretch, dash.Period*stretch
+		param = func(u float64) float64 { return arcParam(arc, u*total) }
+	}
+	dash = b.flowDash(dash, index)
+	x0, y0 := pa.X, pa.Y
+	for i := 1; i <= n; i++ {
+		x1, y1 := pb.X, pb.Y
+		if i < n {
+			fx, fy := at(param(float64(i) / float64(n)))
+			x1, y1 = float32(fx), float32(fy)
+		}
+		// The control point that puts the piece's midpoint (t = ½) on the path.
+		mx, my := at(param((float64(i) - 0.5) / float64(n)))
+		p.Curves = append(p.Curves, Curve{X0: x0, Y0: y0, X1: float32(2*mx - (float64(x0)+float64(x1))/2), Y1: float32(2*my - (float64(y0)+float64(y1))/2),
+			X2: x1, Y2: y1, Width: w, Color: c, Dash: dash, Joined: i > 1})
+		x0, y0 = x1, y1
+	}
+}
+
+// arcTable is the arc length of the path at t = i/k, i = 0 … k, along its chords, in
+// arc's storage.
+func arcTable(arc []float64, at func(float64) (float64, float64), k int) []float64 {
+	if cap(arc) < k+1 {
+		arc = make([]float64, k+1)
+	}
+	arc = arc[:k+1]
+	arc[0] = 0
+	px, py := at(0)
+	for i := 1; i <= k; i++ {
+		x, y := at(float64(i) / float64(k))
+		arc[i] = arc[i-1] + math.Hypot(x-px, y-py)
+		px, py = x, y
+	}
+	return arc
+}
+
+// arcParam is the t at arc length s in the table, interpolated linearly.
+func arcParam(arc []float64, s float64) float64 {
+	k := len(arc) - 1
+	i := 1
+	for i < k && arc[i] < s {
+		i++
+	}
+	span := arc[i] - arc[i-1]
+	f := 0.0
+	if span > 0 {
+		f = min(max((s-arc[i-1])/span, 0), 1)
+	}
+	return (float64(i-1) + f) / float64(k)
+}
