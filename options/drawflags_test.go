@@ -35,6 +35,10 @@ func TestDrawFlags(t *testing.T) {
 	if err != nil || st.Blend != "screen" || st.LinkFade != 300 || st.TrailSmooth != 4 || st.BoxFrom != "age" || st.BoxRadius != 30 || st.LinkReach != 0.3 {
 		t.Errorf("from a file and the command line: %v, %+v", err, st)
 	}
+	if st, err := options("--look", "neon", "--label-anchor", "inside-bottom", "--label-offset", "-3,2.5"); err != nil ||
+		!st.Labels || st.LabelAnchor != "inside-bottom" || st.LabelOffset != [2]float32{-3, 2.5} {
+		t.Errorf("--label-anchor inside-bottom --label-offset -3,2.5 over neon: %v, labels %v, anchor %q, offset %v", err, st.Labels, st.LabelAnchor, st.LabelOffset)
+	}
 	if st, err := options("--look", "neon"); err != nil || st.Blend != "add" || st.LinkFade != overlay.Auto {
 		t.Errorf("--look neon: %v, blend %q, fade %g", err, st.Blend, st.LinkFade)
 	}
@@ -75,6 +79,11 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--link-speed", "20"}, "", "--link-speed 20: is outside -10..10 cycles a frame"},
 		{[]string{"--link-amp", "-3"}, "", `--link-amp "-3": is negative`},
 		{[]string{"--style", file}, "link-shape = \"sine\"\n", `s.toml:1: link-shape = "sine": want straight, wave, s, elastic`},
+		{[]string{"--label-anchor", "toop"}, "", `--label-anchor "toop": want auto, top-left, top, top-right, left, centre, right, bottom-left, bottom, bottom-right, inside-top-left, inside-top, inside-top-right, inside-left, inside-right, inside-bottom-left, inside-bottom, inside-bottom-right (did you mean top?)`},
+		{[]string{"--style", file}, "label-anchor = \"lft\"\n", `s.toml:1: label-anchor = "lft": want auto, `},
+		{[]string{"--label-offset", "4"}, "", `--label-offset "4": want DX,DY`},
+		{[]string{"--label-offset", "4,2e5"}, "", `--label-offset [4 200000]: is outside -10000..10000 px`},
+		{[]string{"--style", file}, "label-offset = \"0,NaN\"\n", `s.toml:1: label-offset = "0,NaN": "NaN" is not a number`},
 	} {
 		os.WriteFile(file, []byte(tc.file), 0o644)
 		_, err := options(tc.args...)

@@ -95,7 +95,7 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	fs.Lookup("label").DefValue = overlay.DefaultLabelFormat
 	fs.StringVar(&s.LabelWords, "label-words", "", "a file of words, one a line, that {word} picks from (one per track, never changing)")
 	fs.StringVar(&s.LabelLines, "label-lines", "", "a text file whose lines {line} shows: each track starts at its own line and scrolls on to the next every --label-line-frames frames")
-	fs.BoolVar(&st.LabelsOverlap, "labels-overlap", st.LabelsOverlap, "place every label above its box even where it covers another (default: labels move out of each other's way)")
+	fs.BoolVar(&st.LabelsOverlap, "labels-overlap", st.LabelsOverlap, "place every label at its place (above its box, or --label-anchor's) even where it covers another (default: labels move out of each other's way)")
 	fs.IntVar(&st.Trail, "trail", st.Trail, "draw each track's last N positions as a fading curve (0 = off)")
 	auto(&st.TrailWidth, "trail-width", "4 px at 2160 lines, scaled, at least 2", "trail width in px")
 	registerDrawFlags(fs, st)

@@ -113,6 +113,8 @@ var table = map[string]option{
 	"trail-width":       {group: groupLook, style: true, fields: []string{"overlay.Style.TrailWidth"}},
 
 	"class-label":       {group: groupLabels, style: true, fields: []string{"overlay.Style.ClassLabels"}},
+	"label-anchor":      {group: groupLabels, style: true, fields: []string{"overlay.Style.LabelAnchor"}, choices: func() []string { return overlay.LabelAnchors }},
+	"label-offset":      {group: groupLabels, style: true, fields: []string{"overlay.Style.LabelOffset"}},
 	"label-line-frames": {group: groupLabels, style: true, fields: []string{"overlay.Style.LabelLineFrames"}},
 	"label-lines":       {group: groupLabels, style: true, fields: []string{"overlay.Style.LabelLines"}},
 	"label-reveal":      {group: groupLabels, style: true, fields: []string{"overlay.Style.LabelReveal"}},

@@ -18,6 +18,10 @@ import (
 func registerTextFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(classLabelValue{&st.ClassLabels}, "class-label", "CLASS=TEMPLATE: boxes of CLASS take this label template instead of --label (the flag again for another class)")
 	fs.IntVar(&st.LabelLineFrames, "label-line-frames", st.LabelLineFrames, "frames each {line} shows (0 = 25)")
+	fs.Var(choiceValue{&st.LabelAnchor, overlay.LabelAnchors}, "label-anchor", "where a label sits by its box: auto (above, moving out of other labels' way), "+
+		"top-left, top, top-right, bottom-left, bottom, bottom-right (on the top or bottom edge, outside, flush with that side), left, right (beside the box), centre, "+
+		"or inside-… (inside the box); an anchored label that would cover another is mirrored unless --labels-overlap")
+	fs.Var(pairValue{&st.LabelOffset, "dx,dy"}, "label-offset", "move every label this many px (right, down; mirrored where the label is)")
 	fs.Float32Var(&st.LabelReveal, "label-reveal", st.LabelReveal, "type labels on, this many characters a frame from the track's first frame (and each new {line}), with a _ cursor (0 = off)")
 }
 

@@ -1,7 +1,10 @@
 package overlay
 
 import (
+	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"trackink/composite"
@@ -25,6 +28,7 @@ type Builder struct {
 	trails  *Trails // nil when the style draws none
 	bracket float32 // Box.Bracket: BracketLength with BoxStyle "corners", else 0
 	digits  int     // labels' {x} {y} {w} {h} width (digitsFor)
+	placer  labelPlacer
 
 	// The dash patterns of boxes, lines and curves (DashFor), fixed by the style.
 	boxDash, lineDash, curveDash Dash
@@ -82,6 +86,7 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
+	var ok bool
 	b := &Builder{style: s, font: font, w: w, h: h, format: format, palette: pal,
 		firstSeen: map[int]int{}, places: map[int]labelPlace{}, classOf: map[int]string{},
 		boxed: map[int]bool{}, pointSeen: map[int]int{}}
@@ -94,6 +99,11 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 		b.bracket = s.BracketLength
 	}
 	b.digits = digitsFor(w, h)
+	b.placer = labelPlacer{stroke: s.BoxStroke,
+		dx: int(math.Round(float64(s.LabelOffset[0]))), dy: int(math.Round(float64(s.LabelOffset[1])))}
+	if b.placer.anchor, ok = parseAnchor(s.LabelAnchor); !ok {
+		return nil, fmt.Errorf("label anchor %q: want %s", s.LabelAnchor, strings.Join(LabelAnchors, ", "))
+	}
 	b.clock0 = s.Camera.cameraClock()
 	if s.SortColumns {
 		b.sortColumns = 1
@@ -360,17 +370,21 @@ func (b *Builder) placeLabels(p *Primitives, frame int) {
 		pl := &b.pending[i]
 		id := pl.box.ID
 		prev, known := b.places[id]
-		place := placeAbove
+		tries := [numPlaces]int{placeAbove, placeInsideTop, placeBelow, placeInsideBelow}
+		if b.placer.anchor >= 0 {
+			tries = flips(b.placer.anchor)
+		}
+		place := tries[0]
 		if known && id != scene.NoID {
 			place = prev.place
 		}
 		if !b.style.LabelsOverlap {
-			for try := -1; try < numPlaces; try++ {
+			for try := -1; try < len(tries); try++ {
 				cand := place
 				if try >= 0 {
-					cand = try
+					cand = tries[try]
 				}
-				x, y := labelAt(pl.box, cand, b.style.BoxStroke, pl.lw, pl.lh, b.w, b.h)
+				x, y := b.placer.at(pl.box, cand, pl.lw, pl.lh, b.w, b.h)
 				if !b.placed.covers(labelRect{x, y, pl.lw, pl.lh}) {
 					place = cand
 					break
@@ -378,7 +392,7 @@ func (b *Builder) placeLabels(p *Primitives, frame int) {
 			}
 		}
 		l := &p.Labels[pl.label]
-		l.X, l.Y = labelAt(pl.box, place, b.style.BoxStroke, pl.lw, pl.lh, b.w, b.h)
+		l.X, l.Y = b.placer.at(pl.box, place, pl.lw, pl.lh, b.w, b.h)
 		if !b.style.LabelsOverlap {
 			b.placed.add(labelRect{l.X, l.Y, pl.lw, pl.lh})
 		}

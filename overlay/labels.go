@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,9 @@ import (
 // track-id order, each at the first of its places (a label's place in the previous frame
 // first, then above, inside the top, below, inside the bottom) where it covers no label
 // placed before it, so labels move out of each other's way where there is room and do not
-// jump from frame to frame; a label with no free place takes its preferred one.
+// jump from frame to frame; a label with no free place takes its preferred one. With
+// Style.LabelAnchor a label's places are its anchor, then the anchor mirrored top to bottom,
+// left to right, and both (labelPlacer); Style.LabelOffset moves it from any of them.
 
 // DefaultLabelFormat is the labels' template unless the style gives one.
 const DefaultLabelFormat = "#{id} {class} {score:.2f}"
@@ -346,3 +349,131 @@ func (p *Primitives) AddBoxLabel(b *scene.Box, c scene.Color, stroke float32, fo
 }
 
 var defaultLabelFormat, _ = parseLabelFormat(DefaultLabelFormat)
+
+// LabelAnchors are the places a label may be asked to sit at (Style.LabelAnchor): "auto"
+// (above the box, moved to inside its top, below it or inside its bottom out of other
+// labels' way), then the nine places outside the box (above or below it flush with its left,
+// centre or right; beside it, centred on its height; centred on it) and the eight inside it.
+var LabelAnchors = []string{"auto",
+	"top-left", "top", "top-right", "left", "centre", "right", "bottom-left", "bottom", "bottom-right",
+	"inside-top-left", "inside-top", "inside-top-right", "inside-left", "inside-right",
+	"inside-bottom-left", "inside-bottom", "inside-bottom-right"}
+
+// An anchored place (Style.LabelAnchor other than auto) is numPlaces + its anchor's code:
+// column and row (0, 1, 2: left or top, centre, right or bottom) and inside.
+type anchor struct {
+	col, row int
+	inside   bool
+}
+
+func (a anchor) place() int {
+	p := numPlaces + a.row*3 + a.col
+	if a.inside {
+		p += 9
+	}
+	return p
+}
+
+func anchorOf(place int) anchor {
+	a := place - numPlaces
+	return anchor{col: a % 3, row: a % 9 / 3, inside: a >= 9}
+}
+
+// parseAnchor returns the place of anchor name, -1 for "auto" or "", ok false for a name
+// not in LabelAnchors.
+func parseAnchor(name string) (place int, ok bool) {
+	if name == "" || name == "auto" {
+		return -1, true
+	}
+	if !slices.Contains(LabelAnchors, name) {
+		return 0, false
+	}
+	a := anchor{col: 1, row: 1}
+	rest, inside := strings.CutPrefix(name, "inside-")
+	a.inside = inside
+	v, h, two := strings.Cut(rest, "-")
+	if !two {
+		v, h = rest, rest
+	}
+	switch v {
+	case "top":
+		a.row = 0
+	case "bottom":
+		a.row = 2
+	}
+	switch h {
+	case "left":
+		a.col = 0
+	case "right":
+		a.col = 2
+	}
+	return a.place(), true
+}
+
+// flips are the places the search tries for an anchored label: the anchor, then mirrored
+// top to bottom, left to right, and both (the same place where the anchor is centred).
+func flips(place int) [4]int {
+	a := anchorOf(place)
+	v, h, vh := a, a, a
+	v.row, h.col = 2-a.row, 2-a.col
+	vh.row, vh.col = v.row, h.col
+	return [4]int{place, v.place(), h.place(), vh.place()}
+}
+
+// labelPlacer places a builder's labels: the box stroke they sit on, the anchor asked
+// (-1: auto) and the offset asked (Style.LabelOffset, in px).
+type labelPlacer struct {
+	stroke float32
+	anchor int
+	dx, dy int
+}
+
+// at returns the top-left corner of a lw × lh label of box b at place, moved by the offset
+// and kept inside a w × h frame. On a place mirrored from the anchor asked, or turned inside
+// at the frame's edge, the offset is mirrored too: a gap from the box stays a gap.
+func (lp *labelPlacer) at(b *scene.Box, place, lw, lh, w, h int) (x, y int) {
+	if place < numPlaces {
+		x, y = labelAt(b, place, lp.stroke, lw, lh, math.MaxInt32, math.MaxInt32)
+		return max(0, min(x+lp.dx, w-lw)), max(0, min(y+lp.dy, h-lh))
+	}
+	a, asked := anchorOf(place), anchorOf(lp.anchor)
+	dx, dy := lp.dx, lp.dy
+	if a.col != asked.col {
+		dx = -dx
+	}
+	if a.row != asked.row {
+		dy = -dy
+	}
+	half := lp.stroke / 2
+	round := func(v float32) int { return int(math.Round(float64(v))) }
+	left, right := round(b.X-half), round(b.X+b.W+half) // the outline's outer edges
+	top, bottom := round(b.Y-half), round(b.Y+b.H+half)
+	inTop, inBottom := round(b.Y+half), round(b.Y+b.H-half) // its inner edges
+	x = [3]int{left, (left + right - lw) / 2, right - lw}[a.col]
+	y = [3]int{inTop, (top + bottom - lh) / 2, inBottom - lh}[a.row]
+	if !a.inside {
+		switch {
+		case a.row == 0:
+			y = top - lh
+		case a.row == 2:
+			y = bottom
+		case a.col == 0:
+			x = left - lw
+		case a.col == 2:
+			x = right
+		}
+		// Outside, a label that would leave the frame turns inside, as auto's does above.
+		outX, outY := x+dx, y+dy
+		switch {
+		case a.row == 0 && outY < 0:
+			y, dy = inTop, -dy
+		case a.row == 2 && outY+lh > h:
+			y, dy = inBottom-lh, -dy
+		case a.row == 1 && a.col == 0 && outX < 0:
+			x, dx = left, -dx
+		case a.row == 1 && a.col == 2 && outX+lw > w:
+			x, dx = right-lw, -dx
+		}
+	}
+	return max(0, min(x+dx, w-lw)), max(0, min(y+dy, h-lh))
+}

@@ -94,3 +94,90 @@ func TestLabelsAreLegible(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelAnchors: each anchor puts a label where its name says, the offset moves it, and
+// an outside label that would leave the frame turns inside (its offset mirrored).
+func TestLabelAnchors(t *testing.T) {
+	const w, h, lw, lh = 320, 240, 30, 10
+	// Stroke 2: the outline's outer edges are x 99, 141 and y 99, 161; its inner ones y 101, 159.
+	box := scene.Box{X: 100, Y: 100, W: 40, H: 60}
+	for _, tc := range []struct {
+		anchor string
+		box    scene.Box
+		dx, dy int
+		x, y   int
+	}{
+		{"top-left", box, 0, 0, 99, 89},
+		{"top", box, 0, 0, 105, 89},
+		{"top-right", box, 0, 0, 111, 89},
+		{"left", box, 0, 0, 69, 125},
+		{"centre", box, 0, 0, 105, 125},
+		{"right", box, 0, 0, 141, 125},
+		{"bottom-left", box, 0, 0, 99, 161},
+		{"bottom", box, 0, 0, 105, 161},
+		{"bottom-right", box, 0, 0, 111, 161},
+		{"inside-top-left", box, 0, 0, 99, 101},
+		{"inside-top", box, 0, 0, 105, 101},
+		{"inside-left", box, 0, 0, 99, 125},
+		{"inside-right", box, 0, 0, 111, 125},
+		{"inside-bottom-right", box, 0, 0, 111, 149},
+		{"right", box, 5, -3, 146, 122},
+		{"bottom", box, -4, 6, 101, 167},
+		// Off the frame's top: inside the box, the offset mirrored (4 px down from its edge).
+		{"top-left", scene.Box{X: 100, Y: 5, W: 40, H: 60}, 0, -4, 99, 10},
+		{"bottom", scene.Box{X: 100, Y: 170, W: 40, H: 60}, 0, 0, 105, 229 - lh},
+		{"right", scene.Box{X: 280, Y: 100, W: 30, H: 60}, 0, 0, 311 - lw, 125},
+		{"left", scene.Box{X: 10, Y: 100, W: 30, H: 60}, 0, 0, 9, 125},
+		// Kept inside the frame whatever the offset.
+		{"top-left", box, -500, 0, 0, 89},
+		// The default place, moved by the offset.
+		{"auto", box, 3, 2, 102, 91},
+	} {
+		place, ok := parseAnchor(tc.anchor)
+		if !ok {
+			t.Fatalf("%s: not an anchor", tc.anchor)
+		}
+		lp := labelPlacer{stroke: 2, anchor: place, dx: tc.dx, dy: tc.dy}
+		if place < 0 {
+			place = placeAbove
+		}
+		if x, y := lp.at(&tc.box, place, lw, lh, w, h); x != tc.x || y != tc.y {
+			t.Errorf("%s %+v offset %d,%d: at (%d,%d), want (%d,%d)", tc.anchor, tc.box, tc.dx, tc.dy, x, y, tc.x, tc.y)
+		}
+	}
+	for _, bad := range []string{"middle", "inside-centre", "Top", "top-"} {
+		if _, ok := parseAnchor(bad); ok {
+			t.Errorf("%q taken as an anchor", bad)
+		}
+	}
+}
+
+// TestAnchoredLabelsMirror: an anchored label that would cover another is mirrored, its
+// offset with it, unless LabelsOverlap; every label keeps its anchor where there is room.
+func TestAnchoredLabelsMirror(t *testing.T) {
+	f := &scene.Frame{Index: 1, Boxes: []scene.Box{
+		{ID: 1, X: 100, Y: 100, W: 60, H: 80, Class: "pedestrian"},
+		{ID: 2, X: 130, Y: 100, W: 60, H: 80, Class: "pedestrian"},
+		{ID: 3, X: 300, Y: 20, W: 40, H: 40, Class: "pedestrian"},
+	}}
+	for _, tc := range []struct {
+		overlap bool
+		want2   string // where track 2's label sits: below its box, or above it
+	}{{false, "above"}, {true, "below"}} {
+		st := DefaultStyle()
+		st.LabelAnchor, st.LabelOffset, st.LabelsOverlap = "bottom", [2]float32{0, 4}, tc.overlap
+		b := newTestBuilder(t, st, 400, 400)
+		var p Primitives
+		b.Build(&p, f, nil)
+		stroke := b.style.BoxStroke
+		l1, l2, l3 := p.Labels[0], p.Labels[1], p.Labels[2]
+		if want := int(100+80+stroke/2) + 4; l1.Y != want || l3.Y != int(20+40+stroke/2)+4 {
+			t.Errorf("overlap %v: tracks 1 and 3's labels at y %d, %d: want 4 px below their boxes (%d)", tc.overlap, l1.Y, l3.Y, want)
+		}
+		above := int(100-stroke/2) - 4 - l2.H
+		got := map[bool]string{true: "above", false: "below"}[l2.Y == above]
+		if got != tc.want2 {
+			t.Errorf("overlap %v: track 2's label at y %d (above its box is %d): %s, want %s", tc.overlap, l2.Y, above, got, tc.want2)
+		}
+	}
+}

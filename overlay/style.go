@@ -54,6 +54,12 @@ type Style struct {
 	// LabelsOverlap places every label where it prefers even if it covers another; by
 	// default labels move out of each other's way where there is room.
 	LabelsOverlap bool
+	// LabelAnchor is where a label sits relative to its box, one of LabelAnchors; "" is
+	// "auto". An anchored label that would cover another is mirrored (top and bottom, left
+	// and right) unless LabelsOverlap. LabelOffset moves every label by dx, dy px (mirrored
+	// with its place).
+	LabelAnchor string
+	LabelOffset [2]float32
 	// Trail is the length of each track's trail in frames; 0 draws none (see Trails).
 	Trail      int
 	TrailWidth float32 // trail stroke width
@@ -309,6 +315,12 @@ func (s *Style) Validate() error {
 	if s.LinkStyle == "electric" && s.shaped() {
 		return field.Errorf("overlay.Style.LinkShape", s.LinkShape, "electric links (--link-style electric) have a shape of their own: want straight with them")
 	}
+	if !validStyle(LabelAnchors, s.LabelAnchor) {
+		return field.Errorf("overlay.Style.LabelAnchor", s.LabelAnchor, "want %s", strings.Join(LabelAnchors, ", "))
+	}
+	if o := s.LabelOffset; !(math.Abs(float64(o[0])) <= MaxLabelOffset && math.Abs(float64(o[1])) <= MaxLabelOffset) {
+		return field.Errorf("overlay.Style.LabelOffset", o, "is outside -%d..%d px", MaxLabelOffset, MaxLabelOffset)
+	}
 	if !validStyle(BoxFroms, s.BoxFrom) {
 		return field.Errorf("overlay.Style.BoxFrom", s.BoxFrom, "want %s", strings.Join(BoxFroms, ", "))
 	}
@@ -343,6 +355,9 @@ func (s *Style) Validate() error {
 	}
 	return nil
 }
+
+// MaxLabelOffset is the most px Style.LabelOffset moves a label either way.
+const MaxLabelOffset = 10000
 
 // BoxStyles are the box outline styles: the whole outline, brackets at the corners, dashes,
 // dots.
