@@ -2,7 +2,7 @@ package goldens
 
 import "trackink/overlay"
 
-// The scenes of the small look options: label anchors and offsets.
+// The scenes of the small look options: label anchors and offsets, point outlines and fills.
 func init() {
 	Scenes = append(Scenes,
 		Scene{
@@ -21,6 +21,22 @@ func init() {
 			Draw: lookScene("default", func(st *overlay.Style) {
 				st.LabelAnchor, st.LabelOffset, st.LabelFormat = "bottom", [2]float32{0, 3}, "{class}"
 			}),
+		},
+		Scene{
+			Name: "point-stroke-fill", Width: 480, Height: 300,
+			About: "--point-stroke and --point-fill-opacity: ring, square, diamond, cross, plus (columns) with outlines 1 px, " +
+				"auto (half the radius), 5 px (rows) at radius 12, each filled at 0.35 on the left and auto on the right: " +
+				"the fill covered once up to the outline, the outline's outer edge where it was",
+			Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
+				for i, style := range []string{"ring", "square", "diamond", "cross", "plus"} {
+					for j, sw := range []float32{1, overlay.Auto, 5} {
+						x, y := 48.3+float32(i)*95, 50.6+float32(j)*95
+						p.AddShapedPoint(style, x-20, y, 12, sw, 0.35, cyan)
+						p.AddShapedPoint(style, x+20, y, 12, sw, overlay.Auto, orange)
+					}
+				}
+				return nil
+			},
 		},
 	)
 }

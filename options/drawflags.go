@@ -25,7 +25,12 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	if st.BoxRadius == overlay.Auto {
 		fs.Lookup("box-radius").DefValue = "48 px at 2160 lines, scaled"
 	}
-	fs.Var(choiceValue{&st.PointStyle, overlay.PointStyles}, "point-style", "tracked points' shape: "+strings.Join(overlay.PointStyles, ", ")+" (each reaching --point-radius from the point; outlines half the radius wide)")
+	fs.Var(choiceValue{&st.PointStyle, overlay.PointStyles}, "point-style", "tracked points' shape: "+strings.Join(overlay.PointStyles, ", ")+" (each reaching --point-radius from the point; outlines --point-stroke wide)")
+	fs.Var(sizeValue{&st.PointStroke}, "point-stroke", "outline width of ring, square, diamond, cross and plus points in px (0: none)")
+	if st.PointStroke == overlay.Auto {
+		fs.Lookup("point-stroke").DefValue = "half --point-radius, at least 1"
+	}
+	fs.Var(autoOpacityValue{&st.PointFillOpacity}, "point-fill-opacity", "opacity of ring, square and diamond points' interiors, 0..1, times --point-opacity (auto: squares solid, rings and diamonds hollow)")
 	fs.IntVar(&st.Echo, "echo", st.Echo, "echo trails: draw the boxes, links, points and trails of the N frames before under this one, fading (0 = off, at most 32)")
 	fs.Float32Var(&st.EchoDecay, "echo-decay", st.EchoDecay, "each echo's opacity is this times the newer one's, 0..1")
 	fs.Var(pairValue{&st.EchoOffset, "dx,dy"}, "echo-offset", "each echo moved this many px further than the newer one")
@@ -46,3 +51,29 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.BoolVar(&st.BendAway, "bend-away", st.BendAway, "curves bend away from the tracked points' centre, bowing outward (by --bend), instead of to one side of each link")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }
+
+// autoOpacityValue is an opacity 0..1 or auto (overlay.Auto): --point-fill-opacity, whose
+// default differs by shape. The range is the style's to check (Validate), which names the
+// flag or the style file's line.
+type autoOpacityValue struct{ v *float32 }
+
+func (a autoOpacityValue) String() string {
+	if a.v == nil || *a.v == overlay.Auto {
+		return "auto"
+	}
+	return strconv.FormatFloat(float64(*a.v), 'g', -1, 32)
+}
+
+func (a autoOpacityValue) Set(s string) error {
+	if s == "auto" {
+		*a.v = overlay.Auto
+		return nil
+	}
+	v, err := nonNegative(s, "0..1 or auto")
+	if err == nil {
+		*a.v = v
+	}
+	return err
+}
+
+func (autoOpacityValue) Type() string { return "opacity" }

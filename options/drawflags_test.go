@@ -35,6 +35,16 @@ func TestDrawFlags(t *testing.T) {
 	if err != nil || st.Blend != "screen" || st.LinkFade != 300 || st.TrailSmooth != 4 || st.BoxFrom != "age" || st.BoxRadius != 30 || st.LinkReach != 0.3 {
 		t.Errorf("from a file and the command line: %v, %+v", err, st)
 	}
+	if st, err := options(); err != nil || st.PointStroke != overlay.Auto || st.PointFillOpacity != overlay.Auto {
+		t.Errorf("the default look: %v, point stroke %g and fill %g, want auto (today's shapes)", err, st.PointStroke, st.PointFillOpacity)
+	}
+	os.WriteFile(file, []byte("point-fill-opacity = 0.3\npoint-stroke = 1.5\n"), 0o644)
+	if st, err := options("--style", file); err != nil || st.PointStroke != 1.5 || st.PointFillOpacity != 0.3 {
+		t.Errorf("point-stroke and point-fill-opacity from a style file: %v, %g, %g", err, st.PointStroke, st.PointFillOpacity)
+	}
+	if st, err := options("--style", file, "--point-fill-opacity", "auto"); err != nil || st.PointFillOpacity != overlay.Auto {
+		t.Errorf("--point-fill-opacity auto over a style file: %v, %g", err, st.PointFillOpacity)
+	}
 	if st, err := options("--look", "neon", "--label-anchor", "inside-bottom", "--label-offset", "-3,2.5"); err != nil ||
 		!st.Labels || st.LabelAnchor != "inside-bottom" || st.LabelOffset != [2]float32{-3, 2.5} {
 		t.Errorf("--label-anchor inside-bottom --label-offset -3,2.5 over neon: %v, labels %v, anchor %q, offset %v", err, st.Labels, st.LabelAnchor, st.LabelOffset)
@@ -79,6 +89,12 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--link-speed", "20"}, "", "--link-speed 20: is outside -10..10 cycles a frame"},
 		{[]string{"--link-amp", "-3"}, "", `--link-amp "-3": is negative`},
 		{[]string{"--style", file}, "link-shape = \"sine\"\n", `s.toml:1: link-shape = "sine": want straight, wave, s, elastic`},
+		{[]string{"--point-stroke", "-1"}, "", `--point-stroke "-1": is negative`},
+		{[]string{"--point-stroke", "2000"}, "", "--point-stroke 2000: is outside 0..1000"},
+		{[]string{"--point-fill-opacity", "half"}, "", `--point-fill-opacity "half": is not a number`},
+		{[]string{"--point-fill-opacity", "1.5"}, "", "--point-fill-opacity 1.5: is outside 0..1"},
+		{[]string{"--point-fill-opacity", "-0.5"}, "", `--point-fill-opacity "-0.5": is negative: want 0..1 or auto`},
+		{[]string{"--style", file}, "point-fill-opacity = 2\n", "s.toml:1: point-fill-opacity = 2: is outside 0..1"},
 		{[]string{"--label-anchor", "toop"}, "", `--label-anchor "toop": want auto, top-left, top, top-right, left, centre, right, bottom-left, bottom, bottom-right, inside-top-left, inside-top, inside-top-right, inside-left, inside-right, inside-bottom-left, inside-bottom, inside-bottom-right (did you mean top?)`},
 		{[]string{"--style", file}, "label-anchor = \"lft\"\n", `s.toml:1: label-anchor = "lft": want auto, `},
 		{[]string{"--label-offset", "4"}, "", `--label-offset "4": want DX,DY`},

@@ -49,18 +49,26 @@ func (g sizeValue) String() string {
 }
 
 func (g sizeValue) Set(s string) error {
+	v, err := nonNegative(s, "px, 0 for none")
+	if err == nil {
+		*g.v = v
+	}
+	return err
+}
+
+// nonNegative parses a flag's number that is never negative; want says what it takes.
+func nonNegative(s, want string) (float32, error) {
 	v, err := strconv.ParseFloat(s, 32)
 	if errors.Is(err, strconv.ErrRange) {
-		return fmt.Errorf("%q is out of range for this flag", s)
+		return 0, fmt.Errorf("%q is out of range for this flag", s)
 	}
 	if err != nil || v != v {
-		return fmt.Errorf("%q is not a number", s)
+		return 0, fmt.Errorf("%q is not a number", s)
 	}
 	if v < 0 {
-		return fmt.Errorf("%q: is negative: want px, 0 for none", s)
+		return 0, fmt.Errorf("%q: is negative: want %s", s, want)
 	}
-	*g.v = float32(v)
-	return nil
+	return float32(v), nil
 }
 
 func (sizeValue) Type() string { return "px" }

@@ -105,6 +105,7 @@ var table = map[string]option{
 	"look":              {group: groupLook, short: true, choices: func() []string { names, _ := overlay.PresetNames(); return names }},
 	"min-life":          {group: groupLook, style: true, fields: []string{"overlay.Style.MinLife"}},
 	"point-radius":      {group: groupLook, style: true, fields: []string{"overlay.Style.PointRadius"}},
+	"point-stroke":      {group: groupLook, style: true, fields: []string{"overlay.Style.PointStroke"}},
 	"point-style":       {group: groupLook, style: true, fields: []string{"overlay.Style.PointStyle"}, choices: func() []string { return overlay.PointStyles }},
 	"roundness":         {group: groupLook, style: true, fields: []string{"overlay.Style.Roundness"}},
 	"style":             {group: groupLook, short: true},
@@ -162,6 +163,8 @@ var table = map[string]option{
 	"point-opacity":    {group: groupColours, style: true, fields: []string{"overlay.Style.PointOpacity"}},
 	"trail-color":      {group: groupColours, style: true},
 	"trail-opacity":    {group: groupColours, style: true, fields: []string{"overlay.Style.TrailOpacity"}},
+
+	"point-fill-opacity": {group: groupColours, style: true, fields: []string{"overlay.Style.PointFillOpacity"}},
 
 	"end":    {group: groupRange, short: true, fields: []string{"video.Options.End"}},
 	"frame":  {group: groupRange, short: true},

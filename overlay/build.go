@@ -239,7 +239,7 @@ func (b *Builder) addLinksAndPoints(p *Primitives, f *scene.Frame, links []knn.E
 			if s.PointColor.Set {
 				c = s.PointColor.C
 			}
-			p.AddPoint(s.PointStyle, pt.X, pt.Y, s.PointRadius, Premul(c, s.PointOpacity))
+			p.AddShapedPoint(s.PointStyle, pt.X, pt.Y, s.PointRadius, s.PointStroke, s.PointFillOpacity, Premul(c, s.PointOpacity))
 		}
 	}
 	if b.trails != nil && f.Index > 0 {

@@ -163,40 +163,84 @@ func jitter(seed uint64, frame, i int) float32 {
 }
 
 // AddPoint adds a tracked point at (x, y) of radius r and colour c in shape style (one of
-// PointStyles), built of the primitives' own distance fields, so every shape is
-// anti-aliased like the rest and drawn alike by every backend: a dot is a zero-length line
-// (a disk of radius r); a ring a round box (a circle) stroked max(r/2, 1) wide, its outer
-// edge at r; a square a filled box of half side r; plus, cross and diamond joined runs of
-// straight pieces max(r/2, 1) wide (a run takes the distance to its nearest piece, so where
-// the arms cross nothing is drawn twice): arms r long across and along, or diagonally, and a
-// diamond's outline through the points r·1.3 away along the axes. Rings and squares are
-// boxes, so they are painted in the boxes' turn, under the links; the runs in the curves'.
+// PointStyles), with the default outline and interior: AddShapedPoint's with Auto for both.
 func (p *Primitives) AddPoint(style string, x, y, r float32, c RGBA) {
-	sw := max(r/2, 1)
+	p.AddShapedPoint(style, x, y, r, Auto, Auto, c)
+}
+
+// AddShapedPoint adds a tracked point at (x, y) of radius r and colour c in shape style (one
+// of PointStyles), built of the primitives' own distance fields, so every shape is
+// anti-aliased like the rest and drawn alike by every backend: a dot is a zero-length line
+// (a disk of radius r); a ring a round box (a circle) stroked stroke wide, its outer edge
+// at r; a square a box of half side r; plus, cross and diamond joined runs of straight
+// pieces stroke wide (a run takes the distance to its nearest piece, so where the arms
+// cross nothing is drawn twice): arms r long across and along, or diagonally, and a
+// diamond's outline through the points r·1.3 away along the axes. stroke Auto is max(r/2,
+// 1). fill is the opacity of a ring's, square's or diamond's interior, up to its outline's
+// centre line, times c's; Auto: a square is solid (one filled box, no outline), a ring and
+// a diamond hollow. A diamond's interior is a run of nested diamonds under its outline (no
+// primitive fills a turned square). Rings and squares are boxes, so they are painted in the
+// boxes' turn, under the links; the runs in the curves'.
+func (p *Primitives) AddShapedPoint(style string, x, y, r, stroke, fill float32, c RGBA) {
+	sw := stroke
+	if sw == Auto {
+		sw = max(r/2, 1)
+	}
+	var inside RGBA
+	if fill != Auto {
+		inside = c.Scale(fill)
+	}
 	// seg adds the straight piece from a to b (offsets from the point), joined to the run
 	// before it unless it starts one.
-	seg := func(a, b [2]float32, joined bool) {
+	seg := func(a, b [2]float32, w float32, c RGBA, joined bool) {
 		p.Curves = append(p.Curves, Curve{X0: x + a[0], Y0: y + a[1], X1: x + (a[0]+b[0])/2, Y1: y + (a[1]+b[1])/2,
-			X2: x + b[0], Y2: y + b[1], Width: sw, Color: c, Joined: joined})
+			X2: x + b[0], Y2: y + b[1], Width: w, Color: c, Joined: joined})
 	}
 	switch style {
 	case "ring":
 		rc := max(r-sw/2, 0.5)
-		p.Boxes = append(p.Boxes, Box{X: x - rc, Y: y - rc, W: 2 * rc, H: 2 * rc, Radius: rc, Stroke: sw, StrokeColor: c})
+		p.Boxes = append(p.Boxes, Box{X: x - rc, Y: y - rc, W: 2 * rc, H: 2 * rc, Radius: rc, Stroke: sw, StrokeColor: c, Fill: inside})
 	case "square":
-		p.Boxes = append(p.Boxes, Box{X: x - r, Y: y - r, W: 2 * r, H: 2 * r, Fill: c})
-	case "plus":
-		seg([2]float32{-r, 0}, [2]float32{r, 0}, false)
-		seg([2]float32{0, -r}, [2]float32{0, r}, true)
-	case "cross":
-		d := r * 0.7071068
-		seg([2]float32{-d, -d}, [2]float32{d, d}, false)
-		seg([2]float32{-d, d}, [2]float32{d, -d}, true)
+		if fill == Auto {
+			p.Boxes = append(p.Boxes, Box{X: x - r, Y: y - r, W: 2 * r, H: 2 * r, Fill: c})
+			break
+		}
+		rs := max(r-sw/2, 0.5)
+		p.Boxes = append(p.Boxes, Box{X: x - rs, Y: y - rs, W: 2 * rs, H: 2 * rs, Stroke: sw, StrokeColor: c, Fill: inside})
+	case "plus", "cross":
+		if sw == 0 {
+			break // no outline: nothing to draw (a stroke is at least 1 px wide)
+		}
+		if style == "cross" {
+			d := r * 0.7071068
+			seg([2]float32{-d, -d}, [2]float32{d, d}, sw, c, false)
+			seg([2]float32{-d, d}, [2]float32{d, -d}, sw, c, true)
+			break
+		}
+		seg([2]float32{-r, 0}, [2]float32{r, 0}, sw, c, false)
+		seg([2]float32{0, -r}, [2]float32{0, r}, sw, c, true)
 	case "diamond":
 		d := r * 1.3
-		v := [5][2]float32{{0, -d}, {d, 0}, {0, d}, {-d, 0}, {0, -d}}
-		for i := range 4 {
-			seg(v[i], v[i+1], i > 0)
+		if inside.A > 0 {
+			// Nested outlines fw wide, fw/2 apart across their sides, the outermost's outer
+			// edge on the outline's centre line, and a dot at the centre: one run, so the
+			// interior is covered once.
+			fw := max(sw, 2)
+			first := true
+			for k := d - fw*0.7071068; k > 0; k -= fw * 0.7071068 {
+				v := [5][2]float32{{0, -k}, {k, 0}, {0, k}, {-k, 0}, {0, -k}}
+				for i := range 4 {
+					seg(v[i], v[i+1], fw, inside, !first)
+					first = false
+				}
+			}
+			seg([2]float32{}, [2]float32{}, fw, inside, !first)
+		}
+		if sw > 0 {
+			v := [5][2]float32{{0, -d}, {d, 0}, {0, d}, {-d, 0}, {0, -d}}
+			for i := range 4 {
+				seg(v[i], v[i+1], sw, c, i > 0)
+			}
 		}
 	default:
 		p.Lines = append(p.Lines, Line{X0: x, Y0: y, X1: x, Y1: y, Width: 2 * r, Color: c})

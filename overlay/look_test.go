@@ -2,7 +2,9 @@ package overlay
 
 import (
 	"math"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"trackink/composite"
@@ -225,5 +227,64 @@ func TestPointStyles(t *testing.T) {
 	st.PointStyle = "star"
 	if err := st.Validate(); err == nil {
 		t.Error("point style star was accepted")
+	}
+}
+
+// TestShapedPoints: --point-stroke sets the outline width of every outlined shape, keeping
+// its outer edge where it was; --point-fill-opacity fills rings, squares and diamonds; with
+// both Auto a point is AddPoint's (today's), byte for byte.
+func TestShapedPoints(t *testing.T) {
+	c := RGBA{R: 0.5, A: 0.5}
+	for _, tc := range []struct {
+		style        string
+		stroke, fill float32
+		want         Primitives // Boxes and the widths and colours of Curves are compared
+	}{
+		{"ring", Auto, Auto, Primitives{Boxes: []Box{{X: 44, Y: 54, W: 12, H: 12, Radius: 6, Stroke: 4, StrokeColor: c}}}},
+		{"ring", 2, 0.5, Primitives{Boxes: []Box{{X: 43, Y: 53, W: 14, H: 14, Radius: 7, Stroke: 2, StrokeColor: c, Fill: c.Scale(0.5)}}}},
+		{"ring", 0, 1, Primitives{Boxes: []Box{{X: 42, Y: 52, W: 16, H: 16, Radius: 8, StrokeColor: c, Fill: c}}}},
+		{"square", Auto, Auto, Primitives{Boxes: []Box{{X: 42, Y: 52, W: 16, H: 16, Fill: c}}}},
+		{"square", 2, Auto, Primitives{Boxes: []Box{{X: 42, Y: 52, W: 16, H: 16, Fill: c}}}},
+		{"square", 2, 0.25, Primitives{Boxes: []Box{{X: 43, Y: 53, W: 14, H: 14, Stroke: 2, StrokeColor: c, Fill: c.Scale(0.25)}}}},
+		{"square", Auto, 0, Primitives{Boxes: []Box{{X: 44, Y: 54, W: 12, H: 12, Stroke: 4, StrokeColor: c}}}},
+		{"plus", Auto, Auto, Primitives{Curves: []Curve{{Width: 4, Color: c}, {Width: 4, Color: c}}}},
+		{"cross", 1.5, 0.5, Primitives{Curves: []Curve{{Width: 1.5, Color: c}, {Width: 1.5, Color: c}}}},
+		{"plus", 0, Auto, Primitives{}},
+		{"diamond", 3, Auto, Primitives{Curves: []Curve{{Width: 3, Color: c}, {Width: 3, Color: c}, {Width: 3, Color: c}, {Width: 3, Color: c}}}},
+		{"dot", 3, 0.5, Primitives{Lines: []Line{{X0: 50, Y0: 60, X1: 50, Y1: 60, Width: 16, Color: c}}}},
+	} {
+		var p Primitives
+		p.AddShapedPoint(tc.style, 50, 60, 8, tc.stroke, tc.fill, c)
+		if tc.stroke == Auto && tc.fill == Auto {
+			var old Primitives
+			old.AddPoint(tc.style, 50, 60, 8, c)
+			if !reflect.DeepEqual(p, old) {
+				t.Errorf("%s with Auto stroke and fill is not AddPoint's", tc.style)
+			}
+		}
+		var widths []Curve
+		for _, cv := range p.Curves {
+			widths = append(widths, Curve{Width: cv.Width, Color: cv.Color})
+		}
+		if !reflect.DeepEqual(p.Boxes, tc.want.Boxes) || !reflect.DeepEqual(widths, tc.want.Curves) || !reflect.DeepEqual(p.Lines, tc.want.Lines) {
+			t.Errorf("%s stroke %g fill %g: boxes %+v, curves %+v, lines %+v; want %+v", tc.style, tc.stroke, tc.fill, p.Boxes, widths, p.Lines, tc.want)
+		}
+	}
+	// A filled diamond: a run of the fill's colour first, then the outline's own run.
+	var p Primitives
+	p.AddShapedPoint("diamond", 50, 60, 8, 2, 0.5, c)
+	n := len(p.Curves)
+	if n < 9 || p.Curves[0].Joined || p.Curves[0].Color != c.Scale(0.5) || p.Curves[n-4].Joined || p.Curves[n-4].Color != c || p.Curves[n-4].Width != 2 {
+		t.Errorf("a filled diamond: %d pieces, first %+v, outline's first %+v", n, p.Curves[0], p.Curves[max(n-4, 0)])
+	}
+	for _, tc := range []struct {
+		stroke, fill float32
+		field        string
+	}{{-2, Auto, "PointStroke"}, {1001, Auto, "PointStroke"}, {Auto, 1.5, "PointFillOpacity"}, {Auto, -0.5, "PointFillOpacity"}} {
+		st := DefaultStyle()
+		st.PointStroke, st.PointFillOpacity = tc.stroke, tc.fill
+		if err := st.Validate(); err == nil || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("stroke %g fill %g: %v, want an error on %s", tc.stroke, tc.fill, err, tc.field)
+		}
 	}
 }

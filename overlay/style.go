@@ -101,8 +101,13 @@ type Style struct {
 	BoxRadius   float32 // half the side of BoxFrom's boxes (the most, with "age")
 	Blend       string  // how the overlay meets the frame: one of Blends; "" is "over"
 	PointStyle  string  // the tracked points' shape: one of PointStyles; "" is "dot"
-	LinkGraph   string  // the link graph (knn.Graphs) when the link options name none; "" is "knn"
-	SeedSizes   bool    // Auto sizes as the seed benchmark scene measured them (see ForHeight)
+	// PointStroke is the outline width of ring, square, diamond, cross and plus points in px
+	// (Auto: half the radius, at least 1); PointFillOpacity the opacity of a ring's,
+	// square's or diamond's interior (Auto: squares solid, rings and diamonds hollow). See
+	// AddShapedPoint.
+	PointStroke, PointFillOpacity float32
+	LinkGraph                     string // the link graph (knn.Graphs) when the link options name none; "" is "knn"
+	SeedSizes                     bool   // Auto sizes as the seed benchmark scene measured them (see ForHeight)
 	// Glow lights strokes, points and box outlines (sdf.Glow); LinkGradient runs each link
 	// from one end's colour to the other's.
 	Glow, GlowOpacity float32 // glow radius px (0: off; Auto: 12 px at 2160 lines, scaled by the height's square root, at least 4), its opacity
@@ -150,35 +155,37 @@ type Style struct {
 // preset "seed").
 func DefaultStyle() Style {
 	return Style{
-		PointRadius:   Auto,
-		LineWidth:     Auto,
-		CurveWidth:    0,
-		Bend:          0.3,
-		BoxStroke:     Auto,
-		Roundness:     0.15,
-		BoxStyle:      "solid",
-		BracketLength: 0.25,
-		LinkStyle:     "solid",
-		Labels:        true,
-		TrailWidth:    Auto,
-		BoxOpacity:    1,
-		FillOpacity:   0.15,
-		LinkOpacity:   0.6,
-		PointOpacity:  1,
-		LabelOpacity:  0.85,
-		TrailOpacity:  0.9,
-		LinkReach:     0.2,
-		BoxRadius:     Auto,
-		GlowOpacity:   0.5,
-		HaloOpacity:   DefaultHaloOpacity,
-		SortRange:     DefaultSortRange,
-		EchoDecay:     0.6,
-		EchoScale:     1,
-		ParticleLife:  12,
-		LinkShape:     "straight",
-		LinkAmp:       Auto,
-		LinkFreq:      3,
-		LinkSpeed:     0.04,
+		PointRadius:      Auto,
+		LineWidth:        Auto,
+		CurveWidth:       0,
+		Bend:             0.3,
+		BoxStroke:        Auto,
+		Roundness:        0.15,
+		BoxStyle:         "solid",
+		BracketLength:    0.25,
+		LinkStyle:        "solid",
+		Labels:           true,
+		TrailWidth:       Auto,
+		BoxOpacity:       1,
+		FillOpacity:      0.15,
+		LinkOpacity:      0.6,
+		PointOpacity:     1,
+		PointStroke:      Auto,
+		PointFillOpacity: Auto,
+		LabelOpacity:     0.85,
+		TrailOpacity:     0.9,
+		LinkReach:        0.2,
+		BoxRadius:        Auto,
+		GlowOpacity:      0.5,
+		HaloOpacity:      DefaultHaloOpacity,
+		SortRange:        DefaultSortRange,
+		EchoDecay:        0.6,
+		EchoScale:        1,
+		ParticleLife:     12,
+		LinkShape:        "straight",
+		LinkAmp:          Auto,
+		LinkFreq:         3,
+		LinkSpeed:        0.04,
 	}
 }
 
@@ -253,6 +260,8 @@ func (s *Style) Validate() error {
 		{"FillOpacity", s.FillOpacity, 1, false},
 		{"LinkOpacity", s.LinkOpacity, 1, false},
 		{"PointOpacity", s.PointOpacity, 1, false},
+		{"PointStroke", s.PointStroke, 1000, true},
+		{"PointFillOpacity", s.PointFillOpacity, 1, true},
 		{"LabelOpacity", s.LabelOpacity, 1, false},
 		{"TrailOpacity", s.TrailOpacity, 1, false},
 		{"EchoDecay", s.EchoDecay, 1, false},
