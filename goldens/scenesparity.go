@@ -2,7 +2,7 @@ package goldens
 
 import "trackink/overlay"
 
-// The scenes of the small look options: label anchors and offsets, point outlines and fills.
+// The scenes of the small look options: label anchors and offsets, point outlines and fills, gradient links between chosen colours.
 func init() {
 	Scenes = append(Scenes,
 		Scene{
@@ -37,6 +37,16 @@ func init() {
 				}
 				return nil
 			},
+		},
+		Scene{
+			Name: "links-gradient-chosen", Width: 960, Height: 540,
+			About: "--link-color gradient:#ffffff,#ff2bd6: every straight link from white at its lower track id's end " +
+				"to magenta at its higher's, whatever the tracks' own colours; points in their own",
+			Draw: trackScene("default", func(st *overlay.Style) {
+				st.LinkGradient, st.LinkOpacity, st.LineWidth = true, 1, 3
+				st.LinkGradientColors[0], _ = overlay.ParseOptionalColor("#ffffff")
+				st.LinkGradientColors[1], _ = overlay.ParseOptionalColor("#ff2bd6")
+			}, false),
 		},
 	)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"trackink/overlay"
+	"trackink/scene"
 )
 
 // styleOptions returns the style render's style flags make of args: the look, the style
@@ -34,6 +35,22 @@ func TestDrawFlags(t *testing.T) {
 	st, err := options("--style", file, "--box-radius", "30", "--link-reach", "0.3", "--trail-smooth", "4")
 	if err != nil || st.Blend != "screen" || st.LinkFade != 300 || st.TrailSmooth != 4 || st.BoxFrom != "age" || st.BoxRadius != 30 || st.LinkReach != 0.3 {
 		t.Errorf("from a file and the command line: %v, %+v", err, st)
+	}
+	white, black := overlay.OptionalColor{C: scene.Color{R: 255, G: 255, B: 255, A: 255}, Set: true}, overlay.OptionalColor{C: scene.Color{A: 255}, Set: true}
+	for _, tc := range []struct {
+		args     []string
+		gradient bool
+		ends     [2]overlay.OptionalColor
+	}{
+		{[]string{"--link-color", "gradient:#ffffff,#000000"}, true, [2]overlay.OptionalColor{white, black}},
+		{[]string{"--look", "neon", "--link-color", "gradient:#000000,#ffffff"}, true, [2]overlay.OptionalColor{black, white}},
+		{[]string{"--link-color", "gradient"}, true, [2]overlay.OptionalColor{}},
+		{[]string{"--link-color", "#ffffff"}, false, [2]overlay.OptionalColor{}},
+	} {
+		st, err := options(tc.args...)
+		if err != nil || st.LinkGradient != tc.gradient || st.LinkGradientColors != tc.ends || st.LinkColor.Set == tc.gradient {
+			t.Errorf("%v: %v, gradient %v between %v, colour %v", tc.args, err, st.LinkGradient, st.LinkGradientColors, st.LinkColor)
+		}
 	}
 	if st, err := options(); err != nil || st.PointStroke != overlay.Auto || st.PointFillOpacity != overlay.Auto {
 		t.Errorf("the default look: %v, point stroke %g and fill %g, want auto (today's shapes)", err, st.PointStroke, st.PointFillOpacity)
@@ -89,6 +106,11 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--link-speed", "20"}, "", "--link-speed 20: is outside -10..10 cycles a frame"},
 		{[]string{"--link-amp", "-3"}, "", `--link-amp "-3": is negative`},
 		{[]string{"--style", file}, "link-shape = \"sine\"\n", `s.toml:1: link-shape = "sine": want straight, wave, s, elastic`},
+		{[]string{"--link-color", "gradient:#ffffff"}, "", `--link-color "gradient:#ffffff": want gradient:COLOR,COLOR (from the lower track id's end to the higher's)`},
+		{[]string{"--link-color", "gradient:#ffffff,#000000,#ff0000"}, "", `want gradient:COLOR,COLOR`},
+		{[]string{"--link-color", "gradient:#ffffff,#nope"}, "", `--link-color "gradient:#ffffff,#nope": "#nope" is not a color`},
+		{[]string{"--link-color", "gradient:auto,#000000"}, "", `"auto" is no colour: want gradient:COLOR,COLOR, or gradient for the ends' own`},
+		{[]string{"--style", file}, "link-color = \"gradient:#fff\"\n", `s.toml:1: link-color = "gradient:#fff": want gradient:COLOR,COLOR`},
 		{[]string{"--point-stroke", "-1"}, "", `--point-stroke "-1": is negative`},
 		{[]string{"--point-stroke", "2000"}, "", "--point-stroke 2000: is outside 0..1000"},
 		{[]string{"--point-fill-opacity", "half"}, "", `--point-fill-opacity "half": is not a number`},

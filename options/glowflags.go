@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -27,10 +28,11 @@ func registerGlowFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	}
 	fs.Float32Var(&st.HaloOpacity, "halo-opacity", st.HaloOpacity, "the halo's opacity at the stroke's, 0..1")
 	lc := fs.Lookup("link-color")
-	lc.Value = linkColorValue{colorValue{&st.LinkColor}, &st.LinkGradient}
-	lc.Usage = "#rrggbb[aa] for all links, or gradient: each straight solid link runs from one end's colour to the other's (auto: the mean of its ends' colours)"
+	lc.Value = linkColorValue{colorValue{&st.LinkColor}, &st.LinkGradient, &st.LinkGradientColors}
+	lc.Usage = "#rrggbb[aa] for all links, or gradient: each straight solid link runs from one end's colour to the other's, " +
+		"or gradient:COLOR,COLOR: from the first colour at the lower track id's end to the second at the higher's (auto: the mean of its ends' colours)"
 	if st.LinkGradient {
-		lc.DefValue = "gradient"
+		lc.DefValue = lc.Value.String()
 	}
 }
 
@@ -73,14 +75,19 @@ func nonNegative(s, want string) (float32, error) {
 
 func (sizeValue) Type() string { return "px" }
 
-// linkColorValue is --link-color: a colour for every link, auto, or gradient.
+// linkColorValue is --link-color: a colour for every link, auto, gradient (between the ends'
+// colours) or gradient:COLOR,COLOR (between those).
 type linkColorValue struct {
 	colorValue
 	gradient *bool
+	ends     *[2]overlay.OptionalColor
 }
 
 func (v linkColorValue) String() string {
 	if v.gradient != nil && *v.gradient {
+		if v.ends[0].Set {
+			return "gradient:" + v.ends[0].String() + "," + v.ends[1].String()
+		}
 		return "gradient"
 	}
 	return v.colorValue.String()
@@ -88,12 +95,30 @@ func (v linkColorValue) String() string {
 
 func (v linkColorValue) Set(s string) error {
 	if s == "gradient" {
-		*v.c, *v.gradient = overlay.OptionalColor{}, true
+		*v.c, *v.gradient, *v.ends = overlay.OptionalColor{}, true, [2]overlay.OptionalColor{}
+		return nil
+	}
+	if list, ok := strings.CutPrefix(s, "gradient:"); ok {
+		a, b, two := strings.Cut(list, ",")
+		if !two || a == "" || b == "" || strings.Contains(b, ",") {
+			return fmt.Errorf("%q: want gradient:COLOR,COLOR (from the lower track id's end to the higher's)", s)
+		}
+		var ends [2]overlay.OptionalColor
+		for i, c := range []string{a, b} {
+			var err error
+			if ends[i], err = overlay.ParseOptionalColor(c); err != nil {
+				return fmt.Errorf("%q: %w", s, err)
+			}
+			if !ends[i].Set {
+				return fmt.Errorf("%q: %q is no colour: want gradient:COLOR,COLOR, or gradient for the ends' own", s, c)
+			}
+		}
+		*v.c, *v.gradient, *v.ends = overlay.OptionalColor{}, true, ends
 		return nil
 	}
 	if err := v.colorValue.Set(s); err != nil {
 		return err
 	}
-	*v.gradient = false
+	*v.gradient, *v.ends = false, [2]overlay.OptionalColor{}
 	return nil
 }

@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"strings"
 	"testing"
 
 	"trackink/knn"
@@ -55,5 +56,53 @@ func TestGradientLinks(t *testing.T) {
 	b.Build(&p, f, links)
 	if l := p.Lines[0]; l.Gradient && l.Color != l.Color1 {
 		t.Errorf("--link-color red with gradient: from %+v to %+v", l.Color, l.Color1)
+	}
+}
+
+// TestGradientLinksBetweenChosenColours: with LinkGradientColors a straight solid link runs
+// from the first colour at its lower track id's end to the second at the higher's, whichever
+// end the link search gave first; a curve (no ramp) takes their mean; the ends' own colours
+// play no part.
+func TestGradientLinksBetweenChosenColours(t *testing.T) {
+	red, blue := scene.Color{R: 255, A: 255}, scene.Color{B: 255, A: 255}
+	white, black := OptionalColor{scene.Color{R: 255, G: 255, B: 255, A: 255}, true}, OptionalColor{scene.Color{A: 255}, true}
+	f := &scene.Frame{Index: 1, Points: []scene.Point{
+		{ID: 7, X: 20, Y: 30, Color: red, HasColor: true},
+		{ID: 3, X: 180, Y: 30, Color: blue, HasColor: true},
+	}}
+	for _, tc := range []struct {
+		name     string
+		edge     knn.Edge
+		ends     [2]OptionalColor
+		from, to RGBA // at the edge's first end and its second
+	}{
+		{"first end the higher id", knn.Edge{A: 0, B: 1}, [2]OptionalColor{white, black}, RGBA{A: 1}, RGBA{R: 1, G: 1, B: 1, A: 1}},
+		{"first end the lower id", knn.Edge{A: 1, B: 0}, [2]OptionalColor{white, black}, RGBA{R: 1, G: 1, B: 1, A: 1}, RGBA{A: 1}},
+		{"the ends' own colours", knn.Edge{A: 0, B: 1}, [2]OptionalColor{}, RGBA{R: 1, A: 1}, RGBA{B: 1, A: 1}},
+	} {
+		st := DefaultStyle()
+		st.LinkGradient, st.LinkGradientColors, st.LinkOpacity, st.LinkReach = true, tc.ends, 1, 0
+		st.CurveWidth = 2
+		b := newTestBuilder(t, st, 200, 100)
+		var p Primitives
+		b.Build(&p, f, []knn.Edge{tc.edge})
+		if len(p.Lines) == 0 || len(p.Curves) == 0 { // the link first, then the points' dots
+			t.Fatalf("%s: %d lines, %d curves", tc.name, len(p.Lines), len(p.Curves))
+		}
+		if l := p.Lines[0]; !l.Gradient || l.Color != tc.from || l.Color1 != tc.to {
+			t.Errorf("%s: the line runs from %+v to %+v, want %+v to %+v", tc.name, l.Color, l.Color1, tc.from, tc.to)
+		}
+		mean := mix(red, blue)
+		if tc.ends[0].Set {
+			mean = mix(tc.ends[0].C, tc.ends[1].C)
+		}
+		if c := p.Curves[0].Color; c != Premul(mean, 1) {
+			t.Errorf("%s: the curve is %+v, want the mean %+v", tc.name, c, Premul(mean, 1))
+		}
+	}
+	st := DefaultStyle()
+	st.LinkGradient, st.LinkGradientColors[0] = true, white
+	if err := st.Validate(); err == nil || !strings.Contains(err.Error(), "LinkGradientColors") {
+		t.Errorf("one chosen colour: %v, want an error on LinkGradientColors", err)
 	}
 }

@@ -51,7 +51,8 @@ func linkReach(s Style, w int) float32 {
 // linkColor is the premultiplied colour of the link between pa and pb.
 func (b *Builder) linkColor(pa, pb *scene.Point) RGBA {
 	s := &b.style
-	return Premul(mix(b.linkEndColor(pa), b.linkEndColor(pb)), LinkFade(s.LinkOpacity, pb.X-pa.X, pb.Y-pa.Y, s.LinkFade))
+	ca, cb := b.linkEnds(pa, pb)
+	return Premul(mix(ca, cb), LinkFade(s.LinkOpacity, pb.X-pa.X, pb.Y-pa.Y, s.LinkFade))
 }
 
 // pointBoxes gives, with BoxFrom set, a box around each of frame f's points whose track has

@@ -112,6 +112,10 @@ type Style struct {
 	// from one end's colour to the other's.
 	Glow, GlowOpacity float32 // glow radius px (0: off; Auto: 12 px at 2160 lines, scaled by the height's square root, at least 4), its opacity
 	LinkGradient      bool
+	// LinkGradientColors, when set (both or neither), are the colours gradient links run
+	// between instead of their ends' own: the first at the lower track id's end, the second
+	// at the higher's (curved and dashed links take their mean).
+	LinkGradientColors [2]OptionalColor
 	// Halo edges every stroke (box outlines, links, points, trails) with a thin black or
 	// white band, whichever contrasts more with the stroke, so that it stays distinct from a
 	// picture of its own colour (halo.go): the band's width in px on each side (0: off;
@@ -323,6 +327,9 @@ func (s *Style) Validate() error {
 	}
 	if s.LinkStyle == "electric" && s.shaped() {
 		return field.Errorf("overlay.Style.LinkShape", s.LinkShape, "electric links (--link-style electric) have a shape of their own: want straight with them")
+	}
+	if g := s.LinkGradientColors; g[0].Set != g[1].Set {
+		return field.Errorf("overlay.Style.LinkGradientColors", g, "want both colours or neither")
 	}
 	if !validStyle(LabelAnchors, s.LabelAnchor) {
 		return field.Errorf("overlay.Style.LabelAnchor", s.LabelAnchor, "want %s", strings.Join(LabelAnchors, ", "))
