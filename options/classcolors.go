@@ -42,7 +42,7 @@ func (v classColorsValue) Set(s string) error {
 			return fmt.Errorf("%s: %w", class, err)
 		}
 		if !c.Set { // auto or nothing: once the class was drawn in transparent black
-			return fmt.Errorf("%s=%s: want a colour, #rrggbb[aa] (a class left out takes the palette's)", class, strings.TrimSpace(colour))
+			return fmt.Errorf("%s=%s: want a colour, #rrggbb[aa] or a name (a class left out takes the palette's)", class, strings.TrimSpace(colour))
 		}
 		m[class] = c.C
 	}

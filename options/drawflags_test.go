@@ -36,6 +36,11 @@ func TestDrawFlags(t *testing.T) {
 	if err != nil || st.Blend != "screen" || st.LinkFade != 300 || st.TrailSmooth != 4 || st.BoxFrom != "age" || st.BoxRadius != 30 || st.LinkReach != 0.3 {
 		t.Errorf("from a file and the command line: %v, %+v", err, st)
 	}
+	if st, err := options("--box-color", "Orange", "--class-colors", "person=CYAN,car=grey", "--link-color", "gradient:white,Magenta"); err != nil ||
+		st.BoxColor.C != (scene.Color{R: 255, G: 165, A: 255}) || st.ClassColors["person"] != (scene.Color{G: 255, B: 255, A: 255}) ||
+		st.ClassColors["car"] != (scene.Color{R: 128, G: 128, B: 128, A: 255}) || st.LinkGradientColors[1].C != (scene.Color{R: 255, B: 255, A: 255}) {
+		t.Errorf("colour names in colour flags: %v, box %v, classes %v, gradient %v", err, st.BoxColor, st.ClassColors, st.LinkGradientColors)
+	}
 	white, black := overlay.OptionalColor{C: scene.Color{R: 255, G: 255, B: 255, A: 255}, Set: true}, overlay.OptionalColor{C: scene.Color{A: 255}, Set: true}
 	for _, tc := range []struct {
 		args     []string
@@ -98,7 +103,7 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--glow", "5000"}, "", "--glow 5000: is outside 0..1000"},
 		{[]string{"--glow-opacity", "-0.5"}, "", "--glow-opacity -0.5: is outside 0..1"},
 		{[]string{"--glow-opacity", "NaN"}, "", "--glow-opacity NaN: is outside 0..1"},
-		{[]string{"--link-color", "gradiant"}, "", `--link-color "gradiant": is not a color: want #rrggbb or #rrggbbaa (did you mean gradient?)`},
+		{[]string{"--link-color", "gradiant"}, "", `--link-color "gradiant": is not a color: want #rrggbb, #rrggbbaa or a name (aqua black blue cyan fuchsia gray green grey lime magenta maroon navy olive orange purple red silver teal white yellow) (did you mean gradient?)`},
 		{[]string{"--style", file}, "glow = -4\n", `s.toml:1: glow = "-4": is negative`},
 		{[]string{"--link-shape", "zigzag"}, "", `--link-shape "zigzag": want straight, wave, s, elastic`},
 		{[]string{"--link-shape", "wave", "--link-style", "electric"}, "", `--link-shape "wave": electric links (--link-style electric) have a shape of their own`},
@@ -111,6 +116,13 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--link-color", "gradient:#ffffff,#nope"}, "", `--link-color "gradient:#ffffff,#nope": "#nope" is not a color`},
 		{[]string{"--link-color", "gradient:auto,#000000"}, "", `"auto" is no colour: want gradient:COLOR,COLOR, or gradient for the ends' own`},
 		{[]string{"--style", file}, "link-color = \"gradient:#fff\"\n", `s.toml:1: link-color = "gradient:#fff": want gradient:COLOR,COLOR`},
+		// Colour names: a typo is suggested once, whichever list (the colours, the flag's own names) holds it.
+		{[]string{"--box-color", "Oragne"}, "", `--box-color "Oragne": is not a color: want #rrggbb, #rrggbbaa or a name (aqua`},
+		{[]string{"--box-color", "oragne"}, "", `(did you mean orange?)`},
+		{[]string{"--link-color", "auot"}, "", `(did you mean auto?)`},
+		{[]string{"--class-colors", "person=bleu"}, "", `person: "bleu" is not a color: want #rrggbb, #rrggbbaa or a name`},
+		{[]string{"--link-color", "gradient:white,blakc"}, "", `"blakc" is not a color`},
+		{[]string{"--box-color", "#ff00"}, "", `--box-color "#ff00": is not a color: want #rrggbb, #rrggbbaa or a name (aqua black blue cyan fuchsia gray green grey lime magenta maroon navy olive orange purple red silver teal white yellow)`},
 		{[]string{"--point-stroke", "-1"}, "", `--point-stroke "-1": is negative`},
 		{[]string{"--point-stroke", "2000"}, "", "--point-stroke 2000: is outside 0..1000"},
 		{[]string{"--point-fill-opacity", "half"}, "", `--point-fill-opacity "half": is not a number`},
@@ -127,6 +139,9 @@ func TestDrawFlags(t *testing.T) {
 		_, err := options(tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
+		}
+		if err != nil && strings.Count(err.Error(), "did you mean") > 1 {
+			t.Errorf("%v: %v: two suggestions", tc.args, err)
 		}
 		if _, usage := err.(UsageError); err != nil && !usage {
 			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)

@@ -113,7 +113,7 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 		if c.name == "label-text-color" {
 			auto = "black or white, whichever reads on the background"
 		}
-		fs.Var(colorValue{c.v}, c.name, "#rrggbb[aa] for all "+c.what+" (auto: "+auto+")")
+		fs.Var(colorValue{c.v}, c.name, "#rrggbb[aa] or a colour name (red, orange, cyan…) for all "+c.what+" (auto: "+auto+")")
 	}
 	for _, o := range []struct {
 		v    *float32

@@ -29,7 +29,7 @@ func registerGlowFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Float32Var(&st.HaloOpacity, "halo-opacity", st.HaloOpacity, "the halo's opacity at the stroke's, 0..1")
 	lc := fs.Lookup("link-color")
 	lc.Value = linkColorValue{colorValue{&st.LinkColor}, &st.LinkGradient, &st.LinkGradientColors}
-	lc.Usage = "#rrggbb[aa] for all links, or gradient: each straight solid link runs from one end's colour to the other's, " +
+	lc.Usage = "#rrggbb[aa] or a colour name for all links, or gradient: each straight solid link runs from one end's colour to the other's, " +
 		"or gradient:COLOR,COLOR: from the first colour at the lower track id's end to the second at the higher's (auto: the mean of its ends' colours)"
 	if st.LinkGradient {
 		lc.DefValue = lc.Value.String()

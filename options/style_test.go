@@ -65,8 +65,9 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), "s.toml:2: unknown key \"box-colour\" (did you mean box-color?)") {
 		t.Errorf("unknown key: %v", err)
 	}
-	os.WriteFile(file, []byte("box-color = \"red\"\n"), 0o644)
-	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), `s.toml:1: box-color = "red": is not a color`) {
+	os.WriteFile(file, []byte("box-color = \"rde\"\n"), 0o644)
+	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), `s.toml:1: box-color = "rde": is not a color`) ||
+		!strings.HasSuffix(err.Error(), "(did you mean red?)") {
 		t.Errorf("bad value: %v", err)
 	}
 }

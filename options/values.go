@@ -60,5 +60,8 @@ func valueProblem(ie *pflag.InvalidValueError) string {
 		msg = ie.Unwrap().Error()
 		msg = strings.TrimPrefix(strings.TrimPrefix(msg, strconv.Quote(v)+": "), strconv.Quote(v)+" ")
 	}
+	if strings.Contains(msg, "(did you mean") { // the value's own parser suggested (a colour name)
+		return msg
+	}
 	return msg + ValueHint(f.Name, v)
 }

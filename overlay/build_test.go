@@ -158,3 +158,47 @@ func TestPresetsAreValid(t *testing.T) {
 		t.Error("no valid seed preset: the benchmark's look")
 	}
 }
+
+// TestColorNames: colour flags take CSS's basic names and orange in any case, hex as before,
+// and a near miss is suggested.
+func TestColorNames(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want scene.Color
+	}{
+		{"red", scene.Color{R: 255, A: 255}},
+		{"RED", scene.Color{R: 255, A: 255}},
+		{"Orange", scene.Color{R: 255, G: 165, A: 255}},
+		{"green", scene.Color{G: 128, A: 255}}, // CSS's green; lime is full
+		{"lime", scene.Color{G: 255, A: 255}},
+		{"cyan", scene.Color{G: 255, B: 255, A: 255}},
+		{"aqua", scene.Color{G: 255, B: 255, A: 255}},
+		{"magenta", scene.Color{R: 255, B: 255, A: 255}},
+		{"grey", scene.Color{R: 128, G: 128, B: 128, A: 255}},
+		{"silver", scene.Color{R: 192, G: 192, B: 192, A: 255}},
+		{"navy", scene.Color{B: 128, A: 255}},
+		{"black", scene.Color{A: 255}},
+		{"#00e5ff", scene.Color{G: 0xe5, B: 0xff, A: 255}},
+		{"#FFFFFF80", scene.Color{R: 255, G: 255, B: 255, A: 0x80}},
+	} {
+		c, err := ParseOptionalColor(tc.in)
+		if err != nil || !c.Set || c.C != tc.want {
+			t.Errorf("%q: %v, %v, want %v", tc.in, c, err, tc.want)
+		}
+	}
+	if len(ColorNames()) < 17 {
+		t.Errorf("%d colour names, want CSS's 16 basic ones and orange at least", len(ColorNames()))
+	}
+	for _, tc := range []struct{ in, hint string }{
+		{"rde", "(did you mean red?)"},
+		{"Yelow", "(did you mean yellow?)"},
+		{"purpel", "(did you mean purple?)"},
+		{"#ff000", "or a name (aqua"},
+		{"chartreuse", "or a name (aqua"},
+	} {
+		_, err := ParseOptionalColor(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.hint) {
+			t.Errorf("%q: %v, want %q", tc.in, err, tc.hint)
+		}
+	}
+}

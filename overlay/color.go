@@ -3,9 +3,11 @@ package overlay
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strings"
 
+	"trackink/internal/suggest"
 	"trackink/scene"
 )
 
@@ -49,16 +51,40 @@ type OptionalColor struct {
 	Set bool
 }
 
-// ParseOptionalColor reads "#rrggbb[aa]", or "" (or "auto") for no colour.
+// ParseOptionalColor reads "#rrggbb[aa]" or a colour name (ColorNames, any case), or ""
+// (or "auto") for no colour. A name a letter or two off is suggested.
 func ParseOptionalColor(s string) (OptionalColor, error) {
 	if s == "" || s == "auto" {
 		return OptionalColor{}, nil
 	}
+	if rgb, ok := colorNames[strings.ToLower(s)]; ok {
+		return OptionalColor{opaque(rgb), true}, nil
+	}
 	c, ok := scene.ParseColor(s)
 	if !ok {
-		return OptionalColor{}, fmt.Errorf("%q is not a color: want #rrggbb or #rrggbbaa", s)
+		hint := ""
+		if !strings.HasPrefix(s, "#") {
+			hint = suggest.DidYouMean(strings.ToLower(s), ColorNames())
+		}
+		return OptionalColor{}, fmt.Errorf("%q is not a color: want #rrggbb, #rrggbbaa or a name (%s)%s", s, strings.Join(ColorNames(), " "), hint)
 	}
 	return OptionalColor{c, true}, nil
+}
+
+// colorNames are the colours colour flags take by name: CSS's sixteen basic colours (its
+// green is #008000; lime is #00ff00), orange, and CSS's other names cyan, magenta and grey
+// for aqua, fuchsia and gray.
+var colorNames = map[string]uint32{
+	"black": 0x000000, "silver": 0xc0c0c0, "gray": 0x808080, "white": 0xffffff,
+	"maroon": 0x800000, "red": 0xff0000, "purple": 0x800080, "fuchsia": 0xff00ff,
+	"green": 0x008000, "lime": 0x00ff00, "olive": 0x808000, "yellow": 0xffff00,
+	"navy": 0x000080, "blue": 0x0000ff, "teal": 0x008080, "aqua": 0x00ffff,
+	"orange": 0xffa500, "cyan": 0x00ffff, "magenta": 0xff00ff, "grey": 0x808080,
+}
+
+// ColorNames returns the colour names ParseOptionalColor takes, sorted.
+func ColorNames() []string {
+	return slices.Sorted(maps.Keys(colorNames))
 }
 
 func (o OptionalColor) String() string {
