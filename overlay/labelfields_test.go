@@ -9,7 +9,7 @@ import (
 // TestLabelCoordinatesKeepTheirWidth: {x} {y} {w} {h} are zero-padded to the frame's digits,
 // so a label's text has the same width wherever its box is (the blob look's labels).
 func TestLabelCoordinatesKeepTheirWidth(t *testing.T) {
-	f, err := parseLabelFormat("x{x} y{y} {w}x{h:.1f}")
+	f, err := parseLabelFormat("x{x} y{y} {w}x{h:.1f} c{cx},{cy:.1f}")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,10 +18,10 @@ func TestLabelCoordinatesKeepTheirWidth(t *testing.T) {
 		digits int
 		want   string
 	}{
-		{scene.Box{X: 7, Y: 1079.6, W: 30, H: 60.25}, 4, "x0007 y1080 0030x0060.2"},
-		{scene.Box{X: -3.4, Y: 12, W: 1920, H: 5}, 4, "x-0003 y0012 1920x0005.0"},
-		{scene.Box{X: 12345, Y: 0, W: 1, H: 1}, 4, "x12345 y0000 0001x0001.0"},
-		{scene.Box{X: 7, Y: 8, W: 9, H: 10}, 0, "x7 y8 9x10.0"},
+		{scene.Box{X: 7, Y: 1079.6, W: 30, H: 60.25}, 4, "x0007 y1080 0030x0060.2 c0022,1109.7"},
+		{scene.Box{X: -3.4, Y: 12, W: 1920, H: 5}, 4, "x-0003 y0012 1920x0005.0 c0957,0014.5"},
+		{scene.Box{X: 12345, Y: 0, W: 1, H: 1}, 4, "x12345 y0000 0001x0001.0 c12346,0000.5"},
+		{scene.Box{X: 7, Y: 8, W: 9, H: 10}, 0, "x7 y8 9x10.0 c12,13.0"},
 	} {
 		v := labelValues{box: &tc.box, digits: tc.digits}
 		if got := string(f.appendLabel(nil, &v)); got != tc.want {

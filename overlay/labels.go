@@ -37,6 +37,8 @@ const (
 	fieldY                       // the box's top edge
 	fieldW                       // the box's width
 	fieldH                       // the box's height
+	fieldCX                      // the box's centre, x: a point's own position for a box around it (Style.BoxFrom)
+	fieldCY                      // the box's centre, y
 	fieldAge                     // frames since the track first appeared
 	fieldWord                    // a word from Style.LabelWords, by a hash of the track id
 	fieldHex                     // six hex digits, by a hash of the track id
@@ -45,7 +47,7 @@ const (
 )
 
 var labelFields = map[string]labelField{"id": fieldID, "class": fieldClass, "score": fieldScore, "frame": fieldFrame,
-	"x": fieldX, "y": fieldY, "w": fieldW, "h": fieldH, "age": fieldAge, "word": fieldWord, "hex": fieldHex,
+	"x": fieldX, "y": fieldY, "w": fieldW, "h": fieldH, "cx": fieldCX, "cy": fieldCY, "age": fieldAge, "word": fieldWord, "hex": fieldHex,
 	"speed": fieldSpeed, "line": fieldLine}
 
 // LabelFieldNames returns the names of the label template's fields, in {braces}, in the
@@ -119,7 +121,7 @@ func parseLabelField(s string) (labelPart, error) {
 	name, spec, hasSpec := strings.Cut(s, ":")
 	field, ok := labelFields[name]
 	if !ok {
-		return labelPart{}, fmt.Errorf("unknown field {%s}: want id, class, score, frame, x, y, w, h, age, word, hex, speed or line", name)
+		return labelPart{}, fmt.Errorf("unknown field {%s}: want id, class, score, frame, x, y, w, h, cx, cy, age, word, hex, speed or line", name)
 	}
 	p := labelPart{field: field}
 	switch field {
@@ -129,10 +131,10 @@ func parseLabelField(s string) (labelPart, error) {
 		p.decimals = 1
 	}
 	if hasSpec {
-		numeric := field == fieldScore || field == fieldX || field == fieldY || field == fieldW || field == fieldH || field == fieldSpeed
+		numeric := field == fieldScore || field >= fieldX && field <= fieldCY || field == fieldSpeed
 		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(spec, "."), "f"))
 		if !numeric || !strings.HasPrefix(spec, ".") || !strings.HasSuffix(spec, "f") || err != nil || n < 0 || n > 6 {
-			return labelPart{}, fmt.Errorf("{%s}: decimals are written {score:.2f} (0 to 6), for score, x, y, w, h and speed", s)
+			return labelPart{}, fmt.Errorf("{%s}: decimals are written {score:.2f} (0 to 6), for score, x, y, w, h, cx, cy and speed", s)
 		}
 		p.decimals = n
 	}
@@ -145,7 +147,7 @@ type labelValues struct {
 	frame int
 	age   int    // frames since the track appeared
 	word  string // "" when there are no words or the box is untracked
-	// digits is how many digits {x} {y} {w} {h} show before the point at least, zeros in
+	// digits is how many digits {x} {y} {w} {h} {cx} {cy} show before the point at least, zeros in
 	// front, so that a label keeps its width as its box moves: the frame's larger side's.
 	digits   int
 	speed    float32 // px a frame; hasSpeed false on a track's first frame
@@ -178,8 +180,8 @@ func (f labelFormat) appendLabel(dst []byte, v *labelValues) []byte {
 				dst = strconv.AppendFloat(dst, float64(b.Score), 'f', p.decimals, 32)
 			case fieldFrame:
 				dst = strconv.AppendInt(dst, int64(v.frame), 10)
-			case fieldX, fieldY, fieldW, fieldH:
-				x := [...]float32{b.X, b.Y, b.W, b.H}[p.field-fieldX]
+			case fieldX, fieldY, fieldW, fieldH, fieldCX, fieldCY:
+				x := [...]float32{b.X, b.Y, b.W, b.H, b.X + b.W/2, b.Y + b.H/2}[p.field-fieldX]
 				dst = appendPadded(dst, x, p.decimals, v.digits)
 			case fieldAge:
 				missing = b.ID == scene.NoID
