@@ -141,6 +141,55 @@ func TestEveryWriterObeysTheRule(t *testing.T) {
 	}
 }
 
+// A directory the run reads (a YOLO results directory: --tracks, --gt, the tracks command's
+// file) takes no output, exit 2 naming the output's flag and the directory's, nothing
+// written: with -y, --stats-json and tracks -o replaced a label file with their own text,
+// and without it a new file there (another video's name, or no YOLO lines) left the
+// directory unreadable by the next run.
+func TestOutputNotInInputDirectory(t *testing.T) {
+	dir := t.TempDir()
+	in, labels, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "labels"), filepath.Join(dir, "t.txt")
+	if err := video.Synthesize(in, 64, 48, 2, 25); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(labels, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, body := range map[string]string{filepath.Join(labels, "in_1.txt"): "0 0.5 0.5 0.2 0.2 0.9 1\n",
+		filepath.Join(labels, "in_2.txt"): "0 0.5 0.5 0.2 0.2 0.9 1\n", tracks: "1,1,10,10,20,20,1,-1,-1,-1\n"} {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in2, new7 := filepath.Join(labels, "in_2.txt"), filepath.Join(labels, "in_7.txt")
+	out := filepath.Join(dir, "out.mp4")
+	for _, tc := range []struct {
+		args []string
+		says []string
+	}{
+		{[]string{"render", "-i", in, "--tracks", labels, "-o", out, "--stats-json", in2, "-y"}, []string{"--stats-json " + in2, "(--tracks)"}},
+		{[]string{"render", "-i", in, "--tracks", labels, "-o", out, "--stats-json", new7}, []string{"--stats-json " + new7, "(--tracks)"}},
+		{[]string{"render", "-i", in, "--tracks", tracks, "--gt", labels, "-o", filepath.Join(labels, "o.mp4"), "-y"}, []string{"-o ", "(--gt)"}},
+		{[]string{"tracks", labels, "-i", in, "--to", "mot", "-o", in2, "-y"}, []string{"-o " + in2, "(tracks file)"}},
+		{[]string{"tracks", labels, "-i", in, "--to", "mot", "-o", new7}, []string{"-o " + new7, "(tracks file)"}},
+	} {
+		before := hashDir(t, labels)
+		code, _, stderr := trackink(tc.args...)
+		for _, s := range tc.says {
+			if code != exitUsage || !strings.Contains(stderr, s) || !strings.Contains(stderr, "inside the input directory "+labels) {
+				t.Errorf("%v: exit %d, %s\nwant exit 2 saying %q", tc.args, code, stderr, s)
+			}
+		}
+		if after := hashDir(t, labels); after != before {
+			t.Errorf("%v: the input directory changed:\n%s\nwas\n%s", tc.args, after, before)
+		}
+	}
+	// Beside the directory, the same run writes.
+	if code, _, stderr := trackink("tracks", labels, "-i", in, "--to", "mot", "-o", filepath.Join(dir, "x.txt")); code != 0 {
+		t.Errorf("tracks labels -o x.txt beside it: exit %d, %s", code, stderr)
+	}
+}
+
 // wantRefused runs w writing out (and other, for the run's other output) and wants exit 2
 // with a message saying each of says, with no file written and none changed.
 func wantRefused(t *testing.T, fx fixture, w writer, out, other, what string, says ...string) {

@@ -10,10 +10,10 @@ import (
 	"strings"
 )
 
-// ErrRefused marks an output a Run refuses: it is one of the run's inputs or another of its
-// outputs, it exists and overwriting was not asked for, or it cannot be written (no name, a
-// directory, a link to nothing, a directory that does not exist). The message names the
-// output as the caller named it (a flag).
+// ErrRefused marks an output a Run refuses: it is one of the run's inputs, inside an input
+// directory, or another of its outputs, it exists and overwriting was not asked for, or it
+// cannot be written (no name, a directory, a link to nothing, a directory that does not
+// exist). The message names the output as the caller named it (a flag).
 var ErrRefused = errors.New("output refused")
 
 type refused struct{ error }
@@ -23,9 +23,10 @@ func (e refused) Unwrap() error        { return e.error }
 
 // Run is what one run reads and writes, checked before any work against the rule for every
 // output: never a file the run reads (by identity: a hard link, a symbolic link, ./a/../a are
-// the same file), never another output of the same run, an existing file replaced only with
-// Overwrite. A run names every file it reads with Input, then every file it writes with
-// Output, and writes each to the path Output returned:
+// the same file) nor a file inside a directory the run reads, never another output of the
+// same run, an existing file replaced only with Overwrite. A run names every file it reads
+// with Input, then every file it writes with Output, and writes each to the path Output
+// returned:
 //
 //	files := outfile.Run{Overwrite: yes}
 //	files.Input("--tracks", tracksPath)
@@ -113,6 +114,13 @@ func (r *Run) add(name, path, target string, overwrite bool) (string, error) {
 			return "", refused{fmt.Errorf("%s %s is the input %s (%s): write to another file", name, path, in.path, in.name)}
 		}
 	}
+	for _, in := range r.inputs {
+		// A directory input (a YOLO results directory) is read for the files in it: a file
+		// written there, new or replacing one, changes what the run and the next one read.
+		if in.st != nil && in.st.IsDir() && within(out.real, in.real) {
+			return "", refused{fmt.Errorf("%s %s is inside the input directory %s (%s): write it outside that directory", name, path, in.path, in.name)}
+		}
+	}
 	for _, o := range r.outputs {
 		if out.same(o) {
 			return "", refused{fmt.Errorf("%s %s is also %s: write them to different files", name, path, o.name)}
@@ -145,6 +153,11 @@ func (f file) same(g file) bool {
 		return os.SameFile(f.st, g.st)
 	}
 	return f.real == g.real
+}
+
+// within reports whether path lies inside the directory dir (both absolute, links resolved).
+func within(path, dir string) bool {
+	return strings.HasPrefix(path, strings.TrimSuffix(dir, "/")+"/")
 }
 
 // sequence is a numbered picture sequence's pattern (frames_%05d.png), as FFmpeg's image2

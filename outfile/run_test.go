@@ -64,6 +64,56 @@ func TestRunRule(t *testing.T) {
 	}
 }
 
+// TestRunInputDirectory: a directory the run reads (a YOLO results directory, read for the
+// label files in it) takes no output, new or replacing one, even with Overwrite, however the
+// output is spelled; beside it, outputs are written as ever.
+func TestRunInputDirectory(t *testing.T) {
+	_, p := filesIn(t, "out.txt")
+	for _, d := range []string{"labels/sub", "labels2"} {
+		if err := os.MkdirAll(p(d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"labels/v_1.txt", "labels/v_2.txt", "labels2/x.txt"} {
+		if err := os.WriteFile(p(f), []byte("0 0.5 0.5 0.1 0.1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(p("labels/v_2.txt"), p("into.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("labels", p("lnk")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, input, path string
+		refused           bool
+	}{
+		{"a label file", p("labels"), p("labels/v_2.txt"), true},
+		{"a new label file", p("labels"), p("labels/v_7.txt"), true},
+		{"another file in it", p("labels"), p("labels/stats.json"), true},
+		{"a file in a directory under it", p("labels"), p("labels/sub/v_9.txt"), true},
+		{"spelled ./a/../", p("labels"), p("labels/sub/../v_9.txt"), true},
+		{"a picture sequence in it", p("labels"), p("labels/f_%05d.png"), true},
+		{"through a symbolic link to a file in it", p("labels"), p("into.txt"), true},
+		{"through a symbolic link to it", p("labels"), p("lnk/v_7.txt"), true},
+		{"given as a symbolic link", p("lnk"), p("labels/v_7.txt"), true},
+		{"given with a slash", p("labels") + "/", p("labels/v_7.txt"), true},
+		{"beside it", p("labels"), p("out.txt"), false},
+		{"a directory named with its name as a prefix", p("labels"), p("labels2/x.txt"), false},
+		{"a file's directory is not a directory input", p("labels/v_1.txt"), p("labels/v_7.txt"), false},
+	} {
+		r := Run{Overwrite: true}
+		r.Input("--tracks", tc.input)
+		_, err := r.Output("--stats-json", tc.path)
+		if got := errors.Is(err, ErrRefused); got != tc.refused || !tc.refused && err != nil {
+			t.Errorf("%s: %v, refused: %v, want %v", tc.name, err, got, tc.refused)
+		} else if tc.refused && !strings.Contains(err.Error(), "--stats-json") || tc.refused && !strings.Contains(err.Error(), "--tracks") {
+			t.Errorf("%s: %v, want both flags named", tc.name, err)
+		}
+	}
+}
+
 // TestRunSequences: a numbered picture sequence (f_%05d.png) is every picture it names,
 // whatever the width of its number: an output sequence is refused over an input sequence
 // spelled with another width, a file among its pictures is refused beside it, and a picture
