@@ -27,7 +27,8 @@ type exitStatus struct {
 var exitStatuses = []exitStatus{
 	{"0", "success"},
 	{fmt.Sprint(exitFailure), "failure, no output written: data whose contents are wrong (tracks or ground truth that break a rule of their format, " +
-		"named by file, line and field; a video FFmpeg cannot read, or with no frame that decodes), " +
+		"named by file, line and field; a video FFmpeg cannot read, or with no frame that decodes; " +
+		"a picture sequence with a picture missing before others), " +
 		"an output that cannot be written (a read-only directory, a full disk; standard output too), a video or picture too large for the memory available, " +
 		"a damaged segment, a device that fails mid-render"},
 	{fmt.Sprint(exitUsage), "a mistake on the command line, found before any work, the message naming the flag: a value out of range, " +

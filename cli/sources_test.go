@@ -17,8 +17,8 @@ const treeAVI = "/usr/share/doc/opencv-doc/examples/data/tree.avi"
 
 // Sources that are not 4:2:0 Y'CbCr, and image sequences, are rendered and tracked from the
 // command line: the render says in one line what it converted, the output has every frame
-// the source decodes to, and a sequence without its first file is a mistake named before
-// any work. (Every kind of source, sample by sample: video's TestSources.)
+// the source decodes to, a sequence without its first file is a mistake named before any
+// work, and a sequence with a gap is refused (exit 1) naming the missing picture. (Every kind of source, sample by sample: video's TestSources.)
 func TestSourcesOnTheCommandLine(t *testing.T) {
 	dir := t.TempDir()
 	tracks := filepath.Join(dir, "t.txt")
@@ -71,5 +71,24 @@ func TestSourcesOnTheCommandLine(t *testing.T) {
 	code, _, stderr := trackink("render", "-i", missing, "--tracks", tracks, "-o", filepath.Join(dir, "x.mp4"))
 	if code != 2 || !strings.Contains(stderr, "-i "+missing+": no first file of the image sequence") {
 		t.Errorf("render of a sequence with no file: exit %d, %q; want 2 naming the pattern", code, stderr)
+	}
+	// A gap: image2 stops there, and the render was a video of the pictures before it,
+	// exit 0. Refused, exit 1 (a bad input), naming the missing picture; nothing written.
+	for _, n := range []string{"0001", "0002", "0004"} {
+		if err := os.Link(filepath.Join(dir, "frames_"+n+".png"), filepath.Join(dir, "gap_"+n+".png")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gap, gapOut := filepath.Join(dir, "gap_%04d.png"), filepath.Join(dir, "gap.mp4")
+	for _, args := range [][]string{{"render", "-i", gap, "--tracks", tracks, "-o", gapOut}, {"track", "-i", gap, "-o", filepath.Join(dir, "gap.txt")}} {
+		code, _, stderr := trackink(args...)
+		if code != 1 || !strings.Contains(stderr, "gap_0003.png is missing, but 1 picture after it exists (gap_0004.png)") {
+			t.Errorf("%s of a sequence with a gap: exit %d, %q; want 1 naming the missing picture", args[0], code, stderr)
+		}
+	}
+	for _, out := range []string{gapOut, filepath.Join(dir, "gap.txt")} {
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s written from a sequence with a gap", out)
+		}
 	}
 }

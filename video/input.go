@@ -103,12 +103,13 @@ func openInput(ctx context.Context, path string, videoStream int) (*input, error
 func openInputProbed(ctx context.Context, path string, videoStream int, probe bool) (*input, error) {
 	// FFmpeg says "No such file or directory" too, but a Go error lets callers use errors.Is
 	// with fs.ErrNotExist. URLs (scheme://) are left to FFmpeg; an image sequence's
-	// pattern names no file, its first frame's file must exist.
+	// pattern names no file, its first frame's file must exist, and no picture may be
+	// missing before others (checkSequenceGap).
 	url := path
 	var pipe *pipeInput
 	switch {
 	case IsSequence(path):
-		if _, err := SequenceStart(path); err != nil {
+		if err := checkSequenceGap(path); err != nil {
 			return nil, fmt.Errorf("video: input: %w", err)
 		}
 	default:
