@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/asticode/go-astiav"
+
+	"trackink/internal/prose"
 )
 
 // decoder turns the video stream's packets into frames, in software or on NVDEC.
@@ -156,6 +158,11 @@ type decodeStage struct {
 	decoded          int
 	hwDecoded        int // of them, decoded on NVDEC (CUDA frames)
 	lastPts, lastDur int64
+	// Frames whose pts did not increase (fillPts): how many, the first (for the warning),
+	// and how far the frames from the latest of them on are moved.
+	ptsBack      int
+	ptsBackFirst string
+	ptsShift     int64
 
 	// For an input with an index (input.indexPos): the video packets read, a packet's
 	// position less its index entry's (-1: they do not match), and where the first packet
@@ -252,6 +259,7 @@ func (d *decodeStage) run(ctx context.Context, emit func(item) error, mux packet
 	if err := d.sendHeld(ctx, mux, true); err != nil {
 		return err
 	}
+	d.warnPtsBack()
 	d.checkPromises()
 	d.checkConcealed()
 	return nil
@@ -445,27 +453,54 @@ func (d *decodeStage) sendCopied(ctx context.Context, p *astiav.Packet, mux pack
 }
 
 // fillPts gives frames without a timestamp one: the previous frame's plus its duration, so
-// the encoder sees strictly increasing pts.
+// the encoder sees strictly increasing pts. A frame whose pts does not increase is moved to
+// a frame's duration after the previous one, and the frames after it by as much (ptsShift):
+// a stream whose pts all say one time (a broken muxer), or start again (concatenated files),
+// keeps its frame rate and length; moved one tick each, as before, 200 frames at 10 fps
+// became a 0.3 s video. They are counted, for one warning at the end (warnPtsBack).
 func (d *decodeStage) fillPts(info frameInfo) int64 {
 	pts := info.pts
 	if pts == astiav.NoPtsValue {
-		step := info.duration
-		if step <= 0 {
-			step = max(1, astiav.RescaleQ(1, astiav.NewRational(d.in.frameRate().Den(), max(1, d.in.frameRate().Num())), d.in.vs.TimeBase()))
-		}
 		if d.lastPts == astiav.NoPtsValue {
 			pts = 0
 		} else {
-			pts = d.lastPts + step
+			pts = d.lastPts + d.frameStep(info)
 		}
+	} else {
+		pts += d.ptsShift
 	}
 	if d.lastPts != astiav.NoPtsValue && pts <= d.lastPts {
-		d.rep.warn(fmt.Sprintf("frame %d: pts %d does not increase (previous %d); moved forward", d.decoded, pts, d.lastPts))
-		pts = d.lastPts + 1
+		if d.ptsBack == 0 {
+			d.ptsBackFirst = fmt.Sprintf("frame %d, pts %s after %s", d.decoded, d.ptsTime(pts), d.ptsTime(d.lastPts))
+		}
+		d.ptsBack++
+		moved := d.lastPts + d.frameStep(info)
+		d.ptsShift += moved - pts
+		pts = moved
 	}
 	d.lastPts = pts
 	d.lastDur = info.duration
 	return pts
+}
+
+// frameStep is how far a frame's pts is from the one before where its own cannot say: its
+// duration, or one frame at the input's frame rate; at least one tick.
+func (d *decodeStage) frameStep(info frameInfo) int64 {
+	if info.duration > 0 {
+		return info.duration
+	}
+	r := d.in.frameRate()
+	return max(1, astiav.RescaleQ(1, astiav.NewRational(r.Den(), max(1, r.Num())), d.in.vs.TimeBase()))
+}
+
+// warnPtsBack says, once, how many frames fillPts moved forward: a warning a frame was as
+// many lines as the video has frames, on standard error and in --stats-json.
+func (d *decodeStage) warnPtsBack() {
+	if d.ptsBack == 0 {
+		return
+	}
+	d.rep.warn(fmt.Sprintf("the pts of %s did not increase (the first: %s): each was moved to a frame's duration after the frame before, the frames after it with it (%s later in all)",
+		prose.Plural(d.ptsBack, "frame"), d.ptsBackFirst, d.ptsTime(d.ptsShift)))
 }
 
 // checkIndex holds the video packet read at pos (its pts as the demuxer gives it) against
