@@ -311,6 +311,16 @@ func TestPartialOfLongName(t *testing.T) {
 		if err := p.Commit(false); err != nil {
 			t.Fatal(err)
 		}
+		// A picture sequence's partial directory, shortened alike: it failed, "file name
+		// too long", for a pattern whose pictures' names are valid.
+		d, err := CreatePartialDir(dir, base)
+		if err != nil {
+			t.Fatalf("%d bytes, partial directory: %v", len(base), err)
+		}
+		if name := filepath.Base(d.Dir); !partialName.MatchString(name) || !utf8.ValidString(name) {
+			t.Errorf("partial directory name %q", name)
+		}
+		d.Discard()
 	}
 }
 

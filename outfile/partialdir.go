@@ -10,7 +10,8 @@ import (
 )
 
 // PartialDir is a set of files being written together (a numbered picture sequence): they
-// are made in a hidden partial directory beside their final names, .BASE.<n>.partial, and
+// are made in a hidden partial directory beside their final names, .BASE.<n>.partial (BASE
+// shortened as a partial file's name is, near the 255-byte limit), and
 // Commit moves them into place, so that the set appears whole or not at all. The directory
 // is marked and locked as a partial file is, so that a later run's sweep
 // (RemoveStalePartials) removes it, with what it holds, once its writer is gone.
@@ -24,7 +25,7 @@ func CreatePartialDir(dir, base string) (*PartialDir, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("output directory %s does not exist", dir)
 	}
-	partial, err := os.MkdirTemp(dir, "."+base+".*.partial")
+	partial, err := os.MkdirTemp(dir, partialPattern(base, "")) // shortened as a file's, near 255 bytes
 	if err != nil {
 		return nil, fmt.Errorf("output directory %s is not writable: %w", dir, err)
 	}
