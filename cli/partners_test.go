@@ -56,3 +56,57 @@ func TestPartnersCheckedBeforeWork(t *testing.T) {
 		})
 	}
 }
+
+// MOTChallenge text written without classes over an earlier file that had them leaves no
+// old class-names file beside it: with -y the old one is removed as the tracks land (it
+// stayed, and every later read said the new file's classes were named by it); without -y
+// one there refuses the run, exit 2, naming it, as the tracks' own file would. Each writer
+// of MOTChallenge text alike: tracks --to mot, track, render --save-tracks.
+func TestNoStaleClassNames(t *testing.T) {
+	clip := mediatest.Clip(t, "mp4")
+	plain := filepath.Join(t.TempDir(), "plain.txt") // tracks without classes
+	if err := os.WriteFile(plain, []byte("1,1,10,10,20,20,1,-1,-1,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args func(out string) []string
+	}{
+		{"tracks --to mot", func(out string) []string { return []string{"tracks", plain, "--to", "mot", "-o", out} }},
+		{"track", func(out string) []string { return []string{"track", "-i", clip, "--detect", "bright", "-o", out} }},
+		{"render --save-tracks", func(out string) []string {
+			return []string{"render", "-i", clip, "--detect", "bright", "--save-tracks", out, "-o", filepath.Join(filepath.Dir(out), "out.mp4")}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, names := filepath.Join(dir, "y.txt"), filepath.Join(dir, "y.names")
+			for path, body := range map[string]string{out: "1,1,10,10,20,20,1,0,-1,-1\n", names: "person\ncar\n"} {
+				if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, _, stderr := trackink(append(tc.args(out), "-y")...)
+			if code != 0 || !strings.Contains(stderr, "removed the old "+names) {
+				t.Errorf("-y: exit %d, %q; want 0 and a note of the removal", code, stderr)
+			}
+			if _, err := os.Stat(names); err == nil {
+				t.Errorf("-y: the old %s is still beside the new %s", names, out)
+			}
+			if b, _ := os.ReadFile(out); strings.Contains(string(b), ",0,-1,-1") {
+				t.Errorf("-y: %s is the old file: %q", out, b)
+			}
+			// Without -y: the tracks' own name is free, the names beside it are not.
+			os.Remove(out)
+			os.Remove(filepath.Join(dir, "out.mp4"))
+			os.WriteFile(names, []byte("person\n"), 0o644)
+			code, _, stderr = trackink(tc.args(out)...)
+			if code != exitUsage || !strings.Contains(stderr, names+" exists") {
+				t.Errorf("without -y: exit %d, %q; want 2 naming %s", code, stderr, names)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("without -y: %s written beside the old %s", out, names)
+			}
+		})
+	}
+}

@@ -22,6 +22,7 @@ type renderDetect struct {
 	format      scene.Format
 	names       string // the class names beside --save-tracks (options.Detect.NamesFile); "" for none
 	namesTarget string
+	stale       string // without names, the old class names there (staleNames), removed with -y
 	live        *job.Live
 	close       func() // stops the tracker and frees the detector; nil before check
 }
@@ -91,6 +92,11 @@ func (d *renderDetect) output(files *runFiles) error {
 	}
 	if d.names = d.NamesFile(d.saveTracks, d.format); d.names != "" {
 		d.namesTarget, err = files.Output("--save-tracks (its class names)", d.names)
+		return err
+	}
+	d.stale, err = staleNames(files, "--save-tracks", d.saveTracks, d.format)
+	if !files.Overwrite {
+		d.stale = "" // none is there: staleNames refused the run otherwise
 	}
 	return err
 }
@@ -106,6 +112,7 @@ func (d *renderDetect) addPartners(p *partners) {
 		p.add("--save-tracks (its class names)", d.names, d.namesTarget,
 			func(w io.Writer, _ job.Report) error { return scene.WriteClassNames(w, d.live.Names()) })
 	}
+	p.dropStale(d.stale, true) // set only with -y (output)
 }
 
 // sayLost warns of what the tracks --save-tracks wrote could not hold, and says where their

@@ -57,6 +57,9 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
 	if f.detect.saveTarget != "" && reachedEnd {
 		f.detect.sayLost(stderr, f.video.Quiet)
+		if !f.video.Quiet {
+			partners.noteRemoved(stderr, "render", "--save-tracks "+f.detect.saveTracks)
+		}
 	}
 	switch {
 	case err == nil && rep.Plan != nil:

@@ -159,6 +159,12 @@ func (t *trackRun) outputs(live *job.Live) (*partners, error) {
 			return nil, err
 		}
 		outs.add("-o (its class names)", t.names, namesTarget, func(w io.Writer, _ job.Report) error { return scene.WriteClassNames(w, live.Names()) })
+	} else {
+		stale, err := staleNames(&files, "-o", t.output, format)
+		if err != nil {
+			return nil, err
+		}
+		outs.dropStale(stale, t.overwrite)
 	}
 	return outs, nil
 }
@@ -188,6 +194,9 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 		if !t.quiet {
 			fmt.Fprintf(t.stderr, "trackink track: note: %s\n", classesNote(t.names))
 		}
+	}
+	if !t.quiet {
+		outs.noteRemoved(t.stderr, "track", t.output)
 	}
 	if damaged {
 		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, t.output)}

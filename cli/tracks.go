@@ -140,6 +140,8 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			outs.add("-o (its class names)", namesPath, namesTarget, func(wr io.Writer, _ job.Report) error {
 				return scene.WriteClassNames(wr, names)
 			})
+		} else {
+			outs.dropStale(namesPath, *overwrite) // an old one would name the new file's classes
 		}
 		if err := outs.create(stderr); err != nil {
 			return outputError(*out, "", err)
@@ -154,6 +156,7 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if names != nil {
 			fmt.Fprintf(stderr, "trackink tracks: note: %s\n", classesNote(namesPath))
 		}
+		outs.noteRemoved(stderr, "tracks", *out)
 		return nil
 	}
 }

@@ -354,18 +354,33 @@ func CommitAll(overwrite bool, files ...*PartialFile) error {
 // output that is no PartialFile (a picture sequence, committed on its own) calls it first.
 // A kill after it leaves the old main output, or the new one, without the old partners.
 func RemoveReplaced(partners ...*PartialFile) error {
+	finals := make([]string, len(partners))
+	for i, p := range partners {
+		finals[i] = p.final
+	}
+	_, err := RemoveOld(finals...)
+	return err
+}
+
+// RemoveOld removes the files at paths, those that exist, durably, and returns them: the old
+// partners of a run's main output that it replaces (RemoveReplaced), or that it makes stale
+// and writes no new one of (the class names beside MOTChallenge text now written without
+// classes), called before the main output takes its place, for the same reason.
+func RemoveOld(paths ...string) ([]string, error) {
 	dirs := map[string]bool{}
-	for _, p := range partners {
-		err := os.Remove(p.final)
+	var removed []string
+	for _, path := range paths {
+		err := os.Remove(path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("output %s: removing the old file: %w", p.final, err)
+			return removed, fmt.Errorf("output %s: removing the old file: %w", path, err)
 		}
 		if err == nil {
-			dirs[filepath.Dir(p.final)] = true
+			dirs[filepath.Dir(path)] = true
+			removed = append(removed, path)
 		}
 	}
 	// The removals reach the disk before the new main output's name does.
-	return syncDirs(dirs)
+	return removed, syncDirs(dirs)
 }
 
 // syncDirs syncs each directory of dirs, in name order.
