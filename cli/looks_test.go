@@ -27,12 +27,14 @@ func TestBlobLookRenders(t *testing.T) {
 }
 
 // TestLinkCapErrors: --max-links-per-point and --max-links-per-frame refuse what is not
-// a positive whole number, naming the flag (exit status 2, before any work); --k may not
-// exceed the cap on links per point.
+// a positive whole number, naming the flag (exit status 2, before any work); --k and
+// --max-degree may not exceed the cap on links per point, from a flag or a style file.
 func TestLinkCapErrors(t *testing.T) {
 	dir := t.TempDir()
 	tracks := filepath.Join(dir, "t.txt")
 	os.WriteFile(tracks, []byte("1,1,10,10,20,20\n1,2,50,10,20,20\n"), 0o644)
+	style := filepath.Join(dir, "s.toml")
+	os.WriteFile(style, []byte("max-degree = 99999999999999\n"), 0o644)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -43,6 +45,11 @@ func TestLinkCapErrors(t *testing.T) {
 		{[]string{"--max-links-per-frame", "lots"}, `--max-links-per-frame "lots": want a whole number of links`},
 		{[]string{"--max-links-per-frame", "1e12"}, `--max-links-per-frame "1e12": want a whole number of links`},
 		{[]string{"--k", "9", "--max-links-per-point", "8"}, "--k 9: more neighbours than the 8 links a point may have"},
+		// --max-degree sizes scratch space: a huge one panicked or ran out of memory mid-render.
+		{[]string{"--max-degree", "99999999999999"}, "--max-degree 99999999999999: more links than the 256 a point may have"},
+		{[]string{"--max-degree", "4294967296"}, "--max-degree 4294967296: more links than the 256 a point may have"},
+		{[]string{"--max-degree", "9", "--max-links-per-point", "8"}, "--max-degree 9: more links than the 8 a point may have"},
+		{[]string{"--style", style}, style + ":1: max-degree = 99999999999999: more links than the 256"},
 	} {
 		args := append([]string{"render", "--width", "64", "--height", "48", "--tracks", tracks, "-o", filepath.Join(dir, "o.png")}, tc.args...)
 		code, _, stderr := trackink(args...)

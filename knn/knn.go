@@ -143,6 +143,7 @@ type Options struct {
 	// 1/(1+Hysteresis) times its length); a link is kept only if it is among the first
 	// MaxDegree at both of its ends. So no point ever has more than MaxDegree links, and the
 	// shortest link at a point is dropped only when the other end has MaxDegree shorter ones.
+	// It may not exceed the cap on links per point (MaxLinksPerPoint).
 	MaxDegree int
 
 	// Hysteresis h ≥ 0 keeps links steady when points jitter (0 = off; DefaultHysteresis is
@@ -208,6 +209,10 @@ func (o Options) Validate() error {
 		return field.Errorf("knn.Options.MaxLinks", o.MaxLinks, "must be a positive number of links (0: the default, %d)", DefaultMaxLinks)
 	case (o.Graph == "" || o.Graph == GraphKNN) && o.K > o.linksPerPoint():
 		return field.Errorf("knn.Options.K", o.K, "more neighbours than the %d links a point may have (the cap on links per point)", o.linksPerPoint())
+	case o.MaxDegree > o.linksPerPoint():
+		// Past the cap it could only matter to a kNN point that hundreds of others choose,
+		// and its scratch space grows with it: a huge value would not fit in memory.
+		return field.Errorf("knn.Options.MaxDegree", o.MaxDegree, "more links than the %d a point may have (the cap on links per point)", o.linksPerPoint())
 	}
 	if err := o.validateGraph(); err != nil {
 		return err

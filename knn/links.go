@@ -34,7 +34,9 @@ func (g *Graph) links() error {
 		}
 		s.chosen.resize(n)
 		s.drawn.resize(n)
-		s.topKey, s.topRank = growOwnLines(s.topKey, g.opts.MaxDegree), growOwnLines(s.topRank, g.opts.MaxDegree)
+		// A point has at most n−1 links: MaxDegree's scratch needs no more.
+		m := min(g.opts.MaxDegree, n)
+		s.topKey, s.topRank = growOwnLines(s.topKey, m), growOwnLines(s.topRank, m)
 	}
 
 	// The k nearest, and the hysteresis choice.

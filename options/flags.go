@@ -129,7 +129,7 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	fs.IntVar(&s.Links.K, "k", knn.DefaultK, "link each point to its k nearest neighbours")
 	fs.Float64Var(&s.Links.MaxDY, "max-dy", 0, "drop links whose vertical extent exceeds this many px (0 = off)")
 	fs.Float64Var(&s.Links.MaxDist, "max-dist", 0, "drop links longer than this many px (0 = off)")
-	fs.IntVar(&s.Links.MaxDegree, "max-degree", 0, "keep at most this many links per point, shortest first (0 = off)")
+	fs.IntVar(&s.Links.MaxDegree, "max-degree", 0, "keep at most this many links per point, shortest first (0 = off; at most --max-links-per-point)")
 	fs.Float64Var(&s.Links.Hysteresis, "hysteresis", knn.DefaultHysteresis, "keep a link while it stays within (1+h) of qualifying, so jitter does not make links blink (0 = off)")
 	s.registerLinkGraph(fs)
 	fs.StringVar(&s.Links.Backend, searchFlag, knn.DefaultBackend, "nearest-neighbour search: "+strings.Join(knn.Backends(), ", ")+" (all exact)")

@@ -20,7 +20,7 @@ func (s *Style) registerLinkGraph(fs *pflag.FlagSet) {
 			"delaunay: the Delaunay triangulation; mst: the minimum spanning tree; all exact, ties by track id, with the caps and --hysteresis)")
 	s.Links.MaxLinksPerPoint, s.Links.MaxLinks = knn.DefaultMaxLinksPerPoint, knn.DefaultMaxLinks
 	fs.Var(capValue{&s.Links.MaxLinksPerPoint}, "max-links-per-point",
-		"at most this many links at a point, its shortest (as --max-degree), so that a frame costs at most points × this; --k may not exceed it")
+		"at most this many links at a point, its shortest (as --max-degree), so that a frame costs at most points × this; --k and --max-degree may not exceed it")
 	fs.Var(capValue{&s.Links.MaxLinks}, "max-links-per-frame",
 		"at most this many links in a frame, its shortest")
 }
