@@ -12,14 +12,18 @@ import (
 	"trackink/job"
 	"trackink/options"
 	"trackink/overlay"
+	"trackink/scene"
 )
 
 // checkFrame refuses --frame where it cannot mean one picture: with a video output, and
-// with --segment.
+// with --segment; and, drawn on a canvas or a picture, one past the tracks' frames, which
+// it would replay one by one.
 func (f *renderFlags) checkFrame(fs *pflag.FlagSet, isVideo bool) error {
 	switch {
 	case f.frame < 1:
 		return options.UsageError{Err: fmt.Errorf("--frame %d: frames are numbered from 1", f.frame)}
+	case !isVideo && f.frame > scene.MaxFrame:
+		return options.UsageError{Err: fmt.Errorf("--frame %d: is beyond the frame limit of %d: tracks frames count from 1 to %d", f.frame, scene.MaxFrame, scene.MaxFrame)}
 	case isVideo && !isPicture(f.output) && fs.Changed("frame"):
 		return options.UsageError{Err: fmt.Errorf("--frame draws one frame into a picture: give -o NAME.png or NAME.jpg (for a part of the video, --start and --end)")}
 	case isVideo && isPicture(f.output) && f.video.Segment != "":

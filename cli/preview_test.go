@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"image"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -87,6 +88,29 @@ func TestPreviewRefusals(t *testing.T) {
 		args := append([]string{"render", "-i", in, "--tracks", tracks}, tc.args...)
 		if code, _, stderr := trackink(args...); code != exitUsage || !strings.Contains(stderr, tc.says) {
 			t.Errorf("%v: exit %d, %q; want %d saying %q", tc.args, code, stderr, exitUsage, tc.says)
+		}
+	}
+}
+
+// TestStillFrameBounded: drawn on a canvas or a picture, --frame is a tracks frame, within
+// the tracks' limit (10 000 000): a larger one was replayed frame by frame, for minutes and
+// past a stop signal, or for ever (9223372036854775807).
+func TestStillFrameBounded(t *testing.T) {
+	dir := t.TempDir()
+	tracks, pic := filepath.Join(dir, "t.txt"), filepath.Join(dir, "in.png")
+	os.WriteFile(tracks, []byte("1,1,10,10,20,20,1,-1,-1,-1\n"), 0o644)
+	writePicture(t, pic, 32, 24)
+	for _, in := range [][]string{{"--width", "32", "--height", "24"}, {"-i", pic}} {
+		for _, frame := range []string{"10000001", "2147483647", "9223372036854775807"} {
+			out := filepath.Join(dir, "o.png")
+			args := append([]string{"render", "--tracks", tracks, "-o", out, "--frame", frame}, in...)
+			code, _, stderr := trackink(args...)
+			if want := "--frame " + frame + ": is beyond the frame limit of 10000000"; code != exitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("%v: exit %d, %q; want %d saying %q", args[1:], code, stderr, exitUsage, want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Fatalf("%v: a picture was written", args[1:])
+			}
 		}
 	}
 }

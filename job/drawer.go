@@ -1,6 +1,7 @@
 package job
 
 import (
+	"context"
 	"fmt"
 
 	"trackink/composite"
@@ -35,6 +36,9 @@ type Drawer struct {
 	// draws. 0 in a whole render.
 	replayFrom int
 	replayed   int // tracks frames replayed
+	// ctx, when set, ends the replay early: a picture's --frame may be millions of frames in,
+	// and a stop signal must not wait for them.
+	ctx context.Context
 	// replayCapped is what the link caps dropped in the frames replayed, which are not drawn:
 	// the warnings are of the frames drawn.
 	replayCapped knn.Capped
@@ -58,6 +62,9 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 		}
 		t.d = d
 		for k := t.replayFrom; t.replayFrom > 0 && k < n; k++ {
+			if t.ctx != nil && k%replayCheck == 0 && t.ctx.Err() != nil {
+				return t.ctx.Err()
+			}
 			tf, err := t.src.Frame(k, nil)
 			if err == nil {
 				t.d.Judge(judgement(t.src, k))
@@ -94,6 +101,10 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 	t.stages.Add(t.d.Timings())
 	return nil
 }
+
+// replayCheck is how many frames the replay goes between looks at its ctx: a few
+// milliseconds' worth, a look (a lock) costing next to nothing beside them.
+const replayCheck = 1024
 
 // numbered is tracks frame n: tf, or none numbered n where nothing is tracked (tf nil).
 func (t *Drawer) numbered(tf *scene.Frame, n int) *scene.Frame {

@@ -74,6 +74,7 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	}
 	td := NewDrawer(o.Overlay, src)
 	td.replayFrom = tracksFrame(first, offset) // the render's history starts at its first frame
+	td.ctx = ctx
 	defer td.Close()
 	var still *composite.RGBA
 	rep.Stats, err = video.Transcode(ctx, vo, func(k int, dst composite.Surface) error {

@@ -2,6 +2,7 @@ package job
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"image"
 	"path/filepath"
@@ -146,7 +147,7 @@ func TestStillDrawsTheRendersFrame(t *testing.T) {
 	}
 	got := canvas()
 	var warnings []string
-	if _, err := Still(previewOptions("", place, st, tracks, &warnings), got, n); err != nil {
+	if _, err := Still(context.Background(), previewOptions("", place, st, tracks, &warnings), got, n); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Pix, want.Pix) {
@@ -300,5 +301,27 @@ func TestSaysPointsAreNotDrawn(t *testing.T) {
 		if said != tc.warns {
 			t.Errorf("--look %s, %d boxes: warned %q; want the points said undrawn: %t", tc.look, len(tc.boxes), warnings, tc.warns)
 		}
+	}
+}
+
+// A stop signal ends a picture's replay of the frames before --frame: it once replayed them
+// all first (--frame 2147483647: six minutes after SIGTERM). The ctx is done before the
+// call, so the replay stops at its first look.
+func TestStillStopsWhenCtxEnds(t *testing.T) {
+	const n = scene.MaxFrame
+	place, err := Place("cpu", device.Probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := LoadCanvas("", 64, 48)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	var warnings []string
+	rep, err := Still(ctx, previewOptions("", place, historyStyle(), movingTracks(t, 12), &warnings), img, n)
+	if !errors.Is(err, context.Canceled) || rep.Replayed >= n-1 {
+		t.Errorf("Still with its ctx done: %v, %d frames replayed; want context.Canceled before the %d frames", err, rep.Replayed, n-1)
 	}
 }

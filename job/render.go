@@ -146,7 +146,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 		// The segment draws what the whole render draws: the drawer replays the tracks
 		// from the render's first frame, and the plan says what is drawn, so that the
 		// join refuses segments drawn otherwise.
-		td.replayFrom = tracksFrame(plan.First, vo.FrameOffset)
+		td.replayFrom, td.ctx = tracksFrame(plan.First, vo.FrameOffset), ctx
 		plan.Drawing = drawing(o.Place.Backend, o.Overlay, src, td.replayFrom, plan.Last-vo.FrameOffset)
 		say(o, "segment %d of %d: frames %d to %d of the render's %d to %d", plan.Index, plan.Count, plan.SegFirst, plan.SegLast, plan.First, plan.Last)
 		if err := os.MkdirAll(filepath.Dir(vo.Output), 0o755); err != nil {

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"context"
 	"image"
 
 	"trackink/composite"
@@ -11,8 +12,9 @@ import (
 // drawn in place) as a render draws it on video frame n: the tracks of o.Tracks read at the
 // picture's size (Live is for videos), or the seed scene. The tracks' frames before n are
 // replayed first, as Preview replays them, so that the trails, ages, label reveals and
-// whatever else counts on history are those of the render's frame n.
-func Still(o Options, img *image.RGBA, n int) (Report, error) {
+// whatever else counts on history are those of the render's frame n. A ctx that ends stops
+// the replay, with ctx's error.
+func Still(ctx context.Context, o Options, img *image.RGBA, n int) (Report, error) {
 	var rep Report
 	pic := &composite.RGBA{Pix: img.Pix, Stride: img.Stride, W: img.Bounds().Dx(), H: img.Bounds().Dy()}
 	o.Overlay.NewBackend = o.Place.New
@@ -31,7 +33,7 @@ func Still(o Options, img *image.RGBA, n int) (Report, error) {
 		warn(o, "nothing is tracked in frame %d (tracks cover frames %s)", n, frameSpan(tracks))
 	}
 	td := NewDrawer(o.Overlay, src)
-	td.replayFrom = 1
+	td.replayFrom, td.ctx = 1, ctx
 	defer td.Close()
 	err := td.Draw(n, pic)
 	rep.Stages, rep.Replayed = td.stages, td.replayed
