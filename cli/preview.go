@@ -13,6 +13,7 @@ import (
 	"trackink/options"
 	"trackink/overlay"
 	"trackink/scene"
+	"trackink/video"
 )
 
 // checkFrame refuses --frame where it cannot mean one picture: with a video output, and
@@ -48,13 +49,22 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 		n = 0 // the render's first frame: --start's
 	}
 	still, _, err := job.Preview(ctx, jo, n)
-	if errors.Is(err, context.Canceled) {
+	// A damaged input gives the picture too, as the render draws it.
+	damaged := errors.Is(err, video.ErrInputDamaged) && still != nil
+	switch {
+	case errors.Is(err, context.Canceled):
 		return interrupted(ctx)
-	}
-	if err != nil {
+	case err != nil && !damaged:
 		return options.FlagError(fs, err)
 	}
 	img := &image.RGBA{Pix: still.Pix, Stride: still.Stride, Rect: image.Rect(0, 0, still.W, still.H)}
 	removeStalePartials(target, stderr)
-	return writeAtomic(ctx, target, f.overwrite, func(out io.Writer) error { return enc(out, img) })
+	if err := writeAtomic(ctx, target, f.overwrite, func(out io.Writer) error { return enc(out, img) }); err != nil {
+		return err
+	}
+	if damaged {
+		// As the render: the output written, status 3.
+		return exitError{exitDamaged, fmt.Errorf("%w (see the warnings); wrote the frame as the render draws it to %s", video.ErrInputDamaged, f.output)}
+	}
+	return nil
 }

@@ -92,6 +92,42 @@ func TestPreviewRefusals(t *testing.T) {
 	}
 }
 
+// TestPreviewOfDamagedVideo: a preview past damage in the input warns of it as the render
+// does, writes the frame the render draws there, and exits 3, as the render does; one before
+// the damage is a plain preview. It once exited 0 and said nothing, though from the damage
+// on the frame shown is a later one than its number (here 5 frames later).
+func TestPreviewOfDamagedVideo(t *testing.T) {
+	dir := t.TempDir()
+	whole, zeroed, tracks := filepath.Join(dir, "whole.avi"), filepath.Join(dir, "zeroed.avi"), filepath.Join(dir, "t.txt")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-frames:v", "60",
+		"-c:v", "mpeg4", "-q:v", "4", "-g", "10", whole).CombinedOutput(); err != nil {
+		t.Skipf("this FFmpeg cannot write AVI with MPEG-4: %v: %s", err, out)
+	}
+	b, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(b[len(b)/2 : len(b)/2+len(b)/10]) // a tenth of the file at its middle: frames lost
+	os.WriteFile(zeroed, b, 0o644)
+	os.WriteFile(tracks, []byte("1,1,10,10,40,40,1,-1,-1,-1\n"), 0o644)
+	for _, tc := range []struct {
+		frame string
+		code  int
+	}{{"5", 0}, {"50", exitDamaged}} {
+		out := filepath.Join(dir, "f"+tc.frame+".png")
+		code, _, stderr := trackink("render", "-i", zeroed, "--tracks", tracks, "--frame", tc.frame, "-o", out)
+		if code != tc.code || strings.Contains(stderr, "input damaged") != (tc.code == exitDamaged) {
+			t.Errorf("--frame %s: exit %d, %q; want %d, damage warned of only past it", tc.frame, code, stderr, tc.code)
+		}
+		if code == exitDamaged && !strings.Contains(stderr, "frames lost before it, and from it on every frame comes 5 frames early") {
+			t.Errorf("--frame %s: %q does not say the frames come early", tc.frame, stderr)
+		}
+		if _, err := os.Stat(out); err != nil {
+			t.Errorf("--frame %s: no picture: %v", tc.frame, err)
+		}
+	}
+}
+
 // TestStillFrameBounded: drawn on a canvas or a picture, --frame is a tracks frame, within
 // the tracks' limit (10 000 000): a larger one was replayed frame by frame, for minutes and
 // past a stop signal, or for ever (9223372036854775807).

@@ -24,7 +24,9 @@ import (
 // trails and links are those the render draws there. A frame outside the render's range
 // (Start to End) is an ErrOption; n 0 is its first frame. The live tracker follows the video
 // from the render's first frame up to n, and its tracks are drawn as a file of them would
-// be. o.Video's Output and encoding are not used.
+// be. o.Video's Output and encoding are not used. Damage in the input up to frame n is
+// warned of as the render warns of it, and the picture returned with video.ErrInputDamaged:
+// it is what the render draws there, but the frame may not be the one the number says.
 func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, error) {
 	var rep Report
 	scratch, err := os.MkdirTemp("", "trackink-preview-")
@@ -91,6 +93,16 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		return err
 	})
 	rep.Stages, rep.Replayed = td.stages, td.replayed
+	// The scratch video's log is muted (its encoding is no news), but damage in the input is:
+	// the render says it, and the frame shown may be a later one.
+	damaged := errors.Is(err, video.ErrInputDamaged)
+	if damaged {
+		for _, w := range rep.Warnings {
+			if strings.HasPrefix(w, "input damaged: ") {
+				warn(o, "%s", w)
+			}
+		}
+	}
 	switch {
 	case (errors.Is(err, video.ErrNothingToRender) || err == nil && still == nil) && in.info.PromisedFrames >= n:
 		// The header's count passed CheckStart above, but fewer frames decode (OpenCV's
@@ -98,13 +110,15 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		return nil, rep, badOption(fmt.Errorf("--frame %d: the video ends before it: its header says %s, but fewer frames decode", n, in.info.Length()))
 	case errors.Is(err, video.ErrNothingToRender) || err == nil && still == nil:
 		return nil, rep, badOption(fmt.Errorf("--frame %d: the video ends before it (%s)", n, in.info.Length()))
-	case err != nil && !errors.Is(err, video.ErrInputDamaged):
+	case err != nil && !damaged:
 		return nil, rep, err
+	case still == nil:
+		return nil, rep, fmt.Errorf("--frame %d: the video broke off before it: %w", n, err)
 	}
 	td.warnings(o, in.w, in.h)
 	if undrawn {
 		warn(o, "video frame %d comes before tracks frame 1, which --frame-offset %d puts on video frame %d: it is not drawn on", n, offset, offset+1)
-		return still, rep, nil
+		return still, rep, err
 	}
 	k, tracks := tracksFrame(n, vo.FrameOffset), stored(src)
 	switch {
@@ -121,7 +135,7 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		}
 		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)%s", n, k, frameSpan(tracks), hint)
 	}
-	return still, rep, nil
+	return still, rep, err
 }
 
 // errFound ends renderedFrame's pass over the video once it has what it looks for.
