@@ -7,7 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"trackink/internal/needs"
 )
 
 // TestPreviewFrame: render -i VIDEO --frame N -o still.png draws frame N (1-based) as the
@@ -125,6 +128,44 @@ func TestPreviewOfDamagedVideo(t *testing.T) {
 		if _, err := os.Stat(out); err != nil {
 			t.Errorf("--frame %s: no picture: %v", tc.frame, err)
 		}
+	}
+}
+
+// TestPreviewDetectFromPipe: --frame with --detect reads the video twice (the tracker up to
+// the frame, then the frame), which a pipe cannot give: refused before it is read, exit 2
+// naming the flags. It read the pipe's head and failed on opening it again: "Invalid data
+// found when processing input", exit 1.
+func TestPreviewDetectFromPipe(t *testing.T) {
+	dir := t.TempDir()
+	needs.File(t, vtestPath, "Debian's opencv-doc has it")
+	pipe, out := filepath.Join(dir, "pipe"), filepath.Join(dir, "p.png")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(vtestPath) // 8 MB: still being written when read again
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := make(chan struct{})
+	go func() { // the writer, as cat vtest.avi > pipe; it ends once no one reads
+		defer close(written)
+		if w, err := os.OpenFile(pipe, os.O_WRONLY, 0); err == nil {
+			w.Write(b)
+			w.Close()
+		}
+	}()
+	t.Cleanup(func() { // a reader that leaves at once, for a writer still waiting for one
+		if r, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			r.Close()
+		}
+		<-written
+	})
+	code, _, stderr := trackink("render", "-i", pipe, "--detect", "motion", "--frame", "5", "-o", out)
+	if want := "--frame with --detect: the tracker reads -i " + pipe + " up to the frame, and the frame is read again"; code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %q; want %d saying %q", code, stderr, exitUsage, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a picture was written")
 	}
 }
 
