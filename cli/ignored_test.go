@@ -43,6 +43,37 @@ func TestFlagsNotIgnored(t *testing.T) {
 	}
 }
 
+// TestPictureRefusesVideoFlags: a picture drawn on a canvas or on -i PICTURE refuses the
+// flags of a video's frames and encoding, naming the flag, exit 2; it drew as if they were
+// not given (--frame 150 --frame-offset 100 drew tracks frame 150, not 50).
+func TestPictureRefusesVideoFlags(t *testing.T) {
+	dir := t.TempDir()
+	tracks, pic, out := filepath.Join(dir, "t.txt"), filepath.Join(dir, "in.png"), filepath.Join(dir, "o.png")
+	os.WriteFile(tracks, []byte("1,1,10,10,20,40,1,-1,-1,-1\n"), 0o644)
+	writePicture(t, pic, 32, 24)
+	values := map[string]string{"start": "3", "end": "4", "frame-offset": "100", "video-stream": "1", "orientation": "stored",
+		"odd-size": "crop", "hwaccel": "none", "encoder": "libx264", "profile": "hq", "crf": "3", "preset": "slow",
+		"bitrate": "100000", "lossless": "true", "threads": "2"}
+	for _, in := range [][]string{{"--width", "32", "--height", "24"}, {"-i", pic}} {
+		for _, name := range videoOnlyFlags {
+			want := "--" + name + " is for a video: drawn on a picture"
+			if name == "frame-offset" {
+				want = "for video frame 150 with --frame-offset 100, give --frame 50"
+			}
+			args := append([]string{"render", "--tracks", tracks, "--frame", "150", "-o", out, "--" + name + "=" + values[name]}, in...)
+			if code, _, stderr := trackink(args...); code != exitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("%v: exit %d, %q; want 2 saying %q", args[1:], code, stderr, want)
+			}
+		}
+	}
+	if len(values) != len(videoOnlyFlags) {
+		t.Errorf("values for %d flags, want the %d of videoOnlyFlags", len(values), len(videoOnlyFlags))
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a picture was written")
+	}
+}
+
 // Messages say what is wrong in the user's words, naming the file or the flag, not the
 // library's fields or a stage that is not at fault.
 func TestMessagesInUsersWords(t *testing.T) {

@@ -16,10 +16,26 @@ import (
 	"trackink/video"
 )
 
+// videoOnlyFlags are render's flags of a video's frames and its encoding, which a picture
+// drawn on a canvas or on -i PICTURE has none of.
+var videoOnlyFlags = []string{"start", "end", "frame-offset", "video-stream", "orientation", "odd-size", "hwaccel",
+	"encoder", "profile", "crf", "preset", "bitrate", "lossless", "threads"}
+
 // checkFrame refuses --frame where it cannot mean one picture: with a video output, and
 // with --segment; and, drawn on a canvas or a picture, one past the tracks' frames, which
-// it would replay one by one.
+// it would replay one by one, and the flags of a video, which it would drop unsaid.
 func (f *renderFlags) checkFrame(fs *pflag.FlagSet, isVideo bool) error {
+	for _, name := range videoOnlyFlags {
+		switch {
+		case isVideo || !fs.Changed(name):
+		case name == "frame-offset":
+			// It was dropped: tracks frame --frame was drawn, not --frame − offset.
+			return options.UsageError{Err: fmt.Errorf("--frame-offset lines tracks frames up with a video's; drawn on a picture, --frame is the tracks frame: for video frame %d with --frame-offset %d, give --frame %d",
+				f.frame, f.video.FrameOffset, f.frame-f.video.FrameOffset)}
+		default:
+			return options.UsageError{Err: fmt.Errorf("--%s is for a video: drawn on a picture (-i PICTURE, or --width and --height) there is nothing for it to do", name)}
+		}
+	}
 	switch {
 	case f.frame < 1:
 		return options.UsageError{Err: fmt.Errorf("--frame %d: frames are numbered from 1", f.frame)}
