@@ -224,7 +224,7 @@ func TestFrameOffsetBounded(t *testing.T) {
 // Every mistake in what demo passes on to its render exits 2 naming the flag before the demo
 // clip is synthesised, with no temporary directory left: demo --preset bogus, and an output
 // whose container cannot hold the video, were refused by the render, after a 4K clip had
-// been synthesised.
+// been synthesised; so were sizes the encoder cannot code.
 func TestDemoMistakesExitTwoBeforeWork(t *testing.T) {
 	bin := binary(t)
 	dir := t.TempDir()
@@ -242,6 +242,11 @@ func TestDemoMistakesExitTwoBeforeWork(t *testing.T) {
 		{"unknown extension", []string{"-o", filepath.Join(dir, "out.xyz")}, "--output"},
 		{"output exists", []string{"-o", exists}, "-o " + exists + " exists (use -y"},
 		{"missing directory", []string{"-o", filepath.Join(dir, "no", "out.mp4")}, "does not exist"},
+		// Sizes FFmpeg refused after "synthesising…", exit 1: libx264's side, FFmpeg's frame.
+		{"wider than libx264 takes", []string{"--frames", "1", "--width", "100000", "--height", "16"}, "--width 100000: libx264, which codes the demo, takes at most 16384"},
+		{"taller than libx264 takes", []string{"--frames", "1", "--width", "16", "--height", "16386"}, "--height 16386: libx264, which codes the demo, takes at most 16384"},
+		{"both too large", []string{"--frames", "1", "--width", "40000", "--height", "40000"}, "--width 40000: libx264"},
+		{"larger than FFmpeg's frames", []string{"--frames", "1", "--width", "16384", "--height", "16384"}, "--width 16384 --height 16384: larger than FFmpeg's frames may be"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tmp := t.TempDir()

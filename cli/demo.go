@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -25,8 +26,8 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	out := fs.StringP("output", "o", "demo.mp4", "output video")
 	overwrite := fs.BoolP("yes", "y", false, "overwrite the output if it exists")
 	frames := fs.Int("frames", 60, "length of the synthesised clip in frames (30 fps)")
-	w := fs.Int("width", scene.SeedWidth, "clip width")
-	h := fs.Int("height", scene.SeedHeight, "clip height")
+	w := fs.Int("width", scene.SeedWidth, "clip width: even, 16..16384 (libx264's)")
+	h := fs.Int("height", scene.SeedHeight, "clip height: even, 16..16384, width × height as FFmpeg takes (not 16384x16384)")
 	preset := fs.String("preset", "veryfast", "x264 preset")
 	return fs, func(args []string, stdout io.Writer) error {
 		if err := options.Parse(fs, args); err != nil {
@@ -34,6 +35,9 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		if *frames < 1 || *w < 16 || *h < 16 || *w%2 != 0 || *h%2 != 0 {
 			return options.UsageError{Err: fmt.Errorf("demo clip %dx%d, %d frames: need even sizes of at least 16 and at least one frame", *w, *h, *frames)}
+		}
+		if err := checkDemoSize(*w, *h); err != nil {
+			return err
 		}
 		// What demo passes on to the render is checked before the clip is synthesised, as
 		// render checks it: demo --preset bogus was refused only after the synthesis.
@@ -69,6 +73,26 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		fmt.Fprintf(stdout, "demo written to %s; render your own with: trackink render -i IN.mp4 --tracks TRACKS.txt -o OUT.mp4\n", *out)
 		return nil
 	}
+}
+
+// maxDemoSide is the widest and tallest picture libx264, which codes the demo's clip and its
+// render, takes: x264 refuses more ("Error while opening encoder").
+const maxDemoSide = 16384
+
+// checkDemoSize refuses, before the clip is synthesised, a size the demo cannot code: more
+// than libx264's side, a picture larger than FFmpeg's frames may be (av_image_check_size:
+// (w+128)·(h+128) below 2³¹/8, so 16384x16384 is not one), or one too large for the memory
+// here (the render's own check, exit 1). FFmpeg refused each after "synthesising…", exit 1.
+func checkDemoSize(w, h int) error {
+	switch {
+	case w > maxDemoSide:
+		return options.UsageError{Err: fmt.Errorf("--width %d: libx264, which codes the demo, takes at most %d", w, maxDemoSide)}
+	case h > maxDemoSide:
+		return options.UsageError{Err: fmt.Errorf("--height %d: libx264, which codes the demo, takes at most %d", h, maxDemoSide)}
+	case int64(w+128)*int64(h+128) >= math.MaxInt32/8:
+		return options.UsageError{Err: fmt.Errorf("--width %d --height %d: larger than FFmpeg's frames may be ((width+128)·(height+128) below %d)", w, h, math.MaxInt32/8)}
+	}
+	return video.CheckMemory(w, h)
 }
 
 // demoClip is the name of the clip demo synthesises, in a temporary directory of its own.
