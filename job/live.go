@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
 	"sync/atomic"
@@ -441,14 +440,6 @@ func (l *Live) NothingHint(frames int) string {
 		try = append(try, "another --detect (people for people, motion for anything that moves)")
 	}
 	return "try " + prose.List(try, ", or ")
-}
-
-// readsOnce reports whether input is a pipe, a socket or a device (a shell's <(…), standard
-// input, a FIFO), whose bytes come once: opened again, it goes on from where the first
-// reader stopped (as video.PlanSegment refuses it). A URL is not one.
-func readsOnce(input string) bool {
-	st, err := os.Stat(input)
-	return err == nil && st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeCharDevice) != 0
 }
 
 // rereadable reports whether input gives the same frames when opened again: a file or an

@@ -29,7 +29,7 @@ import (
 // it is what the render draws there, but the frame may not be the one the number says.
 func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, error) {
 	var rep Report
-	if o.Tracks.Live != nil && readsOnce(o.Video.Input) {
+	if o.Tracks.Live != nil && video.ReadsOnce(o.Video.Input) {
 		// Said before the pipe is read: read again, it failed as "Invalid data found".
 		return nil, rep, badOption(fmt.Errorf("--frame with --detect: the tracker reads -i %s up to the frame, and the frame is read again to draw it, which a pipe cannot be: write the video to a file first (ffmpeg -i … -c copy FILE), or give --tracks", o.Video.Input))
 	}

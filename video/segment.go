@@ -64,6 +64,14 @@ type SegmentPlan struct {
 	hasStart   bool
 }
 
+// ReadsOnce reports whether input is a pipe, a socket or a device (a shell's <(…), standard
+// input, a FIFO), whose bytes come once: opened again, it goes on from where the first
+// reader stopped. A file, a picture sequence or a URL is not one.
+func ReadsOnce(input string) bool {
+	st, err := os.Stat(input)
+	return err == nil && st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeCharDevice) != 0
+}
+
 // PlanSegment reads the input's frame table (a pass over its packets, no decoding) and
 // returns segment index (from 0) of count of the render o describes. Errors: ErrUnsegmentable
 // for a video whose frames its packets do not number, ErrNothingToRender for a Start and
@@ -74,7 +82,7 @@ func PlanSegment(ctx context.Context, o Options, index, count int) (*SegmentPlan
 		return nil, fmt.Errorf("video: segment %d of %d: want 0 ≤ index < count", index, count)
 	}
 	// Said before the pipe is read: read again, it failed as "Invalid data found".
-	if st, err := os.Stat(o.Input); err == nil && st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeCharDevice) != 0 {
+	if ReadsOnce(o.Input) {
 		return nil, fmt.Errorf("%w: %s is a pipe or a device, which can be read only once; write the video to a file first (ffmpeg -i … -c copy FILE) or render it whole", ErrUnseekable, o.Input)
 	}
 	sink, detach := attachFFmpegLog(nil)
