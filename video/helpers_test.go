@@ -200,7 +200,7 @@ func makeSource(t *testing.T, args ...string) {
 	if err == nil {
 		return
 	}
-	for _, missing := range []string{"Unknown encoder", "Unable to find a suitable output format", "Unrecognized option", "Encoder not found", "No such filter"} {
+	for _, missing := range []string{"Unknown encoder", "Unable to find a suitable output format", "Unrecognized option", "Encoder not found", "No such filter", "Bitstream filter not found"} {
 		if strings.Contains(err.Error(), missing) {
 			t.Skipf("this ffmpeg cannot make the source (%s): %v", missing, err)
 		}
