@@ -40,6 +40,8 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Uint64Var(&st.ParticleSeed, "particle-seed", st.ParticleSeed, "the particles' seed (the same seed, the same particles)")
 	fs.Float32Var(&st.LinkPulse, "link-pulse", st.LinkPulse, "links' widths pulse by this fraction, each link in its own phase, 0..1 (0 = off)")
 	fs.IntVar(&st.LinkPulsePeriod, "link-pulse-period", st.LinkPulsePeriod, "frames of one pulse (0 = 30)")
+	fs.Var(pairValue{&st.Dash, "length,gap"}, "dash", "dashed links and box outlines: dashes LENGTH px long with GAP px between them, as seen (round caps included; a dash is at least the stroke's width); dotted ones: GAP px between the dots (0,0 = tied to the width)")
+	fs.Lookup("dash").DefValue = "0,0: dashes 4, gaps 2 and dots 1 stroke width apart"
 	fs.Float32Var(&st.LinkFlow, "link-flow", st.LinkFlow, "with --link-style dashed or dotted: the dashes move this many px a frame along each link (negative: the other way; 0 = still)")
 	fs.Var(choiceValue{&st.LinkShape, overlay.LinkShapes}, "link-shape", "straight links' shape: "+strings.Join(overlay.LinkShapes, ", ")+" (wave: a sine along the link, travelling; s: a cubic S bent by --bend; elastic: a damped wave)")
 	fs.Var(sizeValue{&st.LinkAmp}, "link-amp", "with --link-shape wave or elastic: the wave's amplitude in px (at most a fifth of its wavelength)")

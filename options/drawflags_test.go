@@ -134,6 +134,13 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--label-offset", "4"}, "", `--label-offset "4": want DX,DY`},
 		{[]string{"--label-offset", "4,2e5"}, "", `--label-offset [4 200000]: is outside -10000..10000 px`},
 		{[]string{"--style", file}, "label-offset = \"0,NaN\"\n", `s.toml:1: label-offset = "0,NaN": "NaN" is not a number`},
+		{[]string{"--dash", "12"}, "", `--dash "12": want LENGTH,GAP`},
+		{[]string{"--dash", "12,0"}, "", `--dash "12,0": a gap of 0 is a solid stroke: want GAP above 0`},
+		{[]string{"--dash", "-3,4"}, "", `--dash "-3,4": is outside 0..10000 px`},
+		{[]string{"--dash", "4,1e5"}, "", `--dash "4,100000": is outside 0..10000 px`},
+		{[]string{"--dash", "long,4"}, "", `--dash "long,4": "long" is not a number`},
+		{[]string{"--style", file}, "dash = \"8,0\"\n", `s.toml:1: dash = 8,0: a gap of 0 is a solid stroke`},
+		{[]string{"--style", file}, "dash = \"8\"\n", `s.toml:1: dash = "8": want LENGTH,GAP`},
 	} {
 		os.WriteFile(file, []byte(tc.file), 0o644)
 		_, err := options(tc.args...)
@@ -145,6 +152,28 @@ func TestDrawFlags(t *testing.T) {
 		}
 		if _, usage := err.(UsageError); err != nil && !usage {
 			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
+		}
+	}
+}
+
+// TestDashFlag: --dash reaches the style from the command line and a style file, the
+// command line winning; without it the style keeps 0,0, today's dashes tied to the width.
+func TestDashFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("link-style = \"dashed\"\ndash = \"20,10\"\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want [2]float32
+	}{
+		{nil, [2]float32{}},
+		{[]string{"--look", "hud"}, [2]float32{}},
+		{[]string{"--dash", "12.5,6"}, [2]float32{12.5, 6}},
+		{[]string{"--dash", "0,5", "--link-style", "dotted"}, [2]float32{0, 5}},
+		{[]string{"--style", file}, [2]float32{20, 10}},
+		{[]string{"--style", file, "--dash", "9,3"}, [2]float32{9, 3}},
+	} {
+		if st, err := styleOptions(tc.args...); err != nil || st.Dash != tc.want {
+			t.Errorf("%v: %v, dash %v, want %v", tc.args, err, st.Dash, tc.want)
 		}
 	}
 }

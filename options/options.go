@@ -127,6 +127,7 @@ var table = map[string]option{
 	"no-labels":         {group: groupLabels, style: true},
 
 	"bend":                {group: groupLinks, style: true, fields: []string{"overlay.Style.Bend"}},
+	"dash":                {group: groupLinks, style: true, fields: []string{"overlay.Style.Dash"}},
 	"curve-width":         {group: groupLinks, style: true, fields: []string{"overlay.Style.CurveWidth"}},
 	"hysteresis":          {group: groupLinks, style: true, fields: []string{"knn.Options.Hysteresis"}},
 	"k":                   {group: groupLinks, style: true, fields: []string{"knn.Options.K"}},

@@ -30,7 +30,7 @@ type Builder struct {
 	digits  int     // labels' {x} {y} {w} {h} width (digitsFor)
 	placer  labelPlacer
 
-	// The dash patterns of boxes, lines and curves (DashFor), fixed by the style.
+	// The dash patterns of boxes, lines and curves (DashSized), fixed by the style.
 	boxDash, lineDash, curveDash Dash
 
 	firstSeen map[int]int // track id → the first frame it appeared in
@@ -117,8 +117,9 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	if s.LinkFade == Auto {
 		b.style.LinkFade = linkReach(s, w)
 	}
-	b.boxDash = DashFor(s.BoxStyle, s.BoxStroke)
-	b.lineDash, b.curveDash = DashFor(s.LinkStyle, s.LineWidth), DashFor(s.LinkStyle, s.CurveWidth)
+	b.boxDash = DashSized(s.BoxStyle, s.BoxStroke, s.Dash[0], s.Dash[1])
+	b.lineDash = DashSized(s.LinkStyle, s.LineWidth, s.Dash[0], s.Dash[1])
+	b.curveDash = DashSized(s.LinkStyle, s.CurveWidth, s.Dash[0], s.Dash[1])
 	return b, nil
 }
 

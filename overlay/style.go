@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -34,6 +35,10 @@ type Style struct {
 	// LinkStyle is the links' stroke style (lines and curves), one of LinkStyles; "" is
 	// "solid".
 	LinkStyle string
+	// Dash is the dash length and the gap in px of dashed links and box outlines, as seen
+	// (round caps included), and Dash[1] the gap between dotted ones' dots; {0, 0}: tied to
+	// each stroke's width (DashFor). See DashSized.
+	Dash      [2]float32
 	Labels    bool // a label (LabelFormat) above each box
 	LabelSize int  // label font size in pixels; 0: height / 54, at least 10
 	// Font is a TrueType or OpenType file (or collection: its first font) the labels are
@@ -292,6 +297,10 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.TrailSmooth", s.TrailSmooth, "want 0 (off) to 100 positions")
 	case s.MinLife < 0 || s.MinLife > 10000:
 		return field.Errorf("overlay.Style.MinLife", s.MinLife, "want 0 (every track at once) to 10000 frames")
+	case !(s.Dash[0] >= 0 && s.Dash[0] <= MaxDash && s.Dash[1] >= 0 && s.Dash[1] <= MaxDash):
+		return field.Errorf("overlay.Style.Dash", pair(s.Dash), "is outside 0..%d px", MaxDash)
+	case s.Dash[1] == 0 && s.Dash[0] != 0:
+		return field.Errorf("overlay.Style.Dash", pair(s.Dash), "a gap of 0 is a solid stroke: want GAP above 0 (or 0,0: tied to the stroke's width)")
 	case math.IsNaN(float64(s.LinkFlow)) || math.Abs(float64(s.LinkFlow)) > 1000:
 		return field.Errorf("overlay.Style.LinkFlow", s.LinkFlow, "is outside -1000..1000 px a frame")
 	case s.LinkFreq != 0 && !(s.LinkFreq >= 0.5 && s.LinkFreq <= 32):
@@ -388,6 +397,12 @@ func validStyle(styles []string, s string) bool {
 	return s == "" || slices.Contains(styles, s)
 }
 
+// pair is "a,b", as a flag of two numbers takes them.
+func pair(v [2]float32) string { return fmt.Sprintf("%g,%g", v[0], v[1]) }
+
+// MaxDash is the most px Style.Dash's length and gap may be.
+const MaxDash = 10000
+
 // DashFor returns the dash pattern of stroke style style ("solid", "dashed", "dotted", as in
 // LinkStyles) for a stroke of width w. With W = max(w, 1), the width strokes are drawn at
 // (sdf.Stroke): dashes 3·W long every 6·W, which their round caps make 4·W with gaps of
@@ -399,6 +414,25 @@ func DashFor(style string, w float32) Dash {
 		return Dash{On: 3 * wd, Period: 6 * wd}
 	case "dotted":
 		return Dash{On: 0, Period: 2 * wd}
+	}
+	return Dash{}
+}
+
+// DashSized returns the dash pattern of stroke style style for a stroke of width w with
+// dashes length px long and gaps gap px wide as seen, round caps included: a dash is at
+// least W = max(w, 1) long (a dot), and dots are W wide with gap px between them (a dot
+// has no length to set). With gap 0 it is DashFor's, tied to the width.
+func DashSized(style string, w, length, gap float32) Dash {
+	if gap == 0 {
+		return DashFor(style, w)
+	}
+	wd := max(w, 1)
+	switch style {
+	case "dashed":
+		l := max(length, wd)
+		return Dash{On: l - wd, Period: l + gap}
+	case "dotted":
+		return Dash{On: 0, Period: wd + gap}
 	}
 	return Dash{}
 }

@@ -1,0 +1,36 @@
+package goldens
+
+import "trackink/overlay"
+
+// The scenes of the dash and link options of the node-pack parity items: --dash.
+func init() {
+	Scenes = append(Scenes,
+		Scene{
+			Name: "dash-sized", Width: 480, Height: 300,
+			About: "--dash: dashed lines (24 px dashes, 8 px gaps) and dotted ones (10 px between dots) at widths 1, 2, 4, 8 (rows): " +
+				"the same dash and gap lengths whatever the width, caps included; dashed and dotted boxes (--dash 16,6) at strokes 1, 3, 6",
+			Draw: func(p *overlay.Primitives, _ *overlay.Font, w, h int) error {
+				for i, wd := range []float32{1, 2, 4, 8} {
+					y := 20.5 + float32(i)*26
+					p.Lines = append(p.Lines,
+						overlay.Line{X0: 20.25, Y0: y, X1: 230, Y1: y + 3, Width: wd, Color: white, Dash: overlay.DashSized("dashed", wd, 24, 8)},
+						overlay.Line{X0: 250, Y0: y + 3, X1: 460.5, Y1: y, Width: wd, Color: orange, Dash: overlay.DashSized("dotted", wd, 24, 10)})
+				}
+				for i, sw := range []float32{1, 3, 6} {
+					x := 20.5 + float32(i)*155
+					p.Boxes = append(p.Boxes,
+						overlay.Box{X: x, Y: 135.5, W: 130, H: 60, Radius: 8, Stroke: sw, StrokeColor: cyan, Dash: overlay.DashSized("dashed", sw, 16, 6)},
+						overlay.Box{X: x, Y: 215.5, W: 130, H: 60, Radius: 0, Stroke: sw, StrokeColor: orange, Dash: overlay.DashSized("dotted", sw, 16, 6)})
+				}
+				return nil
+			},
+		},
+		Scene{
+			Name: "dash-look", Width: 960, Height: 540,
+			About: "--look hud --dash 18,10 --box-style dashed: long dashes on the links and the box outlines alike, from the style",
+			Draw: lookScene("hud", func(st *overlay.Style) {
+				st.BoxStyle, st.Dash = "dashed", [2]float32{18, 10}
+			}),
+		},
+	)
+}
