@@ -2,7 +2,7 @@ package goldens
 
 import "trackink/overlay"
 
-// The scenes of the dash and link options of the node-pack parity items: --dash.
+// The scenes of the dash and link options of the node-pack parity items: --dash, --link-style sparkle.
 func init() {
 	Scenes = append(Scenes,
 		Scene{
@@ -31,6 +31,25 @@ func init() {
 			Draw: lookScene("hud", func(st *overlay.Style) {
 				st.BoxStyle, st.Dash = "dashed", [2]float32{18, 10}
 			}),
+		},
+		Scene{
+			Name: "links-sparkle", Width: 960, Height: 540,
+			About: "--link-style sparkle --line-width 3 --palette neon on points: soft dots scattered along each link " +
+				"(a faint wide disk under each core), no halo about them while the points keep theirs",
+			Draw: trackScene("default", func(st *overlay.Style) {
+				st.LinkStyle, st.LineWidth, st.LinkOpacity, st.Palette = "sparkle", 3, 1, "neon"
+			}, false),
+		},
+		Scene{
+			Name: "links-sparkle-gradient", Width: 960, Height: 540,
+			About: "--link-style sparkle with --link-color gradient:#ffffff,#ff2bd6 on the straight links (each dot the colour at its place) " +
+				"and --curve-width 2 --bend 0.3 (dots along the curves, in the mean colour)",
+			Draw: trackScene("default", func(st *overlay.Style) {
+				st.LinkStyle, st.LineWidth, st.CurveWidth, st.Bend, st.LinkOpacity = "sparkle", 2.5, 2, 0.3, 1
+				st.LinkGradient = true
+				st.LinkGradientColors[0], _ = overlay.ParseOptionalColor("#ffffff")
+				st.LinkGradientColors[1], _ = overlay.ParseOptionalColor("#ff2bd6")
+			}, false),
 		},
 	)
 }

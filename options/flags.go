@@ -85,7 +85,7 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	fs.Float32Var(&st.Roundness, "roundness", st.Roundness, "box corner radius as a fraction of half the shorter side, 0..1")
 	fs.Var(choiceValue{&st.BoxStyle, overlay.BoxStyles}, "box-style", "box outline: "+strings.Join(overlay.BoxStyles, ", ")+" (dashes follow the outline by arc length)")
 	fs.Float32Var(&st.BracketLength, "bracket-length", st.BracketLength, "with --box-style corners: each bracket's length as a fraction of its side, 0..0.5")
-	fs.Var(choiceValue{&st.LinkStyle, overlay.LinkStyles}, "link-style", "links (lines and curves): "+strings.Join(overlay.LinkStyles, ", ")+" (dashes scale with the width unless --dash sets them, measured by arc length; electric: a jagged arc, new every frame, on the straight links)")
+	fs.Var(choiceValue{&st.LinkStyle, overlay.LinkStyles}, "link-style", "links (lines and curves): "+strings.Join(overlay.LinkStyles, ", ")+" (dashes scale with the width unless --dash sets them, measured by arc length; electric: a jagged arc, new every frame, on the straight links; sparkle: soft dots scattered along each link, new every frame)")
 	fs.IntVar(&st.LabelSize, "label-size", 0, "label font size in px")
 	fs.Lookup("label-size").DefValue = "frame height / 54, at least 10"
 	fs.StringVar(&st.Font, "font", st.Font, "a TrueType or OpenType font file (.ttf, .otf, .ttc) to set labels in; Go Medium (built in) draws the characters it lacks, and a hollow box those neither has")

@@ -61,6 +61,7 @@ type Builder struct {
 	// none. Build clears it.
 	judgement *Judgement
 	arc       []float64 // a dashed shaped link's arc lengths (linkshape.go)
+	sparkles  []Line    // this frame's sparkle dots (sparkle.go), added after the halos
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -211,7 +212,16 @@ func (b *Builder) addLinksAndPoints(p *Primitives, f *scene.Frame, links []knn.E
 		if s.LineWidth > 0 {
 			straight := Line{X0: pa.X, Y0: pa.Y, X1: pb.X, Y1: pb.Y, Width: s.LineWidth * pulse, Color: lc, Dash: lineDash}
 			b.gradient(&straight, pa, pb)
-			if seg, ok := clipLine(straight, b.w, b.h, p.Glow.Radius); ok && (s.LinkStyle == "electric" || s.shaped()) {
+			seg, ok := clipLine(straight, b.w, b.h, p.Glow.Radius)
+			if ok && s.LinkStyle == "sparkle" {
+				// The dots lie along the whole link (those off the frame culled), so
+				// they do not move as an end leaves it.
+				c1 := straight.Color
+				if straight.Gradient {
+					c1 = straight.Color1
+				}
+				b.addSparkle(p, pa, pb, index, 0, pa.X, pa.Y, (pa.X+pb.X)/2, (pa.Y+pb.Y)/2, pb.X, pb.Y, straight.Width, straight.Color, c1)
+			} else if ok && (s.LinkStyle == "electric" || s.shaped()) {
 				// The arc or shape runs along the visible part of a link to a point far
 				// outside.
 				ca, cb := *pa, *pb
@@ -228,7 +238,9 @@ func (b *Builder) addLinksAndPoints(p *Primitives, f *scene.Frame, links []knn.E
 		if s.CurveWidth > 0 {
 			kx, ky := b.curveControl(pa, pb, cx, cy)
 			if c, ok := clipCurve(Curve{X0: pa.X, Y0: pa.Y, X1: kx, Y1: ky, X2: pb.X, Y2: pb.Y, Width: s.CurveWidth * pulse, Color: lc,
-				Dash: curveDash}, b.w, b.h, p.Glow.Radius); ok {
+				Dash: curveDash}, b.w, b.h, p.Glow.Radius); ok && s.LinkStyle == "sparkle" {
+				b.addSparkle(p, pa, pb, index, 1, pa.X, pa.Y, kx, ky, pb.X, pb.Y, s.CurveWidth*pulse, lc, lc)
+			} else if ok {
 				p.Curves = append(p.Curves, c)
 			}
 		}
@@ -251,6 +263,9 @@ func (b *Builder) addLinksAndPoints(p *Primitives, f *scene.Frame, links []knn.E
 		b.particles.update(b, p, f, index)
 	}
 	b.addHalos(p)
+	// Sparkles take no halo: it would ring each soft dot, a string of beads.
+	p.Lines = append(p.Lines, b.sparkles...)
+	b.sparkles = b.sparkles[:0]
 	if f.Index%1024 == 0 {
 		b.forgetPlaces(f.Index)
 	}

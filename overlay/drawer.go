@@ -155,12 +155,12 @@ func New(o Options) (*Drawer, error) {
 // startLinks starts the link search with d.links: the backend's own when it is a
 // LinkBackend and the graph one the device builds (k nearest), else a knn.Graph.
 func (d *Drawer) startLinks() error {
-	// Electric, shaped and gradient links are built on the host (addElectric, addShaped,
-	// gradient), so a LinkBackend draws them as primitives like any other; so are links with echoes, whose
+	// Electric, sparkle, shaped and gradient links are built on the host (addElectric,
+	// addSparkle, addShaped, gradient), so a LinkBackend draws them as primitives like any other; so are links with echoes, whose
 	// primitives the Drawer keeps for a segment's replay (echo.go), pulsing, flowing or bending away (linkvariety.go), and
 	// haloed (halo.go).
 	s := &d.style
-	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && s.LinkStyle != "electric" && !s.shaped() && !s.LinkGradient && s.Echo == 0 &&
+	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && s.LinkStyle != "electric" && s.LinkStyle != "sparkle" && !s.shaped() && !s.LinkGradient && s.Echo == 0 &&
 		s.LinkPulse == 0 && !s.BendAway && s.LinkFlow == 0 && !s.haloed() {
 		d.linker = lb
 		return lb.StartLinks(d.links)

@@ -7,7 +7,8 @@ import "trackink/scene"
 // end to its higher's, each end premultiplied at the link's opacity (faded with
 // its length as the mean colour would be). Curved, dashed and electric links keep the mean
 // of the two colours: the stroke loops that draw them (the nearest of many chords or
-// dashes) keep no parameter along the link.
+// dashes) keep no parameter along the link. Straight sparkle links' dots each take the
+// colour at their place (sparkle.go).
 
 // gradient gives l, the straight link from pa to pb, its ends' colours when the style asks
 // for gradient links and l is solid (a dashed line takes one colour: Line).

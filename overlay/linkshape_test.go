@@ -201,6 +201,7 @@ func TestLinkShapeValidate(t *testing.T) {
 	}{
 		{func(s *Style) { s.LinkShape = "zigzag" }, "LinkShape"},
 		{func(s *Style) { s.LinkShape, s.LinkStyle = "wave", "electric" }, "LinkShape"},
+		{func(s *Style) { s.LinkShape, s.LinkStyle = "s", "sparkle" }, "LinkShape"},
 		{func(s *Style) { s.LinkFreq = 0.2 }, "LinkFreq"},
 		{func(s *Style) { s.LinkFreq = -1 }, "LinkFreq"},
 		{func(s *Style) { s.LinkFreq = 40 }, "LinkFreq"},

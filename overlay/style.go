@@ -337,6 +337,9 @@ func (s *Style) Validate() error {
 	if s.LinkStyle == "electric" && s.shaped() {
 		return field.Errorf("overlay.Style.LinkShape", s.LinkShape, "electric links (--link-style electric) have a shape of their own: want straight with them")
 	}
+	if s.LinkStyle == "sparkle" && s.shaped() {
+		return field.Errorf("overlay.Style.LinkShape", s.LinkShape, "sparkle links (--link-style sparkle) are scattered along the straight line: want straight with them")
+	}
 	if g := s.LinkGradientColors; g[0].Set != g[1].Set {
 		return field.Errorf("overlay.Style.LinkGradientColors", g, "want both colours or neither")
 	}
@@ -389,8 +392,9 @@ const MaxLabelOffset = 10000
 var BoxStyles = []string{"solid", "corners", "dashed", "dotted"}
 
 // LinkStyles are the link stroke styles; "electric" draws the straight links as a jagged
-// path that changes every frame (look.go's addElectric).
-var LinkStyles = []string{"solid", "dashed", "dotted", "electric"}
+// path that changes every frame (look.go's addElectric), "sparkle" the links as soft dots
+// scattered along them, new every frame (sparkle.go).
+var LinkStyles = []string{"solid", "dashed", "dotted", "electric", "sparkle"}
 
 // validStyle reports whether s is one of styles or "" (the first).
 func validStyle(styles []string, s string) bool {

@@ -73,6 +73,7 @@ shot box-from-age "$tmp/points.jsonl" --box-from age --box-radius 40 --trail 30 
 shot box-from-sort "$tmp/points.jsonl" --box-from radius --box-radius 56 --box-effect sort --sort-columns --fill-opacity 0 --label 'x{cx} y{cy}' --trail 30 --trail-smooth 3
 shot link-fade "$tracks" --no-labels --link-fade -1 --link-reach 0.5 --line-width 3 --link-opacity 1
 shot electric "$tracks" --look neon --link-style electric --link-reach 0.4 --line-width 3
+shot sparkle "$tracks" --no-labels --palette neon --link-style sparkle --line-width 3 --link-opacity 1 --link-reach 0.5
 shot link-wave "$tracks" --no-labels --palette neon --link-shape wave --line-width 3 --link-opacity 1 --link-reach 0.5
 shot link-s "$tracks" --no-labels --palette neon --link-shape s --line-width 3 --link-opacity 1 --link-reach 0.5
 shot trail-raw "$tracks" --no-labels --trail 40
