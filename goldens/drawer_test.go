@@ -71,6 +71,13 @@ func drawerCases() []struct {
 			st.LinkReach, st.LinkOpacity, st.FillOpacity, st.Palette, st.BoxStroke = 0.5, 1, 0, "neon", 2
 			return st
 		}},
+		// --jitter: tracks moved apart, their links drawn between the moved points on the
+		// host for both backends (the device's link builder sees no jitter).
+		{"drawer-jitter", func() overlay.Style {
+			st := overlay.DefaultStyle()
+			st.Jitter, st.Trail, st.LinkReach, st.FillOpacity = 12, 20, 0.5, 0
+			return st
+		}},
 	}
 }
 

@@ -2,7 +2,7 @@ package goldens
 
 import "trackink/overlay"
 
-// The scenes of the dash and link options of the node-pack parity items: --dash, --link-style sparkle.
+// The scenes of the dash and link options of the node-pack parity items: --dash, --link-style sparkle, --jitter.
 func init() {
 	Scenes = append(Scenes,
 		Scene{
@@ -50,6 +50,14 @@ func init() {
 				st.LinkGradientColors[0], _ = overlay.ParseOptionalColor("#ffffff")
 				st.LinkGradientColors[1], _ = overlay.ParseOptionalColor("#ff2bd6")
 			}, false),
+		},
+		Scene{
+			Name: "jitter-crowd", Width: 960, Height: 540,
+			About: "--jitter 14 --trail 8: each track's box, label, point, links and trail moved together by its own constant offset " +
+				"within 14 px (the two untracked boxes stay put), so overlapping boxes part",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.Jitter, st.Trail = 14, 8
+			}),
 		},
 	)
 }

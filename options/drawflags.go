@@ -51,6 +51,7 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Float32Var(&st.LinkFreq, "link-freq", st.LinkFreq, "with --link-shape wave or elastic: cycles along each link, to the nearest half, 0.5..32 (0 = 3; a short link takes fewer)")
 	fs.Float32Var(&st.LinkSpeed, "link-speed", st.LinkSpeed, "with --link-shape wave or elastic: cycles a frame the wave travels along each link (negative: back; 0 = still)")
 	fs.BoolVar(&st.BendAway, "bend-away", st.BendAway, "curves bend away from the tracked points' centre, bowing outward (by --bend), instead of to one side of each link")
+	fs.Var(sizeValue{&st.Jitter}, "jitter", "draw each track moved by a constant vector within PX px, from a hash of its id: its box, point, label, links and trail together, so overlapping tracks part a little; drawn positions then differ from the file's (0 = off)")
 	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
 }
 

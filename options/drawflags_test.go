@@ -137,6 +137,10 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--label-offset", "4"}, "", `--label-offset "4": want DX,DY`},
 		{[]string{"--label-offset", "4,2e5"}, "", `--label-offset [4 200000]: is outside -10000..10000 px`},
 		{[]string{"--style", file}, "label-offset = \"0,NaN\"\n", `s.toml:1: label-offset = "0,NaN": "NaN" is not a number`},
+		{[]string{"--jitter", "-4"}, "", `--jitter "-4": is negative`},
+		{[]string{"--jitter", "5000"}, "", "--jitter 5000: is outside 0..1000"},
+		{[]string{"--jitter", "some"}, "", `--jitter "some": is not a number`},
+		{[]string{"--style", file}, "jitter = 2000\n", "s.toml:1: jitter = 2000: is outside 0..1000"},
 		{[]string{"--dash", "12"}, "", `--dash "12": want LENGTH,GAP`},
 		{[]string{"--dash", "12,0"}, "", `--dash "12,0": a gap of 0 is a solid stroke: want GAP above 0`},
 		{[]string{"--dash", "-3,4"}, "", `--dash "-3,4": is outside 0..10000 px`},
@@ -177,6 +181,27 @@ func TestDashFlag(t *testing.T) {
 	} {
 		if st, err := styleOptions(tc.args...); err != nil || st.Dash != tc.want {
 			t.Errorf("%v: %v, dash %v, want %v", tc.args, err, st.Dash, tc.want)
+		}
+	}
+}
+
+// TestJitterFlag: --jitter reaches the style from the command line and a style file, the
+// command line winning; off by default.
+func TestJitterFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("jitter = 6.5\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want float32
+	}{
+		{nil, 0},
+		{[]string{"--look", "plexus"}, 0},
+		{[]string{"--jitter", "12"}, 12},
+		{[]string{"--style", file}, 6.5},
+		{[]string{"--style", file, "--jitter", "0"}, 0},
+	} {
+		if st, err := styleOptions(tc.args...); err != nil || st.Jitter != tc.want {
+			t.Errorf("%v: %v, jitter %g, want %g", tc.args, err, st.Jitter, tc.want)
 		}
 	}
 }

@@ -103,6 +103,7 @@ var table = map[string]option{
 	"glow-opacity":      {group: groupLook, style: true, fields: []string{"overlay.Style.GlowOpacity"}},
 	"list-looks":        {group: groupLook},
 	"look":              {group: groupLook, short: true, choices: func() []string { names, _ := overlay.PresetNames(); return names }},
+	"jitter":            {group: groupLook, style: true, fields: []string{"overlay.Style.Jitter"}},
 	"min-life":          {group: groupLook, style: true, fields: []string{"overlay.Style.MinLife"}},
 	"point-radius":      {group: groupLook, style: true, fields: []string{"overlay.Style.PointRadius"}},
 	"point-stroke":      {group: groupLook, style: true, fields: []string{"overlay.Style.PointStroke"}},

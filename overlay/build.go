@@ -60,8 +60,9 @@ type Builder struct {
 	// judgement, set by the Drawer before Build, is drawn with the frame (truth.go); nil:
 	// none. Build clears it.
 	judgement *Judgement
-	arc       []float64 // a dashed shaped link's arc lengths (linkshape.go)
-	sparkles  []Line    // this frame's sparkle dots (sparkle.go), added after the halos
+	arc       []float64   // a dashed shaped link's arc lengths (linkshape.go)
+	sparkles  []Line      // this frame's sparkle dots (sparkle.go), added after the halos
+	jitter    scene.Frame // the frame with its tracks moved (jitter.go)
 }
 
 // labelPlace is where a track's label was, and in which frame.
@@ -137,6 +138,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 		index, b.frame = b.frame, 0
 	}
 	p.Camera = s.cameraPass(index)
+	f = b.jittered(f)
 	clear(b.classOf)
 	b.pending = b.pending[:0]
 	b.addTruth(p)

@@ -157,11 +157,11 @@ func New(o Options) (*Drawer, error) {
 func (d *Drawer) startLinks() error {
 	// Electric, sparkle, shaped and gradient links are built on the host (addElectric,
 	// addSparkle, addShaped, gradient), so a LinkBackend draws them as primitives like any other; so are links with echoes, whose
-	// primitives the Drawer keeps for a segment's replay (echo.go), pulsing, flowing or bending away (linkvariety.go), and
-	// haloed (halo.go).
+	// primitives the Drawer keeps for a segment's replay (echo.go), pulsing, flowing or bending away (linkvariety.go),
+	// haloed (halo.go), and jittered (jitter.go: drawn between moved points).
 	s := &d.style
 	if lb, ok := d.backend.(LinkBackend); ok && d.links.OnDevice() && s.LinkStyle != "electric" && s.LinkStyle != "sparkle" && !s.shaped() && !s.LinkGradient && s.Echo == 0 &&
-		s.LinkPulse == 0 && !s.BendAway && s.LinkFlow == 0 && !s.haloed() {
+		s.LinkPulse == 0 && !s.BendAway && s.LinkFlow == 0 && !s.haloed() && s.Jitter == 0 {
 		d.linker = lb
 		return lb.StartLinks(d.links)
 	}

@@ -157,6 +157,9 @@ type Style struct {
 	LinkAmp   float32
 	LinkFreq  float32
 	LinkSpeed float32
+	// Jitter draws each track moved by a constant vector within this many px, from a hash
+	// of its id (jitter.go); 0: off.
+	Jitter float32
 }
 
 // DefaultStyle returns the default look, its sizes left at Auto: boxes with labels,
@@ -275,6 +278,7 @@ func (s *Style) Validate() error {
 		{"TrailOpacity", s.TrailOpacity, 1, false},
 		{"EchoDecay", s.EchoDecay, 1, false},
 		{"LinkPulse", s.LinkPulse, 1, false},
+		{"Jitter", s.Jitter, MaxJitter, false},
 		{"Camera.Scanlines", s.Camera.Scanlines, 1, false},
 		{"Camera.Aberration", s.Camera.Aberration, 64, true},
 		{"Camera.Grain", s.Camera.Grain, 1, false},
@@ -403,6 +407,9 @@ func validStyle(styles []string, s string) bool {
 
 // pair is "a,b", as a flag of two numbers takes them.
 func pair(v [2]float32) string { return fmt.Sprintf("%g,%g", v[0], v[1]) }
+
+// MaxJitter is the most px Style.Jitter may move a track.
+const MaxJitter = 1000
 
 // MaxDash is the most px Style.Dash's length and gap may be.
 const MaxDash = 10000
