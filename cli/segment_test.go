@@ -105,7 +105,7 @@ func TestSegmentsJoinToTheWholeRender(t *testing.T) {
 
 // The looks of issue 39 that depend on the frame number or on the frames before (the camera
 // look's grain and clock, the echoes of the frames before, the live particles, labels'
-// speed, scrolling lines and typewriter, the links' pulse and flow): the join of 3 segments decodes to exactly the whole render's
+// speed, scrolling lines and typewriter, the links' pulse, flow and sparkle, --jitter): the join of 3 segments decodes to exactly the whole render's
 // frames.
 func TestSegmentsJoinWithTheLooks(t *testing.T) {
 	in, tracks := mediatest.Clip(t, "mp4"), writeJitteryTracks(t)
@@ -118,6 +118,8 @@ func TestSegmentsJoinWithTheLooks(t *testing.T) {
 		{"particles", []string{"--particles", "8", "--particle-life", "15", "--particle-seed", "3"}},
 		{"lines", []string{"--curve-width", "2", "--bend-away", "--link-pulse", "0.7", "--link-pulse-period", "9"}},
 		{"flow", []string{"--link-style", "dotted", "--curve-width", "2", "--link-flow", "1.5"}},
+		{"sparkle", []string{"--link-style", "sparkle", "--curve-width", "2", "--dash", "9,4", "--box-style", "dashed"}},
+		{"jitter", []string{"--jitter", "9", "--trail", "6"}},
 		{"text", []string{"--label", "{hex} v{speed:.1f} {line}", "--label-lines", "../go.mod", "--label-reveal", "1.5", "--label-line-frames", "7"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
