@@ -27,7 +27,7 @@ func benchEffects(fs *pflag.FlagSet, style *options.Style, backends []string, fr
 		}
 		if !jsonOut {
 			fmt.Fprintln(stdout, effectsHeader(options.BackendName(b), frames))
-			fmt.Fprintf(stdout, "%-10s %8s %8s %10s %10s %8s %7s\n", "effect", "strength", "workers", "effects ms", "total ms", "cpu ms", "allocs")
+			fmt.Fprintf(stdout, "%-11s %9s %8s %10s %10s %8s %7s\n", "effect", "strength", "workers", "effects ms", "total ms", "cpu ms", "allocs")
 		}
 		for _, r := range rows {
 			r.Backend = options.BackendName(b)
@@ -38,10 +38,13 @@ func benchEffects(fs *pflag.FlagSet, style *options.Style, backends []string, fr
 				continue
 			}
 			strength := fmt.Sprint(r.Strength)
-			if r.Effect == "camera" {
+			switch r.Effect {
+			case "camera":
 				strength = "cctv"
+			case "camera-tint":
+				strength = "cctv+lime"
 			}
-			fmt.Fprintf(stdout, "%-10s %8s %8d %10.2f %10.2f %8.2f %7g\n", r.Effect, strength, r.Workers, r.EffectsMS, r.TotalMS, r.CPUMS, r.AllocsPerFrame)
+			fmt.Fprintf(stdout, "%-11s %9s %8d %10.2f %10.2f %8.2f %7g\n", r.Effect, strength, r.Workers, r.EffectsMS, r.TotalMS, r.CPUMS, r.AllocsPerFrame)
 		}
 	}
 	return nil

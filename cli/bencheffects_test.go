@@ -11,7 +11,7 @@ import (
 
 // TestBenchEffectsRows: bench --effects --json gives one row per effect, each with the
 // issue's layout (20 boxes over a tenth of a 4K frame), then the camera look's over the
-// whole 4K frame, each with a stage time and CPU time per frame that were measured (not
+// whole 4K frame, without and with a tint, each with a stage time and CPU time per frame that were measured (not
 // left at zero).
 func TestBenchEffectsRows(t *testing.T) {
 	code, stdout, stderr := trackink("bench", "--effects", "--frames", "2", "--workers", "2", "--json")
@@ -26,7 +26,7 @@ func TestBenchEffectsRows(t *testing.T) {
 		}
 		got = append(got, r.Effect)
 		boxes, coverage := 20, 0.1
-		if r.Effect == "camera" {
+		if strings.HasPrefix(r.Effect, "camera") {
 			boxes, coverage = 0, 1
 		}
 		if r.Width != 3840 || r.Height != 2160 || r.Boxes != boxes || math.Abs(r.Coverage-coverage) > 0.01 || r.Workers != 2 {
@@ -36,7 +36,7 @@ func TestBenchEffectsRows(t *testing.T) {
 			t.Errorf("%s: effects %g ms, CPU %g ms a frame: not measured", r.Effect, r.EffectsMS, r.CPUMS)
 		}
 	}
-	if want := append(overlay.EffectNames(), "camera"); strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("rows %v, want one per effect and the camera %v", got, want)
+	if want := append(overlay.EffectNames(), "camera", "camera-tint"); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("rows %v, want one per effect and the camera's two %v", got, want)
 	}
 }

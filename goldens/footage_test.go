@@ -60,7 +60,9 @@ func drawFootage(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) 
 }
 
 // footageCases are the footage goldens: each effect alone (white outlines, no labels or
-// links; sort also along columns), the blob look and the cctv look (the camera look over the whole frame).
+// links; sort also along columns), the blob look, the cctv look (the camera look over the whole frame)
+// and the cctv look toned surveillance green (--camera-tint #00ffcc at 0.85: the pack's colour, mostly
+// monochrome).
 func footageCases() []struct {
 	name  string
 	style overlay.Style
@@ -96,6 +98,9 @@ func footageCases() []struct {
 	}
 	blob, _ := overlay.Preset("blob")
 	cctv, _ := overlay.Preset("cctv")
+	green := cctv
+	green.Camera.Tint = overlay.OptionalColor{C: scene.Color{G: 255, B: 204, A: 255}, Set: true}
+	green.Camera.TintStrength = 0.85
 	return append(cases, struct {
 		name  string
 		style overlay.Style
@@ -104,7 +109,11 @@ func footageCases() []struct {
 		name  string
 		style overlay.Style
 		crop  image.Rectangle
-	}{"footage-cctv", cctv, image.Rect(0, 0, 768, 576)})
+	}{"footage-cctv", cctv, image.Rect(0, 0, 768, 576)}, struct {
+		name  string
+		style overlay.Style
+		crop  image.Rectangle
+	}{"footage-cctv-tint", green, image.Rect(0, 0, 768, 576)})
 }
 
 // TestFootageGoldens draws each effect, and the blob look, on a frame of real footage and

@@ -25,15 +25,42 @@ __device__ __forceinline__ uint32_t grainHash(uint32_t x) {
   return x;
 }
 
+// camLuma is overlay.CameraLuma: BT.709 luma of R'G'B' codes in Q15.
+__device__ __forceinline__ int32_t camLuma(int32_t r, int32_t g, int32_t b) {
+  return (6967 * r + 23436 * g + 2365 * b + (1 << 14)) >> 15;
+}
+
+// camTint is overlay.CameraTintSample, clamped to 0..hi.
+__device__ __forceinline__ int32_t camTint(int32_t v, int32_t l, int32_t c, int32_t b, int32_t keep,
+                                           int32_t move, int32_t hi) {
+  v = c + (((v - c) * keep + (l - b) * move + (1 << 14)) >> 15);
+  return v < 0 ? 0 : (v > hi ? hi : v);
+}
+
 // camSample writes the camera's sample (x, y) of plane k: gain (cols[x]·rows[y], at the
-// pixel (gx, gy)), shift and, with grain, the noise of sample (x, y).
+// pixel (gx, gy)), shift and, with grain, the noise of sample (x, y). The tint is on the
+// sample read (chroma and R'G'B', from the copy's luma at the sample read) or in Y''s gain.
 __device__ void camSample(const TkCamera* c, int k, int x, int y, int gx, int gy, bool grain) {
   const TkFxPlane& pl = c->planes[k];
   const int32_t* cols = (const int32_t*)c->cols;
   const int32_t* rows = (const int32_t*)c->rows;
-  int32_t kx = (cols[gx] * rows[gy] + (1 << 14)) >> 15;
+  int32_t col = cols[gx];
+  if (c->tint && k == 0 && !c->rgb) col = (col * c->luma + (1 << 14)) >> 15;
+  int32_t kx = (col * rows[gy] + (1 << 14)) >> 15;
   int32_t base = (int32_t)pl.black;
-  int32_t s = fxAt(pl, x + c->shift[k], y);
+  int32_t xs = x + c->shift[k];
+  xs = xs < 0 ? 0 : (xs >= pl.w ? pl.w - 1 : xs);
+  int32_t s = fxAt(pl, xs, y);
+  if (c->tint && (k > 0 || c->rgb)) {
+    if (c->rgb) {
+      int32_t l = camLuma(fxAt(c->planes[0], xs, y), fxAt(c->planes[1], xs, y), fxAt(c->planes[2], xs, y));
+      s = camTint(s, l, 0, 0, c->keep, c->move[k], (int32_t)pl.max);
+    } else {
+      const TkFxPlane& luma = c->planes[0];
+      s = camTint(s, fxAt(luma, xs * pl.sub, y * pl.sub), base, (int32_t)luma.black, c->keep, c->move[k],
+                  (int32_t)pl.max);
+    }
+  }
   int32_t v = base + (((s - base) * kx) >> 15);
   if (grain) {
     int32_t n = (int32_t)(grainHash(c->key + (uint32_t)y * 0x9e3779b9u + (uint32_t)x) & 0xff) - 128;

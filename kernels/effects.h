@@ -59,15 +59,17 @@ struct TkEffects {
 
 // TkCamera is the camera look's parameter block (camera.cu; render/camera.go): the Q15 gains
 // of the columns and rows (overlay.CameraPass.CameraGains), the frame's grain key and
-// amplitude, each plane's shift, and the frame's planes with a copy of them as composited
-// (the shifted reads take the copy).
+// amplitude, each plane's shift, the tint's constants (overlay.CameraTint), and the frame's
+// planes with a copy of them as composited (the shifted reads take the copy).
 struct TkCamera {
   uint64_t cols, rows;  // int32_t[width], int32_t[height]
   uint32_t key;         // overlay.CameraPass.GrainKey
   int32_t amp;          // overlay.CameraPass.GrainAmplitude; 0: no grain
   int32_t rgb;          // the planes are R', G', B' (an RGBA frame), not Y'CbCr
   int32_t shift[3];     // per plane: sample x reads sample x + shift
-  int32_t pad_;
+  int32_t tint;         // the tint is on
+  int32_t keep, luma;   // overlay.CameraTint.Keep, Luma
+  int32_t move[3];      // overlay.CameraTint.Move
   TkFxPlane planes[3];
   TkFxCopy copies[3];
 };

@@ -20,6 +20,12 @@ func registerCameraFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Float32Var(&c.Grain, "grain", c.Grain, "camera look: luma noise within ± this fraction of the luma range, new each frame, 0..1 (0 = off)")
 	fs.Uint64Var(&c.Seed, "grain-seed", c.Seed, "camera look: the grain's seed (the same seed, the same grain)")
 	fs.Float32Var(&c.Vignette, "vignette", c.Vignette, "camera look: darken toward the corners, 0..1 (0 = off)")
+	tint := fs.VarPF(colorValue{&c.Tint}, "camera-tint", "", "camera look: make the picture monochrome, toned with this colour (#rrggbb or a name: lime for night vision's green; \"\" = off)")
+	tint.DefValue = "off"
+	fs.Float32Var(&c.TintStrength, "camera-tint-strength", c.TintStrength, "camera look: how much of --camera-tint's toned picture is mixed over the original, 0..1 (0 takes the default, 1)")
+	if c.TintStrength == 0 {
+		fs.Lookup("camera-tint-strength").DefValue = "1"
+	}
 	fs.StringVar(&c.Name, "camera-name", c.Name, "camera look: stamp this name and a clock in the top-left corner (\"\" = no stamp)")
 	fs.StringVar(&c.Clock, "camera-clock", c.Clock, "camera look: the stamp's time at frame 1, \""+overlay.CameraClockLayout+"\" (\"\" = time since frame 1)")
 	fs.Float32Var(&c.FPS, "camera-fps", c.FPS, "camera look: the frame rate the stamp's clock counts at, 1e-5 (a frame every 28 hours) to 1e6 (0: the video's own)")

@@ -227,7 +227,8 @@ const EffectsBenchWidth, EffectsBenchHeight = 3840, 2160
 // BenchEffects times each box effect on a 3840×2160 YUV420P frame (EffectBenchGrainFrame,
 // put back as it was before each draw), frames frames each: EffectBenchBoxes' 20 boxes over
 // a tenth of the frame, nothing else drawn; and, last, the camera look of the cctv look
-// over the whole frame. The rows' Backend is left to the caller.
+// over the whole frame, without a tint and then with one (camera-tint: lime, full). The
+// rows' Backend is left to the caller.
 func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 	const w, h = EffectsBenchWidth, EffectsBenchHeight
 	fr := EffectBenchGrainFrame(w, h)
@@ -254,12 +255,20 @@ func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 	pass := cctv.ForHeight(h).Camera
 	p := &Primitives{Camera: CameraPass{Scanlines: pass.Scanlines, Vignette: pass.Vignette,
 		Aberration: pass.Aberration, Grain: pass.Grain, Seed: pass.Seed, Frame: 1}}
-	row, err := benchEffect(o, fr, restore, p, StageCamera, frames)
-	if err != nil {
-		return nil, err
+	for _, tint := range []bool{false, true} {
+		p := *p
+		name := "camera"
+		if tint {
+			p.Camera.Tint, p.Camera.TintStrength, name = [3]float32{0, 1, 0}, 1, "camera-tint"
+		}
+		row, err := benchEffect(o, fr, restore, &p, StageCamera, frames)
+		if err != nil {
+			return nil, err
+		}
+		row.Effect, row.Coverage = name, 1
+		rows = append(rows, row)
 	}
-	row.Effect, row.Coverage = "camera", 1
-	return append(rows, row), nil
+	return rows, nil
 }
 
 // benchEffect times p drawn onto fr (BenchBackend), stage being the effects' or the

@@ -22,6 +22,9 @@ import (
 //   - grain: monochrome noise on luma, uniform within ±Grain of the luma range, fresh each
 //     frame from a hash of the seed, the frame number and the pixel (GrainHash), so the same command
 //     gives the same frames and a segment the whole render's;
+//   - a tint: the picture made monochrome and toned with a colour (night vision's green),
+//     mixed with the original by TintStrength, before the other parts (so the fringes and
+//     grain fall on the toned picture);
 //   - a stamp in the top-left corner, the camera's name and its clock, drawn as a label
 //     before the camera stage runs (so it is scanned and grained like the rest).
 //
@@ -29,6 +32,20 @@ import (
 // chroma, so it keeps hues; R'G'B' frames scale each component. The gains are in Q15 fixed
 // point (CameraGains), made once per frame size on the host for both backends, and every
 // sample's arithmetic is integer, so the CPU and the kernels write the same bytes.
+//
+// The tint works where the frames are, in Y'CbCr, which is linear in R'G'B': the picture
+// toned with colour T has R'G'B' = y·T, y the pixel's luma fraction, so its Y' is Y' scaled
+// by T's luma fraction and its chroma is T's chroma scaled by y. Mixed with the original by
+// the strength s, every plane follows one rule (CameraTint):
+//
+//	v = c + (((v − c)·Keep + (l − b)·Move + 2¹⁴) >> 15),  clamped to the plane's codes,
+//
+// c the plane's black (chroma: neutral), b luma's black, l the pixel's luma (a chroma sample
+// takes the luma at its block's top-left pixel, as it takes that pixel's gain; R'G'B':
+// CameraLuma of its three components), Keep = 1 − s and Move = s·(T's code − c)/(white − b).
+// On Y' the rule is a gain, 1 − s + s·(T's luma fraction), and runs as one: the columns'
+// gains are scaled by it (CameraTint.LumaCols) and the tint costs Y' nothing. The stage's
+// gain rounds down, so this one is rounded up, which keeps Y' within a code value.
 
 // Camera is the camera look's settings in a Style; the zero value is off.
 type Camera struct {
@@ -45,6 +62,11 @@ type Camera struct {
 	// FPS is the frame rate the clock counts at; 0 counts at the video's own (job.Render
 	// sets it), or at DefaultCameraFPS where there is no video.
 	FPS float32
+	// Tint, when set, makes the picture monochrome toned with its colour (its alpha scales
+	// TintStrength), mixed with the original by TintStrength, 0..1; 0 takes the default, 1
+	// (as the box effects' strengths do), so a look that sets Camera leaves it full.
+	Tint         OptionalColor
+	TintStrength float32
 }
 
 // DefaultCameraFPS is the clock's rate where Camera.FPS is 0 and no video gives one.
@@ -53,7 +75,19 @@ const DefaultCameraFPS = 25
 // AltersPicture reports whether the camera look changes the picture itself (scanlines,
 // fringes, grain, vignette), rather than only stamping over it.
 func (c *Camera) AltersPicture() bool {
-	return c.Scanlines > 0 || c.Aberration != 0 || c.Grain > 0 || c.Vignette > 0
+	return c.Scanlines > 0 || c.Aberration != 0 || c.Grain > 0 || c.Vignette > 0 || c.tintStrength() > 0
+}
+
+// tintStrength is the tint's strength: TintStrength by the colour's alpha; 0 without one.
+func (c *Camera) tintStrength() float32 {
+	if !c.Tint.Set {
+		return 0
+	}
+	s := c.TintStrength
+	if s == 0 {
+		s = 1
+	}
+	return s * float32(c.Tint.C.A) / 255
 }
 
 // On reports whether the camera look draws anything: it alters the picture or stamps it.
@@ -101,11 +135,67 @@ type CameraPass struct {
 	Aberration                 float32 // px, resolved
 	Seed                       uint64
 	Frame                      int
+	// Tint is the tint's colour, R'G'B' 0..1, and TintStrength its mix, 0..1 (0: none).
+	Tint         [3]float32
+	TintStrength float32
 }
 
 // On reports whether the pass changes anything.
 func (c *CameraPass) On() bool {
-	return c.Scanlines > 0 || c.Aberration > 0 || c.Grain > 0 || c.Vignette > 0
+	return c.Scanlines > 0 || c.Aberration > 0 || c.Grain > 0 || c.Vignette > 0 || c.TintStrength > 0
+}
+
+// CameraTint is the tint's Q15 constants for one frame (the rule in the package comment).
+type CameraTint struct {
+	Keep int32    // 1 − s: the weight of the sample itself
+	Luma int32    // Y' frames: Y''s gain, 1 − s + s·(T's luma fraction), rounded up
+	Move [3]int32 // per plane: the weight of the pixel's luma above black
+}
+
+// On reports whether the tint changes anything.
+func (t *CameraTint) On() bool { return *t != CameraTint{Keep: 1 << CameraQ, Luma: 1 << CameraQ} }
+
+// LumaCols sets dst[x] to the luma's gain of column x, cols[x] scaled by the tint's:
+// (cols[x]·Luma + 2¹⁴) >> 15. Twin: camSample (kernels/camera.cu).
+func (t *CameraTint) LumaCols(dst, cols []int32) {
+	l := t.Luma
+	for x, k := range cols {
+		dst[x] = (k*l + 1<<14) >> CameraQ
+	}
+}
+
+// CameraTint makes the pass's tint constants for a frame whose planes are Y'CbCr (rgb
+// false) or R'G'B': codes is the tint's colour in the frame's code values (composite.Space's
+// Color), neutral chroma's code (R'G'B': 0), black and white luma's codes.
+func (c *CameraPass) CameraTint(codes [3]float32, black, white, neutral float32, rgb bool) CameraTint {
+	s := float64(c.TintStrength)
+	t := CameraTint{Keep: int32(math.Round((1 - s) * (1 << CameraQ))), Luma: 1 << CameraQ}
+	if s == 0 {
+		return t
+	}
+	g := 1 - s + s*float64(codes[0]-black)/float64(white-black)
+	// Up, less a hair so that an exact gain (a white tint's 1) is not pushed over.
+	t.Luma = int32(min(max(math.Ceil(g*(1<<CameraQ)-1e-3), 0), 1<<CameraQ))
+	for k := range 3 {
+		base := neutral
+		if k == 0 || rgb {
+			base = black
+		}
+		t.Move[k] = int32(math.Round(s * float64(codes[k]-base) / float64(white-black) * (1 << CameraQ)))
+	}
+	return t
+}
+
+// CameraLuma is the luma (BT.709 weights, Q15, summing to 1) of an R'G'B' pixel's codes, for
+// the tint on R'G'B' frames. Twin: camLuma (kernels/camera.cu).
+func CameraLuma(r, g, b int32) int32 {
+	return (6967*r + 23436*g + 2365*b + 1<<14) >> CameraQ
+}
+
+// CameraTintSample is the tint's value of sample v (before the clamp): plane black c, luma's
+// black b, the pixel's luma l, the constants keep and move. Twin: camTint.
+func CameraTintSample(v, l, c, b, keep, move int32) int32 {
+	return c + (((v-c)*keep + (l-b)*move + 1<<14) >> CameraQ)
 }
 
 // CameraQ is the fixed point of the camera's gains: 1.0 is 1 << CameraQ.
@@ -178,8 +268,13 @@ func GrainHash(x uint32) uint32 {
 // cameraPass resolves the style's camera for frame index.
 func (s *Style) cameraPass(index int) CameraPass {
 	c := &s.Camera
-	return CameraPass{Scanlines: c.Scanlines, Vignette: c.Vignette, Grain: c.Grain, Aberration: c.Aberration,
-		Seed: c.Seed, Frame: index}
+	p := CameraPass{Scanlines: c.Scanlines, Vignette: c.Vignette, Grain: c.Grain, Aberration: c.Aberration,
+		Seed: c.Seed, Frame: index, TintStrength: c.tintStrength()}
+	if p.TintStrength > 0 {
+		t := c.Tint.C
+		p.Tint = [3]float32{float32(t.R) / 255, float32(t.G) / 255, float32(t.B) / 255}
+	}
+	return p
 }
 
 // cameraStamp is the stamp's text for frame index (1-based): the name, two spaces, the

@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"math"
 	"testing"
 
 	"trackink/composite"
@@ -72,5 +73,32 @@ func TestCameraClockBounds(t *testing.T) {
 	cam := Camera{Name: "CAM", FPS: MinCameraFPS}
 	if got, want := string(cam.cameraStamp(nil, 1<<40, cam.cameraClock())), "CAM  2500000:00:00"; got != want {
 		t.Errorf("frame 2^40 at %g fps: %q, want %q", cam.FPS, got, want)
+	}
+}
+
+// TestCameraTintStrength: a tint's strength as the frame's pass takes it: none without a
+// colour, the default 1 for 0 (so a look that sets Camera keeps a tint full), the strength
+// scaled by the colour's alpha; and the picture counts as altered.
+func TestCameraTintStrength(t *testing.T) {
+	lime := scene.Color{G: 255, A: 255}
+	for _, c := range []struct {
+		name string
+		cam  Camera
+		want float32
+	}{
+		{"no colour", Camera{TintStrength: 0.5}, 0},
+		{"default", Camera{Tint: OptionalColor{lime, true}}, 1},
+		{"half", Camera{Tint: OptionalColor{lime, true}, TintStrength: 0.5}, 0.5},
+		{"alpha", Camera{Tint: OptionalColor{scene.Color{G: 255, A: 51}, true}, TintStrength: 0.5}, 0.1},
+	} {
+		s := DefaultStyle()
+		s.Camera = c.cam
+		p := s.cameraPass(3)
+		if math.Abs(float64(p.TintStrength-c.want)) > 1e-6 || s.Camera.AltersPicture() != (c.want > 0) {
+			t.Errorf("%s: strength %g, alters %v; want %g", c.name, p.TintStrength, s.Camera.AltersPicture(), c.want)
+		}
+		if c.want > 0 && p.Tint != [3]float32{0, 1, 0} {
+			t.Errorf("%s: colour %v, want lime", c.name, p.Tint)
+		}
 	}
 }

@@ -284,6 +284,7 @@ func (s *Style) Validate() error {
 		{"Camera.Grain", s.Camera.Grain, 1, false},
 		{"Camera.Vignette", s.Camera.Vignette, 1, false},
 		{"Camera.FPS", s.Camera.FPS, MaxCameraFPS, false},
+		{"Camera.TintStrength", s.Camera.TintStrength, 1, false},
 	} {
 		if c.auto && c.v == Auto {
 			continue

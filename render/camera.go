@@ -19,6 +19,10 @@ import (
 // gain (chroma: the luma gain at its block's top-left pixel), g the grain (luma and R'G'B'
 // only): ((n − 128)·a) >> 8, n the sample's noise byte
 // (overlay.CameraPass.GrainAmplitude).
+//
+// The tint (overlay.CameraTint) runs first, on each band's rows in place: chroma (reading
+// the luma rows before they change) and R'G'B' by its rule; on Y' it is folded into the
+// columns' gains (colsY), so Y' takes no pass of its own.
 
 // cameraScratch is the camera stage's per-frame state: the frame's planes and the gains
 // (remade when the frame size or the pass's settings change).
@@ -28,6 +32,9 @@ type cameraScratch struct {
 	cols, rows []int32
 	colsC      []int32 // the chroma columns' gains: cols at their blocks' left pixels
 	colsCI     []int32 // colsC with each entry twice, for NV12's interleaved Cb and Cr
+	colsY      []int32 // luma's: cols with the tint's gain (cols itself without a tint)
+	tint       overlay.CameraTint
+	tintFor    overlay.CameraTint // the tint colsY was made with
 	key        uint32
 	amp        int32
 	shift      [3]int // per plane: read sample x + shift
@@ -41,10 +48,19 @@ func (sc *cameraScratch) prepare(dst composite.HostSurface, p *overlay.CameraPas
 		return err
 	}
 	w, h := dst.Size()
+	f := &sc.f
+	t := p.Tint
+	neutral := f.pl[1].black
+	if f.rgb {
+		neutral = 0
+	}
+	tc := f.space.Color(t[0], t[1], t[2], 1)
+	sc.tint = p.CameraTint([3]float32(tc[:3]), f.pl[0].black, f.pl[0].white, neutral, f.rgb)
 	// The gains depend on all but the frame number.
 	q := *p
 	q.Frame = 0
-	if len(sc.cols) != w || len(sc.rows) != h || q != sc.gainsFor {
+	remade := len(sc.cols) != w || len(sc.rows) != h || q != sc.gainsFor
+	if remade {
 		sc.cols, sc.rows = grow(sc.cols, w), grow(sc.rows, h)
 		q.CameraGains(sc.cols, sc.rows)
 		sc.colsC = grow(sc.colsC, (w+1)/2)
@@ -54,6 +70,14 @@ func (sc *cameraScratch) prepare(dst composite.HostSurface, p *overlay.CameraPas
 			sc.colsCI[2*x], sc.colsCI[2*x+1] = sc.cols[2*x], sc.cols[2*x]
 		}
 		sc.gainsFor = q
+	}
+	if remade || sc.tint != sc.tintFor || len(sc.colsY) != w {
+		sc.colsY = grow(sc.colsY, w)
+		copy(sc.colsY, sc.cols)
+		if !f.rgb {
+			sc.tint.LumaCols(sc.colsY, sc.cols)
+		}
+		sc.tintFor = sc.tint
 	}
 	sc.pass = *p
 	sc.key = p.GrainKey()
@@ -72,6 +96,9 @@ func (sc *cameraScratch) prepare(dst composite.HostSurface, p *overlay.CameraPas
 // cameraBand runs the stage on luma rows [ys, ye) (ys even) and the chroma rows under them.
 func (sc *cameraScratch) cameraBand(ys, ye int, wk *fxWork) {
 	f := &sc.f
+	if sc.tint.On() {
+		sc.tintBand(ys, ye, wk)
+	}
 	for k := range 3 {
 		pl := &f.pl[k]
 		y0, y1 := ys, ye
@@ -96,8 +123,11 @@ func (sc *cameraScratch) cameraBand(ys, ye int, wk *fxWork) {
 func (sc *cameraScratch) cameraRow(pl *fxPlane, k, y int, grain bool, wk *fxWork) {
 	n := pl.w
 	cols := sc.cols[:n]
-	if pl.sub == 2 {
+	switch {
+	case pl.sub == 2:
 		cols = sc.colsC[:n]
+	case k == 0:
+		cols = sc.colsY[:n]
 	}
 	ry := sc.rows[y*pl.sub]
 	amp := int32(0) // no grain
@@ -134,6 +164,101 @@ func (sc *cameraScratch) cameraRow(pl *fxPlane, k, y int, grain bool, wk *fxWork
 	}
 	pl.store(out, y)
 }
+
+// tintBand runs the tint on luma rows [ys, ye) (ys even) and the chroma rows under them, in
+// place: chroma first, from the luma rows as they were, then R'G'B' pixel by pixel (Y'
+// takes the tint in its gains).
+func (sc *cameraScratch) tintBand(ys, ye int, wk *fxWork) {
+	f := &sc.f
+	t := &sc.tint
+	if f.rgb {
+		n := f.pl[0].w
+		wk.a, wk.b, wk.c = grow(wk.a, n), grow(wk.b, n), grow(wk.c, n)
+		px := [3][]int32{wk.a, wk.b, wk.c}
+		for y := ys; y < ye; y++ {
+			for k := range 3 {
+				f.pl[k].load(px[k], 0, y)
+			}
+			for x := range n {
+				l := overlay.CameraLuma(px[0][x], px[1][x], px[2][x])
+				for k := range 3 {
+					px[k][x] = min(max(overlay.CameraTintSample(px[k][x], l, 0, 0, t.Keep, t.Move[k]), 0), 255)
+				}
+			}
+			for k := range 3 {
+				f.pl[k].store(px[k], y)
+			}
+		}
+		return
+	}
+	luma := &f.pl[0]
+	b := int32(luma.black)
+	for k := 1; k < 3; k++ {
+		pl := &f.pl[k]
+		if k == 2 && f.interleaved() {
+			break // with Cb
+		}
+		c, hi := int32(pl.black), int32(pl.max)
+		y0, y1 := ys, ye
+		if pl.sub == 2 {
+			y0, y1 = ys/2, (ye+1)/2
+		}
+		n := pl.w
+		for y := y0; y < y1; y++ {
+			ly := y * pl.sub
+			if !luma.wide && !pl.wide {
+				// 8-bit: in place on the bytes (NV12: Cb and Cr side by side).
+				lrow := luma.p[ly*luma.stride : ly*luma.stride+luma.w]
+				row := pl.p[y*pl.stride:]
+				if f.interleaved() {
+					tintPairs8(row[:2*n], lrow, pl.sub, b, c, t.Keep, t.Move[1], t.Move[2])
+				} else {
+					tint8(row[:n], lrow, pl.sub, b, c, t.Keep, t.Move[k])
+				}
+				continue
+			}
+			wk.a, wk.b = grow(wk.a, luma.w), grow(wk.b, n)
+			luma.load(wk.a, 0, ly)
+			pl.load(wk.b, 0, y)
+			for x := range n {
+				wk.b[x] = min(max(overlay.CameraTintSample(wk.b[x], wk.a[x*pl.sub], c, b, t.Keep, t.Move[k]), 0), hi)
+			}
+			pl.store(wk.b, y)
+		}
+	}
+}
+
+// tint8 tints a row of 8-bit chroma in place, sample x from the luma lrow[x·sub]:
+// overlay.CameraTintSample with its constants gathered, c + (e >> 15) being
+// (c·2¹⁵ + e) >> 15.
+func tint8(row, lrow []byte, sub int, b, c, keep, move int32) {
+	k := c<<overlay.CameraQ - c*keep - b*move + 1<<14
+	if sub == 2 {
+		for x := range row {
+			l := lrow[min(2*x, len(lrow)-1)] // 2x < len(lrow): the min only spares a bounds check
+			row[x] = clamp8((int32(row[x])*keep + int32(l)*move + k) >> overlay.CameraQ)
+		}
+		return
+	}
+	lrow = lrow[:len(row)]
+	for x, v := range row {
+		row[x] = clamp8((int32(v)*keep + int32(lrow[x])*move + k) >> overlay.CameraQ)
+	}
+}
+
+// tintPairs8 is tint8 on NV12's interleaved Cb and Cr (moves mb and mr).
+func tintPairs8(row, lrow []byte, sub int, b, c, keep, mb, mr int32) {
+	kb := c<<overlay.CameraQ - c*keep - b*mb + 1<<14
+	kr := c<<overlay.CameraQ - c*keep - b*mr + 1<<14
+	for x := 0; x+1 < len(row); x += 2 {
+		l := int32(lrow[min(x/2*sub, len(lrow)-1)])
+		row[x] = clamp8((int32(row[x])*keep + l*mb + kb) >> overlay.CameraQ)
+		row[x+1] = clamp8((int32(row[x+1])*keep + l*mr + kr) >> overlay.CameraQ)
+	}
+}
+
+// clamp8 is v held to a byte's codes.
+func clamp8(v int32) byte { return byte(min(max(v, 0), 255)) }
 
 // cameraSample is the stage's value of sample s, before the clamp: gains kx and ry, black
 // c, grain amp (0: none) of noise input z.

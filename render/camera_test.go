@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,14 +16,20 @@ import (
 var benchCamera = overlay.CameraPass{Scanlines: 0.25, Vignette: 0.5, Aberration: 6, Grain: 0.06, Seed: 1, Frame: 1}
 
 // BenchmarkCamera4K runs the camera stage alone on a 3840×2160 frame of each 8-bit format
-// with two workers (the budget: 4 ms a frame on two cores).
+// with two workers (the budget: 4 ms a frame on two cores), without a tint and with
+// one.
 func BenchmarkCamera4K(b *testing.B) {
 	const w, h = 3840, 2160
-	for _, format := range []string{"yuv420p", "nv12"} {
+	tinted := benchCamera
+	tinted.Tint, tinted.TintStrength = [3]float32{0, 1, 0}, 1
+	for _, format := range []string{"yuv420p", "nv12", "yuv420p-tint", "nv12-tint"} {
 		b.Run(format, func(b *testing.B) {
-			fr := testFrame(format, w, h, 1)
+			fr := testFrame(strings.TrimSuffix(format, "-tint"), w, h, 1)
 			r := newRenderer(b, 2)
 			p := overlay.Primitives{Camera: benchCamera}
+			if strings.HasSuffix(format, "-tint") {
+				p.Camera = tinted
+			}
 			b.ReportAllocs()
 			var cpu time.Duration
 			for b.Loop() {
@@ -162,4 +169,92 @@ func TestCameraNV12MatchesYUV420P(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCameraTintMatchesFloat holds the tint (overlay.CameraTint) to a float reference on
+// random frames of every format, limited and full range, 8 and 10 bits: the picture toned
+// with colour T is the frame's space's colour of y·T (y the pixel's luma fraction; a chroma
+// sample's the luma at its block's top-left pixel; R'G'B': BT.709 luma), mixed with the
+// original by the strength. Every sample within one code value.
+func TestCameraTintMatchesFloat(t *testing.T) {
+	const w, h = 37, 23
+	r := newRenderer(t, 2)
+	type frameCase struct {
+		format string
+		full   bool // yuv420p only
+	}
+	frames := []frameCase{{"yuv420p", false}, {"yuv420p", true}, {"nv12", false}, {"yuv420p10", true}, {"p010", false}, {"rgba", false}}
+	tints := []struct {
+		name string
+		rgb  [3]float32
+		s    float32
+	}{
+		{"surveillance green", [3]float32{0, 1, 0.8}, 1},
+		{"lime half", [3]float32{0, 1, 0}, 0.5},
+		{"white", [3]float32{1, 1, 1}, 1},
+		{"orange 0.8", [3]float32{1, 0.55, 0.1}, 0.8},
+		{"black", [3]float32{0, 0, 0}, 1},
+		{"off", [3]float32{0, 1, 0}, 0},
+	}
+	for _, fc := range frames {
+		for _, tc := range tints {
+			name := fc.format
+			if fc.full {
+				name += " full"
+			}
+			t.Run(name+"/"+tc.name, func(t *testing.T) {
+				fr := testFrame(fc.format, w, h, 11)
+				if y, ok := fr.(*composite.YUV420P); ok && fc.full {
+					y.Range = composite.Full
+				}
+				var before, after fxFrame
+				if err := effectsFrame(fr, &before); err != nil {
+					t.Fatal(err)
+				}
+				orig := planeSamples(&before)
+				draw(t, r, fr, &overlay.Primitives{Camera: overlay.CameraPass{Tint: tc.rgb, TintStrength: tc.s}})
+				if err := effectsFrame(fr, &after); err != nil {
+					t.Fatal(err)
+				}
+				got := planeSamples(&after)
+				sp := before.space
+				s := float64(tc.s)
+				for k := range 3 {
+					pl := &before.pl[k]
+					for y := range pl.h {
+						for x := range pl.w {
+							var want float64
+							if before.rgb {
+								luma := (0.2126*float64(orig[0][y][x]) + 0.7152*float64(orig[1][y][x]) + 0.0722*float64(orig[2][y][x])) / 255
+								want = float64(orig[k][y][x]) + s*(luma*float64(tc.rgb[k])*255-float64(orig[k][y][x]))
+							} else {
+								l := &before.pl[0]
+								lf := (float64(orig[0][y*pl.sub][x*pl.sub]) - float64(l.black)) / float64(l.white-l.black)
+								toned := sp.Color(float32(lf)*tc.rgb[0], float32(lf)*tc.rgb[1], float32(lf)*tc.rgb[2], 1)[k]
+								want = float64(orig[k][y][x]) + s*(float64(toned)-float64(orig[k][y][x]))
+							}
+							want = min(max(want, 0), float64(pl.max))
+							if d := float64(got[k][y][x]) - want; d > 1 || d < -1 {
+								t.Fatalf("plane %d (%d, %d): %d from %d, want %.2f", k, x, y, got[k][y][x], orig[k][y][x], want)
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// planeSamples is each plane's samples, row by row.
+func planeSamples(f *fxFrame) [3][][]int32 {
+	var out [3][][]int32
+	for k := range 3 {
+		pl := &f.pl[k]
+		out[k] = make([][]int32, pl.h)
+		for y := range pl.h {
+			out[k][y] = make([]int32, pl.w)
+			pl.load(out[k][y], 0, y)
+		}
+	}
+	return out
 }

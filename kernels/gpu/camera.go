@@ -18,7 +18,9 @@ type tkCamera struct {
 	Amp        int32
 	RGB        int32
 	Shift      [3]int32
-	_          int32
+	Tint, Keep int32
+	Luma       int32
+	Move       [3]int32
 	Planes     [3]tkFxPlane
 	Copies     [3]tkFxCopy
 }
@@ -31,6 +33,19 @@ type cameraBufs struct {
 	gains             []int32 // the columns' gains, then the rows'
 	gainsFor          overlay.CameraPass
 	w, h              int
+}
+
+// cameraTint is the pass's tint constants for the frame hf (overlay.CameraTint), from the
+// frame's space as the CPU makes them.
+func cameraTint(hf *frameDesc, p *overlay.CameraPass, pl *[3]tkFxPlane) overlay.CameraTint {
+	rgb := hf.format == formatRGBA
+	neutral := pl[1].Black
+	if rgb {
+		neutral = 0
+	}
+	t := p.Tint
+	c := hf.space.Color(t[0], t[1], t[2], 1)
+	return p.CameraTint([3]float32(c[:3]), pl[0].Black, pl[0].White, neutral, rgb)
 }
 
 // uploadCamera writes the frame's camera block (and the gains, when they change) to the
@@ -77,6 +92,9 @@ func (g *Backend) uploadCamera(hf *frameDesc, p *overlay.CameraPass, planes [3]d
 	}
 	q.Shift[red] = int32(-p.CameraShift(int(q.Planes[red].Sub)))
 	q.Shift[blue] = int32(p.CameraShift(int(q.Planes[blue].Sub)))
+	if t := cameraTint(hf, p, &q.Planes); t.On() {
+		q.Tint, q.Keep, q.Luma, q.Move = 1, t.Keep, t.Luma, t.Move
+	}
 	*c.host = q
 	if err := g.dev.CopyIn(c.block.ptr, structBytes(c.host)); err != nil {
 		return 0, err

@@ -102,6 +102,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkCamera shift", unsafe.Offsetof(c.Shift)}, {"TkCamera planes", unsafe.Offsetof(c.Planes)},
 		{"TkCamera copies", unsafe.Offsetof(c.Copies)}, {"TkParams camera", unsafe.Offsetof(p.Camera)},
 		{"TkEffectBox sortLo", unsafe.Offsetof(b.SortLo)}, {"TkEffectBox sortColumns", unsafe.Offsetof(b.SortColumns)},
+		{"TkCamera tint", unsafe.Offsetof(c.Tint)}, {"TkCamera move", unsafe.Offsetof(c.Move)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {

@@ -7,6 +7,6 @@ import "C"
 // EffectsEntry returns entry i of effects.h's table: sizeof TkEffectBox, TkFxPlane, TkFxCopy,
 // TkEffects, then the offsets of TkEffectBox's kind and tint, TkFxPlane's stride and black,
 // TkEffects' boxes, planes and copies, TkParams' effects, then sizeof TkCamera, its amp,
-// shift, planes and copies, TkParams' camera, and TkEffectBox's sortLo and sortColumns; -1
-// past the end.
+// shift, planes and copies, TkParams' camera, TkEffectBox's sortLo and sortColumns, and
+// TkCamera's tint and move; -1 past the end.
 func EffectsEntry(i int) int { return int(C.tk_effects_layout(C.int(i))) }
