@@ -76,6 +76,7 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 		{"bitrate too high", []string{"--bitrate", "99999999999999"}, "--bitrate 99999999999999: is outside"},
 		// The clock ran past 292 years by frame 30 and stamped the year 2305, exit 0.
 		{"camera clock too slow", []string{"--camera-name", "CAM", "--camera-fps", "1e-9"}, "--camera-fps 1e-09: is outside 1e-05..1e+06"},
+		{"scanline band too wide", []string{"--scanlines", "0.3", "--scanline-period", "5000"}, "--scanline-period 5000: is outside 0..2160"},
 		{"camera tint too strong", []string{"--camera-tint", "lime", "--camera-tint-strength", "2"}, "--camera-tint-strength 2: is outside 0..1"},
 		{"camera tint not a colour", []string{"--camera-tint", "limey"}, `--camera-tint "limey": is not a color`},
 		{"missing input", []string{"-i", filepath.Join(dir, "nope.mp4")}, "nope.mp4: no such file"},

@@ -12,7 +12,11 @@ import (
 // registerCameraFlags adds the camera look's flags for style st.
 func registerCameraFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	c := &st.Camera
-	fs.Float32Var(&c.Scanlines, "scanlines", c.Scanlines, "camera look: darken every other band of rows (a band is height/540 rows) by this much, 0..1 (0 = off)")
+	fs.Float32Var(&c.Scanlines, "scanlines", c.Scanlines, "camera look: darken every other band of rows (a band is --scanline-period rows) by this much, 0..1 (0 = off)")
+	fs.IntVar(&c.ScanlinePeriod, "scanline-period", c.ScanlinePeriod, "camera look: rows in a band of the scanlines, 1..2160 (0 = height/540, at least 1)")
+	if c.ScanlinePeriod == 0 {
+		fs.Lookup("scanline-period").DefValue = "height/540 rows"
+	}
 	fs.Var(sizeValue{&c.Aberration}, "aberration", "camera look: shift the red and blue apart by this many px, so edges fringe (0 = off)")
 	if c.Aberration == overlay.Auto {
 		fs.Lookup("aberration").DefValue = "6 px at 2160 lines, scaled"

@@ -85,6 +85,7 @@ var table = map[string]option{
 	"particle-seed":        {group: groupLook, style: true, fields: []string{"overlay.Style.ParticleSeed"}},
 	"particles":            {group: groupLook, style: true, fields: []string{"overlay.Style.Particles"}},
 	"scanlines":            {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.Scanlines"}},
+	"scanline-period":      {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.ScanlinePeriod"}},
 	"sort-columns":         {group: groupLook, style: true, fields: []string{"overlay.Style.SortColumns"}},
 	"sort-range":           {group: groupLook, style: true, fields: []string{"overlay.Style.SortRange"}},
 	"vignette":             {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.Vignette"}},

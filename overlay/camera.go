@@ -12,8 +12,8 @@ import (
 // picture is altered as a security camera's is, by the backend's camera stage
 // (render/camera.go, kernels/camera.cu):
 //
-//   - scanlines: every other band of rows (a band is h/540 rows, at least one) darkened by
-//     Scanlines of its level;
+//   - scanlines: every other band of rows (a band is ScanlinePeriod rows; 0: h/540, at least
+//     one) darkened by Scanlines of its level;
 //   - a vignette: each pixel darkened by gx(x)·gy(y), g(d) = 1 − Vignette·d⁴ of its distance
 //     d from the centre over the half width (height), so the corners lose most;
 //   - chromatic aberration: the colour planes shifted apart horizontally, Cr (R') by
@@ -49,11 +49,14 @@ import (
 
 // Camera is the camera look's settings in a Style; the zero value is off.
 type Camera struct {
-	Scanlines  float32 // darkening of every other band of rows, 0..1; 0: none
-	Aberration float32 // px the red and blue planes are shifted apart, 0..64; Auto: 6 px at 2160 lines
-	Grain      float32 // luma noise amplitude as a fraction of the luma range, 0..1; 0: none
-	Seed       uint64  // the grain's
-	Vignette   float32 // darkening toward the corners, 0..1; 0: none
+	Scanlines float32 // darkening of every other band of rows, 0..1; 0: none
+	// ScanlinePeriod is the rows in a band of the scanlines, 1..MaxScanlinePeriod; 0: the
+	// frame's height / 540 (at least 1).
+	ScanlinePeriod int
+	Aberration     float32 // px the red and blue planes are shifted apart, 0..64; Auto: 6 px at 2160 lines
+	Grain          float32 // luma noise amplitude as a fraction of the luma range, 0..1; 0: none
+	Seed           uint64  // the grain's
+	Vignette       float32 // darkening toward the corners, 0..1; 0: none
 	// Name, when set, stamps the camera's name and clock in the top-left corner.
 	Name string
 	// Clock is the clock's time at frame 1, "2006-01-02 15:04:05"; "" shows the time since
@@ -109,8 +112,14 @@ const MinCameraFPS = 1e-5
 // however slow the rate and long the video.
 const maxStampSeconds = 9e9
 
+// MaxScanlinePeriod is the widest band of scanlines, in rows: a 4K frame's height.
+const MaxScanlinePeriod = 2160
+
 // validate checks the camera's settings beyond their ranges (Style.Validate's table).
 func (c *Camera) validate() error {
+	if c.ScanlinePeriod < 0 || c.ScanlinePeriod > MaxScanlinePeriod {
+		return field.Errorf("overlay.Style.Camera.ScanlinePeriod", c.ScanlinePeriod, "is outside 0..%d (rows a band; 0: the height / 540)", MaxScanlinePeriod)
+	}
 	if c.FPS > 0 && c.FPS < MinCameraFPS {
 		return field.Errorf("overlay.Style.Camera.FPS", c.FPS, "is outside %g..%g (a frame every 28 hours to a high-speed camera's; 0: the video's rate)", MinCameraFPS, float64(MaxCameraFPS))
 	}
@@ -132,6 +141,7 @@ func (c *Camera) cameraClock() time.Time {
 // settings resolved for the frame, and the frame number the grain is drawn for.
 type CameraPass struct {
 	Scanlines, Vignette, Grain float32
+	ScanlinePeriod             int     // rows a band; 0: the height / 540 (at least 1)
 	Aberration                 float32 // px, resolved
 	Seed                       uint64
 	Frame                      int
@@ -202,7 +212,8 @@ func CameraTintSample(v, l, c, b, keep, move int32) int32 {
 const CameraQ = 15
 
 // CameraGains fills cols (w long) and rows (h long) with the pass's gains in Q15: a
-// sample's gain is (cols[x]·rows[y] + 2¹⁴) >> 15; rows carry the scanlines.
+// sample's gain is (cols[x]·rows[y] + 2¹⁴) >> 15; rows carry the scanlines, the odd bands
+// of ScanlinePeriod rows (0: h/540, at least 1) darkened.
 func (c *CameraPass) CameraGains(cols, rows []int32) {
 	q := func(g float64) int32 { return int32(g*(1<<CameraQ) + 0.5) }
 	fall := func(i, n int) float64 {
@@ -213,7 +224,10 @@ func (c *CameraPass) CameraGains(cols, rows []int32) {
 	for x := range cols {
 		cols[x] = q(fall(x, len(cols)))
 	}
-	band := max(1, len(rows)/540)
+	band := c.ScanlinePeriod
+	if band <= 0 {
+		band = max(1, len(rows)/540)
+	}
 	for y := range rows {
 		g := fall(y, len(rows))
 		if (y/band)%2 == 1 {
@@ -268,7 +282,7 @@ func GrainHash(x uint32) uint32 {
 // cameraPass resolves the style's camera for frame index.
 func (s *Style) cameraPass(index int) CameraPass {
 	c := &s.Camera
-	p := CameraPass{Scanlines: c.Scanlines, Vignette: c.Vignette, Grain: c.Grain, Aberration: c.Aberration,
+	p := CameraPass{Scanlines: c.Scanlines, ScanlinePeriod: c.ScanlinePeriod, Vignette: c.Vignette, Grain: c.Grain, Aberration: c.Aberration,
 		Seed: c.Seed, Frame: index, TintStrength: c.tintStrength()}
 	if p.TintStrength > 0 {
 		t := c.Tint.C

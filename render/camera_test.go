@@ -258,3 +258,26 @@ func planeSamples(f *fxFrame) [3][][]int32 {
 	}
 	return out
 }
+
+// TestCameraScanlinePeriod: the scanlines darken every other band of ScanlinePeriod rows,
+// the first band kept; 0 takes the height / 540 (here 1 row).
+func TestCameraScanlinePeriod(t *testing.T) {
+	const w, h = 16, 48
+	r := newRenderer(t, 2)
+	for _, period := range []int{0, 1, 2, 3, 7, 48} {
+		f := &composite.YUV420P{Y: bytes.Repeat([]byte{200}, w*h), U: bytes.Repeat([]byte{128}, w*h/4), V: bytes.Repeat([]byte{128}, w*h/4),
+			StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+		draw(t, r, f, &overlay.Primitives{Camera: overlay.CameraPass{Scanlines: 0.5, ScanlinePeriod: period}})
+		band := max(period, 1)
+		for y := range h {
+			want := byte(200)
+			if (y/band)%2 == 1 {
+				want = 16 + (200-16)/2
+			}
+			if got := f.Y[y*w]; got != want {
+				t.Errorf("period %d: row %d is %d, want %d", period, y, got, want)
+				break
+			}
+		}
+	}
+}
