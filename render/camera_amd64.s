@@ -72,12 +72,17 @@ loop: \
 	VPADDD    Y2, Y0, Y0    /* + ((n − 128)·amp) >> 8 */; \
 store: \
 	VPADDD       Y9, Y15, Y15; \
+	ADDQ         $32, DX; \
+	STORE8NEXT(step, loop, done)
+
+// STORE8NEXT ends a loop of 8 lanes a group: Y0's int32s clamped to 0..255 (the packs'
+// saturation) stored at DI, step, DI on 8, and on to loop while groups are left in CX.
+#define STORE8NEXT(step, loop, done) \
 	VEXTRACTI128 $1, Y0, X3; \
 	VPACKSSDW    X3, X0, X0; \
 	VPACKUSWB    X0, X0, X0; \
 	VMOVQ        X0, (DI); \
 	step; \
-	ADDQ         $32, DX; \
 	ADDQ         $8, DI; \
 	DECQ         CX; \
 	JNZ          loop; \
@@ -120,3 +125,59 @@ TEXT ·camera8PairsAVX2(SB), NOSPLIT, $0-56
 	MOVL   amp+44(FP), R8
 	MOVQ   groups+48(FP), CX
 	CAMERA8(LOADPAIRS, STEPPAIRS, pairsLoop, pairsStore, pairsDone)
+
+// The AVX2 twins of camera.go's tint8Go (4:2:0) and tintPairs8Go: 8 chroma samples a
+// group, (v·keep + l·move + k) >> 15 in 32-bit lanes as the Go code computes it, the clamp
+// to 0..255 again the packs' saturation (every value fits an int16). camera_test.go checks
+// them against the Go loops.
+
+// TINT8 is the loop once DI holds the chroma row, SI the luma row, Y10 keep, Y11 the
+// lanes' moves, Y12 their k and CX the groups; luma sets Y1 to the lanes' luma as int32,
+// step moves SI on.
+#define TINT8(luma, step, loop, done) \
+	TESTQ     CX, CX; \
+	JLE       done; \
+loop: \
+	VPMOVZXBD (DI), Y0; \
+	luma; \
+	VPMULLD   Y10, Y0, Y0; \
+	VPMULLD   Y11, Y1, Y1; \
+	VPADDD    Y1, Y0, Y0; \
+	VPADDD    Y12, Y0, Y0; \
+	VPSRAD    $15, Y0, Y0   /* (v·keep + l·move + k) >> 15 */; \
+	STORE8NEXT(step, loop, done)
+
+// 4:2:0: chroma sample x takes luma byte 2x, the low byte of each of 8 words.
+#define LUMAEVEN VPMOVZXWD (SI), Y1; VPAND camByte<>(SB), Y1, Y1
+#define STEPEVEN ADDQ $16, SI
+
+// NV12: row byte x (Cb at even x, Cr at odd) takes luma byte x with its low bit cleared.
+#define LUMAPAIRS VPMOVZXBD (SI), Y1; VPSHUFD $0xa0, Y1, Y1
+#define STEPPAIRS8 ADDQ $8, SI
+
+// BCASTAX sets every lane of y (x its low half) to AX's low 32 bits.
+#define BCASTAX(x, y) VMOVD AX, x; VPBROADCASTD x, y
+
+// func tint8AVX2(row, lrow *byte, keep, m0, m1, k0, k1 int32, pairs bool, groups int)
+TEXT ·tint8AVX2(SB), NOSPLIT, $0-48
+	MOVQ     row+0(FP), DI
+	MOVQ     lrow+8(FP), SI
+	MOVL     keep+16(FP), AX
+	BCASTAX(X10, Y10)
+	MOVL     m0+20(FP), AX
+	BCASTAX(X11, Y11)
+	MOVL     m1+24(FP), AX
+	BCASTAX(X2, Y2)
+	VPBLENDD $0xaa, Y2, Y11, Y11 // m0 in the even lanes, m1 in the odd
+	MOVL     k0+28(FP), AX
+	BCASTAX(X12, Y12)
+	MOVL     k1+32(FP), AX
+	BCASTAX(X2, Y2)
+	VPBLENDD $0xaa, Y2, Y12, Y12
+	MOVQ     groups+40(FP), CX
+	CMPB     pairs+36(FP), $0
+	JNE      pairs
+	TINT8(LUMAEVEN, STEPEVEN, tintLoop, tintDone)
+
+pairs:
+	TINT8(LUMAPAIRS, STEPPAIRS8, pairsTintLoop, pairsTintDone)

@@ -281,3 +281,42 @@ func TestCameraScanlinePeriod(t *testing.T) {
 		}
 	}
 }
+
+// TestTint8MatchesGo holds the tint's AVX2 loops (4:2:0 planar and NV12's pairs) to the Go
+// loops, bit for bit, on random rows of every length to 40 and a 4K row, with constants
+// that reach both clamps (moves of either sign).
+func TestTint8MatchesGo(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range append(rangeTo(40), 1920) {
+		for range 20 {
+			row, lrow := make([]byte, n), make([]byte, 2*n+rng.IntN(2))
+			for x := range row {
+				row[x] = byte(rng.IntN(256))
+			}
+			for x := range lrow {
+				lrow[x] = byte(rng.IntN(256))
+			}
+			keep, c, b := int32(rng.IntN(1<<15+1)), int32(rng.IntN(129)+64), int32(rng.IntN(65))
+			mb, mr := int32(rng.IntN(1<<16))-1<<15, int32(rng.IntN(1<<16))-1<<15
+			a, g := bytes.Clone(row), bytes.Clone(row)
+			tint8(a, lrow, 2, b, c, keep, mb)
+			tint8Go(g, lrow, 0, 2, keep, mb, tintK(b, c, keep, mb))
+			if !bytes.Equal(a, g) {
+				t.Fatalf("n %d, keep %d, move %d: AVX2 %v, Go %v", n, keep, mb, a, g)
+			}
+			// NV12's pairs: an even row of interleaved bytes over a luma row as long or a
+			// byte shorter (an odd width).
+			pr := row[:n&^1]
+			lp := lrow[:max(len(pr)-rng.IntN(2), 0)]
+			a, g = bytes.Clone(pr), bytes.Clone(pr)
+			tintPairs8(a, lp, 2, b, c, keep, mb, mr)
+			tintPairs8Go(g, lp, 0, 2, keep, mb, mr, tintK(b, c, keep, mb), tintK(b, c, keep, mr))
+			if !bytes.Equal(a, g) {
+				t.Fatalf("pairs: n %d, keep %d, moves %d %d: AVX2 %v, Go %v", n, keep, mb, mr, a, g)
+			}
+		}
+	}
+}
