@@ -28,7 +28,7 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	frames := fs.Int("frames", 60, "length of the synthesised clip in frames (30 fps)")
 	w := fs.Int("width", scene.SeedWidth, "clip width: even, 16..16384 (libx264's)")
 	h := fs.Int("height", scene.SeedHeight, "clip height: even, 16..16384, width × height as FFmpeg takes (not 16384x16384)")
-	preset := fs.String("preset", "veryfast", "x264 preset")
+	preset := fs.String("preset", "veryfast", "x264 preset (of a video output; -o .png draws one frame and encodes none)")
 	return fs, func(args []string, stdout io.Writer) error {
 		if err := options.Parse(fs, args); err != nil {
 			return err
@@ -41,7 +41,11 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		// What demo passes on to the render is checked before the clip is synthesised, as
 		// render checks it: demo --preset bogus was refused only after the synthesis.
-		renderArgs := []string{"--scene", "seed", "-o", *out, "--preset", *preset}
+		renderArgs := []string{"--scene", "seed", "-o", *out}
+		if !isPicture(*out) || fs.Changed("preset") {
+			// A preview (-o .png) encodes nothing: render refuses a --preset given to it.
+			renderArgs = append(renderArgs, "--preset", *preset)
+		}
 		if *overwrite {
 			renderArgs = append(renderArgs, "-y")
 		}

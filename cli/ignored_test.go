@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +45,38 @@ func TestFlagsNotIgnored(t *testing.T) {
 	}
 }
 
+// videoFlagValues are a value each flag of videoOnlyFlags takes.
+var videoFlagValues = map[string]string{"start": "3", "end": "4", "frame-offset": "100", "video-stream": "1", "orientation": "stored",
+	"odd-size": "crop", "hwaccel": "none", "encoder": "libx264", "profile": "hq", "crf": "3", "preset": "slow",
+	"bitrate": "100000", "lossless": "true", "threads": "2"}
+
+// TestPreviewRefusesEncodingFlags: a video's preview (-o PICTURE) refuses the flags that only
+// shape the encoded video, naming the flag, exit 2 (it dropped them unsaid: --crf 3 gave the
+// picture of --crf 51); it keeps those that choose the frame and how it is decoded, and demo
+// -o PICTURE, which passes its --preset on only to a video, still draws its frame.
+func TestPreviewRefusesEncodingFlags(t *testing.T) {
+	dir := t.TempDir()
+	clip, tracks, out := mediatest.Clip(t, "mp4"), filepath.Join(dir, "t.txt"), filepath.Join(dir, "p.png")
+	os.WriteFile(tracks, []byte("1,1,10,10,20,40,1,-1,-1,-1\n"), 0o644)
+	kept := map[string]string{"frame-offset": "0", "start": "2", "end": "4"} // within the clip
+	for _, name := range videoOnlyFlags {
+		value := cmp.Or(kept[name], videoFlagValues[name])
+		args := []string{"render", "-i", clip, "--tracks", tracks, "--frame", "3", "-o", out, "-y", "--" + name + "=" + value}
+		code, _, stderr := trackink(args...)
+		if slices.Contains(encodingFlags, name) {
+			if want := "--" + name + " shapes the encoded video"; code != exitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("%v: exit %d, %q; want 2 saying %q", args[1:], code, stderr, want)
+			}
+		} else if code != 0 {
+			t.Errorf("%v: exit %d, %q; want the preview, which it changes", args[1:], code, stderr)
+		}
+	}
+	demo := filepath.Join(dir, "demo.png")
+	if code, _, stderr := trackink("demo", "--frames", "1", "--width", "64", "--height", "48", "-o", demo); code != 0 {
+		t.Errorf("demo -o %s: exit %d, %q", demo, code, stderr)
+	}
+}
+
 // TestPictureRefusesVideoFlags: a picture drawn on a canvas or on -i PICTURE refuses the
 // flags of a video's frames and encoding, naming the flag, exit 2; it drew as if they were
 // not given (--frame 150 --frame-offset 100 drew tracks frame 150, not 50).
@@ -51,9 +85,7 @@ func TestPictureRefusesVideoFlags(t *testing.T) {
 	tracks, pic, out := filepath.Join(dir, "t.txt"), filepath.Join(dir, "in.png"), filepath.Join(dir, "o.png")
 	os.WriteFile(tracks, []byte("1,1,10,10,20,40,1,-1,-1,-1\n"), 0o644)
 	writePicture(t, pic, 32, 24)
-	values := map[string]string{"start": "3", "end": "4", "frame-offset": "100", "video-stream": "1", "orientation": "stored",
-		"odd-size": "crop", "hwaccel": "none", "encoder": "libx264", "profile": "hq", "crf": "3", "preset": "slow",
-		"bitrate": "100000", "lossless": "true", "threads": "2"}
+	values := videoFlagValues
 	for _, in := range [][]string{{"--width", "32", "--height", "24"}, {"-i", pic}} {
 		for _, name := range videoOnlyFlags {
 			want := "--" + name + " is for a video: drawn on a picture"

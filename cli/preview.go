@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"slices"
 
 	"github.com/spf13/pflag"
 
@@ -17,23 +18,32 @@ import (
 )
 
 // videoOnlyFlags are render's flags of a video's frames and its encoding, which a picture
-// drawn on a canvas or on -i PICTURE has none of.
-var videoOnlyFlags = []string{"start", "end", "frame-offset", "video-stream", "orientation", "odd-size", "hwaccel",
-	"encoder", "profile", "crf", "preset", "bitrate", "lossless", "threads"}
+// drawn on a canvas or on -i PICTURE has none of; the encoding's (encodingFlags) a video's
+// preview has none of either.
+var videoOnlyFlags = append([]string{"start", "end", "frame-offset", "video-stream", "orientation", "hwaccel"}, encodingFlags...)
+
+// encodingFlags shape only the encoded video: a preview (-o PICTURE) is the frame as drawn,
+// before the encoder and its fitting of an odd size (the picture is the same with pad, crop
+// and 444), so each is refused there rather than dropped. The rest of videoOnlyFlags choose
+// the frame and how it is decoded, and a preview keeps them.
+var encodingFlags = []string{"odd-size", "encoder", "profile", "crf", "preset", "bitrate", "lossless", "threads"}
 
 // checkFrame refuses --frame where it cannot mean one picture: with a video output, and
 // with --segment; and, drawn on a canvas or a picture, one past the tracks' frames, which
-// it would replay one by one, and the flags of a video, which it would drop unsaid.
+// it would replay one by one, and the flags of a video, which it would drop unsaid, as a
+// video's preview would drop the encoding's.
 func (f *renderFlags) checkFrame(fs *pflag.FlagSet, isVideo bool) error {
 	for _, name := range videoOnlyFlags {
 		switch {
-		case isVideo || !fs.Changed(name):
-		case name == "frame-offset":
+		case !fs.Changed(name):
+		case !isVideo && name == "frame-offset":
 			// It was dropped: tracks frame --frame was drawn, not --frame − offset.
 			return options.UsageError{Err: fmt.Errorf("--frame-offset lines tracks frames up with a video's; drawn on a picture, --frame is the tracks frame: for video frame %d with --frame-offset %d, give --frame %d",
 				f.frame, f.video.FrameOffset, f.frame-f.video.FrameOffset)}
-		default:
+		case !isVideo:
 			return options.UsageError{Err: fmt.Errorf("--%s is for a video: drawn on a picture (-i PICTURE, or --width and --height) there is nothing for it to do", name)}
+		case isPicture(f.output) && slices.Contains(encodingFlags, name):
+			return options.UsageError{Err: fmt.Errorf("--%s shapes the encoded video: a preview (-o %s) is the frame as drawn, never encoded: leave it out of the preview, and give it to the render to a video", name, f.output)}
 		}
 	}
 	switch {

@@ -71,7 +71,7 @@ func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
 	fs.StringVar(&f.tracks.Path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (docs/formats.md); - reads standard input; one file")
 	fs.StringVar(&f.sceneName, "scene", "", "a built-in test scene instead of --tracks: seed, trackink bench's 100 synthetic tracks")
-	fs.IntVar(&f.frame, "frame", 1, "draw this one frame into a picture (-o .png, .jpg): of a video, its frame N (1-based, as --start and MOTChallenge count) as the render with the same --start and --end draws it (unset: its first frame); onto a picture, tracks frame N (at most 10000000; a video's --start, --end, --frame-offset and encoding flags are refused)")
+	fs.IntVar(&f.frame, "frame", 1, "draw this one frame into a picture (-o .png, .jpg): of a video, its frame N (1-based, as --start and MOTChallenge count) as the render with the same --start and --end draws it (unset: its first frame); onto a picture, tracks frame N (at most 10000000; a video's --start, --end, --frame-offset and encoding flags are refused); a video's preview refuses the encoding flags (--encoder, --crf, --odd-size...): it is the frame as drawn")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
 	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists (never the input)")
 	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
