@@ -60,8 +60,8 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	tf.RegisterTracksSize(fs)
 	tf.Note = func(s string) { fmt.Fprintf(stderr, "trackink eval: note: %s\n", s) }
 	in := fs.StringP("input", "i", "", "the video the tracks belong to (its size scales YOLO's normalised coordinates and --tracks-size's, and shows tracks made at another size)")
-	w := fs.Int("width", 0, "the video's width, instead of -i")
-	h := fs.Int("height", 0, "the video's height, instead of -i")
+	w := fs.Int("width", 0, "the video's width, instead of -i (not with it)")
+	h := fs.Int("height", 0, "the video's height, instead of -i (not with it)")
 	return fs, func(args []string, stdout io.Writer) error {
 		if err := options.Parse(fs, args); err != nil {
 			return err
@@ -76,6 +76,9 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			return options.UsageError{Err: fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
 		case *untracked != "skip" && *untracked != "refuse":
 			return options.UsageError{Err: fmt.Errorf("--untracked %q: want skip or refuse", *untracked)}
+		}
+		if err := checkSizeFlags(fs, *in); err != nil {
+			return err
 		}
 		base, err := scene.ParseFrameBase(*frameBase)
 		if err != nil {
@@ -438,6 +441,17 @@ func loadTracksForEval(tf options.Tracks, path string, w, h int, refuse bool, st
 // tracks alike.
 func sizeNeeded(what string) error {
 	return options.UsageError{Err: fmt.Errorf("%s: %v: give the video with -i, or --width and --height", what, scene.ErrNeedsSize)}
+}
+
+// checkSizeFlags refuses --width or --height given with -i, which sizes the picture itself:
+// they were dropped unsaid (the same flags of eval, tracks and render).
+func checkSizeFlags(fs *pflag.FlagSet, in string) error {
+	for _, name := range []string{"width", "height"} {
+		if in != "" && fs.Changed(name) {
+			return options.UsageError{Err: fmt.Errorf("-i %s and --%s: give one (the size is -i's; --width and --height give it without -i)", in, name)}
+		}
+	}
+	return nil
 }
 
 // loadForEval reads one file for eval, refusing what it cannot score: a file it cannot parse

@@ -145,3 +145,24 @@ func TestMessagesInUsersWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeFlagsWithInput: --width or --height with -i, which sizes the picture, is refused,
+// exit 2 naming both; tracks, eval and render took -i's size and dropped them unsaid.
+func TestSizeFlagsWithInput(t *testing.T) {
+	dir := t.TempDir()
+	clip, tracks := mediatest.Clip(t, "mp4"), filepath.Join(dir, "t.txt")
+	os.WriteFile(tracks, []byte("1,1,10,10,20,40,1,-1,-1,-1\n"), 0o644)
+	for _, cmd := range [][]string{
+		{"tracks", tracks, "-i", clip},
+		{"eval", "--gt", tracks, "--tracks", tracks, "-i", clip},
+		{"render", "--tracks", tracks, "-i", clip, "-o", filepath.Join(dir, "o.mp4")},
+	} {
+		for _, size := range [][]string{{"--width", "640"}, {"--height", "480"}, {"--width", "640", "--height", "480"}} {
+			args := append(slices.Clone(cmd), size...)
+			want := "-i " + clip + " and " + size[0] + ": give one"
+			if code, _, stderr := trackink(args...); code != exitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("%v: exit %d, %q; want 2 saying %q", args, code, stderr, want)
+			}
+		}
+	}
+}

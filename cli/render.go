@@ -74,8 +74,8 @@ func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
 	fs.IntVar(&f.frame, "frame", 1, "draw this one frame into a picture (-o .png, .jpg): of a video, its frame N (1-based, as --start and MOTChallenge count) as the render with the same --start and --end draws it (unset: its first frame); onto a picture, tracks frame N (at most 10000000; a video's --start, --end, --frame-offset and encoding flags are refused); a video's preview refuses the encoding flags (--encoder, --crf, --odd-size...): it is the frame as drawn")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
 	fs.BoolVarP(&f.overwrite, "yes", "y", false, "overwrite the output if it exists (never the input)")
-	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i")
-	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i")
+	fs.IntVar(&f.width, "width", scene.SeedWidth, "canvas width without -i (refused with it: the size is the input's)")
+	fs.IntVar(&f.height, "height", scene.SeedHeight, "canvas height without -i (refused with it: the size is the input's)")
 	f.tracks.Register(fs)
 	f.tracks.Warn = func(s string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", s) }
 	f.tracks.Note = func(s string) {
@@ -135,6 +135,9 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 		}
 		if f.sceneName != "" && f.sceneName != "seed" {
 			return options.UsageError{Err: fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
+		}
+		if err := checkSizeFlags(fs, f.input); err != nil {
+			return err
 		}
 		isVideo := f.input != "" && !isPicture(f.input)
 		if err := f.checkFrame(fs, isVideo); err != nil {

@@ -32,8 +32,8 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	out := fs.StringP("output", "o", "", "with --to: the converted file")
 	overwrite := fs.BoolP("yes", "y", false, "overwrite the output if it exists")
 	in := fs.StringP("input", "i", "", "the video the tracks belong to (its size scales YOLO's normalised coordinates)")
-	w := fs.Int("width", 0, "the video's width, instead of -i")
-	h := fs.Int("height", 0, "the video's height, instead of -i")
+	w := fs.Int("width", 0, "the video's width, instead of -i (not with it)")
+	h := fs.Int("height", 0, "the video's height, instead of -i (not with it)")
 	t.Register(fs)
 	t.Warn = func(s string) { fmt.Fprintf(stderr, "trackink tracks: warning: %s\n", s) }
 	t.Note = func(s string) { fmt.Fprintf(stderr, "trackink tracks: note: %s\n", s) }
@@ -44,6 +44,9 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		t.Path = fs.Arg(0)
 		if *w < 0 || *h < 0 {
 			return options.UsageError{Err: fmt.Errorf("--width %d, --height %d: sizes cannot be negative", *w, *h)}
+		}
+		if err := checkSizeFlags(fs, *in); err != nil {
+			return err
 		}
 		var format scene.Format
 		switch *to {
