@@ -81,6 +81,9 @@ func joinCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		progress := newProgressLine(stderr, !quiet && isTerminal(stderr))
 		o.Progress = progress.update
 		removeStalePartials(target, stderr)
+		if err := checkCreatable(target); err != nil {
+			return err
+		}
 		stats, err := video.Join(ctx, o)
 		progress.done()
 		if quiet {

@@ -53,3 +53,16 @@ func writeAtomic(ctx context.Context, path string, overwrite bool, write func(io
 	}
 	return outputError(path, "", err)
 }
+
+// checkCreatable creates target's partial file and discards it, before a command's long
+// work (join's checksums of every segment, the reading of the tracks): a directory the
+// output cannot be written in is found then, not after the work, as render's partners are
+// (outfile.Partner).
+func checkCreatable(target string) error {
+	p, err := outfile.CreatePartial(target)
+	if err != nil {
+		return err
+	}
+	p.Discard()
+	return nil
+}

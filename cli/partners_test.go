@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,6 +55,32 @@ func TestPartnersCheckedBeforeWork(t *testing.T) {
 				t.Errorf("the video was written")
 			}
 		})
+	}
+}
+
+// An output directory that cannot be written in is found before the long work: join failed
+// only after reading and checksumming every segment ("the packets of the 2 segments match
+// their checksums"), tracks --to only after reading the tracks and printing their summary.
+// Exit 1, naming the directory, with nothing done.
+func TestOutputCheckedBeforeWork(t *testing.T) {
+	clip, tracks := mediatest.Clip(t, "mp4"), writeJitteryTracks(t)
+	segs := filepath.Join(t.TempDir(), "segs")
+	for i := range 2 {
+		run(t, "render", "-i", clip, "--tracks", tracks, "--segment", fmt.Sprintf("%d/2", i), "-o", segs, "--quiet")
+	}
+	ro := readOnlyDir(t)
+	for _, tc := range []struct {
+		args []string
+		work string // what the work says, which must not come
+	}{
+		{[]string{"join", "-i", clip, "--segments", segs, "-o", filepath.Join(ro, "j.mp4")}, "checksums"},
+		{[]string{"tracks", tracks, "--to", "jsonl", "-o", filepath.Join(ro, "t.jsonl")}, "frames"},
+		{[]string{"tracks", tracks, "--to", "mot", "-o", filepath.Join(ro, "t.txt")}, "frames"},
+	} {
+		code, stdout, stderr := trackink(tc.args...)
+		if code != 1 || !strings.Contains(stderr, "output directory "+ro+"/ is not writable") || strings.Contains(stdout+stderr, tc.work) {
+			t.Errorf("%v: exit %d, %q, %q; want 1 saying the directory is not writable, before the work", tc.args, code, stdout, stderr)
+		}
 	}
 }
 

@@ -96,6 +96,11 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				}
 			}
 		}
+		if target != "" {
+			if err := checkCreatable(target); err != nil {
+				return err
+			}
+		}
 		// A stop signal ends the reading and the writing as it ends a render's: no output,
 		// 128 + the signal; the open of the video included (a pipe nobody writes to waits).
 		ctx, stop := signalContext()
