@@ -172,9 +172,13 @@ func TestEvalUntrackedAndFrames(t *testing.T) {
 	// The same as Ultralytics' save_txt (100 × 100) and supervision's CSVSink write it.
 	yolo := filepath.Dir(write("yolo/clip_1.txt", "0 0.035 0.055 0.05 0.09 0.9 1\n0 0.225 0.055 0.05 0.09 0.8\n"))
 	csv := write("u.csv", "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n1,1,6,10,0,0.9,1,0\n20,1,25,10,0,0.8,,0\n")
+	// CVAT's MOT export (datumaro) writes id -1 for a box in no track.
+	cvat := write("cvat/gt/gt.txt", "1,1,1,1,5,9,1,1,1\n1,-1,20,1,5,9,1,1,1\n")
 	size := []string{"--width", "100", "--height", "100"}
-	if code, _, stderr := trackink("eval", "--gt", untracked, "--tracks", ok); code != exitFailure || !strings.Contains(stderr, "untracked.jsonl:1: boxes[1]: has no track id") {
-		t.Errorf("untracked ground truth: exit %d, %q", code, stderr)
+	for gt, line := range map[string]string{untracked: "untracked.jsonl:1: boxes[1]: has no track id", cvat: "gt.txt:2: field 2 (id): has no track id"} {
+		if code, _, stderr := trackink("eval", "--gt", gt, "--tracks", ok); code != exitFailure || !strings.Contains(stderr, line) {
+			t.Errorf("untracked ground truth %s: exit %d, %q", gt, code, stderr)
+		}
 	}
 	for _, c := range []struct {
 		tracks string
@@ -184,6 +188,7 @@ func TestEvalUntrackedAndFrames(t *testing.T) {
 		{untracked, nil, "untracked.jsonl:1: boxes[1]: has no track id"},
 		{yolo, size, "clip_1.txt:2: the box has no track id"},
 		{csv, nil, "u.csv:3: field 7 (tracker_id): has no track id"},
+		{cvat, nil, "gt.txt:2: field 2 (id): has no track id"},
 	} {
 		args := append([]string{"eval", "--gt", ok, "--tracks", c.tracks, "--json"}, c.extra...)
 		code, stdout, stderr := trackink(args...)

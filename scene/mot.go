@@ -47,6 +47,8 @@ type motReader struct {
 	classes motClassField
 	// layout says how the file was read, where it can be read several ways (Summary).
 	layout string
+	// untracked counts the boxes of id -1 in the 9-field layout left out (SkipUntracked).
+	untracked int
 }
 
 // motClassField is how the 9-field layout's 8th field is read: class number n (from 1) is
@@ -201,16 +203,25 @@ func (m *motReader) parseLine(n int, line string) error {
 	if err != nil {
 		return err
 	}
-	id, err := r.integer(1, checkID)
+	check := checkID
+	if len(r.names) == len(motTruthFields) {
+		check = checkTruthLayoutID
+	}
+	id, err := r.integer(1, check)
 	if err != nil {
 		return err
+	}
+	if id == NoID && m.opts.Untracked == RefuseUntracked {
+		return r.fail(1, untrackedMsg)
 	}
 	b, err := r.box(2, false)
 	if err != nil {
 		return err
 	}
 	b.id = int32(id)
-	b.flags |= yieldPoint
+	if id != NoID {
+		b.flags |= yieldPoint
+	}
 
 	switch len(r.names) {
 	case len(motResultFields):
@@ -304,9 +315,24 @@ func (m *motReader) parseLine(n int, line string) error {
 		case m.opts.DropIgnored:
 			return nil
 		}
+		if b.id == NoID && m.opts.Untracked == SkipUntracked {
+			m.untracked++
+			return nil
+		}
 	}
 	m.b.addBox(frame, n, b)
 	return nil
+}
+
+// checkTruthLayoutID checks a track id of the 9-field layout, where -1 (NoID) is a box in no
+// track: CVAT's MOT export (datumaro's MotSeqGtExporter) writes it for the boxes drawn
+// outside a track. Such a box is an untracked detection (Options.Untracked). Elsewhere -1
+// marks a detection file (det.txt, 10 fields), which holds no tracks and is refused.
+func checkTruthLayoutID(v int, s string) string {
+	if v == NoID {
+		return ""
+	}
+	return checkID(v, s)
 }
 
 // box parses the four fields from col on as a box in pixels: left, top, then width and height
@@ -341,6 +367,9 @@ func (r *row) box(col int, corners bool) (boxRecord, error) {
 }
 
 func (m *motReader) finish() (*Tracks, error) {
+	if m.untracked > 0 {
+		m.b.warn("%d untracked boxes (id -1, as CVAT writes a box in no track) skipped; --untracked draw shows them", m.untracked)
+	}
 	if !m.realScores {
 		m.b.clearScores()
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -356,6 +357,47 @@ func TestPlainDecimalMatchesParseFloat(t *testing.T) {
 	}
 }
 
+// CVAT's MOT export (datumaro's MotSeqGtExporter, 9 fields) writes id -1 for a box in no
+// track: read as an untracked box, left out with a warning that counts them, or drawn; in
+// the 10- and 6-field layouts id -1 is a detection file's (det.txt), still refused. The
+// 9-field file was refused whole ("-1 is negative").
+func TestMOTUntrackedBoxes(t *testing.T) {
+	cvat := "1,1,10,10,20,20,1,1,1\n1,-1,40,10,20,20,1,1,1\n2,1,12,10,20,20,1,1,1\n2,-1,40,10,20,20,1,1,1\n2,-1,60,10,20,20,0,1,0.5\n"
+	for _, tc := range []struct {
+		name, content string
+		policy        UntrackedPolicy
+		boxes, noID   int
+		err           string
+	}{
+		{"skip", cvat, SkipUntracked, 2, 0, ""},
+		{"draw", cvat, DrawUntracked, 5, 3, ""},
+		{"det.txt, 10 fields", "1,-1,10,10,20,20,0.9,-1,-1,-1\n", DrawUntracked, 0, 0, "t.txt:1: field 2 (id): -1 is negative"},
+		{"6 fields", "1,-1,10,10,20,20\n", DrawUntracked, 0, 0, "t.txt:1: field 2 (id): -1 is negative"},
+		{"9 fields, -2", "1,-2,10,10,20,20,1,1,1\n", DrawUntracked, 0, 0, "t.txt:1: field 2 (id): -2 is negative"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := Read(strings.NewReader(tc.content), "t.txt", FormatMOT, Options{Untracked: tc.policy})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := tr.Summary()
+			if sum.Boxes != tc.boxes || sum.Untracked != tc.noID || sum.Tracks != 1 {
+				t.Errorf("%d boxes, %d untracked, %d tracks; want %d, %d, 1", sum.Boxes, sum.Untracked, sum.Tracks, tc.boxes, tc.noID)
+			}
+			warned := slices.ContainsFunc(tr.Warnings(), func(w string) bool { return strings.Contains(w, "3 untracked boxes (id -1") })
+			if warned != (tc.policy == SkipUntracked) {
+				t.Errorf("warnings %q: the skipped boxes said %v, want %v", tr.Warnings(), warned, tc.policy == SkipUntracked)
+			}
+		})
+	}
+}
+
 // RefuseUntracked turns a detection without a track id into an error naming its line, in
 // every format that can hold one; SkipUntracked and DrawUntracked read the same lines.
 func TestRefuseUntracked(t *testing.T) {
@@ -371,6 +413,7 @@ func TestRefuseUntracked(t *testing.T) {
 		{"a.csv", "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n10,20,40,60,,,1,0\n10,20,40,60,,,,0\n",
 			FormatSupervision, "a.csv:3: field 7 (tracker_id): has no track id"},
 		{"clip_1.txt", "0 0.5 0.5 0.25 0.5 0.9\n", FormatYOLO, "clip_1.txt:1: the box has no track id"},
+		{"gt.txt", "1,1,10,10,20,20,1,1,1\n1,-1,40,10,20,20,1,1,1\n", FormatMOT, "gt.txt:2: field 2 (id): has no track id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read(strings.NewReader(tc.content), tc.name, tc.format, Options{Untracked: RefuseUntracked, Width: 640, Height: 480})
