@@ -70,6 +70,7 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	if jo.Video, err = f.videoOptions(fs, target); err != nil {
 		return err
 	}
+	jo.Video.Output = target // its scratch video is made beside it, for the sweep if killed
 	n := f.frame
 	if !fs.Changed("frame") {
 		n = 0 // the render's first frame: --start's

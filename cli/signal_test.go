@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -269,6 +268,26 @@ func TestKilledRenderPartialRemovedNextTime(t *testing.T) {
 	}
 }
 
+// pipeWriter opens the named pipe that cmd reads for writing, and returns it once cmd has
+// opened it: cmd is then reading it. Past 30 s, cmd is killed and the test fails.
+func pipeWriter(t *testing.T, cmd *exec.Cmd, fifo string, stderr *strings.Builder) *os.File {
+	t.Helper()
+	opened := make(chan *os.File, 1)
+	go func() {
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			opened <- w
+		}
+	}()
+	select {
+	case w := <-opened:
+		return w
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("%s never opened %s; stderr: %s", cmd.Args, fifo, stderr.String())
+	}
+	return nil
+}
+
 // SIGTERM while the tracks are being read exits 143 like the rest. The tracks are a named
 // pipe: the test knows the reading has begun when its own open for writing returns.
 func TestTerminateWhileTracksLoad(t *testing.T) {
@@ -287,22 +306,9 @@ func TestTerminateWhileTracksLoad(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	opened := make(chan *os.File, 1)
-	go func() {
-		if w, err := os.OpenFile(tracks, os.O_WRONLY, 0); err == nil {
-			opened <- w
-		}
-	}()
-	select {
-	case w := <-opened:
-		defer w.Close()
-		w.WriteString("1,1,10,10,20,20,1,-1,-1,-1\n") // a first line, and then nothing
-	case <-ctx.Done():
-		cmd.Process.Kill()
-		t.Fatalf("the render never opened the tracks; stderr: %s", stderr.String())
-	}
+	w := pipeWriter(t, cmd, tracks, &stderr)
+	defer w.Close()
+	w.WriteString("1,1,10,10,20,20,1,-1,-1,-1\n") // a first line, and then nothing
 	cmd.Process.Signal(syscall.SIGTERM)
 	wantInterrupted(t, cmd, &stderr, out, syscall.SIGTERM)
 	if !strings.Contains(stderr.String(), "interrupted by SIGTERM; no output written") {
@@ -765,4 +771,42 @@ func TestRepeatedSignalIsOneStop(t *testing.T) {
 			noHiddenFiles(t, dir)
 		})
 	}
+}
+
+// A preview killed mid-way (SIGKILL, or a second stop signal) leaves its scratch video in a
+// partial directory beside the picture, which the next run's sweep of that directory
+// removes, saying so; nothing is left in $TMPDIR, where the scratch directory stayed for
+// good. The tracks are a named pipe: once the preview opens them, its scratch is made.
+func TestKilledPreviewScratchRemovedNextTime(t *testing.T) {
+	bin, dir, tmp := binary(t), t.TempDir(), t.TempDir()
+	in, fifo, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "t.fifo"), filepath.Join(dir, "t.txt")
+	if err := video.Synthesize(in, 160, 120, 5, 25); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(tracks, []byte("2,1,10,10,20,20,1,-1,-1,-1\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	cmd := exec.Command(bin, "render", "-i", in, "--tracks", fifo, "--frame", "2", "-o", filepath.Join(out, "killed.png"))
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start(t, cmd)
+	defer pipeWriter(t, cmd, fifo, &stderr).Close()
+	cmd.Process.Kill()
+	cmd.Wait()
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the killed preview left %s in $TMPDIR", left[0].Name())
+	}
+	stale, _ := filepath.Glob(filepath.Join(out, ".killed.png.*.partial"))
+	if len(stale) != 1 {
+		t.Fatalf("partial directories beside the picture: %q, want the killed preview's one", stale)
+	}
+	code, next := runBinary(t, bin, "render", "-i", in, "--tracks", tracks, "--frame", "2", "-o", filepath.Join(out, "next.png"))
+	if code != 0 || !strings.Contains(next, "removed "+stale[0]) {
+		t.Errorf("the next preview: exit %d, %q; want it to say it removed %s", code, next, stale[0])
+	}
+	noHiddenFiles(t, out)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"trackink/composite"
+	"trackink/outfile"
 	"trackink/scene"
 	"trackink/video"
 )
@@ -24,7 +25,8 @@ import (
 // trails and links are those the render draws there. A frame outside the render's range
 // (Start to End) is an ErrOption; n 0 is its first frame. The live tracker follows the video
 // from the render's first frame up to n, and its tracks are drawn as a file of them would
-// be. o.Video's Output and encoding are not used. Damage in the input up to frame n is
+// be. o.Video's Output is the picture the frame is drawn for, beside which the scratch video
+// is made (scratchDir); its encoding is not used. Damage in the input up to frame n is
 // warned of as the render warns of it, and the picture returned with video.ErrInputDamaged:
 // it is what the render draws there, but the frame may not be the one the number says.
 func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, error) {
@@ -33,18 +35,18 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		// Said before the pipe is read: read again, it failed as "Invalid data found".
 		return nil, rep, badOption(fmt.Errorf("--frame with --detect: the tracker reads -i %s up to the frame, and the frame is read again to draw it, which a pipe cannot be: write the video to a file first (ffmpeg -i … -c copy FILE), or give --tracks", o.Video.Input))
 	}
-	scratch, err := os.MkdirTemp("", "trackink-preview-")
+	scratch, err := scratchDir(o.Video.Output)
 	if err != nil {
 		return nil, rep, err
 	}
-	defer os.RemoveAll(scratch)
+	defer scratch.Discard()
 	o.Overlay.NewBackend = o.Place.New
 	vo := o.Video
 	first, n, err := renderedFrame(ctx, vo, n)
 	if err != nil {
 		return nil, rep, err
 	}
-	vo.Output, vo.Overwrite = filepath.Join(scratch, "frame.mkv"), true
+	vo.Output, vo.Overwrite = filepath.Join(scratch.Dir, "frame.mkv"), true
 	at := video.Position{Frame: n}
 	vo.Start, vo.End = at, at
 	vo.Encoder, vo.Preset, vo.CRF, vo.Bitrate, vo.Lossless = "libx264", "ultrafast", 0, 0, false
@@ -140,6 +142,17 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)%s", n, k, frameSpan(tracks), hint)
 	}
 	return still, rep, err
+}
+
+// scratchDir makes the directory of a preview's scratch video: a partial directory beside
+// the picture, out (outfile.PartialDir), which a preview killed (SIGKILL, a second stop
+// signal) leaves for the next run's sweep of that directory to remove; one in $TMPDIR stayed
+// there for good. Without out, the partial directory is made in $TMPDIR.
+func scratchDir(out string) (*outfile.PartialDir, error) {
+	if out == "" {
+		return outfile.CreatePartialDir(os.TempDir(), "trackink-preview")
+	}
+	return outfile.CreatePartialDir(filepath.Dir(out), filepath.Base(out))
 }
 
 // errFound ends renderedFrame's pass over the video once it has what it looks for.
