@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"trackink/internal/needs"
 )
@@ -154,11 +155,19 @@ func TestPreviewDetectFromPipe(t *testing.T) {
 			w.Close()
 		}
 	}()
-	t.Cleanup(func() { // a reader that leaves at once, for a writer still waiting for one
-		if r, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-			r.Close()
+	t.Cleanup(func() {
+		// A reader that leaves at once, for a writer still waiting for one: again until the
+		// writer has ended, since on a loaded machine its open may come after the first.
+		for {
+			if r, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				r.Close()
+			}
+			select {
+			case <-written:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
 		}
-		<-written
 	})
 	code, _, stderr := trackink("render", "-i", pipe, "--detect", "motion", "--frame", "5", "-o", out)
 	if want := "--frame with --detect: the tracker reads -i " + pipe + " up to the frame, and the frame is read again"; code != exitUsage || !strings.Contains(stderr, want) {

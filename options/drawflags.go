@@ -46,7 +46,7 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(choiceValue{&st.LinkShape, overlay.LinkShapes}, "link-shape", "straight links' shape: "+strings.Join(overlay.LinkShapes, ", ")+" (wave: a sine along the link, travelling; s: a cubic S bent by --bend; elastic: a damped wave)")
 	fs.Var(sizeValue{&st.LinkAmp}, "link-amp", "with --link-shape wave or elastic: the wave's amplitude in px (at most a fifth of its wavelength)")
 	if st.LinkAmp == overlay.Auto {
-		fs.Lookup("link-amp").DefValue = "8 px at 2160 lines, scaled, at least 3"
+		fs.Lookup("link-amp").DefValue = "16 px at 2160 lines, scaled, at least 3"
 	}
 	fs.Float32Var(&st.LinkFreq, "link-freq", st.LinkFreq, "with --link-shape wave or elastic: cycles along each link, to the nearest half, 0.5..32 (0 = 3; a short link takes fewer)")
 	fs.Float32Var(&st.LinkSpeed, "link-speed", st.LinkSpeed, "with --link-shape wave or elastic: cycles a frame the wave travels along each link (negative: back; 0 = still)")
