@@ -38,6 +38,9 @@ func benchEffects(fs *pflag.FlagSet, style *options.Style, backends []string, fr
 				continue
 			}
 			strength := fmt.Sprint(r.Strength)
+			if r.Feather > 0 {
+				strength += fmt.Sprintf(" f%g", r.Feather)
+			}
 			switch r.Effect {
 			case "camera":
 				strength = "cctv"

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -14,16 +15,8 @@ import (
 // whole 4K frame, without and with a tint, each with a stage time and CPU time per frame that were measured (not
 // left at zero).
 func TestBenchEffectsRows(t *testing.T) {
-	code, stdout, stderr := trackink("bench", "--effects", "--frames", "2", "--workers", "2", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
 	var got []string
-	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var r overlay.EffectsBench
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("not JSON: %v\n%s", err, line)
-		}
+	for _, r := range benchEffectsRows(t, "--frames", "2") {
 		got = append(got, r.Effect)
 		boxes, coverage := 20, 0.1
 		if strings.HasPrefix(r.Effect, "camera") {
@@ -39,4 +32,39 @@ func TestBenchEffectsRows(t *testing.T) {
 	if want := append(overlay.EffectNames(), "camera", "camera-tint"); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("rows %v, want one per effect and the camera's two %v", got, want)
 	}
+}
+
+// TestBenchEffectsFeathered: bench --effects --effect-feather F times each effect also
+// feathered, its row right after the plain one's (the same run, side by side).
+func TestBenchEffectsFeathered(t *testing.T) {
+	var got []string
+	for _, r := range benchEffectsRows(t, "--frames", "1", "--effect-feather", "16") {
+		got = append(got, fmt.Sprintf("%s/%g", r.Effect, r.Feather))
+	}
+	var want []string
+	for _, name := range overlay.EffectNames() {
+		want = append(want, name+"/0", name+"/16")
+	}
+	want = append(want, "camera/0", "camera-tint/0")
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+}
+
+// benchEffectsRows runs bench --effects --workers 2 --json with args and returns its rows.
+func benchEffectsRows(t *testing.T, args ...string) []overlay.EffectsBench {
+	t.Helper()
+	code, stdout, stderr := trackink(append([]string{"bench", "--effects", "--workers", "2", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []overlay.EffectsBench
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var r overlay.EffectsBench
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, line)
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }

@@ -60,7 +60,8 @@ func drawFootage(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) 
 }
 
 // footageCases are the footage goldens: each effect alone (white outlines, no labels or
-// links; sort also along columns), the blob look, the cctv look (the camera look over the whole frame)
+// links; sort also along columns; blur also feathered over 10 px, the soft privacy blur, on
+// the four people at the left), the blob look, the cctv look (the camera look over the whole frame)
 // and the cctv look toned surveillance green (--camera-tint #00ffcc at 0.85: the pack's colour, mostly
 // monochrome).
 func footageCases() []struct {
@@ -87,6 +88,14 @@ func footageCases() []struct {
 			style overlay.Style
 			crop  image.Rectangle
 		}{"footage-" + name, st, footageCrop})
+		if e == overlay.EffectBlur {
+			st.EffectFeather = 10
+			cases = append(cases, struct {
+				name  string
+				style overlay.Style
+				crop  image.Rectangle
+			}{"footage-blur-feather", st, image.Rect(160, 136, 368, 312)})
+		}
 		if e == overlay.EffectSort { // and along columns, over a wider range
 			st.SortColumns, st.SortRange = true, [2]float32{0.1, 0.9}
 			cases = append(cases, struct {

@@ -58,6 +58,49 @@ func TestBoxEffectFlags(t *testing.T) {
 	}
 }
 
+// TestEffectFeatherFlag: --effect-feather from the command line and a style file (default 0,
+// the 1-px edge), its mistakes usage errors naming the flag or the file's line.
+func TestEffectFeatherFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("box-effect = \"blur\"\neffect-feather = 12\n"), 0o644)
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(bad, []byte("box-effect = \"blur\"\neffect-feather = -3\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want float32
+	}{
+		{nil, 0},
+		{[]string{"--box-effect", "blur", "--effect-feather", "8.5"}, 8.5},
+		{[]string{"--style", file}, 12},
+		{[]string{"--style", file, "--effect-feather", "0"}, 0},
+		{[]string{"--effect-feather", "4096"}, 4096},
+	} {
+		st, err := styleOptions(tc.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if st.EffectFeather != tc.want {
+			t.Errorf("%v: feather %g, want %g", tc.args, st.EffectFeather, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--effect-feather", "-1"}, "--effect-feather -1: is outside 0..4096"},
+		{[]string{"--effect-feather", "5000"}, "--effect-feather 5000: is outside 0..4096"},
+		{[]string{"--effect-feather", "NaN"}, "--effect-feather NaN: is outside 0..4096"},
+		{[]string{"--effect-feather", "wide"}, "--effect-feather"},
+		{[]string{"--style", bad}, "bad.toml:2: effect-feather = -3: is outside 0..4096"},
+	} {
+		_, err := styleOptions(tc.args...)
+		var ue UsageError
+		if err == nil || !strings.Contains(err.Error(), tc.msg) || !errors.As(err, &ue) {
+			t.Errorf("%v: %v, want a usage error with %q", tc.args, err, tc.msg)
+		}
+	}
+}
+
 // FuzzEffectFlags: any --box-effect and --effect-strength text is parsed or refused, never
 // a panic, and what parses prints back as text that parses to the same.
 func FuzzEffectFlags(f *testing.F) {

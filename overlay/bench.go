@@ -212,7 +212,8 @@ type EffectsBench struct {
 	Width          int     `json:"width"`
 	Height         int     `json:"height"`
 	Boxes          int     `json:"boxes"`
-	Coverage       float64 `json:"coverage"` // the fraction of the frame under the boxes
+	Coverage       float64 `json:"coverage"`             // the fraction of the frame under the boxes
+	Feather        float32 `json:"feather_px,omitempty"` // EffectBox.Feather (--effect-feather)
 	Frames         int     `json:"frames"`
 	Workers        int     `json:"workers"`
 	EffectsMS      float64 `json:"effects_median_ms"` // the effects stage
@@ -227,27 +228,37 @@ const EffectsBenchWidth, EffectsBenchHeight = 3840, 2160
 // BenchEffects times each box effect on a 3840×2160 YUV420P frame (EffectBenchGrainFrame,
 // put back as it was before each draw), frames frames each: EffectBenchBoxes' 20 boxes over
 // a tenth of the frame, nothing else drawn; and, last, the camera look of the cctv look
-// over the whole frame, without a tint and then with one (camera-tint: lime, full). The
-// rows' Backend is left to the caller.
+// over the whole frame, without a tint and then with one (camera-tint: lime, full). Where
+// o's style feathers the effects (EffectFeather), each effect's row is followed by its
+// feathered twin's, timed in the same run. The rows' Backend is left to the caller.
 func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 	const w, h = EffectsBenchWidth, EffectsBenchHeight
 	fr := EffectBenchGrainFrame(w, h)
 	y, u, v := slices.Clone(fr.Y), slices.Clone(fr.U), slices.Clone(fr.V)
 	restore := func() { copy(fr.Y, y); copy(fr.U, u); copy(fr.V, v) }
 	var rows []EffectsBench
+	feathers := []float32{0}
+	if o.Style.EffectFeather > 0 {
+		feathers = append(feathers, o.Style.EffectFeather)
+	}
 	for _, name := range EffectNames() {
 		kind, _ := ParseEffect(name)
-		fx := EffectBenchBoxes(w, h, kind, 0)
-		row, err := benchEffect(o, fr, restore, &Primitives{Effects: fx}, StageEffects, frames)
-		if err != nil {
-			return nil, err
+		for _, feather := range feathers {
+			fx := EffectBenchBoxes(w, h, kind, 0)
+			for i := range fx {
+				fx[i].Feather = feather
+			}
+			row, err := benchEffect(o, fr, restore, &Primitives{Effects: fx}, StageEffects, frames)
+			if err != nil {
+				return nil, err
+			}
+			row.Effect, row.Strength, row.Boxes, row.Feather = name, fx[0].Strength, len(fx), feather
+			for _, e := range fx {
+				row.Coverage += float64(e.W*e.H) / (w * h)
+			}
+			row.Coverage = Round3(row.Coverage)
+			rows = append(rows, row)
 		}
-		row.Effect, row.Strength, row.Boxes = name, fx[0].Strength, len(fx)
-		for _, e := range fx {
-			row.Coverage += float64(e.W*e.H) / (w * h)
-		}
-		row.Coverage = Round3(row.Coverage)
-		rows = append(rows, row)
 	}
 	// The camera look over the whole frame, as the cctv look sets it (its stage, not the
 	// stamp's label).

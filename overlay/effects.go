@@ -91,7 +91,13 @@ type EffectBox struct {
 	// (0 ≤ SortLo ≤ SortHi ≤ 1), and along columns (1) instead of rows (0).
 	SortLo, SortHi float32
 	SortColumns    int32
+	// Feather is how many px inside the box's edge the effect takes to fade in (its coverage
+	// ramp: render's fxCover); up to 1 the fill's 1-px anti-aliased edge.
+	Feather float32
 }
+
+// MaxEffectFeather is Style.EffectFeather's largest value, in px.
+const MaxEffectFeather = 4096
 
 // DefaultSortRange is Style.SortRange's default: the mid-tones, from a quarter to four
 // fifths of the way from black to white.
@@ -143,7 +149,8 @@ func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
 	}
 	p.Effects = append(p.Effects, EffectBox{X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
 		Radius: b.style.Roundness * min(bx.W, bx.H) / 2, Kind: fx[i], Strength: EffectStrength(fx[i], st), Tint: Premul(c, 1),
-		SortLo: b.style.SortRange[0], SortHi: b.style.SortRange[1], SortColumns: b.sortColumns})
+		SortLo: b.style.SortRange[0], SortHi: b.style.SortRange[1], SortColumns: b.sortColumns,
+		Feather: b.style.EffectFeather})
 }
 
 // EffectBenchBoxes are the effects benchmark's boxes for a w × h frame: 20 boxes of effect

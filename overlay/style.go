@@ -94,6 +94,9 @@ type Style struct {
 	// sorts along columns instead of rows.
 	SortRange   [2]float32
 	SortColumns bool
+	// EffectFeather fades each box effect in over this many px inside the box's edge (a soft
+	// privacy blur, a focus spot); 0: over the 1-px anti-aliased edge.
+	EffectFeather float32
 
 	// The drawing options of look.go: link fade and reach, trail smoothing, boxes for
 	// points without one, the overlay's blend mode; SeedSizes keeps the benchmark's sizes.
@@ -277,6 +280,7 @@ func (s *Style) Validate() error {
 		{"LabelOpacity", s.LabelOpacity, 1, false},
 		{"TrailOpacity", s.TrailOpacity, 1, false},
 		{"EchoDecay", s.EchoDecay, 1, false},
+		{"EffectFeather", s.EffectFeather, MaxEffectFeather, false},
 		{"LinkPulse", s.LinkPulse, 1, false},
 		{"Jitter", s.Jitter, MaxJitter, false},
 		{"Camera.Scanlines", s.Camera.Scanlines, 1, false},

@@ -17,8 +17,8 @@ import (
 //  1. per box, the effect's values over the box's pixel rectangle, read from the frame
 //     (blurred, pixelated, zoomed, …), as float32 in the frame's own code values;
 //  2. per band of rows, the boxes that reach it, in order: each sample becomes
-//     sample + coverage·(effect − sample), coverage the box fill's (sdf.Coverage of its
-//     rounded-box distance), a 4:2:0 chroma sample's the mean of its four pixels'
+//     sample + coverage·(effect − sample), coverage the effect's (fxCover of the box's
+//     rounded-box distance: the fill's, its ramp widened to the feather), a 4:2:0 chroma sample's the mean of its four pixels'
 //     (composite's rule), rounded to the nearest code value.
 //
 // The sums behind blur and pixelate are integers, and every float operation is the kernel's
@@ -600,13 +600,28 @@ func zoomPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBo
 	}
 }
 
-// The fill coverage of a box's pixel is sdf.Coverage(sdf.RoundBox(…)). RoundBox is
+// The effect's coverage of a box's pixel is fxCover(sdf.RoundBox(…)). RoundBox is
 // max(qx, qy) − r but where both qx and qy are positive (beside a rounded corner), qx a
-// function of the column alone and qy of the row; and Coverage(max(qx, qy) − r) is
-// min(Coverage(qx − r), Coverage(qy − r)) (both maps are monotonic, and the max is one of
+// function of the column alone and qy of the row; and fxCover(max(qx, qy) − r) is
+// min(fxCover(qx − r), fxCover(qy − r)) (both maps are monotonic, and the max is one of
 // the two). So a row's coverage is each column's coverage capped by the row's, exactly,
 // worked out per box once; only the pixels beside a corner take RoundBox itself. Twin:
-// fxCoverage.
+// tk_effects' fxCover(roundBox(…)).
+
+// fxCover is an effect's coverage of a pixel at signed distance d from its box's edge:
+// sdf.Coverage's ramp, 0 half a pixel outside the edge, widened to rise to 1 over ramp px
+// (max(1, EffectBox.Feather): 1 is sdf.Coverage exactly, so no feather changes nothing).
+// Twin: fxCover.
+func fxCover(d, ramp float32) float32 {
+	c := (0.5 - d) / ramp
+	if c <= 0 {
+		return 0
+	}
+	if c >= 1 {
+		return 1
+	}
+	return c
+}
 
 // coverEdges works out box b's coverage of each column and each row of its rectangle r; the
 // columns at its ends where qx is positive (a run at each end: qx falls, then rises); the
@@ -619,13 +634,14 @@ func (sc *effectsScratch) coverEdges(b *overlay.EffectBox, r *fxRect) {
 	cols := sc.arena[r.cov : r.cov+n]
 	rows := sc.arena[r.cov+n : r.cov+n+m]
 	qx := func(i int) float32 { return sdf.Abs(float32(r.x0+i)+0.5-cx) - hx + b.Radius }
+	ramp := max(b.Feather, 1)
 	for i := range cols {
-		cols[i] = sdf.Coverage(qx(i) - b.Radius)
+		cols[i] = fxCover(qx(i)-b.Radius, ramp)
 	}
 	r.in0, r.in1 = r.y0, r.y0
 	for i := range rows {
 		qy := sdf.Abs(float32(r.y0+i)+0.5-cy) - hy + b.Radius
-		rows[i] = sdf.Coverage(qy - b.Radius)
+		rows[i] = fxCover(qy-b.Radius, ramp)
 		if rows[i] == 1 && qy <= 0 {
 			if r.in0 == r.in1 {
 				r.in0 = r.y0 + i
@@ -643,7 +659,7 @@ func (sc *effectsScratch) coverEdges(b *overlay.EffectBox, r *fxRect) {
 	chromaCoverage(sc.arena[r.cov+n+m:r.cov+n+m+(n+1)/2], cols, cols, 2)
 }
 
-// coverRow is box b's fill coverage over pixels [r.x0, r.x1) of row y. Twin: fxCoverage.
+// coverRow is box b's effect coverage over pixels [r.x0, r.x1) of row y. Twin: tk_effects'.
 func (sc *effectsScratch) coverRow(cov []float32, b *overlay.EffectBox, r *fxRect, y int) {
 	n := r.x1 - r.x0
 	capRow(cov, sc.arena[r.cov:r.cov+n], sc.arena[r.cov+n+y-r.y0])
@@ -653,8 +669,9 @@ func (sc *effectsScratch) coverRow(cov []float32, b *overlay.EffectBox, r *fxRec
 	if sdf.Abs(py-cy)-hy+b.Radius <= 0 {
 		return
 	}
+	ramp := max(b.Feather, 1)
 	corner := func(i int) {
-		cov[i] = sdf.Coverage(sdf.RoundBox(float32(r.x0+i)+0.5, py, cx, cy, hx, hy, b.Radius))
+		cov[i] = fxCover(sdf.RoundBox(float32(r.x0+i)+0.5, py, cx, cy, hx, hy, b.Radius), ramp)
 	}
 	for i := range r.left {
 		corner(i)

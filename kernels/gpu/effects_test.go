@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -14,22 +15,39 @@ import (
 // (matchFrameChanges), with overlapping boxes, boxes past the frame's edge and rounded
 // corners, and a tracker's garbage.
 func TestEffectsEmuMatchCPU(t *testing.T) {
-	matchFrameChanges(t, overlay.EffectNames(), func(name string) overlay.Primitives {
-		kind, _ := overlay.ParseEffect(name)
-		s := overlay.EffectStrength(kind, 0)
-		tint := overlay.RGBA{R: 0.2, G: 0.9, B: 0.4, A: 1}
-		return overlay.Primitives{Effects: []overlay.EffectBox{
-			{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Kind: kind, Strength: s, Tint: tint, SortLo: 0.2, SortHi: 0.9},
-			{X: 30, Y: 20, W: 30, H: 35, Kind: kind, Strength: s, Tint: tint, SortLo: 0.1, SortHi: 0.6, SortColumns: 1},
-			{X: 70.3, Y: 40.6, W: 40, H: 40, Radius: 12, Kind: kind, Strength: s, Tint: tint, SortLo: 0, SortHi: 1},
-			{X: -4, Y: 44, W: 14, H: 9, Radius: 2, Kind: overlay.EffectInvert, Tint: tint},
-			// Edges millions of px away, as the readers allow.
-			{X: 60.5, Y: -1e6, W: 9999000, H: 1e6 + 30, Kind: kind, Strength: s, Tint: tint, SortLo: 0.2, SortHi: 0.8},
-			// Garbage from a tracker, skipped by both.
-			{X: float32(math.NaN()), Y: 4, W: 10, H: 10, Kind: overlay.EffectInvert},
-			{X: -1e30, Y: -1e30, W: 2e30, H: 2e30, Kind: overlay.EffectInvert},
-		}}
-	})
+	matchFrameChanges(t, overlay.EffectNames(), func(name string) overlay.Primitives { return effectBoxes(name, 0) })
+}
+
+// TestEffectsFeatherEmuMatchCPU is TestEffectsEmuMatchCPU with the effects feathered
+// (EffectBox.Feather): a ramp within the boxes, one wider than the smaller boxes' halves.
+func TestEffectsFeatherEmuMatchCPU(t *testing.T) {
+	for _, feather := range []float32{0.5, 6, 30} {
+		t.Run(fmt.Sprint(feather), func(t *testing.T) {
+			matchFrameChanges(t, overlay.EffectNames(), func(name string) overlay.Primitives { return effectBoxes(name, feather) })
+		})
+	}
+}
+
+// effectBoxes are the boxes of TestEffectsEmuMatchCPU, of effect name, feathered.
+func effectBoxes(name string, feather float32) overlay.Primitives {
+	kind, _ := overlay.ParseEffect(name)
+	s := overlay.EffectStrength(kind, 0)
+	tint := overlay.RGBA{R: 0.2, G: 0.9, B: 0.4, A: 1}
+	fx := []overlay.EffectBox{
+		{X: 5.5, Y: 3.2, W: 40.4, H: 30.1, Radius: 7, Kind: kind, Strength: s, Tint: tint, SortLo: 0.2, SortHi: 0.9},
+		{X: 30, Y: 20, W: 30, H: 35, Kind: kind, Strength: s, Tint: tint, SortLo: 0.1, SortHi: 0.6, SortColumns: 1},
+		{X: 70.3, Y: 40.6, W: 40, H: 40, Radius: 12, Kind: kind, Strength: s, Tint: tint, SortLo: 0, SortHi: 1},
+		{X: -4, Y: 44, W: 14, H: 9, Radius: 2, Kind: overlay.EffectInvert, Tint: tint},
+		// Edges millions of px away, as the readers allow.
+		{X: 60.5, Y: -1e6, W: 9999000, H: 1e6 + 30, Kind: kind, Strength: s, Tint: tint, SortLo: 0.2, SortHi: 0.8},
+		// Garbage from a tracker, skipped by both.
+		{X: float32(math.NaN()), Y: 4, W: 10, H: 10, Kind: overlay.EffectInvert},
+		{X: -1e30, Y: -1e30, W: 2e30, H: 2e30, Kind: overlay.EffectInvert},
+	}
+	for i := range fx {
+		fx[i].Feather = feather
+	}
+	return overlay.Primitives{Effects: fx}
 }
 
 // matchFrameChanges draws the primitives prims gives for each name, which change the frame
@@ -103,6 +121,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkCamera copies", unsafe.Offsetof(c.Copies)}, {"TkParams camera", unsafe.Offsetof(p.Camera)},
 		{"TkEffectBox sortLo", unsafe.Offsetof(b.SortLo)}, {"TkEffectBox sortColumns", unsafe.Offsetof(b.SortColumns)},
 		{"TkCamera tint", unsafe.Offsetof(c.Tint)}, {"TkCamera move", unsafe.Offsetof(c.Move)},
+		{"TkEffectBox feather", unsafe.Offsetof(b.Feather)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {
