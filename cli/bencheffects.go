@@ -41,6 +41,9 @@ func benchEffects(fs *pflag.FlagSet, style *options.Style, backends []string, fr
 			if r.Feather > 0 {
 				strength += fmt.Sprintf(" f%g", r.Feather)
 			}
+			if r.Opacity != 1 && r.Effect != "camera" && r.Effect != "camera-tint" {
+				strength += fmt.Sprintf(" a%g", r.Opacity)
+			}
 			switch r.Effect {
 			case "camera":
 				strength = "cctv"

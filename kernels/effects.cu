@@ -232,12 +232,12 @@ __device__ __forceinline__ void fxBlend(const TkFxPlane& pl, int x, int y, float
 }
 
 // fxCover is render's fxCover: the effect's coverage at distance d from the box's edge,
-// coverage()'s ramp widened to ramp px.
-__device__ __forceinline__ float fxCover(float d, float ramp) {
+// coverage()'s ramp widened to ramp px, scaled by the effect's opacity op.
+__device__ __forceinline__ float fxCover(float d, float ramp, float op) {
   float c = (0.5f - d) / ramp;
   if (c <= 0) return 0;
-  if (c >= 1) return 1;
-  return c;
+  if (c >= 1) c = 1;
+  return c * op;
 }
 
 // fxRect is render's effectRect: the pixels box b can reach, on even coordinates; the kernel
@@ -286,12 +286,12 @@ TK_KERNEL void tk_effects(const TkParams* p) {
       if (x0 < r[0] || x0 >= r[2] || y0 < r[1] || y0 >= r[3]) continue;
       float hx = b.w / 2, hy = b.h / 2;
       float cx = b.x + hx, cy = b.y + hy;
-      float ramp = gmax(b.feather, 1);
+      float ramp = gmax(b.feather, 1), op = 1 - b.transparency;
       float c[4] = {0, 0, 0, 0};  // row 0 col 0, row 0 col 1, row 1 col 0, row 1 col 1
       for (int q = 0; q < 4; q++) {
         int x = x0 + (q & 1), y = y0 + (q >> 1);
         if ((q & 1) >= cols || (q >> 1) >= rows) continue;
-        c[q] = fxCover(roundBox((float)x + 0.5f, (float)y + 0.5f, cx, cy, hx, hy, b.radius), ramp);
+        c[q] = fxCover(roundBox((float)x + 0.5f, (float)y + 0.5f, cx, cy, hx, hy, b.radius), ramp, op);
         if (c[q] == 0) continue;
         if (e->rgb) {
           float v[3];

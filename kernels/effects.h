@@ -28,6 +28,7 @@ struct TkEffectBox {
   float sortLo, sortHi;  // pixel sort's luma range, fractions from black to white
   int32_t sortColumns;   // pixel sort along columns (1) or rows (0)
   float feather;         // px the effect takes to fade in inside the edge (fxCover)
+  float transparency;    // 1 - the effect's opacity, which scales its coverage
 };
 
 // TkFxPlane is one component plane of the frame (render's fxPlane): where its sample (0, 0)

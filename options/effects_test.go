@@ -58,29 +58,33 @@ func TestBoxEffectFlags(t *testing.T) {
 	}
 }
 
-// TestEffectFeatherFlag: --effect-feather from the command line and a style file (default 0,
-// the 1-px edge), its mistakes usage errors naming the flag or the file's line.
-func TestEffectFeatherFlag(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "s.toml")
-	os.WriteFile(file, []byte("box-effect = \"blur\"\neffect-feather = 12\n"), 0o644)
-	bad := filepath.Join(t.TempDir(), "bad.toml")
-	os.WriteFile(bad, []byte("box-effect = \"blur\"\neffect-feather = -3\n"), 0o644)
+// TestEffectFeatherOpacityFlags: --effect-feather (default 0, the 1-px edge) and
+// --effect-opacity (default 1, the effect alone) from the command line and a style file,
+// their mistakes usage errors naming the flag or the file's line.
+func TestEffectFeatherOpacityFlags(t *testing.T) {
+	dir := t.TempDir()
+	style := func(name, text string) string {
+		f := filepath.Join(dir, name)
+		os.WriteFile(f, []byte("box-effect = \"blur\"\n"+text), 0o644)
+		return f
+	}
+	file := style("s.toml", "effect-feather = 12\neffect-opacity = 0.4\n")
 	for _, tc := range []struct {
-		args []string
-		want float32
+		args             []string
+		feather, opacity float32
 	}{
-		{nil, 0},
-		{[]string{"--box-effect", "blur", "--effect-feather", "8.5"}, 8.5},
-		{[]string{"--style", file}, 12},
-		{[]string{"--style", file, "--effect-feather", "0"}, 0},
-		{[]string{"--effect-feather", "4096"}, 4096},
+		{nil, 0, 1},
+		{[]string{"--box-effect", "blur", "--effect-feather", "8.5", "--effect-opacity", "0.5"}, 8.5, 0.5},
+		{[]string{"--style", file}, 12, 0.4},
+		{[]string{"--style", file, "--effect-feather", "0", "--effect-opacity", "1"}, 0, 1},
+		{[]string{"--effect-feather", "4096", "--effect-opacity", "0"}, 4096, 0},
 	} {
 		st, err := styleOptions(tc.args...)
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
-		if st.EffectFeather != tc.want {
-			t.Errorf("%v: feather %g, want %g", tc.args, st.EffectFeather, tc.want)
+		if st.EffectFeather != tc.feather || st.EffectOpacity != tc.opacity {
+			t.Errorf("%v: feather %g opacity %g, want %g %g", tc.args, st.EffectFeather, st.EffectOpacity, tc.feather, tc.opacity)
 		}
 	}
 	for _, tc := range []struct {
@@ -91,7 +95,12 @@ func TestEffectFeatherFlag(t *testing.T) {
 		{[]string{"--effect-feather", "5000"}, "--effect-feather 5000: is outside 0..4096"},
 		{[]string{"--effect-feather", "NaN"}, "--effect-feather NaN: is outside 0..4096"},
 		{[]string{"--effect-feather", "wide"}, "--effect-feather"},
-		{[]string{"--style", bad}, "bad.toml:2: effect-feather = -3: is outside 0..4096"},
+		{[]string{"--style", style("f.toml", "effect-feather = -3\n")}, "f.toml:2: effect-feather = -3: is outside 0..4096"},
+		{[]string{"--effect-opacity", "-0.1"}, "--effect-opacity -0.1: is outside 0..1"},
+		{[]string{"--effect-opacity", "2"}, "--effect-opacity 2: is outside 0..1"},
+		{[]string{"--effect-opacity", "NaN"}, "--effect-opacity NaN: is outside 0..1"},
+		{[]string{"--effect-opacity", "half"}, "--effect-opacity"},
+		{[]string{"--style", style("o.toml", "effect-opacity = 1.5\n")}, "o.toml:2: effect-opacity = 1.5: is outside 0..1"},
 	} {
 		_, err := styleOptions(tc.args...)
 		var ue UsageError

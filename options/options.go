@@ -97,6 +97,7 @@ var table = map[string]option{
 	"box-style":            {group: groupLook, style: true, fields: []string{"overlay.Style.BoxStyle"}, choices: func() []string { return overlay.BoxStyles }},
 	"bracket-length":       {group: groupLook, style: true, fields: []string{"overlay.Style.BracketLength"}},
 	"effect-feather":       {group: groupLook, style: true, fields: []string{"overlay.Style.EffectFeather"}},
+	"effect-opacity":       {group: groupLook, style: true, fields: []string{"overlay.Style.EffectOpacity"}},
 	"effect-strength":      {group: groupLook, style: true, fields: []string{"overlay.Style.EffectStrengths"}},
 	"fade":                 {group: groupLook, style: true, fields: []string{"overlay.Style.Fade"}},
 	"glow":                 {group: groupLook, style: true, fields: []string{"overlay.Style.Glow"}},

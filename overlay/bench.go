@@ -214,6 +214,7 @@ type EffectsBench struct {
 	Boxes          int     `json:"boxes"`
 	Coverage       float64 `json:"coverage"`             // the fraction of the frame under the boxes
 	Feather        float32 `json:"feather_px,omitempty"` // EffectBox.Feather (--effect-feather)
+	Opacity        float32 `json:"opacity"`              // 1 − EffectBox.Transparency (--effect-opacity); the camera's: 0
 	Frames         int     `json:"frames"`
 	Workers        int     `json:"workers"`
 	EffectsMS      float64 `json:"effects_median_ms"` // the effects stage
@@ -229,30 +230,31 @@ const EffectsBenchWidth, EffectsBenchHeight = 3840, 2160
 // put back as it was before each draw), frames frames each: EffectBenchBoxes' 20 boxes over
 // a tenth of the frame, nothing else drawn; and, last, the camera look of the cctv look
 // over the whole frame, without a tint and then with one (camera-tint: lime, full). Where
-// o's style feathers the effects (EffectFeather), each effect's row is followed by its
-// feathered twin's, timed in the same run. The rows' Backend is left to the caller.
+// o's style feathers the effects (EffectFeather) or mixes them (EffectOpacity), each
+// effect's row is followed by its twin's so drawn, timed in the same run. The rows' Backend is left to the caller.
 func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 	const w, h = EffectsBenchWidth, EffectsBenchHeight
 	fr := EffectBenchGrainFrame(w, h)
 	y, u, v := slices.Clone(fr.Y), slices.Clone(fr.U), slices.Clone(fr.V)
 	restore := func() { copy(fr.Y, y); copy(fr.U, u); copy(fr.V, v) }
 	var rows []EffectsBench
-	feathers := []float32{0}
-	if o.Style.EffectFeather > 0 {
-		feathers = append(feathers, o.Style.EffectFeather)
+	// The plain boxes, and the style's feather and opacity where it gives them.
+	masks := []struct{ feather, opacity float32 }{{0, 1}}
+	if st := o.Style; st.EffectFeather > 0 || st.EffectOpacity != 1 {
+		masks = append(masks, struct{ feather, opacity float32 }{st.EffectFeather, st.EffectOpacity})
 	}
 	for _, name := range EffectNames() {
 		kind, _ := ParseEffect(name)
-		for _, feather := range feathers {
+		for _, m := range masks {
 			fx := EffectBenchBoxes(w, h, kind, 0)
 			for i := range fx {
-				fx[i].Feather = feather
+				fx[i].Feather, fx[i].Transparency = m.feather, 1-m.opacity
 			}
 			row, err := benchEffect(o, fr, restore, &Primitives{Effects: fx}, StageEffects, frames)
 			if err != nil {
 				return nil, err
 			}
-			row.Effect, row.Strength, row.Boxes, row.Feather = name, fx[0].Strength, len(fx), feather
+			row.Effect, row.Strength, row.Boxes, row.Feather, row.Opacity = name, fx[0].Strength, len(fx), m.feather, m.opacity
 			for _, e := range fx {
 				row.Coverage += float64(e.W*e.H) / (w * h)
 			}

@@ -94,6 +94,9 @@ type EffectBox struct {
 	// Feather is how many px inside the box's edge the effect takes to fade in (its coverage
 	// ramp: render's fxCover); up to 1 the fill's 1-px anti-aliased edge.
 	Feather float32
+	// Transparency is 1 − the effect's opacity (Style.EffectOpacity), which scales its
+	// coverage: the zero value, opaque, is the effect alone.
+	Transparency float32
 }
 
 // MaxEffectFeather is Style.EffectFeather's largest value, in px.
@@ -150,7 +153,7 @@ func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
 	p.Effects = append(p.Effects, EffectBox{X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
 		Radius: b.style.Roundness * min(bx.W, bx.H) / 2, Kind: fx[i], Strength: EffectStrength(fx[i], st), Tint: Premul(c, 1),
 		SortLo: b.style.SortRange[0], SortHi: b.style.SortRange[1], SortColumns: b.sortColumns,
-		Feather: b.style.EffectFeather})
+		Feather: b.style.EffectFeather, Transparency: 1 - b.style.EffectOpacity})
 }
 
 // EffectBenchBoxes are the effects benchmark's boxes for a w × h frame: 20 boxes of effect

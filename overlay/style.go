@@ -97,6 +97,9 @@ type Style struct {
 	// EffectFeather fades each box effect in over this many px inside the box's edge (a soft
 	// privacy blur, a focus spot); 0: over the 1-px anti-aliased edge.
 	EffectFeather float32
+	// EffectOpacity mixes each box effect with the picture under it: 1 the effect alone,
+	// 0 none of it.
+	EffectOpacity float32
 
 	// The drawing options of look.go: link fade and reach, trail smoothing, boxes for
 	// points without one, the overlay's blend mode; SeedSizes keeps the benchmark's sizes.
@@ -194,6 +197,7 @@ func DefaultStyle() Style {
 		GlowOpacity:      0.5,
 		HaloOpacity:      DefaultHaloOpacity,
 		SortRange:        DefaultSortRange,
+		EffectOpacity:    1,
 		EchoDecay:        0.6,
 		EchoScale:        1,
 		ParticleLife:     12,
@@ -281,6 +285,7 @@ func (s *Style) Validate() error {
 		{"TrailOpacity", s.TrailOpacity, 1, false},
 		{"EchoDecay", s.EchoDecay, 1, false},
 		{"EffectFeather", s.EffectFeather, MaxEffectFeather, false},
+		{"EffectOpacity", s.EffectOpacity, 1, false},
 		{"LinkPulse", s.LinkPulse, 1, false},
 		{"Jitter", s.Jitter, MaxJitter, false},
 		{"Camera.Scanlines", s.Camera.Scanlines, 1, false},

@@ -610,17 +610,18 @@ func zoomPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, b *overlay.EffectBo
 
 // fxCover is an effect's coverage of a pixel at signed distance d from its box's edge:
 // sdf.Coverage's ramp, 0 half a pixel outside the edge, widened to rise to 1 over ramp px
-// (max(1, EffectBox.Feather): 1 is sdf.Coverage exactly, so no feather changes nothing).
+// (max(1, EffectBox.Feather): 1 is sdf.Coverage exactly, so no feather changes nothing),
+// scaled by the effect's opacity op (1 − EffectBox.Transparency; 1 changes nothing).
 // Twin: fxCover.
-func fxCover(d, ramp float32) float32 {
+func fxCover(d, ramp, op float32) float32 {
 	c := (0.5 - d) / ramp
 	if c <= 0 {
 		return 0
 	}
 	if c >= 1 {
-		return 1
+		c = 1
 	}
-	return c
+	return c * op
 }
 
 // coverEdges works out box b's coverage of each column and each row of its rectangle r; the
@@ -634,15 +635,16 @@ func (sc *effectsScratch) coverEdges(b *overlay.EffectBox, r *fxRect) {
 	cols := sc.arena[r.cov : r.cov+n]
 	rows := sc.arena[r.cov+n : r.cov+n+m]
 	qx := func(i int) float32 { return sdf.Abs(float32(r.x0+i)+0.5-cx) - hx + b.Radius }
-	ramp := max(b.Feather, 1)
+	ramp, op := max(b.Feather, 1), 1-b.Transparency
 	for i := range cols {
-		cols[i] = fxCover(qx(i)-b.Radius, ramp)
+		cols[i] = fxCover(qx(i)-b.Radius, ramp, op)
 	}
 	r.in0, r.in1 = r.y0, r.y0
 	for i := range rows {
 		qy := sdf.Abs(float32(r.y0+i)+0.5-cy) - hy + b.Radius
-		rows[i] = fxCover(qy-b.Radius, ramp)
-		if rows[i] == 1 && qy <= 0 {
+		rows[i] = fxCover(qy-b.Radius, ramp, op)
+		// The row's coverage at its top (op) caps no column's.
+		if rows[i] == op && qy <= 0 {
 			if r.in0 == r.in1 {
 				r.in0 = r.y0 + i
 			}
@@ -669,9 +671,9 @@ func (sc *effectsScratch) coverRow(cov []float32, b *overlay.EffectBox, r *fxRec
 	if sdf.Abs(py-cy)-hy+b.Radius <= 0 {
 		return
 	}
-	ramp := max(b.Feather, 1)
+	ramp, op := max(b.Feather, 1), 1-b.Transparency
 	corner := func(i int) {
-		cov[i] = fxCover(sdf.RoundBox(float32(r.x0+i)+0.5, py, cx, cy, hx, hy, b.Radius), ramp)
+		cov[i] = fxCover(sdf.RoundBox(float32(r.x0+i)+0.5, py, cx, cy, hx, hy, b.Radius), ramp, op)
 	}
 	for i := range r.left {
 		corner(i)

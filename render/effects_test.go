@@ -80,11 +80,12 @@ func refEffects(f composite.HostSurface, fx []overlay.EffectBox) {
 			return 0
 		}
 		d := sdf.RoundBox(float32(x)+0.5, float32(y)+0.5, b.X+b.W/2, b.Y+b.H/2, b.W/2, b.H/2, b.Radius)
-		if b.Feather <= 1 {
-			return sdf.Coverage(d)
+		c := sdf.Coverage(d)
+		if b.Feather > 1 {
+			// Feathered: 0 half a pixel outside the edge, rising linearly to 1 Feather px further in.
+			c = min(max((0.5-d)/b.Feather, 0), 1)
 		}
-		// Feathered: 0 half a pixel outside the edge, rising linearly to 1 Feather px further in.
-		return min(max((0.5-d)/b.Feather, 0), 1)
+		return c * (1 - b.Transparency)
 	}
 	for i := range fx {
 		b := &fx[i]
@@ -215,17 +216,19 @@ func TestEffectsMatchReference(t *testing.T) {
 	for _, format := range []string{"rgba", "yuv420p", "nv12", "yuv420p10", "p010"} {
 		for _, kind := range []overlay.Effect{overlay.EffectInvert, overlay.EffectBlur, overlay.EffectPixelate,
 			overlay.EffectThreshold, overlay.EffectZoom, overlay.EffectTint} {
-			for _, c := range []struct{ strength, feather float32 }{{0, 0}, {3, 0}, {0, 6}, {0, 0.5}, {0, 40}} {
+			for _, c := range []struct{ strength, feather, opacity float32 }{
+				{0, 0, 1}, {3, 0, 1}, {0, 6, 1}, {0, 0.5, 1}, {0, 40, 1}, {0, 0, 0.4}, {3, 6, 0.7}, {0, 0, 0},
+			} {
 				strength := c.strength
 				if strength != 0 && (kind == overlay.EffectInvert || kind == overlay.EffectThreshold || kind == overlay.EffectTint) {
 					continue
 				}
-				t.Run(fmt.Sprintf("%s/%s/%g/feather%g", format, kind, strength, c.feather), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%s/%g/feather%g/opacity%g", format, kind, strength, c.feather, c.opacity), func(t *testing.T) {
 					const w, h = 111, 77
 					got, want := testFrame(format, w, h, 7), testFrame(format, w, h, 7)
 					fx := effectScene(kind, strength)
 					for i := range fx {
-						fx[i].Feather = c.feather
+						fx[i].Feather, fx[i].Transparency = c.feather, 1-c.opacity
 					}
 					r := newRenderer(t, 2)
 					draw(t, r, got, &overlay.Primitives{Effects: fx})
@@ -242,8 +245,8 @@ func TestEffectsMatchReference(t *testing.T) {
 							t.Fatalf("plane %d: %d bytes differ from the reference", i, n)
 						}
 					}
-					if bytes.Equal(gb[0], frameBytes(testFrame(format, w, h, 7))[0]) {
-						t.Fatal("the effect changed nothing")
+					if changed := !bytes.Equal(gb[0], frameBytes(testFrame(format, w, h, 7))[0]); changed != (c.opacity > 0) {
+						t.Fatalf("the effect changed the frame: %v, at opacity %g", changed, c.opacity)
 					}
 				})
 			}
@@ -252,29 +255,31 @@ func TestEffectsMatchReference(t *testing.T) {
 }
 
 // TestFxCover holds the effect's coverage at distances d from the box's edge (negative
-// inside) to its ramp: with no feather (0 or up to 1 px) sdf.Coverage's bits, the fill's
-// anti-aliased edge; with a feather of F px, 0 half a pixel outside the edge rising
-// linearly to 1 at F − 0.5 px inside.
+// inside) to its ramp and opacity: with no feather (0 or up to 1 px) and opacity 1
+// sdf.Coverage's bits, the fill's anti-aliased edge; with a feather of F px, 0 half a pixel
+// outside the edge rising linearly to 1 at F − 0.5 px inside; all of it times the opacity.
 func TestFxCover(t *testing.T) {
 	nan := float32(math.NaN())
 	for _, c := range []struct {
-		feather, d, want float32
+		feather, opacity, d, want float32
 	}{
-		{0, 1, 0}, {0, 0.5, 0}, {0, 0.25, 0.25}, {0, 0, 0.5}, {0, -0.3, 0.8}, {0, -0.5, 1}, {0, -100, 1},
-		{1, 0, 0.5}, {0.5, 0, 0.5}, {0.5, -0.5, 1},
-		{10, 0.5, 0}, {10, 0, 0.05}, {10, -4.5, 0.5}, {10, -9.5, 1}, {10, -20, 1}, {10, 3, 0},
-		{4, -1.5, 0.5}, {4, -3.5, 1}, {4096, -2047.5, 0.5},
+		{0, 1, 1, 0}, {0, 1, 0.5, 0}, {0, 1, 0.25, 0.25}, {0, 1, 0, 0.5}, {0, 1, -0.3, 0.8}, {0, 1, -0.5, 1}, {0, 1, -100, 1},
+		{1, 1, 0, 0.5}, {0.5, 1, 0, 0.5}, {0.5, 1, -0.5, 1},
+		{10, 1, 0.5, 0}, {10, 1, 0, 0.05}, {10, 1, -4.5, 0.5}, {10, 1, -9.5, 1}, {10, 1, -20, 1}, {10, 1, 3, 0},
+		{4, 1, -1.5, 0.5}, {4, 1, -3.5, 1}, {4096, 1, -2047.5, 0.5},
+		{0, 0.5, -100, 0.5}, {0, 0.5, 0, 0.25}, {0, 0.5, 2, 0}, {0, 0, -100, 0},
+		{10, 0.4, -4.5, 0.2}, {10, 0.4, -50, 0.4}, {10, 0, -50, 0},
 	} {
 		ramp := max(c.feather, 1)
-		got := fxCover(c.d, ramp)
+		got := fxCover(c.d, ramp, c.opacity)
 		if math.Abs(float64(got-c.want)) > 1e-6 {
-			t.Errorf("feather %g, distance %g: coverage %g, want %g", c.feather, c.d, got, c.want)
+			t.Errorf("feather %g, opacity %g, distance %g: coverage %g, want %g", c.feather, c.opacity, c.d, got, c.want)
 		}
-		if c.feather <= 1 && math.Float32bits(got) != math.Float32bits(sdf.Coverage(c.d)) {
+		if c.feather <= 1 && c.opacity == 1 && math.Float32bits(got) != math.Float32bits(sdf.Coverage(c.d)) {
 			t.Errorf("feather %g, distance %g: coverage %g, not sdf.Coverage's %g", c.feather, c.d, got, sdf.Coverage(c.d))
 		}
 	}
-	if got := fxCover(nan, 3); got == got {
+	if got := fxCover(nan, 3, 1); got == got {
 		t.Errorf("NaN distance: coverage %g, want NaN (the box is skipped before)", got)
 	}
 }

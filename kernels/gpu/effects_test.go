@@ -15,21 +15,25 @@ import (
 // (matchFrameChanges), with overlapping boxes, boxes past the frame's edge and rounded
 // corners, and a tracker's garbage.
 func TestEffectsEmuMatchCPU(t *testing.T) {
-	matchFrameChanges(t, overlay.EffectNames(), func(name string) overlay.Primitives { return effectBoxes(name, 0) })
+	matchFrameChanges(t, overlay.EffectNames(), func(name string) overlay.Primitives { return effectBoxes(name, 0, 0) })
 }
 
 // TestEffectsFeatherEmuMatchCPU is TestEffectsEmuMatchCPU with the effects feathered
-// (EffectBox.Feather): a ramp within the boxes, one wider than the smaller boxes' halves.
+// (EffectBox.Feather: a ramp within the boxes, one wider than the smaller boxes' halves)
+// and mixed with the picture (EffectBox.Transparency).
 func TestEffectsFeatherEmuMatchCPU(t *testing.T) {
-	for _, feather := range []float32{0.5, 6, 30} {
-		t.Run(fmt.Sprint(feather), func(t *testing.T) {
-			matchFrameChanges(t, overlay.EffectNames(), func(name string) overlay.Primitives { return effectBoxes(name, feather) })
+	for _, c := range []struct{ feather, opacity float32 }{{0.5, 1}, {6, 1}, {30, 1}, {0, 0.35}, {6, 0.8}, {0, 0}} {
+		t.Run(fmt.Sprintf("feather%g/opacity%g", c.feather, c.opacity), func(t *testing.T) {
+			matchFrameChanges(t, overlay.EffectNames(), func(name string) overlay.Primitives {
+				return effectBoxes(name, c.feather, 1-c.opacity)
+			})
 		})
 	}
 }
 
-// effectBoxes are the boxes of TestEffectsEmuMatchCPU, of effect name, feathered.
-func effectBoxes(name string, feather float32) overlay.Primitives {
+// effectBoxes are the boxes of TestEffectsEmuMatchCPU, of effect name, feathered and
+// transparent.
+func effectBoxes(name string, feather, transparency float32) overlay.Primitives {
 	kind, _ := overlay.ParseEffect(name)
 	s := overlay.EffectStrength(kind, 0)
 	tint := overlay.RGBA{R: 0.2, G: 0.9, B: 0.4, A: 1}
@@ -45,7 +49,7 @@ func effectBoxes(name string, feather float32) overlay.Primitives {
 		{X: -1e30, Y: -1e30, W: 2e30, H: 2e30, Kind: overlay.EffectInvert},
 	}
 	for i := range fx {
-		fx[i].Feather = feather
+		fx[i].Feather, fx[i].Transparency = feather, transparency
 	}
 	return overlay.Primitives{Effects: fx}
 }
@@ -121,7 +125,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkCamera copies", unsafe.Offsetof(c.Copies)}, {"TkParams camera", unsafe.Offsetof(p.Camera)},
 		{"TkEffectBox sortLo", unsafe.Offsetof(b.SortLo)}, {"TkEffectBox sortColumns", unsafe.Offsetof(b.SortColumns)},
 		{"TkCamera tint", unsafe.Offsetof(c.Tint)}, {"TkCamera move", unsafe.Offsetof(c.Move)},
-		{"TkEffectBox feather", unsafe.Offsetof(b.Feather)},
+		{"TkEffectBox feather", unsafe.Offsetof(b.Feather)}, {"TkEffectBox transparency", unsafe.Offsetof(b.Transparency)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {
