@@ -35,7 +35,7 @@ func TestBenchRefusesFlagsItDoesNotRead(t *testing.T) {
 		{[]string{"--knn", "--points", "60", "--frames", "2", "--k", "3", "--backend", "cpu", "--json"}, nil},
 		{[]string{"--knn=false", "--frames", "2"}, nil},
 		{[]string{"--effects", "--frames", "2", "--backend", "cpu", "--workers", "2", "--json"}, nil},
-		{[]string{"--effects", "--effect-feather", "16", "--effect-opacity", "0.5"}, nil},
+		{[]string{"--effects", "--effect-feather", "16", "--effect-opacity", "0.5", "--sort-order", "descending"}, nil},
 		{[]string{"--e2e", "synth", "--scene", "mot17", "--preset", "fast", "--crf", "20", "--no-twin", "--look", "hud", "--trail", "5", "--k", "3", "--workers", "1", "--json"}, nil},
 		{[]string{"--detect", "bright", "--frames", "2", "--json"}, nil},
 	} {

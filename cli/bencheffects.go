@@ -44,6 +44,9 @@ func benchEffects(fs *pflag.FlagSet, style *options.Style, backends []string, fr
 			if r.Opacity != 1 && r.Effect != "camera" && r.Effect != "camera-tint" {
 				strength += fmt.Sprintf(" a%g", r.Opacity)
 			}
+			if r.SortOrder == "descending" {
+				strength += " desc"
+			}
 			switch r.Effect {
 			case "camera":
 				strength = "cctv"

@@ -34,22 +34,22 @@ func TestBenchEffectsRows(t *testing.T) {
 	}
 }
 
-// TestBenchEffectsFeathered: bench --effects --effect-feather F --effect-opacity A times
-// each effect also feathered and mixed, its row right after the plain one's (the same run,
-// side by side).
+// TestBenchEffectsFeathered: bench --effects --effect-feather F --effect-opacity A
+// --sort-order descending times each effect also feathered, mixed and sorted descending,
+// its row right after the plain one's (the same run, side by side).
 func TestBenchEffectsFeathered(t *testing.T) {
 	var got []string
-	for _, r := range benchEffectsRows(t, "--frames", "1", "--effect-feather", "16", "--effect-opacity", "0.5") {
+	for _, r := range benchEffectsRows(t, "--frames", "1", "--effect-feather", "16", "--effect-opacity", "0.5", "--sort-order", "descending") {
 		if strings.HasPrefix(r.Effect, "camera") {
 			r.Opacity = 1 // the camera's rows have none
 		}
-		got = append(got, fmt.Sprintf("%s/%g/%g", r.Effect, r.Feather, r.Opacity))
+		got = append(got, fmt.Sprintf("%s/%g/%g/%s", r.Effect, r.Feather, r.Opacity, r.SortOrder))
 	}
 	var want []string
 	for _, name := range overlay.EffectNames() {
-		want = append(want, name+"/0/1", name+"/16/0.5")
+		want = append(want, name+"/0/1/", name+"/16/0.5/descending")
 	}
-	want = append(want, "camera/0/1", "camera-tint/0/1")
+	want = append(want, "camera/0/1/", "camera-tint/0/1/")
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("rows %v, want %v", got, want)
 	}

@@ -61,7 +61,7 @@ func drawFootage(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) 
 
 // footageCases are the footage goldens: each effect alone (white outlines, no labels or
 // links; sort also along columns; blur also feathered over 10 px, the soft privacy blur,
-// and pixelate also at half opacity, on the four people at the left), the blob look, the cctv look (the camera look over the whole frame)
+// pixelate also at half opacity, sort also descending, on the four people at the left), the blob look, the cctv look (the camera look over the whole frame)
 // and the cctv look toned surveillance green (--camera-tint #00ffcc at 0.85: the pack's colour, mostly
 // monochrome).
 func footageCases() []struct {
@@ -88,19 +88,21 @@ func footageCases() []struct {
 			style overlay.Style
 			crop  image.Rectangle
 		}{"footage-" + name, st, footageCrop})
-		var mixed string // a twin: feathered, or mixed with the picture
+		mst, mixed := st, "" // a twin: feathered, mixed with the picture, sorted descending
 		switch e {
 		case overlay.EffectBlur:
-			st.EffectFeather, mixed = 10, "footage-blur-feather"
+			mst.EffectFeather, mixed = 10, "footage-blur-feather"
 		case overlay.EffectPixelate:
-			st.EffectOpacity, mixed = 0.5, "footage-pixelate-opacity"
+			mst.EffectOpacity, mixed = 0.5, "footage-pixelate-opacity"
+		case overlay.EffectSort:
+			mst.SortOrder, mixed = "descending", "footage-sort-descending"
 		}
 		if mixed != "" {
 			cases = append(cases, struct {
 				name  string
 				style overlay.Style
 				crop  image.Rectangle
-			}{mixed, st, image.Rect(160, 136, 368, 312)})
+			}{mixed, mst, image.Rect(160, 136, 368, 312)})
 		}
 		if e == overlay.EffectSort { // and along columns, over a wider range
 			st.SortColumns, st.SortRange = true, [2]float32{0.1, 0.9}

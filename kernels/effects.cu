@@ -119,7 +119,10 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
     if (kk < lo || kk > hi) break;
     s1++;
   }
-  int rank = pos - s0;
+  // Descending: the run's mirror image sorted, mirrored back: the rank counted from the
+  // run's end, equal keys taken from it.
+  bool desc = b.sortDescending != 0;
+  int rank = desc ? s1 - 1 - pos : pos - s0;
   int a = lo, c = hi;  // the smallest key K with more than rank keys ≤ K
   while (a < c) {
     int mid = (a + c) / 2, n = 0;
@@ -132,7 +135,8 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
   int idx = rank;
   for (int i = s0; i < s1; i++) idx -= TK_SORT_KEY(i) < a;
   int src = pos;
-  for (int i = s0; i < s1; i++) {
+  for (int j = s0; j < s1; j++) {
+    int i = desc ? s0 + s1 - 1 - j : j;
     if (TK_SORT_KEY(i) != a) continue;
     if (idx == 0) {
       src = i;

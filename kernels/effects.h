@@ -27,6 +27,7 @@ struct TkEffectBox {
   float tint[4];  // premultiplied R'G'B'A, opaque
   float sortLo, sortHi;  // pixel sort's luma range, fractions from black to white
   int32_t sortColumns;   // pixel sort along columns (1) or rows (0)
+  int32_t sortDescending;  // pixel sort brightest first (1) or darkest (0)
   float feather;         // px the effect takes to fade in inside the edge (fxCover)
   float transparency;    // 1 - the effect's opacity, which scales its coverage
 };

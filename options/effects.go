@@ -22,6 +22,7 @@ func registerEffectFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(strengthsValue{&st.EffectStrengths}, "effect-strength", "each --box-effect's strength, a comma list in the same order: "+overlay.EffectHelp)
 	fs.Var(pairValue{&st.SortRange, "low,high"}, "sort-range", "--box-effect sort: sort the runs of pixels whose luma lies in LOW,HIGH (fractions from black to white, 0..1)")
 	fs.BoolVar(&st.SortColumns, "sort-columns", st.SortColumns, "--box-effect sort: sort along columns instead of rows")
+	fs.Var(choiceValue{&st.SortOrder, overlay.SortOrders}, "sort-order", "--box-effect sort: ascending (darkest first, left or top) or descending (brightest first)")
 	fs.Float32Var(&st.EffectOpacity, "effect-opacity", st.EffectOpacity, "mix each --box-effect with the picture under it, 0..1 (1: the effect alone)")
 	fs.Float32Var(&st.EffectFeather, "effect-feather", st.EffectFeather, "fade each --box-effect in over this many px inside the box's edge (a soft privacy blur, a focus spot); 0: over its 1-px anti-aliased edge")
 	registerCameraFlags(fs, st)

@@ -110,6 +110,36 @@ func TestEffectFeatherOpacityFlags(t *testing.T) {
 	}
 }
 
+// TestSortOrderFlag: --sort-order from the command line and a style file (default
+// ascending), a name it does not know a usage error naming the flag and the names.
+func TestSortOrderFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("box-effect = \"sort\"\nsort-order = \"descending\"\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"--sort-order", "descending"}, "descending"},
+		{[]string{"--sort-order", "ascending"}, "ascending"},
+		{[]string{"--style", file}, "descending"},
+		{[]string{"--style", file, "--sort-order", "ascending"}, "ascending"},
+	} {
+		st, err := styleOptions(tc.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if st.SortOrder != tc.want {
+			t.Errorf("%v: sort order %q, want %q", tc.args, st.SortOrder, tc.want)
+		}
+	}
+	_, err := styleOptions("--sort-order", "random")
+	var ue UsageError
+	if err == nil || !strings.Contains(err.Error(), "--sort-order") || !strings.Contains(err.Error(), "ascending, descending") || !errors.As(err, &ue) {
+		t.Errorf("--sort-order random: %v, want a usage error naming the flag and its values", err)
+	}
+}
+
 // FuzzEffectFlags: any --box-effect and --effect-strength text is parsed or refused, never
 // a panic, and what parses prints back as text that parses to the same.
 func FuzzEffectFlags(f *testing.F) {

@@ -88,6 +88,7 @@ var table = map[string]option{
 	"scanline-period":      {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.ScanlinePeriod"}},
 	"sort-columns":         {group: groupLook, style: true, fields: []string{"overlay.Style.SortColumns"}},
 	"sort-range":           {group: groupLook, style: true, fields: []string{"overlay.Style.SortRange"}},
+	"sort-order":           {group: groupLook, style: true, fields: []string{"overlay.Style.SortOrder"}, choices: func() []string { return overlay.SortOrders }},
 	"vignette":             {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.Vignette"}},
 	"blend":                {group: groupLook, style: true, fields: []string{"overlay.Style.Blend"}, choices: func() []string { return overlay.Blends }},
 	"box-effect":           {group: groupLook, style: true, fields: []string{"overlay.Style.BoxEffects"}},

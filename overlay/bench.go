@@ -215,6 +215,7 @@ type EffectsBench struct {
 	Coverage       float64 `json:"coverage"`             // the fraction of the frame under the boxes
 	Feather        float32 `json:"feather_px,omitempty"` // EffectBox.Feather (--effect-feather)
 	Opacity        float32 `json:"opacity"`              // 1 − EffectBox.Transparency (--effect-opacity); the camera's: 0
+	SortOrder      string  `json:"sort_order,omitempty"` // "descending": EffectBox.SortDescending (--sort-order)
 	Frames         int     `json:"frames"`
 	Workers        int     `json:"workers"`
 	EffectsMS      float64 `json:"effects_median_ms"` // the effects stage
@@ -230,31 +231,43 @@ const EffectsBenchWidth, EffectsBenchHeight = 3840, 2160
 // put back as it was before each draw), frames frames each: EffectBenchBoxes' 20 boxes over
 // a tenth of the frame, nothing else drawn; and, last, the camera look of the cctv look
 // over the whole frame, without a tint and then with one (camera-tint: lime, full). Where
-// o's style feathers the effects (EffectFeather) or mixes them (EffectOpacity), each
-// effect's row is followed by its twin's so drawn, timed in the same run. The rows' Backend is left to the caller.
+// o's style feathers the effects (EffectFeather), mixes them (EffectOpacity) or sorts
+// descending (SortOrder), each effect's row is followed by its twin's so drawn, timed in
+// the same run. The rows' Backend is left to the caller.
 func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 	const w, h = EffectsBenchWidth, EffectsBenchHeight
 	fr := EffectBenchGrainFrame(w, h)
 	y, u, v := slices.Clone(fr.Y), slices.Clone(fr.U), slices.Clone(fr.V)
 	restore := func() { copy(fr.Y, y); copy(fr.U, u); copy(fr.V, v) }
 	var rows []EffectsBench
-	// The plain boxes, and the style's feather and opacity where it gives them.
-	masks := []struct{ feather, opacity float32 }{{0, 1}}
-	if st := o.Style; st.EffectFeather > 0 || st.EffectOpacity != 1 {
-		masks = append(masks, struct{ feather, opacity float32 }{st.EffectFeather, st.EffectOpacity})
+	// The plain boxes, and the style's feather, opacity and sort order where it gives them.
+	type variant struct {
+		feather, opacity float32
+		desc             int32
+	}
+	masks := []variant{{0, 1, 0}}
+	if st := o.Style; st.EffectFeather > 0 || st.EffectOpacity != 1 || st.SortOrder == "descending" {
+		v := variant{st.EffectFeather, st.EffectOpacity, 0}
+		if st.SortOrder == "descending" {
+			v.desc = 1
+		}
+		masks = append(masks, v)
 	}
 	for _, name := range EffectNames() {
 		kind, _ := ParseEffect(name)
 		for _, m := range masks {
 			fx := EffectBenchBoxes(w, h, kind, 0)
 			for i := range fx {
-				fx[i].Feather, fx[i].Transparency = m.feather, 1-m.opacity
+				fx[i].Feather, fx[i].Transparency, fx[i].SortDescending = m.feather, 1-m.opacity, m.desc
 			}
 			row, err := benchEffect(o, fr, restore, &Primitives{Effects: fx}, StageEffects, frames)
 			if err != nil {
 				return nil, err
 			}
 			row.Effect, row.Strength, row.Boxes, row.Feather, row.Opacity = name, fx[0].Strength, len(fx), m.feather, m.opacity
+			if m.desc != 0 {
+				row.SortOrder = "descending"
+			}
 			for _, e := range fx {
 				row.Coverage += float64(e.W*e.H) / (w * h)
 			}

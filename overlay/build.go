@@ -51,10 +51,11 @@ type Builder struct {
 	fades []boxFade
 	// frame, set by the Drawer before Build, is the frame's number even where nothing is
 	// tracked (the frame's Index is then 0); 0: the frame's Index.
-	frame       int
-	sortColumns int32      // EffectBox.SortColumns: Style.SortColumns
-	particles   *particles // Style.Particles' live particles; nil when none
-	text        *textOf    // the text on tracks' formats and state (tracktext.go)
+	frame          int
+	sortColumns    int32      // EffectBox.SortColumns: Style.SortColumns
+	sortDescending int32      // EffectBox.SortDescending: Style.SortOrder
+	particles      *particles // Style.Particles' live particles; nil when none
+	text           *textOf    // the text on tracks' formats and state (tracktext.go)
 	// clock0 is the camera stamp's time at frame 1 (camera.go); zero: it counts from zero.
 	clock0 time.Time
 	// judgement, set by the Drawer before Build, is drawn with the frame (truth.go); nil:
@@ -109,6 +110,9 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	b.clock0 = s.Camera.cameraClock()
 	if s.SortColumns {
 		b.sortColumns = 1
+	}
+	if s.SortOrder == "descending" {
+		b.sortDescending = 1
 	}
 	if s.Particles > 0 {
 		b.particles = newParticles()

@@ -91,6 +91,10 @@ type EffectBox struct {
 	// (0 ≤ SortLo ≤ SortHi ≤ 1), and along columns (1) instead of rows (0).
 	SortLo, SortHi float32
 	SortColumns    int32
+	// SortDescending sorts EffectSort's runs brightest first (1) instead of darkest (0):
+	// the mirror of ascending, each line's mirror image sorted, then mirrored back, which
+	// is a stable descending sort (equal keys keep their order).
+	SortDescending int32
 	// Feather is how many px inside the box's edge the effect takes to fade in (its coverage
 	// ramp: render's fxCover); up to 1 the fill's 1-px anti-aliased edge.
 	Feather float32
@@ -102,12 +106,18 @@ type EffectBox struct {
 // MaxEffectFeather is Style.EffectFeather's largest value, in px.
 const MaxEffectFeather = 4096
 
+// SortOrders are Style.SortOrder's values ("" is ascending).
+var SortOrders = []string{"ascending", "descending"}
+
 // DefaultSortRange is Style.SortRange's default: the mid-tones, from a quarter to four
 // fifths of the way from black to white.
 var DefaultSortRange = [2]float32{0.25, 0.8}
 
 // validateEffects checks the style's effects, their strengths and the sort's range.
 func (s *Style) validateEffects() error {
+	if !validStyle(SortOrders, s.SortOrder) {
+		return field.Errorf("overlay.Style.SortOrder", s.SortOrder, "want %s", strings.Join(SortOrders, ", "))
+	}
 	if lo, hi := s.SortRange[0], s.SortRange[1]; !(lo >= 0 && lo <= hi && hi <= 1) {
 		return field.Errorf("overlay.Style.SortRange", fmt.Sprintf("%g,%g", lo, hi), "want 0 ≤ low ≤ high ≤ 1")
 	}
@@ -153,7 +163,7 @@ func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
 	p.Effects = append(p.Effects, EffectBox{X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
 		Radius: b.style.Roundness * min(bx.W, bx.H) / 2, Kind: fx[i], Strength: EffectStrength(fx[i], st), Tint: Premul(c, 1),
 		SortLo: b.style.SortRange[0], SortHi: b.style.SortRange[1], SortColumns: b.sortColumns,
-		Feather: b.style.EffectFeather, Transparency: 1 - b.style.EffectOpacity})
+		SortDescending: b.sortDescending, Feather: b.style.EffectFeather, Transparency: 1 - b.style.EffectOpacity})
 }
 
 // EffectBenchBoxes are the effects benchmark's boxes for a w × h frame: 20 boxes of effect

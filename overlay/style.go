@@ -94,6 +94,9 @@ type Style struct {
 	// sorts along columns instead of rows.
 	SortRange   [2]float32
 	SortColumns bool
+	// SortOrder is EffectSort's order: "ascending" (darkest first, the default) or
+	// "descending" (brightest first).
+	SortOrder string
 	// EffectFeather fades each box effect in over this many px inside the box's edge (a soft
 	// privacy blur, a focus spot); 0: over the 1-px anti-aliased edge.
 	EffectFeather float32

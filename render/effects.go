@@ -86,6 +86,7 @@ type fxWork struct {
 	// line's bit masks (sortMasks); a short run's items, a run's samples' places; its counts
 	keys8, keysC8, line8 []byte
 	keysT                []byte // a rectangle's keys, a column a row
+	mirror               []byte // a line's keys mirrored (descending)
 	inBits, downBits     []uint64
 	items                []uint32
 	places               []int32

@@ -57,11 +57,12 @@ func (sc *effectsScratch) sortEffect(b *overlay.EffectBox, r *fxRect, wk *fxWork
 		return
 	}
 	lo, hi := sortRange(b, &sc.f.pl[0])
+	desc := b.SortDescending != 0
 	if b.SortColumns == 0 {
-		sc.sortRows(r, wk, lo, hi)
+		sc.sortRows(r, wk, lo, hi, desc)
 		return
 	}
-	sc.sortColumns(r, wk, lo, hi)
+	sc.sortColumns(r, wk, lo, hi, desc)
 }
 
 // sortLine is a line (row or column) of a rectangle's values in the arena: sample i of its
@@ -73,16 +74,17 @@ type sortLine struct {
 	bits   uint
 	stride int
 	self   bool
+	desc   bool // EffectBox.SortDescending
 }
 
 // sortLines are the lines of frame f's planes of full resolution and of its 4:2:0 chroma,
 // along rows (stride 1) or columns (stride: the rectangle's width in samples, n and cn).
-func sortLines(f *fxFrame, n, cn int) (full, chroma sortLine) {
-	full = sortLine{planes: 1, bits: 12, stride: n, self: !f.pl[0].wide}
+func sortLines(f *fxFrame, n, cn int, desc bool) (full, chroma sortLine) {
+	full = sortLine{planes: 1, bits: 12, stride: n, self: !f.pl[0].wide, desc: desc}
 	if f.rgb {
-		full = sortLine{planes: 3, bits: 8, stride: n}
+		full = sortLine{planes: 3, bits: 8, stride: n, desc: desc}
 	}
-	return full, sortLine{planes: 2, bits: 12, stride: cn}
+	return full, sortLine{planes: 2, bits: 12, stride: cn, desc: desc}
 }
 
 // at points ln at the values of planes ks from o on (o: past each plane's offset in r).
@@ -93,12 +95,12 @@ func (ln *sortLine) at(arena []float32, r *fxRect, ks []int, o int) {
 }
 
 // sortRows is sortEffect along rows: each row's samples into the arena, then its runs sorted.
-func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32) {
+func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32, desc bool) {
 	f := &sc.f
 	n := r.x1 - r.x0
 	cx0, cy0, cx1, _ := r.plane(&f.pl[1])
 	cn := cx1 - cx0
-	full, chroma := sortLines(f, 1, 1)
+	full, chroma := sortLines(f, 1, 1, desc)
 	fullPlanes := f.fullPlanes()
 	wk.keys8, wk.keysC8 = grow(wk.keys8, n), grow(wk.keysC8, cn)
 	for y := r.y0; y < r.y1; y++ {
@@ -128,12 +130,12 @@ func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32) {
 
 // sortColumns is sortEffect along columns: the rectangle's samples into the arena and its
 // keys worked out, then each column's runs sorted.
-func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32) {
+func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32, desc bool) {
 	f := &sc.f
 	n, m := r.x1-r.x0, r.y1-r.y0
 	cx0, cy0, cx1, cy1 := r.plane(&f.pl[1])
 	cn, cm := cx1-cx0, cy1-cy0
-	full, chroma := sortLines(f, n, cn)
+	full, chroma := sortLines(f, n, cn, desc)
 	fullPlanes := f.fullPlanes()
 	wk.keys8 = grow(wk.keys8, n*m)
 	for y := r.y0; y < r.y1; y++ {
@@ -260,6 +262,17 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 	if lo > hi || n < 2 {
 		return
 	}
+	if ln.desc {
+		// Descending: the line's mirror image sorted, then mirrored back. The runs out of
+		// order are found on the keys mirrored (into scratch: they can be the frame's
+		// bytes); only their samples are mirrored, sorted and mirrored back. Twin: fxSort's
+		// rank from the run's end.
+		wk.mirror = grow(wk.mirror, n)
+		for i, k := range keys {
+			wk.mirror[n-1-i] = k
+		}
+		keys = wk.mirror
+	}
 	nw := (n + 63) / 64
 	// Scratch for the whole line, so that no run grows it: a worker's scratch stops growing
 	// once it has taken the largest box, whatever the keys.
@@ -273,8 +286,28 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 			return
 		}
 		s, e := runStart(in, i), runEnd(in, i)
-		ln.sortRun(keys[s:e], s, wk)
+		switch {
+		case ln.desc && e-s == 2: // a pair out of order: swapped, mirrored or not
+			ln.sortRun(keys[s:e], n-e, wk)
+		case ln.desc: // the run's samples, mirrored, lie at n−e..n−s
+			ln.mirror(n-e, e-s)
+			ln.sortRun(keys[s:e], n-e, wk)
+			ln.mirror(n-e, e-s)
+		default:
+			ln.sortRun(keys[s:e], s, wk)
+		}
 		i = e
+	}
+}
+
+// mirror reverses the order of the line's n samples from sample s in each of its planes.
+func (ln *sortLine) mirror(s, n int) {
+	st := ln.stride
+	for p := range ln.planes {
+		e := ln.e[p]
+		for i, j := s, s+n-1; i < j; i, j = i+1, j-1 {
+			e[i*st], e[j*st] = e[j*st], e[i*st]
+		}
 	}
 }
 

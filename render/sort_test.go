@@ -119,7 +119,7 @@ func TestSortLine(t *testing.T) {
 // the rule, worked out the obvious way: on a random frame of every format, boxes along rows
 // and along columns, wide and narrow key ranges, at odd sizes and over the frame's edge,
 // each line's runs of keys in the range sorted by slices.SortStableFunc, every plane's
-// sample moving with its key.
+// sample moving with its key; ascending and descending (EffectBox.SortDescending).
 func TestSortEffectMatchesStableSort(t *testing.T) {
 	const w, h = 61, 37
 	boxes := []overlay.EffectBox{
@@ -132,6 +132,9 @@ func TestSortEffectMatchesStableSort(t *testing.T) {
 	}
 	for i := range boxes {
 		boxes[i].Kind = overlay.EffectSort
+		desc := boxes[i]
+		desc.SortDescending = 1
+		boxes = append(boxes, desc)
 	}
 	for _, format := range []string{"rgba", "yuv420p", "nv12", "yuv420p10", "p010"} {
 		for seed := range uint64(3) {
@@ -153,7 +156,7 @@ func TestSortEffectMatchesStableSort(t *testing.T) {
 					x0, y0, x1, y1 := r.plane(&sc.f.pl[k])
 					got := sc.arena[r.off[k] : r.off[k]+(x1-x0)*(y1-y0)]
 					if !slices.Equal(got, want[k]) {
-						t.Errorf("%s seed %d box %d plane %d: values differ from a stable sort", format, seed, i, k)
+						t.Errorf("%s seed %d box %d (descending %d) plane %d: values differ from a stable sort", format, seed, i, boxes[i].SortDescending, k)
 					}
 				}
 			}
@@ -240,7 +243,12 @@ func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 				for i < along && in(i) {
 					i++
 				}
-				slices.SortStableFunc(src[s:i], func(a, b int) int { return int(keys[a] - keys[b]) })
+				slices.SortStableFunc(src[s:i], func(a, c int) int {
+					if b.SortDescending != 0 {
+						return int(keys[c] - keys[a])
+					}
+					return int(keys[a] - keys[c])
+				})
 			}
 			for i, p := range pos {
 				q := pos[src[i]]

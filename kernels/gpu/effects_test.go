@@ -31,6 +31,18 @@ func TestEffectsFeatherEmuMatchCPU(t *testing.T) {
 	}
 }
 
+// TestSortDescendingEmuMatchCPU is TestEffectsEmuMatchCPU's pixel sort brightest first
+// (EffectBox.SortDescending), along rows and columns.
+func TestSortDescendingEmuMatchCPU(t *testing.T) {
+	matchFrameChanges(t, []string{"sort"}, func(name string) overlay.Primitives {
+		p := effectBoxes(name, 0, 0)
+		for i := range p.Effects {
+			p.Effects[i].SortDescending = 1
+		}
+		return p
+	})
+}
+
 // effectBoxes are the boxes of TestEffectsEmuMatchCPU, of effect name, feathered and
 // transparent.
 func effectBoxes(name string, feather, transparency float32) overlay.Primitives {
@@ -126,6 +138,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkEffectBox sortLo", unsafe.Offsetof(b.SortLo)}, {"TkEffectBox sortColumns", unsafe.Offsetof(b.SortColumns)},
 		{"TkCamera tint", unsafe.Offsetof(c.Tint)}, {"TkCamera move", unsafe.Offsetof(c.Move)},
 		{"TkEffectBox feather", unsafe.Offsetof(b.Feather)}, {"TkEffectBox transparency", unsafe.Offsetof(b.Transparency)},
+		{"TkEffectBox sortDescending", unsafe.Offsetof(b.SortDescending)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {

@@ -14,6 +14,7 @@ extern "C" long tk_effects_layout(int i) {
       (long)offsetof(TkEffectBox, sortLo),  (long)offsetof(TkEffectBox, sortColumns),
       (long)offsetof(TkCamera, tint),       (long)offsetof(TkCamera, move),
       (long)offsetof(TkEffectBox, feather), (long)offsetof(TkEffectBox, transparency),
+      (long)offsetof(TkEffectBox, sortDescending),
   };
   return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
 }
