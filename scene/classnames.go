@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"golang.org/x/text/transform"
 )
 
 // MaxClasses bounds the class numbers a class-names file may name.
@@ -91,8 +93,11 @@ func readLabelsFile(path string) ([]string, error) {
 }
 
 // textLines splits a small text file into lines, without a UTF-8 byte order mark or CRs
-// before the line feeds.
+// before the line feeds, decoded from UTF-16 as a tracks file is (utf8Text).
 func textLines(data []byte) []string {
+	if isUTF16(data) {
+		data, _, _ = transform.Bytes(fromUTF16(), data)
+	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	return strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 }

@@ -22,6 +22,8 @@ func TestReadClassNames(t *testing.T) {
 	}{
 		{"coco.names", "person\r\nbicycle\r\ntraffic light\r\n\r\n", []string{"person", "bicycle", "traffic light"}},
 		{"classes.txt", "\uFEFFpéton  \n vélo", []string{"péton", "vélo"}},
+		// Written by Windows PowerShell 5's >, as a tracks file may be (TestReadUTF16).
+		{"utf16.names", utf16Text("person\r\nvélo\r\n", false), []string{"person", "vélo"}},
 		{"data.yaml", "names:\n  - person\n  - 'bi''cycle'   # two wheels\n  -   \"car\\u00e9\"\nnc: 3\n", []string{"person", "bi'cycle", "caré"}},
 		{"data.yml", "train: x\nnames: [person, 'traffic light', \"a, b\"] # flow\n", []string{"person", "traffic light", "a, b"}},
 		{"data.yaml", "names: {0: person, 2: 'car: fast'}\n", []string{"person", "", "car: fast"}},

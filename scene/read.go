@@ -487,8 +487,16 @@ func utf8Text(br *bufio.Reader) *bufio.Reader {
 	switch {
 	case bytes.Equal(b, []byte("\uFEFF")):
 		br.Discard(3)
-	case bytes.HasPrefix(b, []byte{0xff, 0xfe}), bytes.HasPrefix(b, []byte{0xfe, 0xff}):
-		return bufio.NewReaderSize(transform.NewReader(br, unicode.BOMOverride(transform.Nop)), br.Size())
+	case isUTF16(b):
+		return bufio.NewReaderSize(transform.NewReader(br, fromUTF16()), br.Size())
 	}
 	return br
 }
+
+// isUTF16 reports whether text that begins with b is UTF-16: a byte order mark either way.
+func isUTF16(b []byte) bool {
+	return bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff})
+}
+
+// fromUTF16 decodes UTF-16 text that begins with its byte order mark into UTF-8.
+func fromUTF16() transform.Transformer { return unicode.BOMOverride(transform.Nop) }
