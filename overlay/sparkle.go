@@ -10,7 +10,7 @@ import (
 // straight and curved, drawn as soft dots scattered along it instead of a stroke, new every
 // frame. A link of length l at stroke width W (at least 1 px) takes n = l / (sparkleSpacing·W)
 // dots (1 to maxSparkles), dot i at t = (i + u)/n along it (one in each n-th, so they cover
-// the link evenly, not in clumps), up to W off it either side, its diameter 0.5 to 2 W and
+// the link evenly, not in clumps), up to 1.5 W off it either side, its diameter 0.5 to 2 W and
 // its opacity 0.35 to 1 of the link's; each is a core with a faint wider disk about it, the
 // soft edge. u and the rest are hashed from the two track ids (in either order), the frame
 // number, the dot's number and the stroke (line or curve): the same command draws the same
