@@ -64,11 +64,45 @@
 // float32, so the sample is kept whole and the colour is still added. (Screen's c′ then
 // holds o·2⁻³⁰ more: below float32's resolution at the code values it is added to.)
 //
+// # Multiply, lighten and darken
+//
+// Multiply is out = frame·(1 − α + L·α) per R'G'B' channel (L the layer's unpremultiplied
+// colour): for a grey layer, ℓ = L·α in every channel, that is frame·(1 − (α − ℓ)), an over
+// of black, whose Y'CbCr value is the offsets alone:
+//
+//	out_i = o_i·α′ + (1 − α′)·sample_i,   that is c′_i = o_i·α′, α′ = α − ℓ
+//
+// exact in Y'CbCr as screen is. trackink takes that for every layer, ℓ the premultiplied
+// luma as screen's: exact for grey layers (white keeps the frame, black at full alpha makes
+// it black), and for coloured ones between over and a true multiply: a saturated colour
+// darkens the frame under it by one factor, 1 − α + ℓ, rather than channel by channel,
+// without tinting it: pure red at full alpha leaves a fifth of the frame (BT.709's 0.2126),
+// where a true multiply would keep the frame's red and drop its green and blue. α′ is α − ℓ
+// held to [2⁻³⁰, α] as screen's ℓ is.
+//
+// Lighten and darken are the editors' "lighter colour" and "darker colour": the layer's
+// pixel replaces the frame's (over, at its alpha) where its luma is above (lighten) or below
+// (darken) the frame's, and the frame stays where not (α′ = 0, c′ = 0). The lumas compared
+// are the layer's unpremultiplied Y' (c_Y/α) and the frame's Y' sample, both Y' of the
+// frame's matrix, so the choice is exact in Y'CbCr; in RGBA both are BT.709's luma. Across
+// the first sixteenth of the luma's range past a tie the layer fades in (α′ and c′ scaled
+// by the difference over that sixteenth): a hard switch would flip a pixel between two
+// colours on the least change of either luma (footage noise where layer and frame are alike,
+// or the device's FP16 layer against the CPU's FP32 one); lighten never darkens a pixel's
+// luma, nor darken lightens it. A 4:2:0 chroma sample takes the mean of its block's
+// composited pixels, each chosen or not, as for over. The choice reads the frame, so it is a
+// pass of its own before the composite (Tile.pick), as multiply's change is (applyBlend).
+//
+// Difference, |frame − layer|, is no over of any c′ and α′ (where the layer is the lighter
+// it is layer − frame, a negative weight on the frame), so trackink does not make it: a
+// layer rendered with --layer-only can be set to the editor's difference mode.
+//
 // On 4:2:0 frames the change is made inside the composite's loops as they read the layer,
 // and on 8-bit ones with AVX2 inside the vectorised loop (no pass of its own: a second pass
 // over the layer cost as much as the composite itself), in the same float32 operations as
 // the Go loops, so the samples are the same bits either way; add on the Go loops and RGBA
-// frames is a pass first (Tile.applyBlend).
+// frames is a pass first (Tile.applyBlend), and multiply, lighten and darken are passes
+// first on every path.
 package composite
 
 import (

@@ -150,6 +150,9 @@ func (sf sampleFormat) put(p []byte, v float32) {
 // Over implements HostSurface. Pixels of alpha 0 are left as they are.
 func (f *RGBA) Over(t *Tile) {
 	defer t.Clear()
+	if t.blend.mode.picks() {
+		t.pick(&frameLuma{pix: f.Pix, stride: f.Stride, rgba: true})
+	}
 	t.applyBlend()
 	r, g, b, al := &t.Planes[0], &t.Planes[1], &t.Planes[2], &t.Planes[Alpha]
 	for y := 0; y < t.H; y++ {
@@ -228,8 +231,16 @@ const (
 // rows' luma and chroma in one pass, each plane read once; other tiles (at the right edge of
 // odd-sized frames, and 10-bit frames) run the Go twins, overChromaGo then overLumaGo
 // (chroma first: the luma blend clears the alpha both read). Both make screen as they read
-// the layer (Tile.Blend); add is made first by applyBlend on the Go path.
+// the layer (Tile.Blend); add is made first by applyBlend on the Go path. Multiply, lighten
+// and darken are made first on both (applyBlend, pick: a pass over the spans each), and the
+// layer then composited as over.
 func overYCbCr(y []byte, yStride int, u []byte, uStride int, v []byte, vStride int, step int, sf sampleFormat, t *Tile) {
+	switch {
+	case t.blend.mode == BlendMultiply:
+		t.applyBlend()
+	case t.blend.mode.picks():
+		t.pick(&frameLuma{pix: y, stride: yStride, sf: sf})
+	}
 	if haveAVX2 && sf.size == 1 && t.W%16 == 0 {
 		rows, last := (t.H+1)/2, (t.W/2-1)*step
 		yo := t.Y0*yStride + t.X0

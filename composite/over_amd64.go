@@ -23,8 +23,22 @@ func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, plan
 //go:noescape
 func prefetchRows(p *byte, stride, rows int)
 
-// blendRowAVX2 is blendConsts.row for add on a Y'CbCr layer, n pixels (a multiple of 8) of the
-// planes' rows at c0, c1, c2 and a, with k's constants.
+// blendRowAVX2 is blendConsts.row for add or multiply (mode) on a Y'CbCr layer, n pixels (a
+// multiple of 8) of the planes' rows at c0, c1, c2 and a, with k's constants.
 //
 //go:noescape
-func blendRowAVX2(c0, c1, c2, a *float32, n int, k *blendConsts)
+func blendRowAVX2(c0, c1, c2, a *float32, n int, k *blendConsts, mode Blend)
+
+// blend_amd64.s takes mode 3 for multiply: an array of negative length stops the build
+// should BlendMultiply move.
+var (
+	_ [BlendMultiply - 3]struct{}
+	_ [3 - BlendMultiply]struct{}
+)
+
+// pickRowAVX2 is pickRow on a Y'CbCr layer over an 8-bit frame, n pixels (a multiple of 8)
+// of the planes' rows at c0, c1, c2 and a over the luma samples from luma, fading in over
+// w code values, for darken or lighten.
+//
+//go:noescape
+func pickRowAVX2(c0, c1, c2, a *float32, n int, luma *byte, w float32, darken bool)

@@ -11,6 +11,10 @@ func tileAVX2(y *byte, yStride int, u, v *byte, uStride, vStride, step int, plan
 
 func prefetchRows(p *byte, stride, rows int) {}
 
-func blendRowAVX2(c0, c1, c2, a *float32, n int, k *blendConsts) {
+func blendRowAVX2(c0, c1, c2, a *float32, n int, k *blendConsts, mode Blend) {
+	panic("composite: no AVX2 here")
+}
+
+func pickRowAVX2(c0, c1, c2, a *float32, n int, luma *byte, w float32, darken bool) {
 	panic("composite: no AVX2 here")
 }

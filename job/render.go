@@ -249,7 +249,7 @@ func layerNeedsNoPicture(o Options) error {
 
 // editorBlend names the editors' blend mode that does what each of trackink's does, for a
 // layer drawn with over and straight alpha.
-var editorBlend = map[string]string{"add": "Add (Linear Dodge)", "screen": "Screen"}
+var editorBlend = map[string]string{"add": "Add (Linear Dodge)", "screen": "Screen", "multiply": "Multiply", "lighten": "Lighter Color", "darken": "Darker Color"}
 
 // fitToVideo fits o's look to the video: the camera look's clock counts at its frame rate
 // unless told another (a time-lapse's 1/600 and a high-speed camera's 2 400 as they are).

@@ -8,9 +8,9 @@
 // blocks at columns 2x, 2x+1 and rows 2r, 2r+1 for r = y, y+4, ..., so it alone reads the
 // four pixels behind each chroma sample, blends them, and zeroes them: no barrier, and the
 // layer is zero again for the next frame wherever a tile had work (other tiles were never
-// written). A tile that no list reaches is skipped whole. With add or screen the layer is
-// composited twice: before the labels in that mode (tk_composite_blended), then the labels
-// over (tk_composite).
+// written). A tile that no list reaches is skipped whole. With a mode other than over the
+// layer is composited twice: before the labels in that mode (tk_composite_blended), then
+// the labels over (tk_composite).
 #include "tile.cuh"
 
 #define TK_COMP_X 32
@@ -72,20 +72,75 @@ __device__ float screenLuma(const TkParams* p, const float s[4], float* a2) {
   return t;
 }
 
-// blendPixel is composite's Tile.Blend for one pixel: layer value s changed so that over
-// composites it as mode (add or screen) (package composite's "Add and screen"). Screen of a Y'CbCr
-// layer leaves its offset-free luma t in s[0] and α′ in s[3], which overLuma blends as
-// composite's sampleFormat.screenAt, and Cb and Cr as they are: overChroma makes their
-// change on the block's sums, as composite's chromaRow does. An R'G'B' layer's offsets are
-// 0, so screen changes its alpha only.
-__device__ void blendPixel(const TkParams* p, int mode, float s[4]) {
+// multiplyAlpha is composite's: multiply's α′ for a pixel of premultiplied luma l and alpha
+// a, a − l held as screenAlpha holds l.
+__device__ __forceinline__ float multiplyAlpha(float l, float a) { return screenAlpha(a - l, a); }
+
+// lumaRGB is composite's: the BT.709 luma of R'G'B' code values.
+__device__ __forceinline__ float lumaRGB(float r, float g, float b) { return 0.2126f * r + 0.7152f * g + 0.0722f * b; }
+
+// TK_PICK_RAMP is composite's pickRamp: lighten and darken fade the layer in over this
+// fraction of the luma's range.
+#define TK_PICK_RAMP (1.0f / 16)
+
+// frameLuma is composite's frameLuma.at: the luma of frame pixel (fx, fy) in code values,
+// Y' of a Y'CbCr frame, lumaRGB of an RGBA one.
+__device__ float frameLuma(const TkParams* p, int fx, int fy) {
+  const uint8_t* d = (const uint8_t*)p->plane0 + (size_t)fy * p->stride0;
+  if (p->format == TK_RGBA) {
+    d += 4 * (size_t)fx;
+    return lumaRGB(d[0], d[1], d[2]);
+  }
+  if (p->format == TK_YUV420P10) return (float)((const uint16_t*)d)[fx];
+  if (p->format == TK_P010) return (float)(((const uint16_t*)d)[fx] >> 6);
+  return d[fx];
+}
+
+// blendPixel is composite's Tile.Blend for one pixel (fx, fy) of the frame: layer value s
+// changed so that over composites it as mode (package composite's "Add and screen" and
+// "Multiply, lighten and darken"). Screen of a Y'CbCr layer leaves its offset-free luma t
+// in s[0] and α′ in s[3], which overLuma blends as composite's sampleFormat.screenAt, and
+// Cb and Cr as they are: overChroma makes their change on the block's sums, as composite's
+// chromaRow does. An R'G'B' layer's offsets are 0, so screen changes its alpha only.
+// Multiply is composite's blendConsts.row, lighten and darken its Tile.pick, which reads
+// the frame's luma before overLuma writes it.
+__device__ void blendPixel(const TkParams* p, int mode, int fx, int fy, float s[4]) {
   float a = s[3];
   if (mode == TK_BLEND_OVER || a == 0) return;
+  bool rgba = p->format == TK_RGBA;
   if (mode == TK_BLEND_SCREEN) {
-    if (p->format == TK_RGBA)
-      s[3] = screenAlpha((0.2126f * s[0] + 0.7152f * s[1] + 0.0722f * s[2]) / 255, a);
+    if (rgba)
+      s[3] = screenAlpha(lumaRGB(s[0], s[1], s[2]) / 255, a);
     else
       s[0] = screenLuma(p, s, &s[3]);
+    return;
+  }
+  if (mode == TK_BLEND_MULTIPLY) {
+    float a2;
+    if (rgba) {
+      a2 = multiplyAlpha(lumaRGB(s[0], s[1], s[2]) / 255, a);
+    } else {
+      const float* m = p->space[0];
+      float ky = 1 / ((m[0] + m[1]) + m[2]);
+      a2 = multiplyAlpha((s[0] - m[3] * a) * ky, a);
+    }
+    for (int i = 0; i < 3; i++) s[i] = p->space[i][3] * a2;
+    s[3] = a2;
+    return;
+  }
+  if (mode == TK_BLEND_LIGHTEN || mode == TK_BLEND_DARKEN) {
+    float l = rgba ? lumaRGB(s[0], s[1], s[2]) : s[0];
+    float d = l - a * frameLuma(p, fx, fy);
+    if (mode == TK_BLEND_DARKEN) d = -d;
+    if (!(d > 0)) {
+      s[0] = s[1] = s[2] = s[3] = 0;
+      return;
+    }
+    const float* m = p->space[0];
+    float w = TK_PICK_RAMP / (1 / ((m[0] + m[1]) + m[2]));
+    float k = d / (a * w);
+    if (k < 1)
+      for (int i = 0; i < 4; i++) s[i] *= k;
     return;
   }
   for (int i = 0; i < 3; i++) s[i] -= p->space[i][3] * a;
@@ -181,7 +236,7 @@ __device__ void compositeTile(const TkParams* p, int mode) {
       loadPx(layer, li, q[i]);
       if (q[i][0] == 0 && q[i][1] == 0 && q[i][2] == 0 && q[i][3] == 0) continue;
       a0[i] = q[i][3];
-      blendPixel(p, mode, q[i]);
+      blendPixel(p, mode, ox + x, oy + y, q[i]);
       if (p->format == TK_RGBA)
         overRGBA(p, ox + x, oy + y, q[i]);
       else
@@ -201,8 +256,8 @@ __device__ bool tileDrawn(const TkParams* p) {
   return tileHasWork(p, blockIdx.y * p->tilesX + blockIdx.x) || p->echoFrames != 0;
 }
 
-// tk_composite_blended composites the layer as the stages before the labels left it, added
-// or screened; with over it does nothing (tk_composite composites the whole layer, labels
+// tk_composite_blended composites the layer as the stages before the labels left it, in
+// the blend mode (added, screened, multiplied, lightened or darkened); with over it does nothing (tk_composite composites the whole layer, labels
 // and all). Labels are text to be read, so they are composited over, after it
 // (render.drawTile's twin).
 TK_KERNEL void tk_composite_blended(const TkParams* p) {
@@ -211,7 +266,7 @@ TK_KERNEL void tk_composite_blended(const TkParams* p) {
 }
 
 // tk_composite composites the layer over the frame: all of it with over, only the tiles
-// that labels reach (drawn after tk_composite_blended) with add or screen.
+// that labels reach (drawn after tk_composite_blended) with another mode.
 TK_KERNEL void tk_composite(const TkParams* p) {
   if (overflowed(p)) return;
   if (p->blend == TK_BLEND_OVER) {

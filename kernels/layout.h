@@ -8,9 +8,12 @@
 #include <stdint.h>
 
 #define TK_TILE 64            // composite.TileSize
-#define TK_BLEND_OVER 0       // composite.BlendOver, BlendAdd, BlendScreen
-#define TK_BLEND_ADD 1
+#define TK_BLEND_OVER 0       // composite.BlendOver, BlendAdd, BlendScreen, BlendMultiply,
+#define TK_BLEND_ADD 1        // BlendLighten, BlendDarken
 #define TK_BLEND_SCREEN 2
+#define TK_BLEND_MULTIPLY 3
+#define TK_BLEND_LIGHTEN 4
+#define TK_BLEND_DARKEN 5
 #define TK_BLOCK_X 64         // threads per tile row: one per column
 #define TK_BLOCK_Y 4          // thread rows; thread (x, y) owns pixel rows y, y+4, ..., y+60
 #define TK_ROWS (TK_TILE / TK_BLOCK_Y)
@@ -113,7 +116,7 @@ struct TkParams {
   // plane2 unused; for RGBA only plane0 is used.
   uint64_t plane0, plane1, plane2;
   int32_t stride0, stride1, stride2;
-  int32_t blend;  // composite.Blend: TK_BLEND_OVER, _ADD, _SCREEN
+  int32_t blend;  // composite.Blend: TK_BLEND_OVER, _ADD, _SCREEN, _MULTIPLY, _LIGHTEN, _DARKEN
   // The layer's colour space (composite.Space.M): channel i of a premultiplied colour
   // (r, g, b, a) is space[i][0]·r + space[i][1]·g + space[i][2]·b + space[i][3]·a.
   float space[3][4];

@@ -49,7 +49,8 @@ func CheckTable(commands []string, flagSet func(command string) *pflag.FlagSet) 
 					bad("trackink %s --%s %s, one of its choices: %v", c, f.Name, choice, err)
 				}
 			}
-			if _, checks := f.Value.(choiceValue); checks {
+			switch f.Value.(type) {
+			case choiceValue, blendValue:
 				if err := flagSet(c).Set(f.Name, "no-such-name"); err == nil {
 					bad("trackink %s --%s takes a name its choices lack", c, f.Name)
 				}

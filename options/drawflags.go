@@ -1,6 +1,7 @@
 package options
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -52,7 +53,21 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Float32Var(&st.LinkSpeed, "link-speed", st.LinkSpeed, "with --link-shape wave or elastic: cycles a frame the wave travels along each link (negative: back; 0 = still)")
 	fs.BoolVar(&st.BendAway, "bend-away", st.BendAway, "curves bend away from the tracked points' centre, bowing outward (by --bend), instead of to one side of each link")
 	fs.Var(sizeValue{&st.Jitter}, "jitter", "draw each track moved by a constant vector within PX px, from a hash of its id: its box, point, label, links and trail together, so overlapping tracks part a little; drawn positions then differ from the file's (0 = off)")
-	fs.Var(choiceValue{&st.Blend, overlay.Blends}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; in the frame's own Y'CbCr)")
+	fs.Var(blendValue{choiceValue{&st.Blend, overlay.Blends}}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; multiply darkens it by the overlay's luma (white keeps it); lighten and darken draw the overlay only where it is lighter, darker, than the frame; in the frame's own Y'CbCr)")
+}
+
+// blendValue is --blend's choiceValue, which names what to do instead for a mode the
+// editors have and trackink does not make.
+type blendValue struct{ choiceValue }
+
+// Set refuses difference with the reason: |frame − layer| per R'G'B' channel is no over of
+// any colour and alpha, the form every mode takes in the frame's own Y'CbCr (package
+// composite's "Add and screen").
+func (v blendValue) Set(s string) error {
+	if s == "difference" {
+		return fmt.Errorf("%q: want %s; difference (|frame − overlay| per R'G'B' channel) cannot be made in the frame's own Y'CbCr: render the overlay alone with --layer-only and set its layer's blend mode to Difference in the editor", s, strings.Join(v.names, ", "))
+	}
+	return v.choiceValue.Set(s)
 }
 
 // autoOpacityValue is an opacity 0..1 or auto (overlay.Auto): --point-fill-opacity, whose

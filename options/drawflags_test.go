@@ -82,7 +82,8 @@ func TestDrawFlags(t *testing.T) {
 		file string
 		msg  string
 	}{
-		{[]string{"--blend", "multiply"}, "", `--blend "multiply": want over, add, screen`},
+		{[]string{"--blend", "burn"}, "", `--blend "burn": want over, add, screen, multiply, lighten, darken`},
+		{[]string{"--blend", "difference"}, "", `--blend "difference": want over, add, screen, multiply, lighten, darken; difference (|frame − overlay| per R'G'B' channel) cannot be made in the frame's own Y'CbCr: render the overlay alone with --layer-only and set its layer's blend mode to Difference in the editor`},
 		{[]string{"--point-style", "star"}, "", `--point-style "star": want dot, ring, cross, plus, square, diamond`},
 		{[]string{"--box-from", "size"}, "", `--box-from "size": want none, radius, age`},
 		{[]string{"--trail-smooth", "-1"}, "", "--trail-smooth -1: want 0 (off) to 100 positions"},
@@ -96,7 +97,7 @@ func TestDrawFlags(t *testing.T) {
 		// Once drew the class in transparent black: gone.
 		{[]string{"--class-colors", "person=auto"}, "", `person=auto: want a colour`},
 		{[]string{"--class-colors", "car=#00ff00,person="}, "", `person=: want a colour`},
-		{[]string{"--style", file}, "blend = \"lighten\"\n", `s.toml:1: blend = "lighten": want over, add, screen`},
+		{[]string{"--style", file}, "blend = \"overlay\"\n", `s.toml:1: blend = "overlay": want over, add, screen, multiply, lighten, darken`},
 		{[]string{"--glow", "-1"}, "", `--glow "-1": is negative`},
 		{[]string{"--glow", "NaN"}, "", `--glow "NaN": is not a number`},
 		{[]string{"--glow", "wide"}, "", `--glow "wide": is not a number`},
