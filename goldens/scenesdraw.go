@@ -83,6 +83,18 @@ func init() {
 			"the labels composited over it after them, so that their text stays readable on pale ground",
 		Draw: footageScene("default", func(st *overlay.Style) { st.Blend, st.FillOpacity = "add", 0.3 }, 240),
 	})
+	Scenes = append(Scenes, Scene{
+		Name: "vtest-blend-multiply", Width: footageW, Height: footageH, Footage: 240,
+		About: "--blend multiply on real footage (frame 240 of vtest.avi): the boxes' fills and outlines and the links " +
+			"darken the frame by their luma without tinting it (white would keep it), the labels over it",
+		Draw: footageScene("default", func(st *overlay.Style) { st.Blend, st.FillOpacity = "multiply", 0.3 }, 240),
+	})
+	Scenes = append(Scenes, Scene{
+		Name: "vtest-blend-lighten", Width: footageW, Height: footageH, Footage: 240,
+		About: "--blend lighten on real footage (frame 240 of vtest.avi): the overlay shows only where it is lighter than " +
+			"the frame (over the dark clothes and floor, not the pale walls), the labels over it",
+		Draw: footageScene("default", func(st *overlay.Style) { st.Blend, st.FillOpacity = "lighten", 0.3 }, 240),
+	})
 }
 
 // lookBuilder returns a Builder for w × h frames in a built-in look changed by edit, and the

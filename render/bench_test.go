@@ -13,8 +13,9 @@ import (
 // BenchmarkSeed4K draws successive frames of the seed scene at 3840×2160 onto a YUV420P
 // frame with two workers (the primitives built beforehand): the renderer alone, for CPU
 // profiles (go test -bench Seed4K -cpuprofile), whose per-function CPU time does not
-// depend on how busy a shared machine is the way wall time does. all-add and all-screen
-// draw everything with those blends, all-glow with a 12 px glow (the looks' at 4K), all-echo
+// depend on how busy a shared machine is the way wall time does. all-add, all-screen,
+// all-multiply, all-lighten and all-darken draw everything with those blends (the frame is
+// black, so lighten keeps every pixel and darken none: both pass over the layer alike), all-glow with a 12 px glow (the looks' at 4K), all-echo
 // with 4 echo trails (against all, the echo stage's cost); all-unfilled and
 // all-echo-unfilled the same with the boxes' fills off (outlines, links and curves: a fifth
 // of the frame kept, against half); lines-gradient draws the lines as gradients. The other
@@ -53,6 +54,9 @@ func BenchmarkSeed4K(b *testing.B) {
 		{"all", func(i int) overlay.Primitives { return prims[i] }},
 		{"all-add", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendAdd; return q }},
 		{"all-screen", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendScreen; return q }},
+		{"all-multiply", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendMultiply; return q }},
+		{"all-lighten", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendLighten; return q }},
+		{"all-darken", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendDarken; return q }},
 		{"all-glow", func(i int) overlay.Primitives { q := prims[i]; q.Glow = sdf.NewGlow(12, 0.5); return q }},
 		{"all-echo", func(i int) overlay.Primitives {
 			q := prims[i]

@@ -68,6 +68,9 @@ shot hud "$tracks" --look hud
 shot clean "$tracks" --look clean
 shot blend-add "$tracks" --blend add --no-labels --fill-opacity 0.3
 shot blend-screen "$tracks" --blend screen --no-labels --fill-opacity 0.3
+shot blend-multiply "$tracks" --blend multiply --no-labels --fill-opacity 0.3
+shot blend-lighten "$tracks" --blend lighten --no-labels --fill-opacity 0.3
+shot blend-darken "$tracks" --blend darken --no-labels --fill-opacity 0.3
 shot point-styles "$tmp/points.jsonl" --point-style diamond --point-radius 9 --box-from radius --box-style corners --no-labels
 shot box-from-age "$tmp/points.jsonl" --box-from age --box-radius 40 --trail 30 --trail-smooth 3
 shot box-from-sort "$tmp/points.jsonl" --box-from radius --box-radius 56 --box-effect sort --sort-columns --fill-opacity 0 --label 'x{cx} y{cy}' --trail 30 --trail-smooth 3
