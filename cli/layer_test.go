@@ -29,6 +29,7 @@ func TestRenderLayerOnly(t *testing.T) {
 		{"effect", []string{"-o", "e.mov", "--box-effect", "blur"}, 2, "--box-effect blur"},
 		{"look effect", []string{"-o", "e.mov", "--look", "blob"}, 2, "--box-effect invert"},
 		{"blend", []string{"-o", "e.mov", "--blend", "add"}, 2, "blend mode to Add"},
+		{"blend lighten", []string{"-o", "e.mov", "--blend", "lighten"}, 2, "blend mode to Lighter Color"},
 		{"camera", []string{"-o", "e.mov", "--look", "cctv"}, 2, "the camera look"},
 		{"mp4", []string{"-o", "e.mp4"}, 2, ".webm (VP9)"},
 		{"still", []string{"-o", "e.png"}, 2, "--layer-only writes a video's overlay"},

@@ -220,7 +220,7 @@ func (t *Drawer) spanWarning(name string, tracks *scene.Tracks, vo video.Options
 const offsetHint = ": check --frame-offset (video frame N+1 shows tracks frame 1) and --frame-base (whether the tracks count from 0 or 1)"
 
 // layerNeedsNoPicture refuses, for a layer (video.Options.Layer), what changes the picture
-// rather than drawing over it: box effects and the add and screen blends (an editor blends
+// rather than drawing over it: box effects and every blend but over (an editor blends
 // the layer itself, with the blend mode named).
 func layerNeedsNoPicture(o Options) error {
 	st := o.Overlay.Style

@@ -100,8 +100,8 @@ type Primitives struct {
 	// Glow lights every line, curve and box outline (not label backgrounds): a soft
 	// falloff beyond each stroke's edge, from the same distance as its coverage.
 	Glow sdf.Glow
-	// Blend is how the whole layer meets the frame: over, add or screen (package
-	// composite's "Add and screen").
+	// Blend is how the whole layer meets the frame: over, add, screen, multiply, lighten
+	// or darken (package composite's "Add and screen" and "Multiply, lighten and darken").
 	Blend composite.Blend
 	// Camera alters the whole frame after the layer is composited (camera.go).
 	Camera CameraPass

@@ -12,7 +12,7 @@ type Stage int
 // host), or in a Backend that builds the links itself (LinkBackend: the link kernels); the
 // others in the Backend: binning, the box effects on the frame (effects.go), then per tile
 // boxes, lines, curves, the echo trails (echo.go: the frame's layer kept, the kept layers
-// of the frames before laid under it), labels and composite (with add or screen the overlay
+// of the frames before laid under it), labels and composite (with any blend but over the overlay
 // is composited before the labels too, and the labels over it after), and last the camera
 // look over the whole frame (camera.go). (The effects follow binning so that a device frame
 // whose bin lists overflowed, which the device draws again, is changed once.) render's

@@ -115,7 +115,7 @@ type Options struct {
 	// orientation), into ProRes 4444 (.mov), VP9 (.webm), QuickTime Animation (Encoder
 	// qtrle) or a numbered PNG sequence (name_%05d.png), in BT.709 limited range where it
 	// is Y'CbCr (layer.go). The DrawFunc then gets a transparent *composite.RGBA: what it
-	// draws must not read the picture (box effects, add and screen blending), which is not
+	// draws must not read the picture (box effects, blending other than over), which is not
 	// there. No audio or other stream is copied; Segment is refused.
 	Layer bool
 
