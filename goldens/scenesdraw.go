@@ -68,6 +68,23 @@ func init() {
 				st.LinkShape, st.LinkStyle, st.LinkFlow, st.LinkAmp, st.LinkOpacity, st.FillOpacity = "elastic", "dotted", 1.5, 8, 0.9, 0.05
 			}),
 		},
+		Scene{
+			Name: "links-spiral-gradient", Width: 960, Height: 540,
+			About: "--link-shape spiral --link-turns 1.5 --link-color gradient: a curl round each link's lower id ending on the other point, " +
+				"run from one end's colour to the other's, with a halo",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.LinkShape, st.LinkTurns, st.LinkGradient, st.LinkOpacity, st.LineWidth, st.FillOpacity, st.Palette, st.Halo =
+					"spiral", 1.5, true, 1, 2, 0.05, "neon", 1.5
+			}),
+		},
+		Scene{
+			Name: "links-swirl-dashed", Width: 960, Height: 540,
+			About: "--link-shape swirl with dashed links: each link a field line whose bends hook back, travelling with the frame; " +
+				"the dashes run on across the pieces' joints",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.LinkShape, st.LinkStyle, st.LinkAmp, st.LinkOpacity, st.FillOpacity = "swirl", "dashed", 6, 0.9, 0.05
+			}),
+		},
 	)
 	for _, look := range []string{"default", "clean", "hud", "plexus", "neon"} {
 		Scenes = append(Scenes, Scene{

@@ -44,13 +44,14 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(pairValue{&st.Dash, "length,gap"}, "dash", "dashed links and box outlines: dashes LENGTH px long with GAP px between them, as seen (round caps included; a dash is at least the stroke's width); dotted ones: GAP px between the dots (0,0 = tied to the width)")
 	fs.Lookup("dash").DefValue = "0,0: dashes 4, gaps 2 and dots 1 stroke width apart"
 	fs.Float32Var(&st.LinkFlow, "link-flow", st.LinkFlow, "with --link-style dashed or dotted: the dashes move this many px a frame along each link (negative: the other way; 0 = still)")
-	fs.Var(choiceValue{&st.LinkShape, overlay.LinkShapes}, "link-shape", "straight links' shape: "+strings.Join(overlay.LinkShapes, ", ")+" (wave: a sine along the link, travelling; s: a cubic S bent by --bend; elastic: a damped wave)")
+	fs.Var(choiceValue{&st.LinkShape, overlay.LinkShapes}, "link-shape", "straight links' shape: "+strings.Join(overlay.LinkShapes, ", ")+" (wave: a sine along the link, travelling; s: a cubic S bent by --bend; elastic: a damped wave; spiral: a curl from one end, --link-turns; swirl: a travelling field line)")
 	fs.Var(sizeValue{&st.LinkAmp}, "link-amp", "with --link-shape wave or elastic: the wave's amplitude in px (at most a fifth of its wavelength)")
 	if st.LinkAmp == overlay.Auto {
 		fs.Lookup("link-amp").DefValue = "16 px at 2160 lines, scaled, at least 3"
 	}
-	fs.Float32Var(&st.LinkFreq, "link-freq", st.LinkFreq, "with --link-shape wave or elastic: cycles along each link, to the nearest half, 0.5..32 (0 = 3; a short link takes fewer)")
-	fs.Float32Var(&st.LinkSpeed, "link-speed", st.LinkSpeed, "with --link-shape wave or elastic: cycles a frame the wave travels along each link (negative: back; 0 = still)")
+	fs.Float32Var(&st.LinkFreq, "link-freq", st.LinkFreq, "with --link-shape wave, elastic or swirl: cycles along each link, to the nearest half (swirl: whole), 0.5..32 (0 = 3; a short link takes fewer)")
+	fs.Float32Var(&st.LinkTurns, "link-turns", st.LinkTurns, "with --link-shape spiral: turns of the curl, 0.25..5 (negative: the other way round; 0 = 1)")
+	fs.Float32Var(&st.LinkSpeed, "link-speed", st.LinkSpeed, "with --link-shape wave, elastic or swirl: cycles a frame the wave travels along each link (negative: back; 0 = still)")
 	fs.BoolVar(&st.BendAway, "bend-away", st.BendAway, "curves bend away from the tracked points' centre, bowing outward (by --bend), instead of to one side of each link")
 	fs.Var(sizeValue{&st.Jitter}, "jitter", "draw each track moved by a constant vector within PX px, from a hash of its id: its box, point, label, links and trail together, so overlapping tracks part a little; drawn positions then differ from the file's (0 = off)")
 	fs.Var(blendValue{choiceValue{&st.Blend, overlay.Blends}}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; multiply darkens it by the overlay's luma (white keeps it); lighten and darken draw the overlay only where it is lighter, darker, than the frame; in the frame's own Y'CbCr)")

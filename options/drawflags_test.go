@@ -106,13 +106,15 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--glow-opacity", "NaN"}, "", "--glow-opacity NaN: is outside 0..1"},
 		{[]string{"--link-color", "gradiant"}, "", `--link-color "gradiant": is not a color: want #rrggbb, #rrggbbaa or a name (aqua black blue cyan fuchsia gray green grey lime magenta maroon navy olive orange purple red silver teal white yellow) (did you mean gradient?)`},
 		{[]string{"--style", file}, "glow = -4\n", `s.toml:1: glow = "-4": is negative`},
-		{[]string{"--link-shape", "zigzag"}, "", `--link-shape "zigzag": want straight, wave, s, elastic`},
+		{[]string{"--link-shape", "zigzag"}, "", `--link-shape "zigzag": want straight, wave, s, elastic, spiral, swirl`},
 		{[]string{"--link-shape", "wave", "--link-style", "electric"}, "", `--link-shape "wave": electric links (--link-style electric) have a shape of their own`},
 		{[]string{"--link-shape", "elastic", "--link-style", "sparkle"}, "", `--link-shape "elastic": sparkle links (--link-style sparkle) are scattered along the straight line`},
 		{[]string{"--link-style", "sparkles"}, "", `--link-style "sparkles": want solid, dashed, dotted, electric, sparkle (did you mean sparkle?)`},
 		{[]string{"--style", file}, "link-style = \"sparkel\"\n", `s.toml:1: link-style = "sparkel": want solid, dashed, dotted, electric, sparkle (did you mean sparkle?)`},
 		{[]string{"--link-freq", "0.2"}, "", "--link-freq 0.2: is outside 0.5..32 cycles a link"},
 		{[]string{"--link-speed", "20"}, "", "--link-speed 20: is outside -10..10 cycles a frame"},
+		{[]string{"--link-turns", "9"}, "", "--link-turns 9: is outside 0.25..5 turns"},
+		{[]string{"--style", file}, "link-turns = 0.1\n", "s.toml:1: link-turns = 0.1: is outside 0.25..5 turns"},
 		{[]string{"--link-amp", "-3"}, "", `--link-amp "-3": is negative`},
 		{[]string{"--style", file}, "link-shape = \"sine\"\n", `s.toml:1: link-shape = "sine": want straight, wave, s, elastic`},
 		{[]string{"--link-color", "gradient:#ffffff"}, "", `--link-color "gradient:#ffffff": want gradient:COLOR,COLOR (from the lower track id's end to the higher's)`},
@@ -212,9 +214,9 @@ func TestJitterFlag(t *testing.T) {
 // the flag or the file's line).
 func TestLinkShapeFlags(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "s.toml")
-	os.WriteFile(file, []byte("link-shape = \"elastic\"\nlink-freq = 1.5\n"), 0o644)
+	os.WriteFile(file, []byte("link-shape = \"elastic\"\nlink-freq = 1.5\nlink-turns = -2.5\n"), 0o644)
 	st, err := styleOptions("--style", file, "--link-amp", "9", "--link-speed", "-0.1")
-	if err != nil || st.LinkShape != "elastic" || st.LinkFreq != 1.5 || st.LinkAmp != 9 || st.LinkSpeed != -0.1 {
+	if err != nil || st.LinkShape != "elastic" || st.LinkFreq != 1.5 || st.LinkAmp != 9 || st.LinkSpeed != -0.1 || st.LinkTurns != -2.5 {
 		t.Errorf("from a file and the command line: %v, %q amp %g freq %g speed %g", err, st.LinkShape, st.LinkAmp, st.LinkFreq, st.LinkSpeed)
 	}
 	if st, err := styleOptions(); err != nil || st.LinkShape != "straight" || st.LinkAmp != overlay.Auto {

@@ -147,6 +147,7 @@ var table = map[string]option{
 	"link-freq":           {group: groupLinks, style: true, fields: []string{"overlay.Style.LinkFreq"}},
 	"link-shape":          {group: groupLinks, style: true, fields: []string{"overlay.Style.LinkShape"}, choices: func() []string { return overlay.LinkShapes }},
 	"link-speed":          {group: groupLinks, style: true, fields: []string{"overlay.Style.LinkSpeed"}},
+	"link-turns":          {group: groupLinks, style: true, fields: []string{"overlay.Style.LinkTurns"}},
 	"link-style":          {group: groupLinks, style: true, fields: []string{"overlay.Style.LinkStyle"}, choices: func() []string { return overlay.LinkStyles }},
 	"links":               {group: groupLinks, style: true, fields: []string{"knn.Options.Graph"}, choices: func() []string { return knn.Graphs }},
 	"max-degree":          {group: groupLinks, style: true, fields: []string{"knn.Options.MaxDegree"}},

@@ -61,9 +61,10 @@ type Builder struct {
 	// judgement, set by the Drawer before Build, is drawn with the frame (truth.go); nil:
 	// none. Build clears it.
 	judgement *Judgement
-	arc       []float64   // a dashed shaped link's arc lengths (linkshape.go)
-	sparkles  []Line      // this frame's sparkle dots (sparkle.go), added after the halos
-	jitter    scene.Frame // the frame with its tracks moved (jitter.go)
+	arc       []float64    // a dashed shaped link's arc lengths (linkshape.go)
+	swirl     []complex128 // a swirl link's points (linkshape.go)
+	sparkles  []Line       // this frame's sparkle dots (sparkle.go), added after the halos
+	jitter    scene.Frame  // the frame with its tracks moved (jitter.go)
 }
 
 // labelPlace is where a track's label was, and in which frame.

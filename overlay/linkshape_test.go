@@ -45,7 +45,7 @@ func offsets(c []Curve, a, b scene.Point) (d, u []float64) {
 // width and colour, staying near the line at its ends.
 func TestLinkShapeRun(t *testing.T) {
 	lo, hi := scene.Point{ID: 3, X: 120.3, Y: 410.7}, scene.Point{ID: 9, X: 830.1, Y: 150.2}
-	for _, shape := range []string{"wave", "s", "elastic"} {
+	for _, shape := range []string{"wave", "s", "elastic", "spiral", "swirl"} {
 		for _, ends := range [][2]scene.Point{{lo, hi}, {hi, lo}} {
 			st := DefaultStyle()
 			st.LinkShape, st.LineWidth = shape, 3
@@ -210,6 +210,11 @@ func TestLinkShapeValidate(t *testing.T) {
 		{func(s *Style) { s.LinkSpeed = float32(math.NaN()) }, "LinkSpeed"},
 		{func(s *Style) { s.LinkAmp = -2 }, "LinkAmp"},
 		{func(s *Style) { s.LinkAmp = 2000 }, "LinkAmp"},
+		{func(s *Style) { s.LinkTurns = 0.1 }, "LinkTurns"},
+		{func(s *Style) { s.LinkTurns = -6 }, "LinkTurns"},
+		{func(s *Style) { s.LinkTurns = float32(math.NaN()) }, "LinkTurns"},
+		{func(s *Style) { s.LinkShape, s.LinkStyle = "spiral", "electric" }, "LinkShape"},
+		{func(s *Style) { s.LinkShape, s.LinkStyle = "swirl", "sparkle" }, "LinkShape"},
 	} {
 		st := DefaultStyle()
 		tc.set(&st)
@@ -222,5 +227,105 @@ func TestLinkShapeValidate(t *testing.T) {
 	st.LinkShape, st.LinkStyle = "straight", "electric"
 	if err := st.Validate(); err != nil {
 		t.Errorf("straight electric links: %v", err)
+	}
+}
+
+// samples is the run of curves c sampled 16 times a piece, in order.
+func samples(c []Curve) (x, y []float64) {
+	for _, k := range c {
+		for j := range 16 {
+			px, py := curves.Point(k.X0, k.Y0, k.X1, k.Y1, k.X2, k.Y2, float32(j)/16)
+			x, y = append(x, float64(px)), append(y, float64(py))
+		}
+	}
+	k := c[len(c)-1]
+	return append(x, float64(k.X2)), append(y, float64(k.Y2))
+}
+
+// TestLinkShapeSpiral: a spiral winds LinkTurns turns round the lower id's point (counted
+// from where it leaves it), the other way round with negative turns, and ends on the other
+// point whatever the turns, fractional ones too (the pack's misses it unless they are
+// whole); its distance from its centre grows all the way.
+func TestLinkShapeSpiral(t *testing.T) {
+	lo, hi := scene.Point{ID: 2, X: 500, Y: 300}, scene.Point{ID: 7, X: 800, Y: 420}
+	for _, turns := range []float32{1, 2.5, -1.5, 0.25, 0} {
+		st := DefaultStyle()
+		st.LinkShape, st.LinkTurns, st.LineWidth = "spiral", turns, 2
+		c := shapedLinks(t, st, hi, lo, 9).Curves
+		if e := c[len(c)-1]; e.X2 != hi.X || e.Y2 != hi.Y {
+			t.Errorf("turns %g: ends at (%g, %g), want (%g, %g)", turns, e.X2, e.Y2, hi.X, hi.Y)
+		}
+		want := float64(turns)
+		if turns == 0 {
+			want = 1
+		}
+		x, y := samples(c)
+		wound, prev, r := 0.0, math.NaN(), 0.0
+		for i := range x {
+			dx, dy := x[i]-float64(lo.X), y[i]-float64(lo.Y)
+			d := math.Hypot(dx, dy)
+			if d < r-0.5 {
+				t.Fatalf("turns %g: comes back in to %.1f px of its centre after %.1f", turns, d, r)
+			}
+			r = max(r, d)
+			if d < 1 {
+				continue
+			}
+			a := math.Atan2(dy, dx)
+			if !math.IsNaN(prev) {
+				wound += math.Remainder(a-prev, 2*math.Pi)
+			}
+			prev = a
+		}
+		// Screen y runs down: positive turns run clockwise on screen, as screen angles grow.
+		if got := wound / (2 * math.Pi); math.Abs(got-want) > 0.03*math.Abs(want)+0.01 { // less the first px
+			t.Errorf("turns %g: winds %.3f turns round the lower id's point, want %g", turns, got, want)
+		}
+	}
+}
+
+// TestLinkShapeSwirl: a swirl's heading swings past square to the line, so it runs back on
+// itself in places (a wave never does), stays within its loops' reach of the line, ends on
+// the other point in every frame, and travels: the same frame draws the same swirl, the
+// next another.
+func TestLinkShapeSwirl(t *testing.T) {
+	a, b := scene.Point{ID: 1, X: 100, Y: 300}, scene.Point{ID: 4, X: 700, Y: 300}
+	run := func(shape string, frame int) []Curve {
+		st := DefaultStyle()
+		st.LinkShape, st.LinkAmp, st.LineWidth = shape, 10, 2
+		return shapedLinks(t, st, a, b, frame).Curves
+	}
+	back := func(c []Curve) bool {
+		x, _ := samples(c)
+		for i := 1; i < len(x); i++ {
+			if x[i] < x[i-1]-0.1 {
+				return true
+			}
+		}
+		return false
+	}
+	for frame := range 5 {
+		c := run("swirl", frame)
+		if e := c[len(c)-1]; e.X2 != b.X || e.Y2 != b.Y {
+			t.Errorf("frame %d: ends at (%g, %g), want (%g, %g)", frame, e.X2, e.Y2, b.X, b.Y)
+		}
+		if !back(c) {
+			t.Errorf("frame %d: the swirl never runs back", frame)
+		}
+		// Three cycles of 200 px: its loops reach some 0.6 of a cycle from the line.
+		_, y := samples(c)
+		top := 0.0
+		for _, v := range y {
+			top = max(top, math.Abs(v-300))
+		}
+		if top < 40 || top > 200 {
+			t.Errorf("frame %d: leaves the line by %.1f px, want loops of some 120", frame, top)
+		}
+	}
+	if back(run("wave", 3)) {
+		t.Error("the wave ran back: the test cannot tell a swirl")
+	}
+	if !slices.Equal(run("swirl", 6), run("swirl", 6)) || slices.Equal(run("swirl", 6), run("swirl", 7)) {
+		t.Error("want the same swirl for the same frame and another for the next")
 	}
 }

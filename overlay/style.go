@@ -161,8 +161,10 @@ type Style struct {
 	// others are drawn as joined runs of curve pieces (linkshape.go). LinkAmp is a wave's or
 	// an elastic link's amplitude in px (Auto: 16 px at 2160 lines, scaled, at least 3),
 	// LinkFreq its cycles along a link (to the nearest half; 0: 3), LinkSpeed the cycles a
-	// frame its phase moves on (negative: back; 0: still).
+	// frame its phase moves on (negative: back; 0: still). LinkTurns is a spiral's turns
+	// (negative: the other way round; 0: 1).
 	LinkShape string
+	LinkTurns float32
 	LinkAmp   float32
 	LinkFreq  float32
 	LinkSpeed float32
@@ -208,6 +210,7 @@ func DefaultStyle() Style {
 		LinkAmp:          Auto,
 		LinkFreq:         3,
 		LinkSpeed:        0.04,
+		LinkTurns:        1,
 	}
 }
 
@@ -322,6 +325,8 @@ func (s *Style) Validate() error {
 		return field.Errorf("overlay.Style.LinkFlow", s.LinkFlow, "is outside -1000..1000 px a frame")
 	case s.LinkFreq != 0 && !(s.LinkFreq >= 0.5 && s.LinkFreq <= 32):
 		return field.Errorf("overlay.Style.LinkFreq", s.LinkFreq, "is outside 0.5..32 cycles a link (0: 3)")
+	case s.LinkTurns != 0 && !(math.Abs(float64(s.LinkTurns)) >= 0.25 && math.Abs(float64(s.LinkTurns)) <= 5):
+		return field.Errorf("overlay.Style.LinkTurns", s.LinkTurns, "is outside 0.25..5 turns, or -5..-0.25 the other way (0: 1)")
 	case math.IsNaN(float64(s.LinkSpeed)) || math.Abs(float64(s.LinkSpeed)) > 10:
 		return field.Errorf("overlay.Style.LinkSpeed", s.LinkSpeed, "is outside -10..10 cycles a frame")
 	case s.LinkPulsePeriod < 0 || s.LinkPulsePeriod > 100000:
