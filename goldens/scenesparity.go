@@ -1,6 +1,9 @@
 package goldens
 
-import "trackink/overlay"
+import (
+	"trackink/overlay"
+	"trackink/scene"
+)
 
 // The scenes of the small look options: label anchors and offsets, point outlines and fills, gradient links between chosen colours.
 func init() {
@@ -20,6 +23,22 @@ func init() {
 				"mirrored above a box where they would cover another, turned inside at the frame's bottom",
 			Draw: lookScene("default", func(st *overlay.Style) {
 				st.LabelAnchor, st.LabelOffset, st.LabelFormat = "bottom", [2]float32{0, 3}, "{class}"
+			}),
+		},
+		Scene{
+			Name: "labels-outline", Width: 960, Height: 540, LabelSize: 20,
+			About: "--label-opacity 0 --label-outline 2: bare label text outlined 2 px in the auto colour (black round the white " +
+				"text), the outline glyphs drawn before the text's",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.LabelOpacity, st.LabelOutline, st.FillOpacity = 0, 2, 0.3
+			}),
+		},
+		Scene{
+			Name: "labels-outline-wide", Width: 480, Height: 270, LabelSize: 12,
+			About: "--label-outline 4 --label-text-color black on the plates: a white outline (auto, against the black text), " +
+				"4 px past 3 px of padding, into tiles the plates do not reach",
+			Draw: lookScene("default", func(st *overlay.Style) {
+				st.LabelOutline, st.LabelTextColor = 4, overlay.OptionalColor{C: scene.Color{A: 255}, Set: true}
 			}),
 		},
 		Scene{

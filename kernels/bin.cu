@@ -241,7 +241,9 @@ __device__ void binPrimitive(const TkParams* p, bool fill) {
     case TK_LABELS: {
       if (i >= p->nLabels) return;
       const TkLabel& l = ((const TkLabel*)p->labels)[i];
-      binRect(e, i, (float)l.x, (float)l.y, (float)(l.x + l.w), (float)(l.y + l.h));
+      // Grown by the outline's reach, which may run past the background (render's binLabels).
+      float m = (float)l.outline;
+      binRect(e, i, (float)l.x - m, (float)l.y - m, (float)(l.x + l.w) + m, (float)(l.y + l.h) + m);
       return;
     }
   }

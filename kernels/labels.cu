@@ -24,8 +24,11 @@ TK_KERNEL void tk_labels(const TkParams* p) {
     bg.dash.on = bg.dash.period = bg.bracket = 0;
     layerColor(p, l.background, bg.fill);
     for (int c = 0; c < 4; c++) bg.strokeColor[c] = 0;
-    float text[4];
+    float text[4], outline[4];
     layerColor(p, l.color, text);
+    layerColor(p, l.outlineColor, outline);
+    // With an outline, the first half of the glyphs are its own, drawn before the text.
+    int mid = l.outline > 0 ? l.glyph0 + (l.glyph1 - l.glyph0) / 2 : l.glyph0;
     for (int j = 0; j < TK_ROWS; j++) {
       int y = rowOf(j);
       if (y >= s.t.h) break;
@@ -36,7 +39,7 @@ TK_KERNEL void tk_labels(const TkParams* p) {
         if (fx < g.x || fx >= g.x + g.w || fy < g.y || fy >= g.y + g.h) continue;
         int m = atlas[g.mask + (fy - g.y) * g.w + (fx - g.x)];
         if (m != 0) {
-          over(s.px[j], text, (float)m * (1.0f / 255));
+          over(s.px[j], gi < mid ? outline : text, (float)m * (1.0f / 255));
           s.dirty = true;
         }
       }

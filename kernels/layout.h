@@ -69,12 +69,16 @@ struct TkBox {
   float bracket;  // corner brackets, a fraction of the side; 0: none
 };
 // TkLabel is a label laid out by the host: its background rectangle (overlay.Font.LabelSize)
-// and the range [glyph0, glyph1) of its placed glyphs.
+// and the range [glyph0, glyph1) of its placed glyphs; with an outline (outline > 0, its
+// reach past the background in whole px) the first half of them are the outline's, drawn
+// in outlineColor before the text.
 struct TkLabel {
   int32_t x, y, w, h;
   int32_t glyph0, glyph1;
   float color[4];
   float background[4];
+  int32_t outline, pad_;
+  float outlineColor[4];
 };
 // TkGlyph is one placed glyph: its mask's top-left in the frame, its size, and where its
 // w × h coverage bytes start in the atlas.

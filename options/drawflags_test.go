@@ -114,6 +114,11 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--link-freq", "0.2"}, "", "--link-freq 0.2: is outside 0.5..32 cycles a link"},
 		{[]string{"--link-speed", "20"}, "", "--link-speed 20: is outside -10..10 cycles a frame"},
 		{[]string{"--link-turns", "9"}, "", "--link-turns 9: is outside 0.25..5 turns"},
+		{[]string{"--label-outline", "17"}, "", "--label-outline 17: is outside 0..16"},
+		{[]string{"--label-outline", "-1"}, "", "--label-outline -1: is outside 0..16"},
+		{[]string{"--label-outline", "NaN"}, "", "--label-outline NaN: is outside 0..16"},
+		{[]string{"--label-outline-color", "nope"}, "", `--label-outline-color "nope": is not a color`},
+		{[]string{"--style", file}, "label-outline = 40\n", "s.toml:1: label-outline = 40: is outside 0..16"},
 		{[]string{"--style", file}, "link-turns = 0.1\n", "s.toml:1: link-turns = 0.1: is outside 0.25..5 turns"},
 		{[]string{"--link-amp", "-3"}, "", `--link-amp "-3": is negative`},
 		{[]string{"--style", file}, "link-shape = \"sine\"\n", `s.toml:1: link-shape = "sine": want straight, wave, s, elastic`},
@@ -221,5 +226,22 @@ func TestLinkShapeFlags(t *testing.T) {
 	}
 	if st, err := styleOptions(); err != nil || st.LinkShape != "straight" || st.LinkAmp != overlay.Auto {
 		t.Errorf("the default: %v, %q amp %g", err, st.LinkShape, st.LinkAmp)
+	}
+}
+
+// TestLabelOutlineFlags: --label-outline and --label-outline-color reach the style from the
+// command line and a style file; the default is none, its colour auto.
+func TestLabelOutlineFlags(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("label-outline = 2.5\nlabel-outline-color = \"#ffd400\"\n"), 0o644)
+	st, err := styleOptions("--style", file, "--label-opacity", "0")
+	if err != nil || st.LabelOutline != 2.5 || !st.LabelOutlineColor.Set || st.LabelOutlineColor.C != (scene.Color{R: 0xff, G: 0xd4, A: 0xff}) {
+		t.Errorf("from a file: %v, outline %g %+v", err, st.LabelOutline, st.LabelOutlineColor)
+	}
+	if st, err := styleOptions("--label-outline", "3", "--label-outline-color", "auto"); err != nil || st.LabelOutline != 3 || st.LabelOutlineColor.Set {
+		t.Errorf("from the command line: %v, outline %g %+v", err, st.LabelOutline, st.LabelOutlineColor)
+	}
+	if st, err := styleOptions(); err != nil || st.LabelOutline != 0 || st.LabelOutlineColor.Set {
+		t.Errorf("the default: %v, outline %g %+v", err, st.LabelOutline, st.LabelOutlineColor)
 	}
 }

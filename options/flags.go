@@ -108,10 +108,14 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 		what string
 	}{{&st.BoxColor, "box-color", "box outlines"}, {&st.FillColor, "fill-color", "box fills"}, {&st.LinkColor, "link-color", "links"},
 		{&st.PointColor, "point-color", "tracked points"}, {&st.TrailColor, "trail-color", "trails"},
-		{&st.LabelColor, "label-color", "label backgrounds"}, {&st.LabelTextColor, "label-text-color", "label text"}} {
+		{&st.LabelColor, "label-color", "label backgrounds"}, {&st.LabelTextColor, "label-text-color", "label text"},
+		{&st.LabelOutlineColor, "label-outline-color", "label text outlines (--label-outline)"}} {
 		auto := "each item's own colour"
-		if c.name == "label-text-color" {
+		switch c.name {
+		case "label-text-color":
 			auto = "black or white, whichever reads on the background"
+		case "label-outline-color":
+			auto = "black or white, whichever contrasts more with the text"
 		}
 		fs.Var(colorValue{c.v}, c.name, "#rrggbb[aa] or a colour name (red, orange, cyan…) for all "+c.what+" (auto: "+auto+")")
 	}

@@ -22,6 +22,7 @@ func registerTextFlags(fs *pflag.FlagSet, st *overlay.Style) {
 		"top-left, top, top-right, bottom-left, bottom, bottom-right (on the top or bottom edge, outside, flush with that side), left, right (beside the box), centre, "+
 		"or inside-… (inside the box); an anchored label that would cover another is mirrored unless --labels-overlap")
 	fs.Var(pairValue{&st.LabelOffset, "dx,dy"}, "label-offset", "move every label this many px (right, down; mirrored where the label is)")
+	fs.Float32Var(&st.LabelOutline, "label-outline", st.LabelOutline, fmt.Sprintf("outline label text by this many px, 0..%d, in --label-outline-color, so bare text (--label-opacity 0) reads on any footage (0 = none)", overlay.MaxLabelOutline))
 	fs.Float32Var(&st.LabelReveal, "label-reveal", st.LabelReveal, "type labels on, this many characters a frame from the track's first frame (and each new {line}), with a _ cursor (0 = off)")
 }
 

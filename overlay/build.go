@@ -350,12 +350,13 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	}
 	text := p.text[start:len(p.text):len(p.text)]
 	lw, lh := b.font.LabelSize(text)
-	bg, fg := labelColors(c, &b.style)
+	bg, fg, line := labelColors(c, &b.style)
 	if alpha != 1 {
-		bg, fg = bg.Scale(alpha), fg.Scale(alpha)
+		bg, fg, line = bg.Scale(alpha), fg.Scale(alpha), line.Scale(alpha)
 	}
 	b.pending = append(b.pending, pendingLabel{box: bx, label: len(p.Labels), lw: lw, lh: lh})
-	p.Labels = append(p.Labels, Label{W: lw, H: lh, Text: text, Color: fg, Background: bg})
+	p.Labels = append(p.Labels, Label{W: lw, H: lh, Text: text, Color: fg, Background: bg,
+		Outline: b.style.LabelOutline, OutlineColor: line})
 }
 
 // placeLabels places the frame's labels: each at its preferred place with LabelsOverlap,

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"image"
+	"math"
 	"os"
+	"slices"
 	"sync"
 
 	"golang.org/x/image/font"
@@ -117,6 +119,14 @@ type Font struct {
 	missed  map[rune]bool            // missing's runes
 	shaper  shaper
 	ids     []int32 // a label's glyphs, left to right (scratch)
+	// outlines are the outline glyphs made, by the glyph and the outline's width's bits.
+	outlines map[outlineKey]int32
+}
+
+// outlineKey names an outline glyph: the glyph it outlines and the width.
+type outlineKey struct {
+	glyph int32
+	width uint32
 }
 
 // The label sizes NewFont accepts, in pixels.
@@ -324,7 +334,80 @@ func (f *Font) Layout(dst []PlacedGlyph, l *Label) []PlacedGlyph {
 		dst = append(dst, PlacedGlyph{id, l.X + pad + pen.Round() + g.dx, l.Y + pad + f.Ascent + g.dy})
 		pen += g.adv
 	}
+	if l.Outline > 0 {
+		// The outline glyphs go before the text's, so the text is drawn over them: the
+		// text's glyphs are dst[n:n+k]; each outline's mask is its glyph's grown by m a side.
+		n := len(dst) - len(ids)
+		m := outlineMargin(l.Outline)
+		for i := range ids {
+			g := dst[n+i]
+			dst = append(dst, PlacedGlyph{f.outline(g.Glyph, l.Outline), g.X - m, g.Y - m})
+		}
+		k := len(ids)
+		slices.Reverse(dst[n:])
+		slices.Reverse(dst[n : n+k])
+		slices.Reverse(dst[n+k:])
+	}
 	return dst
+}
+
+// outlineMargin is how far an outline of width r reaches past its glyph's mask, in whole
+// pixels.
+func outlineMargin(r float32) int { return int(math.Ceil(float64(r))) }
+
+// outline returns the number of glyph id's outline of width r, made the first time: its
+// mask grown by m = ⌈r⌉ a side, each pixel the largest of the glyph's coverage over a disc
+// round it, each weighted by how much of the pixel lies within r of the source pixel's
+// edge, about min(max(r + 1 − d, 0), 1) at a distance d between centres: a pixel within r of
+// a covered one is covered, one r + 1 off is not, so the outline's own edge is anti-aliased
+// as the glyph's is. Its advance and offsets are not used: Layout places it.
+func (f *Font) outline(id int32, r float32) int32 {
+	key := outlineKey{id, math.Float32bits(r)}
+	if o, ok := f.outlines[key]; ok {
+		return o
+	}
+	src := &f.glyphs[id]
+	m := outlineMargin(r)
+	w, h := src.w+2*m, src.h+2*m
+	mask := make([]byte, w*h, w*h+MaskSlack)
+	// The disc's weights, (2m+1)² of them, row by row.
+	side := 2*m + 1
+	weight := make([]float64, side*side)
+	for dy := -m; dy <= m; dy++ {
+		for dx := -m; dx <= m; dx++ {
+			d := math.Hypot(float64(dx), float64(dy))
+			weight[(dy+m)*side+dx+m] = min(max(float64(r)+1-d, 0), 1)
+		}
+	}
+	for y := range h {
+		for x := range w {
+			best := 0.0
+			// Source pixel (x − m + dx, y − m + dy) of the glyph, over the disc.
+			for dy := -m; dy <= m; dy++ {
+				sy := y - m + dy
+				if sy < 0 || sy >= src.h {
+					continue
+				}
+				for dx := -m; dx <= m; dx++ {
+					sx := x - m + dx
+					if sx < 0 || sx >= src.w {
+						continue
+					}
+					if v := float64(src.mask[sy*src.w+sx]) * weight[(dy+m)*side+dx+m]; v > best {
+						best = v
+					}
+				}
+			}
+			mask[y*w+x] = uint8(math.Round(best))
+		}
+	}
+	if f.outlines == nil {
+		f.outlines = map[outlineKey]int32{}
+	}
+	f.glyphs = append(f.glyphs, glyph{mask: mask, w: w, h: h, face: -1})
+	o := int32(len(f.glyphs) - 1)
+	f.outlines[key] = o
+	return o
 }
 
 // MaskSlack is how many bytes of capacity every glyph mask has past its end (zeros), so that

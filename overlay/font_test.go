@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -148,5 +149,60 @@ func TestLoadTypefaceOnce(t *testing.T) {
 	}
 	if a != b {
 		t.Error("the same font file loaded twice gave two Typefaces")
+	}
+}
+
+// TestLabelOutlineGlyphs: an outlined label lays out its outline glyphs first, then the
+// same text glyphs as without the outline; each outline mask, grown by ⌈r⌉ a side, covers
+// every pixel within r of a pixel the glyph covers and none r + 1 or more from all of them,
+// and is the same glyph the next time.
+func TestLabelOutlineGlyphs(t *testing.T) {
+	f, err := NewFont(24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []float32{1, 2.5, 4} {
+		plain := Label{X: 40, Y: 30, Text: []byte("Hg@8")}
+		lined := plain
+		lined.Outline = r
+		text := f.Layout(nil, &plain)
+		got := f.Layout(nil, &lined)
+		k := len(text)
+		if len(got) != 2*k || !slices.Equal(got[k:], text) {
+			t.Fatalf("r %g: %d glyphs, the last %d %v; want %d outline glyphs, then %v", r, len(got), k, got[k:], k, text)
+		}
+		if again := f.Layout(nil, &lined); !slices.Equal(again, got) {
+			t.Errorf("r %g: a second layout made other outline glyphs", r)
+		}
+		m := int(math.Ceil(float64(r)))
+		for i, o := range got[:k] {
+			g := text[i]
+			gm, gw, gh := f.Glyph(g.Glyph)
+			om, ow, oh := f.Glyph(o.Glyph)
+			if o.X != g.X-m || o.Y != g.Y-m || ow != gw+2*m || oh != gh+2*m {
+				t.Fatalf("r %g glyph %d: outline %dx%d at (%d, %d), want %dx%d at (%d, %d)", r, i, ow, oh, o.X, o.Y, gw+2*m, gh+2*m, g.X-m, g.Y-m)
+			}
+			for y := range oh {
+				for x := range ow {
+					near := math.Inf(1) // distance to the nearest pixel the glyph covers fully
+					some := math.Inf(1) // to the nearest it covers at all
+					for sy := range gh {
+						for sx := range gw {
+							d := math.Hypot(float64(x-m-sx), float64(y-m-sy))
+							if v := gm[sy*gw+sx]; v == 255 {
+								near = min(near, d)
+							} else if v == 0 {
+								continue
+							}
+							some = min(some, d)
+						}
+					}
+					v := om[y*ow+x]
+					if near <= float64(r) && v != 255 || some >= float64(r)+1 && v != 0 {
+						t.Fatalf("r %g glyph %d: outline (%d, %d) is %d, %.2f px from a covered pixel, %.2f from any", r, i, x, y, v, near, some)
+					}
+				}
+			}
+		}
 	}
 }

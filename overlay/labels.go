@@ -266,7 +266,11 @@ func offFrame(b *scene.Box, w, h int) bool {
 // little as it must be, for the text to reach WCAG's contrast of 4.5:1 over any picture
 // under the label: a translucent label over a white or a black frame (its extremes) is
 // still read. At opacity 1 black or white text always reaches 4.58:1 on any colour.
-func labelColors(c scene.Color, s *Style) (bg, fg RGBA) {
+//
+// With an outline (LabelOutline) the background keeps its opacity: the outline, black or
+// white against the text unless the style sets its colour, makes the text read on any
+// picture, so --label-opacity 0 leaves bare outlined text.
+func labelColors(c scene.Color, s *Style) (bg, fg, outline RGBA) {
 	if s.LabelColor.Set {
 		c = s.LabelColor.C
 	}
@@ -278,9 +282,29 @@ func labelColors(c scene.Color, s *Style) (bg, fg RGBA) {
 		if worstContrast(c, alpha, 0) > worstContrast(c, alpha, 255) {
 			text = opaque(0x000000)
 		}
-		opacity = legibleOpacity(c, opacity, float64(text.R))
+		if s.LabelOutline == 0 {
+			opacity = legibleOpacity(c, opacity, float64(text.R))
+		}
 	}
-	return Premul(c, opacity), Premul(text, 1)
+	if s.LabelOutline == 0 {
+		return Premul(c, opacity), Premul(text, 1), RGBA{}
+	}
+	line := s.LabelOutlineColor.C
+	if !s.LabelOutlineColor.Set {
+		line = outlineFor(text)
+	}
+	return Premul(c, opacity), Premul(text, 1), Premul(line, 1)
+}
+
+// outlineFor is the auto outline of text in colour t: black or white, whichever contrasts
+// more with it (WCAG), so the outline reads against the text whatever its colour. The
+// opposite of black or white text; for a colour, the side it is far from.
+func outlineFor(t scene.Color) scene.Color {
+	l := relativeLuminance(float64(t.R), float64(t.G), float64(t.B))
+	if (l+0.05)/0.05 >= 1.05/(l+0.05) {
+		return opaque(0x000000)
+	}
+	return opaque(0xffffff)
 }
 
 // minTextContrast is WCAG 2's least contrast for text (success criterion 1.4.3).
@@ -346,7 +370,7 @@ func (p *Primitives) AddBoxLabel(b *scene.Box, c scene.Color, stroke float32, fo
 	lw, lh := font.LabelSize(text)
 	x, y := labelAt(b, placeAbove, stroke, lw, lh, w, h)
 	st := DefaultStyle()
-	bg, fg := labelColors(c, &st)
+	bg, fg, _ := labelColors(c, &st)
 	p.Labels = append(p.Labels, Label{X: x, Y: y, W: lw, H: lh, Text: text, Color: fg, Background: bg})
 }
 

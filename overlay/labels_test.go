@@ -77,7 +77,7 @@ func TestLabelsAreLegible(t *testing.T) {
 			worst, at := math.Inf(1), ""
 			for i := range p {
 				c := paletteColor(p, i)
-				bg, fg := labelColors(c, &s)
+				bg, fg, _ := labelColors(c, &s)
 				for _, under := range []float32{0, 1} {
 					// Premultiplied background over a grey picture, text opaque.
 					mix := func(v float32) float64 { return float64(v+(1-bg.A)*under) * 255 }
@@ -178,6 +178,53 @@ func TestAnchoredLabelsMirror(t *testing.T) {
 		got := map[bool]string{true: "above", false: "below"}[l2.Y == above]
 		if got != tc.want2 {
 			t.Errorf("overlap %v: track 2's label at y %d (above its box is %d): %s, want %s", tc.overlap, l2.Y, above, got, tc.want2)
+		}
+	}
+}
+
+// TestLabelOutlineColors: with an outline the background keeps its opacity (0: bare text,
+// where without one it is raised until the text reads), and the outline is black round
+// white text and white round black text (auto), black or white against a chosen text
+// colour by contrast, or the style's colour; the builder gives the labels the outline.
+func TestLabelOutlineColors(t *testing.T) {
+	c := scene.Color{R: 200, G: 60, B: 40, A: 255}
+	black, white := Premul(opaque(0x000000), 1), Premul(opaque(0xffffff), 1)
+	for _, tc := range []struct {
+		name          string
+		outline       float32
+		opacity       float32
+		text, lineCol string
+		bare          bool
+		fg, line      RGBA
+	}{
+		{"bare, auto", 2, 0, "", "", true, white, black},
+		{"no outline: the plate comes back", 0, 0, "", "", false, white, RGBA{}},
+		{"black text", 1.5, 0, "black", "", true, black, white},
+		{"yellow text", 2, 0, "yellow", "", true, Premul(opaque(0xffff00), 1), black},
+		{"navy text", 2, 0, "navy", "", true, Premul(opaque(0x000080), 1), white},
+		{"chosen colour", 2, 0.5, "", "red", false, white, Premul(opaque(0xff0000), 1)},
+	} {
+		st := DefaultStyle()
+		st.LabelOutline, st.LabelOpacity = tc.outline, tc.opacity
+		if tc.text != "" {
+			st.LabelTextColor, _ = ParseOptionalColor(tc.text)
+		}
+		if tc.lineCol != "" {
+			st.LabelOutlineColor, _ = ParseOptionalColor(tc.lineCol)
+		}
+		bg, fg, line := labelColors(c, &st)
+		if (bg.A == 0) != tc.bare || fg != tc.fg || line != tc.line {
+			t.Errorf("%s: background %v, text %v, outline %v; want bare %v, text %v, outline %v", tc.name, bg, fg, line, tc.bare, tc.fg, tc.line)
+		}
+		if tc.name == "chosen colour" && bg.A != 0.5 {
+			t.Errorf("%s: background opacity %g, want the style's 0.5", tc.name, bg.A)
+		}
+		bl := newTestBuilder(t, st, 640, 360)
+		f := scene.Frame{Boxes: []scene.Box{{ID: 3, X: 100, Y: 100, W: 50, H: 80, Class: "person"}}}
+		var p Primitives
+		bl.Build(&p, &f, nil)
+		if len(p.Labels) != 1 || p.Labels[0].Outline != tc.outline || p.Labels[0].OutlineColor != tc.line {
+			t.Errorf("%s: labels %+v, want one outlined %g in %v", tc.name, p.Labels, tc.outline, tc.line)
 		}
 	}
 }

@@ -84,6 +84,10 @@ type Label struct {
 	Text       []byte
 	Color      RGBA // text
 	Background RGBA
+	// Outline outlines the text by this many px (0: none) in OutlineColor: the glyphs'
+	// coverage dilated by a disc (Font.Layout places the outline glyphs before the text's).
+	Outline      float32
+	OutlineColor RGBA
 }
 
 // Primitives is everything one frame's overlay draws, in paint order: boxes first, then

@@ -85,6 +85,11 @@ type Style struct {
 	PointOpacity float32 // tracked points
 	LabelOpacity float32 // label backgrounds
 	TrailOpacity float32 // the newest end of a trail
+	// LabelOutline outlines label text by this many px, 0..MaxLabelOutline (0: none), in
+	// LabelOutlineColor (auto: black or white, whichever contrasts more with the text), so
+	// bare text (LabelOpacity 0) reads on any picture (font.go: Font.outline).
+	LabelOutline      float32
+	LabelOutlineColor OptionalColor
 	// BoxEffects change the frame under the boxes (effects.go): track id k takes effect
 	// k mod len; none when empty. EffectStrengths are theirs by position, 0 or missing for
 	// the default.
@@ -288,6 +293,7 @@ func (s *Style) Validate() error {
 		{"PointStroke", s.PointStroke, 1000, true},
 		{"PointFillOpacity", s.PointFillOpacity, 1, true},
 		{"LabelOpacity", s.LabelOpacity, 1, false},
+		{"LabelOutline", s.LabelOutline, MaxLabelOutline, false},
 		{"TrailOpacity", s.TrailOpacity, 1, false},
 		{"EchoDecay", s.EchoDecay, 1, false},
 		{"EffectFeather", s.EffectFeather, MaxEffectFeather, false},
@@ -428,6 +434,11 @@ func pair(v [2]float32) string { return fmt.Sprintf("%g,%g", v[0], v[1]) }
 
 // MaxJitter is the most px Style.Jitter may move a track.
 const MaxJitter = 1000
+
+// MaxLabelOutline is the widest label outline, in px: a wider one would swallow the text's
+// counters at any size labels read at, and each outline glyph is dilated over a disc this
+// wide once.
+const MaxLabelOutline = 16
 
 // MaxDash is the most px Style.Dash's length and gap may be.
 const MaxDash = 10000

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"math"
+
 	"trackink/composite"
 	"trackink/curves"
 	"trackink/overlay"
@@ -143,7 +145,8 @@ func (b *bins) binOthers(p *overlay.Primitives, sp *composite.Space) {
 	}
 	for i := range p.Labels {
 		l := &p.Labels[i]
-		b.labelPaints = append(b.labelPaints, labelPaint{background: boxPaint{fill: toLayer(sp, l.Background)}, text: toLayer(sp, l.Color)})
+		b.labelPaints = append(b.labelPaints, labelPaint{background: boxPaint{fill: toLayer(sp, l.Background)}, text: toLayer(sp, l.Color),
+			outline: toLayer(sp, l.OutlineColor)})
 	}
 	b.placeGlyphs(p.Labels, p.Font)
 	twoPasses(&b.boxBins, func() { b.binBoxes(p.Boxes, &p.Glow) })
@@ -354,11 +357,13 @@ func (b *bins) placeGlyphs(labels []overlay.Label, f *overlay.Font) {
 	b.glyphStart = append(b.glyphStart, int32(len(b.glyphs)))
 }
 
-// binLabels lists each label in the tiles its background covers.
+// binLabels lists each label in the tiles its background covers, grown by its outline's
+// reach: the outline may run past the background's padding. Twin: kernels/bin.cu.
 func (b *bins) binLabels(labels []overlay.Label) {
 	for i := range labels {
 		l := &labels[i]
-		tx0, ty0, tx1, ty1 := b.tileRange(float32(l.X), float32(l.Y), float32(l.X+l.W), float32(l.Y+l.H))
+		m := float32(math.Ceil(float64(l.Outline)))
+		tx0, ty0, tx1, ty1 := b.tileRange(float32(l.X)-m, float32(l.Y)-m, float32(l.X+l.W)+m, float32(l.Y+l.H)+m)
 		for ty := ty0; ty < ty1; ty++ {
 			for tx := tx0; tx < tx1; tx++ {
 				b.labelBins.add(ty*b.tilesX+tx, int32(i))

@@ -10,7 +10,8 @@ import (
 // glyphs' coverage masks, where overlay.Font.Layout placed them (twin: kernels/labels.cu).
 
 // drawLabels draws each label's rounded background (of size W×H), then its glyphs:
-// label i owns glyphs[start[i]:start[i+1]].
+// label i owns glyphs[start[i]:start[i+1]], the first half of them its outline's when it
+// has one (overlay.Font.Layout).
 func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, f *overlay.Font, glyphs []overlay.PlacedGlyph, start []int32, idx []int32, sc *stageScratch) {
 	for _, i := range idx {
 		l := &labels[i]
@@ -18,7 +19,14 @@ func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, 
 		bg := overlay.Box{X: float32(l.X), Y: float32(l.Y), W: float32(w), H: float32(h),
 			Radius: float32(min(w, h)) / 4, Fill: l.Background}
 		drawBox(t, &bg, &paints[i].background, sc, &noGlow)
-		for _, g := range glyphs[start[i]:start[i+1]] {
+		gs := glyphs[start[i]:start[i+1]]
+		if l.Outline > 0 {
+			for _, g := range gs[:len(gs)/2] {
+				drawGlyph(t, f, g, &paints[i].outline)
+			}
+			gs = gs[len(gs)/2:]
+		}
+		for _, g := range gs {
 			drawGlyph(t, f, g, &paints[i].text)
 		}
 	}
@@ -28,10 +36,10 @@ func drawLabels(t *composite.Tile, labels []overlay.Label, paints []labelPaint, 
 var noGlow sdf.Glow
 
 // labelPaint is a label's colours in the layer's Space: its background as a box's paint
-// (no stroke), and its text.
+// (no stroke), its text and the text's outline.
 type labelPaint struct {
-	background boxPaint
-	text       layerColor
+	background    boxPaint
+	text, outline layerColor
 }
 
 // drawGlyph blends the glyph's mask, clipped to the tile, as coverage of the text colour.

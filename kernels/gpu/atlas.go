@@ -1,6 +1,10 @@
 package gpu
 
-import "trackink/overlay"
+import (
+	"math"
+
+	"trackink/overlay"
+)
 
 // atlas is a font's glyphs packed for the device: all masks in one byte array, in the
 // font's glyph numbers. It grows as labels bring characters the font had not rasterised
@@ -30,6 +34,10 @@ func (a *atlas) layout(labels []overlay.Label, f *overlay.Font, out []tkLabel, g
 		rec := tkLabel{X: int32(l.X), Y: int32(l.Y), W: int32(l.W), H: int32(l.H), Glyph0: int32(len(glyphs)),
 			Color:      [4]float32{l.Color.R, l.Color.G, l.Color.B, l.Color.A},
 			Background: [4]float32{l.Background.R, l.Background.G, l.Background.B, l.Background.A}}
+		if l.Outline > 0 {
+			rec.Outline = int32(math.Ceil(float64(l.Outline)))
+			rec.OutlineColor = [4]float32{l.OutlineColor.R, l.OutlineColor.G, l.OutlineColor.B, l.OutlineColor.A}
+		}
 		placed = f.Layout(placed[:0], l)
 		a.add(f)
 		for _, g := range placed {

@@ -63,6 +63,8 @@ type tkLabel struct {
 	Glyph0, Glyph1 int32
 	Color          [4]float32
 	Background     [4]float32
+	Outline, _     int32
+	OutlineColor   [4]float32
 }
 
 type tkGlyph struct {

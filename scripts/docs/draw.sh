@@ -81,6 +81,7 @@ shot link-wave "$tracks" --no-labels --palette neon --link-shape wave --line-wid
 shot link-s "$tracks" --no-labels --palette neon --link-shape s --line-width 3 --link-opacity 1 --link-reach 0.5
 shot link-spiral "$tracks" --no-labels --palette neon --link-shape spiral --line-width 3 --link-opacity 1 --link-reach 0.5
 shot link-swirl "$tracks" --no-labels --palette neon --link-shape swirl --line-width 3 --link-opacity 1 --link-reach 0.5
+shot label-outline "$tracks" --label-opacity 0 --label-outline 2
 shot trail-raw "$tracks" --no-labels --trail 40
 shot trail-smooth "$tracks" --no-labels --trail 40 --trail-smooth 4
 shot glow "$tracks" --no-labels --palette neon --blend screen --glow 10 --glow-opacity 0.7 --box-stroke 3 --fill-opacity 0 --trail 30 --trail-smooth 3
