@@ -63,6 +63,7 @@ type Builder struct {
 	judgement *Judgement
 	arc       []float64    // a dashed shaped link's arc lengths (linkshape.go)
 	swirl     []complex128 // a swirl link's points (linkshape.go)
+	cuts      []float64    // a shaped link's pieces' ends, fractions of its arc length (linkshape.go)
 	sparkles  []Line       // this frame's sparkle dots (sparkle.go), added after the halos
 	jitter    scene.Frame  // the frame with its tracks moved (jitter.go)
 }

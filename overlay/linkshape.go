@@ -3,6 +3,7 @@ package overlay
 import (
 	"math"
 
+	"trackink/curves"
 	"trackink/scene"
 )
 
@@ -234,30 +235,86 @@ func (b *Builder) addShaped(p *Primitives, pa, pb *scene.Point, index int, w flo
 	// param(u) is the t a fraction u along the path: u itself, or for a dashed path, u of
 	// its arc length.
 	param := func(u float64) float64 { return u }
+	piece := 0.0 // a dashed piece's length
 	if dash.Period > 0 {
 		b.arc = arcTable(b.arc, at, 8*n)
 		arc := b.arc
 		total := arc[len(arc)-1]
-		piece := total / float64(n)
+		piece = total / float64(n)
+		param = func(u float64) float64 { return arcParam(arc, u*total) }
+	}
+	first := len(p.Curves)
+	cuts := b.cuts[:0]
+	for i := range n + 1 {
+		cuts = append(cuts, float64(i)/float64(n))
+	}
+	b.cuts = cuts
+	emit := func() {
+		p.Curves = p.Curves[:first]
+		x0, y0 := pa.X, pa.Y
+		for i := 1; i <= n; i++ {
+			x1, y1 := pb.X, pb.Y
+			if i < n {
+				fx, fy := at(param(cuts[i]))
+				x1, y1 = float32(fx), float32(fy)
+			}
+			// The control point that puts the piece's midpoint (t = ½) on the path.
+			mx, my := at(param((cuts[i-1] + cuts[i]) / 2))
+			p.Curves = append(p.Curves, Curve{X0: x0, Y0: y0, X1: float32(2*mx - (float64(x0)+float64(x1))/2), Y1: float32(2*my - (float64(y0)+float64(y1))/2),
+				X2: x1, Y2: y1, Width: w, Color: c, Joined: i > 1})
+			x0, y0 = x1, y1
+		}
+	}
+	emit()
+	if dash.Period > 0 && (path.shape == "spiral" || path.shape == "swirl") {
+		// Where the path turns fast (a spiral's start, a swirl's hooks), a quadratic
+		// through a piece's ends and midpoint is some per cent longer or shorter than the
+		// piece, and the backends measure the quadratic: pieces of equal arc length would
+		// not each hold a whole number of periods. Three times, each piece is resized in
+		// proportion to how its quadratic measured, so the quadratics come out equal.
+		for range 3 {
+			mean := 0.0
+			for i := range n {
+				mean += float64(curveLen(&p.Curves[first+i]))
+			}
+			mean /= float64(n)
+			prev, acc := 0.0, 0.0
+			for i := range n {
+				next := cuts[i+1]
+				acc += (next - prev) * mean / max(float64(curveLen(&p.Curves[first+i])), 1e-6)
+				prev, cuts[i+1] = next, acc
+			}
+			for i := range cuts {
+				cuts[i] /= acc
+			}
+			cuts[n] = 1
+			emit()
+		}
+		piece = 0
+		for i := range n {
+			piece += float64(curveLen(&p.Curves[first+i]))
+		}
+		piece /= float64(n)
+	}
+	if dash.Period > 0 {
 		k := max(math.Round(piece/float64(dash.Period)), 1)
 		stretch := float32(piece / k / float64(dash.Period))
 		dash.On, dash.Period = dash.On*stretch, dash.Period*stretch
-		param = func(u float64) float64 { return arcParam(arc, u*total) }
 	}
 	dash = b.flowDash(dash, index)
-	x0, y0 := pa.X, pa.Y
-	for i := 1; i <= n; i++ {
-		x1, y1 := pb.X, pb.Y
-		if i < n {
-			fx, fy := at(param(float64(i) / float64(n)))
-			x1, y1 = float32(fx), float32(fy)
-		}
-		// The control point that puts the piece's midpoint (t = ½) on the path.
-		mx, my := at(param((float64(i) - 0.5) / float64(n)))
-		p.Curves = append(p.Curves, Curve{X0: x0, Y0: y0, X1: float32(2*mx - (float64(x0)+float64(x1))/2), Y1: float32(2*my - (float64(y0)+float64(y1))/2),
-			X2: x1, Y2: y1, Width: w, Color: c, Dash: dash, Joined: i > 1})
-		x0, y0 = x1, y1
+	for i := first; i < len(p.Curves); i++ {
+		p.Curves[i].Dash = dash
 	}
+}
+
+// curveLen is the length of curve c as the backends measure its dashes: along its chords.
+func curveLen(c *Curve) float32 {
+	n := curves.Chords(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, curves.Tolerance)
+	l := float32(0)
+	for j := range n {
+		l += curves.ChordLen(curves.Chord(c.X0, c.Y0, c.X1, c.Y1, c.X2, c.Y2, j, n))
+	}
+	return l
 }
 
 // arcTable is the arc length of the path at t = i/k, i = 0 … k, along its chords, in

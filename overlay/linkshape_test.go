@@ -149,31 +149,39 @@ func TestLinkShapePhase(t *testing.T) {
 	}
 }
 
-// TestLinkShapeDash: a dashed wave's pieces share the first's dash, whose period goes a
+// TestLinkShapeDash: a dashed shape's pieces share the first's dash, whose period goes a
 // whole number of times into each piece's length as the backends measure it (its chords),
-// so the dashes run on across the joints; its phase is the flow's.
+// so the dashes run on across the joints; its phase is the flow's. A spiral's start and a
+// swirl's hooks turn fast, where a piece's quadratic measured some per cent off the path
+// until the pieces were resized by their quadratics' lengths (0.4 of a period at 5 turns).
 func TestLinkShapeDash(t *testing.T) {
-	st := DefaultStyle()
-	st.LinkShape, st.LinkStyle, st.LineWidth, st.LinkAmp, st.LinkFlow = "wave", "dashed", 3, 14, 2
-	c := shapedLinks(t, st, scene.Point{ID: 1, X: 50, Y: 80}, scene.Point{ID: 2, X: 910, Y: 520}, 3).Curves
-	d := c[0].Dash
-	if d.Period < 18*0.8 || d.Period > 18*1.25 || d.On != d.Period/2 {
-		t.Fatalf("dash %+v: want about the straight link's 9 on every 18", d)
-	}
-	if want := float32(math.Mod(-6, float64(d.Period)) + float64(d.Period)); math.Abs(float64(d.Phase-want)) > 1e-4 {
-		t.Errorf("phase %g, want −2·3 modulo the period, %g", d.Phase, want)
-	}
-	for i, k := range c {
-		if k.Dash != d {
-			t.Errorf("piece %d dash %+v, want the first's %+v", i, k.Dash, d)
+	for _, tc := range []struct {
+		shape string
+		turns float32
+	}{{"wave", 1}, {"spiral", 1}, {"spiral", 5}, {"spiral", -3}, {"swirl", 1}} {
+		shape := tc.shape
+		st := DefaultStyle()
+		st.LinkShape, st.LinkStyle, st.LineWidth, st.LinkAmp, st.LinkFlow, st.LinkTurns = shape, "dashed", 3, 14, 2, tc.turns
+		c := shapedLinks(t, st, scene.Point{ID: 1, X: 50, Y: 80}, scene.Point{ID: 2, X: 910, Y: 520}, 3).Curves
+		d := c[0].Dash
+		if d.Period < 18*0.8 || d.Period > 18*1.25 || d.On != d.Period/2 {
+			t.Fatalf("%s: dash %+v: want about the straight link's 9 on every 18", shape, d)
 		}
-		n := curves.Chords(k.X0, k.Y0, k.X1, k.Y1, k.X2, k.Y2, curves.Tolerance)
-		l := float32(0)
-		for j := range n {
-			l += curves.ChordLen(curves.Chord(k.X0, k.Y0, k.X1, k.Y1, k.X2, k.Y2, j, n))
+		if want := float32(math.Mod(-6, float64(d.Period)) + float64(d.Period)); math.Abs(float64(d.Phase-want)) > 1e-4 {
+			t.Errorf("%s: phase %g, want −2·3 modulo the period, %g", shape, d.Phase, want)
 		}
-		if m := l / d.Period; math.Abs(float64(m-float32(math.Round(float64(m))))) > 0.05 {
-			t.Errorf("piece %d is %g px, %.3f periods: want a whole number", i, l, m)
+		for i, k := range c {
+			if k.Dash != d {
+				t.Errorf("%s: piece %d dash %+v, want the first's %+v", shape, i, k.Dash, d)
+			}
+			n := curves.Chords(k.X0, k.Y0, k.X1, k.Y1, k.X2, k.Y2, curves.Tolerance)
+			l := float32(0)
+			for j := range n {
+				l += curves.ChordLen(curves.Chord(k.X0, k.Y0, k.X1, k.Y1, k.X2, k.Y2, j, n))
+			}
+			if m := l / d.Period; math.Abs(float64(m-float32(math.Round(float64(m))))) > 0.05 {
+				t.Errorf("%s: piece %d is %g px, %.3f periods: want a whole number", shape, i, l, m)
+			}
 		}
 	}
 }
