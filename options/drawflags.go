@@ -45,7 +45,7 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Lookup("dash").DefValue = "0,0: dashes 4, gaps 2 and dots 1 stroke width apart"
 	fs.Float32Var(&st.LinkFlow, "link-flow", st.LinkFlow, "with --link-style dashed or dotted: the dashes move this many px a frame along each link (negative: the other way; 0 = still)")
 	fs.Var(choiceValue{&st.LinkShape, overlay.LinkShapes}, "link-shape", "straight links' shape: "+strings.Join(overlay.LinkShapes, ", ")+" (wave: a sine along the link, travelling; s: a cubic S bent by --bend; elastic: a damped wave; spiral: a curl from one end, --link-turns; swirl: a travelling field line)")
-	fs.Var(sizeValue{&st.LinkAmp}, "link-amp", "with --link-shape wave or elastic: the wave's amplitude in px (at most a fifth of its wavelength)")
+	fs.Var(sizeValue{&st.LinkAmp}, "link-amp", "with --link-shape wave or elastic: the wave's amplitude in px (at most a fifth of its wavelength); with swirl: a cycle is at least 8 of it long")
 	if st.LinkAmp == overlay.Auto {
 		fs.Lookup("link-amp").DefValue = "16 px at 2160 lines, scaled, at least 3"
 	}
