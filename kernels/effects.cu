@@ -63,6 +63,51 @@ __device__ __forceinline__ int fxCell(float s, int sub) {
   return c > 1 ? c : 1;
 }
 
+// The Gaussian blur (render/gauss.go says how): three box radii from sigma, their
+// convolution's integer weights, and at each sample the weighted sum over the window
+// clipped to the frame, over the weights inside it. TK_FX_GAUSS_SIGMA is render's
+// gaussMaxSigma; TK_FX_GAUSS_TAPS holds the widest filter it allows (radii 49, 49, 50).
+#define TK_FX_GAUSS_SIGMA 50.0
+#define TK_FX_GAUSS_TAPS (2 * 150 + 1)
+
+// fxGaussRadii is render's gaussRadii: products exact in double, so -fmad changes nothing.
+__device__ void fxGaussRadii(float s, int sub, int r[3]) {
+  double sg = (double)(s < 0 ? 0 : (s > TK_FX_GAUSS_SIGMA ? (float)TK_FX_GAUSS_SIGMA : s)) / (double)sub;
+  int wl = (int)floor(sqrt(4 * sg * sg + 1));
+  if (wl % 2 == 0) wl--;
+  int m = (int)floor((12 * sg * sg - (double)(3 * wl * wl + 12 * wl + 9)) / (double)(-4 * wl - 4) + 0.5);
+  for (int i = 0; i < 3; i++) r[i] = (wl - 1) / 2 + (i >= m ? 1 : 0);
+}
+
+// fxGaussian is the Gaussian blur at sample (x, y) of plane pl.
+__device__ float fxGaussian(const TkFxPlane& pl, float strength, int x, int y) {
+  int rad[3];
+  fxGaussRadii(strength, pl.sub, rad);
+  int R = rad[0] + rad[1] + rad[2], n = 2 * R + 1;
+  // The weights: the first box, then each of the others summed over it (prefix sums).
+  int w[TK_FX_GAUSS_TAPS], p[TK_FX_GAUSS_TAPS + 1];
+  for (int i = 0; i < n; i++) w[i] = i - R >= -rad[0] && i - R <= rad[0] ? 1 : 0;
+  for (int k = 1; k < 3; k++) {
+    p[0] = 0;
+    for (int i = 0; i < n; i++) p[i + 1] = p[i] + w[i];
+    for (int i = 0; i < n; i++) {
+      int a = i - rad[k] < 0 ? 0 : i - rad[k], b = i + rad[k] + 1 > n ? n : i + rad[k] + 1;
+      w[i] = p[b] - p[a];
+    }
+  }
+  int x0 = x - R < 0 ? 0 : x - R, x1 = x + R > pl.w - 1 ? pl.w - 1 : x + R;
+  int y0 = y - R < 0 ? 0 : y - R, y1 = y + R > pl.h - 1 ? pl.h - 1 : y + R;
+  long long num = 0, dx = 0, dy = 0;
+  for (int yy = y0; yy <= y1; yy++) {
+    long long row = 0;
+    for (int xx = x0; xx <= x1; xx++) row += (long long)w[xx - x + R] * fxAt(pl, xx, yy);
+    num += w[yy - y + R] * row;
+    dy += w[yy - y + R];
+  }
+  for (int xx = x0; xx <= x1; xx++) dx += w[xx - x + R];
+  return (float)((double)num / (double)(dx * dy));
+}
+
 // fxLuma is render's: BT.709 luma of R'G'B' code values.
 __device__ __forceinline__ float fxLuma(float r, float g, float b) {
   return 0.2126f * r + 0.7152f * g + 0.0722f * b;
@@ -176,6 +221,8 @@ __device__ float fxEffect(const TkParams* p, const TkEffects* e, const TkEffectB
         for (int xx = x0; xx <= x1; xx++) sum += fxAt(pl, xx, yy);
       return (float)sum * (1 / (float)((x1 - x0 + 1) * (y1 - y0 + 1)));
     }
+    case TK_FX_GAUSSIAN:
+      return fxGaussian(pl, b.strength, x, y);
     case TK_FX_PIXELATE: {
       int c = fxCell(b.strength, pl.sub);
       int ox = floorDiv((int)floorf(b.x), pl.sub), oy = floorDiv((int)floorf(b.y), pl.sub);

@@ -19,6 +19,7 @@
 #define TK_FX_ZOOM 5
 #define TK_FX_TINT 6
 #define TK_FX_SORT 7
+#define TK_FX_GAUSSIAN 8
 
 // TkEffectBox is overlay.EffectBox, field for field: the host uploads the slice as it is.
 struct TkEffectBox {

@@ -29,6 +29,8 @@ func TestBoxEffectFlags(t *testing.T) {
 		{[]string{"--style", file, "--box-effect", "blur,zoom"}, []overlay.Effect{overlay.EffectBlur, overlay.EffectZoom}, []float32{24, 3}},
 		{[]string{"--look", "blob"}, []overlay.Effect{overlay.EffectInvert}, nil},
 		{[]string{"--look", "blob", "--box-effect", ""}, nil, nil},
+		{[]string{"--box-effect", "gaussian,blur", "--effect-strength", "2.5,0"},
+			[]overlay.Effect{overlay.EffectGaussian, overlay.EffectBlur}, []float32{2.5, 0}},
 	} {
 		st, err := styleOptions(tc.args...)
 		if err != nil {
@@ -45,6 +47,9 @@ func TestBoxEffectFlags(t *testing.T) {
 		{[]string{"--box-effect", "sepia"}, `unknown effect "sepia"`},
 		{[]string{"--box-effect", "blur", "--effect-strength", "500"}, "--effect-strength 500: blur's strength is outside 1..100"},
 		{[]string{"--box-effect", "zoom", "--effect-strength", "0.5"}, "--effect-strength 0.5: zoom's strength is outside 1..16"},
+		{[]string{"--box-effect", "gaussian", "--effect-strength", "60"}, "--effect-strength 60: gaussian's strength is outside 1..50"},
+		{[]string{"--box-effect", "gaussian", "--effect-strength", "0.5"}, "--effect-strength 0.5: gaussian's strength is outside 1..50"},
+		{[]string{"--box-effect", "gauss"}, `unknown effect "gauss"`},
 		{[]string{"--box-effect", "invert", "--effect-strength", "1,2"}, "--effect-strength: more strengths (2) than box effects (1)"},
 		{[]string{"--effect-strength", "24"}, "--effect-strength: more strengths (1) than box effects (0)"},
 		{[]string{"--effect-strength", "x"}, `is not a number`},

@@ -33,10 +33,11 @@ const (
 	EffectZoom             // magnified Strength× about the box's centre (bilinear)
 	EffectTint             // chroma moved Strength of the way to the box's colour, luma kept
 	EffectSort             // pixel sort: runs of pixels in the luma range sorted by luma along rows or columns
+	EffectGaussian         // Gaussian blur of sigma Strength px (three box sums; the window clipped to the frame)
 	numEffects
 )
 
-var effectNames = [numEffects]string{"none", "invert", "blur", "pixelate", "threshold", "zoom", "tint", "sort"}
+var effectNames = [numEffects]string{"none", "invert", "blur", "pixelate", "threshold", "zoom", "tint", "sort", "gaussian"}
 
 // effectRanges are each effect's default strength and its valid range.
 var effectRanges = [numEffects]struct{ def, lo, hi float32 }{
@@ -45,6 +46,9 @@ var effectRanges = [numEffects]struct{ def, lo, hi float32 }{
 	EffectThreshold: {0.5, 0, 1},
 	EffectZoom:      {2, 1, 16},
 	EffectTint:      {0.6, 0, 1},
+	// The ComfyUI pack's Blur Region sigma: 5, 1–50. Its filter reaches about 3 sigma each
+	// way, and the device sums that window at every pixel, so the range stops at 50.
+	EffectGaussian: {5, 1, 50},
 }
 
 func (e Effect) String() string {
@@ -58,7 +62,7 @@ func (e Effect) String() string {
 func EffectNames() []string { return effectNames[1:] }
 
 // EffectHelp says what each effect's strength means, for help texts.
-const EffectHelp = "blur: radius px (8), pixelate: cell px (16), threshold: luma level 0..1 (0.5), zoom: factor 1..16 (2), tint: amount 0..1 (0.6); invert and sort take none (sort: --sort-range, --sort-columns); 0 takes the default"
+const EffectHelp = "blur: radius px (8), gaussian: sigma px 1..50 (5), pixelate: cell px (16), threshold: luma level 0..1 (0.5), zoom: factor 1..16 (2), tint: amount 0..1 (0.6); invert and sort take none (sort: --sort-range, --sort-columns); 0 takes the default"
 
 // ParseEffect returns the effect named s.
 func ParseEffect(s string) (Effect, error) {

@@ -92,6 +92,10 @@ type fxWork struct {
 	places               []int32
 	counts               [256]int32
 	runKeys, sorted      [netMax]byte // a run's keys where whole vectors of them are not; a run sorted
+	// gaussian: each pass's column sums; a line along a row, scratch, its sums; the
+	// weights inside the frame of each column and row
+	gA, gB, gC                  []int32
+	gLine, gTmp, gNum, gDx, gDy []int64
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:
@@ -306,6 +310,8 @@ func (sc *effectsScratch) computeEffect(b *overlay.EffectBox, r *fxRect, wk *fxW
 		switch b.Kind {
 		case overlay.EffectBlur:
 			blurPlane(pl, e, x0, y0, x1, y1, fxRadius(b.Strength, pl.sub), wk)
+		case overlay.EffectGaussian:
+			gaussianPlane(pl, e, x0, y0, x1, y1, gaussRadii(b.Strength, pl.sub), wk)
 		case overlay.EffectPixelate:
 			pixelatePlane(pl, e, x0, y0, x1, y1, b, wk)
 		case overlay.EffectZoom:

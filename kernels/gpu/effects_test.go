@@ -159,7 +159,7 @@ func randomEffects(rng *rand.Rand, w, h int, coord func(int) float32) []overlay.
 		kind := overlay.Effect(1 + rng.Intn(len(overlay.EffectNames())))
 		s := [...]float32{overlay.EffectBlur: 1 + 9*float32(rng.Float64()), overlay.EffectPixelate: 2 + 30*float32(rng.Float64()),
 			overlay.EffectThreshold: float32(rng.Float64()), overlay.EffectZoom: 1 + 3*float32(rng.Float64()),
-			overlay.EffectTint: float32(rng.Float64()), overlay.EffectSort: 0}[kind]
+			overlay.EffectTint: float32(rng.Float64()), overlay.EffectSort: 0, overlay.EffectGaussian: 1 + 7*float32(rng.Float64())}[kind]
 		lo := float32(rng.Float64())
 		fx = append(fx, overlay.EffectBox{X: coord(w), Y: coord(h), W: bw, H: bh, Radius: float32(rng.Float64()) * min(bw, bh) / 2,
 			Kind: kind, Strength: overlay.EffectStrength(kind, s), SortLo: lo, SortHi: lo + float32(rng.Float64())*(1-lo),
