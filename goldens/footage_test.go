@@ -104,13 +104,19 @@ func footageCases() []struct {
 				crop  image.Rectangle
 			}{mixed, mst, image.Rect(160, 136, 368, 312)})
 		}
-		if e == overlay.EffectSort { // and along columns, over a wider range
+		if e == overlay.EffectSort { // and along columns, over a wider range; and by hue
+			hue := st
+			hue.SortKey, hue.SortRange = "saturation", [2]float32{0.06, 1}
 			st.SortColumns, st.SortRange = true, [2]float32{0.1, 0.9}
 			cases = append(cases, struct {
 				name  string
 				style overlay.Style
 				crop  image.Rectangle
-			}{"footage-sort-columns", st, footageCrop})
+			}{"footage-sort-columns", st, footageCrop}, struct {
+				name  string
+				style overlay.Style
+				crop  image.Rectangle
+			}{"footage-sort-saturation", hue, image.Rect(160, 136, 368, 312)})
 		}
 	}
 	blob, _ := overlay.Preset("blob")

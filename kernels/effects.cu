@@ -115,13 +115,58 @@ __device__ __forceinline__ float fxLuma(float r, float g, float b) {
 
 __device__ void fxRect(const TkEffectBox& b, int w, int h, int r[4]);
 
-// fxSortKey is render's pixel-sort key of sample (x, y) of plane k, from the copy: the luma
-// in 8-bit codes of the pixel (x, y), or for 4:2:0 chroma of its block's top-left pixel
-// (10-bit >> 2; R'G'B': BT.709 luma, truncated).
-__device__ int fxSortKey(const TkEffects* e, int k, int x, int y) {
+// fxRGBChroma is render's rgbChroma: BT.709 Cb and Cr offsets of R'G'B' code values.
+__device__ __forceinline__ void fxRGBChroma(float r, float g, float b, float* u, float* v) {
+  float l = fxLuma(r, g, b);
+  *u = (b - l) * 0.53890924f;  // 1/1.8556
+  *v = (r - l) * 0.63500127f;  // 1/1.5748
+}
+
+// fxChromaKey is render's chromaKey: the saturation or hue key of chroma offsets u, v.
+__device__ int fxChromaKey(int key, float u, float v) {
+  if (key == TK_SORT_SATURATION) {
+    float s = sqrtf(u * u + v * v) * 2;
+    return s >= 255 ? 255 : (int)s;
+  }
+  float x = v, y = -u;
+  int base;
+  float q;
+  if (x == 0 && y == 0) return 0;
+  if (y >= 0 && x > 0) {
+    base = 0;
+    q = y / (x + y);
+  } else if (x <= 0 && y > 0) {
+    base = 1;
+    q = -x / (y - x);
+  } else if (y <= 0 && x < 0) {
+    base = 2;
+    q = -y / (-x - y);
+  } else {
+    base = 3;
+    q = x / (x - y);
+  }
+  int k = base * 64 + (int)(q * 64);
+  return k > 255 ? 255 : k;
+}
+
+// fxSortKey is render's pixel-sort key (render/sort.go says what each is) of sample (x, y)
+// of plane k, from the copy: of the pixel (x, y), or for 4:2:0 chroma of its block's
+// top-left pixel. Luma: in 8-bit codes (10-bit >> 2; R'G'B': BT.709 luma, truncated).
+__device__ int fxSortKey(const TkEffects* e, int key, int k, int x, int y) {
   int sub = e->planes[k].sub;
   x *= sub;
   y *= sub;
+  if (key != TK_SORT_LUMA) {
+    float u, v;
+    if (e->rgb) {
+      fxRGBChroma((float)fxAt(e->planes[0], x, y), (float)fxAt(e->planes[1], x, y), (float)fxAt(e->planes[2], x, y), &u, &v);
+    } else {
+      int sh = e->planes[1].wide ? 2 : 0;
+      u = (float)((fxAt(e->planes[1], x >> 1, y >> 1) >> sh) - 128);
+      v = (float)((fxAt(e->planes[2], x >> 1, y >> 1) >> sh) - 128);
+    }
+    return fxChromaKey(key, u, v);
+  }
   if (e->rgb)
     return (int)fxLuma((float)fxAt(e->planes[0], x, y), (float)fxAt(e->planes[1], x, y), (float)fxAt(e->planes[2], x, y));
   int v = fxAt(e->planes[0], x, y);
@@ -143,6 +188,10 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
   }
   int lo = (int)(black + b.sortLo * (white - black) + 0.5f);
   int hi = (int)(black + b.sortHi * (white - black) + 0.5f);
+  if (b.sortKey != TK_SORT_LUMA) {
+    lo = (int)(b.sortLo * 255 + 0.5f);
+    hi = (int)(b.sortHi * 255 + 0.5f);
+  }
   int r[4];
   fxRect(b, p->width, p->height, r);
   int sh = pl.sub >> 1;
@@ -150,7 +199,7 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
   int q0 = cols ? r[1] >> sh : r[0] >> sh;
   int q1 = cols ? (r[3] + pl.sub - 1) >> sh : (r[2] + pl.sub - 1) >> sh;
   int pos = cols ? y : x;
-#define TK_SORT_KEY(i) (cols ? fxSortKey(e, k, x, (i)) : fxSortKey(e, k, (i), y))
+#define TK_SORT_KEY(i) (cols ? fxSortKey(e, b.sortKey, k, x, (i)) : fxSortKey(e, b.sortKey, k, (i), y))
   int kp = TK_SORT_KEY(pos);
   if (kp < lo || kp > hi) return (float)fxAt(pl, x, y);
   int s0 = pos, s1 = pos + 1;

@@ -31,7 +31,13 @@ struct TkEffectBox {
   int32_t sortDescending;  // pixel sort brightest first (1) or darkest (0)
   float feather;         // px the effect takes to fade in inside the edge (fxCover)
   float transparency;    // 1 - the effect's opacity, which scales its coverage
+  int32_t sortKey;       // pixel sort's key: TK_SORT_LUMA, _SATURATION or _HUE
 };
+
+// TkEffectBox.sortKey's values (overlay.SortLuma, ...).
+#define TK_SORT_LUMA 0
+#define TK_SORT_SATURATION 1
+#define TK_SORT_HUE 2
 
 // TkFxPlane is one component plane of the frame (render's fxPlane): where its sample (0, 0)
 // lies in the frame and in the copy of the frame as decoded, and how its samples are held.

@@ -115,33 +115,48 @@ func TestEffectFeatherOpacityFlags(t *testing.T) {
 	}
 }
 
-// TestSortOrderFlag: --sort-order from the command line and a style file (default
-// ascending), a name it does not know a usage error naming the flag and the names.
-func TestSortOrderFlag(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "s.toml")
-	os.WriteFile(file, []byte("box-effect = \"sort\"\nsort-order = \"descending\"\n"), 0o644)
-	for _, tc := range []struct {
-		args []string
-		want string
+// TestSortChoiceFlags: --sort-order and --sort-key from the command line and a style file
+// (defaults ascending and luma: ""), a name a flag does not know a usage error naming the
+// flag and the names.
+func TestSortChoiceFlags(t *testing.T) {
+	for _, fl := range []struct {
+		flag, other, names string
+		get                func(*overlay.Style) string
 	}{
-		{nil, ""},
-		{[]string{"--sort-order", "descending"}, "descending"},
-		{[]string{"--sort-order", "ascending"}, "ascending"},
-		{[]string{"--style", file}, "descending"},
-		{[]string{"--style", file, "--sort-order", "ascending"}, "ascending"},
+		{"sort-order", "descending", "ascending, descending", func(st *overlay.Style) string { return st.SortOrder }},
+		{"sort-key", "hue", "luma, saturation, hue", func(st *overlay.Style) string { return st.SortKey }},
+		{"sort-key", "saturation", "luma, saturation, hue", func(st *overlay.Style) string { return st.SortKey }},
 	} {
-		st, err := styleOptions(tc.args...)
-		if err != nil {
-			t.Fatalf("%v: %v", tc.args, err)
+		first := strings.SplitN(fl.names, ", ", 2)[0]
+		file := filepath.Join(t.TempDir(), "s.toml")
+		os.WriteFile(file, []byte("box-effect = \"sort\"\n"+fl.flag+" = \""+fl.other+"\"\n"), 0o644)
+		for _, tc := range []struct {
+			args []string
+			want string
+		}{
+			{nil, ""},
+			{[]string{"--" + fl.flag, fl.other}, fl.other},
+			{[]string{"--" + fl.flag, first}, first},
+			{[]string{"--style", file}, fl.other},
+			{[]string{"--style", file, "--" + fl.flag, first}, first},
+		} {
+			st, err := styleOptions(tc.args...)
+			if err != nil {
+				t.Fatalf("%v: %v", tc.args, err)
+			}
+			if got := fl.get(&st); got != tc.want {
+				t.Errorf("%v: --%s %q, want %q", tc.args, fl.flag, got, tc.want)
+			}
 		}
-		if st.SortOrder != tc.want {
-			t.Errorf("%v: sort order %q, want %q", tc.args, st.SortOrder, tc.want)
+		_, err := styleOptions("--"+fl.flag, "random")
+		var ue UsageError
+		if err == nil || !strings.Contains(err.Error(), "--"+fl.flag) || !strings.Contains(err.Error(), fl.names) || !errors.As(err, &ue) {
+			t.Errorf("--%s random: %v, want a usage error naming the flag and its values", fl.flag, err)
 		}
-	}
-	_, err := styleOptions("--sort-order", "random")
-	var ue UsageError
-	if err == nil || !strings.Contains(err.Error(), "--sort-order") || !strings.Contains(err.Error(), "ascending, descending") || !errors.As(err, &ue) {
-		t.Errorf("--sort-order random: %v, want a usage error naming the flag and its values", err)
+		os.WriteFile(file, []byte(fl.flag+" = \"random\"\n"), 0o644)
+		if _, err := styleOptions("--style", file); err == nil || !strings.Contains(err.Error(), "s.toml:1: "+fl.flag) {
+			t.Errorf("%s = random in a style file: %v, want the file, line and key", fl.flag, err)
+		}
 	}
 }
 

@@ -54,6 +54,7 @@ type Builder struct {
 	frame          int
 	sortColumns    int32      // EffectBox.SortColumns: Style.SortColumns
 	sortDescending int32      // EffectBox.SortDescending: Style.SortOrder
+	sortKey        int32      // EffectBox.SortKey: Style.SortKey
 	particles      *particles // Style.Particles' live particles; nil when none
 	text           *textOf    // the text on tracks' formats and state (tracktext.go)
 	// clock0 is the camera stamp's time at frame 1 (camera.go); zero: it counts from zero.
@@ -116,6 +117,7 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	if s.SortOrder == "descending" {
 		b.sortDescending = 1
 	}
+	b.sortKey = int32(max(0, slices.Index(SortKeys, s.SortKey)))
 	if s.Particles > 0 {
 		b.particles = newParticles()
 	}

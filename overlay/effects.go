@@ -105,7 +105,21 @@ type EffectBox struct {
 	// Transparency is 1 − the effect's opacity (Style.EffectOpacity), which scales its
 	// coverage: the zero value, opaque, is the effect alone.
 	Transparency float32
+	// SortKey is what EffectSort sorts by, and what SortLo and SortHi are fractions of:
+	// SortLuma, SortSaturation or SortHue (Style.SortKey).
+	SortKey int32
 }
+
+// EffectBox.SortKey's values: SortKeys' indices.
+const (
+	SortLuma int32 = iota
+	SortSaturation
+	SortHue
+)
+
+// SortKeys are Style.SortKey's values ("" is luma). Each is a key of 0 to 255 (render/sort.go
+// says how each is worked out).
+var SortKeys = []string{"luma", "saturation", "hue"}
 
 // MaxEffectFeather is Style.EffectFeather's largest value, in px.
 const MaxEffectFeather = 4096
@@ -119,6 +133,9 @@ var DefaultSortRange = [2]float32{0.25, 0.8}
 
 // validateEffects checks the style's effects, their strengths and the sort's range.
 func (s *Style) validateEffects() error {
+	if !validStyle(SortKeys, s.SortKey) {
+		return field.Errorf("overlay.Style.SortKey", s.SortKey, "want %s", strings.Join(SortKeys, ", "))
+	}
 	if !validStyle(SortOrders, s.SortOrder) {
 		return field.Errorf("overlay.Style.SortOrder", s.SortOrder, "want %s", strings.Join(SortOrders, ", "))
 	}
@@ -167,7 +184,8 @@ func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
 	p.Effects = append(p.Effects, EffectBox{X: bx.X, Y: bx.Y, W: bx.W, H: bx.H,
 		Radius: b.style.Roundness * min(bx.W, bx.H) / 2, Kind: fx[i], Strength: EffectStrength(fx[i], st), Tint: Premul(c, 1),
 		SortLo: b.style.SortRange[0], SortHi: b.style.SortRange[1], SortColumns: b.sortColumns,
-		SortDescending: b.sortDescending, Feather: b.style.EffectFeather, Transparency: 1 - b.style.EffectOpacity})
+		SortDescending: b.sortDescending, Feather: b.style.EffectFeather, Transparency: 1 - b.style.EffectOpacity,
+		SortKey: b.sortKey})
 }
 
 // EffectBenchBoxes are the effects benchmark's boxes for a w × h frame: 20 boxes of effect

@@ -95,13 +95,17 @@ type Style struct {
 	// the default.
 	BoxEffects      []Effect
 	EffectStrengths []float32
-	// SortRange is EffectSort's luma range (fractions from black to white); SortColumns
+	// SortRange is EffectSort's key range (fractions of the key's: luma from black to
+	// white; SortKey); SortColumns
 	// sorts along columns instead of rows.
 	SortRange   [2]float32
 	SortColumns bool
 	// SortOrder is EffectSort's order: "ascending" (darkest first, the default) or
 	// "descending" (brightest first).
 	SortOrder string
+	// SortKey is what EffectSort sorts by and SortRange gates: "luma" (the default),
+	// "saturation" or "hue" (effects.go's SortKeys).
+	SortKey string
 	// EffectFeather fades each box effect in over this many px inside the box's edge (a soft
 	// privacy blur, a focus spot); 0: over the 1-px anti-aliased edge.
 	EffectFeather float32

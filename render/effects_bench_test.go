@@ -65,7 +65,8 @@ func TestEffectsAllocateNothing(t *testing.T) {
 // make its work light and heavy: the ramp (each box row a few runs of about 120 keys, in
 // order), bench --effects' ramp with grain (±6 codes: the same runs out of order), uniform
 // noise (runs of random keys, few longer than 8) and, where it is installed, real footage
-// (footage4K), each along rows and along columns, with blur on the same frame beside it for the ratio. Each frame
+// (footage4K), each along rows and along columns, and along rows keyed by saturation and by
+// hue (--sort-key), with blur on the same frame beside it for the ratio. Each frame
 // starts as decoded (copied back untimed), so that no frame sorts runs already sorted.
 func BenchmarkSort4K(b *testing.B) {
 	const w, h = 3840, 2160
@@ -89,12 +90,14 @@ func BenchmarkSort4K(b *testing.B) {
 			name    string
 			kind    overlay.Effect
 			columns int32
-		}{{"blur", overlay.EffectBlur, 0}, {"rows", overlay.EffectSort, 0}, {"columns", overlay.EffectSort, 1}} {
+			key     int32
+		}{{"blur", overlay.EffectBlur, 0, 0}, {"rows", overlay.EffectSort, 0, 0}, {"columns", overlay.EffectSort, 1, 0},
+			{"saturation", overlay.EffectSort, 0, overlay.SortSaturation}, {"hue", overlay.EffectSort, 0, overlay.SortHue}} {
 			b.Run(fr.name+"/"+c.name, func(b *testing.B) {
 				r := newRenderer(b, 2)
 				p := overlay.Primitives{Effects: overlay.EffectBenchBoxes(w, h, c.kind, 0)}
 				for i := range p.Effects {
-					p.Effects[i].SortColumns = c.columns
+					p.Effects[i].SortColumns, p.Effects[i].SortKey = c.columns, c.key
 				}
 				f := *fr.f // a frame of its own: the effects change it
 				f.Y, f.U, f.V = slices.Clone(f.Y), slices.Clone(f.U), slices.Clone(f.V)

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"math/bits"
 
 	"trackink/overlay"
@@ -8,11 +9,24 @@ import (
 
 // Pixel sort (overlay.EffectSort), phase 1: along each row (or column) of the box's
 // rectangle, the runs of pixels whose key lies in the box's range are sorted by key,
-// darkest first, pixels of equal key keeping their order (a stable sort); the pixels outside
-// the range stay. A pixel's key is its luma in 8-bit code values (10-bit luma >> 2; an RGBA
-// pixel's BT.709 luma, truncated). A pixel moves whole: on R'G'B' its three components, on
-// Y'CbCr its Y'; the 4:2:0 chroma samples are sorted the same way on their own rows (or
-// columns), each keyed by the luma of its block's top-left pixel, Cb and Cr together.
+// least first, pixels of equal key keeping their order (a stable sort); the pixels outside
+// the range stay. A pixel's key (EffectBox.SortKey) is a byte, 0 to 255:
+//
+//   - luma: its luma in 8-bit code values (10-bit luma >> 2; an RGBA pixel's BT.709 luma,
+//     truncated);
+//   - saturation and hue: from its chroma u, v, the offsets of Cb and Cr from neutral in
+//     8-bit codes (10-bit >> 2): on 4:2:0 Y'CbCr the chroma sample of the pixel's 2×2
+//     block (no interpolation: the four pixels share a key), on R'G'B' the BT.709 Cb and
+//     Cr of its components (full range, ±127.5). Saturation is the chroma's distance from
+//     grey, 2·√(u² + v²) truncated, 255 from 127.5 codes on (a Cb or Cr at its extreme);
+//     hue is the chroma's angle from the +Cr axis toward −Cb (red 0, then yellow, green,
+//     cyan, blue, magenta), as a diamond angle (the quadrant, plus the fraction a/(a+b) of
+//     the offsets in it: monotonic with the angle, and a single division, so that both
+//     backends work out the same byte), 64 a quadrant. Grey has saturation 0 and hue 0.
+//
+// A pixel moves whole: on R'G'B' its three components, on Y'CbCr its Y'; the 4:2:0 chroma
+// samples are sorted the same way on their own rows (or columns), each keyed by the key of
+// its block's top-left pixel, Cb and Cr together.
 // Twin: fxSort (kernels/effects.cu), which finds each sample's source by counting.
 //
 // The values start as the samples (the arena filled with each plane's), and each line's
@@ -38,10 +52,14 @@ const itemKey = 24
 // order (and mispredicts). On footage and grain 12 did better than 6 or 32.
 const sortShort = 12
 
-// sortRange is the box's key range [lo, hi] in 8-bit luma codes: SortLo and SortHi of the
-// way from black to white, rounded. On a full-range 10-bit frame hi (and lo) can be 256,
-// above every key. Twin: fxSortRange.
+// sortRange is the box's key range [lo, hi]: for luma in 8-bit codes, SortLo and SortHi of
+// the way from black to white, rounded (on a full-range 10-bit frame hi, and lo, can be
+// 256, above every key); for saturation and hue SortLo and SortHi of 255, rounded. Twin:
+// fxSort's.
 func sortRange(b *overlay.EffectBox, pl *fxPlane) (lo, hi int32) {
+	if b.SortKey != overlay.SortLuma {
+		return int32(float32(b.SortLo*255) + 0.5), int32(float32(b.SortHi*255) + 0.5)
+	}
 	black, white := pl.black, pl.white
 	if pl.wide {
 		black, white = black/4, white/4
@@ -57,12 +75,12 @@ func (sc *effectsScratch) sortEffect(b *overlay.EffectBox, r *fxRect, wk *fxWork
 		return
 	}
 	lo, hi := sortRange(b, &sc.f.pl[0])
-	desc := b.SortDescending != 0
+	desc, key := b.SortDescending != 0, b.SortKey
 	if b.SortColumns == 0 {
-		sc.sortRows(r, wk, lo, hi, desc)
+		sc.sortRows(r, wk, lo, hi, desc, key)
 		return
 	}
-	sc.sortColumns(r, wk, lo, hi, desc)
+	sc.sortColumns(r, wk, lo, hi, desc, key)
 }
 
 // sortLine is a line (row or column) of a rectangle's values in the arena: sample i of its
@@ -74,17 +92,19 @@ type sortLine struct {
 	bits   uint
 	stride int
 	self   bool
-	desc   bool // EffectBox.SortDescending
+	desc   bool  // EffectBox.SortDescending
+	key    int32 // EffectBox.SortKey
 }
 
 // sortLines are the lines of frame f's planes of full resolution and of its 4:2:0 chroma,
-// along rows (stride 1) or columns (stride: the rectangle's width in samples, n and cn).
-func sortLines(f *fxFrame, n, cn int, desc bool) (full, chroma sortLine) {
-	full = sortLine{planes: 1, bits: 12, stride: n, self: !f.pl[0].wide, desc: desc}
+// along rows (stride 1) or columns (stride: the rectangle's width in samples, n and cn),
+// sorted by key.
+func sortLines(f *fxFrame, n, cn int, desc bool, key int32) (full, chroma sortLine) {
+	full = sortLine{planes: 1, bits: 12, stride: n, self: !f.pl[0].wide && key == overlay.SortLuma, desc: desc, key: key}
 	if f.rgb {
-		full = sortLine{planes: 3, bits: 8, stride: n, desc: desc}
+		full = sortLine{planes: 3, bits: 8, stride: n, desc: desc, key: key}
 	}
-	return full, sortLine{planes: 2, bits: 12, stride: cn, desc: desc}
+	return full, sortLine{planes: 2, bits: 12, stride: cn, desc: desc, key: key}
 }
 
 // at points ln at the values of planes ks from o on (o: past each plane's offset in r).
@@ -95,12 +115,12 @@ func (ln *sortLine) at(arena []float32, r *fxRect, ks []int, o int) {
 }
 
 // sortRows is sortEffect along rows: each row's samples into the arena, then its runs sorted.
-func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32, desc bool) {
+func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32, desc bool, key int32) {
 	f := &sc.f
 	n := r.x1 - r.x0
 	cx0, cy0, cx1, _ := r.plane(&f.pl[1])
 	cn := cx1 - cx0
-	full, chroma := sortLines(f, 1, 1, desc)
+	full, chroma := sortLines(f, 1, 1, desc, key)
 	fullPlanes := f.fullPlanes()
 	wk.keys8, wk.keysC8 = grow(wk.keys8, n), grow(wk.keysC8, cn)
 	for y := r.y0; y < r.y1; y++ {
@@ -112,7 +132,7 @@ func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32, desc boo
 			f.pl[k].values(sc.arena[r.off[k]+o:r.off[k]+o+n], r.x0, y, wk)
 		}
 		full.at(sc.arena, r, fullPlanes, o)
-		keys := sc.rowKeys(wk.keys8, &full, r.x0, y)
+		keys := sc.rowKeys(wk.keys8, &full, r.x0, y, wk)
 		full.sortRuns(keys, lo, hi, wk)
 		if f.rgb || y%2 != 0 {
 			continue
@@ -130,12 +150,12 @@ func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32, desc boo
 
 // sortColumns is sortEffect along columns: the rectangle's samples into the arena and its
 // keys worked out, then each column's runs sorted.
-func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32, desc bool) {
+func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32, desc bool, key int32) {
 	f := &sc.f
 	n, m := r.x1-r.x0, r.y1-r.y0
 	cx0, cy0, cx1, cy1 := r.plane(&f.pl[1])
 	cn, cm := cx1-cx0, cy1-cy0
-	full, chroma := sortLines(f, n, cn, desc)
+	full, chroma := sortLines(f, n, cn, desc, key)
 	fullPlanes := f.fullPlanes()
 	wk.keys8 = grow(wk.keys8, n*m)
 	for y := r.y0; y < r.y1; y++ {
@@ -148,7 +168,7 @@ func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32, desc 
 		}
 		full.at(sc.arena, r, fullPlanes, o)
 		full.stride = 1
-		copy(wk.keys8[o:o+n], sc.rowKeys(wk.keys8[o:o+n], &full, r.x0, y))
+		copy(wk.keys8[o:o+n], sc.rowKeys(wk.keys8[o:o+n], &full, r.x0, y, wk))
 	}
 	full.stride = n
 	// The keys a column a row (a key a step, not a row's length apart).
@@ -161,7 +181,7 @@ func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32, desc 
 	if f.rgb {
 		return
 	}
-	// Chroma: keyed by the luma of each block's top-left pixel.
+	// Chroma: keyed by the key of each block's top-left pixel.
 	for y := cy0; y < cy1; y++ {
 		oc := (y - cy0) * cn
 		for k := 1; k < 3; k++ {
@@ -232,11 +252,31 @@ func (pl *fxPlane) values(e []float32, x0, y int, wk *fxWork) {
 	}
 }
 
-// rowKeys is the keys of the pixels of row y from x0, whose values ln holds (stride 1):
-// 8-bit luma is its own keys (the frame's bytes), the others' are worked out into keys.
-func (sc *effectsScratch) rowKeys(keys []byte, ln *sortLine, x0, y int) []byte {
+// rowKeys is the keys of the pixels of row y from x0 (even), whose values ln holds (stride
+// 1): 8-bit luma is its own keys (the frame's bytes), the others' are worked out into keys.
+func (sc *effectsScratch) rowKeys(keys []byte, ln *sortLine, x0, y int, wk *fxWork) []byte {
 	luma := &sc.f.pl[0]
 	switch {
+	case ln.key != overlay.SortLuma && sc.f.rgb:
+		r, g, b := ln.e[0][:len(keys)], ln.e[1][:len(keys)], ln.e[2][:len(keys)]
+		for x := range keys {
+			u, v := rgbChroma(r[x], g[x], b[x])
+			keys[x] = chromaKey(ln.key, u, v)
+		}
+	case ln.key != overlay.SortLuma:
+		// Each block's chroma sample keys its two pixels in the row.
+		cn := (len(keys) + 1) / 2
+		wk.a, wk.c = grow(wk.a, cn), grow(wk.c, cn)
+		cb, cr := &sc.f.pl[1], &sc.f.pl[2]
+		cb.load(wk.a, x0/2, y/2)
+		cr.load(wk.c, x0/2, y/2)
+		var sh uint
+		if cb.wide {
+			sh = 2
+		}
+		for x := range keys {
+			keys[x] = chromaKey(ln.key, float32(wk.a[x/2]>>sh-128), float32(wk.c[x/2]>>sh-128))
+		}
 	case ln.self:
 		i := y*luma.stride + x0
 		return luma.p[i : i+len(keys)]
@@ -670,4 +710,39 @@ func widen8Go(out []float32, src []byte) {
 	for i, v := range src {
 		out[i] = float32(v)
 	}
+}
+
+// rgbChroma are the chroma offsets u, v (BT.709 Cb and Cr, full range, in code values) of
+// R'G'B' code values r, g, b. Twin: fxRGBChroma.
+func rgbChroma(r, g, b float32) (u, v float32) {
+	l := fxLuma(r, g, b)
+	return float32((b - l) * 0.53890924), float32((r - l) * 0.63500127) // 1/1.8556, 1/1.5748
+}
+
+// chromaKey is the saturation or hue key (the file's comment) of chroma offsets u, v.
+// Twin: fxChromaKey.
+func chromaKey(key int32, u, v float32) byte {
+	if key == overlay.SortSaturation {
+		s := float32(math.Sqrt(float64(float32(u*u)+float32(v*v)))) * 2
+		if s >= 255 {
+			return 255
+		}
+		return byte(int32(s))
+	}
+	x, y := v, -u // the angle from +Cr toward −Cb
+	var base int32
+	var q float32
+	switch {
+	case x == 0 && y == 0:
+		return 0
+	case y >= 0 && x > 0:
+		base, q = 0, y/(x+y)
+	case x <= 0 && y > 0:
+		base, q = 1, -x/(y-x)
+	case y <= 0 && x < 0:
+		base, q = 2, -y/(-x-y)
+	default:
+		base, q = 3, x/(x-y)
+	}
+	return byte(min(base*64+int32(q*64), 255))
 }

@@ -119,7 +119,9 @@ func TestSortLine(t *testing.T) {
 // the rule, worked out the obvious way: on a random frame of every format, boxes along rows
 // and along columns, wide and narrow key ranges, at odd sizes and over the frame's edge,
 // each line's runs of keys in the range sorted by slices.SortStableFunc, every plane's
-// sample moving with its key; ascending and descending (EffectBox.SortDescending).
+// sample moving with its key; ascending and descending (EffectBox.SortDescending); keyed by
+// luma, saturation and hue (EffectBox.SortKey: on 4:2:0, every pixel of a block keyed by
+// its chroma sample).
 func TestSortEffectMatchesStableSort(t *testing.T) {
 	const w, h = 61, 37
 	boxes := []overlay.EffectBox{
@@ -135,6 +137,12 @@ func TestSortEffectMatchesStableSort(t *testing.T) {
 		desc := boxes[i]
 		desc.SortDescending = 1
 		boxes = append(boxes, desc)
+	}
+	for _, key := range []int32{overlay.SortSaturation, overlay.SortHue} {
+		for _, b := range boxes[:12] {
+			b.SortKey = key
+			boxes = append(boxes, b)
+		}
 	}
 	for _, format := range []string{"rgba", "yuv420p", "nv12", "yuv420p10", "p010"} {
 		for seed := range uint64(3) {
@@ -156,7 +164,7 @@ func TestSortEffectMatchesStableSort(t *testing.T) {
 					x0, y0, x1, y1 := r.plane(&sc.f.pl[k])
 					got := sc.arena[r.off[k] : r.off[k]+(x1-x0)*(y1-y0)]
 					if !slices.Equal(got, want[k]) {
-						t.Errorf("%s seed %d box %d (descending %d) plane %d: values differ from a stable sort", format, seed, i, boxes[i].SortDescending, k)
+						t.Errorf("%s seed %d box %d (descending %d, key %d) plane %d: values differ from a stable sort", format, seed, i, boxes[i].SortDescending, boxes[i].SortKey, k)
 					}
 				}
 			}
@@ -198,6 +206,19 @@ func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 		return v[0]
 	}
 	key := func(x, y int) int32 { // of the pixel at (x, y)
+		if b.SortKey != overlay.SortLuma {
+			var u, v float32
+			if f.rgb {
+				u, v = rgbChroma(float32(sample(0, x, y)), float32(sample(1, x, y)), float32(sample(2, x, y)))
+			} else { // the block's chroma sample
+				sh := 0
+				if f.pl[1].wide {
+					sh = 2
+				}
+				u, v = float32(sample(1, x/2, y/2)>>sh-128), float32(sample(2, x/2, y/2)>>sh-128)
+			}
+			return int32(chromaKey(b.SortKey, u, v))
+		}
 		if f.rgb {
 			return int32(fxLuma(float32(sample(0, x, y)), float32(sample(1, x, y)), float32(sample(2, x, y))))
 		}
@@ -257,4 +278,60 @@ func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 		}
 	}
 	return out
+}
+
+// TestChromaKeys holds the saturation and hue keys to what they mean on R'G'B' colours:
+// grey has both 0; the primaries and secondaries at full strength run in hue red, yellow,
+// green, cyan, blue, magenta, each at the diamond angle of its BT.709 chroma (red just above
+// 0, yellow just below a quadrant, ...); a colour's saturation grows with its strength, and
+// a full primary's chroma (beyond 127.5 codes for red and blue) reaches 255.
+func TestChromaKeys(t *testing.T) {
+	key := func(k int32, r, g, b float32) int {
+		u, v := rgbChroma(r, g, b)
+		return int(chromaKey(k, u, v))
+	}
+	for _, grey := range []float32{0, 77, 255} {
+		if s, h := key(overlay.SortSaturation, grey, grey, grey), key(overlay.SortHue, grey, grey, grey); s != 0 || h != 0 {
+			t.Errorf("grey %g: saturation %d, hue %d, want 0, 0", grey, s, h)
+		}
+	}
+	colours := []struct {
+		name    string
+		r, g, b float32
+		hue     [2]int // the range its hue lies in
+	}{
+		{"red", 255, 0, 0, [2]int{1, 20}}, {"yellow", 255, 255, 0, [2]int{40, 63}}, {"green", 0, 255, 0, [2]int{64, 110}},
+		{"cyan", 0, 255, 255, [2]int{128, 150}}, {"blue", 0, 0, 255, [2]int{170, 191}}, {"magenta", 255, 0, 255, [2]int{192, 250}},
+	}
+	last := -1
+	for _, c := range colours {
+		h := key(overlay.SortHue, c.r, c.g, c.b)
+		if h < c.hue[0] || h > c.hue[1] || h <= last {
+			t.Errorf("%s: hue %d, want in %v and above the colour before's %d", c.name, h, c.hue, last)
+		}
+		last = h
+		// Half strength over mid grey: less saturated, the same hue within a step.
+		half := key(overlay.SortSaturation, 64+c.r/2, 64+c.g/2, 64+c.b/2)
+		full := key(overlay.SortSaturation, c.r, c.g, c.b)
+		if !(half > 0 && half < full) {
+			t.Errorf("%s: saturation %d at half strength, %d at full: want 0 < half < full", c.name, half, full)
+		}
+		if h2 := key(overlay.SortHue, 64+c.r/2, 64+c.g/2, 64+c.b/2); h2 < h-1 || h2 > h+1 {
+			t.Errorf("%s: hue %d at half strength, %d at full", c.name, h2, h)
+		}
+	}
+	if s := key(overlay.SortSaturation, 255, 0, 0); s != 255 {
+		t.Errorf("red: saturation %d, want 255", s)
+	}
+	// Y'CbCr: the offsets from neutral in codes.
+	for _, c := range []struct {
+		k    int32
+		u, v float32
+		want int
+	}{{overlay.SortSaturation, 3, 4, 10}, {overlay.SortSaturation, -100, 100, 255}, {overlay.SortHue, 0, 50, 0},
+		{overlay.SortHue, -50, 50, 32}, {overlay.SortHue, -50, 0, 64}, {overlay.SortHue, 0, -50, 128}, {overlay.SortHue, 50, 0, 192}} {
+		if got := int(chromaKey(c.k, c.u, c.v)); got != c.want {
+			t.Errorf("key %d of u %g, v %g: %d, want %d", c.k, c.u, c.v, got, c.want)
+		}
+	}
 }

@@ -43,6 +43,22 @@ func TestSortDescendingEmuMatchCPU(t *testing.T) {
 	})
 }
 
+// TestSortKeyEmuMatchCPU is TestEffectsEmuMatchCPU's pixel sort keyed by saturation and
+// by hue (EffectBox.SortKey), along rows and columns, ascending and descending.
+func TestSortKeyEmuMatchCPU(t *testing.T) {
+	for _, key := range []int32{overlay.SortSaturation, overlay.SortHue} {
+		t.Run(overlay.SortKeys[key], func(t *testing.T) {
+			matchFrameChanges(t, []string{"sort"}, func(name string) overlay.Primitives {
+				p := effectBoxes(name, 0, 0)
+				for i := range p.Effects {
+					p.Effects[i].SortKey, p.Effects[i].SortDescending = key, int32(i%2)
+				}
+				return p
+			})
+		})
+	}
+}
+
 // effectBoxes are the boxes of TestEffectsEmuMatchCPU, of effect name, feathered and
 // transparent.
 func effectBoxes(name string, feather, transparency float32) overlay.Primitives {
@@ -138,7 +154,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkEffectBox sortLo", unsafe.Offsetof(b.SortLo)}, {"TkEffectBox sortColumns", unsafe.Offsetof(b.SortColumns)},
 		{"TkCamera tint", unsafe.Offsetof(c.Tint)}, {"TkCamera move", unsafe.Offsetof(c.Move)},
 		{"TkEffectBox feather", unsafe.Offsetof(b.Feather)}, {"TkEffectBox transparency", unsafe.Offsetof(b.Transparency)},
-		{"TkEffectBox sortDescending", unsafe.Offsetof(b.SortDescending)},
+		{"TkEffectBox sortDescending", unsafe.Offsetof(b.SortDescending)}, {"TkEffectBox sortKey", unsafe.Offsetof(b.SortKey)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {
