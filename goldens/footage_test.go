@@ -32,8 +32,9 @@ var footageBoxes = []scene.Box{
 	{ID: 7, X: 649, Y: 41, W: 76, H: 61},
 }
 
-// footageCrop is the part of the frame the per-effect goldens keep: the six people.
-var footageCrop = image.Rect(160, 136, 672, 312)
+// footageCrop is the part of the frame the per-effect goldens keep: the six people;
+// footageLeft their twins' (feathered, mixed, …): the four at the left.
+var footageCrop, footageLeft = image.Rect(160, 136, 672, 312), image.Rect(160, 136, 368, 312)
 
 // drawFootage draws the boxes of frame 300 in look st onto a fresh decode of the frame with
 // the backend newBackend starts.
@@ -59,21 +60,21 @@ func drawFootage(t *testing.T, st overlay.Style, newBackend overlay.NewBackend) 
 	return fr
 }
 
-// footageCases are the footage goldens: each effect alone (white outlines, no labels or
-// links; sort also along columns; blur also feathered over 10 px, the soft privacy blur,
-// pixelate also at half opacity, sort also descending, on the four people at the left), the blob look, the cctv look (the camera look over the whole frame)
-// and the cctv look toned surveillance green (--camera-tint #00ffcc at 0.85: the pack's colour, mostly
-// monochrome).
-func footageCases() []struct {
+// footageCase is a footage golden: its name, its look and the part of the frame it keeps.
+type footageCase struct {
 	name  string
 	style overlay.Style
 	crop  image.Rectangle
-} {
-	var cases []struct {
-		name  string
-		style overlay.Style
-		crop  image.Rectangle
-	}
+}
+
+// footageCases are the footage goldens: each effect alone (white outlines, no labels or
+// links; sort also along columns; blur also feathered over 10 px, the soft privacy blur,
+// pixelate also at half opacity, sort also descending, keyed by saturation over 0.06..1,
+// and over 0.1..0.9 with runs under 24 px left, on the four people at the left), the blob
+// look, the cctv look (the camera look over the whole frame) and the cctv look toned
+// surveillance green (--camera-tint #00ffcc at 0.85: the pack's colour, mostly monochrome).
+func footageCases() []footageCase {
+	var cases []footageCase
 	for _, name := range overlay.EffectNames() {
 		e, _ := overlay.ParseEffect(name)
 		st := overlay.DefaultStyle()
@@ -83,11 +84,7 @@ func footageCases() []struct {
 		if e == overlay.EffectPixelate {
 			st.EffectStrengths = []float32{8}
 		}
-		cases = append(cases, struct {
-			name  string
-			style overlay.Style
-			crop  image.Rectangle
-		}{"footage-" + name, st, footageCrop})
+		cases = append(cases, footageCase{"footage-" + name, st, footageCrop})
 		mst, mixed := st, "" // a twin: feathered, mixed with the picture, sorted descending
 		switch e {
 		case overlay.EffectBlur:
@@ -98,25 +95,15 @@ func footageCases() []struct {
 			mst.SortOrder, mixed = "descending", "footage-sort-descending"
 		}
 		if mixed != "" {
-			cases = append(cases, struct {
-				name  string
-				style overlay.Style
-				crop  image.Rectangle
-			}{mixed, mst, image.Rect(160, 136, 368, 312)})
+			cases = append(cases, footageCase{mixed, mst, footageLeft})
 		}
-		if e == overlay.EffectSort { // and along columns, over a wider range; and by hue
-			hue := st
+		if e == overlay.EffectSort { // along columns, over a wider range; by saturation; min run
+			hue, long := st, st
 			hue.SortKey, hue.SortRange = "saturation", [2]float32{0.06, 1}
+			long.SortMinRun, long.SortRange = 24, [2]float32{0.1, 0.9}
 			st.SortColumns, st.SortRange = true, [2]float32{0.1, 0.9}
-			cases = append(cases, struct {
-				name  string
-				style overlay.Style
-				crop  image.Rectangle
-			}{"footage-sort-columns", st, footageCrop}, struct {
-				name  string
-				style overlay.Style
-				crop  image.Rectangle
-			}{"footage-sort-saturation", hue, image.Rect(160, 136, 368, 312)})
+			cases = append(cases, footageCase{"footage-sort-columns", st, footageCrop},
+				footageCase{"footage-sort-saturation", hue, footageLeft}, footageCase{"footage-sort-min-run", long, footageLeft})
 		}
 	}
 	blob, _ := overlay.Preset("blob")
@@ -124,19 +111,9 @@ func footageCases() []struct {
 	green := cctv
 	green.Camera.Tint = overlay.OptionalColor{C: scene.Color{G: 255, B: 204, A: 255}, Set: true}
 	green.Camera.TintStrength = 0.85
-	return append(cases, struct {
-		name  string
-		style overlay.Style
-		crop  image.Rectangle
-	}{"footage-blob", blob, image.Rect(0, 0, 768, 576)}, struct {
-		name  string
-		style overlay.Style
-		crop  image.Rectangle
-	}{"footage-cctv", cctv, image.Rect(0, 0, 768, 576)}, struct {
-		name  string
-		style overlay.Style
-		crop  image.Rectangle
-	}{"footage-cctv-tint", green, image.Rect(0, 0, 768, 576)})
+	whole := image.Rect(0, 0, 768, 576)
+	return append(cases, footageCase{"footage-blob", blob, whole}, footageCase{"footage-cctv", cctv, whole},
+		footageCase{"footage-cctv-tint", green, whole})
 }
 
 // TestFootageGoldens draws each effect, and the blob look, on a frame of real footage and

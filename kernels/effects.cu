@@ -213,6 +213,8 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
     if (kk < lo || kk > hi) break;
     s1++;
   }
+  // A run shorter than the box's shortest (halved, up, in 4:2:0 chroma) stays.
+  if (s1 - s0 < (b.sortMinRun + pl.sub - 1) / pl.sub) return (float)fxAt(pl, x, y);
   // Descending: the run's mirror image sorted, mirrored back: the rank counted from the
   // run's end, equal keys taken from it.
   bool desc = b.sortDescending != 0;

@@ -32,6 +32,7 @@ struct TkEffectBox {
   float feather;         // px the effect takes to fade in inside the edge (fxCover)
   float transparency;    // 1 - the effect's opacity, which scales its coverage
   int32_t sortKey;       // pixel sort's key: TK_SORT_LUMA, _SATURATION or _HUE
+  int32_t sortMinRun;    // pixel sort's shortest run sorted, px (4:2:0 chroma: half, up)
 };
 
 // TkEffectBox.sortKey's values (overlay.SortLuma, ...).

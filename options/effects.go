@@ -23,6 +23,7 @@ func registerEffectFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(pairValue{&st.SortRange, "low,high"}, "sort-range", "--box-effect sort: sort the runs of pixels whose --sort-key lies in LOW,HIGH (fractions of its range, 0..1: luma from black to white)")
 	fs.BoolVar(&st.SortColumns, "sort-columns", st.SortColumns, "--box-effect sort: sort along columns instead of rows")
 	fs.Var(choiceValue{&st.SortKey, overlay.SortKeys}, "sort-key", "--box-effect sort: sort by, and gate --sort-range on, luma, saturation (distance from grey) or hue (the colour's angle, red 0, yellow, green, cyan, blue, magenta)")
+	fs.IntVar(&st.SortMinRun, "sort-min-run", st.SortMinRun, "--box-effect sort: leave runs shorter than this many px unsorted, 0.."+strconv.Itoa(overlay.MaxSortMinRun)+" (0: sort every run)")
 	fs.Var(choiceValue{&st.SortOrder, overlay.SortOrders}, "sort-order", "--box-effect sort: ascending (darkest first, left or top) or descending (brightest first)")
 	fs.Float32Var(&st.EffectOpacity, "effect-opacity", st.EffectOpacity, "mix each --box-effect with the picture under it, 0..1 (1: the effect alone)")
 	fs.Float32Var(&st.EffectFeather, "effect-feather", st.EffectFeather, "fade each --box-effect in over this many px inside the box's edge (a soft privacy blur, a focus spot); 0: over its 1-px anti-aliased edge")

@@ -92,10 +92,7 @@ func TestEffectFeatherOpacityFlags(t *testing.T) {
 			t.Errorf("%v: feather %g opacity %g, want %g %g", tc.args, st.EffectFeather, st.EffectOpacity, tc.feather, tc.opacity)
 		}
 	}
-	for _, tc := range []struct {
-		args []string
-		msg  string
-	}{
+	wantUsageErrors(t, []usageCase{
 		{[]string{"--effect-feather", "-1"}, "--effect-feather -1: is outside 0..4096"},
 		{[]string{"--effect-feather", "5000"}, "--effect-feather 5000: is outside 0..4096"},
 		{[]string{"--effect-feather", "NaN"}, "--effect-feather NaN: is outside 0..4096"},
@@ -106,7 +103,20 @@ func TestEffectFeatherOpacityFlags(t *testing.T) {
 		{[]string{"--effect-opacity", "NaN"}, "--effect-opacity NaN: is outside 0..1"},
 		{[]string{"--effect-opacity", "half"}, "--effect-opacity"},
 		{[]string{"--style", style("o.toml", "effect-opacity = 1.5\n")}, "o.toml:2: effect-opacity = 1.5: is outside 0..1"},
-	} {
+	})
+}
+
+// usageCase is a command line and what its usage error must say.
+type usageCase struct {
+	args []string
+	msg  string
+}
+
+// wantUsageErrors checks that each case's command line is refused with a usage error (exit
+// status 2) whose text holds its msg.
+func wantUsageErrors(t *testing.T, cases []usageCase) {
+	t.Helper()
+	for _, tc := range cases {
 		_, err := styleOptions(tc.args...)
 		var ue UsageError
 		if err == nil || !strings.Contains(err.Error(), tc.msg) || !errors.As(err, &ue) {
@@ -158,6 +168,39 @@ func TestSortChoiceFlags(t *testing.T) {
 			t.Errorf("%s = random in a style file: %v, want the file, line and key", fl.flag, err)
 		}
 	}
+}
+
+// TestSortMinRunFlag: --sort-min-run from the command line and a style file (default 0:
+// every run sorted); a count below 0 or above MaxSortMinRun, or not a whole number, a
+// usage error naming the flag (in a style file, the file, line and key).
+func TestSortMinRunFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("box-effect = \"sort\"\nsort-min-run = 8\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{nil, 0},
+		{[]string{"--sort-min-run", "16"}, 16},
+		{[]string{"--style", file}, 8},
+		{[]string{"--style", file, "--sort-min-run", "0"}, 0},
+	} {
+		st, err := styleOptions(tc.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if st.SortMinRun != tc.want {
+			t.Errorf("%v: --sort-min-run %d, want %d", tc.args, st.SortMinRun, tc.want)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(bad, []byte("sort-min-run = -3\n"), 0o644)
+	wantUsageErrors(t, []usageCase{
+		{[]string{"--sort-min-run", "-1"}, "--sort-min-run -1: want 0..8192 px"},
+		{[]string{"--sort-min-run", "9000"}, "--sort-min-run 9000: want 0..8192 px"},
+		{[]string{"--sort-min-run", "2.5"}, "--sort-min-run"},
+		{[]string{"--style", bad}, "bad.toml:1: sort-min-run = -3: want 0..8192 px"},
+	})
 }
 
 // FuzzEffectFlags: any --box-effect and --effect-strength text is parsed or refused, never

@@ -89,6 +89,7 @@ var table = map[string]option{
 	"sort-columns":         {group: groupLook, style: true, fields: []string{"overlay.Style.SortColumns"}},
 	"sort-range":           {group: groupLook, style: true, fields: []string{"overlay.Style.SortRange"}},
 	"sort-order":           {group: groupLook, style: true, fields: []string{"overlay.Style.SortOrder"}, choices: func() []string { return overlay.SortOrders }},
+	"sort-min-run":         {group: groupLook, style: true, fields: []string{"overlay.Style.SortMinRun"}},
 	"sort-key":             {group: groupLook, style: true, fields: []string{"overlay.Style.SortKey"}, choices: func() []string { return overlay.SortKeys }},
 	"vignette":             {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.Vignette"}},
 	"blend":                {group: groupLook, style: true, fields: []string{"overlay.Style.Blend"}, choices: func() []string { return overlay.Blends }},

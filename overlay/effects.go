@@ -108,6 +108,9 @@ type EffectBox struct {
 	// SortKey is what EffectSort sorts by, and what SortLo and SortHi are fractions of:
 	// SortLuma, SortSaturation or SortHue (Style.SortKey).
 	SortKey int32
+	// SortMinRun is EffectSort's shortest run sorted, in px (Style.SortMinRun); a 4:2:0
+	// chroma line's is half of it, rounded up.
+	SortMinRun int32
 }
 
 // EffectBox.SortKey's values: SortKeys' indices.
@@ -121,6 +124,9 @@ const (
 // says how each is worked out).
 var SortKeys = []string{"luma", "saturation", "hue"}
 
+// MaxSortMinRun is Style.SortMinRun's largest value, in px: an 8K frame's width.
+const MaxSortMinRun = 8192
+
 // MaxEffectFeather is Style.EffectFeather's largest value, in px.
 const MaxEffectFeather = 4096
 
@@ -133,6 +139,9 @@ var DefaultSortRange = [2]float32{0.25, 0.8}
 
 // validateEffects checks the style's effects, their strengths and the sort's range.
 func (s *Style) validateEffects() error {
+	if s.SortMinRun < 0 || s.SortMinRun > MaxSortMinRun {
+		return field.Errorf("overlay.Style.SortMinRun", s.SortMinRun, "want 0..%d px", MaxSortMinRun)
+	}
 	if !validStyle(SortKeys, s.SortKey) {
 		return field.Errorf("overlay.Style.SortKey", s.SortKey, "want %s", strings.Join(SortKeys, ", "))
 	}
@@ -185,7 +194,7 @@ func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
 		Radius: b.style.Roundness * min(bx.W, bx.H) / 2, Kind: fx[i], Strength: EffectStrength(fx[i], st), Tint: Premul(c, 1),
 		SortLo: b.style.SortRange[0], SortHi: b.style.SortRange[1], SortColumns: b.sortColumns,
 		SortDescending: b.sortDescending, Feather: b.style.EffectFeather, Transparency: 1 - b.style.EffectOpacity,
-		SortKey: b.sortKey})
+		SortKey: b.sortKey, SortMinRun: int32(b.style.SortMinRun)})
 }
 
 // EffectBenchBoxes are the effects benchmark's boxes for a w × h frame: 20 boxes of effect

@@ -106,6 +106,9 @@ type Style struct {
 	// SortKey is what EffectSort sorts by and SortRange gates: "luma" (the default),
 	// "saturation" or "hue" (effects.go's SortKeys).
 	SortKey string
+	// SortMinRun is EffectSort's shortest run sorted, in px: runs of keys in the range
+	// shorter are left as they are (the pack's segment_min_px); 0 or 1 sorts every run.
+	SortMinRun int
 	// EffectFeather fades each box effect in over this many px inside the box's edge (a soft
 	// privacy blur, a focus spot); 0: over the 1-px anti-aliased edge.
 	EffectFeather float32

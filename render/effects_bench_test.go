@@ -66,7 +66,8 @@ func TestEffectsAllocateNothing(t *testing.T) {
 // order), bench --effects' ramp with grain (±6 codes: the same runs out of order), uniform
 // noise (runs of random keys, few longer than 8) and, where it is installed, real footage
 // (footage4K), each along rows and along columns, and along rows keyed by saturation and by
-// hue (--sort-key), with blur on the same frame beside it for the ratio. Each frame
+// hue (--sort-key), and along rows with runs under 8 px left (--sort-min-run 8), with blur
+// on the same frame beside it for the ratio. Each frame
 // starts as decoded (copied back untimed), so that no frame sorts runs already sorted.
 func BenchmarkSort4K(b *testing.B) {
 	const w, h = 3840, 2160
@@ -91,13 +92,15 @@ func BenchmarkSort4K(b *testing.B) {
 			kind    overlay.Effect
 			columns int32
 			key     int32
-		}{{"blur", overlay.EffectBlur, 0, 0}, {"rows", overlay.EffectSort, 0, 0}, {"columns", overlay.EffectSort, 1, 0},
-			{"saturation", overlay.EffectSort, 0, overlay.SortSaturation}, {"hue", overlay.EffectSort, 0, overlay.SortHue}} {
+			minRun  int32
+		}{{"blur", overlay.EffectBlur, 0, 0, 0}, {"rows", overlay.EffectSort, 0, 0, 0}, {"columns", overlay.EffectSort, 1, 0, 0},
+			{"saturation", overlay.EffectSort, 0, overlay.SortSaturation, 0}, {"hue", overlay.EffectSort, 0, overlay.SortHue, 0},
+			{"min-run8", overlay.EffectSort, 0, 0, 8}} {
 			b.Run(fr.name+"/"+c.name, func(b *testing.B) {
 				r := newRenderer(b, 2)
 				p := overlay.Primitives{Effects: overlay.EffectBenchBoxes(w, h, c.kind, 0)}
 				for i := range p.Effects {
-					p.Effects[i].SortColumns, p.Effects[i].SortKey = c.columns, c.key
+					p.Effects[i].SortColumns, p.Effects[i].SortKey, p.Effects[i].SortMinRun = c.columns, c.key, c.minRun
 				}
 				f := *fr.f // a frame of its own: the effects change it
 				f.Y, f.U, f.V = slices.Clone(f.Y), slices.Clone(f.U), slices.Clone(f.V)

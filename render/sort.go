@@ -75,12 +75,11 @@ func (sc *effectsScratch) sortEffect(b *overlay.EffectBox, r *fxRect, wk *fxWork
 		return
 	}
 	lo, hi := sortRange(b, &sc.f.pl[0])
-	desc, key := b.SortDescending != 0, b.SortKey
 	if b.SortColumns == 0 {
-		sc.sortRows(r, wk, lo, hi, desc, key)
+		sc.sortRows(r, wk, lo, hi, b)
 		return
 	}
-	sc.sortColumns(r, wk, lo, hi, desc, key)
+	sc.sortColumns(r, wk, lo, hi, b)
 }
 
 // sortLine is a line (row or column) of a rectangle's values in the arena: sample i of its
@@ -94,17 +93,26 @@ type sortLine struct {
 	self   bool
 	desc   bool  // EffectBox.SortDescending
 	key    int32 // EffectBox.SortKey
+	minRun int   // the shortest run sorted, in the line's samples (sortMinRun)
 }
 
 // sortLines are the lines of frame f's planes of full resolution and of its 4:2:0 chroma,
 // along rows (stride 1) or columns (stride: the rectangle's width in samples, n and cn),
 // sorted by key.
-func sortLines(f *fxFrame, n, cn int, desc bool, key int32) (full, chroma sortLine) {
-	full = sortLine{planes: 1, bits: 12, stride: n, self: !f.pl[0].wide && key == overlay.SortLuma, desc: desc, key: key}
+func sortLines(f *fxFrame, n, cn int, b *overlay.EffectBox) (full, chroma sortLine) {
+	desc, key := b.SortDescending != 0, b.SortKey
+	full = sortLine{planes: 1, bits: 12, stride: n, self: !f.pl[0].wide && key == overlay.SortLuma, desc: desc, key: key,
+		minRun: sortMinRun(b, 1)}
 	if f.rgb {
-		full = sortLine{planes: 3, bits: 8, stride: n, desc: desc, key: key}
+		full = sortLine{planes: 3, bits: 8, stride: n, desc: desc, key: key, minRun: sortMinRun(b, 1)}
 	}
-	return full, sortLine{planes: 2, bits: 12, stride: cn, desc: desc, key: key}
+	return full, sortLine{planes: 2, bits: 12, stride: cn, desc: desc, key: key, minRun: sortMinRun(b, 2)}
+}
+
+// sortMinRun is box b's shortest run sorted in a plane's samples: SortMinRun px, halved
+// (rounded up) for 4:2:0 chroma, whose runs are half as long. Twin: fxSort's.
+func sortMinRun(b *overlay.EffectBox, sub int) int {
+	return (int(b.SortMinRun) + sub - 1) / sub
 }
 
 // at points ln at the values of planes ks from o on (o: past each plane's offset in r).
@@ -115,12 +123,12 @@ func (ln *sortLine) at(arena []float32, r *fxRect, ks []int, o int) {
 }
 
 // sortRows is sortEffect along rows: each row's samples into the arena, then its runs sorted.
-func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32, desc bool, key int32) {
+func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32, b *overlay.EffectBox) {
 	f := &sc.f
 	n := r.x1 - r.x0
 	cx0, cy0, cx1, _ := r.plane(&f.pl[1])
 	cn := cx1 - cx0
-	full, chroma := sortLines(f, 1, 1, desc, key)
+	full, chroma := sortLines(f, 1, 1, b)
 	fullPlanes := f.fullPlanes()
 	wk.keys8, wk.keysC8 = grow(wk.keys8, n), grow(wk.keysC8, cn)
 	for y := r.y0; y < r.y1; y++ {
@@ -150,12 +158,12 @@ func (sc *effectsScratch) sortRows(r *fxRect, wk *fxWork, lo, hi int32, desc boo
 
 // sortColumns is sortEffect along columns: the rectangle's samples into the arena and its
 // keys worked out, then each column's runs sorted.
-func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32, desc bool, key int32) {
+func (sc *effectsScratch) sortColumns(r *fxRect, wk *fxWork, lo, hi int32, b *overlay.EffectBox) {
 	f := &sc.f
 	n, m := r.x1-r.x0, r.y1-r.y0
 	cx0, cy0, cx1, cy1 := r.plane(&f.pl[1])
 	cn, cm := cx1-cx0, cy1-cy0
-	full, chroma := sortLines(f, n, cn, desc, key)
+	full, chroma := sortLines(f, n, cn, b)
 	fullPlanes := f.fullPlanes()
 	wk.keys8 = grow(wk.keys8, n*m)
 	for y := r.y0; y < r.y1; y++ {
@@ -294,7 +302,7 @@ func (sc *effectsScratch) rowKeys(keys []byte, ln *sortLine, x0, y int, wk *fxWo
 }
 
 // sortRuns sorts each maximal run of the line whose keys lie in [lo, hi] by key, stably,
-// but a run already in order. It finds the runs out of order from bit masks of the keys
+// but a run already in order or shorter than ln.minRun. It finds the runs out of order from bit masks of the keys
 // (sortMasks): where a key and the next lie in the range and the next is below it.
 func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 	hi = min(hi, 255) // the same keys
@@ -327,6 +335,7 @@ func (ln *sortLine) sortRuns(keys []byte, lo, hi int32, wk *fxWork) {
 		}
 		s, e := runStart(in, i), runEnd(in, i)
 		switch {
+		case e-s < ln.minRun: // left as it is
 		case ln.desc && e-s == 2: // a pair out of order: swapped, mirrored or not
 			ln.sortRun(keys[s:e], n-e, wk)
 		case ln.desc: // the run's samples, mirrored, lie at n−e..n−s

@@ -121,7 +121,8 @@ func TestSortLine(t *testing.T) {
 // each line's runs of keys in the range sorted by slices.SortStableFunc, every plane's
 // sample moving with its key; ascending and descending (EffectBox.SortDescending); keyed by
 // luma, saturation and hue (EffectBox.SortKey: on 4:2:0, every pixel of a block keyed by
-// its chroma sample).
+// its chroma sample); with a shortest run (EffectBox.SortMinRun: shorter runs stay; 4:2:0
+// chroma's half, rounded up).
 func TestSortEffectMatchesStableSort(t *testing.T) {
 	const w, h = 61, 37
 	boxes := []overlay.EffectBox{
@@ -144,6 +145,10 @@ func TestSortEffectMatchesStableSort(t *testing.T) {
 			boxes = append(boxes, b)
 		}
 	}
+	for i, b := range boxes[:24] {
+		b.SortMinRun = int32(3 + i%3*4) // 3, 7, 11: odd, so chroma's rounds up
+		boxes = append(boxes, b)
+	}
 	for _, format := range []string{"rgba", "yuv420p", "nv12", "yuv420p10", "p010"} {
 		for seed := range uint64(3) {
 			fr := testFrame(format, w, h, seed)
@@ -164,7 +169,8 @@ func TestSortEffectMatchesStableSort(t *testing.T) {
 					x0, y0, x1, y1 := r.plane(&sc.f.pl[k])
 					got := sc.arena[r.off[k] : r.off[k]+(x1-x0)*(y1-y0)]
 					if !slices.Equal(got, want[k]) {
-						t.Errorf("%s seed %d box %d (descending %d, key %d) plane %d: values differ from a stable sort", format, seed, i, boxes[i].SortDescending, boxes[i].SortKey, k)
+						t.Errorf("%s seed %d box %d (descending %d, key %d, min run %d) plane %d: values differ from a stable sort",
+							format, seed, i, boxes[i].SortDescending, boxes[i].SortKey, boxes[i].SortMinRun, k)
 					}
 				}
 			}
@@ -263,6 +269,9 @@ func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 				s := i
 				for i < along && in(i) {
 					i++
+				}
+				if i-s < (int(b.SortMinRun)+pl.sub-1)/pl.sub {
+					continue
 				}
 				slices.SortStableFunc(src[s:i], func(a, c int) int {
 					if b.SortDescending != 0 {

@@ -43,15 +43,20 @@ func TestSortDescendingEmuMatchCPU(t *testing.T) {
 	})
 }
 
-// TestSortKeyEmuMatchCPU is TestEffectsEmuMatchCPU's pixel sort keyed by saturation and
-// by hue (EffectBox.SortKey), along rows and columns, ascending and descending.
-func TestSortKeyEmuMatchCPU(t *testing.T) {
-	for _, key := range []int32{overlay.SortSaturation, overlay.SortHue} {
-		t.Run(overlay.SortKeys[key], func(t *testing.T) {
+// TestSortOptionsEmuMatchCPU is TestEffectsEmuMatchCPU's pixel sort keyed by saturation
+// and by hue (EffectBox.SortKey), and with a shortest run (SortMinRun), along rows and
+// columns, ascending and descending.
+func TestSortOptionsEmuMatchCPU(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		key, minRun int32
+	}{{"saturation", overlay.SortSaturation, 0}, {"hue", overlay.SortHue, 0}, {"luma/min-run", overlay.SortLuma, 5},
+		{"hue/min-run", overlay.SortHue, 4}} {
+		t.Run(c.name, func(t *testing.T) {
 			matchFrameChanges(t, []string{"sort"}, func(name string) overlay.Primitives {
 				p := effectBoxes(name, 0, 0)
 				for i := range p.Effects {
-					p.Effects[i].SortKey, p.Effects[i].SortDescending = key, int32(i%2)
+					p.Effects[i].SortKey, p.Effects[i].SortMinRun, p.Effects[i].SortDescending = c.key, c.minRun, int32(i%2)
 				}
 				return p
 			})
@@ -155,6 +160,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkCamera tint", unsafe.Offsetof(c.Tint)}, {"TkCamera move", unsafe.Offsetof(c.Move)},
 		{"TkEffectBox feather", unsafe.Offsetof(b.Feather)}, {"TkEffectBox transparency", unsafe.Offsetof(b.Transparency)},
 		{"TkEffectBox sortDescending", unsafe.Offsetof(b.SortDescending)}, {"TkEffectBox sortKey", unsafe.Offsetof(b.SortKey)},
+		{"TkEffectBox sortMinRun", unsafe.Offsetof(b.SortMinRun)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {

@@ -15,6 +15,7 @@ extern "C" long tk_effects_layout(int i) {
       (long)offsetof(TkCamera, tint),       (long)offsetof(TkCamera, move),
       (long)offsetof(TkEffectBox, feather), (long)offsetof(TkEffectBox, transparency),
       (long)offsetof(TkEffectBox, sortDescending), (long)offsetof(TkEffectBox, sortKey),
+      (long)offsetof(TkEffectBox, sortMinRun),
   };
   return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
 }

@@ -8,5 +8,6 @@ import "C"
 // TkEffects, then the offsets of TkEffectBox's kind and tint, TkFxPlane's stride and black,
 // TkEffects' boxes, planes and copies, TkParams' effects, then sizeof TkCamera, its amp,
 // shift, planes and copies, TkParams' camera, TkEffectBox's sortLo and sortColumns, and
-// TkCamera's tint and move, TkEffectBox's feather, transparency, sortDescending and sortKey; -1 past the end.
+// TkCamera's tint and move, TkEffectBox's feather, transparency, sortDescending, sortKey and
+// sortMinRun; -1 past the end.
 func EffectsEntry(i int) int { return int(C.tk_effects_layout(C.int(i))) }
