@@ -35,7 +35,8 @@ func (m benchMode) String() string {
 // benchReads lists, for each of bench's flags that not every benchmark reads, the
 // benchmarks that read it. The look's flags not listed (options.Style's: --look, --trail,
 // --knn-backend…) are the drawer's, read by the seed scene and --e2e only: --effects draws
-// its own boxes (feathered, mixed, sorted descending too with --effect-feather, --effect-opacity, --sort-order), --knn links points it makes up, --detect draws nothing.
+// its own boxes (feathered, mixed, sorted otherwise too with --effect-feather, --effect-opacity, --sort-order,
+// --sort-key, --sort-min-run), --knn links points it makes up, --detect draws nothing.
 var benchReads = map[string][]benchMode{
 	"scene":   {modeSeed, modeE2E},
 	"format":  {modeSeed},
@@ -48,10 +49,12 @@ var benchReads = map[string][]benchMode{
 	"backend": {modeSeed, modeKnn, modeEffects, modeE2E},
 	"workers": {modeSeed, modeEffects, modeE2E},
 	"json":    {modeSeed, modeKnn, modeEffects, modeE2E, modeDetect},
-	// --effects times each effect also feathered, mixed or sorted descending, beside the plain row.
+	// --effects times each effect also feathered, mixed or sorted otherwise, beside the plain row.
 	"effect-feather": {modeSeed, modeEffects, modeE2E},
 	"effect-opacity": {modeSeed, modeEffects, modeE2E},
 	"sort-order":     {modeSeed, modeEffects, modeE2E},
+	"sort-key":       {modeSeed, modeEffects, modeE2E},
+	"sort-min-run":   {modeSeed, modeEffects, modeE2E},
 }
 
 // benchDrawer is who reads the look's flags that benchReads does not list.

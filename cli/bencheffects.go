@@ -47,6 +47,12 @@ func benchEffects(fs *pflag.FlagSet, style *options.Style, backends []string, fr
 			if r.SortOrder == "descending" {
 				strength += " desc"
 			}
+			if r.SortKey != "" {
+				strength += " " + r.SortKey[:3]
+			}
+			if r.SortMinRun > 0 {
+				strength += fmt.Sprintf(" run%d", r.SortMinRun)
+			}
 			switch r.Effect {
 			case "camera":
 				strength = "cctv"

@@ -35,21 +35,21 @@ func TestBenchEffectsRows(t *testing.T) {
 }
 
 // TestBenchEffectsFeathered: bench --effects --effect-feather F --effect-opacity A
-// --sort-order descending times each effect also feathered, mixed and sorted descending,
-// its row right after the plain one's (the same run, side by side).
+// --sort-order descending --sort-key hue --sort-min-run 8 times each effect also feathered,
+// mixed and sorted so, its row right after the plain one's (the same run, side by side).
 func TestBenchEffectsFeathered(t *testing.T) {
 	var got []string
-	for _, r := range benchEffectsRows(t, "--frames", "1", "--effect-feather", "16", "--effect-opacity", "0.5", "--sort-order", "descending") {
+	for _, r := range benchEffectsRows(t, "--frames", "1", "--effect-feather", "16", "--effect-opacity", "0.5", "--sort-order", "descending", "--sort-key", "hue", "--sort-min-run", "8") {
 		if strings.HasPrefix(r.Effect, "camera") {
 			r.Opacity = 1 // the camera's rows have none
 		}
-		got = append(got, fmt.Sprintf("%s/%g/%g/%s", r.Effect, r.Feather, r.Opacity, r.SortOrder))
+		got = append(got, fmt.Sprintf("%s/%g/%g/%s/%s/%d", r.Effect, r.Feather, r.Opacity, r.SortOrder, r.SortKey, r.SortMinRun))
 	}
 	var want []string
 	for _, name := range overlay.EffectNames() {
-		want = append(want, name+"/0/1/", name+"/16/0.5/descending")
+		want = append(want, name+"/0/1///0", name+"/16/0.5/descending/hue/8")
 	}
-	want = append(want, "camera/0/1/", "camera-tint/0/1/")
+	want = append(want, "camera/0/1///0", "camera-tint/0/1///0")
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("rows %v, want %v", got, want)
 	}

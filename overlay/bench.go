@@ -212,10 +212,12 @@ type EffectsBench struct {
 	Width          int     `json:"width"`
 	Height         int     `json:"height"`
 	Boxes          int     `json:"boxes"`
-	Coverage       float64 `json:"coverage"`             // the fraction of the frame under the boxes
-	Feather        float32 `json:"feather_px,omitempty"` // EffectBox.Feather (--effect-feather)
-	Opacity        float32 `json:"opacity"`              // 1 − EffectBox.Transparency (--effect-opacity); the camera's: 0
-	SortOrder      string  `json:"sort_order,omitempty"` // "descending": EffectBox.SortDescending (--sort-order)
+	Coverage       float64 `json:"coverage"`               // the fraction of the frame under the boxes
+	Feather        float32 `json:"feather_px,omitempty"`   // EffectBox.Feather (--effect-feather)
+	Opacity        float32 `json:"opacity"`                // 1 − EffectBox.Transparency (--effect-opacity); the camera's: 0
+	SortOrder      string  `json:"sort_order,omitempty"`   // "descending": EffectBox.SortDescending (--sort-order)
+	SortKey        string  `json:"sort_key,omitempty"`     // "saturation" or "hue": EffectBox.SortKey (--sort-key)
+	SortMinRun     int32   `json:"sort_min_run,omitempty"` // EffectBox.SortMinRun (--sort-min-run)
 	Frames         int     `json:"frames"`
 	Workers        int     `json:"workers"`
 	EffectsMS      float64 `json:"effects_median_ms"` // the effects stage
@@ -231,23 +233,25 @@ const EffectsBenchWidth, EffectsBenchHeight = 3840, 2160
 // put back as it was before each draw), frames frames each: EffectBenchBoxes' 20 boxes over
 // a tenth of the frame, nothing else drawn; and, last, the camera look of the cctv look
 // over the whole frame, without a tint and then with one (camera-tint: lime, full). Where
-// o's style feathers the effects (EffectFeather), mixes them (EffectOpacity) or sorts
-// descending (SortOrder), each effect's row is followed by its twin's so drawn, timed in
-// the same run. The rows' Backend is left to the caller.
+// o's style feathers the effects (EffectFeather), mixes them (EffectOpacity), sorts
+// descending (SortOrder), by another key (SortKey) or leaves short runs (SortMinRun), each
+// effect's row is followed by its twin's so drawn, timed in the same run. The rows' Backend is left to the caller.
 func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 	const w, h = EffectsBenchWidth, EffectsBenchHeight
 	fr := EffectBenchGrainFrame(w, h)
 	y, u, v := slices.Clone(fr.Y), slices.Clone(fr.U), slices.Clone(fr.V)
 	restore := func() { copy(fr.Y, y); copy(fr.U, u); copy(fr.V, v) }
 	var rows []EffectsBench
-	// The plain boxes, and the style's feather, opacity and sort order where it gives them.
+	// The plain boxes, and the style's feather, opacity and sort options where it gives them.
 	type variant struct {
-		feather, opacity float32
-		desc             int32
+		feather, opacity  float32
+		desc, key, minRun int32
 	}
-	masks := []variant{{0, 1, 0}}
-	if st := o.Style; st.EffectFeather > 0 || st.EffectOpacity != 1 || st.SortOrder == "descending" {
-		v := variant{st.EffectFeather, st.EffectOpacity, 0}
+	masks := []variant{{0, 1, 0, SortLuma, 0}}
+	st := o.Style
+	key := int32(max(0, slices.Index(SortKeys, st.SortKey)))
+	if st.EffectFeather > 0 || st.EffectOpacity != 1 || st.SortOrder == "descending" || key != SortLuma || st.SortMinRun > 0 {
+		v := variant{st.EffectFeather, st.EffectOpacity, 0, key, int32(st.SortMinRun)}
 		if st.SortOrder == "descending" {
 			v.desc = 1
 		}
@@ -259,6 +263,7 @@ func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 			fx := EffectBenchBoxes(w, h, kind, 0)
 			for i := range fx {
 				fx[i].Feather, fx[i].Transparency, fx[i].SortDescending = m.feather, 1-m.opacity, m.desc
+				fx[i].SortKey, fx[i].SortMinRun = m.key, m.minRun
 			}
 			row, err := benchEffect(o, fr, restore, &Primitives{Effects: fx}, StageEffects, frames)
 			if err != nil {
@@ -268,6 +273,10 @@ func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 			if m.desc != 0 {
 				row.SortOrder = "descending"
 			}
+			if m.key != SortLuma {
+				row.SortKey = SortKeys[m.key]
+			}
+			row.SortMinRun = m.minRun
 			for _, e := range fx {
 				row.Coverage += float64(e.W*e.H) / (w * h)
 			}
