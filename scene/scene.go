@@ -63,6 +63,9 @@ type Point struct {
 	// Color overrides the track's palette colour when HasColor is set.
 	Color    Color
 	HasColor bool
+	// Source is the index of the tracks file the point came from where several are drawn
+	// together (Merge); 0 otherwise.
+	Source int
 }
 
 // NoID is the ID of an untracked box: a detection that no tracker followed (supervision's
@@ -83,6 +86,10 @@ type Box struct {
 	// evaluation's ignore rules (Options.MarkIgnored): a MOTChallenge row whose consider
 	// flag is 0, a KITTI object truncated or heavily occluded, a KITTI DontCare region.
 	Ignored bool
+	// Source is the index of the tracks file the box came from where several are drawn
+	// together (Merge); 0 otherwise. An untracked box has no id to tell it by, so it is
+	// told by this.
+	Source int
 }
 
 // Frame holds what is tracked in one video frame.
@@ -112,7 +119,8 @@ type Tracks struct {
 	points   chunks[pointRecord]
 	classes  []string // interned class names; classes[0] is "", no class
 	warnings []string
-	layout   string // Summary.Layout
+	layout   string   // Summary.Layout
+	sources  []string // the files' names, where Merge drew several together
 }
 
 // frameSpan locates one frame's items: its boxes run from box to the next span's box (or the
@@ -130,14 +138,16 @@ type boxRecord struct {
 	color      uint32 // packed RGBA, see packColor
 	class      uint32 // index into Tracks.classes
 	flags      uint8
+	source     uint8 // Box.Source (in the padding: a box still takes 36 bytes)
 }
 
 // pointRecord is a Point as Tracks stores it.
 type pointRecord struct {
-	id    int32
-	x, y  float32
-	color uint32
-	flags uint8
+	id     int32
+	x, y   float32
+	color  uint32
+	flags  uint8
+	source uint8 // Point.Source
 }
 
 // Flags of a boxRecord or pointRecord.
@@ -241,12 +251,12 @@ func (t *Tracks) fill(i int, f *Frame) {
 	for k := point0; k < point1; k++ {
 		r := t.points.at(k)
 		f.Points = append(f.Points, Point{ID: int(r.id), X: r.x, Y: r.y,
-			Color: unpackColor(r.color), HasColor: r.flags&hasColor != 0})
+			Color: unpackColor(r.color), HasColor: r.flags&hasColor != 0, Source: int(r.source)})
 	}
 	for k := box0; k < box1; k++ {
 		r := t.boxes.at(k)
 		b := Box{ID: int(r.id), X: r.x, Y: r.y, W: r.w, H: r.h, Class: t.classes[r.class],
-			Color: unpackColor(r.color), HasColor: r.flags&hasColor != 0, Ignored: r.flags&ignored != 0}
+			Color: unpackColor(r.color), HasColor: r.flags&hasColor != 0, Ignored: r.flags&ignored != 0, Source: int(r.source)}
 		if r.flags&hasScore != 0 {
 			b.Score, b.HasScore = r.score, true
 		}
@@ -262,7 +272,7 @@ func (t *Tracks) fill(i int, f *Frame) {
 // anchorPoint returns the tracked point that box r yields, with its id and colour.
 func (t *Tracks) anchorPoint(r *boxRecord) Point {
 	p := AnchorPoint(r.x, r.y, r.w, r.h, t.anchor)
-	p.ID, p.Color, p.HasColor = int(r.id), unpackColor(r.color), r.flags&hasColor != 0
+	p.ID, p.Color, p.HasColor, p.Source = int(r.id), unpackColor(r.color), r.flags&hasColor != 0, int(r.source)
 	return p
 }
 
