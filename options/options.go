@@ -162,7 +162,7 @@ var table = map[string]option{
 	"box-color":           {group: groupColours, style: true},
 	"box-opacity":         {group: groupColours, style: true, fields: []string{"overlay.Style.BoxOpacity"}},
 	"class-colors":        {group: groupColours, style: true},
-	"color-by":            {group: groupColours, short: true, style: true, choices: func() []string { return []string{"track", "class"} }},
+	"color-by":            {group: groupColours, short: true, style: true, choices: func() []string { return []string{"track", "class", "source"} }},
 	"fill-color":          {group: groupColours, style: true},
 	"fill-opacity":        {group: groupColours, style: true, fields: []string{"overlay.Style.FillOpacity"}},
 	"label-color":         {group: groupColours, style: true},

@@ -181,7 +181,7 @@ func (b *Builder) addBox(p *Primitives, f *scene.Frame, bx *scene.Box, fd boxFad
 			b.classOf[bx.ID] = bx.Class
 		}
 	}
-	c := b.itemColor(bx.ID, bx.Class, bx.Color, bx.HasColor)
+	c := b.itemColor(bx.ID, bx.Source, bx.Class, bx.Color, bx.HasColor)
 	stroke, fill := c, c
 	if s.BoxColor.Set {
 		stroke = s.BoxColor.C
@@ -281,9 +281,9 @@ func (b *Builder) addLinksAndPoints(p *Primitives, f *scene.Frame, links []knn.E
 	}
 }
 
-// itemColor is an item's colour before element colours: its own, else its class's or
-// track's palette colour.
-func (b *Builder) itemColor(id int, class string, own scene.Color, hasOwn bool) scene.Color {
+// itemColor is an item's colour before element colours: its own, else its class's, its
+// tracks file's (source) or its track's palette colour.
+func (b *Builder) itemColor(id, source int, class string, own scene.Color, hasOwn bool) scene.Color {
 	if hasOwn {
 		return own
 	}
@@ -292,6 +292,9 @@ func (b *Builder) itemColor(id int, class string, own scene.Color, hasOwn bool) 
 	}
 	if b.style.ColorBy == ByClass && class != "" {
 		return b.classColor(class)
+	}
+	if b.style.ColorBy == BySource {
+		return paletteColor(b.palette, source)
 	}
 	return paletteColor(b.palette, id)
 }
@@ -307,7 +310,7 @@ func (b *Builder) linkEndColor(pt *scene.Point) scene.Color {
 
 // pointColor is a point's colour: its box's class picks it with ColorBy class.
 func (b *Builder) pointColor(pt *scene.Point) scene.Color {
-	return b.itemColor(pt.ID, b.classOf[pt.ID], pt.Color, pt.HasColor)
+	return b.itemColor(pt.ID, pt.Source, b.classOf[pt.ID], pt.Color, pt.HasColor)
 }
 
 func (b *Builder) trailColor(pt *scene.Point) RGBA {
@@ -335,6 +338,9 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 		return
 	}
 	v := labelValues{box: bx, frame: f.Index, word: wordFor(b.style.LabelWords, bx.ID), digits: b.digits}
+	if n := len(b.style.Sources); n > 0 {
+		v.files, v.source = n, b.style.Sources[min(bx.Source, n-1)]
+	}
 	if bx.ID != scene.NoID {
 		v.age = f.Index - b.firstSeen[bx.ID]
 	}

@@ -20,26 +20,40 @@ func TestLabelFormat(t *testing.T) {
 	tracked := scene.Box{ID: 42, X: 10.25, Y: 50, W: 30, H: 60.5, Class: "car", Score: 0.876, HasScore: true}
 	bare := scene.Box{ID: 7, X: 10, Y: 50, W: 10, H: 10}
 	untracked := scene.Box{ID: scene.NoID, X: 10, Y: 50, W: 10, H: 10, Class: "dog"}
+	// Track 3 of each of two files, and an untracked box of the second.
+	gt := scene.Box{ID: scene.MergedID(3, 0, 2), Source: 0, X: 10, Y: 50, W: 10, H: 10, Class: "person"}
+	tracker := scene.Box{ID: scene.MergedID(3, 1, 2), Source: 1, X: 10, Y: 50, W: 10, H: 10}
+	loose := scene.Box{ID: scene.NoID, Source: 1, X: 10, Y: 50, W: 10, H: 10}
 	for _, tc := range []struct {
 		format string
 		box    scene.Box
 		want   string
+		files  int // tracks files drawn together (scene.Merge): box's Source names its file
 	}{
-		{"", tracked, "#42 car 0.88"},
-		{"", bare, "#7"},
-		{"", untracked, "dog"},
-		{"{class} #{id}", tracked, "car #42"},
-		{"id={id}  {score:.0f} {x:.1f},{y} {w}x{h:.1f}", tracked, "id=42 1 10.2,50 30x60.5"},
-		{"f{frame} age {age}", tracked, "f9 age 3"},
-		{"{word}-{id}", tracked, "fox-42"},
-		{"{{{class}}}", tracked, "{car}"},
-		{"#{id} {class}", bare, "#7"},
+		{"", tracked, "#42 car 0.88", 0},
+		{"", bare, "#7", 0},
+		{"", untracked, "dog", 0},
+		{"{class} #{id}", tracked, "car #42", 0},
+		{"id={id}  {score:.0f} {x:.1f},{y} {w}x{h:.1f}", tracked, "id=42 1 10.2,50 30x60.5", 0},
+		{"f{frame} age {age}", tracked, "f9 age 3", 0},
+		{"{word}-{id}", tracked, "fox-42", 0},
+		{"{{{class}}}", tracked, "{car}", 0},
+		{"#{id} {class}", bare, "#7", 0},
+		{"{source} #{id}", bare, "#7", 0}, // no files: the seed scene, --detect
+		{"{source} #{id}", gt, "gt #3", 2},
+		{"{source} #{id}", tracker, "tracker #3", 2},
+		{"{source} #{id}", loose, "tracker", 2},
+		{"", tracker, "#3", 2},
+		{"{class} {source}", gt, "person gt", 2},
 	} {
 		f, err := parseLabelFormat(tc.format)
 		if err != nil {
 			t.Fatalf("%q: %v", tc.format, err)
 		}
-		v := labelValues{box: &tc.box, frame: 9, age: 3, word: wordFor([]string{"fox"}, tc.box.ID)}
+		v := labelValues{box: &tc.box, frame: 9, age: 3, word: wordFor([]string{"fox"}, tc.box.ID), files: tc.files}
+		if tc.files > 0 {
+			v.source = []string{"gt", "tracker"}[tc.box.Source]
+		}
 		if got := string(f.appendLabel(nil, &v)); got != tc.want {
 			t.Errorf("%q on %+v: %q, want %q", tc.format, tc.box, got, tc.want)
 		}

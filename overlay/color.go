@@ -25,22 +25,30 @@ const (
 	// ByClass gives every class its colour (see Builder.classColor); items without a class
 	// fall back to their track's.
 	ByClass
+	// BySource gives every tracks file drawn together its colour (Style.Sources): the
+	// i-th file's items take palette[i].
+	BySource
 )
 
-// ParseColorBy reads "track" or "class".
+// ParseColorBy reads "track", "class" or "source".
 func ParseColorBy(s string) (ColorBy, error) {
 	switch s {
 	case "track":
 		return ByTrack, nil
 	case "class":
 		return ByClass, nil
+	case "source":
+		return BySource, nil
 	}
-	return 0, fmt.Errorf("color by %q: want track or class", s)
+	return 0, fmt.Errorf("color by %q: want track, class or source", s)
 }
 
 func (c ColorBy) String() string {
-	if c == ByClass {
+	switch c {
+	case ByClass:
 		return "class"
+	case BySource:
+		return "source"
 	}
 	return "track"
 }

@@ -46,9 +46,12 @@ const (
 	fieldLine                    // a line of Style.LabelLines, scrolling on every LabelLineFrames frames
 )
 
+// fieldSource is the name of the box's tracks file (Style.Sources); missing without.
+const fieldSource = fieldLine + 1
+
 var labelFields = map[string]labelField{"id": fieldID, "class": fieldClass, "score": fieldScore, "frame": fieldFrame,
 	"x": fieldX, "y": fieldY, "w": fieldW, "h": fieldH, "cx": fieldCX, "cy": fieldCY, "age": fieldAge, "word": fieldWord, "hex": fieldHex,
-	"speed": fieldSpeed, "line": fieldLine}
+	"speed": fieldSpeed, "line": fieldLine, "source": fieldSource}
 
 // LabelFieldNames returns the names of the label template's fields, in {braces}, in the
 // order of the documentation (the help of --label is made from it).
@@ -121,7 +124,7 @@ func parseLabelField(s string) (labelPart, error) {
 	name, spec, hasSpec := strings.Cut(s, ":")
 	field, ok := labelFields[name]
 	if !ok {
-		return labelPart{}, fmt.Errorf("unknown field {%s}: want id, class, score, frame, x, y, w, h, cx, cy, age, word, hex, speed or line", name)
+		return labelPart{}, fmt.Errorf("unknown field {%s}: want id, class, score, frame, x, y, w, h, cx, cy, age, word, hex, speed, line or source", name)
 	}
 	p := labelPart{field: field}
 	switch field {
@@ -153,6 +156,10 @@ type labelValues struct {
 	speed    float32 // px a frame; hasSpeed false on a track's first frame
 	hasSpeed bool
 	line     string // "" when there are no lines or the box is untracked
+	// files is how many tracks files are drawn together (Style.Sources), whose merged ids
+	// {id} shows as each file's own; source is the name of the box's.
+	files  int
+	source string
 }
 
 // appendLabel appends the label text for v to dst.
@@ -171,7 +178,7 @@ func (f labelFormat) appendLabel(dst []byte, v *labelValues) []byte {
 				dst = append(dst, p.text...)
 			case fieldID:
 				missing = b.ID == scene.NoID
-				dst = strconv.AppendInt(dst, int64(b.ID), 10)
+				dst = strconv.AppendInt(dst, int64(scene.FileID(b.ID, v.files)), 10)
 			case fieldClass:
 				missing = b.Class == ""
 				dst = append(dst, b.Class...)
@@ -198,6 +205,9 @@ func (f labelFormat) appendLabel(dst []byte, v *labelValues) []byte {
 			case fieldLine:
 				missing = v.line == ""
 				dst = append(dst, v.line...)
+			case fieldSource:
+				missing = v.source == ""
+				dst = append(dst, v.source...)
 			}
 			if missing {
 				break

@@ -70,7 +70,12 @@ type Style struct {
 	TrailWidth float32 // trail stroke width
 
 	ColorBy ColorBy // what picks an item's palette colour
-	Palette string  // the palette's name (Palettes); "" is DefaultPalette
+	// Sources names the tracks files drawn together (scene.Merge), for {source} and
+	// ColorBy source; a box's or point's Source indexes it. With several, track ids are
+	// the merged ones (scene.MergedID) and {id} shows each file's own (scene.FileID). Set
+	// from the tracks, not by a flag; nil for the seed scene and the built-in tracker.
+	Sources []string
+	Palette string // the palette's name (Palettes); "" is DefaultPalette
 	// Classes numbers the classes for ColorBy class (see classColor); ClassColors gives
 	// classes colours of their own, over the palette's whatever ColorBy says.
 	Classes     []string
