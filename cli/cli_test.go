@@ -26,6 +26,16 @@ func trackink(args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errOut.String()
 }
 
+// writeFile writes data to name in dir and returns its path.
+func writeFile(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func writePicture(t *testing.T, path string, w, h int) {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -145,9 +155,9 @@ func TestRenderErrors(t *testing.T) {
 		{"tracks: YOLO without the size", []string{"tracks", labels}, 2, labels + ": YOLO coordinates are fractions of the picture, so the video's size is needed: give the video with -i, or --width and --height"},
 		{"style of bench missing", []string{"bench", "--style", filepath.Join(dir, "nope.toml")}, 2, "--style " + filepath.Join(dir, "nope.toml") + ": no such file"},
 		{"unknown flag", []string{"render", "--colour", "red"}, 2, "unknown flag"},
-		// --tracks given twice: the first was once dropped without a word (--tracks gt.txt
-		// --tracks mine.txt drew mine.txt alone), as eval takes several.
-		{"tracks twice", []string{"render", "-i", in, "--tracks", good, "--tracks", bad, "-o", filepath.Join(dir, "o.png")}, 2, "--tracks is given twice (" + good + ", then " + bad + "): render draws one tracks file"},
+		// --tracks given twice draws both files (TestRenderTwoTracksFiles); the first was
+		// once dropped without a word. The same file twice would draw over itself.
+		{"tracks twice", []string{"render", "-i", in, "--tracks", good, "--tracks", good, "-o", filepath.Join(dir, "o.png")}, 2, "--tracks " + good + " is given twice: its tracks would be drawn over themselves"},
 		{"unknown command", []string{"paint"}, 2, "unknown command"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -123,7 +123,7 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{"render", "-i", in, "-o", out}
-			if !slices.Contains(tc.args, "--tracks") { // given twice, it is refused
+			if !slices.Contains(tc.args, "--tracks") { // a case's own is the only one (another would be drawn with it)
 				args = append(args, "--tracks", tracks)
 			}
 			args = append(args, tc.args...)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"slices"
+	"strings"
 
 	"trackink/job"
 	"trackink/options"
@@ -50,6 +52,9 @@ const renderExamples = `Examples:
   #   color-by = "class"
   trackink render -i in.mp4 --tracks tracks.txt --style mine.toml -o out.mp4
 
+  # Ground truth and a tracker's output together, each file its colour, its name in the labels:
+  trackink render -i in.mp4 --tracks gt.txt --tracks tracks.jsonl --color-by source --label '{source} #{id}' -o both.mp4
+
   # A tracker's errors against ground truth, as trackink eval counts them (MOTA, FP, FN, IDSW):
   trackink render -i in.mp4 --tracks tracks.txt --gt gt.txt -o errors.mp4
 
@@ -67,9 +72,9 @@ func renderCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 // newRenderFlags returns the render command's flags, registered on its flag set.
 func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
 	f := new(renderFlags)
-	fs := options.NewFlagSet("render", "-i INPUT --tracks FILE -o OUTPUT [flags]", renderExamples, stderr)
+	fs := options.NewFlagSet("render", "-i INPUT --tracks FILE [--tracks FILE2 …] -o OUTPUT [flags]", renderExamples, stderr)
 	fs.StringVarP(&f.input, "input", "i", "", "input video (anything FFmpeg reads) or picture (.png, .jpg); without it, a blank canvas of --width × --height")
-	fs.StringVar(&f.tracks.Path, "tracks", "", "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (docs/formats.md); - reads standard input; one file")
+	fs.StringArrayVar(&f.tracks.Paths, "tracks", nil, "tracking data: MOTChallenge, trackink JSON Lines, supervision CSV, KITTI, CVAT XML, or a YOLO results directory (docs/formats.md); - reads standard input; given again, the files are drawn together, each track its own ({source} in labels, --color-by source)")
 	fs.StringVar(&f.sceneName, "scene", "", "a built-in test scene instead of --tracks: seed, trackink bench's 100 synthetic tracks")
 	fs.IntVar(&f.frame, "frame", 1, "draw this one frame into a picture (-o .png, .jpg): of a video, its frame N (1-based, as --start and MOTChallenge count) as the render with the same --start and --end draws it (unset: its first frame); onto a picture, tracks frame N (at most 10000000; a video's --start, --end, --frame-offset and encoding flags are refused); a video's preview refuses the encoding flags (--encoder, --crf, --odd-size...): it is the frame as drawn")
 	fs.StringVarP(&f.output, "output", "o", "", "output video (.mp4, .mkv, .mov) or picture (.png, .jpg)")
@@ -94,6 +99,9 @@ func newRenderFlags(stderr io.Writer) (*renderFlags, *pflag.FlagSet) {
 func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 	return func(args []string, stdout io.Writer) error {
 		if err := options.Parse(fs, args); err != nil {
+			return err
+		}
+		if err := f.checkTracks(); err != nil {
 			return err
 		}
 		if f.style.ListLooks {
@@ -194,7 +202,7 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 // warnings always).
 func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.Writer) job.Options {
 	o := job.Options{Overlay: opts, Place: f.style.Place, ColorByAsked: f.style.ColorByAsked,
-		Tracks: job.Tracks{Name: f.tracks.Path, Seed: f.sceneName == "seed", Live: f.detect.live},
+		Tracks: job.Tracks{Name: strings.Join(f.tracks.Paths, " and "), Seed: f.sceneName == "seed", Live: f.detect.live},
 		Say: func(line string) {
 			if !f.video.Quiet {
 				fmt.Fprintln(stderr, line)
@@ -203,7 +211,7 @@ func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.W
 		Warn: func(line string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", line) }}
 	if o.Tracks.Live == nil && !o.Tracks.Seed {
 		o.Tracks.Load = func(w, h int) (*scene.Tracks, error) {
-			return untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.Load(w, h) })
+			return untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.LoadAll(w, h) })
 		}
 		if f.truth.path != "" {
 			o.Tracks.Judge = func(tr *scene.Tracks, w, h int) (*job.Judged, error) {
@@ -212,6 +220,27 @@ func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.W
 		}
 	}
 	return o
+}
+
+// checkTracks refuses --tracks files that cannot be drawn together: the same file twice
+// (its tracks drawn over themselves), more than scene.MaxSources. It sets Path, which the
+// checks that follow look at, to the first file. (Standard input, -, read twice is refused
+// with the other inputs, checkFiles.)
+func (f *renderFlags) checkTracks() error {
+	paths := f.tracks.Paths
+	if len(paths) == 0 {
+		return nil
+	}
+	f.tracks.Path = paths[0]
+	if len(paths) > scene.MaxSources {
+		return options.UsageError{Err: fmt.Errorf("--tracks is given %d times: at most %d files are drawn together", len(paths), scene.MaxSources)}
+	}
+	for i, p := range paths {
+		if p != "-" && slices.Contains(paths[:i], p) {
+			return options.UsageError{Err: fmt.Errorf("--tracks %s is given twice: its tracks would be drawn over themselves", p)}
+		}
+	}
+	return nil
 }
 
 // untilInterrupted runs load and returns what it returns, or returns at once with the

@@ -17,23 +17,33 @@ import (
 // names is among the inputs.
 func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 	f.files = runFiles{Run: outfile.Run{Overwrite: f.overwrite}}
-	if f.tracks.Path == "-" {
-		f.files.readsStdin("--tracks -")
-	}
-	for _, in := range []struct {
+	type input struct {
 		flag, path string
 		dirOK      bool
-	}{
-		{"-i", f.input, false},
-		{"--tracks", trackFile(f.tracks.Path), true}, // a YOLO results directory
+	}
+	var tracks []input
+	for _, p := range f.tracks.Paths {
+		if p == "-" {
+			if err := f.files.readsStdin("--tracks -"); err != nil {
+				return "", err
+			}
+		}
+		tracks = append(tracks, input{"--tracks", trackFile(p), true}) // a YOLO results directory
+		// Each file's class names, the names file beside it without --class-names.
+		one := f.tracks
+		one.Path = p
+		if names := one.ClassNamesFile(); p == f.tracks.Path || names != f.tracks.ClassNamesFile() {
+			tracks = append(tracks, input{"--class-names", names, false})
+		}
+	}
+	for _, in := range append([]input{{"-i", f.input, false}}, append(tracks, []input{
 		{"--gt", f.truth.path, true},
 		{"--style", f.style.File, false},
 		{"--font", fontFile(f.style.Style.Font), false},
 		{"--label-words", f.style.LabelWords, false},
 		{"--label-lines", f.style.LabelLines, false},
-		{"--class-names", f.tracks.ClassNamesFile(), false},
 		{"--model", f.detect.ModelFile(), false},
-	} {
+	}...)...) {
 		if err := f.files.input(in.flag, in.path, in.dirOK); err != nil {
 			return "", err
 		}

@@ -51,6 +51,10 @@ func (g *renderTruth) check(fs *pflag.FlagSet, f *renderFlags) error {
 		return options.UsageError{Err: errors.New("--gt scores a tracker's output (--tracks FILE); the built-in --scene has no ground truth")}
 	case f.tracks.Path == "-":
 		return options.UsageError{Err: errors.New("--gt with --tracks -: give the tracks as a file")}
+	case len(f.tracks.Paths) > 1:
+		// The judgement matches one tracker's ids to the truth's; two files' tracks are not
+		// one tracker's.
+		return options.UsageError{Err: errors.New("--gt scores one tracker's output: give one --tracks (to draw ground truth beside a tracker's output, give both as --tracks, --color-by source)")}
 	}
 	var err error
 	g.rules, g.auto, err = g.scoring.Check()

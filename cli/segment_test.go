@@ -22,20 +22,40 @@ import (
 // Lines: tracks whose drawing depends on the frames before (hysteresis, trails, ages).
 func writeJitteryTracks(t *testing.T) string {
 	t.Helper()
-	tracks, err := scene.NewTracks(knntest.Jittery(320, 240, mediatest.ClipFrames))
+	return writeJittery(t, 320, 240, "tracks.jsonl", scene.FormatJSONL)
+}
+
+// writeJittery writes knntest.Jittery's scene in a w × h picture as the file name (in a
+// temporary directory) of format, and returns its path.
+func writeJittery(t *testing.T, w, h int, name string, format scene.Format) string {
+	t.Helper()
+	tracks, err := scene.NewTracks(knntest.Jittery(w, h, mediatest.ClipFrames))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "tracks.jsonl")
+	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := scene.Write(f, tracks, scene.FormatJSONL); err != nil {
+	if _, err := scene.Write(f, tracks, format); err != nil {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// joinsExactly renders in with the flags look whole and in 3 segments, fails the test
+// unless the join decodes to exactly the whole render's frames, and returns them.
+func joinsExactly(t *testing.T, in string, look ...string) []string {
+	t.Helper()
+	whole := filepath.Join(t.TempDir(), "whole.mp4")
+	run(t, append([]string{"render", "-i", in, "-o", whole, "--quiet"}, look...)...)
+	want := mediatest.Frames(t, whole)
+	if got := mediatest.Frames(t, renderInSegments(t, in, 3, look...)); !slices.Equal(got, want) {
+		t.Errorf("the joined frames differ from the whole render's: %s", mediatest.Difference(want, got))
+	}
+	return want
 }
 
 // run runs the command line in-process and fails the test unless it succeeds.
@@ -123,13 +143,7 @@ func TestSegmentsJoinWithTheLooks(t *testing.T) {
 		{"text", []string{"--label", "{hex} v{speed:.1f} {line}", "--label-lines", "../go.mod", "--label-reveal", "1.5", "--label-line-frames", "7"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			look := append([]string{"--tracks", tracks, "--lossless"}, c.args...)
-			whole := filepath.Join(t.TempDir(), "whole.mp4")
-			run(t, append([]string{"render", "-i", in, "-o", whole, "--quiet"}, look...)...)
-			want := mediatest.Frames(t, whole)
-			if got := mediatest.Frames(t, renderInSegments(t, in, 3, look...)); !slices.Equal(got, want) {
-				t.Errorf("the joined frames differ from the whole render's: %s", mediatest.Difference(want, got))
-			}
+			joinsExactly(t, in, append([]string{"--tracks", tracks, "--lossless"}, c.args...)...)
 		})
 	}
 }

@@ -1,11 +1,13 @@
 package job
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -334,6 +336,10 @@ func loadStored(o *Options, w, h int) (*Stored, error) {
 // colouring by class was asked for and the tracks have no classes, or the class colours
 // name a class they lack.
 func fitTo(o *Options, tracks *scene.Tracks) {
+	o.Overlay.Style.Sources = SourceNames(tracks.Sources())
+	if o.Overlay.Style.ColorBy == overlay.BySource && len(tracks.Sources()) < 2 && o.ColorByAsked {
+		warn(*o, "--color-by source: one tracks file, so every item takes its colour (give --tracks again to draw another file beside it)")
+	}
 	lacking := o.Overlay.Style.ForClasses(tracks.Classes())
 	classes := o.Overlay.Style.Classes
 	if o.Overlay.Style.ColorBy == overlay.ByClass && len(classes) == 0 && o.ColorByAsked {
@@ -350,6 +356,28 @@ func fitTo(o *Options, tracks *scene.Tracks) {
 		known = strings.Join(classes, ", ")
 	}
 	warn(*o, "--class-colors: no box is of class %s (the tracks' classes: %s)", strings.Join(lacking, ", "), known)
+}
+
+// SourceNames are the names {source} shows for the tracks files at paths: each file's name
+// without its directory and extension (gt for data/gt.txt), or, where two files share it,
+// the paths as given.
+func SourceNames(paths []string) []string {
+	if paths == nil {
+		return nil
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		base := filepath.Base(p)
+		names[i] = cmp.Or(strings.TrimSuffix(base, filepath.Ext(base)), base)
+	}
+	for i := range names {
+		for j := range i {
+			if names[i] == names[j] {
+				return slices.Clone(paths)
+			}
+		}
+	}
+	return names
 }
 
 // missingGlyphs says which characters of the labels font f could not draw, drawn as hollow

@@ -1,6 +1,7 @@
 package options
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -99,7 +100,7 @@ func (s *Style) Register(fs *pflag.FlagSet, searchFlag, defaultLook string) {
 	fs.IntVar(&st.Trail, "trail", st.Trail, "draw each track's last N positions as a fading curve (0 = off)")
 	auto(&st.TrailWidth, "trail-width", "4 px at 2160 lines, scaled, at least 2", "trail width in px")
 	registerDrawFlags(fs, st)
-	fs.Var(colorByValue{&st.ColorBy}, "color-by", "what picks an item's colour: track, or class (classes numbered in order of first appearance)")
+	fs.Var(colorByValue{&st.ColorBy}, "color-by", "what picks an item's colour: track, class (classes numbered in order of first appearance), or source (each --tracks file its own)")
 	fs.Var(classColorsValue{&st.ClassColors}, "class-colors", "colours of classes, over the palette's: person=#ff0000,car=#00ff00")
 	fs.StringVar(&st.Palette, "palette", overlay.DefaultPalette, "the colours items take: "+strings.Join(overlay.Palettes(), ", "))
 	for _, c := range []struct {
@@ -192,7 +193,10 @@ func (s *Style) labelsAsked(fs *pflag.FlagSet) bool {
 // Tracks are the tracking-file readers' flags, shared by render and tracks (and, through
 // RegisterClassNames and RegisterTracksSize, eval's tracks).
 type Tracks struct {
-	Path                   string   // --tracks
+	Path string // --tracks; with several, the first
+	// Paths are render's --tracks, given once or more: several are drawn together
+	// (LoadAll). Empty where the command takes one file (Path).
+	Paths                  []string
 	Anchor, FrameBase      string   // --anchor, --frame-base
 	Untracked, FrameColumn string   // --untracked, --frame-column
 	ClassNames             string   // --class-names
@@ -367,6 +371,57 @@ func (t *Tracks) Load(w, h int) (*scene.Tracks, error) {
 		return nil, err
 	}
 	return t.LoadWith(o, w, h)
+}
+
+// LoadAll reads the tracks files of Paths (Path alone where there are none) for a w × h
+// picture and draws them together (scene.Merge). The readers' flags apply to every file
+// (--frame-base auto is each file's format's own, --tracks-size scales them all), and
+// without --class-names each file's class numbers are named by the names file beside it;
+// what looks wrong for the picture is told of each file by its name.
+func (t *Tracks) LoadAll(w, h int) (*scene.Tracks, error) {
+	paths := t.Paths
+	if len(paths) == 0 {
+		paths = []string{t.Path}
+	}
+	names := make([]string, len(paths))
+	for k, p := range paths {
+		names[k] = cmp.Or(trackFile(p), "stdin")
+	}
+	if len(paths) == 1 {
+		tr, err := t.Load(w, h)
+		if err != nil {
+			return nil, err
+		}
+		return scene.Merge([]*scene.Tracks{tr}, names)
+	}
+	parts := make([]*scene.Tracks, len(paths))
+	for k, p := range paths {
+		one := *t
+		one.Path = p
+		if t.ClassNames == "" { // the names beside this file, not the first's
+			one.classNames = nil
+		}
+		if t.Warn != nil {
+			one.Warn = func(s string) { t.Warn("tracks file " + names[k] + ": " + s) }
+		}
+		tr, err := one.Load(w, h)
+		if err != nil {
+			return nil, err
+		}
+		if t.ClassNames != "" { // read once: the file may be a pipe
+			t.classNames = one.classNames
+		}
+		parts[k] = tr
+	}
+	return scene.Merge(parts, names)
+}
+
+// trackFile is the file a --tracks value names: "" for standard input.
+func trackFile(path string) string {
+	if path == "-" {
+		return ""
+	}
+	return path
 }
 
 // LoadWith is Load with the reader's options o: Options' for w × h, as the caller changed

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"trackink/internal/suggest"
 
 	"github.com/spf13/pflag"
@@ -33,18 +32,10 @@ func Parse(fs *pflag.FlagSet, args []string) error { return ParseWith(fs, args, 
 // ParseWith parses the flags and wants exactly n positional arguments, described by what
 // when they are missing.
 func ParseWith(fs *pflag.FlagSet, args []string, n int, what string) error {
-	given := map[string]string{}
-	set := func(f *pflag.Flag, value string) error {
-		// A flag given twice is an override (a wrapper's default, then the user's), but for
-		// a tracks file that is not a list of them: eval takes --tracks once per sequence,
-		// and a second one meant to draw both files would be dropped without a word.
-		if first, twice := given[f.Name]; twice && f.Name == "tracks" && !strings.HasSuffix(f.Value.Type(), "Array") {
-			return fmt.Errorf("--tracks is given twice (%s, then %s): %s draws one tracks file", first, value, fs.Name())
-		}
-		given[f.Name] = value
-		return fs.Set(f.Name, value)
-	}
-	if err := fs.ParseAll(args, set); err != nil {
+	// A flag given twice is an override (a wrapper's default, then the user's); --tracks,
+	// where a second file is not meant to replace the first, is a list in every command
+	// that takes it (render draws them together, eval scores one per sequence).
+	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
 		}

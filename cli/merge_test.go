@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"image"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"trackink/internal/mediatest"
+	"trackink/scene"
+)
+
+// Two files, each with a track 3, one MOTChallenge text and one JSON Lines: track 3 of a
+// and track 3 of b at the other side of the picture.
+const (
+	mergeMOT   = "1,3,20,40,60,100,1,-1,-1,-1\n2,3,30,40,60,100,1,-1,-1,-1\n"
+	mergeJSONL = `{"frame":1,"boxes":[{"id":3,"x":300,"y":40,"w":60,"h":100}]}
+{"frame":2,"boxes":[{"id":3,"x":310,"y":40,"w":60,"h":100}]}
+`
+)
+
+// render --tracks A --tracks B draws both files; what cannot be drawn together is refused
+// naming the file at fault.
+func TestRenderTwoTracksFiles(t *testing.T) {
+	dir := t.TempDir()
+	a, b := writeFile(t, dir, "a.txt", mergeMOT), writeFile(t, dir, "b.jsonl", mergeJSONL)
+	bad := writeFile(t, dir, "bad.jsonl", mergeJSONL+`{"frame":3,"boxes":[{"id":3,"x":1,"y":1,"w":-1,"h":1}]}`+"\n")
+	gt := writeFile(t, dir, "gt.txt", mergeMOT)
+	missing := filepath.Join(dir, "nope.txt")
+	out := filepath.Join(dir, "o.png")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{"MOT text and JSON Lines", []string{"--tracks", a, "--tracks", b}, 0, ""},
+		{"a missing file", []string{"--tracks", a, "--tracks", missing}, 2, "--tracks " + missing + ": no such file or directory"},
+		{"a bad line", []string{"--tracks", a, "--tracks", bad}, 1, bad + ":3: boxes[0].w"},
+		{"standard input twice", []string{"--tracks", "-", "--tracks", "-"}, 2, "--tracks - and --tracks - both read standard input"},
+		{"one file twice", []string{"--tracks", a, "--tracks", a}, 2, "--tracks " + a + " is given twice"},
+		{"ground truth", []string{"--tracks", a, "--tracks", b, "--gt", gt}, 2, "--gt scores one tracker's output: give one --tracks"},
+		{"--detect", []string{"--tracks", a, "--tracks", b, "--detect", "motion"}, 2, "--detect finds the tracks itself"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"render", "--width", "400", "--height", "200", "-o", out, "-y", "--quiet"}, tc.args...)
+			code, _, stderr := trackink(args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, want %d with %q: %s", code, tc.code, tc.want, stderr)
+			}
+		})
+	}
+}
+
+// Track 3 of one file and track 3 of another are two tracks: two colours (by track, or by
+// file with --color-by source), and two trails that never join (the space between the
+// boxes stays bare with trails on).
+func TestSameIDsInTwoFilesAreTwoTracks(t *testing.T) {
+	dir := t.TempDir()
+	a, b := writeFile(t, dir, "a.txt", mergeMOT), writeFile(t, dir, "b.jsonl", mergeJSONL)
+	for _, by := range []string{"track", "source"} {
+		out := filepath.Join(dir, by+".png")
+		run(t, "render", "--tracks", a, "--tracks", b, "--width", "400", "--height", "200", "--frame", "2",
+			"--trail", "5", "--max-dist", "1", "--color-by", by, "-o", out, "--quiet")
+		pic := readRGBA(t, out)
+		left, right := vividest(pic, image.Rect(0, 0, 150, 200)), vividest(pic, image.Rect(250, 0, 400, 200))
+		if left == right {
+			t.Errorf("--color-by %s: both tracks 3 are drawn in %v", by, left)
+		}
+		if c := vividest(pic, image.Rect(150, 0, 250, 200)); c != [3]uint8{96, 96, 96} {
+			t.Errorf("--color-by %s: something of colour %v between the two tracks 3", by, c)
+		}
+	}
+}
+
+// vividest is the colour of r's pixel whose channels differ most (the background's grey
+// differs least).
+func vividest(pic *image.RGBA, r image.Rectangle) [3]uint8 {
+	best, spread := [3]uint8{96, 96, 96}, 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := pic.RGBAAt(x, y)
+			if s := int(max(c.R, c.G, c.B)) - int(min(c.R, c.G, c.B)); s > spread {
+				best, spread = [3]uint8{c.R, c.G, c.B}, s
+			}
+		}
+	}
+	return best
+}
+
+// Segments of a render of two files join to exactly the whole render's frames, trails,
+// hysteresis and ages on: the segment's replay is of the merged tracks.
+func TestSegmentsJoinWithTwoTracksFiles(t *testing.T) {
+	in, first := mediatest.Clip(t, "mp4"), writeJitteryTracks(t)
+	// The second file: another jittery scene, as MOTChallenge text, its ids the first's.
+	second := writeJittery(t, 200, 150, "second.txt", scene.FormatMOT)
+	look := []string{"--tracks", first, "--tracks", second, "--trail", "10", "--label", "{source} #{id} {age}", "--curve-width", "1", "--lossless"}
+	want := joinsExactly(t, in, look...)
+	// The second file is drawn: the render of the first alone differs.
+	alone := filepath.Join(t.TempDir(), "alone.mp4")
+	run(t, append([]string{"render", "-i", in, "-o", alone, "--quiet"}, slices.Delete(slices.Clone(look), 2, 4)...)...)
+	if slices.Equal(mediatest.Frames(t, alone), want) {
+		t.Error("the render of the first file alone is the render of both")
+	}
+}
