@@ -199,6 +199,7 @@ func TestTrackerFlagsOnlyWhereRead(t *testing.T) {
 		{[]string{"track", "--detect", "people", "--threshold", "40"}, "--threshold is for --detect bright, dark, motion, color, points"},
 		{[]string{"track", "--detect", "bright", "--point-size", "4"}, "--point-size is for --detect points, dense-points"},
 		{[]string{"track", "--detect", "points", "--grace", "3"}, "--grace is for --detect bright"},
+		{[]string{"render", "--detect", "color", "--point-seed", "edges"}, "--point-seed is for --detect points, dense-points; --detect color does not use it"},
 		{[]string{"track", "--detect", "lights", "--start-score", "0.5"}, "--start-score is for --detect objects, people; --detect lights"},
 	} {
 		args := append([]string{c.args[0], "-i", "missing.mp4", "-o", out}, c.args[1:]...)
@@ -212,6 +213,7 @@ func TestTrackerFlagsOnlyWhereRead(t *testing.T) {
 		{"render", "--detect", "motion", "--anchor", "centre", "--threshold", "30", "--grace", "4"},
 		{"track", "--detect", "color", "--hue", "120"},
 		{"track", "--detect", "dense-points", "--point-size", "4", "--max-move", "0.01"},
+		{"render", "--detect", "points", "--point-seed", "color-edges", "--sensitivity", "0.3"},
 	} {
 		code, _, stderr := trackink(append([]string{args[0], "-i", "missing.mp4", "-o", out}, args[1:]...)...)
 		if !strings.Contains(stderr, "missing.mp4") {

@@ -34,6 +34,7 @@ func TestTrackBadOptions(t *testing.T) {
 		{[]string{"--hue", "400"}, "--hue"},
 		{[]string{"--analysis-size", "8"}, "--analysis-size"},
 		{[]string{"--point-size", "0"}, "--point-size"},
+		{[]string{"--detect", "points", "--point-seed", "blobs"}, `--point-seed "blobs": must be one of corners, edges, color, color-edges`},
 		{[]string{"--anchor", "top"}, "--anchor"},
 	}
 	for _, c := range cases {

@@ -48,7 +48,7 @@ func (d *Detect) Register(fs *pflag.FlagSet, presetUsage string) {
 	fs.StringVar(&d.Preset, "detect", "", presetUsage+": "+strings.Join(tracker.PresetNames(), ", ")+" (--list-detect describes them)")
 	fs.BoolVar(&d.ListDetect, "list-detect", false, "list the detection presets and what each is for, and the classes --classes takes")
 	fs.IntVar(&o.AnalysisSize, "analysis-size", o.AnalysisSize, "analyse frames box-filtered down to at least this many lines (by a whole factor)")
-	fs.Float64Var(&o.Threshold, "threshold", o.Threshold, "8-bit threshold instead of the automatic one: luma (bright, dark), background difference (motion), chroma (color), corner strength (points); -1 automatic")
+	fs.Float64Var(&o.Threshold, "threshold", o.Threshold, "8-bit threshold instead of the automatic one: luma (bright, dark), background difference (motion), chroma (color), corner strength, or with --point-seed its map's value in levels (points); -1 automatic")
 	fs.Float64Var(&o.Sensitivity, "sensitivity", o.Sensitivity, "0..1: higher finds fainter objects (moves the automatic threshold)")
 	fs.Float64Var(&o.MinArea, "min-area", o.MinArea, "smallest region kept, as a fraction of the frame's area (people, objects: 0.002, about 16x16 px at the network's input)")
 	fs.Float64Var(&o.MaxArea, "max-area", o.MaxArea, "largest region kept, as a fraction of the frame's area (people, objects: 1)")
@@ -58,6 +58,7 @@ func (d *Detect) Register(fs *pflag.FlagSet, presetUsage string) {
 	fs.IntVar(&o.Confirm, "confirm", o.Confirm, "frames in a row a new object must be seen before it gets an id (points: 1)")
 	fs.IntVar(&o.Grace, "grace", o.Grace, "frames a lost object is predicted before its track ends (points: 0; people, objects: 15)")
 	fs.Float64Var(&o.Smooth, "smooth", o.Smooth, "0..1: smoothing of positions and sizes (a constant-velocity Kalman filter; points: 0)")
+	fs.StringVar(&o.PointSeed, "point-seed", o.PointSeed, "points: what new points are seeded on: corners, edges (the luma's gradient: outlines), color (saturated areas) or color-edges (colour boundaries); but for corners, --sensitivity is the share of the frame's pixels, strongest first, a seed may be on")
 	fs.Float64Var(&o.PointSize, "point-size", o.PointSize, "points in MOTChallenge text: the side in px of the box centred on each point")
 	fs.StringVar(&d.model, "model", "", "people, objects: the YOLOX-Nano ONNX file (default: $"+detect.ModelEnv+", models/ beside trackink, ~/.local/share/trackink/models)")
 	fs.StringVar(&d.classes, "classes", "", "objects: the classes to find, comma-separated COCO names (person,car,dog; --list-detect lists them); people finds person only")
@@ -234,6 +235,7 @@ func (d *Detect) Options(fs *pflag.FlagSet) (o tracker.Options, close func(), er
 		"grace":         func() { o.Grace = d.o.Grace },
 		"smooth":        func() { o.Smooth = d.o.Smooth },
 		"point-size":    func() { o.PointSize = d.o.PointSize },
+		"point-seed":    func() { o.PointSeed = d.o.PointSeed },
 		"start-score":   func() { o.StartScore = d.o.StartScore },
 	}
 	for name, apply := range set {
@@ -259,6 +261,7 @@ var detectFlagModes = map[string][]string{
 	"sensitivity": append(slices.Clip(regionModes), tracker.Points),
 	"hue":         {tracker.Color},
 	"point-size":  {tracker.Points},
+	"point-seed":  {tracker.Points},
 	"grace":       append(slices.Clip(regionModes), tracker.Objects),
 	"smooth":      append(slices.Clip(regionModes), tracker.Objects),
 	"min-area":    append(slices.Clip(regionModes), tracker.Objects),

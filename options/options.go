@@ -58,6 +58,7 @@ var table = map[string]option{
 	"min-area":       {group: groupTracks, fields: []string{"tracker.Options.MinArea"}},
 	"min-score":      {group: groupTracks},
 	"model":          {group: groupTracks},
+	"point-seed":     {group: groupTracks, fields: []string{"tracker.Options.PointSeed"}, choices: func() []string { return tracker.PointSeeds }},
 	"point-size":     {group: groupTracks, fields: []string{"tracker.Options.PointSize"}},
 	"sensitivity":    {group: groupTracks, fields: []string{"tracker.Options.Sensitivity"}},
 	"smooth":         {group: groupTracks, fields: []string{"tracker.Options.Smooth"}},

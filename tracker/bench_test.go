@@ -25,18 +25,7 @@ func BenchmarkStep(b *testing.B) {
 				if frames == nil {
 					frames = clipFrames(b, synthclip.Options{Kind: clipKind[mode], Width: size.w, Height: size.h, Frames: 40}, 40)
 				}
-				tr, err := New(DefaultOptions(mode), size.w, size.h)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, f := range frames[:20] {
-					tr.Step(f)
-				}
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					tr.Step(frames[20+i%20])
-				}
-				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+				benchSteps(b, DefaultOptions(mode), frames)
 			})
 		}
 	}
@@ -83,4 +72,41 @@ func TestBenchSets(t *testing.T) {
 			t.Errorf("%s: %+v, %v", mode, r, err)
 		}
 	}
+}
+
+// BenchmarkPointSeeds times one frame of points with each seed map side by side, 1080p and
+// 4K (both analysed at 540 lines), on a clip of coloured objects moving over a textured
+// background (so that every map has something to seed on), after 20 frames of warm-up.
+func BenchmarkPointSeeds(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		w, h int
+	}{{"1080p", 1920, 1080}, {"4k", 3840, 2160}} {
+		frames := clipFrames(b, synthclip.Options{Kind: synthclip.Bright, Width: size.w, Height: size.h, Frames: 40}, 40)
+		for _, seed := range PointSeeds {
+			b.Run(seed+"-"+size.name, func(b *testing.B) {
+				o := DefaultOptions(Points)
+				o.PointSeed = seed
+				benchSteps(b, o, frames)
+			})
+		}
+	}
+}
+
+// benchSteps times a tracker with options o stepping frames[20:] in turn (cycled), after
+// frames[:20] untimed.
+func benchSteps(b *testing.B, o Options, frames []*composite.YUV420P) {
+	w, h := frames[0].Size()
+	tr, err := New(o, w, h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range frames[:20] {
+		tr.Step(f)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		tr.Step(frames[20+i%20])
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 }

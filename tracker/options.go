@@ -30,6 +30,7 @@ package tracker
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"trackink/detect"
 	"trackink/internal/field"
@@ -55,6 +56,25 @@ type Detector interface {
 	Detect(dst []detect.Detection, im *detect.Image) ([]detect.Detection, error)
 }
 
+// Point seeds: the map the points modes seed new points on (Options.PointSeed). Every seed
+// is then followed alike, by Lucas–Kanade on the luma (points.go).
+const (
+	// SeedCorners: Shi–Tomasi corners, the points Lucas–Kanade follows best.
+	SeedCorners = "corners"
+	// SeedEdges: the Scharr gradient magnitude of the luma: points along strong edges, a
+	// plexus that traces outlines (the pack's Exploratory Luma).
+	SeedEdges = "edges"
+	// SeedColor: the chroma's distance from grey (RGB's max − min, HSV's saturation ×
+	// value): points in colourful areas (the pack's Chroma Density).
+	SeedColor = "color"
+	// SeedColorEdges: the Scharr gradient magnitude of the chroma: points on colour
+	// boundaries, where the hue or the saturation changes (the pack's Color Hunter).
+	SeedColorEdges = "color-edges"
+)
+
+// PointSeeds lists the point seeds.
+var PointSeeds = []string{SeedCorners, SeedEdges, SeedColor, SeedColorEdges}
+
 // Auto marks Options.Threshold and Options.Hue as unset: the threshold is chosen from each
 // frame, and colour takes any saturated region.
 const Auto = -1
@@ -67,7 +87,8 @@ type Options struct {
 	AnalysisSize int
 	// Threshold overrides the automatic threshold, in 8-bit levels: luma for Bright and
 	// Dark, the background difference for Motion, the chroma distance from grey for Color,
-	// the corner strength for Points. Auto chooses it.
+	// the corner strength for Points (or with another PointSeed, its map's value: the
+	// gradient magnitude in levels a pixel, the chroma's distance from grey). Auto chooses it.
 	Threshold float64
 	// Sensitivity, 0..1, moves the automatic threshold: higher finds fainter objects.
 	Sensitivity float64
@@ -98,6 +119,8 @@ type Options struct {
 	// only continue tracks (Objects). ByteTrack's rule: boxes the network is unsure of
 	// follow an object through an occlusion but do not make one.
 	StartScore float64
+	// PointSeed is what Points seeds new points on: one of PointSeeds.
+	PointSeed string
 	// PointSize is the side, in pixels, of the box a tracked point is written as where
 	// only boxes can be (MOTChallenge text).
 	PointSize float64
@@ -107,7 +130,7 @@ type Options struct {
 func DefaultOptions(mode string) Options {
 	o := Options{Mode: mode, AnalysisSize: 540, Threshold: Auto, Sensitivity: 0.5,
 		MinArea: 0.0002, MaxArea: 0.25, MaxObjects: 100, Hue: Auto,
-		MaxMove: 0.05, Confirm: 2, Grace: 8, Smooth: 0.3, PointSize: 8}
+		MaxMove: 0.05, Confirm: 2, Grace: 8, Smooth: 0.3, PointSeed: SeedCorners, PointSize: 8}
 	if mode == Objects {
 		// A detector's boxes are whole objects, none too big to be one; a box under 1/500
 		// of the frame is under about 16 × 16 px at the network's input, where its boxes
@@ -156,6 +179,8 @@ func (o Options) Validate() error {
 		return field.Errorf(p+"Smooth", o.Smooth, "must be 0..1")
 	case !(o.StartScore >= 0 && o.StartScore <= 1):
 		return field.Errorf(p+"StartScore", o.StartScore, "must be 0..1")
+	case !slices.Contains(PointSeeds, o.PointSeed):
+		return field.Errorf(p+"PointSeed", o.PointSeed, "must be one of %s", strings.Join(PointSeeds, ", "))
 	case !(o.PointSize > 0 && o.PointSize <= 1000):
 		return field.Errorf(p+"PointSize", o.PointSize, "must be above 0 and at most 1000 px")
 	}

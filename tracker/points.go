@@ -14,7 +14,9 @@ import (
 // following it back from the new frame misses where it was by more than fbMax pixels
 // (the forward–backward check), when it moves farther than MaxMove, or when it comes
 // within half the spacing of an older point. New corners are seeded where no point is, up
-// to MaxObjects, every frame that has fewer.
+// to MaxObjects, every frame that has fewer. Options.PointSeed seeds on another map instead
+// of corners (strength): the luma's edges, the chroma, or the chroma's edges; the points
+// are followed, checked and thinned alike.
 const fbMax = 0.5 // analysis pixels
 
 type point struct {
@@ -34,7 +36,10 @@ type pointTracker struct {
 	prod    []float32 // one row's gx², gx·gy, gy² (three runs of the row's width)
 	hsum    []float32 // three rows' sums of prod over three pixels, likewise
 	cands   []corner
-	grid    []int32 // per cell: the point in it, -1 none
+	sorted  []corner        // order's
+	maxV    float32         // the largest value of a map other than corners
+	hist    [histBins]int32 // percentile's and order's
+	grid    []int32         // per cell: the point in it, -1 none
 	gw, gh  int
 	cell    float32
 }
@@ -152,20 +157,11 @@ func (pt *pointTracker) near(x, y, d float32, pts []point) bool {
 	return false
 }
 
-// seed adds the strongest corners that are at least the spacing from every point, up to
-// MaxObjects points in all.
+// seed adds the strongest seeds (local maxima of the seed map, above its threshold) that
+// are at least the spacing from every point, up to MaxObjects points in all.
 func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
 	w, h := lum.w, lum.h
-	pt.minEigen(&pt.pyr[pt.cur].levels[0])
-	maxV := float32(0)
-	for _, v := range pt.eig {
-		maxV = max(maxV, v)
-	}
-	th := float32(t.o.Threshold)
-	if t.o.Threshold == Auto {
-		// OpenCV's goodFeaturesToTrack quality level, 0.01 at the middle sensitivity.
-		th = maxV * float32(math.Pow(10, -1-2*(t.o.Sensitivity-0.5)*1))
-	}
+	th := pt.strength(t)
 	pt.cands = pt.cands[:0]
 	// Corners need the whole LK window inside the plane to be followed at once.
 	m := lkWindow/2 + 1
@@ -180,17 +176,11 @@ func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
 			pt.cands = append(pt.cands, corner{v, int32(x), int32(y)})
 		}
 	}
-	slices.SortFunc(pt.cands, func(a, b corner) int {
-		switch {
-		case a.v > b.v:
-			return -1
-		case a.v < b.v:
-			return 1
-		case a.y != b.y:
-			return int(a.y - b.y)
-		}
-		return int(a.x - b.x)
-	})
+	if t.o.PointSeed != SeedCorners {
+		pt.order()
+	} else {
+		pt.sortCorners()
+	}
 	pt.resetGrid(w, h, spacing/2) // the points are at least that far apart (thin)
 	for i, p := range pt.pts {
 		pt.mark(p.x, p.y, i)
@@ -205,6 +195,174 @@ func (pt *pointTracker) seed(t *Tracker, lum *plane, spacing float32) {
 		}
 		pt.pts = append(pt.pts, point{x: x, y: y})
 		pt.mark(x, y, len(pt.pts)-1)
+	}
+}
+
+// sortCorners sorts the corners strongest first, then in raster order: OpenCV's order.
+func (pt *pointTracker) sortCorners() {
+	slices.SortFunc(pt.cands, func(a, b corner) int {
+		switch {
+		case a.v > b.v:
+			return -1
+		case a.v < b.v:
+			return 1
+		case a.y != b.y:
+			return int(a.y - b.y)
+		}
+		return int(a.x - b.x)
+	})
+}
+
+// order sorts the candidates of a map other than corners strongest first, by their bin of
+// histBins over 0 .. the frame's largest value, in raster order within a bin: a counting
+// sort, linear in the candidates, where a comparison sort of the tens of thousands a
+// gradient map has took most of the seeding's time.
+func (pt *pointTracker) order() {
+	if pt.maxV == 0 {
+		return
+	}
+	s := float32(histBins-1) / pt.maxV
+	bin := func(v float32) int { return histBins - 1 - min(int(v*s), histBins-1) } // strongest first
+	clear(pt.hist[:])
+	for _, c := range pt.cands {
+		pt.hist[bin(c.v)]++
+	}
+	n := int32(0)
+	for b, c := range pt.hist {
+		pt.hist[b] = n // the bin's first place
+		n += c
+	}
+	pt.sorted = grow(pt.sorted, len(pt.cands))
+	for _, c := range pt.cands {
+		b := bin(c.v)
+		pt.sorted[pt.hist[b]] = c
+		pt.hist[b]++
+	}
+	pt.cands, pt.sorted = pt.sorted, pt.cands
+}
+
+// strength fills pt.eig with the seed map of t's PointSeed for this frame and returns the
+// threshold a seed's value must be above: corners' relative to the strongest corner (as
+// OpenCV's quality level), the other maps' the (1 − sensitivity) percentile of the
+// frame's values (as the pack's maps), or --threshold in the map's units.
+func (pt *pointTracker) strength(t *Tracker) float32 {
+	l0 := &pt.pyr[pt.cur].levels[0]
+	switch t.o.PointSeed {
+	case SeedEdges:
+		pt.gradient(l0)
+	case SeedColor:
+		pt.chroma(&t.cb, &t.cr)
+	case SeedColorEdges:
+		pt.chromaGradient(&t.cb, &t.cr)
+	default:
+		pt.minEigen(l0)
+		maxV := float32(0)
+		for _, v := range pt.eig {
+			maxV = max(maxV, v)
+		}
+		if t.o.Threshold != Auto {
+			return float32(t.o.Threshold)
+		}
+		// OpenCV's goodFeaturesToTrack quality level, 0.01 at the middle sensitivity.
+		return maxV * float32(math.Pow(10, -1-2*(t.o.Sensitivity-0.5)*1))
+	}
+	maxV := float32(0)
+	for _, v := range pt.eig {
+		if v > maxV { // not max(): it orders NaNs, which no map has, and runs slower
+			maxV = v
+		}
+	}
+	pt.maxV = maxV
+	if t.o.Threshold != Auto {
+		return float32(t.o.Threshold)
+	}
+	return pt.percentile(1 - t.o.Sensitivity)
+}
+
+// histBins is the resolution of percentile's histogram: a thousandth of the frame's
+// strongest value.
+const histBins = 1024
+
+// percentile returns the value of pt.eig (whose largest is pt.maxV) that a fraction q of it is at or below, to within a
+// bin of histBins over 0 .. its largest value (the bin's upper edge: what is above it is
+// above the percentile). It counts a histogram, not a sorted copy: a frame's values are
+// half a million at the analysis size.
+func (pt *pointTracker) percentile(q float64) float32 {
+	maxV := pt.maxV
+	if q <= 0 || maxV == 0 {
+		return 0
+	}
+	clear(pt.hist[:])
+	s := float32(histBins-1) / maxV
+	for _, v := range pt.eig {
+		pt.hist[min(int(v*s), histBins-1)]++
+	}
+	want := int(math.Ceil(q * float64(len(pt.eig))))
+	n := 0
+	for b, c := range pt.hist {
+		if n += int(c); n >= want {
+			return float32(b+1) / s
+		}
+	}
+	return maxV
+}
+
+// gradient writes the Scharr gradient magnitude of l, in 8-bit levels a pixel (the
+// derivatives scaled by 1/32, as minEigen's), into pt.eig: large along edges, whatever
+// their direction, and nearly 0 in flat areas.
+func (pt *pointTracker) gradient(l *level) {
+	w, h := l.w, l.h
+	pt.eig = grow(pt.eig, w*h)
+	for y := 0; y < h; y++ {
+		d := l.d[2*(l.origin()+y*l.stride):][:2*w]
+		e := pt.eig[y*w:][:w]
+		for x := range e {
+			const s = 1.0 / 32
+			gx, gy := float32(d[2*x])*s, float32(d[2*x+1])*s
+			e[x] = float32(math.Sqrt(float64(gx*gx) + float64(gy*gy)))
+		}
+	}
+}
+
+// chroma writes each pixel's chroma distance from grey, in 8-bit levels, into pt.eig: the
+// length of (Cb, Cr), which is about RGB's max − min (HSV's saturation × value), as
+// --detect color's threshold measures it.
+func (pt *pointTracker) chroma(cb, cr *plane) {
+	n := cb.w * cb.h
+	pt.eig = grow(pt.eig, n)
+	for i, u := range cb.pix[:n] {
+		a, b := float32(int(u)-128), float32(int(cr.pix[i])-128)
+		pt.eig[i] = float32(math.Sqrt(float64(a*a) + float64(b*b)))
+	}
+}
+
+// chromaGradient writes the Scharr gradient magnitude of the chroma (Cb and Cr together,
+// the chroma vector's change), in 8-bit levels a pixel, into pt.eig, 0 on a one-pixel
+// border: large where the hue changes between saturated colours or a colour meets grey,
+// nearly 0 across a change of brightness alone.
+func (pt *pointTracker) chromaGradient(cb, cr *plane) {
+	w, h := cb.w, cb.h
+	pt.eig = grow(pt.eig, w*h)
+	e := pt.eig
+	clear(e)
+	if w < 3 || h < 3 {
+		return
+	}
+	for y := 1; y < h-1; y++ {
+		o := e[y*w:][:w]
+		for _, p := range [2][]byte{cb.pix, cr.pix} { // the squares summed in o, then the root
+			r0, r1, r2 := p[(y-1)*w:][:w], p[y*w:][:w], p[(y+1)*w:][:w]
+			for x := 1; x < w-1; x++ {
+				a0, a1, a2 := int(r0[x-1]), int(r1[x-1]), int(r2[x-1])
+				c0, c1, c2 := int(r0[x+1]), int(r1[x+1]), int(r2[x+1])
+				gx := float32(3*(c0+c2)+10*c1-3*(a0+a2)-10*a1) / 32
+				gy := float32(3*(a2-a0+c2-c0)+10*(int(r2[x])-int(r0[x]))) / 32
+				o[x] += float32(gx*gx) + float32(gy*gy)
+			}
+		}
+		for x := 1; x < w-1; x++ {
+			o[x] = float32(math.Sqrt(float64(o[x])))
+		}
 	}
 }
 

@@ -155,13 +155,13 @@ func (t *Tracker) Step(s composite.Surface) (*scene.Frame, error) {
 		return &t.out, nil
 	}
 	t.out.Boxes, t.out.Points = t.out.Boxes[:0], t.out.Points[:0]
+	if t.o.Mode == Color || t.o.Mode == Points && (t.o.PointSeed == SeedColor || t.o.PointSeed == SeedColorEdges) {
+		chromaAt(&t.cb, cb, t.factor, t.lum.w, t.lum.h)
+		chromaAt(&t.cr, cr, t.factor, t.lum.w, t.lum.h)
+	}
 	if t.o.Mode == Points {
 		t.points.step(t, &t.lum)
 		return &t.out, nil
-	}
-	if t.o.Mode == Color {
-		chromaAt(&t.cb, cb, t.factor, t.lum.w, t.lum.h)
-		chromaAt(&t.cr, cr, t.factor, t.lum.w, t.lum.h)
 	}
 	t.detect()
 	t.associate()

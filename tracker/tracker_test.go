@@ -35,13 +35,19 @@ func clipFrames(t testing.TB, o synthclip.Options, n int) []*composite.YUV420P {
 }
 
 // TestNoAllocationsPerFrame: once its buffers have grown, a Tracker allocates nothing for a
-// frame, in every mode (a 1080p frame analysed at 540 lines), and with frames pushed to
-// two detectors at once.
+// frame, in every mode (a 1080p frame analysed at 540 lines), points with every seed map,
+// and with frames pushed to two detectors at once.
 func TestNoAllocationsPerFrame(t *testing.T) {
-	for _, mode := range slices.Concat(Modes, []string{"objects, pushed"}) {
+	for _, mode := range slices.Concat(Modes, []string{"objects, pushed", "points, edges", "points, color", "points, color-edges"}) {
 		t.Run(mode, func(t *testing.T) {
-			o := DefaultOptions(strings.TrimSuffix(mode, ", pushed"))
-			frames := clipFrames(t, synthclip.Options{Kind: clipKind[o.Mode], Width: 1920, Height: 1080, Frames: 60}, 60)
+			m, seed, _ := strings.Cut(mode, ", ")
+			o := DefaultOptions(m)
+			kind := clipKind[o.Mode]
+			if seed != "pushed" && seed != "" {
+				o.PointSeed = seed
+				kind = synthclip.Bright // coloured objects, and their edges
+			}
+			frames := clipFrames(t, synthclip.Options{Kind: kind, Width: 1920, Height: 1080, Frames: 60}, 60)
 			switch mode {
 			case Objects:
 				o.Detectors = []Detector{network(t, []int{0})}
@@ -72,26 +78,48 @@ func TestNoAllocationsPerFrame(t *testing.T) {
 	}
 }
 
-// TestDeterministic: two trackers given the same frames give the same tracks.
+// TestDeterministic: two trackers given the same frames give the same tracks: motion's
+// boxes, and points seeded on each map (followed, checked and re-seeded).
 func TestDeterministic(t *testing.T) {
-	frames := clipFrames(t, synthclip.Options{Kind: synthclip.Motion, Seed: 7, Frames: 40}, 40)
-	run := func() string {
-		tr, err := New(DefaultOptions(Motion), 640, 360)
-		if err != nil {
-			t.Fatal(err)
+	motion := clipFrames(t, synthclip.Options{Kind: synthclip.Motion, Seed: 7, Frames: 40}, 40)
+	pan := clipFrames(t, synthclip.Options{Kind: synthclip.Pan, Seed: 3, Frames: 20}, 20)
+	// The pan is grey: the colour maps are run on coloured objects moving.
+	coloured := clipFrames(t, synthclip.Options{Kind: synthclip.Bright, Seed: 3, Frames: 20}, 20)
+	type run struct {
+		name   string
+		o      Options
+		frames []*composite.YUV420P
+	}
+	runs := []run{{Motion, DefaultOptions(Motion), motion}}
+	for _, seed := range PointSeeds {
+		o := DefaultOptions(Points)
+		o.PointSeed = seed
+		frames := pan
+		if seed == SeedColor || seed == SeedColorEdges {
+			frames = coloured
 		}
-		s := ""
-		for _, f := range frames {
-			out, err := tr.Step(f)
+		runs = append(runs, run{"points, " + seed, o, frames})
+	}
+	for _, r := range runs {
+		track := func() (s string, n int) {
+			tr, err := New(r.o, 640, 360)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s += fmt.Sprint(out.Boxes)
+			for _, f := range r.frames {
+				out, err := tr.Step(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s += fmt.Sprint(out.Boxes, out.Points)
+				n += len(out.Boxes) + len(out.Points)
+			}
+			return s, n
 		}
-		return s
-	}
-	if a, b := run(), run(); a != b || a == "" {
-		t.Errorf("two runs differ (or found nothing)")
+		a, n := track()
+		if b, _ := track(); a != b || n == 0 {
+			t.Errorf("%s: two runs differ (or found nothing: %d)", r.name, n)
+		}
 	}
 }
 
@@ -115,6 +143,7 @@ func TestValidate(t *testing.T) {
 		{"Grace", func(o *Options) { o.Grace = -1 }},
 		{"Smooth", func(o *Options) { o.Smooth = -0.5 }},
 		{"PointSize", func(o *Options) { o.PointSize = 0 }},
+		{"PointSeed", func(o *Options) { o.PointSeed = "blobs" }},
 	}
 	for _, c := range cases {
 		o := DefaultOptions(Bright)
@@ -222,14 +251,7 @@ func TestColorHue(t *testing.T) {
 	}{{Auto, []int{20, 64, 110}}, {0, []int{20}}, {120, []int{64}}, {240, []int{110}}} {
 		o := DefaultOptions(Color)
 		o.Hue, o.Confirm = c.hue, 1
-		tr, err := New(o, w, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := tr.Step(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := firstFrame(t, o, f)
 		var got []int
 		for _, b := range out.Boxes {
 			got = append(got, int(b.X+0.5))
