@@ -5,7 +5,8 @@
 # `trackink track --detect people`; docs/gallery/README.md), rendered by trackink in each
 # look and with each drawing option; it prints the command of each. Each picture is a
 # 960×540 crop at full size (where the walkers are), in a 256-colour palette (about 270 KB
-# instead of 2.7 MB for the whole frame in true colour).
+# instead of 2.7 MB for the whole frame in true colour). draw-point-seed.png is of
+# Megamind.avi instead, tracked by trackink itself (its last section).
 # Needs bin/trackink (go build -o bin/trackink .) and ffmpeg.
 #
 #   scripts/docs/draw.sh [OUT_DIR]   (default docs/img)
@@ -96,3 +97,17 @@ ffmpeg -v error -i "$tmp/v1080.mkv" -vf scale=2880:2160:flags=lanczos -c:v libx2
 echo "draw-default-4k: trackink render -i vtest-2160p.mkv --tracks $(basename "$tracks") --tracks-size 768x576 --frame-offset $((1 - first))"
 render -i "$tmp/v2160.mkv" --tracks "$tracks" -o "$tmp/4k.mkv"
 still "$tmp/4k.mkv" "$out/draw-default-4k.png" 960:540:1340:815
+
+# Points seeded on corners (left) and on edges (right, --point-seed edges), each joined by
+# its minimum spanning tree in the plexus look: frame 40 of OpenCV's Megamind.avi (an
+# animated face, a lamp: clean outlines) at 1080 lines, tracked by render --detect, the two
+# halved side by side.
+mm=/usr/share/doc/opencv-doc/examples/data/Megamind.avi
+ffmpeg -v error -i "$mm" -an -frames:v 40 -vf scale=-2:1080:flags=lanczos -c:v libx264 -crf 12 -pix_fmt yuv420p "$tmp/mm1080.mkv"
+for seed in corners edges; do
+	echo "draw-point-seed ($seed): trackink render -i megamind-1080p.mkv --detect points --point-seed $seed --look plexus --links mst --frame 40"
+	bin/trackink render -i "$tmp/mm1080.mkv" --detect points --point-seed $seed --look plexus --links mst --frame 40 --quiet -o "$tmp/seed-$seed.png"
+done
+ffmpeg -v error -y -i "$tmp/seed-corners.png" -i "$tmp/seed-edges.png" \
+	-filter_complex "[0]scale=736:-2:flags=lanczos[a];[1]scale=736:-2:flags=lanczos[b];[a][b]hstack,split[c][d];[c]palettegen=max_colors=256:stats_mode=full[p];[d][p]paletteuse=dither=sierra2_4a" \
+	"$out/draw-point-seed.png"
