@@ -114,7 +114,11 @@ func checkDemoRender(args []string, stderr io.Writer) error {
 	if err := options.Parse(fs, args); err != nil {
 		return err
 	}
-	if _, err := f.style.Options(fs, f.video.StatsJSON != ""); err != nil {
+	opts, err := f.style.Options(fs, f.video.StatsJSON != "")
+	if err != nil {
+		return err
+	}
+	if err := options.CheckTuners(fs, &opts.Style); err != nil {
 		return err
 	}
 	const isVideo = true // the clip

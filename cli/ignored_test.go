@@ -166,3 +166,44 @@ func TestSizeFlagsWithInput(t *testing.T) {
 		}
 	}
 }
+
+// TestTunersNeedWhatTheyTune: a flag that only tunes another's drawing, given while that
+// drawing is off (a spiral's turns without --link-shape spiral), is refused naming both,
+// exit 2: it changed nothing, without a word (a byte-identical picture). With what it
+// tunes on, from the command line or a look, it draws.
+func TestTunersNeedWhatTheyTune(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "p.png")
+	for _, c := range []struct {
+		args []string
+		want string // "" for a picture
+	}{
+		{[]string{"--link-turns", "2"}, "--link-turns tunes what --link-shape spiral draws"},
+		{[]string{"--link-shape", "wave", "--link-turns", "2"}, "--link-turns tunes what --link-shape spiral draws"},
+		{[]string{"--link-shape", "spiral", "--link-turns", "2"}, ""},
+		{[]string{"--link-freq", "5"}, "--link-freq tunes what --link-shape wave, elastic or swirl draws"},
+		{[]string{"--link-shape", "swirl", "--link-speed", "0.1"}, ""},
+		{[]string{"--link-flow", "2"}, "--link-flow tunes what --link-style dashed or dotted draws"},
+		{[]string{"--echo-decay", "0.5"}, "--echo-decay tunes what --echo N draws"},
+		{[]string{"--particle-seed", "3"}, "--particle-seed tunes what --particles N draws"},
+		{[]string{"--effect-feather", "4"}, "--effect-feather tunes what --box-effect draws"},
+		{[]string{"--look", "blob", "--effect-feather", "4"}, ""}, // the look sets invert
+		{[]string{"--box-effect", "blur", "--sort-key", "hue"}, "--sort-key tunes what --box-effect sort draws"},
+		{[]string{"--box-effect", "blur,sort", "--sort-key", "hue"}, ""},
+		{[]string{"--box-radius", "20"}, "--box-radius tunes what --box-from radius or age draws"},
+		{[]string{"--label-outline-color", "red"}, "--label-outline-color tunes what --label-outline PX draws"},
+		{[]string{"--glow-opacity", "0.2"}, "--glow-opacity tunes what --glow PX draws"},
+		{[]string{"--look", "neon", "--glow-opacity", "0.2"}, ""},
+		{[]string{"--grain-seed", "4"}, "--grain-seed tunes what --grain draws"},
+		{[]string{"--look", "cctv", "--grain-seed", "4"}, ""},
+	} {
+		args := append([]string{"render", "--scene", "seed", "--width", "96", "--height", "64", "-o", out, "-y"}, c.args...)
+		code, _, stderr := trackink(args...)
+		if c.want == "" && code != 0 {
+			t.Errorf("%v: exit %d, %q; want the picture", c.args, code, stderr)
+		}
+		if c.want != "" && (code != exitUsage || !strings.Contains(stderr, c.want)) {
+			t.Errorf("%v: exit %d, %q; want 2 saying %q", c.args, code, stderr, c.want)
+		}
+	}
+}

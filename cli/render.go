@@ -122,6 +122,9 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 		if err != nil {
 			return err
 		}
+		if err := options.CheckTuners(fs, &opts.Style); err != nil {
+			return err
+		}
 		if err := f.truth.check(fs, f); err != nil {
 			return err
 		}

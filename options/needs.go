@@ -1,0 +1,74 @@
+package options
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/spf13/pflag"
+
+	"trackink/overlay"
+)
+
+// A look flag that only tunes another's drawing (a spiral's turns, an echo's decay, the
+// pixel sort's key) changes nothing while what it tunes is off: the render came out as if
+// the flag had not been given, without a word. Such a flag given on the command line is
+// refused where, once the look and the style file have been applied, what it tunes is
+// off. A style file may hold them all: it is a look kept for many renders, most of which
+// draw only some of it.
+
+// tuner is a group of flags that tune what on reports drawn, and the flag (with its
+// value) that turns it on, for the message.
+type tuner struct {
+	flags []string
+	needs string
+	on    func(*overlay.Style) bool
+}
+
+// hasEffect reports whether s changes the frame under its boxes with effect e (any
+// effect, where e is "").
+func hasEffect(s *overlay.Style, e string) bool {
+	if e == "" {
+		return len(s.BoxEffects) > 0
+	}
+	k, _ := overlay.ParseEffect(e)
+	return slices.Contains(s.BoxEffects, k)
+}
+
+// tuners are the look's tuning flags and what each needs.
+var tuners = []tuner{
+	{[]string{"link-turns"}, "--link-shape spiral", func(s *overlay.Style) bool { return s.LinkShape == "spiral" }},
+	{[]string{"link-amp", "link-freq", "link-speed"}, "--link-shape wave, elastic or swirl",
+		func(s *overlay.Style) bool { return slices.Contains([]string{"wave", "elastic", "swirl"}, s.LinkShape) }},
+	{[]string{"link-flow"}, "--link-style dashed or dotted",
+		func(s *overlay.Style) bool { return s.LinkStyle == "dashed" || s.LinkStyle == "dotted" }},
+	{[]string{"link-pulse-period"}, "--link-pulse", func(s *overlay.Style) bool { return s.LinkPulse > 0 }},
+	{[]string{"echo-decay", "echo-offset", "echo-scale"}, "--echo N", func(s *overlay.Style) bool { return s.Echo > 0 }},
+	{[]string{"particle-life", "particle-seed"}, "--particles N", func(s *overlay.Style) bool { return s.Particles > 0 }},
+	{[]string{"effect-strength", "effect-opacity", "effect-feather"}, "--box-effect",
+		func(s *overlay.Style) bool { return hasEffect(s, "") }},
+	{[]string{"sort-range", "sort-columns", "sort-order", "sort-key", "sort-min-run"}, "--box-effect sort",
+		func(s *overlay.Style) bool { return hasEffect(s, "sort") }},
+	{[]string{"box-radius"}, "--box-from radius or age", func(s *overlay.Style) bool { return s.BoxFrom != "" && s.BoxFrom != "none" }},
+	{[]string{"label-outline-color"}, "--label-outline PX", func(s *overlay.Style) bool { return s.LabelOutline > 0 }},
+	{[]string{"glow-opacity"}, "--glow PX", func(s *overlay.Style) bool { return s.Glow != 0 }},
+	{[]string{"halo-opacity"}, "--halo PX", func(s *overlay.Style) bool { return s.Halo != 0 }},
+	{[]string{"scanline-period"}, "--scanlines", func(s *overlay.Style) bool { return s.Camera.Scanlines > 0 }},
+	{[]string{"grain-seed"}, "--grain", func(s *overlay.Style) bool { return s.Camera.Grain > 0 }},
+	{[]string{"camera-tint-strength"}, "--camera-tint COLOR", func(s *overlay.Style) bool { return s.Camera.Tint.Set }},
+}
+
+// CheckTuners refuses, exit 2, a tuning flag given on the command line (fs) whose drawing
+// st, the style as the look and the style file left it, does not draw (tuners).
+func CheckTuners(fs *pflag.FlagSet, st *overlay.Style) error {
+	for _, t := range tuners {
+		if t.on(st) {
+			continue
+		}
+		for _, name := range t.flags {
+			if fs.Lookup(name) != nil && fs.Changed(name) {
+				return UsageError{Err: fmt.Errorf("--%s tunes what %s draws, which is off: give %s too, or leave --%s out", name, t.needs, t.needs, name)}
+			}
+		}
+	}
+	return nil
+}
