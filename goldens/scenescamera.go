@@ -11,6 +11,18 @@ func init() {
 			"aberration 6 px (red right, blue left of the white bars, green and the greys in place), grain 0.1 of frame 7 with " +
 			"seed 3, over boxes, lines and a label, all drawn before it",
 		Draw: cameraScene,
+	}, Scene{
+		Name: "camera-grain-color", Width: 320, Height: 180,
+		About: "colour grain 0.08 (--grain-color) of frame 7 with seed 3 on an R'G'B' frame, alone: the greys and the " +
+			"boxes speckled in hue (red, green, blue, magenta specks), their brightness kept; no luma grain",
+		Draw: func(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+			p.Camera = overlay.CameraPass{GrainColor: 0.08, Seed: 3, Frame: 7}
+			p.Boxes = append(p.Boxes,
+				overlay.Box{X: 20.5, Y: 20.5, W: 120, H: 140, Fill: rgba(0.5, 0.5, 0.5, 1)},
+				overlay.Box{X: 170.5, Y: 40.5, W: 120, H: 100, Radius: 8, Stroke: 3, StrokeColor: cyan, Fill: rgba(0.9, 0.5, 0.1, 0.6)},
+			)
+			return nil
+		},
 	})
 }
 

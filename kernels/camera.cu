@@ -30,6 +30,19 @@ __device__ __forceinline__ int32_t camLuma(int32_t r, int32_t g, int32_t b) {
   return (6967 * r + 23436 * g + 2365 * b + (1 << 14)) >> 15;
 }
 
+// grainNoise is overlay.GrainNoise: the noise of amplitude amp from hash input z.
+__device__ __forceinline__ int32_t grainNoise(uint32_t z, int32_t amp) {
+  return (((int32_t)(grainHash(z) & 0xff) - 128) * amp) >> 8;
+}
+
+// camChromaRGB is overlay.ColorGrainRGB: what component k of an R'G'B' pixel gains from the
+// chroma noises nb and nr.
+__device__ __forceinline__ int32_t camChromaRGB(int k, int32_t nb, int32_t nr) {
+  if (k == 0) return (51603 * nr + (1 << 14)) >> 15;
+  if (k == 1) return (-6138 * nb - 15339 * nr + (1 << 14)) >> 15;
+  return (60804 * nb + (1 << 14)) >> 15;
+}
+
 // camTint is overlay.CameraTintSample, clamped to 0..hi.
 __device__ __forceinline__ int32_t camTint(int32_t v, int32_t l, int32_t c, int32_t b, int32_t keep,
                                            int32_t move, int32_t hi) {
@@ -38,7 +51,8 @@ __device__ __forceinline__ int32_t camTint(int32_t v, int32_t l, int32_t c, int3
 }
 
 // camSample writes the camera's sample (x, y) of plane k: gain (cols[x]·rows[y], at the
-// pixel (gx, gy)), shift and, with grain, the noise of sample (x, y). The tint is on the
+// pixel (gx, gy)), shift and, with grain, the noise of sample (x, y); with colour grain,
+// chroma's noise of its own key (R'G'B': both chroma noises through camChromaRGB). The tint is on the
 // sample read (chroma and R'G'B', from the copy's luma at the sample read) or in Y''s gain.
 __device__ void camSample(const TkCamera* c, int k, int x, int y, int gx, int gy, bool grain) {
   const TkFxPlane& pl = c->planes[k];
@@ -62,9 +76,13 @@ __device__ void camSample(const TkCamera* c, int k, int x, int y, int gx, int gy
     }
   }
   int32_t v = base + (((s - base) * kx) >> 15);
-  if (grain) {
-    int32_t n = (int32_t)(grainHash(c->key + (uint32_t)y * 0x9e3779b9u + (uint32_t)x) & 0xff) - 128;
-    v += (n * c->amp) >> 8;
+  uint32_t z = (uint32_t)y * 0x9e3779b9u + (uint32_t)x;
+  if (grain) v += grainNoise(c->key + z, c->amp);
+  if (c->ampC) {
+    if (c->rgb)
+      v += camChromaRGB(k, grainNoise(c->keyC[0] + z, c->ampC), grainNoise(c->keyC[1] + z, c->ampC));
+    else if (k > 0)
+      v += grainNoise(c->keyC[k - 1] + z, c->ampC);
   }
   int32_t hi = (int32_t)pl.max;
   v = v < 0 ? 0 : (v > hi ? hi : v);

@@ -70,7 +70,7 @@ struct TkEffects {
 
 // TkCamera is the camera look's parameter block (camera.cu; render/camera.go): the Q15 gains
 // of the columns and rows (overlay.CameraPass.CameraGains), the frame's grain key and
-// amplitude, each plane's shift, the tint's constants (overlay.CameraTint), and the frame's
+// amplitude (and the colour grain's), each plane's shift, the tint's constants (overlay.CameraTint), and the frame's
 // planes with a copy of them as composited (the shifted reads take the copy).
 struct TkCamera {
   uint64_t cols, rows;  // int32_t[width], int32_t[height]
@@ -83,6 +83,8 @@ struct TkCamera {
   int32_t move[3];      // overlay.CameraTint.Move
   TkFxPlane planes[3];
   TkFxCopy copies[3];
+  int32_t ampC;         // overlay.CameraPass.ColorGrainAmplitude; 0: no colour grain
+  uint32_t keyC[2];     // overlay.CameraPass.ColorGrainKeys: Cb's, Cr's
 };
 
 #endif  // TRACKINK_EFFECTS_H

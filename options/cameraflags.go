@@ -22,7 +22,8 @@ func registerCameraFlags(fs *pflag.FlagSet, st *overlay.Style) {
 		fs.Lookup("aberration").DefValue = "6 px at 2160 lines, scaled"
 	}
 	fs.Float32Var(&c.Grain, "grain", c.Grain, "camera look: luma noise within ± this fraction of the luma range, new each frame, 0..1 (0 = off)")
-	fs.Uint64Var(&c.Seed, "grain-seed", c.Seed, "camera look: the grain's seed (the same seed, the same grain)")
+	fs.Float32Var(&c.GrainColor, "grain-color", c.GrainColor, "camera look: colour noise, Cb and Cr each within ± this fraction of the luma range (hue, not brightness), new each frame, 0..1 (0 = off)")
+	fs.Uint64Var(&c.Seed, "grain-seed", c.Seed, "camera look: the grain's and the colour grain's seed (the same seed, the same grain)")
 	fs.Float32Var(&c.Vignette, "vignette", c.Vignette, "camera look: darken toward the corners, 0..1 (0 = off)")
 	tint := fs.VarPF(colorValue{&c.Tint}, "camera-tint", "", "camera look: make the picture monochrome, toned with this colour (#rrggbb or a name: lime for night vision's green; \"\" = off)")
 	tint.DefValue = "off"

@@ -156,6 +156,10 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--dash", "long,4"}, "", `--dash "long,4": "long" is not a number`},
 		{[]string{"--style", file}, "dash = \"8,0\"\n", `s.toml:1: dash = 8,0: a gap of 0 is a solid stroke`},
 		{[]string{"--style", file}, "dash = \"8\"\n", `s.toml:1: dash = "8": want LENGTH,GAP`},
+		{[]string{"--grain-color", "1.5"}, "", "--grain-color 1.5: is outside 0..1"},
+		{[]string{"--grain-color", "-0.1"}, "", "--grain-color -0.1: is outside 0..1"},
+		{[]string{"--grain-color", "lots"}, "", `"lots"`},
+		{[]string{"--style", file}, "grain-color = 2\n", "s.toml:1: grain-color = 2: is outside 0..1"},
 	} {
 		os.WriteFile(file, []byte(tc.file), 0o644)
 		_, err := options(tc.args...)
@@ -210,6 +214,27 @@ func TestJitterFlag(t *testing.T) {
 	} {
 		if st, err := styleOptions(tc.args...); err != nil || st.Jitter != tc.want {
 			t.Errorf("%v: %v, jitter %g, want %g", tc.args, err, st.Jitter, tc.want)
+		}
+	}
+}
+
+// TestGrainColorFlag: --grain-color reaches the camera look from the command line and a
+// style file, the command line winning, on any look; off by default, --look cctv's too.
+func TestGrainColorFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(file, []byte("grain-color = 0.03\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want float32
+	}{
+		{nil, 0},
+		{[]string{"--look", "cctv"}, 0},
+		{[]string{"--look", "cctv", "--grain-color", "0.06"}, 0.06},
+		{[]string{"--style", file}, 0.03},
+		{[]string{"--style", file, "--grain-color", "0"}, 0},
+	} {
+		if st, err := styleOptions(tc.args...); err != nil || st.Camera.GrainColor != tc.want || st.Camera.AltersPicture() != (tc.want > 0 || st.Camera.Grain > 0) {
+			t.Errorf("%v: %v, grain colour %g, want %g", tc.args, err, st.Camera.GrainColor, tc.want)
 		}
 	}
 }

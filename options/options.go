@@ -78,6 +78,7 @@ var table = map[string]option{
 	"echo-offset":          {group: groupLook, style: true, fields: []string{"overlay.Style.EchoOffset"}},
 	"echo-scale":           {group: groupLook, style: true, fields: []string{"overlay.Style.EchoScale"}},
 	"grain":                {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.Grain"}},
+	"grain-color":          {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.GrainColor"}},
 	"grain-seed":           {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.Seed"}},
 	"link-flow":            {group: groupLook, style: true, fields: []string{"overlay.Style.LinkFlow"}},
 	"link-pulse":           {group: groupLook, style: true, fields: []string{"overlay.Style.LinkPulse"}},

@@ -22,6 +22,10 @@ import (
 //   - grain: monochrome noise on luma, uniform within ±Grain of the luma range, fresh each
 //     frame from a hash of the seed, the frame number and the pixel (GrainHash), so the same command
 //     gives the same frames and a segment the whole render's;
+//   - colour grain: the same kind of noise on chroma, Cb and Cr each their own, within
+//     ±GrainColor of the luma range, keyed as the grain is (ColorGrainKeys); an R'G'B' frame
+//     takes it through BT.709's matrix (ColorGrainRGB), so it changes hue and not luma there
+//     as on Y'CbCr frames;
 //   - a tint: the picture made monochrome and toned with a colour (night vision's green),
 //     mixed with the original by TintStrength, before the other parts (so the fringes and
 //     grain fall on the toned picture);
@@ -55,8 +59,11 @@ type Camera struct {
 	ScanlinePeriod int
 	Aberration     float32 // px the red and blue planes are shifted apart, 0..64; Auto: 6 px at 2160 lines
 	Grain          float32 // luma noise amplitude as a fraction of the luma range, 0..1; 0: none
-	Seed           uint64  // the grain's
-	Vignette       float32 // darkening toward the corners, 0..1; 0: none
+	// GrainColor is the chroma noise's amplitude (Cb and Cr each), as a fraction of the luma
+	// range, 0..1; 0: none.
+	GrainColor float32
+	Seed       uint64  // the grain's and the colour grain's
+	Vignette   float32 // darkening toward the corners, 0..1; 0: none
 	// Name, when set, stamps the camera's name and clock in the top-left corner.
 	Name string
 	// Clock is the clock's time at frame 1, "2006-01-02 15:04:05"; "" shows the time since
@@ -78,7 +85,7 @@ const DefaultCameraFPS = 25
 // AltersPicture reports whether the camera look changes the picture itself (scanlines,
 // fringes, grain, vignette), rather than only stamping over it.
 func (c *Camera) AltersPicture() bool {
-	return c.Scanlines > 0 || c.Aberration != 0 || c.Grain > 0 || c.Vignette > 0 || c.tintStrength() > 0
+	return c.Scanlines > 0 || c.Aberration != 0 || c.Grain > 0 || c.GrainColor > 0 || c.Vignette > 0 || c.tintStrength() > 0
 }
 
 // tintStrength is the tint's strength: TintStrength by the colour's alpha; 0 without one.
@@ -141,6 +148,7 @@ func (c *Camera) cameraClock() time.Time {
 // settings resolved for the frame, and the frame number the grain is drawn for.
 type CameraPass struct {
 	Scanlines, Vignette, Grain float32
+	GrainColor                 float32 // chroma noise, as Camera.GrainColor
 	ScanlinePeriod             int     // rows a band; 0: the height / 540 (at least 1)
 	Aberration                 float32 // px, resolved
 	Seed                       uint64
@@ -152,7 +160,7 @@ type CameraPass struct {
 
 // On reports whether the pass changes anything.
 func (c *CameraPass) On() bool {
-	return c.Scanlines > 0 || c.Aberration > 0 || c.Grain > 0 || c.Vignette > 0 || c.TintStrength > 0
+	return c.Scanlines > 0 || c.Aberration > 0 || c.Grain > 0 || c.GrainColor > 0 || c.Vignette > 0 || c.TintStrength > 0
 }
 
 // CameraTint is the tint's Q15 constants for one frame (the rule in the package comment).
@@ -264,6 +272,41 @@ func (c *CameraPass) GrainKey() uint32 {
 	return uint32(z ^ z>>31)
 }
 
+// ColorGrainAmplitude is the colour grain's amplitude for a luma range of span code values,
+// as GrainAmplitude's: Cb's (Cr's) noise at chroma sample (x, y) is ((n − 128)·a) >> 8, n
+// the low byte of GrainHash(keys[0] + y·GrainRow + x) (keys[1]), keys the frame's
+// ColorGrainKeys.
+func (c *CameraPass) ColorGrainAmplitude(span float32) int32 {
+	return int32(c.GrainColor*span*2 + 0.5)
+}
+
+// ColorGrainKeys are the frame's keys of Cb's and Cr's noise: the grain's key hashed on, so
+// the three noises are unrelated and a frame's are the same wherever it is drawn.
+func (c *CameraPass) ColorGrainKeys() [2]uint32 {
+	k := c.GrainKey()
+	return [2]uint32{GrainHash(k ^ 0x6a09e667), GrainHash(k ^ 0xbb67ae85)}
+}
+
+// ColorGrainRGB is the colour grain of an R'G'B' pixel whose Cb and Cr noises are nb and nr:
+// what each of R', G' and B' gains, BT.709's Y'CbCr to R'G'B' matrix in Q15 with luma left
+// out, so the noise moves the hue and not the luma. Twin: camChromaRGB (kernels/camera.cu).
+func ColorGrainRGB(k int, nb, nr int32) int32 {
+	switch k {
+	case 0:
+		return (51603*nr + 1<<14) >> CameraQ // 2(1 − Kr)
+	case 1:
+		return (-6138*nb - 15339*nr + 1<<14) >> CameraQ // −2Kb(1 − Kb)/Kg, −2Kr(1 − Kr)/Kg
+	default:
+		return (60804*nb + 1<<14) >> CameraQ // 2(1 − Kb)
+	}
+}
+
+// GrainNoise is a sample's noise of amplitude amp from the hash input z: ((n − 128)·amp) >> 8,
+// n GrainHash(z)'s low byte.
+func GrainNoise(z uint32, amp int32) int32 {
+	return ((int32(GrainHash(z)&0xff) - 128) * amp) >> 8
+}
+
 // GrainRow is the grain's step in GrainHash's input from one row to the next.
 const GrainRow = 0x9e3779b9
 
@@ -282,8 +325,8 @@ func GrainHash(x uint32) uint32 {
 // cameraPass resolves the style's camera for frame index.
 func (s *Style) cameraPass(index int) CameraPass {
 	c := &s.Camera
-	p := CameraPass{Scanlines: c.Scanlines, ScanlinePeriod: c.ScanlinePeriod, Vignette: c.Vignette, Grain: c.Grain, Aberration: c.Aberration,
-		Seed: c.Seed, Frame: index, TintStrength: c.tintStrength()}
+	p := CameraPass{Scanlines: c.Scanlines, ScanlinePeriod: c.ScanlinePeriod, Vignette: c.Vignette, Grain: c.Grain, GrainColor: c.GrainColor,
+		Aberration: c.Aberration, Seed: c.Seed, Frame: index, TintStrength: c.tintStrength()}
 	if p.TintStrength > 0 {
 		t := c.Tint.C
 		p.Tint = [3]float32{float32(t.R) / 255, float32(t.G) / 255, float32(t.B) / 255}

@@ -315,6 +315,7 @@ func (s *Style) Validate() error {
 		{"Camera.Scanlines", s.Camera.Scanlines, 1, false},
 		{"Camera.Aberration", s.Camera.Aberration, 64, true},
 		{"Camera.Grain", s.Camera.Grain, 1, false},
+		{"Camera.GrainColor", s.Camera.GrainColor, 1, false},
 		{"Camera.Vignette", s.Camera.Vignette, 1, false},
 		{"Camera.FPS", s.Camera.FPS, MaxCameraFPS, false},
 		{"Camera.TintStrength", s.Camera.TintStrength, 1, false},

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -17,19 +18,25 @@ var benchCamera = overlay.CameraPass{Scanlines: 0.25, Vignette: 0.5, Aberration:
 
 // BenchmarkCamera4K runs the camera stage alone on a 3840×2160 frame of each 8-bit format
 // with two workers (the budget: 4 ms a frame on two cores), without a tint and with
-// one.
+// one, and with colour grain (--grain-color 0.04) and without: grain alone, luma's, then both.
 func BenchmarkCamera4K(b *testing.B) {
 	const w, h = 3840, 2160
 	tinted := benchCamera
 	tinted.Tint, tinted.TintStrength = [3]float32{0, 1, 0}, 1
-	for _, format := range []string{"yuv420p", "nv12", "yuv420p-tint", "nv12-tint"} {
+	grain := overlay.CameraPass{Grain: 0.06, Seed: 1, Frame: 1}
+	colour := grain
+	colour.GrainColor = 0.04
+	passes := map[string]overlay.CameraPass{"": benchCamera, "-tint": tinted, "-grain": grain, "-grain-color": colour}
+	for _, format := range []string{"yuv420p", "nv12", "yuv420p-tint", "nv12-tint", "yuv420p-grain", "yuv420p-grain-color",
+		"nv12-grain", "nv12-grain-color", "rgba-grain", "rgba-grain-color"} {
 		b.Run(format, func(b *testing.B) {
-			fr := testFrame(strings.TrimSuffix(format, "-tint"), w, h, 1)
-			r := newRenderer(b, 2)
-			p := overlay.Primitives{Camera: benchCamera}
-			if strings.HasSuffix(format, "-tint") {
-				p.Camera = tinted
+			f, variant, _ := strings.Cut(format, "-")
+			if variant != "" {
+				variant = "-" + variant
 			}
+			fr := testFrame(f, w, h, 1)
+			r := newRenderer(b, 2)
+			p := overlay.Primitives{Camera: passes[variant]}
 			b.ReportAllocs()
 			var cpu time.Duration
 			for b.Loop() {
@@ -143,14 +150,72 @@ func TestCameraParts(t *testing.T) {
 	}
 }
 
+// TestColorGrain checks --grain-color: on a Y'CbCr frame it changes Cb and Cr, each its own
+// noise, within ± its fraction of the luma range and reaching near it, and leaves Y'; the
+// same for the same frame number and seed, another for the next frame or seed; on an
+// R'G'B' frame it changes the hue and leaves the BT.709 luma within a code value.
+func TestColorGrain(t *testing.T) {
+	const w, h = 64, 48
+	r := newRenderer(t, 2)
+	run := func(c overlay.CameraPass) *composite.YUV420P {
+		f := &composite.YUV420P{Y: bytes.Repeat([]byte{120}, w*h), U: bytes.Repeat([]byte{128}, w*h/4), V: bytes.Repeat([]byte{128}, w*h/4),
+			StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+		draw(t, r, f, &overlay.Primitives{Camera: c})
+		return f
+	}
+	g := overlay.CameraPass{GrainColor: 0.05, Seed: 5, Frame: 9}
+	a, b := run(g), run(g)
+	if !bytes.Equal(a.U, b.U) || !bytes.Equal(a.V, b.V) {
+		t.Error("the same frame twice differs")
+	}
+	if bytes.Equal(a.U, a.V) {
+		t.Error("Cb and Cr took the same noise")
+	}
+	if !bytes.Equal(a.Y, bytes.Repeat([]byte{120}, w*h)) {
+		t.Error("colour grain changed Y'")
+	}
+	limit := 0.05 * 219 // ± the fraction of the luma range, 8-bit limited range
+	for name, pl := range map[string][]byte{"Cb": a.U, "Cr": a.V} {
+		worst := 0.0
+		for _, v := range pl {
+			worst = max(worst, math.Abs(float64(v)-128))
+		}
+		if worst > limit+1 || worst < limit*0.8 {
+			t.Errorf("%s: largest change %g, want up to %g and near it", name, worst, limit)
+		}
+	}
+	for _, other := range []overlay.CameraPass{{GrainColor: 0.05, Seed: 5, Frame: 10}, {GrainColor: 0.05, Seed: 6, Frame: 9}} {
+		if c := run(other); bytes.Equal(a.U, c.U) || bytes.Equal(a.V, c.V) {
+			t.Errorf("seed %d frame %d: the same noise as seed 5 frame 9", other.Seed, other.Frame)
+		}
+	}
+
+	// R'G'B': grey 120 everywhere; the hue moves, the luma stays.
+	rgb := &composite.RGBA{Pix: bytes.Repeat([]byte{120, 120, 120, 255}, w*h), Stride: 4 * w, W: w, H: h}
+	draw(t, r, rgb, &overlay.Primitives{Camera: overlay.CameraPass{GrainColor: 0.08, Seed: 5, Frame: 9}})
+	moved := 0
+	for i := 0; i < len(rgb.Pix); i += 4 {
+		p := rgb.Pix[i : i+3]
+		if l := overlay.CameraLuma(int32(p[0]), int32(p[1]), int32(p[2])); l < 119 || l > 121 {
+			t.Fatalf("pixel %d: R'G'B' %v, luma %d, want 120 ± 1", i/4, p, l)
+		}
+		if p[0] != p[1] || p[1] != p[2] {
+			moved++
+		}
+	}
+	if moved < w*h*3/4 {
+		t.Errorf("%d of %d pixels took a hue, want most", moved, w*h)
+	}
+}
+
 // TestCameraNV12MatchesYUV420P: the camera look on an NV12 frame changes its samples as on
 // the YUV420P frame of the same samples (Cb and Cr interleaved or in planes of their own),
-// with no aberration, some, and more than the frame is wide.
+// with no aberration, some, and more than the frame is wide, colour grain included.
 func TestCameraNV12MatchesYUV420P(t *testing.T) {
 	const w, h = 123, 37
 	r := newRenderer(t, 2)
 	for _, ab := range []float32{0, 9, 301} {
-		p := overlay.Primitives{Camera: overlay.CameraPass{Scanlines: 0.3, Vignette: 0.6, Aberration: ab, Grain: 0.1, Seed: 3, Frame: 4}}
+		p := overlay.Primitives{Camera: overlay.CameraPass{Scanlines: 0.3, Vignette: 0.6, Aberration: ab, Grain: 0.1, GrainColor: 0.07, Seed: 3, Frame: 4}}
 		nv := testFrame("nv12", w, h, 7).(*composite.NV12)
 		cw, ch := (w+1)/2, (h+1)/2
 		yuv := &composite.YUV420P{Y: bytes.Clone(nv.Y), U: make([]byte, cw*ch), V: make([]byte, cw*ch),

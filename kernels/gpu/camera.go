@@ -23,6 +23,8 @@ type tkCamera struct {
 	Move       [3]int32
 	Planes     [3]tkFxPlane
 	Copies     [3]tkFxCopy
+	AmpC       int32
+	KeyC       [2]uint32
 }
 
 // cameraBufs are the camera look's device buffers, the host copy of its block (an
@@ -86,6 +88,7 @@ func (g *Backend) uploadCamera(hf *frameDesc, p *overlay.CameraPass, planes [3]d
 		return 0, err
 	}
 	q.Amp = p.GrainAmplitude(q.Planes[0].White - q.Planes[0].Black)
+	q.AmpC, q.KeyC = p.ColorGrainAmplitude(q.Planes[0].White-q.Planes[0].Black), p.ColorGrainKeys()
 	red, blue := 2, 1 // Cr, Cb
 	if hf.format == formatRGBA {
 		q.RGB, red, blue = 1, 0, 2

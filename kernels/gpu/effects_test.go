@@ -161,6 +161,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkEffectBox feather", unsafe.Offsetof(b.Feather)}, {"TkEffectBox transparency", unsafe.Offsetof(b.Transparency)},
 		{"TkEffectBox sortDescending", unsafe.Offsetof(b.SortDescending)}, {"TkEffectBox sortKey", unsafe.Offsetof(b.SortKey)},
 		{"TkEffectBox sortMinRun", unsafe.Offsetof(b.SortMinRun)},
+		{"TkCamera ampC", unsafe.Offsetof(c.AmpC)}, {"TkCamera keyC", unsafe.Offsetof(c.KeyC)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {

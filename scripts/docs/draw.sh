@@ -91,6 +91,7 @@ shot trail-smooth "$tracks" --no-labels --trail 40 --trail-smooth 4
 shot glow "$tracks" --no-labels --palette neon --blend screen --glow 10 --glow-opacity 0.7 --box-stroke 3 --fill-opacity 0 --trail 30 --trail-smooth 3
 shot link-gradient "$tracks" --no-labels --link-color gradient --palette neon --line-width 3 --link-opacity 1 --link-reach 0.4
 shot camera-tint "$tracks" --look cctv --camera-tint lime
+shot camera-grain-color "$tracks" --look cctv --grain-color 0.06
 
 # The default look at 2160 lines, a 960×540 crop at full size.
 ffmpeg -v error -i "$tmp/v1080.mkv" -vf scale=2880:2160:flags=lanczos -c:v libx264 -crf 12 -pix_fmt yuv420p "$tmp/v2160.mkv"
