@@ -85,6 +85,13 @@ func init() {
 				st.LinkShape, st.LinkStyle, st.LinkAmp, st.LinkOpacity, st.FillOpacity = "swirl", "dashed", 6, 0.9, 0.05
 			}),
 		},
+		Scene{
+			Name: "overlay-opacity", Width: 320, Height: 180,
+			About: "--overlay-opacity 0.5: two overlapping opaque boxes (orange under cyan), a thick magenta line " +
+				"over both and a ring: the whole layer at half opacity, so where they overlap only the top one shows (no orange " +
+				"through the cyan, no cyan through the line), the checkerboard through all; the label at the bottom at full opacity",
+			Draw: overlayOpacityScene,
+		},
 	)
 	for _, look := range []string{"default", "clean", "hud", "plexus", "neon"} {
 		Scenes = append(Scenes, Scene{
@@ -130,4 +137,19 @@ func lookBuilder(look string, edit func(*overlay.Style), font *overlay.Font, w, 
 	g, err := knn.New(knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis, MaxDist: float64(st.LinkReach) * float64(w),
 		Graph: st.LinkGraph})
 	return b, g, err
+}
+
+// overlayOpacityScene is the master opacity's scene (--overlay-opacity, Primitives.Transparency).
+func overlayOpacityScene(p *overlay.Primitives, font *overlay.Font, w, h int) error {
+	p.Transparency = 0.5
+	p.Boxes = append(p.Boxes,
+		overlay.Box{X: 20.5, Y: 20.5, W: 130, H: 100, Fill: rgba(0.95, 0.55, 0.1, 1)},
+		overlay.Box{X: 90.5, Y: 50.5, W: 130, H: 100, Radius: 10, Fill: rgba(0.1, 0.8, 0.9, 1)},
+		overlay.Box{X: 240.5, Y: 30.5, W: 60, H: 60, Radius: 30, Stroke: 6, StrokeColor: white},
+	)
+	p.Lines = append(p.Lines, overlay.Line{X0: 10.5, Y0: 140.5, X1: 300.5, Y1: 20.5, Width: 8, Color: rgba(1, 0.2, 0.8, 1)})
+	text := []byte("ID 7  full opacity")
+	lw, lh := font.LabelSize(text)
+	p.Labels = append(p.Labels, overlay.Label{X: 10, Y: h - lh - 6, W: lw, H: lh, Text: text, Color: white, Background: rgba(0, 0, 0, 0.85)})
+	return nil
 }

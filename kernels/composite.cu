@@ -8,9 +8,10 @@
 // blocks at columns 2x, 2x+1 and rows 2r, 2r+1 for r = y, y+4, ..., so it alone reads the
 // four pixels behind each chroma sample, blends them, and zeroes them: no barrier, and the
 // layer is zero again for the next frame wherever a tile had work (other tiles were never
-// written). A tile that no list reaches is skipped whole. With a mode other than over the
-// layer is composited twice: before the labels in that mode (tk_composite_blended), then
-// the labels over (tk_composite).
+// written). A tile that no list reaches is skipped whole. With a mode other than over, or
+// a master opacity below 1 (transparency), the layer is composited twice: before the
+// labels in that mode and faded (tk_composite_blended), then the labels over at their own
+// opacity (tk_composite).
 #include "tile.cuh"
 
 #define TK_COMP_X 32
@@ -217,8 +218,9 @@ __device__ void overChroma(const TkParams* p, int mode, int cx, int cy, const fl
 }
 
 // compositeTile composites this block's tile of the layer onto the frame in mode and clears
-// it behind itself.
-__device__ void compositeTile(const TkParams* p, int mode) {
+// it behind itself. Each pixel is scaled by fade first (the layer at that opacity: composite's
+// Tile.Fade).
+__device__ void compositeTile(const TkParams* p, int mode, float fade) {
   int ox = blockIdx.x * TK_TILE, oy = blockIdx.y * TK_TILE;
   int w = p->width - ox < TK_TILE ? p->width - ox : TK_TILE;
   int h = p->height - oy < TK_TILE ? p->height - oy : TK_TILE;
@@ -235,6 +237,8 @@ __device__ void compositeTile(const TkParams* p, int mode) {
       size_t li = (size_t)(oy + y) * pitch + ox + x;
       loadPx(layer, li, q[i]);
       if (q[i][0] == 0 && q[i][1] == 0 && q[i][2] == 0 && q[i][3] == 0) continue;
+      if (fade != 1)
+        for (int c = 0; c < 4; c++) q[i][c] *= fade;
       a0[i] = q[i][3];
       blendPixel(p, mode, ox + x, oy + y, q[i]);
       if (p->format == TK_RGBA)
@@ -256,25 +260,30 @@ __device__ bool tileDrawn(const TkParams* p) {
   return tileHasWork(p, blockIdx.y * p->tilesX + blockIdx.x) || p->echoFrames != 0;
 }
 
+// splitLabels reports whether the labels are composited apart from the rest of the layer:
+// with a blend mode other than over, or a master opacity below 1 (render.drawTile's rule).
+__device__ bool splitLabels(const TkParams* p) { return p->blend != TK_BLEND_OVER || p->transparency > 0; }
+
 // tk_composite_blended composites the layer as the stages before the labels left it, in
-// the blend mode (added, screened, multiplied, lightened or darkened); with over it does nothing (tk_composite composites the whole layer, labels
-// and all). Labels are text to be read, so they are composited over, after it
+// the blend mode (added, screened, multiplied, lightened or darkened) and faded by the
+// master opacity; with over at opacity 1 it does nothing (tk_composite composites the whole
+// layer, labels and all). Labels are text to be read, so they are composited over, after it
 // (render.drawTile's twin).
 TK_KERNEL void tk_composite_blended(const TkParams* p) {
-  if (overflowed(p) || p->blend == TK_BLEND_OVER || !tileDrawn(p)) return;
-  compositeTile(p, p->blend);
+  if (overflowed(p) || !splitLabels(p) || !tileDrawn(p)) return;
+  compositeTile(p, p->blend, 1 - p->transparency);
 }
 
 // tk_composite composites the layer over the frame: all of it with over, only the tiles
 // that labels reach (drawn after tk_composite_blended) with another mode.
 TK_KERNEL void tk_composite(const TkParams* p) {
   if (overflowed(p)) return;
-  if (p->blend == TK_BLEND_OVER) {
+  if (!splitLabels(p)) {
     if (!tileDrawn(p)) return;
   } else {
     int lo, hi;
     binRange(p, TK_LABELS, blockIdx.y * p->tilesX + blockIdx.x, &lo, &hi);
     if (lo == hi) return;
   }
-  compositeTile(p, TK_BLEND_OVER);
+  compositeTile(p, TK_BLEND_OVER, 1);
 }

@@ -135,7 +135,9 @@ struct TkParams {
   // The glow of every line, curve and box outline (overlay.Primitives.Glow, sdf.Glow):
   // radius, 1/radius and opacity at the stroke's edge, all 0 for none.
   float glowRadius, glowInv, glowOpacity;
-  int32_t pad_;
+  // 1 − the layer's master opacity (overlay.Primitives.Transparency): the layer but its
+  // labels is scaled by 1 − transparency as it is composited; 0: opaque.
+  float transparency;
 
   // The camera look over the whole frame after the composite (effects.h's TkCamera); 0
   // when the frame has none.

@@ -55,6 +55,7 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.BoolVar(&st.BendAway, "bend-away", st.BendAway, "curves bend away from the tracked points' centre, bowing outward (by --bend), instead of to one side of each link")
 	fs.Var(sizeValue{&st.Jitter}, "jitter", "draw each track moved by a constant vector within PX px, from a hash of its id: its box, point, label, links and trail together, so overlapping tracks part a little; drawn positions then differ from the file's (0 = off)")
 	fs.Var(blendValue{choiceValue{&st.Blend, overlay.Blends}}, "blend", "how the overlay meets the frame: "+strings.Join(overlay.Blends, ", ")+" (add and screen light dark footage up; multiply darkens it by the overlay's luma (white keeps it); lighten and darken draw the overlay only where it is lighter, darker, than the frame; in the frame's own Y'CbCr)")
+	fs.Float32Var(&st.OverlayOpacity, "overlay-opacity", st.OverlayOpacity, "the whole overlay's opacity, 0..1, in every --blend mode: the layer is faded as one, so overlapping strokes do not show through each other (labels keep their own opacity)")
 }
 
 // blendValue is --blend's choiceValue, which names what to do instead for a mode the

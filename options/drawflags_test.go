@@ -156,6 +156,10 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--dash", "long,4"}, "", `--dash "long,4": "long" is not a number`},
 		{[]string{"--style", file}, "dash = \"8,0\"\n", `s.toml:1: dash = 8,0: a gap of 0 is a solid stroke`},
 		{[]string{"--style", file}, "dash = \"8\"\n", `s.toml:1: dash = "8": want LENGTH,GAP`},
+		{[]string{"--overlay-opacity", "1.2"}, "", "--overlay-opacity 1.2: is outside 0..1"},
+		{[]string{"--overlay-opacity", "-1"}, "", "--overlay-opacity -1: is outside 0..1"},
+		{[]string{"--overlay-opacity", "NaN"}, "", "--overlay-opacity NaN: is outside 0..1"},
+		{[]string{"--style", file}, "overlay-opacity = 3\n", "s.toml:1: overlay-opacity = 3: is outside 0..1"},
 		{[]string{"--grain-color", "1.5"}, "", "--grain-color 1.5: is outside 0..1"},
 		{[]string{"--grain-color", "-0.1"}, "", "--grain-color -0.1: is outside 0..1"},
 		{[]string{"--grain-color", "lots"}, "", `"lots"`},
@@ -218,23 +222,34 @@ func TestJitterFlag(t *testing.T) {
 	}
 }
 
-// TestGrainColorFlag: --grain-color reaches the camera look from the command line and a
-// style file, the command line winning, on any look; off by default, --look cctv's too.
-func TestGrainColorFlag(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "s.toml")
-	os.WriteFile(file, []byte("grain-color = 0.03\n"), 0o644)
-	for _, tc := range []struct {
-		args []string
-		want float32
+// TestLayerAndGrainFlags: --overlay-opacity and --grain-color reach the style from the
+// command line and a style file, the command line winning; by default (and in the looks,
+// --look cctv's grain colour too) the overlay opaque and no colour grain.
+func TestLayerAndGrainFlags(t *testing.T) {
+	for _, flag := range []struct {
+		name string
+		def  float32
+		get  func(st *overlay.Style) float32
 	}{
-		{nil, 0},
-		{[]string{"--look", "cctv"}, 0},
-		{[]string{"--look", "cctv", "--grain-color", "0.06"}, 0.06},
-		{[]string{"--style", file}, 0.03},
-		{[]string{"--style", file, "--grain-color", "0"}, 0},
+		{"overlay-opacity", 1, func(st *overlay.Style) float32 { return st.OverlayOpacity }},
+		{"grain-color", 0, func(st *overlay.Style) float32 { return st.Camera.GrainColor }},
 	} {
-		if st, err := styleOptions(tc.args...); err != nil || st.Camera.GrainColor != tc.want || st.Camera.AltersPicture() != (tc.want > 0 || st.Camera.Grain > 0) {
-			t.Errorf("%v: %v, grain colour %g, want %g", tc.args, err, st.Camera.GrainColor, tc.want)
+		file := filepath.Join(t.TempDir(), "s.toml")
+		os.WriteFile(file, []byte(flag.name+" = 0.25\n"), 0o644)
+		for _, tc := range []struct {
+			args []string
+			want float32
+		}{
+			{nil, flag.def},
+			{[]string{"--look", "neon"}, flag.def},
+			{[]string{"--look", "cctv"}, flag.def},
+			{[]string{"--look", "cctv", "--" + flag.name, "0.6"}, 0.6},
+			{[]string{"--style", file}, 0.25},
+			{[]string{"--style", file, "--" + flag.name, "0.5"}, 0.5},
+		} {
+			if st, err := styleOptions(tc.args...); err != nil || flag.get(&st) != tc.want {
+				t.Errorf("%v: %v, %s %g, want %g", tc.args, err, flag.name, flag.get(&st), tc.want)
+			}
 		}
 	}
 }

@@ -95,6 +95,7 @@ var table = map[string]option{
 	"sort-key":             {group: groupLook, style: true, fields: []string{"overlay.Style.SortKey"}, choices: func() []string { return overlay.SortKeys }},
 	"vignette":             {group: groupLook, style: true, fields: []string{"overlay.Style.Camera.Vignette"}},
 	"blend":                {group: groupLook, style: true, fields: []string{"overlay.Style.Blend"}, choices: func() []string { return overlay.Blends }},
+	"overlay-opacity":      {group: groupLook, style: true, fields: []string{"overlay.Style.OverlayOpacity"}},
 	"box-effect":           {group: groupLook, style: true, fields: []string{"overlay.Style.BoxEffects"}},
 	"box-from":             {group: groupLook, style: true, fields: []string{"overlay.Style.BoxFrom"}, choices: func() []string { return overlay.BoxFroms }},
 	"box-radius":           {group: groupLook, style: true, fields: []string{"overlay.Style.BoxRadius"}},

@@ -45,7 +45,7 @@ func TestAdvanceThenDrawIsTheWholeRender(t *testing.T) {
 			t.Run(b.name+"/"+look.name, func(t *testing.T) {
 				// Only the look's own element is drawn, so only its state can show.
 				st := overlay.Style{Bend: 0.3, Palette: overlay.DefaultPalette, LabelSize: 10, LabelOpacity: 1, BoxOpacity: 1,
-					LinkOpacity: 1, TrailOpacity: 1, TrailWidth: 2}
+					LinkOpacity: 1, TrailOpacity: 1, TrailWidth: 2, OverlayOpacity: 1}
 				look.edit(&st)
 				o := overlay.Options{Style: st, Links: knn.Options{K: 3, Hysteresis: knn.DefaultHysteresis},
 					Backend: overlay.BackendOptions{Workers: 1}, NewBackend: b.new}

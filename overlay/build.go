@@ -140,6 +140,7 @@ func (b *Builder) Build(p *Primitives, f *scene.Frame, links []knn.Edge) {
 	p.Reset()
 	p.Font = b.font
 	p.Blend, _ = composite.ParseBlend(s.Blend) // valid: NewBuilder's style is
+	p.Transparency = 1 - s.OverlayOpacity
 	p.Glow = sdf.NewGlow(s.Glow, s.GlowOpacity)
 	index := f.Index
 	if b.frame != 0 {

@@ -107,6 +107,10 @@ type Primitives struct {
 	// Blend is how the whole layer meets the frame: over, add, screen, multiply, lighten
 	// or darken (package composite's "Add and screen" and "Multiply, lighten and darken").
 	Blend composite.Blend
+	// Transparency is 1 − the layer's master opacity (Style.OverlayOpacity): the layer but
+	// its labels is scaled by 1 − Transparency as it is composited, in every blend mode;
+	// the labels are composited after it at their own opacity (text to be read). 0: opaque.
+	Transparency float32
 	// Camera alters the whole frame after the layer is composited (camera.go).
 	Camera CameraPass
 	// Echo lays the layers of the frames before under this one's (echo.go).

@@ -131,7 +131,12 @@ type Style struct {
 	BoxFrom     string  // a box around each point without one: "" (none), "radius" or "age"
 	BoxRadius   float32 // half the side of BoxFrom's boxes (the most, with "age")
 	Blend       string  // how the overlay meets the frame: one of Blends; "" is "over"
-	PointStyle  string  // the tracked points' shape: one of PointStyles; "" is "dot"
+	// OverlayOpacity scales the whole composited layer's alpha, 0..1 (the ComfyUI pack's
+	// Layer Merge opacity): overlapping strokes do not show through each other, as they
+	// would with each element's opacity lowered. Labels keep theirs (Primitives.Transparency).
+	// 0 hides all but the labels, as the other opacities do theirs: DefaultStyle sets 1.
+	OverlayOpacity float32
+	PointStyle     string // the tracked points' shape: one of PointStyles; "" is "dot"
 	// PointStroke is the outline width of ring, square, diamond, cross and plus points in px
 	// (Auto: half the radius, at least 1); PointFillOpacity the opacity of a ring's,
 	// square's or diamond's interior (Auto: squares solid, rings and diamonds hollow). See
@@ -220,6 +225,7 @@ func DefaultStyle() Style {
 		HaloOpacity:      DefaultHaloOpacity,
 		SortRange:        DefaultSortRange,
 		EffectOpacity:    1,
+		OverlayOpacity:   1,
 		EchoDecay:        0.6,
 		EchoScale:        1,
 		ParticleLife:     12,
@@ -310,6 +316,7 @@ func (s *Style) Validate() error {
 		{"EchoDecay", s.EchoDecay, 1, false},
 		{"EffectFeather", s.EffectFeather, MaxEffectFeather, false},
 		{"EffectOpacity", s.EffectOpacity, 1, false},
+		{"OverlayOpacity", s.OverlayOpacity, 1, false},
 		{"LinkPulse", s.LinkPulse, 1, false},
 		{"Jitter", s.Jitter, MaxJitter, false},
 		{"Camera.Scanlines", s.Camera.Scanlines, 1, false},

@@ -57,6 +57,12 @@ func BenchmarkSeed4K(b *testing.B) {
 		{"all-multiply", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendMultiply; return q }},
 		{"all-lighten", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendLighten; return q }},
 		{"all-darken", func(i int) overlay.Primitives { q := prims[i]; q.Blend = composite.BlendDarken; return q }},
+		{"all-opacity", func(i int) overlay.Primitives { q := prims[i]; q.Transparency = 0.4; return q }},
+		{"all-multiply-opacity", func(i int) overlay.Primitives {
+			q := prims[i]
+			q.Blend, q.Transparency = composite.BlendMultiply, 0.4
+			return q
+		}},
 		{"all-glow", func(i int) overlay.Primitives { q := prims[i]; q.Glow = sdf.NewGlow(12, 0.5); return q }},
 		{"all-echo", func(i int) overlay.Primitives {
 			q := prims[i]

@@ -266,18 +266,19 @@ func (r *Renderer) drawTile(wk *worker, tx, ty int) {
 		r.echo.under(t, i, &sc.echo)
 		clock = r.lap(wk, overlay.StageEcho, clock)
 	}
-	labels, blend := b.labelBins.tile(i), p.Blend
-	if blend != composite.BlendOver && len(labels) > 0 {
+	labels, blend, fade := b.labelBins.tile(i), p.Blend, p.Transparency
+	if (blend != composite.BlendOver || fade > 0) && len(labels) > 0 {
 		// Labels are text to be read: composited over the frame after the rest of the
 		// overlay has been added or screened onto it, never added themselves (dark text
-		// adds nothing, and a plate added over pale ground is white on white).
-		compositeTile(r.dst, t, &r.space, blend)
+		// adds nothing, and a plate added over pale ground is white on white), and at
+		// their own opacity, not the layer's (--overlay-opacity).
+		compositeTile(r.dst, t, &r.space, blend, fade)
 		clock = r.lap(wk, overlay.StageComposite, clock)
-		blend = composite.BlendOver
+		blend, fade = composite.BlendOver, 0
 	}
 	drawLabels(t, p.Labels, b.labelPaints, p.Font, b.glyphs, b.glyphStart, labels, sc)
 	clock = r.lap(wk, overlay.StageLabels, clock)
-	compositeTile(r.dst, t, &r.space, blend)
+	compositeTile(r.dst, t, &r.space, blend, fade)
 	r.lap(wk, overlay.StageComposite, clock)
 }
 

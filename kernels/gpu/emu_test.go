@@ -117,7 +117,8 @@ func TestEmuMatchesCPU(t *testing.T) {
 	for i := 0; i < 24; i++ {
 		w, h := 16+rng.Intn(300), 16+rng.Intn(240)
 		p := randomScene(rng, w, h, f)
-		p.Blend = composite.Blend(i % len(composite.BlendNames())) // every mode: blendPixel against Tile.Blend
+		p.Blend = composite.Blend(i % len(composite.BlendNames()))                     // every mode: blendPixel against Tile.Blend
+		p.Transparency = [...]float32{0, 0.5, 0.8, 0}[i/len(composite.BlendNames())%4] // every mode faded (--overlay-opacity)
 		if i%2 == 1 {
 			p.Glow = sdf.NewGlow(float32(rng.Float64()*16), float32(rng.Float64()))
 		}
@@ -136,8 +137,8 @@ func TestEmuMatchesCPU(t *testing.T) {
 		_, differ := fa.diff(fb, 0)
 		t.Logf("scene %d: %dx%d %s: largest difference %d, %d of %d samples differ", i, w, h, fa.name, worst, differ, len(fa.samples()))
 		if over > 0 {
-			t.Errorf("scene %d (%dx%d %s, %s, %d boxes %d lines %d curves %d labels): %d samples differ by more than %d (largest %d)",
-				i, w, h, fa.name, p.Blend, len(p.Boxes), len(p.Lines), len(p.Curves), len(p.Labels), over, tol, worst)
+			t.Errorf("scene %d (%dx%d %s, %s, transparency %g, %d boxes %d lines %d curves %d labels): %d samples differ by more than %d (largest %d)",
+				i, w, h, fa.name, p.Blend, p.Transparency, len(p.Boxes), len(p.Lines), len(p.Curves), len(p.Labels), over, tol, worst)
 		}
 	}
 }

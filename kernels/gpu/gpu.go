@@ -389,6 +389,7 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 		Stride0: int32(hf.strides[0]), Stride1: int32(hf.strides[1]), Stride2: int32(hf.strides[2]),
 		Space: hf.space.M, Blend: int32(p.Blend),
 		GlowRadius: p.Glow.Radius, GlowInv: p.Glow.Inv, GlowOpacity: p.Glow.Opacity,
+		Transparency: p.Transparency,
 	}
 	q.Scans[0] = tkScan{A: uint64(b.chordStart.ptr), Partial: uint64(b.chordPartial.ptr), N: int32(nCurves + 1)}
 	for k := range kinds {

@@ -47,7 +47,7 @@ type tkParams struct {
 	Effects uint64 // TkEffects (effects.h) when the frame has box effects
 
 	GlowRadius, GlowInv, GlowOpacity float32 // overlay.Primitives.Glow (sdf.Glow)
-	_                                int32
+	Transparency                     float32 // overlay.Primitives.Transparency
 
 	Camera uint64 // TkCamera (effects.h) when the frame has the camera look
 

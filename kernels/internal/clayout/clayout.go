@@ -17,7 +17,8 @@ import _ "trackink/kernels"
 // Entry returns entry i of the table above: sizeof TkParams, TkLabel, TkGlyph, TkBox,
 // TkLine, TkCurve, TkScan, then the offsets of TkParams' capEntries, boxes, chordStart,
 // binItems, status, scans, plane0, stride0 and space, TkLabel's color and background
-// and TkGlyph's mask; -1 past the end.
+// and TkGlyph's mask, TkParams' glowRadius, TkLine's color1 and gradient, TkParams'
+// echoLayers, echoOffset and transparency; -1 past the end.
 func Entry(i int) int { return int(C.tk_layout(C.int(i))) }
 
 // LinksEntry returns entry i of links.h's table: sizeof TkPoint, TkCellPoint, TkGrid,
