@@ -23,6 +23,7 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.IntVar(&st.Fade, "fade", st.Fade, "boxes and labels fade and grow in over N frames when a track starts, and fade and shrink out over N frames after it ends (0 = off)")
 	fs.Var(choiceValue{&st.BoxFrom, overlay.BoxFroms}, "box-from", "a box around each tracked point that has none: none, radius (--box-radius), age (growing to --box-radius over "+strconv.Itoa(overlay.BoxGrowFrames)+" frames)")
 	fs.Var(sizeValue{&st.BoxRadius}, "box-radius", "half the side of --box-from's boxes in px")
+	fs.Var(boxSizeValue{&st.BoxSize}, "box-size", "--box-from's boxes as W×H px rectangles centred on each point (40x80), instead of --box-radius's squares (0x0 = the squares)")
 	if st.BoxRadius == overlay.Auto {
 		fs.Lookup("box-radius").DefValue = "48 px at 2160 lines, scaled"
 	}
@@ -97,3 +98,33 @@ func (a autoOpacityValue) Set(s string) error {
 }
 
 func (autoOpacityValue) Type() string { return "opacity" }
+
+// boxSizeValue is --box-size: WxH in px (fractions allowed), 0x0 for none (String gives
+// the value back as it takes it, as setStyle needs).
+type boxSizeValue struct{ v *[2]float32 }
+
+func (b boxSizeValue) String() string {
+	if b.v == nil {
+		return "0x0"
+	}
+	return strconv.FormatFloat(float64(b.v[0]), 'g', -1, 32) + "x" + strconv.FormatFloat(float64(b.v[1]), 'g', -1, 32)
+}
+
+func (b boxSizeValue) Set(s string) error {
+	ws, hs, ok := strings.Cut(strings.ReplaceAll(strings.ReplaceAll(s, "X", "x"), "×", "x"), "x")
+	if !ok {
+		return fmt.Errorf("%q: want WxH in px, like 40x80", s)
+	}
+	w, err := nonNegative(ws, "WxH in px")
+	if err != nil {
+		return err
+	}
+	h, err := nonNegative(hs, "WxH in px")
+	if err != nil {
+		return err
+	}
+	*b.v = [2]float32{w, h}
+	return nil
+}
+
+func (boxSizeValue) Type() string { return "WxH" }

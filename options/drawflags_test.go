@@ -32,6 +32,12 @@ func TestDrawFlags(t *testing.T) {
 	file := filepath.Join(dir, "s.toml")
 	options := styleOptions
 	os.WriteFile(file, []byte("blend = \"screen\"\nlink-fade = 300\ntrail-smooth = 2\nbox-from = \"age\"\n"), 0o644)
+	if st, err := options("--box-from", "radius", "--box-size", "40×80.5"); err != nil || st.BoxSize != [2]float32{40, 80.5} {
+		t.Errorf("--box-size 40×80.5: %v, %v", err, st.BoxSize)
+	}
+	if st, err := options("--look", "hud", "--box-size", "40X80"); err != nil || st.BoxSize != [2]float32{40, 80} {
+		t.Errorf("--look hud --box-size 40X80: %v, %v", err, st.BoxSize)
+	}
 	st, err := options("--style", file, "--box-radius", "30", "--link-reach", "0.3", "--trail-smooth", "4")
 	if err != nil || st.Blend != "screen" || st.LinkFade != 300 || st.TrailSmooth != 4 || st.BoxFrom != "age" || st.BoxRadius != 30 || st.LinkReach != 0.3 {
 		t.Errorf("from a file and the command line: %v, %+v", err, st)
@@ -156,6 +162,14 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--dash", "long,4"}, "", `--dash "long,4": "long" is not a number`},
 		{[]string{"--style", file}, "dash = \"8,0\"\n", `s.toml:1: dash = 8,0: a gap of 0 is a solid stroke`},
 		{[]string{"--style", file}, "dash = \"8\"\n", `s.toml:1: dash = "8": want LENGTH,GAP`},
+		{[]string{"--box-size", "40"}, "", `--box-size "40": want WxH in px, like 40x80`},
+		{[]string{"--box-size", "40x-2"}, "", `--box-size "40x-2": "-2": is negative`},
+		{[]string{"--box-size", "40x0"}, "", "--box-size [40 0]: want W and H above 0 and up to 20000 px, or 0x0 for --box-radius's squares"},
+		{[]string{"--box-size", "3e4x10"}, "", "--box-size [30000 10]: want W and H above 0"},
+		{[]string{"--box-size", "wide"}, "", `--box-size "wide": want WxH`},
+		{[]string{"--box-size", "40x80", "--box-radius", "20"}, "", "--box-radius 20 and --box-size 40x80: both size --box-from's boxes: give one"},
+		{[]string{"--style", file, "--box-radius", "20"}, "box-size = \"40x80\"\n", "--box-radius 20 and --box-size 40x80"},
+		{[]string{"--style", file}, "box-size = \"40x\"\n", `s.toml:1: box-size = "40x": "" is not a number`},
 		{[]string{"--overlay-opacity", "1.2"}, "", "--overlay-opacity 1.2: is outside 0..1"},
 		{[]string{"--overlay-opacity", "-1"}, "", "--overlay-opacity -1: is outside 0..1"},
 		{[]string{"--overlay-opacity", "NaN"}, "", "--overlay-opacity NaN: is outside 0..1"},

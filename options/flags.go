@@ -168,6 +168,11 @@ func (s *Style) Options(fs *pflag.FlagSet, timed bool) (overlay.Options, error) 
 			return o, err
 		}
 	}
+	if o.Style.BoxRadius != overlay.Auto && o.Style.BoxSize != [2]float32{} {
+		// A square's half side and a rectangle's size: one box, so one of them.
+		return o, UsageError{fmt.Errorf("--box-radius %g and --box-size %s: both size --box-from's boxes: give one (--box-size WxH for rectangles)",
+			o.Style.BoxRadius, boxSizeValue{&o.Style.BoxSize})}
+	}
 	if err := o.Validate(); err != nil {
 		return o, s.fileError(fs, err)
 	}

@@ -99,6 +99,7 @@ var table = map[string]option{
 	"box-effect":           {group: groupLook, style: true, fields: []string{"overlay.Style.BoxEffects"}},
 	"box-from":             {group: groupLook, style: true, fields: []string{"overlay.Style.BoxFrom"}, choices: func() []string { return overlay.BoxFroms }},
 	"box-radius":           {group: groupLook, style: true, fields: []string{"overlay.Style.BoxRadius"}},
+	"box-size":             {group: groupLook, style: true, fields: []string{"overlay.Style.BoxSize"}},
 	"box-stroke":           {group: groupLook, style: true, fields: []string{"overlay.Style.BoxStroke"}},
 	"box-style":            {group: groupLook, style: true, fields: []string{"overlay.Style.BoxStyle"}, choices: func() []string { return overlay.BoxStyles }},
 	"bracket-length":       {group: groupLook, style: true, fields: []string{"overlay.Style.BracketLength"}},

@@ -23,6 +23,10 @@ var Blends = composite.BlendNames()
 // PointStyles are Style.PointStyle's values, the tracked points' shapes.
 var PointStyles = []string{"dot", "ring", "cross", "plus", "square", "diamond"}
 
+// MaxBoxSize is the widest and tallest of Style.BoxSize's boxes, in px (as BoxRadius's
+// 10 000, a side of 20 000).
+const MaxBoxSize = 20000
+
 // BoxGrowFrames is how many frames a BoxFrom "age" box takes to grow to full size.
 const BoxGrowFrames = 30
 
@@ -56,8 +60,9 @@ func (b *Builder) linkColor(pa, pb *scene.Point) RGBA {
 }
 
 // pointBoxes gives, with BoxFrom set, a box around each of frame f's points whose track has
-// no box in f: a square of half side BoxRadius centred on the point, or with "age" one that
-// grows from nothing to that over the track's first BoxGrowFrames frames. They are boxes
+// no box in f: a square of half side BoxRadius (a BoxSize rectangle, when set) centred on
+// the point, or with "age" one that grows from nothing to that over the track's first
+// BoxGrowFrames frames. They are boxes
 // like the frame's own (Build): the point's colour, the boxes' stroke, fill, roundness and
 // outline style, effect and label. It returns b.pointBoxed, reused from frame to frame.
 func (b *Builder) pointBoxes(f *scene.Frame) []scene.Box {
@@ -83,11 +88,15 @@ func (b *Builder) pointBoxes(f *scene.Frame) []scene.Box {
 		if _, ok := b.firstSeen[pt.ID]; !ok && pt.ID != scene.NoID {
 			b.firstSeen[pt.ID] = first // a label's age, as its box's would be: the track's
 		}
-		r := s.BoxRadius
-		if s.BoxFrom == "age" {
-			r *= min(1, float32(f.Index-first+1)/BoxGrowFrames)
+		rx, ry := s.BoxRadius, s.BoxRadius
+		if s.BoxSize[0] > 0 {
+			rx, ry = s.BoxSize[0]/2, s.BoxSize[1]/2
 		}
-		b.pointBoxed = append(b.pointBoxed, scene.Box{ID: pt.ID, X: pt.X - r, Y: pt.Y - r, W: 2 * r, H: 2 * r,
+		if s.BoxFrom == "age" {
+			g := min(1, float32(f.Index-first+1)/BoxGrowFrames)
+			rx, ry = rx*g, ry*g
+		}
+		b.pointBoxed = append(b.pointBoxed, scene.Box{ID: pt.ID, X: pt.X - rx, Y: pt.Y - ry, W: 2 * rx, H: 2 * ry,
 			Color: pt.Color, HasColor: pt.HasColor})
 	}
 	return b.pointBoxed

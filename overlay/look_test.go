@@ -54,32 +54,42 @@ func TestBuildFadesLinksAndBlends(t *testing.T) {
 }
 
 // TestBoxFrom: with BoxFrom, a point whose track has no box in the frame gets a square box of
-// BoxRadius around it (growing with the track's age with "age"), a tracked box keeps its
-// point box-free, and without BoxFrom nothing is added.
+// BoxRadius around it (a BoxSize rectangle when set; growing with the track's age with
+// "age"), a tracked box keeps its point box-free, and without BoxFrom nothing is added.
 func TestBoxFrom(t *testing.T) {
 	frame := func(i int) *scene.Frame {
 		return &scene.Frame{Index: i, Points: []scene.Point{{ID: 1, X: 100, Y: 80}, {ID: 2, X: 300, Y: 200}},
 			Boxes: []scene.Box{{ID: 2, X: 280, Y: 150, W: 40, H: 50}}}
 	}
+	grown := 16 / float32(BoxGrowFrames) // at frame 16
 	for _, tc := range []struct {
-		from  string
-		boxes int     // at frame 16
-		half  float32 // the point box's half side at frame 16
-	}{{"", 1, 0}, {"none", 1, 0}, {"radius", 2, 20}, {"age", 2, 20 * 16 / float32(BoxGrowFrames)}} {
+		from string
+		size [2]float32 // Style.BoxSize; zero: BoxRadius 20's squares
+		n    int        // boxes at frame 16
+		w, h float32    // the point box's at frame 16
+	}{
+		{"", [2]float32{}, 1, 0, 0}, {"none", [2]float32{}, 1, 0, 0}, {"radius", [2]float32{}, 2, 40, 40},
+		{"age", [2]float32{}, 2, 40 * grown, 40 * grown},
+		{"radius", [2]float32{60, 24.5}, 2, 60, 24.5}, {"age", [2]float32{60, 24.5}, 2, 60 * grown, 24.5 * grown},
+		{"none", [2]float32{60, 24}, 1, 0, 0},
+	} {
 		st := DefaultStyle()
-		st.BoxFrom, st.BoxRadius, st.Labels = tc.from, 20, false
+		st.BoxFrom, st.BoxSize, st.Labels = tc.from, tc.size, false
+		if tc.size == [2]float32{} {
+			st.BoxRadius = 20
+		}
 		b := newTestBuilder(t, st, 640, 360)
 		var p Primitives
 		for i := 1; i <= 16; i++ {
 			b.Build(&p, frame(i), nil)
 		}
-		if len(p.Boxes) != tc.boxes {
-			t.Fatalf("--box-from %q: %d boxes, want %d", tc.from, len(p.Boxes), tc.boxes)
+		if len(p.Boxes) != tc.n {
+			t.Fatalf("--box-from %q size %v: %d boxes, want %d", tc.from, tc.size, len(p.Boxes), tc.n)
 		}
-		if tc.boxes == 2 {
+		if tc.n == 2 {
 			bx := p.Boxes[1]
-			if math.Abs(float64(bx.W/2-tc.half)) > 1e-4 || bx.W != bx.H || bx.X+bx.W/2 != 100 || bx.Y+bx.H/2 != 80 {
-				t.Errorf("--box-from %s: box %+v, want half side %g around (100, 80)", tc.from, bx, tc.half)
+			if math.Abs(float64(bx.W-tc.w)) > 1e-4 || math.Abs(float64(bx.H-tc.h)) > 1e-4 || bx.X+bx.W/2 != 100 || bx.Y+bx.H/2 != 80 {
+				t.Errorf("--box-from %s size %v: box %+v, want %g × %g around (100, 80)", tc.from, tc.size, bx, tc.w, tc.h)
 			}
 		}
 	}

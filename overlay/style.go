@@ -130,7 +130,11 @@ type Style struct {
 	Fade        int     // boxes fade and grow in over this many frames when a track starts, out when it ends; 0: off
 	BoxFrom     string  // a box around each point without one: "" (none), "radius" or "age"
 	BoxRadius   float32 // half the side of BoxFrom's boxes (the most, with "age")
-	Blend       string  // how the overlay meets the frame: one of Blends; "" is "over"
+	// BoxSize, when set, makes BoxFrom's boxes W × H px rectangles centred on the point
+	// (the most, with "age") instead of BoxRadius's squares (the ComfyUI pack's BBox
+	// renderer's fixed box); zero: BoxRadius's. Setting both is refused (options).
+	BoxSize [2]float32
+	Blend   string // how the overlay meets the frame: one of Blends; "" is "over"
 	// OverlayOpacity scales the whole composited layer's alpha, 0..1 (the ComfyUI pack's
 	// Layer Merge opacity): overlapping strokes do not show through each other, as they
 	// would with each element's opacity lowered. Labels keep theirs (Primitives.Transparency).
@@ -333,6 +337,9 @@ func (s *Style) Validate() error {
 		if !(c.v >= 0 && c.v <= c.hi) {
 			return field.Errorf("overlay.Style."+c.name, c.v, "is outside 0..%g", c.hi)
 		}
+	}
+	if w, h := s.BoxSize[0], s.BoxSize[1]; !(w >= 0 && w <= MaxBoxSize && h >= 0 && h <= MaxBoxSize) || (w == 0) != (h == 0) {
+		return field.Errorf("overlay.Style.BoxSize", s.BoxSize, "want W and H above 0 and up to %g px, or 0x0 for --box-radius's squares", float64(MaxBoxSize))
 	}
 	switch {
 	case s.Trail < 0 || s.Trail == 1 || s.Trail > 10000:

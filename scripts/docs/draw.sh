@@ -74,6 +74,7 @@ shot blend-lighten "$tracks" --blend lighten --no-labels --fill-opacity 0.3
 shot blend-darken "$tracks" --blend darken --no-labels --fill-opacity 0.3
 shot point-styles "$tmp/points.jsonl" --point-style diamond --point-radius 9 --box-from radius --box-style corners --no-labels
 shot box-from-age "$tmp/points.jsonl" --box-from age --box-radius 40 --trail 30 --trail-smooth 3
+shot box-size "$tmp/points.jsonl" --box-from radius --box-size 60x150 --box-style corners --no-labels
 shot box-from-sort "$tmp/points.jsonl" --box-from radius --box-radius 56 --box-effect sort --sort-columns --fill-opacity 0 --label 'x{cx} y{cy}' --trail 30 --trail-smooth 3
 # Box blur and Gaussian blur of the same variance (radius 24: sigma sqrt((49² − 1)/12) ≈ 14).
 shot blur-box "$tracks" --no-labels --box-effect blur --effect-strength 24 --fill-opacity 0 --roundness 0.3
