@@ -191,10 +191,13 @@ func TestTunersNeedWhatTheyTune(t *testing.T) {
 		{[]string{"--box-effect", "blur", "--sort-key", "hue"}, "--sort-key tunes what --box-effect sort draws"},
 		{[]string{"--box-effect", "blur,sort", "--sort-key", "hue"}, ""},
 		{[]string{"--box-radius", "20"}, "--box-radius tunes what --box-from radius or age draws"},
+		{[]string{"--box-size", "20x40"}, "--box-size tunes what --box-from radius or age draws"},
+		{[]string{"--box-from", "age", "--box-size", "20x40"}, ""},
 		{[]string{"--label-outline-color", "red"}, "--label-outline-color tunes what --label-outline PX draws"},
 		{[]string{"--glow-opacity", "0.2"}, "--glow-opacity tunes what --glow PX draws"},
 		{[]string{"--look", "neon", "--glow-opacity", "0.2"}, ""},
-		{[]string{"--grain-seed", "4"}, "--grain-seed tunes what --grain draws"},
+		{[]string{"--grain-seed", "4"}, "--grain-seed tunes what --grain or --grain-color draws"},
+		{[]string{"--grain-color", "0.1", "--grain-seed", "4"}, ""},
 		{[]string{"--look", "cctv", "--grain-seed", "4"}, ""},
 	} {
 		args := append([]string{"render", "--scene", "seed", "--width", "96", "--height", "64", "-o", out, "-y"}, c.args...)

@@ -48,12 +48,12 @@ var tuners = []tuner{
 		func(s *overlay.Style) bool { return hasEffect(s, "") }},
 	{[]string{"sort-range", "sort-columns", "sort-order", "sort-key", "sort-min-run"}, "--box-effect sort",
 		func(s *overlay.Style) bool { return hasEffect(s, "sort") }},
-	{[]string{"box-radius"}, "--box-from radius or age", func(s *overlay.Style) bool { return s.BoxFrom != "" && s.BoxFrom != "none" }},
+	{[]string{"box-radius", "box-size"}, "--box-from radius or age", func(s *overlay.Style) bool { return s.BoxFrom != "" && s.BoxFrom != "none" }},
 	{[]string{"label-outline-color"}, "--label-outline PX", func(s *overlay.Style) bool { return s.LabelOutline > 0 }},
 	{[]string{"glow-opacity"}, "--glow PX", func(s *overlay.Style) bool { return s.Glow != 0 }},
 	{[]string{"halo-opacity"}, "--halo PX", func(s *overlay.Style) bool { return s.Halo != 0 }},
 	{[]string{"scanline-period"}, "--scanlines", func(s *overlay.Style) bool { return s.Camera.Scanlines > 0 }},
-	{[]string{"grain-seed"}, "--grain", func(s *overlay.Style) bool { return s.Camera.Grain > 0 }},
+	{[]string{"grain-seed"}, "--grain or --grain-color", func(s *overlay.Style) bool { return s.Camera.Grain > 0 || s.Camera.GrainColor > 0 }},
 	{[]string{"camera-tint-strength"}, "--camera-tint COLOR", func(s *overlay.Style) bool { return s.Camera.Tint.Set }},
 }
 
