@@ -173,7 +173,9 @@ func (s *Style) validateEffects() error {
 }
 
 // addEffect adds box bx's effect, if the style gives boxes one: with several, track id k
-// takes effect k mod their number (untracked boxes, the first).
+// takes effect k mod their number (untracked boxes, the first). k is the id in the box's own
+// file (scene.FileID): with n files drawn together the merged id k·n+s would cycle the
+// effects per file, not per track, whenever n and the list's length share a factor.
 func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
 	fx := b.style.BoxEffects
 	if len(fx) == 0 || bx.W < 1 || bx.H < 1 {
@@ -181,7 +183,8 @@ func (b *Builder) addEffect(p *Primitives, bx *scene.Box, c scene.Color) {
 	}
 	i := 0
 	if bx.ID != scene.NoID {
-		i = (bx.ID%len(fx) + len(fx)) % len(fx)
+		id := scene.FileID(bx.ID, len(b.style.Sources))
+		i = (id%len(fx) + len(fx)) % len(fx)
 	}
 	var st float32
 	if i < len(b.style.EffectStrengths) {

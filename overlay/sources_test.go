@@ -36,3 +36,20 @@ func TestColoursOfTracksFilesDrawnTogether(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// --box-effect's "track id k takes the k-th" is the file's own id with files drawn together:
+// with two files and two effects the merged ids (k·2 + file) would give every track of a
+// file the same effect.
+func TestBoxEffectCyclesByTheFilesOwnIDs(t *testing.T) {
+	const files = 2
+	st := Style{BoxEffects: []Effect{EffectBlur, EffectPixelate}, Sources: []string{"a", "b"}}
+	b := newTestBuilder(t, st, 100, 100)
+	for _, c := range []struct{ id, source int }{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}} {
+		var p Primitives
+		bx := scene.Box{ID: scene.MergedID(c.id, c.source, files), Source: c.source, X: 10, Y: 10, W: 20, H: 20}
+		b.addEffect(&p, &bx, scene.Color{})
+		if want := st.BoxEffects[c.id%2]; len(p.Effects) != 1 || p.Effects[0].Kind != want {
+			t.Errorf("track %d of file %d: effects %+v, want one %s", c.id, c.source, p.Effects, want)
+		}
+	}
+}

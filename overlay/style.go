@@ -95,8 +95,8 @@ type Style struct {
 	// bare text (LabelOpacity 0) reads on any picture (font.go: Font.outline).
 	LabelOutline      float32
 	LabelOutlineColor OptionalColor
-	// BoxEffects change the frame under the boxes (effects.go): track id k takes effect
-	// k mod len; none when empty. EffectStrengths are theirs by position, 0 or missing for
+	// BoxEffects change the frame under the boxes (effects.go): track id k (its own file's
+	// id where several are drawn together) takes effect k mod len; none when empty. EffectStrengths are theirs by position, 0 or missing for
 	// the default.
 	BoxEffects      []Effect
 	EffectStrengths []float32
