@@ -2,6 +2,7 @@ package cli
 
 import (
 	"image"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,6 +29,13 @@ func TestRenderTwoTracksFiles(t *testing.T) {
 	bad := writeFile(t, dir, "bad.jsonl", mergeJSONL+`{"frame":3,"boxes":[{"id":3,"x":1,"y":1,"w":-1,"h":1}]}`+"\n")
 	gt := writeFile(t, dir, "gt.txt", mergeMOT)
 	missing := filepath.Join(dir, "nope.txt")
+	// a.txt under other names: relative with ./, through a link.
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(a, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	dotted := "./a.txt"
 	out := filepath.Join(dir, "o.png")
 	for _, tc := range []struct {
 		name string
@@ -40,6 +48,8 @@ func TestRenderTwoTracksFiles(t *testing.T) {
 		{"a bad line", []string{"--tracks", a, "--tracks", bad}, 1, bad + ":3: boxes[0].w"},
 		{"standard input twice", []string{"--tracks", "-", "--tracks", "-"}, 2, "--tracks - and --tracks - both read standard input"},
 		{"one file twice", []string{"--tracks", a, "--tracks", a}, 2, "--tracks " + a + " is given twice"},
+		{"one file by two paths", []string{"--tracks", a, "--tracks", dotted}, 2, "--tracks " + a + " and --tracks " + dotted + " are the same file"},
+		{"one file and a link to it", []string{"--tracks", link, "--tracks", b, "--tracks", a}, 2, "--tracks " + link + " and --tracks " + a + " are the same file"},
 		{"ground truth", []string{"--tracks", a, "--tracks", b, "--gt", gt}, 2, "--gt scores one tracker's output: give one --tracks"},
 		{"--detect", []string{"--tracks", a, "--tracks", b, "--detect", "motion"}, 2, "--detect finds the tracks itself"},
 	} {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -225,9 +226,9 @@ func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.W
 	return o
 }
 
-// checkTracks refuses --tracks files that cannot be drawn together: the same file twice
-// (its tracks drawn over themselves), more than scene.MaxSources. It sets Path, which the
-// checks that follow look at, to the first file. (Standard input, -, read twice is refused
+// checkTracks refuses --tracks files that cannot be drawn together: the same file twice, by
+// any names (its tracks drawn over themselves), more than scene.MaxSources. It sets Path,
+// which the checks that follow look at, to the first file. (Standard input, -, read twice is refused
 // with the other inputs, checkFiles.)
 func (f *renderFlags) checkTracks() error {
 	paths := f.tracks.Paths
@@ -238,10 +239,29 @@ func (f *renderFlags) checkTracks() error {
 	if len(paths) > scene.MaxSources {
 		return options.UsageError{Err: fmt.Errorf("--tracks is given %d times: at most %d files are drawn together", len(paths), scene.MaxSources)}
 	}
-	for i, p := range paths {
-		if p != "-" && slices.Contains(paths[:i], p) {
-			return options.UsageError{Err: fmt.Errorf("--tracks %s is given twice: its tracks would be drawn over themselves", p)}
+	// The files, not the names, are compared: a.txt, ./a.txt, its absolute path and a link
+	// to it are one file. One that cannot be stat'ed is named by the read that follows.
+	type file struct {
+		path string
+		info os.FileInfo
+	}
+	seen := make([]file, 0, len(paths))
+	for _, p := range paths {
+		if p == "-" {
+			continue
 		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		i := slices.IndexFunc(seen, func(o file) bool { return os.SameFile(o.info, fi) })
+		switch {
+		case i >= 0 && seen[i].path == p:
+			return options.UsageError{Err: fmt.Errorf("--tracks %s is given twice: its tracks would be drawn over themselves", p)}
+		case i >= 0:
+			return options.UsageError{Err: fmt.Errorf("--tracks %s and --tracks %s are the same file: its tracks would be drawn over themselves", seen[i].path, p)}
+		}
+		seen = append(seen, file{p, fi})
 	}
 	return nil
 }
