@@ -150,7 +150,11 @@ func (t *Drawer) warnings(o Options, w, h int) {
 			warn(o, "%s", m)
 		}
 	}
-	if m := t.off.warning(w, h); m != "" {
+	var sources []string
+	if tr := stored(t.src); tr != nil {
+		sources = tr.Sources()
+	}
+	if m := t.off.warning(w, h, sources); m != "" {
 		warn(o, "%s", m)
 	}
 	if s := &o.Overlay.Style; t.points > 0 && t.boxes == 0 && !drawsPoints(s) {
@@ -167,10 +171,10 @@ func drawsPoints(s *overlay.Style) bool {
 
 // offFrame counts tracked items that lie wholly outside the video frame, to warn once.
 type offFrame struct {
-	items, frames       int
-	firstFrame, firstID int
-	lastCounted         int
-	boxIDs              map[int]bool // the frame's boxes' ids
+	items, frames                int
+	firstFrame, firstID, firstOf int // firstOf: the item's tracks file (Box.Source)
+	lastCounted                  int
+	boxIDs                       map[int]bool // the frame's boxes' ids
 }
 
 // check counts the boxes of tf wholly outside the w × h frame, and the points that are not
@@ -186,7 +190,7 @@ func (o *offFrame) check(tf *scene.Frame, w, h int) {
 	for _, b := range tf.Boxes {
 		o.boxIDs[b.ID] = true
 		if b.X+b.W < 0 || b.Y+b.H < 0 || b.X > fw || b.Y > fh {
-			o.note(tf.Index, b.ID)
+			o.note(tf.Index, b.ID, b.Source)
 		}
 	}
 	for _, p := range tf.Points {
@@ -194,14 +198,14 @@ func (o *offFrame) check(tf *scene.Frame, w, h int) {
 			continue
 		}
 		if p.X < 0 || p.Y < 0 || p.X > fw || p.Y > fh {
-			o.note(tf.Index, p.ID)
+			o.note(tf.Index, p.ID, p.Source)
 		}
 	}
 }
 
-func (o *offFrame) note(frame, id int) {
+func (o *offFrame) note(frame, id, source int) {
 	if o.items == 0 {
-		o.firstFrame, o.firstID = frame, id
+		o.firstFrame, o.firstID, o.firstOf = frame, id, source
 	}
 	o.items++
 	if o.lastCounted != frame {
@@ -210,8 +214,10 @@ func (o *offFrame) note(frame, id int) {
 	}
 }
 
-// warning says how many items lay wholly outside the w × h picture; "" when none did.
-func (o *offFrame) warning(w, h int) string {
+// warning says how many items lay wholly outside the w × h picture; "" when none did. With
+// several tracks files (sources, scene.Tracks.Sources) the first is named by its own file's
+// id and that file (as LoadAll names it: stdin for -): the merged id is in no file.
+func (o *offFrame) warning(w, h int, sources []string) string {
 	if o.items == 0 {
 		return ""
 	}
@@ -219,6 +225,21 @@ func (o *offFrame) warning(w, h int) string {
 	if o.items == 1 {
 		verb = "lies" // a preview's one frame may hold one
 	}
-	return fmt.Sprintf("%s in %s %s wholly outside the %dx%d picture (first: frame %d, track %d)",
-		prose.Plural(o.items, "tracked item"), prose.Plural(o.frames, "frame"), verb, w, h, o.firstFrame, o.firstID)
+	return fmt.Sprintf("%s in %s %s wholly outside the %dx%d picture (first: frame %d, %s)",
+		prose.Plural(o.items, "tracked item"), prose.Plural(o.frames, "frame"), verb, w, h, o.firstFrame,
+		trackName(o.firstID, o.firstOf, sources))
+}
+
+// trackName names track id (a merged id where several files, sources, are drawn together)
+// of tracks file source in a warning: "track 4 of edge.txt", "track 4" with one file, "an
+// untracked item" without an id.
+func trackName(id, source int, sources []string) string {
+	if id == scene.NoID {
+		return "an untracked item"
+	}
+	n := len(sources)
+	if n < 2 {
+		return fmt.Sprintf("track %d", id)
+	}
+	return fmt.Sprintf("track %d of %s", scene.FileID(id, n), sources[min(source, n-1)])
 }

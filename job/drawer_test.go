@@ -1,6 +1,7 @@
 package job
 
 import (
+	"strings"
 	"testing"
 
 	"trackink/scene"
@@ -24,6 +25,31 @@ func TestOffFrameTestsBoxes(t *testing.T) {
 		o.check(&tc.frame, 1920, 1080)
 		if o.items != tc.items {
 			t.Errorf("%s: %d items outside, want %d", tc.name, o.items, tc.items)
+		}
+	}
+}
+
+// The warning of items wholly outside names the first by its own file's id and that file
+// where several are drawn together (the merged id is in no file).
+func TestOffFrameNamesTheTrackOfItsFile(t *testing.T) {
+	two := []string{"a.txt", "data/edge.txt"}
+	for _, tc := range []struct {
+		name    string
+		box     scene.Box
+		sources []string
+		want    string
+	}{
+		{"one file", scene.Box{ID: 4}, nil, "(first: frame 5, track 4)"},
+		{"one file, named", scene.Box{ID: 4}, []string{"edge.txt"}, "(first: frame 5, track 4)"},
+		{"the second of two", scene.Box{ID: scene.MergedID(4, 1, 2), Source: 1}, two, "(first: frame 5, track 4 of data/edge.txt)"},
+		{"the first of two", scene.Box{ID: scene.MergedID(4, 0, 2), Source: 0}, two, "(first: frame 5, track 4 of a.txt)"},
+		{"untracked", scene.Box{ID: scene.NoID, Source: 1}, two, "(first: frame 5, an untracked item)"},
+	} {
+		var o offFrame
+		tc.box.X, tc.box.Y, tc.box.W, tc.box.H = -100, 10, 20, 20
+		o.check(&scene.Frame{Index: 5, Boxes: []scene.Box{tc.box}}, 64, 48)
+		if got := o.warning(64, 48, tc.sources); !strings.HasSuffix(got, tc.want) {
+			t.Errorf("%s: %q, want it to end %q", tc.name, got, tc.want)
 		}
 	}
 }
