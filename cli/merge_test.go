@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"image"
 	"os"
 	"path/filepath"
@@ -112,5 +113,54 @@ func TestSegmentsJoinWithTwoTracksFiles(t *testing.T) {
 	run(t, append([]string{"render", "-i", in, "-o", alone, "--quiet"}, slices.Delete(slices.Clone(look), 2, 4)...)...)
 	if slices.Equal(mediatest.Frames(t, alone), want) {
 		t.Error("the render of the first file alone is the render of both")
+	}
+}
+
+// A tracks file drawn beside others that draws nothing (empty, or frames the render does
+// not reach) is named, as it is alone: in a video render, a preview and a still.
+func TestEachTracksFileThatDrawsNothingIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	a, b := writeFile(t, dir, "a.txt", mergeMOT), writeFile(t, dir, "b.jsonl", mergeJSONL)
+	empty := writeFile(t, dir, "empty.txt", "")
+	late := writeFile(t, dir, "late.txt", "200,3,20,40,60,100,1,-1,-1,-1\n201,3,20,40,60,100,1,-1,-1,-1\n")
+	in := mediatest.Clip(t, "mp4")
+	video := []string{"-i", in, "-o", filepath.Join(dir, "o.mp4"), "--end", "4"}
+	preview := []string{"-i", in, "-o", filepath.Join(dir, "o.png"), "--frame", "2"}
+	still := []string{"--width", "400", "--height", "200", "-o", filepath.Join(dir, "s.png"), "--frame", "2"}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		files []string
+		want  string // in stderr; "" for no "nothing of"
+	}{
+		{"video, a file past the end", video, []string{a, late}, "nothing of " + late + " is drawn: the frames rendered show tracks frames 1 to 4 (--frame-offset 0), and it has frames 200 to 201"},
+		{"video, an empty file", video, []string{empty, a}, "nothing of " + empty + " is drawn: the file is empty"},
+		{"video, both drawn", video, []string{a, b}, ""},
+		{"preview, a file past the end", preview, []string{a, late}, "nothing of " + late + " is tracked in video frame 2 (tracks frame 2; it covers frames 200 to 201): check --frame-offset"},
+		{"preview, an empty file", preview, []string{a, empty}, "nothing of " + empty + " is tracked in video frame 2 (tracks frame 2; it covers frames none: the file is empty)"},
+		{"preview, both drawn", preview, []string{a, b}, ""},
+		{"still, a file past the end", still, []string{a, late}, "nothing of " + late + " is tracked in frame 2 (it covers frames 200 to 201)"},
+		{"still, an empty file", still, []string{empty, b}, "nothing of " + empty + " is tracked in frame 2 (it covers frames none: the file is empty)"},
+		{"still, both drawn", still, []string{a, b}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"render", "-y"}, tc.args...)
+			for _, f := range tc.files {
+				args = append(args, "--tracks", f)
+			}
+			code, _, stderr := trackink(args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if tc.want == "" && strings.Contains(stderr, "nothing of") || !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q, want %q", stderr, cmp.Or(tc.want, "no file named as drawing nothing"))
+			}
+			// The files that draw are not named.
+			for _, f := range tc.files {
+				if !strings.Contains(tc.want, f) && strings.Contains(stderr, "nothing of "+f) {
+					t.Errorf("%s is named as drawing nothing: %s", f, stderr)
+				}
+			}
+		})
 	}
 }

@@ -26,6 +26,10 @@ type Drawer struct {
 	// tracked counts the frames drawn with something tracked in them: none, and the tracks
 	// and the video do not line up (Render's warning).
 	tracked int
+	// trackedBy counts tracked like tracked for each tracks file drawn together (Box.Source,
+	// scene.Tracks.Sources), so that one that draws nothing is named; nil with one file.
+	// seenAt is the tracks frame each was last counted in.
+	trackedBy, seenAt []int
 	// points and boxes count the tracked points and boxes drawn: points alone, under a look
 	// that draws nothing of points, draw nothing (Drawer.warnings).
 	points, boxes int
@@ -93,6 +97,7 @@ func (t *Drawer) Draw(n int, dst composite.Surface) error {
 		t.points += len(tf.Points)
 		t.boxes += len(tf.Boxes)
 		t.off.check(tf, w, h)
+		t.countSources(tf)
 	}
 	t.d.Judge(judgement(t.src, n))
 	if err := t.d.Draw(dst, t.numbered(tf, n)); err != nil {
@@ -160,6 +165,33 @@ func (t *Drawer) warnings(o Options, w, h int) {
 	if s := &o.Overlay.Style; t.points > 0 && t.boxes == 0 && !drawsPoints(s) {
 		warn(o, "the tracks hold points alone (%s in %s), and the look draws nothing of points (no point disks, links, curves, trails or particles): nothing of them is drawn; give --point-radius 4, or another --look",
 			prose.Plural(t.points, "point"), prose.Plural(t.tracked, "frame"))
+	}
+}
+
+// countSources counts tf in trackedBy for each tracks file it holds items of, where several
+// are drawn together.
+func (t *Drawer) countSources(tf *scene.Frame) {
+	if t.trackedBy == nil {
+		tr := stored(t.src)
+		if tr == nil || len(tr.Sources()) < 2 {
+			return
+		}
+		t.trackedBy, t.seenAt = make([]int, len(tr.Sources())), make([]int, len(tr.Sources()))
+		for k := range t.seenAt {
+			t.seenAt[k] = -1
+		}
+	}
+	count := func(k int) {
+		if k < len(t.seenAt) && t.seenAt[k] != tf.Index {
+			t.seenAt[k] = tf.Index
+			t.trackedBy[k]++
+		}
+	}
+	for i := range tf.Boxes {
+		count(tf.Boxes[i].Source)
+	}
+	for i := range tf.Points {
+		count(tf.Points[i].Source)
 	}
 }
 

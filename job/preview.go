@@ -127,8 +127,14 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		return still, rep, err
 	}
 	k, tracks := tracksFrame(n, vo.FrameOffset), stored(src)
+	var f scene.Frame
 	switch {
-	case tracks == nil || tracks.Frame(k, new(scene.Frame)) != nil:
+	case tracks != nil && len(tracks.Spans()) > 1:
+		// Files drawn together: each that has nothing in the frame is named, as alone.
+		for _, m := range sourcesUntracked(tracks, tracks.Frame(k, &f), fmt.Sprintf("video frame %d (tracks frame %d; ", n, k), k, offsetHint) {
+			warn(o, "%s", m)
+		}
+	case tracks == nil || tracks.Frame(k, &f) != nil:
 	case o.Tracks.Live != nil && tracks.Len() == 0:
 		// No file: what the tracker did from the render's first frame to this one.
 		warn(o, "nothing is tracked by video frame %d; %s", n, o.Tracks.Live.NothingHint(n-first+1))
@@ -142,6 +148,37 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)%s", n, k, frameSpan(tracks), hint)
 	}
 	return still, rep, err
+}
+
+// sourcesUntracked says of each of the tracks files drawn together that has nothing in
+// tracks frame k (f, nil where none has) what a file alone says: where names the frame
+// ("frame 3 (", its close is the message's), and hint ends the message of a file whose
+// frames k is outside.
+func sourcesUntracked(tracks *scene.Tracks, f *scene.Frame, where string, k int, hint string) []string {
+	has := make([]bool, len(tracks.Spans()))
+	if f != nil {
+		for i := range f.Boxes {
+			has[min(f.Boxes[i].Source, len(has)-1)] = true
+		}
+		for i := range f.Points {
+			has[min(f.Points[i].Source, len(has)-1)] = true
+		}
+	}
+	var ms []string
+	for s, sp := range tracks.Spans() {
+		if has[s] {
+			continue
+		}
+		covers, end := "none: the file is empty", ""
+		if sp.Frames > 0 {
+			covers = fmt.Sprintf("%d to %d", sp.First, sp.Last)
+			if k < sp.First || k > sp.Last {
+				end = hint
+			}
+		}
+		ms = append(ms, fmt.Sprintf("nothing of %s is tracked in %sit covers frames %s)%s", tracks.Sources()[s], where, covers, end))
+	}
+	return ms
 }
 
 // scratchDir makes the directory of a preview's scratch video: a partial directory beside

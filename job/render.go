@@ -171,7 +171,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 	reachedEnd := err == nil || errors.Is(err, video.ErrInputDamaged)
 	// A segment may lie where nothing is tracked: only the whole render's frames are news.
 	if tracks := stored(src); reachedEnd && tracks != nil && rep.Frames > 0 && vo.Segment == nil {
-		if m := td.spanWarning(o.Tracks.Name, tracks, vo); m != "" {
+		for _, m := range td.spanWarnings(o.Tracks.Name, tracks, vo) {
 			warn(o, "%s", m)
 		}
 	}
@@ -191,29 +191,54 @@ func Render(ctx context.Context, o Options) (Report, error) {
 	return rep, err
 }
 
-// spanWarning says where the frames a whole render drew (with vo's range and offset) and
-// those of tracks, the file name names, do not line up: none of its frames was drawn (an
-// offset or a frame base off, a range where nothing is tracked), or the video ends before
-// them. "" when they line up; an empty file is not news here.
-func (t *Drawer) spanWarning(name string, tracks *scene.Tracks, vo video.Options) string {
+// spanWarnings says where the frames a whole render drew (with vo's range and offset) and
+// those of tracks, the file name names, do not line up. With several files drawn together
+// (scene.Tracks.Spans) it says so of each by its name, an empty one too: one file that
+// draws nothing beside others is the likely mistake (a wrong file, base or offset).
+func (t *Drawer) spanWarnings(name string, tracks *scene.Tracks, vo video.Options) []string {
+	spans := tracks.Spans()
+	if len(spans) < 2 || len(t.trackedBy) != len(spans) {
+		if m := t.spanWarning(name, scene.Span{First: tracks.FirstIndex(), Last: tracks.LastIndex(), Frames: tracks.Len()}, t.tracked, vo); m != "" {
+			return []string{m}
+		}
+		return nil
+	}
+	var ms []string
+	for k, sp := range spans {
+		m := t.spanWarning(tracks.Sources()[k], sp, t.trackedBy[k], vo)
+		if sp.Frames == 0 {
+			m = fmt.Sprintf("nothing of %s is drawn: the file is empty", tracks.Sources()[k])
+		}
+		if m != "" {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// spanWarning says where the frames a whole render drew and those of the tracks file name,
+// span, of which tracked frames were drawn, do not line up: none of its frames was drawn
+// (an offset or a frame base off, a range where nothing is tracked), or the video ends
+// before them. "" when they line up; an empty file alone is not news here.
+func (t *Drawer) spanWarning(name string, span scene.Span, tracked int, vo video.Options) string {
 	switch {
-	case tracks.Len() == 0:
+	case span.Frames == 0:
 		return ""
 	case t.lastN == 0:
 		// No frame rendered reached tracks frame 1.
-		return fmt.Sprintf("nothing of %s is drawn: --frame-offset %d puts its frames %s on video frames %d to %d, after the last frame rendered%s",
-			name, vo.FrameOffset, frameSpan(tracks), tracks.FirstIndex()+vo.FrameOffset, tracks.LastIndex()+vo.FrameOffset, offsetHint)
-	case t.tracked == 0:
+		return fmt.Sprintf("nothing of %s is drawn: --frame-offset %d puts its frames %d to %d on video frames %d to %d, after the last frame rendered%s",
+			name, vo.FrameOffset, span.First, span.Last, span.First+vo.FrameOffset, span.Last+vo.FrameOffset, offsetHint)
+	case tracked == 0:
 		hint := offsetHint
-		if t.firstN <= tracks.LastIndex() && t.lastN >= tracks.FirstIndex() {
+		if t.firstN <= span.Last && t.lastN >= span.First {
 			hint = ", none of them among those rendered" // a gap in the tracks, not an offset
 		}
-		return fmt.Sprintf("nothing of %s is drawn: the frames rendered show tracks frames %d to %d (--frame-offset %d), and it has frames %s%s",
-			name, t.firstN, t.lastN, vo.FrameOffset, frameSpan(tracks), hint)
-	case tracks.LastIndex() > t.lastN && vo.End.IsZero():
+		return fmt.Sprintf("nothing of %s is drawn: the frames rendered show tracks frames %d to %d (--frame-offset %d), and it has frames %d to %d%s",
+			name, t.firstN, t.lastN, vo.FrameOffset, span.First, span.Last, hint)
+	case span.Last > t.lastN && vo.End.IsZero():
 		// An --end stops before the video ends: the frames after it are not the news.
 		return fmt.Sprintf("%s has frames up to %d, but the video ends at tracks frame %d: the frames after it are not drawn",
-			name, tracks.LastIndex(), t.lastN)
+			name, span.Last, t.lastN)
 	}
 	return ""
 }

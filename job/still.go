@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"fmt"
 	"image"
 
 	"trackink/composite"
@@ -29,7 +30,14 @@ func Still(ctx context.Context, o Options, img *image.RGBA, n int) (Report, erro
 	if o.Place.Resolved != "" {
 		say(o, "backend auto: %s", o.Place.Resolved)
 	}
-	if tracks := stored(src); tracks != nil && tracks.Frame(n, new(scene.Frame)) == nil {
+	var f scene.Frame
+	switch tracks := stored(src); {
+	case tracks != nil && len(tracks.Spans()) > 1:
+		// Files drawn together: each that has nothing in the frame is named, as alone.
+		for _, m := range sourcesUntracked(tracks, tracks.Frame(n, &f), fmt.Sprintf("frame %d (", n), n, "") {
+			warn(o, "%s", m)
+		}
+	case tracks != nil && tracks.Frame(n, &f) == nil:
 		warn(o, "nothing is tracked in frame %d (tracks cover frames %s)", n, frameSpan(tracks))
 	}
 	td := NewDrawer(o.Overlay, src)

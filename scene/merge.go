@@ -33,6 +33,12 @@ func Merge(parts []*Tracks, names []string) (*Tracks, error) {
 		return parts[0], nil
 	}
 	b := newBuilder("", "", 1)
+	spans := make([]Span, n)
+	for k, p := range parts {
+		if m := len(p.frames); m > 0 {
+			spans[k] = Span{First: int(p.frames[0].index), Last: int(p.frames[m-1].index), Frames: m}
+		}
+	}
 	classOf := make([][]uint32, n) // each part's class numbers in the merged tracks
 	for k, p := range parts {
 		if p.anchor != parts[0].anchor {
@@ -96,9 +102,18 @@ func Merge(parts []*Tracks, names []string) (*Tracks, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.sources = names
+	t.sources, t.spans = names, spans
 	return t, nil
 }
+
+// Span is the frames one tracks file holds: Frames of them, from First to Last (all 0 for
+// an empty file).
+type Span struct{ First, Last, Frames int }
+
+// Spans returns each file's frames, in the order Merge was given them, where it drew several
+// together (what is drawn of each is told apart: one that draws nothing is named); nil
+// otherwise.
+func (t *Tracks) Spans() []Span { return t.spans }
 
 func tooLarge(name string, id int32, n int, most int32) error {
 	return fmt.Errorf("%s: track id %d: with %d tracks files drawn together a file's ids go up to %d (each file's are made distinct from the others')", name, id, n, most)

@@ -25,6 +25,17 @@ func TestMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each file's own frames, told apart for the render's warnings.
+	if got, want := merged.Spans(), []Span{{1, 3, 2}, {1, 2, 2}}; !slices.Equal(got, want) {
+		t.Errorf("spans %v, want %v", got, want)
+	}
+	withEmpty, err := Merge([]*Tracks{read("a.txt", mot), read("e.txt", "")}, []string{"a.txt", "e.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := withEmpty.Spans(), []Span{{1, 3, 2}, {}}; !slices.Equal(got, want) {
+		t.Errorf("spans with an empty file %v, want %v", got, want)
+	}
 	type item struct {
 		file, id int // the file's index and its own id
 		x        float32

@@ -121,6 +121,7 @@ type Tracks struct {
 	warnings []string
 	layout   string   // Summary.Layout
 	sources  []string // the files' names, where Merge drew several together
+	spans    []Span   // each file's frames, where Merge drew several together
 }
 
 // frameSpan locates one frame's items: its boxes run from box to the next span's box (or the
