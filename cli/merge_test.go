@@ -29,6 +29,7 @@ func TestRenderTwoTracksFiles(t *testing.T) {
 	a, b := writeFile(t, dir, "a.txt", mergeMOT), writeFile(t, dir, "b.jsonl", mergeJSONL)
 	bad := writeFile(t, dir, "bad.jsonl", mergeJSONL+`{"frame":3,"boxes":[{"id":3,"x":1,"y":1,"w":-1,"h":1}]}`+"\n")
 	gt := writeFile(t, dir, "gt.txt", mergeMOT)
+	big := writeFile(t, dir, "big.txt", mergeMOT+"3,2147483647,20,40,60,100,1,-1,-1,-1\n")
 	missing := filepath.Join(dir, "nope.txt")
 	// a.txt under other names: relative with ./, through a link.
 	link := filepath.Join(dir, "link.txt")
@@ -47,6 +48,7 @@ func TestRenderTwoTracksFiles(t *testing.T) {
 		{"MOT text and JSON Lines", []string{"--tracks", a, "--tracks", b}, 0, ""},
 		{"a missing file", []string{"--tracks", a, "--tracks", missing}, 2, "--tracks " + missing + ": no such file or directory"},
 		{"a bad line", []string{"--tracks", a, "--tracks", bad}, 1, bad + ":3: boxes[0].w"},
+		{"an id too large to keep apart", []string{"--tracks", a, "--tracks", big}, 1, big + ":3: field 2 (id): 2147483647 is beyond 1073741823"},
 		{"standard input twice", []string{"--tracks", "-", "--tracks", "-"}, 2, "--tracks - and --tracks - both read standard input"},
 		{"one file twice", []string{"--tracks", a, "--tracks", a}, 2, "--tracks " + a + " is given twice"},
 		{"one file by two paths", []string{"--tracks", a, "--tracks", dotted}, 2, "--tracks " + a + " and --tracks " + dotted + " are the same file"},

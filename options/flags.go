@@ -409,7 +409,13 @@ func (t *Tracks) LoadAll(w, h int) (*scene.Tracks, error) {
 		if t.Warn != nil {
 			one.Warn = func(s string) { t.Warn("tracks file " + names[k] + ": " + s) }
 		}
-		tr, err := one.Load(w, h)
+		o, err := one.Options(w, h)
+		if err != nil {
+			return nil, err
+		}
+		// An id too large to be kept apart from the other files' is refused at its line.
+		o.File, o.Files = k, len(paths)
+		tr, err := one.LoadWith(o, w, h)
 		if err != nil {
 			return nil, err
 		}

@@ -42,18 +42,44 @@ type builder struct {
 	classes []string
 	classOf map[string]uint32
 	warns   []string
+	// most is the highest track id the file may hold, one of files drawn together
+	// (Options.Files), and tooLarge the error about the first line past it, which finish
+	// returns.
+	most     int32
+	files    int
+	tooLarge *ParseError
 }
 
 func newBuilder(file, idField string, base int) *builder {
 	return &builder{file: file, idField: idField, base: base, boxes: newColumn[boxRecord](), points: newColumn[pointRecord](),
-		classes: []string{""}, classOf: map[string]uint32{"": 0}}
+		classes: []string{""}, classOf: map[string]uint32{"": 0}, most: MaxID}
+}
+
+// builder returns a reader's builder of file, as newBuilder, that refuses the track ids
+// past the file's share of MaxID where it is one of several drawn together (Files).
+func (o *Options) builder(file, idField string, base int) *builder {
+	b := newBuilder(file, idField, base)
+	if o.Files > 1 {
+		b.most, b.files = int32(MaxFileID(o.File, o.Files)), o.Files
+	}
+	return b
+}
+
+// checkMost notes line's track id when it is past most, the first such line only.
+func (b *builder) checkMost(line int, id int32) {
+	if id > b.most && b.tooLarge == nil {
+		b.tooLarge = &ParseError{File: b.file, Line: line, Field: cmp.Or(b.idField, "track id"),
+			Msg: fmt.Sprintf("%d is beyond %d, the highest track id with %d tracks files drawn together (each file's ids are made distinct from the others')", id, b.most, b.files)}
+	}
 }
 
 func (b *builder) addBox(frame, line int, r boxRecord) {
+	b.checkMost(line, r.id)
 	addItem(&b.boxes, b.idField != "", frame, line, r)
 }
 
 func (b *builder) addPoint(frame, line int, r pointRecord) {
+	b.checkMost(line, r.id)
 	addItem(&b.points, b.idField != "", frame, line, r)
 }
 
@@ -99,6 +125,9 @@ func (b *builder) clearScores() {
 // finish sorts what was read into frames and returns the Tracks, or the error about the
 // first line (in file order) whose track id appears earlier in the same frame.
 func (b *builder) finish(format Format, anchor Anchor) (*Tracks, error) {
+	if b.tooLarge != nil {
+		return nil, b.tooLarge
+	}
 	boxOrder := sortByFrame(&b.boxes)
 	pointOrder := sortByFrame(&b.points)
 	if b.idField != "" {

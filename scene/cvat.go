@@ -72,7 +72,7 @@ func readCVAT(r io.ByteReader, name string, opts Options) (*Tracks, error) {
 func newCVATReader(r io.ByteReader, name string, opts Options) *cvatReader {
 	br := &byteReader{r: r}
 	return &cvatReader{d: xml.NewDecoder(br), r: br, file: name, stop: -1,
-		b: newBuilder(name, "", opts.base(FormatCVAT)), tracks: make(map[int]int), skipped: make(map[string]int)}
+		b: opts.builder(name, "", opts.base(FormatCVAT)), tracks: make(map[int]int), skipped: make(map[string]int)}
 }
 
 // next returns the next token, noting the line it starts on.

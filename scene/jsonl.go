@@ -40,7 +40,7 @@ type jsonlReader struct {
 
 func newJSONLReader(file string, opts Options) *jsonlReader {
 	base := opts.base(FormatJSONL)
-	return &jsonlReader{b: newBuilder(file, "", base), base: base, seen: make(map[int]int), ids: make(map[int]int),
+	return &jsonlReader{b: opts.builder(file, "", base), base: base, seen: make(map[int]int), ids: make(map[int]int),
 		checkFrame: func(v int, s string) string { return checkFrame(v, s, base) }, refuse: opts.Untracked == RefuseUntracked,
 		anchor: opts.Anchor}
 }

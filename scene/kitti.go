@@ -29,7 +29,7 @@ type kittiReader struct {
 
 func newKITTIReader(file string, opts Options) *kittiReader {
 	base := opts.base(FormatKITTI)
-	k := &kittiReader{b: newBuilder(file, "field 2 (track_id)", base), opts: opts, base: base}
+	k := &kittiReader{b: opts.builder(file, "field 2 (track_id)", base), opts: opts, base: base}
 	k.row.file = file
 	return k
 }

@@ -50,7 +50,7 @@ func Merge(parts []*Tracks, names []string) (*Tracks, error) {
 		}
 	}
 	// The highest id of source k that stays within MaxID once merged.
-	most := func(k int) int32 { return int32((MaxID - k) / n) }
+	most := func(k int) int32 { return int32(MaxFileID(k, n)) }
 	at := make([]int, n) // each part's next frame
 	for {
 		index := int32(math.MaxInt32)
@@ -117,6 +117,15 @@ func (t *Tracks) Spans() []Span { return t.spans }
 
 func tooLarge(name string, id int32, n int, most int32) error {
 	return fmt.Errorf("%s: track id %d: with %d tracks files drawn together a file's ids go up to %d (each file's are made distinct from the others')", name, id, n, most)
+}
+
+// MaxFileID is the highest track id of file k of n drawn together that Merge can make
+// distinct (MergedID stays within MaxID); MaxID for one file.
+func MaxFileID(k, n int) int {
+	if n <= 1 {
+		return MaxID
+	}
+	return (MaxID - k) / n
 }
 
 // MergedID is the id that Merge gives track id of source k of n: id·n + k, so that ids of

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -98,5 +99,30 @@ func TestMerge(t *testing.T) {
 	big := read("big.txt", "1,2000000000,1,1,1,1,1,-1,-1,-1\n")
 	if _, err := Merge([]*Tracks{read("a.txt", mot), big}, []string{"a.txt", "big.txt"}); err == nil || !strings.HasPrefix(err.Error(), "big.txt: track id 2000000000") {
 		t.Errorf("id past MaxID/2: %v", err)
+	}
+}
+
+// A file read as one of several drawn together (Options.Files) refuses an id that Merge
+// could not keep apart at its line and field, as every bad value is named, in each format.
+func TestTooLargeIDNamesItsLine(t *testing.T) {
+	const files = 2
+	most := MaxFileID(1, files) // 1073741823
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"b.txt", fmt.Sprintf("1,3,1,1,5,5,1,-1,-1,-1\n2,%d,1,1,5,5,1,-1,-1,-1\n", most+1),
+			"b.txt:2: field 2 (id): 1073741824 is beyond 1073741823, the highest track id with 2 tracks files drawn together"},
+		{"b.jsonl", fmt.Sprintf(`{"frame":1,"boxes":[{"id":3,"x":1,"y":1,"w":5,"h":5}]}`+"\n"+`{"frame":2,"points":[{"id":%d,"x":1,"y":1}]}`+"\n", most+1),
+			"b.jsonl:2: track id: 1073741824 is beyond 1073741823"},
+		{"ok.txt", fmt.Sprintf("1,%d,1,1,5,5,1,-1,-1,-1\n", most), ""},
+	} {
+		_, err := Read(strings.NewReader(tc.data), tc.name, FormatAuto, Options{File: 1, Files: files})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+		// Alone, the same file is read.
+		if _, err := Read(strings.NewReader(tc.data), tc.name, FormatAuto, Options{}); err != nil {
+			t.Errorf("%s alone: %v", tc.name, err)
+		}
 	}
 }

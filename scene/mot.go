@@ -62,7 +62,7 @@ type motClassField struct {
 }
 
 func newMOTReader(file string, opts Options) *motReader {
-	m := &motReader{b: newBuilder(file, "field 2 (id)", opts.base(FormatMOT)), opts: opts, base: opts.base(FormatMOT)}
+	m := &motReader{b: opts.builder(file, "field 2 (id)", opts.base(FormatMOT)), opts: opts, base: opts.base(FormatMOT)}
 	m.row.file = file
 	return m
 }

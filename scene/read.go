@@ -178,6 +178,10 @@ type Options struct {
 	// NoLabelsFile leaves unread the labels.txt (LabelsFile) beside a 9-field MOTChallenge
 	// file that Load reads, reading its class numbers as MOTChallenge's.
 	NoLabelsFile bool
+	// File and Files, Files above 1, say the file is the File-th (from 0) of Files drawn
+	// together (Merge): a track id past MaxFileID(File, Files) could not be made distinct
+	// from the other files' and is an error naming its line.
+	File, Files int
 
 	// path is the file on disk that name is, set by Load: a 9-field MOTChallenge file's
 	// labels.txt is looked for beside it.
@@ -195,6 +199,8 @@ func (o *Options) validate(name string) error {
 		return fmt.Errorf("scene: reading %s: unknown untracked policy %d", name, o.Untracked)
 	case o.Width < 0 || o.Height < 0:
 		return fmt.Errorf("scene: reading %s: negative size %dx%d", name, o.Width, o.Height)
+	case o.Files < 0 || o.Files > MaxSources || o.File < 0 || o.File >= max(o.Files, 1):
+		return fmt.Errorf("scene: reading %s: file %d of %d drawn together", name, o.File, o.Files)
 	}
 	for i, c := range o.ClassNames {
 		if msg := checkLabel(c); msg != "" {

@@ -29,7 +29,7 @@ type supervisionReader struct {
 
 func newSupervisionReader(file string, opts Options) *supervisionReader {
 	base := opts.base(FormatSupervision)
-	s := &supervisionReader{b: newBuilder(file, "field 7 (tracker_id)", base), opts: opts, base: base,
+	s := &supervisionReader{b: opts.builder(file, "field 7 (tracker_id)", base), opts: opts, base: base,
 		classes: make(map[string]uint32)}
 	s.row.file = file
 	return s

@@ -45,7 +45,7 @@ func newYOLOReader(name string, opts Options) (*yoloReader, error) {
 	if opts.Width <= 0 || opts.Height <= 0 || opts.Width > MaxCoord || opts.Height > MaxCoord {
 		return nil, fmt.Errorf("scene: reading %s: %w (Options.Width and Height, 1 to 1e7 px; got %dx%d)", name, ErrNeedsSize, opts.Width, opts.Height)
 	}
-	return &yoloReader{b: newBuilder(name, "", opts.base(FormatYOLO)), opts: opts, ids: make(map[int]int),
+	return &yoloReader{b: opts.builder(name, "", opts.base(FormatYOLO)), opts: opts, ids: make(map[int]int),
 		classes: make(map[int]uint32)}, nil
 }
 
