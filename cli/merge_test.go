@@ -166,3 +166,31 @@ func TestEachTracksFileThatDrawsNothingIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// --color-by source colours each --tracks file: with --detect or --scene there is none (and
+// --tracks is refused beside --detect), so it is refused naming the flags, not drawn in
+// one colour with advice that is refused in turn.
+func TestColorBySourceWithoutTracksFiles(t *testing.T) {
+	dir := t.TempDir()
+	in := mediatest.Clip(t, "mp4")
+	style := writeFile(t, dir, "s.toml", "color-by = \"source\"\n")
+	out := []string{"-i", in, "-o", filepath.Join(dir, "o.png"), "--frame", "2", "-y"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"--detect", []string{"--detect", "motion", "--color-by", "source"}, 2, "--color-by source colours each --tracks file its own colour: --detect tracks the video itself"},
+		{"--detect, the style file", []string{"--detect", "motion", "--style", style}, 2, "--color-by source colours each --tracks file its own colour: --detect tracks the video itself"},
+		{"--scene seed", []string{"--scene", "seed", "--color-by", "source"}, 2, "--color-by source colours each --tracks file its own colour: --scene seed draws its own tracks"},
+		{"--detect by track", []string{"--detect", "motion", "--color-by", "track"}, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := trackink(append(append([]string{"render"}, out...), tc.args...)...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) || tc.code == 0 && strings.Contains(stderr, "--color-by") {
+				t.Errorf("exit %d, want %d with %q: %s", code, tc.code, tc.want, stderr)
+			}
+		})
+	}
+}

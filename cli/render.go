@@ -148,6 +148,9 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 		if f.sceneName != "" && f.sceneName != "seed" {
 			return options.UsageError{Err: fmt.Errorf("--scene %q: the built-in scene is seed", f.sceneName)}
 		}
+		if err := f.checkColorBySource(opts); err != nil {
+			return err
+		}
 		if err := checkSizeFlags(fs, f.input); err != nil {
 			return err
 		}
@@ -264,6 +267,20 @@ func (f *renderFlags) checkTracks() error {
 		seen = append(seen, file{p, fi})
 	}
 	return nil
+}
+
+// checkColorBySource refuses --color-by source (the flag, or the style file's key) where
+// no --tracks file is drawn: it gives each file its colour, and --detect and --scene draw
+// none, so every item would take one colour, and --tracks is refused beside them.
+func (f *renderFlags) checkColorBySource(opts overlay.Options) error {
+	if opts.Style.ColorBy != overlay.BySource || !f.style.ColorByAsked || f.tracks.Path != "" {
+		return nil
+	}
+	without := "--detect tracks the video itself, with no file"
+	if f.detect.Preset == "" {
+		without = "--scene seed draws its own tracks, with no file"
+	}
+	return options.UsageError{Err: fmt.Errorf("--color-by source colours each --tracks file its own colour: %s (give --color-by track or class)", without)}
 }
 
 // untilInterrupted runs load and returns what it returns, or returns at once with the
