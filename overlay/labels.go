@@ -85,11 +85,13 @@ func parseLabelFormat(tmpl string) (labelFormat, error) {
 	var f labelFormat
 	for _, word := range strings.Fields(tmpl) {
 		var parts []labelPart
+		// text gathers the literal bytes as they are: string(c) of a byte would read it as a
+		// code point and turn each byte of a UTF-8 letter into a Latin-1 one.
 		text := ""
 		for i := 0; i < len(word); i++ {
 			switch c := word[i]; {
 			case c == '{' && i+1 < len(word) && word[i+1] == '{', c == '}' && i+1 < len(word) && word[i+1] == '}':
-				text += string(c)
+				text += word[i : i+1]
 				i++
 			case c == '{':
 				end := strings.IndexByte(word[i:], '}')
@@ -109,7 +111,7 @@ func parseLabelFormat(tmpl string) (labelFormat, error) {
 			case c == '}':
 				return nil, errors.New("a } without its { (write }} for a brace)")
 			default:
-				text += string(c)
+				text += word[i : i+1]
 			}
 		}
 		if text != "" {

@@ -3,8 +3,11 @@ package overlay
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
+	"unicode/utf8"
 
+	"trackink/internal/fonts"
 	"trackink/scene"
 )
 
@@ -226,5 +229,42 @@ func TestLabelOutlineColors(t *testing.T) {
 		if len(p.Labels) != 1 || p.Labels[0].Outline != tc.outline || p.Labels[0].OutlineColor != tc.line {
 			t.Errorf("%s: labels %+v, want one outlined %g in %v", tc.name, p.Labels, tc.outline, tc.line)
 		}
+	}
+}
+
+// TestLabelTextKeepsUTF8 checks that a label's text reaches the font as the UTF-8 the user
+// wrote, from the template and from every field that holds text: each character one glyph,
+// an emoji one hollow box. The template's literal text was once copied a byte at a time as
+// code points, which drew "Ünï" as "Ã\u009cnÃ¯".
+func TestLabelTextKeepsUTF8(t *testing.T) {
+	font := fontOf(t, fonts.DroidSansFallback, 20) // CJK, with Go Medium for the Latin letters
+	box := &scene.Box{ID: 3, Class: "peatón"}
+	for _, tc := range []struct {
+		name, tmpl, word, line, want string
+		missing                      []rune
+	}{
+		{"latin-1 letters", "Ünï #{id}", "", "", "Ünï #3", nil},
+		{"beside braces and fields", "{{Ç}}{class}ß", "", "", "{Ç}peatónß", nil},
+		{"cjk", "行人 {id}", "", "", "行人 3", nil},
+		{"emoji: one hollow box", "😀{id}", "", "", "😀3", []rune{'😀'}},
+		{"words and lines files", "{word} {line}", "çà", "línea 日本", "çà línea 日本", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := parseLabelFormat(tc.tmpl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := f.appendLabel(nil, &labelValues{box: box, word: tc.word, line: tc.line})
+			if string(text) != tc.want {
+				t.Errorf("text %q, want %q", text, tc.want)
+			}
+			font.ForgetMissing()
+			if n, want := len(glyphsOf(font, string(text))), utf8.RuneCount(text); n != want {
+				t.Errorf("%d glyphs for %q, want %d: one a character", n, text, want)
+			}
+			if !slices.Equal(font.Missing(), tc.missing) {
+				t.Errorf("missing %U, want %U", font.Missing(), tc.missing)
+			}
+		})
 	}
 }
