@@ -281,7 +281,8 @@ func offFrame(b *scene.Box, w, h int) bool {
 //
 // With an outline (LabelOutline) the background keeps its opacity: the outline, black or
 // white against the text unless the style sets its colour, makes the text read on any
-// picture, so --label-opacity 0 leaves bare outlined text.
+// picture, so --label-opacity 0 leaves bare outlined text. Where the style sets the
+// outline's colour and not the text's, the text is black or white against the outline.
 func labelColors(c scene.Color, s *Style) (bg, fg, outline RGBA) {
 	if s.LabelColor.Set {
 		c = s.LabelColor.C
@@ -289,9 +290,15 @@ func labelColors(c scene.Color, s *Style) (bg, fg, outline RGBA) {
 	opacity := s.LabelOpacity
 	text := s.LabelTextColor.C
 	if !s.LabelTextColor.Set {
-		alpha := float64(c.A) / 255 * float64(opacity)
+		// The text is chosen against what surrounds its glyphs: a chosen outline colour where
+		// there is an outline (a wide one covers the plate, and --label-opacity 0 has none),
+		// else the plate.
+		under, alpha := c, float64(c.A)/255*float64(opacity)
+		if s.LabelOutline > 0 && s.LabelOutlineColor.Set {
+			under, alpha = s.LabelOutlineColor.C, float64(s.LabelOutlineColor.C.A)/255
+		}
 		text = opaque(0xffffff)
-		if worstContrast(c, alpha, 0) > worstContrast(c, alpha, 255) {
+		if worstContrast(under, alpha, 0) > worstContrast(under, alpha, 255) {
 			text = opaque(0x000000)
 		}
 		if s.LabelOutline == 0 {

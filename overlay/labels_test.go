@@ -188,7 +188,9 @@ func TestAnchoredLabelsMirror(t *testing.T) {
 // TestLabelOutlineColors: with an outline the background keeps its opacity (0: bare text,
 // where without one it is raised until the text reads), and the outline is black round
 // white text and white round black text (auto), black or white against a chosen text
-// colour by contrast, or the style's colour; the builder gives the labels the outline.
+// colour by contrast, or the style's colour; auto text is black or white against a chosen
+// outline colour (white text on a yellow outline barely read); the builder gives the labels
+// the outline.
 func TestLabelOutlineColors(t *testing.T) {
 	c := scene.Color{R: 200, G: 60, B: 40, A: 255}
 	black, white := Premul(opaque(0x000000), 1), Premul(opaque(0xffffff), 1)
@@ -205,7 +207,12 @@ func TestLabelOutlineColors(t *testing.T) {
 		{"black text", 1.5, 0, "black", "", true, black, white},
 		{"yellow text", 2, 0, "yellow", "", true, Premul(opaque(0xffff00), 1), black},
 		{"navy text", 2, 0, "navy", "", true, Premul(opaque(0x000080), 1), white},
-		{"chosen colour", 2, 0.5, "", "red", false, white, Premul(opaque(0xff0000), 1)},
+		{"chosen colour", 2, 0.5, "", "red", false, black, Premul(opaque(0xff0000), 1)},
+		// A chosen outline colour, not the plate, decides auto text: dark round yellow.
+		{"yellow outline on a plate", 16, 0.85, "", "yellow", false, black, Premul(opaque(0xffff00), 1)},
+		{"yellow outline, bare", 2, 0, "", "yellow", true, black, Premul(opaque(0xffff00), 1)},
+		{"navy outline", 2, 0, "", "navy", true, white, Premul(opaque(0x000080), 1)},
+		{"chosen text and outline", 2, 0, "yellow", "yellow", true, Premul(opaque(0xffff00), 1), Premul(opaque(0xffff00), 1)},
 	} {
 		st := DefaultStyle()
 		st.LabelOutline, st.LabelOpacity = tc.outline, tc.opacity
