@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"trackink/overlay"
 )
 
@@ -227,4 +229,26 @@ func FuzzEffectFlags(f *testing.F) {
 		st.BoxEffects, st.EffectStrengths = fx, s
 		_ = st.Validate()
 	})
+}
+
+// TestEffectStrengthHelpNamesSortFlags: --effect-strength's help says sort takes no
+// strength and sends the reader to sort's own flags: every one of them, so a flag added for
+// sort is not missed there (--sort-key, --sort-min-run and --sort-order once were).
+func TestEffectStrengthHelpNamesSortFlags(t *testing.T) {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	st := overlay.DefaultStyle()
+	registerEffectFlags(fs, &st)
+	help := fs.Lookup("effect-strength").Usage
+	n := 0
+	fs.VisitAll(func(f *pflag.Flag) {
+		if strings.HasPrefix(f.Usage, "--box-effect sort:") {
+			n++
+			if !strings.Contains(help, "--"+f.Name+",") && !strings.Contains(help, "--"+f.Name+")") {
+				t.Errorf("--effect-strength's help %q does not name --%s", help, f.Name)
+			}
+		}
+	})
+	if n < 5 {
+		t.Errorf("%d sort flags found, want at least 5", n)
+	}
 }

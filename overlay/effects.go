@@ -62,7 +62,7 @@ func (e Effect) String() string {
 func EffectNames() []string { return effectNames[1:] }
 
 // EffectHelp says what each effect's strength means, for help texts.
-const EffectHelp = "blur: radius px (8), gaussian: sigma px 1..50 (5), pixelate: cell px (16), threshold: luma level 0..1 (0.5), zoom: factor 1..16 (2), tint: amount 0..1 (0.6); invert and sort take none (sort: --sort-range, --sort-columns); 0 takes the default"
+const EffectHelp = "blur: radius px (8), gaussian: sigma px 1..50 (5), pixelate: cell px (16), threshold: luma level 0..1 (0.5), zoom: factor 1..16 (2), tint: amount 0..1 (0.6); invert and sort take none (sort: --sort-key, --sort-range, --sort-min-run, --sort-order, --sort-columns); 0 takes the default"
 
 // ParseEffect returns the effect named s.
 func ParseEffect(s string) (Effect, error) {
