@@ -34,24 +34,46 @@ func TestBenchEffectsRows(t *testing.T) {
 	}
 }
 
-// TestBenchEffectsFeathered: bench --effects --effect-feather F --effect-opacity A
-// --sort-order descending --sort-key hue --sort-min-run 8 times each effect also feathered,
-// mixed and sorted so, its row right after the plain one's (the same run, side by side).
+// TestBenchEffectsFeathered: bench --effects --effect-feather F --effect-opacity A times each
+// effect also feathered and mixed so, its row right after the plain one's (the same run, side
+// by side); --sort-order, --sort-key and --sort-min-run twin sort's row alone, the only
+// effect that reads them.
 func TestBenchEffectsFeathered(t *testing.T) {
-	var got []string
-	for _, r := range benchEffectsRows(t, "--frames", "1", "--effect-feather", "16", "--effect-opacity", "0.5", "--sort-order", "descending", "--sort-key", "hue", "--sort-min-run", "8") {
-		if strings.HasPrefix(r.Effect, "camera") {
-			r.Opacity = 1 // the camera's rows have none
-		}
-		got = append(got, fmt.Sprintf("%s/%g/%g/%s/%s/%d", r.Effect, r.Feather, r.Opacity, r.SortOrder, r.SortKey, r.SortMinRun))
-	}
-	var want []string
-	for _, name := range overlay.EffectNames() {
-		want = append(want, name+"/0/1///0", name+"/16/0.5/descending/hue/8")
-	}
-	want = append(want, "camera/0/1///0", "camera-tint/0/1///0")
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("rows %v, want %v", got, want)
+	for _, tc := range []struct {
+		name string
+		args []string
+		// twin is the twin row of each effect but sort ("" none), sortTwin sort's.
+		twin, sortTwin string
+	}{
+		{"feather, opacity and sort options: every effect twinned, sort's options on sort's alone",
+			[]string{"--effect-feather", "16", "--effect-opacity", "0.5", "--sort-order", "descending", "--sort-key", "hue", "--sort-min-run", "8"},
+			"/16/0.5///0", "/16/0.5/descending/hue/8"},
+		{"sort options alone: sort's row twinned, no other", []string{"--sort-key", "hue", "--sort-min-run", "8"}, "", "/0/1//hue/8"},
+		{"opacity alone: every effect twinned", []string{"--effect-opacity", "0.5"}, "/0/0.5///0", "/0/0.5///0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, r := range benchEffectsRows(t, append([]string{"--frames", "1"}, tc.args...)...) {
+				if strings.HasPrefix(r.Effect, "camera") {
+					r.Opacity = 1 // the camera's rows have none
+				}
+				got = append(got, fmt.Sprintf("%s/%g/%g/%s/%s/%d", r.Effect, r.Feather, r.Opacity, r.SortOrder, r.SortKey, r.SortMinRun))
+			}
+			var want []string
+			for _, name := range overlay.EffectNames() {
+				want = append(want, name+"/0/1///0")
+				switch {
+				case name == "sort":
+					want = append(want, name+tc.sortTwin)
+				case tc.twin != "":
+					want = append(want, name+tc.twin)
+				}
+			}
+			want = append(want, "camera/0/1///0", "camera-tint/0/1///0")
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("rows %v, want %v", got, want)
+			}
+		})
 	}
 }
 

@@ -233,32 +233,40 @@ const EffectsBenchWidth, EffectsBenchHeight = 3840, 2160
 // put back as it was before each draw), frames frames each: EffectBenchBoxes' 20 boxes over
 // a tenth of the frame, nothing else drawn; and, last, the camera look of the cctv look
 // over the whole frame, without a tint and then with one (camera-tint: lime, full). Where
-// o's style feathers the effects (EffectFeather), mixes them (EffectOpacity), sorts
-// descending (SortOrder), by another key (SortKey) or leaves short runs (SortMinRun), each
-// effect's row is followed by its twin's so drawn, timed in the same run. The rows' Backend is left to the caller.
+// o's style feathers the effects (EffectFeather) or mixes them (EffectOpacity), each
+// effect's row is followed by its twin's so drawn, timed in the same run; where it sorts
+// descending (SortOrder), by another key (SortKey) or leaves short runs (SortMinRun), sort's
+// row is (with the feather and opacity too), and only sort's. The rows' Backend is left to
+// the caller.
 func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 	const w, h = EffectsBenchWidth, EffectsBenchHeight
 	fr := EffectBenchGrainFrame(w, h)
 	y, u, v := slices.Clone(fr.Y), slices.Clone(fr.U), slices.Clone(fr.V)
 	restore := func() { copy(fr.Y, y); copy(fr.U, u); copy(fr.V, v) }
 	var rows []EffectsBench
-	// The plain boxes, and the style's feather, opacity and sort options where it gives them.
+	// The plain boxes, and the style's feather, opacity and sort options where it gives them:
+	// feather and opacity twin every effect, the sort options only sort's row (no other
+	// effect reads them, and a twin would time noise under their name).
 	type variant struct {
 		feather, opacity  float32
 		desc, key, minRun int32
 	}
-	masks := []variant{{0, 1, 0, SortLuma, 0}}
 	st := o.Style
-	key := int32(max(0, slices.Index(SortKeys, st.SortKey)))
-	if st.EffectFeather > 0 || st.EffectOpacity != 1 || st.SortOrder == "descending" || key != SortLuma || st.SortMinRun > 0 {
-		v := variant{st.EffectFeather, st.EffectOpacity, 0, key, int32(st.SortMinRun)}
-		if st.SortOrder == "descending" {
-			v.desc = 1
-		}
-		masks = append(masks, v)
+	twin := variant{st.EffectFeather, st.EffectOpacity, 0, int32(max(0, slices.Index(SortKeys, st.SortKey))), int32(st.SortMinRun)}
+	if st.SortOrder == "descending" {
+		twin.desc = 1
 	}
+	mixed := twin.feather > 0 || twin.opacity != 1
+	sorted := twin.desc != 0 || twin.key != SortLuma || twin.minRun > 0
 	for _, name := range EffectNames() {
 		kind, _ := ParseEffect(name)
+		masks := []variant{{0, 1, 0, SortLuma, 0}}
+		switch {
+		case kind == EffectSort && (mixed || sorted):
+			masks = append(masks, twin)
+		case mixed:
+			masks = append(masks, variant{twin.feather, twin.opacity, 0, SortLuma, 0})
+		}
 		for _, m := range masks {
 			fx := EffectBenchBoxes(w, h, kind, 0)
 			for i := range fx {
