@@ -192,6 +192,14 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
     lo = (int)(b.sortLo * 255 + 0.5f);
     hi = (int)(b.sortHi * 255 + 0.5f);
   }
+  // A hue range that wraps through red (low above high): the keys turned by lo (mod 256),
+  // so that the range lies from 0 (render/sort.go: hueTurn).
+  int turn = 0;
+  if (b.sortKey == TK_SORT_HUE && b.sortLo > b.sortHi) {
+    turn = lo;
+    hi = hi - lo + 256;
+    lo = 0;
+  }
   int r[4];
   fxRect(b, p->width, p->height, r);
   int sh = pl.sub >> 1;
@@ -199,7 +207,8 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
   int q0 = cols ? r[1] >> sh : r[0] >> sh;
   int q1 = cols ? (r[3] + pl.sub - 1) >> sh : (r[2] + pl.sub - 1) >> sh;
   int pos = cols ? y : x;
-#define TK_SORT_KEY(i) (cols ? fxSortKey(e, b.sortKey, k, x, (i)) : fxSortKey(e, b.sortKey, k, (i), y))
+#define TK_SORT_KEY(i) \
+  (((cols ? fxSortKey(e, b.sortKey, k, x, (i)) : fxSortKey(e, b.sortKey, k, (i), y)) - turn) & 255)
   int kp = TK_SORT_KEY(pos);
   if (kp < lo || kp > hi) return (float)fxAt(pl, x, y);
   int s0 = pos, s1 = pos + 1;

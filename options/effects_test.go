@@ -252,3 +252,40 @@ func TestEffectStrengthHelpNamesSortFlags(t *testing.T) {
 		t.Errorf("%d sort flags found, want at least 5", n)
 	}
 }
+
+// TestSortRangeWraps: --sort-range with LOW above HIGH is a hue range through red, taken
+// with --sort-key hue (flag or style file) and refused for luma and saturation, which do
+// not wrap, as a usage error naming --sort-range (in a style file its file, line and key).
+func TestSortRangeWraps(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.toml")
+	for _, tc := range []struct {
+		args  []string
+		style string
+		ok    bool
+	}{
+		{[]string{"--sort-key", "hue", "--sort-range", "0.9,0.1"}, "", true},
+		{[]string{"--sort-key", "hue", "--sort-range", "1,0"}, "", true},
+		{[]string{"--style", file}, "sort-key = \"hue\"\nsort-range = \"0.9,0.1\"\n", true},
+		{[]string{"--sort-range", "0.9,0.1"}, "", false},
+		{[]string{"--sort-key", "saturation", "--sort-range", "0.9,0.1"}, "", false},
+		{[]string{"--sort-key", "hue", "--sort-range", "1.1,0.1"}, "", false},
+		{[]string{"--sort-key", "hue", "--sort-range", "0.9,-0.1"}, "", false},
+		{[]string{"--style", file}, "sort-key = \"luma\"\nsort-range = \"0.9,0.1\"\n", false},
+	} {
+		os.WriteFile(file, []byte(tc.style), 0o644)
+		st, err := styleOptions(tc.args...)
+		if tc.ok {
+			if err != nil || st.SortRange != [2]float32{float32(0.9), float32(0.1)} && st.SortRange != [2]float32{1, 0} {
+				t.Errorf("%v %q: range %v, error %v; want the wrapped range taken", tc.args, tc.style, st.SortRange, err)
+			}
+			continue
+		}
+		var ue UsageError
+		if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), "sort-range") || !strings.Contains(err.Error(), "hue") {
+			t.Errorf("%v %q: %v, want a usage error naming sort-range and saying only hue wraps", tc.args, tc.style, err)
+		}
+		if tc.style != "" && (err == nil || !strings.Contains(err.Error(), "s.toml:2: sort-range")) {
+			t.Errorf("%q: %v, want the file, line and key", tc.style, err)
+		}
+	}
+}

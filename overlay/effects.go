@@ -148,8 +148,9 @@ func (s *Style) validateEffects() error {
 	if !validStyle(SortOrders, s.SortOrder) {
 		return field.Errorf("overlay.Style.SortOrder", s.SortOrder, "want %s", strings.Join(SortOrders, ", "))
 	}
-	if lo, hi := s.SortRange[0], s.SortRange[1]; !(lo >= 0 && lo <= hi && hi <= 1) {
-		return field.Errorf("overlay.Style.SortRange", fmt.Sprintf("%g,%g", lo, hi), "want 0 ≤ low ≤ high ≤ 1")
+	// Low above high wraps through red: only hue is a circle.
+	if lo, hi := s.SortRange[0], s.SortRange[1]; !(lo >= 0 && lo <= 1 && hi >= 0 && hi <= 1) || lo > hi && s.SortKey != "hue" {
+		return field.Errorf("overlay.Style.SortRange", fmt.Sprintf("%g,%g", lo, hi), "want 0 ≤ low ≤ high ≤ 1 (low above high, a range that wraps through red, is for sort-key hue alone)")
 	}
 	if len(s.EffectStrengths) > len(s.BoxEffects) {
 		return field.Errorf("overlay.Style.EffectStrengths", nil, "more strengths (%d) than box effects (%d)", len(s.EffectStrengths), len(s.BoxEffects))

@@ -10,7 +10,7 @@ import (
 // Pixel sort (overlay.EffectSort), phase 1: along each row (or column) of the box's
 // rectangle, the runs of pixels whose key lies in the box's range are sorted by key,
 // least first, pixels of equal key keeping their order (a stable sort); the pixels outside
-// the range stay. A pixel's key (EffectBox.SortKey) is a byte, 0 to 255:
+// the range stay. A hue range may wrap through red (sortWraps). A pixel's key (EffectBox.SortKey) is a byte, 0 to 255:
 //
 //   - luma: its luma in 8-bit code values (10-bit luma >> 2; an RGBA pixel's BT.709 luma,
 //     truncated);
@@ -54,11 +54,16 @@ const sortShort = 12
 
 // sortRange is the box's key range [lo, hi]: for luma in 8-bit codes, SortLo and SortHi of
 // the way from black to white, rounded (on a full-range 10-bit frame hi, and lo, can be
-// 256, above every key); for saturation and hue SortLo and SortHi of 255, rounded. Twin:
-// fxSort's.
+// 256, above every key); for saturation and hue SortLo and SortHi of 255, rounded. A hue
+// range that wraps (sortWraps) is of the keys turned by hueTurn: [0, hi−lo+256], which
+// holds the keys from lo up and from 0 to hi (all of them where hi ≥ lo). Twin: fxSort's.
 func sortRange(b *overlay.EffectBox, pl *fxPlane) (lo, hi int32) {
 	if b.SortKey != overlay.SortLuma {
-		return int32(float32(b.SortLo*255) + 0.5), int32(float32(b.SortHi*255) + 0.5)
+		lo, hi = int32(float32(b.SortLo*255)+0.5), int32(float32(b.SortHi*255)+0.5)
+		if sortWraps(b) {
+			return 0, hi - lo + 256
+		}
+		return lo, hi
 	}
 	black, white := pl.black, pl.white
 	if pl.wide {
@@ -67,6 +72,24 @@ func sortRange(b *overlay.EffectBox, pl *fxPlane) (lo, hi int32) {
 	lo = int32(black + float32(b.SortLo*(white-black)) + 0.5)
 	hi = int32(black + float32(b.SortHi*(white-black)) + 0.5)
 	return lo, hi
+}
+
+// sortWraps reports whether box b's hue range wraps through red (hue 0): SortLo above
+// SortHi, the hues from SortLo up to 1 and from 0 to SortHi (the style allows it for hue
+// alone).
+func sortWraps(b *overlay.EffectBox) bool {
+	return b.SortKey == overlay.SortHue && b.SortLo > b.SortHi
+}
+
+// hueTurn is what box b's keys are turned by (subtracted, mod 256): its range's low key
+// where its hue range wraps, so that the range's keys lie together from 0 and a run through
+// red sorts from SortLo's hue round to SortHi's (magenta-red, red, orange), not with its
+// oranges first; else 0. Twin: fxSort's turn.
+func hueTurn(b *overlay.EffectBox) byte {
+	if !sortWraps(b) {
+		return 0
+	}
+	return byte(int32(float32(b.SortLo*255) + 0.5))
 }
 
 // sortEffect is phase 1 of pixel sort for box b: its values over rectangle r in each plane.
@@ -94,19 +117,20 @@ type sortLine struct {
 	desc   bool  // EffectBox.SortDescending
 	key    int32 // EffectBox.SortKey
 	minRun int   // the shortest run sorted, in the line's samples (sortMinRun)
+	turn   byte  // subtracted from every hue key (hueTurn)
 }
 
 // sortLines are the lines of frame f's planes of full resolution and of its 4:2:0 chroma,
 // along rows (stride 1) or columns (stride: the rectangle's width in samples, n and cn),
 // sorted by key.
 func sortLines(f *fxFrame, n, cn int, b *overlay.EffectBox) (full, chroma sortLine) {
-	desc, key := b.SortDescending != 0, b.SortKey
+	desc, key, turn := b.SortDescending != 0, b.SortKey, hueTurn(b)
 	full = sortLine{planes: 1, bits: 12, stride: n, self: !f.pl[0].wide && key == overlay.SortLuma, desc: desc, key: key,
-		minRun: sortMinRun(b, 1)}
+		minRun: sortMinRun(b, 1), turn: turn}
 	if f.rgb {
-		full = sortLine{planes: 3, bits: 8, stride: n, desc: desc, key: key, minRun: sortMinRun(b, 1)}
+		full = sortLine{planes: 3, bits: 8, stride: n, desc: desc, key: key, minRun: sortMinRun(b, 1), turn: turn}
 	}
-	return full, sortLine{planes: 2, bits: 12, stride: cn, desc: desc, key: key, minRun: sortMinRun(b, 2)}
+	return full, sortLine{planes: 2, bits: 12, stride: cn, desc: desc, key: key, minRun: sortMinRun(b, 2), turn: turn}
 }
 
 // sortMinRun is box b's shortest run sorted in a plane's samples: SortMinRun px, halved
@@ -269,7 +293,7 @@ func (sc *effectsScratch) rowKeys(keys []byte, ln *sortLine, x0, y int, wk *fxWo
 		r, g, b := ln.e[0][:len(keys)], ln.e[1][:len(keys)], ln.e[2][:len(keys)]
 		for x := range keys {
 			u, v := rgbChroma(r[x], g[x], b[x])
-			keys[x] = chromaKey(ln.key, u, v)
+			keys[x] = chromaKey(ln.key, u, v) - ln.turn
 		}
 	case ln.key != overlay.SortLuma:
 		// Each block's chroma sample keys its two pixels in the row.
@@ -283,7 +307,7 @@ func (sc *effectsScratch) rowKeys(keys []byte, ln *sortLine, x0, y int, wk *fxWo
 			sh = 2
 		}
 		for x := range keys {
-			keys[x] = chromaKey(ln.key, float32(wk.a[x/2]>>sh-128), float32(wk.c[x/2]>>sh-128))
+			keys[x] = chromaKey(ln.key, float32(wk.a[x/2]>>sh-128), float32(wk.c[x/2]>>sh-128)) - ln.turn
 		}
 	case ln.self:
 		i := y*luma.stride + x0

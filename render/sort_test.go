@@ -149,6 +149,14 @@ func TestSortEffectMatchesStableSort(t *testing.T) {
 		b.SortMinRun = int32(3 + i%3*4) // 3, 7, 11: odd, so chroma's rounds up
 		boxes = append(boxes, b)
 	}
+	// Hue ranges that wrap through red (low above high), rows and columns, either order,
+	// with a shortest run; and one whose ends round to the same key (every hue).
+	for i, r := range [][2]float32{{0.9, 0.1}, {0.7, 0.3}, {0.99, 0.6}, {0.502, 0.5}, {0.001, 0}} {
+		for d := range int32(2) {
+			boxes = append(boxes, overlay.EffectBox{X: 1, Y: 1, W: 58, H: 33, Kind: overlay.EffectSort, SortKey: overlay.SortHue,
+				SortLo: r[0], SortHi: r[1], SortColumns: int32(i % 2), SortDescending: d, SortMinRun: int32(i%2) * 5})
+		}
+	}
 	for _, format := range []string{"rgba", "yuv420p", "nv12", "yuv420p10", "p010"} {
 		for seed := range uint64(3) {
 			fr := testFrame(format, w, h, seed)
@@ -261,6 +269,14 @@ func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 				src[i] = i
 			}
 			in := func(i int) bool { return keys[i] >= lo && keys[i] <= hi }
+			order := func(k int32) int32 { return k }
+			if b.SortKey == overlay.SortHue && b.SortLo > b.SortHi {
+				// A wrapped hue range, as the user means it: the hues from low up and from red
+				// (0) to high, a run sorted from low's hue on round through red to high's.
+				wlo, whi := int32(float32(b.SortLo*255)+0.5), int32(float32(b.SortHi*255)+0.5)
+				in = func(i int) bool { return keys[i] >= wlo || keys[i] <= whi }
+				order = func(k int32) int32 { return (k - wlo) & 255 }
+			}
 			for i := 0; i < along; {
 				if !in(i) {
 					i++
@@ -275,9 +291,9 @@ func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 				}
 				slices.SortStableFunc(src[s:i], func(a, c int) int {
 					if b.SortDescending != 0 {
-						return int(keys[c] - keys[a])
+						return int(order(keys[c]) - order(keys[a]))
 					}
-					return int(keys[a] - keys[c])
+					return int(order(keys[a]) - order(keys[c]))
 				})
 			}
 			for i, p := range pos {

@@ -45,18 +45,24 @@ func TestSortDescendingEmuMatchCPU(t *testing.T) {
 
 // TestSortOptionsEmuMatchCPU is TestEffectsEmuMatchCPU's pixel sort keyed by saturation
 // and by hue (EffectBox.SortKey), and with a shortest run (SortMinRun), along rows and
-// columns, ascending and descending.
+// columns, ascending and descending; and by hue ranges that wrap through red (each box's
+// range swapped: low above high).
 func TestSortOptionsEmuMatchCPU(t *testing.T) {
 	for _, c := range []struct {
 		name        string
 		key, minRun int32
-	}{{"saturation", overlay.SortSaturation, 0}, {"hue", overlay.SortHue, 0}, {"luma/min-run", overlay.SortLuma, 5},
-		{"hue/min-run", overlay.SortHue, 4}} {
+		wrap        bool
+	}{{"saturation", overlay.SortSaturation, 0, false}, {"hue", overlay.SortHue, 0, false}, {"luma/min-run", overlay.SortLuma, 5, false},
+		{"hue/min-run", overlay.SortHue, 4, false}, {"hue/wrapped", overlay.SortHue, 0, true}, {"hue/wrapped/min-run", overlay.SortHue, 3, true}} {
 		t.Run(c.name, func(t *testing.T) {
 			matchFrameChanges(t, []string{"sort"}, func(name string) overlay.Primitives {
 				p := effectBoxes(name, 0, 0)
 				for i := range p.Effects {
-					p.Effects[i].SortKey, p.Effects[i].SortMinRun, p.Effects[i].SortDescending = c.key, c.minRun, int32(i%2)
+					e := &p.Effects[i]
+					e.SortKey, e.SortMinRun, e.SortDescending = c.key, c.minRun, int32(i%2)
+					if c.wrap {
+						e.SortLo, e.SortHi = e.SortHi, e.SortLo
+					}
 				}
 				return p
 			})
