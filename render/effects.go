@@ -92,10 +92,12 @@ type fxWork struct {
 	places               []int32
 	counts               [256]int32
 	runKeys, sorted      [netMax]byte // a run's keys where whole vectors of them are not; a run sorted
-	// gaussian: each pass's column sums; a line along a row, scratch, its sums; the
+	// gaussian: a line along a row and its prefix sums; the rows filtered along, then
+	// down (two buffers in turn), a running row, a row of zeros, a line's weights; the
 	// weights inside the frame of each column and row
-	gA, gB, gC                  []int32
-	gLine, gTmp, gNum, gDx, gDy []int64
+	gLine, gP              []int32
+	gA, gB, gCur, gZ, gNum []int64
+	gDx, gDy               []float64
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

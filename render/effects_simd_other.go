@@ -22,3 +22,9 @@ func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)                     
 func fxLayOutAVX2(out *float32, c *int32, values int, least float32)            { panic(noAVX2) }
 func fxRanksAVX2(places *int32, keys *byte, n int)                              { panic(noAVX2) }
 func fxSortBytesAVX2(dst, src *byte, n int)                                     { panic(noAVX2) }
+func fxGaussSlideAVX2(dst, prev, add, sub *int64, groups int)                   { panic(noAVX2) }
+func fxGaussOutAVX2(out *float32, cur, add, sub *int64, dx *float64, dy float64, groups int) {
+	panic(noAVX2)
+}
+func fxPrefix3AVX2(p *int32, groups int)                           { panic(noAVX2) }
+func fxGaussTapsAVX2(out *int64, p *int32, w0, w1, w2, groups int) { panic(noAVX2) }

@@ -366,3 +366,52 @@ func TestSortBytesAVX2MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestGaussRowsAVX2MatchGo holds the Gaussian's AVX2 row loops to their Go twins: box sums
+// from wrapping int32 prefix sums (and widened), int64 rows moved down, and the last pass's
+// values, over the whole range of the sums (up to 2⁵², the float64 trick's bound).
+func TestGaussRowsAVX2MatchGo(t *testing.T) {
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(5, 9))
+	for n := range 41 {
+		line := make([]int32, n*8)
+		for i := range line {
+			line[i] = rng.Int32()
+		}
+		got, want := slices.Clone(line), slices.Clone(line)
+		withAVX2(true, func() { prefix3(got) })
+		withAVX2(false, func() { prefix3(want) })
+		w := [3]int{1 + rng.IntN(20), 1 + rng.IntN(20), 1 + rng.IntN(20)}
+		taps := max(0, len(line)-w[0]-w[1]-w[2])
+		got64, want64 := make([]int64, taps), make([]int64, taps)
+		if taps > 0 {
+			withAVX2(true, func() { boxTaps(got64, got, w[0], w[1], w[2]) })
+			withAVX2(false, func() { boxTaps(want64, want, w[0], w[1], w[2]) })
+		}
+		if !slices.Equal(got, want) || !slices.Equal(got64, want64) {
+			t.Fatalf("n %d: the AVX2 box sums differ from Go's", n)
+		}
+		got64, want64 = make([]int64, n), make([]int64, n)
+
+		prev, add, sub := make([]int64, n), make([]int64, n), make([]int64, n)
+		dx := make([]float64, n)
+		for i := range n {
+			sub[i] = rng.Int64N(1 << 50)
+			prev[i], add[i] = sub[i]+rng.Int64N(1<<51), rng.Int64N(1<<51)
+			dx[i] = float64(1 + rng.IntN(989901))
+		}
+		withAVX2(true, func() { slideRows(got64, prev, add, sub) })
+		withAVX2(false, func() { slideRows(want64, prev, add, sub) })
+		if !slices.Equal(got64, want64) {
+			t.Fatalf("n %d: the AVX2 rows moved down differ from Go's", n)
+		}
+		dy := float64(1 + rng.IntN(989901))
+		gotCur, wantCur := slices.Clone(prev), slices.Clone(prev)
+		gotO, wantO := make([]float32, n), make([]float32, n)
+		withAVX2(true, func() { gaussOut(gotO, gotCur, add, sub, dx, dy) })
+		withAVX2(false, func() { gaussOut(wantO, wantCur, add, sub, dx, dy) })
+		if !slices.Equal(gotCur, wantCur) || !slices.Equal(gotO, wantO) {
+			t.Fatalf("n %d: the AVX2 Gaussian values differ from Go's", n)
+		}
+	}
+}

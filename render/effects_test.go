@@ -239,32 +239,53 @@ func TestEffectsMatchReference(t *testing.T) {
 					continue
 				}
 				t.Run(fmt.Sprintf("%s/%s/%g/feather%g/opacity%g", format, kind, strength, c.feather, c.opacity), func(t *testing.T) {
-					const w, h = 111, 77
-					got, want := testFrame(format, w, h, 7), testFrame(format, w, h, 7)
 					fx := effectScene(kind, strength)
 					for i := range fx {
 						fx[i].Feather, fx[i].Transparency = c.feather, 1-c.opacity
 					}
-					r := newRenderer(t, 2)
-					draw(t, r, got, &overlay.Primitives{Effects: fx})
-					refEffects(want, fx)
-					gb, wb := frameBytes(got), frameBytes(want)
-					for i := range gb {
-						if !bytes.Equal(gb[i], wb[i]) {
-							n := 0
-							for j := range gb[i] {
-								if gb[i][j] != wb[i][j] {
-									n++
-								}
-							}
-							t.Fatalf("plane %d: %d bytes differ from the reference", i, n)
-						}
-					}
-					if changed := !bytes.Equal(gb[0], frameBytes(testFrame(format, w, h, 7))[0]); changed != (c.opacity > 0) {
-						t.Fatalf("the effect changed the frame: %v, at opacity %g", changed, c.opacity)
-					}
+					matchReference(t, format, fx, c.opacity > 0)
 				})
 			}
+		}
+	}
+}
+
+// matchReference draws fx on a 111×77 test frame of format and fails unless it gives the
+// reference's bytes, and changes the frame exactly when changes says.
+func matchReference(t *testing.T, format string, fx []overlay.EffectBox, changes bool) {
+	t.Helper()
+	const w, h = 111, 77
+	got, want := testFrame(format, w, h, 7), testFrame(format, w, h, 7)
+	r := newRenderer(t, 2)
+	draw(t, r, got, &overlay.Primitives{Effects: fx})
+	refEffects(want, fx)
+	gb, wb := frameBytes(got), frameBytes(want)
+	for i := range gb {
+		if !bytes.Equal(gb[i], wb[i]) {
+			n := 0
+			for j := range gb[i] {
+				if gb[i][j] != wb[i][j] {
+					n++
+				}
+			}
+			t.Fatalf("plane %d: %d bytes differ from the reference", i, n)
+		}
+	}
+	if changed := !bytes.Equal(gb[0], frameBytes(testFrame(format, w, h, 7))[0]); changed != changes {
+		t.Fatalf("the effect changed the frame: %v, want %v", changed, changes)
+	}
+}
+
+// TestGaussianSigmasMatchReference holds the Gaussian to the tap-by-tap reference across
+// its sigma range, 8- and 10-bit: a single box of radius 0 (sigma 1), uneven widths, and
+// sigma 50, whose window (radii 49, 49, 50) reaches past the whole 111×77 frame from every
+// sample and whose sums are the largest (the CPU's int32 and float64 bounds).
+func TestGaussianSigmasMatchReference(t *testing.T) {
+	for _, format := range []string{"yuv420p", "p010"} {
+		for _, sigma := range []float32{1, 1.5, 7.3, 17, 50} {
+			t.Run(fmt.Sprintf("%s/%g", format, sigma), func(t *testing.T) {
+				matchReference(t, format, effectScene(overlay.EffectGaussian, sigma), true)
+			})
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package render
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The Gaussian blur (overlay.EffectGaussian): three box filters in a row, whose widths are
 // chosen from sigma so that together they have the Gaussian's variance (the standard
@@ -14,9 +17,17 @@ import "math"
 //
 // the sums over the taps inside the frame: the window clipped to the frame and the weights
 // renormalised, as blur clips its window. The numerator is an exact integer (int64), so
-// the CPU's running sums (three box sums down the columns, three along each row) and the
-// device's tap-by-tap sum (kernels/effects.cu's fxGaussian) give the same number, and the
-// same float: float32(float64(N)/float64(D)).
+// the CPU's sums (three boxes along each row, then three down the columns) and the
+// device's (kernels/effects.cu) give the same number, and the same float:
+// float32(float64(N)/float64(D)).
+//
+// Along a row every sum fits int32: at most 1023 (10 bits) times the three widths' product,
+// 1023·99·99·101 ≈ 1.01e9 < 2³¹ at sigma 50. So the CPU filters each row in int32 from
+// its third prefix sums (gaussAcross: they wrap, but the taps' signed sum is the boxes'
+// modulo 2³², and so exact), 8 lanes. Down the columns the sums reach 1023 times the
+// product squared, about 1.0e15: int64, whole rows at a time (4 lanes), in one sweep down
+// the rows, the last pass turning each sum into its value (below 2⁵², so its float64 is
+// exact; the weights' product, below 2⁵³, too).
 
 // gaussMaxSigma bounds sigma (overlay's range for EffectGaussian), which bounds the
 // filter's reach: at 50 px the three radii are 49, 49 and 50. Twin: TK_FX_GAUSS_SIGMA.
@@ -42,132 +53,210 @@ func gaussRadii(s float32, sub int) [3]int {
 	return r
 }
 
-// boxSums sets out[i] to in[i] + … + in[i+2r] (len(in) = len(out) + 2r) by running sums.
-func boxSums(out, in []int64, r int) {
-	var sum int64
-	for _, v := range in[:2*r] {
-		sum += v
-	}
-	for i := range out {
-		sum += in[i+2*r]
-		out[i] = sum
-		sum -= in[i]
-	}
+// gaussLine returns wk's line for the three boxes along a line of n values: 3 zeros, then
+// the n values (the caller's, from index 3; zero here), then zeros to a whole number of
+// groups of 8.
+func gaussLine(wk *fxWork, n int) []int32 {
+	wk.gLine = grow(wk.gLine, (n+3+7)/8*8)
+	clear(wk.gLine)
+	return wk.gLine
 }
 
-// gaussLine filters line (n + 2R values, R the radii's sum, zero beyond the frame) with the
-// three boxes into its middle n values, out; tmp is scratch as long as line.
-func gaussLine(out, line, tmp []int64, rad [3]int) {
-	src, n := line, len(line)
-	for k, r := range rad {
-		n -= 2 * r
-		dst := tmp[:n]
-		if k == 2 {
-			dst = out
-		}
-		boxSums(dst, src, r)
-		src, tmp = dst, src // src's old room is the next scratch
-	}
+// gaussAcross filters a line from gaussLine (len(out) + 2R values, R the radii's sum, zero
+// beyond the frame) with the three boxes into out: out[i] = Σ w(t)·line[3+i+t]. A box of
+// width w is a difference of prefix sums, P[i+w] − P[i]; the three boxes are, alike, eight
+// taps of the line's third prefix sums P3 (P3[k] is line[k]'s third inclusive prefix sum,
+// which the 3 leading zeros make the sum up to k − 3 exclusive): signed by how many of the
+// widths each tap's offset adds. In int32: the prefix sums wrap, but every box's sum fits
+// (the top of the file), and the wrapped taps give it modulo 2³², so exactly. line is
+// overwritten.
+func gaussAcross(out []int64, line []int32, rad [3]int) {
+	prefix3(line)
+	boxTaps(out, line, 2*rad[0]+1, 2*rad[1]+1, 2*rad[2]+1)
 }
 
-// gaussWeights are the filter's sums of weights over the taps inside the frame for
-// samples [a, a+len(out)) of a line of size size.
-func gaussWeights(out []int64, a, size int, rad [3]int, wk *fxWork) {
-	R := rad[0] + rad[1] + rad[2]
-	line := grow(wk.gLine, len(out)+2*R)
-	for i := range line {
-		line[i] = 0
-		if p := a - R + i; p >= 0 && p < size {
-			line[i] = 1
-		}
-	}
-	wk.gTmp = grow(wk.gTmp, len(line))
-	gaussLine(out, line, wk.gTmp, rad)
-	wk.gLine = line
-}
-
-// gaussianPlane is phase 1 of the Gaussian blur: column sums first (three box sums down the
-// frame's columns the rows reach, each a row at a time: blur's slide, then sums of rows),
-// then along each row, over lines zero beyond the frame; each value the numerator over the
-// weights inside the frame.
-func gaussianPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, rad [3]int, wk *fxWork) {
-	n, m := x1-x0, y1-y0
-	R := rad[0] + rad[1] + rad[2]
-	lx0, lx1 := max(x0-R, 0), min(x1+R, pl.w)
-	nc := lx1 - lx0
-	// Down the columns: rows [y0 − reach, y1 + reach) of each pass, reach the radii of the
-	// passes after it; the first pass sums the frame's rows (none beyond its edges).
-	r0, r1, r2 := rad[0], rad[1], rad[2]
-	ya, yb := y0-r1-r2, y1+r1+r2
-	wk.gA = grow(wk.gA, (yb-ya)*nc)
-	wk.a = grow(wk.a, nc)
-	acc := grow(wk.acc, nc)
-	clear(acc)
-	for y := max(ya-r0, 0); y < min(ya+r0+1, pl.h); y++ {
-		pl.slide(acc, lx0, y, -1, wk.a)
-	}
-	for y := ya; y < yb; y++ {
-		if y > ya {
-			add, sub := y+r0, y-r0-1
-			if add >= pl.h {
-				add = -1
-			}
-			if sub < 0 || sub >= pl.h {
-				sub = -1
-			}
-			if add >= 0 || sub >= 0 {
-				pl.slide(acc, lx0, add, sub, wk.a)
-			}
-		}
-		copy(wk.gA[(y-ya)*nc:], acc)
-	}
-	wk.acc = acc
-	wk.gB = grow(wk.gB, (yb-ya-2*r1)*nc)
-	sumRows(wk.gB, wk.gA, nc, r1)
-	wk.gC = grow(wk.gC, m*nc)
-	sumRows(wk.gC, wk.gB[:(yb-ya-2*r1)*nc], nc, r2)
-	// Along the rows, and the weights inside the frame.
-	wk.gDx, wk.gDy = grow(wk.gDx, n), grow(wk.gDy, m)
-	gaussWeights(wk.gDy, y0, pl.h, rad, wk)
-	gaussWeights(wk.gDx, x0, pl.w, rad, wk)
-	line := grow(wk.gLine, n+2*R)
-	tmp := grow(wk.gTmp, n+2*R)
-	num := grow(wk.gNum, n)
-	for y := range m {
-		clear(line)
-		for i, v := range wk.gC[y*nc : (y+1)*nc] {
-			line[lx0-(x0-R)+i] = int64(v)
-		}
-		gaussLine(num, line, tmp, rad)
-		out, dy := e[y*n:(y+1)*n], wk.gDy[y]
-		for x, v := range num {
-			out[x] = float32(float64(v) / float64(wk.gDx[x]*dy))
-		}
-	}
-	wk.gLine, wk.gTmp, wk.gNum = line, tmp, num
-}
-
-// sumRows sets each row of dst (rows of nc values) to the sum of src's rows i … i+2r, a row
-// at a time: the sum moved down a row (one added, one taken away). Every sum fits int32:
-// at most the three widths' product times the largest code value (about 1.01e9 at sigma
-// 50 in 10 bits).
-func sumRows(dst, src []int32, nc, r int) {
-	rows := len(dst) / nc
-	if rows == 0 {
+// prefix3 sets p to its third inclusive prefix sums, in place, int32 arithmetic (wrapping).
+func prefix3(p []int32) {
+	if haveAVX2 && len(p)%8 == 0 && len(p) > 0 {
+		fxPrefix3AVX2(&p[0], len(p)/8)
 		return
 	}
-	first := dst[:nc]
-	copy(first, src[:nc])
-	for j := 1; j <= 2*r; j++ {
-		for i, v := range src[j*nc : (j+1)*nc] {
-			first[i] += v
+	prefix3Go(p)
+}
+
+// prefix3Go is prefix3's Go twin.
+func prefix3Go(p []int32) {
+	var a, b, c int32
+	for i, v := range p {
+		a += v
+		b += a
+		c += b
+		p[i] = c
+	}
+}
+
+// boxTaps sets out[i] to the three boxes' sum at i from the third prefix sums p of boxes
+// w0, w1 and w2 wide: Σ ± p[i + offset] over the offsets the widths add up to.
+func boxTaps(out []int64, p []int32, w0, w1, w2 int) {
+	_ = p[len(out)-1+w0+w1+w2]
+	if haveAVX2 {
+		if g := len(out) / 8; g > 0 {
+			fxGaussTapsAVX2(&out[0], &p[0], w0, w1, w2, g)
+			out, p = out[8*g:], p[8*g:]
 		}
 	}
-	for y := 1; y < rows; y++ {
-		prev, cur := dst[(y-1)*nc:y*nc], dst[y*nc:(y+1)*nc]
-		add, sub := src[(y+2*r)*nc:(y+2*r+1)*nc], src[(y-1)*nc:y*nc]
-		for i := range cur {
-			cur[i] = prev[i] + add[i] - sub[i]
+	boxTapsGo(out, p, w0, w1, w2)
+}
+
+// boxTapsGo is boxTaps' Go twin.
+func boxTapsGo(out []int64, p []int32, w0, w1, w2 int) {
+	for i := range out {
+		v := p[i+w0+w1+w2] - p[i+w0+w1] - p[i+w0+w2] - p[i+w1+w2] + p[i+w0] + p[i+w1] + p[i+w2] - p[i]
+		out[i] = int64(v)
+	}
+}
+
+// gaussWeights sets out[i] to the filter's sum of weights over the taps inside the frame
+// for sample a+i of a line of size samples (exact in float64: at most the widths' product).
+func gaussWeights(out []float64, a, size int, rad [3]int, wk *fxWork) {
+	R := rad[0] + rad[1] + rad[2]
+	line := gaussLine(wk, len(out)+2*R)
+	for i := range len(out) + 2*R {
+		if q := a - R + i; q >= 0 && q < size {
+			line[3+i] = 1
 		}
+	}
+	num := grow(wk.gNum, len(out))
+	gaussAcross(num, line, rad)
+	for i, v := range num {
+		out[i] = float64(v)
+	}
+	wk.gNum = num
+}
+
+// gaussianPlane is phase 1 of the Gaussian blur: the three boxes along each row the window
+// reaches (rows beyond the frame zero), then down the columns, one sweep down the rows:
+// each box's running sums move down a row as a new row reaches them, each pass keeping
+// only the rows the next still takes away (rings of 2r + 2 rows, so they stay in cache),
+// the last pass turning its sums into the values, the numerator over the weights inside
+// the frame.
+func gaussianPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, rad [3]int, wk *fxWork) {
+	n, m := x1-x0, y1-y0
+	if n <= 0 || m <= 0 {
+		return
+	}
+	R := rad[0] + rad[1] + rad[2]
+	wk.gDx, wk.gDy = grow(wk.gDx, n), grow(wk.gDy, m)
+	gaussWeights(wk.gDx, x0, pl.w, rad, wk)
+	gaussWeights(wk.gDy, y0, pl.h, rad, wk)
+	lx0, lx1 := max(x0-R, 0), min(x1+R, pl.w)
+	wk.a = grow(wk.a, lx1-lx0)
+	// Ring k holds pass k's input rows (the rows along, then the first two passes' sums):
+	// at least 2r + 2 rows, a power of two, so that a row's slot is a mask (a division a
+	// row and pass cost a tenth of the sweep).
+	var rings [3][]int64
+	var masks [3]int
+	size := 0
+	for k, r := range rad {
+		masks[k] = 1<<bits.Len(uint(2*r+1)) - 1
+		size += (masks[k] + 1) * n
+	}
+	all := grow(wk.gA, size)
+	for k, o := 0, 0; k < len(rad); k++ {
+		rings[k], o = all[o:o+(masks[k]+1)*n], o+(masks[k]+1)*n
+	}
+	z, cur := grow(wk.gZ, n), grow(wk.gCur, n)
+	clear(z)
+	clear(cur)
+	// slot is row i of ring k, i < 0 too (a pass's partial sums before its first row).
+	slot := func(k, i int) []int64 {
+		o := i & masks[k] * n
+		return rings[k][o : o+n]
+	}
+	for j := range m + 2*R {
+		h := slot(0, j)
+		if y := y0 - R + j; y < 0 || y >= pl.h {
+			clear(h)
+		} else {
+			pl.prefetch(lx0, lx1, y+1)
+			line := gaussLine(wk, n+2*R)[3:]
+			pl.slide(line[lx0-(x0-R):lx1-(x0-R)], lx0, y, -1, wk.a)
+			gaussAcross(h, wk.gLine, rad)
+		}
+		// Pass k's output row t, from its input row i, is its row t − 1 plus input row i
+		// less input row i − 2r − 1 (zeros before the first); its rows before 0 are
+		// partial sums, the first from zeros.
+		i := j
+		for k, r := range rad {
+			t := i - 2*r
+			add, sub := slot(k, i), z
+			if i > 2*r {
+				sub = slot(k, i-2*r-1)
+			}
+			if k == len(rad)-1 {
+				if t >= 0 {
+					gaussOut(e[t*n:(t+1)*n], cur, add, sub, wk.gDx, wk.gDy[t])
+				} else {
+					slideRows(cur, cur, add, sub)
+				}
+				break
+			}
+			prev := z
+			if i > 0 {
+				prev = slot(k+1, t-1)
+			}
+			slideRows(slot(k+1, t), prev, add, sub)
+			if t < 0 {
+				break
+			}
+			i = t
+		}
+	}
+	wk.gA, wk.gZ, wk.gCur = all, z, cur
+}
+
+// slideRows sets dst[i] to prev[i] + add[i] − sub[i] (dst may be prev): a column sum moved
+// down a row.
+func slideRows(dst, prev, add, sub []int64) {
+	if haveAVX2 {
+		if g := len(dst) / 4; g > 0 {
+			_, _, _ = prev[4*g-1], add[4*g-1], sub[4*g-1]
+			fxGaussSlideAVX2(&dst[0], &prev[0], &add[0], &sub[0], g)
+			k := 4 * g
+			dst, prev, add, sub = dst[k:], prev[k:], add[k:], sub[k:]
+		}
+	}
+	slideRowsGo(dst, prev, add, sub)
+}
+
+// slideRowsGo is slideRows' Go twin.
+func slideRowsGo(dst, prev, add, sub []int64) {
+	prev, add, sub = prev[:len(dst)], add[:len(dst)], sub[:len(dst)]
+	for i := range dst {
+		dst[i] = prev[i] + add[i] - sub[i]
+	}
+}
+
+// gaussOut moves the running sums cur down a row (cur[i] += add[i] − sub[i]) and sets out[i]
+// to the value float32(cur[i] / (dx[i]·dy)), the division in float64.
+func gaussOut(out []float32, cur, add, sub []int64, dx []float64, dy float64) {
+	if haveAVX2 {
+		if g := len(out) / 4; g > 0 {
+			_, _, _, _ = cur[4*g-1], add[4*g-1], sub[4*g-1], dx[4*g-1]
+			fxGaussOutAVX2(&out[0], &cur[0], &add[0], &sub[0], &dx[0], dy, g)
+			k := 4 * g
+			out, cur, add, sub, dx = out[k:], cur[k:], add[k:], sub[k:], dx[k:]
+		}
+	}
+	gaussOutGo(out, cur, add, sub, dx, dy)
+}
+
+// gaussOutGo is gaussOut's Go twin.
+func gaussOutGo(out []float32, cur, add, sub []int64, dx []float64, dy float64) {
+	cur, add, sub, dx = cur[:len(out)], add[:len(out)], sub[:len(out)], dx[:len(out)]
+	for i := range out {
+		v := cur[i] + add[i] - sub[i]
+		cur[i] = v
+		out[i] = float32(float64(v) / (dx[i] * dy))
 	}
 }
