@@ -1,7 +1,8 @@
 // effects.cu: the box effects on the frame before the overlay is drawn; the twin of
 // render/effects.go (whose comment says what each effect does); they run after binning,
-// and not at all when a bin list overflowed. tk_effects_copy copies the
-// frame as decoded; tk_effects then gives each pixel, for every box in order, the box's
+// and not at all when a bin list overflowed. tk_effects_copy copies the frame as decoded;
+// tk_effects_gauss sums the Gaussian boxes' columns from the copy (the first of its two
+// separable passes); tk_effects then gives each pixel, for every box in order, the box's
 // effect computed from the copy, mixed in by the box fill's coverage. The CPU computes the
 // same sums (exact integers) and the same float operations in the same order, so the samples
 // are the same.
@@ -79,13 +80,13 @@ __device__ void fxGaussRadii(float s, int sub, int r[3]) {
   for (int i = 0; i < 3; i++) r[i] = (wl - 1) / 2 + (i >= m ? 1 : 0);
 }
 
-// fxGaussian is the Gaussian blur at sample (x, y) of plane pl.
-__device__ float fxGaussian(const TkFxPlane& pl, float strength, int x, int y) {
+// fxGaussWeights sets w[0 .. 2R] to the filter's integer weights for strength s in a plane
+// of subsampling sub (the first box, then each of the others summed over it by prefix
+// sums, p: scratch) and returns R, the radii's sum.
+__device__ int fxGaussWeights(float s, int sub, int w[TK_FX_GAUSS_TAPS], int p[TK_FX_GAUSS_TAPS + 1]) {
   int rad[3];
-  fxGaussRadii(strength, pl.sub, rad);
+  fxGaussRadii(s, sub, rad);
   int R = rad[0] + rad[1] + rad[2], n = 2 * R + 1;
-  // The weights: the first box, then each of the others summed over it (prefix sums).
-  int w[TK_FX_GAUSS_TAPS], p[TK_FX_GAUSS_TAPS + 1];
   for (int i = 0; i < n; i++) w[i] = i - R >= -rad[0] && i - R <= rad[0] ? 1 : 0;
   for (int k = 1; k < 3; k++) {
     p[0] = 0;
@@ -95,16 +96,58 @@ __device__ float fxGaussian(const TkFxPlane& pl, float strength, int x, int y) {
       w[i] = p[b] - p[a];
     }
   }
+  return R;
+}
+
+// tk_effects_gauss is the Gaussian's first pass, for every Gaussian box and plane: the
+// weighted sum down each column of the copy, w(j)·s(x, y + j) over the rows inside the
+// frame, at each sample the host's record (TkFxGauss) spans (kernels/gpu/effects.go's
+// gaussRecords: the box's samples and R beyond them each way, R at least the radii's sum). Every sum fits int32 (at most
+// 1023 times the three widths' product, about 1.01e9 at sigma 50; render/gauss.go). With
+// these, tk_effects sums along the row only: O(6σ) taps a sample, not O((6σ)²).
+TK_KERNEL void tk_effects_gauss(const TkParams* p) {
+  const TkEffects* e = (const TkEffects*)p->effects;
+  if (!e || e->n == 0 || !e->gauss || overflowed(p)) return;
+  size_t threads = (size_t)gridDim.x * gridDim.y * TK_FXC_X * TK_FXC_Y;
+  size_t t = ((size_t)(blockIdx.y * gridDim.x + blockIdx.x) * TK_FXC_Y + threadIdx.y) * TK_FXC_X + threadIdx.x;
+  const TkEffectBox* boxes = (const TkEffectBox*)e->boxes;
+  const TkFxGauss* gs = (const TkFxGauss*)e->gauss;
+  int w[TK_FX_GAUSS_TAPS], pr[TK_FX_GAUSS_TAPS + 1];
+  for (int i = 0; i < e->n; i++) {
+    if (boxes[i].kind != TK_FX_GAUSSIAN) continue;
+    for (int k = 0; k < 3; k++) {
+      const TkFxGauss& g = gs[3 * i + k];
+      size_t cells = (size_t)g.cols * g.rows;
+      if (t >= cells) continue;
+      const TkFxPlane& pl = e->planes[k];
+      int R = fxGaussWeights(boxes[i].strength, pl.sub, w, pr);
+      int32_t* sums = (int32_t*)g.sums;
+      for (size_t c = t; c < cells; c += threads) {
+        int x = g.x0 + (int)(c % g.cols), y = g.y0 + (int)(c / g.cols);
+        int y0 = y - R < 0 ? 0 : y - R, y1 = y + R > pl.h - 1 ? pl.h - 1 : y + R;
+        int32_t sum = 0;
+        for (int yy = y0; yy <= y1; yy++) sum += w[yy - y + R] * fxAt(pl, x, yy);
+        sums[c] = sum;
+      }
+    }
+  }
+}
+
+// fxGaussian is the Gaussian blur at sample (x, y) of plane pl, from the column sums g
+// (tk_effects_gauss): the weighted sum of them along the row, over the weights inside the
+// frame, with render's division.
+__device__ float fxGaussian(const TkFxPlane& pl, const TkFxGauss& g, float strength, int x, int y) {
+  int w[TK_FX_GAUSS_TAPS], pr[TK_FX_GAUSS_TAPS + 1];
+  int R = fxGaussWeights(strength, pl.sub, w, pr);
   int x0 = x - R < 0 ? 0 : x - R, x1 = x + R > pl.w - 1 ? pl.w - 1 : x + R;
   int y0 = y - R < 0 ? 0 : y - R, y1 = y + R > pl.h - 1 ? pl.h - 1 : y + R;
+  const int32_t* row = (const int32_t*)g.sums + (size_t)(y - g.y0) * g.cols - g.x0;
   long long num = 0, dx = 0, dy = 0;
-  for (int yy = y0; yy <= y1; yy++) {
-    long long row = 0;
-    for (int xx = x0; xx <= x1; xx++) row += (long long)w[xx - x + R] * fxAt(pl, xx, yy);
-    num += w[yy - y + R] * row;
-    dy += w[yy - y + R];
+  for (int xx = x0; xx <= x1; xx++) {
+    num += (long long)w[xx - x + R] * row[xx];
+    dx += w[xx - x + R];
   }
-  for (int xx = x0; xx <= x1; xx++) dx += w[xx - x + R];
+  for (int yy = y0; yy <= y1; yy++) dy += w[yy - y + R];
   return (float)((double)num / (double)(dx * dy));
 }
 
@@ -282,7 +325,7 @@ __device__ float fxEffect(const TkParams* p, const TkEffects* e, const TkEffectB
       return (float)sum * (1 / (float)((x1 - x0 + 1) * (y1 - y0 + 1)));
     }
     case TK_FX_GAUSSIAN:
-      return fxGaussian(pl, b.strength, x, y);
+      return fxGaussian(pl, ((const TkFxGauss*)e->gauss)[3 * (&b - (const TkEffectBox*)e->boxes) + k], b.strength, x, y);
     case TK_FX_PIXELATE: {
       int c = fxCell(b.strength, pl.sub);
       int ox = floorDiv((int)floorf(b.x), pl.sub), oy = floorDiv((int)floorf(b.y), pl.sub);

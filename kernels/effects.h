@@ -59,6 +59,14 @@ struct TkFxCopy {
   int64_t bytes;
 };
 
+// TkFxGauss is one plane of a Gaussian box's column sums, which tk_effects_gauss writes and
+// fxGaussian reads: the int32 sums (row-major) of samples [x0, x0 + cols) × [y0, y0 + rows)
+// of the plane, the box's samples and every column its filter reaches; cols 0: none.
+struct TkFxGauss {
+  uint64_t sums;
+  int32_t x0, y0, cols, rows;
+};
+
 // TkEffects is the effects' parameter block.
 struct TkEffects {
   int32_t n;    // boxes
@@ -66,6 +74,7 @@ struct TkEffects {
   uint64_t boxes;
   TkFxPlane planes[3];
   TkFxCopy copies[3];
+  uint64_t gauss;  // TkFxGauss[n][3]: each box's planes; 0 when no box is a Gaussian
 };
 
 // TkCamera is the camera look's parameter block (camera.cu; render/camera.go): the Q15 gains

@@ -1,14 +1,18 @@
 package gpu
 
 import (
+	"math"
+	"unsafe"
+
 	"trackink/kernels/device"
 	"trackink/overlay"
 )
 
 // The box effects (overlay.EffectBox; kernels/effects.cu): the host uploads the frame's
 // effect boxes and the effects' parameter block, and sizes the copy of the frame as decoded
-// that the kernels read; tk_effects_copy and tk_effects run ahead of binning, on the frame
-// in device memory (an NVDEC frame in place).
+// that the kernels read, and the Gaussian's column sums (gaussRecords); tk_effects_copy,
+// tk_effects_gauss and tk_effects run ahead of binning, on the frame in device memory (an
+// NVDEC frame in place).
 
 // The Go twins of kernels/effects.h's records (layout_test.go checks them).
 type tkFxPlane struct {
@@ -32,14 +36,23 @@ type tkEffects struct {
 	Boxes  uint64
 	Planes [3]tkFxPlane
 	Copies [3]tkFxCopy
+	Gauss  uint64
+}
+
+type tkFxGauss struct {
+	Sums               uint64
+	X0, Y0, Cols, Rows int32
 }
 
 // effectBufs are the effects' device buffers and the host copy of their parameter block
-// (in an allocation of its own, as hostRecords: memory handed to the driver).
+// (in an allocation of its own, as hostRecords: memory handed to the driver); the
+// Gaussian's records and column sums.
 type effectBufs struct {
 	block, boxes buf
 	src          [3]buf
 	host         *tkEffects
+	gauss, sums  buf
+	records      []tkFxGauss
 }
 
 // fxLayout is how a frame format holds its planes for the effects: for each component,
@@ -81,6 +94,9 @@ func (g *Backend) uploadEffects(hf *frameDesc, fx []overlay.EffectBox, planes [3
 	}
 	var err error
 	if q.Planes, q.Copies, err = g.fxPlanes(hf, planes, &e.src); err != nil {
+		return 0, err
+	}
+	if q.Gauss, err = g.gaussRecords(hf, fx, &q); err != nil {
 		return 0, err
 	}
 	*e.host = q
@@ -147,4 +163,84 @@ func (fd *frameDesc) planeBytes(k int) int {
 		rows, row = (fd.h+1)/2, 2*((fd.w+1)/2)
 	}
 	return fd.strides[k]*(rows-1) + row
+}
+
+// gaussRecords lays out the Gaussian boxes' column sums (kernels/effects.cu's
+// tk_effects_gauss) in e.sums and uploads their records, and returns the records' address;
+// 0 when no box is a Gaussian. Each plane's record spans the samples the box's effect is
+// computed at (fxRect's rectangle; 4:2:0 chroma at half) and gaussReach beyond them each
+// way, in the frame.
+func (g *Backend) gaussRecords(hf *frameDesc, fx []overlay.EffectBox, q *tkEffects) (uint64, error) {
+	e := &g.fx
+	e.records = e.records[:0]
+	var cells int64
+	for i := range fx {
+		b := &fx[i]
+		r := fxRect(b, hf.w, hf.h)
+		for k := range 3 {
+			pl := &q.Planes[k]
+			if b.Kind != overlay.EffectGaussian || pl.W == 0 {
+				e.records = append(e.records, tkFxGauss{})
+				continue
+			}
+			sh, sub := int(pl.Sub>>1), int(pl.Sub)
+			x0, y0, x1, y1 := r[0]>>sh, r[1]>>sh, (r[2]+sub-1)>>sh, (r[3]+sub-1)>>sh
+			reach := gaussReach(b.Strength, sub)
+			gx0, gx1 := max(x0-reach, 0), min(x1+reach, int(pl.W))
+			rec := tkFxGauss{X0: int32(gx0), Y0: int32(y0)}
+			if x1 > x0 && y1 > y0 {
+				rec.Cols, rec.Rows = int32(gx1-gx0), int32(y1-y0)
+			}
+			rec.Sums = uint64(cells) // an offset until the buffer is known
+			cells += int64(rec.Cols) * int64(rec.Rows)
+			e.records = append(e.records, rec)
+		}
+	}
+	if cells == 0 {
+		return 0, nil
+	}
+	if err := g.ensure(&e.sums, int(cells)*4); err != nil {
+		return 0, err
+	}
+	for i := range e.records {
+		e.records[i].Sums = uint64(e.sums.ptr) + 4*e.records[i].Sums
+	}
+	if err := g.ensure(&e.gauss, len(e.records)*int(unsafe.Sizeof(tkFxGauss{}))); err != nil {
+		return 0, err
+	}
+	if err := g.dev.CopyIn(e.gauss.ptr, bytesOf(e.records)); err != nil {
+		return 0, err
+	}
+	return uint64(e.gauss.ptr), nil
+}
+
+// gaussReach bounds the Gaussian's reach, its three radii's sum (render's gaussRadii), for
+// sigma s px in a plane whose samples are sub px apart: each radius is at most
+// (sqrt(4σ² + 1) + 1) / 2, and one more for rounding.
+func gaussReach(s float32, sub int) int {
+	sg := float64(min(max(s, 0), 50)) / float64(sub)
+	return 3 * (int((math.Sqrt(4*sg*sg+1)+1)/2) + 1)
+}
+
+// fxRect is kernels/effects.cu's fxRect (render's effectRect): the pixels [r[0], r[2]) ×
+// [r[1], r[3]) box b can reach in a w × h frame, on even coordinates; empty for a box whose
+// edges are not finite or beyond 2²⁴ px. The same float32 operations as the kernel's.
+func fxRect(b *overlay.EffectBox, w, h int) [4]int {
+	const far = float32(1 << 24)
+	v := [4]float32{b.X - 1, b.Y - 1, b.X + b.W + 2, b.Y + b.H + 2}
+	var r [4]int
+	for _, f := range v {
+		if !(f >= -far && f <= far) {
+			return r
+		}
+	}
+	lim := [4]int{w, h, w, h}
+	for i, f := range v {
+		r[i] = min(max(int(math.Floor(float64(f))), 0), lim[i])
+	}
+	r[0] &^= 1
+	r[1] &^= 1
+	r[2] = min((r[2]+1)&^1, w)
+	r[3] = min((r[3]+1)&^1, h)
+	return r
 }

@@ -31,6 +31,25 @@ func TestEffectsFeatherEmuMatchCPU(t *testing.T) {
 	}
 }
 
+// TestGaussianSigmasEmuMatchCPU is TestEffectsEmuMatchCPU's Gaussian across its sigma
+// range: sigma 1 (a box of radius 0), 17, and 50, whose window reaches past the whole
+// 97×61 frame (the column sums tk_effects_gauss leaves span every column of it).
+func TestGaussianSigmasEmuMatchCPU(t *testing.T) {
+	for _, sigma := range []float32{1, 17, 50} {
+		t.Run(fmt.Sprint(sigma), func(t *testing.T) {
+			matchFrameChanges(t, []string{"gaussian"}, func(name string) overlay.Primitives {
+				p := effectBoxes(name, 0, 0)
+				for i := range p.Effects {
+					if p.Effects[i].Kind == overlay.EffectGaussian {
+						p.Effects[i].Strength = sigma
+					}
+				}
+				return p
+			})
+		})
+	}
+}
+
 // TestSortDescendingEmuMatchCPU is TestEffectsEmuMatchCPU's pixel sort brightest first
 // (EffectBox.SortDescending), along rows and columns.
 func TestSortDescendingEmuMatchCPU(t *testing.T) {
@@ -168,6 +187,8 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkEffectBox sortDescending", unsafe.Offsetof(b.SortDescending)}, {"TkEffectBox sortKey", unsafe.Offsetof(b.SortKey)},
 		{"TkEffectBox sortMinRun", unsafe.Offsetof(b.SortMinRun)},
 		{"TkCamera ampC", unsafe.Offsetof(c.AmpC)}, {"TkCamera keyC", unsafe.Offsetof(c.KeyC)},
+		{"sizeof TkFxGauss", unsafe.Sizeof(tkFxGauss{})}, {"TkFxGauss cols", unsafe.Offsetof(tkFxGauss{}.Cols)},
+		{"TkEffects gauss", unsafe.Offsetof(e.Gauss)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {

@@ -17,6 +17,7 @@ extern "C" long tk_effects_layout(int i) {
       (long)offsetof(TkEffectBox, sortDescending), (long)offsetof(TkEffectBox, sortKey),
       (long)offsetof(TkEffectBox, sortMinRun),
       (long)offsetof(TkCamera, ampC),       (long)offsetof(TkCamera, keyC),
+      (long)sizeof(TkFxGauss),              (long)offsetof(TkFxGauss, cols),     (long)offsetof(TkEffects, gauss),
   };
   return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
 }
