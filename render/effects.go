@@ -98,6 +98,7 @@ type fxWork struct {
 	gLine, gP              []int32
 	gA, gB, gCur, gZ, gNum []int64
 	gDx, gDy               []float64
+	gCarry                 [24]int32 // the 8 lines' three running sums between blocks
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

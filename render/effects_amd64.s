@@ -220,8 +220,11 @@ doneOut:
 	RET
 
 // func fxPrefixAVX2(p, col *int32, groups int)
-// p[i] = p[i−1] + col[i−1] for i = 1 … 8·groups (p[0] given), int32 arithmetic (wrapping),
-// a group at a time (vec_amd64.h's PREFIXSTEP).
+// p[i] = p[i−1] + col[i−1] for i = 1 … 8·groups (p[0] given), int32 arithmetic (wrapping):
+// within each 128-bit half by two shifted adds, the low half's last sum carried into the
+// high half, and the sum before the group into all eight. The group's own total is
+// broadcast from its sums before that carry, so that the chain from group to group is one
+// add.
 TEXT ·fxPrefixAVX2(SB), NOSPLIT, $0-24
 	MOVQ         p+0(FP), DI
 	MOVQ         col+8(FP), SI
@@ -232,10 +235,20 @@ TEXT ·fxPrefixAVX2(SB), NOSPLIT, $0-24
 	JLE          donePrefix
 
 loopPrefix:
-	VMOVDQU (SI), Y0
-	PREFIXSTEP(Y5)
-	VMOVDQU Y0, (DI)
-	ADDQ    $32, DI
+	VMOVDQU    (SI), Y0
+	VPSLLDQ    $4, Y0, Y1
+	VPADDD     Y1, Y0, Y0
+	VPSLLDQ    $8, Y0, Y1
+	VPADDD     Y1, Y0, Y0
+	VPSHUFD    $0xff, Y0, Y1
+	VPERM2I128 $0x08, Y1, Y1, Y1
+	VPADDD     Y1, Y0, Y0
+	VPSHUFD    $0xff, Y0, Y2
+	VPERM2I128 $0x11, Y2, Y2, Y2
+	VPADDD     Y5, Y0, Y0
+	VPADDD     Y2, Y5, Y5
+	VMOVDQU    Y0, (DI)
+	ADDQ       $32, DI
 	ADDQ       $32, SI
 	DECQ       CX
 	JNZ        loopPrefix

@@ -26,5 +26,5 @@ func fxGaussSlideAVX2(dst, prev, add, sub *int64, groups int)                   
 func fxGaussOutAVX2(out *float32, cur, add, sub *int64, dx *float64, dy float64, groups int) {
 	panic(noAVX2)
 }
-func fxPrefix3AVX2(p *int32, groups int)                           { panic(noAVX2) }
+func fxPrefix3AVX2(p *int32, stride int, carry *int32, groups int) { panic(noAVX2) }
 func fxGaussTapsAVX2(out *int64, p *int32, w0, w1, w2, groups int) { panic(noAVX2) }

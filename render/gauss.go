@@ -23,8 +23,8 @@ import (
 //
 // Along a row every sum fits int32: at most 1023 (10 bits) times the three widths' product,
 // 1023·99·99·101 ≈ 1.01e9 < 2³¹ at sigma 50. So the CPU filters each row in int32 from
-// its third prefix sums (gaussAcross: they wrap, but the taps' signed sum is the boxes'
-// modulo 2³², and so exact), 8 lanes. Down the columns the sums reach 1023 times the
+// its third prefix sums (prefix3 and boxTaps: they wrap, but the taps' signed sum is the
+// boxes' modulo 2³², and so exact), 8 rows at once. Down the columns the sums reach 1023 times the
 // product squared, about 1.0e15: int64, whole rows at a time (4 lanes), in one sweep down
 // the rows, the last pass turning each sum into its value (below 2⁵², so its float64 is
 // exact; the weights' product, below 2⁵³, too).
@@ -53,38 +53,43 @@ func gaussRadii(s float32, sub int) [3]int {
 	return r
 }
 
-// gaussLine returns wk's line for the three boxes along a line of n values: 3 zeros, then
-// the n values (the caller's, from index 3; zero here), then zeros to a whole number of
-// groups of 8.
-func gaussLine(wk *fxWork, n int) []int32 {
-	wk.gLine = grow(wk.gLine, (n+3+7)/8*8)
+// gaussLines returns wk's lines for the three boxes along rows of n values, 8 lines, each
+// lineLen(n) long: 3 zeros, then the n values (the caller's, from index 3; zero here), then
+// zeros to a whole number of groups of 8.
+func gaussLines(wk *fxWork, n int) []int32 {
+	wk.gLine = grow(wk.gLine, 8*lineLen(n))
 	clear(wk.gLine)
 	return wk.gLine
 }
 
-// gaussAcross filters a line from gaussLine (len(out) + 2R values, R the radii's sum, zero
-// beyond the frame) with the three boxes into out: out[i] = Σ w(t)·line[3+i+t]. A box of
-// width w is a difference of prefix sums, P[i+w] − P[i]; the three boxes are, alike, eight
-// taps of the line's third prefix sums P3 (P3[k] is line[k]'s third inclusive prefix sum,
-// which the 3 leading zeros make the sum up to k − 3 exclusive): signed by how many of the
-// widths each tap's offset adds. In int32: the prefix sums wrap, but every box's sum fits
-// (the top of the file), and the wrapped taps give it modulo 2³², so exactly. line is
-// overwritten.
-func gaussAcross(out []int64, line []int32, rad [3]int) {
-	prefix3(line)
-	boxTaps(out, line, 2*rad[0]+1, 2*rad[1]+1, 2*rad[2]+1)
-}
+// lineLen is the length of each of gaussLines' lines for n values.
+func lineLen(n int) int { return (n + 3 + 7) / 8 * 8 }
 
-// prefix3 sets p to its third inclusive prefix sums, in place, int32 arithmetic (wrapping).
-func prefix3(p []int32) {
-	if haveAVX2 && len(p)%8 == 0 && len(p) > 0 {
-		fxPrefix3AVX2(&p[0], len(p)/8)
+// The three boxes along a line (len(out) + 2R values, R the radii's sum, zero beyond the
+// frame) into out, out[i] = Σ w(t)·line[3+i+t], are two steps: prefix3, then boxTaps. A box
+// of width w is a difference of prefix sums, P[i+w] − P[i]; the three boxes are, alike,
+// eight taps of the line's third prefix sums P3 (P3[k] is line[k]'s third inclusive prefix
+// sum, which the 3 leading zeros make the sum up to k − 3 exclusive), signed by how many of
+// the widths each tap's offset adds. In int32: the prefix sums wrap, but every box's sum
+// fits (the top of the file), and the wrapped taps give it modulo 2³², so exactly.
+
+// prefix3 sets each of the 8 lines of p (each len(p)/8 long) to its third inclusive prefix
+// sums, in place, int32 arithmetic (wrapping). The AVX2 twin takes the 8 lines together, a
+// block of 8 × 8 at a time, transposed so that the sums along the lines are adds of whole
+// vectors (a prefix sum within a vector costs 6 shuffles, a transpose 3 a vector).
+func prefix3(p []int32, carry *[24]int32) {
+	n := len(p) / 8
+	if haveAVX2 && n%8 == 0 && n > 0 {
+		*carry = [24]int32{}
+		fxPrefix3AVX2(&p[0], n, &carry[0], n/8)
 		return
 	}
-	prefix3Go(p)
+	for k := range 8 {
+		prefix3Go(p[k*n : (k+1)*n])
+	}
 }
 
-// prefix3Go is prefix3's Go twin.
+// prefix3Go is prefix3's Go twin on one line.
 func prefix3Go(p []int32) {
 	var a, b, c int32
 	for i, v := range p {
@@ -120,18 +125,20 @@ func boxTapsGo(out []int64, p []int32, w0, w1, w2 int) {
 // for sample a+i of a line of size samples (exact in float64: at most the widths' product).
 func gaussWeights(out []float64, a, size int, rad [3]int, wk *fxWork) {
 	R := rad[0] + rad[1] + rad[2]
-	line := gaussLine(wk, len(out)+2*R)
+	line := grow(wk.gLine, lineLen(len(out)+2*R))
+	clear(line)
 	for i := range len(out) + 2*R {
 		if q := a - R + i; q >= 0 && q < size {
 			line[3+i] = 1
 		}
 	}
+	prefix3Go(line)
 	num := grow(wk.gNum, len(out))
-	gaussAcross(num, line, rad)
+	boxTaps(num, line, 2*rad[0]+1, 2*rad[1]+1, 2*rad[2]+1)
 	for i, v := range num {
 		out[i] = float64(v)
 	}
-	wk.gNum = num
+	wk.gLine, wk.gNum = line, num
 }
 
 // gaussianPlane is phase 1 of the Gaussian blur: the three boxes along each row the window
@@ -173,15 +180,25 @@ func gaussianPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, rad [3]int, wk 
 		o := i & masks[k] * n
 		return rings[k][o : o+n]
 	}
+	ll, lines := lineLen(n+2*R), []int32(nil)
 	for j := range m + 2*R {
+		if j%8 == 0 { // the next 8 rows' third prefix sums along, together
+			lines = gaussLines(wk, n+2*R)
+			for q := range 8 {
+				if y := y0 - R + j + q; y >= 0 && y < pl.h && j+q < m+2*R {
+					pl.prefetch(lx0, lx1, y+1)
+					line := lines[q*ll+3:]
+					pl.slide(line[lx0-(x0-R):lx1-(x0-R)], lx0, y, -1, wk.a)
+				}
+			}
+			prefix3(lines, &wk.gCarry)
+		}
 		h := slot(0, j)
 		if y := y0 - R + j; y < 0 || y >= pl.h {
 			clear(h)
 		} else {
-			pl.prefetch(lx0, lx1, y+1)
-			line := gaussLine(wk, n+2*R)[3:]
-			pl.slide(line[lx0-(x0-R):lx1-(x0-R)], lx0, y, -1, wk.a)
-			gaussAcross(h, wk.gLine, rad)
+			q := j % 8
+			boxTaps(h, lines[q*ll:(q+1)*ll], 2*rad[0]+1, 2*rad[1]+1, 2*rad[2]+1)
 		}
 		// Pass k's output row t, from its input row i, is its row t − 1 plus input row i
 		// less input row i − 2r − 1 (zeros before the first); its rows before 0 are

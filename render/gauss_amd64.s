@@ -1,10 +1,9 @@
 //go:build gc && !purego
 
 #include "textflag.h"
-#include "vec_amd64.h"
 
-// AVX2 twins of gauss.go's loops: along the rows, the third prefix sums and the eight taps
-// (int32, 8 a group); down the columns, rows of int64 sums moved down and the last pass's
+// AVX2 twins of gauss.go's loops: along the rows, the third prefix sums (8 rows at once)
+// and the eight taps (int32, 8 a group); down the columns, rows of int64 sums moved down and the last pass's
 // values (4 a group). The callers pass whole groups and do the rest in Go;
 // effects_simd_test.go holds each to its twin.
 
@@ -76,24 +75,87 @@ doneOut:
 	VZEROUPPER
 	RET
 
-// func fxPrefix3AVX2(p *int32, groups int)
-// p becomes its third inclusive prefix sums (int32, wrapping), in place, 8 a group.
-TEXT ·fxPrefix3AVX2(SB), NOSPLIT, $0-16
-	MOVQ   p+0(FP), DI
-	MOVQ   groups+8(FP), CX
-	VPXOR  Y5, Y5, Y5
-	VPXOR  Y6, Y6, Y6
-	VPXOR  Y7, Y7, Y7
-	TESTQ  CX, CX
-	JLE    donePrefix3
+// TRANSPOSE8 transposes the 8 × 8 int32 block whose rows are a0 … a7 into b0 … b7 (b_j
+// its column j), the a's overwritten: pairs of rows interleaved by 32 bits, then by 64,
+// then the 128-bit halves swapped.
+#define TRANSPOSE8(a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7) \
+	VPUNPCKLDQ  a1, a0, b0;        \
+	VPUNPCKHDQ  a1, a0, b1;        \
+	VPUNPCKLDQ  a3, a2, b2;        \
+	VPUNPCKHDQ  a3, a2, b3;        \
+	VPUNPCKLDQ  a5, a4, b4;        \
+	VPUNPCKHDQ  a5, a4, b5;        \
+	VPUNPCKLDQ  a7, a6, b6;        \
+	VPUNPCKHDQ  a7, a6, b7;        \
+	VPUNPCKLQDQ b2, b0, a0;        \
+	VPUNPCKHQDQ b2, b0, a1;        \
+	VPUNPCKLQDQ b3, b1, a2;        \
+	VPUNPCKHQDQ b3, b1, a3;        \
+	VPUNPCKLQDQ b6, b4, a4;        \
+	VPUNPCKHQDQ b6, b4, a5;        \
+	VPUNPCKLQDQ b7, b5, a6;        \
+	VPUNPCKHQDQ b7, b5, a7;        \
+	VPERM2I128  $0x20, a4, a0, b0; \
+	VPERM2I128  $0x31, a4, a0, b4; \
+	VPERM2I128  $0x20, a5, a1, b1; \
+	VPERM2I128  $0x31, a5, a1, b5; \
+	VPERM2I128  $0x20, a6, a2, b2; \
+	VPERM2I128  $0x31, a6, a2, b6; \
+	VPERM2I128  $0x20, a7, a3, b3; \
+	VPERM2I128  $0x31, a7, a3, b7
+
+// RUNNING adds to the columns Y8 … Y15 of a block (8 lines' values at 8 positions) the
+// running sum before each along the lines, carried in at off(DX) and out there.
+#define RUNNING(off) \
+	VPADDD  off(DX), Y8, Y8; \
+	VPADDD  Y8, Y9, Y9;      \
+	VPADDD  Y9, Y10, Y10;    \
+	VPADDD  Y10, Y11, Y11;   \
+	VPADDD  Y11, Y12, Y12;   \
+	VPADDD  Y12, Y13, Y13;   \
+	VPADDD  Y13, Y14, Y14;   \
+	VPADDD  Y14, Y15, Y15;   \
+	VMOVDQU Y15, off(DX)
+
+// func fxPrefix3AVX2(p *int32, stride int, carry *int32, groups int)
+// The 8 lines p, p + stride, … (int32s) become their third inclusive prefix sums (int32,
+// wrapping), in place, a block of 8 positions at a time: transposed, three running sums
+// across the columns (the carries, 3 × 8 int32 at carry, zero at the start), and back.
+TEXT ·fxPrefix3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  p+0(FP), SI
+	MOVQ  stride+8(FP), R8
+	MOVQ  carry+16(FP), DX
+	MOVQ  groups+24(FP), CX
+	SHLQ  $2, R8
+	LEAQ  (R8)(R8*2), R9
+	LEAQ  (R8)(R8*4), R10
+	LEAQ  (R9)(R8*4), R11
+	TESTQ CX, CX
+	JLE   donePrefix3
 
 loopPrefix3:
-	VMOVDQU (DI), Y0
-	PREFIXSTEP(Y5)
-	PREFIXSTEP(Y6)
-	PREFIXSTEP(Y7)
-	VMOVDQU Y0, (DI)
-	ADDQ    $32, DI
+	VMOVDQU (SI), Y0
+	VMOVDQU (SI)(R8*1), Y1
+	VMOVDQU (SI)(R8*2), Y2
+	VMOVDQU (SI)(R9*1), Y3
+	VMOVDQU (SI)(R8*4), Y4
+	VMOVDQU (SI)(R10*1), Y5
+	VMOVDQU (SI)(R9*2), Y6
+	VMOVDQU (SI)(R11*1), Y7
+	TRANSPOSE8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15)
+	RUNNING(0)
+	RUNNING(32)
+	RUNNING(64)
+	TRANSPOSE8(Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, (SI)(R8*1)
+	VMOVDQU Y2, (SI)(R8*2)
+	VMOVDQU Y3, (SI)(R9*1)
+	VMOVDQU Y4, (SI)(R8*4)
+	VMOVDQU Y5, (SI)(R10*1)
+	VMOVDQU Y6, (SI)(R9*2)
+	VMOVDQU Y7, (SI)(R11*1)
+	ADDQ    $32, SI
 	DECQ    CX
 	JNZ     loopPrefix3
 
