@@ -92,13 +92,15 @@ type fxWork struct {
 	places               []int32
 	counts               [256]int32
 	runKeys, sorted      [netMax]byte // a run's keys where whole vectors of them are not; a run sorted
-	// gaussian: a line along a row and its prefix sums; the rows filtered along, then
-	// down (two buffers in turn), a running row, a row of zeros, a line's weights; the
+	// gaussian: 8 lines along rows (their prefix sums in place) and their running sums
+	// between blocks; the sweep's rows of sums, int32 or int64; a line's weights; the
 	// weights inside the frame of each column and row
-	gLine, gP              []int32
-	gA, gB, gCur, gZ, gNum []int64
-	gDx, gDy               []float64
-	gCarry                 [24]int32 // the 8 lines' three running sums between blocks
+	gLine    []int32
+	gCarry   [24]int32
+	g32      gaussRows[int32]
+	g64      gaussRows[int64]
+	gNum     []int64
+	gDx, gDy []float64
 }
 
 // grow returns s with length n, reallocated with a quarter to spare when it is too short:

@@ -2,6 +2,8 @@
 
 package render
 
+import "unsafe"
+
 // The AVX2 twins of effects_simd.go's Go loops (effects_amd64.s): groups counts whole
 // groups of 8 samples, side by side (one byte, or two for fxBlend16AVX2). With q non-nil
 // the blends' effect values are q's of the samples (e is not read), else e's.
@@ -61,13 +63,13 @@ func fxRanksAVX2(places *int32, keys *byte, n int)
 func fxSortBytesAVX2(dst, src *byte, n int)
 
 //go:noescape
-func fxGaussSlideAVX2(dst, prev, add, sub *int64, groups int)
+func fxGaussSlideAVX2(dst, prev, add, sub unsafe.Pointer, wide bool, groups int)
 
 //go:noescape
-func fxGaussOutAVX2(out *float32, cur, add, sub *int64, dx *float64, dy float64, groups int)
+func fxGaussOutAVX2(out *float32, cur, add, sub unsafe.Pointer, wide bool, dx *float64, dy float64, groups int)
 
 //go:noescape
 func fxPrefix3AVX2(p *int32, stride int, carry *int32, groups int)
 
 //go:noescape
-func fxGaussTapsAVX2(out *int64, p *int32, w0, w1, w2, groups int)
+func fxGaussTapsAVX2(out unsafe.Pointer, wide bool, p *int32, w0, w1, w2, groups int)

@@ -2,6 +2,8 @@
 
 package render
 
+import "unsafe"
+
 func fxBlend8AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int) { panic(noAVX2) }
 func fxBlend16AVX2(p *byte, e *float32, q *fxPoint, cov *float32, groups int, shift uint) {
 	panic(noAVX2)
@@ -22,9 +24,11 @@ func fxKeyRangeAVX2(keys *byte, groups int) (lo, hi uint32)                     
 func fxLayOutAVX2(out *float32, c *int32, values int, least float32)            { panic(noAVX2) }
 func fxRanksAVX2(places *int32, keys *byte, n int)                              { panic(noAVX2) }
 func fxSortBytesAVX2(dst, src *byte, n int)                                     { panic(noAVX2) }
-func fxGaussSlideAVX2(dst, prev, add, sub *int64, groups int)                   { panic(noAVX2) }
-func fxGaussOutAVX2(out *float32, cur, add, sub *int64, dx *float64, dy float64, groups int) {
+func fxPrefix3AVX2(p *int32, stride int, carry *int32, groups int)              { panic(noAVX2) }
+func fxGaussTapsAVX2(out unsafe.Pointer, wide bool, p *int32, w0, w1, w2, groups int) {
 	panic(noAVX2)
 }
-func fxPrefix3AVX2(p *int32, stride int, carry *int32, groups int) { panic(noAVX2) }
-func fxGaussTapsAVX2(out *int64, p *int32, w0, w1, w2, groups int) { panic(noAVX2) }
+func fxGaussSlideAVX2(dst, prev, add, sub unsafe.Pointer, wide bool, groups int) { panic(noAVX2) }
+func fxGaussOutAVX2(out *float32, cur, add, sub unsafe.Pointer, wide bool, dx *float64, dy float64, groups int) {
+	panic(noAVX2)
+}

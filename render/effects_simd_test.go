@@ -382,37 +382,50 @@ func TestGaussRowsAVX2MatchGo(t *testing.T) {
 		var carry [24]int32
 		withAVX2(true, func() { prefix3(got, &carry) })
 		withAVX2(false, func() { prefix3(want, &carry) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("n %d: the AVX2 prefix sums differ from Go's", n)
+		}
 		w := [3]int{1 + rng.IntN(20), 1 + rng.IntN(20), 1 + rng.IntN(20)}
 		taps := max(0, len(line)/8-w[0]-w[1]-w[2])
 		got64, want64 := make([]int64, taps), make([]int64, taps)
+		got32, want32 := make([]int32, taps), make([]int32, taps)
 		if taps > 0 {
-			withAVX2(true, func() { boxTaps(got64, got[len(line)/8*7:], w[0], w[1], w[2]) })
-			withAVX2(false, func() { boxTaps(want64, want[len(line)/8*7:], w[0], w[1], w[2]) })
+			last := got[len(line)/8*7:]
+			withAVX2(true, func() { boxTaps(got64, last, w[0], w[1], w[2]) })
+			withAVX2(false, func() { boxTaps(want64, last, w[0], w[1], w[2]) })
+			withAVX2(true, func() { boxTaps(got32, last, w[0], w[1], w[2]) })
+			withAVX2(false, func() { boxTaps(want32, last, w[0], w[1], w[2]) })
 		}
-		if !slices.Equal(got, want) || !slices.Equal(got64, want64) {
+		if !slices.Equal(got64, want64) || !slices.Equal(got32, want32) {
 			t.Fatalf("n %d: the AVX2 box sums differ from Go's", n)
 		}
-		got64, want64 = make([]int64, n), make([]int64, n)
+		gaussRowsMatch[int64](t, n, rng, 1<<50, 989901)
+		gaussRowsMatch[int32](t, n, rng, 1<<29, 1449)
+	}
+}
 
-		prev, add, sub := make([]int64, n), make([]int64, n), make([]int64, n)
-		dx := make([]float64, n)
-		for i := range n {
-			sub[i] = rng.Int64N(1 << 50)
-			prev[i], add[i] = sub[i]+rng.Int64N(1<<51), rng.Int64N(1<<51)
-			dx[i] = float64(1 + rng.IntN(989901))
-		}
-		withAVX2(true, func() { slideRows(got64, prev, add, sub) })
-		withAVX2(false, func() { slideRows(want64, prev, add, sub) })
-		if !slices.Equal(got64, want64) {
-			t.Fatalf("n %d: the AVX2 rows moved down differ from Go's", n)
-		}
-		dy := float64(1 + rng.IntN(989901))
-		gotCur, wantCur := slices.Clone(prev), slices.Clone(prev)
-		gotO, wantO := make([]float32, n), make([]float32, n)
-		withAVX2(true, func() { gaussOut(gotO, gotCur, add, sub, dx, dy) })
-		withAVX2(false, func() { gaussOut(wantO, wantCur, add, sub, dx, dy) })
-		if !slices.Equal(gotCur, wantCur) || !slices.Equal(gotO, wantO) {
-			t.Fatalf("n %d: the AVX2 Gaussian values differ from Go's", n)
-		}
+// gaussRowsMatch holds slideRows and gaussOut on n sums of type T to their Go twins: sums
+// moved down a row below 4·lim, weights' totals up to wmax.
+func gaussRowsMatch[T gaussSum](t *testing.T, n int, rng *rand.Rand, lim int64, wmax int) {
+	got, want := make([]T, n), make([]T, n)
+	prev, add, sub := make([]T, n), make([]T, n), make([]T, n)
+	dx := make([]float64, n)
+	for i := range n {
+		sub[i] = T(rng.Int64N(lim))
+		prev[i], add[i] = sub[i]+T(rng.Int64N(2*lim)), T(rng.Int64N(2*lim))
+		dx[i] = float64(1 + rng.IntN(wmax))
+	}
+	withAVX2(true, func() { slideRows(got, prev, add, sub) })
+	withAVX2(false, func() { slideRows(want, prev, add, sub) })
+	if !slices.Equal(got, want) {
+		t.Fatalf("n %d, %T: the AVX2 rows moved down differ from Go's", n, got)
+	}
+	dy := float64(1 + rng.IntN(wmax))
+	gotCur, wantCur := slices.Clone(prev), slices.Clone(prev)
+	gotO, wantO := make([]float32, n), make([]float32, n)
+	withAVX2(true, func() { gaussOut(gotO, gotCur, add, sub, dx, dy) })
+	withAVX2(false, func() { gaussOut(wantO, wantCur, add, sub, dx, dy) })
+	if !slices.Equal(gotCur, wantCur) || !slices.Equal(gotO, wantO) {
+		t.Fatalf("n %d, %T: the AVX2 Gaussian values differ from Go's", n, got)
 	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 // The Gaussian blur (overlay.EffectGaussian): three box filters in a row, whose widths are
@@ -100,13 +101,38 @@ func prefix3Go(p []int32) {
 	}
 }
 
+// gaussSum is the type of the Gaussian's sums down the columns: int32 where every sum
+// fits (gaussNarrow), 8 lanes; else int64, 4.
+type gaussSum interface{ int32 | int64 }
+
+// gaussNarrow says whether every sum down the columns fits int32 in plane pl: the largest
+// code value times the weights' total squared (the three widths' product) below 2³¹ (in
+// 10 bits up to sigma 5, the default).
+func gaussNarrow(pl *fxPlane, rad [3]int) bool {
+	top := int64(255)
+	if pl.wide {
+		top = 1023
+	}
+	p := int64(1)
+	for _, r := range rad {
+		p *= int64(2*r + 1)
+	}
+	return top*p*p < 1<<31
+}
+
+// lanes is the AVX2 twins' group for sums of type T.
+func lanes[T gaussSum]() int {
+	var v T
+	return 32 / int(unsafe.Sizeof(v))
+}
+
 // boxTaps sets out[i] to the three boxes' sum at i from the third prefix sums p of boxes
 // w0, w1 and w2 wide: Σ ± p[i + offset] over the offsets the widths add up to.
-func boxTaps(out []int64, p []int32, w0, w1, w2 int) {
+func boxTaps[T gaussSum](out []T, p []int32, w0, w1, w2 int) {
 	_ = p[len(out)-1+w0+w1+w2]
 	if haveAVX2 {
 		if g := len(out) / 8; g > 0 {
-			fxGaussTapsAVX2(&out[0], &p[0], w0, w1, w2, g)
+			fxGaussTapsAVX2(unsafe.Pointer(&out[0]), lanes[T]() == 4, &p[0], w0, w1, w2, g)
 			out, p = out[8*g:], p[8*g:]
 		}
 	}
@@ -114,10 +140,10 @@ func boxTaps(out []int64, p []int32, w0, w1, w2 int) {
 }
 
 // boxTapsGo is boxTaps' Go twin.
-func boxTapsGo(out []int64, p []int32, w0, w1, w2 int) {
+func boxTapsGo[T gaussSum](out []T, p []int32, w0, w1, w2 int) {
 	for i := range out {
 		v := p[i+w0+w1+w2] - p[i+w0+w1] - p[i+w0+w2] - p[i+w1+w2] + p[i+w0] + p[i+w1] + p[i+w2] - p[i]
-		out[i] = int64(v)
+		out[i] = T(v)
 	}
 }
 
@@ -152,31 +178,44 @@ func gaussianPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, rad [3]int, wk 
 	if n <= 0 || m <= 0 {
 		return
 	}
-	R := rad[0] + rad[1] + rad[2]
 	wk.gDx, wk.gDy = grow(wk.gDx, n), grow(wk.gDy, m)
 	gaussWeights(wk.gDx, x0, pl.w, rad, wk)
 	gaussWeights(wk.gDy, y0, pl.h, rad, wk)
+	if gaussNarrow(pl, rad) {
+		gaussSweep(pl, e, x0, y0, x1, y1, rad, wk, &wk.g32)
+	} else {
+		gaussSweep(pl, e, x0, y0, x1, y1, rad, wk, &wk.g64)
+	}
+}
+
+// gaussRows are a sweep's rows of sums: its rings, a row of zeros and the running row.
+type gaussRows[T gaussSum] struct{ all, z, cur []T }
+
+// gaussSweep is gaussianPlane's sweep down the rows, its sums of type T.
+func gaussSweep[T gaussSum](pl *fxPlane, e []float32, x0, y0, x1, y1 int, rad [3]int, wk *fxWork, rs *gaussRows[T]) {
+	n, m := x1-x0, y1-y0
+	R := rad[0] + rad[1] + rad[2]
 	lx0, lx1 := max(x0-R, 0), min(x1+R, pl.w)
 	wk.a = grow(wk.a, lx1-lx0)
 	// Ring k holds pass k's input rows (the rows along, then the first two passes' sums):
 	// at least 2r + 2 rows, a power of two, so that a row's slot is a mask (a division a
 	// row and pass cost a tenth of the sweep).
-	var rings [3][]int64
+	var rings [3][]T
 	var masks [3]int
 	size := 0
 	for k, r := range rad {
 		masks[k] = 1<<bits.Len(uint(2*r+1)) - 1
 		size += (masks[k] + 1) * n
 	}
-	all := grow(wk.gA, size)
+	all := grow(rs.all, size)
 	for k, o := 0, 0; k < len(rad); k++ {
 		rings[k], o = all[o:o+(masks[k]+1)*n], o+(masks[k]+1)*n
 	}
-	z, cur := grow(wk.gZ, n), grow(wk.gCur, n)
+	z, cur := grow(rs.z, n), grow(rs.cur, n)
 	clear(z)
 	clear(cur)
 	// slot is row i of ring k, i < 0 too (a pass's partial sums before its first row).
-	slot := func(k, i int) []int64 {
+	slot := func(k, i int) []T {
 		o := i & masks[k] * n
 		return rings[k][o : o+n]
 	}
@@ -229,17 +268,19 @@ func gaussianPlane(pl *fxPlane, e []float32, x0, y0, x1, y1 int, rad [3]int, wk 
 			i = t
 		}
 	}
-	wk.gA, wk.gZ, wk.gCur = all, z, cur
+	rs.all, rs.z, rs.cur = all, z, cur
 }
 
 // slideRows sets dst[i] to prev[i] + add[i] − sub[i] (dst may be prev): a column sum moved
 // down a row.
-func slideRows(dst, prev, add, sub []int64) {
+func slideRows[T gaussSum](dst, prev, add, sub []T) {
 	if haveAVX2 {
-		if g := len(dst) / 4; g > 0 {
-			_, _, _ = prev[4*g-1], add[4*g-1], sub[4*g-1]
-			fxGaussSlideAVX2(&dst[0], &prev[0], &add[0], &sub[0], g)
-			k := 4 * g
+		if l := lanes[T](); len(dst) >= l {
+			g := len(dst) / l
+			_, _, _ = prev[l*g-1], add[l*g-1], sub[l*g-1]
+			fxGaussSlideAVX2(unsafe.Pointer(&dst[0]), unsafe.Pointer(&prev[0]), unsafe.Pointer(&add[0]),
+				unsafe.Pointer(&sub[0]), l == 4, g)
+			k := l * g
 			dst, prev, add, sub = dst[k:], prev[k:], add[k:], sub[k:]
 		}
 	}
@@ -247,7 +288,7 @@ func slideRows(dst, prev, add, sub []int64) {
 }
 
 // slideRowsGo is slideRows' Go twin.
-func slideRowsGo(dst, prev, add, sub []int64) {
+func slideRowsGo[T gaussSum](dst, prev, add, sub []T) {
 	prev, add, sub = prev[:len(dst)], add[:len(dst)], sub[:len(dst)]
 	for i := range dst {
 		dst[i] = prev[i] + add[i] - sub[i]
@@ -256,12 +297,14 @@ func slideRowsGo(dst, prev, add, sub []int64) {
 
 // gaussOut moves the running sums cur down a row (cur[i] += add[i] − sub[i]) and sets out[i]
 // to the value float32(cur[i] / (dx[i]·dy)), the division in float64.
-func gaussOut(out []float32, cur, add, sub []int64, dx []float64, dy float64) {
+func gaussOut[T gaussSum](out []float32, cur, add, sub []T, dx []float64, dy float64) {
 	if haveAVX2 {
-		if g := len(out) / 4; g > 0 {
-			_, _, _, _ = cur[4*g-1], add[4*g-1], sub[4*g-1], dx[4*g-1]
-			fxGaussOutAVX2(&out[0], &cur[0], &add[0], &sub[0], &dx[0], dy, g)
-			k := 4 * g
+		if l := lanes[T](); len(out) >= l {
+			g := len(out) / l
+			_, _, _, _ = cur[l*g-1], add[l*g-1], sub[l*g-1], dx[l*g-1]
+			fxGaussOutAVX2(&out[0], unsafe.Pointer(&cur[0]), unsafe.Pointer(&add[0]), unsafe.Pointer(&sub[0]),
+				l == 4, &dx[0], dy, g)
+			k := l * g
 			out, cur, add, sub, dx = out[k:], cur[k:], add[k:], sub[k:], dx[k:]
 		}
 	}
@@ -269,7 +312,7 @@ func gaussOut(out []float32, cur, add, sub []int64, dx []float64, dy float64) {
 }
 
 // gaussOutGo is gaussOut's Go twin.
-func gaussOutGo(out []float32, cur, add, sub []int64, dx []float64, dy float64) {
+func gaussOutGo[T gaussSum](out []float32, cur, add, sub []T, dx []float64, dy float64) {
 	cur, add, sub, dx = cur[:len(out)], add[:len(out)], sub[:len(out)], dx[:len(out)]
 	for i := range out {
 		v := cur[i] + add[i] - sub[i]

@@ -7,74 +7,6 @@
 // values (4 a group). The callers pass whole groups and do the rest in Go;
 // effects_simd_test.go holds each to its twin.
 
-// func fxGaussSlideAVX2(dst, prev, add, sub *int64, groups int)
-// dst[i] = prev[i] + add[i] − sub[i] (dst may be prev).
-TEXT ·fxGaussSlideAVX2(SB), NOSPLIT, $0-40
-	MOVQ  dst+0(FP), DI
-	MOVQ  prev+8(FP), SI
-	MOVQ  add+16(FP), R8
-	MOVQ  sub+24(FP), R9
-	MOVQ  groups+32(FP), CX
-	TESTQ CX, CX
-	JLE   doneSlide
-
-loopSlide:
-	VMOVDQU (SI), Y0
-	VPADDQ  (R8), Y0, Y0
-	VPSUBQ  (R9), Y0, Y0
-	VMOVDQU Y0, (DI)
-	ADDQ    $32, DI
-	ADDQ    $32, SI
-	ADDQ    $32, R8
-	ADDQ    $32, R9
-	DECQ    CX
-	JNZ     loopSlide
-
-doneSlide:
-	VZEROUPPER
-	RET
-
-// func fxGaussOutAVX2(out *float32, cur, add, sub *int64, dx *float64, dy float64, groups int)
-// cur[i] += add[i] − sub[i]; out[i] = float32(float64(cur[i]) / (dx[i]·dy)). The sums lie
-// in [0, 2⁵²): OR-ing in 2⁵²'s exponent and subtracting 2⁵² is the exact float64 (AVX2
-// has no int64 conversion); the division and the rounding to float32 are IEEE's, as Go's.
-TEXT ·fxGaussOutAVX2(SB), NOSPLIT, $0-56
-	MOVQ         out+0(FP), DI
-	MOVQ         cur+8(FP), SI
-	MOVQ         add+16(FP), R8
-	MOVQ         sub+24(FP), R9
-	MOVQ         dx+32(FP), R10
-	VBROADCASTSD dy+40(FP), Y5
-	MOVQ         groups+48(FP), CX
-	MOVQ         $0x4330000000000000, AX
-	MOVQ         AX, X6
-	VPBROADCASTQ X6, Y6
-	TESTQ        CX, CX
-	JLE          doneOut
-
-loopOut:
-	VMOVDQU    (SI), Y0
-	VPADDQ     (R8), Y0, Y0
-	VPSUBQ     (R9), Y0, Y0
-	VMOVDQU    Y0, (SI)
-	VPOR       Y6, Y0, Y1
-	VSUBPD     Y6, Y1, Y1
-	VMULPD     (R10), Y5, Y2
-	VDIVPD     Y2, Y1, Y1
-	VCVTPD2PSY Y1, X1
-	VMOVUPS    X1, (DI)
-	ADDQ       $16, DI
-	ADDQ       $32, SI
-	ADDQ       $32, R8
-	ADDQ       $32, R9
-	ADDQ       $32, R10
-	DECQ       CX
-	JNZ        loopOut
-
-doneOut:
-	VZEROUPPER
-	RET
-
 // TRANSPOSE8 transposes the 8 × 8 int32 block whose rows are a0 … a7 into b0 … b7 (b_j
 // its column j), the a's overwritten: pairs of rows interleaved by 32 bits, then by 64,
 // then the 128-bit halves swapped.
@@ -163,16 +95,18 @@ donePrefix3:
 	VZEROUPPER
 	RET
 
-// func fxGaussTapsAVX2(out *int64, p *int32, w0, w1, w2, groups int)
-// out[i] = int64(p[i+w0+w1+w2] − p[i+w0+w1] − p[i+w0+w2] − p[i+w1+w2] + p[i+w0] + p[i+w1]
-// + p[i+w2] − p[i]), int32 arithmetic (wrapping) then widened, 8 a group.
-TEXT ·fxGaussTapsAVX2(SB), NOSPLIT, $0-48
-	MOVQ out+0(FP), DI
-	MOVQ p+8(FP), SI
-	MOVQ w0+16(FP), AX
-	MOVQ w1+24(FP), BX
-	MOVQ w2+32(FP), DX
-	MOVQ groups+40(FP), CX
+// func fxGaussTapsAVX2(out unsafe.Pointer, wide bool, p *int32, w0, w1, w2, groups int)
+// out[i] = p[i+w0+w1+w2] − p[i+w0+w1] − p[i+w0+w2] − p[i+w1+w2] + p[i+w0] + p[i+w1] +
+// p[i+w2] − p[i], int32 arithmetic (wrapping), out int64s (widened) if wide, else int32s;
+// 8 a group.
+TEXT ·fxGaussTapsAVX2(SB), NOSPLIT, $0-56
+	MOVQ   out+0(FP), DI
+	MOVBQZX wide+8(FP), R12
+	MOVQ   p+16(FP), SI
+	MOVQ   w0+24(FP), AX
+	MOVQ   w1+32(FP), BX
+	MOVQ   w2+40(FP), DX
+	MOVQ   groups+48(FP), CX
 	SHLQ $2, AX
 	SHLQ $2, BX
 	SHLQ $2, DX
@@ -192,6 +126,16 @@ loopTaps:
 	VPADDD       (SI)(BX*1), Y0, Y0
 	VPADDD       (SI)(DX*1), Y0, Y0
 	VPSUBD       (SI), Y0, Y0
+	TESTQ        R12, R12
+	JNZ          wideTaps
+	VMOVDQU      Y0, (DI)
+	ADDQ         $32, DI
+	ADDQ         $32, SI
+	DECQ         CX
+	JNZ          loopTaps
+	JMP          doneTaps
+
+wideTaps:
 	VPMOVSXDQ    X0, Y1
 	VEXTRACTI128 $1, Y0, X2
 	VPMOVSXDQ    X2, Y2
@@ -203,5 +147,114 @@ loopTaps:
 	JNZ          loopTaps
 
 doneTaps:
+	VZEROUPPER
+	RET
+
+// func fxGaussSlideAVX2(dst, prev, add, sub unsafe.Pointer, wide bool, groups int)
+// dst[i] = prev[i] + add[i] − sub[i] (dst may be prev), int64s if wide (4 a group), else
+// int32s (8, wrapping).
+TEXT ·fxGaussSlideAVX2(SB), NOSPLIT, $0-48
+	MOVQ    dst+0(FP), DI
+	MOVQ    prev+8(FP), SI
+	MOVQ    add+16(FP), R8
+	MOVQ    sub+24(FP), R9
+	MOVBQZX wide+32(FP), R12
+	MOVQ    groups+40(FP), CX
+	TESTQ   CX, CX
+	JLE     doneSlide
+
+loopSlide:
+	VMOVDQU (SI), Y0
+	VMOVDQU (R8), Y1
+	VMOVDQU (R9), Y2
+	TESTQ   R12, R12
+	JZ      narrowSlide
+	VPADDQ  Y1, Y0, Y0
+	VPSUBQ  Y2, Y0, Y0
+	JMP     storeSlide
+
+narrowSlide:
+	VPADDD Y1, Y0, Y0
+	VPSUBD Y2, Y0, Y0
+
+storeSlide:
+	VMOVDQU Y0, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	ADDQ    $32, R8
+	ADDQ    $32, R9
+	DECQ    CX
+	JNZ     loopSlide
+
+doneSlide:
+	VZEROUPPER
+	RET
+
+// func fxGaussOutAVX2(out *float32, cur, add, sub unsafe.Pointer, wide bool, dx *float64, dy float64, groups int)
+// cur[i] += add[i] − sub[i]; out[i] = float32(float64(cur[i]) / (dx[i]·dy)): a group is 4
+// int64 sums if wide, else 8 int32s. The int64 sums lie in [0, 2⁵²): OR-ing in 2⁵²'s
+// exponent and subtracting 2⁵² is the exact float64 (AVX2 has no int64 conversion); the
+// int32s convert exactly (VCVTDQ2PD); the division and the rounding to float32 are IEEE's,
+// as Go's.
+TEXT ·fxGaussOutAVX2(SB), NOSPLIT, $0-64
+	MOVQ         out+0(FP), DI
+	MOVQ         cur+8(FP), SI
+	MOVQ         add+16(FP), R8
+	MOVQ         sub+24(FP), R9
+	MOVBQZX      wide+32(FP), R12
+	MOVQ         dx+40(FP), R10
+	VBROADCASTSD dy+48(FP), Y5
+	MOVQ         groups+56(FP), CX
+	MOVQ         $0x4330000000000000, AX
+	MOVQ         AX, X6
+	VPBROADCASTQ X6, Y6
+	TESTQ        CX, CX
+	JLE          doneOut
+
+loopOut:
+	VMOVDQU (SI), Y0
+	VMOVDQU (R8), Y1
+	VMOVDQU (R9), Y2
+	TESTQ   R12, R12
+	JZ      narrowOut
+	VPADDQ     Y1, Y0, Y0
+	VPSUBQ     Y2, Y0, Y0
+	VMOVDQU    Y0, (SI)
+	VPOR       Y6, Y0, Y1
+	VSUBPD     Y6, Y1, Y1
+	VMULPD     (R10), Y5, Y2
+	VDIVPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVUPS    X1, (DI)
+	ADDQ       $16, DI
+	ADDQ       $32, R10
+	JMP        nextOut
+
+narrowOut:
+	VPADDD       Y1, Y0, Y0
+	VPSUBD       Y2, Y0, Y0
+	VMOVDQU      Y0, (SI)
+	VCVTDQ2PD    X0, Y1
+	VEXTRACTI128 $1, Y0, X2
+	VCVTDQ2PD    X2, Y2
+	VMULPD       (R10), Y5, Y3
+	VMULPD       32(R10), Y5, Y4
+	VDIVPD       Y3, Y1, Y1
+	VDIVPD       Y4, Y2, Y2
+	VCVTPD2PSY   Y1, X1
+	VCVTPD2PSY   Y2, X2
+	VMOVUPS      X1, (DI)
+	VMOVUPS      X2, 16(DI)
+	ADDQ         $32, DI
+	ADDQ         $64, R10
+
+nextOut:
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	DECQ CX
+	JNZ  loopOut
+
+doneOut:
 	VZEROUPPER
 	RET
