@@ -1,8 +1,8 @@
 // effects.cu: the box effects on the frame before the overlay is drawn; the twin of
 // render/effects.go (whose comment says what each effect does); they run after binning,
 // and not at all when a bin list overflowed. tk_effects_copy copies the frame as decoded;
-// tk_effects_gauss sums the Gaussian boxes' columns from the copy (the first of its two
-// separable passes); tk_effects then gives each pixel, for every box in order, the box's
+// tk_effects_gauss_weights and tk_effects_gauss lay out the Gaussian boxes' weights and
+// sum their columns from the copy (the first of its two separable passes); tk_effects then gives each pixel, for every box in order, the box's
 // effect computed from the copy, mixed in by the box fill's coverage. The CPU computes the
 // same sums (exact integers) and the same float operations in the same order, so the samples
 // are the same.
@@ -99,20 +99,40 @@ __device__ int fxGaussWeights(float s, int sub, int w[TK_FX_GAUSS_TAPS], int p[T
   return R;
 }
 
+// fxThread is this thread's index in a tile grid of TK_FXC_X × TK_FXC_Y blocks; fxThreads
+// the grid's threads.
+__device__ __forceinline__ size_t fxThread() {
+  return ((size_t)(blockIdx.y * gridDim.x + blockIdx.x) * TK_FXC_Y + threadIdx.y) * TK_FXC_X + threadIdx.x;
+}
+__device__ __forceinline__ size_t fxThreads() { return (size_t)gridDim.x * gridDim.y * TK_FXC_X * TK_FXC_Y; }
+
+// tk_effects_gauss_weights writes each Gaussian box's weights for each plane into its record
+// (thread 3i + k: box i, plane k), once a frame, for the two passes to read.
+TK_KERNEL void tk_effects_gauss_weights(const TkParams* p) {
+  const TkEffects* e = (const TkEffects*)p->effects;
+  if (!e || e->n == 0 || !e->gauss || overflowed(p)) return;
+  size_t t = fxThread();
+  if (t >= 3 * (size_t)e->n) return;
+  const TkEffectBox& b = ((const TkEffectBox*)e->boxes)[t / 3];
+  TkFxGauss* g = (TkFxGauss*)e->gauss + t;
+  if (b.kind != TK_FX_GAUSSIAN || g->cols == 0) return;
+  int pr[TK_FX_GAUSS_TAPS + 1];
+  g->r = fxGaussWeights(b.strength, e->planes[t % 3].sub, (int*)g->weights, pr);
+}
+
 // tk_effects_gauss is the Gaussian's first pass, for every Gaussian box and plane: the
 // weighted sum down each column of the copy, w(j)·s(x, y + j) over the rows inside the
 // frame, at each sample the host's record (TkFxGauss) spans (kernels/gpu/effects.go's
-// gaussRecords: the box's samples and R beyond them each way, R at least the radii's sum). Every sum fits int32 (at most
-// 1023 times the three widths' product, about 1.01e9 at sigma 50; render/gauss.go). With
-// these, tk_effects sums along the row only: O(6σ) taps a sample, not O((6σ)²).
+// gaussRecords: the box's samples and more than the filter's reach beyond them each way).
+// Every sum fits int32 (at most 1023 times the three widths' product, about 1.01e9 at sigma
+// 50; render/gauss.go). With these, tk_effects sums along the row only: 2r + 1 taps a
+// sample in each pass, not (2r + 1)².
 TK_KERNEL void tk_effects_gauss(const TkParams* p) {
   const TkEffects* e = (const TkEffects*)p->effects;
   if (!e || e->n == 0 || !e->gauss || overflowed(p)) return;
-  size_t threads = (size_t)gridDim.x * gridDim.y * TK_FXC_X * TK_FXC_Y;
-  size_t t = ((size_t)(blockIdx.y * gridDim.x + blockIdx.x) * TK_FXC_Y + threadIdx.y) * TK_FXC_X + threadIdx.x;
+  size_t threads = fxThreads(), t = fxThread();
   const TkEffectBox* boxes = (const TkEffectBox*)e->boxes;
   const TkFxGauss* gs = (const TkFxGauss*)e->gauss;
-  int w[TK_FX_GAUSS_TAPS], pr[TK_FX_GAUSS_TAPS + 1];
   for (int i = 0; i < e->n; i++) {
     if (boxes[i].kind != TK_FX_GAUSSIAN) continue;
     for (int k = 0; k < 3; k++) {
@@ -120,7 +140,8 @@ TK_KERNEL void tk_effects_gauss(const TkParams* p) {
       size_t cells = (size_t)g.cols * g.rows;
       if (t >= cells) continue;
       const TkFxPlane& pl = e->planes[k];
-      int R = fxGaussWeights(boxes[i].strength, pl.sub, w, pr);
+      const int32_t* w = (const int32_t*)g.weights;
+      int R = g.r;
       int32_t* sums = (int32_t*)g.sums;
       for (size_t c = t; c < cells; c += threads) {
         int x = g.x0 + (int)(c % g.cols), y = g.y0 + (int)(c / g.cols);
@@ -136,9 +157,9 @@ TK_KERNEL void tk_effects_gauss(const TkParams* p) {
 // fxGaussian is the Gaussian blur at sample (x, y) of plane pl, from the column sums g
 // (tk_effects_gauss): the weighted sum of them along the row, over the weights inside the
 // frame, with render's division.
-__device__ float fxGaussian(const TkFxPlane& pl, const TkFxGauss& g, float strength, int x, int y) {
-  int w[TK_FX_GAUSS_TAPS], pr[TK_FX_GAUSS_TAPS + 1];
-  int R = fxGaussWeights(strength, pl.sub, w, pr);
+__device__ float fxGaussian(const TkFxPlane& pl, const TkFxGauss& g, int x, int y) {
+  const int32_t* w = (const int32_t*)g.weights;
+  int R = g.r;
   int x0 = x - R < 0 ? 0 : x - R, x1 = x + R > pl.w - 1 ? pl.w - 1 : x + R;
   int y0 = y - R < 0 ? 0 : y - R, y1 = y + R > pl.h - 1 ? pl.h - 1 : y + R;
   const int32_t* row = (const int32_t*)g.sums + (size_t)(y - g.y0) * g.cols - g.x0;
@@ -325,7 +346,7 @@ __device__ float fxEffect(const TkParams* p, const TkEffects* e, const TkEffectB
       return (float)sum * (1 / (float)((x1 - x0 + 1) * (y1 - y0 + 1)));
     }
     case TK_FX_GAUSSIAN:
-      return fxGaussian(pl, ((const TkFxGauss*)e->gauss)[3 * (&b - (const TkEffectBox*)e->boxes) + k], b.strength, x, y);
+      return fxGaussian(pl, ((const TkFxGauss*)e->gauss)[3 * (&b - (const TkEffectBox*)e->boxes) + k], x, y);
     case TK_FX_PIXELATE: {
       int c = fxCell(b.strength, pl.sub);
       int ox = floorDiv((int)floorf(b.x), pl.sub), oy = floorDiv((int)floorf(b.y), pl.sub);

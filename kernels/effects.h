@@ -61,10 +61,13 @@ struct TkFxCopy {
 
 // TkFxGauss is one plane of a Gaussian box's column sums, which tk_effects_gauss writes and
 // fxGaussian reads: the int32 sums (row-major) of samples [x0, x0 + cols) × [y0, y0 + rows)
-// of the plane, the box's samples and every column its filter reaches; cols 0: none.
+// of the plane, the box's samples and every column its filter reaches; cols 0: none. The
+// filter's weights w[0 .. 2r] (int32, r its reach, the radii's sum) tk_effects_gauss_weights
+// writes; the host leaves room for them.
 struct TkFxGauss {
-  uint64_t sums;
+  uint64_t sums, weights;
   int32_t x0, y0, cols, rows;
+  int32_t r, pad_;
 };
 
 // TkEffects is the effects' parameter block.

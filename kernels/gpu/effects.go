@@ -10,8 +10,9 @@ import (
 
 // The box effects (overlay.EffectBox; kernels/effects.cu): the host uploads the frame's
 // effect boxes and the effects' parameter block, and sizes the copy of the frame as decoded
-// that the kernels read, and the Gaussian's column sums (gaussRecords); tk_effects_copy,
-// tk_effects_gauss and tk_effects run ahead of binning, on the frame in device memory (an
+// that the kernels read, and the Gaussian's weights and column sums (gaussRecords);
+// tk_effects_copy, tk_effects_gauss_weights, tk_effects_gauss and tk_effects run ahead of
+// binning, on the frame in device memory (an
 // NVDEC frame in place).
 
 // The Go twins of kernels/effects.h's records (layout_test.go checks them).
@@ -40,8 +41,9 @@ type tkEffects struct {
 }
 
 type tkFxGauss struct {
-	Sums               uint64
+	Sums, Weights      uint64
 	X0, Y0, Cols, Rows int32
+	R, _               int32
 }
 
 // effectBufs are the effects' device buffers and the host copy of their parameter block
@@ -169,7 +171,8 @@ func (fd *frameDesc) planeBytes(k int) int {
 // tk_effects_gauss) in e.sums and uploads their records, and returns the records' address;
 // 0 when no box is a Gaussian. Each plane's record spans the samples the box's effect is
 // computed at (fxRect's rectangle; 4:2:0 chroma at half) and gaussReach beyond them each
-// way, in the frame.
+// way, in the frame, and leaves room for 2·gaussReach + 1 weights after its sums
+// (tk_effects_gauss_weights writes them and the exact reach).
 func (g *Backend) gaussRecords(hf *frameDesc, fx []overlay.EffectBox, q *tkEffects) (uint64, error) {
 	e := &g.fx
 	e.records = e.records[:0]
@@ -191,8 +194,9 @@ func (g *Backend) gaussRecords(hf *frameDesc, fx []overlay.EffectBox, q *tkEffec
 			if x1 > x0 && y1 > y0 {
 				rec.Cols, rec.Rows = int32(gx1-gx0), int32(y1-y0)
 			}
-			rec.Sums = uint64(cells) // an offset until the buffer is known
-			cells += int64(rec.Cols) * int64(rec.Rows)
+			// Offsets until the buffer is known: the sums, then room for the weights.
+			rec.Sums, rec.Weights = uint64(cells), uint64(cells+int64(rec.Cols)*int64(rec.Rows))
+			cells = int64(rec.Weights) + int64(2*reach+1)
 			e.records = append(e.records, rec)
 		}
 	}
@@ -203,7 +207,8 @@ func (g *Backend) gaussRecords(hf *frameDesc, fx []overlay.EffectBox, q *tkEffec
 		return 0, err
 	}
 	for i := range e.records {
-		e.records[i].Sums = uint64(e.sums.ptr) + 4*e.records[i].Sums
+		r := &e.records[i]
+		r.Sums, r.Weights = uint64(e.sums.ptr)+4*r.Sums, uint64(e.sums.ptr)+4*r.Weights
 	}
 	if err := g.ensure(&e.gauss, len(e.records)*int(unsafe.Sizeof(tkFxGauss{}))); err != nil {
 		return 0, err

@@ -188,7 +188,7 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkEffectBox sortMinRun", unsafe.Offsetof(b.SortMinRun)},
 		{"TkCamera ampC", unsafe.Offsetof(c.AmpC)}, {"TkCamera keyC", unsafe.Offsetof(c.KeyC)},
 		{"sizeof TkFxGauss", unsafe.Sizeof(tkFxGauss{})}, {"TkFxGauss cols", unsafe.Offsetof(tkFxGauss{}.Cols)},
-		{"TkEffects gauss", unsafe.Offsetof(e.Gauss)},
+		{"TkEffects gauss", unsafe.Offsetof(e.Gauss)}, {"TkFxGauss r", unsafe.Offsetof(tkFxGauss{}.R)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {

@@ -502,6 +502,7 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageBin, "tk_bin_fill", device.Dim3{X: per(maxPrims), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_bin_sort", device.Dim3{X: per(tiles), Y: kinds, Z: 1}, lin},
 		{overlay.StageEffects, "tk_effects_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
+		{overlay.StageEffects, "tk_effects_gauss_weights", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageEffects, "tk_effects_gauss", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageEffects, "tk_effects", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageBoxes, "tk_boxes", tileGrid, tileBlock},

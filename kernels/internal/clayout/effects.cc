@@ -18,6 +18,7 @@ extern "C" long tk_effects_layout(int i) {
       (long)offsetof(TkEffectBox, sortMinRun),
       (long)offsetof(TkCamera, ampC),       (long)offsetof(TkCamera, keyC),
       (long)sizeof(TkFxGauss),              (long)offsetof(TkFxGauss, cols),     (long)offsetof(TkEffects, gauss),
+      (long)offsetof(TkFxGauss, r),
   };
   return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
 }
