@@ -152,6 +152,9 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err != nil {
 				return err
 			}
+			if err := style.CheckTuners(fs, &opts.Style); err != nil {
+				return err
+			}
 			for _, f := range frameFormats {
 				seed, err := overlay.BenchSeed(opts, f, *frames)
 				if err != nil {

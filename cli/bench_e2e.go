@@ -34,6 +34,9 @@ func benchE2E(fs *pflag.FlagSet, in, sceneName, preset string, crf int, noTwin b
 	if err != nil {
 		return err
 	}
+	if err := style.CheckTuners(fs, &ovOpts.Style); err != nil {
+		return err
+	}
 	// SIGINT, SIGTERM and SIGHUP stop the run as they stop a render (signals.go): the ffmpeg
 	// runs and the render end, the temporary files are removed, and the exit status is 128 +
 	// the signal's number.

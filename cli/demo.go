@@ -118,7 +118,7 @@ func checkDemoRender(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := options.CheckTuners(fs, &opts.Style); err != nil {
+	if err := f.style.CheckTuners(fs, &opts.Style); err != nil {
 		return err
 	}
 	const isVideo = true // the clip

@@ -173,7 +173,8 @@ func TestSizeFlagsWithInput(t *testing.T) {
 // tunes on, from the command line or a look, it draws.
 func TestTunersNeedWhatTheyTune(t *testing.T) {
 	dir := t.TempDir()
-	out := filepath.Join(dir, "p.png")
+	out, style := filepath.Join(dir, "p.png"), filepath.Join(dir, "s.toml")
+	os.WriteFile(style, []byte("link-turns = 2\nsort-range = \"0.1,0.9\"\necho-decay = 0.5\n"), 0o644)
 	for _, c := range []struct {
 		args []string
 		want string // "" for a picture
@@ -199,6 +200,20 @@ func TestTunersNeedWhatTheyTune(t *testing.T) {
 		{[]string{"--grain-seed", "4"}, "--grain-seed tunes what --grain or --grain-color draws"},
 		{[]string{"--grain-color", "0.1", "--grain-seed", "4"}, ""},
 		{[]string{"--look", "cctv", "--grain-seed", "4"}, ""},
+		{[]string{"--trail-width", "3"}, "--trail-width tunes what --trail N draws"},
+		{[]string{"--trail", "10", "--trail-smooth", "2"}, ""},
+		{[]string{"--bracket-length", "0.3"}, "--bracket-length tunes what --box-style corners draws"},
+		{[]string{"--dash", "8,4"}, "--dash tunes what --link-style or --box-style dashed or dotted draws"},
+		{[]string{"--box-style", "dashed", "--dash", "8,4"}, ""},
+		{[]string{"--bend", "0.4"}, "--bend tunes what --curve-width PX or --link-shape s draws"},
+		{[]string{"--link-shape", "s", "--bend", "0.4"}, ""},
+		{[]string{"--point-fill-opacity", "0.5"}, "--point-fill-opacity tunes what --point-style ring, square or diamond draws"},
+		{[]string{"--point-style", "plus", "--point-stroke", "2"}, ""},
+		{[]string{"--camera-fps", "30"}, "--camera-fps tunes what --camera-name NAME draws"},
+		{[]string{"--look", "neon", "--halo-opacity", "0.5"}, "--halo-opacity tunes what --halo PX (without --glow) draws"},
+		// A style file is a look kept for many renders: it may hold what a render leaves off.
+		{[]string{"--style", style}, ""},
+		{[]string{"--style", style, "--link-shape", "wave", "--link-turns", "2"}, "--link-turns tunes"},
 	} {
 		args := append([]string{"render", "--scene", "seed", "--width", "96", "--height", "64", "-o", out, "-y"}, c.args...)
 		code, _, stderr := trackink(args...)

@@ -123,7 +123,7 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 		if err != nil {
 			return err
 		}
-		if err := options.CheckTuners(fs, &opts.Style); err != nil {
+		if err := f.style.CheckTuners(fs, &opts.Style); err != nil {
 			return err
 		}
 		if err := f.truth.check(fs, f); err != nil {

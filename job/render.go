@@ -267,7 +267,7 @@ func layerNeedsNoPicture(o Options) error {
 	case effects != nil:
 		return badOption(fmt.Errorf("--layer-only: --box-effect %s (given, or the look's) changes the picture under the boxes, which a layer does not hold: render it burnt in, or give --box-effect none", strings.Join(effects, ",")))
 	case st.Camera.AltersPicture():
-		return badOption(errors.New("--layer-only: the camera look (--look cctv, --scanlines, --aberration, --grain, --vignette, --camera-tint) alters the picture, which a layer does not hold: render it burnt in (--camera-name alone stamps over the layer)"))
+		return badOption(errors.New("--layer-only: the camera look (--look cctv, --scanlines, --aberration, --grain, --grain-color, --vignette, --camera-tint) alters the picture, which a layer does not hold: render it burnt in (--camera-name alone stamps over the layer)"))
 	case st.Blend != "" && st.Blend != "over":
 		return badOption(fmt.Errorf("--layer-only: --blend %s mixes the overlay with the picture, which a layer does not hold: render the layer with --blend over and set its blend mode to %s in the editor", st.Blend, editorBlend[st.Blend]))
 	}

@@ -38,6 +38,12 @@ func TestDrawFlags(t *testing.T) {
 	if st, err := options("--look", "hud", "--box-size", "40X80"); err != nil || st.BoxSize != [2]float32{40, 80} {
 		t.Errorf("--look hud --box-size 40X80: %v, %v", err, st.BoxSize)
 	}
+	// The command line's box size overrides the style file's box radius, as any key's.
+	sized := filepath.Join(dir, "sized.toml")
+	os.WriteFile(sized, []byte("box-from = \"radius\"\nbox-radius = 40\n"), 0o644)
+	if st, err := options("--style", sized, "--box-size", "20x60"); err != nil || st.BoxSize != [2]float32{20, 60} || st.BoxRadius != overlay.Auto {
+		t.Errorf("box-radius from a file, --box-size given: %v, %v, %v", err, st.BoxSize, st.BoxRadius)
+	}
 	st, err := options("--style", file, "--box-radius", "30", "--link-reach", "0.3", "--trail-smooth", "4")
 	if err != nil || st.Blend != "screen" || st.LinkFade != 300 || st.TrailSmooth != 4 || st.BoxFrom != "age" || st.BoxRadius != 30 || st.LinkReach != 0.3 {
 		t.Errorf("from a file and the command line: %v, %+v", err, st)
@@ -164,11 +170,11 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--style", file}, "dash = \"8\"\n", `s.toml:1: dash = "8": want LENGTH,GAP`},
 		{[]string{"--box-size", "40"}, "", `--box-size "40": want WxH in px, like 40x80`},
 		{[]string{"--box-size", "40x-2"}, "", `--box-size "40x-2": "-2": is negative`},
-		{[]string{"--box-size", "40x0"}, "", "--box-size [40 0]: want W and H above 0 and up to 20000 px, or 0x0 for --box-radius's squares"},
-		{[]string{"--box-size", "3e4x10"}, "", "--box-size [30000 10]: want W and H above 0"},
+		{[]string{"--box-size", "40x0"}, "", `--box-size "40x0": want W and H above 0 and up to 20000 px, or 0x0 for --box-radius's squares`},
+		{[]string{"--box-size", "3e4x10"}, "", `--box-size "30000x10": want W and H above 0`},
 		{[]string{"--box-size", "wide"}, "", `--box-size "wide": want WxH`},
 		{[]string{"--box-size", "40x80", "--box-radius", "20"}, "", "--box-radius 20 and --box-size 40x80: both size --box-from's boxes: give one"},
-		{[]string{"--style", file, "--box-radius", "20"}, "box-size = \"40x80\"\n", "--box-radius 20 and --box-size 40x80"},
+		{[]string{"--style", file}, "box-size = \"40x80\"\nbox-radius = 20\n", "s.toml:2: box-radius, and box-size on line 1: both size --box-from's boxes"},
 		{[]string{"--style", file}, "box-size = \"40x\"\n", `s.toml:1: box-size = "40x": "" is not a number`},
 		{[]string{"--overlay-opacity", "1.2"}, "", "--overlay-opacity 1.2: is outside 0..1"},
 		{[]string{"--overlay-opacity", "-1"}, "", "--overlay-opacity -1: is outside 0..1"},

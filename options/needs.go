@@ -34,6 +34,11 @@ func hasEffect(s *overlay.Style, e string) bool {
 	return slices.Contains(s.BoxEffects, k)
 }
 
+// outlinedPoint reports whether s's points have an outline (every point style but dot).
+func outlinedPoint(s *overlay.Style) bool {
+	return s.PointRadius != 0 && s.PointStyle != "" && s.PointStyle != "dot"
+}
+
 // tuners are the look's tuning flags and what each needs.
 var tuners = []tuner{
 	{[]string{"link-turns"}, "--link-shape spiral", func(s *overlay.Style) bool { return s.LinkShape == "spiral" }},
@@ -51,21 +56,36 @@ var tuners = []tuner{
 	{[]string{"box-radius", "box-size"}, "--box-from radius or age", func(s *overlay.Style) bool { return s.BoxFrom != "" && s.BoxFrom != "none" }},
 	{[]string{"label-outline-color"}, "--label-outline PX", func(s *overlay.Style) bool { return s.LabelOutline > 0 }},
 	{[]string{"glow-opacity"}, "--glow PX", func(s *overlay.Style) bool { return s.Glow != 0 }},
-	{[]string{"halo-opacity"}, "--halo PX", func(s *overlay.Style) bool { return s.Halo != 0 }},
+	// A glow separates the strokes itself and turns the halo off (overlay.Style.Halo).
+	{[]string{"halo-opacity"}, "--halo PX (without --glow)", func(s *overlay.Style) bool { return s.Halo != 0 && s.Glow == 0 }},
+	{[]string{"trail-width", "trail-smooth", "trail-opacity", "trail-color"}, "--trail N", func(s *overlay.Style) bool { return s.Trail > 0 }},
+	{[]string{"bracket-length"}, "--box-style corners", func(s *overlay.Style) bool { return s.BoxStyle == "corners" }},
+	{[]string{"dash"}, "--link-style or --box-style dashed or dotted", func(s *overlay.Style) bool {
+		return slices.Contains([]string{"dashed", "dotted"}, s.LinkStyle) || slices.Contains([]string{"dashed", "dotted"}, s.BoxStyle)
+	}},
+	{[]string{"bend"}, "--curve-width PX or --link-shape s", func(s *overlay.Style) bool { return s.CurveWidth != 0 || s.LinkShape == "s" }},
+	{[]string{"bend-away"}, "--curve-width PX", func(s *overlay.Style) bool { return s.CurveWidth != 0 }},
+	{[]string{"point-stroke"}, "--point-style ring, square, diamond, cross or plus", outlinedPoint},
+	{[]string{"point-fill-opacity"}, "--point-style ring, square or diamond", func(s *overlay.Style) bool {
+		return outlinedPoint(s) && slices.Contains([]string{"ring", "square", "diamond"}, s.PointStyle)
+	}},
+	{[]string{"label-line-frames"}, "--label-lines FILE", func(s *overlay.Style) bool { return len(s.LabelLines) > 0 }},
+	{[]string{"camera-clock", "camera-fps"}, "--camera-name NAME", func(s *overlay.Style) bool { return s.Camera.Name != "" }},
 	{[]string{"scanline-period"}, "--scanlines", func(s *overlay.Style) bool { return s.Camera.Scanlines > 0 }},
 	{[]string{"grain-seed"}, "--grain or --grain-color", func(s *overlay.Style) bool { return s.Camera.Grain > 0 || s.Camera.GrainColor > 0 }},
 	{[]string{"camera-tint-strength"}, "--camera-tint COLOR", func(s *overlay.Style) bool { return s.Camera.Tint.Set }},
 }
 
-// CheckTuners refuses, exit 2, a tuning flag given on the command line (fs) whose drawing
-// st, the style as the look and the style file left it, does not draw (tuners).
-func CheckTuners(fs *pflag.FlagSet, st *overlay.Style) error {
+// CheckTuners refuses, exit 2, a tuning flag given on the command line (fs: not a key of
+// the style file) whose drawing st, the style as the look, the style file and the flags
+// left it, does not draw (tuners).
+func (s *Style) CheckTuners(fs *pflag.FlagSet, st *overlay.Style) error {
 	for _, t := range tuners {
 		if t.on(st) {
 			continue
 		}
 		for _, name := range t.flags {
-			if fs.Lookup(name) != nil && fs.Changed(name) {
+			if _, inFile := s.fromFile[name]; !inFile && fs.Lookup(name) != nil && fs.Changed(name) {
 				return UsageError{Err: fmt.Errorf("--%s tunes what %s draws, which is off: give %s too, or leave --%s out", name, t.needs, t.needs, name)}
 			}
 		}

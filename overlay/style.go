@@ -339,7 +339,7 @@ func (s *Style) Validate() error {
 		}
 	}
 	if w, h := s.BoxSize[0], s.BoxSize[1]; !(w >= 0 && w <= MaxBoxSize && h >= 0 && h <= MaxBoxSize) || (w == 0) != (h == 0) {
-		return field.Errorf("overlay.Style.BoxSize", s.BoxSize, "want W and H above 0 and up to %g px, or 0x0 for --box-radius's squares", float64(MaxBoxSize))
+		return field.Errorf("overlay.Style.BoxSize", fmt.Sprintf("%gx%g", w, h), "want W and H above 0 and up to %g px, or 0x0 for --box-radius's squares", float64(MaxBoxSize))
 	}
 	switch {
 	case s.Trail < 0 || s.Trail == 1 || s.Trail > 10000:
