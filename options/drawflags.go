@@ -63,12 +63,26 @@ func registerDrawFlags(fs *pflag.FlagSet, st *overlay.Style) {
 // editors have and trackink does not make.
 type blendValue struct{ choiceValue }
 
-// Set refuses difference with the reason: |frame − layer| per R'G'B' channel is no over of
-// any colour and alpha, the form every mode takes in the frame's own Y'CbCr (package
-// composite's "Add and screen").
+// editorOnlyBlends are the editors' blend modes (and the node pack's names for them) that
+// trackink does not make, with what each computes: none is an over of one colour and alpha,
+// the form every mode takes in the frame's own Y'CbCr (package composite's "Add and
+// screen"), so each is left to the editor, by the mode's name there.
+var editorOnlyBlends = map[string]struct{ what, editor string }{
+	"difference": {"|frame − overlay| per R'G'B' channel", "Difference"},
+	"overlay":    {"multiply or screen per R'G'B' channel, as the frame's is dark or light", "Overlay"},
+	"max":        {"the greater per R'G'B' channel; lighten compares whole colours by luma", "Lighten"},
+	"min":        {"the lesser per R'G'B' channel; darken compares whole colours by luma", "Darken"},
+}
+
+// Set refuses an editor-only mode with the reason and what to do instead, and names over
+// where "normal" (the editors' and the node pack's word for it) is given.
 func (v blendValue) Set(s string) error {
-	if s == "difference" {
-		return fmt.Errorf("%q: want %s; difference (|frame − overlay| per R'G'B' channel) cannot be made in the frame's own Y'CbCr: render the overlay alone with --layer-only and set its layer's blend mode to Difference in the editor", s, strings.Join(v.names, ", "))
+	want := strings.Join(v.names, ", ")
+	if m, ok := editorOnlyBlends[s]; ok {
+		return fmt.Errorf("%q: want %s; %s (%s) cannot be made in the frame's own Y'CbCr: render the overlay alone with --layer-only and set its layer's blend mode to %s in the editor", s, want, s, m.what, m.editor)
+	}
+	if s == "normal" {
+		return fmt.Errorf("%q: want %s (over is the editors' Normal)", s, want)
 	}
 	return v.choiceValue.Set(s)
 }

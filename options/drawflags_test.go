@@ -96,6 +96,9 @@ func TestDrawFlags(t *testing.T) {
 	}{
 		{[]string{"--blend", "burn"}, "", `--blend "burn": want over, add, screen, multiply, lighten, darken`},
 		{[]string{"--blend", "difference"}, "", `--blend "difference": want over, add, screen, multiply, lighten, darken; difference (|frame − overlay| per R'G'B' channel) cannot be made in the frame's own Y'CbCr: render the overlay alone with --layer-only and set its layer's blend mode to Difference in the editor`},
+		{[]string{"--blend", "overlay"}, "", `--blend "overlay": want over, add, screen, multiply, lighten, darken; overlay (multiply or screen per R'G'B' channel, as the frame's is dark or light) cannot be made`},
+		{[]string{"--blend", "max"}, "", `set its layer's blend mode to Lighten in the editor`},
+		{[]string{"--blend", "normal"}, "", `--blend "normal": want over, add, screen, multiply, lighten, darken (over is the editors' Normal)`},
 		{[]string{"--point-style", "star"}, "", `--point-style "star": want dot, ring, cross, plus, square, diamond`},
 		{[]string{"--box-from", "size"}, "", `--box-from "size": want none, radius, age`},
 		{[]string{"--trail-smooth", "-1"}, "", "--trail-smooth -1: want 0 (off) to 100 positions"},
