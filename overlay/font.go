@@ -303,7 +303,10 @@ func (f *Font) Width(text []byte) int {
 }
 
 // pad is the space between a label's text and the edge of its background.
-func (f *Font) pad() int { return max(1, f.Size/4) }
+func (f *Font) pad() int { return labelPad(f.Size) }
+
+// labelPad is the padding of labels set at size px.
+func labelPad(size int) int { return max(1, size/4) }
 
 // LabelSize returns the size in pixels of a label's background: the text plus padding.
 func (f *Font) LabelSize(text []byte) (w, h int) {

@@ -282,7 +282,8 @@ func offFrame(b *scene.Box, w, h int) bool {
 // With an outline (LabelOutline) the background keeps its opacity: the outline, black or
 // white against the text unless the style sets its colour, makes the text read on any
 // picture, so --label-opacity 0 leaves bare outlined text. Where the style sets the
-// outline's colour and not the text's, the text is black or white against the outline.
+// outline's colour and not the text's, the text is black or white against what the eye sees
+// round the glyphs (textBackdrop): the outline over the plate, weighed by its alpha and width.
 func labelColors(c scene.Color, s *Style) (bg, fg, outline RGBA) {
 	if s.LabelColor.Set {
 		c = s.LabelColor.C
@@ -290,12 +291,9 @@ func labelColors(c scene.Color, s *Style) (bg, fg, outline RGBA) {
 	opacity := s.LabelOpacity
 	text := s.LabelTextColor.C
 	if !s.LabelTextColor.Set {
-		// The text is chosen against what surrounds its glyphs: a chosen outline colour where
-		// there is an outline (a wide one covers the plate, and --label-opacity 0 has none),
-		// else the plate.
 		under, alpha := c, float64(c.A)/255*float64(opacity)
 		if s.LabelOutline > 0 && s.LabelOutlineColor.Set {
-			under, alpha = s.LabelOutlineColor.C, float64(s.LabelOutlineColor.C.A)/255
+			under, alpha = textBackdrop(c, alpha, s)
 		}
 		text = opaque(0xffffff)
 		if worstContrast(under, alpha, 0) > worstContrast(under, alpha, 255) {
@@ -313,6 +311,30 @@ func labelColors(c scene.Color, s *Style) (bg, fg, outline RGBA) {
 		line = outlineFor(text)
 	}
 	return Premul(c, opacity), Premul(text, 1), Premul(line, 1)
+}
+
+// textBackdrop is what surrounds a label's glyphs as the eye sees it, a colour and its
+// opacity over the picture: the outline in the style's colour composited over the plate (c at
+// opacity plate; none where the plate is hidden). The outline's weight is its colour's alpha
+// times the share of the space round the glyphs it covers, its width over the label's padding
+// (a quarter of the label size, the room between the text and the plate's edge), at most 1:
+// a wide outline covers the plate, a thin or faint one barely changes it. A 0.5 px navy
+// outline on an opaque yellow plate leaves yellow round the text, so the text is dark; a
+// transparent outline leaves the plate alone. With no plate an outline of any width is all
+// the label puts round the text, and over an unknown picture it still tips the choice its
+// way: dark text round a 2 px yellow one.
+func textBackdrop(c scene.Color, plate float64, s *Style) (scene.Color, float64) {
+	o := s.LabelOutlineColor.C
+	pad := float64(labelPad(max(s.LabelSize, MinFontSize))) // LabelSize is 0 before ForHeight
+	w := float64(o.A) / 255 * min(1, float64(s.LabelOutline)/pad)
+	alpha := w + plate*(1-w)
+	if alpha == 0 {
+		return c, 0
+	}
+	mix := func(ov, cv uint8) uint8 {
+		return uint8(math.Round((w*float64(ov) + plate*(1-w)*float64(cv)) / alpha))
+	}
+	return scene.Color{R: mix(o.R, c.R), G: mix(o.G, c.G), B: mix(o.B, c.B), A: 255}, alpha
 }
 
 // outlineFor is the auto outline of text in colour t: black or white, whichever contrasts

@@ -239,6 +239,40 @@ func TestLabelOutlineColors(t *testing.T) {
 	}
 }
 
+// TestLabelTextAgainstOutline: with a chosen outline colour, auto text is black or white
+// against what surrounds the glyphs, the outline over the plate weighed by the outline's
+// alpha and its width against the label's padding (7 px at size 30). A transparent or thin
+// outline on an opaque yellow plate once got white text, chosen against the outline alone.
+func TestLabelTextAgainstOutline(t *testing.T) {
+	black, white := Premul(opaque(0x000000), 1), Premul(opaque(0xffffff), 1)
+	for _, tc := range []struct {
+		name           string
+		plate, outline string
+		width, opacity float32
+		want           RGBA
+	}{
+		{"transparent navy outline, opaque yellow plate", "yellow", "#00008000", 2, 1, black},
+		{"0.5 px navy outline, opaque yellow plate", "yellow", "navy", 0.5, 1, black},
+		{"2 px half-transparent navy, opaque yellow plate", "yellow", "#00008080", 2, 1, black},
+		{"navy outline as wide as the padding", "yellow", "navy", 7, 1, white},
+		{"16 px navy outline covers the plate", "yellow", "navy", 16, 1, white},
+		{"navy outline, no plate", "yellow", "navy", 0.5, 0, white},
+		{"yellow outline, no plate", "navy", "yellow", 2, 0, black},
+		{"1 px yellow outline, opaque navy plate", "navy", "yellow", 1, 1, white},
+		{"wide yellow outline, opaque navy plate", "navy", "yellow", 12, 1, black},
+		{"wide yellow outline, faint navy plate", "navy", "yellow", 12, 0.2, black},
+		{"transparent yellow outline, opaque navy plate", "navy", "#ffff0000", 16, 1, white},
+	} {
+		st := DefaultStyle()
+		st.LabelSize, st.LabelOutline, st.LabelOpacity = 30, tc.width, tc.opacity
+		st.LabelColor, _ = ParseOptionalColor(tc.plate)
+		st.LabelOutlineColor, _ = ParseOptionalColor(tc.outline)
+		if _, fg, _ := labelColors(scene.Color{R: 200, G: 60, B: 40, A: 255}, &st); fg != tc.want {
+			t.Errorf("%s: text %v, want %v", tc.name, fg, tc.want)
+		}
+	}
+}
+
 // TestLabelTextKeepsUTF8 checks that a label's text reaches the font as the UTF-8 the user
 // wrote, from the template and from every field that holds text: each character one glyph,
 // an emoji one hollow box. The template's literal text was once copied a byte at a time as
