@@ -186,16 +186,21 @@ __device__ __forceinline__ void fxRGBChroma(float r, float g, float b, float* u,
   *v = (r - l) * 0.63500127f;  // 1/1.5748
 }
 
+// TK_HUE_FLOOR is render's hueFloor: the least saturation key at which a pixel has a hue
+// (below it the hue is noise); TK_NO_HUE is render's noHue, the hue key of one without, out
+// of every hue range.
+#define TK_HUE_FLOOR 8
+#define TK_NO_HUE 255
+
 // fxChromaKey is render's chromaKey: the saturation or hue key of chroma offsets u, v.
 __device__ int fxChromaKey(int key, float u, float v) {
-  if (key == TK_SORT_SATURATION) {
-    float s = sqrtf(u * u + v * v) * 2;
-    return s >= 255 ? 255 : (int)s;
-  }
+  float s = sqrtf(u * u + v * v) * 2;
+  int sat = s >= 255 ? 255 : (int)s;
+  if (key == TK_SORT_SATURATION) return sat;
+  if (sat < TK_HUE_FLOOR) return TK_NO_HUE;
   float x = v, y = -u;
   int base;
   float q;
-  if (x == 0 && y == 0) return 0;
   if (y >= 0 && x > 0) {
     base = 0;
     q = y / (x + y);
@@ -210,7 +215,14 @@ __device__ int fxChromaKey(int key, float u, float v) {
     q = x / (x - y);
   }
   int k = base * 64 + (int)(q * 64);
-  return k > 255 ? 255 : k;
+  return k > TK_NO_HUE - 1 ? TK_NO_HUE - 1 : k;
+}
+
+// fxTurnKey is render's turnKey: key k turned by t round the hue circle of keys 0..254
+// (subtracted, mod 255), TK_NO_HUE kept.
+__device__ __forceinline__ int fxTurnKey(int k, int t) {
+  if (k == TK_NO_HUE) return k;
+  return k >= t ? k - t : k - t + TK_NO_HUE;
 }
 
 // fxSortKey is render's pixel-sort key (render/sort.go says what each is) of sample (x, y)
@@ -256,14 +268,16 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
     lo = (int)(b.sortLo * 255 + 0.5f);
     hi = (int)(b.sortHi * 255 + 0.5f);
   }
-  // A hue range that wraps through red (low above high): the keys turned by lo (mod 256),
-  // so that the range lies from 0 (render/sort.go: hueTurn).
+  // A hue range below TK_NO_HUE (greys are in none); one that wraps through red (low above
+  // high): the keys turned by lo (fxTurnKey), so that the range lies from 0
+  // (render/sort.go: sortRange, hueTurn).
   int turn = 0;
   if (b.sortKey == TK_SORT_HUE && b.sortLo > b.sortHi) {
     turn = lo;
-    hi = hi - lo + 256;
+    hi = hi - lo + TK_NO_HUE;
     lo = 0;
   }
+  if (b.sortKey == TK_SORT_HUE && hi > TK_NO_HUE - 1) hi = TK_NO_HUE - 1;
   int r[4];
   fxRect(b, p->width, p->height, r);
   int sh = pl.sub >> 1;
@@ -272,7 +286,7 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
   int q1 = cols ? (r[3] + pl.sub - 1) >> sh : (r[2] + pl.sub - 1) >> sh;
   int pos = cols ? y : x;
 #define TK_SORT_KEY(i) \
-  (((cols ? fxSortKey(e, b.sortKey, k, x, (i)) : fxSortKey(e, b.sortKey, k, (i), y)) - turn) & 255)
+  fxTurnKey(cols ? fxSortKey(e, b.sortKey, k, x, (i)) : fxSortKey(e, b.sortKey, k, (i), y), turn)
   int kp = TK_SORT_KEY(pos);
   if (kp < lo || kp > hi) return (float)fxAt(pl, x, y);
   int s0 = pos, s1 = pos + 1;

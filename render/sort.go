@@ -22,7 +22,9 @@ import (
 //     hue is the chroma's angle from the +Cr axis toward −Cb (red 0, then yellow, green,
 //     cyan, blue, magenta), as a diamond angle (the quadrant, plus the fraction a/(a+b) of
 //     the offsets in it: monotonic with the angle, and a single division, so that both
-//     backends work out the same byte), 64 a quadrant. Grey has saturation 0 and hue 0.
+//     backends work out the same byte), 64 a quadrant, at most 254. Grey has saturation 0;
+//     a pixel of saturation below hueFloor has no hue: its hue key is noHue (255), out of
+//     every hue range, so greys never sort with the reds (whose hue is near 0).
 //
 // A pixel moves whole: on R'G'B' its three components, on Y'CbCr its Y'; the 4:2:0 chroma
 // samples are sorted the same way on their own rows (or columns), each keyed by the key of
@@ -54,14 +56,19 @@ const sortShort = 12
 
 // sortRange is the box's key range [lo, hi]: for luma in 8-bit codes, SortLo and SortHi of
 // the way from black to white, rounded (on a full-range 10-bit frame hi, and lo, can be
-// 256, above every key); for saturation and hue SortLo and SortHi of 255, rounded. A hue
-// range that wraps (sortWraps) is of the keys turned by hueTurn: [0, hi−lo+256], which
-// holds the keys from lo up and from 0 to hi (all of them where hi ≥ lo). Twin: fxSort's.
+// 256, above every key); for saturation and hue SortLo and SortHi of 255, rounded, a hue
+// range's hi at most 254 (below noHue). A hue range that wraps (sortWraps) is of the keys
+// turned by hueTurn: [0, hi−lo+255], which holds the keys from lo up and from 0 to hi (all
+// of them where hi ≥ lo − 1, as when the ends round to one key), at most 254: never noHue.
+// Twin: fxSort's.
 func sortRange(b *overlay.EffectBox, pl *fxPlane) (lo, hi int32) {
 	if b.SortKey != overlay.SortLuma {
 		lo, hi = int32(float32(b.SortLo*255)+0.5), int32(float32(b.SortHi*255)+0.5)
 		if sortWraps(b) {
-			return 0, hi - lo + 256
+			return 0, min(hi-lo+noHue, noHue-1)
+		}
+		if b.SortKey == overlay.SortHue {
+			hi = min(hi, noHue-1)
 		}
 		return lo, hi
 	}
@@ -81,15 +88,28 @@ func sortWraps(b *overlay.EffectBox) bool {
 	return b.SortKey == overlay.SortHue && b.SortLo > b.SortHi
 }
 
-// hueTurn is what box b's keys are turned by (subtracted, mod 256): its range's low key
-// where its hue range wraps, so that the range's keys lie together from 0 and a run through
-// red sorts from SortLo's hue round to SortHi's (magenta-red, red, orange), not with its
-// oranges first; else 0. Twin: fxSort's turn.
+// hueTurn is what box b's keys are turned by (turnKey): its range's low key where its hue
+// range wraps, so that the range's keys lie together from 0 and a run through red sorts
+// from SortLo's hue round to SortHi's (magenta-red, red, orange), not with its oranges
+// first; else 0. Twin: fxSort's turn.
 func hueTurn(b *overlay.EffectBox) byte {
 	if !sortWraps(b) {
 		return 0
 	}
 	return byte(int32(float32(b.SortLo*255) + 0.5))
+}
+
+// turnKey is key k turned by t round the hue circle of keys 0..254 (subtracted, mod 255),
+// noHue kept (out of every range); k itself where t is 0. Twin: fxTurnKey.
+func turnKey(k, t byte) byte {
+	switch {
+	case k == noHue:
+		return k
+	case k >= t:
+		return k - t
+	default:
+		return k - t + noHue // k − t + 255 in 0..254
+	}
 }
 
 // sortEffect is phase 1 of pixel sort for box b: its values over rectangle r in each plane.
@@ -293,7 +313,7 @@ func (sc *effectsScratch) rowKeys(keys []byte, ln *sortLine, x0, y int, wk *fxWo
 		r, g, b := ln.e[0][:len(keys)], ln.e[1][:len(keys)], ln.e[2][:len(keys)]
 		for x := range keys {
 			u, v := rgbChroma(r[x], g[x], b[x])
-			keys[x] = chromaKey(ln.key, u, v) - ln.turn
+			keys[x] = turnKey(chromaKey(ln.key, u, v), ln.turn)
 		}
 	case ln.key != overlay.SortLuma:
 		// Each block's chroma sample keys its two pixels in the row.
@@ -307,7 +327,7 @@ func (sc *effectsScratch) rowKeys(keys []byte, ln *sortLine, x0, y int, wk *fxWo
 			sh = 2
 		}
 		for x := range keys {
-			keys[x] = chromaKey(ln.key, float32(wk.a[x/2]>>sh-128), float32(wk.c[x/2]>>sh-128)) - ln.turn
+			keys[x] = turnKey(chromaKey(ln.key, float32(wk.a[x/2]>>sh-128), float32(wk.c[x/2]>>sh-128)), ln.turn)
 		}
 	case ln.self:
 		i := y*luma.stride + x0
@@ -752,22 +772,34 @@ func rgbChroma(r, g, b float32) (u, v float32) {
 	return float32((b - l) * 0.53890924), float32((r - l) * 0.63500127) // 1/1.8556, 1/1.5748
 }
 
+// hueFloor is the least saturation key (chroma 4 codes from neutral, 3% of the way to full)
+// at which a pixel has a hue: below it the hue is noise. On footage the greys' chroma lies
+// within 2 codes of neutral (vtest.avi's pavement and walls, a quarter of its frame, have
+// saturation keys 0 to 4), and at 4 codes one code of rounding still turns the hue by up to
+// 14° (10 keys); a grey's hue key would be 0, red. Twin: TK_HUE_FLOOR.
+const hueFloor = 8
+
+// noHue is the hue key of a pixel without a hue (saturation below hueFloor): above every hue
+// range (sortRange).
+const noHue = 255
+
 // chromaKey is the saturation or hue key (the file's comment) of chroma offsets u, v.
 // Twin: fxChromaKey.
 func chromaKey(key int32, u, v float32) byte {
+	sat := byte(255)
+	if s := float32(math.Sqrt(float64(float32(u*u)+float32(v*v)))) * 2; s < 255 {
+		sat = byte(int32(s))
+	}
 	if key == overlay.SortSaturation {
-		s := float32(math.Sqrt(float64(float32(u*u)+float32(v*v)))) * 2
-		if s >= 255 {
-			return 255
-		}
-		return byte(int32(s))
+		return sat
+	}
+	if sat < hueFloor {
+		return noHue
 	}
 	x, y := v, -u // the angle from +Cr toward −Cb
 	var base int32
 	var q float32
 	switch {
-	case x == 0 && y == 0:
-		return 0
 	case y >= 0 && x > 0:
 		base, q = 0, y/(x+y)
 	case x <= 0 && y > 0:
@@ -777,5 +809,5 @@ func chromaKey(key int32, u, v float32) byte {
 	default:
 		base, q = 3, x/(x-y)
 	}
-	return byte(min(base*64+int32(q*64), 255))
+	return byte(min(base*64+int32(q*64), noHue-1))
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
 	"slices"
@@ -211,9 +212,13 @@ func smoothFrame(fr composite.HostSurface) {
 	}
 }
 
-// refSort is pixel sort's values over rectangle r of box b, per plane, by the rule.
+// refSort is pixel sort's values over rectangle r of box b, per plane, by the rule: a pixel
+// of saturation below hueFloor (grey) lies in no hue range.
 func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 	lo, hi := sortRange(b, &f.pl[0])
+	if b.SortKey == overlay.SortHue && b.SortLo <= b.SortHi {
+		lo, hi = int32(float32(b.SortLo*255)+0.5), int32(float32(b.SortHi*255)+0.5)
+	}
 	sample := func(k, x, y int) int32 {
 		v := make([]int32, 1)
 		f.pl[k].load(v, x, y)
@@ -230,6 +235,9 @@ func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 					sh = 2
 				}
 				u, v = float32(sample(1, x/2, y/2)>>sh-128), float32(sample(2, x/2, y/2)>>sh-128)
+			}
+			if b.SortKey == overlay.SortHue && chromaKey(overlay.SortSaturation, u, v) < hueFloor {
+				return -1 // no hue: out of every range
 			}
 			return int32(chromaKey(b.SortKey, u, v))
 		}
@@ -274,7 +282,7 @@ func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 				// A wrapped hue range, as the user means it: the hues from low up and from red
 				// (0) to high, a run sorted from low's hue on round through red to high's.
 				wlo, whi := int32(float32(b.SortLo*255)+0.5), int32(float32(b.SortHi*255)+0.5)
-				in = func(i int) bool { return keys[i] >= wlo || keys[i] <= whi }
+				in = func(i int) bool { return keys[i] >= wlo || keys[i] >= 0 && keys[i] <= whi }
 				order = func(k int32) int32 { return (k - wlo) & 255 }
 			}
 			for i := 0; i < along; {
@@ -306,7 +314,7 @@ func refSort(f *fxFrame, r *fxRect, b *overlay.EffectBox) [3][]float32 {
 }
 
 // TestChromaKeys holds the saturation and hue keys to what they mean on R'G'B' colours:
-// grey has both 0; the primaries and secondaries at full strength run in hue red, yellow,
+// grey has saturation 0 and no hue (noHue), nor has a near-grey below hueFloor; the primaries and secondaries at full strength run in hue red, yellow,
 // green, cyan, blue, magenta, each at the diamond angle of its BT.709 chroma (red just above
 // 0, yellow just below a quadrant, ...); a colour's saturation grows with its strength, and
 // a full primary's chroma (beyond 127.5 codes for red and blue) reaches 255.
@@ -316,8 +324,8 @@ func TestChromaKeys(t *testing.T) {
 		return int(chromaKey(k, u, v))
 	}
 	for _, grey := range []float32{0, 77, 255} {
-		if s, h := key(overlay.SortSaturation, grey, grey, grey), key(overlay.SortHue, grey, grey, grey); s != 0 || h != 0 {
-			t.Errorf("grey %g: saturation %d, hue %d, want 0, 0", grey, s, h)
+		if s, h := key(overlay.SortSaturation, grey, grey, grey), key(overlay.SortHue, grey, grey, grey); s != 0 || h != noHue {
+			t.Errorf("grey %g: saturation %d, hue %d, want 0, %d", grey, s, h, noHue)
 		}
 	}
 	colours := []struct {
@@ -354,9 +362,77 @@ func TestChromaKeys(t *testing.T) {
 		u, v float32
 		want int
 	}{{overlay.SortSaturation, 3, 4, 10}, {overlay.SortSaturation, -100, 100, 255}, {overlay.SortHue, 0, 50, 0},
-		{overlay.SortHue, -50, 50, 32}, {overlay.SortHue, -50, 0, 64}, {overlay.SortHue, 0, -50, 128}, {overlay.SortHue, 50, 0, 192}} {
+		{overlay.SortHue, -50, 50, 32}, {overlay.SortHue, -50, 0, 64}, {overlay.SortHue, 0, -50, 128}, {overlay.SortHue, 50, 0, 192},
+		// Below hueFloor (8: 4 codes from neutral) no hue; at it, one.
+		{overlay.SortHue, 2, 3, noHue}, {overlay.SortHue, 0, 3.9, noHue}, {overlay.SortHue, 0, 4, 0}, {overlay.SortHue, 0, -4, 128},
+		{overlay.SortHue, 0.01, 50, 254}} {
 		if got := int(chromaKey(c.k, c.u, c.v)); got != c.want {
 			t.Errorf("key %d of u %g, v %g: %d, want %d", c.k, c.u, c.v, got, c.want)
+		}
+	}
+}
+
+// TestSortHueLeavesGreys: greys and near-greys (saturation below hueFloor, whose hue is
+// noise) lie in no hue range, so a hue sort leaves them where they are and sorts each run
+// of colours between them on its own: the reds through a wrapped range ("0.9,0.1", magenta-
+// red before red), and every hue ("0,1"). Grey's hue key was once 0, red's, so the greys
+// sorted with the reds: grey, magenta-red, grey became one run.
+func TestSortHueLeavesGreys(t *testing.T) {
+	type rgb [3]byte
+	grey, near, mred, red := rgb{128, 128, 128}, rgb{131, 128, 126}, rgb{255, 0, 150}, rgb{255, 0, 0}
+	stripes := func(cs ...rgb) []rgb {
+		var row []rgb
+		for _, c := range cs {
+			row = append(row, c, c, c, c)
+		}
+		return row
+	}
+	in := stripes(grey, mred, grey, red, mred, near, red, grey, red, near)
+	for _, tc := range []struct {
+		name   string
+		lo, hi float32
+		want   []rgb
+	}{
+		{"the reds, wrapped", 0.9, 0.1, stripes(grey, mred, grey, mred, red, near, red, grey, red, near)},
+		{"every hue", 0, 1, stripes(grey, mred, grey, red, mred, near, red, grey, red, near)},
+	} {
+		for _, cols := range []int32{0, 1} {
+			w, h := len(in), 3
+			if cols != 0 {
+				w, h = h, w
+			}
+			f := &composite.RGBA{Pix: make([]byte, 4*w*h), Stride: 4 * w, W: w, H: h}
+			at := func(i, l int) []byte { // the i-th pixel of line l
+				if cols != 0 {
+					return f.Pix[4*(i*w+l):][:3]
+				}
+				return f.Pix[4*(l*w+i):][:3]
+			}
+			for i := 3; i < len(f.Pix); i += 4 {
+				f.Pix[i] = 255
+			}
+			for l := range 3 {
+				for i, c := range in {
+					copy(at(i, l), c[:])
+				}
+			}
+			r, err := New(overlay.BackendOptions{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := overlay.Primitives{Effects: []overlay.EffectBox{{X: 0, Y: 0, W: float32(w), H: float32(h), Kind: overlay.EffectSort,
+				SortKey: overlay.SortHue, SortLo: tc.lo, SortHi: tc.hi, SortColumns: cols}}}
+			if err := r.Draw(f, &p); err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			for l := range 3 {
+				for i, c := range tc.want {
+					if got := at(i, l); !bytes.Equal(got, c[:]) {
+						t.Errorf("%s (columns %d): line %d pixel %d is %v, want %v", tc.name, cols, l, i, got, c)
+					}
+				}
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"trackink/composite"
 	"trackink/kernels/internal/clayout"
 	"trackink/overlay"
 )
@@ -86,6 +87,62 @@ func TestSortOptionsEmuMatchCPU(t *testing.T) {
 				return p
 			})
 		})
+	}
+}
+
+// TestSortHueGreysEmuMatchCPU is pixel sort by hue on stripes of grey, near-grey, magenta-red
+// and red (R'G'B' and 4:2:0 chroma), along rows and columns, through a wrapped range and
+// every hue: the greys, in no hue range (render/sort.go hueFloor), stay on both backends,
+// which give the same bytes.
+func TestSortHueGreysEmuMatchCPU(t *testing.T) {
+	cpu := newTestCPU(t)
+	g := newTestGPU(t, false)
+	const w, h = 48, 6
+	rgbs := [][3]byte{{128, 128, 128}, {255, 0, 150}, {128, 128, 128}, {255, 0, 0}, {255, 0, 150}, {131, 128, 126}, {255, 0, 0}, {128, 128, 128}, {255, 0, 0}, {129, 127, 128}, {250, 10, 20}, {90, 90, 90}}
+	chroma := [][2]byte{{128, 128}, {170, 230}, {128, 128}, {90, 240}, {170, 230}, {130, 127}, {90, 240}, {128, 128}, {90, 240}, {127, 131}, {110, 200}, {126, 128}}
+	frames := func(format string) (testFrame, testFrame) {
+		mk := func() testFrame {
+			switch format {
+			case "rgba":
+				p := make([]byte, 4*w*h)
+				for i := range w * h {
+					copy(p[4*i:], rgbs[i%w/4][:])
+					p[4*i+3] = 255
+				}
+				return testFrame{format, &composite.RGBA{Pix: p, Stride: 4 * w, W: w, H: h}, [][]byte{p}, -1}
+			default:
+				y, u, v := make([]byte, w*h), make([]byte, w*h/4), make([]byte, w*h/4)
+				for i := range y {
+					y[i] = 120
+				}
+				for i := range u {
+					c := chroma[i%(w/2)/2]
+					u[i], v[i] = c[0], c[1]
+				}
+				return testFrame{format, &composite.YUV420P{Y: y, U: u, V: v, StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}, [][]byte{y, u, v}, -1}
+			}
+		}
+		return mk(), mk()
+	}
+	for _, format := range []string{"rgba", "yuv420p"} {
+		for _, r := range [][2]float32{{0.9, 0.1}, {0, 1}, {0.3, 0.95}} {
+			fa, fb := frames(format)
+			orig, _ := frames(format)
+			p := overlay.Primitives{Effects: []overlay.EffectBox{{X: 0, Y: 0, W: w, H: h, Kind: overlay.EffectSort,
+				SortKey: overlay.SortHue, SortLo: r[0], SortHi: r[1]}}}
+			if err := cpu.Draw(fa.frame, &p); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Draw(fb.frame, &p); err != nil {
+				t.Fatal(err)
+			}
+			if worst, over := fa.diff(fb, 0); over > 0 {
+				t.Errorf("%s range %v: %d samples differ (largest %d)", format, r, over, worst)
+			}
+			if _, moved := fa.diff(orig, 0); moved == 0 && r[0] > r[1] {
+				t.Errorf("%s range %v: nothing sorted (the red, magenta-red run should be)", format, r)
+			}
+		}
 	}
 }
 
