@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"trackink/scene"
 )
@@ -77,10 +78,15 @@ type labelFormat [][]labelPart
 
 // parseLabelFormat compiles a template: text with fields in braces, {name} or {name:.Nf}
 // for numbers with N decimals (score: 2 by default, others 0); {{ and }} are literal braces;
-// spaces separate words, and runs of spaces count as one.
+// spaces separate words, and runs of spaces count as one. Text that is not UTF-8 is refused,
+// as the --label-words and --label-lines files and style files are: it would be drawn as
+// replacement boxes without a word.
 func parseLabelFormat(tmpl string) (labelFormat, error) {
 	if tmpl == "" {
 		tmpl = DefaultLabelFormat
+	}
+	if !utf8.ValidString(tmpl) {
+		return nil, errors.New("not UTF-8")
 	}
 	var f labelFormat
 	for _, word := range strings.Fields(tmpl) {

@@ -1,12 +1,15 @@
 package overlay
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"trackink/internal/field"
 	"trackink/internal/fonts"
 	"trackink/scene"
 )
@@ -269,6 +272,39 @@ func TestLabelTextAgainstOutline(t *testing.T) {
 		st.LabelOutlineColor, _ = ParseOptionalColor(tc.outline)
 		if _, fg, _ := labelColors(scene.Color{R: 200, G: 60, B: 40, A: 255}, &st); fg != tc.want {
 			t.Errorf("%s: text %v, want %v", tc.name, fg, tc.want)
+		}
+	}
+}
+
+// TestLabelTemplatesMustBeUTF8: a label template (--label, or a --class-label's) that is not
+// UTF-8 is refused, naming its field (the flag), as the --label-words and --label-lines
+// files and style files are; it was drawn as replacement boxes without a word. Valid UTF-8,
+// letters, CJK and emoji, passes.
+func TestLabelTemplatesMustBeUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		name, format, class string
+		field               string // "" for none
+	}{
+		{"stray bytes", "bad\xff\xfe #{id}", "", "LabelFormat"},
+		{"a cut sequence", "p\xc3 {id}", "", "LabelFormat"},
+		{"a surrogate", "\xed\xa0\x80{id}", "", "LabelFormat"},
+		{"an overlong slash", "\xc0\xaf{id}", "", "LabelFormat"},
+		{"inside a field's braces", "{id\xff}", "", "LabelFormat"},
+		{"a class's template", "#{id}", "p\xff {id}", "ClassLabels"},
+		{"letters, CJK, emoji", "Ünï行😀 #{id}", "peatón {id}", ""},
+	} {
+		st := DefaultStyle()
+		st.LabelFormat = tc.format
+		if tc.class != "" {
+			st.ClassLabels = map[string]string{"person": tc.class}
+		}
+		err := st.Validate()
+		var fe *field.Error
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("%s: %v, want none", tc.name, err)
+		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != "overlay.Style."+tc.field || !strings.Contains(err.Error(), "not UTF-8")):
+			t.Errorf("%s: %v, want %s refused: not UTF-8", tc.name, err, tc.field)
 		}
 	}
 }
