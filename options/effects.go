@@ -20,7 +20,7 @@ func registerEffectFlags(fs *pflag.FlagSet, st *overlay.Style) {
 	fs.Var(effectsValue{&st.BoxEffects}, "box-effect", "change the frame under each box before drawing: "+
 		strings.Join(overlay.EffectNames(), ", ")+"; a comma list gives track id k the k-th mod its length")
 	fs.Var(strengthsValue{&st.EffectStrengths}, "effect-strength", "each --box-effect's strength, a comma list in the same order: "+overlay.EffectHelp)
-	fs.Var(pairValue{&st.SortRange, "low,high"}, "sort-range", "--box-effect sort: sort the runs of pixels whose --sort-key lies in LOW,HIGH (fractions of its range, 0..1: luma from black to white; for hue, LOW above HIGH wraps through red: 0.9,0.1 the reds)")
+	fs.Var(pairValue{&st.SortRange, "low,high"}, "sort-range", "--box-effect sort: sort the runs of pixels whose --sort-key lies in LOW,HIGH (fractions of its range, 0..1: luma from black to white; for hue, LOW above HIGH wraps through red: 0.9,0.1 the reds; greys lie in no hue range)")
 	fs.BoolVar(&st.SortColumns, "sort-columns", st.SortColumns, "--box-effect sort: sort along columns instead of rows")
 	fs.Var(choiceValue{&st.SortKey, overlay.SortKeys}, "sort-key", "--box-effect sort: sort by, and gate --sort-range on, luma, saturation (distance from grey) or hue (the colour's angle, red 0, yellow, green, cyan, blue, magenta)")
 	fs.IntVar(&st.SortMinRun, "sort-min-run", st.SortMinRun, "--box-effect sort: leave runs shorter than this many px unsorted, 0.."+strconv.Itoa(overlay.MaxSortMinRun)+" (0: sort every run)")

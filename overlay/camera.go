@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"trackink/internal/field"
 )
@@ -129,6 +130,10 @@ func (c *Camera) validate() error {
 	}
 	if c.FPS > 0 && c.FPS < MinCameraFPS {
 		return field.Errorf("overlay.Style.Camera.FPS", c.FPS, "is outside %g..%g (a frame every 28 hours to a high-speed camera's; 0: the video's rate)", MinCameraFPS, float64(MaxCameraFPS))
+	}
+	if !utf8.ValidString(c.Name) {
+		// As a label template: stray bytes would be drawn as replacement boxes.
+		return field.Errorf("overlay.Style.Camera.Name", c.Name, "not UTF-8")
 	}
 	if c.Clock != "" {
 		if _, err := time.Parse(CameraClockLayout, c.Clock); err != nil {

@@ -276,28 +276,30 @@ func TestLabelTextAgainstOutline(t *testing.T) {
 	}
 }
 
-// TestLabelTemplatesMustBeUTF8: a label template (--label, or a --class-label's) that is not
-// UTF-8 is refused, naming its field (the flag), as the --label-words and --label-lines
+// TestLabelTemplatesMustBeUTF8: a label template (--label, or a --class-label's) or a camera
+// name (--camera-name) that is not UTF-8 is refused, naming its field (the flag), as the --label-words and --label-lines
 // files and style files are; it was drawn as replacement boxes without a word. Valid UTF-8,
 // letters, CJK and emoji, passes.
 func TestLabelTemplatesMustBeUTF8(t *testing.T) {
 	for _, tc := range []struct {
-		name, format, class string
-		field               string // "" for none
+		name, format, class, camera string
+		field                       string // "" for none
 	}{
-		{"stray bytes", "bad\xff\xfe #{id}", "", "LabelFormat"},
-		{"a cut sequence", "p\xc3 {id}", "", "LabelFormat"},
-		{"a surrogate", "\xed\xa0\x80{id}", "", "LabelFormat"},
-		{"an overlong slash", "\xc0\xaf{id}", "", "LabelFormat"},
-		{"inside a field's braces", "{id\xff}", "", "LabelFormat"},
-		{"a class's template", "#{id}", "p\xff {id}", "ClassLabels"},
-		{"letters, CJK, emoji", "Ünï行😀 #{id}", "peatón {id}", ""},
+		{"stray bytes", "bad\xff\xfe #{id}", "", "", "LabelFormat"},
+		{"a cut sequence", "p\xc3 {id}", "", "", "LabelFormat"},
+		{"a surrogate", "\xed\xa0\x80{id}", "", "", "LabelFormat"},
+		{"an overlong slash", "\xc0\xaf{id}", "", "", "LabelFormat"},
+		{"inside a field's braces", "{id\xff}", "", "", "LabelFormat"},
+		{"a class's template", "#{id}", "p\xff {id}", "", "ClassLabels"},
+		{"a camera's name", "#{id}", "", "CAM\xff 1", "Camera.Name"},
+		{"letters, CJK, emoji", "Ünï行😀 #{id}", "peatón {id}", "Cámara 東", ""},
 	} {
 		st := DefaultStyle()
 		st.LabelFormat = tc.format
 		if tc.class != "" {
 			st.ClassLabels = map[string]string{"person": tc.class}
 		}
+		st.Camera.Name = tc.camera
 		err := st.Validate()
 		var fe *field.Error
 		switch {
