@@ -209,6 +209,8 @@ func TestTunersNeedWhatTheyTune(t *testing.T) {
 		{[]string{"--link-shape", "s", "--bend", "0.4"}, ""},
 		{[]string{"--point-fill-opacity", "0.5"}, "--point-fill-opacity tunes what --point-style ring, square or diamond draws"},
 		{[]string{"--point-style", "plus", "--point-stroke", "2"}, ""},
+		{[]string{"--look", "cctv", "--point-style", "ring", "--point-stroke", "2"}, "--point-stroke tunes what --point-radius PX draws"},
+		{[]string{"--look", "cctv", "--point-radius", "4", "--point-style", "ring", "--point-stroke", "2"}, ""},
 		{[]string{"--camera-fps", "30"}, "--camera-fps tunes what --camera-name NAME draws"},
 		{[]string{"--look", "neon", "--halo-opacity", "0.5"}, "--halo-opacity tunes what --halo PX (without --glow) draws"},
 		// A style file is a look kept for many renders: it may hold what a render leaves off.

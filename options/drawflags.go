@@ -77,11 +77,11 @@ var editorOnlyBlends = map[string]struct{ what, editor string }{
 // Set refuses an editor-only mode with the reason and what to do instead, and names over
 // where "normal" (the editors' and the node pack's word for it) is given.
 func (v blendValue) Set(s string) error {
-	want := strings.Join(v.names, ", ")
-	if m, ok := editorOnlyBlends[s]; ok {
-		return fmt.Errorf("%q: want %s; %s (%s) cannot be made in the frame's own Y'CbCr: render the overlay alone with --layer-only and set its layer's blend mode to %s in the editor", s, want, s, m.what, m.editor)
+	want, name := strings.Join(v.names, ", "), strings.ToLower(s) // as the editors spell it too
+	if m, ok := editorOnlyBlends[name]; ok {
+		return fmt.Errorf("%q: want %s; %s (%s) cannot be made in the frame's own Y'CbCr: render the overlay alone with --layer-only and set its layer's blend mode to %s in the editor", s, want, name, m.what, m.editor)
 	}
-	if s == "normal" {
+	if name == "normal" {
 		return fmt.Errorf("%q: want %s (over is the editors' Normal)", s, want)
 	}
 	return v.choiceValue.Set(s)

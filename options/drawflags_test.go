@@ -99,6 +99,8 @@ func TestDrawFlags(t *testing.T) {
 		{[]string{"--blend", "overlay"}, "", `--blend "overlay": want over, add, screen, multiply, lighten, darken; overlay (multiply or screen per R'G'B' channel, as the frame's is dark or light) cannot be made`},
 		{[]string{"--blend", "max"}, "", `set its layer's blend mode to Lighten in the editor`},
 		{[]string{"--blend", "normal"}, "", `--blend "normal": want over, add, screen, multiply, lighten, darken (over is the editors' Normal)`},
+		{[]string{"--blend", "Normal"}, "", `(over is the editors' Normal)`},
+		{[]string{"--blend", "Difference"}, "", `set its layer's blend mode to Difference in the editor`},
 		{[]string{"--point-style", "star"}, "", `--point-style "star": want dot, ring, cross, plus, square, diamond`},
 		{[]string{"--box-from", "size"}, "", `--box-from "size": want none, radius, age`},
 		{[]string{"--trail-smooth", "-1"}, "", "--trail-smooth -1: want 0 (off) to 100 positions"},

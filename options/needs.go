@@ -35,9 +35,7 @@ func hasEffect(s *overlay.Style, e string) bool {
 }
 
 // outlinedPoint reports whether s's points have an outline (every point style but dot).
-func outlinedPoint(s *overlay.Style) bool {
-	return s.PointRadius != 0 && s.PointStyle != "" && s.PointStyle != "dot"
-}
+func outlinedPoint(s *overlay.Style) bool { return s.PointStyle != "" && s.PointStyle != "dot" }
 
 // tuners are the look's tuning flags and what each needs.
 var tuners = []tuner{
@@ -65,6 +63,8 @@ var tuners = []tuner{
 	}},
 	{[]string{"bend"}, "--curve-width PX or --link-shape s", func(s *overlay.Style) bool { return s.CurveWidth != 0 || s.LinkShape == "s" }},
 	{[]string{"bend-away"}, "--curve-width PX", func(s *overlay.Style) bool { return s.CurveWidth != 0 }},
+	// First the points themselves, which a look may hide (--look cctv: --point-radius 0).
+	{[]string{"point-stroke", "point-fill-opacity"}, "--point-radius PX", func(s *overlay.Style) bool { return s.PointRadius != 0 }},
 	{[]string{"point-stroke"}, "--point-style ring, square, diamond, cross or plus", outlinedPoint},
 	{[]string{"point-fill-opacity"}, "--point-style ring, square or diamond", func(s *overlay.Style) bool {
 		return outlinedPoint(s) && slices.Contains([]string{"ring", "square", "diamond"}, s.PointStyle)
