@@ -166,6 +166,10 @@ func (t *Drawer) warnings(o Options, w, h int) {
 		warn(o, "the tracks hold points alone (%s in %s), and the look draws nothing of points (no point disks, links, curves, trails or particles): nothing of them is drawn; give --point-radius 4, or another --look",
 			prose.Plural(t.points, "point"), prose.Plural(t.tracked, "frame"))
 	}
+	if s := &o.Overlay.Style; t.points > 0 && t.boxes == 0 && len(s.BoxEffects) > 0 && (s.BoxFrom == "" || s.BoxFrom == "none") {
+		warn(o, "the tracks hold points alone (%s in %s), and --box-effect changes the picture under boxes: nothing of it is drawn; give --box-from radius (or age) for a box around each point",
+			prose.Plural(t.points, "point"), prose.Plural(t.tracked, "frame"))
+	}
 }
 
 // countSources counts tf in trackedBy for each tracks file it holds items of, where several

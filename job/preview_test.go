@@ -304,6 +304,48 @@ func TestSaysPointsAreNotDrawn(t *testing.T) {
 	}
 }
 
+// A box effect over points alone changes nothing (there is no box to change the picture
+// under): said, with --box-from as the way (a points file with --box-effect gaussian drew
+// the same picture as without it, exit 0, no word); not said with --box-from or boxes.
+func TestSaysBoxEffectNeedsBoxes(t *testing.T) {
+	clip, place := previewClip(t, 3)
+	points := []scene.Point{{ID: 1, X: 10, Y: 10}, {ID: 2, X: 30, Y: 20}}
+	boxes := []scene.Box{{ID: 3, X: 10, Y: 10, W: 20, H: 20}}
+	for _, tc := range []struct {
+		effect, boxFrom string
+		boxes           []scene.Box
+		warns           bool
+	}{
+		{"gaussian", "", nil, true},
+		{"sort", "none", nil, true},
+		{"gaussian", "radius", nil, false},
+		{"gaussian", "", boxes, false},
+		{"", "", nil, false},
+	} {
+		tracks, err := scene.NewTracks([]scene.Frame{{Index: 2, Points: points, Boxes: tc.boxes}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		style := overlay.DefaultStyle()
+		style.BoxFrom = tc.boxFrom
+		if tc.effect != "" {
+			e, err := overlay.ParseEffect(tc.effect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			style.BoxEffects = []overlay.Effect{e}
+		}
+		var warnings []string
+		if _, _, err := Preview(t.Context(), previewOptions(clip, place, style, tracks, &warnings), 2); err != nil {
+			t.Fatal(err)
+		}
+		said := strings.Contains(strings.Join(warnings, "\n"), "--box-effect changes the picture under boxes: nothing of it is drawn; give --box-from radius")
+		if said != tc.warns {
+			t.Errorf("--box-effect %q --box-from %q, %d boxes: warned %q; want the effect said undrawn: %t", tc.effect, tc.boxFrom, len(tc.boxes), warnings, tc.warns)
+		}
+	}
+}
+
 // A stop signal ends a picture's replay of the frames before --frame: it once replayed them
 // all first (--frame 2147483647: six minutes after SIGTERM). The ctx is done before the
 // call, so the replay stops at its first look.
