@@ -139,13 +139,13 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 		// No file: what the tracker did from the render's first frame to this one.
 		warn(o, "nothing is tracked by video frame %d; %s", n, o.Tracks.Live.NothingHint(n-first+1))
 	case o.Tracks.Live != nil:
-		warn(o, "nothing is tracked in video frame %d (the tracker tracked frames %s before it)", n, frameSpan(tracks))
+		warn(o, "nothing is tracked in video frame %d (the tracker tracked frames %s before it)", n, frameSpan(tracks.Span()))
 	default:
 		hint := ""
 		if k < tracks.FirstIndex() || k > tracks.LastIndex() {
 			hint = offsetHint
 		}
-		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)%s", n, k, frameSpan(tracks), hint)
+		warn(o, "nothing is tracked in video frame %d (tracks frame %d; tracks cover frames %s)%s", n, k, frameSpan(tracks.Span()), hint)
 	}
 	return still, rep, err
 }
@@ -169,14 +169,11 @@ func sourcesUntracked(tracks *scene.Tracks, f *scene.Frame, where string, k int,
 		if has[s] {
 			continue
 		}
-		covers, end := "none: the file is empty", ""
-		if sp.Frames > 0 {
-			covers = fmt.Sprintf("%d to %d", sp.First, sp.Last)
-			if k < sp.First || k > sp.Last {
-				end = hint
-			}
+		end := ""
+		if sp.Frames > 0 && (k < sp.First || k > sp.Last) {
+			end = hint
 		}
-		ms = append(ms, fmt.Sprintf("nothing of %s is tracked in %sit covers frames %s)%s", tracks.Sources()[s], where, covers, end))
+		ms = append(ms, fmt.Sprintf("nothing of %s is tracked in %sit covers frames %s)%s", tracks.Sources()[s], where, frameSpan(sp), end))
 	}
 	return ms
 }
@@ -256,10 +253,10 @@ func rangeFlags(start, end video.Position) string {
 	return strings.Join(flags, " ")
 }
 
-// frameSpan says which frames t covers, for messages: "1 to 795", or why none.
-func frameSpan(t *scene.Tracks) string {
-	if t.Len() == 0 {
+// frameSpan says which frames sp covers, for messages: "1 to 795", or why none.
+func frameSpan(sp scene.Span) string {
+	if sp.Frames == 0 {
 		return "none: the file is empty"
 	}
-	return fmt.Sprintf("%d to %d", t.FirstIndex(), t.LastIndex())
+	return fmt.Sprintf("%d to %d", sp.First, sp.Last)
 }

@@ -198,7 +198,7 @@ func Render(ctx context.Context, o Options) (Report, error) {
 func (t *Drawer) spanWarnings(name string, tracks *scene.Tracks, vo video.Options) []string {
 	spans := tracks.Spans()
 	if len(spans) < 2 || len(t.trackedBy) != len(spans) {
-		if m := t.spanWarning(name, scene.Span{First: tracks.FirstIndex(), Last: tracks.LastIndex(), Frames: tracks.Len()}, t.tracked, vo); m != "" {
+		if m := t.spanWarning(name, tracks.Span(), t.tracked, vo); m != "" {
 			return []string{m}
 		}
 		return nil

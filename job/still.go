@@ -38,7 +38,7 @@ func Still(ctx context.Context, o Options, img *image.RGBA, n int) (Report, erro
 			warn(o, "%s", m)
 		}
 	case tracks != nil && tracks.Frame(n, &f) == nil:
-		warn(o, "nothing is tracked in frame %d (tracks cover frames %s)", n, frameSpan(tracks))
+		warn(o, "nothing is tracked in frame %d (tracks cover frames %s)", n, frameSpan(tracks.Span()))
 	}
 	td := NewDrawer(o.Overlay, src)
 	td.replayFrom, td.ctx = 1, ctx

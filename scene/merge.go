@@ -35,9 +35,7 @@ func Merge(parts []*Tracks, names []string) (*Tracks, error) {
 	b := newBuilder("", "", 1)
 	spans := make([]Span, n)
 	for k, p := range parts {
-		if m := len(p.frames); m > 0 {
-			spans[k] = Span{First: int(p.frames[0].index), Last: int(p.frames[m-1].index), Frames: m}
-		}
+		spans[k] = p.Span()
 	}
 	classOf := make([][]uint32, n) // each part's class numbers in the merged tracks
 	for k, p := range parts {
@@ -109,6 +107,11 @@ func Merge(parts []*Tracks, names []string) (*Tracks, error) {
 // Span is the frames one tracks file holds: Frames of them, from First to Last (all 0 for
 // an empty file).
 type Span struct{ First, Last, Frames int }
+
+// Span returns the frames the tracks hold (all 0 when empty).
+func (t *Tracks) Span() Span {
+	return Span{First: t.FirstIndex(), Last: t.LastIndex(), Frames: t.Len()}
+}
 
 // Spans returns each file's frames, in the order Merge was given them, where it drew several
 // together (what is drawn of each is told apart: one that draws nothing is named); nil
