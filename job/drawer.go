@@ -26,10 +26,10 @@ type Drawer struct {
 	// tracked counts the frames drawn with something tracked in them: none, and the tracks
 	// and the video do not line up (Render's warning).
 	tracked int
-	// trackedBy counts tracked like tracked for each tracks file drawn together (Box.Source,
-	// scene.Tracks.Sources), so that one that draws nothing is named; nil with one file.
-	// seenAt is the tracks frame each was last counted in.
-	trackedBy, seenAt []int
+	// drawnBy says, for each tracks file drawn together (Box.Source, scene.Tracks.Sources),
+	// whether a frame drawn held any of its items, so that one that draws nothing is named;
+	// nil with one file.
+	drawnBy []bool
 	// points and boxes count the tracked points and boxes drawn: points alone, under a look
 	// that draws nothing of points, draw nothing (Drawer.warnings).
 	points, boxes int
@@ -172,30 +172,31 @@ func (t *Drawer) warnings(o Options, w, h int) {
 	}
 }
 
-// countSources counts tf in trackedBy for each tracks file it holds items of, where several
-// are drawn together.
+// countSources notes in drawnBy each tracks file tf holds items of, where several are drawn
+// together.
 func (t *Drawer) countSources(tf *scene.Frame) {
-	if t.trackedBy == nil {
+	if t.drawnBy == nil {
 		tr := stored(t.src)
 		if tr == nil || len(tr.Sources()) < 2 {
 			return
 		}
-		t.trackedBy, t.seenAt = make([]int, len(tr.Sources())), make([]int, len(tr.Sources()))
-		for k := range t.seenAt {
-			t.seenAt[k] = -1
+		t.drawnBy = make([]bool, len(tr.Sources()))
+	}
+	markSources(t.drawnBy, tf)
+}
+
+// markSources sets has[k] for each tracks file k (Box.Source, Point.Source) that f holds
+// items of.
+func markSources(has []bool, f *scene.Frame) {
+	for i := range f.Boxes {
+		if k := f.Boxes[i].Source; k < len(has) {
+			has[k] = true
 		}
 	}
-	count := func(k int) {
-		if k < len(t.seenAt) && t.seenAt[k] != tf.Index {
-			t.seenAt[k] = tf.Index
-			t.trackedBy[k]++
+	for i := range f.Points {
+		if k := f.Points[i].Source; k < len(has) {
+			has[k] = true
 		}
-	}
-	for i := range tf.Boxes {
-		count(tf.Boxes[i].Source)
-	}
-	for i := range tf.Points {
-		count(tf.Points[i].Source)
 	}
 }
 

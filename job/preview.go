@@ -157,12 +157,7 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 func sourcesUntracked(tracks *scene.Tracks, f *scene.Frame, where string, k int, hint string) []string {
 	has := make([]bool, len(tracks.Spans()))
 	if f != nil {
-		for i := range f.Boxes {
-			has[min(f.Boxes[i].Source, len(has)-1)] = true
-		}
-		for i := range f.Points {
-			has[min(f.Points[i].Source, len(has)-1)] = true
-		}
+		markSources(has, f)
 	}
 	var ms []string
 	for s, sp := range tracks.Spans() {

@@ -197,15 +197,15 @@ func Render(ctx context.Context, o Options) (Report, error) {
 // draws nothing beside others is the likely mistake (a wrong file, base or offset).
 func (t *Drawer) spanWarnings(name string, tracks *scene.Tracks, vo video.Options) []string {
 	spans := tracks.Spans()
-	if len(spans) < 2 || len(t.trackedBy) != len(spans) {
-		if m := t.spanWarning(name, tracks.Span(), t.tracked, vo); m != "" {
+	if len(spans) < 2 || len(t.drawnBy) != len(spans) {
+		if m := t.spanWarning(name, tracks.Span(), t.tracked > 0, vo); m != "" {
 			return []string{m}
 		}
 		return nil
 	}
 	var ms []string
 	for k, sp := range spans {
-		m := t.spanWarning(tracks.Sources()[k], sp, t.trackedBy[k], vo)
+		m := t.spanWarning(tracks.Sources()[k], sp, t.drawnBy[k], vo)
 		if sp.Frames == 0 {
 			m = fmt.Sprintf("nothing of %s is drawn: the file is empty", tracks.Sources()[k])
 		}
@@ -217,10 +217,10 @@ func (t *Drawer) spanWarnings(name string, tracks *scene.Tracks, vo video.Option
 }
 
 // spanWarning says where the frames a whole render drew and those of the tracks file name,
-// span, of which tracked frames were drawn, do not line up: none of its frames was drawn
+// span, of which a tracked frame was drawn or not (drawn), do not line up: none of its frames was drawn
 // (an offset or a frame base off, a range where nothing is tracked), or the video ends
 // before them. "" when they line up; an empty file alone is not news here.
-func (t *Drawer) spanWarning(name string, span scene.Span, tracked int, vo video.Options) string {
+func (t *Drawer) spanWarning(name string, span scene.Span, drawn bool, vo video.Options) string {
 	switch {
 	case span.Frames == 0:
 		return ""
@@ -228,7 +228,7 @@ func (t *Drawer) spanWarning(name string, span scene.Span, tracked int, vo video
 		// No frame rendered reached tracks frame 1.
 		return fmt.Sprintf("nothing of %s is drawn: --frame-offset %d puts its frames %d to %d on video frames %d to %d, after the last frame rendered%s",
 			name, vo.FrameOffset, span.First, span.Last, span.First+vo.FrameOffset, span.Last+vo.FrameOffset, offsetHint)
-	case tracked == 0:
+	case !drawn:
 		hint := offsetHint
 		if t.firstN <= span.Last && t.lastN >= span.First {
 			hint = ", none of them among those rendered" // a gap in the tracks, not an offset
