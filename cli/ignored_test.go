@@ -56,8 +56,7 @@ var videoFlagValues = map[string]string{"start": "3", "end": "4", "frame-offset"
 // -o PICTURE, which passes its --preset on only to a video, still draws its frame.
 func TestPreviewRefusesEncodingFlags(t *testing.T) {
 	dir := t.TempDir()
-	clip, tracks, out := mediatest.Clip(t, "mp4"), filepath.Join(dir, "t.txt"), filepath.Join(dir, "p.png")
-	os.WriteFile(tracks, []byte("1,1,10,10,20,40,1,-1,-1,-1\n"), 0o644)
+	clip, tracks, out := mediatest.Clip(t, "mp4"), writeFile(t, dir, "t.txt", "1,1,10,10,20,40,1,-1,-1,-1\n"), filepath.Join(dir, "p.png")
 	kept := map[string]string{"frame-offset": "0", "start": "2", "end": "4"} // within the clip
 	for _, name := range videoOnlyFlags {
 		value := cmp.Or(kept[name], videoFlagValues[name])
@@ -150,8 +149,7 @@ func TestMessagesInUsersWords(t *testing.T) {
 // exit 2 naming both; tracks, eval and render took -i's size and dropped them unsaid.
 func TestSizeFlagsWithInput(t *testing.T) {
 	dir := t.TempDir()
-	clip, tracks := mediatest.Clip(t, "mp4"), filepath.Join(dir, "t.txt")
-	os.WriteFile(tracks, []byte("1,1,10,10,20,40,1,-1,-1,-1\n"), 0o644)
+	clip, tracks := mediatest.Clip(t, "mp4"), writeFile(t, dir, "t.txt", "1,1,10,10,20,40,1,-1,-1,-1\n")
 	for _, cmd := range [][]string{
 		{"tracks", tracks, "-i", clip},
 		{"eval", "--gt", tracks, "--tracks", tracks, "-i", clip},
@@ -173,8 +171,7 @@ func TestSizeFlagsWithInput(t *testing.T) {
 // tunes on, from the command line or a look, it draws.
 func TestTunersNeedWhatTheyTune(t *testing.T) {
 	dir := t.TempDir()
-	out, style := filepath.Join(dir, "p.png"), filepath.Join(dir, "s.toml")
-	os.WriteFile(style, []byte("link-turns = 2\nsort-range = \"0.1,0.9\"\necho-decay = 0.5\n"), 0o644)
+	out, style := filepath.Join(dir, "p.png"), writeFile(t, dir, "s.toml", "link-turns = 2\nsort-range = \"0.1,0.9\"\necho-decay = 0.5\n")
 	for _, c := range []struct {
 		args []string
 		want string // "" for a picture

@@ -779,14 +779,13 @@ func TestRepeatedSignalIsOneStop(t *testing.T) {
 // good. The tracks are a named pipe: once the preview opens them, its scratch is made.
 func TestKilledPreviewScratchRemovedNextTime(t *testing.T) {
 	bin, dir, tmp := binary(t), t.TempDir(), t.TempDir()
-	in, fifo, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "t.fifo"), filepath.Join(dir, "t.txt")
+	in, fifo, tracks := filepath.Join(dir, "in.mp4"), filepath.Join(dir, "t.fifo"), writeFile(t, dir, "t.txt", "2,1,10,10,20,20,1,-1,-1,-1\n")
 	if err := video.Synthesize(in, 160, 120, 5, 25); err != nil {
 		t.Fatal(err)
 	}
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(tracks, []byte("2,1,10,10,20,20,1,-1,-1,-1\n"), 0o644)
 	out := filepath.Join(dir, "out")
 	os.Mkdir(out, 0o755)
 	cmd := exec.Command(bin, "render", "-i", in, "--tracks", fifo, "--frame", "2", "-o", filepath.Join(out, "killed.png"))
