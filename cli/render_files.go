@@ -22,7 +22,8 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 		dirOK      bool
 	}
 	var tracks []input
-	for _, p := range f.tracks.Paths {
+	var firstNames string // the first file's names file, ClassNamesFile stat'ed once a file
+	for i, p := range f.tracks.Paths {
 		if p == "-" {
 			if err := f.files.readsStdin("--tracks -"); err != nil {
 				return "", err
@@ -32,7 +33,11 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 		// Each file's class names, the names file beside it without --class-names.
 		one := f.tracks
 		one.Path = p
-		if names := one.ClassNamesFile(); p == f.tracks.Path || names != f.tracks.ClassNamesFile() {
+		names := one.ClassNamesFile()
+		if i == 0 {
+			firstNames = names
+		}
+		if i == 0 || names != firstNames {
 			tracks = append(tracks, input{"--class-names", names, false})
 		}
 	}
