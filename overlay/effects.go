@@ -150,7 +150,7 @@ func (s *Style) validateEffects() error {
 	}
 	// Low above high wraps through red: only hue is a circle.
 	if lo, hi := s.SortRange[0], s.SortRange[1]; !(lo >= 0 && lo <= 1 && hi >= 0 && hi <= 1) || lo > hi && s.SortKey != "hue" {
-		return field.Errorf("overlay.Style.SortRange", fmt.Sprintf("%g,%g", lo, hi), "want 0 ≤ low ≤ high ≤ 1 (low above high, a range that wraps through red, is for sort-key hue alone)")
+		return field.Errorf("overlay.Style.SortRange", pair(s.SortRange), "want 0 ≤ low ≤ high ≤ 1 (low above high, a range that wraps through red, is for sort-key hue alone)")
 	}
 	if len(s.EffectStrengths) > len(s.BoxEffects) {
 		return field.Errorf("overlay.Style.EffectStrengths", nil, "more strengths (%d) than box effects (%d)", len(s.EffectStrengths), len(s.BoxEffects))
