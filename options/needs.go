@@ -37,13 +37,17 @@ func hasEffect(s *overlay.Style, e string) bool {
 // outlinedPoint reports whether s's points have an outline (every point style but dot).
 func outlinedPoint(s *overlay.Style) bool { return s.PointStyle != "" && s.PointStyle != "dot" }
 
+// dashes reports whether stroke style style has a dash pattern (dashed, dotted), as the
+// drawer decides it (overlay.DashFor).
+func dashes(style string) bool { return overlay.DashFor(style, 1).Period > 0 }
+
 // tuners are the look's tuning flags and what each needs.
 var tuners = []tuner{
 	{[]string{"link-turns"}, "--link-shape spiral", func(s *overlay.Style) bool { return s.LinkShape == "spiral" }},
 	{[]string{"link-amp", "link-freq", "link-speed"}, "--link-shape wave, elastic or swirl",
 		func(s *overlay.Style) bool { return slices.Contains([]string{"wave", "elastic", "swirl"}, s.LinkShape) }},
 	{[]string{"link-flow"}, "--link-style dashed or dotted",
-		func(s *overlay.Style) bool { return s.LinkStyle == "dashed" || s.LinkStyle == "dotted" }},
+		func(s *overlay.Style) bool { return dashes(s.LinkStyle) }},
 	{[]string{"link-pulse-period"}, "--link-pulse", func(s *overlay.Style) bool { return s.LinkPulse > 0 }},
 	{[]string{"echo-decay", "echo-offset", "echo-scale"}, "--echo N", func(s *overlay.Style) bool { return s.Echo > 0 }},
 	{[]string{"particle-life", "particle-seed"}, "--particles N", func(s *overlay.Style) bool { return s.Particles > 0 }},
@@ -59,7 +63,7 @@ var tuners = []tuner{
 	{[]string{"trail-width", "trail-smooth", "trail-opacity", "trail-color"}, "--trail N", func(s *overlay.Style) bool { return s.Trail > 0 }},
 	{[]string{"bracket-length"}, "--box-style corners", func(s *overlay.Style) bool { return s.BoxStyle == "corners" }},
 	{[]string{"dash"}, "--link-style or --box-style dashed or dotted", func(s *overlay.Style) bool {
-		return slices.Contains([]string{"dashed", "dotted"}, s.LinkStyle) || slices.Contains([]string{"dashed", "dotted"}, s.BoxStyle)
+		return dashes(s.LinkStyle) || dashes(s.BoxStyle)
 	}},
 	{[]string{"bend"}, "--curve-width PX or --link-shape s", func(s *overlay.Style) bool { return s.CurveWidth != 0 || s.LinkShape == "s" }},
 	{[]string{"bend-away"}, "--curve-width PX", func(s *overlay.Style) bool { return s.CurveWidth != 0 }},
