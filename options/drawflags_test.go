@@ -226,31 +226,11 @@ func TestDashFlag(t *testing.T) {
 	}
 }
 
-// TestJitterFlag: --jitter reaches the style from the command line and a style file, the
-// command line winning; off by default.
-func TestJitterFlag(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "s.toml")
-	os.WriteFile(file, []byte("jitter = 6.5\n"), 0o644)
-	for _, tc := range []struct {
-		args []string
-		want float32
-	}{
-		{nil, 0},
-		{[]string{"--look", "plexus"}, 0},
-		{[]string{"--jitter", "12"}, 12},
-		{[]string{"--style", file}, 6.5},
-		{[]string{"--style", file, "--jitter", "0"}, 0},
-	} {
-		if st, err := styleOptions(tc.args...); err != nil || st.Jitter != tc.want {
-			t.Errorf("%v: %v, jitter %g, want %g", tc.args, err, st.Jitter, tc.want)
-		}
-	}
-}
-
-// TestLayerAndGrainFlags: --overlay-opacity and --grain-color reach the style from the
-// command line and a style file, the command line winning; by default (and in the looks,
-// --look cctv's grain colour too) the overlay opaque and no colour grain.
-func TestLayerAndGrainFlags(t *testing.T) {
+// TestLayerGrainAndJitterFlags: --overlay-opacity, --grain-color and --jitter reach the
+// style from the command line and a style file, the command line winning (0 too); by
+// default (and in the looks, --look cctv's grain colour too) the overlay opaque, no colour
+// grain and no jitter.
+func TestLayerGrainAndJitterFlags(t *testing.T) {
 	for _, flag := range []struct {
 		name string
 		def  float32
@@ -258,6 +238,7 @@ func TestLayerAndGrainFlags(t *testing.T) {
 	}{
 		{"overlay-opacity", 1, func(st *overlay.Style) float32 { return st.OverlayOpacity }},
 		{"grain-color", 0, func(st *overlay.Style) float32 { return st.Camera.GrainColor }},
+		{"jitter", 0, func(st *overlay.Style) float32 { return st.Jitter }},
 	} {
 		file := filepath.Join(t.TempDir(), "s.toml")
 		os.WriteFile(file, []byte(flag.name+" = 0.25\n"), 0o644)
@@ -267,10 +248,12 @@ func TestLayerAndGrainFlags(t *testing.T) {
 		}{
 			{nil, flag.def},
 			{[]string{"--look", "neon"}, flag.def},
+			{[]string{"--look", "plexus"}, flag.def},
 			{[]string{"--look", "cctv"}, flag.def},
 			{[]string{"--look", "cctv", "--" + flag.name, "0.6"}, 0.6},
 			{[]string{"--style", file}, 0.25},
 			{[]string{"--style", file, "--" + flag.name, "0.5"}, 0.5},
+			{[]string{"--style", file, "--" + flag.name, "0"}, 0},
 		} {
 			if st, err := styleOptions(tc.args...); err != nil || flag.get(&st) != tc.want {
 				t.Errorf("%v: %v, %s %g, want %g", tc.args, err, flag.name, flag.get(&st), tc.want)
