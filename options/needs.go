@@ -89,7 +89,7 @@ func (s *Style) CheckTuners(fs *pflag.FlagSet, st *overlay.Style) error {
 			continue
 		}
 		for _, name := range t.flags {
-			if _, inFile := s.fromFile[name]; !inFile && fs.Lookup(name) != nil && fs.Changed(name) {
+			if _, inFile := s.fromFile[name]; !inFile && fs.Changed(name) {
 				return UsageError{Err: fmt.Errorf("--%s tunes what %s draws, which is off: give %s too, or leave --%s out", name, t.needs, t.needs, name)}
 			}
 		}
