@@ -252,10 +252,8 @@ func BenchEffects(o Options, frames int) ([]EffectsBench, error) {
 		desc, key, minRun int32
 	}
 	st := o.Style
-	twin := variant{st.EffectFeather, st.EffectOpacity, 0, int32(max(0, slices.Index(SortKeys, st.SortKey))), int32(st.SortMinRun)}
-	if st.SortOrder == "descending" {
-		twin.desc = 1
-	}
+	desc, key := st.sortCodes()
+	twin := variant{st.EffectFeather, st.EffectOpacity, desc, key, int32(st.SortMinRun)}
 	mixed := twin.feather > 0 || twin.opacity != 1
 	sorted := twin.desc != 0 || twin.key != SortLuma || twin.minRun > 0
 	for _, name := range EffectNames() {

@@ -114,10 +114,7 @@ func NewBuilder(s Style, font *Font, w, h int) (*Builder, error) {
 	if s.SortColumns {
 		b.sortColumns = 1
 	}
-	if s.SortOrder == "descending" {
-		b.sortDescending = 1
-	}
-	b.sortKey = int32(max(0, slices.Index(SortKeys, s.SortKey)))
+	b.sortDescending, b.sortKey = s.sortCodes()
 	if s.Particles > 0 {
 		b.particles = newParticles()
 	}

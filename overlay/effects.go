@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"trackink/internal/field"
@@ -123,6 +124,15 @@ const (
 // SortKeys are Style.SortKey's values ("" is luma). Each is a key of 0 to 255 (render/sort.go
 // says how each is worked out).
 var SortKeys = []string{"luma", "saturation", "hue"}
+
+// sortCodes are the style's SortOrder and SortKey as EffectBox takes them: SortDescending
+// (1 for "descending") and SortKey (SortKeys' index; "" is luma's).
+func (s *Style) sortCodes() (descending, key int32) {
+	if s.SortOrder == "descending" {
+		descending = 1
+	}
+	return descending, int32(max(0, slices.Index(SortKeys, s.SortKey)))
+}
 
 // MaxSortMinRun is Style.SortMinRun's largest value, in px: an 8K frame's width.
 const MaxSortMinRun = 8192
