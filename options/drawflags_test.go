@@ -44,6 +44,10 @@ func TestDrawFlags(t *testing.T) {
 	if st, err := options("--style", sized, "--box-size", "20x60"); err != nil || st.BoxSize != [2]float32{20, 60} || st.BoxRadius != overlay.Auto {
 		t.Errorf("box-radius from a file, --box-size given: %v, %v, %v", err, st.BoxSize, st.BoxRadius)
 	}
+	os.WriteFile(sized, []byte("box-from = \"radius\"\nbox-size = \"20x60\"\n"), 0o644)
+	if st, err := options("--style", sized, "--box-radius", "12"); err != nil || st.BoxSize != [2]float32{} || st.BoxRadius != 12 {
+		t.Errorf("box-size from a file, --box-radius given: %v, %v, %v", err, st.BoxSize, st.BoxRadius)
+	}
 	st, err := options("--style", file, "--box-radius", "30", "--link-reach", "0.3", "--trail-smooth", "4")
 	if err != nil || st.Blend != "screen" || st.LinkFade != 300 || st.TrailSmooth != 4 || st.BoxFrom != "age" || st.BoxRadius != 30 || st.LinkReach != 0.3 {
 		t.Errorf("from a file and the command line: %v, %+v", err, st)

@@ -169,22 +169,14 @@ func (s *Style) Options(fs *pflag.FlagSet, timed bool) (overlay.Options, error) 
 		}
 	}
 	if o.Style.BoxRadius != overlay.Auto && o.Style.BoxSize != [2]float32{} {
-		// A square's half side and a rectangle's size: one box, so one of them. The command
-		// line's overrides the style file's, as for any key.
-		radiusLine, radiusInFile := s.fromFile["box-radius"]
-		sizeLine, sizeInFile := s.fromFile["box-size"]
-		switch {
-		case radiusInFile && !sizeInFile:
-			o.Style.BoxRadius = overlay.Auto
-		case sizeInFile && !radiusInFile:
-			o.Style.BoxSize = [2]float32{}
-		case radiusInFile:
+		// Rivals (rivalKeys): both from the style file, or both from the command line (a
+		// file's is skipped where the command line gives its rival).
+		if radiusLine, inFile := s.fromFile["box-radius"]; inFile {
 			return o, UsageError{fmt.Errorf("%s:%d: box-radius, and box-size on line %d: both size --box-from's boxes: give one (box-size for rectangles)",
-				s.File, radiusLine, sizeLine)}
-		default:
-			return o, UsageError{fmt.Errorf("--box-radius %g and --box-size %s: both size --box-from's boxes: give one (--box-size WxH for rectangles)",
-				o.Style.BoxRadius, boxSizeValue{&o.Style.BoxSize})}
+				s.File, radiusLine, s.fromFile["box-size"])}
 		}
+		return o, UsageError{fmt.Errorf("--box-radius %g and --box-size %s: both size --box-from's boxes: give one (--box-size WxH for rectangles)",
+			o.Style.BoxRadius, boxSizeValue{&o.Style.BoxSize})}
 	}
 	if err := o.Validate(); err != nil {
 		return o, s.fileError(fs, err)

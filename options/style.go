@@ -59,6 +59,9 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 			if _, onCommandLine := given[e.Key]; onCommandLine {
 				continue
 			}
+			if _, rivalGiven := given[rivalKeys[e.Key]]; rivalGiven {
+				continue // the command line's rival overrides it, as it would the key itself
+			}
 			values := []string{e.Value}
 			if e.List != nil {
 				if _, adds := fs.Lookup(e.Key).Value.(addingValue); !adds {
@@ -80,6 +83,11 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 	}
 	return nil
 }
+
+// rivalKeys are the style keys that set the same thing two ways, so only one may be given:
+// each key's rival on the command line overrides the key in the style file. A square's half
+// side and a rectangle's size: one box.
+var rivalKeys = map[string]string{"box-radius": "box-size", "box-size": "box-radius"}
 
 // setStyle makes st the style, keeping what the command line gave: the variables the style
 // flags write are set from st, then the given style flags are set again, from their values'
