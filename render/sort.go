@@ -144,13 +144,16 @@ type sortLine struct {
 // along rows (stride 1) or columns (stride: the rectangle's width in samples, n and cn),
 // sorted by key.
 func sortLines(f *fxFrame, n, cn int, b *overlay.EffectBox) (full, chroma sortLine) {
-	desc, key, turn := b.SortDescending != 0, b.SortKey, hueTurn(b)
-	full = sortLine{planes: 1, bits: 12, stride: n, self: !f.pl[0].wide && key == overlay.SortLuma, desc: desc, key: key,
-		minRun: sortMinRun(b, 1), turn: turn}
-	if f.rgb {
-		full = sortLine{planes: 3, bits: 8, stride: n, desc: desc, key: key, minRun: sortMinRun(b, 1), turn: turn}
+	line := func(planes int, bits uint, stride, sub int) sortLine {
+		return sortLine{planes: planes, bits: bits, stride: stride, desc: b.SortDescending != 0, key: b.SortKey,
+			minRun: sortMinRun(b, sub), turn: hueTurn(b)}
 	}
-	return full, sortLine{planes: 2, bits: 12, stride: cn, desc: desc, key: key, minRun: sortMinRun(b, 2), turn: turn}
+	full = line(1, 12, n, 1)
+	full.self = !f.pl[0].wide && b.SortKey == overlay.SortLuma
+	if f.rgb {
+		full = line(3, 8, n, 1)
+	}
+	return full, line(2, 12, cn, 2)
 }
 
 // sortMinRun is box b's shortest run sorted in a plane's samples: SortMinRun px, halved
