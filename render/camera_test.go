@@ -52,45 +52,47 @@ func BenchmarkCamera4K(b *testing.B) {
 // for bit, on random rows of every length to 40 and a 4K row, with gains, black levels and
 // grain that reach both clamps.
 func TestCamera8MatchesGo(t *testing.T) {
-	if !haveAVX2 {
-		t.Skip("no AVX2")
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range append(rangeTo(40), 3840) {
-		for range 20 {
-			src := make([]byte, n)
-			cols := make([]int32, n)
-			for x := range src {
-				src[x] = byte(rng.IntN(256))
-				cols[x] = int32(rng.IntN(1<<15 + 1))
-			}
-			ry, c, amp := int32(rng.IntN(1<<15+1)), int32(rng.IntN(129)), int32(rng.IntN(600))*int32(rng.IntN(2))
-			base := rng.Uint32()
-			a, b := bytes.Clone(src), bytes.Clone(src)
-			camera8(a, src, cols, base, ry, c, amp)
-			camera8Go(b, src, cols, base, ry, c, amp)
-			if !bytes.Equal(a, b) {
-				t.Fatalf("n %d, ry %d, c %d, amp %d: AVX2 %v, Go %v", n, ry, c, amp, a, b)
-			}
-			// NV12's pairs: the even samples from src, the odd from src reversed.
-			odd := slices.Clone(src)
-			slices.Reverse(odd)
-			a, b = bytes.Clone(src), bytes.Clone(src)
-			camera8Pairs(a, src, odd, cols, base, ry, c, amp)
-			camera8PairsGo(b, src, odd, cols, base, ry, c, amp)
-			if !bytes.Equal(a, b) {
-				t.Fatalf("pairs: n %d, ry %d, c %d, amp %d: AVX2 %v, Go %v", n, ry, c, amp, a, b)
-			}
+	avx2Rows(t, 3, 3840, func(rng *rand.Rand, n int) {
+		src := make([]byte, n)
+		cols := make([]int32, n)
+		for x := range src {
+			src[x] = byte(rng.IntN(256))
+			cols[x] = int32(rng.IntN(1<<15 + 1))
 		}
-	}
+		ry, c, amp := int32(rng.IntN(1<<15+1)), int32(rng.IntN(129)), int32(rng.IntN(600))*int32(rng.IntN(2))
+		base := rng.Uint32()
+		a, b := bytes.Clone(src), bytes.Clone(src)
+		camera8(a, src, cols, base, ry, c, amp)
+		camera8Go(b, src, cols, base, ry, c, amp)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("n %d, ry %d, c %d, amp %d: AVX2 %v, Go %v", n, ry, c, amp, a, b)
+		}
+		// NV12's pairs: the even samples from src, the odd from src reversed.
+		odd := slices.Clone(src)
+		slices.Reverse(odd)
+		a, b = bytes.Clone(src), bytes.Clone(src)
+		camera8Pairs(a, src, odd, cols, base, ry, c, amp)
+		camera8PairsGo(b, src, odd, cols, base, ry, c, amp)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("pairs: n %d, ry %d, c %d, amp %d: AVX2 %v, Go %v", n, ry, c, amp, a, b)
+		}
+	})
 }
 
-func rangeTo(n int) []int {
-	s := make([]int, n+1)
-	for i := range s {
-		s[i] = i
+// avx2Rows runs check on 20 random rows of every length to 40 and 20 of length long, from
+// a generator seeded with seed and seed + 1: the AVX2 loops' tests against their Go twins.
+func avx2Rows(t *testing.T, seed uint64, long int, check func(rng *rand.Rand, n int)) {
+	t.Helper()
+	needAVX2(t)
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	for n := range 42 {
+		if n == 41 { // the lengths to 40, then long
+			n = long
+		}
+		for range 20 {
+			check(rng, n)
+		}
 	}
-	return s
 }
 
 // TestCameraParts checks each part of the camera look on a YUV420P frame: scanlines darken
@@ -351,37 +353,31 @@ func TestCameraScanlinePeriod(t *testing.T) {
 // loops, bit for bit, on random rows of every length to 40 and a 4K row, with constants
 // that reach both clamps (moves of either sign).
 func TestTint8MatchesGo(t *testing.T) {
-	if !haveAVX2 {
-		t.Skip("no AVX2")
-	}
-	rng := rand.New(rand.NewPCG(5, 6))
-	for _, n := range append(rangeTo(40), 1920) {
-		for range 20 {
-			row, lrow := make([]byte, n), make([]byte, 2*n+rng.IntN(2))
-			for x := range row {
-				row[x] = byte(rng.IntN(256))
-			}
-			for x := range lrow {
-				lrow[x] = byte(rng.IntN(256))
-			}
-			keep, c, b := int32(rng.IntN(1<<15+1)), int32(rng.IntN(129)+64), int32(rng.IntN(65))
-			mb, mr := int32(rng.IntN(1<<16))-1<<15, int32(rng.IntN(1<<16))-1<<15
-			a, g := bytes.Clone(row), bytes.Clone(row)
-			tint8(a, lrow, 2, b, c, keep, mb)
-			tint8Go(g, lrow, 0, 2, keep, mb, tintK(b, c, keep, mb))
-			if !bytes.Equal(a, g) {
-				t.Fatalf("n %d, keep %d, move %d: AVX2 %v, Go %v", n, keep, mb, a, g)
-			}
-			// NV12's pairs: an even row of interleaved bytes over a luma row as long or a
-			// byte shorter (an odd width).
-			pr := row[:n&^1]
-			lp := lrow[:max(len(pr)-rng.IntN(2), 0)]
-			a, g = bytes.Clone(pr), bytes.Clone(pr)
-			tintPairs8(a, lp, 2, b, c, keep, mb, mr)
-			tintPairs8Go(g, lp, 0, 2, keep, mb, mr, tintK(b, c, keep, mb), tintK(b, c, keep, mr))
-			if !bytes.Equal(a, g) {
-				t.Fatalf("pairs: n %d, keep %d, moves %d %d: AVX2 %v, Go %v", n, keep, mb, mr, a, g)
-			}
+	avx2Rows(t, 5, 1920, func(rng *rand.Rand, n int) {
+		row, lrow := make([]byte, n), make([]byte, 2*n+rng.IntN(2))
+		for x := range row {
+			row[x] = byte(rng.IntN(256))
 		}
-	}
+		for x := range lrow {
+			lrow[x] = byte(rng.IntN(256))
+		}
+		keep, c, b := int32(rng.IntN(1<<15+1)), int32(rng.IntN(129)+64), int32(rng.IntN(65))
+		mb, mr := int32(rng.IntN(1<<16))-1<<15, int32(rng.IntN(1<<16))-1<<15
+		a, g := bytes.Clone(row), bytes.Clone(row)
+		tint8(a, lrow, 2, b, c, keep, mb)
+		tint8Go(g, lrow, 0, 2, keep, mb, tintK(b, c, keep, mb))
+		if !bytes.Equal(a, g) {
+			t.Fatalf("n %d, keep %d, move %d: AVX2 %v, Go %v", n, keep, mb, a, g)
+		}
+		// NV12's pairs: an even row of interleaved bytes over a luma row as long or a
+		// byte shorter (an odd width).
+		pr := row[:n&^1]
+		lp := lrow[:max(len(pr)-rng.IntN(2), 0)]
+		a, g = bytes.Clone(pr), bytes.Clone(pr)
+		tintPairs8(a, lp, 2, b, c, keep, mb, mr)
+		tintPairs8Go(g, lp, 0, 2, keep, mb, mr, tintK(b, c, keep, mb), tintK(b, c, keep, mr))
+		if !bytes.Equal(a, g) {
+			t.Fatalf("pairs: n %d, keep %d, moves %d %d: AVX2 %v, Go %v", n, keep, mb, mr, a, g)
+		}
+	})
 }
