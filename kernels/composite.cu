@@ -63,13 +63,18 @@ __device__ __forceinline__ void blendSample(const TkParams* p, uint8_t* d, float
 // held to [2⁻³⁰, a].
 __device__ __forceinline__ float screenAlpha(float l, float a) { return gmin(gmax(l, TK_MIN_ALPHA), a); }
 
+// lumaScale is composite's blendConsts.ky: 1 / (M_Y·(1, 1, 1)), the luma of the
+// offset-free Y'.
+__device__ __forceinline__ float lumaScale(const TkParams* p) {
+  const float* m = p->space[0];
+  return 1 / ((m[0] + m[1]) + m[2]);
+}
+
 // screenLuma is composite's blendConsts.screenLuma: the offset-free luma t of a Y'CbCr layer
 // value s, returned, and its α′, in *a2.
 __device__ float screenLuma(const TkParams* p, const float s[4], float* a2) {
-  const float* m = p->space[0];
-  float ky = 1 / ((m[0] + m[1]) + m[2]);
-  float t = s[0] - m[3] * s[3];
-  *a2 = screenAlpha(t * ky, s[3]);
+  float t = s[0] - p->space[0][3] * s[3];
+  *a2 = screenAlpha(t * lumaScale(p), s[3]);
   return t;
 }
 
@@ -121,9 +126,7 @@ __device__ void blendPixel(const TkParams* p, int mode, int fx, int fy, float s[
     if (rgba) {
       a2 = multiplyAlpha(lumaRGB(s[0], s[1], s[2]) / 255, a);
     } else {
-      const float* m = p->space[0];
-      float ky = 1 / ((m[0] + m[1]) + m[2]);
-      a2 = multiplyAlpha((s[0] - m[3] * a) * ky, a);
+      a2 = multiplyAlpha((s[0] - p->space[0][3] * a) * lumaScale(p), a);
     }
     for (int i = 0; i < 3; i++) s[i] = p->space[i][3] * a2;
     s[3] = a2;
@@ -137,8 +140,7 @@ __device__ void blendPixel(const TkParams* p, int mode, int fx, int fy, float s[
       s[0] = s[1] = s[2] = s[3] = 0;
       return;
     }
-    const float* m = p->space[0];
-    float w = TK_PICK_RAMP / (1 / ((m[0] + m[1]) + m[2]));
+    float w = TK_PICK_RAMP / lumaScale(p);
     float k = d / (a * w);
     if (k < 1)
       for (int i = 0; i < 4; i++) s[i] *= k;
