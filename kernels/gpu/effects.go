@@ -219,11 +219,15 @@ func (g *Backend) gaussRecords(hf *frameDesc, fx []overlay.EffectBox, q *tkEffec
 	return uint64(e.gauss.ptr), nil
 }
 
+// gaussMaxSigma bounds sigma as fxGaussRadii does (TK_FX_GAUSS_SIGMA, render's
+// gaussMaxSigma).
+const gaussMaxSigma = 50
+
 // gaussReach bounds the Gaussian's reach, its three radii's sum (render's gaussRadii), for
 // sigma s px in a plane whose samples are sub px apart: each radius is at most
 // (sqrt(4σ² + 1) + 1) / 2, and one more for rounding.
 func gaussReach(s float32, sub int) int {
-	sg := float64(min(max(s, 0), 50)) / float64(sub)
+	sg := float64(min(max(s, 0), gaussMaxSigma)) / float64(sub)
 	return 3 * (int((math.Sqrt(4*sg*sg+1)+1)/2) + 1)
 }
 
