@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
+	"trackink/internal/field"
 	"trackink/internal/prose"
 	"trackink/job"
 	"trackink/knn"
@@ -32,16 +34,22 @@ const benchExamples = `Examples:
   # Each box effect at 4K (20 boxes over 10 % of the frame), on two workers:
   trackink bench --effects --workers 2
 
-  # Link-graph construction for 100 to 100 000 points, every search backend:
+  # Link-graph construction for 100 to 100 000 points, every search backend and graph, each
+  # row printed as soon as it is measured (up to 50 frames a row, within about a second):
   trackink bench --knn
 
-  # 5 000 and 100 000 points, 200 frames a row (a steadier median than the default's):
+  # 5 000 and 100 000 points, up to 200 frames a row (a steadier median than the default's;
+  # a row still stops after about a second, so a slow one takes a few frames):
   trackink bench --knn --points 5000,100000 --frames 200
 
   # The same with the device's link update beside them: on the GPU (a CUDA build), or
   # emulated on the CPU (CPU time, for checking, not a GPU figure):
   trackink bench --knn --backend cuda
   trackink bench --knn --backend emu --points 1000,5000
+
+  # The device's rows beside the grid's alone (the default search; no brute force, no other
+  # graphs): a few seconds, for a short lease of a GPU machine:
+  trackink bench --knn --backend cuda --knn-backend grid --points 5000,100000 --frames 200
 
   # A whole render (decode, seed overlay, libx264 encode, audio, if any, copied) against ffmpeg with
   # the same settings: transcoding the same clip, transcoding the render's output, and
@@ -64,7 +72,7 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs := options.NewFlagSet("bench", "[--knn | --effects | --e2e VIDEO | --detect all|MODES] [flags]  (none of them: the seed scene)", benchExamples, stderr)
 	sceneName := fs.String("scene", "seed", "the scene to render: seed; with --e2e also mot17 (a street scene like MOT17's)")
 	formats := fs.String("format", "yuv420p", "the frames drawn onto: yuv420p, nv12, or both (yuv420p,nv12)")
-	frames := fs.Int("frames", 30, "frames to time: the seed scene's, after 10 warm-up frames; with --knn, each row's (default there: up to 50, within about a second)")
+	frames := fs.Int("frames", 30, "frames to time: the seed scene's, after 10 warm-up frames; with --knn, the most each row times, which stops sooner after about a second (and 3 frames; default there: up to 50)")
 	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
 	fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
 	fs.Bool("effects", false, "benchmark each --box-effect instead: 20 boxes over 10 % of a 4K frame")
@@ -76,6 +84,7 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	noTwin := fs.Bool("no-twin", false, "with --e2e: leave out the twin (ffmpeg coding the render's frames afresh), which renders the clip once more, losslessly")
 	detectModes := fs.String("detect", "", "time the built-in tracker alone at 1080p, beside OpenCV's equivalent: all, or modes (bright,motion,points…)")
 	style.Register(fs, "knn-backend", "seed")
+	fs.Lookup("knn-backend").Usage += "; with --knn, a list: the search backends timed, leaving out the others and the other graphs (default there: every one, and every graph)"
 	return fs, func(args []string, stdout io.Writer) error {
 		if err := options.Parse(fs, args); err != nil {
 			return err
@@ -107,6 +116,10 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err := (knn.Options{K: style.Links.K}).Validate(); err != nil {
 				return options.FlagError(fs, err)
 			}
+			searches, err := knnSearches(fs, style.Links.Backend)
+			if err != nil {
+				return err
+			}
 			backends := strings.Split(style.Backend, ",")
 			for _, b := range backends {
 				if _, err := options.BackendFor(b); err != nil {
@@ -117,7 +130,8 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err != nil {
 				return err
 			}
-			return knn.RunBenchmark(stdout, *points, style.Links.K, knnFrames, *jsonOut, extra...)
+			return knn.RunBenchmark(stdout, knn.BenchSpec{Sizes: *points, K: style.Links.K, Frames: knnFrames,
+				Searches: searches, JSON: *jsonOut, Extra: extra})
 		case modeE2E:
 			if *sceneName != "seed" && *sceneName != "mot17" {
 				return options.UsageError{Err: fmt.Errorf("--scene %q: with --e2e, seed or mot17", *sceneName)}
@@ -182,6 +196,31 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		return nil
 	}
+}
+
+// knnSearches are the search backends bench --knn times: those --knn-backend lists, or
+// none (every one, and the other graphs) without it. A name not built in is a usage error
+// naming the flag, before any row runs.
+func knnSearches(fs *pflag.FlagSet, list string) ([]string, error) {
+	if !fs.Changed("knn-backend") {
+		return nil, nil
+	}
+	var searches []string
+	for _, b := range strings.Split(list, ",") {
+		if !slices.Contains(knn.Backends(), b) {
+			// Validate says why (unknown, or not built in), but takes "" as the default.
+			msg := "want one of " + strings.Join(knn.Backends(), ", ")
+			var fe *field.Error
+			if errors.As((knn.Options{K: 1, Backend: b}).Validate(), &fe) {
+				msg = fe.Msg
+			}
+			return nil, options.UsageError{Err: fmt.Errorf("--knn-backend %q: %s%s", b, msg, options.ValueHint("knn-backend", b))}
+		}
+		if !slices.Contains(searches, b) {
+			searches = append(searches, b)
+		}
+	}
+	return searches, nil
 }
 
 // seedHeader is the line above a seed scene's table.

@@ -33,8 +33,8 @@ func (m benchMode) String() string {
 }
 
 // benchReads lists, for each of bench's flags that not every benchmark reads, the
-// benchmarks that read it. The look's flags not listed (options.Style's: --look, --trail,
-// --knn-backend…) are the drawer's, read by the seed scene and --e2e only: --effects draws
+// benchmarks that read it. The look's flags not listed (options.Style's: --look, --trail…)
+// are the drawer's, read by the seed scene and --e2e only: --effects draws
 // its own boxes (feathered, mixed, sorted otherwise too with --effect-feather, --effect-opacity, --sort-order,
 // --sort-key, --sort-min-run), --knn links points it makes up, --detect draws nothing.
 var benchReads = map[string][]benchMode{
@@ -48,7 +48,9 @@ var benchReads = map[string][]benchMode{
 	"k":       {modeSeed, modeKnn, modeE2E},
 	"backend": {modeSeed, modeKnn, modeEffects, modeE2E},
 	"workers": {modeSeed, modeEffects, modeE2E},
-	"json":    {modeSeed, modeKnn, modeEffects, modeE2E, modeDetect},
+	// The drawer's search, and --knn's: the search backends it times (all of them without it).
+	"knn-backend": {modeSeed, modeKnn, modeE2E},
+	"json":        {modeSeed, modeKnn, modeEffects, modeE2E, modeDetect},
 	// --effects times each effect also feathered, mixed or sorted otherwise, beside the plain row.
 	"effect-feather": {modeSeed, modeEffects, modeE2E},
 	"effect-opacity": {modeSeed, modeEffects, modeE2E},

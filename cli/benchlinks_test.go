@@ -79,3 +79,47 @@ func TestBenchKnnPointsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchKnnBackendRows: bench --knn --knn-backend LIST times those search backends alone
+// (beside the device's rows), leaving out the others and the other graphs, so that a run on
+// a GPU machine's lease times what matters (--knn-backend was refused by --knn); a name
+// not built in is a usage error naming the flag, before any row runs.
+func TestBenchKnnBackendRows(t *testing.T) {
+	for _, tt := range []struct {
+		list string
+		want []string // the rows at each size; none: refused
+		err  string
+	}{
+		{"grid", []string{knn.BackendGrid, "emu"}, ""},
+		{"brute,grid", []string{knn.BackendGrid, knn.BackendBrute, "emu"}, ""},
+		{"brute", []string{knn.BackendBrute, "emu"}, ""},
+		{"nope", nil, `--knn-backend "nope": want one of grid`},
+		{"", nil, `--knn-backend "": want one of grid`},
+		{"grid,brt", nil, `--knn-backend "brt": want one of grid`},
+	} {
+		code, stdout, stderr := trackink("bench", "--knn", "--knn-backend", tt.list, "--backend", "emu", "--points", "60,400", "--frames", "3", "--json")
+		if tt.want == nil {
+			if code != 2 || stdout != "" || !strings.Contains(stderr, tt.err) {
+				t.Errorf("--knn-backend %q: exit %d, stdout %q, stderr %q; want exit 2 saying %q", tt.list, code, stdout, stderr, tt.err)
+			}
+			continue
+		}
+		if code != 0 {
+			t.Fatalf("--knn-backend %q: exit %d: %s", tt.list, code, stderr)
+		}
+		var rep struct{ Results []knn.BenchResult }
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, stdout)
+		}
+		// Row i is backend want[i%len(want)] at the i/len(want)th size.
+		if len(rep.Results) != 2*len(tt.want) {
+			t.Errorf("--knn-backend %q: %d rows, want %v at each of 2 sizes: %s", tt.list, len(rep.Results), tt.want, stdout)
+			continue
+		}
+		for i, r := range rep.Results {
+			if want := tt.want[i%len(tt.want)]; r.Backend != want || r.Points != []int{60, 400}[i/len(tt.want)] {
+				t.Errorf("--knn-backend %q: row %d is %s at %d points, want %s", tt.list, i, r.Backend, r.Points, want)
+			}
+		}
+	}
+}

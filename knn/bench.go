@@ -1,6 +1,7 @@
 package knn
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -10,7 +11,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"trackink/scene"
@@ -131,58 +131,121 @@ type BenchResult struct {
 	Note     string  `json:"note,omitempty"`    // what the figure is, when not the host's own time
 }
 
+// BenchSpec says what RunBenchmark times.
+type BenchSpec struct {
+	Sizes []int // point counts; DefaultBenchSizes if empty
+	K     int   // neighbours
+	// Frames is the most frames a row times; 0: defaultBenchFrames. A row stops sooner
+	// once it has timed 3 frames and benchRowBudget of them.
+	Frames int
+	// Searches are the kNN search backends timed, in Backends' order whatever the order
+	// here; empty: every one built in, and the other graphs' rows after them (which no
+	// search backend builds). Naming some is for timing those alone beside Extra.
+	Searches []string
+	JSON     bool          // one JSON object at the end instead of a table row by row
+	Extra    []BenchLinker // other link builders (the device's kNN), timed after the host's rows
+}
+
 // RunBenchmark times Graph.Update (search, hysteresis and caps) on smoothly moving points
-// for each size in sizes (DefaultBenchSizes if empty) and each backend, with k neighbours and
-// benchOptions. Each row is the median over frames: the first frame, which sizes the buffers
-// and has no hysteresis state yet, is not timed unless it took over a second (one more slow
-// frame would add little); then frames frames are timed, or if frames is 0, frames until at
-// least 3 and 1 s of them, or defaultBenchFrames.
+// for each size and each search backend, with k neighbours and benchOptions. Each row is
+// the median over its frames: the first frame, which sizes the buffers and has no
+// hysteresis state yet, is not timed unless it took over a second (one more slow frame
+// would add little); then frames until spec.Frames (or defaultBenchFrames), or sooner once
+// at least 3 frames and benchRowBudget of them are timed, so that a slow row (Delaunay at
+// 100 000 points: 0.14 s a frame) cannot hold the benchmark for minutes.
 // Brute force and FAISS are skipped above 20 000 points. The other graphs (radius within
-// the options' MaxDist, Delaunay, the tree; built on the host) follow, then the extra link
-// builders (the device's kNN) are timed the same way. It also checks that every kNN row
-// agrees with the grid on the first frame's links. It writes a table, or with jsonOut
-// one JSON object {"k":…,"gomaxprocs":…,"results":[BenchResult…]}.
-func RunBenchmark(w io.Writer, sizes []int, k, frames int, jsonOut bool, extra ...BenchLinker) error {
+// the options' MaxDist, Delaunay, the tree; built on the host) follow, unless spec.Searches
+// names backends, then the extra link builders (the device's kNN) are timed the same way.
+// It also checks that every kNN row agrees with the first kNN row on the first frame's
+// links. It writes a table, each row as soon as it is measured (a long run shows its
+// progress; it printed nothing until the end), or with spec.JSON one JSON object
+// {"k":…,"gomaxprocs":…,"results":[BenchResult…]} at the end.
+func RunBenchmark(w io.Writer, spec BenchSpec) error {
+	sizes, k, extra := spec.Sizes, spec.K, spec.Extra
 	if len(sizes) == 0 {
 		sizes = DefaultBenchSizes
 	}
 	if err := benchOptions(k, "").Validate(); err != nil {
 		return err
 	}
-	var results []BenchResult
 	for _, n := range sizes {
 		if n < 2 {
 			return fmt.Errorf("knn benchmark: %d points is too few to link", n)
 		}
+	}
+	searches := Backends()
+	if len(spec.Searches) > 0 {
+		searches = slices.DeleteFunc(slices.Clone(searches), func(b string) bool { return !slices.Contains(spec.Searches, b) })
+		for _, b := range spec.Searches {
+			if !slices.Contains(searches, b) {
+				if err := benchOptions(k, b).Validate(); err != nil {
+					return err // says why: unknown, or not built in
+				}
+				return fmt.Errorf("knn benchmark: no search backend %q", b)
+			}
+		}
+	}
+	otherGraphs := len(spec.Searches) == 0
+	var names []string
+	names = append(names, searches...)
+	if otherGraphs {
+		names = append(names, Graphs[1:]...)
+	}
+	for _, e := range extra {
+		names = append(names, e.Name)
+	}
+	tab := newBenchTable(names, sizes)
+	if !spec.JSON {
+		fmt.Fprintf(w, "knn: Update on moving points, k=%d, %s, GOMAXPROCS=%d\n", k, describe(benchOptions(k, "")), runtime.GOMAXPROCS(0))
+		if _, err := io.WriteString(w, tab.header()); err != nil {
+			return err
+		}
+	}
+	var results []BenchResult
+	for _, n := range sizes {
 		sc := newMovingScene(n)
-		var firstHash uint64
-		rows := append(graphRows(n, k), extra...)
-		for _, b := range slices.Backward(Backends()) {
-			rows = slices.Insert(rows, 0, BenchLinker{Name: b, New: func(o Options) (Linker, error) {
+		var rows []BenchLinker
+		for _, b := range searches {
+			rows = append(rows, BenchLinker{Name: b, New: func(o Options) (Linker, error) {
 				g, err := New(o)
 				return &graphLinker{Graph: g}, err
 			}})
 		}
+		if otherGraphs {
+			rows = append(rows, graphRows(n, k)...)
+		}
+		rows = append(rows, extra...)
+		var refHash uint64
+		ref := "" // the first kNN row, which the others must agree with
 		for _, row := range rows {
 			b := row.Name
+			var res BenchResult
 			if (b == BackendFAISS || b == BackendBrute) && n > exhaustiveBenchLimit {
-				results = append(results, BenchResult{Backend: b, Points: n,
-					Skipped: fmt.Sprintf("O(n²): not run above %d points", exhaustiveBenchLimit)})
-				continue
-			}
-			res, h, err := benchOne(sc, n, k, frames, row)
-			if err != nil {
-				return err
-			}
-			if b == BackendGrid {
-				firstHash = h
-			} else if h != firstHash && !slices.Contains(Graphs, b) {
-				return fmt.Errorf("knn benchmark: %s and %s disagree on the links of %d points", b, BackendGrid, n)
+				res = BenchResult{Backend: b, Points: n,
+					Skipped: fmt.Sprintf("O(n²): not run above %d points", exhaustiveBenchLimit)}
+			} else {
+				var h uint64
+				var err error
+				if res, h, err = benchOne(sc, n, k, spec.Frames, row); err != nil {
+					return err
+				}
+				switch {
+				case slices.Contains(Graphs, b): // another graph: other links
+				case ref == "":
+					ref, refHash = b, h
+				case h != refHash:
+					return fmt.Errorf("knn benchmark: %s and %s disagree on the links of %d points", b, ref, n)
+				}
 			}
 			results = append(results, res)
+			if !spec.JSON {
+				if _, err := io.WriteString(w, tab.row(res)); err != nil {
+					return err
+				}
+			}
 		}
 	}
-	if jsonOut {
+	if spec.JSON {
 		enc := json.NewEncoder(w)
 		return enc.Encode(struct {
 			K          int           `json:"k"`
@@ -191,26 +254,42 @@ func RunBenchmark(w io.Writer, sizes []int, k, frames int, jsonOut bool, extra .
 			Results    []BenchResult `json:"results"`
 		}{k, runtime.GOMAXPROCS(0), describe(benchOptions(k, "")), results})
 	}
-	fmt.Fprintf(w, "knn: Update on moving points, k=%d, %s, GOMAXPROCS=%d\n", k, describe(benchOptions(k, "")), runtime.GOMAXPROCS(0))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "backend\tpoints\tframes\tmedian ms\tmin ms\tlinks\t")
-	for _, r := range results {
-		if r.Skipped != "" {
-			fmt.Fprintf(tw, "%s\t%d\t-\t-\t-\t-\t  skipped: %s\n", r.Backend, r.Points, r.Skipped)
-			continue
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%.3f\t%d\t\n", r.Backend, r.Points, r.Frames, r.MedianMS, r.MinMS, r.Links)
+	if otherGraphs {
+		fmt.Fprintf(w, "radius, delaunay, mst: the other link graphs, built on the host (the device builds kNN only); radius within √(k·1920·1080/(π·n)): %s\n", radiusNote(sizes, k))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "radius, delaunay, mst: the other link graphs, built on the host (the device builds kNN only); radius within √(k·1920·1080/(π·n)): %s\n", radiusNote(sizes, k))
 	for _, e := range extra {
 		if e.Note != "" {
 			fmt.Fprintf(w, "%s: %s\n", e.Name, e.Note)
 		}
 	}
 	return nil
+}
+
+// benchTable lays out RunBenchmark's table a row at a time: the columns' widths are fixed
+// before the first row from what the rows can hold, since a row is printed as soon as it
+// is measured (a tabwriter would hold every row until the end).
+type benchTable struct{ name, points int }
+
+func newBenchTable(names []string, sizes []int) benchTable {
+	t := benchTable{name: len("backend"), points: len("points")}
+	for _, s := range names {
+		t.name = max(t.name, len(s))
+	}
+	for _, n := range sizes {
+		t.points = max(t.points, len(fmt.Sprint(n)))
+	}
+	return t
+}
+
+func (t benchTable) header() string {
+	return fmt.Sprintf("%*s  %*s  %6s  %10s  %10s  %8s\n", t.name, "backend", t.points, "points", "frames", "median ms", "min ms", "links")
+}
+
+func (t benchTable) row(r BenchResult) string {
+	if r.Skipped != "" {
+		return fmt.Sprintf("%*s  %*d  %6s  %10s  %10s  %8s  skipped: %s\n", t.name, r.Backend, t.points, r.Points, "-", "-", "-", "-", r.Skipped)
+	}
+	return fmt.Sprintf("%*s  %*d  %6d  %10.3f  %10.3f  %8d\n", t.name, r.Backend, t.points, r.Points, r.Frames, r.MedianMS, r.MinMS, r.Links)
 }
 
 // radiusNote lists the radius graph's reach at each size: "181.7 px at 100 points, 57.4 px
@@ -230,8 +309,16 @@ func describe(o Options) string {
 // defaultBenchFrames is the most frames RunBenchmark times per row when not told how many.
 const defaultBenchFrames = 50
 
-// benchOne times one link builder at one size, frames frames as RunBenchmark says, and
-// returns a hash of the first frame's links.
+// benchRowBudget is the time after which a row stops, once it has timed 3 frames, however
+// many frames it was given: about a second a row keeps a whole run within a lease of a
+// GPU machine.
+const benchRowBudget = time.Second
+
+// benchNow is benchOne's clock; a test's link builder advances one of its own.
+var benchNow = time.Now
+
+// benchOne times one link builder at one size, up to frames frames as RunBenchmark says,
+// and returns a hash of the first frame's links.
 func benchOne(sc *movingScene, n, k, frames int, row BenchLinker) (BenchResult, uint64, error) {
 	res := BenchResult{Backend: row.Name, Points: n, Note: row.Note}
 	o := benchOptions(k, row.Name)
@@ -244,9 +331,9 @@ func benchOne(sc *movingScene, n, k, frames int, row BenchLinker) (BenchResult, 
 	}
 	defer g.Close()
 	var times []float64
-	start := time.Now()
+	start := benchNow()
 	err = g.Update(sc.frame(0))
-	first := time.Since(start)
+	first := benchNow().Sub(start)
 	if err != nil {
 		return res, 0, err
 	}
@@ -259,23 +346,19 @@ func benchOne(sc *movingScene, n, k, frames int, row BenchLinker) (BenchResult, 
 	for _, e := range es {
 		fmt.Fprintf(hash, "%d-%d,", e.A, e.B)
 	}
+	var total time.Duration
 	if first > time.Second {
 		times = append(times, first.Seconds()*1e3)
+		total = first
 	}
-	var total time.Duration
-	more := func() bool {
-		if frames > 0 {
-			return len(times) < frames
-		}
-		return len(times) < defaultBenchFrames && (len(times) < 3 || total < time.Second)
-	}
-	for f := 1; more(); f++ {
+	limit := cmp.Or(frames, defaultBenchFrames)
+	for f := 1; len(times) < limit && (len(times) < 3 || total < benchRowBudget); f++ {
 		pts := sc.frame(f)
-		start := time.Now()
+		start := benchNow()
 		if err := g.Update(pts); err != nil {
 			return res, 0, err
 		}
-		d := time.Since(start)
+		d := benchNow().Sub(start)
 		total += d
 		times = append(times, d.Seconds()*1e3)
 	}
