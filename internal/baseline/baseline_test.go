@@ -1,6 +1,9 @@
 package baseline
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -34,4 +37,44 @@ func TestOpenCVBaseline(t *testing.T) {
 	var b strings.Builder
 	eval.WriteTable(&b, rows)
 	t.Logf("OpenCV baseline on the synthetic clips (seed 1, 640×360, 90 frames, IoU ≥ 0.5):\n%s", b.String())
+}
+
+// TestBenchWithoutHOG: Bench of the modes that need no HOG detector runs on an OpenCV
+// without one (a GPU machine's opencv-python-headless had no cv2.HOGDescriptor, and every
+// mode failed there). A cv2 put first on PYTHONPATH hands out the real module less
+// HOGDescriptor.
+func TestBenchWithoutHOG(t *testing.T) {
+	python, err := Python()
+	if err != nil {
+		t.Skip(err)
+	}
+	shim := filepath.Join(t.TempDir(), "cv2")
+	if err := os.Mkdir(shim, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const hide = `import os, sys
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != here]
+del sys.modules["cv2"]
+import cv2 as real
+del real.HOGDescriptor
+sys.modules["cv2"] = real
+`
+	if err := os.WriteFile(filepath.Join(shim, "__init__.py"), []byte(hide), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PYTHONPATH", filepath.Dir(shim))
+	const w, h = 64, 48
+	planes := make([][]byte, 4)
+	for i := range planes {
+		planes[i] = bytes.Repeat([]byte{byte(40 * i)}, w*h)
+	}
+	for _, mode := range []string{"bright", "dark", "motion", "points"} {
+		if _, _, err := Bench(python, mode, planes, w, h, 1); err != nil {
+			t.Errorf("%s: %v", mode, err)
+		}
+	}
+	if _, _, err := Bench(python, "objects", planes, w, h, 1); err == nil || !strings.Contains(err.Error(), "HOGDescriptor") {
+		t.Errorf("objects without HOG: %v, want an error naming HOGDescriptor (the shim did not hide it?)", err)
+	}
 }
