@@ -11,6 +11,7 @@ import (
 	"trackink/internal/field"
 	"trackink/internal/prose"
 	"trackink/job"
+	"trackink/kernels/device"
 	"trackink/knn"
 	"trackink/options"
 	"trackink/overlay"
@@ -30,6 +31,10 @@ const benchExamples = `Examples:
 
   # Several backends, one after the other (with --json, one object per line):
   trackink bench --scene seed --backend cpu,emu --frames 5
+
+  # On a GPU (a CUDA build) with the frame in GPU memory, as a render with NVDEC draws:
+  # stage times from a timed pass, and the whole frame as the captured graph draws it:
+  trackink bench --scene seed --backend cuda --format device,nv12 --frames 200
 
   # Each box effect at 4K (20 boxes over 10 % of the frame), on two workers:
   trackink bench --effects --workers 2
@@ -71,7 +76,7 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var style options.Style
 	fs := options.NewFlagSet("bench", "[--knn | --effects | --e2e VIDEO | --detect all|MODES] [flags]  (none of them: the seed scene)", benchExamples, stderr)
 	sceneName := fs.String("scene", "seed", "the scene to render: seed; with --e2e also mot17 (a street scene like MOT17's)")
-	formats := fs.String("format", "yuv420p", "the frames drawn onto: yuv420p, nv12, or both (yuv420p,nv12)")
+	formats := fs.String("format", "yuv420p", "the frames drawn onto: yuv420p, nv12 (in host memory), device (NV12 in GPU memory, as NVDEC decodes: cuda and emu), or several (yuv420p,nv12,device)")
 	frames := fs.Int("frames", 30, "frames to time: the seed scene's, after 10 warm-up frames; with --knn, the most each row times, which stops sooner after about a second (and 3 frames; default there: up to 50)")
 	jsonOut := fs.Bool("json", false, "print one JSON object instead of a table")
 	fs.Bool("knn", false, "benchmark link-graph construction instead of rendering")
@@ -155,8 +160,17 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		frameFormats := strings.Split(*formats, ",")
 		for _, f := range frameFormats {
-			if f != "yuv420p" && f != "nv12" {
-				return options.UsageError{Err: fmt.Errorf("--format %q: want yuv420p, nv12 or both (yuv420p,nv12)", f)}
+			if f != "yuv420p" && f != "nv12" && f != overlay.FormatDevice {
+				return options.UsageError{Err: fmt.Errorf("--format %q: want yuv420p, nv12, device or several (yuv420p,nv12,device)", f)}
+			}
+		}
+		// Refused before any backend is timed; auto as it resolves on this machine.
+		for _, b := range backends {
+			if p, _ := job.Place(b, device.Probe); p.Backend == "cpu" && slices.Contains(frameFormats, overlay.FormatDevice) {
+				if p.Resolved != "" {
+					b += ", here " + p.Resolved + ","
+				}
+				return options.UsageError{Err: fmt.Errorf("--format device: the frame in device memory needs a GPU backend (--backend cuda, or emu to check on the CPU), and --backend %s draws on the CPU", b)}
 			}
 		}
 		first := true
@@ -190,8 +204,7 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				for _, st := range overlay.Stages() {
 					fmt.Fprintf(stdout, "%-10s %10.2f\n", st, rep.StagesMS[st.String()])
 				}
-				fmt.Fprintf(stdout, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
-				fmt.Fprintf(stdout, "allocations per frame: %g\n", rep.AllocsPerFrame)
+				printSeedTotals(stdout, rep)
 			}
 		}
 		return nil
@@ -225,6 +238,29 @@ func knnSearches(fs *pflag.FlagSet, list string) ([]string, error) {
 
 // seedHeader is the line above a seed scene's table.
 func seedHeader(rep overlay.SeedReport) string {
+	format := strings.ToUpper(rep.Format)
+	if rep.Format == overlay.FormatDevice {
+		format = "NV12 in device memory"
+	}
 	return fmt.Sprintf("seed scene %dx%d onto %s, %s backend, %s, %s, %s a frame",
-		rep.Width, rep.Height, strings.ToUpper(rep.Format), rep.Backend, prose.Plural(rep.Workers, "worker"), prose.Plural(rep.Frames, "frame"), prose.Plural(rep.Links, "link"))
+		rep.Width, rep.Height, format, rep.Backend, prose.Plural(rep.Workers, "worker"), prose.Plural(rep.Frames, "frame"), prose.Plural(rep.Links, "link"))
+}
+
+// printSeedTotals ends a seed scene's table: the frame's median and its allocations, and on
+// a device backend the graph pass's beside the timed pass's, each line saying which it is
+// (the stage times are the timed pass's: CUDA cannot time inside a graph).
+func printSeedTotals(w io.Writer, rep overlay.SeedReport) {
+	if rep.GraphTotalMedianMS == nil {
+		fmt.Fprintf(w, "%-10s %10.2f\n", "total", rep.TotalMedianMS)
+		fmt.Fprintf(w, "allocations per frame: %g\n", rep.AllocsPerFrame)
+		return
+	}
+	fmt.Fprintf(w, "%-10s %10.2f  timed: each kernel launched alone, events between the stages\n", "total", rep.TotalMedianMS)
+	fmt.Fprintf(w, "%-10s %10.2f  as a render draws: the captured graph, not timed\n", "graph", *rep.GraphTotalMedianMS)
+	fmt.Fprintf(w, "allocations per frame: %g timed, %g graph\n", rep.AllocsPerFrame, *rep.GraphAllocsPerFrame)
+	if *rep.GraphSamePicture {
+		fmt.Fprintln(w, "the graph drew the timed pass's picture, byte for byte")
+	} else {
+		fmt.Fprintln(w, "the graph drew a picture other than the timed pass's")
+	}
 }

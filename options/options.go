@@ -200,7 +200,7 @@ var table = map[string]option{
 	"bench detect":  {group: groupBench, choices: func() []string { return append([]string{"all", "people"}, tracker.Modes...) }},
 	"bench e2e":     {group: groupBench},
 	"bench effects": {group: groupBench},
-	"bench format":  {group: groupBench, choices: func() []string { return []string{"yuv420p", "nv12", "yuv420p,nv12"} }},
+	"bench format":  {group: groupBench, choices: func() []string { return []string{"yuv420p", "nv12", "device", "yuv420p,nv12"} }},
 	"bench json":    {group: groupBench},
 	"bench knn":     {group: groupBench},
 	"bench no-twin": {group: groupBench},

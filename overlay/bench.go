@@ -1,6 +1,9 @@
 package overlay
 
 import (
+	"bytes"
+	"errors"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -18,8 +21,21 @@ type SeedBench struct {
 	Workers               int // the backend's
 	Links                 int // links in the last frame
 	StagesMS              [NumStages]float64
-	TotalMS               float64 // a frame, all stages
+	TotalMS               float64 // a frame, all stages, as the timed pass drew it
 	AllocsPerFrame        float64
+	// Graph is the untimed pass of a device backend (DeviceFrames): nil on the CPU.
+	Graph *GraphPass
+}
+
+// GraphPass is what BenchSeed measured on a device backend drawing as a render does: not
+// timed, so each frame replays the captured CUDA graph in one launch, where the timed pass
+// launches every kernel singly with events between the stages.
+type GraphPass struct {
+	TotalMS        float64 // the median frame: the whole Drawer.Draw, the host's work included
+	AllocsPerFrame float64
+	// SamePicture says whether the graph drew the frame the timed pass drew, byte for byte:
+	// the same kernels on the same data, so anything else is a fault in the capture.
+	SamePicture bool
 }
 
 // SeedReport is the JSON form of a seed-scene benchmark (trackink bench --json).
@@ -33,8 +49,12 @@ type SeedReport struct {
 	Workers        int                `json:"workers"`
 	Links          int                `json:"links_per_frame"`
 	StagesMS       map[string]float64 `json:"stages_ms"`
-	TotalMedianMS  float64            `json:"total_median_ms"`
+	TotalMedianMS  float64            `json:"total_median_ms"` // the timed pass's frame
 	AllocsPerFrame float64            `json:"allocs_per_frame"`
+	// The graph pass's (GraphPass), on a device backend only.
+	GraphTotalMedianMS  *float64 `json:"graph_total_median_ms,omitempty"`
+	GraphAllocsPerFrame *float64 `json:"graph_allocs_per_frame,omitempty"`
+	GraphSamePicture    *bool    `json:"graph_same_picture,omitempty"`
 }
 
 // Report is b's JSON form, for the named backend and frame format.
@@ -45,73 +65,152 @@ func (b SeedBench) Report(backend, format string) SeedReport {
 	for st, v := range b.StagesMS {
 		r.StagesMS[Stage(st).String()] = v
 	}
+	if g := b.Graph; g != nil {
+		r.GraphTotalMedianMS, r.GraphAllocsPerFrame, r.GraphSamePicture = &g.TotalMS, &g.AllocsPerFrame, &g.SamePicture
+	}
 	return r
 }
+
+// DeviceFrames is a Backend with device memory of its own (the GPU backend, on a GPU or
+// emulated) that can make NV12 frames there, as NVDEC decodes them for a render: so that
+// trackink bench times the overlay on frames that never leave the device.
+type DeviceFrames interface {
+	// NewDeviceNV12 allocates a w × h NV12 frame in the backend's device memory, every luma
+	// sample y and every chroma sample c.
+	NewDeviceNV12(w, h int, y, c byte) (*composite.DeviceNV12, error)
+	// ReadDeviceNV12 copies f's planes (a frame of NewDeviceNV12's) to host memory, rows
+	// StrideY and StrideUV bytes apart.
+	ReadDeviceNV12(f *composite.DeviceNV12) (y, uv []byte, err error)
+	// FreeDeviceNV12 frees a frame of NewDeviceNV12's.
+	FreeDeviceNV12(f *composite.DeviceNV12)
+}
+
+// FormatDevice is BenchSeed's format for an NV12 frame in the backend's device memory.
+const FormatDevice = "device"
+
+// ErrNoDeviceFrames is BenchSeed's error for FormatDevice on a backend without device
+// memory (the CPU's).
+var ErrNoDeviceFrames = errors.New("the backend has no device memory to hold the frame (a GPU backend has: cuda, emu)")
 
 // BenchWarmup is the frames a benchmark draws untimed first: every buffer reaches its
 // steady size before the timing starts.
 const BenchWarmup = 10
 
 // BenchSeed draws the seed scene (scene.Seed, at its own size) onto a mid-grey frame of
-// format (yuv420p or nv12) with options o, BenchWarmup frames untimed and then frames timed,
-// and returns the median time of each stage and of a frame, and the allocations a frame.
-// The frame buffers are made before the timing, so the figures are the drawer's alone.
+// format (yuv420p or nv12 in host memory, or FormatDevice: NV12 in the backend's device
+// memory, as NVDEC decodes into) with options o, BenchWarmup frames untimed and then frames
+// timed, and returns the median time of each stage and of a frame, and the allocations a
+// frame. On a device backend (DeviceFrames) it then draws the same frames again on a
+// backend that is not timed, as a render draws, and returns that pass's figures too
+// (SeedBench.Graph). The frame buffers are made before the timing, so the figures are the
+// drawer's alone.
 func BenchSeed(o Options, format string, frames int) (SeedBench, error) {
-	w, h := scene.SeedWidth, scene.SeedHeight
-	d, err := New(o)
+	return benchSeedAt(o, format, scene.SeedWidth, scene.SeedHeight, BenchWarmup, frames)
+}
+
+// benchSeedAt is BenchSeed on a w × h frame after warmup frames (tests draw small ones).
+func benchSeedAt(o Options, format string, w, h, warmup, frames int) (SeedBench, error) {
+	tracks := scene.Seed(w, h, warmup+frames)
+	o.Backend.Timed = true
+	timed, err := seedPass(o, format, w, h, tracks, warmup)
 	if err != nil {
 		return SeedBench{}, err
 	}
+	b := SeedBench{Width: w, Height: h, Frames: frames, Workers: timed.workers, Links: timed.links,
+		TotalMS: Round3(Median(timed.totals)), AllocsPerFrame: timed.allocs}
+	for st, v := range timed.stages {
+		b.StagesMS[st] = Round3(Median(v))
+	}
+	if !timed.device {
+		return b, nil
+	}
+	o.Backend.Timed = false
+	graph, err := seedPass(o, format, w, h, tracks, warmup)
+	if err != nil {
+		return SeedBench{}, err
+	}
+	b.Graph = &GraphPass{TotalMS: Round3(Median(graph.totals)), AllocsPerFrame: graph.allocs, SamePicture: graph.picture == timed.picture}
+	return b, nil
+}
+
+// seedFigures are one pass's: each frame's times after the warm-up, and what it drew.
+type seedFigures struct {
+	stages  [NumStages][]float64
+	totals  []float64
+	allocs  float64 // a frame
+	links   int     // in the last frame
+	workers int
+	device  bool   // the backend is a DeviceFrames
+	picture uint32 // the CRC-32 of the frame's samples after the last draw
+}
+
+// seedPass draws tracks onto a fresh mid-grey frame of format with a drawer of o's, the
+// first warmup frames untimed.
+func seedPass(o Options, format string, w, h int, tracks []scene.Frame, warmup int) (seedFigures, error) {
+	d, err := New(o)
+	if err != nil {
+		return seedFigures{}, err
+	}
 	defer d.Close()
-	tracks := scene.Seed(w, h, BenchWarmup+frames)
-	y, uv := make([]byte, w*h), make([]byte, w*h/2)
-	for i := range y {
-		y[i] = 110
+	df, device := d.Backend().(DeviceFrames)
+	var f composite.Surface
+	var y, uv []byte
+	switch format {
+	case FormatDevice:
+		if !device {
+			return seedFigures{}, ErrNoDeviceFrames
+		}
+		fr, err := df.NewDeviceNV12(w, h, 110, 128)
+		if err != nil {
+			return seedFigures{}, err
+		}
+		defer df.FreeDeviceNV12(fr)
+		f = fr
+	default:
+		y, uv = bytes.Repeat([]byte{110}, w*h), bytes.Repeat([]byte{128}, w*h/2)
+		f = &composite.YUV420P{Y: y, U: uv[:w*h/4], V: uv[w*h/4:], StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
+		if format == "nv12" {
+			f = &composite.NV12{Y: y, UV: uv, StrideY: w, StrideUV: w, W: w, H: h}
+		}
 	}
-	for i := range uv {
-		uv[i] = 128
-	}
-	var f composite.Surface = &composite.YUV420P{Y: y, U: uv[:w*h/4], V: uv[w*h/4:], StrideY: w, StrideU: w / 2, StrideV: w / 2, W: w, H: h}
-	if format == "nv12" {
-		f = &composite.NV12{Y: y, UV: uv, StrideY: w, StrideUV: w, W: w, H: h}
-	}
+	frames := len(tracks) - warmup
 	// Preallocated, so that the measurement allocates nothing of its own.
-	var stages [NumStages][]float64
-	for st := range stages {
-		stages[st] = make([]float64, 0, frames)
+	r := seedFigures{totals: make([]float64, 0, frames), workers: d.Backend().Workers(), device: device}
+	for st := range r.stages {
+		r.stages[st] = make([]float64, 0, frames)
 	}
-	totals := make([]float64, 0, frames)
 	var before, after runtime.MemStats
-	links := 0
-	for i := range BenchWarmup + frames {
-		if i == BenchWarmup {
+	for i := range tracks {
+		if i == warmup {
 			runtime.ReadMemStats(&before)
 		}
 		t0 := time.Now()
 		if err := d.Draw(f, &tracks[i]); err != nil {
-			return SeedBench{}, err
+			return seedFigures{}, err
 		}
 		total := time.Since(t0)
-		if i < BenchWarmup {
+		if i < warmup {
 			continue
 		}
-		if links, err = d.Links(); err != nil {
-			return SeedBench{}, err
-		}
-		totals = append(totals, Milliseconds(total))
+		r.totals = append(r.totals, Milliseconds(total))
 		tm := d.Timings()
-		for st := range stages {
-			stages[st] = append(stages[st], Milliseconds(tm[st]))
+		for st := range r.stages {
+			r.stages[st] = append(r.stages[st], Milliseconds(tm[st]))
 		}
 	}
 	runtime.ReadMemStats(&after)
-	b := SeedBench{Width: w, Height: h, Frames: frames, Workers: d.Backend().Workers(), Links: links,
-		TotalMS:        Round3(Median(totals)),
-		AllocsPerFrame: Round3(float64(after.Mallocs-before.Mallocs) / float64(frames))}
-	for st, v := range stages {
-		b.StagesMS[st] = Round3(Median(v))
+	r.allocs = Round3(float64(after.Mallocs-before.Mallocs) / float64(frames))
+	// Read after the count: a render never asks (it waits for the device).
+	if r.links, err = d.Links(); err != nil {
+		return seedFigures{}, err
 	}
-	return b, nil
+	if fr, ok := f.(*composite.DeviceNV12); ok {
+		if y, uv, err = df.ReadDeviceNV12(fr); err != nil {
+			return seedFigures{}, err
+		}
+	}
+	r.picture = crc32.Update(crc32.ChecksumIEEE(y), crc32.IEEETable, uv)
+	return r, nil
 }
 
 // BackendBench is what BenchBackend measured: medians over the frames timed.

@@ -150,3 +150,37 @@ func TestDeviceFrameWaitsForDecoder(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceNV12Hook: the frames trackink bench --format device draws on (overlay.DeviceFrames)
+// hold the fill asked for in every plane, odd sizes included (the chroma's pitch rounded up
+// to even), read back what a draw wrote, and are freed.
+func TestDeviceNV12Hook(t *testing.T) {
+	g := newTestGPU(t, false)
+	for _, c := range []struct{ w, h, pitch, chromaRows int }{{64, 32, 64, 16}, {7, 5, 8, 3}} {
+		f, err := g.NewDeviceNV12(c.w, c.h, 110, 128)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.StrideY != c.pitch || f.StrideUV != c.pitch || f.Check() != nil {
+			t.Fatalf("%dx%d: %+v (check: %v), want pitch %d", c.w, c.h, f, f.Check(), c.pitch)
+		}
+		y, uv, err := g.ReadDeviceNV12(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(y, bytes.Repeat([]byte{110}, c.pitch*c.h)) || !bytes.Equal(uv, bytes.Repeat([]byte{128}, c.pitch*c.chromaRows)) {
+			t.Errorf("%dx%d: planes %v %v, want 110s and 128s", c.w, c.h, y, uv)
+		}
+		p := &overlay.Primitives{Boxes: []overlay.Box{{X: 0, Y: 0, W: float32(c.w), H: float32(c.h), Fill: overlay.RGBA{R: 1, A: 1}}}}
+		if err := g.Draw(f, p); err != nil {
+			t.Fatal(err)
+		}
+		if drawn, _, err := g.ReadDeviceNV12(f); err != nil || bytes.Equal(drawn, y) {
+			t.Errorf("%dx%d: a red frame read back as it was (error %v)", c.w, c.h, err)
+		}
+		g.FreeDeviceNV12(f)
+		if f.Y != 0 || f.UV != 0 {
+			t.Errorf("%dx%d: freed frame still has planes %+v", c.w, c.h, f)
+		}
+	}
+}

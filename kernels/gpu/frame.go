@@ -1,10 +1,13 @@
 package gpu
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 
 	"trackink/composite"
 	"trackink/kernels/device"
+	"trackink/overlay"
 )
 
 // frameDesc is a frame as the device sees it: its format, size, and its planes. A host
@@ -77,4 +80,66 @@ func span(p []byte, stride, rowBytes, rows int) []byte {
 		return nil
 	}
 	return p[:stride*(rows-1)+rowBytes]
+}
+
+// The benchmark's device frames (trackink bench --format device).
+var _ overlay.DeviceFrames = (*Backend)(nil)
+
+// NewDeviceNV12 implements overlay.DeviceFrames: a w × h NV12 frame in the backend's device
+// memory, every luma sample y and chroma sample c, its rows packed (the pitch w, rounded up
+// to even for the interleaved chroma), as trackink bench --format device draws on.
+func (g *Backend) NewDeviceNV12(w, h int, y, c byte) (*composite.DeviceNV12, error) {
+	if g.dev == nil {
+		return nil, errors.New("gpu: NewDeviceNV12 after Close")
+	}
+	if w <= 0 || h <= 0 {
+		return nil, fmt.Errorf("gpu: device frame size %dx%d", w, h)
+	}
+	pitch := (w + 1) &^ 1
+	f := &composite.DeviceNV12{StrideY: pitch, StrideUV: pitch, W: w, H: h}
+	for _, pl := range []struct {
+		addr *uint64
+		n    int
+		v    byte
+	}{{&f.Y, pitch * h, y}, {&f.UV, pitch * ((h + 1) / 2), c}} {
+		p, err := g.dev.Alloc(pl.n)
+		if err == nil {
+			*pl.addr = uint64(p)
+			err = g.dev.CopyIn(p, bytes.Repeat([]byte{pl.v}, pl.n))
+		}
+		if err != nil {
+			g.FreeDeviceNV12(f)
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// ReadDeviceNV12 implements overlay.DeviceFrames: f's planes, copied to host memory.
+func (g *Backend) ReadDeviceNV12(f *composite.DeviceNV12) (y, uv []byte, err error) {
+	if g.dev == nil {
+		return nil, nil, errors.New("gpu: ReadDeviceNV12 after Close")
+	}
+	y, uv = make([]byte, f.StrideY*f.H), make([]byte, f.StrideUV*((f.H+1)/2))
+	if err := g.dev.CopyOut(y, device.Ptr(f.Y)); err != nil {
+		return nil, nil, err
+	}
+	if err := g.dev.CopyOut(uv, device.Ptr(f.UV)); err != nil {
+		return nil, nil, err
+	}
+	return y, uv, nil
+}
+
+// FreeDeviceNV12 implements overlay.DeviceFrames: it frees a frame of NewDeviceNV12's (the
+// planes it allocated; before Close).
+func (g *Backend) FreeDeviceNV12(f *composite.DeviceNV12) {
+	if g.dev == nil {
+		return
+	}
+	for _, p := range []*uint64{&f.Y, &f.UV} {
+		if *p != 0 {
+			g.dev.Free(device.Ptr(*p))
+			*p = 0
+		}
+	}
 }
