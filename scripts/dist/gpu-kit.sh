@@ -9,10 +9,11 @@
 #                   refuses any other first)
 #   payload.tar.gz  bin/: the portable trackink-cuda, ffmpeg, ffprobe (the tarball's);
 #                   src/: `go test -c -tags cuda` of every package that has CUDA tests, each in
-#                   its package's directory with that directory's other files (the fatbin),
-#                   and every testdata directory (the golden pictures among them), so the
-#                   tests find their files as in the repository; clip.mp4: 3 s of 1080p
-#                   H.264 with AAC audio, made by the portable ffmpeg.
+#                   its package's directory with that directory's other files, the fatbin at
+#                   src/kernels/kernels.fatbin, and every testdata directory (the golden
+#                   pictures among them), so the tests find their files as in the
+#                   repository; clip.mp4: 3 s of 1080p H.264 with AAC audio, made by the
+#                   portable ffmpeg.
 # The binaries are compressed (about 110 MB as they are) to keep the kit within 56 MiB, which
 # leaves room under a GPU lease's 64 MiB for what travels beside it;
 # run.sh unpacks them into a temporary directory. A rerun with nothing changed leaves the
@@ -48,6 +49,10 @@ for p in "${pkgs[@]}"; do
   dist_go test -c -tags cuda -o "$(root_path "$stage/src/$rel/$(basename "$rel").test")" "$path"
   ARCH=$dist_arch bash "$here/check-linkage.sh" --cuda "$stage/src/$rel/$(basename "$rel").test"
 done
+# The fatbin where kernels/gpu's TestFatbinEntryPoints reads it (../kernels.fatbin, outside
+# the package's own directory): run.sh has that test check its entry points wherever
+# cuobjdump is, and without the file it fails. 0644: build.sh's is mktemp's 0600.
+install -D -m 0644 kernels/kernels.fatbin "$stage/src/kernels/kernels.fatbin"
 # shellcheck source=fonts.sh
 . "$here/fonts.sh"
 copy_fonts "$stage/fonts"

@@ -2,9 +2,14 @@
 # kit-test.sh FAKECUDA_DIR (make gpu-kit-test) runs dist/gpu-kit end to end in root.sh's
 # minimal Debian 11 root (no FFmpeg, no CUDA, no Go), against the fake CUDA driver, exactly
 # as a GPU machine would run it, and checks what comes back:
+#   - the payload: the fatbin at src/kernels/kernels.fatbin, where kernels/gpu's
+#     TestFatbinEntryPoints reads it, the same bytes as kernels/kernels.fatbin;
 #   - the full run: every step in order, each passed except the sanitizers (the root has no
 #     compute-sanitizer: "unavailable"), the report marked "fake driver", the report folder
 #     holding report.txt and report.tar.gz only, the archive every step's log and the JSON;
+#     this machine's cuobjdump (static but for glibc) on PATH there, so that run.sh sets
+#     TRACKINK_REQUIRE_FATBIN as on a GPU machine with CUDA's tools, and the test of the
+#     fatbin's entry points must have run and passed;
 #   - a budget too small for all steps: the steps past it listed "not run: budget", and the
 #     run over within its budget plus a few seconds;
 #   - a driver call that never returns (the fake's TRACKINK_FAKECUDA_HANG): the step killed
@@ -24,13 +29,17 @@ start=$(date +%s)
 [ -f "$fake/libcuda.so.1" ] || die "no fake driver at $fake/libcuda.so.1"
 size=$(du -sb dist/gpu-kit | cut -f1)
 [ "$size" -le $((56 * 1024 * 1024)) ] || die "dist/gpu-kit is $size bytes, over 56 MiB"
+cuobjdump=$(command -v cuobjdump) || die "no cuobjdump (make setup-cuda)"
+tar -xzOf dist/gpu-kit/payload.tar.gz ./src/kernels/kernels.fatbin 2>/dev/null | cmp -s - kernels/kernels.fatbin ||
+  die "the payload's src/kernels/kernels.fatbin, which kernels/gpu's TestFatbinEntryPoints reads, is missing or not kernels/kernels.fatbin"
 
 root=$(bash "$here/root.sh" test)
 t=$root/work/kit
 rm -rf "$t"
-mkdir -p "$t/fakecuda"
+mkdir -p "$t/fakecuda" "$t/cuda"
 cp -r dist/gpu-kit "$t/kit"
 cp "$fake/libcuda.so.1" "$t/fakecuda/"
+cp "$cuobjdump" "$t/cuda/"
 inroot() { bash "$here/in-root.sh" "$root" "$@"; }
 onfake=(env LD_LIBRARY_PATH=/work/kit/fakecuda)
 
@@ -66,7 +75,7 @@ if inroot /work/kit/kit/run.sh >/dev/null 2>&1; then die "run.sh without a repor
 if inroot /work/kit/kit/run.sh --budget 5 /work/kit/r >/dev/null 2>&1; then die "run.sh --budget 5 succeeded"; fi
 
 # --- the full run ---------------------------------------------------------------------------
-inroot "${onfake[@]}" /work/kit/kit/run.sh /work/kit/report >"$t/run.log" 2>&1 ||
+inroot "${onfake[@]}" PATH=/work/kit/cuda:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /work/kit/kit/run.sh /work/kit/report >"$t/run.log" 2>&1 ||
   { cat "$t/run.log" >&2; die "the kit failed on the fake driver (report: $t/report)"; }
 grep -q '^fake driver: ' "$t/report/report.txt" || die "report.txt does not say fake driver"
 grep -qF "$(head -1 "$t/report/report.txt")" "$t/run.log" || die "run.sh did not print report.txt at the end"
@@ -76,6 +85,9 @@ want = ["doctor", "golden-cuda"] + tests + ["bench-seed", "render-nvdec", "bench
         "sanitizer-memcheck", "sanitizer-racecheck"]
 if not tests:
     errors.append("no test binaries ran")
+gpu = steps.get("test-kernels/gpu")
+if not gpu or not gpu["log"] or "--- PASS: TestFatbinEntryPoints" not in open(os.path.join(d, gpu["log"])).read():
+    errors.append("test-kernels/gpu did not pass TestFatbinEntryPoints (cuobjdump on PATH)")
 if names != want:
     errors.append(f"steps {names}, want {want}")
 for s in r["steps"]:
