@@ -156,6 +156,7 @@ type decodeStage struct {
 	lastV int  // in a segment, the number of the frame decoded before
 
 	decoded          int
+	preroll          int // of them, before the window's first frame (Stats.Preroll)
 	hwDecoded        int // of them, decoded on NVDEC (CUDA frames)
 	lastPts, lastDur int64
 	// Frames whose pts did not increase (fillPts): how many, the first (for the warning),
@@ -319,6 +320,9 @@ func (d *decodeStage) receiveFrames(ctx context.Context, frame *astiav.Frame, em
 			return err
 		}
 		if !admitted {
+			if !d.win.started {
+				d.preroll++
+			}
 			frame.Unref()
 			d.since(t0)
 			continue

@@ -105,7 +105,7 @@ func Frames(ctx context.Context, opts Options, visit DrawFunc) (Stats, error) {
 		prog.report(stats.Frames, false)
 		return nil
 	}, func(p *astiav.Packet) error { freePacket(p); return nil })
-	stats.Decoded = ds.decoded
+	stats.Decoded, stats.Preroll = ds.decoded, ds.preroll
 	switch {
 	case err == nil && stats.Frames == 0 && rep.damaged > 0:
 		err = fmt.Errorf("video: no frame of %s could be decoded; see warnings", opts.Input)

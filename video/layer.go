@@ -258,6 +258,7 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 	err = p.run(ctx)
 	stats.Decode, stats.Overlay, stats.Encode = p.decode.busy, p.draw.busy, p.encode.busy
 	stats.Overlaid, stats.Frames, stats.Decoded = p.draw.overlaid, p.mux.frames, p.decode.decoded
+	stats.Preroll = p.decode.preroll
 	switch {
 	case err == nil && stats.Frames == 0 && rep.damaged > 0:
 		err = damagedBeforeRange(opts, stats.Decoded, rep)

@@ -8,6 +8,7 @@ type Stats struct {
 	Frames        int           // frames encoded
 	Overlaid      int           // frames the overlay was called on
 	Decoded       int           // frames decoded, those outside the range included (a segment's from a keyframe before it)
+	Preroll       int           // of them, those before the range's first frame (a segment's from the keyframe before it, a whole render's from the start)
 	Wall          time.Duration // from opening the input to renaming the output
 	FPS           float64       // Frames / Wall
 	// Busy time of each stage. They run concurrently, so they add up to more than Wall; the
@@ -40,6 +41,7 @@ type StatsJSON struct {
 	Frames      int        `json:"frames"`
 	Overlaid    int        `json:"overlaid_frames"`
 	Decoded     int        `json:"decoded_frames"`
+	Preroll     int        `json:"preroll_frames"`
 	Wall        float64    `json:"wall_s"`
 	FPS         float64    `json:"fps"`
 	Stages      StageTimes `json:"stages"`
@@ -70,7 +72,7 @@ func (s Stats) JSON() StatsJSON {
 		warnings = []string{}
 	}
 	return StatsJSON{
-		s.Input, s.Output, s.Frames, s.Overlaid, s.Decoded, s.Wall.Seconds(), s.FPS,
+		s.Input, s.Output, s.Frames, s.Overlaid, s.Decoded, s.Preroll, s.Wall.Seconds(), s.FPS,
 		StageTimes{s.Decode.Seconds(), s.Overlay.Seconds(), s.Encode.Seconds(), s.Mux.Seconds()},
 		s.Encoder, s.HWAccel, s.DeviceOverlay, s.NVDECFrames, s.Width, s.Height, s.PixelFormat, s.Color, warnings, s.PeakRSS,
 	}

@@ -234,7 +234,7 @@ func (t *transcoder) run(ctx context.Context, draw DrawFunc) error {
 	st := &t.stats
 	st.Decode, st.Overlay, st.Encode, st.Mux = p.decode.busy, p.draw.busy, p.encode.busy, p.mux.busy
 	st.Overlaid, st.DeviceOverlay, st.NVDECFrames = p.draw.overlaid, p.draw.onDevice, p.decode.hwDecoded
-	st.Frames, st.Decoded = p.mux.frames, p.decode.decoded
+	st.Frames, st.Decoded, st.Preroll = p.mux.frames, p.decode.decoded, p.decode.preroll
 	switch {
 	case err != nil:
 		return err
