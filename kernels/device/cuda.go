@@ -256,7 +256,11 @@ func (d *CUDA) Launch(kernel string, grid, block Dim3, params Ptr) error {
 	arg := uint64(params)
 	err = f.Launch(int(grid.X), int(grid.Y), int(grid.Z), int(block.X), int(block.Y), int(block.Z), 0, d.stream,
 		[]unsafe.Pointer{unsafe.Pointer(&arg)})
-	return cuErr("cuLaunchKernel "+kernel, err)
+	if err != nil {
+		// Named only on failure: building the name for every launch allocated on every one.
+		return cuErr("cuLaunchKernel "+kernel, err)
+	}
+	return nil
 }
 
 // BeginCapture implements Device.
