@@ -2,10 +2,11 @@
 // render/effects.go (whose comment says what each effect does); they run after binning,
 // and not at all when a bin list overflowed. tk_effects_copy copies the frame as decoded;
 // tk_effects_gauss_weights and tk_effects_gauss lay out the Gaussian boxes' weights and
-// sum their columns from the copy (the first of its two separable passes); tk_effects then gives each pixel, for every box in order, the box's
-// effect computed from the copy, mixed in by the box fill's coverage. The CPU computes the
-// same sums (exact integers) and the same float operations in the same order, so the samples
-// are the same.
+// sum their columns from the copy (the first of its two separable passes); tk_effects_sort
+// sorts the pixel-sort boxes' lines of the copy, a thread a line; tk_effects then gives each
+// pixel, for every box in order, the box's effect computed from the copy, mixed in by the
+// box fill's coverage. The CPU computes the same sums (exact integers) and the same float
+// operations in the same order, so the samples are the same.
 //
 // Grid: one block per tile, as tk_composite: 32 × 4 threads, thread (x, y) owning the 2 × 2
 // pixel blocks at columns 2x, 2x+1 and rows 2r, 2r+1 for r = y, y+4, ..., and the chroma
@@ -249,85 +250,147 @@ __device__ int fxSortKey(const TkEffects* e, int key, int k, int x, int y) {
   return e->planes[0].wide ? v >> 2 : v;
 }
 
-// fxSort is pixel sort at sample (x, y) of plane k (render/sort.go's rule): where its key
-// lies in the box's range, the sample of its run (of keys in the range, along its row or
-// column within the box's rectangle) whose rank in the stably sorted run is its own
-// position's. It finds that sample by counting, with no scratch: the key K of the rank by
-// bisection over the keys, then K's occurrence at the rank less the keys below K.
-__device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox& b, int k, int x, int y) {
-  const TkFxPlane& pl = e->planes[k];
+// fxSortRange is box b's key range [lo, hi] and the turn of its keys (render/sort.go:
+// sortRange, hueTurn).
+__device__ void fxSortRange(const TkEffects* e, const TkEffectBox& b, int* lo, int* hi, int* turn) {
   const TkFxPlane& luma = e->planes[0];
   float black = luma.black, white = luma.white;
   if (luma.wide) {
     black = black / 4;
     white = white / 4;
   }
-  int lo = (int)(black + b.sortLo * (white - black) + 0.5f);
-  int hi = (int)(black + b.sortHi * (white - black) + 0.5f);
+  *lo = (int)(black + b.sortLo * (white - black) + 0.5f);
+  *hi = (int)(black + b.sortHi * (white - black) + 0.5f);
   if (b.sortKey != TK_SORT_LUMA) {
-    lo = (int)(b.sortLo * 255 + 0.5f);
-    hi = (int)(b.sortHi * 255 + 0.5f);
+    *lo = (int)(b.sortLo * 255 + 0.5f);
+    *hi = (int)(b.sortHi * 255 + 0.5f);
   }
   // A hue range below TK_NO_HUE (greys are in none); one that wraps through red (low above
-  // high): the keys turned by lo (fxTurnKey), so that the range lies from 0
-  // (render/sort.go: sortRange, hueTurn).
-  int turn = 0;
+  // high): the keys turned by lo (fxTurnKey), so that the range lies from 0.
+  *turn = 0;
   if (b.sortKey == TK_SORT_HUE && b.sortLo > b.sortHi) {
-    turn = lo;
-    hi = hi - lo + TK_NO_HUE;
-    lo = 0;
+    *turn = *lo;
+    *hi = *hi - *lo + TK_NO_HUE;
+    *lo = 0;
   }
-  if (b.sortKey == TK_SORT_HUE && hi > TK_NO_HUE - 1) hi = TK_NO_HUE - 1;
-  int r[4];
-  fxRect(b, p->width, p->height, r);
-  int sh = pl.sub >> 1;
-  bool cols = b.sortColumns != 0;
-  int q0 = cols ? r[1] >> sh : r[0] >> sh;
-  int q1 = cols ? (r[3] + pl.sub - 1) >> sh : (r[2] + pl.sub - 1) >> sh;
-  int pos = cols ? y : x;
-#define TK_SORT_KEY(i) \
-  fxTurnKey(cols ? fxSortKey(e, b.sortKey, k, x, (i)) : fxSortKey(e, b.sortKey, k, (i), y), turn)
-  int kp = TK_SORT_KEY(pos);
-  if (kp < lo || kp > hi) return (float)fxAt(pl, x, y);
-  int s0 = pos, s1 = pos + 1;
-  while (s0 > q0) {
-    int kk = TK_SORT_KEY(s0 - 1);
-    if (kk < lo || kk > hi) break;
-    s0--;
-  }
-  while (s1 < q1) {
-    int kk = TK_SORT_KEY(s1);
-    if (kk < lo || kk > hi) break;
-    s1++;
-  }
-  // A run shorter than the box's shortest (halved, up, in 4:2:0 chroma) stays.
-  if (s1 - s0 < (b.sortMinRun + pl.sub - 1) / pl.sub) return (float)fxAt(pl, x, y);
-  // Descending: the run's mirror image sorted, mirrored back: the rank counted from the
-  // run's end, equal keys taken from it.
-  bool desc = b.sortDescending != 0;
-  int rank = desc ? s1 - 1 - pos : pos - s0;
-  int a = lo, c = hi;  // the smallest key K with more than rank keys ≤ K
-  while (a < c) {
-    int mid = (a + c) / 2, n = 0;
-    for (int i = s0; i < s1; i++) n += TK_SORT_KEY(i) <= mid;
-    if (n > rank)
-      c = mid;
-    else
-      a = mid + 1;
-  }
-  int idx = rank;
-  for (int i = s0; i < s1; i++) idx -= TK_SORT_KEY(i) < a;
-  int src = pos;
-  for (int j = s0; j < s1; j++) {
-    int i = desc ? s0 + s1 - 1 - j : j;
-    if (TK_SORT_KEY(i) != a) continue;
-    if (idx == 0) {
-      src = i;
-      break;
+  if (b.sortKey == TK_SORT_HUE && *hi > TK_NO_HUE - 1) *hi = TK_NO_HUE - 1;
+}
+
+// TK_SORT_SHORT is the longest run placed by comparing each key with every other (n² steps
+// of a register compare) rather than counted (the counters between its least and greatest
+// key cleared and summed, which a short run of noisy keys spans widely).
+#define TK_SORT_SHORT 16
+
+// fxSortRun places run [s0, s1) of a line whose sample i lies at q0 + i (its keys and
+// places at [i · lines]) stably sorted by key: the place of the sample of rank j is s0 + j
+// (descending: of the run mirrored, s1 − 1 − j, equal keys taken from the end;
+// render/sort.go's sortRuns). c: scratch for the counts of its keys.
+__device__ void fxSortRun(const uint8_t* keys, int32_t* places, size_t lines, int q0, int s0, int s1, bool desc,
+                          int c[256]) {
+  int n = s1 - s0;
+  if (n <= TK_SORT_SHORT) {
+    uint8_t k[TK_SORT_SHORT];
+    for (int m = 0; m < n; m++) k[m] = keys[(size_t)(desc ? s1 - 1 - m : s0 + m) * lines];
+    for (int m = 0; m < n; m++) {
+      int rank = 0;
+      for (int j = 0; j < n; j++) rank += k[j] < k[m] || (k[j] == k[m] && j < m);
+      places[(size_t)(desc ? s1 - 1 - rank : s0 + rank) * lines] = q0 + (desc ? s1 - 1 - m : s0 + m);
     }
-    idx--;
+    return;
   }
-#undef TK_SORT_KEY
+  int least = 255, most = 0;
+  for (int i = s0; i < s1; i++) {
+    int k = keys[(size_t)i * lines];
+    least = k < least ? k : least;
+    most = k > most ? k : most;
+  }
+  for (int k = least; k <= most; k++) c[k] = 0;
+  for (int i = s0; i < s1; i++) c[keys[(size_t)i * lines]]++;
+  for (int k = least, sum = 0; k <= most; k++) {
+    int v = c[k];
+    c[k] = sum;
+    sum += v;
+  }
+  for (int m = 0; m < n; m++) {
+    int i = desc ? s1 - 1 - m : s0 + m;
+    int rank = c[keys[(size_t)i * lines]]++;
+    places[(size_t)(desc ? s1 - 1 - rank : s0 + rank) * lines] = q0 + i;
+  }
+}
+
+// tk_effects_sort is pixel sort's first step (render/sort.go's rule), for every line (row,
+// or column for sortColumns) of every sort box's rectangle in each sampling (TkFxSort), a
+// thread a line: the line's keys from the copy, once, and in each run of keys in the box's
+// range [lo, hi] (one shorter than the box's shortest left as it is) the samples placed by
+// a stable counting sort over the 8-bit keys. fxSort then reads each sample's source: each
+// key is worked out once and read back a few times (the run's ends, its counts, its
+// places), where fxSort worked out about ten times the run's length of keys for each
+// sample (the key at its rank by bisection). Consecutive lines go to a warp's threads, and
+// the warps round the blocks, so that a few thousand lines spread over every
+// multiprocessor.
+TK_KERNEL void tk_effects_sort(const TkParams* p) {
+  const TkEffects* e = (const TkEffects*)p->effects;
+  if (!e || e->n == 0 || !e->sort || overflowed(p)) return;
+  size_t blocks = (size_t)gridDim.x * gridDim.y, block = (size_t)blockIdx.y * gridDim.x + blockIdx.x;
+  size_t t = ((size_t)threadIdx.y * blocks + block) * TK_FXC_X + threadIdx.x;
+  const TkEffectBox* boxes = (const TkEffectBox*)e->boxes;
+  const TkFxSort* ss = (const TkFxSort*)e->sort;
+  int c[256];
+  for (size_t l = t; l < (size_t)e->sortLines; l += fxThreads()) {
+    // The record that holds line l: the last whose first line is l or before (those of no
+    // lines share the next one's first).
+    int r = 0, last = 2 * e->n - 1;
+    while (r < last) {
+      int mid = (r + last + 1) / 2;
+      if ((size_t)ss[mid].first <= l)
+        r = mid;
+      else
+        last = mid - 1;
+    }
+    const TkFxSort& s = ss[r];
+    const TkEffectBox& b = boxes[r / 2];
+    int k = r % 2;  // the sampling's first plane: luma (or R'), or Cb
+    bool cols = b.sortColumns != 0;
+    size_t lines = (size_t)(cols ? s.cols : s.rows);
+    int line = (int)(l - (size_t)s.first), n = cols ? s.rows : s.cols;
+    int q0 = cols ? s.y0 : s.x0;
+    int x = s.x0 + line, y = s.y0 + line;
+    uint8_t* keys = (uint8_t*)s.keys + line;
+    int32_t* places = (int32_t*)s.places + line;
+    int lo, hi, turn;
+    fxSortRange(e, b, &lo, &hi, &turn);
+    for (int i = 0; i < n; i++) {
+      keys[(size_t)i * lines] =
+          (uint8_t)fxTurnKey(cols ? fxSortKey(e, b.sortKey, k, x, q0 + i) : fxSortKey(e, b.sortKey, k, q0 + i, y), turn);
+      places[(size_t)i * lines] = q0 + i;
+    }
+    // A run shorter than the box's shortest (halved, up, in 4:2:0 chroma) stays.
+    int sub = e->planes[k].sub, minRun = (b.sortMinRun + sub - 1) / sub;
+    for (int i = 0; i < n;) {
+      int key = keys[(size_t)i * lines];
+      if (key < lo || key > hi) {
+        i++;
+        continue;
+      }
+      int s0 = i;
+      for (i++; i < n; i++) {
+        key = keys[(size_t)i * lines];
+        if (key < lo || key > hi) break;
+      }
+      if (i - s0 >= minRun && i - s0 > 1) fxSortRun(keys, places, lines, q0, s0, i, b.sortDescending != 0, c);
+    }
+  }
+}
+
+// fxSort is pixel sort at sample (x, y) of plane k: the sample tk_effects_sort placed
+// there, from the copy (R'G'B' planes all take the frame's sampling, Cb and Cr chroma's).
+__device__ float fxSort(const TkEffects* e, const TkEffectBox& b, int k, int x, int y) {
+  const TkFxSort& s = ((const TkFxSort*)e->sort)[2 * (&b - (const TkEffectBox*)e->boxes) + (k > 0 && !e->rgb ? 1 : 0)];
+  const TkFxPlane& pl = e->planes[k];
+  bool cols = b.sortColumns != 0;
+  size_t lines = (size_t)(cols ? s.cols : s.rows);
+  int pos = cols ? y - s.y0 : x - s.x0, line = cols ? x - s.x0 : y - s.y0;
+  int src = ((const int32_t*)s.places)[(size_t)pos * lines + line];
   return (float)(cols ? fxAt(pl, x, src) : fxAt(pl, src, y));
 }
 
@@ -335,7 +398,7 @@ __device__ float fxSort(const TkParams* p, const TkEffects* e, const TkEffectBox
 // and tint, which fxEffectRGB computes).
 __device__ float fxEffect(const TkParams* p, const TkEffects* e, const TkEffectBox& b, int k, int x, int y) {
   const TkFxPlane& pl = e->planes[k];
-  if (b.kind == TK_FX_SORT) return fxSort(p, e, b, k, x, y);
+  if (b.kind == TK_FX_SORT) return fxSort(e, b, k, x, y);
   float s = (float)fxAt(pl, x, y);
   switch (b.kind) {
     case TK_FX_INVERT:

@@ -70,6 +70,19 @@ struct TkFxGauss {
   int32_t r, pad_;
 };
 
+// TkFxSort is one sampling (the frame's, or 4:2:0 chroma's) of a pixel-sort box's lines,
+// which tk_effects_sort lays out and fxSort reads: for each sample of [x0, x0 + cols) ×
+// [y0, y0 + rows) of the sampling, its key (uint8) and the coordinate along its line (row
+// or column) of the sample sorted into its place (int32), both at [pos · lines + line]
+// (pos: the sample's place along its line from the rectangle's edge; line: its line's from
+// the other edge), so that neighbouring lines' samples lie side by side. cols 0: none.
+// first is the index of its first line among every record's (TkEffects.sortLines).
+struct TkFxSort {
+  uint64_t keys, places;
+  int32_t x0, y0, cols, rows;
+  int32_t first, pad_;
+};
+
 // TkEffects is the effects' parameter block.
 struct TkEffects {
   int32_t n;    // boxes
@@ -78,6 +91,8 @@ struct TkEffects {
   TkFxPlane planes[3];
   TkFxCopy copies[3];
   uint64_t gauss;  // TkFxGauss[n][3]: each box's planes; 0 when no box is a Gaussian
+  uint64_t sort;   // TkFxSort[n][2]: each box's samplings (the frame's, chroma's); 0: no sort
+  int32_t sortLines, pad_;  // the records' lines, all told
 };
 
 // TkCamera is the camera look's parameter block (camera.cu; render/camera.go): the Q15 gains

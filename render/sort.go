@@ -29,7 +29,7 @@ import (
 // A pixel moves whole: on R'G'B' its three components, on Y'CbCr its Y'; the 4:2:0 chroma
 // samples are sorted the same way on their own rows (or columns), each keyed by the key of
 // its block's top-left pixel, Cb and Cr together.
-// Twin: fxSort (kernels/effects.cu), which finds each sample's source by counting.
+// Twin: tk_effects_sort and fxSort (kernels/effects.cu): a thread a line, its runs counted.
 //
 // The values start as the samples (the arena filled with each plane's), and each line's
 // runs out of order are sorted in the arena: they are found from two bit masks of the

@@ -39,7 +39,7 @@ const Entry kernels[] = {
     TK_ENTRY(tk_echo),
     // effects.cu
     TK_ENTRY(tk_effects_copy), TK_ENTRY(tk_effects_gauss_weights), TK_ENTRY(tk_effects_gauss),
-    TK_ENTRY(tk_effects),
+    TK_ENTRY(tk_effects_sort),          TK_ENTRY(tk_effects),
     // camera.cu
     TK_ENTRY(tk_camera_copy), TK_ENTRY(tk_camera),
     // links.cu

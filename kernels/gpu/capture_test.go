@@ -40,7 +40,7 @@ func TestGraphReplaysNewData(t *testing.T) {
 	}
 	want := []string{"tk_begin", "tk_curve_chords", "tk_scan_sums_chords", "tk_scan_mid_chords", "tk_scan_apply_chords",
 		"tk_bin_count", "tk_scan_sums_bins", "tk_scan_mid_bins", "tk_scan_apply_bins", "tk_bin_cursor", "tk_bin_fill",
-		"tk_bin_sort", "tk_effects_copy", "tk_effects_gauss_weights", "tk_effects_gauss", "tk_effects", "tk_boxes", "tk_lines", "tk_curves", "tk_echo", "tk_composite_blended", "tk_labels", "tk_composite",
+		"tk_bin_sort", "tk_effects_copy", "tk_effects_gauss_weights", "tk_effects_gauss", "tk_effects_sort", "tk_effects", "tk_boxes", "tk_lines", "tk_curves", "tk_echo", "tk_composite_blended", "tk_labels", "tk_composite",
 		"tk_camera_copy", "tk_camera"}
 	if got := rec.kernels(g.graph); !slices.Equal(got, want) {
 		t.Errorf("graph launches %v, want %v", got, want)

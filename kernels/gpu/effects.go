@@ -10,10 +10,10 @@ import (
 
 // The box effects (overlay.EffectBox; kernels/effects.cu): the host uploads the frame's
 // effect boxes and the effects' parameter block, and sizes the copy of the frame as decoded
-// that the kernels read, and the Gaussian's weights and column sums (gaussRecords);
-// tk_effects_copy, tk_effects_gauss_weights, tk_effects_gauss and tk_effects run ahead of
-// binning, on the frame in device memory (an
-// NVDEC frame in place).
+// that the kernels read, the Gaussian's weights and column sums (gaussRecords), and the
+// pixel sort's lines sorted (sortRecords); tk_effects_copy, tk_effects_gauss_weights,
+// tk_effects_gauss, tk_effects_sort and tk_effects run ahead of binning, on the frame in
+// device memory (an NVDEC frame in place).
 
 // The Go twins of kernels/effects.h's records (layout_test.go checks them).
 type tkFxPlane struct {
@@ -33,17 +33,25 @@ type tkFxCopy struct {
 }
 
 type tkEffects struct {
-	N, RGB int32
-	Boxes  uint64
-	Planes [3]tkFxPlane
-	Copies [3]tkFxCopy
-	Gauss  uint64
+	N, RGB       int32
+	Boxes        uint64
+	Planes       [3]tkFxPlane
+	Copies       [3]tkFxCopy
+	Gauss        uint64
+	Sort         uint64
+	SortLines, _ int32
 }
 
 type tkFxGauss struct {
 	Sums, Weights      uint64
 	X0, Y0, Cols, Rows int32
 	R, _               int32
+}
+
+type tkFxSort struct {
+	Keys, Places       uint64
+	X0, Y0, Cols, Rows int32
+	First, _           int32
 }
 
 // effectBufs are the effects' device buffers and the host copy of their parameter block
@@ -55,6 +63,8 @@ type effectBufs struct {
 	host         *tkEffects
 	gauss, sums  buf
 	records      []tkFxGauss
+	sort, sorted buf
+	sorts        []tkFxSort
 }
 
 // fxLayout is how a frame format holds its planes for the effects: for each component,
@@ -99,6 +109,9 @@ func (g *Backend) uploadEffects(hf *frameDesc, fx []overlay.EffectBox, planes [3
 		return 0, err
 	}
 	if q.Gauss, err = g.gaussRecords(hf, fx, &q); err != nil {
+		return 0, err
+	}
+	if q.Sort, q.SortLines, err = g.sortRecords(hf, fx, &q); err != nil {
 		return 0, err
 	}
 	*e.host = q
@@ -217,6 +230,63 @@ func (g *Backend) gaussRecords(hf *frameDesc, fx []overlay.EffectBox, q *tkEffec
 		return 0, err
 	}
 	return uint64(e.gauss.ptr), nil
+}
+
+// sortRecords lays out the pixel-sort boxes' lines (kernels/effects.cu's tk_effects_sort) in
+// e.sorted and uploads their records, two a box (the frame's sampling, then 4:2:0 chroma's:
+// none on an R'G'B' frame, whose planes share the frame's), and returns the records' address
+// and their lines, all told; 0 when no box sorts. Each spans the samples the box's effect is
+// computed at (fxRect's rectangle; 4:2:0 chroma at half), its own: overlapping sort boxes
+// each sort the copy.
+func (g *Backend) sortRecords(hf *frameDesc, fx []overlay.EffectBox, q *tkEffects) (uint64, int32, error) {
+	e := &g.fx
+	e.sorts = e.sorts[:0]
+	var cells, lines int64
+	for i := range fx {
+		b := &fx[i]
+		r := fxRect(b, hf.w, hf.h)
+		for k := range 2 {
+			pl := &q.Planes[k]
+			rec := tkFxSort{First: int32(lines)}
+			if b.Kind != overlay.EffectSort || pl.W == 0 || (k == 1 && q.RGB != 0) {
+				e.sorts = append(e.sorts, rec)
+				continue
+			}
+			sh, sub := int(pl.Sub>>1), int(pl.Sub)
+			x0, y0, x1, y1 := r[0]>>sh, r[1]>>sh, (r[2]+sub-1)>>sh, (r[3]+sub-1)>>sh
+			rec.X0, rec.Y0 = int32(x0), int32(y0)
+			if x1 > x0 && y1 > y0 {
+				rec.Cols, rec.Rows = int32(x1-x0), int32(y1-y0)
+			}
+			// Offsets until the buffer is known: the places (int32) here, the keys (bytes) after
+			// every record's places.
+			rec.Places, rec.Keys = uint64(cells), uint64(cells)
+			cells += int64(rec.Cols) * int64(rec.Rows)
+			if b.SortColumns != 0 {
+				lines += int64(rec.Cols)
+			} else {
+				lines += int64(rec.Rows)
+			}
+			e.sorts = append(e.sorts, rec)
+		}
+	}
+	if cells == 0 {
+		return 0, 0, nil
+	}
+	if err := g.ensure(&e.sorted, int(cells)*5); err != nil {
+		return 0, 0, err
+	}
+	for i := range e.sorts {
+		r := &e.sorts[i]
+		r.Places, r.Keys = uint64(e.sorted.ptr)+4*r.Places, uint64(e.sorted.ptr)+4*uint64(cells)+r.Keys
+	}
+	if err := g.ensure(&e.sort, len(e.sorts)*int(unsafe.Sizeof(tkFxSort{}))); err != nil {
+		return 0, 0, err
+	}
+	if err := g.dev.CopyIn(e.sort.ptr, bytesOf(e.sorts)); err != nil {
+		return 0, 0, err
+	}
+	return uint64(e.sort.ptr), int32(lines), nil
 }
 
 // gaussMaxSigma bounds sigma as fxGaussRadii does (TK_FX_GAUSS_SIGMA, render's

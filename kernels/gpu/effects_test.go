@@ -90,6 +90,27 @@ func TestSortOptionsEmuMatchCPU(t *testing.T) {
 	}
 }
 
+// TestSortManyLinesEmuMatchCPU is pixel sort with more lines than tk_effects_sort has threads
+// (a 66 × 401 frame: 7 tiles of 128 threads, 896, against 1 800 to 2 700 lines), so that
+// threads sort several lines each, in boxes that overlap (each sorts the frame as decoded),
+// of every option, among boxes of other effects and empty ones (records of no lines): the
+// samples must be the CPU's exactly.
+func TestSortManyLinesEmuMatchCPU(t *testing.T) {
+	matchFrameChangesAt(t, 66, 401, []string{"sort"}, func(string) overlay.Primitives {
+		fx := []overlay.EffectBox{{X: 0, Y: 0, W: 66, H: 401, Kind: overlay.EffectBlur, Strength: 2}}
+		for i := range 8 {
+			fx = append(fx, overlay.EffectBox{X: float32(i%3) * 5, Y: float32(i) * 7, W: 66, H: 401, Kind: overlay.EffectSort,
+				SortLo: 0.1 * float32(i%4), SortHi: 0.95 - 0.05*float32(i%3), SortColumns: int32(i / 2 % 2), SortDescending: int32(i % 2),
+				SortKey: int32(i % 3), SortMinRun: int32(i % 4), Feather: float32(i % 2 * 9)})
+			if i == 5 {
+				fx = append(fx, overlay.EffectBox{X: 2000, Y: 2000, W: 5, H: 5, Kind: overlay.EffectSort, SortHi: 1},
+					overlay.EffectBox{X: 10, Y: 10, W: 20, H: 20, Kind: overlay.EffectInvert})
+			}
+		}
+		return overlay.Primitives{Effects: fx}
+	})
+}
+
 // TestSortHueGreysEmuMatchCPU is pixel sort by hue on stripes of grey, near-grey, magenta-red
 // and red (R'G'B' and 4:2:0 chroma), along rows and columns, through a wrapped range and
 // every hue: the greys, in no hue range (render/sort.go hueFloor), stay on both backends,
@@ -175,9 +196,13 @@ func effectBoxes(name string, feather, transparency float32) overlay.Primitives 
 // with a box drawn: the frame changes must be the CPU's samples exactly, the overlay within
 // EmuTolerance.
 func matchFrameChanges(t *testing.T, names []string, prims func(name string) overlay.Primitives) {
+	matchFrameChangesAt(t, 97, 61, names, prims)
+}
+
+// matchFrameChangesAt is matchFrameChanges on a w × h frame.
+func matchFrameChangesAt(t *testing.T, w, h int, names []string, prims func(name string) overlay.Primitives) {
 	cpu := newTestCPU(t)
 	g := newTestGPU(t, false)
-	const w, h = 97, 61
 	eachFormat(w, h, func(seed int64, format string) {
 		for _, name := range names {
 			for _, withBox := range []bool{false, true} {
@@ -246,6 +271,9 @@ func TestEffectsLayoutMatchesC(t *testing.T) {
 		{"TkCamera ampC", unsafe.Offsetof(c.AmpC)}, {"TkCamera keyC", unsafe.Offsetof(c.KeyC)},
 		{"sizeof TkFxGauss", unsafe.Sizeof(tkFxGauss{})}, {"TkFxGauss cols", unsafe.Offsetof(tkFxGauss{}.Cols)},
 		{"TkEffects gauss", unsafe.Offsetof(e.Gauss)}, {"TkFxGauss r", unsafe.Offsetof(tkFxGauss{}.R)},
+		{"sizeof TkFxSort", unsafe.Sizeof(tkFxSort{})}, {"TkFxSort cols", unsafe.Offsetof(tkFxSort{}.Cols)},
+		{"TkFxSort first", unsafe.Offsetof(tkFxSort{}.First)}, {"TkEffects sort", unsafe.Offsetof(e.Sort)},
+		{"TkEffects sortLines", unsafe.Offsetof(e.SortLines)},
 	}
 	for i, w := range want {
 		if c := clayout.EffectsEntry(i); c != int(w.got) {

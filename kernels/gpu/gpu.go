@@ -504,6 +504,7 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageEffects, "tk_effects_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageEffects, "tk_effects_gauss_weights", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageEffects, "tk_effects_gauss", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
+		{overlay.StageEffects, "tk_effects_sort", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageEffects, "tk_effects", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageBoxes, "tk_boxes", tileGrid, tileBlock},
 		{overlay.StageLines, "tk_lines", tileGrid, tileBlock},

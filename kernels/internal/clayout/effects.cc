@@ -19,6 +19,8 @@ extern "C" long tk_effects_layout(int i) {
       (long)offsetof(TkCamera, ampC),       (long)offsetof(TkCamera, keyC),
       (long)sizeof(TkFxGauss),              (long)offsetof(TkFxGauss, cols),     (long)offsetof(TkEffects, gauss),
       (long)offsetof(TkFxGauss, r),
+      (long)sizeof(TkFxSort),               (long)offsetof(TkFxSort, cols),      (long)offsetof(TkFxSort, first),
+      (long)offsetof(TkEffects, sort),      (long)offsetof(TkEffects, sortLines),
   };
   return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
 }

@@ -10,5 +10,6 @@ import "C"
 // shift, planes and copies, TkParams' camera, TkEffectBox's sortLo and sortColumns, and
 // TkCamera's tint and move, TkEffectBox's feather, transparency, sortDescending, sortKey and
 // sortMinRun, TkCamera's ampC and keyC, sizeof TkFxGauss, its cols, TkEffects' gauss,
-// TkFxGauss' r; -1 past the end.
+// TkFxGauss' r, sizeof TkFxSort, its cols and first, TkEffects' sort and sortLines; -1 past
+// the end.
 func EffectsEntry(i int) int { return int(C.tk_effects_layout(C.int(i))) }
