@@ -1,7 +1,10 @@
 // emu.cc is the emulated device: the kernel sources compiled as C++ (see cuda_compat.h) and a
 // launcher that runs a grid the way the hardware may: every thread of every block, blocks in
 // any order and in parallel. Within a block the threads run one after another, which is a
-// legal schedule only because the kernels use no barriers (cuda_compat.h says why).
+// legal schedule only because the kernels use no barriers (cuda_compat.h says why). A
+// reversed launch runs the blocks and each block's threads in descending order: another
+// legal schedule, under which a kernel that relies on the usual one (atomics handing out
+// slots in thread order) gives other results.
 #include "emu.h"
 
 // The kernels must round like the CPU renderer (Go never fuses a multiply and an add on
@@ -56,18 +59,19 @@ const Entry kernels[] = {
 };
 const int nKernels = sizeof(kernels) / sizeof(kernels[0]);
 
-void runBlocks(Kernel fn, dim3 grid, dim3 block, const TkParams* p, std::atomic<unsigned long>* next) {
+void runBlocks(Kernel fn, dim3 grid, dim3 block, const TkParams* p, std::atomic<unsigned long>* next, bool reverse) {
   gridDim = grid;
   blockDim = block;
   unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
   for (;;) {
     unsigned long b = next->fetch_add(1);
     if (b >= blocks) return;
+    if (reverse) b = blocks - 1 - b;
     blockIdx = dim3{(unsigned)(b % grid.x), (unsigned)(b / grid.x % grid.y), (unsigned)(b / grid.x / grid.y)};
     for (unsigned z = 0; z < block.z; z++)
       for (unsigned y = 0; y < block.y; y++)
         for (unsigned x = 0; x < block.x; x++) {
-          threadIdx = dim3{x, y, z};
+          threadIdx = reverse ? dim3{block.x - 1 - x, block.y - 1 - y, block.z - 1 - z} : dim3{x, y, z};
           fn(p);
         }
   }
@@ -80,7 +84,7 @@ extern "C" int tk_emu_kernels(void) { return nKernels; }
 extern "C" const char* tk_emu_kernel_name(int i) { return i >= 0 && i < nKernels ? kernels[i].name : nullptr; }
 
 extern "C" int tk_emu_launch(int kernel, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                             unsigned bz, const void* params, int workers) {
+                             unsigned bz, const void* params, int workers, int reverse) {
   if (kernel < 0 || kernel >= nKernels || gx * gy * gz == 0 || bx * by * bz == 0) return -1;
   dim3 grid{gx, gy, gz}, block{bx, by, bz};
   std::atomic<unsigned long> next{0};
@@ -89,8 +93,8 @@ extern "C" int tk_emu_launch(int kernel, unsigned gx, unsigned gy, unsigned gz, 
   int n = workers < 1 ? 1 : workers;
   if ((unsigned long)n > blocks) n = (int)blocks;
   std::vector<std::thread> pool;
-  for (int i = 1; i < n; i++) pool.emplace_back(runBlocks, kernels[kernel].fn, grid, block, p, &next);
-  runBlocks(kernels[kernel].fn, grid, block, p, &next);
+  for (int i = 1; i < n; i++) pool.emplace_back(runBlocks, kernels[kernel].fn, grid, block, p, &next, reverse != 0);
+  runBlocks(kernels[kernel].fn, grid, block, p, &next, reverse != 0);
   for (auto& t : pool) t.join();
   return 0;
 }

@@ -31,6 +31,10 @@ type EmuOptions struct {
 	// instead of leaving them as malloc returns them, so that a kernel or host path that
 	// reads memory nobody wrote shows up in the picture.
 	Poison bool
+	// Reverse runs every launch's blocks, and each block's threads, in descending order:
+	// another schedule a GPU may choose, for tests that hold a kernel's results to be the
+	// same under any thread order.
+	Reverse bool
 }
 
 // paramsSize is the bytes a launch reads at its parameter block (layout.h's TkParams).
@@ -206,8 +210,12 @@ func (d *Emu) run(op emuOp) error {
 	if err != nil {
 		return err
 	}
+	reverse := C.int(0)
+	if d.opts.Reverse {
+		reverse = 1
+	}
 	if C.tk_emu_launch(d.kernels[op.kernel], C.uint(g.X), C.uint(g.Y), C.uint(g.Z), C.uint(b.X), C.uint(b.Y), C.uint(b.Z),
-		params, C.int(d.opts.Workers)) != 0 {
+		params, C.int(d.opts.Workers), reverse) != 0 {
 		return fmt.Errorf("emu: launch of %s with grid %v block %v failed", op.kernel, g, b)
 	}
 	return nil

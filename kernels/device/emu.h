@@ -17,9 +17,10 @@ long tk_emu_params_size(void);
 
 // tk_emu_launch runs kernel i over the grid, calling it once per (block, thread) with the
 // one parameter-block pointer; blocks are spread over `workers` host threads. It returns
-// 0, or -1 for an unknown kernel or an empty grid or block.
+// 0, or -1 for an unknown kernel or an empty grid or block. With reverse != 0 it runs the
+// blocks and each block's threads in descending order.
 int tk_emu_launch(int kernel, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                  const void* params, int workers);
+                  const void* params, int workers, int reverse);
 
 #ifdef __cplusplus
 }

@@ -277,7 +277,7 @@ CUresult run(const Op& op) {
   }
   if (!paramsValid(op.params, tk_emu_kernel_name(op.kernel))) return CUDA_ERROR_ILLEGAL_ADDRESS;
   int r = tk_emu_launch(op.kernel, op.grid[0], op.grid[1], op.grid[2], op.block[0], op.block[1], op.block[2],
-                        reinterpret_cast<const void*>(op.params), workers());
+                        reinterpret_cast<const void*>(op.params), workers(), 0);
   return r == 0 ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_FAILED;
 }
 
