@@ -1,14 +1,17 @@
 // bin.cu: tile binning on the device, the twin of render/bin.go.
 //
 // Like the CPU's two-pass binList it runs a count pass, a prefix sum and a fill pass, and
-// finally sorts each tile's list, because the fill pass takes its slots with atomics in
-// whatever order threads arrive, while drawing must follow paint order (list order =
-// primitive order, as on the CPU) for the picture to be deterministic. Curves are
-// flattened here too, without storing chords: a first pass counts each curve's chords
-// (curves.Chords), a scan turns the counts into the curves' first chord numbers, and every
-// later stage computes chord k of a curve from its control points when it needs it.
+// finally ranks each entry into its place, because the fill pass takes its slots with
+// atomics in whatever order threads arrive, while drawing must follow paint order (list
+// order = primitive order, as on the CPU) for the picture to be deterministic. Every stage
+// spreads its work thinly (a few lanes per primitive or chord, a thread per list entry):
+// the work is small, and a kernel that leaves one thread a long serial loop of atomics or
+// dependent loads is as slow as that loop's latency. Curves are flattened here too,
+// without storing chords: a first pass counts each curve's chords (curves.Chords), a scan
+// turns the counts into the curves' first chord numbers, and every later stage computes
+// chord k of a curve from its control points when it needs it.
 //
-// Launch order (backend.go): begin, curve_chords, the chord-start scan (scan_*_chords),
+// Launch order (gpu.go's record): begin, curve_chords, the chord-start scan (scan_*_chords),
 // bin_count, the bin scans (scan_*_bins), bin_cursor, bin_fill, bin_sort.
 #include "tile.cuh"
 
@@ -53,19 +56,24 @@ __device__ __forceinline__ float chordOpacity(const TkCurve& c, int k, int n) {
   return 1 - (c.fade0 + (c.fade1 - c.fade0) * mid);
 }
 
-// curveOfChord finds the curve that owns global chord g: the last curve whose first chord
-// is at or before g (curves with no chords share their successor's start).
-__device__ __forceinline__ int curveOfChord(const TkParams* p, int g) {
-  const int32_t* start = (const int32_t*)p->chordStart;
-  int lo = 0, hi = p->nCurves;  // answer in [lo, hi)
+// ownerOf finds which of n ranges [start[i], start[i+1]) holds element e of a scanned
+// array: the last i in [0, n) whose start is at or before e (empty ranges share their
+// successor's start, so the last one is the one that holds e).
+__device__ __forceinline__ int ownerOf(const int32_t* start, int n, int e) {
+  int lo = 0, hi = n;  // answer in [lo, hi)
   while (hi - lo > 1) {
     int mid = (lo + hi) / 2;
-    if (start[mid] <= g)
+    if (start[mid] <= e)
       lo = mid;
     else
       hi = mid;
   }
   return lo;
+}
+
+// curveOfChord finds the curve that owns global chord g.
+__device__ __forceinline__ int curveOfChord(const TkParams* p, int g) {
+  return ownerOf((const int32_t*)p->chordStart, p->nCurves, g);
 }
 
 // begin clears the status and the count arrays: grid (ceil((tiles+1)/TK_BIN_THREADS), KINDS).
@@ -166,7 +174,8 @@ __device__ TileRange tileRange(const TkParams* p, float x0, float y0, float x1, 
   return r;
 }
 
-// Emitter either counts (fill == false) or places entry idx in tile t's list.
+// Emitter either counts (fill == false) or places entry idx in tile t's fill list, in
+// arrival order (bin_sort puts it in paint order).
 struct Emitter {
   const TkParams* p;
   int kind;
@@ -177,25 +186,58 @@ struct Emitter {
       return;
     }
     int slot = atomicAdd((int*)p->binCursor[kind] + t, 1);
-    ((int32_t*)p->binItems[kind])[slot] = idx;
+    ((int32_t*)p->binFill[kind])[slot] = idx;
   }
 };
 
-__device__ void binRect(const Emitter& e, int idx, float x0, float y0, float x1, float y1) {
-  TileRange r = tileRange(e.p, x0, y0, x1, y1);
-  for (int ty = r.ty0; ty < r.ty1; ty++)
-    for (int tx = r.tx0; tx < r.tx1; tx++) e.emit(ty * e.p->tilesX + tx, idx);
+// LaneSplit spreads one primitive's tiles over `lanes` threads, so that no thread walks a
+// long run of tiles alone (each emit is an atomic, and a thread waits out each one's
+// latency): rs row slots × cs column slots (rs·cs = lanes, powers of two), the split that
+// gives the fewest tiles to the busiest thread of the rows × cols bounding rectangle. Lane
+// (rl, cl) takes the rows rl, rl + rs, ... and of each the columns cl, cl + cs, ...: every
+// tile goes to exactly one lane. All lanes of a primitive compute the same split.
+struct LaneSplit {
+  int rs, cs, rl, cl;
+};
+
+__device__ __forceinline__ LaneSplit laneSplit(int rows, int cols, int lane, int lanes) {
+  int best = 1, bestCost = -1;
+  for (int rs = 1; rs <= lanes; rs *= 2) {
+    int cs = lanes / rs;
+    int cost = ((rows + rs - 1) / rs) * ((cols + cs - 1) / cs);
+    if (bestCost < 0 || cost < bestCost) {
+      best = rs;
+      bestCost = cost;
+    }
+  }
+  LaneSplit s;
+  s.rs = best;
+  s.cs = lanes / best;
+  s.rl = lane / s.cs;
+  s.cl = lane % s.cs;
+  return s;
 }
 
-// binSegment is bins.binSegment: per row of tiles, the part of the segment inside the row's
-// band (widened by r) bounds the tiles the stroke can touch.
-__device__ void binSegment(const Emitter& e, int idx, float x0, float y0, float x1, float y1, float r) {
+// binRect lists idx in lane's share of the tiles the rectangle [x0, x1] × [y0, y1] overlaps.
+__device__ void binRect(const Emitter& e, int idx, int lane, int lanes, float x0, float y0, float x1, float y1) {
+  TileRange r = tileRange(e.p, x0, y0, x1, y1);
+  LaneSplit s = laneSplit(r.ty1 - r.ty0, r.tx1 - r.tx0, lane, lanes);
+  for (int ty = r.ty0 + s.rl; ty < r.ty1; ty += s.rs)
+    for (int tx = r.tx0 + s.cl; tx < r.tx1; tx += s.cs) e.emit(ty * e.p->tilesX + tx, idx);
+}
+
+// binSegment is bins.binSegment, lane's share of it: per row of tiles, the part of the
+// segment inside the row's band (widened by r) bounds the tiles the stroke can touch. The
+// split is the bounding rectangle's; a row's columns lie within it.
+__device__ void binSegment(const Emitter& e, int idx, int lane, int lanes, float x0, float y0, float x1, float y1,
+                           float r) {
   TileRange rows = tileRange(e.p, gmin(x0, x1) - r, gmin(y0, y1) - r, gmax(x0, x1) + r, gmax(y0, y1) + r);
-  for (int ty = rows.ty0; ty < rows.ty1; ty++) {
+  LaneSplit s = laneSplit(rows.ty1 - rows.ty0, rows.tx1 - rows.tx0, lane, lanes);
+  for (int ty = rows.ty0 + s.rl; ty < rows.ty1; ty += s.rs) {
     float lo, hi;
     if (!bandX(x0, y0, x1, y1, (float)(ty * TK_TILE) - r, (float)((ty + 1) * TK_TILE) + r, &lo, &hi)) continue;
     TileRange cols = tileRange(e.p, lo - r, 0, hi + r, 0);
-    for (int tx = cols.tx0; tx < cols.tx1; tx++) e.emit(ty * e.p->tilesX + tx, idx);
+    for (int tx = cols.tx0 + s.cl; tx < cols.tx1; tx += s.cs) e.emit(ty * e.p->tilesX + tx, idx);
   }
 }
 
@@ -205,56 +247,70 @@ __device__ __forceinline__ float boxMargin(const TkBox& b, float gr) {
   return b.stroke > 0 ? gmax(b.stroke, 1) / 2 + 1 + gr : 1;
 }
 
-// binPrimitive lists primitive i of the launch's kind (grid y) in the tiles it reaches.
-// Curves bin their chords, one thread per curve.
-__device__ void binPrimitive(const TkParams* p, bool fill) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  Emitter e = {p, (int)blockIdx.y, fill};
+// binItem lists lane's share of item i of the launch's kind (a chord's global number for
+// curves) in the tiles it reaches.
+__device__ void binItem(const Emitter& e, int i, int lane, int lanes) {
+  const TkParams* p = e.p;
   switch (e.kind) {
     case TK_BOXES: {
-      if (i >= p->nBoxes) return;
       const TkBox& b = ((const TkBox*)p->boxes)[i];
       float m = boxMargin(b, p->glowRadius);
-      binRect(e, i, b.x - m, b.y - m, b.x + b.w + m, b.y + b.h + m);
+      binRect(e, i, lane, lanes, b.x - m, b.y - m, b.x + b.w + m, b.y + b.h + m);
       return;
     }
     case TK_LINES: {
-      if (i >= p->nLines) return;
       const TkLine& l = ((const TkLine*)p->lines)[i];
-      binSegment(e, i, l.x0, l.y0, l.x1, l.y1, reach(l.width) + p->glowRadius);
+      binSegment(e, i, lane, lanes, l.x0, l.y0, l.x1, l.y1, reach(l.width) + p->glowRadius);
       return;
     }
     case TK_CHORDS: {
-      if (i >= p->nCurves) return;
+      int ci = curveOfChord(p, i);
       const TkCurve* cs = (const TkCurve*)p->curves;
-      const TkCurve& c = cs[i];
       const int32_t* start = (const int32_t*)p->chordStart;
-      int first = start[i], n = start[i + 1] - first;
-      float r = reach(cs[((const int32_t*)p->curveStroke)[i]].width) + p->glowRadius;
-      for (int k = 0; k < n; k++) {
-        float x0, y0, x1, y1;
-        chordOf(c, k, n, &x0, &y0, &x1, &y1);
-        binSegment(e, first + k, x0, y0, x1, y1, r);
-      }
+      int first = start[ci], n = start[ci + 1] - first;
+      float r = reach(cs[((const int32_t*)p->curveStroke)[ci]].width) + p->glowRadius;
+      float x0, y0, x1, y1;
+      chordOf(cs[ci], i - first, n, &x0, &y0, &x1, &y1);
+      binSegment(e, i, lane, lanes, x0, y0, x1, y1, r);
       return;
     }
     case TK_LABELS: {
-      if (i >= p->nLabels) return;
       const TkLabel& l = ((const TkLabel*)p->labels)[i];
       // Grown by the outline's reach, which may run past the background (render's binLabels).
       float m = (float)l.outline;
-      binRect(e, i, (float)l.x - m, (float)l.y - m, (float)(l.x + l.w) + m, (float)(l.y + l.h) + m);
+      binRect(e, i, lane, lanes, (float)l.x - m, (float)l.y - m, (float)(l.x + l.w) + m, (float)(l.y + l.h) + m);
       return;
     }
   }
 }
 
-// bin_count and bin_fill: grid (ceil(max primitives / TK_BIN_THREADS), KINDS).
-TK_KERNEL void tk_bin_count(const TkParams* p) { binPrimitive(p, false); }
+// binPrimitives bins every item of the launch's kind (grid y): work item w is lane
+// w % lanes of item w / lanes, TK_BIN_LANES lanes per box, line and label and
+// TK_CHORD_LANES per chord, each curve's chords numbered globally (chordStart). The chord
+// total is known only here, so the threads stride over the work: any grid covers it.
+__device__ void binPrimitives(const TkParams* p, bool fill) {
+  Emitter e = {p, (int)blockIdx.y, fill};
+  int n = 0, lanes = TK_BIN_LANES;
+  switch (e.kind) {
+    case TK_BOXES: n = p->nBoxes; break;
+    case TK_LINES: n = p->nLines; break;
+    case TK_CHORDS:
+      n = ((const int32_t*)p->chordStart)[p->nCurves];
+      lanes = TK_CHORD_LANES;
+      break;
+    case TK_LABELS: n = p->nLabels; break;
+  }
+  int64_t work = (int64_t)n * lanes, stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < work; w += stride)
+    binItem(e, (int)(w / lanes), (int)(w % lanes), lanes);
+}
+
+// bin_count and bin_fill: grid (any width, KINDS); gpu.go's record() sizes it.
+TK_KERNEL void tk_bin_count(const TkParams* p) { binPrimitives(p, false); }
 
 TK_KERNEL void tk_bin_fill(const TkParams* p) {
   if (overflowed(p)) return;
-  binPrimitive(p, true);
+  binPrimitives(p, true);
 }
 
 // bin_cursor starts each tile's fill cursor at its list's offset, records each kind's total
@@ -274,22 +330,24 @@ TK_KERNEL void tk_bin_cursor(const TkParams* p) {
   }
 }
 
-// bin_sort puts each tile's list back into paint order: one thread per (tile, kind), a
-// Shell sort (the lists are short, and nearly sorted when few threads raced for a tile).
+// bin_sort writes each tile's list in paint order: entry e of the fill lists (arrival
+// order) goes to its tile's slot first + rank, rank being how many entries of its tile's list
+// hold a smaller index (a list holds an index at most once: a primitive or chord lists
+// itself once per tile). One thread per entry, striding over the kind's total (known only
+// here); no thread reads what another writes, so any thread order gives the same lists.
+// Grid (any width, KINDS). Its cost is the list's length per entry, in loads that all
+// threads of a list share, instead of one thread's chain of dependent loads per list.
 TK_KERNEL void tk_bin_sort(const TkParams* p) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
-  int kind = blockIdx.y;
-  if (t >= p->tilesX * p->tilesY || overflowed(p)) return;
-  int lo, hi;
-  binRange(p, kind, t, &lo, &hi);
-  int32_t* a = (int32_t*)p->binItems[kind] + lo;
-  int n = hi - lo;
-  const int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
-  for (int g : gaps) {
-    for (int i = g; i < n; i++) {
-      int v = a[i], j = i;
-      for (; j >= g && a[j - g] > v; j -= g) a[j] = a[j - g];
-      a[j] = v;
-    }
+  if (overflowed(p)) return;
+  int kind = blockIdx.y, tiles = p->tilesX * p->tilesY;
+  const int32_t* start = (const int32_t*)p->binStart[kind];
+  const int32_t* in = (const int32_t*)p->binFill[kind];
+  int32_t* out = (int32_t*)p->binItems[kind];
+  int total = start[tiles], stride = gridDim.x * blockDim.x;
+  for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += stride) {
+    int t = ownerOf(start, tiles, e);
+    int first = start[t], last = start[t + 1], v = in[e], rank = 0;
+    for (int j = first; j < last; j++) rank += in[j] < v;
+    out[first + rank] = v;
   }
 }

@@ -20,6 +20,8 @@
 #define TK_SCAN_CHUNK 64      // elements each scan thread sums sequentially
 #define TK_MAX_CHORDS 65536   // per curve; see curve_chords in bin.cu
 #define TK_BIN_THREADS 128    // threads per block of the per-primitive kernels
+#define TK_BIN_LANES 32       // threads binning one box, line or label (bin.cu's LaneSplit)
+#define TK_CHORD_LANES 4      // threads binning one chord of a curve
 
 // Bin kinds, in paint order.
 #define TK_BOXES 0
@@ -111,7 +113,8 @@ struct TkParams {
   uint64_t curveStroke;  // int32_t[capCurves]: the first curve of curve i's stroke (its run of joined curves)
   uint64_t binStart[TK_KINDS];   // int32_t[tiles+1] each: counts, then offsets
   uint64_t binCursor[TK_KINDS];  // int32_t[tiles] each: fill cursors
-  uint64_t binItems[TK_KINDS];   // int32_t[capEntries[k]] each
+  uint64_t binItems[TK_KINDS];   // int32_t[capEntries[k]] each: the lists, in paint order
+  uint64_t binFill[TK_KINDS];    // int32_t[capEntries[k]] each: the same entries in arrival order
   uint64_t layer;                // __half[4 * tilesX*64 * tilesY*64]: premultiplied, in the space below
   uint64_t status;               // int32_t[1 + TK_KINDS]: status bits, then each kind's list total
   TkScan scans[1 + TK_KINDS];    // 0: chordStart; 1..4: binStart[k]

@@ -91,7 +91,7 @@ type buffers struct {
 	boxes, lines, curves, labels, glyphs  buf
 	chordStart, chordPartial, curveStroke buf
 	binStart, binCursor, binPartial       [kinds]buf
-	binItems                              [kinds]buf
+	binItems, binFill                     [kinds]buf // the same size: capEntries
 	layer, status                         buf
 	planes                                [3]buf
 }
@@ -105,6 +105,14 @@ type caps struct {
 
 // minCap is the smallest capacity of any list: small scenes grow past it rarely.
 const minCap = 64
+
+// chordsPerCurve and entriesPerTile size the grids of the binning kernels whose work is
+// counted only on the device (record): the chords of a curve and a tile's list entries
+// (per kind) in a usual frame, with room. A frame with more takes a few more strides.
+const (
+	chordsPerCurve = 32
+	entriesPerTile = 8
+)
 
 // New returns a backend on dev that owns dev (Close closes it).
 func New(dev device.Device, opts overlay.BackendOptions) (*Backend, error) {
@@ -282,8 +290,10 @@ func (g *Backend) draw(dst composite.Surface, p *overlay.Primitives) error {
 		}
 		for k := range kinds {
 			if need := int(g.host.status[1+k]); need > int(g.host.p.CapEntries[k]) {
-				if err := g.ensure(&g.bufs.binItems[k], 4*grow(0, need)); err != nil {
-					return err
+				for _, b := range []*buf{&g.bufs.binItems[k], &g.bufs.binFill[k]} {
+					if err := g.ensure(b, 4*grow(0, need)); err != nil {
+						return err
+					}
 				}
 			}
 		}
@@ -332,7 +342,7 @@ func (g *Backend) prepare(hf *frameDesc, p *overlay.Primitives) error {
 			n int
 		}{
 			{&b.binStart[k], 4 * (tiles + 1)}, {&b.binCursor[k], 4 * tiles}, {&b.binPartial[k], 4 * chunks(tiles+1)},
-			{&b.binItems[k], 4 * minCap * tiles / 16},
+			{&b.binItems[k], 4 * minCap * tiles / 16}, {&b.binFill[k], 4 * minCap * tiles / 16},
 		} {
 			if err := g.ensure(e.b, e.n); err != nil {
 				return err
@@ -393,8 +403,9 @@ func (g *Backend) upload(hf *frameDesc, p *overlay.Primitives) error {
 	}
 	q.Scans[0] = tkScan{A: uint64(b.chordStart.ptr), Partial: uint64(b.chordPartial.ptr), N: int32(nCurves + 1)}
 	for k := range kinds {
-		q.CapEntries[k] = int32(b.binItems[k].size / 4)
-		q.BinStart[k], q.BinCursor[k], q.BinItems[k] = uint64(b.binStart[k].ptr), uint64(b.binCursor[k].ptr), uint64(b.binItems[k].ptr)
+		q.CapEntries[k] = int32(min(b.binItems[k].size, b.binFill[k].size) / 4)
+		q.BinStart[k], q.BinCursor[k] = uint64(b.binStart[k].ptr), uint64(b.binCursor[k].ptr)
+		q.BinItems[k], q.BinFill[k] = uint64(b.binItems[k].ptr), uint64(b.binFill[k].ptr)
 		q.Scans[1+k] = tkScan{A: uint64(b.binStart[k].ptr), Partial: uint64(b.binPartial[k].ptr), N: int32(tiles + 1)}
 	}
 	if g.links != nil {
@@ -479,7 +490,13 @@ func captureGraph(dev device.Device, record func() error) (device.GraphExec, err
 func (g *Backend) record(c caps) error {
 	tiles := c.tilesX * c.tilesY
 	per := func(n int) uint32 { return uint32(max(1, (n+binThreads-1)/binThreads)) }
-	maxPrims := max(c.boxes, c.lines, c.curves, c.labels)
+	// The binning kernels stride over their work (bin.cu), so their grids need only be wide
+	// enough to give every thread about one item in a usual frame: binLanes threads per box,
+	// line and label, chordLanes per chord, and for the sort one per list entry. The chord
+	// and entry totals are known only on the device: the grids guess them per curve and
+	// per tile.
+	binWork := max(binLanes*max(c.boxes, c.lines, c.labels), chordLanes*chordsPerCurve*c.curves)
+	sortWork := entriesPerTile * tiles
 	lin := device.Dim3{X: binThreads, Y: 1, Z: 1}
 	one := device.Dim3{X: 1, Y: 1, Z: 1}
 	tileGrid := device.Dim3{X: uint32(c.tilesX), Y: uint32(c.tilesY), Z: 1}
@@ -494,13 +511,13 @@ func (g *Backend) record(c caps) error {
 		{overlay.StageBin, "tk_scan_sums_chords", device.Dim3{X: per(chunks(c.curves + 1)), Y: 1, Z: 1}, lin},
 		{overlay.StageBin, "tk_scan_mid_chords", one, one},
 		{overlay.StageBin, "tk_scan_apply_chords", device.Dim3{X: per(chunks(c.curves + 1)), Y: 1, Z: 1}, lin},
-		{overlay.StageBin, "tk_bin_count", device.Dim3{X: per(maxPrims), Y: kinds, Z: 1}, lin},
+		{overlay.StageBin, "tk_bin_count", device.Dim3{X: per(binWork), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_scan_sums_bins", device.Dim3{X: per(chunks(tiles + 1)), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_scan_mid_bins", device.Dim3{X: 1, Y: kinds, Z: 1}, one},
 		{overlay.StageBin, "tk_scan_apply_bins", device.Dim3{X: per(chunks(tiles + 1)), Y: kinds, Z: 1}, lin},
 		{overlay.StageBin, "tk_bin_cursor", device.Dim3{X: per(tiles + 1), Y: kinds, Z: 1}, lin},
-		{overlay.StageBin, "tk_bin_fill", device.Dim3{X: per(maxPrims), Y: kinds, Z: 1}, lin},
-		{overlay.StageBin, "tk_bin_sort", device.Dim3{X: per(tiles), Y: kinds, Z: 1}, lin},
+		{overlay.StageBin, "tk_bin_fill", device.Dim3{X: per(binWork), Y: kinds, Z: 1}, lin},
+		{overlay.StageBin, "tk_bin_sort", device.Dim3{X: per(sortWork), Y: kinds, Z: 1}, lin},
 		{overlay.StageEffects, "tk_effects_copy", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageEffects, "tk_effects_gauss_weights", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},
 		{overlay.StageEffects, "tk_effects_gauss", tileGrid, device.Dim3{X: compX, Y: compY, Z: 1}},

@@ -13,7 +13,9 @@ const (
 	compY      = 4  // TK_COMP_Y
 	scanChunk  = 64 // TK_SCAN_CHUNK
 	binThreads = 128
-	kinds      = 4 // TK_KINDS
+	binLanes   = 32 // TK_BIN_LANES
+	chordLanes = 4  // TK_CHORD_LANES
+	kinds      = 4  // TK_KINDS
 
 	formatRGBA, formatYUV420P, formatNV12, formatYUV420P10, formatP010 = 0, 1, 2, 3, 4
 
@@ -33,7 +35,7 @@ type tkParams struct {
 
 	Boxes, Lines, Curves, Labels, Glyphs, Atlas uint64
 	ChordStart, CurveStroke                     uint64
-	BinStart, BinCursor, BinItems               [kinds]uint64
+	BinStart, BinCursor, BinItems, BinFill      [kinds]uint64
 	Layer, Status                               uint64
 	Scans                                       [1 + kinds]tkScan
 

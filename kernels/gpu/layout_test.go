@@ -28,7 +28,7 @@ func TestLayoutMatchesC(t *testing.T) {
 		{"glyph mask", unsafe.Offsetof(g.Mask)}, {"glowRadius", unsafe.Offsetof(p.GlowRadius)},
 		{"line color1", unsafe.Offsetof(overlay.Line{}.Color1)}, {"line gradient", unsafe.Offsetof(overlay.Line{}.Gradient)},
 		{"echoLayers", unsafe.Offsetof(p.EchoLayers)}, {"echoOffset", unsafe.Offsetof(p.EchoOffset)},
-		{"transparency", unsafe.Offsetof(p.Transparency)},
+		{"transparency", unsafe.Offsetof(p.Transparency)}, {"binFill", unsafe.Offsetof(p.BinFill)},
 	}
 	for i, w := range want {
 		if c := clayout.Entry(i); c != int(w.got) {

@@ -13,7 +13,7 @@ extern "C" long tk_layout(int i) {
       (long)offsetof(TkParams, space),     (long)offsetof(TkLabel, color),       (long)offsetof(TkLabel, background),
       (long)offsetof(TkGlyph, mask),       (long)offsetof(TkParams, glowRadius), (long)offsetof(TkLine, color1),
       (long)offsetof(TkLine, gradient),     (long)offsetof(TkParams, echoLayers), (long)offsetof(TkParams, echoOffset),
-      (long)offsetof(TkParams, transparency),
+      (long)offsetof(TkParams, transparency), (long)offsetof(TkParams, binFill),
   };
   return i >= 0 && i < (int)(sizeof(v) / sizeof(v[0])) ? v[i] : -1;
 }

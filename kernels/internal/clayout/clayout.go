@@ -18,7 +18,7 @@ import _ "trackink/kernels"
 // TkLine, TkCurve, TkScan, then the offsets of TkParams' capEntries, boxes, chordStart,
 // binItems, status, scans, plane0, stride0 and space, TkLabel's color and background
 // and TkGlyph's mask, TkParams' glowRadius, TkLine's color1 and gradient, TkParams'
-// echoLayers, echoOffset and transparency; -1 past the end.
+// echoLayers, echoOffset, transparency and binFill; -1 past the end.
 func Entry(i int) int { return int(C.tk_layout(C.int(i))) }
 
 // LinksEntry returns entry i of links.h's table: sizeof TkPoint, TkCellPoint, TkGrid,

@@ -240,7 +240,7 @@ bool paramsValid(CUdeviceptr at, const char* kernel) {
                ok(p->layer, 8 * tiles * TK_TILE * TK_TILE) && ok(p->status, 4 * (1 + TK_KINDS));
   for (int k = 0; k < TK_KINDS; k++)
     valid = valid && ok(p->binStart[k], 4 * (tiles + 1)) && ok(p->binCursor[k], 4 * tiles) &&
-            ok(p->binItems[k], 4 * (int64_t)p->capEntries[k]);
+            ok(p->binItems[k], 4 * (int64_t)p->capEntries[k]) && ok(p->binFill[k], 4 * (int64_t)p->capEntries[k]);
   for (const TkScan& s : p->scans) valid = valid && ok(s.a, 4 * (int64_t)s.n) && ok(s.partial, 4 * chunks(s.n));
   int64_t w = p->width, h = p->height, cw = (w + 1) / 2, ch = (h + 1) / 2;
   auto plane = [&](uint64_t a, int64_t stride, int64_t rowBytes, int64_t rows) {
