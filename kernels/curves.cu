@@ -17,6 +17,7 @@
 __device__ __forceinline__ void flushStroke(const TkParams* p, TileState& s, const TkCurve& c, float d2[TK_ROWS],
                                             const float op[TK_ROWS]) {
   float thin = thinScale(c.width);
+  TK_NO_UNROLL
   for (int j = 0; j < TK_ROWS; j++) {
     if (d2[j] == INFINITY) continue;  // no chord reached this pixel
     float sd = stroke(sqrtf(d2[j]), c.width);
@@ -38,6 +39,7 @@ TK_KERNEL void tk_curves(const TkParams* p) {
   float pxc = (float)(s.t.ox + s.t.x) + 0.5f;
   const int32_t* strokeOf = (const int32_t*)p->curveStroke;
   float d2[TK_ROWS], op[TK_ROWS];
+  TK_NO_UNROLL
   for (int j = 0; j < TK_ROWS; j++) d2[j] = INFINITY, op[j] = 0;
   int cur = -1;
   TkCurve sc = {};  // the stroke's first curve, its colour in the layer's space
@@ -74,6 +76,7 @@ TK_KERNEL void tk_curves(const TkParams* p) {
       }
       len = chordLen(x0, y0, x1, y1);
     }
+    TK_NO_UNROLL
     for (int j = 0; j < TK_ROWS; j++) {
       int y = rowOf(j);
       if (y >= s.t.h) break;
