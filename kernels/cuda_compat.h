@@ -32,6 +32,11 @@
 // 255, two blocks an SM instead of one, which the H200 ran 20 % faster (docs/gpu.md,
 // "Measured on a GPU"). The host compiler's optimiser is left to itself.
 #define TK_NO_UNROLL _Pragma("unroll 1")
+// TK_BOUNDS(threads, blocks) caps a kernel's registers so that blocks of threads fit an SM
+// together (__launch_bounds__). Only tk_labels takes it: three blocks an SM (80 registers,
+// a few spilled) drew labels 9 % faster on the H200; boxes, lines and curves ran slower so
+// capped (docs/gpu.md, "Measured on a GPU").
+#define TK_BOUNDS(threads, blocks) __launch_bounds__(threads, blocks)
 #else
 
 #include <math.h>
@@ -39,6 +44,7 @@
 
 #define TK_KERNEL extern "C"
 #define TK_NO_UNROLL
+#define TK_BOUNDS(threads, blocks)
 #define __device__
 #define __host__
 #define __forceinline__ inline

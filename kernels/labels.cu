@@ -4,7 +4,7 @@
 // frame); the device only copies mask coverage.
 #include "tile.cuh"
 
-TK_KERNEL void tk_labels(const TkParams* p) {
+TK_KERNEL void TK_BOUNDS(TK_BLOCK_X * TK_BLOCK_Y, 3) tk_labels(const TkParams* p) {
   TileState s;
   if (!beginTile(p, TK_LABELS, s)) return;
   const TkLabel* labels = (const TkLabel*)p->labels;
