@@ -100,8 +100,10 @@ if r["driver"] != "fake" or "fake driver" not in r["driver_note"]:
     errors.append(f"driver {r['driver']!r}: {r['driver_note']!r}")
 if r["budget_seconds"] != 420 or r["seconds"] > 420:
     errors.append(f"budget {r['budget_seconds']}, took {r['seconds']}")
-if [b["backend"] for b in r["bench"]] != ["cpu", "cuda"]:
-    errors.append(f"bench backends {[b['backend'] for b in r['bench']]}")
+if [(b["backend"], b["format"]) for b in r["bench"]] != [("cpu", "yuv420p"), ("cuda", "yuv420p"), ("cuda", "device")]:
+    errors.append(f"bench rows {[(b['backend'], b['format']) for b in r['bench']]}")
+elif not r["bench"][2].get("graph_total_median_ms") or not r["bench"][2].get("graph_same_picture"):
+    errors.append(f"bench on a device frame: {r['bench'][2]}")
 render = r["render"] or {}
 if render.get("frames", 0) < 1 or render.get("device_overlay_frames") != render.get("frames"):
     errors.append(f"render: {render}")

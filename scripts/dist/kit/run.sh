@@ -14,7 +14,8 @@
 #                   whether the NVDEC and NVENC libraries are present
 #   golden-cuda     every golden scene through the CUDA backend, against the stored pictures
 #   test-PACKAGE    each test binary of the kit (go test -c -tags cuda), on the device
-#   bench-seed      bench --scene seed --backend cpu,cuda (per-stage times; CUDA events)
+#   bench-seed      bench --scene seed --backend cpu,cuda (per-stage times; CUDA events), then
+#                   --backend cuda --format device (a frame in GPU memory; the graph's figure)
 #   render-nvdec    a render of the kit's clip with NVDEC, frames kept in GPU memory, NVENC
 #                   where the card has it (else libx264); without libnvcuvid it decodes in
 #                   software and uploads, and says so
@@ -314,18 +315,29 @@ if [ "$quick" -eq 0 ]; then
 fi
 
 # --- 4. the seed benchmark, CPU and CUDA ----------------------------------------------------
+# The CPU and the CUDA backend on host frames (the CUDA one copying each frame in and out),
+# then the CUDA backend on a frame in GPU memory, as NVDEC leaves it: its graph figure is the
+# overlay as a render with NVDEC draws it (bench --format device).
+bench_cmd() {
+  "$tk" bench --scene seed --backend cpu,cuda --json && "$tk" bench --scene seed --backend cuda --format device --json
+}
 bench_check() {
   grep '^{' "$1" >"$out/bench.jsonl"
-  local line parts=()
+  local line parts=() graph=""
   while IFS= read -r line; do
+    if grep -q '"format":"device"' <<<"$line"; then
+      graph=$(grep -o '"graph_total_median_ms":[0-9.]*' <<<"$line" | cut -d: -f2)
+      continue
+    fi
     parts+=("$(grep -o '"backend":"[^"]*"' <<<"$line" | cut -d'"' -f4) $(grep -o '"total_median_ms":[0-9.]*' <<<"$line" | cut -d: -f2) ms")
   done <"$out/bench.jsonl"
   local joined
   joined=$(printf '%s, ' "${parts[@]}")
-  echo "median per frame: ${joined%, }"
-  [ ${#parts[@]} -eq 2 ]
+  echo "median per frame: ${joined%, }; frame in GPU memory, graph: ${graph:-none} ms"
+  [ ${#parts[@]} -eq 2 ] && [ -n "$graph" ]
 }
-step bench-seed 10 bench_check "$tk" bench --scene seed --backend cpu,cuda --json
+export -f bench_cmd
+step bench-seed 10 bench_check bash -c bench_cmd
 
 if [ "$quick" -eq 0 ]; then
   # --- 5. NVDEC, frames in GPU memory, NVENC or libx264 -------------------------------------
