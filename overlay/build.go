@@ -39,8 +39,9 @@ type Builder struct {
 	classNum  map[string]int // Style.Classes: class → its palette index
 	pending   []pendingLabel
 	order     []int
-	placed    labelGrid     // the labels placed so far in this frame
-	corners   []cornerLabel // this frame's corner labels (camera.go), which the labels keep clear of
+	placed    labelGrid                // the labels placed so far in this frame
+	inks      map[scene.Color]labelInk // labelColors of the colours labelled so far (labelInk)
+	corners   []cornerLabel            // this frame's corner labels (camera.go), which the labels keep clear of
 	// BoxFrom's (look.go): the tracks with a box this frame; the frame each point's track
 	// first appeared in.
 	boxed      map[int]bool
@@ -357,7 +358,7 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	}
 	text := p.text[start:len(p.text):len(p.text)]
 	lw, lh := b.font.LabelSize(text)
-	bg, fg, line := labelColors(c, &b.style)
+	bg, fg, line := b.labelInk(c)
 	if alpha != 1 {
 		bg, fg, line = bg.Scale(alpha), fg.Scale(alpha), line.Scale(alpha)
 	}
@@ -441,4 +442,25 @@ func (b *Builder) forgetPlaces(frame int) {
 			delete(b.places, id)
 		}
 	}
+}
+
+// labelInk is a label's colours: labelColors's, for a box colour.
+type labelInk struct{ bg, fg, outline RGBA }
+
+// maxInks bounds Builder.inks: a palette has a few dozen colours, but a tracks file may give
+// every track its own, and the memory must not grow with the tracks.
+const maxInks = 256
+
+// labelInk returns labelColors(c, style), computed once for each colour: its contrast search
+// (WCAG luminances, math.Pow) was most of the host's work on a 4K frame of a hundred labels.
+func (b *Builder) labelInk(c scene.Color) (bg, fg, outline RGBA) {
+	ink, ok := b.inks[c]
+	if !ok {
+		if b.inks == nil || len(b.inks) >= maxInks {
+			b.inks = make(map[scene.Color]labelInk)
+		}
+		ink.bg, ink.fg, ink.outline = labelColors(c, &b.style)
+		b.inks[c] = ink
+	}
+	return ink.bg, ink.fg, ink.outline
 }

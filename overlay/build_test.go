@@ -216,3 +216,55 @@ func TestColorNames(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelInkIsLabelColors: the Builder's remembered label colours are labelColors's, for
+// colours seen again, after the memory is cleared at maxInks, and with an outline.
+func TestLabelInkIsLabelColors(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		style func(*Style)
+	}{
+		{"plate", func(*Style) {}},
+		{"outline", func(s *Style) { s.LabelOutline = 2 }},
+		{"translucent", func(s *Style) { s.LabelOpacity = 0.4 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := DefaultStyle()
+			tc.style(&s)
+			b, err := NewBuilder(s.ForHeight(1080), nil, 1920, 1080)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 3 * maxInks {
+				c := scene.Color{R: uint8(i * 37), G: uint8(i * 11), B: uint8(i % 7 * 40), A: uint8(255 - i%3*60)}
+				if i >= 2*maxInks {
+					c = scene.Color{R: uint8(i % 5 * 50), G: 90, B: 200, A: 255} // seen again
+				}
+				bg, fg, line := b.labelInk(c)
+				wbg, wfg, wline := labelColors(c, &b.style)
+				if bg != wbg || fg != wfg || line != wline {
+					t.Fatalf("colour %v: %v %v %v, labelColors gives %v %v %v", c, bg, fg, line, wbg, wfg, wline)
+				}
+				if len(b.inks) > maxInks {
+					t.Fatalf("%d colours remembered, more than %d", len(b.inks), maxInks)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBuildSeed4K builds the seed benchmark's frames at 4K (100 labelled boxes, links
+// and trails): the host's share of every frame, whichever backend draws it.
+func BenchmarkBuildSeed4K(b *testing.B) {
+	w, h := scene.SeedWidth, scene.SeedHeight
+	tracks := scene.Seed(w, h, 100)
+	bl, err := NewBuilder(DefaultStyle().ForHeight(h), testFont(b), w, h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var p Primitives
+	for i := 0; b.Loop(); i++ {
+		p.Reset()
+		bl.Build(&p, &tracks[i%len(tracks)], nil)
+	}
+}
