@@ -157,7 +157,7 @@ type BenchSpec struct {
 // the options' MaxDist, Delaunay, the tree; built on the host) follow, unless spec.Searches
 // names backends, then the extra link builders (the device's kNN) are timed the same way.
 // It also checks that every kNN row agrees with the first kNN row on the first frame's
-// links. It writes a table, each row as soon as it is measured (a long run shows its
+// links (or, where every search named was skipped, with the grid's). It writes a table, each row as soon as it is measured (a long run shows its
 // progress; it printed nothing until the end), or with spec.JSON one JSON object
 // {"k":…,"gomaxprocs":…,"results":[BenchResult…]} at the end.
 func RunBenchmark(w io.Writer, spec BenchSpec) error {
@@ -231,6 +231,16 @@ func RunBenchmark(w io.Writer, spec BenchSpec) error {
 				}
 				switch {
 				case slices.Contains(Graphs, b): // another graph: other links
+				case ref == "" && !slices.Contains(searches, b):
+					// Every search named was skipped at this size: the grid's links on the
+					// first frame, the one search never skipped, are the reference.
+					if refHash, err = gridFirstFrame(sc, k); err != nil {
+						return err
+					}
+					ref = "the grid (its first frame)"
+					if h != refHash {
+						return fmt.Errorf("knn benchmark: %s and %s disagree on the links of %d points", b, ref, n)
+					}
 				case ref == "":
 					ref, refHash = b, h
 				case h != refHash:
@@ -318,6 +328,31 @@ const benchRowBudget = time.Second
 var benchNow = time.Now
 
 // benchOne times one link builder at one size, up to frames frames as RunBenchmark says,
+// edgesHash is a hash of links es, in their order: rows that build the same links give the
+// same hash.
+func edgesHash(es []Edge) uint64 {
+	h := fnv.New64a()
+	for _, e := range es {
+		fmt.Fprintf(h, "%d-%d,", e.A, e.B)
+	}
+	return h.Sum64()
+}
+
+// gridFirstFrame is edgesHash of the grid's links on sc's first frame: the reference for a
+// size at which every search named was skipped.
+func gridFirstFrame(sc *movingScene, k int) (uint64, error) {
+	g, err := New(benchOptions(k, BackendGrid))
+	if err != nil {
+		return 0, err
+	}
+	defer g.Close()
+	es, err := g.Update(sc.frame(0))
+	if err != nil {
+		return 0, err
+	}
+	return edgesHash(es), nil
+}
+
 // and returns a hash of the first frame's links.
 func benchOne(sc *movingScene, n, k, frames int, row BenchLinker) (BenchResult, uint64, error) {
 	res := BenchResult{Backend: row.Name, Points: n, Note: row.Note}
@@ -342,10 +377,7 @@ func benchOne(sc *movingScene, n, k, frames int, row BenchLinker) (BenchResult, 
 		return res, 0, err
 	}
 	res.Links = len(es)
-	hash := fnv.New64a()
-	for _, e := range es {
-		fmt.Fprintf(hash, "%d-%d,", e.A, e.B)
-	}
+	hash := edgesHash(es)
 	var total time.Duration
 	if first > time.Second {
 		times = append(times, first.Seconds()*1e3)
@@ -368,5 +400,5 @@ func benchOne(sc *movingScene, n, k, frames int, row BenchLinker) (BenchResult, 
 	us := func(ms float64) float64 { return math.Round(ms*1e3) / 1e3 }
 	res.MedianMS = us((times[(len(times)-1)/2] + times[len(times)/2]) / 2)
 	res.MinMS = us(times[0])
-	return res, hash.Sum64(), nil
+	return res, hash, nil
 }

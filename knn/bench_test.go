@@ -262,3 +262,33 @@ func TestRadiusNote(t *testing.T) {
 		}
 	}
 }
+
+// TestRunBenchmarkChecksSkippedSizes: at a size where every search named is skipped (brute
+// force above its limit), the extra rows are checked against the grid's first frame: a
+// builder that agrees passes and one that does not fails (before, the first extra row
+// became the reference and nothing was checked).
+func TestRunBenchmarkChecksSkippedSizes(t *testing.T) {
+	defer func(l int) { exhaustiveBenchLimit = l }(exhaustiveBenchLimit)
+	exhaustiveBenchLimit = 100
+	linker := func(name string, k int) BenchLinker {
+		return BenchLinker{Name: name, New: func(o Options) (Linker, error) {
+			o.Backend, o.K = BackendGrid, k
+			g, err := New(o)
+			return &graphLinker{Graph: g}, err
+		}}
+	}
+	for _, tt := range []struct {
+		extra BenchLinker
+		err   string
+	}{
+		{linker("agrees", 3), ""},
+		{linker("other-k", 4), "other-k and the grid (its first frame) disagree on the links of 300 points"},
+	} {
+		var buf bytes.Buffer
+		err := RunBenchmark(&buf, BenchSpec{Sizes: []int{300}, K: 3, Frames: 3, Searches: []string{BackendBrute}, JSON: true,
+			Extra: []BenchLinker{tt.extra}})
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%s: %v, want %q", tt.extra.Name, err, tt.err)
+		}
+	}
+}
