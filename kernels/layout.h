@@ -22,6 +22,9 @@
 #define TK_BIN_THREADS 128    // threads per block of the per-primitive kernels
 #define TK_BIN_LANES 32       // threads binning one box, line or label (bin.cu's LaneSplit)
 #define TK_CHORD_LANES 4      // threads binning one chord of a curve
+// LaneSplit gives every tile exactly one lane only when the lanes are a power of two.
+static_assert((TK_BIN_LANES & (TK_BIN_LANES - 1)) == 0, "TK_BIN_LANES must be a power of two");
+static_assert((TK_CHORD_LANES & (TK_CHORD_LANES - 1)) == 0, "TK_CHORD_LANES must be a power of two");
 
 // Bin kinds, in paint order.
 #define TK_BOXES 0

@@ -56,7 +56,8 @@ type tkFxSort struct {
 
 // effectBufs are the effects' device buffers and the host copy of their parameter block
 // (in an allocation of its own, as hostRecords: memory handed to the driver); the
-// Gaussian's records and column sums.
+// Gaussian's records and column sums; the pixel sort's records and its scratch (each sort
+// box's keys and places).
 type effectBufs struct {
 	block, boxes buf
 	src          [3]buf

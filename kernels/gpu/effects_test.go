@@ -91,14 +91,15 @@ func TestSortOptionsEmuMatchCPU(t *testing.T) {
 }
 
 // TestSortManyLinesEmuMatchCPU is pixel sort with more lines than tk_effects_sort has threads
-// (a 66 × 401 frame: 7 tiles of 128 threads, 896, against 1 800 to 2 700 lines), so that
+// (a 66 × 401 frame: 14 tiles of 128 threads, 1 792, against about 3 600 lines on RGBA and
+// 5 400 on Y'CbCr frames from the 16 sort boxes), so that
 // threads sort several lines each, in boxes that overlap (each sorts the frame as decoded),
 // of every option, among boxes of other effects and empty ones (records of no lines): the
 // samples must be the CPU's exactly.
 func TestSortManyLinesEmuMatchCPU(t *testing.T) {
 	matchFrameChangesAt(t, 66, 401, []string{"sort"}, func(string) overlay.Primitives {
 		fx := []overlay.EffectBox{{X: 0, Y: 0, W: 66, H: 401, Kind: overlay.EffectBlur, Strength: 2}}
-		for i := range 8 {
+		for i := range 16 {
 			fx = append(fx, overlay.EffectBox{X: float32(i%3) * 5, Y: float32(i) * 7, W: 66, H: 401, Kind: overlay.EffectSort,
 				SortLo: 0.1 * float32(i%4), SortHi: 0.95 - 0.05*float32(i%3), SortColumns: int32(i / 2 % 2), SortDescending: int32(i % 2),
 				SortKey: int32(i % 3), SortMinRun: int32(i % 4), Feather: float32(i % 2 * 9)})

@@ -460,7 +460,8 @@ func (g *Backend) launch() error {
 }
 
 // capture records the frame's launches into a graph. The grids cover the capacities, not
-// this frame's counts; threads past a count return at once.
+// this frame's counts (threads past a count return at once), or stride over counts only the
+// device knows (the binning's chords and list entries).
 func (g *Backend) capture(c caps) error {
 	graph, err := captureGraph(g.dev, func() error { return g.record(c) })
 	if err != nil {
