@@ -100,7 +100,8 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 		{"segment output is a video name", []string{"--segment", "0/2", "-o", filepath.Join(dir, "segs.mp4")}, "not a video file"},
 		{"segment output is a picture name", []string{"--segment", "0/2", "-o", filepath.Join(dir, "seq_%05d.png")}, "not a picture"},
 		// Every task would write the one file, the last to end winning, without -y.
-		{"segment with statistics", []string{"--segment", "0/2", "-o", dir, "--stats-json", filepath.Join(dir, "s.json")}, "--stats-json is the statistics of a whole render"},
+		{"segment with statistics", []string{"--segment", "0/2", "-o", dir, "--stats-json", filepath.Join(dir, "s.json")}, "--stats-json " + filepath.Join(dir, "s.json") + ": every segment would write this one file"},
+		{"whole render with a segment's statistics", []string{"--stats-json", filepath.Join(dir, "s-{segment}.json")}, "{segment} names a segment's statistics, and this render is whole"},
 		// Segments are MP4: the message once named the segment's own path as --output.
 		{"segment in ProRes", []string{"--segment", "0/2", "-o", dir, "--encoder", "prores_ks"}, `--encoder "prores_ks": segments are MP4, which cannot hold ProRes video`},
 	}

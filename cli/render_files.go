@@ -2,6 +2,8 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"trackink/options"
 	"trackink/outfile"
@@ -70,6 +72,14 @@ func (f *renderFlags) checkFiles(isVideo bool) (string, error) {
 	}
 	if !isVideo || isPicture(f.output) {
 		return "", options.UsageError{Err: errors.New("--stats-json is the statistics of a video render: it has none for a picture (-o .png, .jpg)")}
+	}
+	if f.video.Segment != "" {
+		f.video.StatsTarget, err = f.segmentStats(target)
+		return target, err
+	}
+	if strings.Contains(f.video.StatsJSON, segmentPlaceholder) {
+		return "", options.UsageError{Err: fmt.Errorf("--stats-json %s: %s names a segment's statistics, and this render is whole: drop %s, or render a segment with --segment i/N",
+			f.video.StatsJSON, segmentPlaceholder, segmentPlaceholder)}
 	}
 	f.video.StatsTarget, err = f.files.Output("--stats-json", f.video.StatsJSON)
 	return target, err

@@ -72,10 +72,36 @@ func replaceableSegment(target string, index, count int) error {
 	return nil
 }
 
+// segmentPlaceholder in --stats-json's path is filled in with the segment's number
+// (video.SegmentNumber), so that each task of a cluster array writes its own statistics.
+const segmentPlaceholder = "{segment}"
+
+// segmentStats returns the file a segment's --stats-json writes, checked as any output is
+// but replaced without -y when it is an earlier attempt's statistics of this segment, for
+// the reason a segment is (replaceableSegment): a task run again would otherwise be refused
+// by what its first attempt wrote. Anything else at the name is refused without -y.
+func (f *renderFlags) segmentStats(segment string) (string, error) {
+	// The run's other checks (an input, another output, a link) come first, as for any
+	// output: only the existing file's is left to video.CheckStatsReplace.
+	saved := f.files.Overwrite
+	f.files.Overwrite = true
+	target, err := f.files.Output("--stats-json", f.video.StatsJSON)
+	f.files.Overwrite = saved
+	if err != nil || f.overwrite {
+		return target, err
+	}
+	if err := video.CheckStatsReplace(target, filepath.Base(segment)); err != nil {
+		return "", options.UsageError{Err: fmt.Errorf("--stats-json %s exists, but %v: a segment replaces without -y only an earlier attempt's statistics of segment %d/%d (use -y to overwrite it)",
+			f.video.StatsJSON, err, f.video.SegIndex, f.video.SegCount)}
+	}
+	return target, nil
+}
+
 // segmentTarget parses --segment and returns the segment file to write: -o names the
 // directory the segments go to (made when the render starts, if missing) and the file is
 // named by video.SegmentName. An earlier attempt's segment is replaced without -y
-// (replaceableSegment).
+// (replaceableSegment). It fills in segmentPlaceholder in --stats-json, which a segment's
+// statistics must have.
 func (f *renderFlags) segmentTarget(isVideo bool) (string, error) {
 	i, n, err := parseSegment(f.video.Segment, os.Getenv)
 	switch {
@@ -85,9 +111,10 @@ func (f *renderFlags) segmentTarget(isVideo bool) (string, error) {
 		return "", options.UsageError{Err: errors.New("--segment: segments are of a video; the input is a picture or missing")}
 	case f.output == "":
 		return "", options.UsageError{Err: errors.New("no output: give -o DIR, the directory for the segments")}
-	case f.video.StatsJSON != "":
+	case f.video.StatsJSON != "" && !strings.Contains(f.video.StatsJSON, segmentPlaceholder):
 		// Each task would write the one file, the last to end winning.
-		return "", options.UsageError{Err: errors.New("--stats-json is the statistics of a whole render: a segment has none of its own (drop it with --segment)")}
+		return "", options.UsageError{Err: fmt.Errorf("--stats-json %s: every segment would write this one file, the last to end winning: name one per segment with %s in it (--stats-json stats/seg-%s.json writes stats/seg-%s.json for --segment %d/%d)",
+			f.video.StatsJSON, segmentPlaceholder, segmentPlaceholder, video.SegmentNumber(i, n), i, n)}
 	case isPicture(f.output) || video.IsSequence(f.output):
 		return "", options.UsageError{Err: fmt.Errorf("-o %s: with --segment, -o names a directory for the segments (segs/), not a picture", f.output)}
 	}
@@ -99,5 +126,6 @@ func (f *renderFlags) segmentTarget(isVideo bool) (string, error) {
 		return "", options.UsageError{Err: fmt.Errorf("-o %s: with --segment, -o names a directory for the segments (segs/), not a video file", f.output)}
 	}
 	f.video.SegIndex, f.video.SegCount = i, n
+	f.video.StatsJSON = strings.ReplaceAll(f.video.StatsJSON, segmentPlaceholder, video.SegmentNumber(i, n))
 	return filepath.Join(f.output, video.SegmentName(f.input, i, n)), nil
 }

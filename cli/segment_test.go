@@ -3,6 +3,7 @@ package cli
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -519,5 +520,97 @@ func TestParseSegment(t *testing.T) {
 		case c.err == "" && (err != nil || index != c.index || count != c.want):
 			t.Errorf("%s %v: %d/%d, %v; want %d/%d", c.spec, c.env, index, count, err, c.index, c.want)
 		}
+	}
+}
+
+// Each segment writes its own --stats-json when the path names the segment with {segment}
+// (docs/segments/overhead.sh reads them): its frames, the frames it decoded and, of them,
+// those before its first frame. A path without {segment} is refused (every task of an array
+// would write the one file, the last to end winning), as is {segment} in a whole render; an
+// earlier attempt's statistics are replaced without -y, as its segment is, and nothing else.
+func TestSegmentStatistics(t *testing.T) {
+	in := mediatest.Clip(t, "mp4")
+	dir := t.TempDir()
+	segs, stats := filepath.Join(dir, "segs"), filepath.Join(dir, "stats")
+	if err := os.Mkdir(stats, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	named := filepath.Join(stats, "seg-{segment}.json")
+	flags := []string{"render", "-i", in, "--scene", "seed", "--preset", "ultrafast", "-o", segs, "--quiet"}
+	for i := range 2 {
+		run(t, append(flags, "--segment", fmt.Sprintf("%d/2", i), "--stats-json", named)...)
+	}
+	read := func(path string) video.StatsJSON {
+		t.Helper()
+		var s video.StatsJSON
+		b, err := os.ReadFile(path)
+		if err == nil {
+			err = json.Unmarshal(b, &s)
+		}
+		if err != nil {
+			t.Fatalf("the segment's statistics: %v", err)
+		}
+		return s
+	}
+	first, second := filepath.Join(stats, "seg-0000-of-0002.json"), filepath.Join(stats, "seg-0001-of-0002.json")
+	for i, path := range []string{first, second} {
+		s := read(path)
+		if want := video.SegmentName(in, i, 2); filepath.Base(s.Output) != want {
+			t.Errorf("%s: the statistics of %s, want %s's", path, s.Output, want)
+		}
+		if s.Frames != mediatest.ClipFrames/2 || s.Decoded < s.Frames+s.Preroll {
+			t.Errorf("%s: %d frames, %d decoded of which %d before the first; want %d frames, decoded at least those and the preroll",
+				path, s.Frames, s.Decoded, s.Preroll, mediatest.ClipFrames/2)
+		}
+		if i == 0 && s.Preroll != 0 {
+			t.Errorf("%s: segment 0 decoded %d frames before its first, the video's first", path, s.Preroll)
+		}
+	}
+	noHiddenFiles(t, stats)
+
+	other, _ := os.ReadFile(second)
+	for _, tc := range []struct {
+		name string
+		put  []byte // what stands at first before the render; nil: the earlier attempt's
+		args []string
+		code int
+		says string
+	}{
+		{"an earlier attempt's", nil, []string{"--segment", "0/2", "--stats-json", named}, 0, ""},
+		{"another segment's", other, []string{"--segment", "0/2", "--stats-json", named}, exitUsage,
+			"--stats-json " + first + " exists, but it is the statistics of src.seg-0001-of-0002.mp4, not of src.seg-0000-of-0002.mp4"},
+		{"a user's file", []byte("my thesis\n"), []string{"--segment", "0/2", "--stats-json", named}, exitUsage,
+			"--stats-json " + first + " exists, but it is not trackink's statistics"},
+		{"a user's file, -y", []byte("my thesis\n"), []string{"--segment", "0/2", "--stats-json", named, "-y"}, 0, ""},
+		{"one file for every segment", nil, []string{"--segment", "0/2", "--stats-json", filepath.Join(stats, "s.json")}, exitUsage,
+			"--stats-json " + filepath.Join(stats, "s.json") + ": every segment would write this one file, the last to end winning: name one per segment with {segment} in it"},
+		{"a whole render's named by segment", nil, []string{"--stats-json", named, "-o", filepath.Join(dir, "whole.mp4")}, exitUsage,
+			"--stats-json " + named + ": {segment} names a segment's statistics, and this render is whole"},
+	} {
+		if tc.put != nil {
+			if err := os.WriteFile(first, tc.put, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before, _ := os.ReadFile(first)
+		code, _, stderr := trackink(append(flags, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.says) {
+			t.Errorf("%s: exit %d, %s\nwant exit %d saying %q", tc.name, code, stderr, tc.code, tc.says)
+		}
+		if after, _ := os.ReadFile(first); code != 0 && string(after) != string(before) {
+			t.Errorf("%s: the refused render changed %s", tc.name, first)
+		}
+		if code == 0 {
+			if s := read(first); filepath.Base(s.Output) != video.SegmentName(in, 0, 2) || s.Frames != mediatest.ClipFrames/2 {
+				t.Errorf("%s: %s is the statistics of %s, %d frames", tc.name, first, s.Output, s.Frames)
+			}
+		}
+	}
+	// A task of a Slurm array fills in its own index.
+	t.Setenv("SLURM_ARRAY_TASK_ID", "1")
+	t.Setenv("JOB_COMPLETION_INDEX", "")
+	run(t, append(flags, "--segment", "auto/2", "--stats-json", filepath.Join(stats, "auto-{segment}.json"))...)
+	if s := read(filepath.Join(stats, "auto-0001-of-0002.json")); s.Frames != mediatest.ClipFrames/2 {
+		t.Errorf("auto/2 as task 1: %d frames, want %d", s.Frames, mediatest.ClipFrames/2)
 	}
 }

@@ -64,7 +64,7 @@ func (v *Video) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.Segment, "segment", "", "render segment i of N (i from 0) of the render into the directory -o names, for trackink join; auto/N takes i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")
 	fs.BoolVar(&v.Quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
 	fs.BoolVar(&v.Verbose, "verbose", false, "print FFmpeg's own log lines as they come (without it they explain errors only)")
-	fs.StringVar(&v.StatsJSON, "stats-json", "", "write frames, wall time, fps and per-stage times to this JSON file")
+	fs.StringVar(&v.StatsJSON, "stats-json", "", "write frames, wall time, fps and per-stage times to this JSON file; with --segment, {segment} in the path is the segment's number (seg-{segment}.json: seg-0002-of-0008.json), one file per segment")
 }
 
 // Options turns the flags into video options and validates them; mistakes are usage errors

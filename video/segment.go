@@ -344,14 +344,8 @@ func anySegmentRecord(fc *astiav.FormatContext, path string) (segmentRecord, err
 // without a record, another segment renamed, a file that is not a regular one) is refused:
 // the error says why, for the caller to refuse as any existing output without -y.
 func CheckSegmentReplace(path string, index, count int) error {
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err != nil:
+	if there, err := replaceable(path); !there || err != nil {
 		return err
-	case !st.Mode().IsRegular():
-		return errors.New("it is not a regular file") // a FIFO would block the open below
 	}
 	_, detach := attachFFmpegLog(nil) // what FFmpeg says of a file that is no MP4 is the error's
 	defer detach()
@@ -376,6 +370,45 @@ func CheckSegmentReplace(path string, index, count int) error {
 	return nil
 }
 
+// replaceable says whether there is a file at path, an error when there is but it is not a
+// regular file: a FIFO would block the read that checks what it is.
+func replaceable(path string) (there bool, err error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return true, err
+	case !st.Mode().IsRegular():
+		return true, errors.New("it is not a regular file")
+	}
+	return true, nil
+}
+
+// CheckStatsReplace is CheckSegmentReplace for the --stats-json file of the segment named
+// segment (SegmentName): what is at path may be replaced without being told to overwrite
+// when it is nothing or an earlier attempt's statistics of that segment, JSON whose output
+// is that segment's file; the error says why anything else is not.
+func CheckStatsReplace(path, segment string) error {
+	if there, err := replaceable(path); !there || err != nil {
+		return err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var stats struct {
+		Output *string `json:"output"`
+	}
+	if json.Unmarshal(b, &stats) != nil || stats.Output == nil {
+		return errors.New("it is not trackink's statistics (no JSON with an output)")
+	}
+	if got := filepath.Base(*stats.Output); got != segment {
+		return fmt.Errorf("it is the statistics of %s, not of %s", got, segment)
+	}
+	return nil
+}
+
 // sourceID identifies a source from its header alone, no packets read: its container, its
 // streams' codecs, parameters, time bases, durations and frame counts. The join compares it
 // with the segments' to refuse segments of another source without reading its video.
@@ -396,8 +429,14 @@ func sourceID(in *input) string {
 // timestamps exactly and carries the record.
 func SegmentName(input string, index, count int) string {
 	stem := strings.TrimSuffix(filepath.Base(input), filepath.Ext(input))
+	return stem + ".seg-" + SegmentNumber(index, count) + ".mp4"
+}
+
+// SegmentNumber is how SegmentName numbers segment index of count: 0002-of-0004, so that
+// other files of a segment (its --stats-json) sort and read as its video does.
+func SegmentNumber(index, count int) string {
 	w := max(4, len(strconv.Itoa(count)))
-	return fmt.Sprintf("%s.seg-%0*d-of-%0*d.mp4", stem, w, index, w, count)
+	return fmt.Sprintf("%0*d-of-%0*d", w, index, w, count)
 }
 
 // SegmentFiles lists the files in dir named as SegmentName names the segments of renders of

@@ -7,8 +7,10 @@
 # in H.264 with x264's default GOP of 250 frames, and AAC audio), renders the seed scene onto
 # it whole and in SEGMENTS segments (default 4), one after another, and joins them. Prints
 # the user+system CPU seconds of each, the ratio of the segments' sum to the whole render's,
-# the frames each segment decoded (the keyframe before its first frame onwards) and the
-# join's wall time beside the time `cat` takes to read the segments and write a copy.
+# the frames each segment decoded (the keyframe before its first frame onwards) and of them
+# those before its first frame (its preroll), from each segment's own --stats-json
+# (seg-{segment}.json: seg-0000-of-0004.json, ...), and the join's wall time beside the
+# time `cat` takes to read the segments and write a copy.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,13 +40,16 @@ cpu() {
 
 whole=$(cpu "$tk" render -i src.mp4 "${look[@]}" -o whole.mp4 -y --quiet)
 echo "whole render: ${whole} s CPU, $frames frames"
-rm -rf segs
+# field KEY: the number at KEY in the segment's statistics.
+field() { sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p" "$stats"; }
+rm -rf segs seg-*-of-*.json
 sum=0
 for i in $(seq 0 $((n - 1))); do
-  s=$(cpu "$tk" render -i src.mp4 "${look[@]}" --segment "$i/$n" -o segs --quiet --stats-json "seg$i.json")
-  decoded=$(sed -n 's/.*"decoded_frames": *\([0-9]*\).*/\1/p' "seg$i.json")
-  rendered=$(sed -n 's/.*"frames": *\([0-9]*\).*/\1/p' "seg$i.json")
-  echo "segment $i of $n: ${s} s CPU, $rendered frames rendered, $decoded decoded"
+  s=$(cpu "$tk" render -i src.mp4 "${look[@]}" --segment "$i/$n" -o segs --quiet --stats-json 'seg-{segment}.json')
+  # trackink fills {segment} in as it numbers the segment's file (4 digits, more past 9999).
+  w=$(( ${#n} > 4 ? ${#n} : 4 ))
+  stats=$(printf 'seg-%0*d-of-%0*d.json' "$w" "$i" "$w" "$n")
+  echo "segment $i of $n: ${s} s CPU, $(field frames) frames rendered, $(field decoded_frames) decoded, $(field preroll_frames) of them before its first"
   sum=$(awk -v a="$sum" -v b="$s" 'BEGIN{print a + b}')
 done
 awk -v s="$sum" -v w="$whole" 'BEGIN{printf "segments: %.1f s CPU in all, %.3f x the whole render\n", s, s / w}'
