@@ -83,10 +83,7 @@ const segmentPlaceholder = "{segment}"
 func (f *renderFlags) segmentStats(segment string) (string, error) {
 	// The run's other checks (an input, another output, a link) come first, as for any
 	// output: only the existing file's is left to video.CheckStatsReplace.
-	saved := f.files.Overwrite
-	f.files.Overwrite = true
-	target, err := f.files.Output("--stats-json", f.video.StatsJSON)
-	f.files.Overwrite = saved
+	target, err := f.files.Retried("--stats-json", f.video.StatsJSON)
 	if err != nil || f.overwrite {
 		return target, err
 	}

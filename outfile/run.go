@@ -76,7 +76,16 @@ func (r *Run) Input(name, path string) {
 // Output checks that the file path, which name writes, may be written in this run and
 // returns the file to write: path, or the file a symbolic link at path points to (written
 // through, the link stays a link). Errors are ErrRefused.
-func (r *Run) Output(name, path string) (string, error) {
+func (r *Run) Output(name, path string) (string, error) { return r.output(name, path, r.Overwrite) }
+
+// Retried is Output for a file that a run replaces without Overwrite because a task run
+// again rewrites what its earlier attempt wrote (a segment's --stats-json): the run's other
+// checks stand, and the caller checks that an existing file is such an attempt's
+// (video.CheckStatsReplace).
+func (r *Run) Retried(name, path string) (string, error) { return r.output(name, path, true) }
+
+// output is Output, an existing file replaced when overwrite.
+func (r *Run) output(name, path string, overwrite bool) (string, error) {
 	switch path {
 	case "":
 		return "", refused{fmt.Errorf("no output: give %s FILE", name)}
@@ -91,7 +100,7 @@ func (r *Run) Output(name, path string) (string, error) {
 	if err != nil {
 		return "", refused{fmt.Errorf("%s: %w", name, err)}
 	}
-	return r.add(name, path, target, r.Overwrite)
+	return r.add(name, path, target, overwrite)
 }
 
 // Segment is Output for a segment of a render, which a run replaces without Overwrite (a

@@ -11,7 +11,8 @@ import (
 )
 
 // TestRunRule: an output is never one of the run's inputs (however spelled or linked) nor
-// another of its outputs, and replaces a file only with Overwrite (a segment always).
+// another of its outputs, and replaces a file only with Overwrite (a segment and a retried
+// task's file always, the run's other checks standing).
 func TestRunRule(t *testing.T) {
 	dir, p := filesIn(t, "in.txt", "old.txt")
 	if err := os.Link(p("in.txt"), p("hard.txt")); err != nil {
@@ -24,6 +25,7 @@ func TestRunRule(t *testing.T) {
 		name      string
 		overwrite bool
 		segment   bool
+		retried   bool
 		outputs   []string // earlier outputs of the run
 		path      string
 		refused   bool
@@ -37,6 +39,10 @@ func TestRunRule(t *testing.T) {
 		{name: "an existing file, overwrite", overwrite: true, path: p("old.txt")},
 		{name: "an existing segment", segment: true, path: p("old.txt")},
 		{name: "a directory where the segment goes", segment: true, path: dir, refused: true},
+		{name: "an existing file, retried", retried: true, path: p("old.txt")},
+		{name: "the input, retried", retried: true, path: p("in.txt"), refused: true},
+		{name: "another output, retried", retried: true, outputs: []string{p("new.txt")}, path: p("new.txt"), refused: true},
+		{name: "a named pipe, retried", retried: true, path: p("fifo"), refused: true},
 		{name: "no name", path: "", refused: true},
 		{name: "a missing directory", path: p("none/new.txt"), refused: true},
 		// Moved into place over them, a partial file replaced them: root's /dev/null
@@ -53,9 +59,12 @@ func TestRunRule(t *testing.T) {
 			}
 		}
 		var err error
-		if tc.segment {
+		switch {
+		case tc.segment:
 			_, err = r.Segment("-o", tc.path)
-		} else {
+		case tc.retried:
+			_, err = r.Retried("-o", tc.path)
+		default:
 			_, err = r.Output("-o", tc.path)
 		}
 		if got := errors.Is(err, ErrRefused); got != tc.refused || !tc.refused && err != nil {
