@@ -1,11 +1,15 @@
 package tracker
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"testing"
 
 	"trackink/eval"
 	"trackink/internal/synthclip"
+	"trackink/scene"
 )
 
 // motionVariants are motion clips made unlike TestAccuracy's: other seeds, and objects
@@ -52,18 +56,19 @@ func TestMotionGeneralises(t *testing.T) {
 	}
 }
 
-// TestMotionFreshClips scores the motion mode on clips its rules were not chosen on. Four
-// of the twenty fall below the 0.75, down to 0.39: two objects that start or enter
-// the frame as one region and stay one for 30 to 110 frames (seeds 53, 55, 57), and coarse
-// texture that breaks objects into more pieces than the mask's closing mends (57, 58);
-// splitting regions by the motion of their blocks did not lift them (docs/tracking.md,
-// Measured). This test holds what the mode reaches over all, 0.892, less a margin: 0.85.
+// TestMotionFreshClips scores the motion mode on clips its rules were not chosen on. Three
+// of the twenty fall below the 0.75, down to 0.39. In seeds 53 and 55 two objects
+// move together, overlapping for 77 and 58 frames (TestFreshClipsMovingTogether): one
+// region to any test of motion. In 57 two objects enter the frame as one region and part
+// 30 frames later, and coarse texture breaks objects into pieces; splitting regions by the
+// motion of their blocks did not lift them (docs/tracking.md, Measured). This test holds
+// what the mode reaches over all, 0.900, less a margin: 0.87.
 func TestMotionFreshClips(t *testing.T) {
 	if testing.Short() {
 		t.Skip("tracks 20 clips of 150 frames")
 	}
-	if r := eval.Sum(scoreMotionClips(t, freshVariants, 0)...); r.MOTA() < 0.85 {
-		t.Errorf("all fresh clips: MOTA %.3f, want at least 0.85", r.MOTA())
+	if r := eval.Sum(scoreMotionClips(t, freshVariants, 0)...); r.MOTA() < 0.87 {
+		t.Errorf("all fresh clips: MOTA %.3f, want at least 0.87", r.MOTA())
 	} else {
 		t.Logf("all fresh clips: MOTA %.3f IDF1 %.3f", r.MOTA(), r.IDF1())
 	}
@@ -91,4 +96,81 @@ func scoreMotionClips(t *testing.T, variants []synthclip.Options, least float64)
 		}
 	}
 	return all
+}
+
+// movingTogether returns the pairs of objects of clip's ground truth whose boxes overlap in
+// at least a second's frames while moving, each against the other, slower than minMoving
+// (analysed at the clip's size): one rigid region to any test of motion, however long they
+// overlap. The speed is the change of the two boxes' centres' offset, over the frames in
+// which both lie wholly inside the frame (their boxes are cut at its edges).
+func movingTogether(clip *synthclip.Clip) [][2]int {
+	o := clip.Options()
+	inside := func(b scene.Box) bool {
+		return b.X > 0 && b.Y > 0 && b.X+b.W < float32(o.Width) && b.Y+b.H < float32(o.Height)
+	}
+	type stretch struct {
+		frames     int
+		first, off [2]float64 // the offset of their centres when first seen inside, and last
+		firstAt, n int
+	}
+	pairs := map[[2]int]*stretch{}
+	var f scene.Frame
+	for n := 1; n <= o.Frames; n++ {
+		if clip.Truth().Frame(n, &f) == nil {
+			continue
+		}
+		for i, a := range f.Boxes {
+			for _, b := range f.Boxes[i+1:] {
+				if a.X >= b.X+b.W || b.X >= a.X+a.W || a.Y >= b.Y+b.H || b.Y >= a.Y+a.H {
+					continue
+				}
+				k := [2]int{a.ID, b.ID}
+				s := pairs[k]
+				if s == nil {
+					s = &stretch{}
+					pairs[k] = s
+				}
+				s.frames++
+				if inside(a) && inside(b) {
+					off := [2]float64{float64(a.X + a.W/2 - b.X - b.W/2), float64(a.Y + a.H/2 - b.Y - b.H/2)}
+					if s.n == 0 {
+						s.first, s.firstAt = off, n
+					}
+					s.off, s.n = off, n
+				}
+			}
+		}
+	}
+	var out [][2]int
+	for k, s := range pairs {
+		if s.frames < o.FPS || s.n <= s.firstAt {
+			continue
+		}
+		speed := math.Hypot(s.off[0]-s.first[0], s.off[1]-s.first[1]) / float64(s.n-s.firstAt)
+		if speed < minMoving {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) })
+	return out
+}
+
+// TestFreshClipsMovingTogether finds which fresh clips hold two objects that move as one
+// (movingTogether): seeds 53 and 55, two of the four under 0.75 (docs/tracking.md).
+func TestFreshClipsMovingTogether(t *testing.T) {
+	var seeds []uint64
+	for _, v := range freshVariants {
+		v.Kind, v.Frames = synthclip.Motion, 150
+		clip, err := synthclip.New(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := movingTogether(clip); len(p) > 0 {
+			t.Logf("seed %d: objects %v move together", v.Seed, p)
+			seeds = append(seeds, v.Seed)
+		}
+	}
+	if want := []uint64{53, 55}; !slices.Equal(seeds, want) {
+		t.Errorf("clips with objects moving together: seeds %v, want %v", seeds, want)
+	}
 }

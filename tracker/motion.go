@@ -22,6 +22,9 @@ const (
 	// (repeats) for the frame to be a new picture: the area of the motion mask's opening
 	// (Tracker.detect), less than which no region is found either.
 	minMoved = (2*motionRadius + 3) * (2*motionRadius + 3)
+	// minMoving is the speed, in analysed pixels a frame, from which a track moves for the
+	// ghost test: the neighbourhood's radius over the test's shortest gap.
+	minMoving = float64(motionRadius) / recentStep
 )
 
 type background struct {
@@ -39,8 +42,9 @@ type background struct {
 	diff   []byte
 	box    boxWork
 	moved  []int64 // per region: summed change from the older frame, then from the background
-	ghost  []bool
-	grain  int // the background's texture grain (textureGrain), 0 until the ring is full
+	ghost  []bool  // per region: dropped by dropGhosts
+	burn   []bool  // per region: written into the background by dropGhosts
+	grain  int     // the background's texture grain (textureGrain), 0 until the ring is full
 	w, h   int
 }
 
@@ -352,6 +356,16 @@ func boxRow(s []uint16, p []byte, r int) {
 	}
 }
 
+// mostlyInside reports whether half or more of c's box lies inside one of boxes.
+func mostlyInside(c rect, boxes []rect) bool {
+	for _, m := range boxes {
+		if 2*intersection(c, m) >= c.w()*c.h() {
+			return true
+		}
+	}
+	return false
+}
+
 // older returns a frame between recentStep and motionStep frames older than the frame
 // being analysed, or nil at the start.
 func (b *background) older() []byte {
@@ -376,7 +390,14 @@ func (b *background) older() []byte {
 // at least where it came from and went to; a ghost only by noise. The test is per region,
 // on its summed differences: per pixel, the smooth inside of a slow object would pass for
 // a ghost.
-func (b *background) dropGhosts(l *labeller, comps []rect, cur *plane) []rect {
+//
+// A piece of a moving object can pass it too: where coarse texture breaks an object into
+// pieces, a piece that is the flat inside of its texture matches the older frame. Written
+// into the background, it leaves a false region where the object was, which trails the
+// object and widens its box. So a ghost lying half or more inside where a moving track is
+// predicted (moving, analysed pixels) is dropped but not written: a true ghost there is
+// written once the track has moved on.
+func (b *background) dropGhosts(l *labeller, comps []rect, cur *plane, moving []rect) []rect {
 	old := b.older()
 	if old == nil || len(comps) == 0 {
 		return comps
@@ -392,16 +413,18 @@ func (b *background) dropGhosts(l *labeller, comps []rect, cur *plane) []rect {
 		b.moved[2*k+1] += int64(abs(int(cur.pix[i]) - int(b.bg[i])))
 	}
 	b.ghost = grow(b.ghost, len(comps))
+	b.burn = grow(b.burn, len(comps))
 	found := false
 	for k := range comps {
 		b.ghost[k] = 2*b.moved[2*k] < b.moved[2*k+1]
+		b.burn[k] = b.ghost[k] && !mostlyInside(comps[k], moving)
 		found = found || b.ghost[k]
 	}
 	if !found {
 		return comps
 	}
 	for i, lab := range l.labels[:len(cur.pix)] {
-		if lab != 0 && b.ghost[l.rootOf[l.find(lab)]] {
+		if lab != 0 && b.burn[l.rootOf[l.find(lab)]] {
 			v := cur.pix[i]
 			for s := 0; s < b.filled; s++ {
 				b.ring[s][i] = v

@@ -164,3 +164,50 @@ func TestRepeatedFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestGhostInsideMovingTrack checks what dropGhosts does with a region that has not changed
+// since the older frame: dropped, and written into the background unless half of it or
+// more lies where a moving track is predicted (a piece of that track's object).
+func TestGhostInsideMovingTrack(t *testing.T) {
+	const w, h = 32, 16
+	square := rect{x0: 4, y0: 4, x1: 10, y1: 10} // the unchanged region, 180 on 100
+	cases := []struct {
+		name    string
+		moving  []rect
+		written bool
+	}{
+		{"no track", nil, true},
+		{"a track elsewhere", []rect{{x0: 20, y0: 4, x1: 30, y1: 12}}, true},
+		{"a track over a third of it", []rect{{x0: 8, y0: 0, x1: 20, y1: 16}}, true},
+		{"a track over half of it", []rect{{x0: 7, y0: 0, x1: 20, y1: 16}}, false},
+		{"a track around it", []rect{{x0: 2, y0: 2, x1: 14, y1: 12}}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			empty := &plane{w: w, h: h, pix: slices.Repeat([]byte{100}, w*h)}
+			cur := &plane{w: w, h: h, pix: slices.Clone(empty.pix)}
+			mask := make([]byte, w*h)
+			for y := int(square.y0); y < int(square.y1); y++ {
+				for x := int(square.x0); x < int(square.x1); x++ {
+					cur.pix[y*w+x], mask[y*w+x] = 180, 1
+				}
+			}
+			var b background
+			b.prime(empty)
+			// The older frame the test compares with shows the region as it is now.
+			b.recent[0], b.recentAt[0], b.frames = slices.Clone(cur.pix), 0, recentStep
+			var l labeller
+			comps := l.components(mask, w, h)
+			if len(comps) != 1 {
+				t.Fatalf("%d regions, want 1", len(comps))
+			}
+			if kept := b.dropGhosts(&l, comps, cur, c.moving); len(kept) != 0 {
+				t.Errorf("kept %v, want the region dropped", kept)
+			}
+			at := 5*w + 5
+			if got := b.bg[at] == 180 && b.ring[0][at] == 180; got != c.written {
+				t.Errorf("background %d, first sample %d: written %v, want %v", b.bg[at], b.ring[0][at], got, c.written)
+			}
+		})
+	}
+}

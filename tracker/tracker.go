@@ -23,6 +23,7 @@ type Tracker struct {
 	lum, cb, cr plane
 	colorOn     *[1 << 16]byte // Color: colorTable
 	mask        []byte
+	moving      []rect // Motion: movingAt's
 	morph       morph
 	lab         labeller
 	bg          background
@@ -220,7 +221,7 @@ func (t *Tracker) detect() {
 	t.morph.clean(t.mask, p.w, p.h, open, closing)
 	comps := t.lab.components(t.mask, p.w, p.h)
 	if t.o.Mode == Motion {
-		comps = t.bg.dropGhosts(&t.lab, comps, p)
+		comps = t.bg.dropGhosts(&t.lab, comps, p, t.movingAt())
 	}
 	a := float64(p.w * p.h)
 	comps = keep(comps, t.o.MinArea*a, t.o.MaxArea*a, t.o.MaxObjects)
@@ -282,4 +283,21 @@ func hueRGB(h float64) (r, g, b float64) {
 		return 1 - max(0, min(k, 4-k, 1))
 	}
 	return c(5), c(3), c(1)
+}
+
+// movingAt returns where the confirmed tracks that move (minMoving) are predicted in this
+// frame, in analysed pixels: where the ghost test (dropGhosts) must not write a ghost into
+// the background.
+func (t *Tracker) movingAt() []rect {
+	t.moving = t.moving[:0]
+	f := float64(t.factor)
+	for i := range t.tracks {
+		tr := &t.tracks[i]
+		if tr.id == 0 || math.Hypot(tr.k[0].v, tr.k[1].v) < minMoving*f {
+			continue
+		}
+		cx, cy, w, h := tr.k[0].p+tr.k[0].v, tr.k[1].p+tr.k[1].v, max(tr.k[2].p, 1), max(tr.k[3].p, 1)
+		t.moving = append(t.moving, rect{x0: (cx - w/2) / f, y0: (cy - h/2) / f, x1: (cx + w/2) / f, y1: (cy + h/2) / f})
+	}
+	return t.moving
 }
