@@ -1,8 +1,10 @@
 package overlay_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"hash/crc32"
 	"strings"
 	"testing"
 
@@ -32,8 +34,8 @@ func TestBenchSeedPasses(t *testing.T) {
 		t.Run(tt.backend+"/"+tt.format, func(t *testing.T) {
 			o := overlay.Options{Style: overlay.DefaultStyle(), Links: knn.Options{K: 5, Hysteresis: knn.DefaultHysteresis},
 				Backend: overlay.BackendOptions{Workers: 2}, NewBackend: tt.newB}
-			const frames = 2
-			b, err := overlay.BenchSeedAt(o, tt.format, 320, 180, 2, frames)
+			const frames, w, h = 2, 320, 180
+			b, err := overlay.BenchSeedAt(o, tt.format, w, h, 2, frames)
 			if !errors.Is(err, tt.err) {
 				t.Fatalf("error %v, want %v", err, tt.err)
 			}
@@ -57,6 +59,16 @@ func TestBenchSeedPasses(t *testing.T) {
 			}
 			if g := b.Graph; g != nil && (g.TotalMS <= 0 || !g.SamePicture) {
 				t.Errorf("graph pass %+v: want a total and the timed pass's picture", g)
+			}
+			// The pictures compared are the drawn frame's, read back from the device where
+			// it is there: not the grey frame the pass starts from.
+			pic, err := overlay.SeedPicture(o, tt.format, w, h, 2+frames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			grey := crc32.Update(crc32.ChecksumIEEE(bytes.Repeat([]byte{110}, w*h)), crc32.IEEETable, bytes.Repeat([]byte{128}, w*h/2))
+			if pic == grey || pic == crc32.ChecksumIEEE(nil) {
+				t.Errorf("the pass's picture (CRC %08x) is the grey frame it starts from, or nothing", pic)
 			}
 		})
 	}
