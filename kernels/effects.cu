@@ -384,8 +384,9 @@ TK_KERNEL void tk_effects_sort(const TkParams* p) {
 
 // fxSort is pixel sort at sample (x, y) of plane k: the sample tk_effects_sort placed
 // there, from the copy (R'G'B' planes all take the frame's sampling, Cb and Cr chroma's).
-__device__ float fxSort(const TkEffects* e, const TkEffectBox& b, int k, int x, int y) {
-  const TkFxSort& s = ((const TkFxSort*)e->sort)[2 * (&b - (const TkEffectBox*)e->boxes) + (k > 0 && !e->rgb ? 1 : 0)];
+// b is box i, whose two sort records (luma's, chroma's) are the i-th pair.
+__device__ float fxSort(const TkEffects* e, const TkEffectBox& b, int i, int k, int x, int y) {
+  const TkFxSort& s = ((const TkFxSort*)e->sort)[2 * i + (k > 0 && !e->rgb ? 1 : 0)];
   const TkFxPlane& pl = e->planes[k];
   bool cols = b.sortColumns != 0;
   size_t lines = (size_t)(cols ? s.cols : s.rows);
@@ -395,10 +396,10 @@ __device__ float fxSort(const TkEffects* e, const TkEffectBox& b, int k, int x, 
 }
 
 // fxEffect is box b's effect at sample (x, y) of plane k (Y'CbCr; R'G'B' but for threshold
-// and tint, which fxEffectRGB computes).
-__device__ float fxEffect(const TkParams* p, const TkEffects* e, const TkEffectBox& b, int k, int x, int y) {
+// and tint, which fxEffectRGB computes); b is box i of e.
+__device__ float fxEffect(const TkParams* p, const TkEffects* e, const TkEffectBox& b, int i, int k, int x, int y) {
   const TkFxPlane& pl = e->planes[k];
-  if (b.kind == TK_FX_SORT) return fxSort(e, b, k, x, y);
+  if (b.kind == TK_FX_SORT) return fxSort(e, b, i, k, x, y);
   float s = (float)fxAt(pl, x, y);
   switch (b.kind) {
     case TK_FX_INVERT:
@@ -550,16 +551,16 @@ TK_KERNEL void tk_effects(const TkParams* p) {
           if (b.kind == TK_FX_THRESHOLD || b.kind == TK_FX_TINT)
             fxEffectRGB(e, b, x, y, v);
           else
-            for (int k = 0; k < 3; k++) v[k] = fxEffect(p, e, b, k, x, y);
+            for (int k = 0; k < 3; k++) v[k] = fxEffect(p, e, b, i, k, x, y);
           for (int k = 0; k < 3; k++) fxBlend(e->planes[k], x, y, v[k], c[q]);
         } else {
-          fxBlend(e->planes[0], x, y, fxEffect(p, e, b, 0, x, y), c[q]);
+          fxBlend(e->planes[0], x, y, fxEffect(p, e, b, i, 0, x, y), c[q]);
         }
       }
       if (e->rgb) continue;
       float cc = ((c[0] + c[2]) + (c[1] + c[3])) * (1 / (float)(rows * cols));
       if (cc == 0) continue;
-      for (int k = 1; k < 3; k++) fxBlend(e->planes[k], x0 / 2, y0 / 2, fxEffect(p, e, b, k, x0 / 2, y0 / 2), cc);
+      for (int k = 1; k < 3; k++) fxBlend(e->planes[k], x0 / 2, y0 / 2, fxEffect(p, e, b, i, k, x0 / 2, y0 / 2), cc);
     }
   }
 }
