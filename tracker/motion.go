@@ -356,10 +356,10 @@ func boxRow(s []uint16, p []byte, r int) {
 	}
 }
 
-// mostlyInside reports whether half or more of c's box lies inside one of boxes.
+// mostlyInside reports whether insideShare of c's box or more lies inside one of boxes.
 func mostlyInside(c rect, boxes []rect) bool {
 	for _, m := range boxes {
-		if 2*intersection(c, m) >= c.w()*c.h() {
+		if share(c, m) >= insideShare {
 			return true
 		}
 	}
@@ -396,7 +396,8 @@ func (b *background) older() []byte {
 // into the background, it leaves a false region where the object was, which trails the
 // object and widens its box. So a ghost lying half or more inside where a moving track is
 // predicted (moving, analysed pixels) is dropped but not written: a true ghost there is
-// written once the track has moved on.
+// written when the test finds it again with no moving track over it, or learnt by the
+// median meanwhile.
 func (b *background) dropGhosts(l *labeller, comps []rect, cur *plane, moving []rect) []rect {
 	old := b.older()
 	if old == nil || len(comps) == 0 {
@@ -414,22 +415,24 @@ func (b *background) dropGhosts(l *labeller, comps []rect, cur *plane, moving []
 	}
 	b.ghost = grow(b.ghost, len(comps))
 	b.burn = grow(b.burn, len(comps))
-	found := false
+	ghosts, burns := false, false
 	for k := range comps {
 		b.ghost[k] = 2*b.moved[2*k] < b.moved[2*k+1]
 		b.burn[k] = b.ghost[k] && !mostlyInside(comps[k], moving)
-		found = found || b.ghost[k]
+		ghosts, burns = ghosts || b.ghost[k], burns || b.burn[k]
 	}
-	if !found {
+	if !ghosts {
 		return comps
 	}
-	for i, lab := range l.labels[:len(cur.pix)] {
-		if lab != 0 && b.burn[l.rootOf[l.find(lab)]] {
-			v := cur.pix[i]
-			for s := 0; s < b.filled; s++ {
-				b.ring[s][i] = v
+	if burns {
+		for i, lab := range l.labels[:len(cur.pix)] {
+			if lab != 0 && b.burn[l.rootOf[l.find(lab)]] {
+				v := cur.pix[i]
+				for s := 0; s < b.filled; s++ {
+					b.ring[s][i] = v
+				}
+				b.bg[i] = v
 			}
-			b.bg[i] = v
 		}
 	}
 	out := comps[:0]

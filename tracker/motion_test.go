@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -209,5 +210,38 @@ func TestGhostInsideMovingTrack(t *testing.T) {
 				t.Errorf("background %d, first sample %d: written %v, want %v", b.bg[at], b.ring[0][at], got, c.written)
 			}
 		})
+	}
+}
+
+// TestMovingAt checks which tracks the ghost test spares (Tracker.movingAt): the confirmed
+// ones moving at minMoving analysed pixels a frame or faster, where the next frame's
+// prediction puts them, in analysed pixels (here half the frame's).
+func TestMovingAt(t *testing.T) {
+	tr, err := New(DefaultOptions(Motion), 1920, 1080)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.factor != 2 {
+		t.Fatalf("factor %d, want 2", tr.factor)
+	}
+	at := func(id int, x, y, w, h, vx, vy, vw float64) track {
+		return track{id: id, k: [4]kalman1{{p: x, v: vx}, {p: y, v: vy}, {p: w, v: vw}, {p: h}}}
+	}
+	tr.tracks = []track{
+		at(1, 100, 50, 20, 10, 1.1, 0, 2),   // 0.55 analysed pixels a frame: moving
+		at(2, 300, 50, 20, 10, 0.6, 0.6, 0), // 0.42: not moving
+		at(0, 500, 50, 20, 10, 8, 0, 0),     // tentative
+		at(4, 700, 50, 20, 10, 0, -1.2, 0),  // 0.6, upwards
+	}
+	want := []rect{{x0: 45.05, y0: 22.5, x1: 56.05, y1: 27.5}, {x0: 345, y0: 21.9, x1: 355, y1: 26.9}}
+	got := tr.movingAt()
+	if len(got) != len(want) {
+		t.Fatalf("moving %v, want %v", got, want)
+	}
+	for i, g := range got {
+		w := want[i]
+		if math.Abs(g.x0-w.x0) > 1e-9 || math.Abs(g.y0-w.y0) > 1e-9 || math.Abs(g.x1-w.x1) > 1e-9 || math.Abs(g.y1-w.y1) > 1e-9 {
+			t.Errorf("moving[%d] %+v, want %+v", i, g, w)
+		}
 	}
 }

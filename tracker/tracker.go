@@ -57,8 +57,13 @@ type track struct {
 	score        float32 // Objects: the score of its last detection
 }
 
-func (t *track) predicted() rect {
-	cx, cy, w, h := t.k[0].p, t.k[1].p, max(t.k[2].p, 1), max(t.k[3].p, 1)
+func (t *track) predicted() rect { return t.ahead(0) }
+
+// ahead is the track's box n frames on: each of its Kalman states moved by n times its
+// velocity (predicted, before a frame's prediction, is ahead(1)).
+func (t *track) ahead(n float64) rect {
+	cx, cy := t.k[0].p+n*t.k[0].v, t.k[1].p+n*t.k[1].v
+	w, h := max(t.k[2].p+n*t.k[2].v, 1), max(t.k[3].p+n*t.k[3].v, 1)
 	return rect{x0: cx - w/2, y0: cy - h/2, x1: cx + w/2, y1: cy + h/2, area: w * h}
 }
 
@@ -296,8 +301,8 @@ func (t *Tracker) movingAt() []rect {
 		if tr.id == 0 || math.Hypot(tr.k[0].v, tr.k[1].v) < minMoving*f {
 			continue
 		}
-		cx, cy, w, h := tr.k[0].p+tr.k[0].v, tr.k[1].p+tr.k[1].v, max(tr.k[2].p, 1), max(tr.k[3].p, 1)
-		t.moving = append(t.moving, rect{x0: (cx - w/2) / f, y0: (cy - h/2) / f, x1: (cx + w/2) / f, y1: (cy + h/2) / f})
+		b := tr.ahead(1)
+		t.moving = append(t.moving, rect{x0: b.x0 / f, y0: b.y0 / f, x1: b.x1 / f, y1: b.y1 / f})
 	}
 	return t.moving
 }
