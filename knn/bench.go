@@ -231,20 +231,20 @@ func RunBenchmark(w io.Writer, spec BenchSpec) error {
 				}
 				switch {
 				case slices.Contains(Graphs, b): // another graph: other links
-				case ref == "" && !slices.Contains(searches, b):
-					// Every search named was skipped at this size: the grid's links on the
-					// first frame, the one search never skipped, are the reference.
-					if refHash, err = gridFirstFrame(sc, k); err != nil {
-						return err
+				case ref == "" && slices.Contains(searches, b):
+					ref, refHash = b, h
+				default:
+					if ref == "" {
+						// Every search named was skipped at this size: the grid's links on the
+						// first frame, the one search never skipped, are the reference.
+						if refHash, err = gridFirstFrame(sc, k); err != nil {
+							return err
+						}
+						ref = "the grid (its first frame)"
 					}
-					ref = "the grid (its first frame)"
 					if h != refHash {
 						return fmt.Errorf("knn benchmark: %s and %s disagree on the links of %d points", b, ref, n)
 					}
-				case ref == "":
-					ref, refHash = b, h
-				case h != refHash:
-					return fmt.Errorf("knn benchmark: %s and %s disagree on the links of %d points", b, ref, n)
 				}
 			}
 			results = append(results, res)
@@ -327,7 +327,6 @@ const benchRowBudget = time.Second
 // benchNow is benchOne's clock; a test's link builder advances one of its own.
 var benchNow = time.Now
 
-// benchOne times one link builder at one size, up to frames frames as RunBenchmark says,
 // edgesHash is a hash of links es, in their order: rows that build the same links give the
 // same hash.
 func edgesHash(es []Edge) uint64 {
@@ -353,7 +352,8 @@ func gridFirstFrame(sc *movingScene, k int) (uint64, error) {
 	return edgesHash(es), nil
 }
 
-// and returns a hash of the first frame's links.
+// benchOne times one link builder at one size, up to frames frames as RunBenchmark says,
+// and returns a hash of the first frame's links (edgesHash).
 func benchOne(sc *movingScene, n, k, frames int, row BenchLinker) (BenchResult, uint64, error) {
 	res := BenchResult{Backend: row.Name, Points: n, Note: row.Note}
 	o := benchOptions(k, row.Name)

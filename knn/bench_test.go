@@ -2,6 +2,7 @@ package knn
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -108,11 +109,7 @@ func TestRunBenchmark(t *testing.T) {
 // the first kNN row whichever it is (against the grid's links only, brute alone failed as a
 // disagreement); a backend not built in is refused naming it.
 func TestRunBenchmarkRows(t *testing.T) {
-	grid := BenchLinker{Name: "probe", New: func(o Options) (Linker, error) {
-		o.Backend = BackendGrid
-		g, err := New(o)
-		return &graphLinker{Graph: g}, err
-	}}
+	grid := gridLinker("probe", 0, nil)
 	all := append(Backends(), Graphs[1:]...)
 	for _, tt := range []struct {
 		searches []string
@@ -168,12 +165,7 @@ func TestRunBenchmarkRows(t *testing.T) {
 func TestRunBenchmarkStreams(t *testing.T) {
 	var buf bytes.Buffer
 	var seen []string // the output when each probe row started
-	probe := BenchLinker{Name: "probe", New: func(o Options) (Linker, error) {
-		seen = append(seen, buf.String())
-		o.Backend = BackendGrid
-		g, err := New(o)
-		return &graphLinker{Graph: g}, err
-	}}
+	probe := gridLinker("probe", 0, func() { seen = append(seen, buf.String()) })
 	if err := RunBenchmark(&buf, BenchSpec{Sizes: []int{50, 300}, K: 3, Frames: 3, Searches: []string{BackendGrid}, Extra: []BenchLinker{probe}}); err != nil {
 		t.Fatal(err)
 	}
@@ -270,19 +262,12 @@ func TestRadiusNote(t *testing.T) {
 func TestRunBenchmarkChecksSkippedSizes(t *testing.T) {
 	defer func(l int) { exhaustiveBenchLimit = l }(exhaustiveBenchLimit)
 	exhaustiveBenchLimit = 100
-	linker := func(name string, k int) BenchLinker {
-		return BenchLinker{Name: name, New: func(o Options) (Linker, error) {
-			o.Backend, o.K = BackendGrid, k
-			g, err := New(o)
-			return &graphLinker{Graph: g}, err
-		}}
-	}
 	for _, tt := range []struct {
 		extra BenchLinker
 		err   string
 	}{
-		{linker("agrees", 3), ""},
-		{linker("other-k", 4), "other-k and the grid (its first frame) disagree on the links of 300 points"},
+		{gridLinker("agrees", 3, nil), ""},
+		{gridLinker("other-k", 4, nil), "other-k and the grid (its first frame) disagree on the links of 300 points"},
 	} {
 		var buf bytes.Buffer
 		err := RunBenchmark(&buf, BenchSpec{Sizes: []int{300}, K: 3, Frames: 3, Searches: []string{BackendBrute}, JSON: true,
@@ -291,4 +276,17 @@ func TestRunBenchmarkChecksSkippedSizes(t *testing.T) {
 			t.Errorf("%s: %v, want %q", tt.extra.Name, err, tt.err)
 		}
 	}
+}
+
+// gridLinker is an extra row named name that builds the grid's links, with k neighbours (0:
+// the benchmark's), calling made (when not nil) each time the row starts.
+func gridLinker(name string, k int, made func()) BenchLinker {
+	return BenchLinker{Name: name, New: func(o Options) (Linker, error) {
+		if made != nil {
+			made()
+		}
+		o.Backend, o.K = BackendGrid, cmp.Or(k, o.K)
+		g, err := New(o)
+		return &graphLinker{Graph: g}, err
+	}}
 }
