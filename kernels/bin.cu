@@ -56,21 +56,6 @@ __device__ __forceinline__ float chordOpacity(const TkCurve& c, int k, int n) {
   return 1 - (c.fade0 + (c.fade1 - c.fade0) * mid);
 }
 
-// ownerOf finds which of n ranges [start[i], start[i+1]) holds element e of a scanned
-// array: the last i in [0, n) whose start is at or before e (empty ranges share their
-// successor's start, so the last one is the one that holds e).
-__device__ __forceinline__ int ownerOf(const int32_t* start, int n, int e) {
-  int lo = 0, hi = n;  // answer in [lo, hi)
-  while (hi - lo > 1) {
-    int mid = (lo + hi) / 2;
-    if (start[mid] <= e)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 // curveOfChord finds the curve that owns global chord g.
 __device__ __forceinline__ int curveOfChord(const TkParams* p, int g) {
   return ownerOf((const int32_t*)p->chordStart, p->nCurves, g);

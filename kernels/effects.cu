@@ -337,16 +337,9 @@ TK_KERNEL void tk_effects_sort(const TkParams* p) {
   const TkFxSort* ss = (const TkFxSort*)e->sort;
   int c[256];
   for (size_t l = t; l < (size_t)e->sortLines; l += fxThreads()) {
-    // The record that holds line l: the last whose first line is l or before (those of no
-    // lines share the next one's first).
-    int r = 0, last = 2 * e->n - 1;
-    while (r < last) {
-      int mid = (r + last + 1) / 2;
-      if ((size_t)ss[mid].first <= l)
-        r = mid;
-      else
-        last = mid - 1;
-    }
+    // The record that holds line l (records of no lines share the next one's first).
+    static_assert(sizeof(TkFxSort) % sizeof(int32_t) == 0, "TkFxSort: a whole number of int32s");
+    int r = ownerOf(&ss[0].first, 2 * e->n, (int)l, (int)(sizeof(TkFxSort) / sizeof(int32_t)));
     const TkFxSort& s = ss[r];
     const TkEffectBox& b = boxes[r / 2];
     int k = r % 2;  // the sampling's first plane: luma (or R'), or Cb

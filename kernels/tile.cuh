@@ -83,6 +83,23 @@ __device__ __forceinline__ void binRange(const TkParams* p, int kind, int tile, 
   *hi = start[tile + 1];
 }
 
+// ownerOf finds which of n ranges [start[i], start[i+1]) holds element e of a scanned
+// array: the last i in [0, n) whose start is at or before e (empty ranges share their
+// successor's start, so the last one is the one that holds e). The starts lie stride
+// int32s apart: 1 for an array of them, more for a field of an array of records (the pixel
+// sort's first lines).
+__device__ __forceinline__ int ownerOf(const int32_t* start, int n, int e, int stride = 1) {
+  int lo = 0, hi = n;  // answer in [lo, hi)
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if (start[(size_t)mid * stride] <= e)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 __device__ __forceinline__ bool overflowed(const TkParams* p) { return (((const int32_t*)p->status)[0] & TK_OVERFLOW) != 0; }
 
 // The pixels of a tile kernel's thread: column threadIdx.x, rows threadIdx.y + TK_BLOCK_Y·j.
