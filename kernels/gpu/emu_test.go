@@ -41,6 +41,12 @@ const EmuTolerance10 = 2
 // block's mean.)
 const EmuTolerancePick = 2
 
+// EmuTolerance10Pick is EmuTolerance10 for --blend lighten and darken, doubled as
+// EmuTolerancePick doubles EmuTolerance: the fade's slope scales the FP16 layer's rounding
+// alike, and in 10-bit code values (a quarter of an 8-bit one) it shows in Y'CbCr samples
+// too. TestEmuMatchesCPU found 3 in 5 of 300 runs, always on those blends and 10-bit frames.
+const EmuTolerance10Pick = 2 * EmuTolerance10
+
 // TestGoldensOnEmu renders every golden scene on the emulated device and compares it with
 // the stored picture.
 func TestGoldensOnEmu(t *testing.T) {
@@ -130,8 +136,11 @@ func TestEmuMatchesCPU(t *testing.T) {
 			t.Fatal(err)
 		}
 		tol := fa.tolerance()
-		if (p.Blend == composite.BlendLighten || p.Blend == composite.BlendDarken) && fa.shift < 0 {
+		if p.Blend == composite.BlendLighten || p.Blend == composite.BlendDarken {
 			tol = EmuTolerancePick
+			if fa.shift >= 0 {
+				tol = EmuTolerance10Pick
+			}
 		}
 		worst, over := fa.diff(fb, tol)
 		_, differ := fa.diff(fb, 0)
