@@ -217,7 +217,8 @@ func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.W
 		},
 		Warn: func(line string) { fmt.Fprintf(stderr, "trackink render: warning: %s\n", line) }}
 	if o.Tracks.Live == nil && !o.Tracks.Seed {
-		o.Tracks.Load = func(w, h int) (*scene.Tracks, error) {
+		o.Tracks.Load = func(w, h int, turned bool) (*scene.Tracks, error) {
+			f.tracks.Turned = turned
 			return untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.LoadAll(w, h) })
 		}
 		if f.truth.path != "" {

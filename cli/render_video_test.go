@@ -146,19 +146,8 @@ func TestRenderOddSize(t *testing.T) {
 // same picture stored upright: boxes where the tracker saw them, labels upright.
 func TestRenderRotatedVideoAsDisplayed(t *testing.T) {
 	dir := t.TempDir()
-	upright, rotated := filepath.Join(dir, "upright.mkv"), filepath.Join(dir, "rotated.mp4")
+	upright, rotated := rotatedClip(t, dir)
 	tracks := filepath.Join(dir, "t.jsonl")
-	ffmpeg := func(args ...string) {
-		t.Helper()
-		if out, err := exec.Command("ffmpeg", append([]string{"-v", "error"}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("ffmpeg %v: %v %s", args, err, out)
-		}
-	}
-	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=240x320:rate=25", "-frames:v", "3", "-c:v", "ffv1", upright)
-	// rotate=90 makes players turn the stored frame 90° counterclockwise; store it turned
-	// clockwise, losslessly.
-	ffmpeg("-i", upright, "-vf", "transpose=clock", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", filepath.Join(dir, "turned.mp4"))
-	ffmpeg("-i", filepath.Join(dir, "turned.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated)
 	os.WriteFile(tracks, []byte(`{"frame":2,"boxes":[{"id":1,"x":30,"y":40,"w":150,"h":90,"label":"person","score":0.9}]}`+"\n"), 0o644)
 	if a, b := displayedLuma(t, upright, 1), displayedLuma(t, rotated, 1); meanAbsDiff(a, b) != 0 {
 		t.Fatalf("the rotated clip does not play as the upright one (mean difference %.2f)", meanAbsDiff(a, b))
@@ -180,6 +169,53 @@ func TestRenderRotatedVideoAsDisplayed(t *testing.T) {
 	}
 	if got := probeVideo(t, outs[rotated]); got != "320,240,yuv420p" {
 		t.Errorf("the rotated output is stored as %s, want 320,240 like its input", got)
+	}
+}
+
+// rotatedClip writes, in dir, three frames of a test picture 240×320 stored upright and the
+// same stored 320×240 with a 90° display matrix (a phone's portrait video), both lossless;
+// it returns their paths.
+func rotatedClip(t *testing.T, dir string) (upright, rotated string) {
+	t.Helper()
+	upright, rotated = filepath.Join(dir, "upright.mkv"), filepath.Join(dir, "rotated.mp4")
+	ffmpeg := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("ffmpeg", append([]string{"-v", "error"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("ffmpeg %v: %v %s", args, err, out)
+		}
+	}
+	ffmpeg("-f", "lavfi", "-i", "testsrc2=size=240x320:rate=25", "-frames:v", "3", "-c:v", "ffv1", upright)
+	// rotate=90 makes players turn the stored frame 90° counterclockwise; store it turned
+	// clockwise, losslessly.
+	ffmpeg("-i", upright, "-vf", "transpose=clock", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", filepath.Join(dir, "turned.mp4"))
+	ffmpeg("-i", filepath.Join(dir, "turned.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated)
+	return upright, rotated
+}
+
+// Tracks made on a rotated video's frame as stored (by a reader that ignores the display
+// matrix) reach past the picture as shown: the warning says to read them with
+// --orientation stored, and with it there is nothing to warn of. (It once said to scale
+// them with --tracks-size, which put every box on nothing.)
+func TestRenderWarnsOfTracksOnTheStoredFrame(t *testing.T) {
+	dir := t.TempDir()
+	_, rotated := rotatedClip(t, dir)
+	// Boxes across the 320×240 frame as stored: past the 240 px width shown.
+	var rows strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&rows, "2,%d,%d,%d,40,60,1,-1,-1,-1\n", i+1, 30*i, 15*i)
+	}
+	tracks := filepath.Join(dir, "t.txt")
+	os.WriteFile(tracks, []byte(rows.String()), 0o644)
+	const hint = "made on the frame as stored, 320×240, before the video's quarter turn? --orientation stored draws them on it"
+	for _, tc := range []struct {
+		orientation string
+		warned      bool
+	}{{"display", true}, {"stored", false}} {
+		code, _, stderr := trackink("render", "-i", rotated, "--tracks", tracks, "--orientation", tc.orientation,
+			"--frame", "2", "-o", filepath.Join(dir, tc.orientation+".png"))
+		if code != 0 || strings.Contains(stderr, hint) != tc.warned || !tc.warned && strings.Contains(stderr, "warning") {
+			t.Errorf("--orientation %s: exit %d, stderr:\n%s\nwant the hint %q: %v", tc.orientation, code, stderr, hint, tc.warned)
+		}
 	}
 }
 

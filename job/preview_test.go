@@ -40,7 +40,7 @@ func previewOptions(clip string, place Placement, style overlay.Style, tracks *s
 		Video:   video.Options{Input: clip},
 		Overlay: overlay.Options{Style: style, Links: knn.Options{K: knn.DefaultK, Hysteresis: knn.DefaultHysteresis}},
 		Place:   place,
-		Tracks:  Tracks{Load: func(w, h int) (*scene.Tracks, error) { return tracks, nil }, Name: "t.txt"},
+		Tracks:  Tracks{Load: func(w, h int, _ bool) (*scene.Tracks, error) { return tracks, nil }, Name: "t.txt"},
 		Warn:    func(m string) { *warnings = append(*warnings, m) },
 	}
 }

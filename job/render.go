@@ -55,9 +55,10 @@ type Options struct {
 // built-in tracker (Live); one of them.
 type Tracks struct {
 	// Load reads a tracks file for w × h pictures (the frame as the overlay draws on it:
-	// displayed, unless video.Options.Orientation is Stored). Name is the file, as
-	// messages name it.
-	Load func(w, h int) (*scene.Tracks, error)
+	// displayed, unless video.Options.Orientation is Stored); turned: that picture is the
+	// frame stored sideways, shown turned a quarter (tracks that fit the frame as stored are
+	// worth a warning). Name is the file, as messages name it.
+	Load func(w, h int, turned bool) (*scene.Tracks, error)
 	Name string
 	// Seed draws the built-in seed scene at the video's size.
 	Seed bool
@@ -294,7 +295,8 @@ func tracksFrame(v, offset int) int { return max(1, v-offset) }
 type opened struct {
 	source *video.Source
 	info   video.Info
-	w, h   int // the picture the tracks are drawn on: displayed, unless Orientation is Stored
+	w, h   int  // the picture the tracks are drawn on: displayed, unless Orientation is Stored
+	turned bool // that picture is the frame stored sideways, shown turned a quarter
 }
 
 // open opens vo's input, read on from where the probe stopped (vo.Source), and refuses
@@ -316,9 +318,9 @@ func open(ctx context.Context, vo *video.Options, check func(video.Info) error) 
 		return nil, err
 	}
 	vo.Source = src
-	in.w, in.h = in.info.DisplayWidth, in.info.DisplayHeight
+	in.w, in.h, in.turned = in.info.DisplayWidth, in.info.DisplayHeight, in.info.Rotation%180 == 90
 	if vo.Orientation == video.Stored {
-		in.w, in.h = in.info.Width, in.info.Height
+		in.w, in.h, in.turned = in.info.Width, in.info.Height, false
 	}
 	return in, nil
 }
@@ -333,17 +335,17 @@ func (in *opened) tracks(ctx context.Context, o *Options) (Source, error) {
 	case o.Tracks.Seed:
 		return NewSeed(in.w, in.h), nil
 	}
-	s, err := loadStored(o, in.w, in.h)
+	s, err := loadStored(o, in.w, in.h, in.turned)
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// loadStored reads the tracks file of o.Tracks for w × h pictures, with its judgement
-// against ground truth where asked, fitting o's look to the tracks.
-func loadStored(o *Options, w, h int) (*Stored, error) {
-	tracks, err := o.Tracks.Load(w, h)
+// loadStored reads the tracks file of o.Tracks for w × h pictures (turned: Tracks.Load's),
+// with its judgement against ground truth where asked, fitting o's look to the tracks.
+func loadStored(o *Options, w, h int, turned bool) (*Stored, error) {
+	tracks, err := o.Tracks.Load(w, h, turned)
 	if err != nil {
 		return nil, err
 	}

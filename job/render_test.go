@@ -79,7 +79,7 @@ func TestCameraCountsTheVideosFrames(t *testing.T) {
 			Video:   video.Options{Input: clip, Output: out, Encoder: "libx264", Lossless: true, Start: video.Position{Frame: start}},
 			Overlay: overlay.Options{Style: cctv, Links: knn.Options{K: knn.DefaultK, Hysteresis: knn.DefaultHysteresis}},
 			Place:   place,
-			Tracks:  Tracks{Load: func(w, h int) (*scene.Tracks, error) { return tracks, nil }, Name: "tracks"},
+			Tracks:  Tracks{Load: func(w, h int, _ bool) (*scene.Tracks, error) { return tracks, nil }, Name: "tracks"},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -167,7 +167,7 @@ func TestRenderSaysWhenTheTracksMissTheVideo(t *testing.T) {
 			Video:   video.Options{Input: clip, Output: filepath.Join(dir, "out.mkv"), Overwrite: true, Encoder: "libx264", Preset: "ultrafast", FrameOffset: tc.offset, Start: video.Position{Frame: tc.start}},
 			Overlay: overlay.Options{Style: overlay.DefaultStyle(), Links: knn.Options{K: knn.DefaultK, Hysteresis: knn.DefaultHysteresis}},
 			Place:   place,
-			Tracks:  Tracks{Load: func(w, h int) (*scene.Tracks, error) { return tracks, nil }, Name: "t.txt"},
+			Tracks:  Tracks{Load: func(w, h int, _ bool) (*scene.Tracks, error) { return tracks, nil }, Name: "t.txt"},
 			Warn:    func(m string) { warnings = append(warnings, m) },
 		})
 		if err != nil {

@@ -21,7 +21,7 @@ func Still(ctx context.Context, o Options, img *image.RGBA, n int) (Report, erro
 	o.Overlay.NewBackend = o.Place.New
 	var src Source = NewSeed(pic.W, pic.H)
 	if !o.Tracks.Seed {
-		s, err := loadStored(&o, pic.W, pic.H)
+		s, err := loadStored(&o, pic.W, pic.H, false)
 		if err != nil {
 			return rep, err
 		}

@@ -213,7 +213,10 @@ type Tracks struct {
 	classNames             []string // the names the file gave, once read (Options)
 	dropIgnored            bool
 	Size                   string // --tracks-size
-	// Warn, when set, says what the tracks look wrong for (SizeHint).
+	// Turned is whether the picture the tracks are drawn on is a frame stored sideways and
+	// shown turned a quarter (--orientation display of a video rotated 90° or 270°).
+	Turned bool
+	// Warn, when set, says what the tracks look wrong for (sizeHint).
 	Warn func(string)
 	// Note, when set, says where the class names came from when no --class-names named
 	// them (ClassNamesFile).
@@ -458,7 +461,7 @@ func (t *Tracks) LoadWith(o scene.Options, w, h int) (*scene.Tracks, error) {
 	case t.Size != "":
 		return tr, t.scaleTracks(tr, w, h)
 	case t.Warn != nil && w > 0 && h > 0:
-		if hint := sizeHint(tr, w, h); hint != "" {
+		if hint := sizeHint(tr, w, h, t.Turned); hint != "" {
 			t.Warn(hint)
 		}
 	}

@@ -63,13 +63,19 @@ func (t *Tracks) madeSize(w, h int) (sw, sh int, err error) {
 // sizeHint returns a warning when the tracks look made on a video of another size than the
 // w × h one they are drawn on (scene.Tracks.Misfit), saying how far they reach and the size
 // they were likely made at, of the picture's aspect ratio unless none holds them (then it
-// says so: scaling to it stretches the boxes); "" when they fit.
-func sizeHint(tr *scene.Tracks, w, h int) string {
+// says so: scaling to it stretches the boxes); "" when they fit. When the picture is a
+// frame stored sideways and shown turned a quarter (turned), tracks that fit the frame as
+// stored were made on it, by a reader that ignores the turn: --orientation stored, not
+// --tracks-size, draws them where they belong.
+func sizeHint(tr *scene.Tracks, w, h int, turned bool) string {
 	m, misfit := tr.Misfit(w, h)
 	if !misfit {
 		return ""
 	}
 	msg := fmt.Sprintf("tracks reach %d×%d, past the %d×%d picture (%d of %d boxes centred outside it)", m.ReachW, m.ReachH, w, h, m.Outside, m.Boxes)
+	if _, sideways := tr.Misfit(h, w); turned && !sideways {
+		return msg + fmt.Sprintf(": made on the frame as stored, %d×%d, before the video's quarter turn? --orientation stored draws them on it", h, w)
+	}
 	switch {
 	case m.MadeW > 0 && m.OtherAspect:
 		return msg + fmt.Sprintf(": made at %d×%d (%s; no size of the picture's %s holds them, and scaling to this one stretches the boxes)? --tracks-size %dx%d scales them to the picture",
