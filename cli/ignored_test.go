@@ -172,6 +172,7 @@ func TestSizeFlagsWithInput(t *testing.T) {
 func TestTunersNeedWhatTheyTune(t *testing.T) {
 	dir := t.TempDir()
 	out, style := filepath.Join(dir, "p.png"), writeFile(t, dir, "s.toml", "link-turns = 2\nsort-range = \"0.1,0.9\"\necho-decay = 0.5\n")
+	words := writeFile(t, dir, "words.txt", "alpha\nbeta\n")
 	for _, c := range []struct {
 		args []string
 		want string // "" for a picture
@@ -210,6 +211,12 @@ func TestTunersNeedWhatTheyTune(t *testing.T) {
 		{[]string{"--look", "cctv", "--point-radius", "4", "--point-style", "ring", "--point-stroke", "2"}, ""},
 		{[]string{"--camera-fps", "30"}, "--camera-fps tunes what --camera-name NAME draws"},
 		{[]string{"--look", "neon", "--halo-opacity", "0.5"}, "--halo-opacity tunes what --halo PX (without --glow) draws"},
+		// The labels' text files are read for {line} and {word} alone.
+		{[]string{"--label-lines", words}, "--label-lines tunes what --label or --class-label with {line} draws"},
+		{[]string{"--label-lines", words, "--label", "{id} {line}", "--no-labels"}, "--label-lines tunes what --label or --class-label with {line}"},
+		{[]string{"--label-lines", words, "--label", "{id} {line}"}, ""},
+		{[]string{"--label-words", words, "--label", "{id}"}, "--label-words tunes what --label or --class-label with {word} draws"},
+		{[]string{"--label-words", words, "--class-label", "person={word}"}, ""},
 		// A style file is a look kept for many renders: it may hold what a render leaves off.
 		{[]string{"--style", style}, ""},
 		{[]string{"--style", style, "--link-shape", "wave", "--link-turns", "2"}, "--link-turns tunes"},

@@ -56,7 +56,7 @@ func writers(fx fixture) []writer {
 		"--font": fx.font, "--label-words": fx.words, "--label-lines": fx.lines, "--class-names": fx.cls}
 	render := func(fx fixture, o, stats string) []string {
 		return []string{"render", "-i", fx.video, "--tracks", fx.tracks, "--style", fx.style, "--font", fx.font,
-			"--label-words", fx.words, "--label-lines", fx.lines, "--class-names", fx.cls, "--preset", "ultrafast", "--quiet", "-o", o, "--stats-json", stats}
+			"--label-words", fx.words, "--label-lines", fx.lines, "--label", "{word} {line}", "--class-names", fx.cls, "--preset", "ultrafast", "--quiet", "-o", o, "--stats-json", stats}
 	}
 	all := []writer{
 		{cmd: "render", flag: "-o", inputs: renderIn, other: "--stats-json", args: render},

@@ -73,6 +73,9 @@ var tuners = []tuner{
 	{[]string{"point-fill-opacity"}, "--point-style ring, square or diamond", func(s *overlay.Style) bool {
 		return outlinedPoint(s) && slices.Contains([]string{"ring", "square", "diamond"}, s.PointStyle)
 	}},
+	// The text files are read for the labels' {line} and {word} alone.
+	{[]string{"label-lines"}, "--label or --class-label with {line}", func(s *overlay.Style) bool { return s.LabelsShow("line") }},
+	{[]string{"label-words"}, "--label or --class-label with {word}", func(s *overlay.Style) bool { return s.LabelsShow("word") }},
 	{[]string{"label-line-frames"}, "--label-lines FILE", func(s *overlay.Style) bool { return len(s.LabelLines) > 0 }},
 	{[]string{"camera-clock", "camera-fps"}, "--camera-name NAME", func(s *overlay.Style) bool { return s.Camera.Name != "" }},
 	{[]string{"scanline-period"}, "--scanlines", func(s *overlay.Style) bool { return s.Camera.Scanlines > 0 }},

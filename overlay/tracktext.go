@@ -133,6 +133,13 @@ func (s *Style) validateText() error {
 	return nil
 }
 
+// LabelsShow reports whether the labels drawn show the field of that name ("line" for
+// {line}): labels are on, and the label format or a class's template uses it.
+func (s *Style) LabelsShow(name string) bool {
+	fd, ok := labelFields[name]
+	return ok && s.Labels && s.labelsUse(fd)
+}
+
 // labelsUse reports whether the label format or a class's template shows field fd.
 func (s *Style) labelsUse(fd labelField) bool {
 	if f, err := parseLabelFormat(s.LabelFormat); err == nil && f.uses(fd) {
