@@ -231,3 +231,38 @@ func TestTunersNeedWhatTheyTune(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderFlagsNeedTheirFormat: a reader's flag that only one format reads, given for
+// tracks of none of that format, is refused naming the flag, exit 2: the files were read as
+// if it had not been given (--frame-column on JSON Lines drew the same picture). With a
+// file of that format among several, it is read.
+func TestReaderFlagsNeedTheirFormat(t *testing.T) {
+	dir := t.TempDir()
+	mot := writeFile(t, dir, "t.txt", "1,1,10,10,20,40,1,-1,-1,-1\n")
+	jsonl := writeFile(t, dir, "t.jsonl", `{"frame":1,"boxes":[{"id":1,"x":10,"y":10,"w":20,"h":40}]}`+"\n")
+	csv := writeFile(t, dir, "t.csv", "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame\n10,10,30,50,0,0.9,1,0\n")
+	out := filepath.Join(dir, "p.png")
+	for _, c := range []struct {
+		args []string
+		want string // "" for a picture
+	}{
+		{[]string{"--tracks", jsonl, "--frame-column", "frame"}, "--frame-column reads supervision CSVSink CSV, and the tracks are trackink JSON Lines"},
+		{[]string{"--tracks", csv, "--frame-column", "frame"}, ""},
+		{[]string{"--tracks", jsonl, "--drop-ignored"}, "--drop-ignored reads MOTChallenge text, and the tracks are trackink JSON Lines"},
+		{[]string{"--tracks", csv, "--tracks", jsonl, "--frame-column", "frame", "--drop-ignored"},
+			"--drop-ignored reads MOTChallenge text, and the tracks are supervision CSVSink CSV and trackink JSON Lines"},
+		{[]string{"--tracks", mot, "--tracks", jsonl, "--drop-ignored"}, ""},
+	} {
+		args := append([]string{"render", "--width", "96", "--height", "64", "-o", out, "-y"}, c.args...)
+		code, _, stderr := trackink(args...)
+		if c.want == "" && code != 0 {
+			t.Errorf("%v: exit %d, %q; want the picture", c.args, code, stderr)
+		}
+		if c.want != "" && (code != exitUsage || !strings.Contains(stderr, c.want)) {
+			t.Errorf("%v: exit %d, %q; want 2 saying %q", c.args, code, stderr, c.want)
+		}
+	}
+	if code, _, stderr := trackink("tracks", jsonl, "--frame-column", "frame"); code != exitUsage || !strings.Contains(stderr, "--frame-column reads") {
+		t.Errorf("tracks --frame-column on JSON Lines: exit %d, %q; want 2", code, stderr)
+	}
+}

@@ -275,13 +275,17 @@ func isFile(path string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
+// defaultFrameColumn is --frame-column's default, the supervision reader's
+// (scene.Options.FrameColumn).
+const defaultFrameColumn = "frame_index"
+
 // Register adds the readers' flags to fs (--tracks itself is the command's).
 func (t *Tracks) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&t.Anchor, "anchor", "bottom", "tracked point of a box: bottom (bottom-centre) or centre")
 	fs.BoolVar(&t.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
 	fs.StringVar(&t.FrameBase, "frame-base", "auto", "the number the tracks give the video's first frame: 0, 1, or auto (the format's own: 0 for KITTI, CVAT and supervision CSV, 1 otherwise)")
 	fs.StringVar(&t.Untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
-	fs.StringVar(&t.FrameColumn, "frame-column", "frame_index", "supervision CSV: the column holding the frame number")
+	fs.StringVar(&t.FrameColumn, "frame-column", defaultFrameColumn, "supervision CSV: the column holding the frame number")
 	t.RegisterClassNames(fs)
 	t.RegisterTracksSize(fs)
 }
@@ -377,13 +381,47 @@ func (t *Tracks) ClassList(classes []string) []string {
 }
 
 // Load reads the tracking file for a w × h video or picture; "-" reads standard input,
-// its format told by its content.
+// its format told by its content. A reader's flag for another format than the file's is
+// refused (checkFormats).
 func (t *Tracks) Load(w, h int) (*scene.Tracks, error) {
 	o, err := t.Options(w, h)
 	if err != nil {
 		return nil, err
 	}
-	return t.LoadWith(o, w, h)
+	tr, err := t.LoadWith(o, w, h)
+	if err != nil {
+		return nil, err
+	}
+	return tr, t.checkFormats(tr.Format())
+}
+
+// checkFormats refuses, exit 2, a reader's flag that only one format reads when none of
+// formats, the tracks files', is that one: the files were read as if it had not been given.
+func (t *Tracks) checkFormats(formats ...scene.Format) error {
+	for _, c := range []struct {
+		given  bool
+		flag   string
+		format scene.Format
+	}{
+		{t.dropIgnored, "--drop-ignored", scene.FormatMOT},
+		{t.FrameColumn != defaultFrameColumn, "--frame-column", scene.FormatSupervision},
+	} {
+		if c.given && !slices.Contains(formats, c.format) {
+			return UsageError{fmt.Errorf("%s reads %s, and the tracks are %s: leave it out", c.flag, c.format, formatList(formats))}
+		}
+	}
+	return nil
+}
+
+// formatList names formats for people, each once: "trackink JSON Lines and KITTI tracking labels".
+func formatList(formats []scene.Format) string {
+	var names []string
+	for _, f := range formats {
+		if s := f.String(); !slices.Contains(names, s) {
+			names = append(names, s)
+		}
+	}
+	return strings.Join(names, " and ")
 }
 
 // LoadAll reads the tracks files of Paths (Path alone where there are none) for a w × h
@@ -407,7 +445,7 @@ func (t *Tracks) LoadAll(w, h int) (*scene.Tracks, error) {
 		}
 		return scene.Merge([]*scene.Tracks{tr}, names)
 	}
-	parts := make([]*scene.Tracks, len(paths))
+	parts, formats := make([]*scene.Tracks, len(paths)), make([]scene.Format, len(paths))
 	for k, p := range paths {
 		one := *t
 		one.Path = p
@@ -431,6 +469,10 @@ func (t *Tracks) LoadAll(w, h int) (*scene.Tracks, error) {
 			t.classNames = one.classNames
 		}
 		parts[k] = tr
+		formats[k] = tr.Format()
+	}
+	if err := t.checkFormats(formats...); err != nil {
+		return nil, err
 	}
 	return scene.Merge(parts, names)
 }
