@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -62,7 +63,7 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 			if _, rivalGiven := given[rivalKeys[e.Key]]; rivalGiven {
 				continue // the command line's rival overrides it, as it would the key itself
 			}
-			values := []string{e.Value}
+			values := []string{s.fromStyleDir(e.Key, e.Value)}
 			if e.List != nil {
 				if _, adds := fs.Lookup(e.Key).Value.(addingValue); !adds {
 					return UsageError{fmt.Errorf("%s:%d: %s takes one value, not a list", s.File, e.Line, e.Key)}
@@ -82,6 +83,21 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 		}
 	}
 	return nil
+}
+
+// fileKeys are the style keys whose values name files (the font: unless it is the built-in
+// Go Mono).
+var fileKeys = []string{"font", "label-words", "label-lines"}
+
+// fromStyleDir returns the value of key as the style file gave it, a relative path to a
+// file taken from the style file's folder: a style is a look kept for many renders, run
+// from anywhere, with the files it names beside it. A style file that is no file on disk
+// (a pipe: --style <(make-style)) has no folder; its paths are the working directory's.
+func (s *Style) fromStyleDir(key, v string) string {
+	if !slices.Contains(fileKeys, key) || v == "" || filepath.IsAbs(v) || key == "font" && v == overlay.GoMono || !isFile(s.File) {
+		return v
+	}
+	return filepath.Join(filepath.Dir(s.File), v)
 }
 
 // rivalKeys are the style keys that set the same thing two ways, so only one may be given:

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"trackink/overlay"
@@ -69,6 +70,80 @@ func TestLookStyleFileAndFlags(t *testing.T) {
 	if _, err := options("--style", file); err == nil || !strings.Contains(err.Error(), `s.toml:1: box-color = "rde": is not a color`) ||
 		!strings.HasSuffix(err.Error(), "(did you mean red?)") {
 		t.Errorf("bad value: %v", err)
+	}
+}
+
+// TestStyleFilePathsFromItsFolder: the files a style file names (label-words, label-lines,
+// font) are found beside it, from whatever folder the render runs in; an absolute path and
+// the built-in Go Mono are taken as they are, and a path given on the command line is the
+// working directory's. They were the working directory's: --style looks/night.toml with
+// label-words = "words.txt" failed unless run from looks/.
+func TestStyleFilePathsFromItsFolder(t *testing.T) {
+	dir := t.TempDir()
+	looks := filepath.Join(dir, "looks")
+	os.MkdirAll(filepath.Join(looks, "text"), 0o755)
+	os.WriteFile(filepath.Join(looks, "text", "words.txt"), []byte("fox\nowl\n"), 0o644)
+	os.WriteFile(filepath.Join(looks, "lines.txt"), []byte("int main() {\n"), 0o644)
+	abs := filepath.Join(dir, "elsewhere.txt")
+	os.WriteFile(abs, []byte("elk\n"), 0o644)
+	style := filepath.Join(looks, "s.toml")
+	work := t.TempDir() // neither looks/ nor its parent
+	t.Chdir(work)
+	for _, tc := range []struct {
+		name, file string
+		args       []string
+		words      []string
+		lines      []string
+		font       string
+		err        string
+	}{
+		{name: "beside the style file", file: "label = \"{word} {line}\"\nlabel-words = \"text/words.txt\"\nlabel-lines = \"lines.txt\"\nfont = \"Go Mono\"\n",
+			words: []string{"fox", "owl"}, lines: []string{"int main() {"}, font: overlay.GoMono},
+		{name: "absolute", file: "label = \"{word}\"\nlabel-words = \"" + filepath.ToSlash(abs) + "\"\n", words: []string{"elk"}},
+		{name: "the command line's from the working directory", file: "label = \"{word}\"\n",
+			args: []string{"--label-words", "text/words.txt"}, err: "--label-words text/words.txt"},
+		{name: "a missing file named with the style file's folder", file: "label = \"{word}\"\nlabel-words = \"nope.txt\"\n",
+			err: filepath.Join(looks, "nope.txt")},
+	} {
+		os.WriteFile(style, []byte(tc.file), 0o644)
+		var s Style
+		fs := NewFlagSet("render", "", "", io.Discard)
+		s.Register(fs, "knn", "default")
+		if err := Parse(fs, append([]string{"--style", style}, tc.args...)); err != nil {
+			t.Fatal(err)
+		}
+		o, err := s.Options(fs, false)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: %v, want an error naming %s", tc.name, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case !slices.Equal(o.Style.LabelWords, tc.words) || !slices.Equal(o.Style.LabelLines, tc.lines) || tc.font != "" && o.Style.Font != tc.font:
+			t.Errorf("%s: words %q, lines %q, font %q; want %q, %q, %q", tc.name, o.Style.LabelWords, o.Style.LabelLines, o.Style.Font, tc.words, tc.lines, tc.font)
+		}
+	}
+	// A style file from a pipe has no folder: its paths are the working directory's.
+	os.WriteFile(filepath.Join(work, "here.txt"), []byte("bee\n"), 0o644)
+	fifo := filepath.Join(dir, "style.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			f.WriteString("label = \"{word}\"\nlabel-words = \"here.txt\"\n")
+			f.Close()
+		}
+	}()
+	var s Style
+	fs := NewFlagSet("render", "", "", io.Discard)
+	s.Register(fs, "knn", "default")
+	if err := Parse(fs, []string{"--style", fifo}); err != nil {
+		t.Fatal(err)
+	}
+	if o, err := s.Options(fs, false); err != nil || !slices.Equal(o.Style.LabelWords, []string{"bee"}) {
+		t.Errorf("a style file from a pipe: %v, words %q; want the working directory's here.txt", err, o.Style.LabelWords)
 	}
 }
 
