@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,7 +33,8 @@ func TestRenderLayerOnly(t *testing.T) {
 		{"blend lighten", []string{"-o", "e.mov", "--blend", "lighten"}, 2, "blend mode to Lighter Color"},
 		{"camera", []string{"-o", "e.mov", "--look", "cctv"}, 2, "the camera look"},
 		{"mp4", []string{"-o", "e.mp4"}, 2, ".webm (VP9)"},
-		{"still", []string{"-o", "e.png"}, 2, "--layer-only writes a video's overlay"},
+		{"one frame's", []string{"-o", "f.png", "--frame", "3"}, 0, ""},
+		{"one frame's, no alpha", []string{"-o", "f.jpg", "--frame", "3"}, 2, "a layer needs an alpha channel, which JPG has not"},
 		{"segment", []string{"-o", "segs", "--segment", "0/2"}, 2, "a layer is rendered whole"},
 		{"detect", []string{"-o", "d.mov", "--detect", "motion"}, 2, "track first (trackink track"},
 	} {
@@ -51,5 +53,36 @@ func TestRenderLayerOnly(t *testing.T) {
 				t.Errorf("exit %d, want %d, saying %q:\n%s", code, tc.code, tc.want, stderr)
 			}
 		})
+	}
+	if code, _, stderr := trackink("render", "--layer-only", "--scene", "seed", "--width", "96", "--height", "64", "-o", filepath.Join(dir, "s.png")); code != 2 ||
+		!strings.Contains(stderr, "--layer-only writes a video's overlay: give -i VIDEO") {
+		t.Errorf("a layer without a video: exit %d, %q; want 2", code, stderr)
+	}
+}
+
+// render --layer-only --frame N -o NAME.png writes frame N's layer alone: the same pixels,
+// alpha and all, as the layer render's picture of that frame (its history replayed), where
+// it was refused as no layer.
+func TestRenderLayerOneFrame(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.mp4")
+	if err := video.Synthesize(in, 320, 240, 10, 10); err != nil {
+		t.Fatal(err)
+	}
+	// Fading boxes and trails: the frame depends on those before it.
+	look := []string{"--scene", "seed", "--trail", "5", "--fade", "4"}
+	if code, _, stderr := trackink(append([]string{"render", "-i", in, "--layer-only", "-o", filepath.Join(dir, "l_%04d.png")}, look...)...); code != 0 {
+		t.Fatalf("the layer render: exit %d: %s", code, stderr)
+	}
+	one := filepath.Join(dir, "f.png")
+	if code, _, stderr := trackink(append([]string{"render", "-i", in, "--layer-only", "--frame", "6", "-o", one}, look...)...); code != 0 {
+		t.Fatalf("frame 6's layer: exit %d: %s", code, stderr)
+	}
+	got, want := readRGBA(t, one), readRGBA(t, filepath.Join(dir, "l_0006.png"))
+	if !got.Bounds().Eq(want.Bounds()) || !bytes.Equal(got.Pix, want.Pix) {
+		t.Errorf("frame 6's layer differs from the layer render's picture of it")
+	}
+	if transparent := slices.IndexFunc(got.Pix, func(b byte) bool { return b != 0 }); transparent < 0 {
+		t.Errorf("frame 6's layer is empty")
 	}
 }

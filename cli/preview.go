@@ -84,7 +84,13 @@ func renderPreview(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts 
 	case err != nil && !damaged:
 		return options.FlagError(fs, err)
 	}
-	img := &image.RGBA{Pix: still.Pix, Stride: still.Stride, Rect: image.Rect(0, 0, still.W, still.H)}
+	var img image.Image = &image.RGBA{Pix: still.Pix, Stride: still.Stride, Rect: image.Rect(0, 0, still.W, still.H)}
+	if jo.Video.Layer {
+		// Straight alpha, converted as the layer render's PNG frames are: the same bytes.
+		layer := image.NewNRGBA(image.Rect(0, 0, still.W, still.H))
+		still.StraightRGBA(layer.Pix, layer.Stride)
+		img = layer
+	}
 	removeStalePartials(target, stderr)
 	if err := writeAtomic(ctx, target, f.overwrite, func(out io.Writer) error { return enc(out, img) }); err != nil {
 		return err

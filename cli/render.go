@@ -7,6 +7,7 @@ import (
 	"image"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -165,8 +166,11 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 		if err := f.detect.output(&f.files); err != nil {
 			return err
 		}
-		if f.video.Layer && (!isVideo || isPicture(f.output)) {
-			return options.UsageError{Err: errors.New("--layer-only writes a video's overlay: give -i VIDEO and -o .mov, .webm or name_%05d.png")}
+		switch {
+		case f.video.Layer && !isVideo:
+			return options.UsageError{Err: errors.New("--layer-only writes a video's overlay: give -i VIDEO and -o .mov, .webm, name_%05d.png, or NAME.png for one frame (--frame)")}
+		case f.video.Layer && isPicture(f.output) && !strings.EqualFold(filepath.Ext(f.output), ".png"):
+			return options.UsageError{Err: fmt.Errorf("--layer-only -o %s: a layer needs an alpha channel, which %s has not: -o NAME.png", f.output, strings.ToUpper(strings.TrimPrefix(filepath.Ext(f.output), ".")))}
 		}
 		if f.video.Layer && f.video.Segment != "" {
 			return options.UsageError{Err: errors.New("--layer-only and --segment: a layer is rendered whole (the join writes H.264, which has no alpha)")}

@@ -26,7 +26,9 @@ import (
 // (Start to End) is an ErrOption; n 0 is its first frame. The live tracker follows the video
 // from the render's first frame up to n, and its tracks are drawn as a file of them would
 // be. o.Video's Output is the picture the frame is drawn for, beside which the scratch video
-// is made (scratchDir); its encoding is not used. Damage in the input up to frame n is
+// is made (scratchDir); its encoding is not used. With o.Video.Layer the picture is the
+// frame's layer alone, on transparency (premultiplied, as composite.RGBA is), as the layer
+// render draws it. Damage in the input up to frame n is
 // warned of as the render warns of it, and the picture returned with video.ErrInputDamaged:
 // it is what the render draws there, but the frame may not be the one the number says.
 func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, error) {
@@ -49,7 +51,14 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	vo.Output, vo.Overwrite = filepath.Join(scratch.Dir, "frame.mkv"), true
 	at := video.Position{Frame: n}
 	vo.Start, vo.End = at, at
-	vo.Encoder, vo.Preset, vo.CRF, vo.Bitrate, vo.Lossless = "libx264", "ultrafast", 0, 0, false
+	vo.Encoder, vo.Preset, vo.CRF, vo.Bitrate, vo.Lossless, vo.Profile = "libx264", "ultrafast", 0, 0, false, ""
+	if vo.Layer {
+		// The frame's layer, drawn on transparency as the layer render draws it.
+		if err := layerNeedsNoPicture(o); err != nil {
+			return nil, rep, err
+		}
+		vo.Output, vo.Encoder, vo.Preset = filepath.Join(scratch.Dir, "frame_%05d.png"), "png", ""
+	}
 	vo.Log, vo.Segment, vo.Partners = func(string) {}, nil, nil
 	// A frame before tracks frame 1 is shown as the render leaves it, undrawn; the offset is
 	// moved so that Transcode hands it over at all.
