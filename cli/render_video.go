@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"trackink/internal/prose"
 	"trackink/job"
 	"trackink/options"
 	"trackink/overlay"
@@ -67,10 +68,10 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 			target, rep.Plan.SegFirst, rep.Plan.SegLast, rep.Frames, rep.Wall.Seconds(), rep.FPS, rep.Replayed, rep.Encoder))
 		return nil
 	case err == nil:
-		jo.Say(fmt.Sprintf("wrote %s: %d frames in %.1f s (%.1f fps), encoder %s", f.output, rep.Frames, rep.Wall.Seconds(), rep.FPS, rep.Encoder))
+		jo.Say(fmt.Sprintf("wrote %s: %s in %.1f s (%.1f fps), encoder %s", f.output, prose.Plural(rep.Frames, "frame"), rep.Wall.Seconds(), rep.FPS, rep.Encoder))
 		return nil
 	case errors.Is(err, video.ErrInputDamaged):
-		return exitError{exitDamaged, fmt.Errorf("%w; wrote the %d frames that decoded to %s", err, rep.Frames, f.output)}
+		return exitError{exitDamaged, fmt.Errorf("%w; wrote the %s that decoded to %s", err, prose.Plural(rep.Frames, "frame"), f.output)}
 	case errors.Is(err, context.Canceled):
 		return interrupted(ctx)
 	}

@@ -199,7 +199,7 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 		outs.noteRemoved(t.stderr, "track", t.output)
 	}
 	if damaged {
-		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %d frames that decoded to %s", err, stats.Frames, t.output)}
+		return exitError{exitDamaged, fmt.Errorf("%w; wrote the tracks of the %s that decoded to %s", err, prose.Plural(stats.Frames, "frame"), t.output)}
 	}
 	for _, what := range live.Lost() {
 		fmt.Fprintf(t.stderr, "trackink track: warning: %s\n", what)
@@ -207,8 +207,8 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 	if live.Tracked() == 0 {
 		fmt.Fprintf(t.stderr, "trackink track: warning: nothing was tracked in %s; %s\n", prose.Plural(stats.Frames, "frame"), live.NothingHint(stats.Frames))
 	}
-	t.say(fmt.Sprintf("wrote %s: %d tracks over %d frames (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
-		t.output, live.LastID(), stats.Frames, live.Tracked(), live.Mode(), info.Width/live.Factor(), info.Height/live.Factor(), live.Factor(), stats.FPS))
+	t.say(fmt.Sprintf("wrote %s: %s over %s (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
+		t.output, prose.Plural(live.LastID(), "track"), prose.Plural(stats.Frames, "frame"), live.Tracked(), live.Mode(), info.Width/live.Factor(), info.Height/live.Factor(), live.Factor(), stats.FPS))
 	return nil
 }
 
