@@ -49,7 +49,13 @@ func (sc *haloScratch) haloColor(c RGBA, a float32) RGBA {
 // haloed reports whether s's strokes get halos: a halo's width and opacity, and no glow.
 func (s *Style) haloed() bool { return s.Halo != 0 && s.HaloOpacity > 0 && s.Glow == 0 }
 
-// addHalos puts the halo of every stroke of p under the strokes of its kind.
+// dotted reports whether dash pattern d is dots (DashFor's dotted): round dots as wide as
+// the stroke, a stroke's width apart.
+func dotted(d Dash) bool { return d.Period > 0 && d.On == 0 }
+
+// addHalos puts the halo of every stroke of p under the strokes of its kind. Dotted
+// strokes take none, as sparkles take none: a halo rings each dot, and the rings of dots a
+// width apart touch, a chain of dark beads that hides the dots' colour.
 func (b *Builder) addHalos(p *Primitives) {
 	if !b.style.haloed() {
 		return
@@ -60,6 +66,8 @@ func (b *Builder) addHalos(p *Primitives) {
 	p.Boxes = p.Boxes[:0]
 	for _, bx := range sc.boxes {
 		switch {
+		case dotted(bx.Dash):
+			continue
 		case bx.Stroke > 0 && bx.StrokeColor.A > 0:
 			bx.Stroke, bx.StrokeColor = bx.Stroke+2*h, sc.haloColor(bx.StrokeColor, a)
 		case bx.Fill.A >= 0.5: // a filled shape (a square point): its edge
@@ -84,6 +92,9 @@ func (b *Builder) addHalos(p *Primitives) {
 	}
 	p.Lines = p.Lines[:0]
 	for _, l := range sc.lines {
+		if dotted(l.Dash) {
+			continue
+		}
 		c := l.Color
 		if l.Gradient {
 			c = RGBA{(l.Color.R + l.Color1.R) / 2, (l.Color.G + l.Color1.G) / 2, (l.Color.B + l.Color1.B) / 2, (l.Color.A + l.Color1.A) / 2}
@@ -95,6 +106,9 @@ func (b *Builder) addHalos(p *Primitives) {
 	sc.curves = append(sc.curves[:0], p.Curves...)
 	p.Curves = p.Curves[:0]
 	for _, c := range sc.curves {
+		if dotted(c.Dash) {
+			continue
+		}
 		// A joined run is drawn with its first curve's width and colour: the halos' run too.
 		c.Width, c.Color = c.Width+2*h, sc.haloColor(c.Color, a)
 		p.Curves = append(p.Curves, c)
