@@ -36,6 +36,7 @@ type probeStream struct {
 	Width     int    `json:"width"`
 	Height    int    `json:"height"`
 	PixFmt    string `json:"pix_fmt"`
+	Duration  string `json:"duration"`
 	Profile   string `json:"profile"`
 	// The colour description: matrix, transfer, primaries, range.
 	ColorSpace     string            `json:"color_space"`

@@ -25,10 +25,12 @@ func SynthesizeContext(ctx context.Context, path string, w, h, frames, fps int) 
 		return fmt.Errorf("video: synthesize %dx%d, %d frames at %d fps: all must be positive", w, h, frames, fps)
 	}
 	dur := strconv.FormatFloat(float64(frames)/float64(fps), 'f', 6, 64)
+	// The video ends after its frames in the filter (trim), not by -frames:v, which stops
+	// the whole output there and cut the audio still buffered: 1.365 s of a 2 s clip.
 	return runFFmpeg(ctx,
-		"-f", "lavfi", "-i", fmt.Sprintf("testsrc2=size=%dx%d:rate=%d", w, h, fps),
+		"-f", "lavfi", "-i", fmt.Sprintf("testsrc2=size=%dx%d:rate=%d,trim=end_frame=%d", w, h, fps, frames),
 		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration="+dur,
-		"-map", "0:v", "-map", "1:a", "-frames:v", strconv.Itoa(frames),
+		"-map", "0:v", "-map", "1:a",
 		"-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
 		"-c:a", "aac", "-b:a", "128k", "-y", fileURL(path))
 }
