@@ -254,6 +254,30 @@ func TestGoldenCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "curves.diff.png")); err != nil {
 		t.Errorf("no diff picture: %v", err)
 	}
+	// A golden missing, unreadable or of another size fails that scene, and the others are
+	// still compared; the advice makes that one alone (--update rewrote them all, and
+	// took every other failure for the truth).
+	dir, out = t.TempDir(), t.TempDir()
+	writePicture(t, filepath.Join(dir, "curves.png"), 640, 360) // drawn 480×360
+	os.WriteFile(filepath.Join(dir, "trails.png"), []byte("not a PNG"), 0o644)
+	code, stdout, _ = trackink("golden", "--dir", dir, "--only", "curves,labels-edges,trails", "--out", out)
+	for _, want := range []string{
+		"FAIL curves             the golden is 640×360, the scene draws 480×360; drawn: " + filepath.Join(out, "curves.actual.png"),
+		"FAIL labels-edges       no golden " + filepath.Join(dir, "labels-edges.png") + ": `trackink golden --update --only labels-edges` makes it",
+		"FAIL trails", "`trackink golden --update --only trails` makes it (then look at it) anew",
+	} {
+		if code != 1 || !strings.Contains(stdout, want) {
+			t.Errorf("missing, bad and other-sized goldens: exit %d, %s; want 1 saying %q", code, stdout, want)
+		}
+	}
+	// --out is a directory, made where it is missing, in a directory that is there.
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, nil, 0o644)
+	for path, want := range map[string]string{file: "is a file", filepath.Join(file, "x"): "no directory " + file, "/nonexistent-trackink/x": "no directory /nonexistent-trackink"} {
+		if code, _, stderr := trackink("golden", "--dir", dir, "--only", "curves", "--out", path); code != 2 || !strings.Contains(stderr, "--out "+path+": "+want) {
+			t.Errorf("--out %s: exit %d, %s; want 2 saying %q", path, code, stderr, want)
+		}
+	}
 	// Another backend is checked against the CPU's pictures, and may not rewrite them.
 	code, stdout, stderr = trackink("golden", "--backend", "emu", "--dir", filepath.Join("..", "goldens", "testdata"), "--only", "labels-edges,trails", "--out", t.TempDir())
 	if code != 0 || !strings.Contains(stdout, "2 golden scenes passed") {

@@ -76,18 +76,24 @@ func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			}
 			return options.UsageError{Err: fmt.Errorf("--dir %s: no such directory of golden pictures", o.Dir)}
 		}
+		if err := checkOutDir(o.OutDir); err != nil && !o.Update {
+			return err
+		}
 		results, err := goldens.Run(o)
 		failed, skipped := 0, 0
 		for _, r := range results {
-			switch r.Status {
-			case goldens.Skipped:
+			switch {
+			case r.Status == goldens.Skipped:
 				skipped++
 				fmt.Fprintf(stdout, "skip %-18s %s\n", r.Scene, r.Reason)
-			case goldens.Failed:
+			case r.Status == goldens.Failed && r.Reason != "":
+				failed++
+				fmt.Fprintf(stdout, "FAIL %-18s %s; drawn: %s\n", r.Scene, r.Reason, r.Actual)
+			case r.Status == goldens.Failed:
 				failed++
 				fmt.Fprintf(stdout, "FAIL %-18s %d pixels differ by more than %d (largest %d): %s, %s\n",
 					r.Scene, r.Over, goldens.Tolerance, r.MaxDiff, r.Actual, r.Diff)
-			case goldens.Updated:
+			case r.Status == goldens.Updated:
 				fmt.Fprintf(stdout, "updated %s\n", filepath.Join(o.Dir, r.Scene+".png"))
 			default:
 				fmt.Fprintf(stdout, "ok   %-18s (largest difference %d)\n", r.Scene, r.MaxDiff)
@@ -108,4 +114,19 @@ func goldenCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		return nil
 	}
+}
+
+// checkOutDir refuses, before any scene is drawn, a --out that is a file or whose parent
+// directory does not exist (the failures' pictures go into it, made where it is missing).
+func checkOutDir(dir string) error {
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return options.UsageError{Err: fmt.Errorf("--out %s: is a file; give a directory for the failures' pictures", dir)}
+		}
+		return nil
+	}
+	if st, err := os.Stat(filepath.Dir(dir)); err != nil || !st.IsDir() {
+		return options.UsageError{Err: fmt.Errorf("--out %s: no directory %s to make it in", dir, filepath.Dir(dir))}
+	}
+	return nil
 }

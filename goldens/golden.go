@@ -50,8 +50,8 @@ type Result struct {
 	MaxDiff int // largest channel difference found
 	Over    int // pixels differing by more than Tolerance
 	Actual  string
-	Diff    string
-	Reason  string // why a scene was skipped
+	Diff    string // "" where the golden is missing, unreadable or of another size
+	Reason  string // why a scene was skipped, or failed other than by its pixels
 }
 
 // Status of one scene.
@@ -68,9 +68,10 @@ const (
 )
 
 // Run renders the scenes and compares (or, with Update, stores) them; a scene on footage
-// whose clip is not installed is Skipped. It returns an error for anything other than a
-// picture mismatch: an unknown scene name, a missing or unreadable golden, a file that
-// cannot be written.
+// whose clip is not installed is Skipped. A scene whose golden is missing, unreadable or of
+// another size Failed, with the Reason, as a mismatch does, and the others are still
+// compared. It returns an error for what stops the run: an unknown scene name, a scene that
+// cannot be drawn, a file that cannot be written.
 func Run(o Options) ([]Result, error) {
 	scenes, err := selected(o.Only)
 	if err != nil {
@@ -97,25 +98,32 @@ func Run(o Options) ([]Result, error) {
 			results = append(results, Result{Scene: s.Name, Status: Updated})
 			continue
 		}
+		// Updating this scene alone makes its golden without rewriting the others, whose
+		// failures would then pass unseen.
+		update := fmt.Sprintf("`trackink golden --update --only %s` makes it (then look at it)", s.Name)
 		want, err := ReadPNG(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return results, fmt.Errorf("scene %s: no golden %s (run `trackink golden --update` to create it, then look at it)", s.Name, path)
+		var r Result
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			r = Result{Scene: s.Name, Status: Failed, Reason: fmt.Sprintf("no golden %s: %s", path, update)}
+		case err != nil:
+			r = Result{Scene: s.Name, Status: Failed, Reason: fmt.Sprintf("%v: %s anew", err, update)}
+		default:
+			r = compare(s.Name, want, got, s.tolerance())
 		}
-		if err != nil {
-			return results, fmt.Errorf("scene %s: %w", s.Name, err)
-		}
-		r := compare(s.Name, want, got, s.tolerance())
 		if r.Status == Failed {
 			if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
 				return results, err
 			}
 			r.Actual = filepath.Join(o.OutDir, s.Name+".actual.png")
-			r.Diff = filepath.Join(o.OutDir, s.Name+".diff.png")
 			if err := writePNG(r.Actual, got); err != nil {
 				return results, err
 			}
-			if err := writePNG(r.Diff, diffImage(want, got)); err != nil {
-				return results, err
+			if r.Reason == "" {
+				r.Diff = filepath.Join(o.OutDir, s.Name+".diff.png")
+				if err := writePNG(r.Diff, diffImage(want, got)); err != nil {
+					return results, err
+				}
 			}
 		}
 		results = append(results, r)
@@ -204,6 +212,7 @@ func compare(name string, want, got *image.RGBA, tol int) Result {
 	r := Result{Scene: name, Status: Passed}
 	if want.Bounds() != got.Bounds() {
 		r.Status, r.MaxDiff, r.Over = Failed, 255, got.Bounds().Dx()*got.Bounds().Dy()
+		r.Reason = fmt.Sprintf("the golden is %d×%d, the scene draws %d×%d", want.Bounds().Dx(), want.Bounds().Dy(), got.Bounds().Dx(), got.Bounds().Dy())
 		return r
 	}
 	for i := 0; i < len(got.Pix); i += 4 {
@@ -229,12 +238,9 @@ func absInt(v int) int {
 	return v
 }
 
-// diffImage marks pixels beyond Tolerance in red over a dimmed copy of the expected picture;
-// when the sizes differ it is the actual picture.
+// diffImage marks pixels beyond Tolerance in red over a dimmed copy of the expected picture,
+// of the same size.
 func diffImage(want, got *image.RGBA) *image.RGBA {
-	if want.Bounds() != got.Bounds() {
-		return got
-	}
 	d := image.NewRGBA(got.Bounds())
 	for i := 0; i < len(got.Pix); i += 4 {
 		worst := 0
