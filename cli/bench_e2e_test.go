@@ -89,6 +89,29 @@ func TestBenchE2ERows(t *testing.T) {
 	}
 }
 
+// On a clip of variable frame rate the peers code the frames the render codes, each once:
+// ffmpeg's default into .mp4 duplicated frames to fill the gaps (tree.avi: 449 frames for
+// 68), and the ratios compared unequal work.
+func TestBenchE2EVariableRate(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "vfr.mkv")
+	// 40 of 50 frames at 25 fps, a 0.4 s gap where frames 10 to 19 were.
+	if out, err := exec.Command("ffmpeg", "-hide_banner", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25,trim=end_frame=50",
+		"-vf", "select='not(between(n,10,19))'", "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "ultrafast", in).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
+	}
+	code, stdout, stderr := trackink("bench", "--e2e", in, "--preset", "ultrafast", "--no-twin", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep job.E2EReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if rep.Frames != 40 || !rep.BareSame {
+		t.Errorf("%d frames, nothing drawn the same packets as ffmpeg's: %v; want 40, true", rep.Frames, rep.BareSame)
+	}
+}
+
 // --no-twin leaves the twin out, and says nothing of it.
 func TestBenchE2ENoTwin(t *testing.T) {
 	in, _ := nothingDrawnClip(t)

@@ -3,6 +3,7 @@ package video
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
 	"trackink/internal/cputime"
 )
 
@@ -176,9 +178,11 @@ func benchFile(opts Options, what string) string {
 }
 
 // samePackets reports whether files a and b hold the same packets in the streams that
-// ffmpeg's -map sel picks ("0": every stream): the same bytes, timestamps and flags (ffmpeg's framemd5 of a stream copy, without its
-// header lines). The streams' headers may differ: our encoder's time base is the input
-// stream's, the ffmpeg CLI's 1/frame rate, and x264 writes it into the SPS's timing fields.
+// ffmpeg's -map sel picks ("0": every stream): the same bytes at the same times (ffmpeg's
+// framemd5 of a stream copy, each packet's timestamps and duration in seconds). The
+// streams' time bases may differ: our encoder's is the input stream's, the ffmpeg CLI's
+// 1/frame rate (x264 writes it into the SPS's timing fields), and a stream of variable
+// rate is muxed in other units by each.
 func samePackets(ctx context.Context, a, b, sel string) (bool, error) {
 	sums := make([][]string, 2)
 	for i, path := range []string{a, b} {
@@ -188,13 +192,46 @@ func samePackets(ctx context.Context, a, b, sel string) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("video: bench: reading the packets of %s: %w", path, err)
 		}
-		for l := range strings.Lines(string(out)) {
-			if !strings.HasPrefix(l, "#") {
-				sums[i] = append(sums[i], l)
-			}
+		if sums[i], err = packetsInSeconds(string(out)); err != nil {
+			return false, fmt.Errorf("video: bench: the packets of %s: %w", path, err)
 		}
 	}
 	return len(sums[0]) > 0 && slices.Equal(sums[0], sums[1]), nil
+}
+
+// packetsInSeconds rewrites framemd5's packet lines (stream, dts, pts, duration, size,
+// hash) with the times in seconds, exact fractions of each stream's time base (its "#tb
+// N: num/den" header line).
+func packetsInSeconds(framemd5 string) ([]string, error) {
+	tb := map[string]*big.Rat{}
+	var out []string
+	for l := range strings.Lines(framemd5) {
+		if rest, ok := strings.CutPrefix(l, "#tb "); ok {
+			stream, base, _ := strings.Cut(strings.TrimSpace(rest), ": ")
+			r, ok := new(big.Rat).SetString(base)
+			if !ok {
+				return nil, fmt.Errorf("time base %q", base)
+			}
+			tb[stream] = r
+			continue
+		}
+		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		f := strings.Split(strings.TrimSpace(l), ",")
+		if len(f) < 6 || tb[strings.TrimSpace(f[0])] == nil {
+			return nil, fmt.Errorf("packet line %q", strings.TrimSpace(l))
+		}
+		for k := 1; k <= 3; k++ {
+			v, ok := new(big.Rat).SetString(strings.TrimSpace(f[k]))
+			if !ok {
+				return nil, fmt.Errorf("packet line %q: field %d", strings.TrimSpace(l), k+1)
+			}
+			f[k] = v.Mul(v, tb[strings.TrimSpace(f[0])]).RatString()
+		}
+		out = append(out, strings.Join(f, ","))
+	}
+	return out, nil
 }
 
 // transcodePeer runs the ffmpeg CLI on its inputs and maps, in (for a plain transcode:
@@ -203,7 +240,9 @@ func samePackets(ctx context.Context, a, b, sel string) (bool, error) {
 // and peak RSS.
 func transcodePeer(ctx context.Context, opts Options, in []string, out string, more ...string) (wall, cpu time.Duration, peakRSS int64, err error) {
 	args := append([]string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y"}, in...)
-	args = append(args, "-c", "copy", "-c:v:0", opts.Encoder)
+	// -fps_mode passthrough: each decoded frame once, as the render writes them; into .mp4
+	// the default duplicates frames of a variable rate (tree.avi: 449 frames for 68).
+	args = append(args, "-c", "copy", "-c:v:0", opts.Encoder, "-fps_mode:v:0", "passthrough")
 	if opts.Preset != "" {
 		args = append(args, "-preset", opts.Preset)
 	}
