@@ -72,6 +72,15 @@ const benchExamples = `Examples:
   # objects mode is left out, and said so:
   trackink bench --detect all --frames 100`
 
+// The most frames and points bench times: each frame's figures and each size's points are
+// held in memory (2 000 000 000 frames ended in the runtime's out-of-memory crash); a
+// million frames of the 4K seed scene take hours on a GPU, and 10 million points are 100
+// times the docs' largest graph.
+const (
+	maxBenchFrames = 1_000_000
+	maxBenchPoints = 10_000_000
+)
+
 func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	var style options.Style
 	fs := options.NewFlagSet("bench", "[--knn | --effects | --e2e VIDEO | --detect all|MODES] [flags]  (none of them: the seed scene)", benchExamples, stderr)
@@ -102,8 +111,8 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if err != nil {
 			return err
 		}
-		if *frames < 1 {
-			return options.UsageError{Err: errors.New("--frames must be at least 1")}
+		if *frames < 1 || *frames > maxBenchFrames {
+			return options.UsageError{Err: fmt.Errorf("--frames %d: want 1 to %d", *frames, maxBenchFrames)}
 		}
 		switch mode {
 		case modeDetect:
@@ -114,8 +123,8 @@ func benchCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				knnFrames = *frames
 			}
 			for _, n := range *points {
-				if n < 2 {
-					return options.UsageError{Err: fmt.Errorf("--points %d: need at least 2 (a link joins two)", n)}
+				if n < 2 || n > maxBenchPoints {
+					return options.UsageError{Err: fmt.Errorf("--points %d: want 2 (a link joins two) to %d", n, maxBenchPoints)}
 				}
 			}
 			if err := (knn.Options{K: style.Links.K}).Validate(); err != nil {

@@ -68,3 +68,21 @@ func TestBenchRefusesFlagsItDoesNotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchBounds: --frames out of range is refused naming the flag, exit 2, before any
+// work: two billion frames ended in the runtime's out-of-memory crash (--points:
+// TestBenchKnnPointsChecked).
+func TestBenchBounds(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--frames", "0"}, "--frames 0: want 1 to 1000000"},
+		{[]string{"--frames", "2000000000"}, "--frames 2000000000: want 1 to 1000000"},
+		{[]string{"--effects", "--frames", "99999999999"}, "--frames 99999999999: want 1 to 1000000"},
+	} {
+		if code, stdout, stderr := trackink(append([]string{"bench"}, tt.args...)...); code != 2 || stdout != "" || !strings.Contains(stderr, tt.want) {
+			t.Errorf("bench %v: exit %d, stdout %q, stderr %q; want exit 2 saying %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+}

@@ -69,12 +69,13 @@ func TestBenchKnnFrames(t *testing.T) {
 	}
 }
 
-// TestBenchKnnPointsChecked: a --points size too small to link is a usage error naming the
-// flag (exit 2); 1 passed the flag's check and failed in the benchmark, exit 1.
+// TestBenchKnnPointsChecked: a --points size too small to link, or too large to hold, is a
+// usage error naming the flag (exit 2); 1 passed the flag's check and failed in the
+// benchmark, exit 1, and two billion ended in the runtime's out-of-memory crash.
 func TestBenchKnnPointsChecked(t *testing.T) {
-	for _, points := range []string{"0", "1", "60,1"} {
-		code, stdout, stderr := trackink("bench", "--knn", "--points", points)
-		if code != 2 || stdout != "" || !strings.Contains(stderr, "need at least 2") {
+	for _, points := range []string{"0", "1", "60,1", "60,2000000000"} {
+		code, stdout, stderr := trackink("bench", "--knn", "--points", points, "--knn-backend", "grid")
+		if code != 2 || stdout != "" || !strings.Contains(stderr, ": want 2 (a link joins two) to 10000000") {
 			t.Errorf("--points %s: exit %d, stdout %q, stderr %q; want exit 2 naming --points", points, code, stdout, stderr)
 		}
 	}
