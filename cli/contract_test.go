@@ -251,6 +251,10 @@ func TestDemoMistakesExitTwoBeforeWork(t *testing.T) {
 		{"taller than libx264 takes", []string{"--frames", "1", "--width", "16", "--height", "16386"}, "--height 16386: libx264, which codes the demo, takes at most 16384"},
 		{"both too large", []string{"--frames", "1", "--width", "40000", "--height", "40000"}, "--width 40000: libx264"},
 		{"larger than FFmpeg's frames", []string{"--frames", "1", "--width", "16384", "--height", "16384"}, "--width 16384 --height 16384: larger than FFmpeg's frames may be"},
+		// Named by their flags, where a line gave all three values.
+		{"odd width", []string{"--width", "63"}, "--width 63: want an even number of at least 16"},
+		{"short height", []string{"--height", "8"}, "--height 8: want an even number of at least 16"},
+		{"no frames", []string{"--frames", "0"}, "--frames 0: want at least 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tmp := t.TempDir()

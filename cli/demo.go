@@ -33,8 +33,8 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if err := options.Parse(fs, args); err != nil {
 			return err
 		}
-		if *frames < 1 || *w < 16 || *h < 16 || *w%2 != 0 || *h%2 != 0 {
-			return options.UsageError{Err: fmt.Errorf("demo clip %dx%d, %d frames: need even sizes of at least 16 and at least one frame", *w, *h, *frames)}
+		if *frames < 1 {
+			return options.UsageError{Err: fmt.Errorf("--frames %d: want at least 1", *frames)}
 		}
 		if err := checkDemoSize(*w, *h); err != nil {
 			return err
@@ -89,6 +89,10 @@ const maxDemoSide = 16384
 // here (the render's own check, exit 1). FFmpeg refused each after "synthesising…", exit 1.
 func checkDemoSize(w, h int) error {
 	switch {
+	case w < 16 || w%2 != 0:
+		return options.UsageError{Err: fmt.Errorf("--width %d: want an even number of at least 16 (H.264 in 4:2:0)", w)}
+	case h < 16 || h%2 != 0:
+		return options.UsageError{Err: fmt.Errorf("--height %d: want an even number of at least 16 (H.264 in 4:2:0)", h)}
 	case w > maxDemoSide:
 		return options.UsageError{Err: fmt.Errorf("--width %d: libx264, which codes the demo, takes at most %d", w, maxDemoSide)}
 	case h > maxDemoSide:
