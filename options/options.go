@@ -113,6 +113,7 @@ var table = map[string]option{
 	"glow-opacity":         {group: groupLook, style: true, fields: []string{"overlay.Style.GlowOpacity"}},
 	"list-looks":           {group: groupLook},
 	"look":                 {group: groupLook, short: true, choices: func() []string { names, _ := overlay.PresetNames(); return names }},
+	"bench look":           {group: groupLook, short: true, choices: func() []string { names, _ := overlay.PresetNames("seed"); return names }},
 	"jitter":               {group: groupLook, style: true, fields: []string{"overlay.Style.Jitter"}},
 	"min-life":             {group: groupLook, style: true, fields: []string{"overlay.Style.MinLife"}},
 	"point-radius":         {group: groupLook, style: true, fields: []string{"overlay.Style.PointRadius"}},
@@ -194,8 +195,11 @@ var table = map[string]option{
 	"layer-only": {group: groupEncoding, short: true},
 	"lossless":   {group: groupEncoding, fields: []string{"video.Options.Lossless"}},
 	"preset":     {group: groupEncoding, fields: []string{"video.Options.Preset"}, choices: video.Presets},
-	"profile":    {group: groupEncoding, fields: []string{"video.Options.Profile"}, choices: video.Profiles},
-	"threads":    {group: groupEncoding, fields: []string{"video.Options.Threads"}},
+	// bench --e2e codes with libx264, demo with auto (libx264 or NVENC): the names each takes.
+	"bench preset": {group: groupEncoding, fields: []string{"video.Options.Preset"}, choices: func() []string { return video.EncoderPresets("libx264") }},
+	"demo preset":  {group: groupEncoding, fields: []string{"video.Options.Preset"}, choices: func() []string { return video.EncoderPresets("auto") }},
+	"profile":      {group: groupEncoding, fields: []string{"video.Options.Profile"}, choices: video.Profiles},
+	"threads":      {group: groupEncoding, fields: []string{"video.Options.Threads"}},
 
 	"bench detect":  {group: groupBench, choices: func() []string { return append([]string{"all", "people"}, tracker.Modes...) }},
 	"bench e2e":     {group: groupBench},
@@ -205,7 +209,7 @@ var table = map[string]option{
 	"bench knn":     {group: groupBench},
 	"bench no-twin": {group: groupBench},
 	"bench points":  {group: groupBench},
-	"bench scene":   {group: groupBench, choices: func() []string { return []string{"seed"} }},
+	"bench scene":   {group: groupBench, choices: func() []string { return []string{"seed", "mot17"} }}, // mot17: --e2e's
 
 	"golden dir":    {group: groupGoldens},
 	"golden list":   {group: groupGoldens},

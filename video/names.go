@@ -14,5 +14,9 @@ func Presets() []string {
 	return append(presetsOf("libx264"), presetsOf("h264_nvenc")[len(x264Presets):]...)
 }
 
+// EncoderPresets returns the names Options.Preset takes with encoder name (auto: those
+// libx264 and NVENC share).
+func EncoderPresets(name string) []string { return slices.Clone(presetsOf(name)) }
+
 // Profiles returns every name Options.Profile takes with some encoder: ProRes's and DNxHR's.
 func Profiles() []string { return append(profilesOf("prores_ks"), profilesOf("dnxhd")...) }
