@@ -17,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+
 	"trackink/internal/suggest"
 	"trackink/job"
 	"trackink/options"
@@ -115,10 +117,13 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			printHelp(stderr)
 			return exitUsage
 		}
-		printHelp(stdout)
 		if len(args) == 0 {
+			// No command is a usage error: its help goes with the errors, as an unknown
+			// command's does.
+			printHelp(stderr)
 			return exitUsage
 		}
+		printHelp(stdout)
 		return 0
 	}
 	name := args[0]
@@ -126,6 +131,13 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		name = "version"
 	}
 	cmd, ok := commands[name]
+	if !ok && strings.HasPrefix(name, "-") {
+		// Flags follow a command; trackink itself takes --help and --version alone.
+		fmt.Fprintf(stderr, "trackink: unknown flag %q%s: give a command first, its flags after it (trackink COMMAND --flag)\n\n",
+			name, suggest.DidYouMean(name, []string{"--help", "--version"}))
+		printHelp(stderr)
+		return exitUsage
+	}
 	if !ok {
 		fmt.Fprintf(stderr, "trackink: unknown command %q%s\n\n", name, suggest.DidYouMean(name, commandNames()))
 		printHelp(stderr)

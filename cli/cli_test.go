@@ -204,6 +204,17 @@ func TestHelpHasExamples(t *testing.T) {
 	if code, _, stderr := trackink("Render"); code != exitUsage || !strings.Contains(stderr, "did you mean render?") {
 		t.Errorf("Render: exit %d, %q", code, stderr)
 	}
+	// No command is a usage error, its help with the errors; a flag before any command is
+	// a flag, not a command named "--hlep".
+	if code, stdout, stderr := trackink(); code != exitUsage || stdout != "" || !strings.Contains(stderr, "render") {
+		t.Errorf("no command: exit %d, stdout %q, stderr %q; want 2, the help on stderr", code, stdout, stderr)
+	}
+	for flag, want := range map[string]string{"--hlep": `unknown flag "--hlep" (did you mean --help?)`,
+		"--verison": `unknown flag "--verison" (did you mean --version?)`, "-y": `unknown flag "-y": give a command first`} {
+		if code, _, stderr := trackink(flag); code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, %q; want 2 saying %q", flag, code, stderr, want)
+		}
+	}
 }
 
 func TestBenchJSON(t *testing.T) {
