@@ -38,15 +38,17 @@ var ClassAliases = map[string]string{
 }
 
 // ClassIndices returns the indices of the classes named in a comma-separated list
-// ("person,car,dog"), by their names or their aliases; an unknown name is an error that
-// suggests the name it is close to and lists the names.
+// ("person,car,dog"), by their names or their aliases, in any case ("Person", "TV": the
+// names are lower case, and none differs from another by case alone); an unknown name is
+// an error that suggests the name it is close to and lists the names.
 func ClassIndices(list string) ([]int, error) {
 	var idx []int
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
+	for _, typed := range strings.Split(list, ",") {
+		typed = strings.TrimSpace(typed)
+		if typed == "" {
 			continue
 		}
+		name := strings.ToLower(typed)
 		if alias, ok := ClassAliases[name]; ok {
 			name = alias
 		}
@@ -58,7 +60,7 @@ func ClassIndices(list string) ([]int, error) {
 			if hint == "" {
 				hint = suggest.DidYouMean(name, slices.Sorted(maps.Keys(ClassAliases)))
 			}
-			return nil, fmt.Errorf("unknown class %q%s: the classes are %s", name, hint, strings.Join(Classes, ", "))
+			return nil, fmt.Errorf("unknown class %q%s: the classes are %s", typed, hint, strings.Join(Classes, ", "))
 		}
 		if !slices.Contains(idx, i) {
 			idx = append(idx, i)

@@ -296,6 +296,7 @@ func TestClassIndices(t *testing.T) {
 		{"motorcycle,airplane,couch,potted plant,dining table,tv", []int{3, 4, 57, 58, 60, 62}},
 		{"motorbike,aeroplane,sofa,pottedplant,diningtable,tvmonitor", []int{3, 4, 57, 58, 60, 62}},
 		{"motorbike,motorcycle", []int{3}},
+		{"Person, TV,MotorBike", []int{0, 62, 3}},
 	} {
 		if got, err := ClassIndices(c.list); err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("ClassIndices(%q) = %v, %v; want %v", c.list, got, err, c.want)
@@ -303,6 +304,7 @@ func TestClassIndices(t *testing.T) {
 	}
 	for _, c := range []struct{ bad, want string }{
 		{"persn", `unknown class "persn" (did you mean person?): the classes are person, bicycle`},
+		{"Persn", `unknown class "Persn" (did you mean person?)`},
 		{"motorcyle", "(did you mean motorcycle?)"},
 		{"potted-plant", "(did you mean potted plant?)"},
 		{"tvmonitr", "(did you mean tvmonitor?)"},
