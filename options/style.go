@@ -91,13 +91,19 @@ var fileKeys = []string{"font", "label-words", "label-lines"}
 
 // fromStyleDir returns the value of key as the style file gave it, a relative path to a
 // file taken from the style file's folder: a style is a look kept for many renders, run
-// from anywhere, with the files it names beside it. A style file that is no file on disk
-// (a pipe: --style <(make-style)) has no folder; its paths are the working directory's.
+// from anywhere, with the files it names beside it. The folder is the file's own, links
+// followed (a style linked from a dotfiles repository, /dev/stdin redirected from a file);
+// a style file that is no file on disk (a pipe: --style <(make-style)) has none, and its
+// paths are the working directory's.
 func (s *Style) fromStyleDir(key, v string) string {
-	if !slices.Contains(fileKeys, key) || v == "" || filepath.IsAbs(v) || key == "font" && v == overlay.GoMono || !isFile(s.File) {
+	if !slices.Contains(fileKeys, key) || v == "" || filepath.IsAbs(v) || key == "font" && v == overlay.GoMono {
 		return v
 	}
-	return filepath.Join(filepath.Dir(s.File), v)
+	file, err := filepath.EvalSymlinks(s.File)
+	if err != nil || !isFile(file) {
+		return v
+	}
+	return filepath.Join(filepath.Dir(file), v)
 }
 
 // rivalKeys are the style keys that set the same thing two ways, so only one may be given:

@@ -124,6 +124,23 @@ func TestStyleFilePathsFromItsFolder(t *testing.T) {
 			t.Errorf("%s: words %q, lines %q, font %q; want %q, %q, %q", tc.name, o.Style.LabelWords, o.Style.LabelLines, o.Style.Font, tc.words, tc.lines, tc.font)
 		}
 	}
+	// A link to a style file (a dotfiles repository's) is followed to the file's folder.
+	os.WriteFile(style, []byte("label = \"{word}\"\nlabel-words = \"text/words.txt\"\n"), 0o644)
+	link := filepath.Join(dir, "linked.toml")
+	if err := os.Symlink(style, link); err != nil {
+		t.Fatal(err)
+	}
+	{
+		var s Style
+		fs := NewFlagSet("render", "", "", io.Discard)
+		s.Register(fs, "knn", "default")
+		if err := Parse(fs, []string{"--style", link}); err != nil {
+			t.Fatal(err)
+		}
+		if o, err := s.Options(fs, false); err != nil || !slices.Equal(o.Style.LabelWords, []string{"fox", "owl"}) {
+			t.Errorf("a linked style file: %v, words %q; want those beside the file linked to", err, o.Style.LabelWords)
+		}
+	}
 	// A style file from a pipe has no folder: its paths are the working directory's.
 	os.WriteFile(filepath.Join(work, "here.txt"), []byte("bee\n"), 0o644)
 	fifo := filepath.Join(dir, "style.fifo")
