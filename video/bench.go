@@ -219,15 +219,18 @@ func packetsInSeconds(framemd5 string) ([]string, error) {
 			continue
 		}
 		f := strings.Split(strings.TrimSpace(l), ",")
-		if len(f) < 6 || tb[strings.TrimSpace(f[0])] == nil {
+		for k := range f {
+			f[k] = strings.TrimSpace(f[k]) // framemd5 pads its columns
+		}
+		if len(f) < 6 || tb[f[0]] == nil {
 			return nil, fmt.Errorf("packet line %q", strings.TrimSpace(l))
 		}
 		for k := 1; k <= 3; k++ {
-			v, ok := new(big.Rat).SetString(strings.TrimSpace(f[k]))
+			v, ok := new(big.Rat).SetString(f[k])
 			if !ok {
 				return nil, fmt.Errorf("packet line %q: field %d", strings.TrimSpace(l), k+1)
 			}
-			f[k] = v.Mul(v, tb[strings.TrimSpace(f[0])]).RatString()
+			f[k] = v.Mul(v, tb[f[0]]).RatString()
 		}
 		out = append(out, strings.Join(f, ","))
 	}

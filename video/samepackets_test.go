@@ -22,7 +22,9 @@ func TestPacketsInSeconds(t *testing.T) {
 		same           bool
 	}{
 		{"the same in another time base", ffmpeg, true},
+		{"padded otherwise", "#tb 0: 1/12800\n0, 0, 0, 512, 2473, ae0c\n0, 10240, 10240, 512, 1286, 5a4f\n", true},
 		{"a frame later", "#tb 0: 1/12800\n0, 0, 0, 512, 2473, ae0c\n0, 10752, 10752, 512, 1286, 5a4f\n", false},
+		{"a longer last frame", "#tb 0: 1/12800\n0, 0, 0, 512, 2473, ae0c\n0, 10240, 10240, 1024, 1286, 5a4f\n", false},
 		{"other bytes", "#tb 0: 1/12800\n0, 0, 0, 512, 2473, ae0c\n0, 10240, 10240, 512, 1286, 0000\n", false},
 	} {
 		b, err := packetsInSeconds(c.framemd5)
