@@ -35,6 +35,7 @@ func TestRenderLayerOnly(t *testing.T) {
 		{"mp4", []string{"-o", "e.mp4"}, 2, ".webm (VP9)"},
 		{"one frame's", []string{"-o", "f.png", "--frame", "3"}, 0, ""},
 		{"one frame's, no alpha", []string{"-o", "f.jpg", "--frame", "3"}, 2, "a layer needs an alpha channel, which JPG has not"},
+		{"one picture, no frame", []string{"-o", "g.png"}, 2, "one frame's layer: give --frame N (every frame's: -o name_%05d.png)"},
 		{"segment", []string{"-o", "segs", "--segment", "0/2"}, 2, "a layer is rendered whole"},
 		{"detect", []string{"-o", "d.mov", "--detect", "motion"}, 2, "track first (trackink track"},
 	} {

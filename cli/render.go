@@ -171,6 +171,9 @@ func (f *renderFlags) run(fs *pflag.FlagSet, stderr io.Writer) runFunc {
 			return options.UsageError{Err: errors.New("--layer-only writes a video's overlay: give -i VIDEO and -o .mov, .webm, name_%05d.png, or NAME.png for one frame (--frame)")}
 		case f.video.Layer && isPicture(f.output) && !strings.EqualFold(filepath.Ext(f.output), ".png"):
 			return options.UsageError{Err: fmt.Errorf("--layer-only -o %s: a layer needs an alpha channel, which %s has not: -o NAME.png", f.output, strings.ToUpper(strings.TrimPrefix(filepath.Ext(f.output), ".")))}
+		case f.video.Layer && isPicture(f.output) && !fs.Changed("frame"):
+			// One picture is one frame's layer, named; every frame's is a numbered sequence.
+			return options.UsageError{Err: fmt.Errorf("--layer-only -o %s: one frame's layer: give --frame N (every frame's: -o name_%%05d.png)", f.output)}
 		}
 		if f.video.Layer && f.video.Segment != "" {
 			return options.UsageError{Err: errors.New("--layer-only and --segment: a layer is rendered whole (the join writes H.264, which has no alpha)")}
