@@ -53,7 +53,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 	fs.StringVar(&sc.Rules, "rules", "auto", "whose rules to score by: motmetrics (py-motmetrics: MOTChallenge rows with consider flag 0 left out, every other box counts), "+
 		"trackeval (MOTChallenge's and KITTI's official scorer: boxes on distractors and in KITTI's DontCare regions removed, only pedestrians, or KITTI's Car and Pedestrian, scored), "+
 		"or auto (trackeval for KITTI ground truth, as its devkit scores, motmetrics otherwise)")
-	frameCol := fs.String("frame-column", "frame_index", "supervision CSV: the column holding the frame number")
+	frameCol := fs.String("frame-column", options.DefaultFrameColumn, "supervision CSV: the column holding the frame number")
 	untracked := fs.String("untracked", "skip", "track boxes without a track id: skip (left out, with a warning, as render and tracks leave them out), or refuse (the tracks file, naming the line)")
 	var tf options.Tracks // the tracks' reader: render's and tracks' --class-names
 	tf.RegisterClassNames(fs)
@@ -118,7 +118,7 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			if err != nil {
 				return fmt.Errorf("-i %s: %w", *in, err)
 			}
-			*w, *h = info.DisplayWidth, info.DisplayHeight
+			*w, *h, tf.Turned = info.DisplayWidth, info.DisplayHeight, info.Rotation%180 == 90
 		}
 		if err := tf.CheckSize(*w, *h); err != nil { // after -i, which gives the size
 			return err

@@ -252,6 +252,8 @@ func TestReaderFlagsNeedTheirFormat(t *testing.T) {
 		{[]string{"--tracks", csv, "--tracks", jsonl, "--frame-column", "frame", "--drop-ignored"},
 			"--drop-ignored reads MOTChallenge text, and the tracks are supervision CSVSink CSV and trackink JSON Lines"},
 		{[]string{"--tracks", mot, "--tracks", jsonl, "--drop-ignored"}, ""},
+		// With --gt the column may be the ground truth's: render tells to give it there.
+		{[]string{"--tracks", jsonl, "--gt", csv, "--frame-column", "frame"}, ""},
 	} {
 		args := append([]string{"render", "--width", "96", "--height", "64", "-o", out, "-y"}, c.args...)
 		code, _, stderr := trackink(args...)

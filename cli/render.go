@@ -229,6 +229,7 @@ func (f *renderFlags) job(ctx context.Context, opts overlay.Options, stderr io.W
 			return untilInterrupted(ctx, func() (*scene.Tracks, error) { return f.tracks.LoadAll(w, h) })
 		}
 		if f.truth.path != "" {
+			f.tracks.WithTruth = true
 			o.Tracks.Judge = func(tr *scene.Tracks, w, h int) (*job.Judged, error) {
 				return untilInterrupted(ctx, func() (*job.Judged, error) { return f.truth.judge(f, tr, w, h, stderr) })
 			}

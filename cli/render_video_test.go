@@ -206,7 +206,7 @@ func TestRenderWarnsOfTracksOnTheStoredFrame(t *testing.T) {
 	}
 	tracks := filepath.Join(dir, "t.txt")
 	os.WriteFile(tracks, []byte(rows.String()), 0o644)
-	const hint = "made on the frame as stored, 320×240, before the video's quarter turn? --orientation stored draws them on it"
+	const hint = "made on the frame as stored, 320×240, before the video's quarter turn? render them with --orientation stored"
 	for _, tc := range []struct {
 		orientation string
 		warned      bool
@@ -215,6 +215,12 @@ func TestRenderWarnsOfTracksOnTheStoredFrame(t *testing.T) {
 			"--frame", "2", "-o", filepath.Join(dir, tc.orientation+".png"))
 		if code != 0 || strings.Contains(stderr, hint) != tc.warned || !tc.warned && strings.Contains(stderr, "warning") {
 			t.Errorf("--orientation %s: exit %d, stderr:\n%s\nwant the hint %q: %v", tc.orientation, code, stderr, hint, tc.warned)
+		}
+	}
+	// tracks and eval, given the video, say the same.
+	for _, args := range [][]string{{"tracks", tracks, "-i", rotated}, {"eval", "--gt", tracks, "--tracks", tracks, "-i", rotated}} {
+		if code, stdout, stderr := trackink(args...); code != 0 || !strings.Contains(stderr, hint) {
+			t.Errorf("%v: exit %d, stdout:\n%s\nstderr:\n%s\nwant the hint %q", args, code, stdout, stderr, hint)
 		}
 	}
 }

@@ -114,7 +114,7 @@ func tracksCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 				return err
 			}
 			// Trackers read frames as players show them.
-			*w, *h = info.DisplayWidth, info.DisplayHeight
+			*w, *h, t.Turned = info.DisplayWidth, info.DisplayHeight, info.Rotation%180 == 90
 		}
 		tracks, err := untilInterrupted(ctx, func() (*scene.Tracks, error) { return t.Load(*w, *h) })
 		if errors.Is(err, scene.ErrNeedsSize) {

@@ -216,6 +216,9 @@ type Tracks struct {
 	// Turned is whether the picture the tracks are drawn on is a frame stored sideways and
 	// shown turned a quarter (--orientation display of a video rotated 90° or 270°).
 	Turned bool
+	// WithTruth: a ground truth is read with these flags too (render --gt), whose format
+	// checkFormats does not see: --frame-column may be the ground truth's.
+	WithTruth bool
 	// Warn, when set, says what the tracks look wrong for (sizeHint).
 	Warn func(string)
 	// Note, when set, says where the class names came from when no --class-names named
@@ -275,9 +278,9 @@ func isFile(path string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
-// defaultFrameColumn is --frame-column's default, the supervision reader's
+// DefaultFrameColumn is --frame-column's default, the supervision reader's
 // (scene.Options.FrameColumn).
-const defaultFrameColumn = "frame_index"
+const DefaultFrameColumn = "frame_index"
 
 // Register adds the readers' flags to fs (--tracks itself is the command's).
 func (t *Tracks) Register(fs *pflag.FlagSet) {
@@ -285,7 +288,7 @@ func (t *Tracks) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.dropIgnored, "drop-ignored", false, "drop MOT ground-truth rows whose consider_flag is 0")
 	fs.StringVar(&t.FrameBase, "frame-base", "auto", "the number the tracks give the video's first frame: 0, 1, or auto (the format's own: 0 for KITTI, CVAT and supervision CSV, 1 otherwise)")
 	fs.StringVar(&t.Untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
-	fs.StringVar(&t.FrameColumn, "frame-column", defaultFrameColumn, "supervision CSV: the column holding the frame number")
+	fs.StringVar(&t.FrameColumn, "frame-column", DefaultFrameColumn, "supervision CSV: the column holding the frame number")
 	t.RegisterClassNames(fs)
 	t.RegisterTracksSize(fs)
 }
@@ -404,7 +407,7 @@ func (t *Tracks) checkFormats(formats ...scene.Format) error {
 		format scene.Format
 	}{
 		{t.dropIgnored, "--drop-ignored", scene.FormatMOT},
-		{t.FrameColumn != defaultFrameColumn, "--frame-column", scene.FormatSupervision},
+		{t.FrameColumn != DefaultFrameColumn && !t.WithTruth, "--frame-column", scene.FormatSupervision},
 	} {
 		if c.given && !slices.Contains(formats, c.format) {
 			return UsageError{fmt.Errorf("%s reads %s, and the tracks are %s: leave it out", c.flag, c.format, formatList(formats))}

@@ -74,7 +74,7 @@ func sizeHint(tr *scene.Tracks, w, h int, turned bool) string {
 	}
 	msg := fmt.Sprintf("tracks reach %d×%d, past the %d×%d picture (%d of %d boxes centred outside it)", m.ReachW, m.ReachH, w, h, m.Outside, m.Boxes)
 	if _, sideways := tr.Misfit(h, w); turned && !sideways {
-		return msg + fmt.Sprintf(": made on the frame as stored, %d×%d, before the video's quarter turn? --orientation stored draws them on it", h, w)
+		return msg + fmt.Sprintf(": made on the frame as stored, %d×%d, before the video's quarter turn? render them with --orientation stored", h, w)
 	}
 	switch {
 	case m.MadeW > 0 && m.OtherAspect:

@@ -52,7 +52,7 @@ func TestSizeHint(t *testing.T) {
 		{"fits", fits, 1280, 720, false, "", ""},
 		// vtest.avi's tracks on the frame stored 768×576 and shown 576×768.
 		{"made on the frame as stored", rows(766, 570), 576, 768, true,
-			"tracks reach 766×570, past the 576×768 picture (5 of 20 boxes centred outside it): made on the frame as stored, 768×576, before the video's quarter turn? --orientation stored draws them on it", "--tracks-size"},
+			"tracks reach 766×570, past the 576×768 picture (5 of 20 boxes centred outside it): made on the frame as stored, 768×576, before the video's quarter turn? render them with --orientation stored", "--tracks-size"},
 		{"the same, the picture not turned", rows(766, 570), 576, 768, false, "--tracks-size", "stored"},
 		{"turned, made at another size", rows(1150, 594), 576, 768, true, "--tracks-size", "stored"},
 	} {
