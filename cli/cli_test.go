@@ -274,8 +274,8 @@ func TestGoldenCommand(t *testing.T) {
 	code, stdout, _ = trackink("golden", "--dir", dir, "--only", "curves,labels-edges,trails", "--out", out)
 	for _, want := range []string{
 		"FAIL curves             the golden is 640×360, the scene draws 480×360; drawn: " + filepath.Join(out, "curves.actual.png"),
-		"FAIL labels-edges       no golden " + filepath.Join(dir, "labels-edges.png") + ": `trackink golden --update --only labels-edges` makes it",
-		"FAIL trails", "`trackink golden --update --only trails` makes it (then look at it) anew",
+		"FAIL labels-edges       no golden " + filepath.Join(dir, "labels-edges.png") + ": `trackink golden --dir " + dir + " --update --only labels-edges` makes it",
+		"FAIL trails", "`trackink golden --dir " + dir + " --update --only trails` makes it (then look at it) anew",
 	} {
 		if code != 1 || !strings.Contains(stdout, want) {
 			t.Errorf("missing, bad and other-sized goldens: exit %d, %s; want 1 saying %q", code, stdout, want)

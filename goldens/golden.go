@@ -100,7 +100,7 @@ func Run(o Options) ([]Result, error) {
 		}
 		// Updating this scene alone makes its golden without rewriting the others, whose
 		// failures would then pass unseen.
-		update := fmt.Sprintf("`trackink golden --update --only %s` makes it (then look at it)", s.Name)
+		update := fmt.Sprintf("`trackink golden --dir %s --update --only %s` makes it (then look at it)", o.Dir, s.Name)
 		want, err := ReadPNG(path)
 		var r Result
 		switch {

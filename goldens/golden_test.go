@@ -23,6 +23,10 @@ func TestGoldens(t *testing.T) {
 	for _, r := range results {
 		switch r.Status {
 		case Failed:
+			if r.Reason != "" {
+				t.Errorf("%s: %s; drawn: %s", r.Scene, r.Reason, r.Actual)
+				continue
+			}
 			t.Errorf("%s: %d pixels differ by more than %d (largest %d); see %s and %s", r.Scene, r.Over, Tolerance, r.MaxDiff, r.Actual, r.Diff)
 		case Skipped: // setup installs the footage wherever the tests run
 			t.Errorf("%s: skipped: %s", r.Scene, r.Reason)
