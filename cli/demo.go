@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"trackink/internal/prose"
 	"trackink/options"
 	"trackink/scene"
 	"trackink/video"
@@ -62,7 +63,7 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		defer os.RemoveAll(dir)
 		in := filepath.Join(dir, demoClip)
-		fmt.Fprintf(stderr, "synthesising a %dx%d clip of %d frames with audio (ffmpeg testsrc2 + sine)\n", *w, *h, *frames)
+		fmt.Fprintf(stderr, "synthesising a %dx%d clip of %s with audio (ffmpeg testsrc2 + sine)\n", *w, *h, prose.Plural(*frames, "frame"))
 		if err := video.SynthesizeContext(ctx, in, *w, *h, *frames, 30); err != nil {
 			if ctx.Err() != nil {
 				return interrupted(ctx)
@@ -83,8 +84,8 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 // render, takes: x264 refuses more ("Error while opening encoder").
 const maxDemoSide = 16384
 
-// checkDemoSize refuses, before the clip is synthesised, a size the demo cannot code: more
-// than libx264's side, a picture larger than FFmpeg's frames may be (av_image_check_size:
+// checkDemoSize refuses, before the clip is synthesised, a size the demo cannot code: an
+// odd side or one under 16 (H.264 in 4:2:0), more than libx264's side, a picture larger than FFmpeg's frames may be (av_image_check_size:
 // (w+128)·(h+128) below 2³¹/8, so 16384x16384 is not one), or one too large for the memory
 // here (the render's own check, exit 1). FFmpeg refused each after "synthesising…", exit 1.
 func checkDemoSize(w, h int) error {

@@ -64,8 +64,8 @@ func renderVideo(ctx context.Context, f *renderFlags, fs *pflag.FlagSet, opts ov
 	}
 	switch {
 	case err == nil && rep.Plan != nil:
-		jo.Say(fmt.Sprintf("wrote %s: frames %d to %d (%d) in %.1f s (%.1f fps; %d tracks frames replayed first), encoder %s",
-			target, rep.Plan.SegFirst, rep.Plan.SegLast, rep.Frames, rep.Wall.Seconds(), rep.FPS, rep.Replayed, rep.Encoder))
+		jo.Say(fmt.Sprintf("wrote %s: frames %d to %d (%d) in %.1f s (%.1f fps; %s replayed first), encoder %s",
+			target, rep.Plan.SegFirst, rep.Plan.SegLast, rep.Frames, rep.Wall.Seconds(), rep.FPS, prose.Plural(rep.Replayed, "tracks frame"), rep.Encoder))
 		return nil
 	case err == nil:
 		jo.Say(fmt.Sprintf("wrote %s: %s in %.1f s (%.1f fps), encoder %s", f.output, prose.Plural(rep.Frames, "frame"), rep.Wall.Seconds(), rep.FPS, rep.Encoder))

@@ -22,7 +22,7 @@ func registerGlowFlags(fs *pflag.FlagSet, st *overlay.Style) {
 		fs.Lookup("glow").DefValue = "12 px at 2160 lines, scaled by the height's square root"
 	}
 	fs.Float32Var(&st.GlowOpacity, "glow-opacity", st.GlowOpacity, "the glow's opacity at the stroke's edge, 0..1; it falls smoothly to none at --glow")
-	fs.Var(sizeValue{&st.Halo}, "halo", "edge every stroke with a band this many px wide, black or white, whichever contrasts more with it, so that it stands out from a picture of its own colour (0 = off; a glow turns it off)")
+	fs.Var(sizeValue{&st.Halo}, "halo", "edge every stroke but dotted ones with a band this many px wide, black or white, whichever contrasts more with it, so that it stands out from a picture of its own colour (0 = off; a glow turns it off)")
 	if st.Halo == overlay.Auto {
 		fs.Lookup("halo").DefValue = "2 px at 2160 lines, scaled, at least 1"
 	}
