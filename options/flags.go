@@ -395,7 +395,10 @@ func (t *Tracks) Load(w, h int) (*scene.Tracks, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tr, t.checkFormats(tr.Format())
+	if err := t.checkFormats(tr.Format()); err != nil {
+		return nil, err
+	}
+	return tr, nil
 }
 
 // checkFormats refuses, exit 2, a reader's flag that only one format reads when none of
