@@ -28,9 +28,9 @@ import (
 // be. o.Video's Output is the picture the frame is drawn for, beside which the scratch video
 // is made (scratchDir); its encoding is not used. With o.Video.Layer the picture is the
 // frame's layer alone, on transparency (premultiplied, as composite.RGBA is), as the layer
-// render draws it. Damage in the input up to frame n is
-// warned of as the render warns of it, and the picture returned with video.ErrInputDamaged:
-// it is what the render draws there, but the frame may not be the one the number says.
+// render draws it. Damage in the input up to frame n is warned of as the render warns of
+// it, and the picture returned with video.ErrInputDamaged: it is what the render draws
+// there, but the frame may not be the one the number says.
 func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, error) {
 	var rep Report
 	if o.Tracks.Live != nil && video.ReadsOnce(o.Video.Input) {
