@@ -50,6 +50,7 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 			return err
 		}
 		keys := styleKeys(fs)
+		dir := styleDir(s.File)
 		for _, e := range entries {
 			if !slices.Contains(keys, e.Key) {
 				if near := suggest.Closest(e.Key, keys); near != "" {
@@ -63,7 +64,7 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 			if _, rivalGiven := given[rivalKeys[e.Key]]; rivalGiven {
 				continue // the command line's rival overrides it, as it would the key itself
 			}
-			values := []string{s.fromStyleDir(e.Key, e.Value)}
+			values := []string{fromStyleDir(dir, e.Key, e.Value)}
 			if e.List != nil {
 				if _, adds := fs.Lookup(e.Key).Value.(addingValue); !adds {
 					return UsageError{fmt.Errorf("%s:%d: %s takes one value, not a list", s.File, e.Line, e.Key)}
@@ -89,21 +90,26 @@ func (s *Style) applyLook(fs *pflag.FlagSet) error {
 // Go Mono).
 var fileKeys = []string{"font", "label-words", "label-lines"}
 
-// fromStyleDir returns the value of key as the style file gave it, a relative path to a
-// file taken from the style file's folder: a style is a look kept for many renders, run
-// from anywhere, with the files it names beside it. The folder is the file's own, links
-// followed (a style linked from a dotfiles repository, /dev/stdin redirected from a file);
-// a style file that is no file on disk (a pipe: --style <(make-style)) has none, and its
-// paths are the working directory's.
-func (s *Style) fromStyleDir(key, v string) string {
-	if !slices.Contains(fileKeys, key) || v == "" || filepath.IsAbs(v) || key == "font" && v == overlay.GoMono {
-		return v
-	}
-	file, err := filepath.EvalSymlinks(s.File)
+// styleDir returns the folder of style file path, links followed (a style linked from a
+// dotfiles repository, /dev/stdin redirected from a file), or "" for a style file that is
+// no file on disk (a pipe: --style <(make-style)).
+func styleDir(path string) string {
+	file, err := filepath.EvalSymlinks(path)
 	if err != nil || !isFile(file) {
+		return ""
+	}
+	return filepath.Dir(file)
+}
+
+// fromStyleDir returns the value of key as a style file in folder dir (styleDir) gave it, a
+// relative path to a file taken from dir: a style is a look kept for many renders, run from
+// anywhere, with the files it names beside it. Without a folder the paths are the working
+// directory's.
+func fromStyleDir(dir, key, v string) string {
+	if dir == "" || !slices.Contains(fileKeys, key) || v == "" || filepath.IsAbs(v) || key == "font" && v == overlay.GoMono {
 		return v
 	}
-	return filepath.Join(filepath.Dir(file), v)
+	return filepath.Join(dir, v)
 }
 
 // rivalKeys are the style keys that set the same thing two ways, so only one may be given:
