@@ -85,9 +85,10 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 const maxDemoSide = 16384
 
 // checkDemoSize refuses, before the clip is synthesised, a size the demo cannot code: an
-// odd side or one under 16 (H.264 in 4:2:0), more than libx264's side, a picture larger than FFmpeg's frames may be (av_image_check_size:
-// (w+128)·(h+128) below 2³¹/8, so 16384x16384 is not one), or one too large for the memory
-// here (the render's own check, exit 1). FFmpeg refused each after "synthesising…", exit 1.
+// odd side or one under 16 (H.264 in 4:2:0), more than libx264's side, a picture larger
+// than FFmpeg's frames may be (av_image_check_size: (w+128)·(h+128) below 2³¹/8, so
+// 16384x16384 is not one), or one too large for the memory here (the render's own check,
+// exit 1). FFmpeg refused each after "synthesising…", exit 1.
 func checkDemoSize(w, h int) error {
 	switch {
 	case w < 16 || w%2 != 0:
