@@ -173,6 +173,7 @@ func TestTunersNeedWhatTheyTune(t *testing.T) {
 	dir := t.TempDir()
 	out, style := filepath.Join(dir, "p.png"), writeFile(t, dir, "s.toml", "link-turns = 2\nsort-range = \"0.1,0.9\"\necho-decay = 0.5\n")
 	words := writeFile(t, dir, "words.txt", "alpha\nbeta\n")
+	noLabels := writeFile(t, dir, "quiet.toml", "no-labels = true\nlabel-size = 20\n")
 	for _, c := range []struct {
 		args []string
 		want string // "" for a picture
@@ -213,7 +214,12 @@ func TestTunersNeedWhatTheyTune(t *testing.T) {
 		{[]string{"--look", "neon", "--halo-opacity", "0.5"}, "--halo-opacity tunes what --halo PX (without --glow) draws"},
 		// The labels' text files are read for {line} and {word} alone.
 		{[]string{"--label-lines", words}, "--label-lines tunes what --label or --class-label with {line} draws"},
-		{[]string{"--label-lines", words, "--label", "{id} {line}", "--no-labels"}, "--label-lines tunes what --label or --class-label with {line}"},
+		// --no-labels turns off all that the label flags shape: one given beside it names both.
+		{[]string{"--label-lines", words, "--label", "{id} {line}", "--no-labels"}, "shapes the labels, and --no-labels turns them off"},
+		{[]string{"--no-labels", "--label-size", "20"}, "--label-size shapes the labels, and --no-labels turns them off"},
+		{[]string{"--style", noLabels, "--label", "{id}"}, "--label shapes the labels, and " + noLabels + ":1 turns them off (no-labels)"},
+		{[]string{"--style", noLabels}, ""},
+		{[]string{"--no-labels=false", "--label-size", "20"}, ""},
 		{[]string{"--label-lines", words, "--label", "{id} {line}"}, ""},
 		{[]string{"--label-words", words, "--label", "{id}"}, "--label-words tunes what --label or --class-label with {word} draws"},
 		{[]string{"--label-words", words, "--class-label", "person={word}"}, ""},
@@ -248,6 +254,7 @@ func TestReaderFlagsNeedTheirFormat(t *testing.T) {
 	}{
 		{[]string{"--tracks", jsonl, "--frame-column", "frame"}, "--frame-column reads supervision CSVSink CSV, and the tracks are trackink JSON Lines"},
 		{[]string{"--tracks", csv, "--frame-column", "frame"}, ""},
+		{[]string{"--tracks", jsonl, "--frame-column", "frame_index"}, "--frame-column reads supervision CSVSink CSV"}, // the default's name, given
 		{[]string{"--tracks", jsonl, "--drop-ignored"}, "--drop-ignored reads MOTChallenge text, and the tracks are trackink JSON Lines"},
 		{[]string{"--tracks", csv, "--tracks", jsonl, "--frame-column", "frame", "--drop-ignored"},
 			"--drop-ignored reads MOTChallenge text, and the tracks are supervision CSVSink CSV and trackink JSON Lines"},

@@ -212,7 +212,8 @@ type Tracks struct {
 	ClassNames             string   // --class-names
 	classNames             []string // the names the file gave, once read (Options)
 	dropIgnored            bool
-	Size                   string // --tracks-size
+	frameColumn            *pflag.Flag // --frame-column's, to tell whether it was given
+	Size                   string      // --tracks-size
 	// Turned is whether the picture the tracks are drawn on is a frame stored sideways and
 	// shown turned a quarter (--orientation display of a video rotated 90° or 270°).
 	Turned bool
@@ -289,6 +290,7 @@ func (t *Tracks) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&t.FrameBase, "frame-base", "auto", "the number the tracks give the video's first frame: 0, 1, or auto (the format's own: 0 for KITTI, CVAT and supervision CSV, 1 otherwise)")
 	fs.StringVar(&t.Untracked, "untracked", "skip", "detections without a track id: skip, or draw (without id, links or trail)")
 	fs.StringVar(&t.FrameColumn, "frame-column", DefaultFrameColumn, "supervision CSV: the column holding the frame number")
+	t.frameColumn = fs.Lookup("frame-column")
 	t.RegisterClassNames(fs)
 	t.RegisterTracksSize(fs)
 }
@@ -410,7 +412,7 @@ func (t *Tracks) checkFormats(formats ...scene.Format) error {
 		format scene.Format
 	}{
 		{t.dropIgnored, "--drop-ignored", scene.FormatMOT},
-		{t.FrameColumn != DefaultFrameColumn && !t.WithTruth, "--frame-column", scene.FormatSupervision},
+		{t.frameColumn != nil && t.frameColumn.Changed && !t.WithTruth, "--frame-column", scene.FormatSupervision},
 	} {
 		if c.given && !slices.Contains(formats, c.format) {
 			return UsageError{fmt.Errorf("%s reads %s, and the tracks are %s: leave it out", c.flag, c.format, formatList(formats))}

@@ -87,6 +87,9 @@ var tuners = []tuner{
 // the style file) whose drawing st, the style as the look, the style file and the flags
 // left it, does not draw (tuners).
 func (s *Style) CheckTuners(fs *pflag.FlagSet, st *overlay.Style) error {
+	if err := s.checkNoLabels(fs); err != nil {
+		return err
+	}
 	for _, t := range tuners {
 		if t.on(st) {
 			continue
@@ -98,4 +101,27 @@ func (s *Style) CheckTuners(fs *pflag.FlagSet, st *overlay.Style) error {
 		}
 	}
 	return nil
+}
+
+// checkNoLabels refuses, exit 2, a label flag given on the command line beside --no-labels
+// (or the style file's no-labels), which turns off every label that flag would shape.
+func (s *Style) checkNoLabels(fs *pflag.FlagSet) error {
+	if !fs.Changed("no-labels") || !s.noLabels {
+		return nil
+	}
+	var given string
+	fs.Visit(func(f *pflag.Flag) {
+		_, inFile := s.fromFile[f.Name]
+		if o, ok := optionOf(fs.Name(), f.Name); ok && o.group == groupLabels && f.Name != "no-labels" && !inFile && given == "" {
+			given = f.Name
+		}
+	})
+	switch line, inFile := s.fromFile["no-labels"]; {
+	case given == "":
+		return nil
+	case inFile:
+		return UsageError{Err: fmt.Errorf("--%s shapes the labels, and %s:%d turns them off (no-labels): leave one out", given, s.File, line)}
+	default:
+		return UsageError{Err: fmt.Errorf("--%s shapes the labels, and --no-labels turns them off: leave one out", given)}
+	}
 }
