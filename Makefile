@@ -130,11 +130,12 @@ cuda-check: kernels-fatbin
 
 # The cuda build run on this machine's CPU: kernels/device/testdata/fakecuda stands in for libcuda.so.1,
 # strict about contexts, memory, launches, entry points and capture, so the CUDA device's
-# real host code (gorgonia.org/cu and our cgo) runs: every test in a cuda build (the CUDA
-# device's own among them, and a render whose frames stay in GPU memory, FFmpeg's CUDA device
-# and frames on the fake too), and the goldens through the CLI.
+# real host code (gorgonia.org/cu and our cgo) runs: the tests of every package whose test
+# binary the cuda tag changes (scripts/cuda-packages.sh: the CUDA device's own among them,
+# and a render whose frames stay in GPU memory, FFmpeg's CUDA device and frames on the fake
+# too; the others' binaries are the plain run's), and the goldens through the CLI.
 cuda-fake: setup-test-deps cuda-check fakecuda
-	LD_LIBRARY_PATH=$(FAKECUDA) $(GO) test -tags cuda -count=1 ./...
+	pkgs=$$(GO=$(GO) bash scripts/cuda-packages.sh) && LD_LIBRARY_PATH=$(FAKECUDA) $(GO) test -tags cuda -count=1 $$pkgs
 	$(GO) build -tags cuda -o $(FAKECUDA)/trackink .
 	LD_LIBRARY_PATH=$(FAKECUDA) $(FAKECUDA)/trackink golden --backend cuda --out $(FAKECUDA)/golden-failures
 

@@ -26,18 +26,27 @@ import (
 )
 
 // layerCases are the layer's formats as a user asks for them: the output's name, the
-// encoder (auto for the name's default), and what ffmpeg needs to read the alpha back.
+// encoder (auto for the name's default), what ffmpeg needs to read the alpha back, and
+// whether every scene is drawn in it. A scene's drawing reaches the layer by the same path
+// whatever the format, and each format's own (its pixel format, its alpha) is the same for
+// every scene: the default of each kind (Y'CbCr with alpha, RGBA) takes every scene, the
+// others layerShortScenes.
 var layerCases = []struct {
 	name, output, encoder string
 	decoder               []string // ffmpeg's input options for the layer
+	everyScene            bool
 }{
-	{"prores4444", "layer.mov", "", nil},
-	{"png", "layer_%05d.png", "", nil},
-	{"qtrle", "layer.mov", "qtrle", nil},
-	{"prores_aw", "layer.mov", "prores_aw", nil},
+	{"prores4444", "layer.mov", "", nil, true},
+	{"png", "layer_%05d.png", "", nil, true},
+	{"qtrle", "layer.mov", "qtrle", nil, false},
+	{"prores_aw", "layer.mov", "prores_aw", nil, false},
 	// FFmpeg's own VP9 decoder drops the alpha plane; libvpx's reads it.
-	{"vp9", "layer.webm", "", []string{"-c:v", "libvpx-vp9"}},
+	{"vp9", "layer.webm", "", []string{"-c:v", "libvpx-vp9"}, false},
 }
+
+// layerShortScenes are the scenes every layer format draws, and all that -short draws:
+// overlapping translucent fills, a look's strokes, labels and links, and real footage.
+var layerShortScenes = []string{"overlapping-fills", "look-default", "vtest-default"}
 
 // layerScenes are the golden scenes the composite-back test draws: every scene blended
 // with over, without box effects and without the camera look (a layer refuses the others), but for those set in
@@ -65,13 +74,16 @@ func layerScenes(t *testing.T) []goldens.Scene {
 // over the source with FFmpeg's overlay filter (straight alpha, the layer converted to the
 // source's matrix): the picture must be within 1 code value, on average over every sample,
 // of trackink's own burnt-in render of the same scene (coded losslessly, so that only the
-// layer's path differs). -short runs a few scenes.
+// layer's path differs). -short runs layerShortScenes alone.
 func TestLayerCompositesBack(t *testing.T) {
 	scenes := layerScenes(t)
+	for _, name := range layerShortScenes { // each format's only scenes: a renamed one would leave it none
+		if !slices.ContainsFunc(scenes, func(s goldens.Scene) bool { return s.Name == name }) {
+			t.Fatalf("layerShortScenes: no layer scene %q", name)
+		}
+	}
 	if testing.Short() {
-		scenes = slices.DeleteFunc(scenes, func(s goldens.Scene) bool {
-			return !slices.Contains([]string{"overlapping-fills", "look-default", "vtest-default"}, s.Name)
-		})
+		scenes = slices.DeleteFunc(scenes, func(s goldens.Scene) bool { return !slices.Contains(layerShortScenes, s.Name) })
 	}
 	const frames = 3
 	sources, dir := map[string]string{}, t.TempDir() // a clip per size, shared by the scenes
@@ -98,6 +110,9 @@ func TestLayerCompositesBack(t *testing.T) {
 			want := rawFrames(t, burnt, frames, nil)
 			matrix, _, _ := strings.Cut(st.Color, "/")
 			for _, lc := range layerCases {
+				if !lc.everyScene && !slices.Contains(layerShortScenes, s.Name) {
+					continue
+				}
 				t.Run(lc.name, func(t *testing.T) {
 					skipUnlessLayerBuilt(t, lc.output, lc.encoder)
 					layer := filepath.Join(t.TempDir(), lc.output)
