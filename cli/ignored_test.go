@@ -247,6 +247,7 @@ func TestReaderFlagsNeedTheirFormat(t *testing.T) {
 	mot := writeFile(t, dir, "t.txt", "1,1,10,10,20,40,1,-1,-1,-1\n")
 	jsonl := writeFile(t, dir, "t.jsonl", `{"frame":1,"boxes":[{"id":1,"x":10,"y":10,"w":20,"h":40}]}`+"\n")
 	csv := writeFile(t, dir, "t.csv", "x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame\n10,10,30,50,0,0.9,1,0\n")
+	broken := writeFile(t, dir, "broken.jsonl", `{"frame":1,"boxes":[]}`+"\n{\n")
 	out := filepath.Join(dir, "p.png")
 	for _, c := range []struct {
 		args []string
@@ -259,6 +260,9 @@ func TestReaderFlagsNeedTheirFormat(t *testing.T) {
 		{[]string{"--tracks", csv, "--tracks", jsonl, "--frame-column", "frame", "--drop-ignored"},
 			"--drop-ignored reads MOTChallenge text, and the tracks are supervision CSVSink CSV and trackink JSON Lines"},
 		{[]string{"--tracks", mot, "--tracks", jsonl, "--drop-ignored"}, ""},
+		// Refused before the file is read: its mistake on line 2 is not reached.
+		{[]string{"--tracks", broken, "--drop-ignored"}, "--drop-ignored reads MOTChallenge text, and the tracks are trackink JSON Lines"},
+		{[]string{"--tracks", mot, "--tracks", broken, "--frame-column", "frame"}, "--frame-column reads supervision CSVSink CSV"},
 		// With --gt the column may be the ground truth's: render tells to give it there.
 		{[]string{"--tracks", jsonl, "--gt", csv, "--frame-column", "frame"}, ""},
 	} {

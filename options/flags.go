@@ -387,8 +387,11 @@ func (t *Tracks) ClassList(classes []string) []string {
 
 // Load reads the tracking file for a w × h video or picture; "-" reads standard input,
 // its format told by its content. A reader's flag for another format than the file's is
-// refused (checkFormats).
+// refused, before the file is read where its format can be told (checkFormatsFirst).
 func (t *Tracks) Load(w, h int) (*scene.Tracks, error) {
+	if err := t.checkFormatsFirst([]string{t.Path}); err != nil {
+		return nil, err
+	}
 	o, err := t.Options(w, h)
 	if err != nil {
 		return nil, err
@@ -403,22 +406,52 @@ func (t *Tracks) Load(w, h int) (*scene.Tracks, error) {
 	return tr, nil
 }
 
+// formatFlag is a reader's flag that only one format reads, and whether it was given.
+type formatFlag struct {
+	given  bool
+	flag   string
+	format scene.Format
+}
+
+// formatFlags are the reader's flags that only one format reads.
+func (t *Tracks) formatFlags() []formatFlag {
+	return []formatFlag{
+		{t.dropIgnored, "--drop-ignored", scene.FormatMOT},
+		{t.frameColumn != nil && t.frameColumn.Changed && !t.WithTruth, "--frame-column", scene.FormatSupervision},
+	}
+}
+
 // checkFormats refuses, exit 2, a reader's flag that only one format reads when none of
 // formats, the tracks files', is that one: the files were read as if it had not been given.
 func (t *Tracks) checkFormats(formats ...scene.Format) error {
-	for _, c := range []struct {
-		given  bool
-		flag   string
-		format scene.Format
-	}{
-		{t.dropIgnored, "--drop-ignored", scene.FormatMOT},
-		{t.frameColumn != nil && t.frameColumn.Changed && !t.WithTruth, "--frame-column", scene.FormatSupervision},
-	} {
+	for _, c := range t.formatFlags() {
 		if c.given && !slices.Contains(formats, c.format) {
 			return UsageError{fmt.Errorf("%s reads %s, and the tracks are %s: leave it out", c.flag, c.format, formatList(formats))}
 		}
 	}
 	return nil
+}
+
+// checkFormatsFirst is checkFormats before the files at paths are read, from the formats
+// their names and first lines tell (scene.FormatOf), so that a long file is not read for
+// nothing. Standard input, or a file whose format cannot be told, is left to checkFormats
+// once read (and to the reader, which says what is wrong).
+func (t *Tracks) checkFormatsFirst(paths []string) error {
+	if !slices.ContainsFunc(t.formatFlags(), func(c formatFlag) bool { return c.given }) {
+		return nil
+	}
+	formats := make([]scene.Format, len(paths))
+	for k, p := range paths {
+		if p == "-" {
+			return nil
+		}
+		f, err := scene.FormatOf(p)
+		if err != nil {
+			return nil
+		}
+		formats[k] = f
+	}
+	return t.checkFormats(formats...)
 }
 
 // formatList names formats for people, each once: "trackink JSON Lines and KITTI tracking labels".
@@ -452,6 +485,9 @@ func (t *Tracks) LoadAll(w, h int) (*scene.Tracks, error) {
 			return nil, err
 		}
 		return scene.Merge([]*scene.Tracks{tr}, names)
+	}
+	if err := t.checkFormatsFirst(paths); err != nil {
+		return nil, err
 	}
 	parts, formats := make([]*scene.Tracks, len(paths)), make([]scene.Format, len(paths))
 	for k, p := range paths {

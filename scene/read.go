@@ -305,6 +305,23 @@ func Load(path string, opts Options) (*Tracks, error) {
 	return Read(f, path, FormatAuto, opts)
 }
 
+// FormatOf is the format Load reads the file at path in, told as Load tells it (the name's
+// extension, else its first line), without reading further: a directory is YOLO's. The
+// error is Load's when the format cannot be told.
+func FormatOf(path string) (Format, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil {
+		return 0, err
+	} else if info.IsDir() {
+		return FormatYOLO, nil
+	}
+	return sniff(utf8Text(bufio.NewReaderSize(f, 64<<10)), path)
+}
+
 // Read reads tracks from r in the given format; FormatAuto chooses as Load does, using name
 // for the extension. name is also the file name in errors. The input is streamed, so its
 // size is limited by the memory the result needs, not by the input's.

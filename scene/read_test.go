@@ -103,6 +103,9 @@ func TestLoadPicksTheReader(t *testing.T) {
 			if tr.Format() != tc.format {
 				t.Errorf("read as %s, want %s", tr.Format(), tc.format)
 			}
+			if f, err := FormatOf(path); err != nil || f != tc.format {
+				t.Errorf("FormatOf: %v, %v; want %s, as read", f, err, tc.format)
+			}
 			if !reflect.DeepEqual(framesOf(tr), tc.want) {
 				t.Errorf("got %+v, want %+v", framesOf(tr), tc.want)
 			}

@@ -90,6 +90,9 @@ func TestYOLOSixFields(t *testing.T) {
 			}
 			checkInvariants(t, tr)
 			checkNear(t, framesOf(tr), tc.want)
+			if f, err := FormatOf(dir); err != nil || f != FormatYOLO || tr.Format() != FormatYOLO {
+				t.Errorf("FormatOf: %v, %v, read as %v; want YOLO", f, err, tr.Format())
+			}
 		})
 	}
 }
