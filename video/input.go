@@ -407,7 +407,10 @@ func (in *input) expectedFrames() int {
 }
 
 // promisedEnd is where the video stream should end: start + duration from the stream (mp4), or
-// matroska's per-stream DURATION tag, in the stream's time base.
+// matroska's per-stream DURATION tag, in the stream's time base. FFmpeg writes that tag as
+// the time the stream ends (its last packet's end), other muxers as its length: past the
+// start it is taken for the end, the earlier of the two, so that a whole file whose clock
+// starts late is not called truncated; one that ends before the tag still is.
 func promisedEnd(s *astiav.Stream) int64 {
 	start := s.StartTime()
 	if start == astiav.NoPtsValue {
@@ -417,7 +420,11 @@ func promisedEnd(s *astiav.Stream) int64 {
 		return start + d
 	}
 	if d, ok := parseClockTag(streamDurationTag(s)); ok {
-		return start + astiav.RescaleQ(int64(d/time.Microsecond), astiav.NewRational(1, 1000000), s.TimeBase())
+		tag := astiav.RescaleQ(int64(d/time.Microsecond), astiav.NewRational(1, 1000000), s.TimeBase())
+		if tag > start {
+			return tag
+		}
+		return start + tag
 	}
 	return astiav.NoPtsValue
 }
