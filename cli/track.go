@@ -121,7 +121,7 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if ferr := options.FlagError(fs, err); errors.As(ferr, new(options.UsageError)) {
 			return ferr
 		}
-		return t.finish(ctx, live, outs, info, stats, err)
+		return t.finish(ctx, live, outs, stats, err)
 	}
 }
 
@@ -170,7 +170,7 @@ func (t *trackRun) outputs(live *job.Live) (*partners, error) {
 }
 
 // finish writes what was tracked, unless tracking failed (err), and says what it wrote.
-func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, info video.Info, stats video.Stats, err error) error {
+func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, stats video.Stats, err error) error {
 	if t.quiet {
 		for _, w := range stats.Warnings {
 			fmt.Fprintf(t.stderr, "trackink track: warning: %s\n", w)
@@ -207,8 +207,9 @@ func (t *trackRun) finish(ctx context.Context, live *job.Live, outs *partners, i
 	if live.Tracked() == 0 {
 		fmt.Fprintf(t.stderr, "trackink track: warning: nothing was tracked in %s; %s\n", prose.Plural(stats.Frames, "frame"), live.NothingHint(stats.Frames))
 	}
+	aw, ah, factor := live.Analysis()
 	t.say(fmt.Sprintf("wrote %s: %s over %s (%d with something tracked), %s at %dx%d analysis (1/%d), %.1f fps",
-		t.output, prose.Plural(live.LastID(), "track"), prose.Plural(stats.Frames, "frame"), live.Tracked(), live.Mode(), info.Width/live.Factor(), info.Height/live.Factor(), live.Factor(), stats.FPS))
+		t.output, prose.Plural(live.LastID(), "track"), prose.Plural(stats.Frames, "frame"), live.Tracked(), live.Mode(), aw, ah, factor, stats.FPS))
 	return nil
 }
 

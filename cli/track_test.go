@@ -205,3 +205,14 @@ func TestRenderDetect(t *testing.T) {
 		t.Errorf("--segment: exit %d, %s", code, stderr)
 	}
 }
+
+// A phone video stored 320×240 with a 90° display matrix is tracked upright, as shown, and
+// the summary says so: 240×320 (it said the stored 320×240).
+func TestTrackRotatedVideoSaysTheSizeShown(t *testing.T) {
+	dir := t.TempDir()
+	_, rotated := rotatedClip(t, dir)
+	code, _, stderr := trackink("track", "-i", rotated, "--detect", "motion", "-o", filepath.Join(dir, "t.txt"))
+	if want := "motion at 240x320 analysis (1/1)"; code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %q; want 0 saying %q", code, stderr, want)
+	}
+}

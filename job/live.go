@@ -350,12 +350,15 @@ func (l *Live) Tracked() int { return l.tracked }
 // LastID is the highest track id kept.
 func (l *Live) LastID() int { return l.lastID }
 
-// Factor is the tracker's analysis factor (1 before the first frame).
-func (l *Live) Factor() int {
+// Analysis is the size the tracker analyses the frames at, 1/factor of theirs as it took
+// them (upright, as shown, unless --orientation stored); 0 × 0 and 1 before the first frame.
+func (l *Live) Analysis() (w, h, factor int) {
 	if l.t == nil {
-		return 1
+		return 0, 0, 1
 	}
-	return l.t.Factor()
+	w, h = l.t.Size()
+	factor = l.t.Factor()
+	return w / factor, h / factor, factor
 }
 
 // Names are the class names MOTChallenge text numbers the classes by (nil: none).

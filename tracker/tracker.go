@@ -134,6 +134,9 @@ func (t *Tracker) planes(s composite.Surface) (y, cb, cr source, err error) {
 // Factor is the box filter's factor: the analysed planes are 1/Factor of the frame's size.
 func (t *Tracker) Factor() int { return t.factor }
 
+// Size is the size of the frames the tracker takes (New's).
+func (t *Tracker) Size() (w, h int) { return t.w, t.h }
+
 // Step analyses the next frame and returns what is tracked in it: boxes with their ids
 // (region modes) or points (Points). The frame's Index is left 0 for the caller to set;
 // the returned frame and its slices are the Tracker's and valid until the next Step,
