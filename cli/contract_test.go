@@ -66,6 +66,7 @@ func TestMistakesExitTwoBeforeWork(t *testing.T) {
 		{"invalid preset", []string{"--preset", "bogus"}, `--preset "bogus"`},
 		{"NVENC preset for x264", []string{"--encoder", "libx264", "--preset", "p4"}, `--preset "p4"`},
 		{"end before start", []string{"--start", "30", "--end", "10"}, "--end frame 10: is before the start"},
+		{"end at the start's time", []string{"--start", "1s", "--end", "1s"}, "--end 1s: is the start, 1s: the range ends where it begins and holds no frame"},
 		{"unknown extension", []string{"-o", filepath.Join(dir, "out.xyz")}, `--output`},
 		{"container without video", []string{"-o", filepath.Join(dir, "out.mp3")}, "cannot hold H.264"},
 		{"crf too high", []string{"--crf", "52"}, "--crf 52: is outside 0..51"},

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/asticode/go-astiav"
-
-	"trackink/internal/field"
 )
 
 // Frames decodes opts.Input and calls visit on every frame, in presentation order, as
@@ -23,7 +21,7 @@ import (
 func Frames(ctx context.Context, opts Options, visit DrawFunc) (Stats, error) {
 	opts.Output, opts.Segment = "", nil
 	if endsBeforeStart(opts.Start, opts.End) {
-		return Stats{}, field.Errorf("video.Options.End", opts.End, "is before the start, %s", opts.Start)
+		return Stats{}, endBeforeStartError(opts.Start, opts.End)
 	}
 	if err := opts.checkSource(); err != nil {
 		return Stats{}, err

@@ -315,7 +315,7 @@ func (o Options) Validate() error {
 	case o.AheadFrames < 0 || o.AheadFrames > maxAheadFrames:
 		return field.Errorf("video.Options.AheadFrames", o.AheadFrames, "must be 0..%d (each frame held is a decoded frame in memory)", maxAheadFrames)
 	case endsBeforeStart(o.Start, o.End):
-		return field.Errorf("video.Options.End", o.End, "is before the start, %s", o.Start)
+		return endBeforeStartError(o.Start, o.End)
 	case o.Orientation != Displayed && o.Orientation != Stored:
 		return field.Errorf("video.Options.Orientation", o.Orientation, "want Displayed or Stored")
 	case o.OddSize != OddPad && o.OddSize != OddCrop && o.OddSize != Odd444:
@@ -461,6 +461,15 @@ func (o Options) normalize() (Options, error) {
 
 // endsBeforeStart catches an empty range when both ends are of the same kind; a frame start
 // with a time end (or the reverse) is checked only by what it selects.
+// endBeforeStartError says that end (endsBeforeStart) leaves no frame after start: a time
+// ends the range before it (so the start's own time leaves none), a frame is the last in it.
+func endBeforeStartError(start, end Position) error {
+	if end.IsTime && end.Time == start.Time {
+		return field.Errorf("video.Options.End", end, "is the start, %s: the range ends where it begins and holds no frame", start)
+	}
+	return field.Errorf("video.Options.End", end, "is before the start, %s", start)
+}
+
 func endsBeforeStart(start, end Position) bool {
 	switch {
 	case start.IsZero() || end.IsZero() || start.IsTime != end.IsTime:
