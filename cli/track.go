@@ -72,6 +72,9 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if t.det.Preset == "" {
 			t.det.Preset = "bright"
 		}
+		if err := checkTracksFormatFlags(fs, t.output); err != nil {
+			return err
+		}
 		o, closeDetector, err := t.det.Options(fs)
 		if err != nil {
 			return err
@@ -123,6 +126,25 @@ func trackCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		return t.finish(ctx, live, outs, stats, err)
 	}
+}
+
+// checkTracksFormatFlags refuses, exit 2, a flag that only one format of -o writes, given
+// for the other (--point-size for JSON Lines, whose points are points): the tracks would
+// come out as without it. An -o of neither format is outputs' to refuse.
+func checkTracksFormatFlags(fs *pflag.FlagSet, output string) error {
+	format, err := options.TracksFormat("-o", output)
+	if err != nil {
+		return nil
+	}
+	for _, c := range []struct {
+		flag   string
+		format scene.Format
+	}{{"anchor", scene.FormatJSONL}, {"point-size", scene.FormatMOT}} {
+		if fs.Changed(c.flag) && format != c.format {
+			return options.UsageError{Err: fmt.Errorf("--%s is written in %s only, and -o %s is %s: leave it out", c.flag, c.format, output, format)}
+		}
+	}
+	return nil
 }
 
 // outputs checks -i and -o and returns the files the run writes: the tracks, and the class

@@ -17,7 +17,7 @@ import (
 // TestTrackBadOptions: every option out of range is exit 2 naming the flag, before any work
 // (the input does not even exist).
 func TestTrackBadOptions(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "t.txt")
+	out, jsonl := filepath.Join(t.TempDir(), "t.txt"), filepath.Join(t.TempDir(), "t.jsonl")
 	cases := []struct {
 		args []string
 		want string
@@ -36,6 +36,13 @@ func TestTrackBadOptions(t *testing.T) {
 		{[]string{"--point-size", "0"}, "--point-size"},
 		{[]string{"--detect", "points", "--point-seed", "blobs"}, `--point-seed "blobs": must be one of corners, edges, color, color-edges`},
 		{[]string{"--anchor", "top"}, "--anchor"},
+		// Flags that would change nothing: a class list of none, a start under the scores kept,
+		// what the other format of -o writes.
+		{[]string{"--detect", "objects", "--classes", ""}, `--classes "" names no class`},
+		{[]string{"--detect", "objects", "--classes", " , "}, `--classes " , " names no class`},
+		{[]string{"--detect", "people", "--min-score", "0.7", "--start-score", "0.5"}, "--start-score 0.5 is under --min-score 0.7"},
+		{[]string{"--anchor", "centre"}, "--anchor is written in trackink JSON Lines only, and -o " + out + " is MOTChallenge text"},
+		{[]string{"--detect", "points", "--point-size", "8", "-o", jsonl}, "--point-size is written in MOTChallenge text only"},
 	}
 	for _, c := range cases {
 		args := append([]string{"track", "-i", "missing.mp4", "-o", out}, c.args...)
@@ -112,8 +119,8 @@ func TestTrackClip(t *testing.T) {
 	}
 	// Points: JSON Lines holds points; MOT text boxes of --point-size centred on them.
 	pj, pm := filepath.Join(dir, "p.jsonl"), filepath.Join(dir, "p.txt")
-	for _, out := range []string{pj, pm} {
-		if code, _, stderr := trackink("track", "-i", in, "-o", out, "--detect", "points", "--point-size", "6", "--quiet"); code != 0 {
+	for _, args := range [][]string{{"-o", pj}, {"-o", pm, "--point-size", "6"}} {
+		if code, _, stderr := trackink(append([]string{"track", "-i", in, "--detect", "points", "--quiet"}, args...)...); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 	}

@@ -246,8 +246,25 @@ func (d *Detect) Options(fs *pflag.FlagSet) (o tracker.Options, close func(), er
 	if err := FlagError(fs, o.Validate()); err != nil {
 		return o, nil, err
 	}
+	if err := d.checkScores(fs, o); err != nil {
+		return o, nil, err
+	}
 	close, err = d.Detector(&o)
 	return o, close, err
+}
+
+// checkScores refuses, exit 2, --classes that names no class (it found every class, as if
+// not given) and a --start-score under the --min-score below which the detector keeps no
+// box (every box kept would start a track, as if it were not given).
+func (d *Detect) checkScores(fs *pflag.FlagSet, o tracker.Options) error {
+	if fs.Changed("classes") && strings.Trim(d.classes, ", \t") == "" {
+		return UsageError{fmt.Errorf("--classes %q names no class: give one or more, comma-separated (person,car,dog; --list-detect lists them)", d.classes)}
+	}
+	if fs.Changed("start-score") && o.StartScore < d.MinScore {
+		return UsageError{fmt.Errorf("--start-score %g is under --min-score %g, below which the detector keeps no box: give --start-score %g or more, or a lower --min-score",
+			o.StartScore, d.MinScore, d.MinScore)}
+	}
+	return nil
 }
 
 // regionModes are the modes that find regions in the picture itself, by a threshold.
