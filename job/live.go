@@ -426,6 +426,15 @@ func (l *Live) NothingHint(frames int) string {
 	case o.Sensitivity < 1:
 		try = append(try, "a higher --sensitivity")
 	}
+	// The automatic threshold finds nothing in a frame where nothing stands out of the
+	// background; a fixed one does.
+	switch {
+	case o.Threshold != tracker.Auto:
+	case o.Mode == tracker.Bright:
+		try = append(try, "--threshold LEVEL (the 8-bit luma above which a pixel counts as bright)")
+	case o.Mode == tracker.Dark:
+		try = append(try, "--threshold LEVEL (the 8-bit luma below which a pixel counts as dark)")
+	}
 	if o.Mode != tracker.Points && o.MinArea > 0 {
 		try = append(try, "a lower --min-area (0 for small objects)")
 	}

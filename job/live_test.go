@@ -198,7 +198,9 @@ func TestLiveNothingHint(t *testing.T) {
 		{"people", tracker.Objects, noBox{}, nil, Asked{Preset: "people"}, 6, []string{"--detect objects for other things"}, []string{"--classes"}},
 		{"objects of some classes", tracker.Objects, noBox{}, nil, Asked{Preset: "objects", Classes: true}, 6, []string{"other --classes"}, nil},
 		{"motion", tracker.Motion, nil, nil, Asked{Preset: "motion"}, 6, []string{"a higher --sensitivity", "--detect people for people"}, []string{"motion for"}},
-		{"bright at the most sensitive", tracker.Bright, nil, func(o *tracker.Options) { o.Sensitivity = 1 }, Asked{}, 6, []string{"a lower --min-area"}, []string{"--sensitivity"}},
+		{"bright at the most sensitive", tracker.Bright, nil, func(o *tracker.Options) { o.Sensitivity = 1 }, Asked{}, 6,
+			[]string{"a lower --min-area", "--threshold LEVEL (the 8-bit luma above which a pixel counts as bright)"}, []string{"--sensitivity"}},
+		{"dark", tracker.Dark, nil, nil, Asked{}, 6, []string{"a higher --sensitivity", "--threshold LEVEL (the 8-bit luma below which a pixel counts as dark)"}, nil},
 		{"bright by a threshold", tracker.Bright, nil, func(o *tracker.Options) { o.Threshold = 200 }, Asked{}, 6, []string{"a lower --threshold"}, []string{"--sensitivity"}},
 		{"points", tracker.Points, nil, nil, Asked{}, 6, []string{"try a higher --sensitivity, or another --detect"}, []string{"--threshold", "--min-area"}},
 	} {
