@@ -132,6 +132,35 @@ func TestPreviewOfDamagedVideo(t *testing.T) {
 	}
 }
 
+// TestPreviewPastATruncatedEnd: a preview of a frame past where a cut Matroska file's
+// video stops (before its DURATION tag says) is the damage, exit 1, as a render from there
+// is; it was refused as a frame past the video's end, exit 2, at a time before that end.
+// A frame before the cut is a plain preview.
+func TestPreviewPastATruncatedEnd(t *testing.T) {
+	dir := t.TempDir()
+	whole, cut, tracks := filepath.Join(dir, "whole.mkv"), filepath.Join(dir, "cut.mkv"), filepath.Join(dir, "t.txt")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "50",
+		"-c:v", "libx264", "-preset", "ultrafast", whole).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
+	}
+	b, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(cut, b[:len(b)/2], 0o644)
+	os.WriteFile(tracks, []byte("1,1,10,10,40,40,1,-1,-1,-1\n"), 0o644)
+	for _, tc := range []struct {
+		frame string
+		code  int
+		says  string
+	}{{"5", 0, ""}, {"45", 1, "cut.mkv is damaged and ends after"}} {
+		code, _, stderr := trackink("render", "-i", cut, "--tracks", tracks, "--frame", tc.frame, "-o", filepath.Join(dir, "f"+tc.frame+".png"))
+		if code != tc.code || !strings.Contains(stderr, tc.says) {
+			t.Errorf("--frame %s: exit %d, %q; want %d saying %q", tc.frame, code, stderr, tc.code, tc.says)
+		}
+	}
+}
+
 // TestPreviewDetectFromPipe: --frame with --detect reads the video twice (the tracker up to
 // the frame, then the frame), which a pipe cannot give: refused before it is read, exit 2
 // naming the flags. It read the pipe's head and failed on opening it again: "Invalid data

@@ -553,7 +553,7 @@ const aviChunkHeader = 8
 // An AVI with a whole index is held to it instead, exactly: it lists the chunks that hold a
 // frame (aviIndex), so a loss of frames mid-file, which the duration hides, shows.
 func (d *decodeStage) checkPromises() {
-	if !d.win.endOpen() {
+	if d.win.ended { // decoding stopped at the range's end, not the video's
 		return
 	}
 	if p := len(d.in.indexPos); p > 0 {

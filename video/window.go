@@ -102,8 +102,6 @@ func (w *window) admit(v int, pts int64) bool {
 	return true
 }
 
-func (w *window) endOpen() bool { return w.endFrame == 0 && w.endPts == astiav.NoPtsValue }
-
 // waiting reports whether copied packets must be held until the start frame is found.
 func (w *window) waiting() bool { return w.startFrame > 0 && !w.started }
 
