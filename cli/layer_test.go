@@ -87,3 +87,28 @@ func TestRenderLayerOneFrame(t *testing.T) {
 		t.Errorf("frame 6's layer is empty")
 	}
 }
+
+// A layer drawn on the frame as stored (--orientation stored) of a video shown turned lies
+// turned over it: a still or a container that cannot say so is warned of (it was written
+// without a word); a QuickTime layer carries the turn, and the upright layer needs none.
+func TestRenderLayerOfATurnedVideo(t *testing.T) {
+	dir := t.TempDir()
+	_, rotated := rotatedClip(t, dir)
+	for _, tc := range []struct {
+		args   []string
+		warned bool
+	}{
+		{[]string{"--frame", "2", "-o", filepath.Join(dir, "f.png")}, true},
+		{[]string{"-o", filepath.Join(dir, "l.webm")}, true},
+		{[]string{"-o", filepath.Join(dir, "l.mov")}, false},
+	} {
+		for _, orientation := range []string{"stored", "display"} {
+			args := append([]string{"render", "-i", rotated, "--scene", "seed", "--layer-only", "-y", "--orientation", orientation}, tc.args...)
+			code, _, stderr := trackink(args...)
+			want := tc.warned && orientation == "stored"
+			if code != 0 || strings.Contains(stderr, "cannot say so") != want {
+				t.Errorf("%v: exit %d, %q; want 0, warned of the turn %v", args, code, stderr, want)
+			}
+		}
+	}
+}

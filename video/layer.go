@@ -229,6 +229,14 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 	if err := out.describeLayer(in, enc, opts.Orientation == Stored); err != nil {
 		return fail(err)
 	}
+	if opts.Orientation == Stored && info.Rotation != 0 && !out.holdsTurn() {
+		what := "a " + strings.ToLower(filepath.Ext(opts.Output)) + " file"
+		if seq != nil {
+			what = "a picture sequence"
+		}
+		rep.warn(fmt.Sprintf("the video is shown turned a quarter or half (its display matrix), and %s cannot say so: the layer is the frame as stored, "+
+			"which lies turned over the video as shown; use .mov, or --orientation display for an upright layer", what))
+	}
 	if err := out.shiftTimecodes(in.vs, startOffset(opts.Start, timecodeRate(in.vs)), rep.warn); err != nil {
 		return fail(err)
 	}
@@ -354,6 +362,13 @@ func (o *output) describeLayer(in *input, enc *encoder, keepTurn bool) error {
 		return err
 	}
 	return setEncoderTag(s, enc.name)
+}
+
+// holdsTurn reports whether the output's container stores a display matrix (FFmpeg 5.1's
+// MP4 and QuickTime muxers do; Matroska, WebM and image sequences do not).
+func (o *output) holdsTurn() bool {
+	name := o.fc.OutputFormat().Name()
+	return name == "mov" || name == "mp4"
 }
 
 // writeLayerHeader writes the container's header; a QuickTime file gets its colour atom

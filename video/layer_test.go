@@ -370,15 +370,22 @@ func TestLayerRotated(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		orientation Orientation
+		output      string
 		w, h, rot   int
+		warned      bool // that the output cannot say the source's turn
 	}{
-		{Displayed, clipH, clipW, 0},
-		{Stored, clipW, clipH, displayRotation(t, in)},
+		{Displayed, "layer.mov", clipH, clipW, 0, false},
+		{Stored, "layer.mov", clipW, clipH, displayRotation(t, in), false},
+		{Displayed, "layer.webm", clipH, clipW, 0, false},
+		// Matroska, WebM and pictures hold no display matrix: the layer lies turned over
+		// the video as shown, which is said.
+		{Stored, "layer.webm", clipW, clipH, 0, true},
+		{Stored, "layer_%03d.png", clipW, clipH, 0, true},
 	} {
-		t.Run(tc.orientation.String(), func(t *testing.T) {
-			skipUnlessLayerBuilt(t, "layer.mov", "")
-			out := filepath.Join(t.TempDir(), "layer.mov")
-			_, err := Transcode(t.Context(), Options{Input: in, Output: out, Layer: true, Orientation: tc.orientation},
+		t.Run(tc.orientation.String()+"/"+strings.ReplaceAll(tc.output, "%", ""), func(t *testing.T) { // a % in the temporary folder would be a pattern
+			skipUnlessLayerBuilt(t, tc.output, "")
+			out := filepath.Join(t.TempDir(), tc.output)
+			st, err := Transcode(t.Context(), Options{Input: in, Output: out, Layer: true, Orientation: tc.orientation},
 				func(n int, f composite.Surface) error {
 					if w, h := f.Size(); w != tc.w || h != tc.h {
 						return fmt.Errorf("drawing on %dx%d, want %dx%d", w, h, tc.w, tc.h)
@@ -387,6 +394,12 @@ func TestLayerRotated(t *testing.T) {
 				})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if warned := strings.Contains(strings.Join(st.Warnings, "\n"), "cannot say so"); warned != tc.warned {
+				t.Errorf("warned of the turn lost: %v, want %v (%q)", warned, tc.warned, st.Warnings)
+			}
+			if strings.Contains(tc.output, "%") {
+				return
 			}
 			s := probeStreams(t, out)[0]
 			if s.Width != tc.w || s.Height != tc.h || displayRotation(t, out) != tc.rot {
