@@ -60,7 +60,7 @@ func (v *Video) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.oddSize, "odd-size", "pad", "an odd width or height, which 4:2:0 H.264/HEVC cannot code: pad (repeat the last column/row), crop (drop it), 444 (keep the size in 4:4:4, which browsers and phones do not play)")
 	fs.BoolVar(&v.lossless, "lossless", false, "code every frame exactly as drawn (x264 qp 0, x265 lossless): large files, for checking and editing")
 	fs.BoolVar(&v.Layer, "layer-only", false, "write the overlay alone with straight alpha, frame for frame with the video, for an editor: -o .mov (ProRes 4444), .webm (VP9), name_%05d.png (PNG sequence), NAME.png with --frame N (that frame's); --encoder qtrle or prores_aw (faster ProRes) into .mov")
-	fs.IntVar(&v.threads, "threads", 0, "encoder threads (0 = automatic)")
+	fs.IntVar(&v.threads, "threads", 0, "encoder threads, at most (0 = automatic): an encoder takes up to its own limit (libx265 16, ProRes and DNxHR 64, libx264 128)")
 	fs.StringVar(&v.Segment, "segment", "", "render segment i of N (i from 0) of the render into the directory -o names, for trackink join; auto/N takes i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")
 	fs.BoolVar(&v.Quiet, "quiet", false, "no progress line and no informational messages (warnings still print)")
 	fs.BoolVar(&v.Verbose, "verbose", false, "print FFmpeg's own log lines as they come (without it they explain errors only)")

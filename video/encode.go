@@ -169,7 +169,7 @@ func (c encoderConfig) open(name string, deviceInput bool) (*encoder, error) {
 		}
 		c.gpu.feed(cc)
 	}
-	cc.SetThreadCount(c.opts.Threads) // 0: the encoder's automatic choice
+	cc.SetThreadCount(encoderThreads(name, c.opts.Threads))
 	if c.out.fc.OutputFormat().Flags().Has(astiav.IOFormatFlagGlobalheader) {
 		cc.SetFlags(cc.Flags().Add(astiav.CodecContextFlagGlobalHeader))
 	}
@@ -428,4 +428,19 @@ func (e *encodeStage) receivePackets(ctx context.Context, out packetSink) error 
 			return err
 		}
 	}
+}
+
+// encoderThreads is the thread count encoder name opens with for Options.Threads n, a cap (0:
+// the encoder's own choice): no more than it takes, which a larger count fails to open
+// ("Invalid argument", or x265's own error): libx265 codes at most 16 frames at once
+// (X265_MAX_FRAME_THREADS), x264 runs at most 128 threads (X264_THREAD_MAX), and FFmpeg's
+// frame-threaded encoders (ProRes, DNxHR, PNG) at most 64 (MAX_THREADS).
+func encoderThreads(name string, n int) int {
+	switch name {
+	case "libx265":
+		return min(n, 16)
+	case "libx264":
+		return min(n, 128)
+	}
+	return min(n, 64)
 }

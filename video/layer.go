@@ -403,7 +403,7 @@ func openLayerEncoder(in *input, out *output, lf layerFormat, opts Options, w, h
 	cc.SetFramerate(in.frameRate())
 	cc.SetSampleAspectRatio(in.fc.GuessSampleAspectRatio(in.vs, nil))
 	setLayerColor(cc, lf.yuv)
-	cc.SetThreadCount(opts.Threads)
+	cc.SetThreadCount(encoderThreads(lf.encoder, opts.Threads))
 	if out.fc.OutputFormat().Flags().Has(astiav.IOFormatFlagGlobalheader) {
 		cc.SetFlags(cc.Flags().Add(astiav.CodecContextFlagGlobalHeader))
 	}

@@ -15,6 +15,8 @@ import (
 	"trackink/composite"
 	"trackink/internal/field"
 	"trackink/internal/mediatest"
+
+	"github.com/asticode/go-astiav"
 )
 
 // render transcodes in to a new file in a temp dir with the test overlay and returns its path.
@@ -362,5 +364,25 @@ func TestTranscodeNamesWithAColon(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, out)); err != nil {
 			t.Errorf("%s: %v", out, err)
 		}
+	}
+}
+
+// Options.Threads is a cap: one above what an encoder takes opens it with all it takes
+// (x265's 16 frames at once, FFmpeg's frame threads' 64, x264's 128), where it failed to
+// open ("Invalid argument", or x265's own error leaking out), exit 1.
+func TestThreadsAboveWhatEncodersTake(t *testing.T) {
+	in := demoClip(t, ".mp4")
+	for _, tc := range []struct{ encoder, ext string }{
+		{"libx264", ".mp4"}, {"libx265", ".mp4"}, {"prores_ks", ".mov"}, {"dnxhd", ".mov"},
+	} {
+		t.Run(tc.encoder, func(t *testing.T) {
+			if astiav.FindEncoderByName(tc.encoder) == nil {
+				t.Skipf("this FFmpeg has no %s", tc.encoder)
+			}
+			o := Options{Input: in, Output: filepath.Join(t.TempDir(), "out"+tc.ext), Encoder: tc.encoder, Threads: 200}
+			if st, err := Transcode(t.Context(), o, paintNumber); err != nil || st.Frames != clipFrames {
+				t.Errorf("--threads 200: %d frames, %v", st.Frames, err)
+			}
+		})
 	}
 }
