@@ -38,6 +38,12 @@ func TestRenderLayerOnly(t *testing.T) {
 		{"one picture, no frame", []string{"-o", "g.png"}, 2, "one frame's layer: give --frame N (every frame's: -o name_%05d.png)"},
 		{"segment", []string{"-o", "segs", "--segment", "0/2"}, 2, "a layer is rendered whole"},
 		{"detect", []string{"-o", "d.mov", "--detect", "motion"}, 2, "track first (trackink track"},
+		// The encoding flags a format does not take, each named as given (a bitrate was named
+		// as "--crf 0", --crf 0 as --lossless), VP9's scale checked before any work.
+		{"vp9 crf past its scale", []string{"-o", "v.webm", "--crf", "70"}, 2, "--crf 70: is outside 1..63, VP9's quality scale"},
+		{"vp9 crf 0", []string{"-o", "v.webm", "--crf", "0"}, 2, "--crf 0: lossless coding is libx264's and libx265's"},
+		{"prores bitrate", []string{"-o", "b.mov", "--bitrate", "100000"}, 2, "--bitrate 100000: prores_ks codes at its own quality"},
+		{"png crf", []string{"-o", "c_%04d.png", "--crf", "20"}, 2, "--crf 20: png codes at its own quality"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"render", "-i", in, "--layer-only"}, tc.args...)

@@ -26,13 +26,23 @@ func FlagError(fs *pflag.FlagSet, err error) error {
 	if !errors.As(err, &fe) {
 		return err
 	}
-	// Where several flags set the field, the first names it.
+	// Where several flags set the field, a given one names it, the field's own flag first
+	// (--lossless for Lossless, which --crf 0 also sets), else the first.
 	if flags := flagsOfField(fs, fe.Field); len(flags) > 0 {
 		f := flags[0]
+		if k := slices.IndexFunc(flags, func(f *pflag.Flag) bool { return f.Changed }); k >= 0 {
+			f = flags[k]
+		}
+		if k := slices.IndexFunc(flags, func(f *pflag.Flag) bool { return f.Changed && ownField(fs, f.Name) == fe.Field }); k >= 0 {
+			f = flags[k]
+		}
 		if f.Value.Type() == "bool" || fe.Value == nil {
 			return UsageError{fmt.Errorf("--%s: %s", f.Name, fe.Msg)}
 		}
 		value, hint := fmt.Sprint(fe.Value), ""
+		if _, set := fe.Value.(bool); set { // a bool field that the flag's value sets
+			value = f.Value.String()
+		}
 		if s, ok := fe.Value.(string); ok {
 			value, hint = fmt.Sprintf("%q", s), ValueHint(f.Name, s)
 		}

@@ -190,7 +190,7 @@ var table = map[string]option{
 	"start":  {group: groupRange, short: true},
 
 	"bitrate":    {group: groupEncoding, fields: []string{"video.Options.Bitrate"}},
-	"crf":        {group: groupEncoding, short: true, fields: []string{"video.Options.CRF"}},
+	"crf":        {group: groupEncoding, short: true, fields: []string{"video.Options.CRF", "video.Options.Lossless"}}, // --crf 0 is lossless
 	"encoder":    {group: groupEncoding, fields: []string{"video.Options.Encoder"}, choices: video.Encoders},
 	"layer-only": {group: groupEncoding, short: true},
 	"lossless":   {group: groupEncoding, fields: []string{"video.Options.Lossless"}},
@@ -261,6 +261,14 @@ func flagsOfField(fs *pflag.FlagSet, field string) []*pflag.Flag {
 		}
 	})
 	return flags
+}
+
+// ownField is the first field flag name of fs sets, its own ("" for none).
+func ownField(fs *pflag.FlagSet, name string) string {
+	if o, ok := optionOf(fs.Name(), name); ok && len(o.fields) > 0 {
+		return o.fields[0]
+	}
+	return ""
 }
 
 // styleKeys are the flags of fs that a style file may set, in fs's order.

@@ -91,6 +91,9 @@ var layerProfiles = []string{"4444", "4444xq"}
 // ground code small at it, with no visible loss at the edges.
 const layerVP9CRF = 24
 
+// maxVP9CRF is the top of libvpx's quality scale.
+const maxVP9CRF = 63
+
 // layerFormatFor picks the layer's format: the one encoder names, or for auto the output
 // name's: a numbered sequence of .png pictures, .webm, .mov or .mkv. Errors are
 // *field.Errors naming the option.
@@ -145,9 +148,13 @@ func (o Options) validateLayer() error {
 	case o.Preset != "":
 		return field.Errorf("video.Options.Preset", o.Preset, "%s has no presets", lf.encoder)
 	case o.Lossless:
-		return field.Errorf("video.Options.Lossless", o.Lossless, "is for libx264 and libx265; png and qtrle layers are lossless")
-	case (o.CRF > 0 || o.Bitrate > 0) && lf.encoder != "libvpx-vp9":
+		return field.Errorf("video.Options.Lossless", o.Lossless, "lossless coding is libx264's and libx265's; png and qtrle layers are lossless, and a VP9 layer takes a CRF of 1..%d", maxVP9CRF)
+	case o.Bitrate > 0 && lf.encoder != "libvpx-vp9":
+		return field.Errorf("video.Options.Bitrate", o.Bitrate, "%s codes at its own quality; CRF and bitrate are for libvpx-vp9", lf.encoder)
+	case o.CRF > 0 && lf.encoder != "libvpx-vp9":
 		return field.Errorf("video.Options.CRF", o.CRF, "%s codes at its own quality; CRF and bitrate are for libvpx-vp9", lf.encoder)
+	case o.CRF > maxVP9CRF:
+		return field.Errorf("video.Options.CRF", o.CRF, "is outside 1..%d, VP9's quality scale", maxVP9CRF)
 	}
 	if seq {
 		return nil
