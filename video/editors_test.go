@@ -3,6 +3,7 @@ package video
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -133,5 +134,37 @@ func TestContainerNamesTheCodec(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Field != "video.Options.Output" || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("layer %t, encoder %q, output %s: %v; want video.Options.Output saying %q", tc.o.Layer, tc.o.Encoder, tc.o.Output, err, tc.want)
 		}
+	}
+}
+
+// An editor's encoder that cannot code the video's size is refused before any frame, as
+// a mistake naming --encoder: DNxHR under 256 × 120, a prores_aw layer of an odd width.
+// Both failed once the encoder opened, with FFmpeg's words.
+func TestEditorsCodecsRefuseSizesTheyCannotCode(t *testing.T) {
+	small := ffmpegClip(t, "small.mov", "-c:v", "libx264", "-vf", "scale=160:90")
+	odd := ffmpegClip(t, "odd.mkv", "-c:v", "libx264", "-vf", "scale=161:120", "-pix_fmt", "yuv444p")
+	for _, tc := range []struct {
+		in, output, encoder string
+		layer               bool
+		says                string
+	}{
+		{small, "out.mov", "dnxhd", false, "dnxhd codes frames of 256 × 120 or more"},
+		{odd, "layer.mov", "prores_aw", true, "prores_aw codes frames of an even width only, and this video is 161 wide"},
+	} {
+		t.Run(tc.encoder, func(t *testing.T) {
+			if astiav.FindEncoderByName(tc.encoder) == nil {
+				t.Skipf("this FFmpeg has no %s encoder", tc.encoder)
+			}
+			out := filepath.Join(t.TempDir(), tc.output)
+			_, err := Transcode(context.Background(), Options{Input: tc.in, Output: out, Encoder: tc.encoder, Layer: tc.layer},
+				func(n int, f composite.Surface) error { return nil })
+			var fe *field.Error
+			if !errors.As(err, &fe) || fe.Field != "video.Options.Encoder" || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("error %v; want video.Options.Encoder saying %q", err, tc.says)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the output was left: %v", err)
+			}
+		})
 	}
 }

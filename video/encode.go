@@ -60,12 +60,22 @@ func openEncoder(c encoderConfig) (*encoder, error) {
 			return enc, err
 		}
 	}
+	if w, h := c.fit.codedW, c.fit.codedH; name == "dnxhd" && (w < minDNxHRWidth || h < minDNxHRHeight) {
+		return nil, field.Errorf("video.Options.Encoder", nil, "dnxhd codes frames of %d × %d or more (DNxHR), and this video is %d × %d: use prores_ks",
+			minDNxHRWidth, minDNxHRHeight, w, h)
+	}
 	enc, err := c.try(name)
 	if err != nil {
 		return nil, fmt.Errorf("video: encoder %s: %w", name, err)
 	}
 	return enc, nil
 }
+
+// The smallest frame FFmpeg's DNxHR encoder takes (dnxhdenc.c).
+const (
+	minDNxHRWidth  = 256
+	minDNxHRHeight = 120
+)
 
 // autoEncoder is "auto": H.264 for 8-bit video, HEVC Main10 for 10-bit. With CUDA decoding
 // (and neither lossless coding nor a segment, which must be coded alike on every node) it

@@ -213,6 +213,9 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 		}
 		w, h = info.DisplayWidth, info.DisplayHeight
 	}
+	if lf.encoder == "prores_aw" && w%2 == 1 {
+		return fail(field.Errorf("video.Options.Encoder", nil, "prores_aw codes frames of an even width only, and this video is %d wide: use prores_ks, the default for .mov", w))
+	}
 	out, seq, err := createLayerOutput(in, opts, lf)
 	if err != nil {
 		return fail(err)

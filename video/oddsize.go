@@ -84,9 +84,9 @@ func (f sizeFit) describe() string {
 	case f.yuv444:
 		return fmt.Sprintf("%dx%d is odd: coded as 4:4:4 to keep the size, which browsers, phones and QuickTime do not play (--odd-size pad or crop for 4:2:0)", f.w, f.h)
 	case f.mode == OddCrop:
-		return fmt.Sprintf("%dx%d is odd, and H.264/HEVC 4:2:0 need even sizes: the output is %dx%d, the last column or row dropped", f.w, f.h, f.codedW, f.codedH)
+		return fmt.Sprintf("%dx%d is odd, and 4:2:0 and 4:2:2 video (H.264, HEVC, ProRes, DNxHR) need even sizes: the output is %dx%d, the last column or row dropped", f.w, f.h, f.codedW, f.codedH)
 	}
-	return fmt.Sprintf("%dx%d is odd, and H.264/HEVC 4:2:0 need even sizes: the output is %dx%d, the last column or row repeated (--odd-size crop drops it, --odd-size 444 keeps the size)", f.w, f.h, f.codedW, f.codedH)
+	return fmt.Sprintf("%dx%d is odd, and 4:2:0 and 4:2:2 video (H.264, HEVC, ProRes, DNxHR) need even sizes: the output is %dx%d, the last column or row repeated (--odd-size crop drops it, --odd-size 444 keeps the size)", f.w, f.h, f.codedW, f.codedH)
 }
 
 // fitter makes drawn frames the encoder's picture: padded into a pooled frame, cropped in
