@@ -2,7 +2,9 @@ package job
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/draw"
@@ -56,14 +58,42 @@ func LoadCanvas(path string, w, h int) (*image.RGBA, error) {
 	return img, nil
 }
 
-// PictureEncoder picks the picture encoder for a still from its output's extension: .png or
-// .jpg (quality 92).
+// PictureEncoder picks the picture encoder for a still from its output's extension: .png
+// (tagged sRGB, as FFmpeg tags a layer's PNG sequence) or .jpg (quality 92).
 func PictureEncoder(path string) (func(io.Writer, image.Image) error, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".png":
-		return png.Encode, nil
+		return encodeSRGBPNG, nil
 	case ".jpg", ".jpeg":
 		return func(w io.Writer, m image.Image) error { return jpeg.Encode(w, m, &jpeg.Options{Quality: 92}) }, nil
 	}
 	return nil, badOption(fmt.Errorf("output %s: want a .png or .jpg picture", path))
+}
+
+// encodeSRGBPNG writes m as PNG with an sRGB chunk (perceptual intent) and, for readers that
+// do not know it, the gAMA chunk the PNG specification pairs with it (1/2.2), after the
+// header: Go's encoder writes neither, and an untagged picture is left to each reader's guess.
+func encodeSRGBPNG(w io.Writer, m image.Image) error {
+	var b bytes.Buffer
+	if err := png.Encode(&b, m); err != nil {
+		return err
+	}
+	const headerEnd = 8 + 4 + 4 + 13 + 4 // the signature, then IHDR: length, type, data, CRC
+	out := b.Bytes()
+	if _, err := w.Write(out[:headerEnd]); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		kind string
+		data []byte
+	}{{"sRGB", []byte{0}}, {"gAMA", binary.BigEndian.AppendUint32(nil, 45455)}} {
+		chunk := binary.BigEndian.AppendUint32(nil, uint32(len(c.data)))
+		chunk = append(append(chunk, c.kind...), c.data...)
+		chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+		if _, err := w.Write(chunk); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(out[headerEnd:])
+	return err
 }
