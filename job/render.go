@@ -313,7 +313,7 @@ func open(ctx context.Context, vo *video.Options, check func(video.Info) error) 
 		in.close()
 		return nil, err
 	}
-	if err := video.CheckMemory(in.info.Width, in.info.Height); err != nil {
+	if err := video.CheckEncoderMemory(in.info.Width, in.info.Height, *vo); err != nil {
 		in.close()
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package video
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,9 +21,32 @@ const (
 	renderBaseBytes     = 64 << 20
 )
 
-// RenderMemory is the least memory, in bytes, that a render of a w × h video takes.
+// RenderMemory is the least memory, in bytes, that a render of a w × h video takes with the
+// fastest encoder settings, or a render onto a picture.
 func RenderMemory(w, h int) int64 {
 	return renderBaseBytes + renderBytesPerPixel*int64(w)*int64(h)
+}
+
+// x26xBytesPerPixel are the bytes a pixel a render takes with libx264 (or libx265) at each
+// preset, 90 % of what was measured (1080p and 720p, 90 frames, the encoder's own thread
+// count on 2 cores: ultrafast 154 MB at 1080p, superfast 278, veryfast 326, faster 393, fast
+// 460, medium 528, slow 605, slower 717, veryslow 957; libx265 at medium 482): the lookahead
+// and reference frames of a slower preset hold several frames each. More threads hold more.
+var x26xBytesPerPixel = map[string]int64{"ultrafast": renderBytesPerPixel, "superfast": 90, "veryfast": 110,
+	"faster": 140, "fast": 170, "medium": 200, "slow": 235, "slower": 280, "veryslow": 380, "placebo": 380}
+
+// EncoderMemory is the least memory, in bytes, that a render of a w × h video with o's
+// encoder and preset takes: libx264 and libx265 (and auto, which picks one where frames are
+// not decoded on a GPU) at o.Preset, their default medium without one; RenderMemory for
+// the others and for a layer.
+func EncoderMemory(w, h int, o Options) int64 {
+	perPixel := int64(renderBytesPerPixel)
+	switch enc := cmp.Or(o.Encoder, "auto"); {
+	case o.Layer:
+	case enc == "libx264" || enc == "libx265" || enc == "auto" && cmp.Or(o.HWAccel, "none") == "none":
+		perPixel = cmp.Or(x26xBytesPerPixel[cmp.Or(o.Preset, "medium")], renderBytesPerPixel)
+	}
+	return renderBaseBytes + perPixel*int64(w)*int64(h)
 }
 
 // AvailableMemory returns the memory this process can still take, in bytes, and where the
@@ -86,8 +110,11 @@ func procKB(path, key string) (int64, bool) {
 // cgroupMemory returns the memory limit and use of the process's control group, from
 // cgroup v2's memory.max and memory.current or v1's memory.limit_in_bytes and
 // memory.usage_in_bytes; found is false without a limit (none set, or none readable). The
-// group's own directory is tried first, then the hierarchy's root, which is the group's own
-// in a container with a cgroup namespace.
+// use leaves out the page cache the kernel reclaims first (memory.stat's inactive_file, v1's
+// total_inactive_file), as the kubelet's working set does: a group that has read its input
+// is at its limit in cache, and every render there was refused. The group's own directory
+// is tried first, then the hierarchy's root, which is the group's own in a container with a
+// cgroup namespace.
 func cgroupMemory(root string) (limit, used int64, path string, found bool) {
 	b, err := os.ReadFile(filepath.Join(root, "proc/self/cgroup"))
 	if err != nil {
@@ -99,12 +126,12 @@ func cgroupMemory(root string) (limit, used int64, path string, found bool) {
 		if len(parts) != 3 {
 			continue
 		}
-		var dir, maxFile, curFile string
+		var dir, maxFile, curFile, cacheKey string
 		switch {
 		case parts[0] == "0" && parts[1] == "":
-			dir, maxFile, curFile = "sys/fs/cgroup", "memory.max", "memory.current"
+			dir, maxFile, curFile, cacheKey = "sys/fs/cgroup", "memory.max", "memory.current", "inactive_file"
 		case strings.Contains(","+parts[1]+",", ",memory,"):
-			dir, maxFile, curFile = "sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes"
+			dir, maxFile, curFile, cacheKey = "sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"
 		default:
 			continue
 		}
@@ -112,11 +139,27 @@ func cgroupMemory(root string) (limit, used int64, path string, found bool) {
 			l, okL := cgroupValue(filepath.Join(d, maxFile))
 			u, okU := cgroupValue(filepath.Join(d, curFile))
 			if okL && okU {
-				return l, u, parts[2], true
+				cache, _ := statValue(filepath.Join(d, "memory.stat"), cacheKey)
+				return l, max(u-cache, 0), parts[2], true
 			}
 		}
 	}
 	return 0, 0, "", false
+}
+
+// statValue reads the count of key in a memory.stat file ("key value" lines).
+func statValue(path, key string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+" "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // cgroupValue reads a cgroup memory file: a byte count, or no limit ("max", or v1's
@@ -135,17 +178,34 @@ func cgroupValue(path string) (int64, bool) {
 }
 
 // CheckMemory refuses, before any work, a render of a w × h video or picture that cannot fit
-// in the memory this process can take: a Go program that runs out of memory dies at once,
-// leaving its partial output, so the render must not start.
+// in the memory this process can take (RenderMemory): a Go program that runs out of memory
+// dies at once, leaving its partial output, so the render must not start.
 func CheckMemory(w, h int) error {
 	avail, from, ok := AvailableMemory()
-	return checkMemory(w, h, avail, from, ok)
+	return checkMemory(w, h, RenderMemory(w, h), avail, from, ok)
 }
 
-func checkMemory(w, h int, avail int64, from string, ok bool) error {
-	if need := RenderMemory(w, h); ok && need > avail {
-		return fmt.Errorf("video: a %dx%d render takes at least %.1f GB of memory, and %.1f GB is available (%s): "+
-			"render on a machine with more, or a smaller input (ffmpeg -vf scale)", w, h, float64(need)/1e9, float64(avail)/1e9, from)
+// CheckEncoderMemory is CheckMemory for a render of a w × h video coded as o says
+// (EncoderMemory): a control group that the fastest settings fit killed a render at x264's
+// default preset (137, a partial file left).
+func CheckEncoderMemory(w, h int, o Options) error {
+	avail, from, ok := AvailableMemory()
+	return checkMemory(w, h, EncoderMemory(w, h, o), avail, from, ok)
+}
+
+func checkMemory(w, h int, need, avail int64, from string, ok bool) error {
+	if ok && need > avail {
+		return fmt.Errorf("video: a %dx%d render takes at least %s of memory, and %s is available (%s): "+
+			"render on a machine with more, or a smaller input (ffmpeg -vf scale)", w, h, memorySize(need), memorySize(avail), from)
 	}
 	return nil
+}
+
+// memorySize writes n bytes for people: in GB with one decimal from 1 GB up, else in MB, so
+// that two sizes a message compares differ where the sizes do.
+func memorySize(n int64) string {
+	if n >= 1e9 {
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	}
+	return fmt.Sprintf("%d MB", n/1e6)
 }
