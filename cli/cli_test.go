@@ -98,6 +98,11 @@ func TestRenderErrors(t *testing.T) {
 	os.WriteFile(fakePNG, []byte("not a picture"), 0o644)
 	blank := filepath.Join(dir, "blank.txt")
 	os.WriteFile(blank, []byte("# none\n\n"), 0o644)
+	// A word longer than a label holds, and a line far past the reader's buffer: refused at
+	// their lines, the long one without reading it whole (a 100 MiB line took 24 GB).
+	longWord, hugeLine := filepath.Join(dir, "long.txt"), filepath.Join(dir, "huge.txt")
+	os.WriteFile(longWord, []byte("ok\n"+strings.Repeat("w", 300)+"\n"), 0o644)
+	os.WriteFile(hugeLine, []byte("ok\n"+strings.Repeat("w", 1<<20)+"\n"), 0o644)
 	gap, twice := filepath.Join(dir, "gap.names"), filepath.Join(dir, "twice.yaml")
 	os.WriteFile(gap, []byte("person\n\ncar\n"), 0o644)
 	os.WriteFile(twice, []byte("names:\n  0: person\n  0: car\n"), 0o644)
@@ -141,6 +146,10 @@ func TestRenderErrors(t *testing.T) {
 		{"label words a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label-words", dir}, 2, "--label-words " + dir + " is a directory"},
 		{"missing label lines", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label-lines", filepath.Join(dir, "nope.txt")}, 2, "--label-lines " + filepath.Join(dir, "nope.txt") + ": no such file"},
 		{"no label words", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label", "{word}", "--label-words", blank}, 2, "--label-words " + blank + ": no words in it"},
+		{"a label word too long", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label", "{word}", "--label-words", longWord}, 2,
+			"--label-words " + longWord + ":2: the line is 300 bytes long; a label holds at most 256"},
+		{"a label line of a megabyte", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--label", "{line}", "--label-lines", hugeLine}, 2,
+			"--label-lines " + hugeLine + ":2: the line is longer than 64 KiB"},
 		{"missing class names", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", filepath.Join(dir, "nope.txt")}, 2, "--class-names " + filepath.Join(dir, "nope.txt") + ": no such file"},
 		{"class names a directory", []string{"render", "-i", in, "--tracks", good, "-o", filepath.Join(dir, "o.png"), "--class-names", dir}, 2, "--class-names " + dir + " is a directory"},
 		{"tracks: class names a directory", []string{"tracks", good, "--class-names", dir}, 2, "--class-names " + dir + " is a directory"},

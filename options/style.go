@@ -1,6 +1,7 @@
 package options
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"trackink/internal/field"
 	"trackink/internal/suggest"
 	"trackink/overlay"
+	"trackink/scene"
 )
 
 // The look of a render is built in three layers, each over the one before: a built-in look
@@ -153,18 +155,25 @@ func (s *Style) PrintLooks(w io.Writer) {
 
 // readTextLines reads the text file path that flag names: for {word} its words, one a line,
 // blank lines and # comments left out; for {line} its lines as they are (code keeps its
-// indentation and its comments), blank ones left out, trailing spaces cut.
+// indentation and its comments), blank ones left out, trailing spaces cut. Each is drawn
+// in a label, so it holds at most scene.MaxLabelBytes, and the file at most maxTextLines:
+// a file of one 100 MiB line took 24 GB before it was refused by nothing.
 func readTextLines(flag, path string, words bool) ([]string, error) {
 	if err := CheckInput(flag, path, false); err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, UsageError{fmt.Errorf("%s %s: %w", flag, path, err)}
 	}
+	defer f.Close()
 	var lines []string
-	for n, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimRight(line, " \t\r")
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<10)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimRight(sc.Text(), " \t\r")
 		if words {
 			if line = strings.TrimSpace(line); strings.HasPrefix(line, "#") {
 				continue
@@ -173,10 +182,21 @@ func readTextLines(flag, path string, words bool) ([]string, error) {
 		if line == "" {
 			continue
 		}
-		if !utf8.ValidString(line) {
-			return nil, UsageError{fmt.Errorf("%s %s:%d: not UTF-8", flag, path, n+1)}
+		switch {
+		case !utf8.ValidString(line):
+			return nil, UsageError{fmt.Errorf("%s %s:%d: not UTF-8", flag, path, n)}
+		case len(line) > scene.MaxLabelBytes:
+			return nil, UsageError{fmt.Errorf("%s %s:%d: the line is %d bytes long; a label holds at most %d", flag, path, n, len(line), scene.MaxLabelBytes)}
+		case len(lines) == maxTextLines:
+			return nil, UsageError{fmt.Errorf("%s %s:%d: more than %d lines", flag, path, n, maxTextLines)}
 		}
 		lines = append(lines, line)
+	}
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, UsageError{fmt.Errorf("%s %s:%d: the line is longer than 64 KiB; a label holds at most %d bytes", flag, path, n+1, scene.MaxLabelBytes)}
+	case err != nil:
+		return nil, UsageError{fmt.Errorf("%s %s: %w", flag, path, err)}
 	}
 	if len(lines) == 0 {
 		what := "lines"
@@ -187,6 +207,9 @@ func readTextLines(flag, path string, words bool) ([]string, error) {
 	}
 	return lines, nil
 }
+
+// maxTextLines bounds the lines of a --label-words or --label-lines file.
+const maxTextLines = 1_000_000
 
 // colorValue is a flag holding an overlay.OptionalColor.
 type colorValue struct{ c *overlay.OptionalColor }

@@ -116,6 +116,10 @@ func TestForHeightScalesTheAutoSizes(t *testing.T) {
 	if st.PointRadius != 1.5 || st.LineWidth != 1 || st.BoxStroke != 1 || st.LabelSize != 10 {
 		t.Errorf("at 540 lines: %+v", st)
 	}
+	// A scan 28 000 px tall: the labels at their largest size, not past it (then refused).
+	if st := seed.ForHeight(28000); st.LabelSize != overlay.MaxFontSize || st.Validate() != nil {
+		t.Errorf("at 28000 lines: label size %d (%v), want %d", st.LabelSize, st.Validate(), overlay.MaxFontSize)
+	}
 	seed.LineWidth = 4
 	if st := seed.ForHeight(1080); st.LineWidth != 4 || st.CurveWidth != 4 {
 		t.Errorf("--line-width 4 at 1080 lines: line %g, curve %g; want 4 and 4", st.LineWidth, st.CurveWidth)

@@ -40,7 +40,7 @@ type Style struct {
 	// each stroke's width (DashFor). See DashSized.
 	Dash      [2]float32
 	Labels    bool // a label (LabelFormat) above each box
-	LabelSize int  // label font size in pixels; 0: height / 54, at least 10
+	LabelSize int  // label font size in pixels; 0: height / 54, at least 10, at most MaxFontSize
 	// Font is a TrueType or OpenType file (or collection: its first font) the labels are
 	// set in, with Go Medium for the characters it lacks; "" sets them in Go Medium.
 	Font string
@@ -280,7 +280,9 @@ func (s Style) ForHeight(height int) Style {
 	auto(&s.Halo, 2, 1)
 	auto(&s.Camera.Aberration, 6, 1)
 	if s.LabelSize == 0 {
-		s.LabelSize = max(10, height/54)
+		// At most the largest size a label takes: a scan 28 000 px tall asked 518 px and
+		// refused its own default.
+		s.LabelSize = min(max(10, height/54), MaxFontSize)
 	}
 	return s
 }

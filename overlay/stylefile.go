@@ -49,8 +49,9 @@ func ParseStyleFile(name string, b []byte) ([]StyleEntry, error) {
 	var entries []StyleEntry
 	seen := map[string]int{}
 	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(nil, maxStyleLine)
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := sc.Text()
 		if n == 1 {
 			line = strings.TrimPrefix(line, "\ufeff")
@@ -83,11 +84,16 @@ func ParseStyleFile(name string, b []byte) ([]StyleEntry, error) {
 		seen[key] = n
 		entries = append(entries, StyleEntry{Key: key, Value: v, List: list, Line: n})
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, &StyleFileError{Name: name, Line: n, Msg: fmt.Sprintf("the line is longer than %d MiB", maxStyleLine>>20)}
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return entries, nil
 }
+
+// maxStyleLine is the longest line a style file may hold.
+const maxStyleLine = 1 << 20
 
 // isBareKey reports whether k is a TOML bare key.
 func isBareKey(k string) bool {

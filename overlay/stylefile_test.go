@@ -37,6 +37,8 @@ func TestParseStyleFile(t *testing.T) {
 		{"x = \"\\q\"\n", `s.toml:1: x: unknown escape \q`},
 		{"x =\n", "s.toml:1: x: no value"},
 		{"bad key = 1\n", "s.toml:1: want key = value"},
+		// A line past the reader's buffer, a comment even: said with its line, not Go's words.
+		{"x = 1\n# " + strings.Repeat("a", 2<<20) + "\n", "s.toml:2: the line is longer than 1 MiB"},
 	} {
 		_, err := ParseStyleFile("s.toml", []byte(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
