@@ -56,6 +56,13 @@ func joinCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if err != nil {
 			return err
 		}
+		// A directory of segments is read as a whole: the join is not written into it (a
+		// name of a segment's shape would be taken for one by the next join of it).
+		for _, s := range segments {
+			if st, err := os.Stat(s); err == nil && st.IsDir() {
+				files.Input("--segments", s)
+			}
+		}
 		for _, s := range segs {
 			if err := files.input("--segments", s, false); err != nil {
 				return err

@@ -205,6 +205,10 @@ func TestJoinMistakes(t *testing.T) {
 		{[]string{"-i", in, "--segments", seg0 + "," + filepath.Join(segs, "nope.mp4"), "-o", out}, exitUsage, "nope.mp4: no such file"},
 		{[]string{"-i", in, "--segments", segs, "-o", in, "-y"}, exitUsage, "is the input"},
 		{[]string{"-i", in, "--segments", segs, "-o", seg1, "-y"}, exitUsage, "(--segments)"},
+		// Not into the directory the join reads: a name of a segment's shape there was
+		// taken for a segment by the next join of it, which failed.
+		{[]string{"-i", in, "--segments", segs, "-o", filepath.Join(segs, "src.seg-0000-of-0003.mp4")}, exitUsage, "is inside the input directory " + segs + " (--segments)"},
+		{[]string{"-i", in, "--segments", segs, "-o", filepath.Join(segs, "joined.mp4")}, exitUsage, "is inside the input directory"},
 		{[]string{"-i", in, "--segments", segs, "-o", exists}, exitUsage, "exists (use -y to overwrite it)"},
 		// The container check render makes, before any work (issue 24: join opened the
 		// segments first).
