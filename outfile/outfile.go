@@ -6,6 +6,7 @@
 package outfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -537,7 +538,25 @@ func writerGone(fd int, host string) (gone, unmarked bool) {
 	if !ok || err != nil || pid <= 0 || markHost != host {
 		return false, false
 	}
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH), false
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) || exited(pid), false
+}
+
+// exited reports whether process pid has exited and waits for its parent to reap it (a
+// zombie): kill(pid, 0) still finds it, and in a container whose first process reaps
+// nothing it stays so, its partial files never swept.
+func exited(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state …: the command may hold spaces and parentheses, the state follows
+	// the last ")".
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	state := b[i+2]
+	return state == 'Z' || state == 'X'
 }
 
 // unmarkedDirAge is how long an unmarked partial directory must have stood before the sweep

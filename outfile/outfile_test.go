@@ -501,3 +501,38 @@ func TestOutputMode(t *testing.T) {
 		}
 	}
 }
+
+// A writer that has exited but is not reaped yet (a zombie, which kill(pid, 0) still finds)
+// is gone: its partial file is swept. In a container whose first process reaps nothing the
+// file stayed for good.
+func TestZombieWriterIsGone(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait() // reaped at the end: a zombie until then
+	for deadline := time.Now().Add(10 * time.Second); !exited(cmd.Process.Pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the child did not exit")
+		}
+	}
+	if err := syscall.Kill(cmd.Process.Pid, 0); err != nil {
+		t.Fatalf("kill(pid, 0) of the zombie: %v, want it found", err)
+	}
+	dir := t.TempDir()
+	host, _ := os.Hostname()
+	name := ".z.mp4.5.partial.mp4"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Setxattr(filepath.Join(dir, name), partialMark, []byte(fmt.Sprintf("%s %d", host, cmd.Process.Pid)), 0); err != nil {
+		t.Skipf("no user extended attributes here: %v", err)
+	}
+	removed, err := RemoveStalePartials(dir)
+	if err != nil || len(removed) != 1 || removed[0].Name != name {
+		t.Errorf("removed %+v (%v), want %s", removed, err, name)
+	}
+	if exited(os.Getpid()) {
+		t.Error("this process is taken for exited")
+	}
+}
