@@ -263,6 +263,19 @@ type ParseError struct {
 }
 
 // Error formats the error as "file:line: field: message", leaving out an empty field.
+// maxMessage bounds a parse error's message: one that quotes a value of 100 000 digits is
+// cut in its middle, where the value is, keeping what the message says around it.
+const maxMessage = 1024
+
+// shortened is msg cut to about maxMessage bytes in its middle, at rune boundaries.
+func shortened(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	head, tail := msg[:maxMessage*5/8], msg[len(msg)-maxMessage/4:]
+	return strings.ToValidUTF8(head, "") + fmt.Sprintf("… (%d bytes left out) …", len(msg)-len(head)-len(tail)) + strings.ToValidUTF8(tail, "")
+}
+
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	if e.File != "" {
@@ -277,7 +290,7 @@ func (e *ParseError) Error() string {
 		b.WriteString(e.Field)
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(shortened(e.Msg))
 	return b.String()
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 const (
@@ -429,5 +430,23 @@ func TestRefuseUntracked(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An error quoting a value of 100 000 digits is cut in its middle: what it says around the
+// value stays, the line reads in a terminal (it was 100 KB long).
+func TestLongValueCutInTheError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.txt")
+	os.WriteFile(path, []byte("1,"+strings.Repeat("9", 100000)+",1,1,5,5,1,-1,-1,-1\n"), 0o644)
+	_, err := Load(path, Options{Width: 640, Height: 480})
+	if err == nil {
+		t.Fatal("read")
+	}
+	msg := err.Error()
+	if len(msg) > 1200 || !strings.HasPrefix(msg, path+":1: field 2 (id): 999") || !strings.Contains(msg, "bytes left out") || !strings.HasSuffix(msg, "999 is out of range") {
+		t.Errorf("%d bytes: %.300s … %s", len(msg), msg, msg[max(0, len(msg)-100):])
+	}
+	if got := shortened("é" + strings.Repeat("ü", 2000)); !utf8.ValidString(got) || len(got) > 1200 {
+		t.Errorf("%d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
 	}
 }
