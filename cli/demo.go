@@ -37,7 +37,7 @@ func demoCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 		if *frames < 1 {
 			return options.UsageError{Err: fmt.Errorf("--frames %d: want at least 1", *frames)}
 		}
-		if err := checkDemoSize(*w, *h); err != nil {
+		if err := checkDemoSize(*w, *h, *preset); err != nil {
 			return err
 		}
 		// What demo passes on to the render is checked before the clip is synthesised, as
@@ -88,8 +88,8 @@ const maxDemoSide = 16384
 // odd side or one under 16 (H.264 in 4:2:0), more than libx264's side, a picture larger
 // than FFmpeg's frames may be (av_image_check_size: (w+128)·(h+128) below 2³¹/8, so
 // 16384x16384 is not one), or one too large for the memory here (the render's own check,
-// exit 1). FFmpeg refused each after "synthesising…", exit 1.
-func checkDemoSize(w, h int) error {
+// exit 1, at the x264 preset given). FFmpeg refused each after "synthesising…", exit 1.
+func checkDemoSize(w, h int, preset string) error {
 	switch {
 	case w < 16 || w%2 != 0:
 		return options.UsageError{Err: fmt.Errorf("--width %d: want an even number of at least 16 (H.264 in 4:2:0)", w)}
@@ -102,7 +102,7 @@ func checkDemoSize(w, h int) error {
 	case int64(w+128)*int64(h+128) >= math.MaxInt32/8:
 		return options.UsageError{Err: fmt.Errorf("--width %d --height %d: larger than FFmpeg's frames may be ((width+128)·(height+128) below %d)", w, h, math.MaxInt32/8)}
 	}
-	return video.CheckMemory(w, h)
+	return video.CheckEncoderMemory(w, h, video.Options{Encoder: "libx264", Preset: preset})
 }
 
 // demoClip is the name of the clip demo synthesises, in a temporary directory of its own.

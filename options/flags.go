@@ -452,8 +452,8 @@ func (t *Tracks) checkFormatsFirst(paths []string) error {
 	}
 	formats := make([]scene.Format, len(paths))
 	for k, p := range paths {
-		if p == "-" {
-			return nil
+		if st, err := os.Stat(p); p == "-" || err != nil || !st.Mode().IsRegular() && !st.IsDir() {
+			return nil // a pipe (<(…), a FIFO) is read once: by the reader
 		}
 		f, err := scene.FormatOf(p)
 		if err != nil {

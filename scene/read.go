@@ -262,7 +262,6 @@ type ParseError struct {
 	Msg   string // what is wrong with the value
 }
 
-// Error formats the error as "file:line: field: message", leaving out an empty field.
 // maxMessage bounds a parse error's message: one that quotes a value of 100 000 digits is
 // cut in its middle, where the value is, keeping what the message says around it.
 const maxMessage = 1024
@@ -276,6 +275,7 @@ func shortened(msg string) string {
 	return strings.ToValidUTF8(head, "") + fmt.Sprintf("… (%d bytes left out) …", len(msg)-len(head)-len(tail)) + strings.ToValidUTF8(tail, "")
 }
 
+// Error formats the error as "file:line: field: message", leaving out an empty field.
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	if e.File != "" {

@@ -90,7 +90,8 @@ func isodata(hist *[256]int, sensitivity float64) (t int, ok bool) {
 	m0, m1 := s[0]/float64(n[0]), s[1]/float64(n[1])
 	sd0 := math.Sqrt(max(0, ss[0]/float64(n[0])-m0*m0))
 	t = int(math.Round(m1 + float64((m0-m1)*sensitivity)))
-	return min(max(t, 0), 254), m1-m0 > (2+4*(1-sensitivity))*max(sd0, 1)
+	// Never under 3: noise alone splits 2.7 to 2.9 spreads apart, whatever the sensitivity.
+	return min(max(t, 0), 254), m1-m0 > max(3, 2+4*(1-sensitivity))*max(sd0, 1)
 }
 
 // histogram counts the values of p into h. Four partial counts, one for each of four

@@ -35,6 +35,7 @@ func TestIsodataStandsOut(t *testing.T) {
 		{"bright shapes on noise", []class{{97000, 38, 6}, {3000, 180, 22}}, 0.5, true},
 		{"noise alone", []class{{100000, 100, 12}}, 0.5, false},
 		{"noise alone, sensitivity 0.8", []class{{100000, 100, 12}}, 0.8, false},
+		{"noise alone, sensitivity 1", []class{{100000, 100, 12}}, 1, false},
 		{"a street in daylight", []class{{63000, 87, 27}, {37000, 181, 27}}, 0.5, false},
 		{"a street in daylight, sensitivity 1", []class{{63000, 87, 27}, {37000, 181, 27}}, 1, true},
 	} {

@@ -553,7 +553,9 @@ const aviChunkHeader = 8
 // An AVI with a whole index is held to it instead, exactly: it lists the chunks that hold a
 // frame (aviIndex), so a loss of frames mid-file, which the duration hides, shows.
 func (d *decodeStage) checkPromises() {
-	if d.win.ended { // decoding stopped at the range's end, not the video's
+	// Decoding stopped at the range's end, not the video's; a segment counts no packets
+	// against the index (its last one reaches the file's end).
+	if d.win.ended || d.seg != nil {
 		return
 	}
 	if p := len(d.in.indexPos); p > 0 {

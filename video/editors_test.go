@@ -141,8 +141,8 @@ func TestContainerNamesTheCodec(t *testing.T) {
 // a mistake naming --encoder: DNxHR under 256 × 120, a prores_aw layer of an odd width.
 // Both failed once the encoder opened, with FFmpeg's words.
 func TestEditorsCodecsRefuseSizesTheyCannotCode(t *testing.T) {
-	small := ffmpegClip(t, "small.mov", "-c:v", "libx264", "-vf", "scale=160:90")
-	odd := ffmpegClip(t, "odd.mkv", "-c:v", "libx264", "-vf", "scale=161:120", "-pix_fmt", "yuv444p")
+	small := ffmpegClip(t, "small.mov", "-c:v", "libx264", "-vf", "scale=160:90", "-c:a", "aac")
+	odd := ffmpegClip(t, "odd.mkv", "-c:v", "libx264", "-vf", "scale=161:120", "-pix_fmt", "yuv444p", "-c:a", "aac")
 	for _, tc := range []struct {
 		in, output, encoder string
 		layer               bool

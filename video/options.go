@@ -459,8 +459,6 @@ func (o Options) normalize() (Options, error) {
 	return o, nil
 }
 
-// endsBeforeStart catches an empty range when both ends are of the same kind; a frame start
-// with a time end (or the reverse) is checked only by what it selects.
 // endBeforeStartError says that end (endsBeforeStart) leaves no frame after start: a time
 // ends the range before it (so the start's own time leaves none), a frame is the last in it.
 func endBeforeStartError(start, end Position) error {
@@ -470,6 +468,8 @@ func endBeforeStartError(start, end Position) error {
 	return field.Errorf("video.Options.End", end, "is before the start, %s", start)
 }
 
+// endsBeforeStart catches an empty range when both ends are of the same kind; a frame start
+// with a time end (or the reverse) is checked only by what it selects.
 func endsBeforeStart(start, end Position) bool {
 	switch {
 	case start.IsZero() || end.IsZero() || start.IsTime != end.IsTime:
