@@ -78,8 +78,7 @@ func Preview(ctx context.Context, o Options, n int) (*composite.RGBA, Report, er
 	}
 	defer in.close()
 	if vo.Layer && vo.Orientation == video.Stored && in.info.Rotation != 0 {
-		warn(o, "the video is shown turned a quarter or half (its display matrix), and a picture cannot say so: the layer is the frame as stored, "+
-			"which lies turned over the video as shown; use --orientation display for an upright layer")
+		warn(o, "%s", video.LayerTurnLost("a picture", ""))
 	}
 	fitToVideo(&o, in.info)
 	var src Source

@@ -452,12 +452,12 @@ func (t *Tracks) checkFormatsFirst(paths []string) error {
 	}
 	formats := make([]scene.Format, len(paths))
 	for k, p := range paths {
-		if st, err := os.Stat(p); p == "-" || err != nil || !st.Mode().IsRegular() && !st.IsDir() {
-			return nil // a pipe (<(…), a FIFO) is read once: by the reader
+		if p == "-" {
+			return nil
 		}
 		f, err := scene.FormatOf(p)
 		if err != nil {
-			return nil
+			return nil // a pipe, read once by the reader; what the reader says is wrong
 		}
 		formats[k] = f
 	}

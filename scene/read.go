@@ -320,20 +320,28 @@ func Load(path string, opts Options) (*Tracks, error) {
 
 // FormatOf is the format Load reads the file at path in, told as Load tells it (the name's
 // extension, else its first line), without reading further: a directory is YOLO's. The
-// error is Load's when the format cannot be told.
+// error is Load's when the format cannot be told, and ErrNotRegular for what is read once
+// (a pipe, a FIFO), which FormatOf would consume or wait on.
 func FormatOf(path string) (Format, error) {
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return 0, err
+	case info.IsDir():
+		return FormatYOLO, nil
+	case !info.Mode().IsRegular():
+		return 0, ErrNotRegular
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil {
-		return 0, err
-	} else if info.IsDir() {
-		return FormatYOLO, nil
-	}
 	return sniff(utf8Text(bufio.NewReaderSize(f, 64<<10)), path)
 }
+
+// ErrNotRegular is FormatOf's error for a path that is neither a regular file nor a directory.
+var ErrNotRegular = errors.New("scene: not a regular file: read once, by Load")
 
 // Read reads tracks from r in the given format; FormatAuto chooses as Load does, using name
 // for the extension. name is also the file name in errors. The input is streamed, so its

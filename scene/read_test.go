@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -448,5 +449,17 @@ func TestLongValueCutInTheError(t *testing.T) {
 	}
 	if got := shortened("é" + strings.Repeat("ü", 2000)); !utf8.ValidString(got) || len(got) > 1200 {
 		t.Errorf("%d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
+	}
+}
+
+// FormatOf does not open what is read once (a FIFO, a shell's <(…)): it would consume the
+// head Load reads, or wait on a writer.
+func TestFormatOfLeavesAPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "t.txt")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	if _, err := FormatOf(fifo); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("FormatOf of a FIFO: %v, want ErrNotRegular", err)
 	}
 }

@@ -244,8 +244,7 @@ func renderLayer(ctx context.Context, opts Options, draw DrawFunc) (Stats, error
 		if seq != nil {
 			what = "a picture sequence"
 		}
-		rep.warn(fmt.Sprintf("the video is shown turned a quarter or half (its display matrix), and %s cannot say so: the layer is the frame as stored, "+
-			"which lies turned over the video as shown; use .mov, or --orientation display for an upright layer", what))
+		rep.warn(LayerTurnLost(what, ".mov, or "))
 	}
 	if err := out.shiftTimecodes(in.vs, startOffset(opts.Start, timecodeRate(in.vs)), rep.warn); err != nil {
 		return fail(err)
@@ -372,6 +371,14 @@ func (o *output) describeLayer(in *input, enc *encoder, keepTurn bool) error {
 		return err
 	}
 	return setEncoderTag(s, enc.name)
+}
+
+// LayerTurnLost is the warning for a layer drawn on the frame as stored of a video shown
+// turned, written where what (a container, a picture) cannot say so; instead is what else
+// keeps the turn ("" where nothing does).
+func LayerTurnLost(what, instead string) string {
+	return "the video is shown turned a quarter or half (its display matrix), and " + what + " cannot say so: the layer is the frame as stored, " +
+		"which lies turned over the video as shown; use " + instead + "--orientation display for an upright layer"
 }
 
 // holdsTurn reports whether the output's container stores a display matrix (FFmpeg 5.1's

@@ -92,6 +92,13 @@ func availableMemory(root string) (bytes int64, from string, ok bool) {
 // procKB reads the line of a /proc file (meminfo, a process's status) that starts with key,
 // a number of kB, in bytes.
 func procKB(path, key string) (int64, bool) {
+	kb, ok := keyedNumber(path, key, " kB")
+	return kb << 10, ok
+}
+
+// keyedNumber reads the number on the line of the file at path that starts with key, unit
+// (" kB", or "") after it.
+func keyedNumber(path, key, unit string) (int64, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, false
@@ -100,8 +107,8 @@ func procKB(path, key string) (int64, bool) {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), key); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10, err == nil
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), unit), 10, 64)
+			return n, err == nil
 		}
 	}
 	return 0, false
@@ -139,27 +146,12 @@ func cgroupMemory(root string) (limit, used int64, path string, found bool) {
 			l, okL := cgroupValue(filepath.Join(d, maxFile))
 			u, okU := cgroupValue(filepath.Join(d, curFile))
 			if okL && okU {
-				cache, _ := statValue(filepath.Join(d, "memory.stat"), cacheKey)
+				cache, _ := keyedNumber(filepath.Join(d, "memory.stat"), cacheKey+" ", "")
 				return l, max(u-cache, 0), parts[2], true
 			}
 		}
 	}
 	return 0, 0, "", false
-}
-
-// statValue reads the count of key in a memory.stat file ("key value" lines).
-func statValue(path, key string) (int64, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key+" "); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			return n, err == nil
-		}
-	}
-	return 0, false
 }
 
 // cgroupValue reads a cgroup memory file: a byte count, or no limit ("max", or v1's

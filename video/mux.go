@@ -142,7 +142,7 @@ func (o *output) describeVideo(in *input, tb astiav.Rational, warn func(string))
 	s.SetSampleAspectRatio(s.CodecParameters().SampleAspectRatio())
 	if m, err := astiav.NewDisplayMatrixFromBytes(in.vs.SideData(astiav.PacketSideDataTypeDisplaymatrix)); err == nil &&
 		m.Rotation() != 0 && !o.holdsTurn() {
-		warn("the video's rotation (display matrix) is lost: FFmpeg 5.1 cannot store it in Matroska; use .mp4 or .mov")
+		warn(fmt.Sprintf("the video's rotation (display matrix) is lost: FFmpeg 5.1 cannot store it in %s; use .mp4 or .mov", o.fc.OutputFormat().LongName()))
 	}
 	return copyStreamMeta(s, in.vs)
 }
