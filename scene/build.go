@@ -329,7 +329,7 @@ func (c *Collector) Add(f *Frame) error {
 	for i, x := range f.Boxes {
 		msg := checkItem(x.ID, true, c.ids, []float32{x.X, x.Y}, []float32{x.W, x.H})
 		if msg == "" {
-			msg = farEdgeProblem(x.X, x.Y, x.W, x.H)
+			_, msg = farEdgeProblem(x.X, x.Y, x.W, x.H)
 		}
 		if msg == "" && x.HasScore {
 			msg = checkUnit(float64(x.Score), fmt.Sprint("score ", x.Score))

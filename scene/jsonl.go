@@ -368,7 +368,7 @@ func (d *jdec) boxes(l loc, bs []boxRecord) ([]boxRecord, error) {
 		if err == nil {
 			err = d.required(el, boxKeys, seen, 0b11110)
 		}
-		if msg := farEdgeProblem(b.x, b.y, b.w, b.h); err == nil && msg != "" {
+		if _, msg := farEdgeProblem(b.x, b.y, b.w, b.h); err == nil && msg != "" {
 			err = d.fail(el, msg)
 		}
 		if err == nil && b.id != NoID {

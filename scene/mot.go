@@ -360,8 +360,8 @@ func (r *row) box(col int, corners bool) (boxRecord, error) {
 		}
 	}
 	b := boxRecord{x: float32(v[0]), y: float32(v[1]), w: float32(v[2]), h: float32(v[3])}
-	if msg := farEdgeProblem(b.x, b.y, b.w, b.h); msg != "" {
-		return boxRecord{}, r.fail(col+2, msg)
+	if size, msg := farEdgeProblem(b.x, b.y, b.w, b.h); msg != "" {
+		return boxRecord{}, r.fail(col+2+size, msg)
 	}
 	return b, nil
 }

@@ -82,6 +82,11 @@ func TestMOTAccepted(t *testing.T) {
 		{"integers written as floats, as numpy.savetxt does", Options{},
 			"1.0,1.000000e+00,10,20,30,40,1,-1,-1,-1\n",
 			[]Frame{motFrameOf(1, b1, p1)}},
+		// The corner 9999999.7 is stored as float32 1e7; the edges the file gives, 9999999.9,
+		// are within the limit and round back to it: once refused ("right edge, 1.00000002e+07").
+		{"edges within the limit that the corner's rounding reaches", Options{},
+			"1,1,9999999.7,0,0.2,10,1,-1,-1,-1\n1,2,100,0.3,10,9999999.6,1,-1,-1,-1\n",
+			[]Frame{motFrameOf(1, append(tuple(motBox(1, 9999999.7, 0, 0.2, 10)), tuple(motBox(2, 100, 0.3, 10, 9999999.6))...)...)}},
 		{"unsorted and interleaved frames", Options{},
 			"3,1,10,20,30,40,1,-1,-1,-1\n1,2,-5,0,0,0,1,-1,-1,-1\n3,2,-5,0,0,0,1,-1,-1,-1\n1,1,10,20,30,40,1,-1,-1,-1\n",
 			[]Frame{motFrameOf(1, b2, p2, b1, p1), motFrameOf(3, b1, p1, b2, p2)}},
@@ -216,6 +221,8 @@ func TestMOTErrors(t *testing.T) {
 		// Its point, at the middle of its bottom edge, would be beyond ±1e7 px, where no
 		// reader takes a point: the tracks written from it could not be read back.
 		{"box reaching past the limit", "1,1,10000000,20,30.5,40,1,-1,-1,-1\n", "t.txt:1: field 5 (bb_width): the box's right edge, 1.00000305e+07, is beyond ±1e7 px"},
+		// The height reaches past, so the height's field is named (once the width's).
+		{"box reaching past the limit below", "1,1,10,9999990,30,40,1,-1,-1,-1\n", "t.txt:1: field 6 (bb_height): the box's bottom edge, 1.000003e+07, is beyond ±1e7 px"},
 		{"fractional frame", "1.5,1,10,20,30,40,1,-1,-1,-1\n", "t.txt:1: field 1 (frame): 1.5 is not an integer"},
 		{"frame 0", "0,1,10,20,30,40,1,-1,-1,-1\n", "t.txt:1: field 1 (frame): 0 is less than 1 " +
 			"(frames are numbered from 1 here; if the file counts from 0, read it with --frame-base 0)"},

@@ -196,17 +196,19 @@ func checkCoord(v float64, s string) string {
 // farEdgeProblem refuses a box whose right or bottom edge lies beyond ±MaxCoord, though its
 // corner and size are within: its tracked point could lie there too, and every point read,
 // or made from a box, is within ±1e7 px (a file written from such a box was refused when
-// read back).
-func farEdgeProblem(x, y, w, h float32) string {
-	for _, e := range []struct {
+// read back). An edge is judged rounded to float32 once, as AnchorPoint rounds the points,
+// so a box whose corner rounds up to 1e7 and whose edge rounds back to it is kept. It
+// returns which size reaches too far (0 the width, 1 the height) and why.
+func farEdgeProblem(x, y, w, h float32) (size int, msg string) {
+	for i, e := range []struct {
 		name string
 		at   float64
 	}{{"right", float64(x) + float64(w)}, {"bottom", float64(y) + float64(h)}} {
-		if math.Abs(e.at) > MaxCoord {
-			return fmt.Sprintf("the box's %s edge, %v, is beyond ±1e7 px", e.name, e.at)
+		if math.Abs(float64(float32(e.at))) > MaxCoord {
+			return i, fmt.Sprintf("the box's %s edge, %v, is beyond ±1e7 px", e.name, e.at)
 		}
 	}
-	return ""
+	return 0, ""
 }
 
 func checkSize(v float64, s string) string {
