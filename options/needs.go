@@ -37,6 +37,9 @@ func hasEffect(s *overlay.Style, e string) bool {
 // outlinedPoint reports whether s's points have an outline (every point style but dot).
 func outlinedPoint(s *overlay.Style) bool { return s.PointStyle != "" && s.PointStyle != "dot" }
 
+// drawsLinks reports whether s draws the links between tracked points, as lines or curves.
+func drawsLinks(s *overlay.Style) bool { return s.LineWidth != 0 || s.CurveWidth != 0 }
+
 // dashes reports whether stroke style style has a dash pattern (dashed, dotted), as the
 // drawer decides it (overlay.DashFor).
 func dashes(style string) bool { return overlay.DashFor(style, 1).Period > 0 }
@@ -67,8 +70,22 @@ var tuners = []tuner{
 	}},
 	{[]string{"bend"}, "--curve-width PX or --link-shape s", func(s *overlay.Style) bool { return s.CurveWidth != 0 || s.LinkShape == "s" }},
 	{[]string{"bend-away"}, "--curve-width PX", func(s *overlay.Style) bool { return s.CurveWidth != 0 }},
-	// First the points themselves, which a look may hide (--look cctv: --point-radius 0).
-	{[]string{"point-stroke", "point-fill-opacity"}, "--point-radius PX", func(s *overlay.Style) bool { return s.PointRadius != 0 }},
+	// First what a look may hide whole: links (cctv, clean), boxes (plexus), points (cctv).
+	{[]string{"links", "k", "max-degree", "max-dist", "max-dy", "hysteresis", "max-links-per-point", "max-links-per-frame",
+		"link-reach", "link-style", "link-color", "link-opacity", "link-fade", "link-shape", "link-pulse"},
+		"--line-width PX or --curve-width PX", drawsLinks},
+	{[]string{"box-style", "box-opacity"}, "--box-stroke PX", func(s *overlay.Style) bool { return s.BoxStroke != 0 }},
+	// An effect is tinted by the outline's colour and shaped by the corners.
+	{[]string{"box-color"}, "--box-stroke PX or --box-effect", func(s *overlay.Style) bool { return s.BoxStroke != 0 || hasEffect(s, "") }},
+	{[]string{"fill-color"}, "--fill-opacity O", func(s *overlay.Style) bool { return s.FillOpacity != 0 }},
+	{[]string{"roundness"}, "--box-stroke PX, --fill-opacity O or --box-effect", func(s *overlay.Style) bool {
+		return s.BoxStroke != 0 || s.FillOpacity != 0 || hasEffect(s, "")
+	}},
+	{[]string{"point-style", "point-stroke", "point-fill-opacity"}, "--point-radius PX", func(s *overlay.Style) bool { return s.PointRadius != 0 }},
+	// The particles take the points' colour and opacity.
+	{[]string{"point-color", "point-opacity"}, "--point-radius PX or --particles N", func(s *overlay.Style) bool {
+		return s.PointRadius != 0 || s.Particles > 0
+	}},
 	{[]string{"point-stroke"}, "--point-style ring, square, diamond, cross or plus", outlinedPoint},
 	{[]string{"point-fill-opacity"}, "--point-style ring, square or diamond", func(s *overlay.Style) bool {
 		return outlinedPoint(s) && slices.Contains([]string{"ring", "square", "diamond"}, s.PointStyle)
