@@ -155,6 +155,10 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			switch {
 			case g.Summary().Boxes == 0:
 				fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth %s holds no boxes: every track box is a false positive\n", row.Name, (*gts)[i])
+			case everyBoxIgnored(g):
+				fmt.Fprintf(stderr, "trackink eval: warning: %s: every box of the ground truth %s is one to leave out, so nothing is scored "+
+					"(MOTChallenge text: the 7th field, the consider flag, is 0, and TrackEval's rules read a tracker's score there as 0: --rules motmetrics scores such a file)\n",
+					row.Name, (*gts)[i])
 			case t.Summary().Boxes == 0:
 				fmt.Fprintf(stderr, "trackink eval: warning: %s: %s holds no boxes: every ground-truth box is a miss\n", row.Name, (*tracks)[i])
 			case !row.GTFrames.Overlaps(scored):
@@ -249,6 +253,20 @@ func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClas
 		warn("%s", w)
 	}
 	return g, rules, err
+}
+
+// everyBoxIgnored reports whether g holds boxes and marks every one of them ignored (scene.Box.Ignored).
+func everyBoxIgnored(g *scene.Tracks) bool {
+	n := 0
+	for f := range g.All() {
+		for _, b := range f.Boxes {
+			if !b.Ignored {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 // warner prints a command's warning: a format and its arguments, as fmt.Printf takes them.

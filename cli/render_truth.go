@@ -25,10 +25,32 @@ type renderTruth struct {
 }
 
 func (g *renderTruth) register(fs *pflag.FlagSet) {
-	fs.StringVar(&g.path, "gt", "", "ground truth for --tracks (any format --tracks takes, read as trackink eval reads --gt): "+
+	fs.Var(truthPath{&g.path}, "gt", "ground truth for --tracks (any format --tracks takes, read as trackink eval reads --gt): "+
 		"its boxes drawn dashed under the tracks, missed ones red; false positives tagged FP, identity switches IDSW; "+
 		"MOTA, FP, FN and IDSW so far in the top-right corner")
 	g.scoring.Register(fs)
+}
+
+// truthPath is render's --gt, refused a second time: eval takes --gt once for each
+// sequence, and a render given two (an eval command line copied) scored against the last
+// alone, without a word.
+type truthPath struct{ p *string }
+
+func (v truthPath) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+
+func (v truthPath) Type() string { return "string" }
+
+func (v truthPath) Set(s string) error {
+	if *v.p != "" {
+		return fmt.Errorf("given twice (also %s): render scores the tracks against one ground truth; eval takes --gt for each sequence", *v.p)
+	}
+	*v.p = s
+	return nil
 }
 
 // check refuses, before any work, --gt where there is no tracks file to score (--detect,

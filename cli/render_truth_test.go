@@ -125,8 +125,8 @@ func TestRenderGTFrames(t *testing.T) {
 }
 
 // TestRenderGTMistakes: --gt where nothing is there to score, the scoring flags without it
-// or out of range, and a ground truth missing are mistakes on the command line (exit 2,
-// naming the flag); ground truth that breaks its format's rules is a failure (exit 1)
+// or out of range, a ground truth missing or given twice are mistakes on the command line
+// (exit 2, naming the flag); ground truth that breaks its format's rules is a failure (exit 1)
 // naming the file, its line and the field.
 func TestRenderGTMistakes(t *testing.T) {
 	gt, tracks := evalFiles(t)
@@ -147,6 +147,8 @@ func TestRenderGTMistakes(t *testing.T) {
 		{append(picture, "--gt", gt, "--rules", "clear"), exitUsage, "--rules clear: want motmetrics, trackeval or auto"},
 		{append(picture, "--gt", filepath.Join(dir, "none.txt")), exitUsage, "--gt " + filepath.Join(dir, "none.txt") + ": no such file"},
 		{append(picture, "--gt", bad), exitFailure, bad + ":2"},
+		// An eval command line's --gt for each sequence: render scored against the last.
+		{append(picture, "--gt", tracks, "--gt", gt), exitUsage, `--gt "` + gt + `": given twice (also ` + tracks + `): render scores the tracks against one ground truth`},
 	} {
 		code, _, stderr := trackink(c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
