@@ -46,7 +46,7 @@ func CheckFrameOffset(n int) error {
 func (v *Video) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.encoder, "encoder", "auto", "video encoder: auto, libx264, libx265, h264_nvenc, hevc_nvenc, and for editors prores_ks (ProRes) and dnxhd (DNxHR) (auto: NVENC when it opens, else libx264)")
 	fs.StringVar(&v.profile, "profile", "", "with --encoder prores_ks: proxy, lt, standard, hq, 4444, 4444xq; with dnxhd: dnxhr_lb, dnxhr_sq, dnxhr_hq, dnxhr_hqx, dnxhr_444 (default hq; dnxhr_hq, or dnxhr_hqx for a 10-bit source)")
-	fs.IntVar(&v.crf, "crf", 0, "constant quality 0..51, lower is better (x264/x265 crf, NVENC cq); 0 is lossless, as in x264 (--lossless)")
+	fs.IntVar(&v.crf, "crf", 0, "constant quality 0..51, lower is better (x264/x265 crf, NVENC cq; a VP9 layer 1..63); 0 is lossless, as in x264 (--lossless)")
 	fs.Lookup("crf").DefValue = "the encoder's own: 23 for libx264, 28 for libx265"
 	fs.StringVar(&v.preset, "preset", "", "encoder preset, x264 names (ultrafast … veryslow; placebo for x264/x265); NVENC maps them to p1 … p7 and takes p1 … p7 too")
 	fs.Int64Var(&v.bitrate, "bitrate", 0, "average bitrate in bits/s, 1000..4294967295 (1 kbit/s to 4.3 Gbit/s), instead of constant quality (0 = off)")
