@@ -2,11 +2,15 @@ package overlay
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"image"
+	"io/fs"
 	"math"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/image/font"
@@ -14,6 +18,8 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
+
+	"trackink/internal/suggest"
 )
 
 // Labels are set in Go Medium, embedded in the binary (no font files to ship), or in a font
@@ -66,6 +72,13 @@ func LoadTypeface(path string) (*Typeface, error) {
 		return tf, nil
 	}
 	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(path, `/\.`) {
+		// A name, not a path: the built-in font's, mistyped, or a system font's.
+		if hint := suggest.DidYouMean(path, []string{GoMono}); hint != "" {
+			return nil, fmt.Errorf("%w%s", err, strings.Replace(hint, GoMono, strconv.Quote(GoMono)+", the built-in monospace font", 1))
+		}
+		return nil, fmt.Errorf("%w (give a font file's path, or %q for the built-in monospace font)", err, GoMono)
+	}
 	if err != nil {
 		return nil, err
 	}

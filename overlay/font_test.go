@@ -135,6 +135,23 @@ func TestLoadTypefaceErrorsNameTheFile(t *testing.T) {
 	}
 }
 
+// TestLoadTypefaceNameHint: a font given by a name that is no file (--font "go mono") is
+// told the built-in font's name, as a mistyped colour or look is; a path is not.
+func TestLoadTypefaceNameHint(t *testing.T) {
+	for _, c := range []struct{ font, want string }{
+		{"Go Mon", `(did you mean "Go Mono", the built-in monospace font?)`},
+		{"go mono", `(did you mean "Go Mono", the built-in monospace font?)`},
+		{"Arial", `(give a font file's path, or "Go Mono" for the built-in monospace font)`},
+		{filepath.Join(t.TempDir(), "Go Mon"), ""},
+	} {
+		_, err := LoadTypeface(c.font)
+		if err == nil || !strings.Contains(err.Error(), c.font) || !strings.HasSuffix(err.Error(), c.want) ||
+			c.want == "" && strings.Contains(err.Error(), "Go Mono") {
+			t.Errorf("LoadTypeface(%q): %v, want an error naming it and ending %q", c.font, err, c.want)
+		}
+	}
+}
+
 // TestLoadTypefaceOnce: a font file is read once; asking again for its path (validation,
 // then each renderer) gives the same Typeface.
 func TestLoadTypefaceOnce(t *testing.T) {
