@@ -257,6 +257,11 @@ func TestMOTErrors(t *testing.T) {
 			`t.txt:1: field 3 (bb_left): "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"… is not a number`},
 		{"error after comments and blank lines names the right line", "# header\n\n" + ok + "1,2,10,20,30,-1,1,-1,-1,-1\n",
 			"t.txt:4: field 6 (bb_height): -1 is negative"},
+		// Lines ending in \r alone (classic Mac OS) are one line: the hint says why.
+		{"carriage returns alone", "1,1,10,20,30,40,1,-1,-1,-1\r2,1,10,20,30,40,1,-1,-1,-1\r",
+			"t.txt:1: has 19 comma-separated fields; want 10 (frame,id,bb_left,bb_top,bb_width,bb_height,conf,x,y,z), " +
+				"9 (MOT17 ground truth: frame,id,bb_left,bb_top,bb_width,bb_height,consider_flag,class,visibility) " +
+				`or 6 (frame,id,bb_left,bb_top,bb_width,bb_height); the line holds carriage returns: if the file's lines end in \r alone, convert them to \n (tr '\r' '\n')`},
 	})
 }
 

@@ -389,7 +389,13 @@ func readLines(r io.Reader, name string, parseLine func(n int, line string) erro
 	n := 0
 	for sc.Scan() {
 		n++
-		if err := parseLine(n, string(sc.Bytes())); err != nil {
+		line := string(sc.Bytes())
+		if err := parseLine(n, line); err != nil {
+			var pe *ParseError
+			if errors.As(err, &pe) && strings.Contains(strings.TrimRight(line, "\r"), "\r") {
+				// Lines that end in a carriage return alone (classic Mac OS) read as one.
+				pe.Msg += `; the line holds carriage returns: if the file's lines end in \r alone, convert them to \n (tr '\r' '\n')`
+			}
 			return err
 		}
 	}
