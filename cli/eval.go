@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,6 +102,9 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 					return err
 				}
 			}
+		}
+		if err := checkSequencesOnce(*gts, *tracks); err != nil {
+			return err
 		}
 		if tf.ClassNames != "" && tf.ClassNames != options.NoClassNames {
 			if err := options.CheckInput("--class-names", tf.ClassNames, false); err != nil {
@@ -253,6 +257,28 @@ func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClas
 		warn("%s", w)
 	}
 	return g, rules, err
+}
+
+// checkSequencesOnce refuses a sequence given twice, the same ground truth with the same
+// tracks (by file, whatever the path's spelling): the overall row counted it twice.
+func checkSequencesOnce(gts, tracks []string) error {
+	same := func(a, b string) bool {
+		if a == b {
+			return true
+		}
+		fa, errA := os.Stat(a)
+		fb, errB := os.Stat(b)
+		return errA == nil && errB == nil && os.SameFile(fa, fb)
+	}
+	for i := range gts {
+		for j := range i {
+			if same(gts[i], gts[j]) && same(tracks[i], tracks[j]) {
+				return options.UsageError{Err: fmt.Errorf("--gt %s with --tracks %s is given twice (sequences %d and %d): the overall row would count it twice",
+					gts[i], tracks[i], j+1, i+1)}
+			}
+		}
+	}
+	return nil
 }
 
 // everyBoxIgnored reports whether g holds boxes and marks every one of them ignored (scene.Box.Ignored).

@@ -135,6 +135,9 @@ func TestEvalBadInput(t *testing.T) {
 		{[]string{"--tracks", tracksFile}, "--gt", exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--gt", gtFile}, "--gt given 2 times and --tracks 1 time:", exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--tracks", gtFile}, "--gt given 1 time and --tracks 2 times:", exitUsage}, // "1 times"
+		// One sequence twice, by another spelling of the path: the overall row counted it twice.
+		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--gt", gtFile, "--tracks", filepath.Dir(tracksFile) + "/./" + filepath.Base(tracksFile)},
+			"--tracks " + filepath.Dir(tracksFile) + "/./" + filepath.Base(tracksFile) + " is given twice (sequences 1 and 2)", exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "0"}, "--iou 0", exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "1.5"}, "--iou 1.5", exitUsage},
 		{[]string{"--gt", gtFile, "--tracks", tracksFile, "--iou", "NaN"}, "--iou NaN", exitUsage},
