@@ -80,6 +80,9 @@ type pendingLabel struct {
 	box    *scene.Box
 	label  int // index in Primitives.Labels
 	lw, lh int
+	// pw is the width it is placed by: lw, or a typing label's whole text's (revealWidth),
+	// so the label keeps the place of the text it types.
+	pw int
 }
 
 // NewBuilder returns a builder for w × h frames in style s (resolved, as by ForHeight, and
@@ -353,7 +356,10 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	if len(p.text) == start {
 		return // nothing to say
 	}
+	// whole is the text's width before the typewriter cuts it, for a typing label.
+	whole := 0
 	if bx.ID != scene.NoID { // an untracked box has no first frame to type from: shown whole
+		whole = b.revealWidth(p.text[start:])
 		p.text = append(p.text[:start], reveal(&b.style, p.text[start:], v.age, format.uses(fieldLine))...)
 	}
 	text := p.text[start:len(p.text):len(p.text)]
@@ -362,7 +368,7 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	if alpha != 1 {
 		bg, fg, line = bg.Scale(alpha), fg.Scale(alpha), line.Scale(alpha)
 	}
-	b.pending = append(b.pending, pendingLabel{box: bx, label: len(p.Labels), lw: lw, lh: lh})
+	b.pending = append(b.pending, pendingLabel{box: bx, label: len(p.Labels), lw: lw, lh: lh, pw: max(lw, whole)})
 	p.Labels = append(p.Labels, Label{W: lw, H: lh, Text: text, Color: fg, Background: bg,
 		Outline: b.style.LabelOutline, OutlineColor: line})
 }
@@ -416,17 +422,24 @@ func (b *Builder) placeLabels(p *Primitives, frame int) {
 				if try >= 0 {
 					cand = tries[try]
 				}
-				x, y := b.placer.at(pl.box, cand, pl.lw, pl.lh, b.w, b.h)
-				if !b.placed.covers(labelRect{x, y, pl.lw, pl.lh}) {
+				x, y, _ := b.placer.at(pl.box, cand, pl.pw, pl.lh, b.w, b.h)
+				if !b.placed.covers(labelRect{x, y, pl.pw, pl.lh}) {
 					place = cand
 					break
 				}
 			}
 		}
 		l := &p.Labels[pl.label]
-		l.X, l.Y = b.placer.at(pl.box, place, pl.lw, pl.lh, b.w, b.h)
+		var edge bool
+		l.X, l.Y, edge = b.placer.at(pl.box, place, pl.pw, pl.lh, b.w, b.h)
 		if !b.style.LabelsOverlap {
-			b.placed.add(labelRect{l.X, l.Y, pl.lw, pl.lh})
+			r := labelRect{l.X, l.Y, pl.pw, pl.lh}
+			if edge && b.placed.covers(r) { // stacked by the frame's edge: see labelGrid.apart
+				if moved, ok := b.placed.apart(r, b.h); ok {
+					r, l.X, l.Y = moved, moved.x, moved.y
+				}
+			}
+			b.placed.add(r)
 		}
 		if id != scene.NoID {
 			b.places[id] = labelPlace{place, frame}

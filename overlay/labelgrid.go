@@ -62,6 +62,13 @@ func (g *labelGrid) add(r labelRect) {
 // covers reports whether r overlaps a listed label (the same test as before the grid: open
 // rectangles, touching edges do not count).
 func (g *labelGrid) covers(r labelRect) bool {
+	_, _, ok := g.coverSpan(r, true)
+	return ok
+}
+
+// coverSpan returns the least top and the greatest bottom of the listed labels r overlaps;
+// ok false for none. With first it returns at the first found (covers).
+func (g *labelGrid) coverSpan(r labelRect, first bool) (top, bottom int, ok bool) {
 	x0, x1 := g.span(r.x, r.w, g.nx)
 	y0, y1 := g.span(r.y, r.h, g.ny)
 	for cy := y0; cy <= y1; cy++ {
@@ -69,12 +76,52 @@ func (g *labelGrid) covers(r labelRect) bool {
 			for e := g.head[cy*g.nx+cx]; e >= 0; e = g.next[e] {
 				l := &g.rects[g.rect[e]]
 				if r.x < l.x+l.w && l.x < r.x+r.w && r.y < l.y+l.h && l.y < r.y+r.h {
-					return true
+					if first {
+						return l.y, l.y + l.h, true
+					}
+					if !ok {
+						top, bottom, ok = l.y, l.y+l.h, true
+					}
+					top, bottom = min(top, l.y), max(bottom, l.y+l.h)
 				}
 			}
 		}
 	}
-	return false
+	return top, bottom, ok
+}
+
+// maxApart is how far apart moves a label at most, in the label's heights: further, in a
+// crowded frame, a label left its box for another's (165 px in a 270-line golden scene).
+const maxApart = 3
+
+// apart returns r moved down or up, the less far of the two, to where it covers no listed
+// label and stays inside a frame h px high: each way it steps to just past the labels it
+// covers, maxApart label heights at most; ok false when neither way finds room (the label
+// then stays where it covers another, as one with no free place does). A label kept inside
+// the frame by its edge is placed so (placeLabels): labels stacked by the edge are drawn one
+// beside the next, the first placed at the edge.
+func (g *labelGrid) apart(r labelRect, h int) (moved labelRect, ok bool) {
+	for _, down := range [2]bool{true, false} {
+		c := r
+		for max(c.y-r.y, r.y-c.y) <= maxApart*r.h {
+			top, bottom, hit := g.coverSpan(c, false)
+			if !hit {
+				if d := max(c.y-r.y, r.y-c.y); !ok || d < max(moved.y-r.y, r.y-moved.y) {
+					moved, ok = c, true
+				}
+				break
+			}
+			if down {
+				c.y = bottom
+			} else {
+				c.y = top - c.h
+			}
+			if c.y < 0 || c.y+c.h > h {
+				break
+			}
+		}
+	}
+	return moved, ok
 }
 
 // floorDiv is a / b rounded down (b > 0).

@@ -18,9 +18,12 @@ import (
 // track-id order, each at the first of its places (a label's place in the previous frame
 // first, then above, inside the top, below, inside the bottom) where it covers no label
 // placed before it, so labels move out of each other's way where there is room and do not
-// jump from frame to frame; a label with no free place takes its preferred one. With
-// Style.LabelAnchor a label's places are its anchor, then the anchor mirrored top to bottom,
-// left to right, and both (labelPlacer); Style.LabelOffset moves it from any of them.
+// jump from frame to frame; a label with no free place takes its preferred one, except that
+// one the frame's edge moved is moved apart from the labels it covers there (labelGrid.apart):
+// all its places may land on the same line at the edge. With Style.LabelAnchor a label's
+// places are its anchor, then the anchor mirrored top to bottom, left to right, and both
+// (labelPlacer); Style.LabelOffset moves it from any of them. A typing label
+// (Style.LabelReveal) is placed by its whole text's width (revealWidth).
 
 // DefaultLabelFormat is the labels' template unless the style gives one.
 const DefaultLabelFormat = "#{id} {class} {score:.2f}"
@@ -503,11 +506,21 @@ type labelPlacer struct {
 
 // at returns the top-left corner of a lw × lh label of box b at place, moved by the offset
 // and kept inside a w × h frame. On a place mirrored from the anchor asked, or turned inside
-// at the frame's edge, the offset is mirrored too: a gap from the box stays a gap.
-func (lp *labelPlacer) at(b *scene.Box, place, lw, lh, w, h int) (x, y int) {
+// at the frame's edge, the offset is mirrored too: a gap from the box stays a gap. edge
+// reports whether keeping it inside the frame moved it: every place pushed past an edge
+// lands on the same line there, so placeLabels keeps such a label apart from the others
+// where it is drawn (labelGrid.apart) rather than among its places alone.
+func (lp *labelPlacer) at(b *scene.Box, place, lw, lh, w, h int) (x, y int, edge bool) {
+	ux, uy := lp.unclamped(b, place, lw, lh, w, h)
+	x, y = max(0, min(ux, w-lw)), max(0, min(uy, h-lh))
+	return x, y, x != ux || y != uy
+}
+
+// unclamped is at's corner before it is kept inside the frame.
+func (lp *labelPlacer) unclamped(b *scene.Box, place, lw, lh, w, h int) (x, y int) {
 	if place < numPlaces {
 		x, y = labelAt(b, place, lp.stroke, lw, lh, math.MaxInt32, math.MaxInt32)
-		return max(0, min(x+lp.dx, w-lw)), max(0, min(y+lp.dy, h-lh))
+		return x + lp.dx, y + lp.dy
 	}
 	a, asked := anchorOf(place), anchorOf(lp.anchor)
 	dx, dy := lp.dx, lp.dy
@@ -548,5 +561,5 @@ func (lp *labelPlacer) at(b *scene.Box, place, lw, lh, w, h int) (x, y int) {
 			x, dx = right-lw, -dx
 		}
 	}
-	return max(0, min(x+dx, w-lw)), max(0, min(y+dy, h-lh))
+	return x + dx, y + dy
 }

@@ -147,7 +147,7 @@ func TestLabelAnchors(t *testing.T) {
 		if place < 0 {
 			place = placeAbove
 		}
-		if x, y := lp.at(&tc.box, place, lw, lh, w, h); x != tc.x || y != tc.y {
+		if x, y, _ := lp.at(&tc.box, place, lw, lh, w, h); x != tc.x || y != tc.y {
 			t.Errorf("%s %+v offset %d,%d: at (%d,%d), want (%d,%d)", tc.anchor, tc.box, tc.dx, tc.dy, x, y, tc.x, tc.y)
 		}
 	}
@@ -343,6 +343,63 @@ func TestLabelTextKeepsUTF8(t *testing.T) {
 			}
 			if !slices.Equal(font.Missing(), tc.missing) {
 				t.Errorf("missing %U, want %U", font.Missing(), tc.missing)
+			}
+		})
+	}
+}
+
+// TestLabelsAtTheEdgeKeepApart: labels the frame's edge moves (an offset pushing them out,
+// boxes at the edge) are kept apart where they are drawn, inside the frame. Every place of a
+// label pushed past an edge is clamped onto the same line there, so avoidance among the
+// places alone found none free and left a label on top of the one before it (at 1080p,
+// --label-offset -200,-400 put track 7's label over track 6's at the top edge).
+func TestLabelsAtTheEdgeKeepApart(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		w, h   int
+		anchor string
+		dx, dy float32
+		boxes  []scene.Box
+	}{
+		{"top edge, offset up (tracks 6 and 7 of the 1080p repro)", 1920, 1080, "", -200, -400, []scene.Box{
+			{ID: 6, X: 1654.6234, Y: 205.2359, W: 48.12286, H: 94.24086, Class: "person", Score: 0.648642, HasScore: true},
+			{ID: 7, X: 1701.7239, Y: 211.67151, W: 51.180893, H: 90.24204, Class: "person", Score: 0.56597286, HasScore: true},
+		}},
+		{"right edge, three in a row", 640, 480, "", 400, 0, []scene.Box{
+			{ID: 1, X: 500, Y: 200, W: 30, H: 40, Class: "car"},
+			{ID: 2, X: 540, Y: 202, W: 30, H: 40, Class: "car"},
+			{ID: 3, X: 580, Y: 204, W: 30, H: 40, Class: "car"},
+		}},
+		{"bottom edge, offset down", 640, 480, "", 0, 600, []scene.Box{
+			{ID: 1, X: 100, Y: 300, W: 30, H: 40, Class: "pedestrian"},
+			{ID: 2, X: 120, Y: 250, W: 30, H: 40, Class: "pedestrian"},
+		}},
+		{"top-left corner, anchored", 640, 480, "top-left", -500, -500, []scene.Box{
+			{ID: 1, X: 40, Y: 40, W: 30, H: 40, Class: "pedestrian"},
+			{ID: 2, X: 60, Y: 60, W: 30, H: 40, Class: "pedestrian"},
+			{ID: 3, X: 80, Y: 80, W: 30, H: 40, Class: "pedestrian"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := DefaultStyle()
+			st.LabelAnchor, st.LabelOffset = tc.anchor, [2]float32{tc.dx, tc.dy}
+			b := newTestBuilder(t, st, tc.w, tc.h)
+			var p Primitives
+			for frame := 1; frame <= 3; frame++ { // and again with the places remembered
+				b.Build(&p, &scene.Frame{Index: frame, Boxes: tc.boxes}, nil)
+				if len(p.Labels) != len(tc.boxes) {
+					t.Fatalf("%d labels for %d boxes", len(p.Labels), len(tc.boxes))
+				}
+				for i, l := range p.Labels {
+					if l.X < 0 || l.Y < 0 || l.X+l.W > tc.w || l.Y+l.H > tc.h {
+						t.Errorf("frame %d: label %q at (%d,%d) %dx%d leaves the frame", frame, l.Text, l.X, l.Y, l.W, l.H)
+					}
+					for _, o := range p.Labels[:i] {
+						if l.X < o.X+o.W && o.X < l.X+l.W && l.Y < o.Y+o.H && o.Y < l.Y+l.H {
+							t.Errorf("frame %d: label %q at (%d,%d) covers %q at (%d,%d)", frame, l.Text, l.X, l.Y, o.Text, o.X, o.Y)
+						}
+					}
+				}
 			}
 		})
 	}

@@ -19,6 +19,7 @@ import (
 //   - LabelReveal: the typewriter reveal, LabelReveal characters a frame from the track's
 //     first frame (and again from each change of its {line}), with a "_" cursor while it
 //     types; set the labels in Go Mono (Style.Font "Go Mono") for a terminal's fixed width.
+//     A typing label is placed by its whole text's width (revealWidth), so it types in place.
 //
 // All of it follows from the frame, the track's age and the centre the frame before, so a
 // segment's replayed frames make it the whole render's.
@@ -101,6 +102,19 @@ func reveal(s *Style, text []byte, age int, line bool) []byte {
 		i += size
 	}
 	return append(text[:i], '_')
+}
+
+// revealWidth is the width of a label's whole text, before reveal cuts it, for the label
+// to be placed by (0 without LabelReveal): a typing label keeps the place of the text it
+// types, and each new character appears in place. Placed by its typed width, a label that
+// the frame's right edge or a right or centred anchor holds moved left a character's width
+// each frame, and the text crawled.
+func (b *Builder) revealWidth(text []byte) int {
+	if b.style.LabelReveal <= 0 {
+		return 0
+	}
+	w, _ := b.font.LabelSize(text)
+	return w
 }
 
 // lineFrames is how many frames each {line} shows: LabelLineFrames, 0 for 25.

@@ -105,3 +105,46 @@ func TestTemplatesNeedTheirWordsAndLines(t *testing.T) {
 		}
 	}
 }
+
+// TestTypingLabelsStayInPlace: a typing label (LabelReveal) is placed by the width of the
+// whole text it reveals, so each new character appears in place. Placed by its typed width,
+// a label the right edge (or a right or centred anchor) holds moved left by a character
+// each frame, and the text crawled.
+func TestTypingLabelsStayInPlace(t *testing.T) {
+	const w, h = 640, 480
+	for _, tc := range []struct {
+		name   string
+		anchor string
+		box    scene.Box
+	}{
+		{"auto, at the right edge", "", scene.Box{ID: 6, X: 560, Y: 200, W: 40, H: 60}},
+		{"top-right", "top-right", scene.Box{ID: 6, X: 200, Y: 200, W: 40, H: 60}},
+		{"centre", "centre", scene.Box{ID: 6, X: 200, Y: 200, W: 40, H: 60}},
+		{"inside-bottom-right, at the left edge", "inside-bottom-right", scene.Box{ID: 6, X: 0, Y: 200, W: 40, H: 60}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := DefaultStyle()
+			st.Font, st.LabelFormat, st.LabelAnchor = GoMono, "{hex} {line}", tc.anchor
+			st.LabelLines, st.LabelLineFrames, st.LabelReveal = []string{"for i := range frames { draw(i) }"}, 100, 2
+			b := newTestBuilder(t, st, w, h)
+			var p Primitives
+			var xs []int
+			for frame := 1; frame <= 30; frame++ {
+				b.Build(&p, &scene.Frame{Index: frame, Boxes: []scene.Box{tc.box}}, nil)
+				l := p.Labels[0]
+				if l.X < 0 || l.X+l.W > w {
+					t.Errorf("frame %d: label %q at x %d..%d leaves the frame", frame, l.Text, l.X, l.X+l.W)
+				}
+				xs = append(xs, l.X)
+			}
+			if typed := string(p.Labels[0].Text); strings.HasSuffix(typed, "_") {
+				t.Fatalf("still typing after 30 frames: %q", typed)
+			}
+			for i, x := range xs {
+				if x != xs[len(xs)-1] {
+					t.Fatalf("label at x %v frame by frame (first differs at frame %d): want it still", xs, i+1)
+				}
+			}
+		})
+	}
+}
