@@ -88,7 +88,7 @@ func TestLabelGridPlacesAsTheRule(t *testing.T) {
 				}
 			}
 			x, y := labelAt(boxes[i], place, b.style.BoxStroke, l.W, l.H, w, h)
-			ux, uy := labelAt(boxes[i], place, b.style.BoxStroke, l.W, l.H, math.MaxInt32, math.MaxInt32)
+			ux, uy := labelCorner(boxes[i], place, b.style.BoxStroke, l.H)
 			r := labelRect{x, y, l.W, l.H}
 			if _, _, covered := over(r); covered && (x != ux || y != uy) {
 				best, found := r, false

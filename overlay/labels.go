@@ -257,6 +257,13 @@ const (
 // labelAt returns the top-left corner of a lw × lh label of box b at place, kept inside a
 // w × h frame. stroke is the box's outline width: a label sits on its outer edge.
 func labelAt(b *scene.Box, place int, stroke float32, lw, lh, w, h int) (x, y int) {
+	x, y = labelCorner(b, place, stroke, lh)
+	return max(0, min(x, w-lw)), max(0, min(y, h-lh))
+}
+
+// labelCorner is labelAt's corner before it is kept inside the frame (where a box reaches
+// past the frame's left or top edge, it lies past it too).
+func labelCorner(b *scene.Box, place int, stroke float32, lh int) (x, y int) {
 	half := stroke / 2
 	round := func(v float32) int { return int(math.Round(float64(v))) }
 	x = round(b.X - half)
@@ -273,7 +280,7 @@ func labelAt(b *scene.Box, place int, stroke float32, lw, lh, w, h int) (x, y in
 	case placeInsideBelow:
 		y = round(b.Y+b.H-half) - lh
 	}
-	return max(0, min(x, w-lw)), max(0, min(y, h-lh))
+	return x, y
 }
 
 // offFrame reports whether box b lies wholly outside a w × h frame.
@@ -519,7 +526,7 @@ func (lp *labelPlacer) at(b *scene.Box, place, lw, lh, w, h int) (x, y int, edge
 // unclamped is at's corner before it is kept inside the frame.
 func (lp *labelPlacer) unclamped(b *scene.Box, place, lw, lh, w, h int) (x, y int) {
 	if place < numPlaces {
-		x, y = labelAt(b, place, lp.stroke, lw, lh, math.MaxInt32, math.MaxInt32)
+		x, y = labelCorner(b, place, lp.stroke, lh)
 		return x + lp.dx, y + lp.dy
 	}
 	a, asked := anchorOf(place), anchorOf(lp.anchor)

@@ -374,6 +374,15 @@ func TestLabelsAtTheEdgeKeepApart(t *testing.T) {
 			{ID: 1, X: 100, Y: 300, W: 30, H: 40, Class: "pedestrian"},
 			{ID: 2, X: 120, Y: 250, W: 30, H: 40, Class: "pedestrian"},
 		}},
+		// Five boxes past the left edge at one height fill the four places: the fifth, which
+		// the edge moved with no offset, once kept its first over the first box's.
+		{"left edge, no offset", 640, 480, "", 0, 0, []scene.Box{
+			{ID: 1, X: -100, Y: 200, W: 110, H: 100, Class: "car"},
+			{ID: 2, X: -98, Y: 200, W: 110, H: 100, Class: "car"},
+			{ID: 3, X: -96, Y: 200, W: 110, H: 100, Class: "car"},
+			{ID: 4, X: -94, Y: 200, W: 110, H: 100, Class: "car"},
+			{ID: 5, X: -92, Y: 200, W: 110, H: 100, Class: "car"},
+		}},
 		{"top-left corner, anchored", 640, 480, "top-left", -500, -500, []scene.Box{
 			{ID: 1, X: 40, Y: 40, W: 30, H: 40, Class: "pedestrian"},
 			{ID: 2, X: 60, Y: 60, W: 30, H: 40, Class: "pedestrian"},

@@ -104,9 +104,9 @@ func reveal(s *Style, text []byte, age int, line bool) []byte {
 	return append(text[:i], '_')
 }
 
-// revealWidth is the width of a label's whole text, before reveal cuts it, for the label
-// to be placed by (0 without LabelReveal): a typing label keeps the place of the text it
-// types, and each new character appears in place. Placed by its typed width, a label that
+// revealWidth is the width of a label's whole text (given with reveal's cursor), before
+// reveal cuts it, for the label to be placed by (0 without LabelReveal): a typing label
+// keeps the place of the text it types, and each new character appears in place. Placed by its typed width, a label that
 // the frame's right edge or a right or centred anchor holds moved left a character's width
 // each frame, and the text crawled.
 func (b *Builder) revealWidth(text []byte) int {

@@ -116,20 +116,24 @@ func TestTypingLabelsStayInPlace(t *testing.T) {
 		name   string
 		anchor string
 		box    scene.Box
+		font   string // "": Go Medium, proportional, where "l_" is wider than "l"
+		line   string
 	}{
-		{"auto, at the right edge", "", scene.Box{ID: 6, X: 560, Y: 200, W: 40, H: 60}},
-		{"top-right", "top-right", scene.Box{ID: 6, X: 200, Y: 200, W: 40, H: 60}},
-		{"centre", "centre", scene.Box{ID: 6, X: 200, Y: 200, W: 40, H: 60}},
-		{"inside-bottom-right, at the left edge", "inside-bottom-right", scene.Box{ID: 6, X: 0, Y: 200, W: 40, H: 60}},
+		{"auto, at the right edge", "", scene.Box{ID: 6, X: 560, Y: 200, W: 40, H: 60}, GoMono, "for i := range frames { draw(i) }"},
+		{"proportional, narrow last letters, at the right edge", "", scene.Box{ID: 6, X: 560, Y: 200, W: 40, H: 60}, "", "fill il)"},
+		{"proportional, narrow last letters, top-right", "top-right", scene.Box{ID: 6, X: 200, Y: 200, W: 40, H: 60}, "", "fill il)"},
+		{"top-right", "top-right", scene.Box{ID: 6, X: 200, Y: 200, W: 40, H: 60}, GoMono, "for i := range frames { draw(i) }"},
+		{"centre", "centre", scene.Box{ID: 6, X: 200, Y: 200, W: 40, H: 60}, GoMono, "for i := range frames { draw(i) }"},
+		{"inside-bottom-right, at the left edge", "inside-bottom-right", scene.Box{ID: 6, X: 0, Y: 200, W: 40, H: 60}, GoMono, "for i := range frames { draw(i) }"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := DefaultStyle()
-			st.Font, st.LabelFormat, st.LabelAnchor = GoMono, "{hex} {line}", tc.anchor
-			st.LabelLines, st.LabelLineFrames, st.LabelReveal = []string{"for i := range frames { draw(i) }"}, 100, 2
+			st.Font, st.LabelFormat, st.LabelAnchor = tc.font, "{hex} {line}", tc.anchor
+			st.LabelLines, st.LabelLineFrames, st.LabelReveal = []string{tc.line}, 100, 1
 			b := newTestBuilder(t, st, w, h)
 			var p Primitives
 			var xs []int
-			for frame := 1; frame <= 30; frame++ {
+			for frame := 1; frame <= 50; frame++ {
 				b.Build(&p, &scene.Frame{Index: frame, Boxes: []scene.Box{tc.box}}, nil)
 				l := p.Labels[0]
 				if l.X < 0 || l.X+l.W > w {
@@ -138,7 +142,7 @@ func TestTypingLabelsStayInPlace(t *testing.T) {
 				xs = append(xs, l.X)
 			}
 			if typed := string(p.Labels[0].Text); strings.HasSuffix(typed, "_") {
-				t.Fatalf("still typing after 30 frames: %q", typed)
+				t.Fatalf("still typing after 50 frames: %q", typed)
 			}
 			for i, x := range xs {
 				if x != xs[len(xs)-1] {
