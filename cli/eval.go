@@ -160,9 +160,13 @@ func evalCommand(stderr io.Writer) (*pflag.FlagSet, runFunc) {
 			case g.Summary().Boxes == 0:
 				fmt.Fprintf(stderr, "trackink eval: warning: %s: the ground truth %s holds no boxes: every track box is a false positive\n", row.Name, (*gts)[i])
 			case everyBoxIgnored(g):
-				fmt.Fprintf(stderr, "trackink eval: warning: %s: every box of the ground truth %s is one to leave out, so nothing is scored "+
-					"(MOTChallenge text: the 7th field, the consider flag, is 0, and TrackEval's rules read a tracker's score there as 0: --rules motmetrics scores such a file)\n",
-					row.Name, (*gts)[i])
+				why := "by its format's rules"
+				if g.Format() == scene.FormatMOT {
+					why = "(its consider flag, the 7th field, is 0 on every row; TrackEval's rules read a fraction there, " +
+						"such as a tracker's score, as 0: --rules motmetrics scores such a file)"
+				}
+				fmt.Fprintf(stderr, "trackink eval: warning: %s: every box of the ground truth %s is one to leave out %s, so nothing is scored\n",
+					row.Name, (*gts)[i], why)
 			case t.Summary().Boxes == 0:
 				fmt.Fprintf(stderr, "trackink eval: warning: %s: %s holds no boxes: every ground-truth box is a miss\n", row.Name, (*tracks)[i])
 			case !row.GTFrames.Overlaps(scored):
@@ -262,17 +266,20 @@ func loadTruth(path string, o scene.Options, auto bool, rules eval.Rules, byClas
 // checkSequencesOnce refuses a sequence given twice, the same ground truth with the same
 // tracks (by file, whatever the path's spelling): the overall row counted it twice.
 func checkSequencesOnce(gts, tracks []string) error {
-	same := func(a, b string) bool {
-		if a == b {
-			return true
+	stat := func(paths []string) []os.FileInfo {
+		infos := make([]os.FileInfo, len(paths))
+		for i, p := range paths {
+			infos[i], _ = os.Stat(p) // nil where it cannot: the read that follows names why
 		}
-		fa, errA := os.Stat(a)
-		fb, errB := os.Stat(b)
-		return errA == nil && errB == nil && os.SameFile(fa, fb)
+		return infos
+	}
+	gtInfo, trackInfo := stat(gts), stat(tracks)
+	same := func(paths []string, infos []os.FileInfo, i, j int) bool {
+		return paths[i] == paths[j] || infos[i] != nil && infos[j] != nil && os.SameFile(infos[i], infos[j])
 	}
 	for i := range gts {
 		for j := range i {
-			if same(gts[i], gts[j]) && same(tracks[i], tracks[j]) {
+			if same(gts, gtInfo, i, j) && same(tracks, trackInfo, i, j) {
 				return options.UsageError{Err: fmt.Errorf("--gt %s with --tracks %s is given twice (sequences %d and %d): the overall row would count it twice",
 					gts[i], tracks[i], j+1, i+1)}
 			}

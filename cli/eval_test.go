@@ -575,7 +575,7 @@ func TestEvalMessages(t *testing.T) {
 		{[]string{"--gt", zero, "--tracks", zero}, []string{"warning: --gt " + zero + ": ", "warning: --tracks " + zero + ": "}, ""},
 		{[]string{"--gt", empty, "--tracks", classless}, []string{"warning: empty: the ground truth " + empty + " holds no boxes: every track box is a false positive"}, "--frame-offset off"},
 		// A tracker's output as ground truth: TrackEval reads its scores as consider flags of 0.
-		{[]string{"--gt", scoredGT, "--tracks", classless, "--rules", "trackeval"}, []string{"every box of the ground truth " + scoredGT + " is one to leave out, so nothing is scored"}, ""},
+		{[]string{"--gt", scoredGT, "--tracks", classless, "--rules", "trackeval"}, []string{"every box of the ground truth " + scoredGT + " is one to leave out (its consider flag", "--rules motmetrics scores such a file), so nothing is scored"}, ""},
 		{[]string{"--gt", scoredGT, "--tracks", classless, "--rules", "motmetrics"}, nil, "leave out"},
 	} {
 		code, _, stderr := trackink(append([]string{"eval"}, c.args...)...)

@@ -221,6 +221,9 @@ func TestTunersNeedWhatTheyTune(t *testing.T) {
 		{[]string{"--look", "plexus", "--box-color", "red"}, "--box-color tunes what --box-stroke PX or --box-effect draws"},
 		{[]string{"--look", "plexus", "--box-effect", "blur", "--box-color", "red", "--roundness", "1"}, ""},
 		{[]string{"--fill-opacity", "0", "--fill-color", "red"}, "--fill-color tunes what --fill-opacity O draws"},
+		// A strong fill's halo takes the outline's pattern: the style changes it.
+		{[]string{"--box-stroke", "0", "--fill-opacity", "0.6", "--box-style", "dotted"}, ""},
+		{[]string{"--box-stroke", "0", "--fill-opacity", "0.3", "--box-style", "dotted"}, "--box-style tunes what --box-stroke PX draws"},
 		{[]string{"--look", "cctv", "--point-radius", "4", "--point-style", "ring", "--point-stroke", "2"}, ""},
 		{[]string{"--camera-fps", "30"}, "--camera-fps tunes what --camera-name NAME draws"},
 		{[]string{"--look", "neon", "--halo-opacity", "0.5"}, "--halo-opacity tunes what --halo PX (without --glow) draws"},

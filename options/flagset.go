@@ -34,7 +34,8 @@ func Parse(fs *pflag.FlagSet, args []string) error { return ParseWith(fs, args, 
 func ParseWith(fs *pflag.FlagSet, args []string, n int, what string) error {
 	// A flag given twice is an override (a wrapper's default, then the user's); --tracks,
 	// where a second file is not meant to replace the first, is a list in every command
-	// that takes it (render draws them together, eval scores one per sequence).
+	// that takes it (render draws them together, eval scores one per sequence), and
+	// render's --gt, which eval takes for each sequence, is refused a second time.
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err

@@ -70,11 +70,16 @@ var tuners = []tuner{
 	}},
 	{[]string{"bend"}, "--curve-width PX or --link-shape s", func(s *overlay.Style) bool { return s.CurveWidth != 0 || s.LinkShape == "s" }},
 	{[]string{"bend-away"}, "--curve-width PX", func(s *overlay.Style) bool { return s.CurveWidth != 0 }},
-	// First what a look may hide whole: links (cctv, clean), boxes (plexus), points (cctv).
+	// What a look may hide whole: links (cctv, clean), boxes (plexus), points (cctv, clean,
+	// blob).
 	{[]string{"links", "k", "max-degree", "max-dist", "max-dy", "hysteresis", "max-links-per-point", "max-links-per-frame",
 		"link-reach", "link-style", "link-color", "link-opacity", "link-fade", "link-shape", "link-pulse"},
 		"--line-width PX or --curve-width PX", drawsLinks},
-	{[]string{"box-style", "box-opacity"}, "--box-stroke PX", func(s *overlay.Style) bool { return s.BoxStroke != 0 }},
+	{[]string{"box-opacity"}, "--box-stroke PX", func(s *overlay.Style) bool { return s.BoxStroke != 0 }},
+	// A fill of opacity 0.5 or more takes a halo round its edge, in the outline's pattern.
+	{[]string{"box-style"}, "--box-stroke PX", func(s *overlay.Style) bool {
+		return s.BoxStroke != 0 || s.FillOpacity >= 0.5 && s.Halo != 0 && s.HaloOpacity > 0 && s.Glow == 0
+	}},
 	// An effect is tinted by the outline's colour and shaped by the corners.
 	{[]string{"box-color"}, "--box-stroke PX or --box-effect", func(s *overlay.Style) bool { return s.BoxStroke != 0 || hasEffect(s, "") }},
 	{[]string{"fill-color"}, "--fill-opacity O", func(s *overlay.Style) bool { return s.FillOpacity != 0 }},
