@@ -356,12 +356,10 @@ func (b *Builder) addLabel(p *Primitives, f *scene.Frame, bx *scene.Box, c scene
 	if len(p.text) == start {
 		return // nothing to say
 	}
-	// whole is the text's width before the typewriter cuts it, with the cursor: the typed
-	// text and its cursor are never wider (in a proportional font, "l_" is wider than "l").
+	// whole is a typing label's width to place it by (revealWidth).
 	whole := 0
 	if bx.ID != scene.NoID { // an untracked box has no first frame to type from: shown whole
-		withCursor := append(p.text, '_')
-		whole, p.text = b.revealWidth(withCursor[start:]), withCursor[:len(withCursor)-1]
+		whole, p.text = b.revealWidth(p.text, start)
 		p.text = append(p.text[:start], reveal(&b.style, p.text[start:], v.age, format.uses(fieldLine))...)
 	}
 	text := p.text[start:len(p.text):len(p.text)]

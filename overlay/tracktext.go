@@ -104,17 +104,19 @@ func reveal(s *Style, text []byte, age int, line bool) []byte {
 	return append(text[:i], '_')
 }
 
-// revealWidth is the width of a label's whole text (given with reveal's cursor), before
-// reveal cuts it, for the label to be placed by (0 without LabelReveal): a typing label
-// keeps the place of the text it types, and each new character appears in place. Placed by its typed width, a label that
-// the frame's right edge or a right or centred anchor holds moved left a character's width
-// each frame, and the text crawled.
-func (b *Builder) revealWidth(text []byte) int {
+// revealWidth is the width of the label text buf[start:] whole, with reveal's cursor,
+// before reveal cuts it (0 without LabelReveal), and buf as it was (the cursor is measured
+// in its spare room, not kept). A typing label is placed by it: placed by its typed width,
+// a label that the frame's right edge or a right or centred anchor holds moved left a
+// character's width each frame and the text crawled; by the whole text without the cursor,
+// it still moved at the last step in a proportional font ("l_" is wider than "l").
+func (b *Builder) revealWidth(buf []byte, start int) (int, []byte) {
 	if b.style.LabelReveal <= 0 {
-		return 0
+		return 0, buf
 	}
-	w, _ := b.font.LabelSize(text)
-	return w
+	withCursor := append(buf, '_')
+	w, _ := b.font.LabelSize(withCursor[start:])
+	return w, withCursor[:len(withCursor)-1]
 }
 
 // lineFrames is how many frames each {line} shows: LabelLineFrames, 0 for 25.
